@@ -1,0 +1,62 @@
+import { swaggerUI } from "@hono/swagger-ui";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "./app-env";
+import { createDb } from "./db/client";
+import { onError, onNotFound } from "./lib/error-handler";
+import { createRouter } from "./lib/openapi";
+import { authenticate } from "./middleware/auth";
+import { requestId } from "./middleware/request-id";
+import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middleware/tenant";
+import { authRoutes } from "./modules/auth/routes";
+import { brandRoutes } from "./modules/brands/routes";
+import { locationRoutes } from "./modules/locations/routes";
+import { systemRoutes } from "./modules/system/routes";
+
+const database = createMiddleware<AppEnv>(async (c, next) => {
+  c.set("db", createDb(c.env.DB));
+  await next();
+});
+
+export const API_INFO = {
+  title: "Reputation Operations API",
+  version: "2.0.0",
+  description:
+    "Multi-tenant reputation operations: review requests, reviews and responses, inbox, feedback, agency and MCP. " +
+    "Every /v1 route needs `Authorization: Bearer <JWT or API key>` and `x-tenant-id`. Errors are ErrorResponse " +
+    "{error, code, details?}; list routes are keyset-paged with an opaque cursor.",
+};
+
+export function createApp() {
+  const app = createRouter();
+  app.use("*", requestId, database);
+
+  app.use("/me", authenticate);
+  app.use("/v1/*", authenticate, tenantContext);
+  app.use("/admin/*", authenticate, requirePlatformAdmin);
+  app.use("/agency/*", authenticate, requireAgencyScope);
+
+  app.route("/", systemRoutes);
+  app.route("/", authRoutes);
+  app.route("/", brandRoutes);
+  app.route("/", locationRoutes);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "A session JWT from /auth/login, or an API key",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "tenantHeader", {
+    type: "apiKey",
+    in: "header",
+    name: "x-tenant-id",
+    description: "The tenant every /v1 route acts on",
+  });
+  app.doc31("/docs/openapi.json", { openapi: "3.1.0", info: API_INFO });
+  app.get("/docs", swaggerUI({ url: "/docs/openapi.json" }));
+
+  app.notFound(onNotFound);
+  app.onError(onError);
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

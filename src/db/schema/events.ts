@@ -1,0 +1,21 @@
+import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/**
+ * Transactional outbox: a domain event is inserted in the same db.batch as the change that
+ * caused it, then handed to the EVENTS queue after commit (and by a sweep if that hand-off was lost).
+ */
+export const domainEvents = sqliteTable(
+  "domain_events",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    type: text("type").notNull(),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    occurredAt: text("occurred_at").notNull(),
+    dispatchedAt: text("dispatched_at"),
+  },
+  (t) => [
+    index("domain_events_pending_idx").on(t.dispatchedAt, t.occurredAt),
+    index("domain_events_tenant_idx").on(t.tenantId, t.occurredAt, t.id),
+  ],
+);

@@ -1,0 +1,5 @@
+export * from "./tenancy";
+export * from "./identity";
+export * from "./audit";
+export * from "./jobs";
+export * from "./events";

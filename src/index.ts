@@ -1,0 +1,28 @@
+import { createApp } from "./app";
+import type { Env } from "./env";
+import { handleScheduled } from "./jobs/cron";
+import { handleQueue } from "./jobs/queue";
+
+export { McpSessions } from "./durable/mcp-sessions";
+export { RateLimiter } from "./durable/rate-limiter";
+
+const app = createApp();
+
+/** Secrets the service cannot run without; there is no default for any of them. */
+function misconfiguration(env: Env): string | null {
+  if (!env.JWT_SECRET || env.JWT_SECRET.length < 32) return "JWT_SECRET is not set (at least 32 characters)";
+  return null;
+}
+
+export default {
+  fetch(request, env, ctx) {
+    const problem = misconfiguration(env);
+    if (problem) {
+      console.error(JSON.stringify({ level: "error", message: `server misconfigured: ${problem}` }));
+      return Response.json({ error: `Server misconfigured: ${problem}`, code: "INTERNAL" }, { status: 500 });
+    }
+    return app.fetch(request, env, ctx);
+  },
+  queue: handleQueue,
+  scheduled: handleScheduled,
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,31 @@
+import type { BatchItem } from "drizzle-orm/batch";
+import type { ServiceContext } from "./context";
+import { dispatchEvents, type EventEnvelope } from "./events";
+
+export interface PendingEvent {
+  event: EventEnvelope;
+  statement: BatchItem<"sqlite">;
+}
+
+/**
+ * Runs the statements of one change (with its audit rows and outbox events) as one atomic
+ * D1 batch, then hands the events to the EVENTS queue without holding up the caller.
+ */
+export async function commit(
+  ctx: Pick<ServiceContext, "db" | "env" | "defer">,
+  statements: BatchItem<"sqlite">[],
+  events: PendingEvent[] = [],
+): Promise<void> {
+  const all = [...statements, ...events.map((e) => e.statement)];
+  if (all.length === 0) return;
+  await ctx.db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  if (events.length) {
+    const ids = events.map((e) => e.event.id);
+    ctx.defer(
+      dispatchEvents(ctx.db, ctx.env, ids).catch((err) =>
+        // the stale-event sweep sends them later; nothing is lost
+        console.warn(JSON.stringify({ level: "warn", message: "event dispatch deferred to sweep", error: String(err) })),
+      ),
+    );
+  }
+}

@@ -1,0 +1,108 @@
+import { scrypt as scryptCb, timingSafeEqual } from "node:crypto";
+import { promisify } from "node:util";
+
+const scrypt = promisify(scryptCb) as (
+  password: string | Uint8Array,
+  salt: Uint8Array,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
+
+const enc = new TextEncoder();
+
+export const toBase64Url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+export const fromBase64Url = (s: string): Uint8Array => {
+  const b64 = s.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (s.length % 4)) % 4);
+  return Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+};
+
+const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/=+$/, "");
+const fromBase64 = (s: string) => Uint8Array.from(atob(s), (ch) => ch.charCodeAt(0));
+
+export const randomBytes = (n: number): Uint8Array => crypto.getRandomValues(new Uint8Array(n));
+
+/** An unguessable token (default 256 bits), url-safe. */
+export const randomToken = (bytes = 32): string => toBase64Url(randomBytes(bytes));
+
+export async function sha256Hex(input: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", enc.encode(input));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Constant-time comparison of two strings (lengths are compared first, which leaks only the length). */
+export function safeEqual(a: string, b: string): boolean {
+  const ab = enc.encode(a);
+  const bb = enc.encode(b);
+  if (ab.length !== bb.length) return false;
+  return timingSafeEqual(ab, bb);
+}
+
+// ---- passwords: scrypt in PHC format, parameters stored with the hash so they can be raised later
+
+export const SCRYPT_PARAMS = { ln: 14, r: 8, p: 5 } as const;
+const KEY_LEN = 32;
+export const MAX_PASSWORD_BYTES = 1024;
+
+export async function hashPassword(password: string, params = SCRYPT_PARAMS): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, params);
+  return `$scrypt$ln=${params.ln},r=${params.r},p=${params.p}$${toBase64(salt)}$${toBase64(key)}`;
+}
+
+export interface PasswordCheck {
+  ok: boolean;
+  /** true when the stored hash uses weaker parameters than today's and should be replaced */
+  needsRehash: boolean;
+}
+
+export async function verifyPassword(password: string, phc: string): Promise<PasswordCheck> {
+  const m = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(phc);
+  if (!m) return { ok: false, needsRehash: false };
+  const params = { ln: Number(m[1]), r: Number(m[2]), p: Number(m[3]) };
+  const expected = fromBase64(m[5]!);
+  const actual = await derive(password, fromBase64(m[4]!), params, expected.length);
+  const ok = actual.length === expected.length && timingSafeEqual(actual, expected);
+  const needsRehash =
+    params.ln < SCRYPT_PARAMS.ln || params.r < SCRYPT_PARAMS.r || params.p < SCRYPT_PARAMS.p;
+  return { ok, needsRehash };
+}
+
+function derive(password: string, salt: Uint8Array, params: { ln: number; r: number; p: number }, len = KEY_LEN) {
+  const N = 2 ** params.ln;
+  return scrypt(password.normalize("NFKC"), salt, len, {
+    N,
+    r: params.r,
+    p: params.p,
+    maxmem: 128 * N * params.r * 2,
+  });
+}
+
+// ---- secrets at rest: AES-256-GCM, iv prepended, base64url
+
+async function aesKey(base64Key: string): Promise<CryptoKey> {
+  const raw = fromBase64Url(base64Key.replace(/=+$/, ""));
+  if (raw.length !== 32) throw new Error("ENCRYPTION_KEY must be 32 bytes, base64");
+  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+}
+
+export async function encryptSecret(plain: string, base64Key: string): Promise<string> {
+  const iv = randomBytes(12);
+  const ct = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await aesKey(base64Key), enc.encode(plain));
+  const out = new Uint8Array(iv.length + ct.byteLength);
+  out.set(iv);
+  out.set(new Uint8Array(ct), iv.length);
+  return `v1.${toBase64Url(out)}`;
+}
+
+export async function decryptSecret(sealed: string, base64Key: string): Promise<string> {
+  if (!sealed.startsWith("v1.")) throw new Error("unknown secret format");
+  const bytes = fromBase64Url(sealed.slice(3));
+  const pt = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: bytes.slice(0, 12) },
+    await aesKey(base64Key),
+    bytes.slice(12),
+  );
+  return new TextDecoder().decode(pt);
+}

@@ -1,0 +1,28 @@
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../app-env";
+import { ApiError } from "./errors";
+
+const send = (c: Context<AppEnv>, err: ApiError) => {
+  for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
+  return c.json(err.toBody(), err.status);
+};
+
+export const onError: ErrorHandler<AppEnv> = (err, c) => {
+  if (err instanceof ApiError) return send(c, err);
+  if (err instanceof HTTPException) {
+    // hono's own validator rejects malformed JSON and wrong content types with a 400
+    if (err.status === 400) {
+      return send(c, new ApiError("VALIDATION_ERROR", err.message || "Malformed request body", {
+        issues: [{ path: "body", message: err.message || "Malformed request body" }],
+      }));
+    }
+    if (err.status === 413) return send(c, new ApiError("PAYLOAD_TOO_LARGE", "Payload too large"));
+    if (err.status === 401) return send(c, new ApiError("UNAUTHENTICATED", "Authentication required"));
+  }
+  console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, message: String(err), stack: (err as Error)?.stack }));
+  return send(c, new ApiError("INTERNAL", "Internal error", { requestId: c.var.requestId }));
+};
+
+export const onNotFound: NotFoundHandler<AppEnv> = (c) =>
+  send(c, new ApiError("NOT_FOUND", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`));

@@ -1,0 +1,82 @@
+import { and, asc, inArray, isNull, lt } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { domainEvents } from "../db/schema";
+import type { Env } from "../env";
+import type { ServiceContext } from "./context";
+import { newId } from "./ids";
+import { nowIso } from "./time";
+
+/** The catalogue of event types; webhooks and automation rules subscribe to these names. */
+export const EVENT_TYPES = [
+  "review.created",
+  "review.negative",
+  "review.updated",
+  "response.submitted",
+  "response.approved",
+  "response.published",
+  "feedback.submitted",
+  "solicitation.created",
+  "solicitation.blocked",
+  "solicitation.sent",
+  "solicitation.delivered",
+  "solicitation.bounced",
+  "solicitation.failed",
+  "solicitation.clicked",
+  "solicitation.converted",
+  "inbox.assigned",
+  "inbox.overdue",
+  "contact.suppressed",
+  "campaign.sent",
+  "experiment.completed",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What goes on the EVENTS queue: the id is stable, so consumers dedupe on it. */
+export interface EventEnvelope {
+  id: string;
+  type: EventType;
+  tenantId: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The outbox insert for one event, to run in the same db.batch as the change. Register the id with
+ * ctx.afterCommit (see dispatchAfterCommit) so it reaches the queue right away.
+ */
+export function eventStatement(ctx: Pick<ServiceContext, "db" | "tenantId">, type: EventType, data: Record<string, unknown>) {
+  const event: EventEnvelope = { id: `evt_${newId()}`, type, tenantId: ctx.tenantId, occurredAt: nowIso(), data };
+  return { event, statement: ctx.db.insert(domainEvents).values({ ...event, dispatchedAt: null }) };
+}
+
+const SEND_BATCH = 100; // Queues: sendBatch takes at most 100 messages
+
+/** Sends the given (or all pending) outbox events to the EVENTS queue and marks them dispatched. */
+export async function dispatchEvents(db: Db, env: Env, ids?: string[]): Promise<number> {
+  const pending = await db
+    .select()
+    .from(domainEvents)
+    .where(and(isNull(domainEvents.dispatchedAt), ids ? inArray(domainEvents.id, ids) : undefined))
+    .orderBy(asc(domainEvents.occurredAt))
+    .limit(ids ? ids.length : 500);
+  for (let i = 0; i < pending.length; i += SEND_BATCH) {
+    const chunk = pending.slice(i, i + SEND_BATCH);
+    await env.EVENTS.sendBatch(
+      chunk.map((e) => ({ body: { id: e.id, type: e.type as EventType, tenantId: e.tenantId, occurredAt: e.occurredAt, data: e.data } satisfies EventEnvelope })),
+    );
+    await db.update(domainEvents).set({ dispatchedAt: nowIso() }).where(inArray(domainEvents.id, chunk.map((e) => e.id)));
+  }
+  return pending.length;
+}
+
+/** Sweep: events whose after-commit hand-off did not happen (isolate died) are sent now. */
+export async function dispatchStaleEvents(db: Db, env: Env, olderThanMs = 60_000): Promise<number> {
+  const cutoff = new Date(Date.now() - olderThanMs).toISOString();
+  const stale = await db
+    .select({ id: domainEvents.id })
+    .from(domainEvents)
+    .where(and(isNull(domainEvents.dispatchedAt), lt(domainEvents.occurredAt, cutoff)))
+    .limit(500);
+  return stale.length ? dispatchEvents(db, env, stale.map((s) => s.id)) : 0;
+}
+

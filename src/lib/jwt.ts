@@ -1,0 +1,40 @@
+import { SignJWT, jwtVerify } from "jose";
+import type { Env } from "../env";
+
+export const SESSION_TTL_SECONDS = 8 * 3600;
+
+const key = (secret: string) => new TextEncoder().encode(secret);
+
+export async function signSessionToken(env: Env, userId: string, now = new Date()): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(userId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + SESSION_TTL_SECONDS)
+    .setIssuer(env.JWT_ISSUER)
+    .setAudience(env.JWT_AUDIENCE)
+    .sign(key(requireSecret(env)));
+}
+
+/** Returns the user id, or null for any invalid, expired or foreign token. */
+export async function verifySessionToken(env: Env, token: string): Promise<{ userId: string; iat: number } | null> {
+  try {
+    const { payload } = await jwtVerify(token, key(requireSecret(env)), {
+      algorithms: ["HS256"],
+      issuer: env.JWT_ISSUER,
+      audience: env.JWT_AUDIENCE,
+    });
+    if (!payload.sub || typeof payload.iat !== "number") return null;
+    return { userId: payload.sub, iat: payload.iat };
+  } catch {
+    return null;
+  }
+}
+
+function requireSecret(env: Env): string {
+  if (!env.JWT_SECRET || env.JWT_SECRET.length < 32) {
+    throw new Error("JWT_SECRET is not configured (at least 32 characters)");
+  }
+  return env.JWT_SECRET;
+}

@@ -1,0 +1,40 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../app-env";
+import { ApiError, forbidden } from "../lib/errors";
+import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../modules/identity/access";
+import { findTenantRef } from "../modules/identity/service";
+import type { TenantRole } from "../db/schema";
+
+/** Resolves x-tenant-id against the verified principal. Runs after authenticate. */
+export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
+  const tenantId = c.req.header("x-tenant-id")?.trim();
+  if (!tenantId) throw new ApiError("TENANT_REQUIRED", "The x-tenant-id header is required");
+  const tenant = await findTenantRef(c.var.db, tenantId);
+  const access = tenant ? resolveTenantAccess(c.var.principal, tenant) : null;
+  // an unknown tenant and a foreign tenant look the same to the caller
+  if (!access) throw forbidden("Tenant not accessible");
+  c.set("access", access);
+  await next();
+});
+
+/** Minimum tenant role for a route; reads are open to viewer, writes start at tenant_user. */
+export const requireRole = (min: TenantRole) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (!roleAtLeast(c.var.access.role, min)) throw forbidden(`Requires role ${min} or higher`);
+    await next();
+  });
+
+export const canWrite = requireRole("tenant_user");
+export const canManage = requireRole("manager");
+export const canAdminister = requireRole("tenant_admin");
+
+export const requirePlatformAdmin = createMiddleware<AppEnv>(async (c, next) => {
+  if (!isPlatformAdmin(c.var.principal)) throw forbidden("Platform admin only");
+  await next();
+});
+
+export const requireAgencyScope = createMiddleware<AppEnv>(async (c, next) => {
+  const p = c.var.principal;
+  if (!isPlatformAdmin(p) && administeredAgencies(p).length === 0) throw forbidden("Agency admin only");
+  await next();
+});

@@ -1,0 +1,59 @@
+import { z } from "@hono/zod-openapi";
+import { DateTime } from "../../lib/openapi";
+import { Email, Password } from "../../lib/validators";
+import { ROLES, SCOPE_TYPES, TENANT_ROLES } from "../../db/schema";
+import type { users } from "../../db/schema";
+
+export const SessionUserSchema = z
+  .object({ id: z.string(), email: z.string(), name: z.string(), tenantId: z.string().nullable() })
+  .openapi("SessionUser");
+
+export const LoginBody = z.object({ email: Email, password: Password }).openapi("LoginRequest");
+export const LoginResponse = z.object({ token: z.string(), user: SessionUserSchema }).openapi("LoginResponse");
+
+export const RoleAssignmentSchema = z
+  .object({
+    role: z.enum(ROLES),
+    scope: z.enum(SCOPE_TYPES),
+    scopeId: z.string().nullable().openapi({ description: "agency or tenant id; null for platform scope" }),
+  })
+  .openapi("RoleAssignment");
+
+export const UserSchema = z
+  .object({
+    id: z.string(),
+    tenantId: z.string().nullable(),
+    email: z.email(),
+    name: z.string(),
+    authProvider: z.string(),
+    avatarUrl: z.string().nullable(),
+    isActive: z.boolean(),
+    createdAt: DateTime,
+  })
+  .openapi("User");
+
+export const MeResponse = UserSchema.extend({
+  roles: z.array(RoleAssignmentSchema),
+  tenantAccess: z
+    .object({ tenantId: z.string(), via: z.enum(["platform", "tenant", "agency", "api_key"]), role: z.enum(TENANT_ROLES) })
+    .nullable()
+    .openapi({ description: "present when x-tenant-id names a tenant the caller can reach" }),
+}).openapi("Me");
+
+export const toUser = (u: typeof users.$inferSelect) => ({
+  id: u.id,
+  tenantId: u.tenantId,
+  email: u.email,
+  name: u.name,
+  authProvider: u.authProvider,
+  avatarUrl: u.avatarUrl,
+  isActive: u.isActive,
+  createdAt: u.createdAt,
+});
+
+export const toSessionUser = (u: { id: string; email: string; name: string; tenantId: string | null }) => ({
+  id: u.id,
+  email: u.email,
+  name: u.name,
+  tenantId: u.tenantId,
+});

@@ -1,0 +1,33 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { passwordCredentials, users } from "../../db/schema";
+import type { Env } from "../../env";
+import { hashPassword, verifyPassword } from "../../lib/crypto";
+import { ApiError } from "../../lib/errors";
+import { signSessionToken } from "../../lib/jwt";
+import { nowIso } from "../../lib/time";
+import { toSessionUser } from "./schemas";
+
+// A well-formed scrypt hash that no password matches: unknown emails cost the same time as wrong passwords.
+const DUMMY_HASH = "$scrypt$ln=14,r=8,p=5$fGfDmUQlo3HHaX4ZtdQv5g$hhq8WZ9Wi8oebCB0KEPt/MJXmYJNqHbnWz3e3mmN+9s";
+
+const invalidCredentials = () =>
+  new ApiError("UNAUTHENTICATED", "Invalid email or password", undefined, { "WWW-Authenticate": 'Bearer realm="api"' });
+
+export async function login(db: Db, env: Env, email: string, password: string) {
+  const row = await db
+    .select({ user: users, hash: passwordCredentials.hash })
+    .from(users)
+    .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
+    .where(eq(users.email, email))
+    .get();
+  const check = await verifyPassword(password, row?.hash ?? DUMMY_HASH);
+  if (!row || !row.hash || !check.ok || !row.user.isActive) throw invalidCredentials();
+  if (check.needsRehash) {
+    await db
+      .update(passwordCredentials)
+      .set({ hash: await hashPassword(password), updatedAt: nowIso() })
+      .where(eq(passwordCredentials.userId, row.user.id));
+  }
+  return { token: await signSessionToken(env, row.user.id), user: toSessionUser(row.user) };
+}

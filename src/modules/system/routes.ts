@@ -1,0 +1,65 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../../app-env";
+import { ApiError } from "../../lib/errors";
+import { createRouter, errors, json, jsonBody, stdErrors } from "../../lib/openapi";
+import { safeEqual } from "../../lib/crypto";
+import { Email, Password, Slug } from "../../lib/validators";
+import { requestMeta } from "../../middleware/service-context";
+import { SessionUserSchema } from "../auth/schemas";
+import { TenantSchema } from "../tenants/schemas";
+import { bootstrap } from "./bootstrap.service";
+
+const health = createRoute({
+  method: "get",
+  path: "/health",
+  tags: ["System"],
+  summary: "Liveness probe",
+  responses: { 200: json(z.object({ status: z.string() }).openapi("Health")) },
+});
+
+const BootstrapBody = z
+  .object({
+    tenantName: z.string().trim().min(1).max(200),
+    tenantSlug: Slug,
+    adminEmail: Email,
+    adminPassword: Password,
+    adminName: z.string().trim().min(1).max(200),
+  })
+  .openapi("BootstrapRequest");
+
+/** Checked before the body is even parsed: without the secret, nothing else is revealed. */
+const bootstrapSecret = createMiddleware<AppEnv>(async (c, next) => {
+  const expected = c.env.BOOTSTRAP_SECRET;
+  if (expected && !safeEqual(c.req.header("x-bootstrap-secret") ?? "", expected)) {
+    throw new ApiError("UNAUTHENTICATED", "Bootstrap secret required");
+  }
+  await next();
+});
+
+const bootstrapRoute = createRoute({
+  method: "post",
+  path: "/bootstrap",
+  tags: ["System"],
+  summary: "One-time creation of the first tenant and platform admin",
+  description:
+    "Creates the first tenant in the built-in `house` agency with a default brand, and a user with the roles platform_admin and tenant_admin. A second call is 409. When the BOOTSTRAP_SECRET secret is set, the x-bootstrap-secret header must match it.",
+  middleware: [bootstrapSecret] as const,
+  request: {
+    headers: z.object({ "x-bootstrap-secret": z.string().optional() }),
+    body: jsonBody(BootstrapBody),
+  },
+  responses: {
+    201: json(z.object({ tenant: TenantSchema, user: SessionUserSchema, token: z.string() }).openapi("BootstrapResponse"), "Bootstrapped"),
+    400: stdErrors[400],
+    401: stdErrors[401],
+    409: errors[409],
+  },
+});
+
+export const systemRoutes = createRouter()
+  .openapi(health, (c) => c.json({ status: "ok" }, 200))
+  .openapi(bootstrapRoute, async (c) => {
+    const result = await bootstrap(c.var.db, c.env, requestMeta(c), c.req.valid("json"));
+    return c.json(result, 201);
+  });

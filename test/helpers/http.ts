@@ -1,0 +1,57 @@
+import { exports } from "cloudflare:workers";
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string;
+  tenantId?: string;
+  headers?: Record<string, string>;
+  /** a JSON body (object) or a raw string/FormData sent as is */
+  body?: unknown;
+}
+
+const BASE = "http://localhost:8787";
+const worker = (exports as unknown as { default: Fetcher }).default;
+
+/** One request through the Worker's real fetch handler (middleware, routing, D1, everything). */
+export async function request<T = any>(method: string, path: string, o: RequestOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  if (o.tenantId) headers["x-tenant-id"] = o.tenantId;
+  let body: BodyInit | undefined;
+  if (o.body instanceof FormData || typeof o.body === "string") {
+    body = o.body;
+  } else if (o.body !== undefined) {
+    body = JSON.stringify(o.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await worker.fetch(new Request(BASE + path, { method, headers, body, redirect: "manual" }));
+  const text = await res.text();
+  let parsed: unknown = text;
+  if (res.headers.get("content-type")?.includes("json")) parsed = text ? JSON.parse(text) : null;
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** A client bound to a credential and (optionally) a tenant. */
+export function client(token?: string, tenantId?: string) {
+  const send = (method: string) => (path: string, body?: unknown, headers?: Record<string, string>) =>
+    request(method, path, { token, tenantId, body, headers });
+  return {
+    token,
+    tenantId,
+    get: (path: string, headers?: Record<string, string>) => request("GET", path, { token, tenantId, headers }),
+    post: send("POST"),
+    put: send("PUT"),
+    patch: send("PATCH"),
+    delete: send("DELETE"),
+    /** the same credential against another tenant */
+    forTenant: (otherTenantId: string) => client(token, otherTenantId),
+  };
+}
+
+export type Client = ReturnType<typeof client>;
