@@ -55,7 +55,7 @@ export const getLocation = async (ctx: ServiceContext, id: string) => fromJoined
  * belongs to the tenant. A reference to another tenant's brand or region is a validation error.
  */
 async function resolveRefs(ctx: ServiceContext, brandId: string | undefined, regionId: string | null | undefined) {
-  const [brandRows, regionRows] = await commit(ctx, [
+  const [brandRows, regionRows] = await ctx.db.batch([
     brandId
       ? ctx.db.select({ id: brands.id, name: brands.name }).from(brands).where(and(eq(brands.id, brandId), eq(brands.tenantId, ctx.tenantId))).limit(1)
       : ctx.db
