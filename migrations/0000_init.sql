@@ -180,4 +180,20 @@ CREATE TABLE `domain_events` (
 );
 --> statement-breakpoint
 CREATE INDEX `domain_events_pending_idx` ON `domain_events` (`dispatched_at`,`occurred_at`);--> statement-breakpoint
-CREATE INDEX `domain_events_tenant_idx` ON `domain_events` (`tenant_id`,`occurred_at`,`id`);
+CREATE INDEX `domain_events_tenant_idx` ON `domain_events` (`tenant_id`,`occurred_at`,`id`);--> statement-breakpoint
+CREATE TABLE `outbox_messages` (
+	`id` text PRIMARY KEY NOT NULL,
+	`tenant_id` text,
+	`channel` text NOT NULL,
+	`to` text NOT NULL,
+	`subject` text,
+	`html` text,
+	`text` text,
+	`headers` text DEFAULT '{}' NOT NULL,
+	`solicitation_id` text,
+	`created_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `outbox_created_idx` ON `outbox_messages` (`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `outbox_tenant_created_idx` ON `outbox_messages` (`tenant_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `outbox_solicitation_idx` ON `outbox_messages` (`solicitation_id`);

@@ -10,6 +10,7 @@ import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middl
 import { authRoutes } from "./modules/auth/routes";
 import { brandRoutes } from "./modules/brands/routes";
 import { locationRoutes } from "./modules/locations/routes";
+import { outboxRoutes } from "./modules/outbox/routes";
 import { systemRoutes } from "./modules/system/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
@@ -39,6 +40,7 @@ export function createApp() {
   app.route("/", authRoutes);
   app.route("/", brandRoutes);
   app.route("/", locationRoutes);
+  app.route("/", outboxRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -3,3 +3,4 @@ export * from "./identity";
 export * from "./audit";
 export * from "./jobs";
 export * from "./events";
+export * from "./outbox";
