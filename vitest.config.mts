@@ -2,25 +2,39 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
+// Two projects: "workers" runs inside workerd with the real bindings (almost everything);
+// "node" holds the few checks whose tools need a real file system (e.g. the OpenAPI validator).
 export default defineConfig(async () => {
-  const migrations = await readD1Migrations(path.join(__dirname, "migrations"));
+  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
-    plugins: [
-      cloudflareTest({
-        main: "./src/index.ts",
-        wrangler: { configPath: "./wrangler.toml" },
-        miniflare: {
-          bindings: {
-            TEST_MIGRATIONS: migrations,
-            JWT_SECRET: "test-jwt-secret-please-change-0123456789",
-            ENCRYPTION_KEY: "dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy0hISE=",
-            ENVIRONMENT: "test",
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              main: "./src/index.ts",
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  JWT_SECRET: "test-jwt-secret-please-change-0123456789",
+                  ENCRYPTION_KEY: "dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy0hISE=",
+                  ENVIRONMENT: "test",
+                },
+              },
+            }),
+          ],
+          test: {
+            name: "workers",
+            include: ["test/**/*.test.ts"],
+            exclude: ["test/node/**"],
+            setupFiles: ["./test/setup/apply-migrations.ts"],
           },
         },
-      }),
-    ],
-    test: {
-      setupFiles: ["./test/setup/apply-migrations.ts"],
+        {
+          test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"] },
+        },
+      ],
     },
   };
 });

@@ -11,11 +11,11 @@ const send = (c: Context<AppEnv>, err: ApiError) => {
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return send(c, err);
   if (err instanceof HTTPException) {
-    // hono's own validator rejects malformed JSON and wrong content types with a 400
-    if (err.status === 400) {
-      return send(c, new ApiError("VALIDATION_ERROR", err.message || "Malformed request body", {
-        issues: [{ path: "body", message: err.message || "Malformed request body" }],
-      }));
+    // hono's validators reject malformed JSON (400) and a body of another media type (415):
+    // both are bad input, so both are the one VALIDATION_ERROR envelope
+    if (err.status === 400 || err.status === 415) {
+      const message = err.status === 415 ? "Unsupported Content-Type for this route" : err.message || "Malformed request body";
+      return send(c, new ApiError("VALIDATION_ERROR", message, { issues: [{ path: "body", message }] }));
     }
     if (err.status === 413) return send(c, new ApiError("PAYLOAD_TOO_LARGE", "Payload too large"));
     if (err.status === 401) return send(c, new ApiError("UNAUTHENTICATED", "Authentication required"));

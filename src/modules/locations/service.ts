@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
 import { brands, locations, regions } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -10,9 +10,10 @@ import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { toLocation, type CreateLocationInput, type LocationRow, type UpdateLocationInput } from "./schemas";
 
+// aliased: D1 collapses duplicate column names in a join (locations.name vs brands.name)
 const withBrand = {
   ...getTableColumns(locations),
-  brandName: brands.name,
+  brandName: sql<string | null>`${brands.name}`.as("brand_name"),
 };
 
 type JoinedRow = LocationRow & { brandName: string | null };

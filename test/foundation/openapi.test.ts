@@ -1,0 +1,55 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { request } from "../helpers/http";
+
+type Operation = { responses?: Record<string, unknown>; requestBody?: unknown; security?: unknown[]; parameters?: { in: string; name: string }[] };
+let doc: { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+
+beforeAll(async () => {
+  const res = await request("GET", "/docs/openapi.json");
+  expect(res.status).toBe(200);
+  doc = res.body;
+});
+
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+
+describe("OpenAPI document", () => {
+  // schema validation itself: test/node/openapi-document.test.ts
+  it("is OpenAPI 3.1, version 2.0.0", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("2.0.0");
+  });
+
+  it("declares bearer and x-tenant-id security schemes", () => {
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearerAuth: { type: "http", scheme: "bearer" },
+      tenantHeader: { type: "apiKey", in: "header", name: "x-tenant-id" },
+    });
+  });
+
+  it("gives every operation a success response with a schema and an error response", () => {
+    for (const { path, method, op } of operations()) {
+      const codes = Object.keys(op.responses ?? {});
+      expect(codes.some((c) => c.startsWith("2")), `${method} ${path} success`).toBe(true);
+      if (path !== "/health") expect(codes.some((c) => c.startsWith("4")), `${method} ${path} errors`).toBe(true);
+    }
+  });
+
+  it("puts every /v1 operation behind bearer + tenant security and every write behind a request body", () => {
+    const v1 = operations().filter((o) => o.path.startsWith("/v1/"));
+    expect(v1.length).toBeGreaterThan(0);
+    for (const { path, method, op } of v1) {
+      expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [], tenantHeader: [] }]);
+      if (["post", "put", "patch"].includes(method) && !/\/(approve|archive|activate|deactivate|submit|publish|version)$/.test(path)) {
+        expect(op.requestBody, `${method} ${path} body`).toBeDefined();
+      }
+    }
+  });
+
+  it("serves the interactive page at /docs", async () => {
+    const res = await request("GET", "/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.text).toContain("/docs/openapi.json");
+  });
+});
