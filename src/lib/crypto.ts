@@ -41,11 +41,18 @@ export function safeEqual(a: string, b: string): boolean {
 
 // ---- passwords: scrypt in PHC format, parameters stored with the hash so they can be raised later
 
-export const SCRYPT_PARAMS = { ln: 14, r: 8, p: 5 } as const;
+export interface ScryptParams {
+  ln: number;
+  r: number;
+  p: number;
+}
+
+/** N = 2^14, r = 8, p = 5: an OWASP row (16 MiB) */
+export const SCRYPT_PARAMS: ScryptParams = { ln: 14, r: 8, p: 5 };
 const KEY_LEN = 32;
 export const MAX_PASSWORD_BYTES = 1024;
 
-export async function hashPassword(password: string, params = SCRYPT_PARAMS): Promise<string> {
+export async function hashPassword(password: string, params: ScryptParams = SCRYPT_PARAMS): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, params);
   return `$scrypt$ln=${params.ln},r=${params.r},p=${params.p}$${toBase64(salt)}$${toBase64(key)}`;
@@ -69,7 +76,7 @@ export async function verifyPassword(password: string, phc: string): Promise<Pas
   return { ok, needsRehash };
 }
 
-function derive(password: string, salt: Uint8Array, params: { ln: number; r: number; p: number }, len = KEY_LEN) {
+function derive(password: string, salt: Uint8Array, params: ScryptParams, len = KEY_LEN) {
   const N = 2 ** params.ln;
   return scrypt(password.normalize("NFKC"), salt, len, {
     N,

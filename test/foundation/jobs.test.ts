@@ -1,0 +1,85 @@
+import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import worker from "../../src/index";
+import { deadLetters, domainEvents } from "../../src/db/schema";
+import { commit } from "../../src/lib/commit";
+import { dispatchStaleEvents, eventStatement } from "../../src/lib/events";
+import { db } from "../helpers/seed";
+
+describe("dead-letter consumer", () => {
+  it("stores exhausted messages once, even when the batch is redelivered", async () => {
+    const messages = [
+      { id: "msg-1", timestamp: new Date(), attempts: 6, body: { solicitationId: "s1" } },
+      { id: "msg-2", timestamp: new Date(), attempts: 6, body: { solicitationId: "s2" } },
+    ];
+    for (let round = 0; round < 2; round++) {
+      const ctx = createExecutionContext();
+      const batch = createMessageBatch("dead-letter", messages);
+      await worker.queue(batch, env, ctx);
+      const result = await getQueueResult(batch, ctx);
+      expect(result.ackAll).toBe(true);
+    }
+    const rows = await db().select().from(deadLetters);
+    expect(rows.map((r) => [r.messageId, r.attempts, r.body])).toEqual([
+      ["msg-1", 6, { solicitationId: "s1" }],
+      ["msg-2", 6, { solicitationId: "s2" }],
+    ]);
+  });
+
+  it("keeps messages of a queue without a consumer by retrying them with a delay", async () => {
+    const ctx = createExecutionContext();
+    const batch = createMessageBatch("some-future-queue", [{ id: "m", timestamp: new Date(), attempts: 1, body: {} }]);
+    await worker.queue(batch, env, ctx);
+    const result = await getQueueResult(batch, ctx);
+    expect(result.explicitAcks).toEqual([]);
+    expect(result.ackAll).toBe(false);
+    expect(result.retryMessages.map((r: { msgId: string }) => r.msgId)).toEqual(["m"]);
+  });
+});
+
+describe("domain events outbox", () => {
+  it("commits the event with the change and hands it to the EVENTS queue after commit", async () => {
+    const work: Promise<unknown>[] = [];
+    const ctx = { db: db(), env, tenantId: "tenant_x", defer: (p: Promise<unknown>) => void work.push(p) };
+    const pending = eventStatement(ctx, "contact.suppressed", { contactId: "c1" });
+    await commit(ctx, [], [pending]);
+    const stored = await db().select().from(domainEvents).where(eq(domainEvents.id, pending.event.id)).get();
+    expect(stored).toMatchObject({ tenantId: "tenant_x", type: "contact.suppressed", data: { contactId: "c1" } });
+    await Promise.all(work);
+    const after = await db().select().from(domainEvents).where(eq(domainEvents.id, pending.event.id)).get();
+    expect(after!.dispatchedAt).not.toBeNull();
+  });
+
+  it("sends events whose hand-off was lost from the sweep", async () => {
+    const lost = eventStatement({ db: db(), tenantId: "tenant_x" }, "review.created", { reviewId: "r1" });
+    await db().insert(domainEvents).values({ ...lost.event, occurredAt: new Date(Date.now() - 5 * 60_000).toISOString(), dispatchedAt: null });
+    expect(await dispatchStaleEvents(db(), env)).toBe(1);
+    expect(await dispatchStaleEvents(db(), env)).toBe(0);
+  });
+
+  it("runs the sweep from the frequent cron trigger", async () => {
+    const lost = eventStatement({ db: db(), tenantId: "tenant_y" }, "review.updated", {});
+    await db().insert(domainEvents).values({ ...lost.event, occurredAt: new Date(Date.now() - 5 * 60_000).toISOString(), dispatchedAt: null });
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }), env);
+    await waitOnExecutionContext(ctx);
+    const row = await db().select().from(domainEvents).where(eq(domainEvents.id, lost.event.id)).get();
+    expect(row!.dispatchedAt).not.toBeNull();
+  });
+});
+
+describe("rate limiter Durable Object", () => {
+  it("allows up to the limit per window, then answers with a retry-after", async () => {
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName("test-key"));
+    const t0 = Date.parse("2026-01-01T00:00:10.000Z");
+    const results = [];
+    for (let i = 0; i < 4; i++) results.push(await stub.hit(3, 60, t0));
+    expect(results.map((r) => r.allowed)).toEqual([true, true, true, false]);
+    expect(results[3]).toEqual({ allowed: false, remaining: 0, retryAfter: 50 });
+    expect((await stub.hit(3, 60, t0 + 60_000)).allowed).toBe(true);
+    const stored = await runInDurableObject(stub, (_i, state) => state.storage.get("w"));
+    expect(stored).toEqual({ start: t0 - 10_000 + 60_000, count: 1 });
+  });
+});
