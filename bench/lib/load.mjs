@@ -1,0 +1,33 @@
+import autocannon from "autocannon";
+
+/**
+ * Loads one case: `paths` is a function returning the next request path (so a case can spread over
+ * many distinct tokens) or a fixed path. Returns requests/s and latency percentiles in ms.
+ */
+export async function load({ url, path, headers = {}, method = "GET", body, connections = 50, duration = 5, amount }) {
+  const next = typeof path === "function" ? path : () => path;
+  const result = await autocannon({
+    url,
+    connections,
+    duration: amount ? undefined : duration,
+    amount,
+    headers,
+    requests: [{ method, body, setupRequest: (req) => ({ ...req, path: next() }) }],
+  });
+  const non2xx = result.non2xx;
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx,
+    errors: result.errors,
+  };
+}
+
+/** The standard figures for a case: 50 connections for throughput and tail, 1 for unloaded latency. */
+export async function measure(opts) {
+  const loaded = await load({ ...opts, connections: 50 });
+  const single = await load({ ...opts, connections: 1, duration: Math.max(2, Math.round((opts.duration ?? 5) / 2)) });
+  return { rps: loaded.rps, p50: loaded.p50, p99: loaded.p99, p50At1: single.p50, requests: loaded.requests + single.requests, non2xx: loaded.non2xx + single.non2xx, errors: loaded.errors + single.errors };
+}

@@ -1,0 +1,69 @@
+// Builds the Worker the way `wrangler deploy` would and serves the bundle straight from workerd
+// through Miniflare's API (not `wrangler dev`, whose proxy caps every route at a few hundred req/s).
+import { execFileSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+
+// The Miniflare that ships with the pinned wrangler (same workerd as `wrangler dev`/deploy); the
+// top-level one belongs to the test pool and speaks a newer, different options format.
+const { Miniflare } = createRequire(createRequire(import.meta.url).resolve("wrangler/package.json"))("miniflare");
+
+const root = path.resolve(import.meta.dirname, "../..");
+const outdir = path.join(root, "bench/.dist");
+
+export async function startServer({ port = 8790 } = {}) {
+  execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
+  const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
+  const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
+  const mf = new Miniflare({
+    host: "127.0.0.1",
+    port,
+    workers: [worker(compatibilityDate, port)],
+  });
+  const url = (await mf.ready).toString().replace(/\/$/, "");
+  const db = await mf.getD1Database("DB");
+  await applyMigrations(db);
+  return { mf, url, db };
+}
+
+function worker(compatibilityDate, port) {
+  return {
+    name: "reputation-ops",
+    modules: true,
+    scriptPath: path.join(outdir, "index.js"),
+    modulesRoot: outdir,
+    modulesRules: [{ type: "ESModule", include: ["**/*.js"] }],
+    compatibilityDate,
+    compatibilityFlags: ["nodejs_compat"],
+    d1Databases: ["DB"],
+    kvNamespaces: ["OAUTH_KV"],
+    queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events" },
+    queueConsumers: {
+      sends: { maxBatchSize: 50, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "dead-letter" },
+      "review-sync": { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 5, deadLetterQueue: "dead-letter" },
+      events: { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 8, deadLetterQueue: "dead-letter" },
+      "dead-letter": { maxBatchSize: 100, maxBatchTimeout: 5 },
+    },
+    durableObjects: { MCP_SESSIONS: "McpSessions", RATE_LIMITER: "RateLimiter" },
+    bindings: {
+      ENVIRONMENT: "bench",
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      JWT_ISSUER: "reputation-ops",
+      JWT_AUDIENCE: "reputation-ops-api",
+      JWT_SECRET: "bench-jwt-secret-0123456789-0123456789",
+      ENCRYPTION_KEY: "YmVuY2gtZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=",
+    },
+  };
+}
+
+async function applyMigrations(db) {
+  const dir = path.join(root, "migrations");
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()) {
+    const statements = readFileSync(path.join(dir, file), "utf8")
+      .split("--> statement-breakpoint")
+      .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
+      .filter(Boolean);
+    for (const sql of statements) await db.prepare(sql).run();
+  }
+}
