@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns, inArray } from "drizzle-orm";
+import { and, count, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { brands, campaigns, locations, tenants } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
@@ -39,7 +39,8 @@ export async function listCampaignsForTenants(db: Db, tenantIds: string[], q: Pa
     sort: [campaigns.createdAt, campaigns.id],
     rows: (cursor, order, limit) =>
       db
-        .select({ ...getTableColumns(campaigns), tenantName: tenants.name, tenantSlug: tenants.slug })
+        // aliased: D1 batch results are keyed by column name, so a second "name" would overwrite the first
+        .select({ ...getTableColumns(campaigns), tenantName: sql<string>`${tenants.name}`.as("tenant_name"), tenantSlug: tenants.slug })
         .from(campaigns)
         .innerJoin(tenants, eq(tenants.id, campaigns.tenantId))
         .where(and(where, cursor))
