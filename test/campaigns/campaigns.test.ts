@@ -1,9 +1,7 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SYSTEM_META, type ServiceContext } from "../../src/lib/context";
 import { createCampaign, listCampaignsForTenants } from "../../src/modules/campaigns/service";
 import { createWorld, db, seedTenant, type World } from "../helpers/seed";
-import { auditOf } from "./audit";
+import { auditOf, tenantCtx } from "./support";
 
 let w: World;
 let locationId: string;
@@ -12,10 +10,6 @@ let bLocationId: string;
 let bBrandId: string;
 
 const base = { name: "Post-visit ask", type: "event_triggered", channels: ["email", "sms"] };
-
-const tenantCtx = (tenantId: string): ServiceContext => ({
-  db: db(), env, tenantId, actor: { type: "system", name: "test" }, meta: SYSTEM_META, defer: () => {},
-});
 
 beforeAll(async () => {
   w = await createWorld();

@@ -1,12 +1,10 @@
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { domainEvents } from "../../src/db/schema";
-import { SYSTEM_META, type ServiceContext } from "../../src/lib/context";
 import { registerOutcomeSource } from "../../src/modules/experiments/outcomes";
 import { experimentResults } from "../../src/modules/experiments/service";
 import { createWorld, db, type World } from "../helpers/seed";
-import { auditOf } from "./audit";
+import { auditOf, tenantCtx } from "./support";
 
 let w: World;
 let campaignId: string;
@@ -18,10 +16,6 @@ const body = (extra: object = {}) => ({
   hypothesis: "A personal subject lifts conversions",
   variants: [{ name: "Control", trafficPercent: 50 }, { name: "Personal", trafficPercent: 50 }],
   ...extra,
-});
-
-const tenantCtx = (tenantId: string): ServiceContext => ({
-  db: db(), env, tenantId, actor: { type: "system", name: "test" }, meta: SYSTEM_META, defer: () => {},
 });
 
 beforeAll(async () => {

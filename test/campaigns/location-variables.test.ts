@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorld, type World } from "../helpers/seed";
-import { auditOf } from "./audit";
+import { auditOf } from "./support";
 
 let w: World;
 let locationId: string;

@@ -1,19 +1,13 @@
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SYSTEM_META, type ServiceContext } from "../../src/lib/context";
 import { findApprovedVersion } from "../../src/modules/templates/service";
-import { createWorld, db, type World } from "../helpers/seed";
-import { auditOf } from "./audit";
+import { createWorld, type World } from "../helpers/seed";
+import { auditOf, tenantCtx } from "./support";
 
 let w: World;
 let bTemplateId: string;
 
 const email = { name: "Review request", channel: "email", subject: "How was {{locationName}}, {{firstName}}?", bodyHtml: "<p>Hi {{firstName}}, <a href=\"{{reviewLink}}\">review</a></p>", bodyText: "Hi {{firstName}}: {{reviewLink}}" };
 const sms = { name: "SMS ask", channel: "sms", bodyText: "Hi {{firstName}}, review {{locationName}}: {{reviewLink}}" };
-
-const tenantCtx = (tenantId: string): ServiceContext => ({
-  db: db(), env, tenantId, actor: { type: "system", name: "test" }, meta: SYSTEM_META, defer: () => {},
-});
 
 beforeAll(async () => {
   w = await createWorld();

@@ -3,9 +3,8 @@ import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErr
 import { svc } from "../../middleware/service-context";
 import { canManage, canWrite } from "../../middleware/tenant";
 import { CreateTemplateBody, PreviewQuery, PreviewSchema, TemplateListQuery, TemplateSchema, UpdateTemplateBody } from "./schemas";
-import {
-  approveTemplate, archiveTemplate, createTemplate, forkTemplateVersion, getTemplate, listTemplates, previewTemplate, updateTemplate,
-} from "./service";
+import { previewTemplate } from "./preview";
+import { approveTemplate, archiveTemplate, createTemplate, forkTemplateVersion, getTemplate, listTemplates, updateTemplate } from "./service";
 
 const tags = ["Templates"];
 const TOKENS_NOTE =

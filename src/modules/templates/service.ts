@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, max } from "drizzle-orm";
-import { brands, locations, templates, type MessageChannel, type TemplateStatus } from "../../db/schema";
+import { templates, type MessageChannel, type TemplateStatus } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { Actor, ServiceContext } from "../../lib/context";
@@ -8,10 +8,10 @@ import { conflict, invalidTransition, notFound, validationError, type Validation
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
-import { renderTemplate, type TemplateContent } from "./render";
+import type { TemplateContent } from "./render";
 import { toTemplate, type CreateTemplateInput, type TemplateRow, type UpdateTemplateInput } from "./schemas";
 import { extractTokens, unknownTokens } from "./tokens";
-import { customTokenKeys, variablesOf } from "./variables.service";
+import { customTokenKeys } from "./variables.service";
 
 /**
  * The template state machine. `edit` of a draft changes it in place; of an approved template it
@@ -246,34 +246,4 @@ export async function archiveTemplate(ctx: ServiceContext, id: string) {
     }),
   ]);
   return toTemplate(after);
-}
-
-const SAMPLE_CONTACT = { firstName: "Jane", lastName: "Doe", fullName: "Jane Doe" };
-
-/** Sample values for a preview: a sample contact and links, and the location's values when one is given. */
-async function previewValues(ctx: ServiceContext, tokens: string[], locationId: string | undefined): Promise<Record<string, string>> {
-  const base = ctx.env.PUBLIC_BASE_URL.replace(/\/+$/, "");
-  const values: Record<string, string> = {
-    ...SAMPLE_CONTACT,
-    locationName: "Sample Location",
-    brandName: "Sample Brand",
-    reviewLink: `${base}/v1/r/preview?redirect=1`,
-    feedbackLink: `${base}/f/preview`,
-    unsubscribeLink: `${base}/unsubscribe/preview`,
-  };
-  for (const t of tokens) values[t] ??= `[${t}]`;
-  if (!locationId) return values;
-  const loc = await ctx.db
-    .select({ name: locations.name, brandName: brands.name })
-    .from(locations)
-    .leftJoin(brands, eq(brands.id, locations.brandId))
-    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
-    .get();
-  if (!loc) throw validationError([{ path: "locationId", message: "Unknown location" }]);
-  return { ...values, locationName: loc.name, brandName: loc.brandName ?? values.brandName!, ...(await variablesOf(ctx, locationId)) };
-}
-
-export async function previewTemplate(ctx: ServiceContext, id: string, locationId?: string) {
-  const t = await findTemplateRow(ctx, id);
-  return renderTemplate(t, await previewValues(ctx, t.tokens, locationId), { channel: t.channel });
 }
