@@ -9,8 +9,12 @@ import { requestId } from "./middleware/request-id";
 import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middleware/tenant";
 import { authRoutes } from "./modules/auth/routes";
 import { brandRoutes } from "./modules/brands/routes";
+import { campaignRoutes } from "./modules/campaigns/routes";
+import { experimentRoutes } from "./modules/experiments/routes";
 import { locationRoutes } from "./modules/locations/routes";
 import { outboxRoutes } from "./modules/outbox/routes";
+import { templateRoutes } from "./modules/templates/routes";
+import { locationVariableRoutes } from "./modules/templates/variables.routes";
 import { systemRoutes } from "./modules/system/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
@@ -41,6 +45,10 @@ export function createApp() {
   app.route("/", brandRoutes);
   app.route("/", locationRoutes);
   app.route("/", outboxRoutes);
+  app.route("/", templateRoutes);
+  app.route("/", locationVariableRoutes);
+  app.route("/", campaignRoutes);
+  app.route("/", experimentRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -4,3 +4,6 @@ export * from "./audit";
 export * from "./jobs";
 export * from "./events";
 export * from "./outbox";
+export * from "./templates";
+export * from "./campaigns";
+export * from "./experiments";

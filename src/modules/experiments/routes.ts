@@ -1,0 +1,75 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { svc } from "../../middleware/service-context";
+import { canAdminister, canManage } from "../../middleware/tenant";
+import { CreateExperimentBody, ExperimentListQuery, ExperimentSchema, ResultsSchema, UpdateExperimentBody } from "./schemas";
+import { createExperiment, experimentResults, getExperiment, listExperiments, transitionExperiment, updateExperiment, type ExperimentMove } from "./service";
+
+const tags = ["Experiments"];
+
+const list = createRoute({
+  method: "get", path: "/v1/experiments", tags, security: TENANT_SECURITY, summary: "List experiments, newest first",
+  request: { query: ExperimentListQuery },
+  responses: { 200: json(z.array(ExperimentSchema)), ...stdErrors },
+});
+
+const create = createRoute({
+  method: "post", path: "/v1/experiments", tags, security: TENANT_SECURITY, summary: "Create a draft experiment (manager)",
+  description: "At least 2 variants, each trafficPercent 0 to 100, adding up to 100; the first variant is the control.",
+  middleware: [canManage] as const,
+  request: { body: jsonBody(CreateExperimentBody) },
+  responses: { 201: json(ExperimentSchema, "Created"), ...stdErrors },
+});
+
+const get = createRoute({
+  method: "get", path: "/v1/experiments/{id}", tags, security: TENANT_SECURITY, summary: "Get an experiment",
+  request: { params: IdParam },
+  responses: { 200: json(ExperimentSchema), ...stdErrorsWithNotFound },
+});
+
+const update = createRoute({
+  method: "patch", path: "/v1/experiments/{id}", tags, security: TENANT_SECURITY,
+  summary: "Rename, edit the hypothesis, or pick a winner (tenant_admin)",
+  description: "A winnerVariantId completes a running or paused experiment (409 INVALID_TRANSITION otherwise) and emits experiment.completed.",
+  middleware: [canAdminister] as const,
+  request: { params: IdParam, body: jsonBody(UpdateExperimentBody) },
+  responses: { 200: json(ExperimentSchema), ...stdErrorsWithNotFound, 409: errors[409] },
+});
+
+const MOVE_DOCS: Record<ExperimentMove, string> = {
+  start: "Start a draft experiment (manager); 409 CONFLICT when another experiment of the campaign is running",
+  pause: "Pause a running experiment (manager)",
+  resume: "Resume a paused experiment (manager); 409 CONFLICT when another experiment of the campaign is running",
+  complete: "Complete a running or paused experiment without a winner (tenant_admin)",
+};
+
+const transition = (name: ExperimentMove) =>
+  createRoute({
+    method: "post", path: `/v1/experiments/{id}/${name}`, tags, security: TENANT_SECURITY, summary: MOVE_DOCS[name],
+    description: "Statuses: draft -> running <-> paused; running or paused -> completed. Any other move is 409 INVALID_TRANSITION.",
+    middleware: [name === "complete" ? canAdminister : canManage] as const,
+    request: { params: IdParam },
+    responses: { 200: json(ExperimentSchema), ...stdErrorsWithNotFound, 409: errors[409] },
+  });
+
+const results = createRoute({
+  method: "get", path: "/v1/experiments/{id}/results", tags, security: TENANT_SECURITY,
+  summary: "Per-variant outcomes, rates and z-tests against the control",
+  description:
+    "Counts are of the solicitations sent under each variant; rates are over sends. Each non-control variant gets a " +
+    "two-sided two-proportion z-test (pooled) of its click and conversion rates against the control (the first variant). " +
+    "Until solicitations are sent under the experiment every count is 0 and the tests are null.",
+  request: { params: IdParam },
+  responses: { 200: json(ResultsSchema), ...stdErrorsWithNotFound },
+});
+
+export const experimentRoutes = createRouter()
+  .openapi(list, async (c) => c.json(await listExperiments(svc(c), c.req.valid("query")), 200))
+  .openapi(create, async (c) => c.json(await createExperiment(svc(c), c.req.valid("json")), 201))
+  .openapi(get, async (c) => c.json(await getExperiment(svc(c), c.req.valid("param").id), 200))
+  .openapi(update, async (c) => c.json(await updateExperiment(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(transition("start"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "start"), 200))
+  .openapi(transition("pause"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "pause"), 200))
+  .openapi(transition("resume"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "resume"), 200))
+  .openapi(transition("complete"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "complete"), 200))
+  .openapi(results, async (c) => c.json(await experimentResults(svc(c), c.req.valid("param").id), 200));

@@ -1,0 +1,37 @@
+import { and, eq } from "drizzle-orm";
+import { brands, locations } from "../../db/schema";
+import type { ServiceContext } from "../../lib/context";
+import { validationError } from "../../lib/errors";
+import { renderTemplate } from "./render";
+import { findTemplateRow } from "./service";
+import { variablesOf } from "./variables.service";
+
+const SAMPLE_CONTACT = { firstName: "Jane", lastName: "Doe", fullName: "Jane Doe" };
+
+/** Sample values for a preview: a sample contact and links, and the location's values when one is given. */
+async function previewValues(ctx: ServiceContext, tokens: string[], locationId: string | undefined): Promise<Record<string, string>> {
+  const base = ctx.env.PUBLIC_BASE_URL.replace(/\/+$/, "");
+  const values: Record<string, string> = {
+    ...SAMPLE_CONTACT,
+    locationName: "Sample Location",
+    brandName: "Sample Brand",
+    reviewLink: `${base}/v1/r/preview?redirect=1`,
+    feedbackLink: `${base}/f/preview`,
+    unsubscribeLink: `${base}/unsubscribe/preview`,
+  };
+  for (const t of tokens) values[t] ??= `[${t}]`;
+  if (!locationId) return values;
+  const loc = await ctx.db
+    .select({ name: locations.name, brandName: brands.name })
+    .from(locations)
+    .leftJoin(brands, eq(brands.id, locations.brandId))
+    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
+    .get();
+  if (!loc) throw validationError([{ path: "locationId", message: "Unknown location" }]);
+  return { ...values, locationName: loc.name, brandName: loc.brandName ?? values.brandName!, ...(await variablesOf(ctx, locationId)) };
+}
+
+export async function previewTemplate(ctx: ServiceContext, id: string, locationId?: string) {
+  const t = await findTemplateRow(ctx, id);
+  return renderTemplate(t, await previewValues(ctx, t.tokens, locationId), { channel: t.channel });
+}

@@ -1,0 +1,63 @@
+import { and, eq } from "drizzle-orm";
+import { locations, locationVariables } from "../../db/schema";
+import { auditStatement } from "../../lib/audit";
+import { commit } from "../../lib/commit";
+import type { ServiceContext } from "../../lib/context";
+import { notFound } from "../../lib/errors";
+import { nowIso } from "../../lib/time";
+import type { PutLocationVariablesInput } from "./variables.schemas";
+
+const COLUMNS = 5;
+const ROWS_PER_INSERT = Math.floor(100 / COLUMNS);
+
+async function assertLocation(ctx: ServiceContext, locationId: string) {
+  const row = await ctx.db
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
+    .get();
+  if (!row) throw notFound("Location");
+}
+
+/** The custom variables of one location as a key -> value map (no existence check). */
+export async function variablesOf(ctx: ServiceContext, locationId: string): Promise<Record<string, string>> {
+  const rows = await ctx.db
+    .select({ key: locationVariables.key, value: locationVariables.value })
+    .from(locationVariables)
+    .where(and(eq(locationVariables.tenantId, ctx.tenantId), eq(locationVariables.locationId, locationId)))
+    .orderBy(locationVariables.key);
+  return Object.fromEntries(rows.map((r) => [r.key, r.value]));
+}
+
+/** Every custom variable key defined at any location of the tenant: the tenant's custom tokens. */
+export async function customTokenKeys(ctx: ServiceContext): Promise<string[]> {
+  const rows = await ctx.db
+    .selectDistinct({ key: locationVariables.key })
+    .from(locationVariables)
+    .where(eq(locationVariables.tenantId, ctx.tenantId));
+  return rows.map((r) => r.key);
+}
+
+export async function getLocationVariables(ctx: ServiceContext, locationId: string) {
+  await assertLocation(ctx, locationId);
+  return { locationId, variables: await variablesOf(ctx, locationId) };
+}
+
+/** Replaces the location's whole set of variables. */
+export async function putLocationVariables(ctx: ServiceContext, locationId: string, input: PutLocationVariablesInput) {
+  await assertLocation(ctx, locationId);
+  const before = await variablesOf(ctx, locationId);
+  const now = nowIso();
+  const rows = Object.entries(input.variables).map(([key, value]) => ({ tenantId: ctx.tenantId, locationId, key, value, updatedAt: now }));
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(ctx.db.insert(locationVariables).values(rows.slice(i, i + ROWS_PER_INSERT)));
+  await commit(ctx, [
+    ctx.db.delete(locationVariables).where(and(eq(locationVariables.tenantId, ctx.tenantId), eq(locationVariables.locationId, locationId))),
+    ...inserts,
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId, action: "location.variables_replaced", resourceType: "location", resourceId: locationId,
+      previousState: before, nextState: input.variables,
+    }),
+  ]);
+  return { locationId, variables: Object.fromEntries(Object.entries(input.variables).sort(([a], [b]) => (a < b ? -1 : 1))) };
+}
