@@ -10,7 +10,11 @@ import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middl
 import { authRoutes } from "./modules/auth/routes";
 import { brandRoutes } from "./modules/brands/routes";
 import { locationRoutes } from "./modules/locations/routes";
+import { integrationRoutes } from "./modules/integrations/routes";
 import { outboxRoutes } from "./modules/outbox/routes";
+import { responseRoutes } from "./modules/reviews/responses.routes";
+import { reviewRoutes } from "./modules/reviews/routes";
+import { slaRoutes } from "./modules/reviews/sla.routes";
 import { systemRoutes } from "./modules/system/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
@@ -41,6 +45,10 @@ export function createApp() {
   app.route("/", brandRoutes);
   app.route("/", locationRoutes);
   app.route("/", outboxRoutes);
+  app.route("/", integrationRoutes);
+  app.route("/", reviewRoutes);
+  app.route("/", responseRoutes);
+  app.route("/", slaRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

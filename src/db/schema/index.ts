@@ -4,3 +4,6 @@ export * from "./audit";
 export * from "./jobs";
 export * from "./events";
 export * from "./outbox";
+export * from "./reviews";
+export * from "./inbox";
+export * from "./integrations";
