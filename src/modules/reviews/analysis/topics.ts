@@ -5,7 +5,7 @@
  */
 export const TOPIC_KEYWORDS: Record<string, string[]> = {
   staff: ["staff", "employee", "waiter", "waitress", "server", "receptionist", "cashier", "nurse", "doctor", "dentist", "hygienist", "technician", "manager", "team", "rude", "friendly", "polite", "helpful", "attentive", "courteous"],
-  service: ["service", "served", "customer care", "support", "experience"],
+  service: ["service", "served", "customer care", "support"],
   price: ["price", "pricey", "pricing", "expensive", "cheap", "overpriced", "cost", "value", "bill", "charge", "fee", "afford", "ripoff", "rip-off", "money"],
   wait_time: ["wait", "queue", "slow", "delay", "late", "forever", "took ages", "on time", "quick", "fast", "prompt", "minutes", "hours"],
   cleanliness: ["clean", "dirty", "filthy", "messy", "hygien", "spotless", "smell", "stink", "sticky", "dust", "bathroom", "restroom", "toilet"],
