@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { createScheduledController } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, domainEvents, inboxItems, outboxMessages, reviews } from "../../src/db/schema";
@@ -122,9 +122,7 @@ describe("overdue responses and escalation", () => {
 
   it("is idempotent: the cron run again escalates nothing new and sends nothing", async () => {
     const before = { events: (await db().select().from(domainEvents)).length, mail: (await db().select().from(outboxMessages)).length };
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }), env, ctx);
-    await waitOnExecutionContext(ctx);
+    await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }), env);
     expect((await db().select().from(domainEvents)).length).toBe(before.events);
     expect((await db().select().from(outboxMessages)).length).toBe(before.mail);
   });
