@@ -2,7 +2,7 @@ import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, jsonObject, timestamp, updatedAt } from "./columns";
 import { locations, tenants } from "./tenancy";
 
-export const SYNC_STATUSES = ["ok", "error", "rate_limited", "unsupported"] as const;
+export const SYNC_STATUSES = ["ok", "error", "rate_limited"] as const;
 export type SyncStatus = (typeof SYNC_STATUSES)[number];
 
 /**

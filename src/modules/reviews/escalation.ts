@@ -1,4 +1,4 @@
-import { and, eq, isNull, lte } from "drizzle-orm";
+import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { createDb } from "../../db/client";
 import { domainEvents, inboxItems, locations, reviews, roleAssignments, slaRules, users } from "../../db/schema";
@@ -13,7 +13,8 @@ import { systemContext } from "./system-context";
 
 /** Items one rule escalates per sweep; the rest wait for the next run. */
 const ITEMS_PER_RULE = 100;
-const RULES_PER_SWEEP = 500;
+/** Rules one sweep looks at; taken in random order so every rule gets its turn when there are more. */
+const RULES_PER_SWEEP = 200;
 
 interface Candidate {
   itemId: string;
@@ -35,7 +36,7 @@ interface Candidate {
  */
 export async function escalateOverdue(env: Env, now: Date): Promise<{ escalated: number }> {
   const db = createDb(env.DB);
-  const rules = await db.select().from(slaRules).where(eq(slaRules.isActive, true)).limit(RULES_PER_SWEEP);
+  const rules = await db.select().from(slaRules).where(eq(slaRules.isActive, true)).orderBy(sql`random()`).limit(RULES_PER_SWEEP);
   let escalated = 0;
   for (const rule of rules) escalated += await escalateRule(env, rule, now);
   return { escalated };

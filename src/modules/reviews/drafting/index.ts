@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { brands, locations } from "../../../db/schema";
 import type { ServiceContext } from "../../../lib/context";
+import { notFound } from "../../../lib/errors";
 import type { ReviewRow } from "../schemas";
 import { draftReply, type DraftInput } from "./engine";
 import { draftWithWorkersAi } from "./workers-ai";
@@ -13,6 +14,7 @@ export async function draftResponse(ctx: ServiceContext, review: ReviewRow): Pro
     .innerJoin(brands, eq(brands.id, locations.brandId))
     .where(and(eq(locations.id, review.locationId), eq(locations.tenantId, ctx.tenantId)))
     .get();
+  if (!row) throw notFound("Location");
   const input: DraftInput = {
     reviewId: review.id,
     rating: review.rating,
@@ -20,8 +22,8 @@ export async function draftResponse(ctx: ServiceContext, review: ReviewRow): Pro
     topics: review.topics,
     authorName: review.authorName,
     language: review.language,
-    brand: { name: row?.brandName ?? "our", brandVoice: row?.brandVoice ?? null, brandTone: row?.brandTone ?? null },
-    contact: row?.phone ?? row?.email ?? null,
+    brand: { name: row.brandName, brandVoice: row.brandVoice, brandTone: row.brandTone },
+    contact: row.phone ?? row.email ?? null,
   };
   const builtIn = draftReply(input);
   if (!ctx.env.AI) return builtIn;
