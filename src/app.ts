@@ -12,9 +12,13 @@ import { brandRoutes } from "./modules/brands/routes";
 import { campaignRoutes } from "./modules/campaigns/routes";
 import { experimentRoutes } from "./modules/experiments/routes";
 import { locationRoutes } from "./modules/locations/routes";
+import { integrationRoutes } from "./modules/integrations/routes";
 import { outboxRoutes } from "./modules/outbox/routes";
 import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
+import { responseRoutes } from "./modules/reviews/responses.routes";
+import { reviewRoutes } from "./modules/reviews/routes";
+import { slaRoutes } from "./modules/reviews/sla.routes";
 import { systemRoutes } from "./modules/system/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
@@ -49,6 +53,10 @@ export function createApp() {
   app.route("/", locationVariableRoutes);
   app.route("/", campaignRoutes);
   app.route("/", experimentRoutes);
+  app.route("/", integrationRoutes);
+  app.route("/", reviewRoutes);
+  app.route("/", responseRoutes);
+  app.route("/", slaRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

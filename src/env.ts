@@ -11,6 +11,8 @@ export interface Env {
   EVENTS: Queue;
   MCP_SESSIONS: DurableObjectNamespace<McpSessions>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** optional Workers AI binding: review replies are drafted with it when present (see docs/reviews.md) */
+  AI?: Ai;
 
   ENVIRONMENT: string;
   PUBLIC_BASE_URL: string;

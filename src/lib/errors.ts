@@ -12,8 +12,10 @@ export const ERROR_CODES = {
   INVALID_TRANSITION: 409,
   PAYLOAD_TOO_LARGE: 413,
   IDEMPOTENCY_KEY_REUSED: 422,
+  PUBLISH_UNSUPPORTED: 422,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  UPSTREAM_ERROR: 502,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

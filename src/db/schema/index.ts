@@ -7,3 +7,6 @@ export * from "./outbox";
 export * from "./templates";
 export * from "./campaigns";
 export * from "./experiments";
+export * from "./reviews";
+export * from "./inbox";
+export * from "./integrations";

@@ -1,0 +1,38 @@
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, jsonObject, timestamp, updatedAt } from "./columns";
+import { locations, tenants } from "./tenancy";
+
+export const SYNC_STATUSES = ["ok", "error", "rate_limited"] as const;
+export type SyncStatus = (typeof SYNC_STATUSES)[number];
+
+/**
+ * A connection to an outside system (review sites today; CRM connectors later). The secrets live
+ * only in credentials_encrypted (AES-GCM with ENCRYPTION_KEY) and never leave the service.
+ */
+export const integrations = sqliteTable(
+  "integrations",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    locationId: text("location_id").references(() => locations.id),
+    connectorType: text("connector_type").notNull(),
+    name: text("name").notNull(),
+    isEnabled: integer("is_enabled", { mode: "boolean" }).notNull().default(true),
+    isSandbox: integer("is_sandbox", { mode: "boolean" }).notNull().default(false),
+    config: jsonObject("config"),
+    credentialsEncrypted: text("credentials_encrypted"),
+    /** when a sync was last queued; the periodic sweep skips connections queued recently */
+    syncRequestedAt: timestamp("sync_requested_at"),
+    /** start of the last sync that completed; the next one fetches changes since then */
+    lastSyncAt: timestamp("last_sync_at"),
+    lastSyncStatus: text("last_sync_status", { enum: SYNC_STATUSES }),
+    lastSyncError: text("last_sync_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("integrations_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("integrations_location_idx").on(t.locationId),
+    index("integrations_enabled_idx").on(t.isEnabled, t.connectorType),
+  ],
+);

@@ -1,0 +1,98 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { createRouter, ErrorResponseSchema, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { svc } from "../../middleware/service-context";
+import { canManage, canWrite } from "../../middleware/tenant";
+import { publishResponse } from "./publish";
+import {
+  CreateResponseBody, OverdueReviewSchema, QueueQuery, RejectResponseBody, ReviewIdParam, ReviewResponseSchema, UpdateResponseBody,
+} from "./responses.schemas";
+import {
+  approveResponse, createResponse, listApprovalQueue, listResponsesForReview, rejectResponse, submitResponse, updateResponse,
+} from "./responses.service";
+import { listOverdue } from "./sla.service";
+
+const tags = ["Review responses"];
+const Responses = z.array(ReviewResponseSchema);
+const withTransitions = { ...stdErrorsWithNotFound, 409: errors[409] };
+
+const listForReview = createRoute({
+  method: "get", path: "/v1/reviews/{reviewId}/responses", tags, security: TENANT_SECURITY, summary: "A review's responses, oldest first",
+  request: { params: ReviewIdParam },
+  responses: { 200: json(Responses), ...stdErrorsWithNotFound },
+});
+
+const create = createRoute({
+  method: "post", path: "/v1/reviews/{reviewId}/responses", tags, security: TENANT_SECURITY,
+  summary: "Draft a response (tenant_user); useAi drafts the text from the review and the brand's voice",
+  description:
+    "useAi: true replaces the text with a draft (Workers AI when the AI binding is configured, else the built-in deterministic engine) and sets aiGenerated.",
+  middleware: [canWrite] as const,
+  request: { params: ReviewIdParam, body: jsonBody(CreateResponseBody) },
+  responses: { 201: json(ReviewResponseSchema, "Created as draft"), ...stdErrorsWithNotFound },
+});
+
+const queue = createRoute({
+  method: "get", path: "/v1/responses/approval-queue", tags, security: TENANT_SECURITY, summary: "Submitted responses awaiting approval, oldest first",
+  request: { query: QueueQuery },
+  responses: { 200: json(Responses), ...stdErrors },
+});
+
+const overdue = createRoute({
+  method: "get", path: "/v1/responses/overdue", tags, security: TENANT_SECURITY,
+  summary: "Reviews past an active SLA rule's response window without a published response, most overdue first",
+  request: { query: QueueQuery.pick({ limit: true }) },
+  responses: { 200: json(z.array(OverdueReviewSchema)), ...stdErrors },
+});
+
+const update = createRoute({
+  method: "patch", path: "/v1/responses/{id}", tags, security: TENANT_SECURITY,
+  summary: "Edit a draft or rejected response (tenant_user); a rejected one returns to draft",
+  middleware: [canWrite] as const,
+  request: { params: IdParam, body: jsonBody(UpdateResponseBody) },
+  responses: { 200: json(ReviewResponseSchema), ...withTransitions },
+});
+
+const move = (path: string, summary: string, middleware: typeof canWrite) =>
+  createRoute({
+    method: "post", path, tags, security: TENANT_SECURITY, summary, middleware: [middleware] as const,
+    request: { params: IdParam },
+    responses: { 200: json(ReviewResponseSchema), ...withTransitions },
+  });
+
+const submit = move("/v1/responses/{id}/submit", "Submit a draft for approval (tenant_user)", canWrite);
+const approve = move("/v1/responses/{id}/approve", "Approve a submitted response (manager)", canManage);
+
+const reject = createRoute({
+  method: "post", path: "/v1/responses/{id}/reject", tags, security: TENANT_SECURITY, summary: "Reject a submitted response (manager)",
+  middleware: [canManage] as const,
+  request: { params: IdParam, body: { required: false, content: { "application/json": { schema: RejectResponseBody } } } },
+  responses: { 200: json(ReviewResponseSchema), ...withTransitions },
+});
+
+const publish = createRoute({
+  method: "post", path: "/v1/responses/{id}/publish", tags, security: TENANT_SECURITY,
+  summary: "Publish an approved response to the review site (manager)",
+  description:
+    "First-party reviews publish locally. Google, Trustpilot and Yelp (partner Respond to Reviews, when configured) publish through the " +
+    "location's integration. 422 PUBLISH_UNSUPPORTED with details.replyUrl when the site has no reply API or there is no connection; " +
+    "502 UPSTREAM_ERROR with the site's error when it refuses. Both leave the response approved.",
+  middleware: [canManage] as const,
+  request: { params: IdParam },
+  responses: {
+    200: json(ReviewResponseSchema),
+    ...withTransitions,
+    422: errors[422],
+    502: { description: "The review site refused the reply (UPSTREAM_ERROR)", content: { "application/json": { schema: ErrorResponseSchema } } },
+  },
+});
+
+export const responseRoutes = createRouter()
+  .openapi(listForReview, async (c) => c.json(await listResponsesForReview(svc(c), c.req.valid("param").reviewId), 200))
+  .openapi(create, async (c) => c.json(await createResponse(svc(c), c.req.valid("param").reviewId, c.req.valid("json")), 201))
+  .openapi(queue, async (c) => c.json(await listApprovalQueue(svc(c), c.req.valid("query")), 200))
+  .openapi(overdue, async (c) => c.json(await listOverdue(svc(c), c.req.valid("query")), 200))
+  .openapi(update, async (c) => c.json(await updateResponse(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(submit, async (c) => c.json(await submitResponse(svc(c), c.req.valid("param").id), 200))
+  .openapi(approve, async (c) => c.json(await approveResponse(svc(c), c.req.valid("param").id), 200))
+  .openapi(reject, async (c) => c.json(await rejectResponse(svc(c), c.req.valid("param").id, c.req.valid("json") ?? {}), 200))
+  .openapi(publish, async (c) => c.json(await publishResponse(svc(c), c.req.valid("param").id), 200));

@@ -1,0 +1,76 @@
+import { z } from "@hono/zod-openapi";
+import { RESPONSE_STATUSES, type reviewResponses } from "../../db/schema";
+import { DateTime } from "../../lib/openapi";
+import { ReviewSchema } from "./schemas";
+
+export const ReviewResponseSchema = z
+  .object({
+    id: z.string(),
+    reviewId: z.string(),
+    text: z.string(),
+    status: z.enum(RESPONSE_STATUSES),
+    assignedToUserId: z.string().nullable(),
+    rejectionReason: z.string().nullable(),
+    aiGenerated: z.boolean(),
+    submittedAt: DateTime.nullable(),
+    decidedAt: DateTime.nullable(),
+    publishedAt: DateTime.nullable(),
+    publishedVia: z.string().nullable().openapi({ description: "the review site it was posted to, or local for first-party reviews" }),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .openapi("ReviewResponse");
+
+const ResponseText = z.string().trim().min(1).max(5000);
+
+export const CreateResponseBody = z
+  .object({
+    text: ResponseText.optional().openapi({ description: "required unless useAi is true" }),
+    assignedToUserId: z.string().min(1).nullable().optional(),
+    useAi: z.boolean().optional().openapi({ description: "draft the text from the review and the brand's voice and tone" }),
+  })
+  .refine((b) => b.useAi === true || b.text !== undefined, { message: "Required unless useAi is true", path: ["text"] })
+  .openapi("CreateReviewResponseRequest");
+
+export const UpdateResponseBody = z
+  .object({ text: ResponseText, assignedToUserId: z.string().min(1).nullable().optional() })
+  .openapi("UpdateReviewResponseRequest");
+
+export const RejectResponseBody = z.object({ reason: z.string().trim().min(1).max(1000).optional() }).openapi("RejectReviewResponseRequest");
+
+export const ReviewIdParam = z.object({ reviewId: z.string().min(1).max(64) });
+
+export const QueueQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  assignedToUserId: z.string().optional(),
+});
+
+export const OverdueReviewSchema = ReviewSchema.extend({
+  sla: z.object({
+    ruleId: z.string(),
+    ruleName: z.string(),
+    dueAt: DateTime,
+    escalateAt: DateTime,
+    escalatedAt: DateTime.nullable(),
+  }),
+}).openapi("OverdueReview");
+
+export type CreateResponseInput = z.infer<typeof CreateResponseBody>;
+export type UpdateResponseInput = z.infer<typeof UpdateResponseBody>;
+export type ResponseRow = typeof reviewResponses.$inferSelect;
+
+export const toResponse = (r: ResponseRow) => ({
+  id: r.id,
+  reviewId: r.reviewId,
+  text: r.text,
+  status: r.status,
+  assignedToUserId: r.assignedToUserId,
+  rejectionReason: r.rejectionReason,
+  aiGenerated: r.aiGenerated,
+  submittedAt: r.submittedAt,
+  decidedAt: r.decidedAt,
+  publishedAt: r.publishedAt,
+  publishedVia: r.publishedVia,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});

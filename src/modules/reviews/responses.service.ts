@@ -1,0 +1,134 @@
+import { and, asc, eq } from "drizzle-orm";
+import { reviewResponses, roleAssignments, type ResponseStatus } from "../../db/schema";
+import { auditStatement } from "../../lib/audit";
+import { commit } from "../../lib/commit";
+import type { ServiceContext } from "../../lib/context";
+import { eventStatement, type EventType } from "../../lib/events";
+import { notFound, validationError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { nowIso } from "../../lib/time";
+import { draftResponse } from "./drafting";
+import { nextStatus, type ResponseAction } from "./response-states";
+import { toResponse, type CreateResponseInput, type ResponseRow, type UpdateResponseInput } from "./responses.schemas";
+import { findReviewRow } from "./service";
+
+const actorUserId = (ctx: ServiceContext) => (ctx.actor.type === "user" ? ctx.actor.userId : null);
+
+export async function findResponseRow(ctx: ServiceContext, id: string): Promise<ResponseRow> {
+  const row = await ctx.db.select().from(reviewResponses).where(and(eq(reviewResponses.id, id), eq(reviewResponses.tenantId, ctx.tenantId))).get();
+  if (!row) throw notFound("Review response");
+  return row;
+}
+
+/** An assignee must hold a role on this tenant; anyone else (or another tenant's user) is a 400. */
+async function assertAssignable(ctx: ServiceContext, userId: string | null | undefined) {
+  if (!userId) return;
+  const grant = await ctx.db
+    .select({ id: roleAssignments.id })
+    .from(roleAssignments)
+    .where(and(eq(roleAssignments.userId, userId), eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId)))
+    .get();
+  if (!grant) throw validationError([{ path: "assignedToUserId", message: "Not a user of this tenant" }]);
+}
+
+export async function listResponsesForReview(ctx: ServiceContext, reviewId: string) {
+  await findReviewRow(ctx, reviewId);
+  const rows = await ctx.db
+    .select()
+    .from(reviewResponses)
+    .where(and(eq(reviewResponses.tenantId, ctx.tenantId), eq(reviewResponses.reviewId, reviewId)))
+    .orderBy(asc(reviewResponses.createdAt), asc(reviewResponses.id));
+  return rows.map(toResponse);
+}
+
+export async function createResponse(ctx: ServiceContext, reviewId: string, input: CreateResponseInput) {
+  const review = await findReviewRow(ctx, reviewId);
+  await assertAssignable(ctx, input.assignedToUserId);
+  const now = nowIso();
+  const text = input.useAi ? await draftResponse(ctx, review) : input.text!;
+  const row: ResponseRow = {
+    id: newId(), tenantId: ctx.tenantId, reviewId, text, status: "draft", assignedToUserId: input.assignedToUserId ?? null,
+    rejectionReason: null, aiGenerated: Boolean(input.useAi), createdByUserId: actorUserId(ctx), decidedByUserId: null,
+    submittedAt: null, decidedAt: null, publishedAt: null, publishedVia: null, createdAt: now, updatedAt: now,
+  };
+  await commit(ctx, [
+    ctx.db.insert(reviewResponses).values(row),
+    auditStatement(ctx, { tenantId: ctx.tenantId, action: "response.created", resourceType: "review_response", resourceId: row.id, nextState: row }),
+  ]);
+  return toResponse(row);
+}
+
+export async function listApprovalQueue(ctx: ServiceContext, q: { limit: number; assignedToUserId?: string }) {
+  const rows = await ctx.db
+    .select()
+    .from(reviewResponses)
+    .where(
+      and(
+        eq(reviewResponses.tenantId, ctx.tenantId),
+        eq(reviewResponses.status, "submitted"),
+        q.assignedToUserId ? eq(reviewResponses.assignedToUserId, q.assignedToUserId) : undefined,
+      ),
+    )
+    .orderBy(asc(reviewResponses.updatedAt), asc(reviewResponses.id))
+    .limit(q.limit);
+  return rows.map(toResponse);
+}
+
+const AUDIT_ACTIONS: Record<ResponseAction, string> = {
+  edit: "response.updated", submit: "response.submitted", approve: "response.approved", reject: "response.rejected", publish: "response.published",
+};
+const EVENTS: Partial<Record<ResponseAction, EventType>> = { submit: "response.submitted", approve: "response.approved", publish: "response.published" };
+
+/**
+ * Applies one state-table move and writes it with its audit row (and event) in one batch. The
+ * update is conditional on the status read, so two concurrent moves cannot both succeed.
+ */
+export async function moveResponse(
+  ctx: ServiceContext,
+  before: ResponseRow,
+  action: ResponseAction,
+  changes: Partial<ResponseRow> = {},
+  extra: Parameters<typeof commit>[1] = [],
+) {
+  const status: ResponseStatus = nextStatus(before.status, action);
+  const after: ResponseRow = { ...before, ...changes, status, updatedAt: nowIso() };
+  const { id, tenantId, createdAt, ...set } = after;
+  const type = EVENTS[action];
+  await commit(
+    ctx,
+    [
+      ctx.db.update(reviewResponses).set(set).where(and(eq(reviewResponses.id, id), eq(reviewResponses.tenantId, tenantId), eq(reviewResponses.status, before.status))),
+      ...extra,
+      auditStatement(ctx, { tenantId, action: AUDIT_ACTIONS[action], resourceType: "review_response", resourceId: id, previousState: before, nextState: after }),
+    ],
+    type ? [eventStatement(ctx, type, { responseId: id, reviewId: after.reviewId, status })] : [],
+  );
+  return toResponse(after);
+}
+
+export async function updateResponse(ctx: ServiceContext, id: string, input: UpdateResponseInput) {
+  const before = await findResponseRow(ctx, id);
+  nextStatus(before.status, "edit");
+  if (input.assignedToUserId !== undefined) await assertAssignable(ctx, input.assignedToUserId);
+  return moveResponse(ctx, before, "edit", {
+    text: input.text,
+    ...(input.assignedToUserId !== undefined ? { assignedToUserId: input.assignedToUserId } : {}),
+    // an edited text is a person's text, and a rejected draft starts over
+    aiGenerated: false,
+    rejectionReason: null,
+  });
+}
+
+export async function submitResponse(ctx: ServiceContext, id: string) {
+  return moveResponse(ctx, await findResponseRow(ctx, id), "submit", { submittedAt: nowIso() });
+}
+
+export async function approveResponse(ctx: ServiceContext, id: string) {
+  return moveResponse(ctx, await findResponseRow(ctx, id), "approve", { decidedAt: nowIso(), decidedByUserId: actorUserId(ctx) });
+}
+
+export async function rejectResponse(ctx: ServiceContext, id: string, input: { reason?: string }) {
+  return moveResponse(ctx, await findResponseRow(ctx, id), "reject", {
+    decidedAt: nowIso(), decidedByUserId: actorUserId(ctx), rejectionReason: input.reason ?? null,
+  });
+}

@@ -1,0 +1,224 @@
+import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
+import { integrations } from "../../db/schema";
+import { createDb, type Db } from "../../db/client";
+import type { Env } from "../../env";
+import { auditStatement } from "../../lib/audit";
+import { backoffSeconds } from "../../lib/backoff";
+import { commit } from "../../lib/commit";
+import type { ServiceContext } from "../../lib/context";
+import { nowIso } from "../../lib/time";
+import { REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn } from "../../providers/review-sites";
+import { siteConnection } from "../integrations/service";
+import type { IntegrationRow } from "../integrations/schemas";
+import { assertLocationsInTenant } from "./service";
+import { systemContext } from "./system-context";
+import { findByExternalIds, prepareReview, type ReviewInput } from "./upsert";
+
+/** One REVIEW_SYNC message: sync this integration from `cursor`, keeping reviews changed since `since`. */
+export interface ReviewSyncJob {
+  tenantId: string;
+  integrationId: string;
+  cursor: string | null;
+  /** the last completed sync's start; null syncs everything the site returns */
+  since: string | null;
+  startedAt: string;
+}
+
+/** Pages one message works through before it hands the rest to a follow-up message. */
+export const PAGES_PER_MESSAGE = 10;
+/** The periodic sweep queues a connection at most this often. */
+export const SYNC_INTERVAL_MINUTES = 60;
+/** Sites settle edits late; re-read a little before the last sync (upserts make the overlap harmless). */
+const OVERLAP_MS = 60 * 60 * 1000;
+const SEND_BATCH = 100;
+
+const jobFor = (row: IntegrationRow, startedAt: string): ReviewSyncJob => ({
+  tenantId: row.tenantId,
+  integrationId: row.id,
+  cursor: null,
+  since: row.lastSyncAt ? new Date(Date.parse(row.lastSyncAt) - OVERLAP_MS).toISOString() : null,
+  startedAt,
+});
+
+async function enqueue(db: Db, env: Env, rows: IntegrationRow[], now: string) {
+  for (let i = 0; i < rows.length; i += SEND_BATCH) {
+    const chunk = rows.slice(i, i + SEND_BATCH);
+    await env.REVIEW_SYNC.sendBatch(chunk.map((r) => ({ body: jobFor(r, now) })));
+    await db.update(integrations).set({ syncRequestedAt: now }).where(inArray(integrations.id, chunk.map((r) => r.id)));
+  }
+}
+
+const siteTypes = [...REVIEW_SITES] as string[];
+
+/** POST /v1/reviews/sync: one REVIEW_SYNC job per enabled review-site connection (of one location, if given). */
+export async function requestSync(ctx: ServiceContext, input: { locationId?: string }) {
+  if (input.locationId) await assertLocationsInTenant(ctx, [input.locationId], "locationId");
+  const rows = await ctx.db
+    .select()
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.tenantId, ctx.tenantId),
+        eq(integrations.isEnabled, true),
+        inArray(integrations.connectorType, siteTypes),
+        input.locationId ? eq(integrations.locationId, input.locationId) : undefined,
+      ),
+    );
+  const now = nowIso();
+  await enqueue(ctx.db, ctx.env, rows, now);
+  const jobs = rows.map((r) => ({ integrationId: r.id, siteType: r.connectorType, locationId: r.locationId }));
+  const bySite: Record<string, number> = {};
+  for (const j of jobs) bySite[j.siteType] = (bySite[j.siteType] ?? 0) + 1;
+  await commit(ctx, [
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId, action: "review.sync_requested", resourceType: "review_sync", resourceId: ctx.tenantId,
+      nextState: { jobs }, metadata: { locationId: input.locationId ?? null },
+    }),
+  ]);
+  return { queued: jobs.length, bySite, jobs };
+}
+
+/** Cron: queue every enabled connection not queued within the interval. */
+export async function scheduleDueSyncs(env: Env, now: Date) {
+  const db = createDb(env.DB);
+  const cutoff = new Date(now.getTime() - SYNC_INTERVAL_MINUTES * 60_000).toISOString();
+  const due = await db
+    .select()
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.isEnabled, true),
+        inArray(integrations.connectorType, siteTypes),
+        or(isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, cutoff)),
+      ),
+    )
+    .limit(500);
+  await enqueue(db, env, due, now.toISOString());
+}
+
+const toInput = (r: ExternalReview, row: IntegrationRow): ReviewInput => ({
+  locationId: row.locationId!,
+  siteType: row.connectorType,
+  externalReviewId: r.externalReviewId,
+  rating: r.rating,
+  ratingMax: r.ratingMax,
+  text: r.text,
+  authorName: r.authorName,
+  authorExternalId: r.authorExternalId,
+  language: r.language,
+  externalUrl: r.url,
+  publishedAt: r.publishedAt,
+  replyText: r.replyText,
+  recommendation: r.recommendation ?? null,
+  isFirstParty: false,
+  isPublic: true,
+});
+
+/** Upserts one page of a site's reviews in one batch, with one audit row for the page. */
+async function storePage(ctx: ServiceContext, row: IntegrationRow, page: ExternalReview[]) {
+  const existing = await findByExternalIds(ctx, row.connectorType, page.map((r) => r.externalReviewId));
+  const now = nowIso();
+  const seen = new Set<string>();
+  const prepared = [];
+  for (const r of page) {
+    if (seen.has(r.externalReviewId)) continue;
+    seen.add(r.externalReviewId);
+    prepared.push(await prepareReview(ctx, toInput(r, row), existing.get(r.externalReviewId), now));
+  }
+  const changed = prepared.filter((p) => p.changed);
+  if (!changed.length) return { created: 0, updated: 0 };
+  const created = changed.filter((p) => p.created).map((p) => p.row.id);
+  const updated = changed.filter((p) => !p.created).map((p) => p.row.id);
+  await commit(
+    ctx,
+    [
+      ...changed.flatMap((p) => p.statements),
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId, action: "review.synced", resourceType: "integration", resourceId: row.id,
+        nextState: { created, updated }, metadata: { siteType: row.connectorType },
+      }),
+    ],
+    changed.flatMap((p) => p.events),
+  );
+  return { created: created.length, updated: updated.length };
+}
+
+const isNewer = (r: ExternalReview, since: string | null) => !since || !(r.updatedAt ?? r.publishedAt) || (r.updatedAt ?? r.publishedAt)! >= since;
+
+export type SyncOutcome =
+  | { kind: "done"; created: number; updated: number }
+  | { kind: "continue"; cursor: string; created: number; updated: number };
+
+/** Works through up to PAGES_PER_MESSAGE pages (newest first), stopping at reviews older than `since`. */
+export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, job: ReviewSyncJob, fetchFn: FetchFn): Promise<SyncOutcome | null> {
+  const conn = await siteConnection(ctx.env, row);
+  if (!conn) return null;
+  const client = reviewSiteClient(conn, fetchFn);
+  let cursor = job.cursor;
+  let created = 0;
+  let updated = 0;
+  for (let pages = 0; pages < PAGES_PER_MESSAGE; pages++) {
+    const page = await client.listReviews(cursor);
+    const fresh = page.reviews.filter((r) => isNewer(r, job.since));
+    const counts = await storePage(ctx, row, fresh);
+    created += counts.created;
+    updated += counts.updated;
+    const reachedOld = fresh.length < page.reviews.length;
+    if (!page.nextCursor || reachedOld) return { kind: "done", created, updated };
+    cursor = page.nextCursor;
+  }
+  return { kind: "continue", cursor: cursor!, created, updated };
+}
+
+function isJob(b: unknown): b is ReviewSyncJob {
+  const j = b as ReviewSyncJob;
+  return Boolean(j) && typeof j.tenantId === "string" && typeof j.integrationId === "string" && typeof j.startedAt === "string";
+}
+
+async function recordResult(db: Db, row: IntegrationRow, set: Partial<Pick<IntegrationRow, "lastSyncAt" | "lastSyncStatus" | "lastSyncError">>) {
+  await db.update(integrations).set({ ...set, updatedAt: nowIso() }).where(and(eq(integrations.id, row.id), eq(integrations.tenantId, row.tenantId)));
+}
+
+/**
+ * REVIEW_SYNC consumer. Redelivery is harmless (reviews upsert on (tenant, site, external id)).
+ * A 429 retries the message after Retry-After (else backoff); 5xx and network errors retry with
+ * backoff; other site errors (bad token, unknown business) are recorded and the message is dropped.
+ */
+export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, deps: { fetch: FetchFn } = { fetch: (...a) => fetch(...a) }) {
+  const db = createDb(env.DB);
+  for (const message of batch.messages) {
+    const job = message.body;
+    if (!isJob(job)) {
+      console.warn(JSON.stringify({ level: "warn", message: "malformed review-sync message dropped", id: message.id }));
+      message.ack();
+      continue;
+    }
+    const row = await db.select().from(integrations).where(and(eq(integrations.id, job.integrationId), eq(integrations.tenantId, job.tenantId))).get();
+    if (!row || !row.isEnabled || !row.locationId) {
+      message.ack();
+      continue;
+    }
+    const ctx = systemContext(env, job.tenantId, "review-sync");
+    try {
+      const outcome = await syncIntegration(ctx, row, job, deps.fetch);
+      if (outcome?.kind === "continue") {
+        await env.REVIEW_SYNC.send({ ...job, cursor: outcome.cursor } satisfies ReviewSyncJob);
+      } else if (outcome) {
+        await recordResult(db, row, { lastSyncAt: job.startedAt, lastSyncStatus: "ok", lastSyncError: null });
+      }
+      message.ack();
+    } catch (err) {
+      if (err instanceof ReviewSiteError) {
+        await recordResult(db, row, { lastSyncStatus: err.rateLimited ? "rate_limited" : "error", lastSyncError: err.message.slice(0, 1000) });
+        if (err.retryable) message.retry({ delaySeconds: err.retryAfterSeconds ?? backoffSeconds(message.attempts) });
+        else message.ack();
+      } else {
+        console.error(JSON.stringify({ level: "error", message: "review sync failed", integrationId: row.id, error: String(err) }));
+        await recordResult(db, row, { lastSyncStatus: "error", lastSyncError: String(err).slice(0, 1000) }).catch(() => undefined);
+        message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+      }
+    } finally {
+      await ctx.settle();
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import { bearer, callSite, trimSlash, type ExternalReview, type FetchFn, type ReviewPage, type ReviewSiteClient } from "./types";
+
+export const GRAPH_API = "https://graph.facebook.com";
+const FIELDS = "created_time,recommendation_type,review_text,reviewer{id,name},rating,open_graph_story{id}";
+
+interface FacebookRating {
+  created_time?: string;
+  recommendation_type?: "positive" | "negative";
+  review_text?: string;
+  reviewer?: { id?: string; name?: string };
+  rating?: number;
+  open_graph_story?: { id?: string };
+}
+
+export interface FacebookConfig {
+  pageId: string;
+  pageAccessToken: string;
+  graphVersion?: string;
+  baseUrl?: string;
+}
+
+/**
+ * Page ratings (`/{page-id}/ratings`), best effort: Graph deprecates the edge from v22 and a token
+ * without pages_read_user_content sees nothing. No reply API: replies are made on the page.
+ */
+export class FacebookClient implements ReviewSiteClient {
+  readonly site = "facebook";
+  constructor(
+    private readonly cfg: FacebookConfig,
+    private readonly fetchFn: FetchFn,
+  ) {}
+
+  async listReviews(cursor: string | null): Promise<ReviewPage> {
+    const q = new URLSearchParams({ fields: FIELDS, limit: "100" });
+    if (cursor) q.set("after", cursor);
+    const url = `${trimSlash(this.cfg.baseUrl ?? GRAPH_API)}/${this.cfg.graphVersion ?? "v21.0"}/${encodeURIComponent(this.cfg.pageId)}/ratings?${q}`;
+    const body = await callSite<{ data?: FacebookRating[]; paging?: { cursors?: { after?: string }; next?: string } }>(
+      this.site,
+      this.fetchFn,
+      url,
+      { method: "GET", headers: bearer(this.cfg.pageAccessToken) },
+    );
+    const after = body?.paging?.next ? (body.paging.cursors?.after ?? null) : null;
+    return { reviews: (body?.data ?? []).map((r) => toReview(r, this.cfg.pageId)), nextCursor: after };
+  }
+
+  replyUrl() {
+    return `https://www.facebook.com/${encodeURIComponent(this.cfg.pageId)}/reviews`;
+  }
+}
+
+function toReview(r: FacebookRating, pageId: string): ExternalReview {
+  // a rating has no id of its own; its open graph story does, else reviewer + time identify it
+  const id = r.open_graph_story?.id ?? `${r.reviewer?.id ?? "anonymous"}_${r.created_time ?? ""}`;
+  const at = r.created_time ? new Date(r.created_time).toISOString() : null;
+  return {
+    externalReviewId: id,
+    rating: typeof r.rating === "number" ? r.rating : null,
+    ratingMax: typeof r.rating === "number" ? 5 : null,
+    text: r.review_text ?? null,
+    authorName: r.reviewer?.name ?? null,
+    authorExternalId: r.reviewer?.id ?? null,
+    language: null,
+    publishedAt: at,
+    updatedAt: at,
+    url: r.open_graph_story?.id ? `https://www.facebook.com/${r.open_graph_story.id}` : `https://www.facebook.com/${pageId}/reviews`,
+    replyText: null,
+    recommendation: r.recommendation_type ?? null,
+  };
+}
