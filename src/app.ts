@@ -9,6 +9,9 @@ import { requestId } from "./middleware/request-id";
 import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middleware/tenant";
 import { authRoutes } from "./modules/auth/routes";
 import { brandRoutes } from "./modules/brands/routes";
+import { complianceRoutes } from "./modules/compliance/routes";
+import { consentRoutes } from "./modules/contacts/consent.routes";
+import { contactRoutes } from "./modules/contacts/routes";
 import { locationRoutes } from "./modules/locations/routes";
 import { outboxRoutes } from "./modules/outbox/routes";
 import { systemRoutes } from "./modules/system/routes";
@@ -41,6 +44,9 @@ export function createApp() {
   app.route("/", brandRoutes);
   app.route("/", locationRoutes);
   app.route("/", outboxRoutes);
+  app.route("/", contactRoutes);
+  app.route("/", consentRoutes);
+  app.route("/", complianceRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

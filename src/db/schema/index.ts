@@ -4,3 +4,5 @@ export * from "./audit";
 export * from "./jobs";
 export * from "./events";
 export * from "./outbox";
+export * from "./contacts";
+export * from "./compliance";
