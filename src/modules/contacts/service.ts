@@ -19,18 +19,24 @@ const startsWith = (column: SQLiteColumn, prefix: string) => {
   return and(gte(column, low), lt(column, high))!;
 };
 
-/** Prefix ranges on the four indexed search columns; SQLite answers the OR with one index range per branch. */
-function searchCondition(term: string): SQL {
-  const branches = [startsWith(contacts.email, term.toLowerCase())];
+/**
+ * Prefix ranges on the four indexed search columns, each branch carrying its own tenant filter.
+ * With no tenant filter outside the OR, the only index-backed plan left to SQLite is one range
+ * per branch (MULTI-INDEX OR); a tenant filter outside would let it walk the tenant's whole
+ * created_at index to skip the sort, which is a scan of every contact when matches are rare.
+ */
+export function searchCondition(tenantId: string, term: string): SQL {
+  const branch = (column: SQLiteColumn, prefix: string) => and(eq(contacts.tenantId, tenantId), startsWith(column, prefix))!;
+  const branches = [branch(contacts.email, term.toLowerCase())];
   const phone = phoneSearchPrefix(term);
-  if (phone) branches.push(startsWith(contacts.phone, phone));
+  if (phone) branches.push(branch(contacts.phone, phone));
   const folded = foldText(term);
-  if (folded) branches.push(startsWith(contacts.nameKey, folded), startsWith(contacts.nameKeyReversed, folded));
+  if (folded) branches.push(branch(contacts.nameKey, folded), branch(contacts.nameKeyReversed, folded));
   return or(...branches)!;
 }
 
 export async function listContacts(ctx: ServiceContext, q: PageQuery & { search?: string }) {
-  const where = and(eq(contacts.tenantId, ctx.tenantId), q.search ? searchCondition(q.search) : undefined);
+  const where = q.search ? searchCondition(ctx.tenantId, q.search) : eq(contacts.tenantId, ctx.tenantId);
   return keysetPage(ctx.db, {
     query: q,
     sort: [contacts.createdAt, contacts.id],
