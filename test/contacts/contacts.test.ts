@@ -107,7 +107,7 @@ describe("GET /v1/contacts", () => {
     expect(seen).toHaveLength(all.length);
     expect(new Set(seen).size).toBe(all.length);
     expect(new Set(seen)).toEqual(new Set(all.map((a) => a.id)));
-  });
+  }, 30_000);
 
   it("never lists another tenant's contacts", async () => {
     const res = await w.as("tenantAdmin").get("/v1/contacts?limit=200");

@@ -33,7 +33,7 @@ async function record(ctx: ServiceContext, contactId: string, r: NewRecord) {
     ctx.db.insert(consentRecords).values({ ...row, seq }),
     auditStatement(ctx, {
       tenantId: ctx.tenantId, action: `consent.${r.status}`, resourceType: "consent_record", resourceId: row.id,
-      nextState: { contactId, channel: r.channel, status: r.status, source: r.source },
+      nextState: { contactId, channel: r.channel, status: r.status },
     }),
   ]);
   return toConsentRecord({ ...row, seq: 0 });
