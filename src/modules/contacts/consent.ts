@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { consentRecords, type ConsentChannel, type ConsentStatus } from "../../db/schema";
+import { consentRecords, contacts, type ConsentChannel, type ConsentStatus } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -31,6 +31,8 @@ async function record(ctx: ServiceContext, contactId: string, r: NewRecord) {
     where ${consentRecords.contactId} = ${contactId} and ${consentRecords.channel} = ${r.channel})`;
   await commit(ctx, [
     ctx.db.insert(consentRecords).values({ ...row, seq }),
+    // a consent change is contact activity: retention counts from it
+    ctx.db.update(contacts).set({ lastActivityAt: row.createdAt }).where(and(eq(contacts.id, contactId), eq(contacts.tenantId, ctx.tenantId))),
     auditStatement(ctx, {
       tenantId: ctx.tenantId, action: `consent.${r.status}`, resourceType: "consent_record", resourceId: row.id,
       nextState: { contactId, channel: r.channel, status: r.status },
