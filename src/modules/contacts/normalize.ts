@@ -37,7 +37,10 @@ export function toE164(input: string, locale?: string | null): string | null {
 /** [low, high) bounds that select every string starting with the prefix on a BINARY index. */
 export function prefixRange(prefix: string): [string, string] {
   const points = [...prefix];
-  const last = points.pop()!;
+  // the last code point cannot be incremented past U+10FFFF: widen to the shorter prefix
+  while (points.length && points[points.length - 1]!.codePointAt(0)! >= 0x10ffff) points.pop();
+  const last = points.pop();
+  if (last === undefined) return [prefix, "\u{10FFFF}\u{10FFFF}"];
   return [prefix, points.join("") + String.fromCodePoint(last.codePointAt(0)! + 1)];
 }
 
