@@ -11,6 +11,9 @@ import { authRoutes } from "./modules/auth/routes";
 import { brandRoutes } from "./modules/brands/routes";
 import { campaignRoutes } from "./modules/campaigns/routes";
 import { experimentRoutes } from "./modules/experiments/routes";
+import { complianceRoutes } from "./modules/compliance/routes";
+import { consentRoutes } from "./modules/contacts/consent.routes";
+import { contactRoutes } from "./modules/contacts/routes";
 import { locationRoutes } from "./modules/locations/routes";
 import { integrationRoutes } from "./modules/integrations/routes";
 import { outboxRoutes } from "./modules/outbox/routes";
@@ -57,6 +60,9 @@ export function createApp() {
   app.route("/", reviewRoutes);
   app.route("/", responseRoutes);
   app.route("/", slaRoutes);
+  app.route("/", contactRoutes);
+  app.route("/", consentRoutes);
+  app.route("/", complianceRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -3,6 +3,7 @@ import type { Env } from "./env";
 import { handleScheduled } from "./jobs/cron";
 import { handleQueue } from "./jobs/queue";
 import "./modules/reviews/jobs";
+import "./modules/contacts/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";

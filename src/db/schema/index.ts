@@ -10,3 +10,5 @@ export * from "./experiments";
 export * from "./reviews";
 export * from "./inbox";
 export * from "./integrations";
+export * from "./contacts";
+export * from "./compliance";

@@ -1,0 +1,91 @@
+import { createRoute } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { ApiError } from "../../lib/errors";
+import { createRouter, errors, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { svc } from "../../middleware/service-context";
+import { canAdminister, canManage, canWrite } from "../../middleware/tenant";
+import { importContactsCsv, MAX_CSV_BYTES } from "./import";
+import { eraseContact, exportContact } from "./privacy";
+import {
+  ContactExportSchema, ContactIdParam, ContactListQuery, ContactSchema, ImportCsvBody, ImportResultSchema, SuppressBody, UpsertContactBody,
+} from "./schemas";
+import { getContact, listContacts, suppressContact, unsuppressContact, upsertContact } from "./service";
+
+const tags = ["Contacts"];
+const base = { tags, security: TENANT_SECURITY };
+
+const list = createRoute({
+  ...base, method: "get", path: "/v1/contacts", summary: "List contacts, newest first; search by email, phone or name prefix",
+  request: { query: ContactListQuery },
+  responses: { 200: json(paged(ContactSchema).openapi("ContactPage")), ...stdErrors },
+});
+
+const upsert = createRoute({
+  ...base, method: "post", path: "/v1/contacts", summary: "Create or update a contact, matched on email, else phone (tenant_user)",
+  middleware: [canWrite] as const,
+  request: { body: jsonBody(UpsertContactBody) },
+  responses: { 201: json(ContactSchema, "Created or updated"), ...stdErrors, 409: errors[409] },
+});
+
+/** multipart overhead allowance on top of the file's own 10 MB */
+const csvBodyLimit = bodyLimit({
+  maxSize: MAX_CSV_BYTES + 64 * 1024,
+  onError: () => {
+    throw new ApiError("PAYLOAD_TOO_LARGE", "CSV import is limited to 10 MB; nothing was imported");
+  },
+});
+
+const importCsv = createRoute({
+  ...base, method: "post", path: "/v1/contacts/import/csv",
+  summary: "Upsert contacts from a CSV file (tenant_user); all valid rows are written atomically",
+  middleware: [canWrite, csvBodyLimit] as const,
+  request: { body: { required: true, content: { "multipart/form-data": { schema: ImportCsvBody } } } },
+  responses: { 200: json(ImportResultSchema), ...stdErrors, 409: errors[409], 413: errors[413] },
+});
+
+const get = createRoute({
+  ...base, method: "get", path: "/v1/contacts/{id}", summary: "Get a contact",
+  request: { params: ContactIdParam },
+  responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound },
+});
+
+const suppress = createRoute({
+  ...base, method: "post", path: "/v1/contacts/{id}/suppress", summary: "Suppress a contact on every channel (tenant_user)",
+  middleware: [canWrite] as const,
+  request: { params: ContactIdParam, body: { required: false, content: { "application/json": { schema: SuppressBody } } } },
+  responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound, 409: errors[409] },
+});
+
+const unsuppress = createRoute({
+  ...base, method: "delete", path: "/v1/contacts/{id}/suppress", summary: "Lift a suppression (tenant_user)",
+  middleware: [canWrite] as const,
+  request: { params: ContactIdParam },
+  responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound, 409: errors[409] },
+});
+
+const exportData = createRoute({
+  ...base, method: "get", path: "/v1/contacts/{id}/export",
+  summary: "Data-subject export (GDPR art. 15/20) when allowDataExport is on (manager)",
+  middleware: [canManage] as const,
+  request: { params: ContactIdParam },
+  responses: { 200: json(ContactExportSchema), ...stdErrorsWithNotFound },
+});
+
+const erase = createRoute({
+  ...base, method: "delete", path: "/v1/contacts/{id}",
+  summary: "Erase a contact's personal data (GDPR art. 17) when allowDataDeletion is on (tenant_admin)",
+  description: "Personal fields are wiped and the contact stays as an anonymous, permanently suppressed row, so counts stay.",
+  middleware: [canAdminister] as const,
+  request: { params: ContactIdParam },
+  responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound, 409: errors[409] },
+});
+
+export const contactRoutes = createRouter()
+  .openapi(list, async (c) => c.json(await listContacts(svc(c), c.req.valid("query")), 200))
+  .openapi(upsert, async (c) => c.json(await upsertContact(svc(c), c.req.valid("json")), 201))
+  .openapi(importCsv, async (c) => c.json(await importContactsCsv(svc(c), c.req.valid("form").file), 200))
+  .openapi(get, async (c) => c.json(await getContact(svc(c), c.req.valid("param").id), 200))
+  .openapi(suppress, async (c) => c.json(await suppressContact(svc(c), c.req.valid("param").id, c.req.valid("json")?.reason), 200))
+  .openapi(unsuppress, async (c) => c.json(await unsuppressContact(svc(c), c.req.valid("param").id), 200))
+  .openapi(exportData, async (c) => c.json(await exportContact(svc(c), c.req.valid("param").id), 200))
+  .openapi(erase, async (c) => c.json(await eraseContact(svc(c), c.req.valid("param").id), 200));

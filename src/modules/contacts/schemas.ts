@@ -1,0 +1,151 @@
+import { z } from "@hono/zod-openapi";
+import { CONSENT_CHANNELS, CONSENT_STATUSES, type consentRecords, type contacts } from "../../db/schema";
+import { DateTime, PageQuerySchema } from "../../lib/openapi";
+import { Email, Locale, TimeZone } from "../../lib/validators";
+
+const name = z.string().trim().max(100);
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const ContactSchema = z
+  .object({
+    id: z.string(),
+    tenantId: z.string(),
+    email: z.string().openapi({ format: "email" }).nullable(),
+    phone: z.string().nullable().openapi({ description: "E.164, e.g. +12125550100" }),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    locale: z.string().nullable(),
+    timezone: z.string().nullable(),
+    isSuppressed: z.boolean(),
+    suppressedAt: DateTime.nullable(),
+    suppressionReason: z.string().nullable(),
+    externalIds: jsonObject,
+    sourceMetadata: jsonObject,
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .openapi("Contact");
+
+export const UpsertContactBody = z
+  .object({
+    email: Email.nullable().optional(),
+    phone: z.string().trim().max(32).nullable().optional().openapi({
+      description: "Any common format; stored as E.164. Without a leading + it is read in the region of `locale` (default US).",
+    }),
+    firstName: name.nullable().optional(),
+    lastName: name.nullable().optional(),
+    locale: Locale.nullable().optional(),
+    timezone: TimeZone.nullable().optional(),
+    externalIds: jsonObject.optional().openapi({ description: "Merged into the stored object (JSON merge patch)" }),
+    sourceMetadata: jsonObject.optional().openapi({ description: "Merged into the stored object (JSON merge patch)" }),
+  })
+  .refine((b) => Boolean(b.email || b.phone), { message: "email or phone is required", path: ["email"] })
+  .openapi("UpsertContactRequest");
+
+export const ContactListQuery = PageQuerySchema.extend({
+  search: z.string().trim().min(1).max(100).optional().openapi({
+    description: "Prefix of the email, the phone (digits from the country code) or the name (first or last name first)",
+  }),
+});
+
+export const SuppressBody = z
+  .object({ reason: z.string().trim().max(500).optional() })
+  .openapi("SuppressContactRequest");
+
+export const ConsentChannelSchema = z.enum(CONSENT_CHANNELS);
+
+export const ConsentRecordSchema = z
+  .object({
+    id: z.string(),
+    contactId: z.string(),
+    channel: ConsentChannelSchema,
+    status: z.enum(CONSENT_STATUSES),
+    source: z.string(),
+    ipAddress: z.string().nullable(),
+    userAgent: z.string().nullable(),
+    createdAt: DateTime,
+  })
+  .openapi("ConsentRecord");
+
+export const GrantConsentBody = z
+  .object({
+    channel: ConsentChannelSchema,
+    source: z.string().trim().min(1).max(200).openapi({ description: "How consent was obtained, e.g. checkout_form" }),
+    ipAddress: z.union([z.ipv4(), z.ipv6()]).nullable().optional(),
+    userAgent: z.string().max(500).nullable().optional(),
+  })
+  .openapi("GrantConsentRequest");
+
+export const ContactIdParam = z.object({ id: z.string().min(1).max(64) });
+export const ConsentChannelParam = ContactIdParam.extend({ channel: ConsentChannelSchema });
+
+export const ImportResultSchema = z
+  .object({
+    imported: z.number().int(),
+    skipped: z.number().int(),
+    errors: z.array(z.object({ row: z.number().int().openapi({ description: "1-based data row (the header is row 0)" }), reason: z.string() })),
+  })
+  .openapi("ContactImportResult");
+
+export const ImportCsvBody = z.object({
+  file: z.instanceof(File).openapi({ type: "string", format: "binary", description: "CSV, at most 10 MB and 5,000 rows" }),
+});
+
+export const ContactExportSchema = z
+  .object({
+    exportedAt: DateTime,
+    contact: ContactSchema,
+    records: z
+      .record(z.string(), z.array(jsonObject))
+      .openapi({ description: "Everything else held about the contact, by kind (consentRecords, ...)" }),
+  })
+  .openapi("ContactExport");
+
+export type UpsertContactInput = z.infer<typeof UpsertContactBody>;
+export type GrantConsentInput = z.infer<typeof GrantConsentBody>;
+export type ContactRow = typeof contacts.$inferSelect;
+export type ConsentRow = typeof consentRecords.$inferSelect;
+
+export const toContact = (c: ContactRow) => ({
+  id: c.id,
+  tenantId: c.tenantId,
+  email: c.email,
+  phone: c.phone,
+  firstName: c.firstName,
+  lastName: c.lastName,
+  locale: c.locale,
+  timezone: c.timezone,
+  isSuppressed: c.isSuppressed,
+  suppressedAt: c.suppressedAt,
+  suppressionReason: c.suppressionReason,
+  externalIds: c.externalIds,
+  sourceMetadata: c.sourceMetadata,
+  createdAt: c.createdAt,
+  updatedAt: c.updatedAt,
+});
+
+export const toConsentRecord = (r: ConsentRow) => ({
+  id: r.id,
+  contactId: r.contactId,
+  channel: r.channel,
+  status: r.status,
+  source: r.source,
+  ipAddress: r.ipAddress,
+  userAgent: r.userAgent,
+  createdAt: r.createdAt,
+});
+
+/**
+ * What a contact's audit rows carry: state and which fields are set, never the personal values,
+ * so erasure does not have to rewrite the append-only audit log.
+ */
+export const auditView = (c: ContactRow) => ({
+  hasEmail: c.email !== null,
+  hasPhone: c.phone !== null,
+  hasName: c.firstName !== null || c.lastName !== null,
+  locale: c.locale,
+  timezone: c.timezone,
+  isSuppressed: c.isSuppressed,
+  suppressedAt: c.suppressedAt,
+  anonymizedAt: c.anonymizedAt,
+});
