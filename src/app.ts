@@ -11,6 +11,8 @@ import { authRoutes } from "./modules/auth/routes";
 import { brandRoutes } from "./modules/brands/routes";
 import { locationRoutes } from "./modules/locations/routes";
 import { outboxRoutes } from "./modules/outbox/routes";
+import { samlRoutes } from "./modules/sso/saml.routes";
+import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
 import { systemRoutes } from "./modules/system/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
@@ -41,6 +43,8 @@ export function createApp() {
   app.route("/", brandRoutes);
   app.route("/", locationRoutes);
   app.route("/", outboxRoutes);
+  app.route("/", ssoSettingsRoutes);
+  app.route("/", samlRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

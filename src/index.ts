@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import type { Env } from "./env";
 import { handleScheduled } from "./jobs/cron";
 import { handleQueue } from "./jobs/queue";
+import "./modules/sso/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";
