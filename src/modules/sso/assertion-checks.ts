@@ -18,6 +18,11 @@ const DIGEST_STRENGTH: Record<string, number> = {
 };
 const MINIMUM: Record<SamlSignatureAlgorithm, number> = { sha1: 1, sha256: 2, sha512: 3 };
 
+const time = (value: string | null) => {
+  const ms = value ? Date.parse(value) : NaN;
+  return Number.isNaN(ms) ? null : ms;
+};
+
 export interface ExpectedResponse {
   acsUrl: string;
   audience: string;
@@ -33,9 +38,10 @@ export interface ResponseEnvelope {
 /**
  * Checks on the whole (not yet verified) response before the library sees it. They can only
  * refuse, never accept: well-formed, a samlp:Response, no algorithm weaker than configured,
- * Destination (when present) = this ACS URL, a Response Issuer (when present) = the IdP.
+ * Destination (when present) = this ACS URL, a Response Issuer (when present) = the IdP, no
+ * validity window already over or not yet open (which also gives those cases a precise reason).
  */
-export function precheckResponse(xml: string, expected: ExpectedResponse): ResponseEnvelope {
+export function precheckResponse(xml: string, expected: ExpectedResponse, now: Date): ResponseEnvelope {
   const doc = parseXml(xml);
   const root = doc?.documentElement;
   if (!doc || !root || root.namespaceURI !== NS.protocol || root.localName !== "Response") throw new SamlRejection("malformed");
@@ -44,6 +50,7 @@ export function precheckResponse(xml: string, expected: ExpectedResponse): Respo
   if (destination && destination !== expected.acsUrl) throw new SamlRejection("destination_mismatch");
   const issuer = text(child(root, NS.assertion, "Issuer"));
   if (issuer && issuer !== expected.idpEntityId) throw new SamlRejection("issuer_mismatch");
+  checkWindows(doc, expected.skewMs, now.getTime());
   return { inResponseTo: root.getAttribute("InResponseTo") || null };
 }
 
@@ -55,16 +62,21 @@ function checkAlgorithms(doc: Document, minimum: SamlSignatureAlgorithm) {
   if (used.some((strength) => strength < MINIMUM[minimum])) throw new SamlRejection("weak_algorithm");
 }
 
+function checkWindows(doc: Document, skewMs: number, nowMs: number) {
+  const windows = [...descendants(doc, NS.assertion, "Conditions"), ...descendants(doc, NS.assertion, "SubjectConfirmationData")];
+  for (const w of windows) {
+    const notOnOrAfter = time(w.getAttribute("NotOnOrAfter"));
+    const notBefore = time(w.getAttribute("NotBefore"));
+    if (notOnOrAfter !== null && nowMs - skewMs >= notOnOrAfter) throw new SamlRejection("expired");
+    if (notBefore !== null && nowMs + skewMs < notBefore) throw new SamlRejection("not_yet_valid");
+  }
+}
+
 export interface VerifiedAssertion {
   assertionId: string;
   /** the latest NotOnOrAfter in the assertion: until then its id must stay on the replay list */
   notOnOrAfter: Date;
 }
-
-const time = (value: string | null) => {
-  const ms = value ? Date.parse(value) : NaN;
-  return Number.isNaN(ms) ? null : ms;
-};
 
 /**
  * Checks the library leaves to us, on the signature-verified assertion only: Issuer = this tenant's

@@ -68,7 +68,7 @@ export async function completeSignIn(pctx: PublicContext, slug: string, form: Sa
   };
   let email: string | undefined;
   try {
-    const envelope = precheckResponse(decodeBase64Xml(form.SAMLResponse), expected);
+    const envelope = precheckResponse(decodeBase64Xml(form.SAMLResponse), expected, new Date());
     if (form.RelayState && form.RelayState !== envelope.inResponseTo) throw new SamlRejection("relay_state_mismatch");
     const store = new D1RequestStore(ctx.db, ctx.tenantId);
     const profile = await verifyWithLibrary(ctx, config, expected, store, envelope, form.SAMLResponse);
