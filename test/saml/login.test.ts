@@ -55,6 +55,28 @@ describe("SP metadata and AuthnRequest", () => {
   });
 });
 
+describe("callback input and the completion page", () => {
+  it("is 400 without a SAMLResponse field", async () => {
+    const res = await request("POST", `/auth/saml/${sp.slug}/callback`, { body: "RelayState=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(res.status).toBe(400);
+    expect(res.body.details.issues[0].path).toBe("SAMLResponse");
+  });
+
+  it("serves /sso/complete as a no-store HTML page under a nonce CSP that keeps the token out of referrers", async () => {
+    const res = await request("GET", "/sso/complete?token=abc");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    const csp = res.headers.get("content-security-policy")!;
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)![1];
+    expect(csp).toContain("default-src 'none'");
+    expect(res.text).toContain(`<script nonce="${nonce}">`);
+    expect(res.text).toContain("history.replaceState");
+    expect(res.text).not.toContain("abc");
+  });
+});
+
 describe("sign-in", () => {
   it("creates a JIT user once, redirects to /sso/complete with a token that works on /me, and audits the login", async () => {
     const email = "ann.jit@example.test";
@@ -71,8 +93,8 @@ describe("sign-in", () => {
 
     const again = await login(email, { displayName: "Ann Renamed" });
     expect(again.status).toBe(302);
-    const [{ n }] = await db().select({ n: count() }).from(users).where(eq(users.email, email));
-    expect(n).toBe(1);
+    const counted = await db().select({ n: count() }).from(users).where(eq(users.email, email));
+    expect(counted).toEqual([{ n: 1 }]);
 
     const audits = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, me.body.id));
     expect(audits.map((a) => a.action).sort()).toEqual(["sso.login", "sso.login", "user.created"]);
