@@ -25,7 +25,6 @@ const time = (value: string | null) => {
 
 export interface ExpectedResponse {
   acsUrl: string;
-  audience: string;
   idpEntityId: string;
   minimumAlgorithm: SamlSignatureAlgorithm;
   skewMs: number;

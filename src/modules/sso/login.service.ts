@@ -61,7 +61,6 @@ export async function completeSignIn(pctx: PublicContext, slug: string, form: Sa
   const ctx: ServiceContext = { ...pctx, tenantId: config.tenantId, actor: { type: "system", name: "saml" } };
   const expected: ExpectedResponse = {
     acsUrl: serviceProviderUrls(ctx.env, slug, config).acsUrl,
-    audience: config.issuer,
     idpEntityId: config.idpEntityId ?? "",
     minimumAlgorithm: config.signatureAlgorithm,
     skewMs: CLOCK_SKEW_MS,

@@ -40,6 +40,7 @@ const LIBRARY_MESSAGES: [RegExp, SamlFailureReason][] = [
   [/audience/i, "audience_mismatch"],
   [/subject confirmation/i, "subject_confirmation_invalid"],
   [/SAML provider returned/i, "idp_error"],
+  [/Missing SAML assertion|Unknown SAML response/i, "invalid_response"],
   [/signature|signed|reference|assertion/i, "signature_invalid"],
 ];
 
