@@ -22,6 +22,8 @@ import { locationVariableRoutes } from "./modules/templates/variables.routes";
 import { responseRoutes } from "./modules/reviews/responses.routes";
 import { reviewRoutes } from "./modules/reviews/routes";
 import { slaRoutes } from "./modules/reviews/sla.routes";
+import { samlRoutes } from "./modules/sso/saml.routes";
+import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
 import { systemRoutes } from "./modules/system/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
@@ -63,6 +65,8 @@ export function createApp() {
   app.route("/", contactRoutes);
   app.route("/", consentRoutes);
   app.route("/", complianceRoutes);
+  app.route("/", ssoSettingsRoutes);
+  app.route("/", samlRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

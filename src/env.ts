@@ -18,6 +18,8 @@ export interface Env {
   PUBLIC_BASE_URL: string;
   JWT_ISSUER: string;
   JWT_AUDIENCE: string;
+  /** where SAML sign-in redirects with ?token=; default {PUBLIC_BASE_URL}/sso/complete */
+  FRONTEND_URL?: string;
   /** secret: HS256 key for session JWTs */
   JWT_SECRET?: string;
   /** secret: base64 32-byte AES-GCM key for credentials at rest */

@@ -4,6 +4,7 @@ import { handleScheduled } from "./jobs/cron";
 import { handleQueue } from "./jobs/queue";
 import "./modules/reviews/jobs";
 import "./modules/contacts/jobs";
+import "./modules/sso/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";

@@ -10,16 +10,16 @@ import { createRequire } from "node:module";
 const { Miniflare } = createRequire(createRequire(import.meta.url).resolve("wrangler/package.json"))("miniflare");
 
 const root = path.resolve(import.meta.dirname, "../..");
-const outdir = path.join(root, "bench/.dist");
+const defaultOutdir = path.join(root, "bench/.dist");
 
-export async function startServer({ port = 8790 } = {}) {
+export async function startServer({ port = 8790, outdir = defaultOutdir } = {}) {
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   const mf = new Miniflare({
     host: "127.0.0.1",
     port,
-    workers: [worker(compatibilityDate, port)],
+    workers: [worker(compatibilityDate, port, outdir)],
   });
   const url = (await mf.ready).toString().replace(/\/$/, "");
   const db = await mf.getD1Database("DB");
@@ -27,7 +27,7 @@ export async function startServer({ port = 8790 } = {}) {
   return { mf, url, db };
 }
 
-function worker(compatibilityDate, port) {
+function worker(compatibilityDate, port, outdir) {
   return {
     name: "reputation-ops",
     modules: true,

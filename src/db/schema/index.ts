@@ -12,3 +12,4 @@ export * from "./inbox";
 export * from "./integrations";
 export * from "./contacts";
 export * from "./compliance";
+export * from "./sso";

@@ -6,6 +6,7 @@ import { hashPassword, verifyPassword } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { signSessionToken } from "../../lib/jwt";
 import { nowIso } from "../../lib/time";
+import { passwordLoginBlockedBySso } from "../sso/enforcement";
 import { toSessionUser } from "./schemas";
 
 // A well-formed scrypt hash that no password matches: unknown emails cost the same time as wrong passwords.
@@ -23,6 +24,11 @@ export async function login(db: Db, env: Env, email: string, password: string) {
     .get();
   const check = await verifyPassword(password, row?.hash ?? DUMMY_HASH);
   if (!row || !row.hash || !check.ok || !row.user.isActive) throw invalidCredentials();
+  if (await passwordLoginBlockedBySso(db, row.user)) {
+    throw new ApiError("UNAUTHENTICATED", "This organization requires single sign-on", { reason: "sso_required" }, {
+      "WWW-Authenticate": 'Bearer realm="api"',
+    });
+  }
   if (check.needsRehash) {
     await db
       .update(passwordCredentials)

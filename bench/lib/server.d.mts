@@ -1,0 +1,7 @@
+// Types for server.mjs, so TypeScript tests (test/node) can start the built Worker too.
+export interface StartedServer {
+  mf: { dispose(): Promise<void> };
+  url: string;
+  db: D1Database;
+}
+export function startServer(options?: { port?: number; outdir?: string }): Promise<StartedServer>;

@@ -1,0 +1,12 @@
+import { lt } from "drizzle-orm";
+import { createDb } from "../../db/client";
+import { samlAssertions, samlRequests } from "../../db/schema";
+import { CRONS, registerSweep } from "../../jobs/cron";
+
+/** Expired AuthnRequest ids and replay-list entries are no longer needed by any check. */
+export async function purgeExpiredSamlRows(db: ReturnType<typeof createDb>, now: Date) {
+  const cutoff = now.toISOString();
+  await db.batch([db.delete(samlRequests).where(lt(samlRequests.expiresAt, cutoff)), db.delete(samlAssertions).where(lt(samlAssertions.expiresAt, cutoff))]);
+}
+
+registerSweep(CRONS.daily, { name: "purge-expired-saml", run: (env, now) => purgeExpiredSamlRows(createDb(env.DB), now) });

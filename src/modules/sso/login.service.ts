@@ -1,0 +1,147 @@
+import type { Profile } from "@node-saml/node-saml";
+import { randomBytes } from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { samlAssertions, ssoConfigs, tenants } from "../../db/schema";
+import { auditStatement } from "../../lib/audit";
+import { commit } from "../../lib/commit";
+import type { ServiceContext } from "../../lib/context";
+import { isUniqueViolation } from "../../lib/db-errors";
+import { ApiError, notFound } from "../../lib/errors";
+import { signSessionToken } from "../../lib/jwt";
+import { nowIso } from "../../lib/time";
+import { checkVerifiedAssertion, precheckResponse, type ExpectedResponse, type ResponseEnvelope, type VerifiedAssertion } from "./assertion-checks";
+import { reasonFromLibrary, SamlRejection } from "./rejection";
+import { CLOCK_SKEW_MS, D1RequestStore, samlFor } from "./saml";
+import type { SsoConfigRow } from "./schemas";
+import { findOrProvisionUser, identityFromProfile } from "./users";
+import { frontendUrl, serviceProviderUrls } from "./urls";
+
+/** A public route's context: no caller yet, the tenant comes from the slug. */
+export type PublicContext = Omit<ServiceContext, "tenantId" | "actor">;
+
+export interface SamlCallbackForm {
+  SAMLResponse: string;
+  RelayState?: string;
+}
+
+/** An unknown slug and a tenant without enabled SSO are the same 404. */
+async function enabledConfig(db: Db, slug: string): Promise<SsoConfigRow> {
+  const row = await db
+    .select()
+    .from(ssoConfigs)
+    .where(and(eq(ssoConfigs.enabled, true), inArray(ssoConfigs.tenantId, db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug)))))
+    .get();
+  if (!row) throw notFound("Single sign-on configuration");
+  return row;
+}
+
+export async function serviceProviderMetadata(ctx: PublicContext, slug: string): Promise<string> {
+  const config = await enabledConfig(ctx.db, slug);
+  const { acsUrl } = serviceProviderUrls(ctx.env, slug, config);
+  return samlFor({ config, acsUrl, store: new D1RequestStore(ctx.db, config.tenantId) }).generateServiceProviderMetadata(null, null);
+}
+
+/** Remembers a new AuthnRequest id and returns the IdP URL carrying it (HTTP-Redirect binding). */
+export async function startSignIn(ctx: PublicContext, slug: string): Promise<string> {
+  const config = await enabledConfig(ctx.db, slug);
+  const { acsUrl } = serviceProviderUrls(ctx.env, slug, config);
+  const requestId = `_${randomBytes(20).toString("hex")}`;
+  const saml = samlFor({ config, acsUrl, store: new D1RequestStore(ctx.db, config.tenantId), requestId });
+  // RelayState carries the request id back, so the callback can tie the two together
+  return saml.getAuthorizeUrlAsync(requestId, undefined, {});
+}
+
+/**
+ * Validates an IdP response and signs its user in: returns the frontend URL with a session token.
+ * Any refusal is audited with its reason and answered 401 with nothing but that reason.
+ */
+export async function completeSignIn(pctx: PublicContext, slug: string, form: SamlCallbackForm): Promise<string> {
+  const config = await enabledConfig(pctx.db, slug);
+  const ctx: ServiceContext = { ...pctx, tenantId: config.tenantId, actor: { type: "system", name: "saml" } };
+  const expected: ExpectedResponse = {
+    acsUrl: serviceProviderUrls(ctx.env, slug, config).acsUrl,
+    idpEntityId: config.idpEntityId ?? "",
+    minimumAlgorithm: config.signatureAlgorithm,
+    skewMs: CLOCK_SKEW_MS,
+  };
+  let email: string | undefined;
+  try {
+    const envelope = precheckResponse(decodeBase64Xml(form.SAMLResponse), expected, new Date());
+    if (form.RelayState && form.RelayState !== envelope.inResponseTo) throw new SamlRejection("relay_state_mismatch");
+    const store = new D1RequestStore(ctx.db, ctx.tenantId);
+    const profile = await verifyWithLibrary(ctx, config, expected, store, envelope, form.SAMLResponse);
+    const verified = checkVerifiedAssertion(profile.getAssertionXml!(), envelope, expected, new Date());
+    await rememberAssertion(ctx, verified);
+    const identity = identityFromProfile(profile, config.attributeMapping);
+    email = identity.email;
+    const userId = await signIn(ctx, config, identity, verified.assertionId);
+    const target = new URL(frontendUrl(ctx.env));
+    target.searchParams.set("token", await signSessionToken(ctx.env, userId));
+    return target.toString();
+  } catch (err) {
+    if (!(err instanceof SamlRejection)) throw err;
+    console.warn(JSON.stringify({ level: "warn", message: "SAML response refused", tenantId: ctx.tenantId, reason: err.reason, detail: err.internal, requestId: ctx.meta.requestId }));
+    await auditStatement(ctx, {
+      tenantId: ctx.tenantId, action: "sso.login_failed", resourceType: "sso_config", resourceId: ctx.tenantId,
+      metadata: { reason: err.reason, ...(email ? { email } : {}) },
+    });
+    throw new ApiError("UNAUTHENTICATED", "Invalid SAML response", { reason: err.reason });
+  }
+}
+
+function decodeBase64Xml(value: string): string {
+  const compact = value.replace(/\s+/g, "");
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) throw new SamlRejection("malformed");
+  return Buffer.from(compact, "base64").toString("utf8");
+}
+
+async function verifyWithLibrary(
+  ctx: ServiceContext, config: SsoConfigRow, expected: ExpectedResponse, store: D1RequestStore, envelope: ResponseEnvelope, samlResponse: string,
+): Promise<Profile> {
+  if (envelope.inResponseTo && (await store.wasConsumed(envelope.inResponseTo))) throw new SamlRejection("replayed");
+  try {
+    const { profile } = await samlFor({ config, acsUrl: expected.acsUrl, store }).validatePostResponseAsync({ SAMLResponse: samlResponse });
+    if (!profile?.getAssertionXml) throw new SamlRejection("invalid_response");
+    return profile;
+  } catch (err) {
+    if (err instanceof SamlRejection) throw err;
+    throw new SamlRejection(reasonFromLibrary(err), err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** The replay list: one row per accepted assertion id, kept until the assertion has expired. */
+async function rememberAssertion(ctx: ServiceContext, verified: VerifiedAssertion) {
+  const inserted = await ctx.db
+    .insert(samlAssertions)
+    .values({
+      tenantId: ctx.tenantId,
+      assertionId: verified.assertionId,
+      expiresAt: new Date(verified.notOnOrAfter.getTime() + CLOCK_SKEW_MS).toISOString(),
+      createdAt: nowIso(),
+    })
+    .onConflictDoNothing()
+    .returning({ id: samlAssertions.assertionId });
+  if (inserted.length === 0) throw new SamlRejection("replayed");
+}
+
+async function signIn(ctx: ServiceContext, config: SsoConfigRow, identity: ReturnType<typeof identityFromProfile>, assertionId: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const user = await findOrProvisionUser(ctx, config, identity);
+    const asUser: ServiceContext = { ...ctx, actor: { type: "user", userId: user.userId, via: "tenant" } };
+    try {
+      await commit(asUser, [
+        ...user.statements,
+        auditStatement(asUser, {
+          tenantId: ctx.tenantId, action: "sso.login", resourceType: "user", resourceId: user.userId,
+          metadata: { method: "saml", assertionId, provisioned: user.provisioned },
+        }),
+      ]);
+      return user.userId;
+    } catch (err) {
+      // two first sign-ins of the same new user at once: the second finds the first's row
+      if (attempt === 0 && user.provisioned && isUniqueViolation(err)) continue;
+      throw err;
+    }
+  }
+}

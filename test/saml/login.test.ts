@@ -1,0 +1,151 @@
+import { count, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { auditEvents, roleAssignments, users } from "../../src/db/schema";
+import { request } from "../helpers/http";
+import { createWorld, db, seedUser, type World } from "../helpers/seed";
+import { postResponse, startLogin } from "./flow";
+import { base64, IDP, signedResponse } from "./idp";
+import { BASE, enableSso, spUrls, type SpUrls } from "./setup";
+
+let w: World;
+let sp: SpUrls;
+
+beforeAll(async () => {
+  w = await createWorld();
+  sp = spUrls(w.tenantA.slug);
+  await enableSso(w, { attributeMapping: { name: "displayName", role: "groups", roleValues: { "Rep Managers": "manager" } } });
+});
+
+async function login(nameId: string, attributes?: Record<string, string | string[]>) {
+  const started = await startLogin(sp.slug);
+  const xml = signedResponse({ acsUrl: sp.acsUrl, audience: sp.audience, inResponseTo: started.requestId, nameId, attributes });
+  return postResponse(sp.slug, base64(xml), started.relayState);
+}
+
+const tokenFrom = (location: string) => new URL(location).searchParams.get("token")!;
+
+describe("SP metadata and AuthnRequest", () => {
+  it("serves SP metadata XML with the entity id, the ACS URL and signed assertions wanted", async () => {
+    const res = await request("GET", `/auth/saml/${sp.slug}/metadata`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/xml");
+    expect(res.text).toContain(`entityID="${sp.audience}"`);
+    expect(res.text).toMatch(new RegExp(`AssertionConsumerService[^>]*Location="${sp.acsUrl}"`));
+    expect(res.text).toContain('WantAssertionsSigned="true"');
+    expect(res.text).toContain("urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress");
+  });
+
+  it("redirects to the IdP with an AuthnRequest and a RelayState carrying its id", async () => {
+    const started = await startLogin(sp.slug);
+    expect(`${started.location.origin}${started.location.pathname}`).toBe(IDP.ssoUrl);
+    expect(started.relayState).toBe(started.requestId);
+    expect(started.authnRequest).toContain(`AssertionConsumerServiceURL="${sp.acsUrl}"`);
+    expect(started.authnRequest).toContain(`Destination="${IDP.ssoUrl}"`);
+    expect(started.authnRequest).toContain(`>${sp.audience}</saml:Issuer>`);
+  });
+
+  it("is 404 for an unknown slug and for a tenant without SSO enabled", async () => {
+    for (const path of ["/auth/saml/no-such-tenant/metadata", "/auth/saml/no-such-tenant/init", `/auth/saml/${w.tenantB.slug}/init`, `/auth/saml/${w.tenantB.slug}/metadata`]) {
+      const res = await request("GET", path);
+      expect(res.status, path).toBe(404);
+      expect(res.body.code).toBe("NOT_FOUND");
+    }
+    const cb = await postResponse(w.tenantB.slug, base64("<x/>"));
+    expect(cb.status).toBe(404);
+  });
+});
+
+describe("callback input and the completion page", () => {
+  it("is 400 without a SAMLResponse field", async () => {
+    const res = await request("POST", `/auth/saml/${sp.slug}/callback`, { body: "RelayState=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(res.status).toBe(400);
+    expect(res.body.details.issues[0].path).toBe("SAMLResponse");
+  });
+
+  it("serves /sso/complete as a no-store HTML page under a nonce CSP that keeps the token out of referrers", async () => {
+    const res = await request("GET", "/sso/complete?token=abc");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    const csp = res.headers.get("content-security-policy")!;
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)![1];
+    expect(csp).toContain("default-src 'none'");
+    expect(res.text).toContain(`<script nonce="${nonce}">`);
+    expect(res.text).toContain("history.replaceState");
+    expect(res.text).not.toContain("abc");
+  });
+});
+
+describe("sign-in", () => {
+  it("creates a JIT user once, redirects to /sso/complete with a token that works on /me, and audits the login", async () => {
+    const email = "ann.jit@example.test";
+    const res = await login(email, { displayName: "Ann Jit", groups: ["Everyone", "Rep Managers"] });
+    expect(res.status, res.text).toBe(302);
+    const location = res.headers.get("location")!;
+    expect(location.startsWith(`${BASE}/sso/complete?token=`)).toBe(true);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+
+    const me = await request("GET", "/me", { token: tokenFrom(location), tenantId: w.tenantA.id });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ email, name: "Ann Jit", tenantId: w.tenantA.id, authProvider: "saml" });
+    expect(me.body.tenantAccess).toMatchObject({ tenantId: w.tenantA.id, role: "manager", via: "tenant" });
+
+    const again = await login(email, { displayName: "Ann Renamed" });
+    expect(again.status).toBe(302);
+    const counted = await db().select({ n: count() }).from(users).where(eq(users.email, email));
+    expect(counted).toEqual([{ n: 1 }]);
+
+    const audits = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, me.body.id));
+    expect(audits.map((a) => a.action).sort()).toEqual(["sso.login", "sso.login", "user.created"]);
+    const first = audits.find((a) => a.action === "sso.login" && (a.metadata as { provisioned: boolean }).provisioned);
+    expect(first).toMatchObject({ tenantId: w.tenantA.id, actorId: me.body.id, actorType: "user" });
+  });
+
+  it("gives a JIT user the default role when no role value maps", async () => {
+    const res = await login("bo.default@example.test");
+    expect(res.status).toBe(302);
+    const user = await db().select().from(users).where(eq(users.email, "bo.default@example.test")).get();
+    const grants = await db().select().from(roleAssignments).where(eq(roleAssignments.userId, user!.id));
+    expect(grants.map((g) => [g.role, g.scopeType, g.scopeId])).toEqual([["tenant_user", "tenant", w.tenantA.id]]);
+    expect(user!.name).toBe("bo.default");
+  });
+
+  it("signs in an existing user of the tenant by email (case-insensitive)", async () => {
+    const res = await login(w.users.viewer.email.toUpperCase());
+    expect(res.status).toBe(302);
+    const me = await request("GET", "/me", { token: tokenFrom(res.headers.get("location")!) });
+    expect(me.body.id).toBe(w.users.viewer.id);
+  });
+
+  it("refuses a deactivated user, and users with grants beyond this tenant (platform, agency, another tenant)", async () => {
+    const inactive = await seedUser({ grants: [{ role: "tenant_user", scopeType: "tenant", scopeId: w.tenantA.id }], tenantId: w.tenantA.id, isActive: false });
+    const twoTenants = await seedUser({
+      grants: [{ role: "tenant_user", scopeType: "tenant", scopeId: w.tenantA.id }, { role: "viewer", scopeType: "tenant", scopeId: w.tenantB.id }],
+      tenantId: w.tenantA.id,
+    });
+    const cases: [string, string][] = [
+      [inactive.email, "user_inactive"],
+      [twoTenants.email, "user_not_eligible"],
+      [w.users.platformAdmin.email, "user_not_eligible"],
+      [w.users.agencyAdmin.email, "user_not_eligible"],
+      [w.users.tenantBAdmin.email, "user_not_eligible"],
+    ];
+    for (const [email, reason] of cases) {
+      const res = await login(email);
+      expect(res.status, email).toBe(401);
+      expect(res.body).toMatchObject({ code: "UNAUTHENTICATED", details: { reason } });
+    }
+    const failures = await db().select().from(auditEvents).where(eq(auditEvents.action, "sso.login_failed"));
+    expect(failures.some((f) => (f.metadata as { email?: string }).email === w.users.platformAdmin.email)).toBe(true);
+  });
+
+  it("is 401 for an unknown email when JIT provisioning is off", async () => {
+    await enableSso(w, { jitProvisioning: false });
+    const res = await login("nobody@example.test");
+    expect(res.status).toBe(401);
+    expect(res.body.details).toEqual({ reason: "user_not_found" });
+    expect(await db().select().from(users).where(eq(users.email, "nobody@example.test"))).toEqual([]);
+    await enableSso(w, { jitProvisioning: true });
+  });
+});

@@ -1,0 +1,4 @@
+declare module "*.pem?raw" {
+  const content: string;
+  export default content;
+}
