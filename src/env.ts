@@ -35,6 +35,8 @@ export interface Env {
   PLATFORM_SES_ACCESS_KEY_ID?: string;
   PLATFORM_SES_SECRET_ACCESS_KEY?: string;
   PLATFORM_SES_CONFIGURATION_SET?: string;
+  /** the SNS topic SES publishes the platform's bounces/complaints/deliveries to */
+  PLATFORM_SES_SNS_TOPIC_ARN?: string;
   PLATFORM_ACS_ENDPOINT?: string;
   PLATFORM_ACS_ACCESS_KEY?: string;
   PLATFORM_ACS_WEBHOOK_SECRET?: string;

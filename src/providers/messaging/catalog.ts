@@ -21,7 +21,7 @@ const spec = (
 export const PROVIDER_SPECS = {
   email: {
     sendgrid: spec([[], ["dkimSelectors"]], [["apiKey"], ["webhookVerificationKey"]]),
-    ses: spec([["region"], ["configurationSetName", "dkimTokens", "dkimSelectors"]], [["accessKeyId", "secretAccessKey"], []]),
+    ses: spec([["region"], ["configurationSetName", "snsTopicArn", "dkimTokens", "dkimSelectors"]], [["accessKeyId", "secretAccessKey"], []]),
     acs: spec([["endpoint"], ["dkimSelectors"]], [["accessKey"], ["webhookSecret"]]),
     smtp: spec([["host", "port"], ["security", "dkimSelectors"]], [[], ["username", "password"]]),
   },

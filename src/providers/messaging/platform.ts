@@ -9,7 +9,7 @@ type EnvKey = keyof Env & `PLATFORM_${string}`;
 const PLATFORM_VARS: Record<string, { options: Record<string, EnvKey>; credentials: Record<string, EnvKey> }> = {
   "email:sendgrid": { options: {}, credentials: { apiKey: "PLATFORM_SENDGRID_API_KEY", webhookVerificationKey: "PLATFORM_SENDGRID_WEBHOOK_PUBLIC_KEY" } },
   "email:ses": {
-    options: { region: "PLATFORM_SES_REGION", configurationSetName: "PLATFORM_SES_CONFIGURATION_SET" },
+    options: { region: "PLATFORM_SES_REGION", configurationSetName: "PLATFORM_SES_CONFIGURATION_SET", snsTopicArn: "PLATFORM_SES_SNS_TOPIC_ARN" },
     credentials: { accessKeyId: "PLATFORM_SES_ACCESS_KEY_ID", secretAccessKey: "PLATFORM_SES_SECRET_ACCESS_KEY" },
   },
   "email:acs": { options: { endpoint: "PLATFORM_ACS_ENDPOINT" }, credentials: { accessKey: "PLATFORM_ACS_ACCESS_KEY", webhookSecret: "PLATFORM_ACS_WEBHOOK_SECRET" } },
