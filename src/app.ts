@@ -10,6 +10,7 @@ import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middl
 import { authRoutes } from "./modules/auth/routes";
 import { brandRoutes } from "./modules/brands/routes";
 import { locationRoutes } from "./modules/locations/routes";
+import { messagingSettingsRoutes } from "./modules/messaging-settings/routes";
 import { outboxRoutes } from "./modules/outbox/routes";
 import { systemRoutes } from "./modules/system/routes";
 
@@ -41,6 +42,7 @@ export function createApp() {
   app.route("/", brandRoutes);
   app.route("/", locationRoutes);
   app.route("/", outboxRoutes);
+  app.route("/", messagingSettingsRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
