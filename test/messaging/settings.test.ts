@@ -177,6 +177,15 @@ describe("verify-domain", () => {
     expect(res.body.domainCheck.dkim).toEqual([{ selector: "mx1", name: "mx1._domainkey.nodns.test", status: "failed", record: null }]);
   });
 
+  it("takes selectors for one check from the body", async () => {
+    doh();
+    const res = await w.as("tenantAdmin").post("/v1/settings/email/verify-domain", { selectors: ["s1"] });
+    expect(res.body.domainCheck.dkim).toEqual([{ selector: "s1", name: "s1._domainkey.nodns.test", status: "failed", record: null }]);
+    const bad = await w.as("tenantAdmin").post("/v1/settings/email/verify-domain", { selectors: ["bad selector!"] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.issues[0].path).toBe("selectors.0");
+  });
+
   it("stays pending when the resolver fails (SERVFAIL), saying why", async () => {
     doh(true);
     const res = await w.as("tenantAdmin").post("/v1/settings/email/verify-domain");

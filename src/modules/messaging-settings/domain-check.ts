@@ -79,11 +79,15 @@ export async function checkDomain(domain: string, selectors: string[], o: { fetc
 const overallDkim = (c: DomainCheck): DomainStatus =>
   c.dkim.some((d) => d.status === "verified") ? "verified" : c.dkim.some((d) => d.status === "pending") ? "pending" : "failed";
 
-export async function verifyEmailDomain(ctx: ServiceContext, fetchImpl: FetchLike = (input, init) => fetch(input, init)) {
+export async function verifyEmailDomain(
+  ctx: ServiceContext,
+  input: { selectors?: string[] } = {},
+  fetchImpl: FetchLike = (input, init) => fetch(input, init),
+) {
   const before = await findSettings(ctx, "email");
   const domain = before.config.senderDomain;
   if (!domain) throw validationError([{ path: "senderDomain", message: "Set a senderDomain in the email settings first" }]);
-  const check = await checkDomain(domain, dkimSelectors(before), { fetch: fetchImpl, dohUrl: ctx.env.DOH_URL ?? DEFAULT_DOH_URL });
+  const check = await checkDomain(domain, input.selectors ?? dkimSelectors(before), { fetch: fetchImpl, dohUrl: ctx.env.DOH_URL ?? DEFAULT_DOH_URL });
   const after: MessagingSettingsRow = {
     ...before,
     dkimStatus: overallDkim(check),

@@ -9,6 +9,7 @@ import {
   PutSmsSettingsBody,
   PutWhatsAppSettingsBody,
   SmsSettingsSchema,
+  VerifyDomainBody,
   WhatsAppSettingsSchema,
 } from "./schemas";
 import { getEmailSettings, getSmsSettings, getWhatsAppSettings, putEmailSettings, putSmsSettings, putWhatsAppSettings } from "./service";
@@ -30,6 +31,7 @@ const verifyDomain = createRoute({
   ...base, method: "post", path: "/v1/settings/email/verify-domain",
   summary: "Look up the sender domain's DKIM and DMARC records over DNS-over-HTTPS and record what was found (tenant_admin)",
   middleware: [canAdminister] as const,
+  request: { body: { required: false, content: { "application/json": { schema: VerifyDomainBody } } } },
   responses: { 200: json(EmailSettingsSchema), ...stdErrorsWithNotFound },
 });
 const getSms = createRoute({
@@ -56,7 +58,7 @@ const putWhatsApp = createRoute({
 export const messagingSettingsRoutes = createRouter()
   .openapi(getEmail, async (c) => c.json(await getEmailSettings(svc(c)), 200))
   .openapi(putEmail, async (c) => c.json(await putEmailSettings(svc(c), c.req.valid("json")), 200))
-  .openapi(verifyDomain, async (c) => c.json(await verifyEmailDomain(svc(c)), 200))
+  .openapi(verifyDomain, async (c) => c.json(await verifyEmailDomain(svc(c), c.req.valid("json") ?? {}), 200))
   .openapi(getSms, async (c) => c.json(await getSmsSettings(svc(c)), 200))
   .openapi(putSms, async (c) => c.json(await putSmsSettings(svc(c), c.req.valid("json")), 200))
   .openapi(getWhatsApp, async (c) => c.json(await getWhatsAppSettings(svc(c)), 200))

@@ -134,6 +134,11 @@ export const PutWhatsAppSettingsBody = z
   .strict()
   .openapi("PutWhatsAppSettingsRequest");
 
+export const VerifyDomainBody = z
+  .object({ selectors: z.array(Selector).min(1).max(10).optional().openapi({ description: "DKIM selectors to look up this time, instead of the configured or provider ones" }) })
+  .strict()
+  .openapi("VerifyDomainRequest");
+
 export type PutEmailSettings = z.infer<typeof PutEmailSettingsBody>;
 export type PutSmsSettings = z.infer<typeof PutSmsSettingsBody>;
 export type PutWhatsAppSettings = z.infer<typeof PutWhatsAppSettingsBody>;
