@@ -16,6 +16,7 @@ import { consentRoutes } from "./modules/contacts/consent.routes";
 import { contactRoutes } from "./modules/contacts/routes";
 import { locationRoutes } from "./modules/locations/routes";
 import { integrationRoutes } from "./modules/integrations/routes";
+import { messagingSettingsRoutes } from "./modules/messaging-settings/routes";
 import { outboxRoutes } from "./modules/outbox/routes";
 import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
@@ -67,6 +68,7 @@ export function createApp() {
   app.route("/", complianceRoutes);
   app.route("/", ssoSettingsRoutes);
   app.route("/", samlRoutes);
+  app.route("/", messagingSettingsRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -27,6 +27,43 @@ export interface Env {
   /** secret: when set, POST /bootstrap requires a matching x-bootstrap-secret header */
   BOOTSTRAP_SECRET?: string;
 
+  // Platform messaging providers (fallback for tenants with fallbackToPlatform, and platform mail).
+  // Names and meaning: docs/messaging.md. Secrets are set with `wrangler secret put`.
+  PLATFORM_EMAIL_PROVIDER?: string;
+  PLATFORM_EMAIL_FROM_ADDRESS?: string;
+  PLATFORM_EMAIL_FROM_NAME?: string;
+  PLATFORM_EMAIL_REPLY_TO?: string;
+  PLATFORM_SENDGRID_API_KEY?: string;
+  PLATFORM_SENDGRID_WEBHOOK_PUBLIC_KEY?: string;
+  PLATFORM_SES_REGION?: string;
+  PLATFORM_SES_ACCESS_KEY_ID?: string;
+  PLATFORM_SES_SECRET_ACCESS_KEY?: string;
+  PLATFORM_SES_CONFIGURATION_SET?: string;
+  /** the SNS topic SES publishes the platform's bounces/complaints/deliveries to */
+  PLATFORM_SES_SNS_TOPIC_ARN?: string;
+  PLATFORM_ACS_ENDPOINT?: string;
+  PLATFORM_ACS_ACCESS_KEY?: string;
+  PLATFORM_ACS_WEBHOOK_SECRET?: string;
+  PLATFORM_SMTP_HOST?: string;
+  PLATFORM_SMTP_PORT?: string;
+  PLATFORM_SMTP_SECURITY?: string;
+  PLATFORM_SMTP_USERNAME?: string;
+  PLATFORM_SMTP_PASSWORD?: string;
+  PLATFORM_SMS_PROVIDER?: string;
+  PLATFORM_SMS_FROM_NUMBER?: string;
+  PLATFORM_TWILIO_ACCOUNT_SID?: string;
+  PLATFORM_TWILIO_AUTH_TOKEN?: string;
+  PLATFORM_TWILIO_MESSAGING_SERVICE_SID?: string;
+  PLATFORM_WHATSAPP_PROVIDER?: string;
+  /** Meta: the phone number id; Twilio: the WhatsApp sender number (E.164) */
+  PLATFORM_WHATSAPP_SENDER?: string;
+  PLATFORM_META_ACCESS_TOKEN?: string;
+  PLATFORM_META_APP_SECRET?: string;
+  PLATFORM_META_VERIFY_TOKEN?: string;
+  PLATFORM_META_API_VERSION?: string;
+  /** DNS-over-HTTPS JSON endpoint for verify-domain (default https://cloudflare-dns.com/dns-query) */
+  DOH_URL?: string;
+
   /** test pool only */
   TEST_MIGRATIONS?: D1Migration[];
 }

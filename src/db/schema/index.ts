@@ -13,3 +13,4 @@ export * from "./integrations";
 export * from "./contacts";
 export * from "./compliance";
 export * from "./sso";
+export * from "./messaging-settings";

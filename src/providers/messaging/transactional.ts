@@ -1,14 +1,17 @@
 import type { Db } from "../../db/client";
 import type { Env } from "../../env";
-import { OutboxProvider } from "./outbox";
+import { resolveProvider } from "./resolve";
 import type { MessageProvider } from "./types";
 
 /**
- * The provider for the tenant's email channel (invites, password resets, SLA escalations).
- * Today this is the outbox; [sending] resolves the tenant's EmailConfig with platform fallback here.
+ * The provider for the tenant's email channel (invites, password resets, SLA escalations):
+ * the tenant's EmailConfig, else the platform's provider, else the outbox. Resolved at send time.
  */
-export function emailProviderFor(db: Db, _env: Env, _tenantId: string | null): MessageProvider {
-  return new OutboxProvider(db);
+export function emailProviderFor(db: Db, env: Env, tenantId: string | null): MessageProvider {
+  return {
+    name: "email",
+    send: async (message) => (await resolveProvider(db, env, tenantId, "email")).send(message),
+  };
 }
 
 export interface TransactionalEmail {

@@ -1,5 +1,13 @@
 import type { MessageChannel } from "../../db/schema";
 
+/** An approved WhatsApp template (Meta: template name; Twilio: Content SID) and its body parameters in order. */
+export interface WhatsAppTemplate {
+  name: string;
+  /** BCP 47-ish language code as registered with the template, e.g. en_US */
+  language: string;
+  params?: string[];
+}
+
 export interface OutgoingMessage {
   tenantId: string | null;
   channel: MessageChannel;
@@ -10,6 +18,14 @@ export interface OutgoingMessage {
   text?: string | null;
   headers?: Record<string, string>;
   solicitationId?: string | null;
+  /** email: overrides the configured sender for this message */
+  fromAddress?: string | null;
+  fromName?: string | null;
+  replyTo?: string | null;
+  /** WhatsApp: the approved template to send (required outside the 24 h customer service window) */
+  whatsappTemplate?: WhatsAppTemplate | null;
+  /** WhatsApp: true when the recipient wrote to us in the last 24 hours, so free text is allowed */
+  withinServiceWindow?: boolean;
 }
 
 export interface SendReceipt {
@@ -36,3 +52,6 @@ export class ProviderError extends Error {
     this.name = "ProviderError";
   }
 }
+
+/** The fetch a provider client calls; tests pass a stand-in that checks the wire format. */
+export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;

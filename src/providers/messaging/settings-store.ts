@@ -1,0 +1,41 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { messagingSettings, type MessageChannel, type MessagingSettingsRow } from "../../db/schema";
+import type { Env } from "../../env";
+import { decryptSecret, encryptSecret } from "../../lib/crypto";
+import type { ChannelSettings } from "./channel-settings";
+
+const encryptionKey = (env: Env) => {
+  if (!env.ENCRYPTION_KEY) throw new Error("ENCRYPTION_KEY is not configured: provider credentials cannot be sealed or read");
+  return env.ENCRYPTION_KEY;
+};
+
+export async function sealCredentials(env: Env, credentials: Record<string, string>): Promise<string | null> {
+  if (Object.keys(credentials).length === 0) return null;
+  return encryptSecret(JSON.stringify(credentials), encryptionKey(env));
+}
+
+export async function openCredentials(env: Env, sealed: string | null): Promise<Record<string, string>> {
+  if (!sealed) return {};
+  return JSON.parse(await decryptSecret(sealed, encryptionKey(env))) as Record<string, string>;
+}
+
+export async function findSettingsRow(db: Db, tenantId: string, channel: MessageChannel): Promise<MessagingSettingsRow | undefined> {
+  return db
+    .select()
+    .from(messagingSettings)
+    .where(and(eq(messagingSettings.tenantId, tenantId), eq(messagingSettings.channel, channel)))
+    .get();
+}
+
+export async function toChannelSettings(env: Env, row: MessagingSettingsRow): Promise<ChannelSettings> {
+  return {
+    channel: row.channel,
+    provider: row.provider,
+    source: "tenant",
+    tenantId: row.tenantId,
+    config: row.config,
+    options: row.options,
+    credentials: await openCredentials(env, row.credentials),
+  };
+}
