@@ -4,3 +4,4 @@ export * from "./audit";
 export * from "./jobs";
 export * from "./events";
 export * from "./outbox";
+export * from "./credentials";

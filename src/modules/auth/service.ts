@@ -7,6 +7,7 @@ import { ApiError } from "../../lib/errors";
 import { signSessionToken } from "../../lib/jwt";
 import { nowIso } from "../../lib/time";
 import { toSessionUser } from "./schemas";
+import { clearLoginFailures, recordLoginFailure, throttleLogin } from "./throttle";
 
 // A well-formed scrypt hash that no password matches: unknown emails cost the same time as wrong passwords.
 const DUMMY_HASH = "$scrypt$ln=14,r=8,p=5$fGfDmUQlo3HHaX4ZtdQv5g$hhq8WZ9Wi8oebCB0KEPt/MJXmYJNqHbnWz3e3mmN+9s";
@@ -14,7 +15,9 @@ const DUMMY_HASH = "$scrypt$ln=14,r=8,p=5$fGfDmUQlo3HHaX4ZtdQv5g$hhq8WZ9Wi8oebCB
 const invalidCredentials = () =>
   new ApiError("UNAUTHENTICATED", "Invalid email or password", undefined, { "WWW-Authenticate": 'Bearer realm="api"' });
 
-export async function login(db: Db, env: Env, email: string, password: string) {
+export async function login(db: Db, env: Env, ip: string | null, email: string, password: string) {
+  const keys = { email, ip };
+  await throttleLogin(env, keys);
   const row = await db
     .select({ user: users, hash: passwordCredentials.hash })
     .from(users)
@@ -22,7 +25,11 @@ export async function login(db: Db, env: Env, email: string, password: string) {
     .where(eq(users.email, email))
     .get();
   const check = await verifyPassword(password, row?.hash ?? DUMMY_HASH);
-  if (!row || !row.hash || !check.ok || !row.user.isActive) throw invalidCredentials();
+  if (!row || !row.hash || !check.ok || !row.user.isActive) {
+    await recordLoginFailure(env, keys);
+    throw invalidCredentials();
+  }
+  await clearLoginFailures(env, email);
   if (check.needsRehash) {
     await db
       .update(passwordCredentials)

@@ -1,0 +1,46 @@
+import { and, count, eq, getTableColumns } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { brands, locations, tenants } from "../../db/schema";
+import type { PlatformContext, ServiceContext } from "../../lib/context";
+import { keysetPage, type PageQuery } from "../../lib/pagination";
+import { toLocation } from "../locations/schemas";
+import { ownedByScope, type AgencyScope } from "../tenants/scope";
+import { findScopedTenant, tenantContext } from "../tenants/service";
+
+/** A tenant-scoped ServiceContext for an owned tenant; another agency's tenant is 404. */
+export async function ownedTenantContext(ctx: PlatformContext, scope: AgencyScope, tenantId: string): Promise<ServiceContext> {
+  const tenant = await findScopedTenant(ctx.db, scope, tenantId);
+  return tenantContext(ctx, tenant.id);
+}
+
+/**
+ * The condition for agency-wide lists: rows of owned tenants, or of the one owned tenant asked for
+ * (which must be owned: 404 otherwise).
+ */
+export async function agencyListFilter(db: Db, scope: AgencyScope, tenantIdColumn: typeof locations.tenantId, tenantId?: string) {
+  if (tenantId) return eq(tenantIdColumn, (await findScopedTenant(db, scope, tenantId)).id);
+  return ownedByScope(db, tenantIdColumn, scope);
+}
+
+export async function listAgencyLocations(db: Db, scope: AgencyScope, q: PageQuery & { tenantId?: string }) {
+  const where = await agencyListFilter(db, scope, locations.tenantId, q.tenantId);
+  return keysetPage(db, {
+    query: q,
+    sort: [locations.createdAt, locations.id],
+    rows: (cursor, order, limit) =>
+      db
+        .select({ location: getTableColumns(locations), brandName: brands.name, tenant: { id: tenants.id, name: tenants.name, slug: tenants.slug } })
+        .from(locations)
+        .innerJoin(tenants, eq(tenants.id, locations.tenantId))
+        .leftJoin(brands, eq(brands.id, locations.brandId))
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
+    count: db.select({ n: count() }).from(locations).where(where),
+    key: (r) => [r.location.createdAt, r.location.id],
+    map: (r) => ({
+      ...toLocation(r.location, r.brandName === null ? null : { id: r.location.brandId, name: r.brandName }),
+      tenant: r.tenant,
+    }),
+  });
+}
