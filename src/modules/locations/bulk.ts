@@ -1,14 +1,16 @@
 import { z } from "@hono/zod-openapi";
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
 import Papa from "papaparse";
 import { brands, locations, regions } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { validationError } from "../../lib/errors";
+import { isUniqueViolation } from "../../lib/db-errors";
+import { conflict, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { CountryCode, Email, HttpUrl, TimeZone } from "../../lib/validators";
+import type { LocationRow } from "./schemas";
 import { MAX_CSV_ROWS, tooLarge } from "./upload";
 
 const text = (max = 255) => z.string().trim().max(max).nullable();
@@ -38,6 +40,9 @@ const RowSchema = z.object({
 type Row = z.infer<typeof RowSchema>;
 type Field = keyof Row;
 
+/** Blank cells in these columns keep the current value (or the default on insert) instead of clearing. */
+const KEEP_IF_BLANK = new Set<Field>(["country", "timezone"]);
+
 /** Columns written straight to a location column (brand and region are resolved to ids). */
 const DIRECT: Exclude<Field, "brand" | "region">[] = [
   "name", "externalId", "addressLine1", "addressLine2", "city", "state", "postalCode", "country", "timezone", "phone",
@@ -62,7 +67,6 @@ export interface BulkResult {
 const ROWS_PER_STATEMENT = 100;
 
 interface Prepared {
-  row: number;
   data: Row & { brandId: string | null; regionId: string | null };
 }
 
@@ -111,32 +115,67 @@ export async function importLocationsCsv(ctx: ServiceContext, csv: string): Prom
       if (first) return void errors.push({ row: rowNo, reason: `externalId: duplicate of row ${first}` });
       seenExternal.set(data.externalId, rowNo);
     }
-    prepared.push({ row: rowNo, data: { ...data, brandId, regionId } });
+    prepared.push({ data: { ...data, brandId, regionId } });
   });
 
-  const existing = await existingExternalIds(ctx, [...seenExternal.keys()]);
-  const updates = prepared.filter((p) => p.data.externalId && existing.has(p.data.externalId));
-  const inserts = prepared.filter((p) => !(p.data.externalId && existing.has(p.data.externalId)));
-  if (inserts.length && !refs.defaultBrandId && inserts.some((p) => !p.data.brandId)) {
-    throw validationError([{ path: "brand", message: "The tenant has no active brand; give a brand column" }]);
-  }
-
+  const existing = await existingByExternalId(ctx, [...seenExternal.keys()]);
   const now = nowIso();
-  const statements = [
-    ...chunks(inserts, ROWS_PER_STATEMENT).map((c) => insertStatement(ctx, present, c, refs.defaultBrandId, now)),
-    ...chunks(updates, ROWS_PER_STATEMENT).map((c) => updateStatement(ctx, present, c, now)),
-  ];
-  const result = { imported: inserts.length, updated: updates.length, errors };
-  if (statements.length) {
+  let imported = 0;
+  let updated = 0;
+  const rows: LocationRow[] = [];
+  for (const p of prepared) {
+    const current = p.data.externalId ? existing.get(p.data.externalId) : undefined;
+    if (current) updated++;
+    else imported++;
+    const next = merge(current, p.data, present, ctx.tenantId, refs.defaultBrandId, now);
+    if (!next.brandId) throw validationError([{ path: "brand", message: "The tenant has no active brand; give a brand column" }]);
+    rows.push(next);
+  }
+  const result = { imported, updated, errors };
+  if (rows.length === 0) return result;
+  try {
     await commit(ctx, [
-      ...statements,
+      ...chunks(rows, ROWS_PER_STATEMENT).map((chunk) => upsertStatement(ctx, chunk)),
       auditStatement(ctx, {
         tenantId: ctx.tenantId, action: "location.bulk_imported", resourceType: "location", resourceId: "bulk",
-        nextState: { imported: result.imported, updated: result.updated, failedRows: errors.length, columns: [...present] },
+        nextState: { imported, updated, failedRows: errors.length, columns: [...present] },
       }),
     ]);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict("Another import wrote the same externalId at the same time; retry");
+    throw e;
   }
   return result;
+}
+
+const NULL_LOCATION = {
+  regionId: null, externalId: null, addressLine1: null, addressLine2: null, city: null, state: null, postalCode: null,
+  phone: null, email: null, websiteUrl: null, googleMyBusinessUrl: null, googlePlaceId: null, yelpUrl: null,
+  yelpBusinessId: null, facebookUrl: null, facebookPageId: null, latitude: null, longitude: null,
+};
+
+/** The row to write: the current one (or defaults) overlaid with the columns the file has. */
+function merge(
+  current: LocationRow | undefined,
+  data: Prepared["data"],
+  present: Set<Field>,
+  tenantId: string,
+  defaultBrandId: string | null,
+  now: string,
+): LocationRow {
+  const base: LocationRow = current ?? {
+    ...NULL_LOCATION, id: newId(), tenantId, brandId: defaultBrandId ?? "", name: data.name,
+    country: "US", timezone: "UTC", locale: "en-US", isActive: true, createdAt: now, updatedAt: now,
+  };
+  const next: LocationRow = { ...base, updatedAt: now };
+  for (const f of DIRECT) {
+    if (!present.has(f)) continue;
+    if (KEEP_IF_BLANK.has(f) && data[f] === null) continue;
+    (next as Record<string, unknown>)[f] = data[f];
+  }
+  if (present.has("brand") && data.brandId) next.brandId = data.brandId;
+  if (present.has("region")) next.regionId = data.regionId;
+  return next;
 }
 
 async function loadRefs(ctx: ServiceContext) {
@@ -154,57 +193,31 @@ async function loadRefs(ctx: ServiceContext) {
   };
 }
 
-async function existingExternalIds(ctx: ServiceContext, ids: string[]) {
-  if (ids.length === 0) return new Set<string>();
+async function existingByExternalId(ctx: ServiceContext, ids: string[]) {
+  if (ids.length === 0) return new Map<string, LocationRow>();
   const rows = await ctx.db
-    .select({ externalId: locations.externalId })
+    .select()
     .from(locations)
     .where(and(eq(locations.tenantId, ctx.tenantId), sql`${locations.externalId} in (select value from json_each(${JSON.stringify(ids)}))`));
-  return new Set(rows.map((r) => r.externalId!));
+  return new Map(rows.map((r) => [r.externalId!, r]));
 }
 
 const chunks = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
 
-const col = (f: keyof typeof locations.$inferSelect) => sql.raw(`"${locations[f].name}"`);
-const jsonField = (f: string) => sql.raw(`json_extract(value, '$.${f}')`);
-const join = (parts: SQL[]) => sql.join(parts, sql.raw(", "));
+const COLUMNS = Object.entries(getTableColumns(locations));
 
-/** Multi-row insert of new locations from one JSON parameter. */
-function insertStatement(ctx: ServiceContext, present: Set<Field>, rows: Prepared[], defaultBrandId: string | null, now: string) {
-  const fields = DIRECT.filter((f) => present.has(f));
-  if (present.has("region")) (fields as string[]).push("regionId");
-  const payload = rows.map((p) => ({
-    ...p.data,
-    id: newId(),
-    brandId: p.data.brandId ?? defaultBrandId,
-    country: p.data.country ?? "US",
-    timezone: p.data.timezone ?? "UTC",
-  }));
-  const columns = join([col("id"), col("tenantId"), col("brandId"), col("createdAt"), col("updatedAt"), ...fields.map((f) => col(f as keyof typeof locations.$inferSelect))]);
-  const values = join([jsonField("id"), sql`${ctx.tenantId}`, jsonField("brandId"), sql`${now}`, sql`${now}`, ...fields.map(jsonField)]);
-  return ctx.db.run(sql`insert into ${locations} (${columns}) select ${values} from json_each(${JSON.stringify(payload)})`);
-}
-
-/** Updates existing locations (matched on externalId) from one JSON parameter with UPDATE ... FROM. */
-function updateStatement(ctx: ServiceContext, present: Set<Field>, rows: Prepared[], now: string) {
-  const keepIfBlank = new Set(["country", "timezone"]);
-  const fields = DIRECT.filter((f) => present.has(f) && f !== "externalId");
-  const sets = [
-    sql`${col("updatedAt")} = ${now}`,
-    ...fields.map((f) =>
-      keepIfBlank.has(f)
-        ? sql`${col(f)} = coalesce(j.${sql.raw(`"${f}"`)}, ${locations}.${col(f)})`
-        : sql`${col(f)} = j.${sql.raw(`"${f}"`)}`,
-    ),
-    ...(present.has("brand") ? [sql`${col("brandId")} = coalesce(j."brandId", ${locations}.${col("brandId")})`] : []),
-    ...(present.has("region") ? [sql`${col("regionId")} = j."regionId"`] : []),
-  ];
-  const selected = join([
-    sql.raw(`json_extract(value, '$.externalId') as "externalId"`),
-    ...[...fields, "brandId", "regionId"].map((f) => sql.raw(`json_extract(value, '$.${f}') as "${f}"`)),
-  ]);
-  const payload = rows.map((p) => p.data);
-  return ctx.db.run(
-    sql`update ${locations} set ${join(sets)} from (select ${selected} from json_each(${JSON.stringify(payload)})) as j where ${locations}.${col("tenantId")} = ${ctx.tenantId} and ${locations}.${col("externalId")} = j."externalId"`,
+/**
+ * Many rows in one statement through a single JSON parameter (D1 allows 100 bound parameters):
+ * INSERT ... SELECT FROM json_each(?) with ON CONFLICT(id) DO UPDATE, so new and matched rows go together.
+ */
+function upsertStatement(ctx: ServiceContext, rows: LocationRow[]) {
+  const select = sql.join(COLUMNS.map(([key]) => sql.raw(`json_extract(value, '$.${key}')`)), sql.raw(", "));
+  const set = Object.fromEntries(
+    COLUMNS.filter(([key]) => !["id", "tenantId", "createdAt"].includes(key)).map(([key, column]) => [key, sql.raw(`excluded."${column.name}"`)]),
   );
+  // WHERE true: without it SQLite would read ON CONFLICT as a join constraint
+  return ctx.db
+    .insert(locations)
+    .select(sql`select ${select} from json_each(${JSON.stringify(rows)}) where true`)
+    .onConflictDoUpdate({ target: locations.id, set });
 }

@@ -56,7 +56,7 @@ const bulk = createRoute({
     body: {
       required: true,
       content: {
-        "multipart/form-data": { schema: z.object({ file: z.string().openapi({ type: "string", format: "binary" }) }) },
+        "multipart/form-data": { schema: z.object({ file: z.unknown().optional().openapi({ type: "string", format: "binary", description: "the CSV file (required)" }) }) },
         "text/csv": { schema: z.string() },
       },
     },
@@ -66,7 +66,7 @@ const bulk = createRoute({
 
 export const locationRoutes = createRouter()
   .openapi(list, async (c) => c.json(await listLocations(svc(c), c.req.valid("query")), 200))
-  .openapi(bulk, async (c) => c.json(await importLocationsCsv(svc(c), await readCsvUpload(c.req.raw)), 200))
+  .openapi(bulk, async (c) => c.json(await importLocationsCsv(svc(c), await readCsvUpload(c.req)), 200))
   .openapi(create, async (c) => c.json(await createLocation(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getLocation(svc(c), c.req.valid("param").id), 200))
   .openapi(update, async (c) => c.json(await updateLocation(svc(c), c.req.valid("param").id, c.req.valid("json")), 200));
