@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns } from "drizzle-orm";
+import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { brands, locations, tenants } from "../../db/schema";
 import type { PlatformContext, ServiceContext } from "../../lib/context";
@@ -29,7 +29,13 @@ export async function listAgencyLocations(db: Db, scope: AgencyScope, q: PageQue
     sort: [locations.createdAt, locations.id],
     rows: (cursor, order, limit) =>
       db
-        .select({ location: getTableColumns(locations), brandName: brands.name, tenant: { id: tenants.id, name: tenants.name, slug: tenants.slug } })
+        .select({
+          ...getTableColumns(locations),
+          // aliased: D1 returns rows keyed by column name, so joined columns must not share a name
+          brandName: sql<string | null>`${brands.name}`.as("brand_name"),
+          tenantName: sql<string>`${tenants.name}`.as("tenant_name"),
+          tenantSlug: sql<string>`${tenants.slug}`.as("tenant_slug"),
+        })
         .from(locations)
         .innerJoin(tenants, eq(tenants.id, locations.tenantId))
         .leftJoin(brands, eq(brands.id, locations.brandId))
@@ -37,10 +43,10 @@ export async function listAgencyLocations(db: Db, scope: AgencyScope, q: PageQue
         .orderBy(...order)
         .limit(limit),
     count: db.select({ n: count() }).from(locations).where(where),
-    key: (r) => [r.location.createdAt, r.location.id],
-    map: (r) => ({
-      ...toLocation(r.location, r.brandName === null ? null : { id: r.location.brandId, name: r.brandName }),
-      tenant: r.tenant,
+    key: (r) => [r.createdAt, r.id],
+    map: ({ brandName, tenantName, tenantSlug, ...l }) => ({
+      ...toLocation(l, brandName === null ? null : { id: l.brandId, name: brandName }),
+      tenant: { id: l.tenantId, name: tenantName, slug: tenantSlug },
     }),
   });
 }
