@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, userTokens, users } from "../../src/db/schema";
+import { auditEvents, outboxMessages, userTokens, users } from "../../src/db/schema";
+import { RESET_EMAILS_PER_HOUR } from "../../src/modules/auth/password.service";
 import { sha256Hex } from "../../src/lib/crypto";
 import { request } from "../helpers/http";
 import { latestEmailTo, tokenIn } from "../helpers/outbox";
@@ -131,6 +132,19 @@ describe("forgot-password and reset-password", () => {
     await expireTokensOf(person.id);
     const expired = await request("POST", "/auth/reset-password", { body: { token, password: "long-enough-1" } });
     expect(expired.body.code).toBe("INVALID_TOKEN");
+  });
+});
+
+describe("reset email quota", () => {
+  it("sends at most RESET_EMAILS_PER_HOUR reset emails per account per hour, still answering ok", async () => {
+    const flooded = await seedUser({ grants: [] });
+    for (let i = 0; i < RESET_EMAILS_PER_HOUR + 2; i++) {
+      expect((await request("POST", "/auth/forgot-password", { body: { email: flooded.email } })).body).toEqual({ ok: true });
+    }
+    const count = () => db().select().from(outboxMessages).where(eq(outboxMessages.to, flooded.email));
+    for (let i = 0; i < 40 && (await count()).length < RESET_EMAILS_PER_HOUR; i++) await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await count()).toHaveLength(RESET_EMAILS_PER_HOUR);
   });
 });
 

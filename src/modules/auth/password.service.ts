@@ -48,6 +48,9 @@ export async function setupPassword(db: Db, env: Env, meta: RequestMeta, input: 
   return { token: await signSessionToken(env, user.id), user: toSessionUser({ ...user, name: input.name }) };
 }
 
+/** At most this many reset emails per account per hour, so the form cannot be used to flood an inbox. */
+export const RESET_EMAILS_PER_HOUR = 5;
+
 /**
  * Always answers ok. Both branches do the same one lookup before answering; minting the token,
  * storing it and sending the email happen after the response (defer), so the response time does
@@ -62,6 +65,8 @@ export async function forgotPassword(db: Db, env: Env, email: string, defer: (wo
   if (row?.isActive) {
     defer(
       (async () => {
+        const quota = await env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`reset:${row.id}`)).hit(RESET_EMAILS_PER_HOUR, 3600);
+        if (!quota.allowed) return;
         const reset = await issueUserToken(db, { userId: row.id, purpose: "reset", tenantId: row.tenantId });
         await reset.statement;
         await sendResetEmail(db, env, { tenantId: row.tenantId, to: row.email, token: reset.token });
