@@ -1,23 +1,24 @@
 import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { brands, locations, tenants } from "../../db/schema";
 import type { PlatformContext, ServiceContext } from "../../lib/context";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { toLocation } from "../locations/schemas";
 import { ownedByScope, type AgencyScope } from "../tenants/scope";
-import { findScopedTenant, tenantContext } from "../tenants/service";
+import { asTenantContext, findScopedTenant } from "../tenants/service";
 
 /** A tenant-scoped ServiceContext for an owned tenant; another agency's tenant is 404. */
 export async function ownedTenantContext(ctx: PlatformContext, scope: AgencyScope, tenantId: string): Promise<ServiceContext> {
   const tenant = await findScopedTenant(ctx.db, scope, tenantId);
-  return tenantContext(ctx, tenant.id);
+  return asTenantContext(ctx, tenant.id);
 }
 
 /**
  * The condition for agency-wide lists: rows of owned tenants, or of the one owned tenant asked for
  * (which must be owned: 404 otherwise).
  */
-export async function agencyListFilter(db: Db, scope: AgencyScope, tenantIdColumn: typeof locations.tenantId, tenantId?: string) {
+export async function agencyListFilter(db: Db, scope: AgencyScope, tenantIdColumn: SQLiteColumn, tenantId?: string) {
   if (tenantId) return eq(tenantIdColumn, (await findScopedTenant(db, scope, tenantId)).id);
   return ownedByScope(db, tenantIdColumn, scope);
 }

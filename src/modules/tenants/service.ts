@@ -23,7 +23,7 @@ const TENANT_STATES = { active: ["paused"], paused: ["active"] } as const;
 const stateOf = (t: { isActive: boolean }) => (t.isActive ? "active" : "paused");
 
 /** The tenant as a ServiceContext, for reusing tenant services from /agency routes once ownership is checked. */
-export const tenantContext = (pctx: PlatformContext, tenantId: string): ServiceContext => ({ ...pctx, tenantId });
+export const asTenantContext = (pctx: PlatformContext, tenantId: string): ServiceContext => ({ ...pctx, tenantId });
 
 /** A tenant of the scope; any other id (unknown or another agency's) is the same 404. */
 export async function findScopedTenant(db: Db, scope: AgencyScope, id: string): Promise<TenantRow> {
