@@ -107,8 +107,13 @@ describe("forgot-password and reset-password", () => {
     const row = await db().select().from(userTokens).where(eq(userTokens.tokenHash, await sha256Hex(newer))).get();
     expect(Math.abs(Date.parse(row!.expiresAt) - Date.now() - 3_600_000)).toBeLessThan(60_000);
 
+    const requested = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, person.id), eq(auditEvents.action, "user.password_reset_requested")));
+    expect(requested.length).toBeGreaterThanOrEqual(2);
+    expect(requested[0]).toMatchObject({ actorType: "system", tenantId: w.tenantA.id });
     const reset = await request("POST", "/auth/reset-password", { body: { token: newer, password: "reset-password-1" } });
     expect(reset.body).toEqual({ ok: true });
+    const [done] = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, person.id), eq(auditEvents.action, "user.password_reset")));
+    expect(done).toMatchObject({ actorId: person.id, tenantId: w.tenantA.id });
     expect((await login(person.email, "reset-password-1")).status).toBe(200);
     expect((await login(person.email, TEST_PASSWORD)).status).toBe(401);
     const reused = await request("POST", "/auth/reset-password", { body: { token: newer, password: "reset-password-2" } });

@@ -17,26 +17,33 @@ const CACHE_TTL_MS = 30_000;
 /** lastUsedAt is written at most once per this interval per key. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
+/** Bounds the isolate's memory; the oldest entry goes first (Map keeps insertion order). */
+const CACHE_MAX_ENTRIES = 1_000;
+
 interface Cached {
-  row: typeof apiKeys.$inferSelect | null;
+  row: typeof apiKeys.$inferSelect;
   fetchedAt: number;
 }
 const cache = new Map<string, Cached>();
 
 export const forgetApiKey = (keyHash: string) => cache.delete(keyHash);
 
-async function lookup(db: Db, keyHash: string, now: number) {
+/** Known keys only are cached, so random guesses cannot fill the cache. */
+async function lookup(db: Db, keyHash: string, now: number): Promise<Cached | null> {
   const hit = cache.get(keyHash);
   if (hit && now - hit.fetchedAt < CACHE_TTL_MS) return hit;
-  const row = (await db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).get()) ?? null;
+  cache.delete(keyHash);
+  const row = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).get();
+  if (!row) return null;
   const entry = { row, fetchedAt: now };
+  if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
   cache.set(keyHash, entry);
   return entry;
 }
 
 /** One conditional write per minute at most: skipped while the known value is fresh, guarded in SQL across isolates. */
 async function touch(db: Db, entry: Cached, now: number) {
-  const row = entry.row!;
+  const row = entry.row;
   if (row.lastUsedAt && now - Date.parse(row.lastUsedAt) < LAST_USED_RESOLUTION_MS) return;
   const stamp = nowIso(new Date(now));
   const staleBefore = nowIso(new Date(now - LAST_USED_RESOLUTION_MS));
@@ -53,8 +60,9 @@ export const apiKeyAuthenticator: Authenticator = {
   async authenticate(token, _env, db): Promise<ApiKeyPrincipal | null> {
     const now = Date.now();
     const entry = await lookup(db, await sha256Hex(token), now);
+    if (!entry) return null;
     const row = entry.row;
-    if (!row || row.revokedAt || (row.expiresAt && Date.parse(row.expiresAt) <= now)) return null;
+    if (row.revokedAt || (row.expiresAt && Date.parse(row.expiresAt) <= now)) return null;
     await touch(db, entry, now);
     return { kind: "api_key", keyId: row.id, tenantId: row.tenantId, scopes: row.scopes };
   },

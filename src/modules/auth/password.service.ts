@@ -56,7 +56,7 @@ export const RESET_EMAILS_PER_HOUR = 5;
  * storing it and sending the email happen after the response (defer), so the response time does
  * not tell whether the account exists.
  */
-export async function forgotPassword(db: Db, env: Env, email: string, defer: (work: Promise<unknown>) => void) {
+export async function forgotPassword(db: Db, env: Env, meta: RequestMeta, email: string, defer: (work: Promise<unknown>) => void) {
   const row = await db
     .select({ id: users.id, tenantId: users.tenantId, email: users.email, isActive: users.isActive })
     .from(users)
@@ -68,7 +68,12 @@ export async function forgotPassword(db: Db, env: Env, email: string, defer: (wo
         const quota = await env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`reset:${row.id}`)).hit(RESET_EMAILS_PER_HOUR, 3600);
         if (!quota.allowed) return;
         const reset = await issueUserToken(db, { userId: row.id, purpose: "reset", tenantId: row.tenantId });
-        await reset.statement;
+        await db.batch([
+          reset.statement,
+          auditStatement({ db, meta, actor: { type: "system", name: "forgot-password" } }, {
+            tenantId: row.tenantId, action: "user.password_reset_requested", resourceType: "user", resourceId: row.id,
+          }),
+        ]);
         await sendResetEmail(db, env, { tenantId: row.tenantId, to: row.email, token: reset.token });
       })().catch((err) => console.error(JSON.stringify({ level: "error", message: "reset email failed", error: String(err) }))),
     );

@@ -66,7 +66,7 @@ export const authRoutes = createRouter()
   })
   .openapi(setupPasswordRoute, async (c) => c.json(await setupPassword(c.var.db, c.env, requestMeta(c), c.req.valid("json")), 200))
   .openapi(forgotPasswordRoute, async (c) =>
-    c.json(await forgotPassword(c.var.db, c.env, c.req.valid("json").email, (w) => c.executionCtx.waitUntil(w)), 200),
+    c.json(await forgotPassword(c.var.db, c.env, requestMeta(c), c.req.valid("json").email, (w) => c.executionCtx.waitUntil(w)), 200),
   )
   .openapi(resetPasswordRoute, async (c) => c.json(await resetPassword(c.var.db, requestMeta(c), c.req.valid("json")), 200))
   .openapi(meRoute, async (c) => {
