@@ -30,4 +30,5 @@ CREATE TABLE `user_tokens` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `user_tokens_hash_uq` ON `user_tokens` (`token_hash`);--> statement-breakpoint
-CREATE INDEX `user_tokens_user_idx` ON `user_tokens` (`user_id`,`purpose`);
+CREATE INDEX `user_tokens_user_idx` ON `user_tokens` (`user_id`,`purpose`);--> statement-breakpoint
+CREATE INDEX `agencies_created_idx` ON `agencies` (`created_at`,`id`);
