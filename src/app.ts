@@ -4,7 +4,7 @@ import type { AppEnv } from "./app-env";
 import { createDb } from "./db/client";
 import { onError, onNotFound } from "./lib/error-handler";
 import { createRouter } from "./lib/openapi";
-import { authenticate } from "./middleware/auth";
+import { authenticate, registerAuthenticator } from "./middleware/auth";
 import { requestId } from "./middleware/request-id";
 import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middleware/tenant";
 import { authRoutes } from "./modules/auth/routes";
@@ -25,6 +25,13 @@ import { reviewRoutes } from "./modules/reviews/routes";
 import { slaRoutes } from "./modules/reviews/sla.routes";
 import { samlRoutes } from "./modules/sso/saml.routes";
 import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
+import { adminRoutes } from "./modules/admin/routes";
+import { agencyRoutes } from "./modules/agency/routes";
+import { apiKeyAuthenticator } from "./modules/api-keys/authenticator";
+import { apiKeyRoutes } from "./modules/api-keys/routes";
+import { auditRoutes } from "./modules/audit/routes";
+import { regionRoutes } from "./modules/regions/routes";
+import { userRoutes } from "./modules/users/routes";
 import { systemRoutes } from "./modules/system/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
@@ -42,6 +49,7 @@ export const API_INFO = {
 };
 
 export function createApp() {
+  registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
   app.use("*", requestId, database);
 
@@ -69,6 +77,12 @@ export function createApp() {
   app.route("/", ssoSettingsRoutes);
   app.route("/", samlRoutes);
   app.route("/", messagingSettingsRoutes);
+  app.route("/", adminRoutes);
+  app.route("/", agencyRoutes);
+  app.route("/", apiKeyRoutes);
+  app.route("/", auditRoutes);
+  app.route("/", regionRoutes);
+  app.route("/", userRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

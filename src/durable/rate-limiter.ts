@@ -7,6 +7,12 @@ export interface RateDecision {
   retryAfter: number;
 }
 
+export interface FailureState {
+  count: number;
+  /** seconds until the failure window closes */
+  retryAfter: number;
+}
+
 /**
  * One instance per key (tenant, API key or IP): a fixed-window counter kept in memory and in
  * the object's storage, so a limit holds across isolates and survives eviction.
@@ -22,5 +28,23 @@ export class RateLimiter extends DurableObject {
     current.count += 1;
     await this.ctx.storage.put("w", current);
     return { allowed: true, remaining: limit - current.count, retryAfter };
+  }
+
+  /** Failures counted since the first one, until `windowSeconds` after it (login throttling). */
+  async failures(windowSeconds: number, now = Date.now()): Promise<FailureState> {
+    const state = await this.ctx.storage.get<{ first: number; count: number }>("f");
+    if (!state || now - state.first >= windowSeconds * 1000) return { count: 0, retryAfter: 0 };
+    return { count: state.count, retryAfter: Math.max(1, Math.ceil((state.first + windowSeconds * 1000 - now) / 1000)) };
+  }
+
+  async recordFailure(windowSeconds: number, now = Date.now()): Promise<FailureState> {
+    const state = await this.ctx.storage.get<{ first: number; count: number }>("f");
+    const next = state && now - state.first < windowSeconds * 1000 ? { ...state, count: state.count + 1 } : { first: now, count: 1 };
+    await this.ctx.storage.put("f", next);
+    return { count: next.count, retryAfter: Math.max(1, Math.ceil((next.first + windowSeconds * 1000 - now) / 1000)) };
+  }
+
+  async clearFailures(): Promise<void> {
+    await this.ctx.storage.delete("f");
   }
 }

@@ -2,6 +2,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { ApiError, forbidden } from "../lib/errors";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../modules/identity/access";
+import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
 import type { TenantRole } from "../db/schema";
 
@@ -13,9 +14,16 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   const access = tenant ? resolveTenantAccess(c.var.principal, tenant) : null;
   // an unknown tenant and a foreign tenant look the same to the caller
   if (!access) throw forbidden("Tenant not accessible");
+  if (c.var.principal.kind === "api_key") requireScope(c.var.principal.scopes, c.req.method, c.req.path);
   c.set("access", access);
   await next();
 });
+
+function requireScope(granted: string[], method: string, path: string) {
+  const admits = scopesForRequest(method, path);
+  if (admits.length === 0) throw forbidden("API keys cannot call this route");
+  if (!admits.some((s) => granted.includes(s))) throw new ApiError("FORBIDDEN", `Requires scope ${admits.join(" or ")}`, { requiredScopes: admits });
+}
 
 /** Minimum tenant role for a route; reads are open to viewer, writes start at tenant_user. */
 export const requireRole = (min: TenantRole) =>

@@ -14,3 +14,4 @@ export * from "./contacts";
 export * from "./compliance";
 export * from "./sso";
 export * from "./messaging-settings";
+export * from "./credentials";

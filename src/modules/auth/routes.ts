@@ -2,10 +2,12 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema";
 import { unauthenticated } from "../../lib/errors";
-import { createRouter, json, jsonBody, stdErrors, USER_SECURITY } from "../../lib/openapi";
+import { createRouter, errors, json, jsonBody, stdErrors, USER_SECURITY } from "../../lib/openapi";
 import { resolveTenantAccess } from "../identity/access";
 import { findTenantRef } from "../identity/service";
-import { LoginBody, LoginResponse, MeResponse, toUser } from "./schemas";
+import { requestMeta } from "../../middleware/service-context";
+import { ForgotPasswordBody, LoginBody, LoginResponse, MeResponse, OkResponse, ResetPasswordBody, SetupPasswordBody, toUser } from "./schemas";
+import { forgotPassword, resetPassword, setupPassword } from "./password.service";
 import { login } from "./service";
 
 const loginRoute = createRoute({
@@ -14,7 +16,37 @@ const loginRoute = createRoute({
   tags: ["Auth"],
   summary: "Exchange email and password for a session JWT (8 hours)",
   request: { body: jsonBody(LoginBody) },
-  responses: { 200: json(LoginResponse), 400: stdErrors[400], 401: stdErrors[401] },
+  description: "Repeated failures for one email or client IP are slowed, then refused with 429 RATE_LIMITED and Retry-After (thresholds in docs/agency.md).",
+  responses: { 200: json(LoginResponse), 400: stdErrors[400], 401: stdErrors[401], 429: errors[429] },
+});
+
+const setupPasswordRoute = createRoute({
+  method: "post",
+  path: "/auth/setup-password",
+  tags: ["Auth"],
+  summary: "Accept an invite: set name and password, get a session",
+  description: "Invite tokens last 7 days and work once; an invalid, used or expired token is 400 INVALID_TOKEN.",
+  request: { body: jsonBody(SetupPasswordBody) },
+  responses: { 200: json(LoginResponse), 400: stdErrors[400] },
+});
+
+const forgotPasswordRoute = createRoute({
+  method: "post",
+  path: "/auth/forgot-password",
+  tags: ["Auth"],
+  summary: "Email a password-reset token (1 hour, single use) if the account exists; always ok",
+  request: { body: jsonBody(ForgotPasswordBody) },
+  responses: { 200: json(OkResponse), 400: stdErrors[400] },
+});
+
+const resetPasswordRoute = createRoute({
+  method: "post",
+  path: "/auth/reset-password",
+  tags: ["Auth"],
+  summary: "Set a new password with a reset token",
+  description: "An invalid, used or expired token is 400 INVALID_TOKEN. Every outstanding reset token of the account is spent.",
+  request: { body: jsonBody(ResetPasswordBody) },
+  responses: { 200: json(OkResponse), 400: stdErrors[400] },
 });
 
 const meRoute = createRoute({
@@ -30,8 +62,13 @@ const meRoute = createRoute({
 export const authRoutes = createRouter()
   .openapi(loginRoute, async (c) => {
     const { email, password } = c.req.valid("json");
-    return c.json(await login(c.var.db, c.env, email, password), 200);
+    return c.json(await login(c.var.db, c.env, requestMeta(c).ip, email, password), 200);
   })
+  .openapi(setupPasswordRoute, async (c) => c.json(await setupPassword(c.var.db, c.env, requestMeta(c), c.req.valid("json")), 200))
+  .openapi(forgotPasswordRoute, async (c) =>
+    c.json(await forgotPassword(c.var.db, c.env, requestMeta(c), c.req.valid("json").email, (w) => c.executionCtx.waitUntil(w)), 200),
+  )
+  .openapi(resetPasswordRoute, async (c) => c.json(await resetPassword(c.var.db, requestMeta(c), c.req.valid("json")), 200))
   .openapi(meRoute, async (c) => {
     const p = c.var.principal;
     if (p.kind !== "user") throw unauthenticated("A user credential is required");

@@ -57,3 +57,10 @@ export const toSessionUser = (u: { id: string; email: string; name: string; tena
   name: u.name,
   tenantId: u.tenantId,
 });
+
+export const SetupPasswordBody = z
+  .object({ inviteToken: z.string().min(1).max(200), name: z.string().trim().min(1).max(200), password: Password })
+  .openapi("SetupPasswordRequest");
+export const ForgotPasswordBody = z.object({ email: Email }).openapi("ForgotPasswordRequest");
+export const ResetPasswordBody = z.object({ token: z.string().min(1).max(200), password: Password }).openapi("ResetPasswordRequest");
+export const OkResponse = z.object({ ok: z.boolean() }).openapi("Ok");

@@ -8,6 +8,7 @@ import { signSessionToken } from "../../lib/jwt";
 import { nowIso } from "../../lib/time";
 import { passwordLoginBlockedBySso } from "../sso/enforcement";
 import { toSessionUser } from "./schemas";
+import { clearLoginFailures, recordLoginFailure, throttleLogin } from "./throttle";
 
 // A well-formed scrypt hash that no password matches: unknown emails cost the same time as wrong passwords.
 const DUMMY_HASH = "$scrypt$ln=14,r=8,p=5$fGfDmUQlo3HHaX4ZtdQv5g$hhq8WZ9Wi8oebCB0KEPt/MJXmYJNqHbnWz3e3mmN+9s";
@@ -15,7 +16,9 @@ const DUMMY_HASH = "$scrypt$ln=14,r=8,p=5$fGfDmUQlo3HHaX4ZtdQv5g$hhq8WZ9Wi8oebCB
 const invalidCredentials = () =>
   new ApiError("UNAUTHENTICATED", "Invalid email or password", undefined, { "WWW-Authenticate": 'Bearer realm="api"' });
 
-export async function login(db: Db, env: Env, email: string, password: string) {
+export async function login(db: Db, env: Env, ip: string | null, email: string, password: string) {
+  const keys = { email, ip };
+  await throttleLogin(env, keys);
   const row = await db
     .select({ user: users, hash: passwordCredentials.hash })
     .from(users)
@@ -23,7 +26,11 @@ export async function login(db: Db, env: Env, email: string, password: string) {
     .where(eq(users.email, email))
     .get();
   const check = await verifyPassword(password, row?.hash ?? DUMMY_HASH);
-  if (!row || !row.hash || !check.ok || !row.user.isActive) throw invalidCredentials();
+  if (!row || !row.hash || !check.ok || !row.user.isActive) {
+    await recordLoginFailure(env, keys);
+    throw invalidCredentials();
+  }
+  await clearLoginFailures(env, email);
   if (await passwordLoginBlockedBySso(db, row.user)) {
     throw new ApiError("UNAUTHENTICATED", "This organization requires single sign-on", { reason: "sso_required" }, {
       "WWW-Authenticate": 'Bearer realm="api"',

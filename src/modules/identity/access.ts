@@ -57,7 +57,11 @@ export const administeredAgencies = (p: Principal): string[] =>
 export function resolveTenantAccess(p: Principal, tenant: TenantRef): TenantAccess | null {
   const base = { tenantId: tenant.id, agencyId: tenant.agencyId };
   if (p.kind === "api_key") {
-    return p.tenantId === tenant.id ? { ...base, via: "api_key", role: "viewer" } : null;
+    if (p.tenantId !== tenant.id) return null;
+    // scopes decide which routes a key reaches (tenantContext); a write scope only opens write routes
+    // of its own domain, where the key then acts as a manager unless the tenant is paused
+    const writes = tenant.isActive && p.scopes.some((s) => s.startsWith("write:"));
+    return { ...base, via: "api_key", role: writes ? "manager" : "viewer" };
   }
   if (isPlatformAdmin(p)) return { ...base, via: "platform", role: "tenant_admin" };
   const direct = p.roles

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { DateTime } from "../../lib/openapi";
+import { DateTime, PageQuerySchema } from "../../lib/openapi";
+import { Slug } from "../../lib/validators";
+import { BrandSchema } from "../brands/schemas";
 import { TENANT_PLANS } from "../../db/schema";
 import type { tenants } from "../../db/schema";
 
@@ -32,3 +34,52 @@ export const toTenant = (t: typeof tenants.$inferSelect): TenantDto => ({
   createdAt: t.createdAt,
   updatedAt: t.updatedAt,
 });
+
+export const TenantCountsSchema = z
+  .object({ users: z.number().int(), contacts: z.number().int(), solicitations: z.number().int(), integrations: z.number().int() })
+  .openapi("TenantCounts");
+
+export const TenantWithCountsSchema = TenantSchema.extend({ _count: TenantCountsSchema }).openapi("TenantWithCounts");
+
+export const EmailConfigSummarySchema = z
+  .object({
+    fromAddress: z.string(),
+    fromName: z.string(),
+    senderDomain: z.string().nullable(),
+    dkimStatus: z.enum(["pending", "verified", "failed"]),
+    dmarcStatus: z.enum(["pending", "verified", "failed"]),
+  })
+  .openapi("TenantEmailConfigSummary");
+
+export const TenantDetailSchema = TenantWithCountsSchema.extend({
+  brands: z.array(BrandSchema),
+  emailConfig: EmailConfigSummarySchema.nullable().openapi({ description: "null until the tenant configures its own email sender" }),
+}).openapi("TenantDetail");
+
+export const TenantListQuery = PageQuerySchema.extend({
+  agencyId: z.string().max(64).optional(),
+  isActive: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+});
+
+export const UpdateTenantBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    plan: z.enum(TENANT_PLANS).optional(),
+    isActive: z.boolean().optional().openapi({ description: "false pauses the tenant (sends stop, its users become read-only); true resumes" }),
+    pausedReason: z.string().trim().max(500).nullable().optional().openapi({ description: "only with a pause, or while paused" }),
+  })
+  .openapi("UpdateTenantRequest");
+
+export const CreateTenantBody = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    slug: Slug,
+    plan: z.enum(TENANT_PLANS).default("starter"),
+    brandName: z.string().trim().min(1).max(200).optional().openapi({ description: "default: the tenant name" }),
+    brandSlug: Slug.optional().openapi({ description: "default: derived from brandName" }),
+    agencyId: z.string().max(64).optional().openapi({ description: "required only when the caller administers several agencies (platform admins: default the house agency)" }),
+  })
+  .openapi("CreateTenantRequest");
+
+export type UpdateTenantInput = z.infer<typeof UpdateTenantBody>;
+export type CreateTenantInput = z.infer<typeof CreateTenantBody>;

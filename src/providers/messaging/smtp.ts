@@ -1,7 +1,10 @@
-import { WorkerMailer, type EmailOptions, type WorkerMailerOptions } from "worker-mailer";
+import type { EmailOptions, WorkerMailerOptions } from "worker-mailer";
 import { newId } from "../../lib/ids";
 import { emailParts, type EmailSender } from "./email-sender";
 import { ProviderError, type MessageProvider, type OutgoingMessage } from "./types";
+
+// Loaded on first use: it pulls in cloudflare:sockets, which only SMTP sends need.
+const workerMailerSend: SmtpTransport = async (options, email) => (await import("worker-mailer")).WorkerMailer.send(options, email);
 
 export type SmtpSecurity = "tls" | "starttls";
 
@@ -57,7 +60,7 @@ export class SmtpProvider implements MessageProvider {
       headers: { ...e.headers, "Message-ID": messageId },
     };
     try {
-      await (this.o.transport ?? WorkerMailer.send)(options, email);
+      await (this.o.transport ?? workerMailerSend)(options, email);
     } catch (err) {
       throw smtpFailure(err);
     }

@@ -1,0 +1,64 @@
+import { createRoute } from "@hono/zod-openapi";
+import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, USER_SECURITY } from "../../lib/openapi";
+import { platformSvc } from "../../middleware/service-context";
+import { AdminAuditListQuery, AuditEventSchema } from "../audit/schemas";
+import { listAuditEvents } from "../audit/service";
+import { TenantDetailSchema, TenantListQuery, TenantWithCountsSchema, UpdateTenantBody } from "../tenants/schemas";
+import { getTenantDetail, listTenants, updateTenant } from "../tenants/service";
+import { addAgencyAdmin, createAgency, listAgencies } from "./agencies.service";
+import { AddAgencyAdminBody, AgencyAdminGrantSchema, AgencyListQuery, AgencySchema, CreateAgencyBody, CreatedAgencySchema } from "./schemas";
+
+const tags = ["Admin"];
+const security = USER_SECURITY;
+
+const createAgencyRoute = createRoute({
+  method: "post", path: "/admin/agencies", tags, security, summary: "Create an agency (platform_admin)",
+  description: "With adminEmail, the first agency_admin is provisioned in the same batch: a new account is emailed an invite (7 days); an existing account is granted the role.",
+  request: { body: jsonBody(CreateAgencyBody) },
+  responses: { 201: json(CreatedAgencySchema, "Created"), ...stdErrors, 409: errors[409] },
+});
+
+const addAdminRoute = createRoute({
+  method: "post", path: "/admin/agencies/{id}/admins", tags, security, summary: "Grant another agency_admin (platform_admin)",
+  request: { params: IdParam, body: jsonBody(AddAgencyAdminBody) },
+  responses: { 201: json(AgencyAdminGrantSchema, "Granted"), ...stdErrorsWithNotFound, 409: errors[409] },
+});
+
+const listAgenciesRoute = createRoute({
+  method: "get", path: "/admin/agencies", tags, security, summary: "List agencies, newest first (platform_admin)",
+  request: { query: AgencyListQuery },
+  responses: { 200: json(paged(AgencySchema).openapi("AgencyPage")), ...stdErrors },
+});
+
+const listTenantsRoute = createRoute({
+  method: "get", path: "/admin/tenants", tags, security, summary: "Every tenant with _count, newest first (platform_admin)",
+  request: { query: TenantListQuery },
+  responses: { 200: json(paged(TenantWithCountsSchema).openapi("TenantWithCountsPage")), ...stdErrors },
+});
+
+const getTenantRoute = createRoute({
+  method: "get", path: "/admin/tenants/{id}", tags, security, summary: "A tenant with brands, emailConfig and _count (platform_admin)",
+  request: { params: IdParam },
+  responses: { 200: json(TenantDetailSchema), ...stdErrorsWithNotFound },
+});
+
+const updateTenantRoute = createRoute({
+  method: "patch", path: "/admin/tenants/{id}", tags, security, summary: "Rename, change plan, pause or resume a tenant (platform_admin)",
+  request: { params: IdParam, body: jsonBody(UpdateTenantBody) },
+  responses: { 200: json(TenantDetailSchema), ...stdErrorsWithNotFound },
+});
+
+const auditRoute = createRoute({
+  method: "get", path: "/admin/audit-events", tags, security, summary: "Audit events across tenants, newest first (platform_admin)",
+  request: { query: AdminAuditListQuery },
+  responses: { 200: json(paged(AuditEventSchema).openapi("AdminAuditEventPage")), ...stdErrors },
+});
+
+export const adminRoutes = createRouter()
+  .openapi(createAgencyRoute, async (c) => c.json(await createAgency(platformSvc(c), c.req.valid("json")), 201))
+  .openapi(addAdminRoute, async (c) => c.json(await addAgencyAdmin(platformSvc(c), c.req.valid("param").id, c.req.valid("json")), 201))
+  .openapi(listAgenciesRoute, async (c) => c.json(await listAgencies(platformSvc(c), c.req.valid("query")), 200))
+  .openapi(listTenantsRoute, async (c) => c.json(await listTenants(c.var.db, "all", c.req.valid("query")), 200))
+  .openapi(getTenantRoute, async (c) => c.json(await getTenantDetail(c.var.db, "all", c.req.valid("param").id), 200))
+  .openapi(updateTenantRoute, async (c) => c.json(await updateTenant(platformSvc(c), "all", c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(auditRoute, async (c) => c.json(await listAuditEvents(c.var.db, c.req.valid("query")), 200));

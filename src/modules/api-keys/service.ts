@@ -1,0 +1,65 @@
+import { and, count, eq, isNull } from "drizzle-orm";
+import { apiKeys } from "../../db/schema";
+import { auditStatement } from "../../lib/audit";
+import { commit } from "../../lib/commit";
+import type { ServiceContext } from "../../lib/context";
+import { randomToken, sha256Hex } from "../../lib/crypto";
+import { notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { keysetPage, type PageQuery } from "../../lib/pagination";
+import { nowIso } from "../../lib/time";
+import { DEFAULT_API_KEY_SCOPES } from "../identity/scopes";
+import { API_KEY_PREFIX, forgetApiKey } from "./authenticator";
+import { toApiKey, type CreateApiKeyInput } from "./schemas";
+
+const PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
+
+const live = (ctx: ServiceContext) => and(eq(apiKeys.tenantId, ctx.tenantId), isNull(apiKeys.revokedAt));
+
+export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput) {
+  const key = `${API_KEY_PREFIX}${randomToken(32)}`;
+  const row = {
+    id: newId(),
+    tenantId: ctx.tenantId,
+    name: input.name,
+    prefix: key.slice(0, PREFIX_LENGTH),
+    keyHash: await sha256Hex(key),
+    scopes: [...new Set(input.scopes ?? DEFAULT_API_KEY_SCOPES)],
+    createdByUserId: ctx.actor.type === "user" ? ctx.actor.userId : null,
+    createdAt: nowIso(),
+    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  const { keyHash: _secret, ...audited } = row;
+  await commit(ctx, [
+    ctx.db.insert(apiKeys).values(row),
+    auditStatement(ctx, { tenantId: ctx.tenantId, action: "api_key.created", resourceType: "api_key", resourceId: row.id, nextState: audited }),
+  ]);
+  return { ...toApiKey(row), key };
+}
+
+export async function listApiKeys(ctx: ServiceContext, q: PageQuery) {
+  return keysetPage(ctx.db, {
+    query: q,
+    sort: [apiKeys.createdAt, apiKeys.id],
+    rows: (cursor, order, limit) => ctx.db.select().from(apiKeys).where(and(live(ctx), cursor)).orderBy(...order).limit(limit),
+    count: ctx.db.select({ n: count() }).from(apiKeys).where(live(ctx)),
+    key: (k) => [k.createdAt, k.id],
+    map: toApiKey,
+  });
+}
+
+export async function revokeApiKey(ctx: ServiceContext, id: string) {
+  const row = await ctx.db.select().from(apiKeys).where(and(live(ctx), eq(apiKeys.id, id))).get();
+  if (!row) throw notFound("API key");
+  const revokedAt = nowIso();
+  await commit(ctx, [
+    ctx.db.update(apiKeys).set({ revokedAt }).where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, ctx.tenantId))),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId, action: "api_key.revoked", resourceType: "api_key", resourceId: id,
+      previousState: toApiKey(row), nextState: { ...toApiKey(row), revokedAt },
+    }),
+  ]);
+  forgetApiKey(row.keyHash);
+}

@@ -1,0 +1,127 @@
+import { and, asc, count, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { agencies, brands, tenants } from "../../db/schema";
+import { auditStatement } from "../../lib/audit";
+import { commit } from "../../lib/commit";
+import type { PlatformContext, ServiceContext } from "../../lib/context";
+import { isUniqueViolation } from "../../lib/db-errors";
+import { conflict, forbidden, notFound, validationError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { keysetPage, type PageQuery } from "../../lib/pagination";
+import { nowIso } from "../../lib/time";
+import { slugify } from "../../lib/validators";
+import { toBrand } from "../brands/schemas";
+import { HOUSE_AGENCY_ID } from "../system/bootstrap.service";
+import { countForTenants } from "./counts";
+import { inAgencyScope, tenantsInScope, type AgencyScope } from "./scope";
+import { toTenant, type CreateTenantInput, type UpdateTenantInput } from "./schemas";
+
+type TenantRow = typeof tenants.$inferSelect;
+
+/** A tenant is active or paused; PATCH isActive moves it. Pausing an already paused tenant only updates the reason. */
+const TENANT_STATES = { active: ["paused"], paused: ["active"] } as const;
+const stateOf = (t: { isActive: boolean }) => (t.isActive ? "active" : "paused");
+
+/** The tenant as a ServiceContext, for reusing tenant services from /agency routes once ownership is checked. */
+export const asTenantContext = (pctx: PlatformContext, tenantId: string): ServiceContext => ({ ...pctx, tenantId });
+
+/** A tenant of the scope; any other id (unknown or another agency's) is the same 404. */
+export async function findScopedTenant(db: Db, scope: AgencyScope, id: string): Promise<TenantRow> {
+  const row = await db.select().from(tenants).where(and(eq(tenants.id, id), tenantsInScope(scope))).get();
+  if (!row) throw notFound("Tenant");
+  return row;
+}
+
+export async function listTenants(db: Db, scope: AgencyScope, q: PageQuery & { agencyId?: string; isActive?: boolean }) {
+  const where = and(
+    tenantsInScope(scope),
+    q.agencyId ? eq(tenants.agencyId, q.agencyId) : undefined,
+    q.isActive === undefined ? undefined : eq(tenants.isActive, q.isActive),
+  );
+  const page = await keysetPage(db, {
+    query: q,
+    sort: [tenants.createdAt, tenants.id],
+    rows: (cursor, order, limit) => db.select().from(tenants).where(and(where, cursor)).orderBy(...order).limit(limit),
+    count: db.select({ n: count() }).from(tenants).where(where),
+    key: (t) => [t.createdAt, t.id],
+    map: toTenant,
+  });
+  const counts = await countForTenants(db, page.data.map((t) => t.id));
+  return { ...page, data: page.data.map((t) => ({ ...t, _count: counts.get(t.id)! })) };
+}
+
+async function detail(db: Db, row: TenantRow) {
+  const [brandRows, counts] = await Promise.all([
+    db.select().from(brands).where(eq(brands.tenantId, row.id)).orderBy(asc(brands.createdAt), asc(brands.id)),
+    countForTenants(db, [row.id]),
+  ]);
+  // emailConfig: [sending] fills this from the tenant's EmailConfig
+  return { ...toTenant(row), brands: brandRows.map(toBrand), emailConfig: null, _count: counts.get(row.id)! };
+}
+
+export const getTenantDetail = async (db: Db, scope: AgencyScope, id: string) => detail(db, await findScopedTenant(db, scope, id));
+
+async function resolveAgency(db: Db, scope: AgencyScope, agencyId: string | undefined): Promise<string> {
+  if (agencyId) {
+    if (!inAgencyScope(scope, agencyId)) throw forbidden("You do not administer this agency");
+    const exists = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, agencyId)).get();
+    if (!exists) throw validationError([{ path: "agencyId", message: "Unknown agency" }]);
+    return agencyId;
+  }
+  if (scope === "all") return HOUSE_AGENCY_ID;
+  if (scope.length === 1) return scope[0]!;
+  throw validationError([{ path: "agencyId", message: "Required when you administer several agencies" }]);
+}
+
+/** The tenant and its default brand in one batch. */
+export async function createTenant(ctx: PlatformContext, scope: AgencyScope, input: CreateTenantInput) {
+  const agencyId = await resolveAgency(ctx.db, scope, input.agencyId);
+  const now = nowIso();
+  const tenant: TenantRow = {
+    id: newId(), agencyId, slug: input.slug, name: input.name, plan: input.plan, isActive: true,
+    pausedAt: null, pausedReason: null, createdAt: now, updatedAt: now,
+  };
+  const brandName = input.brandName ?? input.name;
+  const brand = {
+    id: newId(), tenantId: tenant.id, name: brandName, slug: input.brandSlug ?? slugify(brandName),
+    logoUrl: null, websiteUrl: null, corporateAddress: null, googleMyBusinessUrl: null, googlePlaceId: null, yelpUrl: null,
+    yelpBusinessId: null, facebookUrl: null, facebookPageId: null, brandVoice: null, brandTone: null, brandDescription: null,
+    isActive: true, createdAt: now, updatedAt: now,
+  };
+  try {
+    await commit(ctx, [
+      ctx.db.insert(tenants).values(tenant),
+      ctx.db.insert(brands).values(brand),
+      auditStatement(ctx, { tenantId: tenant.id, action: "tenant.created", resourceType: "tenant", resourceId: tenant.id, nextState: { tenant, brandId: brand.id } }),
+    ]);
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict(`A tenant with slug '${input.slug}' already exists`);
+    throw e;
+  }
+  return { ...toTenant(tenant), brands: [toBrand(brand)], emailConfig: null, _count: (await countForTenants(ctx.db, [tenant.id])).get(tenant.id)! };
+}
+
+/** Rename, change plan, pause (isActive false: pausedAt, pausedReason) or resume (clears both). */
+export async function updateTenant(ctx: PlatformContext, scope: AgencyScope, id: string, patch: UpdateTenantInput) {
+  const before = await findScopedTenant(ctx.db, scope, id);
+  const from = stateOf(before);
+  const to = patch.isActive === undefined ? from : stateOf({ isActive: patch.isActive });
+  if (patch.pausedReason !== undefined && to !== "paused") {
+    throw validationError([{ path: "pausedReason", message: "Only applies to a paused tenant" }]);
+  }
+  const now = nowIso();
+  const moved = from !== to && (TENANT_STATES[from] as readonly string[]).includes(to);
+  const set: Partial<TenantRow> = { updatedAt: now };
+  if (patch.name !== undefined) set.name = patch.name;
+  if (patch.plan !== undefined) set.plan = patch.plan;
+  if (moved && to === "paused") Object.assign(set, { isActive: false, pausedAt: now, pausedReason: patch.pausedReason ?? null });
+  if (moved && to === "active") Object.assign(set, { isActive: true, pausedAt: null, pausedReason: null });
+  if (!moved && to === "paused" && patch.pausedReason !== undefined) set.pausedReason = patch.pausedReason;
+  const after = { ...before, ...set };
+  const action = moved ? (to === "paused" ? "tenant.paused" : "tenant.resumed") : "tenant.updated";
+  await commit(ctx, [
+    ctx.db.update(tenants).set(set).where(eq(tenants.id, id)),
+    auditStatement(ctx, { tenantId: id, action, resourceType: "tenant", resourceId: id, previousState: before, nextState: after }),
+  ]);
+  return detail(ctx.db, after);
+}

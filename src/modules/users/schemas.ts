@@ -1,0 +1,42 @@
+import { z } from "@hono/zod-openapi";
+import { TENANT_ROLES, type TenantRole, type users } from "../../db/schema";
+import { PageQuerySchema } from "../../lib/openapi";
+import { Email, Password } from "../../lib/validators";
+import { UserSchema, toUser } from "../auth/schemas";
+
+export const TenantUserSchema = UserSchema.extend({
+  roles: z.array(z.enum(TENANT_ROLES)).openapi({ description: "the user's roles in this tenant" }),
+  invitePending: z.boolean().openapi({ description: "true until the invite is accepted (no password set yet)" }),
+}).openapi("TenantUser");
+
+const Name = z.string().trim().min(1).max(200);
+
+export const InviteUserBody = z
+  .object({ email: Email, name: Name.optional(), role: z.enum(TENANT_ROLES) })
+  .openapi("InviteUserRequest");
+
+export const AddTenantUserBody = InviteUserBody.extend({
+  password: Password.optional().openapi({ description: "create the account with this password instead of emailing an invite" }),
+}).openapi("AddTenantUserRequest");
+
+export const UpdateUserBody = z
+  .object({ name: Name.optional(), isActive: z.boolean().optional() })
+  .openapi("UpdateUserRequest");
+
+export const SetRolesBody = z
+  .object({ roles: z.array(z.enum(TENANT_ROLES)).min(1).max(TENANT_ROLES.length) })
+  .openapi("SetUserRolesRequest");
+
+export const UserListQuery = PageQuerySchema.extend({
+  isActive: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+});
+
+export type AddTenantUserInput = z.infer<typeof AddTenantUserBody>;
+export type UpdateUserInput = z.infer<typeof UpdateUserBody>;
+export type TenantUserDto = z.infer<typeof TenantUserSchema>;
+
+export const toTenantUser = (u: typeof users.$inferSelect, roles: TenantRole[], hasPassword: boolean): TenantUserDto => ({
+  ...toUser(u),
+  roles,
+  invitePending: !hasPassword,
+});

@@ -1,0 +1,147 @@
+import { and, count, eq, inArray } from "drizzle-orm";
+import { passwordCredentials, roleAssignments, tenants, users, type TenantRole } from "../../db/schema";
+import { auditStatement } from "../../lib/audit";
+import { commit } from "../../lib/commit";
+import type { ServiceContext } from "../../lib/context";
+import { forbidden, notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { keysetPage, type PageQuery } from "../../lib/pagination";
+import { nowIso } from "../../lib/time";
+import { planAccessGrant } from "./provision";
+import { toTenantUser, type AddTenantUserInput, type UpdateUserInput } from "./schemas";
+import { burnUserTokens } from "./tokens";
+
+const tenantRoleRows = (ctx: ServiceContext) =>
+  and(eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId));
+
+const memberIds = (ctx: ServiceContext) =>
+  ctx.db.select({ id: roleAssignments.userId }).from(roleAssignments).where(tenantRoleRows(ctx));
+
+async function rolesOf(ctx: ServiceContext, userIds: string[]) {
+  const rows = userIds.length
+    ? await ctx.db
+        .select({ userId: roleAssignments.userId, role: roleAssignments.role })
+        .from(roleAssignments)
+        .where(and(tenantRoleRows(ctx), inArray(roleAssignments.userId, userIds)))
+    : [];
+  const byUser = new Map<string, TenantRole[]>();
+  for (const r of rows) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), r.role as TenantRole]);
+  return byUser;
+}
+
+/** Users holding a role in this tenant (members), newest first, with their roles here. */
+export async function listTenantUsers(ctx: ServiceContext, q: PageQuery & { isActive?: boolean }) {
+  const where = and(inArray(users.id, memberIds(ctx)), q.isActive === undefined ? undefined : eq(users.isActive, q.isActive));
+  const page = await keysetPage(ctx.db, {
+    query: q,
+    sort: [users.createdAt, users.id],
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select({ user: users, hash: passwordCredentials.hash })
+        .from(users)
+        .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
+    count: ctx.db.select({ n: count() }).from(users).where(where),
+    key: (r) => [r.user.createdAt, r.user.id],
+    map: (r) => r,
+  });
+  const roles = await rolesOf(ctx, page.data.map((r) => r.user.id));
+  return { ...page, data: page.data.map((r) => toTenantUser(r.user, roles.get(r.user.id) ?? [], Boolean(r.hash))) };
+}
+
+async function findMember(ctx: ServiceContext, id: string) {
+  const row = await ctx.db
+    .select({ user: users, hash: passwordCredentials.hash })
+    .from(users)
+    .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
+    .where(and(eq(users.id, id), inArray(users.id, memberIds(ctx))))
+    .get();
+  if (!row) throw notFound("User");
+  const roles = (await rolesOf(ctx, [id])).get(id) ?? [];
+  return { ...row, roles };
+}
+
+export const getTenantUser = async (ctx: ServiceContext, id: string) => {
+  const m = await findMember(ctx, id);
+  return toTenantUser(m.user, m.roles, Boolean(m.hash));
+};
+
+/** Invite (email with a setup token) or, with a password, create; an existing account is granted the role. */
+export async function addTenantUser(ctx: ServiceContext, input: AddTenantUserInput) {
+  const tenant = await ctx.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, ctx.tenantId)).get();
+  if (!tenant) throw notFound("Tenant");
+  const plan = await planAccessGrant(ctx.db, ctx.env, {
+    email: input.email, name: input.name, password: input.password, roles: [input.role],
+    scopeType: "tenant", scopeId: ctx.tenantId, homeTenantId: ctx.tenantId, emailTenantId: ctx.tenantId, invitedTo: tenant.name,
+  });
+  await commit(ctx, [
+    ...plan.statements,
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId, action: plan.invited ? "user.invited" : "user.added", resourceType: "user", resourceId: plan.user.id,
+      nextState: { email: plan.user.email, name: plan.user.name, roles: [input.role], created: plan.created },
+    }),
+  ]);
+  await plan.notify();
+  return toTenantUser(plan.user, [input.role], !plan.invited);
+}
+
+/** Accounts homed in another tenant (or agency/platform accounts) are managed there, not here. */
+function requireHomedHere(ctx: ServiceContext, user: { tenantId: string | null }) {
+  if (user.tenantId !== ctx.tenantId) throw forbidden("This account is managed outside this tenant");
+}
+
+const notSelf = (ctx: ServiceContext, id: string, what: string) => {
+  if (ctx.actor.type === "user" && ctx.actor.userId === id) throw forbidden(`You cannot ${what} your own account`);
+};
+
+export async function updateTenantUser(ctx: ServiceContext, id: string, patch: UpdateUserInput) {
+  const m = await findMember(ctx, id);
+  requireHomedHere(ctx, m.user);
+  if (patch.isActive === false) notSelf(ctx, id, "deactivate");
+  const after = { ...m.user, ...patch, updatedAt: nowIso() };
+  const deactivated = m.user.isActive && patch.isActive === false;
+  await commit(ctx, [
+    ctx.db.update(users).set({ ...patch, updatedAt: after.updatedAt }).where(eq(users.id, id)),
+    ...(deactivated ? [burnUserTokens(ctx.db, id, "invite"), burnUserTokens(ctx.db, id, "reset")] : []),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId, action: deactivated ? "user.deactivated" : "user.updated", resourceType: "user", resourceId: id,
+      previousState: { name: m.user.name, isActive: m.user.isActive }, nextState: { name: after.name, isActive: after.isActive },
+    }),
+  ]);
+  return toTenantUser(after, m.roles, Boolean(m.hash));
+}
+
+/** Replaces the user's roles in this tenant. */
+export async function setTenantUserRoles(ctx: ServiceContext, id: string, roles: TenantRole[]) {
+  notSelf(ctx, id, "change the roles of");
+  const m = await findMember(ctx, id);
+  const next = [...new Set(roles)];
+  const now = nowIso();
+  await commit(ctx, [
+    ctx.db.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id))),
+    ctx.db.insert(roleAssignments).values(
+      next.map((role) => ({ id: newId(), userId: id, role, scopeType: "tenant" as const, scopeId: ctx.tenantId, createdAt: now })),
+    ),
+    auditStatement(ctx, { tenantId: ctx.tenantId, action: "user.roles_set", resourceType: "user", resourceId: id, previousState: { roles: m.roles }, nextState: { roles: next } }),
+  ]);
+  return toTenantUser(m.user, next, Boolean(m.hash));
+}
+
+/**
+ * DELETE: an account homed in this tenant is deactivated (it cannot log in and its JWTs stop working);
+ * an account homed elsewhere only loses its roles here.
+ */
+export async function removeTenantUser(ctx: ServiceContext, id: string) {
+  notSelf(ctx, id, "remove");
+  const m = await findMember(ctx, id);
+  if (m.user.tenantId === ctx.tenantId) {
+    await updateTenantUser(ctx, id, { isActive: false });
+    return;
+  }
+  await commit(ctx, [
+    ctx.db.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id))),
+    auditStatement(ctx, { tenantId: ctx.tenantId, action: "user.access_removed", resourceType: "user", resourceId: id, previousState: { roles: m.roles }, nextState: { roles: [] } }),
+  ]);
+}

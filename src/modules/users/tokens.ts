@@ -1,0 +1,92 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { userTokens, type UserTokenPurpose } from "../../db/schema";
+import type { Env } from "../../env";
+import { randomToken, sha256Hex } from "../../lib/crypto";
+import { ApiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { addDays, addHours, nowIso } from "../../lib/time";
+import { sendTransactionalEmail } from "../../providers/messaging/transactional";
+
+/** decisions.md: invites last 7 days, reset tokens 1 hour. */
+export const TOKEN_TTL: Record<UserTokenPurpose, (from: Date) => Date> = {
+  invite: (d) => addDays(d, 7),
+  reset: (d) => addHours(d, 1),
+};
+
+export const invalidToken = () => new ApiError("INVALID_TOKEN", "The token is invalid or has expired");
+
+/** A fresh raw token and the insert that stores only its hash; run the insert in the change's batch. */
+export async function issueUserToken(db: Db, o: { userId: string; purpose: UserTokenPurpose; tenantId: string | null }) {
+  const token = randomToken();
+  const now = new Date();
+  const statement = db.insert(userTokens).values({
+    id: newId(),
+    userId: o.userId,
+    purpose: o.purpose,
+    tokenHash: await sha256Hex(token),
+    tenantId: o.tenantId,
+    expiresAt: nowIso(TOKEN_TTL[o.purpose](now)),
+    usedAt: null,
+    createdAt: nowIso(now),
+  });
+  return { token, statement };
+}
+
+/**
+ * Marks the token used and returns it, in one conditional UPDATE: of two concurrent uses only one
+ * gets the row. Unknown, used, expired or wrong-purpose tokens are INVALID_TOKEN.
+ */
+export async function claimUserToken(db: Db, token: string, purpose: UserTokenPurpose) {
+  const now = nowIso();
+  const row = await db
+    .update(userTokens)
+    .set({ usedAt: now })
+    .where(and(eq(userTokens.tokenHash, await sha256Hex(token)), eq(userTokens.purpose, purpose), isNull(userTokens.usedAt), gt(userTokens.expiresAt, now)))
+    .returning()
+    .get();
+  if (!row) throw invalidToken();
+  return row;
+}
+
+/** Burns every outstanding token of a purpose (a reset invalidates older reset links). */
+export const burnUserTokens = (db: Db, userId: string, purpose: UserTokenPurpose) =>
+  db
+    .update(userTokens)
+    .set({ usedAt: nowIso() })
+    .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose), isNull(userTokens.usedAt)));
+
+const link = (env: Env, path: string, token: string) => `${env.PUBLIC_BASE_URL}${path}?token=${encodeURIComponent(token)}`;
+
+export function sendInviteEmail(db: Db, env: Env, o: { tenantId: string | null; to: string; token: string; invitedTo: string }) {
+  return sendTransactionalEmail(db, env, {
+    tenantId: o.tenantId,
+    to: o.to,
+    subject: `You are invited to ${o.invitedTo}`,
+    text:
+      `You have been invited to ${o.invitedTo}.\n\n` +
+      `Set your password within 7 days: ${link(env, "/setup-password", o.token)}\n` +
+      `(or POST /auth/setup-password with inviteToken: ${o.token})\n`,
+  });
+}
+
+export function sendAccessGrantedEmail(db: Db, env: Env, o: { tenantId: string | null; to: string; grantedTo: string }) {
+  return sendTransactionalEmail(db, env, {
+    tenantId: o.tenantId,
+    to: o.to,
+    subject: `You now have access to ${o.grantedTo}`,
+    text: `Your existing account now has access to ${o.grantedTo}. Sign in as usual.\n`,
+  });
+}
+
+export function sendResetEmail(db: Db, env: Env, o: { tenantId: string | null; to: string; token: string }) {
+  return sendTransactionalEmail(db, env, {
+    tenantId: o.tenantId,
+    to: o.to,
+    subject: "Reset your password",
+    text:
+      `Someone asked to reset the password of this account. If it was you, choose a new one within 1 hour: ` +
+      `${link(env, "/reset-password", o.token)}\n(or POST /auth/reset-password with token: ${o.token})\n` +
+      `If it was not you, ignore this message.\n`,
+  });
+}
