@@ -10,6 +10,8 @@ import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middl
 import { authRoutes } from "./modules/auth/routes";
 import { brandRoutes } from "./modules/brands/routes";
 import { locationRoutes } from "./modules/locations/routes";
+import { mcpRoutes } from "./modules/mcp/routes";
+import { oauthRoutes } from "./modules/oauth/routes";
 import { outboxRoutes } from "./modules/outbox/routes";
 import { systemRoutes } from "./modules/system/routes";
 
@@ -41,6 +43,8 @@ export function createApp() {
   app.route("/", brandRoutes);
   app.route("/", locationRoutes);
   app.route("/", outboxRoutes);
+  app.route("/", mcpRoutes);
+  app.route("/", oauthRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

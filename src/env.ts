@@ -23,6 +23,15 @@ export interface Env {
   /** secret: when set, POST /bootstrap requires a matching x-bootstrap-secret header */
   BOOTSTRAP_SECRET?: string;
 
+  /** comma-separated extra origins allowed to call /mcp from a browser (same origin always is) */
+  MCP_ALLOWED_ORIGINS?: string;
+  /** overrides of the MCP limits (defaults: 1000 requests / 900 s, 25 sessions, 60 s, 10 MB) */
+  MCP_RATE_LIMIT?: string;
+  MCP_RATE_WINDOW_SECONDS?: string;
+  MCP_MAX_SESSIONS?: string;
+  MCP_TOOL_TIMEOUT_MS?: string;
+  MCP_MAX_RESULT_BYTES?: string;
+
   /** test pool only */
   TEST_MIGRATIONS?: D1Migration[];
 }
