@@ -1,7 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import { exports } from "cloudflare:workers";
+import { createExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import type { Env } from "../../src/env";
+import app from "../../src/index";
 import { registerAuthenticator } from "../../src/middleware/auth";
 import type { ApiKeyPrincipal } from "../../src/modules/identity/access";
 import { newId } from "../../src/lib/ids";
@@ -13,6 +16,15 @@ const worker = (exports as unknown as { default: Fetcher }).default;
 /** fetch for the SDK's transports: every request goes through the Worker's real fetch handler. */
 export const workerFetch = (input: string | URL | Request, init?: RequestInit) =>
   worker.fetch(new Request(input instanceof URL ? input.href : input, { ...init, redirect: "manual" }));
+
+/**
+ * The same Worker fetch handler with some vars overridden (e.g. a lower MCP_RATE_LIMIT); the
+ * bindings (D1, KV, the Durable Objects) stay the real ones.
+ */
+export const fetchWithEnv =
+  (overrides: Partial<Env>) =>
+  (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
+    app.fetch(new Request(input instanceof URL ? input.href : input, { ...init, redirect: "manual" }), { ...env, ...overrides } as Env, createExecutionContext());
 
 /**
  * Test-only stand-in for [agency]'s API keys: the same Principal shape ({kind: "api_key", keyId,
@@ -36,21 +48,22 @@ export interface ConnectOptions {
   token?: string;
   headers?: Record<string, string>;
   authProvider?: OAuthClientProvider;
+  fetch?: typeof workerFetch;
 }
 
 /** An MCP SDK client connected to the Worker's /mcp over Streamable HTTP. */
 export async function connect(o: ConnectOptions = {}) {
   const headers: Record<string, string> = { ...o.headers };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
-  const transport = new StreamableHTTPClientTransport(MCP_URL, { fetch: workerFetch, requestInit: { headers }, authProvider: o.authProvider });
+  const transport = new StreamableHTTPClientTransport(MCP_URL, { fetch: o.fetch ?? workerFetch, requestInit: { headers }, authProvider: o.authProvider });
   const client = new Client({ name: "vitest", version: "1.0.0" });
   await client.connect(transport);
   return { client, transport };
 }
 
 /** A raw JSON-RPC POST to /mcp (for status codes and headers the SDK client hides). */
-export async function rawPost(body: unknown, headers: Record<string, string> = {}) {
-  return workerFetch(`${BASE}/mcp`, {
+export async function rawPost(body: unknown, headers: Record<string, string> = {}, fetcher = workerFetch) {
+  return fetcher(`${BASE}/mcp`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
     body: JSON.stringify(body),
