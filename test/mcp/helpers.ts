@@ -23,8 +23,10 @@ export const workerFetch = (input: string | URL | Request, init?: RequestInit) =
  */
 export const fetchWithEnv =
   (overrides: Partial<Env>) =>
-  (input: string | URL | Request, init?: RequestInit): Promise<Response> =>
-    app.fetch(new Request(input instanceof URL ? input.href : input, { ...init, redirect: "manual" }), { ...env, ...overrides } as Env, createExecutionContext());
+  async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const req = new Request(input instanceof URL ? input.href : input, { ...init, redirect: "manual" });
+    return app.fetch(req as Parameters<typeof app.fetch>[0], { ...env, ...overrides } as Env, createExecutionContext());
+  };
 
 /**
  * Test-only stand-in for [agency]'s API keys: the same Principal shape ({kind: "api_key", keyId,

@@ -60,7 +60,7 @@ export async function consentInBrowser(authorizationUrl: URL, choice: ConsentCho
   const page = await workerFetch(authorizationUrl);
   const signInHtml = await page.text();
   if (page.status !== 200) throw new Error(`authorize page ${page.status}: ${signInHtml}`);
-  const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = (page.headers as unknown as { getSetCookie(): string[] }).getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const handle = hidden(signInHtml, "handle")!;
   const post = (fields: [string, string][]) =>
     workerFetch(authorizationUrl, { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });

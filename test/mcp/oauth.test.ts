@@ -141,6 +141,13 @@ describe("the full OAuth flow", () => {
     expect(audit).toMatchObject({ actorId: w.users.tenantUser.id, tenantId: w.tenantA.id });
   });
 
+  it("the grants routes are in the OpenAPI document", async () => {
+    const doc = (await request("GET", "/docs/openapi.json")).body;
+    expect(doc.paths["/v1/oauth/grants"].get.responses["200"]).toBeDefined();
+    expect(doc.paths["/v1/oauth/grants/{id}"].delete.responses["204"]).toBeDefined();
+    expect(doc.components.schemas.OAuthGrant.properties).toHaveProperty("clientName");
+  });
+
   it("an API key cannot list grants (they belong to users)", async () => {
     const { mintTestKey } = await import("./helpers");
     const key = mintTestKey(w.tenantA.id, ["read:locations"]);

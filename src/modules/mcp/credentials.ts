@@ -40,7 +40,7 @@ export async function identify(token: string, requestedTenant: string | null, en
 }
 
 async function identifyOAuth(token: string, env: Env, db: Db): Promise<SessionIdentity | null> {
-  const validated = await authServer(env).validateToken<GrantProps>(mcpResourceUrl(env), token, env);
+  const validated = await (await authServer(env)).validateToken<GrantProps>(mcpResourceUrl(env), token, env);
   if (!validated) return null;
   const { tenantId, agencySession } = validated.props;
   // the user must still exist and still reach the tenant (and still administer an agency)

@@ -1,4 +1,4 @@
-import { AuthorizationError, CimdFetchError, type AuthRequest, type OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { asc, eq, inArray, or } from "drizzle-orm";
 import type { Context } from "hono";
 import { SignJWT, jwtVerify } from "jose";
@@ -13,7 +13,7 @@ import { login } from "../auth/service";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, type UserPrincipal } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { consentPage, errorPage, signInPage, type TenantChoice } from "./consent-page";
-import { authServer, type GrantMetadata, type GrantProps } from "./provider";
+import { authServer, oauthLib, type GrantMetadata, type GrantProps } from "./provider";
 import { ALL_SCOPES, isScope } from "./scopes";
 
 type C = Context<AppEnv>;
@@ -74,7 +74,8 @@ export async function tenantChoices(db: Db, p: UserPrincipal): Promise<TenantCho
 }
 
 /** Renders what went wrong locally, or redirects to the client when the library says that is safe. */
-function authorizationFailure(e: unknown): Response {
+async function authorizationFailure(e: unknown): Promise<Response> {
+  const { AuthorizationError, CimdFetchError } = await oauthLib();
   if (e instanceof AuthorizationError && e.redirectTo) return Response.redirect(e.redirectTo, 302);
   if (e instanceof AuthorizationError) return html(errorPage(e.description), 400);
   if (e instanceof CimdFetchError) return html(errorPage("This app could not be verified."), 400);
@@ -84,25 +85,25 @@ function authorizationFailure(e: unknown): Response {
 /** GET /oauth/authorize: validates the request (client, redirect URI, PKCE S256, resource) and shows the sign-in form. */
 export async function showAuthorize(c: C): Promise<Response> {
   try {
-    const oauth = authServer(c.env).getOAuthApi(c.env);
+    const oauth = (await authServer(c.env)).getOAuthApi(c.env);
     const request = await oauth.parseAuthRequest(c.req.raw);
     const details = await oauth.describeConsent(request);
     const consent = await oauth.beginConsent(request);
     return html(signInPage(details, consent.handle), 200, consent.headers);
   } catch (e) {
-    return authorizationFailure(e);
+    return await authorizationFailure(e);
   }
 }
 
 /** POST /oauth/authorize: step "signin" checks the password; step "consent" allows or denies. */
 export async function submitAuthorize(c: C): Promise<Response> {
-  const oauth = authServer(c.env).getOAuthApi(c.env);
+  const oauth = (await authServer(c.env)).getOAuthApi(c.env);
   let request: AuthRequest;
   try {
     // the form posts back to the same URL, so the original (validated) query is still there
     request = await oauth.parseAuthRequest(new Request(c.req.url, { method: "GET", headers: c.req.raw.headers }));
   } catch (e) {
-    return authorizationFailure(e);
+    return await authorizationFailure(e);
   }
   const form = await c.req.formData();
   const field = (name: string) => {
@@ -175,6 +176,6 @@ async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: 
     approved.headers.set("Location", redirectTo);
     return new Response(null, { status: 302, headers: approved.headers });
   } catch (e) {
-    return authorizationFailure(e);
+    return await authorizationFailure(e);
   }
 }

@@ -46,7 +46,7 @@ const callerUserId = (ctx: ServiceContext) => {
 };
 
 async function userGrants(ctx: ServiceContext, userId: string): Promise<GrantSummary[]> {
-  const oauth = authServer(ctx.env).getOAuthApi(ctx.env);
+  const oauth = (await authServer(ctx.env)).getOAuthApi(ctx.env);
   const out: GrantSummary[] = [];
   let cursor: string | undefined;
   do {
@@ -69,7 +69,7 @@ export async function revokeGrant(ctx: ServiceContext, grantId: string): Promise
   const userId = callerUserId(ctx);
   const grant = (await userGrants(ctx, userId)).find((g) => g.id === grantId);
   if (!grant) throw notFound("Grant");
-  await authServer(ctx.env).getOAuthApi(ctx.env).revokeGrant(grantId, userId);
+  await (await authServer(ctx.env)).getOAuthApi(ctx.env).revokeGrant(grantId, userId);
   const dto = toGrant(grant);
   await commit(ctx, [
     auditStatement(ctx, {

@@ -1,4 +1,4 @@
-import { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
+import type { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import type { Env } from "../../env";
 import { baseUrl, mcpResourceUrl } from "../mcp/config";
 import { ALL_SCOPES } from "./scopes";
@@ -40,6 +40,15 @@ export function redirectUriProblem(uris: unknown): string | null {
   return null;
 }
 
+type OAuthLib = typeof import("@cloudflare/workers-oauth-provider");
+let lib: Promise<OAuthLib> | undefined;
+
+/**
+ * The library, loaded on first use: it imports cloudflare:workers, which the Node-side OpenAPI
+ * check (test/node) cannot resolve when it builds the app.
+ */
+export const oauthLib = (): Promise<OAuthLib> => (lib ??= import("@cloudflare/workers-oauth-provider"));
+
 const servers = new Map<string, OAuthAuthorizationServer<Env>>();
 
 /**
@@ -47,10 +56,11 @@ const servers = new Map<string, OAuthAuthorizationServer<Env>>();
  * RFC 7591 registration, RFC 8707 audience). Built per issuer, because the issuer is
  * PUBLIC_BASE_URL, which is only known from the environment.
  */
-export function authServer(env: Env): OAuthAuthorizationServer<Env> {
+export async function authServer(env: Env): Promise<OAuthAuthorizationServer<Env>> {
   const issuer = baseUrl(env);
   let server = servers.get(issuer);
   if (!server) {
+    const { OAuthAuthorizationServer } = await oauthLib();
     server = new OAuthAuthorizationServer<Env>({
       issuer,
       resources: [mcpResourceUrl(env)],

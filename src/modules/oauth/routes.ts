@@ -25,7 +25,7 @@ const revoke = createRoute({
 });
 
 /** Protocol endpoints the provider owns: RFC 8414 metadata, token (and revocation), RFC 7591 registration. */
-const provider = (c: Context<AppEnv>) => authServer(c.env).fetch(c.req.raw, c.env, c.executionCtx as ExecutionContext);
+const provider = async (c: Context<AppEnv>) => (await authServer(c.env)).fetch(c.req.raw, c.env, c.executionCtx as ExecutionContext);
 
 export const oauthRoutes = createRouter()
   .openapi(list, async (c) => c.json(await listGrants(svc(c)), 200))
