@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorker } from "./helpers/worker-server";
 
 const PORT = 8797;
+const IDLE_SECONDS = 3;
 const CHROMIUM = "/usr/bin/chromium";
 const REDIRECT = "http://localhost:33419/callback";
 const PASSWORD = "correct horse battery";
@@ -24,7 +25,8 @@ let tenantId = "";
 const structured = (r: unknown) => (r as { structuredContent: any }).structuredContent;
 
 beforeAll(async () => {
-  server = await startWorker({ port: PORT });
+  // sessions idle out after 3 s here, so the bridge's transparent re-initialize can be seen
+  server = await startWorker({ port: PORT, vars: { MCP_SESSION_IDLE_SECONDS: String(IDLE_SECONDS) } });
   const boot = await fetch(`${server.base}/bootstrap`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -59,12 +61,20 @@ describe("stdio bridge (bin/reputation-mcp.mjs)", () => {
       stderr: "pipe",
     });
     const client = new Client({ name: "desktop-via-stdio", version: "1.0.0" });
+    let bridgeLog = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (bridgeLog += chunk.toString()));
     await client.connect(transport);
     expect(client.getServerVersion()).toMatchObject({ name: "reputation-ops" });
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(["location.finder", "location.list"]);
     const near = structured(await client.callTool({ name: "location.finder", arguments: { lat: 39.78, lng: -89.65, radiusKm: 25 } }));
     expect(near.data.map((l: { name: string }) => l.name)).toEqual(["Live Downtown", "Live Chatham"]);
+
+    // the remote session expires; the bridge re-initializes and the desktop client notices nothing
+    await new Promise((r) => setTimeout(r, (IDLE_SECONDS + 1) * 1000));
+    const later = structured(await client.callTool({ name: "location.list", arguments: {} }));
+    expect(later.total).toBe(2);
+    expect(bridgeLog).toContain("remote session re-initialized");
     await client.close();
   }, 60_000);
 

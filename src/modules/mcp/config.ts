@@ -38,7 +38,7 @@ export const mcpLimits = (env: Env): McpLimits => ({
   rateLimit: positive(env.MCP_RATE_LIMIT, DEFAULT_LIMITS.rateLimit),
   windowSeconds: positive(env.MCP_RATE_WINDOW_SECONDS, DEFAULT_LIMITS.windowSeconds),
   maxSessions: positive(env.MCP_MAX_SESSIONS, DEFAULT_LIMITS.maxSessions),
-  idleTtlMs: DEFAULT_LIMITS.idleTtlMs,
+  idleTtlMs: positive(env.MCP_SESSION_IDLE_SECONDS, DEFAULT_LIMITS.idleTtlMs / 1000) * 1000,
   toolTimeoutMs: positive(env.MCP_TOOL_TIMEOUT_MS, DEFAULT_LIMITS.toolTimeoutMs),
   maxResultBytes: positive(env.MCP_MAX_RESULT_BYTES, DEFAULT_LIMITS.maxResultBytes),
   recheckMs: DEFAULT_LIMITS.recheckMs,

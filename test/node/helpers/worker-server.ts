@@ -17,7 +17,7 @@ const { Miniflare } = createRequire(createRequire(import.meta.url).resolve("wran
 
 const root = path.resolve(import.meta.dirname, "../../..");
 
-export async function startWorker({ port }: { port: number }) {
+export async function startWorker({ port, vars = {} }: { port: number; vars?: Record<string, string> }) {
   const outdir = mkdtempSync(path.join(tmpdir(), "reputation-ops-build-"));
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
@@ -44,6 +44,7 @@ export async function startWorker({ port }: { port: number }) {
       JWT_AUDIENCE: "reputation-ops-api",
       JWT_SECRET: "node-test-jwt-secret-0123456789-0123456789",
       ENCRYPTION_KEY: "bm9kZS10ZXN0LWVuY3J5cHRpb24ta2V5LTMyLWJ5dGU=",
+      ...vars,
     },
   });
   await mf.ready;
