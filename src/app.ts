@@ -17,6 +17,8 @@ import { contactRoutes } from "./modules/contacts/routes";
 import { locationRoutes } from "./modules/locations/routes";
 import { integrationRoutes } from "./modules/integrations/routes";
 import { messagingSettingsRoutes } from "./modules/messaging-settings/routes";
+import { mcpRoutes } from "./modules/mcp/routes";
+import { oauthRoutes } from "./modules/oauth/routes";
 import { outboxRoutes } from "./modules/outbox/routes";
 import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
@@ -83,6 +85,8 @@ export function createApp() {
   app.route("/", auditRoutes);
   app.route("/", regionRoutes);
   app.route("/", userRoutes);
+  app.route("/", mcpRoutes);
+  app.route("/", oauthRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

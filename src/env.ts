@@ -63,6 +63,15 @@ export interface Env {
   PLATFORM_META_API_VERSION?: string;
   /** DNS-over-HTTPS JSON endpoint for verify-domain (default https://cloudflare-dns.com/dns-query) */
   DOH_URL?: string;
+  /** comma-separated extra origins allowed to call /mcp from a browser (same origin always is) */
+  MCP_ALLOWED_ORIGINS?: string;
+  /** overrides of the MCP limits (defaults: 1000 requests / 900 s, 25 sessions, 1800 s idle, 60 s, 10 MB) */
+  MCP_RATE_LIMIT?: string;
+  MCP_RATE_WINDOW_SECONDS?: string;
+  MCP_MAX_SESSIONS?: string;
+  MCP_SESSION_IDLE_SECONDS?: string;
+  MCP_TOOL_TIMEOUT_MS?: string;
+  MCP_MAX_RESULT_BYTES?: string;
 
   /** test pool only */
   TEST_MIGRATIONS?: D1Migration[];

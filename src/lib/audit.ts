@@ -23,7 +23,11 @@ interface AuditSource {
 const actorColumns = (actor: Actor) => {
   switch (actor.type) {
     case "user":
-      return { actorId: actor.userId, actorType: actor.via === "platform" ? "platform_admin" : "user", extra: { via: actor.via } } as const;
+      return {
+        actorId: actor.userId,
+        actorType: actor.via === "platform" ? "platform_admin" : "user",
+        extra: { via: actor.via, ...(actor.oauthClientId ? { oauthClientId: actor.oauthClientId } : {}) },
+      } as const;
     case "api_key":
       return { actorId: actor.keyId, actorType: "system", extra: { credential: "api_key" } } as const;
     case "system":

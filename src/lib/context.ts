@@ -3,7 +3,7 @@ import type { Env } from "../env";
 
 /** Who is acting. REST, MCP, queue consumers and cron all act through one of these. */
 export type Actor =
-  | { type: "user"; userId: string; via: "platform" | "agency" | "tenant" }
+  | { type: "user"; userId: string; via: "platform" | "agency" | "tenant"; oauthClientId?: string }
   | { type: "api_key"; keyId: string }
   | { type: "system"; name: string };
 

@@ -41,11 +41,16 @@ export const bearerToken = (c: Context<AppEnv>): string | null => {
   return m ? m[1]! : null;
 };
 
+/** Resolves a bearer token through the registered schemes (also used by MCP's initialize). */
+export async function resolveBearer(token: string, env: Env, db: Db): Promise<Principal | null> {
+  const scheme = authenticators.find((a) => a.claims(token));
+  return scheme ? scheme.authenticate(token, env, db) : null;
+}
+
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c);
   if (!token) throw unauthenticated();
-  const scheme = authenticators.find((a) => a.claims(token));
-  const principal = scheme ? await scheme.authenticate(token, c.env, c.var.db) : null;
+  const principal = await resolveBearer(token, c.env, c.var.db);
   if (!principal) throw unauthenticated("Invalid or expired credential");
   c.set("principal", principal);
   await next();

@@ -115,6 +115,8 @@ export const locations = sqliteTable(
     index("locations_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("locations_brand_idx").on(t.brandId),
     index("locations_region_idx").on(t.regionId),
+    // location.finder: a bounding-box seek per tenant
+    index("locations_tenant_geo_idx").on(t.tenantId, t.latitude, t.longitude),
     uniqueIndex("locations_tenant_external_uq").on(t.tenantId, t.externalId).where(sql`external_id is not null`),
   ],
 );

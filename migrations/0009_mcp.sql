@@ -1,0 +1,1 @@
+CREATE INDEX `locations_tenant_geo_idx` ON `locations` (`tenant_id`,`latitude`,`longitude`);

@@ -1,0 +1,66 @@
+import type { Db } from "../../db/client";
+import type { Env } from "../../env";
+import { decryptSecret, encryptSecret } from "../../lib/crypto";
+import { forbidden } from "../../lib/errors";
+import { resolveBearer } from "../../middleware/auth";
+import { administeredAgencies, resolveTenantAccess, roleAtLeast } from "../identity/access";
+import { findTenantRef, loadUserPrincipal } from "../identity/service";
+import { authServer, looksLikeOAuthToken, type GrantProps } from "../oauth/provider";
+import { READ_SCOPES } from "../oauth/scopes";
+import { mcpResourceUrl } from "./config";
+import type { SessionIdentity } from "./identity";
+
+/**
+ * Resolves a bearer credential to the identity an MCP session acts as, or null when it is not
+ * (or no longer) valid. OAuth access tokens are checked against this server's audience; anything
+ * else goes through the authenticator registry (session JWTs, API keys).
+ * `requestedTenant` is the x-tenant-id header, used only by session JWTs (API keys and OAuth
+ * grants carry their tenant).
+ */
+export async function identify(token: string, requestedTenant: string | null, env: Env, db: Db): Promise<SessionIdentity | null> {
+  if (looksLikeOAuthToken(token)) {
+    const viaOAuth = await identifyOAuth(token, env, db);
+    if (viaOAuth) return viaOAuth;
+  }
+  const principal = await resolveBearer(token, env, db);
+  if (!principal) return null;
+  if (principal.kind === "api_key") {
+    const tenant = await findTenantRef(db, principal.tenantId);
+    if (!tenant) return null;
+    return { credential: "api_key", tenantId: principal.tenantId, keyId: principal.keyId, scopes: principal.scopes, agencySession: false };
+  }
+  const tenantId = requestedTenant ?? principal.homeTenantId;
+  if (!tenantId) throw forbidden("Send x-tenant-id: this account has no home tenant");
+  const tenant = await findTenantRef(db, tenantId);
+  const access = tenant ? resolveTenantAccess(principal, tenant) : null;
+  if (!access) throw forbidden("Tenant not accessible");
+  // a signed-in user reads everything their role can, and writes where the role allows writes
+  const scopes = roleAtLeast(access.role, "tenant_user") ? [...READ_SCOPES, "write:contacts"] : [...READ_SCOPES];
+  return { credential: "session_jwt", tenantId, userId: principal.userId, scopes, agencySession: false };
+}
+
+async function identifyOAuth(token: string, env: Env, db: Db): Promise<SessionIdentity | null> {
+  const validated = await (await authServer(env)).validateToken<GrantProps>(mcpResourceUrl(env), token, env);
+  if (!validated) return null;
+  const { tenantId, agencySession } = validated.props;
+  // the user must still exist and still reach the tenant (and still administer an agency)
+  const [principal, tenant] = await Promise.all([loadUserPrincipal(db, validated.userId), findTenantRef(db, tenantId)]);
+  if (!principal || !tenant || !resolveTenantAccess(principal, tenant)) return null;
+  if (agencySession && !administeredAgencies(principal).includes(tenant.agencyId)) return null;
+  return {
+    credential: "oauth",
+    tenantId,
+    userId: validated.userId,
+    clientId: validated.clientId,
+    scopes: validated.scope,
+    agencySession,
+  };
+}
+
+function encryptionKey(env: Env): string {
+  if (!env.ENCRYPTION_KEY) throw new Error("ENCRYPTION_KEY is not configured; MCP sessions need it");
+  return env.ENCRYPTION_KEY;
+}
+
+export const sealCredential = (token: string, env: Env) => encryptSecret(token, encryptionKey(env));
+export const openCredential = (sealed: string, env: Env) => decryptSecret(sealed, encryptionKey(env));

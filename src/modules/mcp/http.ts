@@ -1,0 +1,245 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env";
+import type { RateState } from "../../durable/mcp-sessions";
+import { randomToken } from "../../lib/crypto";
+import { ApiError } from "../../lib/errors";
+import { bearerToken } from "../../middleware/auth";
+import { requestMeta } from "../../middleware/service-context";
+import { auditToolCall } from "./audit";
+import { mcpLimits, originAllowed, PROTOCOL_VERSIONS, resourceMetadataUrl, type McpLimits } from "./config";
+import { identify, openCredential, sealCredential } from "./credentials";
+import { sameCaller, type SessionIdentity } from "./identity";
+import { buildServer, negotiateVersion } from "./server";
+import type { CallEnv } from "./skills/run";
+
+type C = Context<AppEnv>;
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const EXPOSED = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy";
+const ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, x-tenant-id";
+
+/** An ErrorResponse with the status of its code, and extra headers. */
+function fail(code: ApiError["code"], message: string, headers: Record<string, string> = {}, details?: Record<string, unknown>) {
+  const err = new ApiError(code, message, details);
+  return Response.json(err.toBody(), { status: err.status, headers });
+}
+
+const rateHeaders = (r: RateState): Record<string, string> => ({
+  "RateLimit-Policy": `"mcp";q=${r.limit};w=${r.windowSeconds}`,
+  RateLimit: `"mcp";r=${r.remaining};t=${r.resetSeconds}`,
+});
+
+const throttled = (r: RateState, retryAfter = r.resetSeconds, message = "Rate limit exceeded") =>
+  fail("RATE_LIMITED", message, { ...rateHeaders(r), "Retry-After": String(retryAfter) }, { limit: r.limit, windowSeconds: r.windowSeconds });
+
+const unauthenticated = (c: C, message = "Authentication required") =>
+  fail("UNAUTHENTICATED", message, { "WWW-Authenticate": `Bearer resource_metadata="${resourceMetadataUrl(c.env)}"` });
+
+const sessionStub = (c: C, tenantId: string) => c.env.MCP_SESSIONS.get(c.env.MCP_SESSIONS.idFromName(tenantId));
+
+/** Session ids name the tenant whose Durable Object holds them: `{tenantId}.{random}`. */
+const tenantOfSession = (sessionId: string) => {
+  const m = /^([a-z0-9]{1,64})\.[A-Za-z0-9_-]{32,}$/.exec(sessionId);
+  return m ? m[1]! : null;
+};
+
+/** Counts a request that has no tenant yet (no or bad credential, unknown session) against its IP. */
+async function hitIp(c: C, limits: McpLimits): Promise<{ allowed: boolean; rate: RateState }> {
+  const key = `mcp-ip:${requestMeta(c).ip ?? "unknown"}`;
+  const d = await c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(key)).hit(limits.rateLimit, limits.windowSeconds);
+  return {
+    allowed: d.allowed,
+    rate: { limit: limits.rateLimit, remaining: d.remaining, resetSeconds: d.retryAfter, windowSeconds: limits.windowSeconds },
+  };
+}
+
+function withHeaders(res: Response, headers: Record<string, string>): Response {
+  const out = new Response(res.body, res);
+  for (const [k, v] of Object.entries(headers)) out.headers.set(k, v);
+  return out;
+}
+
+function corsHeaders(origin: string | null): Record<string, string> {
+  return origin ? { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED, Vary: "Origin" } : {};
+}
+
+/** {base_url}/mcp: Streamable HTTP. Checks origin, version, session and limits, then serves the JSON-RPC body. */
+export async function handleMcp(c: C): Promise<Response> {
+  const origin = c.req.header("origin") ?? null;
+  if (origin && !originAllowed(origin, c.env)) return fail("FORBIDDEN", `Origin not allowed: ${origin}`);
+  const cors = corsHeaders(origin);
+  if (c.req.method === "OPTIONS") {
+    return new Response(null, {
+      status: 204,
+      headers: { ...cors, "Access-Control-Allow-Methods": "GET, POST, DELETE", "Access-Control-Allow-Headers": ALLOWED_HEADERS, "Access-Control-Max-Age": "86400" },
+    });
+  }
+  const version = c.req.header("mcp-protocol-version");
+  if (version && !(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
+    return withHeaders(fail("VALIDATION_ERROR", `Unsupported MCP-Protocol-Version: ${version}`, {}, { supported: PROTOCOL_VERSIONS }), cors);
+  }
+  const res = await route(c);
+  return withHeaders(res, cors);
+}
+
+async function route(c: C): Promise<Response> {
+  switch (c.req.method) {
+    case "POST":
+      return post(c);
+    case "DELETE":
+      return end(c);
+    case "GET":
+      // no server-initiated messages: the spec's answer for "no standalone SSE stream" is 405
+      return new Response(null, { status: 405, headers: { Allow: "POST, DELETE" } });
+    default:
+      return new Response(null, { status: 405, headers: { Allow: "GET, POST, DELETE" } });
+  }
+}
+
+async function readMessages(c: C): Promise<JSONRPCMessage[] | Response> {
+  const length = Number(c.req.header("content-length") ?? 0);
+  if (length > MAX_BODY_BYTES) return fail("PAYLOAD_TOO_LARGE", "Request body over 4 MB");
+  const text = await c.req.text();
+  if (text.length > MAX_BODY_BYTES) return fail("PAYLOAD_TOO_LARGE", "Request body over 4 MB");
+  try {
+    const body = JSON.parse(text) as unknown;
+    return (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
+  } catch {
+    return fail("VALIDATION_ERROR", "Body is not JSON", {}, { issues: [{ path: "body", message: "Malformed JSON" }] });
+  }
+}
+
+async function post(c: C): Promise<Response> {
+  const limits = mcpLimits(c.env);
+  const messages = await readMessages(c);
+  if (messages instanceof Response) return messages;
+  const init = messages.find((m) => isInitializeRequest(m));
+  if (init) return initialize(c, messages, init.params.protocolVersion, limits);
+
+  const sessionId = c.req.header("mcp-session-id");
+  if (!sessionId) return fail("VALIDATION_ERROR", "Mcp-Session-Id header required (initialize first)");
+  const tenantId = tenantOfSession(sessionId);
+  const used = tenantId ? await sessionStub(c, tenantId).use(sessionId, limits) : ({ status: "unknown" } as const);
+  if (used.status === "unknown") {
+    const ip = await hitIp(c, limits);
+    if (!ip.allowed) return throttled(ip.rate);
+    return fail("NOT_FOUND", "Session not found or expired: initialize a new session");
+  }
+  if (used.status === "rate_limited") {
+    await auditThrottled(c, used.session.identity, sessionId, messages);
+    return throttled(used.rate);
+  }
+  const identity = await recheck(c, sessionId, used.session, limits);
+  if (!identity) {
+    await sessionStub(c, used.session.identity.tenantId).close(sessionId);
+    return withHeaders(unauthenticated(c, "The session's credential is no longer valid"), rateHeaders(used.rate));
+  }
+  const res = await serve(c, messages, { sessionId, identity, limits });
+  return withHeaders(res, { ...rateHeaders(used.rate), "Mcp-Session-Id": sessionId });
+}
+
+async function initialize(c: C, messages: JSONRPCMessage[], requested: string, limits: McpLimits): Promise<Response> {
+  if (messages.length > 1) return fail("VALIDATION_ERROR", "initialize must be sent alone");
+  const token = bearerToken(c);
+  const identity = token ? await identifyOrForbidden(c, token) : null;
+  if (identity instanceof Response) return identity;
+  if (!identity) {
+    const ip = await hitIp(c, limits);
+    if (!ip.allowed) return throttled(ip.rate);
+    return unauthenticated(c, token ? "Invalid or expired credential" : "Authentication required");
+  }
+  const sessionId = `${identity.tenantId}.${randomToken(24)}`;
+  const opened = await sessionStub(c, identity.tenantId).open(
+    { id: sessionId, identity, protocolVersion: negotiateVersion(requested), sealedCredential: await sealCredential(token!, c.env) },
+    limits,
+  );
+  if (opened.status === "rate_limited") return throttled(opened.rate);
+  if (opened.status === "too_many_sessions") {
+    return throttled(opened.rate, opened.retryAfter, `At most ${limits.maxSessions} concurrent MCP sessions per tenant; end one (DELETE /mcp) or wait for one to expire`);
+  }
+  const res = await serve(c, messages, { sessionId, identity, limits });
+  return withHeaders(res, { ...rateHeaders(opened.rate), "Mcp-Session-Id": sessionId });
+}
+
+async function identifyOrForbidden(c: C, token: string): Promise<SessionIdentity | null | Response> {
+  try {
+    return await identify(token, c.req.header("x-tenant-id")?.trim() || null, c.env, c.var.db);
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "FORBIDDEN") return fail("FORBIDDEN", e.message);
+    throw e;
+  }
+}
+
+/**
+ * Re-checks the session's credential: a credential sent with this request replaces the stored one
+ * (it must be the same caller, e.g. a refreshed OAuth token); OAuth is checked on every request
+ * (revocation is immediate), other credentials at most every minute.
+ */
+async function recheck(
+  c: C,
+  sessionId: string,
+  session: { identity: SessionIdentity; sealedCredential: string; verifiedAt: number },
+  limits: McpLimits,
+): Promise<SessionIdentity | null> {
+  const presented = bearerToken(c);
+  const stored = await openCredential(session.sealedCredential, c.env);
+  const fresh = Date.now() - session.verifiedAt < limits.recheckMs;
+  if ((!presented || presented === stored) && fresh && session.identity.credential !== "oauth") return session.identity;
+  const token = presented ?? stored;
+  let identity: SessionIdentity | null;
+  try {
+    identity = await identify(token, session.identity.tenantId, c.env, c.var.db);
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "FORBIDDEN") return null;
+    throw e;
+  }
+  if (!identity || !sameCaller(identity, session.identity)) return null;
+  await sessionStub(c, session.identity.tenantId).verified(sessionId, identity, token === stored ? session.sealedCredential : await sealCredential(token, c.env));
+  return identity;
+}
+
+async function auditThrottled(c: C, identity: SessionIdentity, sessionId: string, messages: JSONRPCMessage[]) {
+  const calls = messages.filter((m) => isJSONRPCRequest(m) && m.method === "tools/call");
+  for (const m of calls) {
+    const params = (m as { params?: { name?: string; arguments?: unknown } }).params ?? {};
+    await auditToolCall(c.var.db, identity, requestMeta(c), {
+      tool: String(params.name ?? "unknown"),
+      tenantId: identity.tenantId,
+      sessionId,
+      input: params.arguments ?? {},
+      outcome: "throttled",
+    });
+  }
+}
+
+/** Serves the messages with a fresh SDK server and a stateless transport (the session is ours). */
+async function serve(c: C, messages: JSONRPCMessage[], s: { sessionId: string; identity: SessionIdentity; limits: McpLimits }) {
+  const call: CallEnv = {
+    env: c.env,
+    db: c.var.db,
+    identity: s.identity,
+    sessionId: s.sessionId,
+    meta: requestMeta(c),
+    limits: s.limits,
+    defer: (work) => c.executionCtx.waitUntil(work),
+  };
+  const server = buildServer(call);
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(c.req.raw, { parsedBody: messages.length === 1 ? messages[0] : messages });
+  } finally {
+    await server.close();
+  }
+}
+
+/** DELETE /mcp: ends the session. */
+async function end(c: C): Promise<Response> {
+  const sessionId = c.req.header("mcp-session-id");
+  if (!sessionId) return fail("VALIDATION_ERROR", "Mcp-Session-Id header required");
+  const tenantId = tenantOfSession(sessionId);
+  const closed = tenantId ? await sessionStub(c, tenantId).close(sessionId) : false;
+  return closed ? new Response(null, { status: 204 }) : fail("NOT_FOUND", "Session not found or expired");
+}

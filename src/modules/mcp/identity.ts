@@ -1,0 +1,21 @@
+/** Who an MCP session acts as. Kept in the session's Durable Object; never sent to the client. */
+export interface SessionIdentity {
+  credential: "api_key" | "oauth" | "session_jwt";
+  /** the tenant the session acts for (and whose limits it counts against) */
+  tenantId: string;
+  scopes: string[];
+  keyId?: string;
+  userId?: string;
+  clientId?: string;
+  /** an agency OAuth session: the tenantId input may name any tenant of the caller's agencies */
+  agencySession: boolean;
+}
+
+/** The same caller behind two credentials (e.g. an OAuth access token and its refreshed successor). */
+export const sameCaller = (a: SessionIdentity, b: SessionIdentity) =>
+  a.credential === b.credential &&
+  a.tenantId === b.tenantId &&
+  a.keyId === b.keyId &&
+  a.userId === b.userId &&
+  a.clientId === b.clientId &&
+  a.agencySession === b.agencySession;

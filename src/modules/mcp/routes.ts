@@ -1,0 +1,35 @@
+import { createRouter } from "../../lib/openapi";
+import { READ_SCOPES } from "../oauth/scopes";
+import { baseUrl, mcpResourceUrl, PROTOCOL_VERSIONS } from "./config";
+import { handleMcp } from "./http";
+import { allSkills, catalogEntry } from "./skills/registry";
+
+const publicJson = { "Access-Control-Allow-Origin": "*", "Cache-Control": "public, max-age=300" };
+
+const catalog = (env: Parameters<typeof mcpResourceUrl>[0]) => ({
+  skills: allSkills().map(catalogEntry),
+  endpoint: mcpResourceUrl(env),
+  protocolVersions: [...PROTOCOL_VERSIONS],
+});
+
+/** RFC 9728 protected resource metadata for {base_url}/mcp. */
+const protectedResource = (env: Parameters<typeof baseUrl>[0]) => ({
+  resource: mcpResourceUrl(env),
+  authorization_servers: [baseUrl(env)],
+  scopes_supported: READ_SCOPES,
+  bearer_methods_supported: ["header"],
+  resource_name: "Reputation Operations MCP server",
+  resource_documentation: `${baseUrl(env)}/docs`,
+});
+
+// Not REST operations: the transport, the catalog and the discovery documents stay out of the
+// OpenAPI description (docs/mcp.md describes them).
+export const mcpRoutes = createRouter();
+mcpRoutes.get("/mcp/skills", (c) => c.json(catalog(c.env), 200, publicJson));
+mcpRoutes.get("/skills", (c) => c.json(catalog(c.env), 200, publicJson));
+mcpRoutes.get("/mcp/health", (c) => c.json({ status: "ok", transport: "streamable-http", protocolVersions: [...PROTOCOL_VERSIONS], skills: allSkills().length }, 200));
+mcpRoutes.on(["GET", "POST", "DELETE", "OPTIONS", "PUT", "PATCH"], "/mcp", handleMcp);
+for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
+  mcpRoutes.get(path, (c) => c.json(protectedResource(c.env), 200, publicJson));
+  mcpRoutes.options(path, () => new Response(null, { status: 204, headers: { ...publicJson, "Access-Control-Allow-Methods": "GET", "Access-Control-Allow-Headers": "*" } }));
+}

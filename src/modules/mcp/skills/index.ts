@@ -1,0 +1,3 @@
+// Every skill module registers itself here. A domain's skills land as one file calling its service.
+import "./agency";
+import "./location";

@@ -1,0 +1,139 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Db } from "../../../db/client";
+import type { Env } from "../../../env";
+import type { RequestMeta } from "../../../lib/context";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ApiError } from "../../../lib/errors";
+import { administeredAgencies, resolveTenantAccess, roleAtLeast } from "../../identity/access";
+import { findTenantRef, loadUserPrincipal } from "../../identity/service";
+import { actorFor, auditToolCall, type ToolOutcome } from "../audit";
+import type { McpLimits } from "../config";
+import type { SessionIdentity } from "../identity";
+import { findSkill, skillAllowed, type Skill, type SkillContext } from "./registry";
+
+export interface CallEnv {
+  env: Env;
+  db: Db;
+  identity: SessionIdentity;
+  sessionId: string;
+  meta: RequestMeta;
+  limits: McpLimits;
+  defer: (work: Promise<unknown>) => void;
+}
+
+class ToolRefusal extends Error {
+  constructor(readonly outcome: ToolOutcome, message: string) {
+    super(message);
+  }
+}
+
+const toolError = (message: string, details?: Record<string, unknown>): CallToolResult => ({
+  isError: true,
+  content: [{ type: "text", text: JSON.stringify({ error: message, ...details }) }],
+});
+
+/**
+ * The tenant a call acts for, and the agencies it may reach. tenantId input counts only in an
+ * agency OAuth session and is re-checked against the caller's agencies on every call; user
+ * callers are re-checked against the tenant (a removed role stops the next call).
+ */
+async function resolveTenant(skill: Skill, input: Record<string, unknown>, c: CallEnv) {
+  const { identity, db } = c;
+  if (identity.credential === "api_key") return { tenantId: identity.tenantId, agencyIds: [] as string[] };
+  const principal = await loadUserPrincipal(db, identity.userId!);
+  if (!principal) throw new ToolRefusal("forbidden", "The signed-in user is no longer active");
+  const agencyIds = identity.agencySession ? administeredAgencies(principal) : [];
+  const asked = skill.agencyAware && identity.agencySession && typeof input.tenantId === "string" ? input.tenantId : null;
+  const tenantId = asked ?? identity.tenantId;
+  const tenant = await findTenantRef(db, tenantId);
+  const access = tenant ? resolveTenantAccess(principal, tenant) : null;
+  const inAgency = tenant ? agencyIds.includes(tenant.agencyId) : false;
+  if (!tenant || !access || (asked && !inAgency)) throw new ToolRefusal("forbidden", "Tenant not accessible");
+  if (skill.minRole && !roleAtLeast(access.role, skill.minRole)) {
+    throw new ToolRefusal("forbidden", `${skill.name} needs the ${skill.minRole} role or higher in this tenant`);
+  }
+  return { tenantId, agencyIds };
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ToolRefusal("timeout", `The tool did not finish within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Runs one tools/call: scope, input, tenant, timeout and size checks, then the audit row. */
+export async function callTool(name: string, args: Record<string, unknown> | undefined, c: CallEnv): Promise<CallToolResult> {
+  const started = Date.now();
+  const input = args ?? {};
+  const skill = findSkill(name);
+  let outcome: ToolOutcome = "success";
+  let error: string | undefined;
+  let tenantId = c.identity.tenantId;
+  try {
+    if (!skill) {
+      outcome = "invalid_input";
+      error = `Unknown tool: ${name}`;
+      throw new McpError(ErrorCode.InvalidParams, error);
+    }
+    if (!skillAllowed(skill, c.identity)) {
+      const needs = skill.scopes ? `the scope ${skill.scopes.join(" or ")}` : "an agency session";
+      throw new ToolRefusal("forbidden", `${name} needs ${needs}, which this session was not granted`);
+    }
+    const parsed = skill.input.safeParse(input);
+    if (!parsed.success) {
+      outcome = "invalid_input";
+      const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+      error = "Invalid input";
+      return toolError("Invalid input", { issues });
+    }
+    const resolved = await resolveTenant(skill, parsed.data, c);
+    tenantId = resolved.tenantId;
+    const ctx: SkillContext = {
+      db: c.db,
+      env: c.env,
+      tenantId,
+      actor: actorFor(c.identity),
+      meta: c.meta,
+      defer: c.defer,
+      caller: c.identity,
+      agencyIds: resolved.agencyIds,
+    };
+    const result = await withTimeout(skill.handler(ctx, parsed.data), c.limits.toolTimeoutMs);
+    const text = JSON.stringify(result);
+    const bytes = new TextEncoder().encode(text).length;
+    if (bytes > c.limits.maxResultBytes) {
+      throw new ToolRefusal(
+        "too_large",
+        `The result is ${(bytes / 1048576).toFixed(1)} MB, over the ${(c.limits.maxResultBytes / 1048576).toFixed(0)} MB limit; narrow the request (filters, a smaller limit)`,
+      );
+    }
+    return { structuredContent: result as Record<string, unknown>, content: [{ type: "text", text }] };
+  } catch (e) {
+    if (e instanceof McpError) throw e;
+    if (e instanceof ToolRefusal) {
+      outcome = e.outcome;
+      error = e.message;
+      return toolError(e.message);
+    }
+    outcome = "error";
+    if (e instanceof ApiError && e.status < 500) {
+      error = e.message;
+      return toolError(e.message, { code: e.code, ...(e.details ? { details: e.details } : {}) });
+    }
+    console.error(JSON.stringify({ level: "error", message: "mcp tool failed", tool: name, requestId: c.meta.requestId, error: String(e) }));
+    error = "Internal error";
+    return toolError("Internal error", { requestId: c.meta.requestId });
+  } finally {
+    await auditToolCall(c.db, c.identity, c.meta, {
+      tool: name,
+      tenantId,
+      sessionId: c.sessionId,
+      input,
+      outcome,
+      error,
+      durationMs: Date.now() - started,
+    });
+  }
+}

@@ -1,0 +1,177 @@
+import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { asc, eq, inArray, or } from "drizzle-orm";
+import type { Context } from "hono";
+import { SignJWT, jwtVerify } from "jose";
+import type { AppEnv } from "../../app-env";
+import type { Db } from "../../db/client";
+import { tenants } from "../../db/schema";
+import type { Env } from "../../env";
+import { MAX_PASSWORD_BYTES, sha256Hex } from "../../lib/crypto";
+import { ApiError } from "../../lib/errors";
+import { requestMeta } from "../../middleware/service-context";
+import { login } from "../auth/service";
+import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, type UserPrincipal } from "../identity/access";
+import { findTenantRef, loadUserPrincipal } from "../identity/service";
+import { consentPage, errorPage, signInPage, type TenantChoice } from "./consent-page";
+import { authServer, oauthLib, type GrantMetadata, type GrantProps } from "./provider";
+import { ALL_SCOPES, isScope } from "./scopes";
+
+type C = Context<AppEnv>;
+
+const TICKET_AUDIENCE = "oauth-consent";
+const TICKET_TTL_SECONDS = 600;
+
+const html = (body: string, status = 200, headers?: Headers) => {
+  const h = new Headers(headers);
+  h.set("Content-Type", "text/html; charset=utf-8");
+  h.set("Cache-Control", "no-store");
+  h.set("X-Frame-Options", "DENY");
+  h.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'");
+  return new Response(body, { status, headers: h });
+};
+
+const secret = (env: Env) => new TextEncoder().encode(env.JWT_SECRET);
+
+/** Proof, between the two form posts, that this browser signed in as the user for this consent handle. */
+async function signTicket(env: Env, userId: string, handle: string) {
+  return new SignJWT({ h: await sha256Hex(handle) })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(userId)
+    .setAudience(TICKET_AUDIENCE)
+    .setIssuer(env.JWT_ISSUER)
+    .setIssuedAt()
+    .setExpirationTime(`${TICKET_TTL_SECONDS}s`)
+    .sign(secret(env));
+}
+
+async function verifyTicket(env: Env, ticket: string, handle: string): Promise<string | null> {
+  try {
+    const { payload } = await jwtVerify(ticket, secret(env), { algorithms: ["HS256"], audience: TICKET_AUDIENCE, issuer: env.JWT_ISSUER });
+    return payload.sub && payload.h === (await sha256Hex(handle)) ? payload.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The tenants a user may connect an app for; agency admins see their agencies' tenants. */
+export async function tenantChoices(db: Db, p: UserPrincipal): Promise<TenantChoice[]> {
+  const direct = p.roles.filter((r) => r.scopeType === "tenant").map((r) => r.scopeId);
+  const agencies = administeredAgencies(p);
+  const platform = isPlatformAdmin(p);
+  if (!platform && direct.length === 0 && agencies.length === 0) return [];
+  const where = platform
+    ? undefined
+    : or(direct.length ? inArray(tenants.id, direct) : undefined, agencies.length ? inArray(tenants.agencyId, agencies) : undefined);
+  const rows = await db
+    .select({ id: tenants.id, name: tenants.name, agencyId: tenants.agencyId })
+    .from(tenants)
+    .where(where)
+    .orderBy(asc(tenants.name), asc(tenants.id))
+    .limit(200);
+  return rows.map((t) => ({ ...t, inAdministeredAgency: agencies.includes(t.agencyId) }));
+}
+
+/** Renders what went wrong locally, or redirects to the client when the library says that is safe. */
+async function authorizationFailure(e: unknown): Promise<Response> {
+  const { AuthorizationError, CimdFetchError } = await oauthLib();
+  if (e instanceof AuthorizationError && e.redirectTo) return Response.redirect(e.redirectTo, 302);
+  if (e instanceof AuthorizationError) return html(errorPage(e.description), 400);
+  if (e instanceof CimdFetchError) return html(errorPage("This app could not be verified."), 400);
+  throw e;
+}
+
+/** GET /oauth/authorize: validates the request (client, redirect URI, PKCE S256, resource) and shows the sign-in form. */
+export async function showAuthorize(c: C): Promise<Response> {
+  try {
+    const oauth = (await authServer(c.env)).getOAuthApi(c.env);
+    const request = await oauth.parseAuthRequest(c.req.raw);
+    const details = await oauth.describeConsent(request);
+    const consent = await oauth.beginConsent(request);
+    return html(signInPage(details, consent.handle), 200, consent.headers);
+  } catch (e) {
+    return await authorizationFailure(e);
+  }
+}
+
+/** POST /oauth/authorize: step "signin" checks the password; step "consent" allows or denies. */
+export async function submitAuthorize(c: C): Promise<Response> {
+  const oauth = (await authServer(c.env)).getOAuthApi(c.env);
+  let request: AuthRequest;
+  try {
+    // the form posts back to the same URL, so the original (validated) query is still there
+    request = await oauth.parseAuthRequest(new Request(c.req.url, { method: "GET", headers: c.req.raw.headers }));
+  } catch (e) {
+    return await authorizationFailure(e);
+  }
+  const form = await c.req.formData();
+  const field = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" ? v : "";
+  };
+  const handle = field("handle");
+  if (!handle) return html(errorPage("The form is incomplete; start again."), 400);
+  return field("step") === "consent" ? consent(c, oauth, request, handle, form, field) : signIn(c, oauth, request, handle, field);
+}
+
+async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: string, field: (n: string) => string) {
+  const details = await oauth.describeConsent(request);
+  const email = field("email").trim().toLowerCase();
+  const password = field("password");
+  if (!email || password.length < 8 || new TextEncoder().encode(password).length > MAX_PASSWORD_BYTES) {
+    return html(signInPage(details, handle, "Invalid email or password."), 401);
+  }
+  let userId: string;
+  try {
+    // the same login as POST /auth/login, with its per-email and per-IP throttling
+    userId = (await login(c.var.db, c.env, requestMeta(c).ip, email, password)).user.id;
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "UNAUTHENTICATED") return html(signInPage(details, handle, "Invalid email or password."), 401);
+    if (e instanceof ApiError && e.code === "RATE_LIMITED") {
+      return html(signInPage(details, handle, "Too many sign-in attempts; wait a few minutes."), 429, new Headers(e.headers));
+    }
+    throw e;
+  }
+  const principal = await loadUserPrincipal(c.var.db, userId);
+  const choices = principal ? await tenantChoices(c.var.db, principal) : [];
+  if (!principal || choices.length === 0) return html(signInPage(details, handle, "This account has no tenant to connect."), 403);
+  const ticket = await signTicket(c.env, userId, handle);
+  return html(consentPage(details, { handle, ticket, email, tenants: choices, offered: ALL_SCOPES }));
+}
+
+async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: string, form: FormData, field: (n: string) => string) {
+  const userId = await verifyTicket(c.env, field("ticket"), handle);
+  if (!userId) return html(errorPage("The sign-in expired; start again."), 400);
+  try {
+    if (field("decision") !== "approve") {
+      const denied = await oauth.denyConsent(c.req.raw, handle);
+      return new Response(null, { status: 302, headers: denied.headers });
+    }
+    const principal = await loadUserPrincipal(c.var.db, userId);
+    const tenant = await findTenantRef(c.var.db, field("tenant"));
+    const scopes = [...new Set(form.getAll("scope").map(String).filter(isScope))];
+    const agencySession = field("agency") === "on";
+    const problem = !principal || !tenant || !resolveTenantAccess(principal, tenant)
+      ? "Choose a tenant you can access."
+      : agencySession && !administeredAgencies(principal).includes(tenant.agencyId)
+        ? "An agency session starts from a tenant of an agency you administer."
+        : scopes.length === 0
+          ? "Allow at least one permission, or deny."
+          : null;
+    if (problem) {
+      const details = await oauth.describeConsent(request);
+      const choices = principal ? await tenantChoices(c.var.db, principal) : [];
+      return html(consentPage(details, { handle, ticket: field("ticket"), email: principal?.email ?? "", tenants: choices, offered: ALL_SCOPES, error: problem }), 400);
+    }
+    const approved = await oauth.approveConsent(c.req.raw, handle, { scope: scopes });
+    const details = await oauth.describeConsent(approved.request);
+    const named = await c.var.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenant!.id)).get();
+    const tenantName = named?.name ?? tenant!.id;
+    const props: GrantProps = { tenantId: tenant!.id, agencySession };
+    const metadata: GrantMetadata = { ...props, clientName: details.clientName, tenantName };
+    const { redirectTo } = await oauth.completeAuthorization({ request: approved.request, userId, metadata, scope: scopes, props });
+    approved.headers.set("Location", redirectTo);
+    return new Response(null, { status: 302, headers: approved.headers });
+  } catch (e) {
+    return await authorizationFailure(e);
+  }
+}

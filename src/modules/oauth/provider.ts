@@ -1,0 +1,84 @@
+import type { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
+import type { Env } from "../../env";
+import { baseUrl, mcpResourceUrl } from "../mcp/config";
+import { ALL_SCOPES } from "./scopes";
+
+export const AUTHORIZE_PATH = "/oauth/authorize";
+export const TOKEN_PATH = "/oauth/token";
+export const REGISTER_PATH = "/oauth/register";
+
+export const ACCESS_TOKEN_TTL = 3600;
+export const REFRESH_TOKEN_TTL = 30 * 24 * 3600;
+
+/** What completeAuthorization stores with a grant and validateToken hands back. */
+export interface GrantProps {
+  tenantId: string;
+  agencySession: boolean;
+}
+
+/** Grant metadata: stored in clear by the provider, so it holds nothing secret. */
+export interface GrantMetadata extends GrantProps {
+  clientName: string;
+  tenantName: string;
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** RFC 7591 registration policy: every redirect URI is https, or http on a loopback host. */
+export function redirectUriProblem(uris: unknown): string | null {
+  if (!Array.isArray(uris) || uris.length === 0) return "redirect_uris is required";
+  for (const raw of uris) {
+    let u: URL;
+    try {
+      u = new URL(String(raw));
+    } catch {
+      return `Invalid redirect URI: ${String(raw)}`;
+    }
+    const ok = u.protocol === "https:" || (u.protocol === "http:" && LOOPBACK.has(u.hostname));
+    if (!ok) return `Redirect URIs must use https, or http on localhost: ${u.href}`;
+  }
+  return null;
+}
+
+type OAuthLib = typeof import("@cloudflare/workers-oauth-provider");
+let lib: Promise<OAuthLib> | undefined;
+
+/**
+ * The library, loaded on first use: it imports cloudflare:workers, which the Node-side OpenAPI
+ * check (test/node) cannot resolve when it builds the app.
+ */
+export const oauthLib = (): Promise<OAuthLib> => (lib ??= import("@cloudflare/workers-oauth-provider"));
+
+const servers = new Map<string, OAuthAuthorizationServer<Env>>();
+
+/**
+ * The OAuth 2.1 authorization server (tokens, refresh rotation, revocation, RFC 8414 metadata,
+ * RFC 7591 registration, RFC 8707 audience). Built per issuer, because the issuer is
+ * PUBLIC_BASE_URL, which is only known from the environment.
+ */
+export async function authServer(env: Env): Promise<OAuthAuthorizationServer<Env>> {
+  const issuer = baseUrl(env);
+  let server = servers.get(issuer);
+  if (!server) {
+    const { OAuthAuthorizationServer } = await oauthLib();
+    server = new OAuthAuthorizationServer<Env>({
+      issuer,
+      resources: [mcpResourceUrl(env)],
+      authorizeEndpoint: AUTHORIZE_PATH,
+      tokenEndpoint: TOKEN_PATH,
+      clientRegistrationEndpoint: REGISTER_PATH,
+      scopesSupported: ALL_SCOPES,
+      accessTokenTTL: ACCESS_TOKEN_TTL,
+      refreshTokenTTL: REFRESH_TOKEN_TTL,
+      clientRegistrationCallback: ({ clientMetadata }) => {
+        const problem = redirectUriProblem(clientMetadata.redirect_uris);
+        return problem ? { code: "invalid_redirect_uri", description: problem } : undefined;
+      },
+    });
+    servers.set(issuer, server);
+  }
+  return server;
+}
+
+/** Provider tokens are `userId:grantId:secret`; session JWTs and API keys never contain a colon. */
+export const looksLikeOAuthToken = (token: string) => /^[^:\s]+:[^:\s]+:[^:\s]+$/.test(token);

@@ -1,0 +1,83 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { createExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import type { Env } from "../../src/env";
+import app from "../../src/index";
+import { registerAuthenticator } from "../../src/middleware/auth";
+import type { ApiKeyPrincipal } from "../../src/modules/identity/access";
+import { newId } from "../../src/lib/ids";
+
+export const BASE = "http://localhost:8787";
+export const MCP_URL = new URL(`${BASE}/mcp`);
+const worker = (exports as unknown as { default: Fetcher }).default;
+
+/** fetch for the SDK's transports: every request goes through the Worker's real fetch handler. */
+export const workerFetch = (input: string | URL | Request, init?: RequestInit) =>
+  worker.fetch(new Request(input instanceof URL ? input.href : input, { ...init, redirect: "manual" }));
+
+/**
+ * The same Worker fetch handler with some vars overridden (e.g. a lower MCP_RATE_LIMIT); the
+ * bindings (D1, KV, the Durable Objects) stay the real ones.
+ */
+export const fetchWithEnv =
+  (overrides: Partial<Env>) =>
+  async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const req = new Request(input instanceof URL ? input.href : input, { ...init, redirect: "manual" });
+    return app.fetch(req as Parameters<typeof app.fetch>[0], { ...env, ...overrides } as Env, createExecutionContext());
+  };
+
+/**
+ * Test-only stand-in for [agency]'s API keys: the same Principal shape ({kind: "api_key", keyId,
+ * tenantId, scopes}) through the same registry seam. Deleting a key from the map revokes it.
+ */
+export const testKeys = new Map<string, ApiKeyPrincipal>();
+registerAuthenticator({
+  name: "test-api-key",
+  claims: (token) => token.startsWith("testkey_"),
+  authenticate: async (token) => testKeys.get(token) ?? null,
+});
+
+export function mintTestKey(tenantId: string, scopes: string[]) {
+  const keyId = newId();
+  const token = `testkey_${newId()}${newId()}`;
+  testKeys.set(token, { kind: "api_key", keyId, tenantId, scopes });
+  return { token, keyId };
+}
+
+export interface ConnectOptions {
+  token?: string;
+  headers?: Record<string, string>;
+  authProvider?: OAuthClientProvider;
+  fetch?: typeof workerFetch;
+}
+
+/** An MCP SDK client connected to the Worker's /mcp over Streamable HTTP. */
+export async function connect(o: ConnectOptions = {}) {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  const transport = new StreamableHTTPClientTransport(MCP_URL, { fetch: o.fetch ?? workerFetch, requestInit: { headers }, authProvider: o.authProvider });
+  const client = new Client({ name: "vitest", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** A raw JSON-RPC POST to /mcp (for status codes and headers the SDK client hides). */
+export async function rawPost(body: unknown, headers: Record<string, string> = {}, fetcher = workerFetch) {
+  return fetcher(`${BASE}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+export const initializeBody = (protocolVersion = "2025-06-18", id = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+
+/** The JSON a tool returned in its structuredContent. */
+export const structured = <T = any>(result: unknown) => (result as { structuredContent: T }).structuredContent;
