@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createCampaign, listCampaignsForTenants } from "../../src/modules/campaigns/service";
+import { createCampaign } from "../../src/modules/campaigns/service";
 import { createWorld, db, seedTenant, type World } from "../helpers/seed";
 import { auditOf, tenantCtx } from "./support";
 
@@ -114,21 +114,12 @@ describe("campaigns", () => {
 });
 
 describe("agency service functions", () => {
-  it("createCampaign works in the given tenant and listCampaignsForTenants embeds each tenant", async () => {
+  it("createCampaign works in the given tenant", async () => {
     const other = await seedTenant({ name: "Other tenant" });
     const created = await createCampaign(tenantCtx(other.id), { name: "Agency made", type: "one_time", channels: ["email"] });
     expect(created).toMatchObject({ tenantId: other.id, name: "Agency made", isActive: true, reviewDestination: "auto" });
     expect((await auditOf(created.id, "campaign.created"))[0]).toMatchObject({ tenantId: other.id, actorType: "system" });
 
-    const page = await listCampaignsForTenants(db(), [other.id, w.tenantB.id], { limit: 50 });
-    expect(page.total).toBe(2);
-    expect(page.data.map((c) => [c.id, c.tenant])).toEqual([
-      [created.id, { id: other.id, name: "Other tenant", slug: other.slug }],
-      [bCampaignId, { id: w.tenantB.id, name: w.tenantB.name, slug: w.tenantB.slug }],
-    ]);
-    const filtered = await listCampaignsForTenants(db(), [other.id, w.tenantB.id], { limit: 50, tenantId: w.tenantB.id });
-    expect(filtered.data.map((c) => c.id)).toEqual([bCampaignId]);
-    expect((await listCampaignsForTenants(db(), [other.id], { limit: 50, tenantId: w.tenantA.id })).total).toBe(0);
-    expect((await listCampaignsForTenants(db(), [], { limit: 50 })).data).toEqual([]);
+    // listing across tenants: test/agency/agency-campaigns.test.ts
   });
 });

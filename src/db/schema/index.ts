@@ -15,3 +15,4 @@ export * from "./compliance";
 export * from "./sso";
 export * from "./messaging-settings";
 export * from "./credentials";
+export * from "./solicitations";

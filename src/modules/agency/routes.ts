@@ -10,8 +10,10 @@ import { agencyScopeOf } from "../tenants/scope";
 import { createTenant, getTenantDetail, listTenants, updateTenant } from "../tenants/service";
 import { AddTenantUserBody, TenantUserSchema, UserListQuery } from "../users/schemas";
 import { addTenantUser, listTenantUsers } from "../users/service";
-import { AgencyListQuery, AgencyLocationSchema, TenantIdParam } from "./schemas";
-import { listAgencyLocations, ownedTenantContext } from "./service";
+import { CampaignSchema, CreateCampaignBody } from "../campaigns/schemas";
+import { createCampaign } from "../campaigns/service";
+import { AgencyCampaignSchema, AgencyListQuery, AgencyLocationSchema, TenantIdParam } from "./schemas";
+import { listAgencyCampaigns, listAgencyLocations, ownedTenantContext } from "./service";
 
 const scope = (c: Context<AppEnv>) => agencyScopeOf(c.var.principal);
 const owned = (c: Context<AppEnv>, tenantId: string) => ownedTenantContext(platformSvc(c), scope(c), tenantId);
@@ -72,6 +74,19 @@ const listLocationsRoute = createRoute({
   responses: { 200: json(paged(AgencyLocationSchema).openapi("AgencyLocationPage")), ...stdErrorsWithNotFound },
 });
 
+const createCampaignRoute = createRoute({
+  method: "post", path: "/agency/tenants/{tenantId}/campaigns", tags, security, summary: "Create a campaign in an owned tenant",
+  description: `Same body and rules as POST /v1/campaigns. ${notOwned}`,
+  request: { params: TenantIdParam, body: jsonBody(CreateCampaignBody) },
+  responses: { 201: json(CampaignSchema, "Created"), ...stdErrorsWithNotFound },
+});
+
+const listCampaignsRoute = createRoute({
+  method: "get", path: "/agency/campaigns", tags, security, summary: "Campaigns across owned tenants, newest first, each with its tenant",
+  request: { query: AgencyListQuery },
+  responses: { 200: json(paged(AgencyCampaignSchema).openapi("AgencyCampaignPage")), ...stdErrorsWithNotFound },
+});
+
 export const agencyRoutes = createRouter()
   .openapi(createTenantRoute, async (c) => c.json(await createTenant(platformSvc(c), scope(c), c.req.valid("json")), 201))
   .openapi(listTenantsRoute, async (c) => c.json(await listTenants(c.var.db, scope(c), c.req.valid("query")), 200))
@@ -88,4 +103,8 @@ export const agencyRoutes = createRouter()
   .openapi(createLocationRoute, async (c) =>
     c.json(await createLocation(await owned(c, c.req.valid("param").tenantId), c.req.valid("json")), 201),
   )
-  .openapi(listLocationsRoute, async (c) => c.json(await listAgencyLocations(c.var.db, scope(c), c.req.valid("query")), 200));
+  .openapi(listLocationsRoute, async (c) => c.json(await listAgencyLocations(c.var.db, scope(c), c.req.valid("query")), 200))
+  .openapi(createCampaignRoute, async (c) =>
+    c.json(await createCampaign(await owned(c, c.req.valid("param").tenantId), c.req.valid("json")), 201),
+  )
+  .openapi(listCampaignsRoute, async (c) => c.json(await listAgencyCampaigns(c.var.db, scope(c), c.req.valid("query")), 200));

@@ -1,3 +1,4 @@
+import { CampaignSchema } from "../campaigns/schemas";
 import { z } from "@hono/zod-openapi";
 import { PageQuerySchema } from "../../lib/openapi";
 import { LocationSchema } from "../locations/schemas";
@@ -5,6 +6,7 @@ import { LocationSchema } from "../locations/schemas";
 export const TenantRefSchema = z.object({ id: z.string(), name: z.string(), slug: z.string() }).openapi("TenantRef");
 
 export const AgencyLocationSchema = LocationSchema.extend({ tenant: TenantRefSchema }).openapi("AgencyLocation");
+export const AgencyCampaignSchema = CampaignSchema.extend({ tenant: TenantRefSchema }).openapi("AgencyCampaign");
 
 /** Agency-wide lists: every owned tenant, or one of them. */
 export const AgencyListQuery = PageQuerySchema.extend({

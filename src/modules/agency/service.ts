@@ -1,7 +1,8 @@
+import { listCampaignsAcrossTenants } from "../campaigns/service";
 import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
-import { brands, locations, tenants } from "../../db/schema";
+import { brands, campaigns, locations, tenants } from "../../db/schema";
 import type { PlatformContext, ServiceContext } from "../../lib/context";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { toLocation } from "../locations/schemas";
@@ -50,4 +51,8 @@ export async function listAgencyLocations(db: Db, scope: AgencyScope, q: PageQue
       tenant: { id: l.tenantId, name: tenantName, slug: tenantSlug },
     }),
   });
+}
+
+export async function listAgencyCampaigns(db: Db, scope: AgencyScope, q: PageQuery & { tenantId?: string }) {
+  return listCampaignsAcrossTenants(db, await agencyListFilter(db, scope, campaigns.tenantId, q.tenantId), q);
 }

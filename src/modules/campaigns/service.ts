@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { brands, campaigns, locations, tenants } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
@@ -31,9 +31,8 @@ export async function listCampaigns(ctx: ServiceContext, q: PageQuery & { locati
  * Campaigns across the given tenants (an agency's), newest first, each with its tenant. A tenantId
  * filter outside `tenantIds` yields an empty page: the caller decides which tenants are visible.
  */
-export async function listCampaignsForTenants(db: Db, tenantIds: string[], q: PageQuery & { tenantId?: string }) {
-  const visible = q.tenantId ? tenantIds.filter((id) => id === q.tenantId) : tenantIds;
-  const where = inArray(campaigns.tenantId, visible.length ? visible : [""]);
+/** Campaigns across tenants (agency lists), each with its tenant; `where` decides which tenants. */
+export async function listCampaignsAcrossTenants(db: Db, where: SQL | undefined, q: PageQuery) {
   return keysetPage(db, {
     query: q,
     sort: [campaigns.createdAt, campaigns.id],

@@ -1,0 +1,83 @@
+import { index, integer, sqliteTable, text, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
+import { createdAt, jsonObject, timestamp, updatedAt } from "./columns";
+import { MESSAGE_CHANNELS } from "./outbox";
+
+export const SOLICITATION_STATUSES = ["PENDING", "SENT", "DELIVERED", "FAILED", "BLOCKED", "BOUNCED"] as const;
+export type SolicitationStatus = (typeof SOLICITATION_STATUSES)[number];
+
+export const BLOCKED_REASONS = [
+  "TENANT_PAUSED",
+  "SUPPRESSED",
+  "MISSING_ADDRESS",
+  "NO_CONSENT",
+  "QUIET_HOURS",
+  "FREQUENCY_CAP_DAILY",
+  "FREQUENCY_CAP_WEEKLY",
+] as const;
+export type BlockedReason = (typeof BLOCKED_REASONS)[number];
+
+export const solicitations = sqliteTable(
+  "solicitations",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull(),
+    locationId: text("location_id").notNull(),
+    contactId: text("contact_id").notNull(),
+    campaignId: text("campaign_id"),
+    templateId: text("template_id"),
+    experimentId: text("experiment_id"),
+    variantId: text("variant_id"),
+    /** the drip step this send belongs to (0 for the first message of a campaign with a sequence) */
+    sequenceStepIndex: integer("sequence_step_index"),
+    channel: text("channel", { enum: MESSAGE_CHANNELS }).notNull(),
+    status: text("status", { enum: SOLICITATION_STATUSES }).notNull(),
+    shortLinkToken: text("short_link_token").notNull(),
+    destinationUrl: text("destination_url"),
+    blockedReason: text("blocked_reason", { enum: BLOCKED_REASONS }),
+    provider: text("provider"),
+    providerMessageId: text("provider_message_id"),
+    failureReason: text("failure_reason"),
+    sentAt: timestamp("sent_at"),
+    deliveredAt: timestamp("delivered_at"),
+    clickedAt: timestamp("clicked_at"),
+    convertedAt: timestamp("converted_at"),
+    idempotencyKey: text("idempotency_key"),
+    metadata: jsonObject("metadata"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("solicitations_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    /** frequency caps: this contact's recent non-blocked sends */
+    index("solicitations_contact_created_idx").on(t.tenantId, t.contactId, t.createdAt),
+    index("solicitations_campaign_created_idx").on(t.campaignId, t.createdAt, t.id),
+    index("solicitations_location_idx").on(t.locationId),
+    index("solicitations_provider_message_idx").on(t.providerMessageId),
+    uniqueIndex("solicitations_short_link_uq").on(t.shortLinkToken),
+  ],
+);
+
+/** IETF Idempotency-Key records for POST /v1/solicitations, per tenant, kept 24 hours. */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    tenantId: text("tenant_id").notNull(),
+    key: text("key").notNull(),
+    /** SHA-256 of the canonical request body: the same key with another body is 422 */
+    requestHash: text("request_hash").notNull(),
+    /** null while the first request is in flight (a concurrent duplicate is 409) */
+    responseStatus: integer("response_status"),
+    responseBody: text("response_body", { mode: "json" }),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.key] }), index("idempotency_keys_expires_idx").on(t.expiresAt)],
+);
+
+/** One row per solicitation handed to a provider: a redelivered queue message never sends twice. */
+export const sendRecords = sqliteTable("send_records", {
+  solicitationId: text("solicitation_id").primaryKey(),
+  provider: text("provider").notNull(),
+  providerMessageId: text("provider_message_id"),
+  createdAt: createdAt(),
+});

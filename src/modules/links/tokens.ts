@@ -1,0 +1,91 @@
+import { fromBase64Url, toBase64Url } from "../../lib/crypto";
+
+/**
+ * Compact signed tokens for public links (short links, unsubscribe, feedback pages). A token carries
+ * what its public route needs, so the hot path verifies an HMAC instead of reading D1:
+ *   base64url(purpose ~ field ~ field ...) "." base64url(HMAC-SHA256(key, payload)[0..16])
+ * 128 bits of MAC make tokens unguessable and unforgeable; the payload is readable, never secret.
+ */
+export type TokenPurpose = "link" | "unsub";
+
+const MAC_BYTES = 16;
+const SEP = "~";
+const enc = new TextEncoder();
+const keys = new Map<string, Promise<CryptoKey>>();
+
+/** A per-purpose key derived from the service secret, cached per isolate. */
+function keyFor(secret: string, purpose: TokenPurpose): Promise<CryptoKey> {
+  const id = `${purpose}:${secret}`;
+  let key = keys.get(id);
+  if (!key) {
+    key = crypto.subtle
+      .importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
+      .then((root) => crypto.subtle.sign("HMAC", root, enc.encode(`public-token:${purpose}:v1`)))
+      .then((derived) => crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]));
+    keys.set(id, key);
+  }
+  return key;
+}
+
+export async function signToken(secret: string, purpose: TokenPurpose, fields: string[]): Promise<string> {
+  if (fields.some((f) => f.includes(SEP))) throw new Error("token fields must not contain ~");
+  const payload = toBase64Url(enc.encode([purpose, ...fields].join(SEP)));
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret, purpose), enc.encode(payload)));
+  return `${payload}.${toBase64Url(mac.slice(0, MAC_BYTES))}`;
+}
+
+/** The token's fields, or null when it is malformed, of another purpose, or not signed by us. */
+export async function verifyToken(secret: string, purpose: TokenPurpose, token: string): Promise<string[] | null> {
+  const dot = token.indexOf(".");
+  if (dot <= 0 || token.length > 512) return null;
+  const payload = token.slice(0, dot);
+  let mac: Uint8Array;
+  let fields: string[];
+  try {
+    mac = fromBase64Url(token.slice(dot + 1));
+    fields = new TextDecoder().decode(fromBase64Url(payload)).split(SEP);
+  } catch {
+    return null;
+  }
+  if (mac.length !== MAC_BYTES || fields[0] !== purpose) return null;
+  const full = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret, purpose), enc.encode(payload)));
+  // constant-time compare of the truncated MAC
+  let diff = 0;
+  for (let i = 0; i < MAC_BYTES; i++) diff |= full[i]! ^ mac[i]!;
+  return diff === 0 ? fields.slice(1) : null;
+}
+
+/** What a short link carries: enough to redirect without reading the solicitation. */
+export interface LinkClaims {
+  solicitationId: string;
+  tenantId: string;
+  locationId: string;
+  /** Campaign.reviewDestination, or "custom" when the solicitation has its own destinationUrl */
+  destination: string;
+}
+
+export const mintLinkToken = (secret: string, c: LinkClaims) =>
+  signToken(secret, "link", [c.solicitationId, c.tenantId, c.locationId, c.destination]);
+
+export async function readLinkToken(secret: string, token: string): Promise<LinkClaims | null> {
+  const f = await verifyToken(secret, "link", token);
+  if (!f || f.length !== 4) return null;
+  return { solicitationId: f[0]!, tenantId: f[1]!, locationId: f[2]!, destination: f[3]! };
+}
+
+/** What an unsubscribe link carries: the contact and the channel to stop. */
+export interface UnsubscribeClaims {
+  tenantId: string;
+  contactId: string;
+  channel: string;
+  solicitationId: string;
+}
+
+export const mintUnsubscribeToken = (secret: string, c: UnsubscribeClaims) =>
+  signToken(secret, "unsub", [c.tenantId, c.contactId, c.channel, c.solicitationId]);
+
+export async function readUnsubscribeToken(secret: string, token: string): Promise<UnsubscribeClaims | null> {
+  const f = await verifyToken(secret, "unsub", token);
+  if (!f || f.length !== 4) return null;
+  return { tenantId: f[0]!, contactId: f[1]!, channel: f[2]!, solicitationId: f[3]! };
+}
