@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import type { Env } from "./env";
 import { handleScheduled } from "./jobs/cron";
 import { handleQueue } from "./jobs/queue";
+import "./jobs/events";
 import "./modules/reviews/jobs";
 import "./modules/contacts/jobs";
 import "./modules/sso/jobs";

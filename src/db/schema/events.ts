@@ -1,4 +1,4 @@
-import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
  * Transactional outbox: a domain event is inserted in the same db.batch as the change that
@@ -18,4 +18,15 @@ export const domainEvents = sqliteTable(
     index("domain_events_pending_idx").on(t.dispatchedAt, t.occurredAt),
     index("domain_events_tenant_idx").on(t.tenantId, t.occurredAt, t.id),
   ],
+);
+
+/** Which handler has processed which event: redelivered events skip the handlers already done. */
+export const processedEvents = sqliteTable(
+  "processed_events",
+  {
+    eventId: text("event_id").notNull(),
+    handler: text("handler").notNull(),
+    processedAt: text("processed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.handler] }), index("processed_events_at_idx").on(t.processedAt)],
 );
