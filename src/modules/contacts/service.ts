@@ -1,4 +1,4 @@
-import { and, eq, gte, lt, or, sql, count, type SQL } from "drizzle-orm";
+import { and, count, eq, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { contactCounts, contacts } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
@@ -35,13 +35,27 @@ export function searchCondition(tenantId: string, term: string): SQL {
   return or(...branches)!;
 }
 
-export async function listContacts(ctx: ServiceContext, q: PageQuery & { search?: string }) {
-  const where = q.search ? searchCondition(ctx.tenantId, q.search) : eq(contacts.tenantId, ctx.tenantId);
+export interface ContactFilters {
+  search?: string;
+  isSuppressed?: boolean;
+  hasEmail?: boolean;
+  hasPhone?: boolean;
+}
+
+export async function listContacts(ctx: ServiceContext, q: PageQuery & ContactFilters) {
+  const base = q.search ? searchCondition(ctx.tenantId, q.search) : eq(contacts.tenantId, ctx.tenantId);
+  const narrowed = q.isSuppressed !== undefined || q.hasEmail !== undefined || q.hasPhone !== undefined;
+  const where = and(
+    base,
+    q.isSuppressed === undefined ? undefined : eq(contacts.isSuppressed, q.isSuppressed),
+    q.hasEmail === undefined ? undefined : q.hasEmail ? isNotNull(contacts.email) : isNull(contacts.email),
+    q.hasPhone === undefined ? undefined : q.hasPhone ? isNotNull(contacts.phone) : isNull(contacts.phone),
+  );
   return keysetPage(ctx.db, {
     query: q,
     sort: [contacts.createdAt, contacts.id],
     rows: (cursor, order, limit) => ctx.db.select().from(contacts).where(and(where, cursor)).orderBy(...order).limit(limit),
-    count: q.search
+    count: q.search || narrowed
       ? ctx.db.select({ n: count() }).from(contacts).where(where)
       : ctx.db.select({ n: contactCounts.total }).from(contactCounts).where(eq(contactCounts.tenantId, ctx.tenantId)),
     key: (c) => [c.createdAt, c.id],

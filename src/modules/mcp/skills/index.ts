@@ -1,3 +1,6 @@
 // Every skill module registers itself here. A domain's skills land as one file calling its service.
 import "./agency";
 import "./location";
+import "./campaign";
+import "./contact";
+import "./review";
