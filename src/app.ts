@@ -36,6 +36,7 @@ import { regionRoutes } from "./modules/regions/routes";
 import { userRoutes } from "./modules/users/routes";
 import { systemRoutes } from "./modules/system/routes";
 import { analyticsRoutes } from "./modules/analytics/routes";
+import { scoreRoutes } from "./modules/reputation/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -89,6 +90,7 @@ export function createApp() {
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
   app.route("/", analyticsRoutes);
+  app.route("/", scoreRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -7,6 +7,7 @@ import "./modules/reviews/jobs";
 import "./modules/contacts/jobs";
 import "./modules/sso/jobs";
 import "./modules/analytics/jobs";
+import "./modules/reputation/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";
