@@ -37,6 +37,7 @@ import { userRoutes } from "./modules/users/routes";
 import { systemRoutes } from "./modules/system/routes";
 import { analyticsRoutes } from "./modules/analytics/routes";
 import { scoreRoutes } from "./modules/reputation/routes";
+import { competitorRoutes } from "./modules/competitors/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -91,6 +92,7 @@ export function createApp() {
   app.route("/", oauthRoutes);
   app.route("/", analyticsRoutes);
   app.route("/", scoreRoutes);
+  app.route("/", competitorRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

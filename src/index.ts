@@ -8,6 +8,7 @@ import "./modules/contacts/jobs";
 import "./modules/sso/jobs";
 import "./modules/analytics/jobs";
 import "./modules/reputation/jobs";
+import "./modules/competitors/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";
