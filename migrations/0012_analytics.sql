@@ -80,6 +80,13 @@ CREATE TABLE `competitors` (
 CREATE INDEX `competitors_tenant_created_idx` ON `competitors` (`tenant_id`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `competitors_location_idx` ON `competitors` (`location_id`);--> statement-breakpoint
 CREATE INDEX `competitors_refresh_idx` ON `competitors` (`last_refreshed_at`);--> statement-breakpoint
+CREATE TABLE `recommendation_runs` (
+	`tenant_id` text PRIMARY KEY NOT NULL,
+	`last_run_day` text NOT NULL,
+	`last_run_at` text NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `recommendation_runs_day_idx` ON `recommendation_runs` (`last_run_day`);--> statement-breakpoint
 CREATE TABLE `recommendations` (
 	`id` text PRIMARY KEY NOT NULL,
 	`tenant_id` text NOT NULL,

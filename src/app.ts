@@ -38,6 +38,7 @@ import { systemRoutes } from "./modules/system/routes";
 import { analyticsRoutes } from "./modules/analytics/routes";
 import { scoreRoutes } from "./modules/reputation/routes";
 import { competitorRoutes } from "./modules/competitors/routes";
+import { recommendationRoutes } from "./modules/recommendations/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -93,6 +94,7 @@ export function createApp() {
   app.route("/", analyticsRoutes);
   app.route("/", scoreRoutes);
   app.route("/", competitorRoutes);
+  app.route("/", recommendationRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

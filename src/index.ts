@@ -9,6 +9,7 @@ import "./modules/sso/jobs";
 import "./modules/analytics/jobs";
 import "./modules/reputation/jobs";
 import "./modules/competitors/jobs";
+import "./modules/recommendations/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";

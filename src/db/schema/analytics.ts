@@ -197,3 +197,14 @@ export const recommendations = sqliteTable(
     index("recommendations_snoozed_idx").on(t.status, t.snoozedUntil),
   ],
 );
+
+/** The last day the recommendation rules ran for a tenant: the sweep works through tenants not yet done today. */
+export const recommendationRuns = sqliteTable(
+  "recommendation_runs",
+  {
+    tenantId: text("tenant_id").primaryKey(),
+    lastRunDay: text("last_run_day").notNull(),
+    lastRunAt: text("last_run_at").notNull(),
+  },
+  (t) => [index("recommendation_runs_day_idx").on(t.lastRunDay)],
+);
