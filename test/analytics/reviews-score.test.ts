@@ -141,8 +141,8 @@ describe("reputation score", () => {
     const latest = await w.as("viewer").get(`/v1/locations/${l1.id}/score`);
     expect(latest.body).toMatchObject({ day: "2026-04-05", score: 57 });
 
-    expect((await w.as("viewer").post(`/v1/locations/${l1.id}/score`)).status).toBe(403);
-    const now = await w.as("manager").post(`/v1/locations/${l1.id}/score`);
+    expect((await w.as("viewer").post(`/v1/locations/${l1.id}/score/recompute`)).status).toBe(403);
+    const now = await w.as("manager").post(`/v1/locations/${l1.id}/score/recompute`);
     expect(now.status).toBe(200);
     expect(now.body.day).toBe(today);
     const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.action, "score.computed"), eq(auditEvents.resourceId, l1.id)));
@@ -167,6 +167,6 @@ describe("reputation score", () => {
     const foreign = await newLocation(w, "tenantBAdmin");
     expect((await w.as("viewer").get(`/v1/locations/${foreign.id}/score`)).status).toBe(404);
     expect((await w.as("viewer").get(`/v1/locations/${foreign.id}/score/history`)).status).toBe(404);
-    expect((await w.as("manager").post(`/v1/locations/${foreign.id}/score`)).status).toBe(404);
+    expect((await w.as("manager").post(`/v1/locations/${foreign.id}/score/recompute`)).status).toBe(404);
   });
 });

@@ -16,7 +16,7 @@ const latest = createRoute({
 });
 
 const recompute = createRoute({
-  method: "post", path: "/v1/locations/{id}/score", tags, security: TENANT_SECURITY, summary: "Recompute today's snapshot now (manager)",
+  method: "post", path: "/v1/locations/{id}/score/recompute", tags, security: TENANT_SECURITY, summary: "Recompute today's snapshot now (manager)",
   description: `${formula} Replaces today's snapshot; audited.`,
   middleware: [canManage] as const,
   request: { params: IdParam },
