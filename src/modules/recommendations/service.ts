@@ -4,7 +4,7 @@ import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { conflict, notFound } from "../../lib/errors";
+import { conflict, notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
@@ -68,7 +68,9 @@ const dedupeKeyOf = (r: { type: string; scopeType: string; scopeId: string }) =>
  * create_recommendation action. Audited.
  */
 export async function createRecommendation(ctx: ServiceContext, raw: CreateRecommendation): Promise<{ recommendation: ReturnType<typeof toRecommendation>; created: boolean }> {
-  const input = CreateRecommendationInput.parse(raw);
+  const parsed = CreateRecommendationInput.safeParse(raw);
+  if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  const input = parsed.data;
   const dedupeKey = dedupeKeyOf(input);
   const cooldown = new Date(Date.now() - COOLDOWN_DAYS * 86_400_000).toISOString();
   const blocking =
