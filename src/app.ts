@@ -35,6 +35,10 @@ import { auditRoutes } from "./modules/audit/routes";
 import { regionRoutes } from "./modules/regions/routes";
 import { userRoutes } from "./modules/users/routes";
 import { systemRoutes } from "./modules/system/routes";
+import { analyticsRoutes } from "./modules/analytics/routes";
+import { scoreRoutes } from "./modules/reputation/routes";
+import { competitorRoutes } from "./modules/competitors/routes";
+import { recommendationRoutes } from "./modules/recommendations/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -87,6 +91,10 @@ export function createApp() {
   app.route("/", userRoutes);
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
+  app.route("/", analyticsRoutes);
+  app.route("/", scoreRoutes);
+  app.route("/", competitorRoutes);
+  app.route("/", recommendationRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -6,6 +6,10 @@ import "./jobs/events";
 import "./modules/reviews/jobs";
 import "./modules/contacts/jobs";
 import "./modules/sso/jobs";
+import "./modules/analytics/jobs";
+import "./modules/reputation/jobs";
+import "./modules/competitors/jobs";
+import "./modules/recommendations/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";

@@ -52,6 +52,8 @@ export const solicitations = sqliteTable(
     index("solicitations_contact_created_idx").on(t.tenantId, t.contactId, t.createdAt),
     index("solicitations_campaign_created_idx").on(t.campaignId, t.createdAt, t.id),
     index("solicitations_location_idx").on(t.locationId),
+    /** analytics: recomputing one location's day of the funnel */
+    index("solicitations_tenant_location_created_idx").on(t.tenantId, t.locationId, t.createdAt),
     index("solicitations_provider_message_idx").on(t.providerMessageId),
     uniqueIndex("solicitations_short_link_uq").on(t.shortLinkToken),
   ],

@@ -46,4 +46,4 @@ export function reviewSiteClient(conn: SiteConnection, fetchFn: FetchFn): Review
   }
 }
 
-export { ReviewSiteError, type ExternalReview, type FetchFn, type ReviewSiteClient } from "./types";
+export { ReviewSiteError, type BusinessSummary, type ExternalReview, type FetchFn, type ReviewSiteClient } from "./types";

@@ -20,6 +20,14 @@ export interface ExternalReview {
   recommendation?: "positive" | "negative" | null;
 }
 
+/** A business's public standing on a site (competitor tracking). */
+export interface BusinessSummary {
+  businessId: string;
+  name: string | null;
+  rating: number | null;
+  reviewCount: number | null;
+}
+
 export interface ReviewPage {
   reviews: ExternalReview[];
   /** opaque; null when this was the last page */
@@ -32,6 +40,8 @@ export interface ReviewSiteClient {
   listReviews(cursor: string | null): Promise<ReviewPage>;
   /** absent where the site (or this connection) offers no reply API */
   reply?(externalReviewId: string, text: string): Promise<void>;
+  /** any business's rating and review count, where the site's API offers it (Yelp Fusion) */
+  businessSummary?(businessId: string): Promise<BusinessSummary>;
   /** where a person can reply by hand */
   replyUrl(review: { externalReviewId: string | null; url: string | null }): string | null;
 }

@@ -1,4 +1,4 @@
-import { bearer, callSite, trimSlash, type ExternalReview, type FetchFn, type ReviewPage, type ReviewSiteClient } from "./types";
+import { bearer, callSite, trimSlash, type BusinessSummary, type ExternalReview, type FetchFn, type ReviewPage, type ReviewSiteClient } from "./types";
 
 export const YELP_FUSION_API = "https://api.yelp.com";
 export const YELP_PARTNER_API = "https://partner-api.yelp.com";
@@ -41,6 +41,13 @@ export class YelpClient implements ReviewSiteClient {
     const url = `${trimSlash(this.cfg.baseUrl ?? YELP_FUSION_API)}/v3/businesses/${encodeURIComponent(this.cfg.businessId)}/reviews?limit=3&sort_by=newest`;
     const body = await callSite<{ reviews?: YelpReview[] }>(this.site, this.fetchFn, url, { method: "GET", headers: bearer(this.cfg.apiKey) });
     return { reviews: (body?.reviews ?? []).map(toReview), nextCursor: null };
+  }
+
+  /** Fusion GET /v3/businesses/{id}: rating (0.5 steps) and review_count of any business. */
+  async businessSummary(businessId: string): Promise<BusinessSummary> {
+    const url = `${trimSlash(this.cfg.baseUrl ?? YELP_FUSION_API)}/v3/businesses/${encodeURIComponent(businessId)}`;
+    const b = await callSite<{ id?: string; name?: string; rating?: number; review_count?: number }>(this.site, this.fetchFn, url, { method: "GET", headers: bearer(this.cfg.apiKey) });
+    return { businessId: b?.id ?? businessId, name: b?.name ?? null, rating: b?.rating ?? null, reviewCount: b?.review_count ?? null };
   }
 
   private async respond(externalReviewId: string, text: string, token: string) {

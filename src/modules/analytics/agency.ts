@@ -1,0 +1,62 @@
+import { and, asc, gte, inArray, lte, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Db } from "../../db/client";
+import { analyticsFunnelDaily as f, analyticsResponseDaily as r, analyticsReviewDaily as v, tenants } from "../../db/schema";
+import { agencyListFilter } from "../agency/service";
+import type { AgencyScope } from "../tenants/scope";
+import { averageOf, rate, sumOf } from "./aggregates";
+import type { AgencyFiguresDto } from "./schemas";
+import { resolveRange } from "./service";
+
+const empty = () => ({ reviews: 0, rated: 0, ratingSum: 0, negative: 0, requested: 0, sent: 0, delivered: 0, clicked: 0, converted: 0, arrived: 0, responded: 0 });
+type Sums = ReturnType<typeof empty>;
+
+const figures = (s: Sums): AgencyFiguresDto => ({
+  reviews: { count: s.reviews, averageRating: averageOf(s.ratingSum, s.rated), negative: s.negative },
+  funnel: { requested: s.requested, sent: s.sent, delivered: s.delivered, clicked: s.clicked, converted: s.converted, conversionRate: rate(s.converted, s.sent) },
+  responses: { reviews: s.arrived, responded: s.responded, responseRate: rate(s.responded, s.arrived) },
+});
+
+/**
+ * GET /agency/analytics: the rollups of every tenant the caller's agencies own (or the one owned
+ * tenant asked for; another agency's tenant is 404), per tenant and in total.
+ */
+export async function agencyAnalytics(db: Db, scope: AgencyScope, q: { dateFrom?: string; dateTo?: string; tenantId?: string }) {
+  const range = resolveRange(q);
+  const owned = (col: SQLiteColumn) => agencyListFilter(db, scope, col, q.tenantId);
+  const inRange = (t: { day: SQLiteColumn }) => and(gte(t.day, range.dateFrom), lte(t.day, range.dateTo));
+  const [reviewRows, funnelRows, responseRows] = await db.batch([
+    db
+      .select({ tenantId: v.tenantId, reviews: sumOf(v.reviews), rated: sumOf(v.rated), ratingSum: sql<number>`total(${v.ratingSum})`.mapWith(Number), negative: sumOf(v.negative) })
+      .from(v)
+      .where(and(await owned(v.tenantId), inRange(v)))
+      .groupBy(v.tenantId),
+    db
+      .select({ tenantId: f.tenantId, requested: sumOf(f.requested), sent: sumOf(f.sent), delivered: sumOf(f.delivered), clicked: sumOf(f.clicked), converted: sumOf(f.converted) })
+      .from(f)
+      .where(and(await owned(f.tenantId), inRange(f)))
+      .groupBy(f.tenantId),
+    db
+      .select({ tenantId: r.tenantId, arrived: sumOf(r.reviews), responded: sumOf(r.responded) })
+      .from(r)
+      .where(and(await owned(r.tenantId), inRange(r)))
+      .groupBy(r.tenantId),
+  ]);
+  const byTenant = new Map<string, Sums>();
+  const add = (rows: ({ tenantId: string } & Partial<Sums>)[]) => {
+    for (const { tenantId, ...x } of rows) byTenant.set(tenantId, { ...(byTenant.get(tenantId) ?? empty()), ...x });
+  };
+  add(reviewRows);
+  add(funnelRows);
+  add(responseRows);
+  const ids = [...byTenant.keys()];
+  const names = ids.length ? await db.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(inArray(tenants.id, ids)).orderBy(asc(tenants.name)) : [];
+  const total = empty();
+  for (const s of byTenant.values()) for (const k of Object.keys(total) as (keyof Sums)[]) total[k] += s[k];
+  return {
+    range,
+    totals: figures(total),
+    tenants: names.map((t) => ({ tenant: t, ...figures(byTenant.get(t.id)!) })),
+  };
+}
+

@@ -1,0 +1,4 @@
+import { registerEventHandler } from "../../jobs/events";
+import { applyEventToRollups } from "./events";
+
+registerEventHandler({ name: "analytics-rollups", handle: applyEventToRollups });

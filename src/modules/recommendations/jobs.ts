@@ -1,0 +1,53 @@
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { createDb } from "../../db/client";
+import { recommendationRuns, tenants } from "../../db/schema";
+import type { Env } from "../../env";
+import { CRONS, registerSweep } from "../../jobs/cron";
+import { nowIso } from "../../lib/time";
+import { dayOf } from "../analytics/dates";
+import { systemContext } from "../reviews/system-context";
+import { generateRecommendations } from "./rules";
+import { dueSnoozed, wakeRecommendation } from "./service";
+
+/** Tenants one run generates for: the rules cost a few dozen queries per tenant. */
+export const TENANTS_PER_RUN = 10;
+
+/**
+ * Runs the rules once a day for every active tenant, TENANTS_PER_RUN at a time: the daily cron
+ * starts, the 5-minute cron continues until every tenant has today's run.
+ */
+export async function recommendationSweep(env: Env, now: Date): Promise<number> {
+  const db = createDb(env.DB);
+  const day = dayOf(now);
+  const due = await db
+    .select({ id: tenants.id })
+    .from(tenants)
+    .leftJoin(recommendationRuns, eq(recommendationRuns.tenantId, tenants.id))
+    .where(and(eq(tenants.isActive, true), or(isNull(recommendationRuns.lastRunDay), lt(recommendationRuns.lastRunDay, day))))
+    .limit(TENANTS_PER_RUN);
+  for (const t of due) {
+    try {
+      await generateRecommendations(systemContext(env, t.id, "recommendations"), now);
+    } catch (e) {
+      console.error(JSON.stringify({ level: "error", message: "recommendation rules failed", tenantId: t.id, error: String(e) }));
+    }
+    // recorded either way: a tenant whose data breaks a rule must not starve the others; it runs again tomorrow
+    await db
+      .insert(recommendationRuns)
+      .values({ tenantId: t.id, lastRunDay: day, lastRunAt: nowIso(now) })
+      .onConflictDoUpdate({ target: recommendationRuns.tenantId, set: { lastRunDay: day, lastRunAt: nowIso(now) } });
+  }
+  return due.length;
+}
+
+/** Snoozed recommendations whose snoozedUntil has passed go back to pending (audited as the system). */
+export async function wakeSnoozed(env: Env, now: Date): Promise<number> {
+  const due = await dueSnoozed({ db: createDb(env.DB) }, now);
+  for (const r of due) await wakeRecommendation(systemContext(env, r.tenantId, "recommendation-wake"), r.id);
+  return due.length;
+}
+
+const generate = { name: "recommendation-rules", run: async (env: Env, now: Date) => void (await recommendationSweep(env, now)) };
+registerSweep(CRONS.daily, generate);
+registerSweep(CRONS.frequent, generate);
+registerSweep(CRONS.frequent, { name: "recommendation-wake", run: async (env, now) => void (await wakeSnoozed(env, now)) });
