@@ -5,7 +5,7 @@ import { createWorld, db, type World } from "../helpers/seed";
 import { connect, structured } from "./helpers";
 
 let w: World;
-let contactIds: Record<string, string> = {};
+let contactIds: { ann: string; bob: string; cy: string };
 let campaignId = "";
 let bCampaignId = "";
 

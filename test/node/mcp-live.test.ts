@@ -21,6 +21,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 let server: Awaited<ReturnType<typeof startWorker>>;
 let token = "";
 let tenantId = "";
+/** a real API key limited to read:locations, as a desktop user would paste into the bridge config */
+let apiKey = "";
 
 const structured = (r: unknown) => (r as { structuredContent: any }).structuredContent;
 
@@ -46,6 +48,13 @@ beforeAll(async () => {
     });
     expect(res.status).toBe(201);
   }
+  const minted = await fetch(`${server.base}/v1/api-keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}`, "x-tenant-id": tenantId },
+    body: JSON.stringify({ name: "desktop bridge", scopes: ["read:locations"] }),
+  });
+  expect(minted.status).toBe(201);
+  apiKey = ((await minted.json()) as { key: string }).key;
 }, 180_000);
 
 afterAll(async () => {
@@ -57,7 +66,7 @@ describe("stdio bridge (bin/reputation-mcp.mjs)", () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [path.join(root, "bin/reputation-mcp.mjs"), "--url", `${server.base}/mcp`],
-      env: { ...(process.env as Record<string, string>), REPUTATION_API_KEY: token },
+      env: { ...(process.env as Record<string, string>), REPUTATION_API_KEY: apiKey },
       stderr: "pipe",
     });
     const client = new Client({ name: "desktop-via-stdio", version: "1.0.0" });
