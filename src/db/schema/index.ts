@@ -16,3 +16,4 @@ export * from "./sso";
 export * from "./messaging-settings";
 export * from "./credentials";
 export * from "./solicitations";
+export * from "./feedback";
