@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { inboxItems, inboxNotes, roleAssignments, type InboxStatus } from "../../db/schema";
+import { inboxItems, inboxNotes, roleAssignments, tenants, type InboxStatus } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit, type PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -23,11 +23,13 @@ const jsonIds = (ids: string[]) => sql`(select value from json_each(${JSON.strin
  */
 function unchangedGuard(ctx: ServiceContext, seen: { id: string; status: InboxStatus }[]) {
   const pairs = JSON.stringify(seen.map((s) => [s.id, s.status]));
-  return ctx.db.run(sql`select case when (
+  const check = sql<number>`case when (
       select count(*) from ${inboxItems} i join json_each(${pairs}) p
         on i.id = json_extract(p.value, '$[0]') and i.status = json_extract(p.value, '$[1]')
       where i.tenant_id = ${ctx.tenantId}) = ${seen.length}
-    then 1 else json('inbox item changed concurrently') end`);
+    then 1 else json('inbox item changed concurrently') end`;
+  // selected from the tenant's own row, which always exists, so the check is evaluated exactly once
+  return ctx.db.select({ ok: check }).from(tenants).where(eq(tenants.id, ctx.tenantId));
 }
 
 /** The messages of an error and its causes (drizzle wraps D1's error). */
