@@ -31,6 +31,7 @@ export function checkAnswers(survey: LandingSurvey | null, answers: Record<strin
   const issues: ValidationIssue[] = [];
   const byId = new Map(survey.questions.map((q) => [q.id, q]));
   const kept: Record<string, unknown> = {};
+  const answered = new Set<string>();
   for (const [id, raw] of Object.entries(answers)) {
     const q = byId.get(id);
     if (!q) {
@@ -39,12 +40,13 @@ export function checkAnswers(survey: LandingSurvey | null, answers: Record<strin
     }
     const v = typeof raw === "string" ? raw.trim() : raw;
     if (v === "" || (Array.isArray(v) && v.length === 0)) continue;
+    answered.add(id);
     const expected = problem(q, v);
     if (expected) issues.push({ path: `surveyResponses.${id}`, message: `Expected ${expected}` });
     else kept[id] = v;
   }
   for (const q of survey.questions) {
-    if (q.required && !(q.id in kept)) issues.push({ path: `surveyResponses.${q.id}`, message: "Required" });
+    if (q.required && !answered.has(q.id)) issues.push({ path: `surveyResponses.${q.id}`, message: "Required" });
   }
   if (issues.length) throw validationError(issues);
   return kept;
