@@ -46,6 +46,3 @@ export async function cached<T>(key: string, load: () => Promise<T>, defer: (p: 
   }
   return value;
 }
-
-/** Drops an entry from this isolate (the Cache API copy expires on its own). */
-export const forget = (key: string) => void isolate.delete(key);
