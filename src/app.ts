@@ -34,6 +34,10 @@ import { apiKeyRoutes } from "./modules/api-keys/routes";
 import { auditRoutes } from "./modules/audit/routes";
 import { regionRoutes } from "./modules/regions/routes";
 import { userRoutes } from "./modules/users/routes";
+import { feedbackPageRoutes } from "./modules/feedback/page.routes";
+import { publicFeedbackRoutes } from "./modules/feedback/routes";
+import { inboxRoutes } from "./modules/inbox/routes";
+import { surveyRoutes } from "./modules/surveys/routes";
 import { systemRoutes } from "./modules/system/routes";
 import { analyticsRoutes } from "./modules/analytics/routes";
 import { scoreRoutes } from "./modules/reputation/routes";
@@ -58,6 +62,9 @@ export function createApp() {
   registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
   app.use("*", requestId, database);
+  // public token routes: registered before the /v1 auth middleware, whose chain they end
+  app.route("/", publicFeedbackRoutes);
+  app.route("/", feedbackPageRoutes);
 
   app.use("/me", authenticate);
   app.use("/v1/*", authenticate, tenantContext);
@@ -95,6 +102,8 @@ export function createApp() {
   app.route("/", scoreRoutes);
   app.route("/", competitorRoutes);
   app.route("/", recommendationRoutes);
+  app.route("/", inboxRoutes);
+  app.route("/", surveyRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

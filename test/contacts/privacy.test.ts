@@ -31,7 +31,7 @@ describe("GET /v1/contacts/{id}/export", () => {
     expect(res.body.records.consentRecords).toEqual([expect.objectContaining({ channel: "email", status: "granted", ipAddress: "198.51.100.4" })]);
     expect(Date.parse(res.body.exportedAt)).toBeGreaterThan(0);
     const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, c.id), eq(auditEvents.action, "contact.exported")));
-    expect(audit[0]).toMatchObject({ actorId: w.users.manager.id, metadata: expect.objectContaining({ kinds: ["consentRecords"] }) });
+    expect(audit[0]).toMatchObject({ actorId: w.users.manager.id, metadata: expect.objectContaining({ kinds: expect.arrayContaining(["consentRecords", "feedback"]) }) });
   });
 
   it("is for managers and up", async () => {

@@ -1,5 +1,6 @@
-import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, timestamp, updatedAt } from "./columns";
+import { SENTIMENTS } from "./reviews";
 import { locations, tenants } from "./tenancy";
 
 export const INBOX_ITEM_TYPES = ["review", "feedback"] as const;
@@ -7,8 +8,9 @@ export const INBOX_STATUSES = ["new", "assigned", "in_progress", "responded", "r
 export type InboxStatus = (typeof INBOX_STATUSES)[number];
 
 /**
- * One work item per review or feedback submission. [reviews] creates them and the SLA sweep marks
- * escalations; the inbox routes (assign, notes, tags, status) arrive with [inbox].
+ * One work item per review or feedback submission. Review ingest and feedback submission create
+ * them; rating, excerpt and sentiment are copied from the source at insert (and on its updates) so
+ * the one list over both kinds needs no join.
  */
 export const inboxItems = sqliteTable(
   "inbox_items",
@@ -24,6 +26,11 @@ export const inboxItems = sqliteTable(
     tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default([]),
     escalatedAt: timestamp("escalated_at"),
     escalationReason: text("escalation_reason"),
+    /** the user or API key that escalated by hand; null for the SLA sweep and public callback requests */
+    escalatedBy: text("escalated_by"),
+    rating: real("rating"),
+    excerpt: text("excerpt"),
+    sentiment: text("sentiment", { enum: SENTIMENTS }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -32,5 +39,25 @@ export const inboxItems = sqliteTable(
     index("inbox_items_review_idx").on(t.reviewId),
     index("inbox_items_feedback_idx").on(t.feedbackId),
     index("inbox_items_location_idx").on(t.locationId),
+    index("inbox_items_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
+    index("inbox_items_tenant_type_created_idx").on(t.tenantId, t.type, t.createdAt, t.id),
+    index("inbox_items_tenant_location_created_idx").on(t.tenantId, t.locationId, t.createdAt, t.id),
+    index("inbox_items_tenant_assignee_created_idx").on(t.tenantId, t.assignedToUserId, t.createdAt, t.id),
   ],
+);
+
+/** Internal notes on an inbox item, oldest first. */
+export const inboxNotes = sqliteTable(
+  "inbox_notes",
+  {
+    id: text("id").primaryKey(),
+    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    inboxItemId: text("inbox_item_id").notNull().references(() => inboxItems.id),
+    /** the user (or API key) that wrote it */
+    authorId: text("author_id"),
+    authorType: text("author_type", { enum: ["user", "api_key", "system"] }).notNull(),
+    note: text("note").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("inbox_notes_item_created_idx").on(t.inboxItemId, t.createdAt, t.id), index("inbox_notes_tenant_idx").on(t.tenantId)],
 );

@@ -17,3 +17,4 @@ export * from "./messaging-settings";
 export * from "./credentials";
 export * from "./solicitations";
 export * from "./analytics";
+export * from "./feedback";

@@ -5,6 +5,7 @@ import type { PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
+import { excerptOf } from "../inbox/excerpt";
 import { detectLanguage } from "./analysis/language";
 import { analyseSentiment } from "./analysis/sentiment";
 import { extractTopics, normaliseTopics } from "./analysis/topics";
@@ -101,7 +102,7 @@ export async function prepareReview(ctx: ServiceContext, input: ReviewInput, exi
       ctx.db.insert(inboxItems).values({
         id: newId(), tenantId: ctx.tenantId, type: "review", reviewId: row.id, feedbackId: null, locationId: row.locationId,
         status: status === "responded" ? "responded" : "new", assignedToUserId: null, tags: [], escalatedAt: null, escalationReason: null,
-        createdAt: now, updatedAt: now,
+        escalatedBy: null, rating: row.rating, excerpt: excerptOf(row.text), sentiment: row.sentiment, createdAt: now, updatedAt: now,
       }),
     ];
     if (row.solicitationId) {
@@ -117,9 +118,13 @@ export async function prepareReview(ctx: ServiceContext, input: ReviewInput, exi
   if (!changed) return { row: existing, created: false, changed: false, statements: [], events: [] };
   const { id, tenantId, createdAt, ...set } = row;
   const statements: BatchItem<"sqlite">[] = [ctx.db.update(reviews).set(set).where(and(eq(reviews.id, id), eq(reviews.tenantId, tenantId)))];
-  if (status === "responded" && existing.status !== "responded") {
-    statements.push(ctx.db.update(inboxItems).set({ status: "responded", updatedAt: now }).where(and(eq(inboxItems.reviewId, id), eq(inboxItems.tenantId, tenantId))));
-  }
+  const becameResponded = status === "responded" && existing.status !== "responded";
+  statements.push(
+    ctx.db
+      .update(inboxItems)
+      .set({ rating: row.rating, excerpt: excerptOf(row.text), sentiment: row.sentiment, ...(becameResponded ? { status: "responded" as const } : {}), updatedAt: now })
+      .where(and(eq(inboxItems.reviewId, id), eq(inboxItems.tenantId, tenantId))),
+  );
   const events = [eventStatement(ctx, "review.updated", { ...eventData(row), previous: { rating: existing.rating, sentiment: existing.sentiment } })];
   if (row.sentiment === "negative" && existing.sentiment !== "negative") events.push(eventStatement(ctx, "review.negative", eventData(row)));
   return { row, created: false, changed: true, statements, events };

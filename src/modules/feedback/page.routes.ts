@@ -1,0 +1,104 @@
+import { Hono, type Context } from "hono";
+import type { AppEnv } from "../../app-env";
+import { ApiError } from "../../lib/errors";
+import type { SurveyQuestion } from "../../db/schema";
+import { feedbackPage, notFoundPage, thanksPage, type FormState } from "./page";
+import { publicRequest } from "./routes";
+import { SubmitFeedbackBody } from "./schemas";
+import { feedbackLinkData, openFeedbackLink, submitFeedbackByToken } from "./service";
+import type { Landing } from "./landing";
+
+const SECURITY_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  "cache-control": "no-store",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+};
+
+const html = (body: { toString(): string }, status = 200) =>
+  new Response(`<!doctype html>${body.toString()}`, { status, headers: SECURITY_HEADERS });
+
+const notFound = () => html(notFoundPage(), 404);
+
+/** Unknown or forged tokens get the friendly page; other errors go to the app's handler. */
+async function orNotFound(work: () => Promise<Response>): Promise<Response> {
+  try {
+    return await work();
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "NOT_FOUND") return notFound();
+    throw e;
+  }
+}
+
+type Form = Record<string, string | File | (string | File)[]>;
+const one = (v: Form[string] | undefined) => (typeof v === "string" ? v : Array.isArray(v) && typeof v[0] === "string" ? v[0] : undefined);
+const num = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : Number(v));
+
+function answer(q: SurveyQuestion, raw: Form[string] | undefined): unknown {
+  if (q.type === "multiple_choice") return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((x): x is string => typeof x === "string");
+  const v = one(raw);
+  if (v === undefined) return undefined;
+  if (["nps", "csat", "ces", "rating"].includes(q.type)) return num(v);
+  if (q.type === "yes_no") return v === "yes" ? true : v === "no" ? false : v;
+  return v;
+}
+
+/** The form's fields as the JSON body of POST /v1/f/{token}; empty fields are left out. */
+function bodyFromForm(form: Form, landing: Landing) {
+  const body: Record<string, unknown> = {
+    rating: num(one(form.rating)),
+    surveyType: one(form.surveyType) || undefined,
+    score: num(one(form.score)),
+    text: one(form.text)?.trim() || undefined,
+    callbackRequested: one(form.callbackRequested) ? true : undefined,
+  };
+  const answers = Object.fromEntries(
+    (landing.survey?.questions ?? []).map((q) => [q.id, answer(q, form[`q.${q.id}`])] as const).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  if (Object.keys(answers).length) body.surveyResponses = answers;
+  if (body.score === undefined) delete body.surveyType;
+  return body;
+}
+
+const friendly = (issues: { path: string; message: string }[]) =>
+  issues.some((i) => i.path === "") ? "Please pick a rating or write a comment before sending." : `Please check your answers: ${issues.map((i) => i.message).join("; ")}.`;
+
+/** The hosted feedback page (HTML, outside the OpenAPI document): form, form post, thank-you page. */
+export const feedbackPageRoutes = new Hono<AppEnv>()
+  .get("/f/:token", (c: Context<AppEnv>) =>
+    orNotFound(async () => {
+      const token = c.req.param("token")!;
+      const { landing } = await openFeedbackLink(publicRequest(c), token);
+      return html(feedbackPage(landing, `/f/${encodeURIComponent(token)}`));
+    }),
+  )
+  .post("/f/:token", (c: Context<AppEnv>) =>
+    orNotFound(async () => {
+      const token = c.req.param("token")!;
+      const req = publicRequest(c);
+      const landing = await feedbackLinkData(req, token);
+      const form = (await c.req.parseBody({ all: true }).catch(() => ({}))) as Form;
+      const body = bodyFromForm(form, landing);
+      const state: FormState = { text: body.text as string | undefined, rating: body.rating as number | undefined, score: body.score as number | undefined, callbackRequested: Boolean(body.callbackRequested) };
+      const parsed = SubmitFeedbackBody.safeParse(body);
+      const action = `/f/${encodeURIComponent(token)}`;
+      if (!parsed.success) {
+        return html(feedbackPage(landing, action, { ...state, error: friendly(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }))) }), 400);
+      }
+      try {
+        await submitFeedbackByToken(req, token, parsed.data);
+      } catch (e) {
+        if (e instanceof ApiError && e.code === "VALIDATION_ERROR") {
+          return html(feedbackPage(landing, action, { ...state, error: friendly((e.details?.issues as { path: string; message: string }[]) ?? []) }), 400);
+        }
+        if (e instanceof ApiError && e.code === "CONFLICT") return html(feedbackPage(landing, action, { ...state, error: "Thank you, but feedback for this visit was already received." }), 409);
+        throw e;
+      }
+      // Post/Redirect/Get: reloading the thank-you page does not resubmit
+      return c.redirect(`${action}/thanks`, 303);
+    }),
+  )
+  .get("/f/:token/thanks", (c: Context<AppEnv>) =>
+    orNotFound(async () => html(thanksPage(await feedbackLinkData(publicRequest(c), c.req.param("token")!)))),
+  );

@@ -1,0 +1,69 @@
+import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
+import { feedbackSubmissions, inboxItems, tenants } from "../../db/schema";
+import { auditStatement } from "../../lib/audit";
+import { commit } from "../../lib/commit";
+import type { ServiceContext } from "../../lib/context";
+import { nowIso } from "../../lib/time";
+import { retentionCutoff, type PersonalDataStep } from "../contacts/privacy";
+import { toFeedback } from "./schemas";
+
+const inList = (ids: string[]) => sql`(select value from json_each(${JSON.stringify(ids)}))`;
+
+/** Wipes the free text (comment, follow-up, answers) of these submissions and their inbox excerpts; scores stay for statistics. */
+function wipe(ctx: Pick<ServiceContext, "db" | "tenantId">, feedbackIds: ReturnType<typeof sql>, now: string) {
+  return [
+    ctx.db.update(inboxItems).set({ excerpt: null, updatedAt: now }).where(and(eq(inboxItems.tenantId, ctx.tenantId), sql`${inboxItems.feedbackId} in ${feedbackIds}`)),
+    ctx.db
+      .update(feedbackSubmissions)
+      .set({ text: null, followUpText: null, surveyResponses: {}, anonymizedAt: now, updatedAt: now })
+      .where(and(eq(feedbackSubmissions.tenantId, ctx.tenantId), sql`${feedbackSubmissions.id} in ${feedbackIds}`)),
+  ];
+}
+
+/**
+ * Feedback a contact gave through their links: exported with the contact (GDPR art. 15/20);
+ * erasure and retention wipe the text and answers (the ratings stay, anonymous, for survey statistics).
+ */
+export const feedbackPersonalData: PersonalDataStep = {
+  key: "feedback",
+  exportRows: async (ctx, contactId) => {
+    const rows = await ctx.db
+      .select()
+      .from(feedbackSubmissions)
+      .where(and(eq(feedbackSubmissions.tenantId, ctx.tenantId), eq(feedbackSubmissions.contactId, contactId)))
+      .orderBy(asc(feedbackSubmissions.createdAt));
+    return rows.map(toFeedback);
+  },
+  erase: (ctx, contactIds) =>
+    wipe(
+      ctx,
+      sql`(select ${feedbackSubmissions.id} from ${feedbackSubmissions} where ${feedbackSubmissions.tenantId} = ${ctx.tenantId} and ${feedbackSubmissions.contactId} in ${inList(contactIds)})`,
+      nowIso(),
+    ),
+  expire: async (system, now, limit) => {
+    const due = await system.db
+      .select({ id: feedbackSubmissions.id, tenantId: feedbackSubmissions.tenantId })
+      .from(tenants)
+      .crossJoin(feedbackSubmissions)
+      .where(
+        and(
+          eq(feedbackSubmissions.tenantId, tenants.id),
+          isNull(feedbackSubmissions.anonymizedAt),
+          lt(feedbackSubmissions.createdAt, retentionCutoff(tenants.id, now)),
+        ),
+      )
+      .limit(limit);
+    const byTenant = new Map<string, string[]>();
+    for (const d of due) byTenant.set(d.tenantId, [...(byTenant.get(d.tenantId) ?? []), d.id]);
+    for (const [tenantId, ids] of byTenant) {
+      const ctx = { ...system, tenantId };
+      await commit(ctx, [
+        ...wipe(ctx, inList(ids), now),
+        auditStatement(ctx, {
+          tenantId, action: "feedback.retention_anonymized", resourceType: "tenant", resourceId: tenantId, nextState: { feedbackIds: ids, sweptAt: now },
+        }),
+      ]);
+    }
+    return due.length;
+  },
+};

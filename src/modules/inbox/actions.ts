@@ -1,0 +1,203 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { inboxItems, inboxNotes, roleAssignments, tenants, type InboxStatus } from "../../db/schema";
+import { auditStatement } from "../../lib/audit";
+import { commit, type PendingEvent } from "../../lib/commit";
+import type { ServiceContext } from "../../lib/context";
+import { conflict, validationError } from "../../lib/errors";
+import { eventStatement } from "../../lib/events";
+import { newId } from "../../lib/ids";
+import { nowIso } from "../../lib/time";
+import { MAX_BULK_ITEMS } from "./schemas";
+import { findInboxRow, type InboxItemType } from "./service";
+import { assertMove } from "./states";
+
+const SUCCESS = { success: true } as const;
+const inTenant = (ctx: ServiceContext, id: string) => and(eq(inboxItems.id, id), eq(inboxItems.tenantId, ctx.tenantId));
+const jsonIds = (ids: string[]) => sql`(select value from json_each(${JSON.stringify(ids)}))`;
+
+/**
+ * First statement of a change's batch: aborts the whole batch (D1 batches are transactions) unless
+ * every item still has the status it was read with, so a concurrent move can never be overwritten
+ * or half-applied. The abort is SQLite's "malformed JSON" error, raised only on the ELSE branch.
+ */
+function unchangedGuard(ctx: ServiceContext, seen: { id: string; status: InboxStatus }[]) {
+  const pairs = JSON.stringify(seen.map((s) => [s.id, s.status]));
+  const check = sql<number>`case when (
+      select count(*) from ${inboxItems} i join json_each(${pairs}) p
+        on i.id = json_extract(p.value, '$[0]') and i.status = json_extract(p.value, '$[1]')
+      where i.tenant_id = ${ctx.tenantId}) = ${seen.length}
+    then 1 else json('inbox item changed concurrently') end`;
+  // selected from the tenant's own row, which always exists, so the check is evaluated exactly once
+  return ctx.db.select({ ok: check }).from(tenants).where(eq(tenants.id, ctx.tenantId));
+}
+
+/** The messages of an error and its causes (drizzle wraps D1's error). */
+function causes(e: unknown): string[] {
+  const out: string[] = [];
+  for (let err = e as { message?: string; cause?: unknown } | undefined; err; err = err.cause as typeof err) out.push(String(err.message));
+  return out;
+}
+
+async function commitGuarded(ctx: ServiceContext, statements: BatchItem<"sqlite">[], events: PendingEvent[] = []) {
+  try {
+    await commit(ctx, statements, events);
+  } catch (e) {
+    if (causes(e).some((m) => m.includes("malformed JSON"))) throw conflict("The inbox item changed at the same time; reload and retry");
+    throw e;
+  }
+}
+
+/** PATCH /v1/inbox/{id}: a status move from the state table. A move to `new` clears the assignee. */
+export async function updateInboxItem(ctx: ServiceContext, id: string, input: { status?: InboxStatus; type?: InboxItemType }) {
+  const item = await findInboxRow(ctx, id, input.type);
+  const to = input.status;
+  if (!to || to === item.status) return SUCCESS;
+  assertMove(item.status, to);
+  if (to === "assigned" && !item.assignedToUserId) {
+    throw validationError([{ path: "status", message: "The item has no assignee; use POST /v1/inbox/{id}/assign" }]);
+  }
+  const now = nowIso();
+  const set = { status: to, updatedAt: now, ...(to === "new" ? { assignedToUserId: null } : {}) };
+  await commitGuarded(ctx, [
+    unchangedGuard(ctx, [item]),
+    ctx.db.update(inboxItems).set(set).where(inTenant(ctx, item.id)),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId, action: "inbox.status_changed", resourceType: "inbox_item", resourceId: item.id,
+      previousState: { status: item.status, assignedToUserId: item.assignedToUserId }, nextState: { status: to, assignedToUserId: to === "new" ? null : item.assignedToUserId },
+    }),
+  ]);
+  return SUCCESS;
+}
+
+/** An assignee must hold a role in this tenant (agency and platform admins act on it but are not its users). */
+async function assertTenantUser(ctx: ServiceContext, userId: string) {
+  const grant = await ctx.db
+    .select({ id: roleAssignments.id })
+    .from(roleAssignments)
+    .where(and(eq(roleAssignments.userId, userId), eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId)))
+    .get();
+  if (!grant) throw validationError([{ path: "userId", message: "Not a user of this tenant" }]);
+}
+
+/**
+ * POST /v1/inbox/{id}/assign: sets the assignee; a `new` item becomes `assigned` (other statuses
+ * stay). userId null unassigns, and an `assigned` item goes back to `new`. Emits inbox.assigned.
+ */
+export async function assignInboxItem(ctx: ServiceContext, id: string, input: { userId: string | null; type?: InboxItemType }) {
+  const item = await findInboxRow(ctx, id, input.type);
+  if (input.userId) await assertTenantUser(ctx, input.userId);
+  if (input.userId === item.assignedToUserId) return SUCCESS;
+  const status: InboxStatus = input.userId ? (item.status === "new" ? "assigned" : item.status) : item.status === "assigned" ? "new" : item.status;
+  const now = nowIso();
+  await commitGuarded(
+    ctx,
+    [
+      unchangedGuard(ctx, [item]),
+      ctx.db.update(inboxItems).set({ assignedToUserId: input.userId, status, updatedAt: now }).where(inTenant(ctx, item.id)),
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId, action: input.userId ? "inbox.assigned" : "inbox.unassigned", resourceType: "inbox_item", resourceId: item.id,
+        previousState: { status: item.status, assignedToUserId: item.assignedToUserId }, nextState: { status, assignedToUserId: input.userId },
+      }),
+    ],
+    input.userId
+      ? [eventStatement(ctx, "inbox.assigned", {
+          inboxItemId: item.id, type: item.type, reviewId: item.reviewId, feedbackId: item.feedbackId, locationId: item.locationId,
+          assignedToUserId: input.userId, previousAssigneeId: item.assignedToUserId,
+        })]
+      : [],
+  );
+  return SUCCESS;
+}
+
+const author = (ctx: ServiceContext) =>
+  ctx.actor.type === "user"
+    ? { authorId: ctx.actor.userId, authorType: "user" as const }
+    : ctx.actor.type === "api_key"
+      ? { authorId: ctx.actor.keyId, authorType: "api_key" as const }
+      : { authorId: null, authorType: "system" as const };
+
+/** POST /v1/inbox/{id}/notes: an internal note with its author and time. */
+export async function addInboxNote(ctx: ServiceContext, id: string, input: { note: string }) {
+  const item = await findInboxRow(ctx, id);
+  const note = { id: newId(), tenantId: ctx.tenantId, inboxItemId: item.id, ...author(ctx), note: input.note, createdAt: nowIso() };
+  await commit(ctx, [
+    ctx.db.insert(inboxNotes).values(note),
+    ctx.db.update(inboxItems).set({ updatedAt: note.createdAt }).where(inTenant(ctx, item.id)),
+    auditStatement(ctx, { tenantId: ctx.tenantId, action: "inbox.note_added", resourceType: "inbox_item", resourceId: item.id, nextState: { noteId: note.id, note: note.note } }),
+  ]);
+  return { ...SUCCESS, noteId: note.id };
+}
+
+/** Trimmed, first spelling kept, later duplicates in any case dropped. */
+export const dedupeTags = (tags: string[]) => {
+  const seen = new Set<string>();
+  return tags.map((t) => t.trim()).filter((t) => t && !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()));
+};
+
+/** POST /v1/inbox/{id}/tags: replaces the item's tags with the given (deduplicated) list; [] clears. */
+export async function setInboxTags(ctx: ServiceContext, id: string, input: { tags: string[]; type?: InboxItemType }) {
+  const item = await findInboxRow(ctx, id, input.type);
+  const tags = dedupeTags(input.tags);
+  if (JSON.stringify(tags) === JSON.stringify(item.tags)) return { ...SUCCESS, tags };
+  await commit(ctx, [
+    ctx.db.update(inboxItems).set({ tags, updatedAt: nowIso() }).where(inTenant(ctx, item.id)),
+    auditStatement(ctx, { tenantId: ctx.tenantId, action: "inbox.tagged", resourceType: "inbox_item", resourceId: item.id, previousState: { tags: item.tags }, nextState: { tags } }),
+  ]);
+  return { ...SUCCESS, tags };
+}
+
+const actorId = (ctx: ServiceContext) => (ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "api_key" ? ctx.actor.keyId : null);
+
+/**
+ * POST /v1/inbox/{id}/escalate: marks the item escalated now, with the reason (default "Escalated
+ * by hand") and who did it. The status does not change ("escalated" is a flag, not a status);
+ * escalating again replaces the mark.
+ */
+export async function escalateInboxItem(ctx: ServiceContext, id: string, input: { reason?: string; type?: InboxItemType }) {
+  const item = await findInboxRow(ctx, id, input.type);
+  const next = { escalatedAt: nowIso(), escalationReason: input.reason ?? "Escalated by hand", escalatedBy: actorId(ctx) };
+  await commit(ctx, [
+    ctx.db.update(inboxItems).set({ ...next, updatedAt: next.escalatedAt }).where(inTenant(ctx, item.id)),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId, action: "inbox.escalated", resourceType: "inbox_item", resourceId: item.id,
+      previousState: { escalatedAt: item.escalatedAt, escalationReason: item.escalationReason, escalatedBy: item.escalatedBy }, nextState: next,
+    }),
+  ]);
+  return SUCCESS;
+}
+
+/**
+ * POST /v1/inbox/bulk-status: all or nothing. Every id must be an item of this tenant (else 400
+ * naming them) and every item must be allowed to move (else 409 for the first that is not);
+ * items already in the status are left alone. One guarded batch, one audit row listing the moves.
+ */
+export async function bulkSetInboxStatus(ctx: ServiceContext, input: { itemIds: string[]; status: InboxStatus }) {
+  const ids = [...new Set(input.itemIds)];
+  if (ids.length > MAX_BULK_ITEMS) throw validationError([{ path: "itemIds", message: `At most ${MAX_BULK_ITEMS} items` }]);
+  const rows = await ctx.db
+    .select({ id: inboxItems.id, status: inboxItems.status, assignedToUserId: inboxItems.assignedToUserId })
+    .from(inboxItems)
+    .where(and(eq(inboxItems.tenantId, ctx.tenantId), sql`${inboxItems.id} in ${jsonIds(ids)}`));
+  const found = new Map(rows.map((r) => [r.id, r]));
+  const missing = input.itemIds.flatMap((id, i) => (found.has(id) ? [] : [{ path: `itemIds.${i}`, message: `No inbox item ${id}` }]));
+  if (missing.length) throw validationError(missing, "Unknown inbox items; nothing was changed");
+  for (const id of ids) assertMove(found.get(id)!.status, input.status, id);
+  if (input.status === "assigned") {
+    const unassigned = input.itemIds.flatMap((id, i) => (found.get(id)!.assignedToUserId ? [] : [{ path: `itemIds.${i}`, message: "No assignee" }]));
+    if (unassigned.length) throw validationError(unassigned, "Items without an assignee cannot be set to assigned; nothing was changed");
+  }
+  const moving = rows.filter((r) => r.status !== input.status);
+  if (!moving.length) return SUCCESS;
+  const now = nowIso();
+  const set = { status: input.status, updatedAt: now, ...(input.status === "new" ? { assignedToUserId: null } : {}) };
+  await commitGuarded(ctx, [
+    unchangedGuard(ctx, moving),
+    ctx.db.update(inboxItems).set(set).where(and(eq(inboxItems.tenantId, ctx.tenantId), sql`${inboxItems.id} in ${jsonIds(moving.map((m) => m.id))}`)),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId, action: "inbox.bulk_status_changed", resourceType: "inbox_item", resourceId: "bulk",
+      previousState: { items: moving.map((m) => ({ id: m.id, status: m.status })) }, nextState: { status: input.status, itemIds: moving.map((m) => m.id) },
+    }),
+  ]);
+  return SUCCESS;
+}

@@ -1,0 +1,119 @@
+import { z } from "@hono/zod-openapi";
+import { INBOX_ITEM_TYPES, INBOX_STATUSES, SENTIMENTS, type inboxItems, type inboxNotes } from "../../db/schema";
+import { DateTime, PageQuerySchema } from "../../lib/openapi";
+import { ReviewResponseSchema } from "../reviews/responses.schemas";
+import { ReviewSchema } from "../reviews/schemas";
+import { FeedbackSchema } from "../feedback/schemas";
+
+export const InboxItemType = z.enum(INBOX_ITEM_TYPES);
+export const InboxStatus = z.enum(INBOX_STATUSES);
+
+export const InboxItemSchema = z
+  .object({
+    id: z.string(),
+    type: InboxItemType,
+    status: InboxStatus,
+    locationId: z.string().nullable(),
+    rating: z.number().nullable().openapi({ description: "review stars, or the feedback's rating (1..5) when given" }),
+    excerpt: z.string().nullable().openapi({ description: "the first 160 characters of the review or feedback text" }),
+    sentiment: z.enum(SENTIMENTS).nullable(),
+    assignedToUserId: z.string().nullable(),
+    tags: z.array(z.string()),
+    escalatedAt: DateTime.nullable(),
+    escalationReason: z.string().nullable(),
+    escalatedBy: z.string().nullable().openapi({ description: "user or API key id; null for SLA and callback-request escalations" }),
+    reviewId: z.string().nullable(),
+    feedbackId: z.string().nullable(),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .openapi("InboxItem");
+
+export const InboxNoteSchema = z
+  .object({
+    id: z.string(),
+    note: z.string(),
+    authorId: z.string().nullable(),
+    authorType: z.enum(["user", "api_key", "system"]),
+    createdAt: DateTime,
+  })
+  .openapi("InboxNote");
+
+export const InboxItemDetailSchema = InboxItemSchema.extend({
+  notes: z.array(InboxNoteSchema).openapi({ description: "oldest first" }),
+  review: ReviewSchema.nullable(),
+  responses: z.array(ReviewResponseSchema).openapi({ description: "the review's response drafts and published responses, oldest first (empty for feedback)" }),
+  feedback: FeedbackSchema.nullable(),
+}).openapi("InboxItemDetail");
+
+export const InboxListQuery = PageQuerySchema.extend({
+  locationId: z.string().optional(),
+  status: InboxStatus.optional(),
+  type: InboxItemType.optional(),
+  assignedToUserId: z.string().optional(),
+});
+
+export const InboxIdParam = z.object({
+  id: z.string().min(1).max(64).openapi({ description: "the inbox item id; with type, the review id or feedback id also works" }),
+});
+export const InboxTypeQuery = z.object({ type: InboxItemType.optional() });
+
+export const SuccessSchema = z.object({ success: z.boolean() }).openapi("Success");
+
+export const PatchInboxBody = z
+  .object({ status: InboxStatus.optional(), type: InboxItemType.optional() })
+  .openapi("UpdateInboxItemRequest");
+
+export const AssignInboxBody = z
+  .object({
+    userId: z.string().min(1).max(64).nullable().openapi({ description: "a user holding a role in this tenant; null unassigns" }),
+    type: InboxItemType.optional(),
+  })
+  .openapi("AssignInboxItemRequest");
+
+export const NoteInboxBody = z.object({ note: z.string().trim().min(1).max(5000) }).openapi("AddInboxNoteRequest");
+
+export const MAX_TAGS = 20;
+export const TagsInboxBody = z
+  .object({
+    tags: z.array(z.string().trim().min(1).max(40)).max(MAX_TAGS).openapi({ description: "replaces the item's tags; trimmed, duplicates (any case) dropped" }),
+    type: InboxItemType.optional(),
+  })
+  .openapi("SetInboxTagsRequest");
+
+export const EscalateInboxBody = z
+  .object({ reason: z.string().trim().min(1).max(500).optional(), type: InboxItemType.optional() })
+  .openapi("EscalateInboxItemRequest");
+
+export const MAX_BULK_ITEMS = 200;
+export const BulkStatusBody = z
+  .object({
+    itemIds: z.array(z.string().min(1).max(64)).min(1).max(MAX_BULK_ITEMS),
+    status: InboxStatus,
+  })
+  .openapi("BulkInboxStatusRequest");
+
+export type InboxRow = typeof inboxItems.$inferSelect;
+export type NoteRow = typeof inboxNotes.$inferSelect;
+export type InboxListInput = z.infer<typeof InboxListQuery>;
+
+export const toInboxItem = (r: InboxRow) => ({
+  id: r.id,
+  type: r.type,
+  status: r.status,
+  locationId: r.locationId,
+  rating: r.rating,
+  excerpt: r.excerpt,
+  sentiment: r.sentiment,
+  assignedToUserId: r.assignedToUserId,
+  tags: r.tags,
+  escalatedAt: r.escalatedAt,
+  escalationReason: r.escalationReason,
+  escalatedBy: r.escalatedBy,
+  reviewId: r.reviewId,
+  feedbackId: r.feedbackId,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+export const toNote = (n: NoteRow) => ({ id: n.id, note: n.note, authorId: n.authorId, authorType: n.authorType, createdAt: n.createdAt });

@@ -1,0 +1,108 @@
+// The hosted feedback page end to end in a real browser: the built Worker served from workerd
+// (bench/lib/server.mjs), headless Chromium filling in the form without any script on the page,
+// the thank-you page with the public review links, and the feedback read back from the inbox API.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
+import { mintLinkToken } from "../../src/modules/links/tokens";
+
+const CHROMIUM = "/usr/bin/chromium";
+/** the JWT_SECRET bench/lib/server.mjs gives the Worker */
+const SECRET = "bench-jwt-secret-0123456789-0123456789";
+const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page in headless Chromium", () => {
+  let worker: StartedServer;
+  let browser: Browser;
+  let auth: Record<string, string>;
+  let token: string;
+  const outdir = mkdtempSync(path.join(tmpdir(), "feedback-page-"));
+
+  beforeAll(async () => {
+    worker = await startServer({ port: await freePort(), outdir });
+    const api = (p: string, init: RequestInit = {}) =>
+      fetch(`${worker.url}${p}`, { ...init, headers: { "content-type": "application/json", ...auth, ...(init.headers as Record<string, string>) } }).then(async (r) => {
+        const body = await r.json();
+        if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(body)}`);
+        return body as Record<string, any>;
+      });
+    auth = {};
+    const boot = await api("/bootstrap", {
+      method: "POST",
+      body: JSON.stringify({ tenantName: "Smile Dental", tenantSlug: `smile-${Date.now().toString(36)}`, adminEmail: "owner@smile.test", adminPassword: "long enough password", adminName: "Owner" }),
+    });
+    auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
+    const location = await api("/v1/locations", {
+      method: "POST",
+      body: JSON.stringify({ name: "Smile Dental Downtown", city: "Springfield", googlePlaceId: "ChIJ-smile-downtown", facebookPageId: "smiledental" }),
+    });
+    const contact = await api("/v1/contacts", { method: "POST", body: JSON.stringify({ email: "pat@example.test", firstName: "Pat" }) });
+
+    // the solicitation [sending] would have created, written straight through the D1 handle
+    const solicitationId = `sol_${Date.now().toString(36)}`;
+    token = await mintLinkToken(SECRET, { solicitationId, tenantId: boot.tenant.id, locationId: location.id, destination: "feedback" });
+    const now = new Date().toISOString();
+    await worker.db
+      .prepare(
+        `insert into solicitations (id, tenant_id, location_id, contact_id, channel, status, short_link_token, sent_at, metadata, created_at, updated_at)
+         values (?, ?, ?, ?, 'email', 'SENT', ?, ?, '{}', ?, ?)`,
+      )
+      .bind(solicitationId, boot.tenant.id, location.id, contact.id, token, now, now, now)
+      .run();
+
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await worker?.mf.dispose();
+    rmSync(outdir, { recursive: true, force: true });
+  });
+
+  it("takes 2 stars and a comment, thanks the customer with the review links, and lands in the inbox", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
+    const res = await page.goto(`${worker.url}/f/${token}`);
+    expect(res?.status()).toBe(200);
+    expect(await page.textContent("header")).toContain("Smile Dental");
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("How was your visit to Smile Dental Downtown?");
+
+    // what a person does: tap the second star (the radio itself is visually hidden, reachable by keyboard)
+    await page.locator("label", { hasText: "2 stars" }).click();
+    expect(await page.getByLabel("2 stars").isChecked()).toBe(true);
+    await page.getByLabel("Tell us more (optional)").fill("The wait was long, but the hygienist was kind.");
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, "feedback-form.png"), fullPage: true });
+    await page.getByRole("button", { name: "Send feedback" }).click();
+
+    await page.waitForURL(`${worker.url}/f/${token}/thanks`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Thank you for your feedback!");
+    const google = page.getByRole("link", { name: "Review us on Google" });
+    expect(await google.getAttribute("href")).toBe("https://search.google.com/local/writereview?placeid=ChIJ-smile-downtown");
+    expect(await page.getByRole("link", { name: "Review us on Facebook" }).getAttribute("href")).toBe("https://www.facebook.com/smiledental/reviews");
+    await page.screenshot({ path: path.join(ARTIFACTS, "feedback-thanks.png"), fullPage: true });
+
+    const inbox = await fetch(`${worker.url}/v1/inbox?type=feedback`, { headers: auth }).then((r) => r.json() as Promise<{ data: Record<string, unknown>[] }>);
+    expect(inbox.data).toHaveLength(1);
+    expect(inbox.data[0]).toMatchObject({ type: "feedback", status: "new", rating: 2, excerpt: "The wait was long, but the hygienist was kind." });
+  }, 60_000);
+
+  it("shows a friendly page for a forged link", async () => {
+    const page = await browser.newPage();
+    const res = await page.goto(`${worker.url}/f/${token.slice(0, -3)}xyz`);
+    expect(res?.status()).toBe(404);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("We couldn't find this feedback page");
+  }, 30_000);
+});
