@@ -35,6 +35,9 @@ import { auditRoutes } from "./modules/audit/routes";
 import { regionRoutes } from "./modules/regions/routes";
 import { userRoutes } from "./modules/users/routes";
 import { systemRoutes } from "./modules/system/routes";
+import { webhookRoutes } from "./modules/webhooks/routes";
+import { automationRoutes } from "./modules/automation/routes";
+import { jobRoutes } from "./modules/jobs/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -87,6 +90,9 @@ export function createApp() {
   app.route("/", userRoutes);
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
+  app.route("/", webhookRoutes);
+  app.route("/", automationRoutes);
+  app.route("/", jobRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

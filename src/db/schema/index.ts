@@ -16,3 +16,6 @@ export * from "./sso";
 export * from "./messaging-settings";
 export * from "./credentials";
 export * from "./solicitations";
+export * from "./webhooks";
+export * from "./automation";
+export * from "./background-jobs";
