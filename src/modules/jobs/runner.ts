@@ -4,6 +4,14 @@ import type { JobMessage, JobRow } from "./schemas";
 
 export type FetchFn = typeof fetch;
 
+const realFetch: FetchFn = (...args) => fetch(...args);
+let jobsFetch: FetchFn = realFetch;
+
+/** Test seam: where job runners' outbound requests go (a stand-in in tests); no argument restores fetch. */
+export const setJobsFetch = (fn?: FetchFn) => {
+  jobsFetch = fn ?? realFetch;
+};
+
 /** One step of a job: done (or nothing to do), continue in a follow-up message, or retry this one. */
 export type JobStep = { kind: "done" } | { kind: "skipped" } | { kind: "continue" } | { kind: "retry"; delaySeconds: number | null };
 export type JobRunner = (env: Env, msg: JobMessage, attempt: number, fetchFn: FetchFn) => Promise<JobStep>;
@@ -21,7 +29,7 @@ const isJobMessage = (b: unknown): b is JobMessage =>
  * JOBS consumer: each message advances one job by one bounded step. A job that has more to do
  * sends itself a follow-up message (its progress lives in the job row, so redelivery resumes).
  */
-export async function consumeJobs(batch: MessageBatch<unknown>, env: Env, deps: { fetch: FetchFn } = { fetch: (...a) => fetch(...a) }) {
+export async function consumeJobs(batch: MessageBatch<unknown>, env: Env, deps: { fetch: FetchFn } = { fetch: jobsFetch }) {
   for (const message of batch.messages) {
     const body = message.body;
     const runner = isJobMessage(body) ? runners[body.type] : undefined;
