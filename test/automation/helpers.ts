@@ -10,7 +10,7 @@ export interface RecordedCall {
   method: string;
   headers: Headers;
   body: string;
-  redirect: RequestRedirect | undefined;
+  redirect: RequestInit["redirect"];
   hasSignal: boolean;
 }
 

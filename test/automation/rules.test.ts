@@ -73,14 +73,14 @@ describe("automation rules CRUD", () => {
     expect(await issuesOf(rule({ conditions: [{ field: "stars", op: "eq", value: 1 }] }))).toEqual([
       { path: "conditions.0.field", message: expect.stringContaining('review.negative has no field "stars"') },
     ]);
-    expect((await issuesOf(rule({ conditions: [{ field: "sentiment", op: "gt", value: 1 }] })))[0]).toMatchObject({ path: "conditions.0.op" });
-    expect((await issuesOf(rule({ conditions: [{ field: "rating", op: "eq", value: "five" }] })))[0]).toEqual({ path: "conditions.0.value", message: "must be a number" });
-    expect((await issuesOf(rule({ conditions: [{ field: "sentiment", op: "eq", value: "angry" }] })))[0]).toEqual({ path: "conditions.0.value", message: "must be one of positive, neutral, negative" });
-    expect((await issuesOf(rule({ conditions: [{ field: "rating", op: "in", value: 2 }] })))[0]).toEqual({ path: "conditions.0.value", message: "in needs a non-empty array" });
-    expect((await issuesOf(rule({ conditions: [{ field: "rating", op: "contains", value: 2 }] })))[0]).toMatchObject({ path: "conditions.0.op" });
-    expect((await issuesOf(rule({ conditions: [{ field: "topics", op: "eq", value: "staff" }] })))[0]).toEqual({ path: "conditions.0.op", message: "topics is a list: use contains" });
-    expect((await issuesOf(rule({ conditions: [{ field: "rating", op: "between", value: 2 }] })))[0].path).toBe("conditions.0.op");
-    expect((await issuesOf(rule({ triggerEventType: "review.deleted" })))[0].path).toBe("triggerEventType");
+    expect((await issuesOf(rule({ conditions: [{ field: "sentiment", op: "gt", value: 1 }] })))[0]!).toMatchObject({ path: "conditions.0.op" });
+    expect((await issuesOf(rule({ conditions: [{ field: "rating", op: "eq", value: "five" }] })))[0]!).toEqual({ path: "conditions.0.value", message: "must be a number" });
+    expect((await issuesOf(rule({ conditions: [{ field: "sentiment", op: "eq", value: "angry" }] })))[0]!).toEqual({ path: "conditions.0.value", message: "must be one of positive, neutral, negative" });
+    expect((await issuesOf(rule({ conditions: [{ field: "rating", op: "in", value: 2 }] })))[0]!).toEqual({ path: "conditions.0.value", message: "in needs a non-empty array" });
+    expect((await issuesOf(rule({ conditions: [{ field: "rating", op: "contains", value: 2 }] })))[0]!).toMatchObject({ path: "conditions.0.op" });
+    expect((await issuesOf(rule({ conditions: [{ field: "topics", op: "eq", value: "staff" }] })))[0]!).toEqual({ path: "conditions.0.op", message: "topics is a list: use contains" });
+    expect((await issuesOf(rule({ conditions: [{ field: "rating", op: "between", value: 2 }] })))[0]!.path).toBe("conditions.0.op");
+    expect((await issuesOf(rule({ triggerEventType: "review.deleted" })))[0]!.path).toBe("triggerEventType");
     // nested fields of review.updated are addressable
     const nested = await w.as("manager").post("/v1/automation-rules", rule({ triggerEventType: "review.updated", conditions: [{ field: "previous.sentiment", op: "neq", value: "negative" }] }));
     expect(nested.status).toBe(201);
@@ -89,8 +89,8 @@ describe("automation rules CRUD", () => {
 
   it("validates actions and references to other tenants", async () => {
     const bLoc = await newLocation(w, "tenantBAdmin");
-    expect((await issuesOf(rule({ actions: [{ type: "launch_rocket", config: {} }] })))[0].path).toBe("actions.0.type");
-    expect((await issuesOf(rule({ actions: [] })))[0].path).toBe("actions");
+    expect((await issuesOf(rule({ actions: [{ type: "launch_rocket", config: {} }] })))[0]!.path).toBe("actions.0.type");
+    expect((await issuesOf(rule({ actions: [] })))[0]!.path).toBe("actions");
     expect(await issuesOf(rule({ actions: [{ type: "send_webhook", config: { url: "https://169.254.169.254/latest" } }] }))).toEqual([
       { path: "actions.0.config.url", message: expect.stringContaining("URL refused: link-local") },
     ]);
@@ -99,9 +99,9 @@ describe("automation rules CRUD", () => {
     ]);
     expect(await issuesOf(rule({ locationId: bLoc.id }))).toEqual([{ path: "locationId", message: "Unknown location" }]);
     expect(await issuesOf(rule({ brandId: w.tenantB.brandId }))).toEqual([{ path: "brandId", message: "Unknown brand" }]);
-    expect((await issuesOf(rule({ actions: [{ type: "create_response_draft", config: { mode: "template" } }] })))[0].path).toBe("actions.0.config.text");
-    expect((await issuesOf(rule({ actions: [{ type: "notify_email", config: { subject: "x", text: "y" } }] })))[0].path).toBe("actions.0.config.to");
-    expect((await issuesOf(rule({ actions: [{ type: "send_solicitation", config: { channel: "email", campaignId: "nope" } }] })))[0]).toEqual({ path: "actions.0.config.campaignId", message: "Unknown campaign" });
+    expect((await issuesOf(rule({ actions: [{ type: "create_response_draft", config: { mode: "template" } }] })))[0]!.path).toBe("actions.0.config.text");
+    expect((await issuesOf(rule({ actions: [{ type: "notify_email", config: { subject: "x", text: "y" } }] })))[0]!.path).toBe("actions.0.config.to");
+    expect((await issuesOf(rule({ actions: [{ type: "send_solicitation", config: { channel: "email", campaignId: "nope" } }] })))[0]!).toEqual({ path: "actions.0.config.campaignId", message: "Unknown campaign" });
   });
 
   it("needs manager to write; another tenant's rule is 404", async () => {
