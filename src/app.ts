@@ -43,6 +43,9 @@ import { analyticsRoutes } from "./modules/analytics/routes";
 import { scoreRoutes } from "./modules/reputation/routes";
 import { competitorRoutes } from "./modules/competitors/routes";
 import { recommendationRoutes } from "./modules/recommendations/routes";
+import { webhookRoutes } from "./modules/webhooks/routes";
+import { automationRoutes } from "./modules/automation/routes";
+import { jobRoutes } from "./modules/jobs/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -104,6 +107,9 @@ export function createApp() {
   app.route("/", recommendationRoutes);
   app.route("/", inboxRoutes);
   app.route("/", surveyRoutes);
+  app.route("/", webhookRoutes);
+  app.route("/", automationRoutes);
+  app.route("/", jobRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

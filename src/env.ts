@@ -9,6 +9,10 @@ export interface Env {
   SENDS: Queue;
   REVIEW_SYNC: Queue;
   EVENTS: Queue;
+  /** outbound webhook deliveries (docs/automation.md) */
+  WEBHOOKS: Queue;
+  /** background tenant jobs, e.g. CRM contact imports (docs/automation.md) */
+  JOBS: Queue;
   MCP_SESSIONS: DurableObjectNamespace<McpSessions>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** optional Workers AI binding: review replies are drafted with it when present (see docs/reviews.md) */
@@ -72,6 +76,9 @@ export interface Env {
   MCP_SESSION_IDLE_SECONDS?: string;
   MCP_TOOL_TIMEOUT_MS?: string;
   MCP_MAX_RESULT_BYTES?: string;
+
+  /** dev/test only: "true" lets webhooks use http and loopback hosts (never private networks) */
+  ALLOW_INSECURE_WEBHOOKS?: string;
 
   /** test pool only */
   TEST_MIGRATIONS?: D1Migration[];

@@ -10,6 +10,7 @@ import "./modules/analytics/jobs";
 import "./modules/reputation/jobs";
 import "./modules/competitors/jobs";
 import "./modules/recommendations/jobs";
+import "./modules/automation/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";

@@ -10,6 +10,12 @@ beforeAll(async () => {
   doc = res.body;
 });
 
+/** POST actions on a resource that take no body (state moves, triggers) */
+const BODYLESS_ACTION = new RegExp(
+  `/(${["approve", "archive", "activate", "deactivate", "submit", "publish", "version", "start", "pause", "resume", "complete",
+    "accept", "reject", "refresh", "recompute", "click", "rotate-secret", "test", "redeliver", "crm/\\{integrationId\\}"].join("|")})$`,
+);
+
 const operations = () =>
   Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
 
@@ -42,7 +48,7 @@ describe("OpenAPI document", () => {
       // the spec's public short-link and feedback routes are /v1 paths without credentials
       const isPublic = /^\/v1\/(f|r)\/\{token\}/.test(path);
       expect(op.security, `${method} ${path}`).toEqual(isPublic ? [] : [{ bearerAuth: [], tenantHeader: [] }]);
-      if (["post", "put", "patch"].includes(method) && !/\/(approve|archive|activate|deactivate|submit|publish|version|start|pause|resume|complete|accept|reject|refresh|recompute|click)$/.test(path)) {
+      if (["post", "put", "patch"].includes(method) && !BODYLESS_ACTION.test(path)) {
         expect(op.requestBody, `${method} ${path} body`).toBeDefined();
       }
     }

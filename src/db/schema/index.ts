@@ -18,3 +18,6 @@ export * from "./credentials";
 export * from "./solicitations";
 export * from "./analytics";
 export * from "./feedback";
+export * from "./webhooks";
+export * from "./automation";
+export * from "./background-jobs";

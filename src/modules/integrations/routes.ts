@@ -1,8 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
-import { canAdminister } from "../../middleware/tenant";
-import { CreateIntegrationBody, IntegrationListQuery, IntegrationSchema, UpdateIntegrationBody } from "./schemas";
+import { canAdminister, canWrite } from "../../middleware/tenant";
+import { testIntegration } from "./connection-test";
+import { requestCrmImport } from "./crm-import";
+import {
+  ConnectionTestSchema, CreateIntegrationBody, CrmImportAcceptedSchema, CrmImportParams, IntegrationListQuery, IntegrationSchema, UpdateIntegrationBody,
+} from "./schemas";
 import { createIntegration, deleteIntegration, getIntegration, listIntegrations, updateIntegration } from "./service";
 
 const tags = ["Integrations"];
@@ -41,6 +45,22 @@ const remove = createRoute({
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
 });
 
+const test = createRoute({
+  method: "post", path: "/v1/integrations/{id}/test", tags, security: TENANT_SECURITY,
+  summary: "Check the stored credentials with one read against the provider (tenant_admin); a refusal is ok false",
+  middleware: [canAdminister] as const,
+  request: { params: IdParam },
+  responses: { 200: json(ConnectionTestSchema), ...stdErrorsWithNotFound },
+});
+
+const crmImport = createRoute({
+  method: "post", path: "/v1/contacts/import/crm/{integrationId}", tags: ["Contacts"], security: TENANT_SECURITY,
+  summary: "Import contacts from a HubSpot or Salesforce integration as a background job; poll GET /v1/jobs/{jobId} (tenant_user)",
+  middleware: [canWrite] as const,
+  request: { params: CrmImportParams },
+  responses: { 202: json(CrmImportAcceptedSchema, "Queued"), ...stdErrorsWithNotFound, 409: errors[409] },
+});
+
 export const integrationRoutes = createRouter()
   .openapi(list, async (c) => c.json(await listIntegrations(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createIntegration(svc(c), c.req.valid("json")), 201))
@@ -49,4 +69,6 @@ export const integrationRoutes = createRouter()
   .openapi(remove, async (c) => {
     await deleteIntegration(svc(c), c.req.valid("param").id);
     return c.body(null, 204);
-  });
+  })
+  .openapi(test, async (c) => c.json(await testIntegration(svc(c), c.req.valid("param").id), 200))
+  .openapi(crmImport, async (c) => c.json(await requestCrmImport(svc(c), c.req.valid("param").integrationId), 202));

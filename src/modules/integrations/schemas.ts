@@ -3,7 +3,14 @@ import type { integrations } from "../../db/schema";
 import { SYNC_STATUSES } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { HttpUrl } from "../../lib/validators";
+import { CRM_SYSTEMS } from "../../providers/crm";
 import { REVIEW_SITES } from "../../providers/review-sites";
+
+/** google_business_profile is accepted as another name for google (stored and returned as google). */
+export const ConnectorType = z
+  .enum([...REVIEW_SITES, "google_business_profile", ...CRM_SYSTEMS])
+  .transform((t) => (t === "google_business_profile" ? "google" : t))
+  .openapi({ description: "Review sites: google (alias google_business_profile), yelp, facebook, trustpilot. CRMs: hubspot, salesforce." });
 
 export const IntegrationSchema = z
   .object({
@@ -29,18 +36,21 @@ const Config = z
   .refine((c) => JSON.stringify(c).length <= 8_000, { message: "config is limited to 8,000 characters" })
   .openapi({
     description:
-      "Site ids: google {accountId, locationId}; trustpilot {businessUnitId, businessUserId}; yelp {businessId}; facebook {pageId, graphVersion?}. " +
+      "Site ids: google {accountId, locationId}; trustpilot {businessUnitId, businessUserId}; yelp {businessId}; facebook {pageId, graphVersion?}; " +
+      "hubspot {}; salesforce {instanceUrl (https://<domain>.my.salesforce.com)}. " +
       "apiBaseUrl / partnerApiBaseUrl are honoured only when isSandbox is true (stand-ins for tests).",
     example: { accountId: "1234567890", locationId: "9876543210" },
   });
 
 const Credentials = z.record(z.string().max(64), z.string().min(1).max(4096)).openapi({
-  description: "write-only secrets: google/trustpilot {accessToken}; yelp {apiKey, partnerAccessToken?}; facebook {pageAccessToken}",
+  description:
+    "write-only secrets: google/trustpilot {accessToken}; yelp {apiKey, partnerAccessToken?}; facebook {pageAccessToken}; " +
+    "hubspot {accessToken (private-app token)}; salesforce {accessToken (OAuth)}",
 });
 
 export const CreateIntegrationBody = z
   .object({
-    connectorType: z.enum(REVIEW_SITES),
+    connectorType: ConnectorType,
     name: z.string().trim().min(1).max(200),
     locationId: z.string().min(1).nullable().optional(),
     isEnabled: z.boolean().optional(),
@@ -68,6 +78,19 @@ export const IntegrationListQuery = PageQuerySchema.extend({
 });
 
 export const BaseUrlField = HttpUrl;
+
+export const ConnectionTestSchema = z
+  .object({
+    ok: z.boolean(),
+    connectorType: z.string(),
+    checkedAt: DateTime,
+    upstreamStatus: z.number().int().nullable().openapi({ description: "the provider's HTTP status when it refused" }),
+    message: z.string(),
+  })
+  .openapi("IntegrationConnectionTest");
+
+export const CrmImportParams = z.object({ integrationId: z.string().min(1).max(64) });
+export const CrmImportAcceptedSchema = z.object({ jobId: z.string(), status: z.literal("queued") }).openapi("CrmImportAccepted");
 
 export type CreateIntegrationInput = z.infer<typeof CreateIntegrationBody>;
 export type UpdateIntegrationInput = z.infer<typeof UpdateIntegrationBody>;

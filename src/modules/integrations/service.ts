@@ -9,6 +9,7 @@ import { ApiError, notFound, validationError, type ValidationIssue } from "../..
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
+import { CRM_REQUIREMENTS, isCrm, isSalesforceInstanceUrl, type CrmConnection } from "../../providers/crm";
 import { isReviewSite, SITE_REQUIREMENTS, type SiteConnection } from "../../providers/review-sites";
 import { BaseUrlField, toIntegration, type CreateIntegrationInput, type IntegrationRow, type UpdateIntegrationInput } from "./schemas";
 
@@ -50,6 +51,19 @@ function checkConnection(
   credentials: Record<string, string> | null,
 ) {
   const issues: ValidationIssue[] = [];
+  if (isCrm(type)) {
+    const need = CRM_REQUIREMENTS[type];
+    for (const key of need.config) {
+      if (typeof config[key] !== "string" || !config[key]) issues.push({ path: `config.${key}`, message: `Required for ${type}` });
+    }
+    for (const key of need.credentials) {
+      if (!credentials?.[key]) issues.push({ path: `credentials.${key}`, message: `Required for ${type}` });
+    }
+    // a production connection may only reach Salesforce itself; sandboxes point apiBaseUrl at a stand-in
+    if (type === "salesforce" && typeof config.instanceUrl === "string" && config.instanceUrl && !isSalesforceInstanceUrl(config.instanceUrl)) {
+      issues.push({ path: "config.instanceUrl", message: "Must be an https URL on a Salesforce domain (e.g. https://acme.my.salesforce.com)" });
+    }
+  }
   if (isReviewSite(type)) {
     // synced reviews belong to a location
     if (!locationId) issues.push({ path: "locationId", message: `Required for ${type}` });
@@ -143,5 +157,11 @@ export async function openCredentials(env: Env, row: Pick<IntegrationRow, "crede
 /** The decrypted connection a review-site client needs; null for connector types that are not review sites. */
 export async function siteConnection(env: Env, row: IntegrationRow): Promise<SiteConnection | null> {
   if (!isReviewSite(row.connectorType)) return null;
+  return { connectorType: row.connectorType, isSandbox: row.isSandbox, config: row.config, credentials: await openCredentials(env, row) };
+}
+
+/** The decrypted connection a CRM client needs; null for connector types that are not CRMs. */
+export async function crmConnection(env: Env, row: IntegrationRow): Promise<CrmConnection | null> {
+  if (!isCrm(row.connectorType)) return null;
   return { connectorType: row.connectorType, isSandbox: row.isSandbox, config: row.config, credentials: await openCredentials(env, row) };
 }

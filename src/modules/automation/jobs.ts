@@ -1,0 +1,9 @@
+import { registerEventHandler } from "../../jobs/events";
+import "../integrations/jobs";
+import "../jobs/jobs";
+import "../webhooks/jobs";
+import { runAutomation } from "./engine";
+
+// one side-effect import in src/index.ts brings in this queue consumers and event handlers:
+// webhooks (fan-out + delivery), the jobs queue (CRM imports) and the automation rules below
+registerEventHandler({ name: "automation-rules", handle: async (event, env) => void (await runAutomation(event, env)) });

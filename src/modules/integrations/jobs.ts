@@ -1,0 +1,4 @@
+import { registerJobRunner } from "../jobs/runner";
+import { runCrmImport } from "./crm-import";
+
+registerJobRunner("crm_import", runCrmImport);

@@ -1,0 +1,14 @@
+import { createRoute } from "@hono/zod-openapi";
+import { createRouter, IdParam, json, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { svc } from "../../middleware/service-context";
+import { JobSchema } from "./schemas";
+import { getJob } from "./service";
+
+const get = createRoute({
+  method: "get", path: "/v1/jobs/{id}", tags: ["Jobs"], security: TENANT_SECURITY,
+  summary: "Status of a background job (queued, running, succeeded, failed) with its counts and error",
+  request: { params: IdParam },
+  responses: { 200: json(JobSchema), ...stdErrorsWithNotFound },
+});
+
+export const jobRoutes = createRouter().openapi(get, async (c) => c.json(await getJob(svc(c), c.req.valid("param").id), 200));

@@ -1,0 +1,54 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { createDb } from "../../db/client";
+import { webhookDeliveries, webhookSubscriptions } from "../../db/schema";
+import type { Env } from "../../env";
+import type { EventEnvelope } from "../../lib/events";
+import { newId } from "../../lib/ids";
+import { nowIso } from "../../lib/time";
+import { deliveryBody, newMessageId, type WebhookDeliveryMessage } from "./delivery";
+import type { DeliveryRow } from "./schemas";
+
+const ROWS_PER_INSERT = Math.floor(100 / 17); // D1: 100 bound parameters, 17 columns
+const SEND_BATCH = 100;
+
+export const subscribes = (events: string[], type: string) => events.includes("*") || events.includes(type);
+
+export interface MessageSink {
+  sendBatch(messages: { body: WebhookDeliveryMessage }[]): Promise<unknown>;
+}
+
+/**
+ * EVENTS handler: one delivery row per active subscription that wants this event type, then one
+ * WEBHOOKS message per delivery. A re-run (after a crash) finds the rows already there (unique per
+ * subscription and event) and re-sends only the ones never attempted; the consumer skips the rest.
+ */
+export async function fanOutEvent(event: EventEnvelope, env: Env, queue: MessageSink = env.WEBHOOKS) {
+  const db = createDb(env.DB);
+  const subs = (await db.select().from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.tenantId, event.tenantId), eq(webhookSubscriptions.isActive, true))))
+    .filter((s) => subscribes(s.events, event.type));
+  if (!subs.length) return 0;
+  const now = nowIso();
+  const body = deliveryBody(event);
+  const rows: DeliveryRow[] = subs.map((s) => ({
+    id: `whd_${newId()}`, tenantId: event.tenantId, subscriptionId: s.id, messageId: newMessageId(), eventId: event.id, eventType: event.type,
+    payload: body, redeliveryOf: null, status: "pending", attempts: 0, responseStatus: null, responseBody: null, latencyMs: null, error: null,
+    lastAttemptAt: null, nextAttemptAt: now, createdAt: now, updatedAt: now,
+  }));
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(db.insert(webhookDeliveries).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());
+  await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
+  const toSend = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(
+    and(
+      eq(webhookDeliveries.tenantId, event.tenantId),
+      eq(webhookDeliveries.eventId, event.id),
+      isNull(webhookDeliveries.redeliveryOf),
+      eq(webhookDeliveries.status, "pending"),
+      eq(webhookDeliveries.attempts, 0),
+    ),
+  );
+  for (let i = 0; i < toSend.length; i += SEND_BATCH) {
+    await queue.sendBatch(toSend.slice(i, i + SEND_BATCH).map((d) => ({ body: { tenantId: event.tenantId, deliveryId: d.id } })));
+  }
+  return toSend.length;
+}
