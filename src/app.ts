@@ -35,6 +35,7 @@ import { auditRoutes } from "./modules/audit/routes";
 import { regionRoutes } from "./modules/regions/routes";
 import { userRoutes } from "./modules/users/routes";
 import { systemRoutes } from "./modules/system/routes";
+import { solicitationRoutes } from "./modules/solicitations/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -87,6 +88,7 @@ export function createApp() {
   app.route("/", userRoutes);
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
+  app.route("/", solicitationRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

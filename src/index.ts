@@ -6,6 +6,7 @@ import "./jobs/events";
 import "./modules/reviews/jobs";
 import "./modules/contacts/jobs";
 import "./modules/sso/jobs";
+import "./modules/solicitations/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";

@@ -1,0 +1,60 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { outboxMessages, solicitations } from "../../src/db/schema";
+import { deliverSends, type DeliveryDeps } from "../../src/modules/solicitations/delivery";
+import type { FetchLike } from "../../src/providers/messaging/types";
+import { db, type World } from "../helpers/seed";
+
+type Actor = Parameters<World["as"]>[0];
+
+export async function newLocation(w: World, as: Actor = "manager", body: Record<string, unknown> = {}) {
+  const res = await w.as(as).post("/v1/locations", { name: `Loc ${Math.random().toString(36).slice(2, 7)}`, timezone: "UTC", ...body });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; name: string };
+}
+
+let n = 0;
+/** A contact with consent granted on the given channels. */
+export async function newContact(w: World, o: { email?: string | null; phone?: string | null; consent?: string[]; as?: Actor; timezone?: string; firstName?: string } = {}) {
+  const i = n++;
+  const as = o.as ?? "tenantUser";
+  const body: Record<string, unknown> = { firstName: o.firstName ?? `Ann${i}`, lastName: "Lee" };
+  if (o.email !== null) body.email = o.email ?? `c${i}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  if (o.phone) body.phone = o.phone;
+  if (o.timezone) body.timezone = o.timezone;
+  const res = await w.as(as).post("/v1/contacts", body);
+  expect(res.status).toBe(201);
+  for (const channel of o.consent ?? ["email"]) {
+    const g = await w.as(as).post(`/v1/contacts/${res.body.id}/consent`, { channel, source: "test" });
+    expect(g.status).toBe(201);
+  }
+  return res.body as { id: string; email: string | null; phone: string | null };
+}
+
+/** Compliance with quiet hours switched off (start == end), so route tests do not depend on the clock. */
+export async function noQuietHours(w: World, as: Actor = "tenantAdmin", extra: Record<string, unknown> = {}) {
+  const res = await w.as(as).put("/v1/compliance", { quietHoursStart: "00:00", quietHoursEnd: "00:00", ...extra });
+  expect(res.status).toBe(200);
+}
+
+export const uuid = () => crypto.randomUUID();
+
+export const solicit = (w: World, body: Record<string, unknown>, key: string | null = uuid(), as: Actor = "tenantUser") =>
+  w.as(as).post("/v1/solicitations", body, key === null ? {} : { "idempotency-key": key });
+
+/** Runs the SENDS consumer on these solicitations, as the queue would (attempt numbers settable). */
+export async function runSends(ids: string[], o: { attempts?: number; fetch?: FetchLike; now?: () => Date } = {}) {
+  const ctx = createExecutionContext();
+  const batch = createMessageBatch(
+    "sends",
+    ids.map((solicitationId, i) => ({ id: `m-${solicitationId}-${i}-${Math.random()}`, timestamp: new Date(), attempts: o.attempts ?? 1, body: { solicitationId } })),
+  );
+  const deps: DeliveryDeps = { fetch: o.fetch, now: o.now };
+  await deliverSends(batch, env, ctx, deps);
+  return getQueueResult(batch, ctx);
+}
+
+export const solicitationRow = (id: string) => db().select().from(solicitations).where(eq(solicitations.id, id)).get();
+export const outboxFor = (id: string) => db().select().from(outboxMessages).where(eq(outboxMessages.solicitationId, id));
