@@ -36,6 +36,9 @@ import { regionRoutes } from "./modules/regions/routes";
 import { userRoutes } from "./modules/users/routes";
 import { systemRoutes } from "./modules/system/routes";
 import { solicitationRoutes } from "./modules/solicitations/routes";
+import { campaignSendRoutes } from "./modules/solicitations/campaign-send.routes";
+import { webhookRoutes } from "./modules/solicitations/webhook.routes";
+import { sendingAdminRoutes } from "./modules/solicitations/admin.routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -89,6 +92,9 @@ export function createApp() {
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
   app.route("/", solicitationRoutes);
+  app.route("/", campaignSendRoutes);
+  app.route("/", webhookRoutes);
+  app.route("/", sendingAdminRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

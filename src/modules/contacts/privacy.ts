@@ -10,6 +10,7 @@ import { eventStatement } from "../../lib/events";
 import { nowIso } from "../../lib/time";
 import { COMPLIANCE_DEFAULTS } from "../compliance/schemas";
 import { getComplianceConfig } from "../compliance/service";
+import { solicitationPersonalData } from "../solicitations/privacy";
 import { consentPersonalData } from "./consent";
 import { auditView, toContact, type ContactRow } from "./schemas";
 import { findContactRow } from "./service";
@@ -34,7 +35,7 @@ export interface PersonalDataStep {
   expire?: (system: Omit<ServiceContext, "tenantId">, now: string, limit: number) => Promise<number>;
 }
 
-export const PERSONAL_DATA: PersonalDataStep[] = [consentPersonalData];
+export const PERSONAL_DATA: PersonalDataStep[] = [consentPersonalData, solicitationPersonalData];
 
 /** SQL: the instant before which a tenant's data is past its retentionDays (defaults apply when unsaved). */
 export const retentionCutoff = (tenantId: SQLiteColumn, now: string): SQL =>

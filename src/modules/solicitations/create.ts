@@ -4,12 +4,13 @@ import { auditStatement } from "../../lib/audit";
 import { commit, type PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import type { ValidationIssue } from "../../lib/errors";
-import { dispatchEvents, type EventEnvelope, type EventType } from "../../lib/events";
+import type { EventEnvelope, EventType } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { assignVariant } from "../experiments/assignment";
 import { mintLinkToken } from "../links/tokens";
 import { jsonInsertStatements } from "./bulk-insert";
+import { dispatchInChunks } from "./commit-many";
 import { loadPolicyData, type PolicyData } from "./inputs";
 import { evaluate, recipientTimeZone } from "./policy";
 import { toSolicitation, type SolicitationDto, type SolicitationRow } from "./schemas";
@@ -51,7 +52,6 @@ export interface CreateResult {
 
 /** Solicitations committed per D1 batch; each batch is followed by its queue messages. */
 export const CHUNK_ROWS = 500;
-const EVENT_IDS_PER_DISPATCH = 90; // dispatchEvents binds one parameter per id
 
 function checkRefs(r: SolicitationRequest, d: PolicyData): ValidationIssue | null {
   if (!d.contacts.has(r.contactId)) return { path: "contactId", message: "Unknown contact" };
@@ -168,10 +168,7 @@ export async function createSolicitations(ctx: ServiceContext, requests: Solicit
       ...(last ? (extra.statements ?? []) : []),
     ];
     await commit(ctx, statements, last ? (extra.events ?? []) : []);
-    const eventIds = events.map((e) => e.id);
-    for (let k = 0; k < eventIds.length; k += EVENT_IDS_PER_DISPATCH) {
-      ctx.defer(dispatchEvents(ctx.db, ctx.env, eventIds.slice(k, k + EVENT_IDS_PER_DISPATCH)).catch(() => undefined));
-    }
+    dispatchInChunks(ctx, events.map((e) => e.id));
     await enqueueSends(ctx.env, chunk.filter((r) => r.status === "PENDING").map((r) => r.id));
   }
   const queued = rows.filter((r) => r.status === "PENDING").length;

@@ -5,7 +5,8 @@ import { contacts, sendRecords, solicitations, type MessageChannel } from "../..
 import { COMPLIANCE_DEFAULTS } from "../compliance/schemas";
 import type { Env } from "../../env";
 import { backoffSeconds } from "../../lib/backoff";
-import { commit, type PendingEvent } from "../../lib/commit";
+import type { PendingEvent } from "../../lib/commit";
+import { commitWithEvents } from "./commit-many";
 import { eventStatement } from "../../lib/events";
 import { nowIso } from "../../lib/time";
 import { resolveProvider } from "../../providers/messaging/resolve";
@@ -147,7 +148,7 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
 
   // 4. record every result in one batch, then ack or retry each message
   const writes = [...outcomes.values()].filter((o): o is Extract<Outcome, { kind: "write" }> => o.kind === "write");
-  await commit({ db, env, defer }, writes.flatMap((w) => w.statements), writes.flatMap((w) => w.events));
+  await commitWithEvents({ db, env, defer }, writes.flatMap((w) => w.statements), writes.flatMap((w) => w.events));
   for (const m of batch.messages) {
     const o = outcomes.get((m.body as SendMessage)?.solicitationId);
     if (o?.kind === "retry") m.retry({ delaySeconds: o.delaySeconds });
