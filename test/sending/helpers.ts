@@ -58,3 +58,14 @@ export async function runSends(ids: string[], o: { attempts?: number; fetch?: Fe
 
 export const solicitationRow = (id: string) => db().select().from(solicitations).where(eq(solicitations.id, id)).get();
 export const outboxFor = (id: string) => db().select().from(outboxMessages).where(eq(outboxMessages.solicitationId, id));
+
+/** Polls until the solicitation reaches the status (the SENDS queue runs on its own in the test pool). */
+export async function waitForStatus(id: string, status: string, timeoutMs = 8000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const row = await solicitationRow(id);
+    if (row?.status === status) return row;
+    if (Date.now() > deadline) throw new Error(`solicitation ${id} is ${row?.status}, not ${status}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
