@@ -1,10 +1,12 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { expect } from "vitest";
+import { expect, vi } from "vitest";
 import { outboxMessages, solicitations } from "../../src/db/schema";
 import { deliverSends, type DeliveryDeps } from "../../src/modules/solicitations/delivery";
 import type { FetchLike } from "../../src/providers/messaging/types";
+import { newId } from "../../src/lib/ids";
+import { mintLinkToken } from "../../src/modules/links/tokens";
 import { db, type World } from "../helpers/seed";
 
 type Actor = Parameters<World["as"]>[0];
@@ -51,9 +53,11 @@ export async function runSends(ids: string[], o: { attempts?: number; fetch?: Fe
     "sends",
     ids.map((solicitationId, i) => ({ id: `m-${solicitationId}-${i}-${Math.random()}`, timestamp: new Date(), attempts: o.attempts ?? 1, body: { solicitationId } })),
   );
+  const retries = batch.messages.map((m) => vi.spyOn(m, "retry"));
   const deps: DeliveryDeps = { fetch: o.fetch, now: o.now };
   await deliverSends(batch, env, ctx, deps);
-  return getQueueResult(batch, ctx);
+  const delays = retries.flatMap((r) => r.mock.calls.map(([x]) => x?.delaySeconds));
+  return { ...(await getQueueResult(batch, ctx)), delays };
 }
 
 export const solicitationRow = (id: string) => db().select().from(solicitations).where(eq(solicitations.id, id)).get();
@@ -68,4 +72,28 @@ export async function waitForStatus(id: string, status: string, timeoutMs = 8000
     if (Date.now() > deadline) throw new Error(`solicitation ${id} is ${row?.status}, not ${status}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A PENDING solicitation written straight to D1, NOT queued: for driving the consumer by hand. */
+export async function pendingRow(o: {
+  tenantId: string; contactId: string; locationId: string; channel?: "email" | "sms" | "whatsapp";
+  templateId?: string | null; campaignId?: string | null; createdAt?: string; metadata?: Record<string, unknown>;
+}) {
+  const id = newId();
+  const createdAt = o.createdAt ?? new Date().toISOString();
+  await db().insert(solicitations).values({
+    id, tenantId: o.tenantId, locationId: o.locationId, contactId: o.contactId, channel: o.channel ?? "email", status: "PENDING",
+    shortLinkToken: await mintLinkToken(env.JWT_SECRET!, { solicitationId: id, tenantId: o.tenantId, locationId: o.locationId, destination: "auto" }),
+    templateId: o.templateId ?? null, campaignId: o.campaignId ?? null, idempotencyKey: id, metadata: o.metadata ?? {}, createdAt, updatedAt: createdAt,
+  });
+  return id;
+}
+
+/** An approved template of the tenant. */
+export async function approvedTemplate(w: World, body: Record<string, unknown>, as: { author?: Actor; approver?: Actor } = {}) {
+  const t = await w.as(as.author ?? "tenantUser").post("/v1/templates", { name: `T ${Math.random().toString(36).slice(2, 6)}`, ...body });
+  expect(t.status).toBe(201);
+  const a = await w.as(as.approver ?? "manager").post(`/v1/templates/${t.body.id}/approve`);
+  expect(a.status).toBe(200);
+  return a.body as { id: string };
 }
