@@ -1,5 +1,6 @@
+import { and, eq } from "drizzle-orm";
 import Papa from "papaparse";
-import { MESSAGE_CHANNELS, type MessageChannel } from "../../db/schema";
+import { locations, MESSAGE_CHANNELS, type MessageChannel } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -13,6 +14,7 @@ import { planUpserts, preparePhone, upsertStatements, type PreparedContact } fro
 import { usableTemplates } from "../templates/service";
 import { campaignSentWrites, sendableCampaign } from "./campaign-send";
 import { createSolicitations, type SolicitationRequest } from "./create";
+import { inJson } from "./inputs";
 
 export interface SendBulkForm {
   file: File;
@@ -93,12 +95,26 @@ export async function sendCampaignBulk(ctx: ServiceContext, campaignId: string, 
     else accepted.push({ row: i + 1, ...prepared });
   });
 
+  // rows at an unknown location fail before anything is written for them
+  const known = new Set(
+    (
+      await ctx.db
+        .select({ id: locations.id })
+        .from(locations)
+        .where(and(eq(locations.tenantId, ctx.tenantId), inJson(locations.id, [...new Set(accepted.map((a) => a.locationId))])))
+    ).map((l) => l.id),
+  );
+  const usable = accepted.filter((a) => {
+    if (!known.has(a.locationId)) errors.push({ row: a.row, reason: "locationId: Unknown location" });
+    return known.has(a.locationId);
+  });
+
   const now = nowIso();
-  const plan = await planUpserts(ctx, accepted.map((a) => a.contact), now);
+  const plan = await planUpserts(ctx, usable.map((a) => a.contact), now);
   const requests: (SolicitationRequest & { row: number })[] = [];
   const sendId = `send_${newId()}`;
   plan.outcomes.forEach((o, i) => {
-    const a = accepted[i]!;
+    const a = usable[i]!;
     if ("error" in o) errors.push({ row: a.row, reason: o.error });
     else
       requests.push({
