@@ -80,6 +80,13 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
   // 1. decide per solicitation: nothing to do, blocked now, or a message to send
   const outcomes = new Map<string, Outcome>();
   const toSend: Prepared[] = [];
+  const unsubscribeTokens = new Map(
+    await Promise.all(
+      [...d!.solicitations.values()].map(
+        async (s) => [s.id, await mintUnsubscribeToken(env.JWT_SECRET!, { tenantId: s.tenantId, contactId: s.contactId, channel: s.channel, solicitationId: s.id })] as const,
+      ),
+    ),
+  );
   for (const id of ids) {
     const s = d!.solicitations.get(id);
     if (!s || s.status !== "PENDING") {
@@ -111,7 +118,7 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
       continue;
     }
     const location = d!.locations.get(s.locationId);
-    const unsubscribe = await mintUnsubscribeToken(env.JWT_SECRET!, { tenantId: s.tenantId, contactId: s.contactId, channel: s.channel, solicitationId: id });
+    const unsubscribe = unsubscribeTokens.get(id)!;
     const campaign = s.campaignId ? d!.campaigns.get(s.campaignId) : undefined;
     try {
       const message = buildMessage({

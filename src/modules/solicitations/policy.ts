@@ -95,13 +95,21 @@ export function sendsWithin(recent: readonly (string | Date)[], now: Date, spanM
   return n;
 }
 
+const zoneChecks = new Map<string, boolean>();
+
+/** Whether the runtime knows the zone; cached per isolate (building a formatter is not cheap). */
 const isZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
+  let known = zoneChecks.get(tz);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: tz });
+      known = true;
+    } catch {
+      known = false;
+    }
+    zoneChecks.set(tz, known);
   }
+  return known;
 };
 
 /** The zone quiet hours are judged in: the contact's, else the location's, else UTC (invalid ones skipped). */
