@@ -82,7 +82,7 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
   const toSend: Prepared[] = [];
   const unsubscribeTokens = new Map(
     await Promise.all(
-      [...d!.solicitations.values()].map(
+      [...(d?.solicitations.values() ?? [])].map(
         async (s) => [s.id, await mintUnsubscribeToken(env.JWT_SECRET!, { tenantId: s.tenantId, contactId: s.contactId, channel: s.channel, solicitationId: s.id })] as const,
       ),
     ),

@@ -1,14 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { ApiError } from "../../lib/errors";
+import { ApiError, notFound } from "../../lib/errors";
 import { createRouter, errors, json } from "../../lib/openapi";
 import { handleProviderWebhook } from "../../providers/messaging/webhooks/handle";
 import { loadWebhookKeys, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../providers/messaging/webhooks/keys";
 import { applyWebhook } from "./webhooks";
 
 const tags = ["Webhooks"];
-const params = z.object({ provider: z.enum(WEBHOOK_PROVIDERS) });
+const params = z.object({ provider: z.string().max(32).openapi({ description: WEBHOOK_PROVIDERS.join(", ") }) });
 const query = z.object({ tenant: z.string().max(64).optional().openapi({ description: "The tenant whose provider secrets sign this webhook (omit for the platform's)" }) });
 
 const ResultSchema = z
@@ -35,7 +35,11 @@ const get = createRoute({
 
 const rejected = () => new ApiError("UNAUTHENTICATED", "Webhook signature missing or invalid");
 
-async function handle(c: Context<AppEnv>, provider: WebhookProvider, tenant: string | undefined) {
+const isProvider = (p: string): p is WebhookProvider => (WEBHOOK_PROVIDERS as readonly string[]).includes(p);
+
+async function handle(c: Context<AppEnv>, name: string, tenant: string | undefined) {
+  if (!isProvider(name)) throw notFound("Webhook provider");
+  const provider = name;
   const keys = await loadWebhookKeys(c.var.db, c.env, provider, tenant ?? null);
   const outcome = await handleProviderWebhook(provider, c.req.raw, keys);
   if (!outcome.verified) throw rejected();

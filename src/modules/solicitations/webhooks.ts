@@ -128,6 +128,10 @@ async function deliveryWrites(db: Db, events: DeliveryEvent[], tenantId: string 
  * number: in the tenant the URL names, else in every tenant (a platform number is shared, and
  * over-honouring an opt-out is the safe side). A contact already revoked on that channel is left alone.
  */
+// qualified by hand: drizzle writes columns inside sql`` unqualified in a single-table select,
+// where "id" would resolve to the subquery's own table
+const contactsId = sql.raw(`"contacts"."id"`);
+
 async function stopWrites(db: Db, inbound: InboundMessage[], tenantId: string | null, w: Writes) {
   const stops = inbound.filter((m) => isStopKeyword(m.body));
   let revoked = 0;
@@ -136,7 +140,7 @@ async function stopWrites(db: Db, inbound: InboundMessage[], tenantId: string | 
       .select({
         id: contacts.id,
         tenantId: contacts.tenantId,
-        latest: sql<string | null>`(select ${consentRecords.status} from ${consentRecords} where ${consentRecords.contactId} = ${contacts.id}
+        latest: sql<string | null>`(select ${consentRecords.status} from ${consentRecords} where ${consentRecords.contactId} = ${contactsId}
           and ${consentRecords.channel} = ${m.channel} order by ${consentRecords.seq} desc limit 1)`.as("latest_status"),
       })
       .from(contacts)
