@@ -46,6 +46,10 @@ import { recommendationRoutes } from "./modules/recommendations/routes";
 import { webhookRoutes } from "./modules/webhooks/routes";
 import { automationRoutes } from "./modules/automation/routes";
 import { jobRoutes } from "./modules/jobs/routes";
+import { solicitationRoutes } from "./modules/solicitations/routes";
+import { campaignSendRoutes } from "./modules/solicitations/campaign-send.routes";
+import { providerWebhookRoutes } from "./modules/solicitations/webhook.routes";
+import { sendingAdminRoutes } from "./modules/solicitations/admin.routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -110,6 +114,10 @@ export function createApp() {
   app.route("/", webhookRoutes);
   app.route("/", automationRoutes);
   app.route("/", jobRoutes);
+  app.route("/", solicitationRoutes);
+  app.route("/", campaignSendRoutes);
+  app.route("/", providerWebhookRoutes);
+  app.route("/", sendingAdminRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

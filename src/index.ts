@@ -11,6 +11,7 @@ import "./modules/reputation/jobs";
 import "./modules/competitors/jobs";
 import "./modules/recommendations/jobs";
 import "./modules/automation/jobs";
+import "./modules/solicitations/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";

@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { automationRuns, domainEvents, inboxItems, recommendations, reviewResponses } from "../../src/db/schema";
+import { automationRuns, domainEvents, inboxItems, recommendations, reviewResponses, solicitations } from "../../src/db/schema";
 import { MAX_CHAIN_DEPTH, runAutomation } from "../../src/modules/automation/engine";
-import { registerSolicitationSender, type SolicitationRequest } from "../../src/modules/automation/sinks";
 import { createWorld, db, type World } from "../helpers/seed";
 import { latestEmailTo } from "../helpers/outbox";
 import { newLocation } from "../reviews/helpers";
@@ -14,7 +13,6 @@ beforeAll(async () => {
   w = await createWorld();
 });
 afterAll(() => {
-  registerSolicitationSender(null);
 });
 
 /** Each test gets its own location and scopes its rules to it, so events of other tests never reach them. */
@@ -101,24 +99,33 @@ describe("actions", () => {
     expect((await runsOf(rule.id))[0]!.actions[0]).toMatchObject({ outcome: "succeeded", result: { recipients: 2 } });
   });
 
-  it("send_solicitation goes through the registered sender with the cause attached; without one the action fails", async () => {
-    const { loc, rule } = await setup([{ type: "send_solicitation", config: { channel: "sms" } }], { trigger: "contact.suppressed" });
-    const e1 = event(w.tenantA.id, "contact.suppressed", { contactId: "c-1", suppressedAt: "2026-01-01T00:00:00Z", reason: null, locationId: loc.id });
-    registerSolicitationSender(null);
+  it("send_solicitation creates a solicitation through the policy engine, carrying the rule chain", async () => {
+    const { loc, rule } = await setup([{ type: "send_solicitation", config: { channel: "email" } }], { trigger: "contact.suppressed" });
+    // consented: PENDING and queued; the event names the rule so it never retriggers itself
+    const ok = await w.as("manager").post("/v1/contacts", { email: "rule-ok@example.com" });
+    await w.as("manager").post(`/v1/contacts/${ok.body.id}/consent`, { channel: "email", source: "form" });
+    const e1 = event(w.tenantA.id, "contact.suppressed", { contactId: ok.body.id, suppressedAt: "2026-01-01T00:00:00Z", reason: null, locationId: loc.id });
     await runAutomation(e1, env);
-    expect((await runsOf(rule.id))[0]).toMatchObject({ outcome: "failed", error: "1 of 1 actions failed", actions: [{ outcome: "failed", error: "solicitation sending is not available (no sender registered)" }] });
+    const sent = await db().select().from(solicitations).where(eq(solicitations.contactId, ok.body.id));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ status: "PENDING", locationId: loc.id, channel: "email" });
+    expect(sent[0]!.metadata).toEqual({ automation: { causedByRuleId: rule.id, automationChain: [rule.id], automationDepth: 1 } });
+    const created = await db().select().from(domainEvents).where(and(eq(domainEvents.type, "solicitation.created"), eq(domainEvents.tenantId, w.tenantA.id)));
+    expect(created.find((x) => x.data.solicitationId === sent[0]!.id)!.data).toMatchObject({ causedByRuleId: rule.id, automationChain: [rule.id], automationDepth: 1 });
+    const run = (await runsOf(rule.id)).find((r) => r.eventId === e1.id)!;
+    expect(run.actions[0]).toMatchObject({ outcome: "succeeded", result: { contactId: ok.body.id, solicitationId: sent[0]!.id, status: "PENDING" } });
 
-    const received: SolicitationRequest[][] = [];
-    registerSolicitationSender(async (ctx, requests) => {
-      expect(ctx.tenantId).toBe(w.tenantA.id);
-      received.push(requests);
-      return { created: requests.length };
-    });
-    const e2 = event(w.tenantA.id, "contact.suppressed", { contactId: "c-2", suppressedAt: "2026-01-01T00:00:00Z", reason: null, locationId: loc.id });
+    // no consent: the policy blocks it, and the action still succeeds (a blocked solicitation is not an error)
+    const none = await w.as("manager").post("/v1/contacts", { email: "rule-none@example.com" });
+    const e2 = event(w.tenantA.id, "contact.suppressed", { contactId: none.body.id, suppressedAt: "2026-01-01T00:00:00Z", reason: null, locationId: loc.id });
     await runAutomation(e2, env);
-    expect(received).toEqual([[{ contactId: "c-2", locationId: loc.id, channel: "sms", automation: { ruleId: rule.id, eventId: e2.id, chain: [rule.id], depth: 1 } }]]);
-    const run = (await runsOf(rule.id)).find((r) => r.eventId === e2.id)!;
-    expect(run.actions[0]).toMatchObject({ outcome: "succeeded", result: { contactId: "c-2", result: { created: 1 } } });
+    const blocked = (await runsOf(rule.id)).find((r) => r.eventId === e2.id)!;
+    expect(blocked.actions[0]).toMatchObject({ outcome: "succeeded", result: { status: "BLOCKED", blockedReason: "NO_CONSENT" } });
+
+    // an unknown contact: nothing is created and the action fails with the reason
+    const e3 = event(w.tenantA.id, "contact.suppressed", { contactId: "no-such-contact", suppressedAt: "2026-01-01T00:00:00Z", reason: null, locationId: loc.id });
+    await runAutomation(e3, env);
+    expect((await runsOf(rule.id)).find((r) => r.eventId === e3.id)!.actions[0]).toMatchObject({ outcome: "failed", error: "contactId: Unknown contact" });
   });
 
   it("create_recommendation writes a recommendation through the recommendations service", async () => {

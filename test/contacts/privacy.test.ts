@@ -29,9 +29,10 @@ describe("GET /v1/contacts/{id}/export", () => {
     expect(res.status).toBe(200);
     expect(res.body.contact).toMatchObject({ id: c.id, email: "export@example.test", firstName: "Ex", phone: "+12125550150" });
     expect(res.body.records.consentRecords).toEqual([expect.objectContaining({ channel: "email", status: "granted", ipAddress: "198.51.100.4" })]);
+    expect(res.body.records.solicitations).toEqual([]);
     expect(Date.parse(res.body.exportedAt)).toBeGreaterThan(0);
     const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, c.id), eq(auditEvents.action, "contact.exported")));
-    expect(audit[0]).toMatchObject({ actorId: w.users.manager.id, metadata: expect.objectContaining({ kinds: expect.arrayContaining(["consentRecords", "feedback"]) }) });
+    expect(audit[0]).toMatchObject({ actorId: w.users.manager.id, metadata: expect.objectContaining({ kinds: ["consentRecords", "solicitations", "feedback"] }) });
   });
 
   it("is for managers and up", async () => {

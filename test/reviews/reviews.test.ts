@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, domainEvents, inboxItems } from "../../src/db/schema";
+import { auditEvents, domainEvents, inboxItems, solicitations } from "../../src/db/schema";
 import { createWorld, db, type World } from "../helpers/seed";
 import { ingest, newLocation } from "./helpers";
 
@@ -14,6 +14,12 @@ beforeAll(async () => {
   locA = await newLocation(w);
   locA2 = await newLocation(w);
   locB = await newLocation(w, "tenantBAdmin");
+  // the solicitation the first review answers (a review naming an unknown solicitation is a 400)
+  const now = new Date().toISOString();
+  await db().insert(solicitations).values({
+    id: "sol_123", tenantId: w.tenantA.id, locationId: locA.id, contactId: "c_1", channel: "email", status: "SENT",
+    shortLinkToken: "sol_123-token", idempotencyKey: "k", createdAt: now, updatedAt: now,
+  });
 });
 
 describe("POST /v1/reviews/ingest", () => {
@@ -36,7 +42,7 @@ describe("POST /v1/reviews/ingest", () => {
     expect(items[0]).toMatchObject({ tenantId: w.tenantA.id, type: "review", status: "new", locationId: locA.id, escalatedAt: null });
     const events = await db().select().from(domainEvents).where(eq(domainEvents.tenantId, w.tenantA.id));
     const mine = events.filter((e) => e.data.reviewId === res.body.id).map((e) => e.type).sort();
-    expect(mine).toEqual(["review.created", "review.negative"]);
+    expect(mine).toEqual(["review.created", "review.negative", "solicitation.converted"]);
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, res.body.id));
     expect(audit).toEqual([expect.objectContaining({ action: "review.created", resourceType: "review", actorId: w.users.tenantUser.id })]);
   });

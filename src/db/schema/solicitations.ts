@@ -56,6 +56,10 @@ export const solicitations = sqliteTable(
     index("solicitations_tenant_location_created_idx").on(t.tenantId, t.locationId, t.createdAt),
     index("solicitations_provider_message_idx").on(t.providerMessageId),
     uniqueIndex("solicitations_short_link_uq").on(t.shortLinkToken),
+    /** experiment results: counts per variant */
+    index("solicitations_experiment_variant_idx").on(t.experimentId, t.variantId),
+    /** the stale-PENDING sweep, across tenants */
+    index("solicitations_status_created_idx").on(t.status, t.createdAt),
   ],
 );
 

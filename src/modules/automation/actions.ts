@@ -14,7 +14,8 @@ import { eventReview, renderTokens, type EventPlace, type TokenSource } from "./
 import type { ActionInput, RuleRow } from "./schemas";
 import { tenantUserIds } from "./service";
 import { createRecommendation } from "../recommendations/service";
-import { getSolicitationSender, type AutomationCause } from "./sinks";
+import { createSolicitations } from "../solicitations/create";
+import type { AutomationCause } from "./cause";
 
 export interface ActionContext {
   ctx: ServiceContext;
@@ -113,13 +114,17 @@ const createResponseDraft: Handler<"create_response_draft"> = async (ax, config)
 };
 
 const sendSolicitation: Handler<"send_solicitation"> = async (ax, config) => {
-  const sender = getSolicitationSender();
-  if (!sender) throw new Error("solicitation sending is not available (no sender registered)");
   const contactId = ax.event.data.contactId;
   if (typeof contactId !== "string") throw new Error(`${ax.event.type} names no contact`);
   if (!ax.place) throw new Error(`${ax.event.type} has no location to send from`);
-  const result = await sender(ax.ctx, [{ contactId, locationId: ax.place.locationId, channel: config.channel, campaignId: config.campaignId, templateId: config.templateId, automation: ax.cause }]);
-  return { contactId, result: result as unknown };
+  // the same entry point as every other send path: the policy engine decides, and the rule chain
+  // rides along in metadata so the solicitation's own events never retrigger this rule
+  const { outcomes } = await createSolicitations(ax.ctx, [
+    { contactId, locationId: ax.place.locationId, channel: config.channel, campaignId: config.campaignId, templateId: config.templateId, metadata: { automation: causeFields(ax.cause) } },
+  ]);
+  const outcome = outcomes[0]!;
+  if (!outcome.ok) throw new Error(`${outcome.issue.path}: ${outcome.issue.message}`);
+  return { contactId, solicitationId: outcome.solicitation.id, status: outcome.solicitation.status, blockedReason: outcome.solicitation.blockedReason };
 };
 
 const notifyEmail: Handler<"notify_email"> = async (ax, config) => {

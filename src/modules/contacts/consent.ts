@@ -21,18 +21,32 @@ export async function listConsent(ctx: ServiceContext, contactId: string) {
   return rows.map(toConsentRecord);
 }
 
-type NewRecord = Pick<ConsentRow, "channel" | "status" | "source" | "ipAddress" | "userAgent">;
+export type NewRecord = Pick<ConsentRow, "channel" | "status" | "source" | "ipAddress" | "userAgent">;
 
-async function record(ctx: ServiceContext, contactId: string, r: NewRecord) {
-  assertMove(await findContactRow(ctx, contactId), "recordConsent");
+/**
+ * The insert of one consent record (and the contact's activity mark), for a batch. Other domains
+ * use it too (an inbound STOP revokes consent from the delivery webhooks).
+ */
+export function consentRecordStatements(ctx: Pick<ServiceContext, "db" | "tenantId">, contactId: string, r: NewRecord) {
   const row: Omit<ConsentRow, "seq"> = { ...r, id: newId(), tenantId: ctx.tenantId, contactId, createdAt: nowIso() };
   // seq is computed inside the insert, so two changes to one channel can never share a position
   const seq = sql`(select coalesce(max(${consentRecords.seq}), 0) + 1 from ${consentRecords}
     where ${consentRecords.contactId} = ${contactId} and ${consentRecords.channel} = ${r.channel})`;
+  return {
+    row,
+    statements: [
+      ctx.db.insert(consentRecords).values({ ...row, seq }),
+      // a consent change is contact activity: retention counts from it
+      ctx.db.update(contacts).set({ lastActivityAt: row.createdAt }).where(and(eq(contacts.id, contactId), eq(contacts.tenantId, ctx.tenantId))),
+    ],
+  };
+}
+
+async function record(ctx: ServiceContext, contactId: string, r: NewRecord) {
+  assertMove(await findContactRow(ctx, contactId), "recordConsent");
+  const { row, statements } = consentRecordStatements(ctx, contactId, r);
   await commit(ctx, [
-    ctx.db.insert(consentRecords).values({ ...row, seq }),
-    // a consent change is contact activity: retention counts from it
-    ctx.db.update(contacts).set({ lastActivityAt: row.createdAt }).where(and(eq(contacts.id, contactId), eq(contacts.tenantId, ctx.tenantId))),
+    ...statements,
     auditStatement(ctx, {
       tenantId: ctx.tenantId, action: `consent.${r.status}`, resourceType: "consent_record", resourceId: row.id,
       nextState: { contactId, channel: r.channel, status: r.status },

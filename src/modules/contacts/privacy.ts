@@ -11,6 +11,7 @@ import { nowIso } from "../../lib/time";
 import { COMPLIANCE_DEFAULTS } from "../compliance/schemas";
 import { getComplianceConfig } from "../compliance/service";
 import { feedbackPersonalData } from "../feedback/privacy";
+import { solicitationPersonalData } from "../solicitations/privacy";
 import { consentPersonalData } from "./consent";
 import { auditView, toContact, type ContactRow } from "./schemas";
 import { findContactRow } from "./service";
@@ -35,7 +36,7 @@ export interface PersonalDataStep {
   expire?: (system: Omit<ServiceContext, "tenantId">, now: string, limit: number) => Promise<number>;
 }
 
-export const PERSONAL_DATA: PersonalDataStep[] = [consentPersonalData, feedbackPersonalData];
+export const PERSONAL_DATA: PersonalDataStep[] = [consentPersonalData, solicitationPersonalData, feedbackPersonalData];
 
 /** SQL: the instant before which a tenant's data is past its retentionDays (defaults apply when unsaved). */
 export const retentionCutoff = (tenantId: SQLiteColumn, now: string): SQL =>

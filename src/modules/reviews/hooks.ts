@@ -1,4 +1,5 @@
 import type { BatchItem } from "drizzle-orm/batch";
+import type { PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 
 export interface ConvertedSolicitation {
@@ -8,13 +9,18 @@ export interface ConvertedSolicitation {
   occurredAt: string;
 }
 
+export interface ConversionWrites {
+  statements: BatchItem<"sqlite">[];
+  events: PendingEvent[];
+}
+
 /**
- * Statements to run in the same batch as a new review that names a solicitation. [sending] registers
- * the hook that sets the solicitation's convertedAt, stops its drip sequence and emits
- * solicitation.converted; it may throw a VALIDATION_ERROR for an unknown solicitation.
- * Until then the solicitationId is stored and nothing else happens.
+ * Statements and events to commit in the same batch as a new review that names a solicitation.
+ * [sending] registers the hook (src/modules/solicitations/hooks.ts): it sets the solicitation's
+ * convertedAt and emits solicitation.converted, and throws a VALIDATION_ERROR for an unknown
+ * solicitation. Without a hook the solicitationId is stored and nothing else happens.
  */
-export type SolicitationConversionHook = (ctx: ServiceContext, c: ConvertedSolicitation) => Promise<BatchItem<"sqlite">[]>;
+export type SolicitationConversionHook = (ctx: ServiceContext, c: ConvertedSolicitation) => Promise<ConversionWrites>;
 
 let conversionHook: SolicitationConversionHook | null = null;
 
@@ -22,5 +28,5 @@ export const registerSolicitationConversionHook = (hook: SolicitationConversionH
   conversionHook = hook;
 };
 
-export const solicitationConversionStatements = (ctx: ServiceContext, c: ConvertedSolicitation) =>
-  conversionHook ? conversionHook(ctx, c) : Promise.resolve([]);
+export const solicitationConversionStatements = (ctx: ServiceContext, c: ConvertedSolicitation): Promise<ConversionWrites> =>
+  conversionHook ? conversionHook(ctx, c) : Promise.resolve({ statements: [], events: [] });

@@ -105,10 +105,11 @@ export async function prepareReview(ctx: ServiceContext, input: ReviewInput, exi
         escalatedBy: null, rating: row.rating, excerpt: excerptOf(row.text), sentiment: row.sentiment, createdAt: now, updatedAt: now,
       }),
     ];
-    if (row.solicitationId) {
-      statements.push(...(await solicitationConversionStatements(ctx, { solicitationId: row.solicitationId, reviewId: row.id, occurredAt: row.occurredAt })));
-    }
-    const events = [eventStatement(ctx, "review.created", eventData(row))];
+    const conversion = row.solicitationId
+      ? await solicitationConversionStatements(ctx, { solicitationId: row.solicitationId, reviewId: row.id, occurredAt: row.occurredAt })
+      : { statements: [], events: [] };
+    statements.push(...conversion.statements);
+    const events = [eventStatement(ctx, "review.created", eventData(row)), ...conversion.events];
     if (row.sentiment === "negative") events.push(eventStatement(ctx, "review.negative", eventData(row)));
     return { row, created: true, changed: true, statements, events };
   }

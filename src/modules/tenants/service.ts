@@ -1,6 +1,6 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { agencies, brands, tenants } from "../../db/schema";
+import { agencies, brands, messagingSettings, tenants, type MessagingSettingsRow } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { PlatformContext, ServiceContext } from "../../lib/context";
@@ -50,13 +50,22 @@ export async function listTenants(db: Db, scope: AgencyScope, q: PageQuery & { a
   return { ...page, data: page.data.map((t) => ({ ...t, _count: counts.get(t.id)! })) };
 }
 
+/** The tenant's own email sender (messaging settings, channel email), or null until it sets one. */
+const emailConfigOf = (e: MessagingSettingsRow | undefined) =>
+  e
+    ? {
+        fromAddress: e.config.fromAddress ?? "", fromName: e.config.fromName ?? "", senderDomain: e.config.senderDomain ?? null,
+        dkimStatus: e.dkimStatus, dmarcStatus: e.dmarcStatus,
+      }
+    : null;
+
 async function detail(db: Db, row: TenantRow) {
-  const [brandRows, counts] = await Promise.all([
+  const [brandRows, counts, email] = await Promise.all([
     db.select().from(brands).where(eq(brands.tenantId, row.id)).orderBy(asc(brands.createdAt), asc(brands.id)),
     countForTenants(db, [row.id]),
+    db.select().from(messagingSettings).where(and(eq(messagingSettings.tenantId, row.id), eq(messagingSettings.channel, "email"))).get(),
   ]);
-  // emailConfig: [sending] fills this from the tenant's EmailConfig
-  return { ...toTenant(row), brands: brandRows.map(toBrand), emailConfig: null, _count: counts.get(row.id)! };
+  return { ...toTenant(row), brands: brandRows.map(toBrand), emailConfig: emailConfigOf(email), _count: counts.get(row.id)! };
 }
 
 export const getTenantDetail = async (db: Db, scope: AgencyScope, id: string) => detail(db, await findScopedTenant(db, scope, id));

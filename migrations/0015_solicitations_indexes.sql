@@ -1,0 +1,2 @@
+CREATE INDEX `solicitations_experiment_variant_idx` ON `solicitations` (`experiment_id`,`variant_id`);--> statement-breakpoint
+CREATE INDEX `solicitations_status_created_idx` ON `solicitations` (`status`,`created_at`);

@@ -1,0 +1,26 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, count, desc, eq } from "drizzle-orm";
+import { deadLetters } from "../../db/schema";
+import { createRouter, DateTime, json, stdErrors, USER_SECURITY } from "../../lib/openapi";
+
+const DeadLetterSchema = z
+  .object({ id: z.string(), queue: z.string(), messageId: z.string(), body: z.unknown(), attempts: z.number().int(), createdAt: DateTime })
+  .openapi("DeadLetter");
+
+const list = createRoute({
+  method: "get", path: "/admin/dead-letters", tags: ["Admin"], security: USER_SECURITY,
+  summary: "Queue messages that exhausted their retries, newest first, with the count (platform_admin)",
+  description: "`?queue=sends` shows sends the consumer could not finish (a SENDS body is {solicitationId}).",
+  request: { query: z.object({ queue: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }) },
+  responses: { 200: json(z.object({ data: z.array(DeadLetterSchema), total: z.number().int() }).openapi("DeadLetterList")), ...stdErrors },
+});
+
+export const sendingAdminRoutes = createRouter().openapi(list, async (c) => {
+  const { queue, limit } = c.req.valid("query");
+  const where = and(queue ? eq(deadLetters.queue, queue) : undefined);
+  const [data, total] = await c.var.db.batch([
+    c.var.db.select().from(deadLetters).where(where).orderBy(desc(deadLetters.createdAt), desc(deadLetters.id)).limit(limit),
+    c.var.db.select({ n: count() }).from(deadLetters).where(where),
+  ]);
+  return c.json({ data, total: total[0]?.n ?? 0 }, 200);
+});

@@ -1,0 +1,107 @@
+import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { contacts, locations, solicitations, type MessageChannel } from "../../db/schema";
+import { auditStatement } from "../../lib/audit";
+import type { ServiceContext } from "../../lib/context";
+import { conflict, validationError } from "../../lib/errors";
+import { eventStatement } from "../../lib/events";
+import { newId } from "../../lib/ids";
+import { findCampaignRow } from "../campaigns/service";
+import type { CampaignRow } from "../campaigns/schemas";
+import { usableTemplates } from "../templates/service";
+import { createSolicitations, type CreateResult, type SolicitationRequest } from "./create";
+import { toSolicitation, type CampaignSendInput } from "./schemas";
+
+/** The campaign a send may use: this tenant's (404), active (409), and the channel one of its own (400). */
+export async function sendableCampaign(ctx: ServiceContext, campaignId: string, channel?: MessageChannel): Promise<CampaignRow> {
+  const campaign = await findCampaignRow(ctx, campaignId);
+  if (channel && !campaign.channels.includes(channel)) {
+    throw validationError([{ path: "channel", message: `Not one of the campaign's channels (${campaign.channels.join(", ")})` }]);
+  }
+  if (!campaign.isActive) throw conflict("The campaign is inactive; activate it before sending");
+  return campaign;
+}
+
+export async function assertLocation(ctx: ServiceContext, locationId: string, path = "locationId") {
+  const row = await ctx.db.select({ id: locations.id }).from(locations).where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId))).get();
+  if (!row) throw validationError([{ path, message: "Unknown location" }]);
+}
+
+/** The campaign.sent audit row and event, committed with the send's last chunk. */
+export function campaignSentWrites(ctx: ServiceContext, campaign: CampaignRow, sendId: string, summary: Record<string, unknown>) {
+  const data = { campaignId: campaign.id, sendId, ...summary };
+  return {
+    statements: [auditStatement(ctx, { tenantId: ctx.tenantId, action: "campaign.sent", resourceType: "campaign", resourceId: campaign.id, nextState: data })],
+    events: [eventStatement(ctx, "campaign.sent", data)],
+  };
+}
+
+const summarize = (r: Pick<CreateResult, "outcomes">) => {
+  const created = r.outcomes.flatMap((o) => (o.ok ? [o.solicitation] : []));
+  const queued = created.filter((s) => s.status === "PENDING").length;
+  return { total: r.outcomes.length, queued, blocked: created.length - queued, failed: r.outcomes.length - created.length };
+};
+
+/** The newest non-suppressed contacts with an address for the channel (email, or a phone for SMS/WhatsApp). */
+const eligibleContacts = (ctx: ServiceContext, channel: MessageChannel, limit: number) =>
+  ctx.db
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(and(eq(contacts.tenantId, ctx.tenantId), eq(contacts.isSuppressed, false), isNotNull(channel === "email" ? contacts.email : contacts.phone)))
+    .orderBy(desc(contacts.createdAt), desc(contacts.id))
+    .limit(limit);
+
+/**
+ * POST /v1/campaigns/{id}/send: every non-suppressed contact that fits the channel (newest first),
+ * or the given contactIds, up to `limit`; each through the policy. Counts are exact: queued =
+ * PENDING created, blocked = BLOCKED created, failed = not created (ids that are not this tenant's).
+ */
+export async function sendCampaign(ctx: ServiceContext, campaignId: string, input: CampaignSendInput) {
+  const campaign = await sendableCampaign(ctx, campaignId, input.channel);
+  await assertLocation(ctx, input.locationId);
+  if (input.templateId) await usableTemplates(ctx, [{ path: "templateId", templateId: input.templateId, channel: input.channel }]);
+  const contactIds = input.contactIds
+    ? [...new Set(input.contactIds)].slice(0, input.limit)
+    : (await eligibleContacts(ctx, input.channel, input.limit)).map((c) => c.id);
+  const sendId = `send_${newId()}`;
+  const requests: SolicitationRequest[] = contactIds.map((contactId) => ({
+    contactId, locationId: input.locationId, channel: input.channel, campaignId: campaign.id, templateId: input.templateId ?? null,
+    idempotencyKey: `${sendId}:${contactId}`,
+  }));
+  const result = await createSolicitations(ctx, requests, {
+    audit: { action: "solicitation.created", resourceType: "campaign_send", resourceId: sendId, metadata: { campaignId: campaign.id } },
+    finalize: async (outcomes) => campaignSentWrites(ctx, campaign, sendId, { channel: input.channel, locationId: input.locationId, ...summarize({ outcomes }) }),
+  });
+  return {
+    ...summarize(result),
+    errors: result.outcomes.flatMap((o, i) => (o.ok ? [] : [{ contactId: contactIds[i]!, reason: o.issue.message }])),
+  };
+}
+
+/** GET /v1/campaigns/{id}/solicitations: newest first, each with its contact. */
+export async function listCampaignSolicitations(ctx: ServiceContext, campaignId: string, limit: number) {
+  await findCampaignRow(ctx, campaignId);
+  const where = and(eq(solicitations.tenantId, ctx.tenantId), eq(solicitations.campaignId, campaignId));
+  const [rows, total] = await ctx.db.batch([
+    ctx.db
+      .select({
+        s: solicitations,
+        email: sql<string | null>`${contacts.email}`.as("contact_email"),
+        phone: sql<string | null>`${contacts.phone}`.as("contact_phone"),
+        firstName: sql<string | null>`${contacts.firstName}`.as("contact_first_name"),
+        lastName: sql<string | null>`${contacts.lastName}`.as("contact_last_name"),
+      })
+      .from(solicitations)
+      .leftJoin(contacts, eq(contacts.id, solicitations.contactId))
+      .where(where)
+      .orderBy(desc(solicitations.createdAt), desc(solicitations.id))
+      .limit(limit),
+    ctx.db.select({ n: count() }).from(solicitations).where(where),
+  ]);
+  return {
+    data: rows.map((r) => ({
+      ...toSolicitation(r.s),
+      contact: { id: r.s.contactId, email: r.email, firstName: r.firstName, lastName: r.lastName, phone: r.phone },
+    })),
+    total: total[0]?.n ?? 0,
+  };
+}

@@ -1,0 +1,218 @@
+import { causeOf } from "./cause";
+import { eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { createDb, type Db } from "../../db/client";
+import { contacts, sendRecords, solicitations, type MessageChannel } from "../../db/schema";
+import { COMPLIANCE_DEFAULTS } from "../compliance/schemas";
+import type { Env } from "../../env";
+import { backoffSeconds } from "../../lib/backoff";
+import type { PendingEvent } from "../../lib/commit";
+import { commitWithEvents } from "./commit-many";
+import { eventStatement } from "../../lib/events";
+import { nowIso } from "../../lib/time";
+import { resolveProvider } from "../../providers/messaging/resolve";
+import { ProviderError, type FetchLike, type MessageProvider, type OutgoingMessage } from "../../providers/messaging/types";
+import { mintUnsubscribeToken } from "../links/tokens";
+import { loadDeliveryData, type DeliveryData } from "./delivery-data";
+import { buildMessage, DEFAULT_TEMPLATES, linksFor, pickBinding } from "./message";
+import { evaluateAtSend } from "./policy";
+import type { SendMessage } from "./queue";
+import { moveStatement } from "./states";
+
+/** Attempts before a transient failure becomes FAILED (wrangler.toml max_retries is 5: one to spare). */
+export const MAX_SEND_ATTEMPTS = 5;
+const CONCURRENCY = 10;
+
+export interface DeliveryDeps {
+  /** the fetch provider clients use; tests pass a stand-in */
+  fetch?: FetchLike;
+  now?: () => Date;
+}
+
+type Solicitation = DeliveryData["solicitations"] extends Map<string, infer S> ? S : never;
+type Outcome =
+  | { kind: "ack" }
+  | { kind: "retry"; delaySeconds: number }
+  | { kind: "write"; statements: BatchItem<"sqlite">[]; events: PendingEvent[] };
+
+interface Prepared {
+  s: Solicitation;
+  message: OutgoingMessage;
+}
+
+const ack: Outcome = { kind: "ack" };
+
+function templateFor(s: Solicitation, d: DeliveryData, locale: string | null, now: string) {
+  const variant = s.experimentId ? d.experiments.get(s.experimentId)?.variants.find((v) => v.id === s.variantId) : undefined;
+  for (const id of [variant?.templateId, s.templateId]) {
+    const t = id ? d.approved.get(id) : undefined;
+    if (t && t.tenantId === s.tenantId) return t;
+  }
+  if (s.campaignId) {
+    const binding = pickBinding(d.bindings.get(s.campaignId) ?? [], {
+      channel: s.channel, locale, now, usable: (id) => d.approved.get(id)?.tenantId === s.tenantId,
+    });
+    if (binding) return d.approved.get(binding.templateId)!;
+  }
+  return DEFAULT_TEMPLATES[s.channel];
+}
+
+const addressOf = (c: { email: string | null; phone: string | null }, channel: MessageChannel) => (channel === "email" ? c.email : c.phone);
+
+/**
+ * Delivers one batch of SENDS messages. Per message: skip what is no longer PENDING; re-check the
+ * policy (pause, suppression, address, consent); render; claim the send record (insert-or-nothing:
+ * a redelivered or duplicate message finds the claim and never sends again); call the provider;
+ * record SENT, or retry a transient error with backoff, or record FAILED.
+ */
+export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec: Pick<ExecutionContext, "waitUntil">, deps: DeliveryDeps = {}): Promise<void> {
+  const db = createDb(env.DB);
+  const now = deps.now?.() ?? new Date();
+  const ids = [...new Set(batch.messages.map((m) => (m.body as SendMessage)?.solicitationId).filter((id): id is string => typeof id === "string"))];
+  const d = ids.length ? await loadDeliveryData(db, ids) : null;
+  const defer = (p: Promise<unknown>) => exec.waitUntil(p);
+  const providers = new Map<string, Promise<MessageProvider>>();
+  const providerFor = (tenantId: string, channel: MessageChannel) => {
+    const key = `${tenantId}:${channel}`;
+    if (!providers.has(key)) providers.set(key, resolveProvider(db, env, tenantId, channel, deps.fetch));
+    return providers.get(key)!;
+  };
+
+  // 1. decide per solicitation: nothing to do, blocked now, or a message to send
+  const outcomes = new Map<string, Outcome>();
+  const toSend: Prepared[] = [];
+  const unsubscribeTokens = new Map(
+    await Promise.all(
+      [...(d?.solicitations.values() ?? [])].map(
+        async (s) => [s.id, await mintUnsubscribeToken(env.JWT_SECRET!, { tenantId: s.tenantId, contactId: s.contactId, channel: s.channel, solicitationId: s.id })] as const,
+      ),
+    ),
+  );
+  for (const id of ids) {
+    const s = d!.solicitations.get(id);
+    if (!s || s.status !== "PENDING") {
+      outcomes.set(id, ack);
+      continue;
+    }
+    const ctx = { db, tenantId: s.tenantId };
+    const claim = d!.claims.get(id);
+    if (claim) {
+      // sent before, but the result was not recorded (the isolate died in between): record it now;
+      // a claim without a message id is an interrupted send whose outcome is unknown: never resend
+      outcomes.set(id, claim.providerMessageId ? sentOutcome(db, ctx, s, claim.provider, claim.providerMessageId, nowIso(now), false) : ack);
+      continue;
+    }
+    const contact = d!.contacts.get(s.contactId);
+    const decision = evaluateAtSend({
+      tenant: { isActive: d!.tenantActive.get(s.tenantId) ?? false },
+      contact: contact ?? { isSuppressed: true, email: null, phone: null },
+      consent: d!.consent.get(s.contactId) ?? {},
+      compliance: d!.consentRules.get(s.tenantId) ?? COMPLIANCE_DEFAULTS,
+      channel: s.channel,
+    });
+    if (!decision.allowed) {
+      outcomes.set(id, {
+        kind: "write",
+        statements: [moveStatement(db, id, "blockAtSend", { blockedReason: decision.blockedReason, updatedAt: nowIso(now) })],
+        events: [eventStatement(ctx, "solicitation.blocked", { solicitationId: id, contactId: s.contactId, blockedReason: decision.blockedReason, atSend: true, ...causeOf(s.metadata) })],
+      });
+      continue;
+    }
+    const location = d!.locations.get(s.locationId);
+    const unsubscribe = unsubscribeTokens.get(id)!;
+    const campaign = s.campaignId ? d!.campaigns.get(s.campaignId) : undefined;
+    try {
+      const message = buildMessage({
+        tenantId: s.tenantId, solicitationId: id, channel: s.channel, to: addressOf(contact!, s.channel)!,
+        template: templateFor(s, d!, contact!.locale, nowIso(now)),
+        contact: contact!, locationName: location?.name ?? "", brandName: location?.brandName ?? "",
+        variables: d!.variables.get(s.locationId) ?? {},
+        links: linksFor(env.PUBLIC_BASE_URL, s.shortLinkToken, unsubscribe),
+        whatsappTemplate: s.metadata.whatsappTemplate ?? campaign?.metadata.whatsappTemplate,
+      });
+      toSend.push({ s, message });
+    } catch (e) {
+      outcomes.set(id, failedOutcome(db, ctx, s, `render: ${String((e as Error).message ?? e)}`, nowIso(now)));
+    }
+  }
+
+  // 2. claim the send records of everything about to go out, in one statement
+  const claimed = await claimSends(db, toSend.map((p) => p.s.id), nowIso(now));
+
+  // 3. send, a few at a time
+  const attempts = new Map(batch.messages.map((m) => [(m.body as SendMessage)?.solicitationId, m.attempts]));
+  let next = 0;
+  const worker = async () => {
+    while (next < toSend.length) {
+      const { s, message } = toSend[next++]!;
+      if (!claimed.has(s.id)) {
+        outcomes.set(s.id, ack);
+        continue;
+      }
+      outcomes.set(s.id, await sendOne(db, s, message, await providerFor(s.tenantId, s.channel), attempts.get(s.id) ?? 1, now));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, toSend.length) }, worker));
+
+  // 4. record every result in one batch, then ack or retry each message
+  const writes = [...outcomes.values()].filter((o): o is Extract<Outcome, { kind: "write" }> => o.kind === "write");
+  await commitWithEvents({ db, env, defer }, writes.flatMap((w) => w.statements), writes.flatMap((w) => w.events));
+  for (const m of batch.messages) {
+    const o = outcomes.get((m.body as SendMessage)?.solicitationId);
+    if (o?.kind === "retry") m.retry({ delaySeconds: o.delaySeconds });
+    else m.ack();
+  }
+}
+
+/** Inserts the claims that do not exist yet; returns the ids this call claimed. */
+async function claimSends(db: Db, ids: string[], now: string): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT
+  const rows = await db
+    .insert(sendRecords)
+    .select(sql`select value, 'pending', null, ${now} from json_each(${JSON.stringify(ids)}) where true`)
+    .onConflictDoNothing()
+    .returning({ id: sendRecords.solicitationId });
+  return new Set(rows.map((r) => r.id));
+}
+
+async function sendOne(db: Db, s: Solicitation, message: OutgoingMessage, provider: MessageProvider, attempt: number, now: Date): Promise<Outcome> {
+  const ctx = { db, tenantId: s.tenantId };
+  try {
+    const receipt = await provider.send(message);
+    return sentOutcome(db, ctx, s, receipt.provider, receipt.providerMessageId, nowIso(), true);
+  } catch (e) {
+    const reason = `${provider.name}: ${e instanceof Error ? e.message : String(e)}`.slice(0, 1000);
+    const transient = !(e instanceof ProviderError) || e.retryable;
+    if (transient && attempt < MAX_SEND_ATTEMPTS) {
+      // nothing was accepted: free the claim so the retry can send, and keep the last error visible
+      await db.batch([
+        db.delete(sendRecords).where(eq(sendRecords.solicitationId, s.id)),
+        db.update(solicitations).set({ failureReason: reason }).where(eq(solicitations.id, s.id)),
+      ]);
+      return { kind: "retry", delaySeconds: backoffSeconds(attempt) };
+    }
+    return failedOutcome(db, ctx, s, transient ? `${reason} (after ${attempt} attempts)` : reason, nowIso(now));
+  }
+}
+
+function sentOutcome(db: Db, ctx: { db: Db; tenantId: string }, s: Solicitation, provider: string, providerMessageId: string, at: string, recordClaim: boolean): Outcome {
+  return {
+    kind: "write",
+    statements: [
+      ...(recordClaim ? [db.update(sendRecords).set({ provider, providerMessageId }).where(eq(sendRecords.solicitationId, s.id))] : []),
+      moveStatement(db, s.id, "send", { provider, providerMessageId, sentAt: at, failureReason: null, updatedAt: at }),
+      // a send is contact activity: retention counts from it
+      db.update(contacts).set({ lastActivityAt: at }).where(sql`${contacts.id} = ${s.contactId} and ${contacts.anonymizedAt} is null`),
+    ],
+    events: [eventStatement(ctx, "solicitation.sent", { solicitationId: s.id, contactId: s.contactId, channel: s.channel, provider, providerMessageId, campaignId: s.campaignId, ...causeOf(s.metadata) })],
+  };
+}
+
+function failedOutcome(db: Db, ctx: { db: Db; tenantId: string }, s: Solicitation, reason: string, at: string): Outcome {
+  return {
+    kind: "write",
+    statements: [moveStatement(db, s.id, "failSend", { failureReason: reason, updatedAt: at })],
+    events: [eventStatement(ctx, "solicitation.failed", { solicitationId: s.id, contactId: s.contactId, channel: s.channel, reason, ...causeOf(s.metadata) })],
+  };
+}

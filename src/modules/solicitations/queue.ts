@@ -1,0 +1,18 @@
+import type { Env } from "../../env";
+
+/** What a SENDS message carries: the consumer reads everything else from D1. */
+export interface SendMessage {
+  solicitationId: string;
+}
+
+const SEND_BATCH = 100; // Queues: sendBatch takes at most 100 messages
+
+/** Queues PENDING solicitations for delivery, 100 per sendBatch call, all calls in flight at once. */
+export async function enqueueSends(env: Env, solicitationIds: string[]): Promise<void> {
+  const calls: Promise<unknown>[] = [];
+  for (let i = 0; i < solicitationIds.length; i += SEND_BATCH) {
+    const body = solicitationIds.slice(i, i + SEND_BATCH).map((solicitationId) => ({ body: { solicitationId } satisfies SendMessage }));
+    calls.push(env.SENDS.sendBatch(body));
+  }
+  await Promise.all(calls);
+}

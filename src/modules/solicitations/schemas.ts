@@ -1,0 +1,146 @@
+import { z } from "@hono/zod-openapi";
+import { BLOCKED_REASONS, MESSAGE_CHANNELS, SOLICITATION_STATUSES, type solicitations } from "../../db/schema";
+import { DateTime } from "../../lib/openapi";
+import { HttpUrl } from "../../lib/validators";
+
+const Id = z.string().min(1).max(64);
+const Metadata = z.record(z.string(), z.unknown());
+
+export const CreateSolicitationBody = z
+  .object({
+    locationId: Id,
+    contactId: Id,
+    channel: z.enum(MESSAGE_CHANNELS),
+    campaignId: Id.optional(),
+    templateId: Id.optional(),
+    destinationUrl: HttpUrl.optional().openapi({ description: "Where the short link leads instead of the campaign's reviewDestination" }),
+    metadata: Metadata.optional(),
+  })
+  .strict()
+  .openapi("CreateSolicitationRequest");
+
+export type CreateSolicitationInput = z.infer<typeof CreateSolicitationBody>;
+
+export const IdempotencyKeyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({ description: "Required. Unique per send (UUID recommended); kept 24 hours per tenant", example: "8e03978e-40d5-43e8-bc93-6894a57f9324" }),
+});
+
+export const SolicitationSchema = z
+  .object({
+    id: z.string(),
+    tenantId: z.string(),
+    locationId: z.string(),
+    contactId: z.string(),
+    campaignId: z.string().nullable(),
+    templateId: z.string().nullable(),
+    destinationUrl: z.string().nullable(),
+    channel: z.enum(MESSAGE_CHANNELS),
+    status: z.enum(SOLICITATION_STATUSES),
+    shortLinkToken: z.string(),
+    blockedReason: z.enum(BLOCKED_REASONS).nullable(),
+    providerMessageId: z.string().nullable(),
+    sentAt: DateTime.nullable(),
+    deliveredAt: DateTime.nullable(),
+    clickedAt: DateTime.nullable(),
+    convertedAt: DateTime.nullable(),
+    idempotencyKey: z.string(),
+    metadata: Metadata,
+    createdAt: DateTime,
+    provider: z.string().nullable().openapi({ description: "The provider that took the message (outbox, sendgrid, ...)" }),
+    failureReason: z.string().nullable().openapi({ description: "Why a FAILED send failed (the provider's error)" }),
+    experimentId: z.string().nullable(),
+    variantId: z.string().nullable(),
+    sequenceStepIndex: z.number().int().nullable(),
+    updatedAt: DateTime,
+  })
+  .openapi("Solicitation");
+
+export type SolicitationRow = typeof solicitations.$inferSelect;
+export type SolicitationDto = z.infer<typeof SolicitationSchema>;
+
+export const toSolicitation = (s: SolicitationRow): SolicitationDto => ({
+  id: s.id,
+  tenantId: s.tenantId,
+  locationId: s.locationId,
+  contactId: s.contactId,
+  campaignId: s.campaignId,
+  templateId: s.templateId,
+  destinationUrl: s.destinationUrl,
+  channel: s.channel,
+  status: s.status,
+  shortLinkToken: s.shortLinkToken,
+  blockedReason: s.blockedReason,
+  providerMessageId: s.providerMessageId,
+  sentAt: s.sentAt,
+  deliveredAt: s.deliveredAt,
+  clickedAt: s.clickedAt,
+  convertedAt: s.convertedAt,
+  idempotencyKey: s.idempotencyKey ?? "",
+  metadata: s.metadata,
+  createdAt: s.createdAt,
+  provider: s.provider,
+  failureReason: s.failureReason,
+  experimentId: s.experimentId,
+  variantId: s.variantId,
+  sequenceStepIndex: s.sequenceStepIndex,
+  updatedAt: s.updatedAt,
+});
+
+export const SolicitationWithContactSchema = SolicitationSchema.extend({
+  contact: z.object({
+    id: z.string(),
+    email: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    phone: z.string().nullable(),
+  }),
+}).openapi("SolicitationWithContact");
+
+export const CampaignSendBody = z
+  .object({
+    locationId: Id.openapi({ description: "The location whose name, brand and variables render the message" }),
+    channel: z.enum(MESSAGE_CHANNELS),
+    templateId: Id.optional().openapi({ description: "Overrides the campaign's bindings (email: gives the subject and HTML)" }),
+    contactIds: z.array(Id).min(1).max(5000).optional().openapi({ description: "Omit for every non-suppressed contact that fits the channel" }),
+    limit: z.number().int().min(1).max(5000).default(2000),
+  })
+  .strict()
+  .openapi("CampaignSendRequest");
+
+export type CampaignSendInput = z.infer<typeof CampaignSendBody>;
+
+export const SendResultSchema = z
+  .object({
+    total: z.number().int().openapi({ description: "contacts considered" }),
+    queued: z.number().int().openapi({ description: "solicitations created PENDING and queued for delivery" }),
+    blocked: z.number().int().openapi({ description: "solicitations created BLOCKED by the policy" }),
+    failed: z.number().int().openapi({ description: "contacts for which no solicitation could be created" }),
+    errors: z.array(z.object({ contactId: z.string(), reason: z.string() })),
+  })
+  .openapi("SendResult");
+
+export const SendBulkResultSchema = z
+  .object({
+    total: z.number().int().openapi({ description: "data rows in the file" }),
+    queued: z.number().int().openapi({ description: "rows whose solicitation was created PENDING and queued" }),
+    skipped: z.number().int().openapi({ description: "rows whose solicitation was created BLOCKED by the policy" }),
+    failed: z.number().int().openapi({ description: "rows that could not be used (invalid, unknown location, ...)" }),
+    errors: z.array(z.object({ row: z.number().int().openapi({ description: "1-based data row (the header is row 0)" }), reason: z.string() })),
+  })
+  .openapi("SendBulkResult");
+
+export const SendBulkForm = z.object({
+  contacts: z.instanceof(File).openapi({ type: "string", format: "binary", description: "CSV: email, phone, firstName, lastName, locationId, channel" }),
+  locationId: Id.optional(),
+  channel: z.enum(MESSAGE_CHANNELS).optional(),
+  templateId: Id.optional(),
+});
+
+export const CampaignSolicitationsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+});

@@ -1,0 +1,52 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env";
+import { ApiError, notFound } from "../../lib/errors";
+import { createRouter, errors, json } from "../../lib/openapi";
+import { handleProviderWebhook } from "../../providers/messaging/webhooks/handle";
+import { loadWebhookKeys, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../providers/messaging/webhooks/keys";
+import { applyWebhook } from "./webhooks";
+
+const tags = ["Webhooks"];
+const params = z.object({ provider: z.string().max(32).openapi({ description: WEBHOOK_PROVIDERS.join(", ") }) });
+const query = z.object({ tenant: z.string().max(64).optional().openapi({ description: "The tenant whose provider secrets sign this webhook (omit for the platform's)" }) });
+
+const ResultSchema = z
+  .object({ received: z.number().int(), applied: z.number().int(), consentRevoked: z.number().int() })
+  .openapi("ProviderWebhookResult");
+
+const description =
+  "Public; authenticated by the provider's signature (SendGrid ECDSA, SNS for SES, Event Grid secret for ACS, X-Twilio-Signature, " +
+  "X-Hub-Signature-256 for Meta). Unsigned or badly signed: 401 and nothing changes. Handshakes (Event Grid validation, SNS " +
+  "subscription) are answered as the provider expects. Reports move SENT -> DELIVERED / BOUNCED / FAILED (duplicates and " +
+  "out-of-order reports change nothing); bounces and spam complaints suppress the contact; an inbound STOP revokes consent.";
+
+const post = createRoute({
+  method: "post", path: "/webhooks/providers/{provider}", tags, summary: "Delivery reports and inbound messages from a messaging provider", description,
+  request: { params, query },
+  responses: { 200: json(ResultSchema), 401: errors[401], 404: errors[404] },
+});
+
+const get = createRoute({
+  method: "get", path: "/webhooks/providers/{provider}", tags, summary: "Meta's webhook verification (hub.challenge echo)",
+  request: { params, query },
+  responses: { 200: { description: "The challenge, as text/plain", content: { "text/plain": { schema: z.string() } } }, 401: errors[401], 404: errors[404] },
+});
+
+const rejected = () => new ApiError("UNAUTHENTICATED", "Webhook signature missing or invalid");
+
+const isProvider = (p: string): p is WebhookProvider => (WEBHOOK_PROVIDERS as readonly string[]).includes(p);
+
+async function handle(c: Context<AppEnv>, name: string, tenant: string | undefined) {
+  if (!isProvider(name)) throw notFound("Webhook provider");
+  const provider = name;
+  const keys = await loadWebhookKeys(c.var.db, c.env, provider, tenant ?? null);
+  const outcome = await handleProviderWebhook(provider, c.req.raw, keys);
+  if (!outcome.verified) throw rejected();
+  if (outcome.reply) return new Response(outcome.reply.body, { status: outcome.reply.status, headers: { "content-type": outcome.reply.contentType } });
+  return c.json(await applyWebhook(c.var.db, c.env, (p) => c.executionCtx.waitUntil(p), outcome, tenant ?? null), 200);
+}
+
+export const providerWebhookRoutes = createRouter()
+  .openapi(post, async (c) => handle(c, c.req.valid("param").provider, c.req.valid("query").tenant) as never)
+  .openapi(get, async (c) => handle(c, c.req.valid("param").provider, c.req.valid("query").tenant) as never);

@@ -1,0 +1,173 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Db } from "../../db/client";
+import { consentRecords, contacts, solicitations, type SolicitationStatus } from "../../db/schema";
+import type { Env } from "../../env";
+import { auditStatement } from "../../lib/audit";
+import type { PendingEvent } from "../../lib/commit";
+import { SYSTEM_META } from "../../lib/context";
+import { eventStatement, type EventType } from "../../lib/events";
+import { nowIso } from "../../lib/time";
+import type { WebhookOutcome } from "../../providers/messaging/webhooks/handle";
+import { isStopKeyword } from "../../providers/messaging/webhooks/stop-keywords";
+import type { DeliveryEvent, DeliveryStatus, InboundMessage } from "../../providers/messaging/webhooks/types";
+import { consentRecordStatements } from "../contacts/consent";
+import { commitWithEvents } from "./commit-many";
+import { inJson } from "./inputs";
+import { canMove, type SolicitationMove } from "./states";
+
+const MOVE_OF: Record<DeliveryStatus, SolicitationMove> = { delivered: "delivered", bounced: "bounced", failed: "failed", complained: "complained" };
+const EVENT_OF: Record<SolicitationMove, EventType | null> = {
+  delivered: "solicitation.delivered", complained: "solicitation.delivered", bounced: "solicitation.bounced", failed: "solicitation.failed",
+  send: null, failSend: null, blockAtSend: null,
+};
+
+interface Writes {
+  statements: BatchItem<"sqlite">[];
+  events: PendingEvent[];
+}
+
+const auditSource = (db: Db, provider: string) => ({ db, actor: { type: "system" as const, name: `webhook:${provider}` }, meta: SYSTEM_META });
+
+const STATUS_AFTER: Record<SolicitationMove, SolicitationStatus> = {
+  delivered: "DELIVERED", complained: "DELIVERED", bounced: "BOUNCED", failed: "FAILED", send: "SENT", failSend: "FAILED", blockAtSend: "BLOCKED",
+};
+
+interface Change {
+  id: string;
+  from: SolicitationStatus;
+  to: SolicitationStatus;
+  deliveredAt?: string;
+  failureReason?: string;
+}
+
+/** The value of `field` for the row being updated, from the JSON array of changes (else the column keeps its value). */
+const fromChanges = (json: string, field: string, column: SQLiteColumn) =>
+  sql`coalesce((select json_extract(value, ${`$.${field}`}) from json_each(${json}) where json_extract(value, '$.id') = ${solicitations.id}), ${column})`;
+
+/**
+ * Set-based writes: one UPDATE per (from, to) pair whatever the number of reports (a SendGrid POST
+ * can carry hundreds), each conditional on the state the reports were judged against.
+ */
+function changeStatements(db: Db, changes: Change[]): BatchItem<"sqlite">[] {
+  const groups = new Map<string, Change[]>();
+  for (const c of changes) groups.set(`${c.from}>${c.to}`, [...(groups.get(`${c.from}>${c.to}`) ?? []), c]);
+  const now = nowIso();
+  return [...groups.values()].map((group) => {
+    const json = JSON.stringify(group);
+    return db
+      .update(solicitations)
+      .set({
+        status: group[0]!.to,
+        deliveredAt: fromChanges(json, "deliveredAt", solicitations.deliveredAt),
+        failureReason: fromChanges(json, "failureReason", solicitations.failureReason),
+        updatedAt: now,
+      })
+      .where(and(sql`${solicitations.id} in (select json_extract(value, '$.id') from json_each(${json}))`, eq(solicitations.status, group[0]!.from)));
+  });
+}
+
+/**
+ * Applies verified delivery reports. Each moves its solicitation (found by provider and
+ * providerMessageId, within the tenant the URL names, if any) along SOLICITATION_MOVES; a report
+ * the state table does not allow (a duplicate, or out of order) changes nothing. A bounce or a spam
+ * complaint suppresses the contact once, audited, with contact.suppressed.
+ */
+async function deliveryWrites(db: Db, events: DeliveryEvent[], tenantId: string | null, w: Writes) {
+  if (!events.length) return 0;
+  const rows = await db
+    .select({ s: solicitations, contactSuppressed: sql<number>`${contacts.isSuppressed}`.as("contact_suppressed") })
+    .from(solicitations)
+    .innerJoin(contacts, eq(contacts.id, solicitations.contactId))
+    .where(and(inJson(solicitations.providerMessageId, [...new Set(events.map((e) => e.providerMessageId))]), tenantId ? eq(solicitations.tenantId, tenantId) : undefined));
+  const byMessage = new Map(rows.map((r) => [`${r.s.provider}:${r.s.providerMessageId}`, r]));
+  const changes = new Map<string, Change>();
+  const suppressed = new Set<string>();
+  let applied = 0;
+  for (const ev of events) {
+    const hit = byMessage.get(`${ev.provider}:${ev.providerMessageId}`);
+    if (!hit) continue;
+    const s = hit.s;
+    const ctx = { db, tenantId: s.tenantId };
+    const move = MOVE_OF[ev.status];
+    const change = changes.get(s.id) ?? { id: s.id, from: s.status, to: s.status };
+    if (canMove(move, change.to)) {
+      change.to = STATUS_AFTER[move];
+      if (change.to === "DELIVERED") change.deliveredAt = ev.occurredAt;
+      else change.failureReason = ev.reason ?? ev.status;
+      changes.set(s.id, change);
+      const type = EVENT_OF[move];
+      if (type) w.events.push(eventStatement(ctx, type, { solicitationId: s.id, contactId: s.contactId, channel: s.channel, provider: ev.provider, reason: ev.reason ?? null, occurredAt: ev.occurredAt }));
+      applied++;
+    }
+    if ((ev.status === "bounced" || ev.status === "complained") && !hit.contactSuppressed && !suppressed.has(s.contactId)) {
+      suppressed.add(s.contactId);
+      const reason = `${s.channel}_${ev.status === "bounced" ? "bounced" : "complaint"}`;
+      const now = nowIso();
+      w.statements.push(
+        db
+          .update(contacts)
+          .set({ isSuppressed: true, suppressedAt: now, suppressionReason: reason, updatedAt: now })
+          .where(and(eq(contacts.id, s.contactId), eq(contacts.tenantId, s.tenantId), eq(contacts.isSuppressed, false))),
+        auditStatement(auditSource(db, ev.provider), {
+          tenantId: s.tenantId, action: "contact.suppressed", resourceType: "contact", resourceId: s.contactId,
+          nextState: { isSuppressed: true, suppressionReason: reason }, metadata: { solicitationId: s.id, provider: ev.provider },
+        }),
+      );
+      w.events.push(eventStatement(ctx, "contact.suppressed", { contactId: s.contactId, suppressedAt: now, reason }));
+    }
+  }
+  w.statements.unshift(...changeStatements(db, [...changes.values()].filter((c) => c.from !== c.to)));
+  return applied;
+}
+
+/**
+ * An inbound STOP (or UNSUBSCRIBE, CANCEL, END, QUIT, OPT OUT, REVOKE, STOPALL) revokes the
+ * consent of the channel it came on (source "inbound_stop"), audited, for every contact with that
+ * number: in the tenant the URL names, else in every tenant (a platform number is shared, and
+ * over-honouring an opt-out is the safe side). A contact already revoked on that channel is left alone.
+ */
+// qualified by hand: drizzle writes columns inside sql`` unqualified in a single-table select,
+// where "id" would resolve to the subquery's own table
+const contactsId = sql.raw(`"contacts"."id"`);
+
+async function stopWrites(db: Db, inbound: InboundMessage[], tenantId: string | null, w: Writes) {
+  const stops = inbound.filter((m) => isStopKeyword(m.body));
+  let revoked = 0;
+  for (const m of stops) {
+    const matches = await db
+      .select({
+        id: contacts.id,
+        tenantId: contacts.tenantId,
+        latest: sql<string | null>`(select ${consentRecords.status} from ${consentRecords} where ${consentRecords.contactId} = ${contactsId}
+          and ${consentRecords.channel} = ${m.channel} order by ${consentRecords.seq} desc limit 1)`.as("latest_status"),
+      })
+      .from(contacts)
+      .where(and(eq(contacts.phone, m.from), tenantId ? eq(contacts.tenantId, tenantId) : undefined));
+    for (const c of matches) {
+      if (c.latest === "revoked") continue;
+      const ctx = { db, tenantId: c.tenantId };
+      const { row, statements } = consentRecordStatements(ctx, c.id, { channel: m.channel, status: "revoked", source: "inbound_stop", ipAddress: null, userAgent: null });
+      w.statements.push(
+        ...statements,
+        auditStatement(auditSource(db, m.provider), {
+          tenantId: c.tenantId, action: "consent.revoked", resourceType: "consent_record", resourceId: row.id,
+          nextState: { contactId: c.id, channel: m.channel, status: "revoked", source: "inbound_stop" },
+          metadata: { provider: m.provider, providerMessageId: m.providerMessageId ?? null, keyword: m.body.trim().slice(0, 20) },
+        }),
+      );
+      revoked++;
+    }
+  }
+  return revoked;
+}
+
+/** Applies a verified webhook's reports and inbound messages in one D1 batch. */
+export async function applyWebhook(db: Db, env: Env, defer: (p: Promise<unknown>) => void, outcome: Extract<WebhookOutcome, { verified: true }>, tenantId: string | null) {
+  const w: Writes = { statements: [], events: [] };
+  const applied = await deliveryWrites(db, outcome.events, tenantId, w);
+  const revoked = await stopWrites(db, outcome.inbound, tenantId, w);
+  await commitWithEvents({ db, env, defer }, w.statements, w.events);
+  return { received: outcome.events.length + outcome.inbound.length, applied, consentRevoked: revoked };
+}
