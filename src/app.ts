@@ -35,6 +35,8 @@ import { auditRoutes } from "./modules/audit/routes";
 import { regionRoutes } from "./modules/regions/routes";
 import { userRoutes } from "./modules/users/routes";
 import { systemRoutes } from "./modules/system/routes";
+import { linkRoutes } from "./modules/links/routes";
+import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -54,6 +56,9 @@ export function createApp() {
   registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
   app.use("*", requestId, database);
+  // public (token-authorised) routes under /v1: mounted before the /v1 auth middleware
+  app.route("/", linkRoutes);
+  app.route("/", unsubscribeRoutes);
 
   app.use("/me", authenticate);
   app.use("/v1/*", authenticate, tenantContext);

@@ -9,6 +9,8 @@ export interface Env {
   SENDS: Queue;
   REVIEW_SYNC: Queue;
   EVENTS: Queue;
+  /** short-link clicks, buffered per isolate and written to D1 in batches by its consumer (docs/links.md) */
+  CLICKS?: Queue;
   MCP_SESSIONS: DurableObjectNamespace<McpSessions>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** optional Workers AI binding: review replies are drafted with it when present (see docs/reviews.md) */

@@ -6,6 +6,8 @@ import "./jobs/events";
 import "./modules/reviews/jobs";
 import "./modules/contacts/jobs";
 import "./modules/sso/jobs";
+import "./modules/links/jobs";
+import "./modules/sequences/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";

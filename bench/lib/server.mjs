@@ -38,11 +38,12 @@ function worker(compatibilityDate, port, outdir) {
     compatibilityFlags: ["nodejs_compat"],
     d1Databases: ["DB"],
     kvNamespaces: ["OAUTH_KV"],
-    queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events" },
+    queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events", CLICKS: "clicks" },
     queueConsumers: {
       sends: { maxBatchSize: 50, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "dead-letter" },
       "review-sync": { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 5, deadLetterQueue: "dead-letter" },
       events: { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 8, deadLetterQueue: "dead-letter" },
+      clicks: { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 8, deadLetterQueue: "dead-letter" },
       "dead-letter": { maxBatchSize: 100, maxBatchTimeout: 5 },
     },
     durableObjects: { MCP_SESSIONS: "McpSessions", RATE_LIMITER: "RateLimiter" },

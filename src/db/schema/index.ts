@@ -16,3 +16,5 @@ export * from "./sso";
 export * from "./messaging-settings";
 export * from "./credentials";
 export * from "./solicitations";
+export * from "./links";
+export * from "./sequences";

@@ -35,7 +35,7 @@ export async function startWorker({ port, vars = {} }: { port: number; vars?: Re
     compatibilityFlags: ["nodejs_compat"],
     d1Databases: ["DB"],
     kvNamespaces: ["OAUTH_KV"],
-    queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events" },
+    queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events", CLICKS: "clicks" },
     durableObjects: { MCP_SESSIONS: "McpSessions", RATE_LIMITER: "RateLimiter" },
     bindings: {
       ENVIRONMENT: "test",
