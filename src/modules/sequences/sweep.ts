@@ -87,8 +87,12 @@ function advanceStatements(ctx: ServiceContext, r: DueRow, steps: StepDef[], ste
   ];
 }
 
-/** Claims (enrollment, step): true when this sweep owns it; a stale unfinished claim is taken over. */
-async function claim(ctx: ServiceContext, r: DueRow, now: Date): Promise<boolean> {
+/**
+ * Claims (enrollment, step): true when this sweep owns it; a stale unfinished claim is taken over.
+ * Claims use the wall clock, not the sweep's scheduled time, so overlapping sweeps agree on staleness.
+ */
+async function claim(ctx: ServiceContext, r: DueRow): Promise<boolean> {
+  const now = new Date();
   const staleBefore = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
   const rows = await ctx.db
     .insert(sequenceStepRuns)
@@ -121,18 +125,9 @@ async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string
       await commit(ctx, advanceStatements(ctx, r, steps, r.lastStepIndex, { skippedStepIndex: r.nextStepIndex }));
       return;
     }
-    const previous = await ctx.db
-      .select({ solicitationId: sequenceStepRuns.solicitationId })
-      .from(sequenceStepRuns)
-      .where(and(eq(sequenceStepRuns.enrollmentId, r.id), eq(sequenceStepRuns.stepIndex, step.stepIndex)))
-      .get();
-    if (previous?.solicitationId) {
-      // created by an earlier run that died before advancing: only advance
-      await commit(ctx, advanceStatements(ctx, r, steps, step.stepIndex, { solicitationId: previous.solicitationId }));
-      return;
-    }
     const create = solicitationCreator()!;
-    if (!(await claim(ctx, r, now))) return;
+    // another sweep owns this step, or already created it (and advanced in the same batch)
+    if (!(await claim(ctx, r))) return;
     let created: CreatedSolicitation;
     try {
       created = await create(ctx, {
