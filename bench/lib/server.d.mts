@@ -5,3 +5,4 @@ export interface StartedServer {
   db: D1Database;
 }
 export function startServer(options?: { port?: number; outdir?: string }): Promise<StartedServer>;
+export const BENCH_JWT_SECRET: string;

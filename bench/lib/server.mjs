@@ -10,6 +10,8 @@ import { createRequire } from "node:module";
 const { Miniflare } = createRequire(createRequire(import.meta.url).resolve("wrangler/package.json"))("miniflare");
 
 const root = path.resolve(import.meta.dirname, "../..");
+/** The served Worker's JWT_SECRET: benchmarks and tests mint public-link tokens with it. */
+export const BENCH_JWT_SECRET = "bench-jwt-secret-0123456789-0123456789";
 const defaultOutdir = path.join(root, "bench/.dist");
 
 export async function startServer({ port = 8790, outdir = defaultOutdir } = {}) {
@@ -52,7 +54,7 @@ function worker(compatibilityDate, port, outdir) {
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       JWT_ISSUER: "reputation-ops",
       JWT_AUDIENCE: "reputation-ops-api",
-      JWT_SECRET: "bench-jwt-secret-0123456789-0123456789",
+      JWT_SECRET: BENCH_JWT_SECRET,
       ENCRYPTION_KEY: "YmVuY2gtZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=",
     },
   };
