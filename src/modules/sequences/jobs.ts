@@ -13,9 +13,12 @@ const solicitationIdOf = (data: Record<string, unknown>) =>
  * Drip wiring through domain events: a sent step-0 solicitation enrolls its contact; a conversion
  * (review or feedback for a solicitation of the sequence) or a suppression/unsubscribe stops it.
  */
+const HANDLED = new Set(["solicitation.sent", "solicitation.converted", "feedback.submitted", "contact.suppressed"]);
+
 registerEventHandler({
   name: "sequences",
   async handle(event, env) {
+    if (!HANDLED.has(event.type)) return;
     const ctx = systemContext(env, event.tenantId, "sequences");
     try {
       const solicitationId = solicitationIdOf(event.data);
