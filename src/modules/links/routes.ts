@@ -25,6 +25,7 @@ const getLink = createRoute({
     "a 302 to the destination and a click recorded off the request path (the first click sets the solicitation's clickedAt). " +
     "The token is verified by its MAC and the location's data comes from a cache, so the answer never waits on D1. " +
     "Unknown or forged token: 404. A link whose location was deleted or deactivated: 404 with details.reason (an HTML page for browsers).",
+  security: [],
   request: { params: TokenParam, query: RedirectQuery },
   responses: {
     200: json(ShortLinkSchema, "Destination data"),
@@ -39,6 +40,7 @@ const click = createRoute({
   tags,
   summary: "Short link: record a click",
   description: "Public. Records a click as the redirect does (for a landing page that fetched the JSON). Unknown or forged token: 404.",
+  security: [],
   request: { params: TokenParam },
   responses: { 200: json(SuccessSchema, "Recorded"), 404: errors[404] },
 });

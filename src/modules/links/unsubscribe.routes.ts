@@ -35,6 +35,7 @@ const stateResponse = (description: string) => ({ description, content: { ...jso
 const show = createRoute({
   method: "get", path: "/unsubscribe/{token}", tags, summary: "Unsubscribe page",
   description: "Public. An HTML confirmation page by default, or the state as JSON when Accept asks for application/json (and not text/html). Unknown or forged token, or an erased contact: 404.",
+  security: [],
   request: { params: TokenParam },
   responses: { 200: stateResponse("The page, or the state"), 404: errors[404] },
 });
@@ -45,6 +46,7 @@ const confirm = createRoute({
     "Public, no cookies or script needed: any POST unsubscribes, including a mail provider's `List-Unsubscribe=One-Click` (form-encoded or multipart). " +
     "Revokes the channel's consent (source unsubscribe), stops the contact's drip sequences, audits and emits contact.suppressed. " +
     "Repeating it changes nothing. A form field `_method=DELETE` resubscribes instead (the page's button).",
+  security: [],
   request: {
     params: TokenParam,
     body: { required: false, content: { "application/x-www-form-urlencoded": { schema: FormBody }, "multipart/form-data": { schema: FormBody } } },
@@ -55,6 +57,7 @@ const confirm = createRoute({
 const undo = createRoute({
   method: "delete", path: "/unsubscribe/{token}", tags, summary: "Resubscribe",
   description: "Public. Grants back the channel an unsubscribe link revoked (consent granted, source resubscribe). An opt-out made another way (STOP, bounce, staff) is 409.",
+  security: [],
   request: { params: TokenParam },
   responses: { 200: stateResponse("Subscribed again"), 404: errors[404], 409: errors[409] },
 });
