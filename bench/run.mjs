@@ -12,15 +12,21 @@ for (const f of readdirSync(dir).filter((f) => f.endsWith(".mjs")).sort((a, b) =
   cases.push((await import(path.join(dir, f))).default);
 }
 
-const { mf, url } = await startServer();
+const { mf, url, db } = await startServer();
 const session = await bootstrap(url);
 const rows = [];
 try {
   for (const c of cases) {
     if (filter && c.name !== "GET /health" && !c.name.includes(filter)) continue;
     process.stderr.write(`running ${c.name} ...\n`);
-    const r = await c.run({ url, session, mf });
-    rows.push({ case: c.name, ...r });
+    try {
+      const r = await c.run({ url, session, mf, db });
+      rows.push({ case: c.name, ...r });
+    } catch (err) {
+      // one failing case does not lose the others' figures
+      process.stderr.write(`${c.name} failed: ${err?.stack ?? err}\n`);
+      rows.push({ case: c.name, rps: null, extra: { error: String(err?.message ?? err).slice(0, 120) } });
+    }
   }
 } finally {
   await mf.dispose();

@@ -50,6 +50,8 @@ import { solicitationRoutes } from "./modules/solicitations/routes";
 import { campaignSendRoutes } from "./modules/solicitations/campaign-send.routes";
 import { providerWebhookRoutes } from "./modules/solicitations/webhook.routes";
 import { sendingAdminRoutes } from "./modules/solicitations/admin.routes";
+import { linkRoutes } from "./modules/links/routes";
+import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -69,9 +71,12 @@ export function createApp() {
   registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
   app.use("*", requestId, database);
-  // public token routes: registered before the /v1 auth middleware, whose chain they end
+  // public routes authorised by a signed token (some under /v1): mounted before the /v1 auth
+  // middleware, so their handlers answer first and end the chain
   app.route("/", publicFeedbackRoutes);
   app.route("/", feedbackPageRoutes);
+  app.route("/", linkRoutes);
+  app.route("/", unsubscribeRoutes);
 
   app.use("/me", authenticate);
   app.use("/v1/*", authenticate, tenantContext);

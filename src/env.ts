@@ -13,6 +13,8 @@ export interface Env {
   WEBHOOKS: Queue;
   /** background tenant jobs, e.g. CRM contact imports (docs/automation.md) */
   JOBS: Queue;
+  /** short-link clicks, buffered per isolate and written to D1 in batches by its consumer (docs/links.md) */
+  CLICKS?: Queue;
   MCP_SESSIONS: DurableObjectNamespace<McpSessions>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** optional Workers AI binding: review replies are drafted with it when present (see docs/reviews.md) */

@@ -12,6 +12,8 @@ import "./modules/competitors/jobs";
 import "./modules/recommendations/jobs";
 import "./modules/automation/jobs";
 import "./modules/solicitations/jobs";
+import "./modules/links/jobs";
+import "./modules/sequences/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";

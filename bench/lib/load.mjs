@@ -6,21 +6,28 @@ import autocannon from "autocannon";
  */
 export async function load({ url, path, headers = {}, method = "GET", body, connections = 50, duration = 5, amount }) {
   const next = typeof path === "function" ? path : () => path;
-  const result = await autocannon({
+  const instance = autocannon({
     url,
     connections,
-    duration: amount ? undefined : duration,
-    amount,
+    ...(amount ? { amount } : { duration }),
     headers,
     requests: [{ method, body, setupRequest: (req) => ({ ...req, path: next() }) }],
   });
+  // autocannon's histogram counts whole milliseconds (sub-ms answers read as 0): keep our own
+  const times = [];
+  instance.on("response", (_client, _status, _bytes, ms) => times.push(ms));
+  const result = await instance;
+  times.sort((a, b) => a - b);
+  const pct = (p) => (times.length ? +times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(2) : null);
   const non2xx = result.non2xx;
   return {
-    rps: Math.round(result.requests.average),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    // a fixed amount ends mid-second: count over the real duration instead of per-second samples
+    rps: Math.round(amount ? result.requests.total / result.duration : result.requests.average),
+    p50: pct(50),
+    p99: pct(99),
     requests: result.requests.total,
     non2xx,
+    status3xx: result["3xx"],
     errors: result.errors,
   };
 }

@@ -10,16 +10,19 @@ import { createRequire } from "node:module";
 const { Miniflare } = createRequire(createRequire(import.meta.url).resolve("wrangler/package.json"))("miniflare");
 
 const root = path.resolve(import.meta.dirname, "../..");
+/** The served Worker's JWT_SECRET: benchmarks and tests mint public-link tokens with it. */
+export const BENCH_JWT_SECRET = "bench-jwt-secret-0123456789-0123456789";
 const defaultOutdir = path.join(root, "bench/.dist");
 
-export async function startServer({ port = 8790, outdir = defaultOutdir } = {}) {
+/** `vars` override or add string bindings (e.g. a lower MCP_SESSION_IDLE_SECONDS for a test). */
+export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {} } = {}) {
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   const mf = new Miniflare({
     host: "127.0.0.1",
     port,
-    workers: [worker(compatibilityDate, port, outdir)],
+    workers: [worker(compatibilityDate, port, outdir, vars)],
   });
   const url = (await mf.ready).toString().replace(/\/$/, "");
   const db = await mf.getD1Database("DB");
@@ -27,7 +30,7 @@ export async function startServer({ port = 8790, outdir = defaultOutdir } = {}) 
   return { mf, url, db };
 }
 
-function worker(compatibilityDate, port, outdir) {
+function worker(compatibilityDate, port, outdir, vars) {
   return {
     name: "reputation-ops",
     modules: true,
@@ -38,13 +41,14 @@ function worker(compatibilityDate, port, outdir) {
     compatibilityFlags: ["nodejs_compat"],
     d1Databases: ["DB"],
     kvNamespaces: ["OAUTH_KV"],
-    queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events", WEBHOOKS: "webhooks", JOBS: "jobs" },
+    queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events", WEBHOOKS: "webhooks", JOBS: "jobs", CLICKS: "clicks" },
     queueConsumers: {
-      sends: { maxBatchSize: 50, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "dead-letter" },
+      sends: { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "dead-letter" },
       "review-sync": { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 5, deadLetterQueue: "dead-letter" },
       events: { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 8, deadLetterQueue: "dead-letter" },
       webhooks: { maxBatchSize: 20, maxBatchTimeout: 1, maxRetries: 12, deadLetterQueue: "dead-letter" },
       jobs: { maxBatchSize: 5, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "dead-letter" },
+      clicks: { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 8, deadLetterQueue: "dead-letter" },
       "dead-letter": { maxBatchSize: 100, maxBatchTimeout: 5 },
     },
     durableObjects: { MCP_SESSIONS: "McpSessions", RATE_LIMITER: "RateLimiter" },
@@ -53,8 +57,9 @@ function worker(compatibilityDate, port, outdir) {
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       JWT_ISSUER: "reputation-ops",
       JWT_AUDIENCE: "reputation-ops-api",
-      JWT_SECRET: "bench-jwt-secret-0123456789-0123456789",
+      JWT_SECRET: BENCH_JWT_SECRET,
       ENCRYPTION_KEY: "YmVuY2gtZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=",
+      ...vars,
     },
   };
 }

@@ -53,6 +53,12 @@ const SEND_BATCH = 100; // Queues: sendBatch takes at most 100 messages
 
 /** Sends the given (or all pending) outbox events to the EVENTS queue and marks them dispatched. */
 export async function dispatchEvents(db: Db, env: Env, ids?: string[]): Promise<number> {
+  // D1 binds at most 100 values per statement: look up long id lists in chunks
+  if (ids && ids.length > SEND_BATCH - 10) {
+    let sent = 0;
+    for (let i = 0; i < ids.length; i += SEND_BATCH - 10) sent += await dispatchEvents(db, env, ids.slice(i, i + SEND_BATCH - 10));
+    return sent;
+  }
   const pending = await db
     .select()
     .from(domainEvents)

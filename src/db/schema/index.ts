@@ -21,3 +21,5 @@ export * from "./feedback";
 export * from "./webhooks";
 export * from "./automation";
 export * from "./background-jobs";
+export * from "./links";
+export * from "./sequences";

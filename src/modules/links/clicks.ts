@@ -1,0 +1,139 @@
+import { createDb } from "../../db/client";
+import type { Env } from "../../env";
+import { dispatchEvents } from "../../lib/events";
+import { nowIso } from "../../lib/time";
+
+/** One click as it travels on the CLICKS queue; `id` is minted when the click is answered. */
+export interface ClickMessage {
+  id: string;
+  tenantId: string;
+  solicitationId: string;
+  source: "redirect" | "api";
+  at: string;
+}
+
+export const isClickMessage = (v: unknown): v is ClickMessage => {
+  const m = v as ClickMessage | null;
+  return !!m && typeof m.id === "string" && typeof m.tenantId === "string" && typeof m.solicitationId === "string" && typeof m.at === "string" && (m.source === "redirect" || m.source === "api");
+};
+
+/** What goes on the CLICKS queue: the clicks one isolate buffered during one flush window. */
+export interface ClickBatchMessage {
+  clicks: ClickMessage[];
+}
+
+/** The valid clicks of a queue message body; anything else yields none. */
+export const clicksOf = (body: unknown): ClickMessage[] | null => {
+  const clicks = (body as ClickBatchMessage | null)?.clicks;
+  return Array.isArray(clicks) ? clicks.filter(isClickMessage) : null;
+};
+
+/**
+ * Clicks are buffered per isolate for FLUSH_MS and sent with one sendBatch, each message carrying
+ * up to CLICKS_PER_MESSAGE clicks (Queues bill and rate-limit per message, 5,000/s per queue), so a
+ * redirect costs no queue round trip. The request that opens a window owns its flush (inside its
+ * own waitUntil); later clicks only join the buffer, so no request waits on another's promise.
+ */
+export const FLUSH_MS = 5;
+const CLICKS_PER_MESSAGE = 100; // ~15 KB, far under the 128 KB message limit
+const MAX_BUFFER = 1_000;
+
+let buffer: ClickMessage[] = [];
+let flushScheduled = false;
+
+export function bufferClick(env: Env, click: ClickMessage, waitUntil: (p: Promise<unknown>) => void): void {
+  buffer.push(click);
+  if (buffer.length >= MAX_BUFFER) {
+    waitUntil(flush(env));
+  } else if (!flushScheduled) {
+    flushScheduled = true;
+    waitUntil(new Promise((resolve) => setTimeout(resolve, FLUSH_MS)).then(() => flush(env)));
+  }
+}
+
+async function flush(env: Env): Promise<void> {
+  const clicks = buffer;
+  buffer = [];
+  flushScheduled = false;
+  if (!clicks.length) return;
+  const messages: MessageSendRequest<ClickBatchMessage>[] = [];
+  for (let i = 0; i < clicks.length; i += CLICKS_PER_MESSAGE) {
+    messages.push({ body: { clicks: clicks.slice(i, i + CLICKS_PER_MESSAGE) }, contentType: "json" });
+  }
+  try {
+    if (!env.CLICKS) throw new Error("CLICKS queue binding missing");
+    await env.CLICKS.sendBatch(messages);
+  } catch (err) {
+    // the queue refused: write them here instead, so no click is lost
+    console.warn(JSON.stringify({ level: "warn", message: "click queue send failed; writing directly", count: clicks.length, error: String(err) }));
+    await recordClicks(env, clicks);
+  }
+}
+
+/**
+ * Writes clicks in one D1 batch: the click rows (a redelivered click's id already exists: nothing
+ * new), a solicitation.clicked event with a deterministic id for each solicitation clicked for the
+ * first time, clickedAt for those, and contact activity. Clicks of unknown (deleted) solicitations
+ * are dropped. Returns the number of click rows inserted.
+ */
+export async function recordClicks(env: Env, clicks: ClickMessage[]): Promise<number> {
+  if (!clicks.length) return 0;
+  const now = nowIso();
+  const statements: D1PreparedStatement[] = [];
+  for (let i = 0; i < clicks.length; i += CLICKS_PER_STATEMENT) statements.push(...clickStatements(env.DB, clicks.slice(i, i + CLICKS_PER_STATEMENT), now));
+  const results = await env.DB.batch(statements);
+  const eventIds = [...new Set(clicks.map((c) => `evt_clicked_${c.solicitationId}`))];
+  await dispatchEvents(createDb(env.DB), env, eventIds).catch((err) =>
+    // the stale-event sweep sends them later; nothing is lost
+    console.warn(JSON.stringify({ level: "warn", message: "clicked events deferred to sweep", error: String(err) })),
+  );
+  return results.filter((_, i) => i % 4 === 0).reduce((n, r) => n + (r.meta.changes ?? 0), 0);
+}
+
+/** the clicks travel as one JSON parameter: keep each well under D1's size limits */
+const CLICKS_PER_STATEMENT = 500;
+
+/** The four statements for one chunk of clicks (see recordClicks). */
+function clickStatements(d1: D1Database, clicks: ClickMessage[], now: string): D1PreparedStatement[] {
+  const payload = JSON.stringify(clicks.map((c) => ({ id: c.id, tenantId: c.tenantId, solicitationId: c.solicitationId, source: c.source, at: c.at })));
+  const ids = JSON.stringify([...new Set(clicks.map((c) => c.solicitationId))]);
+  return [
+    d1
+      .prepare(
+        `insert into link_clicks (id, tenant_id, solicitation_id, source, clicked_at)
+         select json_extract(j.value, '$.id'), s.tenant_id, s.id, json_extract(j.value, '$.source'), json_extract(j.value, '$.at')
+         from json_each(?1) j
+         join solicitations s on s.id = json_extract(j.value, '$.solicitationId') and s.tenant_id = json_extract(j.value, '$.tenantId')
+         where true
+         on conflict(id) do nothing`,
+      )
+      .bind(payload),
+    d1
+      .prepare(
+        `insert into domain_events (id, tenant_id, type, data, occurred_at, dispatched_at)
+         select 'evt_clicked_' || s.id, s.tenant_id, 'solicitation.clicked',
+           json_object('solicitationId', s.id, 'contactId', s.contact_id, 'campaignId', s.campaign_id, 'locationId', s.location_id, 'clickedAt', f.first_at),
+           f.first_at, null
+         from solicitations s
+         join (select solicitation_id as sid, min(clicked_at) as first_at from link_clicks
+               where solicitation_id in (select value from json_each(?1)) group by solicitation_id) f on f.sid = s.id
+         where s.clicked_at is null
+         on conflict(id) do nothing`,
+      )
+      .bind(ids),
+    d1
+      .prepare(
+        `update solicitations
+         set clicked_at = (select min(clicked_at) from link_clicks where solicitation_id = solicitations.id), updated_at = ?2
+         where id in (select value from json_each(?1)) and clicked_at is null
+           and exists (select 1 from link_clicks where solicitation_id = solicitations.id)`,
+      )
+      .bind(ids, now),
+    d1
+      .prepare(
+        `update contacts set last_activity_at = ?2
+         where anonymized_at is null and id in (select contact_id from solicitations where id in (select value from json_each(?1)))`,
+      )
+      .bind(ids, now),
+  ];
+}

@@ -1,0 +1,74 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env";
+import { ApiError } from "../../lib/errors";
+import { createRouter, errors, json } from "../../lib/openapi";
+import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "./page";
+import { RedirectQuery, ShortLinkSchema, SuccessSchema, TokenParam } from "./schemas";
+import { recordClick, resolveShortLink, shortLinkView, type PublicContext } from "./service";
+
+const tags = ["Public"];
+
+export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
+  db: c.var.db,
+  env: c.env,
+  defer: (work) => c.executionCtx.waitUntil(work),
+});
+
+const getLink = createRoute({
+  method: "get",
+  path: "/v1/r/{token}",
+  tags,
+  summary: "Short link: destination data, or a 302 to it",
+  description:
+    "Public (no authentication). Without `redirect`, the destination data as JSON (no click recorded). With `redirect=1`, " +
+    "a 302 to the destination and a click recorded off the request path (the first click sets the solicitation's clickedAt). " +
+    "The token is verified by its MAC and the location's data comes from a cache, so the answer never waits on D1. " +
+    "Unknown or forged token: 404. A link whose location was deleted or deactivated: 404 with details.reason (an HTML page for browsers).",
+  security: [],
+  request: { params: TokenParam, query: RedirectQuery },
+  responses: {
+    200: json(ShortLinkSchema, "Destination data"),
+    302: { description: "To the destination", headers: z.object({ location: z.string().openapi({ format: "uri" }) }) },
+    404: errors[404],
+  },
+});
+
+const click = createRoute({
+  method: "patch",
+  path: "/v1/r/{token}/click",
+  tags,
+  summary: "Short link: record a click",
+  description: "Public. Records a click as the redirect does (for a landing page that fetched the JSON). Unknown or forged token: 404.",
+  security: [],
+  request: { params: TokenParam },
+  responses: { 200: json(SuccessSchema, "Recorded"), 404: errors[404] },
+});
+
+export const linkRoutes = createRouter()
+  .openapi(getLink, async (c) => {
+    const { token } = c.req.valid("param");
+    const { redirect } = c.req.valid("query");
+    const isRedirect = redirect === "1" || redirect === "true";
+    const ctx = publicCtx(c);
+    try {
+      const link = await resolveShortLink(ctx, token);
+      if (isRedirect) {
+        recordClick(ctx, link, "redirect");
+        c.header("cache-control", "no-store");
+        c.header("referrer-policy", "no-referrer");
+        return c.redirect(link.destination.url, 302);
+      }
+      return c.json(shortLinkView(ctx, token, link), 200);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "NOT_FOUND" && isRedirect && wantsHtml(c.req.header("accept"))) {
+        return c.body(inactiveLinkPage(), 404, PAGE_HEADERS);
+      }
+      throw err;
+    }
+  })
+  .openapi(click, async (c) => {
+    const ctx = publicCtx(c);
+    recordClick(ctx, await resolveShortLink(ctx, c.req.valid("param").token), "api");
+    return c.json({ success: true }, 200);
+  });

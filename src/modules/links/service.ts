@@ -1,0 +1,62 @@
+import type { Db } from "../../db/client";
+import type { Env } from "../../env";
+import { ApiError, notFound } from "../../lib/errors";
+import { bufferClick } from "./clicks";
+import { asDestinationKind, feedbackPageUrl, resolveDestination, reviewLinks, type LocationLinkData, type ResolvedDestination } from "./destinations";
+import { customDestinationUrl, locationLinkData } from "./location-cache";
+import { readLinkToken, type LinkClaims } from "./tokens";
+
+/** What public routes have: no tenant, no actor; the tenant comes from the signed token. */
+export interface PublicContext {
+  db: Db;
+  env: Env;
+  defer: (work: Promise<unknown>) => void;
+}
+
+export interface ShortLink {
+  claims: LinkClaims;
+  location: LocationLinkData;
+  destination: ResolvedDestination;
+}
+
+const secretOf = (env: Env) => env.JWT_SECRET!;
+
+/**
+ * Verifies the token's MAC and resolves its destination from cached per-location data; D1 is read
+ * only on a cache miss (or once per custom-destination link). Unknown or forged token: 404.
+ * A link whose location was deleted or deactivated is no longer active: 404 with details.reason.
+ */
+export async function resolveShortLink(ctx: PublicContext, token: string): Promise<ShortLink> {
+  const claims = await readLinkToken(secretOf(ctx.env), token);
+  if (!claims) throw notFound("Link");
+  const location = await locationLinkData({ db: ctx.db, publicBaseUrl: ctx.env.PUBLIC_BASE_URL, defer: ctx.defer }, claims.tenantId, claims.locationId);
+  if (!location || !location.isActive) {
+    throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
+  }
+  const kind = asDestinationKind(claims.destination);
+  const customUrl = kind === "custom" ? await customDestinationUrl(ctx.db, claims.tenantId, claims.solicitationId) : null;
+  return { claims, location, destination: resolveDestination(kind, location, { publicBaseUrl: ctx.env.PUBLIC_BASE_URL, token, customUrl }) };
+}
+
+/** Records a click off the request path (see clicks.ts); the caller has already answered. */
+export function recordClick(ctx: PublicContext, link: ShortLink, source: "redirect" | "api"): void {
+  bufferClick(
+    ctx.env,
+    { id: crypto.randomUUID(), tenantId: link.claims.tenantId, solicitationId: link.claims.solicitationId, source, at: new Date().toISOString() },
+    ctx.defer,
+  );
+}
+
+/** The JSON body of GET /v1/r/{token}. */
+export function shortLinkView(ctx: PublicContext, token: string, link: ShortLink) {
+  return {
+    solicitationId: link.claims.solicitationId,
+    destination: link.destination.kind,
+    resolvedDestination: link.destination.resolved,
+    url: link.destination.url,
+    location: { id: link.location.locationId, name: link.location.name },
+    brand: link.location.brand,
+    reviewLinks: reviewLinks(link.location),
+    feedbackUrl: feedbackPageUrl(ctx.env.PUBLIC_BASE_URL, token),
+  };
+}

@@ -1,0 +1,178 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { linkClicks, locations } from "../../src/db/schema";
+import worker from "../../src/index";
+import type { ClickMessage } from "../../src/modules/links/clicks";
+import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
+import { request } from "../helpers/http";
+import { createWorld, db, type World } from "../helpers/seed";
+import { clicksOf, createContact, createLocation, eventsOf, eventually, SECRET, seedSolicitation, solicitationRow } from "./helpers";
+
+let w: World;
+let contactId: string;
+const BASE = "http://localhost:8787";
+
+beforeAll(async () => {
+  w = await createWorld();
+  contactId = (await createContact(w.as("manager"))).id;
+});
+
+const PROFILE = {
+  googlePlaceId: "ChIJ-place/1",
+  yelpUrl: "https://www.yelp.com/biz/acme-dental-springfield",
+  facebookUrl: "https://www.facebook.com/acmedental/reviews",
+};
+
+async function linkFor(destination: string, fields: Record<string, unknown> = PROFILE, extra: { destinationUrl?: string } = {}) {
+  const loc = await createLocation(w.as("manager"), fields);
+  return { loc, ...(await seedSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId, destination, ...extra })) };
+}
+
+const redirectOf = async (token: string) => {
+  const res = await request("GET", `/v1/r/${token}?redirect=1`);
+  expect(res.status).toBe(302);
+  return res.headers.get("location");
+};
+
+describe("GET /v1/r/{token}", () => {
+  it("redirects to each destination kind", async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["google", PROFILE, "https://search.google.com/local/writereview?placeid=ChIJ-place%2F1"],
+      ["yelp", PROFILE, PROFILE.yelpUrl],
+      ["yelp", { yelpBusinessId: "acme-dental" }, "https://www.yelp.com/biz/acme-dental"],
+      ["facebook", PROFILE, PROFILE.facebookUrl],
+      ["facebook", { facebookPageId: "12345" }, "https://www.facebook.com/12345/reviews"],
+      ["auto", PROFILE, "https://search.google.com/local/writereview?placeid=ChIJ-place%2F1"],
+    ];
+    for (const [kind, fields, expected] of cases) {
+      const { token } = await linkFor(kind, fields);
+      expect(await redirectOf(token), kind).toBe(expected);
+    }
+    for (const kind of ["survey", "feedback", "kiosk"]) {
+      const { token } = await linkFor(kind);
+      expect(await redirectOf(token), kind).toBe(`${env.PUBLIC_BASE_URL}/f/${token}`);
+    }
+  });
+
+  it("falls back to the feedback page when the location lacks the site, and auto without a place id", async () => {
+    for (const kind of ["google", "yelp", "facebook", "auto"]) {
+      const { token } = await linkFor(kind, { googleMyBusinessUrl: kind === "google" ? null : "https://g.page/acme" });
+      expect(await redirectOf(token), kind).toBe(`${env.PUBLIC_BASE_URL}/f/${token}`);
+    }
+  });
+
+  it("uses the brand's review profile when the location has none", async () => {
+    const brand = await w.as("tenantAdmin").post("/v1/brands", { name: "Brand With Place", slug: `bwp-${Date.now()}`, googlePlaceId: "BRAND-PLACE" });
+    expect(brand.status).toBe(201);
+    const { token } = await linkFor("google", { brandId: brand.body.id });
+    expect(await redirectOf(token)).toBe("https://search.google.com/local/writereview?placeid=BRAND-PLACE");
+  });
+
+  it("sends a custom link to the solicitation's destinationUrl", async () => {
+    const { token } = await linkFor("custom", PROFILE, { destinationUrl: "https://example.test/thanks?x=1" });
+    expect(await redirectOf(token)).toBe("https://example.test/thanks?x=1");
+  });
+
+  it("answers JSON destination data without redirect=1, and records no click", async () => {
+    const { token, id, loc } = await linkFor("yelp");
+    const res = await request("GET", `/v1/r/${token}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      solicitationId: id,
+      destination: "yelp",
+      resolvedDestination: "yelp",
+      url: PROFILE.yelpUrl,
+      location: { id: loc.id, name: loc.name },
+      brand: { name: `${w.tenantA.name} brand`, logoUrl: null },
+      reviewLinks: { google: "https://search.google.com/local/writereview?placeid=ChIJ-place%2F1", yelp: PROFILE.yelpUrl, facebook: PROFILE.facebookUrl },
+      feedbackUrl: `${env.PUBLIC_BASE_URL}/f/${token}`,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await clicksOf(id)).toHaveLength(0);
+  });
+
+  it("404s a forged, tampered or foreign-purpose token without authentication", async () => {
+    const { token } = await linkFor("google");
+    const forged = await mintLinkToken("another-secret-0123456789-0123456789", { solicitationId: "s", tenantId: w.tenantA.id, locationId: "l", destination: "google" });
+    const unsub = await mintUnsubscribeToken(SECRET, { tenantId: w.tenantA.id, contactId, channel: "email", solicitationId: "s" });
+    for (const bad of [forged, `${token.split(".")[0]}.AAAAAAAAAAAAAAAAAAAAAA`, unsub, "nope"]) {
+      const res = await request("GET", `/v1/r/${bad}?redirect=1`);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: "NOT_FOUND" });
+      expect((await request("PATCH", `/v1/r/${bad}/click`)).status).toBe(404);
+    }
+  });
+
+  it("answers a link whose location was deactivated or belongs to another tenant with 404 (HTML for browsers)", async () => {
+    const loc = await createLocation(w.as("manager"), PROFILE);
+    await db().update(locations).set({ isActive: false }).where(eq(locations.id, loc.id));
+    const { token, id } = await seedSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId, destination: "google" });
+    const json = await request("GET", `/v1/r/${token}?redirect=1`);
+    expect(json.status).toBe(404);
+    expect(json.body).toMatchObject({ code: "NOT_FOUND", error: "This link is no longer active", details: { reason: "location_inactive" } });
+    const page = await request("GET", `/v1/r/${token}?redirect=1`, { headers: { accept: "text/html,application/xhtml+xml" } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(page.text).toContain("This link is no longer active");
+
+    // a token naming tenant B with tenant A's location: the location is not found in B
+    const cross = await mintLinkToken(SECRET, { solicitationId: id, tenantId: w.tenantB.id, locationId: loc.id, destination: "google" });
+    expect((await request("GET", `/v1/r/${cross}`)).body).toMatchObject({ details: { reason: "location_deleted" } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await clicksOf(id)).toHaveLength(0);
+  });
+});
+
+describe("clicks", () => {
+  it("records every click; the first sets clickedAt and emits one solicitation.clicked", async () => {
+    const { token, id } = await linkFor("google");
+    await redirectOf(token);
+    const first = await eventually(async () => (await solicitationRow(id))?.clickedAt);
+    const patch = await request("PATCH", `/v1/r/${token}/click`);
+    expect(patch.status).toBe(200);
+    expect(patch.body).toEqual({ success: true });
+    await redirectOf(token);
+    const clicks = await eventually(async () => {
+      const rows = await clicksOf(id);
+      return rows.length === 3 && rows;
+    });
+    expect(clicks.map((c) => c.source).sort()).toEqual(["api", "redirect", "redirect"]);
+    expect(clicks[0]!.clickedAt).toBe(first);
+    expect((await solicitationRow(id))!.clickedAt).toBe(first);
+    const events = (await eventsOf("solicitation.clicked")).filter((e) => e.data.solicitationId === id);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ id: `evt_clicked_${id}`, tenantId: w.tenantA.id, data: { solicitationId: id, contactId, clickedAt: first } });
+  });
+
+  it("the consumer is idempotent under redelivery and drops clicks of unknown solicitations", async () => {
+    const { id } = await linkFor("google");
+    const at = "2026-03-01T12:00:00.000Z";
+    const bodies: ClickMessage[] = [
+      { id: crypto.randomUUID(), tenantId: w.tenantA.id, solicitationId: id, source: "redirect", at },
+      { id: crypto.randomUUID(), tenantId: w.tenantA.id, solicitationId: id, source: "redirect", at: "2026-03-01T12:00:05.000Z" },
+      { id: crypto.randomUUID(), tenantId: w.tenantA.id, solicitationId: "no-such-solicitation", source: "redirect", at },
+      // another tenant's claim on this solicitation is not recorded
+      { id: crypto.randomUUID(), tenantId: w.tenantB.id, solicitationId: id, source: "redirect", at },
+    ];
+    const deliver = async (attempts: number) => {
+      const batch = createMessageBatch("clicks", [
+        { id: "m0", timestamp: new Date(), attempts, body: { clicks: bodies.slice(0, 2) } },
+        { id: "m1", timestamp: new Date(), attempts, body: { clicks: bodies.slice(2) } },
+        { id: "bad", timestamp: new Date(), attempts, body: { nope: true } },
+      ]);
+      const ctx = createExecutionContext();
+      await worker.queue(batch, env, ctx);
+      return getQueueResult(batch, ctx);
+    };
+    const first = await deliver(1);
+    expect(first.explicitAcks.sort()).toEqual(["bad", "m0", "m1"]);
+    const second = await deliver(2);
+    expect(second.retryMessages).toEqual([]);
+    const rows = await db().select().from(linkClicks).where(eq(linkClicks.solicitationId, id));
+    expect(rows.map((r) => r.id).sort()).toEqual([bodies[0]!.id, bodies[1]!.id].sort());
+    expect((await solicitationRow(id))!.clickedAt).toBe(at);
+    expect((await eventsOf("solicitation.clicked")).filter((e) => e.data.solicitationId === id)).toHaveLength(1);
+  });
+});
