@@ -114,3 +114,49 @@ describe("review skills", () => {
     expect(pending.data.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([[draft.body.id, "submitted"]]);
   });
 });
+
+describe("inbox, survey and insight skills", () => {
+  it("inbox.list shows review items only to read:reviews and inbox.get returns the review's responses", async () => {
+    const reviewsKey = await connect({ token: await apiKey("tenantAdmin", ["read:reviews"]) });
+    const items = structured(await reviewsKey.client.callTool({ name: "inbox.list", arguments: {} }));
+    expect(items.data).toHaveLength(3);
+    expect(items.data.every((i: { type: string }) => i.type === "review")).toBe(true);
+    const low = items.data.find((i: { rating: number }) => i.rating === 2);
+    const item = structured(await reviewsKey.client.callTool({ name: "inbox.get", arguments: { itemId: low.id, itemType: "review" } }));
+    expect(item.review.text).toBe("Long wait");
+    expect(item.responses.map((r: { text: string }) => r.text)).toEqual(["Sorry about the wait."]);
+
+    const feedbackKey = await connect({ token: await apiKey("tenantAdmin", ["read:feedback"]) });
+    const none = structured(await feedbackKey.client.callTool({ name: "inbox.list", arguments: {} }));
+    expect(none.data).toEqual([]);
+    const hidden = await feedbackKey.client.callTool({ name: "inbox.get", arguments: { itemId: low.id, itemType: "review" } });
+    expect(hidden.isError).toBe(true);
+  });
+
+  it("review.summary and score.location compute from the seeded reviews", async () => {
+    // rollups follow events through the queue; rebuild makes them current for the assertion
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await w.as("tenantAdmin").post("/v1/analytics/rebuild", { dateFrom: today, dateTo: today })).status).toBe(200);
+    const { client } = await connect({ token: await apiKey("tenantAdmin", ["read:reviews", "read:score", "read:locations"]) });
+    const summary = structured(await client.callTool({ name: "review.summary", arguments: {} }));
+    expect(summary).toMatchObject({ count: 3 });
+    expect(summary.averageRating).toBeCloseTo(4, 5);
+    const loc = structured(await client.callTool({ name: "location.list", arguments: {} })).data.find((l: { name: string }) => l.name === "Main St");
+    const score = structured(await client.callTool({ name: "score.location", arguments: { locationId: loc.id } }));
+    expect(score.score).toBeGreaterThan(0);
+    expect(score.score).toBeLessThanOrEqual(100);
+    expect(Object.keys(score.components).sort()).toEqual(["platformDiversity", "rating", "responseHealth", "sentiment", "velocity"]);
+  });
+
+  it("campaign.metrics, survey.list, competitor.list and recommendation.list answer for the key's tenant", async () => {
+    const survey = await w.as("manager").post("/v1/surveys", { name: "After visit NPS", type: "NPS" });
+    expect(survey.status).toBe(201);
+    const { client } = await connect({ token: await apiKey("tenantAdmin", ["read:campaigns", "read:surveys", "read:competitors", "read:recommendations"]) });
+    const metrics = structured(await client.callTool({ name: "campaign.metrics", arguments: { campaignId } }));
+    expect(metrics.campaignId ?? metrics.campaign?.id).toBe(campaignId);
+    const surveys = structured(await client.callTool({ name: "survey.list", arguments: {} }));
+    expect(surveys.data.map((s: { name: string }) => s.name)).toEqual(["After visit NPS"]);
+    expect(structured(await client.callTool({ name: "competitor.list", arguments: {} })).data).toEqual([]);
+    expect(structured(await client.callTool({ name: "recommendation.list", arguments: {} })).data).toEqual([]);
+  });
+});

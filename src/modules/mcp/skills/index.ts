@@ -4,3 +4,6 @@ import "./location";
 import "./campaign";
 import "./contact";
 import "./review";
+import "./inbox";
+import "./insights";
+import "./survey";

@@ -1,0 +1,51 @@
+import { z } from "@hono/zod-openapi";
+import { SURVEY_STATUSES, SURVEY_TYPES } from "../../../db/schema";
+import { listSurveys } from "../../surveys/service";
+import { surveyResponses, surveyStats } from "../../surveys/stats";
+import { defineSkill } from "./registry";
+
+defineSkill({
+  name: "survey.list",
+  title: "List surveys",
+  description:
+    "Lists customer surveys (NPS, CSAT, CES or custom) with their questions, whether they are templates and their " +
+    "launch state (draft, active, closed).",
+  input: z.object({
+    status: z.enum(SURVEY_STATUSES).optional().describe("draft, active or closed"),
+    type: z.enum(SURVEY_TYPES).optional().describe("NPS, CSAT, CES or custom"),
+    isTemplate: z.boolean().optional().describe("true: only reusable templates"),
+    limit: z.number().int().min(1).max(200).default(25).describe("page size (default 25)"),
+  }),
+  scopes: ["read:surveys"],
+  access: "read",
+  handler: async (ctx, input) => listSurveys(ctx, input),
+});
+
+defineSkill({
+  name: "survey.stats",
+  title: "Survey statistics",
+  description:
+    "Totals, completion rate (submissions per landing view), average time to complete, NPS score with promoters, " +
+    "passives and detractors, sentiment distribution of comments and the top themes customers mention.",
+  input: z.object({ surveyId: z.string().min(1).max(64).describe("the survey's id (from survey.list)") }),
+  scopes: ["read:surveys"],
+  access: "read",
+  handler: async (ctx, input) => surveyStats(ctx, input.surveyId),
+});
+
+defineSkill({
+  name: "survey.responses",
+  title: "Survey responses",
+  description:
+    "Individual responses to a survey, newest first: the answers, the comment's sentiment and the NPS bucket " +
+    "(promoter, passive, detractor). since limits to responses submitted at or after that time.",
+  input: z.object({
+    surveyId: z.string().min(1).max(64).describe("the survey's id"),
+    since: z.iso.datetime({ offset: true }).optional().describe("ISO date-time"),
+    limit: z.number().int().min(1).max(200).default(25).describe("how many (default 25)"),
+    cursor: z.string().max(512).optional().describe("pageInfo.endCursor from the previous page"),
+  }),
+  scopes: ["read:feedback"],
+  access: "read",
+  handler: async (ctx, input) => surveyResponses(ctx, input.surveyId, { limit: input.limit, cursor: input.cursor, since: input.since }),
+});
