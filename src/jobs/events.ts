@@ -1,4 +1,4 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, lt, sql } from "drizzle-orm";
 import { createDb } from "../db/client";
 import { processedEvents } from "../db/schema";
 import type { Env } from "../env";
@@ -24,27 +24,44 @@ export const registerEventHandler = (h: EventHandler) => {
   if (!handlers.some((x) => x.name === h.name)) handlers.push(h);
 };
 
+const MARK_ROWS_PER_INSERT = Math.floor(100 / 3); // D1: 100 bound parameters, 3 columns
+
 export async function consumeEvents(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = createDb(env.DB);
-  for (const message of batch.messages) {
-    const event = message.body as EventEnvelope;
-    const done = new Set(
-      (await db.select({ handler: processedEvents.handler }).from(processedEvents).where(eq(processedEvents.eventId, event.id))).map((r) => r.handler),
-    );
-    let failed = false;
+  const events = batch.messages.map((m) => m.body as EventEnvelope);
+  // one read for the whole batch: which handlers already processed which event
+  const done = new Set(
+    (
+      await db
+        .select({ eventId: processedEvents.eventId, handler: processedEvents.handler })
+        .from(processedEvents)
+        .where(sql`${processedEvents.eventId} in (select value from json_each(${JSON.stringify(events.map((e) => e.id))}))`)
+    ).map((r) => `${r.eventId}|${r.handler}`),
+  );
+  const marks: (typeof processedEvents.$inferInsert)[] = [];
+  const failed = new Set<number>();
+  for (const [i, event] of events.entries()) {
     for (const h of handlers) {
-      if (done.has(h.name)) continue;
+      if (done.has(`${event.id}|${h.name}`)) continue;
       try {
         await h.handle(event, env);
-        await db.insert(processedEvents).values({ eventId: event.id, handler: h.name, processedAt: nowIso() }).onConflictDoNothing();
+        marks.push({ eventId: event.id, handler: h.name, processedAt: nowIso() });
       } catch (err) {
-        failed = true;
+        failed.add(i);
         console.error(JSON.stringify({ level: "error", message: "event handler failed", handler: h.name, eventId: event.id, type: event.type, error: String(err) }));
       }
     }
-    if (failed) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
-    else message.ack();
   }
+  // marks first, then acks: a crash in between only means a redelivery that skips the done handlers
+  const inserts = [];
+  for (let i = 0; i < marks.length; i += MARK_ROWS_PER_INSERT) {
+    inserts.push(db.insert(processedEvents).values(marks.slice(i, i + MARK_ROWS_PER_INSERT)).onConflictDoNothing());
+  }
+  if (inserts.length) await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
+  batch.messages.forEach((message, i) => {
+    if (failed.has(i)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+    else message.ack();
+  });
 }
 
 registerQueueConsumer("events", consumeEvents);
