@@ -1,12 +1,14 @@
 import type { Db } from "./db/client";
 import type { Env } from "./env";
-import type { Principal, TenantAccess } from "./modules/identity/access";
+import type { Principal, TenantAccess, TenantRef } from "./modules/identity/access";
 
 export interface AppVariables {
   requestId: string;
   db: Db;
   principal: Principal;
   access: TenantAccess;
+  /** the x-tenant-id tenant, when the authenticator already read it (null: no such tenant) */
+  prefetchedTenant?: TenantRef | null;
 }
 
 export interface AppEnv {

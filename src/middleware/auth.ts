@@ -5,8 +5,8 @@ import type { Env } from "../env";
 import type { Db } from "../db/client";
 import { unauthenticated } from "../lib/errors";
 import { verifySessionToken } from "../lib/jwt";
-import type { Principal } from "../modules/identity/access";
-import { loadUserPrincipal } from "../modules/identity/service";
+import type { Principal, TenantRef } from "../modules/identity/access";
+import { loadUserPrincipalWithTenant } from "../modules/identity/service";
 
 /**
  * A credential scheme: claims a bearer token it recognises (by shape) and resolves it to a
@@ -16,15 +16,24 @@ import { loadUserPrincipal } from "../modules/identity/service";
 export interface Authenticator {
   name: string;
   claims(token: string): boolean;
-  authenticate(token: string, env: Env, db: Db): Promise<Principal | null>;
+  /** `tenantId` is the tenant the request names: a scheme that reads D1 anyway may read it alongside */
+  authenticate(token: string, env: Env, db: Db, tenantId?: string): Promise<Authenticated | null>;
+}
+
+export interface Authenticated {
+  principal: Principal;
+  /** set when the scheme read the named tenant in its own round trip (null: no such tenant) */
+  tenant?: TenantRef | null;
 }
 
 const sessionJwt: Authenticator = {
   name: "session-jwt",
   claims: (token) => token.split(".").length === 3,
-  async authenticate(token, env, db) {
+  async authenticate(token, env, db, tenantId) {
     const verified = await verifySessionToken(env, token);
-    return verified ? loadUserPrincipal(db, verified.userId) : null;
+    if (!verified) return null;
+    const { principal, tenant } = await loadUserPrincipalWithTenant(db, verified.userId, tenantId);
+    return principal ? { principal, tenant } : null;
   },
 };
 
@@ -43,15 +52,23 @@ export const bearerToken = (c: Context<AppEnv>): string | null => {
 
 /** Resolves a bearer token through the registered schemes (also used by MCP's initialize). */
 export async function resolveBearer(token: string, env: Env, db: Db): Promise<Principal | null> {
-  const scheme = authenticators.find((a) => a.claims(token));
-  return scheme ? scheme.authenticate(token, env, db) : null;
+  return (await authenticateBearer(token, env, db))?.principal ?? null;
 }
+
+const authenticateBearer = (token: string, env: Env, db: Db, tenantId?: string): Promise<Authenticated | null> => {
+  const scheme = authenticators.find((a) => a.claims(token));
+  return scheme ? scheme.authenticate(token, env, db, tenantId) : Promise.resolve(null);
+};
+
+/** The x-tenant-id the request names, trimmed; undefined when absent or blank. */
+export const requestedTenantId = (c: Context<AppEnv>): string | undefined => c.req.header("x-tenant-id")?.trim() || undefined;
 
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c);
   if (!token) throw unauthenticated();
-  const principal = await resolveBearer(token, c.env, c.var.db);
-  if (!principal) throw unauthenticated("Invalid or expired credential");
-  c.set("principal", principal);
+  const authenticated = await authenticateBearer(token, c.env, c.var.db, requestedTenantId(c));
+  if (!authenticated) throw unauthenticated("Invalid or expired credential");
+  c.set("principal", authenticated.principal);
+  if (authenticated.tenant !== undefined) c.set("prefetchedTenant", authenticated.tenant);
   await next();
 });

@@ -1,6 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { ApiError, forbidden } from "../lib/errors";
+import { requestedTenantId } from "./auth";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../modules/identity/access";
 import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
@@ -8,9 +9,10 @@ import type { TenantRole } from "../db/schema";
 
 /** Resolves x-tenant-id against the verified principal. Runs after authenticate. */
 export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
-  const tenantId = c.req.header("x-tenant-id")?.trim();
+  const tenantId = requestedTenantId(c);
   if (!tenantId) throw new ApiError("TENANT_REQUIRED", "The x-tenant-id header is required");
-  const tenant = await findTenantRef(c.var.db, tenantId);
+  const prefetched = c.get("prefetchedTenant");
+  const tenant = prefetched === undefined ? await findTenantRef(c.var.db, tenantId) : prefetched;
   const access = tenant ? resolveTenantAccess(c.var.principal, tenant) : null;
   // an unknown tenant and a foreign tenant look the same to the caller
   if (!access) throw forbidden("Tenant not accessible");

@@ -36,7 +36,10 @@ export const testKeys = new Map<string, ApiKeyPrincipal>();
 registerAuthenticator({
   name: "test-api-key",
   claims: (token) => token.startsWith("testkey_"),
-  authenticate: async (token) => testKeys.get(token) ?? null,
+  authenticate: async (token) => {
+    const principal = testKeys.get(token);
+    return principal ? { principal } : null;
+  },
 });
 
 export function mintTestKey(tenantId: string, scopes: string[]) {

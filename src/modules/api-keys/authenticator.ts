@@ -57,13 +57,14 @@ async function touch(db: Db, entry: Cached, now: number) {
 export const apiKeyAuthenticator: Authenticator = {
   name: "api-key",
   claims: (token) => token.startsWith(API_KEY_PREFIX),
-  async authenticate(token, _env, db): Promise<ApiKeyPrincipal | null> {
+  async authenticate(token, _env, db) {
     const now = Date.now();
     const entry = await lookup(db, await sha256Hex(token), now);
     if (!entry) return null;
     const row = entry.row;
     if (row.revokedAt || (row.expiresAt && Date.parse(row.expiresAt) <= now)) return null;
     await touch(db, entry, now);
-    return { kind: "api_key", keyId: row.id, tenantId: row.tenantId, scopes: row.scopes };
+    const principal: ApiKeyPrincipal = { kind: "api_key", keyId: row.id, tenantId: row.tenantId, scopes: row.scopes };
+    return { principal };
   },
 };

@@ -3,25 +3,37 @@ import type { Db } from "../../db/client";
 import { roleAssignments, tenants, users } from "../../db/schema";
 import type { TenantRef, UserPrincipal } from "./access";
 
+const tenantRefQuery = (db: Db, tenantId: string) =>
+  db.select({ id: tenants.id, agencyId: tenants.agencyId, isActive: tenants.isActive }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+
 /** Loads an active user and all their role grants in one round trip; null if absent or deactivated. */
 export async function loadUserPrincipal(db: Db, userId: string): Promise<UserPrincipal | null> {
-  const [userRows, grants] = await db.batch([
-    db.select().from(users).where(eq(users.id, userId)).limit(1),
-    db
-      .select({ role: roleAssignments.role, scopeType: roleAssignments.scopeType, scopeId: roleAssignments.scopeId })
-      .from(roleAssignments)
-      .where(eq(roleAssignments.userId, userId)),
-  ]);
+  return (await loadUserPrincipalWithTenant(db, userId)).principal;
+}
+
+/**
+ * The user, their grants and (when asked) the tenant the request names, in one D1 round trip:
+ * the tenant middleware then needs no read of its own.
+ */
+export async function loadUserPrincipalWithTenant(
+  db: Db,
+  userId: string,
+  tenantId?: string,
+): Promise<{ principal: UserPrincipal | null; tenant?: TenantRef | null }> {
+  const userQuery = db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const grantsQuery = db
+    .select({ role: roleAssignments.role, scopeType: roleAssignments.scopeType, scopeId: roleAssignments.scopeId })
+    .from(roleAssignments)
+    .where(eq(roleAssignments.userId, userId));
+  const [userRows, grants, tenantRows] = tenantId
+    ? await db.batch([userQuery, grantsQuery, tenantRefQuery(db, tenantId)])
+    : [...(await db.batch([userQuery, grantsQuery])), undefined];
   const user = userRows[0];
-  if (!user || !user.isActive) return null;
-  return { kind: "user", userId: user.id, email: user.email, name: user.name, homeTenantId: user.tenantId, roles: grants };
+  const tenant = tenantRows === undefined ? undefined : (tenantRows[0] ?? null);
+  if (!user || !user.isActive) return { principal: null, tenant };
+  return { principal: { kind: "user", userId: user.id, email: user.email, name: user.name, homeTenantId: user.tenantId, roles: grants }, tenant };
 }
 
 export async function findTenantRef(db: Db, tenantId: string): Promise<TenantRef | null> {
-  const row = await db
-    .select({ id: tenants.id, agencyId: tenants.agencyId, isActive: tenants.isActive })
-    .from(tenants)
-    .where(eq(tenants.id, tenantId))
-    .get();
-  return row ?? null;
+  return (await tenantRefQuery(db, tenantId))[0] ?? null;
 }
