@@ -29,6 +29,9 @@ export default defineConfig(async () => {
             include: ["test/**/*.test.ts"],
             exclude: ["test/node/**"],
             setupFiles: ["./test/setup/apply-migrations.ts"],
+            // CI has 2 cores: a heavy file (a 5,000-row import, a campaign send) can pass 5 s when others run beside it
+            testTimeout: 20_000,
+            hookTimeout: 30_000,
           },
         },
         {

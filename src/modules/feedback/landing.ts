@@ -113,7 +113,7 @@ interface PendingView {
 const FLUSH_AFTER_MS = 1000;
 const FLUSH_AT = 100;
 const pending = new Map<string, PendingView>();
-let flushing: Promise<void> | null = null;
+let flushScheduled = false;
 
 /** When this isolate saw the solicitation's page last and has not written it yet. */
 export const bufferedViewAt = (solicitationId: string) => pending.get(solicitationId)?.lastViewedAt ?? null;
@@ -121,7 +121,7 @@ export const bufferedViewAt = (solicitationId: string) => pending.get(solicitati
 async function flush(db: Db) {
   const rows = [...pending.values()];
   pending.clear();
-  flushing = null;
+  flushScheduled = false;
   if (!rows.length) return;
   // one JSON parameter for any number of rows (D1 allows 100 bound parameters per statement)
   await db.run(sql`insert into ${feedbackViews} (solicitation_id, tenant_id, location_id, survey_id, views, first_viewed_at, last_viewed_at)
@@ -132,10 +132,15 @@ async function flush(db: Db) {
       survey_id = coalesce(excluded.survey_id, survey_id)`);
 }
 
+const flushLogged = (db: Db) =>
+  flush(db).catch((err) => console.warn(JSON.stringify({ level: "warn", message: "feedback view flush failed", error: String(err) })));
+
 /**
  * Records a landing view off the request path: views are gathered in the isolate and written in
- * one upsert at most once a second (or every FLUSH_AT distinct links), inside waitUntil. Losing
- * the last second of views when an isolate is evicted only nudges the completion rate.
+ * one upsert at most once a second (or every FLUSH_AT distinct links), inside waitUntil. The
+ * request that opens a window owns its flush (in its own waitUntil); later views only join the
+ * buffer, so no request waits on a promise of another request's context. Losing the last second
+ * of views when an isolate is evicted only nudges the completion rate.
  */
 export function recordView(deps: PublicDeps, claims: LinkClaims, surveyId: string | null) {
   const at = nowIso();
@@ -150,9 +155,9 @@ export function recordView(deps: PublicDeps, claims: LinkClaims, surveyId: strin
     });
   }
   if (pending.size >= FLUSH_AT) {
-    deps.defer(flush(deps.db));
-    return;
+    deps.defer(flushLogged(deps.db));
+  } else if (!flushScheduled) {
+    flushScheduled = true;
+    deps.defer(new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS)).then(() => flushLogged(deps.db)));
   }
-  flushing ??= new Promise<void>((resolve) => setTimeout(resolve, FLUSH_AFTER_MS)).then(() => flush(deps.db));
-  deps.defer(flushing.catch((err) => console.warn(JSON.stringify({ level: "warn", message: "feedback view flush failed", error: String(err) }))));
 }

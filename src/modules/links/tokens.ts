@@ -11,19 +11,22 @@ export type TokenPurpose = "link" | "unsub";
 const MAC_BYTES = 16;
 const SEP = "~";
 const enc = new TextEncoder();
-const keys = new Map<string, Promise<CryptoKey>>();
+const keys = new Map<string, CryptoKey>();
 
-/** A per-purpose key derived from the service secret, cached per isolate. */
-function keyFor(secret: string, purpose: TokenPurpose): Promise<CryptoKey> {
+/**
+ * A per-purpose key derived from the service secret, cached per isolate. The resolved key is
+ * cached, not the promise: a promise shared with another request would resume in that request's
+ * context (workerd warns, and cancels it if that request ends first). Concurrent first requests
+ * each derive the key once.
+ */
+async function keyFor(secret: string, purpose: TokenPurpose): Promise<CryptoKey> {
   const id = `${purpose}:${secret}`;
-  let key = keys.get(id);
-  if (!key) {
-    key = crypto.subtle
-      .importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"])
-      .then((root) => crypto.subtle.sign("HMAC", root, enc.encode(`public-token:${purpose}:v1`)))
-      .then((derived) => crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]));
-    keys.set(id, key);
-  }
+  const hit = keys.get(id);
+  if (hit) return hit;
+  const root = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const derived = await crypto.subtle.sign("HMAC", root, enc.encode(`public-token:${purpose}:v1`));
+  const key = await crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+  keys.set(id, key);
   return key;
 }
 

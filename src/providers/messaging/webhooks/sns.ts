@@ -69,20 +69,17 @@ export function spkiFromPem(pem: string): Uint8Array {
   return der.slice(at, spki.end);
 }
 
-const certCache = new Map<string, Promise<Uint8Array>>();
+/** Resolved keys only: a promise shared across requests would resume in another request's context. */
+const certCache = new Map<string, Uint8Array>();
 
 async function signingKey(url: string, fetchImpl: FetchLike): Promise<Uint8Array> {
-  let hit = certCache.get(url);
-  if (!hit) {
-    hit = (async () => {
-      const res = await fetchImpl(url, { redirect: "manual" });
-      if (!res.ok) throw new Error(`SNS certificate fetch answered ${res.status}`);
-      return spkiFromPem(await res.text());
-    })();
-    certCache.set(url, hit);
-    hit.catch(() => certCache.delete(url));
-  }
-  return hit;
+  const hit = certCache.get(url);
+  if (hit) return hit;
+  const res = await fetchImpl(url, { redirect: "manual" });
+  if (!res.ok) throw new Error(`SNS certificate fetch answered ${res.status}`);
+  const key = spkiFromPem(await res.text());
+  certCache.set(url, key);
+  return key;
 }
 
 export interface SnsVerifyOptions {
