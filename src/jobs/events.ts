@@ -12,19 +12,67 @@ import { registerQueueConsumer } from "./queue";
  * A subscriber to domain events (webhook delivery, automation rules, analytics rollups, ...).
  * Handlers run at least once per event; each success is recorded, so a redelivered event only
  * re-runs the handlers that failed. A handler must tolerate running twice if it crashes mid-way.
+ * A queue batch holds up to 100 events, often of one tenant and one kind (a campaign send), so a
+ * handler may work per batch: `select` reads once what the batch's tenants subscribe to and drops
+ * the events that concern nobody, and `handleBatch` replaces `handle` where work coalesces (one
+ * rollup per location-day, not one per event).
  */
 export interface EventHandler {
   name: string;
-  handle(event: EventEnvelope, env: Env): Promise<void>;
+  /** one read for the whole batch: which events this handler has anything to do for */
+  select?(events: EventEnvelope[], env: Env): Promise<(event: EventEnvelope) => boolean>;
+  handle?(event: EventEnvelope, env: Env): Promise<void>;
+  /** the batch's events at once; a throw retries them all */
+  handleBatch?(events: EventEnvelope[], env: Env): Promise<void>;
 }
 
 const handlers: EventHandler[] = [];
 
 export const registerEventHandler = (h: EventHandler) => {
+  if (!h.handle === !h.handleBatch) throw new Error(`event handler ${h.name}: give handle or handleBatch`);
   if (!handlers.some((x) => x.name === h.name)) handlers.push(h);
 };
 
 const MARK_ROWS_PER_INSERT = Math.floor(100 / 3); // D1: 100 bound parameters, 3 columns
+
+const logFailure = (h: EventHandler, events: EventEnvelope[], err: unknown) =>
+  console.error(JSON.stringify({ level: "error", message: "event handler failed", handler: h.name, eventIds: events.map((e) => e.id), types: [...new Set(events.map((e) => e.type))], error: String(err) }));
+
+/** Runs one handler over the batch's events it has not processed yet; returns the ids it failed. */
+async function runHandler(h: EventHandler, events: EventEnvelope[], env: Env, processed: (e: EventEnvelope) => void): Promise<EventEnvelope[]> {
+  let wanted = events;
+  if (h.select) {
+    try {
+      const concerns = await h.select(events, env);
+      wanted = events.filter(concerns);
+    } catch (err) {
+      logFailure(h, events, err);
+      return events;
+    }
+  }
+  if (h.handleBatch) {
+    if (!wanted.length) return [];
+    try {
+      await h.handleBatch(wanted, env);
+      wanted.forEach(processed);
+      return [];
+    } catch (err) {
+      logFailure(h, wanted, err);
+      return wanted;
+    }
+  }
+  const failed: EventEnvelope[] = [];
+  for (const event of wanted) {
+    try {
+      await h.handle!(event, env);
+      processed(event);
+    } catch (err) {
+      logFailure(h, [event], err);
+      failed.push(event);
+    }
+  }
+  return failed;
+}
 
 export async function consumeEvents(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = createDb(env.DB);
@@ -39,18 +87,12 @@ export async function consumeEvents(batch: MessageBatch<unknown>, env: Env): Pro
     ).map((r) => `${r.eventId}|${r.handler}`),
   );
   const marks: (typeof processedEvents.$inferInsert)[] = [];
-  const failed = new Set<number>();
-  for (const [i, event] of events.entries()) {
-    for (const h of handlers) {
-      if (done.has(`${event.id}|${h.name}`)) continue;
-      try {
-        await h.handle(event, env);
-        marks.push({ eventId: event.id, handler: h.name, processedAt: nowIso() });
-      } catch (err) {
-        failed.add(i);
-        console.error(JSON.stringify({ level: "error", message: "event handler failed", handler: h.name, eventId: event.id, type: event.type, error: String(err) }));
-      }
-    }
+  const failed = new Set<string>();
+  for (const h of handlers) {
+    const todo = events.filter((e) => !done.has(`${e.id}|${h.name}`));
+    if (!todo.length) continue;
+    const mark = (e: EventEnvelope) => marks.push({ eventId: e.id, handler: h.name, processedAt: nowIso() });
+    for (const e of await runHandler(h, todo, env, mark)) failed.add(e.id);
   }
   // marks first, then acks: a crash in between only means a redelivery that skips the done handlers
   const inserts = [];
@@ -59,7 +101,7 @@ export async function consumeEvents(batch: MessageBatch<unknown>, env: Env): Pro
   }
   if (inserts.length) await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
   batch.messages.forEach((message, i) => {
-    if (failed.has(i)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+    if (failed.has(events[i]!.id)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     else message.ack();
   });
 }

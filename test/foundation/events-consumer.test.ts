@@ -16,7 +16,23 @@ registerEventHandler({
   },
 });
 
-const event = (id: string): EventEnvelope => ({ id, type: "review.created", tenantId: "t1", occurredAt: new Date().toISOString(), data: { reviewId: "r1" } });
+const batches: string[][] = [];
+let selectReads = 0;
+let batchFailuresLeft = 0;
+registerEventHandler({
+  name: "test-batched",
+  // only tenant t2's events concern it, decided by one read for the whole batch
+  select: async () => {
+    selectReads++;
+    return (e) => e.tenantId === "t2";
+  },
+  handleBatch: async (events) => {
+    if (batchFailuresLeft-- > 0) throw new Error("transient");
+    batches.push(events.map((e) => e.id));
+  },
+});
+
+const event = (id: string, tenantId = "t1"): EventEnvelope => ({ id, type: "review.created", tenantId, occurredAt: new Date().toISOString(), data: { reviewId: "r1" } });
 
 async function deliver(id: string, attempts = 1) {
   const ctx = createExecutionContext();
@@ -38,5 +54,29 @@ describe("EVENTS consumer", () => {
     const third = await deliver("evt_1", 3);
     expect(third.explicitAcks).toEqual(["msg-evt_1-3"]);
     expect(calls).toHaveLength(2);
+  });
+
+  it("a batched handler reads once per batch, sees only the events it selected, and is retried as a whole", async () => {
+    const deliverMany = async (ids: [string, string][], attempts = 1) => {
+      const ctx = createExecutionContext();
+      const batch = createMessageBatch("events", ids.map(([id, tenant]) => ({ id: `m-${id}-${attempts}`, timestamp: new Date(), attempts, body: event(id, tenant) })));
+      await worker.queue(batch, env, ctx);
+      return getQueueResult(batch, ctx);
+    };
+    const reads = selectReads;
+    batchFailuresLeft = 1;
+    const first = await deliverMany([["b1", "t2"], ["b2", "t1"], ["b3", "t2"]]);
+    expect(selectReads - reads).toBe(1);
+    expect(batches).toEqual([]);
+    // b2 concerns no batched handler, and the others succeeded for it: acked; b1 and b3 retried
+    expect(first.explicitAcks).toEqual(["m-b2-1"]);
+    expect(first.retryMessages.map((m: { msgId: string }) => m.msgId).sort()).toEqual(["m-b1-1", "m-b3-1"]);
+
+    const second = await deliverMany([["b1", "t2"], ["b3", "t2"]], 2);
+    expect(batches).toEqual([["b1", "b3"]]);
+    expect(second.explicitAcks.sort()).toEqual(["m-b1-2", "m-b3-2"]);
+
+    await deliverMany([["b1", "t2"]], 3);
+    expect(batches).toHaveLength(1);
   });
 });

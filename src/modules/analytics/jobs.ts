@@ -1,4 +1,4 @@
 import { registerEventHandler } from "../../jobs/events";
-import { applyEventToRollups } from "./events";
+import { applyEventsToRollups } from "./events";
 
-registerEventHandler({ name: "analytics-rollups", handle: applyEventToRollups });
+registerEventHandler({ name: "analytics-rollups", handleBatch: applyEventsToRollups });

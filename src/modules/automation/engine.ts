@@ -1,8 +1,10 @@
 import { and, eq } from "drizzle-orm";
+import { createDb } from "../../db/client";
 import { automationRules, automationRuns, type ActionOutcome } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { newId } from "../../lib/ids";
+import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { isEventType } from "../events/catalogue";
 import { systemContext } from "../reviews/system-context";
@@ -29,6 +31,18 @@ function loopReason(rule: RuleRow, chain: string[], depth: number): string | nul
   if (chain.includes(rule.id)) return "loop protection: the event was caused by this rule's own action";
   if (depth >= MAX_CHAIN_DEPTH) return `loop protection: automation chain depth ${depth} reached the limit of ${MAX_CHAIN_DEPTH}`;
   return null;
+}
+
+/** EVENTS pre-filter: one read of the batch's tenants' active triggers; events no rule waits for are skipped. */
+export async function triggeringEvents(events: EventEnvelope[], env: Env): Promise<(event: EventEnvelope) => boolean> {
+  const tenants = [...new Set(events.filter((e) => isEventType(e.type)).map((e) => e.tenantId))];
+  if (!tenants.length) return () => false;
+  const triggers = await createDb(env.DB)
+    .selectDistinct({ tenantId: automationRules.tenantId, type: automationRules.triggerEventType })
+    .from(automationRules)
+    .where(and(inJson(automationRules.tenantId, tenants), eq(automationRules.isActive, true)));
+  const armed = new Set(triggers.map((t) => `${t.tenantId}|${t.type}`));
+  return (event) => armed.has(`${event.tenantId}|${event.type}`);
 }
 
 /**

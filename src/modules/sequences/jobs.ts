@@ -1,5 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import { solicitations } from "../../db/schema";
+import { createDb } from "../../db/client";
+import { sequenceEnrollments, sequenceSteps, solicitations } from "../../db/schema";
+import type { Env } from "../../env";
+import type { EventEnvelope } from "../../lib/events";
+import { inJson } from "../../lib/sql";
 import { CRONS, registerSweep } from "../../jobs/cron";
 import { registerEventHandler } from "../../jobs/events";
 import { systemContext } from "../reviews/system-context";
@@ -15,8 +19,36 @@ const solicitationIdOf = (data: Record<string, unknown>) =>
  */
 const HANDLED = new Set(["solicitation.sent", "solicitation.converted", "feedback.submitted", "contact.suppressed"]);
 
+/**
+ * One read per batch: a sent solicitation matters only if its campaign has steps (when the event names it); a conversion or
+ * suppression only if its tenant has an active enrollment.
+ */
+async function concernsSequences(events: EventEnvelope[], env: Env): Promise<(event: EventEnvelope) => boolean> {
+  const ours = events.filter((e) => HANDLED.has(e.type));
+  if (!ours.length) return () => false;
+  const db = createDb(env.DB);
+  const campaignIds = [...new Set(ours.map((e) => e.data.campaignId).filter((id): id is string => typeof id === "string"))];
+  const tenants = [...new Set(ours.map((e) => e.tenantId))];
+  const [stepped, enrolled] = await db.batch([
+    db.selectDistinct({ tenantId: sequenceSteps.tenantId, campaignId: sequenceSteps.campaignId }).from(sequenceSteps).where(inJson(sequenceSteps.campaignId, campaignIds)),
+    db
+      .selectDistinct({ tenantId: sequenceEnrollments.tenantId })
+      .from(sequenceEnrollments)
+      .where(and(inJson(sequenceEnrollments.tenantId, tenants), eq(sequenceEnrollments.status, "active"))),
+  ]);
+  const withSteps = new Set(stepped.map((r) => `${r.tenantId}|${r.campaignId}`));
+  const withEnrollments = new Set(enrolled.map((r) => r.tenantId));
+  return (event) =>
+    HANDLED.has(event.type) &&
+    (event.type !== "solicitation.sent"
+      ? withEnrollments.has(event.tenantId)
+      : // an emitter that leaves campaignId out: the handler reads the solicitation itself
+        typeof event.data.campaignId !== "string" || withSteps.has(`${event.tenantId}|${event.data.campaignId}`));
+}
+
 registerEventHandler({
   name: "sequences",
+  select: concernsSequences,
   async handle(event, env) {
     if (!HANDLED.has(event.type)) return;
     const ctx = systemContext(env, event.tenantId, "sequences");

@@ -14,7 +14,7 @@ import { planUpserts, preparePhone, upsertStatements, type PreparedContact } fro
 import { usableTemplates } from "../templates/service";
 import { campaignSentWrites, sendableCampaign } from "./campaign-send";
 import { createSolicitations, type SolicitationRequest } from "./create";
-import { inJson } from "./inputs";
+import { inJson } from "../../lib/sql";
 
 export interface SendBulkForm {
   file: File;

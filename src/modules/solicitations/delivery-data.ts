@@ -5,7 +5,8 @@ import {
   brands, campaigns, campaignTemplateBindings, complianceConfigs, consentRecords, contacts, experiments, locations, locationVariables, sendRecords, solicitations,
   templates, tenants,
 } from "../../db/schema";
-import { inJson, type ConsentByChannel } from "./inputs";
+import { inJson } from "../../lib/sql";
+import type { ConsentByChannel } from "./inputs";
 
 type Row<T extends { $inferSelect: unknown }> = T["$inferSelect"];
 

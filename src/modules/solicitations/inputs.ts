@@ -5,10 +5,9 @@ import {
   type ConsentChannel, type ConsentStatus,
 } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
+import { inJson } from "../../lib/sql";
 import { COMPLIANCE_DEFAULTS, type ComplianceConfig } from "../compliance/schemas";
 
-/** `column in (the JSON array's values)`: any number of ids for one bound parameter. */
-export const inJson = (column: SQLiteColumn, values: string[]) => sql`${column} in (select value from json_each(${JSON.stringify(values)}))`;
 
 export type ConsentByChannel = Partial<Record<ConsentChannel, { status: ConsentStatus; at: string }>>;
 

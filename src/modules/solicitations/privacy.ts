@@ -5,7 +5,7 @@ import { commit } from "../../lib/commit";
 import type { PersonalDataStep } from "../contacts/privacy";
 // Only src/modules/contacts/privacy.ts imports this file (a cycle back to it is safe that way round)
 import { retentionCutoff } from "../contacts/privacy";
-import { inJson } from "./inputs";
+import { inJson } from "../../lib/sql";
 import { toSolicitation } from "./schemas";
 
 const ofContacts = (tenantId: string, contactIds: string[]) =>

@@ -5,7 +5,7 @@ import type { Env } from "../../env";
 import { commit } from "../../lib/commit";
 import { eventStatement } from "../../lib/events";
 import { nowIso } from "../../lib/time";
-import { inJson } from "./inputs";
+import { inJson } from "../../lib/sql";
 import { enqueueSends } from "./queue";
 
 /** A PENDING solicitation this old without a send record lost its queue message: send it again. */

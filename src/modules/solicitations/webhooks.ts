@@ -14,7 +14,7 @@ import { isStopKeyword } from "../../providers/messaging/webhooks/stop-keywords"
 import type { DeliveryEvent, DeliveryStatus, InboundMessage } from "../../providers/messaging/webhooks/types";
 import { consentRecordStatements } from "../contacts/consent";
 import { commitWithEvents } from "./commit-many";
-import { inJson } from "./inputs";
+import { inJson } from "../../lib/sql";
 import { canMove, type SolicitationMove } from "./states";
 
 const MOVE_OF: Record<DeliveryStatus, SolicitationMove> = { delivered: "delivered", bounced: "bounced", failed: "failed", complained: "complained" };

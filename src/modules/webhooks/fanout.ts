@@ -4,6 +4,7 @@ import { webhookDeliveries, webhookSubscriptions } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { newId } from "../../lib/ids";
+import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { deliveryBody, newMessageId, type WebhookDeliveryMessage } from "./delivery";
 import type { DeliveryRow } from "./schemas";
@@ -15,6 +16,16 @@ export const subscribes = (events: string[], type: string) => events.includes("*
 
 export interface MessageSink {
   sendBatch(messages: { body: WebhookDeliveryMessage }[]): Promise<unknown>;
+}
+
+/** EVENTS pre-filter: one read of the batch's tenants' active subscriptions; events nobody subscribes to are skipped. */
+export async function subscribedEvents(events: EventEnvelope[], env: Env): Promise<(event: EventEnvelope) => boolean> {
+  const tenants = [...new Set(events.map((e) => e.tenantId))];
+  const subs = await createDb(env.DB)
+    .select({ tenantId: webhookSubscriptions.tenantId, events: webhookSubscriptions.events })
+    .from(webhookSubscriptions)
+    .where(and(inJson(webhookSubscriptions.tenantId, tenants), eq(webhookSubscriptions.isActive, true)));
+  return (event) => subs.some((s) => s.tenantId === event.tenantId && subscribes(s.events, event.type));
 }
 
 /**
