@@ -139,20 +139,40 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
   // 2. claim the send records of everything about to go out, in one statement
   const claimed = await claimSends(db, toSend.map((p) => p.s.id), nowIso(now));
 
-  // 3. send, a few at a time
+  // 3. send: a provider that takes many messages gets each tenant's batch in one call; others a few at a time
   const attempts = new Map(batch.messages.map((m) => [(m.body as SendMessage)?.solicitationId, m.attempts]));
+  const attemptOf = (s: Solicitation) => attempts.get(s.id) ?? 1;
+  const groups = new Map<string, Prepared[]>();
+  for (const p of toSend) {
+    if (!claimed.has(p.s.id)) {
+      outcomes.set(p.s.id, ack);
+      continue;
+    }
+    const key = `${p.s.tenantId}:${p.s.channel}`;
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  const one: Prepared[] = [];
+  for (const group of groups.values()) {
+    const provider = await providerFor(group[0]!.s.tenantId, group[0]!.s.channel);
+    if (!provider.sendMany || group.length === 1) {
+      one.push(...group);
+      continue;
+    }
+    try {
+      const receipts = await provider.sendMany(group.map((p) => p.message));
+      group.forEach(({ s }, i) => outcomes.set(s.id, sentOutcome(db, { db, tenantId: s.tenantId }, s, receipts[i]!.provider, receipts[i]!.providerMessageId, nowIso(), true)));
+    } catch (e) {
+      for (const { s } of group) outcomes.set(s.id, await unsentOutcome(db, s, provider, e, attemptOf(s), now));
+    }
+  }
   let next = 0;
   const worker = async () => {
-    while (next < toSend.length) {
-      const { s, message } = toSend[next++]!;
-      if (!claimed.has(s.id)) {
-        outcomes.set(s.id, ack);
-        continue;
-      }
-      outcomes.set(s.id, await sendOne(db, s, message, await providerFor(s.tenantId, s.channel), attempts.get(s.id) ?? 1, now));
+    while (next < one.length) {
+      const { s, message } = one[next++]!;
+      outcomes.set(s.id, await sendOne(db, s, message, await providerFor(s.tenantId, s.channel), attemptOf(s), now));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, toSend.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, one.length) }, worker));
 
   // 4. record every result in one batch, then ack or retry each message
   const writes = [...outcomes.values()].filter((o): o is Extract<Outcome, { kind: "write" }> => o.kind === "write");
@@ -177,23 +197,27 @@ async function claimSends(db: Db, ids: string[], now: string): Promise<Set<strin
 }
 
 async function sendOne(db: Db, s: Solicitation, message: OutgoingMessage, provider: MessageProvider, attempt: number, now: Date): Promise<Outcome> {
-  const ctx = { db, tenantId: s.tenantId };
   try {
     const receipt = await provider.send(message);
-    return sentOutcome(db, ctx, s, receipt.provider, receipt.providerMessageId, nowIso(), true);
+    return sentOutcome(db, { db, tenantId: s.tenantId }, s, receipt.provider, receipt.providerMessageId, nowIso(), true);
   } catch (e) {
-    const reason = `${provider.name}: ${e instanceof Error ? e.message : String(e)}`.slice(0, 1000);
-    const transient = !(e instanceof ProviderError) || e.retryable;
-    if (transient && attempt < MAX_SEND_ATTEMPTS) {
-      // nothing was accepted: free the claim so the retry can send, and keep the last error visible
-      await db.batch([
-        db.delete(sendRecords).where(eq(sendRecords.solicitationId, s.id)),
-        db.update(solicitations).set({ failureReason: reason }).where(eq(solicitations.id, s.id)),
-      ]);
-      return { kind: "retry", delaySeconds: backoffSeconds(attempt) };
-    }
-    return failedOutcome(db, ctx, s, transient ? `${reason} (after ${attempt} attempts)` : reason, nowIso(now));
+    return unsentOutcome(db, s, provider, e, attempt, now);
   }
+}
+
+/** A provider refused or failed: retry a transient error with backoff (attempts left), else FAILED. */
+async function unsentOutcome(db: Db, s: Solicitation, provider: MessageProvider, e: unknown, attempt: number, now: Date): Promise<Outcome> {
+  const reason = `${provider.name}: ${e instanceof Error ? e.message : String(e)}`.slice(0, 1000);
+  const transient = !(e instanceof ProviderError) || e.retryable;
+  if (transient && attempt < MAX_SEND_ATTEMPTS) {
+    // nothing was accepted: free the claim so the retry can send, and keep the last error visible
+    await db.batch([
+      db.delete(sendRecords).where(eq(sendRecords.solicitationId, s.id)),
+      db.update(solicitations).set({ failureReason: reason }).where(eq(solicitations.id, s.id)),
+    ]);
+    return { kind: "retry", delaySeconds: backoffSeconds(attempt) };
+  }
+  return failedOutcome(db, { db, tenantId: s.tenantId }, s, transient ? `${reason} (after ${attempt} attempts)` : reason, nowIso(now));
 }
 
 function sentOutcome(db: Db, ctx: { db: Db; tenantId: string }, s: Solicitation, provider: string, providerMessageId: string, at: string, recordClaim: boolean): Outcome {

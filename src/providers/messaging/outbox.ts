@@ -2,7 +2,10 @@ import type { Db } from "../../db/client";
 import { outboxMessages } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
-import type { MessageProvider, OutgoingMessage } from "./types";
+import type { MessageProvider, OutgoingMessage, SendReceipt } from "./types";
+
+const COLUMNS = 10;
+const ROWS_PER_INSERT = Math.floor(100 / COLUMNS); // D1: 100 bound parameters per statement
 
 /** Stores the message in D1 and never sends it: the default with no provider credentials. */
 export class OutboxProvider implements MessageProvider {
@@ -10,9 +13,14 @@ export class OutboxProvider implements MessageProvider {
   constructor(private readonly db: Db) {}
 
   async send(m: OutgoingMessage) {
-    const id = `outbox_${newId()}`;
-    await this.db.insert(outboxMessages).values({
-      id,
+    return (await this.sendMany([m]))[0]!;
+  }
+
+  /** A whole queue batch in one atomic D1 batch. */
+  async sendMany(messages: OutgoingMessage[]): Promise<SendReceipt[]> {
+    const createdAt = nowIso();
+    const rows = messages.map((m) => ({
+      id: `outbox_${newId()}`,
       tenantId: m.tenantId,
       channel: m.channel,
       to: m.to,
@@ -21,8 +29,11 @@ export class OutboxProvider implements MessageProvider {
       text: m.text ?? null,
       headers: m.headers ?? {},
       solicitationId: m.solicitationId ?? null,
-      createdAt: nowIso(),
-    });
-    return { provider: this.name, providerMessageId: id };
+      createdAt,
+    }));
+    const inserts = [];
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(this.db.insert(outboxMessages).values(rows.slice(i, i + ROWS_PER_INSERT)));
+    if (inserts.length) await this.db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
+    return rows.map((r) => ({ provider: this.name, providerMessageId: r.id }));
   }
 }

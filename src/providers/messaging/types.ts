@@ -40,6 +40,8 @@ export interface SendReceipt {
 export interface MessageProvider {
   readonly name: string;
   send(message: OutgoingMessage): Promise<SendReceipt>;
+  /** optional: many messages in one call, all accepted (receipts in order) or none (throws) */
+  sendMany?(messages: OutgoingMessage[]): Promise<SendReceipt[]>;
 }
 
 export class ProviderError extends Error {
