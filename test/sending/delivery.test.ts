@@ -66,6 +66,43 @@ describe("SENDS consumer", () => {
     ]);
   });
 
+  it("writes a tenant's batch to the outbox in one call: each message its own row, linked to its solicitation", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push(await pendingRow({ tenantId: w.tenantA.id, contactId: (await newContact(w)).id, locationId: loc.id }));
+    const result = await runSends(ids);
+    expect(result.explicitAcks).toHaveLength(25);
+    for (const id of ids) {
+      const row = await solicitationRow(id);
+      const mail = await outboxFor(id);
+      expect(row!.status).toBe("SENT");
+      expect(mail).toHaveLength(1);
+      expect(row!.providerMessageId).toBe(mail[0]!.id);
+    }
+  });
+
+  it("retries the whole batch when the batched write fails, freeing the claims so the retry sends once", async () => {
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await pendingRow({ tenantId: w.tenantA.id, contactId: (await newContact(w)).id, locationId: loc.id }));
+    await env.DB.prepare("create trigger outbox_down before insert on outbox_messages begin select raise(abort, 'outbox unavailable'); end").run();
+    try {
+      const failed = await runSends(ids);
+      expect(failed.delays).toHaveLength(3);
+      expect(failed.delays.every((d) => d > 0)).toBe(true);
+      for (const id of ids) {
+        expect(await solicitationRow(id)).toMatchObject({ status: "PENDING", failureReason: expect.stringContaining("outbox unavailable") });
+        expect(await db().select().from(sendRecords).where(eq(sendRecords.solicitationId, id))).toEqual([]);
+      }
+    } finally {
+      await env.DB.prepare("drop trigger outbox_down").run();
+    }
+    const retried = await runSends(ids, { attempts: 2 });
+    expect(retried.explicitAcks).toHaveLength(3);
+    for (const id of ids) {
+      expect(await solicitationRow(id)).toMatchObject({ status: "SENT", failureReason: null });
+      expect(await outboxFor(id)).toHaveLength(1);
+    }
+  });
+
   it("records a send whose result was lost (send record with a message id) without sending again", async () => {
     const c = await newContact(w);
     const id = await pendingRow({ tenantId: w.tenantA.id, contactId: c.id, locationId: loc.id });
