@@ -15,7 +15,7 @@
 //
 //   node scripts/mcp-conformance.mjs [--scenario NAME]... [--suite active|all|pending] [--json FILE]
 //                                    [--results DIR] [--no-credential]
-// --json writes the summary; --results keeps the CLI's raw checks.json files in DIR;
+// --json writes the summary; --results keeps the CLI's raw checks.json files in DIR (new or empty);
 // --no-credential points the suite straight at the Worker (no proxy, no key): every scenario then
 // stops at initialize with 401 and the WWW-Authenticate challenge, which is the documented behaviour.
 import { spawn } from "node:child_process";
@@ -83,7 +83,7 @@ function runCli(args) {
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code: code ?? 1, output }));
+    child.on("close", (code) => resolve({ code: code ?? 1, output }));
   });
 }
 

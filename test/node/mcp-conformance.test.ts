@@ -22,7 +22,7 @@ function runScript(args: string[]): Promise<{ code: number; output: string }> {
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code: code ?? 1, output }));
+    child.on("close", (code) => resolve({ code: code ?? 1, output }));
   });
 }
 
