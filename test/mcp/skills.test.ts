@@ -5,7 +5,7 @@ import { auditEvents } from "../../src/db/schema";
 import { haversineKm, boundingBox } from "../../src/modules/locations/finder";
 import { defineSkill } from "../../src/modules/mcp/skills/registry";
 import { createWorld, db, type World } from "../helpers/seed";
-import { connect, fetchWithEnv, mintTestKey, structured } from "./helpers";
+import { connect, fetchWithEnv, mintTestKey, rawPost, structured } from "./helpers";
 
 // test-only skills: a write skill (refused without its scope or role), a slow one and a huge one
 defineSkill({
@@ -79,6 +79,16 @@ describe("tools/list by scope", () => {
   it("an unknown tool is a JSON-RPC invalid params error", async () => {
     const { client } = await connect({ token: mintTestKey(w.tenantA.id, ["read:locations"]).token });
     await expect(client.callTool({ name: "nope.nothing", arguments: {} })).rejects.toThrow(/Unknown tool/);
+  });
+
+  it("on the wire the unknown-tool error is {code: -32602, message: \"Unknown tool: <name>\"}, as the spec's example", async () => {
+    const { transport } = await connect({ token: mintTestKey(w.tenantA.id, ["read:locations"]).token });
+    const res = await rawPost(
+      { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "nope.nothing", arguments: {} } },
+      { "mcp-session-id": transport.sessionId!, "mcp-protocol-version": "2025-06-18" },
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32602, message: "Unknown tool: nope.nothing" } });
   });
 
   it("a write key runs the write skill; a user caller also needs the role", async () => {

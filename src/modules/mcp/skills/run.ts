@@ -2,7 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Db } from "../../../db/client";
 import type { Env } from "../../../env";
 import type { RequestMeta } from "../../../lib/context";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError } from "../../../lib/errors";
 import { administeredAgencies, resolveTenantAccess, roleAtLeast } from "../../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../../identity/service";
@@ -19,6 +19,16 @@ export interface CallEnv {
   meta: RequestMeta;
   limits: McpLimits;
   defer: (work: Promise<unknown>) => void;
+}
+
+/**
+ * A JSON-RPC error the SDK sends as {code, message}. Not McpError: its message carries an
+ * "MCP error <code>: " prefix onto the wire, which clients then print twice.
+ */
+class JsonRpcError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
 }
 
 class ToolRefusal extends Error {
@@ -75,7 +85,7 @@ export async function callTool(name: string, args: Record<string, unknown> | und
     if (!skill) {
       outcome = "invalid_input";
       error = `Unknown tool: ${name}`;
-      throw new McpError(ErrorCode.InvalidParams, error);
+      throw new JsonRpcError(ErrorCode.InvalidParams, error);
     }
     if (!skillAllowed(skill, c.identity)) {
       const needs = skill.scopes ? `the scope ${skill.scopes.join(" or ")}` : "an agency session";
@@ -111,7 +121,7 @@ export async function callTool(name: string, args: Record<string, unknown> | und
     }
     return { structuredContent: result as Record<string, unknown>, content: [{ type: "text", text }] };
   } catch (e) {
-    if (e instanceof McpError) throw e;
+    if (e instanceof JsonRpcError) throw e;
     if (e instanceof ToolRefusal) {
       outcome = e.outcome;
       error = e.message;
