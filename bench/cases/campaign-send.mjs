@@ -1,4 +1,4 @@
-import { insertRows, newBenchId, seedLocations, waitFor } from "../lib/seed.mjs";
+import { insertRows, newBenchId, seedLocations, waitFor, waitForQuiet } from "../lib/seed.mjs";
 import { routeMissing, skipped } from "../lib/skip.mjs";
 
 const CONTACTS = 5_000;
@@ -44,6 +44,8 @@ export default {
       (await db.prepare("select count(*) as n from solicitations where campaign_id = ? and status = 'PENDING'").bind(campaign.body.id).first()).n;
     await waitFor(async () => (await pending()) === 0, 180_000);
     const total = (performance.now() - started) / 1000;
+    // the send's domain events (created, sent) keep the EVENTS consumer busy after the last send
+    const settled = await waitForQuiet(db);
     const byStatus = await db.prepare("select status, count(*) as n from solicitations where campaign_id = ? group by status").bind(campaign.body.id).all();
     return {
       rps: null, p50: null, p99: null, p50At1: null, requests: 1, non2xx: 0,
@@ -51,6 +53,7 @@ export default {
         "send answered s": +answered.toFixed(2),
         "all left PENDING s": +total.toFixed(2),
         "still PENDING": await pending(),
+        "events settled s": settled === null ? "timeout" : +(total + settled).toFixed(2),
         result: JSON.stringify({ queued: send.body.queued, blocked: send.body.blocked, failed: send.body.failed }),
         statuses: JSON.stringify(Object.fromEntries(byStatus.results.map((r) => [r.status, r.n]))),
       },

@@ -61,3 +61,26 @@ export async function waitFor(check, timeoutMs) {
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/**
+ * Waits until the background work a case started has drained (every domain event dispatched, and
+ * the event handlers' processed marks unchanged for 3 s), so the next case is not measured beside
+ * it. Returns the seconds waited.
+ */
+export async function waitForQuiet(db, timeoutMs = 180_000) {
+  const started = Date.now();
+  let last = -1;
+  let stableSince = Date.now();
+  for (;;) {
+    const undispatched = (await db.prepare("select count(*) as n from domain_events where dispatched_at is null").first()).n;
+    const marks = (await db.prepare("select count(*) as n from processed_events").first()).n;
+    if (marks !== last || undispatched > 0) {
+      last = marks;
+      stableSince = Date.now();
+    } else if (Date.now() - stableSince >= 3000) {
+      return (stableSince - started) / 1000;
+    }
+    if (Date.now() - started > timeoutMs) return null;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
