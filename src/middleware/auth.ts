@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import { unauthenticated } from "../lib/errors";
 import { verifySessionToken } from "../lib/jwt";
 import type { Principal, TenantRef } from "../modules/identity/access";
-import { loadUserPrincipalWithTenant } from "../modules/identity/service";
+import { resolveSessionPrincipal } from "../modules/identity/service";
 
 /**
  * A credential scheme: claims a bearer token it recognises (by shape) and resolves it to a
@@ -32,7 +32,7 @@ const sessionJwt: Authenticator = {
   async authenticate(token, env, db, tenantId) {
     const verified = await verifySessionToken(env, token);
     if (!verified) return null;
-    const { principal, tenant } = await loadUserPrincipalWithTenant(db, verified.userId, tenantId);
+    const { principal, tenant } = await resolveSessionPrincipal(db, verified.userId, tenantId);
     return principal ? { principal, tenant } : null;
   },
 };

@@ -87,7 +87,7 @@ describe("SENDS consumer", () => {
     try {
       const failed = await runSends(ids);
       expect(failed.delays).toHaveLength(3);
-      expect(failed.delays.every((d) => d > 0)).toBe(true);
+      expect(failed.delays.every((d: number) => d > 0)).toBe(true);
       for (const id of ids) {
         expect(await solicitationRow(id)).toMatchObject({ status: "PENDING", failureReason: expect.stringContaining("outbox unavailable") });
         expect(await db().select().from(sendRecords).where(eq(sendRecords.solicitationId, id))).toEqual([]);

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { forgetPrincipal } from "../identity/principal-cache";
 import type { Db } from "../../db/client";
 import { passwordCredentials, users } from "../../db/schema";
 import type { Env } from "../../env";
@@ -45,6 +46,7 @@ export async function setupPassword(db: Db, env: Env, meta: RequestMeta, input: 
       nextState: { name: input.name },
     }),
   ]);
+  forgetPrincipal(user.id);
   return { token: await signSessionToken(env, user.id), user: toSessionUser({ ...user, name: input.name }) };
 }
 

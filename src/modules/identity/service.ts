@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { roleAssignments, tenants, users } from "../../db/schema";
 import type { TenantRef, UserPrincipal } from "./access";
+import { cachedPrincipal, cachedTenantRef, rememberPrincipal, rememberTenantRef } from "./principal-cache";
 
 const tenantRefQuery = (db: Db, tenantId: string) =>
   db.select({ id: tenants.id, agencyId: tenants.agencyId, isActive: tenants.isActive }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
@@ -12,9 +13,27 @@ export async function loadUserPrincipal(db: Db, userId: string): Promise<UserPri
 }
 
 /**
- * The user, their grants and (when asked) the tenant the request names, in one D1 round trip:
- * the tenant middleware then needs no read of its own.
+ * The user, their grants and (when asked) the tenant the request names: from the isolate's short
+ * cache when both are there (principal-cache.ts), else in one D1 round trip that fills it. The
+ * tenant middleware then needs no read of its own.
  */
+export async function resolveSessionPrincipal(
+  db: Db,
+  userId: string,
+  tenantId?: string,
+): Promise<{ principal: UserPrincipal | null; tenant?: TenantRef | null }> {
+  const now = Date.now();
+  const principal = cachedPrincipal(userId, now);
+  const tenant = tenantId === undefined ? undefined : cachedTenantRef(tenantId, now);
+  if (principal && tenant !== undefined) return { principal, tenant };
+  if (principal && tenantId === undefined) return { principal };
+  const loaded = await loadUserPrincipalWithTenant(db, userId, tenantId);
+  if (loaded.principal) rememberPrincipal(loaded.principal, now);
+  if (tenantId !== undefined && loaded.tenant !== undefined) rememberTenantRef(tenantId, loaded.tenant, now);
+  return loaded;
+}
+
+/** The user, their grants and (when asked) the tenant the request names, in one D1 round trip. */
 export async function loadUserPrincipalWithTenant(
   db: Db,
   userId: string,

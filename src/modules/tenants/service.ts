@@ -1,4 +1,5 @@
 import { and, asc, count, eq } from "drizzle-orm";
+import { forgetTenantRef } from "../identity/principal-cache";
 import type { Db } from "../../db/client";
 import { agencies, brands, messagingSettings, tenants, type MessagingSettingsRow } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
@@ -132,5 +133,6 @@ export async function updateTenant(ctx: PlatformContext, scope: AgencyScope, id:
     ctx.db.update(tenants).set(set).where(eq(tenants.id, id)),
     auditStatement(ctx, { tenantId: id, action, resourceType: "tenant", resourceId: id, previousState: before, nextState: after }),
   ]);
+  forgetTenantRef(id);
   return detail(ctx.db, after);
 }

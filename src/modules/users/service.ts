@@ -1,4 +1,5 @@
 import { and, count, eq, inArray } from "drizzle-orm";
+import { forgetPrincipal } from "../identity/principal-cache";
 import { passwordCredentials, roleAssignments, tenants, users, type TenantRole } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -110,6 +111,7 @@ export async function updateTenantUser(ctx: ServiceContext, id: string, patch: U
       previousState: { name: m.user.name, isActive: m.user.isActive }, nextState: { name: after.name, isActive: after.isActive },
     }),
   ]);
+  forgetPrincipal(id);
   return toTenantUser(after, m.roles, Boolean(m.hash));
 }
 
@@ -126,6 +128,7 @@ export async function setTenantUserRoles(ctx: ServiceContext, id: string, roles:
     ),
     auditStatement(ctx, { tenantId: ctx.tenantId, action: "user.roles_set", resourceType: "user", resourceId: id, previousState: { roles: m.roles }, nextState: { roles: next } }),
   ]);
+  forgetPrincipal(id);
   return toTenantUser(m.user, next, Boolean(m.hash));
 }
 
@@ -144,4 +147,5 @@ export async function removeTenantUser(ctx: ServiceContext, id: string) {
     ctx.db.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id))),
     auditStatement(ctx, { tenantId: ctx.tenantId, action: "user.access_removed", resourceType: "user", resourceId: id, previousState: { roles: m.roles }, nextState: { roles: [] } }),
   ]);
+  forgetPrincipal(id);
 }
