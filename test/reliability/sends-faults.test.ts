@@ -38,7 +38,7 @@ const window = (attempt: number) => {
   return [Math.round(ceiling / 2), ceiling] as const;
 };
 
-describe("provider failures during sends", () => {
+describe("provider failures during sends", { timeout: 30_000 }, () => {
   it.each([
     ["HTTP 503", () => new Response("upstream unavailable", { status: 503 }), "HTTP 503"],
     ["HTTP 429", () => new Response(JSON.stringify({ errors: [{ message: "too many requests" }] }), { status: 429 }), "HTTP 429"],
@@ -108,7 +108,7 @@ describe("provider failures during sends", () => {
   });
 });
 
-describe("the SENDS consumer crashing mid-batch", () => {
+describe("the SENDS consumer crashing mid-batch", { timeout: 30_000 }, () => {
   it("a D1 failure while loading the batch sends nothing; the redelivery sends each message once", async () => {
     const all = await pending(3);
     const ids = all.map((s) => s.id);
