@@ -46,6 +46,8 @@ export async function consumeEvents(batch: MessageBatch<unknown>, env: Env): Pro
       try {
         await h.handle(event, env);
         marks.push({ eventId: event.id, handler: h.name, processedAt: nowIso() });
+        // the same event twice in one batch (a re-dispatch by the stale-event sweep): once is enough
+        done.add(`${event.id}|${h.name}`);
       } catch (err) {
         failed.add(i);
         console.error(JSON.stringify({ level: "error", message: "event handler failed", handler: h.name, eventId: event.id, type: event.type, error: String(err) }));
