@@ -12,7 +12,7 @@ for (const f of readdirSync(dir).filter((f) => f.endsWith(".mjs")).sort((a, b) =
   cases.push((await import(path.join(dir, f))).default);
 }
 
-const { mf, url, db } = await startServer();
+const { mf, url, db } = await startServer({ port: Number(process.env.BENCH_PORT ?? 8790) });
 const session = await bootstrap(url);
 const rows = [];
 try {

@@ -46,6 +46,7 @@ import { recommendationRoutes } from "./modules/recommendations/routes";
 import { webhookRoutes } from "./modules/webhooks/routes";
 import { automationRoutes } from "./modules/automation/routes";
 import { jobRoutes } from "./modules/jobs/routes";
+import { deadLetterRoutes } from "./modules/jobs/dead-letters.routes";
 import { solicitationRoutes } from "./modules/solicitations/routes";
 import { campaignSendRoutes } from "./modules/solicitations/campaign-send.routes";
 import { providerWebhookRoutes } from "./modules/solicitations/webhook.routes";
@@ -123,6 +124,7 @@ export function createApp() {
   app.route("/", campaignSendRoutes);
   app.route("/", providerWebhookRoutes);
   app.route("/", sendingAdminRoutes);
+  app.route("/", deadLetterRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

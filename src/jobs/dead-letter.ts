@@ -6,13 +6,31 @@ import { nowIso } from "../lib/time";
 
 const ROWS_PER_INSERT = Math.floor(100 / 6); // D1: 100 bound parameters per statement, 6 columns
 
+const isText = (b: Record<string, unknown>, ...keys: string[]) => keys.every((k) => typeof b[k] === "string");
+
+/**
+ * Every queue dead-letters into the one `dead-letter` queue, whose batches do not say where a message
+ * came from; each queue's message contract does. Unknown shapes keep the dead-letter queue's name.
+ */
+export function originQueue(body: unknown): string | null {
+  if (!body || typeof body !== "object") return null;
+  const b = body as Record<string, unknown>;
+  if (Array.isArray(b.clicks)) return "clicks";
+  if (isText(b, "tenantId", "integrationId")) return "review-sync";
+  if (isText(b, "tenantId", "jobId", "type")) return "jobs";
+  if (isText(b, "tenantId", "deliveryId")) return "webhooks";
+  if (isText(b, "id", "type", "tenantId", "occurredAt")) return "events";
+  if (isText(b, "solicitationId") && Object.keys(b).length === 1) return "sends";
+  return null;
+}
+
 /** Stores exhausted messages so they can be inspected and counted; redelivery is harmless. */
 export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = createDb(env.DB);
   const now = nowIso();
   const rows = batch.messages.map((m) => ({
     id: newId(),
-    queue: batch.queue,
+    queue: originQueue(m.body) ?? batch.queue,
     messageId: m.id,
     body: m.body ?? null,
     attempts: m.attempts,

@@ -88,8 +88,10 @@ export async function consumeEvents(batch: MessageBatch<unknown>, env: Env): Pro
   );
   const marks: (typeof processedEvents.$inferInsert)[] = [];
   const failed = new Set<string>();
+  // the same event twice in one batch (a re-dispatch by the stale-event sweep): handled once
+  const distinct = [...new Map(events.map((e) => [e.id, e])).values()];
   for (const h of handlers) {
-    const todo = events.filter((e) => !done.has(`${e.id}|${h.name}`));
+    const todo = distinct.filter((e) => !done.has(`${e.id}|${h.name}`));
     if (!todo.length) continue;
     const mark = (e: EventEnvelope) => marks.push({ eventId: e.id, handler: h.name, processedAt: nowIso() });
     for (const e of await runHandler(h, todo, env, mark)) failed.add(e.id);

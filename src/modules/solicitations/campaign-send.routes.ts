@@ -8,7 +8,7 @@ import { MAX_CSV_BYTES } from "../contacts/import";
 import { sendCampaignBulk } from "./bulk-send";
 import { listCampaignSolicitations, sendCampaign } from "./campaign-send";
 import {
-  CampaignSendBody, CampaignSolicitationsQuery, SendBulkForm, SendBulkResultSchema, SendResultSchema, SolicitationWithContactSchema,
+  CampaignSendBody, CampaignSendKeyHeader, CampaignSolicitationsQuery, SendBulkForm, SendBulkResultSchema, SendResultSchema, SolicitationWithContactSchema,
 } from "./schemas";
 
 const tags = ["Campaigns"];
@@ -20,9 +20,10 @@ const send = createRoute({
   description:
     "Without contactIds: every non-suppressed contact with an address for the channel, newest first, up to `limit`. Each contact goes " +
     "through the sending policy; blocked ones are stored BLOCKED. `failed` counts ids that are not this tenant's contacts (listed in errors). " +
-    "409 when the campaign is inactive.",
+    "409 when the campaign is inactive. Optional `Idempotency-Key`: a retry with the same key (after a timeout or an error part-way) " +
+    "only creates the solicitations the earlier call did not, and answers the counts of the whole send.",
   middleware: [canManage] as const,
-  request: { params: IdParam, body: jsonBody(CampaignSendBody) },
+  request: { params: IdParam, headers: CampaignSendKeyHeader, body: jsonBody(CampaignSendBody) },
   responses: { 200: json(SendResultSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
@@ -55,7 +56,7 @@ const list = createRoute({
 });
 
 export const campaignSendRoutes = createRouter()
-  .openapi(send, async (c) => c.json(await sendCampaign(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(send, async (c) => c.json(await sendCampaign(svc(c), c.req.valid("param").id, c.req.valid("json"), c.req.valid("header")["idempotency-key"]), 200))
   .openapi(sendBulk, async (c) => {
     const { contacts: file, ...defaults } = c.req.valid("form");
     return c.json(await sendCampaignBulk(svc(c), c.req.valid("param").id, { file, ...defaults }), 200);

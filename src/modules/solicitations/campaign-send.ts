@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { contacts, locations, solicitations, type MessageChannel } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import type { ServiceContext } from "../../lib/context";
+import { sha256Hex } from "../../lib/crypto";
 import { conflict, validationError } from "../../lib/errors";
 import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
@@ -9,6 +10,7 @@ import { findCampaignRow } from "../campaigns/service";
 import type { CampaignRow } from "../campaigns/schemas";
 import { usableTemplates } from "../templates/service";
 import { createSolicitations, type CreateResult, type SolicitationRequest } from "./create";
+import { inJson } from "../../lib/sql";
 import { toSolicitation, type CampaignSendInput } from "./schemas";
 
 /** The campaign a send may use: this tenant's (404), active (409), and the channel one of its own (400). */
@@ -35,11 +37,28 @@ export function campaignSentWrites(ctx: ServiceContext, campaign: CampaignRow, s
   };
 }
 
-const summarize = (r: Pick<CreateResult, "outcomes">) => {
-  const created = r.outcomes.flatMap((o) => (o.ok ? [o.solicitation] : []));
-  const queued = created.filter((s) => s.status === "PENDING").length;
-  return { total: r.outcomes.length, queued, blocked: created.length - queued, failed: r.outcomes.length - created.length };
+type Counts = Pick<CreateResult, "outcomes"> & { earlier?: { status: string }[] };
+
+/** queued = PENDING when created, blocked = BLOCKED, failed = not created; `earlier` = what a failed call with the same key already wrote. */
+const summarize = (r: Counts) => {
+  const created = [...r.outcomes.flatMap((o) => (o.ok ? [o.solicitation] : [])), ...(r.earlier ?? [])];
+  const queued = created.filter((s) => s.status !== "BLOCKED").length;
+  const total = r.outcomes.length + (r.earlier?.length ?? 0);
+  return { total, queued, blocked: created.length - queued, failed: total - created.length };
 };
+
+/** The send id of a call: from the Idempotency-Key (per campaign), so a retry finds what the failed call wrote. */
+const sendIdOf = async (campaignId: string, idempotencyKey?: string) =>
+  idempotencyKey ? `send_k${(await sha256Hex(`${campaignId}:${idempotencyKey}`)).slice(0, 24)}` : `send_${newId()}`;
+
+/** Solicitations a previous call with the same send id already created, by their idempotency key. */
+async function alreadyCreated(ctx: ServiceContext, campaignId: string, keys: string[]) {
+  const rows = await ctx.db
+    .select({ key: solicitations.idempotencyKey, status: solicitations.status })
+    .from(solicitations)
+    .where(and(eq(solicitations.tenantId, ctx.tenantId), eq(solicitations.campaignId, campaignId), inJson(solicitations.idempotencyKey, keys)));
+  return new Map(rows.map((r) => [r.key!, r]));
+}
 
 /** The newest non-suppressed contacts with an address for the channel (email, or a phone for SMS/WhatsApp). */
 const eligibleContacts = (ctx: ServiceContext, channel: MessageChannel, limit: number) =>
@@ -55,25 +74,31 @@ const eligibleContacts = (ctx: ServiceContext, channel: MessageChannel, limit: n
  * or the given contactIds, up to `limit`; each through the policy. Counts are exact: queued =
  * PENDING created, blocked = BLOCKED created, failed = not created (ids that are not this tenant's).
  */
-export async function sendCampaign(ctx: ServiceContext, campaignId: string, input: CampaignSendInput) {
+export async function sendCampaign(ctx: ServiceContext, campaignId: string, input: CampaignSendInput, idempotencyKey?: string) {
   const campaign = await sendableCampaign(ctx, campaignId, input.channel);
   await assertLocation(ctx, input.locationId);
   if (input.templateId) await usableTemplates(ctx, [{ path: "templateId", templateId: input.templateId, channel: input.channel }]);
   const contactIds = input.contactIds
     ? [...new Set(input.contactIds)].slice(0, input.limit)
     : (await eligibleContacts(ctx, input.channel, input.limit)).map((c) => c.id);
-  const sendId = `send_${newId()}`;
-  const requests: SolicitationRequest[] = contactIds.map((contactId) => ({
+  const sendId = await sendIdOf(campaign.id, idempotencyKey);
+  const all: SolicitationRequest[] = contactIds.map((contactId) => ({
     contactId, locationId: input.locationId, channel: input.channel, campaignId: campaign.id, templateId: input.templateId ?? null,
     idempotencyKey: `${sendId}:${contactId}`,
   }));
+  // a retry after a failure part-way (chunks are committed one by one): the contacts reached keep their solicitation
+  const done = idempotencyKey ? await alreadyCreated(ctx, campaign.id, all.map((r) => r.idempotencyKey!)) : new Map();
+  const requests = all.filter((r) => !done.has(r.idempotencyKey!));
+  const earlier = [...done.values()];
+  // everything was written by an earlier call, campaign.sent included (it goes with the last chunk)
+  if (done.size && !requests.length) return { ...summarize({ outcomes: [], earlier }), errors: [] };
   const result = await createSolicitations(ctx, requests, {
     audit: { action: "solicitation.created", resourceType: "campaign_send", resourceId: sendId, metadata: { campaignId: campaign.id } },
-    finalize: async (outcomes) => campaignSentWrites(ctx, campaign, sendId, { channel: input.channel, locationId: input.locationId, ...summarize({ outcomes }) }),
+    finalize: async (outcomes) => campaignSentWrites(ctx, campaign, sendId, { channel: input.channel, locationId: input.locationId, ...summarize({ outcomes, earlier }) }),
   });
   return {
-    ...summarize(result),
-    errors: result.outcomes.flatMap((o, i) => (o.ok ? [] : [{ contactId: contactIds[i]!, reason: o.issue.message }])),
+    ...summarize({ outcomes: result.outcomes, earlier }),
+    errors: result.outcomes.flatMap((o, i) => (o.ok ? [] : [{ contactId: requests[i]!.contactId, reason: o.issue.message }])),
   };
 }
 

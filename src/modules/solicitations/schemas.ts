@@ -30,6 +30,15 @@ export const IdempotencyKeyHeader = z.object({
     .openapi({ description: "Required. Unique per send (UUID recommended); kept 24 hours per tenant", example: "8e03978e-40d5-43e8-bc93-6894a57f9324" }),
 });
 
+export const CampaignSendKeyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({ description: "Optional. The same key on a retry of this campaign's send creates only what the earlier call did not", example: "5f0c1f0e-6b1e-4d59-9d0b-2b7a4f3f9c11" }),
+});
+
 export const SolicitationSchema = z
   .object({
     id: z.string(),
