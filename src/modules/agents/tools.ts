@@ -164,7 +164,7 @@ function skillTool(name: string): AgentTool | undefined {
   if (!isReadSkill(name)) return undefined;
   const skill = findSkill(name)!;
   // agency-aware skills get a tenantId input; agents never leave the caller's tenant
-  const input = skill.input.omit({ tenantId: true } as never) as ObjectSchema;
+  const input = ("tenantId" in skill.input.shape ? skill.input.omit({ tenantId: true } as never) : skill.input) as ObjectSchema;
   return { name, description: skill.description, input, handler: (ctx, i) => skill.handler(skillContext(ctx), i) };
 }
 

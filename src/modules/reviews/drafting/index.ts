@@ -7,14 +7,15 @@ import type { ReviewRow } from "../schemas";
 /**
  * Drafts a reply to the review through the agent runtime's reply drafter: the llm engine when the
  * AI binding exists, else the built-in phrase engine (review's language, topics, brand voice).
- * When the model fails twice or times out, the rules engine drafts instead: a reply is still made.
+ * When the model fails (output invalid twice, timeout, binding error), the rules engine drafts instead.
  */
 export async function draftResponse(ctx: ServiceContext, review: ReviewRow): Promise<string> {
   const actx = { ...ctx, canWrite: false };
   try {
     return String((await runAgent(actx, replyDrafter, { reviewId: review.id })).output.text);
   } catch (e) {
-    if (!(e instanceof ApiError) || !["UPSTREAM_ERROR", "TIMEOUT"].includes(e.code) || !ctx.env.AI) throw e;
+    // a missing review stays an error; a model failure (bad output twice, timeout, binding error) does not
+    if (!ctx.env.AI || (e instanceof ApiError && e.status < 500)) throw e;
     return String((await runAgent(actx, replyDrafter, { reviewId: review.id }, { engine: "rules" })).output.text);
   }
 }
