@@ -43,6 +43,8 @@ import { analyticsRoutes } from "./modules/analytics/routes";
 import { scoreRoutes } from "./modules/reputation/routes";
 import { competitorRoutes } from "./modules/competitors/routes";
 import { recommendationRoutes } from "./modules/recommendations/routes";
+import { agentRoutes } from "./modules/agents/routes";
+import { assistantRoutes } from "./modules/assistant/routes";
 import { webhookRoutes } from "./modules/webhooks/routes";
 import { automationRoutes } from "./modules/automation/routes";
 import { jobRoutes } from "./modules/jobs/routes";
@@ -115,6 +117,8 @@ export function createApp() {
   app.route("/", scoreRoutes);
   app.route("/", competitorRoutes);
   app.route("/", recommendationRoutes);
+  app.route("/", agentRoutes);
+  app.route("/", assistantRoutes);
   app.route("/", inboxRoutes);
   app.route("/", surveyRoutes);
   app.route("/", webhookRoutes);

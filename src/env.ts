@@ -17,7 +17,7 @@ export interface Env {
   CLICKS?: Queue;
   MCP_SESSIONS: DurableObjectNamespace<McpSessions>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
-  /** optional Workers AI binding: review replies are drafted with it when present (see docs/reviews.md) */
+  /** optional Workers AI binding: when present the agents, the assistant and reply drafting use the llm engine (docs/ai.md) */
   AI?: Ai;
 
   ENVIRONMENT: string;
@@ -78,6 +78,11 @@ export interface Env {
   MCP_SESSION_IDLE_SECONDS?: string;
   MCP_TOOL_TIMEOUT_MS?: string;
   MCP_MAX_RESULT_BYTES?: string;
+
+  /** Workers AI model of the llm engine (default @cf/meta/llama-3.3-70b-instruct-fp8-fast, docs/ai.md) */
+  AI_MODEL?: string;
+  /** override of the 60 s agent timeout, in milliseconds (tests) */
+  AGENT_TIMEOUT_MS?: string;
 
   /** dev/test only: "true" lets webhooks use http and loopback hosts (never private networks) */
   ALLOW_INSECURE_WEBHOOKS?: string;

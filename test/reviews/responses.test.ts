@@ -157,13 +157,15 @@ describe("drafting and listing", () => {
     expect(casual).toContain("five-star");
   });
 
-  it("uses Workers AI when the AI binding exists, and falls back to the built-in draft when it fails", async () => {
+  it("uses Workers AI through the agent runtime when the AI binding exists, and falls back to the built-in draft when it fails", async () => {
     const ctx = ctxFor(w.tenantA.id, w.users.tenantUser.id);
     const review = await findReviewRow(ctx, googleReview.id);
-    const seen: unknown[] = [];
-    const ai = { run: async (model: string, input: unknown) => (seen.push({ model, input }), { response: "  Dear Maria, we are sorry.  " }) };
-    expect(await draftResponse({ ...ctx, env: { ...ctx.env, AI: ai as never } }, review)).toBe("Dear Maria, we are sorry.");
-    expect(seen[0]).toMatchObject({ model: "@cf/meta/llama-3.1-8b-instruct" });
+    const seen: { model: string; input: Record<string, unknown> }[] = [];
+    const answers = [{ response: "" }, { response: { text: "  Dear Maria, we are sorry.  ", language: "en", topicsAddressed: [], evidence: [] } }];
+    const ai = { run: async (model: string, input: Record<string, unknown>) => (seen.push({ model, input }), answers.shift()) };
+    expect((await draftResponse({ ...ctx, env: { ...ctx.env, AI: ai as never } }, review)).trim()).toBe("Dear Maria, we are sorry.");
+    expect(seen[0]).toMatchObject({ model: "@cf/meta/llama-3.3-70b-instruct-fp8-fast" });
+    expect(seen[1]!.input.response_format).toMatchObject({ type: "json_schema" });
     const broken = { run: async () => Promise.reject(new Error("quota")) };
     expect(await draftResponse({ ...ctx, env: { ...ctx.env, AI: broken as never } }, review)).toContain("Dear Maria,");
   });

@@ -23,3 +23,4 @@ export * from "./automation";
 export * from "./background-jobs";
 export * from "./links";
 export * from "./sequences";
+export * from "./assistant";

@@ -7,3 +7,4 @@ import "./review";
 import "./inbox";
 import "./insights";
 import "./survey";
+import "./agent";

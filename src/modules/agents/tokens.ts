@@ -1,0 +1,18 @@
+import { isWithinTokenLimit } from "gpt-tokenizer/encoding/cl100k_base";
+import { ApiError } from "../../lib/errors";
+
+/** The spec's cap on an agent.* call's input. */
+export const MAX_INPUT_TOKENS = 200_000;
+
+/**
+ * Counts the tokens of `text` with a real BPE tokenizer (cl100k_base, gpt-tokenizer) and refuses
+ * anything over the cap with 413 PAYLOAD_TOO_LARGE. Stops counting at the cap, so a huge input
+ * costs no more than the cap to refuse. Returns the count.
+ */
+export function assertWithinTokenCap(text: string, limit = MAX_INPUT_TOKENS): number {
+  const count = isWithinTokenLimit(text, limit);
+  if (count === false) {
+    throw new ApiError("PAYLOAD_TOO_LARGE", `The agent input is over the limit of ${limit.toLocaleString("en-US")} tokens`, { limit, tokenizer: "cl100k_base" });
+  }
+  return count;
+}

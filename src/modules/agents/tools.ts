@@ -1,0 +1,194 @@
+import { z } from "@hono/zod-openapi";
+import { MESSAGE_CHANNELS } from "../../db/schema";
+import { ApiError, validationError } from "../../lib/errors";
+import { funnelAnalytics, responseAnalytics, reviewAnalytics } from "../analytics/service";
+import { getBrand, listBrands } from "../brands/service";
+import { getComplianceConfig } from "../compliance/service";
+import { experimentResults, getExperiment, listExperiments } from "../experiments/service";
+import { getLocation } from "../locations/service";
+import type { SessionIdentity } from "../mcp/identity";
+import { allSkills, findSkill, inputJsonSchema, type SkillContext } from "../mcp/skills/registry";
+import { READ_SCOPES } from "../oauth/scopes";
+import { listOverdue } from "../reviews/sla.service";
+import { listReviews } from "../reviews/service";
+import { getTemplate } from "../templates/service";
+import { BUILTIN_TOKENS } from "../templates/tokens";
+import { customTokenKeys } from "../templates/variables.service";
+import { reviewContext } from "./review-context";
+import { sendTiming } from "./send-timing";
+import { rangeOf, type AgentContext } from "./types";
+
+type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+/** A read-only tool an agent may call: the same services as REST and MCP, always on the caller's tenant. */
+export interface AgentTool {
+  name: string;
+  description: string;
+  input: ObjectSchema;
+  handler(ctx: AgentContext, input: any): Promise<unknown>;
+}
+
+const Day = z.iso.date();
+const Range = { dateFrom: Day.optional().describe("first UTC day"), dateTo: Day.optional().describe("last UTC day") };
+const Id = z.string().min(1).max(64);
+
+/** Reads that are not MCP skills (analytics views, experiments, templates, compliance settings). */
+const EXTRA_TOOLS: AgentTool[] = [
+  {
+    name: "analytics.funnel",
+    description: "Review-request funnel (sent, delivered, clicked, converted with rates) in total and by channel, template, campaign and experiment variant.",
+    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), campaignId: Id.optional(), channel: z.enum(MESSAGE_CHANNELS).optional() }),
+    handler: (ctx, i) => funnelAnalytics(ctx, i),
+  },
+  {
+    name: "analytics.reviews",
+    description: "Review counts, average rating, rating distribution and sentiment per period, per location and per site.",
+    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), interval: z.enum(["day", "week", "month"]).default("week") }),
+    handler: (ctx, i) => reviewAnalytics(ctx, i),
+  },
+  {
+    name: "analytics.responses",
+    description: "Reply health: reviews answered, response rate, median minutes to reply, replies overdue, per location.",
+    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional() }),
+    handler: (ctx, i) => responseAnalytics(ctx, i),
+  },
+  {
+    name: "analytics.send-timing",
+    description: "Conversion of sent review requests by local hour of day and weekday of sending, and the days from send to conversion.",
+    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), campaignId: Id.optional() }),
+    handler: (ctx, i) => sendTiming(ctx, { range: rangeOf(i), locationId: i.locationId, brandId: i.brandId, campaignId: i.campaignId }),
+  },
+  {
+    name: "reviews.search",
+    description: "Reviews published in a window (newest first, up to 500), with rating, text, language, sentiment and topics.",
+    input: z.object({ ...Range, locationId: Id.optional(), ratingMax: z.number().min(1).max(5).optional(), limit: z.number().int().min(1).max(500).default(200) }),
+    handler: async (ctx, i) => {
+      const range = rangeOf(i);
+      const data = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listReviews(ctx, { locationId: i.locationId, ratingMax: i.ratingMax, dateFrom: range.from, dateTo: range.to, limit: Math.min(200, i.limit - data.length), cursor });
+        data.push(...page.data);
+        cursor = page.pageInfo.hasNextPage ? page.pageInfo.endCursor ?? undefined : undefined;
+      } while (cursor && data.length < i.limit);
+      return { range, data };
+    },
+  },
+  {
+    name: "sla.overdue",
+    description: "Reviews still unanswered past their SLA response window, most overdue first.",
+    input: z.object({ limit: z.number().int().min(1).max(200).default(50) }),
+    handler: async (ctx, i) => ({ data: await listOverdue(ctx, i) }),
+  },
+  {
+    name: "experiment.list",
+    description: "A/B experiments (status, hypothesis, variants with traffic split), optionally of one campaign.",
+    input: z.object({ campaignId: Id.optional() }),
+    handler: async (ctx, i) => ({ data: await listExperiments(ctx, i) }),
+  },
+  {
+    name: "experiment.get",
+    description: "One experiment with its variants.",
+    input: z.object({ experimentId: Id }),
+    handler: (ctx, i) => getExperiment(ctx, i.experimentId),
+  },
+  {
+    name: "experiment.results",
+    description: "Per-variant sends, clicks and conversions with rates and two-proportion z-tests against the control.",
+    input: z.object({ experimentId: Id }),
+    handler: (ctx, i) => experimentResults(ctx, i.experimentId),
+  },
+  {
+    name: "template.get",
+    description: "One message template: channel, status, subject, HTML and text bodies, tokens.",
+    input: z.object({ templateId: Id }),
+    handler: (ctx, i) => getTemplate(ctx, i.templateId),
+  },
+  {
+    name: "template.tokens",
+    description: "The {{tokens}} templates may use: the built-in ones and the tenant's location variables.",
+    input: z.object({}),
+    handler: async (ctx) => ({ builtin: [...BUILTIN_TOKENS], custom: await customTokenKeys(ctx) }),
+  },
+  {
+    name: "compliance.config",
+    description: "The tenant's compliance settings: quiet hours, frequency caps, consent requirements.",
+    input: z.object({}),
+    handler: (ctx) => getComplianceConfig(ctx),
+  },
+  {
+    name: "brand.get",
+    description: "A brand's name, voice and tone; without brandId the tenant's default (oldest) brand.",
+    input: z.object({ brandId: Id.optional() }),
+    handler: async (ctx, i) => {
+      if (i.brandId) return getBrand(ctx, i.brandId);
+      const page = await listBrands(ctx, { limit: 200 });
+      const oldest = page.data[page.data.length - 1];
+      if (!oldest) throw new ApiError("NOT_FOUND", "Brand not found");
+      return oldest;
+    },
+  },
+  {
+    name: "review.get",
+    description: "One review (rating, text, language, sentiment, topics) with its brand's name, voice and tone and the location's contact.",
+    input: z.object({ reviewId: Id }),
+    handler: (ctx, i) => reviewContext(ctx, i.reviewId),
+  },
+  {
+    name: "location.get",
+    description: "One location: name, brand, timezone, review-site ids (googlePlaceId), contact details.",
+    input: z.object({ locationId: Id }),
+    handler: (ctx, i) => getLocation(ctx, i.locationId),
+  },
+];
+
+/** The MCP read skills double as agent tools, called with every read scope of the caller's tenant. */
+const isReadSkill = (name: string) => {
+  const s = findSkill(name);
+  return Boolean(s && s.access === "read" && !s.agencyOnly && !s.name.startsWith("agent.") && s.scopes?.every((x) => x.startsWith("read:")));
+};
+
+function skillContext(ctx: AgentContext): SkillContext {
+  const a = ctx.actor;
+  const caller: SessionIdentity = {
+    credential: a.type === "api_key" ? "api_key" : "session_jwt",
+    tenantId: ctx.tenantId,
+    scopes: [...READ_SCOPES],
+    agencySession: false,
+    ...(a.type === "api_key" ? { keyId: a.keyId } : a.type === "user" ? { userId: a.userId } : {}),
+  };
+  return { ...ctx, caller, agencyIds: [] };
+}
+
+function skillTool(name: string): AgentTool | undefined {
+  if (!isReadSkill(name)) return undefined;
+  const skill = findSkill(name)!;
+  // agency-aware skills get a tenantId input; agents never leave the caller's tenant
+  const input = ("tenantId" in skill.input.shape ? skill.input.omit({ tenantId: true } as never) : skill.input) as ObjectSchema;
+  return { name, description: skill.description, input, handler: (ctx, i) => skill.handler(skillContext(ctx), i) };
+}
+
+export function findTool(name: string): AgentTool | undefined {
+  return EXTRA_TOOLS.find((t) => t.name === name) ?? skillTool(name);
+}
+
+/** Every read skill name (for the operator copilot, which may call any of them). */
+export const readSkillNames = () => allSkills().filter((s) => isReadSkill(s.name)).map((s) => s.name);
+
+/** Validates the input and calls the tool; an invalid input is a 400 naming the tool. */
+export async function callTool(ctx: AgentContext, name: string, raw: Record<string, unknown>): Promise<unknown> {
+  const tool = findTool(name);
+  if (!tool) throw validationError([{ path: "tool", message: `Unknown tool ${name}` }]);
+  const parsed = tool.input.safeParse(raw);
+  if (!parsed.success) {
+    throw validationError(parsed.error.issues.map((i) => ({ path: `${name}.${i.path.join(".")}`, message: i.message })), `Invalid input for tool ${name}`);
+  }
+  return tool.handler(ctx, parsed.data);
+}
+
+/** The tool as a Workers AI function definition. */
+export function toolSpec(name: string) {
+  const tool = findTool(name)!;
+  const fake = { input: tool.input } as Parameters<typeof inputJsonSchema>[0];
+  return { name, description: tool.description, parameters: inputJsonSchema(fake) };
+}

@@ -1,0 +1,97 @@
+import { z } from "@hono/zod-openapi";
+import type { ServiceContext } from "../../lib/context";
+
+/** One fact a claim rests on: the record it was read from and the figure. Nothing else counts as evidence. */
+export const EvidenceSchema = z
+  .object({
+    source: z.string().describe("the tool the fact was read with (e.g. review.list, analytics.funnel), or 'input'"),
+    id: z.string().nullable().describe("the id of the record the fact comes from, when it comes from one record"),
+    label: z.string().describe("what the figure is"),
+    value: z.union([z.number(), z.string(), z.null()]).describe("the figure or quoted text"),
+  })
+  .openapi("AgentEvidence");
+export type Evidence = z.infer<typeof EvidenceSchema>;
+
+export const Evidences = z.array(EvidenceSchema).max(50);
+
+export const RangeSchema = z.object({ from: z.iso.date(), to: z.iso.date() }).openapi("AgentRange");
+export type DateRange = z.infer<typeof RangeSchema>;
+
+/** Optional date-range inputs shared by every agent that reads history. */
+export const RangeInput = {
+  dateFrom: z.iso.date().optional().describe("first day (UTC) of the history read; default 90 days before dateTo"),
+  dateTo: z.iso.date().optional().describe("last day (UTC) of the history read; default today"),
+};
+
+export const ENGINES = ["llm", "rules"] as const;
+export type Engine = (typeof ENGINES)[number];
+
+/** The context an agent runs in: the caller's tenant, and whether the caller may write (template drafts). */
+export interface AgentContext extends ServiceContext {
+  canWrite: boolean;
+}
+
+export interface ToolCallRecord {
+  tool: string;
+  input: Record<string, unknown>;
+  ok: boolean;
+  durationMs: number;
+}
+
+/** What an engine gets: the tools the agent may call (tenant-scoped, read-only), and the time range. */
+export interface AgentRun {
+  ctx: AgentContext;
+  range: DateRange | null;
+  /** calls one of the agent's tools; every call is recorded (and cited by the assistant) */
+  tool<T = any>(name: string, input?: Record<string, unknown>): Promise<T>;
+  calls: ToolCallRecord[];
+}
+
+type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+export interface AgentDefinition<I extends ObjectSchema = ObjectSchema, O extends ObjectSchema = ObjectSchema> {
+  /** agent.<kebab-name> */
+  name: string;
+  title: string;
+  /** for the skill catalog and OpenAPI: what it returns and when to use it */
+  description: string;
+  input: I;
+  output: O;
+  systemPrompt: string;
+  /** the read-only tools it may call (names from tools.ts) */
+  tools: string[];
+  /** the history window its inputs ask for; null when it reads no history */
+  range(input: z.infer<I>): DateRange | null;
+  /** the deterministic engine: the same output schema computed from the tenant's data */
+  rules(run: AgentRun, input: z.infer<I>): Promise<z.infer<O>>;
+  /** runs after either engine (e.g. creating template drafts when asked) */
+  finish?(run: AgentRun, input: z.infer<I>, output: z.infer<O>): Promise<z.infer<O>>;
+  /** exposed as an agent.* skill and over REST; false for internal agents (reply drafting) */
+  exposed?: boolean;
+}
+
+export const AgentRunResultSchema = z
+  .object({
+    agent: z.string(),
+    engine: z.enum(ENGINES).openapi({ description: "llm: Workers AI; rules: the deterministic analytic engine" }),
+    model: z.string().nullable().openapi({ description: "the Workers AI model (llm engine only)" }),
+    range: RangeSchema.nullable().openapi({ description: "the history window the output is computed from; null when no history is read" }),
+    generatedAt: z.string(),
+    inputTokens: z.number().int(),
+    toolCalls: z.array(z.object({ tool: z.string(), input: z.record(z.string(), z.unknown()), ok: z.boolean(), durationMs: z.number() })),
+    output: z.record(z.string(), z.unknown()).openapi({ description: "the agent's structured output (see docs/ai.md)" }),
+  })
+  .openapi("AgentRunResult");
+export type AgentRunResult = z.infer<typeof AgentRunResultSchema>;
+
+const DAY = 86_400_000;
+export const today = () => new Date().toISOString().slice(0, 10);
+export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY).toISOString().slice(0, 10);
+export const daysIn = (r: DateRange) => Math.round((Date.parse(r.to) - Date.parse(r.from)) / DAY) + 1;
+
+/** dateFrom/dateTo inputs -> the window, default the `days` ending today. */
+export function rangeOf(input: { dateFrom?: string; dateTo?: string }, days = 90): DateRange {
+  const to = input.dateTo ?? today();
+  const from = input.dateFrom ?? addDays(to, -(days - 1));
+  return from <= to ? { from, to } : { from: to, to: from };
+}
