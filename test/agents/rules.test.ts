@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
@@ -38,6 +39,12 @@ beforeAll(async () => {
   ] as const) {
     const res = await w.as("manager").post("/v1/reviews/ingest", { locationId, siteType: "google", rating, text, topics, externalReviewId: `g-${n}`, publishedAt: `${day(n)}T12:00:00.000Z` });
     expect(res.status).toBe(201);
+  }
+  // review rollups are written by the EVENTS consumer, off the request path: wait for all five
+  for (let i = 0; i < 80; i++) {
+    const rolled = await env.DB.prepare("select coalesce(sum(reviews), 0) as n from analytics_review_daily where tenant_id = ?").bind(w.tenantA.id).first<{ n: number }>();
+    if (rolled!.n >= 5) break;
+    await new Promise((r) => setTimeout(r, 250));
   }
 }, 120_000);
 
