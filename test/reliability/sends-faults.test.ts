@@ -1,7 +1,9 @@
+import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { domainEvents } from "../../src/db/schema";
 import { MAX_SEND_ATTEMPTS } from "../../src/modules/solicitations/delivery";
+import { sweepStalePending } from "../../src/modules/solicitations/stale";
 import { createWorld, db, type World } from "../helpers/seed";
 import { newContact, newLocation, pendingRow, solicitationRow } from "../sending/helpers";
 import { faultyEnv, insertInto, updateOf } from "./faults";
@@ -178,3 +180,15 @@ describe("the SENDS consumer crashing mid-batch", { timeout: 30_000 }, () => {
   });
 });
 
+describe("a result that could not be recorded", () => {
+  it("a message the provider accepted ends SENT even when recording the outcome failed once", async () => {
+    const id = (await pending(1))[0]!.id;
+    const api = sendgrid(() => ok());
+    const broken = faultyEnv([{ match: updateOf("solicitations") }]);
+    expect((await sendBatch([id], { env: broken.env, fetch: api.fetch })).threw).toBeInstanceOf(Error);
+    await sendBatch([id], { fetch: api.fetch, attempts: 2 });
+    await sweepStalePending(env, new Date(Date.now() + 25 * 3600_000));
+    expect(api.accepted.get(id)).toBe(1);
+    expect(await solicitationRow(id)).toMatchObject({ status: "SENT", providerMessageId: expect.stringMatching(/^sg-/) });
+  });
+});

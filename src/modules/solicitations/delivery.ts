@@ -33,7 +33,14 @@ type Solicitation = DeliveryData["solicitations"] extends Map<string, infer S> ?
 type Outcome =
   | { kind: "ack" }
   | { kind: "retry"; delaySeconds: number }
-  | { kind: "write"; statements: BatchItem<"sqlite">[]; events: PendingEvent[] };
+  | { kind: "write"; statements: BatchItem<"sqlite">[]; events: PendingEvent[]; receipt?: Receipt };
+
+/** What a provider accepted, to be written onto the send's claim before anything else. */
+interface Receipt {
+  solicitationId: string;
+  provider: string;
+  providerMessageId: string;
+}
 
 interface Prepared {
   s: Solicitation;
@@ -174,14 +181,37 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, one.length) }, worker));
 
-  // 4. record every result in one batch, then ack or retry each message
+  // 4. first what the providers accepted onto the claims (a redelivery after a failed step 5 then
+  // records SENT from the claim instead of leaving an accepted message PENDING); 5. every result in
+  // one batch, then ack or retry each message
   const writes = [...outcomes.values()].filter((o): o is Extract<Outcome, { kind: "write" }> => o.kind === "write");
-  await commitWithEvents({ db, env, defer }, writes.flatMap((w) => w.statements), writes.flatMap((w) => w.events));
+  const receipts = writes.flatMap((w) => (w.receipt ? [w.receipt] : []));
+  const claimsRecorded = await recordReceipts(db, receipts);
+  const claimUpdates = claimsRecorded
+    ? []
+    : receipts.map((r) => db.update(sendRecords).set({ provider: r.provider, providerMessageId: r.providerMessageId }).where(eq(sendRecords.solicitationId, r.solicitationId)));
+  await commitWithEvents({ db, env, defer }, [...claimUpdates, ...writes.flatMap((w) => w.statements)], writes.flatMap((w) => w.events));
   for (const m of batch.messages) {
     const o = outcomes.get((m.body as SendMessage)?.solicitationId);
     if (o?.kind === "retry") m.retry({ delaySeconds: o.delaySeconds });
     else m.ack();
   }
+}
+
+/** One statement for all receipts, tried twice; false when it could not be written (the caller folds it into its batch). */
+async function recordReceipts(db: Db, receipts: Receipt[]): Promise<boolean> {
+  if (!receipts.length) return true;
+  const statement = sql`update ${sendRecords} set provider = json_extract(value, '$.provider'), provider_message_id = json_extract(value, '$.providerMessageId')
+    from json_each(${JSON.stringify(receipts)}) where ${sendRecords.solicitationId} = json_extract(value, '$.solicitationId')`;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    try {
+      await db.run(statement);
+      return true;
+    } catch (err) {
+      console.warn(JSON.stringify({ level: "warn", message: "recording send receipts failed", attempt, count: receipts.length, error: String(err) }));
+    }
+  }
+  return false;
 }
 
 /** Inserts the claims that do not exist yet; returns the ids this call claimed. */
@@ -211,10 +241,16 @@ async function unsentOutcome(db: Db, s: Solicitation, provider: MessageProvider,
   const transient = !(e instanceof ProviderError) || e.retryable;
   if (transient && attempt < MAX_SEND_ATTEMPTS) {
     // nothing was accepted: free the claim so the retry can send, and keep the last error visible
-    await db.batch([
-      db.delete(sendRecords).where(eq(sendRecords.solicitationId, s.id)),
-      db.update(solicitations).set({ failureReason: reason }).where(eq(solicitations.id, s.id)),
-    ]);
+    try {
+      await db.batch([
+        db.delete(sendRecords).where(eq(sendRecords.solicitationId, s.id)),
+        db.update(solicitations).set({ failureReason: reason }).where(eq(solicitations.id, s.id)),
+      ]);
+    } catch (err) {
+      // the claim stays: the retry will not send again (unknown outcome), and the stale sweep fails it
+      // with a reason; the other messages of the batch keep their results
+      console.warn(JSON.stringify({ level: "warn", message: "could not release a send claim", solicitationId: s.id, error: String(err) }));
+    }
     return { kind: "retry", delaySeconds: backoffSeconds(attempt) };
   }
   return failedOutcome(db, { db, tenantId: s.tenantId }, s, transient ? `${reason} (after ${attempt} attempts)` : reason, nowIso(now));
@@ -224,12 +260,12 @@ function sentOutcome(db: Db, ctx: { db: Db; tenantId: string }, s: Solicitation,
   return {
     kind: "write",
     statements: [
-      ...(recordClaim ? [db.update(sendRecords).set({ provider, providerMessageId }).where(eq(sendRecords.solicitationId, s.id))] : []),
       moveStatement(db, s.id, "send", { provider, providerMessageId, sentAt: at, failureReason: null, updatedAt: at }),
       // a send is contact activity: retention counts from it
       db.update(contacts).set({ lastActivityAt: at }).where(sql`${contacts.id} = ${s.contactId} and ${contacts.anonymizedAt} is null`),
     ],
     events: [eventStatement(ctx, "solicitation.sent", { solicitationId: s.id, contactId: s.contactId, channel: s.channel, provider, providerMessageId, campaignId: s.campaignId, ...causeOf(s.metadata) })],
+    ...(recordClaim ? { receipt: { solicitationId: s.id, provider, providerMessageId } } : {}),
   };
 }
 
