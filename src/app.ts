@@ -6,6 +6,7 @@ import { onError, onNotFound } from "./lib/error-handler";
 import { createRouter } from "./lib/openapi";
 import { authenticate, registerAuthenticator } from "./middleware/auth";
 import { requestId } from "./middleware/request-id";
+import { securityHeaders } from "./middleware/security-headers";
 import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middleware/tenant";
 import { authRoutes } from "./modules/auth/routes";
 import { brandRoutes } from "./modules/brands/routes";
@@ -71,6 +72,7 @@ export function createApp() {
   registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
   app.use("*", requestId, database);
+  app.use("*", securityHeaders);
   // public routes authorised by a signed token (some under /v1): mounted before the /v1 auth
   // middleware, so their handlers answer first and end the chain
   app.route("/", publicFeedbackRoutes);

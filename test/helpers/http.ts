@@ -1,4 +1,5 @@
 import { exports } from "cloudflare:workers";
+import { responseMismatch } from "./openapi";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -13,6 +14,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** a JSON body (object) or a raw string/FormData sent as is */
   body?: unknown;
+  /** skip the check of the response against the OpenAPI document (only for deliberately broken setups) */
+  unchecked?: boolean;
 }
 
 const BASE = "http://localhost:8787";
@@ -34,6 +37,9 @@ export async function request<T = any>(method: string, path: string, o: RequestO
   const text = await res.text();
   let parsed: unknown = text;
   if (res.headers.get("content-type")?.includes("json")) parsed = text ? JSON.parse(text) : null;
+  // every response of a documented route must match the document (status and body schema)
+  const mismatch = o.unchecked ? null : responseMismatch(method, new URL(BASE + path).pathname, res.status, res.headers.get("content-type"), parsed);
+  if (mismatch) throw new Error(`OpenAPI response mismatch: ${mismatch}`);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
