@@ -18,12 +18,13 @@ const created = (res: ApiResponse, what: string) => {
 export const UNKNOWN_ID = "ckunknown0000000000000000";
 
 /**
- * One real resource of every kind in tenant B, created through B's own API (or, for rows only
+ * One real resource of every kind in tenant B (or A, for the fuzzer), created through B's own API (or, for rows only
  * background jobs write, through the service or D1 as those jobs do). Keys are the path templates'
  * parameter names qualified by the collection they belong to.
  */
-export async function seedTenantB(w: World) {
-  const b = w.as("tenantBAdmin");
+export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin" = "tenantBAdmin") {
+  const tenantId = admin === "tenantBAdmin" ? w.tenantB.id : w.tenantA.id;
+  const b = w.as(admin);
   const brand = created(await b.post("/v1/brands", { name: "B brand" }), "brand");
   const location = created(await b.post("/v1/locations", { name: "B location", brandId: brand.id }), "location");
   const template = created(await b.post("/v1/templates", { name: "B template", channel: "email", subject: "Hi", bodyText: "Hello {{firstName}}" }), "template");
@@ -52,20 +53,20 @@ export async function seedTenantB(w: World) {
 
   // written by background work in production: the inbox item of a review, a webhook delivery, a
   // recommendation and a job row
-  const { item } = await seedReview(w.tenantB.id, location.id);
+  const { item } = await seedReview(tenantId, location.id);
   const sent: { deliveryId: string }[] = [];
-  await fanOutEvent(event(w.tenantB.id, "experiment.completed", { experimentId: experiment.id }), env as never, {
+  await fanOutEvent(event(tenantId, "experiment.completed", { experimentId: experiment.id }), env as never, {
     sendBatch: async (m: { body: { deliveryId: string } }[]) => void sent.push(...m.map((x) => x.body)),
   } as never);
   expect(sent.length, "B webhook delivery").toBe(1);
-  const { recommendation } = await createRecommendation(systemContext(env as never, w.tenantB.id, "test"), {
+  const { recommendation } = await createRecommendation(systemContext(env as never, tenantId, "test"), {
     type: "custom", scopeType: "location", scopeId: location.id, title: "B rec", description: "d", priority: "low", confidence: 0.5, riskLevel: "low",
     actionPayload: { kind: "update_location", locationId: location.id, patch: { name: "X" } },
   } as never);
   const now = new Date().toISOString();
   const jobId = `job_${newId()}`;
   await db().insert(backgroundJobs).values({
-    id: jobId, tenantId: w.tenantB.id, type: "crm_import", status: "queued", subjectId: integration.id, counts: {}, cursor: null, error: null,
+    id: jobId, tenantId, type: "crm_import", status: "queued", subjectId: integration.id, counts: {}, cursor: null, error: null,
     createdByUserId: null, startedAt: null, finishedAt: null, createdAt: now, updatedAt: now,
   });
 

@@ -29,14 +29,14 @@ const post = createRoute({
   request: { params, query },
   responses: {
     200: json(z.union([ResultSchema, ValidationSchema]), "The reports applied, or the Event Grid validation answer"),
-    401: errors[401], 404: errors[404],
+    400: errors[400], 401: errors[401], 404: errors[404],
   },
 });
 
 const get = createRoute({
   method: "get", path: "/webhooks/providers/{provider}", tags, summary: "Meta's webhook verification (hub.challenge echo)",
   request: { params, query },
-  responses: { 200: { description: "The challenge, as text/plain", content: { "text/plain": { schema: z.string() } } }, 401: errors[401], 404: errors[404] },
+  responses: { 200: { description: "The challenge, as text/plain", content: { "text/plain": { schema: z.string() } } }, 400: errors[400], 401: errors[401], 404: errors[404] },
 });
 
 const rejected = () => new ApiError("UNAUTHENTICATED", "Webhook signature missing or invalid");
