@@ -1,4 +1,4 @@
-import type { OpenAPIRegistry } from "@hono/zod-openapi";
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
@@ -26,7 +26,7 @@ export const jsonBodyLimit = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 /** Documents the 413 on every operation that takes a JSON body. */
-export function documentJsonBodyLimit(registry: OpenAPIRegistry) {
+export function documentJsonBodyLimit(registry: OpenAPIHono["openAPIRegistry"]) {
   for (const d of registry.definitions) {
     if (d.type !== "route") continue;
     const content = d.route.request?.body?.content as Record<string, unknown> | undefined;
