@@ -5,7 +5,9 @@ import { createDb } from "./db/client";
 import { onError, onNotFound } from "./lib/error-handler";
 import { createRouter } from "./lib/openapi";
 import { authenticate, registerAuthenticator } from "./middleware/auth";
+import { documentJsonBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
 import { requestId } from "./middleware/request-id";
+import { securityHeaders } from "./middleware/security-headers";
 import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middleware/tenant";
 import { authRoutes } from "./modules/auth/routes";
 import { brandRoutes } from "./modules/brands/routes";
@@ -74,6 +76,7 @@ export function createApp() {
   registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
   app.use("*", requestId, database);
+  app.use("*", securityHeaders, jsonBodyLimit);
   // public routes authorised by a signed token (some under /v1): mounted before the /v1 auth
   // middleware, so their handlers answer first and end the chain
   app.route("/", publicFeedbackRoutes);
@@ -141,6 +144,7 @@ export function createApp() {
     name: "x-tenant-id",
     description: "The tenant every /v1 route acts on",
   });
+  documentJsonBodyLimit(app.openAPIRegistry);
   app.doc31("/docs/openapi.json", { openapi: "3.1.0", info: API_INFO });
   app.get("/docs", swaggerUI({ url: "/docs/openapi.json" }));
 

@@ -11,7 +11,7 @@ export const SequenceStepSchema = z
     channel: z.enum(MESSAGE_CHANNELS),
     delayDays: z.number().int(),
     templateId: z.string().nullable(),
-    template: TemplateSchema.nullable(),
+    template: z.union([TemplateSchema, z.null()]),
   })
   .openapi("SequenceStep");
 

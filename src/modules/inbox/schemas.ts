@@ -41,7 +41,7 @@ export const InboxNoteSchema = z
 
 export const InboxItemDetailSchema = InboxItemSchema.extend({
   notes: z.array(InboxNoteSchema).openapi({ description: "oldest first" }),
-  review: ReviewSchema.nullable(),
+  review: z.union([ReviewSchema, z.null()]),
   responses: z.array(ReviewResponseSchema).openapi({ description: "the review's response drafts and published responses, oldest first (empty for feedback)" }),
   feedback: FeedbackSchema.nullable(),
 }).openapi("InboxItemDetail");

@@ -8,6 +8,7 @@ import { decryptSecret, encryptSecret } from "../../lib/crypto";
 import { ApiError, notFound, validationError, type ValidationIssue } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
+import { checkOutboundUrl } from "../../lib/ssrf";
 import { nowIso } from "../../lib/time";
 import { CRM_REQUIREMENTS, isCrm, isSalesforceInstanceUrl, type CrmConnection } from "../../providers/crm";
 import { isReviewSite, SITE_REQUIREMENTS, type SiteConnection } from "../../providers/review-sites";
@@ -79,6 +80,12 @@ function checkConnection(
     if (config[key] === undefined) continue;
     if (!isSandbox) issues.push({ path: `config.${key}`, message: "Only sandbox integrations may override the API base URL" });
     else if (!BaseUrlField.safeParse(config[key]).success) issues.push({ path: `config.${key}`, message: "Must be an http(s) URL" });
+    else {
+      // the service fetches this URL: stand-ins may be plain http or loopback, never the private
+      // network, link-local/cloud metadata or other reserved addresses (SSRF)
+      const check = checkOutboundUrl(String(config[key]), { allowInsecure: true });
+      if (!check.ok) issues.push({ path: `config.${key}`, message: `URL refused: ${check.reason}` });
+    }
   }
   if (issues.length) throw validationError(issues);
 }

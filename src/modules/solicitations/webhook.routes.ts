@@ -15,6 +15,9 @@ const ResultSchema = z
   .object({ received: z.number().int(), applied: z.number().int(), consentRevoked: z.number().int() })
   .openapi("ProviderWebhookResult");
 
+/** Azure Event Grid's subscription handshake answer (ACS). */
+const ValidationSchema = z.object({ validationResponse: z.string() }).openapi("EventGridValidationResponse");
+
 const description =
   "Public; authenticated by the provider's signature (SendGrid ECDSA, SNS for SES, Event Grid secret for ACS, X-Twilio-Signature, " +
   "X-Hub-Signature-256 for Meta). Unsigned or badly signed: 401 and nothing changes. Handshakes (Event Grid validation, SNS " +
@@ -24,13 +27,16 @@ const description =
 const post = createRoute({
   method: "post", path: "/webhooks/providers/{provider}", tags, summary: "Delivery reports and inbound messages from a messaging provider", description,
   request: { params, query },
-  responses: { 200: json(ResultSchema), 401: errors[401], 404: errors[404] },
+  responses: {
+    200: json(z.union([ResultSchema, ValidationSchema]), "The reports applied, or the Event Grid validation answer"),
+    400: errors[400], 401: errors[401], 404: errors[404],
+  },
 });
 
 const get = createRoute({
   method: "get", path: "/webhooks/providers/{provider}", tags, summary: "Meta's webhook verification (hub.challenge echo)",
   request: { params, query },
-  responses: { 200: { description: "The challenge, as text/plain", content: { "text/plain": { schema: z.string() } } }, 401: errors[401], 404: errors[404] },
+  responses: { 200: { description: "The challenge, as text/plain", content: { "text/plain": { schema: z.string() } } }, 400: errors[400], 401: errors[401], 404: errors[404] },
 });
 
 const rejected = () => new ApiError("UNAUTHENTICATED", "Webhook signature missing or invalid");

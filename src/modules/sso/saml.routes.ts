@@ -28,6 +28,7 @@ const metadata = createRoute({
   request: { params: SlugParam },
   responses: {
     200: { description: "SAML 2.0 metadata", content: { "application/xml": { schema: z.string() } } },
+    400: errors[400],
     404: errors[404],
   },
 });
@@ -36,7 +37,7 @@ const init = createRoute({
   method: "get", path: "/auth/saml/{tenantSlug}/init", tags, summary: "Start SAML sign-in",
   description: "302 to the IdP with an AuthnRequest (HTTP-Redirect binding); RelayState carries the request id, which is remembered for 15 minutes and answered at most once.",
   request: { params: SlugParam },
-  responses: { 302: redirect("To the IdP's SSO URL"), 404: errors[404] },
+  responses: { 302: redirect("To the IdP's SSO URL"), 400: errors[400], 404: errors[404] },
 });
 
 const CallbackForm = z

@@ -80,7 +80,7 @@ export const SurveyResponsesQuery = PageQuerySchema.extend({
 export const CampaignIdParam = z.object({ campaignId: z.string().min(1).max(64) });
 export const AttachSurveyBody = z.object({ surveyId: z.string().min(1).max(64) }).openapi("AttachSurveyRequest");
 export const CampaignSurveySchema = z
-  .object({ campaignId: z.string(), survey: SurveySchema.nullable() })
+  .object({ campaignId: z.string(), survey: z.union([SurveySchema, z.null()]) })
   .openapi("CampaignSurvey");
 
 const Count = z.number().int();

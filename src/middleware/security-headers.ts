@@ -1,0 +1,42 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../app-env";
+
+/**
+ * The API reference page renders Swagger UI from jsDelivr with an inline bootstrap script; it shows
+ * no user data, so inline script is tolerable there, but nothing may frame it or load other origins.
+ */
+const DOCS_CSP =
+  "default-src 'none'; script-src https://cdn.jsdelivr.net 'unsafe-inline'; style-src https://cdn.jsdelivr.net 'unsafe-inline'; " +
+  "img-src 'self' data: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+/** For an HTML response that set no policy of its own. */
+const FALLBACK_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+/**
+ * Baseline headers on every response (OWASP API8): no MIME sniffing; HTML pages get no referrer
+ * (their URLs carry tokens), a CSP and no framing unless the page set stricter ones itself.
+ */
+export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const html = (c.res.headers.get("content-type") ?? "").includes("text/html");
+  const wanted: [string, string][] = [["x-content-type-options", "nosniff"]];
+  if (html) {
+    wanted.push(["referrer-policy", "no-referrer"], ["x-frame-options", "DENY"]);
+    wanted.push(["content-security-policy", c.req.path === "/docs" ? DOCS_CSP : FALLBACK_CSP]);
+  }
+  const missing = wanted.filter(([name]) => !c.res.headers.has(name));
+  if (missing.length === 0) return;
+  // a response passed through from fetch() has immutable headers: re-wrap it once
+  if (!trySet(c.res.headers, missing)) {
+    c.res = new Response(c.res.body, c.res);
+    trySet(c.res.headers, missing);
+  }
+});
+
+function trySet(headers: Headers, values: [string, string][]): boolean {
+  try {
+    for (const [name, value] of values) headers.set(name, value);
+    return true;
+  } catch {
+    return false;
+  }
+}
