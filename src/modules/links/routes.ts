@@ -30,6 +30,7 @@ const getLink = createRoute({
   responses: {
     200: json(ShortLinkSchema, "Destination data"),
     302: { description: "To the destination", headers: z.object({ location: z.string().openapi({ format: "uri" }) }) },
+    400: errors[400],
     404: errors[404],
   },
 });
