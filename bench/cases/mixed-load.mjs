@@ -40,11 +40,12 @@ export default {
       return json;
     };
 
-    // 20 tenants (the bootstrap one and 19 more in the house agency), each with locations, contacts,
-    // links, and compliance that lets the creates through (no consent needed, high caps, no quiet hours)
-    const tenants = [session.tenantId];
+    // 20 tenants of their own in the house agency (the bootstrap tenant is left to the other cases,
+    // whose counts it would skew), each with locations, contacts, links, and compliance that lets the
+    // creates through (no consent needed, high caps, no quiet hours)
+    const tenants = [];
     const stamp = Date.now().toString(36);
-    for (let i = 1; i < TENANTS; i++) tenants.push((await api("POST", "/agency/tenants", { name: `Mix ${i}`, slug: `mix-${stamp}-${i}` })).id);
+    for (let i = 0; i < TENANTS; i++) tenants.push((await api("POST", "/agency/tenants", { name: `Mix ${i}`, slug: `mix-${stamp}-${i}` })).id);
     const perTenant = [];
     for (const tenantId of tenants) {
       await api("PUT", "/v1/compliance", { requireEmailConsent: false, frequencyCapDaily: 100, frequencyCapWeekly: 500, quietHoursStart: "00:00", quietHoursEnd: "00:00" }, tenantId);

@@ -260,7 +260,9 @@ describe("POST /v1/inbox/bulk-status", () => {
   it("a concurrent change between read and write aborts the whole batch (409 CONFLICT)", async () => {
     const { bulkSetInboxStatus } = await import("../../src/modules/inbox/actions");
     const { ctxFor } = await import("../reviews/helpers");
-    const ctx = ctxFor(w.tenantA.id, w.users.tenantUser.id);
+    const base = ctxFor(w.tenantA.id, w.users.tenantUser.id);
+    // the drizzle instance is shared per D1 binding: patch a private view of it, not everyone's
+    const ctx = { ...base, db: Object.create(base.db) as typeof base.db };
     const realBatch = ctx.db.batch.bind(ctx.db);
     // another writer moves item 0 after our read, just before our batch runs
     (ctx.db as { batch: unknown }).batch = async (stmts: never) => {
