@@ -2,7 +2,7 @@ import autocannon from "autocannon";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { seedSolicitations } from "../lib/links.mjs";
-import { ensureContacts } from "../lib/seed.mjs";
+import { ensureContacts, waitForQuiet } from "../lib/seed.mjs";
 
 const TENANTS = 20;
 const CONTACTS_PER_TENANT = 2_000;
@@ -101,6 +101,8 @@ export default {
       (await db.prepare("select status, count(*) as n from solicitations where id in (select value from json_each(?)) group by status").bind(JSON.stringify(createdIds)).all()).results.map((r) => [r.status, r.n]),
     );
     const deadLetters = (await db.prepare("select count(*) as n from dead_letters").first()).n;
+    // the events of the load keep the consumers busy after it: let them drain before the next case
+    await waitForQuiet(db);
     const summary = {
       at: new Date().toISOString(), seconds: SECONDS, baselineSeconds: BASELINE_SECONDS, tenants: TENANTS, loadAverage: readFileSync("/proc/loadavg", "utf8").trim(),
       workerd: { pids: workerd, peakRssMbDuringMix: +(memory.peakRssKb / 1024).toFixed(1), vmHwmMb: +(hwmKb / 1024).toFixed(1) },

@@ -170,6 +170,16 @@ describe("hosted page /f/{token}", () => {
     expect(res.text).not.toContain("<script");
   });
 
+  it("gives each link of a location its own form action (the blank form is rendered once per location)", async () => {
+    const [a, b] = [await sol(), await sol()];
+    const pageA = await request("GET", `/f/${a.token}`);
+    const pageB = await request("GET", `/f/${b.token}`);
+    expect(pageB.text).toContain(`<form method="post" action="/f/${b.token}">`);
+    expect(pageB.text).not.toContain(a.token);
+    expect(pageB.text.replace(b.token, "T")).toBe(pageA.text.replace(a.token, "T"));
+    expect(pageB.headers.get("content-security-policy")).toBe(pageA.headers.get("content-security-policy"));
+  });
+
   it("posts the form, redirects to the thank-you page with the review links for a low rating too", async () => {
     const s = await sol();
     const post = await request("POST", `/f/${s.token}`, {

@@ -21,6 +21,27 @@ const html = (body: { toString(): string }, status = 200) =>
 
 const notFound = () => html(notFoundPage(), 404);
 
+/**
+ * The blank rating form of a location, rendered once per cached landing and reused with each
+ * link's own form action: only the action differs between two links of one location. Keyed by
+ * the cached location object, so an entry lives exactly as long as the landing data it shows.
+ * Survey pages (per solicitation) are rendered each time.
+ */
+const ACTION_SLOT = "/f/__feedback_action__";
+const blankForms = new WeakMap<object, string>();
+
+function blankFeedbackPage(landing: Landing, token: string): Response {
+  const action = `/f/${encodeURIComponent(token)}`;
+  if (landing.survey) return html(feedbackPage(landing, action));
+  let page = blankForms.get(landing.location);
+  if (page === undefined) {
+    page = `<!doctype html>${feedbackPage(landing, ACTION_SLOT).toString()}`;
+    blankForms.set(landing.location, page);
+  }
+  // encodeURIComponent leaves nothing that needs escaping inside an attribute
+  return new Response(page.replace(ACTION_SLOT, action), { status: 200, headers: SECURITY_HEADERS });
+}
+
 /** Unknown or forged tokens get the friendly page; other errors go to the app's handler. */
 async function orNotFound(work: () => Promise<Response>): Promise<Response> {
   try {
@@ -70,7 +91,7 @@ export const feedbackPageRoutes = new Hono<AppEnv>()
     orNotFound(async () => {
       const token = c.req.param("token")!;
       const { landing } = await openFeedbackLink(publicRequest(c), token);
-      return html(feedbackPage(landing, `/f/${encodeURIComponent(token)}`));
+      return blankFeedbackPage(landing, token);
     }),
   )
   .post("/f/:token", (c: Context<AppEnv>) =>
