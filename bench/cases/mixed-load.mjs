@@ -58,7 +58,7 @@ export default {
 
     const routes = requestGenerators(session, perTenant);
     const baseline = {};
-    for (const [name, next] of Object.entries(routes)) baseline[name] = await run(url, name, next, 1, BASELINE_SECONDS);
+    for (const [name, next] of Object.entries(routes)) baseline[name] = await paced(url, name, next, 1, BASELINE_SECONDS);
 
     const workerd = workerdPids();
     const memory = { peakRssKb: 0 };
@@ -69,7 +69,9 @@ export default {
     for (const rate of RATES) {
       const started = performance.now();
       const loaded = await Promise.all(
-        Object.entries(MIX).map(([name, connections]) => run(url, name, routes[name], connections, SECONDS, rate ? Math.max(1, Math.round((rate * connections) / 50)) : 0)),
+        Object.entries(MIX).map(([name, connections]) =>
+          rate ? paced(url, name, routes[name], connections, SECONDS, Math.max(1, Math.round((rate * connections) / 50))) : run(url, name, routes[name], connections, SECONDS),
+        ),
       );
       const elapsed = (performance.now() - started) / 1000;
       const rows = loaded.map((r) => {
@@ -178,13 +180,58 @@ const LABELS = {
 /** What each route answers when all is well (a redirect is a 302; ingest 201; a create 201). */
 const EXPECTED = { redirect: [302], feedbackPage: [200], contactsList: [200], contactsSearch: [200], reviewIngest: [200, 201], solicitationCreate: [201] };
 
-/** One autocannon instance for one route; latencies kept per response (autocannon's histogram rounds to whole ms). */
-async function run(url, name, next, connections, seconds, rate = 0) {
+/**
+ * An offered rate, paced: autocannon's rate limit lets each connection fire its whole quota at the
+ * start of every second and then wait, so "100 req/s" arrives as one burst of 100 a second and the
+ * percentiles measure the burst. Here each of `workers` clients sends on its own evenly
+ * spaced schedule (staggered; Node's fetch keeps connections alive), so requests arrive spread over
+ * the second, as real traffic does. A
+ * request that outlasts its slot delays the next one of that worker (counted from its schedule).
+ * With rate 0 it is one closed-loop client: the route's unloaded latency.
+ */
+async function paced(url, name, next, workers, seconds, rate = 0) {
+  const times = [];
+  const seen = {};
+  let unexpected = 0;
+  let errors = 0;
+  const interval = rate ? (1000 * workers) / rate : 0;
+  const started = performance.now();
+  const end = started + seconds * 1000;
+  const worker = async (i) => {
+    let due = started + (interval * i) / workers;
+    while (due < end) {
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const req = next();
+      const t0 = performance.now();
+      try {
+        const res = await fetch(url + req.path, { method: req.method, headers: req.headers, body: req.body, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+        const body = await res.text();
+        times.push(performance.now() - t0);
+        seen[res.status] = (seen[res.status] ?? 0) + 1;
+        if (!EXPECTED[name].includes(res.status)) unexpected++;
+        if (name === "solicitationCreate" && res.status === 201) next.created.push(JSON.parse(body).id);
+      } catch {
+        errors++;
+      }
+      due = interval ? due + interval : performance.now();
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, (_, i) => worker(i)));
+  const elapsed = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  const pct = (p) => (times.length ? +times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(2) : null);
+  if (unexpected) process.stderr.write(`${name}: statuses ${JSON.stringify(seen)}\n`);
+  return { name, label: LABELS[name], connections: workers, rate, rps: Math.round(times.length / elapsed), p50: pct(50), p99: pct(99), requests: times.length, unexpected, errors, timeouts: 0 };
+}
+
+/** One autocannon instance for one route, closed loop (saturation); latencies kept per response (autocannon's histogram rounds to whole ms). */
+async function run(url, name, next, connections, seconds) {
   const times = [];
   let unexpected = 0;
   const seen = {};
   const instance = autocannon({
-    url, connections, duration: seconds, ...(rate ? { overallRate: rate } : {}),
+    url, connections, duration: seconds,
     requests: [{ setupRequest: (req) => ({ ...req, ...next() }), onResponse: (status, body) => {
       if (name === "solicitationCreate" && status === 201) next.created.push(JSON.parse(body).id);
     } }],
@@ -199,7 +246,7 @@ async function run(url, name, next, connections, seconds, rate = 0) {
   const pct = (p) => (times.length ? +times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(2) : null);
   if (unexpected) process.stderr.write(`${name}: statuses ${JSON.stringify(seen)}\n`);
   return {
-    name, label: LABELS[name], connections, rate, rps: Math.round(times.length / result.duration), p50: pct(50), p99: pct(99), requests: times.length,
+    name, label: LABELS[name], connections, rate: 0, rps: Math.round(times.length / result.duration), p50: pct(50), p99: pct(99), requests: times.length,
     unexpected, errors: result.errors, timeouts: result.timeouts,
   };
 }
