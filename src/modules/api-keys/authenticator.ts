@@ -2,6 +2,7 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { apiKeys } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
+import { TtlCache } from "../../lib/ttl-cache";
 import { nowIso } from "../../lib/time";
 import type { Authenticator } from "../../middleware/auth";
 import type { ApiKeyPrincipal } from "../identity/access";
@@ -17,27 +18,24 @@ const CACHE_TTL_MS = 30_000;
 /** lastUsedAt is written at most once per this interval per key. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** Bounds the isolate's memory; the oldest entry goes first (Map keeps insertion order). */
+/** Bounds the isolate's memory; the oldest entry goes first. */
 const CACHE_MAX_ENTRIES = 1_000;
 
 interface Cached {
   row: typeof apiKeys.$inferSelect;
-  fetchedAt: number;
 }
-const cache = new Map<string, Cached>();
+const cache = new TtlCache<Cached>(CACHE_TTL_MS, CACHE_MAX_ENTRIES);
 
 export const forgetApiKey = (keyHash: string) => cache.delete(keyHash);
 
 /** Known keys only are cached, so random guesses cannot fill the cache. */
 async function lookup(db: Db, keyHash: string, now: number): Promise<Cached | null> {
-  const hit = cache.get(keyHash);
-  if (hit && now - hit.fetchedAt < CACHE_TTL_MS) return hit;
-  cache.delete(keyHash);
+  const hit = cache.get(keyHash, now);
+  if (hit) return hit;
   const row = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).get();
   if (!row) return null;
-  const entry = { row, fetchedAt: now };
-  if (cache.size >= CACHE_MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(keyHash, entry);
+  const entry = { row };
+  cache.set(keyHash, entry, now);
   return entry;
 }
 

@@ -1,3 +1,4 @@
+import { TtlCache } from "../../lib/ttl-cache";
 import type { TenantRef, UserPrincipal } from "./access";
 
 /**
@@ -10,30 +11,9 @@ import type { TenantRef, UserPrincipal } from "./access";
 export const PRINCIPAL_TTL_MS = 10_000;
 const MAX_ENTRIES = 5_000;
 
-class TtlMap<T> {
-  private entries = new Map<string, { value: T; at: number }>();
-
-  get(key: string, now: number): T | undefined {
-    const e = this.entries.get(key);
-    if (e && now - e.at < PRINCIPAL_TTL_MS) return e.value;
-    if (e) this.entries.delete(key);
-    return undefined;
-  }
-
-  set(key: string, value: T, now: number) {
-    this.entries.delete(key);
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { value, at: now });
-  }
-
-  delete(key: string) {
-    this.entries.delete(key);
-  }
-}
-
-const principals = new TtlMap<UserPrincipal>();
+const principals = new TtlCache<UserPrincipal>(PRINCIPAL_TTL_MS, MAX_ENTRIES);
 /** null: no such tenant (cached too, so a flood of unknown ids stays off D1) */
-const tenantRefs = new TtlMap<TenantRef | null>();
+const tenantRefs = new TtlCache<TenantRef | null>(PRINCIPAL_TTL_MS, MAX_ENTRIES);
 
 export const cachedPrincipal = (userId: string, now = Date.now()) => principals.get(userId, now);
 export const cachedTenantRef = (tenantId: string, now = Date.now()) => tenantRefs.get(tenantId, now);

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { brands, locations, solicitations } from "../../db/schema";
+import { TtlCache } from "../../lib/ttl-cache";
 import type { LocationLinkData } from "./destinations";
 
 /**
@@ -13,45 +14,8 @@ export const ISOLATE_TTL_MS = 60_000;
 export const CACHE_TTL_S = 300;
 const MAX_ENTRIES = 10_000;
 
-interface Entry<T> {
-  value: T;
-  expires: number;
-}
-
-/**
- * A small TTL map, bounded by dropping the oldest insertions. Concurrent misses for one key each
- * load it: sharing an in-flight promise across requests is unsafe in Workers (a continuation in
- * another request's context is cancelled when that request ends).
- */
-class IsolateCache<T> {
-  private entries = new Map<string, Entry<T>>();
-
-  get(key: string, now: number): T | undefined {
-    const e = this.entries.get(key);
-    if (!e) return undefined;
-    if (e.expires > now) return e.value;
-    this.entries.delete(key);
-    return undefined;
-  }
-
-  set(key: string, value: T, now: number, ttlMs: number) {
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, { value, expires: now + ttlMs });
-  }
-
-  async load(key: string, fn: () => Promise<T>, ttlMs: number): Promise<T> {
-    const value = await fn();
-    this.set(key, value, Date.now(), ttlMs);
-    return value;
-  }
-
-  clear() {
-    this.entries.clear();
-  }
-}
-
-const locationsCache = new IsolateCache<LocationLinkData | null>();
-const customUrls = new IsolateCache<string | null>();
+const locationsCache = new TtlCache<LocationLinkData | null>(ISOLATE_TTL_MS, MAX_ENTRIES);
+const customUrls = new TtlCache<string | null>(ISOLATE_TTL_MS, MAX_ENTRIES);
 
 /** Tests change a location and read it back at once; production waits out the TTLs. */
 export const clearIsolateLinkCaches = () => {
@@ -92,7 +56,7 @@ export function locationLinkData(
   locationId: string,
 ): LocationLinkData | null | Promise<LocationLinkData | null> {
   const key = `${tenantId}/${locationId}`;
-  const hit = locationsCache.get(key, Date.now());
+  const hit = locationsCache.get(key);
   if (hit !== undefined) return hit;
   return locationsCache.load(
     key,
@@ -106,13 +70,12 @@ export function locationLinkData(
       o.defer(cache.put(url, new Response(body, { headers: { "content-type": "application/json", "cache-control": `max-age=${CACHE_TTL_S}` } })));
       return fresh;
     },
-    ISOLATE_TTL_MS,
   );
 }
 
 /** The destinationUrl of a solicitation minted with the "custom" destination (one D1 read per miss). */
 export function customDestinationUrl(db: Db, tenantId: string, solicitationId: string): string | null | Promise<string | null> {
-  const hit = customUrls.get(solicitationId, Date.now());
+  const hit = customUrls.get(solicitationId);
   if (hit !== undefined) return hit;
   return customUrls.load(
     solicitationId,
@@ -124,6 +87,5 @@ export function customDestinationUrl(db: Db, tenantId: string, solicitationId: s
           .where(and(eq(solicitations.id, solicitationId), eq(solicitations.tenantId, tenantId)))
           .get()
       )?.url ?? null,
-    ISOLATE_TTL_MS,
   );
 }
