@@ -11,7 +11,6 @@ import { nowIso } from "../../lib/time";
 import { assignVariant } from "../experiments/assignment";
 import { mintLinkToken } from "../links/tokens";
 import { jsonInsertStatements } from "./bulk-insert";
-import { fastId } from "./fast-id";
 import { dispatchInChunks } from "./commit-many";
 import { loadPolicyData, type PolicyData } from "./inputs";
 import { evaluate, recipientTimeZone } from "./policy";
@@ -71,7 +70,7 @@ function checkRefs(r: SolicitationRequest, d: PolicyData): ValidationIssue | nul
 function eventOf(ctx: ServiceContext, row: SolicitationRow): EventEnvelope {
   const type: EventType = row.status === "BLOCKED" ? "solicitation.blocked" : "solicitation.created";
   return {
-    id: `evt_${fastId()}`, type, tenantId: ctx.tenantId, occurredAt: row.createdAt,
+    id: `evt_${newId()}`, type, tenantId: ctx.tenantId, occurredAt: row.createdAt,
     data: {
       solicitationId: row.id, contactId: row.contactId, locationId: row.locationId, campaignId: row.campaignId,
       channel: row.channel, status: row.status, ...(row.blockedReason ? { blockedReason: row.blockedReason } : {}),
@@ -126,7 +125,7 @@ export async function createSolicitations(ctx: ServiceContext, requests: Solicit
     if (decision.allowed) data.recentSends.set(r.contactId, [...recent, createdAt]);
     const experiment = r.campaignId ? data.experiments.get(r.campaignId) : undefined;
     const variant = experiment ? assignVariant(experiment, r.contactId) : null;
-    const id = fastId();
+    const id = newId();
     const destination = r.destinationUrl ? "custom" : ((r.campaignId && data.campaigns.get(r.campaignId)?.reviewDestination) || "auto");
     const row: SolicitationRow = {
       id, tenantId: ctx.tenantId, locationId: r.locationId, contactId: r.contactId,
