@@ -52,6 +52,8 @@ export const reviews = sqliteTable(
     index("reviews_tenant_sentiment_occurred_idx").on(t.tenantId, t.sentiment, t.occurredAt, t.id),
     index("reviews_tenant_rating_idx").on(t.tenantId, t.rating),
     index("reviews_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt),
+    // response rollups are keyed by arrival day per location
+    index("reviews_tenant_location_created_idx").on(t.tenantId, t.locationId, t.createdAt),
     index("reviews_location_idx").on(t.locationId),
     index("reviews_solicitation_idx").on(t.solicitationId),
   ],

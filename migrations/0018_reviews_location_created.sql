@@ -1,0 +1,1 @@
+CREATE INDEX `reviews_tenant_location_created_idx` ON `reviews` (`tenant_id`,`location_id`,`created_at`);
