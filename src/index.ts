@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import type { Env } from "./env";
+import { yieldingD1 } from "./db/yielding";
 import { handleScheduled } from "./jobs/cron";
 import { handleQueue } from "./jobs/queue";
 import "./jobs/events";
@@ -20,6 +21,9 @@ export { RateLimiter } from "./durable/rate-limiter";
 
 const app = createApp();
 
+/** Background work's D1 yields before each round trip (see db/yielding.ts); requests keep the plain binding. */
+const withYieldingD1 = (env: Env): Env => ({ ...env, DB: yieldingD1(env.DB) });
+
 /** Secrets the service cannot run without; there is no default for any of them. */
 function misconfiguration(env: Env): string | null {
   if (!env.JWT_SECRET || env.JWT_SECRET.length < 32) return "JWT_SECRET is not set (at least 32 characters)";
@@ -35,6 +39,6 @@ export default {
     }
     return app.fetch(request, env, ctx);
   },
-  queue: handleQueue,
-  scheduled: handleScheduled,
+  queue: (batch, env, ctx) => handleQueue(batch, withYieldingD1(env), ctx),
+  scheduled: (controller, env) => handleScheduled(controller, withYieldingD1(env)),
 } satisfies ExportedHandler<Env>;

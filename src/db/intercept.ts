@@ -1,0 +1,38 @@
+/**
+ * Wraps a D1 binding so that `before()` runs ahead of each round trip: a batch(), or a statement's
+ * first/all/run/raw. The statements it hands out are unwrapped again for batch(), which only takes
+ * the runtime's own statement objects.
+ */
+export function interceptD1(real: D1Database, before: () => void | Promise<void>): D1Database {
+  const originals = new WeakMap<object, D1PreparedStatement>();
+  const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
+    const proxy = new Proxy(stmt, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (prop === "bind") return (...args: unknown[]) => wrap(value.apply(target, args));
+        if (prop === "all" || prop === "first" || prop === "run" || prop === "raw") {
+          return async (...args: unknown[]) => {
+            await before();
+            return value.apply(target, args);
+          };
+        }
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    originals.set(proxy, stmt);
+    return proxy;
+  };
+  return new Proxy(real, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === "prepare") return (sql: string) => wrap(target.prepare(sql));
+      if (prop === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          await before();
+          return target.batch(statements.map((s) => originals.get(s) ?? s));
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
