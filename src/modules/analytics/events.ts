@@ -14,7 +14,7 @@ type Rollup = "funnel" | "reviews" | "responses";
 /** Cells rebuilt per D1 batch (a busy location-day has hundreds of source rows). */
 export const CELLS_PER_BATCH = 5;
 
-/** event id -> the tenant that emitted it, for the ids a field of the events names */
+/** id named in `data[field]` -> the tenant whose event named it */
 function tenantById(events: EventEnvelope[], field: string): Map<string, string> {
   const m = new Map<string, string>();
   for (const e of events) {
@@ -29,8 +29,8 @@ function tenantById(events: EventEnvelope[], field: string): Map<string, string>
  * per source table, then rebuilds them CELLS_PER_BATCH at a time, a statement pair per rollup and
  * batch however many tenants, locations and days the cells span. A campaign send's hundred events
  * of one location-day cost one rebuild, not a hundred round trips. A row only counts for the
- * tenant whose event named it. Running it twice (redelivery, or a crash after the write) gives the same rows, so it is
- * idempotent by design. A review's rollups are keyed by occurredAt (reviews) and createdAt
+ * tenant whose event named it. Running it twice (redelivery, or a crash after the write) gives the
+ * same rows, so it is idempotent by design. A review's rollups are keyed by occurredAt (reviews) and createdAt
  * (responses); a solicitation's by its createdAt.
  */
 export async function applyEventsToRollups(events: EventEnvelope[], env: Env): Promise<void> {

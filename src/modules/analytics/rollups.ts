@@ -123,7 +123,7 @@ export function reviewStatements(db: Db, target: RollupTarget): SQL[] {
 /** A SQL literal for a value from a validated rule (numbers, enum strings, ids): keeps the statement under D1's 100 bound parameters. */
 const literal = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
 
-/** Active SLA rules a tenant may have at most (the rules route caps it too). */
+/** A tenant's active SLA rules that count, oldest first: the same first 100 the SLA sweep reads. */
 const MAX_RULES_PER_TENANT = 100;
 
 /**
