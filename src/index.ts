@@ -1,6 +1,6 @@
 import { createApp } from "./app";
 import type { Env } from "./env";
-import { yieldingD1 } from "./db/yielding";
+import { servingRequest, yieldingD1 } from "./db/yielding";
 import { handleScheduled } from "./jobs/cron";
 import { handleQueue } from "./jobs/queue";
 import "./jobs/events";
@@ -21,7 +21,7 @@ export { RateLimiter } from "./durable/rate-limiter";
 
 const app = createApp();
 
-/** Background work's D1 yields before each round trip (see db/yielding.ts); requests keep the plain binding. */
+/** Background work's D1 gives way to the requests being served (see db/yielding.ts); requests keep the plain binding. */
 const withYieldingD1 = (env: Env): Env => ({ ...env, DB: yieldingD1(env.DB) });
 
 /** Secrets the service cannot run without; there is no default for any of them. */
@@ -37,7 +37,7 @@ export default {
       console.error(JSON.stringify({ level: "error", message: `server misconfigured: ${problem}` }));
       return Response.json({ error: `Server misconfigured: ${problem}`, code: "INTERNAL" }, { status: 500 });
     }
-    return app.fetch(request, env, ctx);
+    return servingRequest(() => app.fetch(request, env, ctx));
   },
   queue: (batch, env, ctx) => handleQueue(batch, withYieldingD1(env), ctx),
   scheduled: (controller, env) => handleScheduled(controller, withYieldingD1(env)),

@@ -14,14 +14,18 @@ const root = path.resolve(import.meta.dirname, "../..");
 export const BENCH_JWT_SECRET = "bench-jwt-secret-0123456789-0123456789";
 const defaultOutdir = path.join(root, "bench/.dist");
 
-/** `vars` override or add string bindings (e.g. a lower MCP_SESSION_IDLE_SECONDS for a test). */
-export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {} } = {}) {
+/**
+ * `vars` override or add string bindings (e.g. a lower MCP_SESSION_IDLE_SECONDS for a test);
+ * `inspectorPort` opens workerd's V8 inspector (every isolate, for CPU profiles: docs/performance.md).
+ */
+export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort } = {}) {
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   const mf = new Miniflare({
     host: "127.0.0.1",
     port,
+    ...(inspectorPort ? { inspectorPort } : {}),
     workers: [worker(compatibilityDate, port, outdir, vars)],
   });
   const url = (await mf.ready).toString().replace(/\/$/, "");

@@ -1,9 +1,9 @@
 /**
- * Wraps a D1 binding so that `before()` runs ahead of each round trip: a batch(), or a statement's
- * first/all/run/raw. The statements it hands out are unwrapped again for batch(), which only takes
- * the runtime's own statement objects.
+ * Wraps a D1 binding so that each round trip (a batch(), or a statement's first/all/run/raw) runs
+ * through `around`, which decides when it starts. The statements it hands out are unwrapped again
+ * for batch(), which only takes the runtime's own statement objects.
  */
-export function interceptD1(real: D1Database, before: () => void | Promise<void>): D1Database {
+export function interceptD1(real: D1Database, around: <T>(call: () => Promise<T>) => Promise<T>): D1Database {
   const originals = new WeakMap<object, D1PreparedStatement>();
   const wrap = (stmt: D1PreparedStatement): D1PreparedStatement => {
     const proxy = new Proxy(stmt, {
@@ -11,10 +11,7 @@ export function interceptD1(real: D1Database, before: () => void | Promise<void>
         const value = Reflect.get(target, prop, target);
         if (prop === "bind") return (...args: unknown[]) => wrap(value.apply(target, args));
         if (prop === "all" || prop === "first" || prop === "run" || prop === "raw") {
-          return async (...args: unknown[]) => {
-            await before();
-            return value.apply(target, args);
-          };
+          return (...args: unknown[]) => around(() => value.apply(target, args));
         }
         return typeof value === "function" ? value.bind(target) : value;
       },
@@ -26,12 +23,7 @@ export function interceptD1(real: D1Database, before: () => void | Promise<void>
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
       if (prop === "prepare") return (sql: string) => wrap(target.prepare(sql));
-      if (prop === "batch") {
-        return async (statements: D1PreparedStatement[]) => {
-          await before();
-          return target.batch(statements.map((s) => originals.get(s) ?? s));
-        };
-      }
+      if (prop === "batch") return (statements: D1PreparedStatement[]) => around(() => target.batch(statements.map((s) => originals.get(s) ?? s)));
       return typeof value === "function" ? value.bind(target) : value;
     },
   });

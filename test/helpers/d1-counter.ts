@@ -11,7 +11,10 @@ import type { Env } from "../../src/env";
  */
 export function countingD1(real: D1Database = env.DB): { DB: D1Database; roundTrips: () => number } {
   let roundTrips = 0;
-  return { DB: interceptD1(real, () => void roundTrips++), roundTrips: () => roundTrips };
+  return { DB: interceptD1(real, (call) => {
+    roundTrips++;
+    return call();
+  }), roundTrips: () => roundTrips };
 }
 
 /** Serves one request with a counting D1 binding: its answer and the round trips it made. */
