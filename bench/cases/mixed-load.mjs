@@ -28,6 +28,13 @@ const RATES = (process.env.MIX_RATES ?? "100,0").split(",").map(Number);
  */
 const BASELINE_RATE = RATES.find((r) => r > 0) ?? 100;
 const routeRate = (rate, connections) => Math.max(1, Math.round((rate * connections) / 50));
+/**
+ * Where in its first slot route k's schedule starts, as a fraction of the slot: spread by the golden
+ * ratio so that no two routes' schedules line up. (Every route's clients send every 500 ms; started
+ * in phase, all six routes fired at the same instant twice a second, a burst real traffic from
+ * independent clients does not have, and the last request of each burst waited for the other five.)
+ */
+const phaseOf = (k) => (k * 0.6180339887) % 1;
 
 /**
  * Mixed load across 20 tenants: short-link redirects, feedback page views, contact list and search,
@@ -79,8 +86,8 @@ export default {
     for (const rate of RATES) {
       const started = performance.now();
       const loaded = await Promise.all(
-        Object.entries(MIX).map(([name, connections]) =>
-          rate ? paced(url, name, routes[name], connections, SECONDS, routeRate(rate, connections)) : run(url, name, routes[name], connections, SECONDS),
+        Object.entries(MIX).map(([name, connections], k) =>
+          rate ? paced(url, name, routes[name], connections, SECONDS, routeRate(rate, connections), phaseOf(k)) : run(url, name, routes[name], connections, SECONDS),
         ),
       );
       const elapsed = (performance.now() - started) / 1000;
@@ -196,9 +203,10 @@ const EXPECTED = { redirect: [302], feedbackPage: [200], contactsList: [200], co
  * percentiles measure the burst. Here each of `workers` clients sends on its own evenly
  * spaced schedule (staggered; Node's fetch keeps connections alive), so requests arrive spread over
  * the second, as real traffic does. A request that outlasts its slot delays the next one of that
- * worker (counted from its schedule). With rate 0 each worker is a closed loop.
+ * worker (counted from its schedule). With rate 0 each worker is a closed loop. `phase` (0..1) shifts
+ * the whole schedule by that fraction of one worker's slot.
  */
-async function paced(url, name, next, workers, seconds, rate = 0) {
+async function paced(url, name, next, workers, seconds, rate = 0, phase = 0) {
   const times = [];
   const seen = {};
   let unexpected = 0;
@@ -207,7 +215,7 @@ async function paced(url, name, next, workers, seconds, rate = 0) {
   const started = performance.now();
   const end = started + seconds * 1000;
   const worker = async (i) => {
-    let due = started + (interval * i) / workers;
+    let due = started + (interval * (i + phase)) / workers;
     while (due < end) {
       const wait = due - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
