@@ -1,6 +1,6 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "./context";
-import { dispatchEvents, type EventEnvelope } from "./events";
+import { sendCommittedEvents, type EventEnvelope } from "./events";
 
 export interface PendingEvent {
   event: EventEnvelope;
@@ -19,13 +19,16 @@ export async function commit(
   const all = [...statements, ...events.map((e) => e.statement)];
   if (all.length === 0) return;
   await ctx.db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  if (events.length) {
-    const ids = events.map((e) => e.event.id);
-    ctx.defer(
-      dispatchEvents(ctx.db, ctx.env, ids).catch((err) =>
-        // the stale-event sweep sends them later; nothing is lost
-        console.warn(JSON.stringify({ level: "warn", message: "event dispatch deferred to sweep", error: String(err) })),
-      ),
-    );
-  }
+  handOffEvents(ctx, events.map((e) => e.event));
+}
+
+/** Sends events just committed to the EVENTS queue after the response (waitUntil). */
+export function handOffEvents(ctx: Pick<ServiceContext, "db" | "env" | "defer">, events: EventEnvelope[]): void {
+  if (!events.length) return;
+  ctx.defer(
+    sendCommittedEvents(ctx.db, ctx.env, events).catch((err) =>
+      // the stale-event sweep sends them later; nothing is lost
+      console.warn(JSON.stringify({ level: "warn", message: "event dispatch deferred to sweep", error: String(err) })),
+    ),
+  );
 }

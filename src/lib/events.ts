@@ -4,6 +4,7 @@ import { domainEvents } from "../db/schema";
 import type { Env } from "../env";
 import type { ServiceContext } from "./context";
 import { newId } from "./ids";
+import { inJson } from "./sql";
 import { nowIso } from "./time";
 
 /** The catalogue of event types; webhooks and automation rules subscribe to these names. */
@@ -73,6 +74,21 @@ export async function dispatchEvents(db: Db, env: Env, ids?: string[]): Promise<
     await db.update(domainEvents).set({ dispatchedAt: nowIso() }).where(inArray(domainEvents.id, chunk.map((e) => e.id)));
   }
   return pending.length;
+}
+
+/**
+ * The after-commit hand-off: sends events the caller has just committed to the EVENTS queue and
+ * marks them dispatched, without reading them back (one D1 round trip per write instead of two).
+ * Should the stale-event sweep have sent one meanwhile, it goes twice: consumers dedupe on its id.
+ */
+export async function sendCommittedEvents(db: Db, env: Env, events: EventEnvelope[]): Promise<void> {
+  for (let i = 0; i < events.length; i += SEND_BATCH) {
+    const chunk = events.slice(i, i + SEND_BATCH);
+    await env.EVENTS.sendBatch(
+      chunk.map((e) => ({ body: { id: e.id, type: e.type, tenantId: e.tenantId, occurredAt: e.occurredAt, data: e.data } satisfies EventEnvelope })),
+    );
+    await db.update(domainEvents).set({ dispatchedAt: nowIso() }).where(and(inJson(domainEvents.id, chunk.map((e) => e.id)), isNull(domainEvents.dispatchedAt)));
+  }
 }
 
 /** Sweep: events whose after-commit hand-off did not happen (isolate died) are sent now. */

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { countRoundTrips } from "../helpers/d1-counter";
-import { createWorld, seedUser, type World } from "../helpers/seed";
+import { eq } from "drizzle-orm";
+import { domainEvents } from "../../src/db/schema";
+import { createWorld, db, seedUser, type World } from "../helpers/seed";
+import { newContact, newLocation, noQuietHours } from "../sending/helpers";
 
 /**
  * Hot authenticated reads: latency is D1 round trips, so their number is pinned here (the timing
@@ -41,6 +44,38 @@ describe("D1 round trips per request", () => {
     const again = await get("/v1/contacts", w.users.manager.token, w.tenantB.id);
     expect(again.status).toBe(403);
     expect(again.roundTrips).toBe(0);
+  });
+});
+
+describe("D1 round trips per write, counting the after-response event hand-off", () => {
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    countRoundTrips(new Request(`http://localhost${path}`, {
+      method: "POST", body: JSON.stringify(body),
+      headers: { authorization: `Bearer ${w.users.tenantUser.token}`, "x-tenant-id": w.tenantA.id, "content-type": "application/json", ...headers },
+    }));
+  const eventsOf = async (key: string, id: string) =>
+    (await db().select().from(domainEvents).where(eq(domainEvents.tenantId, w.tenantA.id))).filter((e) => e.data[key] === id);
+
+  it("a review ingest: two checks, one batch, and one update marking its events dispatched (sent from memory, not read back)", async () => {
+    const loc = await newLocation(w);
+    await post("/v1/reviews/ingest", { locationId: loc.id, siteType: "google", externalReviewId: "warm-up", rating: 5 });
+    const r = await post("/v1/reviews/ingest", { locationId: loc.id, siteType: "google", externalReviewId: "rt-1", rating: 2, text: "Cold food" });
+    expect(r.status).toBe(201);
+    expect(r.roundTrips).toBe(4);
+    const events = await eventsOf("reviewId", (r.body as { id: string }).id);
+    expect(events.map((e) => e.type).sort()).toEqual(["review.created", "review.negative"]);
+    for (const e of events) expect(e.dispatchedAt).not.toBeNull();
+  });
+
+  it("a solicitation create: the idempotency claim, the policy read, one batch, and the dispatch mark", async () => {
+    await noQuietHours(w);
+    const loc = await newLocation(w);
+    const c = await newContact(w);
+    const r = await post("/v1/solicitations", { locationId: loc.id, contactId: c.id, channel: "email" }, { "idempotency-key": crypto.randomUUID() });
+    expect(r.status).toBe(201);
+    expect(r.roundTrips).toBe(4);
+    const [event] = await eventsOf("solicitationId", (r.body as { id: string }).id);
+    expect(event).toMatchObject({ type: "solicitation.created", dispatchedAt: expect.any(String) });
   });
 });
 

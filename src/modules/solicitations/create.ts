@@ -2,7 +2,7 @@ import { causeOf } from "./cause";
 import type { BatchItem } from "drizzle-orm/batch";
 import { domainEvents, solicitations, type BlockedReason, type MessageChannel } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
-import { commit, type PendingEvent } from "../../lib/commit";
+import { commit, handOffEvents, type PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import type { ValidationIssue } from "../../lib/errors";
 import type { EventEnvelope, EventType } from "../../lib/events";
@@ -11,7 +11,6 @@ import { nowIso } from "../../lib/time";
 import { assignVariant } from "../experiments/assignment";
 import { mintLinkToken } from "../links/tokens";
 import { jsonInsertStatements } from "./bulk-insert";
-import { dispatchInChunks } from "./commit-many";
 import { loadPolicyData, type PolicyData } from "./inputs";
 import { evaluate, recipientTimeZone } from "./policy";
 import { toSolicitation, type SolicitationDto, type SolicitationRow } from "./schemas";
@@ -174,7 +173,7 @@ export async function createSolicitations(ctx: ServiceContext, requests: Solicit
       ...(last ? (extra.statements ?? []) : []),
     ];
     await commit(ctx, statements, last ? (extra.events ?? []) : []);
-    dispatchInChunks(ctx, events.map((e) => e.id));
+    handOffEvents(ctx, events);
     await enqueueSends(ctx.env, chunk.filter((r) => r.status === "PENDING").map((r) => r.id));
   }
   const queued = rows.filter((r) => r.status === "PENDING").length;

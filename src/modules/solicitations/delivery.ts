@@ -6,8 +6,7 @@ import { contacts, sendRecords, solicitations, type MessageChannel } from "../..
 import { COMPLIANCE_DEFAULTS } from "../compliance/schemas";
 import type { Env } from "../../env";
 import { backoffSeconds } from "../../lib/backoff";
-import type { PendingEvent } from "../../lib/commit";
-import { commitWithEvents } from "./commit-many";
+import { commit, type PendingEvent } from "../../lib/commit";
 import { eventStatement } from "../../lib/events";
 import { nowIso } from "../../lib/time";
 import { resolveProvider } from "../../providers/messaging/resolve";
@@ -190,7 +189,7 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
   const claimUpdates = claimsRecorded
     ? []
     : receipts.map((r) => db.update(sendRecords).set({ provider: r.provider, providerMessageId: r.providerMessageId }).where(eq(sendRecords.solicitationId, r.solicitationId)));
-  await commitWithEvents({ db, env, defer }, [...claimUpdates, ...writes.flatMap((w) => w.statements)], writes.flatMap((w) => w.events));
+  await commit({ db, env, defer }, [...claimUpdates, ...writes.flatMap((w) => w.statements)], writes.flatMap((w) => w.events));
   for (const m of batch.messages) {
     const o = outcomes.get((m.body as SendMessage)?.solicitationId);
     if (o?.kind === "retry") m.retry({ delaySeconds: o.delaySeconds });

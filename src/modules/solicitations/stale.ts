@@ -13,7 +13,7 @@ export const REQUEUE_AFTER_MS = 30 * 60_000;
 /** A PENDING solicitation this old is given up on: FAILED. */
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
 const LIMIT = 500;
-/** commit hands each event id to dispatchEvents, which binds one parameter per id */
+/** solicitations failed per sweep run, in one commit with their events (the next run takes the rest) */
 const FAIL_LIMIT = 90;
 
 /**

@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { consentRecords, contacts, solicitations, type SolicitationStatus } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
-import type { PendingEvent } from "../../lib/commit";
+import { commit, type PendingEvent } from "../../lib/commit";
 import { SYSTEM_META } from "../../lib/context";
 import { eventStatement, type EventType } from "../../lib/events";
 import { nowIso } from "../../lib/time";
@@ -13,7 +13,6 @@ import type { WebhookOutcome } from "../../providers/messaging/webhooks/handle";
 import { isStopKeyword } from "../../providers/messaging/webhooks/stop-keywords";
 import type { DeliveryEvent, DeliveryStatus, InboundMessage } from "../../providers/messaging/webhooks/types";
 import { consentRecordStatements } from "../contacts/consent";
-import { commitWithEvents } from "./commit-many";
 import { inJson } from "../../lib/sql";
 import { canMove, type SolicitationMove } from "./states";
 
@@ -168,6 +167,6 @@ export async function applyWebhook(db: Db, env: Env, defer: (p: Promise<unknown>
   const w: Writes = { statements: [], events: [] };
   const applied = await deliveryWrites(db, outcome.events, tenantId, w);
   const revoked = await stopWrites(db, outcome.inbound, tenantId, w);
-  await commitWithEvents({ db, env, defer }, w.statements, w.events);
+  await commit({ db, env, defer }, w.statements, w.events);
   return { received: outcome.events.length + outcome.inbound.length, applied, consentRevoked: revoked };
 }
