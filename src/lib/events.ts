@@ -1,4 +1,4 @@
-import { and, asc, inArray, isNull, lt } from "drizzle-orm";
+import { and, asc, isNull, lt } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { domainEvents } from "../db/schema";
 import type { Env } from "../env";
@@ -52,27 +52,18 @@ export function eventStatement(ctx: Pick<ServiceContext, "db" | "tenantId">, typ
 
 const SEND_BATCH = 100; // Queues: sendBatch takes at most 100 messages
 
-/** Sends the given (or all pending) outbox events to the EVENTS queue and marks them dispatched. */
+/**
+ * Sends the given (or all pending) outbox events that are not dispatched yet: reads them, then
+ * hands them off like a commit does. For events that may exist already (deterministic ids) and sweeps.
+ */
 export async function dispatchEvents(db: Db, env: Env, ids?: string[]): Promise<number> {
-  // D1 binds at most 100 values per statement: look up long id lists in chunks
-  if (ids && ids.length > SEND_BATCH - 10) {
-    let sent = 0;
-    for (let i = 0; i < ids.length; i += SEND_BATCH - 10) sent += await dispatchEvents(db, env, ids.slice(i, i + SEND_BATCH - 10));
-    return sent;
-  }
   const pending = await db
     .select()
     .from(domainEvents)
-    .where(and(isNull(domainEvents.dispatchedAt), ids ? inArray(domainEvents.id, ids) : undefined))
+    .where(and(isNull(domainEvents.dispatchedAt), ids ? inJson(domainEvents.id, ids) : undefined))
     .orderBy(asc(domainEvents.occurredAt))
     .limit(ids ? ids.length : 500);
-  for (let i = 0; i < pending.length; i += SEND_BATCH) {
-    const chunk = pending.slice(i, i + SEND_BATCH);
-    await env.EVENTS.sendBatch(
-      chunk.map((e) => ({ body: { id: e.id, type: e.type as EventType, tenantId: e.tenantId, occurredAt: e.occurredAt, data: e.data } satisfies EventEnvelope })),
-    );
-    await db.update(domainEvents).set({ dispatchedAt: nowIso() }).where(inArray(domainEvents.id, chunk.map((e) => e.id)));
-  }
+  await sendCommittedEvents(db, env, pending.map((e) => ({ ...e, type: e.type as EventType })));
   return pending.length;
 }
 
