@@ -1,9 +1,10 @@
 import { and, lt, sql } from "drizzle-orm";
 import { createDb } from "../db/client";
-import { processedEvents } from "../db/schema";
+import type { BatchItem } from "drizzle-orm/batch";
+import { domainEvents, processedEvents } from "../db/schema";
 import type { Env } from "../env";
 import { backoffSeconds } from "../lib/backoff";
-import type { EventEnvelope } from "../lib/events";
+import { markable, type EventEnvelope } from "../lib/events";
 import { nowIso } from "../lib/time";
 import { CRONS, registerSweep } from "./cron";
 import { registerQueueConsumer } from "./queue";
@@ -96,12 +97,13 @@ export async function consumeEvents(batch: MessageBatch<unknown>, env: Env): Pro
     const mark = (e: EventEnvelope) => marks.push({ eventId: e.id, handler: h.name, processedAt: nowIso() });
     for (const e of await runHandler(h, todo, env, mark)) failed.add(e.id);
   }
-  // marks first, then acks: a crash in between only means a redelivery that skips the done handlers
-  const inserts = [];
+  // marks first, then acks: a crash in between only means a redelivery that skips the done handlers.
+  // Receiving an event is what marks it dispatched in the outbox (the hand-off after a commit does not).
+  const writes: BatchItem<"sqlite">[] = [db.update(domainEvents).set({ dispatchedAt: nowIso() }).where(markable(distinct.map((e) => e.id)))];
   for (let i = 0; i < marks.length; i += MARK_ROWS_PER_INSERT) {
-    inserts.push(db.insert(processedEvents).values(marks.slice(i, i + MARK_ROWS_PER_INSERT)).onConflictDoNothing());
+    writes.push(db.insert(processedEvents).values(marks.slice(i, i + MARK_ROWS_PER_INSERT)).onConflictDoNothing());
   }
-  if (inserts.length) await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
+  await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   batch.messages.forEach((message, i) => {
     if (failed.has(events[i]!.id)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     else message.ack();

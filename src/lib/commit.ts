@@ -1,6 +1,6 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ServiceContext } from "./context";
-import { sendCommittedEvents, type EventEnvelope } from "./events";
+import { enqueueEvents, type EventEnvelope } from "./events";
 
 export interface PendingEvent {
   event: EventEnvelope;
@@ -22,11 +22,11 @@ export async function commit(
   handOffEvents(ctx, events.map((e) => e.event));
 }
 
-/** Sends events just committed to the EVENTS queue after the response (waitUntil). */
-export function handOffEvents(ctx: Pick<ServiceContext, "db" | "env" | "defer">, events: EventEnvelope[]): void {
+/** Sends events just committed to the EVENTS queue after the response (waitUntil); the consumer marks them dispatched. */
+export function handOffEvents(ctx: Pick<ServiceContext, "env" | "defer">, events: EventEnvelope[]): void {
   if (!events.length) return;
   ctx.defer(
-    sendCommittedEvents(ctx.db, ctx.env, events).catch((err) =>
+    enqueueEvents(ctx.env, events).catch((err) =>
       // the stale-event sweep sends them later; nothing is lost
       console.warn(JSON.stringify({ level: "warn", message: "event dispatch deferred to sweep", error: String(err) })),
     ),

@@ -53,8 +53,9 @@ export function eventStatement(ctx: Pick<ServiceContext, "db" | "tenantId">, typ
 const SEND_BATCH = 100; // Queues: sendBatch takes at most 100 messages
 
 /**
- * Sends the given (or all pending) outbox events that are not dispatched yet: reads them, then
- * hands them off like a commit does. For events that may exist already (deterministic ids) and sweeps.
+ * Sends the given (or all pending) outbox events that are not dispatched yet: reads them, sends
+ * them and marks them dispatched, so a later sweep does not send them again while the consumer is
+ * behind. For events that may exist already (deterministic ids) and sweeps.
  */
 export async function dispatchEvents(db: Db, env: Env, ids?: string[]): Promise<number> {
   const pending = await db
@@ -63,27 +64,40 @@ export async function dispatchEvents(db: Db, env: Env, ids?: string[]): Promise<
     .where(and(isNull(domainEvents.dispatchedAt), ids ? inJson(domainEvents.id, ids) : undefined))
     .orderBy(asc(domainEvents.occurredAt))
     .limit(ids ? ids.length : 500);
-  await sendCommittedEvents(db, env, pending.map((e) => ({ ...e, type: e.type as EventType })));
+  if (!pending.length) return 0;
+  await enqueueEvents(env, pending.map((e) => ({ ...e, type: e.type as EventType })));
+  await db.update(domainEvents).set({ dispatchedAt: nowIso() }).where(markable(pending.map((e) => e.id)));
   return pending.length;
 }
 
 /**
- * The after-commit hand-off: sends events the caller has just committed to the EVENTS queue and
- * marks them dispatched, without reading them back (one D1 round trip per write instead of two).
- * Should the stale-event sweep have sent one meanwhile, it goes twice: consumers dedupe on its id.
+ * The after-commit hand-off: sends events the caller has just committed to the EVENTS queue,
+ * without reading them back or marking them: the events consumer marks them dispatched when it
+ * receives them (in the batch it writes anyway), so a write costs no D1 round trip after its commit.
+ * Should the stale-event sweep send one too, it goes twice: consumers dedupe on its id.
  */
-export async function sendCommittedEvents(db: Db, env: Env, events: EventEnvelope[]): Promise<void> {
+export async function enqueueEvents(env: Env, events: EventEnvelope[]): Promise<void> {
   for (let i = 0; i < events.length; i += SEND_BATCH) {
-    const chunk = events.slice(i, i + SEND_BATCH);
     await env.EVENTS.sendBatch(
-      chunk.map((e) => ({ body: { id: e.id, type: e.type, tenantId: e.tenantId, occurredAt: e.occurredAt, data: e.data } satisfies EventEnvelope })),
+      events
+        .slice(i, i + SEND_BATCH)
+        .map((e) => ({ body: { id: e.id, type: e.type, tenantId: e.tenantId, occurredAt: e.occurredAt, data: e.data } satisfies EventEnvelope })),
     );
-    await db.update(domainEvents).set({ dispatchedAt: nowIso() }).where(and(inJson(domainEvents.id, chunk.map((e) => e.id)), isNull(domainEvents.dispatchedAt)));
   }
 }
 
+/** The events of `ids` not marked dispatched yet (the first mark stays). */
+export const markable = (ids: string[]) => and(inJson(domainEvents.id, ids), isNull(domainEvents.dispatchedAt));
+
+/**
+ * How long an event may stay unmarked before the sweep sends it again: longer than the EVENTS
+ * consumer normally takes to receive it (seconds; minutes behind a large campaign), so the sweep
+ * only re-sends hand-offs that were really lost (the isolate died between commit and send).
+ */
+export const STALE_EVENT_MS = 10 * 60_000;
+
 /** Sweep: events whose after-commit hand-off did not happen (isolate died) are sent now. */
-export async function dispatchStaleEvents(db: Db, env: Env, olderThanMs = 60_000): Promise<number> {
+export async function dispatchStaleEvents(db: Db, env: Env, olderThanMs = STALE_EVENT_MS): Promise<number> {
   const cutoff = new Date(Date.now() - olderThanMs).toISOString();
   const stale = await db
     .select({ id: domainEvents.id })

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import worker from "../../src/index";
 import { deadLetters, domainEvents } from "../../src/db/schema";
 import { commit } from "../../src/lib/commit";
-import { dispatchStaleEvents, eventStatement } from "../../src/lib/events";
+import { dispatchStaleEvents, eventStatement, STALE_EVENT_MS } from "../../src/lib/events";
 import { db } from "../helpers/seed";
 
 describe("dead-letter consumer", () => {
@@ -40,28 +40,47 @@ describe("dead-letter consumer", () => {
 });
 
 describe("domain events outbox", () => {
-  it("commits the event with the change and hands it to the EVENTS queue after commit", async () => {
+  it("commits the event with the change, hands it to the EVENTS queue after commit, and the consumer marks it dispatched", async () => {
     const work: Promise<unknown>[] = [];
-    const ctx = { db: db(), env, tenantId: "tenant_x", defer: (p: Promise<unknown>) => void work.push(p) };
+    const sent: unknown[] = [];
+    const events = { sendBatch: async (batch: { body: unknown }[]) => void sent.push(...batch.map((m) => m.body)) };
+    const ctx = { db: db(), env: { ...env, EVENTS: events as unknown as Queue }, tenantId: "tenant_x", defer: (p: Promise<unknown>) => void work.push(p) };
     const pending = eventStatement(ctx, "contact.suppressed", { contactId: "c1" });
     await commit(ctx, [], [pending]);
-    const stored = await db().select().from(domainEvents).where(eq(domainEvents.id, pending.event.id)).get();
-    expect(stored).toMatchObject({ tenantId: "tenant_x", type: "contact.suppressed", data: { contactId: "c1" } });
+    const stored = async () => (await db().select().from(domainEvents).where(eq(domainEvents.id, pending.event.id)).get())!;
+    expect(await stored()).toMatchObject({ tenantId: "tenant_x", type: "contact.suppressed", data: { contactId: "c1" }, dispatchedAt: null });
     await Promise.all(work);
-    const after = await db().select().from(domainEvents).where(eq(domainEvents.id, pending.event.id)).get();
-    expect(after!.dispatchedAt).not.toBeNull();
+    expect(sent).toEqual([pending.event]);
+    expect((await stored()).dispatchedAt).toBeNull();
+
+    const exec = createExecutionContext();
+    const batch = createMessageBatch("events", sent.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })));
+    await worker.queue(batch, env, exec);
+    const result = await getQueueResult(batch, exec);
+    expect([result.explicitAcks, result.retryMessages]).toEqual([["m0"], []]);
+    const first = (await stored()).dispatchedAt;
+    expect(first).not.toBeNull();
+    // a redelivery keeps the first mark
+    await new Promise((r) => setTimeout(r, 5));
+    const again = createExecutionContext();
+    await worker.queue(createMessageBatch("events", sent.map((body, i) => ({ id: `r${i}`, timestamp: new Date(), attempts: 2, body }))), env, again);
+    await waitOnExecutionContext(again);
+    expect((await stored()).dispatchedAt).toBe(first);
   });
 
   it("sends events whose hand-off was lost from the sweep", async () => {
     const lost = eventStatement({ db: db(), tenantId: "tenant_x" }, "review.created", { reviewId: "r1" });
-    await db().insert(domainEvents).values({ ...lost.event, occurredAt: new Date(Date.now() - 5 * 60_000).toISOString(), dispatchedAt: null });
+    await db().insert(domainEvents).values({ ...lost.event, occurredAt: new Date(Date.now() - STALE_EVENT_MS - 1000).toISOString(), dispatchedAt: null });
+    // handed off two minutes ago and still in the queue behind a campaign: not sent again yet
+    const queued = eventStatement({ db: db(), tenantId: "tenant_x" }, "review.created", { reviewId: "r2" });
+    await db().insert(domainEvents).values({ ...queued.event, occurredAt: new Date(Date.now() - 2 * 60_000).toISOString(), dispatchedAt: null });
     expect(await dispatchStaleEvents(db(), env)).toBe(1);
     expect(await dispatchStaleEvents(db(), env)).toBe(0);
   });
 
   it("runs the sweep from the frequent cron trigger", async () => {
     const lost = eventStatement({ db: db(), tenantId: "tenant_y" }, "review.updated", {});
-    await db().insert(domainEvents).values({ ...lost.event, occurredAt: new Date(Date.now() - 5 * 60_000).toISOString(), dispatchedAt: null });
+    await db().insert(domainEvents).values({ ...lost.event, occurredAt: new Date(Date.now() - STALE_EVENT_MS - 1000).toISOString(), dispatchedAt: null });
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }), env);
     await waitOnExecutionContext(ctx);
