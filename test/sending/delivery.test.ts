@@ -1,8 +1,12 @@
+import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contacts, domainEvents, sendRecords, solicitations } from "../../src/db/schema";
 import { sweepStalePending } from "../../src/modules/solicitations/stale";
+import type { Env } from "../../src/env";
+import { deliverSends } from "../../src/modules/solicitations/delivery";
+import { countingD1 } from "../helpers/d1-counter";
 import { createWorld, db, type World } from "../helpers/seed";
 import { standIn } from "../messaging/stand-in";
 import { approvedTemplate, newContact, newLocation, noQuietHours, outboxFor, pendingRow, runSends, solicitationRow } from "./helpers";
@@ -77,6 +81,32 @@ describe("SENDS consumer", () => {
       expect(row!.status).toBe("SENT");
       expect(mail).toHaveLength(1);
       expect(row!.providerMessageId).toBe(mail[0]!.id);
+    }
+  });
+
+  it("costs the same D1 round trips for a batch from many tenants as from one: one settings read, one outbox write", async () => {
+    const worlds = [w, await createWorld(), await createWorld()];
+    const rowsOf = async (world: World, n: number) => {
+      await noQuietHours(world);
+      const l = await newLocation(world);
+      const ids = [];
+      for (let i = 0; i < n; i++) ids.push(await pendingRow({ tenantId: world.tenantA.id, contactId: (await newContact(world)).id, locationId: l.id }));
+      return ids;
+    };
+    const send = async (ids: string[]) => {
+      const { DB, roundTrips } = countingD1();
+      const ctx = createExecutionContext();
+      const batch = createMessageBatch("sends", ids.map((solicitationId, i) => ({ id: `m-${i}-${solicitationId}`, timestamp: new Date(), attempts: 1, body: { solicitationId } })));
+      await deliverSends(batch, { ...env, DB } as Env, ctx);
+      await waitOnExecutionContext(ctx);
+      return roundTrips();
+    };
+    const oneTenant = await rowsOf(w, 2);
+    const threeTenants = (await Promise.all(worlds.map((x) => rowsOf(x, 2)))).flat();
+    expect(await send(threeTenants)).toBe(await send(oneTenant));
+    for (const id of [...oneTenant, ...threeTenants]) {
+      expect(await solicitationRow(id)).toMatchObject({ status: "SENT", provider: "outbox" });
+      expect(await outboxFor(id)).toHaveLength(1);
     }
   });
 

@@ -9,7 +9,7 @@ import { backoffSeconds } from "../../lib/backoff";
 import { commit, type PendingEvent } from "../../lib/commit";
 import { eventStatement } from "../../lib/events";
 import { nowIso } from "../../lib/time";
-import { resolveProvider } from "../../providers/messaging/resolve";
+import { resolveProviders } from "../../providers/messaging/resolve";
 import { ProviderError, type FetchLike, type MessageProvider, type OutgoingMessage } from "../../providers/messaging/types";
 import { mintUnsubscribeToken } from "../links/tokens";
 import { loadDeliveryData, type DeliveryData } from "./delivery-data";
@@ -77,12 +77,7 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
   const ids = [...new Set(batch.messages.map((m) => (m.body as SendMessage)?.solicitationId).filter((id): id is string => typeof id === "string"))];
   const d = ids.length ? await loadDeliveryData(db, ids) : null;
   const defer = (p: Promise<unknown>) => exec.waitUntil(p);
-  const providers = new Map<string, Promise<MessageProvider>>();
-  const providerFor = (tenantId: string, channel: MessageChannel) => {
-    const key = `${tenantId}:${channel}`;
-    if (!providers.has(key)) providers.set(key, resolveProvider(db, env, tenantId, channel, deps.fetch));
-    return providers.get(key)!;
-  };
+  const providerFor = await resolveProviders(db, env, [...new Set([...(d?.solicitations.values() ?? [])].map((s) => s.tenantId))], deps.fetch);
 
   // 1. decide per solicitation: nothing to do, blocked now, or a message to send
   const outcomes = new Map<string, Outcome>();
@@ -145,21 +140,21 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
   // 2. claim the send records of everything about to go out, in one statement
   const claimed = await claimSends(db, toSend.map((p) => p.s.id), nowIso(now));
 
-  // 3. send: a provider that takes many messages gets each tenant's batch in one call; others a few at a time
+  // 3. send: a provider that takes many messages gets its whole share of the batch in one call (the
+  // outbox: every tenant's that has no provider); others a few at a time
   const attempts = new Map(batch.messages.map((m) => [(m.body as SendMessage)?.solicitationId, m.attempts]));
   const attemptOf = (s: Solicitation) => attempts.get(s.id) ?? 1;
-  const groups = new Map<string, Prepared[]>();
+  const groups = new Map<MessageProvider, Prepared[]>();
   for (const p of toSend) {
     if (!claimed.has(p.s.id)) {
       outcomes.set(p.s.id, ack);
       continue;
     }
-    const key = `${p.s.tenantId}:${p.s.channel}`;
-    groups.set(key, [...(groups.get(key) ?? []), p]);
+    const provider = await providerFor(p.s.tenantId, p.s.channel);
+    groups.set(provider, [...(groups.get(provider) ?? []), p]);
   }
   const one: Prepared[] = [];
-  for (const group of groups.values()) {
-    const provider = await providerFor(group[0]!.s.tenantId, group[0]!.s.channel);
+  for (const [provider, group] of groups) {
     if (!provider.sendMany || group.length === 1) {
       one.push(...group);
       continue;

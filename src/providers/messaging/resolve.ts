@@ -1,12 +1,12 @@
 import type { Db } from "../../db/client";
-import type { MessageChannel } from "../../db/schema";
+import type { MessageChannel, MessagingSettingsRow } from "../../db/schema";
 import type { Env } from "../../env";
 import { missingFields } from "./catalog";
 import type { ChannelSettings } from "./channel-settings";
 import { createProvider, type ProviderDeps } from "./factory";
 import { OutboxProvider } from "./outbox";
 import { platformChannelSettings } from "./platform";
-import { findSettingsRow, toChannelSettings } from "./settings-store";
+import { findSettingsRow, findSettingsRows, toChannelSettings } from "./settings-store";
 import type { FetchLike, MessageProvider } from "./types";
 
 /**
@@ -20,7 +20,11 @@ export async function resolveChannelSettings(
   tenantId: string | null,
   channel: MessageChannel,
 ): Promise<ChannelSettings | null> {
-  const row = tenantId ? await findSettingsRow(db, tenantId, channel) : undefined;
+  return settingsFrom(env, tenantId ? await findSettingsRow(db, tenantId, channel) : undefined, channel);
+}
+
+/** resolveChannelSettings for a tenant's settings row already read (undefined: none stored). */
+async function settingsFrom(env: Env, row: MessagingSettingsRow | undefined, channel: MessageChannel): Promise<ChannelSettings | null> {
   if (row) {
     const own = await toChannelSettings(env, row);
     if (missingFields(channel, own.provider, own).length === 0) return own;
@@ -38,6 +42,11 @@ export async function resolveChannelSettings(
   };
 }
 
+type ResolveDeps = Omit<ProviderDeps, "fetch" | "publicBaseUrl">;
+
+const providerFrom = (db: Db, env: Env, settings: ChannelSettings | null, fetchImpl?: FetchLike, deps: ResolveDeps = {}): MessageProvider =>
+  settings ? createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL }) : new OutboxProvider(db);
+
 /** The provider for a tenant's channel (see resolveChannelSettings), or the outbox when there is none. */
 export async function resolveProvider(
   db: Db,
@@ -45,9 +54,30 @@ export async function resolveProvider(
   tenantId: string | null,
   channel: MessageChannel,
   fetchImpl?: FetchLike,
-  deps: Omit<ProviderDeps, "fetch" | "publicBaseUrl"> = {},
+  deps: ResolveDeps = {},
 ): Promise<MessageProvider> {
-  const settings = await resolveChannelSettings(db, env, tenantId, channel);
-  if (!settings) return new OutboxProvider(db);
-  return createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL });
+  return providerFrom(db, env, await resolveChannelSettings(db, env, tenantId, channel), fetchImpl, deps);
+}
+
+/**
+ * The providers of many tenants' channels (a queue batch from many tenants): one read for all their
+ * settings. The channels that fall to the outbox share one outbox, so its writes go in one batch.
+ */
+export async function resolveProviders(
+  db: Db,
+  env: Env,
+  tenantIds: string[],
+  fetchImpl?: FetchLike,
+): Promise<(tenantId: string, channel: MessageChannel) => Promise<MessageProvider>> {
+  const rows = await findSettingsRows(db, tenantIds);
+  const outbox = new OutboxProvider(db);
+  const resolved = new Map<string, Promise<MessageProvider>>();
+  return (tenantId, channel) => {
+    const key = `${tenantId}:${channel}`;
+    if (!resolved.has(key)) {
+      const row = rows.find((r) => r.tenantId === tenantId && r.channel === channel);
+      resolved.set(key, settingsFrom(env, row, channel).then((settings) => (settings ? providerFrom(db, env, settings, fetchImpl) : outbox)));
+    }
+    return resolved.get(key)!;
+  };
 }

@@ -4,6 +4,7 @@ import { messagingSettings, type MessageChannel, type MessagingSettingsRow } fro
 import type { Env } from "../../env";
 import { decryptSecret, encryptSecret } from "../../lib/crypto";
 import type { ChannelSettings } from "./channel-settings";
+import { inJson } from "../../lib/sql";
 
 const encryptionKey = (env: Env) => {
   if (!env.ENCRYPTION_KEY) throw new Error("ENCRYPTION_KEY is not configured: provider credentials cannot be sealed or read");
@@ -27,6 +28,10 @@ export async function findSettingsRow(db: Db, tenantId: string, channel: Message
     .where(and(eq(messagingSettings.tenantId, tenantId), eq(messagingSettings.channel, channel)))
     .get();
 }
+
+/** Every channel's settings of these tenants, in one read. */
+export const findSettingsRows = (db: Db, tenantIds: string[]): Promise<MessagingSettingsRow[]> =>
+  tenantIds.length ? db.select().from(messagingSettings).where(inJson(messagingSettings.tenantId, tenantIds)) : Promise.resolve([]);
 
 export async function toChannelSettings(env: Env, row: MessagingSettingsRow): Promise<ChannelSettings> {
   return {
