@@ -24,11 +24,14 @@ export async function startServer({ port = 8790, outdir = defaultOutdir, vars = 
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   const mf = new Miniflare({
     host: "127.0.0.1",
-    port,
+    port: 0,
     ...(inspectorPort ? { inspectorPort } : {}),
-    workers: [worker(compatibilityDate, port, outdir, vars)],
+    workers: [{ ...worker(compatibilityDate, port, outdir, vars), unsafeDirectSockets: [{ host: "127.0.0.1", port }] }],
   });
-  const url = (await mf.ready).toString().replace(/\/$/, "");
+  await mf.ready;
+  // workerd's own socket for the Worker, as in production: requests skip Miniflare's entry worker
+  // (a dev-only layer: pretty error pages, live reload), which otherwise runs on the same thread
+  const url = (await mf.unsafeGetDirectURL("reputation-ops")).toString().replace(/\/$/, "");
   const db = await mf.getD1Database("DB");
   await applyMigrations(db);
   return { mf, url, db };
