@@ -17,21 +17,23 @@ const defaultOutdir = path.join(root, "bench/.dist");
 /**
  * `vars` override or add string bindings (e.g. a lower MCP_SESSION_IDLE_SECONDS for a test);
  * `inspectorPort` opens workerd's V8 inspector (every isolate, for CPU profiles: docs/performance.md).
+ * `direct` (BENCH_DIRECT=1) serves the Worker on workerd's own socket (`unsafeDirectSockets`), without
+ * Miniflare's entry worker in front: the dev-only layer every request otherwise passes through, on
+ * the same workerd thread. The recorded figures use the default (through the entry worker, as
+ * decisions.md describes); docs/performance.md gives both for the mixed load.
  */
-export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort } = {}) {
+export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1" } = {}) {
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   const mf = new Miniflare({
     host: "127.0.0.1",
-    port: 0,
+    port: direct ? 0 : port,
     ...(inspectorPort ? { inspectorPort } : {}),
-    workers: [{ ...worker(compatibilityDate, port, outdir, vars), unsafeDirectSockets: [{ host: "127.0.0.1", port }] }],
+    workers: [{ ...worker(compatibilityDate, port, outdir, vars), ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}) }],
   });
-  await mf.ready;
-  // workerd's own socket for the Worker, as in production: requests skip Miniflare's entry worker
-  // (a dev-only layer: pretty error pages, live reload), which otherwise runs on the same thread
-  const url = (await mf.unsafeGetDirectURL("reputation-ops")).toString().replace(/\/$/, "");
+  const entry = (await mf.ready).toString();
+  const url = (direct ? (await mf.unsafeGetDirectURL("reputation-ops")).toString() : entry).replace(/\/$/, "");
   const db = await mf.getD1Database("DB");
   await applyMigrations(db);
   return { mf, url, db };
