@@ -20,6 +20,8 @@ export default defineConfig(async () => {
                   JWT_SECRET: "test-jwt-secret-please-change-0123456789",
                   ENCRYPTION_KEY: "dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy0hISE=",
                   ENVIRONMENT: "test",
+                  // rollups rebuilt on every event batch, so tests read them at once (test/analytics/coalescing.test.ts covers the interval)
+                  ROLLUP_REBUILD_SECONDS: "0",
                 },
               },
             }),

@@ -21,6 +21,8 @@ export interface Env {
   AI?: Ai;
 
   ENVIRONMENT: string;
+  /** a rollup cell is rebuilt at most once per this many seconds (default 10; 0: on every event batch) */
+  ROLLUP_REBUILD_SECONDS?: string;
   PUBLIC_BASE_URL: string;
   JWT_ISSUER: string;
   JWT_AUDIENCE: string;

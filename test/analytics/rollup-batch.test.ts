@@ -62,8 +62,9 @@ describe("rollups of an event batch", () => {
   it("rebuild every touched cell of both tenants, CELLS_PER_BATCH to a D1 batch, with the same rows as a rebuild from source", async () => {
     const counted = countingD1();
     await applyEventsToRollups(events, { ...(env as unknown as Env), DB: counted.DB });
-    // the solicitations and the reviews the events name, the tenants' SLA rules, then the 45 cells' batches
-    expect(counted.roundTrips()).toBe(3 + Math.ceil(45 / CELLS_PER_BATCH));
+    // the solicitations and the reviews the events name, marking the cells dirty and picking the due
+    // ones, the tenants' SLA rules, then the 45 cells' batches
+    expect(counted.roundTrips()).toBe(4 + Math.ceil(45 / CELLS_PER_BATCH));
     const fromEvents = await snapshot();
     expect(fromEvents.funnel).toHaveLength(5 * 3 * 2);
     expect(fromEvents.reviews).toHaveLength(5 * 3);
@@ -82,7 +83,7 @@ describe("rollups of an event batch", () => {
   it("costs the same round trips for one event as for the whole batch", async () => {
     const counted = countingD1();
     await applyEventsToRollups(events.slice(0, 1), { ...(env as unknown as Env), DB: counted.DB });
-    expect(counted.roundTrips()).toBe(2); // the solicitation, then the batch (no review, no SLA read)
+    expect(counted.roundTrips()).toBe(3); // the solicitation, the dirty mark, then the batch (no review, no SLA read)
   });
 
   it("ignores an id another tenant's event names", async () => {

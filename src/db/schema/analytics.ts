@@ -208,3 +208,26 @@ export const recommendationRuns = sqliteTable(
   },
   (t) => [index("recommendation_runs_day_idx").on(t.lastRunDay)],
 );
+
+/**
+ * The rollup cells (one rollup, tenant, location and UTC day) that events touched, and up to which
+ * touch each was last rebuilt: a cell is dirty while version > built_version. Lets a hot cell be
+ * rebuilt at most once per ROLLUP_REBUILD_SECONDS however many event batches touch it.
+ */
+export const rollupCells = sqliteTable(
+  "rollup_cells",
+  {
+    rollup: text("rollup").notNull(),
+    tenantId: text("tenant_id").notNull(),
+    locationId: text("location_id").notNull(),
+    day: text("day").notNull(),
+    version: integer("version").notNull(),
+    builtVersion: integer("built_version").notNull(),
+    builtAt: text("built_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.rollup, t.tenantId, t.locationId, t.day] }),
+    index("rollup_cells_dirty_idx").on(t.builtAt).where(sql.raw("version > built_version")),
+    index("rollup_cells_day_idx").on(t.day),
+  ],
+);

@@ -1,16 +1,16 @@
-import { createDb } from "../../db/client";
+import { createDb, type Db } from "../../db/client";
 import { reviews, solicitations } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { dayOf } from "./dates";
 import { inJson } from "../../lib/sql";
+import { markBuilt, rebuildIntervalMs, touchAndPickDue, type Rollup, type RollupWork } from "./cells";
 import { atomically, dueExpression, funnelStatements, responseStatements, reviewStatements, type RollupCell } from "./rollups";
 
 const str = (v: unknown) => (typeof v === "string" && v ? v : null);
 
 const REVIEW_EVENTS = new Set(["review.created", "review.updated", "response.published"]);
 
-type Rollup = "funnel" | "reviews" | "responses";
 /** Cells rebuilt per D1 batch (a busy location-day has hundreds of source rows). */
 export const CELLS_PER_BATCH = 5;
 
@@ -26,12 +26,14 @@ function tenantById(events: EventEnvelope[], field: string): Map<string, string>
 
 /**
  * EVENTS handler, per queue batch: finds the location-days (cells) the events touch, with one read
- * per source table, then rebuilds them CELLS_PER_BATCH at a time, a statement pair per rollup and
- * batch however many tenants, locations and days the cells span. A campaign send's hundred events
- * of one location-day cost one rebuild, not a hundred round trips. A row only counts for the
- * tenant whose event named it. Running it twice (redelivery, or a crash after the write) gives the
- * same rows, so it is idempotent by design. A review's rollups are keyed by occurredAt (reviews) and createdAt
- * (responses); a solicitation's by its createdAt.
+ * per source table, marks them dirty, and rebuilds the dirty cells that are due (never built, or
+ * built over ROLLUP_REBUILD_SECONDS ago; this batch's and any an earlier batch left) CELLS_PER_BATCH
+ * at a time, a statement pair per rollup and batch however many tenants, locations and days the
+ * cells span. A hot location-day is rebuilt once per interval however many batches touch it, so a
+ * rollup lags its source by at most the interval under load (the 5-minute sweep flushes what a
+ * burst left). A row only counts for the tenant whose event named it. A rebuild recomputes from the
+ * source rows, so running it twice gives the same rows (idempotent by design). A review's rollups
+ * are keyed by occurredAt (reviews) and createdAt (responses); a solicitation's by its createdAt.
  */
 export async function applyEventsToRollups(events: EventEnvelope[], env: Env): Promise<void> {
   const db = createDb(env.DB);
@@ -62,10 +64,19 @@ export async function applyEventsToRollups(events: EventEnvelope[], env: Env): P
     touch(cells.responses, r.tenantId, r.locationId, r.createdAt);
   }
 
-  // small atomic batches: each is one synchronous SQLite transaction, and a local workerd runs it on
-  // the thread that serves requests (a hundred hot cells at once held every request for 24-38 ms)
-  const due = cells.responses.size ? await dueExpression(db, [...new Set([...cells.responses.values()].map((c) => c.tenantId))]) : undefined;
-  const todo = (Object.entries(cells) as [Rollup, Map<string, RollupCell>][]).flatMap(([rollup, m]) => [...m.values()].map((cell) => ({ rollup, cell })));
+  const touched = (Object.entries(cells) as [Rollup, Map<string, RollupCell>][]).flatMap(([rollup, m]) => [...m.values()].map((cell) => ({ rollup, cell })));
+  const now = Date.now();
+  await rebuildCells(db, await touchAndPickDue(db, touched, new Date(now - rebuildIntervalMs(env)).toISOString()), new Date(now).toISOString());
+}
+
+/**
+ * Rebuilds the cells and records each as built, in small atomic batches: each is one synchronous
+ * SQLite transaction, and a local workerd runs it on the thread that serves requests (a hundred hot
+ * cells at once held every request for 24-38 ms).
+ */
+export async function rebuildCells(db: Db, todo: RollupWork[], at: string): Promise<void> {
+  const responseTenants = [...new Set(todo.filter((t) => t.rollup === "responses").map((t) => t.cell.tenantId))];
+  const due = responseTenants.length ? await dueExpression(db, responseTenants) : undefined;
   for (let i = 0; i < todo.length; i += CELLS_PER_BATCH) {
     const chunk = todo.slice(i, i + CELLS_PER_BATCH);
     const of = (rollup: Rollup) => chunk.filter((t) => t.rollup === rollup).map((t) => t.cell);
@@ -74,8 +85,23 @@ export async function applyEventsToRollups(events: EventEnvelope[], env: Env): P
       ...(funnel.length ? funnelStatements(db, funnel) : []),
       ...(reviewed.length ? reviewStatements(db, reviewed) : []),
       ...(responded.length ? await responseStatements(db, responded, due) : []),
+      markBuilt(chunk, at),
     ]);
   }
+}
+
+/** Sweep: every dirty cell, whoever touched it last (a burst's last touches wait for no further batch). */
+export async function flushDirtyCells(env: Env, rounds = 10): Promise<number> {
+  const db = createDb(env.DB);
+  let rebuilt = 0;
+  for (let i = 0; i < rounds; i++) {
+    const at = new Date().toISOString();
+    const todo = await touchAndPickDue(db, [], at);
+    if (!todo.length) break;
+    await rebuildCells(db, todo, at);
+    rebuilt += todo.length;
+  }
+  return rebuilt;
 }
 
 /** One event on its own (tests and replays): the batch path with a batch of one. */

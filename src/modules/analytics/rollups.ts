@@ -40,18 +40,16 @@ function deleteRows(db: Db, t: RollupTable, target: RollupTarget): SQL {
 
 const dialect = new SQLiteAsyncDialect();
 
-/**
- * Runs the statements as one atomic D1 batch. Raw on D1 directly: drizzle's batch cannot bind the
- * parameters of a raw INSERT ... SELECT.
- */
+/** A raw statement prepared on D1 directly: drizzle's batch cannot bind the parameters of a raw INSERT ... SELECT. */
+export function prepareRaw(db: Db, statement: SQL) {
+  const q = dialect.sqlToQuery(statement);
+  return db.$client.prepare(q.sql).bind(...q.params);
+}
+
+/** Runs the statements as one atomic D1 batch. */
 export async function atomically(db: Db, statements: SQL[]) {
   if (!statements.length) return;
-  await db.$client.batch(
-    statements.map((s) => {
-      const q = dialect.sqlToQuery(s);
-      return db.$client.prepare(q.sql).bind(...q.params);
-    }),
-  );
+  await db.$client.batch(statements.map((s) => prepareRaw(db, s)));
 }
 
 /**
