@@ -66,7 +66,7 @@ describe("rollup cells rebuilt at most once per interval", () => {
 
   it("finds the due cells through the index of dirty cells, never by scanning every cell", async () => {
     const plan = (await env.DB.prepare(
-      "explain query plan select rollup, tenant_id as tenantId, location_id as locationId, day from rollup_cells where version > built_version and (built_at is null or built_at < ?) order by built_at limit ?",
+      "explain query plan select rollup, tenant_id as tenantId, location_id as locationId, day from rollup_cells where version > built_version and (built_at is null or built_at <= ?) order by built_at limit ?",
     ).bind(new Date().toISOString(), 200).all<{ detail: string }>()).results.map((r) => r.detail);
     expect(plan.join("\n")).toMatch(/USING INDEX rollup_cells_dirty_idx/);
     expect(plan.join("\n")).not.toMatch(/SCAN rollup_cells$/m);
