@@ -151,7 +151,7 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
       continue;
     }
     const provider = await providerFor(p.s.tenantId, p.s.channel);
-    groups.set(provider, [...(groups.get(provider) ?? []), p]);
+    (groups.get(provider) ?? groups.set(provider, []).get(provider)!).push(p);
   }
   const one: Prepared[] = [];
   for (const [provider, group] of groups) {
