@@ -4,6 +4,7 @@ import { automationRuns, domainEvents, inboxItems, recommendations, reviewRespon
 import { MAX_CHAIN_DEPTH, runAutomation } from "../../src/modules/automation/engine";
 import { createWorld, db, type World } from "../helpers/seed";
 import { latestEmailTo } from "../helpers/outbox";
+import { pollUntil } from "../helpers/poll";
 import { newLocation } from "../reviews/helpers";
 import { endpoint, env, event, seedReview, verifyStandardWebhook } from "./helpers";
 
@@ -269,9 +270,8 @@ describe("matching, scope, idempotency and loop protection", () => {
     const { loc, rule } = await setup([{ type: "add_tags", config: { tags: ["from-queue"] } }], { trigger: "review.created", conditions: [{ field: "rating", op: "eq", value: 1 }] });
     const res = await w.as("tenantUser").post("/v1/reviews/ingest", { locationId: loc.id, siteType: "google", rating: 1, text: "Awful", externalReviewId: `q-${Date.now()}` });
     expect(res.status).toBe(201);
-    const deadline = Date.now() + 10_000;
-    while ((await runsOf(rule.id)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const [run] = await runsOf(rule.id);
+    // the consumer writes the run as "running" first and its outcome later: wait for the outcome
+    const [run] = await pollUntil(() => runsOf(rule.id), (runs) => runs.length > 0 && runs.every((r) => r.outcome !== "running"));
     expect(run).toMatchObject({ outcome: "succeeded", eventType: "review.created" });
     const it0 = await db().select().from(inboxItems).where(and(eq(inboxItems.reviewId, res.body.id))).get();
     expect(it0!.tags).toEqual(["from-queue"]);
