@@ -80,6 +80,10 @@ export const reviewResponses = sqliteTable(
     publishedAt: timestamp("published_at"),
     /** where it went: the site's connector type, or `local` for first-party reviews */
     publishedVia: text("published_via"),
+    /** the user who published (API or by hand); null when an API key did */
+    publishedByUserId: text("published_by_user_id"),
+    /** where a reply posted by hand can be seen, when the person gave it */
+    publishedUrl: text("published_url"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

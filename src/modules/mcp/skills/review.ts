@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { REVIEW_STATUSES } from "../../../db/schema";
+import { publishResponse } from "../../reviews/publish";
+import { PublishResponseBody } from "../../reviews/responses.schemas";
 import { listApprovalQueue } from "../../reviews/responses.service";
 import { listReviews } from "../../reviews/service";
 import { defineSkill } from "./registry";
@@ -52,4 +54,23 @@ defineSkill({
     const data = await listApprovalQueue(ctx, input);
     return { data, total: data.length };
   },
+});
+
+defineSkill({
+  name: "response.mark-published",
+  title: "Mark a review reply as posted by hand",
+  description:
+    "Records that an approved reply to a review was posted by hand on the review site (Facebook, Yelp and others " +
+    "without a reply API): the reply becomes published (publishedVia manual) and the review responded. Call it only " +
+    "after the reply is really visible on the site. Needs the reply's id (from approval.list-pending or inbox.get) " +
+    "and, if known, the URL where the posted reply can be seen.",
+  input: z.object({
+    responseId: z.string().min(1).max(64).describe("the approved reply's id"),
+    externalUrl: PublishResponseBody.shape.externalUrl.describe("where the posted reply can be seen (http or https)"),
+  }),
+  scopes: ["write:responses"],
+  access: "write",
+  destructive: false,
+  minRole: "manager",
+  handler: async (ctx, input) => publishResponse(ctx, input.responseId, undefined, { manual: true, externalUrl: input.externalUrl }),
 });
