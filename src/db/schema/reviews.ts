@@ -95,9 +95,13 @@ export const reviewResponses = sqliteTable(
 );
 
 /** Which reviews a rule covers; every given list must match (an absent list matches everything). */
+/** The review sites (spec: Review.siteType, review.list); THE siteType input is z.enum of this (reviews/schemas.ts). */
+export const SITE_TYPES = ["google", "yelp", "facebook", "tripadvisor", "trustpilot", "first_party"] as const;
+export type SiteTypeValue = (typeof SITE_TYPES)[number];
+
 export interface SlaFilter {
   rating?: number[];
-  siteType?: string[];
+  siteType?: SiteTypeValue[];
   sentiment?: Sentiment[];
   locationId?: string[];
 }

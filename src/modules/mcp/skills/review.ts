@@ -4,6 +4,7 @@ import { publishResponse } from "../../reviews/publish";
 import { PublishResponseBody } from "../../reviews/responses.schemas";
 import { listApprovalQueue } from "../../reviews/responses.service";
 import { listReviews } from "../../reviews/service";
+import { SiteType } from "../../reviews/schemas";
 import { defineSkill } from "./registry";
 
 defineSkill({
@@ -15,7 +16,7 @@ defineSkill({
     "site, exact star rating, status, and since (reviews published on or after that day, UTC).",
   input: z.object({
     locationId: z.string().max(64).optional().describe("only this location's reviews"),
-    siteType: z.enum(["google", "yelp", "facebook", "tripadvisor", "trustpilot"]).optional().describe("only this review site"),
+    siteType: SiteType.optional().describe("only this review site (first_party: reviews collected by this service)"),
     rating: z.number().int().min(1).max(5).optional().describe("only reviews with exactly this many stars"),
     status: z.enum(REVIEW_STATUSES).optional().describe("new: not yet answered; responded: a reply was published"),
     since: z.iso.datetime({ offset: true }).optional().describe("ISO date-time; compared by UTC day"),
