@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { automationRuns, domainEvents, inboxItems, recommendations, reviewResponses, solicitations } from "../../src/db/schema";
 import { MAX_CHAIN_DEPTH, runAutomation } from "../../src/modules/automation/engine";
 import { createWorld, db, type World } from "../helpers/seed";
-import { latestEmailTo } from "../helpers/outbox";
+import { emailIdsTo, nextEmailTo } from "../helpers/outbox";
 import { pollUntil } from "../helpers/poll";
 import { newLocation } from "../reviews/helpers";
 import { endpoint, env, event, seedReview, verifyStandardWebhook } from "./helpers";
@@ -94,10 +94,13 @@ describe("actions", () => {
       { type: "notify_email", config: { to: ["ops@example.com"], toRole: "manager", subject: "{{data.rating}}★ review at {{location.name}}", text: "Review {{data.reviewId}} needs attention ({{event.type}})." } },
     ]);
     const { review } = await seedReview(w.tenantA.id, loc.id, { rating: 1 });
+    const recipients = ["ops@example.com", w.users.manager.email];
+    // these addresses may hold mail from earlier tests (other rules fire on the same tenant): wait for the new one
+    const seen = await Promise.all(recipients.map(emailIdsTo));
     await runAutomation(reviewEvent(w.tenantA.id, review), env);
     const locName = (await w.as("viewer").get(`/v1/locations/${loc.id}`)).body.name;
-    for (const to of ["ops@example.com", w.users.manager.email]) {
-      const mail = await latestEmailTo(to);
+    for (const [i, to] of recipients.entries()) {
+      const mail = await nextEmailTo(to, seen[i]!);
       expect(mail).toMatchObject({ tenantId: w.tenantA.id, subject: `1★ review at ${locName}`, text: `Review ${review.id} needs attention (review.negative).` });
     }
     expect((await runsOf(rule.id))[0]!.actions[0]).toMatchObject({ outcome: "succeeded", result: { recipients: 2 } });
