@@ -6,6 +6,7 @@ import { onError, onNotFound } from "./lib/error-handler";
 import { createRouter } from "./lib/openapi";
 import { authenticate, registerAuthenticator } from "./middleware/auth";
 import { documentJsonBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
+import { documentProtocolEndpoints } from "./protocol-docs";
 import { requestId } from "./middleware/request-id";
 import { securityHeaders } from "./middleware/security-headers";
 import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middleware/tenant";
@@ -145,6 +146,7 @@ export function createApp() {
     description: "The tenant every /v1 route acts on",
   });
   documentJsonBodyLimit(app.openAPIRegistry);
+  documentProtocolEndpoints(app.openAPIRegistry);
   app.doc31("/docs/openapi.json", { openapi: "3.1.0", info: API_INFO });
   app.get("/docs", swaggerUI({ url: "/docs/openapi.json" }));
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { automationRuns, domainEvents, inboxItems, recommendations, reviewResponses, solicitations } from "../../src/db/schema";
 import { MAX_CHAIN_DEPTH, runAutomation } from "../../src/modules/automation/engine";
 import { createWorld, db, type World } from "../helpers/seed";
-import { latestEmailTo } from "../helpers/outbox";
+import { emailIdsTo, nextEmailTo } from "../helpers/outbox";
+import { pollUntil } from "../helpers/poll";
 import { newLocation } from "../reviews/helpers";
 import { endpoint, env, event, seedReview, verifyStandardWebhook } from "./helpers";
 
@@ -93,10 +94,13 @@ describe("actions", () => {
       { type: "notify_email", config: { to: ["ops@example.com"], toRole: "manager", subject: "{{data.rating}}★ review at {{location.name}}", text: "Review {{data.reviewId}} needs attention ({{event.type}})." } },
     ]);
     const { review } = await seedReview(w.tenantA.id, loc.id, { rating: 1 });
+    const recipients = ["ops@example.com", w.users.manager.email];
+    // these addresses may hold mail from earlier tests (other rules fire on the same tenant): wait for the new one
+    const seen = await Promise.all(recipients.map(emailIdsTo));
     await runAutomation(reviewEvent(w.tenantA.id, review), env);
     const locName = (await w.as("viewer").get(`/v1/locations/${loc.id}`)).body.name;
-    for (const to of ["ops@example.com", w.users.manager.email]) {
-      const mail = await latestEmailTo(to);
+    for (const [i, to] of recipients.entries()) {
+      const mail = await nextEmailTo(to, seen[i]!);
       expect(mail).toMatchObject({ tenantId: w.tenantA.id, subject: `1★ review at ${locName}`, text: `Review ${review.id} needs attention (review.negative).` });
     }
     expect((await runsOf(rule.id))[0]!.actions[0]).toMatchObject({ outcome: "succeeded", result: { recipients: 2 } });
@@ -269,9 +273,8 @@ describe("matching, scope, idempotency and loop protection", () => {
     const { loc, rule } = await setup([{ type: "add_tags", config: { tags: ["from-queue"] } }], { trigger: "review.created", conditions: [{ field: "rating", op: "eq", value: 1 }] });
     const res = await w.as("tenantUser").post("/v1/reviews/ingest", { locationId: loc.id, siteType: "google", rating: 1, text: "Awful", externalReviewId: `q-${Date.now()}` });
     expect(res.status).toBe(201);
-    const deadline = Date.now() + 10_000;
-    while ((await runsOf(rule.id)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const [run] = await runsOf(rule.id);
+    // the consumer writes the run as "running" first and its outcome later: wait for the outcome
+    const [run] = await pollUntil(() => runsOf(rule.id), (runs) => runs.length > 0 && runs.every((r) => r.outcome !== "running"));
     expect(run).toMatchObject({ outcome: "succeeded", eventType: "review.created" });
     const it0 = await db().select().from(inboxItems).where(and(eq(inboxItems.reviewId, res.body.id))).get();
     expect(it0!.tags).toEqual(["from-queue"]);

@@ -56,6 +56,28 @@ describe("discovery and registration", () => {
     expect(res.body.scopes_supported).toEqual(expect.arrayContaining(["read:reviews", "write:contacts", "agent:*"]));
   });
 
+  it("answers a host other than the issuer with a JSON error naming the issuer, never an empty 404", async () => {
+    const other = "http://127.0.0.1:8787";
+    const cases: [string, RequestInit][] = [
+      ["/.well-known/oauth-authorization-server", {}],
+      ["/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=x" }],
+      ["/oauth/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: ["https://app.example/cb"] }) }],
+    ];
+    for (const [path, init] of cases) {
+      const res = await workerFetch(other + path, init);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get("content-type"), path).toContain("application/json");
+      const body = (await res.json()) as Record<string, any>;
+      expect(body, path).toMatchObject({
+        code: "NOT_FOUND",
+        error: expect.stringContaining(`the issuer is ${BASE}`),
+        details: { issuer: BASE, endpoint: `${BASE}${path}` },
+      });
+    }
+    // the issuer's own host is served as before
+    expect((await workerFetch(`${BASE}/.well-known/oauth-authorization-server`)).status).toBe(200);
+  });
+
   it("dynamic registration accepts https and localhost redirect URIs only", async () => {
     const register = (redirect_uris: string[]) =>
       workerFetch(`${BASE}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "X", redirect_uris, token_endpoint_auth_method: "none" }) });

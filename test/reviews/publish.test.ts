@@ -1,6 +1,9 @@
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { auditEvents, domainEvents } from "../../src/db/schema";
 import { publishResponse } from "../../src/modules/reviews/publish";
-import { createWorld, type World } from "../helpers/seed";
+import { createWorld, db, type World } from "../helpers/seed";
+import { connect, mintTestKey, structured } from "../mcp/helpers";
 import { ctxFor, ingest, jsonResponse, newLocation, standIn } from "./helpers";
 
 let w: World;
@@ -132,5 +135,66 @@ describe("PUBLISH_UNSUPPORTED", () => {
     const res = await w.as("manager").post(`/v1/responses/${created.body.id}/publish`);
     expect(res.status).toBe(422);
     expect(res.body.details).toMatchObject({ replyUrl: "https://www.yelp.com/biz/b?hrid=yr-2", reason: "no_reply_api" });
+  });
+});
+
+describe("manual publishing (the reply was posted by hand on the site)", () => {
+  it("moves approved -> published with publishedVia manual, who did it and the URL; audited; the review is responded", async () => {
+    const { reviewId, responseId } = await approvedFor({ siteType: "facebook", externalReviewId: "fb-manual-1" });
+    const res = await w.as("manager").post(`/v1/responses/${responseId}/publish`, { manual: true, externalUrl: "https://www.facebook.com/page-5/posts/1?comment_id=9" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      id: responseId, status: "published", publishedVia: "manual",
+      publishedByUserId: w.users.manager.id, publishedUrl: "https://www.facebook.com/page-5/posts/1?comment_id=9",
+    });
+    expect(Date.parse(res.body.publishedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect((await w.as("viewer").get(`/v1/reviews/${reviewId}`)).body.status).toBe("responded");
+    const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, responseId), eq(auditEvents.action, "response.published"))).get();
+    expect(audit).toMatchObject({ actorId: w.users.manager.id, tenantId: w.tenantA.id });
+    expect(audit!.nextState).toMatchObject({ status: "published", publishedVia: "manual", publishedByUserId: w.users.manager.id });
+    const events = (await db().select().from(domainEvents).where(eq(domainEvents.type, "response.published"))).filter((e) => e.data.responseId === responseId);
+    expect(events).toHaveLength(1);
+    // a second time is an invalid move, as for an API publish
+    const again = await w.as("manager").post(`/v1/responses/${responseId}/publish`, { manual: true });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe("INVALID_TRANSITION");
+  });
+
+  it("works without a URL, needs manager, an approved response, and a sane body; another tenant's id is 404", async () => {
+    const { responseId } = await approvedFor({ siteType: "google", externalReviewId: "g-manual-2" });
+    expect((await w.as("tenantUser").post(`/v1/responses/${responseId}/publish`, { manual: true })).status).toBe(403);
+    for (const body of [{ manual: true, externalUrl: "javascript:alert(1)" }, { manual: true, externalUrl: "not a url" }, { externalUrl: "https://x.example/r" }, { manual: "yes" }]) {
+      const bad = await w.as("manager").post(`/v1/responses/${responseId}/publish`, body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.body.code).toBe("VALIDATION_ERROR");
+    }
+    expect((await w.as("tenantBAdmin", w.tenantB.id).post(`/v1/responses/${responseId}/publish`, { manual: true })).status).toBe(404);
+    const ok = await w.as("manager").post(`/v1/responses/${responseId}/publish`, { manual: true });
+    expect(ok.body).toMatchObject({ status: "published", publishedVia: "manual", publishedUrl: null, publishedByUserId: w.users.manager.id });
+
+    const r = await ingest(w, { locationId: loc.id, siteType: "facebook", externalReviewId: "fb-draft", rating: 3 });
+    const draft = await w.as("tenantUser").post(`/v1/reviews/${r.id}/responses`, { text: "Draft" });
+    const notApproved = await w.as("manager").post(`/v1/responses/${draft.body.id}/publish`, { manual: true });
+    expect(notApproved.status).toBe(409);
+    expect(notApproved.body.code).toBe("INVALID_TRANSITION");
+  });
+
+  it("is offered as the MCP skill response.mark-published (write:responses)", async () => {
+    const { reviewId, responseId } = await approvedFor({ siteType: "yelp", externalReviewId: "yelp-manual-3" });
+    const readOnly = await connect({ token: mintTestKey(w.tenantA.id, ["read:reviews"]).token });
+    expect((await readOnly.client.listTools()).tools.map((t) => t.name)).not.toContain("response.mark-published");
+    const key = mintTestKey(w.tenantA.id, ["read:reviews", "write:responses"]);
+    const writer = await connect({ token: key.token });
+    const tool = (await writer.client.listTools()).tools.find((t) => t.name === "response.mark-published");
+    expect(tool?.inputSchema.required).toEqual(["responseId"]);
+    const done = structured(await writer.client.callTool({ name: "response.mark-published", arguments: { responseId, externalUrl: "https://www.yelp.com/biz/x?hrid=1" } }));
+    expect(done).toMatchObject({ id: responseId, status: "published", publishedVia: "manual", publishedUrl: "https://www.yelp.com/biz/x?hrid=1", publishedByUserId: null });
+    expect((await w.as("viewer").get(`/v1/reviews/${reviewId}`)).body.status).toBe("responded");
+    const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, responseId), eq(auditEvents.action, "response.published"))).get();
+    expect(audit).toMatchObject({ actorType: "system", actorId: key.keyId });
+    // another tenant's key cannot reach it
+    const other = await connect({ token: mintTestKey(w.tenantB.id, ["read:reviews", "write:responses"]).token });
+    const refused = await other.client.callTool({ name: "response.mark-published", arguments: { responseId } });
+    expect(refused.isError).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, roleAssignments, users } from "../../src/db/schema";
 import { request } from "../helpers/http";
-import { createWorld, db, seedUser, type World } from "../helpers/seed";
+import { createWorld, db, seedTenant, seedUser, type World } from "../helpers/seed";
 import { postResponse, startLogin } from "./flow";
 import { base64, IDP, signedResponse } from "./idp";
 import { BASE, enableSso, spUrls, type SpUrls } from "./setup";
@@ -20,6 +20,15 @@ async function login(nameId: string, attributes?: Record<string, string | string
   const started = await startLogin(sp.slug);
   const xml = signedResponse({ acsUrl: sp.acsUrl, audience: sp.audience, inResponseTo: started.requestId, nameId, attributes });
   return postResponse(sp.slug, base64(xml), started.relayState);
+}
+
+/** A new tenant whose admin saved these SSO settings; returns its slug. */
+async function seedTenantWithSso(settings: Record<string, unknown>): Promise<string> {
+  const t = await seedTenant({ name: "Metadata Co" });
+  const admin = await seedUser({ grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: t.id }], tenantId: t.id });
+  const res = await request("PUT", "/v1/settings/sso", { token: admin.token, tenantId: t.id, body: settings });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return t.slug;
 }
 
 const tokenFrom = (location: string) => new URL(location).searchParams.get("token")!;
@@ -44,8 +53,25 @@ describe("SP metadata and AuthnRequest", () => {
     expect(started.authnRequest).toContain(`>${sp.audience}</saml:Issuer>`);
   });
 
-  it("is 404 for an unknown slug and for a tenant without SSO enabled", async () => {
-    for (const path of ["/auth/saml/no-such-tenant/metadata", "/auth/saml/no-such-tenant/init", `/auth/saml/${w.tenantB.slug}/init`, `/auth/saml/${w.tenantB.slug}/metadata`]) {
+  it("serves SP metadata before the IdP is configured (the admin needs it to create the app at the IdP)", async () => {
+    // tenant B has no SSO settings at all
+    const b = spUrls(w.tenantB.slug);
+    const res = await request("GET", `/auth/saml/${b.slug}/metadata`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/xml");
+    expect(res.text).toContain(`entityID="${b.audience}"`);
+    expect(res.text).toMatch(new RegExp(`AssertionConsumerService[^>]*Location="${b.acsUrl}"`));
+    expect(res.text).toContain('WantAssertionsSigned="true"');
+    // saved but disabled settings without any IdP detail: their own entity id and ACS URL
+    const own = await seedTenantWithSso({ enabled: false, issuer: "urn:acme:sp", callbackUrl: "https://sso.acme.example/acs" });
+    const saved = await request("GET", `/auth/saml/${own}/metadata`);
+    expect(saved.status).toBe(200);
+    expect(saved.text).toContain('entityID="urn:acme:sp"');
+    expect(saved.text).toMatch(/AssertionConsumerService[^>]*Location="https:\/\/sso\.acme\.example\/acs"/);
+  });
+
+  it("is 404 for an unknown slug, and sign-in is 404 for a tenant without SSO enabled", async () => {
+    for (const path of ["/auth/saml/no-such-tenant/metadata", "/auth/saml/no-such-tenant/init", `/auth/saml/${w.tenantB.slug}/init`]) {
       const res = await request("GET", path);
       expect(res.status, path).toBe(404);
       expect(res.body.code).toBe("NOT_FOUND");

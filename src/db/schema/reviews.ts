@@ -80,6 +80,10 @@ export const reviewResponses = sqliteTable(
     publishedAt: timestamp("published_at"),
     /** where it went: the site's connector type, or `local` for first-party reviews */
     publishedVia: text("published_via"),
+    /** the user who published (API or by hand); null when an API key did */
+    publishedByUserId: text("published_by_user_id"),
+    /** where a reply posted by hand can be seen, when the person gave it */
+    publishedUrl: text("published_url"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -91,9 +95,13 @@ export const reviewResponses = sqliteTable(
 );
 
 /** Which reviews a rule covers; every given list must match (an absent list matches everything). */
+/** The review sites (spec: Review.siteType, review.list); THE siteType input is z.enum of this (reviews/schemas.ts). */
+export const SITE_TYPES = ["google", "yelp", "facebook", "tripadvisor", "trustpilot", "first_party"] as const;
+export type SiteTypeValue = (typeof SITE_TYPES)[number];
+
 export interface SlaFilter {
   rating?: number[];
-  siteType?: string[];
+  siteType?: SiteTypeValue[];
   sentiment?: Sentiment[];
   locationId?: string[];
 }

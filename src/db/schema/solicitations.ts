@@ -1,4 +1,5 @@
-import { index, integer, sqliteTable, text, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
+import { check, index, integer, sqliteTable, text, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
 import { createdAt, jsonObject, timestamp, updatedAt } from "./columns";
 import { MESSAGE_CHANNELS } from "./outbox";
 
@@ -71,7 +72,7 @@ export const idempotencyKeys = sqliteTable(
     key: text("key").notNull(),
     /** SHA-256 of the canonical request body: the same key with another body is 422 */
     requestHash: text("request_hash").notNull(),
-    /** null while the first request is in flight (a concurrent duplicate is 409) */
+    /** null while the first request is in flight (a concurrent duplicate waits for it) */
     responseStatus: integer("response_status"),
     responseBody: text("response_body", { mode: "json" }),
     createdAt: createdAt(),
@@ -87,3 +88,15 @@ export const sendRecords = sqliteTable("send_records", {
   providerMessageId: text("provider_message_id"),
   createdAt: createdAt(),
 });
+
+/**
+ * Never holds a row: its CHECK fails every insert. A send's D1 batch starts with
+ * `INSERT INTO frequency_cap_guard SELECT ... WHERE <a contact's non-blocked sends + this batch's > cap>`,
+ * so a batch that would exceed a frequency cap fails as a whole (and is decided again), while the
+ * count and the inserts run in one batch that no other write can interleave with.
+ */
+export const frequencyCapGuard = sqliteTable(
+  "frequency_cap_guard",
+  { contactId: text("contact_id").notNull() },
+  () => [check("frequency_cap_exceeded", sql`0`)],
+);

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { MESSAGE_CHANNELS } from "../../db/schema";
 import { ApiError, validationError } from "../../lib/errors";
 import { funnelAnalytics, responseAnalytics, reviewAnalytics } from "../analytics/service";
+import { INTERVALS } from "../analytics/schemas";
 import { getBrand, listBrands } from "../brands/service";
 import { getComplianceConfig } from "../compliance/service";
 import { experimentResults, getExperiment, listExperiments } from "../experiments/service";
@@ -43,7 +44,7 @@ const EXTRA_TOOLS: AgentTool[] = [
   {
     name: "analytics.reviews",
     description: "Review counts, average rating, rating distribution and sentiment per period, per location and per site.",
-    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), interval: z.enum(["day", "week", "month"]).default("week") }),
+    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), interval: z.enum(INTERVALS).default("week") }),
     handler: (ctx, i) => reviewAnalytics(ctx, i),
   },
   {

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { SiteType } from "../reviews/schemas";
 import { MESSAGE_CHANNELS } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
 import { daysBetween } from "./dates";
@@ -39,7 +40,7 @@ export type Interval = (typeof INTERVALS)[number];
 export const ReviewAnalyticsQuery = z
   .object({
     ...filterFields,
-    siteType: z.string().min(1).max(40).optional(),
+    siteType: SiteType.optional(),
     interval: z.enum(INTERVALS).default("day").openapi({ description: "series buckets: day, week (starting Monday, labelled by that Monday) or month (YYYY-MM)" }),
   })
   .refine(rangeOk(MAX_RANGE_DAYS), rangeIssue(MAX_RANGE_DAYS));

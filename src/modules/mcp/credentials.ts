@@ -35,7 +35,11 @@ export async function identify(token: string, requestedTenant: string | null, en
   const access = tenant ? resolveTenantAccess(principal, tenant) : null;
   if (!access) throw forbidden("Tenant not accessible");
   // a signed-in user reads everything their role can, and writes where the role allows writes
-  const scopes = roleAtLeast(access.role, "tenant_user") ? [...READ_SCOPES, "write:contacts"] : [...READ_SCOPES];
+  const scopes = [
+    ...READ_SCOPES,
+    ...(roleAtLeast(access.role, "tenant_user") ? ["write:contacts"] : []),
+    ...(roleAtLeast(access.role, "manager") ? ["write:responses"] : []),
+  ];
   return { credential: "session_jwt", tenantId, userId: principal.userId, scopes, agencySession: false };
 }
 

@@ -2,7 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { createRouter, json, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { ApiError } from "../../lib/errors";
 import { svc } from "../../middleware/service-context";
+import { baseUrl } from "../mcp/config";
 import { showAuthorize, submitAuthorize } from "./authorize";
 import { listGrants, OAuthGrantSchema, revokeGrant } from "./grants";
 import { authServer, AUTHORIZE_PATH, REGISTER_PATH, TOKEN_PATH } from "./provider";
@@ -24,8 +26,24 @@ const revoke = createRoute({
   responses: { 204: { description: "Revoked" }, ...stdErrorsWithNotFound },
 });
 
-/** Protocol endpoints the provider owns: RFC 8414 metadata, token (and revocation), RFC 7591 registration. */
-const provider = async (c: Context<AppEnv>) => (await authServer(c.env)).fetch(c.req.raw, c.env, c.executionCtx as ExecutionContext);
+/**
+ * Protocol endpoints the provider owns: RFC 8414 metadata, token (and revocation), RFC 7591 registration.
+ * The provider only answers on its issuer's origin (PUBLIC_BASE_URL) and gives anything else an empty
+ * 404; a request on another host (127.0.0.1 for localhost, a workers.dev name) gets a JSON error that
+ * names the issuer instead. It is not served: RFC 8414 clients reject metadata whose issuer differs
+ * from the host they asked, and tokens are bound to the issuer.
+ */
+const provider = async (c: Context<AppEnv>) => {
+  const issuer = baseUrl(c.env);
+  const url = new URL(c.req.url);
+  if (url.origin !== new URL(issuer).origin) {
+    throw new ApiError("NOT_FOUND", `No OAuth endpoint on ${url.origin}: the issuer is ${issuer}`, {
+      issuer,
+      endpoint: `${issuer}${url.pathname}`,
+    });
+  }
+  return (await authServer(c.env)).fetch(c.req.raw, c.env, c.executionCtx as ExecutionContext);
+};
 
 export const oauthRoutes = createRouter()
   .openapi(list, async (c) => c.json(await listGrants(svc(c)), 200))

@@ -11,6 +11,7 @@ export const SCOPES = {
   "read:recommendations": "Read recommendations",
   "read:approvals": "Read drafts awaiting approval",
   "write:contacts": "Suppress contacts (stop all messages to them)",
+  "write:responses": "Mark approved review replies as published after posting them by hand",
   "agent:*": "Run the AI agent skills",
 } as const;
 

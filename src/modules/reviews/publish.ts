@@ -7,6 +7,7 @@ import { isReviewSite, reviewSiteClient, ReviewSiteError, type FetchFn, type Rev
 import { siteConnection } from "../integrations/service";
 import { nextStatus } from "./response-states";
 import { findResponseRow, moveResponse } from "./responses.service";
+import type { PublishResponseInput, ResponseRow } from "./responses.schemas";
 import type { ReviewRow } from "./schemas";
 import { findReviewRow } from "./service";
 
@@ -52,10 +53,16 @@ async function connectionFor(ctx: ServiceContext, review: ReviewRow) {
  * details.replyUrl. A site error: 502 UPSTREAM_ERROR with the site's message. Either way the
  * response stays approved.
  */
-export async function publishResponse(ctx: ServiceContext, id: string, deps: { fetch: FetchFn } = { fetch: (...a) => fetch(...a) }) {
+export async function publishResponse(
+  ctx: ServiceContext,
+  id: string,
+  deps: { fetch: FetchFn } = { fetch: (...a) => fetch(...a) },
+  input: PublishResponseInput = {},
+) {
   const response = await findResponseRow(ctx, id);
   nextStatus(response.status, "publish");
   const review = await findReviewRow(ctx, response.reviewId);
+  if (input.manual) return markPublished(ctx, response, review, { via: "manual", url: input.externalUrl ?? null });
 
   let via = "local";
   if (!(review.isFirstParty || review.siteType === "first_party")) {
@@ -79,8 +86,18 @@ export async function publishResponse(ctx: ServiceContext, id: string, deps: { f
     via = review.siteType;
   }
 
+  return markPublished(ctx, response, review, { via, url: null });
+}
+
+/**
+ * approved -> published, with who did it, audited (response.published) with the review and its inbox
+ * item marked responded in the same batch: the same for an API publish and for a reply a person
+ * posted by hand on the site (via "manual", the sites without a reply API, as every competitor offers).
+ */
+function markPublished(ctx: ServiceContext, response: ResponseRow, review: ReviewRow, o: { via: string; url: string | null }) {
   const now = nowIso();
-  return moveResponse(ctx, response, "publish", { publishedAt: now, publishedVia: via }, [
+  const by = ctx.actor.type === "user" ? ctx.actor.userId : null;
+  return moveResponse(ctx, response, "publish", { publishedAt: now, publishedVia: o.via, publishedByUserId: by, publishedUrl: o.url }, [
     ctx.db.update(reviews).set({ status: "responded", updatedAt: now }).where(and(eq(reviews.id, review.id), eq(reviews.tenantId, ctx.tenantId))),
     ctx.db.update(inboxItems).set({ status: "responded", updatedAt: now }).where(and(eq(inboxItems.reviewId, review.id), eq(inboxItems.tenantId, ctx.tenantId))),
   ]);

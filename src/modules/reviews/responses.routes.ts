@@ -4,7 +4,7 @@ import { svc } from "../../middleware/service-context";
 import { canManage, canWrite } from "../../middleware/tenant";
 import { publishResponse } from "./publish";
 import {
-  CreateResponseBody, OverdueReviewSchema, QueueQuery, RejectResponseBody, ReviewIdParam, ReviewResponseSchema, UpdateResponseBody,
+  CreateResponseBody, OverdueReviewSchema, PublishResponseBody, QueueQuery, RejectResponseBody, ReviewIdParam, ReviewResponseSchema, UpdateResponseBody,
 } from "./responses.schemas";
 import {
   approveResponse, createResponse, listApprovalQueue, listResponsesForReview, rejectResponse, submitResponse, updateResponse,
@@ -75,9 +75,11 @@ const publish = createRoute({
   description:
     "First-party reviews publish locally. Google, Trustpilot and Yelp (partner Respond to Reviews, when configured) publish through the " +
     "location's integration. 422 PUBLISH_UNSUPPORTED with details.replyUrl when the site has no reply API or there is no connection; " +
-    "502 UPSTREAM_ERROR with the site's error when it refuses. Both leave the response approved.",
+    "502 UPSTREAM_ERROR with the site's error when it refuses. Both leave the response approved. " +
+    "Posted by hand instead (Facebook, Yelp without a partner token, any site): send `{\"manual\": true, \"externalUrl\"?}` to record it " +
+    "as published (`publishedVia: manual`, `publishedByUserId`, `publishedUrl`) without calling the site; audited and the review marked responded as for an API publish.",
   middleware: [canManage] as const,
-  request: { params: IdParam },
+  request: { params: IdParam, body: { required: false, content: { "application/json": { schema: PublishResponseBody } } } },
   responses: {
     200: json(ReviewResponseSchema),
     ...withTransitions,
@@ -95,4 +97,4 @@ export const responseRoutes = createRouter()
   .openapi(submit, async (c) => c.json(await submitResponse(svc(c), c.req.valid("param").id), 200))
   .openapi(approve, async (c) => c.json(await approveResponse(svc(c), c.req.valid("param").id), 200))
   .openapi(reject, async (c) => c.json(await rejectResponse(svc(c), c.req.valid("param").id, c.req.valid("json") ?? {}), 200))
-  .openapi(publish, async (c) => c.json(await publishResponse(svc(c), c.req.valid("param").id), 200));
+  .openapi(publish, async (c) => c.json(await publishResponse(svc(c), c.req.valid("param").id, undefined, c.req.valid("json") ?? {}), 200));

@@ -15,7 +15,9 @@ export const ReviewResponseSchema = z
     submittedAt: DateTime.nullable(),
     decidedAt: DateTime.nullable(),
     publishedAt: DateTime.nullable(),
-    publishedVia: z.string().nullable().openapi({ description: "the review site it was posted to, or local for first-party reviews" }),
+    publishedVia: z.string().nullable().openapi({ description: "the review site it was posted to by API, local for first-party reviews, or manual when a person posted it by hand" }),
+    publishedByUserId: z.string().nullable().openapi({ description: "the user who published it (null for an API key)" }),
+    publishedUrl: z.string().nullable().openapi({ description: "where the reply posted by hand can be seen, when given" }),
     createdAt: DateTime,
     updatedAt: DateTime,
   })
@@ -35,6 +37,16 @@ export const CreateResponseBody = z
 export const UpdateResponseBody = z
   .object({ text: ResponseText, assignedToUserId: z.string().min(1).nullable().optional() })
   .openapi("UpdateReviewResponseRequest");
+
+export const PublishResponseBody = z
+  .object({
+    manual: z.boolean().optional().openapi({ description: "true: the reply was posted by hand on the review site; record it as published without calling the site" }),
+    externalUrl: z.url({ protocol: /^https?$/ }).max(2000).optional().openapi({ description: "with manual: where the posted reply can be seen" }),
+  })
+  .refine((b) => b.externalUrl === undefined || b.manual === true, { message: "Only with manual: true", path: ["externalUrl"] })
+  .openapi("PublishReviewResponseRequest");
+
+export type PublishResponseInput = z.infer<typeof PublishResponseBody>;
 
 export const RejectResponseBody = z.object({ reason: z.string().trim().min(1).max(1000).optional() }).openapi("RejectReviewResponseRequest");
 
@@ -71,6 +83,8 @@ export const toResponse = (r: ResponseRow) => ({
   decidedAt: r.decidedAt,
   publishedAt: r.publishedAt,
   publishedVia: r.publishedVia,
+  publishedByUserId: r.publishedByUserId,
+  publishedUrl: r.publishedUrl,
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });

@@ -49,7 +49,7 @@ export async function createResponse(ctx: ServiceContext, reviewId: string, inpu
   const row: ResponseRow = {
     id: newId(), tenantId: ctx.tenantId, reviewId, text, status: "draft", assignedToUserId: input.assignedToUserId ?? null,
     rejectionReason: null, aiGenerated: Boolean(input.useAi), createdByUserId: actorUserId(ctx), decidedByUserId: null,
-    submittedAt: null, decidedAt: null, publishedAt: null, publishedVia: null, createdAt: now, updatedAt: now,
+    submittedAt: null, decidedAt: null, publishedAt: null, publishedVia: null, publishedByUserId: null, publishedUrl: null, createdAt: now, updatedAt: now,
   };
   await commit(ctx, [
     ctx.db.insert(reviewResponses).values(row),

@@ -1,14 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { REVIEW_STATUSES, SENTIMENTS, type reviews } from "../../db/schema";
+import { REVIEW_STATUSES, SENTIMENTS, SITE_TYPES, type reviews } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { HttpUrl } from "../../lib/validators";
 
-export const SiteType = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .regex(/^[a-z][a-z0-9_]{1,39}$/, "Lower-case letters, digits and underscores, e.g. google or first_party")
-  .openapi({ example: "google" });
+/**
+ * The review sites, from the spec (Review.siteType "google, yelp, facebook, first_party"; review.list
+ * adds tripadvisor and trustpilot). THE definition of a siteType input: REST (ingest, list, analytics,
+ * SLA filters), the MCP skills and the agent tools all take this one (test/mcp/input-parity.test.ts).
+ */
+export const SiteType = z.enum(SITE_TYPES).openapi({ example: "google", description: "the review site; first_party for reviews collected by this service" });
 
 export const ReviewSchema = z
   .object({

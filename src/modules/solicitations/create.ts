@@ -4,7 +4,7 @@ import { domainEvents, solicitations, type BlockedReason, type MessageChannel } 
 import { auditStatement } from "../../lib/audit";
 import { commit, handOffEvents, type PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import type { ValidationIssue } from "../../lib/errors";
+import { conflict, type ValidationIssue } from "../../lib/errors";
 import type { EventEnvelope, EventType } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
@@ -15,6 +15,7 @@ import { loadPolicyData, type PolicyData } from "./inputs";
 import { evaluate, recipientTimeZone } from "./policy";
 import { toSolicitation, type SolicitationDto, type SolicitationRow } from "./schemas";
 import { enqueueSends } from "./queue";
+import { capGuardStatement, isCapExceeded } from "./cap-guard";
 
 /** One send request, from any path: single, campaign, bulk, sequence step, automation. */
 export interface SolicitationRequest {
@@ -78,31 +79,34 @@ function eventOf(ctx: ServiceContext, row: SolicitationRow): EventEnvelope {
   };
 }
 
-/**
- * THE entry point of every send path. Loads the policy inputs for all requests in one round trip,
- * checks references, runs the policy for each (earlier allowed requests of the same call count
- * toward the caps of later ones), then writes the solicitations PENDING or BLOCKED with their
- * events and audit row, one D1 batch per chunk, and queues the PENDING ones on SENDS.
- * Outcomes come back in request order.
- */
-export async function createSolicitations(ctx: ServiceContext, requests: SolicitationRequest[], o: CreateOptions = {}): Promise<CreateResult> {
-  const now = o.now ?? new Date();
+/** One decision pass over requests[from..]: each request's outcome (a row to write, or an issue), in order. */
+interface Pass {
+  data: PolicyData;
+  outcomes: (SolicitationOutcome | SolicitationRow)[];
+  rows: SolicitationRow[];
+  /** for rows[i], the index in `requests` it answers */
+  requestOf: number[];
+}
+
+async function decide(ctx: ServiceContext, requests: SolicitationRequest[], from: number, now: Date): Promise<Pass> {
   const createdAt = nowIso(now);
+  const pending = requests.slice(from);
   const data = await loadPolicyData(
     ctx,
     {
-      contactIds: requests.map((r) => r.contactId),
-      locationIds: requests.map((r) => r.locationId),
-      campaignIds: requests.map((r) => r.campaignId ?? ""),
-      templateIds: requests.map((r) => r.templateId ?? ""),
+      contactIds: pending.map((r) => r.contactId),
+      locationIds: pending.map((r) => r.locationId),
+      campaignIds: pending.map((r) => r.campaignId ?? ""),
+      templateIds: pending.map((r) => r.templateId ?? ""),
     },
     now,
   );
   const secret = ctx.env.JWT_SECRET!;
   const rows: SolicitationRow[] = [];
+  const requestOf: number[] = [];
   const outcomes: (SolicitationOutcome | SolicitationRow)[] = [];
   const tokens: Promise<void>[] = [];
-  for (const r of requests) {
+  for (const [i, r] of pending.entries()) {
     const issue = checkRefs(r, data);
     if (issue) {
       outcomes.push({ ok: false, issue });
@@ -138,44 +142,91 @@ export async function createSolicitations(ctx: ServiceContext, requests: Solicit
       idempotencyKey: r.idempotencyKey ?? id, metadata: r.metadata ?? {}, createdAt, updatedAt: createdAt,
     };
     rows.push(row);
+    requestOf.push(from + i);
     outcomes.push(row);
     tokens.push(mintLinkToken(secret, { solicitationId: id, tenantId: ctx.tenantId, locationId: r.locationId, destination }).then((t) => void (row.shortLinkToken = t)));
   }
   // signed all at once: awaiting 5,000 HMACs one by one costs seconds of round trips into WebCrypto
   await Promise.all(tokens);
-  const final: SolicitationOutcome[] = outcomes.map((x) => ("ok" in x ? x : { ok: true, solicitation: toSolicitation(x) }));
-  const extra = o.finalize ? await o.finalize(final) : {};
+  return { data, outcomes, rows, requestOf };
+}
 
-  const chunks: SolicitationRow[][] = [];
-  for (let i = 0; i < rows.length; i += CHUNK_ROWS) chunks.push(rows.slice(i, i + CHUNK_ROWS));
-  if (!chunks.length) chunks.push([]);
-  for (const [i, chunk] of chunks.entries()) {
-    const last = i === chunks.length - 1;
-    const events = chunk.map((row) => eventOf(ctx, row));
-    const audit = o.audit ?? {
-      action: "solicitation.created", resourceType: rows.length === 1 ? "solicitation" : "solicitation_batch",
-      resourceId: rows.length === 1 ? rows[0]!.id : `batch_${newId()}`,
-    };
-    const statements: BatchItem<"sqlite">[] = [
-      ...jsonInsertStatements(ctx.db, solicitations, chunk),
-      ...jsonInsertStatements(ctx.db, domainEvents, events.map((e) => ({ ...e, dispatchedAt: null }))),
-      ...(chunk.length
-        ? [auditStatement(ctx, {
-            tenantId: ctx.tenantId, action: audit.action, resourceType: audit.resourceType, resourceId: audit.resourceId,
-            metadata: audit.metadata,
-            nextState: {
-              chunk: i + 1, chunks: chunks.length,
-              solicitationIds: chunk.map((r) => r.id),
-              blocked: Object.fromEntries(chunk.filter((r) => r.blockedReason).map((r) => [r.id, r.blockedReason])),
-            },
-          })]
-        : []),
-      ...(last ? (extra.statements ?? []) : []),
-    ];
-    await commit(ctx, statements, last ? (extra.events ?? []) : []);
-    handOffEvents(ctx, events);
-    await enqueueSends(ctx.env, chunk.filter((r) => r.status === "PENDING").map((r) => r.id));
+/** Decision passes per call at most: each retry follows a batch another request beat to a contact's last cap slot. */
+export const MAX_CAP_ATTEMPTS = 10;
+
+const answer = (x: SolicitationOutcome | SolicitationRow): SolicitationOutcome => ("ok" in x ? x : { ok: true, solicitation: toSolicitation(x) });
+
+/**
+ * THE entry point of every send path. Loads the policy inputs for all requests in one round trip,
+ * checks references, runs the policy for each (earlier allowed requests of the same call count
+ * toward the caps of later ones), then writes the solicitations PENDING or BLOCKED with their
+ * events and audit row, one D1 batch per chunk, and queues the PENDING ones on SENDS.
+ * Each batch starts with the frequency-cap guard (cap-guard.ts): when a concurrent request took a
+ * contact's last slot between our read and our write, the batch fails as a whole and the requests
+ * from that chunk on are decided again on fresh data (they then come out BLOCKED FREQUENCY_CAP_*).
+ * Outcomes come back in request order.
+ */
+export async function createSolicitations(ctx: ServiceContext, requests: SolicitationRequest[], o: CreateOptions = {}): Promise<CreateResult> {
+  const now = o.now ?? new Date();
+  const settled: SolicitationOutcome[] = [];
+  const written: SolicitationRow[] = [];
+  let chunksDone = 0;
+  for (let attempt = 1; ; attempt++) {
+    const from = settled.length;
+    const pass = await decide(ctx, requests, from, now);
+    const final = [...settled, ...pass.outcomes.map(answer)];
+    const extra = o.finalize ? await o.finalize(final) : {};
+    const single = written.length + pass.rows.length === 1;
+
+    const chunks: SolicitationRow[][] = [];
+    for (let i = 0; i < pass.rows.length; i += CHUNK_ROWS) chunks.push(pass.rows.slice(i, i + CHUNK_ROWS));
+    if (!chunks.length) chunks.push([]);
+    let retryFrom: number | null = null;
+    for (const [i, chunk] of chunks.entries()) {
+      const last = i === chunks.length - 1;
+      const events = chunk.map((row) => eventOf(ctx, row));
+      const audit = o.audit ?? {
+        action: "solicitation.created", resourceType: single ? "solicitation" : "solicitation_batch",
+        resourceId: single && chunk[0] ? chunk[0].id : `batch_${newId()}`,
+      };
+      const guard = capGuardStatement(ctx, chunk, pass.data.compliance, now);
+      const statements: BatchItem<"sqlite">[] = [
+        ...(guard ? [guard] : []),
+        ...jsonInsertStatements(ctx.db, solicitations, chunk),
+        ...jsonInsertStatements(ctx.db, domainEvents, events.map((e) => ({ ...e, dispatchedAt: null }))),
+        ...(chunk.length
+          ? [auditStatement(ctx, {
+              tenantId: ctx.tenantId, action: audit.action, resourceType: audit.resourceType, resourceId: audit.resourceId,
+              metadata: audit.metadata,
+              nextState: {
+                chunk: chunksDone + 1, chunks: chunksDone + chunks.length - i,
+                solicitationIds: chunk.map((r) => r.id),
+                blocked: Object.fromEntries(chunk.filter((r) => r.blockedReason).map((r) => [r.id, r.blockedReason])),
+              },
+            })]
+          : []),
+        ...(last ? (extra.statements ?? []) : []),
+      ];
+      try {
+        await commit(ctx, statements, last ? (extra.events ?? []) : []);
+      } catch (e) {
+        if (!isCapExceeded(e)) throw e;
+        if (attempt >= MAX_CAP_ATTEMPTS) throw conflict("Too many concurrent sends to the same contact; retry");
+        retryFrom = chunk.length ? pass.requestOf[i * CHUNK_ROWS]! : requests.length;
+        break;
+      }
+      chunksDone++;
+      written.push(...chunk);
+      handOffEvents(ctx, events);
+      await enqueueSends(ctx.env, chunk.filter((r) => r.status === "PENDING").map((r) => r.id));
+    }
+    if (retryFrom === null) {
+      settled.push(...pass.outcomes.map(answer));
+      break;
+    }
+    // requests before the failed chunk are committed (or were refused references): keep their outcomes
+    settled.push(...final.slice(from, retryFrom));
   }
-  const queued = rows.filter((r) => r.status === "PENDING").length;
-  return { outcomes: final, queued, blocked: rows.length - queued, failed: requests.length - rows.length };
+  const queued = written.filter((r) => r.status === "PENDING").length;
+  return { outcomes: settled, queued, blocked: written.length - queued, failed: requests.length - written.length };
 }

@@ -16,6 +16,10 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** an in-flight claim older than this was abandoned (its isolate died) and may be taken over */
 export const ABANDONED_AFTER_MS = 60_000;
 
+/** how long a duplicate waits for the first request's answer before it is a 409 */
+export const IN_FLIGHT_WAIT_MS = 10_000;
+const IN_FLIGHT_POLL_MS = 25;
+
 export type Claim = { kind: "claimed" } | { kind: "replay"; status: number; body: unknown };
 
 /** JSON with object keys sorted at every level, so key order and whitespace do not change the hash. */
@@ -61,13 +65,19 @@ export async function claimIdempotencyKey(ctx: ServiceContext, key: string, hash
     .returning({ key: idempotencyKeys.key });
   if (taken.length) return { kind: "claimed" };
 
-  const row = await ctx.db.select().from(idempotencyKeys).where(keyOf(ctx, key)).get();
-  if (!row) return claimIdempotencyKey(ctx, key, hash, now); // purged in between: claim again
-  if (row.requestHash !== hash) {
-    throw new ApiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request body");
+  // a duplicate of a request still in flight waits for its answer (a client retrying on a timeout, or
+  // sending twice, then gets the same answer as the first instead of a 409 it must retry)
+  const waitUntil = Date.now() + IN_FLIGHT_WAIT_MS;
+  for (;;) {
+    const row = await ctx.db.select().from(idempotencyKeys).where(keyOf(ctx, key)).get();
+    if (!row) return claimIdempotencyKey(ctx, key, hash, now); // released by a failed first request, or purged: claim again
+    if (row.requestHash !== hash) {
+      throw new ApiError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was used with a different request body");
+    }
+    if (row.responseStatus !== null) return { kind: "replay", status: row.responseStatus, body: row.responseBody };
+    if (Date.now() >= waitUntil) throw conflict("A request with this Idempotency-Key is still in flight; retry later");
+    await new Promise((r) => setTimeout(r, IN_FLIGHT_POLL_MS));
   }
-  if (row.responseStatus === null) throw conflict("A request with this Idempotency-Key is still in flight; retry later");
-  return { kind: "replay", status: row.responseStatus, body: row.responseBody };
 }
 
 /** The statement that stores the response; it runs in the same batch as the solicitation it describes. */

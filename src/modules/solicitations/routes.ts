@@ -13,7 +13,8 @@ const create = createRoute({
   description:
     "Requires `Idempotency-Key` (400 IDEMPOTENCY_KEY_REQUIRED without it). The same key with the same body within 24 hours " +
     "replays the first response (header `Idempotent-Replayed: true`) and creates nothing; with another body it is 422 " +
-    "IDEMPOTENCY_KEY_REUSED; while the first request is still running it is 409 CONFLICT. A send the policy blocks is still " +
+    "IDEMPOTENCY_KEY_REUSED; while the first request is still running a duplicate waits for its answer (up to 10 s, then 409 CONFLICT). " +
+    "Frequency caps hold under any concurrency (checked again in the batch that writes the send). A send the policy blocks is still " +
     "created, with status BLOCKED and blockedReason, and answered 201.",
   middleware: [canWrite] as const,
   request: { headers: IdempotencyKeyHeader, body: jsonBody(CreateSolicitationBody) },

@@ -36,11 +36,30 @@ async function enabledConfig(db: Db, slug: string): Promise<SsoConfigRow> {
   return row;
 }
 
+/**
+ * The SP metadata of any existing tenant, SSO enabled or not, configured or not: the admin needs it
+ * to create the application at the IdP before there is anything to configure here. Saved settings
+ * (issuer, callbackUrl) are honoured; otherwise the defaults. Only an unknown slug is a 404.
+ */
 export async function serviceProviderMetadata(ctx: PublicContext, slug: string): Promise<string> {
-  const config = await enabledConfig(ctx.db, slug);
-  const { acsUrl } = serviceProviderUrls(ctx.env, slug, config);
-  return samlFor({ config, acsUrl, store: new D1RequestStore(ctx.db, config.tenantId) }).generateServiceProviderMetadata(null, null);
+  const row = await ctx.db
+    .select({ tenantId: tenants.id, config: ssoConfigs })
+    .from(tenants)
+    .leftJoin(ssoConfigs, eq(ssoConfigs.tenantId, tenants.id))
+    .where(eq(tenants.slug, slug))
+    .get();
+  if (!row) throw notFound("Tenant");
+  const urls = serviceProviderUrls(ctx.env, slug, row.config);
+  const config: SsoConfigRow = row.config ?? unconfigured(row.tenantId, urls.entityId);
+  return samlFor({ config, acsUrl: urls.acsUrl, store: new D1RequestStore(ctx.db, row.tenantId) }).generateServiceProviderMetadata(null, null);
 }
+
+/** Enough of a configuration to describe the SP; nothing here is saved or used to sign anyone in. */
+const unconfigured = (tenantId: string, issuer: string): SsoConfigRow => ({
+  tenantId, enabled: false, entryPoint: null, issuer, idpEntityId: null, callbackUrl: null, signatureAlgorithm: "sha256",
+  attributeMapping: {}, idpCertificates: [], jitProvisioning: false, defaultRole: "tenant_user", enforceSso: false,
+  createdAt: "", updatedAt: "",
+});
 
 /** Remembers a new AuthnRequest id and returns the IdP URL carrying it (HTTP-Redirect binding). */
 export async function startSignIn(ctx: PublicContext, slug: string): Promise<string> {

@@ -24,7 +24,7 @@ const publicCtx = (c: Context<AppEnv>): PublicContext => ({
 
 const metadata = createRoute({
   method: "get", path: "/auth/saml/{tenantSlug}/metadata", tags, summary: "SAML service-provider metadata",
-  description: "Entity id, ACS URL (HTTP-POST), NameID format emailAddress, WantAssertionsSigned. 404 unless the tenant has SSO enabled.",
+  description: "Entity id, ACS URL (HTTP-POST), NameID format emailAddress, WantAssertionsSigned. Served for every tenant, before SSO is configured or enabled (the IdP application is created from it first); 404 only for an unknown slug.",
   request: { params: SlugParam },
   responses: {
     200: { description: "SAML 2.0 metadata", content: { "application/xml": { schema: z.string() } } },

@@ -4,6 +4,7 @@ import { campaignMetrics, reviewSummary } from "../../analytics/skills";
 import { listCompetitorsForSkill } from "../../competitors/service";
 import { listRecommendationsForSkill } from "../../recommendations/service";
 import { latestScore } from "../../reputation/service";
+import { SiteType } from "../../reviews/schemas";
 import { defineSkill } from "./registry";
 
 defineSkill({
@@ -14,7 +15,7 @@ defineSkill({
     "location, one site, and reviews since a time.",
   input: z.object({
     locationId: z.string().max(64).optional().describe("only this location"),
-    siteType: z.enum(["google", "yelp", "facebook", "tripadvisor", "trustpilot", "first_party"]).optional().describe("only this site"),
+    siteType: SiteType.optional().describe("only this review site (first_party: reviews collected by this service)"),
     since: z.iso.datetime({ offset: true }).optional().describe("ISO date-time"),
   }),
   scopes: ["read:reviews"],

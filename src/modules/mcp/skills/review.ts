@@ -1,7 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { REVIEW_STATUSES } from "../../../db/schema";
+import { publishResponse } from "../../reviews/publish";
+import { PublishResponseBody } from "../../reviews/responses.schemas";
 import { listApprovalQueue } from "../../reviews/responses.service";
 import { listReviews } from "../../reviews/service";
+import { SiteType } from "../../reviews/schemas";
 import { defineSkill } from "./registry";
 
 defineSkill({
@@ -13,7 +16,7 @@ defineSkill({
     "site, exact star rating, status, and since (reviews published on or after that day, UTC).",
   input: z.object({
     locationId: z.string().max(64).optional().describe("only this location's reviews"),
-    siteType: z.enum(["google", "yelp", "facebook", "tripadvisor", "trustpilot"]).optional().describe("only this review site"),
+    siteType: SiteType.optional().describe("only this review site (first_party: reviews collected by this service)"),
     rating: z.number().int().min(1).max(5).optional().describe("only reviews with exactly this many stars"),
     status: z.enum(REVIEW_STATUSES).optional().describe("new: not yet answered; responded: a reply was published"),
     since: z.iso.datetime({ offset: true }).optional().describe("ISO date-time; compared by UTC day"),
@@ -52,4 +55,23 @@ defineSkill({
     const data = await listApprovalQueue(ctx, input);
     return { data, total: data.length };
   },
+});
+
+defineSkill({
+  name: "response.mark-published",
+  title: "Mark a review reply as posted by hand",
+  description:
+    "Records that an approved reply to a review was posted by hand on the review site (Facebook, Yelp and others " +
+    "without a reply API): the reply becomes published (publishedVia manual) and the review responded. Call it only " +
+    "after the reply is really visible on the site. Needs the reply's id (from approval.list-pending or inbox.get) " +
+    "and, if known, the URL where the posted reply can be seen.",
+  input: z.object({
+    responseId: z.string().min(1).max(64).describe("the approved reply's id"),
+    externalUrl: PublishResponseBody.shape.externalUrl.describe("where the posted reply can be seen (http or https)"),
+  }),
+  scopes: ["write:responses"],
+  access: "write",
+  destructive: false,
+  minRole: "manager",
+  handler: async (ctx, input) => publishResponse(ctx, input.responseId, undefined, { manual: true, externalUrl: input.externalUrl }),
 });

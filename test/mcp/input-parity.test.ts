@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { findTool, readSkillNames, toolSpec } from "../../src/modules/agents/tools";
+import "../../src/modules/mcp/skills";
+import { allSkills, inputJsonSchema } from "../../src/modules/mcp/skills/registry";
+import { deref, operations, type OperationRef } from "../helpers/openapi";
+
+// One definition of each input: a field an MCP skill or an agent tool shares with a REST route must
+// accept the same values there (type, enum, format, pattern, numeric bounds), compared on the JSON
+// Schemas the clients see: the OpenAPI document's parameters and bodies, the skills' inputSchema and
+// the tools' function parameters.
+
+type Json = Record<string, any>;
+
+/** The value domain of a field; descriptions, defaults and length caps of free-text ids are left out. */
+function domain(s: Json | undefined): Json {
+  const x = deref(s as never) as Json | undefined;
+  if (!x) return {};
+  if (x.anyOf) return { anyOf: x.anyOf.map(domain).filter((d: Json) => d.type !== "null") };
+  // a query string carries a boolean as "true"/"false": the same domain as a JSON boolean
+  if (x.type === "string" && JSON.stringify([...(x.enum ?? [])].sort()) === '["false","true"]') return { type: "boolean" };
+  const out: Json = {};
+  for (const k of ["type", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) if (x[k] !== undefined) out[k] = x[k];
+  // a format is the domain; generators differ on whether they also spell it as a pattern
+  if (out.format) delete out.pattern;
+  if (x.enum) out.enum = [...x.enum].sort();
+  if (x.const !== undefined) out.enum = [x.const];
+  if (x.items) out.items = domain(x.items);
+  return out;
+}
+
+/** Every named input of a REST operation: path and query parameters, JSON body properties. */
+function restFields(o: OperationRef): Map<string, Json> {
+  const fields = new Map<string, Json>();
+  for (const p of o.op.parameters ?? []) if (p.in === "query" || p.in === "path") fields.set(p.name, p.schema as Json);
+  const body = deref((o.op.requestBody as Json | undefined)?.content?.["application/json"]?.schema);
+  for (const [name, schema] of Object.entries((body as Json | undefined)?.properties ?? {})) fields.set(name, schema as Json);
+  return fields;
+}
+
+const op = (method: string, path: string) => {
+  const found = operations().find((o) => o.method === method && o.path === path);
+  if (!found) throw new Error(`no ${method} ${path} in the document`);
+  return found;
+};
+
+/** Each skill or tool and the REST operation it is the twin of (same service, same filters). */
+const TWINS: Record<string, [string, string]> = {
+  "review.list": ["get", "/v1/reviews"],
+  "review.summary": ["get", "/v1/analytics/reviews"],
+  "inbox.list": ["get", "/v1/inbox"],
+  "survey.list": ["get", "/v1/surveys"],
+  "recommendation.list": ["get", "/v1/recommendations"],
+  "campaign.list": ["get", "/v1/campaigns"],
+  "contact.list": ["get", "/v1/contacts"],
+  "location.list": ["get", "/v1/locations"],
+  "competitor.list": ["get", "/v1/competitors"],
+  "approval.list-pending": ["get", "/v1/responses/approval-queue"],
+  "response.mark-published": ["post", "/v1/responses/{id}/publish"],
+  "analytics.funnel": ["get", "/v1/analytics/funnel"],
+  "analytics.reviews": ["get", "/v1/analytics/reviews"],
+  "analytics.responses": ["get", "/v1/analytics/responses"],
+  "reviews.search": ["get", "/v1/reviews"],
+};
+
+/** Page size and cursor are per surface (an MCP answer must fit a model's context; a tool collects pages). */
+const PAGING = new Set(["limit", "cursor"]);
+
+/** Fields that mean one thing wherever they appear (channel and rating do not: consent has channels messages lack, and an ingested rating may be fractional). */
+const SHARED = ["siteType", "sentiment", "interval"];
+
+function inputsOfSkillsAndTools(): Map<string, Json> {
+  const out = new Map<string, Json>();
+  for (const s of allSkills()) out.set(`skill ${s.name}`, inputJsonSchema(s));
+  for (const name of ["analytics.funnel", "analytics.reviews", "analytics.responses", "analytics.send-timing", "reviews.search", "sla.overdue"]) {
+    if (findTool(name)) out.set(`tool ${name}`, toolSpec(name).parameters as Json);
+  }
+  return out;
+}
+
+describe("one definition of each input", () => {
+  it("a skill's or agent tool's field accepts the same values as the same field of its REST twin", () => {
+    const mismatches: string[] = [];
+    let compared = 0;
+    for (const [label, schema] of inputsOfSkillsAndTools()) {
+      const name = label.split(" ")[1]!;
+      const twin = TWINS[name];
+      if (!twin) continue;
+      const rest = restFields(op(...twin));
+      for (const [field, s] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) {
+        if (!rest.has(field) || PAGING.has(field)) continue;
+        compared++;
+        const [a, b] = [domain(s), domain(rest.get(field))];
+        if (JSON.stringify(a) !== JSON.stringify(b)) mismatches.push(`${label}.${field} ${JSON.stringify(a)} != ${twin.join(" ")} ${field} ${JSON.stringify(b)}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(compared).toBeGreaterThan(15);
+    expect(readSkillNames()).toContain("review.list");
+  });
+
+  it("shared fields (siteType, sentiment, interval) have one value domain across REST, skills and tools", () => {
+    const seen = new Map<string, Map<string, string[]>>();
+    const note = (field: string, where: string, s: Json) => {
+      const key = JSON.stringify(domain(s).items ?? domain(s));
+      const byDomain = seen.get(field) ?? new Map<string, string[]>();
+      byDomain.set(key, [...(byDomain.get(key) ?? []), where]);
+      seen.set(field, byDomain);
+    };
+    for (const o of operations()) for (const [field, s] of restFields(o)) if (SHARED.includes(field)) note(field, `${o.method} ${o.path}`, s);
+    for (const [label, schema] of inputsOfSkillsAndTools()) {
+      for (const [field, s] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) if (SHARED.includes(field)) note(field, label, s);
+    }
+    const split = [...seen].filter(([, byDomain]) => byDomain.size > 1).map(([field, byDomain]) => `${field}: ${JSON.stringify(Object.fromEntries(byDomain))}`);
+    expect(split).toEqual([]);
+    expect(seen.get("siteType")?.size).toBe(1);
+  });
+});
