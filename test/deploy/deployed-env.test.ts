@@ -28,7 +28,7 @@ describe("queues of a deployed environment", () => {
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
     const result = await getQueueResult(batch, ctx);
-    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["msg-unprefixed-1"]);
+    expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["msg-unprefixed-1"]);
     expect(result.ackAll).toBe(false);
   });
 });
