@@ -2,7 +2,6 @@
 // the queues, consumers, Durable Objects and crons are declared once. Wrangler environments do not
 // inherit bindings, vars or triggers: each section carries all of them.
 import { createRequire } from "node:module";
-import path from "node:path";
 
 /** Names of the deployed environments; the top level of wrangler.toml is the local one. */
 export const DEPLOYED_ENVS = ["staging", "production"];
@@ -12,11 +11,27 @@ export const DEPLOYED_FLAGS = ["global_fetch_strictly_public"];
 
 /** The local (top-level) configuration as written, without environment sections. */
 export function readLocalConfig(configPath) {
-  const req = createRequire(path.resolve(configPath));
-  const { experimental_readRawConfig } = req("wrangler");
-  const { rawConfig } = experimental_readRawConfig({ config: configPath });
-  const { env: _envs, ...local } = rawConfig;
+  const { env: _envs, ...local } = readRawConfig(configPath);
   return local;
+}
+
+/** wrangler.toml as written (wrangler's own reader), environment sections included. */
+export function readRawConfig(configPath) {
+  const { experimental_readRawConfig } = createRequire(import.meta.url)("wrangler");
+  return experimental_readRawConfig({ config: configPath }).rawConfig;
+}
+
+/** What a deployed section says about its deployment, to render it again (ids kept). */
+export function deploymentOf(raw, env) {
+  const e = raw.env?.[env];
+  if (!e) return null;
+  return {
+    env,
+    worker: e.name,
+    baseUrl: e.vars?.PUBLIC_BASE_URL,
+    d1Id: e.d1_databases?.[0]?.database_id,
+    kvId: e.kv_namespaces?.[0]?.id,
+  };
 }
 
 /** What one deployment is called and where: every resource name derives from the worker name. */
