@@ -39,7 +39,7 @@ async function enabledConfig(db: Db, slug: string): Promise<SsoConfigRow> {
 export async function serviceProviderMetadata(ctx: PublicContext, slug: string): Promise<string> {
   const config = await enabledConfig(ctx.db, slug);
   const { acsUrl } = serviceProviderUrls(ctx.env, slug, config);
-  return samlFor({ config, acsUrl, store: new D1RequestStore(ctx.db, config.tenantId) }).generateServiceProviderMetadata(null, null);
+  return (await samlFor({ config, acsUrl, store: new D1RequestStore(ctx.db, config.tenantId) })).generateServiceProviderMetadata(null, null);
 }
 
 /** Remembers a new AuthnRequest id and returns the IdP URL carrying it (HTTP-Redirect binding). */
@@ -47,7 +47,7 @@ export async function startSignIn(ctx: PublicContext, slug: string): Promise<str
   const config = await enabledConfig(ctx.db, slug);
   const { acsUrl } = serviceProviderUrls(ctx.env, slug, config);
   const requestId = `_${randomBytes(20).toString("hex")}`;
-  const saml = samlFor({ config, acsUrl, store: new D1RequestStore(ctx.db, config.tenantId), requestId });
+  const saml = await samlFor({ config, acsUrl, store: new D1RequestStore(ctx.db, config.tenantId), requestId });
   // RelayState carries the request id back, so the callback can tie the two together
   return saml.getAuthorizeUrlAsync(requestId, undefined, {});
 }
@@ -101,7 +101,7 @@ async function verifyWithLibrary(
 ): Promise<Profile> {
   if (envelope.inResponseTo && (await store.wasConsumed(envelope.inResponseTo))) throw new SamlRejection("replayed");
   try {
-    const { profile } = await samlFor({ config, acsUrl: expected.acsUrl, store }).validatePostResponseAsync({ SAMLResponse: samlResponse });
+    const { profile } = await (await samlFor({ config, acsUrl: expected.acsUrl, store })).validatePostResponseAsync({ SAMLResponse: samlResponse });
     if (!profile?.getAssertionXml) throw new SamlRejection("invalid_response");
     return profile;
   } catch (err) {
