@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DEPLOYED_ENVS, deployedQueueNames, readLocalConfig, renderEnvSection, resourceNames, upsertEnvSection } from "./cloudflare/env-config.mjs";
+import { DEPLOYED_ENVS, deployedQueueNames, deploymentOf, readLocalConfig, readRawConfig, renderEnvSection, resourceNames, upsertEnvSection } from "./cloudflare/env-config.mjs";
 import { parseD1List, parseKvList, parseQueuesTable, parseSecretList } from "./cloudflare/wrangler-output.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -25,6 +25,8 @@ const { values: opts } = parseArgs({
     env: { type: "string", default: "production" },
     config: { type: "string", default: "wrangler.toml" },
     "skip-deploy": { type: "boolean", default: false },
+    // bind Workers AI (docs/ai.md); once bound, later runs keep it
+    ai: { type: "boolean", default: false },
   },
 });
 
@@ -99,7 +101,8 @@ for (const q of deployedQueueNames(local, worker)) {
 
 // 4. The environment's section of wrangler.toml
 const configText = readFileSync(opts.config, "utf8");
-const section = renderEnvSection(local, { env, worker, baseUrl: base.origin, d1Id: db.uuid, kvId: kv.id });
+const ai = opts.ai || Boolean(deploymentOf(readRawConfig(opts.config), env)?.ai);
+const section = renderEnvSection(local, { env, worker, baseUrl: base.origin, d1Id: db.uuid, kvId: kv.id, ai });
 const nextText = upsertEnvSection(configText, env, section);
 if (nextText !== configText) {
   writeFileSync(opts.config, nextText);

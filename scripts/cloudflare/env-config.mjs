@@ -31,6 +31,7 @@ export function deploymentOf(raw, env) {
     baseUrl: e.vars?.PUBLIC_BASE_URL,
     d1Id: e.d1_databases?.[0]?.database_id,
     kvId: e.kv_namespaces?.[0]?.id,
+    ai: Boolean(e.ai),
   };
 }
 
@@ -52,9 +53,9 @@ const END = (env) => `# <<< env.${env}`;
 
 /**
  * The `[env.<env>]` section for a deployment.
- * opts: { env, worker, baseUrl, d1Id, kvId }
+ * opts: { env, worker, baseUrl, d1Id, kvId, ai } (ai: bind Workers AI as AI, deployed only: it has no local emulation)
  */
-export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId }) {
+export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId, ai = false }) {
   const names = resourceNames(worker);
   const q = (name) => `${names.queuePrefix}${name}`;
   const host = new URL(baseUrl).hostname;
@@ -105,6 +106,7 @@ export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId }) {
     parts.push(table(`[[${e}.migrations]]`, m));
   }
   if (local.triggers) parts.push(table(`[${e}.triggers]`, local.triggers));
+  if (ai) parts.push(table(`[${e}.ai]`, { binding: "AI" }));
   parts.push(END(env));
   return parts.join("\n\n") + "\n";
 }

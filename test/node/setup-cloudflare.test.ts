@@ -32,10 +32,14 @@ let stateFile: string;
 const readState = (): State => JSON.parse(readFileSync(stateFile, "utf8"));
 
 function setup(...extra: string[]) {
+  return setupWith(["--name", "acme-reviews", "--base-url", "https://reviews.acme.test", ...extra]);
+}
+
+function setupWith(args: string[]) {
   const before = readState().calls.length;
   const r = spawnSync(
     process.execPath,
-    [path.join(root, "scripts/setup-cloudflare.mjs"), "--name", "acme-reviews", "--base-url", "https://reviews.acme.test", "--config", config, ...extra],
+    [path.join(root, "scripts/setup-cloudflare.mjs"), "--config", config, ...args],
     { encoding: "utf8", env: { ...process.env, PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`, FAKE_WRANGLER_STATE: stateFile } },
   );
   return { status: r.status, out: r.stdout + r.stderr, calls: readState().calls.slice(before).map((c) => c.args.join(" ")) };
@@ -167,5 +171,27 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
       expect(r.status, extra.join(" ")).toBe(1);
       expect(r.calls).toEqual([]);
     }
+  });
+
+  it("sets up staging beside production: its own resources, workers.dev without a route, Workers AI kept on re-runs", () => {
+    const args = ["--env", "staging", "--name", "acme-reviews-staging", "--base-url", "https://acme-reviews-staging.acme.workers.dev"];
+    const r = setupWith([...args, "--ai"]);
+    expect(r.status, r.out).toBe(0);
+    expect(r.calls.filter((c) => c.includes(" create "))).toEqual([
+      "d1 create acme-reviews-staging",
+      "kv namespace create acme-reviews-staging-oauth",
+      ...QUEUES.map((q) => `queues create acme-reviews-staging-${q}`),
+    ]);
+    const staging = readRawConfig(config).env.staging;
+    expect(staging.workers_dev).toBe(true);
+    expect(staging.routes).toBeUndefined();
+    expect(staging.ai).toEqual({ binding: "AI" });
+    expect(staging.vars).toMatchObject({ ENVIRONMENT: "staging", QUEUE_PREFIX: "acme-reviews-staging-" });
+    expect(readRawConfig(config).env.production.name).toBe("acme-reviews");
+
+    const text = readFileSync(config, "utf8");
+    const again = setupWith(args); // without --ai: the binding stays
+    expect(again.status, again.out).toBe(0);
+    expect(readFileSync(config, "utf8")).toBe(text);
   });
 });
