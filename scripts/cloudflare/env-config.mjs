@@ -69,7 +69,6 @@ export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId, ai =
       table(`[${e}]`, {
         name: worker,
         compatibility_flags: [...new Set([...(local.compatibility_flags ?? []), ...DEPLOYED_FLAGS])],
-        minify: true,
         workers_dev: onWorkersDev,
       }),
       // a custom domain for the public base URL (Cloudflare creates the DNS record and certificate)
