@@ -126,7 +126,7 @@ const generated = {
 };
 const missing = Object.fromEntries(Object.entries(generated).filter(([k]) => !present.has(k)).map(([k, make]) => [k, make()]));
 if (Object.keys(missing).length) {
-  // on stdin, so no secret touches the disk or the process list
+  // on stdin: no secret in the process list or in a temporary file
   wrangler(["secret", "bulk", "--env", env], { input: JSON.stringify(missing) });
   if (missing.BOOTSTRAP_SECRET) {
     const file = path.join(path.dirname(path.resolve(opts.config)), `.bootstrap-secret.${env}`);
