@@ -20,7 +20,10 @@ export interface Env {
   /** optional Workers AI binding: when present the agents, the assistant and reply drafting use the llm engine (docs/ai.md) */
   AI?: Ai;
 
+  /** "development" (local), "test", "staging" or "production"; deployed ones disable dev-only stand-ins */
   ENVIRONMENT: string;
+  /** deployed environments name their queues "<worker>-<queue>" (queue names are per account); consumers strip it */
+  QUEUE_PREFIX?: string;
   /** a rollup cell is rebuilt at most once per this many seconds (default 10; 0: on every event batch) */
   ROLLUP_REBUILD_SECONDS?: string;
   PUBLIC_BASE_URL: string;
@@ -30,8 +33,12 @@ export interface Env {
   FRONTEND_URL?: string;
   /** secret: HS256 key for session JWTs */
   JWT_SECRET?: string;
+  /** secret, during a rotation only: the JWT_SECRET being replaced; tokens it signed still verify (docs/deploy.md) */
+  JWT_SECRET_PREVIOUS?: string;
   /** secret: base64 32-byte AES-GCM key for credentials at rest */
   ENCRYPTION_KEY?: string;
+  /** secret, during a rotation only: the ENCRYPTION_KEY being replaced; what it sealed still opens (docs/deploy.md) */
+  ENCRYPTION_KEY_PREVIOUS?: string;
   /** secret: when set, POST /bootstrap requires a matching x-bootstrap-secret header */
   BOOTSTRAP_SECRET?: string;
 
@@ -86,7 +93,7 @@ export interface Env {
   /** override of the 60 s agent timeout, in milliseconds (tests) */
   AGENT_TIMEOUT_MS?: string;
 
-  /** dev/test only: "true" lets webhooks use http and loopback hosts (never private networks) */
+  /** dev/test only: "true" lets webhooks use http and loopback hosts (never private networks); ignored when deployed */
   ALLOW_INSECURE_WEBHOOKS?: string;
 
   /** test pool only */

@@ -1,4 +1,3 @@
-import { createApp } from "./app";
 import type { Env } from "./env";
 import { servingRequest, yieldingD1 } from "./db/yielding";
 import { handleScheduled } from "./jobs/cron";
@@ -19,7 +18,14 @@ import "./modules/sequences/jobs";
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";
 
-const app = createApp();
+// The REST/MCP app (every route and its zod schemas) is built on the first request, not at start-up:
+// queue and cron invocations never need it, and start-up CPU is budgeted (docs/performance.md, Start-up).
+let app: ReturnType<typeof import("./app").createApp> | undefined;
+// the resolved app is cached, never the promise (it would resume in another request's context)
+async function appFor() {
+  const { createApp } = await import("./app");
+  return (app ??= createApp());
+}
 
 /** Background work's D1 gives way to the requests being served (see db/yielding.ts); requests keep the plain binding. */
 const withYieldingD1 = (env: Env): Env => ({ ...env, DB: yieldingD1(env.DB) });
@@ -37,7 +43,7 @@ export default {
       console.error(JSON.stringify({ level: "error", message: `server misconfigured: ${problem}` }));
       return Response.json({ error: `Server misconfigured: ${problem}`, code: "INTERNAL" }, { status: 500 });
     }
-    return servingRequest(() => app.fetch(request, env, ctx));
+    return servingRequest(async () => (await appFor()).fetch(request, env, ctx));
   },
   queue: (batch, env, ctx) => handleQueue(batch, withYieldingD1(env), ctx),
   scheduled: (controller, env) => handleScheduled(controller, withYieldingD1(env)),

@@ -13,8 +13,11 @@ export const registerQueueConsumer = (queue: string, handler: QueueHandler) => {
   consumers[queue] = handler;
 };
 
+/** Deployed environments prefix their queues (QUEUE_PREFIX, e.g. "reputation-ops-"): queue names are per account. */
+export const localQueueName = (queue: string, prefix = "") => (prefix && queue.startsWith(prefix) ? queue.slice(prefix.length) : queue);
+
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
-  const consumer = consumers[batch.queue];
+  const consumer = consumers[localQueueName(batch.queue, env.QUEUE_PREFIX)];
   if (!consumer) {
     // No consumer deployed yet: keep the messages (they dead-letter after max_retries, never vanish).
     console.warn(JSON.stringify({ level: "warn", message: "no consumer for queue", queue: batch.queue, count: batch.messages.length }));

@@ -103,13 +103,21 @@ export async function encryptSecret(plain: string, base64Key: string): Promise<s
   return `v1.${toBase64Url(out)}`;
 }
 
-export async function decryptSecret(sealed: string, base64Key: string): Promise<string> {
+/**
+ * Opens a value sealed by encryptSecret. During a key rotation `previousKey` (ENCRYPTION_KEY_PREVIOUS)
+ * opens what the old key sealed: AES-GCM authenticates, so a wrong key fails and the next is tried.
+ */
+export async function decryptSecret(sealed: string, base64Key: string, previousKey?: string): Promise<string> {
   if (!sealed.startsWith("v1.")) throw new Error("unknown secret format");
   const bytes = fromBase64Url(sealed.slice(3));
-  const pt = await crypto.subtle.decrypt(
-    { name: "AES-GCM", iv: bytes.slice(0, 12) },
-    await aesKey(base64Key),
-    bytes.slice(12),
-  );
+  const open = async (key: string) =>
+    crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes.slice(0, 12) }, await aesKey(key), bytes.slice(12));
+  let pt: ArrayBuffer;
+  try {
+    pt = await open(base64Key);
+  } catch (err) {
+    if (!previousKey) throw err;
+    pt = await open(previousKey);
+  }
   return new TextDecoder().decode(pt);
 }

@@ -17,19 +17,30 @@ export async function signSessionToken(env: Env, userId: string, now = new Date(
     .sign(key(requireSecret(env)));
 }
 
+/**
+ * The secrets a token signed by this service may carry: JWT_SECRET, then during a rotation
+ * JWT_SECRET_PREVIOUS (docs/deploy.md, Rotating secrets). New tokens are always signed with the first.
+ */
+export const jwtSecrets = (env: Pick<Env, "JWT_SECRET" | "JWT_SECRET_PREVIOUS">): string[] =>
+  [env.JWT_SECRET, env.JWT_SECRET_PREVIOUS].filter((s): s is string => typeof s === "string" && s.length >= 32);
+
 /** Returns the user id, or null for any invalid, expired or foreign token. */
 export async function verifySessionToken(env: Env, token: string): Promise<{ userId: string; iat: number } | null> {
-  try {
-    const { payload } = await jwtVerify(token, key(requireSecret(env)), {
-      algorithms: ["HS256"],
-      issuer: env.JWT_ISSUER,
-      audience: env.JWT_AUDIENCE,
-    });
-    if (!payload.sub || typeof payload.iat !== "number") return null;
-    return { userId: payload.sub, iat: payload.iat };
-  } catch {
-    return null;
+  requireSecret(env);
+  for (const secret of jwtSecrets(env)) {
+    try {
+      const { payload } = await jwtVerify(token, key(secret), {
+        algorithms: ["HS256"],
+        issuer: env.JWT_ISSUER,
+        audience: env.JWT_AUDIENCE,
+      });
+      if (!payload.sub || typeof payload.iat !== "number") return null;
+      return { userId: payload.sub, iat: payload.iat };
+    } catch {
+      // not signed with this secret (or expired, foreign): try the previous one, if any
+    }
   }
+  return null;
 }
 
 function requireSecret(env: Env): string {

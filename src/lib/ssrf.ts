@@ -139,4 +139,8 @@ export function checkOutboundUrl(raw: string, opts: OutboundUrlOptions = {}): Ou
   return { ok: false, reason: `${label} address ${host} is not allowed` };
 }
 
-export const allowInsecureWebhooks = (env: { ALLOW_INSECURE_WEBHOOKS?: string }) => env.ALLOW_INSECURE_WEBHOOKS === "true";
+/** Environments deployed to Cloudflare (wrangler.toml [env.*]): dev-only stand-ins are off there whatever the vars say. */
+export const isDeployed = (env: { ENVIRONMENT?: string }) => env.ENVIRONMENT === "production" || env.ENVIRONMENT === "staging";
+
+export const allowInsecureWebhooks = (env: { ALLOW_INSECURE_WEBHOOKS?: string; ENVIRONMENT?: string }) =>
+  env.ALLOW_INSECURE_WEBHOOKS === "true" && !isDeployed(env);

@@ -114,8 +114,8 @@ export async function runLlm(def: AgentDefinition, run: AgentRun, input: unknown
     { role: "user", content: JSON.stringify({ input, range: run.range }) },
   ];
   const read: unknown[] = [input];
-  const send = (body: Record<string, unknown>) => {
-    assertWithinTokenCap(JSON.stringify(body.messages));
+  const send = async (body: Record<string, unknown>) => {
+    await assertWithinTokenCap(JSON.stringify(body.messages));
     return ai.run(model, body);
   };
   for (let round = 0; round < MAX_TOOL_ROUNDS && tools.length; round++) {

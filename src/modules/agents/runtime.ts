@@ -65,7 +65,7 @@ export async function runAgent(ctx: AgentContext, def: AgentDefinition, rawInput
   let outcome = "success";
   let error: string | undefined;
   try {
-    tokens = assertWithinTokenCap(`${def.systemPrompt}\n${JSON.stringify(rawInput ?? {})}`);
+    tokens = await assertWithinTokenCap(`${def.systemPrompt}\n${JSON.stringify(rawInput ?? {})}`);
     const parsed = def.input.safeParse(rawInput ?? {});
     if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
     const input = parsed.data;

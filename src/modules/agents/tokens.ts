@@ -1,4 +1,3 @@
-import { isWithinTokenLimit } from "gpt-tokenizer/encoding/cl100k_base";
 import { ApiError } from "../../lib/errors";
 
 /** The spec's cap on an agent.* call's input. */
@@ -9,7 +8,9 @@ export const MAX_INPUT_TOKENS = 200_000;
  * anything over the cap with 413 PAYLOAD_TOO_LARGE. Stops counting at the cap, so a huge input
  * costs no more than the cap to refuse. Returns the count.
  */
-export function assertWithinTokenCap(text: string, limit = MAX_INPUT_TOKENS): number {
+export async function assertWithinTokenCap(text: string, limit = MAX_INPUT_TOKENS): Promise<number> {
+  // loaded on first use: building the cl100k_base tables costs every isolate ~50 ms of start-up CPU (docs/performance.md)
+  const { isWithinTokenLimit } = await import("gpt-tokenizer/encoding/cl100k_base");
   const count = isWithinTokenLimit(text, limit);
   if (count === false) {
     throw new ApiError("PAYLOAD_TOO_LARGE", `The agent input is over the limit of ${limit.toLocaleString("en-US")} tokens`, { limit, tokenizer: "cl100k_base" });

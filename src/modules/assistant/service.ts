@@ -54,7 +54,7 @@ export async function deleteConversation(ctx: ServiceContext, id: string) {
 /** Checks before the stream opens (so they are plain JSON errors): the conversation is the caller's, the message within the token cap. */
 export async function prepareChat(ctx: ServiceContext, input: { conversationId?: string; message: string }) {
   const conversation = input.conversationId ? await findConversationRow(ctx, input.conversationId) : null;
-  const tokens = assertWithinTokenCap(input.message);
+  const tokens = await assertWithinTokenCap(input.message);
   const history = conversation ? await messagesOf(ctx, conversation.id) : [];
   return { conversation, message: input.message, tokens, history };
 }

@@ -3,6 +3,7 @@ import type { Db } from "../../db/client";
 import { brands, campaignSurveys, feedbackViews, locations, solicitations, surveys, type SurveyQuestion, type SurveyType } from "../../db/schema";
 import type { Env } from "../../env";
 import { notFound } from "../../lib/errors";
+import { jwtSecrets } from "../../lib/jwt";
 import { nowIso } from "../../lib/time";
 import { readLinkToken, type LinkClaims } from "../links/tokens";
 import { cached } from "./cache";
@@ -35,7 +36,7 @@ export interface PublicDeps {
 
 /** The token's claims, or 404: a forged, truncated or foreign token costs one HMAC and no D1 read. */
 export async function claimsOf(env: Env, token: string): Promise<LinkClaims> {
-  const claims = env.JWT_SECRET ? await readLinkToken(env.JWT_SECRET, token) : null;
+  const claims = env.JWT_SECRET ? await readLinkToken(jwtSecrets(env), token) : null;
   if (!claims) throw notFound("Feedback link");
   return claims;
 }

@@ -158,7 +158,7 @@ export async function deleteIntegration(ctx: ServiceContext, id: string) {
 
 export async function openCredentials(env: Env, row: Pick<IntegrationRow, "credentialsEncrypted">): Promise<Record<string, string>> {
   if (!row.credentialsEncrypted) return {};
-  return JSON.parse(await decryptSecret(row.credentialsEncrypted, encryptionKey(env))) as Record<string, string>;
+  return JSON.parse(await decryptSecret(row.credentialsEncrypted, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS)) as Record<string, string>;
 }
 
 /** The decrypted connection a review-site client needs; null for connector types that are not review sites. */

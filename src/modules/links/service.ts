@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import type { Env } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
+import { jwtSecrets } from "../../lib/jwt";
 import { bufferClick } from "./clicks";
 import { asDestinationKind, feedbackPageUrl, resolveDestination, reviewLinks, type LocationLinkData, type ResolvedDestination } from "./destinations";
 import { customDestinationUrl, locationLinkData } from "./location-cache";
@@ -19,15 +20,13 @@ export interface ShortLink {
   destination: ResolvedDestination;
 }
 
-const secretOf = (env: Env) => env.JWT_SECRET!;
-
 /**
  * Verifies the token's MAC and resolves its destination from cached per-location data; D1 is read
  * only on a cache miss (or once per custom-destination link). Unknown or forged token: 404.
  * A link whose location was deleted or deactivated is no longer active: 404 with details.reason.
  */
 export async function resolveShortLink(ctx: PublicContext, token: string): Promise<ShortLink> {
-  const claims = await readLinkToken(secretOf(ctx.env), token);
+  const claims = await readLinkToken(jwtSecrets(ctx.env), token);
   if (!claims) throw notFound("Link");
   const location = await locationLinkData({ db: ctx.db, publicBaseUrl: ctx.env.PUBLIC_BASE_URL, defer: ctx.defer }, claims.tenantId, claims.locationId);
   if (!location || !location.isActive) {

@@ -70,8 +70,17 @@ export interface LinkClaims {
 export const mintLinkToken = (secret: string, c: LinkClaims) =>
   signToken(secret, "link", [c.solicitationId, c.tenantId, c.locationId, c.destination]);
 
-export async function readLinkToken(secret: string, token: string): Promise<LinkClaims | null> {
-  const f = await verifyToken(secret, "link", token);
+/** The first secret's fields whose MAC matches; `secrets` is jwtSecrets(env) (current, then previous). */
+async function verifyWithAny(secrets: string | readonly string[], purpose: TokenPurpose, token: string): Promise<string[] | null> {
+  for (const secret of typeof secrets === "string" ? [secrets] : secrets) {
+    const fields = await verifyToken(secret, purpose, token);
+    if (fields) return fields;
+  }
+  return null;
+}
+
+export async function readLinkToken(secrets: string | readonly string[], token: string): Promise<LinkClaims | null> {
+  const f = await verifyWithAny(secrets, "link", token);
   if (!f || f.length !== 4) return null;
   return { solicitationId: f[0]!, tenantId: f[1]!, locationId: f[2]!, destination: f[3]! };
 }
@@ -87,8 +96,8 @@ export interface UnsubscribeClaims {
 export const mintUnsubscribeToken = (secret: string, c: UnsubscribeClaims) =>
   signToken(secret, "unsub", [c.tenantId, c.contactId, c.channel, c.solicitationId]);
 
-export async function readUnsubscribeToken(secret: string, token: string): Promise<UnsubscribeClaims | null> {
-  const f = await verifyToken(secret, "unsub", token);
+export async function readUnsubscribeToken(secrets: string | readonly string[], token: string): Promise<UnsubscribeClaims | null> {
+  const f = await verifyWithAny(secrets, "unsub", token);
   if (!f || f.length !== 4) return null;
   return { tenantId: f[0]!, contactId: f[1]!, channel: f[2]!, solicitationId: f[3]! };
 }

@@ -6,6 +6,7 @@ import type { RequestMeta, ServiceContext } from "../../lib/context";
 import { ApiError, conflict } from "../../lib/errors";
 import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
+import { jwtSecrets } from "../../lib/jwt";
 import { nowIso } from "../../lib/time";
 import { stopEnrollmentStatements } from "../sequences/service";
 import type { PublicContext } from "./service";
@@ -44,7 +45,7 @@ const actingContext = (ctx: PublicContext, claims: UnsubscribeClaims, meta: Requ
 });
 
 async function load(ctx: PublicContext, token: string) {
-  const claims = await readUnsubscribeToken(ctx.env.JWT_SECRET!, token);
+  const claims = await readUnsubscribeToken(jwtSecrets(ctx.env), token);
   if (!claims || !CHANNELS.has(claims.channel)) throw new ApiError("NOT_FOUND", "Link not found");
   const channel = claims.channel as ConsentChannel;
   // the brand of the solicitation's location, else the tenant's oldest brand

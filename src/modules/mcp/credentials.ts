@@ -67,4 +67,4 @@ function encryptionKey(env: Env): string {
 }
 
 export const sealCredential = (token: string, env: Env) => encryptSecret(token, encryptionKey(env));
-export const openCredential = (sealed: string, env: Env) => decryptSecret(sealed, encryptionKey(env));
+export const openCredential = (sealed: string, env: Env) => decryptSecret(sealed, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS);

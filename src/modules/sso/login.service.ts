@@ -51,7 +51,7 @@ export async function serviceProviderMetadata(ctx: PublicContext, slug: string):
   if (!row) throw notFound("Tenant");
   const urls = serviceProviderUrls(ctx.env, slug, row.config);
   const config: SsoConfigRow = row.config ?? unconfigured(row.tenantId, urls.entityId);
-  return samlFor({ config, acsUrl: urls.acsUrl, store: new D1RequestStore(ctx.db, row.tenantId) }).generateServiceProviderMetadata(null, null);
+  return (await samlFor({ config, acsUrl: urls.acsUrl, store: new D1RequestStore(ctx.db, row.tenantId) })).generateServiceProviderMetadata(null, null);
 }
 
 /** Enough of a configuration to describe the SP; nothing here is saved or used to sign anyone in. */
@@ -66,7 +66,7 @@ export async function startSignIn(ctx: PublicContext, slug: string): Promise<str
   const config = await enabledConfig(ctx.db, slug);
   const { acsUrl } = serviceProviderUrls(ctx.env, slug, config);
   const requestId = `_${randomBytes(20).toString("hex")}`;
-  const saml = samlFor({ config, acsUrl, store: new D1RequestStore(ctx.db, config.tenantId), requestId });
+  const saml = await samlFor({ config, acsUrl, store: new D1RequestStore(ctx.db, config.tenantId), requestId });
   // RelayState carries the request id back, so the callback can tie the two together
   return saml.getAuthorizeUrlAsync(requestId, undefined, {});
 }
@@ -120,7 +120,7 @@ async function verifyWithLibrary(
 ): Promise<Profile> {
   if (envelope.inResponseTo && (await store.wasConsumed(envelope.inResponseTo))) throw new SamlRejection("replayed");
   try {
-    const { profile } = await samlFor({ config, acsUrl: expected.acsUrl, store }).validatePostResponseAsync({ SAMLResponse: samlResponse });
+    const { profile } = await (await samlFor({ config, acsUrl: expected.acsUrl, store })).validatePostResponseAsync({ SAMLResponse: samlResponse });
     if (!profile?.getAssertionXml) throw new SamlRejection("invalid_response");
     return profile;
   } catch (err) {

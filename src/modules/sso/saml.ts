@@ -1,4 +1,4 @@
-import { SAML, ValidateInResponseTo, type CacheItem, type CacheProvider } from "@node-saml/node-saml";
+import type { CacheItem, CacheProvider, SAML } from "@node-saml/node-saml";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { samlRequests } from "../../db/schema";
@@ -74,7 +74,9 @@ export interface SamlSetup {
  * required and looked up in D1, 2 minutes of clock skew. The library does not check Recipient,
  * Destination, the Issuer or replays: assertion-checks.ts and the login service do.
  */
-export function samlFor({ config, acsUrl, store, requestId }: SamlSetup): SAML {
+export async function samlFor({ config, acsUrl, store, requestId }: SamlSetup): Promise<SAML> {
+  // loaded on first use: the SAML/XML libraries cost every isolate ~10 ms of start-up CPU (docs/performance.md)
+  const { SAML, ValidateInResponseTo } = await import("@node-saml/node-saml");
   return new SAML({
     entryPoint: config.entryPoint ?? undefined,
     issuer: config.issuer,

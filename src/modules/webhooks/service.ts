@@ -19,7 +19,7 @@ function encryptionKey(env: Env): string {
 }
 
 export const sealSecret = (env: Env, secret: string) => encryptSecret(secret, encryptionKey(env));
-export const openSecret = (env: Env, row: Pick<WebhookRow, "secretEncrypted">) => decryptSecret(row.secretEncrypted, encryptionKey(env));
+export const openSecret = (env: Env, row: Pick<WebhookRow, "secretEncrypted">) => decryptSecret(row.secretEncrypted, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS);
 
 /** A URL the SSRF guard refuses is a 400 on the url field. */
 export function assertDeliverableUrl(env: Env, url: string, path = "url") {

@@ -18,7 +18,7 @@ export async function sealCredentials(env: Env, credentials: Record<string, stri
 
 export async function openCredentials(env: Env, sealed: string | null): Promise<Record<string, string>> {
   if (!sealed) return {};
-  return JSON.parse(await decryptSecret(sealed, encryptionKey(env))) as Record<string, string>;
+  return JSON.parse(await decryptSecret(sealed, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS)) as Record<string, string>;
 }
 
 export async function findSettingsRow(db: Db, tenantId: string, channel: MessageChannel): Promise<MessagingSettingsRow | undefined> {

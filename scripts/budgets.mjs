@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// `npm run budgets [-- --env production] [--runs 5]`: builds the deployed bundle (wrangler deploy
+// --dry-run, nothing uploaded) and checks the two limits a deploy can hit:
+//   - size: the gzipped bundle (Workers refuse scripts over 3 MB compressed on the Free plan)
+//   - start-up: CPU that workerd spends compiling the bundle and running its global scope, cold,
+//     median of N loads minus a trivial Worker's (Workers refuse scripts that start too slowly)
+// Exits 1 when a budget is exceeded. Figures and history: docs/performance.md (Start-up and size).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import { measureStartup } from "./budgets/startup.mjs";
+
+export const BUDGETS = {
+  gzipBytes: 3_000_000,
+  startupCpuMs: 200,
+};
+
+const { values: opts } = parseArgs({
+  options: {
+    env: { type: "string", default: "production" },
+    runs: { type: "string", default: "5" },
+  },
+});
+
+const root = path.resolve(import.meta.dirname, "..");
+const outdir = mkdtempSync(path.join(tmpdir(), "budgets-"));
+try {
+  const build = spawnSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--env", opts.env, "--outdir", outdir], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+  });
+  if (build.status !== 0) {
+    process.stderr.write(build.stdout + build.stderr);
+    console.error("budgets: the dry-run build failed");
+    process.exit(1);
+  }
+  const bundle = path.join(outdir, "index.js");
+  const raw = readFileSync(bundle);
+  const gzipBytes = gzipSync(raw, { level: 9 }).length;
+  const startup = await measureStartup(bundle, Number(opts.runs));
+  const cpu = startup.cpuMs;
+
+  const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+  console.log(`bundle (${opts.env}): ${mb(raw.length)}, gzipped ${mb(gzipBytes)} (budget ${mb(BUDGETS.gzipBytes)})`);
+  console.log(`start-up, workerd CPU per cold load: ${startup.worker.map((r) => r.cpu).join(", ")} ms; trivial Worker: ${startup.trivial.map((r) => r.cpu).join(", ")} ms`);
+  console.log(`start-up cost (median difference): ${cpu ?? "n/a"} ms CPU (budget ${BUDGETS.startupCpuMs} ms); wall ${startup.wallMs.toFixed(0)} ms (not budgeted: depends on the machine's load)`);
+
+  const over = [];
+  if (gzipBytes > BUDGETS.gzipBytes) over.push(`gzipped bundle ${mb(gzipBytes)} > ${mb(BUDGETS.gzipBytes)}`);
+  if (cpu === null) over.push("start-up CPU could not be read (/proc is needed)");
+  else if (cpu > BUDGETS.startupCpuMs) over.push(`start-up ${cpu} ms CPU > ${BUDGETS.startupCpuMs} ms`);
+  if (over.length) {
+    console.error(`budgets exceeded: ${over.join("; ")} (docs/performance.md, Start-up and size)`);
+    process.exitCode = 1;
+  } else {
+    console.log("budgets: ok");
+  }
+} finally {
+  rmSync(outdir, { recursive: true, force: true });
+}

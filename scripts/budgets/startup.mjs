@@ -1,0 +1,104 @@
+// Cold start of a built Worker in workerd (Miniflare, the wrangler dependency), against a trivial
+// Worker with the same Durable Object classes. Adapted from the shared startup probe
+// (../shared/tools/startup-probe.mjs), which CI's clean clone does not have. One change: the bundle is
+// handed to Miniflare as an explicit module list, so Miniflare does not first parse it with acorn in
+// Node (that parse, ~0.7 s for this bundle, is a tool cost, not the Worker's start-up).
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const req = createRequire(path.join(process.cwd(), "package.json"));
+const { Miniflare } = createRequire(req.resolve("wrangler/package.json"))("miniflare");
+
+/** Exported class names (Durable Objects) of a bundle's final `export { ... }`. */
+export function exportedClasses(script) {
+  return [...script.matchAll(/export\s*\{([^}]*)\}/g)]
+    .flatMap((m) => m[1].split(",").map((x) => x.trim().split(/\s+as\s+/).pop()))
+    .filter((n) => n && n !== "default" && /^[A-Z]/.test(n));
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/**
+ * CPU time (user + system, ms) spent so far by this process's workerd children, from /proc. CPU, not
+ * wall time, so engineers sharing the machine do not inflate the figure much; null off Linux.
+ */
+function workerdCpuMs() {
+  let pids;
+  try {
+    pids = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return null;
+  }
+  let ticks = 0;
+  for (const pid of pids) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const close = stat.lastIndexOf(")");
+    const comm = stat.slice(stat.indexOf("(") + 1, close);
+    const f = stat.slice(close + 2).split(" ");
+    // fields after the name: state ppid ... utime(14th overall -> index 11) stime(index 12)
+    if (comm.startsWith("workerd") && Number(f[1]) === process.pid) ticks += Number(f[11]) + Number(f[12]);
+  }
+  return ticks * TICK_MS;
+}
+
+/**
+ * Loads `file` cold `runs` times (a fresh workerd each time) and as many times a trivial Worker;
+ * returns each run's time until workerd is ready (script compiled, global scope run) and the
+ * difference of the medians: the bundle's own start-up cost.
+ */
+export async function measureStartup(file, runs = 5) {
+  const script = readFileSync(file, "utf8");
+  const classes = exportedClasses(script);
+  const stub =
+    classes.map((c) => `export class ${c} { constructor() {} fetch() { return new Response(); } }`).join("\n") +
+    '\nexport default { fetch() { return new Response("ok"); } };';
+  const options = {
+    compatibilityDate: "2026-04-20",
+    compatibilityFlags: ["nodejs_compat"],
+    bindings: { JWT_SECRET: "x".repeat(40), ENCRYPTION_KEY: "y".repeat(44), PUBLIC_BASE_URL: "http://localhost" },
+    durableObjects: Object.fromEntries(classes.map((c) => [c, { className: c, useSQLite: true }])),
+  };
+  async function once(contents) {
+    const t0 = performance.now();
+    const mf = new Miniflare({ ...options, modules: [{ type: "ESModule", path: "index.js", contents }] });
+    await mf.ready;
+    const wall = performance.now() - t0;
+    const cpu = workerdCpuMs();
+    await mf.dispose();
+    return { wall, cpu };
+  }
+  const trivial = [];
+  const worker = [];
+  for (let i = 0; i < runs; i++) {
+    trivial.push(await once(stub));
+    worker.push(await once(script));
+  }
+  const cpuKnown = worker.every((r) => r.cpu !== null);
+  return {
+    trivial,
+    worker,
+    wallMs: median(worker.map((r) => r.wall)) - median(trivial.map((r) => r.wall)),
+    cpuMs: cpuKnown ? median(worker.map((r) => r.cpu)) - median(trivial.map((r) => r.cpu)) : null,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [file, runs] = process.argv.slice(2);
+  if (!file) {
+    console.error("usage: node scripts/budgets/startup.mjs <bundle.js> [runs=5]");
+    process.exit(2);
+  }
+  const r = await measureStartup(file, Number(runs ?? 5));
+  const show = (rs, k) => rs.map((x) => x[k]?.toFixed(0)).join(", ");
+  console.log(`trivial Worker ready: wall ${show(r.trivial, "wall")} ms; workerd CPU ${show(r.trivial, "cpu")} ms`);
+  console.log(`this Worker ready:    wall ${show(r.worker, "wall")} ms; workerd CPU ${show(r.worker, "cpu")} ms`);
+  console.log(`start-up cost (median difference): CPU ${r.cpuMs?.toFixed(0) ?? "n/a"} ms, wall ${r.wallMs.toFixed(0)} ms`);
+}

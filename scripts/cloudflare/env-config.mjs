@@ -1,0 +1,134 @@
+// Renders a deployed environment's section of wrangler.toml from the local (top-level) section, so
+// the queues, consumers, Durable Objects and crons are declared once. Wrangler environments do not
+// inherit bindings, vars or triggers: each section carries all of them.
+import { createRequire } from "node:module";
+
+/** Names of the deployed environments; the top level of wrangler.toml is the local one. */
+export const DEPLOYED_ENVS = ["staging", "production"];
+
+/** Compatibility flags only deployed environments get (local runs and tests keep loopback stand-ins). */
+export const DEPLOYED_FLAGS = ["global_fetch_strictly_public"];
+
+/** The local (top-level) configuration as written, without environment sections. */
+export function readLocalConfig(configPath) {
+  const { env: _envs, ...local } = readRawConfig(configPath);
+  return local;
+}
+
+/** wrangler.toml as written (wrangler's own reader), environment sections included. */
+export function readRawConfig(configPath) {
+  const { experimental_readRawConfig } = createRequire(import.meta.url)("wrangler");
+  return experimental_readRawConfig({ config: configPath }).rawConfig;
+}
+
+/** What a deployed section says about its deployment, to render it again (ids kept). */
+export function deploymentOf(raw, env) {
+  const e = raw.env?.[env];
+  if (!e) return null;
+  return {
+    env,
+    worker: e.name,
+    baseUrl: e.vars?.PUBLIC_BASE_URL,
+    d1Id: e.d1_databases?.[0]?.database_id,
+    kvId: e.kv_namespaces?.[0]?.id,
+    ai: Boolean(e.ai),
+  };
+}
+
+/** What one deployment is called and where: every resource name derives from the worker name. */
+export function resourceNames(worker) {
+  return {
+    d1: worker,
+    kv: `${worker}-oauth`,
+    queuePrefix: `${worker}-`,
+  };
+}
+
+const str = (v) => JSON.stringify(String(v));
+const value = (v) => (typeof v === "string" ? str(v) : Array.isArray(v) ? `[${v.map(value).join(", ")}]` : String(v));
+const table = (header, obj) => [header, ...Object.entries(obj).filter(([, v]) => v !== undefined).map(([k, v]) => `${k} = ${value(v)}`)].join("\n");
+
+const BEGIN = (env) => `# >>> env.${env}`;
+const END = (env) => `# <<< env.${env}`;
+
+/**
+ * The `[env.<env>]` section for a deployment.
+ * opts: { env, worker, baseUrl, d1Id, kvId, ai } (ai: bind Workers AI as AI, deployed only: it has no local emulation)
+ */
+export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId, ai = false }) {
+  const names = resourceNames(worker);
+  const q = (name) => `${names.queuePrefix}${name}`;
+  const host = new URL(baseUrl).hostname;
+  const onWorkersDev = host.endsWith(".workers.dev");
+  const e = `env.${env}`;
+  const parts = [];
+
+  parts.push(
+    [
+      BEGIN(env) + ": written by `npm run setup:cloudflare` (docs/deploy.md); its ids are this deployment's.",
+      table(`[${e}]`, {
+        name: worker,
+        compatibility_flags: [...new Set([...(local.compatibility_flags ?? []), ...DEPLOYED_FLAGS])],
+        workers_dev: onWorkersDev,
+      }),
+      // a custom domain for the public base URL (Cloudflare creates the DNS record and certificate)
+      onWorkersDev ? null : `routes = [{ pattern = ${str(host)}, custom_domain = true }]`,
+    ]
+      .filter(Boolean)
+      .join("\n"),
+  );
+  parts.push(
+    table(`[${e}.vars]`, {
+      ...local.vars,
+      ENVIRONMENT: env,
+      PUBLIC_BASE_URL: baseUrl.replace(/\/$/, ""),
+      QUEUE_PREFIX: names.queuePrefix,
+    }),
+  );
+  parts.push(table(`[${e}.observability]`, { enabled: true, head_sampling_rate: 1 }));
+  for (const db of local.d1_databases ?? []) {
+    parts.push(table(`[[${e}.d1_databases]]`, { ...db, database_name: names.d1, database_id: d1Id }));
+  }
+  for (const kv of local.kv_namespaces ?? []) {
+    parts.push(table(`[[${e}.kv_namespaces]]`, { ...kv, id: kvId }));
+  }
+  for (const p of local.queues?.producers ?? []) {
+    parts.push(table(`[[${e}.queues.producers]]`, { ...p, queue: q(p.queue) }));
+  }
+  for (const c of local.queues?.consumers ?? []) {
+    parts.push(table(`[[${e}.queues.consumers]]`, { ...c, queue: q(c.queue), dead_letter_queue: c.dead_letter_queue && q(c.dead_letter_queue) }));
+  }
+  for (const b of local.durable_objects?.bindings ?? []) {
+    parts.push(table(`[[${e}.durable_objects.bindings]]`, b));
+  }
+  for (const m of local.migrations ?? []) {
+    parts.push(table(`[[${e}.migrations]]`, m));
+  }
+  if (local.triggers) parts.push(table(`[${e}.triggers]`, local.triggers));
+  if (ai) parts.push(table(`[${e}.ai]`, { binding: "AI" }));
+  parts.push(END(env));
+  return parts.join("\n\n") + "\n";
+}
+
+/** Every queue a deployment needs (producers, consumers and dead-letter queues), prefixed. */
+export function deployedQueueNames(local, worker) {
+  const { queuePrefix } = resourceNames(worker);
+  const all = new Set();
+  for (const p of local.queues?.producers ?? []) all.add(p.queue);
+  for (const c of local.queues?.consumers ?? []) {
+    all.add(c.queue);
+    if (c.dead_letter_queue) all.add(c.dead_letter_queue);
+  }
+  return [...all].map((n) => `${queuePrefix}${n}`);
+}
+
+/** Replaces the environment's marked section of the config text, or appends it. */
+export function upsertEnvSection(configText, env, section) {
+  const begin = configText.indexOf(BEGIN(env));
+  if (begin < 0) return `${configText.replace(/\n*$/, "\n")}\n${section}`;
+  const endMarker = configText.indexOf(END(env), begin);
+  if (endMarker < 0) throw new Error(`wrangler.toml: "${BEGIN(env)}" has no matching "${END(env)}"`);
+  const lineEnd = configText.indexOf("\n", endMarker);
+  const after = lineEnd < 0 ? "" : configText.slice(lineEnd + 1);
+  return configText.slice(0, begin) + section + after;
+}

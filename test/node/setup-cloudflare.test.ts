@@ -1,0 +1,197 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error plain .mjs helper without types
+import { readLocalConfig, readRawConfig } from "../../scripts/cloudflare/env-config.mjs";
+
+// `npm run setup:cloudflare` against a stand-in `wrangler` first on PATH (test/node/helpers/fake-wrangler.mjs):
+// it keeps the account in a JSON file, records each call and prints wrangler 4.x's output shapes.
+const root = path.resolve(import.meta.dirname, "../..");
+const QUEUES = ["sends", "review-sync", "events", "webhooks", "jobs", "clicks", "dead-letter"];
+
+interface Call {
+  args: string[];
+  stdinKeys?: string[];
+}
+interface State {
+  d1: { uuid: string; name: string }[];
+  kv: { id: string; title: string }[];
+  queues: { queue_id: string; queue_name: string }[];
+  secrets: Record<string, string[]>;
+  workers: string[];
+  migrations: Record<string, number>;
+  deploys: string[];
+  calls: Call[];
+}
+
+let dir: string;
+let config: string;
+let stateFile: string;
+const readState = (): State => JSON.parse(readFileSync(stateFile, "utf8"));
+
+function setup(...extra: string[]) {
+  return setupWith(["--name", "acme-reviews", "--base-url", "https://reviews.acme.test", ...extra]);
+}
+
+function setupWith(args: string[]) {
+  const before = readState().calls.length;
+  const r = spawnSync(
+    process.execPath,
+    [path.join(root, "scripts/setup-cloudflare.mjs"), "--config", config, ...args],
+    { encoding: "utf8", env: { ...process.env, PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`, FAKE_WRANGLER_STATE: stateFile } },
+  );
+  return { status: r.status, out: r.stdout + r.stderr, calls: readState().calls.slice(before).map((c) => c.args.join(" ")) };
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "setup-cloudflare-"));
+  config = path.join(dir, "wrangler.toml");
+  copyFileSync(path.join(root, "wrangler.toml"), config);
+  const bin = path.join(dir, "bin");
+  spawnSync("mkdir", [bin]);
+  writeFileSync(path.join(bin, "wrangler"), `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, "test/node/helpers/fake-wrangler.mjs")}" "$@"\n`);
+  chmodSync(path.join(bin, "wrangler"), 0o755);
+  stateFile = path.join(dir, "state.json");
+  // an account with someone else's resources, and one of ours left over from an interrupted run
+  writeFileSync(
+    stateFile,
+    JSON.stringify({
+      d1: [{ uuid: "11111111-2222-3333-4444-555555555555", name: "other-app", created_at: "2026-01-01T00:00:00.000Z", version: "production", num_tables: 3, file_size: 1 }],
+      kv: [{ id: "ffffffffffffffffffffffffffffffff", title: "other-app-cache", supports_url_encoding: true }],
+      queues: [
+        { queue_id: "q1", queue_name: "sends" },
+        { queue_id: "q2", queue_name: "other-app-jobs" },
+        { queue_id: "q3", queue_name: "acme-reviews-events" },
+        { queue_id: "q4", queue_name: "other-app-events" },
+      ],
+      secrets: {},
+      workers: [],
+      migrations: {},
+      deploys: [],
+      calls: [],
+    }),
+  );
+});
+
+describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
+  let first: ReturnType<typeof setup>;
+  let localBefore: unknown;
+  let textAfterFirst: string;
+
+  beforeAll(() => {
+    localBefore = readLocalConfig(config);
+    first = setup();
+    textAfterFirst = readFileSync(config, "utf8");
+  }, 60_000);
+
+  it("creates what is missing, sets the secrets, migrates, then deploys, in that order", () => {
+    expect(first.status, first.out).toBe(0);
+    expect(first.calls).toEqual([
+      "d1 list --json",
+      "d1 create acme-reviews",
+      "d1 list --json",
+      "kv namespace list",
+      "kv namespace create acme-reviews-oauth",
+      "kv namespace list",
+      "queues list --page 1",
+      "queues list --page 2",
+      "queues list --page 3", // the first empty page ends the listing (the page size is the API's)
+      // acme-reviews-events existed; the other app's queues and the unprefixed "sends" are not ours
+      ...QUEUES.filter((q) => q !== "events").map((q) => `queues create acme-reviews-${q}`),
+      "secret list --env production --format json",
+      "secret bulk --env production",
+      "d1 migrations apply DB --remote --env production",
+      "deploy --env production",
+    ]);
+    const state = readState();
+    expect(state.calls.find((c) => c.args[1] === "bulk")?.stdinKeys).toEqual(["JWT_SECRET", "ENCRYPTION_KEY", "BOOTSTRAP_SECRET"]);
+    expect(state.secrets).toEqual({ production: ["JWT_SECRET", "ENCRYPTION_KEY", "BOOTSTRAP_SECRET"] });
+    expect(state.queues.map((q) => q.queue_name).filter((n) => n.startsWith("acme-reviews-")).sort()).toEqual(QUEUES.map((q) => `acme-reviews-${q}`).sort());
+    expect(state.deploys).toEqual(["production"]);
+    expect(state.migrations).toEqual({ production: 1 });
+  });
+
+  it("writes the ids into [env.production] and leaves the local configuration and staging alone", () => {
+    const state = readState();
+    const raw = readRawConfig(config);
+    const prod = raw.env.production;
+    const db = state.d1.find((d) => d.name === "acme-reviews")!;
+    const kv = state.kv.find((n) => n.title === "acme-reviews-oauth")!;
+    expect(prod.name).toBe("acme-reviews");
+    expect(prod.d1_databases).toEqual([{ binding: "DB", database_name: "acme-reviews", database_id: db.uuid, migrations_dir: "migrations" }]);
+    expect(prod.kv_namespaces).toEqual([{ binding: "OAUTH_KV", id: kv.id }]);
+    expect(prod.vars).toMatchObject({ ENVIRONMENT: "production", PUBLIC_BASE_URL: "https://reviews.acme.test", QUEUE_PREFIX: "acme-reviews-" });
+    expect(prod.routes).toEqual([{ pattern: "reviews.acme.test", custom_domain: true }]);
+    expect(prod.compatibility_flags).toContain("global_fetch_strictly_public");
+    expect(prod.queues.consumers.map((c: { queue: string; dead_letter_queue?: string }) => [c.queue, c.dead_letter_queue ?? null])).toEqual([
+      ...QUEUES.filter((q) => q !== "dead-letter").map((q) => [`acme-reviews-${q}`, "acme-reviews-dead-letter"]),
+      ["acme-reviews-dead-letter", null],
+    ]);
+    expect(readLocalConfig(config)).toEqual(localBefore);
+    expect(raw.env.staging.name).toBe("reputation-ops-staging");
+    expect(raw.env.staging.d1_databases[0].database_id).toBe("00000000-0000-0000-0000-000000000000");
+  });
+
+  it("keeps the generated bootstrap secret in a 0600 file beside the config, not in the output", () => {
+    const file = path.join(dir, ".bootstrap-secret.production");
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const secret = readFileSync(file, "utf8").trim();
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(first.out).not.toContain(secret);
+  });
+
+  it("changes nothing when run again: no create, no secret, the same config bytes", () => {
+    const stateBefore = readState();
+    const again = setup();
+    expect(again.status, again.out).toBe(0);
+    expect(again.calls).toEqual([
+      "d1 list --json",
+      "kv namespace list",
+      "queues list --page 1",
+      "queues list --page 2",
+      "queues list --page 3",
+      "queues list --page 4",
+      "queues list --page 5",
+      "secret list --env production --format json",
+      "d1 migrations apply DB --remote --env production",
+      "deploy --env production",
+    ]);
+    expect(again.out).toContain("No migrations to apply");
+    expect(readFileSync(config, "utf8")).toBe(textAfterFirst);
+    const state = readState();
+    expect([state.d1, state.kv, state.queues, state.secrets]).toEqual([stateBefore.d1, stateBefore.kv, stateBefore.queues, stateBefore.secrets]);
+  });
+
+  it("refuses a base URL that is not an https origin and an env that is not deployed, before calling wrangler", () => {
+    for (const extra of [["--base-url", "http://reviews.acme.test"], ["--base-url", "https://reviews.acme.test/app"], ["--env", "development"]]) {
+      const r = setup(...extra);
+      expect(r.status, extra.join(" ")).toBe(1);
+      expect(r.calls).toEqual([]);
+    }
+  });
+
+  it("sets up staging beside production: its own resources, workers.dev without a route, Workers AI kept on re-runs", () => {
+    const args = ["--env", "staging", "--name", "acme-reviews-staging", "--base-url", "https://acme-reviews-staging.acme.workers.dev"];
+    const r = setupWith([...args, "--ai"]);
+    expect(r.status, r.out).toBe(0);
+    expect(r.calls.filter((c) => c.includes(" create "))).toEqual([
+      "d1 create acme-reviews-staging",
+      "kv namespace create acme-reviews-staging-oauth",
+      ...QUEUES.map((q) => `queues create acme-reviews-staging-${q}`),
+    ]);
+    const staging = readRawConfig(config).env.staging;
+    expect(staging.workers_dev).toBe(true);
+    expect(staging.routes).toBeUndefined();
+    expect(staging.ai).toEqual({ binding: "AI" });
+    expect(staging.vars).toMatchObject({ ENVIRONMENT: "staging", QUEUE_PREFIX: "acme-reviews-staging-" });
+    expect(readRawConfig(config).env.production.name).toBe("acme-reviews");
+
+    const text = readFileSync(config, "utf8");
+    const again = setupWith(args); // without --ai: the binding stays
+    expect(again.status, again.out).toBe(0);
+    expect(readFileSync(config, "utf8")).toBe(text);
+  });
+});

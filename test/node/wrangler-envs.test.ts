@@ -1,0 +1,63 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+// @ts-expect-error plain .mjs helper without types
+import { DEPLOYED_ENVS, DEPLOYED_FLAGS, deploymentOf, readLocalConfig, readRawConfig, renderEnvSection } from "../../scripts/cloudflare/env-config.mjs";
+
+// wrangler.toml as the repository holds it: the top level is the local configuration (npm run dev,
+// tests), [env.staging] and [env.production] are deployed. Issue #20 item 8: deployed environments
+// fetch only public addresses (DNS rebinding cannot reach loopback or private networks), local runs
+// keep loopback stand-ins.
+const raw = readRawConfig("wrangler.toml");
+const local = readLocalConfig("wrangler.toml");
+
+describe("wrangler.toml environments", () => {
+  it("has exactly the deployed environments staging and production", () => {
+    expect(Object.keys(raw.env ?? {}).sort()).toEqual([...DEPLOYED_ENVS].sort());
+    expect(DEPLOYED_ENVS).toEqual(["staging", "production"]);
+  });
+
+  it("sets global_fetch_strictly_public in every deployed environment and not in the local one", () => {
+    expect(DEPLOYED_FLAGS).toEqual(["global_fetch_strictly_public"]);
+    expect(local.compatibility_flags).toEqual(["nodejs_compat"]);
+    for (const env of DEPLOYED_ENVS) {
+      expect(raw.env[env].compatibility_flags, env).toEqual(["nodejs_compat", "global_fetch_strictly_public"]);
+    }
+  });
+
+  it("gives every deployed environment its own bindings, vars and triggers (wrangler does not inherit them)", () => {
+    for (const env of DEPLOYED_ENVS) {
+      const e = raw.env[env];
+      expect(e.d1_databases.map((d: { binding: string }) => d.binding), env).toEqual(local.d1_databases.map((d: { binding: string }) => d.binding));
+      expect(e.kv_namespaces.map((k: { binding: string }) => k.binding), env).toEqual(["OAUTH_KV"]);
+      expect(e.queues.producers.map((p: { binding: string }) => p.binding), env).toEqual(local.queues.producers.map((p: { binding: string }) => p.binding));
+      expect(e.queues.consumers).toHaveLength(local.queues.consumers.length);
+      expect(e.durable_objects.bindings).toEqual(local.durable_objects.bindings);
+      expect(e.migrations).toEqual(local.migrations);
+      expect(e.triggers).toEqual(local.triggers);
+      expect(Object.keys(e.vars).sort()).toEqual([...Object.keys(local.vars), "QUEUE_PREFIX"].sort());
+    }
+  });
+
+  it("runs deployed environments as themselves: ENVIRONMENT, https base URL, prefixed queues, Workers Logs, a custom domain", () => {
+    expect(local.vars.ENVIRONMENT).toBe("development");
+    for (const env of DEPLOYED_ENVS) {
+      const e = raw.env[env];
+      expect(e.vars.ENVIRONMENT).toBe(env);
+      expect(e.vars.PUBLIC_BASE_URL).toMatch(/^https:\/\//);
+      expect(e.observability).toEqual({ enabled: true, head_sampling_rate: 1 });
+      expect(e.routes).toEqual([{ pattern: new URL(e.vars.PUBLIC_BASE_URL).hostname, custom_domain: true }]);
+      const prefix = e.vars.QUEUE_PREFIX;
+      expect(prefix).toBe(`${e.name}-`);
+      for (const c of e.queues.consumers) expect(c.queue.startsWith(prefix), c.queue).toBe(true);
+    }
+    expect(raw.env.staging.name).not.toBe(raw.env.production.name);
+    expect(raw.env.staging.vars.QUEUE_PREFIX).not.toBe(raw.env.production.vars.QUEUE_PREFIX);
+  });
+
+  it("keeps the deployed sections in step with the local one (re-render: node scripts/cloudflare/render-envs.mjs)", () => {
+    const text = readFileSync("wrangler.toml", "utf8");
+    for (const env of DEPLOYED_ENVS) {
+      expect(text).toContain(renderEnvSection(local, deploymentOf(raw, env)));
+    }
+  });
+});
