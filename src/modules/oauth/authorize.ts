@@ -13,7 +13,7 @@ import { login } from "../auth/service";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, type UserPrincipal } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { consentPage, errorPage, signInPage, type TenantChoice } from "./consent-page";
-import { authServer, oauthLib, type GrantMetadata, type GrantProps } from "./provider";
+import { authServer, cimdClientProblem, oauthLib, type GrantMetadata, type GrantProps } from "./provider";
 import { ALL_SCOPES, isScope } from "./scopes";
 
 type C = Context<AppEnv>;
@@ -80,8 +80,16 @@ async function authorizationFailure(e: unknown): Promise<Response> {
   throw e;
 }
 
+/** A CIMD client_id that points at our own network is refused before anything fetches it. */
+function refuseUnsafeClientId(c: C): Response | null {
+  const problem = cimdClientProblem(new URL(c.req.url).searchParams.get("client_id"));
+  return problem ? html(errorPage("This app could not be verified."), 400) : null;
+}
+
 /** GET /oauth/authorize: validates the request (client, redirect URI, PKCE S256, resource) and shows the sign-in form. */
 export async function showAuthorize(c: C): Promise<Response> {
+  const guarded = refuseUnsafeClientId(c);
+  if (guarded) return guarded;
   try {
     const oauth = (await authServer(c.env)).getOAuthApi(c.env);
     const request = await oauth.parseAuthRequest(c.req.raw);
@@ -95,6 +103,8 @@ export async function showAuthorize(c: C): Promise<Response> {
 
 /** POST /oauth/authorize: step "signin" checks the password; step "consent" allows or denies. */
 export async function submitAuthorize(c: C): Promise<Response> {
+  const guarded = refuseUnsafeClientId(c);
+  if (guarded) return guarded;
   const oauth = (await authServer(c.env)).getOAuthApi(c.env);
   let request: AuthRequest;
   try {
