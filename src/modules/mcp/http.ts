@@ -14,6 +14,7 @@ import { identify, openCredential, sealCredential } from "./credentials";
 import { sameCaller, type SessionIdentity } from "./identity";
 import { serveModern } from "./modern";
 import { buildServer, negotiateVersion } from "./server";
+import { findSkill, skillAllowed } from "./skills/registry";
 import type { CallEnv } from "./skills/run";
 
 type C = Context<AppEnv>;
@@ -145,6 +146,8 @@ async function post(c: C): Promise<Response> {
     await sessionStub(c, used.session.identity.tenantId).close(sessionId);
     return withHeaders(unauthenticated(c, "The session's credential is no longer valid"), rateHeaders(used.rate));
   }
+  const stepUp = await insufficientScope(c, identity, sessionId, messages);
+  if (stepUp) return withHeaders(stepUp, rateHeaders(used.rate));
   const res = await serve(c, messages, { sessionId, identity, limits });
   return withHeaders(res, { ...rateHeaders(used.rate), "Mcp-Session-Id": sessionId });
 }
@@ -209,6 +212,27 @@ async function recheck(
   return identity;
 }
 
+/**
+ * Step-up (MCP 2025-11-25 scope challenge): an OAuth caller calling a tool its grant's scopes do not
+ * cover gets 403 insufficient_scope naming the scope, so the client can ask the user for just that
+ * (the consent page then offers only the new scope). Other credentials cannot step up: their call
+ * gets the usual tool error.
+ */
+async function insufficientScope(c: C, identity: SessionIdentity, sessionId: string, messages: unknown[]): Promise<Response | null> {
+  if (identity.credential !== "oauth") return null;
+  for (const m of messages) {
+    if (!isJSONRPCRequest(m as JSONRPCMessage) || (m as { method: string }).method !== "tools/call") continue;
+    const params = (m as { params?: { name?: string; arguments?: unknown } }).params ?? {};
+    const skill = findSkill(String(params.name));
+    if (!skill || !skill.scopes || skill.agencyOnly || skillAllowed(skill, identity)) continue;
+    const scope = skill.scopes[0]!;
+    await auditToolCall(c.var.db, identity, requestMeta(c), { tool: skill.name, tenantId: identity.tenantId, sessionId, input: params.arguments ?? {}, outcome: "forbidden", error: `insufficient_scope ${scope}` });
+    const challenge = `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl(c.env)}", error_description="${skill.name} needs ${scope}"`;
+    return fail("FORBIDDEN", `${skill.name} needs the scope ${scope}, which this app was not granted`, { "WWW-Authenticate": challenge }, { scope });
+  }
+  return null;
+}
+
 async function auditThrottled(c: C, identity: SessionIdentity, sessionId: string, messages: JSONRPCMessage[]) {
   const calls = messages.filter((m) => isJSONRPCRequest(m) && m.method === "tools/call");
   for (const m of calls) {
@@ -252,6 +276,8 @@ async function stateless(c: C, body: unknown, limits: McpLimits): Promise<Respon
     await auditThrottled(c, identity, sessionId, [body as JSONRPCMessage]);
     return throttled(hit.state);
   }
+  const stepUp = await insufficientScope(c, identity, sessionId, [body]);
+  if (stepUp) return withHeaders(stepUp, rateHeaders(hit.state));
   const res = await serveModern(c.req.raw, body, callEnv(c, { sessionId, identity, limits }));
   return withHeaders(res, rateHeaders(hit.state));
 }

@@ -1,4 +1,4 @@
-import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import type { AuthRequest, GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { asc, eq, inArray, or } from "drizzle-orm";
 import type { Context } from "hono";
 import { SignJWT, jwtVerify } from "jose";
@@ -69,6 +69,34 @@ export async function tenantChoices(db: Db, p: UserPrincipal): Promise<TenantCho
     .orderBy(asc(tenants.name), asc(tenants.id))
     .limit(200);
   return rows.map((t) => ({ ...t, inAdministeredAgency: agencies.includes(t.agencyId) }));
+}
+
+/**
+ * What this user already allowed this client: the scopes of their grants to it for the tenant
+ * (any tenant when none is given), newest first. Incremental consent asks only for the rest.
+ */
+async function priorGrants(oauth: OAuthHelpers, userId: string, clientId: string, tenantId?: string) {
+  const out: GrantSummary[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await oauth.listUserGrants(userId, { cursor, limit: 1000 });
+    out.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor);
+  return out
+    .filter((g) => g.clientId === clientId && (!tenantId || (g.metadata as Partial<GrantMetadata> | null)?.tenantId === tenantId))
+    .sort((a, b) => b.createdAt - a.createdAt);
+}
+
+/** The consent page's options: for a client this user already allowed, only the scopes it adds. */
+async function consentOptions(oauth: OAuthHelpers, request: AuthRequest, userId: string) {
+  const prior = await priorGrants(oauth, userId, request.clientId);
+  const latest = prior[0];
+  const granted = latest ? latest.scope.filter(isScope) : [];
+  const asked = request.scope.filter(isScope);
+  const added = asked.filter((s) => !granted.includes(s));
+  if (!latest || asked.length === 0 || added.length === 0) return { offered: ALL_SCOPES as string[], granted: [] as string[], tenantId: undefined };
+  return { offered: added as string[], granted: granted as string[], tenantId: (latest.metadata as Partial<GrantMetadata> | null)?.tenantId };
 }
 
 /** Renders what went wrong locally, or redirects to the client when the library says that is safe. */
@@ -145,7 +173,8 @@ async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: s
   const choices = principal ? await tenantChoices(c.var.db, principal) : [];
   if (!principal || choices.length === 0) return html(signInPage(details, handle, "This account has no tenant to connect."), 403);
   const ticket = await signTicket(c.env, userId, handle);
-  return html(consentPage(details, { handle, ticket, email, tenants: choices, offered: ALL_SCOPES }));
+  const options = await consentOptions(oauth, request, userId);
+  return html(consentPage(details, { handle, ticket, email, tenants: choices, ...options }));
 }
 
 async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: string, form: FormData, field: (n: string) => string) {
@@ -170,15 +199,20 @@ async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: 
     if (problem) {
       const details = await oauth.describeConsent(request);
       const choices = principal ? await tenantChoices(c.var.db, principal) : [];
-      return html(consentPage(details, { handle, ticket: field("ticket"), email: principal?.email ?? "", tenants: choices, offered: ALL_SCOPES, error: problem }), 400);
+      const options = await consentOptions(oauth, request, userId);
+      return html(consentPage(details, { handle, ticket: field("ticket"), email: principal?.email ?? "", tenants: choices, ...options, error: problem }), 400);
     }
-    const approved = await oauth.approveConsent(c.req.raw, handle, { scope: scopes });
+    // incremental consent: the new grant keeps what this user already allowed this client for the tenant
+    const prior = await priorGrants(oauth, userId, request.clientId, tenant!.id);
+    const priorScopes = prior.filter((g) => Boolean((g.metadata as Partial<GrantMetadata> | null)?.agencySession) === agencySession).flatMap((g) => g.scope.filter(isScope));
+    const allScopes = [...new Set([...priorScopes, ...scopes])];
+    const approved = await oauth.approveConsent(c.req.raw, handle, { scope: allScopes });
     const details = await oauth.describeConsent(approved.request);
     const named = await c.var.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenant!.id)).get();
     const tenantName = named?.name ?? tenant!.id;
     const props: GrantProps = { tenantId: tenant!.id, agencySession };
     const metadata: GrantMetadata = { ...props, clientName: details.clientName, tenantName };
-    const { redirectTo } = await oauth.completeAuthorization({ request: approved.request, userId, metadata, scope: scopes, props });
+    const { redirectTo } = await oauth.completeAuthorization({ request: approved.request, userId, metadata, scope: allScopes, props });
     approved.headers.set("Location", redirectTo);
     return new Response(null, { status: 302, headers: approved.headers });
   } catch (e) {
