@@ -186,7 +186,7 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
       await page.waitForSelector("select#tenant");
       expect(await page.locator("#granted").innerText()).toContain("It already has: read:locations");
       // only the added scope is offered, ticked; nothing already granted is asked again
-      expect(await page.locator('input[name="scope"]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual(["write:contacts"]);
+      expect(await page.locator('input[name="scope"]').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value))).toEqual(["write:contacts"]);
       expect(await page.isChecked('input[value="write:contacts"]')).toBe(true);
       expect(await page.locator("legend").innerText()).toBe("Also allow it to");
       await page.screenshot({ path: path.join(tmpdir(), "reputation-ops-oauth-incremental.png"), fullPage: true });
