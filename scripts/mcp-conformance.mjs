@@ -75,7 +75,58 @@ async function seed(base) {
   const auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
   await postJson(`${base}/v1/locations`, { name: "Conformance Downtown", city: "Springfield", latitude: 39.78, longitude: -89.65 }, auth);
   const minted = await postJson(`${base}/v1/api-keys`, { name: "MCP conformance suite" }, auth);
-  return minted.key;
+  return { apiKey: minted.key, tenantId: boot.tenant.id, email: "owner@conformance.test", password: "conformance suite password" };
+}
+
+/** Plays the user on the consent page: sign in, choose the tenant and read:locations, Allow; then follows the redirect. */
+async function consentInBrowser(authorizeUrl, user) {
+  const page = await fetch(authorizeUrl);
+  const html = await page.text();
+  if (page.status !== 200) throw new Error(`authorize page ${page.status}: ${html.slice(0, 300)}`);
+  const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const hidden = (text, name) => new RegExp(`name="${name}" value="([^"]+)"`).exec(text)?.[1]?.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
+  const post = (fields) =>
+    fetch(authorizeUrl, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+  const handle = hidden(html, "handle");
+  const signedIn = await (await post([["handle", handle], ["step", "signin"], ["email", user.email], ["password", user.password]])).text();
+  const ticket = hidden(signedIn, "ticket");
+  const done = await post([["handle", handle], ["ticket", ticket], ["step", "consent"], ["tenant", user.tenantId], ["scope", "read:locations"], ["decision", "approve"]]);
+  const location = done.headers.get("location");
+  if (!location) throw new Error(`consent did not redirect: ${done.status}`);
+  await fetch(location); // the CLI's callback server takes the code from here
+}
+
+/**
+ * The suite's authorization-server scenarios (metadata endpoint, authorization code grant) against
+ * this Worker's OAuth server. The grant scenario prints an authorization URL for a person to open;
+ * the script registers a client for the CLI's callback and answers the consent page itself.
+ */
+async function authorizationScenarios(issuer, dir, user) {
+  const port = await freePort();
+  const reg = await postJson(`${issuer}/oauth/register`, {
+    client_name: "MCP conformance suite",
+    redirect_uris: [`http://127.0.0.1:${port}/callback`],
+    token_endpoint_auth_method: "none",
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+  });
+  const args = ["authorization", "--url", issuer, "--client-id", reg.client_id, "--resource", `${issuer}/mcp`, "-p", String(port), "-o", dir];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", path.join(here, "node20.mjs"), cli, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    let answered = false;
+    child.stdout.on("data", (d) => {
+      output += d;
+      const url = /^(https?:\/\/\S+\/oauth\/authorize\?\S+)$/m.exec(output)?.[1];
+      if (url && !answered) {
+        answered = true;
+        consentInBrowser(url, user).catch((e) => (output += `\nconsent failed: ${e.message}`));
+      }
+    });
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, output }));
+  });
 }
 
 function runCli(args) {
@@ -103,6 +154,8 @@ const NOT_OFFERED = new RegExp(
     // resources/read is not offered, so a missing resource is -32601 (no data.uri), not -32602
     "Expected error code -32602 \\(Invalid Params\\), got -32601",
     "Error data\\.uri is undefined",
+    // asked of the fixture tool test_input_required_result_elicitation, which answers "Unknown tool" here
+    "Server returned JSON-RPC error instead of re-requesting via InputRequiredResult",
   ].join("|"),
 );
 
@@ -120,9 +173,9 @@ function notScored(revision) {
  */
 function summarize(resultsDir, baseline) {
   return readdirSync(resultsDir)
-    .filter((dir) => dir.startsWith("server-"))
+    .filter((dir) => /^(server|authorization-server)-/.test(dir))
     .map((dir) => {
-      const scenario = dir.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
+      const scenario = dir.replace(/^(server|authorization-server)-/, "").replace(/-\d{4}-\d{2}-\d{2}T.*$/, "");
       const checks = JSON.parse(readFileSync(path.join(resultsDir, dir, "checks.json"), "utf8"));
       const describe = (c) => `${c.name}: ${c.errorMessage ?? c.description}`;
       const failures = checks.filter((c) => c.status === "FAILURE").map(describe);
@@ -162,8 +215,10 @@ async function main() {
   let proxy;
   try {
     let url = `${worker.url}/mcp`;
+    let user;
     if (!opts["no-credential"]) {
-      proxy = await startCredentialProxy({ port: proxyPort, target: worker.url, apiKey: await seed(worker.url) });
+      user = await seed(worker.url);
+      proxy = await startCredentialProxy({ port: proxyPort, target: worker.url, apiKey: user.apiKey });
       url = `${proxyUrl}/mcp`;
     }
     const baseline = opts["no-credential"] ? [] : baselineScenarios();
@@ -182,6 +237,13 @@ async function main() {
         if (!opts["no-credential"]) process.stderr.write(run.output);
       }
     }
+    // the authorization-server scenarios, once (they apply to every revision alike)
+    const authz = runs.some((r) => r.tag) && user ? await authorizationScenarios(proxyUrl, path.join(resultsDir, "authorization"), user) : null;
+    if (authz && authz.code !== 0) {
+      cliExit = authz.code;
+      process.stderr.write(authz.output);
+    }
+    const authzResults = authz ? summarize(path.join(resultsDir, "authorization"), []).map((s) => ({ ...s, revision: "authorization server" })) : [];
     const scenarios = runs.some((r) => r.tag)
       ? runs.flatMap((r) => {
           const unscored = notScored(r.tag);
@@ -193,6 +255,7 @@ async function main() {
           }));
         })
       : summarize(resultsDir, baseline);
+    scenarios.push(...authzResults);
     const report = {
       suite: `@modelcontextprotocol/conformance ${suiteVersion}`,
       date: new Date().toISOString().slice(0, 10),
