@@ -53,6 +53,27 @@ function argumentsFor(name: string, schema: { properties?: Record<string, any>; 
   return args;
 }
 
+describe("annotations and titles", () => {
+  it("every tool has a title and hints that match what it does", async () => {
+    const { client } = await connect({ token: key });
+    const { tools } = await client.listTools();
+    const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    for (const t of tools) {
+      expect(t.title, t.name).toBeTruthy();
+      expect(t.annotations?.title).toBe(t.title);
+      expect(t.icons?.length, t.name).toBe(1);
+    }
+    // reads: read-only, idempotent, closed world
+    for (const name of ["location.list", "review.list", "inbox.get", "contact.list", "agent.reputation-insight"]) {
+      expect(hints[name], name).toEqual({ title: expect.any(String), readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+    }
+    // contact.suppress changes a contact (not destructive, a second call is a 409, not a no-op)
+    expect(hints["contact.suppress"]).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    // template-generator saves draft templates when asked (create: true)
+    expect(hints["agent.template-generator"]).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+  });
+});
+
 describe("output schemas", () => {
   it("every skill declares its structuredContent schema", () => {
     const missing = allSkills().filter((s) => !declaresOutput(s)).map((s) => s.name);
