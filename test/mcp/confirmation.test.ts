@@ -46,7 +46,17 @@ describe("confirmation of a write skill", () => {
     expect(ask.params.requestedSchema.required).toEqual(["confirm"]);
     expect(await suppressed(id)).toBe(false);
 
-    const retry = await call({ contactId: id, reason: "asked" }, { elicitation: { form: {} } }, { inputResponses: { confirm: { action: "accept", content: { confirm: true } } } });
+    expect(typeof first.requestState).toBe("string");
+    const yes = { confirm: { action: "accept", content: { confirm: true } } };
+    // the answer is bound to the call it was asked about: other arguments, or no state, are asked again
+    const other = await newContact("other@example.com");
+    const replayed = await call({ contactId: other, reason: "asked" }, { elicitation: {} }, { inputResponses: yes, requestState: first.requestState });
+    expect(replayed.resultType).toBe("input_required");
+    const stateless = await call({ contactId: id, reason: "asked" }, { elicitation: {} }, { inputResponses: yes });
+    expect(stateless.resultType).toBe("input_required");
+    expect(await suppressed(other)).toBe(false);
+
+    const retry = await call({ contactId: id, reason: "asked" }, { elicitation: { form: {} } }, { inputResponses: yes, requestState: first.requestState });
     expect(retry.isError).toBeFalsy();
     expect(retry.structuredContent).toMatchObject({ id, isSuppressed: true });
     expect(await suppressed(id)).toBe(true);
@@ -57,7 +67,8 @@ describe("confirmation of a write skill", () => {
 
   it("2026-07-28: a declined answer does nothing", async () => {
     const id = await newContact("decline@example.com");
-    const res = await call({ contactId: id, reason: "asked" }, { elicitation: {} }, { inputResponses: { confirm: { action: "decline" } } });
+    const first = await call({ contactId: id, reason: "asked" }, { elicitation: {} });
+    const res = await call({ contactId: id, reason: "asked" }, { elicitation: {} }, { inputResponses: { confirm: { action: "decline" } }, requestState: first.requestState });
     expect(res.isError).toBe(true);
     expect(res.content[0].text).toContain("did not confirm");
     expect(await suppressed(id)).toBe(false);
