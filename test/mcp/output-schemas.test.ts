@@ -59,6 +59,7 @@ describe("annotations and titles", () => {
     const { tools } = await client.listTools();
     const hints = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
     for (const t of tools) {
+      expect(t.name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/); // 2025-11-25 tool-name rules
       expect(t.title, t.name).toBeTruthy();
       expect(t.annotations?.title).toBe(t.title);
       expect(t.icons?.length, t.name).toBe(1);
