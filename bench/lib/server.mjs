@@ -26,11 +26,13 @@ export async function startServer({ port = 8790, outdir = defaultOutdir, vars = 
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
+  // the flags production runs with (wrangler.toml), e.g. global_fetch_strictly_public for CIMD
+  const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
   const mf = new Miniflare({
     host: "127.0.0.1",
     port: direct ? 0 : port,
     ...(inspectorPort ? { inspectorPort } : {}),
-    workers: [{ ...worker(compatibilityDate, port, outdir, vars), ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}) }],
+    workers: [{ ...worker(compatibilityDate, compatibilityFlags, port, outdir, vars), ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}) }],
   });
   const entry = (await mf.ready).toString();
   const url = (direct ? (await mf.unsafeGetDirectURL("reputation-ops")).toString() : entry).replace(/\/$/, "");
@@ -39,7 +41,7 @@ export async function startServer({ port = 8790, outdir = defaultOutdir, vars = 
   return { mf, url, db };
 }
 
-function worker(compatibilityDate, port, outdir, vars) {
+function worker(compatibilityDate, compatibilityFlags, port, outdir, vars) {
   return {
     name: "reputation-ops",
     modules: true,
@@ -47,7 +49,7 @@ function worker(compatibilityDate, port, outdir, vars) {
     modulesRoot: outdir,
     modulesRules: [{ type: "ESModule", include: ["**/*.js"] }],
     compatibilityDate,
-    compatibilityFlags: ["nodejs_compat"],
+    compatibilityFlags,
     d1Databases: ["DB"],
     kvNamespaces: ["OAUTH_KV"],
     queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events", WEBHOOKS: "webhooks", JOBS: "jobs", CLICKS: "clicks" },

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 /** Names of the deployed environments; the top level of wrangler.toml is the local one. */
 export const DEPLOYED_ENVS = ["staging", "production"];
 
-/** Compatibility flags only deployed environments get (local runs and tests keep loopback stand-ins). */
+/** Compatibility flags every deployed environment must have (the local section may carry them too). */
 export const DEPLOYED_FLAGS = ["global_fetch_strictly_public"];
 
 /** The local (top-level) configuration as written, without environment sections. */

@@ -1,6 +1,6 @@
 // The conformance CLI connects without credentials and has no option to send a header, while /mcp
 // (rightly) refuses an unauthenticated initialize. This local gateway stands in front of the Worker
-// and adds `Authorization: Bearer <key>` to every request; everything else (method, path, Host,
+// and adds `Authorization: Bearer <key>` to every /mcp request that has none; everything else (method, path, Host,
 // Origin, Mcp-* headers, bodies, status, streamed responses) passes through untouched.
 import http from "node:http";
 
@@ -11,7 +11,8 @@ export function startCredentialProxy({ port, target, apiKey }) {
   const upstream = new URL(target);
   const server = http.createServer((req, res) => {
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !HOP_BY_HOP.has(k)));
-    headers.authorization = `Bearer ${apiKey}`;
+    // only the MCP endpoint: the OAuth endpoints (the authorization scenarios) see the client's own headers
+    if ((req.url ?? "").startsWith("/mcp") && !headers.authorization) headers.authorization = `Bearer ${apiKey}`;
     const out = http.request(
       // a fresh connection per request: no race with workerd closing an idle keep-alive socket
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent: false },

@@ -31,10 +31,12 @@ describe("initialize and credentials", () => {
     expect(res.headers.get("ratelimit")).toMatch(/^"mcp";r=\d+;t=\d+$/);
   });
 
-  it("answers a newer client with the newest revision it speaks (2025-06-18)", async () => {
+  it("initialize negotiates each session revision; an unknown or 2026 one gets 2025-11-25", async () => {
     const key = mintTestKey(w.tenantA.id, ["read:locations"]);
-    const res = await rawPost(initializeBody("2025-11-25"), { authorization: `Bearer ${key.token}` });
-    expect(((await res.json()) as any).result.protocolVersion).toBe("2025-06-18");
+    for (const [asked, answered] of [["2025-11-25", "2025-11-25"], ["2025-06-18", "2025-06-18"], ["2099-01-01", "2025-11-25"]]) {
+      const res = await rawPost(initializeBody(asked), { authorization: `Bearer ${key.token}` });
+      expect(((await res.json()) as any).result.protocolVersion).toBe(answered);
+    }
   });
 
   it("without a credential: 401 ErrorResponse with the resource metadata challenge", async () => {
@@ -158,8 +160,8 @@ describe("header validation", () => {
     const sessionId = init.headers.get("mcp-session-id")!;
     const bad = await rawPost({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "1999-01-01" });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as any).details.supported).toEqual(["2025-06-18", "2025-03-26"]);
-    for (const v of ["2025-03-26", "2025-06-18"]) {
+    expect(((await bad.json()) as any).details.supported).toEqual(["2025-11-25", "2025-06-18", "2025-03-26"]);
+    for (const v of ["2025-03-26", "2025-06-18", "2025-11-25"]) {
       const ok = await rawPost({ jsonrpc: "2.0", id: 3, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": v });
       expect(ok.status).toBe(200);
     }
@@ -190,7 +192,7 @@ describe("catalog, health and discovery", () => {
 
   it("GET /mcp/health", async () => {
     const res = await request("GET", "/mcp/health");
-    expect(res.body).toMatchObject({ status: "ok", transport: "streamable-http", protocolVersions: ["2025-06-18", "2025-03-26"] });
+    expect(res.body).toMatchObject({ status: "ok", transport: "streamable-http", protocolVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] });
   });
 
   it("protected resource metadata at both RFC 9728 locations", async () => {

@@ -1,6 +1,8 @@
-// The published MCP conformance suite (@modelcontextprotocol/conformance, server scenarios) against
-// the built Worker, through scripts/mcp-conformance.mjs (`npm run mcp:conformance`): every scenario
-// that applies passes, and every other one fails only because its fixture is not offered.
+// The published MCP conformance suite (@modelcontextprotocol/conformance) against the built Worker,
+// through scripts/mcp-conformance.mjs (`npm run mcp:conformance`): the server scenarios of the
+// 2025-11-25 and 2026-07-28 requirement sets, each at its own wire, and the authorization-server
+// scenarios. Every scenario that applies passes; every other one fails only because the suite's
+// fixture (a tool, prompt or resource of its reference server) is not offered.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +14,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 interface Report {
   suite: string;
   cliExit: number;
-  scenarios: { scenario: string; verdict: "pass" | "fail" | "not applicable"; failures: string[] }[];
+  scenarios: { scenario: string; revision: string; verdict: string; failures: string[] }[];
 }
 
 function runScript(args: string[]): Promise<{ code: number; output: string }> {
@@ -26,20 +28,28 @@ function runScript(args: string[]): Promise<{ code: number; output: string }> {
   });
 }
 
-it("passes every applicable server scenario of the active suite", async () => {
+it("passes every applicable scenario of the 2025-11-25 and 2026-07-28 requirement sets and the authorization-server scenarios", async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "reputation-ops-conformance-test-"));
   try {
     const file = path.join(dir, "report.json");
     const run = await runScript(["--json", file]);
     expect(run.code, run.output).toBe(0);
     const report = JSON.parse(readFileSync(file, "utf8")) as Report;
-    expect(report.suite).toBe("@modelcontextprotocol/conformance 0.1.16");
+    expect(report.suite).toBe("@modelcontextprotocol/conformance 0.2.0-alpha.12");
     expect(report.cliExit).toBe(0);
-    const by = (verdict: string) => report.scenarios.filter((s) => s.verdict === verdict).map((s) => s.scenario);
-    expect(by("fail")).toEqual([]);
-    expect(by("pass")).toEqual(["dns-rebinding-protection", "ping", "server-initialize", "server-sse-multiple-streams", "tools-list"]);
-    expect(by("not applicable")).toHaveLength(25);
+    const by = (revision: string, verdict: string) => report.scenarios.filter((s) => s.revision === revision && s.verdict === verdict).map((s) => s.scenario);
+    expect(report.scenarios.filter((s) => s.verdict === "fail")).toEqual([]);
+    expect(by("2025-11-25", "pass")).toEqual(
+      expect.arrayContaining(["dns-rebinding-protection", "ping", "server-initialize", "server-session-lifecycle", "server-sse-multiple-streams", "tools-list"]),
+    );
+    expect(by("2026-07-28", "pass")).toEqual(
+      expect.arrayContaining(["dns-rebinding-protection", "http-header-validation", "input-required-result-unsupported-methods", "input-required-result-validate-input", "server-sse-multiple-streams", "tools-list"]),
+    );
+    expect(by("2026-07-28", "pass (fixture checks not applicable)")).toEqual(expect.arrayContaining(["server-stateless", "caching"]));
+    expect(by("authorization server", "pass").sort()).toEqual(["authorization-code-grant", "authorization-server-metadata-endpoint"]);
+    // not applicable = the suite's fixture tools, prompts or resources, nothing else
+    for (const s of report.scenarios.filter((x) => x.verdict === "not applicable")) expect(s.failures.length, s.scenario).toBeGreaterThan(0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}, 240_000);
+}, 300_000);

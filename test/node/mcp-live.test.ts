@@ -23,6 +23,8 @@ let token = "";
 let tenantId = "";
 /** a real API key limited to read:locations, as a desktop user would paste into the bridge config */
 let apiKey = "";
+/** the browser test app's registration, reused by the incremental consent test */
+let browserClientId = "";
 
 const structured = (r: unknown) => (r as { structuredContent: any }).structuredContent;
 
@@ -104,6 +106,7 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
     });
     expect(reg.status).toBe(201);
     const { client_id } = (await reg.json()) as { client_id: string };
+    browserClientId = client_id;
     const verifier = randomBytes(32).toString("base64url");
     const challenge = createHash("sha256").update(verifier).digest("base64url");
     const authorize = new URL(`${server.base}/oauth/authorize`);
@@ -155,6 +158,49 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
       const page1 = structured(await client.callTool({ name: "location.list", arguments: {} }));
       expect(page1.total).toBe(2);
       await client.close();
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
+
+  it("incremental consent: the same app asking later for a write scope sees a page for just that scope", async () => {
+    expect(browserClientId).not.toBe("");
+    const verifier = randomBytes(32).toString("base64url");
+    const authorize = new URL(`${server.base}/oauth/authorize`);
+    for (const [k, v] of Object.entries({
+      response_type: "code", client_id: browserClientId, redirect_uri: REDIRECT, code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+      code_challenge_method: "S256", scope: "write:contacts", state: "st-456", resource: `${server.base}/mcp`,
+    })) authorize.searchParams.set(k, v);
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    try {
+      const page = await browser.newPage();
+      let callback: URL | null = null;
+      await page.route(`${REDIRECT}**`, async (route) => {
+        callback = new URL(route.request().url());
+        await route.fulfill({ status: 200, contentType: "text/plain", body: "connected" });
+      });
+      await page.goto(authorize.href);
+      await page.fill("#email", "owner@live.test");
+      await page.fill("#password", PASSWORD);
+      await page.click("button[type=submit]");
+      await page.waitForSelector("select#tenant");
+      expect(await page.locator("#granted").innerText()).toContain("It already has: read:locations");
+      // only the added scope is offered, ticked; nothing already granted is asked again
+      expect(await page.locator('input[name="scope"]').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value))).toEqual(["write:contacts"]);
+      expect(await page.isChecked('input[value="write:contacts"]')).toBe(true);
+      expect(await page.locator("legend").innerText()).toBe("Also allow it to");
+      await page.screenshot({ path: path.join(tmpdir(), "reputation-ops-oauth-incremental.png"), fullPage: true });
+      await page.click('button[value="approve"]');
+      await page.waitForURL(`${REDIRECT}**`);
+      const cb = callback as unknown as URL;
+      expect(cb.searchParams.get("iss")).toBe(server.base);
+      const tokenRes = await fetch(`${server.base}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "authorization_code", code: cb.searchParams.get("code")!, redirect_uri: REDIRECT, client_id: browserClientId, code_verifier: verifier, resource: `${server.base}/mcp` }),
+      });
+      const tokens = (await tokenRes.json()) as { scope: string };
+      expect(tokens.scope.split(" ").sort()).toEqual(["read:locations", "write:contacts"]);
     } finally {
       await browser.close();
     }

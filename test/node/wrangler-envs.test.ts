@@ -5,8 +5,10 @@ import { DEPLOYED_ENVS, DEPLOYED_FLAGS, deploymentOf, readLocalConfig, readRawCo
 
 // wrangler.toml as the repository holds it: the top level is the local configuration (npm run dev,
 // tests), [env.staging] and [env.production] are deployed. Issue #20 item 8: deployed environments
-// fetch only public addresses (DNS rebinding cannot reach loopback or private networks), local runs
-// keep loopback stand-ins.
+// fetch only public addresses (DNS rebinding cannot reach loopback or private networks). The local
+// section carries the flag too (the OAuth library enables Client ID Metadata Documents only with it);
+// on a local workerd (wrangler dev, the test pool) the flag does not close loopback, so local runs
+// keep their loopback stand-ins (measured; docs/deploy.md).
 const raw = readRawConfig("wrangler.toml");
 const local = readLocalConfig("wrangler.toml");
 
@@ -16,9 +18,9 @@ describe("wrangler.toml environments", () => {
     expect(DEPLOYED_ENVS).toEqual(["staging", "production"]);
   });
 
-  it("sets global_fetch_strictly_public in every deployed environment and not in the local one", () => {
+  it("sets global_fetch_strictly_public in every deployed environment", () => {
     expect(DEPLOYED_FLAGS).toEqual(["global_fetch_strictly_public"]);
-    expect(local.compatibility_flags).toEqual(["nodejs_compat"]);
+    expect(local.compatibility_flags).toEqual(["nodejs_compat", "global_fetch_strictly_public"]);
     for (const env of DEPLOYED_ENVS) {
       expect(raw.env[env].compatibility_flags, env).toEqual(["nodejs_compat", "global_fetch_strictly_public"]);
     }

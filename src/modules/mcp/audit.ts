@@ -3,7 +3,7 @@ import { auditStatement } from "../../lib/audit";
 import type { Actor, RequestMeta } from "../../lib/context";
 import type { SessionIdentity } from "./identity";
 
-export type ToolOutcome = "success" | "error" | "invalid_input" | "forbidden" | "timeout" | "too_large" | "throttled";
+export type ToolOutcome = "success" | "error" | "invalid_input" | "forbidden" | "timeout" | "too_large" | "throttled" | "confirmation_requested" | "not_confirmed";
 
 const SECRET_KEY = /secret|password|token|api[-_]?key|authorization|credential/i;
 

@@ -1,8 +1,12 @@
 import type { Env } from "../../env";
 
-/** MCP revisions this server speaks; initialize answers the client's if listed, else the newest. */
-export const PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26"] as const;
-export const LATEST_PROTOCOL_VERSION = PROTOCOL_VERSIONS[0];
+/** Revisions served statelessly (no initialize, no session; per-request _meta). */
+export const STATELESS_PROTOCOL_VERSIONS = ["2026-07-28"] as const;
+/** Revisions served with initialize and a session; initialize answers the client's if listed, else the newest. */
+export const SESSION_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
+export const LATEST_SESSION_VERSION = SESSION_PROTOCOL_VERSIONS[0];
+/** Every revision /mcp speaks, newest first. */
+export const PROTOCOL_VERSIONS = [...STATELESS_PROTOCOL_VERSIONS, ...SESSION_PROTOCOL_VERSIONS] as const;
 
 export const SERVER_INFO = { name: "reputation-ops", title: "Reputation Operations", version: "2.0.0" };
 

@@ -8,17 +8,20 @@ import { ApiError } from "../../lib/errors";
 import { bearerToken } from "../../middleware/auth";
 import { requestMeta } from "../../middleware/service-context";
 import { auditToolCall } from "./audit";
-import { mcpLimits, originAllowed, PROTOCOL_VERSIONS, resourceMetadataUrl, type McpLimits } from "./config";
+import { isLegacyRequest } from "@modelcontextprotocol/server";
+import { mcpLimits, originAllowed, SESSION_PROTOCOL_VERSIONS, resourceMetadataUrl, type McpLimits } from "./config";
 import { identify, openCredential, sealCredential } from "./credentials";
 import { sameCaller, type SessionIdentity } from "./identity";
+import { serveModern } from "./modern";
 import { buildServer, negotiateVersion } from "./server";
+import { findSkill, skillAllowed } from "./skills/registry";
 import type { CallEnv } from "./skills/run";
 
 type C = Context<AppEnv>;
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const EXPOSED = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy";
-const ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, x-tenant-id";
+const ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, x-tenant-id";
 
 /** An ErrorResponse with the status of its code, and extra headers. */
 function fail(code: ApiError["code"], message: string, headers: Record<string, string> = {}, details?: Record<string, unknown>) {
@@ -76,12 +79,15 @@ export async function handleMcp(c: C): Promise<Response> {
       headers: { ...cors, "Access-Control-Allow-Methods": "GET, POST, DELETE", "Access-Control-Allow-Headers": ALLOWED_HEADERS, "Access-Control-Max-Age": "86400" },
     });
   }
-  const version = c.req.header("mcp-protocol-version");
-  if (version && !(PROTOCOL_VERSIONS as readonly string[]).includes(version)) {
-    return withHeaders(fail("VALIDATION_ERROR", `Unsupported MCP-Protocol-Version: ${version}`, {}, { supported: PROTOCOL_VERSIONS }), cors);
-  }
   const res = await route(c);
   return withHeaders(res, cors);
+}
+
+/** The session leg accepts only the session revisions in MCP-Protocol-Version (a missing one is accepted). */
+function sessionVersionProblem(c: C): Response | null {
+  const version = c.req.header("mcp-protocol-version");
+  if (!version || (SESSION_PROTOCOL_VERSIONS as readonly string[]).includes(version)) return null;
+  return fail("VALIDATION_ERROR", `Unsupported MCP-Protocol-Version: ${version}`, {}, { supported: SESSION_PROTOCOL_VERSIONS });
 }
 
 async function route(c: C): Promise<Response> {
@@ -89,7 +95,7 @@ async function route(c: C): Promise<Response> {
     case "POST":
       return post(c);
     case "DELETE":
-      return end(c);
+      return sessionVersionProblem(c) ?? end(c);
     case "GET":
       // no server-initiated messages: the spec's answer for "no standalone SSE stream" is 405
       return new Response(null, { status: 405, headers: { Allow: "POST, DELETE" } });
@@ -98,14 +104,13 @@ async function route(c: C): Promise<Response> {
   }
 }
 
-async function readMessages(c: C): Promise<JSONRPCMessage[] | Response> {
+async function readBody(c: C): Promise<{ body: unknown } | Response> {
   const length = Number(c.req.header("content-length") ?? 0);
   if (length > MAX_BODY_BYTES) return fail("PAYLOAD_TOO_LARGE", "Request body over 4 MB");
   const text = await c.req.text();
   if (text.length > MAX_BODY_BYTES) return fail("PAYLOAD_TOO_LARGE", "Request body over 4 MB");
   try {
-    const body = JSON.parse(text) as unknown;
-    return (Array.isArray(body) ? body : [body]) as JSONRPCMessage[];
+    return { body: JSON.parse(text) as unknown };
   } catch {
     return fail("VALIDATION_ERROR", "Body is not JSON", {}, { issues: [{ path: "body", message: "Malformed JSON" }] });
   }
@@ -113,8 +118,13 @@ async function readMessages(c: C): Promise<JSONRPCMessage[] | Response> {
 
 async function post(c: C): Promise<Response> {
   const limits = mcpLimits(c.env);
-  const messages = await readMessages(c);
-  if (messages instanceof Response) return messages;
+  const read = await readBody(c);
+  if (read instanceof Response) return read;
+  // 2026-07-28 requests carry the per-request _meta envelope; everything else is the session leg
+  if (!(await isLegacyRequest(c.req.raw, read.body))) return stateless(c, read.body, limits);
+  const versionProblem = sessionVersionProblem(c);
+  if (versionProblem) return versionProblem;
+  const messages = (Array.isArray(read.body) ? read.body : [read.body]) as JSONRPCMessage[];
   const init = messages.find((m) => isInitializeRequest(m));
   if (init) return initialize(c, messages, init.params.protocolVersion, limits);
 
@@ -136,6 +146,8 @@ async function post(c: C): Promise<Response> {
     await sessionStub(c, used.session.identity.tenantId).close(sessionId);
     return withHeaders(unauthenticated(c, "The session's credential is no longer valid"), rateHeaders(used.rate));
   }
+  const stepUp = await insufficientScope(c, identity, sessionId, messages);
+  if (stepUp) return withHeaders(stepUp, rateHeaders(used.rate));
   const res = await serve(c, messages, { sessionId, identity, limits });
   return withHeaders(res, { ...rateHeaders(used.rate), "Mcp-Session-Id": sessionId });
 }
@@ -200,6 +212,27 @@ async function recheck(
   return identity;
 }
 
+/**
+ * Step-up (MCP 2025-11-25 scope challenge): an OAuth caller calling a tool its grant's scopes do not
+ * cover gets 403 insufficient_scope naming the scope, so the client can ask the user for just that
+ * (the consent page then offers only the new scope). Other credentials cannot step up: their call
+ * gets the usual tool error.
+ */
+async function insufficientScope(c: C, identity: SessionIdentity, sessionId: string, messages: unknown[]): Promise<Response | null> {
+  if (identity.credential !== "oauth") return null;
+  for (const m of messages) {
+    if (!isJSONRPCRequest(m as JSONRPCMessage) || (m as { method: string }).method !== "tools/call") continue;
+    const params = (m as { params?: { name?: string; arguments?: unknown } }).params ?? {};
+    const skill = findSkill(String(params.name));
+    if (!skill || !skill.scopes || skill.agencyOnly || skillAllowed(skill, identity)) continue;
+    const scope = skill.scopes[0]!;
+    await auditToolCall(c.var.db, identity, requestMeta(c), { tool: skill.name, tenantId: identity.tenantId, sessionId, input: params.arguments ?? {}, outcome: "forbidden", error: `insufficient_scope ${scope}` });
+    const challenge = `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl(c.env)}", error_description="${skill.name} needs ${scope}"`;
+    return fail("FORBIDDEN", `${skill.name} needs the scope ${scope}, which this app was not granted`, { "WWW-Authenticate": challenge }, { scope });
+  }
+  return null;
+}
+
 async function auditThrottled(c: C, identity: SessionIdentity, sessionId: string, messages: JSONRPCMessage[]) {
   const calls = messages.filter((m) => isJSONRPCRequest(m) && m.method === "tools/call");
   for (const m of calls) {
@@ -214,18 +247,44 @@ async function auditThrottled(c: C, identity: SessionIdentity, sessionId: string
   }
 }
 
+const callEnv = (c: C, s: { sessionId: string; identity: SessionIdentity; limits: McpLimits }): CallEnv => ({
+  env: c.env,
+  db: c.var.db,
+  identity: s.identity,
+  sessionId: s.sessionId,
+  meta: requestMeta(c),
+  limits: s.limits,
+  defer: (work) => c.executionCtx.waitUntil(work),
+});
+
+/**
+ * A 2026-07-28 request: no initialize and no session. The credential is checked on every request
+ * and the request counts in the tenant's window (the same Durable Object as the sessions).
+ */
+async function stateless(c: C, body: unknown, limits: McpLimits): Promise<Response> {
+  const token = bearerToken(c);
+  const identity = token ? await identifyOrForbidden(c, token) : null;
+  if (identity instanceof Response) return identity;
+  if (!identity) {
+    const ip = await hitIp(c, limits);
+    if (!ip.allowed) return throttled(ip.rate);
+    return unauthenticated(c, token ? "Invalid or expired credential" : "Authentication required");
+  }
+  const sessionId = `stateless:${requestMeta(c).requestId}`;
+  const hit = await sessionStub(c, identity.tenantId).hit(limits);
+  if (!hit.allowed) {
+    await auditThrottled(c, identity, sessionId, [body as JSONRPCMessage]);
+    return throttled(hit.state);
+  }
+  const stepUp = await insufficientScope(c, identity, sessionId, [body]);
+  if (stepUp) return withHeaders(stepUp, rateHeaders(hit.state));
+  const res = await serveModern(c.req.raw, body, callEnv(c, { sessionId, identity, limits }));
+  return withHeaders(res, rateHeaders(hit.state));
+}
+
 /** Serves the messages with a fresh SDK server and a stateless transport (the session is ours). */
 async function serve(c: C, messages: JSONRPCMessage[], s: { sessionId: string; identity: SessionIdentity; limits: McpLimits }) {
-  const call: CallEnv = {
-    env: c.env,
-    db: c.var.db,
-    identity: s.identity,
-    sessionId: s.sessionId,
-    meta: requestMeta(c),
-    limits: s.limits,
-    defer: (work) => c.executionCtx.waitUntil(work),
-  };
-  const server = buildServer(call);
+  const server = buildServer(callEnv(c, s));
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   await server.connect(transport);
   try {

@@ -28,6 +28,9 @@ export const mcpRoutes = createRouter();
 mcpRoutes.get("/mcp/skills", (c) => c.json(catalog(c.env), 200, publicJson));
 mcpRoutes.get("/skills", (c) => c.json(catalog(c.env), 200, publicJson));
 mcpRoutes.get("/mcp/health", (c) => c.json({ status: "ok", transport: "streamable-http", protocolVersions: [...PROTOCOL_VERSIONS], skills: allSkills().length }, 200));
+// the icon tools/list and serverInfo point at (2025-11-25 icons); same-origin, so clients may fetch it
+const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#2453d6"/><path fill="#fff" d="M32 12l5.9 12 13.1 1.9-9.5 9.3 2.2 13.1L32 42.1l-11.7 6.2 2.2-13.1-9.5-9.3L26.1 24z"/></svg>`;
+mcpRoutes.get("/mcp/icon.svg", () => new Response(ICON, { headers: { ...publicJson, "Content-Type": "image/svg+xml", "X-Content-Type-Options": "nosniff" } }));
 mcpRoutes.on(["GET", "POST", "DELETE", "OPTIONS", "PUT", "PATCH"], "/mcp", handleMcp);
 for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
   mcpRoutes.get(path, (c) => c.json(protectedResource(c.env), 200, publicJson));

@@ -1,4 +1,4 @@
-import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import type { AuthRequest, GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { asc, eq, inArray, or } from "drizzle-orm";
 import type { Context } from "hono";
 import { SignJWT, jwtVerify } from "jose";
@@ -13,7 +13,7 @@ import { login } from "../auth/service";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, type UserPrincipal } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { consentPage, errorPage, signInPage, type TenantChoice } from "./consent-page";
-import { authServer, oauthLib, type GrantMetadata, type GrantProps } from "./provider";
+import { authServer, cimdClientProblem, oauthLib, type GrantMetadata, type GrantProps } from "./provider";
 import { ALL_SCOPES, isScope } from "./scopes";
 
 type C = Context<AppEnv>;
@@ -71,6 +71,34 @@ export async function tenantChoices(db: Db, p: UserPrincipal): Promise<TenantCho
   return rows.map((t) => ({ ...t, inAdministeredAgency: agencies.includes(t.agencyId) }));
 }
 
+/**
+ * What this user already allowed this client: the scopes of their grants to it for the tenant
+ * (any tenant when none is given), newest first. Incremental consent asks only for the rest.
+ */
+async function priorGrants(oauth: OAuthHelpers, userId: string, clientId: string, tenantId?: string) {
+  const out: GrantSummary[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await oauth.listUserGrants(userId, { cursor, limit: 1000 });
+    out.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor);
+  return out
+    .filter((g) => g.clientId === clientId && (!tenantId || (g.metadata as Partial<GrantMetadata> | null)?.tenantId === tenantId))
+    .sort((a, b) => b.createdAt - a.createdAt);
+}
+
+/** The consent page's options: for a client this user already allowed, only the scopes it adds. */
+async function consentOptions(oauth: OAuthHelpers, request: AuthRequest, userId: string) {
+  const prior = await priorGrants(oauth, userId, request.clientId);
+  const latest = prior[0];
+  const granted = latest ? latest.scope.filter(isScope) : [];
+  const asked = request.scope.filter(isScope);
+  const added = asked.filter((s) => !granted.includes(s));
+  if (!latest || asked.length === 0 || added.length === 0) return { offered: ALL_SCOPES as string[], granted: [] as string[], tenantId: undefined };
+  return { offered: added as string[], granted: granted as string[], tenantId: (latest.metadata as Partial<GrantMetadata> | null)?.tenantId };
+}
+
 /** Renders what went wrong locally, or redirects to the client when the library says that is safe. */
 async function authorizationFailure(e: unknown): Promise<Response> {
   const { AuthorizationError, CimdFetchError } = await oauthLib();
@@ -80,8 +108,16 @@ async function authorizationFailure(e: unknown): Promise<Response> {
   throw e;
 }
 
+/** A CIMD client_id that points at our own network is refused before anything fetches it. */
+function refuseUnsafeClientId(c: C): Response | null {
+  const problem = cimdClientProblem(new URL(c.req.url).searchParams.get("client_id"));
+  return problem ? html(errorPage("This app could not be verified."), 400) : null;
+}
+
 /** GET /oauth/authorize: validates the request (client, redirect URI, PKCE S256, resource) and shows the sign-in form. */
 export async function showAuthorize(c: C): Promise<Response> {
+  const guarded = refuseUnsafeClientId(c);
+  if (guarded) return guarded;
   try {
     const oauth = (await authServer(c.env)).getOAuthApi(c.env);
     const request = await oauth.parseAuthRequest(c.req.raw);
@@ -95,6 +131,8 @@ export async function showAuthorize(c: C): Promise<Response> {
 
 /** POST /oauth/authorize: step "signin" checks the password; step "consent" allows or denies. */
 export async function submitAuthorize(c: C): Promise<Response> {
+  const guarded = refuseUnsafeClientId(c);
+  if (guarded) return guarded;
   const oauth = (await authServer(c.env)).getOAuthApi(c.env);
   let request: AuthRequest;
   try {
@@ -135,7 +173,8 @@ async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: s
   const choices = principal ? await tenantChoices(c.var.db, principal) : [];
   if (!principal || choices.length === 0) return html(signInPage(details, handle, "This account has no tenant to connect."), 403);
   const ticket = await signTicket(c.env, userId, handle);
-  return html(consentPage(details, { handle, ticket, email, tenants: choices, offered: ALL_SCOPES }));
+  const options = await consentOptions(oauth, request, userId);
+  return html(consentPage(details, { handle, ticket, email, tenants: choices, ...options }));
 }
 
 async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: string, form: FormData, field: (n: string) => string) {
@@ -160,15 +199,20 @@ async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: 
     if (problem) {
       const details = await oauth.describeConsent(request);
       const choices = principal ? await tenantChoices(c.var.db, principal) : [];
-      return html(consentPage(details, { handle, ticket: field("ticket"), email: principal?.email ?? "", tenants: choices, offered: ALL_SCOPES, error: problem }), 400);
+      const options = await consentOptions(oauth, request, userId);
+      return html(consentPage(details, { handle, ticket: field("ticket"), email: principal?.email ?? "", tenants: choices, ...options, error: problem }), 400);
     }
-    const approved = await oauth.approveConsent(c.req.raw, handle, { scope: scopes });
+    // incremental consent: the new grant keeps what this user already allowed this client for the tenant
+    const prior = await priorGrants(oauth, userId, request.clientId, tenant!.id);
+    const priorScopes = prior.filter((g) => Boolean((g.metadata as Partial<GrantMetadata> | null)?.agencySession) === agencySession).flatMap((g) => g.scope.filter(isScope));
+    const allScopes = [...new Set([...priorScopes, ...scopes])];
+    const approved = await oauth.approveConsent(c.req.raw, handle, { scope: allScopes });
     const details = await oauth.describeConsent(approved.request);
     const named = await c.var.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenant!.id)).get();
     const tenantName = named?.name ?? tenant!.id;
     const props: GrantProps = { tenantId: tenant!.id, agencySession };
     const metadata: GrantMetadata = { ...props, clientName: details.clientName, tenantName };
-    const { redirectTo } = await oauth.completeAuthorization({ request: approved.request, userId, metadata, scope: scopes, props });
+    const { redirectTo } = await oauth.completeAuthorization({ request: approved.request, userId, metadata, scope: allScopes, props });
     approved.headers.set("Location", redirectTo);
     return new Response(null, { status: 302, headers: approved.headers });
   } catch (e) {

@@ -74,11 +74,17 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 /** Step 2: choose the tenant (or an agency session) and the scopes, then allow or deny. */
 export function consentPage(
   d: ConsentDescription,
-  o: { handle: string; ticket: string; email: string; tenants: TenantChoice[]; offered: string[]; error?: string },
+  o: { handle: string; ticket: string; email: string; tenants: TenantChoice[]; offered: string[]; granted?: string[]; tenantId?: string; error?: string },
 ): string {
   const requested = new Set<string>(requestedScopes(d));
   const checkedByDefault = (s: string) => requested.size === 0 ? s.startsWith("read:") : requested.has(s);
-  const options = o.tenants.map((t) => `<option value="${escapeHtml(t.id)}">${escapeHtml(t.name)}</option>`).join("");
+  const options = o.tenants
+    .map((t) => `<option value="${escapeHtml(t.id)}"${t.id === o.tenantId ? " selected" : ""}>${escapeHtml(t.name)}</option>`)
+    .join("");
+  // incremental consent: what this app already has is shown, not asked again
+  const granted = o.granted?.length
+    ? `<p class="who" id="granted">It already has: ${o.granted.map((s) => `<code>${escapeHtml(s)}</code>`).join(" ")}. It now also asks for:</p>`
+    : "";
   const agency = o.tenants.some((t) => t.inAdministeredAgency)
     ? `<label class="scope"><input type="checkbox" name="agency" value="on"><span>Agency session<small>Act for every tenant of the agencies you administer (tools take a tenantId). The tenant above is the default.</small></span></label>`
     : "";
@@ -99,7 +105,7 @@ ${o.error ? `<p class="error" role="alert">${escapeHtml(o.error)}</p>` : ""}
   <input type="hidden" name="step" value="consent">
   <label for="tenant">Act for</label><select id="tenant" name="tenant" required>${options}</select>
   ${agency}
-  <fieldset><legend>Allow it to</legend>${scopes}</fieldset>
+  ${granted}<fieldset><legend>${o.granted?.length ? "Also allow it to" : "Allow it to"}</legend>${scopes}</fieldset>
   <div class="actions"><button class="primary" type="submit" name="decision" value="approve">Allow</button>
   <button type="submit" name="decision" value="deny">Deny</button></div>
 </form>`,

@@ -1,5 +1,6 @@
 import type { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import type { Env } from "../../env";
+import { checkOutboundUrl } from "../../lib/ssrf";
 import { baseUrl, mcpResourceUrl } from "../mcp/config";
 import { ALL_SCOPES } from "./scopes";
 
@@ -40,6 +41,17 @@ export function redirectUriProblem(uris: unknown): string | null {
   return null;
 }
 
+/**
+ * A Client ID Metadata Document client (client_id is an https URL) is fetched by the library with
+ * the global fetch, which cannot be replaced. So the URL passes the project's SSRF guard before the
+ * library sees it: no private, loopback, link-local or metadata hosts, no credentials.
+ */
+export function cimdClientProblem(clientId: string | null | undefined): string | null {
+  if (!clientId || !/^https?:\/\//i.test(clientId)) return null;
+  const check = checkOutboundUrl(clientId);
+  return check.ok ? null : `client_id ${check.reason}`;
+}
+
 type OAuthLib = typeof import("@cloudflare/workers-oauth-provider");
 let lib: Promise<OAuthLib> | undefined;
 
@@ -67,6 +79,8 @@ export async function authServer(env: Env): Promise<OAuthAuthorizationServer<Env
       authorizeEndpoint: AUTHORIZE_PATH,
       tokenEndpoint: TOKEN_PATH,
       clientRegistrationEndpoint: REGISTER_PATH,
+      // CIMD beside DCR (needs the global_fetch_strictly_public flag, set in wrangler.toml)
+      clientIdMetadataDocumentEnabled: true,
       scopesSupported: ALL_SCOPES,
       accessTokenTTL: ACCESS_TOKEN_TTL,
       refreshTokenTTL: REFRESH_TOKEN_TTL,

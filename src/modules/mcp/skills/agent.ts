@@ -13,6 +13,9 @@ async function canWrite(ctx: SkillContext): Promise<boolean> {
   return Boolean(access && roleAtLeast(access.role, "tenant_user"));
 }
 
+/** Agents that can change data: template-generator saves its drafts as draft templates with create: true. */
+const WRITING_AGENTS = new Set(["agent.template-generator"]);
+
 for (const agent of exposedAgents()) {
   defineSkill({
     name: agent.name,
@@ -20,7 +23,8 @@ for (const agent of exposedAgents()) {
     description: `${agent.description} Output: {agent, engine (llm or rules), model, range, generatedAt, inputTokens, toolCalls, output}.`,
     input: agent.input,
     scopes: ["agent:*"],
-    access: "read",
+    // annotations: a writing agent is not read-only (it only adds drafts: not destructive)
+    access: WRITING_AGENTS.has(agent.name) ? "write" : "read",
     handler: async (ctx, input) => runAgentByName({ ...ctx, canWrite: await canWrite(ctx) }, agent.name, input),
   });
 }

@@ -43,5 +43,6 @@ defineSkill({
   access: "write",
   destructive: false,
   minRole: "tenant_user",
+  confirm: (input) => `Stop every message to contact ${input.contactId}? Reason: ${input.reason}`,
   handler: async (ctx, input) => suppressContact(ctx, input.contactId, input.reason),
 });

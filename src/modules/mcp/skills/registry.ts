@@ -3,6 +3,7 @@ import type { TenantRole } from "../../../db/schema";
 import type { ServiceContext } from "../../../lib/context";
 import type { Scope } from "../../oauth/scopes";
 import type { SessionIdentity } from "../identity";
+import { outputSchemaOf } from "./outputs";
 
 /** What a skill handler receives: a ServiceContext for the resolved tenant, plus who is calling. */
 export interface SkillContext extends ServiceContext {
@@ -22,7 +23,20 @@ export interface Skill<I extends ObjectSchema = ObjectSchema> {
   /** any one of these scopes unlocks the skill; null = no scope (agency-only skills) */
   scopes: Scope[] | null;
   access: "read" | "write";
+  /** a write that removes or overwrites something (destructiveHint) */
   destructive?: boolean;
+  /** calling it again with the same input has no further effect (idempotentHint); reads always are */
+  idempotent?: boolean;
+  /** it reaches beyond this service: sends a message, publishes on a review site (openWorldHint) */
+  openWorld?: boolean;
+  /**
+   * The user must confirm each call; returns the question shown to them. Clients with the
+   * elicitation capability ask it (a form with one checkbox); for the others the call is refused
+   * unless the arguments say confirm: true (the framework adds that input).
+   */
+  confirm?(input: z.infer<I>): string;
+  /** the structuredContent's schema; defaults to SKILL_OUTPUTS[name] (skills/outputs.ts) */
+  output?: z.ZodType;
   /** accepts a tenantId input, honoured only in an agency OAuth session */
   agencyAware?: boolean;
   /** offered only in an agency OAuth session */
@@ -42,10 +56,16 @@ const TenantIdInput = z
   .optional()
   .describe("Agency sessions only: the tenant to act for (see agency.list-tenants). Ignored for other credentials.");
 
-/** Registers a skill; an agency-aware skill gets the optional tenantId input. */
+const ConfirmInput = z
+  .boolean()
+  .optional()
+  .describe("Only for clients that cannot ask the user (no elicitation): true once the user has confirmed this exact action in the chat.");
+
+/** Registers a skill; an agency-aware skill gets the optional tenantId input, a confirmed one the confirm input. */
 export function defineSkill<I extends ObjectSchema>(skill: Skill<I>): Skill<I> {
   if (skills.has(skill.name)) throw new Error(`skill ${skill.name} registered twice`);
-  const input = skill.agencyAware ? skill.input.extend({ tenantId: TenantIdInput }) : skill.input;
+  let input: ObjectSchema = skill.agencyAware ? skill.input.extend({ tenantId: TenantIdInput }) : skill.input;
+  if (skill.confirm) input = input.extend({ confirm: ConfirmInput });
   skills.set(skill.name, { ...skill, input } as unknown as Skill);
   return skill;
 }
@@ -69,8 +89,33 @@ export const annotations = (skill: Skill) => ({
   title: skill.title,
   readOnlyHint: skill.access === "read",
   destructiveHint: skill.access === "write" ? Boolean(skill.destructive) : false,
-  idempotentHint: skill.access === "read",
-  openWorldHint: false,
+  idempotentHint: skill.access === "read" || Boolean(skill.idempotent),
+  openWorldHint: Boolean(skill.openWorld),
+});
+
+/** Whether the skill names its structuredContent's schema (test/mcp/output-schemas.test.ts requires it of every skill). */
+export const declaresOutput = (skill: Skill) => Boolean(skill.output ?? outputSchemaOf(skill.name));
+
+/** The zod schema of the skill's structuredContent; any JSON object for a skill that declares none yet. */
+export const outputSchema = (skill: Skill): z.ZodType => skill.output ?? outputSchemaOf(skill.name) ?? z.record(z.string(), z.unknown());
+
+export const outputJsonSchema = (skill: Skill) => {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(outputSchema(skill), { io: "output", unrepresentable: "any" }) as Record<string, unknown>;
+  return schema as { type: "object"; [k: string]: unknown };
+};
+
+/** One icon for every tool and for the server (2025-11-25+ clients show it next to the name). */
+export const icons = (base: string) => [{ src: `${base}/mcp/icon.svg`, mimeType: "image/svg+xml", sizes: ["any"] }];
+
+/** The tools/list entry. */
+export const toolDefinition = (skill: Skill, base: string) => ({
+  name: skill.name,
+  title: skill.title,
+  description: skill.description,
+  inputSchema: inputJsonSchema(skill),
+  outputSchema: outputJsonSchema(skill),
+  annotations: annotations(skill),
+  icons: icons(base),
 });
 
 /** The public catalog entry (GET /mcp/skills). */
@@ -79,8 +124,10 @@ export const catalogEntry = (skill: Skill) => ({
   title: skill.title,
   description: skill.description,
   inputSchema: inputJsonSchema(skill),
+  outputSchema: outputJsonSchema(skill),
   requiredScope: skill.scopes === null ? null : skill.scopes.length === 1 ? skill.scopes[0]! : skill.scopes,
   access: skill.access,
   agencyOnly: Boolean(skill.agencyOnly),
+  confirmation: Boolean(skill.confirm),
   annotations: annotations(skill),
 });

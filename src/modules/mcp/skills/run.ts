@@ -31,6 +31,17 @@ class JsonRpcError extends Error {
   }
 }
 
+/**
+ * How this call can get the user's confirmation for a skill that asks for one. `ask` builds the
+ * answer that makes the client ask the user (2026-07-28: an input_required result); `answer` is the
+ * user's reply when the client retried with one.
+ */
+export interface Confirmation {
+  canAsk: boolean;
+  answer?: "accepted" | "declined";
+  ask?(message: string): unknown;
+}
+
 class ToolRefusal extends Error {
   constructor(readonly outcome: ToolOutcome, message: string) {
     super(message);
@@ -74,7 +85,12 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /** Runs one tools/call: scope, input, tenant, timeout and size checks, then the audit row. */
-export async function callTool(name: string, args: Record<string, unknown> | undefined, c: CallEnv): Promise<CallToolResult> {
+export async function callTool(
+  name: string,
+  args: Record<string, unknown> | undefined,
+  c: CallEnv,
+  confirmation: Confirmation = { canAsk: false },
+): Promise<CallToolResult> {
   const started = Date.now();
   const input = args ?? {};
   const skill = findSkill(name);
@@ -100,6 +116,22 @@ export async function callTool(name: string, args: Record<string, unknown> | und
     }
     const resolved = await resolveTenant(skill, parsed.data, c);
     tenantId = resolved.tenantId;
+    if (skill.confirm) {
+      const question = skill.confirm(parsed.data);
+      // a client that can ask always asks (the model cannot confirm on the user's behalf there)
+      if (confirmation.canAsk && confirmation.answer === undefined && confirmation.ask) {
+        outcome = "confirmation_requested";
+        return confirmation.ask(question) as CallToolResult;
+      }
+      if (confirmation.answer === "declined") throw new ToolRefusal("not_confirmed", "The user did not confirm; nothing was done");
+      if (!confirmation.canAsk && parsed.data.confirm !== true) {
+        throw new ToolRefusal(
+          "not_confirmed",
+          `${name} needs the user's confirmation and this client cannot ask (no elicitation). Ask the user: "${question}" ` +
+            "and call again with confirm: true only if they agree. Nothing was done.",
+        );
+      }
+    }
     const ctx: SkillContext = {
       db: c.db,
       env: c.env,

@@ -1,0 +1,79 @@
+import { z } from "@hono/zod-openapi";
+import { AgentRunResultSchema } from "../../agents/types";
+import { FunnelCountsSchema, ReviewStatsSchema } from "../../analytics/schemas";
+import { BindingSchema } from "../../campaigns/bindings.schemas";
+import { CampaignSchema } from "../../campaigns/schemas";
+import { SequenceSchema } from "../../campaigns/sequences.schemas";
+import { ContactSchema } from "../../contacts/schemas";
+import { FeedbackSchema } from "../../feedback/schemas";
+import { InboxItemDetailSchema, InboxItemSchema } from "../../inbox/schemas";
+import { LocationSchema } from "../../locations/schemas";
+import { RecommendationSchema } from "../../recommendations/schemas";
+import { ScoreSnapshotSchema } from "../../reputation/schemas";
+import { ReviewResponseSchema } from "../../reviews/responses.schemas";
+import { ReviewSchema } from "../../reviews/schemas";
+import { SurveySchema, SurveyStatsSchema } from "../../surveys/schemas";
+import { TenantSchema } from "../../tenants/schemas";
+import { paged } from "../../../lib/openapi";
+
+/*
+ * The structuredContent of every skill, as zod: the REST response schema where a REST route returns
+ * the same thing, else the skill's own shape. tools/list publishes them as outputSchema and
+ * test/mcp/output-schemas.test.ts validates real calls against them. Kept apart from the skill files
+ * so a skill's input schema and its output schema can change independently.
+ */
+// campaign.metrics adds the spec's step names: opens are not tracked, responded = converted
+const Steps = FunnelCountsSchema.extend({ opened: z.null(), responded: z.number().int() });
+const ConsentStateSchema = z.record(z.string(), z.object({ status: z.string(), at: z.string() }));
+
+export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
+  "agency.list-tenants": z.object({ data: z.array(TenantSchema), total: z.number().int() }),
+  "location.list": paged(LocationSchema),
+  "location.finder": z.object({
+    data: z.array(LocationSchema.extend({ distanceKm: z.number().nullable().describe("km from lat/lng; null for a text-only search") })),
+    total: z.number().int(),
+  }),
+  "review.list": paged(ReviewSchema),
+  "review.summary": ReviewStatsSchema.extend({
+    since: z.string().nullable(),
+    bySite: z.array(ReviewStatsSchema.omit({ sentiment: true }).extend({ siteType: z.string() })),
+  }),
+  "approval.list-pending": z.object({ data: z.array(ReviewResponseSchema), total: z.number().int() }),
+  "inbox.list": paged(InboxItemSchema),
+  "inbox.get": InboxItemDetailSchema,
+  "campaign.list": paged(CampaignSchema),
+  "campaign.get": CampaignSchema.extend({ templates: z.array(BindingSchema), sequence: SequenceSchema.nullable() }),
+  "campaign.metrics": z.object({
+    campaignId: z.string(),
+    name: z.string(),
+    since: z.string().nullable(),
+    totals: Steps,
+    byChannel: z.array(Steps.extend({ channel: z.string() })),
+    byTemplate: z.array(Steps.extend({ channel: z.string(), templateId: z.string().nullable() })),
+  }),
+  "contact.list": paged(ContactSchema.extend({ consent: ConsentStateSchema })),
+  "contact.suppress": ContactSchema,
+  "score.location": ScoreSnapshotSchema,
+  "competitor.list": z.object({
+    data: z.array(
+      z.object({
+        id: z.string(),
+        locationId: z.string(),
+        name: z.string(),
+        averageRating: z.number().nullable(),
+        reviewCount: z.number().int().nullable(),
+        bySite: z.record(z.string(), z.unknown()),
+        siteIds: z.record(z.string(), z.string().nullable()),
+        lastRefreshedAt: z.string().nullable(),
+      }),
+    ),
+  }),
+  "recommendation.list": z.object({ data: z.array(RecommendationSchema) }),
+  "survey.list": paged(SurveySchema),
+  "survey.stats": SurveyStatsSchema,
+  "survey.responses": paged(FeedbackSchema),
+};
+
+/** Agent skills all return an AgentRunResult. */
+export const outputSchemaOf = (name: string): z.ZodType | undefined =>
+  SKILL_OUTPUTS[name] ?? (name.startsWith("agent.") ? AgentRunResultSchema : undefined);
