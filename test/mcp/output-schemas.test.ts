@@ -26,6 +26,13 @@ beforeAll(async () => {
   const survey = await w.as("manager").post("/v1/surveys", { name: "NPS", type: "NPS" });
   ids.surveyId = survey.body.id;
   await w.as("manager").post("/v1/competitors", { locationId: ids.locationId, name: "Rival" });
+  // two approved replies: response.mark-published is called once per leg
+  for (const key of ["responseId", "secondResponseId"]) {
+    const reply = await w.as("manager").post(`/v1/reviews/${ids.reviewId}/responses`, { text: `Thank you (${key})` });
+    await w.as("manager").post(`/v1/responses/${reply.body.id}/submit`);
+    expect((await w.as("manager").post(`/v1/responses/${reply.body.id}/approve`)).body.status).toBe("approved");
+    ids[key] = reply.body.id;
+  }
 });
 
 /** Arguments for a call: the required inputs, filled from the seeded ids or a plain value. */
@@ -50,6 +57,7 @@ function argumentsFor(name: string, schema: { properties?: Record<string, any>; 
   if (name === "agent.experiment-designer") args.baselineRate = 0.1;
   if (name === "agent.outcome-analyst") args.campaignId = ids.campaignId;
   if (name === "contact.suppress") Object.assign(args, { reason: "asked", confirm: true });
+  if (name === "response.mark-published") args.confirm = true;
   return args;
 }
 
@@ -115,6 +123,7 @@ describe("output schemas", () => {
     const { result } = await post("tools/list", {});
     expect(result.tools.length).toBe(allSkills().filter((s) => !s.agencyOnly).length);
     ids.contactId = ids.secondContactId!; // the first one was suppressed by the session leg
+    ids.responseId = ids.secondResponseId!; // and the first reply marked published
     for (const tool of result.tools) {
       const call = await post("tools/call", { name: tool.name, arguments: argumentsFor(tool.name, tool.inputSchema) });
       expect(call.result?.isError, `${tool.name}: ${JSON.stringify(call)}`).toBeFalsy();

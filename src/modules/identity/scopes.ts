@@ -11,6 +11,7 @@ export const API_SCOPES = [
   "read:recommendations",
   "read:approvals",
   "write:contacts",
+  "write:responses",
   "agent:*",
 ] as const;
 export type ApiScope = (typeof API_SCOPES)[number];

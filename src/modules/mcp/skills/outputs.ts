@@ -39,6 +39,7 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
     bySite: z.array(ReviewStatsSchema.omit({ sentiment: true }).extend({ siteType: z.string() })),
   }),
   "approval.list-pending": z.object({ data: z.array(ReviewResponseSchema), total: z.number().int() }),
+  "response.mark-published": ReviewResponseSchema,
   "inbox.list": paged(InboxItemSchema),
   "inbox.get": InboxItemDetailSchema,
   "campaign.list": paged(CampaignSchema),

@@ -73,5 +73,7 @@ defineSkill({
   access: "write",
   destructive: false,
   minRole: "manager",
+  // the reply becomes public record here (published, review responded) on the user's word alone
+  confirm: (input) => `Mark reply ${input.responseId} as posted on the review site${input.externalUrl ? ` (${input.externalUrl})` : ""}? Only if it is visible there now.`,
   handler: async (ctx, input) => publishResponse(ctx, input.responseId, undefined, { manual: true, externalUrl: input.externalUrl }),
 });
