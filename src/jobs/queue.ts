@@ -1,25 +1,24 @@
 import type { Env } from "../env";
-import { backoffSeconds } from "../lib/backoff";
-import { consumeDeadLetters } from "./dead-letter";
 
-export type QueueHandler = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
+export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
 
-/** Queue name (as in wrangler.toml) -> consumer. Domains register theirs here. */
-const consumers: Record<string, QueueHandler> = {
-  "dead-letter": consumeDeadLetters,
-};
+/** Every queue wrangler.toml declares a consumer for; the composition root must give each one. */
+export const QUEUE_NAMES = ["sends", "review-sync", "events", "webhooks", "jobs", "clicks", "dead-letter"] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+export type QueueConsumers = Record<QueueName, QueueConsumer>;
 
-export const registerQueueConsumer = (queue: string, handler: QueueHandler) => {
-  consumers[queue] = handler;
-};
+const isQueueName = (name: string): name is QueueName => (QUEUE_NAMES as readonly string[]).includes(name);
 
-export async function handleQueue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
-  const consumer = consumers[batch.queue];
-  if (!consumer) {
-    // No consumer deployed yet: keep the messages (they dead-letter after max_retries, never vanish).
-    console.warn(JSON.stringify({ level: "warn", message: "no consumer for queue", queue: batch.queue, count: batch.messages.length }));
-    for (const m of batch.messages) m.retry({ delaySeconds: backoffSeconds(m.attempts) });
-    return;
-  }
-  await consumer(batch, env, ctx);
+/**
+ * Routes a batch to its queue's consumer. A queue without one is a deployment error: the throw
+ * makes the runtime retry the batch, then dead-letter it after max_retries (never dropped).
+ */
+export function dispatchQueue(consumers: QueueConsumers): QueueConsumer {
+  return async (batch, env, ctx) => {
+    if (!isQueueName(batch.queue)) {
+      console.error(JSON.stringify({ level: "error", message: "no consumer for queue", queue: batch.queue, count: batch.messages.length }));
+      throw new Error(`no consumer for queue ${batch.queue}`);
+    }
+    await consumers[batch.queue](batch, env, ctx);
+  };
 }

@@ -1,4 +1,4 @@
-import { CRONS, registerSweep } from "../../jobs/cron";
+import type { Sweep } from "../../jobs/cron";
 import { refreshDueCompetitors } from "./refresh";
 
-registerSweep(CRONS.frequent, { name: "competitor-refresh", run: async (env, now) => void (await refreshDueCompetitors(env, now)) });
+export const competitorRefreshSweep: Sweep = { name: "competitor-refresh", run: async (env, now) => void (await refreshDueCompetitors(env, now)) };

@@ -1,4 +1,4 @@
-import { CRONS, registerSweep } from "../../jobs/cron";
+import type { Sweep } from "../../jobs/cron";
 import { runRetentionSweep } from "./retention";
 
-registerSweep(CRONS.daily, { name: "contacts-retention", run: async (env, now) => void (await runRetentionSweep(env, now)) });
+export const contactsRetentionSweep: Sweep = { name: "contacts-retention", run: async (env, now) => void (await runRetentionSweep(env, now)) };

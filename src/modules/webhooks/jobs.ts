@@ -1,7 +1,7 @@
-import { registerEventHandler } from "../../jobs/events";
-import { registerQueueConsumer } from "../../jobs/queue";
+import type { EventHandler } from "../../jobs/events";
+import type { QueueConsumer } from "../../jobs/queue";
 import { consumeWebhookDeliveries } from "./delivery";
 import { fanOutEvent, subscribedEvents } from "./fanout";
 
-registerEventHandler({ name: "webhooks", select: subscribedEvents, handle: async (event, env) => void (await fanOutEvent(event, env)) });
-registerQueueConsumer("webhooks", (batch, env) => consumeWebhookDeliveries(batch, env));
+export const webhookFanOutHandler: EventHandler = { name: "webhooks", select: subscribedEvents, handle: async (event, env) => void (await fanOutEvent(event, env)) };
+export const webhookDeliveryConsumer: QueueConsumer = (batch, env) => consumeWebhookDeliveries(batch, env);

@@ -1,0 +1,26 @@
+import type { OutcomeSource } from "./modules/experiments/outcomes";
+import type { SolicitationConversionHook } from "./modules/reviews/hooks";
+
+/**
+ * Calls from a module into one that depends on it, so it cannot import it: solicitations import
+ * experiments (variant assignment) and reviews types, yet experiments count solicitations and a
+ * review converts one. The composition root (src/wiring.ts) installs every hook once, before the
+ * first request or batch; reading one before then is a wiring bug and throws (no silent default).
+ */
+export interface Hooks {
+  /** experiments -> solicitations: what happened to the solicitations sent under each variant */
+  experimentOutcomes: OutcomeSource;
+  /** reviews -> solicitations: statements and events that convert the solicitation a new review names */
+  convertSolicitation: SolicitationConversionHook;
+}
+
+let installed: Hooks | null = null;
+
+export const installHooks = (hooks: Hooks) => {
+  installed = hooks;
+};
+
+export function hooks(): Hooks {
+  if (!installed) throw new Error("hooks not installed: the composition root (src/wiring.ts) installs them");
+  return installed;
+}
