@@ -6,7 +6,7 @@ import { addDaysTo, dayOf } from "../../src/modules/analytics/dates";
 import { recommendationSweep, wakeSnoozed } from "../../src/modules/recommendations/jobs";
 import { generateRecommendations } from "../../src/modules/recommendations/rules";
 import { createRecommendation, listRecommendationsForSkill } from "../../src/modules/recommendations/service";
-import { systemContext } from "../../src/modules/reviews/system-context";
+import { systemContext } from "../../src/lib/system-context";
 import { createWorld, db, type World } from "../helpers/seed";
 import { newLocation } from "./helpers";
 

@@ -6,7 +6,7 @@ import { dayOf } from "../../src/modules/analytics/dates";
 import { reviewSummary } from "../../src/modules/analytics/skills";
 import { scoreSweep } from "../../src/modules/reputation/jobs";
 import { computeScore, latestScore } from "../../src/modules/reputation/service";
-import { systemContext } from "../../src/modules/reviews/system-context";
+import { systemContext } from "../../src/lib/system-context";
 import { createWorld, db, type World } from "../helpers/seed";
 import { deliver, envelope, newLocation, seedPublishedResponse, seedReview } from "./helpers";
 

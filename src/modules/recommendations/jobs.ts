@@ -5,7 +5,7 @@ import type { Env } from "../../env";
 import type { Sweep } from "../../jobs/cron";
 import { nowIso } from "../../lib/time";
 import { dayOf } from "../analytics/dates";
-import { systemContext } from "../reviews/system-context";
+import { systemContext } from "../../lib/system-context";
 import { generateRecommendations } from "./rules";
 import { dueSnoozed, wakeRecommendation } from "./service";
 

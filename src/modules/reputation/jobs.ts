@@ -4,7 +4,7 @@ import { locations, reputationScores } from "../../db/schema";
 import type { Env } from "../../env";
 import type { Sweep } from "../../jobs/cron";
 import { dayOf } from "../analytics/dates";
-import { systemContext } from "../reviews/system-context";
+import { systemContext } from "../../lib/system-context";
 import { computeScore } from "./service";
 
 /** Locations one run scores: each costs a handful of queries, well under D1's per-invocation limit. */

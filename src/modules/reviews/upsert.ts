@@ -5,7 +5,7 @@ import type { PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
-import { excerptOf } from "../inbox/excerpt";
+import { excerptOf } from "../../lib/excerpt";
 import { detectLanguage } from "./analysis/language";
 import { analyseSentiment } from "./analysis/sentiment";
 import { extractTopics, normaliseTopics } from "./analysis/topics";

@@ -6,7 +6,7 @@ import type { EventEnvelope } from "../../lib/events";
 import { inJson } from "../../lib/sql";
 import type { Sweep } from "../../jobs/cron";
 import type { EventHandler } from "../../jobs/events";
-import { systemContext } from "../reviews/system-context";
+import { systemContext } from "../../lib/system-context";
 import { enrollInSequence, stopEnrollments } from "./service";
 import { runSequenceSweep } from "./sweep";
 import type { SolicitationCreator } from "./types";

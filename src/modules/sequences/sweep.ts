@@ -6,7 +6,7 @@ import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { nowIso } from "../../lib/time";
-import { systemContext } from "../reviews/system-context";
+import { systemContext } from "../../lib/system-context";
 import { nextStep, sequenceStepsOf, stopEnrollments, type StepDef, type StopReason } from "./service";
 import type { CreatedSolicitation, SolicitationCreator } from "./types";
 
