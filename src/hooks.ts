@@ -1,3 +1,4 @@
+import type { PersonalDataStep } from "./modules/compliance/personal-data";
 import type { OutcomeSource } from "./modules/experiments/outcomes";
 import type { SolicitationConversionHook } from "./modules/reviews/hooks";
 
@@ -12,6 +13,8 @@ export interface Hooks {
   experimentOutcomes: OutcomeSource;
   /** reviews -> solicitations: statements and events that convert the solicitation a new review names */
   convertSolicitation: SolicitationConversionHook;
+  /** contacts -> consent, solicitations, feedback: every kind of personal data linked to a contact (export, erasure, retention) */
+  personalData: PersonalDataStep[];
 }
 
 let installed: Hooks | null = null;

@@ -13,7 +13,9 @@ import type { QueueConsumers } from "./jobs/queue";
 import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/jobs";
 import { automationRulesHandler } from "./modules/automation/jobs";
 import { competitorRefreshSweep } from "./modules/competitors/jobs";
+import { consentPersonalData } from "./modules/contacts/consent";
 import { contactsRetentionSweep } from "./modules/contacts/jobs";
+import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { jobsConsumer, type JobRunners } from "./modules/jobs/runner";
 import { consumeClicks } from "./modules/links/jobs";
@@ -23,6 +25,7 @@ import { reviewSyncConsumer, reviewSyncScheduleSweep, slaEscalationSweep } from 
 import { sequencesHandler, sequenceStepsSweep } from "./modules/sequences/jobs";
 import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
 import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/jobs";
+import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
 import { purgeExpiredSamlSweep } from "./modules/sso/jobs";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/webhooks/jobs";
@@ -63,7 +66,11 @@ export const SWEEPS: Sweeps = {
 };
 
 /** Calls from a module into one that depends on it (src/hooks.ts). */
-export const HOOKS: Hooks = { experimentOutcomes: outcomesFromSolicitations, convertSolicitation };
+export const HOOKS: Hooks = {
+  experimentOutcomes: outcomesFromSolicitations,
+  convertSolicitation,
+  personalData: [consentPersonalData, solicitationPersonalData, feedbackPersonalData],
+};
 
 export interface Wiring {
   queues: QueueConsumers;

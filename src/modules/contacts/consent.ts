@@ -7,7 +7,7 @@ import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { toConsentRecord, type ConsentRow, type GrantConsentInput } from "./schemas";
 import { findContactRow } from "./service";
-import type { PersonalDataStep } from "./privacy";
+import type { PersonalDataStep } from "../compliance/personal-data";
 import { assertMove } from "./state";
 
 /** Consent history of a contact, oldest first. */

@@ -4,7 +4,7 @@ import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { nowIso } from "../../lib/time";
-import { retentionCutoff, type PersonalDataStep } from "../contacts/privacy";
+import { retentionCutoff, type PersonalDataStep } from "../compliance/personal-data";
 import { toFeedback } from "./schemas";
 
 const inList = (ids: string[]) => sql`(select value from json_each(${JSON.stringify(ids)}))`;
