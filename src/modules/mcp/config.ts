@@ -1,4 +1,5 @@
 import type { Env } from "../../env";
+import { baseUrl } from "../../lib/urls";
 
 /** MCP revisions this server speaks; initialize answers the client's if listed, else the newest. */
 export const PROTOCOL_VERSIONS = ["2025-06-18", "2025-03-26"] as const;
@@ -44,9 +45,6 @@ export const mcpLimits = (env: Env): McpLimits => ({
   recheckMs: DEFAULT_LIMITS.recheckMs,
 });
 
-export const baseUrl = (env: Env) => env.PUBLIC_BASE_URL.replace(/\/+$/, "");
-export const mcpResourceUrl = (env: Env) => `${baseUrl(env)}/mcp`;
-export const resourceMetadataUrl = (env: Env) => `${baseUrl(env)}/.well-known/oauth-protected-resource`;
 
 /** Same origin as PUBLIC_BASE_URL, or one listed in MCP_ALLOWED_ORIGINS (comma separated). */
 export function originAllowed(origin: string, env: Env): boolean {

@@ -1,6 +1,6 @@
 import type { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import type { Env } from "../../env";
-import { baseUrl, mcpResourceUrl } from "../mcp/config";
+import { baseUrl, mcpResourceUrl } from "../../lib/urls";
 import { ALL_SCOPES } from "./scopes";
 
 export const AUTHORIZE_PATH = "/oauth/authorize";
