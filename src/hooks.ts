@@ -1,11 +1,12 @@
 import type { PersonalDataStep } from "./modules/compliance/personal-data";
 import type { OutcomeSource } from "./modules/experiments/outcomes";
+import type { ReplyDrafting } from "./modules/reviews/drafting/types";
 import type { SolicitationConversionHook } from "./modules/reviews/hooks";
 
 /**
- * Calls from a module into one that depends on it, so it cannot import it: solicitations import
- * experiments (variant assignment) and reviews types, yet experiments count solicitations and a
- * review converts one. The composition root (src/wiring.ts) installs every hook once, before the
+ * Calls from a module into one that depends on it, so it cannot import it without the two modules
+ * importing each other: solicitations import experiments (variant assignment), yet experiments count
+ * solicitations; agents read reviews, yet reviews draft replies with an agent. The composition root (src/wiring.ts) installs every hook once, before the
  * first request or batch; reading one before then is a wiring bug and throws (no silent default).
  */
 export interface Hooks {
@@ -15,6 +16,8 @@ export interface Hooks {
   convertSolicitation: SolicitationConversionHook;
   /** contacts -> consent, solicitations, feedback: every kind of personal data linked to a contact (export, erasure, retention) */
   personalData: PersonalDataStep[];
+  /** reviews -> agents: a reply drafted by the reply-drafter agent (agents read reviews through their tools) */
+  draftReply: ReplyDrafting;
 }
 
 let installed: Hooks | null = null;

@@ -10,6 +10,7 @@ import { CRONS, type Sweeps } from "./jobs/cron";
 import { consumeDeadLetters } from "./jobs/dead-letter";
 import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./jobs/events";
 import type { QueueConsumers } from "./jobs/queue";
+import { draftResponse } from "./modules/agents/reply-drafting";
 import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/jobs";
 import { automationRulesHandler } from "./modules/automation/jobs";
 import { competitorRefreshSweep } from "./modules/competitors/jobs";
@@ -70,6 +71,7 @@ export const HOOKS: Hooks = {
   experimentOutcomes: outcomesFromSolicitations,
   convertSolicitation,
   personalData: [consentPersonalData, solicitationPersonalData, feedbackPersonalData],
+  draftReply: draftResponse,
 };
 
 export interface Wiring {
