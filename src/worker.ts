@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import type { Env } from "./env";
 import { servingRequest, yieldingD1 } from "./db/yielding";
 import { installHooks } from "./hooks";
+import { defineAgentSkills } from "./modules/agents/skills";
 import { runSweeps } from "./jobs/cron";
 import { dispatchQueue } from "./jobs/queue";
 import type { Wiring } from "./wiring";
@@ -18,6 +19,7 @@ function misconfiguration(env: Env): string | null {
 /** The Worker's three entry points over one wiring (src/wiring.ts; tests pass their own). */
 export function createWorker(wiring: Wiring) {
   installHooks(wiring.hooks);
+  defineAgentSkills();
   const app = createApp();
   const queue = dispatchQueue(wiring.queues);
   const scheduled = runSweeps(wiring.sweeps);
