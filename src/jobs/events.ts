@@ -1,4 +1,4 @@
-import { and, lt, sql } from "drizzle-orm";
+import { and, lt } from "drizzle-orm";
 import { createDb } from "../db/client";
 import type { BatchItem } from "drizzle-orm/batch";
 import { domainEvents, processedEvents } from "../db/schema";
@@ -8,6 +8,7 @@ import { dispatchStaleEvents, markable, type EventEnvelope } from "../lib/events
 import { nowIso } from "../lib/time";
 import type { Sweep } from "./cron";
 import type { QueueConsumer } from "./queue";
+import { inJson } from "../lib/sql";
 
 /**
  * A subscriber to domain events (webhook delivery, automation rules, analytics rollups, ...).
@@ -93,7 +94,7 @@ async function consumeEvents(handlers: EventHandler[], batch: MessageBatch<unkno
       await db
         .select({ eventId: processedEvents.eventId, handler: processedEvents.handler })
         .from(processedEvents)
-        .where(sql`${processedEvents.eventId} in (select value from json_each(${JSON.stringify(events.map((e) => e.id))}))`)
+        .where(inJson(processedEvents.eventId, events.map((e) => e.id)))
     ).map((r) => `${r.eventId}|${r.handler}`),
   );
   const marks: (typeof processedEvents.$inferInsert)[] = [];

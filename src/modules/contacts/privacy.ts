@@ -11,6 +11,7 @@ import { getComplianceConfig } from "../compliance/service";
 import { auditView, toContact, type ContactRow } from "./schemas";
 import { findContactRow } from "./service";
 import { assertMove } from "./state";
+import { inJson } from "../../lib/sql";
 
 
 export type AnonymizeReason = "erased" | "retention";
@@ -33,7 +34,7 @@ export function anonymizeStatements(ctx: ServiceContext, contactIds: string[], n
         and(
           eq(contacts.tenantId, ctx.tenantId),
           isNull(contacts.anonymizedAt),
-          sql`${contacts.id} in (select value from json_each(${JSON.stringify(contactIds)}))`,
+          inJson(contacts.id, contactIds),
         ),
       ),
     ...hooks().personalData.flatMap((step) => step.erase(ctx, contactIds)),
