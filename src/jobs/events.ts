@@ -8,7 +8,7 @@ import { dispatchStaleEvents, markable, type EventEnvelope } from "../lib/events
 import { nowIso } from "../lib/time";
 import type { Sweep } from "./cron";
 import type { QueueConsumer } from "./queue";
-import { inJson } from "../lib/sql";
+import { chunkRows, inJson } from "../lib/sql";
 
 /**
  * A subscriber to domain events (webhook delivery, automation rules, analytics rollups, ...).
@@ -37,8 +37,6 @@ function checkHandlers(handlers: EventHandler[]) {
     names.add(h.name);
   }
 }
-
-const MARK_ROWS_PER_INSERT = Math.floor(100 / 3); // D1: 100 bound parameters, 3 columns
 
 const logFailure = (h: EventHandler, events: EventEnvelope[], err: unknown) =>
   console.error(JSON.stringify({ level: "error", message: "event handler failed", handler: h.name, eventIds: events.map((e) => e.id), types: [...new Set(events.map((e) => e.type))], error: String(err) }));
@@ -110,9 +108,7 @@ async function consumeEvents(handlers: EventHandler[], batch: MessageBatch<unkno
   // marks first, then acks: a crash in between only means a redelivery that skips the done handlers.
   // Receiving an event is what marks it dispatched in the outbox (the hand-off after a commit does not).
   const writes: BatchItem<"sqlite">[] = [db.update(domainEvents).set({ dispatchedAt: nowIso() }).where(markable(distinct.map((e) => e.id)))];
-  for (let i = 0; i < marks.length; i += MARK_ROWS_PER_INSERT) {
-    writes.push(db.insert(processedEvents).values(marks.slice(i, i + MARK_ROWS_PER_INSERT)).onConflictDoNothing());
-  }
+  for (const chunk of chunkRows(processedEvents, marks)) writes.push(db.insert(processedEvents).values(chunk).onConflictDoNothing());
   await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   batch.messages.forEach((message, i) => {
     if (failed.has(events[i]!.id)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { getTableColumns, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 
 /** D1 binds at most this many parameters per statement. */
 export const D1_MAX_PARAMS = 100;
@@ -10,12 +10,15 @@ export const jsonList = (values: string[]) => sql`(select value from json_each($
 /** `column IN (values)` with one bound parameter for any number of values. */
 export const inJson = (column: SQLiteColumn, values: string[]) => sql`${column} in ${jsonList(values)}`;
 
-/** Rows of `columns` bound values each that fit one multi-row insert. */
-export const rowsPerStatement = (columns: number) => Math.floor(D1_MAX_PARAMS / columns);
+/** Rows of `columns` bound values each that fit one statement. */
+export const rowsPerStatement = (columns: number) => Math.max(1, Math.floor(D1_MAX_PARAMS / columns));
 
-/** The rows, cut into multi-row inserts that fit D1's parameter limit. */
-export function chunkRows<T>(rows: T[], columns: number): T[][] {
-  const size = rowsPerStatement(columns);
+/**
+ * The rows, cut into multi-row inserts into `table` that fit D1's parameter limit. Counts every
+ * column of the table (an insert binds at most one value per column), never a hand count.
+ */
+export function chunkRows<T>(table: SQLiteTable, rows: T[]): T[][] {
+  const size = rowsPerStatement(Object.keys(getTableColumns(table)).length);
   const chunks: T[][] = [];
   for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
   return chunks;
