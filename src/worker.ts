@@ -1,5 +1,5 @@
 import { createApp } from "./app";
-import type { Env } from "./env";
+import { misconfiguration, type Env } from "./env";
 import { servingRequest, yieldingD1 } from "./db/yielding";
 import { installHooks } from "./hooks";
 import { defineAgentSkills } from "./modules/agents/skills";
@@ -10,10 +10,14 @@ import type { Wiring } from "./wiring";
 /** Background work's D1 gives way to the requests being served (see db/yielding.ts); requests keep the plain binding. */
 const withYieldingD1 = (env: Env): Env => ({ ...env, DB: yieldingD1(env.DB) });
 
-/** Secrets the service cannot run without; there is no default for any of them. */
-function misconfiguration(env: Env): string | null {
-  if (!env.JWT_SECRET || env.JWT_SECRET.length < 32) return "JWT_SECRET is not set (at least 32 characters)";
-  return null;
+const logMisconfiguration = (problem: string) => console.error(JSON.stringify({ level: "error", message: `server misconfigured: ${problem}` }));
+
+/** Background work on a broken environment fails (the queue retries it, then dead-letters it) rather than half-running. */
+function assertConfigured(env: Env) {
+  const problem = misconfiguration(env);
+  if (!problem) return;
+  logMisconfiguration(problem);
+  throw new Error(`server misconfigured: ${problem}`);
 }
 
 /** The Worker's three entry points over one wiring (src/wiring.ts; tests pass their own). */
@@ -27,12 +31,18 @@ export function createWorker(wiring: Wiring) {
     fetch(request, env, ctx) {
       const problem = misconfiguration(env);
       if (problem) {
-        console.error(JSON.stringify({ level: "error", message: `server misconfigured: ${problem}` }));
+        logMisconfiguration(problem);
         return Response.json({ error: `Server misconfigured: ${problem}`, code: "INTERNAL" }, { status: 500 });
       }
       return servingRequest(() => app.fetch(request, env, ctx));
     },
-    queue: (batch, env, ctx) => queue(batch, withYieldingD1(env), ctx),
-    scheduled: (controller, env) => scheduled(controller, withYieldingD1(env)),
+    queue: async (batch, env, ctx) => {
+      assertConfigured(env);
+      await queue(batch, withYieldingD1(env), ctx);
+    },
+    scheduled: async (controller, env) => {
+      assertConfigured(env);
+      await scheduled(controller, withYieldingD1(env));
+    },
   } satisfies ExportedHandler<Env>;
 }
