@@ -6,30 +6,30 @@
  * wrangler.toml.
  */
 import type { Hooks } from "./hooks";
-import { CRONS, type Sweeps } from "./jobs/cron";
-import { consumeDeadLetters } from "./jobs/dead-letter";
-import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./jobs/events";
-import type { QueueConsumers } from "./jobs/queue";
+import { CRONS, type Sweeps } from "./background/cron";
+import { consumeDeadLetters } from "./background/dead-letter";
+import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
+import type { QueueConsumers } from "./background/queue";
 import { draftResponse } from "./modules/agents/reply-drafting";
-import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/jobs";
-import { automationRulesHandler } from "./modules/automation/jobs";
-import { competitorRefreshSweep } from "./modules/competitors/jobs";
+import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
+import { automationRulesHandler } from "./modules/automation/background";
+import { competitorRefreshSweep } from "./modules/competitors/background";
 import { consentPersonalData } from "./modules/contacts/consent";
-import { contactsRetentionSweep } from "./modules/contacts/jobs";
+import { contactsRetentionSweep } from "./modules/contacts/background";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { jobsConsumer, type JobRunners } from "./modules/jobs/runner";
-import { consumeClicks } from "./modules/links/jobs";
-import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/jobs";
-import { reputationScoresSweep } from "./modules/reputation/jobs";
-import { reviewSyncConsumer, reviewSyncScheduleSweep, slaEscalationSweep } from "./modules/reviews/jobs";
-import { sequencesHandler, sequenceStepsSweep } from "./modules/sequences/jobs";
+import { consumeClicks } from "./modules/links/background";
+import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
+import { reputationScoresSweep } from "./modules/reputation/background";
+import { reviewSyncConsumer, reviewSyncScheduleSweep, slaEscalationSweep } from "./modules/reviews/background";
+import { sequencesHandler, sequenceStepsSweep } from "./modules/sequences/background";
 import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
-import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/jobs";
+import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/background";
 import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
-import { purgeExpiredSamlSweep } from "./modules/sso/jobs";
-import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/webhooks/jobs";
+import { purgeExpiredSamlSweep } from "./modules/sso/background";
+import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/webhooks/background";
 
 /** Event type -> work: every handler sees every event and picks its own (`select`); order is run order. */
 export const EVENT_HANDLERS: EventHandler[] = [analyticsRollupsHandler, webhookFanOutHandler, automationRulesHandler, sequencesHandler];

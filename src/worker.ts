@@ -3,8 +3,8 @@ import { misconfiguration, type Env } from "./env";
 import { servingRequest, yieldingD1 } from "./db/yielding";
 import { installHooks } from "./hooks";
 import { defineAgentSkills } from "./modules/agents/skills";
-import { runSweeps } from "./jobs/cron";
-import { dispatchQueue } from "./jobs/queue";
+import { runSweeps } from "./background/cron";
+import { dispatchQueue } from "./background/queue";
 import type { Wiring } from "./wiring";
 
 /** Background work's D1 gives way to the requests being served (see db/yielding.ts); requests keep the plain binding. */

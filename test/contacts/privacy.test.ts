@@ -4,7 +4,7 @@ import { and, eq, inArray, like } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, consentRecords, contactCounts, contacts, domainEvents } from "../../src/db/schema";
 import worker from "../../src/index";
-import { CRONS } from "../../src/jobs/cron";
+import { CRONS } from "../../src/background/cron";
 import { addDays, nowIso } from "../../src/lib/time";
 import { installHooks } from "../../src/hooks";
 import type { PersonalDataStep } from "../../src/modules/compliance/personal-data";

@@ -1,7 +1,7 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { EventHandler } from "../../src/jobs/events";
+import type { EventHandler } from "../../src/background/events";
 import type { EventEnvelope } from "../../src/lib/events";
 import { createWorker } from "../../src/worker";
 import { EVENT_HANDLERS, WIRING, queueConsumers } from "../../src/wiring";

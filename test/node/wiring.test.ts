@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { QUEUE_NAMES } from "../../src/jobs/queue";
+import { QUEUE_NAMES } from "../../src/background/queue";
 import { EVENT_HANDLERS, WIRING } from "../../src/wiring";
 
 // The composition root (src/wiring.ts) against what wrangler.toml deploys: a queue nobody consumes

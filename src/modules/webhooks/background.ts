@@ -1,5 +1,5 @@
-import type { EventHandler } from "../../jobs/events";
-import type { QueueConsumer } from "../../jobs/queue";
+import type { EventHandler } from "../../background/events";
+import type { QueueConsumer } from "../../background/queue";
 import { consumeWebhookDeliveries } from "./delivery";
 import { fanOutEvent, subscribedEvents } from "./fanout";
 

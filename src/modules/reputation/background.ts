@@ -2,7 +2,7 @@ import { and, eq, notExists, sql } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { locations, reputationScores } from "../../db/schema";
 import type { Env } from "../../env";
-import type { Sweep } from "../../jobs/cron";
+import type { Sweep } from "../../background/cron";
 import { dayOf } from "../analytics/dates";
 import { systemContext } from "../../lib/system-context";
 import { computeScore } from "./service";

@@ -4,8 +4,8 @@ import { sequenceEnrollments, sequenceSteps, solicitations } from "../../db/sche
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { inJson } from "../../lib/sql";
-import type { Sweep } from "../../jobs/cron";
-import type { EventHandler } from "../../jobs/events";
+import type { Sweep } from "../../background/cron";
+import type { EventHandler } from "../../background/events";
 import { systemContext } from "../../lib/system-context";
 import { enrollInSequence, stopEnrollments } from "./service";
 import { runSequenceSweep } from "./sweep";

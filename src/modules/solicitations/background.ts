@@ -1,6 +1,6 @@
 import { createDb } from "../../db/client";
-import type { Sweep } from "../../jobs/cron";
-import type { QueueConsumer } from "../../jobs/queue";
+import type { Sweep } from "../../background/cron";
+import type { QueueConsumer } from "../../background/queue";
 import { deliverSends } from "./delivery";
 import { purgeExpiredIdempotencyKeys } from "./idempotency";
 import { sweepStalePending } from "./stale";

@@ -1,4 +1,4 @@
-import type { EventHandler } from "../../jobs/events";
+import type { EventHandler } from "../../background/events";
 import { runAutomation, triggeringEvents } from "./engine";
 
 export const automationRulesHandler: EventHandler = {

@@ -1,6 +1,6 @@
 import { createDb } from "../../db/client";
-import type { Sweep } from "../../jobs/cron";
-import type { EventHandler } from "../../jobs/events";
+import type { Sweep } from "../../background/cron";
+import type { EventHandler } from "../../background/events";
 import { purgeCleanCells } from "./cells";
 import { applyEventsToRollups, flushDirtyCells } from "./events";
 

@@ -2,7 +2,7 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { recommendationRuns, tenants } from "../../db/schema";
 import type { Env } from "../../env";
-import type { Sweep } from "../../jobs/cron";
+import type { Sweep } from "../../background/cron";
 import { nowIso } from "../../lib/time";
 import { dayOf } from "../analytics/dates";
 import { systemContext } from "../../lib/system-context";

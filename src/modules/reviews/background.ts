@@ -1,5 +1,5 @@
-import type { Sweep } from "../../jobs/cron";
-import type { QueueConsumer } from "../../jobs/queue";
+import type { Sweep } from "../../background/cron";
+import type { QueueConsumer } from "../../background/queue";
 import { escalateOverdue } from "./escalation";
 import { consumeReviewSync, scheduleDueSyncs } from "./sync";
 

@@ -1,7 +1,7 @@
 import { lt } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { samlAssertions, samlRequests } from "../../db/schema";
-import type { Sweep } from "../../jobs/cron";
+import type { Sweep } from "../../background/cron";
 
 /** Expired AuthnRequest ids and replay-list entries are no longer needed by any check. */
 export async function purgeExpiredSamlRows(db: ReturnType<typeof createDb>, now: Date) {
