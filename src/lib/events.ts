@@ -42,8 +42,9 @@ export interface EventEnvelope {
 }
 
 /**
- * The outbox insert for one event, to run in the same db.batch as the change. Register the id with
- * ctx.afterCommit (see dispatchAfterCommit) so it reaches the queue right away.
+ * The outbox insert for one event, to run in the same db.batch as the change. Pass it to
+ * `commit(ctx, statements, events)` (lib/commit.ts), whose handOffEvents sends it to the queue right
+ * after the batch; the dispatch-stale-events sweep sends any the isolate did not get to.
  */
 export function eventStatement(ctx: Pick<ServiceContext, "db" | "tenantId">, type: EventType, data: Record<string, unknown>) {
   const event: EventEnvelope = { id: `evt_${newId()}`, type, tenantId: ctx.tenantId, occurredAt: nowIso(), data };
