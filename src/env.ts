@@ -1,4 +1,4 @@
-import type { D1Migration } from "cloudflare:test";
+import { z } from "zod";
 import type { McpSessions } from "./durable/mcp-sessions";
 import type { RateLimiter } from "./durable/rate-limiter";
 
@@ -96,8 +96,8 @@ export interface Env {
   /** dev/test only: "true" lets webhooks use http and loopback hosts (never private networks); ignored when deployed */
   ALLOW_INSECURE_WEBHOOKS?: string;
 
-  /** test pool only */
-  TEST_MIGRATIONS?: D1Migration[];
+  /** test pool only: the migrations test/setup/apply-migrations.ts applies (vitest.config.mts) */
+  TEST_MIGRATIONS?: { name: string; queries: string[] }[];
 }
 
 type ServiceBindings = Env;
@@ -107,4 +107,75 @@ declare global {
     // lets `env` from cloudflare:workers (tests) carry these bindings
     interface Env extends ServiceBindings {}
   }
+}
+
+/** A binding is an object with the method the service calls on it (the runtime gives proxies, tests give fakes). */
+const binding = (kind: string, method: string) =>
+  z.custom<object>((v) => typeof v === "object" && v !== null && typeof (v as Record<string, unknown>)[method] === "function", {
+    message: `must be a ${kind} binding (wrangler.toml)`,
+  });
+const text = z.string().trim().min(1, "must not be empty");
+const seconds = z.string().regex(/^\d+$/, "must be a whole number");
+const positiveNumber = z.string().regex(/^\d+(\.\d+)?$/, "must be a positive number");
+const base64Key32 = z.string().refine((v) => {
+  try {
+    return atob(v).length === 32;
+  } catch {
+    return false;
+  }
+}, "must be 32 bytes, base64 (e.g. openssl rand -base64 32)");
+
+/**
+ * The whole environment the Worker needs, checked once per env object by every entry point
+ * (src/worker.ts): bindings (wrangler.toml), vars ([vars]) and secrets (`wrangler secret put`,
+ * .dev.vars). Optional platform-provider settings are checked where they are used (docs/messaging.md).
+ */
+export const envSchema = z.looseObject({
+  DB: binding("D1", "prepare"),
+  OAUTH_KV: binding("KV", "get"),
+  SENDS: binding("queue producer", "send"),
+  REVIEW_SYNC: binding("queue producer", "send"),
+  EVENTS: binding("queue producer", "send"),
+  WEBHOOKS: binding("queue producer", "send"),
+  JOBS: binding("queue producer", "send"),
+  CLICKS: binding("queue producer", "send").optional(),
+  MCP_SESSIONS: binding("Durable Object namespace", "idFromName"),
+  RATE_LIMITER: binding("Durable Object namespace", "idFromName"),
+  AI: binding("Workers AI", "run").optional(),
+
+  ENVIRONMENT: text,
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }),
+  JWT_ISSUER: text,
+  JWT_AUDIENCE: text,
+  FRONTEND_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
+  JWT_SECRET: z.string({ message: "is not set" }).min(32, "must be at least 32 characters"),
+  ENCRYPTION_KEY: base64Key32.optional(),
+  BOOTSTRAP_SECRET: text.optional(),
+  // rotation: the previous secrets still verify and open what was made before the switch (docs/deploy.md)
+  JWT_SECRET_PREVIOUS: z.string().min(32, "must be at least 32 characters").optional(),
+  ENCRYPTION_KEY_PREVIOUS: base64Key32.optional(),
+  QUEUE_PREFIX: z.string().regex(/^[a-z0-9-]*$/, "must be lower-case letters, digits and dashes").optional(),
+
+  ROLLUP_REBUILD_SECONDS: seconds.optional(),
+  MCP_RATE_LIMIT: positiveNumber.optional(),
+  MCP_RATE_WINDOW_SECONDS: positiveNumber.optional(),
+  MCP_MAX_SESSIONS: positiveNumber.optional(),
+  MCP_SESSION_IDLE_SECONDS: positiveNumber.optional(),
+  MCP_TOOL_TIMEOUT_MS: positiveNumber.optional(),
+  MCP_MAX_RESULT_BYTES: positiveNumber.optional(),
+  AGENT_TIMEOUT_MS: positiveNumber.optional(),
+  DOH_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
+  ALLOW_INSECURE_WEBHOOKS: z.enum(["true", "false"]).optional(),
+});
+
+const checked = new WeakMap<object, string | null>();
+
+/** null when the environment is complete, else one line naming every missing or malformed entry. */
+export function misconfiguration(env: Env): string | null {
+  const known = checked.get(env);
+  if (known !== undefined) return known;
+  const result = envSchema.safeParse(env);
+  const problem = result.success ? null : result.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ");
+  checked.set(env, problem);
+  return problem;
 }

@@ -5,32 +5,11 @@ import type { Env } from "../env";
 import type { ServiceContext } from "./context";
 import { newId } from "./ids";
 import { inJson } from "./sql";
+import type { EventType } from "./event-catalogue";
 import { nowIso } from "./time";
 
-/** The catalogue of event types; webhooks and automation rules subscribe to these names. */
-export const EVENT_TYPES = [
-  "review.created",
-  "review.negative",
-  "review.updated",
-  "response.submitted",
-  "response.approved",
-  "response.published",
-  "feedback.submitted",
-  "solicitation.created",
-  "solicitation.blocked",
-  "solicitation.sent",
-  "solicitation.delivered",
-  "solicitation.bounced",
-  "solicitation.failed",
-  "solicitation.clicked",
-  "solicitation.converted",
-  "inbox.assigned",
-  "inbox.overdue",
-  "contact.suppressed",
-  "campaign.sent",
-  "experiment.completed",
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+// One list of event types: the payload catalogue's keys (lib/event-catalogue.ts).
+export { EVENT_TYPES, type EventType } from "./event-catalogue";
 
 /** What goes on the EVENTS queue: the id is stable, so consumers dedupe on it. */
 export interface EventEnvelope {
@@ -42,8 +21,9 @@ export interface EventEnvelope {
 }
 
 /**
- * The outbox insert for one event, to run in the same db.batch as the change. Register the id with
- * ctx.afterCommit (see dispatchAfterCommit) so it reaches the queue right away.
+ * The outbox insert for one event, to run in the same db.batch as the change. Pass it to
+ * `commit(ctx, statements, events)` (lib/commit.ts), whose handOffEvents sends it to the queue right
+ * after the batch; the dispatch-stale-events sweep sends any the isolate did not get to.
  */
 export function eventStatement(ctx: Pick<ServiceContext, "db" | "tenantId">, type: EventType, data: Record<string, unknown>) {
   const event: EventEnvelope = { id: `evt_${newId()}`, type, tenantId: ctx.tenantId, occurredAt: nowIso(), data };

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { recomputeAll } from "../../src/modules/analytics/rollups";
 import { campaignMetrics } from "../../src/modules/analytics/skills";
-import { systemContext } from "../../src/modules/reviews/system-context";
+import { systemContext } from "../../src/lib/system-context";
 import { createWorld, db, seedTenant, type World } from "../helpers/seed";
 import { newLocation, seedReview, seedSolicitation } from "./helpers";
 import { newId } from "../../src/lib/ids";

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, competitors } from "../../src/db/schema";
 import { refreshCompetitor, refreshDueCompetitors } from "../../src/modules/competitors/refresh";
 import { listCompetitorsForSkill } from "../../src/modules/competitors/service";
-import { systemContext } from "../../src/modules/reviews/system-context";
+import { systemContext } from "../../src/lib/system-context";
 import { createWorld, db, type World } from "../helpers/seed";
 import { jsonResponse, standIn } from "../reviews/helpers";
 import { newLocation } from "./helpers";

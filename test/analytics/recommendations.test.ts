@@ -3,10 +3,10 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyticsFunnelDaily, analyticsResponseDaily, analyticsReviewDaily, auditEvents } from "../../src/db/schema";
 import { addDaysTo, dayOf } from "../../src/modules/analytics/dates";
-import { recommendationSweep, wakeSnoozed } from "../../src/modules/recommendations/jobs";
+import { recommendationSweep, wakeSnoozed } from "../../src/modules/recommendations/background";
 import { generateRecommendations } from "../../src/modules/recommendations/rules";
 import { createRecommendation, listRecommendationsForSkill } from "../../src/modules/recommendations/service";
-import { systemContext } from "../../src/modules/reviews/system-context";
+import { systemContext } from "../../src/lib/system-context";
 import { createWorld, db, type World } from "../helpers/seed";
 import { newLocation } from "./helpers";
 

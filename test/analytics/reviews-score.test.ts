@@ -4,9 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, reputationScores } from "../../src/db/schema";
 import { dayOf } from "../../src/modules/analytics/dates";
 import { reviewSummary } from "../../src/modules/analytics/skills";
-import { scoreSweep } from "../../src/modules/reputation/jobs";
+import { scoreSweep } from "../../src/modules/reputation/background";
 import { computeScore, latestScore } from "../../src/modules/reputation/service";
-import { systemContext } from "../../src/modules/reviews/system-context";
+import { systemContext } from "../../src/lib/system-context";
 import { createWorld, db, type World } from "../helpers/seed";
 import { deliver, envelope, newLocation, seedPublishedResponse, seedReview } from "./helpers";
 

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { domainEvents } from "../../src/db/schema";
-import { registerOutcomeSource } from "../../src/modules/experiments/outcomes";
+import { installHooks } from "../../src/hooks";
+import { HOOKS } from "../../src/wiring";
 import { experimentResults } from "../../src/modules/experiments/service";
 import { createWorld, db, type World } from "../helpers/seed";
 import { auditOf, tenantCtx } from "./support";
@@ -211,13 +212,13 @@ describe("results", () => {
     expect(direct.variants[1]!.vsControl!.conversionRate).toMatchObject({ significant: true });
     expect(direct.variants[1]!.vsControl!.conversionRate!.pValue).toBeCloseTo(0.0074196, 5);
 
-    registerOutcomeSource(async () => counts);
+    installHooks({ ...HOOKS, experimentOutcomes: async () => counts });
     try {
       const res = await w.as("viewer").get(`/v1/experiments/${e.id}/results`);
       expect(res.body.variants[0]).toMatchObject({ sent: 1000, delivered: 990, deliveryRate: 0.99, clickRate: 0.4 });
       expect(res.body.variants[1].vsControl.clickRate).toMatchObject({ significant: false, lift: expect.closeTo(0.05, 10) });
     } finally {
-      registerOutcomeSource(async () => new Map());
+      installHooks(HOOKS);
     }
   });
 });

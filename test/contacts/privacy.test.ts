@@ -4,9 +4,11 @@ import { and, eq, inArray, like } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, consentRecords, contactCounts, contacts, domainEvents } from "../../src/db/schema";
 import worker from "../../src/index";
-import { CRONS } from "../../src/jobs/cron";
+import { CRONS } from "../../src/background/cron";
 import { addDays, nowIso } from "../../src/lib/time";
-import { PERSONAL_DATA, type PersonalDataStep } from "../../src/modules/contacts/privacy";
+import { installHooks } from "../../src/hooks";
+import type { PersonalDataStep } from "../../src/modules/compliance/personal-data";
+import { HOOKS } from "../../src/wiring";
 import { runRetentionSweep } from "../../src/modules/contacts/retention";
 import { createWorld, db, type World } from "../helpers/seed";
 
@@ -112,8 +114,7 @@ describe("retention sweep", () => {
     worker.scheduled!(createScheduledController({ cron: CRONS.daily, scheduledTime: Date.now() }), env);
 
   afterEach(() => {
-    const i = PERSONAL_DATA.findIndex((s) => s.key === "testExpiring");
-    if (i >= 0) PERSONAL_DATA.splice(i, 1);
+    installHooks(HOOKS);
   });
 
   it("anonymises contacts idle past their tenant's retentionDays, in batches, audited as system, idempotently", async () => {
@@ -164,7 +165,7 @@ describe("retention sweep", () => {
         return results.shift() ?? 0;
       },
     };
-    PERSONAL_DATA.push(step);
+    installHooks({ ...HOOKS, personalData: [...HOOKS.personalData, step] });
     expect(await runRetentionSweep(env, new Date())).toEqual({ anonymized: 0, expired: 207 });
     expect(calls).toEqual([100, 100, 100]);
   });

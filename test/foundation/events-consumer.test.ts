@@ -1,25 +1,26 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
-import { registerEventHandler } from "../../src/jobs/events";
+import type { EventHandler } from "../../src/background/events";
 import type { EventEnvelope } from "../../src/lib/events";
+import { createWorker } from "../../src/worker";
+import { EVENT_HANDLERS, WIRING, queueConsumers } from "../../src/wiring";
 
 const calls: string[] = [];
 let flakyFailuresLeft = 1;
-registerEventHandler({ name: "test-steady", handle: async (e) => void calls.push(`steady:${e.id}`) });
-registerEventHandler({
+const steady: EventHandler = { name: "test-steady", handle: async (e) => void calls.push(`steady:${e.id}`) };
+const flaky: EventHandler = {
   name: "test-flaky",
   handle: async (e) => {
     if (flakyFailuresLeft-- > 0) throw new Error("transient");
     calls.push(`flaky:${e.id}`);
   },
-});
+};
 
 const batches: string[][] = [];
 let selectReads = 0;
 let batchFailuresLeft = 0;
-registerEventHandler({
+const batched: EventHandler = {
   name: "test-batched",
   // only tenant t2's events concern it, decided by one read for the whole batch
   select: async () => {
@@ -30,7 +31,10 @@ registerEventHandler({
     if (batchFailuresLeft-- > 0) throw new Error("transient");
     batches.push(events.map((e) => e.id));
   },
-});
+};
+
+// the real wiring plus the three test handlers
+const worker = createWorker({ ...WIRING, queues: queueConsumers([...EVENT_HANDLERS, steady, flaky, batched]) });
 
 const event = (id: string, tenantId = "t1"): EventEnvelope => ({ id, type: "review.created", tenantId, occurredAt: new Date().toISOString(), data: { reviewId: "r1" } });
 

@@ -28,14 +28,13 @@ describe("dead-letter consumer", () => {
     ]);
   });
 
-  it("keeps messages of a queue without a consumer by retrying them with a delay", async () => {
+  it("throws on a queue without a consumer: the runtime retries the batch, then dead-letters it (never dropped)", async () => {
     const ctx = createExecutionContext();
     const batch = createMessageBatch("some-future-queue", [{ id: "m", timestamp: new Date(), attempts: 1, body: {} }]);
-    await worker.queue(batch, env, ctx);
+    await expect(worker.queue(batch, env, ctx)).rejects.toThrow("no consumer for queue some-future-queue");
     const result = await getQueueResult(batch, ctx);
     expect(result.explicitAcks).toEqual([]);
     expect(result.ackAll).toBe(false);
-    expect(result.retryMessages.map((r: { msgId: string }) => r.msgId)).toEqual(["m"]);
   });
 });
 

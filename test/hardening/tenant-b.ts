@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { backgroundJobs } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { createRecommendation } from "../../src/modules/recommendations/service";
-import { systemContext } from "../../src/modules/reviews/system-context";
+import { systemContext } from "../../src/lib/system-context";
 import { fanOutEvent } from "../../src/modules/webhooks/fanout";
 import { event, seedReview } from "../automation/helpers";
 import type { ApiResponse } from "../helpers/http";

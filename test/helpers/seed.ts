@@ -1,11 +1,10 @@
 import { env } from "cloudflare:workers";
 import { createDb } from "../../src/db/client";
-import { agencies, brands, passwordCredentials, roleAssignments, tenants, users, type Role, type ScopeType } from "../../src/db/schema";
+import { HOUSE_AGENCY_ID, agencies, brands, passwordCredentials, roleAssignments, tenants, users, type Role, type ScopeType } from "../../src/db/schema";
 import { hashPassword } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
 import { signSessionToken } from "../../src/lib/jwt";
 import { nowIso } from "../../src/lib/time";
-import { HOUSE_AGENCY_ID } from "../../src/modules/system/bootstrap.service";
 import { client } from "./http";
 
 export const db = () => createDb(env.DB);

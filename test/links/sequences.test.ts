@@ -8,10 +8,9 @@ import type { EventEnvelope } from "../../src/lib/events";
 import { newId } from "../../src/lib/ids";
 import { nowIso } from "../../src/lib/time";
 import { mintLinkToken } from "../../src/modules/links/tokens";
-import { registerSolicitationCreator } from "../../src/modules/sequences/creator";
 import { enrollInSequence } from "../../src/modules/sequences/service";
 import { runSequenceSweep } from "../../src/modules/sequences/sweep";
-import type { SequenceStepRequest } from "../../src/modules/sequences/types";
+import type { SequenceStepRequest, SolicitationCreator } from "../../src/modules/sequences/types";
 import { SYSTEM_META, type ServiceContext } from "../../src/lib/context";
 import { request } from "../helpers/http";
 import { createWorld, db, type World } from "../helpers/seed";
@@ -24,7 +23,7 @@ const creatorCalls: SequenceStepRequest[] = [];
 let failOnceFor: string | null = null;
 
 /** The stand-in for the sending module: a PENDING row per step, as the policy would pass it. */
-registerSolicitationCreator(async (ctx, step) => {
+const fakeCreator: SolicitationCreator = async (ctx, step) => {
   creatorCalls.push(step);
   if (failOnceFor === step.metadata.sequenceEnrollmentId) {
     failOnceFor = null;
@@ -41,7 +40,7 @@ registerSolicitationCreator(async (ctx, step) => {
     metadata: step.metadata, createdAt: now, updatedAt: now,
   });
   return { id, status: "PENDING", blockedReason: null };
-});
+};
 
 const ctxA = (): ServiceContext => ({ db: db(), env, tenantId: w.tenantA.id, actor: { type: "system", name: "test" }, meta: SYSTEM_META, defer: () => {} });
 
@@ -125,20 +124,20 @@ describe("enrollment", () => {
 describe("the sweep", () => {
   it("creates step 1 after its delay and step 2 after its delay, each at most once, then completes", async () => {
     const { contact, enrollmentId, origin } = await enrolled({ phone: "+14155550142" });
-    await runSequenceSweep(env, at(1, 23));
+    await runSequenceSweep(env, at(1, 23), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(0);
 
-    await Promise.all([runSequenceSweep(env, at(2)), runSequenceSweep(env, at(2))]);
-    await runSequenceSweep(env, at(2, 1));
+    await Promise.all([runSequenceSweep(env, at(2), fakeCreator), runSequenceSweep(env, at(2), fakeCreator)]);
+    await runSequenceSweep(env, at(2, 1), fakeCreator);
     const afterStep1 = await stepsOf(contact.id);
     expect(afterStep1.map((s) => [s.sequenceStepIndex, s.channel, s.status])).toEqual([[1, "email", "PENDING"]]);
     expect(afterStep1[0]!.idempotencyKey).toBe(`sequence:${enrollmentId}:1`);
     expect(afterStep1[0]!.metadata).toEqual({ sequenceEnrollmentId: enrollmentId, originSolicitationId: origin.id });
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "active", lastStepIndex: 1, nextStepIndex: 2, dueAt: at(5).toISOString() });
 
-    await runSequenceSweep(env, at(4));
+    await runSequenceSweep(env, at(4), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(1);
-    await Promise.all([runSequenceSweep(env, at(5)), runSequenceSweep(env, at(5)), runSequenceSweep(env, at(6))]);
+    await Promise.all([runSequenceSweep(env, at(5), fakeCreator), runSequenceSweep(env, at(5), fakeCreator), runSequenceSweep(env, at(6), fakeCreator)]);
     const all = await stepsOf(contact.id);
     expect(all.map((s) => [s.sequenceStepIndex, s.channel])).toEqual([[1, "email"], [2, "sms"]]);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "completed", lastStepIndex: 2, nextStepIndex: null, dueAt: null });
@@ -151,16 +150,16 @@ describe("the sweep", () => {
   it("releases the claim when the creator fails, so the next sweep creates the step", async () => {
     const { contact, enrollmentId } = await enrolled();
     failOnceFor = enrollmentId;
-    await runSequenceSweep(env, at(2));
+    await runSequenceSweep(env, at(2), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(0);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "active", nextStepIndex: 1 });
-    await runSequenceSweep(env, at(2, 1));
+    await runSequenceSweep(env, at(2, 1), fakeCreator);
     expect((await stepsOf(contact.id)).map((s) => s.sequenceStepIndex)).toEqual([1]);
   });
 
   it("stops instead of sending step 2 once the contact converted (solicitation.converted from step 1)", async () => {
     const { contact, enrollmentId } = await enrolled({ phone: "+14155550143" });
-    await runSequenceSweep(env, at(2));
+    await runSequenceSweep(env, at(2), fakeCreator);
     const [step1] = await stepsOf(contact.id);
     const event: EventEnvelope = { id: `evt_${newId()}`, type: "solicitation.converted", tenantId: w.tenantA.id, occurredAt: nowIso(), data: { solicitationId: step1!.id } };
     const batch = createMessageBatch("events", [{ id: "conv", timestamp: new Date(), attempts: 1, body: event }]);
@@ -168,14 +167,14 @@ describe("the sweep", () => {
     await worker.queue(batch, env, ctx);
     await getQueueResult(batch, ctx);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "stopped", stopReason: "converted" });
-    await runSequenceSweep(env, at(6));
+    await runSequenceSweep(env, at(6), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(1);
   });
 
   it("stops at due time when the origin has converted (convertedAt set without an event)", async () => {
     const { contact, enrollmentId, origin } = await enrolled();
     await db().update(solicitations).set({ convertedAt: nowIso() }).where(eq(solicitations.id, origin.id));
-    await runSequenceSweep(env, at(2));
+    await runSequenceSweep(env, at(2), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(0);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "stopped", stopReason: "converted" });
   });
@@ -184,7 +183,7 @@ describe("the sweep", () => {
     const { contact, enrollmentId, origin } = await enrolled();
     const res = await request("POST", `/unsubscribe/${origin.unsubscribeToken}`, { body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(res.status).toBe(200);
-    await runSequenceSweep(env, at(6));
+    await runSequenceSweep(env, at(6), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(0);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "stopped", stopReason: "unsubscribed" });
   });
@@ -195,7 +194,7 @@ describe("the sweep", () => {
     expect(suppress.status).toBe(200);
     const b = await enrolled();
     await w.as("manager").delete(`/v1/contacts/${b.contact.id}/consent/email`);
-    await runSequenceSweep(env, at(2));
+    await runSequenceSweep(env, at(2), fakeCreator);
     expect(await stepsOf(a.contact.id)).toHaveLength(0);
     expect(await stepsOf(b.contact.id)).toHaveLength(0);
     expect(await enrollment(a.enrollmentId)).toMatchObject({ status: "stopped", stopReason: "suppressed" });
@@ -210,7 +209,7 @@ describe("the sweep", () => {
     const row = (await db().select().from(solicitations).where(eq(solicitations.id, s.id)).get())!;
     const enrollmentId = (await enrollInSequence(ctxA(), row))!;
     await w.as("manager").post(`/v1/campaigns/${campaign.body.id}/deactivate`);
-    await runSequenceSweep(env, at(1));
+    await runSequenceSweep(env, at(1), fakeCreator);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "stopped", stopReason: "campaign_inactive" });
   });
 });

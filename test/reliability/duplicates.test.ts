@@ -2,20 +2,22 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import { domainEvents, linkClicks, webhookDeliveries } from "../../src/db/schema";
-import { registerEventHandler } from "../../src/jobs/events";
 import type { EventEnvelope } from "../../src/lib/events";
 import type { ClickMessage } from "../../src/modules/links/clicks";
 import { fanOutEvent } from "../../src/modules/webhooks/fanout";
 import { setWebhookFetch } from "../../src/modules/webhooks/transport";
+import { createWorker } from "../../src/worker";
+import { EVENT_HANDLERS, WIRING, queueConsumers } from "../../src/wiring";
 import { endpoint, event } from "../automation/helpers";
 import { createWorld, db, type World } from "../helpers/seed";
 import { newContact, newLocation, pendingRow, solicitationRow } from "../sending/helpers";
 
 let w: World;
 const handled: string[] = [];
-registerEventHandler({ name: "reliability-counter", handle: async (e) => void handled.push(e.id) });
+// the real wiring plus one counting handler
+const counter = { name: "reliability-counter", handle: async (e: EventEnvelope) => void handled.push(e.id) };
+const worker = createWorker({ ...WIRING, queues: queueConsumers([...EVENT_HANDLERS, counter]) });
 
 beforeAll(async () => {
   w = await createWorld();

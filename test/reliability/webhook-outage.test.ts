@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
 import { auditEvents, deadLetters, webhookDeliveries, webhookSubscriptions } from "../../src/db/schema";
-import { originQueue } from "../../src/jobs/dead-letter";
+import { originQueue } from "../../src/background/dead-letter";
 import { consumeWebhookDeliveries } from "../../src/modules/webhooks/delivery";
 import { fanOutEvent } from "../../src/modules/webhooks/fanout";
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../../src/modules/webhooks/schedule";

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, domainEvents, inboxItems } from "../../src/db/schema";
 import { RESPONSE_TRANSITIONS, type ResponseAction } from "../../src/modules/reviews/response-states";
 import { draftReply } from "../../src/modules/reviews/drafting/engine";
-import { draftResponse } from "../../src/modules/reviews/drafting";
+import { draftResponse } from "../../src/modules/agents/reply-drafting";
 import { findReviewRow } from "../../src/modules/reviews/service";
 import { createWorld, db, type World } from "../helpers/seed";
 import { ctxFor, ingest, newLocation } from "./helpers";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { samlAssertions, samlRequests } from "../../src/db/schema";
-import { purgeExpiredSamlRows } from "../../src/modules/sso/jobs";
+import { purgeExpiredSamlRows } from "../../src/modules/sso/background";
 import { request } from "../helpers/http";
 import { createWorld, db, seedUser, TEST_PASSWORD, type World } from "../helpers/seed";
 import { enableSso } from "./setup";

@@ -2,6 +2,9 @@ import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, timestamp, updatedAt } from "./columns";
 
+/** The agency every tenant without one belongs to; seeded by migrations/0001_seed_house_agency.sql. */
+export const HOUSE_AGENCY_ID = "agency_house";
+
 export const agencies = sqliteTable(
   "agencies",
   {

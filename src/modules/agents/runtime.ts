@@ -1,7 +1,7 @@
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import { ApiError, notFound, validationError } from "../../lib/errors";
-import { inputShape } from "../mcp/audit";
+import { inputShape } from "../../lib/input-shape";
 import { DEFAULT_MODEL, runLlm, type AiRunner } from "./llm";
 import { findAgent } from "./registry";
 import { assertWithinTokenCap } from "./tokens";

@@ -6,7 +6,8 @@ import { createRouter, errors, json, jsonBody, stdErrors, USER_SECURITY } from "
 import { resolveTenantAccess } from "../identity/access";
 import { findTenantRef } from "../identity/service";
 import { requestMeta } from "../../middleware/service-context";
-import { ForgotPasswordBody, LoginBody, LoginResponse, MeResponse, OkResponse, ResetPasswordBody, SetupPasswordBody, toUser } from "./schemas";
+import { toUser } from "../users/schemas";
+import { ForgotPasswordBody, LoginBody, LoginResponse, MeResponse, OkResponse, ResetPasswordBody, SetupPasswordBody } from "./schemas";
 import { forgotPassword, resetPassword, setupPassword } from "./password.service";
 import { login } from "./service";
 

@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { DateTime } from "../../lib/openapi";
 import { Email, Password } from "../../lib/validators";
 import { ROLES, SCOPE_TYPES, TENANT_ROLES } from "../../db/schema";
-import type { users } from "../../db/schema";
+import { UserSchema } from "../users/schemas";
 
 export const SessionUserSchema = z
   .object({ id: z.string(), email: z.string(), name: z.string(), tenantId: z.string().nullable() })
@@ -19,19 +18,6 @@ export const RoleAssignmentSchema = z
   })
   .openapi("RoleAssignment");
 
-export const UserSchema = z
-  .object({
-    id: z.string(),
-    tenantId: z.string().nullable(),
-    email: z.email(),
-    name: z.string(),
-    authProvider: z.string(),
-    avatarUrl: z.string().nullable(),
-    isActive: z.boolean(),
-    createdAt: DateTime,
-  })
-  .openapi("User");
-
 export const MeResponse = UserSchema.extend({
   roles: z.array(RoleAssignmentSchema),
   tenantAccess: z
@@ -39,17 +25,6 @@ export const MeResponse = UserSchema.extend({
     .nullable()
     .openapi({ description: "present when x-tenant-id names a tenant the caller can reach" }),
 }).openapi("Me");
-
-export const toUser = (u: typeof users.$inferSelect) => ({
-  id: u.id,
-  tenantId: u.tenantId,
-  email: u.email,
-  name: u.name,
-  authProvider: u.authProvider,
-  avatarUrl: u.avatarUrl,
-  isActive: u.isActive,
-  createdAt: u.createdAt,
-});
 
 export const toSessionUser = (u: { id: string; email: string; name: string; tenantId: string | null }) => ({
   id: u.id,

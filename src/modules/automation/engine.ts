@@ -7,7 +7,7 @@ import { newId } from "../../lib/ids";
 import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { isEventType } from "../events/catalogue";
-import { systemContext } from "../reviews/system-context";
+import { systemContext } from "../../lib/system-context";
 import type { FetchFn } from "../webhooks/transport";
 import { runAction } from "./actions";
 import { allMatch } from "./conditions";

@@ -10,9 +10,8 @@ import { toTemplate, type TemplateRow } from "../templates/schemas";
 import { usableTemplates } from "../templates/service";
 import type { PutSequenceInput } from "./sequences.schemas";
 import { findCampaignRow } from "./service";
+import { chunkRows } from "../../lib/sql";
 
-const STEP_COLUMNS = 6;
-const STEPS_PER_INSERT = Math.floor(100 / STEP_COLUMNS);
 
 type StepRow = typeof sequenceSteps.$inferSelect;
 
@@ -71,8 +70,7 @@ export async function putSequence(ctx: ServiceContext, campaignId: string, input
   const steps: StepRow[] = [...input.steps]
     .sort((a, b) => a.stepIndex - b.stepIndex)
     .map((s) => ({ tenantId: ctx.tenantId, campaignId, stepIndex: s.stepIndex, channel: s.channel, delayDays: s.delayDays, templateId: s.templateId ?? null }));
-  const inserts = [];
-  for (let i = 0; i < steps.length; i += STEPS_PER_INSERT) inserts.push(ctx.db.insert(sequenceSteps).values(steps.slice(i, i + STEPS_PER_INSERT)));
+  const inserts = chunkRows(sequenceSteps, steps).map((chunk) => ctx.db.insert(sequenceSteps).values(chunk));
 
   await commit(ctx, [
     ctx.db

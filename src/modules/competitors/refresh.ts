@@ -8,7 +8,7 @@ import type { ServiceContext } from "../../lib/context";
 import { nowIso } from "../../lib/time";
 import { reviewSiteClient, ReviewSiteError, type FetchFn } from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
-import { systemContext } from "../reviews/system-context";
+import { systemContext } from "../../lib/system-context";
 import { toCompetitor, type CompetitorRow } from "./schemas";
 import { findCompetitorRow } from "./service";
 

@@ -7,8 +7,9 @@ import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { toConsentRecord, type ConsentRow, type GrantConsentInput } from "./schemas";
 import { findContactRow } from "./service";
-import type { PersonalDataStep } from "./privacy";
+import type { PersonalDataStep } from "../compliance/personal-data";
 import { assertMove } from "./state";
+import { inJson } from "../../lib/sql";
 
 /** Consent history of a contact, oldest first. */
 export async function listConsent(ctx: ServiceContext, contactId: string) {
@@ -80,7 +81,7 @@ export async function currentConsent(ctx: ServiceContext, contactIds: string[]):
     .where(
       and(
         eq(consentRecords.tenantId, ctx.tenantId),
-        sql`${consentRecords.contactId} in (select value from json_each(${JSON.stringify(contactIds)}))`,
+        inJson(consentRecords.contactId, contactIds),
       ),
     )
     .orderBy(asc(consentRecords.seq));
@@ -96,6 +97,6 @@ export const consentPersonalData: PersonalDataStep = {
     ctx.db
       .update(consentRecords)
       .set({ source: "redacted", ipAddress: null, userAgent: null })
-      .where(and(eq(consentRecords.tenantId, ctx.tenantId), sql`${consentRecords.contactId} in (select value from json_each(${JSON.stringify(contactIds)}))`)),
+      .where(and(eq(consentRecords.tenantId, ctx.tenantId), inJson(consentRecords.contactId, contactIds))),
   ],
 };

@@ -6,7 +6,9 @@ import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import { SYSTEM_META, type ServiceContext } from "../../lib/context";
 import { nowIso } from "../../lib/time";
-import { anonymizeStatements, PERSONAL_DATA, retentionCutoff } from "./privacy";
+import { hooks } from "../../hooks";
+import { retentionCutoff } from "../compliance/personal-data";
+import { anonymizeStatements } from "./privacy";
 
 export const RETENTION_BATCH = 100;
 /** per run and per kind; the daily run picks up where the last one stopped */
@@ -54,7 +56,7 @@ export async function runRetentionSweep(env: Env, at: Date): Promise<{ anonymize
     if (due.length < RETENTION_BATCH) break;
   }
   let expired = 0;
-  for (const step of PERSONAL_DATA) {
+  for (const step of hooks().personalData) {
     if (!step.expire) continue;
     for (let batch = 0; batch < RETENTION_MAX_BATCHES; batch++) {
       const n = await step.expire(system, now, RETENTION_BATCH);

@@ -7,6 +7,7 @@ import { newId } from "../../lib/ids";
 import { mergePatch } from "./merge-patch";
 import { nameKeys, toE164 } from "./normalize";
 import type { ContactRow, UpsertContactInput } from "./schemas";
+import { inJson } from "../../lib/sql";
 
 /** A validated upsert whose phone is already E.164. undefined = not given (keep), null = clear. */
 export type PreparedContact = Omit<UpsertContactInput, "phone"> & { phone?: string | null };
@@ -28,13 +29,12 @@ export interface UpsertPlan {
 
 export const DIFFERENT_CONTACTS = "email and phone belong to different contacts";
 
-const inJson = (values: string[]) => sql`(select value from json_each(${JSON.stringify(values)}))`;
 
 /** Existing contacts of the tenant holding any of these emails or phones: two index lookups, one round trip. */
 async function findExisting(ctx: ServiceContext, emails: string[], phones: string[]) {
   const [byEmail, byPhone] = await ctx.db.batch([
-    ctx.db.select().from(contacts).where(and(eq(contacts.tenantId, ctx.tenantId), sql`${contacts.email} in ${inJson(emails)}`)),
-    ctx.db.select().from(contacts).where(and(eq(contacts.tenantId, ctx.tenantId), sql`${contacts.phone} in ${inJson(phones)}`)),
+    ctx.db.select().from(contacts).where(and(eq(contacts.tenantId, ctx.tenantId), inJson(contacts.email, emails))),
+    ctx.db.select().from(contacts).where(and(eq(contacts.tenantId, ctx.tenantId), inJson(contacts.phone, phones))),
   ]);
   return [...byEmail, ...byPhone];
 }

@@ -14,18 +14,3 @@ export type OutcomeSource = (
   ctx: ServiceContext,
   experiment: { id: string; variants: Pick<ExperimentVariant, "id">[] },
 ) => Promise<Map<string, VariantOutcomes>>;
-
-/**
- * Until solicitations exist (the [sending] issue) nothing can have been sent under an experiment, so
- * every count is zero because there are no sends: that is the true figure, not a stand-in.
- */
-const noSolicitationsYet: OutcomeSource = async () => new Map();
-
-let source: OutcomeSource = noSolicitationsYet;
-
-/** [sending] plugs in its solicitation counts with one call: `registerOutcomeSource(countsFromSolicitations)`. */
-export const registerOutcomeSource = (s: OutcomeSource) => {
-  source = s;
-};
-
-export const outcomesOf: OutcomeSource = (ctx, experiment) => source(ctx, experiment);

@@ -9,7 +9,8 @@ import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { usableTemplates } from "../templates/service";
-import { outcomesOf, type OutcomeSource } from "./outcomes";
+import { hooks } from "../../hooks";
+import type { OutcomeSource } from "./outcomes";
 import { computeResults } from "./results";
 import { toExperiment, type CreateExperimentInput, type ExperimentRow, type UpdateExperimentInput } from "./schemas";
 
@@ -140,7 +141,7 @@ export async function updateExperiment(ctx: ServiceContext, id: string, patch: U
  * Per-variant sends, deliveries, clicks and conversions with rates and z-tests against the control.
  * `outcomes` is where the counts come from (the solicitations once [sending] registers its source).
  */
-export async function experimentResults(ctx: ServiceContext, id: string, outcomes: OutcomeSource = outcomesOf) {
+export async function experimentResults(ctx: ServiceContext, id: string, outcomes: OutcomeSource = hooks().experimentOutcomes) {
   const e = await findRow(ctx, id);
   return computeResults(e, await outcomes(ctx, e));
 }

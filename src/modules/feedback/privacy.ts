@@ -4,10 +4,10 @@ import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { nowIso } from "../../lib/time";
-import { retentionCutoff, type PersonalDataStep } from "../contacts/privacy";
+import { retentionCutoff, type PersonalDataStep } from "../compliance/personal-data";
 import { toFeedback } from "./schemas";
+import { jsonList } from "../../lib/sql";
 
-const inList = (ids: string[]) => sql`(select value from json_each(${JSON.stringify(ids)}))`;
 
 /** Wipes the free text (comment, follow-up, answers) of these submissions and their inbox excerpts; scores stay for statistics. */
 function wipe(ctx: Pick<ServiceContext, "db" | "tenantId">, feedbackIds: ReturnType<typeof sql>, now: string) {
@@ -37,7 +37,7 @@ export const feedbackPersonalData: PersonalDataStep = {
   erase: (ctx, contactIds) =>
     wipe(
       ctx,
-      sql`(select ${feedbackSubmissions.id} from ${feedbackSubmissions} where ${feedbackSubmissions.tenantId} = ${ctx.tenantId} and ${feedbackSubmissions.contactId} in ${inList(contactIds)})`,
+      sql`(select ${feedbackSubmissions.id} from ${feedbackSubmissions} where ${feedbackSubmissions.tenantId} = ${ctx.tenantId} and ${feedbackSubmissions.contactId} in ${jsonList(contactIds)})`,
       nowIso(),
     ),
   expire: async (system, now, limit) => {
@@ -58,7 +58,7 @@ export const feedbackPersonalData: PersonalDataStep = {
     for (const [tenantId, ids] of byTenant) {
       const ctx = { ...system, tenantId };
       await commit(ctx, [
-        ...wipe(ctx, inList(ids), now),
+        ...wipe(ctx, jsonList(ids), now),
         auditStatement(ctx, {
           tenantId, action: "feedback.retention_anonymized", resourceType: "tenant", resourceId: tenantId, nextState: { feedbackIds: ids, sweptAt: now },
         }),

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { FEEDBACK_SURVEY_TYPES, SENTIMENTS, SURVEY_TYPES, type feedbackSubmissions, type FeedbackSurveyType } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
-import { SurveyQuestionSchema } from "../surveys/schemas";
+import { SurveyQuestionSchema } from "./questions";
 
 export const NPS_BUCKETS = ["promoter", "passive", "detractor"] as const;
 export type NpsBucket = (typeof NPS_BUCKETS)[number];

@@ -10,7 +10,7 @@ import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import type { LinkClaims } from "../links/tokens";
-import { excerptOf } from "../inbox/excerpt";
+import { excerptOf } from "../../lib/excerpt";
 import { analyseSentiment } from "../reviews/analysis/sentiment";
 import { extractTopics } from "../reviews/analysis/topics";
 import { callbackAlert } from "./alert";

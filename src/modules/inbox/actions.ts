@@ -11,10 +11,10 @@ import { nowIso } from "../../lib/time";
 import { MAX_BULK_ITEMS } from "./schemas";
 import { findInboxRow, type InboxItemType } from "./service";
 import { assertMove } from "./states";
+import { inJson } from "../../lib/sql";
 
 const SUCCESS = { success: true } as const;
 const inTenant = (ctx: ServiceContext, id: string) => and(eq(inboxItems.id, id), eq(inboxItems.tenantId, ctx.tenantId));
-const jsonIds = (ids: string[]) => sql`(select value from json_each(${JSON.stringify(ids)}))`;
 
 /**
  * First statement of a change's batch: aborts the whole batch (D1 batches are transactions) unless
@@ -178,7 +178,7 @@ export async function bulkSetInboxStatus(ctx: ServiceContext, input: { itemIds: 
   const rows = await ctx.db
     .select({ id: inboxItems.id, status: inboxItems.status, assignedToUserId: inboxItems.assignedToUserId })
     .from(inboxItems)
-    .where(and(eq(inboxItems.tenantId, ctx.tenantId), sql`${inboxItems.id} in ${jsonIds(ids)}`));
+    .where(and(eq(inboxItems.tenantId, ctx.tenantId), inJson(inboxItems.id, ids)));
   const found = new Map(rows.map((r) => [r.id, r]));
   const missing = input.itemIds.flatMap((id, i) => (found.has(id) ? [] : [{ path: `itemIds.${i}`, message: `No inbox item ${id}` }]));
   if (missing.length) throw validationError(missing, "Unknown inbox items; nothing was changed");
@@ -193,7 +193,7 @@ export async function bulkSetInboxStatus(ctx: ServiceContext, input: { itemIds: 
   const set = { status: input.status, updatedAt: now, ...(input.status === "new" ? { assignedToUserId: null } : {}) };
   await commitGuarded(ctx, [
     unchangedGuard(ctx, moving),
-    ctx.db.update(inboxItems).set(set).where(and(eq(inboxItems.tenantId, ctx.tenantId), sql`${inboxItems.id} in ${jsonIds(moving.map((m) => m.id))}`)),
+    ctx.db.update(inboxItems).set(set).where(and(eq(inboxItems.tenantId, ctx.tenantId), inJson(inboxItems.id, moving.map((m) => m.id)))),
     auditStatement(ctx, {
       tenantId: ctx.tenantId, action: "inbox.bulk_status_changed", resourceType: "inbox_item", resourceId: "bulk",
       previousState: { items: moving.map((m) => ({ id: m.id, status: m.status })) }, nextState: { status: input.status, itemIds: moving.map((m) => m.id) },

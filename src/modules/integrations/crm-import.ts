@@ -15,7 +15,7 @@ import { UpsertContactBody } from "../contacts/schemas";
 import { planUpserts, preparePhone, upsertStatements, type PreparedContact } from "../contacts/upsert";
 import type { JobStep } from "../jobs/runner";
 import type { JobMessage, JobRow } from "../jobs/schemas";
-import { systemContext } from "../reviews/system-context";
+import { systemContext } from "../../lib/system-context";
 import { crmConnection, findIntegrationRow } from "./service";
 
 /** Pages one queue message imports before it hands the cursor to a follow-up message. */

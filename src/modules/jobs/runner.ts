@@ -16,11 +16,8 @@ export const setJobsFetch = (fn?: FetchFn) => {
 export type JobStep = { kind: "done" } | { kind: "skipped" } | { kind: "continue" } | { kind: "retry"; delaySeconds: number | null };
 export type JobRunner = (env: Env, msg: JobMessage, attempt: number, fetchFn: FetchFn) => Promise<JobStep>;
 
-const runners: Partial<Record<JobRow["type"], JobRunner>> = {};
-
-export const registerJobRunner = (type: JobRow["type"], runner: JobRunner) => {
-  runners[type] = runner;
-};
+/** Job kind -> the runner that advances it; the composition root gives one for every kind. */
+export type JobRunners = Record<JobRow["type"], JobRunner>;
 
 const isJobMessage = (b: unknown): b is JobMessage =>
   Boolean(b) && typeof (b as JobMessage).type === "string" && typeof (b as JobMessage).jobId === "string" && typeof (b as JobMessage).tenantId === "string";
@@ -29,7 +26,12 @@ const isJobMessage = (b: unknown): b is JobMessage =>
  * JOBS consumer: each message advances one job by one bounded step. A job that has more to do
  * sends itself a follow-up message (its progress lives in the job row, so redelivery resumes).
  */
-export async function consumeJobs(batch: MessageBatch<unknown>, env: Env, deps: { fetch: FetchFn } = { fetch: jobsFetch }) {
+export const jobsConsumer =
+  (runners: JobRunners) =>
+  (batch: MessageBatch<unknown>, env: Env): Promise<void> =>
+    consumeJobs(runners, batch, env, { fetch: jobsFetch });
+
+async function consumeJobs(runners: JobRunners, batch: MessageBatch<unknown>, env: Env, deps: { fetch: FetchFn }) {
   for (const message of batch.messages) {
     const body = message.body;
     const runner = isJobMessage(body) ? runners[body.type] : undefined;

@@ -12,6 +12,7 @@ import { nowIso } from "../../lib/time";
 import { CountryCode, Email, HttpUrl, TimeZone } from "../../lib/validators";
 import type { LocationRow } from "./schemas";
 import { MAX_CSV_ROWS, tooLarge } from "./upload";
+import { inJson } from "../../lib/sql";
 
 const text = (max = 255) => z.string().trim().max(max).nullable();
 
@@ -198,7 +199,7 @@ async function existingByExternalId(ctx: ServiceContext, ids: string[]) {
   const rows = await ctx.db
     .select()
     .from(locations)
-    .where(and(eq(locations.tenantId, ctx.tenantId), sql`${locations.externalId} in (select value from json_each(${JSON.stringify(ids)}))`));
+    .where(and(eq(locations.tenantId, ctx.tenantId), inJson(locations.externalId, ids)));
   return new Map(rows.map((r) => [r.externalId!, r]));
 }
 

@@ -1,4 +1,5 @@
 import type { Env } from "../../env";
+import { baseUrl } from "../../lib/urls";
 
 /** Revisions served statelessly (no initialize, no session; per-request _meta). */
 export const STATELESS_PROTOCOL_VERSIONS = ["2026-07-28"] as const;
@@ -48,9 +49,6 @@ export const mcpLimits = (env: Env): McpLimits => ({
   recheckMs: DEFAULT_LIMITS.recheckMs,
 });
 
-export const baseUrl = (env: Env) => env.PUBLIC_BASE_URL.replace(/\/+$/, "");
-export const mcpResourceUrl = (env: Env) => `${baseUrl(env)}/mcp`;
-export const resourceMetadataUrl = (env: Env) => `${baseUrl(env)}/.well-known/oauth-protected-resource`;
 
 /** Same origin as PUBLIC_BASE_URL, or one listed in MCP_ALLOWED_ORIGINS (comma separated). */
 export function originAllowed(origin: string, env: Env): boolean {

@@ -7,7 +7,7 @@ import { administeredAgencies, resolveTenantAccess, roleAtLeast } from "../ident
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { authServer, looksLikeOAuthToken, type GrantProps } from "../oauth/provider";
 import { READ_SCOPES } from "../oauth/scopes";
-import { mcpResourceUrl } from "./config";
+import { mcpResourceUrl } from "../../lib/urls";
 import type { SessionIdentity } from "./identity";
 
 /**

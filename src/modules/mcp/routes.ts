@@ -1,6 +1,7 @@
 import { createRouter } from "../../lib/openapi";
 import { READ_SCOPES } from "../oauth/scopes";
-import { baseUrl, mcpResourceUrl, PROTOCOL_VERSIONS } from "./config";
+import { baseUrl, mcpResourceUrl } from "../../lib/urls";
+import { PROTOCOL_VERSIONS } from "./config";
 import { handleMcp } from "./http";
 import { allSkills, catalogEntry } from "./skills/registry";
 

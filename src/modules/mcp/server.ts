@@ -1,6 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { baseUrl, LATEST_SESSION_VERSION, SESSION_PROTOCOL_VERSIONS, SERVER_INFO } from "./config";
+import { baseUrl } from "../../lib/urls";
+import { LATEST_SESSION_VERSION, SESSION_PROTOCOL_VERSIONS, SERVER_INFO } from "./config";
 import type { SessionIdentity } from "./identity";
 import { allSkills, icons, skillAllowed, toolDefinition } from "./skills/registry";
 import { callTool, type CallEnv } from "./skills/run";

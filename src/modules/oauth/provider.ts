@@ -1,7 +1,7 @@
 import type { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import type { Env } from "../../env";
 import { checkOutboundUrl } from "../../lib/ssrf";
-import { baseUrl, mcpResourceUrl } from "../mcp/config";
+import { baseUrl, mcpResourceUrl } from "../../lib/urls";
 import { ALL_SCOPES } from "./scopes";
 
 export const AUTHORIZE_PATH = "/oauth/authorize";

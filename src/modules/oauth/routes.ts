@@ -4,7 +4,7 @@ import type { AppEnv } from "../../app-env";
 import { createRouter, json, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
 import { svc } from "../../middleware/service-context";
-import { baseUrl } from "../mcp/config";
+import { baseUrl } from "../../lib/urls";
 import { showAuthorize, submitAuthorize } from "./authorize";
 import { listGrants, OAuthGrantSchema, revokeGrant } from "./grants";
 import { authServer, AUTHORIZE_PATH, cimdClientProblem, REGISTER_PATH, TOKEN_PATH } from "./provider";

@@ -9,7 +9,7 @@ import { addHours } from "../../lib/time";
 import { sendTransactionalEmail } from "../../providers/messaging/transactional";
 import type { SlaRuleRow } from "./sla.schemas";
 import { ruleFilter } from "./sla.service";
-import { systemContext } from "./system-context";
+import { systemContext } from "../../lib/system-context";
 
 /** Items one rule escalates per sweep; the rest wait for the next run. */
 const ITEMS_PER_RULE = 100;

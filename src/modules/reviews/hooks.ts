@@ -16,17 +16,8 @@ export interface ConversionWrites {
 
 /**
  * Statements and events to commit in the same batch as a new review that names a solicitation.
- * [sending] registers the hook (src/modules/solicitations/hooks.ts): it sets the solicitation's
+ * The solicitations module provides it (src/modules/solicitations/hooks.ts): it sets the solicitation's
  * convertedAt and emits solicitation.converted, and throws a VALIDATION_ERROR for an unknown
- * solicitation. Without a hook the solicitationId is stored and nothing else happens.
+ * solicitation.
  */
 export type SolicitationConversionHook = (ctx: ServiceContext, c: ConvertedSolicitation) => Promise<ConversionWrites>;
-
-let conversionHook: SolicitationConversionHook | null = null;
-
-export const registerSolicitationConversionHook = (hook: SolicitationConversionHook) => {
-  conversionHook = hook;
-};
-
-export const solicitationConversionStatements = (ctx: ServiceContext, c: ConvertedSolicitation): Promise<ConversionWrites> =>
-  conversionHook ? conversionHook(ctx, c) : Promise.resolve({ statements: [], events: [] });

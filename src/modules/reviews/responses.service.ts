@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { reviewResponses, roleAssignments, type ResponseStatus } from "../../db/schema";
+import { hooks } from "../../hooks";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -7,7 +8,6 @@ import { eventStatement, type EventType } from "../../lib/events";
 import { notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
-import { draftResponse } from "./drafting";
 import { nextStatus, type ResponseAction } from "./response-states";
 import { toResponse, type CreateResponseInput, type ResponseRow, type UpdateResponseInput } from "./responses.schemas";
 import { findReviewRow } from "./service";
@@ -45,7 +45,7 @@ export async function createResponse(ctx: ServiceContext, reviewId: string, inpu
   const review = await findReviewRow(ctx, reviewId);
   await assertAssignable(ctx, input.assignedToUserId);
   const now = nowIso();
-  const text = input.useAi ? await draftResponse(ctx, review) : input.text!;
+  const text = input.useAi ? await hooks().draftReply(ctx, review) : input.text!;
   const row: ResponseRow = {
     id: newId(), tenantId: ctx.tenantId, reviewId, text, status: "draft", assignedToUserId: input.assignedToUserId ?? null,
     rejectionReason: null, aiGenerated: Boolean(input.useAi), createdByUserId: actorUserId(ctx), decidedByUserId: null,

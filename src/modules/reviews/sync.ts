@@ -11,7 +11,7 @@ import { REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, t
 import { siteConnection } from "../integrations/service";
 import type { IntegrationRow } from "../integrations/schemas";
 import { assertLocationsInTenant } from "./service";
-import { systemContext } from "./system-context";
+import { systemContext } from "../../lib/system-context";
 import { findByExternalIds, prepareReview, type ReviewInput } from "./upsert";
 
 /** One REVIEW_SYNC message: sync this integration from `cursor`, keeping reviews changed since `since`. */

@@ -5,11 +5,11 @@ import type { PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
-import { excerptOf } from "../inbox/excerpt";
+import { excerptOf } from "../../lib/excerpt";
 import { detectLanguage } from "./analysis/language";
 import { analyseSentiment } from "./analysis/sentiment";
 import { extractTopics, normaliseTopics } from "./analysis/topics";
-import { solicitationConversionStatements } from "./hooks";
+import { hooks } from "../../hooks";
 import type { ReviewRow } from "./schemas";
 
 /** A review as it arrives, from POST /v1/reviews/ingest or a site sync. */
@@ -106,7 +106,7 @@ export async function prepareReview(ctx: ServiceContext, input: ReviewInput, exi
       }),
     ];
     const conversion = row.solicitationId
-      ? await solicitationConversionStatements(ctx, { solicitationId: row.solicitationId, reviewId: row.id, occurredAt: row.occurredAt })
+      ? await hooks().convertSolicitation(ctx, { solicitationId: row.solicitationId, reviewId: row.id, occurredAt: row.occurredAt })
       : { statements: [], events: [] };
     statements.push(...conversion.statements);
     const events = [eventStatement(ctx, "review.created", eventData(row)), ...conversion.events];

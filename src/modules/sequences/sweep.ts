@@ -6,10 +6,9 @@ import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { nowIso } from "../../lib/time";
-import { systemContext } from "../reviews/system-context";
-import { solicitationCreator } from "./creator";
+import { systemContext } from "../../lib/system-context";
 import { nextStep, sequenceStepsOf, stopEnrollments, type StepDef, type StopReason } from "./service";
-import type { CreatedSolicitation } from "./types";
+import type { CreatedSolicitation, SolicitationCreator } from "./types";
 
 const BATCH = 100;
 const MAX_BATCHES = 10;
@@ -108,7 +107,7 @@ async function claim(ctx: ServiceContext, r: DueRow): Promise<boolean> {
 
 const STOPPING_BLOCKS = new Set(["SUPPRESSED", "NO_CONSENT"]);
 
-async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string, StepDef[]>): Promise<void> {
+async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string, StepDef[]>, create: SolicitationCreator): Promise<void> {
   const ctx = systemContext(env, r.tenantId, "sequence-sweep");
   try {
     const reason = stopReasonOf(r, now.toISOString());
@@ -125,7 +124,6 @@ async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string
       await commit(ctx, advanceStatements(ctx, r, steps, r.lastStepIndex, { skippedStepIndex: r.nextStepIndex }));
       return;
     }
-    const create = solicitationCreator()!;
     // another sweep owns this step, or already created it (and advanced in the same batch)
     if (!(await claim(ctx, r))) return;
     let created: CreatedSolicitation;
@@ -159,11 +157,7 @@ async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string
  * run; each gets its next step created at most once (see claim), or is stopped or completed.
  * Returns how many due enrollments it looked at.
  */
-export async function runSequenceSweep(env: Env, now: Date): Promise<number> {
-  if (!solicitationCreator()) {
-    console.warn(JSON.stringify({ level: "warn", message: "no solicitation creator registered: drip steps wait" }));
-    return 0;
-  }
+export async function runSequenceSweep(env: Env, now: Date, create: SolicitationCreator): Promise<number> {
   const db = createDb(env.DB);
   const stepsCache = new Map<string, StepDef[]>();
   let after: { dueAt: string; id: string } | null = null;
@@ -172,7 +166,7 @@ export async function runSequenceSweep(env: Env, now: Date): Promise<number> {
     const rows: DueRow[] = await db.all<DueRow>(dueQuery(now.toISOString(), after, BATCH));
     for (const r of rows) {
       try {
-        await processDue(env, r, now, stepsCache);
+        await processDue(env, r, now, stepsCache, create);
       } catch (err) {
         console.error(JSON.stringify({ level: "error", message: "sequence step failed", enrollmentId: r.id, error: String(err) }));
       }

@@ -27,7 +27,7 @@ export interface CreatedSolicitation {
 
 /**
  * Creates one solicitation through the sending policy (PENDING and queued, or BLOCKED), exactly as
- * POST /v1/solicitations does, for ctx.tenantId with a system actor. Provided by the sending module
- * with registerSolicitationCreator (src/modules/sequences/creator.ts).
+ * POST /v1/solicitations does, for ctx.tenantId with a system actor. The sending module provides it
+ * (solicitations/sequence-step.ts); the composition root (src/wiring.ts) hands it to the drip sweep.
  */
 export type SolicitationCreator = (ctx: ServiceContext, step: SequenceStepRequest) => Promise<CreatedSolicitation>;

@@ -2,9 +2,7 @@ import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { outboxMessages, sendRecords, solicitations, tenants } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
-import type { PersonalDataStep } from "../contacts/privacy";
-// Only src/modules/contacts/privacy.ts imports this file (a cycle back to it is safe that way round)
-import { retentionCutoff } from "../contacts/privacy";
+import { retentionCutoff, type PersonalDataStep } from "../compliance/personal-data";
 import { inJson } from "../../lib/sql";
 import { toSolicitation } from "./schemas";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { brands, passwordCredentials, platformState, roleAssignments, tenants, users } from "../../db/schema";
+import { HOUSE_AGENCY_ID, brands, passwordCredentials, platformState, roleAssignments, tenants, users } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import type { RequestMeta } from "../../lib/context";
@@ -12,8 +12,6 @@ import { signSessionToken } from "../../lib/jwt";
 import { nowIso } from "../../lib/time";
 import { toSessionUser } from "../auth/schemas";
 import { toTenant } from "../tenants/schemas";
-
-export const HOUSE_AGENCY_ID = "agency_house";
 
 export interface BootstrapInput {
   tenantName: string;

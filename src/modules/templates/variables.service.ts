@@ -6,9 +6,8 @@ import type { ServiceContext } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/time";
 import type { PutLocationVariablesInput } from "./variables.schemas";
+import { chunkRows } from "../../lib/sql";
 
-const COLUMNS = 5;
-const ROWS_PER_INSERT = Math.floor(100 / COLUMNS);
 
 async function assertLocation(ctx: ServiceContext, locationId: string) {
   const row = await ctx.db
@@ -49,8 +48,7 @@ export async function putLocationVariables(ctx: ServiceContext, locationId: stri
   const before = await variablesOf(ctx, locationId);
   const now = nowIso();
   const rows = Object.entries(input.variables).map(([key, value]) => ({ tenantId: ctx.tenantId, locationId, key, value, updatedAt: now }));
-  const inserts = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(ctx.db.insert(locationVariables).values(rows.slice(i, i + ROWS_PER_INSERT)));
+  const inserts = chunkRows(locationVariables, rows).map((chunk) => ctx.db.insert(locationVariables).values(chunk));
   await commit(ctx, [
     ctx.db.delete(locationVariables).where(and(eq(locationVariables.tenantId, ctx.tenantId), eq(locationVariables.locationId, locationId))),
     ...inserts,

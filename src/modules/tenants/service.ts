@@ -1,7 +1,7 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import { forgetTenantRef } from "../identity/principal-cache";
 import type { Db } from "../../db/client";
-import { agencies, brands, messagingSettings, tenants, type MessagingSettingsRow } from "../../db/schema";
+import { HOUSE_AGENCY_ID, agencies, brands, messagingSettings, tenants, type MessagingSettingsRow } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { PlatformContext, ServiceContext } from "../../lib/context";
@@ -12,7 +12,6 @@ import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { slugify } from "../../lib/validators";
 import { toBrand } from "../brands/schemas";
-import { HOUSE_AGENCY_ID } from "../system/bootstrap.service";
 import { countForTenants } from "./counts";
 import { inAgencyScope, tenantsInScope, type AgencyScope } from "./scope";
 import { toTenant, type CreateTenantInput, type UpdateTenantInput } from "./schemas";

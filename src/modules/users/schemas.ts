@@ -1,8 +1,31 @@
 import { z } from "@hono/zod-openapi";
 import { TENANT_ROLES, type TenantRole, type users } from "../../db/schema";
-import { PageQuerySchema } from "../../lib/openapi";
+import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { Email, Password } from "../../lib/validators";
-import { UserSchema, toUser } from "../auth/schemas";
+
+export const UserSchema = z
+  .object({
+    id: z.string(),
+    tenantId: z.string().nullable(),
+    email: z.email(),
+    name: z.string(),
+    authProvider: z.string(),
+    avatarUrl: z.string().nullable(),
+    isActive: z.boolean(),
+    createdAt: DateTime,
+  })
+  .openapi("User");
+
+export const toUser = (u: typeof users.$inferSelect) => ({
+  id: u.id,
+  tenantId: u.tenantId,
+  email: u.email,
+  name: u.name,
+  authProvider: u.authProvider,
+  avatarUrl: u.avatarUrl,
+  isActive: u.isActive,
+  createdAt: u.createdAt,
+});
 
 export const TenantUserSchema = UserSchema.extend({
   roles: z.array(z.enum(TENANT_ROLES)).openapi({ description: "the user's roles in this tenant" }),

@@ -4,12 +4,11 @@ import { webhookDeliveries, webhookSubscriptions } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { newId } from "../../lib/ids";
-import { inJson } from "../../lib/sql";
+import { chunkRows, inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { deliveryBody, newMessageId, type WebhookDeliveryMessage } from "./delivery";
 import type { DeliveryRow } from "./schemas";
 
-const ROWS_PER_INSERT = Math.floor(100 / 17); // D1: 100 bound parameters, 17 columns
 const SEND_BATCH = 100;
 
 export const subscribes = (events: string[], type: string) => events.includes("*") || events.includes(type);
@@ -46,8 +45,7 @@ export async function fanOutEvent(event: EventEnvelope, env: Env, queue: Message
     payload: body, redeliveryOf: null, status: "pending", attempts: 0, responseStatus: null, responseBody: null, latencyMs: null, error: null,
     lastAttemptAt: null, nextAttemptAt: now, createdAt: now, updatedAt: now,
   }));
-  const inserts = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(db.insert(webhookDeliveries).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());
+  const inserts = chunkRows(webhookDeliveries, rows).map((chunk) => db.insert(webhookDeliveries).values(chunk).onConflictDoNothing());
   await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
   const toSend = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(
     and(

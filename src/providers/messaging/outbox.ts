@@ -3,9 +3,8 @@ import { outboxMessages } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import type { MessageProvider, OutgoingMessage, SendReceipt } from "./types";
+import { chunkRows } from "../../lib/sql";
 
-const COLUMNS = 10;
-const ROWS_PER_INSERT = Math.floor(100 / COLUMNS); // D1: 100 bound parameters per statement
 
 /** Stores the message in D1 and never sends it: the default with no provider credentials. */
 export class OutboxProvider implements MessageProvider {
@@ -31,8 +30,7 @@ export class OutboxProvider implements MessageProvider {
       solicitationId: m.solicitationId ?? null,
       createdAt,
     }));
-    const inserts = [];
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(this.db.insert(outboxMessages).values(rows.slice(i, i + ROWS_PER_INSERT)));
+    const inserts = chunkRows(outboxMessages, rows).map((chunk) => this.db.insert(outboxMessages).values(chunk));
     if (inserts.length) await this.db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
     return rows.map((r) => ({ provider: this.name, providerMessageId: r.id }));
   }

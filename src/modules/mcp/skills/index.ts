@@ -1,4 +1,5 @@
 // Every skill module registers itself here. A domain's skills land as one file calling its service.
+// The agents' skills are added by the composition root (src/worker.ts: defineAgentSkills).
 import "./agency";
 import "./location";
 import "./campaign";
@@ -7,4 +8,3 @@ import "./review";
 import "./inbox";
 import "./insights";
 import "./survey";
-import "./agent";

@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { AgentRunResultSchema } from "../../agents/types";
 import { FunnelCountsSchema, ReviewStatsSchema } from "../../analytics/schemas";
 import { BindingSchema } from "../../campaigns/bindings.schemas";
 import { CampaignSchema } from "../../campaigns/schemas";
@@ -75,6 +74,6 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
   "survey.responses": paged(FeedbackSchema),
 };
 
-/** Agent skills all return an AgentRunResult. */
+/** A skill's declared structuredContent schema by name (agent skills declare theirs with `output:`). */
 export const outputSchemaOf = (name: string): z.ZodType | undefined =>
-  SKILL_OUTPUTS[name] ?? (name.startsWith("agent.") ? AgentRunResultSchema : undefined);
+  SKILL_OUTPUTS[name];

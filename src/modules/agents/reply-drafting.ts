@@ -1,15 +1,14 @@
-import type { ServiceContext } from "../../../lib/context";
-import { ApiError } from "../../../lib/errors";
-import { replyDrafter } from "../../agents/agents/reply-drafter";
-import { runAgent } from "../../agents/runtime";
-import type { ReviewRow } from "../schemas";
+import { ApiError } from "../../lib/errors";
+import type { ReplyDrafting } from "../reviews/drafting/types";
+import { replyDrafter } from "./agents/reply-drafter";
+import { runAgent } from "./runtime";
 
 /**
  * Drafts a reply to the review through the agent runtime's reply drafter: the llm engine when the
  * AI binding exists, else the built-in phrase engine (review's language, topics, brand voice).
  * When the model fails (output invalid twice, timeout, binding error), the rules engine drafts instead.
  */
-export async function draftResponse(ctx: ServiceContext, review: ReviewRow): Promise<string> {
+export const draftResponse: ReplyDrafting = async (ctx, review) => {
   const actx = { ...ctx, canWrite: false };
   try {
     return String((await runAgent(actx, replyDrafter, { reviewId: review.id })).output.text);
@@ -18,4 +17,4 @@ export async function draftResponse(ctx: ServiceContext, review: ReviewRow): Pro
     if (!ctx.env.AI || (e instanceof ApiError && e.status < 500)) throw e;
     return String((await runAgent(actx, replyDrafter, { reviewId: review.id }, { engine: "rules" })).output.text);
   }
-}
+};

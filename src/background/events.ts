@@ -1,13 +1,14 @@
-import { and, lt, sql } from "drizzle-orm";
+import { and, lt } from "drizzle-orm";
 import { createDb } from "../db/client";
 import type { BatchItem } from "drizzle-orm/batch";
 import { domainEvents, processedEvents } from "../db/schema";
 import type { Env } from "../env";
 import { backoffSeconds } from "../lib/backoff";
-import { markable, type EventEnvelope } from "../lib/events";
+import { dispatchStaleEvents, markable, type EventEnvelope } from "../lib/events";
 import { nowIso } from "../lib/time";
-import { CRONS, registerSweep } from "./cron";
-import { registerQueueConsumer } from "./queue";
+import type { Sweep } from "./cron";
+import type { QueueConsumer } from "./queue";
+import { chunkRows, inJson } from "../lib/sql";
 
 /**
  * A subscriber to domain events (webhook delivery, automation rules, analytics rollups, ...).
@@ -27,14 +28,15 @@ export interface EventHandler {
   handleBatch?(events: EventEnvelope[], env: Env): Promise<void>;
 }
 
-const handlers: EventHandler[] = [];
-
-export const registerEventHandler = (h: EventHandler) => {
-  if (!h.handle === !h.handleBatch) throw new Error(`event handler ${h.name}: give handle or handleBatch`);
-  if (!handlers.some((x) => x.name === h.name)) handlers.push(h);
-};
-
-const MARK_ROWS_PER_INSERT = Math.floor(100 / 3); // D1: 100 bound parameters, 3 columns
+/** A handler's name keys its processed_events marks: it must be unique and never change. */
+function checkHandlers(handlers: EventHandler[]) {
+  const names = new Set<string>();
+  for (const h of handlers) {
+    if (!h.handle === !h.handleBatch) throw new Error(`event handler ${h.name}: give handle or handleBatch`);
+    if (names.has(h.name)) throw new Error(`event handler ${h.name}: the name is taken`);
+    names.add(h.name);
+  }
+}
 
 const logFailure = (h: EventHandler, events: EventEnvelope[], err: unknown) =>
   console.error(JSON.stringify({ level: "error", message: "event handler failed", handler: h.name, eventIds: events.map((e) => e.id), types: [...new Set(events.map((e) => e.type))], error: String(err) }));
@@ -75,7 +77,13 @@ async function runHandler(h: EventHandler, events: EventEnvelope[], env: Env, pr
   return failed;
 }
 
-export async function consumeEvents(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+/** The EVENTS consumer over the given handlers (the composition root's table, src/wiring.ts). */
+export function eventsConsumer(handlers: EventHandler[]): QueueConsumer {
+  checkHandlers(handlers);
+  return (batch, env) => consumeEvents(handlers, batch, env);
+}
+
+async function consumeEvents(handlers: EventHandler[], batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const db = createDb(env.DB);
   const events = batch.messages.map((m) => m.body as EventEnvelope);
   // one read for the whole batch: which handlers already processed which event
@@ -84,7 +92,7 @@ export async function consumeEvents(batch: MessageBatch<unknown>, env: Env): Pro
       await db
         .select({ eventId: processedEvents.eventId, handler: processedEvents.handler })
         .from(processedEvents)
-        .where(sql`${processedEvents.eventId} in (select value from json_each(${JSON.stringify(events.map((e) => e.id))}))`)
+        .where(inJson(processedEvents.eventId, events.map((e) => e.id)))
     ).map((r) => `${r.eventId}|${r.handler}`),
   );
   const marks: (typeof processedEvents.$inferInsert)[] = [];
@@ -100,9 +108,7 @@ export async function consumeEvents(batch: MessageBatch<unknown>, env: Env): Pro
   // marks first, then acks: a crash in between only means a redelivery that skips the done handlers.
   // Receiving an event is what marks it dispatched in the outbox (the hand-off after a commit does not).
   const writes: BatchItem<"sqlite">[] = [db.update(domainEvents).set({ dispatchedAt: nowIso() }).where(markable(distinct.map((e) => e.id)))];
-  for (let i = 0; i < marks.length; i += MARK_ROWS_PER_INSERT) {
-    writes.push(db.insert(processedEvents).values(marks.slice(i, i + MARK_ROWS_PER_INSERT)).onConflictDoNothing());
-  }
+  for (const chunk of chunkRows(processedEvents, marks)) writes.push(db.insert(processedEvents).values(chunk).onConflictDoNothing());
   await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   batch.messages.forEach((message, i) => {
     if (failed.has(events[i]!.id)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
@@ -110,13 +116,17 @@ export async function consumeEvents(batch: MessageBatch<unknown>, env: Env): Pro
   });
 }
 
-registerQueueConsumer("events", consumeEvents);
+/** The outbox's safety net: events committed but never handed to the queue (the isolate died first). */
+export const dispatchStaleEventsSweep: Sweep = {
+  name: "dispatch-stale-events",
+  run: (env) => dispatchStaleEvents(createDb(env.DB), env).then(() => undefined),
+};
 
-registerSweep(CRONS.daily, {
+export const purgeProcessedEventsSweep: Sweep = {
   name: "purge-processed-events",
   // queue redelivery happens within hours; a week of bookkeeping is plenty
   run: async (env, now) => {
     const cutoff = new Date(now.getTime() - 7 * 24 * 3600 * 1000).toISOString();
     await createDb(env.DB).delete(processedEvents).where(and(lt(processedEvents.processedAt, cutoff)));
   },
-});
+};

@@ -1,6 +1,6 @@
-import { createDb } from "../../db/client";
-import type { Env } from "../../env";
-import { SYSTEM_META, type ServiceContext } from "../../lib/context";
+import { createDb } from "../db/client";
+import type { Env } from "../env";
+import { SYSTEM_META, type ServiceContext } from "./context";
 
 /** A tenant-scoped context for queue consumers and sweeps; deferred work is awaited by `settle`. */
 export function systemContext(env: Env, tenantId: string, job: string, pending: Promise<unknown>[] = []): ServiceContext & { settle: () => Promise<void> } {

@@ -2,9 +2,9 @@ import { and, eq, notExists, sql } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { locations, reputationScores } from "../../db/schema";
 import type { Env } from "../../env";
-import { CRONS, registerSweep } from "../../jobs/cron";
+import type { Sweep } from "../../background/cron";
 import { dayOf } from "../analytics/dates";
-import { systemContext } from "../reviews/system-context";
+import { systemContext } from "../../lib/system-context";
 import { computeScore } from "./service";
 
 /** Locations one run scores: each costs a handful of queries, well under D1's per-invocation limit. */
@@ -37,6 +37,5 @@ export async function scoreSweep(env: Env, now: Date): Promise<number> {
   return due.length;
 }
 
-const sweep = { name: "reputation-scores", run: async (env: Env, now: Date) => void (await scoreSweep(env, now)) };
-registerSweep(CRONS.daily, sweep);
-registerSweep(CRONS.frequent, sweep);
+/** Runs on both crons: the daily one starts the day's scores, the 5-minute one continues them. */
+export const reputationScoresSweep: Sweep = { name: "reputation-scores", run: async (env, now) => void (await scoreSweep(env, now)) };

@@ -4,11 +4,12 @@ import { sequenceEnrollments, sequenceSteps, solicitations } from "../../db/sche
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { inJson } from "../../lib/sql";
-import { CRONS, registerSweep } from "../../jobs/cron";
-import { registerEventHandler } from "../../jobs/events";
-import { systemContext } from "../reviews/system-context";
+import type { Sweep } from "../../background/cron";
+import type { EventHandler } from "../../background/events";
+import { systemContext } from "../../lib/system-context";
 import { enrollInSequence, stopEnrollments } from "./service";
 import { runSequenceSweep } from "./sweep";
+import type { SolicitationCreator } from "./types";
 
 const solicitationIdOf = (data: Record<string, unknown>) =>
   typeof data.solicitationId === "string" ? data.solicitationId : null;
@@ -46,7 +47,7 @@ async function concernsSequences(events: EventEnvelope[], env: Env): Promise<(ev
         typeof event.data.campaignId !== "string" || withSteps.has(`${event.tenantId}|${event.data.campaignId}`));
 }
 
-registerEventHandler({
+export const sequencesHandler: EventHandler = {
   name: "sequences",
   select: concernsSequences,
   async handle(event, env) {
@@ -79,6 +80,10 @@ registerEventHandler({
       await ctx.settle();
     }
   },
-});
+};
 
-registerSweep(CRONS.frequent, { name: "sequence-steps", run: (env, now) => runSequenceSweep(env, now).then(() => undefined) });
+/** The drip sweep, creating each due step's solicitation with `create` (the sending module's). */
+export const sequenceStepsSweep = (create: SolicitationCreator): Sweep => ({
+  name: "sequence-steps",
+  run: (env, now) => runSequenceSweep(env, now, create).then(() => undefined),
+});

@@ -1,5 +1,4 @@
 import type { Env } from "../../env";
-import { registerQueueConsumer } from "../../jobs/queue";
 import { backoffSeconds } from "../../lib/backoff";
 import { clicksOf, recordClicks } from "./clicks";
 
@@ -24,5 +23,3 @@ export async function consumeClicks(batch: MessageBatch<unknown>, env: Env): Pro
     for (const m of valid) m.retry({ delaySeconds: backoffSeconds(m.attempts) });
   }
 }
-
-registerQueueConsumer("clicks", consumeClicks);

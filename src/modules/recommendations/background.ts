@@ -2,10 +2,10 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { recommendationRuns, tenants } from "../../db/schema";
 import type { Env } from "../../env";
-import { CRONS, registerSweep } from "../../jobs/cron";
+import type { Sweep } from "../../background/cron";
 import { nowIso } from "../../lib/time";
 import { dayOf } from "../analytics/dates";
-import { systemContext } from "../reviews/system-context";
+import { systemContext } from "../../lib/system-context";
 import { generateRecommendations } from "./rules";
 import { dueSnoozed, wakeRecommendation } from "./service";
 
@@ -47,7 +47,6 @@ export async function wakeSnoozed(env: Env, now: Date): Promise<number> {
   return due.length;
 }
 
-const generate = { name: "recommendation-rules", run: async (env: Env, now: Date) => void (await recommendationSweep(env, now)) };
-registerSweep(CRONS.daily, generate);
-registerSweep(CRONS.frequent, generate);
-registerSweep(CRONS.frequent, { name: "recommendation-wake", run: async (env, now) => void (await wakeSnoozed(env, now)) });
+/** Runs on both crons: the daily one starts the day's runs, the 5-minute one continues them. */
+export const recommendationRulesSweep: Sweep = { name: "recommendation-rules", run: async (env, now) => void (await recommendationSweep(env, now)) };
+export const recommendationWakeSweep: Sweep = { name: "recommendation-wake", run: async (env, now) => void (await wakeSnoozed(env, now)) };

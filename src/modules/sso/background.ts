@@ -1,7 +1,7 @@
 import { lt } from "drizzle-orm";
 import { createDb } from "../../db/client";
 import { samlAssertions, samlRequests } from "../../db/schema";
-import { CRONS, registerSweep } from "../../jobs/cron";
+import type { Sweep } from "../../background/cron";
 
 /** Expired AuthnRequest ids and replay-list entries are no longer needed by any check. */
 export async function purgeExpiredSamlRows(db: ReturnType<typeof createDb>, now: Date) {
@@ -9,4 +9,4 @@ export async function purgeExpiredSamlRows(db: ReturnType<typeof createDb>, now:
   await db.batch([db.delete(samlRequests).where(lt(samlRequests.expiresAt, cutoff)), db.delete(samlAssertions).where(lt(samlAssertions.expiresAt, cutoff))]);
 }
 
-registerSweep(CRONS.daily, { name: "purge-expired-saml", run: (env, now) => purgeExpiredSamlRows(createDb(env.DB), now) });
+export const purgeExpiredSamlSweep: Sweep = { name: "purge-expired-saml", run: (env, now) => purgeExpiredSamlRows(createDb(env.DB), now) };

@@ -3,8 +3,7 @@ import { deadLetters } from "../db/schema";
 import type { Env } from "../env";
 import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
-
-const ROWS_PER_INSERT = Math.floor(100 / 6); // D1: 100 bound parameters per statement, 6 columns
+import { chunkRows } from "../lib/sql";
 
 const isText = (b: Record<string, unknown>, ...keys: string[]) => keys.every((k) => typeof b[k] === "string");
 
@@ -36,10 +35,7 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env)
     attempts: m.attempts,
     createdAt: now,
   }));
-  const statements = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    statements.push(db.insert(deadLetters).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing({ target: deadLetters.messageId }));
-  }
+  const statements = chunkRows(deadLetters, rows).map((chunk) => db.insert(deadLetters).values(chunk).onConflictDoNothing({ target: deadLetters.messageId }));
   if (statements.length) await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
   batch.ackAll();
 }

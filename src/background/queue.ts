@@ -1,0 +1,28 @@
+import type { Env } from "../env";
+
+export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
+
+/** Every queue wrangler.toml declares a consumer for; the composition root must give each one. */
+export const QUEUE_NAMES = ["sends", "review-sync", "events", "webhooks", "jobs", "clicks", "dead-letter"] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+export type QueueConsumers = Record<QueueName, QueueConsumer>;
+
+const isQueueName = (name: string): name is QueueName => (QUEUE_NAMES as readonly string[]).includes(name);
+
+/** Deployed environments prefix their queues (QUEUE_PREFIX, e.g. "reputation-ops-"): queue names are per account. */
+export const localQueueName = (queue: string, prefix = "") => (prefix && queue.startsWith(prefix) ? queue.slice(prefix.length) : queue);
+
+/**
+ * Routes a batch to its queue's consumer. A queue without one is a deployment error: the throw
+ * makes the runtime retry the batch, then dead-letter it after max_retries (never dropped).
+ */
+export function dispatchQueue(consumers: QueueConsumers): QueueConsumer {
+  return async (batch, env, ctx) => {
+    const name = localQueueName(batch.queue, env.QUEUE_PREFIX);
+    if (!isQueueName(name)) {
+      console.error(JSON.stringify({ level: "error", message: "no consumer for queue", queue: batch.queue, count: batch.messages.length }));
+      throw new Error(`no consumer for queue ${batch.queue}`);
+    }
+    await consumers[name](batch, env, ctx);
+  };
+}

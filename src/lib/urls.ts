@@ -1,0 +1,6 @@
+import type { Env } from "../env";
+
+/** The service's own URLs, shared by MCP (the protected resource) and OAuth (its authorization server). */
+export const baseUrl = (env: Env) => env.PUBLIC_BASE_URL.replace(/\/+$/, "");
+export const mcpResourceUrl = (env: Env) => `${baseUrl(env)}/mcp`;
+export const resourceMetadataUrl = (env: Env) => `${baseUrl(env)}/.well-known/oauth-protected-resource`;

@@ -1,0 +1,83 @@
+/**
+ * The composition root: every piece of background work and every late-bound hook, in one place.
+ * Modules export their consumers, sweeps, event handlers and job runners; nothing registers itself
+ * on import. To add one, export it from the module and name it in the right table below
+ * (docs/ARCHITECTURE.md, "Wiring"). test/node/wiring.test.ts checks the queue table against
+ * wrangler.toml.
+ */
+import type { Hooks } from "./hooks";
+import { CRONS, type Sweeps } from "./background/cron";
+import { consumeDeadLetters } from "./background/dead-letter";
+import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
+import type { QueueConsumers } from "./background/queue";
+import { draftResponse } from "./modules/agents/reply-drafting";
+import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
+import { automationRulesHandler } from "./modules/automation/background";
+import { competitorRefreshSweep } from "./modules/competitors/background";
+import { consentPersonalData } from "./modules/contacts/consent";
+import { contactsRetentionSweep } from "./modules/contacts/background";
+import { feedbackPersonalData } from "./modules/feedback/privacy";
+import { runCrmImport } from "./modules/integrations/crm-import";
+import { jobsConsumer, type JobRunners } from "./modules/jobs/runner";
+import { consumeClicks } from "./modules/links/background";
+import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
+import { reputationScoresSweep } from "./modules/reputation/background";
+import { reviewSyncConsumer, reviewSyncScheduleSweep, slaEscalationSweep } from "./modules/reviews/background";
+import { sequencesHandler, sequenceStepsSweep } from "./modules/sequences/background";
+import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
+import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/background";
+import { solicitationPersonalData } from "./modules/solicitations/privacy";
+import { createSequenceStep } from "./modules/solicitations/sequence-step";
+import { purgeExpiredSamlSweep } from "./modules/sso/background";
+import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/webhooks/background";
+
+/** Event type -> work: every handler sees every event and picks its own (`select`); order is run order. */
+export const EVENT_HANDLERS: EventHandler[] = [analyticsRollupsHandler, webhookFanOutHandler, automationRulesHandler, sequencesHandler];
+
+/** Job kind (background_jobs.type) -> runner; the type makes a kind without a runner a compile error. */
+export const JOB_RUNNERS: JobRunners = { crm_import: runCrmImport };
+
+/** Queue name (wrangler.toml [[queues.consumers]]) -> consumer. */
+export const queueConsumers = (eventHandlers: EventHandler[] = EVENT_HANDLERS, jobRunners: JobRunners = JOB_RUNNERS): QueueConsumers => ({
+  sends: sendsConsumer,
+  "review-sync": reviewSyncConsumer,
+  events: eventsConsumer(eventHandlers),
+  webhooks: webhookDeliveryConsumer,
+  jobs: jobsConsumer(jobRunners),
+  clicks: consumeClicks,
+  "dead-letter": consumeDeadLetters,
+});
+
+/** Cron expression (wrangler.toml [triggers]) -> sweeps, run side by side. */
+export const SWEEPS: Sweeps = {
+  [CRONS.frequent]: [
+    dispatchStaleEventsSweep,
+    reviewSyncScheduleSweep,
+    slaEscalationSweep,
+    flushDirtyRollupsSweep,
+    reputationScoresSweep,
+    competitorRefreshSweep,
+    recommendationRulesSweep,
+    recommendationWakeSweep,
+    stalePendingSweep,
+    idempotencyKeysPurgeSweep,
+    sequenceStepsSweep(createSequenceStep),
+  ],
+  [CRONS.daily]: [purgeProcessedEventsSweep, contactsRetentionSweep, purgeExpiredSamlSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep],
+};
+
+/** Calls from a module into one that depends on it (src/hooks.ts). */
+export const HOOKS: Hooks = {
+  experimentOutcomes: outcomesFromSolicitations,
+  convertSolicitation,
+  personalData: [consentPersonalData, solicitationPersonalData, feedbackPersonalData],
+  draftReply: draftResponse,
+};
+
+export interface Wiring {
+  queues: QueueConsumers;
+  sweeps: Sweeps;
+  hooks: Hooks;
+}
+
+export const WIRING: Wiring = { queues: queueConsumers(), sweeps: SWEEPS, hooks: HOOKS };
