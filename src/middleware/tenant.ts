@@ -6,6 +6,7 @@ import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast
 import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
 import type { TenantRole } from "../db/schema";
+import { rememberTenantShard, tenantDb } from "../db/shards";
 
 /** Resolves x-tenant-id against the verified principal. Runs after authenticate. */
 export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
@@ -18,6 +19,9 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   if (!access) throw forbidden("Tenant not accessible");
   if (c.var.principal.kind === "api_key") requireScope(c.var.principal.scopes, c.req.method, c.req.path);
   c.set("access", access);
+  // from here on the request's database is the tenant's shard (docs/scaling.md)
+  if (tenant!.shard !== undefined) rememberTenantShard(tenant!.id, tenant!.shard);
+  c.set("db", await tenantDb(c.env, tenant!.id));
   await next();
 });
 

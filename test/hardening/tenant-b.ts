@@ -62,7 +62,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
     sendBatch: async (m: { body: { deliveryId: string } }[]) => void sent.push(...m.map((x) => x.body)),
   } as never);
   expect(sent.length, "B webhook delivery").toBe(1);
-  const { recommendation } = await createRecommendation(systemContext(env as never, tenantId, "test"), {
+  const { recommendation } = await createRecommendation(await systemContext(env as never, tenantId, "test"), {
     type: "custom", scopeType: "location", scopeId: location.id, title: "B rec", description: "d", priority: "low", confidence: 0.5, riskLevel: "low",
     actionPayload: { kind: "update_location", locationId: location.id, patch: { name: "X" } },
   } as never);

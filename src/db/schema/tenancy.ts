@@ -31,6 +31,8 @@ export const tenants = sqliteTable(
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     pausedAt: timestamp("paused_at"),
     pausedReason: text("paused_reason"),
+    /** the tenant's shard (SHARD_<n>, src/db/shards.ts); read from the control database only */
+    shard: integer("shard").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -29,6 +29,8 @@ export interface TenantRef {
   id: string;
   agencyId: string;
   isActive: boolean;
+  /** the tenant's shard (src/db/shards.ts); absent on a ref built by hand: looked up */
+  shard?: number;
 }
 
 export interface TenantAccess {

@@ -43,7 +43,7 @@ export async function escalateOverdue(env: Env, now: Date): Promise<{ escalated:
 }
 
 async function escalateRule(env: Env, rule: SlaRuleRow, now: Date): Promise<number> {
-  const ctx = systemContext(env, rule.tenantId, "sla-escalation");
+  const ctx = await systemContext(env, rule.tenantId, "sla-escalation");
   const cutoff = addHours(now, -rule.escalateAfterHours).toISOString();
   const candidates: Candidate[] = await ctx.db
     .select({

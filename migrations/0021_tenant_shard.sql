@@ -1,0 +1,1 @@
+ALTER TABLE `tenants` ADD `shard` integer DEFAULT 0 NOT NULL;
