@@ -22,12 +22,13 @@ export function shardNumbers(env: Env): number[] {
 }
 
 export function shardD1(env: Env, shard: number): D1Database {
-  const d1 = shardBinding(env, shard) ?? (shard === 0 ? env.DB : undefined);
+  const d1 = shardBinding(env, shard) ?? (shard === 0 ? (env.CONTROL_DB ?? env.DB) : undefined);
   if (!d1) throw new Error(`shard ${shard} is not bound (SHARD_${shard} in wrangler.toml)`);
   return d1;
 }
 
-export const controlDb = (env: Env): Db => createDb(env.DB);
+/** The control plane; inside background work on one shard env.DB is that shard, and CONTROL_DB the control plane. */
+export const controlDb = (env: Env): Db => createDb(env.CONTROL_DB ?? env.DB);
 
 /** A shard's database by number (placement, the move job, cross-shard reads); requests get theirs from tenantDb. */
 export const shardDb = (env: Env, shard: number): Db => createDb(shardD1(env, shard));

@@ -54,7 +54,8 @@ const credentialsOfA = () => ({
 
 beforeAll(async () => {
   useTransport("direct");
-  w = await createWorld();
+  // tenant A on shard 0, tenant B on shard 1: a request routed to the wrong shard finds nothing or writes where the snapshot sees it
+  w = await createWorld({ shardA: 0, shardB: 1 });
   idOf = await seedTenantB(w);
   const key = await w.as("tenantAdmin").post("/v1/api-keys", { name: "all scopes", scopes: [...API_SCOPES] });
   expect(key.status).toBe(201);

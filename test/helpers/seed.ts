@@ -44,7 +44,7 @@ export async function seedTenant(o: { agencyId?: string; name?: string; isActive
 }
 
 /** The database holding a tenant's rows (its shard), for seeding and asserting tenant-owned rows. */
-export const tenantRows = (tenant: { shard: number }) => shardDb(env, tenant.shard);
+export const shardOf = (tenant: { shard: number }) => shardDb(env, tenant.shard);
 
 export interface Grant {
   role: Role;
