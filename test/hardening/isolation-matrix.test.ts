@@ -62,11 +62,26 @@ beforeAll(async () => {
   apiKey = key.body.key;
 }, 60_000);
 
+/**
+ * B's snapshot once its own background work (events delivered after the queue's 1 s batch window,
+ * rollups) has landed: two reads 1.5 s apart agree.
+ */
+async function settledSnapshot(tenantId: string) {
+  let last = await tenantSnapshot(tenantId);
+  for (let i = 0; i < 10; i++) {
+    await new Promise((r) => setTimeout(r, 1_500));
+    const next = await tenantSnapshot(tenantId);
+    if (next.digest === last.digest) return next;
+    last = next;
+  }
+  throw new Error("tenant B's rows never settled");
+}
+
 describe("tenant isolation matrix (from the OpenAPI document)", () => {
   it("denies every tenant-A credential every tenant-B id, and leaves B's data untouched", async () => {
     const routes = idRoutes();
     const started = Date.now();
-    const before = await tenantSnapshot(w.tenantB.id);
+    const before = await settledSnapshot(w.tenantB.id);
     const failures: string[] = [];
     const covered = new Set<string>();
     let requests = 0;
