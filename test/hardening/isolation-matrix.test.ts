@@ -52,15 +52,7 @@ const credentialsOfA = () => ({
   apiKeyOfA: apiKey,
 });
 
-beforeAll(async () => {
-  useTransport("direct");
-  // tenant A on shard 0, tenant B on shard 1: a request routed to the wrong shard finds nothing or writes where the snapshot sees it
-  w = await createWorld({ shardA: 0, shardB: 1 });
-  idOf = await seedTenantB(w);
-  const key = await w.as("tenantAdmin").post("/v1/api-keys", { name: "all scopes", scopes: [...API_SCOPES] });
-  expect(key.status).toBe(201);
-  apiKey = key.body.key;
-}, 60_000);
+
 
 /**
  * B's snapshot once its own background work (events delivered after the queue's 1 s batch window,
@@ -77,7 +69,23 @@ async function settledSnapshot(tenantId: string) {
   throw new Error("tenant B's rows never settled");
 }
 
-describe("tenant isolation matrix (from the OpenAPI document)", () => {
+const LAYOUTS = [
+  { shardA: 0, shardB: 1 },
+  { shardA: 1, shardB: 1 },
+];
+
+describe.each(LAYOUTS)("tenant isolation matrix (from the OpenAPI document), A on shard $shardA, B on shard $shardB", (layout) => {
+  beforeAll(async () => {
+    useTransport("direct");
+    // tenants on different shards, then on the same non-control shard: a request routed to the wrong
+    // shard finds nothing, or writes where the snapshot (every shard) sees it
+    w = await createWorld(layout);
+    idOf = await seedTenantB(w);
+    const key = await w.as("tenantAdmin").post("/v1/api-keys", { name: "all scopes", scopes: [...API_SCOPES] });
+    expect(key.status).toBe(201);
+    apiKey = key.body.key;
+  }, 60_000);
+
   it("denies every tenant-A credential every tenant-B id, and leaves B's data untouched", async () => {
     const routes = idRoutes();
     const started = Date.now();
