@@ -6,7 +6,8 @@ import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast
 import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
 import type { TenantRole } from "../db/schema";
-import { rememberTenantShard, tenantDb } from "../db/shards";
+import { rememberTenantShard, shardD1, tenantShard } from "../db/shards";
+import { BOOKMARK_HEADER, inSession, sessionDb, validBookmark } from "../db/sessions";
 
 /** Resolves x-tenant-id against the verified principal. Runs after authenticate. */
 export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
@@ -19,10 +20,13 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   if (!access) throw forbidden("Tenant not accessible");
   if (c.var.principal.kind === "api_key") requireScope(c.var.principal.scopes, c.req.method, c.req.path);
   c.set("access", access);
-  // from here on the request's database is the tenant's shard (docs/scaling.md)
+  // from here on the request's database is the tenant's shard, read through a D1 session (docs/scaling.md)
   if (tenant!.shard !== undefined) rememberTenantShard(tenant!.id, tenant!.shard);
-  c.set("db", await tenantDb(c.env, tenant!.id));
-  await next();
+  const d1 = shardD1(c.env, tenant!.shard ?? (await tenantShard(c.env, tenant!.id)) ?? 0);
+  c.set("db", sessionDb(d1));
+  const write = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
+  const bookmark = await inSession(d1, { bookmark: validBookmark(c.req.header(BOOKMARK_HEADER)), write }, next);
+  if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 });
 
 function requireScope(granted: string[], method: string, path: string) {

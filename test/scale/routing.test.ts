@@ -70,3 +70,27 @@ describe("tenant shards", () => {
     expect(allShards(env).map((s) => s.shard)).toEqual([0, 1]);
   });
 });
+
+describe("read replicas (D1 Sessions API)", () => {
+  it("answers every tenant request with a bookmark and accepts it back for read-your-writes", async () => {
+    const w = await createWorld({ shardA: 1 });
+    const api = w.as("tenantAdmin");
+    const created = await api.post("/v1/locations", { ...LOCATION, brandId: w.tenantA.brandId });
+    expect(created.status).toBe(201);
+    const bookmark = created.headers.get("x-d1-bookmark");
+    expect(bookmark).toMatch(/^[0-9a-f]+(-[0-9a-f]+)+$/i);
+    const id = (created.body as { id: string }).id;
+    const read = await api.get(`/v1/locations/${id}`, { "x-d1-bookmark": bookmark! });
+    expect(read.status).toBe(200);
+    expect((read.body as { id: string }).id).toBe(id);
+    // the session never goes backwards: the next bookmark is at or after the one sent
+    expect(read.headers.get("x-d1-bookmark")! >= bookmark!).toBe(true);
+  });
+
+  it("ignores a malformed bookmark instead of passing it to D1", async () => {
+    const w = await createWorld();
+    const res = await w.as("tenantAdmin").get("/v1/locations", { "x-d1-bookmark": "'; drop table tenants; --" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-d1-bookmark")).toMatch(/^[0-9a-f]+(-[0-9a-f]+)+$/i);
+  });
+});
