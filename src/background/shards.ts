@@ -36,18 +36,14 @@ function subBatch(batch: MessageBatch<unknown>, messages: readonly Message<unkno
 /**
  * Splits a batch by the shard of each message's tenant and runs the consumer once per shard.
  * A message without a tenant (sent before sharding) goes to shard 0, the database that held every
- * tenant then; an unknown tenant's message is acked (its tenant is gone).
+ * tenant then; so does an unknown tenant's (the consumer finds none of its rows and decides, as before).
  */
 export function byTenantShard(consumer: QueueConsumer, tenantOf: (body: unknown) => string | undefined): QueueConsumer {
   return async (batch, env, ctx) => {
     const groups = new Map<number, Message<unknown>[]>();
     for (const m of batch.messages) {
       const tenantId = tenantOf(m.body);
-      const shard = tenantId === undefined ? 0 : await tenantShard(env, tenantId);
-      if (shard === null) {
-        m.ack();
-        continue;
-      }
+      const shard = (tenantId === undefined ? 0 : await tenantShard(env, tenantId)) ?? 0;
       groups.set(shard, [...(groups.get(shard) ?? []), m]);
     }
     for (const [shard, messages] of groups) await consumer(subBatch(batch, messages), onShard(env, shard), ctx);

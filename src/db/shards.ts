@@ -36,8 +36,20 @@ export const shardDb = (env: Env, shard: number): Db => createDb(shardD1(env, sh
 /** Every shard with its database, for sweeps and cross-tenant reads (run them in parallel and merge). */
 export const allShards = (env: Env): { shard: number; db: Db }[] => shardNumbers(env).map((shard) => ({ shard, db: createDb(shardD1(env, shard)) }));
 
-/** tenant -> shard, per isolate; a move invalidates it (forgetTenantShard) and the write fence covers other isolates' TTL. */
-const directory = new TtlCache<number>(30_000, 20_000);
+/**
+ * Control-plane tables: found before the tenant is known (login, API keys, SSO by slug, the
+ * directory itself). Every other table with a tenant_id is tenant-owned and lives on the shard.
+ */
+export const CONTROL_TABLES = new Set([
+  "agencies", "tenants", "users", "password_credentials", "role_assignments", "platform_state", "api_keys", "user_tokens",
+  "sso_configs", "saml_requests", "saml_assertions", "dead_letters",
+]);
+
+/** What a fenced write is told to wait (503 TENANT_MOVING, Retry-After). */
+export const MOVE_RETRY_AFTER_SECONDS = 5;
+
+/** tenant -> shard, per isolate, as long as the tenant refs (10 s): the move job waits that long after fencing and after flipping. */
+const directory = new TtlCache<number>(10_000, 20_000);
 
 /** The tenant's shard from the directory, or null for an unknown tenant. */
 export async function tenantShard(env: Env, tenantId: string): Promise<number | null> {

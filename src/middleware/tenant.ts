@@ -1,6 +1,10 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { ApiError, forbidden } from "../lib/errors";
+import { MOVE_RETRY_AFTER_SECONDS } from "../db/shards";
+
+const tenantMoving = () =>
+  new ApiError("TENANT_MOVING", "The tenant is being moved; retry shortly", { retryAfterSeconds: MOVE_RETRY_AFTER_SECONDS }, { "Retry-After": String(MOVE_RETRY_AFTER_SECONDS) });
 import { requestedTenantId } from "./auth";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../modules/identity/access";
 import { scopesForRequest } from "../modules/identity/scopes";
@@ -25,6 +29,7 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   const d1 = shardD1(c.env, tenant!.shard ?? (await tenantShard(c.env, tenant!.id)) ?? 0);
   c.set("db", sessionDb(d1));
   const write = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
+  if (write && tenant!.movingSince) throw tenantMoving();
   const bookmark = await inSession(d1, { bookmark: validBookmark(c.req.header(BOOKMARK_HEADER)), write }, next);
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 });

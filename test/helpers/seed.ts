@@ -34,7 +34,7 @@ export async function seedTenant(o: { agencyId?: string; name?: string; isActive
   const slug = unique("tenant");
   const tenant = {
     id: newId(), agencyId: o.agencyId ?? HOUSE_AGENCY_ID, slug, name: o.name ?? slug, plan: "starter" as const,
-    isActive: o.isActive ?? true, pausedAt: null, pausedReason: null, shard: o.shard ?? 0, createdAt: now, updatedAt: now,
+    isActive: o.isActive ?? true, pausedAt: null, pausedReason: null, shard: o.shard ?? 0, movingSince: null, createdAt: now, updatedAt: now,
   };
   const brand = { id: newId(), tenantId: tenant.id, name: `${tenant.name} brand`, slug: "default", createdAt: now, updatedAt: now };
   await db().insert(tenants).values(tenant);

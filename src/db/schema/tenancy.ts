@@ -33,6 +33,8 @@ export const tenants = sqliteTable(
     pausedReason: text("paused_reason"),
     /** the tenant's shard (SHARD_<n>, src/db/shards.ts); read from the control database only */
     shard: integer("shard").notNull().default(0),
+    /** set while the tenant is being moved to another shard: its writes are fenced (503 TENANT_MOVING) */
+    movingSince: timestamp("moving_since"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

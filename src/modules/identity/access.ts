@@ -31,6 +31,8 @@ export interface TenantRef {
   isActive: boolean;
   /** the tenant's shard (src/db/shards.ts); absent on a ref built by hand: looked up */
   shard?: number;
+  /** set while the tenant moves between shards: writes are fenced */
+  movingSince?: string | null;
 }
 
 export interface TenantAccess {

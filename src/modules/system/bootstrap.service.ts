@@ -47,6 +47,7 @@ export async function bootstrap(db: Db, env: Env, meta: RequestMeta, input: Boot
     pausedReason: null,
     // shard 0 is the control database (docs/scaling.md), so the first tenant's rows share this batch
     shard: 0,
+    movingSince: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -96,7 +96,7 @@ export async function createTenant(ctx: PlatformContext, scope: AgencyScope, inp
   const now = nowIso();
   const tenant: TenantRow = {
     id: newId(), agencyId, slug: input.slug, name: input.name, plan: input.plan, isActive: true,
-    pausedAt: null, pausedReason: null, shard: await placeTenant(ctx.env, agencyId), createdAt: now, updatedAt: now,
+    pausedAt: null, pausedReason: null, shard: await placeTenant(ctx.env, agencyId), movingSince: null, createdAt: now, updatedAt: now,
   };
   const brandName = input.brandName ?? input.name;
   const brand = {
