@@ -57,6 +57,8 @@ import { providerWebhookRoutes } from "./modules/solicitations/webhook.routes";
 import { sendingAdminRoutes } from "./modules/solicitations/admin.routes";
 import { linkRoutes } from "./modules/links/routes";
 import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
+import { publicReviewLinkRoutes } from "./modules/review-links/public.routes";
+import { reviewLinkRoutes } from "./modules/review-links/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -83,6 +85,7 @@ export function createApp() {
   app.route("/", feedbackPageRoutes);
   app.route("/", linkRoutes);
   app.route("/", unsubscribeRoutes);
+  app.route("/", publicReviewLinkRoutes);
 
   app.use("/me", authenticate);
   app.use("/v1/*", authenticate, tenantContext);
@@ -132,6 +135,7 @@ export function createApp() {
   app.route("/", providerWebhookRoutes);
   app.route("/", sendingAdminRoutes);
   app.route("/", deadLetterRoutes);
+  app.route("/", reviewLinkRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
