@@ -220,3 +220,22 @@ describe("the CLICKS consumer with review-link clicks", () => {
     expect(await clicksOfLink(link.id)).toHaveLength(2);
   });
 });
+
+describe("MCP skill location.review-links", () => {
+  it("returns the location's review URLs and links with their opens; another tenant's location is an error", async () => {
+    const { connect, structured } = await import("../mcp/helpers");
+    const { link, loc } = await newLink({ google: 1 });
+    await request("GET", `/l/${link.slug}?src=qr`);
+    await eventually(async () => (await clicksOfLink(link.id)).length === 1);
+    const key = (await w.as("tenantAdmin").post("/v1/api-keys", { name: "mcp", scopes: ["read:locations"] })).body.key as string;
+    const { client } = await connect({ token: key });
+    const out = structured(await client.callTool({ name: "location.review-links", arguments: { locationId: loc.id } }));
+    expect(out.reviewUrls).toMatchObject({ google: GOOGLE, facebook: FACEBOOK });
+    expect(out.reviewLinks).toHaveLength(1);
+    expect(out.reviewLinks[0]).toMatchObject({ id: link.id, url: link.url, qrPngUrl: link.qrPngUrl, clicks: { total: 1, bySource: { link: 0, qr: 1 }, bySite: { google: 1 } } });
+    const foreign = await createLocation(w.as("tenantBAdmin", w.tenantB.id), PROFILE);
+    const res = (await client.callTool({ name: "location.review-links", arguments: { locationId: foreign.id } })) as { isError?: boolean; content: { text: string }[] };
+    expect(res.isError).toBe(true);
+    expect(res.content[0]!.text).toContain("not found");
+  });
+});

@@ -1,6 +1,7 @@
 // Every skill module registers itself here. A domain's skills land as one file calling its service.
 import "./agency";
 import "./location";
+import "./review-link";
 import "./campaign";
 import "./contact";
 import "./review";
