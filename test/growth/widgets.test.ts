@@ -189,3 +189,23 @@ describe("caching and purge", () => {
     expect((await fetchRaw(`/l/nope`)).headers.get("x-frame-options")).toBe("DENY");
   });
 });
+
+describe("MCP skill review.widgets", () => {
+  it("lists the tenant's widgets with their footer, embed code and what they show; only the tenant's", async () => {
+    const { connect, structured } = await import("../mcp/helpers");
+    const other = await createLocation(w.as("manager"), { name: "Skill St" });
+    await w.as("manager").post("/v1/reviews/ingest", { locationId: other.id, siteType: "google", rating: 5, text: "Skillful" });
+    const widget = await newWidget({ locationId: other.id, minRating: 5, sites: ["google"] });
+    await w.as("tenantBAdmin", w.tenantB.id).post("/v1/widgets", { name: "B's widget" });
+    const key = (await w.as("tenantAdmin").post("/v1/api-keys", { name: "mcp", scopes: ["read:reviews"] })).body.key as string;
+    const { client } = await connect({ token: key });
+    const out = structured(await client.callTool({ name: "review.widgets", arguments: { locationId: other.id } }));
+    expect(out.data).toHaveLength(1);
+    expect(out.data[0]).toMatchObject({
+      id: widget.id, footer: "Showing 5★ Google reviews, newest first", embed: widget.embed,
+      showing: { summary: { averageRating: 5, reviewCount: 1 }, reviews: [{ text: "Skillful", rating: 5, site: "google" }] },
+    });
+    const all = structured(await client.callTool({ name: "review.widgets", arguments: { limit: 20 } }));
+    expect(all.data.every((x: { tenantId: string }) => x.tenantId === w.tenantA.id)).toBe(true);
+  });
+});

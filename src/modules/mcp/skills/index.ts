@@ -5,6 +5,7 @@ import "./review-link";
 import "./campaign";
 import "./contact";
 import "./review";
+import "./widget";
 import "./inbox";
 import "./insights";
 import "./survey";
