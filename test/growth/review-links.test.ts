@@ -145,19 +145,21 @@ describe("GET /l/{slug}", () => {
   it("is a 404 page when deactivated, unknown, its location inactive, or no weighted site has a page", async () => {
     const { link } = await newLink({ google: 1 });
     await w.as("manager").patch(`/v1/review-links/${link.id}`, { isActive: false });
-    const off = await request("GET", `/l/${link.slug}`);
+    const off = await request("GET", `/l/${link.slug}`, { headers: { accept: "text/html,application/xhtml+xml" } });
     expect(off.status).toBe(404);
     expect(off.headers.get("content-type")).toContain("text/html");
     expect(off.text).toContain("This link is no longer active");
-    expect((await request("GET", `/l/zzzzzzzzzzzz`)).status).toBe(404);
+    const unknown = await request("GET", `/l/zzzzzzzzzzzz`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ code: "NOT_FOUND", details: { reason: "link_unknown" } });
     await w.as("manager").patch(`/v1/review-links/${link.id}`, { isActive: true });
     expect((await request("GET", `/l/${link.slug}`)).status).toBe(302);
     // the location's data is cached for minutes (docs/links.md): deactivate one never opened yet
     const { loc: closed, link: closedLink } = await newLink({ google: 1 });
     await w.as("manager").patch(`/v1/locations/${closed.id}`, { isActive: false });
-    expect((await request("GET", `/l/${closedLink.slug}`)).status).toBe(404);
+    expect((await request("GET", `/l/${closedLink.slug}`)).body).toMatchObject({ code: "NOT_FOUND", details: { reason: "location_inactive" } });
     const { link: yelpOnly } = await newLink({ yelp: 1 }, { googlePlaceId: "ChIJ-no-yelp" });
-    expect((await request("GET", `/l/${yelpOnly.slug}`)).status).toBe(404);
+    expect((await request("GET", `/l/${yelpOnly.slug}`)).body).toMatchObject({ code: "NOT_FOUND", details: { reason: "no_review_site" } });
   });
 });
 

@@ -85,7 +85,10 @@ describe("/v1/widgets", () => {
     expect((await auditOf(created.id, "widget.updated")).length).toBe(1);
     await eventually(async () => (await request("GET", `/w/${created.publicKey}/reviews`)).status === 404);
     expect((await fetchRaw(`/w/${created.publicKey}/embed.js`)).status).toBe(404);
-    expect((await fetchRaw(`/w/${created.publicKey}`)).status).toBe(404);
+    const gone = await (exports as unknown as { default: Fetcher }).default.fetch(new Request(`http://localhost:8787/w/${created.publicKey}`, { headers: { accept: "text/html" } }));
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain("This review widget is not available");
+    expect((await request("GET", `/w/${created.publicKey}`)).body).toMatchObject({ code: "NOT_FOUND" });
     expect((await w.as("manager").delete(`/v1/widgets/${created.id}`)).status).toBe(204);
     expect((await auditOf(created.id, "widget.deleted")).length).toBe(1);
     expect((await w.as("viewer").get(`/v1/widgets/${created.id}`)).status).toBe(404);
@@ -186,7 +189,8 @@ describe("caching and purge", () => {
     expect(page.headers.get("x-frame-options")).toBeNull();
     expect((await fetchRaw(`/w/nope/reviews`)).status).toBe(404);
     // other HTML pages still refuse framing
-    expect((await fetchRaw(`/l/nope`)).headers.get("x-frame-options")).toBe("DENY");
+    const html = await (exports as unknown as { default: Fetcher }).default.fetch(new Request("http://localhost:8787/l/nope", { headers: { accept: "text/html" } }));
+    expect(html.headers.get("x-frame-options")).toBe("DENY");
   });
 });
 

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
 import { createRouter, errors } from "../../lib/openapi";
 import { publicCtx } from "../links/routes";
-import { inactiveLinkPage, PAGE_HEADERS } from "../links/page";
+import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "../links/page";
 import { openReviewLink, reviewLinkQrTarget } from "./public";
 import { qrResponse, QR_RESPONSE } from "./qr";
 import { OpenQuery, QrQuery, SlugParam } from "./schemas";
@@ -13,12 +13,12 @@ const open = createRoute({
   method: "get", path: "/l/{slug}", tags, security: [], summary: "Review link: 302 to a review site drawn by the link's weights",
   description:
     "Public. Each open is sent to one of the location's review pages, drawn at random by the tenant's weights (never by anything about the customer), " +
-    "and counted (source qr with `src=qr`, else link). Unknown, deactivated or dead link: 404 HTML page.",
+    "and counted (source qr with `src=qr`, else link). Unknown, deactivated or dead link: 404 (an HTML page for browsers, details.reason in JSON).",
   request: { params: SlugParam, query: OpenQuery },
   responses: {
     400: errors[400],
     302: { description: "To the chosen review site", headers: z.object({ location: z.string().openapi({ format: "uri" }) }) },
-    404: { description: "No longer active (HTML)", content: { "text/html": { schema: z.string() } } },
+    404: { description: "No longer active: an HTML page for browsers, else ErrorResponse", content: { ...errors[404].content, "text/html": { schema: z.string() } } },
   },
 });
 
@@ -37,7 +37,7 @@ export const publicReviewLinkRoutes = createRouter()
       c.header("referrer-policy", "no-referrer");
       return c.redirect(url, 302);
     } catch (err) {
-      if (err instanceof ApiError && err.code === "NOT_FOUND") return c.body(inactiveLinkPage(), 404, PAGE_HEADERS) as never;
+      if (err instanceof ApiError && err.code === "NOT_FOUND" && wantsHtml(c.req.header("accept"))) return c.body(inactiveLinkPage(), 404, PAGE_HEADERS) as never;
       throw err;
     }
   })

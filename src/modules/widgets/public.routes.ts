@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { notFound } from "../../lib/errors";
 import { createRouter, errors, json } from "../../lib/openapi";
-import { publicPage } from "../links/page";
+import { publicPage, wantsHtml } from "../links/page";
 import { cachedWidget, type RenderedWidget } from "./cache";
 import { KeyParam, PublicWidgetSchema } from "./schemas";
 
@@ -55,7 +55,7 @@ const page = createRoute({
   responses: {
     200: { description: "HTML", content: { "text/html": { schema: z.string() } } },
     400: errors[400],
-    404: { description: "Unknown or deactivated widget (HTML)", content: { "text/html": { schema: z.string() } } },
+    404: { description: "Unknown or deactivated widget: an HTML page for browsers, else ErrorResponse", content: { ...errors[404].content, "text/html": { schema: z.string() } } },
   },
 });
 
@@ -65,6 +65,7 @@ export const publicWidgetRoutes = createRouter()
   .openapi(page, async (c) => {
     const w = await widgetOf(c, c.req.valid("param").key);
     if (!w) {
+      if (!wantsHtml(c.req.header("accept"))) throw notFound("Widget");
       const body = publicPage({ title: "Widget not found", body: "<h1>This review widget is not available</h1>" });
       return new Response(body, { status: 404, headers: { ...PAGE_HEADERS, "cache-control": "no-store" } }) as never;
     }
