@@ -40,6 +40,7 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
   let hostUrl = "";
   let browser: Browser;
   let key = "";
+  let qrUrls = { svg: "", png: "" };
   const pages = new Map<string, string>();
   const outdir = mkdtempSync(path.join(tmpdir(), "widget-embed-"));
 
@@ -62,8 +63,11 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
       { siteType: "first_party", rating: 4, text: "Friendly front desk.", authorName: "Cy C.", publishedAt: "2026-02-01T10:00:00Z" },
     ];
     for (const r of reviews) await api("/v1/reviews/ingest", { locationId: loc.id, ...r });
+    const link = await api("/v1/review-links", { locationId: loc.id, weights: { google: 1 } });
+    qrUrls = { svg: link.qrSvgUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, worker.url), png: link.qrPngUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, worker.url) };
     key = (await api("/v1/widgets", { name: "Homepage", locationId: loc.id, minRating: 4, count: 5 })).publicKey;
 
+    pages.set("/qr", `<!doctype html><img id="svg" src="${qrUrls.svg}" width="256"><img id="png" src="${qrUrls.png}">`);
     pages.set("/plain", hostPage(""));
     pages.set("/script", hostPage(`<div id="slot" data-reputation-widget="${key}"></div><script src="${worker.url}/w/${key}/embed.js" async></script>`));
     pages.set("/inserted", hostPage(`<script src="${worker.url}/w/${key}/embed.js"></script>`));
@@ -180,5 +184,18 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
     expect(after.globals).toEqual(before.globals);
     expect(after.xss).toBeNull();
     await page.screenshot({ path: path.join(ARTIFACTS, "widget-iframe.png"), fullPage: true });
+  }, 30_000);
+
+  it("prints a review link's QR code from the bundled Worker (qrcode on workerd): SVG and PNG load as images", async () => {
+    const { page, errors } = await open("/qr");
+    await page.waitForFunction(() => [...(globalThis as any).document.images].every((i: any) => i.complete));
+    const sizes = await page.evaluate(() => [...(globalThis as any).document.images].map((i: any) => [i.id, i.naturalWidth, i.naturalHeight]));
+    expect(sizes[0]![1]).toBeGreaterThan(0);
+    // the PNG is square, about the default 512 px (whole pixels per module)
+    expect(sizes[1]![1]).toBe(sizes[1]![2]);
+    expect(sizes[1]![1]).toBeGreaterThan(400);
+    expect(sizes[1]![1]).toBeLessThanOrEqual(512);
+    expect(errors).toEqual([]);
+    await page.screenshot({ path: path.join(ARTIFACTS, "review-link-qr.png") });
   }, 30_000);
 });
