@@ -1,7 +1,6 @@
 import type { Env } from "../../env";
 import type { Db } from "../../db/client";
-import { notFound } from "../../lib/errors";
-import { ApiError } from "../../lib/errors";
+import { ApiError, notFound } from "../../lib/errors";
 import { reviewLinks as siteUrlsOf } from "../links/destinations";
 import { locationLinkData } from "../links/location-cache";
 import { chooseSite, randomUnit } from "./chooser";
