@@ -58,6 +58,10 @@ import { providerWebhookRoutes } from "./modules/solicitations/webhook.routes";
 import { sendingAdminRoutes } from "./modules/solicitations/admin.routes";
 import { linkRoutes } from "./modules/links/routes";
 import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
+import { publicReviewLinkRoutes } from "./modules/review-links/public.routes";
+import { reviewLinkRoutes } from "./modules/review-links/routes";
+import { publicWidgetRoutes } from "./modules/widgets/public.routes";
+import { widgetRoutes } from "./modules/widgets/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -84,6 +88,8 @@ export function createApp() {
   app.route("/", feedbackPageRoutes);
   app.route("/", linkRoutes);
   app.route("/", unsubscribeRoutes);
+  app.route("/", publicReviewLinkRoutes);
+  app.route("/", publicWidgetRoutes);
 
   app.use("/me", authenticate);
   app.use("/v1/*", authenticate, tenantContext);
@@ -133,6 +139,8 @@ export function createApp() {
   app.route("/", providerWebhookRoutes);
   app.route("/", sendingAdminRoutes);
   app.route("/", deadLetterRoutes);
+  app.route("/", reviewLinkRoutes);
+  app.route("/", widgetRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -19,7 +19,8 @@ import { contactsRetentionSweep } from "./modules/contacts/background";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { jobsConsumer, type JobRunners } from "./modules/jobs/runner";
-import { consumeClicks } from "./modules/links/background";
+import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
+import { reviewLinkClicks } from "./modules/review-links/clicks";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { reputationScoresSweep } from "./modules/reputation/background";
 import { reviewSyncConsumer, reviewSyncScheduleSweep, slaEscalationSweep } from "./modules/reviews/background";
@@ -30,9 +31,10 @@ import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
 import { purgeExpiredSamlSweep } from "./modules/sso/background";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/webhooks/background";
+import { widgetCacheHandler } from "./modules/widgets/background";
 
 /** Event type -> work: every handler sees every event and picks its own (`select`); order is run order. */
-export const EVENT_HANDLERS: EventHandler[] = [analyticsRollupsHandler, webhookFanOutHandler, automationRulesHandler, sequencesHandler];
+export const EVENT_HANDLERS: EventHandler[] = [analyticsRollupsHandler, webhookFanOutHandler, automationRulesHandler, sequencesHandler, widgetCacheHandler];
 
 /** Job kind (background_jobs.type) -> runner; the type makes a kind without a runner a compile error. */
 export const JOB_RUNNERS: JobRunners = { crm_import: runCrmImport };
@@ -44,7 +46,7 @@ export const queueConsumers = (eventHandlers: EventHandler[] = EVENT_HANDLERS, j
   events: eventsConsumer(eventHandlers),
   webhooks: webhookDeliveryConsumer,
   jobs: jobsConsumer(jobRunners),
-  clicks: consumeClicks,
+  clicks: clicksConsumer([shortLinkClicks, reviewLinkClicks]),
   "dead-letter": consumeDeadLetters,
 });
 

@@ -52,6 +52,8 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
   const chat = await b.post("/v1/assistant/chat", { message: "How are our reviews doing?" });
   expect(chat.status, "B conversation").toBe(200);
   const conversationId = JSON.parse(/event: conversation\ndata: (.*)\n/.exec(chat.text)![1]!).conversationId as string;
+  const reviewLink = created(await b.post("/v1/review-links", { locationId: location.id, weights: { google: 1 } }), "review link");
+  const widget = created(await b.post("/v1/widgets", { name: "B widget", locationId: location.id }), "widget");
   const solicitation = created(await b.post("/v1/solicitations", { locationId: location.id, contactId: contact.id, channel: "email" }, { "idempotency-key": `b-${newId()}` }), "solicitation");
 
   // written by background work in production: the inbox item of a review, a webhook delivery, a
@@ -87,7 +89,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
       integrations: integration.id, reviews: review.id, responses: response.id, settings: slaRule.id, contacts: contact.id,
       "api-keys": apiKey.id, regions: region.id, users: user.user?.id ?? user.id, competitors: competitor.id,
       recommendations: recommendation.id, inbox: item.id, surveys: survey.id, webhooks: webhook.id, "automation-rules": rule.id,
-      jobs: jobId, solicitations: solicitation.id, assistant: conversationId,
+      jobs: jobId, solicitations: solicitation.id, assistant: conversationId, "review-links": reviewLink.id, widgets: widget.id,
       // OAuth grants live in the OAuth provider's KV store and are only created by a full
       // authorization-code flow; an id no tenant has stands in (the route must still say 404)
       oauth: UNKNOWN_ID,

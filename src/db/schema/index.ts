@@ -24,3 +24,5 @@ export * from "./background-jobs";
 export * from "./links";
 export * from "./sequences";
 export * from "./assistant";
+export * from "./review-links";
+export * from "./widgets";

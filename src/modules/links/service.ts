@@ -38,7 +38,7 @@ export async function resolveShortLink(ctx: PublicContext, token: string): Promi
 }
 
 /** Records a click off the request path (see clicks.ts); the caller has already answered. */
-export function recordClick(ctx: PublicContext, link: ShortLink, source: "redirect" | "api"): void {
+export function recordClick(ctx: PublicContext, link: ShortLink, source: "redirect" | "qr" | "api"): void {
   bufferClick(
     ctx.env,
     { id: crypto.randomUUID(), tenantId: link.claims.tenantId, solicitationId: link.claims.solicitationId, source, at: new Date().toISOString() },
@@ -58,4 +58,10 @@ export function shortLinkView(ctx: PublicContext, token: string, link: ShortLink
     reviewLinks: reviewLinks(link.location),
     feedbackUrl: feedbackPageUrl(ctx.env.PUBLIC_BASE_URL, token),
   };
+}
+
+/** What a short link's QR code encodes: the redirect, marked as a scan. Unknown or forged token: 404. */
+export async function shortLinkQrTarget(ctx: PublicContext, token: string): Promise<string> {
+  if (!(await readLinkToken(jwtSecrets(ctx.env), token))) throw notFound("Link");
+  return `${ctx.env.PUBLIC_BASE_URL.replace(/\/+$/, "")}/v1/r/${encodeURIComponent(token)}?redirect=1&src=qr`;
 }

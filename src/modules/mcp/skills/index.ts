@@ -2,9 +2,11 @@
 // The agents' skills are added by the composition root (src/worker.ts: defineAgentSkills).
 import "./agency";
 import "./location";
+import "./review-link";
 import "./campaign";
 import "./contact";
 import "./review";
+import "./widget";
 import "./inbox";
 import "./insights";
 import "./survey";
