@@ -26,6 +26,7 @@ import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
 import { responseRoutes } from "./modules/reviews/responses.routes";
 import { reviewRoutes } from "./modules/reviews/routes";
+import { autoReplyRoutes } from "./modules/reviews/auto-replies/routes";
 import { slaRoutes } from "./modules/reviews/sla.routes";
 import { samlRoutes } from "./modules/sso/saml.routes";
 import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
@@ -102,6 +103,7 @@ export function createApp() {
   app.route("/", reviewRoutes);
   app.route("/", responseRoutes);
   app.route("/", slaRoutes);
+  app.route("/", autoReplyRoutes);
   app.route("/", contactRoutes);
   app.route("/", consentRoutes);
   app.route("/", complianceRoutes);

@@ -5,6 +5,7 @@ import { handleScheduled } from "./jobs/cron";
 import { handleQueue } from "./jobs/queue";
 import "./jobs/events";
 import "./modules/reviews/jobs";
+import "./modules/reviews/auto-replies/jobs";
 import "./modules/contacts/jobs";
 import "./modules/sso/jobs";
 import "./modules/analytics/jobs";

@@ -7,6 +7,7 @@ import { eventStatement, type EventType } from "../../lib/events";
 import { notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
+import { interventionStatements } from "./auto-replies/intervention";
 import { draftResponse } from "./drafting";
 import { nextStatus, type ResponseAction } from "./response-states";
 import { toResponse, type CreateResponseInput, type ResponseRow, type UpdateResponseInput } from "./responses.schemas";
@@ -94,11 +95,13 @@ export async function moveResponse(
   const after: ResponseRow = { ...before, ...changes, status, updatedAt: nowIso() };
   const { id, tenantId, createdAt, ...set } = after;
   const type = EVENTS[action];
+  const cancelsAutoReply = await interventionStatements(ctx, id, action);
   await commit(
     ctx,
     [
       ctx.db.update(reviewResponses).set(set).where(and(eq(reviewResponses.id, id), eq(reviewResponses.tenantId, tenantId), eq(reviewResponses.status, before.status))),
       ...extra,
+      ...cancelsAutoReply,
       auditStatement(ctx, { tenantId, action: AUDIT_ACTIONS[action], resourceType: "review_response", resourceId: id, previousState: before, nextState: after }),
     ],
     type ? [eventStatement(ctx, type, { responseId: id, reviewId: after.reviewId, status })] : [],
