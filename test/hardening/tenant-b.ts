@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { backgroundJobs } from "../../src/db/schema";
+import { autoReplies, backgroundJobs } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { createRecommendation } from "../../src/modules/recommendations/service";
 import { systemContext } from "../../src/modules/reviews/system-context";
@@ -52,6 +52,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
   const chat = await b.post("/v1/assistant/chat", { message: "How are our reviews doing?" });
   expect(chat.status, "B conversation").toBe(200);
   const conversationId = JSON.parse(/event: conversation\ndata: (.*)\n/.exec(chat.text)![1]!).conversationId as string;
+  const autoReplyRule = created(await b.post("/v1/auto-reply-rules", { name: "B auto", ratings: [5], source: "engine", locationId: location.id, isActive: false }), "auto-reply rule");
   const solicitation = created(await b.post("/v1/solicitations", { locationId: location.id, contactId: contact.id, channel: "email" }, { "idempotency-key": `b-${newId()}` }), "solicitation");
 
   // written by background work in production: the inbox item of a review, a webhook delivery, a
@@ -67,6 +68,11 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
     actionPayload: { kind: "update_location", locationId: location.id, patch: { name: "X" } },
   } as never);
   const now = new Date().toISOString();
+  const autoReplyId = newId();
+  await db().insert(autoReplies).values({
+    id: autoReplyId, tenantId, ruleId: autoReplyRule.id, reviewId: review.id, responseId: response.id, mode: "auto_publish", status: "scheduled",
+    publishAt: new Date(Date.now() + 86_400_000).toISOString(), attempts: 0, cancelReason: null, lastError: null, createdAt: now, updatedAt: now,
+  });
   const jobId = `job_${newId()}`;
   await db().insert(backgroundJobs).values({
     id: jobId, tenantId, type: "crm_import", status: "queued", subjectId: integration.id, counts: {}, cursor: null, error: null,
@@ -88,6 +94,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
       "api-keys": apiKey.id, regions: region.id, users: user.user?.id ?? user.id, competitors: competitor.id,
       recommendations: recommendation.id, inbox: item.id, surveys: survey.id, webhooks: webhook.id, "automation-rules": rule.id,
       jobs: jobId, solicitations: solicitation.id, assistant: conversationId,
+      "auto-reply-rules": autoReplyRule.id, "auto-replies": autoReplyId,
       // OAuth grants live in the OAuth provider's KV store and are only created by a full
       // authorization-code flow; an id no tenant has stands in (the route must still say 404)
       oauth: UNKNOWN_ID,

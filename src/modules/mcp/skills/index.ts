@@ -4,6 +4,7 @@ import "./location";
 import "./campaign";
 import "./contact";
 import "./review";
+import "./auto-reply";
 import "./inbox";
 import "./insights";
 import "./survey";
