@@ -25,3 +25,4 @@ export * from "./links";
 export * from "./sequences";
 export * from "./assistant";
 export * from "./auto-replies";
+export * from "./alerts";
