@@ -6,6 +6,7 @@ import { handleQueue } from "./jobs/queue";
 import "./jobs/events";
 import "./modules/reviews/jobs";
 import "./modules/reviews/auto-replies/jobs";
+import "./modules/alerts/jobs";
 import "./modules/contacts/jobs";
 import "./modules/sso/jobs";
 import "./modules/analytics/jobs";

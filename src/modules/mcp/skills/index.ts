@@ -5,6 +5,7 @@ import "./campaign";
 import "./contact";
 import "./review";
 import "./auto-reply";
+import "./alert";
 import "./inbox";
 import "./insights";
 import "./survey";
