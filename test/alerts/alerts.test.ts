@@ -103,7 +103,7 @@ describe("instant alerts", () => {
     // the one-click POST turns instant emails off; later reviews no longer email
     const token = unsubscribeToken(mail.headers);
     const state = await request("GET", `/alerts/unsubscribe/${token}`, { headers: { accept: "application/json" } });
-    expect(state.body).toEqual({ kind: "instant", locationName: "Riverside", address: expect.stringMatching(/^.•••@example\.test$/), subscribed: true, unsubscribedAt: null });
+    expect(state.body).toEqual({ kind: "instant", locationName: "Riverside", address: expect.stringMatching(/^\w{1,2}\*\*\*@example\.test$/), subscribed: true, unsubscribedAt: null });
     const form = new URLSearchParams({ "List-Unsubscribe": "One-Click" });
     const done = await request("POST", `/alerts/unsubscribe/${token}`, { body: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" } });
     expect(done.body).toMatchObject({ subscribed: false, unsubscribedAt: expect.any(String) });

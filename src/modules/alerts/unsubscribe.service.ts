@@ -6,6 +6,7 @@ import { auditStatement } from "../../lib/audit";
 import type { RequestMeta } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { nowIso } from "../../lib/time";
+import { maskEmail } from "../links/unsubscribe.service";
 import { readAlertUnsubscribeToken, type AlertEmailKind } from "./tokens";
 
 export interface AlertUnsubscribeView {
@@ -15,12 +16,6 @@ export interface AlertUnsubscribeView {
   subscribed: boolean;
   unsubscribedAt: string | null;
 }
-
-/** a•••@example.com: enough for the person to recognise the address, not enough to harvest it. */
-const maskEmail = (email: string) => {
-  const [local, domain] = email.split("@");
-  return domain ? `${local!.slice(0, 1)}•••@${domain}` : null;
-};
 
 async function load(db: Db, env: Env, token: string) {
   const claims = await readAlertUnsubscribeToken(env.JWT_SECRET!, token);
