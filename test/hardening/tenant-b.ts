@@ -52,6 +52,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
   const chat = await b.post("/v1/assistant/chat", { message: "How are our reviews doing?" });
   expect(chat.status, "B conversation").toBe(200);
   const conversationId = JSON.parse(/event: conversation\ndata: (.*)\n/.exec(chat.text)![1]!).conversationId as string;
+  const alertSubscription = created(await b.post("/v1/alert-subscriptions", { locationId: location.id, instantEmail: false, digestFrequency: "weekly" }), "alert subscription");
   const autoReplyRule = created(await b.post("/v1/auto-reply-rules", { name: "B auto", ratings: [5], source: "engine", locationId: location.id, isActive: false }), "auto-reply rule");
   const solicitation = created(await b.post("/v1/solicitations", { locationId: location.id, contactId: contact.id, channel: "email" }, { "idempotency-key": `b-${newId()}` }), "solicitation");
 
@@ -94,7 +95,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
       "api-keys": apiKey.id, regions: region.id, users: user.user?.id ?? user.id, competitors: competitor.id,
       recommendations: recommendation.id, inbox: item.id, surveys: survey.id, webhooks: webhook.id, "automation-rules": rule.id,
       jobs: jobId, solicitations: solicitation.id, assistant: conversationId,
-      "auto-reply-rules": autoReplyRule.id, "auto-replies": autoReplyId,
+      "auto-reply-rules": autoReplyRule.id, "auto-replies": autoReplyId, "alert-subscriptions": alertSubscription.id,
       // OAuth grants live in the OAuth provider's KV store and are only created by a full
       // authorization-code flow; an id no tenant has stands in (the route must still say 404)
       oauth: UNKNOWN_ID,
