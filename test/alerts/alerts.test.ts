@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { alertSubscriptions, webhookDeliveries } from "../../src/db/schema";
+import { alertSubscriptions, reviews, webhookDeliveries } from "../../src/db/schema";
 import { sendDueDigests } from "../../src/modules/alerts/digest-sweep";
 import { alertOnReview } from "../../src/modules/alerts/instant";
 import { request } from "../helpers/http";
@@ -130,6 +130,15 @@ describe("instant alerts", () => {
     expect(rows[0]).toMatchObject({ eventType: "review.alert", eventId: `evt_alert_${sub.id}_${review.id}`, status: "pending" });
     expect(JSON.parse(rows[0]!.payload)).toMatchObject({ type: "review.alert", tenantId: w.tenantA.id, data: { alertSubscriptionId: sub.id, reviewId: review.id, rating: 1, text: "Never again" } });
     expect((await sendsOf(sub.id))[0]!.summary).toEqual({ reviewId: review.id, email: false, webhook: true });
+  });
+
+  it("a synced review older than a week (a first sync's backlog) raises no alert", async () => {
+    const loc = await newLocation(w);
+    const sub = await subscribe(w, "manager", { locationId: loc.id });
+    const old = await seedReviewAt(w.tenantA.id, loc.id, new Date().toISOString(), { rating: 1 });
+    await db().update(reviews).set({ occurredAt: new Date(Date.now() - 8 * DAY).toISOString() }).where(eq(reviews.id, old.id));
+    expect(await alertOnReview(env, event(w.tenantA.id, "review.created", { reviewId: old.id }))).toBe(0);
+    expect(await sendsOf(sub.id)).toEqual([]);
   });
 });
 

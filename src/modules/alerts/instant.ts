@@ -9,7 +9,7 @@ import { emailProviderFor } from "../../providers/messaging/transactional";
 import { deliveryBody, newMessageId } from "../webhooks/delivery";
 import type { MessageSink } from "../webhooks/fanout";
 import { emailDocument, escapeHtml, excerpt, starsHtml, starsLabel } from "./email-frame";
-import { alertMatches } from "./matching";
+import { alertMatches, recentEnough } from "./matching";
 import { recipientEmail } from "./recipient";
 import type { AlertSubscriptionRow } from "./schemas";
 import { alertUnsubscribeUrl, listUnsubscribeHeaders } from "./tokens";
@@ -83,7 +83,7 @@ export async function alertOnReview(env: Env, event: EventEnvelope, queue: Messa
   const reviewId = typeof event.data.reviewId === "string" ? event.data.reviewId : null;
   if (!reviewId) return 0;
   const review = await db.select().from(reviews).where(and(eq(reviews.id, reviewId), eq(reviews.tenantId, event.tenantId))).get();
-  if (!review) return 0;
+  if (!review || !recentEnough(review, new Date())) return 0;
   const subs = (await db.select().from(alertSubscriptions).where(and(
     eq(alertSubscriptions.tenantId, event.tenantId), eq(alertSubscriptions.isActive, true),
     or(isNull(alertSubscriptions.locationId), eq(alertSubscriptions.locationId, review.locationId)),

@@ -3,6 +3,12 @@ import type { AlertSubscriptionRow } from "./schemas";
 
 type Review = Pick<ReviewRow, "locationId" | "siteType" | "rating" | "text">;
 
+/** Reviews older than this when they reach us (a first sync's backlog) raise no instant alert; the digest still counts them. */
+export const MAX_ALERT_AGE_DAYS = 7;
+
+export const recentEnough = (review: Pick<ReviewRow, "occurredAt">, now: Date) =>
+  review.occurredAt >= new Date(now.getTime() - MAX_ALERT_AGE_DAYS * 86_400_000).toISOString();
+
 /** Whether a new review passes a subscription's instant-alert filters (every given filter must hold). */
 export function alertMatches(sub: AlertSubscriptionRow, review: Review): boolean {
   if (!sub.isActive) return false;

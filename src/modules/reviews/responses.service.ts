@@ -82,7 +82,8 @@ const EVENTS: Partial<Record<ResponseAction, EventType>> = { submit: "response.s
 
 /**
  * Applies one state-table move and writes it with its audit row (and event) in one batch. The
- * update is conditional on the status read, so two concurrent moves cannot both succeed.
+ * update is conditional on the status read, so two concurrent moves cannot both succeed. A person's
+ * edit, reject or publish also cancels a scheduled auto reply in that batch (auto-replies/intervention.ts).
  */
 export async function moveResponse(
   ctx: ServiceContext,
