@@ -191,12 +191,12 @@ describe("digests", () => {
 const digestToken = unsubscribeToken;
 
 describe("MCP", () => {
-  it("alert.list-subscriptions lists the tenant's subscriptions to a read:reviews key, not another tenant's", async () => {
+  it("review.alert-subscriptions lists the tenant's subscriptions to a read:reviews key, not another tenant's", async () => {
     const mine = await subscribe(w, "tenantAdmin", { digestFrequency: "weekly" });
     const theirs = await subscribe(w, "tenantBAdmin", { digestFrequency: "weekly" });
     const key = await w.as("tenantAdmin").post("/v1/api-keys", { name: "mcp", scopes: ["read:reviews"] });
     const { client } = await connect({ token: key.body.key });
-    const out = structured(await client.callTool({ name: "alert.list-subscriptions", arguments: { userId: w.users.tenantAdmin.id } }));
+    const out = structured(await client.callTool({ name: "review.alert-subscriptions", arguments: { userId: w.users.tenantAdmin.id } }));
     const ids = out.data.map((s: { id: string }) => s.id);
     expect(ids).toContain(mine.id);
     expect(ids).not.toContain(theirs.id);

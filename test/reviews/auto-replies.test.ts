@@ -279,7 +279,7 @@ describe("publishing after the delay", () => {
 });
 
 describe("MCP", () => {
-  it("auto-reply.list shows this tenant's scheduled replies to a read:approvals key", async () => {
+  it("review.auto-replies shows this tenant's scheduled replies to a read:approvals key", async () => {
     const loc = await newLocation(w);
     await optIn(true);
     await rule(loc.id, { ratings: [5], source: "template", template: "Thanks!", mode: "auto_publish", delayMinutes: 1440 });
@@ -287,12 +287,12 @@ describe("MCP", () => {
     const auto = (await settled(review.id))!;
     const key = await w.as("tenantAdmin").post("/v1/api-keys", { name: "mcp", scopes: ["read:approvals"] });
     const { client } = await connect({ token: key.body.key });
-    const out = structured(await client.callTool({ name: "auto-reply.list", arguments: { status: "scheduled", limit: 200 } }));
+    const out = structured(await client.callTool({ name: "review.auto-replies", arguments: { status: "scheduled", limit: 200 } }));
     const mine = out.data.find((a: { id: string }) => a.id === auto.id);
     expect(mine).toMatchObject({ status: "scheduled", reviewId: review.id, responseId: auto.responseId, publishAt: auto.publishAt });
     expect(out.data.every((a: { status: string }) => a.status === "scheduled")).toBe(true);
     const bKey = await w.as("tenantBAdmin").post("/v1/api-keys", { name: "mcp b", scopes: ["read:approvals"] });
-    const b = structured(await (await connect({ token: bKey.body.key })).client.callTool({ name: "auto-reply.list", arguments: {} }));
+    const b = structured(await (await connect({ token: bKey.body.key })).client.callTool({ name: "review.auto-replies", arguments: {} }));
     expect(b.data.map((a: { id: string }) => a.id)).not.toContain(auto.id);
   });
 });

@@ -3,7 +3,7 @@ import { listAlertSubscriptions } from "../../alerts/service";
 import { defineSkill } from "./registry";
 
 defineSkill({
-  name: "alert.list-subscriptions",
+  name: "review.alert-subscriptions",
   title: "List review alert subscriptions",
   description:
     "Lists who is alerted about new reviews and who gets a daily or weekly review digest: per user and location (null = every location), " +

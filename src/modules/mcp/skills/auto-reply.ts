@@ -4,7 +4,7 @@ import { listAutoReplies } from "../../reviews/auto-replies/service";
 import { defineSkill } from "./registry";
 
 defineSkill({
-  name: "auto-reply.list",
+  name: "review.auto-replies",
   title: "List automatic review replies",
   description:
     "Lists the replies that auto-reply rules drafted for new reviews, oldest first: status queued (waiting in the approval queue), " +
