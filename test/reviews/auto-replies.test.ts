@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, autoReplies, reviewResponses } from "../../src/db/schema";
+import { auditEvents, autoReplies, reviewResponses, tenants } from "../../src/db/schema";
 import { autoReplyToReview } from "../../src/modules/reviews/auto-replies/fire";
 import { publishDueAutoReplies } from "../../src/modules/reviews/auto-replies/publish-due";
 import { createWorld, db, type World } from "../helpers/seed";
@@ -265,6 +265,21 @@ describe("publishing after the delay", () => {
     expect(site.calls).toHaveLength(3);
     expect(site.calls[0]!.body).toEqual({ comment: "Thank you!" });
     expect((await responseOf(auto.responseId!)).status).toBe("approved");
+  });
+
+  it("a paused tenant's scheduled reply waits until it is resumed", async () => {
+    const loc = await newLocation(w);
+    const { reviewId, auto } = await scheduled(loc, { siteType: "first_party" });
+    const at = new Date(Date.parse(auto.publishAt!) + MIN);
+    await db().update(tenants).set({ isActive: false }).where(eq(tenants.id, w.tenantA.id));
+    try {
+      await publishDueAutoReplies(env, at);
+      expect((await rowFor(reviewId))!.status).toBe("scheduled");
+    } finally {
+      await db().update(tenants).set({ isActive: true }).where(eq(tenants.id, w.tenantA.id));
+    }
+    await publishDueAutoReplies(env, at);
+    expect((await rowFor(reviewId))!.status).toBe("published");
   });
 
   it("after opting out, a rule's new drafts wait for approval", async () => {

@@ -1,6 +1,6 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { createDb } from "../../../db/client";
-import { autoReplies, autoReplyRules, reviewResponses, reviews } from "../../../db/schema";
+import { autoReplies, autoReplyRules, reviewResponses, reviews, tenants } from "../../../db/schema";
 import type { Env } from "../../../env";
 import { auditStatement } from "../../../lib/audit";
 import { commit } from "../../../lib/commit";
@@ -22,9 +22,11 @@ export async function selectAutoReplyEvents(events: EventEnvelope[], env: Env) {
   const candidates = events.filter((e) => e.type === "review.created");
   if (!candidates.length) return () => false;
   const tenantIds = [...new Set(candidates.map((e) => e.tenantId))];
+  // a paused tenant acts read-only: nothing is drafted for it
   const rows = await createDb(env.DB)
     .selectDistinct({ tenantId: autoReplyRules.tenantId })
     .from(autoReplyRules)
+    .innerJoin(tenants, and(eq(tenants.id, autoReplyRules.tenantId), eq(tenants.isActive, true)))
     .where(and(eq(autoReplyRules.isActive, true), sql`${autoReplyRules.tenantId} in (select value from json_each(${JSON.stringify(tenantIds)}))`));
   const armed = new Set(rows.map((r) => r.tenantId));
   return (e: EventEnvelope) => e.type === "review.created" && armed.has(e.tenantId);

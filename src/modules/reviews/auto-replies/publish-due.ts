@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lt, lte } from "drizzle-orm";
 import { createDb } from "../../../db/client";
-import { autoReplies } from "../../../db/schema";
+import { autoReplies, tenants } from "../../../db/schema";
 import type { Env } from "../../../env";
 import { auditStatement } from "../../../lib/audit";
 import { commit } from "../../../lib/commit";
@@ -88,9 +88,10 @@ async function failStaleClaims(env: Env) {
  */
 export async function publishDueAutoReplies(env: Env, now = new Date(), deps: Deps = defaultDeps) {
   const db = createDb(env.DB);
-  const due = await db.select().from(autoReplies)
+  // a paused tenant acts read-only: its scheduled replies wait until it is resumed
+  const due = (await db.select({ row: autoReplies }).from(autoReplies).innerJoin(tenants, and(eq(tenants.id, autoReplies.tenantId), eq(tenants.isActive, true)))
     .where(and(eq(autoReplies.status, "scheduled"), lte(autoReplies.publishAt, now.toISOString())))
-    .orderBy(asc(autoReplies.publishAt)).limit(DUE_PER_RUN);
+    .orderBy(asc(autoReplies.publishAt)).limit(DUE_PER_RUN)).map((r) => r.row);
   const outcomes: AutoReplyRow[] = [];
   for (const row of due) {
     try {
