@@ -229,6 +229,17 @@ describe("publishing after the delay", () => {
     expect((await responseOf(auto.responseId!)).decidedByUserId).toBe(w.users.manager.id);
   });
 
+  it("a person who approves and publishes it first cancels the schedule (reason publish)", async () => {
+    const loc = await newLocation(w);
+    const { reviewId, auto } = await scheduled(loc, { siteType: "first_party" });
+    await w.as("manager").post(`/v1/responses/${auto.responseId}/approve`);
+    const published = await w.as("manager").post(`/v1/responses/${auto.responseId}/publish`);
+    expect(published.body.status).toBe("published");
+    expect(await rowFor(reviewId)).toMatchObject({ status: "cancelled", cancelReason: "publish" });
+    await publishDueAutoReplies(env, new Date(Date.parse(auto.publishAt!) + MIN));
+    expect((await rowFor(reviewId))!.status).toBe("cancelled");
+  });
+
   it("POST /v1/auto-replies/{id}/cancel stops it; the response stays in the approval queue", async () => {
     const loc = await newLocation(w);
     const { auto } = await scheduled(loc, { siteType: "first_party" });

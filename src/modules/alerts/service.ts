@@ -54,11 +54,11 @@ const nextDigestAt = (row: Pick<AlertSubscriptionRow, "digestFrequency" | "diges
   row.isActive ? (nextDue(row, now)?.at.toISOString() ?? null) : null;
 
 export async function listAlertSubscriptions(ctx: ServiceContext, caller: AlertCaller, q: PageQuery & { userId?: string; locationId?: string }) {
-  const self = callerUserId(ctx);
-  const userId = caller.managesOthers ? q.userId : self ?? "";
+  // below manager only one's own; a caller that is no user (and manages nothing) matches no row
+  const userId = caller.managesOthers ? q.userId : (callerUserId(ctx) ?? "");
   const where = and(
     eq(alertSubscriptions.tenantId, ctx.tenantId),
-    userId ? eq(alertSubscriptions.userId, userId) : undefined,
+    userId !== undefined ? eq(alertSubscriptions.userId, userId) : undefined,
     q.locationId ? eq(alertSubscriptions.locationId, q.locationId) : undefined,
   );
   return keysetPage(ctx.db, {
