@@ -27,6 +27,9 @@ import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
 import { responseRoutes } from "./modules/reviews/responses.routes";
 import { reviewRoutes } from "./modules/reviews/routes";
+import { alertRoutes } from "./modules/alerts/routes";
+import { alertUnsubscribeRoutes } from "./modules/alerts/unsubscribe.routes";
+import { autoReplyRoutes } from "./modules/reviews/auto-replies/routes";
 import { slaRoutes } from "./modules/reviews/sla.routes";
 import { samlRoutes } from "./modules/sso/saml.routes";
 import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
@@ -90,6 +93,7 @@ export function createApp() {
   app.route("/", unsubscribeRoutes);
   app.route("/", publicReviewLinkRoutes);
   app.route("/", publicWidgetRoutes);
+  app.route("/", alertUnsubscribeRoutes);
 
   app.use("/me", authenticate);
   app.use("/v1/*", authenticate, tenantContext);
@@ -109,6 +113,8 @@ export function createApp() {
   app.route("/", reviewRoutes);
   app.route("/", responseRoutes);
   app.route("/", slaRoutes);
+  app.route("/", autoReplyRoutes);
+  app.route("/", alertRoutes);
   app.route("/", contactRoutes);
   app.route("/", consentRoutes);
   app.route("/", complianceRoutes);

@@ -11,6 +11,7 @@ import { consumeDeadLetters } from "./background/dead-letter";
 import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
 import type { QueueConsumers } from "./background/queue";
 import { draftResponse } from "./modules/agents/reply-drafting";
+import { alertDigestsSweep, reviewAlertsHandler } from "./modules/alerts/background";
 import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
 import { automationRulesHandler } from "./modules/automation/background";
 import { competitorRefreshSweep } from "./modules/competitors/background";
@@ -23,6 +24,7 @@ import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
 import { reviewLinkClicks } from "./modules/review-links/clicks";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { reputationScoresSweep } from "./modules/reputation/background";
+import { autoReplyPublishSweep, autoRepliesHandler } from "./modules/reviews/auto-replies/background";
 import { reviewSyncConsumer, reviewSyncScheduleSweep, slaEscalationSweep } from "./modules/reviews/background";
 import { sequencesHandler, sequenceStepsSweep } from "./modules/sequences/background";
 import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
@@ -34,7 +36,7 @@ import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/webhook
 import { widgetCacheHandler } from "./modules/widgets/background";
 
 /** Event type -> work: every handler sees every event and picks its own (`select`); order is run order. */
-export const EVENT_HANDLERS: EventHandler[] = [analyticsRollupsHandler, webhookFanOutHandler, automationRulesHandler, sequencesHandler, widgetCacheHandler];
+export const EVENT_HANDLERS: EventHandler[] = [analyticsRollupsHandler, webhookFanOutHandler, automationRulesHandler, sequencesHandler, widgetCacheHandler, autoRepliesHandler, reviewAlertsHandler];
 
 /** Job kind (background_jobs.type) -> runner; the type makes a kind without a runner a compile error. */
 export const JOB_RUNNERS: JobRunners = { crm_import: runCrmImport };
@@ -64,6 +66,8 @@ export const SWEEPS: Sweeps = {
     stalePendingSweep,
     idempotencyKeysPurgeSweep,
     sequenceStepsSweep(createSequenceStep),
+    autoReplyPublishSweep,
+    alertDigestsSweep,
   ],
   [CRONS.daily]: [purgeProcessedEventsSweep, contactsRetentionSweep, purgeExpiredSamlSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep],
 };

@@ -13,7 +13,7 @@ beforeAll(async () => {
 /** POST actions on a resource that take no body (state moves, triggers) */
 const BODYLESS_ACTION = new RegExp(
   `/(${["approve", "archive", "activate", "deactivate", "submit", "publish", "version", "start", "pause", "resume", "complete",
-    "accept", "reject", "refresh", "recompute", "click", "rotate-secret", "test", "redeliver", "crm/\\{integrationId\\}"].join("|")})$`,
+    "accept", "reject", "cancel", "refresh", "recompute", "click", "rotate-secret", "test", "redeliver", "crm/\\{integrationId\\}"].join("|")})$`,
 );
 
 const operations = () =>

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { backgroundJobs } from "../../src/db/schema";
+import { autoReplies, backgroundJobs } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { createRecommendation } from "../../src/modules/recommendations/service";
 import { systemContext } from "../../src/lib/system-context";
@@ -54,6 +54,8 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
   const conversationId = JSON.parse(/event: conversation\ndata: (.*)\n/.exec(chat.text)![1]!).conversationId as string;
   const reviewLink = created(await b.post("/v1/review-links", { locationId: location.id, weights: { google: 1 } }), "review link");
   const widget = created(await b.post("/v1/widgets", { name: "B widget", locationId: location.id }), "widget");
+  const alertSubscription = created(await b.post("/v1/alert-subscriptions", { locationId: location.id, instantEmail: false, digestFrequency: "weekly" }), "alert subscription");
+  const autoReplyRule = created(await b.post("/v1/auto-reply-rules", { name: "B auto", ratings: [5], source: "engine", locationId: location.id, isActive: false }), "auto-reply rule");
   const solicitation = created(await b.post("/v1/solicitations", { locationId: location.id, contactId: contact.id, channel: "email" }, { "idempotency-key": `b-${newId()}` }), "solicitation");
 
   // written by background work in production: the inbox item of a review, a webhook delivery, a
@@ -69,6 +71,11 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
     actionPayload: { kind: "update_location", locationId: location.id, patch: { name: "X" } },
   } as never);
   const now = new Date().toISOString();
+  const autoReplyId = newId();
+  await db().insert(autoReplies).values({
+    id: autoReplyId, tenantId, ruleId: autoReplyRule.id, reviewId: review.id, responseId: response.id, mode: "auto_publish", status: "scheduled",
+    publishAt: new Date(Date.now() + 86_400_000).toISOString(), attempts: 0, cancelReason: null, lastError: null, createdAt: now, updatedAt: now,
+  });
   const jobId = `job_${newId()}`;
   await db().insert(backgroundJobs).values({
     id: jobId, tenantId, type: "crm_import", status: "queued", subjectId: integration.id, counts: {}, cursor: null, error: null,
@@ -90,6 +97,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
       "api-keys": apiKey.id, regions: region.id, users: user.user?.id ?? user.id, competitors: competitor.id,
       recommendations: recommendation.id, inbox: item.id, surveys: survey.id, webhooks: webhook.id, "automation-rules": rule.id,
       jobs: jobId, solicitations: solicitation.id, assistant: conversationId, "review-links": reviewLink.id, widgets: widget.id,
+      "auto-reply-rules": autoReplyRule.id, "auto-replies": autoReplyId, "alert-subscriptions": alertSubscription.id,
       // OAuth grants live in the OAuth provider's KV store and are only created by a full
       // authorization-code flow; an id no tenant has stands in (the route must still say 404)
       oauth: UNKNOWN_ID,

@@ -26,3 +26,5 @@ export * from "./sequences";
 export * from "./assistant";
 export * from "./review-links";
 export * from "./widgets";
+export * from "./auto-replies";
+export * from "./alerts";

@@ -7,6 +7,8 @@ import "./campaign";
 import "./contact";
 import "./review";
 import "./widget";
+import "./auto-reply";
+import "./alert";
 import "./inbox";
 import "./insights";
 import "./survey";
