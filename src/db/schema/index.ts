@@ -24,3 +24,4 @@ export * from "./background-jobs";
 export * from "./links";
 export * from "./sequences";
 export * from "./assistant";
+export * from "./white-label";
