@@ -57,6 +57,8 @@ import { providerWebhookRoutes } from "./modules/solicitations/webhook.routes";
 import { sendingAdminRoutes } from "./modules/solicitations/admin.routes";
 import { linkRoutes } from "./modules/links/routes";
 import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
+import { customHostContext } from "./modules/white-label/host";
+import { whiteLabelRoutes } from "./modules/white-label/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -76,7 +78,7 @@ export function createApp() {
   registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
   app.use("*", requestId, database);
-  app.use("*", securityHeaders, jsonBodyLimit);
+  app.use("*", securityHeaders, jsonBodyLimit, customHostContext);
   // public routes authorised by a signed token (some under /v1): mounted before the /v1 auth
   // middleware, so their handlers answer first and end the chain
   app.route("/", publicFeedbackRoutes);
@@ -132,6 +134,7 @@ export function createApp() {
   app.route("/", providerWebhookRoutes);
   app.route("/", sendingAdminRoutes);
   app.route("/", deadLetterRoutes);
+  app.route("/", whiteLabelRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

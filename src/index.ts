@@ -15,6 +15,7 @@ import "./modules/automation/jobs";
 import "./modules/solicitations/jobs";
 import "./modules/links/jobs";
 import "./modules/sequences/jobs";
+import "./modules/white-label/jobs";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";
