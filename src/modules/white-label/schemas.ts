@@ -17,8 +17,7 @@ export const HttpsUrl = z
 
 const BrandName = z.string().trim().min(1).max(100).refine((v) => !/[\r\n]/.test(v), { message: "Must be one line" });
 
-export const WhiteLabelBrandSchema = z
-  .object({
+const BrandRow = z.object({
     scope: z.enum(WHITE_LABEL_SCOPES),
     scopeId: z.string().openapi({ description: "the agency id or the tenant id" }),
     name: z.string().nullable(),
@@ -28,8 +27,8 @@ export const WhiteLabelBrandSchema = z
     supportEmail: z.string().nullable(),
     createdAt: DateTime,
     updatedAt: DateTime,
-  })
-  .openapi("WhiteLabelBrand");
+});
+export const WhiteLabelBrandSchema = BrandRow.openapi("WhiteLabelBrand");
 
 export const EffectiveBrandSchema = z
   .object({
@@ -65,12 +64,13 @@ export const TenantBrandBody = z
 
 export const TenantBrandingSchema = z
   .object({
-    override: WhiteLabelBrandSchema.nullable().openapi({ description: "this tenant's own values, null when it has none" }),
-    agency: WhiteLabelBrandSchema.nullable().openapi({ description: "its agency's brand, null when the agency has none" }),
+    // inline (not the named component): a nullable $ref is emitted as allOf, which rejects null
+    override: BrandRow.nullable(),
+    agency: BrandRow.nullable(),
     effective: EffectiveBrandSchema,
     publicBaseUrl: z.string().openapi({ description: "the origin of the tenant's links: its active custom hostname, else its agency's, else the platform's" }),
   })
-  .openapi("TenantBranding");
+  .openapi("TenantBranding", { description: "override: this tenant's own values (null: none); agency: its agency's brand (null: none)" });
 
 export type AgencyBrandInput = z.infer<typeof AgencyBrandBody>;
 export type TenantBrandInput = z.infer<typeof TenantBrandBody>;
