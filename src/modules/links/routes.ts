@@ -5,6 +5,7 @@ import { ApiError } from "../../lib/errors";
 import { createRouter, errors, json } from "../../lib/openapi";
 import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "./page";
 import { RedirectQuery, ShortLinkSchema, SuccessSchema, TokenParam } from "./schemas";
+import { hostBrand } from "../white-label/resolve";
 import { recordClick, resolveShortLink, shortLinkView, type PublicContext } from "./service";
 
 const tags = ["Public"];
@@ -13,6 +14,7 @@ export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
   db: c.var.db,
   env: c.env,
   defer: (work) => c.executionCtx.waitUntil(work),
+  customHost: c.var.customHost,
 });
 
 const getLink = createRoute({
@@ -60,10 +62,10 @@ export const linkRoutes = createRouter()
         c.header("referrer-policy", "no-referrer");
         return c.redirect(link.destination.url, 302);
       }
-      return c.json(shortLinkView(ctx, token, link), 200);
+      return c.json(await shortLinkView(ctx, token, link), 200);
     } catch (err) {
       if (err instanceof ApiError && err.code === "NOT_FOUND" && isRedirect && wantsHtml(c.req.header("accept"))) {
-        return c.body(inactiveLinkPage(), 404, PAGE_HEADERS);
+        return c.body(inactiveLinkPage(await hostBrand(c.var.db, c.var.customHost)), 404, PAGE_HEADERS);
       }
       throw err;
     }
