@@ -1,5 +1,5 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { customHostnames, tenants, whiteLabelBrands, type WhiteLabelScope } from "../../db/schema";
 import type { Env } from "../../env";
@@ -88,47 +88,61 @@ const fieldsOf = (row: Record<string, unknown>, prefix: string): BrandFields | n
     ? null
     : (Object.fromEntries(FIELDS.map((f) => [f, row[`${prefix}${f[0]!.toUpperCase()}${f.slice(1)}`] ?? null])) as BrandFields);
 
-/** Active hostnames of tenants and agencies, oldest first: the first one of a scope is the one links use. */
-const activeHosts = (db: Db, scope: WhiteLabelScope, ids: string[]) =>
+/** Active hostnames of a scope, oldest first: the first one of an owner is the one links use. */
+const activeHosts = (db: Db, scope: WhiteLabelScope, scopeIdIn: SQL) =>
   db
     .select({ scopeId: customHostnames.scopeId, hostname: customHostnames.hostname })
     .from(customHostnames)
-    .where(and(eq(customHostnames.scope, scope), inJson(customHostnames.scopeId, ids), eq(customHostnames.status, "active"), eq(customHostnames.sslStatus, "active")))
+    .where(and(eq(customHostnames.scope, scope), scopeIdIn, eq(customHostnames.status, "active"), eq(customHostnames.sslStatus, "active")))
     .orderBy(asc(customHostnames.createdAt), asc(customHostnames.id));
 
-async function loadTenants(db: Db, ids: string[]): Promise<Map<string, TenantWhiteLabel>> {
-  const agencyIds = db.select({ id: tenants.agencyId }).from(tenants).where(inJson(tenants.id, ids));
-  const [rows, tenantHosts, agencyHosts] = await db.batch([
+/**
+ * The three reads that decide the white labels of the tenants whose id matches `tenantIdIn`
+ * (a condition on a tenant-id column, e.g. inJson(column, ids) or `column in (subquery)`), for a
+ * caller to put in its own db.batch; `assembleWhiteLabels` turns their results into the map.
+ */
+export function whiteLabelStatements(db: Db, tenantIdIn: (column: SQLiteColumn) => SQL) {
+  const agencyIds = db.select({ id: tenants.agencyId }).from(tenants).where(tenantIdIn(tenants.id));
+  return [
     db
       .select({ tenantId: tenants.id, agencyId: tenants.agencyId, ...pick("t", tb), ...pick("a", ab) } as never)
       .from(tenants)
       .leftJoin(tb, and(eq(tb.scope, "tenant"), eq(tb.scopeId, tenants.id)))
       .leftJoin(ab, and(eq(ab.scope, "agency"), eq(ab.scopeId, tenants.agencyId)))
-      .where(inJson(tenants.id, ids)),
-    activeHosts(db, "tenant", ids),
-    db
-      .select({ scopeId: customHostnames.scopeId, hostname: customHostnames.hostname })
-      .from(customHostnames)
-      .where(and(eq(customHostnames.scope, "agency"), eq(customHostnames.status, "active"), eq(customHostnames.sslStatus, "active"), inArray(customHostnames.scopeId, agencyIds)))
-      .orderBy(asc(customHostnames.createdAt), asc(customHostnames.id)),
-  ]);
+      .where(tenantIdIn(tenants.id)),
+    activeHosts(db, "tenant", tenantIdIn(customHostnames.scopeId)),
+    activeHosts(db, "agency", inArray(customHostnames.scopeId, agencyIds)),
+  ] as const;
+}
+
+type Results = { [K in keyof ReturnType<typeof whiteLabelStatements>]: Awaited<ReturnType<typeof whiteLabelStatements>[K]> };
+
+/** The white labels from whiteLabelStatements' results; they are remembered in the isolate cache too. */
+export function assembleWhiteLabels([rows, tenantHosts, agencyHosts]: Results | readonly unknown[]): Map<string, TenantWhiteLabel> {
   const first = (hosts: { scopeId: string; hostname: string }[]) => {
     const m = new Map<string, string>();
     for (const h of hosts) if (!m.has(h.scopeId)) m.set(h.scopeId, h.hostname);
     return m;
   };
-  const byTenant = first(tenantHosts);
-  const byAgency = first(agencyHosts);
+  const byTenant = first(tenantHosts as { scopeId: string; hostname: string }[]);
+  const byAgency = first(agencyHosts as { scopeId: string; hostname: string }[]);
   const out = new Map<string, TenantWhiteLabel>();
-  for (const r of rows as unknown as Record<string, string>[]) {
-    out.set(r.tenantId!, {
+  for (const r of rows as Record<string, string>[]) {
+    const wl = {
       tenantId: r.tenantId!,
       agencyId: r.agencyId!,
       brand: mergeBrands(fieldsOf(r, "t"), fieldsOf(r, "a")),
       hostname: byTenant.get(r.tenantId!) ?? byAgency.get(r.agencyId!) ?? null,
-    });
+    };
+    out.set(wl.tenantId, wl);
+    tenantCache.set(wl.tenantId, wl);
   }
   return out;
+}
+
+async function loadTenants(db: Db, ids: string[]): Promise<Map<string, TenantWhiteLabel>> {
+  const [a, b, c] = whiteLabelStatements(db, (column) => inJson(column, ids));
+  return assembleWhiteLabels(await db.batch([a, b, c]));
 }
 
 /** The white labels of many tenants (a send batch): cache hits, then one D1 batch for the rest. Unknown tenants are absent. */
