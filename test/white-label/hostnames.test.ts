@@ -1,4 +1,3 @@
-import { exports } from "cloudflare:workers";
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
@@ -7,7 +6,7 @@ import { auditEvents, customHostnames } from "../../src/db/schema";
 import handler from "../../src/index";
 import { CloudflareCustomHostnames } from "../../src/providers/hostnames/cloudflare";
 import { useCustomHostnameProvider } from "../../src/providers/hostnames";
-import { forgetWhiteLabels, tenantWhiteLabel } from "../../src/modules/white-label/resolve";
+import { customHostOwner, forgetWhiteLabels, tenantWhiteLabel } from "../../src/modules/white-label/resolve";
 import { cloudflareStandIn } from "../helpers/cloudflare-standin";
 import { createWorld, db, seedTenant, type World } from "../helpers/seed";
 
@@ -21,7 +20,6 @@ afterAll(() => useCustomHostnameProvider(null));
 beforeEach(() => forgetWhiteLabels());
 
 const agencyPath = () => `/agency/agencies/${w.agencyA.id}/hostnames`;
-const worker = (exports as unknown as { default: Fetcher }).default;
 
 describe("custom hostnames through Cloudflare's API", () => {
   it("creates one: Cloudflare gets the documented POST, the answer carries the DNS records to create; it stays pending", async () => {
@@ -98,9 +96,9 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect((await tenantWhiteLabel(db(), sibling.id))?.hostname).toBe("reviews.northwind.test");
   });
 
-  it("a request arriving on an active custom hostname is routed to its owner's pages; another tenant's is refused", async () => {
-    const res = await worker.fetch(new Request("https://feedback.acme-dental.test/health"));
-    expect(res.status).toBe(200);
+  it("host routing knows an active hostname's owner; a pending one is not routed", async () => {
+    expect(await customHostOwner(db(), "feedback.acme-dental.test")).toEqual({ hostname: "feedback.acme-dental.test", scope: "tenant", scopeId: w.tenantA.id, agencyId: w.agencyA.id });
+    expect(await customHostOwner(db(), "localhost.8787.test")).toBeNull();
   });
 
   it("keeps tenants apart: another tenant's hostname is 404, viewers cannot write, another agency's admin gets 404", async () => {
@@ -124,6 +122,7 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect(cf.hostnames.has(cfId)).toBe(false);
     expect((await w.as("tenantAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("https://reviews.northwind.test");
     expect((await w.as("tenantAdmin").get(`/v1/hostnames/${own.id}`)).status).toBe(404);
+    expect(await customHostOwner(db(), "feedback.acme-dental.test")).toBeNull();
   });
 
   it("without Cloudflare credentials a create is 409 and nothing is stored", async () => {

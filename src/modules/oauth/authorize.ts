@@ -13,7 +13,7 @@ import { login } from "../auth/service";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, type UserPrincipal } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { consentPage, errorPage, signInPage, type TenantChoice } from "./consent-page";
-import { hostBrand } from "../white-label/resolve";
+import { agencyBrand, hostBrand, tenantWhiteLabel } from "../white-label/resolve";
 import { authServer, oauthLib, type GrantMetadata, type GrantProps } from "./provider";
 import { ALL_SCOPES, isScope } from "./scopes";
 
@@ -74,6 +74,17 @@ export async function tenantChoices(db: Db, p: UserPrincipal): Promise<TenantCho
 
 /** The white label of the host the page is served on: a custom hostname's owner, else the platform's. */
 const brandOf = (c: C) => hostBrand(c.var.db, c.var.customHost);
+
+/**
+ * After sign-in the consent step knows the user: when every tenant they may connect belongs to one
+ * agency, it wears that tenant's (one tenant) or that agency's white label; otherwise the host's.
+ */
+async function brandForChoices(c: C, choices: TenantChoice[]) {
+  const agencyIds = new Set(choices.map((t) => t.agencyId));
+  if (agencyIds.size !== 1) return brandOf(c);
+  if (choices.length === 1) return (await tenantWhiteLabel(c.var.db, choices[0]!.id))?.brand ?? brandOf(c);
+  return agencyBrand(c.var.db, choices[0]!.agencyId);
+}
 
 /** Renders what went wrong locally, or redirects to the client when the library says that is safe. */
 async function authorizationFailure(c: C, e: unknown): Promise<Response> {
@@ -139,7 +150,7 @@ async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: s
   const choices = principal ? await tenantChoices(c.var.db, principal) : [];
   if (!principal || choices.length === 0) return html(signInPage(details, handle, "This account has no tenant to connect.", await brandOf(c)), 403);
   const ticket = await signTicket(c.env, userId, handle);
-  return html(consentPage(details, { handle, ticket, email, tenants: choices, offered: ALL_SCOPES }, await brandOf(c)));
+  return html(consentPage(details, { handle, ticket, email, tenants: choices, offered: ALL_SCOPES }, await brandForChoices(c, choices)));
 }
 
 async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: string, form: FormData, field: (n: string) => string) {
@@ -164,7 +175,7 @@ async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: 
     if (problem) {
       const details = await oauth.describeConsent(request);
       const choices = principal ? await tenantChoices(c.var.db, principal) : [];
-      return html(consentPage(details, { handle, ticket: field("ticket"), email: principal?.email ?? "", tenants: choices, offered: ALL_SCOPES, error: problem }, await brandOf(c)), 400);
+      return html(consentPage(details, { handle, ticket: field("ticket"), email: principal?.email ?? "", tenants: choices, offered: ALL_SCOPES, error: problem }, await brandForChoices(c, choices)), 400);
     }
     const approved = await oauth.approveConsent(c.req.raw, handle, { scope: scopes });
     const details = await oauth.describeConsent(approved.request);

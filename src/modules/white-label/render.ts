@@ -70,11 +70,11 @@ export function emailFooter(brand: EffectiveBrand): { text: string; html: string
 export function withEmailFooter<T extends { text?: string | null; html?: string | null }>(m: T, brand: EffectiveBrand): T {
   const f = emailFooter(brand);
   if (!f) return m;
-  const html = m.html ?? null;
-  const close = html ? html.search(/<\/body>/i) : -1;
-  return {
-    ...m,
-    text: m.text == null ? m.text : m.text + f.text,
-    html: html === null ? html : close === -1 ? html + f.html : html.slice(0, close) + f.html + html.slice(close),
-  };
+  const out = { ...m };
+  if (typeof m.text === "string") out.text = m.text + f.text;
+  if (typeof m.html === "string") {
+    const close = m.html.search(/<\/body>/i);
+    out.html = close === -1 ? m.html + f.html : m.html.slice(0, close) + f.html + m.html.slice(close);
+  }
+  return out;
 }
