@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { backgroundJobs } from "../../src/db/schema";
+import { backgroundJobs, customHostnames } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { createRecommendation } from "../../src/modules/recommendations/service";
 import { systemContext } from "../../src/modules/reviews/system-context";
@@ -73,6 +73,13 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
     createdByUserId: null, startedAt: null, finishedAt: null, createdAt: now, updatedAt: now,
   });
 
+  // a custom hostname as the Cloudflare status sweep leaves it (creating one calls Cloudflare)
+  const hostnameId = newId();
+  await db().insert(customHostnames).values({
+    id: hostnameId, scope: "tenant", scopeId: tenantId, agencyId: admin === "tenantBAdmin" ? w.agencyB.id : w.agencyA.id, hostname: `b-${hostnameId}.example.test`,
+    providerId: null, status: "pending", sslStatus: null, verification: {}, activatedAt: null, lastCheckedAt: null, createdAt: now, updatedAt: now,
+  });
+
   /** The id of B's resource named by a path template and one of its parameters. */
   return (path: string, param: string): string => {
     if (param === "channel") return "email";
@@ -87,7 +94,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
       integrations: integration.id, reviews: review.id, responses: response.id, settings: slaRule.id, contacts: contact.id,
       "api-keys": apiKey.id, regions: region.id, users: user.user?.id ?? user.id, competitors: competitor.id,
       recommendations: recommendation.id, inbox: item.id, surveys: survey.id, webhooks: webhook.id, "automation-rules": rule.id,
-      jobs: jobId, solicitations: solicitation.id, assistant: conversationId,
+      jobs: jobId, solicitations: solicitation.id, assistant: conversationId, hostnames: hostnameId,
       // OAuth grants live in the OAuth provider's KV store and are only created by a full
       // authorization-code flow; an id no tenant has stands in (the route must still say 404)
       oauth: UNKNOWN_ID,
