@@ -13,6 +13,8 @@ import { BENCH_JWT_SECRET, startServer, type StartedServer } from "../../bench/l
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
 
 const CHROMIUM = "/usr/bin/chromium";
+/** the browser's window inside page.evaluate (the test project has no DOM lib; types are erased) */
+type Win = { getComputedStyle(e: unknown): Record<string, string>; document: { body: unknown; documentElement: { scrollWidth: number } } };
 const HOST = "reviews.northwind.test";
 const LOGO = "https://cdn.northwind.test/logo.svg";
 const BRAND_NAME = "Northwind <b>Reviews</b>";
@@ -114,10 +116,10 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     expect(await page.$eval("footer.wl img", (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(96);
     expect(await page.getAttribute('footer.wl a[href^="mailto:"]', "href")).toBe("mailto:help@northwind.test");
     const button = page.getByRole("button", { name: "Send feedback" });
-    expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe("rgb(15, 118, 110)");
-    expect(await button.evaluate((b) => getComputedStyle(b).color)).toBe("rgb(255, 255, 255)");
-    expect(await page.evaluate(() => getComputedStyle(document.body).borderTopColor)).toBe("rgb(245, 158, 11)");
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await button.evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor)).toBe("rgb(15, 118, 110)");
+    expect(await button.evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).color)).toBe("rgb(255, 255, 255)");
+    expect(await page.evaluate(() => (globalThis as unknown as Win).getComputedStyle((globalThis as unknown as Win).document.body).borderTopColor)).toBe("rgb(245, 158, 11)");
+    expect(await page.evaluate(() => (globalThis as unknown as Win).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 
     await page.locator('label[for="rating-4"]').click();
     await page.fill("#text", "Friendly staff");
@@ -141,11 +143,11 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     expect(await page.textContent("h1")).toBe("Unsubscribe from emails from Smile Dental?");
     expect(await page.textContent("footer.wl .wl-name")).toBe(BRAND_NAME);
     const button = page.getByRole("button", { name: "Unsubscribe" });
-    expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe("rgb(15, 118, 110)");
+    expect(await button.evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor)).toBe("rgb(15, 118, 110)");
     await button.click();
     await page.waitForLoadState();
     expect(await page.textContent("h1")).toBe("You are unsubscribed");
-    expect(await page.getByRole("button", { name: "Resubscribe" }).evaluate((b) => getComputedStyle(b).color)).toBe("rgb(15, 118, 110)");
+    expect(await page.getByRole("button", { name: "Resubscribe" }).evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).color)).toBe("rgb(15, 118, 110)");
     await context.close();
   }, 60_000);
 
@@ -159,7 +161,7 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     const plain = await page.goto(`${worker.url}/f/${foreignToken}`);
     expect(plain!.status()).toBe(200);
     expect(await page.$("footer.wl")).toBeNull();
-    expect(await page.getByRole("button", { name: "Send feedback" }).evaluate((b) => getComputedStyle(b).backgroundColor)).toBe("rgb(37, 99, 235)");
+    expect(await page.getByRole("button", { name: "Send feedback" }).evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor)).toBe("rgb(37, 99, 235)");
     await context.close();
   }, 60_000);
 });

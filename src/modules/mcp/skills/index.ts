@@ -8,3 +8,4 @@ import "./inbox";
 import "./insights";
 import "./survey";
 import "./agent";
+import "./white-label";
