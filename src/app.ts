@@ -65,6 +65,8 @@ import { publicReviewLinkRoutes } from "./modules/review-links/public.routes";
 import { reviewLinkRoutes } from "./modules/review-links/routes";
 import { publicWidgetRoutes } from "./modules/widgets/public.routes";
 import { widgetRoutes } from "./modules/widgets/routes";
+import { customHostContext } from "./modules/white-label/host";
+import { whiteLabelRoutes } from "./modules/white-label/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -84,7 +86,7 @@ export function createApp() {
   registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
   app.use("*", requestId, database);
-  app.use("*", securityHeaders, jsonBodyLimit);
+  app.use("*", securityHeaders, jsonBodyLimit, customHostContext);
   // public routes authorised by a signed token (some under /v1): mounted before the /v1 auth
   // middleware, so their handlers answer first and end the chain
   app.route("/", publicFeedbackRoutes);
@@ -147,6 +149,7 @@ export function createApp() {
   app.route("/", deadLetterRoutes);
   app.route("/", reviewLinkRoutes);
   app.route("/", widgetRoutes);
+  app.route("/", whiteLabelRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -33,6 +33,7 @@ import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
 import { purgeExpiredSamlSweep } from "./modules/sso/background";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/webhooks/background";
+import { customHostnameStatusSweep } from "./modules/white-label/background";
 import { widgetCacheHandler } from "./modules/widgets/background";
 
 /** Event type -> work: every handler sees every event and picks its own (`select`); order is run order. */
@@ -68,6 +69,7 @@ export const SWEEPS: Sweeps = {
     sequenceStepsSweep(createSequenceStep),
     autoReplyPublishSweep,
     alertDigestsSweep,
+    customHostnameStatusSweep,
   ],
   [CRONS.daily]: [purgeProcessedEventsSweep, contactsRetentionSweep, purgeExpiredSamlSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep],
 };

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { autoReplies, backgroundJobs } from "../../src/db/schema";
+import { autoReplies, backgroundJobs, customHostnames } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { createRecommendation } from "../../src/modules/recommendations/service";
 import { systemContext } from "../../src/lib/system-context";
@@ -82,6 +82,13 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
     createdByUserId: null, startedAt: null, finishedAt: null, createdAt: now, updatedAt: now,
   });
 
+  // a custom hostname as the Cloudflare status sweep leaves it (creating one calls Cloudflare)
+  const hostnameId = newId();
+  await db().insert(customHostnames).values({
+    id: hostnameId, scope: "tenant", scopeId: tenantId, agencyId: admin === "tenantBAdmin" ? w.agencyB.id : w.agencyA.id, hostname: `b-${hostnameId}.example.test`,
+    providerId: null, status: "pending", sslStatus: null, verification: {}, activatedAt: null, lastCheckedAt: null, createdAt: now, updatedAt: now,
+  });
+
   /** The id of B's resource named by a path template and one of its parameters. */
   return (path: string, param: string): string => {
     if (param === "channel") return "email";
@@ -98,6 +105,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
       recommendations: recommendation.id, inbox: item.id, surveys: survey.id, webhooks: webhook.id, "automation-rules": rule.id,
       jobs: jobId, solicitations: solicitation.id, assistant: conversationId, "review-links": reviewLink.id, widgets: widget.id,
       "auto-reply-rules": autoReplyRule.id, "auto-replies": autoReplyId, "alert-subscriptions": alertSubscription.id,
+      hostnames: hostnameId,
       // OAuth grants live in the OAuth provider's KV store and are only created by a full
       // authorization-code flow; an id no tenant has stands in (the route must still say 404)
       oauth: UNKNOWN_ID,

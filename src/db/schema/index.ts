@@ -28,3 +28,4 @@ export * from "./review-links";
 export * from "./widgets";
 export * from "./auto-replies";
 export * from "./alerts";
+export * from "./white-label";

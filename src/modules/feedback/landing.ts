@@ -8,6 +8,7 @@ import { nowIso } from "../../lib/time";
 import { readLinkToken, type LinkClaims } from "../links/tokens";
 import { cached } from "./cache";
 import { publicReviewLinks, type ReviewLink } from "./review-links";
+import { hostServesTenant, publicBaseUrlOf, tenantWhiteLabel, type EffectiveBrand, type HostOwner } from "../white-label/resolve";
 
 export interface LocationLanding {
   brand: { name: string; logoUrl: string | null };
@@ -25,6 +26,10 @@ export interface LandingSurvey {
 
 export interface Landing extends LocationLanding {
   survey: LandingSurvey | null;
+  /** the white-label brand of the link's tenant (colours, footer) */
+  whiteLabel: EffectiveBrand;
+  /** where the tenant's links live: its custom hostname, else PUBLIC_BASE_URL */
+  publicBaseUrl: string;
 }
 
 /** What a public request needs: the database, the token secret, and waitUntil. */
@@ -32,6 +37,8 @@ export interface PublicDeps {
   db: Db;
   env: Env;
   defer: (p: Promise<unknown>) => void;
+  /** the custom hostname the request came in on (pages of tenants it does not serve are 404) */
+  customHost?: HostOwner | null;
 }
 
 /** The token's claims, or 404: a forged, truncated or foreign token costs one HMAC and no D1 read. */
@@ -89,14 +96,15 @@ async function loadSurvey(db: Db, tenantId: string, solicitationId: string): Pro
  * per solicitation. Other links read nothing from D1 once the location is cached.
  */
 export async function landingFor(deps: PublicDeps, claims: LinkClaims): Promise<Landing> {
-  const [place, survey] = await Promise.all([
+  const [place, survey, wl] = await Promise.all([
     cached(`location/${claims.tenantId}/${claims.locationId}`, () => loadLocation(deps.db, claims.tenantId, claims.locationId), deps.defer),
     claims.destination === "survey"
       ? cached(`survey/${claims.tenantId}/${claims.solicitationId}`, () => loadSurvey(deps.db, claims.tenantId, claims.solicitationId), deps.defer)
       : Promise.resolve(null),
+    tenantWhiteLabel(deps.db, claims.tenantId),
   ]);
-  if (!place) throw notFound("Feedback link");
-  return { ...place, survey };
+  if (!place || !wl || !hostServesTenant(deps.customHost, wl)) throw notFound("Feedback link");
+  return { ...place, survey, whiteLabel: wl.brand, publicBaseUrl: publicBaseUrlOf(deps.env, wl) };
 }
 
 // ---- landing views: buffered per isolate, written in one statement per flush ----

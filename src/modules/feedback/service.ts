@@ -25,7 +25,8 @@ export async function openFeedbackLink(req: PublicRequest, token: string): Promi
 /** GET /v1/f/{token}. */
 export async function getFeedbackLanding(req: PublicRequest, token: string) {
   const { landing } = await openFeedbackLink(req, token);
-  return { ...landing, submitUrl: `${req.env.PUBLIC_BASE_URL}/v1/f/${token}` };
+  const { publicBaseUrl, ...rest } = landing;
+  return { ...rest, submitUrl: `${publicBaseUrl}/v1/f/${token}` };
 }
 
 /** The landing (for the thank-you page) without counting a view. */

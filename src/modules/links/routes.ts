@@ -7,6 +7,7 @@ import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "./page";
 import { QR_RESPONSE, qrResponse } from "../../lib/qr";
 import { QrQuery, RedirectQuery, ShortLinkSchema, SuccessSchema, TokenParam } from "./schemas";
 import { recordClick, resolveShortLink, shortLinkQrTarget, shortLinkView, type PublicContext } from "./service";
+import { hostBrand } from "../white-label/resolve";
 
 const tags = ["Public"];
 
@@ -14,6 +15,7 @@ export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
   db: c.var.db,
   env: c.env,
   defer: (work) => c.executionCtx.waitUntil(work),
+  customHost: c.var.customHost,
 });
 
 const getLink = createRoute({
@@ -75,10 +77,10 @@ export const linkRoutes = createRouter()
         c.header("referrer-policy", "no-referrer");
         return c.redirect(link.destination.url, 302);
       }
-      return c.json(shortLinkView(ctx, token, link), 200);
+      return c.json(await shortLinkView(ctx, token, link), 200);
     } catch (err) {
       if (err instanceof ApiError && err.code === "NOT_FOUND" && isRedirect && wantsHtml(c.req.header("accept"))) {
-        return c.body(inactiveLinkPage(), 404, PAGE_HEADERS);
+        return c.body(inactiveLinkPage(await hostBrand(c.var.db, c.var.customHost)), 404, PAGE_HEADERS);
       }
       throw err;
     }

@@ -6,12 +6,15 @@ import { bufferClick } from "./clicks";
 import { asDestinationKind, feedbackPageUrl, resolveDestination, reviewLinks, type LocationLinkData, type ResolvedDestination } from "./destinations";
 import { customDestinationUrl, locationLinkData } from "./location-cache";
 import { readLinkToken, type LinkClaims } from "./tokens";
+import { hostServesTenant, tenantPublicBaseUrl, tenantWhiteLabel, type HostOwner } from "../white-label/resolve";
 
 /** What public routes have: no tenant, no actor; the tenant comes from the signed token. */
 export interface PublicContext {
   db: Db;
   env: Env;
   defer: (work: Promise<unknown>) => void;
+  /** the custom hostname the request came in on, when it is one (docs/white-label.md) */
+  customHost?: HostOwner | null;
 }
 
 export interface ShortLink {
@@ -32,9 +35,19 @@ export async function resolveShortLink(ctx: PublicContext, token: string): Promi
   if (!location || !location.isActive) {
     throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
   }
+  // on a custom hostname: only its own tenants' links (the white label is an isolate cache hit when hot)
+  if (ctx.customHost) {
+    const wl = await tenantWhiteLabel(ctx.db, claims.tenantId);
+    if (!wl || !hostServesTenant(ctx.customHost, wl)) throw notFound("Link");
+  }
   const kind = asDestinationKind(claims.destination);
   const customUrl = kind === "custom" ? await customDestinationUrl(ctx.db, claims.tenantId, claims.solicitationId) : null;
-  return { claims, location, destination: resolveDestination(kind, location, { publicBaseUrl: ctx.env.PUBLIC_BASE_URL, token, customUrl }) };
+  let destination = resolveDestination(kind, location, { publicBaseUrl: ctx.env.PUBLIC_BASE_URL, token, customUrl });
+  // the hosted feedback page lives on the tenant's custom hostname when it has one
+  if (destination.resolved === "feedback") {
+    destination = resolveDestination(kind, location, { publicBaseUrl: await tenantPublicBaseUrl(ctx.db, ctx.env, claims.tenantId), token, customUrl });
+  }
+  return { claims, location, destination };
 }
 
 /** Records a click off the request path (see clicks.ts); the caller has already answered. */
@@ -47,7 +60,7 @@ export function recordClick(ctx: PublicContext, link: ShortLink, source: "redire
 }
 
 /** The JSON body of GET /v1/r/{token}. */
-export function shortLinkView(ctx: PublicContext, token: string, link: ShortLink) {
+export async function shortLinkView(ctx: PublicContext, token: string, link: ShortLink) {
   return {
     solicitationId: link.claims.solicitationId,
     destination: link.destination.kind,
@@ -56,7 +69,7 @@ export function shortLinkView(ctx: PublicContext, token: string, link: ShortLink
     location: { id: link.location.locationId, name: link.location.name },
     brand: link.location.brand,
     reviewLinks: reviewLinks(link.location),
-    feedbackUrl: feedbackPageUrl(ctx.env.PUBLIC_BASE_URL, token),
+    feedbackUrl: feedbackPageUrl(await tenantPublicBaseUrl(ctx.db, ctx.env, link.claims.tenantId), token),
   };
 }
 

@@ -11,6 +11,7 @@ import { nowIso } from "../../lib/time";
 import { stopEnrollmentStatements } from "../sequences/service";
 import type { PublicContext } from "./service";
 import { readUnsubscribeToken, type UnsubscribeClaims } from "./tokens";
+import { hostServesTenant, tenantWhiteLabel, type EffectiveBrand } from "../white-label/resolve";
 
 /** The channels an unsubscribe link can stop: the message channels. */
 const CHANNELS = new Set<string>(["email", "sms", "whatsapp"]);
@@ -23,6 +24,8 @@ export interface UnsubscribeView {
   address: string | null;
   brand: { name: string; logoUrl: string | null };
   locale: string | null;
+  /** the white label of the tenant (colours and footer of the page) */
+  whiteLabel: EffectiveBrand;
   subscribed: boolean;
   /** when this link (or another unsubscribe link) stopped the channel; null while subscribed */
   unsubscribedAt: string | null;
@@ -52,6 +55,9 @@ async function load(ctx: PublicContext, token: string) {
   const brandId = sql`coalesce(
     (select l.brand_id from solicitations s join locations l on l.id = s.location_id where s.id = ${claims.solicitationId} and s.tenant_id = ${claims.tenantId}),
     (select b2.id from brands b2 where b2.tenant_id = ${claims.tenantId} order by b2.created_at, b2.id limit 1))`;
+  const wl = await tenantWhiteLabel(ctx.db, claims.tenantId);
+  // a custom hostname serves only its own tenants' links
+  if (!wl || !hostServesTenant(ctx.customHost, wl)) throw new ApiError("NOT_FOUND", "Link not found");
   const [contactRows, brandRows, latestRows] = await ctx.db.batch([
     ctx.db.select().from(contacts).where(and(eq(contacts.id, claims.contactId), eq(contacts.tenantId, claims.tenantId))),
     ctx.db.select({ name: brands.name, logoUrl: brands.logoUrl }).from(brands).where(and(eq(brands.tenantId, claims.tenantId), sql`${brands.id} = ${brandId}`)),
@@ -65,7 +71,7 @@ async function load(ctx: PublicContext, token: string) {
   const contact = contactRows[0];
   // an erased contact has nothing left to unsubscribe: the link is dead
   if (!contact || contact.anonymizedAt) throw noLongerActive();
-  return { claims, channel, contact, brand: brandRows[0] ?? { name: "", logoUrl: null }, latest: latestRows[0] ?? null };
+  return { claims, channel, contact, brand: brandRows[0] ?? { name: "", logoUrl: null }, latest: latestRows[0] ?? null, whiteLabel: wl.brand };
 }
 
 type Loaded = Awaited<ReturnType<typeof load>>;
@@ -75,7 +81,7 @@ const isUnsubscribed = (l: Loaded) => l.latest?.status === "revoked";
 function view(l: Loaded): UnsubscribeView {
   const address = l.channel === "email" ? (l.contact.email ? maskEmail(l.contact.email) : null) : l.contact.phone ? maskPhone(l.contact.phone) : null;
   return {
-    channel: l.channel, address, brand: l.brand, locale: l.contact.locale,
+    channel: l.channel, address, brand: l.brand, locale: l.contact.locale, whiteLabel: l.whiteLabel,
     subscribed: !isUnsubscribed(l), unsubscribedAt: isUnsubscribed(l) ? l.latest!.createdAt : null,
   };
 }

@@ -12,3 +12,4 @@ import "./alert";
 import "./inbox";
 import "./insights";
 import "./survey";
+import "./white-label";
