@@ -213,3 +213,25 @@ describe("MCP skill review.widgets", () => {
     expect(all.data.every((x: { tenantId: string }) => x.tenantId === w.tenantA.id)).toBe(true);
   });
 });
+
+describe("white label", () => {
+  it("wears the tenant's white label (colours, name in the footer) once set, and nothing of the platform before", async () => {
+    const widget = await newWidget({ name: "Branded", minRating: 1 });
+    const plain = await widgetJson(widget.publicKey);
+    expect((plain as any).brand).toBeNull();
+    expect(await (await fetchRaw(`/w/${widget.publicKey}`)).text()).not.toContain("Reviews by");
+
+    const put = await w.as("tenantAdmin").put("/v1/branding", { name: "Acme Agency <b>", primaryColor: "#7C3AED", accentColor: "#0F766E" });
+    expect(put.status).toBe(200);
+    // a widget edit purges its cache (the brand is read when the widget is built)
+    expect((await w.as("manager").patch(`/v1/widgets/${widget.id}`, { name: "Branded again" })).status).toBe(200);
+    await eventually(async () => expect((await widgetJson(widget.publicKey) as any).brand).toEqual({ name: "Acme Agency <b>", primaryColor: "#7c3aed", accentColor: "#0f766e" }));
+    const page = await (await fetchRaw(`/w/${widget.publicKey}`)).text();
+    expect(page).toContain("Reviews by Acme Agency &#60;b&#62;");
+    expect(page).not.toContain("Acme Agency <b>");
+    expect(page).toContain(".rw .stars{color:#7c3aed}");
+    expect(page).toContain(".rw{border-top:4px solid #0f766e}");
+    expect(await (await fetchRaw(`/w/${widget.publicKey}/embed.js`)).text()).toContain("Reviews by Acme Agency");
+    expect((await w.as("tenantAdmin").delete("/v1/branding")).status).toBe(204);
+  });
+});

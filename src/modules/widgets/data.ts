@@ -2,6 +2,8 @@ import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { locations, reviews, tenants, widgets, type WidgetOrder } from "../../db/schema";
 import { inJson } from "../../lib/sql";
+import { tenantWhiteLabel } from "../white-label/resolve";
+import { safeHexColor } from "../white-label/render";
 import { filterFooter } from "./footer";
 
 export interface ShowcaseReview {
@@ -26,6 +28,14 @@ export interface WidgetData {
   reviews: ShowcaseReview[];
   /** schema.org JSON-LD for the first-party reviews shown (null when none) */
   jsonLd: Record<string, unknown> | null;
+  /** the tenant's or its agency's white label (colours validated); null for the platform default, which shows no brand */
+  brand: WidgetBrand | null;
+}
+
+export interface WidgetBrand {
+  name: string;
+  primaryColor: string | null;
+  accentColor: string | null;
 }
 
 const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
@@ -54,6 +64,7 @@ export async function loadWidgetData(db: Db, key: string): Promise<WidgetData | 
     cfg.sites.length ? inJson(reviews.siteType, cfg.sites) : undefined,
   ];
   const order = cfg.order === "best" ? [desc(reviews.rating), desc(reviews.occurredAt), desc(reviews.id)] : [desc(reviews.occurredAt), desc(reviews.id)];
+  const whiteLabel = await tenantWhiteLabel(db, cfg.tenantId);
   const [shown, summary, firstParty] = await db.batch([
     db
       .select({
@@ -78,7 +89,13 @@ export async function loadWidgetData(db: Db, key: string): Promise<WidgetData | 
     summary: { averageRating: round1(summary[0]?.avg ?? null), reviewCount: summary[0]?.n ?? 0 },
     reviews: list,
     jsonLd: firstPartyJsonLd(place, list.filter((r) => r.isFirstParty), firstParty[0] ?? { n: 0, avg: null }),
+    brand: widgetBrand(whiteLabel?.brand),
   };
+}
+
+function widgetBrand(brand: { name: string; primaryColor: string | null; accentColor: string | null; source: string } | undefined): WidgetBrand | null {
+  if (!brand || brand.source === "default") return null;
+  return { name: brand.name, primaryColor: safeHexColor(brand.primaryColor), accentColor: safeHexColor(brand.accentColor) };
 }
 
 /**

@@ -36,12 +36,19 @@ function reviewItem(r: ShowcaseReview): string {
   return `<li>${stars(r.rating)}${r.text ? `<blockquote>${escapeHtml(r.text)}</blockquote>` : ""}<div class="muted">${by}${link}</div></li>`;
 }
 
-/** The widget body: heading with the honest average, the chosen reviews, and the footer naming the filters. */
+/** A white label's colours over the widget's own (validated #rrggbb only: nothing else reaches CSS). */
+const brandCss = (d: WidgetData) => {
+  const p = d.brand?.primaryColor;
+  const a = d.brand?.accentColor;
+  return `${p ? `.rw a{color:${p}}.rw .stars{color:${p}}` : ""}${a ? `.rw{border-top:4px solid ${a}}` : ""}`;
+};
+
+/** The widget body: heading with the honest average, the chosen reviews, and the footer naming the filters (and the white label, if any). */
 export function widgetHtml(d: WidgetData): string {
   const avg = d.summary.averageRating === null ? "" : `<span class="avg">${d.summary.averageRating.toFixed(1)} ★</span>`;
   const count = `<span class="muted">${d.summary.reviewCount} review${d.summary.reviewCount === 1 ? "" : "s"} in total</span>`;
   const items = d.reviews.length ? `<ol>${d.reviews.map(reviewItem).join("")}</ol>` : `<p class="muted">No reviews to show yet.</p>`;
-  return `<section class="rw" aria-label="Reviews of ${escapeHtml(d.title)}"><header><h2>${escapeHtml(d.title)}</h2>${avg}${count}</header>${items}<footer>${escapeHtml(d.footer)}</footer></section>`;
+  return `<section class="rw" aria-label="Reviews of ${escapeHtml(d.title)}"><header><h2>${escapeHtml(d.title)}</h2>${avg}${count}</header>${items}<footer>${escapeHtml(d.footer)}${d.brand ? ` · <span class="wl">Reviews by ${escapeHtml(d.brand.name)}</span>` : ""}</footer></section>${brandCss(d) ? `<style>${brandCss(d)}</style>` : ""}`;
 }
 
 /** JSON-LD as script text: `<` escaped so review text can never close the script element. */

@@ -82,6 +82,10 @@ export const PublicWidgetSchema = z
     }),
     reviews: z.array(Review),
     jsonLd: z.record(z.string(), z.unknown()).nullable().openapi({ description: "schema.org LocalBusiness + AggregateRating + Review for the first-party reviews shown; null when none (third-party reviews are never marked up)" }),
+    brand: z
+      .object({ name: z.string(), primaryColor: z.string().nullable(), accentColor: z.string().nullable() })
+      .nullable()
+      .openapi({ description: "the tenant's or its agency's white label (docs/white-label.md): its colours on links and stars, its name in the footer; null shows no brand" }),
   })
   .openapi("PublicWidget");
 
