@@ -1,6 +1,7 @@
 import type { Db } from "./db/client";
 import type { Env } from "./env";
 import type { Principal, TenantAccess, TenantRef } from "./modules/identity/access";
+import type { HostOwner } from "./modules/white-label/resolve";
 
 export interface AppVariables {
   requestId: string;
@@ -9,6 +10,8 @@ export interface AppVariables {
   access: TenantAccess;
   /** the x-tenant-id tenant, when the authenticator already read it (null: no such tenant) */
   prefetchedTenant?: TenantRef | null;
+  /** the custom hostname the request arrived on, when it is an active one (docs/white-label.md) */
+  customHost?: HostOwner | null;
 }
 
 export interface AppEnv {

@@ -27,6 +27,9 @@ import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
 import { responseRoutes } from "./modules/reviews/responses.routes";
 import { reviewRoutes } from "./modules/reviews/routes";
+import { alertRoutes } from "./modules/alerts/routes";
+import { alertUnsubscribeRoutes } from "./modules/alerts/unsubscribe.routes";
+import { autoReplyRoutes } from "./modules/reviews/auto-replies/routes";
 import { slaRoutes } from "./modules/reviews/sla.routes";
 import { samlRoutes } from "./modules/sso/saml.routes";
 import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
@@ -58,6 +61,12 @@ import { providerWebhookRoutes } from "./modules/solicitations/webhook.routes";
 import { sendingAdminRoutes } from "./modules/solicitations/admin.routes";
 import { linkRoutes } from "./modules/links/routes";
 import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
+import { publicReviewLinkRoutes } from "./modules/review-links/public.routes";
+import { reviewLinkRoutes } from "./modules/review-links/routes";
+import { publicWidgetRoutes } from "./modules/widgets/public.routes";
+import { widgetRoutes } from "./modules/widgets/routes";
+import { customHostContext } from "./modules/white-label/host";
+import { whiteLabelRoutes } from "./modules/white-label/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
   c.set("db", createDb(c.env.DB));
@@ -77,13 +86,16 @@ export function createApp() {
   registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
   app.use("*", requestId, database);
-  app.use("*", securityHeaders, jsonBodyLimit);
+  app.use("*", securityHeaders, jsonBodyLimit, customHostContext);
   // public routes authorised by a signed token (some under /v1): mounted before the /v1 auth
   // middleware, so their handlers answer first and end the chain
   app.route("/", publicFeedbackRoutes);
   app.route("/", feedbackPageRoutes);
   app.route("/", linkRoutes);
   app.route("/", unsubscribeRoutes);
+  app.route("/", publicReviewLinkRoutes);
+  app.route("/", publicWidgetRoutes);
+  app.route("/", alertUnsubscribeRoutes);
 
   app.use("/me", authenticate);
   app.use("/v1/*", authenticate, tenantContext);
@@ -103,6 +115,8 @@ export function createApp() {
   app.route("/", reviewRoutes);
   app.route("/", responseRoutes);
   app.route("/", slaRoutes);
+  app.route("/", autoReplyRoutes);
+  app.route("/", alertRoutes);
   app.route("/", contactRoutes);
   app.route("/", consentRoutes);
   app.route("/", complianceRoutes);
@@ -133,6 +147,9 @@ export function createApp() {
   app.route("/", providerWebhookRoutes);
   app.route("/", sendingAdminRoutes);
   app.route("/", deadLetterRoutes);
+  app.route("/", reviewLinkRoutes);
+  app.route("/", widgetRoutes);
+  app.route("/", whiteLabelRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -99,6 +99,15 @@ export interface Env {
   /** override of the 60 s agent timeout, in milliseconds (tests) */
   AGENT_TIMEOUT_MS?: string;
 
+  /** secret: Cloudflare API token (SSL and Certificates: Edit on the SaaS zone) for custom hostnames (docs/white-label.md) */
+  CLOUDFLARE_API_TOKEN?: string;
+  /** the Cloudflare for SaaS zone custom hostnames are created in */
+  CLOUDFLARE_ZONE_ID?: string;
+  /** default https://api.cloudflare.com/client/v4; a local stand-in in dev */
+  CLOUDFLARE_API_BASE_URL?: string;
+  /** the CNAME target customers point their hostname at (the zone's fallback origin), shown with each hostname */
+  CUSTOM_HOSTNAME_CNAME_TARGET?: string;
+
   /** dev/test only: "true" lets webhooks use http and loopback hosts (never private networks); ignored when deployed */
   ALLOW_INSECURE_WEBHOOKS?: string;
 
@@ -176,6 +185,10 @@ export const envSchema = z.looseObject({
   AGENT_TIMEOUT_MS: positiveNumber.optional(),
   DOH_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
   ALLOW_INSECURE_WEBHOOKS: z.enum(["true", "false"]).optional(),
+  CLOUDFLARE_API_TOKEN: text.optional(),
+  CLOUDFLARE_ZONE_ID: text.optional(),
+  CLOUDFLARE_API_BASE_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
+  CUSTOM_HOSTNAME_CNAME_TARGET: text.optional(),
 });
 
 const checked = new WeakMap<object, string | null>();

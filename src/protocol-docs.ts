@@ -80,6 +80,11 @@ export function documentProtocolEndpoints(registry: Registry) {
     "x-protocol": "mcp",
   });
   registry.registerPath({
+    method: "get", path: "/mcp/icon.svg", tags: ["MCP"], summary: "The server's and its tools' icon (MCP 2025-11-25 icons)",
+    responses: { 200: { description: "The icon", content: { "image/svg+xml": { schema: z.string() } } } },
+    "x-protocol": "mcp",
+  });
+  registry.registerPath({
     method: "get", path: "/oauth/authorize", tags: ["OAuth"], summary: "OAuth 2.1 authorization (sign-in and consent page)",
     description: "Authorization code flow with PKCE S256 (RFC 6749, MCP authorization). Renders the sign-in and consent page; Allow or Deny redirects to redirect_uri with `code` or `error`.",
     request: {

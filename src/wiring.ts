@@ -12,6 +12,7 @@ import { consumeDeadLetters } from "./background/dead-letter";
 import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
 import type { QueueConsumers } from "./background/queue";
 import { draftResponse } from "./modules/agents/reply-drafting";
+import { alertDigestsSweep, reviewAlertsHandler } from "./modules/alerts/background";
 import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
 import { automationRulesHandler } from "./modules/automation/background";
 import { competitorRefreshSweep } from "./modules/competitors/background";
@@ -20,9 +21,11 @@ import { contactsRetentionSweep } from "./modules/contacts/background";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { jobsConsumer, type JobRunners } from "./modules/jobs/runner";
-import { consumeClicks } from "./modules/links/background";
+import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
+import { reviewLinkClicks } from "./modules/review-links/clicks";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { reputationScoresSweep } from "./modules/reputation/background";
+import { autoReplyPublishSweep, autoRepliesHandler } from "./modules/reviews/auto-replies/background";
 import { reviewSyncConsumer, reviewSyncScheduleSweep, slaEscalationSweep } from "./modules/reviews/background";
 import { sequencesHandler, sequenceStepsSweep } from "./modules/sequences/background";
 import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
@@ -31,9 +34,11 @@ import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
 import { purgeExpiredSamlSweep } from "./modules/sso/background";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/webhooks/background";
+import { customHostnameStatusSweep } from "./modules/white-label/background";
+import { widgetCacheHandler } from "./modules/widgets/background";
 
 /** Event type -> work: every handler sees every event and picks its own (`select`); order is run order. */
-export const EVENT_HANDLERS: EventHandler[] = [analyticsRollupsHandler, webhookFanOutHandler, automationRulesHandler, sequencesHandler];
+export const EVENT_HANDLERS: EventHandler[] = [analyticsRollupsHandler, webhookFanOutHandler, automationRulesHandler, sequencesHandler, widgetCacheHandler, autoRepliesHandler, reviewAlertsHandler];
 
 /** Job kind (background_jobs.type) -> runner; the type makes a kind without a runner a compile error. */
 export const JOB_RUNNERS: JobRunners = { crm_import: runCrmImport };
@@ -46,7 +51,7 @@ export const queueConsumers = (eventHandlers: EventHandler[] = EVENT_HANDLERS, j
   events: byTenantShard(eventsConsumer(eventHandlers), tenantIdField),
   webhooks: byTenantShard(webhookDeliveryConsumer, tenantIdField),
   jobs: byTenantShard(jobsConsumer(jobRunners), tenantIdField),
-  clicks: consumeClicks,
+  clicks: clicksConsumer([shortLinkClicks, reviewLinkClicks]),
   "dead-letter": consumeDeadLetters,
 });
 
@@ -64,7 +69,12 @@ export const SWEEPS: Sweeps = {
     stalePendingSweep,
     idempotencyKeysPurgeSweep,
     sequenceStepsSweep(createSequenceStep),
-  ].map(acrossShards),
+    autoReplyPublishSweep,
+    alertDigestsSweep,
+  ]
+    .map(acrossShards)
+    // custom hostnames are control-plane rows (looked up by host before the tenant is known): swept once
+    .concat([customHostnameStatusSweep]),
   [CRONS.daily]: [
     ...[purgeProcessedEventsSweep, contactsRetentionSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep].map(acrossShards),
     // SAML request/assertion rows are control-plane rows (found before the tenant is known)

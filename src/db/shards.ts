@@ -48,6 +48,15 @@ export const CONTROL_TABLES = new Set([
 /** What a fenced write is told to wait (503 TENANT_MOVING, Retry-After). */
 export const MOVE_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * A lookup by a key that names no tenant (a review link's slug, a widget's public key) on every shard
+ * in parallel; the first non-null answer wins. Callers cache the result per isolate.
+ */
+export async function findOnShards<T>(env: Env, find: (db: Db) => Promise<T | null>): Promise<T | null> {
+  const found = await Promise.all(allShards(env).map((s) => find(s.db)));
+  return found.find((v) => v !== null) ?? null;
+}
+
 /** tenant -> shard, per isolate, as long as the tenant refs (10 s): the move job waits that long after fencing and after flipping. */
 const directory = new TtlCache<number>(10_000, 20_000);
 

@@ -20,7 +20,9 @@ export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
   const html = (c.res.headers.get("content-type") ?? "").includes("text/html");
   const wanted: [string, string][] = [["x-content-type-options", "nosniff"]];
   if (html) {
-    wanted.push(["referrer-policy", "no-referrer"], ["x-frame-options", "DENY"]);
+    wanted.push(["referrer-policy", "no-referrer"]);
+    // a page whose own CSP lets others frame it (the review widget page) keeps that decision
+    if (!/frame-ancestors (?!'none')/.test(c.res.headers.get("content-security-policy") ?? "")) wanted.push(["x-frame-options", "DENY"]);
     wanted.push(["content-security-policy", c.req.path === "/docs" ? DOCS_CSP : FALLBACK_CSP]);
   }
   const missing = wanted.filter(([name]) => !c.res.headers.has(name));

@@ -23,12 +23,12 @@ describe("queues of a deployed environment", () => {
     expect(rows.map((r) => [r.queue, r.body])).toEqual([["sends", body]]);
   });
 
-  it("without the prefix configured, a prefixed queue has no consumer and its messages are retried, not dropped", async () => {
+  it("without the prefix configured, a prefixed queue has no consumer: the batch throws (retried, then dead-lettered), nothing is acked", async () => {
     const batch = createMessageBatch("reputation-ops-dead-letter", [{ id: "msg-unprefixed-1", timestamp: new Date(), attempts: 1, body: {} }]);
     const ctx = createExecutionContext();
-    await worker.queue(batch, env, ctx);
+    await expect(worker.queue(batch, env, ctx)).rejects.toThrow("no consumer for queue reputation-ops-dead-letter");
     const result = await getQueueResult(batch, ctx);
-    expect(result.retryMessages.map((m: { msgId: string }) => m.msgId)).toEqual(["msg-unprefixed-1"]);
+    expect(result.explicitAcks).toEqual([]);
     expect(result.ackAll).toBe(false);
   });
 });

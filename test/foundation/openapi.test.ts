@@ -13,7 +13,7 @@ beforeAll(async () => {
 /** POST actions on a resource that take no body (state moves, triggers) */
 const BODYLESS_ACTION = new RegExp(
   `/(${["approve", "archive", "activate", "deactivate", "submit", "publish", "version", "start", "pause", "resume", "complete",
-    "accept", "reject", "refresh", "recompute", "click", "rotate-secret", "test", "redeliver", "crm/\\{integrationId\\}"].join("|")})$`,
+    "accept", "reject", "cancel", "refresh", "recompute", "click", "rotate-secret", "test", "redeliver", "crm/\\{integrationId\\}"].join("|")})$`,
 );
 
 const operations = () =>
@@ -33,7 +33,7 @@ describe("OpenAPI document", () => {
     });
   });
 
-  const NO_INPUT = new Set(["/health", "/mcp/health", "/mcp/skills", "/skills", "/docs", "/docs/openapi.json"]);
+  const NO_INPUT = new Set(["/health", "/mcp/health", "/mcp/icon.svg", "/mcp/skills", "/skills", "/docs", "/docs/openapi.json"]);
   it("gives every operation a success (or, for a redirect, 3xx) response and an error response", () => {
     for (const { path, method, op } of operations()) {
       const codes = Object.keys(op.responses ?? {});

@@ -27,6 +27,9 @@ const SELF_SERVICE: Record<string, string> = {
   "POST /v1/agents/{name}/run": "an agent only reads the caller's tenant; saving its drafts (create: true) needs tenant_user (test/agents)",
   "POST /v1/assistant/chat": "answers from reads; the conversation stored is the caller's own (test/assistant)",
   "DELETE /v1/assistant/conversations/{id}": "a user deletes their own conversation; another user's is 404 (test/assistant)",
+  "POST /v1/alert-subscriptions": "a user's own review alerts; subscribing someone else needs manager (test/alerts)",
+  "PATCH /v1/alert-subscriptions/{id}": "a user's own review alerts; another user's is 404 below manager (test/alerts)",
+  "DELETE /v1/alert-subscriptions/{id}": "a user's own review alerts; another user's is 404 below manager (test/alerts)",
 };
 const WRITES = new Set(["post", "put", "patch", "delete"]);
 const ROLE_ORDER = ["viewer", "tenantUser", "manager", "tenantAdmin"] as const;

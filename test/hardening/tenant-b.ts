@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { backgroundJobs } from "../../src/db/schema";
+import { autoReplies, backgroundJobs, customHostnames } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { createRecommendation } from "../../src/modules/recommendations/service";
 import { systemContext } from "../../src/lib/system-context";
 import { fanOutEvent } from "../../src/modules/webhooks/fanout";
 import { event, seedReview } from "../automation/helpers";
 import type { ApiResponse } from "../helpers/http";
-import { shardOf, type World } from "../helpers/seed";
+import { db, shardOf, type World } from "../helpers/seed";
 import { onShard } from "../../src/background/shards";
 
 const created = (res: ApiResponse, what: string) => {
@@ -54,6 +54,10 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
   const chat = await b.post("/v1/assistant/chat", { message: "How are our reviews doing?" });
   expect(chat.status, "B conversation").toBe(200);
   const conversationId = JSON.parse(/event: conversation\ndata: (.*)\n/.exec(chat.text)![1]!).conversationId as string;
+  const reviewLink = created(await b.post("/v1/review-links", { locationId: location.id, weights: { google: 1 } }), "review link");
+  const widget = created(await b.post("/v1/widgets", { name: "B widget", locationId: location.id }), "widget");
+  const alertSubscription = created(await b.post("/v1/alert-subscriptions", { locationId: location.id, instantEmail: false, digestFrequency: "weekly" }), "alert subscription");
+  const autoReplyRule = created(await b.post("/v1/auto-reply-rules", { name: "B auto", ratings: [5], source: "engine", locationId: location.id, isActive: false }), "auto-reply rule");
   const solicitation = created(await b.post("/v1/solicitations", { locationId: location.id, contactId: contact.id, channel: "email" }, { "idempotency-key": `b-${newId()}` }), "solicitation");
 
   // written by background work in production: the inbox item of a review, a webhook delivery, a
@@ -69,10 +73,23 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
     actionPayload: { kind: "update_location", locationId: location.id, patch: { name: "X" } },
   } as never);
   const now = new Date().toISOString();
+  const autoReplyId = newId();
+  await shardOf(tenant).insert(autoReplies).values({
+    id: autoReplyId, tenantId, ruleId: autoReplyRule.id, reviewId: review.id, responseId: response.id, mode: "auto_publish", status: "scheduled",
+    publishAt: new Date(Date.now() + 86_400_000).toISOString(), attempts: 0, cancelReason: null, lastError: null, createdAt: now, updatedAt: now,
+  });
   const jobId = `job_${newId()}`;
   await shardOf(tenant).insert(backgroundJobs).values({
     id: jobId, tenantId, type: "crm_import", status: "queued", subjectId: integration.id, counts: {}, cursor: null, error: null,
     createdByUserId: null, startedAt: null, finishedAt: null, createdAt: now, updatedAt: now,
+  });
+
+  // a custom hostname as the Cloudflare status sweep leaves it (creating one calls Cloudflare)
+  const hostnameId = newId();
+  // custom hostnames are control-plane rows (found by host before the tenant is known)
+  await db().insert(customHostnames).values({
+    id: hostnameId, scope: "tenant", scopeId: tenantId, agencyId: admin === "tenantBAdmin" ? w.agencyB.id : w.agencyA.id, hostname: `b-${hostnameId}.example.test`,
+    providerId: null, status: "pending", sslStatus: null, verification: {}, activatedAt: null, lastCheckedAt: null, createdAt: now, updatedAt: now,
   });
 
   /** The id of B's resource named by a path template and one of its parameters. */
@@ -89,7 +106,9 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
       integrations: integration.id, reviews: review.id, responses: response.id, settings: slaRule.id, contacts: contact.id,
       "api-keys": apiKey.id, regions: region.id, users: user.user?.id ?? user.id, competitors: competitor.id,
       recommendations: recommendation.id, inbox: item.id, surveys: survey.id, webhooks: webhook.id, "automation-rules": rule.id,
-      jobs: jobId, solicitations: solicitation.id, assistant: conversationId,
+      jobs: jobId, solicitations: solicitation.id, assistant: conversationId, "review-links": reviewLink.id, widgets: widget.id,
+      "auto-reply-rules": autoReplyRule.id, "auto-replies": autoReplyId, "alert-subscriptions": alertSubscription.id,
+      hostnames: hostnameId,
       // OAuth grants live in the OAuth provider's KV store and are only created by a full
       // authorization-code flow; an id no tenant has stands in (the route must still say 404)
       oauth: UNKNOWN_ID,

@@ -55,6 +55,7 @@ describe("GET /unsubscribe/{token}", () => {
     expect(res.body).toEqual({
       channel: "sms", address: "********0123", brand: { name: "Acme Dental", logoUrl: "https://cdn.acme.test/logo.png" },
       locale: null, subscribed: true, unsubscribedAt: null,
+      whiteLabel: { name: "Reputation Operations", logoUrl: null, primaryColor: null, accentColor: null, supportEmail: null, source: "default" },
     });
   });
 

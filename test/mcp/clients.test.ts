@@ -28,7 +28,7 @@ describe("clients of every revision list and call tools", () => {
     const { client, transport } = await v2Client({ pin: "2026-07-28" });
     expect(transport.sessionId).toBeUndefined();
     const { tools } = await client.listTools();
-    expect(names(tools)).toEqual(["location.finder", "location.list"]);
+    expect(names(tools)).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
     expect(tools[0]!.outputSchema).toBeDefined();
     const result = await client.callTool({ name: "location.list", arguments: {} });
     expect((result.structuredContent as any).data.map((l: any) => l.name)).toEqual(["Every Revision Ave"]);
@@ -46,7 +46,7 @@ describe("clients of every revision list and call tools", () => {
   it("2025-11-25: the v2 client in legacy mode and the v1 client open a session", async () => {
     const { client, transport } = await v2Client("legacy");
     expect(transport.sessionId).toMatch(new RegExp(`^${w.tenantA.id}\\.`));
-    expect(names((await client.listTools()).tools)).toEqual(["location.finder", "location.list"]);
+    expect(names((await client.listTools()).tools)).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
     expect(((await client.callTool({ name: "location.list", arguments: {} })).structuredContent as any).total).toBe(1);
     await client.close();
 
@@ -63,7 +63,7 @@ describe("clients of every revision list and call tools", () => {
       expect(((await init.json()) as any).result.protocolVersion).toBe(version);
       const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": version };
       const list = (await (await rawPost({ jsonrpc: "2.0", id: 2, method: "tools/list" }, headers)).json()) as any;
-      expect(names(list.result.tools)).toEqual(["location.finder", "location.list"]);
+      expect(names(list.result.tools)).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
       const call = (await (await rawPost({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "location.list", arguments: {} } }, headers)).json()) as any;
       expect(call.result.structuredContent.data[0].name).toBe("Every Revision Ave");
     });

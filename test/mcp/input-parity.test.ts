@@ -22,7 +22,9 @@ function domain(s: Json | undefined): Json {
   for (const k of ["type", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) if (x[k] !== undefined) out[k] = x[k];
   // a format is the domain; generators differ on whether they also spell it as a pattern
   if (out.format) delete out.pattern;
-  if (x.enum) out.enum = [...x.enum].sort();
+  // nullable ("null: every site") says the field may be absent, not that its values differ
+  if (Array.isArray(out.type)) out.type = out.type.filter((t: string) => t !== "null").join();
+  if (x.enum) out.enum = [...x.enum].filter((v: unknown) => v !== null).sort();
   if (x.const !== undefined) out.enum = [x.const];
   if (x.items) out.items = domain(x.items);
   return out;

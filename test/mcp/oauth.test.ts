@@ -110,7 +110,7 @@ describe("the full OAuth flow", () => {
     expect(provider.saved).toMatchObject({ token_type: "bearer", expires_in: 3600, scope: "read:locations" });
     expect(provider.saved!.refresh_token).toBeTruthy();
 
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["location.finder", "location.list"]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
     const page = structured(await client.callTool({ name: "location.list", arguments: { tenantId: w.tenantB.id } }));
     expect(page.data.map((l: any) => l.name)).toEqual(["A Main Street"]);
 
@@ -208,7 +208,7 @@ describe("agency sessions", () => {
   it("an agency admin's agency session lists the agency's tenants and acts for any of them by tenantId", async () => {
     const { client } = await oauthConnect({ email: w.users.agencyAdmin.email, tenantId: w.tenantA.id, agency: true, scopes: ["read:locations"] });
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(["agency.list-tenants", "location.finder", "location.list"]);
+    expect(names).toEqual(["agency.list-tenants", "location.finder", "location.list", "location.review-links", "white-label.get"]);
     const tenants = structured(await client.callTool({ name: "agency.list-tenants", arguments: {} }));
     expect(tenants.data.map((t: any) => t.id).sort()).toEqual([w.tenantA.id, siblingTenant.id].sort());
     const sibling = structured(await client.callTool({ name: "location.list", arguments: { tenantId: siblingTenant.id } }));

@@ -50,7 +50,7 @@ describe("2026-07-28: stateless requests", () => {
     const res = await modern("tools/list", {}, { token: key.token });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
-    expect(body.result.tools.map((t: any) => t.name)).toEqual(["location.finder", "location.list"]);
+    expect(body.result.tools.map((t: any) => t.name)).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
     expect(body.result.cacheScope).toBe("private");
     expect(body.result.ttlMs).toBe(300000);
     for (const t of body.result.tools) {

@@ -77,7 +77,7 @@ describe("stdio bridge (bin/reputation-mcp.mjs)", () => {
     await client.connect(transport);
     expect(client.getServerVersion()).toMatchObject({ name: "reputation-ops" });
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(["location.finder", "location.list"]);
+    expect(names).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
     const near = structured(await client.callTool({ name: "location.finder", arguments: { lat: 39.78, lng: -89.65, radiusKm: 25 } }));
     expect(near.data.map((l: { name: string }) => l.name)).toEqual(["Live Downtown", "Live Chatham"]);
 

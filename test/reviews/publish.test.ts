@@ -187,14 +187,18 @@ describe("manual publishing (the reply was posted by hand on the site)", () => {
     const writer = await connect({ token: key.token });
     const tool = (await writer.client.listTools()).tools.find((t) => t.name === "response.mark-published");
     expect(tool?.inputSchema.required).toEqual(["responseId"]);
-    const done = structured(await writer.client.callTool({ name: "response.mark-published", arguments: { responseId, externalUrl: "https://www.yelp.com/biz/x?hrid=1" } }));
+    // a session client without elicitation must say the user confirmed; without it nothing happens
+    const unconfirmed = await writer.client.callTool({ name: "response.mark-published", arguments: { responseId } });
+    expect(unconfirmed.isError).toBe(true);
+    expect((await w.as("viewer").get(`/v1/reviews/${reviewId}`)).body.status).not.toBe("responded");
+    const done = structured(await writer.client.callTool({ name: "response.mark-published", arguments: { responseId, externalUrl: "https://www.yelp.com/biz/x?hrid=1", confirm: true } }));
     expect(done).toMatchObject({ id: responseId, status: "published", publishedVia: "manual", publishedUrl: "https://www.yelp.com/biz/x?hrid=1", publishedByUserId: null });
     expect((await w.as("viewer").get(`/v1/reviews/${reviewId}`)).body.status).toBe("responded");
     const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, responseId), eq(auditEvents.action, "response.published"))).get();
     expect(audit).toMatchObject({ actorType: "system", actorId: key.keyId });
     // another tenant's key cannot reach it
     const other = await connect({ token: mintTestKey(w.tenantB.id, ["read:reviews", "write:responses"]).token });
-    const refused = await other.client.callTool({ name: "response.mark-published", arguments: { responseId } });
+    const refused = await other.client.callTool({ name: "response.mark-published", arguments: { responseId, confirm: true } });
     expect(refused.isError).toBe(true);
   });
 });

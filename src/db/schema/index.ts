@@ -24,3 +24,8 @@ export * from "./background-jobs";
 export * from "./links";
 export * from "./sequences";
 export * from "./assistant";
+export * from "./review-links";
+export * from "./widgets";
+export * from "./auto-replies";
+export * from "./alerts";
+export * from "./white-label";

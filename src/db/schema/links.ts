@@ -1,6 +1,7 @@
 import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-export const CLICK_SOURCES = ["redirect", "api"] as const;
+/** redirect: the link opened; qr: opened by scanning its QR code (`?src=qr`); api: PATCH .../click */
+export const CLICK_SOURCES = ["redirect", "qr", "api"] as const;
 
 /**
  * One row per recorded short-link click (no personal data: who clicked is the solicitation's

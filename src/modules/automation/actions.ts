@@ -11,7 +11,7 @@ import { createResponse } from "../reviews/responses.service";
 import { deliveryBody } from "../webhooks/delivery";
 import { openSecret } from "../webhooks/service";
 import { postSigned, type FetchFn } from "../webhooks/transport";
-import { eventReview, renderTokens, type EventPlace, type TokenSource } from "./context";
+import { eventReview, renderTokens, type EventPlace, type TokenSource } from "../../lib/event-context";
 import type { ActionInput, RuleRow } from "./schemas";
 import { tenantUserIds } from "./service";
 import { createRecommendation } from "../recommendations/service";

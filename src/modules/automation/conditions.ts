@@ -1,5 +1,6 @@
 import type { RuleCondition } from "../../db/schema";
 import type { ValidationIssue } from "../../lib/errors";
+import { valueAt } from "../../lib/event-context";
 import type { EventType } from "../../lib/events";
 import { payloadFields, type FieldKind } from "../events/catalogue";
 
@@ -53,15 +54,6 @@ export function conditionIssues(type: EventType, conditions: RuleCondition[]): V
     if (problem) issues.push({ path: at("value"), message: problem });
   });
   return issues;
-}
-
-export function valueAt(data: Record<string, unknown>, path: string): unknown {
-  let v: unknown = data;
-  for (const key of path.split(".")) {
-    if (v === null || typeof v !== "object") return undefined;
-    v = (v as Record<string, unknown>)[key];
-  }
-  return v;
 }
 
 /** One condition against a payload; a missing field or null fails every comparison except neq. */

@@ -11,7 +11,7 @@ import { systemContext } from "../../lib/system-context";
 import type { FetchFn } from "../webhooks/transport";
 import { runAction } from "./actions";
 import { allMatch } from "./conditions";
-import { eventPlace, eventReview, type EventPlace, type TokenSource } from "./context";
+import { eventPlace, eventReview, type EventPlace, type TokenSource } from "../../lib/event-context";
 import type { RuleRow } from "./schemas";
 
 /** Events this many rule actions deep trigger no further rules. */

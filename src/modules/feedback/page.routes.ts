@@ -7,6 +7,7 @@ import { publicRequest } from "./routes";
 import { SubmitFeedbackBody } from "./schemas";
 import { feedbackLinkData, openFeedbackLink, submitFeedbackByToken } from "./service";
 import type { Landing } from "./landing";
+import { hostBrand } from "../white-label/resolve";
 
 const SECURITY_HEADERS = {
   "content-type": "text/html; charset=utf-8",
@@ -19,7 +20,8 @@ const SECURITY_HEADERS = {
 const html = (body: { toString(): string }, status = 200) =>
   new Response(`<!doctype html>${body.toString()}`, { status, headers: SECURITY_HEADERS });
 
-const notFound = () => html(notFoundPage(), 404);
+/** On a custom hostname the not-found page still wears the host owner's brand. */
+const notFound = async (c: Context<AppEnv>) => html(notFoundPage(await hostBrand(c.var.db, c.var.customHost)), 404);
 
 /**
  * The blank rating form of a location, rendered once per cached landing and reused with each
@@ -43,11 +45,11 @@ function blankFeedbackPage(landing: Landing, token: string): Response {
 }
 
 /** Unknown or forged tokens get the friendly page; other errors go to the app's handler. */
-async function orNotFound(work: () => Promise<Response>): Promise<Response> {
+async function orNotFound(c: Context<AppEnv>, work: () => Promise<Response>): Promise<Response> {
   try {
     return await work();
   } catch (e) {
-    if (e instanceof ApiError && e.code === "NOT_FOUND") return notFound();
+    if (e instanceof ApiError && e.code === "NOT_FOUND") return notFound(c);
     throw e;
   }
 }
@@ -88,14 +90,14 @@ const friendly = (issues: { path: string; message: string }[]) =>
 /** The hosted feedback page (HTML, outside the OpenAPI document): form, form post, thank-you page. */
 export const feedbackPageRoutes = new Hono<AppEnv>()
   .get("/f/:token", (c: Context<AppEnv>) =>
-    orNotFound(async () => {
+    orNotFound(c, async () => {
       const token = c.req.param("token")!;
       const { landing } = await openFeedbackLink(publicRequest(c), token);
       return blankFeedbackPage(landing, token);
     }),
   )
   .post("/f/:token", (c: Context<AppEnv>) =>
-    orNotFound(async () => {
+    orNotFound(c, async () => {
       const token = c.req.param("token")!;
       const req = publicRequest(c);
       const landing = await feedbackLinkData(req, token);
@@ -121,5 +123,5 @@ export const feedbackPageRoutes = new Hono<AppEnv>()
     }),
   )
   .get("/f/:token/thanks", (c: Context<AppEnv>) =>
-    orNotFound(async () => html(thanksPage(await feedbackLinkData(publicRequest(c), c.req.param("token")!)))),
+    orNotFound(c, async () => html(thanksPage(await feedbackLinkData(publicRequest(c), c.req.param("token")!)))),
   );

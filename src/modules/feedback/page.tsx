@@ -3,6 +3,8 @@ import type { Child } from "hono/jsx";
 import type { SurveyQuestion } from "../../db/schema";
 import type { Landing, LandingSurvey } from "./landing";
 import type { ReviewLink } from "./review-links";
+import { brandCss, safeLogoUrl } from "../white-label/render";
+import { DEFAULT_BRAND, type EffectiveBrand } from "../white-label/resolve";
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -40,8 +42,26 @@ button{width:100%;font:inherit;font-weight:600;padding:.8rem;border:0;border-rad
 @media (min-width:40rem){main{padding-top:3rem}.card{padding:2rem}}
 `;
 
-function Layout(props: { title: string; landing?: Landing; children: Child }) {
+/** The white-label footer: the agency's (or tenant's) logo and name, and its support address. */
+function BrandFooter({ brand }: { brand: EffectiveBrand }) {
+  if (brand.source === "default") return null;
+  const logo = safeLogoUrl(brand.logoUrl);
+  return (
+    <footer class="wl">
+      {logo && <img src={logo} alt={brand.name} />}
+      <span class="wl-name">{brand.name}</span>
+      {brand.supportEmail && (
+        <span>
+          Questions? <a href={`mailto:${brand.supportEmail}`}>{brand.supportEmail}</a>
+        </span>
+      )}
+    </footer>
+  );
+}
+
+function Layout(props: { title: string; landing?: Landing; brand?: EffectiveBrand; children: Child }) {
   const l = props.landing;
+  const brand = props.brand ?? l?.whiteLabel ?? DEFAULT_BRAND;
   return (
     <html lang="en">
       <head>
@@ -50,7 +70,8 @@ function Layout(props: { title: string; landing?: Landing; children: Child }) {
         <meta name="referrer" content="no-referrer" />
         <meta name="robots" content="noindex" />
         <title>{props.title}</title>
-        <style dangerouslySetInnerHTML={{ __html: STYLE }} />
+        {/* brandCss emits only colours that passed a strict #rrggbb check */}
+        <style dangerouslySetInnerHTML={{ __html: STYLE + brandCss(brand) }} />
       </head>
       <body>
         <main>
@@ -64,6 +85,7 @@ function Layout(props: { title: string; landing?: Landing; children: Child }) {
             </header>
           )}
           <div class="card">{props.children}</div>
+          <BrandFooter brand={brand} />
         </main>
       </body>
     </html>
@@ -240,9 +262,9 @@ export function thanksPage(landing: Landing) {
 }
 
 /** Unknown, expired or forged link. */
-export function notFoundPage() {
+export function notFoundPage(brand?: EffectiveBrand) {
   return (
-    <Layout title="Link not found">
+    <Layout title="Link not found" brand={brand}>
       <h1>We couldn't find this feedback page</h1>
       <p>The link may be incomplete or no longer valid. Please check that you copied the whole link from your message.</p>
       <p class="muted">If you clicked it straight from the message, the business may have closed this request. Thank you for wanting to share your experience.</p>

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { FEEDBACK_SURVEY_TYPES, SENTIMENTS, SURVEY_TYPES, type feedbackSubmissions, type FeedbackSurveyType } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
 import { SurveyQuestionSchema } from "./questions";
+import { EffectiveBrandSchema } from "../white-label/schemas";
 
 export const NPS_BUCKETS = ["promoter", "passive", "detractor"] as const;
 export type NpsBucket = (typeof NPS_BUCKETS)[number];
@@ -127,6 +128,7 @@ export const LandingSchema = z
     survey: LandingSurveySchema.nullable().openapi({ description: "the active survey attached to the solicitation's campaign; null: the plain 1-5 rating form" }),
     reviewLinks: z.array(ReviewLinkSchema).openapi({ description: "offered to everyone after submitting, whatever the rating (no review gating)" }),
     submitUrl: z.string(),
+    whiteLabel: EffectiveBrandSchema.openapi({ description: "the agency's (or tenant's) white-label brand the page shows: colours, footer logo and name, support email" }),
   })
   .openapi("FeedbackLanding");
 

@@ -9,13 +9,13 @@ export interface ClickMessage {
   id: string;
   tenantId: string;
   solicitationId: string;
-  source: "redirect" | "api";
+  source: "redirect" | "qr" | "api";
   at: string;
 }
 
 export const isClickMessage = (v: unknown): v is ClickMessage => {
   const m = v as ClickMessage | null;
-  return !!m && typeof m.id === "string" && typeof m.tenantId === "string" && typeof m.solicitationId === "string" && typeof m.at === "string" && (m.source === "redirect" || m.source === "api");
+  return !!m && typeof m.id === "string" && typeof m.tenantId === "string" && typeof m.solicitationId === "string" && typeof m.at === "string" && (m.source === "redirect" || m.source === "qr" || m.source === "api");
 };
 
 /** What goes on the CLICKS queue: the clicks one isolate buffered during one flush window. */

@@ -4,6 +4,9 @@
  */
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
+import { brandCss, brandFooterHtml } from "../white-label/render";
+import { DEFAULT_BRAND, type EffectiveBrand } from "../white-label/resolve";
+
 /** Only http(s) URLs are rendered as an image source. */
 const safeImageUrl = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
 
@@ -34,20 +37,26 @@ export const PAGE_HEADERS = {
   "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 } as const;
 
-export function publicPage(o: { title: string; brand?: { name: string; logoUrl: string | null } | null; lang?: string; body: string }): string {
+/**
+ * `brand` is the business the message came from (header); `whiteLabel` the agency's (or tenant's)
+ * white label: its colours and its footer.
+ */
+export function publicPage(o: { title: string; brand?: { name: string; logoUrl: string | null } | null; whiteLabel?: EffectiveBrand; lang?: string; body: string }): string {
+  const wl = o.whiteLabel ?? DEFAULT_BRAND;
   const logo = safeImageUrl(o.brand?.logoUrl ?? null);
   const header = o.brand
     ? `<header>${logo ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(o.brand.name)} logo">` : ""}<span class="brand">${escapeHtml(o.brand.name)}</span></header>`
     : "";
   return `<!doctype html>
 <html lang="${escapeHtml(o.lang ?? "en")}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex"><title>${escapeHtml(o.title)}</title><style>${STYLE}</style></head>
-<body><main>${header}${o.body}</main></body></html>`;
+<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex"><title>${escapeHtml(o.title)}</title><style>${STYLE}${brandCss(wl)}</style></head>
+<body><main>${header}${o.body}</main>${brandFooterHtml(wl)}</body></html>`;
 }
 
-export const inactiveLinkPage = () =>
+export const inactiveLinkPage = (whiteLabel?: EffectiveBrand) =>
   publicPage({
     title: "Link no longer active",
+    whiteLabel,
     body: `<h1>This link is no longer active</h1><p class="muted">The business may have changed its review pages. Nothing else is needed from you.</p>`,
   });
 

@@ -4,8 +4,10 @@ import type { AppEnv } from "../../app-env";
 import { ApiError } from "../../lib/errors";
 import { createRouter, errors, json } from "../../lib/openapi";
 import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "./page";
-import { RedirectQuery, ShortLinkSchema, SuccessSchema, TokenParam } from "./schemas";
-import { recordClick, resolveShortLink, shortLinkView, type PublicContext } from "./service";
+import { QR_RESPONSE, qrResponse } from "../../lib/qr";
+import { QrQuery, RedirectQuery, ShortLinkSchema, SuccessSchema, TokenParam } from "./schemas";
+import { recordClick, resolveShortLink, shortLinkQrTarget, shortLinkView, type PublicContext } from "./service";
+import { hostBrand } from "../white-label/resolve";
 
 const tags = ["Public"];
 
@@ -13,6 +15,7 @@ export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
   db: c.var.db,
   env: c.env,
   defer: (work) => c.executionCtx.waitUntil(work),
+  customHost: c.var.customHost,
 });
 
 const getLink = createRoute({
@@ -24,7 +27,8 @@ const getLink = createRoute({
     "Public (no authentication). Without `redirect`, the destination data as JSON (no click recorded). With `redirect=1`, " +
     "a 302 to the destination and a click recorded off the request path (the first click sets the solicitation's clickedAt). " +
     "The token is verified by its MAC and the location's data comes from a cache, so the answer never waits on D1. " +
-    "Unknown or forged token: 404. A link whose location was deleted or deactivated: 404 with details.reason (an HTML page for browsers).",
+    "Unknown or forged token: 404. A link whose location was deleted or deactivated: 404 with details.reason (an HTML page for browsers). " +
+    "`src=qr` (what the link's QR code encodes) records the click with source qr.",
   security: [],
   request: { params: TokenParam, query: RedirectQuery },
   responses: {
@@ -46,6 +50,19 @@ const click = createRoute({
   responses: { 200: json(SuccessSchema, "Recorded"), 404: errors[404] },
 });
 
+const qr = createRoute({
+  method: "get",
+  path: "/v1/r/{token}/qr",
+  tags,
+  summary: "Short link: its QR code (SVG or PNG)",
+  description:
+    "Public. A QR code of `{PUBLIC_BASE_URL}/v1/r/{token}?redirect=1&src=qr`: a scan redirects like the link and is counted as a click with source qr. " +
+    "Unknown or forged token: 404.",
+  security: [],
+  request: { params: TokenParam, query: QrQuery },
+  responses: { 200: QR_RESPONSE, 400: errors[400], 404: errors[404] },
+});
+
 export const linkRoutes = createRouter()
   .openapi(getLink, async (c) => {
     const { token } = c.req.valid("param");
@@ -55,18 +72,22 @@ export const linkRoutes = createRouter()
     try {
       const link = await resolveShortLink(ctx, token);
       if (isRedirect) {
-        recordClick(ctx, link, "redirect");
+        recordClick(ctx, link, c.req.valid("query").src === "qr" ? "qr" : "redirect");
         c.header("cache-control", "no-store");
         c.header("referrer-policy", "no-referrer");
         return c.redirect(link.destination.url, 302);
       }
-      return c.json(shortLinkView(ctx, token, link), 200);
+      return c.json(await shortLinkView(ctx, token, link), 200);
     } catch (err) {
       if (err instanceof ApiError && err.code === "NOT_FOUND" && isRedirect && wantsHtml(c.req.header("accept"))) {
-        return c.body(inactiveLinkPage(), 404, PAGE_HEADERS);
+        return c.body(inactiveLinkPage(await hostBrand(c.var.db, c.var.customHost)), 404, PAGE_HEADERS);
       }
       throw err;
     }
+  })
+  .openapi(qr, async (c) => {
+    const { format, size } = c.req.valid("query");
+    return qrResponse(await shortLinkQrTarget(publicCtx(c), c.req.valid("param").token), format, size) as never;
   })
   .openapi(click, async (c) => {
     const ctx = publicCtx(c);

@@ -25,6 +25,12 @@ export const ShortLinkSchema = z
 
 export const RedirectQuery = z.object({
   redirect: z.enum(["1", "0", "true", "false"]).optional().openapi({ description: "1: answer 302 to the destination (and record a click) instead of JSON" }),
+  src: z.string().max(16).optional().openapi({ description: "qr: the link was opened by scanning its QR code (the click is recorded with source qr); other values are ignored" }),
+});
+
+export const QrQuery = z.object({
+  format: z.enum(["svg", "png"]).default("svg"),
+  size: z.coerce.number().int().min(64).max(2048).default(512).openapi({ description: "PNG width in pixels (SVG scales freely)" }),
 });
 
 export const SuccessSchema = z.object({ success: z.boolean() }).openapi("Success");

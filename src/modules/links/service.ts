@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { controlDb, tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { jwtSecrets } from "../../lib/jwt";
@@ -6,12 +7,15 @@ import { bufferClick } from "./clicks";
 import { asDestinationKind, feedbackPageUrl, resolveDestination, reviewLinks, type LocationLinkData, type ResolvedDestination } from "./destinations";
 import { customDestinationUrl, locationLinkData } from "./location-cache";
 import { readLinkToken, type LinkClaims } from "./tokens";
+import { hostServesTenant, tenantPublicBaseUrl, tenantWhiteLabel, type HostOwner } from "../white-label/resolve";
 
 /** What public routes have: no tenant, no actor; the tenant comes from the signed token. */
 export interface PublicContext {
   db: Db;
   env: Env;
   defer: (work: Promise<unknown>) => void;
+  /** the custom hostname the request came in on, when it is one (docs/white-label.md) */
+  customHost?: HostOwner | null;
 }
 
 export interface ShortLink {
@@ -28,17 +32,30 @@ export interface ShortLink {
 export async function resolveShortLink(ctx: PublicContext, token: string): Promise<ShortLink> {
   const claims = await readLinkToken(jwtSecrets(ctx.env), token);
   if (!claims) throw notFound("Link");
-  const location = await locationLinkData({ db: ctx.db, publicBaseUrl: ctx.env.PUBLIC_BASE_URL, defer: ctx.defer }, claims.tenantId, claims.locationId);
+  // tenant rows on the token's tenant's shard (a directory cache hit when hot); white-label rows on the control plane
+  const db = await tenantDb(ctx.env, claims.tenantId);
+  const control = controlDb(ctx.env);
+  const location = await locationLinkData({ db, publicBaseUrl: ctx.env.PUBLIC_BASE_URL, defer: ctx.defer }, claims.tenantId, claims.locationId);
   if (!location || !location.isActive) {
     throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
   }
+  // on a custom hostname: only its own tenants' links (the white label is an isolate cache hit when hot)
+  if (ctx.customHost) {
+    const wl = await tenantWhiteLabel(control, claims.tenantId);
+    if (!wl || !hostServesTenant(ctx.customHost, wl)) throw notFound("Link");
+  }
   const kind = asDestinationKind(claims.destination);
-  const customUrl = kind === "custom" ? await customDestinationUrl(ctx.db, claims.tenantId, claims.solicitationId) : null;
-  return { claims, location, destination: resolveDestination(kind, location, { publicBaseUrl: ctx.env.PUBLIC_BASE_URL, token, customUrl }) };
+  const customUrl = kind === "custom" ? await customDestinationUrl(db, claims.tenantId, claims.solicitationId) : null;
+  let destination = resolveDestination(kind, location, { publicBaseUrl: ctx.env.PUBLIC_BASE_URL, token, customUrl });
+  // the hosted feedback page lives on the tenant's custom hostname when it has one
+  if (destination.resolved === "feedback") {
+    destination = resolveDestination(kind, location, { publicBaseUrl: await tenantPublicBaseUrl(control, ctx.env, claims.tenantId), token, customUrl });
+  }
+  return { claims, location, destination };
 }
 
 /** Records a click off the request path (see clicks.ts); the caller has already answered. */
-export function recordClick(ctx: PublicContext, link: ShortLink, source: "redirect" | "api"): void {
+export function recordClick(ctx: PublicContext, link: ShortLink, source: "redirect" | "qr" | "api"): void {
   bufferClick(
     ctx.env,
     { id: crypto.randomUUID(), tenantId: link.claims.tenantId, solicitationId: link.claims.solicitationId, source, at: new Date().toISOString() },
@@ -47,7 +64,7 @@ export function recordClick(ctx: PublicContext, link: ShortLink, source: "redire
 }
 
 /** The JSON body of GET /v1/r/{token}. */
-export function shortLinkView(ctx: PublicContext, token: string, link: ShortLink) {
+export async function shortLinkView(ctx: PublicContext, token: string, link: ShortLink) {
   return {
     solicitationId: link.claims.solicitationId,
     destination: link.destination.kind,
@@ -56,6 +73,12 @@ export function shortLinkView(ctx: PublicContext, token: string, link: ShortLink
     location: { id: link.location.locationId, name: link.location.name },
     brand: link.location.brand,
     reviewLinks: reviewLinks(link.location),
-    feedbackUrl: feedbackPageUrl(ctx.env.PUBLIC_BASE_URL, token),
+    feedbackUrl: feedbackPageUrl(await tenantPublicBaseUrl(ctx.db, ctx.env, link.claims.tenantId), token),
   };
+}
+
+/** What a short link's QR code encodes: the redirect, marked as a scan. Unknown or forged token: 404. */
+export async function shortLinkQrTarget(ctx: PublicContext, token: string): Promise<string> {
+  if (!(await readLinkToken(jwtSecrets(ctx.env), token))) throw notFound("Link");
+  return `${ctx.env.PUBLIC_BASE_URL.replace(/\/+$/, "")}/v1/r/${encodeURIComponent(token)}?redirect=1&src=qr`;
 }

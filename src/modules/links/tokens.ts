@@ -6,7 +6,7 @@ import { fromBase64Url, toBase64Url } from "../../lib/crypto";
  *   base64url(purpose ~ field ~ field ...) "." base64url(HMAC-SHA256(key, payload)[0..16])
  * 128 bits of MAC make tokens unguessable and unforgeable; the payload is readable, never secret.
  */
-export type TokenPurpose = "link" | "unsub";
+export type TokenPurpose = "link" | "unsub" | "alert";
 
 const MAC_BYTES = 16;
 const SEP = "~";

@@ -6,6 +6,7 @@ import { requestMeta } from "../../middleware/service-context";
 import { PAGE_HEADERS, wantsJson } from "./page";
 import { publicCtx } from "./routes";
 import { TokenParam } from "./schemas";
+import { EffectiveBrandSchema } from "../white-label/schemas";
 import { unsubscribePage, type UnsubscribeOutcome } from "./unsubscribe-page";
 import { getUnsubscribe, resubscribe, unsubscribe, type UnsubscribeView } from "./unsubscribe.service";
 
@@ -17,6 +18,7 @@ const UnsubscribeSchema = z
     address: z.string().nullable().openapi({ description: "The address the link was sent to, masked" }),
     brand: z.object({ name: z.string(), logoUrl: z.string().nullable() }),
     locale: z.string().nullable(),
+    whiteLabel: EffectiveBrandSchema,
     subscribed: z.boolean(),
     unsubscribedAt: z.string().nullable().openapi({ format: "date-time" }),
   })

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import { controlDb, tenantDb } from "../../db/shards";
 import { brands, consentRecords, contacts, type ConsentChannel } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -11,6 +12,7 @@ import { nowIso } from "../../lib/time";
 import { stopEnrollmentStatements } from "../sequences/service";
 import type { PublicContext } from "./service";
 import { readUnsubscribeToken, type UnsubscribeClaims } from "./tokens";
+import { hostServesTenant, tenantWhiteLabel, type EffectiveBrand } from "../white-label/resolve";
 
 /** The channels an unsubscribe link can stop: the message channels. */
 const CHANNELS = new Set<string>(["email", "sms", "whatsapp"]);
@@ -23,6 +25,8 @@ export interface UnsubscribeView {
   address: string | null;
   brand: { name: string; logoUrl: string | null };
   locale: string | null;
+  /** the white label of the tenant (colours and footer of the page) */
+  whiteLabel: EffectiveBrand;
   subscribed: boolean;
   /** when this link (or another unsubscribe link) stopped the channel; null while subscribed */
   unsubscribedAt: string | null;
@@ -40,18 +44,24 @@ export const maskPhone = (phone: string) => `${"*".repeat(Math.max(0, phone.leng
 const noLongerActive = () => new ApiError("NOT_FOUND", "This link is no longer active");
 
 /** The tenant-scoped context an unsubscribe acts in: the system actor "unsubscribe", the request's ip and agent. */
-const actingContext = (ctx: PublicContext, claims: UnsubscribeClaims, meta: RequestMeta): ServiceContext => ({
-  db: ctx.db, env: ctx.env, defer: ctx.defer, tenantId: claims.tenantId, meta, actor: { type: "system", name: "unsubscribe" },
+const actingContext = (ctx: PublicContext, claims: UnsubscribeClaims, meta: RequestMeta, db: PublicContext["db"]): ServiceContext => ({
+  db, env: ctx.env, defer: ctx.defer, tenantId: claims.tenantId, meta, actor: { type: "system", name: "unsubscribe" },
 });
 
 async function load(ctx: PublicContext, token: string) {
   const claims = await readUnsubscribeToken(jwtSecrets(ctx.env), token);
   if (!claims || !CHANNELS.has(claims.channel)) throw new ApiError("NOT_FOUND", "Link not found");
+  // from here on the tenant's shard (white-label rows: the control plane)
+  const control = controlDb(ctx.env);
+  ctx = { ...ctx, db: await tenantDb(ctx.env, claims.tenantId) };
   const channel = claims.channel as ConsentChannel;
   // the brand of the solicitation's location, else the tenant's oldest brand
   const brandId = sql`coalesce(
     (select l.brand_id from solicitations s join locations l on l.id = s.location_id where s.id = ${claims.solicitationId} and s.tenant_id = ${claims.tenantId}),
     (select b2.id from brands b2 where b2.tenant_id = ${claims.tenantId} order by b2.created_at, b2.id limit 1))`;
+  const wl = await tenantWhiteLabel(control, claims.tenantId);
+  // a custom hostname serves only its own tenants' links
+  if (!wl || !hostServesTenant(ctx.customHost, wl)) throw new ApiError("NOT_FOUND", "Link not found");
   const [contactRows, brandRows, latestRows] = await ctx.db.batch([
     ctx.db.select().from(contacts).where(and(eq(contacts.id, claims.contactId), eq(contacts.tenantId, claims.tenantId))),
     ctx.db.select({ name: brands.name, logoUrl: brands.logoUrl }).from(brands).where(and(eq(brands.tenantId, claims.tenantId), sql`${brands.id} = ${brandId}`)),
@@ -65,7 +75,7 @@ async function load(ctx: PublicContext, token: string) {
   const contact = contactRows[0];
   // an erased contact has nothing left to unsubscribe: the link is dead
   if (!contact || contact.anonymizedAt) throw noLongerActive();
-  return { claims, channel, contact, brand: brandRows[0] ?? { name: "", logoUrl: null }, latest: latestRows[0] ?? null };
+  return { claims, channel, contact, brand: brandRows[0] ?? { name: "", logoUrl: null }, latest: latestRows[0] ?? null, whiteLabel: wl.brand, db: ctx.db };
 }
 
 type Loaded = Awaited<ReturnType<typeof load>>;
@@ -75,7 +85,7 @@ const isUnsubscribed = (l: Loaded) => l.latest?.status === "revoked";
 function view(l: Loaded): UnsubscribeView {
   const address = l.channel === "email" ? (l.contact.email ? maskEmail(l.contact.email) : null) : l.contact.phone ? maskPhone(l.contact.phone) : null;
   return {
-    channel: l.channel, address, brand: l.brand, locale: l.contact.locale,
+    channel: l.channel, address, brand: l.brand, locale: l.contact.locale, whiteLabel: l.whiteLabel,
     subscribed: !isUnsubscribed(l), unsubscribedAt: isUnsubscribed(l) ? l.latest!.createdAt : null,
   };
 }
@@ -101,7 +111,7 @@ function consentInsert(sctx: ServiceContext, l: Loaded, status: "revoked" | "gra
 export async function unsubscribe(ctx: PublicContext, token: string, meta: RequestMeta): Promise<UnsubscribeView> {
   const l = await load(ctx, token);
   if (isUnsubscribed(l)) return view(l);
-  const sctx = actingContext(ctx, l.claims, meta);
+  const sctx = actingContext(ctx, l.claims, meta, l.db);
   const { row, statement } = consentInsert(sctx, l, "revoked", UNSUBSCRIBE_SOURCE);
   await commit(
     sctx,
@@ -132,7 +142,7 @@ export async function resubscribe(ctx: PublicContext, token: string, meta: Reque
   if (l.latest!.source !== UNSUBSCRIBE_SOURCE) {
     throw conflict("This address was opted out another way; contact the business to opt in again");
   }
-  const sctx = actingContext(ctx, l.claims, meta);
+  const sctx = actingContext(ctx, l.claims, meta, l.db);
   const { row, statement } = consentInsert(sctx, l, "granted", RESUBSCRIBE_SOURCE);
   await commit(sctx, [
     statement,

@@ -13,6 +13,7 @@ import { login } from "../auth/service";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, type UserPrincipal } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { consentPage, errorPage, signInPage, type TenantChoice } from "./consent-page";
+import { agencyBrand, hostBrand, tenantWhiteLabel } from "../white-label/resolve";
 import { authServer, cimdClientProblem, oauthLib, type GrantMetadata, type GrantProps } from "./provider";
 import { ALL_SCOPES, isScope } from "./scopes";
 
@@ -26,7 +27,7 @@ const html = (body: string, status = 200, headers?: Headers) => {
   h.set("Content-Type", "text/html; charset=utf-8");
   h.set("Cache-Control", "no-store");
   h.set("X-Frame-Options", "DENY");
-  h.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; frame-ancestors 'none'");
+  h.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src https:; form-action 'self' http: https:; frame-ancestors 'none'");
   return new Response(body, { status, headers: h });
 };
 
@@ -71,6 +72,20 @@ export async function tenantChoices(db: Db, p: UserPrincipal): Promise<TenantCho
   return rows.map((t) => ({ ...t, inAdministeredAgency: agencies.includes(t.agencyId) }));
 }
 
+/** The white label of the host the page is served on: a custom hostname's owner, else the platform's. */
+const brandOf = (c: C) => hostBrand(c.var.db, c.var.customHost);
+
+/**
+ * After sign-in the consent step knows the user: when every tenant they may connect belongs to one
+ * agency, it wears that tenant's (one tenant) or that agency's white label; otherwise the host's.
+ */
+async function brandForChoices(c: C, choices: TenantChoice[]) {
+  const agencyIds = new Set(choices.map((t) => t.agencyId));
+  if (agencyIds.size !== 1) return brandOf(c);
+  if (choices.length === 1) return (await tenantWhiteLabel(c.var.db, choices[0]!.id))?.brand ?? brandOf(c);
+  return agencyBrand(c.var.db, choices[0]!.agencyId);
+}
+
 /**
  * What this user already allowed this client: the scopes of their grants to it for the tenant
  * (any tenant when none is given), newest first. Incremental consent asks only for the rest.
@@ -100,11 +115,11 @@ async function consentOptions(oauth: OAuthHelpers, request: AuthRequest, userId:
 }
 
 /** Renders what went wrong locally, or redirects to the client when the library says that is safe. */
-async function authorizationFailure(e: unknown): Promise<Response> {
+async function authorizationFailure(c: C, e: unknown): Promise<Response> {
   const { AuthorizationError, CimdFetchError } = await oauthLib();
   if (e instanceof AuthorizationError && e.redirectTo) return Response.redirect(e.redirectTo, 302);
-  if (e instanceof AuthorizationError) return html(errorPage(e.description), 400);
-  if (e instanceof CimdFetchError) return html(errorPage("This app could not be verified."), 400);
+  if (e instanceof AuthorizationError) return html(errorPage(e.description, await brandOf(c)), 400);
+  if (e instanceof CimdFetchError) return html(errorPage("This app could not be verified.", await brandOf(c)), 400);
   throw e;
 }
 
@@ -123,9 +138,9 @@ export async function showAuthorize(c: C): Promise<Response> {
     const request = await oauth.parseAuthRequest(c.req.raw);
     const details = await oauth.describeConsent(request);
     const consent = await oauth.beginConsent(request);
-    return html(signInPage(details, consent.handle), 200, consent.headers);
+    return html(signInPage(details, consent.handle, undefined, await brandOf(c)), 200, consent.headers);
   } catch (e) {
-    return await authorizationFailure(e);
+    return await authorizationFailure(c, e);
   }
 }
 
@@ -139,7 +154,7 @@ export async function submitAuthorize(c: C): Promise<Response> {
     // the form posts back to the same URL, so the original (validated) query is still there
     request = await oauth.parseAuthRequest(new Request(c.req.url, { method: "GET", headers: c.req.raw.headers }));
   } catch (e) {
-    return await authorizationFailure(e);
+    return await authorizationFailure(c, e);
   }
   const form = await c.req.formData();
   const field = (name: string) => {
@@ -147,7 +162,7 @@ export async function submitAuthorize(c: C): Promise<Response> {
     return typeof v === "string" ? v : "";
   };
   const handle = field("handle");
-  if (!handle) return html(errorPage("The form is incomplete; start again."), 400);
+  if (!handle) return html(errorPage("The form is incomplete; start again.", await brandOf(c)), 400);
   return field("step") === "consent" ? consent(c, oauth, request, handle, form, field) : signIn(c, oauth, request, handle, field);
 }
 
@@ -156,30 +171,30 @@ async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: s
   const email = field("email").trim().toLowerCase();
   const password = field("password");
   if (!email || password.length < 8 || new TextEncoder().encode(password).length > MAX_PASSWORD_BYTES) {
-    return html(signInPage(details, handle, "Invalid email or password."), 401);
+    return html(signInPage(details, handle, "Invalid email or password.", await brandOf(c)), 401);
   }
   let userId: string;
   try {
     // the same login as POST /auth/login, with its per-email and per-IP throttling
     userId = (await login(c.var.db, c.env, requestMeta(c).ip, email, password)).user.id;
   } catch (e) {
-    if (e instanceof ApiError && e.code === "UNAUTHENTICATED") return html(signInPage(details, handle, "Invalid email or password."), 401);
+    if (e instanceof ApiError && e.code === "UNAUTHENTICATED") return html(signInPage(details, handle, "Invalid email or password.", await brandOf(c)), 401);
     if (e instanceof ApiError && e.code === "RATE_LIMITED") {
-      return html(signInPage(details, handle, "Too many sign-in attempts; wait a few minutes."), 429, new Headers(e.headers));
+      return html(signInPage(details, handle, "Too many sign-in attempts; wait a few minutes.", await brandOf(c)), 429, new Headers(e.headers));
     }
     throw e;
   }
   const principal = await loadUserPrincipal(c.var.db, userId);
   const choices = principal ? await tenantChoices(c.var.db, principal) : [];
-  if (!principal || choices.length === 0) return html(signInPage(details, handle, "This account has no tenant to connect."), 403);
+  if (!principal || choices.length === 0) return html(signInPage(details, handle, "This account has no tenant to connect.", await brandOf(c)), 403);
   const ticket = await signTicket(c.env, userId, handle);
   const options = await consentOptions(oauth, request, userId);
-  return html(consentPage(details, { handle, ticket, email, tenants: choices, ...options }));
+  return html(consentPage(details, { handle, ticket, email, tenants: choices, ...options }, await brandForChoices(c, choices)));
 }
 
 async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: string, form: FormData, field: (n: string) => string) {
   const userId = await verifyTicket(c.env, field("ticket"), handle);
-  if (!userId) return html(errorPage("The sign-in expired; start again."), 400);
+  if (!userId) return html(errorPage("The sign-in expired; start again.", await brandOf(c)), 400);
   try {
     if (field("decision") !== "approve") {
       const denied = await oauth.denyConsent(c.req.raw, handle);
@@ -200,7 +215,7 @@ async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: 
       const details = await oauth.describeConsent(request);
       const choices = principal ? await tenantChoices(c.var.db, principal) : [];
       const options = await consentOptions(oauth, request, userId);
-      return html(consentPage(details, { handle, ticket: field("ticket"), email: principal?.email ?? "", tenants: choices, ...options, error: problem }), 400);
+      return html(consentPage(details, { handle, ticket: field("ticket"), email: principal?.email ?? "", tenants: choices, ...options, error: problem }, await brandForChoices(c, choices)), 400);
     }
     // incremental consent: the new grant keeps what this user already allowed this client for the tenant
     const prior = await priorGrants(oauth, userId, request.clientId, tenant!.id);
@@ -216,6 +231,6 @@ async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: 
     approved.headers.set("Location", redirectTo);
     return new Response(null, { status: 302, headers: approved.headers });
   } catch (e) {
-    return await authorizationFailure(e);
+    return await authorizationFailure(c, e);
   }
 }

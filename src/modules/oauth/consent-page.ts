@@ -1,5 +1,7 @@
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import { SCOPES, isScope } from "./scopes";
+import { brandCss, brandFooterHtml, safeLogoUrl } from "../white-label/render";
+import { DEFAULT_BRAND, type EffectiveBrand } from "../white-label/resolve";
 
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
@@ -28,37 +30,44 @@ legend{font-weight:600;padding:0 .3rem}
 .actions{display:flex;gap:.75rem;margin-top:1.25rem}
 button{font:inherit;padding:.6rem 1.2rem;border-radius:8px;border:1px solid #c7ccd6;background:#fff;cursor:pointer}
 button.primary{background:#2453d6;border-color:#2453d6;color:#fff}
+.wl-head{display:flex;align-items:center;gap:.6rem;margin-bottom:1rem;font-weight:600}
+.wl-head img{max-height:2.5rem;max-width:8rem;object-fit:contain}
 `;
 
-function page(title: string, body: string): string {
+/** The page frame in the white label of the host it is served on (a custom hostname's owner, else the platform's). */
+function page(title: string, body: string, brand: EffectiveBrand): string {
+  const logo = safeLogoUrl(brand.logoUrl);
+  const header = brand.source === "default"
+    ? ""
+    : `<header class="wl-head">${logo ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(brand.name)} logo">` : ""}<span>${escapeHtml(brand.name)}</span></header>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
-<body><main>${body}</main></body></html>`;
+<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}${brandCss(brand)}</style></head>
+<body><main>${header}${body}</main>${brandFooterHtml(brand)}</body></html>`;
 }
 
-function clientFacts(d: ConsentDescription): string {
+function clientFacts(d: ConsentDescription, brand: EffectiveBrand): string {
   const origin = d.clientDomain
     ? `Published by <strong>${escapeHtml(d.clientDomain)}</strong>.`
     : "This app registered itself; its name is not verified.";
   const loopback = d.redirectIsLoopback
     ? `<p class="warn"><strong>This sends access to an app on your computer.</strong> Continue only if you just started connecting from it.</p>`
     : "";
-  return `<h1>Connect ${escapeHtml(d.clientName)} to Reputation Operations</h1>
+  return `<h1>Connect ${escapeHtml(d.clientName)} to ${escapeHtml(brand.name)}</h1>
 <p class="who">${origin} Access will be sent to <strong>${escapeHtml(d.redirectHost)}</strong>.</p>${loopback}`;
 }
 
 const requestedScopes = (d: ConsentDescription) => d.scope.filter(isScope);
 
 /** Step 1: sign in with an existing account's email and password. */
-export function signInPage(d: ConsentDescription, handle: string, error?: string): string {
+export function signInPage(d: ConsentDescription, handle: string, error?: string, brand: EffectiveBrand = DEFAULT_BRAND): string {
   const scopes = requestedScopes(d);
   const list = scopes.length
     ? `<ul>${scopes.map((s) => `<li><code>${escapeHtml(s)}</code> ${escapeHtml(SCOPES[s])}</li>`).join("")}</ul>`
     : "<p>Read access to your reviews, locations, campaigns and more (you choose on the next step).</p>";
   return page(
     `Sign in to connect ${d.clientName}`,
-    `${clientFacts(d)}
+    `${clientFacts(d, brand)}
 <p>It asks for:</p>${list}
 ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 <form method="post" autocomplete="on">
@@ -68,6 +77,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
   <label for="password">Password</label><input id="password" name="password" type="password" required minlength="8" autocomplete="current-password">
   <div class="actions"><button class="primary" type="submit">Sign in</button></div>
 </form>`,
+    brand,
   );
 }
 
@@ -75,6 +85,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 export function consentPage(
   d: ConsentDescription,
   o: { handle: string; ticket: string; email: string; tenants: TenantChoice[]; offered: string[]; granted?: string[]; tenantId?: string; error?: string },
+  brand: EffectiveBrand = DEFAULT_BRAND,
 ): string {
   const requested = new Set<string>(requestedScopes(d));
   const checkedByDefault = (s: string) => requested.size === 0 ? s.startsWith("read:") : requested.has(s);
@@ -96,7 +107,7 @@ export function consentPage(
     .join("");
   return page(
     `Allow ${d.clientName}?`,
-    `${clientFacts(d)}
+    `${clientFacts(d, brand)}
 <p class="who">Signed in as <strong>${escapeHtml(o.email)}</strong>.</p>
 ${o.error ? `<p class="error" role="alert">${escapeHtml(o.error)}</p>` : ""}
 <form method="post">
@@ -107,11 +118,12 @@ ${o.error ? `<p class="error" role="alert">${escapeHtml(o.error)}</p>` : ""}
   ${agency}
   ${granted}<fieldset><legend>${o.granted?.length ? "Also allow it to" : "Allow it to"}</legend>${scopes}</fieldset>
   <div class="actions"><button class="primary" type="submit" name="decision" value="approve">Allow</button>
-  <button type="submit" name="decision" value="deny">Deny</button></div>
+  <button type="submit" class="secondary" name="decision" value="deny">Deny</button></div>
 </form>`,
+    brand,
   );
 }
 
-export function errorPage(message: string): string {
-  return page("Cannot connect", `<h1>This connection cannot continue</h1><p class="error" role="alert">${escapeHtml(message)}</p><p>Start again from the app you were connecting.</p>`);
+export function errorPage(message: string, brand: EffectiveBrand = DEFAULT_BRAND): string {
+  return page("Cannot connect", `<h1>This connection cannot continue</h1><p class="error" role="alert">${escapeHtml(message)}</p><p>Start again from the app you were connecting.</p>`, brand);
 }

@@ -9,6 +9,7 @@ import { eventStatement, type EventType } from "../../lib/events";
 import { notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
+import { interventionStatements } from "./auto-replies/intervention";
 import { nextStatus, type ResponseAction } from "./response-states";
 import { toResponse, type CreateResponseInput, type ResponseRow, type UpdateResponseInput } from "./responses.schemas";
 import { findReviewRow } from "./service";
@@ -82,7 +83,8 @@ const EVENTS: Partial<Record<ResponseAction, EventType>> = { submit: "response.s
 
 /**
  * Applies one state-table move and writes it with its audit row (and event) in one batch. The
- * update is conditional on the status read, so two concurrent moves cannot both succeed.
+ * update is conditional on the status read, so two concurrent moves cannot both succeed. A person's
+ * edit, reject or publish also cancels a scheduled auto reply in that batch (auto-replies/intervention.ts).
  */
 export async function moveResponse(
   ctx: ServiceContext,
@@ -95,11 +97,13 @@ export async function moveResponse(
   const after: ResponseRow = { ...before, ...changes, status, updatedAt: nowIso() };
   const { id, tenantId, createdAt, ...set } = after;
   const type = EVENTS[action];
+  const cancelsAutoReply = await interventionStatements(ctx, id, action);
   await commit(
     ctx,
     [
       ctx.db.update(reviewResponses).set(set).where(and(eq(reviewResponses.id, id), eq(reviewResponses.tenantId, tenantId), eq(reviewResponses.status, before.status))),
       ...extra,
+      ...cancelsAutoReply,
       auditStatement(ctx, { tenantId, action: AUDIT_ACTIONS[action], resourceType: "review_response", resourceId: id, previousState: before, nextState: after }),
     ],
     type ? [eventStatement(ctx, type, { responseId: id, reviewId: after.reviewId, status })] : [],

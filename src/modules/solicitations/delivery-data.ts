@@ -7,6 +7,7 @@ import {
 } from "../../db/schema";
 import { inJson } from "../../lib/sql";
 import type { ConsentByChannel } from "./inputs";
+import { assembleWhiteLabels, whiteLabelStatements, type TenantWhiteLabel } from "../white-label/resolve";
 
 type Row<T extends { $inferSelect: unknown }> = T["$inferSelect"];
 
@@ -23,6 +24,8 @@ export interface DeliveryData {
   consent: Map<string, ConsentByChannel>;
   /** the tenants' saved compliance settings (absent: defaults) */
   consentRules: Map<string, typeof complianceConfigs.$inferSelect>;
+  /** the tenants' white labels: the links' host and the email footer */
+  whiteLabels: Map<string, TenantWhiteLabel>;
   /** approved template of a lineage, by the id of any version in it */
   approved: Map<string, Row<typeof templates>>;
 }
@@ -40,7 +43,8 @@ const group = <T, K>(rows: T[], key: (r: T) => K) => {
  */
 export async function loadDeliveryData(db: Db, ids: string[]): Promise<DeliveryData> {
   const of = (column: SQLiteColumn) => sql`(select ${column} from ${solicitations} where ${inJson(solicitations.id, ids)})`;
-  const [sRows, cRows, lRows, tRows, claimRows, eRows, campRows, bRows, vRows, consentRows, complianceRows] = await db.batch([
+  const [wlRows, wlTenantHosts, wlAgencyHosts] = whiteLabelStatements(db, (column) => sql`${column} in ${of(solicitations.tenantId)}`);
+  const [sRows, cRows, lRows, tRows, claimRows, eRows, campRows, bRows, vRows, consentRows, complianceRows, ...wl] = await db.batch([
     db.select().from(solicitations).where(inJson(solicitations.id, ids)),
     db.select().from(contacts).where(sql`${contacts.id} in ${of(solicitations.contactId)}`),
     db
@@ -60,6 +64,9 @@ export async function loadDeliveryData(db: Db, ids: string[]): Promise<DeliveryD
       .where(sql`${consentRecords.contactId} in ${of(solicitations.contactId)}`)
       .orderBy(asc(consentRecords.seq)),
     db.select().from(complianceConfigs).where(sql`${complianceConfigs.tenantId} in ${of(solicitations.tenantId)}`),
+    wlRows,
+    wlTenantHosts,
+    wlAgencyHosts,
   ]);
 
   const experimentsById = new Map(eRows.map((e) => [e.id, e]));
@@ -105,6 +112,7 @@ export async function loadDeliveryData(db: Db, ids: string[]): Promise<DeliveryD
     variables,
     consent,
     consentRules: new Map(complianceRows.map((c) => [c.tenantId, c])),
+    whiteLabels: assembleWhiteLabels(wl),
     approved,
   };
 }

@@ -17,6 +17,8 @@ import { buildMessage, DEFAULT_TEMPLATES, linksFor, pickBinding } from "./messag
 import { evaluateAtSend } from "./policy";
 import type { SendMessage } from "./queue";
 import { moveStatement } from "./states";
+import { withEmailFooter } from "../white-label/render";
+import { publicBaseUrlOf } from "../white-label/resolve";
 
 /** Attempts before a transient failure becomes FAILED (wrangler.toml max_retries is 5: one to spare). */
 export const MAX_SEND_ATTEMPTS = 5;
@@ -122,16 +124,18 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
     const location = d!.locations.get(s.locationId);
     const unsubscribe = unsubscribeTokens.get(id)!;
     const campaign = s.campaignId ? d!.campaigns.get(s.campaignId) : undefined;
+    // the tenant's white label: links on its custom hostname, the agency's footer on emails
+    const whiteLabel = d!.whiteLabels.get(s.tenantId);
     try {
       const message = buildMessage({
         tenantId: s.tenantId, solicitationId: id, channel: s.channel, to: addressOf(contact!, s.channel)!,
         template: templateFor(s, d!, contact!.locale, nowIso(now)),
         contact: contact!, locationName: location?.name ?? "", brandName: location?.brandName ?? "",
         variables: d!.variables.get(s.locationId) ?? {},
-        links: linksFor(env.PUBLIC_BASE_URL, s.shortLinkToken, unsubscribe),
+        links: linksFor(publicBaseUrlOf(env, whiteLabel), s.shortLinkToken, unsubscribe),
         whatsappTemplate: s.metadata.whatsappTemplate ?? campaign?.metadata.whatsappTemplate,
       });
-      toSend.push({ s, message });
+      toSend.push({ s, message: s.channel === "email" && whiteLabel ? withEmailFooter(message, whiteLabel.brand) : message });
     } catch (e) {
       outcomes.set(id, failedOutcome(db, ctx, s, `render: ${String((e as Error).message ?? e)}`, nowIso(now)));
     }

@@ -1,7 +1,9 @@
 import type { Db } from "../../db/client";
 import type { Env } from "../../env";
 import { resolveProvider } from "./resolve";
-import type { MessageProvider } from "./types";
+import type { MessageProvider, OutgoingMessage } from "./types";
+import { withEmailFooter } from "../../modules/white-label/render";
+import { tenantWhiteLabel, type EffectiveBrand } from "../../modules/white-label/resolve";
 
 /**
  * The provider for the tenant's email channel (invites, password resets, SLA escalations):
@@ -22,6 +24,17 @@ export interface TransactionalEmail {
   html?: string;
 }
 
+/**
+ * Account and notification emails (invites, resets, alerts) come from the product, so a white-labelled
+ * tenant's go out under its white-label name with the brand's footer (docs/white-label.md).
+ */
 export async function sendTransactionalEmail(db: Db, env: Env, email: TransactionalEmail) {
-  return emailProviderFor(db, env, email.tenantId).send({ ...email, channel: "email" });
+  const wl = email.tenantId ? await tenantWhiteLabel(db, email.tenantId) : null;
+  return emailProviderFor(db, env, email.tenantId).send(brandedTransactional(email, wl?.brand ?? null));
+}
+
+/** The message with the white label's sender name and footer (unchanged for the default brand). */
+export function brandedTransactional(email: TransactionalEmail, brand: EffectiveBrand | null): OutgoingMessage {
+  if (!brand || brand.source === "default") return { ...email, channel: "email" };
+  return { ...withEmailFooter(email, brand), fromName: brand.name, channel: "email" };
 }

@@ -2,9 +2,14 @@
 // The agents' skills are added by the composition root (src/worker.ts: defineAgentSkills).
 import "./agency";
 import "./location";
+import "./review-link";
 import "./campaign";
 import "./contact";
 import "./review";
+import "./widget";
+import "./auto-reply";
+import "./alert";
 import "./inbox";
 import "./insights";
 import "./survey";
+import "./white-label";

@@ -1,8 +1,18 @@
+// Where an event happened and what it is about, for automation rules and auto-replies (both render {{tokens}}).
 import { and, eq } from "drizzle-orm";
-import { brands, inboxItems, locations, reviews, solicitations } from "../../db/schema";
-import type { ServiceContext } from "../../lib/context";
-import type { EventEnvelope } from "../../lib/events";
-import { valueAt } from "./conditions";
+import { brands, inboxItems, locations, reviews, solicitations } from "../db/schema";
+import type { ServiceContext } from "./context";
+import type { EventEnvelope } from "./events";
+
+/** The value at a dotted path of a JSON object (`review.rating`), or undefined. */
+export function valueAt(data: Record<string, unknown>, path: string): unknown {
+  let v: unknown = data;
+  for (const key of path.split(".")) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
 
 const str = (v: unknown) => (typeof v === "string" && v ? v : null);
 

@@ -1,1 +1,0 @@
-ALTER TABLE `tenants` ADD `shard` integer DEFAULT 0 NOT NULL;

@@ -1,1 +1,0 @@
-ALTER TABLE `tenants` ADD `moving_since` text;

@@ -1,0 +1,20 @@
+import { z } from "@hono/zod-openapi";
+import { TenantBrandingSchema } from "../../white-label/schemas";
+import { getTenantBranding } from "../../white-label/service";
+import { defineSkill } from "./registry";
+
+defineSkill({
+  name: "white-label.get",
+  title: "Get the white-label brand and link host",
+  description:
+    "Returns the brand the business's public pages and emails show (effective: name, logo URL, primary and accent " +
+    "colours, support email, and whether it comes from the tenant's override, its agency or the platform default), " +
+    "the tenant's override and its agency's brand as stored, and publicBaseUrl: the origin its review links use " +
+    "(its custom hostname when one is active). Use it to describe how customers see the business's pages.",
+  input: z.object({}),
+  output: TenantBrandingSchema,
+  scopes: ["read:locations"],
+  access: "read",
+  agencyAware: true,
+  handler: async (ctx) => getTenantBranding(ctx),
+});

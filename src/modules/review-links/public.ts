@@ -1,0 +1,40 @@
+import type { Env } from "../../env";
+import { tenantDb } from "../../db/shards";
+import type { Db } from "../../db/client";
+import { ApiError, notFound } from "../../lib/errors";
+import { reviewLinks as siteUrlsOf } from "../links/destinations";
+import { locationLinkData } from "../links/location-cache";
+import { chooseSite, randomUnit } from "./chooser";
+import { bufferReviewLinkClick } from "./clicks";
+import { reviewLinkTarget } from "./resolve";
+import { qrTargetUrl } from "./schemas";
+
+export interface PublicDeps {
+  db: Db;
+  env: Env;
+  defer: (p: Promise<unknown>) => void;
+}
+
+/**
+ * One open of `/l/{slug}`: the link from the isolate cache, the location's review pages from the
+ * short links' three-tier cache, a weighted draw, and the click buffered off the request path.
+ * Unknown or deactivated link, or a location gone or deactivated: 404 (reason in details).
+ */
+export async function openReviewLink(deps: PublicDeps, slug: string, source: "link" | "qr"): Promise<string> {
+  const link = await reviewLinkTarget(deps.env, slug);
+  if (!link || !link.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: link ? "link_inactive" : "link_unknown" });
+  const location = await locationLinkData({ db: await tenantDb(deps.env, link.tenantId), publicBaseUrl: deps.env.PUBLIC_BASE_URL, defer: deps.defer }, link.tenantId, link.locationId);
+  if (!location || !location.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
+  const urls = siteUrlsOf(location);
+  const site = chooseSite(link.weights, urls, randomUnit());
+  if (!site) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: "no_review_site" });
+  bufferReviewLinkClick(deps.env, { id: crypto.randomUUID(), tenantId: link.tenantId, reviewLinkId: link.id, site, source, at: new Date().toISOString() }, deps.defer);
+  return urls[site]!;
+}
+
+/** What the link's QR code encodes; 404 for an unknown or deactivated link. */
+export async function reviewLinkQrTarget(deps: PublicDeps, slug: string): Promise<string> {
+  const link = await reviewLinkTarget(deps.env, slug);
+  if (!link || !link.isActive) throw notFound("Review link");
+  return qrTargetUrl(deps.env.PUBLIC_BASE_URL, slug);
+}

@@ -1,0 +1,10 @@
+import type { Sweep } from "../../../background/cron";
+import type { EventHandler } from "../../../background/events";
+import { autoReplyToReview, selectAutoReplyEvents } from "./fire";
+import { publishDueAutoReplies } from "./publish-due";
+
+/** Drafts the auto-reply a rule asks for when a review arrives (docs/reviews.md, Auto-replies). */
+export const autoRepliesHandler: EventHandler = { name: "auto-replies", select: selectAutoReplyEvents, handle: async (event, env) => void (await autoReplyToReview(env, event)) };
+
+/** Publishes the scheduled auto-replies whose delay has passed and no one intervened. */
+export const autoReplyPublishSweep: Sweep = { name: "auto-reply-publish", run: async (env, now) => void (await publishDueAutoReplies(env, now)) };

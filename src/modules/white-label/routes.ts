@@ -1,0 +1,166 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env";
+import { createRouter, errors, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY, USER_SECURITY } from "../../lib/openapi";
+import { canAdminister } from "../../middleware/tenant";
+import { platformSvc, svc } from "../../middleware/service-context";
+import { agencyScopeOf } from "../tenants/scope";
+import { createHostname, deleteHostname, getHostname, listHostnames, refreshHostname } from "./hostnames";
+import {
+  AgencyBrandBody, AgencyHostnameParams, AgencyIdParam, CreateHostnameBody, CustomHostnameListSchema, CustomHostnameSchema, HostnameIdParam,
+  TenantBrandBody, TenantBrandingSchema, WhiteLabelBrandSchema,
+} from "./schemas";
+import { agencyOwner, deleteAgencyBrand, deleteTenantBranding, getAgencyBrand, getTenantBranding, putAgencyBrand, putTenantBranding, tenantOwner } from "./service";
+
+const tags = ["White label"];
+const upstreamError = { description: "Cloudflare failed (UPSTREAM_ERROR)", content: errors[409].content };
+const notOwned = "An agency the caller does not administer is 404, like an unknown id.";
+const hostingNote =
+  "Create a CNAME from the hostname to the platform's target (dns.cname) and the ownership TXT record (dns.ownership); " +
+  "Cloudflare then validates and issues the certificate. Links and pages use the hostname once status and sslStatus are both active " +
+  "(a sweep re-checks pending hostnames every 5 minutes; refresh asks at once). Without Cloudflare credentials configured: 409. Provider failure: 502.";
+
+const agencyOwnerOf = (c: Context<AppEnv>) => agencyOwner(c.var.db, agencyScopeOf(c.var.principal), c.req.param("agencyId")!);
+
+// ---- agency brand ----
+
+const getAgencyBrandRoute = createRoute({
+  method: "get", path: "/agency/agencies/{agencyId}/branding", tags, security: USER_SECURITY, summary: "The agency's white-label brand",
+  description: `404 when the agency has none (pages show the platform's). ${notOwned}`,
+  request: { params: AgencyIdParam },
+  responses: { 200: json(WhiteLabelBrandSchema), ...stdErrorsWithNotFound },
+});
+
+const putAgencyBrandRoute = createRoute({
+  method: "put", path: "/agency/agencies/{agencyId}/branding", tags, security: USER_SECURITY, summary: "Set the agency's white-label brand",
+  description:
+    "Replaces it: name (shown on every public page of the agency's tenants and as the sender name of account emails), logo (https only), " +
+    `primary and accent colours (#rrggbb), support email (page and email footers). Tenants may override any field. ${notOwned}`,
+  request: { params: AgencyIdParam, body: jsonBody(AgencyBrandBody) },
+  responses: { 200: json(WhiteLabelBrandSchema), ...stdErrorsWithNotFound },
+});
+
+const deleteAgencyBrandRoute = createRoute({
+  method: "delete", path: "/agency/agencies/{agencyId}/branding", tags, security: USER_SECURITY, summary: "Remove the agency's brand (back to the platform's)",
+  request: { params: AgencyIdParam },
+  responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound },
+});
+
+// ---- agency hostnames ----
+
+const listAgencyHostnamesRoute = createRoute({
+  method: "get", path: "/agency/agencies/{agencyId}/hostnames", tags, security: USER_SECURITY, summary: "The agency's custom hostnames, oldest first",
+  description: `The oldest active one is the host of every link of the agency's tenants that have no active hostname of their own. ${notOwned}`,
+  request: { params: AgencyIdParam },
+  responses: { 200: json(CustomHostnameListSchema), ...stdErrorsWithNotFound },
+});
+
+const createAgencyHostnameRoute = createRoute({
+  method: "post", path: "/agency/agencies/{agencyId}/hostnames", tags, security: USER_SECURITY, summary: "Add a custom hostname for the agency",
+  description: `${hostingNote} ${notOwned}`,
+  request: { params: AgencyIdParam, body: jsonBody(CreateHostnameBody) },
+  responses: { 201: json(CustomHostnameSchema, "Created"), ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
+});
+
+const getAgencyHostnameRoute = createRoute({
+  method: "get", path: "/agency/agencies/{agencyId}/hostnames/{id}", tags, security: USER_SECURITY, summary: "A custom hostname of the agency",
+  request: { params: AgencyHostnameParams },
+  responses: { 200: json(CustomHostnameSchema), ...stdErrorsWithNotFound },
+});
+
+const refreshAgencyHostnameRoute = createRoute({
+  method: "post", path: "/agency/agencies/{agencyId}/hostnames/{id}/refresh", tags, security: USER_SECURITY, summary: "Check the hostname's status with Cloudflare now",
+  request: { params: AgencyHostnameParams },
+  responses: { 200: json(CustomHostnameSchema), ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
+});
+
+const deleteAgencyHostnameRoute = createRoute({
+  method: "delete", path: "/agency/agencies/{agencyId}/hostnames/{id}", tags, security: USER_SECURITY, summary: "Remove a custom hostname (from Cloudflare too)",
+  request: { params: AgencyHostnameParams },
+  responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
+});
+
+// ---- tenant ----
+
+const getTenantBrandingRoute = createRoute({
+  method: "get", path: "/v1/branding", tags, security: TENANT_SECURITY, summary: "The tenant's white label: its override, its agency's brand, the effective brand and link origin",
+  responses: { 200: json(TenantBrandingSchema), ...stdErrors },
+});
+
+const putTenantBrandingRoute = createRoute({
+  method: "put", path: "/v1/branding", tags, security: TENANT_SECURITY, summary: "Set the tenant's brand override (tenant_admin)",
+  description: "Replaces the override; a field left out or null inherits the agency's value (then the platform's).",
+  middleware: [canAdminister] as const,
+  request: { body: jsonBody(TenantBrandBody) },
+  responses: { 200: json(TenantBrandingSchema), ...stdErrors },
+});
+
+const deleteTenantBrandingRoute = createRoute({
+  method: "delete", path: "/v1/branding", tags, security: TENANT_SECURITY, summary: "Remove the tenant's brand override (tenant_admin)",
+  middleware: [canAdminister] as const,
+  responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound },
+});
+
+const listTenantHostnamesRoute = createRoute({
+  method: "get", path: "/v1/hostnames", tags, security: TENANT_SECURITY, summary: "The tenant's own custom hostnames, oldest first",
+  description: "The oldest active one is the host of the tenant's links; without one, its agency's.",
+  responses: { 200: json(CustomHostnameListSchema), ...stdErrors },
+});
+
+const createTenantHostnameRoute = createRoute({
+  method: "post", path: "/v1/hostnames", tags, security: TENANT_SECURITY, summary: "Add a custom hostname for the tenant (tenant_admin)",
+  description: hostingNote,
+  middleware: [canAdminister] as const,
+  request: { body: jsonBody(CreateHostnameBody) },
+  responses: { 201: json(CustomHostnameSchema, "Created"), ...stdErrors, 409: errors[409], 502: upstreamError },
+});
+
+const getTenantHostnameRoute = createRoute({
+  method: "get", path: "/v1/hostnames/{id}", tags, security: TENANT_SECURITY, summary: "A custom hostname of the tenant",
+  request: { params: HostnameIdParam },
+  responses: { 200: json(CustomHostnameSchema), ...stdErrorsWithNotFound },
+});
+
+const refreshTenantHostnameRoute = createRoute({
+  method: "post", path: "/v1/hostnames/{id}/refresh", tags, security: TENANT_SECURITY, summary: "Check the hostname's status with Cloudflare now (tenant_admin)",
+  middleware: [canAdminister] as const,
+  request: { params: HostnameIdParam },
+  responses: { 200: json(CustomHostnameSchema), ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
+});
+
+const deleteTenantHostnameRoute = createRoute({
+  method: "delete", path: "/v1/hostnames/{id}", tags, security: TENANT_SECURITY, summary: "Remove a custom hostname (tenant_admin)",
+  middleware: [canAdminister] as const,
+  request: { params: HostnameIdParam },
+  responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
+});
+
+export const whiteLabelRoutes = createRouter()
+  .openapi(getAgencyBrandRoute, async (c) => c.json(await getAgencyBrand(c.var.db, await agencyOwnerOf(c)), 200))
+  .openapi(putAgencyBrandRoute, async (c) => c.json(await putAgencyBrand(platformSvc(c), await agencyOwnerOf(c), c.req.valid("json")), 200))
+  .openapi(deleteAgencyBrandRoute, async (c) => {
+    await deleteAgencyBrand(platformSvc(c), await agencyOwnerOf(c));
+    return c.body(null, 204);
+  })
+  .openapi(listAgencyHostnamesRoute, async (c) => c.json(await listHostnames(c.var.db, c.env, await agencyOwnerOf(c)), 200))
+  .openapi(createAgencyHostnameRoute, async (c) => c.json(await createHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("json").hostname), 201))
+  .openapi(getAgencyHostnameRoute, async (c) => c.json(await getHostname(c.var.db, c.env, await agencyOwnerOf(c), c.req.valid("param").id), 200))
+  .openapi(refreshAgencyHostnameRoute, async (c) => c.json(await refreshHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("param").id), 200))
+  .openapi(deleteAgencyHostnameRoute, async (c) => {
+    await deleteHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("param").id);
+    return c.body(null, 204);
+  })
+  .openapi(getTenantBrandingRoute, async (c) => c.json(await getTenantBranding(svc(c)), 200))
+  .openapi(putTenantBrandingRoute, async (c) => c.json(await putTenantBranding(svc(c), c.req.valid("json")), 200))
+  .openapi(deleteTenantBrandingRoute, async (c) => {
+    await deleteTenantBranding(svc(c));
+    return c.body(null, 204);
+  })
+  .openapi(listTenantHostnamesRoute, async (c) => c.json(await listHostnames(c.var.db, c.env, await tenantOwner(svc(c))), 200))
+  .openapi(createTenantHostnameRoute, async (c) => c.json(await createHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("json").hostname), 201))
+  .openapi(getTenantHostnameRoute, async (c) => c.json(await getHostname(c.var.db, c.env, await tenantOwner(svc(c)), c.req.valid("param").id), 200))
+  .openapi(refreshTenantHostnameRoute, async (c) => c.json(await refreshHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("param").id), 200))
+  .openapi(deleteTenantHostnameRoute, async (c) => {
+    await deleteHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("param").id);
+    return c.body(null, 204);
+  });

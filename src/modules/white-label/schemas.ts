@@ -1,0 +1,139 @@
+import { z } from "@hono/zod-openapi";
+import { WHITE_LABEL_SCOPES, type customHostnames, type whiteLabelBrands } from "../../db/schema";
+import { DateTime } from "../../lib/openapi";
+import { Email } from "../../lib/validators";
+
+export const HexColor = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, "A #rrggbb hex colour")
+  .transform((v) => v.toLowerCase())
+  .openapi({ example: "#0f766e" });
+
+export const HttpsUrl = z
+  .url({ protocol: /^https$/ })
+  .max(2048)
+  .refine((v) => !/["'<>\s]/.test(v), { message: "Must not contain quotes, spaces or angle brackets" })
+  .openapi({ example: "https://cdn.example.com/logo.svg" });
+
+const BrandName = z.string().trim().min(1).max(100).refine((v) => !/[\r\n]/.test(v), { message: "Must be one line" });
+
+const BrandRow = z.object({
+    scope: z.enum(WHITE_LABEL_SCOPES),
+    scopeId: z.string().openapi({ description: "the agency id or the tenant id" }),
+    name: z.string().nullable(),
+    logoUrl: z.string().nullable(),
+    primaryColor: z.string().nullable(),
+    accentColor: z.string().nullable(),
+    supportEmail: z.string().nullable(),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+});
+export const WhiteLabelBrandSchema = BrandRow.openapi("WhiteLabelBrand");
+
+export const EffectiveBrandSchema = z
+  .object({
+    name: z.string(),
+    logoUrl: z.string().nullable(),
+    primaryColor: z.string().nullable(),
+    accentColor: z.string().nullable(),
+    supportEmail: z.string().nullable(),
+    source: z.enum(["tenant", "agency", "default"]).openapi({ description: "tenant override, the agency's brand, or the platform default" }),
+  })
+  .openapi("EffectiveBrand");
+
+export const AgencyBrandBody = z
+  .object({
+    name: BrandName.openapi({ description: "shown on public pages and as the sender name of account emails", example: "Northwind Reviews" }),
+    logoUrl: HttpsUrl.nullable().optional(),
+    primaryColor: HexColor.nullable().optional().openapi({ description: "buttons and selected choices" }),
+    accentColor: HexColor.nullable().optional().openapi({ description: "the band across the top of public pages" }),
+    supportEmail: Email.nullable().optional(),
+  })
+  .openapi("AgencyBrandRequest");
+
+export const TenantBrandBody = z
+  .object({
+    name: BrandName.nullable(),
+    logoUrl: HttpsUrl.nullable(),
+    primaryColor: HexColor.nullable(),
+    accentColor: HexColor.nullable(),
+    supportEmail: Email.nullable(),
+  })
+  .partial()
+  .openapi("TenantBrandRequest", { description: "A field left out or null inherits the agency's value." });
+
+export const TenantBrandingSchema = z
+  .object({
+    // inline (not the named component): a nullable $ref is emitted as allOf, which rejects null
+    override: BrandRow.nullable(),
+    agency: BrandRow.nullable(),
+    effective: EffectiveBrandSchema,
+    publicBaseUrl: z.string().openapi({ description: "the origin of the tenant's links: its active custom hostname, else its agency's, else the platform's" }),
+  })
+  .openapi("TenantBranding", { description: "override: this tenant's own values (null: none); agency: its agency's brand (null: none)" });
+
+export type AgencyBrandInput = z.infer<typeof AgencyBrandBody>;
+export type TenantBrandInput = z.infer<typeof TenantBrandBody>;
+
+export const toWhiteLabelBrand = (r: typeof whiteLabelBrands.$inferSelect) => ({
+  scope: r.scope, scopeId: r.scopeId, name: r.name, logoUrl: r.logoUrl, primaryColor: r.primaryColor,
+  accentColor: r.accentColor, supportEmail: r.supportEmail, createdAt: r.createdAt, updatedAt: r.updatedAt,
+});
+
+// ---- custom hostnames ----
+
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+export const Hostname = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((v) => v.replace(/\.$/, ""))
+  .refine((v) => v.length <= 253 && v.split(".").length >= 2 && v.split(".").every((l) => LABEL.test(l)) && !/^[\d.]+$/.test(v), {
+    message: "A DNS hostname such as reviews.example.com (no scheme, port, path or wildcard)",
+  })
+  .openapi({ example: "reviews.northwind.com" });
+
+export const CreateHostnameBody = z.object({ hostname: Hostname }).openapi("CreateCustomHostnameRequest");
+
+export const HostnameIdParam = z.object({ id: z.string().min(1).max(64) });
+export const AgencyIdParam = z.object({ agencyId: z.string().min(1).max(64) });
+export const AgencyHostnameParams = AgencyIdParam.extend({ id: z.string().min(1).max(64) });
+
+export const CustomHostnameSchema = z
+  .object({
+    id: z.string(),
+    scope: z.enum(WHITE_LABEL_SCOPES),
+    scopeId: z.string(),
+    hostname: z.string(),
+    status: z.string().openapi({ description: "Cloudflare's hostname status: pending, active, moved, blocked, ..." }),
+    sslStatus: z.string().nullable().openapi({ description: "the certificate's status: initializing, pending_validation, ..., active" }),
+    active: z.boolean().openapi({ description: "status and sslStatus both active: links and pages use this host" }),
+    dns: z
+      .object({
+        cname: z.object({ name: z.string(), target: z.string().nullable() }),
+        ownership: z.object({ type: z.string(), name: z.string(), value: z.string() }).nullable(),
+        ssl: z.array(z.object({ txtName: z.string().nullable(), txtValue: z.string().nullable(), httpUrl: z.string().nullable(), httpBody: z.string().nullable() })),
+      })
+      .openapi({ description: "the records to create at the customer's DNS: the CNAME, the ownership TXT record, and certificate validation records while pending" }),
+    errors: z.array(z.string()),
+    activatedAt: DateTime.nullable(),
+    lastCheckedAt: DateTime.nullable(),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
+  .openapi("CustomHostname");
+
+export const CustomHostnameListSchema = z.object({ data: z.array(CustomHostnameSchema) }).openapi("CustomHostnameList");
+
+type HostnameRow = typeof customHostnames.$inferSelect;
+
+export function toCustomHostname(r: HostnameRow, cnameTarget: string | null) {
+  const v = r.verification as { ownership?: { type: string; name: string; value: string } | null; ssl?: never[]; errors?: string[] };
+  return {
+    id: r.id, scope: r.scope, scopeId: r.scopeId, hostname: r.hostname, status: r.status, sslStatus: r.sslStatus,
+    active: r.status === "active" && r.sslStatus === "active",
+    dns: { cname: { name: r.hostname, target: cnameTarget }, ownership: v.ownership ?? null, ssl: v.ssl ?? [] },
+    errors: v.errors ?? [],
+    activatedAt: r.activatedAt, lastCheckedAt: r.lastCheckedAt, createdAt: r.createdAt, updatedAt: r.updatedAt,
+  };
+}

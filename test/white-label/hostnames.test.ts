@@ -1,0 +1,138 @@
+import { createScheduledController } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { auditEvents, customHostnames } from "../../src/db/schema";
+import handler from "../../src/index";
+import { CloudflareCustomHostnames } from "../../src/providers/hostnames/cloudflare";
+import { useCustomHostnameProvider } from "../../src/providers/hostnames";
+import { customHostOwner, forgetWhiteLabels, tenantWhiteLabel } from "../../src/modules/white-label/resolve";
+import { cloudflareStandIn } from "../helpers/cloudflare-standin";
+import { createWorld, db, seedTenant, type World } from "../helpers/seed";
+
+const cf = cloudflareStandIn({ token: "cf-test-token", zoneId: "zone123" });
+let w: World;
+beforeAll(async () => {
+  w = await createWorld();
+  useCustomHostnameProvider(new CloudflareCustomHostnames({ apiToken: "cf-test-token", zoneId: "zone123" }, cf.fetch));
+});
+afterAll(() => useCustomHostnameProvider(null));
+beforeEach(() => forgetWhiteLabels());
+
+const agencyPath = () => `/agency/agencies/${w.agencyA.id}/hostnames`;
+
+describe("custom hostnames through Cloudflare's API", () => {
+  it("creates one: Cloudflare gets the documented POST, the answer carries the DNS records to create; it stays pending", async () => {
+    const res = await w.as("agencyAdmin").post(agencyPath(), { hostname: "Reviews.Northwind.TEST." });
+    expect(res.status).toBe(201);
+    const call = cf.calls.at(-1)!;
+    expect(call).toEqual({ method: "POST", path: "/client/v4/zones/zone123/custom_hostnames", body: { hostname: "reviews.northwind.test", ssl: { method: "http", type: "dv", settings: { min_tls_version: "1.2" } } } });
+    const cfId = [...cf.hostnames.values()].find((h) => h.hostname === "reviews.northwind.test")!.id;
+    expect(res.body).toMatchObject({
+      scope: "agency", scopeId: w.agencyA.id, hostname: "reviews.northwind.test", status: "pending", sslStatus: "pending_validation", active: false,
+      dns: {
+        cname: { name: "reviews.northwind.test" },
+        ownership: { type: "txt", name: "_cf-custom-hostname.reviews.northwind.test", value: `verify-${cfId}` },
+        ssl: [{ httpUrl: `http://reviews.northwind.test/.well-known/acme-challenge/${cfId}`, httpBody: `body-${cfId}`, txtName: null, txtValue: null }],
+      },
+    });
+    const row = await db().select().from(customHostnames).where(eq(customHostnames.id, res.body.id)).get();
+    expect(row).toMatchObject({ providerId: cfId, agencyId: w.agencyA.id });
+    const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, res.body.id));
+    expect(audit.map((a) => a.action)).toEqual(["custom_hostname.created"]);
+    // pending: links keep the platform's host
+    expect((await tenantWhiteLabel(db(), w.tenantA.id))?.hostname).toBeNull();
+  });
+
+  it("refuses a duplicate (ours: 409 before Cloudflare is called), Cloudflare's own refusal (409), its outage (502), and bad names (400)", async () => {
+    const before = cf.calls.length;
+    expect((await w.as("platformAdmin").post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "reviews.northwind.test" })).status).toBe(409);
+    expect(cf.calls.length).toBe(before);
+    // registered at Cloudflare by someone else (not in our table)
+    await cf.fetch("https://api.cloudflare.com/client/v4/zones/zone123/custom_hostnames", {
+      method: "POST", headers: { authorization: "Bearer cf-test-token", "content-type": "application/json" }, body: JSON.stringify({ hostname: "taken.example.test", ssl: { method: "http", type: "dv" } }),
+    });
+    const taken = await w.as("agencyAdmin").post(agencyPath(), { hostname: "taken.example.test" });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toContain("Duplicate custom hostname");
+    cf.failNextWith(503);
+    const down = await w.as("agencyAdmin").post(agencyPath(), { hostname: "later.northwind.test" });
+    expect(down.status).toBe(502);
+    expect(down.body.code).toBe("UPSTREAM_ERROR");
+    expect(await db().select().from(customHostnames).where(eq(customHostnames.hostname, "later.northwind.test"))).toEqual([]);
+    for (const hostname of ["https://x.test", "x.test/path", "*.x.test", "localhost", "10.0.0.1", "a..b.test", "-a.test"]) {
+      expect((await w.as("agencyAdmin").post(agencyPath(), { hostname })).status, hostname).toBe(400);
+    }
+    expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "localhost.8787.test" })).status).toBe(201);
+  });
+
+  it("becomes active when the sweep sees Cloudflare report it so; links then use it", async () => {
+    cf.activate("reviews.northwind.test");
+    await handler.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }), env as never);
+    const list = await w.as("agencyAdmin").get(agencyPath());
+    const host = list.body.data.find((h: { hostname: string }) => h.hostname === "reviews.northwind.test");
+    expect(host).toMatchObject({ status: "active", sslStatus: "active", active: true, dns: { ssl: [] } });
+    expect(host.activatedAt).not.toBeNull();
+    const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, host.id));
+    expect(audit.find((a) => a.action === "custom_hostname.status_changed")).toMatchObject({
+      actorType: "system", previousState: { status: "pending", sslStatus: "pending_validation" }, nextState: { status: "active", sslStatus: "active" },
+    });
+    forgetWhiteLabels();
+    expect((await tenantWhiteLabel(db(), w.tenantA.id))?.hostname).toBe("reviews.northwind.test");
+    expect((await w.as("tenantAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("https://reviews.northwind.test");
+    // the other agency's tenant keeps the platform's host
+    expect((await w.as("tenantBAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("http://localhost:8787");
+  });
+
+  it("a tenant's own active hostname wins over its agency's; refresh asks Cloudflare at once", async () => {
+    const created = await w.as("tenantAdmin").post("/v1/hostnames", { hostname: "feedback.acme-dental.test" });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ scope: "tenant", scopeId: w.tenantA.id, active: false });
+    cf.activate("feedback.acme-dental.test");
+    const refreshed = await w.as("tenantAdmin").post(`/v1/hostnames/${created.body.id}/refresh`);
+    expect(refreshed.body).toMatchObject({ status: "active", sslStatus: "active", active: true });
+    expect((await w.as("viewer").get("/v1/branding")).body.publicBaseUrl).toBe("https://feedback.acme-dental.test");
+    const sibling = await seedTenant({ agencyId: w.agencyA.id });
+    expect((await tenantWhiteLabel(db(), sibling.id))?.hostname).toBe("reviews.northwind.test");
+  });
+
+  it("host routing knows an active hostname's owner; a pending one is not routed", async () => {
+    expect(await customHostOwner(db(), "feedback.acme-dental.test")).toEqual({ hostname: "feedback.acme-dental.test", scope: "tenant", scopeId: w.tenantA.id, agencyId: w.agencyA.id });
+    expect(await customHostOwner(db(), "localhost.8787.test")).toBeNull();
+  });
+
+  it("keeps tenants apart: another tenant's hostname is 404, viewers cannot write, another agency's admin gets 404", async () => {
+    const own = (await w.as("tenantAdmin").get("/v1/hostnames")).body.data[0];
+    expect((await w.as("tenantBAdmin").get(`/v1/hostnames/${own.id}`)).status).toBe(404);
+    expect((await w.as("tenantBAdmin").delete(`/v1/hostnames/${own.id}`)).status).toBe(404);
+    expect((await w.as("tenantBAdmin").get("/v1/hostnames")).body.data).toEqual([]);
+    expect((await w.as("viewer").post("/v1/hostnames", { hostname: "x.acme.test" })).status).toBe(403);
+    expect((await w.as("otherAgencyAdmin").get(agencyPath())).status).toBe(404);
+    const agencyHost = (await w.as("agencyAdmin").get(agencyPath())).body.data[0];
+    expect((await w.as("otherAgencyAdmin").delete(`${agencyPath()}/${agencyHost.id}`)).status).toBe(404);
+    // an agency hostname is not reachable through a tenant's /v1/hostnames
+    expect((await w.as("tenantAdmin").get(`/v1/hostnames/${agencyHost.id}`)).status).toBe(404);
+  });
+
+  it("deletes from Cloudflare and here; links fall back to the agency's host", async () => {
+    const own = (await w.as("tenantAdmin").get("/v1/hostnames")).body.data[0];
+    const cfId = (await db().select().from(customHostnames).where(eq(customHostnames.id, own.id)).get())!.providerId!;
+    expect((await w.as("tenantAdmin").delete(`/v1/hostnames/${own.id}`)).status).toBe(204);
+    expect(cf.calls.at(-1)).toMatchObject({ method: "DELETE", path: `/client/v4/zones/zone123/custom_hostnames/${cfId}` });
+    expect(cf.hostnames.has(cfId)).toBe(false);
+    expect((await w.as("tenantAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("https://reviews.northwind.test");
+    expect((await w.as("tenantAdmin").get(`/v1/hostnames/${own.id}`)).status).toBe(404);
+    expect(await customHostOwner(db(), "feedback.acme-dental.test")).toBeNull();
+  });
+
+  it("without Cloudflare credentials a create is 409 and nothing is stored", async () => {
+    useCustomHostnameProvider(null);
+    try {
+      const res = await w.as("agencyAdmin").post(agencyPath(), { hostname: "nocreds.northwind.test" });
+      expect(res.status).toBe(409);
+      expect(res.body.error).toContain("CLOUDFLARE_API_TOKEN");
+    } finally {
+      useCustomHostnameProvider(new CloudflareCustomHostnames({ apiToken: "cf-test-token", zoneId: "zone123" }, cf.fetch));
+    }
+  });
+});
