@@ -2,7 +2,7 @@ import { and, count, eq } from "drizzle-orm";
 import type { Env } from "../env";
 import { TtlCache } from "../lib/ttl-cache";
 import { createDb, type Db } from "./client";
-import { agencies, tenants } from "./schema";
+import { agencies, tenants, users } from "./schema";
 
 /**
  * The one place that knows where a tenant's rows live (docs/scaling.md). `env.DB` is the control
@@ -43,6 +43,8 @@ export const allShards = (env: Env): { shard: number; db: Db }[] => shardNumbers
 export const CONTROL_TABLES = new Set([
   "agencies", "tenants", "users", "password_credentials", "role_assignments", "platform_state", "api_keys", "user_tokens",
   "sso_configs", "saml_requests", "saml_assertions", "dead_letters",
+  // looked up by host before the tenant is known (white-label, docs/white-label.md)
+  "white_label_brands", "custom_hostnames",
 ]);
 
 /** What a fenced write is told to wait (503 TENANT_MOVING, Retry-After). */
@@ -116,6 +118,18 @@ export async function mirrorTenant(env: Env, tenant: TenantRow) {
   const upsertTenant = shard.insert(tenants).values(tenant).onConflictDoUpdate({ target: tenants.id, set: rest });
   if (agency) await shard.batch([shard.insert(agencies).values(agency).onConflictDoNothing(), upsertTenant]);
   else await upsertTenant;
+}
+
+/**
+ * A tenant row referencing a user by foreign key (alert_subscriptions.user_id) needs the user on
+ * the shard: a stub copy (no home tenant, which may live on another shard), upserted. The control
+ * database stays the source of truth; on shard 0 (the control database) this is a no-op.
+ */
+export async function mirrorUser(env: Env, shard: Db, userId: string) {
+  const user = await controlDb(env).select().from(users).where(eq(users.id, userId)).get();
+  if (!user) return;
+  const stub = { ...user, tenantId: null };
+  await shard.insert(users).values(stub).onConflictDoNothing();
 }
 
 /** True when the tenant's directory row points at this shard (used by tests and the move job). */

@@ -3,7 +3,7 @@ import type { Env } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { nowIso } from "../lib/time";
 import { tenants } from "./schema";
-import { CONTROL_TABLES, controlDb, forgetTenantShard, mirrorTenant, shardD1, shardNumbers } from "./shards";
+import { CONTROL_TABLES, controlDb, forgetTenantShard, mirrorTenant, mirrorUser, shardD1, shardDb, shardNumbers } from "./shards";
 
 /**
  * Moving a tenant's rows from its shard to another (docs/scaling.md, "Moving a tenant"):
@@ -40,6 +40,8 @@ interface TableInfo {
   columns: string[];
   primaryKey: string[];
   parents: string[];
+  /** columns referencing users (control rows): the target shard gets stubs of those users first */
+  userColumns: string[];
 }
 
 /** contact_counts is written by triggers on contacts (migration 0005) */
@@ -55,9 +57,9 @@ export async function tenantTables(d1: D1Database): Promise<TableInfo[]> {
     if (CONTROL_TABLES.has(name)) continue;
     const cols = await d1.prepare(`pragma table_info(${q(name)})`).all<{ name: string; pk: number }>();
     if (!cols.results.some((c) => c.name === "tenant_id")) continue;
-    const fks = await d1.prepare(`pragma foreign_key_list(${q(name)})`).all<{ table: string }>();
+    const fks = await d1.prepare(`pragma foreign_key_list(${q(name)})`).all<{ table: string; from: string }>();
     const pk = cols.results.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
-    infos.push({ name, columns: cols.results.map((c) => c.name), primaryKey: pk.length ? pk : ["rowid"], parents: fks.results.map((f) => f.table).filter((t) => t !== name) });
+    infos.push({ name, columns: cols.results.map((c) => c.name), primaryKey: pk.length ? pk : ["rowid"], parents: fks.results.map((f) => f.table).filter((t) => t !== name), userColumns: fks.results.filter((f) => f.table === "users").map((f) => f.from) });
   }
   // topological order: a table after every tenant table it references
   const byName = new Map(infos.map((t) => [t.name, t]));
@@ -124,6 +126,12 @@ export async function moveTenant(env: Env, tenantId: string, to: number, o: { se
   const report: TableReport[] = [];
   try {
     await mirrorTenant(env, { ...tenant, shard: to });
+    for (const t of tables) {
+      for (const col of t.userColumns) {
+        const ids = await source.prepare(`select distinct ${q(col)} as id from ${q(t.name)} where tenant_id = ? and ${q(col)} is not null`).bind(tenantId).all<{ id: string }>();
+        for (const { id } of ids.results) await mirrorUser(env, shardDb(env, to), id);
+      }
+    }
     for (const t of tables) for await (const page of pages(source, t, tenantId)) await insertPage(target, t, page).run();
     for (const t of tables) {
       const [a, b] = await Promise.all([tableChecksum(source, t, tenantId), tableChecksum(target, t, tenantId)]);
