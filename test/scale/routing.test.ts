@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { auditEvents, brands, locations, tenants } from "../../src/db/schema";
+import { analyticsReviewDaily, auditEvents, brands, locations, tenants } from "../../src/db/schema";
 import { allShards, controlDb, placeTenant, shardDb, shardNumbers, tenantShard } from "../../src/db/shards";
 import { createWorld, seedAgency, seedTenant, seedUser } from "../helpers/seed";
 import { client } from "../helpers/http";
@@ -92,5 +92,26 @@ describe("read replicas (D1 Sessions API)", () => {
     const res = await w.as("tenantAdmin").get("/v1/locations", { "x-d1-bookmark": "'; drop table tenants; --" });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-d1-bookmark")).toMatch(/^[0-9a-f]+(-[0-9a-f]+)+$/i);
+  });
+});
+
+describe("cross-shard agency analytics", () => {
+  it("reads every shard an agency's tenants live on and merges per tenant and in total", async () => {
+    const w = await createWorld({ shardA: 0 });
+    const sibling = await seedTenant({ agencyId: w.agencyA.id, shard: 1 });
+    const day = "2026-03-10";
+    const row = (tenantId: string, reviews: number, ratingSum: number) => ({
+      tenantId, day, locationId: "loc", siteType: "google", reviews, rated: reviews, ratingSum,
+      rating1: 0, rating2: 0, rating3: 0, rating4: 0, rating5: 0, positive: 0, neutral: 0, negative: 1,
+    });
+    await shardDb(env, 0).insert(analyticsReviewDaily).values(row(w.tenantA.id, 2, 8));
+    await shardDb(env, 1).insert(analyticsReviewDaily).values(row(sibling.id, 3, 15));
+    const res = await w.as("agencyAdmin").get(`/agency/analytics?dateFrom=${day}&dateTo=${day}`);
+    expect(res.status).toBe(200);
+    expect(res.body.totals.reviews).toEqual({ count: 5, averageRating: 4.6, negative: 2 });
+    const byId = Object.fromEntries(res.body.tenants.map((t: { tenant: { id: string }; reviews: { count: number } }) => [t.tenant.id, t.reviews.count]));
+    expect(byId).toEqual({ [w.tenantA.id]: 2, [sibling.id]: 3 });
+    const one = await w.as("agencyAdmin").get(`/agency/analytics?dateFrom=${day}&dateTo=${day}&tenantId=${sibling.id}`);
+    expect(one.body.totals.reviews.count).toBe(3);
   });
 });
