@@ -1,8 +1,8 @@
-// The wrangler `main`: the Worker built over the composition root (src/wiring.ts), and the Durable Object classes.
+// The wrangler `main`: the Worker built over the composition root (src/wiring.ts, imported on the
+// first invocation: docs/performance.md, Start-up), and the Durable Object classes.
 import { createWorker } from "./worker";
-import { WIRING } from "./wiring";
 
 export { McpSessions } from "./durable/mcp-sessions";
 export { RateLimiter } from "./durable/rate-limiter";
 
-export default createWorker(WIRING);
+export default createWorker(() => import("./wiring").then((m) => m.WIRING));

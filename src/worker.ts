@@ -2,7 +2,6 @@ import { misconfiguration, type Env } from "./env";
 import { servingRequest, yieldingD1 } from "./db/yielding";
 import { MAX_SHARDS } from "./db/shards";
 import { installHooks } from "./hooks";
-import { defineAgentSkills } from "./modules/agents/skills";
 import { runSweeps } from "./background/cron";
 import { dispatchQueue } from "./background/queue";
 import type { Wiring } from "./wiring";
@@ -28,20 +27,36 @@ function assertConfigured(env: Env) {
   throw new Error(`server misconfigured: ${problem}`);
 }
 
-/** The Worker's three entry points over one wiring (src/wiring.ts; tests pass their own). */
-export function createWorker(wiring: Wiring) {
-  installHooks(wiring.hooks);
-  defineAgentSkills();
-  // The REST/MCP app (every route and its zod schemas) is built on the first request, not at start-up:
-  // queue and cron invocations never need it, and start-up CPU is budgeted (docs/performance.md, Start-up).
-  // The resolved app is cached, never the promise (it would resume in another request's context).
+interface Ready {
+  queue: ReturnType<typeof dispatchQueue>;
+  scheduled: ReturnType<typeof runSweeps>;
+}
+
+/**
+ * The Worker's three entry points over one wiring (src/wiring.ts; tests pass their own object).
+ * Given a loader (src/index.ts), the wiring, every module it names and the REST/MCP app are
+ * imported on the first invocation, not in the global scope: start-up CPU is budgeted
+ * (docs/performance.md, Start-up) and a queue or cron invocation never needs the app.
+ * Resolved values are cached, never a promise (it would resume in another request's context).
+ */
+export function createWorker(source: Wiring | (() => Promise<Wiring>)) {
+  let ready: Ready | undefined;
   let app: ReturnType<typeof import("./app").createApp> | undefined;
+  const install = async (wiring: Wiring): Promise<Ready> => {
+    const { defineAgentSkills } = await import("./modules/agents/skills");
+    if (ready) return ready;
+    installHooks(wiring.hooks);
+    defineAgentSkills();
+    return (ready = { queue: dispatchQueue(wiring.queues), scheduled: runSweeps(wiring.sweeps) });
+  };
+  const load = async () => ready ?? install(typeof source === "function" ? await source() : source);
+  // an object is installed at once (tests call services that read hooks before any request)
+  if (typeof source !== "function") installHooks(source.hooks);
   const appFor = async () => {
+    await load();
     const { createApp } = await import("./app");
     return (app ??= createApp());
   };
-  const queue = dispatchQueue(wiring.queues);
-  const scheduled = runSweeps(wiring.sweeps);
   return {
     fetch(request, env, ctx) {
       const problem = misconfiguration(env);
@@ -53,11 +68,11 @@ export function createWorker(wiring: Wiring) {
     },
     queue: async (batch, env, ctx) => {
       assertConfigured(env);
-      await queue(batch, withYieldingD1(env), ctx);
+      await (await load()).queue(batch, withYieldingD1(env), ctx);
     },
     scheduled: async (controller, env) => {
       assertConfigured(env);
-      await scheduled(controller, withYieldingD1(env));
+      await (await load()).scheduled(controller, withYieldingD1(env));
     },
   } satisfies ExportedHandler<Env>;
 }

@@ -1,24 +1,15 @@
 // The alert-email unsubscribe page in a real browser: the built Worker served from workerd
 // (bench/lib/server.mjs), headless Chromium opening a digest's unsubscribe link and confirming.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BENCH_JWT_SECRET, startServer, type StartedServer } from "../../bench/lib/server.mjs";
 import { mintAlertUnsubscribeToken } from "../../src/modules/alerts/tokens";
+import { CHROMIUM, freePort } from "./helpers/browser";
 
-const CHROMIUM = "/usr/bin/chromium";
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe.skipIf(!existsSync(CHROMIUM))("alert unsubscribe page in headless Chromium", () => {
   let worker: StartedServer;

@@ -2,27 +2,18 @@
 // (bench/lib/server.mjs), headless Chromium filling in the form without any script on the page,
 // the thank-you page with the public review links, and the feedback read back from the inbox API.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
 import { mintLinkToken } from "../../src/modules/links/tokens";
+import { CHROMIUM, freePort } from "./helpers/browser";
 
-const CHROMIUM = "/usr/bin/chromium";
 /** the JWT_SECRET bench/lib/server.mjs gives the Worker */
 const SECRET = "bench-jwt-secret-0123456789-0123456789";
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page in headless Chromium", () => {
   let worker: StartedServer;

@@ -11,19 +11,12 @@ import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
 import { base64, IDP, KEYS, signedResponse } from "../saml/idp";
+import { CHROMIUM, freePort } from "./helpers/browser";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SESSION_KEY = "reputation-ops.session-token";
 /** runs in the page (no DOM lib in this project's types) */
 const readSession = (key: string) => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem(key);
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 /** A stand-in IdP: reads the AuthnRequest and answers with a signed response auto-posted to the ACS. */
 function startIdp(nameId: string, audience: string): Promise<{ server: Server; url: string }> {

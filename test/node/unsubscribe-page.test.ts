@@ -9,16 +9,9 @@ import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BENCH_JWT_SECRET, startServer, type StartedServer } from "../../bench/lib/server.mjs";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
+import { CHROMIUM, freePort } from "./helpers/browser";
 
-const CHROMIUM = "/usr/bin/chromium";
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", () => {
   let worker: StartedServer;

@@ -3,29 +3,20 @@
 // the local Worker with --host-resolver-rules), JavaScript off, phone-sized. The pages must show the
 // agency's name, logo and colours, escape what the agency typed, and still work.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BENCH_JWT_SECRET, startServer, type StartedServer } from "../../bench/lib/server.mjs";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
+import { CHROMIUM, freePort } from "./helpers/browser";
 
-const CHROMIUM = "/usr/bin/chromium";
 /** the browser's window inside page.evaluate (the test project has no DOM lib; types are erased) */
 type Win = { getComputedStyle(e: unknown): Record<string, string>; document: { body: unknown; documentElement: { scrollWidth: number } } };
 const HOST = "reviews.northwind.test";
 const LOGO = "https://cdn.northwind.test/logo.svg";
 const BRAND_NAME = "Northwind <b>Reviews</b>";
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless Chromium", () => {
   let worker: StartedServer;

@@ -4,24 +4,17 @@
 // the host page as it was: same computed styles, one new global (ReputationWidgets).
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
+import { CHROMIUM, freePort } from "./helpers/browser";
 
-const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 const XSS = `<script>window.__xss=1</script><img src=x onerror="window.__xss=2"> and "quotes"`;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createNetServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 /** A host page with its own styles that would leak into (or be broken by) a careless widget. */
 const hostPage = (embed: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Host</title><style>

@@ -9,3 +9,13 @@ for (let n = 0; n < 16; n++) {
   if (!shard) break;
   await applyD1Migrations(shard, env.TEST_MIGRATIONS);
 }
+
+// The Worker installs the composition root's hooks and agent skills on its first invocation; tests
+// also call services directly, before any request, so they get the same wiring up front.
+const [{ installHooks }, { HOOKS }, { defineAgentSkills }] = await Promise.all([
+  import("../../src/hooks"),
+  import("../../src/wiring"),
+  import("../../src/modules/agents/skills"),
+]);
+installHooks(HOOKS);
+defineAgentSkills();

@@ -1,0 +1,14 @@
+// What the pages' headless Chromium tests share: Debian's chromium (CI installs it) and a free port.
+import { createServer, type AddressInfo } from "node:net";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu"];
+
+/** A port nothing listens on right now, for the Worker under test. */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
