@@ -2,9 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { asc, inArray } from "drizzle-orm";
 import { tenants } from "../../../db/schema";
 import { toTenant } from "../../tenants/schemas";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const agencyListTenantsSkill = skill({
   name: "agency.list-tenants",
   title: "List the agency's tenants",
   description:
