@@ -92,6 +92,15 @@ export function mutualPairs(graph) {
   return pairs;
 }
 
+/** Imports for side effects only (`import "./x"`): a module that registers itself on import. None in src/. */
+export function sideEffectImports(files = sourceFiles()) {
+  return files.flatMap((f) =>
+    readFileSync(f, "utf8")
+      .split("\n")
+      .flatMap((line, i) => (/^\s*import\s+["'][^"']+["']/.test(line) ? [`${path.relative(root, f)}:${i + 1}: ${line.trim()}`] : [])),
+  );
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const graph = importGraph();
   if (process.argv.includes("--list")) for (const [k, v] of moduleEdges(graph)) console.log(`${k}    (${v})`);
@@ -99,6 +108,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const pairs = mutualPairs(graph);
   for (const c of found) console.log(`cycle: ${c.join(" -> ")}`);
   for (const p of pairs) console.log(`pair: ${p.pair}\n  ${p.there}\n  ${p.back}`);
-  console.log(`${graph.size} files, ${found.length} cycles, ${pairs.length} mutual module pairs`);
-  process.exit(found.length || pairs.length ? 1 : 0);
+  const bare = sideEffectImports();
+  for (const b of bare) console.log(`side-effect import: ${b}`);
+  console.log(`${graph.size} files, ${found.length} cycles, ${pairs.length} mutual module pairs, ${bare.length} side-effect imports`);
+  process.exit(found.length || pairs.length || bare.length ? 1 : 0);
 }

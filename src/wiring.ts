@@ -12,6 +12,7 @@ import { consumeDeadLetters } from "./background/dead-letter";
 import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
 import type { QueueConsumers } from "./background/queue";
 import { draftResponse } from "./modules/agents/reply-drafting";
+import { AGENT_SKILLS } from "./modules/agents/skills";
 import { alertDigestsSweep, reviewAlertsHandler } from "./modules/alerts/background";
 import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
 import { automationRulesHandler } from "./modules/automation/background";
@@ -21,6 +22,8 @@ import { contactsRetentionSweep } from "./modules/contacts/background";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { jobsConsumer, type JobRunners } from "./modules/jobs/runner";
+import { MCP_SKILLS } from "./modules/mcp/skills";
+import type { Skill } from "./modules/mcp/skills/registry";
 import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
 import { reviewLinkClicks } from "./modules/review-links/clicks";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
@@ -90,10 +93,14 @@ export const HOOKS: Hooks = {
   draftReply: draftResponse,
 };
 
+/** What the MCP server offers: the domains' skills and the agents' (agents call MCP skills as tools, so mcp does not import them). */
+export const SKILLS: Skill[] = [...MCP_SKILLS, ...AGENT_SKILLS];
+
 export interface Wiring {
   queues: QueueConsumers;
   sweeps: Sweeps;
   hooks: Hooks;
+  skills: Skill[];
 }
 
-export const WIRING: Wiring = { queues: queueConsumers(), sweeps: SWEEPS, hooks: HOOKS };
+export const WIRING: Wiring = { queues: queueConsumers(), sweeps: SWEEPS, hooks: HOOKS, skills: SKILLS };

@@ -2,6 +2,7 @@ import { misconfiguration, type Env } from "./env";
 import { servingRequest, yieldingD1 } from "./db/yielding";
 import { MAX_SHARDS } from "./db/shards";
 import { installHooks } from "./hooks";
+import { registerSkills } from "./modules/mcp/skills/registry";
 import { runSweeps } from "./background/cron";
 import { dispatchQueue } from "./background/queue";
 import type { Wiring } from "./wiring";
@@ -42,16 +43,15 @@ interface Ready {
 export function createWorker(source: Wiring | (() => Promise<Wiring>)) {
   let ready: Ready | undefined;
   let app: ReturnType<typeof import("./app").createApp> | undefined;
-  const install = async (wiring: Wiring): Promise<Ready> => {
-    const { defineAgentSkills } = await import("./modules/agents/skills");
+  const install = (wiring: Wiring): Ready => {
     if (ready) return ready;
     installHooks(wiring.hooks);
-    defineAgentSkills();
+    registerSkills(wiring.skills);
     return (ready = { queue: dispatchQueue(wiring.queues), scheduled: runSweeps(wiring.sweeps) });
   };
   const load = async () => ready ?? install(typeof source === "function" ? await source() : source);
   // an object is installed at once (tests call services that read hooks before any request)
-  if (typeof source !== "function") installHooks(source.hooks);
+  if (typeof source !== "function") install(source);
   const appFor = async () => {
     await load();
     const { createApp } = await import("./app");

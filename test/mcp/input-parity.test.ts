@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { findTool, readSkillNames, toolSpec } from "../../src/modules/agents/tools";
-import "../../src/modules/mcp/skills";
 import { allSkills, inputJsonSchema } from "../../src/modules/mcp/skills/registry";
 import { deref, operations, type OperationRef } from "../helpers/openapi";
 

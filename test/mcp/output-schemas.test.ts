@@ -3,7 +3,6 @@ import { allSkills, declaresOutput, outputSchema } from "../../src/modules/mcp/s
 import { ALL_SCOPES } from "../../src/modules/oauth/scopes";
 import { createWorld, type World } from "../helpers/seed";
 import { connect, rawPost } from "./helpers";
-import "../../src/modules/mcp/skills";
 
 let w: World;
 let key = "";

@@ -3,12 +3,12 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
 import { haversineKm, boundingBox } from "../../src/modules/locations/finder";
-import { defineSkill } from "../../src/modules/mcp/skills/registry";
+import { registerSkills, skill } from "../../src/modules/mcp/skills/registry";
 import { createWorld, db, type World } from "../helpers/seed";
 import { connect, fetchWithEnv, mintTestKey, rawPost, structured } from "./helpers";
 
 // test-only skills: a write skill (refused without its scope or role), a slow one and a huge one
-defineSkill({
+registerSkills([skill({
   name: "test.write",
   title: "Test write",
   description: "test only",
@@ -18,8 +18,8 @@ defineSkill({
   destructive: true,
   minRole: "tenant_user",
   handler: async (ctx) => ({ tenantId: ctx.tenantId, actor: ctx.actor }),
-});
-defineSkill({
+})]);
+registerSkills([skill({
   name: "test.slow",
   title: "Test slow",
   description: "test only",
@@ -27,8 +27,8 @@ defineSkill({
   scopes: ["read:locations"],
   access: "read",
   handler: () => new Promise((resolve) => setTimeout(() => resolve({ late: true }), 500)),
-});
-defineSkill({
+})]);
+registerSkills([skill({
   name: "test.huge",
   title: "Test huge",
   description: "test only",
@@ -36,7 +36,7 @@ defineSkill({
   scopes: ["read:locations"],
   access: "read",
   handler: async () => ({ blob: "x".repeat(5000) }),
-});
+})]);
 
 let w: World;
 const SPRINGFIELD = { lat: 39.7817, lng: -89.6501 };

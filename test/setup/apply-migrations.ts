@@ -10,12 +10,12 @@ for (let n = 0; n < 16; n++) {
   await applyD1Migrations(shard, env.TEST_MIGRATIONS);
 }
 
-// The Worker installs the composition root's hooks and agent skills on its first invocation; tests
-// also call services directly, before any request, so they get the same wiring up front.
-const [{ installHooks }, { HOOKS }, { defineAgentSkills }] = await Promise.all([
+// The Worker installs the composition root's hooks and skills on its first invocation; tests also
+// call services directly, before any request, so they get the same wiring up front.
+const [{ installHooks }, { registerSkills }, { HOOKS, SKILLS }] = await Promise.all([
   import("../../src/hooks"),
+  import("../../src/modules/mcp/skills/registry"),
   import("../../src/wiring"),
-  import("../../src/modules/agents/skills"),
 ]);
 installHooks(HOOKS);
-defineAgentSkills();
+registerSkills(SKILLS);

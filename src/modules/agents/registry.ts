@@ -1,13 +1,10 @@
-import type { z } from "@hono/zod-openapi";
+import { AGENTS } from "./agents";
 import type { AgentDefinition } from "./types";
 
-type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 const agents = new Map<string, AgentDefinition>();
-
-export function defineAgent<I extends ObjectSchema, O extends ObjectSchema>(def: AgentDefinition<I, O>): AgentDefinition<I, O> {
-  if (agents.has(def.name)) throw new Error(`agent ${def.name} registered twice`);
-  agents.set(def.name, def as unknown as AgentDefinition);
-  return def;
+for (const agent of AGENTS) {
+  if (agents.has(agent.name)) throw new Error(`agent ${agent.name} listed twice`);
+  agents.set(agent.name, agent);
 }
 
 /** `agent.campaign-strategist` or its short form `campaign-strategist`. */

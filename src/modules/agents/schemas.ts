@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import "./agents";
 import { exposedAgents } from "./registry";
 
 export const AgentNameParam = z.object({

@@ -1,7 +1,6 @@
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { resolveTenantAccess, roleAtLeast } from "../identity/access";
-import { defineSkill, findSkill, type SkillContext } from "../mcp/skills/registry";
-import "./agents";
+import { skill, type Skill, type SkillContext } from "../mcp/skills/registry";
 import { exposedAgents } from "./registry";
 import { runAgentByName } from "./runtime";
 import { AgentRunResultSchema } from "./types";
@@ -18,22 +17,19 @@ async function canWrite(ctx: SkillContext): Promise<boolean> {
 const WRITING_AGENTS = new Set(["agent.template-generator"]);
 
 /**
- * Offers every exposed agent as an MCP skill (scope agent:*). Called by the composition root
- * (src/worker.ts), not on import: MCP would otherwise import agents, which call MCP skills as tools.
+ * Every exposed agent as an MCP skill (scope agent:*), listed by the composition root (src/wiring.ts):
+ * mcp does not import agents, because agents call MCP skills as tools.
  */
-export function defineAgentSkills() {
-  for (const agent of exposedAgents()) {
-    if (findSkill(agent.name)) continue;
-    defineSkill({
-      name: agent.name,
-      title: agent.title,
-      description: `${agent.description} Output: {agent, engine (llm or rules), model, range, generatedAt, inputTokens, toolCalls, output}.`,
-      input: agent.input,
-      scopes: ["agent:*"],
-      output: AgentRunResultSchema,
-      // annotations: a writing agent is not read-only (it only adds drafts: not destructive)
-      access: WRITING_AGENTS.has(agent.name) ? "write" : "read",
-      handler: async (ctx, input) => runAgentByName({ ...ctx, canWrite: await canWrite(ctx) }, agent.name, input),
-    });
-  }
-}
+export const AGENT_SKILLS: Skill[] = exposedAgents().map((agent) =>
+  skill({
+    name: agent.name,
+    title: agent.title,
+    description: `${agent.description} Output: {agent, engine (llm or rules), model, range, generatedAt, inputTokens, toolCalls, output}.`,
+    input: agent.input,
+    scopes: ["agent:*"],
+    output: AgentRunResultSchema,
+    // annotations: a writing agent is not read-only (it only adds drafts: not destructive)
+    access: WRITING_AGENTS.has(agent.name) ? "write" : "read",
+    handler: async (ctx, input) => runAgentByName({ ...ctx, canWrite: await canWrite(ctx) }, agent.name, input),
+  }) as unknown as Skill,
+);

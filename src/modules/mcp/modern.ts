@@ -2,7 +2,6 @@ import { createMcpHandler, inputRequired, inputResponse, Server } from "@modelco
 import { INSTRUCTIONS, listedTools, serverInfo, TOOLS_TTL_MS } from "./server";
 import { safeEqual, toBase64Url } from "../../lib/crypto";
 import { callTool, type CallEnv, type Confirmation } from "./skills/run";
-import "./skills";
 
 const CONFIRM_KEY = "confirm";
 

@@ -5,7 +5,6 @@ import { LATEST_SESSION_VERSION, SESSION_PROTOCOL_VERSIONS, SERVER_INFO } from "
 import type { SessionIdentity } from "./identity";
 import { allSkills, icons, skillAllowed, toolDefinition } from "./skills/registry";
 import { callTool, type CallEnv } from "./skills/run";
-import "./skills";
 
 export { SERVER_INFO };
 

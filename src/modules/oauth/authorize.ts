@@ -1,4 +1,4 @@
-import type { AuthRequest, GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { asc, eq, inArray, or } from "drizzle-orm";
 import type { Context } from "hono";
 import { SignJWT, jwtVerify } from "jose";
@@ -13,6 +13,7 @@ import { login } from "../auth/service";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, type UserPrincipal } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { consentPage, errorPage, signInPage, type TenantChoice } from "./consent-page";
+import { allUserGrants } from "./grants";
 import { agencyBrand, hostBrand, tenantWhiteLabel } from "../white-label/resolve";
 import { authServer, cimdClientProblem, oauthLib, type GrantMetadata, type GrantProps } from "./provider";
 import { ALL_SCOPES, isScope } from "./scopes";
@@ -91,14 +92,7 @@ async function brandForChoices(c: C, choices: TenantChoice[]) {
  * (any tenant when none is given), newest first. Incremental consent asks only for the rest.
  */
 async function priorGrants(oauth: OAuthHelpers, userId: string, clientId: string, tenantId?: string) {
-  const out: GrantSummary[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await oauth.listUserGrants(userId, { cursor, limit: 1000 });
-    out.push(...page.items);
-    cursor = page.cursor;
-  } while (cursor);
-  return out
+  return (await allUserGrants(oauth, userId))
     .filter((g) => g.clientId === clientId && (!tenantId || (g.metadata as Partial<GrantMetadata> | null)?.tenantId === tenantId))
     .sort((a, b) => b.createdAt - a.createdAt);
 }

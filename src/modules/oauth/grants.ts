@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { GrantSummary } from "@cloudflare/workers-oauth-provider";
+import type { GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -45,8 +45,8 @@ const callerUserId = (ctx: ServiceContext) => {
   return ctx.actor.userId;
 };
 
-async function userGrants(ctx: ServiceContext, userId: string): Promise<GrantSummary[]> {
-  const oauth = (await authServer(ctx.env)).getOAuthApi(ctx.env);
+/** Every grant of a user, all pages. */
+export async function allUserGrants(oauth: OAuthHelpers, userId: string): Promise<GrantSummary[]> {
   const out: GrantSummary[] = [];
   let cursor: string | undefined;
   do {
@@ -56,6 +56,8 @@ async function userGrants(ctx: ServiceContext, userId: string): Promise<GrantSum
   } while (cursor);
   return out;
 }
+
+const userGrants = async (ctx: ServiceContext, userId: string) => allUserGrants((await authServer(ctx.env)).getOAuthApi(ctx.env), userId);
 
 /** The caller's connected apps (OAuth grants), newest first, whichever tenant each acts for. */
 export async function listGrants(ctx: ServiceContext) {

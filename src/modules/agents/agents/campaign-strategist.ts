@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { MESSAGE_CHANNELS, REVIEW_DESTINATIONS, type MessageChannel } from "../../../db/schema";
 import type { ComplianceConfig } from "../../compliance/schemas";
-import { defineAgent } from "../registry";
+import { defineAgent } from "../define";
 import { rate, round, wilsonInterval } from "../stats";
 import { Evidences, RangeInput, rangeOf, type Evidence } from "../types";
 

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { MESSAGE_CHANNELS, type MessageChannel } from "../../../db/schema";
 import type { ComplianceConfig } from "../../compliance/schemas";
 import { blocking, bySeverity, FindingSchema, lintContent, lintSequence, lintSettings, SEVERITIES, type Finding } from "../compliance-rules";
-import { defineAgent } from "../registry";
+import { defineAgent } from "../define";
 import type { AgentRun } from "../types";
 
 const Draft = z.object({

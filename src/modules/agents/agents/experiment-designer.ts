@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { validationError } from "../../../lib/errors";
-import { defineAgent } from "../registry";
+import { defineAgent } from "../define";
 import { round, sampleSizePerArm } from "../stats";
 import { daysIn, Evidences, RangeInput, rangeOf, type Evidence } from "../types";
 

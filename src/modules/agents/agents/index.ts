@@ -1,10 +1,13 @@
-// Every agent registers itself here.
-import "./campaign-strategist";
-import "./compliance-critic";
-import "./experiment-designer";
-import "./operator-copilot";
-import "./optimization";
-import "./outcome-analyst";
-import "./reputation-insight";
-import "./template-generator";
-import "./reply-drafter";
+// The agent catalogue: every agent, listed (nothing registers itself on import).
+import type { AgentDefinition } from "../types";
+import { campaignStrategist } from "./campaign-strategist";
+import { complianceCritic } from "./compliance-critic";
+import { experimentDesigner } from "./experiment-designer";
+import { operatorCopilot } from "./operator-copilot";
+import { optimization } from "./optimization";
+import { outcomeAnalyst } from "./outcome-analyst";
+import { reputationInsight } from "./reputation-insight";
+import { templateGenerator } from "./template-generator";
+import { replyDrafter } from "./reply-drafter";
+
+export const AGENTS = [campaignStrategist, complianceCritic, experimentDesigner, operatorCopilot, optimization, outcomeAnalyst, reputationInsight, templateGenerator, replyDrafter] as unknown as AgentDefinition[];

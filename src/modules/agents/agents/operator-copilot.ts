@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { answerByIntents, COPILOT_TOOLS } from "../intents";
-import { defineAgent } from "../registry";
+import { defineAgent } from "../define";
 import { Evidences, RangeInput, rangeOf } from "../types";
 
 export const CitationSchema = z

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { defineAgent } from "../registry";
+import { defineAgent } from "../define";
 import { differenceInterval, rate, round, twoProportionZTest, wilsonInterval, type Interval } from "../stats";
 import { Evidences, RangeInput, rangeOf, type Evidence } from "../types";
 

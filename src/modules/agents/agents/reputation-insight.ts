@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { defineAgent } from "../registry";
+import { defineAgent } from "../define";
 import { round } from "../stats";
 import { addDays, daysIn, Evidences, RangeInput, rangeOf } from "../types";
 

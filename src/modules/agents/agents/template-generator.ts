@@ -4,7 +4,7 @@ import { createTemplate } from "../../templates/service";
 import { smsSegments } from "../../templates/sms-segments";
 import { extractTokens } from "../../templates/tokens";
 import { blocking, FindingSchema, lintContent } from "../compliance-rules";
-import { defineAgent } from "../registry";
+import { defineAgent } from "../define";
 import { Evidences, type AgentRun } from "../types";
 
 const PURPOSES = ["review_request", "reminder"] as const;

@@ -3,9 +3,9 @@ import { controlDb } from "../../../db/shards";
 import { asc, inArray } from "drizzle-orm";
 import { tenants } from "../../../db/schema";
 import { toTenant } from "../../tenants/schemas";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const agencyListTenantsSkill = skill({
   name: "agency.list-tenants",
   title: "List the agency's tenants",
   description:

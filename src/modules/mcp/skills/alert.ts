@@ -2,9 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { AlertSubscriptionSchema } from "../../alerts/schemas";
 import { listAlertSubscriptions } from "../../alerts/service";
 import { paged } from "../../../lib/openapi";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const reviewAlertSubscriptionsSkill = skill({
   name: "review.alert-subscriptions",
   title: "List review alert subscriptions",
   description:

@@ -3,9 +3,9 @@ import { AUTO_REPLY_STATUSES } from "../../../db/schema";
 import { AutoReplySchema } from "../../reviews/auto-replies/schemas";
 import { listAutoReplies } from "../../reviews/auto-replies/service";
 import { paged } from "../../../lib/openapi";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const reviewAutoRepliesSkill = skill({
   name: "review.auto-replies",
   title: "List automatic review replies",
   description:

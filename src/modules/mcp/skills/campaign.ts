@@ -3,9 +3,9 @@ import { listBindings } from "../../campaigns/bindings.service";
 import { toCampaign } from "../../campaigns/schemas";
 import { getSequence } from "../../campaigns/sequences.service";
 import { findCampaignRow, listCampaigns } from "../../campaigns/service";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const campaignListSkill = skill({
   name: "campaign.list",
   title: "List review-request campaigns",
   description:
@@ -24,7 +24,7 @@ defineSkill({
   handler: async (ctx, input) => listCampaigns(ctx, input),
 });
 
-defineSkill({
+export const campaignGetSkill = skill({
   name: "campaign.get",
   title: "Get a campaign with its templates and sequence",
   description:

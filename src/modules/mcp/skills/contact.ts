@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { currentConsent } from "../../contacts/consent";
 import { listContacts, suppressContact } from "../../contacts/service";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const contactListSkill = skill({
   name: "contact.list",
   title: "List customers (contacts)",
   description:
@@ -28,7 +28,7 @@ defineSkill({
   },
 });
 
-defineSkill({
+export const contactSuppressSkill = skill({
   name: "contact.suppress",
   title: "Opt a customer out of all messages",
   description:

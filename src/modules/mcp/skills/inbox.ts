@@ -5,13 +5,13 @@ type InboxItemType = (typeof INBOX_ITEM_TYPES)[number];
 import { notFound, forbidden } from "../../../lib/errors";
 import { getInboxItem, listInboxItems } from "../../inbox/service";
 import type { SessionIdentity } from "../identity";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
 /** read:reviews unlocks review items, read:feedback feedback items (the spec's scope table). */
 const visibleTypes = (caller: SessionIdentity): InboxItemType[] =>
   INBOX_ITEM_TYPES.filter((t) => caller.scopes.includes(t === "review" ? "read:reviews" : "read:feedback"));
 
-defineSkill({
+export const inboxListSkill = skill({
   name: "inbox.list",
   title: "List inbox items (reviews and feedback)",
   description:
@@ -35,7 +35,7 @@ defineSkill({
   },
 });
 
-defineSkill({
+export const inboxGetSkill = skill({
   name: "inbox.get",
   title: "Get one inbox item with its responses",
   description:

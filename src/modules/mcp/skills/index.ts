@@ -1,15 +1,44 @@
-// Every skill module registers itself here. A domain's skills land as one file calling its service.
-// The agents' skills are added by the composition root (src/worker.ts: defineAgentSkills).
-import "./agency";
-import "./location";
-import "./review-link";
-import "./campaign";
-import "./contact";
-import "./review";
-import "./widget";
-import "./auto-reply";
-import "./alert";
-import "./inbox";
-import "./insights";
-import "./survey";
-import "./white-label";
+// The MCP skill catalogue: every domain's skills, listed. A domain's skills are one file calling its
+// service; the composition root registers this list and the agents' skills (src/wiring.ts).
+import type { Skill } from "./registry";
+import { agencyListTenantsSkill } from "./agency";
+import { locationListSkill, locationFinderSkill } from "./location";
+import { locationReviewLinksSkill } from "./review-link";
+import { campaignListSkill, campaignGetSkill } from "./campaign";
+import { contactListSkill, contactSuppressSkill } from "./contact";
+import { reviewListSkill, approvalListPendingSkill, responseMarkPublishedSkill } from "./review";
+import { reviewWidgetsSkill } from "./widget";
+import { reviewAutoRepliesSkill } from "./auto-reply";
+import { reviewAlertSubscriptionsSkill } from "./alert";
+import { inboxListSkill, inboxGetSkill } from "./inbox";
+import { reviewSummarySkill, campaignMetricsSkill, scoreLocationSkill, competitorListSkill, recommendationListSkill } from "./insights";
+import { surveyListSkill, surveyStatsSkill, surveyResponsesSkill } from "./survey";
+import { whiteLabelGetSkill } from "./white-label";
+
+export const MCP_SKILLS = [
+  agencyListTenantsSkill,
+  locationListSkill,
+  locationFinderSkill,
+  locationReviewLinksSkill,
+  campaignListSkill,
+  campaignGetSkill,
+  contactListSkill,
+  contactSuppressSkill,
+  reviewListSkill,
+  approvalListPendingSkill,
+  responseMarkPublishedSkill,
+  reviewWidgetsSkill,
+  reviewAutoRepliesSkill,
+  reviewAlertSubscriptionsSkill,
+  inboxListSkill,
+  inboxGetSkill,
+  reviewSummarySkill,
+  campaignMetricsSkill,
+  scoreLocationSkill,
+  competitorListSkill,
+  recommendationListSkill,
+  surveyListSkill,
+  surveyStatsSkill,
+  surveyResponsesSkill,
+  whiteLabelGetSkill,
+] as unknown as Skill[];

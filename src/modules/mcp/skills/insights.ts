@@ -5,9 +5,9 @@ import { listCompetitorsForSkill } from "../../competitors/service";
 import { listRecommendationsForSkill } from "../../recommendations/service";
 import { latestScore } from "../../reputation/service";
 import { SiteType } from "../../reviews/schemas";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const reviewSummarySkill = skill({
   name: "review.summary",
   title: "Review summary",
   description:
@@ -23,7 +23,7 @@ defineSkill({
   handler: async (ctx, input) => reviewSummary(ctx, input),
 });
 
-defineSkill({
+export const campaignMetricsSkill = skill({
   name: "campaign.metrics",
   title: "Campaign funnel",
   description:
@@ -38,7 +38,7 @@ defineSkill({
   handler: async (ctx, input) => campaignMetrics(ctx, input),
 });
 
-defineSkill({
+export const scoreLocationSkill = skill({
   name: "score.location",
   title: "Reputation score of a location",
   description:
@@ -51,7 +51,7 @@ defineSkill({
   handler: async (ctx, input) => latestScore(ctx, input.locationId),
 });
 
-defineSkill({
+export const competitorListSkill = skill({
   name: "competitor.list",
   title: "Tracked competitors",
   description: "Competitors tracked for the business's locations, with their average rating and review count where known.",
@@ -64,7 +64,7 @@ defineSkill({
   handler: async (ctx, input) => ({ data: await listCompetitorsForSkill(ctx, input) }),
 });
 
-defineSkill({
+export const recommendationListSkill = skill({
   name: "recommendation.list",
   title: "Recommendations",
   description:

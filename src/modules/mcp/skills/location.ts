@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { findLocations } from "../../locations/finder";
 import { listLocations } from "../../locations/service";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const locationListSkill = skill({
   name: "location.list",
   title: "List locations",
   description:
@@ -21,7 +21,7 @@ defineSkill({
   handler: async (ctx, input) => listLocations(ctx, { isActive: input.isActive, limit: input.limit, cursor: input.cursor }),
 });
 
-defineSkill({
+export const locationFinderSkill = skill({
   name: "location.finder",
   title: "Find locations near a point or by text",
   description:

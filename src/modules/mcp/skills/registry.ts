@@ -61,13 +61,24 @@ const ConfirmInput = z
   .optional()
   .describe("Only for clients that cannot ask the user (no elicitation): true once the user has confirmed this exact action in the chat.");
 
-/** Registers a skill; an agency-aware skill gets the optional tenantId input, a confirmed one the confirm input. */
-export function defineSkill<I extends ObjectSchema>(skill: Skill<I>): Skill<I> {
-  if (skills.has(skill.name)) throw new Error(`skill ${skill.name} registered twice`);
-  let input: ObjectSchema = skill.agencyAware ? skill.input.extend({ tenantId: TenantIdInput }) : skill.input;
-  if (skill.confirm) input = input.extend({ confirm: ConfirmInput });
-  skills.set(skill.name, { ...skill, input } as unknown as Skill);
-  return skill;
+/** A skill as served: an agency-aware skill gets the optional tenantId input, a confirmed one the confirm input. No side effect. */
+export function skill<I extends ObjectSchema>(def: Skill<I>): Skill<I> {
+  let input: ObjectSchema = def.agencyAware ? def.input.extend({ tenantId: TenantIdInput }) : def.input;
+  if (def.confirm) input = input.extend({ confirm: ConfirmInput });
+  return { ...def, input } as unknown as Skill<I>;
+}
+
+/**
+ * Puts skills in the catalogue the MCP server lists and calls: the composition root's list
+ * (src/wiring.ts) when an isolate starts serving, test-only skills in tests. The same skill twice is
+ * a no-op; two different skills with one name are an error.
+ */
+export function registerSkills(list: readonly Skill[]): void {
+  for (const s of list) {
+    const known = skills.get(s.name);
+    if (known && known !== s) throw new Error(`skill ${s.name} registered twice`);
+    skills.set(s.name, s);
+  }
 }
 
 export const allSkills = (): Skill[] => [...skills.values()].sort((a, b) => a.name.localeCompare(b.name));

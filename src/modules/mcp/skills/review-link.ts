@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { LocationReviewUrlsSchema, ReviewLinkSchema, ReviewLinkStatsSchema } from "../../review-links/schemas";
 import { listReviewLinks, locationReviewUrls, reviewLinkStats } from "../../review-links/service";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const locationReviewLinksSkill = skill({
   name: "location.review-links",
   title: "Review links and QR codes of a location",
   description:

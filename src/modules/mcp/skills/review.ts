@@ -5,9 +5,9 @@ import { PublishResponseBody } from "../../reviews/responses.schemas";
 import { listApprovalQueue } from "../../reviews/responses.service";
 import { listReviews } from "../../reviews/service";
 import { SiteType } from "../../reviews/schemas";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const reviewListSkill = skill({
   name: "review.list",
   title: "List reviews",
   description:
@@ -39,7 +39,7 @@ defineSkill({
     }),
 });
 
-defineSkill({
+export const approvalListPendingSkill = skill({
   name: "approval.list-pending",
   title: "List review replies awaiting approval",
   description:
@@ -57,7 +57,7 @@ defineSkill({
   },
 });
 
-defineSkill({
+export const responseMarkPublishedSkill = skill({
   name: "response.mark-published",
   title: "Mark a review reply as posted by hand",
   description:

@@ -2,9 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { SURVEY_STATUSES, SURVEY_TYPES } from "../../../db/schema";
 import { listSurveys } from "../../surveys/service";
 import { surveyResponses, surveyStats } from "../../surveys/stats";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const surveyListSkill = skill({
   name: "survey.list",
   title: "List surveys",
   description:
@@ -21,7 +21,7 @@ defineSkill({
   handler: async (ctx, input) => listSurveys(ctx, input),
 });
 
-defineSkill({
+export const surveyStatsSkill = skill({
   name: "survey.stats",
   title: "Survey statistics",
   description:
@@ -33,7 +33,7 @@ defineSkill({
   handler: async (ctx, input) => surveyStats(ctx, input.surveyId),
 });
 
-defineSkill({
+export const surveyResponsesSkill = skill({
   name: "survey.responses",
   title: "Survey responses",
   description:

@@ -2,9 +2,9 @@ import { z } from "@hono/zod-openapi";
 import { controlDb } from "../../../db/shards";
 import { TenantBrandingSchema } from "../../white-label/schemas";
 import { getTenantBranding } from "../../white-label/service";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const whiteLabelGetSkill = skill({
   name: "white-label.get",
   title: "Get the white-label brand and link host",
   description:

@@ -3,9 +3,9 @@ import { loadWidgetData } from "../../widgets/data";
 import { PublicWidgetSchema, WidgetSchema } from "../../widgets/schemas";
 import { listWidgets } from "../../widgets/service";
 import { paged } from "../../../lib/openapi";
-import { defineSkill } from "./registry";
+import { skill } from "./registry";
 
-defineSkill({
+export const reviewWidgetsSkill = skill({
   name: "review.widgets",
   title: "Review widgets on the business's website",
   description:
