@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run dev`: writes .dev.vars with random secrets if missing, applies D1 migrations to the
-// local database, then serves everything with `wrangler dev` on http://localhost:8787 (or --port N).
+// local control database and every local shard, then serves everything with `wrangler dev` on http://localhost:8787 (or --port N).
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
@@ -21,8 +21,8 @@ if (!existsSync(".dev.vars")) {
   console.log("wrote .dev.vars with fresh JWT_SECRET and ENCRYPTION_KEY");
 }
 
-const migrate = wrangler(["d1", "migrations", "apply", "DB", "--local"]);
-const applied = spawnSync(migrate.cmd, migrate.argv, { stdio: "inherit", env: { ...process.env, CI: "true" } });
+// the control database and every tenant shard (docs/scaling.md)
+const applied = spawnSync("node", ["scripts/db-migrate.mjs", "--local"], { stdio: "inherit", env: { ...process.env, CI: "true" } });
 if (applied.status !== 0) process.exit(applied.status ?? 1);
 
 const hasPort = args.some((a) => a === "--port" || a.startsWith("--port="));

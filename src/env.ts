@@ -4,7 +4,13 @@ import type { RateLimiter } from "./durable/rate-limiter";
 
 /** Bindings and secrets, as declared in wrangler.toml and .dev.vars. */
 export interface Env {
+  /** the control plane: agencies, the tenant directory, users, grants, keys, OAuth/SSO settings (docs/scaling.md) */
   DB: D1Database;
+  /** tenant shards SHARD_0..SHARD_15, consecutive (src/db/shards.ts); none declared: the control database is the only shard */
+  SHARD_0?: D1Database;
+  SHARD_1?: D1Database;
+  /** set only inside background work running on one shard (src/background/shards.ts): env.DB is then that shard */
+  CONTROL_DB?: D1Database;
   OAUTH_KV: KVNamespace;
   SENDS: Queue;
   REVIEW_SYNC: Queue;
@@ -141,6 +147,10 @@ const base64Key32 = z.string().refine((v) => {
  */
 export const envSchema = z.looseObject({
   DB: binding("D1", "prepare"),
+  SHARD_0: binding("D1", "prepare").optional(),
+  SHARD_1: binding("D1", "prepare").optional(),
+  SHARD_2: binding("D1", "prepare").optional(),
+  SHARD_3: binding("D1", "prepare").optional(),
   OAUTH_KV: binding("KV", "get"),
   SENDS: binding("queue producer", "send"),
   REVIEW_SYNC: binding("queue producer", "send"),

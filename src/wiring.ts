@@ -6,6 +6,7 @@
  * wrangler.toml.
  */
 import type { Hooks } from "./hooks";
+import { acrossShards, byTenantShard, tenantIdField } from "./background/shards";
 import { CRONS, type Sweeps } from "./background/cron";
 import { consumeDeadLetters } from "./background/dead-letter";
 import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
@@ -47,11 +48,12 @@ export const JOB_RUNNERS: JobRunners = { crm_import: runCrmImport };
 
 /** Queue name (wrangler.toml [[queues.consumers]]) -> consumer. */
 export const queueConsumers = (eventHandlers: EventHandler[] = EVENT_HANDLERS, jobRunners: JobRunners = JOB_RUNNERS): QueueConsumers => ({
-  sends: sendsConsumer,
-  "review-sync": reviewSyncConsumer,
-  events: eventsConsumer(eventHandlers),
-  webhooks: webhookDeliveryConsumer,
-  jobs: jobsConsumer(jobRunners),
+  // tenant work runs on the tenant's shard (src/background/shards.ts); clicks split per click, dead letters are platform rows
+  sends: byTenantShard(sendsConsumer, tenantIdField),
+  "review-sync": byTenantShard(reviewSyncConsumer, tenantIdField),
+  events: byTenantShard(eventsConsumer(eventHandlers), tenantIdField),
+  webhooks: byTenantShard(webhookDeliveryConsumer, tenantIdField),
+  jobs: byTenantShard(jobsConsumer(jobRunners), tenantIdField),
   clicks: clicksConsumer([shortLinkClicks, reviewLinkClicks]),
   "dead-letter": consumeDeadLetters,
 });
@@ -72,9 +74,15 @@ export const SWEEPS: Sweeps = {
     sequenceStepsSweep(createSequenceStep),
     autoReplyPublishSweep,
     alertDigestsSweep,
-    customHostnameStatusSweep,
+  ]
+    .map(acrossShards)
+    // custom hostnames are control-plane rows (looked up by host before the tenant is known): swept once
+    .concat([customHostnameStatusSweep]),
+  [CRONS.daily]: [
+    ...[purgeProcessedEventsSweep, contactsRetentionSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep].map(acrossShards),
+    // SAML request/assertion rows are control-plane rows (found before the tenant is known)
+    purgeExpiredSamlSweep,
   ],
-  [CRONS.daily]: [purgeProcessedEventsSweep, contactsRetentionSweep, purgeExpiredSamlSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep],
 };
 
 /** Calls from a module into one that depends on it (src/hooks.ts). */

@@ -86,7 +86,8 @@ export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId, ai =
     }),
   );
   parts.push(table(`[${e}.observability]`, { enabled: true, head_sampling_rate: 1 }));
-  for (const db of local.d1_databases ?? []) {
+  // the local tenant shards (SHARD_n) are the local topology; a deployment adds its own (docs/scaling.md)
+  for (const db of (local.d1_databases ?? []).filter((d) => !/^SHARD_\d+$/.test(d.binding))) {
     parts.push(table(`[[${e}.d1_databases]]`, { ...db, database_name: names.d1, database_id: d1Id }));
   }
   for (const kv of local.kv_namespaces ?? []) {

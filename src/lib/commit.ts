@@ -1,4 +1,6 @@
 import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../db/client";
+import { controlDb } from "../db/shards";
 import type { ServiceContext } from "./context";
 import { enqueueEvents, type EventEnvelope } from "./events";
 
@@ -31,4 +33,22 @@ export function handOffEvents(ctx: Pick<ServiceContext, "env" | "defer">, events
       console.warn(JSON.stringify({ level: "warn", message: "event dispatch deferred to sweep", error: String(err) })),
     ),
   );
+}
+
+/**
+ * A change to control-plane rows (users, grants, API keys, SSO settings: docs/scaling.md) with the
+ * tenant's audit rows and events, which live on the tenant's shard: D1 has no batch across
+ * databases, so the control rows commit first, then the tenant's statements. A failure between the
+ * two leaves the change without its audit row (never an audit row without its change).
+ */
+export async function commitControl(
+  ctx: Pick<ServiceContext, "db" | "env" | "defer">,
+  controlStatements: (control: Db) => BatchItem<"sqlite">[],
+  tenantStatements: BatchItem<"sqlite">[],
+  events: PendingEvent[] = [],
+): Promise<void> {
+  const control = controlDb(ctx.env);
+  const own = controlStatements(control);
+  if (own.length) await control.batch(own as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await commit(ctx, tenantStatements, events);
 }

@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UPSTREAM_ERROR: 502,
+  /** the tenant is being moved between shards (docs/scaling.md): writes wait, with Retry-After */
+  TENANT_MOVING: 503,
   TIMEOUT: 504,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

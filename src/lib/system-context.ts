@@ -1,11 +1,11 @@
-import { createDb } from "../db/client";
+import { tenantDb } from "../db/shards";
 import type { Env } from "../env";
 import { SYSTEM_META, type ServiceContext } from "./context";
 
-/** A tenant-scoped context for queue consumers and sweeps; deferred work is awaited by `settle`. */
-export function systemContext(env: Env, tenantId: string, job: string, pending: Promise<unknown>[] = []): ServiceContext & { settle: () => Promise<void> } {
+/** A tenant-scoped context on the tenant's shard for queue consumers and sweeps; deferred work is awaited by `settle`. */
+export async function systemContext(env: Env, tenantId: string, job: string, pending: Promise<unknown>[] = []): Promise<ServiceContext & { settle: () => Promise<void> }> {
   return {
-    db: createDb(env.DB),
+    db: await tenantDb(env, tenantId),
     env,
     tenantId,
     actor: { type: "system", name: job },

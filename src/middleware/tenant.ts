@@ -1,11 +1,17 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { ApiError, forbidden } from "../lib/errors";
+import { MOVE_RETRY_AFTER_SECONDS } from "../db/shards";
+
+const tenantMoving = () =>
+  new ApiError("TENANT_MOVING", "The tenant is being moved; retry shortly", { retryAfterSeconds: MOVE_RETRY_AFTER_SECONDS }, { "Retry-After": String(MOVE_RETRY_AFTER_SECONDS) });
 import { requestedTenantId } from "./auth";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../modules/identity/access";
 import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
 import type { TenantRole } from "../db/schema";
+import { rememberTenantShard, shardD1, tenantShard } from "../db/shards";
+import { BOOKMARK_HEADER, inSession, sessionDb, validBookmark } from "../db/sessions";
 
 /** Resolves x-tenant-id against the verified principal. Runs after authenticate. */
 export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
@@ -18,7 +24,14 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   if (!access) throw forbidden("Tenant not accessible");
   if (c.var.principal.kind === "api_key") requireScope(c.var.principal.scopes, c.req.method, c.req.path);
   c.set("access", access);
-  await next();
+  // from here on the request's database is the tenant's shard, read through a D1 session (docs/scaling.md)
+  if (tenant!.shard !== undefined) rememberTenantShard(tenant!.id, tenant!.shard);
+  const d1 = shardD1(c.env, tenant!.shard ?? (await tenantShard(c.env, tenant!.id)) ?? 0);
+  c.set("db", sessionDb(d1));
+  const write = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
+  if (write && tenant!.movingSince) throw tenantMoving();
+  const bookmark = await inSession(d1, { bookmark: validBookmark(c.req.header(BOOKMARK_HEADER)), write }, next);
+  if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 });
 
 function requireScope(granted: string[], method: string, path: string) {

@@ -74,12 +74,12 @@ describe("GET /agency/analytics", () => {
 
 describe("campaign.metrics (MCP)", () => {
   it("gives the campaign's funnel by channel and per template", async () => {
-    const ctx = systemContext(env, w.tenantA.id, "test");
+    const ctx = await systemContext(env, w.tenantA.id, "test");
     const m = await campaignMetrics(ctx, { campaignId, since: "2026-05-01" });
     expect(m.totals).toMatchObject({ requested: 3, sent: 3, delivered: 2, opened: null, clicked: 1, converted: 1, responded: 1 });
     expect(m.byChannel.map((c) => [c.channel, c.sent, c.clicked, c.responded])).toEqual([["email", 2, 1, 1], ["sms", 1, 0, 0]]);
     expect(m.byTemplate.map((t) => [t.templateId, t.sent, t.conversionRate])).toEqual([["T-email", 2, 0.5], ["T-sms", 1, 0]]);
     expect((await campaignMetrics(ctx, { campaignId, since: "2026-06-01" })).totals.sent).toBe(0);
-    await expect(campaignMetrics(systemContext(env, w.tenantB.id, "test"), { campaignId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(campaignMetrics(await systemContext(env, w.tenantB.id, "test"), { campaignId })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

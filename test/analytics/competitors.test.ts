@@ -78,7 +78,7 @@ describe("competitor refresh", () => {
     });
     expect(integration.status, JSON.stringify(integration.body)).toBe(201);
     const site = yelp();
-    const ctx = systemContext(env, w.tenantA.id, "test");
+    const ctx = await systemContext(env, w.tenantA.id, "test");
     const c = await refreshCompetitor(ctx, rivalId, { fetch: site.fetch });
     expect(site.calls).toHaveLength(1);
     expect(site.calls[0]!.method).toBe("GET");
@@ -94,7 +94,7 @@ describe("competitor refresh", () => {
 
   it("keeps the last figures and records the site's error when it refuses", async () => {
     await w.as("manager").patch(`/v1/competitors/${rivalId}`, { yelpBusinessId: "gone-away" });
-    const c = await refreshCompetitor(systemContext(env, w.tenantA.id, "test"), rivalId, { fetch: yelp().fetch });
+    const c = await refreshCompetitor(await systemContext(env, w.tenantA.id, "test"), rivalId, { fetch: yelp().fetch });
     expect(c.lastRefreshStatus).toBe("error");
     expect(c.lastRefreshError).toContain("The requested business could not be found.");
     expect(c).toMatchObject({ averageRating: 4.5, reviewCount: 321 });

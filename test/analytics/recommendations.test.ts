@@ -65,7 +65,7 @@ beforeAll(async () => {
 
 describe("generation", () => {
   it("raises one recommendation per rule that fires, with priority, confidence, risk and action", async () => {
-    const result = await generateRecommendations(systemContext(env, w.tenantA.id, "test"));
+    const result = await generateRecommendations(await systemContext(env, w.tenantA.id, "test"));
     expect(result).toEqual({ considered: 6, created: 6 });
     const list = await w.as("viewer").get("/v1/recommendations?limit=50");
     expect(list.status).toBe(200);
@@ -101,8 +101,8 @@ describe("generation", () => {
   });
 
   it("deduplicates: one open recommendation per rule and scope", async () => {
-    expect(await generateRecommendations(systemContext(env, w.tenantA.id, "test"))).toEqual({ considered: 6, created: 0 });
-    const again = await createRecommendation(systemContext(env, w.tenantA.id, "test"), {
+    expect(await generateRecommendations(await systemContext(env, w.tenantA.id, "test"))).toEqual({ considered: 6, created: 0 });
+    const again = await createRecommendation(await systemContext(env, w.tenantA.id, "test"), {
       type: "missing_place_id", scopeType: "location", scopeId: l2.id, title: "x", description: "y", priority: "low", confidence: 0.5, riskLevel: "low",
     });
     expect(again).toMatchObject({ created: false, recommendation: { id: rec.missing_place_id.id } });
@@ -126,7 +126,7 @@ describe("generation", () => {
     const next = await w.as("viewer").get(`/v1/recommendations?limit=4&cursor=${page.body.pageInfo.endCursor}`);
     expect(next.body.data).toHaveLength(2);
     expect((await w.as("viewer").get("/v1/recommendations?riskLevel=extreme")).status).toBe(400);
-    const skill = await listRecommendationsForSkill(systemContext(env, w.tenantA.id, "test"), { scope: `location:${l2.id}` });
+    const skill = await listRecommendationsForSkill(await systemContext(env, w.tenantA.id, "test"), { scope: `location:${l2.id}` });
     expect(skill.map((r) => r.type)).toEqual(["missing_place_id"]);
     expect(skill[0]).toMatchObject({ confidence: 1, riskLevel: "low" });
   });
@@ -191,7 +191,7 @@ describe("moves", () => {
     const rejected = await w.as("manager").post(`/v1/recommendations/${id}/reject`);
     expect(rejected.body).toMatchObject({ status: "rejected", snoozedUntil: null });
     expect((await w.as("manager").post(`/v1/recommendations/${id}/accept`)).body.details).toEqual({ from: "rejected", to: "accepted" });
-    expect(await generateRecommendations(systemContext(env, w.tenantA.id, "test"))).toMatchObject({ created: 0 });
+    expect(await generateRecommendations(await systemContext(env, w.tenantA.id, "test"))).toMatchObject({ created: 0 });
   });
 
   it("apply patches the campaign and completes the experiment through their services", async () => {
@@ -204,7 +204,7 @@ describe("moves", () => {
   });
 
   it("a failing action leaves the status unchanged", async () => {
-    const ctx = systemContext(env, w.tenantA.id, "test");
+    const ctx = await systemContext(env, w.tenantA.id, "test");
     const { recommendation } = await createRecommendation(ctx, {
       type: "custom", scopeType: "location", scopeId: "nope", title: "Broken", description: "Points at an unknown location", priority: "low", confidence: 0.1, riskLevel: "high",
       actionPayload: { kind: "update_location", locationId: "nope", patch: { name: "X" } },
@@ -215,7 +215,7 @@ describe("moves", () => {
   });
 
   it("another tenant's recommendation is 404 on every route", async () => {
-    const { recommendation } = await createRecommendation(systemContext(env, w.tenantB.id, "test"), {
+    const { recommendation } = await createRecommendation(await systemContext(env, w.tenantB.id, "test"), {
       type: "custom", scopeType: "tenant", scopeId: w.tenantB.id, title: "B's", description: "B's", priority: "low", confidence: 0.5, riskLevel: "low",
     });
     expect((await w.as("viewer").get(`/v1/recommendations/${recommendation.id}`)).status).toBe(404);

@@ -83,7 +83,7 @@ describe("GET /v1/analytics/reviews", () => {
   });
 
   it("review.summary (MCP) reads the same rollups", async () => {
-    const ctx = systemContext(env, w.tenantA.id, "test");
+    const ctx = await systemContext(env, w.tenantA.id, "test");
     const all = await reviewSummary(ctx, { since: "2026-03-01T00:00:00Z" });
     expect(all).toMatchObject({ count: 6, averageRating: 3.6, distribution: { "1": 1, "2": 0, "3": 1, "4": 1, "5": 2 } });
     const l1Google = await reviewSummary(ctx, { locationId: l1.id, siteType: "google" });
@@ -121,7 +121,7 @@ describe("GET /v1/analytics/responses", () => {
 
 describe("reputation score", () => {
   it("computes the documented formula from hand-computed components", async () => {
-    const ctx = systemContext(env, w.tenantA.id, "test");
+    const ctx = await systemContext(env, w.tenantA.id, "test");
     const snap = await computeScore(ctx, l1.id, new Date("2026-04-05T12:00:00.000Z"));
     // rating: (10 + 3.5 * 5) / (3 + 5) = 3.4375 stars -> (3.4375 - 1) / 4 = 60.9
     // velocity: 1 review in 30 days of 8 -> 12.5; sentiment: 50 + 50 * (2 - 1) / 3 = 66.7

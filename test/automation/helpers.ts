@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { inboxItems, reviews } from "../../src/db/schema";
 import type { EventEnvelope, EventType } from "../../src/lib/events";
 import { newId } from "../../src/lib/ids";
-import { db } from "../helpers/seed";
+import { tenantDb } from "../../src/db/shards";
 
 export interface RecordedCall {
   url: string;
@@ -64,7 +64,8 @@ export async function seedReview(tenantId: string, locationId: string, o: { rati
     id: newId(), tenantId, type: "review" as const, reviewId: review.id, feedbackId: null, locationId, status: "new" as const, assignedToUserId: null,
     tags: [] as string[], escalatedAt: null, escalationReason: null, createdAt: now, updatedAt: now,
   };
-  await db().batch([db().insert(reviews).values(review as never), db().insert(inboxItems).values(item)]);
+  const rows = await tenantDb(env, tenantId);
+  await rows.batch([rows.insert(reviews).values(review as never), rows.insert(inboxItems).values(item)]);
   return { review, item };
 }
 

@@ -1,20 +1,26 @@
 import { env } from "cloudflare:workers";
+import { shardD1, shardNumbers } from "../../src/db/shards";
 import { sha256Hex } from "../../src/lib/crypto";
+
+/** Every shard's database; locally shard 0 is the control database, so control rows with a tenant_id are covered too. */
+const databases = () => shardNumbers(env).map((n) => ({ label: `shard${n}`, d1: shardD1(env, n) }));
 
 /**
  * Row counts and a SHA-256 over every row of every table that has a tenant_id column, for one
  * tenant (read straight from D1). Two equal digests mean nothing of that tenant was written.
  */
 export async function tenantSnapshot(tenantId: string) {
-  const tables = await env.DB.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name != 'd1_migrations' order by name").all<{ name: string }>();
   const counts: Record<string, number> = {};
   const parts: string[] = [];
-  for (const { name } of tables.results) {
-    const cols = await env.DB.prepare(`pragma table_info("${name}")`).all<{ name: string }>();
-    if (!cols.results.some((c) => c.name === "tenant_id")) continue;
-    const rows = await env.DB.prepare(`select * from "${name}" where tenant_id = ? order by rowid`).bind(tenantId).all();
-    counts[name] = rows.results.length;
-    parts.push(`${name}:${JSON.stringify(rows.results)}`);
+  for (const { label, d1 } of databases()) {
+    const tables = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name != 'd1_migrations' order by name").all<{ name: string }>();
+    for (const { name } of tables.results) {
+      const cols = await d1.prepare(`pragma table_info("${name}")`).all<{ name: string }>();
+      if (!cols.results.some((c) => c.name === "tenant_id")) continue;
+      const rows = await d1.prepare(`select * from "${name}" where tenant_id = ? order by rowid`).bind(tenantId).all();
+      counts[name] = (counts[name] ?? 0) + rows.results.length;
+      parts.push(`${label}.${name}:${JSON.stringify(rows.results)}`);
+    }
   }
   return { tables: Object.keys(counts).length, counts, digest: await sha256Hex(parts.join("\n")) };
 }
@@ -22,12 +28,14 @@ export async function tenantSnapshot(tenantId: string) {
 /** Every row of the tenant, keyed by table and rowid, for a row-by-row comparison. */
 export async function tenantRows(tenantId: string): Promise<Map<string, string>> {
   const rows = new Map<string, string>();
-  const tables = await env.DB.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name != 'd1_migrations'").all<{ name: string }>();
-  for (const { name } of tables.results) {
-    const cols = await env.DB.prepare(`pragma table_info("${name}")`).all<{ name: string }>();
-    if (!cols.results.some((c) => c.name === "tenant_id")) continue;
-    const result = await env.DB.prepare(`select rowid as _rowid, * from "${name}" where tenant_id = ?`).bind(tenantId).all<Record<string, unknown>>();
-    for (const r of result.results) rows.set(`${name}:${r._rowid}`, JSON.stringify(r));
+  for (const { label, d1 } of databases()) {
+    const tables = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name != 'd1_migrations'").all<{ name: string }>();
+    for (const { name } of tables.results) {
+      const cols = await d1.prepare(`pragma table_info("${name}")`).all<{ name: string }>();
+      if (!cols.results.some((c) => c.name === "tenant_id")) continue;
+      const result = await d1.prepare(`select rowid as _rowid, * from "${name}" where tenant_id = ?`).bind(tenantId).all<Record<string, unknown>>();
+      for (const r of result.results) rows.set(`${label}.${name}:${r._rowid}`, JSON.stringify(r));
+    }
   }
   return rows;
 }

@@ -7,7 +7,8 @@ import { systemContext } from "../../src/lib/system-context";
 import { fanOutEvent } from "../../src/modules/webhooks/fanout";
 import { event, seedReview } from "../automation/helpers";
 import type { ApiResponse } from "../helpers/http";
-import { db, type World } from "../helpers/seed";
+import { db, shardOf, type World } from "../helpers/seed";
+import { onShard } from "../../src/background/shards";
 
 const created = (res: ApiResponse, what: string) => {
   expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
@@ -23,7 +24,8 @@ export const UNKNOWN_ID = "ckunknown0000000000000000";
  * parameter names qualified by the collection they belong to.
  */
 export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin" = "tenantBAdmin") {
-  const tenantId = admin === "tenantBAdmin" ? w.tenantB.id : w.tenantA.id;
+  const tenant = admin === "tenantBAdmin" ? w.tenantB : w.tenantA;
+  const tenantId = tenant.id;
   const b = w.as(admin);
   const brand = created(await b.post("/v1/brands", { name: "B brand" }), "brand");
   const location = created(await b.post("/v1/locations", { name: "B location", brandId: brand.id }), "location");
@@ -62,28 +64,29 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
   // recommendation and a job row
   const { item } = await seedReview(tenantId, location.id);
   const sent: { deliveryId: string }[] = [];
-  await fanOutEvent(event(tenantId, "experiment.completed", { experimentId: experiment.id }), env as never, {
+  await fanOutEvent(event(tenantId, "experiment.completed", { experimentId: experiment.id }), onShard(env as never, tenant.shard), {
     sendBatch: async (m: { body: { deliveryId: string } }[]) => void sent.push(...m.map((x) => x.body)),
   } as never);
   expect(sent.length, "B webhook delivery").toBe(1);
-  const { recommendation } = await createRecommendation(systemContext(env as never, tenantId, "test"), {
+  const { recommendation } = await createRecommendation(await systemContext(env as never, tenantId, "test"), {
     type: "custom", scopeType: "location", scopeId: location.id, title: "B rec", description: "d", priority: "low", confidence: 0.5, riskLevel: "low",
     actionPayload: { kind: "update_location", locationId: location.id, patch: { name: "X" } },
   } as never);
   const now = new Date().toISOString();
   const autoReplyId = newId();
-  await db().insert(autoReplies).values({
+  await shardOf(tenant).insert(autoReplies).values({
     id: autoReplyId, tenantId, ruleId: autoReplyRule.id, reviewId: review.id, responseId: response.id, mode: "auto_publish", status: "scheduled",
     publishAt: new Date(Date.now() + 86_400_000).toISOString(), attempts: 0, cancelReason: null, lastError: null, createdAt: now, updatedAt: now,
   });
   const jobId = `job_${newId()}`;
-  await db().insert(backgroundJobs).values({
+  await shardOf(tenant).insert(backgroundJobs).values({
     id: jobId, tenantId, type: "crm_import", status: "queued", subjectId: integration.id, counts: {}, cursor: null, error: null,
     createdByUserId: null, startedAt: null, finishedAt: null, createdAt: now, updatedAt: now,
   });
 
   // a custom hostname as the Cloudflare status sweep leaves it (creating one calls Cloudflare)
   const hostnameId = newId();
+  // custom hostnames are control-plane rows (found by host before the tenant is known)
   await db().insert(customHostnames).values({
     id: hostnameId, scope: "tenant", scopeId: tenantId, agencyId: admin === "tenantBAdmin" ? w.agencyB.id : w.agencyA.id, hostname: `b-${hostnameId}.example.test`,
     providerId: null, status: "pending", sslStatus: null, verification: {}, activatedAt: null, lastCheckedAt: null, createdAt: now, updatedAt: now,

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { createDb } from "../../src/db/client";
+import { mirrorTenant, shardDb } from "../../src/db/shards";
 import { HOUSE_AGENCY_ID, agencies, brands, passwordCredentials, roleAssignments, tenants, users, type Role, type ScopeType } from "../../src/db/schema";
 import { hashPassword } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
@@ -24,18 +25,26 @@ export async function seedAgency(name = unique("agency")) {
   return row;
 }
 
-/** A tenant with its default brand. */
-export async function seedTenant(o: { agencyId?: string; name?: string; isActive?: boolean } = {}) {
+/**
+ * A tenant with its default brand: the directory row on the control database, its mirror and brand
+ * on `shard` (default 0, the control database itself: `db()` then reaches its rows).
+ */
+export async function seedTenant(o: { agencyId?: string; name?: string; isActive?: boolean; shard?: number } = {}) {
   const now = nowIso();
   const slug = unique("tenant");
   const tenant = {
     id: newId(), agencyId: o.agencyId ?? HOUSE_AGENCY_ID, slug, name: o.name ?? slug, plan: "starter" as const,
-    isActive: o.isActive ?? true, pausedAt: null, pausedReason: null, createdAt: now, updatedAt: now,
+    isActive: o.isActive ?? true, pausedAt: null, pausedReason: null, shard: o.shard ?? 0, movingSince: null, createdAt: now, updatedAt: now,
   };
   const brand = { id: newId(), tenantId: tenant.id, name: `${tenant.name} brand`, slug: "default", createdAt: now, updatedAt: now };
-  await db().batch([db().insert(tenants).values(tenant), db().insert(brands).values(brand)]);
+  await db().insert(tenants).values(tenant);
+  await mirrorTenant(env, tenant);
+  await shardDb(env, tenant.shard).insert(brands).values(brand);
   return { ...tenant, brandId: brand.id };
 }
+
+/** The database holding a tenant's rows (its shard), for seeding and asserting tenant-owned rows. */
+export const shardOf = (tenant: { shard: number }) => shardDb(env, tenant.shard);
 
 export interface Grant {
   role: Role;
@@ -70,11 +79,11 @@ export type ActorName = (typeof ACTOR_NAMES)[number];
  * platform admin, each tenant role on A, the admin of A's agency, and the admin of B's agency.
  * `as(name)` returns a client already pointed at tenant A.
  */
-export async function createWorld() {
+export async function createWorld(o: { shardA?: number; shardB?: number } = {}) {
   const agencyA = await seedAgency();
   const agencyB = await seedAgency();
-  const tenantA = await seedTenant({ agencyId: agencyA.id });
-  const tenantB = await seedTenant({ agencyId: agencyB.id });
+  const tenantA = await seedTenant({ agencyId: agencyA.id, shard: o.shardA });
+  const tenantB = await seedTenant({ agencyId: agencyB.id, shard: o.shardB });
   const t = (role: Role) => ({ grants: [{ role, scopeType: "tenant" as const, scopeId: tenantA.id }], tenantId: tenantA.id });
   const users = {
     platformAdmin: await seedUser({ grants: [{ role: "platform_admin", scopeType: "platform" }] }),

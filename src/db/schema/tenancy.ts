@@ -31,6 +31,10 @@ export const tenants = sqliteTable(
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     pausedAt: timestamp("paused_at"),
     pausedReason: text("paused_reason"),
+    /** the tenant's shard (SHARD_<n>, src/db/shards.ts); read from the control database only */
+    shard: integer("shard").notNull().default(0),
+    /** set while the tenant is being moved to another shard: its writes are fenced (503 TENANT_MOVING) */
+    movingSince: timestamp("moving_since"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,4 +1,5 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
+import { moveTenantToShard } from "./tenant-move.service";
 import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, USER_SECURITY } from "../../lib/openapi";
 import { platformSvc } from "../../middleware/service-context";
 import { AdminAuditListQuery, AuditEventSchema } from "../audit/schemas";
@@ -48,6 +49,26 @@ const updateTenantRoute = createRoute({
   responses: { 200: json(TenantDetailSchema), ...stdErrorsWithNotFound },
 });
 
+const MoveTenantBody = z.object({ shard: z.number().int().min(0).max(15) }).openapi("MoveTenantBody");
+const MoveReportSchema = z
+  .object({
+    tenantId: z.string(),
+    from: z.number().int(),
+    to: z.number().int(),
+    rows: z.number().int(),
+    sourceDeleted: z.boolean(),
+    sourceChanged: z.array(z.string()),
+    tables: z.array(z.object({ table: z.string(), rows: z.number().int(), checksum: z.string() })),
+  })
+  .openapi("TenantMoveReport");
+
+const moveTenantRoute = createRoute({
+  method: "post", path: "/admin/tenants/{id}/move", tags, security, summary: "Move a tenant to another shard (platform_admin)",
+  description: "Fences the tenant's writes (503 TENANT_MOVING + Retry-After), copies every tenant-owned row, verifies row counts and a SHA-256 per table, flips the directory, then deletes the source rows (docs/scaling.md).",
+  request: { params: IdParam, body: jsonBody(MoveTenantBody) },
+  responses: { 200: json(MoveReportSchema, "Moved"), ...stdErrorsWithNotFound, 409: errors[409] },
+});
+
 const auditRoute = createRoute({
   method: "get", path: "/admin/audit-events", tags, security, summary: "Audit events across tenants, newest first (platform_admin)",
   request: { query: AdminAuditListQuery },
@@ -58,7 +79,8 @@ export const adminRoutes = createRouter()
   .openapi(createAgencyRoute, async (c) => c.json(await createAgency(platformSvc(c), c.req.valid("json")), 201))
   .openapi(addAdminRoute, async (c) => c.json(await addAgencyAdmin(platformSvc(c), c.req.valid("param").id, c.req.valid("json")), 201))
   .openapi(listAgenciesRoute, async (c) => c.json(await listAgencies(platformSvc(c), c.req.valid("query")), 200))
-  .openapi(listTenantsRoute, async (c) => c.json(await listTenants(c.var.db, "all", c.req.valid("query")), 200))
-  .openapi(getTenantRoute, async (c) => c.json(await getTenantDetail(c.var.db, "all", c.req.valid("param").id), 200))
+  .openapi(listTenantsRoute, async (c) => c.json(await listTenants(c.env, "all", c.req.valid("query")), 200))
+  .openapi(getTenantRoute, async (c) => c.json(await getTenantDetail(c.env, "all", c.req.valid("param").id), 200))
   .openapi(updateTenantRoute, async (c) => c.json(await updateTenant(platformSvc(c), "all", c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(moveTenantRoute, async (c) => c.json(await moveTenantToShard(platformSvc(c), c.req.valid("param").id, c.req.valid("json").shard), 200))
   .openapi(auditRoute, async (c) => c.json(await listAuditEvents(c.var.db, c.req.valid("query")), 200));

@@ -89,8 +89,8 @@ const listCampaignsRoute = createRoute({
 
 export const agencyRoutes = createRouter()
   .openapi(createTenantRoute, async (c) => c.json(await createTenant(platformSvc(c), scope(c), c.req.valid("json")), 201))
-  .openapi(listTenantsRoute, async (c) => c.json(await listTenants(c.var.db, scope(c), c.req.valid("query")), 200))
-  .openapi(getTenantRoute, async (c) => c.json(await getTenantDetail(c.var.db, scope(c), c.req.valid("param").id), 200))
+  .openapi(listTenantsRoute, async (c) => c.json(await listTenants(c.env, scope(c), c.req.valid("query")), 200))
+  .openapi(getTenantRoute, async (c) => c.json(await getTenantDetail(c.env, scope(c), c.req.valid("param").id), 200))
   .openapi(updateTenantRoute, async (c) =>
     c.json(await updateTenant(platformSvc(c), scope(c), c.req.valid("param").id, c.req.valid("json")), 200),
   )

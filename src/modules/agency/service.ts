@@ -2,6 +2,7 @@ import { listCampaignsAcrossTenants } from "../campaigns/service";
 import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
+import { controlDb, shardDb } from "../../db/shards";
 import { brands, campaigns, locations, tenants } from "../../db/schema";
 import type { PlatformContext, ServiceContext } from "../../lib/context";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
@@ -9,10 +10,10 @@ import { toLocation } from "../locations/schemas";
 import { ownedByScope, type AgencyScope } from "../tenants/scope";
 import { asTenantContext, findScopedTenant } from "../tenants/service";
 
-/** A tenant-scoped ServiceContext for an owned tenant; another agency's tenant is 404. */
+/** A tenant-scoped ServiceContext for an owned tenant, on the tenant's shard; another agency's tenant is 404. */
 export async function ownedTenantContext(ctx: PlatformContext, scope: AgencyScope, tenantId: string): Promise<ServiceContext> {
-  const tenant = await findScopedTenant(ctx.db, scope, tenantId);
-  return asTenantContext(ctx, tenant.id);
+  const tenant = await findScopedTenant(controlDb(ctx.env), scope, tenantId);
+  return { ...asTenantContext(ctx, tenant.id), db: shardDb(ctx.env, tenant.shard) };
 }
 
 /**

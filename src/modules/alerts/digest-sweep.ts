@@ -1,4 +1,5 @@
 import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
+import { controlDb } from "../../db/shards";
 import { createDb } from "../../db/client";
 import { alertSends, alertSubscriptions } from "../../db/schema";
 import type { Env } from "../../env";
@@ -34,7 +35,7 @@ export async function sendDueDigest(env: Env, sub: AlertSubscriptionRow, now: Da
     outcome = "already_sent";
     if (claim) {
       try {
-        const to = await recipientEmail(db, sub.tenantId, sub.userId);
+        const to = await recipientEmail(controlDb(env), sub.tenantId, sub.userId);
         const data = await digestData(db, sub, period);
         const summary = {
           newReviews: data.newReviews.count, averageRating: data.newReviews.averageRating, ratingChange: data.trend.change,

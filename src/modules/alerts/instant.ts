@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { controlDb } from "../../db/shards";
 import { createDb, type Db } from "../../db/client";
 import { alertSends, alertSubscriptions, locations, reviews, webhookDeliveries, webhookSubscriptions } from "../../db/schema";
 import type { Env } from "../../env";
@@ -100,7 +101,7 @@ export async function alertOnReview(env: Env, event: EventEnvelope, queue: Messa
     }).onConflictDoNothing().returning().get();
     if (!claim) continue;
     try {
-      const to = sub.instantEmail ? await recipientEmail(db, sub.tenantId, sub.userId) : null;
+      const to = sub.instantEmail ? await recipientEmail(controlDb(env), sub.tenantId, sub.userId) : null;
       if (to) {
         const url = await alertUnsubscribeUrl(env, { tenantId: sub.tenantId, subscriptionId: sub.id, kind: "instant" });
         const mail = alertEmail(review, locationName, url);

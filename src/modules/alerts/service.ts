@@ -1,4 +1,5 @@
 import { and, asc, count, eq } from "drizzle-orm";
+import { controlDb, mirrorUser } from "../../db/shards";
 import { alertSends, alertSubscriptions, locations, roleAssignments, webhookSubscriptions } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -22,7 +23,8 @@ const callerUserId = (ctx: ServiceContext) => (ctx.actor.type === "user" ? ctx.a
 
 /** Alerts go to people: the recipient must hold a role on this tenant. */
 async function assertRecipient(ctx: ServiceContext, userId: string) {
-  const grant = await ctx.db.select({ id: roleAssignments.id }).from(roleAssignments)
+  // grants are control-plane rows; the subscription references the user by foreign key, so the shard gets a stub of it
+  const grant = await controlDb(ctx.env).select({ id: roleAssignments.id }).from(roleAssignments)
     .where(and(eq(roleAssignments.userId, userId), eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId))).get();
   if (!grant) throw validationError([{ path: "userId", message: "Alerts go to users holding a role on this tenant" }]);
 }
@@ -86,6 +88,7 @@ export async function createAlertSubscription(ctx: ServiceContext, caller: Alert
   if (!userId) throw validationError([{ path: "userId", message: "Required when the caller is not a user" }]);
   if (userId !== self && !caller.managesOthers) throw forbidden("Only managers and up subscribe other users");
   await assertRecipient(ctx, userId);
+  await mirrorUser(ctx.env, ctx.db, userId);
   const location = await assertLocation(ctx, input.locationId);
   await assertWebhook(ctx, input.webhookId);
   const now = new Date();

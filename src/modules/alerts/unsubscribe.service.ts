@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { controlDb, tenantDb } from "../../db/shards";
 import type { Db } from "../../db/client";
 import { alertSubscriptions, locations, users } from "../../db/schema";
 import type { Env } from "../../env";
@@ -17,18 +18,20 @@ export interface AlertUnsubscribeView {
   unsubscribedAt: string | null;
 }
 
-async function load(db: Db, env: Env, token: string) {
+/** The subscription on the token tenant's shard, its user's address from the control plane (no join across databases). */
+async function load(env: Env, token: string) {
   const claims = await readAlertUnsubscribeToken(env.JWT_SECRET!, token);
   if (!claims) throw notFound("Alert subscription");
+  const db = await tenantDb(env, claims.tenantId);
   const row = await db
-    .select({ sub: alertSubscriptions, email: users.email, locationName: locations.name })
+    .select({ sub: alertSubscriptions, locationName: locations.name })
     .from(alertSubscriptions)
-    .innerJoin(users, eq(users.id, alertSubscriptions.userId))
     .leftJoin(locations, eq(locations.id, alertSubscriptions.locationId))
     .where(and(eq(alertSubscriptions.id, claims.subscriptionId), eq(alertSubscriptions.tenantId, claims.tenantId)))
     .get();
-  if (!row) throw notFound("Alert subscription");
-  return { claims, ...row };
+  const user = row ? await controlDb(env).select({ email: users.email }).from(users).where(eq(users.id, row.sub.userId)).get() : undefined;
+  if (!row || !user) throw notFound("Alert subscription");
+  return { claims, db, ...row, email: user.email };
 }
 
 const view = (kind: AlertEmailKind, sub: typeof alertSubscriptions.$inferSelect, email: string, locationName: string | null): AlertUnsubscribeView => ({
@@ -39,8 +42,8 @@ const view = (kind: AlertEmailKind, sub: typeof alertSubscriptions.$inferSelect,
   unsubscribedAt: kind === "instant" ? sub.instantUnsubscribedAt : sub.digestUnsubscribedAt,
 });
 
-export async function getAlertUnsubscribe(db: Db, env: Env, token: string) {
-  const { claims, sub, email, locationName } = await load(db, env, token);
+export async function getAlertUnsubscribe(_control: Db, env: Env, token: string) {
+  const { claims, sub, email, locationName } = await load(env, token);
   return view(claims.kind, sub, email, locationName);
 }
 
@@ -49,8 +52,8 @@ export async function getAlertUnsubscribe(db: Db, env: Env, token: string) {
  * (digestFrequency none). Repeating it changes nothing. Audited as system/alert-unsubscribe with
  * the request's IP and user agent.
  */
-export async function alertUnsubscribe(db: Db, env: Env, token: string, meta: RequestMeta) {
-  const { claims, sub, email, locationName } = await load(db, env, token);
+export async function alertUnsubscribe(_control: Db, env: Env, token: string, meta: RequestMeta) {
+  const { claims, db, sub, email, locationName } = await load(env, token);
   const current = view(claims.kind, sub, email, locationName);
   if (!current.subscribed) return current;
   const at = nowIso();

@@ -1,8 +1,11 @@
-import { and, asc, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { analyticsFunnelDaily as f, analyticsResponseDaily as r, analyticsReviewDaily as v, tenants } from "../../db/schema";
-import { agencyListFilter } from "../agency/service";
+import { allShards, controlDb, shardDb } from "../../db/shards";
+import type { Env } from "../../env";
+import { findScopedTenant } from "../tenants/service";
+import { ownedByScope } from "../tenants/scope";
 import type { AgencyScope } from "../tenants/scope";
 import { averageOf, rate, sumOf } from "./aggregates";
 import type { AgencyFiguresDto } from "./schemas";
@@ -19,38 +22,24 @@ const figures = (s: Sums): AgencyFiguresDto => ({
 
 /**
  * GET /agency/analytics: the rollups of every tenant the caller's agencies own (or the one owned
- * tenant asked for; another agency's tenant is 404), per tenant and in total.
+ * tenant asked for; another agency's tenant is 404), per tenant and in total. Rollups live on the
+ * tenants' shards: every shard is read in parallel (each shard's `tenants` mirror scopes the owned
+ * tenants there) and the sums merged; names come from the control plane (docs/scaling.md).
  */
-export async function agencyAnalytics(db: Db, scope: AgencyScope, q: { dateFrom?: string; dateTo?: string; tenantId?: string }) {
+export async function agencyAnalytics(env: Env, scope: AgencyScope, q: { dateFrom?: string; dateTo?: string; tenantId?: string }) {
   const range = resolveRange(q);
-  const owned = (col: SQLiteColumn) => agencyListFilter(db, scope, col, q.tenantId);
-  const inRange = (t: { day: SQLiteColumn }) => and(gte(t.day, range.dateFrom), lte(t.day, range.dateTo));
-  const [reviewRows, funnelRows, responseRows] = await db.batch([
-    db
-      .select({ tenantId: v.tenantId, reviews: sumOf(v.reviews), rated: sumOf(v.rated), ratingSum: sql<number>`total(${v.ratingSum})`.mapWith(Number), negative: sumOf(v.negative) })
-      .from(v)
-      .where(and(await owned(v.tenantId), inRange(v)))
-      .groupBy(v.tenantId),
-    db
-      .select({ tenantId: f.tenantId, requested: sumOf(f.requested), sent: sumOf(f.sent), delivered: sumOf(f.delivered), clicked: sumOf(f.clicked), converted: sumOf(f.converted) })
-      .from(f)
-      .where(and(await owned(f.tenantId), inRange(f)))
-      .groupBy(f.tenantId),
-    db
-      .select({ tenantId: r.tenantId, arrived: sumOf(r.reviews), responded: sumOf(r.responded) })
-      .from(r)
-      .where(and(await owned(r.tenantId), inRange(r)))
-      .groupBy(r.tenantId),
-  ]);
+  const control = controlDb(env);
+  const shards = q.tenantId ? [shardDb(env, (await findScopedTenant(control, scope, q.tenantId)).shard)] : allShards(env).map((s) => s.db);
   const byTenant = new Map<string, Sums>();
-  const add = (rows: ({ tenantId: string } & Partial<Sums>)[]) => {
-    for (const { tenantId, ...x } of rows) byTenant.set(tenantId, { ...(byTenant.get(tenantId) ?? empty()), ...x });
-  };
-  add(reviewRows);
-  add(funnelRows);
-  add(responseRows);
+  for (const rows of await Promise.all(shards.map((db) => shardRollups(db, scope, q.tenantId, range)))) {
+    for (const { tenantId, ...x } of rows) {
+      const sums = byTenant.get(tenantId) ?? empty();
+      for (const k of Object.keys(x) as (keyof Sums)[]) sums[k] += x[k] ?? 0;
+      byTenant.set(tenantId, sums);
+    }
+  }
   const ids = [...byTenant.keys()];
-  const names = ids.length ? await db.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(inArray(tenants.id, ids)).orderBy(asc(tenants.name)) : [];
+  const names = ids.length ? await control.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(inArray(tenants.id, ids)).orderBy(asc(tenants.name)) : [];
   const total = empty();
   for (const s of byTenant.values()) for (const k of Object.keys(total) as (keyof Sums)[]) total[k] += s[k];
   return {
@@ -60,3 +49,26 @@ export async function agencyAnalytics(db: Db, scope: AgencyScope, q: { dateFrom?
   };
 }
 
+/** One shard's rollup sums per owned tenant (three grouped reads in one batch). */
+async function shardRollups(db: Db, scope: AgencyScope, tenantId: string | undefined, range: { dateFrom: string; dateTo: string }) {
+  const owned = (col: SQLiteColumn) => (tenantId ? eq(col, tenantId) : ownedByScope(db, col, scope));
+  const inRange = (t: { day: SQLiteColumn }) => and(gte(t.day, range.dateFrom), lte(t.day, range.dateTo));
+  const [reviewRows, funnelRows, responseRows] = await db.batch([
+    db
+      .select({ tenantId: v.tenantId, reviews: sumOf(v.reviews), rated: sumOf(v.rated), ratingSum: sql<number>`total(${v.ratingSum})`.mapWith(Number), negative: sumOf(v.negative) })
+      .from(v)
+      .where(and(owned(v.tenantId), inRange(v)))
+      .groupBy(v.tenantId),
+    db
+      .select({ tenantId: f.tenantId, requested: sumOf(f.requested), sent: sumOf(f.sent), delivered: sumOf(f.delivered), clicked: sumOf(f.clicked), converted: sumOf(f.converted) })
+      .from(f)
+      .where(and(owned(f.tenantId), inRange(f)))
+      .groupBy(f.tenantId),
+    db
+      .select({ tenantId: r.tenantId, arrived: sumOf(r.reviews), responded: sumOf(r.responded) })
+      .from(r)
+      .where(and(owned(r.tenantId), inRange(r)))
+      .groupBy(r.tenantId),
+  ]);
+  return [...reviewRows, ...funnelRows, ...responseRows] as ({ tenantId: string } & Partial<Sums>)[];
+}

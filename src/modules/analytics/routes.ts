@@ -62,4 +62,4 @@ export const analyticsRoutes = createRouter()
   .openapi(reviewsRoute, async (c) => c.json(await reviewAnalytics(svc(c), c.req.valid("query")), 200))
   .openapi(responsesRoute, async (c) => c.json(await responseAnalytics(svc(c), c.req.valid("query")), 200))
   .openapi(rebuildRoute, async (c) => c.json(await rebuildAnalytics(svc(c), c.req.valid("json")), 200))
-  .openapi(agencyRoute, async (c) => c.json(await agencyAnalytics(c.var.db, agencyScopeOf(c.var.principal), c.req.valid("query")), 200));
+  .openapi(agencyRoute, async (c) => c.json(await agencyAnalytics(c.env, agencyScopeOf(c.var.principal), c.req.valid("query")), 200));

@@ -1,7 +1,8 @@
 import { and, count, eq, isNull } from "drizzle-orm";
 import { apiKeys } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
-import { commit } from "../../lib/commit";
+import { commitControl } from "../../lib/commit";
+import { controlDb } from "../../db/shards";
 import type { ServiceContext } from "../../lib/context";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { notFound } from "../../lib/errors";
@@ -32,30 +33,29 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
     revokedAt: null,
   };
   const { keyHash: _secret, ...audited } = row;
-  await commit(ctx, [
-    ctx.db.insert(apiKeys).values(row),
+  await commitControl(ctx, (control) => [control.insert(apiKeys).values(row)], [
     auditStatement(ctx, { tenantId: ctx.tenantId, action: "api_key.created", resourceType: "api_key", resourceId: row.id, nextState: audited }),
   ]);
   return { ...toApiKey(row), key };
 }
 
 export async function listApiKeys(ctx: ServiceContext, q: PageQuery) {
-  return keysetPage(ctx.db, {
+  const control = controlDb(ctx.env);
+  return keysetPage(control, {
     query: q,
     sort: [apiKeys.createdAt, apiKeys.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(apiKeys).where(and(live(ctx), cursor)).orderBy(...order).limit(limit),
-    count: ctx.db.select({ n: count() }).from(apiKeys).where(live(ctx)),
+    rows: (cursor, order, limit) => control.select().from(apiKeys).where(and(live(ctx), cursor)).orderBy(...order).limit(limit),
+    count: control.select({ n: count() }).from(apiKeys).where(live(ctx)),
     key: (k) => [k.createdAt, k.id],
     map: toApiKey,
   });
 }
 
 export async function revokeApiKey(ctx: ServiceContext, id: string) {
-  const row = await ctx.db.select().from(apiKeys).where(and(live(ctx), eq(apiKeys.id, id))).get();
+  const row = await controlDb(ctx.env).select().from(apiKeys).where(and(live(ctx), eq(apiKeys.id, id))).get();
   if (!row) throw notFound("API key");
   const revokedAt = nowIso();
-  await commit(ctx, [
-    ctx.db.update(apiKeys).set({ revokedAt }).where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, ctx.tenantId))),
+  await commitControl(ctx, (control) => [control.update(apiKeys).set({ revokedAt }).where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, ctx.tenantId)))], [
     auditStatement(ctx, {
       tenantId: ctx.tenantId, action: "api_key.revoked", resourceType: "api_key", resourceId: id,
       previousState: toApiKey(row), nextState: { ...toApiKey(row), revokedAt },

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { controlDb } from "../../db/shards";
 import { inboxItems, roleAssignments, users, type RuleAction } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -131,7 +132,7 @@ const notifyEmail: Handler<"notify_email"> = async (ax, config) => {
   const { ctx } = ax;
   const to = new Set(config.to ?? []);
   if (config.toRole) {
-    const rows = await ctx.db.select({ email: users.email }).from(roleAssignments).innerJoin(users, eq(users.id, roleAssignments.userId))
+    const rows = await controlDb(ctx.env).select({ email: users.email }).from(roleAssignments).innerJoin(users, eq(users.id, roleAssignments.userId))
       .where(and(eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId), eq(roleAssignments.role, config.toRole), eq(users.isActive, true)));
     for (const r of rows) to.add(r.email);
   }

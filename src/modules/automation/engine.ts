@@ -54,7 +54,7 @@ export async function triggeringEvents(events: EventEnvelope[], env: Env): Promi
 export async function runAutomation(event: EventEnvelope, env: Env, o: { fetch?: FetchFn } = {}) {
   if (!isEventType(event.type)) return [];
   const pending: Promise<unknown>[] = [];
-  const ctx = systemContext(env, event.tenantId, "automation", pending);
+  const ctx = await systemContext(env, event.tenantId, "automation", pending);
   const rules = await ctx.db.select().from(automationRules).where(
     and(eq(automationRules.tenantId, event.tenantId), eq(automationRules.triggerEventType, event.type), eq(automationRules.isActive, true)),
   );

@@ -1,4 +1,5 @@
 import { and, count, eq, inArray } from "drizzle-orm";
+import { controlDb } from "../../db/shards";
 import { automationRules, automationRuns, brands, campaigns, locations, roleAssignments, templates } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -41,7 +42,7 @@ async function exists(ctx: ServiceContext, table: typeof locations | typeof bran
 /** Users holding any role on this tenant; others (and other tenants' users) are refused. */
 export async function tenantUserIds(ctx: ServiceContext, ids: string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
-  const rows = await ctx.db.select({ userId: roleAssignments.userId }).from(roleAssignments)
+  const rows = await controlDb(ctx.env).select({ userId: roleAssignments.userId }).from(roleAssignments)
     .where(and(inArray(roleAssignments.userId, ids), eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId)));
   return new Set(rows.map((r) => r.userId));
 }

@@ -104,7 +104,7 @@ export async function refreshDueCompetitors(env: Env, now: Date, deps: RefreshDe
     .orderBy(asc(competitors.lastRefreshedAt))
     .limit(REFRESH_BATCH);
   for (const c of due) {
-    const ctx = systemContext(env, c.tenantId, "competitor-refresh");
+    const ctx = await systemContext(env, c.tenantId, "competitor-refresh");
     try {
       await refreshCompetitor(ctx, c.id, deps);
     } catch (e) {

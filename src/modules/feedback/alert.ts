@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { controlDb } from "../../db/shards";
 import { contacts, locations, roleAssignments, users } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { sendTransactionalEmail } from "../../providers/messaging/transactional";
@@ -9,7 +10,8 @@ import type { FeedbackRow } from "./schemas";
 async function recipients(ctx: ServiceContext, locationId: string): Promise<string[]> {
   const loc = await ctx.db.select({ email: locations.email }).from(locations).where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId))).get();
   if (loc?.email) return [loc.email];
-  const rows = await ctx.db
+  // users and grants are control-plane rows (docs/scaling.md)
+  const rows = await controlDb(ctx.env)
     .selectDistinct({ email: users.email })
     .from(roleAssignments)
     .innerJoin(users, eq(users.id, roleAssignments.userId))

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { controlDb, shardDb, tenantDb, tenantShard } from "../../db/shards";
 import type { Db } from "../../db/client";
 import { brands, campaignSurveys, feedbackViews, locations, solicitations, surveys, type SurveyQuestion, type SurveyType } from "../../db/schema";
 import type { Env } from "../../env";
@@ -96,12 +97,14 @@ async function loadSurvey(db: Db, tenantId: string, solicitationId: string): Pro
  * per solicitation. Other links read nothing from D1 once the location is cached.
  */
 export async function landingFor(deps: PublicDeps, claims: LinkClaims): Promise<Landing> {
+  // tenant rows on the tenant's shard (resolved only on a cache miss), white-label rows on the control plane
+  const db = () => tenantDb(deps.env, claims.tenantId);
   const [place, survey, wl] = await Promise.all([
-    cached(`location/${claims.tenantId}/${claims.locationId}`, () => loadLocation(deps.db, claims.tenantId, claims.locationId), deps.defer),
+    cached(`location/${claims.tenantId}/${claims.locationId}`, async () => loadLocation(await db(), claims.tenantId, claims.locationId), deps.defer),
     claims.destination === "survey"
-      ? cached(`survey/${claims.tenantId}/${claims.solicitationId}`, () => loadSurvey(deps.db, claims.tenantId, claims.solicitationId), deps.defer)
+      ? cached(`survey/${claims.tenantId}/${claims.solicitationId}`, async () => loadSurvey(await db(), claims.tenantId, claims.solicitationId), deps.defer)
       : Promise.resolve(null),
-    tenantWhiteLabel(deps.db, claims.tenantId),
+    tenantWhiteLabel(controlDb(deps.env), claims.tenantId),
   ]);
   if (!place || !wl || !hostServesTenant(deps.customHost, wl)) throw notFound("Feedback link");
   return { ...place, survey, whiteLabel: wl.brand, publicBaseUrl: publicBaseUrlOf(deps.env, wl) };
@@ -127,10 +130,20 @@ let flushScheduled = false;
 /** When this isolate saw the solicitation's page last and has not written it yet. */
 export const bufferedViewAt = (solicitationId: string) => pending.get(solicitationId)?.lastViewedAt ?? null;
 
-async function flush(db: Db) {
-  const rows = [...pending.values()];
+/** The buffered views of every tenant, one upsert per shard. */
+async function flush(env: Env) {
+  const all = [...pending.values()];
   pending.clear();
   flushScheduled = false;
+  const byShard = new Map<number, PendingView[]>();
+  for (const v of all) {
+    const shard = (await tenantShard(env, v.tenantId)) ?? 0;
+    byShard.set(shard, [...(byShard.get(shard) ?? []), v]);
+  }
+  await Promise.all([...byShard].map(([shard, rows]) => flushRows(shardDb(env, shard), rows)));
+}
+
+async function flushRows(db: Db, rows: PendingView[]) {
   if (!rows.length) return;
   // one JSON parameter for any number of rows (D1 allows 100 bound parameters per statement)
   await db.run(sql`insert into ${feedbackViews} (solicitation_id, tenant_id, location_id, survey_id, views, first_viewed_at, last_viewed_at)
@@ -141,8 +154,8 @@ async function flush(db: Db) {
       survey_id = coalesce(excluded.survey_id, survey_id)`);
 }
 
-const flushLogged = (db: Db) =>
-  flush(db).catch((err) => console.warn(JSON.stringify({ level: "warn", message: "feedback view flush failed", error: String(err) })));
+const flushLogged = (env: Env) =>
+  flush(env).catch((err) => console.warn(JSON.stringify({ level: "warn", message: "feedback view flush failed", error: String(err) })));
 
 /**
  * Records a landing view off the request path: views are gathered in the isolate and written in
@@ -164,9 +177,9 @@ export function recordView(deps: PublicDeps, claims: LinkClaims, surveyId: strin
     });
   }
   if (pending.size >= FLUSH_AT) {
-    deps.defer(flushLogged(deps.db));
+    deps.defer(flushLogged(deps.env));
   } else if (!flushScheduled) {
     flushScheduled = true;
-    deps.defer(new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS)).then(() => flushLogged(deps.db)));
+    deps.defer(new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS)).then(() => flushLogged(deps.env)));
   }
 }

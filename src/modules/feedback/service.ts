@@ -1,4 +1,5 @@
 import type { RequestMeta, ServiceContext } from "../../lib/context";
+import { tenantDb } from "../../db/shards";
 import type { LinkClaims } from "../links/tokens";
 import { claimsOf, landingFor, recordView, type Landing, type PublicDeps } from "./landing";
 import type { SubmitFeedbackInput } from "./schemas";
@@ -10,8 +11,9 @@ export interface PublicRequest extends PublicDeps {
 }
 
 /** The token's tenant, acted on by the system actor `public-feedback` (audit rows carry the caller's IP and user agent). */
-const publicContext = (req: PublicRequest, claims: LinkClaims): ServiceContext => ({
-  db: req.db, env: req.env, tenantId: claims.tenantId, actor: { type: "system", name: "public-feedback" }, meta: req.meta, defer: req.defer,
+/** The token's tenant as a context on its shard. */
+const publicContext = async (req: PublicRequest, claims: LinkClaims): Promise<ServiceContext> => ({
+  db: await tenantDb(req.env, claims.tenantId), env: req.env, tenantId: claims.tenantId, actor: { type: "system", name: "public-feedback" }, meta: req.meta, defer: req.defer,
 });
 
 /** The landing data of a link; counts a landing view (off the request path). 404 for unknown or forged tokens. */
@@ -38,6 +40,6 @@ export async function feedbackLinkData(req: PublicRequest, token: string) {
 export async function submitFeedbackByToken(req: PublicRequest, token: string, input: SubmitFeedbackInput) {
   const claims = await claimsOf(req.env, token);
   const landing = await landingFor(req, claims);
-  const result = await submitFeedback(publicContext(req, claims), claims, landing, input);
+  const result = await submitFeedback(await publicContext(req, claims), claims, landing, input);
   return { success: true, ...result, reviewLinks: landing.reviewLinks };
 }

@@ -29,6 +29,10 @@ export interface TenantRef {
   id: string;
   agencyId: string;
   isActive: boolean;
+  /** the tenant's shard (src/db/shards.ts); absent on a ref built by hand: looked up */
+  shard?: number;
+  /** set while the tenant moves between shards: writes are fenced */
+  movingSince?: string | null;
 }
 
 export interface TenantAccess {

@@ -5,7 +5,7 @@ import type { TenantRef, UserPrincipal } from "./access";
 import { cachedPrincipal, cachedTenantRef, rememberPrincipal, rememberTenantRef } from "./principal-cache";
 
 const tenantRefQuery = (db: Db, tenantId: string) =>
-  db.select({ id: tenants.id, agencyId: tenants.agencyId, isActive: tenants.isActive }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+  db.select({ id: tenants.id, agencyId: tenants.agencyId, isActive: tenants.isActive, shard: tenants.shard, movingSince: tenants.movingSince }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
 
 /** Loads an active user and all their role grants in one round trip; null if absent or deactivated. */
 export async function loadUserPrincipal(db: Db, userId: string): Promise<UserPrincipal | null> {

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { controlDb } from "../../db/shards";
 import type { BatchItem } from "drizzle-orm/batch";
 import { inboxItems, inboxNotes, roleAssignments, tenants, type InboxStatus } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
@@ -72,7 +73,7 @@ export async function updateInboxItem(ctx: ServiceContext, id: string, input: { 
 
 /** An assignee must hold a role in this tenant (agency and platform admins act on it but are not its users). */
 async function assertTenantUser(ctx: ServiceContext, userId: string) {
-  const grant = await ctx.db
+  const grant = await controlDb(ctx.env)
     .select({ id: roleAssignments.id })
     .from(roleAssignments)
     .where(and(eq(roleAssignments.userId, userId), eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId)))

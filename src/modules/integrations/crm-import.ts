@@ -114,7 +114,7 @@ async function finish(ctx: ServiceContext, job: JobRow, set: Partial<JobRow>, in
  * MAX_ATTEMPTS, other errors fail the job with the CRM's message.
  */
 export async function runCrmImport(env: Env, msg: JobMessage, attempt: number, fetchFn: FetchFn): Promise<JobStep> {
-  const ctx = systemContext(env, msg.tenantId, "crm-import");
+  const ctx = await systemContext(env, msg.tenantId, "crm-import");
   let job = await ctx.db.select().from(backgroundJobs).where(and(eq(backgroundJobs.id, msg.jobId), eq(backgroundJobs.tenantId, msg.tenantId))).get();
   if (!job || job.status === "succeeded" || job.status === "failed") return { kind: "skipped" };
   const row = await ctx.db.select().from(integrations).where(and(eq(integrations.id, job.subjectId ?? ""), eq(integrations.tenantId, msg.tenantId))).get();

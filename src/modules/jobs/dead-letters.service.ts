@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { tenantDb } from "../../db/shards";
 import { deadLetters } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -40,7 +41,7 @@ export async function replayDeadLetter(ctx: PlatformContext, id: string) {
   if (row.messageId.startsWith(WEBHOOK_DELIVERY)) {
     const failed = row.body as FailedDelivery;
     tenantId = failed.tenantId;
-    const again = await redeliver({ ...ctx, tenantId }, failed.subscriptionId, failed.deliveryId);
+    const again = await redeliver({ ...ctx, tenantId, db: await tenantDb(ctx.env, tenantId) }, failed.subscriptionId, failed.deliveryId);
     replayedAs = { queue: "webhooks", deliveryId: again.id };
   } else {
     const queue = QUEUES[row.queue]?.(ctx.env);

@@ -1,4 +1,5 @@
 import { createDb } from "../../db/client";
+import { shardD1, tenantShard } from "../../db/shards";
 import type { Env } from "../../env";
 import { dispatchEvents } from "../../lib/events";
 import { nowIso } from "../../lib/time";
@@ -78,12 +79,24 @@ async function flush(env: Env): Promise<void> {
  */
 export async function recordClicks(env: Env, clicks: ClickMessage[]): Promise<number> {
   if (!clicks.length) return 0;
+  // one message may carry clicks of tenants on several shards; clicks of an unknown tenant are dropped
+  const byShard = new Map<number, ClickMessage[]>();
+  for (const c of clicks) {
+    const shard = await tenantShard(env, c.tenantId);
+    if (shard !== null) byShard.set(shard, [...(byShard.get(shard) ?? []), c]);
+  }
+  let inserted = 0;
+  for (const [shard, own] of byShard) inserted += await recordClicksOn(shardD1(env, shard), env, own);
+  return inserted;
+}
+
+async function recordClicksOn(d1: D1Database, env: Env, clicks: ClickMessage[]): Promise<number> {
   const now = nowIso();
   const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < clicks.length; i += CLICKS_PER_STATEMENT) statements.push(...clickStatements(env.DB, clicks.slice(i, i + CLICKS_PER_STATEMENT), now));
-  const results = await env.DB.batch(statements);
+  for (let i = 0; i < clicks.length; i += CLICKS_PER_STATEMENT) statements.push(...clickStatements(d1, clicks.slice(i, i + CLICKS_PER_STATEMENT), now));
+  const results = await d1.batch(statements);
   const eventIds = [...new Set(clicks.map((c) => `evt_clicked_${c.solicitationId}`))];
-  await dispatchEvents(createDb(env.DB), env, eventIds).catch((err) =>
+  await dispatchEvents(createDb(d1), env, eventIds).catch((err) =>
     // the stale-event sweep sends them later; nothing is lost
     console.warn(JSON.stringify({ level: "warn", message: "clicked events deferred to sweep", error: String(err) })),
   );

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { controlDb, tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { jwtSecrets } from "../../lib/jwt";
@@ -31,21 +32,24 @@ export interface ShortLink {
 export async function resolveShortLink(ctx: PublicContext, token: string): Promise<ShortLink> {
   const claims = await readLinkToken(jwtSecrets(ctx.env), token);
   if (!claims) throw notFound("Link");
-  const location = await locationLinkData({ db: ctx.db, publicBaseUrl: ctx.env.PUBLIC_BASE_URL, defer: ctx.defer }, claims.tenantId, claims.locationId);
+  // tenant rows on the token's tenant's shard (a directory cache hit when hot); white-label rows on the control plane
+  const db = await tenantDb(ctx.env, claims.tenantId);
+  const control = controlDb(ctx.env);
+  const location = await locationLinkData({ db, publicBaseUrl: ctx.env.PUBLIC_BASE_URL, defer: ctx.defer }, claims.tenantId, claims.locationId);
   if (!location || !location.isActive) {
     throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
   }
   // on a custom hostname: only its own tenants' links (the white label is an isolate cache hit when hot)
   if (ctx.customHost) {
-    const wl = await tenantWhiteLabel(ctx.db, claims.tenantId);
+    const wl = await tenantWhiteLabel(control, claims.tenantId);
     if (!wl || !hostServesTenant(ctx.customHost, wl)) throw notFound("Link");
   }
   const kind = asDestinationKind(claims.destination);
-  const customUrl = kind === "custom" ? await customDestinationUrl(ctx.db, claims.tenantId, claims.solicitationId) : null;
+  const customUrl = kind === "custom" ? await customDestinationUrl(db, claims.tenantId, claims.solicitationId) : null;
   let destination = resolveDestination(kind, location, { publicBaseUrl: ctx.env.PUBLIC_BASE_URL, token, customUrl });
   // the hosted feedback page lives on the tenant's custom hostname when it has one
   if (destination.resolved === "feedback") {
-    destination = resolveDestination(kind, location, { publicBaseUrl: await tenantPublicBaseUrl(ctx.db, ctx.env, claims.tenantId), token, customUrl });
+    destination = resolveDestination(kind, location, { publicBaseUrl: await tenantPublicBaseUrl(control, ctx.env, claims.tenantId), token, customUrl });
   }
   return { claims, location, destination };
 }

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import { controlDb, tenantDb } from "../../db/shards";
 import { brands, consentRecords, contacts, type ConsentChannel } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -43,19 +44,22 @@ export const maskPhone = (phone: string) => `${"*".repeat(Math.max(0, phone.leng
 const noLongerActive = () => new ApiError("NOT_FOUND", "This link is no longer active");
 
 /** The tenant-scoped context an unsubscribe acts in: the system actor "unsubscribe", the request's ip and agent. */
-const actingContext = (ctx: PublicContext, claims: UnsubscribeClaims, meta: RequestMeta): ServiceContext => ({
-  db: ctx.db, env: ctx.env, defer: ctx.defer, tenantId: claims.tenantId, meta, actor: { type: "system", name: "unsubscribe" },
+const actingContext = (ctx: PublicContext, claims: UnsubscribeClaims, meta: RequestMeta, db: PublicContext["db"]): ServiceContext => ({
+  db, env: ctx.env, defer: ctx.defer, tenantId: claims.tenantId, meta, actor: { type: "system", name: "unsubscribe" },
 });
 
 async function load(ctx: PublicContext, token: string) {
   const claims = await readUnsubscribeToken(jwtSecrets(ctx.env), token);
   if (!claims || !CHANNELS.has(claims.channel)) throw new ApiError("NOT_FOUND", "Link not found");
+  // from here on the tenant's shard (white-label rows: the control plane)
+  const control = controlDb(ctx.env);
+  ctx = { ...ctx, db: await tenantDb(ctx.env, claims.tenantId) };
   const channel = claims.channel as ConsentChannel;
   // the brand of the solicitation's location, else the tenant's oldest brand
   const brandId = sql`coalesce(
     (select l.brand_id from solicitations s join locations l on l.id = s.location_id where s.id = ${claims.solicitationId} and s.tenant_id = ${claims.tenantId}),
     (select b2.id from brands b2 where b2.tenant_id = ${claims.tenantId} order by b2.created_at, b2.id limit 1))`;
-  const wl = await tenantWhiteLabel(ctx.db, claims.tenantId);
+  const wl = await tenantWhiteLabel(control, claims.tenantId);
   // a custom hostname serves only its own tenants' links
   if (!wl || !hostServesTenant(ctx.customHost, wl)) throw new ApiError("NOT_FOUND", "Link not found");
   const [contactRows, brandRows, latestRows] = await ctx.db.batch([
@@ -71,7 +75,7 @@ async function load(ctx: PublicContext, token: string) {
   const contact = contactRows[0];
   // an erased contact has nothing left to unsubscribe: the link is dead
   if (!contact || contact.anonymizedAt) throw noLongerActive();
-  return { claims, channel, contact, brand: brandRows[0] ?? { name: "", logoUrl: null }, latest: latestRows[0] ?? null, whiteLabel: wl.brand };
+  return { claims, channel, contact, brand: brandRows[0] ?? { name: "", logoUrl: null }, latest: latestRows[0] ?? null, whiteLabel: wl.brand, db: ctx.db };
 }
 
 type Loaded = Awaited<ReturnType<typeof load>>;
@@ -107,7 +111,7 @@ function consentInsert(sctx: ServiceContext, l: Loaded, status: "revoked" | "gra
 export async function unsubscribe(ctx: PublicContext, token: string, meta: RequestMeta): Promise<UnsubscribeView> {
   const l = await load(ctx, token);
   if (isUnsubscribed(l)) return view(l);
-  const sctx = actingContext(ctx, l.claims, meta);
+  const sctx = actingContext(ctx, l.claims, meta, l.db);
   const { row, statement } = consentInsert(sctx, l, "revoked", UNSUBSCRIBE_SOURCE);
   await commit(
     sctx,
@@ -138,7 +142,7 @@ export async function resubscribe(ctx: PublicContext, token: string, meta: Reque
   if (l.latest!.source !== UNSUBSCRIBE_SOURCE) {
     throw conflict("This address was opted out another way; contact the business to opt in again");
   }
-  const sctx = actingContext(ctx, l.claims, meta);
+  const sctx = actingContext(ctx, l.claims, meta, l.db);
   const { row, statement } = consentInsert(sctx, l, "granted", RESUBSCRIBE_SOURCE);
   await commit(sctx, [
     statement,

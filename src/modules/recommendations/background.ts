@@ -27,7 +27,7 @@ export async function recommendationSweep(env: Env, now: Date): Promise<number> 
     .limit(TENANTS_PER_RUN);
   for (const t of due) {
     try {
-      await generateRecommendations(systemContext(env, t.id, "recommendations"), now);
+      await generateRecommendations(await systemContext(env, t.id, "recommendations"), now);
     } catch (e) {
       console.error(JSON.stringify({ level: "error", message: "recommendation rules failed", tenantId: t.id, error: String(e) }));
     }
@@ -43,7 +43,7 @@ export async function recommendationSweep(env: Env, now: Date): Promise<number> 
 /** Snoozed recommendations whose snoozedUntil has passed go back to pending (audited as the system). */
 export async function wakeSnoozed(env: Env, now: Date): Promise<number> {
   const due = await dueSnoozed({ db: createDb(env.DB) }, now);
-  for (const r of due) await wakeRecommendation(systemContext(env, r.tenantId, "recommendation-wake"), r.id);
+  for (const r of due) await wakeRecommendation(await systemContext(env, r.tenantId, "recommendation-wake"), r.id);
   return due.length;
 }
 

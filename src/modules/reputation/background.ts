@@ -33,7 +33,7 @@ export async function scoreSweep(env: Env, now: Date): Promise<number> {
       ),
     )
     .limit(SCORE_BATCH);
-  for (const loc of due) await computeScore(systemContext(env, loc.tenantId, "reputation-score"), loc.id, now);
+  for (const loc of due) await computeScore(await systemContext(env, loc.tenantId, "reputation-score"), loc.id, now);
   return due.length;
 }
 

@@ -1,4 +1,5 @@
 import type { Env } from "../../env";
+import { shardD1, tenantShard } from "../../db/shards";
 import type { ReviewLinkClickSource, ReviewLinkSite } from "../../db/schema";
 
 /** One open of a review link, as it travels on the CLICKS queue (beside solicitation clicks). */
@@ -58,8 +59,18 @@ async function flush(env: Env): Promise<void> {
     await env.CLICKS.sendBatch(messages as MessageSendRequest[]);
   } catch (err) {
     console.warn(JSON.stringify({ level: "warn", message: "review link click queue send failed; writing directly", count: clicks.length, error: String(err) }));
-    await recordReviewLinkClicks(env.DB, clicks);
+    await recordOnShards(env, clicks);
   }
+}
+
+/** Clicks grouped by their tenant's shard (one message holds clicks of many tenants). */
+async function recordOnShards(env: Env, clicks: ReviewLinkClick[]): Promise<void> {
+  const byShard = new Map<number, ReviewLinkClick[]>();
+  for (const c of clicks) {
+    const shard = await tenantShard(env, c.tenantId);
+    if (shard !== null) byShard.set(shard, [...(byShard.get(shard) ?? []), c]);
+  }
+  for (const [shard, own] of byShard) await recordReviewLinkClicks(shardD1(env, shard), own);
 }
 
 const PER_STATEMENT = 500;
@@ -92,5 +103,5 @@ export async function recordReviewLinkClicks(d1: D1Database, clicks: ReviewLinkC
 export const reviewLinkClicks = {
   name: "review-link",
   parse: reviewLinkClicksOf,
-  record: (env: Env, clicks: ReviewLinkClick[]) => recordReviewLinkClicks(env.DB, clicks),
+  record: (env: Env, clicks: ReviewLinkClick[]) => recordOnShards(env, clicks),
 };

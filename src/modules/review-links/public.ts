@@ -1,4 +1,5 @@
 import type { Env } from "../../env";
+import { tenantDb } from "../../db/shards";
 import type { Db } from "../../db/client";
 import { ApiError, notFound } from "../../lib/errors";
 import { reviewLinks as siteUrlsOf } from "../links/destinations";
@@ -20,9 +21,9 @@ export interface PublicDeps {
  * Unknown or deactivated link, or a location gone or deactivated: 404 (reason in details).
  */
 export async function openReviewLink(deps: PublicDeps, slug: string, source: "link" | "qr"): Promise<string> {
-  const link = await reviewLinkTarget(deps.db, slug);
+  const link = await reviewLinkTarget(deps.env, slug);
   if (!link || !link.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: link ? "link_inactive" : "link_unknown" });
-  const location = await locationLinkData({ db: deps.db, publicBaseUrl: deps.env.PUBLIC_BASE_URL, defer: deps.defer }, link.tenantId, link.locationId);
+  const location = await locationLinkData({ db: await tenantDb(deps.env, link.tenantId), publicBaseUrl: deps.env.PUBLIC_BASE_URL, defer: deps.defer }, link.tenantId, link.locationId);
   if (!location || !location.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
   const urls = siteUrlsOf(location);
   const site = chooseSite(link.weights, urls, randomUnit());
@@ -33,7 +34,7 @@ export async function openReviewLink(deps: PublicDeps, slug: string, source: "li
 
 /** What the link's QR code encodes; 404 for an unknown or deactivated link. */
 export async function reviewLinkQrTarget(deps: PublicDeps, slug: string): Promise<string> {
-  const link = await reviewLinkTarget(deps.db, slug);
+  const link = await reviewLinkTarget(deps.env, slug);
   if (!link || !link.isActive) throw notFound("Review link");
   return qrTargetUrl(deps.env.PUBLIC_BASE_URL, slug);
 }

@@ -1,4 +1,6 @@
 import { eq } from "drizzle-orm";
+import type { Env } from "../../env";
+import { findOnShards } from "../../db/shards";
 import type { Db } from "../../db/client";
 import { reviewLinks, type SiteWeights } from "../../db/schema";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -22,15 +24,16 @@ const targets = new TtlCache<ReviewLinkTarget | null>(TTL_MS, 10_000);
 export const forgetReviewLink = (slug: string) => targets.delete(slug);
 export const clearReviewLinkCache = () => targets.clear();
 
-export function reviewLinkTarget(db: Db, slug: string): ReviewLinkTarget | null | Promise<ReviewLinkTarget | null> {
+/** By slug, which names no tenant: looked up on every shard (src/db/shards.ts), cached per isolate. */
+export function reviewLinkTarget(env: Env, slug: string): ReviewLinkTarget | null | Promise<ReviewLinkTarget | null> {
   const hit = targets.get(slug);
   if (hit !== undefined) return hit;
-  return targets.load(slug, async () => {
+  return targets.load(slug, () => findOnShards(env, async (db) => {
     const row = await db
       .select({ id: reviewLinks.id, tenantId: reviewLinks.tenantId, locationId: reviewLinks.locationId, weights: reviewLinks.weights, isActive: reviewLinks.isActive })
       .from(reviewLinks)
       .where(eq(reviewLinks.slug, slug))
       .get();
     return row ?? null;
-  });
+  }));
 }

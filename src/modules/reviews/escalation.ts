@@ -1,4 +1,5 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
+import { controlDb } from "../../db/shards";
 import type { BatchItem } from "drizzle-orm/batch";
 import { createDb } from "../../db/client";
 import { domainEvents, inboxItems, locations, reviews, roleAssignments, slaRules, users } from "../../db/schema";
@@ -43,7 +44,7 @@ export async function escalateOverdue(env: Env, now: Date): Promise<{ escalated:
 }
 
 async function escalateRule(env: Env, rule: SlaRuleRow, now: Date): Promise<number> {
-  const ctx = systemContext(env, rule.tenantId, "sla-escalation");
+  const ctx = await systemContext(env, rule.tenantId, "sla-escalation");
   const cutoff = addHours(now, -rule.escalateAfterHours).toISOString();
   const candidates: Candidate[] = await ctx.db
     .select({
@@ -94,7 +95,8 @@ async function escalateRule(env: Env, rule: SlaRuleRow, now: Date): Promise<numb
 
 async function emailEscalation(env: Env, rule: SlaRuleRow, items: Candidate[]) {
   const db = createDb(env.DB);
-  const recipients = await db
+  // users and grants are control-plane rows (docs/scaling.md)
+  const recipients = await controlDb(env)
     .selectDistinct({ email: users.email })
     .from(roleAssignments)
     .innerJoin(users, eq(users.id, roleAssignments.userId))

@@ -1,4 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
+import { controlDb } from "../../db/shards";
 import { reviewResponses, roleAssignments, type ResponseStatus } from "../../db/schema";
 import { hooks } from "../../hooks";
 import { auditStatement } from "../../lib/audit";
@@ -24,7 +25,7 @@ export async function findResponseRow(ctx: ServiceContext, id: string): Promise<
 /** An assignee must hold a role on this tenant; anyone else (or another tenant's user) is a 400. */
 async function assertAssignable(ctx: ServiceContext, userId: string | null | undefined) {
   if (!userId) return;
-  const grant = await ctx.db
+  const grant = await controlDb(ctx.env)
     .select({ id: roleAssignments.id })
     .from(roleAssignments)
     .where(and(eq(roleAssignments.userId, userId), eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId)))

@@ -198,7 +198,7 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
       message.ack();
       continue;
     }
-    const ctx = systemContext(env, job.tenantId, "review-sync");
+    const ctx = await systemContext(env, job.tenantId, "review-sync");
     try {
       const outcome = await syncIntegration(ctx, row, job, deps.fetch);
       if (outcome?.kind === "continue") {

@@ -52,7 +52,7 @@ export const sequencesHandler: EventHandler = {
   select: concernsSequences,
   async handle(event, env) {
     if (!HANDLED.has(event.type)) return;
-    const ctx = systemContext(env, event.tenantId, "sequences");
+    const ctx = await systemContext(env, event.tenantId, "sequences");
     try {
       const solicitationId = solicitationIdOf(event.data);
       switch (event.type) {

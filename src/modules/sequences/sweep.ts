@@ -108,7 +108,7 @@ async function claim(ctx: ServiceContext, r: DueRow): Promise<boolean> {
 const STOPPING_BLOCKS = new Set(["SUPPRESSED", "NO_CONSENT"]);
 
 async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string, StepDef[]>, create: SolicitationCreator): Promise<void> {
-  const ctx = systemContext(env, r.tenantId, "sequence-sweep");
+  const ctx = await systemContext(env, r.tenantId, "sequence-sweep");
   try {
     const reason = stopReasonOf(r, now.toISOString());
     if (reason) {

@@ -218,7 +218,7 @@ export async function createSolicitations(ctx: ServiceContext, requests: Solicit
       chunksDone++;
       written.push(...chunk);
       handOffEvents(ctx, events);
-      await enqueueSends(ctx.env, chunk.filter((r) => r.status === "PENDING").map((r) => r.id));
+      await enqueueSends(ctx.env, chunk.filter((r) => r.status === "PENDING").map((r) => ({ id: r.id, tenantId: ctx.tenantId })));
     }
     if (retryFrom === null) {
       settled.push(...pass.outcomes.map(answer));

@@ -28,7 +28,7 @@ export async function sweepStalePending(env: Env, now: Date): Promise<{ requeued
   const giveUpBefore = nowIso(new Date(now.getTime() - GIVE_UP_AFTER_MS));
   const [lost, expired] = await db.batch([
     db
-      .select({ id: solicitations.id })
+      .select({ id: solicitations.id, tenantId: solicitations.tenantId })
       .from(solicitations)
       .leftJoin(sendRecords, eq(sendRecords.solicitationId, solicitations.id))
       .where(and(eq(solicitations.status, "PENDING"), lt(solicitations.createdAt, requeueBefore), gte(solicitations.createdAt, giveUpBefore), isNull(sendRecords.solicitationId)))
@@ -39,7 +39,7 @@ export async function sweepStalePending(env: Env, now: Date): Promise<{ requeued
       .where(and(eq(solicitations.status, "PENDING"), lt(solicitations.createdAt, giveUpBefore)))
       .limit(FAIL_LIMIT),
   ]);
-  await enqueueSends(env, lost.map((s) => s.id));
+  await enqueueSends(env, lost);
   if (expired.length) {
     const reason = "not delivered within 24 hours";
     const at = nowIso(now);

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { ssoConfigs, tenants } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
-import { commit } from "../../lib/commit";
+import { commitControl } from "../../lib/commit";
+import { controlDb } from "../../db/shards";
 import type { ServiceContext } from "../../lib/context";
 import { notFound, validationError, type ValidationIssue } from "../../lib/errors";
 import { nowIso } from "../../lib/time";
@@ -10,9 +11,11 @@ import { toSsoConfig, type SsoConfigRow, type UpdateSsoConfigInput } from "./sch
 import { serviceProviderUrls } from "./urls";
 
 async function load(ctx: ServiceContext) {
-  const [tenantRows, configRows] = await ctx.db.batch([
-    ctx.db.select({ slug: tenants.slug }).from(tenants).where(eq(tenants.id, ctx.tenantId)).limit(1),
-    ctx.db.select().from(ssoConfigs).where(eq(ssoConfigs.tenantId, ctx.tenantId)).limit(1),
+  // SSO settings are control-plane rows: the login page finds them by tenant slug before the tenant is known
+  const control = controlDb(ctx.env);
+  const [tenantRows, configRows] = await control.batch([
+    control.select({ slug: tenants.slug }).from(tenants).where(eq(tenants.id, ctx.tenantId)).limit(1),
+    control.select().from(ssoConfigs).where(eq(ssoConfigs.tenantId, ctx.tenantId)).limit(1),
   ]);
   const tenant = tenantRows[0];
   if (!tenant) throw notFound("Tenant");
@@ -64,8 +67,7 @@ async function save(ctx: ServiceContext, patch: UpdateSsoConfigInput, action: st
   const after: SsoConfigRow = { ...before, ...patch, tenantId: ctx.tenantId, createdAt: before.createdAt, updatedAt: now };
   assertUsable(after);
   const { tenantId: _t, createdAt: _c, ...changes } = after;
-  await commit(ctx, [
-    ctx.db.insert(ssoConfigs).values(after).onConflictDoUpdate({ target: ssoConfigs.tenantId, set: changes }),
+  await commitControl(ctx, (control) => [control.insert(ssoConfigs).values(after).onConflictDoUpdate({ target: ssoConfigs.tenantId, set: changes })], [
     auditStatement(ctx, {
       tenantId: ctx.tenantId,
       action,

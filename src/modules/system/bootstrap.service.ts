@@ -45,6 +45,9 @@ export async function bootstrap(db: Db, env: Env, meta: RequestMeta, input: Boot
     isActive: true,
     pausedAt: null,
     pausedReason: null,
+    // shard 0 is the control database (docs/scaling.md), so the first tenant's rows share this batch
+    shard: 0,
+    movingSince: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -2,6 +2,8 @@ import { and, count, countDistinct, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
+import { controlDb, shardDb } from "../../db/shards";
+import type { Env } from "../../env";
 import { contactCounts, integrations, roleAssignments, solicitations } from "../../db/schema";
 
 export const TENANT_COUNT_KEYS = ["users", "contacts", "solicitations", "integrations"] as const;
@@ -17,7 +19,7 @@ export const countRowsOf =
   (db, ids) =>
     db.select({ tenantId: tenantIdColumn, n: count() }).from(tenantIdColumn.table).where(inArray(tenantIdColumn, ids)).groupBy(tenantIdColumn) as unknown as CountQuery;
 
-/** How each _count is computed. */
+/** How each _count is computed; `users` reads the control database, the others the tenant's shard. */
 const COUNTERS: Record<TenantCountKey, Counter> = {
   /** kept exact by triggers (migration 0005), so no count over the contacts table */
   contacts: (db, ids) =>
@@ -35,20 +37,31 @@ const COUNTERS: Record<TenantCountKey, Counter> = {
 
 const ID_CHUNK = 90; // D1: at most 100 bound parameters per statement
 
-/** _count for each tenant id, every counter and chunk in one D1 batch. */
-export async function countForTenants(db: Db, tenantIds: string[]): Promise<Map<string, TenantCounts>> {
+/** _count for each tenant: the control plane's counters and each shard's in one D1 batch per database, in parallel. */
+export async function countForTenants(env: Env, tenantRefs: { id: string; shard: number }[]): Promise<Map<string, TenantCounts>> {
   const out = new Map<string, TenantCounts>(
-    tenantIds.map((id) => [id, Object.fromEntries(TENANT_COUNT_KEYS.map((k) => [k, 0])) as TenantCounts]),
+    tenantRefs.map((t) => [t.id, Object.fromEntries(TENANT_COUNT_KEYS.map((k) => [k, 0])) as TenantCounts]),
   );
+  const byShard = new Map<number, string[]>();
+  for (const t of tenantRefs) byShard.set(t.shard, [...(byShard.get(t.shard) ?? []), t.id]);
+  const controlKeys: TenantCountKey[] = ["users"];
+  const shardKeys = TENANT_COUNT_KEYS.filter((k) => !controlKeys.includes(k));
+  await Promise.all([
+    countInto(out, controlDb(env), tenantRefs.map((t) => t.id), controlKeys),
+    ...[...byShard].map(([shard, ids]) => countInto(out, shardDb(env, shard), ids, shardKeys)),
+  ]);
+  return out;
+}
+
+async function countInto(out: Map<string, TenantCounts>, db: Db, tenantIds: string[], keys: TenantCountKey[]) {
   const queries: { key: TenantCountKey; query: CountQuery }[] = [];
   for (let i = 0; i < tenantIds.length; i += ID_CHUNK) {
     const chunk = tenantIds.slice(i, i + ID_CHUNK);
-    for (const [key, counter] of Object.entries(COUNTERS) as [TenantCountKey, Counter][]) queries.push({ key, query: counter(db, chunk) });
+    for (const key of keys) queries.push({ key, query: COUNTERS[key](db, chunk) });
   }
-  if (queries.length === 0) return out;
+  if (queries.length === 0) return;
   const results = (await db.batch(queries.map((q) => q.query) as [CountQuery, ...CountQuery[]])) as { tenantId: string; n: number }[][];
   results.forEach((rows, i) => {
     for (const r of rows) out.get(r.tenantId)![queries[i]!.key] = r.n;
   });
-  return out;
 }

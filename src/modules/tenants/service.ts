@@ -1,6 +1,8 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import { forgetTenantRef } from "../identity/principal-cache";
 import type { Db } from "../../db/client";
+import { controlDb, forgetTenantShard, mirrorTenant, placeTenant, shardDb } from "../../db/shards";
+import type { Env } from "../../env";
 import { HOUSE_AGENCY_ID, agencies, brands, messagingSettings, tenants, type MessagingSettingsRow } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -32,22 +34,23 @@ export async function findScopedTenant(db: Db, scope: AgencyScope, id: string): 
   return row;
 }
 
-export async function listTenants(db: Db, scope: AgencyScope, q: PageQuery & { agencyId?: string; isActive?: boolean }) {
+export async function listTenants(env: Env, scope: AgencyScope, q: PageQuery & { agencyId?: string; isActive?: boolean }) {
   const where = and(
     tenantsInScope(scope),
     q.agencyId ? eq(tenants.agencyId, q.agencyId) : undefined,
     q.isActive === undefined ? undefined : eq(tenants.isActive, q.isActive),
   );
+  const db = controlDb(env);
   const page = await keysetPage(db, {
     query: q,
     sort: [tenants.createdAt, tenants.id],
     rows: (cursor, order, limit) => db.select().from(tenants).where(and(where, cursor)).orderBy(...order).limit(limit),
     count: db.select({ n: count() }).from(tenants).where(where),
     key: (t) => [t.createdAt, t.id],
-    map: toTenant,
+    map: (row) => ({ dto: toTenant(row), shard: row.shard }),
   });
-  const counts = await countForTenants(db, page.data.map((t) => t.id));
-  return { ...page, data: page.data.map((t) => ({ ...t, _count: counts.get(t.id)! })) };
+  const counts = await countForTenants(env, page.data.map((t) => ({ id: t.dto.id, shard: t.shard })));
+  return { ...page, data: page.data.map((t) => ({ ...t.dto, _count: counts.get(t.dto.id)! })) };
 }
 
 /** The tenant's own email sender (messaging settings, channel email), or null until it sets one. */
@@ -59,16 +62,18 @@ const emailConfigOf = (e: MessagingSettingsRow | undefined) =>
       }
     : null;
 
-async function detail(db: Db, row: TenantRow) {
+/** The directory row (control database) with its brands and settings (the tenant's shard). */
+async function detail(env: Env, row: TenantRow) {
+  const db = shardDb(env, row.shard);
   const [brandRows, counts, email] = await Promise.all([
     db.select().from(brands).where(eq(brands.tenantId, row.id)).orderBy(asc(brands.createdAt), asc(brands.id)),
-    countForTenants(db, [row.id]),
+    countForTenants(env, [row]),
     db.select().from(messagingSettings).where(and(eq(messagingSettings.tenantId, row.id), eq(messagingSettings.channel, "email"))).get(),
   ]);
   return { ...toTenant(row), brands: brandRows.map(toBrand), emailConfig: emailConfigOf(email), _count: counts.get(row.id)! };
 }
 
-export const getTenantDetail = async (db: Db, scope: AgencyScope, id: string) => detail(db, await findScopedTenant(db, scope, id));
+export const getTenantDetail = async (env: Env, scope: AgencyScope, id: string) => detail(env, await findScopedTenant(controlDb(env), scope, id));
 
 async function resolveAgency(db: Db, scope: AgencyScope, agencyId: string | undefined): Promise<string> {
   if (agencyId) {
@@ -82,13 +87,16 @@ async function resolveAgency(db: Db, scope: AgencyScope, agencyId: string | unde
   throw validationError([{ path: "agencyId", message: "Required when you administer several agencies" }]);
 }
 
-/** The tenant and its default brand in one batch. */
+/**
+ * The directory row on the control database, then on the placed shard its mirror, default brand and
+ * audit event in one batch (one batch when the shard is the control database).
+ */
 export async function createTenant(ctx: PlatformContext, scope: AgencyScope, input: CreateTenantInput) {
   const agencyId = await resolveAgency(ctx.db, scope, input.agencyId);
   const now = nowIso();
   const tenant: TenantRow = {
     id: newId(), agencyId, slug: input.slug, name: input.name, plan: input.plan, isActive: true,
-    pausedAt: null, pausedReason: null, createdAt: now, updatedAt: now,
+    pausedAt: null, pausedReason: null, shard: await placeTenant(ctx.env, agencyId), movingSince: null, createdAt: now, updatedAt: now,
   };
   const brandName = input.brandName ?? input.name;
   const brand = {
@@ -98,16 +106,18 @@ export async function createTenant(ctx: PlatformContext, scope: AgencyScope, inp
     isActive: true, createdAt: now, updatedAt: now,
   };
   try {
-    await commit(ctx, [
-      ctx.db.insert(tenants).values(tenant),
-      ctx.db.insert(brands).values(brand),
-      auditStatement(ctx, { tenantId: tenant.id, action: "tenant.created", resourceType: "tenant", resourceId: tenant.id, nextState: { tenant, brandId: brand.id } }),
-    ]);
+    await ctx.db.insert(tenants).values(tenant);
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict(`A tenant with slug '${input.slug}' already exists`);
     throw e;
   }
-  return { ...toTenant(tenant), brands: [toBrand(brand)], emailConfig: null, _count: (await countForTenants(ctx.db, [tenant.id])).get(tenant.id)! };
+  await mirrorTenant(ctx.env, tenant);
+  const onShard = { ...ctx, db: shardDb(ctx.env, tenant.shard) };
+  await commit(onShard, [
+    onShard.db.insert(brands).values(brand),
+    auditStatement(onShard, { tenantId: tenant.id, action: "tenant.created", resourceType: "tenant", resourceId: tenant.id, nextState: { tenant, brandId: brand.id } }),
+  ]);
+  return { ...toTenant(tenant), brands: [toBrand(brand)], emailConfig: null, _count: (await countForTenants(ctx.env, [tenant])).get(tenant.id)! };
 }
 
 /** Rename, change plan, pause (isActive false: pausedAt, pausedReason) or resume (clears both). */
@@ -128,10 +138,13 @@ export async function updateTenant(ctx: PlatformContext, scope: AgencyScope, id:
   if (!moved && to === "paused" && patch.pausedReason !== undefined) set.pausedReason = patch.pausedReason;
   const after = { ...before, ...set };
   const action = moved ? (to === "paused" ? "tenant.paused" : "tenant.resumed") : "tenant.updated";
-  await commit(ctx, [
-    ctx.db.update(tenants).set(set).where(eq(tenants.id, id)),
-    auditStatement(ctx, { tenantId: id, action, resourceType: "tenant", resourceId: id, previousState: before, nextState: after }),
+  await ctx.db.update(tenants).set(set).where(eq(tenants.id, id));
+  await mirrorTenant(ctx.env, after);
+  const onShard = { ...ctx, db: shardDb(ctx.env, after.shard) };
+  await commit(onShard, [
+    auditStatement(onShard, { tenantId: id, action, resourceType: "tenant", resourceId: id, previousState: before, nextState: after }),
   ]);
   forgetTenantRef(id);
-  return detail(ctx.db, after);
+  forgetTenantShard(id);
+  return detail(ctx.env, after);
 }

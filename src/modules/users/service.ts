@@ -2,7 +2,8 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import { forgetPrincipal } from "../identity/principal-cache";
 import { passwordCredentials, roleAssignments, tenants, users, type TenantRole } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
-import { commit } from "../../lib/commit";
+import { commitControl } from "../../lib/commit";
+import { controlDb } from "../../db/shards";
 import type { ServiceContext } from "../../lib/context";
 import { forbidden, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -15,12 +16,15 @@ import { burnUserTokens } from "./tokens";
 const tenantRoleRows = (ctx: ServiceContext) =>
   and(eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId));
 
+/** Users and grants are control-plane rows (docs/scaling.md); the audit rows go to the tenant's shard. */
+const control = (ctx: ServiceContext) => controlDb(ctx.env);
+
 const memberIds = (ctx: ServiceContext) =>
-  ctx.db.select({ id: roleAssignments.userId }).from(roleAssignments).where(tenantRoleRows(ctx));
+  control(ctx).select({ id: roleAssignments.userId }).from(roleAssignments).where(tenantRoleRows(ctx));
 
 async function rolesOf(ctx: ServiceContext, userIds: string[]) {
   const rows = userIds.length
-    ? await ctx.db
+    ? await control(ctx)
         .select({ userId: roleAssignments.userId, role: roleAssignments.role })
         .from(roleAssignments)
         .where(and(tenantRoleRows(ctx), inArray(roleAssignments.userId, userIds)))
@@ -33,18 +37,18 @@ async function rolesOf(ctx: ServiceContext, userIds: string[]) {
 /** Users holding a role in this tenant (members), newest first, with their roles here. */
 export async function listTenantUsers(ctx: ServiceContext, q: PageQuery & { isActive?: boolean }) {
   const where = and(inArray(users.id, memberIds(ctx)), q.isActive === undefined ? undefined : eq(users.isActive, q.isActive));
-  const page = await keysetPage(ctx.db, {
+  const page = await keysetPage(control(ctx), {
     query: q,
     sort: [users.createdAt, users.id],
     rows: (cursor, order, limit) =>
-      ctx.db
+      control(ctx)
         .select({ user: users, hash: passwordCredentials.hash })
         .from(users)
         .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
         .where(and(where, cursor))
         .orderBy(...order)
         .limit(limit),
-    count: ctx.db.select({ n: count() }).from(users).where(where),
+    count: control(ctx).select({ n: count() }).from(users).where(where),
     key: (r) => [r.user.createdAt, r.user.id],
     map: (r) => r,
   });
@@ -53,7 +57,7 @@ export async function listTenantUsers(ctx: ServiceContext, q: PageQuery & { isAc
 }
 
 async function findMember(ctx: ServiceContext, id: string) {
-  const row = await ctx.db
+  const row = await control(ctx)
     .select({ user: users, hash: passwordCredentials.hash })
     .from(users)
     .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
@@ -73,12 +77,11 @@ export const getTenantUser = async (ctx: ServiceContext, id: string) => {
 export async function addTenantUser(ctx: ServiceContext, input: AddTenantUserInput) {
   const tenant = await ctx.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, ctx.tenantId)).get();
   if (!tenant) throw notFound("Tenant");
-  const plan = await planAccessGrant(ctx.db, ctx.env, {
+  const plan = await planAccessGrant(control(ctx), ctx.env, {
     email: input.email, name: input.name, password: input.password, roles: [input.role],
     scopeType: "tenant", scopeId: ctx.tenantId, homeTenantId: ctx.tenantId, emailTenantId: ctx.tenantId, invitedTo: tenant.name,
   });
-  await commit(ctx, [
-    ...plan.statements,
+  await commitControl(ctx, () => plan.statements, [
     auditStatement(ctx, {
       tenantId: ctx.tenantId, action: plan.invited ? "user.invited" : "user.added", resourceType: "user", resourceId: plan.user.id,
       nextState: { email: plan.user.email, name: plan.user.name, roles: [input.role], created: plan.created },
@@ -103,9 +106,10 @@ export async function updateTenantUser(ctx: ServiceContext, id: string, patch: U
   if (patch.isActive === false) notSelf(ctx, id, "deactivate");
   const after = { ...m.user, ...patch, updatedAt: nowIso() };
   const deactivated = m.user.isActive && patch.isActive === false;
-  await commit(ctx, [
-    ctx.db.update(users).set({ ...patch, updatedAt: after.updatedAt }).where(eq(users.id, id)),
-    ...(deactivated ? [burnUserTokens(ctx.db, id, "invite"), burnUserTokens(ctx.db, id, "reset")] : []),
+  await commitControl(ctx, (c) => [
+    c.update(users).set({ ...patch, updatedAt: after.updatedAt }).where(eq(users.id, id)),
+    ...(deactivated ? [burnUserTokens(c, id, "invite"), burnUserTokens(c, id, "reset")] : []),
+  ], [
     auditStatement(ctx, {
       tenantId: ctx.tenantId, action: deactivated ? "user.deactivated" : "user.updated", resourceType: "user", resourceId: id,
       previousState: { name: m.user.name, isActive: m.user.isActive }, nextState: { name: after.name, isActive: after.isActive },
@@ -121,11 +125,12 @@ export async function setTenantUserRoles(ctx: ServiceContext, id: string, roles:
   const m = await findMember(ctx, id);
   const next = [...new Set(roles)];
   const now = nowIso();
-  await commit(ctx, [
-    ctx.db.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id))),
-    ctx.db.insert(roleAssignments).values(
+  await commitControl(ctx, (c) => [
+    c.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id))),
+    c.insert(roleAssignments).values(
       next.map((role) => ({ id: newId(), userId: id, role, scopeType: "tenant" as const, scopeId: ctx.tenantId, createdAt: now })),
     ),
+  ], [
     auditStatement(ctx, { tenantId: ctx.tenantId, action: "user.roles_set", resourceType: "user", resourceId: id, previousState: { roles: m.roles }, nextState: { roles: next } }),
   ]);
   forgetPrincipal(id);
@@ -143,8 +148,7 @@ export async function removeTenantUser(ctx: ServiceContext, id: string) {
     await updateTenantUser(ctx, id, { isActive: false });
     return;
   }
-  await commit(ctx, [
-    ctx.db.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id))),
+  await commitControl(ctx, (c) => [c.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id)))], [
     auditStatement(ctx, { tenantId: ctx.tenantId, action: "user.access_removed", resourceType: "user", resourceId: id, previousState: { roles: m.roles }, nextState: { roles: [] } }),
   ]);
   forgetPrincipal(id);

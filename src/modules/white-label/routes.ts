@@ -1,4 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
+import { controlDb } from "../../db/shards";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { createRouter, errors, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY, USER_SECURITY } from "../../lib/openapi";
@@ -19,6 +20,13 @@ const hostingNote =
   "Create a CNAME from the hostname to the platform's target (dns.cname) and the ownership TXT record (dns.ownership); " +
   "Cloudflare then validates and issues the certificate. Links and pages use the hostname once status and sslStatus are both active " +
   "(a sweep re-checks pending hostnames every 5 minutes; refresh asks at once). Without Cloudflare credentials configured: 409. Provider failure: 502.";
+
+/**
+ * White-label brands and custom hostnames are control-plane rows (looked up by host before the
+ * tenant is known, docs/scaling.md): the tenant routes act on the control database, and their audit
+ * rows land there too.
+ */
+const controlSvc = (c: Context<AppEnv>) => ({ ...svc(c), db: controlDb(c.env) });
 
 const agencyOwnerOf = (c: Context<AppEnv>) => agencyOwner(c.var.db, agencyScopeOf(c.var.principal), c.req.param("agencyId")!);
 
@@ -150,17 +158,17 @@ export const whiteLabelRoutes = createRouter()
     await deleteHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   })
-  .openapi(getTenantBrandingRoute, async (c) => c.json(await getTenantBranding(svc(c)), 200))
-  .openapi(putTenantBrandingRoute, async (c) => c.json(await putTenantBranding(svc(c), c.req.valid("json")), 200))
+  .openapi(getTenantBrandingRoute, async (c) => c.json(await getTenantBranding(controlSvc(c)), 200))
+  .openapi(putTenantBrandingRoute, async (c) => c.json(await putTenantBranding(controlSvc(c), c.req.valid("json")), 200))
   .openapi(deleteTenantBrandingRoute, async (c) => {
-    await deleteTenantBranding(svc(c));
+    await deleteTenantBranding(controlSvc(c));
     return c.body(null, 204);
   })
-  .openapi(listTenantHostnamesRoute, async (c) => c.json(await listHostnames(c.var.db, c.env, await tenantOwner(svc(c))), 200))
-  .openapi(createTenantHostnameRoute, async (c) => c.json(await createHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("json").hostname), 201))
-  .openapi(getTenantHostnameRoute, async (c) => c.json(await getHostname(c.var.db, c.env, await tenantOwner(svc(c)), c.req.valid("param").id), 200))
-  .openapi(refreshTenantHostnameRoute, async (c) => c.json(await refreshHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("param").id), 200))
+  .openapi(listTenantHostnamesRoute, async (c) => c.json(await listHostnames(controlDb(c.env), c.env, await tenantOwner(controlSvc(c))), 200))
+  .openapi(createTenantHostnameRoute, async (c) => c.json(await createHostname(controlSvc(c), await tenantOwner(controlSvc(c)), c.req.valid("json").hostname), 201))
+  .openapi(getTenantHostnameRoute, async (c) => c.json(await getHostname(controlDb(c.env), c.env, await tenantOwner(controlSvc(c)), c.req.valid("param").id), 200))
+  .openapi(refreshTenantHostnameRoute, async (c) => c.json(await refreshHostname(controlSvc(c), await tenantOwner(controlSvc(c)), c.req.valid("param").id), 200))
   .openapi(deleteTenantHostnameRoute, async (c) => {
-    await deleteHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("param").id);
+    await deleteHostname(controlSvc(c), await tenantOwner(controlSvc(c)), c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -1,4 +1,6 @@
 import type { Db } from "../../db/client";
+import type { Env } from "../../env";
+import { controlDb, findOnShards } from "../../db/shards";
 import { TtlCache } from "../../lib/ttl-cache";
 import { loadWidgetData, type WidgetData } from "./data";
 import { widgetPage, widgetScript } from "./render";
@@ -28,7 +30,7 @@ const render = (data: WidgetData | null): RenderedWidget | null =>
   data && { data, json: JSON.stringify(data), script: widgetScript(data), page: widgetPage(data) };
 
 export function cachedWidget(
-  o: { db: Db; publicBaseUrl: string; defer: (p: Promise<unknown>) => void },
+  o: { env: Env; publicBaseUrl: string; defer: (p: Promise<unknown>) => void },
   key: string,
 ): RenderedWidget | null | Promise<RenderedWidget | null> {
   const hit = isolate.get(key);
@@ -38,7 +40,8 @@ export function cachedWidget(
     const cache = edge();
     const stored = await cache?.match(url).catch(() => undefined);
     if (stored) return render((await stored.json()) as WidgetData | null);
-    const data = await loadWidgetData(o.db, key);
+    // the public key names no tenant: every shard is asked (white-label rows from the control plane)
+    const data = await findOnShards(o.env, (db) => loadWidgetData(db, key, controlDb(o.env)));
     if (cache) {
       const res = new Response(JSON.stringify(data), { headers: { "content-type": "application/json", "cache-control": `max-age=${EDGE_TTL_S}` } });
       o.defer(cache.put(url, res).catch(() => undefined));

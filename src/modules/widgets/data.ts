@@ -42,7 +42,7 @@ const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 1
 const isFirstParty = sql`(${reviews.isFirstParty} = 1 or ${reviews.siteType} = 'first_party')`;
 
 /** The widget's data from D1 (4 reads in one batch after the config); null when unknown or deactivated. */
-export async function loadWidgetData(db: Db, key: string): Promise<WidgetData | null> {
+export async function loadWidgetData(db: Db, key: string, control: Db = db): Promise<WidgetData | null> {
   const w = await db
     .select({
       widget: widgets,
@@ -64,7 +64,7 @@ export async function loadWidgetData(db: Db, key: string): Promise<WidgetData | 
     cfg.sites.length ? inJson(reviews.siteType, cfg.sites) : undefined,
   ];
   const order = cfg.order === "best" ? [desc(reviews.rating), desc(reviews.occurredAt), desc(reviews.id)] : [desc(reviews.occurredAt), desc(reviews.id)];
-  const whiteLabel = await tenantWhiteLabel(db, cfg.tenantId);
+  const whiteLabel = await tenantWhiteLabel(control, cfg.tenantId);
   const [shown, summary, firstParty] = await db.batch([
     db
       .select({

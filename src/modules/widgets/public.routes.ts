@@ -27,7 +27,7 @@ const PAGE_HEADERS = {
 };
 
 const widgetOf = (c: Context<AppEnv>, key: string) =>
-  cachedWidget({ db: c.var.db, publicBaseUrl: c.env.PUBLIC_BASE_URL, defer: (p) => c.executionCtx.waitUntil(p) }, key);
+  cachedWidget({ env: c.env, publicBaseUrl: c.env.PUBLIC_BASE_URL, defer: (p) => c.executionCtx.waitUntil(p) }, key);
 
 async function found(c: Context<AppEnv>, key: string): Promise<RenderedWidget> {
   const w = await widgetOf(c, key);

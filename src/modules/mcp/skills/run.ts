@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { tenantDb } from "../../../db/shards";
 import type { Db } from "../../../db/client";
 import type { Env } from "../../../env";
 import type { RequestMeta } from "../../../lib/context";
@@ -133,7 +134,8 @@ export async function callTool(
       }
     }
     const ctx: SkillContext = {
-      db: c.db,
+      // the tool acts on the tenant's shard; the identity checks above read the control plane
+      db: await tenantDb(c.env, tenantId),
       env: c.env,
       tenantId,
       actor: actorFor(c.identity),

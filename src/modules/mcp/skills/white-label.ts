@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { controlDb } from "../../../db/shards";
 import { TenantBrandingSchema } from "../../white-label/schemas";
 import { getTenantBranding } from "../../white-label/service";
 import { skill } from "./registry";
@@ -16,5 +17,6 @@ export const whiteLabelGetSkill = skill({
   scopes: ["read:locations"],
   access: "read",
   agencyAware: true,
-  handler: async (ctx) => getTenantBranding(ctx),
+  // white-label rows are control-plane rows (docs/scaling.md)
+  handler: async (ctx) => getTenantBranding({ ...ctx, db: controlDb(ctx.env) }),
 });

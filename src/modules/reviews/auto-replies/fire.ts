@@ -46,7 +46,7 @@ async function draftText(ctx: ServiceContext, rule: AutoReplyRuleRow, review: ty
  * or a second consumer drafts nothing more. Everything is done and audited as system/auto-reply.
  */
 export async function autoReplyToReview(env: Env, event: EventEnvelope, now = new Date()): Promise<AutoReplyRow | null> {
-  const ctx = systemContext(env, event.tenantId, AUTO_REPLY_ACTOR);
+  const ctx = await systemContext(env, event.tenantId, AUTO_REPLY_ACTOR);
   const reviewId = typeof event.data.reviewId === "string" ? event.data.reviewId : null;
   if (!reviewId) return null;
   const review = await ctx.db.select().from(reviews).where(and(eq(reviews.id, reviewId), eq(reviews.tenantId, ctx.tenantId))).get();

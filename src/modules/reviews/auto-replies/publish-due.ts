@@ -28,7 +28,7 @@ const defaultDeps: Deps = { fetch: (...a) => fetch(...a) };
 const INTERVENTION_BY_STATUS: Record<string, string> = { draft: "edit", rejected: "reject", published: "publish" };
 
 async function settle(env: Env, row: AutoReplyRow, move: AutoReplyMove, changes: Partial<AutoReplyRow>) {
-  const ctx = systemContext(env, row.tenantId, AUTO_REPLY_ACTOR);
+  const ctx = await systemContext(env, row.tenantId, AUTO_REPLY_ACTOR);
   const after: AutoReplyRow = { ...row, ...changes, status: nextAutoReplyStatus(row.status, move), updatedAt: nowIso() };
   const { id, tenantId, createdAt, ...set } = after;
   await commit(ctx, [
@@ -44,7 +44,7 @@ async function publishOne(env: Env, due: AutoReplyRow, now: Date, deps: Deps): P
   const leased = await db.update(autoReplies).set({ status: nextAutoReplyStatus(due.status, "claim"), updatedAt: nowIso() })
     .where(and(eq(autoReplies.id, due.id), eq(autoReplies.status, "scheduled"))).returning().get();
   if (!leased) return null; // another run has it, or a person cancelled it a moment ago
-  const ctx = systemContext(env, leased.tenantId, AUTO_REPLY_ACTOR);
+  const ctx = await systemContext(env, leased.tenantId, AUTO_REPLY_ACTOR);
   const response = await findResponseRow(ctx, leased.responseId!);
   const intervened = INTERVENTION_BY_STATUS[response.status];
   if (intervened) return settle(env, leased, "withdraw", { cancelReason: intervened });

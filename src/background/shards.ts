@@ -1,0 +1,56 @@
+import { shardD1, shardNumbers, tenantShard } from "../db/shards";
+import type { Env } from "../env";
+import type { Sweep } from "./cron";
+import type { QueueConsumer } from "./queue";
+
+/**
+ * Background work over tenant shards (docs/scaling.md). A module's sweep or consumer is written
+ * for one database; these wrappers run it once per shard with `env.DB` being that shard and
+ * `env.CONTROL_DB` the control plane (`controlDb(env)` reads it), so no module names a binding.
+ */
+export const onShard = (env: Env, shard: number): Env => ({ ...env, DB: shardD1(env, shard), CONTROL_DB: env.CONTROL_DB ?? env.DB });
+
+/** The sweep once per shard, side by side; one shard's failure fails the run after all ran. */
+export function acrossShards(sweep: Sweep): Sweep {
+  return {
+    name: sweep.name,
+    run: async (env, now) => {
+      const shards = shardNumbers(env);
+      const results = await Promise.allSettled(shards.map((n) => sweep.run(onShard(env, n), now)));
+      const failed = results.flatMap((r, i) => (r.status === "rejected" ? [`shard ${shards[i]}: ${String(r.reason)}`] : []));
+      if (failed.length) throw new Error(`${sweep.name} failed on ${failed.join("; ")}`);
+    },
+  };
+}
+
+/** A part of a batch as a batch of its own: ack/retry of all applies to its messages only. */
+function subBatch(batch: MessageBatch<unknown>, messages: readonly Message<unknown>[]): MessageBatch<unknown> {
+  return {
+    queue: batch.queue,
+    messages,
+    ackAll: () => messages.forEach((m) => m.ack()),
+    retryAll: (o) => messages.forEach((m) => m.retry(o)),
+  } as MessageBatch<unknown>;
+}
+
+/**
+ * Splits a batch by the shard of each message's tenant and runs the consumer once per shard.
+ * A message without a tenant (sent before sharding) goes to shard 0, the database that held every
+ * tenant then; so does an unknown tenant's (the consumer finds none of its rows and decides, as before).
+ */
+export function byTenantShard(consumer: QueueConsumer, tenantOf: (body: unknown) => string | undefined): QueueConsumer {
+  return async (batch, env, ctx) => {
+    const groups = new Map<number, Message<unknown>[]>();
+    for (const m of batch.messages) {
+      const tenantId = tenantOf(m.body);
+      const shard = (tenantId === undefined ? 0 : await tenantShard(env, tenantId)) ?? 0;
+      groups.set(shard, [...(groups.get(shard) ?? []), m]);
+    }
+    for (const [shard, messages] of groups) await consumer(subBatch(batch, messages), onShard(env, shard), ctx);
+  };
+}
+
+export const tenantIdField = (body: unknown): string | undefined => {
+  const id = (body as { tenantId?: unknown } | null)?.tenantId;
+  return typeof id === "string" ? id : undefined;
+};

@@ -1,0 +1,49 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { createDb, type Db } from "./client";
+
+/**
+ * D1 read replication (Sessions API, docs/scaling.md). A request's reads go through one
+ * `withSession` session, so they may be served by a replica yet stay sequentially consistent, and
+ * the session's bookmark travels back to the client in `x-d1-bookmark`; sending it on the next
+ * request anchors that request's session after the client's own writes (read-your-writes).
+ *
+ * The session lives in an AsyncLocalStorage slot behind one stable D1 facade per binding, so the
+ * drizzle instance stays one per binding (building one per request walks the whole schema).
+ */
+const current = new AsyncLocalStorage<D1DatabaseSession>();
+const facades = new WeakMap<D1Database, D1Database>();
+
+function facade(d1: D1Database): D1Database {
+  let f = facades.get(d1);
+  if (!f) {
+    const target = () => current.getStore() ?? d1;
+    f = {
+      prepare: (query: string) => target().prepare(query),
+      batch: (statements: D1PreparedStatement[]) => target().batch(statements),
+      exec: (query: string) => d1.exec(query),
+      withSession: (c?: string) => d1.withSession(c),
+      dump: () => d1.dump(),
+    } as D1Database;
+    facades.set(d1, f);
+  }
+  return f;
+}
+
+/** The drizzle client over a binding whose queries run in the current request's session, when there is one. */
+export const sessionDb = (d1: D1Database): Db => createDb(facade(d1));
+
+export const BOOKMARK_HEADER = "x-d1-bookmark";
+
+/** A bookmark as D1 mints them (hex groups joined by dashes); anything else is ignored, never passed to D1. */
+export const validBookmark = (v: string | undefined | null): string | null => (v && /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){1,7}$/i.test(v) ? v : null);
+
+/**
+ * Runs `work` inside a session on `d1`: anchored at the client's bookmark when it sent a valid one,
+ * else "first-unconstrained" for reads (any replica) and "first-primary" for writes. Returns the
+ * session's latest bookmark.
+ */
+export async function inSession(d1: D1Database, o: { bookmark: string | null; write: boolean }, work: () => Promise<void>): Promise<string | null> {
+  const session = d1.withSession(o.bookmark ?? (o.write ? "first-primary" : "first-unconstrained"));
+  await current.run(session, work);
+  return session.getBookmark();
+}

@@ -1,0 +1,139 @@
+import { and, count, eq } from "drizzle-orm";
+import type { Env } from "../env";
+import { TtlCache } from "../lib/ttl-cache";
+import { createDb, type Db } from "./client";
+import { agencies, tenants, users } from "./schema";
+
+/**
+ * The one place that knows where a tenant's rows live (docs/scaling.md). `env.DB` is the control
+ * plane (agencies, the tenant directory, users, grants, keys, OAuth/SSO settings); tenant-owned rows
+ * live on the tenant's shard, `SHARD_<n>`. With no SHARD_n declared the control database is shard 0
+ * (a single-database deployment keeps working unchanged).
+ */
+export const MAX_SHARDS = 16;
+
+const shardBinding = (env: Env, n: number) => (env as unknown as Partial<Record<string, D1Database>>)[`SHARD_${n}`];
+
+/** The shard numbers declared in this environment: SHARD_0..SHARD_{n-1}, consecutive from 0. */
+export function shardNumbers(env: Env): number[] {
+  const out: number[] = [];
+  for (let n = 0; n < MAX_SHARDS && shardBinding(env, n); n++) out.push(n);
+  return out.length ? out : [0];
+}
+
+export function shardD1(env: Env, shard: number): D1Database {
+  const d1 = shardBinding(env, shard) ?? (shard === 0 ? (env.CONTROL_DB ?? env.DB) : undefined);
+  if (!d1) throw new Error(`shard ${shard} is not bound (SHARD_${shard} in wrangler.toml)`);
+  return d1;
+}
+
+/** The control plane; inside background work on one shard env.DB is that shard, and CONTROL_DB the control plane. */
+export const controlDb = (env: Env): Db => createDb(env.CONTROL_DB ?? env.DB);
+
+/** A shard's database by number (placement, the move job, cross-shard reads); requests get theirs from tenantDb. */
+export const shardDb = (env: Env, shard: number): Db => createDb(shardD1(env, shard));
+
+/** Every shard with its database, for sweeps and cross-tenant reads (run them in parallel and merge). */
+export const allShards = (env: Env): { shard: number; db: Db }[] => shardNumbers(env).map((shard) => ({ shard, db: createDb(shardD1(env, shard)) }));
+
+/**
+ * Control-plane tables: found before the tenant is known (login, API keys, SSO by slug, the
+ * directory itself). Every other table with a tenant_id is tenant-owned and lives on the shard.
+ */
+export const CONTROL_TABLES = new Set([
+  "agencies", "tenants", "users", "password_credentials", "role_assignments", "platform_state", "api_keys", "user_tokens",
+  "sso_configs", "saml_requests", "saml_assertions", "dead_letters",
+  // looked up by host before the tenant is known (white-label, docs/white-label.md)
+  "white_label_brands", "custom_hostnames",
+]);
+
+/** What a fenced write is told to wait (503 TENANT_MOVING, Retry-After). */
+export const MOVE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * A lookup by a key that names no tenant (a review link's slug, a widget's public key) on every shard
+ * in parallel; the first non-null answer wins. Callers cache the result per isolate.
+ */
+export async function findOnShards<T>(env: Env, find: (db: Db) => Promise<T | null>): Promise<T | null> {
+  const found = await Promise.all(allShards(env).map((s) => find(s.db)));
+  return found.find((v) => v !== null) ?? null;
+}
+
+/** tenant -> shard, per isolate, as long as the tenant refs (10 s): the move job waits that long after fencing and after flipping. */
+const directory = new TtlCache<number>(10_000, 20_000);
+
+/** The tenant's shard from the directory, or null for an unknown tenant. */
+export async function tenantShard(env: Env, tenantId: string): Promise<number | null> {
+  const cached = directory.get(tenantId);
+  if (cached !== undefined) return cached;
+  const row = await controlDb(env).select({ shard: tenants.shard }).from(tenants).where(eq(tenants.id, tenantId)).get();
+  if (!row) return null;
+  directory.set(tenantId, row.shard);
+  return row.shard;
+}
+
+/** The tenant's shard database. An unknown tenant reads shard 0, where every tenant-filtered query finds nothing. */
+export async function tenantDb(env: Env, tenantId: string): Promise<Db> {
+  return createDb(shardD1(env, (await tenantShard(env, tenantId)) ?? 0));
+}
+
+export const forgetTenantShard = (tenantId: string) => directory.delete(tenantId);
+export const rememberTenantShard = (tenantId: string, shard: number) => directory.set(tenantId, shard);
+
+/**
+ * Placement: the shard with the fewest tenants (the directory's count is the recorded size
+ * estimate), preferring a shard the agency already uses unless it holds more than `AGENCY_SLACK`
+ * tenants above the emptiest one.
+ */
+export const AGENCY_SLACK = 50;
+
+export async function placeTenant(env: Env, agencyId: string): Promise<number> {
+  const shards = shardNumbers(env);
+  if (shards.length === 1) return shards[0]!;
+  const db = controlDb(env);
+  const [all, ofAgency] = await db.batch([
+    db.select({ shard: tenants.shard, n: count() }).from(tenants).groupBy(tenants.shard),
+    db.select({ shard: tenants.shard, n: count() }).from(tenants).where(eq(tenants.agencyId, agencyId)).groupBy(tenants.shard),
+  ]);
+  const load = new Map(shards.map((s) => [s, 0]));
+  for (const r of all) if (load.has(r.shard)) load.set(r.shard, r.n);
+  const emptiest = shards.reduce((best, s) => (load.get(s)! < load.get(best)! ? s : best), shards[0]!);
+  const agencyHome = ofAgency.filter((r) => load.has(r.shard)).sort((a, b) => b.n - a.n)[0];
+  if (agencyHome && load.get(agencyHome.shard)! - load.get(emptiest)! <= AGENCY_SLACK) return agencyHome.shard;
+  return emptiest;
+}
+
+type TenantRow = typeof tenants.$inferSelect;
+
+/**
+ * Tenant rows reference their tenant (and it its agency) by foreign key, so the shard keeps a
+ * mirror of both directory rows. The control database stays the source of truth; every directory
+ * write calls this after its own commit. Upserts: on a shard that is the control database it is a no-op.
+ */
+export async function mirrorTenant(env: Env, tenant: TenantRow) {
+  const control = controlDb(env);
+  const agency = await control.select().from(agencies).where(eq(agencies.id, tenant.agencyId)).get();
+  const shard = createDb(shardD1(env, tenant.shard));
+  const { id: _id, ...rest } = tenant;
+  const upsertTenant = shard.insert(tenants).values(tenant).onConflictDoUpdate({ target: tenants.id, set: rest });
+  if (agency) await shard.batch([shard.insert(agencies).values(agency).onConflictDoNothing(), upsertTenant]);
+  else await upsertTenant;
+}
+
+/**
+ * A tenant row referencing a user by foreign key (alert_subscriptions.user_id) needs the user on
+ * the shard: a stub copy (no home tenant, which may live on another shard), upserted. The control
+ * database stays the source of truth; on shard 0 (the control database) this is a no-op.
+ */
+export async function mirrorUser(env: Env, shard: Db, userId: string) {
+  const user = await controlDb(env).select().from(users).where(eq(users.id, userId)).get();
+  if (!user) return;
+  const stub = { ...user, tenantId: null };
+  await shard.insert(users).values(stub).onConflictDoNothing();
+}
+
+/** True when the tenant's directory row points at this shard (used by tests and the move job). */
+export async function tenantIsOn(env: Env, tenantId: string, shard: number) {
+  const row = await controlDb(env).select({ id: tenants.id }).from(tenants).where(and(eq(tenants.id, tenantId), eq(tenants.shard, shard))).get();
+  return Boolean(row);
+}
