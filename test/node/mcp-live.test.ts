@@ -9,9 +9,9 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./helpers/browser";
 import { startWorker } from "./helpers/worker-server";
 
-const PORT = 8797;
 const IDLE_SECONDS = 3;
 const CHROMIUM = "/usr/bin/chromium";
 const REDIRECT = "http://localhost:33419/callback";
@@ -30,7 +30,7 @@ const structured = (r: unknown) => (r as { structuredContent: any }).structuredC
 
 beforeAll(async () => {
   // sessions idle out after 3 s here, so the bridge's transparent re-initialize can be seen
-  server = await startWorker({ port: PORT, vars: { MCP_SESSION_IDLE_SECONDS: String(IDLE_SECONDS) } });
+  server = await startWorker({ port: await freePort(), vars: { MCP_SESSION_IDLE_SECONDS: String(IDLE_SECONDS) } });
   const boot = await fetch(`${server.base}/bootstrap`, {
     method: "POST",
     headers: { "content-type": "application/json" },
