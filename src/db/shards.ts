@@ -45,6 +45,8 @@ export const CONTROL_TABLES = new Set([
   "sso_configs", "saml_requests", "saml_assertions", "dead_letters",
   // looked up by host before the tenant is known (white-label, docs/white-label.md)
   "white_label_brands", "custom_hostnames",
+  // the move job's own record (docs/scaling.md, "Moving a tenant")
+  "tenant_moves",
 ]);
 
 /** What a fenced write is told to wait (503 TENANT_MOVING, Retry-After). */

@@ -29,3 +29,4 @@ export * from "./widgets";
 export * from "./auto-replies";
 export * from "./alerts";
 export * from "./white-label";
+export * from "./tenant-moves";
