@@ -32,6 +32,10 @@ export interface Env {
   QUEUE_PREFIX?: string;
   /** a rollup cell is rebuilt at most once per this many seconds (default 10; 0: on every event batch) */
   ROLLUP_REBUILD_SECONDS?: string;
+  /** tenant moves (docs/scaling.md): rows per chunk (500), chunks per queue message (20), seconds waited for other isolates' caches after fencing and after the flip (10) */
+  TENANT_MOVE_CHUNK_ROWS?: string;
+  TENANT_MOVE_SLICE_CHUNKS?: string;
+  TENANT_MOVE_SETTLE_SECONDS?: string;
   PUBLIC_BASE_URL: string;
   JWT_ISSUER: string;
   JWT_AUDIENCE: string;
@@ -176,6 +180,9 @@ export const envSchema = z.looseObject({
   QUEUE_PREFIX: z.string().regex(/^[a-z0-9-]*$/, "must be lower-case letters, digits and dashes").optional(),
 
   ROLLUP_REBUILD_SECONDS: seconds.optional(),
+  TENANT_MOVE_CHUNK_ROWS: z.string().regex(/^[1-9]\d*$/, "must be a whole number > 0").optional(),
+  TENANT_MOVE_SLICE_CHUNKS: z.string().regex(/^[1-9]\d*$/, "must be a whole number > 0").optional(),
+  TENANT_MOVE_SETTLE_SECONDS: seconds.optional(),
   MCP_RATE_LIMIT: positiveNumber.optional(),
   MCP_RATE_WINDOW_SECONDS: positiveNumber.optional(),
   MCP_MAX_SESSIONS: positiveNumber.optional(),

@@ -26,3 +26,23 @@ export function dispatchQueue(consumers: QueueConsumers): QueueConsumer {
     await consumers[name](batch, env, ctx);
   };
 }
+
+/** A part of a batch as a batch of its own: ack/retry of all applies to its messages only. */
+export function subBatch(batch: MessageBatch<unknown>, messages: readonly Message<unknown>[]): MessageBatch<unknown> {
+  return {
+    queue: batch.queue,
+    messages,
+    ackAll: () => messages.forEach((m) => m.ack()),
+    retryAll: (o) => messages.forEach((m) => m.retry(o)),
+  } as MessageBatch<unknown>;
+}
+
+/** One queue, two kinds of message: those `picked` recognises go to it, the rest to `rest`. */
+export function splitQueue(pick: (body: unknown) => boolean, picked: QueueConsumer, rest: QueueConsumer): QueueConsumer {
+  return async (batch, env, ctx) => {
+    const mine = batch.messages.filter((m) => pick(m.body));
+    const others = batch.messages.filter((m) => !pick(m.body));
+    if (mine.length) await picked(subBatch(batch, mine), env, ctx);
+    if (others.length) await rest(subBatch(batch, others), env, ctx);
+  };
+}

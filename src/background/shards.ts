@@ -1,7 +1,7 @@
 import { shardD1, shardNumbers, tenantShard } from "../db/shards";
 import type { Env } from "../env";
 import type { Sweep } from "./cron";
-import type { QueueConsumer } from "./queue";
+import { subBatch, type QueueConsumer } from "./queue";
 
 /**
  * Background work over tenant shards (docs/scaling.md). A module's sweep or consumer is written
@@ -21,16 +21,6 @@ export function acrossShards(sweep: Sweep): Sweep {
       if (failed.length) throw new Error(`${sweep.name} failed on ${failed.join("; ")}`);
     },
   };
-}
-
-/** A part of a batch as a batch of its own: ack/retry of all applies to its messages only. */
-function subBatch(batch: MessageBatch<unknown>, messages: readonly Message<unknown>[]): MessageBatch<unknown> {
-  return {
-    queue: batch.queue,
-    messages,
-    ackAll: () => messages.forEach((m) => m.ack()),
-    retryAll: (o) => messages.forEach((m) => m.retry(o)),
-  } as MessageBatch<unknown>;
 }
 
 /**

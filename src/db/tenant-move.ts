@@ -1,41 +1,17 @@
-import { eq } from "drizzle-orm";
-import type { Env } from "../env";
 import { sha256Hex } from "../lib/crypto";
-import { nowIso } from "../lib/time";
-import { tenants } from "./schema";
-import { CONTROL_TABLES, controlDb, forgetTenantShard, mirrorTenant, mirrorUser, shardD1, shardDb, shardNumbers } from "./shards";
+import { CONTROL_TABLES } from "./shards";
 
 /**
- * Moving a tenant's rows from its shard to another (docs/scaling.md, "Moving a tenant"):
- * 1. fence: the directory row gets moving_since; writes answer 503 TENANT_MOVING + Retry-After
- *    (other isolates see it within their tenant-ref TTL: the caller waits `settleMs` first);
- * 2. copy every tenant-owned table, parents before children (foreign keys), in pages;
- * 3. verify per table: row count and a SHA-256 over the rows in primary-key order, source = target;
- * 4. flip the directory to the target and lift the fence;
- * 5. delete the source rows, children before parents.
- * A failed verification deletes what was copied to the target and lifts the fence: nothing moved.
+ * The row mechanics of moving a tenant between shards, one bounded chunk at a time (the job that
+ * drives them: src/modules/admin/tenant-move.job.ts; docs/scaling.md, "Moving a tenant"):
+ * - chunks are read by primary-key keyset (`(pk) > (cursor) order by pk limit n`), so a slice can
+ *   stop anywhere and the next resumes from the saved cursor;
+ * - copies are `insert or ignore` by primary key: a redelivered slice writes nothing twice;
+ * - a table's checksum is a chain over its chunks' hashes in key order, computed the same way on
+ *   both sides (equal rows and equal chunk size give equal chunks);
+ * - deletes take `n` rows at a time, children before parents.
  */
-export interface TableReport {
-  table: string;
-  rows: number;
-  checksum: string;
-}
-
-export interface MoveReport {
-  tenantId: string;
-  from: number;
-  to: number;
-  tables: TableReport[];
-  rows: number;
-  /** false when a source table changed after verification: its rows are kept for a manual reconcile */
-  sourceDeleted: boolean;
-  sourceChanged: string[];
-}
-
-const PAGE = 500;
-type Row = Record<string, unknown>;
-
-interface TableInfo {
+export interface TableInfo {
   name: string;
   columns: string[];
   primaryKey: string[];
@@ -44,24 +20,35 @@ interface TableInfo {
   userColumns: string[];
 }
 
+export type Row = Record<string, unknown>;
+
 /** contact_counts is written by triggers on contacts (migration 0005) */
 const TRIGGER_MAINTAINED = new Set(["contact_counts"]);
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** Every table with a tenant_id column that is not a control-plane table, parents first. */
+async function tableInfo(d1: D1Database, name: string): Promise<TableInfo | null> {
+  const cols = await d1.prepare(`pragma table_info(${q(name)})`).all<{ name: string; pk: number }>();
+  if (!cols.results.some((c) => c.name === "tenant_id")) return null;
+  const fks = await d1.prepare(`pragma foreign_key_list(${q(name)})`).all<{ table: string; from: string }>();
+  const pk = cols.results.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+  // every tenant table has a primary key (keyset and insert-or-ignore rely on it); rowid would differ across databases
+  if (!pk.length) throw new Error(`table ${name} has no primary key: it cannot be moved`);
+  return { name, columns: cols.results.map((c) => c.name), primaryKey: pk, parents: fks.results.map((f) => f.table).filter((t) => t !== name), userColumns: fks.results.filter((f) => f.table === "users").map((f) => f.from) };
+}
+
+/** The schema only changes with a deploy (a new isolate): one discovery per isolate (the value, not a shared promise). */
+let discovered: TableInfo[] | null = null;
+
+/** Every table with a tenant_id column that is not a control-plane table, parents first; trigger-kept tables last. */
 export async function tenantTables(d1: D1Database): Promise<TableInfo[]> {
+  discovered ??= await discoverTables(d1);
+  return discovered;
+}
+
+async function discoverTables(d1: D1Database): Promise<TableInfo[]> {
   const names = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name != 'd1_migrations'").all<{ name: string }>();
-  const infos: TableInfo[] = [];
-  for (const { name } of names.results) {
-    if (CONTROL_TABLES.has(name)) continue;
-    const cols = await d1.prepare(`pragma table_info(${q(name)})`).all<{ name: string; pk: number }>();
-    if (!cols.results.some((c) => c.name === "tenant_id")) continue;
-    const fks = await d1.prepare(`pragma foreign_key_list(${q(name)})`).all<{ table: string; from: string }>();
-    const pk = cols.results.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
-    infos.push({ name, columns: cols.results.map((c) => c.name), primaryKey: pk.length ? pk : ["rowid"], parents: fks.results.map((f) => f.table).filter((t) => t !== name), userColumns: fks.results.filter((f) => f.table === "users").map((f) => f.from) });
-  }
-  // topological order: a table after every tenant table it references
+  const infos = (await Promise.all(names.results.filter((n) => !CONTROL_TABLES.has(n.name)).map((n) => tableInfo(d1, n.name)))).filter((t): t is TableInfo => t !== null);
   const byName = new Map(infos.map((t) => [t.name, t]));
   const ordered: TableInfo[] = [];
   const seen = new Set<string>();
@@ -76,84 +63,65 @@ export async function tenantTables(d1: D1Database): Promise<TableInfo[]> {
   return [...ordered.filter((t) => !TRIGGER_MAINTAINED.has(t.name)), ...ordered.filter((t) => TRIGGER_MAINTAINED.has(t.name))];
 }
 
-async function* pages(d1: D1Database, t: TableInfo, tenantId: string): AsyncGenerator<Row[]> {
-  const order = t.primaryKey.map(q).join(", ");
-  for (let offset = 0; ; offset += PAGE) {
-    const res = await d1.prepare(`select ${t.columns.map(q).join(", ")} from ${q(t.name)} where tenant_id = ? order by ${order} limit ? offset ?`).bind(tenantId, PAGE, offset).all<Row>();
-    if (!res.results.length) return;
-    yield res.results;
-    if (res.results.length < PAGE) return;
-  }
+/** Up to `limit` of the tenant's rows after `after` (primary-key values) in key order. */
+export async function readChunk(d1: D1Database, t: TableInfo, tenantId: string, after: unknown[] | null, limit: number): Promise<Row[]> {
+  const pk = t.primaryKey.map(q).join(", ");
+  const keyset = after ? ` and (${pk}) > (${after.map(() => "?").join(", ")})` : "";
+  const res = await d1
+    .prepare(`select ${t.columns.map(q).join(", ")} from ${q(t.name)} where tenant_id = ?${keyset} order by ${pk} limit ?`)
+    .bind(tenantId, ...(after ?? []), limit)
+    .all<Row>();
+  return res.results;
 }
 
-/** Row count and a digest over the rows in primary-key order (a hash of page hashes: no page is held twice). */
-export async function tableChecksum(d1: D1Database, t: TableInfo, tenantId: string): Promise<{ rows: number; checksum: string }> {
-  let rows = 0;
-  const parts: string[] = [];
-  for await (const page of pages(d1, t, tenantId)) {
-    rows += page.length;
-    parts.push(await sha256Hex(JSON.stringify(page.map((r) => t.columns.map((c) => r[c])))));
-  }
-  return { rows, checksum: await sha256Hex(parts.join(":")) };
-}
+export const keyOf = (t: TableInfo, row: Row): unknown[] => t.primaryKey.map((c) => row[c]);
 
-/** One page as one statement: the rows travel as a single JSON parameter (D1's 100-parameter cap). */
-function insertPage(d1: D1Database, t: TableInfo, page: Row[]): D1PreparedStatement {
+/** D1 caps a bound string at 2 MB: rows travel as JSON parameters of at most this many characters. */
+const MAX_PARAM_CHARS = 900_000;
+
+/** Inserts the rows (one statement per JSON part, one batch); a row already there is left as it is. */
+export async function copyRows(d1: D1Database, t: TableInfo, rows: Row[]): Promise<void> {
+  if (!rows.length) return;
   const cols = t.columns.map(q).join(", ");
   const values = t.columns.map((c) => `json_extract(value, '$.${c.replace(/'/g, "''")}')`).join(", ");
-  const verb = TRIGGER_MAINTAINED.has(t.name) ? "insert or replace" : "insert";
-  return d1.prepare(`${verb} into ${q(t.name)} (${cols}) select ${values} from json_each(?)`).bind(JSON.stringify(page));
+  // trigger-kept rows exist already on the target (the triggers wrote them): the copy overwrites them
+  const verb = TRIGGER_MAINTAINED.has(t.name) ? "insert or replace" : "insert or ignore";
+  const sql = `${verb} into ${q(t.name)} (${cols}) select ${values} from json_each(?)`;
+  const parts: string[] = [];
+  let part: string[] = [];
+  let size = 2;
+  for (const row of rows) {
+    const s = JSON.stringify(row);
+    if (part.length && size + s.length + 1 > MAX_PARAM_CHARS) {
+      parts.push(`[${part.join(",")}]`);
+      part = [];
+      size = 2;
+    }
+    part.push(s);
+    size += s.length + 1;
+  }
+  parts.push(`[${part.join(",")}]`);
+  await d1.batch(parts.map((p) => d1.prepare(sql).bind(p)));
 }
 
-async function deleteRows(d1: D1Database, tables: TableInfo[], tenantId: string) {
-  for (const t of [...tables].reverse()) await d1.prepare(`delete from ${q(t.name)} where tenant_id = ?`).bind(tenantId).run();
+/** The running checksum after one more chunk: a hash over the previous digest and the chunk's hash. */
+export async function addChunk(t: TableInfo, digest: string, rows: Row[]): Promise<string> {
+  const chunk = await sha256Hex(JSON.stringify(rows.map((r) => t.columns.map((c) => r[c]))));
+  return sha256Hex(`${digest}:${chunk}`);
 }
 
-export async function moveTenant(env: Env, tenantId: string, to: number, o: { settleMs?: number } = {}): Promise<MoveReport> {
-  if (!shardNumbers(env).includes(to)) throw new Error(`no shard ${to}`);
-  const control = controlDb(env);
-  const tenant = await control.select().from(tenants).where(eq(tenants.id, tenantId)).get();
-  if (!tenant) throw new Error("unknown tenant");
-  if (tenant.shard === to) throw new Error(`tenant already on shard ${to}`);
-  if (tenant.movingSince) throw new Error("tenant already moving");
-  const source = shardD1(env, tenant.shard);
-  const target = shardD1(env, to);
+/** Deletes up to `limit` of the tenant's rows; returns how many went. */
+export async function deleteChunk(d1: D1Database, t: TableInfo, tenantId: string, limit: number): Promise<number> {
+  const res = await d1.prepare(`delete from ${q(t.name)} where rowid in (select rowid from ${q(t.name)} where tenant_id = ? limit ?)`).bind(tenantId, limit).run();
+  return res.meta.changes ?? 0;
+}
 
-  await control.update(tenants).set({ movingSince: nowIso() }).where(eq(tenants.id, tenantId));
-  forgetTenantShard(tenantId);
-  if (o.settleMs) await new Promise((r) => setTimeout(r, o.settleMs));
-  const tables = await tenantTables(source);
-  const report: TableReport[] = [];
-  try {
-    await mirrorTenant(env, { ...tenant, shard: to });
-    for (const t of tables) {
-      for (const col of t.userColumns) {
-        const ids = await source.prepare(`select distinct ${q(col)} as id from ${q(t.name)} where tenant_id = ? and ${q(col)} is not null`).bind(tenantId).all<{ id: string }>();
-        for (const { id } of ids.results) await mirrorUser(env, shardDb(env, to), id);
-      }
-    }
-    for (const t of tables) for await (const page of pages(source, t, tenantId)) await insertPage(target, t, page).run();
-    for (const t of tables) {
-      const [a, b] = await Promise.all([tableChecksum(source, t, tenantId), tableChecksum(target, t, tenantId)]);
-      if (a.rows !== b.rows || a.checksum !== b.checksum) throw new Error(`verification failed for ${t.name}: ${a.rows} rows -> ${b.rows}`);
-      report.push({ table: t.name, ...a });
-    }
-    await control.update(tenants).set({ shard: to, movingSince: null, updatedAt: nowIso() }).where(eq(tenants.id, tenantId));
-    forgetTenantShard(tenantId);
-  } catch (e) {
-    await deleteRows(target, tables, tenantId);
-    await control.update(tenants).set({ movingSince: null }).where(eq(tenants.id, tenantId));
-    forgetTenantShard(tenantId);
-    throw e;
+/** The distinct users a table's rows reference (alert_subscriptions.user_id): the target needs their stubs first. */
+export async function referencedUsers(d1: D1Database, t: TableInfo, tenantId: string): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const col of t.userColumns) {
+    const res = await d1.prepare(`select distinct ${q(col)} as id from ${q(t.name)} where tenant_id = ? and ${q(col)} is not null`).bind(tenantId).all<{ id: string }>();
+    for (const r of res.results) ids.add(r.id);
   }
-  // isolates that cached the old shard during the fence could only read it; once they have expired,
-  // the source goes, unless a late write reached it (then it stays, reported, for a manual reconcile)
-  if (o.settleMs) await new Promise((r) => setTimeout(r, o.settleMs));
-  const sourceChanged: string[] = [];
-  for (const t of report) {
-    const now = await tableChecksum(source, tables.find((x) => x.name === t.table)!, tenantId);
-    if (now.rows !== t.rows || now.checksum !== t.checksum) sourceChanged.push(t.table);
-  }
-  if (!sourceChanged.length) await deleteRows(source, tables, tenantId);
-  return { tenantId, from: tenant.shard, to, tables: report, rows: report.reduce((n, t) => n + t.rows, 0), sourceDeleted: !sourceChanged.length, sourceChanged };
+  return [...ids];
 }

@@ -1,5 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { moveTenantToShard } from "./tenant-move.service";
+import { createRoute } from "@hono/zod-openapi";
+import { getTenantMove, listTenantMoves, startTenantMove } from "./tenant-move.service";
 import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, USER_SECURITY } from "../../lib/openapi";
 import { platformSvc } from "../../middleware/service-context";
 import { AdminAuditListQuery, AuditEventSchema } from "../audit/schemas";
@@ -7,7 +7,7 @@ import { listAuditEvents } from "../audit/service";
 import { TenantDetailSchema, TenantListQuery, TenantWithCountsSchema, UpdateTenantBody } from "../tenants/schemas";
 import { getTenantDetail, listTenants, updateTenant } from "../tenants/service";
 import { addAgencyAdmin, createAgency, listAgencies } from "./agencies.service";
-import { AddAgencyAdminBody, AgencyAdminGrantSchema, AgencyListQuery, AgencySchema, CreateAgencyBody, CreatedAgencySchema } from "./schemas";
+import { AddAgencyAdminBody, AgencyAdminGrantSchema, AgencyListQuery, AgencySchema, CreateAgencyBody, CreatedAgencySchema, MoveTenantBody, TenantMoveListSchema, TenantMoveSchema } from "./schemas";
 
 const tags = ["Admin"];
 const security = USER_SECURITY;
@@ -49,24 +49,23 @@ const updateTenantRoute = createRoute({
   responses: { 200: json(TenantDetailSchema), ...stdErrorsWithNotFound },
 });
 
-const MoveTenantBody = z.object({ shard: z.number().int().min(0).max(15) }).openapi("MoveTenantBody");
-const MoveReportSchema = z
-  .object({
-    tenantId: z.string(),
-    from: z.number().int(),
-    to: z.number().int(),
-    rows: z.number().int(),
-    sourceDeleted: z.boolean(),
-    sourceChanged: z.array(z.string()),
-    tables: z.array(z.object({ table: z.string(), rows: z.number().int(), checksum: z.string() })),
-  })
-  .openapi("TenantMoveReport");
-
 const moveTenantRoute = createRoute({
-  method: "post", path: "/admin/tenants/{id}/move", tags, security, summary: "Move a tenant to another shard (platform_admin)",
-  description: "Fences the tenant's writes (503 TENANT_MOVING + Retry-After), copies every tenant-owned row, verifies row counts and a SHA-256 per table, flips the directory, then deletes the source rows (docs/scaling.md).",
+  method: "post", path: "/admin/tenants/{id}/move", tags, security, summary: "Move a tenant to another shard, in the background (platform_admin)",
+  description: "Fences the tenant's writes (503 TENANT_MOVING + Retry-After) and answers 202 with the move; the JOBS queue then copies every tenant-owned row in slices, verifies row counts and chunked checksums per table, flips the directory, and deletes the source rows. A failure before the flip leaves the tenant on its shard (copy removed, fence lifted). Follow it at GET /admin/tenant-moves/{id} (docs/scaling.md).",
   request: { params: IdParam, body: jsonBody(MoveTenantBody) },
-  responses: { 200: json(MoveReportSchema, "Moved"), ...stdErrorsWithNotFound, 409: errors[409] },
+  responses: { 202: json(TenantMoveSchema, "Accepted: the move is fenced and queued"), ...stdErrorsWithNotFound, 409: errors[409] },
+});
+
+const getMoveRoute = createRoute({
+  method: "get", path: "/admin/tenant-moves/{id}", tags, security, summary: "A tenant move's state and progress (platform_admin)",
+  request: { params: IdParam },
+  responses: { 200: json(TenantMoveSchema), ...stdErrorsWithNotFound },
+});
+
+const listMovesRoute = createRoute({
+  method: "get", path: "/admin/tenants/{id}/moves", tags, security, summary: "A tenant's moves, newest first, the last 50 (platform_admin)",
+  request: { params: IdParam },
+  responses: { 200: json(TenantMoveListSchema), ...stdErrorsWithNotFound },
 });
 
 const auditRoute = createRoute({
@@ -82,5 +81,7 @@ export const adminRoutes = createRouter()
   .openapi(listTenantsRoute, async (c) => c.json(await listTenants(c.env, "all", c.req.valid("query")), 200))
   .openapi(getTenantRoute, async (c) => c.json(await getTenantDetail(c.env, "all", c.req.valid("param").id), 200))
   .openapi(updateTenantRoute, async (c) => c.json(await updateTenant(platformSvc(c), "all", c.req.valid("param").id, c.req.valid("json")), 200))
-  .openapi(moveTenantRoute, async (c) => c.json(await moveTenantToShard(platformSvc(c), c.req.valid("param").id, c.req.valid("json").shard), 200))
+  .openapi(moveTenantRoute, async (c) => c.json(await startTenantMove(platformSvc(c), c.req.valid("param").id, c.req.valid("json").shard), 202))
+  .openapi(getMoveRoute, async (c) => c.json(await getTenantMove(c.env, c.req.valid("param").id), 200))
+  .openapi(listMovesRoute, async (c) => c.json(await listTenantMoves(c.env, c.req.valid("param").id), 200))
   .openapi(auditRoute, async (c) => c.json(await listAuditEvents(c.var.db, c.req.valid("query")), 200));

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { agencies } from "../../db/schema";
+import { TENANT_MOVE_STATES, type agencies, type tenantMoves } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { Email, Slug } from "../../lib/validators";
 
@@ -40,4 +40,54 @@ export const toAgency = (a: typeof agencies.$inferSelect) => ({
   isActive: a.isActive,
   createdAt: a.createdAt,
   updatedAt: a.updatedAt,
+});
+
+export const MoveTenantBody = z.object({ shard: z.number().int().min(0).max(15) }).openapi("MoveTenantBody");
+
+export const TenantMoveSchema = z
+  .object({
+    id: z.string(),
+    tenantId: z.string(),
+    from: z.number().int(),
+    to: z.number().int(),
+    state: z.enum(TENANT_MOVE_STATES).openapi({ description: "fencing -> copying -> verifying -> settling (flipped) -> rechecking -> deleting -> succeeded; before the flip a failure goes rolling_back -> failed (the tenant stays on `from`)" }),
+    rows: z.number().int().openapi({ description: "rows copied so far" }),
+    tables: z
+      .array(z.object({ table: z.string(), copied: z.number().int(), rows: z.number().int().nullable(), checksum: z.string().nullable() }))
+      .openapi({ description: "per tenant table: rows copied, then the verified row count and checksum (null until verified)" }),
+    progress: z.object({ table: z.string().nullable(), tableIndex: z.number().int(), tableCount: z.number().int() }).openapi({ description: "the table the current phase is on" }),
+    sourceDeleted: z.boolean(),
+    sourceChanged: z.array(z.string()).openapi({ description: "tables written on the source after verification: their source rows are kept for a manual reconcile" }),
+    error: z.string().nullable(),
+    chunkRows: z.number().int(),
+    notBefore: DateTime.nullable().openapi({ description: "the next slice waits until then (the directory TTL after fencing and after the flip)" }),
+    createdByUserId: z.string().nullable(),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    finishedAt: DateTime.nullable(),
+  })
+  .openapi("TenantMove");
+
+export const TenantMoveListSchema = z.object({ data: z.array(TenantMoveSchema) }).openapi("TenantMoveList");
+
+export type TenantMoveView = z.infer<typeof TenantMoveSchema>;
+
+export const toTenantMove = (m: typeof tenantMoves.$inferSelect): TenantMoveView => ({
+  id: m.id,
+  tenantId: m.tenantId,
+  from: m.fromShard,
+  to: m.toShard,
+  state: m.state,
+  rows: m.tables.reduce((n, t) => n + t.copied, 0),
+  tables: m.tables,
+  progress: { table: m.tables[m.tableIndex]?.table ?? null, tableIndex: m.tableIndex, tableCount: m.tables.length },
+  sourceDeleted: m.sourceDeleted,
+  sourceChanged: m.sourceChanged,
+  error: m.error,
+  chunkRows: m.chunkRows,
+  notBefore: m.notBefore,
+  createdByUserId: m.createdByUserId,
+  createdAt: m.createdAt,
+  updatedAt: m.updatedAt,
+  finishedAt: m.finishedAt,
 });
