@@ -22,6 +22,8 @@ export default defineConfig(async () => {
                   ENVIRONMENT: "test",
                   // rollups rebuilt on every event batch, so tests read them at once (test/analytics/coalescing.test.ts covers the interval)
                   ROLLUP_REBUILD_SECONDS: "0",
+                  // tenant moves wait 1 s (not the 10 s directory TTL) after fencing and after the flip; the delay path still runs
+                  TENANT_MOVE_SETTLE_SECONDS: "1",
                 },
               },
             }),

@@ -1,0 +1,42 @@
+import { env } from "cloudflare:workers";
+import { shardD1 } from "../../src/db/shards";
+import { tenantTables } from "../../src/db/tenant-move";
+import { newId } from "../../src/lib/ids";
+
+/** Rows of the tenant per tenant-owned table on one shard (tables with none left out). */
+export async function rowsOn(shard: number, tenantId: string) {
+  const d1 = shardD1(env, shard);
+  const out: Record<string, number> = {};
+  for (const t of await tenantTables(d1)) {
+    const r = await d1.prepare(`select count(*) as n from "${t.name}" where tenant_id = ?`).bind(tenantId).first<{ n: number }>();
+    if (r!.n) out[t.name] = r!.n;
+  }
+  return out;
+}
+
+/** The tenant's rows of one table in key order, for comparing both sides value by value. */
+export async function tableRows(shard: number, table: string, tenantId: string) {
+  return (await shardD1(env, shard).prepare(`select * from "${table}" where tenant_id = ? order by id`).bind(tenantId).all()).results;
+}
+
+async function insertJson(d1: D1Database, table: string, rows: Record<string, unknown>[]) {
+  const cols = Object.keys(rows[0]!);
+  const sql = `insert into ${table} (${cols.join(", ")}) select ${cols.map((c) => `json_extract(value, '$.${c}')`).join(", ")} from json_each(?)`;
+  for (let i = 0; i < rows.length; i += 500) await d1.prepare(sql).bind(JSON.stringify(rows.slice(i, i + 500))).run();
+}
+
+export async function seedContacts(tenant: { id: string; shard: number }, n: number): Promise<string[]> {
+  const now = new Date().toISOString();
+  const rows = Array.from({ length: n }, (_, i) => ({ id: newId(), tenant_id: tenant.id, email: `c${i}-${newId()}@example.test`, first_name: `C${i}`, created_at: now, updated_at: now }));
+  await insertJson(shardD1(env, tenant.shard), "contacts", rows);
+  return rows.map((r) => r.id);
+}
+
+export async function seedSolicitations(tenant: { id: string; shard: number }, locationId: string, contactIds: string[]) {
+  const now = new Date().toISOString();
+  const rows = contactIds.map((contactId, i) => ({
+    id: newId(), tenant_id: tenant.id, location_id: locationId, contact_id: contactId, channel: "email", status: i % 3 ? "SENT" : "DELIVERED",
+    short_link_token: `tok_${newId()}`, metadata: JSON.stringify({ n: i, note: "it's \"quoted\"" }), created_at: now, updated_at: now,
+  }));
+  await insertJson(shardD1(env, tenant.shard), "solicitations", rows);
+}
