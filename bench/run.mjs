@@ -12,7 +12,7 @@ for (const f of readdirSync(dir).filter((f) => f.endsWith(".mjs")).sort((a, b) =
   cases.push((await import(path.join(dir, f))).default);
 }
 
-const { mf, url, db } = await startServer({ port: Number(process.env.BENCH_PORT ?? 8790) });
+const { mf, url, db, shards } = await startServer({ port: Number(process.env.BENCH_PORT ?? 8790) });
 const session = await bootstrap(url);
 const rows = [];
 try {
@@ -20,7 +20,7 @@ try {
     if (filter && c.name !== "GET /health" && !c.name.includes(filter)) continue;
     process.stderr.write(`running ${c.name} ...\n`);
     try {
-      const r = await c.run({ url, session, mf, db });
+      const r = await c.run({ url, session, mf, db, shards });
       rows.push({ case: c.name, ...r });
     } catch (err) {
       // one failing case does not lose the others' figures

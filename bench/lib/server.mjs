@@ -21,8 +21,11 @@ const defaultOutdir = path.join(root, "bench/.dist");
  * Miniflare's entry worker in front: the dev-only layer every request otherwise passes through, on
  * the same workerd thread. The recorded figures use the default (through the entry worker, as
  * decisions.md describes); docs/performance.md gives both for the mixed load.
+ * `shards` (BENCH_SHARDS, default 2 as in wrangler.toml's local section): SHARD_0 is the control
+ * database `DB` (same database), SHARD_1..n-1 databases of their own; every database is migrated.
  */
-export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1" } = {}) {
+export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1", shards = Number(process.env.BENCH_SHARDS ?? 2) } = {}) {
+  if (!Number.isInteger(shards) || shards < 1 || shards > 16) throw new Error(`shards must be 1..16, not ${shards}`);
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
@@ -32,16 +35,25 @@ export async function startServer({ port = 8790, outdir = defaultOutdir, vars = 
     host: "127.0.0.1",
     port: direct ? 0 : port,
     ...(inspectorPort ? { inspectorPort } : {}),
-    workers: [{ ...worker(compatibilityDate, compatibilityFlags, port, outdir, vars), ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}) }],
+    workers: [{ ...worker(compatibilityDate, compatibilityFlags, port, outdir, vars, shards), ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}) }],
   });
   const entry = (await mf.ready).toString();
   const url = (direct ? (await mf.unsafeGetDirectURL("reputation-ops")).toString() : entry).replace(/\/$/, "");
   const db = await mf.getD1Database("DB");
-  await applyMigrations(db);
-  return { mf, url, db };
+  const shardDbs = [db];
+  for (let n = 1; n < shards; n++) shardDbs.push(await mf.getD1Database(`SHARD_${n}`));
+  for (const d of shardDbs) await applyMigrations(d);
+  return { mf, url, db, shards: shardDbs };
 }
 
-function worker(compatibilityDate, compatibilityFlags, port, outdir, vars) {
+/** DB and SHARD_0 share one database (as in wrangler.toml); SHARD_n (n >= 1) each have their own. */
+function d1Bindings(shards) {
+  const out = { DB: "reputation-ops", SHARD_0: "reputation-ops" };
+  for (let n = 1; n < shards; n++) out[`SHARD_${n}`] = `reputation-ops-shard-${n}`;
+  return out;
+}
+
+function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, shards) {
   return {
     name: "reputation-ops",
     modules: true,
@@ -50,7 +62,7 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars) {
     modulesRules: [{ type: "ESModule", include: ["**/*.js"] }],
     compatibilityDate,
     compatibilityFlags,
-    d1Databases: ["DB"],
+    d1Databases: d1Bindings(shards),
     kvNamespaces: ["OAUTH_KV"],
     queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events", WEBHOOKS: "webhooks", JOBS: "jobs", CLICKS: "clicks" },
     queueConsumers: {
