@@ -32,7 +32,7 @@ export interface Env {
   QUEUE_PREFIX?: string;
   /** a rollup cell is rebuilt at most once per this many seconds (default 10; 0: on every event batch) */
   ROLLUP_REBUILD_SECONDS?: string;
-  /** tenant moves (docs/scaling.md): rows per chunk (500), chunks per queue message (20), seconds waited for other isolates' caches after fencing and after the flip (10) */
+  /** tenant moves (docs/scaling.md): rows per chunk (500), chunks per queue message (40, and at most 10 s), seconds waited for other isolates' caches after fencing and after the flip (10) */
   TENANT_MOVE_CHUNK_ROWS?: string;
   TENANT_MOVE_SLICE_CHUNKS?: string;
   TENANT_MOVE_SETTLE_SECONDS?: string;

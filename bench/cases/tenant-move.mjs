@@ -9,9 +9,11 @@ const CONTROL_WITH_TENANT = new Set(["users", "api_keys", "user_tokens", "sso_co
 
 /** Rows of the tenant per tenant-owned table on one database. */
 async function counts(d1, tenantId) {
-  const tables = (await d1.prepare("select m.name from sqlite_master m where m.type = 'table' and exists (select 1 from pragma_table_info(m.name) p where p.name = 'tenant_id')").all()).results.map((r) => r.name);
+  const names = (await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name != 'd1_migrations'").all()).results.map((r) => r.name);
   const out = {};
-  for (const t of tables.filter((t) => !CONTROL_WITH_TENANT.has(t))) {
+  for (const t of names.filter((t) => !CONTROL_WITH_TENANT.has(t))) {
+    const cols = (await d1.prepare(`pragma table_info("${t}")`).all()).results;
+    if (!cols.some((c) => c.name === "tenant_id")) continue;
     const n = (await d1.prepare(`select count(*) as n from "${t}" where tenant_id = ?`).bind(tenantId).first()).n;
     if (n) out[t] = n;
   }
@@ -33,7 +35,7 @@ async function digest(d1, table, tenantId) {
 /**
  * A tenant with 50,000 contacts + 50,000 solicitations on shard 0 moved to shard 1 by the move job
  * (POST /admin/tenants/{id}/move, then GET /admin/tenant-moves/{id} until it has finished), with the
- * default settings: 500-row chunks, 20 chunks a message, 10 s settle after fencing and after the flip.
+ * default settings: 500-row chunks, at most 40 chunks (and 10 s) a message, 10 s settle after fencing and after the flip.
  * Rows lost = source rows before - target rows after (per table); checksums compared here too.
  */
 export default {
@@ -78,8 +80,11 @@ export default {
     const res = await fetch(`${url}/admin/tenants/${tenantId}/move`, { method: "POST", headers: admin, body: JSON.stringify({ shard: 1 }) });
     const move = await res.json();
     if (res.status !== 202) throw new Error(`move refused: ${res.status} ${JSON.stringify(move).slice(0, 300)}`);
+    // when each state was first seen (polled every 250 ms): where the time goes
+    const seen = {};
     const [final] = await waitFor(async () => {
       const m = await (await fetch(`${url}/admin/tenant-moves/${move.id}`, { headers: admin })).json();
+      seen[m.state] ??= (performance.now() - started) / 1000;
       return m.state === "succeeded" || m.state === "failed" ? m : null;
     }, 900_000);
     const seconds = (performance.now() - started) / 1000;
@@ -104,6 +109,7 @@ export default {
         "rows lost": lost,
         "checksums match": checksumsMatch && verified,
         "source rows left": Object.values(leftOnSource).reduce((a, b) => a + b, 0),
+        phases: Object.entries(seen).map(([state, at], i, all) => `${state} ${((all[i + 1]?.[1] ?? seconds) - at).toFixed(1)}`).join(", "),
         "contact_counts": (await target.prepare("select total from contact_counts where tenant_id = ?").bind(tenantId).first())?.total ?? null,
       },
     };

@@ -49,6 +49,13 @@ interface Slice {
   delaySeconds?: number;
 }
 
+/**
+ * A slice also stops after this long, whatever its chunk budget: a message's work stays well inside
+ * a queue invocation's limits (CPU, D1 queries) even with a batch of several messages.
+ */
+export const SLICE_MS = 10_000;
+const inBudget = (started: number) => Date.now() - started < SLICE_MS;
+
 const startSide = (): TenantMoveSide => ({ after: null, rows: 0, digest: "" });
 
 export const sendMoveStep = (env: Env, moveId: string, step: number, delaySeconds = 0) =>
@@ -80,12 +87,13 @@ async function fence(env: Env, move: Move): Promise<Slice> {
 }
 
 async function copy(env: Env, move: Move): Promise<Slice> {
+  const started = Date.now();
   const source = shardD1(env, move.fromShard);
   const target = shardD1(env, move.toShard);
   const tables = move.tables.map((t) => ({ ...t }));
   let i = move.tableIndex;
   let after = move.cursor.source?.after ?? null;
-  for (let chunks = 0; i < tables.length && chunks < move.sliceChunks; ) {
+  for (let chunks = 0; i < tables.length && chunks < move.sliceChunks && inBudget(started); ) {
     const t = await infoOf(env, move, i);
     const rows = await readChunk(source, t, move.tenantId, after, move.chunkRows);
     if (rows.length) {
@@ -103,13 +111,14 @@ async function copy(env: Env, move: Move): Promise<Slice> {
 }
 
 async function verify(env: Env, move: Move): Promise<Slice> {
+  const started = Date.now();
   const source = shardD1(env, move.fromShard);
   const target = shardD1(env, move.toShard);
   const tables = move.tables.map((t) => ({ ...t }));
   let i = move.tableIndex;
   let s = move.cursor.source ?? startSide();
   let g = move.cursor.target ?? startSide();
-  for (let chunks = 0; i < tables.length && chunks < move.sliceChunks; ) {
+  for (let chunks = 0; i < tables.length && chunks < move.sliceChunks && inBudget(started); ) {
     const t = await infoOf(env, move, i);
     const [a, b] = await Promise.all([readChunk(source, t, move.tenantId, s.after, move.chunkRows), readChunk(target, t, move.tenantId, g.after, move.chunkRows)]);
     if (a.length || b.length) chunks++;
@@ -131,11 +140,12 @@ async function verify(env: Env, move: Move): Promise<Slice> {
 
 /** After the TTL: the source, read again; a table that changed since it was verified (a late background write) keeps its source rows. */
 async function recheck(env: Env, move: Move): Promise<Slice> {
+  const started = Date.now();
   const source = shardD1(env, move.fromShard);
   const changed = [...move.sourceChanged];
   let i = move.state === "settling" ? 0 : move.tableIndex;
   let s = move.state === "settling" ? startSide() : (move.cursor.source ?? startSide());
-  for (let chunks = 0; i < move.tables.length && chunks < move.sliceChunks; ) {
+  for (let chunks = 0; i < move.tables.length && chunks < move.sliceChunks && inBudget(started); ) {
     const t = await infoOf(env, move, i);
     const a = await readChunk(source, t, move.tenantId, s.after, move.chunkRows);
     if (a.length) chunks++;
@@ -153,9 +163,10 @@ async function recheck(env: Env, move: Move): Promise<Slice> {
 
 /** Deletes the tenant's rows on one side, children before parents (the index walks the tables backwards). */
 async function deleteSide(env: Env, move: Move, shard: number): Promise<number> {
+  const started = Date.now();
   const d1 = shardD1(env, shard);
   let i = move.tableIndex;
-  for (let chunks = 0; i >= 0 && chunks < move.sliceChunks; ) {
+  for (let chunks = 0; i >= 0 && chunks < move.sliceChunks && inBudget(started); ) {
     const gone = await deleteChunk(d1, await infoOf(env, move, i), move.tenantId, move.chunkRows);
     if (gone) chunks++;
     if (gone < move.chunkRows) i--;

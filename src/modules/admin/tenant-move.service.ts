@@ -20,7 +20,7 @@ export interface MoveSettings {
   settleSeconds: number;
 }
 
-export const DEFAULT_MOVE_SETTINGS: MoveSettings = { chunkRows: 500, sliceChunks: 20, settleSeconds: Math.ceil(PRINCIPAL_TTL_MS / 1000) };
+export const DEFAULT_MOVE_SETTINGS: MoveSettings = { chunkRows: 500, sliceChunks: 40, settleSeconds: Math.ceil(PRINCIPAL_TTL_MS / 1000) };
 
 /** The defaults, or TENANT_MOVE_CHUNK_ROWS / TENANT_MOVE_SLICE_CHUNKS / TENANT_MOVE_SETTLE_SECONDS; a move keeps the settings it started with. */
 export function moveSettings(env: Env, o: Partial<MoveSettings> = {}): MoveSettings {
