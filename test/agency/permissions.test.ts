@@ -25,6 +25,7 @@ const adminCases: RouteCase[] = [
   { method: "GET", path: (w) => `/admin/tenants/${A(w)}`, expect: platformOnly(200) },
   { method: "PATCH", path: (w) => `/admin/tenants/${A(w)}`, body: () => ({ plan: "growth" }), expect: platformOnly(200) },
   { method: "GET", path: () => "/admin/audit-events", expect: platformOnly(200) },
+  { method: "GET", path: (w) => `/admin/tenants/${A(w)}/moves`, expect: platformOnly(200) },
   { method: "GET", path: () => "/admin/outbox", expect: platformOnly(200) },
 ];
 
