@@ -11,7 +11,7 @@ import { CRONS, type Sweeps } from "./background/cron";
 import { consumeDeadLetters } from "./background/dead-letter";
 import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
 import { splitQueue, type QueueConsumers } from "./background/queue";
-import { isTenantMoveMessage, tenantMovesConsumer } from "./modules/admin/tenant-move.job";
+import { isTenantMoveMessage, tenantMovesConsumer } from "./modules/admin/background";
 import { draftResponse } from "./modules/agents/reply-drafting";
 import { AGENT_SKILLS } from "./modules/agents/skills";
 import { alertDigestsSweep, reviewAlertsHandler } from "./modules/alerts/background";
@@ -54,7 +54,7 @@ export const queueConsumers = (eventHandlers: EventHandler[] = EVENT_HANDLERS, j
   "review-sync": byTenantShard(reviewSyncConsumer, tenantIdField),
   events: byTenantShard(eventsConsumer(eventHandlers), tenantIdField),
   webhooks: byTenantShard(webhookDeliveryConsumer, tenantIdField),
-  // tenant moves are control-plane jobs (one record per move, src/modules/admin/tenant-move.job.ts); the rest are tenant jobs
+  // tenant moves are control-plane jobs (one record per move, src/modules/admin/background.ts); the rest are tenant jobs
   jobs: splitQueue(isTenantMoveMessage, tenantMovesConsumer, byTenantShard(jobsConsumer(jobRunners), tenantIdField)),
   clicks: clicksConsumer([shortLinkClicks, reviewLinkClicks]),
   "dead-letter": consumeDeadLetters,

@@ -3,7 +3,7 @@ import { CONTROL_TABLES } from "./shards";
 
 /**
  * The row mechanics of moving a tenant between shards, one bounded chunk at a time (the job that
- * drives them: src/modules/admin/tenant-move.job.ts; docs/scaling.md, "Moving a tenant"):
+ * drives them: src/modules/admin/background.ts; docs/scaling.md, "Moving a tenant"):
  * - chunks are read by primary-key keyset (`(pk) > (cursor) order by pk limit n`), so a slice can
  *   stop anywhere and the next resumes from the saved cursor;
  * - copies are `insert or ignore` by primary key: a redelivered slice writes nothing twice;

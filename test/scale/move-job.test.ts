@@ -7,7 +7,7 @@ import { addChunk, readChunk, tenantTables } from "../../src/db/tenant-move";
 import type { Env } from "../../src/env";
 import { SYSTEM_META } from "../../src/lib/context";
 import { newId } from "../../src/lib/ids";
-import { handleMoveMessage, MOVE_ATTEMPTS, type TenantMoveMessage } from "../../src/modules/admin/tenant-move.job";
+import { handleMoveMessage, MOVE_ATTEMPTS, type TenantMoveMessage } from "../../src/modules/admin/background";
 import { startTenantMove, type MoveSettings } from "../../src/modules/admin/tenant-move.service";
 import { createWorld, type World } from "../helpers/seed";
 import { rowsOn, seedContacts, seedSolicitations, tableRows } from "./move-helpers";

@@ -31,7 +31,7 @@ export interface TenantMoveCursor {
 
 /**
  * A tenant move as a control-plane record: the JOBS queue advances it one bounded slice per message
- * (src/modules/admin/tenant-move.job.ts); `step` makes a redelivered message's slice a no-op.
+ * (src/modules/admin/background.ts); `step` makes a redelivered message's slice a no-op.
  */
 export const tenantMoves = sqliteTable(
   "tenant_moves",

@@ -10,7 +10,7 @@ import { conflict, notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { forgetTenantRef, PRINCIPAL_TTL_MS } from "../identity/principal-cache";
-import { sendMoveStep } from "./tenant-move.job";
+import { sendMoveStep } from "./background";
 import { toTenantMove, type TenantMoveView } from "./schemas";
 
 /** How a move is cut into slices, and how long it waits for other isolates' caches (the tenant-ref/directory TTL). */
