@@ -110,12 +110,14 @@ type TenantRow = typeof tenants.$inferSelect;
 /**
  * Tenant rows reference their tenant (and it its agency) by foreign key, so the shard keeps a
  * mirror of both directory rows. The control database stays the source of truth; every directory
- * write calls this after its own commit. Upserts: on a shard that is the control database it is a no-op.
+ * write calls this after its own commit. Upserts: on a shard that is the control database it is a no-op
+ * (so `tenant` must be the directory row as committed: shard 0 is the control database). `onto`: the
+ * shard to mirror onto, when it is not the tenant's own (a move's target).
  */
-export async function mirrorTenant(env: Env, tenant: TenantRow) {
+export async function mirrorTenant(env: Env, tenant: TenantRow, onto = tenant.shard) {
   const control = controlDb(env);
   const agency = await control.select().from(agencies).where(eq(agencies.id, tenant.agencyId)).get();
-  const shard = createDb(shardD1(env, tenant.shard));
+  const shard = createDb(shardD1(env, onto));
   const { id: _id, ...rest } = tenant;
   const upsertTenant = shard.insert(tenants).values(tenant).onConflictDoUpdate({ target: tenants.id, set: rest });
   if (agency) await shard.batch([shard.insert(agencies).values(agency).onConflictDoNothing(), upsertTenant]);

@@ -42,9 +42,9 @@ async function deliver(e: Env, body: TenantMoveMessage, attempts = 1) {
 const moveRow = (id: string) => controlDb(env).select().from(tenantMoves).where(eq(tenantMoves.id, id)).get();
 const directoryRow = (tenantId: string) => controlDb(env).select({ shard: tenants.shard, movingSince: tenants.movingSince }).from(tenants).where(eq(tenants.id, tenantId)).get();
 
-async function start(w: World, e: Env, settings: Partial<MoveSettings>) {
+async function start(w: World, e: Env, settings: Partial<MoveSettings>, to = 1) {
   const ctx = { db: controlDb(e), env: e, actor: { type: "user" as const, userId: w.users.platformAdmin.id, via: "platform" as const }, meta: SYSTEM_META, defer: () => {} };
-  return startTenantMove(ctx, w.tenantA.id, 1, { settleSeconds: 0, ...settings });
+  return startTenantMove(ctx, w.tenantA.id, to, { settleSeconds: 0, ...settings });
 }
 
 /** Count and chunked checksum of one table, computed here independently of the job's bookkeeping. */
@@ -64,8 +64,8 @@ async function checksum(shard: number, table: string, tenantId: string, chunk: n
   return { rows, checksum: digest };
 }
 
-async function seededWorld(contacts: number) {
-  const w = await createWorld({ shardA: 0, shardB: 1 });
+async function seededWorld(contacts: number, shardA = 0) {
+  const w = await createWorld({ shardA, shardB: 1 });
   const loc = await w.as("tenantAdmin").post("/v1/locations", { name: "Slices", address: "1 Main St", city: "X", state: "IL", zip: "62701", country: "US", brandId: w.tenantA.brandId });
   expect(loc.status).toBe(201);
   const ids = await seedContacts(w.tenantA, contacts);
@@ -225,5 +225,25 @@ describe("the tenant move job, slice by slice", () => {
     expect(await directoryRow(w.tenantA.id)).toEqual({ shard: 0, movingSince: null });
     expect(await rowsOn(1, w.tenantA.id)).toEqual({});
     expect((await rowsOn(0, w.tenantA.id)).contacts).toBe(40);
+  }, 60_000);
+
+  it("a move onto shard 0 (the control database) keeps the directory on the source, fenced, until the flip", async () => {
+    const w = await seededWorld(25, 1);
+    const { sent, env: e } = harness();
+    const move = await start(w, e, { chunkRows: 10, sliceChunks: 1 }, 0);
+    const fencedAt = (await directoryRow(w.tenantA.id))!.movingSince;
+    expect(fencedAt).not.toBeNull();
+    const seen: string[] = [];
+    while (sent.length) {
+      const row = (await moveRow(move.id))!;
+      seen.push(row.state);
+      if (["copying", "verifying"].includes(row.state)) expect(await directoryRow(w.tenantA.id)).toEqual({ shard: 1, movingSince: fencedAt });
+      await deliver(e, sent.shift()!.body);
+    }
+    expect(seen).toContain("copying");
+    expect((await moveRow(move.id))!).toMatchObject({ state: "succeeded", fromShard: 1, toShard: 0, sourceDeleted: true });
+    expect(await directoryRow(w.tenantA.id)).toEqual({ shard: 0, movingSince: null });
+    expect(await rowsOn(1, w.tenantA.id)).toEqual({});
+    expect((await rowsOn(0, w.tenantA.id)).contacts).toBe(25);
   }, 60_000);
 });

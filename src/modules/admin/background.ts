@@ -75,7 +75,11 @@ async function afterSlice(env: Env, move: Move, slice: Slice) {
     forgetTenantShard(move.tenantId);
     forgetTenantRef(move.tenantId);
   }
-  if (slice.directory === "flip") await mirrorTenant(env, { ...(await controlDb(env).select().from(tenants).where(eq(tenants.id, move.tenantId)).get())! });
+  if (slice.directory === "flip") {
+    // the target's mirror now says where the tenant lives and that it is no longer fenced
+    const row = await controlDb(env).select().from(tenants).where(eq(tenants.id, move.tenantId)).get();
+    if (row) await mirrorTenant(env, row);
+  }
   if (isFinished(slice.state)) {
     await writeOutcomeAudit(env, move, slice).catch((err) =>
       console.warn(JSON.stringify({ level: "warn", message: "tenant move audit row not written", moveId: move.id, error: String(err) })),

@@ -53,7 +53,8 @@ async function advanceSide(t: TableInfo, side: TenantMoveSide, rows: Row[]): Pro
 async function fence(env: Env, move: Move): Promise<Slice> {
   const tenant = await controlDb(env).select().from(tenants).where(eq(tenants.id, move.tenantId)).get();
   if (!tenant) throw new Error("unknown tenant");
-  await mirrorTenant(env, { ...tenant, shard: move.toShard, movingSince: null });
+  // the directory row as it is (a changed copy written onto shard 0, the control database, would flip or unfence it)
+  await mirrorTenant(env, tenant, move.toShard);
   const source = shardD1(env, move.fromShard);
   const tables = await tenantTables(source);
   const target = shardDb(env, move.toShard);
