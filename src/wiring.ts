@@ -11,7 +11,7 @@ import { CRONS, type Sweeps } from "./background/cron";
 import { consumeDeadLetters } from "./background/dead-letter";
 import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
 import { splitQueue, type QueueConsumers } from "./background/queue";
-import { isTenantMoveMessage, tenantMovesConsumer } from "./modules/admin/background";
+import { isTenantMoveMessage, tenantMovesConsumer, tenantMovesWatchdogSweep } from "./modules/admin/background";
 import { draftResponse } from "./modules/agents/reply-drafting";
 import { AGENT_SKILLS } from "./modules/agents/skills";
 import { alertDigestsSweep, reviewAlertsHandler } from "./modules/alerts/background";
@@ -79,7 +79,9 @@ export const SWEEPS: Sweeps = {
   ]
     .map(acrossShards)
     // custom hostnames are control-plane rows (looked up by host before the tenant is known): swept once
-    .concat([customHostnameStatusSweep]),
+    .concat([customHostnameStatusSweep])
+    // tenant moves are control-plane records: a stalled one is resumed once, not per shard
+    .concat([tenantMovesWatchdogSweep]),
   [CRONS.daily]: [
     ...[purgeProcessedEventsSweep, contactsRetentionSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep].map(acrossShards),
     // SAML request/assertion rows are control-plane rows (found before the tenant is known)

@@ -7,7 +7,7 @@ import { addChunk, readChunk, tenantTables } from "../../src/db/tenant-move";
 import type { Env } from "../../src/env";
 import { SYSTEM_META } from "../../src/lib/context";
 import { newId } from "../../src/lib/ids";
-import { handleMoveMessage, MOVE_ATTEMPTS, type TenantMoveMessage } from "../../src/modules/admin/background";
+import { handleMoveMessage, MOVE_ATTEMPTS, tenantMovesWatchdogSweep, type TenantMoveMessage } from "../../src/modules/admin/background";
 import { startTenantMove, type MoveSettings } from "../../src/modules/admin/tenant-move.service";
 import { createWorld, type World } from "../helpers/seed";
 import { rowsOn, seedContacts, seedSolicitations, tableRows } from "./move-helpers";
@@ -245,5 +245,26 @@ describe("the tenant move job, slice by slice", () => {
     expect(await directoryRow(w.tenantA.id)).toEqual({ shard: 0, movingSince: null });
     expect(await rowsOn(1, w.tenantA.id)).toEqual({});
     expect((await rowsOn(0, w.tenantA.id)).contacts).toBe(25);
+  }, 60_000);
+
+  it("the watchdog sweep resumes a move whose message was lost, and leaves live and finished moves alone", async () => {
+    const w = await seededWorld(12);
+    const { sent, env: e } = harness();
+    const move = await start(w, e, { chunkRows: 10, sliceChunks: 1 });
+    await deliver(e, sent.shift()!.body);
+    const lost = sent.shift()!.body; // dead-lettered, say: never delivered
+    expect(sent).toEqual([]);
+    await tenantMovesWatchdogSweep.run(e, new Date());
+    expect(sent).toEqual([]); // 15 minutes have not passed
+    const later = new Date(Date.now() + 16 * 60_000);
+    await tenantMovesWatchdogSweep.run(e, later);
+    expect(sent.map((m) => m.body)).toEqual([lost]);
+    await tenantMovesWatchdogSweep.run(e, new Date(later.getTime() + 5 * 60_000));
+    expect(sent).toHaveLength(1); // once per stall period
+    while (sent.length) await deliver(e, sent.shift()!.body);
+    expect((await moveRow(move.id))!).toMatchObject({ state: "succeeded", sourceDeleted: true });
+    await tenantMovesWatchdogSweep.run(e, new Date(Date.now() + 60 * 60_000));
+    expect(sent.filter((m) => m.body.moveId === move.id)).toEqual([]);
+    expect((await rowsOn(1, w.tenantA.id)).contacts).toBe(12);
   }, 60_000);
 });

@@ -1,7 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, lt, notInArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { tenantMoves, tenants } from "../../db/schema";
 import { controlDb, forgetTenantShard, mirrorTenant, shardDb } from "../../db/shards";
+import type { Sweep } from "../../background/cron";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { backoffSeconds } from "../../lib/backoff";
@@ -154,3 +155,30 @@ export async function tenantMovesConsumer(batch: MessageBatch<unknown>, env: Env
     }
   }
 }
+
+/** A move whose row has not changed for this long while it should be running has lost its message. */
+export const STALLED_AFTER_MS = 15 * 60_000;
+
+/**
+ * Every 5 minutes (control plane, once): an unfinished move that has not advanced for 15 minutes
+ * (its message dead-lettered, or never sent) gets its current step sent again. Slices take
+ * seconds and retries back off for at most a few minutes, so a live move is never this quiet; a
+ * duplicate of a live message would be dropped by the step check anyway.
+ */
+export const tenantMovesWatchdogSweep: Sweep = {
+  name: "tenant-moves-watchdog",
+  run: async (env, now) => {
+    const control = controlDb(env);
+    const cutoff = new Date(now.getTime() - STALLED_AFTER_MS).toISOString();
+    const stalled = await control
+      .select({ id: tenantMoves.id, step: tenantMoves.step })
+      .from(tenantMoves)
+      .where(and(notInArray(tenantMoves.state, ["succeeded", "failed"]), lt(tenantMoves.updatedAt, cutoff)));
+    for (const m of stalled) {
+      console.warn(JSON.stringify({ level: "warn", message: "stalled tenant move resumed", moveId: m.id, step: m.step }));
+      await sendMoveStep(env, m.id, m.step);
+      // once per stall period, not every sweep
+      await control.update(tenantMoves).set({ updatedAt: now.toISOString() }).where(and(eq(tenantMoves.id, m.id), eq(tenantMoves.step, m.step)));
+    }
+  },
+};
