@@ -76,8 +76,8 @@ export async function readChunk(d1: D1Database, t: TableInfo, tenantId: string, 
 
 export const keyOf = (t: TableInfo, row: Row): unknown[] => t.primaryKey.map((c) => row[c]);
 
-/** D1 caps a bound string at 2 MB: rows travel as JSON parameters of at most this many characters. */
-const MAX_PARAM_CHARS = 900_000;
+/** D1 caps a bound string at 2 MB: rows travel as JSON parameters of at most this many characters (3 UTF-8 bytes each at worst). */
+const MAX_PARAM_CHARS = 600_000;
 
 /** Inserts the rows (one statement per JSON part, one batch); a row already there is left as it is. */
 export async function copyRows(d1: D1Database, t: TableInfo, rows: Row[]): Promise<void> {
