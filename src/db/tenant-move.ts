@@ -125,3 +125,9 @@ export async function referencedUsers(d1: D1Database, t: TableInfo, tenantId: st
   }
   return [...ids];
 }
+
+/** The tables holding any of the tenant's rows on this database. */
+export async function tablesWithRows(d1: D1Database, tables: TableInfo[], tenantId: string): Promise<string[]> {
+  const found = await d1.batch(tables.map((t) => d1.prepare(`select 1 as found from ${q(t.name)} where tenant_id = ? limit 1`).bind(tenantId)));
+  return tables.filter((_, i) => found[i]!.results.length > 0).map((t) => t.name);
+}

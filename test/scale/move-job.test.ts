@@ -295,4 +295,20 @@ describe("the tenant move job, slice by slice", () => {
     expect(await checksum(1, "contacts", w.tenantA.id, 2)).toEqual(await checksum(0, "contacts", w.tenantA.id, 2));
     expect((await rowsOn(1, w.tenantA.id)).contacts).toBe(4);
   }, 60_000);
+
+  it("refuses to copy onto a shard that still holds rows of the tenant (left by an earlier move), and leaves them there", async () => {
+    const w = await seededWorld(6);
+    await mirrorTenant(env, (await controlDb(env).select().from(tenants).where(eq(tenants.id, w.tenantA.id)).get())!, 1);
+    const [stray] = await seedContacts({ id: w.tenantA.id, shard: 1 }, 1);
+    const { sent, env: e } = harness();
+    const move = await start(w, e, {});
+    while (sent.length) await deliver(e, sent.shift()!.body);
+    expect((await moveRow(move.id))!).toMatchObject({
+      state: "failed", tables: [],
+      error: "shard 1 already holds rows of this tenant (contacts, contact_counts), left by an earlier move: reconcile them first; nothing was copied",
+    });
+    expect(await directoryRow(w.tenantA.id)).toEqual({ shard: 0, movingSince: null });
+    expect((await tableRows(1, "contacts", w.tenantA.id)).map((r) => r.id)).toEqual([stray]);
+    expect((await rowsOn(0, w.tenantA.id)).contacts).toBe(6);
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { tenantMoves, tenants, type TenantMoveCursor, type TenantMoveSide, type TenantMoveState, type TenantMoveTable } from "../../db/schema";
 import { controlDb, mirrorTenant, mirrorUser, shardD1, shardDb } from "../../db/shards";
-import { addChunk, copyRows, deleteChunk, keyOf, readChunk, referencedUsers, tenantTables, type Row, type TableInfo } from "../../db/tenant-move";
+import { addChunk, copyRows, deleteChunk, keyOf, readChunk, referencedUsers, tablesWithRows, tenantTables, type Row, type TableInfo } from "../../db/tenant-move";
 import type { Env } from "../../env";
 
 /**
@@ -49,14 +49,23 @@ async function advanceSide(t: TableInfo, side: TenantMoveSide, rows: Row[]): Pro
   return { after: keyOf(t, rows[rows.length - 1]!), rows: side.rows + rows.length, digest: await addChunk(t, side.digest, rows) };
 }
 
-/** Fencing (after the TTL): mirror the tenant and the users its rows reference onto the target, list the tables. */
+/**
+ * Fencing (after the TTL): the target must hold none of the tenant's rows (an earlier move that kept
+ * its source leaves them for a manual reconcile; a rollback would delete them), then the tenant and
+ * the users its rows reference are mirrored onto it and the tables listed.
+ */
 async function fence(env: Env, move: Move): Promise<Slice> {
   const tenant = await controlDb(env).select().from(tenants).where(eq(tenants.id, move.tenantId)).get();
   if (!tenant) throw new Error("unknown tenant");
-  // the directory row as it is (a changed copy written onto shard 0, the control database, would flip or unfence it)
-  await mirrorTenant(env, tenant, move.toShard);
   const source = shardD1(env, move.fromShard);
   const tables = await tenantTables(source);
+  const there = await tablesWithRows(shardD1(env, move.toShard), tables, move.tenantId);
+  if (there.length) {
+    const error = `shard ${move.toShard} already holds rows of this tenant (${there.join(", ")}), left by an earlier move: reconcile them first; nothing was copied`;
+    return { state: "rolling_back", tableIndex: -1, cursor: {}, tables: [], error };
+  }
+  // the directory row as it is (a changed copy written onto shard 0, the control database, would flip or unfence it)
+  await mirrorTenant(env, tenant, move.toShard);
   const target = shardDb(env, move.toShard);
   for (const t of tables) for (const id of await referencedUsers(source, t, move.tenantId)) await mirrorUser(env, target, id);
   return { state: "copying", tableIndex: 0, cursor: {}, tables: tables.map((t) => ({ table: t.name, copied: 0, rows: null, checksum: null })) };
