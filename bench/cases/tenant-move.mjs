@@ -40,6 +40,7 @@ async function digest(d1, table, tenantId) {
  */
 export default {
   name: "tenant-move: 50k contacts + 50k solicitations, shard 0 -> 1",
+  shards: 2,
   async run({ url, session, db, shards }) {
     if (!shards || shards.length < 2) return skipped("needs 2 shards (startServer({ shards: 2 }))");
     const [source, target] = [shards[0], shards[1]];

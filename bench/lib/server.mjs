@@ -21,10 +21,11 @@ const defaultOutdir = path.join(root, "bench/.dist");
  * Miniflare's entry worker in front: the dev-only layer every request otherwise passes through, on
  * the same workerd thread. The recorded figures use the default (through the entry worker, as
  * decisions.md describes); docs/performance.md gives both for the mixed load.
- * `shards` (BENCH_SHARDS, default 2 as in wrangler.toml's local section): SHARD_0 is the control
- * database `DB` (same database), SHARD_1..n-1 databases of their own; every database is migrated.
+ * `shards` (default 1, the deployments' layout today; wrangler.toml's local section has 2): SHARD_0 is
+ * the control database `DB` (same database), SHARD_1..n-1 databases of their own; every database is
+ * migrated. Cases that seed rows straight into `db` assume one shard.
  */
-export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1", shards = Number(process.env.BENCH_SHARDS ?? 2) } = {}) {
+export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1", shards = 1 } = {}) {
   if (!Number.isInteger(shards) || shards < 1 || shards > 16) throw new Error(`shards must be 1..16, not ${shards}`);
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
