@@ -29,7 +29,11 @@ export const everyShard = (env: Env): ShardTarget[] => allShards(env).map((s) =>
 /** Tenants grouped by the shard the directory puts them on, shards in order. */
 export function groupByShard(env: Env, refs: { id: string; shard: number }[]): ShardTarget[] {
   const byShard = new Map<number, string[]>();
-  for (const t of refs) byShard.set(t.shard, [...(byShard.get(t.shard) ?? []), t.id]);
+  for (const t of refs) {
+    const ids = byShard.get(t.shard) ?? [];
+    ids.push(t.id);
+    byShard.set(t.shard, ids);
+  }
   return [...byShard]
     .sort(([a], [b]) => a - b)
     .map(([shard, tenantIds]) => ({ shard, db: shardDb(env, shard), tenantIds }));

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, campaigns, locations, outboxMessages } from "../../src/db/schema";
+import { analyticsReviewDaily, auditEvents, campaigns, locations, outboxMessages } from "../../src/db/schema";
 import { compareKeys, mergeSorted } from "../../src/db/cross-shard";
 import { shardDb } from "../../src/db/shards";
 import { newId } from "../../src/lib/ids";
@@ -234,5 +234,41 @@ describe("the merge order", () => {
     const s1 = [{ at: "3", id: "d" }, { at: "2", id: "b" }, { at: "0", id: "z" }];
     expect(mergeSorted([s0, s1], key, "desc", 10).map((r) => r.id)).toEqual(["d", "c", "b", "a", "z"]);
     expect(mergeSorted([s0, s1], key, "desc", 2).map((r) => r.id)).toEqual(["d", "c"]);
+  });
+});
+
+describe("an agency with more tenants than D1 binds parameters", () => {
+  it("lists and sums across 120 tenants on both shards (the tenant ids travel as one parameter)", async () => {
+    const agency = await seedAgency();
+    const owned: Tenant[] = [];
+    for (let i = 0; i < 120; i += 20) {
+      owned.push(...(await Promise.all(Array.from({ length: 20 }, (_, j) => seedTenant({ agencyId: agency.id, shard: (i + j) % 2 })))));
+    }
+    const day = "2031-06-01";
+    for (const shard of [0, 1]) {
+      const mine = owned.filter((t) => t.shard === shard);
+      const db = shardDb(env, shard);
+      for (let i = 0; i < mine.length; i += 10) {
+        const chunk = mine.slice(i, i + 10);
+        await db.batch([
+          db.insert(locations).values(chunk.map((t, j) => ({ id: newId(), tenantId: t.id, brandId: t.brandId, name: "L", createdAt: at(100 + i + j), updatedAt: at(100 + i + j) }))),
+          ...chunk.map((t) =>
+            db.insert(analyticsReviewDaily).values({
+              tenantId: t.id, day, locationId: "loc", siteType: "google", reviews: 1, rated: 1, ratingSum: 5,
+              rating1: 0, rating2: 0, rating3: 0, rating4: 0, rating5: 1, positive: 1, neutral: 0, negative: 0,
+            }),
+          ),
+        ]);
+      }
+    }
+    const admin = client((await seedUser({ grants: [{ role: "agency_admin", scopeType: "agency", scopeId: agency.id }] })).token);
+    const page = await admin.get("/agency/locations?limit=200");
+    expect(page.status).toBe(200);
+    expect(page.body.total).toBe(120);
+    expect(new Set(page.body.data.map((l: { tenant: { id: string } }) => l.tenant.id))).toEqual(new Set(owned.map((t) => t.id)));
+    const sums = await admin.get(`/agency/analytics?dateFrom=${day}&dateTo=${day}`);
+    expect(sums.status).toBe(200);
+    expect(sums.body.totals.reviews.count).toBe(120);
+    expect(sums.body.tenants).toHaveLength(120);
   });
 });

@@ -1,6 +1,7 @@
-import { and, asc, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, gte, lte, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { ofTarget, type ShardTarget } from "../../db/cross-shard";
+import { inJson } from "../../lib/sql";
 import { analyticsFunnelDaily as f, analyticsResponseDaily as r, analyticsReviewDaily as v, tenants } from "../../db/schema";
 import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
@@ -37,7 +38,8 @@ export async function agencyAnalytics(env: Env, scope: AgencyScope, q: { dateFro
     }
   }
   const ids = [...byTenant.keys()];
-  const names = ids.length ? await control.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(inArray(tenants.id, ids)).orderBy(asc(tenants.name)) : [];
+  // one bound parameter however many tenants (D1 binds at most 100)
+  const names = ids.length ? await control.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(inJson(tenants.id, ids)).orderBy(asc(tenants.name)) : [];
   const total = empty();
   for (const s of byTenant.values()) for (const k of Object.keys(total) as (keyof Sums)[]) total[k] += s[k];
   return {
