@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env";
 import { createDb } from "./db/client";
 import { onError, onNotFound } from "./lib/error-handler";
-import { createRouter } from "./lib/openapi";
+import { createRouter, documentTenantMoving } from "./lib/openapi";
 import { authenticate, registerAuthenticator } from "./middleware/auth";
 import { documentJsonBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
 import { documentProtocolEndpoints } from "./protocol-docs";
@@ -163,6 +163,7 @@ export function createApp() {
     description: "The tenant every /v1 route acts on",
   });
   documentJsonBodyLimit(app.openAPIRegistry);
+  documentTenantMoving(app.openAPIRegistry);
   documentProtocolEndpoints(app.openAPIRegistry);
   app.doc31("/docs/openapi.json", { openapi: "3.1.0", info: API_INFO });
   app.get("/docs", swaggerUI({ url: "/docs/openapi.json" }));
