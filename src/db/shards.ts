@@ -2,6 +2,7 @@ import { and, count, eq } from "drizzle-orm";
 import type { Env } from "../env";
 import { TtlCache } from "../lib/ttl-cache";
 import { createDb, type Db } from "./client";
+import { sessionDb } from "./sessions";
 import { agencies, tenants, users } from "./schema";
 
 /**
@@ -27,8 +28,12 @@ export function shardD1(env: Env, shard: number): D1Database {
   return d1;
 }
 
-/** The control plane; inside background work on one shard env.DB is that shard, and CONTROL_DB the control plane. */
-export const controlDb = (env: Env): Db => createDb(env.CONTROL_DB ?? env.DB);
+/**
+ * The control plane; inside background work on one shard env.DB is that shard, and CONTROL_DB the
+ * control plane. Inside a request it reads through the request's control session (src/db/sessions.ts);
+ * outside one it is the plain binding.
+ */
+export const controlDb = (env: Env): Db => sessionDb(env.CONTROL_DB ?? env.DB);
 
 /** A shard's database by number (placement, the move job, cross-shard reads); requests get theirs from tenantDb. */
 export const shardDb = (env: Env, shard: number): Db => createDb(shardD1(env, shard));
