@@ -43,12 +43,14 @@ export const CONTROL_BOOKMARK_HEADER = "x-d1-control-bookmark";
 export const validBookmark = (v: string | undefined | null): string | null => (v && /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){1,7}$/i.test(v) ? v : null);
 
 /**
- * Runs `work` inside a session on `d1` (next to the sessions already open on other databases):
- * anchored at the client's bookmark when it sent a valid one, else "first-unconstrained" for reads
- * (any replica) and "first-primary" for writes. Returns the session's latest bookmark.
+ * Runs `work` inside a session on `d1` (next to the sessions already open on other databases).
+ * Writes start "first-primary": the primary is at least as recent as any bookmark, and a write's
+ * checks (the move fence, uniqueness, state) must read the latest rows. Reads start at the client's
+ * bookmark when it sent a valid one (read-your-writes), else "first-unconstrained" (any replica).
+ * Returns the session's latest bookmark.
  */
 export async function inSession(d1: D1Database, o: { bookmark: string | null; write: boolean }, work: () => Promise<void>): Promise<string | null> {
-  const session = d1.withSession(o.bookmark ?? (o.write ? "first-primary" : "first-unconstrained"));
+  const session = d1.withSession(o.write ? "first-primary" : (o.bookmark ?? "first-unconstrained"));
   await current.run(new Map(current.getStore()).set(d1, session), work);
   return session.getBookmark();
 }

@@ -88,7 +88,7 @@ describe("session constraints", () => {
     return { status: res.status, headers: res.headers, calls: rec.calls };
   }
 
-  it("reads start first-unconstrained, writes first-primary, a valid bookmark anchors the session and a malformed one is ignored", async () => {
+  it("reads start first-unconstrained, writes first-primary, a valid bookmark anchors a read and a malformed one is ignored", async () => {
     const admin = w.users.platformAdmin.token;
     const read = await send("GET", "/admin/agencies", { token: admin });
     expect([read.status, read.calls]).toEqual([200, [{ db: "control", constraint: "first-unconstrained" }]]);
@@ -97,11 +97,13 @@ describe("session constraints", () => {
     const bookmark = write.headers.get("x-d1-control-bookmark")!;
     const anchored = await send("GET", "/me", { token: admin, headers: { "x-d1-control-bookmark": bookmark } });
     expect([anchored.status, anchored.calls]).toEqual([200, [{ db: "control", constraint: bookmark }]]);
+    const writeWithBookmark = await send("POST", "/admin/agencies", { token: admin, headers: { "x-d1-control-bookmark": bookmark }, body: { name: "Primary again", slug: `primary2-${Date.now()}` } });
+    expect([writeWithBookmark.status, writeWithBookmark.calls]).toEqual([201, [{ db: "control", constraint: "first-primary" }]]);
     const bad = await send("GET", "/me", { token: admin, headers: { "x-d1-control-bookmark": "'; drop table users; --" } });
     expect([bad.status, bad.calls]).toEqual([200, [{ db: "control", constraint: "first-unconstrained" }]]);
   });
 
-  it("a /v1 request of a shard-1 tenant opens one session on the control database and one on shard 1, each with its own bookmark", async () => {
+  it("a /v1 request of a shard-1 tenant opens one session on the control database and one on shard 1, each anchored at its own bookmark", async () => {
     const token = w.users.tenantAdmin.token;
     const read = await send("GET", "/v1/users", { token, tenantId: w.tenantA.id });
     expect([read.status, read.calls]).toEqual([200, [{ db: "control", constraint: "first-unconstrained" }, { db: "shard1", constraint: "first-unconstrained" }]]);
@@ -111,10 +113,15 @@ describe("session constraints", () => {
     expect(read.headers.get("x-d1-bookmark")).toBeNull();
     const shard = (await send("GET", "/v1/locations", { token, tenantId: w.tenantA.id })).headers.get("x-d1-bookmark")!;
     expect(shard).toMatch(BOOKMARK);
+    const headers = { "x-d1-control-bookmark": control, "x-d1-bookmark": shard };
+    const anchored = await send("GET", "/v1/locations", { token, tenantId: w.tenantA.id, headers });
+    expect([anchored.status, anchored.calls]).toEqual([200, [{ db: "control", constraint: control }, { db: "shard1", constraint: shard }]]);
+    // a write starts at the primary of both databases even with bookmarks: the primary is at least as
+    // recent as any bookmark, and the move fence and the write's checks must read the latest rows
     const write = await send("POST", "/v1/locations", {
-      token, tenantId: w.tenantA.id, headers: { "x-d1-control-bookmark": control, "x-d1-bookmark": shard },
+      token, tenantId: w.tenantA.id, headers,
       body: { name: "Anchored", address: "1 Main St", city: "Springfield", state: "IL", zip: "62701", country: "US", brandId: w.tenantA.brandId },
     });
-    expect([write.status, write.calls]).toEqual([201, [{ db: "control", constraint: control }, { db: "shard1", constraint: shard }]]);
+    expect([write.status, write.calls]).toEqual([201, [{ db: "control", constraint: "first-primary" }, { db: "shard1", constraint: "first-primary" }]]);
   });
 });
