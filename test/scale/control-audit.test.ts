@@ -7,6 +7,8 @@ import { sweepHostnameStatus } from "../../src/modules/white-label/hostnames";
 import { CloudflareCustomHostnames } from "../../src/providers/hostnames/cloudflare";
 import { useCustomHostnameProvider } from "../../src/providers/hostnames";
 import { cloudflareStandIn } from "../helpers/cloudflare-standin";
+import { request } from "../helpers/http";
+import { emailIdsTo, latestEmailTo, nextEmailTo, tokenIn } from "../helpers/outbox";
 import { createWorld, type World } from "../helpers/seed";
 import { postResponse, startLogin } from "../saml/flow";
 import { base64, KEYS, signedResponse } from "../saml/idp";
@@ -74,6 +76,27 @@ describe("audit rows of control-plane changes go to the tenant's shard", () => {
     expect(trail.filter((a) => a.resourceId === added.body.id).map((a) => [a.action, a.metadata.via])).toEqual([["user.invited", "agency"]]);
     const tenantTrail = (await auditTrail("tenantAdmin", "&resourceType=tenant")).map((a) => [a.action, a.actorType]);
     expect(tenantTrail).toEqual([["tenant.paused", "platform_admin"], ["tenant.resumed", "platform_admin"]]);
+    expect(await onControl(w.tenantA.id)).toEqual([]);
+  });
+
+  it("/auth: a shard-1 tenant's user accepting an invite and resetting a password", async () => {
+    const email = `invitee-${Date.now()}@example.test`;
+    const invited = await w.as("tenantAdmin").post("/v1/users/invite", { email, name: "Invitee", role: "viewer" });
+    expect(invited.status).toBe(201);
+    const setup = await request("POST", "/auth/setup-password", { body: { inviteToken: tokenIn((await latestEmailTo(email))!.text), name: "Accepted", password: "accepted-pass-1" } });
+    expect(setup.status).toBe(200);
+    const seen = await emailIdsTo(email);
+    expect((await request("POST", "/auth/forgot-password", { body: { email } })).body).toEqual({ ok: true });
+    const token = tokenIn((await nextEmailTo(email, seen)).text);
+    expect((await request("POST", "/auth/reset-password", { body: { token, password: "reset-pass-22" } })).body).toEqual({ ok: true });
+
+    const trail = (await auditTrail("tenantAdmin", `&resourceId=${invited.body.id}`)).map((a) => [a.action, a.actorType]);
+    expect(trail).toEqual([
+      ["user.invited", "user"],
+      ["user.invite_accepted", "user"],
+      ["user.password_reset_requested", "system"],
+      ["user.password_reset", "user"],
+    ]);
     expect(await onControl(w.tenantA.id)).toEqual([]);
   });
 
