@@ -6,7 +6,7 @@
  * wrangler.toml.
  */
 import type { Hooks } from "./hooks";
-import { acrossShards, byTenantShard, tenantIdField } from "./background/shards";
+import { acrossShards, byTenantShard, shardSizesSweep, tenantIdField } from "./background/shards";
 import { CRONS, type Sweeps } from "./background/cron";
 import { consumeDeadLetters } from "./background/dead-letter";
 import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
@@ -82,6 +82,8 @@ export const SWEEPS: Sweeps = {
     ...[purgeProcessedEventsSweep, contactsRetentionSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep].map(acrossShards),
     // SAML request/assertion rows are control-plane rows (found before the tenant is known)
     purgeExpiredSamlSweep,
+    // each shard's size, recorded on the control plane for placement (src/db/shards.ts)
+    shardSizesSweep,
   ],
 };
 

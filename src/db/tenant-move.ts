@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { nowIso } from "../lib/time";
 import { tenants } from "./schema";
+import { recordShardSizes } from "./shard-sizes";
 import { CONTROL_TABLES, controlDb, forgetTenantShard, mirrorTenant, mirrorUser, shardD1, shardDb, shardNumbers } from "./shards";
 
 /**
@@ -155,5 +156,7 @@ export async function moveTenant(env: Env, tenantId: string, to: number, o: { se
     if (now.rows !== t.rows || now.checksum !== t.checksum) sourceChanged.push(t.table);
   }
   if (!sourceChanged.length) await deleteRows(source, tables, tenantId);
+  // placement reads the new sizes at once; a failed measurement only waits for the daily sweep
+  await recordShardSizes(env).catch((err) => console.warn(JSON.stringify({ level: "warn", message: "shard sizes not recorded after move", error: String(err) })));
   return { tenantId, from: tenant.shard, to, tables: report, rows: report.reduce((n, t) => n + t.rows, 0), sourceDeleted: !sourceChanged.length, sourceChanged };
 }
