@@ -44,7 +44,7 @@ interface TableInfo {
   userColumns: string[];
 }
 
-/** contact_counts is written by triggers on contacts (migration 0005) */
+/** contact_counts is written by triggers on contacts (migrations/tenant/0001_house_agency_contact_counts.sql) */
 const TRIGGER_MAINTAINED = new Set(["contact_counts"]);
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
