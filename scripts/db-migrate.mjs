@@ -6,7 +6,7 @@
 // A database migrated before the split (wrangler's `d1_migrations` table, migrations/legacy/) is first
 // completed with the legacy folder, then the two baselines are recorded as applied: no table is created twice.
 // Default: --local, the top-level (local) bindings of wrangler.toml.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readRawConfig } from "./cloudflare/env-config.mjs";
@@ -81,10 +81,11 @@ export function parseExecuteJson(out) {
 }
 
 /**
- * Migrates every database of the environment. `run(args)` runs wrangler and returns its stdout (it fails the
- * process on a non-zero exit); `root` is the directory of the wrangler config (migrations/ is beside it).
+ * Migrates every database of the environment, the databases side by side (each one's steps in order).
+ * `run(args)` runs wrangler and returns (or resolves to) its stdout, throwing on a non-zero exit;
+ * `root` is the directory of the wrangler config (migrations/ is beside it).
  */
-export function migrate({ raw, env, where, root, run }) {
+export async function migrate({ raw, env, where, root, run }) {
   const databases = d1Databases(raw, env);
   if (!databases.length) throw new Error(`no d1_databases for ${env ? `env ${env}` : "the local environment"} in wrangler.toml`);
   const scope = [where, ...(env ? ["--env", env] : [])];
@@ -102,17 +103,21 @@ export function migrate({ raw, env, where, root, run }) {
   };
   const apply = (binding, extra = []) => run(["d1", "migrations", "apply", binding, ...scope, ...local, ...extra]);
 
-  for (const step of migrationPlan(databases)) {
-    console.log(`migrating ${step.database} (${step.control ? "control database: tenant + control folders" : "tenant shard: tenant folder"}; ${scope.join(" ")})`);
-    const tracking = parseExecuteJson(run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", PROBE_SQL])).map((r) => r.name);
-    if (tracking.includes(LEGACY.table)) {
-      console.log(`${step.database} predates the split: completing migrations/legacy, then recording the baselines as applied`);
-      apply(step.binding, override(step.entry, LEGACY, "legacy"));
-      run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", adoptBaselinesSql(Boolean(step.control))]);
-    }
-    apply(step.tenant.binding, step.tenant.viaOverride ? override(step.entry, FOLDERS.tenant, "tenant") : []);
-    if (step.control) apply(step.control);
-  }
+  const plan = migrationPlan(databases);
+  await Promise.all(
+    plan.map(async (step) => {
+      console.log(`migrating ${step.database} (${step.control ? "control database: tenant + control folders" : "tenant shard: tenant folder"}; ${scope.join(" ")})`);
+      const tracking = parseExecuteJson(await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", PROBE_SQL])).map((r) => r.name);
+      if (tracking.includes(LEGACY.table)) {
+        console.log(`${step.database} predates the split: completing migrations/legacy, then recording the baselines as applied`);
+        await apply(step.binding, override(step.entry, LEGACY, "legacy"));
+        await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", adoptBaselinesSql(Boolean(step.control))]);
+      }
+      await apply(step.tenant.binding, step.tenant.viaOverride ? override(step.entry, FOLDERS.tenant, "tenant") : []);
+      if (step.control) await apply(step.control);
+      console.log(`${step.database}: up to date`);
+    }),
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -121,22 +126,26 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const env = envIdx >= 0 ? args[envIdx + 1] : undefined;
   const where = args.includes("--remote") ? "--remote" : "--local";
   const root = process.cwd();
-  const run = (wranglerArgs) => {
-    const r = spawnSync("npx", ["--no-install", "wrangler", ...wranglerArgs], {
-      encoding: "utf8",
-      stdio: ["inherit", "pipe", "inherit"],
-      env: { ...process.env, CI: "true" },
+  // wrangler's banner and hints dropped; the rest printed per call once it ends (databases migrate side by side)
+  const quiet = (out) => out.split("\n").filter((l) => l.trim() && !/wrangler \d|^─+$|^Resource location|^Use --remote/.test(l)).join("\n") + "\n";
+  const run = (wranglerArgs) =>
+    new Promise((resolve, reject) => {
+      const child = spawn("npx", ["--no-install", "wrangler", ...wranglerArgs], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" } });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (err += d));
+      child.on("error", reject);
+      child.on("close", (code) => {
+        const json = wranglerArgs.includes("--json");
+        if (!json || code !== 0) process.stdout.write(`$ wrangler ${wranglerArgs.slice(0, 4).join(" ")}\n${json ? out : quiet(out)}`);
+        if (err.trim() && code !== 0) process.stderr.write(err);
+        if (code !== 0) reject(new Error(`wrangler ${wranglerArgs.slice(0, 4).join(" ")} failed (exit ${code})`));
+        else resolve(out);
+      });
     });
-    if (!wranglerArgs.includes("--json")) process.stdout.write(r.stdout ?? "");
-    if (r.status !== 0) {
-      if (wranglerArgs.includes("--json")) process.stdout.write(r.stdout ?? "");
-      console.error(`wrangler ${wranglerArgs.slice(0, 4).join(" ")} failed (exit ${r.status})`);
-      process.exit(r.status ?? 1);
-    }
-    return r.stdout;
-  };
   try {
-    migrate({ raw: readRawConfig(path.join(root, "wrangler.toml")), env, where, root, run });
+    await migrate({ raw: readRawConfig(path.join(root, "wrangler.toml")), env, where, root, run });
   } catch (e) {
     console.error(`db:migrate: ${e.message}`);
     process.exit(1);

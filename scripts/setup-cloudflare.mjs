@@ -140,7 +140,7 @@ if (Object.keys(missing).length) {
 
 // 6. Migrations before the code that needs them (docs/deploy.md, Upgrades): both folders, as `npm run db:migrate` does
 try {
-  migrate({ raw: readRawConfig(opts.config), env, where: "--remote", root: path.dirname(path.resolve(opts.config)), run: (args) => wrangler(args).out });
+  await migrate({ raw: readRawConfig(opts.config), env, where: "--remote", root: path.dirname(path.resolve(opts.config)), run: (args) => wrangler(args).out });
 } catch (e) {
   fail(e.message);
 }
