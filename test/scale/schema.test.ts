@@ -1,10 +1,18 @@
 import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
+import { onShard } from "../../src/background/shards";
+import { deadLetters, webhookDeliveries } from "../../src/db/schema";
 import * as controlSet from "../../src/db/schema-sets/control";
 import * as tenantSet from "../../src/db/schema-sets/tenant";
-import { CONTROL_TABLES, MIRRORED_TABLES, shardD1 } from "../../src/db/shards";
+import { CONTROL_TABLES, controlDb, MIRRORED_TABLES, shardD1, shardDb } from "../../src/db/shards";
 import { tenantTables } from "../../src/db/tenant-move";
+import { processDelivery } from "../../src/modules/webhooks/delivery";
+import { fanOutEvent } from "../../src/modules/webhooks/fanout";
+import { MAX_ATTEMPTS } from "../../src/modules/webhooks/schedule";
+import { endpoint, event } from "../automation/helpers";
+import { createWorld } from "../helpers/seed";
 
 // Two migration folders (docs/scaling.md): the test pool applies them as `npm run db:migrate` does
 // (test/setup/apply-migrations.ts), so these are the databases `npm run dev` works on.
@@ -49,5 +57,31 @@ describe("schema per database", () => {
     expect(on0).toContain("contact_counts");
     expect(on0.length).toBeGreaterThan(50);
     expect(on0.every((t) => TENANT.includes(t))).toBe(true);
+  });
+
+  it("a webhook delivery failing for good on shard 1 is dead-lettered on the control plane (shards have no dead_letters)", async () => {
+    const w = await createWorld({ shardA: 1 });
+    const created = await w.as("tenantAdmin").post("/v1/webhooks", { url: "https://hooks.example.com/shard-1", events: ["contact.suppressed"] });
+    expect(created.status).toBe(201);
+    const sent: { tenantId: string; deliveryId: string }[] = [];
+    const shardEnv = onShard(env, 1);
+    await fanOutEvent(event(w.tenantA.id, "contact.suppressed", { contactId: "c1", suppressedAt: "2026-01-01T00:00:00Z", reason: null }), shardEnv, {
+      sendBatch: async (m: { body: { tenantId: string; deliveryId: string } }[]) => void sent.push(...m.map((x) => x.body)),
+    });
+    expect(sent).toHaveLength(1);
+    const msg = sent[0]!;
+    // the delivery lives on shard 1; its last attempt is next
+    const shard1 = shardDb(env, 1);
+    await shard1.update(webhookDeliveries).set({ attempts: MAX_ATTEMPTS - 1 }).where(eq(webhookDeliveries.id, msg.deliveryId));
+    const down = endpoint(() => new Response("upstream down", { status: 503 }));
+
+    const result = await processDelivery(shardEnv, msg, { fetch: down.fetch });
+
+    expect(result.outcome).toBe("failed");
+    expect(down.calls).toHaveLength(1);
+    expect(await shard1.select({ status: webhookDeliveries.status, attempts: webhookDeliveries.attempts }).from(webhookDeliveries).where(eq(webhookDeliveries.id, msg.deliveryId)).get()).toEqual({ status: "failed", attempts: MAX_ATTEMPTS });
+    const dead = await controlDb(env).select().from(deadLetters).where(eq(deadLetters.messageId, `webhook-delivery:${msg.deliveryId}`));
+    expect(dead).toHaveLength(1);
+    expect(dead[0]).toMatchObject({ queue: "webhooks", attempts: MAX_ATTEMPTS, body: { tenantId: w.tenantA.id, deliveryId: msg.deliveryId, error: "HTTP 503" } });
   });
 });
