@@ -3,7 +3,7 @@ import { moveTenantToShard } from "./tenant-move.service";
 import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, USER_SECURITY } from "../../lib/openapi";
 import { platformSvc } from "../../middleware/service-context";
 import { AdminAuditListQuery, AuditEventSchema } from "../audit/schemas";
-import { listAuditEvents } from "../audit/service";
+import { listAuditEventsAcrossShards } from "../audit/service";
 import { TenantDetailSchema, TenantListQuery, TenantWithCountsSchema, UpdateTenantBody } from "../tenants/schemas";
 import { getTenantDetail, listTenants, updateTenant } from "../tenants/service";
 import { addAgencyAdmin, createAgency, listAgencies } from "./agencies.service";
@@ -83,4 +83,4 @@ export const adminRoutes = createRouter()
   .openapi(getTenantRoute, async (c) => c.json(await getTenantDetail(c.env, "all", c.req.valid("param").id), 200))
   .openapi(updateTenantRoute, async (c) => c.json(await updateTenant(platformSvc(c), "all", c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(moveTenantRoute, async (c) => c.json(await moveTenantToShard(platformSvc(c), c.req.valid("param").id, c.req.valid("json").shard), 200))
-  .openapi(auditRoute, async (c) => c.json(await listAuditEvents(c.var.db, c.req.valid("query")), 200));
+  .openapi(auditRoute, async (c) => c.json(await listAuditEventsAcrossShards(c.env, c.req.valid("query")), 200));
