@@ -75,7 +75,8 @@ const PROBE_SQL = "select name from sqlite_master where type = 'table' and name 
 
 /** The rows of `wrangler d1 execute --json` output (one result set per statement; the first one here). */
 export function parseExecuteJson(out) {
-  const start = out.indexOf("[");
+  const start = out.search(/^\[/m); // a line of its own: anything printed before it (a warning) is not JSON
+  if (start < 0) throw new Error(`wrangler d1 execute --json printed no JSON: ${out.slice(0, 200)}`);
   const parsed = JSON.parse(out.slice(start));
   return parsed[0]?.results ?? [];
 }
@@ -104,7 +105,8 @@ export async function migrate({ raw, env, where, root, run }) {
   const apply = (binding, extra = []) => run(["d1", "migrations", "apply", binding, ...scope, ...local, ...extra]);
 
   const plan = migrationPlan(databases);
-  await Promise.all(
+  // every database runs to its end even when another fails (no step is cut off), then the first failure is reported
+  const results = await Promise.allSettled(
     plan.map(async (step) => {
       console.log(`migrating ${step.database} (${step.control ? "control database: tenant + control folders" : "tenant shard: tenant folder"}; ${scope.join(" ")})`);
       const tracking = parseExecuteJson(await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", PROBE_SQL])).map((r) => r.name);
@@ -118,6 +120,8 @@ export async function migrate({ raw, env, where, root, run }) {
       console.log(`${step.database}: up to date`);
     }),
   );
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -138,9 +142,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       child.on("error", reject);
       child.on("close", (code) => {
         const json = wranglerArgs.includes("--json");
-        if (!json || code !== 0) process.stdout.write(`$ wrangler ${wranglerArgs.slice(0, 4).join(" ")}\n${json ? out : quiet(out)}`);
+        const c = wranglerArgs.indexOf("-c");
+        const label = `${wranglerArgs.slice(0, 4).join(" ")}${c >= 0 ? ` -c ${path.basename(wranglerArgs[c + 1])}` : ""}`;
+        if (!json || code !== 0) process.stdout.write(`$ wrangler ${label}\n${json ? out : quiet(out)}`);
         if (err.trim() && code !== 0) process.stderr.write(err);
-        if (code !== 0) reject(new Error(`wrangler ${wranglerArgs.slice(0, 4).join(" ")} failed (exit ${code})`));
+        if (code !== 0) reject(new Error(`wrangler ${label} failed (exit ${code})`));
         else resolve(out);
       });
     });
