@@ -134,7 +134,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const quiet = (out) => out.split("\n").filter((l) => l.trim() && !/wrangler \d|^─+$|^Resource location|^Use --remote/.test(l)).join("\n") + "\n";
   const run = (wranglerArgs) =>
     new Promise((resolve, reject) => {
-      const child = spawn("npx", ["--no-install", "wrangler", ...wranglerArgs], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true" } });
+      const child = spawn("npx", ["--no-install", "wrangler", ...wranglerArgs], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } });
       let out = "";
       let err = "";
       child.stdout.on("data", (d) => (out += d));
