@@ -75,8 +75,12 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars) {
   };
 }
 
+/** One database (DB, shard 0): the tenant folder, then the control folder (docs/scaling.md). */
 async function applyMigrations(db) {
-  const dir = path.join(root, "migrations");
+  for (const set of ["tenant", "control"]) await applyFolder(db, path.join(root, "migrations", set));
+}
+
+async function applyFolder(db, dir) {
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()) {
     const statements = readFileSync(path.join(dir, file), "utf8")
       .split("--> statement-breakpoint")
