@@ -40,6 +40,22 @@ export async function tenantRows(tenantId: string): Promise<Map<string, string>>
   return rows;
 }
 
+/**
+ * The tenant's rows once the background work seeding started (event handlers: inbox items,
+ * automation runs, rollups) has finished: two reads 1.5 s apart that agree. Taken straight after
+ * seeding, a "before" raced those handlers and read as changed under load.
+ */
+export async function settledTenantRows(tenantId: string): Promise<Map<string, string>> {
+  let last = await tenantRows(tenantId);
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 1_500));
+    const next = await tenantRows(tenantId);
+    if (changedRows(last, next).length === 0 && next.size === last.size) return next;
+    last = next;
+  }
+  throw new Error(`tenant ${tenantId}'s rows never settled`);
+}
+
 /** Rows present before that changed or disappeared since (new rows are not counted). */
 export const changedRows = (before: Map<string, string>, after: Map<string, string>) =>
   [...before].filter(([k, v]) => after.get(k) !== v).map(([k]) => k);
