@@ -75,7 +75,7 @@ export default {
   },
 };
 
-async function measure({ url, shards: databases }, shards) {
+async function measure({ url, databases }, shards) {
   const admin = await bootstrap(url);
   const api = async (method, p, body, tenantId) => {
     const res = await fetch(`${url}${p}`, {
@@ -221,7 +221,7 @@ async function bytesOfApiData() {
       }));
     };
     // each operation's whole footprint: database growth and D1 statements, the queue work it causes included
-    const [shard] = server.shards;
+    const [shard] = server.databases;
     await db.prepare("create table if not exists bench_size_probe (k text primary key, v integer)").run();
     const size = async () => (await db.prepare("insert or replace into bench_size_probe (k, v) values ('probe', 1)").run()).meta.size_after;
     const perOperation = [];

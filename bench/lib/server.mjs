@@ -28,7 +28,7 @@ const defaultOutdir = path.join(root, "bench/.dist");
 /**
  * `databaseProcesses` (a shard count) puts the control database (= shard 0) and SHARD_1..n-1 each in
  * a workerd process of its own (bench/lib/d1-server.mjs), `serviceTimeMs` per statement; the result
- * then also carries `shards` ({ db, stats } per shard, index = shard number).
+ * then also carries `databases` ({ db, stats, pid } per shard, index = shard number).
  */
 export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1", databaseProcesses = 0, serviceTimeMs = 0 } = {}) {
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
@@ -56,7 +56,7 @@ export async function startServer({ port = 8790, outdir = defaultOutdir, vars = 
   const url = (direct ? (await mf.unsafeGetDirectURL("reputation-ops")).toString() : entry).replace(/\/$/, "");
   if (shards.length) {
     for (const s of shards) await applyMigrations(s.db);
-    return { mf, url, db: shards[0].db, shards };
+    return { mf, url, db: shards[0].db, shards: shards.map((s) => s.db), databases: shards };
   }
   const db = await mf.getD1Database("DB");
   await applyMigrations(db);
