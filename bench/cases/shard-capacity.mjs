@@ -225,14 +225,17 @@ async function bytesOfApiData() {
     await db.prepare("create table if not exists bench_size_probe (k text primary key, v integer)").run();
     const size = async () => (await db.prepare("insert or replace into bench_size_probe (k, v) values ('probe', 1)").run()).meta.size_after;
     const perOperation = [];
+    const tables = (await db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_cf_%' and name not like 'd1_%' and name != 'bench_size_probe'").all()).results.map((r) => r.name);
+    const rowCounts = async () => Object.fromEntries((await db.batch(tables.map((t) => db.prepare(`select count(*) as n from "${t}"`)))).map((r, i) => [tables[i], r.results[0].n]));
     const phase = async (operation, count, work) => {
       await waitForQuiet(db);
-      const [bytes0, stats0] = [await size(), await shard.stats()];
+      const [bytes0, stats0, rows0] = [await size(), await shard.stats(), await rowCounts()];
       await work();
       await waitForQuiet(db);
-      const [bytes1, stats1] = [await size(), await shard.stats()];
+      const [bytes1, stats1, rows1] = [await size(), await shard.stats(), await rowCounts()];
+      const rowsEach = Object.entries(rows1).filter(([t, n]) => n !== rows0[t]).map(([t, n]) => `${t} ${+((n - rows0[t]) / count).toFixed(2)}`).join(", ");
       perOperation.push({
-        operation, count, "bytes each": Math.round((bytes1 - bytes0) / count),
+        operation, count, "bytes each": Math.round((bytes1 - bytes0) / count), "rows each": rowsEach,
         "D1 calls each": +((stats1.requests - stats0.requests) / count).toFixed(1), "statements each": +((stats1.statements - stats0.statements) / count).toFixed(1),
         "local ms each": +((stats1.busyMs - stats0.busyMs) / count).toFixed(2),
       });
