@@ -12,31 +12,25 @@ for (const f of readdirSync(dir).filter((f) => f.endsWith(".mjs")).sort((a, b) =
   cases.push((await import(path.join(dir, f))).default);
 }
 
-// a case that needs several shards says so (`shards: 2`); the others run on one database, as the
-// deployments do today (BENCH_SHARDS overrides that default). One server per shard count.
-const shardsOf = (c) => c.shards ?? Number(process.env.BENCH_SHARDS ?? 1);
-const selected = cases.filter((c) => !filter || c.name === "GET /health" || c.name.includes(filter));
+const { mf, url, db } = await startServer({ port: Number(process.env.BENCH_PORT ?? 8790) });
+const session = await bootstrap(url);
 const rows = [];
-for (const count of [...new Set(selected.map(shardsOf))]) {
-  const { mf, url, db, shards } = await startServer({ port: Number(process.env.BENCH_PORT ?? 8790), shards: count });
-  const session = await bootstrap(url);
-  try {
-    for (const c of selected.filter((c) => shardsOf(c) === count)) {
-      process.stderr.write(`running ${c.name} (${count} shard${count > 1 ? "s" : ""}) ...\n`);
-      try {
-        const r = await c.run({ url, session, mf, db, shards });
-        rows.push({ case: c.name, ...r });
-      } catch (err) {
-        // one failing case does not lose the others' figures
-        process.stderr.write(`${c.name} failed: ${err?.stack ?? err}\n`);
-        rows.push({ case: c.name, rps: null, extra: { error: String(err?.message ?? err).slice(0, 120) } });
-      }
+try {
+  for (const c of cases) {
+    if (filter && c.name !== "GET /health" && !c.name.includes(filter)) continue;
+    process.stderr.write(`running ${c.name} ...\n`);
+    try {
+      const r = await c.run({ url, session, mf, db });
+      rows.push({ case: c.name, ...r });
+    } catch (err) {
+      // one failing case does not lose the others' figures
+      process.stderr.write(`${c.name} failed: ${err?.stack ?? err}\n`);
+      rows.push({ case: c.name, rps: null, extra: { error: String(err?.message ?? err).slice(0, 120) } });
     }
-  } finally {
-    await mf.dispose();
   }
+} finally {
+  await mf.dispose();
 }
-rows.sort((a, b) => selected.findIndex((c) => c.name === a.case) - selected.findIndex((c) => c.name === b.case));
 
 const health = rows.find((r) => r.case === "GET /health");
 const table = rows.map((r) => ({

@@ -3,8 +3,9 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env";
 import { createDb } from "./db/client";
 import { onError, onNotFound } from "./lib/error-handler";
-import { createRouter } from "./lib/openapi";
+import { createRouter, documentTenantMoving } from "./lib/openapi";
 import { authenticate, registerAuthenticator } from "./middleware/auth";
+import { controlSession } from "./middleware/control-session";
 import { documentJsonBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
 import { documentProtocolEndpoints } from "./protocol-docs";
 import { requestId } from "./middleware/request-id";
@@ -97,10 +98,11 @@ export function createApp() {
   app.route("/", publicWidgetRoutes);
   app.route("/", alertUnsubscribeRoutes);
 
-  app.use("/me", authenticate);
-  app.use("/v1/*", authenticate, tenantContext);
-  app.use("/admin/*", authenticate, requirePlatformAdmin);
-  app.use("/agency/*", authenticate, requireAgencyScope);
+  // the control database through a D1 session, the tenant's shard through another (docs/scaling.md)
+  app.use("/me", controlSession, authenticate);
+  app.use("/v1/*", controlSession, authenticate, tenantContext);
+  app.use("/admin/*", controlSession, authenticate, requirePlatformAdmin);
+  app.use("/agency/*", controlSession, authenticate, requireAgencyScope);
 
   app.route("/", systemRoutes);
   app.route("/", authRoutes);
@@ -163,6 +165,7 @@ export function createApp() {
     description: "The tenant every /v1 route acts on",
   });
   documentJsonBodyLimit(app.openAPIRegistry);
+  documentTenantMoving(app.openAPIRegistry);
   documentProtocolEndpoints(app.openAPIRegistry);
   app.doc31("/docs/openapi.json", { openapi: "3.1.0", info: API_INFO });
   app.get("/docs", swaggerUI({ url: "/docs/openapi.json" }));

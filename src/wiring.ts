@@ -6,10 +6,10 @@
  * wrangler.toml.
  */
 import type { Hooks } from "./hooks";
-import { acrossShards, byTenantShard, tenantIdField } from "./background/shards";
+import { acrossShards, byTenantShard, shardSizesSweep, tenantIdField } from "./background/shards";
 import { CRONS, type Sweeps } from "./background/cron";
 import { consumeDeadLetters } from "./background/dead-letter";
-import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
+import { dispatchStaleEventsSweep, eventsConsumer, purgeDispatchedEventsSweep, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
 import { splitQueue, type QueueConsumers } from "./background/queue";
 import { isTenantMoveMessage, tenantMovesConsumer, tenantMovesWatchdogSweep } from "./modules/admin/background";
 import { draftResponse } from "./modules/agents/reply-drafting";
@@ -83,9 +83,11 @@ export const SWEEPS: Sweeps = {
     // tenant moves are control-plane records: a stalled one is resumed once, not per shard
     .concat([tenantMovesWatchdogSweep]),
   [CRONS.daily]: [
-    ...[purgeProcessedEventsSweep, contactsRetentionSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep].map(acrossShards),
+    ...[purgeProcessedEventsSweep, purgeDispatchedEventsSweep, contactsRetentionSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep].map(acrossShards),
     // SAML request/assertion rows are control-plane rows (found before the tenant is known)
     purgeExpiredSamlSweep,
+    // each shard's size, recorded on the control plane for placement (src/db/shards.ts)
+    shardSizesSweep,
   ],
 };
 

@@ -4,6 +4,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { startD1Server } from "./d1-server.mjs";
 
 // The Miniflare that ships with the pinned wrangler (same workerd as `wrangler dev`/deploy); the
 // top-level one belongs to the test pool and speaks a newer, different options format.
@@ -21,40 +24,53 @@ const defaultOutdir = path.join(root, "bench/.dist");
  * Miniflare's entry worker in front: the dev-only layer every request otherwise passes through, on
  * the same workerd thread. The recorded figures use the default (through the entry worker, as
  * decisions.md describes); docs/performance.md gives both for the mixed load.
- * `shards` (default 1, the deployments' layout today; wrangler.toml's local section has 2): SHARD_0 is
- * the control database `DB` (same database), SHARD_1..n-1 databases of their own; every database is
- * migrated. Cases that seed rows straight into `db` assume one shard.
  */
-export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1", shards = 1 } = {}) {
-  if (!Number.isInteger(shards) || shards < 1 || shards > 16) throw new Error(`shards must be 1..16, not ${shards}`);
+/**
+ * `databaseProcesses` (a shard count) puts the control database (= shard 0) and SHARD_1..n-1 each in
+ * a workerd process of its own (bench/lib/d1-server.mjs), `serviceTimeMs` per statement; the result
+ * then also carries `databases` ({ db, stats, pid } per shard, index = shard number).
+ */
+export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1", databaseProcesses = 0, serviceTimeMs = 0 } = {}) {
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   // the flags production runs with (wrangler.toml), e.g. global_fetch_strictly_public for CIMD
   const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  const shards = [];
+  if (databaseProcesses) {
+    const persist = mkdtempSync(path.join(tmpdir(), "bench-shards-"));
+    for (let n = 0; n < databaseProcesses; n++) shards.push(await startD1Server({ id: `shard-${n}`, persist: path.join(persist, String(n)), serviceTimeMs }));
+  }
   const mf = new Miniflare({
     host: "127.0.0.1",
     port: direct ? 0 : port,
     ...(inspectorPort ? { inspectorPort } : {}),
-    workers: [{ ...worker(compatibilityDate, compatibilityFlags, port, outdir, vars, shards), ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}) }],
+    workers: [{ ...worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Bindings(shards)), ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}) }],
   });
+  const dispose = mf.dispose.bind(mf);
+  mf.dispose = async () => {
+    await dispose();
+    for (const s of shards) await s.dispose();
+  };
   const entry = (await mf.ready).toString();
   const url = (direct ? (await mf.unsafeGetDirectURL("reputation-ops")).toString() : entry).replace(/\/$/, "");
+  if (shards.length) {
+    for (const [n, s] of shards.entries()) await applyMigrations(s.db, { control: n === 0 });
+    return { mf, url, db: shards[0].db, shards: shards.map((s) => s.db), databases: shards };
+  }
   const db = await mf.getD1Database("DB");
-  const shardDbs = [db];
-  for (let n = 1; n < shards; n++) shardDbs.push(await mf.getD1Database(`SHARD_${n}`));
-  for (const d of shardDbs) await applyMigrations(d);
-  return { mf, url, db, shards: shardDbs };
+  await applyMigrations(db);
+  return { mf, url, db };
 }
 
-/** DB and SHARD_0 share one database (as in wrangler.toml); SHARD_n (n >= 1) each have their own. */
+/** DB and SHARD_0 are one database (the control plane is shard 0); SHARD_n each their own, over loopback. */
 function d1Bindings(shards) {
-  const out = { DB: "reputation-ops", SHARD_0: "reputation-ops" };
-  for (let n = 1; n < shards; n++) out[`SHARD_${n}`] = `reputation-ops-shard-${n}`;
-  return out;
+  if (!shards.length) return ["DB"];
+  const remote = (n) => ({ id: `shard-${n}`, remoteProxyConnectionString: new URL(shards[n].url) });
+  return { DB: remote(0), ...Object.fromEntries(shards.map((_, n) => [`SHARD_${n}`, remote(n)])) };
 }
 
-function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, shards) {
+function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Databases) {
   return {
     name: "reputation-ops",
     modules: true,
@@ -63,7 +79,7 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, shard
     modulesRules: [{ type: "ESModule", include: ["**/*.js"] }],
     compatibilityDate,
     compatibilityFlags,
-    d1Databases: d1Bindings(shards),
+    d1Databases,
     kvNamespaces: ["OAUTH_KV"],
     queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events", WEBHOOKS: "webhooks", JOBS: "jobs", CLICKS: "clicks" },
     queueConsumers: {
@@ -88,8 +104,12 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, shard
   };
 }
 
-async function applyMigrations(db) {
-  const dir = path.join(root, "migrations");
+/** One database: the tenant folder, then (the control database, shard 0) the control folder (docs/scaling.md). */
+export async function applyMigrations(db, { control = true } = {}) {
+  for (const set of control ? ["tenant", "control"] : ["tenant"]) await applyFolder(db, path.join(root, "migrations", set));
+}
+
+async function applyFolder(db, dir) {
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()) {
     const statements = readFileSync(path.join(dir, file), "utf8")
       .split("--> statement-breakpoint")

@@ -1,3 +1,4 @@
+import { recordShardSizes } from "../db/shard-sizes";
 import { shardD1, shardNumbers, tenantShard } from "../db/shards";
 import type { Env } from "../env";
 import type { Sweep } from "./cron";
@@ -43,4 +44,12 @@ export function byTenantShard(consumer: QueueConsumer, tenantOf: (body: unknown)
 export const tenantIdField = (body: unknown): string | undefined => {
   const id = (body as { tenantId?: unknown } | null)?.tenantId;
   return typeof id === "string" ? id : undefined;
+};
+
+/** Daily, once (a control-plane sweep): every shard's size for placement (src/db/shard-sizes.ts). */
+export const shardSizesSweep: Sweep = {
+  name: "shard-sizes",
+  run: async (env, now) => {
+    await recordShardSizes(env, now);
+  },
 };

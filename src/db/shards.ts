@@ -2,7 +2,8 @@ import { and, count, eq } from "drizzle-orm";
 import type { Env } from "../env";
 import { TtlCache } from "../lib/ttl-cache";
 import { createDb, type Db } from "./client";
-import { agencies, tenants, users } from "./schema";
+import { sessionDb } from "./sessions";
+import { agencies, shardSizes, tenants, users } from "./schema";
 
 /**
  * The one place that knows where a tenant's rows live (docs/scaling.md). `env.DB` is the control
@@ -27,8 +28,12 @@ export function shardD1(env: Env, shard: number): D1Database {
   return d1;
 }
 
-/** The control plane; inside background work on one shard env.DB is that shard, and CONTROL_DB the control plane. */
-export const controlDb = (env: Env): Db => createDb(env.CONTROL_DB ?? env.DB);
+/**
+ * The control plane; inside background work on one shard env.DB is that shard, and CONTROL_DB the
+ * control plane. Inside a request it reads through the request's control session (src/db/sessions.ts);
+ * outside one it is the plain binding.
+ */
+export const controlDb = (env: Env): Db => sessionDb(env.CONTROL_DB ?? env.DB);
 
 /** A shard's database by number (placement, the move job, cross-shard reads); requests get theirs from tenantDb. */
 export const shardDb = (env: Env, shard: number): Db => createDb(shardD1(env, shard));
@@ -42,12 +47,19 @@ export const allShards = (env: Env): { shard: number; db: Db }[] => shardNumbers
  */
 export const CONTROL_TABLES = new Set([
   "agencies", "tenants", "users", "password_credentials", "role_assignments", "platform_state", "api_keys", "user_tokens",
-  "sso_configs", "saml_requests", "saml_assertions", "dead_letters",
+  "sso_configs", "saml_requests", "saml_assertions", "dead_letters", "shard_sizes",
   // looked up by host before the tenant is known (white-label, docs/white-label.md)
   "white_label_brands", "custom_hostnames",
   // the move job's own record (docs/scaling.md, "Moving a tenant")
   "tenant_moves",
 ]);
+
+/**
+ * Control tables that every shard also carries as a mirror, because tenant rows reference them by
+ * foreign key (`mirrorTenant`, `mirrorUser`). They are in migrations/tenant/; the other control
+ * tables are in migrations/control/ and exist on the control database only (docs/scaling.md).
+ */
+export const MIRRORED_TABLES = new Set(["agencies", "tenants", "users"]);
 
 /** What a fenced write is told to wait (503 TENANT_MOVING, Retry-After). */
 export const MOVE_RETRY_AFTER_SECONDS = 5;
@@ -83,26 +95,41 @@ export const forgetTenantShard = (tenantId: string) => directory.delete(tenantId
 export const rememberTenantShard = (tenantId: string, shard: number) => directory.set(tenantId, shard);
 
 /**
- * Placement: the shard with the fewest tenants (the directory's count is the recorded size
- * estimate), preferring a shard the agency already uses unless it holds more than `AGENCY_SLACK`
- * tenants above the emptiest one.
+ * Placement by size: the shard with the most room under D1's per-database cap, from the sizes last
+ * recorded (`shard_sizes`: the daily sweep and every tenant move, src/db/shard-sizes.ts). An
+ * agency's tenants stay together on the shard it already uses most, unless that shard has more
+ * than `AGENCY_SLACK_BYTES` less room than the roomiest. With no size recorded yet, tenants are
+ * counted instead (the fewest wins; the agency's shard unless it holds more than `AGENCY_SLACK`
+ * tenants above the emptiest). A declared shard with no record yet (added since the last sweep)
+ * counts as empty.
  */
+export const SHARD_CAP_BYTES = 10 * 1000 ** 3;
+export const AGENCY_SLACK_BYTES = 1000 ** 3;
 export const AGENCY_SLACK = 50;
+
+/** The shard with the highest score; the lowest number on a tie. */
+const best = (shards: number[], score: (s: number) => number) => shards.reduce((b, s) => (score(s) > score(b) ? s : b), shards[0]!);
 
 export async function placeTenant(env: Env, agencyId: string): Promise<number> {
   const shards = shardNumbers(env);
   if (shards.length === 1) return shards[0]!;
   const db = controlDb(env);
-  const [all, ofAgency] = await db.batch([
+  const [all, ofAgency, sizes] = await db.batch([
     db.select({ shard: tenants.shard, n: count() }).from(tenants).groupBy(tenants.shard),
     db.select({ shard: tenants.shard, n: count() }).from(tenants).where(eq(tenants.agencyId, agencyId)).groupBy(tenants.shard),
+    db.select({ shard: shardSizes.shard, bytes: shardSizes.bytes }).from(shardSizes),
   ]);
+  const agencyHome = ofAgency.filter((r) => shards.includes(r.shard)).sort((a, b) => b.n - a.n || a.shard - b.shard)[0]?.shard;
+  const bytes = new Map(sizes.filter((r) => shards.includes(r.shard)).map((r) => [r.shard, r.bytes]));
+  if (bytes.size) {
+    const room = (s: number) => SHARD_CAP_BYTES - (bytes.get(s) ?? 0);
+    const roomiest = best(shards, room);
+    return agencyHome !== undefined && room(roomiest) - room(agencyHome) <= AGENCY_SLACK_BYTES ? agencyHome : roomiest;
+  }
   const load = new Map(shards.map((s) => [s, 0]));
   for (const r of all) if (load.has(r.shard)) load.set(r.shard, r.n);
-  const emptiest = shards.reduce((best, s) => (load.get(s)! < load.get(best)! ? s : best), shards[0]!);
-  const agencyHome = ofAgency.filter((r) => load.has(r.shard)).sort((a, b) => b.n - a.n)[0];
-  if (agencyHome && load.get(agencyHome.shard)! - load.get(emptiest)! <= AGENCY_SLACK) return agencyHome.shard;
-  return emptiest;
+  const emptiest = best(shards, (s) => -load.get(s)!);
+  return agencyHome !== undefined && load.get(agencyHome)! - load.get(emptiest)! <= AGENCY_SLACK ? agencyHome : emptiest;
 }
 
 type TenantRow = typeof tenants.$inferSelect;

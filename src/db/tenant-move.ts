@@ -22,7 +22,7 @@ export interface TableInfo {
 
 export type Row = Record<string, unknown>;
 
-/** contact_counts is written by triggers on contacts (migration 0005) */
+/** contact_counts is written by triggers on contacts (migrations/tenant/0001_house_agency_contact_counts.sql) */
 const TRIGGER_MAINTAINED = new Set(["contact_counts"]);
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -47,7 +47,7 @@ export async function tenantTables(d1: D1Database): Promise<TableInfo[]> {
 }
 
 async function discoverTables(d1: D1Database): Promise<TableInfo[]> {
-  const names = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name != 'd1_migrations'").all<{ name: string }>();
+  const names = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name not like 'd1\\_migrations%' escape '\\'").all<{ name: string }>();
   const infos = (await Promise.all(names.results.filter((n) => !CONTROL_TABLES.has(n.name)).map((n) => tableInfo(d1, n.name)))).filter((t): t is TableInfo => t !== null);
   const byName = new Map(infos.map((t) => [t.name, t]));
   const ordered: TableInfo[] = [];

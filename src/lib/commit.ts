@@ -1,6 +1,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
-import { controlDb } from "../db/shards";
+import type { Env } from "../env";
+import { controlDb, tenantDb } from "../db/shards";
 import type { ServiceContext } from "./context";
 import { enqueueEvents, type EventEnvelope } from "./events";
 
@@ -36,10 +37,12 @@ export function handOffEvents(ctx: Pick<ServiceContext, "env" | "defer">, events
 }
 
 /**
- * A change to control-plane rows (users, grants, API keys, SSO settings: docs/scaling.md) with the
- * tenant's audit rows and events, which live on the tenant's shard: D1 has no batch across
- * databases, so the control rows commit first, then the tenant's statements. A failure between the
- * two leaves the change without its audit row (never an audit row without its change).
+ * A change to control-plane rows (users, grants, API keys, SSO settings, white-label brands and
+ * hostnames: docs/scaling.md) with the tenant's audit rows and events, which live on the tenant's
+ * shard (`ctx.db`): D1 has no batch across databases, so the control rows commit first, then the
+ * tenant's statements. A failure between the two leaves the change without its audit row (never
+ * an audit row without its change). When `ctx.db` is the control database itself (a change no
+ * tenant owns, e.g. an agency's brand) everything is one batch.
  */
 export async function commitControl(
   ctx: Pick<ServiceContext, "db" | "env" | "defer">,
@@ -49,6 +52,13 @@ export async function commitControl(
 ): Promise<void> {
   const control = controlDb(ctx.env);
   const own = controlStatements(control);
+  if (ctx.db === control) return commit(ctx, [...own, ...tenantStatements], events);
   if (own.length) await control.batch(own as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   await commit(ctx, tenantStatements, events);
 }
+
+/**
+ * Where the audit rows of a control-plane change made outside /v1 go: the tenant's shard (so the
+ * tenant's `GET /v1/audit-events` shows them), or the control database for a change no tenant owns.
+ */
+export const auditDbFor = async (env: Env, tenantId: string | null): Promise<Db> => (tenantId ? tenantDb(env, tenantId) : controlDb(env));

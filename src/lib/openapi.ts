@@ -52,6 +52,28 @@ export const errors = {
   429: error("Rate limited"),
 } as const;
 
+/**
+ * 503 TENANT_MOVING: a write to a tenant whose rows are being moved to another shard
+ * (docs/scaling.md); the client retries after Retry-After seconds.
+ */
+export const tenantMovingResponse = {
+  ...error("The tenant is being moved to another shard (TENANT_MOVING): writes are refused for a few seconds; retry after Retry-After"),
+  headers: z.object({ "Retry-After": z.string().openapi({ description: "Seconds to wait before retrying", example: "5" }) }),
+};
+
+/** A /v1 write: tenant-scoped (x-tenant-id) and not a read; tenantContext fences exactly these while the tenant moves. */
+const isTenantWrite = (method: string, security: unknown) =>
+  !["get", "head", "options"].includes(method.toLowerCase()) &&
+  Array.isArray(security) && security.some((s) => typeof s === "object" && s !== null && "tenantHeader" in s);
+
+/** Documents the 503 TENANT_MOVING (with Retry-After) on every tenant-scoped write, in one place. */
+export function documentTenantMoving(registry: OpenAPIHono["openAPIRegistry"]) {
+  for (const d of registry.definitions) {
+    if (d.type !== "route" || !isTenantWrite(d.route.method, d.route.security)) continue;
+    d.route.responses[503] ??= tenantMovingResponse;
+  }
+}
+
 export const stdErrors = { 400: errors[400], 401: errors[401], 403: errors[403] } as const;
 export const stdErrorsWithNotFound = { ...stdErrors, 404: errors[404] } as const;
 

@@ -23,8 +23,8 @@ export interface Page<T> {
   total: number;
 }
 
-type SortValue = string | number;
-type Key = [SortValue, string];
+export type SortValue = string | number;
+export type Key = [SortValue, string];
 
 export const encodeCursor = (key: Key): string => toBase64Url(new TextEncoder().encode(JSON.stringify(key)));
 
@@ -40,7 +40,7 @@ export function decodeCursor(cursor: string): Key {
   throw validationError([{ path: "cursor", message: "Invalid cursor" }]);
 }
 
-interface KeysetOptions<Row, Out> {
+export interface KeysetOptions<Row, Out> {
   query: PageQuery;
   /** sort column then a unique tie-breaker (the id) */
   sort: [SQLiteColumn, SQLiteColumn];
@@ -53,24 +53,20 @@ interface KeysetOptions<Row, Out> {
   map: (row: Row) => Out;
 }
 
-/**
- * Keyset (seek) pagination on an index: (sort, id) < cursor, newest first by default.
- * The page and the total are read in one D1 batch (one round trip).
- */
-export async function keysetPage<Row, Out>(db: Db, o: KeysetOptions<Row, Out>): Promise<Page<Out>> {
-  const [sortCol, idCol] = o.sort;
-  const dir = o.direction ?? "desc";
+/** The seek condition (rows after the cursor) and the order for a keyset page; shared with cross-shard pages. */
+export function seek(sort: [SQLiteColumn, SQLiteColumn], dir: "asc" | "desc", cursor?: string): { cond: SQL | undefined; order: SQL[] } {
+  const [sortCol, idCol] = sort;
   const before = dir === "desc" ? lt : gt;
   let cond: SQL | undefined;
-  if (o.query.cursor) {
-    const [v, id] = decodeCursor(o.query.cursor);
+  if (cursor) {
+    const [v, id] = decodeCursor(cursor);
     cond = or(before(sortCol, v), and(eq(sortCol, v), before(idCol, id)));
   }
-  const order = dir === "desc" ? [desc(sortCol), desc(idCol)] : [asc(sortCol), asc(idCol)];
-  const [rows, counted] = (await db.batch([o.rows(cond, order, o.query.limit + 1), o.count] as const)) as unknown as [
-    Row[],
-    { n: number }[],
-  ];
+  return { cond, order: dir === "desc" ? [desc(sortCol), desc(idCol)] : [asc(sortCol), asc(idCol)] };
+}
+
+/** The page from up to limit+1 rows in page order (the extra row only says there is a next page). */
+export function pageOf<Row, Out>(rows: Row[], o: { query: PageQuery; key: (row: Row) => Key; map: (row: Row) => Out; total: number }): Page<Out> {
   const hasNextPage = rows.length > o.query.limit;
   const pageRows = hasNextPage ? rows.slice(0, o.query.limit) : rows;
   const first = pageRows[0];
@@ -83,6 +79,19 @@ export async function keysetPage<Row, Out>(db: Db, o: KeysetOptions<Row, Out>): 
       startCursor: first ? encodeCursor(o.key(first)) : null,
       endCursor: last ? encodeCursor(o.key(last)) : null,
     },
-    total: counted[0]?.n ?? 0,
+    total: o.total,
   };
+}
+
+/**
+ * Keyset (seek) pagination on an index: (sort, id) < cursor, newest first by default.
+ * The page and the total are read in one D1 batch (one round trip).
+ */
+export async function keysetPage<Row, Out>(db: Db, o: KeysetOptions<Row, Out>): Promise<Page<Out>> {
+  const { cond, order } = seek(o.sort, o.direction ?? "desc", o.query.cursor);
+  const [rows, counted] = (await db.batch([o.rows(cond, order, o.query.limit + 1), o.count] as const)) as unknown as [
+    Row[],
+    { n: number }[],
+  ];
+  return pageOf(rows, { query: o.query, key: o.key, map: o.map, total: counted[0]?.n ?? 0 });
 }

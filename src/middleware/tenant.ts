@@ -11,7 +11,7 @@ import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
 import type { TenantRole } from "../db/schema";
 import { rememberTenantShard, shardD1, tenantShard } from "../db/shards";
-import { BOOKMARK_HEADER, inSession, sessionDb, validBookmark } from "../db/sessions";
+import { BOOKMARK_HEADER, inSession, isWrite, sessionDb, validBookmark } from "../db/sessions";
 
 /** Resolves x-tenant-id against the verified principal. Runs after authenticate. */
 export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
@@ -28,7 +28,7 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   if (tenant!.shard !== undefined) rememberTenantShard(tenant!.id, tenant!.shard);
   const d1 = shardD1(c.env, tenant!.shard ?? (await tenantShard(c.env, tenant!.id)) ?? 0);
   c.set("db", sessionDb(d1));
-  const write = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
+  const write = isWrite(c.req.method);
   if (write && tenant!.movingSince) throw tenantMoving();
   const bookmark = await inSession(d1, { bookmark: validBookmark(c.req.header(BOOKMARK_HEADER)), write }, next);
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);

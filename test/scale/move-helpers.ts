@@ -1,7 +1,11 @@
 import { env } from "cloudflare:workers";
-import { shardD1 } from "../../src/db/shards";
+import { controlDb, shardD1 } from "../../src/db/shards";
 import { tenantTables } from "../../src/db/tenant-move";
+import type { Env } from "../../src/env";
+import { SYSTEM_META } from "../../src/lib/context";
 import { newId } from "../../src/lib/ids";
+import { handleMoveMessage, type TenantMoveMessage } from "../../src/modules/admin/background";
+import { getTenantMove, startTenantMove, type MoveSettings } from "../../src/modules/admin/tenant-move.service";
 
 /** Rows of the tenant per tenant-owned table on one shard (tables with none left out). */
 export async function rowsOn(shard: number, tenantId: string) {
@@ -39,4 +43,20 @@ export async function seedSolicitations(tenant: { id: string; shard: number }, l
     short_link_token: `tok_${newId()}`, metadata: JSON.stringify({ n: i, note: "it's \"quoted\"" }), created_at: now, updated_at: now,
   }));
   await insertJson(shardD1(env, tenant.shard), "solicitations", rows);
+}
+
+/**
+ * A whole move run in this test, message by message (the JOBS producer replaced by a list, no settle
+ * wait); returns the move record once finished.
+ */
+export async function moveInline(tenantId: string, to: number, platformAdminId: string, settings: Partial<MoveSettings> = {}) {
+  const sent: TenantMoveMessage[] = [];
+  const e = { ...env, JOBS: { send: async (body: TenantMoveMessage) => void sent.push(body) } } as unknown as Env;
+  const ctx = { db: controlDb(e), env: e, actor: { type: "user" as const, userId: platformAdminId, via: "platform" as const }, meta: SYSTEM_META, defer: () => {} };
+  const move = await startTenantMove(ctx, tenantId, to, { settleSeconds: 0, ...settings });
+  while (sent.length) {
+    const message = { id: `m-${newId()}`, timestamp: new Date(), body: sent.shift(), attempts: 1, ack: () => {}, retry: () => {} } as unknown as Message<unknown>;
+    await handleMoveMessage(e, message);
+  }
+  return getTenantMove(env, move.id);
 }

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, timestamp, updatedAt } from "./columns";
 
-/** The agency every tenant without one belongs to; seeded by migrations/0001_seed_house_agency.sql. */
+/** The agency every tenant without one belongs to; seeded by migrations/tenant/0001_house_agency_contact_counts.sql. */
 export const HOUSE_AGENCY_ID = "agency_house";
 
 export const agencies = sqliteTable(

@@ -1,6 +1,7 @@
 import { and, eq, lt, notInArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { tenantMoves, tenants } from "../../db/schema";
+import { recordShardSizes } from "../../db/shard-sizes";
 import { controlDb, forgetTenantShard, mirrorTenant, shardDb } from "../../db/shards";
 import type { Sweep } from "../../background/cron";
 import type { Env } from "../../env";
@@ -85,6 +86,8 @@ async function afterSlice(env: Env, move: Move, slice: Slice) {
     await writeOutcomeAudit(env, move, slice).catch((err) =>
       console.warn(JSON.stringify({ level: "warn", message: "tenant move audit row not written", moveId: move.id, error: String(err) })),
     );
+    // placement reads the new sizes at once; a failed measurement only waits for the daily sweep
+    await recordShardSizes(env).catch((err) => console.warn(JSON.stringify({ level: "warn", message: "shard sizes not recorded after move", moveId: move.id, error: String(err) })));
     return;
   }
   await sendMoveStep(env, move.id, move.step + 1, slice.delaySeconds ?? 0);

@@ -3,7 +3,7 @@ import { getTenantMove, listTenantMoves, startTenantMove } from "./tenant-move.s
 import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, USER_SECURITY } from "../../lib/openapi";
 import { platformSvc } from "../../middleware/service-context";
 import { AdminAuditListQuery, AuditEventSchema } from "../audit/schemas";
-import { listAuditEvents } from "../audit/service";
+import { listAuditEventsAcrossShards } from "../audit/service";
 import { TenantDetailSchema, TenantListQuery, TenantWithCountsSchema, UpdateTenantBody } from "../tenants/schemas";
 import { getTenantDetail, listTenants, updateTenant } from "../tenants/service";
 import { addAgencyAdmin, createAgency, listAgencies } from "./agencies.service";
@@ -84,4 +84,4 @@ export const adminRoutes = createRouter()
   .openapi(moveTenantRoute, async (c) => c.json(await startTenantMove(platformSvc(c), c.req.valid("param").id, c.req.valid("json").shard), 202))
   .openapi(getMoveRoute, async (c) => c.json(await getTenantMove(c.env, c.req.valid("param").id), 200))
   .openapi(listMovesRoute, async (c) => c.json(await listTenantMoves(c.env, c.req.valid("param").id), 200))
-  .openapi(auditRoute, async (c) => c.json(await listAuditEvents(c.var.db, c.req.valid("query")), 200));
+  .openapi(auditRoute, async (c) => c.json(await listAuditEventsAcrossShards(c.env, c.req.valid("query")), 200));

@@ -103,8 +103,8 @@ export const agencyRoutes = createRouter()
   .openapi(createLocationRoute, async (c) =>
     c.json(await createLocation(await owned(c, c.req.valid("param").tenantId), c.req.valid("json")), 201),
   )
-  .openapi(listLocationsRoute, async (c) => c.json(await listAgencyLocations(c.var.db, scope(c), c.req.valid("query")), 200))
+  .openapi(listLocationsRoute, async (c) => c.json(await listAgencyLocations(c.env, scope(c), c.req.valid("query")), 200))
   .openapi(createCampaignRoute, async (c) =>
     c.json(await createCampaign(await owned(c, c.req.valid("param").tenantId), c.req.valid("json")), 201),
   )
-  .openapi(listCampaignsRoute, async (c) => c.json(await listAgencyCampaigns(c.var.db, scope(c), c.req.valid("query")), 200));
+  .openapi(listCampaignsRoute, async (c) => c.json(await listAgencyCampaigns(c.env, scope(c), c.req.valid("query")), 200));

@@ -1,13 +1,13 @@
-import { listCampaignsAcrossTenants } from "../campaigns/service";
 import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../db/client";
+import { crossShardPage, everyShard, groupByShard, ofTarget, shardsHolding, type ShardTarget } from "../../db/cross-shard";
 import { controlDb, shardDb } from "../../db/shards";
-import { brands, campaigns, locations, tenants } from "../../db/schema";
+import type { Env } from "../../env";
+import { listCampaignsAcrossTenants } from "../campaigns/service";
+import { brands, locations, tenants } from "../../db/schema";
 import type { PlatformContext, ServiceContext } from "../../lib/context";
-import { keysetPage, type PageQuery } from "../../lib/pagination";
+import type { PageQuery } from "../../lib/pagination";
 import { toLocation } from "../locations/schemas";
-import { ownedByScope, type AgencyScope } from "../tenants/scope";
+import { tenantsInScope, type AgencyScope } from "../tenants/scope";
 import { asTenantContext, findScopedTenant } from "../tenants/service";
 
 /** A tenant-scoped ServiceContext for an owned tenant, on the tenant's shard; another agency's tenant is 404. */
@@ -17,35 +17,42 @@ export async function ownedTenantContext(ctx: PlatformContext, scope: AgencyScop
 }
 
 /**
- * The condition for agency-wide lists: rows of owned tenants, or of the one owned tenant asked for
- * (which must be owned: 404 otherwise).
+ * The shards to read for an agency-wide list, each with its tenants: the one owned tenant asked for
+ * (404 when not owned), or every tenant of the caller's agencies grouped by shard from the directory;
+ * a platform admin reads every shard unfiltered.
  */
-export async function agencyListFilter(db: Db, scope: AgencyScope, tenantIdColumn: SQLiteColumn, tenantId?: string) {
-  if (tenantId) return eq(tenantIdColumn, (await findScopedTenant(db, scope, tenantId)).id);
-  return ownedByScope(db, tenantIdColumn, scope);
+export async function agencyShards(env: Env, scope: AgencyScope, tenantId?: string): Promise<ShardTarget[]> {
+  if (tenantId) return groupByShard(env, [await findScopedTenant(controlDb(env), scope, tenantId)]);
+  return scope === "all" ? everyShard(env) : shardsHolding(env, tenantsInScope(scope));
 }
 
-export async function listAgencyLocations(db: Db, scope: AgencyScope, q: PageQuery & { tenantId?: string }) {
-  const where = await agencyListFilter(db, scope, locations.tenantId, q.tenantId);
-  return keysetPage(db, {
+export async function listAgencyLocations(env: Env, scope: AgencyScope, q: PageQuery & { tenantId?: string }) {
+  return crossShardPage(await agencyShards(env, scope, q.tenantId), {
     query: q,
     sort: [locations.createdAt, locations.id],
-    rows: (cursor, order, limit) =>
-      db
-        .select({
-          ...getTableColumns(locations),
-          // aliased: D1 returns rows keyed by column name, so joined columns must not share a name
-          brandName: sql<string | null>`${brands.name}`.as("brand_name"),
-          tenantName: sql<string>`${tenants.name}`.as("tenant_name"),
-          tenantSlug: sql<string>`${tenants.slug}`.as("tenant_slug"),
-        })
-        .from(locations)
-        .innerJoin(tenants, eq(tenants.id, locations.tenantId))
-        .leftJoin(brands, eq(brands.id, locations.brandId))
-        .where(and(where, cursor))
-        .orderBy(...order)
-        .limit(limit),
-    count: db.select({ n: count() }).from(locations).where(where),
+    onShard: (target) => {
+      const db = target.db;
+      const where = ofTarget(locations.tenantId, target);
+      return {
+        rows: (cursor, order, limit) =>
+          db
+            .select({
+              ...getTableColumns(locations),
+              // aliased: D1 returns rows keyed by column name, so joined columns must not share a name
+              brandName: sql<string | null>`${brands.name}`.as("brand_name"),
+              tenantName: sql<string>`${tenants.name}`.as("tenant_name"),
+              tenantSlug: sql<string>`${tenants.slug}`.as("tenant_slug"),
+            })
+            .from(locations)
+            // the shard's mirror of the directory row (kept current by mirrorTenant)
+            .innerJoin(tenants, eq(tenants.id, locations.tenantId))
+            .leftJoin(brands, eq(brands.id, locations.brandId))
+            .where(and(where, cursor))
+            .orderBy(...order)
+            .limit(limit),
+        count: db.select({ n: count() }).from(locations).where(where),
+      };
+    },
     key: (r) => [r.createdAt, r.id],
     map: ({ brandName, tenantName, tenantSlug, ...l }) => ({
       ...toLocation(l, brandName === null ? null : { id: l.brandId, name: brandName }),
@@ -54,6 +61,6 @@ export async function listAgencyLocations(db: Db, scope: AgencyScope, q: PageQue
   });
 }
 
-export async function listAgencyCampaigns(db: Db, scope: AgencyScope, q: PageQuery & { tenantId?: string }) {
-  return listCampaignsAcrossTenants(db, await agencyListFilter(db, scope, campaigns.tenantId, q.tenantId), q);
+export async function listAgencyCampaigns(env: Env, scope: AgencyScope, q: PageQuery & { tenantId?: string }) {
+  return listCampaignsAcrossTenants(await agencyShards(env, scope, q.tenantId), q);
 }

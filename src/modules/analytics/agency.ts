@@ -1,11 +1,11 @@
-import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, gte, lte, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../db/client";
+import { ofTarget, type ShardTarget } from "../../db/cross-shard";
+import { inJson } from "../../lib/sql";
 import { analyticsFunnelDaily as f, analyticsResponseDaily as r, analyticsReviewDaily as v, tenants } from "../../db/schema";
-import { allShards, controlDb, shardDb } from "../../db/shards";
+import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
-import { findScopedTenant } from "../tenants/service";
-import { ownedByScope } from "../tenants/scope";
+import { agencyShards } from "../agency/service";
 import type { AgencyScope } from "../tenants/scope";
 import { averageOf, rate, sumOf } from "./aggregates";
 import type { AgencyFiguresDto } from "./schemas";
@@ -23,15 +23,14 @@ const figures = (s: Sums): AgencyFiguresDto => ({
 /**
  * GET /agency/analytics: the rollups of every tenant the caller's agencies own (or the one owned
  * tenant asked for; another agency's tenant is 404), per tenant and in total. Rollups live on the
- * tenants' shards: every shard is read in parallel (each shard's `tenants` mirror scopes the owned
- * tenants there) and the sums merged; names come from the control plane (docs/scaling.md).
+ * tenants' shards: the shards holding owned tenants (from the directory, `agencyShards`) are read in
+ * parallel and the sums merged; names come from the control plane (docs/scaling.md).
  */
 export async function agencyAnalytics(env: Env, scope: AgencyScope, q: { dateFrom?: string; dateTo?: string; tenantId?: string }) {
   const range = resolveRange(q);
   const control = controlDb(env);
-  const shards = q.tenantId ? [shardDb(env, (await findScopedTenant(control, scope, q.tenantId)).shard)] : allShards(env).map((s) => s.db);
   const byTenant = new Map<string, Sums>();
-  for (const rows of await Promise.all(shards.map((db) => shardRollups(db, scope, q.tenantId, range)))) {
+  for (const rows of await Promise.all((await agencyShards(env, scope, q.tenantId)).map((t) => shardRollups(t, range)))) {
     for (const { tenantId, ...x } of rows) {
       const sums = byTenant.get(tenantId) ?? empty();
       for (const k of Object.keys(x) as (keyof Sums)[]) sums[k] += x[k] ?? 0;
@@ -39,7 +38,8 @@ export async function agencyAnalytics(env: Env, scope: AgencyScope, q: { dateFro
     }
   }
   const ids = [...byTenant.keys()];
-  const names = ids.length ? await control.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(inArray(tenants.id, ids)).orderBy(asc(tenants.name)) : [];
+  // one bound parameter however many tenants (D1 binds at most 100)
+  const names = ids.length ? await control.select({ id: tenants.id, name: tenants.name, slug: tenants.slug }).from(tenants).where(inJson(tenants.id, ids)).orderBy(asc(tenants.name)) : [];
   const total = empty();
   for (const s of byTenant.values()) for (const k of Object.keys(total) as (keyof Sums)[]) total[k] += s[k];
   return {
@@ -50,8 +50,9 @@ export async function agencyAnalytics(env: Env, scope: AgencyScope, q: { dateFro
 }
 
 /** One shard's rollup sums per owned tenant (three grouped reads in one batch). */
-async function shardRollups(db: Db, scope: AgencyScope, tenantId: string | undefined, range: { dateFrom: string; dateTo: string }) {
-  const owned = (col: SQLiteColumn) => (tenantId ? eq(col, tenantId) : ownedByScope(db, col, scope));
+async function shardRollups(target: ShardTarget, range: { dateFrom: string; dateTo: string }) {
+  const db = target.db;
+  const owned = (col: SQLiteColumn) => ofTarget(col, target);
   const inRange = (t: { day: SQLiteColumn }) => and(gte(t.day, range.dateFrom), lte(t.day, range.dateTo));
   const [reviewRows, funnelRows, responseRows] = await db.batch([
     db

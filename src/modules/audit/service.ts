@@ -1,5 +1,7 @@
 import { and, count, desc, eq, gte, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { crossShardPage, everyShard, tenantAndControl } from "../../db/cross-shard";
+import type { Env } from "../../env";
 import { auditEvents } from "../../db/schema";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { csvRow } from "./csv";
@@ -26,6 +28,25 @@ export function listAuditEvents(db: Db, q: PageQuery & AuditFilter) {
     sort: [auditEvents.occurredAt, auditEvents.id],
     rows: (cursor, order, limit) => db.select().from(auditEvents).where(and(filter, cursor)).orderBy(...order).limit(limit),
     count: db.select({ n: count() }).from(auditEvents).where(filter),
+    key: (e) => [e.occurredAt, e.id],
+    map: toAuditEvent,
+  });
+}
+
+/**
+ * GET /admin/audit-events: every shard (platform-level rows, tenantId null, live on the control
+ * database, shard 0), or with a tenantId filter that tenant's shard and shard 0, merged newest first.
+ */
+export async function listAuditEventsAcrossShards(env: Env, q: PageQuery & AuditFilter) {
+  const targets = q.tenantId === undefined ? everyShard(env) : await tenantAndControl(env, q.tenantId);
+  const filter = where(q);
+  return crossShardPage(targets, {
+    query: q,
+    sort: [auditEvents.occurredAt, auditEvents.id],
+    onShard: ({ db }) => ({
+      rows: (cursor, order, limit) => db.select().from(auditEvents).where(and(filter, cursor)).orderBy(...order).limit(limit),
+      count: db.select({ n: count() }).from(auditEvents).where(filter),
+    }),
     key: (e) => [e.occurredAt, e.id],
     map: toAuditEvent,
   });

@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { forgetPrincipal } from "../identity/principal-cache";
 import type { Db } from "../../db/client";
 import { passwordCredentials, users } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
+import { auditDbFor, commitControl } from "../../lib/commit";
 import type { RequestMeta } from "../../lib/context";
 import { hashPassword } from "../../lib/crypto";
 import { signSessionToken } from "../../lib/jwt";
@@ -12,6 +14,15 @@ import { burnUserTokens, claimUserToken, invalidToken, issueUserToken, sendReset
 import { toSessionUser } from "./schemas";
 
 const userAudit = (db: Db, meta: RequestMeta, userId: string) => ({ db, meta, actor: { type: "user" as const, userId, via: "tenant" as const } });
+
+/**
+ * Account rows live on the control database; the audit row goes to the tenant's shard (so the
+ * tenant's GET /v1/audit-events shows it), or the control database for an account of no tenant.
+ */
+async function commitAccountChange(env: Env, tenantId: string | null, statements: BatchItem<"sqlite">[], audit: (auditDb: Db) => BatchItem<"sqlite">) {
+  const auditDb = await auditDbFor(env, tenantId);
+  await commitControl({ db: auditDb, env, defer: () => undefined }, () => statements, [audit(auditDb)]);
+}
 
 /** Hashes first, then returns the (unrun) upsert for the batch. */
 async function passwordUpsert(db: Db, userId: string, password: string) {
@@ -37,15 +48,14 @@ export async function setupPassword(db: Db, env: Env, meta: RequestMeta, input: 
   const user = await activeUser(db, claimed.userId);
   const updatedAt = nowIso();
   const credential = await passwordUpsert(db, user.id, input.password);
-  await db.batch([
+  const tenantId = claimed.tenantId ?? user.tenantId;
+  await commitAccountChange(env, tenantId, [
     credential.statement,
     db.update(users).set({ name: input.name, updatedAt }).where(eq(users.id, user.id)),
     burnUserTokens(db, user.id, "invite"),
-    auditStatement(userAudit(db, meta, user.id), {
-      tenantId: claimed.tenantId ?? user.tenantId, action: "user.invite_accepted", resourceType: "user", resourceId: user.id,
-      nextState: { name: input.name },
-    }),
-  ]);
+  ], (auditDb) => auditStatement(userAudit(auditDb, meta, user.id), {
+    tenantId, action: "user.invite_accepted", resourceType: "user", resourceId: user.id, nextState: { name: input.name },
+  }));
   forgetPrincipal(user.id);
   return { token: await signSessionToken(env, user.id), user: toSessionUser({ ...user, name: input.name }) };
 }
@@ -70,12 +80,11 @@ export async function forgotPassword(db: Db, env: Env, meta: RequestMeta, email:
         const quota = await env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`reset:${row.id}`)).hit(RESET_EMAILS_PER_HOUR, 3600);
         if (!quota.allowed) return;
         const reset = await issueUserToken(db, { userId: row.id, purpose: "reset", tenantId: row.tenantId });
-        await db.batch([
-          reset.statement,
-          auditStatement({ db, meta, actor: { type: "system", name: "forgot-password" } }, {
+        await commitAccountChange(env, row.tenantId, [reset.statement], (auditDb) =>
+          auditStatement({ db: auditDb, meta, actor: { type: "system", name: "forgot-password" } }, {
             tenantId: row.tenantId, action: "user.password_reset_requested", resourceType: "user", resourceId: row.id,
           }),
-        ]);
+        );
         await sendResetEmail(db, env, { tenantId: row.tenantId, to: row.email, token: reset.token });
       })().catch((err) => console.error(JSON.stringify({ level: "error", message: "reset email failed", error: String(err) }))),
     );
@@ -84,16 +93,13 @@ export async function forgotPassword(db: Db, env: Env, meta: RequestMeta, email:
 }
 
 /** Sets a new password with a reset token; the token, and every other outstanding reset token, is spent. */
-export async function resetPassword(db: Db, meta: RequestMeta, input: { token: string; password: string }) {
+export async function resetPassword(db: Db, env: Env, meta: RequestMeta, input: { token: string; password: string }) {
   const claimed = await claimUserToken(db, input.token, "reset");
   const user = await activeUser(db, claimed.userId);
   const credential = await passwordUpsert(db, user.id, input.password);
-  await db.batch([
-    credential.statement,
-    burnUserTokens(db, user.id, "reset"),
-    auditStatement(userAudit(db, meta, user.id), {
-      tenantId: claimed.tenantId ?? user.tenantId, action: "user.password_reset", resourceType: "user", resourceId: user.id,
-    }),
-  ]);
+  const tenantId = claimed.tenantId ?? user.tenantId;
+  await commitAccountChange(env, tenantId, [credential.statement, burnUserTokens(db, user.id, "reset")], (auditDb) =>
+    auditStatement(userAudit(auditDb, meta, user.id), { tenantId, action: "user.password_reset", resourceType: "user", resourceId: user.id }),
+  );
   return { ok: true };
 }

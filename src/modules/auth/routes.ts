@@ -69,7 +69,7 @@ export const authRoutes = createRouter()
   .openapi(forgotPasswordRoute, async (c) =>
     c.json(await forgotPassword(c.var.db, c.env, requestMeta(c), c.req.valid("json").email, (w) => c.executionCtx.waitUntil(w)), 200),
   )
-  .openapi(resetPasswordRoute, async (c) => c.json(await resetPassword(c.var.db, requestMeta(c), c.req.valid("json")), 200))
+  .openapi(resetPasswordRoute, async (c) => c.json(await resetPassword(c.var.db, c.env, requestMeta(c), c.req.valid("json")), 200))
   .openapi(meRoute, async (c) => {
     const p = c.var.principal;
     if (p.kind !== "user") throw unauthenticated("A user credential is required");

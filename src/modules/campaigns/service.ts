@@ -1,5 +1,5 @@
-import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
+import { crossShardPage, ofTarget, type ShardTarget } from "../../db/cross-shard";
 import { brands, campaigns, locations, tenants } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -27,25 +27,27 @@ export async function listCampaigns(ctx: ServiceContext, q: PageQuery & { locati
   });
 }
 
-/**
- * Campaigns across the given tenants (an agency's), newest first, each with its tenant. A tenantId
- * filter outside `tenantIds` yields an empty page: the caller decides which tenants are visible.
- */
-/** Campaigns across tenants (agency lists), each with its tenant; `where` decides which tenants. */
-export async function listCampaignsAcrossTenants(db: Db, where: SQL | undefined, q: PageQuery) {
-  return keysetPage(db, {
+/** Campaigns of many tenants, newest first, each with its tenant: one keyset page merged across the target shards. */
+export async function listCampaignsAcrossTenants(targets: ShardTarget[], q: PageQuery) {
+  return crossShardPage(targets, {
     query: q,
     sort: [campaigns.createdAt, campaigns.id],
-    rows: (cursor, order, limit) =>
-      db
-        // aliased: D1 batch results are keyed by column name, so a second "name" would overwrite the first
-        .select({ ...getTableColumns(campaigns), tenantName: sql<string>`${tenants.name}`.as("tenant_name"), tenantSlug: tenants.slug })
-        .from(campaigns)
-        .innerJoin(tenants, eq(tenants.id, campaigns.tenantId))
-        .where(and(where, cursor))
-        .orderBy(...order)
-        .limit(limit),
-    count: db.select({ n: count() }).from(campaigns).where(where),
+    onShard: (target) => {
+      const db = target.db;
+      const where = ofTarget(campaigns.tenantId, target);
+      return {
+        rows: (cursor, order, limit) =>
+          db
+            // aliased: D1 batch results are keyed by column name, so a second "name" would overwrite the first
+            .select({ ...getTableColumns(campaigns), tenantName: sql<string>`${tenants.name}`.as("tenant_name"), tenantSlug: tenants.slug })
+            .from(campaigns)
+            .innerJoin(tenants, eq(tenants.id, campaigns.tenantId))
+            .where(and(where, cursor))
+            .orderBy(...order)
+            .limit(limit),
+        count: db.select({ n: count() }).from(campaigns).where(where),
+      };
+    },
     key: (c) => [c.createdAt, c.id],
     map: ({ tenantName, tenantSlug, ...c }) => ({ ...toCampaign(c), tenant: { id: c.tenantId, name: tenantName, slug: tenantSlug } }),
   });

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, desc, eq } from "drizzle-orm";
-import { outboxMessages, MESSAGE_CHANNELS } from "../../db/schema";
+import { MESSAGE_CHANNELS } from "../../db/schema";
 import { createRouter, DateTime, json, stdErrors, USER_SECURITY } from "../../lib/openapi";
+import { listOutboxMessages } from "./service";
 
 const OutboxMessageSchema = z
   .object({
@@ -33,13 +33,4 @@ const list = createRoute({
   responses: { 200: json(z.object({ data: z.array(OutboxMessageSchema) }).openapi("OutboxList")), ...stdErrors },
 });
 
-export const outboxRoutes = createRouter().openapi(list, async (c) => {
-  const { limit, tenantId } = c.req.valid("query");
-  const data = await c.var.db
-    .select()
-    .from(outboxMessages)
-    .where(and(tenantId ? eq(outboxMessages.tenantId, tenantId) : undefined))
-    .orderBy(desc(outboxMessages.createdAt), desc(outboxMessages.id))
-    .limit(limit);
-  return c.json({ data }, 200);
-});
+export const outboxRoutes = createRouter().openapi(list, async (c) => c.json({ data: await listOutboxMessages(c.env, c.req.valid("query")) }, 200));

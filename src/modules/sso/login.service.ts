@@ -4,7 +4,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { samlAssertions, ssoConfigs, tenants } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
-import { commit } from "../../lib/commit";
+import { auditDbFor, commitControl } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, notFound } from "../../lib/errors";
@@ -17,7 +17,10 @@ import type { SsoConfigRow } from "./schemas";
 import { findOrProvisionUser, identityFromProfile } from "./users";
 import { frontendUrl, serviceProviderUrls } from "./urls";
 
-/** A public route's context: no caller yet, the tenant comes from the slug. */
+/**
+ * A public route's context: no caller yet, the tenant comes from the slug. Its `db` is the control
+ * database (SSO settings, SAML requests and assertions, users); audit rows go to the tenant's shard.
+ */
 export type PublicContext = Omit<ServiceContext, "tenantId" | "actor">;
 
 export interface SamlCallbackForm {
@@ -101,7 +104,7 @@ export async function completeSignIn(pctx: PublicContext, slug: string, form: Sa
   } catch (err) {
     if (!(err instanceof SamlRejection)) throw err;
     console.warn(JSON.stringify({ level: "warn", message: "SAML response refused", tenantId: ctx.tenantId, reason: err.reason, detail: err.internal, requestId: ctx.meta.requestId }));
-    await auditStatement(ctx, {
+    await auditStatement({ ...ctx, db: await auditDbFor(ctx.env, ctx.tenantId) }, {
       tenantId: ctx.tenantId, action: "sso.login_failed", resourceType: "sso_config", resourceId: ctx.tenantId,
       metadata: { reason: err.reason, ...(email ? { email } : {}) },
     });
@@ -144,13 +147,15 @@ async function rememberAssertion(ctx: ServiceContext, verified: VerifiedAssertio
   if (inserted.length === 0) throw new SamlRejection("replayed");
 }
 
+/** The user (created first when JIT) on the control database, then the login's audit rows on the tenant's shard. */
 async function signIn(ctx: ServiceContext, config: SsoConfigRow, identity: ReturnType<typeof identityFromProfile>, assertionId: string): Promise<string> {
+  const onShard: ServiceContext = { ...ctx, db: await auditDbFor(ctx.env, ctx.tenantId) };
   for (let attempt = 0; ; attempt++) {
-    const user = await findOrProvisionUser(ctx, config, identity);
-    const asUser: ServiceContext = { ...ctx, actor: { type: "user", userId: user.userId, via: "tenant" } };
+    const user = await findOrProvisionUser(onShard, config, identity);
+    const asUser: ServiceContext = { ...onShard, actor: { type: "user", userId: user.userId, via: "tenant" } };
     try {
-      await commit(asUser, [
-        ...user.statements,
+      await commitControl(asUser, user.controlStatements, [
+        ...user.auditStatements,
         auditStatement(asUser, {
           tenantId: ctx.tenantId, action: "sso.login", resourceType: "user", resourceId: user.userId,
           metadata: { method: "saml", assertionId, provisioned: user.provisioned },

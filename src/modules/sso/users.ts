@@ -1,6 +1,8 @@
 import type { Profile } from "@node-saml/node-saml";
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../db/client";
+import { controlDb } from "../../db/shards";
 import { roleAssignments, users, type TenantRole } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import type { ServiceContext } from "../../lib/context";
@@ -39,8 +41,10 @@ export function identityFromProfile(profile: Profile, mapping: AttributeMapping)
 export interface SignInUser {
   userId: string;
   provisioned: boolean;
-  /** the user and role rows to create (JIT), to commit with the login's audit row */
-  statements: BatchItem<"sqlite">[];
+  /** the user and role rows to create (JIT) on the control database, to commit with the login's audit rows */
+  controlStatements: (control: Db) => BatchItem<"sqlite">[];
+  /** the JIT audit row, on the tenant's shard (`ctx.db`) */
+  auditStatements: BatchItem<"sqlite">[];
 }
 
 /**
@@ -50,9 +54,10 @@ export interface SignInUser {
  * beyond its own tenant. Unknown emails are created when JIT provisioning is on.
  */
 export async function findOrProvisionUser(ctx: ServiceContext, config: SsoConfigRow, identity: SamlIdentity): Promise<SignInUser> {
-  const [found, grants] = await ctx.db.batch([
-    ctx.db.select().from(users).where(eq(users.email, identity.email)).limit(1),
-    ctx.db
+  const control = controlDb(ctx.env);
+  const [found, grants] = await control.batch([
+    control.select().from(users).where(eq(users.email, identity.email)).limit(1),
+    control
       .select({ scopeType: roleAssignments.scopeType, scopeId: roleAssignments.scopeId })
       .from(roleAssignments)
       .innerJoin(users, eq(users.id, roleAssignments.userId))
@@ -63,7 +68,7 @@ export async function findOrProvisionUser(ctx: ServiceContext, config: SsoConfig
     if (!user.isActive) throw new SamlRejection("user_inactive");
     const ownTenantOnly = grants.length > 0 && grants.every((g) => g.scopeType === "tenant" && g.scopeId === ctx.tenantId);
     if (!ownTenantOnly || (user.tenantId ?? ctx.tenantId) !== ctx.tenantId) throw new SamlRejection("user_not_eligible");
-    return { userId: user.id, provisioned: false, statements: [] };
+    return { userId: user.id, provisioned: false, controlStatements: () => [], auditStatements: [] };
   }
   if (!config.jitProvisioning) throw new SamlRejection("user_not_found");
 
@@ -77,9 +82,8 @@ export async function findOrProvisionUser(ctx: ServiceContext, config: SsoConfig
   return {
     userId: created.id,
     provisioned: true,
-    statements: [
-      ctx.db.insert(users).values(created),
-      ctx.db.insert(roleAssignments).values(grant),
+    controlStatements: (db) => [db.insert(users).values(created), db.insert(roleAssignments).values(grant)],
+    auditStatements: [
       auditStatement(ctx, {
         tenantId: ctx.tenantId, action: "user.created", resourceType: "user", resourceId: created.id,
         nextState: { ...created, role }, metadata: { source: "saml_jit" },

@@ -3,7 +3,8 @@ import type { Db } from "../../db/client";
 import { customHostnames } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
-import { commit } from "../../lib/commit";
+import { auditDbFor, commitControl } from "../../lib/commit";
+import { controlDb } from "../../db/shards";
 import type { PlatformContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, conflict, notFound } from "../../lib/errors";
@@ -69,9 +70,10 @@ export const getHostname = async (db: Db, env: Env, owner: Owner, id: string) =>
  */
 export async function createHostname(ctx: PlatformContext, owner: Owner, hostname: string) {
   if (hostname === new URL(ctx.env.PUBLIC_BASE_URL).hostname.toLowerCase()) throw conflict("That is the platform's own hostname");
-  const [taken, mine] = await ctx.db.batch([
-    ctx.db.select({ id: customHostnames.id }).from(customHostnames).where(eq(customHostnames.hostname, hostname)),
-    ctx.db.select({ n: count() }).from(customHostnames).where(ownedBy(owner)),
+  const control = controlDb(ctx.env);
+  const [taken, mine] = await control.batch([
+    control.select({ id: customHostnames.id }).from(customHostnames).where(eq(customHostnames.hostname, hostname)),
+    control.select({ n: count() }).from(customHostnames).where(ownedBy(owner)),
   ]);
   if (taken.length) throw conflict(`The hostname ${hostname} is already registered`);
   if (mine[0]!.n >= MAX_HOSTNAMES_PER_OWNER) throw conflict(`At most ${MAX_HOSTNAMES_PER_OWNER} custom hostnames per ${owner.scope}`);
@@ -80,8 +82,7 @@ export async function createHostname(ctx: PlatformContext, owner: Owner, hostnam
   const now = nowIso();
   const row: Row = { id: newId(), scope: owner.scope, scopeId: owner.scopeId, agencyId: owner.agencyId, hostname, createdAt: now, ...fromProvider(provided, now) };
   try {
-    await commit(ctx, [
-      ctx.db.insert(customHostnames).values(row),
+    await commitControl(ctx, (c) => [c.insert(customHostnames).values(row)], [
       auditStatement(ctx, { tenantId: owner.tenantId, action: "custom_hostname.created", resourceType: "custom_hostname", resourceId: row.id, nextState: row }),
     ]);
   } catch (e) {
@@ -100,8 +101,7 @@ async function applyStatus(ctx: PlatformContext, owner: Pick<Owner, "tenantId">,
   const next = p ? fromProvider(p, now, before) : { status: "deleted", sslStatus: null, lastCheckedAt: now, updatedAt: now };
   const after = { ...before, ...next };
   const changed = after.status !== before.status || after.sslStatus !== before.sslStatus;
-  await commit(ctx, [
-    ctx.db.update(customHostnames).set(next).where(eq(customHostnames.id, before.id)),
+  await commitControl(ctx, (c) => [c.update(customHostnames).set(next).where(eq(customHostnames.id, before.id))], [
     ...(changed
       ? [auditStatement(ctx, {
           tenantId: owner.tenantId, action: "custom_hostname.status_changed", resourceType: "custom_hostname", resourceId: before.id,
@@ -115,7 +115,7 @@ async function applyStatus(ctx: PlatformContext, owner: Pick<Owner, "tenantId">,
 
 /** Asks Cloudflare for the hostname's current status (the customer just created the DNS records). */
 export async function refreshHostname(ctx: PlatformContext, owner: Owner, id: string) {
-  const before = await findRow(ctx.db, owner, id);
+  const before = await findRow(controlDb(ctx.env), owner, id);
   const provider = providerOf(ctx.env);
   const p = before.providerId ? await provider.get(before.providerId).catch(upstream) : null;
   return view(ctx.env, await applyStatus(ctx, owner, before, p));
@@ -123,10 +123,9 @@ export async function refreshHostname(ctx: PlatformContext, owner: Owner, id: st
 
 /** Removes it from Cloudflare (already gone there is fine) and here; links stop using it at once in this isolate, within a minute elsewhere. */
 export async function deleteHostname(ctx: PlatformContext, owner: Owner, id: string) {
-  const before = await findRow(ctx.db, owner, id);
+  const before = await findRow(controlDb(ctx.env), owner, id);
   if (before.providerId) await providerOf(ctx.env).delete(before.providerId).catch(upstream);
-  await commit(ctx, [
-    ctx.db.delete(customHostnames).where(eq(customHostnames.id, id)),
+  await commitControl(ctx, (c) => [c.delete(customHostnames).where(eq(customHostnames.id, id))], [
     auditStatement(ctx, { tenantId: owner.tenantId, action: "custom_hostname.deleted", resourceType: "custom_hostname", resourceId: id, previousState: before }),
   ]);
   forgetWhiteLabels();
@@ -156,12 +155,14 @@ export async function sweepHostnameStatus(env: Env, db: Db, now: Date): Promise<
     )
     .orderBy(asc(customHostnames.lastCheckedAt), asc(customHostnames.id))
     .limit(SWEEP_BATCH);
-  const ctx: PlatformContext = { db, env, actor: { type: "system", name: "custom-hostname-sweep" }, meta: { ip: null, userAgent: null, requestId: null }, defer: () => undefined };
   let checked = 0;
   for (const row of rows) {
     try {
       const p = row.providerId ? await provider.get(row.providerId) : null;
-      await applyStatus(ctx, { tenantId: row.scope === "tenant" ? row.scopeId : null }, row, p);
+      const tenantId = row.scope === "tenant" ? row.scopeId : null;
+      // a tenant's hostname is audited on the tenant's shard
+      const ctx: PlatformContext = { db: await auditDbFor(env, tenantId), env, actor: { type: "system", name: "custom-hostname-sweep" }, meta: { ip: null, userAgent: null, requestId: null }, defer: () => undefined };
+      await applyStatus(ctx, { tenantId }, row, p);
       checked++;
     } catch (e) {
       console.warn(JSON.stringify({ level: "warn", message: "custom hostname check failed", hostnameId: row.id, error: String((e as Error).message ?? e) }));

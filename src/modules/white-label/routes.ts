@@ -23,11 +23,9 @@ const hostingNote =
 
 /**
  * White-label brands and custom hostnames are control-plane rows (looked up by host before the
- * tenant is known, docs/scaling.md): the tenant routes act on the control database, and their audit
- * rows land there too.
+ * tenant is known, docs/scaling.md): the services act on the control database; a tenant route's
+ * context keeps the tenant's shard, where its audit rows go.
  */
-const controlSvc = (c: Context<AppEnv>) => ({ ...svc(c), db: controlDb(c.env) });
-
 const agencyOwnerOf = (c: Context<AppEnv>) => agencyOwner(c.var.db, agencyScopeOf(c.var.principal), c.req.param("agencyId")!);
 
 // ---- agency brand ----
@@ -158,17 +156,17 @@ export const whiteLabelRoutes = createRouter()
     await deleteHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("param").id);
     return c.body(null, 204);
   })
-  .openapi(getTenantBrandingRoute, async (c) => c.json(await getTenantBranding(controlSvc(c)), 200))
-  .openapi(putTenantBrandingRoute, async (c) => c.json(await putTenantBranding(controlSvc(c), c.req.valid("json")), 200))
+  .openapi(getTenantBrandingRoute, async (c) => c.json(await getTenantBranding(svc(c)), 200))
+  .openapi(putTenantBrandingRoute, async (c) => c.json(await putTenantBranding(svc(c), c.req.valid("json")), 200))
   .openapi(deleteTenantBrandingRoute, async (c) => {
-    await deleteTenantBranding(controlSvc(c));
+    await deleteTenantBranding(svc(c));
     return c.body(null, 204);
   })
-  .openapi(listTenantHostnamesRoute, async (c) => c.json(await listHostnames(controlDb(c.env), c.env, await tenantOwner(controlSvc(c))), 200))
-  .openapi(createTenantHostnameRoute, async (c) => c.json(await createHostname(controlSvc(c), await tenantOwner(controlSvc(c)), c.req.valid("json").hostname), 201))
-  .openapi(getTenantHostnameRoute, async (c) => c.json(await getHostname(controlDb(c.env), c.env, await tenantOwner(controlSvc(c)), c.req.valid("param").id), 200))
-  .openapi(refreshTenantHostnameRoute, async (c) => c.json(await refreshHostname(controlSvc(c), await tenantOwner(controlSvc(c)), c.req.valid("param").id), 200))
+  .openapi(listTenantHostnamesRoute, async (c) => c.json(await listHostnames(controlDb(c.env), c.env, await tenantOwner(svc(c))), 200))
+  .openapi(createTenantHostnameRoute, async (c) => c.json(await createHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("json").hostname), 201))
+  .openapi(getTenantHostnameRoute, async (c) => c.json(await getHostname(controlDb(c.env), c.env, await tenantOwner(svc(c)), c.req.valid("param").id), 200))
+  .openapi(refreshTenantHostnameRoute, async (c) => c.json(await refreshHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("param").id), 200))
   .openapi(deleteTenantHostnameRoute, async (c) => {
-    await deleteHostname(controlSvc(c), await tenantOwner(controlSvc(c)), c.req.valid("param").id);
+    await deleteHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("param").id);
     return c.body(null, 204);
   });

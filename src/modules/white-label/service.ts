@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { agencies, tenants, whiteLabelBrands, type WhiteLabelScope } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
-import { commit } from "../../lib/commit";
+import { commitControl } from "../../lib/commit";
+import { controlDb } from "../../db/shards";
 import type { PlatformContext, ServiceContext } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -11,7 +12,12 @@ import { inAgencyScope, type AgencyScope } from "../tenants/scope";
 import { forgetWhiteLabels, publicBaseUrlOf, tenantWhiteLabel } from "./resolve";
 import { toWhiteLabelBrand, type AgencyBrandInput, type TenantBrandInput } from "./schemas";
 
-/** Whom a brand or hostname belongs to; tenantId is set for tenant scope (its audit rows go to that tenant). */
+/**
+ * Whom a brand or hostname belongs to; tenantId is set for tenant scope. The rows are control-plane
+ * rows (found by host before the tenant is known); the services read and write them on
+ * `controlDb(ctx.env)`, while `ctx.db` is where the audit rows go: the tenant's shard for a tenant's
+ * brand or hostname (its `GET /v1/audit-events` shows them), the control database for an agency's.
+ */
 export interface Owner {
   scope: WhiteLabelScope;
   scopeId: string;
@@ -27,7 +33,7 @@ export async function agencyOwner(db: Db, scope: AgencyScope, agencyId: string):
 }
 
 export async function tenantOwner(ctx: ServiceContext): Promise<Owner> {
-  const row = await ctx.db.select({ agencyId: tenants.agencyId }).from(tenants).where(eq(tenants.id, ctx.tenantId)).get();
+  const row = await controlDb(ctx.env).select({ agencyId: tenants.agencyId }).from(tenants).where(eq(tenants.id, ctx.tenantId)).get();
   if (!row) throw notFound("Tenant");
   return { scope: "tenant", scopeId: ctx.tenantId, agencyId: row.agencyId, tenantId: ctx.tenantId };
 }
@@ -43,7 +49,7 @@ export async function getAgencyBrand(db: Db, owner: Owner) {
 
 /** Creates or replaces a brand row (one per scope), with its audit row, in one batch. */
 async function saveBrand(ctx: PlatformContext, owner: Owner, values: Record<string, string | null>) {
-  const before = await brandOf(ctx.db, owner.scope, owner.scopeId);
+  const before = await brandOf(controlDb(ctx.env), owner.scope, owner.scopeId);
   const now = nowIso();
   const row = {
     id: before?.id ?? newId(), scope: owner.scope, scopeId: owner.scopeId, agencyId: owner.agencyId,
@@ -51,8 +57,9 @@ async function saveBrand(ctx: PlatformContext, owner: Owner, values: Record<stri
     ...values, createdAt: before?.createdAt ?? now, updatedAt: now,
   };
   const { id, createdAt, ...set } = row;
-  await commit(ctx, [
-    ctx.db.insert(whiteLabelBrands).values(row).onConflictDoUpdate({ target: [whiteLabelBrands.scope, whiteLabelBrands.scopeId], set }),
+  await commitControl(ctx, (control) => [
+    control.insert(whiteLabelBrands).values(row).onConflictDoUpdate({ target: [whiteLabelBrands.scope, whiteLabelBrands.scopeId], set }),
+  ], [
     auditStatement(ctx, {
       tenantId: owner.tenantId, action: "white_label.brand_saved", resourceType: `${owner.scope}_brand`, resourceId: owner.scopeId,
       previousState: before ?? null, nextState: row,
@@ -63,10 +70,9 @@ async function saveBrand(ctx: PlatformContext, owner: Owner, values: Record<stri
 }
 
 async function deleteBrand(ctx: PlatformContext, owner: Owner) {
-  const before = await brandOf(ctx.db, owner.scope, owner.scopeId);
+  const before = await brandOf(controlDb(ctx.env), owner.scope, owner.scopeId);
   if (!before) throw notFound(owner.scope === "agency" ? "Agency brand" : "Brand override");
-  await commit(ctx, [
-    ctx.db.delete(whiteLabelBrands).where(eq(whiteLabelBrands.id, before.id)),
+  await commitControl(ctx, (control) => [control.delete(whiteLabelBrands).where(eq(whiteLabelBrands.id, before.id))], [
     auditStatement(ctx, { tenantId: owner.tenantId, action: "white_label.brand_deleted", resourceType: `${owner.scope}_brand`, resourceId: owner.scopeId, previousState: before }),
   ]);
   forgetWhiteLabels();
@@ -83,10 +89,11 @@ export const deleteAgencyBrand = deleteBrand;
 /** The tenant's override, its agency's brand, what pages show, and where its links point. */
 export async function getTenantBranding(ctx: ServiceContext) {
   const owner = await tenantOwner(ctx);
+  const control = controlDb(ctx.env);
   const [override, agency, wl] = await Promise.all([
-    brandOf(ctx.db, "tenant", ctx.tenantId),
-    brandOf(ctx.db, "agency", owner.agencyId),
-    tenantWhiteLabel(ctx.db, ctx.tenantId),
+    brandOf(control, "tenant", ctx.tenantId),
+    brandOf(control, "agency", owner.agencyId),
+    tenantWhiteLabel(control, ctx.tenantId),
   ]);
   const { source, ...fields } = wl!.brand;
   return {
