@@ -1,9 +1,16 @@
 import type { Db } from "../../db/client";
 import type { Env } from "../../env";
 import { resolveProvider } from "./resolve";
-import type { MessageProvider, OutgoingMessage } from "./types";
+import type { FetchLike, MessageProvider, OutgoingMessage } from "./types";
 import { withEmailFooter } from "../../modules/white-label/render";
 import { tenantWhiteLabel, type EffectiveBrand } from "../../modules/white-label/resolve";
+
+let fetchOverride: FetchLike | undefined;
+
+/** Tests point the providers of transactional mail at a local stand-in here; null restores the global fetch. */
+export const useTransactionalFetch = (f: FetchLike | null) => {
+  fetchOverride = f ?? undefined;
+};
 
 /**
  * The provider for the tenant's email channel (invites, password resets, SLA escalations):
@@ -12,7 +19,7 @@ import { tenantWhiteLabel, type EffectiveBrand } from "../../modules/white-label
 export function emailProviderFor(db: Db, env: Env, tenantId: string | null): MessageProvider {
   return {
     name: "email",
-    send: async (message) => (await resolveProvider(db, env, tenantId, "email")).send(message),
+    send: async (message) => (await resolveProvider(db, env, tenantId, "email", fetchOverride)).send(message),
   };
 }
 
