@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMessages } from "../../src/db/schema";
 import { controlDb, shardDb } from "../../src/db/shards";
-import { useTransactionalFetch } from "../../src/providers/messaging/transactional";
+import { onShard } from "../../src/background/shards";
+import { sendTransactionalEmail, useTransactionalFetch } from "../../src/providers/messaging/transactional";
 import { request } from "../helpers/http";
 import { latestEmailTo, tokenIn } from "../helpers/outbox";
 import { pollUntil } from "../helpers/poll";
@@ -83,6 +84,21 @@ describe("control-plane emails of a shard-1 tenant", () => {
     expect(sentTo(existing.email)).toEqual([
       expect.objectContaining({ from: { email: "team@shard-one.test", name: "Shard One Team" }, subject: `You now have access to ${w.tenantA.name}`, tenantId: w.tenantA.id }),
     ]);
+  });
+
+  it("a white-labelled shard-1 tenant's mail carries its agency's brand, from a control-plane flow and from a sweep on its shard", async () => {
+    const brand = await w.as("agencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, { name: "Northwind Partners", supportEmail: "help@northwind.test" });
+    expect(brand.status).toBe(200);
+    const email = unique("branded");
+    expect((await w.as("tenantAdmin").post("/v1/users/invite", { email, role: "viewer" })).status).toBe(201);
+    // as an SLA escalation sends it: background work on shard 1 (env.DB is the shard, the brand is a control row)
+    await sendTransactionalEmail(onShard(env, 1), { tenantId: w.tenantA.id, to: email, subject: "1 review overdue", text: "Respond.\n" });
+    const [invite, escalation] = sentTo(email);
+    for (const mail of [invite, escalation]) {
+      expect(mail).toMatchObject({ from: { email: "team@shard-one.test", name: "Northwind Partners" }, apiKey: "SG.shard-one", tenantId: w.tenantA.id });
+      expect(mail!.text).toContain("help@northwind.test");
+    }
+    expect(escalation!.subject).toBe("1 review overdue");
   });
 
   it("with no usable sender the invite is stored in the outbox on the tenant's shard, not on the control database", async () => {
