@@ -5,7 +5,10 @@ import { defineConfig } from "vitest/config";
 // Two projects: "workers" runs inside workerd with the real bindings (almost everything);
 // "node" holds the few checks whose tools need a real file system (e.g. the OpenAPI validator).
 export default defineConfig(async () => {
-  const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  // two folders (docs/scaling.md): the tenant one on every database, the control one on DB only
+  const [tenantMigrations, controlMigrations] = await Promise.all(
+    ["tenant", "control"].map((set) => readD1Migrations(path.join(import.meta.dirname, "migrations", set))),
+  );
   return {
     test: {
       projects: [
@@ -16,7 +19,8 @@ export default defineConfig(async () => {
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
                 bindings: {
-                  TEST_MIGRATIONS: migrations,
+                  TEST_MIGRATIONS_TENANT: tenantMigrations,
+                  TEST_MIGRATIONS_CONTROL: controlMigrations,
                   JWT_SECRET: "test-jwt-secret-please-change-0123456789",
                   ENCRYPTION_KEY: "dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy0hISE=",
                   ENVIRONMENT: "test",

@@ -1,46 +1,159 @@
 #!/usr/bin/env node
-// `npm run db:migrate -- [--local | --remote] [--env <env>]`: applies migrations/ to every D1 database
-// the environment binds: the control database (DB) and each tenant shard (SHARD_0..SHARD_n), which
-// all carry the whole schema (docs/scaling.md). Default: --local, the top-level (local) bindings.
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+// `npm run db:migrate -- [--local | --remote] [--env <env>]`: brings every D1 database the environment
+// binds up to date (docs/scaling.md, "Two migration folders"):
+// - migrations/tenant/ on every database: each tenant shard and the control database (shard 0);
+// - migrations/control/ on the control database (binding DB) only, after the tenant folder.
+// A database migrated before the split (wrangler's `d1_migrations` table, migrations/legacy/) is first
+// completed with the legacy folder, then the two baselines are recorded as applied: no table is created twice.
+// Default: --local, the top-level (local) bindings of wrangler.toml.
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { readRawConfig } from "./cloudflare/env-config.mjs";
 
-const args = process.argv.slice(2);
-const envIdx = args.indexOf("--env");
-const envName = envIdx >= 0 ? args[envIdx + 1] : undefined;
-const where = args.includes("--remote") ? "--remote" : "--local";
+/** The two folders; `baseline` is what the legacy folder 0000..0024 already created (recorded, never run, on an upgrade). */
+export const FOLDERS = {
+  tenant: { dir: "migrations/tenant", table: "d1_migrations_tenant", baseline: ["0000_baseline.sql", "0001_house_agency_contact_counts.sql"] },
+  control: { dir: "migrations/control", table: "d1_migrations_control", baseline: ["0000_baseline.sql"] },
+};
+/** Before the split: one folder applied to every database, tracked in wrangler's default table. */
+export const LEGACY = { dir: "migrations/legacy", table: "d1_migrations", renamedTo: "d1_migrations_legacy" };
 
-/** Binding names of the [[d1_databases]] (or [[env.<name>.d1_databases]]) tables, distinct databases only. */
-export function d1Bindings(toml, env) {
-  const header = env ? `[[env.${env}.d1_databases]]` : "[[d1_databases]]";
-  const out = [];
-  const seen = new Set();
-  const blocks = toml.split(/\r?\n(?=\[)/);
-  for (const block of blocks) {
-    if (!block.startsWith(header)) continue;
-    const binding = /binding\s*=\s*"([^"]+)"/.exec(block)?.[1];
-    const id = /database_id\s*=\s*"([^"]+)"/.exec(block)?.[1];
-    if (!binding) continue;
-    // two bindings on one database (locally SHARD_0 is DB): migrate it once
-    if (id && seen.has(id)) continue;
-    if (id) seen.add(id);
-    out.push(binding);
+export const CONTROL_BINDING = "DB";
+const isShard = (binding) => /^SHARD_\d+$/.test(binding);
+
+/** The [[d1_databases]] (or [[env.<env>.d1_databases]]) entries of a wrangler config. */
+export function d1Databases(raw, env) {
+  return (env ? raw.env?.[env]?.d1_databases : raw.d1_databases) ?? [];
+}
+
+/**
+ * What to do per distinct database (two bindings on one database, locally DB and SHARD_0, are one):
+ * `tenant` names the binding that applies the tenant folder (`viaOverride`: the binding declares the
+ * control folder, so the tenant folder goes through a generated config), `control` the binding that
+ * applies the control folder, or null on a shard. Fails on a binding that declares the wrong folder.
+ */
+export function migrationPlan(databases) {
+  const groups = new Map();
+  for (const d of databases) {
+    const want = d.binding === CONTROL_BINDING ? FOLDERS.control : isShard(d.binding) ? FOLDERS.tenant : null;
+    if (!want) throw new Error(`D1 binding ${d.binding}: only ${CONTROL_BINDING} and SHARD_<n> are known (docs/scaling.md)`);
+    if (d.migrations_dir !== want.dir || d.migrations_table !== want.table) {
+      throw new Error(`D1 binding ${d.binding} must declare migrations_dir = "${want.dir}" and migrations_table = "${want.table}" (docs/scaling.md)`);
+    }
+    const key = d.database_id ?? d.binding;
+    groups.set(key, [...(groups.get(key) ?? []), d]);
   }
-  return out;
+  return [...groups.values()].map((group) => {
+    const control = group.find((d) => d.binding === CONTROL_BINDING);
+    const shard = group.find((d) => isShard(d.binding));
+    const via = control ?? shard;
+    return {
+      database: via.database_name ?? via.binding,
+      binding: via.binding,
+      entry: via,
+      tenant: shard ? { binding: shard.binding, viaOverride: false } : { binding: control.binding, viaOverride: true },
+      control: control ? control.binding : null,
+    };
+  });
+}
+
+/** SQL that records the baselines as applied on a database the legacy folder built, then retires the legacy tracking table. */
+export function adoptBaselinesSql(isControl) {
+  const folders = isControl ? [FOLDERS.tenant, FOLDERS.control] : [FOLDERS.tenant];
+  const statements = [];
+  for (const f of folders) {
+    // the table wrangler creates for migrations_table (same columns: `wrangler d1 migrations list` reads it)
+    statements.push(`CREATE TABLE IF NOT EXISTS ${f.table}(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`);
+    statements.push(`INSERT OR IGNORE INTO ${f.table} (name) VALUES ${f.baseline.map((n) => `('${n}')`).join(", ")}`);
+  }
+  statements.push(`ALTER TABLE ${LEGACY.table} RENAME TO ${LEGACY.renamedTo}`);
+  return statements.join("; ") + ";";
+}
+
+const PROBE_SQL = "select name from sqlite_master where type = 'table' and name like 'd1_migrations%' order by name";
+
+/** The rows of `wrangler d1 execute --json` output (one result set per statement; the first one here). */
+export function parseExecuteJson(out) {
+  const start = out.search(/^\[/m); // a line of its own: anything printed before it (a warning) is not JSON
+  if (start < 0) throw new Error(`wrangler d1 execute --json printed no JSON: ${out.slice(0, 200)}`);
+  const parsed = JSON.parse(out.slice(start));
+  return parsed[0]?.results ?? [];
+}
+
+/**
+ * Migrates every database of the environment, the databases side by side (each one's steps in order).
+ * `run(args)` runs wrangler and returns (or resolves to) its stdout, throwing on a non-zero exit;
+ * `root` is the directory of the wrangler config (migrations/ is beside it).
+ */
+export async function migrate({ raw, env, where, root, run }) {
+  const databases = d1Databases(raw, env);
+  if (!databases.length) throw new Error(`no d1_databases for ${env ? `env ${env}` : "the local environment"} in wrangler.toml`);
+  const scope = [where, ...(env ? ["--env", env] : [])];
+  const local = where === "--local" ? ["--persist-to", path.join(root, ".wrangler", "state")] : [];
+
+  /** A config naming one database with the given folder: for the tenant or legacy folder on the control database. */
+  const override = (entry, folder, name) => {
+    const dir = path.join(root, ".wrangler", "tmp");
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `migrate-${entry.binding}-${name}.json`);
+    const d1 = [{ ...entry, migrations_dir: path.join(root, folder.dir), migrations_table: folder.table }];
+    const config = { name: raw.name ?? "migrate", ...(raw.account_id ? { account_id: raw.account_id } : {}), d1_databases: d1, ...(env ? { env: { [env]: { d1_databases: d1 } } } : {}) };
+    writeFileSync(file, JSON.stringify(config, null, 2));
+    return ["-c", file];
+  };
+  const apply = (binding, extra = []) => run(["d1", "migrations", "apply", binding, ...scope, ...local, ...extra]);
+
+  const plan = migrationPlan(databases);
+  // every database runs to its end even when another fails (no step is cut off), then the first failure is reported
+  const results = await Promise.allSettled(
+    plan.map(async (step) => {
+      console.log(`migrating ${step.database} (${step.control ? "control database: tenant + control folders" : "tenant shard: tenant folder"}; ${scope.join(" ")})`);
+      const tracking = parseExecuteJson(await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", PROBE_SQL])).map((r) => r.name);
+      if (tracking.includes(LEGACY.table)) {
+        console.log(`${step.database} predates the split: completing migrations/legacy, then recording the baselines as applied`);
+        await apply(step.binding, override(step.entry, LEGACY, "legacy"));
+        await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", adoptBaselinesSql(Boolean(step.control))]);
+      }
+      await apply(step.tenant.binding, step.tenant.viaOverride ? override(step.entry, FOLDERS.tenant, "tenant") : []);
+      if (step.control) await apply(step.control);
+      console.log(`${step.database}: up to date`);
+    }),
+  );
+  const failed = results.find((r) => r.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const bindings = d1Bindings(readFileSync("wrangler.toml", "utf8"), envName);
-  if (!bindings.length) {
-    console.error(`no d1_databases for ${envName ? `env ${envName}` : "the local environment"} in wrangler.toml`);
-    process.exit(1);
-  }
-  for (const binding of bindings) {
-    console.log(`migrating ${binding} (${where}${envName ? ` --env ${envName}` : ""})`);
-    const r = spawnSync("npx", ["--no-install", "wrangler", "d1", "migrations", "apply", binding, where, ...(envName ? ["--env", envName] : [])], {
-      stdio: "inherit",
-      env: { ...process.env, CI: "true" },
+  const args = process.argv.slice(2);
+  const envIdx = args.indexOf("--env");
+  const env = envIdx >= 0 ? args[envIdx + 1] : undefined;
+  const where = args.includes("--remote") ? "--remote" : "--local";
+  const root = process.cwd();
+  // wrangler's banner and hints dropped; the rest printed per call once it ends (databases migrate side by side)
+  const quiet = (out) => out.split("\n").filter((l) => l.trim() && !/wrangler \d|^─+$|^Resource location|^Use --remote/.test(l)).join("\n") + "\n";
+  const run = (wranglerArgs) =>
+    new Promise((resolve, reject) => {
+      const child = spawn("npx", ["--no-install", "wrangler", ...wranglerArgs], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } });
+      let out = "";
+      let err = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (err += d));
+      child.on("error", reject);
+      child.on("close", (code) => {
+        const json = wranglerArgs.includes("--json");
+        const c = wranglerArgs.indexOf("-c");
+        const label = `${wranglerArgs.slice(0, 4).join(" ")}${c >= 0 ? ` -c ${path.basename(wranglerArgs[c + 1])}` : ""}`;
+        if (!json || code !== 0) process.stdout.write(`$ wrangler ${label}\n${json ? out : quiet(out)}`);
+        if (err.trim() && code !== 0) process.stderr.write(err);
+        if (code !== 0) reject(new Error(`wrangler ${label} failed (exit ${code})`));
+        else resolve(out);
+      });
     });
-    if (r.status !== 0) process.exit(r.status ?? 1);
+  try {
+    await migrate({ raw: readRawConfig(path.join(root, "wrangler.toml")), env, where, root, run });
+  } catch (e) {
+    console.error(`db:migrate: ${e.message}`);
+    process.exit(1);
   }
 }

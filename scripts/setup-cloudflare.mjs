@@ -3,7 +3,7 @@
 // From a checkout to a running deployment, idempotently: finds or creates the D1 database, the KV
 // namespace and the queues with wrangler, writes their ids into the environment's section of
 // wrangler.toml (never the local one), sets the secrets that are not set yet (generated), applies the
-// D1 migrations remotely, then deploys. Re-running it creates nothing and rewrites nothing.
+// D1 migrations remotely (both folders, scripts/db-migrate.mjs), then deploys. Re-running it creates nothing and rewrites nothing.
 // docs/deploy.md explains each step and why wrangler's automatic provisioning is not used.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEPLOYED_ENVS, deployedQueueNames, deploymentOf, readLocalConfig, readRawConfig, renderEnvSection, resourceNames, upsertEnvSection } from "./cloudflare/env-config.mjs";
+import { migrate } from "./db-migrate.mjs";
 import { parseD1List, parseKvList, parseQueuesTable, parseSecretList } from "./cloudflare/wrangler-output.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -137,8 +138,12 @@ if (Object.keys(missing).length) {
   console.log("secrets JWT_SECRET, ENCRYPTION_KEY, BOOTSTRAP_SECRET are set");
 }
 
-// 6. Migrations before the code that needs them (docs/deploy.md, Upgrades)
-wrangler(["d1", "migrations", "apply", "DB", "--remote", "--env", env]);
+// 6. Migrations before the code that needs them (docs/deploy.md, Upgrades): both folders, as `npm run db:migrate` does
+try {
+  await migrate({ raw: readRawConfig(opts.config), env, where: "--remote", root: path.dirname(path.resolve(opts.config)), run: (args) => wrangler(args).out });
+} catch (e) {
+  fail(e.message);
+}
 
 // 7. Deploy
 if (!opts["skip-deploy"]) wrangler(["deploy", "--env", env]);

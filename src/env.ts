@@ -111,8 +111,9 @@ export interface Env {
   /** dev/test only: "true" lets webhooks use http and loopback hosts (never private networks); ignored when deployed */
   ALLOW_INSECURE_WEBHOOKS?: string;
 
-  /** test pool only: the migrations test/setup/apply-migrations.ts applies (vitest.config.mts) */
-  TEST_MIGRATIONS?: { name: string; queries: string[] }[];
+  /** test pool only: migrations/tenant and migrations/control, applied by test/setup/apply-migrations.ts (vitest.config.mts) */
+  TEST_MIGRATIONS_TENANT?: { name: string; queries: string[] }[];
+  TEST_MIGRATIONS_CONTROL?: { name: string; queries: string[] }[];
 }
 
 type ServiceBindings = Env;

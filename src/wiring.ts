@@ -9,7 +9,7 @@ import type { Hooks } from "./hooks";
 import { acrossShards, byTenantShard, shardSizesSweep, tenantIdField } from "./background/shards";
 import { CRONS, type Sweeps } from "./background/cron";
 import { consumeDeadLetters } from "./background/dead-letter";
-import { dispatchStaleEventsSweep, eventsConsumer, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
+import { dispatchStaleEventsSweep, eventsConsumer, purgeDispatchedEventsSweep, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
 import type { QueueConsumers } from "./background/queue";
 import { draftResponse } from "./modules/agents/reply-drafting";
 import { AGENT_SKILLS } from "./modules/agents/skills";
@@ -79,7 +79,7 @@ export const SWEEPS: Sweeps = {
     // custom hostnames are control-plane rows (looked up by host before the tenant is known): swept once
     .concat([customHostnameStatusSweep]),
   [CRONS.daily]: [
-    ...[purgeProcessedEventsSweep, contactsRetentionSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep].map(acrossShards),
+    ...[purgeProcessedEventsSweep, purgeDispatchedEventsSweep, contactsRetentionSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep].map(acrossShards),
     // SAML request/assertion rows are control-plane rows (found before the tenant is known)
     purgeExpiredSamlSweep,
     // each shard's size, recorded on the control plane for placement (src/db/shards.ts)

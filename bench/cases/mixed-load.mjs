@@ -1,7 +1,8 @@
 import autocannon from "autocannon";
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { seedSolicitations } from "../lib/links.mjs";
+import { workerdPids } from "../lib/processes.mjs";
 import { ensureContacts, waitForQuiet } from "../lib/seed.mjs";
 
 const TENANTS = 20;
@@ -272,32 +273,6 @@ async function run(url, name, next, connections, seconds) {
     name, label: LABELS[name], connections, rate: 0, rps: Math.round(times.length / result.duration), p50: pct(50), p99: pct(99), requests: times.length,
     unexpected, errors: result.errors, timeouts: result.timeouts,
   };
-}
-
-/** The workerd processes Miniflare started for this bench (descendants of this process). */
-function workerdPids() {
-  const parentOf = (pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    } catch {
-      return 0;
-    }
-  };
-  const mine = (pid) => {
-    for (let p = parentOf(pid); p > 1; p = parentOf(p)) if (p === process.pid) return true;
-    return false;
-  };
-  return readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .map(Number)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, "utf8").trim().startsWith("workerd") && mine(pid);
-      } catch {
-        return false;
-      }
-    });
 }
 
 const statusKb = (pid, field) => {

@@ -4,6 +4,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { startD1Server } from "./d1-server.mjs";
 
 // The Miniflare that ships with the pinned wrangler (same workerd as `wrangler dev`/deploy); the
 // top-level one belongs to the test pool and speaks a newer, different options format.
@@ -22,26 +25,52 @@ const defaultOutdir = path.join(root, "bench/.dist");
  * the same workerd thread. The recorded figures use the default (through the entry worker, as
  * decisions.md describes); docs/performance.md gives both for the mixed load.
  */
-export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1" } = {}) {
+/**
+ * `databaseProcesses` (a shard count) puts the control database (= shard 0) and SHARD_1..n-1 each in
+ * a workerd process of its own (bench/lib/d1-server.mjs), `serviceTimeMs` per statement; the result
+ * then also carries `databases` ({ db, stats, pid } per shard, index = shard number).
+ */
+export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1", databaseProcesses = 0, serviceTimeMs = 0 } = {}) {
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   // the flags production runs with (wrangler.toml), e.g. global_fetch_strictly_public for CIMD
   const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  const shards = [];
+  if (databaseProcesses) {
+    const persist = mkdtempSync(path.join(tmpdir(), "bench-shards-"));
+    for (let n = 0; n < databaseProcesses; n++) shards.push(await startD1Server({ id: `shard-${n}`, persist: path.join(persist, String(n)), serviceTimeMs }));
+  }
   const mf = new Miniflare({
     host: "127.0.0.1",
     port: direct ? 0 : port,
     ...(inspectorPort ? { inspectorPort } : {}),
-    workers: [{ ...worker(compatibilityDate, compatibilityFlags, port, outdir, vars), ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}) }],
+    workers: [{ ...worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Bindings(shards)), ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}) }],
   });
+  const dispose = mf.dispose.bind(mf);
+  mf.dispose = async () => {
+    await dispose();
+    for (const s of shards) await s.dispose();
+  };
   const entry = (await mf.ready).toString();
   const url = (direct ? (await mf.unsafeGetDirectURL("reputation-ops")).toString() : entry).replace(/\/$/, "");
+  if (shards.length) {
+    for (const [n, s] of shards.entries()) await applyMigrations(s.db, { control: n === 0 });
+    return { mf, url, db: shards[0].db, shards: shards.map((s) => s.db), databases: shards };
+  }
   const db = await mf.getD1Database("DB");
   await applyMigrations(db);
   return { mf, url, db };
 }
 
-function worker(compatibilityDate, compatibilityFlags, port, outdir, vars) {
+/** DB and SHARD_0 are one database (the control plane is shard 0); SHARD_n each their own, over loopback. */
+function d1Bindings(shards) {
+  if (!shards.length) return ["DB"];
+  const remote = (n) => ({ id: `shard-${n}`, remoteProxyConnectionString: new URL(shards[n].url) });
+  return { DB: remote(0), ...Object.fromEntries(shards.map((_, n) => [`SHARD_${n}`, remote(n)])) };
+}
+
+function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Databases) {
   return {
     name: "reputation-ops",
     modules: true,
@@ -50,7 +79,7 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars) {
     modulesRules: [{ type: "ESModule", include: ["**/*.js"] }],
     compatibilityDate,
     compatibilityFlags,
-    d1Databases: ["DB"],
+    d1Databases,
     kvNamespaces: ["OAUTH_KV"],
     queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events", WEBHOOKS: "webhooks", JOBS: "jobs", CLICKS: "clicks" },
     queueConsumers: {
@@ -75,8 +104,12 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars) {
   };
 }
 
-async function applyMigrations(db) {
-  const dir = path.join(root, "migrations");
+/** One database: the tenant folder, then (the control database, shard 0) the control folder (docs/scaling.md). */
+export async function applyMigrations(db, { control = true } = {}) {
+  for (const set of control ? ["tenant", "control"] : ["tenant"]) await applyFolder(db, path.join(root, "migrations", set));
+}
+
+async function applyFolder(db, dir) {
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()) {
     const statements = readFileSync(path.join(dir, file), "utf8")
       .split("--> statement-breakpoint")

@@ -1,4 +1,4 @@
-import { and, lt } from "drizzle-orm";
+import { and, inArray, isNotNull, lt } from "drizzle-orm";
 import { createDb } from "../db/client";
 import type { BatchItem } from "drizzle-orm/batch";
 import { domainEvents, processedEvents } from "../db/schema";
@@ -129,4 +129,31 @@ export const purgeProcessedEventsSweep: Sweep = {
     const cutoff = new Date(now.getTime() - 7 * 24 * 3600 * 1000).toISOString();
     await createDb(env.DB).delete(processedEvents).where(and(lt(processedEvents.processedAt, cutoff)));
   },
+};
+
+/**
+ * Domain events are an outbox: once dispatched and older than anything a queue can still redeliver
+ * (Queues keep a message at most 14 days), nothing reads them. Left alone they were a third of a
+ * sent review request's bytes on its shard (docs/capacity.md).
+ */
+export const DISPATCHED_EVENT_TTL_DAYS = 14;
+const PURGE_CHUNK = 2_000;
+const PURGE_MAX_CHUNKS = 100;
+
+export async function purgeDispatchedEvents(db: ReturnType<typeof createDb>, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - DISPATCHED_EVENT_TTL_DAYS * 24 * 3600 * 1000).toISOString();
+  let purged = 0;
+  // bounded chunks on the (dispatched_at, occurred_at) index: each delete stays far below D1's 30 s
+  for (let i = 0; i < PURGE_MAX_CHUNKS; i++) {
+    const due = db.select({ id: domainEvents.id }).from(domainEvents).where(and(isNotNull(domainEvents.dispatchedAt), lt(domainEvents.dispatchedAt, cutoff))).limit(PURGE_CHUNK);
+    const { meta } = await db.delete(domainEvents).where(inArray(domainEvents.id, due)).run();
+    purged += meta.changes ?? 0;
+    if ((meta.changes ?? 0) < PURGE_CHUNK) break;
+  }
+  return purged;
+}
+
+export const purgeDispatchedEventsSweep: Sweep = {
+  name: "purge-dispatched-events",
+  run: (env, now) => purgeDispatchedEvents(createDb(env.DB), now).then(() => undefined),
 };

@@ -52,6 +52,13 @@ export const CONTROL_TABLES = new Set([
   "white_label_brands", "custom_hostnames",
 ]);
 
+/**
+ * Control tables that every shard also carries as a mirror, because tenant rows reference them by
+ * foreign key (`mirrorTenant`, `mirrorUser`). They are in migrations/tenant/; the other control
+ * tables are in migrations/control/ and exist on the control database only (docs/scaling.md).
+ */
+export const MIRRORED_TABLES = new Set(["agencies", "tenants", "users"]);
+
 /** What a fenced write is told to wait (503 TENANT_MOVING, Retry-After). */
 export const MOVE_RETRY_AFTER_SECONDS = 5;
 

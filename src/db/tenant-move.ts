@@ -45,14 +45,14 @@ interface TableInfo {
   userColumns: string[];
 }
 
-/** contact_counts is written by triggers on contacts (migration 0005) */
+/** contact_counts is written by triggers on contacts (migrations/tenant/0001_house_agency_contact_counts.sql) */
 const TRIGGER_MAINTAINED = new Set(["contact_counts"]);
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** Every table with a tenant_id column that is not a control-plane table, parents first. */
 export async function tenantTables(d1: D1Database): Promise<TableInfo[]> {
-  const names = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name != 'd1_migrations'").all<{ name: string }>();
+  const names = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name not like 'd1\\_migrations%' escape '\\'").all<{ name: string }>();
   const infos: TableInfo[] = [];
   for (const { name } of names.results) {
     if (CONTROL_TABLES.has(name)) continue;

@@ -6,6 +6,7 @@ import worker from "../../src/index";
 import { deadLetters, domainEvents } from "../../src/db/schema";
 import { commit } from "../../src/lib/commit";
 import { dispatchStaleEvents, eventStatement, STALE_EVENT_MS } from "../../src/lib/events";
+import { DISPATCHED_EVENT_TTL_DAYS } from "../../src/background/events";
 import { db } from "../helpers/seed";
 
 describe("dead-letter consumer", () => {
@@ -85,6 +86,27 @@ describe("domain events outbox", () => {
     await waitOnExecutionContext(ctx);
     const row = await db().select().from(domainEvents).where(eq(domainEvents.id, lost.event.id)).get();
     expect(row!.dispatchedAt).not.toBeNull();
+  });
+});
+
+describe("dispatched events purge", () => {
+  it("deletes dispatched events past the TTL from the daily cron, keeps newer and undispatched ones", async () => {
+    const day = 24 * 3600_000;
+    const at = (ms: number) => new Date(Date.now() - ms).toISOString();
+    const make = (dispatchedAgo: number | null, occurredAgo: number) => {
+      const e = eventStatement({ db: db(), tenantId: "tenant_purge" }, "review.created", {}).event;
+      return { ...e, occurredAt: at(occurredAgo), dispatchedAt: dispatchedAgo === null ? null : at(dispatchedAgo) };
+    };
+    const ttl = DISPATCHED_EVENT_TTL_DAYS * day;
+    const old = Array.from({ length: 5 }, () => make(ttl + day, ttl + day));
+    const recent = make(ttl - day, ttl + day); // occurred long ago, dispatched late: its redelivery window is still open
+    const neverSent = make(null, ttl + 2 * day); // the stale sweep still owes it
+    await db().insert(domainEvents).values([...old, recent, neverSent]);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() }), env);
+    await waitOnExecutionContext(ctx);
+    const left = (await db().select({ id: domainEvents.id }).from(domainEvents).where(eq(domainEvents.tenantId, "tenant_purge"))).map((r) => r.id).sort();
+    expect(left).toEqual([recent.id, neverSent.id].sort());
   });
 });
 

@@ -13,7 +13,7 @@ export async function tenantSnapshot(tenantId: string) {
   const counts: Record<string, number> = {};
   const parts: string[] = [];
   for (const { label, d1 } of databases()) {
-    const tables = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name != 'd1_migrations' order by name").all<{ name: string }>();
+    const tables = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name not like 'd1\\_migrations%' escape '\\' order by name").all<{ name: string }>();
     for (const { name } of tables.results) {
       const cols = await d1.prepare(`pragma table_info("${name}")`).all<{ name: string }>();
       if (!cols.results.some((c) => c.name === "tenant_id")) continue;
@@ -29,7 +29,7 @@ export async function tenantSnapshot(tenantId: string) {
 export async function tenantRows(tenantId: string): Promise<Map<string, string>> {
   const rows = new Map<string, string>();
   for (const { label, d1 } of databases()) {
-    const tables = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name != 'd1_migrations'").all<{ name: string }>();
+    const tables = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name not like 'd1\\_migrations%' escape '\\'").all<{ name: string }>();
     for (const { name } of tables.results) {
       const cols = await d1.prepare(`pragma table_info("${name}")`).all<{ name: string }>();
       if (!cols.results.some((c) => c.name === "tenant_id")) continue;
@@ -38,6 +38,22 @@ export async function tenantRows(tenantId: string): Promise<Map<string, string>>
     }
   }
   return rows;
+}
+
+/**
+ * The tenant's rows once the background work seeding started (event handlers: inbox items,
+ * automation runs, rollups) has finished: two reads 1.5 s apart that agree. Taken straight after
+ * seeding, a "before" raced those handlers and read as changed under load.
+ */
+export async function settledTenantRows(tenantId: string): Promise<Map<string, string>> {
+  let last = await tenantRows(tenantId);
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 1_500));
+    const next = await tenantRows(tenantId);
+    if (changedRows(last, next).length === 0 && next.size === last.size) return next;
+    last = next;
+  }
+  throw new Error(`tenant ${tenantId}'s rows never settled`);
 }
 
 /** Rows present before that changed or disappeared since (new rows are not counted). */

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +21,8 @@ interface State {
   queues: { queue_id: string; queue_name: string }[];
   secrets: Record<string, string[]>;
   workers: string[];
-  migrations: Record<string, number>;
+  /** per environment: tracking table -> migrations applied */
+  migrations: Record<string, Record<string, number>>;
   deploys: string[];
   calls: Call[];
 }
@@ -30,6 +31,17 @@ let dir: string;
 let config: string;
 let stateFile: string;
 const readState = (): State => JSON.parse(readFileSync(stateFile, "utf8"));
+const sqlFiles = (set: string) => readdirSync(path.join(root, "migrations", set)).filter((f) => f.endsWith(".sql")).length;
+const TENANT_MIGRATIONS = sqlFiles("tenant");
+const CONTROL_MIGRATIONS = sqlFiles("control");
+const PROBE = "select name from sqlite_master where type = 'table' and name like 'd1_migrations%' order by name";
+
+/** scripts/db-migrate.mjs on a deployment whose only database is DB: probe, tenant folder (generated config), control folder. */
+const migrateCalls = (env: string) => [
+  `d1 execute DB --remote --env ${env} --json --command ${PROBE}`,
+  `d1 migrations apply DB --remote --env ${env} -c ${path.join(dir, ".wrangler", "tmp", "migrate-DB-tenant.json")}`,
+  `d1 migrations apply DB --remote --env ${env}`,
+];
 
 function setup(...extra: string[]) {
   return setupWith(["--name", "acme-reviews", "--base-url", "https://reviews.acme.test", ...extra]);
@@ -40,7 +52,7 @@ function setupWith(args: string[]) {
   const r = spawnSync(
     process.execPath,
     [path.join(root, "scripts/setup-cloudflare.mjs"), "--config", config, ...args],
-    { encoding: "utf8", env: { ...process.env, PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`, FAKE_WRANGLER_STATE: stateFile } },
+    { encoding: "utf8", env: { ...process.env, PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`, FAKE_WRANGLER_STATE: stateFile, FAKE_WRANGLER_CONFIG: config } },
   );
   return { status: r.status, out: r.stdout + r.stderr, calls: readState().calls.slice(before).map((c) => c.args.join(" ")) };
 }
@@ -49,6 +61,8 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), "setup-cloudflare-"));
   config = path.join(dir, "wrangler.toml");
   copyFileSync(path.join(root, "wrangler.toml"), config);
+  // the migration folders beside the config, as in a checkout
+  cpSync(path.join(root, "migrations"), path.join(dir, "migrations"), { recursive: true });
   const bin = path.join(dir, "bin");
   spawnSync("mkdir", [bin]);
   writeFileSync(path.join(bin, "wrangler"), `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, "test/node/helpers/fake-wrangler.mjs")}" "$@"\n`);
@@ -102,7 +116,7 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
       ...QUEUES.filter((q) => q !== "events").map((q) => `queues create acme-reviews-${q}`),
       "secret list --env production --format json",
       "secret bulk --env production",
-      "d1 migrations apply DB --remote --env production",
+      ...migrateCalls("production"),
       "deploy --env production",
     ]);
     const state = readState();
@@ -110,7 +124,8 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
     expect(state.secrets).toEqual({ production: ["JWT_SECRET", "ENCRYPTION_KEY", "BOOTSTRAP_SECRET"] });
     expect(state.queues.map((q) => q.queue_name).filter((n) => n.startsWith("acme-reviews-")).sort()).toEqual(QUEUES.map((q) => `acme-reviews-${q}`).sort());
     expect(state.deploys).toEqual(["production"]);
-    expect(state.migrations).toEqual({ production: 1 });
+    // the control database gets both folders, each tracked in its own table (scripts/db-migrate.mjs)
+    expect(state.migrations).toEqual({ production: { d1_migrations_tenant: TENANT_MIGRATIONS, d1_migrations_control: CONTROL_MIGRATIONS } });
   });
 
   it("writes the ids into [env.production] and leaves the local configuration and staging alone", () => {
@@ -120,7 +135,9 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
     const db = state.d1.find((d) => d.name === "acme-reviews")!;
     const kv = state.kv.find((n) => n.title === "acme-reviews-oauth")!;
     expect(prod.name).toBe("acme-reviews");
-    expect(prod.d1_databases).toEqual([{ binding: "DB", database_name: "acme-reviews", database_id: db.uuid, migrations_dir: "migrations" }]);
+    expect(prod.d1_databases).toEqual([
+      { binding: "DB", database_name: "acme-reviews", database_id: db.uuid, migrations_dir: "migrations/control", migrations_table: "d1_migrations_control" },
+    ]);
     expect(prod.kv_namespaces).toEqual([{ binding: "OAUTH_KV", id: kv.id }]);
     expect(prod.vars).toMatchObject({ ENVIRONMENT: "production", PUBLIC_BASE_URL: "https://reviews.acme.test", QUEUE_PREFIX: "acme-reviews-" });
     expect(prod.routes).toEqual([{ pattern: "reviews.acme.test", custom_domain: true }]);
@@ -156,13 +173,37 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
       "queues list --page 4",
       "queues list --page 5",
       "secret list --env production --format json",
-      "d1 migrations apply DB --remote --env production",
+      ...migrateCalls("production"),
       "deploy --env production",
     ]);
     expect(again.out).toContain("No migrations to apply");
+    expect(again.out).not.toMatch(/migrations applied/);
     expect(readFileSync(config, "utf8")).toBe(textAfterFirst);
     const state = readState();
     expect([state.d1, state.kv, state.queues, state.secrets]).toEqual([stateBefore.d1, stateBefore.kv, stateBefore.queues, stateBefore.secrets]);
+  });
+
+  it("upgrades a deployment migrated before the split: completes the legacy folder, records the baselines, creates nothing again", () => {
+    const legacy = readdirSync(path.join(root, "migrations", "legacy")).filter((f) => f.endsWith(".sql")).length;
+    const state = readState();
+    state.migrations.production = { d1_migrations: legacy };
+    writeFileSync(stateFile, JSON.stringify(state));
+    const r = setup();
+    expect(r.status, r.out).toBe(0);
+    const tmp = path.join(dir, ".wrangler", "tmp");
+    expect(r.calls.filter((c) => c.startsWith("d1 ") && c !== "d1 list --json")).toEqual([
+      `d1 execute DB --remote --env production --json --command ${PROBE}`,
+      `d1 migrations apply DB --remote --env production -c ${path.join(tmp, "migrate-DB-legacy.json")}`,
+      expect.stringMatching(/^d1 execute DB --remote --env production --json --command .*INSERT OR IGNORE INTO d1_migrations_tenant.*ALTER TABLE d1_migrations RENAME TO d1_migrations_legacy;$/),
+      `d1 migrations apply DB --remote --env production -c ${path.join(tmp, "migrate-DB-tenant.json")}`,
+      "d1 migrations apply DB --remote --env production",
+    ]);
+    expect(r.out).not.toMatch(/migrations applied/);
+    expect(readState().migrations.production).toEqual({ d1_migrations_legacy: legacy, d1_migrations_tenant: TENANT_MIGRATIONS, d1_migrations_control: CONTROL_MIGRATIONS });
+    const generated = JSON.parse(readFileSync(path.join(tmp, "migrate-DB-tenant.json"), "utf8"));
+    expect(generated.env.production.d1_databases).toEqual([
+      { binding: "DB", database_name: "acme-reviews", database_id: readState().d1.find((d) => d.name === "acme-reviews")!.uuid, migrations_dir: path.join(dir, "migrations", "tenant"), migrations_table: "d1_migrations_tenant" },
+    ]);
   });
 
   it("refuses a base URL that is not an https origin and an env that is not deployed, before calling wrangler", () => {

@@ -1,13 +1,16 @@
 import { applyD1Migrations } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 
-if (!env.TEST_MIGRATIONS) throw new Error("TEST_MIGRATIONS binding missing: see vitest.config.mts");
-// the control database and every tenant shard carry the whole schema (docs/scaling.md)
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+if (!env.TEST_MIGRATIONS_TENANT || !env.TEST_MIGRATIONS_CONTROL) throw new Error("TEST_MIGRATIONS_* bindings missing: see vitest.config.mts");
+// as scripts/db-migrate.mjs does (docs/scaling.md): the tenant folder on the control database and every
+// shard (SHARD_0 is the control database: its tracking table makes the second pass a no-op), the
+// control folder on the control database only, each folder with its own tracking table
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS_TENANT, "d1_migrations_tenant");
+await applyD1Migrations(env.DB, env.TEST_MIGRATIONS_CONTROL, "d1_migrations_control");
 for (let n = 0; n < 16; n++) {
   const shard = (env as unknown as Record<string, D1Database | undefined>)[`SHARD_${n}`];
   if (!shard) break;
-  await applyD1Migrations(shard, env.TEST_MIGRATIONS);
+  await applyD1Migrations(shard, env.TEST_MIGRATIONS_TENANT, "d1_migrations_tenant");
 }
 
 // The Worker installs the composition root's hooks and skills on its first invocation; tests also

@@ -1,4 +1,5 @@
 export * from "./tenancy";
+export * from "./shard-sizes";
 export * from "./identity";
 export * from "./audit";
 export * from "./dead-letters";

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, timestamp, updatedAt } from "./columns";
 
-/** The agency every tenant without one belongs to; seeded by migrations/0001_seed_house_agency.sql. */
+/** The agency every tenant without one belongs to; seeded by migrations/tenant/0001_house_agency_contact_counts.sql. */
 export const HOUSE_AGENCY_ID = "agency_house";
 
 export const agencies = sqliteTable(
@@ -40,17 +40,6 @@ export const tenants = sqliteTable(
   },
   (t) => [index("tenants_agency_created_idx").on(t.agencyId, t.createdAt, t.id), index("tenants_created_idx").on(t.createdAt, t.id)],
 );
-
-/**
- * Each shard's size as last measured (D1's `meta.size_after`, bytes): control-plane rows written by
- * the daily shard-size sweep and after every tenant move; placement prefers the shard with the most
- * room under D1's 10 GB cap (src/db/shards.ts).
- */
-export const shardSizes = sqliteTable("shard_sizes", {
-  shard: integer("shard").primaryKey(),
-  bytes: integer("bytes").notNull(),
-  measuredAt: timestamp("measured_at").notNull(),
-});
 
 export const brands = sqliteTable(
   "brands",

@@ -21,7 +21,7 @@ export const countRowsOf =
 
 /** How each _count is computed; `users` reads the control database, the others the tenant's shard. */
 const COUNTERS: Record<TenantCountKey, Counter> = {
-  /** kept exact by triggers (migration 0005), so no count over the contacts table */
+  /** kept exact by triggers (migrations/tenant/0001_house_agency_contact_counts.sql), so no count over the contacts table */
   contacts: (db, ids) =>
     db.select({ tenantId: contactCounts.tenantId, n: contactCounts.total }).from(contactCounts).where(inArray(contactCounts.tenantId, ids)),
   solicitations: countRowsOf(solicitations.tenantId),

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { createDb, type Db } from "../../db/client";
 import { deadLetters, webhookDeliveries, webhookSubscriptions } from "../../db/schema";
+import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { backoffSeconds } from "../../lib/backoff";
@@ -74,14 +75,6 @@ export async function attemptDelivery(
   const nextAttemptAt = finalFailure ? null : addSeconds(now, delay).toISOString();
   const set = { ...attemptColumns(result, attempts, at), status: finalFailure ? ("failed" as const) : ("pending" as const), nextAttemptAt };
   const statements: BatchItem<"sqlite">[] = [db.update(webhookDeliveries).set(set).where(whereDelivery)];
-  if (finalFailure && health) {
-    statements.push(
-      db.insert(deadLetters).values({
-        id: newId(), queue: "webhooks", messageId: `webhook-delivery:${delivery.id}`,
-        body: { tenantId: delivery.tenantId, deliveryId: delivery.id, subscriptionId: sub.id, attempts, error: result.error }, attempts, createdAt: at,
-      }).onConflictDoNothing({ target: deadLetters.messageId }),
-    );
-  }
   if (health) {
     const failingSince = sub.failingSince ?? at;
     const disable = sub.isActive && now.getTime() - Date.parse(failingSince) >= AUTO_DISABLE_AFTER_MS;
@@ -106,6 +99,14 @@ export async function attemptDelivery(
     }
   }
   await batch(db, statements);
+  // dead letters are control-plane rows (the tenant's shard has no such table): written after the
+  // delivery's own batch, idempotent by message id, so a retried final attempt cannot add a second one
+  if (finalFailure && health) {
+    await controlDb(env).insert(deadLetters).values({
+      id: newId(), queue: "webhooks", messageId: `webhook-delivery:${delivery.id}`,
+      body: { tenantId: delivery.tenantId, deliveryId: delivery.id, subscriptionId: sub.id, attempts, error: result.error }, attempts, createdAt: at,
+    }).onConflictDoNothing({ target: deadLetters.messageId });
+  }
   const row: DeliveryRow = { ...delivery, ...set };
   return finalFailure ? { outcome: "failed", row } : { outcome: "retry", delaySeconds: delay, row };
 }

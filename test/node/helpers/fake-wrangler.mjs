@@ -3,7 +3,9 @@
 // resources in a JSON file (FAKE_WRANGLER_STATE), records every call, and prints what wrangler 4.x
 // prints for these commands (shapes copied from node_modules/wrangler/wrangler-dist/cli.js).
 import { randomUUID } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { readRawConfig } from "../../../scripts/cloudflare/env-config.mjs";
 
 const stateFile = process.env.FAKE_WRANGLER_STATE;
 const state = JSON.parse(readFileSync(stateFile, "utf8"));
@@ -78,11 +80,33 @@ if (cmd === "d1 list") {
   const names = Object.keys(JSON.parse(stdin));
   state.secrets[env] = [...new Set([...(state.secrets[env] ?? []), ...names])];
   console.log(names.map((n) => `✨ Successfully created secret for key: ${n}`).join("\n") + `\n\nFinished processing secrets file:\n✨ ${names.length} secrets successfully uploaded`);
-} else if (cmd === "d1 migrations apply DB") {
+} else if (cmd === "d1 execute DB") {
+  // the tracking tables scripts/db-migrate.mjs probes for, and the statements that adopt the baselines
   const env = flag("--env");
-  const already = state.migrations[env] ?? 0;
-  const total = Number(process.env.FAKE_WRANGLER_MIGRATIONS ?? 1);
-  state.migrations[env] = total;
+  const db = (state.migrations[env] ??= {});
+  const sql = flag("--command");
+  if (/from sqlite_master/.test(sql)) {
+    console.log(JSON.stringify([{ results: Object.keys(db).sort().map((name) => ({ name })), success: true, meta: {} }]));
+  } else {
+    for (const m of sql.matchAll(/INSERT OR IGNORE INTO (\w+) \(name\) VALUES ([^;]+)/g)) db[m[1]] = Math.max(db[m[1]] ?? 0, m[2].split("),").length);
+    for (const m of sql.matchAll(/ALTER TABLE (\w+) RENAME TO (\w+)/g)) {
+      db[m[2]] = db[m[1]];
+      delete db[m[1]];
+    }
+    console.log(JSON.stringify([{ results: [], success: true, meta: {} }]));
+  }
+} else if (cmd === "d1 migrations apply DB") {
+  // the folder and tracking table of DB: from -c (a generated config) or the project's config (FAKE_WRANGLER_CONFIG)
+  const env = flag("--env");
+  const configFile = flag("-c") ?? process.env.FAKE_WRANGLER_CONFIG;
+  const raw = configFile.endsWith(".json") ? JSON.parse(readFileSync(configFile, "utf8")) : readRawConfig(configFile);
+  const entry = (raw.env?.[env]?.d1_databases ?? raw.d1_databases).find((d) => d.binding === "DB");
+  const dir = path.resolve(path.dirname(configFile), entry.migrations_dir);
+  const table = entry.migrations_table ?? "d1_migrations";
+  const db = (state.migrations[env] ??= {});
+  const already = db[table] ?? 0;
+  const total = readdirSync(dir).filter((f) => f.endsWith(".sql")).length;
+  db[table] = Math.max(already, total);
   console.log(already >= total ? "✅ No migrations to apply!" : `🌀 Executing on remote database DB:\n${total - already} migrations applied`);
 } else if (cmd === "deploy") {
   const env = flag("--env");

@@ -1,0 +1,11 @@
+/**
+ * The tables of `migrations/control/`, applied to the control database only, after the tenant
+ * folder: `CONTROL_TABLES` (src/db/shards.ts) minus the directory mirrors in ./tenant.ts.
+ * drizzle.control.config.ts reads it; test/node/migration-sets.test.ts keeps both lists honest.
+ */
+export { passwordCredentials, roleAssignments, platformState } from "../schema/identity";
+export * from "../schema/credentials";
+export * from "../schema/sso";
+export * from "../schema/dead-letters";
+export * from "../schema/white-label";
+export * from "../schema/shard-sizes";
