@@ -100,6 +100,9 @@ export function createApp() {
 
   // the control database through a D1 session, the tenant's shard through another (docs/scaling.md)
   app.use("/me", controlSession, authenticate);
+  // /auth (login, invites, resets, SAML) needs no principal; the session hands the client the bookmark
+  // of its account's creation or change, so its next /me or /v1 read sees it on any replica
+  app.use("/auth/*", controlSession);
   app.use("/v1/*", controlSession, authenticate, tenantContext);
   app.use("/admin/*", controlSession, authenticate, requirePlatformAdmin);
   app.use("/agency/*", controlSession, authenticate, requireAgencyScope);

@@ -49,13 +49,13 @@ export async function shardsHolding(env: Env, where: SQL | undefined): Promise<S
 }
 
 /**
- * One tenant's rows wherever they may be: its shard, and shard 0 (the control database), where the
- * control plane wrote some rows for tenants of other shards (audit rows of SAML/provisioning, invite
- * emails: docs/scaling.md). An unknown tenant reads shard 0 only.
+ * One tenant's rows: its directory shard only. Nothing writes a tenant's rows on another database
+ * (control-plane flows write its audit and outbox rows on its shard too: docs/scaling.md), so shard 0
+ * is not read for a tenant of another shard. An unknown tenant reads shard 0, where it finds nothing.
  */
-export async function tenantAndControl(env: Env, tenantId: string): Promise<ShardTarget[]> {
+export async function tenantTarget(env: Env, tenantId: string): Promise<ShardTarget[]> {
   const shard = (await tenantShard(env, tenantId)) ?? 0;
-  return [...new Set([0, shard])].sort((a, b) => a - b).map((s) => ({ shard: s, db: shardDb(env, s), tenantIds: [tenantId] }));
+  return [{ shard, db: shardDb(env, shard), tenantIds: [tenantId] }];
 }
 
 /** The condition limiting a list's tenant_id column to the target's tenants (one bound parameter however many). */

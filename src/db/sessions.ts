@@ -36,7 +36,7 @@ export const sessionDb = (d1: D1Database): Db => createDb(facade(d1));
 
 /** The tenant shard's bookmark (/v1). */
 export const BOOKMARK_HEADER = "x-d1-bookmark";
-/** The control database's bookmark (/me, /admin, /agency, and the control reads and writes of /v1). */
+/** The control database's bookmark (/auth, /me, /admin, /agency, and the control reads and writes of /v1). */
 export const CONTROL_BOOKMARK_HEADER = "x-d1-control-bookmark";
 
 /** A bookmark as D1 mints them (hex groups joined by dashes); anything else is ignored, never passed to D1. */

@@ -4,7 +4,7 @@ import { CONTROL_BOOKMARK_HEADER, inSession, isWrite, sessionDb, validBookmark }
 
 /**
  * The control database read through a D1 session for the authenticated surfaces (/me, /admin,
- * /agency, /v1: docs/scaling.md): reads "first-unconstrained", writes "first-primary", or the
+ * /agency, /v1) and /auth (docs/scaling.md): reads "first-unconstrained", writes "first-primary", or the
  * client's `x-d1-control-bookmark` (read-your-writes). The answer carries the session's latest
  * bookmark in that header. `controlDb(env)` and `c.var.db` both reach the session; runs before
  * authenticate, so the principal lookup is part of it.

@@ -118,7 +118,7 @@ const UNDOCUMENTED: Record<string, string> = {
 };
 /** Mounted with app.all by @cloudflare/workers-oauth-provider (RFC 8414 / 7591 / 6749 endpoints). */
 const OAUTH_PROVIDER_ENDPOINTS = ["/.well-known/oauth-authorization-server", "/oauth/token", "/oauth/register", "/oauth/register/*"];
-const MIDDLEWARE_PATTERNS = ["/*", "/me", "/v1/*", "/admin/*", "/agency/*"];
+const MIDDLEWARE_PATTERNS = ["/*", "/me", "/auth/*", "/v1/*", "/admin/*", "/agency/*"];
 
 describe("API9 inventory", () => {
   it("every registered route is documented and every documented operation is registered, with listed exceptions", () => {

@@ -1,12 +1,25 @@
+import { env } from "cloudflare:workers";
 import { and, desc, eq } from "drizzle-orm";
 import { outboxMessages } from "../../src/db/schema";
-import { db } from "./seed";
+import { allShards } from "../../src/db/shards";
+
+type OutboxRow = typeof outboxMessages.$inferSelect;
+
+/** Outbox emails to this address on every shard (a tenant's mail is stored on its shard), newest first. */
+async function emailsTo(to: string): Promise<OutboxRow[]> {
+  const perShard = await Promise.all(
+    allShards(env).map(({ db }) =>
+      db.select().from(outboxMessages).where(and(eq(outboxMessages.to, to), eq(outboxMessages.channel, "email"))).orderBy(desc(outboxMessages.createdAt)),
+    ),
+  );
+  return perShard.flat().sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+}
 
 /** The newest outbox email to this address, waiting briefly for deferred (waitUntil) sends. */
 export async function latestEmailTo(to: string, waitMs = 2_000) {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const row = await db().select().from(outboxMessages).where(and(eq(outboxMessages.to, to), eq(outboxMessages.channel, "email"))).orderBy(desc(outboxMessages.createdAt)).get();
+    const row = (await emailsTo(to))[0];
     if (row || Date.now() > deadline) return row ?? null;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -21,8 +34,7 @@ export function tokenIn(text: string | null | undefined): string {
 
 /** Ids of the emails already sent to this address: pass them to nextEmailTo. */
 export async function emailIdsTo(to: string): Promise<Set<string>> {
-  const rows = await db().select({ id: outboxMessages.id }).from(outboxMessages).where(and(eq(outboxMessages.to, to), eq(outboxMessages.channel, "email")));
-  return new Set(rows.map((r) => r.id));
+  return new Set((await emailsTo(to)).map((r) => r.id));
 }
 
 /**
@@ -32,8 +44,7 @@ export async function emailIdsTo(to: string): Promise<Set<string>> {
 export async function nextEmailTo(to: string, seen: Set<string>, waitMs = 4_000) {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const rows = await db().select().from(outboxMessages).where(and(eq(outboxMessages.to, to), eq(outboxMessages.channel, "email"))).orderBy(desc(outboxMessages.createdAt));
-    const fresh = rows.find((r) => !seen.has(r.id));
+    const fresh = (await emailsTo(to)).find((r) => !seen.has(r.id));
     if (fresh) return fresh;
     if (Date.now() > deadline) throw new Error(`no new email to ${to} within ${waitMs} ms`);
     await new Promise((r) => setTimeout(r, 25));

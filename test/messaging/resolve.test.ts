@@ -96,7 +96,7 @@ describe("resolveProvider", () => {
 
 describe("emailProviderFor (transactional email)", () => {
   it("goes to the outbox with no provider, and to the tenant's provider once it has one", async () => {
-    const receipt = await sendTransactionalEmail(db(), env, { tenantId: null, to: "new@user.test", subject: "Invite", text: "Join" });
+    const receipt = await sendTransactionalEmail(env, { tenantId: null, to: "new@user.test", subject: "Invite", text: "Join" });
     expect(receipt.provider).toBe("outbox");
     const [row] = await db().select().from(outboxMessages).orderBy(desc(outboxMessages.createdAt)).limit(1);
     expect(row).toMatchObject({ to: "new@user.test", subject: "Invite" });
@@ -107,7 +107,7 @@ describe("emailProviderFor (transactional email)", () => {
       return new Response(null, { status: 202, headers: { "x-message-id": "tx1" } });
     });
     try {
-      const viaTenant = await sendTransactionalEmail(db(), env, { tenantId: w.tenantA.id, to: "new@user.test", subject: "Invite", text: "Join" });
+      const viaTenant = await sendTransactionalEmail(env, { tenantId: w.tenantA.id, to: "new@user.test", subject: "Invite", text: "Join" });
       expect(viaTenant).toEqual({ provider: "sendgrid", providerMessageId: "tx1" });
       expect(sent[0]!.headers.get("authorization")).toBe("Bearer SG.tenant-a");
     } finally {

@@ -3,6 +3,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import type { Env } from "../../src/env";
+import { request } from "../helpers/http";
+import { latestEmailTo, tokenIn } from "../helpers/outbox";
 import { createWorld, type World } from "../helpers/seed";
 
 /** D1 sessions on the control database (docs/scaling.md, "Read replicas"). */
@@ -37,6 +39,24 @@ describe("control-plane routes read and write through a D1 session", () => {
     expect(tenants.status).toBe(200);
     expect(tenants.body.data.map((t: { id: string }) => t.id)).toEqual([w.tenantA.id]);
     expect(tenants.headers.get("x-d1-control-bookmark")).toMatch(BOOKMARK);
+  });
+
+  it("/auth answers with it: a user accepting an invite sends it back to /me and reads the new account", async () => {
+    const email = `ryw-invitee-${Date.now()}@example.test`;
+    expect((await w.as("tenantAdmin").post("/v1/users/invite", { email, name: "Invitee", role: "viewer" })).status).toBe(201);
+    const inviteToken = tokenIn((await latestEmailTo(email))!.text);
+    const setup = await request("POST", "/auth/setup-password", { body: { inviteToken, name: "Accepted Invitee", password: "accepted-pass-1" } });
+    expect(setup.status).toBe(200);
+    const bookmark = setup.headers.get("x-d1-control-bookmark");
+    expect(bookmark).toMatch(BOOKMARK);
+
+    const me = await request("GET", "/me", { token: setup.body.token, tenantId: w.tenantA.id, headers: { "x-d1-control-bookmark": bookmark! } });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ id: setup.body.user.id, email, name: "Accepted Invitee", tenantAccess: { tenantId: w.tenantA.id, role: "viewer" } });
+    expect(me.headers.get("x-d1-control-bookmark")! >= bookmark!).toBe(true);
+    const login = await request("POST", "/auth/login", { body: { email, password: "accepted-pass-1" } });
+    expect(login.status).toBe(200);
+    expect(login.headers.get("x-d1-control-bookmark")).toMatch(BOOKMARK);
   });
 
   it("a /v1 write to control rows of a shard-1 tenant carries one bookmark per database; sending both back reads the write", async () => {
@@ -78,7 +98,7 @@ describe("session constraints", () => {
   const app = createApp();
   async function send(method: string, path: string, o: { token: string; tenantId?: string; headers?: Record<string, string>; body?: unknown }) {
     const rec = recordingEnv();
-    const headers: Record<string, string> = { authorization: `Bearer ${o.token}`, ...o.headers };
+    const headers: Record<string, string> = { ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers };
     if (o.tenantId) headers["x-tenant-id"] = o.tenantId;
     if (o.body) headers["content-type"] = "application/json";
     const ctx = createExecutionContext();
@@ -101,6 +121,20 @@ describe("session constraints", () => {
     expect([writeWithBookmark.status, writeWithBookmark.calls]).toEqual([201, [{ db: "control", constraint: "first-primary" }]]);
     const bad = await send("GET", "/me", { token: admin, headers: { "x-d1-control-bookmark": "'; drop table users; --" } });
     expect([bad.status, bad.calls]).toEqual([200, [{ db: "control", constraint: "first-unconstrained" }]]);
+  });
+
+  it("/auth writes start first-primary and their bookmark anchors the next /me read", async () => {
+    const email = `auth-session-${Date.now()}@example.test`;
+    expect((await w.as("tenantAdmin").post("/v1/users/invite", { email, role: "viewer" })).status).toBe(201);
+    const inviteToken = tokenIn((await latestEmailTo(email))!.text);
+    const setup = await send("POST", "/auth/setup-password", { token: "", body: { inviteToken, name: "Session", password: "session-pass-1" } });
+    expect([setup.status, setup.calls]).toEqual([200, [{ db: "control", constraint: "first-primary" }]]);
+    const bookmark = setup.headers.get("x-d1-control-bookmark")!;
+    expect(bookmark).toMatch(BOOKMARK);
+    const login = await send("POST", "/auth/login", { token: "", body: { email, password: "session-pass-1" } });
+    expect([login.status, login.calls]).toEqual([200, [{ db: "control", constraint: "first-primary" }]]);
+    const anchored = await send("GET", "/me", { token: w.users.viewer.token, headers: { "x-d1-control-bookmark": bookmark } });
+    expect([anchored.status, anchored.calls]).toEqual([200, [{ db: "control", constraint: bookmark }]]);
   });
 
   it("a /v1 request of a shard-1 tenant opens one session on the control database and one on shard 1, each anchored at its own bookmark", async () => {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { crossShardPage, everyShard, tenantAndControl } from "../../db/cross-shard";
+import { crossShardPage, everyShard, tenantTarget } from "../../db/cross-shard";
 import type { Env } from "../../env";
 import { auditEvents } from "../../db/schema";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
@@ -35,10 +35,10 @@ export function listAuditEvents(db: Db, q: PageQuery & AuditFilter) {
 
 /**
  * GET /admin/audit-events: every shard (platform-level rows, tenantId null, live on the control
- * database, shard 0), or with a tenantId filter that tenant's shard and shard 0, merged newest first.
+ * database, shard 0), merged newest first; with a tenantId filter that tenant's shard only.
  */
 export async function listAuditEventsAcrossShards(env: Env, q: PageQuery & AuditFilter) {
-  const targets = q.tenantId === undefined ? everyShard(env) : await tenantAndControl(env, q.tenantId);
+  const targets = q.tenantId === undefined ? everyShard(env) : await tenantTarget(env, q.tenantId);
   const filter = where(q);
   return crossShardPage(targets, {
     query: q,

@@ -140,7 +140,7 @@ const notifyEmail: Handler<"notify_email"> = async (ax, config) => {
   const tokens = await ax.tokens();
   const subject = renderTokens(config.subject, tokens);
   const text = renderTokens(config.text, tokens);
-  for (const address of to) await sendTransactionalEmail(ctx.db, ctx.env, { tenantId: ctx.tenantId, to: address, subject, text });
+  for (const address of to) await sendTransactionalEmail(ctx.env, { tenantId: ctx.tenantId, to: address, subject, text });
   return { recipients: to.size };
 };
 

@@ -52,7 +52,7 @@ export async function callbackAlert(ctx: ServiceContext, landing: Landing, f: Fe
       "",
       `The feedback is escalated in the inbox (feedback ${f.id}).`,
     ].filter((l, i, all) => l !== "" || all[i - 1] !== "").join("\n");
-    for (const address of to) await sendTransactionalEmail(ctx.db, ctx.env, { tenantId: ctx.tenantId, to: address, subject, text });
+    for (const address of to) await sendTransactionalEmail(ctx.env, { tenantId: ctx.tenantId, to: address, subject, text });
   } catch (err) {
     console.error(JSON.stringify({ level: "error", message: "callback alert email failed", feedbackId: f.id, error: String(err) }));
   }

@@ -3,7 +3,7 @@ import { tenantDb } from "../../db/shards";
 import { deadLetters } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
-import { commit } from "../../lib/commit";
+import { auditDbFor, commitControl } from "../../lib/commit";
 import type { PlatformContext } from "../../lib/context";
 import { conflict, notFound } from "../../lib/errors";
 import { redeliver } from "../webhooks/deliveries.service";
@@ -49,9 +49,10 @@ export async function replayDeadLetter(ctx: PlatformContext, id: string) {
     await queue.send(row.body);
     replayedAs = { queue: row.queue };
   }
-  await commit(ctx, [
-    ctx.db.delete(deadLetters).where(eq(deadLetters.id, row.id)),
-    auditStatement(ctx, {
+  // the dead letter is a control row; a tenant's replay is audited on its shard (docs/scaling.md)
+  const auditCtx = { ...ctx, db: await auditDbFor(ctx.env, tenantId) };
+  await commitControl(auditCtx, (control) => [control.delete(deadLetters).where(eq(deadLetters.id, row.id))], [
+    auditStatement(auditCtx, {
       tenantId, action: "dead_letter.replayed", resourceType: "dead_letter", resourceId: row.id,
       previousState: { queue: row.queue, messageId: row.messageId, attempts: row.attempts, createdAt: row.createdAt },
       metadata: replayedAs,

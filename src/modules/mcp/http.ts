@@ -3,6 +3,7 @@ import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage } from "@mod
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import type { RateState } from "../../durable/mcp-sessions";
+import { auditDbFor } from "../../lib/commit";
 import { randomToken } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { bearerToken } from "../../middleware/auth";
@@ -227,7 +228,7 @@ async function insufficientScope(c: C, identity: SessionIdentity, sessionId: str
     const skill = findSkill(String(params.name));
     if (!skill || !skill.scopes || skill.agencyOnly || skillAllowed(skill, identity)) continue;
     const scope = skill.scopes[0]!;
-    await auditToolCall(c.var.db, identity, requestMeta(c), { tool: skill.name, tenantId: identity.tenantId, sessionId, input: params.arguments ?? {}, outcome: "forbidden", error: `insufficient_scope ${scope}` });
+    await auditToolCall(await auditDbFor(c.env, identity.tenantId), identity, requestMeta(c), { tool: skill.name, tenantId: identity.tenantId, sessionId, input: params.arguments ?? {}, outcome: "forbidden", error: `insufficient_scope ${scope}` });
     const challenge = `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl(c.env)}", error_description="${skill.name} needs ${scope}"`;
     return fail("FORBIDDEN", `${skill.name} needs the scope ${scope}, which this app was not granted`, { "WWW-Authenticate": challenge }, { scope });
   }
@@ -238,7 +239,7 @@ async function auditThrottled(c: C, identity: SessionIdentity, sessionId: string
   const calls = messages.filter((m) => isJSONRPCRequest(m) && m.method === "tools/call");
   for (const m of calls) {
     const params = (m as { params?: { name?: string; arguments?: unknown } }).params ?? {};
-    await auditToolCall(c.var.db, identity, requestMeta(c), {
+    await auditToolCall(await auditDbFor(c.env, identity.tenantId), identity, requestMeta(c), {
       tool: String(params.name ?? "unknown"),
       tenantId: identity.tenantId,
       sessionId,

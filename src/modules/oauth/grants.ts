@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { auditStatement } from "../../lib/audit";
-import { commit } from "../../lib/commit";
+import { auditDbFor, commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { forbidden, notFound } from "../../lib/errors";
 import { DateTime } from "../../lib/openapi";
@@ -73,9 +73,12 @@ export async function revokeGrant(ctx: ServiceContext, grantId: string): Promise
   if (!grant) throw notFound("Grant");
   await (await authServer(ctx.env)).getOAuthApi(ctx.env).revokeGrant(grantId, userId);
   const dto = toGrant(grant);
-  await commit(ctx, [
-    auditStatement(ctx, {
-      tenantId: dto.tenantId ?? ctx.tenantId,
+  // the grant may act for another tenant (of an agency session): its row goes to that tenant's shard
+  const tenantId = dto.tenantId ?? ctx.tenantId;
+  const auditCtx = tenantId === ctx.tenantId ? ctx : { ...ctx, db: await auditDbFor(ctx.env, tenantId) };
+  await commit(auditCtx, [
+    auditStatement(auditCtx, {
+      tenantId,
       action: "oauth_grant.revoked",
       resourceType: "oauth_grant",
       resourceId: grantId,

@@ -1,15 +1,15 @@
 import { desc, eq } from "drizzle-orm";
-import { everyShard, mergeSorted, tenantAndControl } from "../../db/cross-shard";
+import { everyShard, mergeSorted, tenantTarget } from "../../db/cross-shard";
 import { outboxMessages } from "../../db/schema";
 import type { Env } from "../../env";
 
 /**
- * The newest outbox messages across shards (a tenant's sends are stored on its shard, platform
- * mail on the control database): every shard, or with tenantId that tenant's shard and shard 0, each
- * asked for `limit` rows, merged newest first.
+ * The newest outbox messages across shards (a tenant's mail is stored on its shard, mail of no
+ * tenant on the control database): every shard, each asked for `limit` rows, merged newest first;
+ * with tenantId that tenant's shard only.
  */
 export async function listOutboxMessages(env: Env, q: { limit: number; tenantId?: string }) {
-  const targets = q.tenantId === undefined ? everyShard(env) : await tenantAndControl(env, q.tenantId);
+  const targets = q.tenantId === undefined ? everyShard(env) : await tenantTarget(env, q.tenantId);
   const lists = await Promise.all(
     targets.map(({ db }) =>
       db

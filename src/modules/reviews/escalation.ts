@@ -113,6 +113,6 @@ async function emailEscalation(env: Env, rule: SlaRuleRow, items: Candidate[]) {
     `These reviews have had no published response within ${rule.escalateAfterHours} hours, as the SLA rule "${rule.name}" requires:\n\n` +
     `${lines.join("\n")}\n\nDraft, approve and publish a response to clear them.`;
   for (const r of recipients) {
-    await sendTransactionalEmail(db, env, { tenantId: rule.tenantId, to: r.email, subject, text });
+    await sendTransactionalEmail(env, { tenantId: rule.tenantId, to: r.email, subject, text });
   }
 }

@@ -75,11 +75,11 @@ export async function planAccessGrant(db: Db, env: Env, g: AccessGrant): Promise
     return { user, created: true, invited: false, statements, notify: async () => undefined };
   }
   if (existing?.hash) {
-    const notify = () => sendAccessGrantedEmail(db, env, { tenantId: g.emailTenantId, to: user.email, grantedTo: g.invitedTo });
+    const notify = () => sendAccessGrantedEmail(env, { tenantId: g.emailTenantId, to: user.email, grantedTo: g.invitedTo });
     return { user, created: false, invited: false, statements, notify };
   }
   const invite = await issueUserToken(db, { userId: user.id, purpose: "invite", tenantId: g.emailTenantId });
   statements.push(invite.statement);
-  const notify = () => sendInviteEmail(db, env, { tenantId: g.emailTenantId, to: user.email, token: invite.token, invitedTo: g.invitedTo });
+  const notify = () => sendInviteEmail(env, { tenantId: g.emailTenantId, to: user.email, token: invite.token, invitedTo: g.invitedTo });
   return { user, created: !existing, invited: true, statements, notify };
 }

@@ -58,8 +58,8 @@ export const burnUserTokens = (db: Db, userId: string, purpose: UserTokenPurpose
 
 const link = (env: Env, path: string, token: string) => `${env.PUBLIC_BASE_URL}${path}?token=${encodeURIComponent(token)}`;
 
-export function sendInviteEmail(db: Db, env: Env, o: { tenantId: string | null; to: string; token: string; invitedTo: string }) {
-  return sendTransactionalEmail(db, env, {
+export function sendInviteEmail(env: Env, o: { tenantId: string | null; to: string; token: string; invitedTo: string }) {
+  return sendTransactionalEmail(env, {
     tenantId: o.tenantId,
     to: o.to,
     subject: `You are invited to ${o.invitedTo}`,
@@ -70,8 +70,8 @@ export function sendInviteEmail(db: Db, env: Env, o: { tenantId: string | null; 
   });
 }
 
-export function sendAccessGrantedEmail(db: Db, env: Env, o: { tenantId: string | null; to: string; grantedTo: string }) {
-  return sendTransactionalEmail(db, env, {
+export function sendAccessGrantedEmail(env: Env, o: { tenantId: string | null; to: string; grantedTo: string }) {
+  return sendTransactionalEmail(env, {
     tenantId: o.tenantId,
     to: o.to,
     subject: `You now have access to ${o.grantedTo}`,
@@ -79,8 +79,8 @@ export function sendAccessGrantedEmail(db: Db, env: Env, o: { tenantId: string |
   });
 }
 
-export function sendResetEmail(db: Db, env: Env, o: { tenantId: string | null; to: string; token: string }) {
-  return sendTransactionalEmail(db, env, {
+export function sendResetEmail(env: Env, o: { tenantId: string | null; to: string; token: string }) {
+  return sendTransactionalEmail(env, {
     tenantId: o.tenantId,
     to: o.to,
     subject: "Reset your password",

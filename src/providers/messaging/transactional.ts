@@ -1,9 +1,17 @@
 import type { Db } from "../../db/client";
+import { controlDb, tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { resolveProvider } from "./resolve";
-import type { MessageProvider, OutgoingMessage } from "./types";
+import type { FetchLike, MessageProvider, OutgoingMessage } from "./types";
 import { withEmailFooter } from "../../modules/white-label/render";
 import { tenantWhiteLabel, type EffectiveBrand } from "../../modules/white-label/resolve";
+
+let fetchOverride: FetchLike | undefined;
+
+/** Tests point the providers of transactional mail at a local stand-in here; null restores the global fetch. */
+export const useTransactionalFetch = (f: FetchLike | null) => {
+  fetchOverride = f ?? undefined;
+};
 
 /**
  * The provider for the tenant's email channel (invites, password resets, SLA escalations):
@@ -12,7 +20,7 @@ import { tenantWhiteLabel, type EffectiveBrand } from "../../modules/white-label
 export function emailProviderFor(db: Db, env: Env, tenantId: string | null): MessageProvider {
   return {
     name: "email",
-    send: async (message) => (await resolveProvider(db, env, tenantId, "email")).send(message),
+    send: async (message) => (await resolveProvider(db, env, tenantId, "email", fetchOverride)).send(message),
   };
 }
 
@@ -27,9 +35,15 @@ export interface TransactionalEmail {
 /**
  * Account and notification emails (invites, resets, alerts) come from the product, so a white-labelled
  * tenant's go out under its white-label name with the brand's footer (docs/white-label.md).
+ * Whoever calls (a control-plane flow or a tenant request), the tenant's email settings are read and
+ * its outbox row written on the tenant's shard (both are tenant rows), the white label on the control
+ * database (docs/scaling.md); mail of no tenant (an agency admin's invite) uses the control database.
  */
-export async function sendTransactionalEmail(db: Db, env: Env, email: TransactionalEmail) {
-  const wl = email.tenantId ? await tenantWhiteLabel(db, email.tenantId) : null;
+export async function sendTransactionalEmail(env: Env, email: TransactionalEmail) {
+  const [wl, db] = await Promise.all([
+    email.tenantId ? tenantWhiteLabel(controlDb(env), email.tenantId) : null,
+    email.tenantId ? tenantDb(env, email.tenantId) : controlDb(env),
+  ]);
   return emailProviderFor(db, env, email.tenantId).send(brandedTransactional(email, wl?.brand ?? null));
 }
 
