@@ -82,7 +82,7 @@ export function parseExecuteJson(out) {
 }
 
 /**
- * Migrates every database of the environment, the databases side by side (each one's steps in order).
+ * Migrates every database of the environment (remote ones side by side, local ones in turn; each one's steps in order).
  * `run(args)` runs wrangler and returns (or resolves to) its stdout, throwing on a non-zero exit;
  * `root` is the directory of the wrangler config (migrations/ is beside it).
  */
@@ -105,9 +105,19 @@ export async function migrate({ raw, env, where, root, run }) {
   const apply = (binding, extra = []) => run(["d1", "migrations", "apply", binding, ...scope, ...local, ...extra]);
 
   const plan = migrationPlan(databases);
+  // Remote databases migrate side by side. Local ones one after another: each local wrangler call
+  // starts a workerd on the same state directory, and two starting at once failed ("The Workers
+  // runtime failed to start") on a busy machine.
+  const sideBySide = where === "--remote";
+  const settle = async (steps, each) => {
+    if (sideBySide) return Promise.allSettled(steps.map(each));
+    const out = [];
+    for (const step of steps) out.push(await each(step).then((value) => ({ status: "fulfilled", value }), (reason) => ({ status: "rejected", reason })));
+    return out;
+  };
   // every database runs to its end even when another fails (no step is cut off), then the first failure is reported
-  const results = await Promise.allSettled(
-    plan.map(async (step) => {
+  const results = await settle(
+    plan, async (step) => {
       console.log(`migrating ${step.database} (${step.control ? "control database: tenant + control folders" : "tenant shard: tenant folder"}; ${scope.join(" ")})`);
       const tracking = parseExecuteJson(await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", PROBE_SQL])).map((r) => r.name);
       if (tracking.includes(LEGACY.table)) {
@@ -118,7 +128,7 @@ export async function migrate({ raw, env, where, root, run }) {
       await apply(step.tenant.binding, step.tenant.viaOverride ? override(step.entry, FOLDERS.tenant, "tenant") : []);
       if (step.control) await apply(step.control);
       console.log(`${step.database}: up to date`);
-    }),
+    },
   );
   const failed = results.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
