@@ -7,7 +7,7 @@ import {
 } from "../../db/schema";
 import { inJson } from "../../lib/sql";
 import type { ConsentByChannel } from "./inputs";
-import { assembleWhiteLabels, whiteLabelStatements, type TenantWhiteLabel } from "../white-label/resolve";
+import { tenantWhiteLabels, type TenantWhiteLabel } from "../white-label/resolve";
 
 type Row<T extends { $inferSelect: unknown }> = T["$inferSelect"];
 
@@ -37,14 +37,16 @@ const group = <T, K>(rows: T[], key: (r: T) => K) => {
 };
 
 /**
- * Everything a batch of SENDS messages needs, in two D1 round trips: the solicitations with all
- * they reference (subqueries on the message ids, so no round trip waits for another's ids), then
- * the approved versions of every template any of them may use.
+ * Everything a batch of SENDS messages needs, in two D1 round trips on the tenants' shard: the
+ * solicitations with all they reference (subqueries on the message ids, so no round trip waits for
+ * another's ids), then the approved versions of every template any of them may use. The white
+ * labels are control-plane rows (docs/scaling.md): read from `control` (isolate-cached) beside the
+ * first round trip for the tenants the messages name, afterwards only for a tenant they did not.
  */
-export async function loadDeliveryData(db: Db, ids: string[]): Promise<DeliveryData> {
+export async function loadDeliveryData(db: Db, ids: string[], control: Db, tenantIds: string[]): Promise<DeliveryData> {
   const of = (column: SQLiteColumn) => sql`(select ${column} from ${solicitations} where ${inJson(solicitations.id, ids)})`;
-  const [wlRows, wlTenantHosts, wlAgencyHosts] = whiteLabelStatements(db, (column) => sql`${column} in ${of(solicitations.tenantId)}`);
-  const [sRows, cRows, lRows, tRows, claimRows, eRows, campRows, bRows, vRows, consentRows, complianceRows, ...wl] = await db.batch([
+  const named = tenantIds.length ? tenantWhiteLabels(control, tenantIds) : Promise.resolve(new Map<string, TenantWhiteLabel>());
+  const [sRows, cRows, lRows, tRows, claimRows, eRows, campRows, bRows, vRows, consentRows, complianceRows] = await db.batch([
     db.select().from(solicitations).where(inJson(solicitations.id, ids)),
     db.select().from(contacts).where(sql`${contacts.id} in ${of(solicitations.contactId)}`),
     db
@@ -64,10 +66,10 @@ export async function loadDeliveryData(db: Db, ids: string[]): Promise<DeliveryD
       .where(sql`${consentRecords.contactId} in ${of(solicitations.contactId)}`)
       .orderBy(asc(consentRecords.seq)),
     db.select().from(complianceConfigs).where(sql`${complianceConfigs.tenantId} in ${of(solicitations.tenantId)}`),
-    wlRows,
-    wlTenantHosts,
-    wlAgencyHosts,
   ]);
+  const whiteLabels = new Map(await named);
+  const unnamed = [...new Set(sRows.map((s) => s.tenantId))].filter((t) => !tenantIds.includes(t));
+  if (unnamed.length) for (const [t, wl] of await tenantWhiteLabels(control, unnamed)) whiteLabels.set(t, wl);
 
   const experimentsById = new Map(eRows.map((e) => [e.id, e]));
   const candidateTemplateIds = new Set<string>();
@@ -112,7 +114,7 @@ export async function loadDeliveryData(db: Db, ids: string[]): Promise<DeliveryD
     variables,
     consent,
     consentRules: new Map(complianceRows.map((c) => [c.tenantId, c])),
-    whiteLabels: assembleWhiteLabels(wl),
+    whiteLabels,
     approved,
   };
 }

@@ -2,6 +2,7 @@ import { causeOf } from "./cause";
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { createDb, type Db } from "../../db/client";
+import { controlDb } from "../../db/shards";
 import { contacts, sendRecords, solicitations, type MessageChannel } from "../../db/schema";
 import { COMPLIANCE_DEFAULTS } from "../compliance/schemas";
 import type { Env } from "../../env";
@@ -77,7 +78,8 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
   const db = createDb(env.DB);
   const now = deps.now?.() ?? new Date();
   const ids = [...new Set(batch.messages.map((m) => (m.body as SendMessage)?.solicitationId).filter((id): id is string => typeof id === "string"))];
-  const d = ids.length ? await loadDeliveryData(db, ids) : null;
+  const tenantIds = [...new Set(batch.messages.map((m) => (m.body as SendMessage)?.tenantId).filter((t): t is string => typeof t === "string"))];
+  const d = ids.length ? await loadDeliveryData(db, ids, controlDb(env), tenantIds) : null;
   const defer = (p: Promise<unknown>) => exec.waitUntil(p);
   const providerFor = await resolveProviders(db, env, [...new Set([...(d?.solicitations.values() ?? [])].map((s) => s.tenantId))], deps.fetch);
 
