@@ -1,3 +1,4 @@
+import { controlDb } from "../../db/shards";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { resolveTenantAccess, roleAtLeast } from "../identity/access";
 import { skill, type Skill, type SkillContext } from "../mcp/skills/registry";
@@ -8,7 +9,9 @@ import { AgentRunResultSchema } from "./types";
 /** User callers may save template drafts with tenant_user or higher; API keys never write through agents. */
 async function canWrite(ctx: SkillContext): Promise<boolean> {
   if (ctx.caller.credential === "api_key" || !ctx.caller.userId) return false;
-  const [principal, tenant] = await Promise.all([loadUserPrincipal(ctx.db, ctx.caller.userId), findTenantRef(ctx.db, ctx.tenantId)]);
+  // grants are control-only rows; ctx.db is the tenant's shard (docs/scaling.md)
+  const control = controlDb(ctx.env);
+  const [principal, tenant] = await Promise.all([loadUserPrincipal(control, ctx.caller.userId), findTenantRef(control, ctx.tenantId)]);
   const access = principal && tenant ? resolveTenantAccess(principal, tenant) : null;
   return Boolean(access && roleAtLeast(access.role, "tenant_user"));
 }

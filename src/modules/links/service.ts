@@ -49,7 +49,7 @@ export async function resolveShortLink(ctx: PublicContext, token: string): Promi
   let destination = resolveDestination(kind, location, { publicBaseUrl: ctx.env.PUBLIC_BASE_URL, token, customUrl });
   // the hosted feedback page lives on the tenant's custom hostname when it has one
   if (destination.resolved === "feedback") {
-    destination = resolveDestination(kind, location, { publicBaseUrl: await tenantPublicBaseUrl(control, ctx.env, claims.tenantId), token, customUrl });
+    destination = resolveDestination(kind, location, { publicBaseUrl: await tenantPublicBaseUrl(ctx.env, claims.tenantId), token, customUrl });
   }
   return { claims, location, destination };
 }
@@ -73,7 +73,7 @@ export async function shortLinkView(ctx: PublicContext, token: string, link: Sho
     location: { id: link.location.locationId, name: link.location.name },
     brand: link.location.brand,
     reviewLinks: reviewLinks(link.location),
-    feedbackUrl: feedbackPageUrl(await tenantPublicBaseUrl(ctx.db, ctx.env, link.claims.tenantId), token),
+    feedbackUrl: feedbackPageUrl(await tenantPublicBaseUrl(ctx.env, link.claims.tenantId), token),
   };
 }
 

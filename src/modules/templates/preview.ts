@@ -12,7 +12,7 @@ const SAMPLE_CONTACT = { firstName: "Jane", lastName: "Doe", fullName: "Jane Doe
 /** Sample values for a preview: a sample contact and links, and the location's values when one is given. */
 async function previewValues(ctx: ServiceContext, tokens: string[], locationId: string | undefined): Promise<Record<string, string>> {
   // the host the tenant's real links will use (its custom hostname when it has one)
-  const base = await tenantPublicBaseUrl(ctx.db, ctx.env, ctx.tenantId);
+  const base = await tenantPublicBaseUrl(ctx.env, ctx.tenantId);
   const values: Record<string, string> = {
     ...SAMPLE_CONTACT,
     locationName: "Sample Location",

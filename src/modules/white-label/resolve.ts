@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
+import { controlDb } from "../../db/shards";
 import { customHostnames, tenants, whiteLabelBrands, type WhiteLabelScope } from "../../db/schema";
 import type { Env } from "../../env";
 import { inJson } from "../../lib/sql";
@@ -10,7 +11,7 @@ import { TtlCache } from "../../lib/ttl-cache";
  * The leaf every public page, email and link builder uses to find a tenant's white label: the
  * effective brand (tenant override > agency brand > default, field by field) and the public base
  * URL (the tenant's active custom hostname, else its agency's, else PUBLIC_BASE_URL). Imports only
- * the schema and src/lib, so any module may use it. Cached per isolate (CACHE_TTL_MS); writes in
+ * src/db and src/lib, so any module may use it. Every `db` here must be the control database. Cached per isolate (CACHE_TTL_MS); writes in
  * this module clear this isolate's caches, other isolates see a change within CACHE_TTL_MS.
  */
 
@@ -186,9 +187,11 @@ export async function agencyBrand(db: Db, agencyId: string): Promise<EffectiveBr
 export const publicBaseUrlOf = (env: Pick<Env, "PUBLIC_BASE_URL">, wl: TenantWhiteLabel | null | undefined) =>
   wl?.hostname ? `https://${wl.hostname}` : env.PUBLIC_BASE_URL.replace(/\/+$/, "");
 
-/** The public base URL of a tenant's links (see publicBaseUrlOf). */
-export const tenantPublicBaseUrl = async (db: Db, env: Pick<Env, "PUBLIC_BASE_URL">, tenantId: string) =>
-  publicBaseUrlOf(env, await tenantWhiteLabel(db, tenantId));
+/**
+ * The public base URL of a tenant's links (see publicBaseUrlOf). Reads the control database itself:
+ * callers hold the tenant's shard, where white-label tables do not exist (docs/scaling.md).
+ */
+export const tenantPublicBaseUrl = async (env: Env, tenantId: string) => publicBaseUrlOf(env, await tenantWhiteLabel(controlDb(env), tenantId));
 
 /**
  * Whom an active custom hostname belongs to (null: not one of ours, or not active). Misses are
