@@ -4,6 +4,9 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { queueConsumers } from "../../src/wiring";
+import type { Env } from "../../src/env";
+import { SYSTEM_META } from "../../src/lib/context";
+import { getTenantMove, startTenantMove } from "../../src/modules/admin/tenant-move.service";
 import { contacts, domainEvents, locations, solicitations, tenants } from "../../src/db/schema";
 import { controlDb, forgetTenantShard, shardDb } from "../../src/db/shards";
 import { FENCED_RETRY_SECONDS } from "../../src/db/tenant-fence";
@@ -142,5 +145,55 @@ describe("the move fence beyond /v1 (issue #24)", () => {
     expect([...second.explicitAcks].sort()).toEqual(["fenced", "other"]);
     expect(second.retryMessages).toEqual([]);
     expect(await dispatched(1, a.id)).not.toBeNull();
+  });
+
+  it("runs the tenant-move job's own messages while the tenant is fenced, and retries its other jobs", async () => {
+    const { w, location } = await world();
+    const sent: unknown[] = [];
+    const e = { ...env, JOBS: { send: async (body: unknown) => void sent.push(body) } } as unknown as Env;
+    const ctx = { db: controlDb(e), env: e, actor: { type: "user" as const, userId: w.users.platformAdmin.id, via: "platform" as const }, meta: SYSTEM_META, defer: () => {} };
+    const move = await startTenantMove(ctx, w.tenantA.id, 0, { settleSeconds: 0 });
+    const calls: string[] = [];
+    const msg = (id: string, body: unknown) => ({
+      id, timestamp: new Date(), attempts: 1, body, ack: () => calls.push(`${id} ack`), retry: (o?: { delaySeconds?: number }) => calls.push(`${id} retry ${o?.delaySeconds}`),
+    });
+    const job = { type: "crm_import", jobId: newId(), tenantId: w.tenantA.id };
+    const jobs = queueConsumers().jobs;
+    for (let n = 0; sent.length; n++) {
+      const messages = [msg(`move-${n}`, sent.shift()), ...(n === 0 ? [msg("job", job)] : [])];
+      await jobs({ queue: "jobs", messages, ackAll: () => {}, retryAll: () => {} } as unknown as MessageBatch<unknown>, e, createExecutionContext());
+    }
+    expect(calls).toContain(`job retry ${FENCED_RETRY_SECONDS}`);
+    const moveCalls = calls.filter((c) => c.startsWith("move-"));
+    expect(moveCalls.length).toBeGreaterThan(3);
+    expect(moveCalls.every((c) => c.endsWith(" ack"))).toBe(true);
+    expect((await getTenantMove(env, move.id)).state).toBe("succeeded");
+    // moved to shard 0 and writable again
+    expect(await controlDb(env).select({ shard: tenants.shard, movingSince: tenants.movingSince }).from(tenants).where(eq(tenants.id, w.tenantA.id)).get()).toEqual({ shard: 0, movingSince: null });
+    expect(await shardDb(env, 0).select({ id: locations.id }).from(locations).where(eq(locations.id, location.id)).get()).toEqual({ id: location.id });
+  });
+
+  it("retries a CLICKS message holding a click of a moving tenant whole, acks the others, and records it after the fence", async () => {
+    const { w, location, contact } = await world();
+    const link = await feedbackLink(w, location.id, contact.id);
+    const click = (tenantId: string, solicitationId: string) => ({ id: newId(), tenantId, solicitationId, source: "redirect", at: nowIso() });
+    const clickedAt = async () => (await onShard1().select({ at: solicitations.clickedAt }).from(solicitations).where(eq(solicitations.id, link.id)).get())!.at;
+    const run = async (attempts: number) => {
+      const batch = createMessageBatch("clicks", [
+        { id: "mixed", timestamp: new Date(), attempts, body: { clicks: [click(w.tenantB.id, newId()), click(w.tenantA.id, link.id)] } },
+        { id: "other", timestamp: new Date(), attempts, body: { clicks: [click(w.tenantB.id, newId())] } },
+      ]);
+      const exec = createExecutionContext();
+      await worker.queue(batch, env, exec);
+      return getQueueResult(batch, exec);
+    };
+    await fence(w.tenantA.id, true);
+    const first = await run(1);
+    expect([first.explicitAcks, first.retryMessages]).toEqual([["other"], [{ msgId: "mixed" }]]);
+    expect(await clickedAt()).toBeNull();
+    await fence(w.tenantA.id, false);
+    const second = await run(2);
+    expect([[...second.explicitAcks].sort(), second.retryMessages]).toEqual([["mixed", "other"], []]);
+    expect(await clickedAt()).not.toBeNull();
   });
 });
