@@ -7,7 +7,7 @@ import { queueConsumers } from "../../src/wiring";
 import type { Env } from "../../src/env";
 import { SYSTEM_META } from "../../src/lib/context";
 import { getTenantMove, startTenantMove } from "../../src/modules/admin/tenant-move.service";
-import { contacts, domainEvents, locations, solicitations, tenants } from "../../src/db/schema";
+import { consentRecords, contacts, domainEvents, locations, solicitations, tenants } from "../../src/db/schema";
 import { controlDb, forgetTenantShard, shardDb } from "../../src/db/shards";
 import { FENCED_RETRY_SECONDS } from "../../src/db/tenant-fence";
 import { commit } from "../../src/lib/commit";
@@ -15,7 +15,7 @@ import { eventStatement } from "../../src/lib/events";
 import { newId } from "../../src/lib/ids";
 import { nowIso } from "../../src/lib/time";
 import { forgetTenantRef } from "../../src/modules/identity/principal-cache";
-import { mintLinkToken } from "../../src/modules/links/tokens";
+import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
 import { request } from "../helpers/http";
 import { createWorld, type World } from "../helpers/seed";
 import { connect, mintTestKey } from "../mcp/helpers";
@@ -195,5 +195,22 @@ describe("the move fence beyond /v1 (issue #24)", () => {
     const second = await run(2);
     expect([[...second.explicitAcks].sort(), second.retryMessages]).toEqual([["mixed", "other"], []]);
     expect(await clickedAt()).not.toBeNull();
+  });
+
+  it("refuses an unsubscribe of a moving tenant's contact with nothing written, then records it", async () => {
+    const { w, location, contact } = await world();
+    const link = await feedbackLink(w, location.id, contact.id);
+    const token = await mintUnsubscribeToken(env.JWT_SECRET!, { tenantId: w.tenantA.id, contactId: contact.id, channel: "email", solicitationId: link.id });
+    const consent = async () => (await onShard1().select({ status: consentRecords.status }).from(consentRecords).where(eq(consentRecords.contactId, contact.id))).map((r) => r.status);
+    await fence(w.tenantA.id, true);
+    // reading the page goes on
+    expect((await request("GET", `/unsubscribe/${token}`, { headers: { accept: "application/json" } })).status).toBe(200);
+    const fenced = await request("POST", `/unsubscribe/${token}`, { headers: { accept: "application/json" } });
+    expect([fenced.status, fenced.body.code, fenced.headers.get("retry-after")]).toEqual([503, "TENANT_MOVING", "5"]);
+    expect(await consent()).toEqual([]);
+    await fence(w.tenantA.id, false);
+    const ok = await request("POST", `/unsubscribe/${token}`, { headers: { accept: "application/json" } });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(await consent()).toEqual(["revoked"]);
   });
 });
