@@ -1,5 +1,6 @@
 import { recordShardSizes } from "../db/shard-sizes";
-import { shardD1, shardNumbers, tenantShard } from "../db/shards";
+import { shardD1, shardNumbers, tenantPlacement } from "../db/shards";
+import { FENCED_RETRY_SECONDS } from "../db/tenant-fence";
 import type { Env } from "../env";
 import type { Sweep } from "./cron";
 import { subBatch, type QueueConsumer } from "./queue";
@@ -28,17 +29,30 @@ export function acrossShards(sweep: Sweep): Sweep {
  * Splits a batch by the shard of each message's tenant and runs the consumer once per shard.
  * A message without a tenant (sent before sharding) goes to shard 0, the database that held every
  * tenant then; so does an unknown tenant's (the consumer finds none of its rows and decides, as before).
+ * A message of a tenant being moved is not run: it is retried after the fence's wait
+ * (src/db/tenant-fence.ts), so nothing is written to the source shard while the move copies it.
  */
 export function byTenantShard(consumer: QueueConsumer, tenantOf: (body: unknown) => string | undefined): QueueConsumer {
   return async (batch, env, ctx) => {
     const groups = new Map<number, Message<unknown>[]>();
     for (const m of batch.messages) {
       const tenantId = tenantOf(m.body);
-      const shard = (tenantId === undefined ? 0 : await tenantShard(env, tenantId)) ?? 0;
+      const placement = tenantId === undefined ? null : await tenantPlacement(env, tenantId);
+      if (placement?.movingSince) {
+        retryFenced(batch.queue, m, tenantId!);
+        continue;
+      }
+      const shard = placement?.shard ?? 0;
       groups.set(shard, [...(groups.get(shard) ?? []), m]);
     }
     for (const [shard, messages] of groups) await consumer(subBatch(batch, messages), onShard(env, shard), ctx);
   };
+}
+
+/** Not acked and not failed: delivered again once the move is likely over (each wait counts as a delivery attempt). */
+export function retryFenced(queue: string, m: Message<unknown>, tenantId: string) {
+  console.warn(JSON.stringify({ level: "warn", message: "queue message of a moving tenant retried later", queue, id: m.id, tenantId, attempts: m.attempts, delaySeconds: FENCED_RETRY_SECONDS }));
+  m.retry({ delaySeconds: FENCED_RETRY_SECONDS });
 }
 
 export const tenantIdField = (body: unknown): string | undefined => {

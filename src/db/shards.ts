@@ -73,17 +73,30 @@ export async function findOnShards<T>(env: Env, find: (db: Db) => Promise<T | nu
   return found.find((v) => v !== null) ?? null;
 }
 
-/** tenant -> shard, per isolate, as long as the tenant refs (10 s): the move job waits that long after fencing and after flipping. */
-const directory = new TtlCache<number>(10_000, 20_000);
+/**
+ * tenant -> {shard, movingSince}, per isolate, as long as the tenant refs (10 s): the move job waits
+ * that long after fencing and after flipping, so by then every isolate sees the fence and the new shard.
+ */
+export interface TenantPlacement {
+  shard: number;
+  /** set while a move fences the tenant's writes (src/db/tenant-fence.ts) */
+  movingSince: string | null;
+}
+const directory = new TtlCache<TenantPlacement>(10_000, 20_000);
+
+/** The tenant's directory placement (cached), or null for an unknown tenant. */
+export async function tenantPlacement(env: Env, tenantId: string): Promise<TenantPlacement | null> {
+  const cached = directory.get(tenantId);
+  if (cached !== undefined) return cached;
+  const row = await controlDb(env).select({ shard: tenants.shard, movingSince: tenants.movingSince }).from(tenants).where(eq(tenants.id, tenantId)).get();
+  if (!row) return null;
+  directory.set(tenantId, row);
+  return row;
+}
 
 /** The tenant's shard from the directory, or null for an unknown tenant. */
 export async function tenantShard(env: Env, tenantId: string): Promise<number | null> {
-  const cached = directory.get(tenantId);
-  if (cached !== undefined) return cached;
-  const row = await controlDb(env).select({ shard: tenants.shard }).from(tenants).where(eq(tenants.id, tenantId)).get();
-  if (!row) return null;
-  directory.set(tenantId, row.shard);
-  return row.shard;
+  return (await tenantPlacement(env, tenantId))?.shard ?? null;
 }
 
 /** The tenant's shard database. An unknown tenant reads shard 0, where every tenant-filtered query finds nothing. */
@@ -92,7 +105,7 @@ export async function tenantDb(env: Env, tenantId: string): Promise<Db> {
 }
 
 export const forgetTenantShard = (tenantId: string) => directory.delete(tenantId);
-export const rememberTenantShard = (tenantId: string, shard: number) => directory.set(tenantId, shard);
+export const rememberTenantShard = (tenantId: string, placement: TenantPlacement) => directory.set(tenantId, placement);
 
 /**
  * Placement by size: the shard with the most room under D1's per-database cap, from the sizes last

@@ -1,10 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { ApiError, forbidden } from "../lib/errors";
-import { MOVE_RETRY_AFTER_SECONDS } from "../db/shards";
-
-const tenantMoving = () =>
-  new ApiError("TENANT_MOVING", "The tenant is being moved; retry shortly", { retryAfterSeconds: MOVE_RETRY_AFTER_SECONDS }, { "Retry-After": String(MOVE_RETRY_AFTER_SECONDS) });
+import { assertNotMoving } from "../db/tenant-fence";
 import { requestedTenantId } from "./auth";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../modules/identity/access";
 import { scopesForRequest } from "../modules/identity/scopes";
@@ -25,11 +22,11 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   if (c.var.principal.kind === "api_key") requireScope(c.var.principal.scopes, c.req.method, c.req.path);
   c.set("access", access);
   // from here on the request's database is the tenant's shard, read through a D1 session (docs/scaling.md)
-  if (tenant!.shard !== undefined) rememberTenantShard(tenant!.id, tenant!.shard);
+  if (tenant!.shard !== undefined) rememberTenantShard(tenant!.id, { shard: tenant!.shard, movingSince: tenant!.movingSince ?? null });
   const d1 = shardD1(c.env, tenant!.shard ?? (await tenantShard(c.env, tenant!.id)) ?? 0);
   c.set("db", sessionDb(d1));
   const write = isWrite(c.req.method);
-  if (write && tenant!.movingSince) throw tenantMoving();
+  if (write) assertNotMoving(tenant!);
   const bookmark = await inSession(d1, { bookmark: validBookmark(c.req.header(BOOKMARK_HEADER)), write }, next);
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 });

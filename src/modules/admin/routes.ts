@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { getTenantMove, listTenantMoves, startTenantMove } from "./tenant-move.service";
-import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, USER_SECURITY } from "../../lib/openapi";
+import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, tenantMovingResponse, USER_SECURITY } from "../../lib/openapi";
 import { platformSvc } from "../../middleware/service-context";
 import { AdminAuditListQuery, AuditEventSchema } from "../audit/schemas";
 import { listAuditEventsAcrossShards } from "../audit/service";
@@ -46,7 +46,7 @@ const getTenantRoute = createRoute({
 const updateTenantRoute = createRoute({
   method: "patch", path: "/admin/tenants/{id}", tags, security, summary: "Rename, change plan, pause or resume a tenant (platform_admin)",
   request: { params: IdParam, body: jsonBody(UpdateTenantBody) },
-  responses: { 200: json(TenantDetailSchema), ...stdErrorsWithNotFound },
+  responses: { 200: json(TenantDetailSchema), ...stdErrorsWithNotFound, 503: tenantMovingResponse },
 });
 
 const moveTenantRoute = createRoute({

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, USER_SECURITY } from "../../lib/openapi";
+import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, tenantMovingResponse, USER_SECURITY } from "../../lib/openapi";
 import { platformSvc } from "../../middleware/service-context";
 import { CreateLocationBody, LocationSchema } from "../locations/schemas";
 import { createLocation } from "../locations/service";
@@ -17,6 +17,8 @@ import { listAgencyCampaigns, listAgencyLocations, ownedTenantContext } from "./
 
 const scope = (c: Context<AppEnv>) => agencyScopeOf(c.var.principal);
 const owned = (c: Context<AppEnv>, tenantId: string) => ownedTenantContext(platformSvc(c), scope(c), tenantId);
+/** a write into an owned tenant: fenced while it is being moved (503 TENANT_MOVING) */
+const ownedForWrite = (c: Context<AppEnv>, tenantId: string) => ownedTenantContext(platformSvc(c), scope(c), tenantId, { write: true });
 
 const tags = ["Agency"];
 const security = USER_SECURITY;
@@ -45,7 +47,7 @@ const updateTenantRoute = createRoute({
   method: "patch", path: "/agency/tenants/{id}", tags, security, summary: "Rename, change plan, pause or resume an owned tenant",
   description: `isActive false pauses (pausedAt, pausedReason set): the tenant sends nothing and its own users become read-only; isActive true resumes and clears both. ${notOwned}`,
   request: { params: IdParam, body: jsonBody(UpdateTenantBody) },
-  responses: { 200: json(TenantDetailSchema), ...stdErrorsWithNotFound },
+  responses: { 200: json(TenantDetailSchema), ...stdErrorsWithNotFound, 503: tenantMovingResponse },
 });
 
 const listUsersRoute = createRoute({
@@ -58,14 +60,14 @@ const addUserRoute = createRoute({
   method: "post", path: "/agency/tenants/{id}/users", tags, security, summary: "Add a user to an owned tenant with a role",
   description: `Without password the user is invited by email (7-day token for /auth/setup-password); with password the account is created ready to log in. An existing account is granted the role. ${notOwned}`,
   request: { params: IdParam, body: jsonBody(AddTenantUserBody) },
-  responses: { 201: json(TenantUserSchema, "Added"), ...stdErrorsWithNotFound, 409: errors[409] },
+  responses: { 201: json(TenantUserSchema, "Added"), ...stdErrorsWithNotFound, 503: tenantMovingResponse, 409: errors[409] },
 });
 
 const createLocationRoute = createRoute({
   method: "post", path: "/agency/tenants/{tenantId}/locations", tags, security, summary: "Create a location in an owned tenant",
   description: `brandId defaults to the tenant's oldest active brand. ${notOwned}`,
   request: { params: TenantIdParam, body: jsonBody(CreateLocationBody) },
-  responses: { 201: json(LocationSchema, "Created"), ...stdErrorsWithNotFound, 409: errors[409] },
+  responses: { 201: json(LocationSchema, "Created"), ...stdErrorsWithNotFound, 503: tenantMovingResponse, 409: errors[409] },
 });
 
 const listLocationsRoute = createRoute({
@@ -78,7 +80,7 @@ const createCampaignRoute = createRoute({
   method: "post", path: "/agency/tenants/{tenantId}/campaigns", tags, security, summary: "Create a campaign in an owned tenant",
   description: `Same body and rules as POST /v1/campaigns. ${notOwned}`,
   request: { params: TenantIdParam, body: jsonBody(CreateCampaignBody) },
-  responses: { 201: json(CampaignSchema, "Created"), ...stdErrorsWithNotFound },
+  responses: { 201: json(CampaignSchema, "Created"), ...stdErrorsWithNotFound, 503: tenantMovingResponse },
 });
 
 const listCampaignsRoute = createRoute({
@@ -98,13 +100,13 @@ export const agencyRoutes = createRouter()
     c.json(await listTenantUsers(await owned(c, c.req.valid("param").id), c.req.valid("query")), 200),
   )
   .openapi(addUserRoute, async (c) =>
-    c.json(await addTenantUser(await owned(c, c.req.valid("param").id), c.req.valid("json")), 201),
+    c.json(await addTenantUser(await ownedForWrite(c, c.req.valid("param").id), c.req.valid("json")), 201),
   )
   .openapi(createLocationRoute, async (c) =>
-    c.json(await createLocation(await owned(c, c.req.valid("param").tenantId), c.req.valid("json")), 201),
+    c.json(await createLocation(await ownedForWrite(c, c.req.valid("param").tenantId), c.req.valid("json")), 201),
   )
   .openapi(listLocationsRoute, async (c) => c.json(await listAgencyLocations(c.env, scope(c), c.req.valid("query")), 200))
   .openapi(createCampaignRoute, async (c) =>
-    c.json(await createCampaign(await owned(c, c.req.valid("param").tenantId), c.req.valid("json")), 201),
+    c.json(await createCampaign(await ownedForWrite(c, c.req.valid("param").tenantId), c.req.valid("json")), 201),
   )
   .openapi(listCampaignsRoute, async (c) => c.json(await listAgencyCampaigns(c.env, scope(c), c.req.valid("query")), 200));

@@ -1,6 +1,7 @@
 import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
 import { crossShardPage, everyShard, groupByShard, ofTarget, shardsHolding, type ShardTarget } from "../../db/cross-shard";
 import { controlDb, shardDb } from "../../db/shards";
+import { assertNotMoving } from "../../db/tenant-fence";
 import type { Env } from "../../env";
 import { listCampaignsAcrossTenants } from "../campaigns/service";
 import { brands, locations, tenants } from "../../db/schema";
@@ -10,9 +11,14 @@ import { toLocation } from "../locations/schemas";
 import { tenantsInScope, type AgencyScope } from "../tenants/scope";
 import { asTenantContext, findScopedTenant } from "../tenants/service";
 
-/** A tenant-scoped ServiceContext for an owned tenant, on the tenant's shard; another agency's tenant is 404. */
-export async function ownedTenantContext(ctx: PlatformContext, scope: AgencyScope, tenantId: string): Promise<ServiceContext> {
+/**
+ * A tenant-scoped ServiceContext for an owned tenant, on the tenant's shard; another agency's tenant
+ * is 404. `write`: refused with 503 TENANT_MOVING while the tenant is being moved (the directory row
+ * just read, on the primary: a write request's control session is "first-primary").
+ */
+export async function ownedTenantContext(ctx: PlatformContext, scope: AgencyScope, tenantId: string, o: { write?: boolean } = {}): Promise<ServiceContext> {
   const tenant = await findScopedTenant(controlDb(ctx.env), scope, tenantId);
+  if (o.write) assertNotMoving(tenant);
   return { ...asTenantContext(ctx, tenant.id), db: shardDb(ctx.env, tenant.shard) };
 }
 

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { createRouter, errors, json } from "../../lib/openapi";
+import { createRouter, errors, json, tenantMovingResponse } from "../../lib/openapi";
 import { requestMeta } from "../../middleware/service-context";
 import { PAGE_HEADERS, wantsJson } from "../links/page";
 import { TokenParam } from "../links/schemas";
@@ -37,7 +37,7 @@ const confirm = createRoute({
     params: TokenParam,
     body: { required: false, content: { "application/x-www-form-urlencoded": { schema: FormBody }, "multipart/form-data": { schema: FormBody } } },
   },
-  responses: { 200: stateResponse("Unsubscribed (HTML for browsers, JSON otherwise)"), 404: errors[404] },
+  responses: { 200: stateResponse("Unsubscribed (HTML for browsers, JSON otherwise)"), 404: errors[404], 503: tenantMovingResponse },
 });
 
 function answer(c: Context<AppEnv>, v: AlertUnsubscribeView) {

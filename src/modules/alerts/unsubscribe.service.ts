@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { controlDb, tenantDb } from "../../db/shards";
+import { assertTenantWritable } from "../../db/tenant-fence";
 import type { Db } from "../../db/client";
 import { alertSubscriptions, locations, users } from "../../db/schema";
 import type { Env } from "../../env";
@@ -56,6 +57,7 @@ export async function alertUnsubscribe(_control: Db, env: Env, token: string, me
   const { claims, db, sub, email, locationName } = await load(env, token);
   const current = view(claims.kind, sub, email, locationName);
   if (!current.subscribed) return current;
+  await assertTenantWritable(env, sub.tenantId);
   const at = nowIso();
   const set = claims.kind === "instant"
     ? { instantEmail: false, instantUnsubscribedAt: at, updatedAt: at }

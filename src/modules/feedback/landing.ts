@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { controlDb, shardDb, tenantDb, tenantShard } from "../../db/shards";
+import { controlDb, shardDb, tenantDb, tenantPlacement, tenantShard } from "../../db/shards";
 import type { Db } from "../../db/client";
 import { brands, campaignSurveys, feedbackViews, locations, solicitations, surveys, type SurveyQuestion, type SurveyType } from "../../db/schema";
 import type { Env } from "../../env";
@@ -137,10 +137,24 @@ async function flush(env: Env) {
   flushScheduled = false;
   const byShard = new Map<number, PendingView[]>();
   for (const v of all) {
-    const shard = (await tenantShard(env, v.tenantId)) ?? 0;
+    const placement = await tenantPlacement(env, v.tenantId);
+    // a tenant being moved: its views wait in the buffer for the next flush after the fence
+    if (placement?.movingSince) {
+      keepPending(v);
+      continue;
+    }
+    const shard = placement?.shard ?? 0;
     byShard.set(shard, [...(byShard.get(shard) ?? []), v]);
   }
   await Promise.all([...byShard].map(([shard, rows]) => flushRows(shardDb(env, shard), rows)));
+}
+
+function keepPending(v: PendingView) {
+  const seen = pending.get(v.solicitationId);
+  if (!seen) return void pending.set(v.solicitationId, v);
+  seen.views += v.views;
+  seen.firstViewedAt = v.firstViewedAt < seen.firstViewedAt ? v.firstViewedAt : seen.firstViewedAt;
+  seen.surveyId ??= v.surveyId;
 }
 
 async function flushRows(db: Db, rows: PendingView[]) {

@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { ApiError } from "../../lib/errors";
+import { isTenantMoving } from "../../db/tenant-fence";
 import type { SurveyQuestion } from "../../db/schema";
 import { feedbackPage, notFoundPage, thanksPage, type FormState } from "./page";
 import { publicRequest } from "./routes";
@@ -116,6 +117,12 @@ export const feedbackPageRoutes = new Hono<AppEnv>()
           return html(feedbackPage(landing, action, { ...state, error: friendly((e.details?.issues as { path: string; message: string }[]) ?? []) }), 400);
         }
         if (e instanceof ApiError && e.code === "CONFLICT") return html(feedbackPage(landing, action, { ...state, error: "Thank you, but feedback for this visit was already received." }), 409);
+        if (isTenantMoving(e)) {
+          // the answers stay in the form: the person sends them again once the move's fence is lifted
+          const page = html(feedbackPage(landing, action, { ...state, error: "We could not save your feedback just now. Please send it again in a few seconds." }), 503);
+          page.headers.set("Retry-After", e.headers!["Retry-After"]!);
+          return page;
+        }
         throw e;
       }
       // Post/Redirect/Get: reloading the thank-you page does not resubmit

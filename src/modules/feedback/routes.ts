@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { createRouter, errors, json, jsonBody } from "../../lib/openapi";
+import { createRouter, errors, json, jsonBody, tenantMovingResponse } from "../../lib/openapi";
 import { requestMeta } from "../../middleware/service-context";
 import { LandingSchema, SubmitFeedbackBody, SubmitResultSchema, TokenParam } from "./schemas";
 import { getFeedbackLanding, submitFeedbackByToken, type PublicRequest } from "./service";
@@ -26,7 +26,7 @@ const submit = createRoute({
     "One submission per link: sending again within 24 hours replaces it (updated true), later it is 409. " +
     "Sets the solicitation's convertedAt, creates a feedback inbox item; callbackRequested escalates it and emails the location.",
   request: { params: TokenParam, body: jsonBody(SubmitFeedbackBody) },
-  responses: { 201: json(SubmitResultSchema, "Feedback submitted"), 400: errors[400], 404: errors[404], 409: errors[409] },
+  responses: { 201: json(SubmitResultSchema, "Feedback submitted"), 400: errors[400], 404: errors[404], 409: errors[409], 503: tenantMovingResponse },
 });
 
 /** Mounted before the /v1 authentication middleware: these two are public. */

@@ -1,5 +1,6 @@
 import type { RequestMeta, ServiceContext } from "../../lib/context";
 import { tenantDb } from "../../db/shards";
+import { assertTenantWritable } from "../../db/tenant-fence";
 import type { LinkClaims } from "../links/tokens";
 import { claimsOf, landingFor, recordView, type Landing, type PublicDeps } from "./landing";
 import type { SubmitFeedbackInput } from "./schemas";
@@ -40,6 +41,7 @@ export async function feedbackLinkData(req: PublicRequest, token: string) {
 export async function submitFeedbackByToken(req: PublicRequest, token: string, input: SubmitFeedbackInput) {
   const claims = await claimsOf(req.env, token);
   const landing = await landingFor(req, claims);
+  await assertTenantWritable(req.env, claims.tenantId);
   const result = await submitFeedback(await publicContext(req, claims), claims, landing, input);
   return { success: true, ...result, reviewLinks: landing.reviewLinks };
 }

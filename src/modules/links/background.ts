@@ -1,9 +1,11 @@
 import type { Env } from "../../env";
+import { retryFenced } from "../../background/shards";
+import { tenantWritable } from "../../db/tenant-fence";
 import { backoffSeconds } from "../../lib/backoff";
 import { clicksOf, recordClicks, type ClickMessage } from "./clicks";
 
 /** One kind of click the CLICKS queue carries: how to read it from a message and record a batch of them. */
-export interface ClickKind<T = unknown> {
+export interface ClickKind<T extends { tenantId: string } = { tenantId: string }> {
   name: string;
   parse(body: unknown): T[] | null;
   record(env: Env, clicks: T[]): Promise<void>;
@@ -20,12 +22,19 @@ export const shortLinkClicks: ClickKind<ClickMessage> = { name: "short-link", pa
  */
 export function clicksConsumer(kinds: ClickKind<any>[]) {
   return async (batch: MessageBatch<unknown>, env: Env): Promise<void> => {
-    const valid = batch.messages.filter((m) => kinds.some((k) => k.parse(m.body) !== null));
+    const parsed = batch.messages.filter((m) => kinds.some((k) => k.parse(m.body) !== null));
     for (const m of batch.messages) {
-      if (!valid.includes(m)) {
+      if (!parsed.includes(m)) {
         console.warn(JSON.stringify({ level: "warn", message: "malformed click message dropped", id: m.id }));
         m.ack();
       }
+    }
+    // a message holds clicks of many tenants: one of a tenant being moved waits whole (recording is idempotent)
+    const valid: Message<unknown>[] = [];
+    for (const m of parsed) {
+      const fenced = await firstFenced(env, kinds.flatMap((k) => k.parse(m.body) ?? []));
+      if (fenced) retryFenced(batch.queue, m, fenced);
+      else valid.push(m);
     }
     try {
       for (const kind of kinds) await kind.record(env, valid.flatMap((m) => kind.parse(m.body) ?? []));
@@ -35,4 +44,10 @@ export function clicksConsumer(kinds: ClickKind<any>[]) {
       for (const m of valid) m.retry({ delaySeconds: backoffSeconds(m.attempts) });
     }
   };
+}
+
+/** The first tenant among the clicks that is being moved, if any (each tenant looked up once, from the directory cache). */
+async function firstFenced(env: Env, clicks: { tenantId: string }[]): Promise<string | undefined> {
+  for (const tenantId of new Set(clicks.map((c) => c.tenantId))) if (!(await tenantWritable(env, tenantId))) return tenantId;
+  return undefined;
 }

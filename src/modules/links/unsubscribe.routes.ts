@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { createRouter, errors, json } from "../../lib/openapi";
+import { createRouter, errors, json, tenantMovingResponse } from "../../lib/openapi";
 import { requestMeta } from "../../middleware/service-context";
 import { PAGE_HEADERS, wantsJson } from "./page";
 import { publicCtx } from "./routes";
@@ -53,7 +53,7 @@ const confirm = createRoute({
     params: TokenParam,
     body: { required: false, content: { "application/x-www-form-urlencoded": { schema: FormBody }, "multipart/form-data": { schema: FormBody } } },
   },
-  responses: { 200: stateResponse("Unsubscribed (HTML for browsers, JSON otherwise)"), 404: errors[404], 409: errors[409] },
+  responses: { 200: stateResponse("Unsubscribed (HTML for browsers, JSON otherwise)"), 404: errors[404], 409: errors[409], 503: tenantMovingResponse },
 });
 
 const undo = createRoute({
@@ -61,7 +61,7 @@ const undo = createRoute({
   description: "Public. Grants back the channel an unsubscribe link revoked (consent granted, source resubscribe). An opt-out made another way (STOP, bounce, staff) is 409.",
   security: [],
   request: { params: TokenParam },
-  responses: { 200: stateResponse("Subscribed again"), 404: errors[404], 409: errors[409] },
+  responses: { 200: stateResponse("Subscribed again"), 404: errors[404], 409: errors[409], 503: tenantMovingResponse },
 });
 
 function answer(c: Context<AppEnv>, v: UnsubscribeView, outcome: UnsubscribeOutcome) {

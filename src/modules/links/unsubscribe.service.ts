@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { controlDb, tenantDb } from "../../db/shards";
+import { assertTenantWritable } from "../../db/tenant-fence";
 import { brands, consentRecords, contacts, type ConsentChannel } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -111,6 +112,7 @@ function consentInsert(sctx: ServiceContext, l: Loaded, status: "revoked" | "gra
 export async function unsubscribe(ctx: PublicContext, token: string, meta: RequestMeta): Promise<UnsubscribeView> {
   const l = await load(ctx, token);
   if (isUnsubscribed(l)) return view(l);
+  await assertTenantWritable(ctx.env, l.claims.tenantId);
   const sctx = actingContext(ctx, l.claims, meta, l.db);
   const { row, statement } = consentInsert(sctx, l, "revoked", UNSUBSCRIBE_SOURCE);
   await commit(
@@ -142,6 +144,7 @@ export async function resubscribe(ctx: PublicContext, token: string, meta: Reque
   if (l.latest!.source !== UNSUBSCRIBE_SOURCE) {
     throw conflict("This address was opted out another way; contact the business to opt in again");
   }
+  await assertTenantWritable(ctx.env, l.claims.tenantId);
   const sctx = actingContext(ctx, l.claims, meta, l.db);
   const { row, statement } = consentInsert(sctx, l, "granted", RESUBSCRIBE_SOURCE);
   await commit(sctx, [

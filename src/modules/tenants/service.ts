@@ -1,6 +1,7 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import { forgetTenantRef } from "../identity/principal-cache";
 import type { Db } from "../../db/client";
+import { assertNotMoving } from "../../db/tenant-fence";
 import { controlDb, forgetTenantShard, mirrorTenant, placeTenant, shardDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { HOUSE_AGENCY_ID, agencies, brands, messagingSettings, tenants, type MessagingSettingsRow } from "../../db/schema";
@@ -123,6 +124,8 @@ export async function createTenant(ctx: PlatformContext, scope: AgencyScope, inp
 /** Rename, change plan, pause (isActive false: pausedAt, pausedReason) or resume (clears both). */
 export async function updateTenant(ctx: PlatformContext, scope: AgencyScope, id: string, patch: UpdateTenantInput) {
   const before = await findScopedTenant(ctx.db, scope, id);
+  // its audit row and mirror land on the tenant's shard: not while a move copies it
+  assertNotMoving(before);
   const from = stateOf(before);
   const to = patch.isActive === undefined ? from : stateOf({ isActive: patch.isActive });
   if (patch.pausedReason !== undefined && to !== "paused") {

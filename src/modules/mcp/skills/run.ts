@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { tenantDb } from "../../../db/shards";
+import { assertTenantWritable, isTenantMoving } from "../../../db/tenant-fence";
 import type { Db } from "../../../db/client";
 import type { Env } from "../../../env";
 import type { RequestMeta } from "../../../lib/context";
@@ -133,6 +134,8 @@ export async function callTool(
         );
       }
     }
+    // a write tool of a tenant being moved is refused like a /v1 write (503 TENANT_MOVING); reads go on
+    if (skill.access === "write") await assertTenantWritable(c.env, tenantId);
     const ctx: SkillContext = {
       // the tool acts on the tenant's shard; the identity checks above read the control plane
       db: await tenantDb(c.env, tenantId),
@@ -162,7 +165,7 @@ export async function callTool(
       return toolError(e.message);
     }
     outcome = "error";
-    if (e instanceof ApiError && e.status < 500) {
+    if (e instanceof ApiError && (e.status < 500 || isTenantMoving(e))) {
       error = e.message;
       return toolError(e.message, { code: e.code, ...(e.details ? { details: e.details } : {}) });
     }
