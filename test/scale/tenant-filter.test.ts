@@ -78,6 +78,21 @@ describe("control-plane writers of a shard-1 tenant's audit rows", () => {
     expect(rows.shard1.filter((r) => r.actorId === key.keyId).map((r) => [r.resourceId, r.metadata?.outcome])).toEqual([["location.list", "throttled"]]);
   });
 
+  it("an MCP tool call that ran is audited on the tenant's shard, not on the control database", async () => {
+    const key = mintTestKey(w.tenantA.id, ["read:locations"]);
+    const init = await rawPost(initializeBody(), { authorization: `Bearer ${key.token}` });
+    expect(init.status).toBe(200);
+    const sessionId = init.headers.get("mcp-session-id")!;
+    const call = await rawPost(
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "location.list", arguments: { limit: 1 } } },
+      { "mcp-session-id": sessionId, authorization: `Bearer ${key.token}` },
+    );
+    expect(call.status).toBe(200);
+    const rows = await auditRows(w.tenantA.id, "mcp.tool_called");
+    expect(rows.control).toEqual([]);
+    expect(rows.shard1.filter((r) => r.actorId === key.keyId && r.metadata?.outcome === "success").map((r) => r.resourceId)).toEqual(["location.list"]);
+  });
+
   it("a platform admin's replay of a shard-1 tenant's dead webhook delivery is audited on the tenant's shard", async () => {
     setWebhookFetch(endpoint().fetch);
     const sub = await w.as("tenantAdmin").post("/v1/webhooks", { url: "https://hooks.example.com/replayed", events: ["review.created"] });

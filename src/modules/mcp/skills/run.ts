@@ -173,7 +173,8 @@ export async function callTool(
     error = "Internal error";
     return toolError("Internal error", { requestId: c.meta.requestId });
   } finally {
-    await auditToolCall(c.db, c.identity, c.meta, {
+    // the audit row is a tenant row: on the tenant's shard (an agency-level call without a tenant: the control database)
+    await auditToolCall(tenantId ? await tenantDb(c.env, tenantId) : c.db, c.identity, c.meta, {
       tool: name,
       tenantId,
       sessionId: c.sessionId,
