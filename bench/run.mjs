@@ -3,6 +3,7 @@
 // loopback with autocannon. Prints a table and writes bench/results.json.
 import { readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { bootstrap } from "./lib/bootstrap.mjs";
 import { startServer } from "./lib/server.mjs";
 
 const filter = process.argv[2];
@@ -45,11 +46,3 @@ const table = rows.map((r) => ({
 }));
 console.table(table);
 writeFileSync(path.join(import.meta.dirname, "results.json"), JSON.stringify({ at: new Date().toISOString(), node: process.version, rows }, null, 2));
-
-async function bootstrap(base) {
-  const body = { tenantName: "Bench Co", tenantSlug: "bench-co", adminEmail: "bench@example.test", adminPassword: "bench-password-1", adminName: "Bench" };
-  const res = await fetch(`${base}/bootstrap`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const json = await res.json();
-  if (res.status !== 201) throw new Error(`bootstrap failed: ${res.status} ${JSON.stringify(json)}`);
-  return { token: json.token, tenantId: json.tenant.id, headers: { authorization: `Bearer ${json.token}`, "x-tenant-id": json.tenant.id } };
-}

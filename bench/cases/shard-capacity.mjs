@@ -2,6 +2,7 @@ import autocannon from "autocannon";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startServer } from "../lib/server.mjs";
+import { adminCredential, bootstrap } from "../lib/bootstrap.mjs";
 import { bytesPerRow } from "../lib/bytes-per-row.mjs";
 import { cpuTicks, workerdPids } from "../lib/processes.mjs";
 import { waitFor, waitForQuiet } from "../lib/seed.mjs";
@@ -24,6 +25,7 @@ const SECONDS = Number(process.env.CAPACITY_SECONDS ?? 20);
 const SERVICE_MS = Number(process.env.CAPACITY_SERVICE_MS ?? 2);
 const TENANTS = 8;
 const PORT = Number(process.env.BENCH_PORT ?? 8790) + 1;
+const CAPACITY_ADMIN = { tenantName: "Capacity Co", tenantSlug: "capacity-co", adminEmail: "capacity@example.test" };
 /**
  * Connections per route: writes (contacts, reviews, solicitations) and reads (list, one contact). The
  * D1-free short-link redirect is left out: in a closed loop it would take every spare cycle of the
@@ -76,7 +78,7 @@ export default {
 };
 
 async function measure({ url, databases }, shards) {
-  const admin = await bootstrap(url);
+  const admin = await adminCredential(url, CAPACITY_ADMIN);
   const api = async (method, p, body, tenantId) => {
     const res = await fetch(`${url}${p}`, {
       method, body: body && JSON.stringify(body),
@@ -203,9 +205,8 @@ async function bytesOfApiData() {
   const server = await startServer({ port: PORT, databaseProcesses: 1, serviceTimeMs: 0 });
   try {
     const { url, db } = server;
-    const admin = await bootstrap(url);
-    const tenant = (await (await fetch(`${url}/me`, { headers: admin.headers })).json()).tenants?.[0]?.id ?? (await db.prepare("select id from tenants limit 1").first()).id;
-    const headers = { ...admin.headers, "x-tenant-id": tenant, "content-type": "application/json" };
+    const { tenantId: tenant, headers: admin } = await bootstrap(url, CAPACITY_ADMIN);
+    const headers = { ...admin, "content-type": "application/json" };
     const post = async (p, body) => {
       const res = await fetch(`${url}${p}`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, body: JSON.stringify(body) });
       if (res.status >= 300) throw new Error(`POST ${p}: ${res.status} ${(await res.text()).slice(0, 200)}`);
@@ -252,12 +253,4 @@ async function bytesOfApiData() {
   } finally {
     await server.mf.dispose();
   }
-}
-
-async function bootstrap(base) {
-  const body = { tenantName: "Capacity Co", tenantSlug: "capacity-co", adminEmail: "capacity@example.test", adminPassword: "capacity-password-1", adminName: "Capacity" };
-  const res = await fetch(`${base}/bootstrap`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const json = await res.json();
-  if (res.status !== 201) throw new Error(`bootstrap failed: ${res.status} ${JSON.stringify(json)}`);
-  return { headers: { authorization: `Bearer ${json.token}` } };
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { startServer } from "../lib/server.mjs";
 import { insertRows, newBenchId, waitFor } from "../lib/seed.mjs";
+import { adminCredential } from "../lib/bootstrap.mjs";
 
 const CONTACTS = 50_000;
 /** a server of its own, with two shards (each database in a workerd process of its own, as deployed) */
@@ -45,20 +46,13 @@ export default {
   async run() {
     const server = await startServer({ port: PORT, databaseProcesses: 2 });
     try {
-      return await measure(server.url, await bootstrap(server.url), server.shards);
+      return await measure(server.url, await adminCredential(server.url, { tenantName: "Move Co", tenantSlug: "move-co", adminEmail: "move@example.test" }), server.shards);
     } finally {
       await server.mf.dispose();
     }
   },
 };
 
-async function bootstrap(base) {
-  const body = { tenantName: "Move Co", tenantSlug: "move-co", adminEmail: "move@example.test", adminPassword: "move-password-1", adminName: "Move" };
-  const res = await fetch(`${base}/bootstrap`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  const json = await res.json();
-  if (res.status !== 201) throw new Error(`bootstrap failed: ${res.status} ${JSON.stringify(json)}`);
-  return { headers: { authorization: `Bearer ${json.token}` } };
-}
 
 async function measure(url, session, shards) {
   const [source, target] = [shards[0], shards[1]];

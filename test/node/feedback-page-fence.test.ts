@@ -7,11 +7,9 @@ import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
-import { mintLinkToken } from "../../src/modules/links/tokens";
+import { bootstrapApi, seedFeedbackSolicitation } from "./helpers/api";
 import { CHROMIUM, freePort } from "./helpers/browser";
 
-/** the JWT_SECRET bench/lib/server.mjs gives the Worker */
-const SECRET = "bench-jwt-secret-0123456789-0123456789";
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 /** the directory cache's TTL (src/db/shards.ts): the move waits as long for every isolate to see the fence */
 const SETTLE_MS = 10_500;
@@ -27,31 +25,11 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page during a tenant mov
 
   beforeAll(async () => {
     worker = await startServer({ port: await freePort(), outdir });
-    const api = (p: string, init: RequestInit = {}) =>
-      fetch(`${worker.url}${p}`, { ...init, headers: { "content-type": "application/json", ...auth, ...(init.headers as Record<string, string>) } }).then(async (r) => {
-        const body = await r.json();
-        if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(body)}`);
-        return body as Record<string, any>;
-      });
-    auth = {};
-    const boot = await api("/bootstrap", {
-      method: "POST",
-      body: JSON.stringify({ tenantName: "Moving Dental", tenantSlug: `moving-${Date.now().toString(36)}`, adminEmail: "owner@moving.test", adminPassword: "long enough password", adminName: "Owner" }),
-    });
-    tenantId = boot.tenant.id;
-    auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": tenantId };
-    const location = await api("/v1/locations", { method: "POST", body: JSON.stringify({ name: "Moving Dental Uptown", city: "Springfield" }) });
-    const contact = await api("/v1/contacts", { method: "POST", body: JSON.stringify({ email: "sam@example.test", firstName: "Sam" }) });
-    solicitationId = `sol_${Date.now().toString(36)}`;
-    token = await mintLinkToken(SECRET, { solicitationId, tenantId, locationId: location.id, destination: "feedback" });
-    const now = new Date().toISOString();
-    await worker.db
-      .prepare(
-        `insert into solicitations (id, tenant_id, location_id, contact_id, channel, status, short_link_token, sent_at, metadata, created_at, updated_at)
-         values (?, ?, ?, ?, 'email', 'SENT', ?, ?, '{}', ?, ?)`,
-      )
-      .bind(solicitationId, tenantId, location.id, contact.id, token, now, now, now)
-      .run();
+    const boot = await bootstrapApi(worker.url, { name: "Moving Dental", slug: `moving-${Date.now().toString(36)}`, email: "owner@moving.test" });
+    ({ auth, tenantId } = boot);
+    const location = await boot.api("/v1/locations", { method: "POST", body: JSON.stringify({ name: "Moving Dental Uptown", city: "Springfield" }) });
+    const contact = await boot.api("/v1/contacts", { method: "POST", body: JSON.stringify({ email: "sam@example.test", firstName: "Sam" }) });
+    ({ solicitationId, token } = await seedFeedbackSolicitation(worker.db, { tenantId, locationId: location.id, contactId: contact.id }));
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   }, 180_000);
 

@@ -7,11 +7,9 @@ import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
-import { mintLinkToken } from "../../src/modules/links/tokens";
+import { bootstrapApi, seedFeedbackSolicitation } from "./helpers/api";
 import { CHROMIUM, freePort } from "./helpers/browser";
 
-/** the JWT_SECRET bench/lib/server.mjs gives the Worker */
-const SECRET = "bench-jwt-secret-0123456789-0123456789";
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 
 
@@ -24,35 +22,14 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page in headless Chromiu
 
   beforeAll(async () => {
     worker = await startServer({ port: await freePort(), outdir });
-    const api = (p: string, init: RequestInit = {}) =>
-      fetch(`${worker.url}${p}`, { ...init, headers: { "content-type": "application/json", ...auth, ...(init.headers as Record<string, string>) } }).then(async (r) => {
-        const body = await r.json();
-        if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(body)}`);
-        return body as Record<string, any>;
-      });
-    auth = {};
-    const boot = await api("/bootstrap", {
-      method: "POST",
-      body: JSON.stringify({ tenantName: "Smile Dental", tenantSlug: `smile-${Date.now().toString(36)}`, adminEmail: "owner@smile.test", adminPassword: "long enough password", adminName: "Owner" }),
-    });
-    auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
-    const location = await api("/v1/locations", {
+    const boot = await bootstrapApi(worker.url, { name: "Smile Dental", slug: `smile-${Date.now().toString(36)}`, email: "owner@smile.test" });
+    auth = boot.auth;
+    const location = await boot.api("/v1/locations", {
       method: "POST",
       body: JSON.stringify({ name: "Smile Dental Downtown", city: "Springfield", googlePlaceId: "ChIJ-smile-downtown", facebookPageId: "smiledental" }),
     });
-    const contact = await api("/v1/contacts", { method: "POST", body: JSON.stringify({ email: "pat@example.test", firstName: "Pat" }) });
-
-    // the solicitation [sending] would have created, written straight through the D1 handle
-    const solicitationId = `sol_${Date.now().toString(36)}`;
-    token = await mintLinkToken(SECRET, { solicitationId, tenantId: boot.tenant.id, locationId: location.id, destination: "feedback" });
-    const now = new Date().toISOString();
-    await worker.db
-      .prepare(
-        `insert into solicitations (id, tenant_id, location_id, contact_id, channel, status, short_link_token, sent_at, metadata, created_at, updated_at)
-         values (?, ?, ?, ?, 'email', 'SENT', ?, ?, '{}', ?, ?)`,
-      )
-      .bind(solicitationId, boot.tenant.id, location.id, contact.id, token, now, now, now)
-      .run();
+    const contact = await boot.api("/v1/contacts", { method: "POST", body: JSON.stringify({ email: "pat@example.test", firstName: "Pat" }) });
+    ({ token } = await seedFeedbackSolicitation(worker.db, { tenantId: boot.tenantId, locationId: location.id, contactId: contact.id }));
 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
   }, 180_000);
