@@ -3,10 +3,10 @@
 // its own, and the database's size (D1's `meta.size_after`) is read after each table: the growth,
 // indexes included, over the rows. Tables under MIN_ROWS are left out (page granularity: 4 KB).
 import { startD1Server } from "./d1-server.mjs";
+import { literal } from "./seed.mjs";
 import { applyMigrations } from "./server.mjs";
 
 const MIN_ROWS = 200;
-const literal = (v) => (v === null || v === undefined ? "NULL" : typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
 
 export async function bytesPerRow(source) {
   const target = await startD1Server({ id: "bytes" });

@@ -1,7 +1,7 @@
 // Bulk seeding straight into D1 (the served Worker's database), for cases that need volume.
 import { randomUUID } from "node:crypto";
 
-const literal = (v) => (v === null || v === undefined ? "NULL" : typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+export const literal = (v) => (v === null || v === undefined ? "NULL" : typeof v === "number" ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
 
 /** Multi-row INSERTs with literal values (no bound-parameter limit), sent 25 statements per batch. */
 export async function insertRows(db, table, columns, rows, perStatement = 200) {

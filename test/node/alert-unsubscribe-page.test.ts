@@ -3,11 +3,11 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BENCH_JWT_SECRET, startServer, type StartedServer } from "../../bench/lib/server.mjs";
 import { mintAlertUnsubscribeToken } from "../../src/modules/alerts/tokens";
-import { CHROMIUM, freePort } from "./helpers/browser";
+import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 
 
 
@@ -35,7 +35,7 @@ describe.skipIf(!existsSync(CHROMIUM))("alert unsubscribe page in headless Chrom
     subscriptionUrl = `${worker.url}/v1/alert-subscriptions/${sub.id}`;
     const token = await mintAlertUnsubscribeToken(BENCH_JWT_SECRET, { tenantId: boot.tenant.id, subscriptionId: sub.id, kind: "digest" });
     digestUrl = `${worker.url}/alerts/unsubscribe/${token}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {

@@ -4,11 +4,11 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
 import { bootstrapApi, seedFeedbackSolicitation } from "./helpers/api";
-import { CHROMIUM, freePort } from "./helpers/browser";
+import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 
@@ -31,7 +31,7 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page in headless Chromiu
     const contact = await boot.api("/v1/contacts", { method: "POST", body: JSON.stringify({ email: "pat@example.test", firstName: "Pat" }) });
     ({ token } = await seedFeedbackSolicitation(worker.db, { tenantId: boot.tenantId, locationId: location.id, contactId: contact.id }));
 
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {

@@ -5,11 +5,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BENCH_JWT_SECRET, startServer, type StartedServer } from "../../bench/lib/server.mjs";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
-import { CHROMIUM, freePort } from "./helpers/browser";
+import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 
 
 
@@ -56,7 +56,7 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
       .run();
     const token = await mintUnsubscribeToken(BENCH_JWT_SECRET, { tenantId: boot.tenant.id, contactId: contact.id, channel: "email", solicitationId });
     unsubscribeUrl = `${worker.url}/unsubscribe/${token}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {

@@ -10,7 +10,7 @@ import path from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
-import { CHROMIUM, freePort } from "./helpers/browser";
+import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 const XSS = `<script>window.__xss=1</script><img src=x onerror="window.__xss=2"> and "quotes"`;
@@ -72,7 +72,7 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
     await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
     // another origin than the Worker's (localhost vs 127.0.0.1)
     hostUrl = `http://localhost:${(host.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {
