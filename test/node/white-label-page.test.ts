@@ -47,12 +47,12 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
       method: "PUT",
       body: JSON.stringify({ name: BRAND_NAME, logoUrl: LOGO, primaryColor: "#0F766E", accentColor: "#f59e0b", supportEmail: "help@northwind.test" }),
     });
-    // the hostname as the status sweep leaves it once Cloudflare reports it active
+    // the hostname as the status sweep leaves it once Cloudflare reports it active and the ownership TXT record was found
     const now = new Date().toISOString();
     await worker.db
-      .prepare(`insert into custom_hostnames (id, scope, scope_id, agency_id, hostname, provider_id, status, ssl_status, verification, activated_at, last_checked_at, created_at, updated_at)
-        values ('ch_1', 'agency', ?, ?, ?, 'cf_1', 'active', 'active', '{}', ?, ?, ?, ?)`)
-      .bind(agencyId, agencyId, HOST, now, now, now, now)
+      .prepare(`insert into custom_hostnames (id, scope, scope_id, agency_id, hostname, provider_id, status, ssl_status, verification, ownership_token, verified_at, activated_at, last_checked_at, created_at, updated_at)
+        values ('ch_1', 'agency', ?, ?, ?, 'cf_1', 'active', 'active', '{}', 'rops-verify=test', ?, ?, ?, ?, ?)`)
+      .bind(agencyId, agencyId, HOST, now, now, now, now, now)
       .run();
     const location = await api("/v1/locations", { method: "POST", body: JSON.stringify({ name: "Smile Downtown", googlePlaceId: "ChIJ-smile" }) });
     const contact = await api("/v1/contacts", { method: "POST", body: JSON.stringify({ email: "pat@example.test", firstName: "Pat" }) });

@@ -48,7 +48,7 @@ beforeAll(async () => {
   const now = nowIso();
   await controlDb(env as Env).insert(customHostnames).values({
     id: newId(), scope: "tenant", scopeId: w.tenantA.id, agencyId: w.agencyA.id, hostname: HOST, providerId: newId(),
-    status: "active", sslStatus: "active", verification: {}, activatedAt: now, lastCheckedAt: now, createdAt: now, updatedAt: now,
+    status: "active", sslStatus: "active", verification: {}, ownershipToken: "rops-verify=test", verifiedAt: now, activatedAt: now, lastCheckedAt: now, createdAt: now, updatedAt: now,
   });
 });
 

@@ -7,16 +7,26 @@ import handler from "../../src/index";
 import { CloudflareCustomHostnames } from "../../src/providers/hostnames/cloudflare";
 import { useCustomHostnameProvider } from "../../src/providers/hostnames";
 import { customHostOwner, forgetWhiteLabels, tenantWhiteLabel } from "../../src/modules/white-label/resolve";
+import { useDnsOverHttps } from "../../src/providers/dns";
 import { cloudflareStandIn } from "../helpers/cloudflare-standin";
+import { dohStandIn } from "../helpers/doh-standin";
 import { createWorld, db, seedTenant, type World } from "../helpers/seed";
 
 const cf = cloudflareStandIn({ token: "cf-test-token", zoneId: "zone123" });
+const dns = dohStandIn();
 let w: World;
 beforeAll(async () => {
   w = await createWorld();
   useCustomHostnameProvider(new CloudflareCustomHostnames({ apiToken: "cf-test-token", zoneId: "zone123" }, cf.fetch));
+  useDnsOverHttps(dns.fetch);
 });
-afterAll(() => useCustomHostnameProvider(null));
+afterAll(() => {
+  useCustomHostnameProvider(null);
+  useDnsOverHttps(null);
+});
+const sweep = (at = Date.now()) => handler.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: at }), env as never);
+/** the customer publishes the verification TXT record the API showed */
+const publishProof = (h: { dns: { verification: { name: string; value: string } } }) => dns.setTxt(h.dns.verification.name, h.dns.verification.value);
 beforeEach(() => forgetWhiteLabels());
 
 const agencyPath = () => `/agency/agencies/${w.agencyA.id}/hostnames`;
@@ -30,8 +40,10 @@ describe("custom hostnames through Cloudflare's API", () => {
     const cfId = [...cf.hostnames.values()].find((h) => h.hostname === "reviews.northwind.test")!.id;
     expect(res.body).toMatchObject({
       scope: "agency", scopeId: w.agencyA.id, hostname: "reviews.northwind.test", status: "pending", sslStatus: "pending_validation", active: false,
+      verified: false, verifiedAt: null, claimExpiresAt: new Date(Date.parse(res.body.createdAt) + 7 * 86400_000).toISOString(),
       dns: {
         cname: { name: "reviews.northwind.test" },
+        verification: { type: "TXT", name: "_reputation-ops-challenge.reviews.northwind.test", value: expect.stringMatching(/^rops-verify=[0-9a-f]{32}$/) },
         ownership: { type: "txt", name: "_cf-custom-hostname.reviews.northwind.test", value: `verify-${cfId}` },
         ssl: [{ httpUrl: `http://reviews.northwind.test/.well-known/acme-challenge/${cfId}`, httpBody: `body-${cfId}`, txtName: null, txtValue: null }],
       },
@@ -66,17 +78,43 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "localhost.8787.test" })).status).toBe(201);
   });
 
-  it("becomes active when the sweep sees Cloudflare report it so; links then use it", async () => {
+  it("Cloudflare alone (a CNAME pointing here) does not make it active: the ownership TXT record is missing", async () => {
     cf.activate("reviews.northwind.test");
-    await handler.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }), env as never);
+    await sweep();
+    const host = (await w.as("agencyAdmin").get(agencyPath())).body.data.find((h: { hostname: string }) => h.hostname === "reviews.northwind.test");
+    expect(host).toMatchObject({ status: "active", sslStatus: "active", active: false, verified: false, activatedAt: null });
+    expect(host.errors[0]).toBe(`Ownership not verified: TXT record ${host.dns.verification.name} with value ${host.dns.verification.value} not found`);
+    expect(dns.lookups).toContain("_reputation-ops-challenge.reviews.northwind.test");
+    forgetWhiteLabels();
+    expect(await customHostOwner(db(), "reviews.northwind.test")).toBeNull();
+    expect((await tenantWhiteLabel(db(), w.tenantA.id))?.hostname).toBeNull();
+    // a resolver failure is "not yet", never "verified"
+    dns.setTxt(host.dns.verification.name, "rops-verify=someone-elses-token");
+    dns.failNextWith("servfail");
+    await sweep();
+    const after = (await w.as("agencyAdmin").get(`${agencyPath()}/${host.id}`)).body;
+    expect(after).toMatchObject({ active: false, verified: false });
+    expect(after.errors[0]).toContain("answered status 2");
+  });
+
+  it("becomes active when the sweep finds the TXT record and Cloudflare reports it active; links then use it", async () => {
+    const pending = (await w.as("agencyAdmin").get(agencyPath())).body.data.find((h: { hostname: string }) => h.hostname === "reviews.northwind.test");
+    publishProof(pending);
+    await sweep();
     const list = await w.as("agencyAdmin").get(agencyPath());
     const host = list.body.data.find((h: { hostname: string }) => h.hostname === "reviews.northwind.test");
-    expect(host).toMatchObject({ status: "active", sslStatus: "active", active: true, dns: { ssl: [] } });
+    expect(host).toMatchObject({ status: "active", sslStatus: "active", active: true, verified: true, claimExpiresAt: null, errors: [], dns: { ssl: [] } });
     expect(host.activatedAt).not.toBeNull();
+    expect(host.verifiedAt).toBe(host.activatedAt);
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, host.id));
+    expect(audit.find((a) => a.action === "custom_hostname.verified")).toMatchObject({ actorType: "system", nextState: { verifiedAt: host.verifiedAt } });
     expect(audit.find((a) => a.action === "custom_hostname.status_changed")).toMatchObject({
       actorType: "system", previousState: { status: "pending", sslStatus: "pending_validation" }, nextState: { status: "active", sslStatus: "active" },
     });
+    // verified once: later checks do not ask DNS again (the customer may remove the record)
+    const asked = dns.lookups.length;
+    await w.as("agencyAdmin").post(`${agencyPath()}/${host.id}/refresh`);
+    expect(dns.lookups.length).toBe(asked);
     forgetWhiteLabels();
     expect((await tenantWhiteLabel(db(), w.tenantA.id))?.hostname).toBe("reviews.northwind.test");
     expect((await w.as("tenantAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("https://reviews.northwind.test");
@@ -89,6 +127,7 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ scope: "tenant", scopeId: w.tenantA.id, active: false });
     cf.activate("feedback.acme-dental.test");
+    publishProof(created.body);
     const refreshed = await w.as("tenantAdmin").post(`/v1/hostnames/${created.body.id}/refresh`);
     expect(refreshed.body).toMatchObject({ status: "active", sslStatus: "active", active: true });
     expect((await w.as("viewer").get("/v1/branding")).body.publicBaseUrl).toBe("https://feedback.acme-dental.test");
@@ -123,6 +162,51 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect((await w.as("tenantAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("https://reviews.northwind.test");
     expect((await w.as("tenantAdmin").get(`/v1/hostnames/${own.id}`)).status).toBe(404);
     expect(await customHostOwner(db(), "feedback.acme-dental.test")).toBeNull();
+  });
+
+  it("a hostname deleted while its CNAME (and old TXT record) still point here is not handed to the next claimant", async () => {
+    // tenant A deleted feedback.acme-dental.test above; its DNS still has the CNAME and the old proof
+    const oldProof = "_reputation-ops-challenge.feedback.acme-dental.test";
+    const claim = await w.as("tenantBAdmin").post("/v1/hostnames", { hostname: "feedback.acme-dental.test" });
+    expect(claim.status).toBe(201);
+    expect(claim.body.dns.verification.name).toBe(oldProof);
+    cf.activate("feedback.acme-dental.test");
+    const refreshed = await w.as("tenantBAdmin").post(`/v1/hostnames/${claim.body.id}/refresh`);
+    expect(refreshed.body).toMatchObject({ status: "active", sslStatus: "active", active: false, verified: false });
+    forgetWhiteLabels();
+    expect(await customHostOwner(db(), "feedback.acme-dental.test")).toBeNull();
+    expect((await w.as("tenantBAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("http://localhost:8787");
+    // the record's owner could still prove it: a fresh token per claim
+    publishProof(claim.body);
+    expect((await w.as("tenantBAdmin").post(`/v1/hostnames/${claim.body.id}/refresh`)).body).toMatchObject({ active: true, verified: true });
+    await w.as("tenantBAdmin").delete(`/v1/hostnames/${claim.body.id}`);
+  });
+
+  it("an unverified claim expires after 7 days: the sweep removes it (Cloudflare too) and the name is free again", async () => {
+    const squat = await w.as("otherAgencyAdmin").post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "shop.victim.test" });
+    expect(squat.status).toBe(201);
+    const cfId = (await db().select().from(customHostnames).where(eq(customHostnames.id, squat.body.id)).get())!.providerId!;
+    // within 7 days it holds the name
+    expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "shop.victim.test" })).status).toBe(409);
+    await sweep(Date.now() + 6 * 86400_000);
+    expect((await w.as("otherAgencyAdmin").get(`/agency/agencies/${w.agencyB.id}/hostnames/${squat.body.id}`)).status).toBe(200);
+    await sweep(Date.now() + 7 * 86400_000 + 60_000);
+    expect((await w.as("otherAgencyAdmin").get(`/agency/agencies/${w.agencyB.id}/hostnames/${squat.body.id}`)).status).toBe(404);
+    expect(cf.hostnames.has(cfId)).toBe(false);
+    const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, squat.body.id));
+    expect(audit.map((a) => a.action)).toEqual(["custom_hostname.created", "custom_hostname.expired"]);
+    expect(audit[1]).toMatchObject({ actorType: "system" });
+    expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "shop.victim.test" })).status).toBe(201);
+  });
+
+  it("a claim past its 7 days gives way at once to a new claimant, before the sweep ran", async () => {
+    const squat = await w.as("otherAgencyAdmin").post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "old.victim.test" });
+    const eightDaysAgo = new Date(Date.now() - 8 * 86400_000).toISOString();
+    await db().update(customHostnames).set({ createdAt: eightDaysAgo }).where(eq(customHostnames.id, squat.body.id));
+    const mine = await w.as("agencyAdmin").post(agencyPath(), { hostname: "old.victim.test" });
+    expect(mine.status).toBe(201);
+    expect(mine.body).toMatchObject({ scope: "agency", scopeId: w.agencyA.id, verified: false });
+    expect(await db().select().from(customHostnames).where(eq(customHostnames.id, squat.body.id))).toEqual([]);
   });
 
   it("without Cloudflare credentials a create is 409 and nothing is stored", async () => {

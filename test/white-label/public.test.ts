@@ -31,7 +31,7 @@ let b: SeededSolicitation;
 async function activeHostname(scope: "agency" | "tenant", scopeId: string, agencyId: string, hostname: string) {
   const now = nowIso();
   await db().insert(customHostnames).values({
-    id: newId(), scope, scopeId, agencyId, hostname, providerId: newId(), status: "active", sslStatus: "active", verification: {}, activatedAt: now, lastCheckedAt: now, createdAt: now, updatedAt: now,
+    id: newId(), scope, scopeId, agencyId, hostname, providerId: newId(), status: "active", sslStatus: "active", verification: {}, ownershipToken: "rops-verify=test", verifiedAt: now, activatedAt: now, lastCheckedAt: now, createdAt: now, updatedAt: now,
   });
 }
 

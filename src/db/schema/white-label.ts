@@ -32,7 +32,8 @@ export const whiteLabelBrands = sqliteTable(
 /**
  * A hostname an agency or tenant serves its public pages and links on, provisioned as a Cloudflare
  * for SaaS custom hostname. `status` and `ssl_status` mirror Cloudflare's; the host routes requests
- * (and links use it) only while both are "active".
+ * (and links use it) only while both are "active" and the claimant proved it owns the hostname
+ * (`verified_at`: our TXT record, docs/white-label.md "Ownership").
  */
 export const customHostnames = sqliteTable(
   "custom_hostnames",
@@ -53,6 +54,10 @@ export const customHostnames = sqliteTable(
     lastCheckedAt: timestamp("last_checked_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** per claim, random: the value of the `_reputation-ops-challenge.{hostname}` TXT record that proves ownership */
+    ownershipToken: text("ownership_token"),
+    /** when that TXT record was seen; null: unverified, never used, expires 7 days after created_at */
+    verifiedAt: timestamp("verified_at"),
   },
   (t) => [
     uniqueIndex("custom_hostnames_hostname_uq").on(t.hostname),

@@ -6,10 +6,9 @@ import type { ServiceContext } from "../../lib/context";
 import { validationError } from "../../lib/errors";
 import { nowIso } from "../../lib/time";
 import type { FetchLike } from "../../providers/messaging/types";
+import { DEFAULT_DOH_URL, lookupTxt, type TxtLookup } from "../../providers/dns";
 import { findSettings } from "./service";
 import { toEmailSettings } from "./schemas";
-
-export const DEFAULT_DOH_URL = "https://cloudflare-dns.com/dns-query";
 
 /** The DKIM selectors each provider publishes; SES uses its Easy DKIM tokens. */
 const PROVIDER_SELECTORS: Record<string, string[]> = {
@@ -24,28 +23,6 @@ export function dkimSelectors(row: MessagingSettingsRow): string[] {
   if (o.dkimSelectors?.length) return o.dkimSelectors;
   if (row.provider === "ses" && o.dkimTokens?.length) return o.dkimTokens;
   return PROVIDER_SELECTORS[row.provider] ?? COMMON_SELECTORS;
-}
-
-export type TxtLookup = { outcome: "records"; records: string[] } | { outcome: "none" } | { outcome: "error"; error: string };
-
-/** DNS-over-HTTPS (JSON API) TXT lookup. NXDOMAIN or no TXT answer is "none"; SERVFAIL and transport failures are "error". */
-export async function lookupTxt(name: string, o: { fetch: FetchLike; dohUrl: string }): Promise<TxtLookup> {
-  const url = `${o.dohUrl}?name=${encodeURIComponent(name)}&type=TXT`;
-  let body: { Status?: number; Answer?: { type?: number; data?: string }[] };
-  try {
-    const res = await o.fetch(url, { headers: { accept: "application/dns-json" } });
-    if (!res.ok) return { outcome: "error", error: `DNS-over-HTTPS answered HTTP ${res.status} for ${name}` };
-    body = await res.json();
-  } catch (e) {
-    return { outcome: "error", error: `DNS-over-HTTPS lookup of ${name} failed: ${e instanceof Error ? e.message : String(e)}` };
-  }
-  if (body.Status === 3) return { outcome: "none" };
-  if (body.Status !== 0) return { outcome: "error", error: `DNS lookup of ${name} answered status ${body.Status}` };
-  // TXT data comes as one or more quoted strings: "v=DKIM1; k=rsa; " "p=MIGf..."
-  const records = (body.Answer ?? [])
-    .filter((a) => a.type === 16 && typeof a.data === "string")
-    .map((a) => [...a.data!.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!.replace(/\\(.)/g, "$1")).join("") || a.data!);
-  return records.length ? { outcome: "records", records } : { outcome: "none" };
 }
 
 /** A DKIM key record with a non-empty public key (an empty p= means the key was revoked). */

@@ -12,7 +12,8 @@ import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { customHostnameProvider } from "../../providers/hostnames";
 import { HostnameProviderError, type CustomHostnameProvider, type ProvidedHostname } from "../../providers/hostnames/types";
-import { forgetWhiteLabels } from "./resolve";
+import { checkOwnership, claimExpired, newOwnershipToken, type OwnershipCheck } from "./ownership";
+import { forgetWhiteLabels, isHostnameInUse } from "./resolve";
 import { toCustomHostname } from "./schemas";
 import type { Owner } from "./service";
 
@@ -38,15 +39,13 @@ function upstream(e: unknown): never {
   throw e;
 }
 
-const fromProvider = (p: ProvidedHostname, now: string, before?: Row) => ({
-  providerId: p.id,
-  status: p.status,
-  sslStatus: p.sslStatus,
-  verification: { ownership: p.ownership, ssl: p.ssl, errors: p.errors },
-  activatedAt: before?.activatedAt ?? (p.status === "active" && p.sslStatus === "active" ? now : null),
-  lastCheckedAt: now,
-  updatedAt: now,
-});
+/** What the provider says, with our ownership check (`verifiedAt`: kept once set, else set by `owned`). */
+function fromProvider(p: ProvidedHostname, now: string, before: Pick<Row, "activatedAt" | "verifiedAt"> | undefined, owned?: OwnershipCheck) {
+  const verifiedAt = before?.verifiedAt ?? (owned?.verified ? now : null);
+  const errors = [...(owned && !owned.verified && !verifiedAt ? [`Ownership not verified: ${owned.reason}`] : []), ...p.errors];
+  const next = { providerId: p.id, status: p.status, sslStatus: p.sslStatus, verification: { ownership: p.ownership, ssl: p.ssl, errors }, verifiedAt, lastCheckedAt: now, updatedAt: now };
+  return { ...next, activatedAt: before?.activatedAt ?? (isHostnameInUse(next) ? now : null) };
+}
 
 const ownedBy = (owner: Owner) => and(eq(customHostnames.scope, owner.scope), eq(customHostnames.scopeId, owner.scopeId));
 
@@ -72,15 +71,18 @@ export async function createHostname(ctx: PlatformContext, owner: Owner, hostnam
   if (hostname === new URL(ctx.env.PUBLIC_BASE_URL).hostname.toLowerCase()) throw conflict("That is the platform's own hostname");
   const control = controlDb(ctx.env);
   const [taken, mine] = await control.batch([
-    control.select({ id: customHostnames.id }).from(customHostnames).where(eq(customHostnames.hostname, hostname)),
+    control.select().from(customHostnames).where(eq(customHostnames.hostname, hostname)),
     control.select({ n: count() }).from(customHostnames).where(ownedBy(owner)),
   ]);
-  if (taken.length) throw conflict(`The hostname ${hostname} is already registered`);
+  // an unverified claim past its 7 days holds nothing, even before the sweep removed it
+  if (taken[0] && claimExpired(taken[0], new Date())) await expireClaim(ctx.env, taken[0]);
+  else if (taken.length) throw conflict(`The hostname ${hostname} is already registered`);
   if (mine[0]!.n >= MAX_HOSTNAMES_PER_OWNER) throw conflict(`At most ${MAX_HOSTNAMES_PER_OWNER} custom hostnames per ${owner.scope}`);
   const provider = providerOf(ctx.env);
   const provided = await provider.create(hostname).catch(upstream);
   const now = nowIso();
-  const row: Row = { id: newId(), scope: owner.scope, scopeId: owner.scopeId, agencyId: owner.agencyId, hostname, createdAt: now, ...fromProvider(provided, now) };
+  // a fresh token per claim: a TXT record left over from an earlier claim proves nothing
+  const row: Row = { id: newId(), scope: owner.scope, scopeId: owner.scopeId, agencyId: owner.agencyId, hostname, ownershipToken: newOwnershipToken(), createdAt: now, ...fromProvider(provided, now, undefined) };
   try {
     await commitControl(ctx, (c) => [c.insert(customHostnames).values(row)], [
       auditStatement(ctx, { tenantId: owner.tenantId, action: "custom_hostname.created", resourceType: "custom_hostname", resourceId: row.id, nextState: row }),
@@ -94,32 +96,52 @@ export async function createHostname(ctx: PlatformContext, owner: Owner, hostnam
   return view(ctx.env, row);
 }
 
-/** Writes what the provider says now; a status change is audited (system actor in the sweep). */
-async function applyStatus(ctx: PlatformContext, owner: Pick<Owner, "tenantId">, before: Row, p: ProvidedHostname | null) {
+/** Writes what the provider and our ownership check say now; a change is audited (system actor in the sweep). */
+async function applyStatus(ctx: PlatformContext, owner: Pick<Owner, "tenantId">, before: Row, p: ProvidedHostname | null, owned?: OwnershipCheck) {
   const now = nowIso();
   // the provider no longer knows it (deleted in the Cloudflare dashboard): keep the row, inactive
-  const next = p ? fromProvider(p, now, before) : { status: "deleted", sslStatus: null, lastCheckedAt: now, updatedAt: now };
+  const next = p ? fromProvider(p, now, before, owned) : { status: "deleted", sslStatus: null, lastCheckedAt: now, updatedAt: now };
   const after = { ...before, ...next };
   const changed = after.status !== before.status || after.sslStatus !== before.sslStatus;
+  const verified = before.verifiedAt === null && after.verifiedAt !== null;
+  const audit = (action: string, previousState: object, nextState: object) =>
+    auditStatement(ctx, { tenantId: owner.tenantId, action, resourceType: "custom_hostname", resourceId: before.id, previousState, nextState });
   await commitControl(ctx, (c) => [c.update(customHostnames).set(next).where(eq(customHostnames.id, before.id))], [
-    ...(changed
-      ? [auditStatement(ctx, {
-          tenantId: owner.tenantId, action: "custom_hostname.status_changed", resourceType: "custom_hostname", resourceId: before.id,
-          previousState: { status: before.status, sslStatus: before.sslStatus }, nextState: { status: after.status, sslStatus: after.sslStatus },
-        })]
-      : []),
+    ...(verified ? [audit("custom_hostname.verified", { verifiedAt: null }, { verifiedAt: after.verifiedAt })] : []),
+    ...(changed ? [audit("custom_hostname.status_changed", { status: before.status, sslStatus: before.sslStatus }, { status: after.status, sslStatus: after.sslStatus })] : []),
   ]);
-  if (changed) forgetWhiteLabels();
+  if (changed || verified) forgetWhiteLabels();
   return after;
 }
 
-/** Asks Cloudflare for the hostname's current status (the customer just created the DNS records). */
+/** Our TXT record for an unverified claim (a verified one is not asked again), then Cloudflare. */
+async function recheck(ctx: PlatformContext, owner: Pick<Owner, "tenantId">, before: Row, provider: CustomHostnameProvider) {
+  const owned = before.verifiedAt ? undefined : await checkOwnership(ctx.env, before);
+  const p = before.providerId ? await provider.get(before.providerId) : null;
+  return applyStatus(ctx, owner, before, p, owned);
+}
+
+/** Checks ownership and asks Cloudflare for the hostname's current status (the customer just created the DNS records). */
 export async function refreshHostname(ctx: PlatformContext, owner: Owner, id: string) {
   const before = await findRow(controlDb(ctx.env), owner, id);
-  const provider = providerOf(ctx.env);
-  const p = before.providerId ? await provider.get(before.providerId).catch(upstream) : null;
-  return view(ctx.env, await applyStatus(ctx, owner, before, p));
+  return view(ctx.env, await recheck(ctx, owner, before, providerOf(ctx.env)).catch(upstream));
 }
+
+/** Removes an unverified claim past its 7 days, at Cloudflare (already gone is fine) and here, audited. */
+async function expireClaim(env: Env, row: Row) {
+  const tenantId = row.scope === "tenant" ? row.scopeId : null;
+  const ctx = await systemContext(env, tenantId);
+  if (row.providerId) await customHostnameProvider(env)?.delete(row.providerId);
+  await commitControl(ctx, (c) => [c.delete(customHostnames).where(and(eq(customHostnames.id, row.id), isNull(customHostnames.verifiedAt)))], [
+    auditStatement(ctx, { tenantId, action: "custom_hostname.expired", resourceType: "custom_hostname", resourceId: row.id, previousState: row }),
+  ]);
+  forgetWhiteLabels();
+}
+
+// a tenant's hostname is audited on the tenant's shard
+const systemContext = async (env: Env, tenantId: string | null): Promise<PlatformContext> => ({
+  db: await auditDbFor(env, tenantId), env, actor: { type: "system", name: "custom-hostname-sweep" }, meta: { ip: null, userAgent: null, requestId: null }, defer: () => undefined,
+});
 
 /** Removes it from Cloudflare (already gone there is fine) and here; links stop using it at once in this isolate, within a minute elsewhere. */
 export async function deleteHostname(ctx: PlatformContext, owner: Owner, id: string) {
@@ -136,8 +158,9 @@ export const SWEEP_BATCH = 25;
 export const ACTIVE_RECHECK_MS = 24 * 3600_000;
 
 /**
- * The 5-minute sweep: asks Cloudflare about up to SWEEP_BATCH hostnames, least recently checked
- * first: every one not yet active, and active ones not checked for a day. Provider errors leave a
+ * The 5-minute sweep: up to SWEEP_BATCH hostnames, least recently checked first: every one not yet
+ * active or not verified, and active ones not checked for a day. An unverified claim past its 7 days
+ * is removed; the others get our ownership check and Cloudflare's status. Provider errors leave a
  * hostname for the next run.
  */
 export async function sweepHostnameStatus(env: Env, db: Db, now: Date): Promise<{ checked: number }> {
@@ -149,7 +172,10 @@ export async function sweepHostnameStatus(env: Env, db: Db, now: Date): Promise<
     .from(customHostnames)
     .where(
       and(
-        or(ne(customHostnames.status, "active"), isNull(customHostnames.sslStatus), ne(customHostnames.sslStatus, "active"), isNull(customHostnames.lastCheckedAt), lt(customHostnames.lastCheckedAt, stale)),
+        or(
+          ne(customHostnames.status, "active"), isNull(customHostnames.sslStatus), ne(customHostnames.sslStatus, "active"), isNull(customHostnames.verifiedAt),
+          isNull(customHostnames.lastCheckedAt), lt(customHostnames.lastCheckedAt, stale),
+        ),
         ne(customHostnames.status, "deleted"),
       ),
     )
@@ -158,11 +184,9 @@ export async function sweepHostnameStatus(env: Env, db: Db, now: Date): Promise<
   let checked = 0;
   for (const row of rows) {
     try {
-      const p = row.providerId ? await provider.get(row.providerId) : null;
       const tenantId = row.scope === "tenant" ? row.scopeId : null;
-      // a tenant's hostname is audited on the tenant's shard
-      const ctx: PlatformContext = { db: await auditDbFor(env, tenantId), env, actor: { type: "system", name: "custom-hostname-sweep" }, meta: { ip: null, userAgent: null, requestId: null }, defer: () => undefined };
-      await applyStatus(ctx, { tenantId }, row, p);
+      if (claimExpired(row, now)) await expireClaim(env, row);
+      else await recheck(await systemContext(env, tenantId), { tenantId }, row, provider);
       checked++;
     } catch (e) {
       console.warn(JSON.stringify({ level: "warn", message: "custom hostname check failed", hostnameId: row.id, error: String((e as Error).message ?? e) }));

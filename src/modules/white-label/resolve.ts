@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { controlDb } from "../../db/shards";
@@ -89,12 +89,21 @@ const fieldsOf = (row: Record<string, unknown>, prefix: string): BrandFields | n
     ? null
     : (Object.fromEntries(FIELDS.map((f) => [f, row[`${prefix}${f[0]!.toUpperCase()}${f.slice(1)}`] ?? null])) as BrandFields);
 
+/**
+ * The one rule for "this hostname serves traffic and links use it": Cloudflare reports the hostname
+ * and its certificate active, and the claimant proved ownership with our TXT record (hostnames.ts).
+ */
+export const hostnameInUse = () =>
+  and(eq(customHostnames.status, "active"), eq(customHostnames.sslStatus, "active"), isNotNull(customHostnames.verifiedAt))!;
+export const isHostnameInUse = (r: { status: string; sslStatus: string | null; verifiedAt: string | null }) =>
+  r.status === "active" && r.sslStatus === "active" && r.verifiedAt !== null;
+
 /** Active hostnames of a scope, oldest first: the first one of an owner is the one links use. */
 const activeHosts = (db: Db, scope: WhiteLabelScope, scopeIdIn: SQL) =>
   db
     .select({ scopeId: customHostnames.scopeId, hostname: customHostnames.hostname })
     .from(customHostnames)
-    .where(and(eq(customHostnames.scope, scope), scopeIdIn, eq(customHostnames.status, "active"), eq(customHostnames.sslStatus, "active")))
+    .where(and(eq(customHostnames.scope, scope), scopeIdIn, hostnameInUse()))
     .orderBy(asc(customHostnames.createdAt), asc(customHostnames.id));
 
 /**
@@ -203,7 +212,7 @@ export async function customHostOwner(db: Db, hostname: string): Promise<HostOwn
   const row = await db
     .select({ hostname: customHostnames.hostname, scope: customHostnames.scope, scopeId: customHostnames.scopeId, agencyId: customHostnames.agencyId })
     .from(customHostnames)
-    .where(and(eq(customHostnames.hostname, hostname), eq(customHostnames.status, "active"), eq(customHostnames.sslStatus, "active")))
+    .where(and(eq(customHostnames.hostname, hostname), hostnameInUse()))
     .get();
   hostCache.set(hostname, row ?? null);
   return row ?? null;

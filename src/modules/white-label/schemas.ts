@@ -2,6 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { WHITE_LABEL_SCOPES, type customHostnames, type whiteLabelBrands } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
 import { Email } from "../../lib/validators";
+import { claimExpiresAt, ownershipRecord } from "./ownership";
+import { isHostnameInUse } from "./resolve";
 
 export const HexColor = z
   .string()
@@ -107,14 +109,20 @@ export const CustomHostnameSchema = z
     hostname: z.string(),
     status: z.string().openapi({ description: "Cloudflare's hostname status: pending, active, moved, blocked, ..." }),
     sslStatus: z.string().nullable().openapi({ description: "the certificate's status: initializing, pending_validation, ..., active" }),
-    active: z.boolean().openapi({ description: "status and sslStatus both active: links and pages use this host" }),
+    active: z.boolean().openapi({ description: "status and sslStatus both active and ownership verified: links and pages use this host" }),
+    verified: z.boolean().openapi({ description: "the ownership TXT record (dns.verification) was found; an unverified hostname is never used" }),
+    verifiedAt: DateTime.nullable(),
+    claimExpiresAt: DateTime.nullable().openapi({ description: "an unverified claim is removed at this time (7 days after it was made); null once verified" }),
     dns: z
       .object({
         cname: z.object({ name: z.string(), target: z.string().nullable() }),
+        verification: z
+          .object({ type: z.literal("TXT"), name: z.string(), value: z.string() })
+          .openapi({ description: "the platform's proof of ownership: create this TXT record, then refresh (or wait for the 5-minute check)" }),
         ownership: z.object({ type: z.string(), name: z.string(), value: z.string() }).nullable(),
         ssl: z.array(z.object({ txtName: z.string().nullable(), txtValue: z.string().nullable(), httpUrl: z.string().nullable(), httpBody: z.string().nullable() })),
       })
-      .openapi({ description: "the records to create at the customer's DNS: the CNAME, the ownership TXT record, and certificate validation records while pending" }),
+      .openapi({ description: "the records to create at the customer's DNS: the CNAME, the platform's verification TXT record, Cloudflare's ownership TXT record, and certificate validation records while pending" }),
     errors: z.array(z.string()),
     activatedAt: DateTime.nullable(),
     lastCheckedAt: DateTime.nullable(),
@@ -131,8 +139,11 @@ export function toCustomHostname(r: HostnameRow, cnameTarget: string | null) {
   const v = r.verification as { ownership?: { type: string; name: string; value: string } | null; ssl?: never[]; errors?: string[] };
   return {
     id: r.id, scope: r.scope, scopeId: r.scopeId, hostname: r.hostname, status: r.status, sslStatus: r.sslStatus,
-    active: r.status === "active" && r.sslStatus === "active",
-    dns: { cname: { name: r.hostname, target: cnameTarget }, ownership: v.ownership ?? null, ssl: v.ssl ?? [] },
+    active: isHostnameInUse(r),
+    verified: r.verifiedAt !== null,
+    verifiedAt: r.verifiedAt,
+    claimExpiresAt: r.verifiedAt ? null : claimExpiresAt(r.createdAt),
+    dns: { cname: { name: r.hostname, target: cnameTarget }, verification: ownershipRecord(r), ownership: v.ownership ?? null, ssl: v.ssl ?? [] },
     errors: v.errors ?? [],
     activatedAt: r.activatedAt, lastCheckedAt: r.lastCheckedAt, createdAt: r.createdAt, updatedAt: r.updatedAt,
   };
