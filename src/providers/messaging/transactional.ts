@@ -14,8 +14,10 @@ export const useTransactionalFetch = (f: FetchLike | null) => {
 };
 
 /**
- * The provider for the tenant's email channel (invites, password resets, SLA escalations):
+ * The provider for the tenant's email channel (alerts, digests, SLA escalations, automation emails):
  * the tenant's EmailConfig, else the platform's provider, else the outbox. Resolved at send time.
+ * Never for account mail (invites, resets: anything carrying a credential or sign-in link), which a
+ * tenant-configured transport would hand to that tenant's admins: that is account-mail.ts.
  */
 export function emailProviderFor(db: Db, env: Env, tenantId: string | null): MessageProvider {
   return {
@@ -33,7 +35,7 @@ export interface TransactionalEmail {
 }
 
 /**
- * Account and notification emails (invites, resets, alerts) come from the product, so a white-labelled
+ * A tenant's notification emails (escalations, automation emails) come from the product, so a white-labelled
  * tenant's go out under its white-label name with the brand's footer (docs/white-label.md).
  * Whoever calls (a control-plane flow or a tenant request), the tenant's email settings are read and
  * its outbox row written on the tenant's shard (both are tenant rows), the white label on the control
