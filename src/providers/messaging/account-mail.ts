@@ -5,7 +5,7 @@ import { tenantWhiteLabel } from "../../modules/white-label/resolve";
 import { createProvider } from "./factory";
 import { OutboxProvider } from "./outbox";
 import { platformChannelSettings } from "./platform";
-import { brandedTransactional } from "./transactional";
+import { brandedTransactional } from "./branded-email";
 import type { FetchLike, MessageProvider, SendReceipt } from "./types";
 
 /**

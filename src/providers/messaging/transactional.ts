@@ -2,9 +2,9 @@ import type { Db } from "../../db/client";
 import { controlDb, tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { resolveProvider } from "./resolve";
-import type { FetchLike, MessageProvider, OutgoingMessage } from "./types";
-import { withEmailFooter } from "../../modules/white-label/render";
-import { tenantWhiteLabel, type EffectiveBrand } from "../../modules/white-label/resolve";
+import type { FetchLike, MessageProvider } from "./types";
+import { tenantWhiteLabel } from "../../modules/white-label/resolve";
+import { brandedTransactional, type TransactionalEmail } from "./branded-email";
 
 let fetchOverride: FetchLike | undefined;
 
@@ -26,13 +26,6 @@ export function emailProviderFor(db: Db, env: Env, tenantId: string | null): Mes
   };
 }
 
-export interface TransactionalEmail {
-  tenantId: string | null;
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-}
 
 /**
  * A tenant's notification emails (escalations, automation emails) come from the product, so a white-labelled
@@ -49,8 +42,4 @@ export async function sendTransactionalEmail(env: Env, email: TransactionalEmail
   return emailProviderFor(db, env, email.tenantId).send(brandedTransactional(email, wl?.brand ?? null));
 }
 
-/** The message with the white label's sender name and footer (unchanged for the default brand). */
-export function brandedTransactional(email: TransactionalEmail, brand: EffectiveBrand | null): OutgoingMessage {
-  if (!brand || brand.source === "default") return { ...email, channel: "email" };
-  return { ...withEmailFooter(email, brand), fromName: brand.name, channel: "email" };
-}
+export { brandedTransactional, type TransactionalEmail };
