@@ -78,8 +78,12 @@ const strictSend: SmtpTransport = async (options, email) => {
   }
   session.active = true;
   session.start().catch(() => undefined);
-  await session.send(email);
-  await session.close();
+  try {
+    await session.send(email);
+  } finally {
+    // QUIT and close on a refused message too (WorkerMailer.send leaves that socket open)
+    await session.close().catch(() => undefined);
+  }
 };
 
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
