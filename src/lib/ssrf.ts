@@ -139,8 +139,19 @@ export function checkOutboundUrl(raw: string, opts: OutboundUrlOptions = {}): Ou
   return { ok: false, reason: `${label} address ${host} is not allowed` };
 }
 
+/**
+ * The one rule for dev-only stand-ins (plain http, loopback hosts, plaintext SMTP): they exist only
+ * where ENVIRONMENT names a local environment, `wrangler dev` ("development", wrangler.toml's top
+ * level) or the test pool ("test", vitest.config.mts). Anything else, staging and production
+ * ([env.*] in wrangler.toml) and any name this list does not know, counts as deployed, so a typo
+ * fails closed.
+ */
+const LOCAL_ENVIRONMENTS = new Set(["development", "test"]);
+
+export const isLocalEnvironment = (env: { ENVIRONMENT?: string }) => LOCAL_ENVIRONMENTS.has(env.ENVIRONMENT ?? "");
+
 /** Environments deployed to Cloudflare (wrangler.toml [env.*]): dev-only stand-ins are off there whatever the vars say. */
-export const isDeployed = (env: { ENVIRONMENT?: string }) => env.ENVIRONMENT === "production" || env.ENVIRONMENT === "staging";
+export const isDeployed = (env: { ENVIRONMENT?: string }) => !isLocalEnvironment(env);
 
 export const allowInsecureWebhooks = (env: { ALLOW_INSECURE_WEBHOOKS?: string; ENVIRONMENT?: string }) =>
-  env.ALLOW_INSECURE_WEBHOOKS === "true" && !isDeployed(env);
+  env.ALLOW_INSECURE_WEBHOOKS === "true" && isLocalEnvironment(env);

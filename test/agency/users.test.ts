@@ -27,7 +27,8 @@ describe("invite -> setup-password -> login", () => {
     expect(res.body).toMatchObject({ email: "new.hire@example.test", name: "New Hire", tenantId: w.tenantA.id, roles: ["tenant_user"], invitePending: true, isActive: true });
     invited = res.body.id;
     const email = await latestEmailTo("new.hire@example.test");
-    expect(email).toMatchObject({ tenantId: w.tenantA.id, subject: expect.stringContaining(w.tenantA.name) });
+    // account mail: the platform's sender (no tenant), never the tenant's own transport (docs/SECURITY.md)
+    expect(email).toMatchObject({ tenantId: null, subject: expect.stringContaining(w.tenantA.name) });
     token = tokenIn(email!.text);
     const stored = await db().select().from(userTokens).where(eq(userTokens.userId, invited));
     expect(stored).toEqual([expect.objectContaining({ purpose: "invite", tokenHash: await sha256Hex(token), usedAt: null })]);

@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkOutboundUrl } from "../../src/lib/ssrf";
 import { request } from "../helpers/http";
 import { createWorld, type World } from "../helpers/seed";
 import { BASE, workerFetch } from "./helpers";
@@ -75,5 +76,76 @@ describe("Client ID Metadata Documents", () => {
       expect(token.status, id).toBe(401);
       expect(((await token.json()) as { error: string }).error).toBe("invalid_client");
     }
+  });
+});
+
+/**
+ * The network, as the Worker's global fetch sees it: every request is recorded, and none leaves the
+ * machine. Public client hosts answer as an attacker would: a redirect inward, or a document whose
+ * jwks_uri points inward.
+ */
+const network: string[] = [];
+const INTERNAL = "https://127.0.0.1:8443";
+const REDIRECTING_ID = "https://redirecting.example.net/client.json";
+const JWKS_ID = "https://jwks-client.example.net/client.json";
+let realFetch: typeof fetch;
+
+function answer(req: Request): Response {
+  if (req.url === REDIRECTING_ID) return new Response(null, { status: 302, headers: { location: `${INTERNAL}/client.json` } });
+  if (req.url === JWKS_ID) {
+    return new Response(JSON.stringify({
+      client_id: JWKS_ID, client_name: "Keys Inward", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "client_credentials"],
+      response_types: ["code"], token_endpoint_auth_method: "private_key_jwt", jwks_uri: `${INTERNAL}/jwks.json`,
+    }), { headers: { "content-type": "application/json" } });
+  }
+  return new Response("not found", { status: 404 });
+}
+
+const b64url = (v: unknown) => btoa(JSON.stringify(v)).replace(/[+/=]/g, (ch) => ({ "+": "-", "/": "_", "=": "" })[ch]!);
+/** A client assertion (RFC 7523) naming `iss` as the client; the signature is never reached. */
+const assertion = (iss: string) =>
+  `${b64url({ alg: "RS256", typ: "JWT", kid: "k1" })}.${b64url({ iss, sub: iss, aud: `${BASE}/oauth/token`, jti: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) + 60 })}.c2ln`;
+
+describe("every path by which a client id URL reaches a fetch goes through the SSRF guard", () => {
+  beforeAll(() => {
+    realFetch = globalThis.fetch;
+    // follows redirects the way the runtime's fetch does, unless told redirect: "manual"
+    const networkFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const req = new Request(input, init);
+      network.push(req.url);
+      const res = answer(req);
+      const location = res.headers.get("location");
+      if (req.redirect === "follow" && location) return networkFetch(new URL(location, req.url).href, { headers: req.headers });
+      return res;
+    };
+    globalThis.fetch = networkFetch as typeof fetch;
+  });
+  afterAll(() => {
+    globalThis.fetch = realFetch;
+  });
+
+  const token = (headers: Record<string, string>, body: Record<string, string>) =>
+    workerFetch(`${BASE}/oauth/token`, { method: "POST", headers, body: new URLSearchParams(body).toString() });
+  const grant = { grant_type: "authorization_code", code: "x", redirect_uri: REDIRECT, code_verifier: "v" };
+
+  it("form body in any content-type spelling, Basic auth, a client assertion's iss, the authorize query, the registration path, redirects and jwks_uri: no request reaches an internal host", async () => {
+    const id = `${INTERNAL}/client.json`;
+    const responses = [
+      await token({ "content-type": "Application/X-WWW-Form-Urlencoded" }, { ...grant, client_id: id }),
+      await token({ "content-type": "application/x-www-form-urlencoded; charset=UTF-8" }, { ...grant, client_id: "https://[::ffff:127.0.0.1]:8443/client.json" }),
+      await token({ "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${encodeURIComponent(id)}:s`)}` }, grant),
+      await token({ "content-type": "application/x-www-form-urlencoded" }, { ...grant, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: assertion(id) }),
+      await workerFetch(`${BASE}/oauth/authorize?response_type=code&client_id=${encodeURIComponent(id)}&redirect_uri=${encodeURIComponent(REDIRECT)}`),
+      await workerFetch(`${BASE}/oauth/register/${encodeURIComponent(id)}`),
+      // a public host that redirects inward
+      await token({ "content-type": "application/x-www-form-urlencoded" }, { ...grant, client_id: REDIRECTING_ID }),
+      // a public document whose jwks_uri points inward
+      await token({ "content-type": "application/x-www-form-urlencoded" }, { grant_type: "client_credentials", client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: assertion(JWKS_ID) }),
+    ];
+    for (const res of responses) expect(res.status, await res.clone().text()).toBeGreaterThanOrEqual(400);
+    expect(network.filter((url) => !checkOutboundUrl(url).ok)).toEqual([]);
+    // the public hosts were asked (so the checks above were reached), each once, and never followed inward
+    expect(network.filter((url) => url === REDIRECTING_ID)).toHaveLength(1);
+    expect(network.filter((url) => url === JWKS_ID)).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import { Email } from "worker-mailer";
 import { AcsEmailProvider } from "../../src/providers/messaging/acs";
 import { SendGridProvider } from "../../src/providers/messaging/sendgrid";
 import { SesProvider } from "../../src/providers/messaging/ses";
+import { createProvider } from "../../src/providers/messaging/factory";
 import { SmtpProvider, smtpFailure } from "../../src/providers/messaging/smtp";
 import { ProviderError, type OutgoingMessage } from "../../src/providers/messaging/types";
 import { b64, expectedSigV4, hmac, jsonResponse, standIn } from "./stand-in";
@@ -205,5 +206,27 @@ describe("smtp", () => {
     expect(smtpFailure(new Error("Socket timeout!"))).toMatchObject({ retryable: true, status: undefined });
     const failing = new SmtpProvider({ host: "h.test", port: 465, security: "tls", sender, transport: async () => { throw new Error("Failed send email body: 554 5.7.1 rejected as spam"); } });
     expect(await rejection(failing.send(message))).toMatchObject({ retryable: false, status: 554 });
+  });
+
+  it("plaintext only to a loopback host in a local environment; any other security setting means mandatory STARTTLS", async () => {
+    const opened: { host: string; secure?: boolean; startTls?: boolean }[] = [];
+    const transport = async (o: { host: string; secure?: boolean; startTls?: boolean }) => void opened.push({ host: o.host, secure: o.secure, startTls: o.startTls });
+    const smtp = (host: string, security: string, localEnvironment: boolean) =>
+      createProvider(
+        { channel: "email", provider: "smtp", source: "platform", tenantId: null, config: { fromAddress: "a@b.test", fromName: "A" }, options: { host, port: "2525", security }, credentials: {} },
+        { publicBaseUrl: "https://app.test", smtpTransport: transport, localEnvironment },
+      );
+    for (const [host, local] of [["127.0.0.1", false], ["localhost", false], ["mail.example.test", true], ["10.0.0.5", true]] as const) {
+      expect(await rejection(smtp(host, "plain", local).send(message)), `${host} local=${local}`).toMatchObject({
+        retryable: false, message: "smtp: plaintext SMTP is allowed only to a loopback host in a local environment; use tls or starttls",
+      });
+    }
+    expect(opened).toEqual([]);
+    await smtp("127.0.0.1", "plain", true).send(message);
+    for (const typo of ["ssl", "none", "", "STARTTLS"]) await smtp("mail.example.test", typo, false).send(message);
+    expect(opened).toEqual([
+      { host: "127.0.0.1", secure: false, startTls: false },
+      ...Array(4).fill({ host: "mail.example.test", secure: false, startTls: true }),
+    ]);
   });
 });

@@ -85,7 +85,7 @@ export async function forgotPassword(db: Db, env: Env, meta: RequestMeta, email:
             tenantId: row.tenantId, action: "user.password_reset_requested", resourceType: "user", resourceId: row.id,
           }),
         );
-        await sendResetEmail(env, { tenantId: row.tenantId, to: row.email, token: reset.token });
+        await sendResetEmail(env, { brandTenantId: row.tenantId, to: row.email, token: reset.token });
       })().catch((err) => console.error(JSON.stringify({ level: "error", message: "reset email failed", error: String(err) }))),
     );
   }

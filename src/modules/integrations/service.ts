@@ -8,7 +8,7 @@ import { decryptSecret, encryptSecret } from "../../lib/crypto";
 import { ApiError, notFound, validationError, type ValidationIssue } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
-import { checkOutboundUrl } from "../../lib/ssrf";
+import { checkOutboundUrl, isLocalEnvironment } from "../../lib/ssrf";
 import { nowIso } from "../../lib/time";
 import { CRM_REQUIREMENTS, isCrm, isSalesforceInstanceUrl, type CrmConnection } from "../../providers/crm";
 import { isReviewSite, SITE_REQUIREMENTS, type SiteConnection } from "../../providers/review-sites";
@@ -45,6 +45,7 @@ function encryptionKey(env: Env): string {
 
 /** Checks the connection is usable: the site's required ids and secrets, and base URL overrides only on sandboxes. */
 function checkConnection(
+  env: Env,
   type: string,
   isSandbox: boolean,
   locationId: string | null,
@@ -81,9 +82,9 @@ function checkConnection(
     if (!isSandbox) issues.push({ path: `config.${key}`, message: "Only sandbox integrations may override the API base URL" });
     else if (!BaseUrlField.safeParse(config[key]).success) issues.push({ path: `config.${key}`, message: "Must be an http(s) URL" });
     else {
-      // the service fetches this URL: stand-ins may be plain http or loopback, never the private
-      // network, link-local/cloud metadata or other reserved addresses (SSRF)
-      const check = checkOutboundUrl(String(config[key]), { allowInsecure: true });
+      // the service fetches this URL: never the private network, link-local/cloud metadata or other
+      // reserved addresses (SSRF); plain http and loopback stand-ins only in a local environment
+      const check = checkOutboundUrl(String(config[key]), { allowInsecure: isLocalEnvironment(env) });
       if (!check.ok) issues.push({ path: `config.${key}`, message: `URL refused: ${check.reason}` });
     }
   }
@@ -101,7 +102,7 @@ const auditable = ({ credentialsEncrypted, ...rest }: IntegrationRow) => ({ ...r
 
 export async function createIntegration(ctx: ServiceContext, input: CreateIntegrationInput) {
   const isSandbox = input.isSandbox ?? false;
-  checkConnection(input.connectorType, isSandbox, input.locationId ?? null, input.config, input.credentials ?? null);
+  checkConnection(ctx.env, input.connectorType, isSandbox, input.locationId ?? null, input.config, input.credentials ?? null);
   await checkLocation(ctx, input.locationId);
   const now = nowIso();
   const row: IntegrationRow = {
@@ -134,7 +135,7 @@ export async function updateIntegration(ctx: ServiceContext, id: string, patch: 
   const after: IntegrationRow = { ...before, ...fields, updatedAt: nowIso() };
   // replacing the config or credentials re-checks the whole connection against what is stored
   const storedCredentials = credentials ?? (before.credentialsEncrypted ? await openCredentials(ctx.env, before) : null);
-  checkConnection(after.connectorType, after.isSandbox, after.locationId, after.config, storedCredentials);
+  checkConnection(ctx.env, after.connectorType, after.isSandbox, after.locationId, after.config, storedCredentials);
   if (patch.locationId !== undefined) await checkLocation(ctx, patch.locationId);
   if (credentials) after.credentialsEncrypted = await encryptSecret(JSON.stringify(credentials), encryptionKey(ctx.env));
   const { id: _id, tenantId: _t, createdAt: _c, ...set } = after;

@@ -1,5 +1,6 @@
 import type { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import type { Env } from "../../env";
+import { guardedObject } from "../../lib/outbound-guard";
 import { checkOutboundUrl } from "../../lib/ssrf";
 import { baseUrl, mcpResourceUrl } from "../../lib/urls";
 import { ALL_SCOPES } from "./scopes";
@@ -42,9 +43,10 @@ export function redirectUriProblem(uris: unknown): string | null {
 }
 
 /**
- * A Client ID Metadata Document client (client_id is an https URL) is fetched by the library with
- * the global fetch, which cannot be replaced. So the URL passes the project's SSRF guard before the
- * library sees it: no private, loopback, link-local or metadata hosts, no credentials.
+ * Whether a client_id is a URL the SSRF guard refuses: lets the authorize page say so before the
+ * library runs. It is not the boundary: the library finds client ids in more places (form bodies,
+ * Basic auth, a client assertion's iss) and fetches documents it was redirected to and their
+ * jwks_uri; every such fetch goes through the guard authServer wraps the library in.
  */
 export function cimdClientProblem(clientId: string | null | undefined): string | null {
   if (!clientId || !/^https?:\/\//i.test(clientId)) return null;
@@ -67,6 +69,11 @@ const servers = new Map<string, OAuthAuthorizationServer<Env>>();
  * The OAuth 2.1 authorization server (tokens, refresh rotation, revocation, RFC 8414 metadata,
  * RFC 7591 registration, RFC 8707 audience). Built per issuer, because the issuer is
  * PUBLIC_BASE_URL, which is only known from the environment.
+ *
+ * The library fetches Client ID Metadata Documents, and the jwks_uri they name, with the global
+ * fetch and follows redirects; it takes no fetch of ours. So every call into it (and into the helpers
+ * getOAuthApi returns) runs inside lib/outbound-guard.ts: each URL and each redirect hop passes
+ * lib/ssrf.ts, whichever source the client id came from (docs/SECURITY.md, "Client ID Metadata Documents").
  */
 export async function authServer(env: Env): Promise<OAuthAuthorizationServer<Env>> {
   const issuer = baseUrl(env);
@@ -89,6 +96,7 @@ export async function authServer(env: Env): Promise<OAuthAuthorizationServer<Env
         return problem ? { code: "invalid_redirect_uri", description: problem } : undefined;
       },
     });
+    server = guardedObject(server);
     servers.set(issuer, server);
   }
   return server;

@@ -20,7 +20,7 @@ export interface AccessGrant {
   scopeId: string;
   /** home tenant of a new account (null for agency admins) */
   homeTenantId: string | null;
-  /** whose email channel sends the message, and the name it invites to */
+  /** whose white label the invite or access email wears (it is sent by the platform's sender, never this tenant's), and the name it invites to */
   emailTenantId: string | null;
   invitedTo: string;
 }
@@ -75,11 +75,11 @@ export async function planAccessGrant(db: Db, env: Env, g: AccessGrant): Promise
     return { user, created: true, invited: false, statements, notify: async () => undefined };
   }
   if (existing?.hash) {
-    const notify = () => sendAccessGrantedEmail(env, { tenantId: g.emailTenantId, to: user.email, grantedTo: g.invitedTo });
+    const notify = () => sendAccessGrantedEmail(env, { brandTenantId: g.emailTenantId, to: user.email, grantedTo: g.invitedTo });
     return { user, created: false, invited: false, statements, notify };
   }
   const invite = await issueUserToken(db, { userId: user.id, purpose: "invite", tenantId: g.emailTenantId });
   statements.push(invite.statement);
-  const notify = () => sendInviteEmail(env, { tenantId: g.emailTenantId, to: user.email, token: invite.token, invitedTo: g.invitedTo });
+  const notify = () => sendInviteEmail(env, { brandTenantId: g.emailTenantId, to: user.email, token: invite.token, invitedTo: g.invitedTo });
   return { user, created: !existing, invited: true, statements, notify };
 }

@@ -6,7 +6,7 @@ import { randomToken, sha256Hex } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { addDays, addHours, nowIso } from "../../lib/time";
-import { sendTransactionalEmail } from "../../providers/messaging/transactional";
+import { sendAccountMail } from "../../providers/messaging/account-mail";
 
 /** decisions.md: invites last 7 days, reset tokens 1 hour. */
 export const TOKEN_TTL: Record<UserTokenPurpose, (from: Date) => Date> = {
@@ -58,9 +58,13 @@ export const burnUserTokens = (db: Db, userId: string, purpose: UserTokenPurpose
 
 const link = (env: Env, path: string, token: string) => `${env.PUBLIC_BASE_URL}${path}?token=${encodeURIComponent(token)}`;
 
-export function sendInviteEmail(env: Env, o: { tenantId: string | null; to: string; token: string; invitedTo: string }) {
-  return sendTransactionalEmail(env, {
-    tenantId: o.tenantId,
+// Account mail: through the platform's sender only, never the tenant's transport (account-mail.ts).
+// `brandTenantId` only picks the white label the message wears.
+
+export function sendInviteEmail(env: Env, o: { brandTenantId: string | null; to: string; token: string; invitedTo: string }) {
+  return sendAccountMail(env, {
+    kind: "invite",
+    brandTenantId: o.brandTenantId,
     to: o.to,
     subject: `You are invited to ${o.invitedTo}`,
     text:
@@ -70,18 +74,20 @@ export function sendInviteEmail(env: Env, o: { tenantId: string | null; to: stri
   });
 }
 
-export function sendAccessGrantedEmail(env: Env, o: { tenantId: string | null; to: string; grantedTo: string }) {
-  return sendTransactionalEmail(env, {
-    tenantId: o.tenantId,
+export function sendAccessGrantedEmail(env: Env, o: { brandTenantId: string | null; to: string; grantedTo: string }) {
+  return sendAccountMail(env, {
+    kind: "access_granted",
+    brandTenantId: o.brandTenantId,
     to: o.to,
     subject: `You now have access to ${o.grantedTo}`,
     text: `Your existing account now has access to ${o.grantedTo}. Sign in as usual.\n`,
   });
 }
 
-export function sendResetEmail(env: Env, o: { tenantId: string | null; to: string; token: string }) {
-  return sendTransactionalEmail(env, {
-    tenantId: o.tenantId,
+export function sendResetEmail(env: Env, o: { brandTenantId: string | null; to: string; token: string }) {
+  return sendAccountMail(env, {
+    kind: "password_reset",
+    brandTenantId: o.brandTenantId,
     to: o.to,
     subject: "Reset your password",
     text:

@@ -13,7 +13,12 @@ export interface ProviderDeps {
   smtpTransport?: SmtpTransport;
   /** the public base URL status callbacks are built on */
   publicBaseUrl: string;
+  /** isLocalEnvironment(env): only then may SMTP be plaintext, and only to a loopback host */
+  localEnvironment?: boolean;
 }
+
+/** SMTP security as configured: tls or plain as written, anything else (unset, a typo) mandatory STARTTLS. */
+const smtpSecurity = (v: unknown): SmtpSecurity => (v === "tls" || v === "plain" ? v : "starttls");
 
 const str = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
 
@@ -46,8 +51,9 @@ export function createProvider(s: ChannelSettings, deps: ProviderDeps): MessageP
       return new AcsEmailProvider({ endpoint: String(o.endpoint), accessKey: c.accessKey!, sender, fetch: deps.fetch });
     case "email:smtp":
       return new SmtpProvider({
-        host: String(o.host), port: Number(o.port), security: (str(o.security) ?? "starttls") as SmtpSecurity,
+        host: String(o.host), port: Number(o.port), security: smtpSecurity(o.security),
         username: c.username ?? null, password: c.password ?? null, sender, transport: deps.smtpTransport,
+        plaintextAllowed: deps.localEnvironment === true,
       });
     case "sms:twilio":
     case "whatsapp:twilio":

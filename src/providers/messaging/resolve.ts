@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import type { MessageChannel, MessagingSettingsRow } from "../../db/schema";
 import type { Env } from "../../env";
+import { isLocalEnvironment } from "../../lib/ssrf";
 import { missingFields } from "./catalog";
 import type { ChannelSettings } from "./channel-settings";
 import { createProvider, type ProviderDeps } from "./factory";
@@ -42,10 +43,12 @@ async function settingsFrom(env: Env, row: MessagingSettingsRow | undefined, cha
   };
 }
 
-type ResolveDeps = Omit<ProviderDeps, "fetch" | "publicBaseUrl">;
+type ResolveDeps = Omit<ProviderDeps, "fetch" | "publicBaseUrl" | "localEnvironment">;
 
 const providerFrom = (db: Db, env: Env, settings: ChannelSettings | null, fetchImpl?: FetchLike, deps: ResolveDeps = {}): MessageProvider =>
-  settings ? createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL }) : new OutboxProvider(db);
+  settings
+    ? createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL, localEnvironment: isLocalEnvironment(env) })
+    : new OutboxProvider(db);
 
 /** The provider for a tenant's channel (see resolveChannelSettings), or the outbox when there is none. */
 export async function resolveProvider(

@@ -2,9 +2,9 @@ import type { Db } from "../../db/client";
 import { controlDb, tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { resolveProvider } from "./resolve";
-import type { FetchLike, MessageProvider, OutgoingMessage } from "./types";
-import { withEmailFooter } from "../../modules/white-label/render";
-import { tenantWhiteLabel, type EffectiveBrand } from "../../modules/white-label/resolve";
+import type { FetchLike, MessageProvider } from "./types";
+import { tenantWhiteLabel } from "../../modules/white-label/resolve";
+import { brandedTransactional, type TransactionalEmail } from "./branded-email";
 
 let fetchOverride: FetchLike | undefined;
 
@@ -14,8 +14,10 @@ export const useTransactionalFetch = (f: FetchLike | null) => {
 };
 
 /**
- * The provider for the tenant's email channel (invites, password resets, SLA escalations):
+ * The provider for the tenant's email channel (alerts, digests, SLA escalations, automation emails):
  * the tenant's EmailConfig, else the platform's provider, else the outbox. Resolved at send time.
+ * Never for account mail (invites, resets: anything carrying a credential or sign-in link), which a
+ * tenant-configured transport would hand to that tenant's admins: that is account-mail.ts.
  */
 export function emailProviderFor(db: Db, env: Env, tenantId: string | null): MessageProvider {
   return {
@@ -24,16 +26,9 @@ export function emailProviderFor(db: Db, env: Env, tenantId: string | null): Mes
   };
 }
 
-export interface TransactionalEmail {
-  tenantId: string | null;
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-}
 
 /**
- * Account and notification emails (invites, resets, alerts) come from the product, so a white-labelled
+ * A tenant's notification emails (escalations, automation emails) come from the product, so a white-labelled
  * tenant's go out under its white-label name with the brand's footer (docs/white-label.md).
  * Whoever calls (a control-plane flow or a tenant request), the tenant's email settings are read and
  * its outbox row written on the tenant's shard (both are tenant rows), the white label on the control
@@ -47,8 +42,4 @@ export async function sendTransactionalEmail(env: Env, email: TransactionalEmail
   return emailProviderFor(db, env, email.tenantId).send(brandedTransactional(email, wl?.brand ?? null));
 }
 
-/** The message with the white label's sender name and footer (unchanged for the default brand). */
-export function brandedTransactional(email: TransactionalEmail, brand: EffectiveBrand | null): OutgoingMessage {
-  if (!brand || brand.source === "default") return { ...email, channel: "email" };
-  return { ...withEmailFooter(email, brand), fromName: brand.name, channel: "email" };
-}
+export { brandedTransactional, type TransactionalEmail };

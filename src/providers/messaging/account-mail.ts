@@ -1,0 +1,61 @@
+import { controlDb } from "../../db/shards";
+import type { Env } from "../../env";
+import { isLocalEnvironment } from "../../lib/ssrf";
+import { tenantWhiteLabel } from "../../modules/white-label/resolve";
+import { createProvider } from "./factory";
+import { OutboxProvider } from "./outbox";
+import { platformChannelSettings } from "./platform";
+import { brandedTransactional } from "./branded-email";
+import type { FetchLike, MessageProvider, SendReceipt } from "./types";
+
+/**
+ * Every kind of account mail: mail that carries a credential or a sign-in link (an invite token, a
+ * reset token) or tells someone what their account can reach. It goes only through the platform's
+ * own sender (PLATFORM_EMAIL_* settings), never a transport a tenant configured, because whoever
+ * administers that transport would read it: a tenant admin could otherwise take over the platform
+ * admin's account, or an admin of another tenant homed in theirs (docs/SECURITY.md, "Account mail").
+ * Adding a kind here makes test/messaging/account-mail.test.ts demand a flow that sends it.
+ *
+ * Not account mail: review alerts, digests, SLA escalations and automation emails are the tenant's
+ * own notifications and go through its email channel (transactional.ts).
+ */
+export const ACCOUNT_MAIL_KINDS = ["invite", "access_granted", "password_reset"] as const;
+export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];
+
+export interface AccountMail {
+  kind: AccountMailKind;
+  /** the tenant whose white label the message wears (its name and footer); null: the product's own */
+  brandTenantId: string | null;
+  to: string;
+  subject: string;
+  text: string;
+}
+
+let fetchOverride: FetchLike | undefined;
+
+/** Tests point the platform sender's HTTP providers at a local stand-in here; null restores the global fetch. */
+export const useAccountMailFetch = (f: FetchLike | null) => {
+  fetchOverride = f ?? undefined;
+};
+
+/**
+ * The platform's own sender: the provider PLATFORM_EMAIL_PROVIDER names, with its PLATFORM_* settings
+ * (docs/messaging.md); with none configured, the outbox on the control database (the dev mail sink,
+ * read with GET /admin/outbox). Nothing here reads a tenant's messaging settings.
+ */
+export function platformEmailProvider(env: Env): MessageProvider {
+  const settings = platformChannelSettings(env, "email");
+  if (!settings) return new OutboxProvider(controlDb(env));
+  return createProvider(settings, { fetch: fetchOverride, publicBaseUrl: env.PUBLIC_BASE_URL, localEnvironment: isLocalEnvironment(env) });
+}
+
+/**
+ * Sends one account mail through the platform sender. A white-labelled tenant's brand still names the
+ * sender and adds its footer (docs/white-label.md); the address, reply-to and transport are the platform's.
+ * The message belongs to no tenant (tenantId null): provider status webhooks check the platform's keys.
+ */
+export async function sendAccountMail(env: Env, mail: AccountMail): Promise<SendReceipt> {
+  const wl = mail.brandTenantId ? await tenantWhiteLabel(controlDb(env), mail.brandTenantId) : null;
+  const message = brandedTransactional({ tenantId: null, to: mail.to, subject: mail.subject, text: mail.text }, wl?.brand ?? null);
+  return platformEmailProvider(env).send({ ...message, headers: { ...message.headers, "X-Account-Mail": mail.kind } });
+}
