@@ -4,7 +4,7 @@
 // state in a throwaway folder, migrated with both folders the way `npm run db:migrate` does), then
 // one pass through the product against it: bootstrap, location, template, a campaign send consumed
 // by the SENDS queue, a click (CLICKS queue), feedback, a review ingested and answered, an MCP tool
-// call and a cron sweep. CI runs it as its own step (.ci/run) so the rendered [env.production] cannot
+// call and a cron sweep whose runs GET /admin/status then reports. CI runs it as its own step (.ci/run) so the rendered [env.production] cannot
 // drift from what the tests cover (docs/deploy.md). Always stops wrangler; exits 1 on any failure.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -138,6 +138,14 @@ async function main() {
   step("cron sweep (*/5 * * * *)");
   const cron = await fetch(`${base}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
   if (!cron.ok) throw new Error(`scheduled handler answered ${cron.status}: ${await cron.text()}`);
+
+  step("GET /admin/status: the sweeps' runs are recorded, the queues and the shard are reported");
+  const status = await api("GET", "/admin/status");
+  const swept = status.sweeps.filter((s) => s.cron === "*/5 * * * *");
+  const failed = swept.filter((s) => s.outcome !== "ok");
+  if (!swept.length || failed.length) throw new Error(`sweeps: ${JSON.stringify(failed.length ? failed : status.sweeps).slice(0, 600)}`);
+  if (status.queues.length < 6 || status.shards[0]?.tenants !== 1) throw new Error(`status: ${JSON.stringify(status).slice(0, 600)}`);
+  console.log(`  ${swept.length} sweeps ok; queues waiting: ${status.queues.map((q) => `${q.queue}=${q.waiting ?? "n/a"}`).join(" ")}`);
 
   step("production smoke passed");
 }
