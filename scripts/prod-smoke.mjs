@@ -85,8 +85,6 @@ async function main() {
   const exited = new Promise((_, reject) => wrangler.on("exit", (code) => reject(new Error(`wrangler dev exited (${code})`))));
   exited.catch(() => undefined);
   await Promise.race([until("GET /health", async () => (await fetch(`${base}/health`)).ok, 60_000), exited]);
-  const health = await (await fetch(`${base}/health`)).json();
-  if (health.environment && health.environment !== ENV) throw new Error(`served environment is ${health.environment}, not ${ENV}`);
 
   step("bootstrap, location, contact, template, campaign");
   const session = await bootstrap(base, { tenantName: "Smoke Dental", tenantSlug: "smoke-dental", adminEmail: "owner@smoke.test" });
@@ -104,6 +102,9 @@ async function main() {
     bodyHtml: '<p>Please review {{locationName}}: <a href="{{reviewLink}}">review</a></p>', bodyText: "Review us: {{reviewLink}}",
   });
   await api("POST", `/v1/templates/${template.id}/approve`);
+  // the section's own vars are served: links are built on its PUBLIC_BASE_URL
+  const preview = await api("GET", `/v1/templates/${template.id}/preview`);
+  if (!preview.text.includes(`${prod.vars.PUBLIC_BASE_URL}/v1/r/`)) throw new Error(`links not on [env.${ENV}]'s PUBLIC_BASE_URL: ${preview.text}`);
   const campaign = await api("POST", "/v1/campaigns", { name: "Smoke send", type: "one_time", channels: ["email"], locationId: location.id });
 
   step("campaign send, consumed by the SENDS queue");
