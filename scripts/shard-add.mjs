@@ -39,7 +39,7 @@ if (!Number.isInteger(target) || target < 1) fail("--shard must be a whole numbe
 if (target >= MAX_SHARDS) {
   fail(
     `refusing to add shard ${target}: the Worker routes at most ${MAX_SHARDS} shards (SHARD_0..SHARD_${MAX_SHARDS - 1}, MAX_SHARDS in src/db/shards.ts). ` +
-      "Raise MAX_SHARDS (and MoveTenantBody's bound) in a reviewed change first, or make room by moving tenants (docs/scaling.md).",
+      "Raise MAX_SHARDS in a reviewed change first, or make room by moving tenants (docs/scaling.md).",
   );
 }
 if (target > next) fail(`shard ${target} would leave a gap: the next shard of [env.${env}] is ${next}`);
