@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_SHARDS as WORKER_MAX_SHARDS, SHARD_CAP_BYTES as WORKER_CAP } from "../../src/db/shards";
 // @ts-expect-error plain .mjs helper without types
 import { deploymentOf, readLocalConfig, readRawConfig, renderEnvSection, upsertEnvSection } from "../../scripts/cloudflare/env-config.mjs";
@@ -58,6 +58,8 @@ beforeAll(() => {
     }),
   );
 });
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
   let first: ReturnType<typeof shardAdd>;
