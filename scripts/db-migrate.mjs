@@ -84,13 +84,14 @@ export function parseExecuteJson(out) {
 /**
  * Migrates every database of the environment (remote ones side by side, local ones in turn; each one's steps in order).
  * `run(args)` runs wrangler and returns (or resolves to) its stdout, throwing on a non-zero exit;
- * `root` is the directory of the wrangler config (migrations/ is beside it).
+ * `root` is the directory of the wrangler config (migrations/ is beside it); `persistTo` the local
+ * state directory (default <root>/.wrangler/state, where `wrangler dev` looks).
  */
-export async function migrate({ raw, env, where, root, run }) {
+export async function migrate({ raw, env, where, root, run, persistTo = path.join(root, ".wrangler", "state") }) {
   const databases = d1Databases(raw, env);
   if (!databases.length) throw new Error(`no d1_databases for ${env ? `env ${env}` : "the local environment"} in wrangler.toml`);
   const scope = [where, ...(env ? ["--env", env] : [])];
-  const local = where === "--local" ? ["--persist-to", path.join(root, ".wrangler", "state")] : [];
+  const local = where === "--local" ? ["--persist-to", persistTo] : [];
 
   /** A config naming one database with the given folder: for the tenant or legacy folder on the control database. */
   const override = (entry, folder, name) => {
@@ -134,34 +135,37 @@ export async function migrate({ raw, env, where, root, run }) {
   if (failed) throw failed.reason;
 }
 
+// wrangler's banner and hints dropped; the rest printed per call once it ends (databases migrate side by side)
+const quiet = (out) => out.split("\n").filter((l) => l.trim() && !/wrangler \d|^─+$|^Resource location|^Use --remote/.test(l)).join("\n") + "\n";
+
+/** `run` for migrate(): the project's wrangler, its output printed once the call ends (JSON answers only on failure). */
+export const runWrangler = (wranglerArgs) =>
+  new Promise((resolve, reject) => {
+    const child = spawn("npx", ["--no-install", "wrangler", ...wranglerArgs], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const json = wranglerArgs.includes("--json");
+      const c = wranglerArgs.indexOf("-c");
+      const label = `${wranglerArgs.slice(0, 4).join(" ")}${c >= 0 ? ` -c ${path.basename(wranglerArgs[c + 1])}` : ""}`;
+      if (!json || code !== 0) process.stdout.write(`$ wrangler ${label}\n${json ? out : quiet(out)}`);
+      if (err.trim() && code !== 0) process.stderr.write(err);
+      if (code !== 0) reject(new Error(`wrangler ${label} failed (exit ${code})`));
+      else resolve(out);
+    });
+  });
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const envIdx = args.indexOf("--env");
   const env = envIdx >= 0 ? args[envIdx + 1] : undefined;
   const where = args.includes("--remote") ? "--remote" : "--local";
   const root = process.cwd();
-  // wrangler's banner and hints dropped; the rest printed per call once it ends (databases migrate side by side)
-  const quiet = (out) => out.split("\n").filter((l) => l.trim() && !/wrangler \d|^─+$|^Resource location|^Use --remote/.test(l)).join("\n") + "\n";
-  const run = (wranglerArgs) =>
-    new Promise((resolve, reject) => {
-      const child = spawn("npx", ["--no-install", "wrangler", ...wranglerArgs], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } });
-      let out = "";
-      let err = "";
-      child.stdout.on("data", (d) => (out += d));
-      child.stderr.on("data", (d) => (err += d));
-      child.on("error", reject);
-      child.on("close", (code) => {
-        const json = wranglerArgs.includes("--json");
-        const c = wranglerArgs.indexOf("-c");
-        const label = `${wranglerArgs.slice(0, 4).join(" ")}${c >= 0 ? ` -c ${path.basename(wranglerArgs[c + 1])}` : ""}`;
-        if (!json || code !== 0) process.stdout.write(`$ wrangler ${label}\n${json ? out : quiet(out)}`);
-        if (err.trim() && code !== 0) process.stderr.write(err);
-        if (code !== 0) reject(new Error(`wrangler ${label} failed (exit ${code})`));
-        else resolve(out);
-      });
-    });
   try {
-    await migrate({ raw: readRawConfig(path.join(root, "wrangler.toml")), env, where, root, run });
+    await migrate({ raw: readRawConfig(path.join(root, "wrangler.toml")), env, where, root, run: runWrangler });
   } catch (e) {
     console.error(`db:migrate: ${e.message}`);
     process.exit(1);

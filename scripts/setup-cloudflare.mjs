@@ -102,8 +102,10 @@ for (const q of deployedQueueNames(local, worker)) {
 
 // 4. The environment's section of wrangler.toml
 const configText = readFileSync(opts.config, "utf8");
-const ai = opts.ai || Boolean(deploymentOf(readRawConfig(opts.config), env)?.ai);
-const section = renderEnvSection(local, { env, worker, baseUrl: base.origin, d1Id: db.uuid, kvId: kv.id, ai });
+const before = deploymentOf(readRawConfig(opts.config), env);
+const ai = opts.ai || Boolean(before?.ai);
+// shards added since (`npm run shard:add`) stay declared
+const section = renderEnvSection(local, { env, worker, baseUrl: base.origin, d1Id: db.uuid, kvId: kv.id, ai, shards: before?.worker === worker ? before.shards : [] });
 const nextText = upsertEnvSection(configText, env, section);
 if (nextText !== configText) {
   writeFileSync(opts.config, nextText);

@@ -32,7 +32,21 @@ export function deploymentOf(raw, env) {
     d1Id: e.d1_databases?.[0]?.database_id,
     kvId: e.kv_namespaces?.[0]?.id,
     ai: Boolean(e.ai),
+    shards: deployedShards(e),
   };
+}
+
+const SHARD_BINDING = /^SHARD_(\d+)$/;
+
+/**
+ * The tenant shards a deployed section declares beyond the control database (`npm run shard:add`):
+ * [{ n, name, id }] for SHARD_1..; SHARD_0 is the control database itself and is rendered with it.
+ */
+export function deployedShards(section) {
+  return (section?.d1_databases ?? [])
+    .map((d) => ({ n: Number(SHARD_BINDING.exec(d.binding)?.[1] ?? -1), name: d.database_name, id: d.database_id }))
+    .filter((s) => s.n >= 1)
+    .sort((a, b) => a.n - b.n);
 }
 
 /** What one deployment is called and where: every resource name derives from the worker name. */
@@ -41,6 +55,8 @@ export function resourceNames(worker) {
     d1: worker,
     kv: `${worker}-oauth`,
     queuePrefix: `${worker}-`,
+    /** tenant shard n >= 1 (`npm run shard:add`); shard 0 is the control database */
+    shard: (n) => `${worker}-shard-${n}`,
   };
 }
 
@@ -53,9 +69,10 @@ const END = (env) => `# <<< env.${env}`;
 
 /**
  * The `[env.<env>]` section for a deployment.
- * opts: { env, worker, baseUrl, d1Id, kvId, ai } (ai: bind Workers AI as AI, deployed only: it has no local emulation)
+ * opts: { env, worker, baseUrl, d1Id, kvId, ai, shards } (ai: bind Workers AI as AI, deployed only: it has no
+ * local emulation; shards: [{ n, name, id }] added by `npm run shard:add`, kept on every re-render)
  */
-export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId, ai = false }) {
+export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId, ai = false, shards = [] }) {
   const names = resourceNames(worker);
   const q = (name) => `${names.queuePrefix}${name}`;
   const host = new URL(baseUrl).hostname;
@@ -89,6 +106,13 @@ export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId, ai =
   // the local tenant shards (SHARD_n) are the local topology; a deployment adds its own (docs/scaling.md)
   for (const db of (local.d1_databases ?? []).filter((d) => !/^SHARD_\d+$/.test(d.binding))) {
     parts.push(table(`[[${e}.d1_databases]]`, { ...db, database_name: names.d1, database_id: d1Id }));
+  }
+  // shards added to this deployment: SHARD_0 is the control database (same id, two bindings, as
+  // locally), SHARD_n a database of its own; both take the tenant folder (docs/scaling.md)
+  if (shards.length) {
+    const tenantFolder = { migrations_dir: "migrations/tenant", migrations_table: "d1_migrations_tenant" };
+    const all = [{ n: 0, name: names.d1, id: d1Id }, ...shards];
+    for (const s of all) parts.push(table(`[[${e}.d1_databases]]`, { binding: `SHARD_${s.n}`, database_name: s.name, database_id: s.id, ...tenantFolder }));
   }
   for (const kv of local.kv_namespaces ?? []) {
     parts.push(table(`[[${e}.kv_namespaces]]`, { ...kv, id: kvId }));

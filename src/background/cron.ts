@@ -1,4 +1,5 @@
 import type { Env } from "../env";
+import { recordSweepRuns, type SweepRun } from "./sweep-runs";
 
 export type Sweep = { name: string; run: (env: Env, now: Date) => Promise<void> };
 
@@ -7,12 +8,30 @@ export const CRONS = { frequent: "*/5 * * * *", daily: "17 3 * * *" } as const;
 export type CronExpression = (typeof CRONS)[keyof typeof CRONS];
 export type Sweeps = Record<CronExpression, Sweep[]>;
 
-/** Runs every sweep of the trigger's cron side by side; one failure fails the run (after all ran). */
+/**
+ * Runs every sweep of the trigger's cron side by side; one failure fails the run (after all ran).
+ * Each sweep's start, duration and outcome are recorded on the control plane (sweep_runs, GET /admin/status).
+ */
 export function runSweeps(sweeps: Sweeps) {
   return async (controller: ScheduledController, env: Env): Promise<void> => {
     const now = new Date(controller.scheduledTime);
     const due = (sweeps as Record<string, Sweep[]>)[controller.cron] ?? [];
-    const results = await Promise.allSettled(due.map((s) => s.run(env, now)));
+    const runs: SweepRun[] = [];
+    const results = await Promise.allSettled(
+      due.map(async (s, i) => {
+        const startedAt = new Date();
+        const done = (outcome: SweepRun["outcome"], error: string | null) =>
+          (runs[i] = { sweep: s.name, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), outcome, error });
+        try {
+          await s.run(env, now);
+          done("ok", null);
+        } catch (e) {
+          done("failed", String(e));
+          throw e;
+        }
+      }),
+    );
+    await recordSweepRuns(env, controller.cron, runs.filter(Boolean));
     results.forEach((r, i) => {
       if (r.status === "rejected") {
         console.error(JSON.stringify({ level: "error", message: "sweep failed", sweep: due[i]!.name, error: String(r.reason) }));

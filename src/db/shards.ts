@@ -52,6 +52,8 @@ export const CONTROL_TABLES = new Set([
   "white_label_brands", "custom_hostnames",
   // the move job's own record (docs/scaling.md, "Moving a tenant")
   "tenant_moves",
+  // each sweep's last run (src/background/cron.ts, GET /admin/status)
+  "sweep_runs",
 ]);
 
 /**

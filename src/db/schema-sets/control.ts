@@ -10,3 +10,4 @@ export * from "../schema/dead-letters";
 export * from "../schema/white-label";
 export * from "../schema/shard-sizes";
 export * from "../schema/tenant-moves";
+export * from "../schema/sweep-runs";

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { TENANT_MOVE_STATES, type agencies, type tenantMoves } from "../../db/schema";
+import { MAX_SHARDS } from "../../db/shards";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { Email, Slug } from "../../lib/validators";
 
@@ -42,7 +43,7 @@ export const toAgency = (a: typeof agencies.$inferSelect) => ({
   updatedAt: a.updatedAt,
 });
 
-export const MoveTenantBody = z.object({ shard: z.number().int().min(0).max(15) }).openapi("MoveTenantBody");
+export const MoveTenantBody = z.object({ shard: z.number().int().min(0).max(MAX_SHARDS - 1) }).openapi("MoveTenantBody");
 
 export const TenantMoveSchema = z
   .object({

@@ -3,7 +3,7 @@ import type { Env } from "../../env";
 import { decryptSecret, encryptSecret } from "../../lib/crypto";
 import { forbidden } from "../../lib/errors";
 import { resolveBearer } from "../../middleware/auth";
-import { administeredAgencies, resolveTenantAccess, roleAtLeast } from "../identity/access";
+import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { authServer, looksLikeOAuthToken, type GrantProps } from "../oauth/provider";
 import { READ_SCOPES } from "../oauth/scopes";
@@ -40,7 +40,7 @@ export async function identify(token: string, requestedTenant: string | null, en
     ...(roleAtLeast(access.role, "tenant_user") ? ["write:contacts"] : []),
     ...(roleAtLeast(access.role, "manager") ? ["write:responses"] : []),
   ];
-  return { credential: "session_jwt", tenantId, userId: principal.userId, scopes, agencySession: false };
+  return { credential: "session_jwt", tenantId, userId: principal.userId, scopes, agencySession: false, platformAdmin: isPlatformAdmin(principal) };
 }
 
 async function identifyOAuth(token: string, env: Env, db: Db): Promise<SessionIdentity | null> {
@@ -58,6 +58,7 @@ async function identifyOAuth(token: string, env: Env, db: Db): Promise<SessionId
     clientId: validated.clientId,
     scopes: validated.scope,
     agencySession,
+    platformAdmin: isPlatformAdmin(principal),
   };
 }
 

@@ -9,6 +9,8 @@ export interface SessionIdentity {
   clientId?: string;
   /** an agency OAuth session: the tenantId input may name any tenant of the caller's agencies */
   agencySession: boolean;
+  /** the user holds platform_admin when the session opened: platform-only tools are listed (each call checks again) */
+  platformAdmin?: boolean;
 }
 
 /** The same caller behind two credentials (e.g. an OAuth access token and its refreshed successor). */

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// A stand-in `wrangler` for offline tests of scripts/setup-cloudflare.mjs: it keeps an account's
+// A stand-in `wrangler` for offline tests of scripts/setup-cloudflare.mjs, shard-add.mjs and shards.mjs: it keeps an account's
 // resources in a JSON file (FAKE_WRANGLER_STATE), records every call, and prints what wrangler 4.x
 // prints for these commands (shapes copied from node_modules/wrangler/wrangler-dist/cli.js).
-import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readRawConfig } from "../../../scripts/cloudflare/env-config.mjs";
 
@@ -32,6 +32,43 @@ function table(rows) {
   const line = (l, m, r) => l + widths.map((w) => "─".repeat(w)).join(m) + r;
   const row = (cells) => "│" + cells.map((c, i) => ` ${String(c).padEnd(widths[i] - 1)}`).join("│") + "│";
   return [line("┌", "┬", "┐"), row(head), line("├", "┼", "┤"), ...rows.map((r) => row(head.map((h) => r[h]))), line("└", "┴", "┘")].join("\n");
+}
+
+/**
+ * A wrangler config as written; a .toml one parsed by wrangler's own reader once per version of the
+ * file (cached beside the state: loading wrangler costs seconds per call on a busy machine).
+ */
+function readConfig(configFile) {
+  if (configFile.endsWith(".json")) return JSON.parse(readFileSync(configFile, "utf8"));
+  const cacheFile = `${stateFile}.config-cache.json`;
+  const text = readFileSync(configFile, "utf8");
+  const cache = existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, "utf8")) : {};
+  const key = `${configFile}\n${createHash("sha256").update(text).digest("hex")}`;
+  if (!cache[key]) {
+    cache[key] = readRawConfig(configFile);
+    writeFileSync(cacheFile, JSON.stringify(cache));
+  }
+  return cache[key];
+}
+
+/** The d1_databases entry a binding names in the environment (wrangler fails on an unknown binding). */
+function databaseEntry(env, binding, configFile = process.env.FAKE_WRANGLER_CONFIG) {
+  const raw = readConfig(configFile);
+  const entry = (raw.env?.[env]?.d1_databases ?? raw.d1_databases ?? []).find((d) => d.binding === binding);
+  if (!entry) die(`Couldn't find a D1 DB with the name or binding '${binding}' in your wrangler.toml file.`);
+  return entry;
+}
+
+/**
+ * Applied-migration counts per tracking table of one database: the environment's control database
+ * (DB, or a binding on the same database_id) under state.migrations[env], any other under
+ * state.migrations["<env>:<database_name>"].
+ */
+function migrationsOf(env, entry) {
+  const raw = readConfig(process.env.FAKE_WRANGLER_CONFIG);
+  const control = (raw.env?.[env]?.d1_databases ?? []).find((d) => d.binding === "DB");
+  const key = !control || entry.database_id === control.database_id ? env : `${env}:${entry.database_name}`;
+  return (state.migrations[key] ??= {});
 }
 
 const firstFlag = args.findIndex((a) => a.startsWith("--"));
@@ -80,13 +117,21 @@ if (cmd === "d1 list") {
   const names = Object.keys(JSON.parse(stdin));
   state.secrets[env] = [...new Set([...(state.secrets[env] ?? []), ...names])];
   console.log(names.map((n) => `✨ Successfully created secret for key: ${n}`).join("\n") + `\n\nFinished processing secrets file:\n✨ ${names.length} secrets successfully uploaded`);
-} else if (cmd === "d1 execute DB") {
-  // the tracking tables scripts/db-migrate.mjs probes for, and the statements that adopt the baselines
+} else if (args[0] === "d1" && args[1] === "execute") {
+  // the tracking tables scripts/db-migrate.mjs probes for, the statements that adopt the baselines,
+  // a shard's tenant-migration count (npm run shard:add) and the shard listing (npm run shards)
   const env = flag("--env");
-  const db = (state.migrations[env] ??= {});
+  const db = migrationsOf(env, databaseEntry(env, args[2]));
   const sql = flag("--command");
   if (/from sqlite_master/.test(sql)) {
     console.log(JSON.stringify([{ results: Object.keys(db).sort().map((name) => ({ name })), success: true, meta: {} }]));
+  } else if (/count\(\*\) as applied from (\w+)/.test(sql)) {
+    const table = /count\(\*\) as applied from (\w+)/.exec(sql)[1];
+    if (db[table] === undefined) die(`no such table: ${table}: SQLITE_ERROR [code: 7500]`);
+    console.log(JSON.stringify([{ results: [{ applied: db[table] }], success: true, meta: {} }]));
+  } else if (/from shard_sizes/.test(sql)) {
+    const control = state.control?.[env] ?? {};
+    console.log(JSON.stringify([{ results: control.shardSizes ?? [], success: true, meta: {} }, { results: control.tenantCounts ?? [], success: true, meta: {} }]));
   } else {
     for (const m of sql.matchAll(/INSERT OR IGNORE INTO (\w+) \(name\) VALUES ([^;]+)/g)) db[m[1]] = Math.max(db[m[1]] ?? 0, m[2].split("),").length);
     for (const m of sql.matchAll(/ALTER TABLE (\w+) RENAME TO (\w+)/g)) {
@@ -95,19 +140,18 @@ if (cmd === "d1 list") {
     }
     console.log(JSON.stringify([{ results: [], success: true, meta: {} }]));
   }
-} else if (cmd === "d1 migrations apply DB") {
-  // the folder and tracking table of DB: from -c (a generated config) or the project's config (FAKE_WRANGLER_CONFIG)
+} else if (args[0] === "d1" && args[1] === "migrations" && args[2] === "apply") {
+  // the binding's folder and tracking table: from -c (a generated config) or the project's config (FAKE_WRANGLER_CONFIG)
   const env = flag("--env");
   const configFile = flag("-c") ?? process.env.FAKE_WRANGLER_CONFIG;
-  const raw = configFile.endsWith(".json") ? JSON.parse(readFileSync(configFile, "utf8")) : readRawConfig(configFile);
-  const entry = (raw.env?.[env]?.d1_databases ?? raw.d1_databases).find((d) => d.binding === "DB");
+  const entry = databaseEntry(env, args[3], configFile);
   const dir = path.resolve(path.dirname(configFile), entry.migrations_dir);
   const table = entry.migrations_table ?? "d1_migrations";
-  const db = (state.migrations[env] ??= {});
+  const db = migrationsOf(env, entry);
   const already = db[table] ?? 0;
   const total = readdirSync(dir).filter((f) => f.endsWith(".sql")).length;
   db[table] = Math.max(already, total);
-  console.log(already >= total ? "✅ No migrations to apply!" : `🌀 Executing on remote database DB:\n${total - already} migrations applied`);
+  console.log(already >= total ? "✅ No migrations to apply!" : `🌀 Executing on remote database ${args[3]}:\n${total - already} migrations applied`);
 } else if (cmd === "deploy") {
   const env = flag("--env");
   if (!state.workers.includes(env)) state.workers.push(env);

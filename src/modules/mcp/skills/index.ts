@@ -14,6 +14,7 @@ import { inboxListSkill, inboxGetSkill } from "./inbox";
 import { reviewSummarySkill, campaignMetricsSkill, scoreLocationSkill, competitorListSkill, recommendationListSkill } from "./insights";
 import { surveyListSkill, surveyStatsSkill, surveyResponsesSkill } from "./survey";
 import { whiteLabelGetSkill } from "./white-label";
+import { platformStatusSkill } from "./platform";
 
 export const MCP_SKILLS = [
   agencyListTenantsSkill,
@@ -41,4 +42,5 @@ export const MCP_SKILLS = [
   surveyStatsSkill,
   surveyResponsesSkill,
   whiteLabelGetSkill,
+  platformStatusSkill,
 ] as unknown as Skill[];

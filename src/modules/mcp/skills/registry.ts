@@ -41,6 +41,8 @@ export interface Skill<I extends ObjectSchema = ObjectSchema> {
   agencyAware?: boolean;
   /** offered only in an agency OAuth session */
   agencyOnly?: boolean;
+  /** offered only to a signed-in platform_admin (re-checked on every call) */
+  platformOnly?: boolean;
   /** for user callers (OAuth, session JWT): the tenant role the call needs */
   minRole?: TenantRole;
   /** returns a JSON object: it becomes structuredContent and the JSON text block */
@@ -87,6 +89,7 @@ export const findSkill = (name: string): Skill | undefined => skills.get(name);
 /** Whether the session may see and call the skill (scopes first; role is checked per call). */
 export function skillAllowed(skill: Skill, caller: SessionIdentity): boolean {
   if (skill.agencyOnly && !caller.agencySession) return false;
+  if (skill.platformOnly && !caller.platformAdmin) return false;
   if (skill.scopes === null) return true;
   return skill.scopes.some((s) => caller.scopes.includes(s));
 }
@@ -139,6 +142,7 @@ export const catalogEntry = (skill: Skill) => ({
   requiredScope: skill.scopes === null ? null : skill.scopes.length === 1 ? skill.scopes[0]! : skill.scopes,
   access: skill.access,
   agencyOnly: Boolean(skill.agencyOnly),
+  platformOnly: Boolean(skill.platformOnly),
   confirmation: Boolean(skill.confirm),
   annotations: annotations(skill),
 });

@@ -6,7 +6,7 @@ import type { Env } from "../../../env";
 import type { RequestMeta } from "../../../lib/context";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError } from "../../../lib/errors";
-import { administeredAgencies, resolveTenantAccess, roleAtLeast } from "../../identity/access";
+import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../../identity/service";
 import { actorFor, auditToolCall, type ToolOutcome } from "../audit";
 import type { McpLimits } from "../config";
@@ -65,6 +65,7 @@ async function resolveTenant(skill: Skill, input: Record<string, unknown>, c: Ca
   if (identity.credential === "api_key") return { tenantId: identity.tenantId, agencyIds: [] as string[] };
   const principal = await loadUserPrincipal(db, identity.userId!);
   if (!principal) throw new ToolRefusal("forbidden", "The signed-in user is no longer active");
+  if (skill.platformOnly && !isPlatformAdmin(principal)) throw new ToolRefusal("forbidden", `${skill.name} needs the platform_admin role`);
   const agencyIds = identity.agencySession ? administeredAgencies(principal) : [];
   const asked = skill.agencyAware && identity.agencySession && typeof input.tenantId === "string" ? input.tenantId : null;
   const tenantId = asked ?? identity.tenantId;
@@ -106,7 +107,7 @@ export async function callTool(
       throw new JsonRpcError(ErrorCode.InvalidParams, error);
     }
     if (!skillAllowed(skill, c.identity)) {
-      const needs = skill.scopes ? `the scope ${skill.scopes.join(" or ")}` : "an agency session";
+      const needs = skill.platformOnly ? "a platform_admin's session" : skill.scopes ? `the scope ${skill.scopes.join(" or ")}` : "an agency session";
       throw new ToolRefusal("forbidden", `${name} needs ${needs}, which this session was not granted`);
     }
     const parsed = skill.input.safeParse(input);
