@@ -84,3 +84,23 @@ export const initializeBody = (protocolVersion = "2025-06-18", id = 1) => ({
 
 /** The JSON a tool returned in its structuredContent. */
 export const structured = <T = any>(result: unknown) => (result as { structuredContent: T }).structuredContent;
+
+/** A 2026-07-28 (stateless) tools/call; `capabilities` is what the client declares in this request's envelope. */
+export async function statelessCall(token: string, name: string, args: Record<string, unknown>, o: { capabilities?: object; extra?: Record<string, unknown>; fetcher?: typeof workerFetch } = {}) {
+  const res = await rawPost(
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name,
+        arguments: args,
+        ...o.extra,
+        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": o.capabilities ?? {} },
+      },
+    },
+    { authorization: `Bearer ${token}`, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
+    o.fetcher,
+  );
+  return { status: res.status, result: ((await res.json()) as any).result };
+}

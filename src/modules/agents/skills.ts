@@ -33,6 +33,7 @@ export const AGENT_SKILLS: Skill[] = exposedAgents().map((agent) =>
     output: AgentRunResultSchema,
     // annotations: a writing agent is not read-only (it only adds drafts: not destructive)
     access: WRITING_AGENTS.has(agent.name) ? "write" : "read",
-    handler: async (ctx, input) => runAgentByName({ ...ctx, canWrite: await canWrite(ctx) }, agent.name, input),
+    // the agent's tools run with the session's own scopes: agent:* alone reads nothing
+    handler: async (ctx, input) => runAgentByName({ ...ctx, canWrite: await canWrite(ctx), scopes: ctx.caller.scopes }, agent.name, input),
   }) as unknown as Skill,
 );
