@@ -32,7 +32,8 @@ export interface Skill<I extends ObjectSchema = ObjectSchema> {
   /**
    * The user must confirm each call; returns the question shown to them. Clients with the
    * elicitation capability ask it (a form with one checkbox); for the others the call is refused
-   * unless the arguments say confirm: true (the framework adds that input).
+   * with a one-time code the retry must bring back as `confirm` (the framework adds that input;
+   * skills/run.ts confirmGate, mcp/confirmations.ts).
    */
   confirm?(input: z.infer<I>): string;
   /** the structuredContent's schema; defaults to SKILL_OUTPUTS[name] (skills/outputs.ts) */
@@ -57,9 +58,13 @@ const TenantIdInput = z
   .describe("Agency sessions only: the tenant to act for (see agency.list-tenants). Ignored for other credentials.");
 
 const ConfirmInput = z
-  .boolean()
+  .union([z.string().max(200), z.boolean()])
   .optional()
-  .describe("Only for clients that cannot ask the user (no elicitation): true once the user has confirmed this exact action in the chat.");
+  .describe(
+    "Only for clients that cannot ask the user (no elicitation): leave it out on the first call; the refusal quotes the question " +
+      "and a one-time code. Once the user agreed in the chat, call again with the same arguments and confirm set to that code. " +
+      "true is not a confirmation.",
+  );
 
 /** A skill as served: an agency-aware skill gets the optional tenantId input, a confirmed one the confirm input. No side effect. */
 export function skill<I extends ObjectSchema>(def: Skill<I>): Skill<I> {
