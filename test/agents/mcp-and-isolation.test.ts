@@ -7,7 +7,7 @@ import { SYSTEM_META } from "../../src/lib/context";
 import { ApiError } from "../../src/lib/errors";
 import { callTool, USER_AGENT_SCOPES } from "../../src/modules/agents/tools";
 import { createWorld, db, type World } from "../helpers/seed";
-import { connect, structured } from "../mcp/helpers";
+import { callConfirmed, connect, structured } from "../mcp/helpers";
 
 let w: World;
 
@@ -64,7 +64,7 @@ describe("agent.* over MCP", () => {
 
   it("an API key cannot save template drafts through the template generator", async () => {
     const { client } = await connect({ token: await apiKey(["agent:*"]) });
-    const res = await client.callTool({ name: "agent.template-generator", arguments: { channels: ["sms"], create: true } });
+    const res = await callConfirmed(client, "agent.template-generator", { channels: ["sms"], create: true });
     expect(res.isError).toBe(true);
     expect(JSON.stringify(res.content)).toContain("FORBIDDEN");
   });

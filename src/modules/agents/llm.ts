@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
-import { toolSpec } from "./tools";
+import { toolMessageContent, toolSpec } from "./tools";
 import { assertWithinTokenCap } from "./tokens";
 import type { AgentDefinition, AgentRun } from "./types";
 
@@ -131,16 +131,18 @@ export async function runLlm(def: AgentDefinition, run: AgentRun, input: unknown
     messages.push({ role: "assistant", content: "", tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) });
     for (const call of calls) {
       let result: unknown;
+      let content: string | null = null;
       if (!def.tools.includes(call.name)) result = { error: `Unknown tool ${call.name}; use one of ${def.tools.join(", ")}` };
       else {
         try {
           result = await run.tool(call.name, call.arguments);
           read.push(result);
+          content = toolMessageContent(call.name, result);
         } catch (e) {
           result = { error: e instanceof ApiError ? e.message : "The tool failed", ...(e instanceof ApiError ? { code: e.code, details: e.details } : {}) };
         }
       }
-      messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: JSON.stringify(result) });
+      messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: content ?? JSON.stringify(result) });
     }
   }
 

@@ -9,6 +9,7 @@ import { experimentResults, getExperiment, listExperiments } from "../experiment
 import { getLocation } from "../locations/service";
 import type { SessionIdentity } from "../mcp/identity";
 import { allSkills, findSkill, inputJsonSchema, type SkillContext } from "../mcp/skills/registry";
+import { describeUntrusted, forModel } from "../mcp/skills/untrusted";
 import { READ_SCOPES, type Scope } from "../oauth/scopes";
 import { listOverdue } from "../reviews/sla.service";
 import { listReviews } from "../reviews/service";
@@ -32,6 +33,8 @@ export interface AgentTool {
    * its caller could read directly.
    */
   scopes: Scope[];
+  /** paths in the result that hold outsider text: the model gets them marked (mcp/skills/untrusted.ts) */
+  untrusted?: string[];
   handler(ctx: AgentContext, input: any): Promise<unknown>;
 }
 
@@ -83,6 +86,7 @@ const EXTRA_TOOLS: AgentTool[] = [
     description: "Reviews published in a window (newest first, up to 500), with rating, text, language, sentiment and topics.",
     input: z.object({ ...Range, locationId: Id.optional(), ratingMax: z.number().min(1).max(5).optional(), limit: z.number().int().min(1).max(500).default(200) }),
     scopes: ["read:reviews"],
+    untrusted: ["data[].text", "data[].authorName"],
     handler: async (ctx, i) => {
       const range = rangeOf(i);
       const data = [];
@@ -162,6 +166,7 @@ const EXTRA_TOOLS: AgentTool[] = [
     description: "One review (rating, text, language, sentiment, topics) with its brand's name, voice and tone and the location's contact.",
     input: z.object({ reviewId: Id }),
     scopes: ["read:reviews"],
+    untrusted: ["review.text", "review.authorName"],
     handler: (ctx, i) => reviewContext(ctx, i.reviewId),
   },
   {
@@ -196,7 +201,7 @@ function skillTool(name: string): AgentTool | undefined {
   const skill = findSkill(name)!;
   // agency-aware skills get a tenantId input; agents never leave the caller's tenant
   const input = ("tenantId" in skill.input.shape ? skill.input.omit({ tenantId: true } as never) : skill.input) as ObjectSchema;
-  return { name, description: skill.description, input, scopes: skill.scopes!, handler: (ctx, i) => skill.handler(skillContext(ctx), i) };
+  return { name, description: skill.description, input, scopes: skill.scopes!, untrusted: skill.untrusted, handler: (ctx, i) => skill.handler(skillContext(ctx), i) };
 }
 
 export function findTool(name: string): AgentTool | undefined {
@@ -243,5 +248,8 @@ export async function callTool(ctx: AgentContext, name: string, raw: Record<stri
 export function toolSpec(name: string) {
   const tool = findTool(name)!;
   const fake = { input: tool.input } as Parameters<typeof inputJsonSchema>[0];
-  return { name, description: tool.description, parameters: inputJsonSchema(fake) };
+  return { name, description: describeUntrusted(tool.description, tool.untrusted), parameters: inputJsonSchema(fake) };
 }
+
+/** A tool's result as the model's tool message: outsider text inside the untrusted envelope. */
+export const toolMessageContent = (name: string, result: unknown) => JSON.stringify(forModel(result, findTool(name)?.untrusted));

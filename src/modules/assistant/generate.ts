@@ -4,7 +4,7 @@ import { COPILOT_PROMPT } from "../agents/agents/operator-copilot";
 import { answerByIntents, COPILOT_TOOLS, type Citation } from "../agents/intents";
 import { skippedNote, toolCallsOf, MAX_TOOL_ROUNDS, type AiRunner, type Message } from "../agents/llm";
 import { engineOf, modelOf, startRun } from "../agents/runtime";
-import { toolSpec } from "../agents/tools";
+import { toolMessageContent, toolSpec } from "../agents/tools";
 import { rangeOf } from "../agents/types";
 import type { PreparedChat } from "./service";
 
@@ -72,9 +72,11 @@ export async function generateAnswer(ctx: ServiceContext, scopes: readonly strin
       const index = citations.length + 1;
       await emit("tool_call", { index, tool: call.name, input: call.arguments });
       let result: unknown;
+      let content: string | null = null;
       try {
         if (!COPILOT_TOOLS.includes(call.name)) throw new ApiError("VALIDATION_ERROR", `Unknown tool ${call.name}`);
         result = await run.tool(call.name, call.arguments);
+        content = toolMessageContent(call.name, result);
         const ids = ((result as { data?: { id?: unknown }[] })?.data ?? []).flatMap((x) => (typeof x.id === "string" ? [x.id] : [])).slice(0, 10);
         citations.push({ index, tool: call.name, input: call.arguments, ids });
         await emit("tool_result", { index, tool: call.name, ok: true });
@@ -82,7 +84,7 @@ export async function generateAnswer(ctx: ServiceContext, scopes: readonly strin
         result = { error: e instanceof ApiError ? e.message : "The tool failed" };
         await emit("tool_result", { index, tool: call.name, ok: false });
       }
-      messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: JSON.stringify(result) });
+      messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: content ?? JSON.stringify(result) });
     }
   }
   const out = await ai.run(model, { messages, stream: true });

@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../../lib/context";
 import type { Scope } from "../../oauth/scopes";
 import type { SessionIdentity } from "../identity";
 import { outputSchemaOf } from "./outputs";
+import { describeUntrusted } from "./untrusted";
 
 /** What a skill handler receives: a ServiceContext for the resolved tenant, plus who is calling. */
 export interface SkillContext extends ServiceContext {
@@ -30,12 +31,18 @@ export interface Skill<I extends ObjectSchema = ObjectSchema> {
   /** it reaches beyond this service: sends a message, publishes on a review site (openWorldHint) */
   openWorld?: boolean;
   /**
-   * The user must confirm each call; returns the question shown to them. Clients with the
+   * The user must confirm the call; returns the question shown to them, or null when this input
+   * changes nothing that needs it (e.g. an agent asked not to save). Clients with the
    * elicitation capability ask it (a form with one checkbox); for the others the call is refused
    * with a one-time code the retry must bring back as `confirm` (the framework adds that input;
    * skills/run.ts confirmGate, mcp/confirmations.ts).
    */
-  confirm?(input: z.infer<I>): string;
+  confirm?(input: z.infer<I>): string | null;
+  /**
+   * Paths in the output that hold outsider text (review text, feedback, survey and SMS replies, or
+   * model text made from them), e.g. "data[].text": the result and the description say so (untrusted.ts).
+   */
+  untrusted?: string[];
   /** the structuredContent's schema; defaults to SKILL_OUTPUTS[name] (skills/outputs.ts) */
   output?: z.ZodType;
   /** accepts a tenantId input, honoured only in an agency OAuth session */
@@ -127,7 +134,7 @@ export const icons = (base: string) => [{ src: `${base}/mcp/icon.svg`, mimeType:
 export const toolDefinition = (skill: Skill, base: string) => ({
   name: skill.name,
   title: skill.title,
-  description: skill.description,
+  description: describeUntrusted(skill.description, skill.untrusted),
   inputSchema: inputJsonSchema(skill),
   outputSchema: outputJsonSchema(skill),
   annotations: annotations(skill),
@@ -138,7 +145,7 @@ export const toolDefinition = (skill: Skill, base: string) => ({
 export const catalogEntry = (skill: Skill) => ({
   name: skill.name,
   title: skill.title,
-  description: skill.description,
+  description: describeUntrusted(skill.description, skill.untrusted),
   inputSchema: inputJsonSchema(skill),
   outputSchema: outputJsonSchema(skill),
   requiredScope: skill.scopes === null ? null : skill.scopes.length === 1 ? skill.scopes[0]! : skill.scopes,

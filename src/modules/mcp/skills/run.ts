@@ -13,6 +13,7 @@ import { STATELESS_SESSION_PREFIX, type McpLimits } from "../config";
 import { issueConfirmation, redeemConfirmation } from "../confirmations";
 import type { SessionIdentity } from "../identity";
 import { findSkill, skillAllowed, type Skill, type SkillContext } from "./registry";
+import { markedContent } from "./untrusted";
 
 export interface CallEnv {
   env: Env;
@@ -152,8 +153,9 @@ export async function callTool(
     }
     const resolved = await resolveTenant(skill, parsed.data, c);
     tenantId = resolved.tenantId;
-    if (skill.confirm) {
-      const ask = await confirmGate(skill, parsed.data, skill.confirm(parsed.data), c, confirmation);
+    const question = skill.confirm?.(parsed.data);
+    if (question) {
+      const ask = await confirmGate(skill, parsed.data, question, c, confirmation);
       if (ask) {
         outcome = "confirmation_requested";
         return ask;
@@ -181,7 +183,7 @@ export async function callTool(
         `The result is ${(bytes / 1048576).toFixed(1)} MB, over the ${(c.limits.maxResultBytes / 1048576).toFixed(0)} MB limit; narrow the request (filters, a smaller limit)`,
       );
     }
-    return { structuredContent: result as Record<string, unknown>, content: [{ type: "text", text }] };
+    return { structuredContent: result as Record<string, unknown>, content: markedContent(text, skill.untrusted) };
   } catch (e) {
     if (e instanceof JsonRpcError) throw e;
     if (e instanceof ToolRefusal) {
