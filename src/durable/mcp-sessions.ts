@@ -37,13 +37,22 @@ export type UseResult =
   | { status: "rate_limited"; session: McpSessionState; rate: RateState }
   | { status: "unknown" };
 
+/** A confirmation the server asked for: what it is bound to (a keyed digest, no arguments in clear) and until when. */
+export interface PendingConfirmation {
+  digest: string;
+  expiresAt: number;
+}
+
+export type RedeemResult = "ok" | "unknown" | "expired" | "mismatch";
+
 interface Window {
   start: number;
   count: number;
 }
 
 /**
- * One instance per tenant: that tenant's MCP sessions and its request counter (a fixed window).
+ * One instance per tenant: that tenant's MCP sessions, its request counter (a fixed window) and the
+ * confirmations its callers were asked for (single-use, expiring).
  * Every /mcp request after initialize goes through `use`, which checks the session, counts the
  * request and refreshes the idle timer in one call. Sessions idle past the TTL are gone, so the
  * client re-initializes (404).
@@ -89,6 +98,29 @@ export class McpSessions extends DurableObject {
     const session = await this.ctx.storage.get<McpSessionState>(`s:${sessionId}`);
     if (!session) return;
     await this.ctx.storage.put(`s:${sessionId}`, { ...session, identity, sealedCredential, verifiedAt: now });
+  }
+
+  /**
+   * Records a confirmation the server is asking for (src/modules/mcp/confirmations.ts). Expired ones
+   * are dropped here, so the tenant's storage holds only live asks.
+   */
+  async issueConfirmation(nonce: string, pending: PendingConfirmation, now = Date.now()): Promise<void> {
+    const all = await this.ctx.storage.list<PendingConfirmation>({ prefix: "c:" });
+    const expired = [...all].filter(([, p]) => p.expiresAt < now).map(([k]) => k);
+    if (expired.length) await this.ctx.storage.delete(expired);
+    await this.ctx.storage.put(`c:${nonce}`, pending);
+  }
+
+  /**
+   * Spends a confirmation: whatever the outcome the nonce is deleted (single use, and a wrong
+   * presentation burns it), then it counts only if unexpired and bound to the same call.
+   */
+  async redeemConfirmation(nonce: string, digest: string, now = Date.now()): Promise<RedeemResult> {
+    const pending = await this.ctx.storage.get<PendingConfirmation>(`c:${nonce}`);
+    if (!pending) return "unknown";
+    await this.ctx.storage.delete(`c:${nonce}`);
+    if (pending.expiresAt < now) return "expired";
+    return pending.digest === digest ? "ok" : "mismatch";
   }
 
   async close(sessionId: string): Promise<boolean> {

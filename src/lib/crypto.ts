@@ -121,3 +121,32 @@ export async function decryptSecret(sealed: string, base64Key: string, previousK
   }
   return new TextDecoder().decode(pt);
 }
+
+// ---- keys per purpose: HKDF-SHA-256 (RFC 5869) from one configured secret
+
+/** Purposes a key is derived for; a new use of a secret adds its own name here (never reuses one). */
+export type KeyPurpose = "mcp-confirmation" | "oauth-consent-ticket";
+
+const HKDF_SALT = enc.encode("reputation-ops/hkdf/v1");
+
+/**
+ * An HMAC-SHA-256 key for one purpose, derived from `secret` with HKDF (WebCrypto). Keys of different
+ * purposes are independent: a value signed for one purpose never verifies for another, and the raw
+ * secret (JWT_SECRET signs session JWTs) is never used as the key of anything else.
+ */
+export async function deriveKey(secret: string, purpose: KeyPurpose): Promise<CryptoKey> {
+  if (!secret || secret.length < 32) throw new Error("the secret a key is derived from must be at least 32 characters");
+  const ikm = await crypto.subtle.importKey("raw", enc.encode(secret), "HKDF", false, ["deriveKey"]);
+  return crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: HKDF_SALT, info: enc.encode(purpose) },
+    ikm,
+    { name: "HMAC", hash: "SHA-256", length: 256 },
+    false,
+    ["sign", "verify"],
+  );
+}
+
+/** HMAC-SHA-256 of `data` with a derived key, base64url. */
+export async function hmacBase64Url(key: CryptoKey, data: string): Promise<string> {
+  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(data))));
+}

@@ -5,9 +5,9 @@ import { auditEvents } from "../../src/db/schema";
 import { createDb } from "../../src/db/client";
 import { SYSTEM_META } from "../../src/lib/context";
 import { ApiError } from "../../src/lib/errors";
-import { callTool } from "../../src/modules/agents/tools";
+import { callTool, USER_AGENT_SCOPES } from "../../src/modules/agents/tools";
 import { createWorld, db, type World } from "../helpers/seed";
-import { connect, structured } from "../mcp/helpers";
+import { callConfirmed, connect, structured } from "../mcp/helpers";
 
 let w: World;
 
@@ -19,7 +19,7 @@ async function apiKey(scopes: string[]) {
 
 const ctxA = () => ({
   db: createDb(env.DB), env, tenantId: w.tenantA.id, actor: { type: "user" as const, userId: w.users.viewer.id, via: "tenant" as const },
-  meta: SYSTEM_META, defer: () => {}, canWrite: false,
+  meta: SYSTEM_META, defer: () => {}, canWrite: false, scopes: USER_AGENT_SCOPES,
 });
 
 const B: Record<string, string> = {};
@@ -46,7 +46,8 @@ describe("agent.* over MCP", () => {
   });
 
   it("with agent:* lists the eight agents and runs them; audited as a tool call and as an agent run", async () => {
-    const { client } = await connect({ token: await apiKey(["agent:*"]) });
+    // the tools read with the key's own scopes (test/agents/tool-scopes.test.ts covers agent:* alone)
+    const { client } = await connect({ token: await apiKey(["agent:*", "read:campaigns", "read:competitors"]) });
     const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith("agent."));
     expect(names).toEqual([
       "agent.campaign-strategist", "agent.compliance-critic", "agent.experiment-designer", "agent.operator-copilot",
@@ -63,7 +64,7 @@ describe("agent.* over MCP", () => {
 
   it("an API key cannot save template drafts through the template generator", async () => {
     const { client } = await connect({ token: await apiKey(["agent:*"]) });
-    const res = await client.callTool({ name: "agent.template-generator", arguments: { channels: ["sms"], create: true } });
+    const res = await callConfirmed(client, "agent.template-generator", { channels: ["sms"], create: true });
     expect(res.isError).toBe(true);
     expect(JSON.stringify(res.content)).toContain("FORBIDDEN");
   });

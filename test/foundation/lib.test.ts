@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { backoffSeconds } from "../../src/lib/backoff";
-import { decryptSecret, encryptSecret, hashPassword, safeEqual, sha256Hex, verifyPassword } from "../../src/lib/crypto";
+import { decryptSecret, deriveKey, encryptSecret, hashPassword, hmacBase64Url, safeEqual, sha256Hex, toBase64Url, verifyPassword } from "../../src/lib/crypto";
 import { decodeCursor, encodeCursor } from "../../src/lib/pagination";
 import { signSessionToken, verifySessionToken } from "../../src/lib/jwt";
 import { ApiError } from "../../src/lib/errors";
@@ -76,5 +76,18 @@ describe("backoff", () => {
     expect(backoffSeconds(1, 10, 3600, () => 1)).toBe(10);
     expect(backoffSeconds(4, 10, 3600, () => 1)).toBe(80);
     expect(backoffSeconds(30, 10, 3600, () => 1)).toBe(3600);
+  });
+});
+
+describe("keys derived per purpose (HKDF)", () => {
+  it("a derived key signs differently from the raw secret and is stable for one purpose", async () => {
+    const secret = "s".repeat(32);
+    const derived = await hmacBase64Url(await deriveKey(secret, "mcp-confirmation"), "payload");
+    expect(await hmacBase64Url(await deriveKey(secret, "mcp-confirmation"), "payload")).toBe(derived);
+    const raw = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const rawMac = toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", raw, new TextEncoder().encode("payload"))));
+    expect(derived).not.toBe(rawMac);
+    expect(await hmacBase64Url(await deriveKey("t".repeat(32), "mcp-confirmation"), "payload")).not.toBe(derived);
+    await expect(deriveKey("short", "mcp-confirmation")).rejects.toThrow();
   });
 });

@@ -56,7 +56,10 @@ describe("confirmation of a write skill", () => {
     expect(stateless.resultType).toBe("input_required");
     expect(await suppressed(other)).toBe(false);
 
-    const retry = await call({ contactId: id, reason: "asked" }, { elicitation: { form: {} } }, { inputResponses: yes, requestState: first.requestState });
+    // presenting the state with other arguments spent it (single use): the right call is asked again
+    const spent = await call({ contactId: id, reason: "asked" }, { elicitation: { form: {} } }, { inputResponses: yes, requestState: first.requestState });
+    expect(spent.resultType).toBe("input_required");
+    const retry = await call({ contactId: id, reason: "asked" }, { elicitation: { form: {} } }, { inputResponses: yes, requestState: spent.requestState });
     expect(retry.isError).toBeFalsy();
     expect(retry.structuredContent).toMatchObject({ id, isSuppressed: true });
     expect(await suppressed(id)).toBe(true);
@@ -74,23 +77,26 @@ describe("confirmation of a write skill", () => {
     expect(await suppressed(id)).toBe(false);
   });
 
-  it("a client without elicitation is refused unless the arguments say confirm: true", async () => {
+  it("a client without elicitation is refused with a one-time code; the retry with that code runs it", async () => {
     const id = await newContact("noelicit@example.com");
     const refused = await call({ contactId: id, reason: "asked" }, {});
     expect(refused.isError).toBe(true);
-    expect(JSON.parse(refused.content[0].text).error).toMatch(/needs the user's confirmation .* confirm: true/);
+    const body = JSON.parse(refused.content[0].text);
+    expect(body.error).toMatch(/needs the user's confirmation\. Ask the user: ".*" and only if they agree, call again with the same arguments and confirm: "mc1\./);
+    expect(body.confirmation).toMatchObject({ code: expect.stringMatching(/^mc1\./), question: expect.stringContaining(id) });
     expect(await suppressed(id)).toBe(false);
-    const done = await call({ contactId: id, reason: "asked", confirm: true }, {});
+    const done = await call({ contactId: id, reason: "asked", confirm: body.confirmation.code }, {});
     expect(done.structuredContent.isSuppressed).toBe(true);
   });
 
-  it("a 2025 session (no elicitation on that leg) needs confirm: true too", async () => {
+  it("a 2025 session (no elicitation on that leg) confirms with the code too", async () => {
     const id = await newContact("session@example.com");
     const { client } = await connect({ token: key });
     const refused = await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked" } });
     expect(refused.isError).toBe(true);
     expect(await suppressed(id)).toBe(false);
-    const done = structured(await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked", confirm: true } }));
+    const code = JSON.parse((refused.content as { text: string }[])[0]!.text).confirmation.code;
+    const done = structured(await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked", confirm: code } }));
     expect(done.isSuppressed).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
 import { createWorld, db, type World } from "../helpers/seed";
-import { connect, structured } from "./helpers";
+import { callConfirmed, connect, structured } from "./helpers";
 
 let w: World;
 let contactIds: { ann: string; bob: string; cy: string };
@@ -63,7 +63,7 @@ describe("contact skills", () => {
     expect(refused.isError).toBe(true);
 
     const writer = await connect({ token: await apiKey("tenantAdmin", ["read:contacts", "write:contacts"]) });
-    const done = structured(await writer.client.callTool({ name: "contact.suppress", arguments: { contactId: contactIds.bob, reason: "asked on the phone", confirm: true } }));
+    const done = structured(await callConfirmed(writer.client, "contact.suppress", { contactId: contactIds.bob, reason: "asked on the phone" }));
     expect(done).toMatchObject({ id: contactIds.bob, isSuppressed: true, suppressionReason: "asked on the phone" });
     const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, contactIds.bob), eq(auditEvents.action, "contact.suppressed")));
     expect(audit).toHaveLength(1);
@@ -73,7 +73,7 @@ describe("contact skills", () => {
     const other = await connect({ token: await apiKey("tenantBAdmin", ["read:contacts", "write:contacts"]) });
     const list = structured(await other.client.callTool({ name: "contact.list", arguments: {} }));
     expect(list.data.map((c: { email: string }) => c.email)).toEqual(["b-only@example.com"]);
-    const res = await other.client.callTool({ name: "contact.suppress", arguments: { contactId: contactIds.ann, reason: "x", confirm: true } });
+    const res = await callConfirmed(other.client, "contact.suppress", { contactId: contactIds.ann, reason: "x" });
     expect(res.isError).toBe(true);
     expect(JSON.stringify(res.content)).toContain("not found");
   });

@@ -84,3 +84,51 @@ export const initializeBody = (protocolVersion = "2025-06-18", id = 1) => ({
 
 /** The JSON a tool returned in its structuredContent. */
 export const structured = <T = any>(result: unknown) => (result as { structuredContent: T }).structuredContent;
+
+/** A 2026-07-28 (stateless) tools/call; `capabilities` is what the client declares in this request's envelope. */
+export async function statelessCall(token: string, name: string, args: Record<string, unknown>, o: { capabilities?: object; extra?: Record<string, unknown>; fetcher?: typeof workerFetch } = {}) {
+  const res = await rawPost(
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name,
+        arguments: args,
+        ...o.extra,
+        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": o.capabilities ?? {} },
+      },
+    },
+    { authorization: `Bearer ${token}`, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
+    o.fetcher,
+  );
+  return { status: res.status, result: ((await res.json()) as any).result };
+}
+
+/** The one-time code a confirmation refusal carries (a client without elicitation), or undefined when the result is not one. */
+export function confirmationCode(result: unknown): string | undefined {
+  const r = result as { isError?: boolean; content?: { text?: string }[] } | undefined;
+  if (!r?.isError || typeof r.content?.[0]?.text !== "string") return undefined;
+  try {
+    return (JSON.parse(r.content[0].text) as { confirmation?: { code?: string } }).confirmation?.code;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A call to a tool that asks for confirmation, made as a client without elicitation makes it once the
+ * user agreed: the refusal quotes a one-time code, the retry brings it back. Any other result is returned as is.
+ */
+export async function callConfirmed(client: Client, name: string, args: Record<string, unknown>) {
+  const first = await client.callTool({ name, arguments: args });
+  const code = confirmationCode(first);
+  return code ? client.callTool({ name, arguments: { ...args, confirm: code } }) : first;
+}
+
+/** The same on the stateless leg. */
+export async function statelessConfirmed(token: string, name: string, args: Record<string, unknown>, o: Parameters<typeof statelessCall>[3] = {}) {
+  const first = await statelessCall(token, name, args, o);
+  const code = confirmationCode(first.result);
+  return code ? statelessCall(token, name, { ...args, confirm: code }, o) : first;
+}

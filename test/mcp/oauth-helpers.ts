@@ -1,7 +1,8 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { TEST_PASSWORD } from "../helpers/seed";
-import { workerFetch } from "./helpers";
+import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import { MCP_URL, workerFetch } from "./helpers";
 
 export const REDIRECT = "http://localhost:33418/callback";
 
@@ -75,4 +76,14 @@ export async function consentInBrowser(authorizationUrl: URL, choice: ConsentCho
   const done = await post(fields);
   const location = done.headers.get("location");
   return { signInHtml, consentHtml, status: done.status, location: location ? new URL(location) : null, body: location ? "" : await done.text() };
+}
+
+/** The SDK's own OAuth client: authorize `scope` for `email` on `tenantId`, play the browser, exchange the code. */
+export async function authorizeWithConsent(provider: MemoryOAuthClient, scope: string, who: { email: string; tenantId: string }) {
+  if ((await auth(provider, { serverUrl: MCP_URL, scope, fetchFn: workerFetch })) !== "REDIRECT") throw new Error("expected a redirect to the consent page");
+  const consent = await consentInBrowser(provider.authorizationUrl!, { email: who.email, tenantId: who.tenantId, scopes: scope.split(" ") });
+  if (consent.status !== 302) throw new Error(`consent answered ${consent.status}`);
+  const code = consent.location!.searchParams.get("code")!;
+  if ((await auth(provider, { serverUrl: MCP_URL, authorizationCode: code, fetchFn: workerFetch })) !== "AUTHORIZED") throw new Error("code exchange failed");
+  return provider.saved!.access_token;
 }

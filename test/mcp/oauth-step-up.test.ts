@@ -1,7 +1,7 @@
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorld, type World } from "../helpers/seed";
-import { BASE, MCP_URL, workerFetch } from "./helpers";
+import { BASE, MCP_URL, statelessConfirmed, workerFetch } from "./helpers";
 import { consentInBrowser, MemoryOAuthClient } from "./oauth-helpers";
 
 let w: World;
@@ -53,9 +53,9 @@ describe("incremental scope consent (step-up)", () => {
     expect(second.consentHtml).not.toContain('name="scope" value="read:reviews"');
     expect(provider.saved!.scope!.split(" ").sort()).toEqual(["read:contacts", "write:contacts"]);
 
-    const done = await callTool(provider.saved!.access_token, "contact.suppress", { contactId, reason: "asked", confirm: true });
+    const done = await statelessConfirmed(provider.saved!.access_token, "contact.suppress", { contactId, reason: "asked" });
     expect(done.status).toBe(200);
-    expect(((await done.json()) as any).result.structuredContent).toMatchObject({ id: contactId, isSuppressed: true });
+    expect(done.result.structuredContent).toMatchObject({ id: contactId, isSuppressed: true });
     const listed = await callTool(provider.saved!.access_token, "contact.list", {});
     expect(((await listed.json()) as any).result.structuredContent.data.map((c: { id: string }) => c.id)).toContain(contactId);
   });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { allSkills, declaresOutput, outputSchema } from "../../src/modules/mcp/skills/registry";
 import { ALL_SCOPES } from "../../src/modules/oauth/scopes";
 import { createWorld, type World } from "../helpers/seed";
-import { connect, rawPost } from "./helpers";
+import { callConfirmed, confirmationCode, connect, rawPost } from "./helpers";
 
 let w: World;
 let key = "";
@@ -55,8 +55,9 @@ function argumentsFor(name: string, schema: { properties?: Record<string, any>; 
   if (name === "agent.compliance-critic") args.campaignId = ids.campaignId;
   if (name === "agent.experiment-designer") args.baselineRate = 0.1;
   if (name === "agent.outcome-analyst") args.campaignId = ids.campaignId;
-  if (name === "contact.suppress") Object.assign(args, { reason: "asked", confirm: true });
-  if (name === "response.mark-published") args.confirm = true;
+  if (name === "contact.suppress") args.reason = "asked";
+  // confirm: left out; the calls below bring back the one-time code the refusal carries
+  delete args.confirm;
   return args;
 }
 
@@ -96,7 +97,7 @@ describe("output schemas", () => {
     for (const tool of tools) {
       expect(tool.outputSchema?.type, tool.name).toBe("object");
       // the SDK client validates structuredContent against the advertised outputSchema and throws if it does not match
-      const result = await client.callTool({ name: tool.name, arguments: argumentsFor(tool.name, tool.inputSchema as any) });
+      const result = await callConfirmed(client, tool.name, argumentsFor(tool.name, tool.inputSchema as any));
       expect(result.isError, `${tool.name}: ${JSON.stringify(result.content)}`).toBeFalsy();
       const skill = allSkills().find((s) => s.name === tool.name)!;
       const parsed = outputSchema(skill).safeParse(result.structuredContent);
@@ -124,7 +125,10 @@ describe("output schemas", () => {
     ids.contactId = ids.secondContactId!; // the first one was suppressed by the session leg
     ids.responseId = ids.secondResponseId!; // and the first reply marked published
     for (const tool of result.tools) {
-      const call = await post("tools/call", { name: tool.name, arguments: argumentsFor(tool.name, tool.inputSchema) });
+      const args = argumentsFor(tool.name, tool.inputSchema);
+      const first = await post("tools/call", { name: tool.name, arguments: args });
+      const code = confirmationCode(first.result);
+      const call = code ? await post("tools/call", { name: tool.name, arguments: { ...args, confirm: code } }) : first;
       expect(call.result?.isError, `${tool.name}: ${JSON.stringify(call)}`).toBeFalsy();
       const skill = allSkills().find((s) => s.name === tool.name)!;
       expect(outputSchema(skill).safeParse(call.result.structuredContent).success, tool.name).toBe(true);

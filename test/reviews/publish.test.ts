@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, domainEvents } from "../../src/db/schema";
 import { publishResponse } from "../../src/modules/reviews/publish";
 import { createWorld, db, type World } from "../helpers/seed";
-import { connect, mintTestKey, structured } from "../mcp/helpers";
+import { callConfirmed, connect, mintTestKey, structured } from "../mcp/helpers";
 import { ctxFor, ingest, jsonResponse, newLocation, standIn } from "./helpers";
 
 let w: World;
@@ -191,14 +191,14 @@ describe("manual publishing (the reply was posted by hand on the site)", () => {
     const unconfirmed = await writer.client.callTool({ name: "response.mark-published", arguments: { responseId } });
     expect(unconfirmed.isError).toBe(true);
     expect((await w.as("viewer").get(`/v1/reviews/${reviewId}`)).body.status).not.toBe("responded");
-    const done = structured(await writer.client.callTool({ name: "response.mark-published", arguments: { responseId, externalUrl: "https://www.yelp.com/biz/x?hrid=1", confirm: true } }));
+    const done = structured(await callConfirmed(writer.client, "response.mark-published", { responseId, externalUrl: "https://www.yelp.com/biz/x?hrid=1" }));
     expect(done).toMatchObject({ id: responseId, status: "published", publishedVia: "manual", publishedUrl: "https://www.yelp.com/biz/x?hrid=1", publishedByUserId: null });
     expect((await w.as("viewer").get(`/v1/reviews/${reviewId}`)).body.status).toBe("responded");
     const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, responseId), eq(auditEvents.action, "response.published"))).get();
     expect(audit).toMatchObject({ actorType: "system", actorId: key.keyId });
     // another tenant's key cannot reach it
     const other = await connect({ token: mintTestKey(w.tenantB.id, ["read:reviews", "write:responses"]).token });
-    const refused = await other.client.callTool({ name: "response.mark-published", arguments: { responseId, confirm: true } });
+    const refused = await callConfirmed(other.client, "response.mark-published", { responseId });
     expect(refused.isError).toBe(true);
   });
 });

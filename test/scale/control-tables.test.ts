@@ -15,7 +15,7 @@ import { createWorld, type World } from "../helpers/seed";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { MCP_URL, structured, workerFetch } from "../mcp/helpers";
+import { callConfirmed, MCP_URL, structured, workerFetch } from "../mcp/helpers";
 import { consentInBrowser, MemoryOAuthClient, type ConsentChoice } from "../mcp/oauth-helpers";
 
 // Control-only tables (white labels, custom hostnames, role grants...) exist on the control
@@ -79,8 +79,10 @@ describe("control-only tables for a tenant on shard 1", () => {
   });
 
   it("MCP agent.template-generator over OAuth: a tenant_user saves a draft template on shard 1", async () => {
-    const client = await oauthConnect({ email: w.users.tenantUser.email, tenantId: w.tenantA.id, scopes: ["agent:*"] });
-    const res = await client.callTool({ name: "agent.template-generator", arguments: { channels: ["sms"], create: true, name: "Shard one" } });
+    // the generator's tools read with the grant's scopes (brand.get, template.tokens), and saving asks first
+    const scopes = ["agent:*", "read:locations", "read:campaigns"];
+    const client = await oauthConnect({ email: w.users.tenantUser.email, tenantId: w.tenantA.id, scopes });
+    const res = await callConfirmed(client, "agent.template-generator", { channels: ["sms"], create: true, name: "Shard one" });
     expect(res.isError, JSON.stringify(res.content)).toBeFalsy();
     const id = structured(res).output.drafts[0].createdTemplateId as string;
     expect(id).toEqual(expect.any(String));
@@ -88,8 +90,8 @@ describe("control-only tables for a tenant on shard 1", () => {
     expect(row).toMatchObject({ tenantId: w.tenantA.id, status: "draft", channel: "sms", name: "Shard one (sms)" });
     expect(await shardDb(env as Env, 0).select().from(templates).where(eq(templates.id, id))).toEqual([]);
     // a viewer (no write role) is still refused: the grant check reads real grants
-    const viewer = await oauthConnect({ email: w.users.viewer.email, tenantId: w.tenantA.id, scopes: ["agent:*"] });
-    const refused = await viewer.callTool({ name: "agent.template-generator", arguments: { channels: ["sms"], create: true } });
+    const viewer = await oauthConnect({ email: w.users.viewer.email, tenantId: w.tenantA.id, scopes });
+    const refused = await callConfirmed(viewer, "agent.template-generator", { channels: ["sms"], create: true });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain("FORBIDDEN");
   });

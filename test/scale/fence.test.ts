@@ -18,7 +18,7 @@ import { forgetTenantRef } from "../../src/modules/identity/principal-cache";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
 import { request } from "../helpers/http";
 import { createWorld, type World } from "../helpers/seed";
-import { connect, mintTestKey } from "../mcp/helpers";
+import { callConfirmed, connect, mintTestKey } from "../mcp/helpers";
 
 /** Sets or lifts the fence the way the move does: the directory row, then this isolate's caches. */
 async function fence(tenantId: string, on: boolean) {
@@ -95,7 +95,7 @@ describe("the move fence beyond /v1 (issue #24)", () => {
     const { client } = await connect({ token: key.token });
     const suppressed = async () => (await onShard1().select({ s: contacts.isSuppressed }).from(contacts).where(eq(contacts.id, contact.id)).get())!.s;
     await fence(w.tenantA.id, true);
-    const write = await client.callTool({ name: "contact.suppress", arguments: { contactId: contact.id, reason: "asked by phone", confirm: true } });
+    const write = await callConfirmed(client, "contact.suppress", { contactId: contact.id, reason: "asked by phone" });
     expect(write.isError).toBe(true);
     const error = JSON.parse((write.content as { text: string }[])[0]!.text);
     expect(error).toMatchObject({ code: "TENANT_MOVING", details: { retryAfterSeconds: 5 } });
@@ -104,7 +104,7 @@ describe("the move fence beyond /v1 (issue #24)", () => {
     expect(read.isError).toBeFalsy();
     expect((read.structuredContent as { data: { id: string }[] }).data.map((c) => c.id)).toEqual([contact.id]);
     await fence(w.tenantA.id, false);
-    const again = await client.callTool({ name: "contact.suppress", arguments: { contactId: contact.id, reason: "asked by phone", confirm: true } });
+    const again = await callConfirmed(client, "contact.suppress", { contactId: contact.id, reason: "asked by phone" });
     expect(again.isError, JSON.stringify(again.content)).toBeFalsy();
     expect(await suppressed()).toBe(true);
     await client.close();

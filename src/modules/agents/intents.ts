@@ -1,3 +1,4 @@
+import { ToolSkipped } from "./tools";
 import type { AgentRun, DateRange } from "./types";
 
 /** One planned read: a tool (an MCP read skill) and its input. */
@@ -121,7 +122,8 @@ export async function answerByIntents(run: AgentRun, question: string, ev: Answe
       return result;
     } catch (e) {
       citations.push({ index, tool: call.tool, input: call.input, ids: [] });
-      sentences.push(`${call.tool} could not be read: ${e instanceof Error ? e.message : "error"} [${index}]`);
+      // a tool outside the caller's scopes: the sentence names the missing scope
+      sentences.push(`${e instanceof ToolSkipped ? e.message : `${call.tool} could not be read: ${e instanceof Error ? e.message : "error"}`} [${index}]`);
       await ev.onToolResult?.({ index, tool: call.tool, ok: false, summary: "failed" });
       return null;
     }

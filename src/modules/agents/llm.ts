@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
-import { toolSpec } from "./tools";
+import { toolMessageContent, toolSpec } from "./tools";
 import { assertWithinTokenCap } from "./tokens";
 import type { AgentDefinition, AgentRun } from "./types";
 
@@ -97,6 +97,12 @@ function inventedEvidence(output: unknown, known: Set<string>): string[] {
   return bad;
 }
 
+/** Tells the model which tools the caller's scopes withhold, so its answer says what it could not read. */
+export const skippedNote = (run: Pick<AgentRun, "skipped">) =>
+  run.skipped.length
+    ? `\n\nThe caller's access does not cover these tools, so they are not offered: ${run.skipped.map((s) => `${s.tool} (needs ${s.missingScopes.join(" or ")})`).join(", ")}. If the question needs them, say which scope is missing.`
+    : "";
+
 const OUTPUT_RULES =
   "Use only the tools to read data; never invent ids, figures or quotes. Every claim carries evidence items " +
   "{source, id, label, value} copied from tool results (source = the tool name). When asked for the final answer, reply " +
@@ -108,9 +114,10 @@ const OUTPUT_RULES =
  * checked for invented evidence ids; one retry with the issues, then 502 UPSTREAM_ERROR.
  */
 export async function runLlm(def: AgentDefinition, run: AgentRun, input: unknown, ai: AiRunner, model: string): Promise<unknown> {
-  const tools = def.tools.map(toolSpec);
+  // the caller's scopes decide what the model is offered; a skipped tool is named so the answer can say so
+  const tools = def.tools.filter((t) => !run.skipped.some((s) => s.tool === t)).map(toolSpec);
   const messages: Message[] = [
-    { role: "system", content: `${def.systemPrompt}\n\n${OUTPUT_RULES}` },
+    { role: "system", content: `${def.systemPrompt}\n\n${OUTPUT_RULES}${skippedNote(run)}` },
     { role: "user", content: JSON.stringify({ input, range: run.range }) },
   ];
   const read: unknown[] = [input];
@@ -124,16 +131,18 @@ export async function runLlm(def: AgentDefinition, run: AgentRun, input: unknown
     messages.push({ role: "assistant", content: "", tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) });
     for (const call of calls) {
       let result: unknown;
+      let content: string | null = null;
       if (!def.tools.includes(call.name)) result = { error: `Unknown tool ${call.name}; use one of ${def.tools.join(", ")}` };
       else {
         try {
           result = await run.tool(call.name, call.arguments);
           read.push(result);
+          content = toolMessageContent(call.name, result);
         } catch (e) {
           result = { error: e instanceof ApiError ? e.message : "The tool failed", ...(e instanceof ApiError ? { code: e.code, details: e.details } : {}) };
         }
       }
-      messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: JSON.stringify(result) });
+      messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: content ?? JSON.stringify(result) });
     }
   }
 

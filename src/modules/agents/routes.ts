@@ -5,6 +5,7 @@ import { roleAtLeast } from "../identity/access";
 import { AgentRunResultSchema } from "./types";
 import { AgentNameParam, AgentRunBody, AgentSchemasSchema, agentJsonSchemas } from "./schemas";
 import { listAgents, runAgentFor } from "./service";
+import { callerScopes } from "./tools";
 
 const tags = ["Agents"];
 
@@ -37,4 +38,7 @@ const run = createRoute({
 export const agentRoutes = createRouter()
   .openapi(list, async (c) => c.json(listAgents(), 200))
   .openapi(schemas, async (c) => c.json(agentJsonSchemas(), 200))
-  .openapi(run, async (c) => c.json(await runAgentFor(svc(c), roleAtLeast(c.var.access.role, "tenant_user"), c.req.valid("param").name, c.req.valid("json")), 200));
+  .openapi(run, async (c) => {
+    const access = { canWrite: roleAtLeast(c.var.access.role, "tenant_user"), scopes: callerScopes(c.var.principal) };
+    return c.json(await runAgentFor(svc(c), access, c.req.valid("param").name, c.req.valid("json")), 200);
+  });

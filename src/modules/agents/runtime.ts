@@ -5,7 +5,7 @@ import { inputShape } from "../../lib/input-shape";
 import { DEFAULT_MODEL, runLlm, type AiRunner } from "./llm";
 import { findAgent } from "./registry";
 import { assertWithinTokenCap } from "./tokens";
-import { callTool } from "./tools";
+import { callTool, missingScopes, ToolSkipped } from "./tools";
 import type { AgentContext, AgentDefinition, AgentRun, AgentRunResult, DateRange, Engine, ToolCallRecord } from "./types";
 
 export const AGENT_TIMEOUT_MS = 60_000;
@@ -15,13 +15,21 @@ export const modelOf = (ctx: Pick<AgentContext, "env">) => ctx.env.AI_MODEL || D
 /** llm whenever the Workers AI binding is configured, else rules. */
 export const engineOf = (ctx: Pick<AgentContext, "env">): Engine => (ctx.env.AI ? "llm" : "rules");
 
-/** A run's tool access: only the agent's own tools, on the caller's tenant, each call recorded. */
+/**
+ * A run's tool access: only the agent's own tools, on the caller's tenant, within the caller's
+ * scopes (tools.ts callTool refuses the others), each call recorded.
+ */
 export function startRun(ctx: AgentContext, tools: string[], range: DateRange | null): AgentRun {
   const calls: ToolCallRecord[] = [];
+  const skipped = tools.flatMap((tool) => {
+    const missing = missingScopes(ctx.scopes, tool);
+    return missing ? [{ tool, missingScopes: missing }] : [];
+  });
   return {
     ctx,
     range,
     calls,
+    skipped,
     async tool(name, input = {}) {
       if (!tools.includes(name)) throw new ApiError("INTERNAL", `tool ${name} is not one of this agent's tools`);
       const started = Date.now();
@@ -30,7 +38,7 @@ export function startRun(ctx: AgentContext, tools: string[], range: DateRange | 
         calls.push({ tool: name, input, ok: true, durationMs: Date.now() - started });
         return out as never;
       } catch (e) {
-        calls.push({ tool: name, input, ok: false, durationMs: Date.now() - started });
+        calls.push({ tool: name, input, ok: false, durationMs: Date.now() - started, ...(e instanceof ToolSkipped ? { missingScopes: e.missing } : {}) });
         throw e;
       }
     },
@@ -78,7 +86,7 @@ export async function runAgent(ctx: AgentContext, def: AgentDefinition, rawInput
     const output = await withTimeout(work(), timeoutOf(ctx));
     return {
       agent: def.name, engine, model, range, generatedAt: new Date().toISOString(), inputTokens: tokens,
-      toolCalls: r.calls, output: output as Record<string, unknown>,
+      toolCalls: r.calls, skippedTools: r.skipped, output: output as Record<string, unknown>,
     };
   } catch (e) {
     outcome = outcomeOf(e);
@@ -90,7 +98,7 @@ export async function runAgent(ctx: AgentContext, def: AgentDefinition, rawInput
         tenantId: ctx.tenantId, action: "agent.run", resourceType: "agent", resourceId: def.name,
         metadata: {
           engine, model, outcome, ...(error ? { error } : {}), inputShape: inputShape(rawInput), inputTokens: tokens, range,
-          toolCalls: run?.calls.map((c) => ({ tool: c.tool, ok: c.ok })) ?? [], durationMs: Date.now() - started,
+          toolCalls: run?.calls.map((c) => ({ tool: c.tool, ok: c.ok })) ?? [], skippedTools: run?.skipped.map((s) => s.tool) ?? [], durationMs: Date.now() - started,
         },
       }),
     ]);

@@ -33,6 +33,11 @@ export const AGENT_SKILLS: Skill[] = exposedAgents().map((agent) =>
     output: AgentRunResultSchema,
     // annotations: a writing agent is not read-only (it only adds drafts: not destructive)
     access: WRITING_AGENTS.has(agent.name) ? "write" : "read",
-    handler: async (ctx, input) => runAgentByName({ ...ctx, canWrite: await canWrite(ctx) }, agent.name, input),
+    // a writing agent's input may come from a model steered by outsider text: saving asks the user first
+    ...(WRITING_AGENTS.has(agent.name) ? { confirm: (input: Record<string, unknown>) => (input.create === true ? `Save the drafts ${agent.title} writes as draft templates?` : null) } : {}),
+    // agent outputs quote what the tools read (reviews, feedback) and model text made from it
+    ...(agent.tools.length ? { untrusted: ["output"] } : {}),
+    // the agent's tools run with the session's own scopes: agent:* alone reads nothing
+    handler: async (ctx, input) => runAgentByName({ ...ctx, canWrite: await canWrite(ctx), scopes: ctx.caller.scopes }, agent.name, input),
   }) as unknown as Skill,
 );

@@ -9,7 +9,8 @@ import { experimentResults, getExperiment, listExperiments } from "../experiment
 import { getLocation } from "../locations/service";
 import type { SessionIdentity } from "../mcp/identity";
 import { allSkills, findSkill, inputJsonSchema, type SkillContext } from "../mcp/skills/registry";
-import { READ_SCOPES } from "../oauth/scopes";
+import { describeUntrusted, forModel } from "../mcp/skills/untrusted";
+import { READ_SCOPES, type Scope } from "../oauth/scopes";
 import { listOverdue } from "../reviews/sla.service";
 import { listReviews } from "../reviews/service";
 import { getTemplate } from "../templates/service";
@@ -26,8 +27,25 @@ export interface AgentTool {
   name: string;
   description: string;
   input: ObjectSchema;
+  /**
+   * Any one of these admits the call (required: a tool without scopes cannot be declared). They match
+   * the REST routes of the same data (src/modules/identity/scopes.ts), so an agent reads no more than
+   * its caller could read directly.
+   */
+  scopes: Scope[];
+  /** paths in the result that hold outsider text: the model gets them marked (mcp/skills/untrusted.ts) */
+  untrusted?: string[];
   handler(ctx: AgentContext, input: any): Promise<unknown>;
 }
+
+/** What a signed-in user may read through an agent: every read scope (the role decides writes, not reads). */
+export const USER_AGENT_SCOPES: readonly Scope[] = READ_SCOPES;
+/** The service's own agent runs (reply drafting on a review event) read like a signed-in user. */
+export const SYSTEM_AGENT_SCOPES: readonly Scope[] = READ_SCOPES;
+
+/** The scopes an agent run carries for a REST caller: an API key's own, a user's reads. */
+export const callerScopes = (p: { kind: "user" } | { kind: "api_key"; scopes: string[] }): readonly string[] =>
+  p.kind === "api_key" ? p.scopes : USER_AGENT_SCOPES;
 
 const Day = z.iso.date();
 const Range = { dateFrom: Day.optional().describe("first UTC day"), dateTo: Day.optional().describe("last UTC day") };
@@ -39,30 +57,36 @@ const EXTRA_TOOLS: AgentTool[] = [
     name: "analytics.funnel",
     description: "Review-request funnel (sent, delivered, clicked, converted with rates) in total and by channel, template, campaign and experiment variant.",
     input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), campaignId: Id.optional(), channel: z.enum(MESSAGE_CHANNELS).optional() }),
+    scopes: ["read:campaigns"],
     handler: (ctx, i) => funnelAnalytics(ctx, i),
   },
   {
     name: "analytics.reviews",
     description: "Review counts, average rating, rating distribution and sentiment per period, per location and per site.",
     input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), interval: z.enum(INTERVALS).default("week") }),
+    scopes: ["read:reviews"],
     handler: (ctx, i) => reviewAnalytics(ctx, i),
   },
   {
     name: "analytics.responses",
     description: "Reply health: reviews answered, response rate, median minutes to reply, replies overdue, per location.",
     input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional() }),
+    scopes: ["read:reviews"],
     handler: (ctx, i) => responseAnalytics(ctx, i),
   },
   {
     name: "analytics.send-timing",
     description: "Conversion of sent review requests by local hour of day and weekday of sending, and the days from send to conversion.",
     input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), campaignId: Id.optional() }),
+    scopes: ["read:campaigns"],
     handler: (ctx, i) => sendTiming(ctx, { range: rangeOf(i), locationId: i.locationId, brandId: i.brandId, campaignId: i.campaignId }),
   },
   {
     name: "reviews.search",
     description: "Reviews published in a window (newest first, up to 500), with rating, text, language, sentiment and topics.",
     input: z.object({ ...Range, locationId: Id.optional(), ratingMax: z.number().min(1).max(5).optional(), limit: z.number().int().min(1).max(500).default(200) }),
+    scopes: ["read:reviews"],
+    untrusted: ["data[].text", "data[].authorName"],
     handler: async (ctx, i) => {
       const range = rangeOf(i);
       const data = [];
@@ -79,48 +103,56 @@ const EXTRA_TOOLS: AgentTool[] = [
     name: "sla.overdue",
     description: "Reviews still unanswered past their SLA response window, most overdue first.",
     input: z.object({ limit: z.number().int().min(1).max(200).default(50) }),
+    scopes: ["read:reviews"],
     handler: async (ctx, i) => ({ data: await listOverdue(ctx, i) }),
   },
   {
     name: "experiment.list",
     description: "A/B experiments (status, hypothesis, variants with traffic split), optionally of one campaign.",
     input: z.object({ campaignId: Id.optional() }),
+    scopes: ["read:campaigns"],
     handler: async (ctx, i) => ({ data: await listExperiments(ctx, i) }),
   },
   {
     name: "experiment.get",
     description: "One experiment with its variants.",
     input: z.object({ experimentId: Id }),
+    scopes: ["read:campaigns"],
     handler: (ctx, i) => getExperiment(ctx, i.experimentId),
   },
   {
     name: "experiment.results",
     description: "Per-variant sends, clicks and conversions with rates and two-proportion z-tests against the control.",
     input: z.object({ experimentId: Id }),
+    scopes: ["read:campaigns"],
     handler: (ctx, i) => experimentResults(ctx, i.experimentId),
   },
   {
     name: "template.get",
     description: "One message template: channel, status, subject, HTML and text bodies, tokens.",
     input: z.object({ templateId: Id }),
+    scopes: ["read:campaigns"],
     handler: (ctx, i) => getTemplate(ctx, i.templateId),
   },
   {
     name: "template.tokens",
     description: "The {{tokens}} templates may use: the built-in ones and the tenant's location variables.",
     input: z.object({}),
+    scopes: ["read:campaigns"],
     handler: async (ctx) => ({ builtin: [...BUILTIN_TOKENS], custom: await customTokenKeys(ctx) }),
   },
   {
     name: "compliance.config",
     description: "The tenant's compliance settings: quiet hours, frequency caps, consent requirements.",
     input: z.object({}),
+    scopes: ["read:campaigns"],
     handler: (ctx) => getComplianceConfig(ctx),
   },
   {
     name: "brand.get",
     description: "A brand's name, voice and tone; without brandId the tenant's default (oldest) brand.",
     input: z.object({ brandId: Id.optional() }),
+    scopes: ["read:locations"],
     handler: async (ctx, i) => {
       if (i.brandId) return getBrand(ctx, i.brandId);
       const page = await listBrands(ctx, { limit: 200 });
@@ -133,20 +165,23 @@ const EXTRA_TOOLS: AgentTool[] = [
     name: "review.get",
     description: "One review (rating, text, language, sentiment, topics) with its brand's name, voice and tone and the location's contact.",
     input: z.object({ reviewId: Id }),
+    scopes: ["read:reviews"],
+    untrusted: ["review.text", "review.authorName"],
     handler: (ctx, i) => reviewContext(ctx, i.reviewId),
   },
   {
     name: "location.get",
     description: "One location: name, brand, timezone, review-site ids (googlePlaceId), contact details.",
     input: z.object({ locationId: Id }),
+    scopes: ["read:locations"],
     handler: (ctx, i) => getLocation(ctx, i.locationId),
   },
 ];
 
-/** The MCP read skills double as agent tools, called with every read scope of the caller's tenant. */
+/** The MCP read skills double as agent tools, called with the caller's own scopes. */
 const isReadSkill = (name: string) => {
   const s = findSkill(name);
-  return Boolean(s && s.access === "read" && !s.agencyOnly && !s.name.startsWith("agent.") && s.scopes?.every((x) => x.startsWith("read:")));
+  return Boolean(s && s.access === "read" && !s.agencyOnly && !s.name.startsWith("agent.") && Boolean(s.scopes?.length) && s.scopes!.every((x) => x.startsWith("read:")));
 };
 
 function skillContext(ctx: AgentContext): SkillContext {
@@ -154,7 +189,7 @@ function skillContext(ctx: AgentContext): SkillContext {
   const caller: SessionIdentity = {
     credential: a.type === "api_key" ? "api_key" : "session_jwt",
     tenantId: ctx.tenantId,
-    scopes: [...READ_SCOPES],
+    scopes: [...ctx.scopes],
     agencySession: false,
     ...(a.type === "api_key" ? { keyId: a.keyId } : a.type === "user" ? { userId: a.userId } : {}),
   };
@@ -166,7 +201,7 @@ function skillTool(name: string): AgentTool | undefined {
   const skill = findSkill(name)!;
   // agency-aware skills get a tenantId input; agents never leave the caller's tenant
   const input = ("tenantId" in skill.input.shape ? skill.input.omit({ tenantId: true } as never) : skill.input) as ObjectSchema;
-  return { name, description: skill.description, input, handler: (ctx, i) => skill.handler(skillContext(ctx), i) };
+  return { name, description: skill.description, input, scopes: skill.scopes!, untrusted: skill.untrusted, handler: (ctx, i) => skill.handler(skillContext(ctx), i) };
 }
 
 export function findTool(name: string): AgentTool | undefined {
@@ -176,10 +211,32 @@ export function findTool(name: string): AgentTool | undefined {
 /** Every read skill name (for the operator copilot, which may call any of them). */
 export const readSkillNames = () => allSkills().filter((s) => isReadSkill(s.name)).map((s) => s.name);
 
-/** Validates the input and calls the tool; an invalid input is a 400 naming the tool. */
+/** The scopes that admit a tool (any one), or null for an unknown tool. */
+export const toolScopes = (name: string): Scope[] | null => findTool(name)?.scopes ?? null;
+
+/** The scopes the caller lacks for the tool (any one would do), or null when the caller may use it. */
+export function missingScopes(granted: readonly string[], name: string): string[] | null {
+  const admits = toolScopes(name);
+  if (!admits) return null;
+  return admits.some((s) => granted.includes(s)) ? null : [...admits];
+}
+
+/** A tool call the caller's scopes do not cover: nothing is read; the message names the scope. */
+export class ToolSkipped extends ApiError {
+  constructor(readonly tool: string, readonly missing: string[]) {
+    super("FORBIDDEN", `${tool} was skipped: it needs the scope ${missing.join(" or ")}, which this caller was not granted`, { tool, missingScopes: missing });
+  }
+}
+
+/**
+ * The one door every agent tool call goes through (the runtime's run.tool, the llm loop, the
+ * assistant): the caller's scopes first, then the input, then the handler.
+ */
 export async function callTool(ctx: AgentContext, name: string, raw: Record<string, unknown>): Promise<unknown> {
   const tool = findTool(name);
   if (!tool) throw validationError([{ path: "tool", message: `Unknown tool ${name}` }]);
+  const missing = missingScopes(ctx.scopes, name);
+  if (missing) throw new ToolSkipped(name, missing);
   const parsed = tool.input.safeParse(raw);
   if (!parsed.success) {
     throw validationError(parsed.error.issues.map((i) => ({ path: `${name}.${i.path.join(".")}`, message: i.message })), `Invalid input for tool ${name}`);
@@ -191,5 +248,8 @@ export async function callTool(ctx: AgentContext, name: string, raw: Record<stri
 export function toolSpec(name: string) {
   const tool = findTool(name)!;
   const fake = { input: tool.input } as Parameters<typeof inputJsonSchema>[0];
-  return { name, description: tool.description, parameters: inputJsonSchema(fake) };
+  return { name, description: describeUntrusted(tool.description, tool.untrusted), parameters: inputJsonSchema(fake) };
 }
+
+/** A tool's result as the model's tool message: outsider text inside the untrusted envelope. */
+export const toolMessageContent = (name: string, result: unknown) => JSON.stringify(forModel(result, findTool(name)?.untrusted));

@@ -26,9 +26,22 @@ export const RangeInput = {
 export const ENGINES = ["llm", "rules"] as const;
 export type Engine = (typeof ENGINES)[number];
 
-/** The context an agent runs in: the caller's tenant, and whether the caller may write (template drafts). */
+/** The context an agent runs in: the caller's tenant, what the caller may read, and whether it may write (template drafts). */
 export interface AgentContext extends ServiceContext {
   canWrite: boolean;
+  /**
+   * The caller's own scopes (an OAuth grant's, an API key's; a signed-in user's role gives every read
+   * scope). Every tool call is checked against them in tools.ts `callTool`: an agent never reads more
+   * than its caller could read directly.
+   */
+  scopes: readonly string[];
+}
+
+/** A tool of the agent the caller's scopes do not cover: not offered to the model, refused if called. */
+export interface SkippedTool {
+  tool: string;
+  /** any one of these would have admitted the call */
+  missingScopes: string[];
 }
 
 export interface ToolCallRecord {
@@ -36,6 +49,8 @@ export interface ToolCallRecord {
   input: Record<string, unknown>;
   ok: boolean;
   durationMs: number;
+  /** set when the call was skipped because the caller lacks every scope that admits the tool */
+  missingScopes?: string[];
 }
 
 /** What an engine gets: the tools the agent may call (tenant-scoped, read-only), and the time range. */
@@ -45,6 +60,8 @@ export interface AgentRun {
   /** calls one of the agent's tools; every call is recorded (and cited by the assistant) */
   tool<T = any>(name: string, input?: Record<string, unknown>): Promise<T>;
   calls: ToolCallRecord[];
+  /** the agent's tools this caller may not use (its scopes do not cover them) */
+  skipped: SkippedTool[];
 }
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -78,7 +95,15 @@ export const AgentRunResultSchema = z
     range: RangeSchema.nullable().openapi({ description: "the history window the output is computed from; null when no history is read" }),
     generatedAt: z.string(),
     inputTokens: z.number().int(),
-    toolCalls: z.array(z.object({ tool: z.string(), input: z.record(z.string(), z.unknown()), ok: z.boolean(), durationMs: z.number() })),
+    toolCalls: z.array(
+      z.object({
+        tool: z.string(), input: z.record(z.string(), z.unknown()), ok: z.boolean(), durationMs: z.number(),
+        missingScopes: z.array(z.string()).optional().openapi({ description: "set when the call was skipped: the caller lacks every one of these scopes" }),
+      }),
+    ),
+    skippedTools: z
+      .array(z.object({ tool: z.string(), missingScopes: z.array(z.string()) }))
+      .openapi({ description: "the agent's tools the caller's scopes do not cover: not used in this run; any one of missingScopes would admit the tool" }),
     output: z.record(z.string(), z.unknown()).openapi({ description: "the agent's structured output (see docs/ai.md)" }),
   })
   .openapi("AgentRunResult");

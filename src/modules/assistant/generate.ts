@@ -2,9 +2,9 @@ import type { ServiceContext } from "../../lib/context";
 import { ApiError } from "../../lib/errors";
 import { COPILOT_PROMPT } from "../agents/agents/operator-copilot";
 import { answerByIntents, COPILOT_TOOLS, type Citation } from "../agents/intents";
-import { toolCallsOf, MAX_TOOL_ROUNDS, type AiRunner, type Message } from "../agents/llm";
+import { skippedNote, toolCallsOf, MAX_TOOL_ROUNDS, type AiRunner, type Message } from "../agents/llm";
 import { engineOf, modelOf, startRun } from "../agents/runtime";
-import { toolSpec } from "../agents/tools";
+import { toolMessageContent, toolSpec } from "../agents/tools";
 import { rangeOf } from "../agents/types";
 import type { PreparedChat } from "./service";
 
@@ -43,8 +43,9 @@ async function* streamedText(stream: ReadableStream<Uint8Array>): AsyncGenerator
  * over the read skills, the cited answer streamed in word deltas. llm: the tool-calling loop on
  * Workers AI, then the answer streamed from the model; citations are the tool calls made.
  */
-export async function generateAnswer(ctx: ServiceContext, chat: PreparedChat, emit: Emit): Promise<{ content: string; citations: Citation[]; engine: string }> {
-  const run = startRun({ ...ctx, canWrite: false }, COPILOT_TOOLS, rangeOf({}, 30));
+export async function generateAnswer(ctx: ServiceContext, scopes: readonly string[], chat: PreparedChat, emit: Emit): Promise<{ content: string; citations: Citation[]; engine: string }> {
+  // the caller's own scopes: a tool they may not read directly is skipped (agents/tools.ts callTool)
+  const run = startRun({ ...ctx, canWrite: false, scopes }, COPILOT_TOOLS, rangeOf({}, 30));
   if (engineOf(ctx) === "rules") {
     const { answer, citations } = await answerByIntents(run, chat.message, {
       onToolCall: (c) => emit("tool_call", c),
@@ -57,11 +58,11 @@ export async function generateAnswer(ctx: ServiceContext, chat: PreparedChat, em
   const ai = ctx.env.AI as unknown as AiRunner;
   const model = modelOf(ctx);
   const messages: Message[] = [
-    { role: "system", content: `${COPILOT_PROMPT} Today is ${new Date().toISOString().slice(0, 10)}.` },
+    { role: "system", content: `${COPILOT_PROMPT} Today is ${new Date().toISOString().slice(0, 10)}.${skippedNote(run)}` },
     ...chat.history.slice(-10).map((m) => ({ role: m.role, content: m.content }) as Message),
     { role: "user", content: chat.message },
   ];
-  const tools = COPILOT_TOOLS.map(toolSpec);
+  const tools = COPILOT_TOOLS.filter((t) => !run.skipped.some((s) => s.tool === t)).map(toolSpec);
   const citations: Citation[] = [];
   for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
     const calls = toolCallsOf(await ai.run(model, { messages, tools }));
@@ -71,9 +72,11 @@ export async function generateAnswer(ctx: ServiceContext, chat: PreparedChat, em
       const index = citations.length + 1;
       await emit("tool_call", { index, tool: call.name, input: call.arguments });
       let result: unknown;
+      let content: string | null = null;
       try {
         if (!COPILOT_TOOLS.includes(call.name)) throw new ApiError("VALIDATION_ERROR", `Unknown tool ${call.name}`);
         result = await run.tool(call.name, call.arguments);
+        content = toolMessageContent(call.name, result);
         const ids = ((result as { data?: { id?: unknown }[] })?.data ?? []).flatMap((x) => (typeof x.id === "string" ? [x.id] : [])).slice(0, 10);
         citations.push({ index, tool: call.name, input: call.arguments, ids });
         await emit("tool_result", { index, tool: call.name, ok: true });
@@ -81,7 +84,7 @@ export async function generateAnswer(ctx: ServiceContext, chat: PreparedChat, em
         result = { error: e instanceof ApiError ? e.message : "The tool failed" };
         await emit("tool_result", { index, tool: call.name, ok: false });
       }
-      messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: JSON.stringify(result) });
+      messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: content ?? JSON.stringify(result) });
     }
   }
   const out = await ai.run(model, { messages, stream: true });

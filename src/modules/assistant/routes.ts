@@ -7,6 +7,7 @@ import { ChatBody, ConversationDetailSchema, ConversationSchema } from "./schema
 import { deleteConversation, getConversation, listConversations, newExchangeIds, prepareChat, saveExchange } from "./service";
 import { generateAnswer } from "./generate";
 import { AGENT_TIMEOUT_MS } from "../agents/runtime";
+import { callerScopes } from "../agents/tools";
 
 const tags = ["Assistant"];
 
@@ -51,7 +52,7 @@ export const assistantRoutes = createRouter()
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
         const answer = await Promise.race([
-          generateAnswer(ctx, prepared, emit),
+          generateAnswer(ctx, callerScopes(c.var.principal), prepared, emit),
           new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new ApiError("TIMEOUT", `The assistant did not finish within ${timeoutMs / 1000} s`)), timeoutMs))),
         ]);
         await emit("message", await saveExchange(ctx, prepared, ids, answer));

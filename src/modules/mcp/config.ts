@@ -9,6 +9,9 @@ export const LATEST_SESSION_VERSION = SESSION_PROTOCOL_VERSIONS[0];
 /** Every revision /mcp speaks, newest first. */
 export const PROTOCOL_VERSIONS = [...STATELESS_PROTOCOL_VERSIONS, ...SESSION_PROTOCOL_VERSIONS] as const;
 
+/** The audit session id of a 2026-07-28 request is this prefix and the request id (there is no session). */
+export const STATELESS_SESSION_PREFIX = "stateless:";
+
 export const SERVER_INFO = { name: "reputation-ops", title: "Reputation Operations", version: "2.0.0" };
 
 export interface McpLimits {

@@ -11,7 +11,7 @@ import { requestMeta } from "../../middleware/service-context";
 import { auditToolCall } from "./audit";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { resourceMetadataUrl } from "../../lib/urls";
-import { mcpLimits, originAllowed, SESSION_PROTOCOL_VERSIONS, type McpLimits } from "./config";
+import { mcpLimits, originAllowed, SESSION_PROTOCOL_VERSIONS, STATELESS_SESSION_PREFIX, type McpLimits } from "./config";
 import { identify, openCredential, sealCredential } from "./credentials";
 import { sameCaller, type SessionIdentity } from "./identity";
 import { serveModern } from "./modern";
@@ -272,7 +272,7 @@ async function stateless(c: C, body: unknown, limits: McpLimits): Promise<Respon
     if (!ip.allowed) return throttled(ip.rate);
     return unauthenticated(c, token ? "Invalid or expired credential" : "Authentication required");
   }
-  const sessionId = `stateless:${requestMeta(c).requestId}`;
+  const sessionId = `${STATELESS_SESSION_PREFIX}${requestMeta(c).requestId}`;
   const hit = await sessionStub(c, identity.tenantId).hit(limits);
   if (!hit.allowed) {
     await auditThrottled(c, identity, sessionId, [body as JSONRPCMessage]);

@@ -1,30 +1,8 @@
 import { createMcpHandler, inputRequired, inputResponse, Server } from "@modelcontextprotocol/server";
 import { INSTRUCTIONS, listedTools, serverInfo, TOOLS_TTL_MS } from "./server";
-import { safeEqual, toBase64Url } from "../../lib/crypto";
 import { callTool, type CallEnv, type Confirmation } from "./skills/run";
 
 const CONFIRM_KEY = "confirm";
-
-/** JSON with sorted keys, so the same arguments always give the same text. */
-const canonical = (v: unknown): string =>
-  Array.isArray(v)
-    ? `[${v.map(canonical).join(",")}]`
-    : v && typeof v === "object"
-      ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`
-      : JSON.stringify(v);
-
-/**
- * The requestState of a confirmation round: an HMAC of who asks, the tool and its arguments. The
- * retry must bring it back for the same call, so a "yes" given to one action cannot be replayed
- * onto other arguments, another tool or another caller (requestState is client-held: signed).
- */
-async function confirmationState(call: CallEnv, name: string, args: Record<string, unknown> | undefined): Promise<string> {
-  const { confirm: _ignored, ...rest } = args ?? {};
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(call.env.JWT_SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const who = call.identity.keyId ?? call.identity.userId ?? "";
-  const payload = canonical(["mcp-confirm", call.identity.tenantId, who, name, rest]);
-  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(payload))));
-}
 
 /**
  * The 2026-07-28 (stateless) leg: a v2 SDK server for one request, bound to the caller resolved
@@ -45,14 +23,16 @@ export function buildModernServer(call: CallEnv): Server {
     // the SDK types the envelope as {} (a known gap); the key is the spec's
     const envelope = ctx.mcpReq.envelope as { "io.modelcontextprotocol/clientCapabilities"?: { elicitation?: unknown } } | undefined;
     const canElicit = Boolean(envelope?.["io.modelcontextprotocol/clientCapabilities"]?.elicitation);
-    const state = await confirmationState(call, req.params.name, req.params.arguments);
-    const returned = ctx.mcpReq.requestState<string>();
-    // an answer counts only for the call it was asked about
-    const answer = typeof returned === "string" && safeEqual(returned, state) ? inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY) : { kind: "missing" as const };
+    // what the client brought back from an earlier ask; run.ts checks the state against the nonce it issued
+    const returned = ctx.mcpReq.requestState<unknown>();
+    const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
     const confirmation: Confirmation = {
       canAsk: canElicit,
-      answer: answer.kind === "elicit" ? (answer.action === "accept" && answer.content?.confirm === true ? "accepted" : "declined") : undefined,
-      ask: (message: string) =>
+      returned:
+        returned !== undefined && answer.kind === "elicit"
+          ? { state: returned, answer: answer.action === "accept" && answer.content?.confirm === true ? "accepted" : "declined" }
+          : undefined,
+      ask: (message: string, state: string) =>
         inputRequired({
           requestState: state,
           inputRequests: {

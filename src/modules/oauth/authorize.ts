@@ -6,7 +6,7 @@ import type { AppEnv } from "../../app-env";
 import type { Db } from "../../db/client";
 import { tenants } from "../../db/schema";
 import type { Env } from "../../env";
-import { MAX_PASSWORD_BYTES, sha256Hex } from "../../lib/crypto";
+import { deriveKey, MAX_PASSWORD_BYTES, sha256Hex } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { requestMeta } from "../../middleware/service-context";
 import { login } from "../auth/service";
@@ -32,7 +32,8 @@ const html = (body: string, status = 200, headers?: Headers) => {
   return new Response(body, { status, headers: h });
 };
 
-const secret = (env: Env) => new TextEncoder().encode(env.JWT_SECRET);
+/** The ticket's own key (HKDF from JWT_SECRET), not the secret that signs session JWTs. */
+const ticketKey = (env: Env) => deriveKey(env.JWT_SECRET ?? "", "oauth-consent-ticket");
 
 /** Proof, between the two form posts, that this browser signed in as the user for this consent handle. */
 async function signTicket(env: Env, userId: string, handle: string) {
@@ -43,12 +44,12 @@ async function signTicket(env: Env, userId: string, handle: string) {
     .setIssuer(env.JWT_ISSUER)
     .setIssuedAt()
     .setExpirationTime(`${TICKET_TTL_SECONDS}s`)
-    .sign(secret(env));
+    .sign(await ticketKey(env));
 }
 
 async function verifyTicket(env: Env, ticket: string, handle: string): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(ticket, secret(env), { algorithms: ["HS256"], audience: TICKET_AUDIENCE, issuer: env.JWT_ISSUER });
+    const { payload } = await jwtVerify(ticket, await ticketKey(env), { algorithms: ["HS256"], audience: TICKET_AUDIENCE, issuer: env.JWT_ISSUER });
     return payload.sub && payload.h === (await sha256Hex(handle)) ? payload.sub : null;
   } catch {
     return null;

@@ -28,6 +28,8 @@ export const inboxListSkill = skill({
   }),
   scopes: ["read:reviews", "read:feedback"],
   access: "read",
+  // outsider text: marked untrusted in results and the description (untrusted.ts)
+  untrusted: ["data[].excerpt"],
   handler: async (ctx, input) => {
     const types = visibleTypes(ctx.caller);
     if (input.type && !types.includes(input.type)) throw forbidden(`${input.type} items need ${input.type === "review" ? "read:reviews" : "read:feedback"}`);
@@ -47,6 +49,8 @@ export const inboxGetSkill = skill({
   }),
   scopes: ["read:reviews", "read:feedback"],
   access: "read",
+  // outsider text: marked untrusted in results and the description (untrusted.ts)
+  untrusted: ["excerpt", "review.text", "review.authorName", "feedback.text", "feedback.followUpText", "feedback.surveyResponses", "responses[].text"],
   handler: async (ctx, input) => {
     // an item of a kind the scopes do not cover is as absent as another tenant's
     if (!visibleTypes(ctx.caller).includes(input.itemType)) throw notFound("Inbox item");

@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../../lib/context";
 import type { Scope } from "../../oauth/scopes";
 import type { SessionIdentity } from "../identity";
 import { outputSchemaOf } from "./outputs";
+import { describeUntrusted } from "./untrusted";
 
 /** What a skill handler receives: a ServiceContext for the resolved tenant, plus who is calling. */
 export interface SkillContext extends ServiceContext {
@@ -30,11 +31,18 @@ export interface Skill<I extends ObjectSchema = ObjectSchema> {
   /** it reaches beyond this service: sends a message, publishes on a review site (openWorldHint) */
   openWorld?: boolean;
   /**
-   * The user must confirm each call; returns the question shown to them. Clients with the
+   * The user must confirm the call; returns the question shown to them, or null when this input
+   * changes nothing that needs it (e.g. an agent asked not to save). Clients with the
    * elicitation capability ask it (a form with one checkbox); for the others the call is refused
-   * unless the arguments say confirm: true (the framework adds that input).
+   * with a one-time code the retry must bring back as `confirm` (the framework adds that input;
+   * skills/run.ts confirmGate, mcp/confirmations.ts).
    */
-  confirm?(input: z.infer<I>): string;
+  confirm?(input: z.infer<I>): string | null;
+  /**
+   * Paths in the output that hold outsider text (review text, feedback, survey and SMS replies, or
+   * model text made from them), e.g. "data[].text": the result and the description say so (untrusted.ts).
+   */
+  untrusted?: string[];
   /** the structuredContent's schema; defaults to SKILL_OUTPUTS[name] (skills/outputs.ts) */
   output?: z.ZodType;
   /** accepts a tenantId input, honoured only in an agency OAuth session */
@@ -59,9 +67,13 @@ const TenantIdInput = z
   .describe("Agency sessions only: the tenant to act for (see agency.list-tenants). Ignored for other credentials.");
 
 const ConfirmInput = z
-  .boolean()
+  .union([z.string().max(200), z.boolean()])
   .optional()
-  .describe("Only for clients that cannot ask the user (no elicitation): true once the user has confirmed this exact action in the chat.");
+  .describe(
+    "Only for clients that cannot ask the user (no elicitation): leave it out on the first call; the refusal quotes the question " +
+      "and a one-time code. Once the user agreed in the chat, call again with the same arguments and confirm set to that code. " +
+      "true is not a confirmation.",
+  );
 
 /** A skill as served: an agency-aware skill gets the optional tenantId input, a confirmed one the confirm input. No side effect. */
 export function skill<I extends ObjectSchema>(def: Skill<I>): Skill<I> {
@@ -125,7 +137,7 @@ export const icons = (base: string) => [{ src: `${base}/mcp/icon.svg`, mimeType:
 export const toolDefinition = (skill: Skill, base: string) => ({
   name: skill.name,
   title: skill.title,
-  description: skill.description,
+  description: describeUntrusted(skill.description, skill.untrusted),
   inputSchema: inputJsonSchema(skill),
   outputSchema: outputJsonSchema(skill),
   annotations: annotations(skill),
@@ -136,7 +148,7 @@ export const toolDefinition = (skill: Skill, base: string) => ({
 export const catalogEntry = (skill: Skill) => ({
   name: skill.name,
   title: skill.title,
-  description: skill.description,
+  description: describeUntrusted(skill.description, skill.untrusted),
   inputSchema: inputJsonSchema(skill),
   outputSchema: outputJsonSchema(skill),
   requiredScope: skill.scopes === null ? null : skill.scopes.length === 1 ? skill.scopes[0]! : skill.scopes,

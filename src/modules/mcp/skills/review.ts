@@ -25,6 +25,8 @@ export const reviewListSkill = skill({
   }),
   scopes: ["read:reviews"],
   access: "read",
+  // outsider text: marked untrusted in results and the description (untrusted.ts)
+  untrusted: ["data[].text", "data[].authorName"],
   agencyAware: true,
   handler: async (ctx, input) =>
     listReviews(ctx, {
@@ -51,6 +53,8 @@ export const approvalListPendingSkill = skill({
   }),
   scopes: ["read:approvals"],
   access: "read",
+  // outsider text: marked untrusted in results and the description (untrusted.ts)
+  untrusted: ["data[].text"],
   handler: async (ctx, input) => {
     const data = await listApprovalQueue(ctx, input);
     return { data, total: data.length };
@@ -71,6 +75,8 @@ export const responseMarkPublishedSkill = skill({
   }),
   scopes: ["write:responses"],
   access: "write",
+  // outsider text: marked untrusted in results and the description (untrusted.ts)
+  untrusted: ["text"],
   destructive: false,
   minRole: "manager",
   // the reply becomes public record here (published, review responded) on the user's word alone

@@ -9,9 +9,11 @@ import { ApiError } from "../../../lib/errors";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../../identity/service";
 import { actorFor, auditToolCall, type ToolOutcome } from "../audit";
-import type { McpLimits } from "../config";
+import { STATELESS_SESSION_PREFIX, type McpLimits } from "../config";
+import { issueConfirmation, redeemConfirmation } from "../confirmations";
 import type { SessionIdentity } from "../identity";
 import { findSkill, skillAllowed, type Skill, type SkillContext } from "./registry";
+import { markedContent } from "./untrusted";
 
 export interface CallEnv {
   env: Env;
@@ -34,20 +36,53 @@ class JsonRpcError extends Error {
 }
 
 /**
- * How this call can get the user's confirmation for a skill that asks for one. `ask` builds the
- * answer that makes the client ask the user (2026-07-28: an input_required result); `answer` is the
- * user's reply when the client retried with one.
+ * How this call can get the user's confirmation for a skill that asks for one. `canAsk`: the client
+ * can show the user a form (2026-07-28 with elicitation declared); `returned`: the requestState and
+ * the user's answer the client brought back from an earlier ask; `ask` builds the input_required
+ * result that carries `state` and makes the client ask `message`.
  */
 export interface Confirmation {
   canAsk: boolean;
-  answer?: "accepted" | "declined";
-  ask?(message: string): unknown;
+  returned?: { state: unknown; answer: "accepted" | "declined" };
+  ask?(message: string, state: string): unknown;
 }
 
 class ToolRefusal extends Error {
-  constructor(readonly outcome: ToolOutcome, message: string) {
+  constructor(readonly outcome: ToolOutcome, message: string, readonly details?: Record<string, unknown>) {
     super(message);
   }
+}
+
+const confirmationCaller = (c: CallEnv) => ({ env: c.env, identity: c.identity, session: c.sessionId.startsWith(STATELESS_SESSION_PREFIX) ? null : c.sessionId });
+
+/**
+ * The confirmation gate of a skill with `confirm`, the same on both legs: returns the ask to send
+ * (input_required) or null when the user confirmed this very call; throws a refusal otherwise.
+ * Every ask is a single-use nonce in the tenant's Durable Object, bound to caller, session, tool
+ * and arguments, valid 10 minutes (confirmations.ts): a confirmation cannot be replayed, moved to
+ * another call or client, or made up (confirm: true is not an answer).
+ */
+async function confirmGate(skill: Skill, input: Record<string, unknown>, question: string, c: CallEnv, confirmation: Confirmation): Promise<CallToolResult | null> {
+  const caller = confirmationCaller(c);
+  if (confirmation.canAsk && confirmation.ask) {
+    const back = confirmation.returned;
+    // an answer counts only with the state of an ask this server made for this very call, once
+    if (back && (await redeemConfirmation(caller, skill.name, input, back.state))) {
+      if (back.answer === "declined") throw new ToolRefusal("not_confirmed", "The user did not confirm; nothing was done");
+      return null;
+    }
+    const issued = await issueConfirmation(caller, skill.name, input);
+    return confirmation.ask(question, issued.code) as CallToolResult;
+  }
+  if (typeof input.confirm === "string" && (await redeemConfirmation(caller, skill.name, input, input.confirm))) return null;
+  const issued = await issueConfirmation(caller, skill.name, input);
+  const tried = input.confirm !== undefined;
+  throw new ToolRefusal(
+    "not_confirmed",
+    `${skill.name} needs the user's confirmation${tried ? " (the confirm value given is not a valid code for this call: codes are single-use, expire and hold for these exact arguments only)" : ""}. ` +
+      `Ask the user: "${question}" and only if they agree, call again with the same arguments and confirm: "${issued.code}" (valid until ${issued.expiresAt}). Nothing was done.`,
+    { confirmation: { code: issued.code, expiresAt: issued.expiresAt, question } },
+  );
 }
 
 const toolError = (message: string, details?: Record<string, unknown>): CallToolResult => ({
@@ -119,20 +154,12 @@ export async function callTool(
     }
     const resolved = await resolveTenant(skill, parsed.data, c);
     tenantId = resolved.tenantId;
-    if (skill.confirm) {
-      const question = skill.confirm(parsed.data);
-      // a client that can ask always asks (the model cannot confirm on the user's behalf there)
-      if (confirmation.canAsk && confirmation.answer === undefined && confirmation.ask) {
+    const question = skill.confirm?.(parsed.data);
+    if (question) {
+      const ask = await confirmGate(skill, parsed.data, question, c, confirmation);
+      if (ask) {
         outcome = "confirmation_requested";
-        return confirmation.ask(question) as CallToolResult;
-      }
-      if (confirmation.answer === "declined") throw new ToolRefusal("not_confirmed", "The user did not confirm; nothing was done");
-      if (!confirmation.canAsk && parsed.data.confirm !== true) {
-        throw new ToolRefusal(
-          "not_confirmed",
-          `${name} needs the user's confirmation and this client cannot ask (no elicitation). Ask the user: "${question}" ` +
-            "and call again with confirm: true only if they agree. Nothing was done.",
-        );
+        return ask;
       }
     }
     // a write tool of a tenant being moved is refused like a /v1 write (503 TENANT_MOVING); reads go on
@@ -157,13 +184,13 @@ export async function callTool(
         `The result is ${(bytes / 1048576).toFixed(1)} MB, over the ${(c.limits.maxResultBytes / 1048576).toFixed(0)} MB limit; narrow the request (filters, a smaller limit)`,
       );
     }
-    return { structuredContent: result as Record<string, unknown>, content: [{ type: "text", text }] };
+    return { structuredContent: result as Record<string, unknown>, content: markedContent(text, skill.untrusted) };
   } catch (e) {
     if (e instanceof JsonRpcError) throw e;
     if (e instanceof ToolRefusal) {
       outcome = e.outcome;
       error = e.message;
-      return toolError(e.message);
+      return toolError(e.message, e.details);
     }
     outcome = "error";
     if (e instanceof ApiError && (e.status < 500 || isTenantMoving(e))) {
