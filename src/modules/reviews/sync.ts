@@ -1,18 +1,20 @@
 import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { integrations } from "../../db/schema";
-import { createDb, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
+import { allShards } from "../../db/shards";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { backoffSeconds } from "../../lib/backoff";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { nowIso } from "../../lib/time";
-import { REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn } from "../../providers/review-sites";
+import { QuotaWaitError, REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn } from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
 import type { IntegrationRow } from "../integrations/schemas";
 import { assertLocationsInTenant } from "./service";
 import { systemContext } from "../../lib/system-context";
 import { findByExternalIds, prepareReview, type ReviewInput } from "./upsert";
+import { DEFAULT_BACKOFF_SECONDS } from "../../providers/review-sites/quota";
 
 /** One REVIEW_SYNC message: sync this integration from `cursor`, keeping reviews changed since `since`. */
 export interface ReviewSyncJob {
@@ -80,20 +82,22 @@ export async function requestSync(ctx: ServiceContext, input: { locationId?: str
 
 /** Cron: queue every enabled connection not queued within the interval. */
 export async function scheduleDueSyncs(env: Env, now: Date) {
-  const db = createDb(env.DB);
   const cutoff = new Date(now.getTime() - SYNC_INTERVAL_MINUTES * 60_000).toISOString();
-  const due = await db
-    .select()
-    .from(integrations)
-    .where(
-      and(
-        eq(integrations.isEnabled, true),
-        inArray(integrations.connectorType, siteTypes),
-        or(isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, cutoff)),
-      ),
-    )
-    .limit(500);
-  await enqueue(db, env, due, now.toISOString());
+  // every shard: integrations are tenant rows and live on their tenant's shard
+  for (const { db } of allShards(env)) {
+    const due = await db
+      .select()
+      .from(integrations)
+      .where(
+        and(
+          eq(integrations.isEnabled, true),
+          inArray(integrations.connectorType, siteTypes),
+          or(isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, cutoff)),
+        ),
+      )
+      .limit(500);
+    await enqueue(db, env, due, now.toISOString());
+  }
 }
 
 const toInput = (r: ExternalReview, row: IntegrationRow): ReviewInput => ({
@@ -147,18 +151,38 @@ const isNewer = (r: ExternalReview, since: string | null) => !since || !(r.updat
 
 export type SyncOutcome =
   | { kind: "done"; created: number; updated: number }
-  | { kind: "continue"; cursor: string; created: number; updated: number };
+  | { kind: "continue"; cursor: string; created: number; updated: number }
+  /** the quota is used up: go on from `cursor` after `delaySeconds` (`local`: our limiter said so, the site was not called) */
+  | { kind: "wait"; cursor: string | null; delaySeconds: number; local: boolean; created: number; updated: number };
 
-/** Works through up to PAGES_PER_MESSAGE pages (newest first), stopping at reviews older than `since`. */
-export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, job: ReviewSyncJob, fetchFn: FetchFn): Promise<SyncOutcome | null> {
+export interface SyncDeps {
+  fetch: FetchFn;
+  /** the quota limiter's clock (tests run it virtually) */
+  now?: () => number;
+}
+
+/**
+ * Works through up to PAGES_PER_MESSAGE pages (newest first), stopping at reviews older than `since`.
+ * Every call asks the shared quota limiter first. When the limiter says wait, or the site answers 429
+ * after some pages were stored, the rest goes on from the current page after the wait: pages already
+ * stored are not fetched again and no review is skipped.
+ */
+export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, job: ReviewSyncJob, deps: SyncDeps): Promise<SyncOutcome | null> {
   const conn = await siteConnection(ctx.env, row);
   if (!conn) return null;
-  const client = reviewSiteClient(conn, fetchFn);
+  const client = reviewSiteClient(conn, deps.fetch, { quota: ctx.env.PROVIDER_QUOTA, now: deps.now });
   let cursor = job.cursor;
   let created = 0;
   let updated = 0;
   for (let pages = 0; pages < PAGES_PER_MESSAGE; pages++) {
-    const page = await client.listReviews(cursor);
+    let page;
+    try {
+      page = await client.listReviews(cursor);
+    } catch (err) {
+      const local = err instanceof QuotaWaitError;
+      if (!(err instanceof ReviewSiteError && err.rateLimited && (local || pages > 0))) throw err;
+      return { kind: "wait", cursor, delaySeconds: err.retryAfterSeconds ?? DEFAULT_BACKOFF_SECONDS, local, created, updated };
+    }
     const fresh = page.reviews.filter((r) => isNewer(r, job.since));
     const counts = await storePage(ctx, row, fresh);
     created += counts.created;
@@ -184,8 +208,7 @@ async function recordResult(db: Db, row: IntegrationRow, set: Partial<Pick<Integ
  * A 429 retries the message after Retry-After (else backoff); 5xx and network errors retry with
  * backoff; other site errors (bad token, unknown business) are recorded and the message is dropped.
  */
-export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, deps: { fetch: FetchFn } = { fetch: (...a) => fetch(...a) }) {
-  const db = createDb(env.DB);
+export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, deps: SyncDeps = { fetch: (...a) => fetch(...a) }) {
   for (const message of batch.messages) {
     const job = message.body;
     if (!isJob(job)) {
@@ -193,16 +216,22 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
       message.ack();
       continue;
     }
+    // the integration lives with the tenant's rows, on its shard (not on the control database)
+    const ctx = await systemContext(env, job.tenantId, "review-sync");
+    const db = ctx.db;
     const row = await db.select().from(integrations).where(and(eq(integrations.id, job.integrationId), eq(integrations.tenantId, job.tenantId))).get();
     if (!row || !row.isEnabled || !row.locationId) {
       message.ack();
       continue;
     }
-    const ctx = await systemContext(env, job.tenantId, "review-sync");
     try {
-      const outcome = await syncIntegration(ctx, row, job, deps.fetch);
+      const outcome = await syncIntegration(ctx, row, job, deps);
       if (outcome?.kind === "continue") {
         await env.REVIEW_SYNC.send({ ...job, cursor: outcome.cursor } satisfies ReviewSyncJob);
+      } else if (outcome?.kind === "wait") {
+        // a wait for quota is not a failure: a fresh message, so it never counts towards dead-lettering
+        await env.REVIEW_SYNC.send({ ...job, cursor: outcome.cursor } satisfies ReviewSyncJob, { delaySeconds: outcome.delaySeconds });
+        if (!outcome.local) await recordResult(db, row, { lastSyncStatus: "rate_limited", lastSyncError: "google answered 429 RESOURCE_EXHAUSTED; continuing after the wait" });
       } else if (outcome) {
         await recordResult(db, row, { lastSyncAt: job.startedAt, lastSyncStatus: "ok", lastSyncError: null });
       }
