@@ -1,7 +1,6 @@
 import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { integrations } from "../../db/schema";
-import type { Db } from "../../db/client";
-import { allShards } from "../../db/shards";
+import { createDb, type Db } from "../../db/client";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { backoffSeconds } from "../../lib/backoff";
@@ -82,22 +81,20 @@ export async function requestSync(ctx: ServiceContext, input: { locationId?: str
 
 /** Cron: queue every enabled connection not queued within the interval. */
 export async function scheduleDueSyncs(env: Env, now: Date) {
+  const db = createDb(env.DB);
   const cutoff = new Date(now.getTime() - SYNC_INTERVAL_MINUTES * 60_000).toISOString();
-  // every shard: integrations are tenant rows and live on their tenant's shard
-  for (const { db } of allShards(env)) {
-    const due = await db
-      .select()
-      .from(integrations)
-      .where(
-        and(
-          eq(integrations.isEnabled, true),
-          inArray(integrations.connectorType, siteTypes),
-          or(isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, cutoff)),
-        ),
-      )
-      .limit(500);
-    await enqueue(db, env, due, now.toISOString());
-  }
+  const due = await db
+    .select()
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.isEnabled, true),
+        inArray(integrations.connectorType, siteTypes),
+        or(isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, cutoff)),
+      ),
+    )
+    .limit(500);
+  await enqueue(db, env, due, now.toISOString());
 }
 
 const toInput = (r: ExternalReview, row: IntegrationRow): ReviewInput => ({
@@ -216,14 +213,14 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
       message.ack();
       continue;
     }
-    // the integration lives with the tenant's rows, on its shard (not on the control database)
-    const ctx = await systemContext(env, job.tenantId, "review-sync");
-    const db = ctx.db;
+    // env.DB is the tenant's shard here (the wiring splits batches by shard: byTenantShard)
+    const db = createDb(env.DB);
     const row = await db.select().from(integrations).where(and(eq(integrations.id, job.integrationId), eq(integrations.tenantId, job.tenantId))).get();
     if (!row || !row.isEnabled || !row.locationId) {
       message.ack();
       continue;
     }
+    const ctx = await systemContext(env, job.tenantId, "review-sync");
     try {
       const outcome = await syncIntegration(ctx, row, job, deps);
       if (outcome?.kind === "continue") {
