@@ -79,6 +79,21 @@ export class GoogleStandIn {
     return reviews;
   }
 
+  /** one review (to reply to) on a profile, creating the profile if needed */
+  addReview(accountId: string, locationId: string, reviewId: string, o: { verified?: boolean } = {}) {
+    const key = `accounts/${accountId}/locations/${locationId}`;
+    const profile = this.profiles.get(key) ?? { verified: o.verified ?? true, reviews: [] };
+    const t = new Date(this.now - 86_400_000).toISOString();
+    const review: StandInReview = { name: `${key}/reviews/${reviewId}`, reviewId, reviewer: { displayName: "Robin" }, starRating: "FOUR", comment: "Nice", createTime: t, updateTime: t };
+    profile.reviews.push(review);
+    this.profiles.set(key, profile);
+    return review;
+  }
+
+  setVerified(accountId: string, locationId: string, verified: boolean) {
+    this.profiles.get(`accounts/${accountId}/locations/${locationId}`)!.verified = verified;
+  }
+
   /** Google's moderators decide later: the reply's state as reviews.get/list will show it */
   moderateReply(reviewName: string, state: "ACTIVE" | "REJECTED", policyViolation?: unknown) {
     const review = this.findReview(reviewName);

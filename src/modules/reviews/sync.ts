@@ -12,6 +12,7 @@ import { siteConnection } from "../integrations/service";
 import type { IntegrationRow } from "../integrations/schemas";
 import { assertLocationsInTenant } from "./service";
 import { systemContext } from "../../lib/system-context";
+import { observeModeration } from "./reply-outcome";
 import { findByExternalIds, prepareReview, type ReviewInput } from "./upsert";
 import { DEFAULT_BACKOFF_SECONDS } from "../../providers/review-sites/quota";
 
@@ -127,7 +128,12 @@ async function storePage(ctx: ServiceContext, row: IntegrationRow, page: Externa
     prepared.push(await prepareReview(ctx, toInput(r, row), existing.get(r.externalReviewId), now));
   }
   const changed = prepared.filter((p) => p.changed);
-  if (!changed.length) return { created: 0, updated: 0 };
+  // the site's verdict on replies we sent (Google moderation), after the page's own writes
+  const moderate = () => observeModeration(ctx, row.connectorType, page, existing);
+  if (!changed.length) {
+    await moderate();
+    return { created: 0, updated: 0 };
+  }
   const created = changed.filter((p) => p.created).map((p) => p.row.id);
   const updated = changed.filter((p) => !p.created).map((p) => p.row.id);
   await commit(
@@ -141,6 +147,7 @@ async function storePage(ctx: ServiceContext, row: IntegrationRow, page: Externa
     ],
     changed.flatMap((p) => p.events),
   );
+  await moderate();
   return { created: created.length, updated: updated.length };
 }
 

@@ -126,10 +126,15 @@ export class GoogleBusinessProfileClient implements ReviewSiteClient {
   }
 
   /** reviews.updateReply: an edit. Google moderates the reply: the answer says PENDING, ACTIVE or REJECTED. */
-  async reply(externalReviewId: string, text: string): Promise<ReplyOutcome> {
+  /** RangeError when Google would refuse the reply's size (checked before anything is sent) */
+  static assertReplyFits(text: string) {
     if (new TextEncoder().encode(text).length > REPLY_MAX_BYTES) {
       throw new RangeError(`Google replies are limited to ${REPLY_MAX_BYTES} bytes`);
     }
+  }
+
+  async reply(externalReviewId: string, text: string): Promise<ReplyOutcome> {
+    GoogleBusinessProfileClient.assertReplyFits(text);
     const body = await this.call<GoogleReply | undefined>(this.quota?.reviews, "edit", `${this.base}/${encodeURIComponent(externalReviewId)}/reply`, {
       method: "PUT",
       headers: { "content-type": "application/json" },
