@@ -43,6 +43,9 @@ export async function checkPendingReplies(env: Env, now: Date, deps: { fetch: Fe
     } catch (err) {
       if (err instanceof ReviewSiteError && err.rateLimited) break;
       console.error(JSON.stringify({ level: "error", message: "reply moderation check failed", responseId: response.id, error: String(err) }));
+      // asked again after RECHECK_MINUTES like the others, so a failing one does not hold the head of the line
+      await ctx.db.update(reviewResponses).set({ providerCheckedAt: now.toISOString() })
+        .where(and(eq(reviewResponses.id, response.id), eq(reviewResponses.tenantId, response.tenantId)));
     } finally {
       await ctx.settle();
     }
