@@ -134,5 +134,7 @@ describe("Google sync of many locations under Google's quota", () => {
     expect(figures.maxRequestsPerMinute).toBeLessThanOrEqual(300);
     // backing off: the 429s are a small share of the calls, not a hammering
     expect(figures.rateLimited).toBeLessThan(figures.requests * 0.1);
+    const rows = await shardOf(w.tenantA).select().from(integrations).where(inArray(integrations.id, conns.map((c) => c.integrationId)));
+    expect(rows.map((r) => r.lastSyncStatus)).toEqual(rows.map(() => "ok"));
   }, 120_000);
 });
