@@ -20,10 +20,15 @@ function reviewMarks(ctx: ServiceContext, review: ReviewRow, review_: ReviewStat
  * item marked responded in the same batch: the same for an API publish and for a reply a person
  * posted by hand on the site (via "manual", the sites without a reply API, as every competitor offers).
  */
-export function markPublished(ctx: ServiceContext, response: ResponseRow, review: ReviewRow, o: { via: string; url: string | null; extra?: Partial<ResponseRow> }) {
+export function markPublished(
+  ctx: ServiceContext,
+  response: ResponseRow,
+  review: ReviewRow,
+  o: { via: string; url: string | null; extra?: Partial<ResponseRow>; action?: "publish" | "moderation_pass" },
+) {
   const now = nowIso();
   const by = ctx.actor.type === "user" ? ctx.actor.userId : null;
-  return moveResponse(ctx, response, "publish", { publishedAt: now, publishedVia: o.via, publishedByUserId: by, publishedUrl: o.url, ...o.extra }, reviewMarks(ctx, review, "responded", "responded", now));
+  return moveResponse(ctx, response, o.action ?? "publish", { publishedAt: now, publishedVia: o.via, publishedByUserId: by, publishedUrl: o.url, ...o.extra }, reviewMarks(ctx, review, "responded", "responded", now));
 }
 
 /**
@@ -42,7 +47,9 @@ export async function applyModeration(ctx: ServiceContext, response: ResponseRow
   }
   if (m.state === "active" && response.status === "approved") {
     // a person's publish that Google let through at once: they published it; a later verdict: whoever sent it
-    return markPublished(ctx, response, review, { via, url: null, extra: { ...seen, publishedByUserId: by ?? response.publishedByUserId } });
+    // held before (pending): the site's move, not a person's publish (which cancels a scheduled auto reply)
+    const action = response.providerState === "pending" ? "moderation_pass" : "publish";
+    return markPublished(ctx, response, review, { via, url: null, action, extra: { ...seen, publishedByUserId: by ?? response.publishedByUserId } });
   }
   if (m.state === "rejected" && (response.status === "approved" || response.status === "published")) {
     const reason = `${siteName(via)} rejected the reply${m.policyViolation ? ` (policy: ${m.policyViolation})` : ""}; edit it and send it again`;
