@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { McpSessions } from "./durable/mcp-sessions";
+import type { ProviderQuota } from "./durable/provider-quota";
 import type { RateLimiter } from "./durable/rate-limiter";
 
 /** Bindings and secrets, as declared in wrangler.toml and .dev.vars. */
@@ -23,6 +24,8 @@ export interface Env {
   CLICKS?: Queue;
   MCP_SESSIONS: DurableObjectNamespace<McpSessions>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** providers' quotas, one instance per provider account, shared by every isolate (docs/reviews.md) */
+  PROVIDER_QUOTA: DurableObjectNamespace<ProviderQuota>;
   /** optional Workers AI binding: when present the agents, the assistant and reply drafting use the llm engine (docs/ai.md) */
   AI?: Ai;
 
@@ -165,6 +168,7 @@ export const envSchema = z.looseObject({
   CLICKS: binding("queue producer", "send").optional(),
   MCP_SESSIONS: binding("Durable Object namespace", "idFromName"),
   RATE_LIMITER: binding("Durable Object namespace", "idFromName"),
+  PROVIDER_QUOTA: binding("Durable Object namespace", "idFromName"),
   AI: binding("Workers AI", "run").optional(),
 
   ENVIRONMENT: text,

@@ -3,6 +3,7 @@
 import { createWorker } from "./worker";
 
 export { McpSessions } from "./durable/mcp-sessions";
+export { ProviderQuota } from "./durable/provider-quota";
 export { RateLimiter } from "./durable/rate-limiter";
 
 export default createWorker(() => import("./wiring").then((m) => m.WIRING));

@@ -30,7 +30,7 @@ import { reviewLinkClicks } from "./modules/review-links/clicks";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { reputationScoresSweep } from "./modules/reputation/background";
 import { autoReplyPublishSweep, autoRepliesHandler } from "./modules/reviews/auto-replies/background";
-import { reviewSyncConsumer, reviewSyncScheduleSweep, slaEscalationSweep } from "./modules/reviews/background";
+import { replyModerationSweep, reviewSyncConsumer, reviewSyncScheduleSweep, slaEscalationSweep } from "./modules/reviews/background";
 import { sequencesHandler, sequenceStepsSweep } from "./modules/sequences/background";
 import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
 import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/background";
@@ -65,6 +65,7 @@ export const SWEEPS: Sweeps = {
   [CRONS.frequent]: [
     dispatchStaleEventsSweep,
     reviewSyncScheduleSweep,
+    replyModerationSweep,
     slaEscalationSweep,
     flushDirtyRollupsSweep,
     reputationScoresSweep,

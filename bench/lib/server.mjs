@@ -91,7 +91,7 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Dat
       clicks: { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 8, deadLetterQueue: "dead-letter" },
       "dead-letter": { maxBatchSize: 100, maxBatchTimeout: 5 },
     },
-    durableObjects: { MCP_SESSIONS: "McpSessions", RATE_LIMITER: "RateLimiter" },
+    durableObjects: { MCP_SESSIONS: "McpSessions", RATE_LIMITER: "RateLimiter", PROVIDER_QUOTA: "ProviderQuota" },
     bindings: {
       ENVIRONMENT: "bench",
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,

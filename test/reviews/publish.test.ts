@@ -4,7 +4,7 @@ import { auditEvents, domainEvents } from "../../src/db/schema";
 import { publishResponse } from "../../src/modules/reviews/publish";
 import { createWorld, db, type World } from "../helpers/seed";
 import { callConfirmed, connect, mintTestKey, structured } from "../mcp/helpers";
-import { ctxFor, ingest, jsonResponse, newLocation, standIn } from "./helpers";
+import { ctxFor, ingest, jsonResponse, newLocation, standIn, type Call } from "./helpers";
 
 let w: World;
 let loc: { id: string };
@@ -35,14 +35,22 @@ async function approvedFor(review: Record<string, unknown>) {
 
 const manager = () => ctxFor(w.tenantA.id, w.users.manager.id);
 
+/** Google: the Verifications API says the location is verified (asked before a reply); the other calls go to `answer`. */
+const google = (answer: (call: Call) => Response) =>
+  standIn((call) => (call.url.pathname.endsWith("/VoiceOfMerchantState") ? jsonResponse({ hasVoiceOfMerchant: true, hasBusinessAuthority: true }) : answer(call)));
+
 describe("publish through each site's reply API", () => {
   it("Google Business Profile: PUT .../reviews/{r}/reply {comment} with the Bearer token", async () => {
     const { reviewId, responseId } = await approvedFor({ siteType: "google", externalReviewId: "g-review-1" });
-    const site = standIn(() => jsonResponse({ comment: "Thank you for visiting!", updateTime: "2026-03-01T00:00:00Z" }));
+    const site = google(() => jsonResponse({ comment: "Thank you for visiting!", updateTime: "2026-03-01T00:00:00Z", reviewReplyState: "ACTIVE" }));
     const out = await publishResponse(manager(), responseId, { fetch: site.fetch });
-    expect(out).toMatchObject({ status: "published", publishedVia: "google" });
-    expect(site.calls).toHaveLength(1);
-    const [call] = site.calls;
+    expect(out).toMatchObject({ status: "published", publishedVia: "google", moderation: { state: "active", policyViolation: null } });
+    // the location's verification first (Verifications API), then the reply
+    expect(site.calls.map((c) => `${c.method} ${c.url.host}${c.url.pathname}`)).toEqual([
+      "GET mybusinessverifications.googleapis.com/v1/locations/222/VoiceOfMerchantState",
+      "PUT mybusiness.googleapis.com/v4/accounts/111/locations/222/reviews/g-review-1/reply",
+    ]);
+    const call = site.calls[1];
     expect(call!.method).toBe("PUT");
     expect(call!.url.toString()).toBe("https://mybusiness.googleapis.com/v4/accounts/111/locations/222/reviews/g-review-1/reply");
     expect(call!.headers.get("authorization")).toBe("Bearer g-token");
@@ -75,14 +83,14 @@ describe("publish through each site's reply API", () => {
 
   it("a site's refusal is 502 UPSTREAM_ERROR with the site's error, and the response stays approved", async () => {
     const { reviewId, responseId } = await approvedFor({ siteType: "google", externalReviewId: "g-review-2" });
-    const site = standIn(() => jsonResponse({ error: { code: 403, message: "The caller does not have permission", status: "PERMISSION_DENIED" } }, 403));
+    const site = google(() => jsonResponse({ error: { code: 403, message: "The caller does not have permission", status: "PERMISSION_DENIED" } }, 403));
     await expect(publishResponse(manager(), responseId, { fetch: site.fetch })).rejects.toMatchObject({
       code: "UPSTREAM_ERROR", status: 502,
       details: { siteType: "google", upstreamStatus: 403, upstreamError: expect.stringContaining("The caller does not have permission") },
     });
     const kept = await w.as("viewer").get(`/v1/reviews/${reviewId}/responses`);
     expect(kept.body[0]).toMatchObject({ status: "approved", publishedAt: null });
-    const again = standIn(() => jsonResponse({ comment: "ok" }));
+    const again = google(() => jsonResponse({ comment: "ok" }));
     expect((await publishResponse(manager(), responseId, { fetch: again.fetch })).status).toBe("published");
   });
 

@@ -44,7 +44,8 @@ async function responseIn(state: State): Promise<string> {
   return created.body.id;
 }
 
-const TARGET: Record<ResponseAction, State> = { edit: "draft", submit: "submitted", approve: "approved", reject: "rejected", publish: "published" };
+// the moves a person makes through the routes (the moderation moves are the site's: publish.test.ts)
+const TARGET: Partial<Record<ResponseAction, State>> = { edit: "draft", submit: "submitted", approve: "approved", reject: "rejected", publish: "published" };
 
 describe("response state machine", () => {
   for (const from of STATES) {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { domainEvents, inboxItems, integrations, reviews } from "../../src/db/schema";
 import worker from "../../src/index";
 import { consumeReviewSync, PAGES_PER_MESSAGE, type ReviewSyncJob } from "../../src/modules/reviews/sync";
@@ -25,6 +25,14 @@ beforeAll(async () => {
 });
 
 const STARTED = "2026-04-01T00:00:00.000Z";
+
+// The quota limiter (ProviderQuota) is shared by every test of the file: each test runs ten virtual
+// minutes after the last, so a 429 back-off in one test does not hold the next.
+let virtualNow = Date.now();
+const now = () => virtualNow;
+beforeEach(() => {
+  virtualNow += 10 * 60_000;
+});
 const job = (o: Partial<ReviewSyncJob> = {}): ReviewSyncJob => ({ tenantId: w.tenantA.id, integrationId: googleId, cursor: null, since: null, startedAt: STARTED, ...o });
 
 /** Runs the consumer on one message; `delays` are the delaySeconds it asked for on retry. */
@@ -32,7 +40,7 @@ async function run(body: ReviewSyncJob, fetchFn: typeof fetch, attempts = 1) {
   const batch = createMessageBatch("review-sync", [{ id: `m-${Math.random()}`, timestamp: new Date(), attempts, body }]);
   const retry = vi.spyOn(batch.messages[0]!, "retry");
   const ctx = createExecutionContext();
-  await consumeReviewSync(batch, env, { fetch: fetchFn });
+  await consumeReviewSync(batch, env, { fetch: fetchFn, now });
   const delays = retry.mock.calls.map(([o]) => o?.delaySeconds);
   return { ...(await getQueueResult(batch, ctx)), delays };
 }
@@ -137,7 +145,7 @@ describe("Google Business Profile sync", () => {
     const sent: unknown[] = [];
     const queue = { send: async (body: unknown) => void sent.push(body) } as unknown as Queue;
     const batch = createMessageBatch("review-sync", [{ id: "long", timestamp: new Date(), attempts: 1, body: job() }]);
-    await consumeReviewSync(batch, { ...env, REVIEW_SYNC: queue }, { fetch: endless.fetch });
+    await consumeReviewSync(batch, { ...env, REVIEW_SYNC: queue }, { fetch: endless.fetch, now });
     expect(endless.calls).toHaveLength(PAGES_PER_MESSAGE);
     expect(sent).toEqual([{ ...job(), cursor: String(PAGES_PER_MESSAGE) }]);
   });

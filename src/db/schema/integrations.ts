@@ -27,6 +27,9 @@ export const integrations = sqliteTable(
     lastSyncAt: timestamp("last_sync_at"),
     lastSyncStatus: text("last_sync_status", { enum: SYNC_STATUSES }),
     lastSyncError: text("last_sync_error"),
+    /** Google: whether the location may reply (verified, VoiceOfMerchantState), as last read; null = not known yet */
+    siteVerified: integer("site_verified", { mode: "boolean" }),
+    siteVerifiedAt: timestamp("site_verified_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -61,6 +61,9 @@ export const reviews = sqliteTable(
 
 export const RESPONSE_STATUSES = ["draft", "submitted", "approved", "rejected", "published"] as const;
 export type ResponseStatus = (typeof RESPONSE_STATUSES)[number];
+/** A moderating site's verdict on a reply we sent (Google reviewReplyState, docs/reviews.md "Moderation"). */
+export const PROVIDER_REPLY_STATES = ["pending", "active", "rejected"] as const;
+export type ProviderReplyState = (typeof PROVIDER_REPLY_STATES)[number];
 
 export const reviewResponses = sqliteTable(
   "review_responses",
@@ -84,11 +87,18 @@ export const reviewResponses = sqliteTable(
     publishedByUserId: text("published_by_user_id"),
     /** where a reply posted by hand can be seen, when the person gave it */
     publishedUrl: text("published_url"),
+    /** the moderating site's state of the reply (pending: held by Google's moderators); null where the site does not moderate */
+    providerState: text("provider_state", { enum: PROVIDER_REPLY_STATES }),
+    /** the policy Google says a rejected reply broke */
+    providerPolicyViolation: text("provider_policy_violation"),
+    /** when the site's state was last read (the moderation sweep asks again after a while) */
+    providerCheckedAt: timestamp("provider_checked_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("review_responses_review_idx").on(t.reviewId, t.createdAt),
+    index("review_responses_provider_state_idx").on(t.providerState, t.providerCheckedAt),
     index("review_responses_tenant_status_idx").on(t.tenantId, t.status, t.updatedAt, t.id),
     index("review_responses_assignee_idx").on(t.assignedToUserId),
   ],

@@ -119,6 +119,8 @@ export async function createIntegration(ctx: ServiceContext, input: CreateIntegr
     lastSyncAt: null,
     lastSyncStatus: null,
     lastSyncError: null,
+    siteVerified: null,
+    siteVerifiedAt: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -138,6 +140,8 @@ export async function updateIntegration(ctx: ServiceContext, id: string, patch: 
   checkConnection(ctx.env, after.connectorType, after.isSandbox, after.locationId, after.config, storedCredentials);
   if (patch.locationId !== undefined) await checkLocation(ctx, patch.locationId);
   if (credentials) after.credentialsEncrypted = await encryptSecret(JSON.stringify(credentials), encryptionKey(ctx.env));
+  // another profile (or another account's token): what we knew of its verification no longer holds
+  if (patch.config !== undefined || credentials) Object.assign(after, { siteVerified: null, siteVerifiedAt: null });
   const { id: _id, tenantId: _t, createdAt: _c, ...set } = after;
   await commit(ctx, [
     ctx.db.update(integrations).set(set).where(and(eq(integrations.id, id), eq(integrations.tenantId, ctx.tenantId))),

@@ -1,15 +1,20 @@
 import { and, desc, eq, isNull, or } from "drizzle-orm";
-import { inboxItems, integrations, locations, reviews } from "../../db/schema";
+import { integrations, locations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { ApiError, validationError } from "../../lib/errors";
-import { nowIso } from "../../lib/time";
-import { isReviewSite, reviewSiteClient, ReviewSiteError, type FetchFn, type ReviewSiteClient } from "../../providers/review-sites";
+import {
+  GoogleApiError, GoogleBusinessProfileClient, isReviewSite, QuotaWaitError, reviewSiteClient, ReviewSiteError,
+  type FetchFn, type ReviewSiteClient,
+} from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
+import type { IntegrationRow } from "../integrations/schemas";
+import { applyModeration, markPublished } from "./reply-outcome";
 import { nextStatus } from "./response-states";
-import { findResponseRow, moveResponse } from "./responses.service";
-import type { PublishResponseInput, ResponseRow } from "./responses.schemas";
+import { findResponseRow } from "./responses.service";
+import type { PublishResponseInput } from "./responses.schemas";
 import type { ReviewRow } from "./schemas";
 import { findReviewRow } from "./service";
+import { assertGoogleVerified, locationNotVerified, recordVerification } from "./verification";
 
 /** Where a person can reply by hand when the site (or this tenant's connection) cannot take the reply by API. */
 async function manualReplyUrl(ctx: ServiceContext, review: ReviewRow, client: ReviewSiteClient | null): Promise<string | null> {
@@ -31,7 +36,7 @@ const unsupported = (replyUrl: string | null, siteType: string, reason: string) 
   });
 
 /** The enabled connection for the review's site: the location's own first, else a tenant-wide one. */
-async function connectionFor(ctx: ServiceContext, review: ReviewRow) {
+export async function connectionFor(ctx: ServiceContext, review: ReviewRow) {
   return ctx.db
     .select()
     .from(integrations)
@@ -50,55 +55,65 @@ async function connectionFor(ctx: ServiceContext, review: ReviewRow) {
 /**
  * POST /v1/responses/{id}/publish. First-party reviews publish locally; site reviews go through the
  * location's connected integration. No reply API or no connection: 422 PUBLISH_UNSUPPORTED with
- * details.replyUrl. A site error: 502 UPSTREAM_ERROR with the site's message. Either way the
- * response stays approved.
+ * details.replyUrl. Google: an unverified location is a 422 (reason location_not_verified) before the
+ * reply is sent; our quota limiter saying wait is a 429 RATE_LIMITED with Retry-After; Google's
+ * moderation answer moves the response (reply-outcome.ts). A site error: 502 UPSTREAM_ERROR with the
+ * site's message. In every error case the response stays approved.
  */
 export async function publishResponse(
   ctx: ServiceContext,
   id: string,
-  deps: { fetch: FetchFn } = { fetch: (...a) => fetch(...a) },
+  deps: { fetch: FetchFn; now?: () => number } = { fetch: (...a) => fetch(...a) },
   input: PublishResponseInput = {},
 ) {
   const response = await findResponseRow(ctx, id);
   nextStatus(response.status, "publish");
   const review = await findReviewRow(ctx, response.reviewId);
   if (input.manual) return markPublished(ctx, response, review, { via: "manual", url: input.externalUrl ?? null });
-
-  let via = "local";
-  if (!(review.isFirstParty || review.siteType === "first_party")) {
-    const row = isReviewSite(review.siteType) ? await connectionFor(ctx, review) : undefined;
-    const conn = row ? await siteConnection(ctx.env, row) : null;
-    const client = conn ? reviewSiteClient(conn, deps.fetch) : null;
-    if (!client) throw unsupported(await manualReplyUrl(ctx, review, null), review.siteType, "no_connection");
-    if (!client.reply) throw unsupported(await manualReplyUrl(ctx, review, client), review.siteType, "no_reply_api");
-    if (!review.externalReviewId) throw unsupported(await manualReplyUrl(ctx, review, client), review.siteType, "no_external_review_id");
-    try {
-      await client.reply(review.externalReviewId, response.text);
-    } catch (err) {
-      if (err instanceof RangeError) throw validationError([{ path: "text", message: err.message }]);
-      if (err instanceof ReviewSiteError) {
-        throw new ApiError("UPSTREAM_ERROR", `${review.siteType} refused the reply: ${err.message}`, {
-          siteType: review.siteType, upstreamStatus: err.status, upstreamError: err.message, retryAfterSeconds: err.retryAfterSeconds,
-        });
-      }
-      throw err;
-    }
-    via = review.siteType;
+  if (response.providerState === "pending") {
+    throw new ApiError("INVALID_TRANSITION", "The reply is with the site's moderators; it is published when they let it through", {
+      from: response.status, to: "published", moderation: "pending",
+    });
   }
+  if (review.isFirstParty || review.siteType === "first_party") return markPublished(ctx, response, review, { via: "local", url: null });
 
-  return markPublished(ctx, response, review, { via, url: null });
+  const row = isReviewSite(review.siteType) ? await connectionFor(ctx, review) : undefined;
+  const conn = row ? await siteConnection(ctx.env, row) : null;
+  const client = conn ? reviewSiteClient(conn, deps.fetch, { quota: ctx.env.PROVIDER_QUOTA, now: deps.now }) : null;
+  if (!client || !row) throw unsupported(await manualReplyUrl(ctx, review, null), review.siteType, "no_connection");
+  if (!client.reply) throw unsupported(await manualReplyUrl(ctx, review, client), review.siteType, "no_reply_api");
+  if (!review.externalReviewId) throw unsupported(await manualReplyUrl(ctx, review, client), review.siteType, "no_external_review_id");
+  let outcome;
+  try {
+    if (client instanceof GoogleBusinessProfileClient) {
+      GoogleBusinessProfileClient.assertReplyFits(response.text);
+      await assertGoogleVerified(ctx, row, client);
+    }
+    outcome = await client.reply(review.externalReviewId, response.text);
+  } catch (err) {
+    throw await publishError(ctx, row, review, err);
+  }
+  if (outcome?.moderation) return applyModeration(ctx, response, review, outcome.moderation, review.siteType);
+  return markPublished(ctx, response, review, { via: review.siteType, url: null });
 }
 
-/**
- * approved -> published, with who did it, audited (response.published) with the review and its inbox
- * item marked responded in the same batch: the same for an API publish and for a reply a person
- * posted by hand on the site (via "manual", the sites without a reply API, as every competitor offers).
- */
-function markPublished(ctx: ServiceContext, response: ResponseRow, review: ReviewRow, o: { via: string; url: string | null }) {
-  const now = nowIso();
-  const by = ctx.actor.type === "user" ? ctx.actor.userId : null;
-  return moveResponse(ctx, response, "publish", { publishedAt: now, publishedVia: o.via, publishedByUserId: by, publishedUrl: o.url }, [
-    ctx.db.update(reviews).set({ status: "responded", updatedAt: now }).where(and(eq(reviews.id, review.id), eq(reviews.tenantId, ctx.tenantId))),
-    ctx.db.update(inboxItems).set({ status: "responded", updatedAt: now }).where(and(eq(inboxItems.reviewId, review.id), eq(inboxItems.tenantId, ctx.tenantId))),
-  ]);
+/** What the caller is told when the reply could not go out (the response stays approved). */
+async function publishError(ctx: ServiceContext, row: IntegrationRow, review: ReviewRow, err: unknown): Promise<unknown> {
+  if (err instanceof RangeError) return validationError([{ path: "text", message: err.message }]);
+  if (err instanceof QuotaWaitError) {
+    return new ApiError("RATE_LIMITED", `${err.message}; publish again after Retry-After`, { siteType: review.siteType, retryAfterSeconds: err.retryAfterSeconds }, {
+      "Retry-After": String(err.retryAfterSeconds ?? 60),
+    });
+  }
+  if (err instanceof GoogleApiError && err.locationNotVerified) {
+    // Google's own word (the location lost its verification since we last asked): remember it
+    await recordVerification(ctx, row, false);
+    return locationNotVerified();
+  }
+  if (err instanceof ReviewSiteError) {
+    return new ApiError("UPSTREAM_ERROR", `${review.siteType} refused the reply: ${err.message}`, {
+      siteType: review.siteType, upstreamStatus: err.status, upstreamError: err.message, retryAfterSeconds: err.retryAfterSeconds,
+    });
+  }
+  return err;
 }

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { RESPONSE_STATUSES, type reviewResponses } from "../../db/schema";
+import { PROVIDER_REPLY_STATES, RESPONSE_STATUSES, type reviewResponses } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
 import { ReviewSchema } from "./schemas";
 
@@ -18,6 +18,14 @@ export const ReviewResponseSchema = z
     publishedVia: z.string().nullable().openapi({ description: "the review site it was posted to by API, local for first-party reviews, or manual when a person posted it by hand" }),
     publishedByUserId: z.string().nullable().openapi({ description: "the user who published it (null for an API key)" }),
     publishedUrl: z.string().nullable().openapi({ description: "where the reply posted by hand can be seen, when given" }),
+    moderation: z
+      .object({
+        state: z.enum(PROVIDER_REPLY_STATES).openapi({ description: "pending: held by the site's moderators (the response stays approved); active: live (published); rejected: refused (the response is rejected)" }),
+        policyViolation: z.string().nullable().openapi({ description: "the policy the site says a rejected reply broke" }),
+        checkedAt: DateTime.nullable(),
+      })
+      .nullable()
+      .openapi({ description: "the review site's own moderation of the reply (Google); null where the site does not moderate or nothing was sent" }),
     createdAt: DateTime,
     updatedAt: DateTime,
   })
@@ -85,6 +93,7 @@ export const toResponse = (r: ResponseRow) => ({
   publishedVia: r.publishedVia,
   publishedByUserId: r.publishedByUserId,
   publishedUrl: r.publishedUrl,
+  moderation: r.providerState ? { state: r.providerState, policyViolation: r.providerPolicyViolation, checkedAt: r.providerCheckedAt } : null,
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });

@@ -51,7 +51,8 @@ export async function createResponse(ctx: ServiceContext, reviewId: string, inpu
   const row: ResponseRow = {
     id: newId(), tenantId: ctx.tenantId, reviewId, text, status: "draft", assignedToUserId: input.assignedToUserId ?? null,
     rejectionReason: null, aiGenerated: Boolean(input.useAi), createdByUserId: actorUserId(ctx), decidedByUserId: null,
-    submittedAt: null, decidedAt: null, publishedAt: null, publishedVia: null, publishedByUserId: null, publishedUrl: null, createdAt: now, updatedAt: now,
+    submittedAt: null, decidedAt: null, publishedAt: null, publishedVia: null, publishedByUserId: null, publishedUrl: null,
+    providerState: null, providerPolicyViolation: null, providerCheckedAt: null, createdAt: now, updatedAt: now,
   };
   await commit(ctx, [
     ctx.db.insert(reviewResponses).values(row),
@@ -78,8 +79,11 @@ export async function listApprovalQueue(ctx: ServiceContext, q: { limit: number;
 
 const AUDIT_ACTIONS: Record<ResponseAction, string> = {
   edit: "response.updated", submit: "response.submitted", approve: "response.approved", reject: "response.rejected", publish: "response.published",
+  await_moderation: "response.moderation_pending", moderation_pass: "response.published", moderation_reject: "response.moderation_rejected",
 };
-const EVENTS: Partial<Record<ResponseAction, EventType>> = { submit: "response.submitted", approve: "response.approved", publish: "response.published" };
+const EVENTS: Partial<Record<ResponseAction, EventType>> = {
+  submit: "response.submitted", approve: "response.approved", publish: "response.published", moderation_pass: "response.published",
+};
 
 /**
  * Applies one state-table move and writes it with its audit row (and event) in one batch. The
@@ -118,9 +122,11 @@ export async function updateResponse(ctx: ServiceContext, id: string, input: Upd
   return moveResponse(ctx, before, "edit", {
     text: input.text,
     ...(input.assignedToUserId !== undefined ? { assignedToUserId: input.assignedToUserId } : {}),
-    // an edited text is a person's text, and a rejected draft starts over
+    // an edited text is a person's text, and a rejected draft starts over (a new text for the site's moderators too)
     aiGenerated: false,
     rejectionReason: null,
+    providerState: null,
+    providerPolicyViolation: null,
   });
 }
 

@@ -7,12 +7,14 @@ import { backoffSeconds } from "../../lib/backoff";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { nowIso } from "../../lib/time";
-import { REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn } from "../../providers/review-sites";
+import { QuotaWaitError, REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn } from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
 import type { IntegrationRow } from "../integrations/schemas";
 import { assertLocationsInTenant } from "./service";
 import { systemContext } from "../../lib/system-context";
+import { observeModeration } from "./reply-outcome";
 import { findByExternalIds, prepareReview, type ReviewInput } from "./upsert";
+import { DEFAULT_BACKOFF_SECONDS } from "../../providers/review-sites/quota";
 
 /** One REVIEW_SYNC message: sync this integration from `cursor`, keeping reviews changed since `since`. */
 export interface ReviewSyncJob {
@@ -126,7 +128,12 @@ async function storePage(ctx: ServiceContext, row: IntegrationRow, page: Externa
     prepared.push(await prepareReview(ctx, toInput(r, row), existing.get(r.externalReviewId), now));
   }
   const changed = prepared.filter((p) => p.changed);
-  if (!changed.length) return { created: 0, updated: 0 };
+  // the site's verdict on replies we sent (Google moderation), after the page's own writes
+  const moderate = () => observeModeration(ctx, row.connectorType, page, existing);
+  if (!changed.length) {
+    await moderate();
+    return { created: 0, updated: 0 };
+  }
   const created = changed.filter((p) => p.created).map((p) => p.row.id);
   const updated = changed.filter((p) => !p.created).map((p) => p.row.id);
   await commit(
@@ -140,6 +147,7 @@ async function storePage(ctx: ServiceContext, row: IntegrationRow, page: Externa
     ],
     changed.flatMap((p) => p.events),
   );
+  await moderate();
   return { created: created.length, updated: updated.length };
 }
 
@@ -147,18 +155,38 @@ const isNewer = (r: ExternalReview, since: string | null) => !since || !(r.updat
 
 export type SyncOutcome =
   | { kind: "done"; created: number; updated: number }
-  | { kind: "continue"; cursor: string; created: number; updated: number };
+  | { kind: "continue"; cursor: string; created: number; updated: number }
+  /** the quota is used up: go on from `cursor` after `delaySeconds` (`local`: our limiter said so, the site was not called) */
+  | { kind: "wait"; cursor: string | null; delaySeconds: number; local: boolean; created: number; updated: number };
 
-/** Works through up to PAGES_PER_MESSAGE pages (newest first), stopping at reviews older than `since`. */
-export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, job: ReviewSyncJob, fetchFn: FetchFn): Promise<SyncOutcome | null> {
+export interface SyncDeps {
+  fetch: FetchFn;
+  /** the quota limiter's clock (tests run it virtually) */
+  now?: () => number;
+}
+
+/**
+ * Works through up to PAGES_PER_MESSAGE pages (newest first), stopping at reviews older than `since`.
+ * Every call asks the shared quota limiter first. When the limiter says wait, or the site answers 429
+ * after some pages were stored, the rest goes on from the current page after the wait: pages already
+ * stored are not fetched again and no review is skipped.
+ */
+export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, job: ReviewSyncJob, deps: SyncDeps): Promise<SyncOutcome | null> {
   const conn = await siteConnection(ctx.env, row);
   if (!conn) return null;
-  const client = reviewSiteClient(conn, fetchFn);
+  const client = reviewSiteClient(conn, deps.fetch, { quota: ctx.env.PROVIDER_QUOTA, now: deps.now });
   let cursor = job.cursor;
   let created = 0;
   let updated = 0;
   for (let pages = 0; pages < PAGES_PER_MESSAGE; pages++) {
-    const page = await client.listReviews(cursor);
+    let page;
+    try {
+      page = await client.listReviews(cursor);
+    } catch (err) {
+      const local = err instanceof QuotaWaitError;
+      if (!(err instanceof ReviewSiteError && err.rateLimited && (local || pages > 0))) throw err;
+      return { kind: "wait", cursor, delaySeconds: err.retryAfterSeconds ?? DEFAULT_BACKOFF_SECONDS, local, created, updated };
+    }
     const fresh = page.reviews.filter((r) => isNewer(r, job.since));
     const counts = await storePage(ctx, row, fresh);
     created += counts.created;
@@ -184,8 +212,7 @@ async function recordResult(db: Db, row: IntegrationRow, set: Partial<Pick<Integ
  * A 429 retries the message after Retry-After (else backoff); 5xx and network errors retry with
  * backoff; other site errors (bad token, unknown business) are recorded and the message is dropped.
  */
-export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, deps: { fetch: FetchFn } = { fetch: (...a) => fetch(...a) }) {
-  const db = createDb(env.DB);
+export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, deps: SyncDeps = { fetch: (...a) => fetch(...a) }) {
   for (const message of batch.messages) {
     const job = message.body;
     if (!isJob(job)) {
@@ -193,6 +220,8 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
       message.ack();
       continue;
     }
+    // env.DB is the tenant's shard here (the wiring splits batches by shard: byTenantShard)
+    const db = createDb(env.DB);
     const row = await db.select().from(integrations).where(and(eq(integrations.id, job.integrationId), eq(integrations.tenantId, job.tenantId))).get();
     if (!row || !row.isEnabled || !row.locationId) {
       message.ack();
@@ -200,9 +229,13 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
     }
     const ctx = await systemContext(env, job.tenantId, "review-sync");
     try {
-      const outcome = await syncIntegration(ctx, row, job, deps.fetch);
+      const outcome = await syncIntegration(ctx, row, job, deps);
       if (outcome?.kind === "continue") {
         await env.REVIEW_SYNC.send({ ...job, cursor: outcome.cursor } satisfies ReviewSyncJob);
+      } else if (outcome?.kind === "wait") {
+        // a wait for quota is not a failure: a fresh message, so it never counts towards dead-lettering
+        await env.REVIEW_SYNC.send({ ...job, cursor: outcome.cursor } satisfies ReviewSyncJob, { delaySeconds: outcome.delaySeconds });
+        if (!outcome.local) await recordResult(db, row, { lastSyncStatus: "rate_limited", lastSyncError: "google answered 429 RESOURCE_EXHAUSTED; continuing after the wait" });
       } else if (outcome) {
         await recordResult(db, row, { lastSyncAt: job.startedAt, lastSyncStatus: "ok", lastSyncError: null });
       }

@@ -1,5 +1,7 @@
 import { FacebookClient } from "./facebook";
+import type { ProviderQuota } from "../../durable/provider-quota";
 import { GoogleBusinessProfileClient } from "./google";
+import { googleQuotaGate } from "./quota";
 import { TrustpilotClient } from "./trustpilot";
 import type { FetchFn, ReviewSiteClient } from "./types";
 import { YelpClient } from "./yelp";
@@ -25,18 +27,27 @@ export interface SiteConnection {
 
 const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
 
+/** The shared quota limiter (env.PROVIDER_QUOTA) and, for tests on a virtual clock, its time. */
+export interface QuotaOptions {
+  quota?: DurableObjectNamespace<ProviderQuota>;
+  now?: () => number;
+}
+
 /**
  * The client for a connected review site. Base URL overrides (config.apiBaseUrl, config.partnerApiBaseUrl)
  * are honoured only on sandbox integrations, so a production connection always talks to the real API.
+ * With `opts.quota` the Google client asks the shared limiter before every call.
  */
-export function reviewSiteClient(conn: SiteConnection, fetchFn: FetchFn): ReviewSiteClient {
+export function reviewSiteClient(conn: SiteConnection, fetchFn: FetchFn, opts: QuotaOptions = {}): ReviewSiteClient {
   const c = conn.config;
   const baseUrl = conn.isSandbox ? str(c.apiBaseUrl) : undefined;
   const partnerBaseUrl = conn.isSandbox ? str(c.partnerApiBaseUrl) : undefined;
   const k = conn.credentials;
   switch (conn.connectorType) {
-    case "google":
-      return new GoogleBusinessProfileClient({ accountId: String(c.accountId), locationId: String(c.locationId), accessToken: k.accessToken ?? "", baseUrl }, fetchFn);
+    case "google": {
+      const cfg = { accountId: String(c.accountId), locationId: String(c.locationId), accessToken: k.accessToken ?? "", baseUrl, verificationsBaseUrl: baseUrl };
+      return new GoogleBusinessProfileClient(cfg, fetchFn, googleGates(cfg, opts));
+    }
     case "trustpilot":
       return new TrustpilotClient({ businessUnitId: String(c.businessUnitId), businessUserId: str(c.businessUserId), accessToken: k.accessToken ?? "", baseUrl }, fetchFn);
     case "yelp":
@@ -46,4 +57,15 @@ export function reviewSiteClient(conn: SiteConnection, fetchFn: FetchFn): Review
   }
 }
 
-export { ReviewSiteError, type BusinessSummary, type ExternalReview, type FetchFn, type ReviewSiteClient } from "./types";
+function googleGates(cfg: { accountId: string; locationId: string }, opts: QuotaOptions) {
+  if (!opts.quota) return undefined;
+  const profile = `accounts/${cfg.accountId}/locations/${cfg.locationId}`;
+  return {
+    reviews: googleQuotaGate(opts.quota, { api: "mybusiness", profile, now: opts.now }),
+    verifications: googleQuotaGate(opts.quota, { api: "mybusinessverifications", profile, now: opts.now }),
+  };
+}
+
+export { GoogleApiError, GoogleBusinessProfileClient } from "./google";
+export { QuotaWaitError, type QuotaGate } from "./quota";
+export { ReviewSiteError, type BusinessSummary, type ExternalReview, type FetchFn, type ReplyModeration, type ReviewSiteClient } from "./types";

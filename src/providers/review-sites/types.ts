@@ -18,6 +18,19 @@ export interface ExternalReview {
   replyText: string | null;
   /** a site's own verdict without stars (Facebook recommendation_type) */
   recommendation?: "positive" | "negative" | null;
+  /** where the site moderates owner replies (Google): the reply's state there */
+  replyModeration?: ReplyModeration | null;
+}
+
+/** A moderated reply's state on the site: held for review, live, or refused for a policy. */
+export interface ReplyModeration {
+  state: "pending" | "active" | "rejected";
+  policyViolation: string | null;
+}
+
+/** What a reply call learnt: the site's moderation state, where the site has one. */
+export interface ReplyOutcome {
+  moderation: ReplyModeration | null;
 }
 
 /** A business's public standing on a site (competitor tracking). */
@@ -39,7 +52,7 @@ export interface ReviewSiteClient {
   readonly site: string;
   listReviews(cursor: string | null): Promise<ReviewPage>;
   /** absent where the site (or this connection) offers no reply API */
-  reply?(externalReviewId: string, text: string): Promise<void>;
+  reply?(externalReviewId: string, text: string): Promise<ReplyOutcome | void>;
   /** any business's rating and review count, where the site's API offers it (Yelp Fusion) */
   businessSummary?(businessId: string): Promise<BusinessSummary>;
   /** where a person can reply by hand */

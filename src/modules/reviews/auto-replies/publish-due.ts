@@ -58,7 +58,8 @@ async function publishOne(env: Env, due: AutoReplyRow, now: Date, deps: Deps): P
     if (code === "INVALID_TRANSITION") return settle(env, leased, "withdraw", { cancelReason: "reject" });
     const attempts = leased.attempts + 1;
     const lastError = `${code}: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
-    if ((code === "UPSTREAM_ERROR" || code === "INTERNAL") && attempts < MAX_PUBLISH_ATTEMPTS) {
+    // RATE_LIMITED: our limiter held the reply back (Google quota); it goes out on a later try
+    if ((code === "UPSTREAM_ERROR" || code === "RATE_LIMITED" || code === "INTERNAL") && attempts < MAX_PUBLISH_ATTEMPTS) {
       return settle(env, leased, "retry", { attempts, lastError, publishAt: addSeconds(now, RETRY_MINUTES * 60 * attempts).toISOString() });
     }
     // the response stays approved: a person can still publish it or reply by hand
