@@ -86,11 +86,12 @@ export function parseExecuteJson(out) {
  * `run(args)` runs wrangler and returns (or resolves to) its stdout, throwing on a non-zero exit;
  * `root` is the directory of the wrangler config (migrations/ is beside it).
  */
-export async function migrate({ raw, env, where, root, run }) {
+export async function migrate({ raw, env, where, root, run, persistTo }) {
   const databases = d1Databases(raw, env);
   if (!databases.length) throw new Error(`no d1_databases for ${env ? `env ${env}` : "the local environment"} in wrangler.toml`);
   const scope = [where, ...(env ? ["--env", env] : [])];
-  const local = where === "--local" ? ["--persist-to", path.join(root, ".wrangler", "state")] : [];
+  // `persistTo`: another local state directory (scripts/crash-sends.mjs runs on a state of its own)
+  const local = where === "--local" ? ["--persist-to", persistTo ?? path.join(root, ".wrangler", "state")] : [];
 
   /** A config naming one database with the given folder: for the tenant or legacy folder on the control database. */
   const override = (entry, folder, name) => {

@@ -9,7 +9,7 @@ import { CLAIM_ORPHANED_AFTER_MS } from "../../src/modules/solicitations/reconci
 import { sweepStalePending } from "../../src/modules/solicitations/stale";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, db, type World } from "../helpers/seed";
-import { newContact, newLocation, outboxFor, pendingRow, solicitationRow } from "../sending/helpers";
+import { newContact, newLocation, outboxFor, pendingRow, solicitationRow, waitForStatus } from "../sending/helpers";
 import type { FetchLike } from "../../src/providers/messaging/types";
 import { faultyEnv, insertInto, serviceContext, updateOf } from "./faults";
 import { claimOf, ok, sendgrid } from "./sends";
@@ -133,6 +133,29 @@ describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, ()
     }
     await sweepAt(25 * 3600_000);
     for (const s of all) expect((await solicitationRow(s.id))!.status).toBe("SENT");
+  });
+
+  it("the outbox: a kill after the claims, before its rows were written: the outbox never took them, so they are queued again and sent once", async () => {
+    aLoc ??= await newLocation(w);
+    const all = await pending(3, "A");
+    // the runtime dies as the outbox write starts: that write and everything after it never happen
+    let dead = false;
+    const broken = faultyEnv([{ match: (sql) => (dead ||= insertInto("outbox_messages")(sql)), times: Number.POSITIVE_INFINITY }]);
+    const batch = createMessageBatch("sends", all.map((s, i) => ({ id: `n-${s.id}-${i}`, timestamp: new Date(), attempts: 1, body: { solicitationId: s.id } })));
+    await deliverSends(batch, broken.env, createExecutionContext()).catch(() => undefined);
+    // as at the kill: claimed for the outbox, no row; the runtime's queue message died with it
+    for (const s of all) {
+      expect(await claimOf(s.id)).toMatchObject({ provider: "outbox", providerMessageId: null });
+      expect(await outboxFor(s.id)).toHaveLength(0);
+    }
+    const result = await sweepAt(CLAIM_ORPHANED_AFTER_MS + 60_000);
+    expect(result).toMatchObject({ resent: 3, outcomeUnknown: 0 });
+    for (const s of all) {
+      const row = await waitForStatus(s.id, "SENT");
+      const box = await outboxFor(s.id);
+      expect(box).toHaveLength(1);
+      expect(row).toMatchObject({ provider: "outbox", providerMessageId: box[0]!.id, deliveryOutcome: null });
+    }
   });
 
   it("a claim still in flight (younger than a consumer can run) is left alone; a PENDING row never claimed still fails after 24 hours", async () => {

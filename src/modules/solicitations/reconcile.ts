@@ -6,6 +6,7 @@ import type { Env } from "../../env";
 import { dispatchEvents } from "../../lib/events";
 import { nowIso } from "../../lib/time";
 import { causeOf } from "./cause";
+import { enqueueSends } from "./queue";
 import { sentEvent } from "./sent-event";
 
 /**
@@ -36,12 +37,14 @@ interface Reconciled {
  * result. It is never sent again; its state comes from what is known, in this order:
  *   1. the claim carries the provider's message id (written as the provider answered) → SENT;
  *   2. the outbox holds its message (the outbox is a D1 write: the row is the proof) → SENT;
- *   3. nothing can tell → SENT with deliveryOutcome "unknown" (a later delivery report carrying our
+ *   3. a claim for the outbox without its row: never taken (the outbox write is atomic) → the claim
+ *      is released and the message queued again;
+ *   4. nothing can tell → SENT with deliveryOutcome "unknown" (a later delivery report carrying our
  *      id resolves it, src/modules/solicitations/webhooks.ts).
  * Never FAILED: a message that may have gone out is not reported as failed. One batch per run,
  * every write conditional on PENDING; the `solicitation.sent` event has one id per solicitation.
  */
-export async function reconcileInterruptedSends(db: Db, env: Env, now: Date): Promise<{ sent: number; unknown: number }> {
+export async function reconcileInterruptedSends(db: Db, env: Env, now: Date): Promise<{ sent: number; unknown: number; resent: number }> {
   const orphanedBefore = nowIso(new Date(now.getTime() - CLAIM_ORPHANED_AFTER_MS));
   const rows = await db
     .select({
@@ -58,8 +61,11 @@ export async function reconcileInterruptedSends(db: Db, env: Env, now: Date): Pr
     .innerJoin(sendRecords, eq(sendRecords.solicitationId, solicitations.id))
     .where(and(eq(solicitations.status, "PENDING"), lt(sendRecords.createdAt, orphanedBefore)))
     .limit(LIMIT);
-  if (!rows.length) return { sent: 0, unknown: 0 };
-  const found: Reconciled[] = rows.map((r) => {
+  if (!rows.length) return { sent: 0, unknown: 0, resent: 0 };
+  // the outbox answers for itself: its write is one D1 batch, so a claim for it with no row means
+  // the message was never taken: the claim is released and the message queued again (no double)
+  const neverTaken = rows.filter((r) => r.claimProvider === "outbox" && !r.claimMessageId && !r.outboxId).map((r) => r.s);
+  const found: Reconciled[] = rows.filter((r) => !neverTaken.includes(r.s)).map((r) => {
     // a claim written before claims named their provider says "pending"
     const claimProvider = r.claimProvider === "pending" ? null : r.claimProvider;
     const known = r.claimMessageId ? { provider: claimProvider, providerMessageId: r.claimMessageId } : r.outboxId ? { provider: "outbox", providerMessageId: r.outboxId } : null;
@@ -96,12 +102,16 @@ export async function reconcileInterruptedSends(db: Db, env: Env, now: Date): Pr
       .where(and(sql`${sendRecords.solicitationId} in ${ids}`, isNull(sendRecords.providerMessageId))),
     db.update(contacts).set({ lastActivityAt: at }).where(and(sql`${contacts.id} in ${jsonIds(found.map((r) => r.contactId))}`, isNull(contacts.anonymizedAt))),
     ...events.map((e) => e.statement),
+    ...(neverTaken.length
+      ? [db.delete(sendRecords).where(and(sql`${sendRecords.solicitationId} in ${jsonIds(neverTaken.map((s) => s.id))}`, isNull(sendRecords.providerMessageId), eq(sendRecords.provider, "outbox")))]
+      : []),
   ];
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  await enqueueSends(env, neverTaken);
   // events another path wrote first stay as they are; unsent ones go to the queue now
-  await dispatchEvents(db, env, events.map((e) => e.event.id));
+  if (events.length) await dispatchEvents(db, env, events.map((e) => e.event.id));
   const unknown = found.filter((r) => r.deliveryOutcome === "unknown").length;
-  return { sent: found.length - unknown, unknown };
+  return { sent: found.length - unknown, unknown, resent: neverTaken.length };
 }
 
 const jsonIds = (ids: string[]) => sql`(select value from json_each(${JSON.stringify([...new Set(ids)])}))`;

@@ -13,7 +13,11 @@ import { reconcileInterruptedSends } from "./reconcile";
 export const REQUEUE_AFTER_MS = 30 * 60_000;
 /** A PENDING solicitation this old is given up on: FAILED. */
 export const GIVE_UP_AFTER_MS = 24 * 3600_000;
-const LIMIT = 500;
+/**
+ * Requeued per run: a whole campaign send (5,000) whose queue messages died with the runtime comes
+ * back in one sweep cycle (two columns a row; the queue takes them 100 per call, in parallel).
+ */
+const REQUEUE_LIMIT = 5_000;
 /** solicitations failed per sweep run, in one commit with their events (the next run takes the rest) */
 const FAIL_LIMIT = 90;
 
@@ -24,7 +28,7 @@ const FAIL_LIMIT = 90;
  * claim left by a dead consumer) to SENT, or SENT with an unknown outcome (reconcile.ts), never
  * resent; and fail those still PENDING a day later that never reached a provider.
  */
-export async function sweepStalePending(env: Env, now: Date): Promise<{ requeued: number; failed: number; reconciled: number; outcomeUnknown: number }> {
+export async function sweepStalePending(env: Env, now: Date): Promise<{ requeued: number; failed: number; reconciled: number; outcomeUnknown: number; resent: number }> {
   const db = createDb(env.DB);
   const requeueBefore = nowIso(new Date(now.getTime() - REQUEUE_AFTER_MS));
   const giveUpBefore = nowIso(new Date(now.getTime() - GIVE_UP_AFTER_MS));
@@ -34,7 +38,7 @@ export async function sweepStalePending(env: Env, now: Date): Promise<{ requeued
       .from(solicitations)
       .leftJoin(sendRecords, eq(sendRecords.solicitationId, solicitations.id))
       .where(and(eq(solicitations.status, "PENDING"), lt(solicitations.createdAt, requeueBefore), gte(solicitations.createdAt, giveUpBefore), isNull(sendRecords.solicitationId)))
-      .limit(LIMIT),
+      .limit(REQUEUE_LIMIT),
     // never handed to a provider (no claim): a claimed one is reconciled instead, never FAILED
     db
       .select({ id: solicitations.id, tenantId: solicitations.tenantId, contactId: solicitations.contactId, channel: solicitations.channel })
@@ -61,5 +65,5 @@ export async function sweepStalePending(env: Env, now: Date): Promise<{ requeued
     );
     await Promise.all(deferred);
   }
-  return { requeued: lost.length, failed: expired.length, reconciled: reconciled.sent, outcomeUnknown: reconciled.unknown };
+  return { requeued: lost.length, failed: expired.length, reconciled: reconciled.sent, outcomeUnknown: reconciled.unknown, resent: reconciled.resent };
 }
