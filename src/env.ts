@@ -23,6 +23,8 @@ export interface Env {
   CLICKS?: Queue;
   MCP_SESSIONS: DurableObjectNamespace<McpSessions>;
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
+  /** Cloudflare Email Sending (`[[send_email]]` in wrangler.toml): the `cloudflare` email provider (docs/messaging.md) */
+  EMAIL?: SendEmail;
   /** optional Workers AI binding: when present the agents, the assistant and reply drafting use the llm engine (docs/ai.md) */
   AI?: Ai;
 

@@ -45,7 +45,7 @@ async function settingsFrom(env: Env, row: MessagingSettingsRow | undefined, cha
 type ResolveDeps = Omit<ProviderDeps, "fetch" | "publicBaseUrl">;
 
 const providerFrom = (db: Db, env: Env, settings: ChannelSettings | null, fetchImpl?: FetchLike, deps: ResolveDeps = {}): MessageProvider =>
-  settings ? createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL }) : new OutboxProvider(db);
+  settings ? createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL, sendEmail: deps.sendEmail ?? env.EMAIL }) : new OutboxProvider(db);
 
 /** The provider for a tenant's channel (see resolveChannelSettings), or the outbox when there is none. */
 export async function resolveProvider(
