@@ -168,6 +168,7 @@ export const envSchema = z.looseObject({
   MCP_SESSIONS: binding("Durable Object namespace", "idFromName"),
   RATE_LIMITER: binding("Durable Object namespace", "idFromName"),
   AI: binding("Workers AI", "run").optional(),
+  EMAIL: binding("send_email", "send").optional(),
 
   ENVIRONMENT: text,
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }),
