@@ -26,6 +26,8 @@ export interface Env {
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   /** providers' quotas, one instance per provider account, shared by every isolate (docs/reviews.md) */
   PROVIDER_QUOTA: DurableObjectNamespace<ProviderQuota>;
+  /** Cloudflare Email Sending (`[[send_email]]` in wrangler.toml): the `cloudflare` email provider (docs/messaging.md) */
+  EMAIL?: SendEmail;
   /** optional Workers AI binding: when present the agents, the assistant and reply drafting use the llm engine (docs/ai.md) */
   AI?: Ai;
 
@@ -170,6 +172,7 @@ export const envSchema = z.looseObject({
   RATE_LIMITER: binding("Durable Object namespace", "idFromName"),
   PROVIDER_QUOTA: binding("Durable Object namespace", "idFromName"),
   AI: binding("Workers AI", "run").optional(),
+  EMAIL: binding("send_email", "send").optional(),
 
   ENVIRONMENT: text,
   PUBLIC_BASE_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }),

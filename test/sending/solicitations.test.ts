@@ -214,12 +214,13 @@ describe("the policy through the route", () => {
     const first = await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" });
     const base = (await solicitationRow(first.body.id))!;
     const days = [1.5, 2, 3, 6.9];
-    await db().insert(solicitations).values(
-      days.map((d, i) => ({
+    // one row per statement: four rows of every column would pass D1's 100 bound values
+    for (const [i, d] of days.entries()) {
+      await db().insert(solicitations).values({
         ...base, id: `${base.id}-old${i}`, shortLinkToken: `${base.shortLinkToken}-${i}`, status: "SENT" as const,
         createdAt: new Date(Date.now() - d * 24 * 3600_000).toISOString(),
-      })),
-    );
+      });
+    }
     await db().update(solicitations).set({ createdAt: new Date(Date.now() - 25 * 3600_000).toISOString() }).where(eq(solicitations.id, base.id));
     const res = await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" });
     expect(res.body.blockedReason).toBe("FREQUENCY_CAP_WEEKLY");

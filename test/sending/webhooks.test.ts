@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, consentRecords, contacts, domainEvents, solicitations } from "../../src/db/schema";
+import { auditEvents, consentRecords, contacts, domainEvents, sendRecords, solicitations } from "../../src/db/schema";
 import { request } from "../helpers/http";
 import { createWorld, db, type World } from "../helpers/seed";
 import { b64, hex, hmac } from "../messaging/stand-in";
@@ -161,6 +161,37 @@ describe("SendGrid", () => {
     expect(res.body.applied).toBe(1);
     expect(await solicitationRow(s.id)).toMatchObject({ status: "BOUNCED", failureReason: "550 unknown user" });
     expect(await eventsOf("solicitationId", s.id)).toEqual(["solicitation.delivered", "solicitation.bounced"]);
+  });
+
+  it("a report carrying our id resolves a send whose answer was lost: PENDING with a claim, or SENT with an unknown outcome (docs/sending.md, Crash truth)", async () => {
+    const claimed = async (o: { unknown: boolean }) => {
+      const c = await newContact(w);
+      const id = await pendingRow({ tenantId: w.tenantA.id, contactId: c.id, locationId: loc.id });
+      const at = new Date(Date.now() - 60_000).toISOString();
+      await db().insert(sendRecords).values({ solicitationId: id, provider: "sendgrid", providerMessageId: null, createdAt: at });
+      if (o.unknown) await db().update(solicitations).set({ status: "SENT", provider: "sendgrid", sentAt: at, deliveryOutcome: "unknown" }).where(eq(solicitations.id, id));
+      return id;
+    };
+    const lost = await claimed({ unknown: false });
+    const unknown = await claimed({ unknown: true });
+    const never = await pendingRow({ tenantId: w.tenantA.id, contactId: (await newContact(w)).id, locationId: loc.id });
+    const ts = Math.floor(Date.now() / 1000);
+    const res = await sendgrid([
+      { event: "delivered", sg_message_id: "sg-lost.filter1", solicitation_id: lost, email: "x@example.com", timestamp: ts },
+      { event: "bounce", type: "bounce", reason: "550 no such user", sg_message_id: "sg-unknown.filter1", solicitation_id: unknown, email: "y@example.com", timestamp: ts },
+      // never handed to a provider (no claim): a report naming it is not believed
+      { event: "delivered", sg_message_id: "sg-never.filter1", solicitation_id: never, email: "z@example.com", timestamp: ts },
+    ]);
+    expect(res.body).toMatchObject({ received: 3, applied: 2 });
+    expect(await solicitationRow(lost)).toMatchObject({ status: "DELIVERED", provider: "sendgrid", providerMessageId: "sg-lost", deliveryOutcome: null });
+    expect((await solicitationRow(lost))!.sentAt).not.toBeNull();
+    expect(await solicitationRow(unknown)).toMatchObject({ status: "BOUNCED", providerMessageId: "sg-unknown", deliveryOutcome: null, failureReason: "550 no such user" });
+    expect((await solicitationRow(never))!.status).toBe("PENDING");
+    expect((await eventsOf("solicitationId", lost)).sort()).toEqual(["solicitation.delivered", "solicitation.sent"]);
+    expect(await eventsOf("solicitationId", unknown)).toEqual(["solicitation.bounced"]);
+    expect((await db().select().from(sendRecords).where(eq(sendRecords.solicitationId, lost)).get())!.providerMessageId).toBe("sg-lost");
+    // the same report again changes nothing
+    expect((await sendgrid([{ event: "delivered", sg_message_id: "sg-lost.filter1", solicitation_id: lost, email: "x@example.com", timestamp: ts }])).body.applied).toBe(0);
   });
 
   it("never touches another tenant's solicitations", async () => {

@@ -17,6 +17,14 @@ export const BLOCKED_REASONS = [
 ] as const;
 export type BlockedReason = (typeof BLOCKED_REASONS)[number];
 
+/**
+ * What is known of a send's outcome beyond the status (docs/sending.md, "Crash truth"): "unknown"
+ * when the provider was called but the consumer died before its answer, and nothing the provider,
+ * the outbox or a webhook said since can tell whether it was accepted. The status is then SENT.
+ */
+export const DELIVERY_OUTCOMES = ["unknown"] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
 export const solicitations = sqliteTable(
   "solicitations",
   {
@@ -38,6 +46,7 @@ export const solicitations = sqliteTable(
     provider: text("provider"),
     providerMessageId: text("provider_message_id"),
     failureReason: text("failure_reason"),
+    deliveryOutcome: text("delivery_outcome", { enum: DELIVERY_OUTCOMES }),
     sentAt: timestamp("sent_at"),
     deliveredAt: timestamp("delivered_at"),
     clickedAt: timestamp("clicked_at"),
@@ -61,6 +70,8 @@ export const solicitations = sqliteTable(
     index("solicitations_experiment_variant_idx").on(t.experimentId, t.variantId),
     /** the stale-PENDING sweep, across tenants */
     index("solicitations_status_created_idx").on(t.status, t.createdAt),
+    /** the "outcome unknown" filter and count of a campaign (partial: almost every row is null) */
+    index("solicitations_campaign_outcome_idx").on(t.campaignId, t.deliveryOutcome).where(sql`delivery_outcome is not null`),
   ],
 );
 

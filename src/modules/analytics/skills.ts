@@ -1,5 +1,5 @@
-import { and, asc, eq, gte } from "drizzle-orm";
-import { analyticsFunnelDaily as f, analyticsReviewDaily as v } from "../../db/schema";
+import { and, asc, count, eq, gte } from "drizzle-orm";
+import { analyticsFunnelDaily as f, analyticsReviewDaily as v, solicitations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { findCampaignRow } from "../campaigns/service";
 import { funnelCounts, funnelSums, orNull, reviewStats, reviewSums } from "./aggregates";
@@ -14,21 +14,29 @@ const sinceDay = (since?: string) => (since ? dayOf(since) : undefined);
  */
 const steps = (c: FunnelCounts) => ({ ...c, opened: null, responded: c.converted });
 
-/** For the MCP skill campaign.metrics: the campaign's funnel by channel and per template, from `since` (a date or date-time). 404 for another tenant's campaign. */
+/**
+ * For the MCP skill campaign.metrics: the campaign's funnel by channel and per template, from `since` (a date or date-time). 404 for another tenant's campaign.
+ * `outcomeUnknown` counts the sends whose outcome is unknown (counted in `sent`, docs/sending.md "Crash truth"), read live from the
+ * solicitations (a partial index: almost always none).
+ */
 export async function campaignMetrics(ctx: ServiceContext, input: { campaignId: string; since?: string }) {
   const campaign = await findCampaignRow(ctx, input.campaignId);
   const since = sinceDay(input.since);
   const w = and(eq(f.tenantId, ctx.tenantId), eq(f.campaignId, campaign.id), since ? gte(f.day, since) : undefined);
-  const [totals, byChannel, byTemplate] = await ctx.db.batch([
+  const [totals, byChannel, byTemplate, unknown] = await ctx.db.batch([
     ctx.db.select(funnelSums).from(f).where(w),
     ctx.db.select({ channel: f.channel, ...funnelSums }).from(f).where(w).groupBy(f.channel).orderBy(asc(f.channel)),
     ctx.db.select({ channel: f.channel, templateId: f.templateId, ...funnelSums }).from(f).where(w).groupBy(f.channel, f.templateId).orderBy(asc(f.channel), asc(f.templateId)),
+    ctx.db
+      .select({ n: count() })
+      .from(solicitations)
+      .where(and(eq(solicitations.campaignId, campaign.id), eq(solicitations.deliveryOutcome, "unknown"), eq(solicitations.tenantId, ctx.tenantId), since ? gte(solicitations.createdAt, since) : undefined)),
   ]);
   return {
     campaignId: campaign.id,
     name: campaign.name,
     since: since ?? null,
-    totals: steps(funnelCounts(totals[0]!)),
+    totals: { ...steps(funnelCounts(totals[0]!)), outcomeUnknown: unknown[0]?.n ?? 0 },
     byChannel: byChannel.map((x) => ({ channel: x.channel, ...steps(funnelCounts(x)) })),
     byTemplate: byTemplate.map((x) => ({ channel: x.channel, templateId: orNull(x.templateId), ...steps(funnelCounts(x)) })),
   };

@@ -47,7 +47,7 @@ const sendBulk = createRoute({
 });
 
 const list = createRoute({
-  ...base, method: "get", path: "/v1/campaigns/{id}/solicitations", summary: "The campaign's solicitations, newest first, with their contact",
+  ...base, method: "get", path: "/v1/campaigns/{id}/solicitations", summary: "The campaign's solicitations, newest first, with their contact; `deliveryOutcome=unknown` lists the sends whose outcome is unknown",
   request: { params: IdParam, query: CampaignSolicitationsQuery },
   responses: {
     200: json(z.object({ data: z.array(SolicitationWithContactSchema), total: z.number().int() }).openapi("CampaignSolicitationList")),
@@ -61,4 +61,4 @@ export const campaignSendRoutes = createRouter()
     const { contacts: file, ...defaults } = c.req.valid("form");
     return c.json(await sendCampaignBulk(svc(c), c.req.valid("param").id, { file, ...defaults }), 200);
   })
-  .openapi(list, async (c) => c.json(await listCampaignSolicitations(svc(c), c.req.valid("param").id, c.req.valid("query").limit), 200));
+  .openapi(list, async (c) => c.json(await listCampaignSolicitations(svc(c), c.req.valid("param").id, c.req.valid("query")), 200));

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
-import { contacts, locations, solicitations, type MessageChannel } from "../../db/schema";
+import { contacts, locations, solicitations, type DeliveryOutcome, type MessageChannel } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import type { ServiceContext } from "../../lib/context";
 import { sha256Hex } from "../../lib/crypto";
@@ -103,9 +103,14 @@ export async function sendCampaign(ctx: ServiceContext, campaignId: string, inpu
 }
 
 /** GET /v1/campaigns/{id}/solicitations: newest first, each with its contact. */
-export async function listCampaignSolicitations(ctx: ServiceContext, campaignId: string, limit: number) {
+export async function listCampaignSolicitations(ctx: ServiceContext, campaignId: string, query: { limit: number; deliveryOutcome?: DeliveryOutcome }) {
+  const { limit, deliveryOutcome } = query;
   await findCampaignRow(ctx, campaignId);
-  const where = and(eq(solicitations.tenantId, ctx.tenantId), eq(solicitations.campaignId, campaignId));
+  const where = and(
+    eq(solicitations.tenantId, ctx.tenantId),
+    eq(solicitations.campaignId, campaignId),
+    deliveryOutcome ? eq(solicitations.deliveryOutcome, deliveryOutcome) : undefined,
+  );
   const [rows, total] = await ctx.db.batch([
     ctx.db
       .select({

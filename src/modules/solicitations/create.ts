@@ -137,7 +137,7 @@ async function decide(ctx: ServiceContext, requests: SolicitationRequest[], from
       sequenceStepIndex: r.sequenceStepIndex ?? null, channel: r.channel,
       status: blockedReason ? "BLOCKED" : "PENDING",
       shortLinkToken: "",
-      destinationUrl: r.destinationUrl ?? null, blockedReason, provider: null, providerMessageId: null, failureReason: null,
+      destinationUrl: r.destinationUrl ?? null, blockedReason, provider: null, providerMessageId: null, failureReason: null, deliveryOutcome: null,
       sentAt: null, deliveredAt: null, clickedAt: null, convertedAt: null,
       idempotencyKey: r.idempotencyKey ?? id, metadata: r.metadata ?? {}, createdAt, updatedAt: createdAt,
     };

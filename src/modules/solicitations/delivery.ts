@@ -18,6 +18,7 @@ import { buildMessage, DEFAULT_TEMPLATES, linksFor, pickBinding } from "./messag
 import { evaluateAtSend } from "./policy";
 import type { SendMessage } from "./queue";
 import { moveStatement } from "./states";
+import { sentEvent } from "./sent-event";
 import { withEmailFooter } from "../white-label/render";
 import { publicBaseUrlOf } from "../white-label/resolve";
 
@@ -35,7 +36,7 @@ type Solicitation = DeliveryData["solicitations"] extends Map<string, infer S> ?
 type Outcome =
   | { kind: "ack" }
   | { kind: "retry"; delaySeconds: number }
-  | { kind: "write"; statements: BatchItem<"sqlite">[]; events: PendingEvent[]; receipt?: Receipt };
+  | { kind: "write"; statements: BatchItem<"sqlite">[]; events: PendingEvent[]; receipt?: Receipt; failed?: true };
 
 /** What a provider accepted, to be written onto the send's claim before anything else. */
 interface Receipt {
@@ -143,20 +144,26 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
     }
   }
 
-  // 2. claim the send records of everything about to go out, in one statement
-  const claimed = await claimSends(db, toSend.map((p) => p.s.id), nowIso(now));
+  // 2. claim the send records of everything about to go out, in one statement, each with the name
+  // of the provider it goes to (what an interrupted send is reconciled against: docs/sending.md)
+  const providers = new Map<string, MessageProvider>();
+  for (const p of toSend) providers.set(p.s.id, await providerFor(p.s.tenantId, p.s.channel));
+  const claimed = await claimSends(db, toSend.map((p) => ({ id: p.s.id, provider: providers.get(p.s.id)!.name })), nowIso(now));
 
   // 3. send: a provider that takes many messages gets its whole share of the batch in one call (the
-  // outbox: every tenant's that has no provider); others a few at a time
+  // outbox: every tenant's that has no provider); others a few at a time. Each answer is written
+  // onto its claim as it comes (a receipt, a refusal), not after the batch: a crash then leaves
+  // unknown only the calls that were in flight.
   const attempts = new Map(batch.messages.map((m) => [(m.body as SendMessage)?.solicitationId, m.attempts]));
   const attemptOf = (s: Solicitation) => attempts.get(s.id) ?? 1;
+  const settle = (o: Outcome) => settleNow(db, env, defer, o);
   const groups = new Map<MessageProvider, Prepared[]>();
   for (const p of toSend) {
     if (!claimed.has(p.s.id)) {
       outcomes.set(p.s.id, ack);
       continue;
     }
-    const provider = await providerFor(p.s.tenantId, p.s.channel);
+    const provider = providers.get(p.s.id)!;
     (groups.get(provider) ?? groups.set(provider, []).get(provider)!).push(p);
   }
   const one: Prepared[] = [];
@@ -165,31 +172,32 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
       one.push(...group);
       continue;
     }
+    let sent: Outcome[];
     try {
       const receipts = await provider.sendMany(group.map((p) => p.message));
-      group.forEach(({ s }, i) => outcomes.set(s.id, sentOutcome(db, { db, tenantId: s.tenantId }, s, receipts[i]!.provider, receipts[i]!.providerMessageId, nowIso(), true)));
+      sent = group.map(({ s }, i) => sentOutcome(db, { db, tenantId: s.tenantId }, s, receipts[i]!.provider, receipts[i]!.providerMessageId, nowIso(), true));
     } catch (e) {
-      for (const { s } of group) outcomes.set(s.id, await unsentOutcome(db, s, provider, e, attemptOf(s), now));
+      for (const { s } of group) outcomes.set(s.id, await settle(await unsentOutcome(db, s, provider, e, attemptOf(s), now)));
+      continue;
     }
+    const recorded = await recordReceipts(db, sent.flatMap((o) => (o.kind === "write" && o.receipt ? [o.receipt] : [])));
+    group.forEach(({ s }, i) => outcomes.set(s.id, recorded ? withoutReceipt(sent[i]!) : sent[i]!));
   }
   let next = 0;
   const worker = async () => {
     while (next < one.length) {
       const { s, message } = one[next++]!;
-      outcomes.set(s.id, await sendOne(db, s, message, await providerFor(s.tenantId, s.channel), attemptOf(s), now));
+      outcomes.set(s.id, await settle(await sendOne(db, s, message, providers.get(s.id)!, attemptOf(s), now)));
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, one.length) }, worker));
 
-  // 4. first what the providers accepted onto the claims (a redelivery after a failed step 5 then
-  // records SENT from the claim instead of leaving an accepted message PENDING); 5. every result in
-  // one batch, then ack or retry each message
+  // 4. every result in one batch (with the receipts that could not be written as they came), then
+  // ack or retry each message; a redelivery after a failed batch records SENT from the claim
   const writes = [...outcomes.values()].filter((o): o is Extract<Outcome, { kind: "write" }> => o.kind === "write");
-  const receipts = writes.flatMap((w) => (w.receipt ? [w.receipt] : []));
-  const claimsRecorded = await recordReceipts(db, receipts);
-  const claimUpdates = claimsRecorded
-    ? []
-    : receipts.map((r) => db.update(sendRecords).set({ provider: r.provider, providerMessageId: r.providerMessageId }).where(eq(sendRecords.solicitationId, r.solicitationId)));
+  const claimUpdates = writes.flatMap((w) =>
+    w.receipt ? [db.update(sendRecords).set({ provider: w.receipt.provider, providerMessageId: w.receipt.providerMessageId }).where(eq(sendRecords.solicitationId, w.receipt.solicitationId))] : [],
+  );
   await commit({ db, env, defer }, [...claimUpdates, ...writes.flatMap((w) => w.statements)], writes.flatMap((w) => w.events));
   for (const m of batch.messages) {
     const o = outcomes.get((m.body as SendMessage)?.solicitationId);
@@ -215,23 +223,44 @@ async function recordReceipts(db: Db, receipts: Receipt[]): Promise<boolean> {
 }
 
 /** Inserts the claims that do not exist yet; returns the ids this call claimed. */
-async function claimSends(db: Db, ids: string[], now: string): Promise<Set<string>> {
-  if (!ids.length) return new Set();
+async function claimSends(db: Db, claims: { id: string; provider: string }[], now: string): Promise<Set<string>> {
+  if (!claims.length) return new Set();
   // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT
   const rows = await db
     .insert(sendRecords)
-    .select(sql`select value, 'pending', null, ${now} from json_each(${JSON.stringify(ids)}) where true`)
+    .select(sql`select json_extract(value, '$.id'), json_extract(value, '$.provider'), null, ${now} from json_each(${JSON.stringify(claims)}) where true`)
     .onConflictDoNothing()
     .returning({ id: sendRecords.solicitationId });
   return new Set(rows.map((r) => r.id));
 }
 
 async function sendOne(db: Db, s: Solicitation, message: OutgoingMessage, provider: MessageProvider, attempt: number, now: Date): Promise<Outcome> {
+  let sent: Outcome;
   try {
     const receipt = await provider.send(message);
-    return sentOutcome(db, { db, tenantId: s.tenantId }, s, receipt.provider, receipt.providerMessageId, nowIso(), true);
+    sent = sentOutcome(db, { db, tenantId: s.tenantId }, s, receipt.provider, receipt.providerMessageId, nowIso(), true);
   } catch (e) {
     return unsentOutcome(db, s, provider, e, attempt, now);
+  }
+  // the receipt onto the claim right away; should that fail, it goes with the batch's results
+  return (await recordReceipts(db, [(sent as Extract<Outcome, { kind: "write" }>).receipt!])) ? withoutReceipt(sent) : sent;
+}
+
+const withoutReceipt = (o: Outcome): Outcome => (o.kind === "write" ? { ...o, receipt: undefined } : o);
+
+/**
+ * A refusal is written as it comes (FAILED with its event), like a receipt, so a crash later in
+ * the batch cannot leave a refused message looking like one whose outcome is unknown. Anything
+ * else waits for the batch's one write. Should this write fail, the outcome goes with the batch.
+ */
+async function settleNow(db: Db, env: Env, defer: (p: Promise<unknown>) => void, o: Outcome): Promise<Outcome> {
+  if (o.kind !== "write" || o.receipt || !o.failed) return o;
+  try {
+    await commit({ db, env, defer }, o.statements, o.events);
+    return ack;
+  } catch (err) {
+    console.warn(JSON.stringify({ level: "warn", message: "recording a refused send failed; left to the batch", error: String(err) }));
+    return o;
   }
 }
 
@@ -264,7 +293,7 @@ function sentOutcome(db: Db, ctx: { db: Db; tenantId: string }, s: Solicitation,
       // a send is contact activity: retention counts from it
       db.update(contacts).set({ lastActivityAt: at }).where(sql`${contacts.id} = ${s.contactId} and ${contacts.anonymizedAt} is null`),
     ],
-    events: [eventStatement(ctx, "solicitation.sent", { solicitationId: s.id, contactId: s.contactId, channel: s.channel, provider, providerMessageId, campaignId: s.campaignId, ...causeOf(s.metadata) })],
+    events: [sentEvent(db, ctx.tenantId, { solicitationId: s.id, locationId: s.locationId, contactId: s.contactId, channel: s.channel, status: "SENT", provider, providerMessageId, campaignId: s.campaignId, ...causeOf(s.metadata) })],
     ...(recordClaim ? { receipt: { solicitationId: s.id, provider, providerMessageId } } : {}),
   };
 }
@@ -272,6 +301,7 @@ function sentOutcome(db: Db, ctx: { db: Db; tenantId: string }, s: Solicitation,
 function failedOutcome(db: Db, ctx: { db: Db; tenantId: string }, s: Solicitation, reason: string, at: string): Outcome {
   return {
     kind: "write",
+    failed: true,
     statements: [moveStatement(db, s.id, "failSend", { failureReason: reason, updatedAt: at })],
     events: [eventStatement(ctx, "solicitation.failed", { solicitationId: s.id, contactId: s.contactId, channel: s.channel, reason, ...causeOf(s.metadata) })],
   };

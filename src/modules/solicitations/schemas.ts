@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { BLOCKED_REASONS, MESSAGE_CHANNELS, SOLICITATION_STATUSES, type solicitations } from "../../db/schema";
+import { BLOCKED_REASONS, DELIVERY_OUTCOMES, MESSAGE_CHANNELS, SOLICITATION_STATUSES, type solicitations } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
 import { HttpUrl } from "../../lib/validators";
 
@@ -62,6 +62,11 @@ export const SolicitationSchema = z
     createdAt: DateTime,
     provider: z.string().nullable().openapi({ description: "The provider that took the message (outbox, sendgrid, ...)" }),
     failureReason: z.string().nullable().openapi({ description: "Why a FAILED send failed (the provider's error)" }),
+    deliveryOutcome: z.enum(DELIVERY_OUTCOMES).nullable().openapi({
+      description:
+        "\"unknown\" when the provider was called but the answer was lost (the runtime died mid-call) and neither the provider, the outbox nor a delivery " +
+        "report has told since whether it was accepted: status is then SENT, never resent, never FAILED by the service. null otherwise.",
+    }),
     experimentId: z.string().nullable(),
     variantId: z.string().nullable(),
     sequenceStepIndex: z.number().int().nullable(),
@@ -94,6 +99,7 @@ export const toSolicitation = (s: SolicitationRow): SolicitationDto => ({
   createdAt: s.createdAt,
   provider: s.provider,
   failureReason: s.failureReason,
+  deliveryOutcome: s.deliveryOutcome,
   experimentId: s.experimentId,
   variantId: s.variantId,
   sequenceStepIndex: s.sequenceStepIndex,
@@ -152,4 +158,5 @@ export const SendBulkForm = z.object({
 
 export const CampaignSolicitationsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(200),
+  deliveryOutcome: z.enum(DELIVERY_OUTCOMES).optional().openapi({ description: "only the sends whose outcome is unknown (`unknown`); `total` then counts those" }),
 });

@@ -1,8 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
-import { consentRecords, contacts, solicitations, type SolicitationStatus } from "../../db/schema";
+import { consentRecords, contacts, sendRecords, solicitations, type SolicitationStatus } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { commit, type PendingEvent } from "../../lib/commit";
@@ -15,6 +15,8 @@ import type { DeliveryEvent, DeliveryStatus, InboundMessage } from "../../provid
 import { consentRecordStatements } from "../contacts/consent";
 import { inJson } from "../../lib/sql";
 import { canMove, type SolicitationMove } from "./states";
+import { causeOf } from "./cause";
+import { sentEvent } from "./sent-event";
 
 const MOVE_OF: Record<DeliveryStatus, SolicitationMove> = { delivered: "delivered", bounced: "bounced", failed: "failed", complained: "complained" };
 const EVENT_OF: Record<SolicitationMove, EventType | null> = {
@@ -81,6 +83,8 @@ async function deliveryWrites(db: Db, events: DeliveryEvent[], tenantId: string 
     .innerJoin(contacts, eq(contacts.id, solicitations.contactId))
     .where(and(inJson(solicitations.providerMessageId, [...new Set(events.map((e) => e.providerMessageId))]), tenantId ? eq(solicitations.tenantId, tenantId) : undefined));
   const byMessage = new Map(rows.map((r) => [`${r.s.provider}:${r.s.providerMessageId}`, r]));
+  for (const r of await resolveLostAnswers(db, events, byMessage, tenantId, w)) byMessage.set(`${r.s.provider}:${r.s.providerMessageId}`, r);
+  const resolvedCount = w.statements.length;
   const changes = new Map<string, Change>();
   const suppressed = new Set<string>();
   let applied = 0;
@@ -117,8 +121,59 @@ async function deliveryWrites(db: Db, events: DeliveryEvent[], tenantId: string 
       w.events.push(eventStatement(ctx, "contact.suppressed", { contactId: s.contactId, suppressedAt: now, reason }));
     }
   }
-  w.statements.unshift(...changeStatements(db, [...changes.values()].filter((c) => c.from !== c.to)));
+  // after the lost answers' SENT (pushed first above), before the suppressions
+  w.statements.splice(resolvedCount, 0, ...changeStatements(db, [...changes.values()].filter((c) => c.from !== c.to)));
   return applied;
+}
+
+/**
+ * Crash truth (docs/sending.md): a report that names a message id we never recorded, but carries our
+ * solicitation id (SendGrid custom_args, SES tags), is the provider telling us it accepted a send
+ * whose answer was lost: the solicitation is PENDING with a claim for this provider (the consumer
+ * died mid-call), or SENT with an unknown outcome (reconciled by the stale sweep). It is recorded
+ * SENT with the provider's message id first (with the one `solicitation.sent`), then the report
+ * applies as usual. A solicitation never handed to this provider (no claim) is not touched.
+ */
+async function resolveLostAnswers(db: Db, events: DeliveryEvent[], known: Map<string, unknown>, tenantId: string | null, w: Writes) {
+  const unmatched = new Map<string, DeliveryEvent>();
+  for (const e of events) if (e.solicitationId && !known.has(`${e.provider}:${e.providerMessageId}`) && !unmatched.has(e.solicitationId)) unmatched.set(e.solicitationId, e);
+  if (!unmatched.size) return [];
+  const rows = await db
+    .select({ s: solicitations, contactSuppressed: sql<number>`${contacts.isSuppressed}`.as("contact_suppressed"), claimProvider: sendRecords.provider })
+    .from(solicitations)
+    .innerJoin(contacts, eq(contacts.id, solicitations.contactId))
+    .innerJoin(sendRecords, eq(sendRecords.solicitationId, solicitations.id))
+    .where(
+      and(
+        inJson(solicitations.id, [...unmatched.keys()]),
+        isNull(sendRecords.providerMessageId),
+        or(eq(solicitations.status, "PENDING"), eq(solicitations.deliveryOutcome, "unknown")),
+        tenantId ? eq(solicitations.tenantId, tenantId) : undefined,
+      ),
+    );
+  const out: typeof rows = [];
+  const now = nowIso();
+  for (const r of rows) {
+    const ev = unmatched.get(r.s.id)!;
+    // a claim names the provider it went to ("pending": a claim from before claims did)
+    if (r.claimProvider !== ev.provider && r.claimProvider !== "pending") continue;
+    const sentAt = r.s.sentAt ?? ev.occurredAt;
+    w.statements.push(
+      db
+        .update(solicitations)
+        .set({ status: "SENT", provider: ev.provider, providerMessageId: ev.providerMessageId, sentAt, deliveryOutcome: null, updatedAt: now })
+        .where(and(eq(solicitations.id, r.s.id), or(eq(solicitations.status, "PENDING"), eq(solicitations.deliveryOutcome, "unknown")))),
+      db.update(sendRecords).set({ provider: ev.provider, providerMessageId: ev.providerMessageId }).where(and(eq(sendRecords.solicitationId, r.s.id), isNull(sendRecords.providerMessageId))),
+    );
+    if (r.s.status === "PENDING") {
+      w.events.push(sentEvent(db, r.s.tenantId, {
+        solicitationId: r.s.id, locationId: r.s.locationId, contactId: r.s.contactId, campaignId: r.s.campaignId, channel: r.s.channel, status: "SENT",
+        provider: ev.provider, providerMessageId: ev.providerMessageId, reconciled: true, ...causeOf(r.s.metadata),
+      }));
+    }
+    out.push({ ...r, s: { ...r.s, status: "SENT", provider: ev.provider, providerMessageId: ev.providerMessageId, deliveryOutcome: null } });
+  }
+  return out;
 }
 
 /**

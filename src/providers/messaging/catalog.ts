@@ -24,6 +24,8 @@ export const PROVIDER_SPECS = {
     ses: spec([["region"], ["configurationSetName", "snsTopicArn", "dkimTokens", "dkimSelectors"]], [["accessKeyId", "secretAccessKey"], []]),
     acs: spec([["endpoint"], ["dkimSelectors"]], [["accessKey"], ["webhookSecret"]]),
     smtp: spec([["host", "port"], ["security", "dkimSelectors"]], [[], ["username", "password"]]),
+    // the send_email binding is the credential: the sender's domain must be onboarded to Email Sending
+    cloudflare: spec([[], ["dkimSelectors"]], [[], []]),
   },
   sms: {
     twilio: spec([["accountSid"], ["messagingServiceSid"]], [["authToken"], []]),
@@ -34,7 +36,7 @@ export const PROVIDER_SPECS = {
   },
 } as const satisfies Record<MessageChannel, Record<string, ProviderSpec>>;
 
-export const EMAIL_PROVIDERS = ["acs", "sendgrid", "ses", "smtp"] as const;
+export const EMAIL_PROVIDERS = ["acs", "cloudflare", "sendgrid", "ses", "smtp"] as const;
 export const SMS_PROVIDERS = ["twilio"] as const;
 export const WHATSAPP_PROVIDERS = ["meta", "twilio"] as const;
 

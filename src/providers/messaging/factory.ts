@@ -1,4 +1,5 @@
 import { AcsEmailProvider } from "./acs";
+import { CloudflareEmailProvider, type SendEmailBinding } from "./cloudflare-email";
 import type { ChannelSettings } from "./channel-settings";
 import type { EmailSender } from "./email-sender";
 import { MetaWhatsAppProvider } from "./meta-whatsapp";
@@ -11,6 +12,8 @@ import type { FetchLike, MessageProvider } from "./types";
 export interface ProviderDeps {
   fetch?: FetchLike;
   smtpTransport?: SmtpTransport;
+  /** the Workers send_email binding (env.EMAIL) for the cloudflare email provider */
+  sendEmail?: SendEmailBinding;
   /** the public base URL status callbacks are built on */
   publicBaseUrl: string;
   /** isLocalEnvironment(env): only then may SMTP be plaintext, and only to a loopback host */
@@ -55,6 +58,8 @@ export function createProvider(s: ChannelSettings, deps: ProviderDeps): MessageP
         username: c.username ?? null, password: c.password ?? null, sender, transport: deps.smtpTransport,
         plaintextAllowed: deps.localEnvironment === true,
       });
+    case "email:cloudflare":
+      return new CloudflareEmailProvider({ binding: deps.sendEmail, sender });
     case "sms:twilio":
     case "whatsapp:twilio":
       return new TwilioProvider({

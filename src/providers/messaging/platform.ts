@@ -17,6 +17,7 @@ const PLATFORM_VARS: Record<string, { options: Record<string, EnvKey>; credentia
     options: { host: "PLATFORM_SMTP_HOST", port: "PLATFORM_SMTP_PORT", security: "PLATFORM_SMTP_SECURITY" },
     credentials: { username: "PLATFORM_SMTP_USERNAME", password: "PLATFORM_SMTP_PASSWORD" },
   },
+  "email:cloudflare": { options: {}, credentials: {} },
   "sms:twilio": {
     options: { accountSid: "PLATFORM_TWILIO_ACCOUNT_SID", messagingServiceSid: "PLATFORM_TWILIO_MESSAGING_SERVICE_SID" },
     credentials: { authToken: "PLATFORM_TWILIO_AUTH_TOKEN" },

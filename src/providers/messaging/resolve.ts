@@ -47,7 +47,7 @@ type ResolveDeps = Omit<ProviderDeps, "fetch" | "publicBaseUrl" | "localEnvironm
 
 const providerFrom = (db: Db, env: Env, settings: ChannelSettings | null, fetchImpl?: FetchLike, deps: ResolveDeps = {}): MessageProvider =>
   settings
-    ? createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL, localEnvironment: isLocalEnvironment(env) })
+    ? createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL, localEnvironment: isLocalEnvironment(env), sendEmail: deps.sendEmail ?? env.EMAIL })
     : new OutboxProvider(db);
 
 /** The provider for a tenant's channel (see resolveChannelSettings), or the outbox when there is none. */

@@ -28,7 +28,7 @@ export const campaignMetricsSkill = skill({
   title: "Campaign funnel",
   description:
     "The review-request funnel of one campaign by channel and per template: sent, delivered, clicked and " +
-    "converted (a review or feedback came back), with rates. Opens are not tracked (null).",
+    "converted (a review or feedback came back), with rates. Opens are not tracked (null). totals.outcomeUnknown: sends whose outcome is unknown (the runtime died while the provider was answering; counted in sent).",
   input: z.object({
     campaignId: z.string().min(1).max(64).describe("the campaign's id"),
     since: z.iso.datetime({ offset: true }).optional().describe("ISO date-time"),

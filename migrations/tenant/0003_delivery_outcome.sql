@@ -1,0 +1,2 @@
+ALTER TABLE `solicitations` ADD `delivery_outcome` text;--> statement-breakpoint
+CREATE INDEX `solicitations_campaign_outcome_idx` ON `solicitations` (`campaign_id`,`delivery_outcome`) WHERE delivery_outcome is not null;
