@@ -15,7 +15,7 @@ export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
   db: c.var.db,
   env: c.env,
   defer: (work) => c.executionCtx.waitUntil(work),
-  customHost: c.var.customHost,
+  admit: c.var.hostGuard,
 });
 
 const getLink = createRoute({

@@ -2,6 +2,7 @@ import type { Env } from "../../env";
 import { tenantDb } from "../../db/shards";
 import type { Db } from "../../db/client";
 import { ApiError, notFound } from "../../lib/errors";
+import type { HostGuard } from "../../lib/host-guard";
 import { reviewLinks as siteUrlsOf } from "../links/destinations";
 import { locationLinkData } from "../links/location-cache";
 import { chooseSite, randomUnit } from "./chooser";
@@ -13,6 +14,8 @@ export interface PublicDeps {
   db: Db;
   env: Env;
   defer: (p: Promise<unknown>) => void;
+  /** the request's host guard: a custom hostname serves only its own tenants' links (middleware/public-host.ts) */
+  admit: HostGuard;
 }
 
 /**
@@ -23,6 +26,7 @@ export interface PublicDeps {
 export async function openReviewLink(deps: PublicDeps, slug: string, source: "link" | "qr"): Promise<string> {
   const link = await reviewLinkTarget(deps.env, slug);
   if (!link || !link.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: link ? "link_inactive" : "link_unknown" });
+  await deps.admit(link.tenantId);
   const location = await locationLinkData({ db: await tenantDb(deps.env, link.tenantId), publicBaseUrl: deps.env.PUBLIC_BASE_URL, defer: deps.defer }, link.tenantId, link.locationId);
   if (!location || !location.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
   const urls = siteUrlsOf(location);
@@ -36,5 +40,6 @@ export async function openReviewLink(deps: PublicDeps, slug: string, source: "li
 export async function reviewLinkQrTarget(deps: PublicDeps, slug: string): Promise<string> {
   const link = await reviewLinkTarget(deps.env, slug);
   if (!link || !link.isActive) throw notFound("Review link");
+  await deps.admit(link.tenantId);
   return qrTargetUrl(deps.env.PUBLIC_BASE_URL, slug);
 }
