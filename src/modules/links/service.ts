@@ -3,7 +3,7 @@ import { tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { jwtSecrets } from "../../lib/jwt";
-import { bufferClick } from "./clicks";
+import { bufferClick, countedClickId, type Visit } from "./clicks";
 import { asDestinationKind, feedbackPageUrl, resolveDestination, reviewLinks, type LocationLinkData, type ResolvedDestination } from "./destinations";
 import { customDestinationUrl, locationLinkData } from "./location-cache";
 import { readLinkToken, type LinkClaims } from "./tokens";
@@ -17,6 +17,8 @@ export interface PublicContext {
   defer: (work: Promise<unknown>) => void;
   /** the request's host guard: called with the token's tenant before anything is served (middleware/public-host.ts) */
   admit: HostGuard;
+  /** the request as the click gate reads it (method, headers): which opens count (clicks.ts) */
+  visit: Visit;
 }
 
 export interface ShortLink {
@@ -51,13 +53,14 @@ export async function resolveShortLink(ctx: PublicContext, token: string): Promi
   return { claims, location, destination };
 }
 
-/** Records a click off the request path (see clicks.ts); the caller has already answered. */
-export function recordClick(ctx: PublicContext, link: ShortLink, source: "redirect" | "qr" | "api"): void {
-  bufferClick(
-    ctx.env,
-    { id: crypto.randomUUID(), tenantId: link.claims.tenantId, solicitationId: link.claims.solicitationId, source, at: new Date().toISOString() },
-    ctx.defer,
-  );
+/**
+ * Counts the open as a click when the gate says so (one per visitor and window, no HEAD, prefetch or
+ * preview bot: clicks.ts) and buffers it; the write happens off the request path.
+ */
+export async function recordClick(ctx: PublicContext, link: ShortLink, source: "redirect" | "qr" | "api"): Promise<void> {
+  const id = await countedClickId(ctx.env.JWT_SECRET!, ctx.visit, `solicitation:${link.claims.solicitationId}`);
+  if (!id) return;
+  bufferClick(ctx.env, { id, tenantId: link.claims.tenantId, solicitationId: link.claims.solicitationId, source, at: new Date().toISOString() }, ctx.defer);
 }
 
 /** The JSON body of GET /v1/r/{token}. */

@@ -3,6 +3,7 @@ import { tenantDb } from "../../db/shards";
 import type { Db } from "../../db/client";
 import { ApiError, notFound } from "../../lib/errors";
 import type { HostGuard } from "../../lib/host-guard";
+import { countedClickId, type Visit } from "../links/clicks";
 import { reviewLinks as siteUrlsOf } from "../links/destinations";
 import { locationLinkData } from "../links/location-cache";
 import { chooseSite, randomUnit } from "./chooser";
@@ -16,11 +17,13 @@ export interface PublicDeps {
   defer: (p: Promise<unknown>) => void;
   /** the request's host guard: a custom hostname serves only its own tenants' links (middleware/public-host.ts) */
   admit: HostGuard;
+  /** the request as the click gate reads it (links/clicks.ts) */
+  visit: Visit;
 }
 
 /**
  * One open of `/l/{slug}`: the link from the isolate cache, the location's review pages from the
- * short links' three-tier cache, a weighted draw, and the click buffered off the request path.
+ * short links' three-tier cache, a weighted draw, and the click (when it counts) buffered off the request path.
  * Unknown or deactivated link, or a location gone or deactivated: 404 (reason in details).
  */
 export async function openReviewLink(deps: PublicDeps, slug: string, source: "link" | "qr"): Promise<string> {
@@ -32,7 +35,9 @@ export async function openReviewLink(deps: PublicDeps, slug: string, source: "li
   const urls = siteUrlsOf(location);
   const site = chooseSite(link.weights, urls, randomUnit());
   if (!site) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: "no_review_site" });
-  bufferReviewLinkClick(deps.env, { id: crypto.randomUUID(), tenantId: link.tenantId, reviewLinkId: link.id, site, source, at: new Date().toISOString() }, deps.defer);
+  // counted as short links count: one per visitor and window, no HEAD, prefetch or preview bot
+  const id = await countedClickId(deps.env.JWT_SECRET!, deps.visit, `review-link:${link.id}`);
+  if (id) bufferReviewLinkClick(deps.env, { id, tenantId: link.tenantId, reviewLinkId: link.id, site, source, at: new Date().toISOString() }, deps.defer);
   return urls[site]!;
 }
 
