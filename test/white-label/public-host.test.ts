@@ -20,7 +20,7 @@ import { clearIsolateLinkCaches } from "../../src/modules/links/location-cache";
 import { forgetWhiteLabels } from "../../src/modules/white-label/resolve";
 import { countRoundTrips } from "../helpers/d1-counter";
 import { operations } from "../helpers/openapi";
-import { createWorld, db, type World } from "../helpers/seed";
+import { createWorld, db, shardOf, type World } from "../helpers/seed";
 import { createContact, createLocation, eventually, seedSolicitation } from "../links/helpers";
 
 const HOST = "reviews.guarded-agency.test";
@@ -99,10 +99,11 @@ let foreign: Owned;
 const on = (host: string, c: Call) => worker.fetch(new Request(`https://${host}${c.path}`, { redirect: "manual", ...c.init }));
 const onPlatform = (c: Call) => worker.fetch(new Request(`${env.PUBLIC_BASE_URL.replace(/\/+$/, "")}${c.path}`, { redirect: "manual", ...c.init }));
 
-async function resources(as: ReturnType<World["as"]>, tenantId: string): Promise<Owned> {
+async function resources(as: ReturnType<World["as"]>, tenant: World["tenantA"]): Promise<Owned> {
+  const tenantId = tenant.id;
   const loc = await createLocation(as, { googlePlaceId: `ChIJ-${newId()}` });
   const contact = await createContact(as);
-  const s = await seedSolicitation({ tenantId, locationId: loc.id, contactId: contact.id, destination: "feedback" });
+  const s = await seedSolicitation({ tenantId, locationId: loc.id, contactId: contact.id, destination: "feedback", db: shardOf(tenant) });
   const link = await as.post("/v1/review-links", { locationId: loc.id, weights: { google: 1 } });
   const widget = await as.post("/v1/widgets", { name: "Homepage", locationId: loc.id });
   const sub = await as.post("/v1/alert-subscriptions", { locationId: loc.id, instantEmail: true, digestFrequency: "daily" });
@@ -112,7 +113,8 @@ async function resources(as: ReturnType<World["as"]>, tenantId: string): Promise
 }
 
 beforeAll(async () => {
-  w = await createWorld();
+  // the foreign tenant lives on shard 1: its slug, key and token are found across shards, its agency on the control plane
+  w = await createWorld({ shardB: 1 });
   await w.as("agencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, { name: "Guarded Reviews", primaryColor: BRAND_COLOUR });
   const now = nowIso();
   // tenant A's agency owns the host; tenant B belongs to another agency
@@ -120,8 +122,8 @@ beforeAll(async () => {
     id: newId(), scope: "agency", scopeId: w.agencyA.id, agencyId: w.agencyA.id, hostname: HOST, providerId: newId(), status: "active", sslStatus: "active",
     verification: {}, activatedAt: now, lastCheckedAt: now, createdAt: now, updatedAt: now,
   });
-  own = await resources(w.as("manager"), w.tenantA.id);
-  foreign = await resources(w.as("tenantBAdmin", w.tenantB.id), w.tenantB.id);
+  own = await resources(w.as("manager"), w.tenantA);
+  foreign = await resources(w.as("tenantBAdmin", w.tenantB.id), w.tenantB);
 });
 beforeEach(() => {
   forgetWhiteLabels();
@@ -176,7 +178,7 @@ describe("what a refused request shows and does", () => {
     // one open on the platform's host, counted: the refused ones would have been flushed with or before it
     expect((await onPlatform({ path: `/l/${foreign.slug}`, init: { headers: { "cf-connecting-ip": "203.0.113.77" } } })).status).toBe(302);
     const rows = await eventually(async () => {
-      const r = await db().select().from(reviewLinkClicks).where(eq(reviewLinkClicks.reviewLinkId, link.id));
+      const r = await shardOf(w.tenantB).select().from(reviewLinkClicks).where(eq(reviewLinkClicks.reviewLinkId, link.id));
       return r.length ? r : null;
     });
     expect(rows).toHaveLength(1);
