@@ -122,6 +122,9 @@ beforeAll(async () => {
     id: newId(), scope: "agency", scopeId: w.agencyA.id, agencyId: w.agencyA.id, hostname: HOST, providerId: newId(), status: "active", sslStatus: "active",
     verification: {}, activatedAt: now, lastCheckedAt: now, createdAt: now, updatedAt: now,
   });
+  // where hostnames need proven ownership too (docs/white-label.md, Ownership: verified_at set), mark it
+  // proven; without that column the statement fails and the hostname is in use already
+  await env.DB.prepare("update custom_hostnames set verified_at = ?1, ownership_token = 'rops-verify=test' where hostname = ?2").bind(now, HOST).run().catch(() => undefined);
   own = await resources(w.as("manager"), w.tenantA);
   foreign = await resources(w.as("tenantBAdmin", w.tenantB.id), w.tenantB);
 });
