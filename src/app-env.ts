@@ -1,6 +1,7 @@
 import type { Db } from "./db/client";
 import type { Env } from "./env";
 import type { Principal, TenantAccess, TenantRef } from "./modules/identity/access";
+import type { HostGuard } from "./lib/host-guard";
 import type { HostOwner } from "./modules/white-label/resolve";
 
 export interface AppVariables {
@@ -12,6 +13,8 @@ export interface AppVariables {
   prefetchedTenant?: TenantRef | null;
   /** the custom hostname the request arrived on, when it is an active one (docs/white-label.md) */
   customHost?: HostOwner | null;
+  /** hand it the tenant owning the public resource about to be served: 404 on a custom host that does not serve it (middleware/public-host.ts) */
+  hostGuard: HostGuard;
 }
 
 export interface AppEnv {

@@ -10,6 +10,7 @@ import { documentJsonBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
 import { documentProtocolEndpoints } from "./protocol-docs";
 import { requestId } from "./middleware/request-id";
 import { securityHeaders } from "./middleware/security-headers";
+import { publicHost } from "./middleware/public-host";
 import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middleware/tenant";
 import { authRoutes } from "./modules/auth/routes";
 import { brandRoutes } from "./modules/brands/routes";
@@ -66,7 +67,6 @@ import { publicReviewLinkRoutes } from "./modules/review-links/public.routes";
 import { reviewLinkRoutes } from "./modules/review-links/routes";
 import { publicWidgetRoutes } from "./modules/widgets/public.routes";
 import { widgetRoutes } from "./modules/widgets/routes";
-import { customHostContext } from "./modules/white-label/host";
 import { whiteLabelRoutes } from "./modules/white-label/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
@@ -87,7 +87,8 @@ export function createApp() {
   registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
   app.use("*", requestId, database);
-  app.use("*", securityHeaders, jsonBodyLimit, customHostContext);
+  // which owner a custom host serves, for every route (middleware/public-host.ts)
+  app.use("*", securityHeaders, jsonBodyLimit, publicHost);
   // public routes authorised by a signed token (some under /v1): mounted before the /v1 auth
   // middleware, so their handlers answer first and end the chain
   app.route("/", publicFeedbackRoutes);

@@ -15,7 +15,8 @@ export default {
   name: "GET /v1/r/{token}?redirect=1",
   async run({ url, session, db }) {
     const rows = await seedSolicitations(db, session.tenantId, { n: TOKENS, locationCount: LOCATIONS, destination: (i) => (i % 5 === 0 ? "yelp" : "auto") });
-    const twice = (tokens) => eachTwice(tokens, (t) => `/v1/r/${t}?redirect=1`);
+    // two visitors per link (the second opens with another user agent), so every 302 is a counted click
+    const twice = (tokens) => eachTwice(tokens, (t) => `/v1/r/${t}?redirect=1`, { twoVisitors: true });
     const loadedTokens = rows.slice(0, LOADED_SHARE).map((r) => r.short_link_token);
     const singleTokens = rows.slice(LOADED_SHARE).map((r) => r.short_link_token);
     const loaded = await load({ url, path: twice(loadedTokens), connections: 50, amount: loadedTokens.length * 2 });

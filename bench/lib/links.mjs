@@ -22,9 +22,16 @@ export async function seedSolicitations(db, tenantId, { n, locationCount, destin
   return rows;
 }
 
-/** Each token twice, all first opens before the second ones. */
-export function eachTwice(tokens, toPath) {
+/**
+ * Each token twice, all first opens before the second ones. With `twoVisitors`, the second opens
+ * come with another user agent: a visitor's repeated opens count as one click (docs/links.md, Clicks).
+ */
+export function eachTwice(tokens, toPath, { twoVisitors = false } = {}) {
   const paths = [...tokens, ...tokens].map(toPath);
   let i = 0;
-  return () => paths[i++ % paths.length];
+  if (!twoVisitors) return () => paths[i++ % paths.length];
+  return () => {
+    const n = i++ % paths.length;
+    return { path: paths[n], headers: { "user-agent": n < tokens.length ? "bench-first-visitor" : "bench-second-visitor" } };
+  };
 }

@@ -11,7 +11,11 @@ export async function load({ url, path, headers = {}, method = "GET", body, conn
     connections,
     ...(amount ? { amount } : { duration }),
     headers,
-    requests: [{ method, body, setupRequest: (req) => ({ ...req, path: next() }) }],
+    // `path` may also give {path, headers} per request (e.g. another visitor's user agent)
+    requests: [{ method, body, setupRequest: (req) => {
+      const p = next();
+      return typeof p === "string" ? { ...req, path: p } : { ...req, path: p.path, headers: { ...req.headers, ...p.headers } };
+    } }],
   });
   // autocannon's histogram counts whole milliseconds (sub-ms answers read as 0): keep our own
   const times = [];

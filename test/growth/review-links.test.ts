@@ -117,7 +117,8 @@ describe("GET /l/{slug}", () => {
     const { link } = await newLink({ google: 1, facebook: 1 });
     const targets: string[] = [];
     for (let i = 0; i < 40; i++) {
-      const res = await request("GET", `/l/${link.slug}${i % 4 === 0 ? "?src=qr" : ""}`);
+      // 40 visitors (one open counts per visitor and window: "counting opens" below)
+      const res = await request("GET", `/l/${link.slug}${i % 4 === 0 ? "?src=qr" : ""}`, { headers: { "cf-connecting-ip": `198.51.100.${i}` } });
       expect(res.status).toBe(302);
       expect(res.headers.get("cache-control")).toBe("no-store");
       targets.push(res.headers.get("location")!);
@@ -130,7 +131,7 @@ describe("GET /l/{slug}", () => {
     expect(rows.filter((r) => r.site === "google")).toHaveLength(targets.filter((t) => t === GOOGLE).length);
     const stats = await w.as("viewer").get(`/v1/review-links/${link.id}/stats`);
     expect(stats.body).toEqual({
-      reviewLinkId: link.id, total: 40, bySource: { link: 30, qr: 10 },
+      reviewLinkId: link.id, total: 40, unit: "visit", visitWindowMinutes: 30, bySource: { link: 30, qr: 10 },
       bySite: Object.fromEntries(["google", "facebook"].map((s) => [s, rows.filter((r) => r.site === s).length]).filter(([, n]) => n)),
     });
     const future = await w.as("viewer").get(`/v1/review-links/${link.id}/stats?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);
@@ -160,6 +161,70 @@ describe("GET /l/{slug}", () => {
     expect((await request("GET", `/l/${closedLink.slug}`)).body).toMatchObject({ code: "NOT_FOUND", details: { reason: "location_inactive" } });
     const { link: yelpOnly } = await newLink({ yelp: 1 }, { googlePlaceId: "ChIJ-no-yelp" });
     expect((await request("GET", `/l/${yelpOnly.slug}`)).body).toMatchObject({ code: "NOT_FOUND", details: { reason: "no_review_site" } });
+  });
+});
+
+describe("counting opens (issue #30: one client's 30 requests counted 30)", () => {
+  const total = async (id: string) => (await w.as("viewer").get(`/v1/review-links/${id}/stats`)).body.total as number;
+  /** Waits for `n` counted opens; a marker visitor's open comes last, so anything counted before it has been flushed too. */
+  const settle = async (link: { id: string; slug: string }, n: number) => {
+    expect((await request("GET", `/l/${link.slug}`, { headers: { "cf-connecting-ip": "203.0.113.250", "user-agent": "marker" } })).status).toBe(302);
+    const { counted } = await eventually(async () => {
+      const t = await total(link.id);
+      return t >= n + 1 && { counted: t - 1 };
+    });
+    return counted;
+  };
+  const phone = { "cf-connecting-ip": "203.0.113.7", "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0) Safari/604.1" };
+
+  it("counts one open per visitor and window however often it reloads; every request is still redirected", async () => {
+    const { link } = await newLink({ google: 1 });
+    for (let i = 0; i < 30; i++) expect((await request("GET", `/l/${link.slug}`, { headers: phone })).status).toBe(302);
+    expect(await settle(link, 1)).toBe(1);
+    const stats = await w.as("viewer").get(`/v1/review-links/${link.id}/stats`);
+    expect(stats.body).toMatchObject({ total: 2, unit: "visit", visitWindowMinutes: 30 });
+  });
+
+  it("does not count HEAD requests, prefetches, prerenders or link-preview bots", async () => {
+    const { link } = await newLink({ google: 1 });
+    const ip = (n: number) => `203.0.113.${n}`;
+    expect((await request("HEAD", `/l/${link.slug}`, { headers: { "cf-connecting-ip": ip(1) } })).status).toBe(302);
+    for (const [n, headers] of [
+      [2, { "sec-purpose": "prefetch" }],
+      [3, { "sec-purpose": "prefetch;prerender" }],
+      [4, { purpose: "prefetch" }],
+      [5, { "x-moz": "prefetch" }],
+      [6, { "user-agent": "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)" }],
+      [7, { "user-agent": "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)" }],
+      [8, { "user-agent": "WhatsApp/2.23.20.0" }],
+      [9, { "user-agent": "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" }],
+    ] as const) {
+      const res = await request("GET", `/l/${link.slug}`, { headers: { "cf-connecting-ip": ip(n), ...headers } });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(GOOGLE);
+    }
+    expect(await settle(link, 0)).toBe(0);
+  });
+
+  it("one IP address counts at most 20 opens per window, whatever user agents it sends", async () => {
+    const { link } = await newLink({ google: 1 });
+    for (let i = 0; i < 25; i++) await request("GET", `/l/${link.slug}`, { headers: { "cf-connecting-ip": "203.0.113.99", "user-agent": `agent-${i}` } });
+    expect(await settle(link, 20)).toBe(20);
+  });
+
+  it("the counted click's id is the visit's: another isolate's copy of the same visit is the same row, the next window a new one", async () => {
+    const { countedClickId, forgetVisits, CLICK_WINDOW_MS } = await import("../../src/modules/links/clicks");
+    const visit = { method: "GET", header: (n: string) => ({ "cf-connecting-ip": "203.0.113.5", "user-agent": "ua" })[n] };
+    const t = Math.floor(Date.now() / CLICK_WINDOW_MS) * CLICK_WINDOW_MS + 1_000;
+    const first = await countedClickId(env.JWT_SECRET!, visit, "review-link:x", t);
+    expect(first).toMatch(/^v_[A-Za-z0-9_-]{22}$/);
+    expect(await countedClickId(env.JWT_SECRET!, visit, "review-link:x", t + 60_000)).toBeNull();
+    forgetVisits(); // as if another isolate answered
+    expect(await countedClickId(env.JWT_SECRET!, visit, "review-link:x", t + 60_000)).toBe(first);
+    const next = await countedClickId(env.JWT_SECRET!, visit, "review-link:x", t + CLICK_WINDOW_MS);
+    expect(next).not.toBeNull();
+    expect(next).not.toBe(first);
+    expect(await countedClickId(env.JWT_SECRET!, visit, "review-link:y", t + CLICK_WINDOW_MS)).not.toBe(next);
   });
 });
 
@@ -196,9 +261,10 @@ describe("QR codes", () => {
     const { qrSvg } = await import("../../src/lib/qr");
     expect(svg).toBe(await qrSvg(`${BASE}/v1/r/${s.token}?redirect=1&src=qr`));
     expect((await fetchRaw(`/v1/r/${s.token.slice(0, -2)}xx/qr`)).status).toBe(404);
-    const res = await request("GET", `/v1/r/${s.token}?redirect=1&src=qr`);
+    // two visitors (one click counts per visitor and window)
+    const res = await request("GET", `/v1/r/${s.token}?redirect=1&src=qr`, { headers: { "cf-connecting-ip": "198.51.100.201" } });
     expect(res.headers.get("location")).toBe(GOOGLE);
-    await request("GET", `/v1/r/${s.token}?redirect=1`);
+    await request("GET", `/v1/r/${s.token}?redirect=1`, { headers: { "cf-connecting-ip": "198.51.100.202" } });
     const rows = await eventually(async () => {
       const r = await db().select().from(linkClicks).where(eq(linkClicks.solicitationId, s.id));
       return r.length === 2 ? r : null;

@@ -39,12 +39,14 @@ export async function seedSolicitation(o: {
   sentAt?: string | null;
   sequenceStepIndex?: number | null;
   destinationUrl?: string | null;
+  /** the tenant's shard when it is not the control database's (shardOf(tenant) in test/helpers/seed.ts) */
+  db?: ReturnType<typeof db>;
 }): Promise<SeededSolicitation> {
   const id = newId();
   const channel = o.channel ?? "email";
   const token = await mintLinkToken(SECRET, { solicitationId: id, tenantId: o.tenantId, locationId: o.locationId, destination: o.destination ?? "auto" });
   const now = nowIso();
-  await db()
+  await (o.db ?? db())
     .insert(solicitations)
     .values({
       id, tenantId: o.tenantId, locationId: o.locationId, contactId: o.contactId, campaignId: o.campaignId ?? null, channel,

@@ -30,8 +30,8 @@ async function linkFor(destination: string, fields: Record<string, unknown> = PR
   return { loc, ...(await seedSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId, destination, ...extra })) };
 }
 
-const redirectOf = async (token: string) => {
-  const res = await request("GET", `/v1/r/${token}?redirect=1`);
+const redirectOf = async (token: string, headers: Record<string, string> = {}) => {
+  const res = await request("GET", `/v1/r/${token}?redirect=1`, { headers });
   expect(res.status).toBe(302);
   return res.headers.get("location");
 };
@@ -126,17 +126,22 @@ describe("GET /v1/r/{token}", () => {
 });
 
 describe("clicks", () => {
-  it("records every click; the first sets clickedAt and emits one solicitation.clicked", async () => {
+  it("records one click per visitor and window; the first sets clickedAt and emits one solicitation.clicked", async () => {
     const { token, id } = await linkFor("google");
-    await redirectOf(token);
+    const visitor = (n: number) => ({ "cf-connecting-ip": `192.0.2.${n}`, "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1" });
+    await redirectOf(token, visitor(1));
     const first = await eventually(async () => (await solicitationRow(id))?.clickedAt);
-    const patch = await request("PATCH", `/v1/r/${token}/click`);
+    const patch = await request("PATCH", `/v1/r/${token}/click`, { headers: visitor(2) });
     expect(patch.status).toBe(200);
     expect(patch.body).toEqual({ success: true });
-    await redirectOf(token);
+    // the first visitor again, a HEAD and a prefetch: redirected, not counted (links/clicks.ts)
+    await redirectOf(token, visitor(1));
+    expect((await request("HEAD", `/v1/r/${token}?redirect=1`, { headers: visitor(4) })).status).toBe(302);
+    await redirectOf(token, { ...visitor(5), "sec-purpose": "prefetch" });
+    await redirectOf(token, visitor(3));
     const clicks = await eventually(async () => {
       const rows = await clicksOf(id);
-      return rows.length === 3 && rows;
+      return rows.length >= 3 && rows;
     });
     expect(clicks.map((c) => c.source).sort()).toEqual(["api", "redirect", "redirect"]);
     expect(clicks[0]!.clickedAt).toBe(first);

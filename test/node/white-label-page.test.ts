@@ -25,6 +25,7 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
   let feedbackToken: string;
   let unsubscribeToken: string;
   let foreignToken: string;
+  let foreignSlug: string;
   const outdir = mkdtempSync(path.join(tmpdir(), "white-label-page-"));
 
   beforeAll(async () => {
@@ -70,6 +71,10 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     const otherTenant = await api("/agency/tenants", { method: "POST", body: JSON.stringify({ name: "Elsewhere", slug: "elsewhere", agencyId: other.id }) });
     const otherLocation = await api(`/agency/tenants/${otherTenant.id}/locations`, { method: "POST", body: JSON.stringify({ name: "Elsewhere Main" }) });
     foreignToken = await mintLinkToken(BENCH_JWT_SECRET, { solicitationId: "sol_foreign", tenantId: otherTenant.id, locationId: otherLocation.id, destination: "feedback" });
+    // and one of its review links (/l/{slug}), which the agency's host must refuse as well
+    const asOther = { "x-tenant-id": otherTenant.id };
+    const reviewed = await api("/v1/locations", { method: "POST", headers: asOther, body: JSON.stringify({ name: "Elsewhere Reviews", googlePlaceId: "ChIJ-elsewhere" }) });
+    foreignSlug = (await api("/v1/review-links", { method: "POST", headers: asOther, body: JSON.stringify({ locationId: reviewed.id, weights: { google: 1 } }) })).slug as string;
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -153,6 +158,20 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     expect(plain!.status()).toBe(200);
     expect(await page.$("footer.wl")).toBeNull();
     expect(await page.getByRole("button", { name: "Send feedback" }).evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor)).toBe("rgb(37, 99, 235)");
+    await context.close();
+  }, 60_000);
+
+  it("a review link of another agency's tenant is the host's branded not-found page there, and redirects on the platform's host", async () => {
+    const context = await phone();
+    const page = await context.newPage();
+    const res = await page.goto(at(`/l/${foreignSlug}`));
+    expect(res!.status()).toBe(404);
+    expect(await page.textContent("h1")).toBe("This link is no longer active");
+    expect(await page.textContent("footer.wl .wl-name")).toBe(BRAND_NAME);
+    // the same link on the platform's host sends people on (not followed: it leaves for Google)
+    const plain = await fetch(`${worker.url}/l/${foreignSlug}`, { redirect: "manual" });
+    expect(plain.status).toBe(302);
+    expect(plain.headers.get("location")).toContain("placeid=ChIJ-elsewhere");
     await context.close();
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { controlDb, tenantDb } from "../../db/shards";
 import { assertTenantWritable } from "../../db/tenant-fence";
-import type { Db } from "../../db/client";
+import type { HostGuard } from "../../lib/host-guard";
 import { alertSubscriptions, locations, users } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -19,10 +19,14 @@ export interface AlertUnsubscribeView {
   unsubscribedAt: string | null;
 }
 
-/** The subscription on the token tenant's shard, its user's address from the control plane (no join across databases). */
-async function load(env: Env, token: string) {
+/**
+ * The subscription on the token tenant's shard, its user's address from the control plane (no join
+ * across databases). `admit` is the request's host guard: a custom hostname serves only its own tenants.
+ */
+async function load(env: Env, admit: HostGuard, token: string) {
   const claims = await readAlertUnsubscribeToken(env.JWT_SECRET!, token);
   if (!claims) throw notFound("Alert subscription");
+  await admit(claims.tenantId);
   const db = await tenantDb(env, claims.tenantId);
   const row = await db
     .select({ sub: alertSubscriptions, locationName: locations.name })
@@ -43,8 +47,8 @@ const view = (kind: AlertEmailKind, sub: typeof alertSubscriptions.$inferSelect,
   unsubscribedAt: kind === "instant" ? sub.instantUnsubscribedAt : sub.digestUnsubscribedAt,
 });
 
-export async function getAlertUnsubscribe(_control: Db, env: Env, token: string) {
-  const { claims, sub, email, locationName } = await load(env, token);
+export async function getAlertUnsubscribe(admit: HostGuard, env: Env, token: string) {
+  const { claims, sub, email, locationName } = await load(env, admit, token);
   return view(claims.kind, sub, email, locationName);
 }
 
@@ -53,8 +57,8 @@ export async function getAlertUnsubscribe(_control: Db, env: Env, token: string)
  * (digestFrequency none). Repeating it changes nothing. Audited as system/alert-unsubscribe with
  * the request's IP and user agent.
  */
-export async function alertUnsubscribe(_control: Db, env: Env, token: string, meta: RequestMeta) {
-  const { claims, db, sub, email, locationName } = await load(env, token);
+export async function alertUnsubscribe(admit: HostGuard, env: Env, token: string, meta: RequestMeta) {
+  const { claims, db, sub, email, locationName } = await load(env, admit, token);
   const current = view(claims.kind, sub, email, locationName);
   if (!current.subscribed) return current;
   await assertTenantWritable(env, sub.tenantId);

@@ -9,7 +9,8 @@ import { nowIso } from "../../lib/time";
 import { readLinkToken, type LinkClaims } from "../links/tokens";
 import { cached } from "./cache";
 import { publicReviewLinks, type ReviewLink } from "./review-links";
-import { hostServesTenant, publicBaseUrlOf, tenantWhiteLabel, type EffectiveBrand, type HostOwner } from "../white-label/resolve";
+import type { HostGuard } from "../../lib/host-guard";
+import { publicBaseUrlOf, tenantWhiteLabel, type EffectiveBrand } from "../white-label/resolve";
 
 export interface LocationLanding {
   brand: { name: string; logoUrl: string | null };
@@ -38,8 +39,8 @@ export interface PublicDeps {
   db: Db;
   env: Env;
   defer: (p: Promise<unknown>) => void;
-  /** the custom hostname the request came in on (pages of tenants it does not serve are 404) */
-  customHost?: HostOwner | null;
+  /** the request's host guard: a custom hostname serves only its own tenants' pages (middleware/public-host.ts) */
+  admit: HostGuard;
 }
 
 /** The token's claims, or 404: a forged, truncated or foreign token costs one HMAC and no D1 read. */
@@ -97,6 +98,7 @@ async function loadSurvey(db: Db, tenantId: string, solicitationId: string): Pro
  * per solicitation. Other links read nothing from D1 once the location is cached.
  */
 export async function landingFor(deps: PublicDeps, claims: LinkClaims): Promise<Landing> {
+  await deps.admit(claims.tenantId);
   // tenant rows on the tenant's shard (resolved only on a cache miss), white-label rows on the control plane
   const db = () => tenantDb(deps.env, claims.tenantId);
   const [place, survey, wl] = await Promise.all([
@@ -106,7 +108,7 @@ export async function landingFor(deps: PublicDeps, claims: LinkClaims): Promise<
       : Promise.resolve(null),
     tenantWhiteLabel(controlDb(deps.env), claims.tenantId),
   ]);
-  if (!place || !wl || !hostServesTenant(deps.customHost, wl)) throw notFound("Feedback link");
+  if (!place || !wl) throw notFound("Feedback link");
   return { ...place, survey, whiteLabel: wl.brand, publicBaseUrl: publicBaseUrlOf(deps.env, wl) };
 }
 

@@ -3,6 +3,79 @@ import { shardD1, tenantShard } from "../../db/shards";
 import type { Env } from "../../env";
 import { dispatchEvents } from "../../lib/events";
 import { nowIso } from "../../lib/time";
+import { TtlCache } from "../../lib/ttl-cache";
+import { keyedDigest } from "./tokens";
+
+// ---- which opens count: one per visitor and window (short links and review links alike) ----
+
+/**
+ * An open counts once per visitor per CLICK_WINDOW_MS window (fixed windows), where a visitor is
+ * the client's IP address (cf-connecting-ip, set by Cloudflare) and user agent. Not counted at all:
+ * HEAD requests (hono answers them with the GET handler), prefetches and prerenders (Sec-Purpose,
+ * Purpose, X-Purpose, X-Moz headers) and link-preview bots (PREVIEW_AGENTS). An IP address counts at
+ * most COUNTED_PER_IP opens per window across all links, whatever user agents it sends.
+ *
+ * The counted click's id is derived from (subject, visitor, window) under a per-purpose key, so a
+ * visitor answered by two isolates still makes one row: the CLICKS consumer inserts on conflict(id)
+ * do nothing. The isolate maps below only spare the queue the repeats; the per-IP cap is per isolate.
+ * The redirect itself is never refused or slowed: only the counting is.
+ */
+export const CLICK_WINDOW_MS = 30 * 60_000;
+export const COUNTED_PER_IP = 20;
+
+/** Link unfurlers, crawlers and preview fetchers (user agents). */
+const PREVIEW_AGENTS =
+  /(?:google|bing|slack|twitter|linkedin|discord|telegram|apple|yandex|baidu|duckduck|petal|semrush|ahrefs|mj12|dot|pinterest)bot|bingpreview|facebookexternalhit|facebookcatalog|whatsapp|skypeuripreview|embedly|vkshare|redditbot|crawler|spider/i;
+const PREFETCH = /prefetch|prerender|preview/i;
+const LOCAL = /^(|127\.0\.0\.1|::1)$/;
+
+const seenVisits = new TtlCache<true>(CLICK_WINDOW_MS, 10_000);
+const countedByIp = new TtlCache<number>(CLICK_WINDOW_MS, 10_000);
+
+/** What the gate reads of a request. */
+export interface Visit {
+  method: string;
+  header: (name: string) => string | undefined;
+}
+
+/** A hono request as a Visit. */
+export const visitOf = (req: { method: string; header: (name: string) => string | undefined }): Visit => ({ method: req.method, header: (n) => req.header(n) });
+
+/** Why an open is not counted (null: it is). */
+export function uncountedReason(v: Visit): "head" | "prefetch" | "preview_agent" | null {
+  if (v.method.toUpperCase() === "HEAD") return "head";
+  if (["sec-purpose", "purpose", "x-purpose", "x-moz"].some((h) => PREFETCH.test(v.header(h) ?? ""))) return "prefetch";
+  if (PREVIEW_AGENTS.test(v.header("user-agent") ?? "")) return "preview_agent";
+  return null;
+}
+
+/**
+ * The id of the click this open records, or null when it is not counted (see above). `subject` is
+ * what is clicked (a solicitation, a review link); `secret` the service secret the id is keyed with.
+ */
+export async function countedClickId(secret: string, v: Visit, subject: string, now = Date.now()): Promise<string | null> {
+  if (uncountedReason(v)) return null;
+  const ip = v.header("cf-connecting-ip") ?? "";
+  const window = Math.floor(now / CLICK_WINDOW_MS);
+  const visit = `${subject}|${ip}|${(v.header("user-agent") ?? "").slice(0, 256)}|${window}`;
+  if (seenVisits.get(visit, now)) return null;
+  // Cloudflare always sets cf-connecting-ip; only local runs (wrangler dev, benches) come without
+  // one or from loopback, and those are not capped
+  if (!LOCAL.test(ip)) {
+    const ipKey = `${ip}|${window}`;
+    const counted = countedByIp.get(ipKey, now) ?? 0;
+    if (counted >= COUNTED_PER_IP) return null;
+    countedByIp.set(ipKey, counted + 1, now);
+  }
+  seenVisits.set(visit, true, now);
+  return `v_${await keyedDigest(secret, "visit", visit)}`;
+}
+
+/** Tests: forget the visits this isolate has seen. */
+export function forgetVisits() {
+  seenVisits.clear();
+  countedByIp.clear();
+}
 
 /** One click as it travels on the CLICKS queue; `id` is minted when the click is answered. */
 export interface ClickMessage {

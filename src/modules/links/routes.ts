@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { ApiError } from "../../lib/errors";
 import { createRouter, errors, json } from "../../lib/openapi";
+import { visitOf } from "./clicks";
 import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "./page";
 import { QR_RESPONSE, qrResponse } from "../../lib/qr";
 import { QrQuery, RedirectQuery, ShortLinkSchema, SuccessSchema, TokenParam } from "./schemas";
@@ -15,7 +16,8 @@ export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
   db: c.var.db,
   env: c.env,
   defer: (work) => c.executionCtx.waitUntil(work),
-  customHost: c.var.customHost,
+  admit: c.var.hostGuard,
+  visit: visitOf(c.req),
 });
 
 const getLink = createRoute({
@@ -72,7 +74,7 @@ export const linkRoutes = createRouter()
     try {
       const link = await resolveShortLink(ctx, token);
       if (isRedirect) {
-        recordClick(ctx, link, c.req.valid("query").src === "qr" ? "qr" : "redirect");
+        await recordClick(ctx, link, c.req.valid("query").src === "qr" ? "qr" : "redirect");
         c.header("cache-control", "no-store");
         c.header("referrer-policy", "no-referrer");
         return c.redirect(link.destination.url, 302);
@@ -91,6 +93,6 @@ export const linkRoutes = createRouter()
   })
   .openapi(click, async (c) => {
     const ctx = publicCtx(c);
-    recordClick(ctx, await resolveShortLink(ctx, c.req.valid("param").token), "api");
+    await recordClick(ctx, await resolveShortLink(ctx, c.req.valid("param").token), "api");
     return c.json({ success: true }, 200);
   });

@@ -1,21 +1,24 @@
 import type { Db } from "../../db/client";
-import { controlDb, tenantDb } from "../../db/shards";
+import { tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { jwtSecrets } from "../../lib/jwt";
-import { bufferClick } from "./clicks";
+import { bufferClick, countedClickId, type Visit } from "./clicks";
 import { asDestinationKind, feedbackPageUrl, resolveDestination, reviewLinks, type LocationLinkData, type ResolvedDestination } from "./destinations";
 import { customDestinationUrl, locationLinkData } from "./location-cache";
 import { readLinkToken, type LinkClaims } from "./tokens";
-import { hostServesTenant, tenantPublicBaseUrl, tenantWhiteLabel, type HostOwner } from "../white-label/resolve";
+import type { HostGuard } from "../../lib/host-guard";
+import { tenantPublicBaseUrl } from "../white-label/resolve";
 
 /** What public routes have: no tenant, no actor; the tenant comes from the signed token. */
 export interface PublicContext {
   db: Db;
   env: Env;
   defer: (work: Promise<unknown>) => void;
-  /** the custom hostname the request came in on, when it is one (docs/white-label.md) */
-  customHost?: HostOwner | null;
+  /** the request's host guard: called with the token's tenant before anything is served (middleware/public-host.ts) */
+  admit: HostGuard;
+  /** the request as the click gate reads it (method, headers): which opens count (clicks.ts) */
+  visit: Visit;
 }
 
 export interface ShortLink {
@@ -32,17 +35,13 @@ export interface ShortLink {
 export async function resolveShortLink(ctx: PublicContext, token: string): Promise<ShortLink> {
   const claims = await readLinkToken(jwtSecrets(ctx.env), token);
   if (!claims) throw notFound("Link");
-  // tenant rows on the token's tenant's shard (a directory cache hit when hot); white-label rows on the control plane
+  // a custom hostname serves only its own tenants' links (isolate caches when hot)
+  await ctx.admit(claims.tenantId);
+  // tenant rows on the token's tenant's shard (a directory cache hit when hot)
   const db = await tenantDb(ctx.env, claims.tenantId);
-  const control = controlDb(ctx.env);
   const location = await locationLinkData({ db, publicBaseUrl: ctx.env.PUBLIC_BASE_URL, defer: ctx.defer }, claims.tenantId, claims.locationId);
   if (!location || !location.isActive) {
     throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
-  }
-  // on a custom hostname: only its own tenants' links (the white label is an isolate cache hit when hot)
-  if (ctx.customHost) {
-    const wl = await tenantWhiteLabel(control, claims.tenantId);
-    if (!wl || !hostServesTenant(ctx.customHost, wl)) throw notFound("Link");
   }
   const kind = asDestinationKind(claims.destination);
   const customUrl = kind === "custom" ? await customDestinationUrl(db, claims.tenantId, claims.solicitationId) : null;
@@ -54,13 +53,14 @@ export async function resolveShortLink(ctx: PublicContext, token: string): Promi
   return { claims, location, destination };
 }
 
-/** Records a click off the request path (see clicks.ts); the caller has already answered. */
-export function recordClick(ctx: PublicContext, link: ShortLink, source: "redirect" | "qr" | "api"): void {
-  bufferClick(
-    ctx.env,
-    { id: crypto.randomUUID(), tenantId: link.claims.tenantId, solicitationId: link.claims.solicitationId, source, at: new Date().toISOString() },
-    ctx.defer,
-  );
+/**
+ * Counts the open as a click when the gate says so (one per visitor and window, no HEAD, prefetch or
+ * preview bot: clicks.ts) and buffers it; the write happens off the request path.
+ */
+export async function recordClick(ctx: PublicContext, link: ShortLink, source: "redirect" | "qr" | "api"): Promise<void> {
+  const id = await countedClickId(ctx.env.JWT_SECRET!, ctx.visit, `solicitation:${link.claims.solicitationId}`);
+  if (!id) return;
+  bufferClick(ctx.env, { id, tenantId: link.claims.tenantId, solicitationId: link.claims.solicitationId, source, at: new Date().toISOString() }, ctx.defer);
 }
 
 /** The JSON body of GET /v1/r/{token}. */
@@ -79,6 +79,8 @@ export async function shortLinkView(ctx: PublicContext, token: string, link: Sho
 
 /** What a short link's QR code encodes: the redirect, marked as a scan. Unknown or forged token: 404. */
 export async function shortLinkQrTarget(ctx: PublicContext, token: string): Promise<string> {
-  if (!(await readLinkToken(jwtSecrets(ctx.env), token))) throw notFound("Link");
+  const claims = await readLinkToken(jwtSecrets(ctx.env), token);
+  if (!claims) throw notFound("Link");
+  await ctx.admit(claims.tenantId);
   return `${ctx.env.PUBLIC_BASE_URL.replace(/\/+$/, "")}/v1/r/${encodeURIComponent(token)}?redirect=1&src=qr`;
 }

@@ -6,7 +6,7 @@ import { fromBase64Url, toBase64Url } from "../../lib/crypto";
  *   base64url(purpose ~ field ~ field ...) "." base64url(HMAC-SHA256(key, payload)[0..16])
  * 128 bits of MAC make tokens unguessable and unforgeable; the payload is readable, never secret.
  */
-export type TokenPurpose = "link" | "unsub" | "alert";
+export type TokenPurpose = "link" | "unsub" | "alert" | "visit";
 
 const MAC_BYTES = 16;
 const SEP = "~";
@@ -35,6 +35,12 @@ export async function signToken(secret: string, purpose: TokenPurpose, fields: s
   const payload = toBase64Url(enc.encode([purpose, ...fields].join(SEP)));
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret, purpose), enc.encode(payload)));
   return `${payload}.${toBase64Url(mac.slice(0, MAC_BYTES))}`;
+}
+
+/** A keyed digest (base64url, 128 bits) of `text` under the purpose's key: not a token, nothing to verify. */
+export async function keyedDigest(secret: string, purpose: TokenPurpose, text: string): Promise<string> {
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret, purpose), enc.encode(text)));
+  return toBase64Url(mac.slice(0, MAC_BYTES));
 }
 
 /** The token's fields, or null when it is malformed, of another purpose, or not signed by us. */

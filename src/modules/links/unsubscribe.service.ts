@@ -13,7 +13,7 @@ import { nowIso } from "../../lib/time";
 import { stopEnrollmentStatements } from "../sequences/service";
 import type { PublicContext } from "./service";
 import { readUnsubscribeToken, type UnsubscribeClaims } from "./tokens";
-import { hostServesTenant, tenantWhiteLabel, type EffectiveBrand } from "../white-label/resolve";
+import { tenantWhiteLabel, type EffectiveBrand } from "../white-label/resolve";
 
 /** The channels an unsubscribe link can stop: the message channels. */
 const CHANNELS = new Set<string>(["email", "sms", "whatsapp"]);
@@ -52,6 +52,8 @@ const actingContext = (ctx: PublicContext, claims: UnsubscribeClaims, meta: Requ
 async function load(ctx: PublicContext, token: string) {
   const claims = await readUnsubscribeToken(jwtSecrets(ctx.env), token);
   if (!claims || !CHANNELS.has(claims.channel)) throw new ApiError("NOT_FOUND", "Link not found");
+  // a custom hostname serves only its own tenants' links
+  await ctx.admit(claims.tenantId);
   // from here on the tenant's shard (white-label rows: the control plane)
   const control = controlDb(ctx.env);
   ctx = { ...ctx, db: await tenantDb(ctx.env, claims.tenantId) };
@@ -61,8 +63,7 @@ async function load(ctx: PublicContext, token: string) {
     (select l.brand_id from solicitations s join locations l on l.id = s.location_id where s.id = ${claims.solicitationId} and s.tenant_id = ${claims.tenantId}),
     (select b2.id from brands b2 where b2.tenant_id = ${claims.tenantId} order by b2.created_at, b2.id limit 1))`;
   const wl = await tenantWhiteLabel(control, claims.tenantId);
-  // a custom hostname serves only its own tenants' links
-  if (!wl || !hostServesTenant(ctx.customHost, wl)) throw new ApiError("NOT_FOUND", "Link not found");
+  if (!wl) throw new ApiError("NOT_FOUND", "Link not found");
   const [contactRows, brandRows, latestRows] = await ctx.db.batch([
     ctx.db.select().from(contacts).where(and(eq(contacts.id, claims.contactId), eq(contacts.tenantId, claims.tenantId))),
     ctx.db.select({ name: brands.name, logoUrl: brands.logoUrl }).from(brands).where(and(eq(brands.tenantId, claims.tenantId), sql`${brands.id} = ${brandId}`)),

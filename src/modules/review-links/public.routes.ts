@@ -5,6 +5,7 @@ import { publicCtx } from "../links/routes";
 import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "../links/page";
 import { openReviewLink, reviewLinkQrTarget } from "./public";
 import { qrResponse, QR_RESPONSE } from "../../lib/qr";
+import { hostBrand } from "../white-label/resolve";
 import { OpenQuery, QrQuery, SlugParam } from "./schemas";
 
 const tags = ["Public"];
@@ -37,7 +38,7 @@ export const publicReviewLinkRoutes = createRouter()
       c.header("referrer-policy", "no-referrer");
       return c.redirect(url, 302);
     } catch (err) {
-      if (err instanceof ApiError && err.code === "NOT_FOUND" && wantsHtml(c.req.header("accept"))) return c.body(inactiveLinkPage(), 404, PAGE_HEADERS) as never;
+      if (err instanceof ApiError && err.code === "NOT_FOUND" && wantsHtml(c.req.header("accept"))) return c.body(inactiveLinkPage(await hostBrand(c.var.db, c.var.customHost)), 404, PAGE_HEADERS) as never;
       throw err;
     }
   })

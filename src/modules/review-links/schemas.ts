@@ -52,7 +52,9 @@ const Counts = z.record(z.string(), z.number().int());
 export const ReviewLinkStatsSchema = z
   .object({
     reviewLinkId: z.string(),
-    total: z.number().int(),
+    total: z.number().int().openapi({ description: "counted opens: one per visitor (IP address and browser) per visitWindowMinutes; HEAD requests, prefetches and link-preview bots are not counted" }),
+    unit: z.literal("visit").openapi({ description: "what the counts count: visits (see total), not raw requests" }),
+    visitWindowMinutes: z.number().int().openapi({ description: "a visitor's repeated opens within one window of this length count once", example: 30 }),
     bySource: Counts.openapi({ description: "link (the URL opened) and qr (the printed QR code scanned)" }),
     bySite: Counts.openapi({ description: "where the opens were sent" }),
   })

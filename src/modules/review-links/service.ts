@@ -7,6 +7,7 @@ import { notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
+import { CLICK_WINDOW_MS } from "../links/clicks";
 import { reviewLinks as siteUrlsOf } from "../links/destinations";
 import { loadLocationLinkData } from "../links/location-cache";
 import { forgetReviewLink } from "./resolve";
@@ -105,5 +106,5 @@ export async function reviewLinkStats(ctx: ServiceContext, id: string, range: { 
     bySource[r.source] = (bySource[r.source] ?? 0) + r.n;
     bySite[r.site] = (bySite[r.site] ?? 0) + r.n;
   }
-  return { reviewLinkId: id, total: rows.reduce((n, r) => n + r.n, 0), bySource, bySite };
+  return { reviewLinkId: id, total: rows.reduce((n, r) => n + r.n, 0), unit: "visit" as const, visitWindowMinutes: CLICK_WINDOW_MS / 60_000, bySource, bySite };
 }

@@ -2,12 +2,11 @@ import type { Db } from "../../db/client";
 import type { Env } from "../../env";
 import { controlDb, findOnShards } from "../../db/shards";
 import { TtlCache } from "../../lib/ttl-cache";
-import { loadWidgetData, type WidgetData } from "./data";
+import { loadOwnedWidget, type OwnedWidget } from "./data";
 import { widgetPage, widgetScript } from "./render";
 
 /** A widget with its three public bodies rendered once, so a cache hit only wraps a string in a Response. */
-export interface RenderedWidget {
-  data: WidgetData;
+export interface RenderedWidget extends OwnedWidget {
   json: string;
   script: string;
   page: string;
@@ -24,10 +23,11 @@ export const EDGE_TTL_S = 300;
 const isolate = new TtlCache<RenderedWidget | null>(ISOLATE_TTL_MS, 5_000);
 
 const edge = () => (typeof caches === "undefined" ? null : (caches as unknown as { default: Cache }).default);
-const edgeKey = (publicBaseUrl: string, key: string) => `${publicBaseUrl.replace(/\/+$/, "")}/__widget-cache/${encodeURIComponent(key)}`;
+// v2: the edge copy holds the owning tenant too (v1 entries, without it, are never read again)
+const edgeKey = (publicBaseUrl: string, key: string) => `${publicBaseUrl.replace(/\/+$/, "")}/__widget-cache/v2/${encodeURIComponent(key)}`;
 
-const render = (data: WidgetData | null): RenderedWidget | null =>
-  data && { data, json: JSON.stringify(data), script: widgetScript(data), page: widgetPage(data) };
+const render = (w: OwnedWidget | null): RenderedWidget | null =>
+  w && { ...w, json: JSON.stringify(w.data), script: widgetScript(w.data), page: widgetPage(w.data) };
 
 export function cachedWidget(
   o: { env: Env; publicBaseUrl: string; defer: (p: Promise<unknown>) => void },
@@ -39,9 +39,9 @@ export function cachedWidget(
     const url = edgeKey(o.publicBaseUrl, key);
     const cache = edge();
     const stored = await cache?.match(url).catch(() => undefined);
-    if (stored) return render((await stored.json()) as WidgetData | null);
+    if (stored) return render((await stored.json()) as OwnedWidget | null);
     // the public key names no tenant: every shard is asked (white-label rows from the control plane)
-    const data = await findOnShards(o.env, (db) => loadWidgetData(db, key, controlDb(o.env)));
+    const data = await findOnShards(o.env, (db) => loadOwnedWidget(db, key, controlDb(o.env)));
     if (cache) {
       const res = new Response(JSON.stringify(data), { headers: { "content-type": "application/json", "cache-control": `max-age=${EDGE_TTL_S}` } });
       o.defer(cache.put(url, res).catch(() => undefined));

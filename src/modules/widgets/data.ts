@@ -42,7 +42,15 @@ const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 1
 const isFirstParty = sql`(${reviews.isFirstParty} = 1 or ${reviews.siteType} = 'first_party')`;
 
 /** The widget's data from D1 (4 reads in one batch after the config); null when unknown or deactivated. */
-export async function loadWidgetData(db: Db, key: string, control: Db = db): Promise<WidgetData | null> {
+export const loadWidgetData = async (db: Db, key: string, control: Db = db): Promise<WidgetData | null> => (await loadOwnedWidget(db, key, control))?.data ?? null;
+
+/** The widget's data and the tenant that owns it (kept out of the public JSON: the host guard needs it, visitors do not). */
+export interface OwnedWidget {
+  tenantId: string;
+  data: WidgetData;
+}
+
+export async function loadOwnedWidget(db: Db, key: string, control: Db = db): Promise<OwnedWidget | null> {
   const w = await db
     .select({
       widget: widgets,
@@ -81,7 +89,7 @@ export async function loadWidgetData(db: Db, key: string, control: Db = db): Pro
   const place = w.locationName ?? w.tenantName;
   const list: ShowcaseReview[] = shown.map((r) => ({ ...r, rating: r.rating!, isFirstParty: Boolean(r.isFirstParty), url: r.url && /^https?:\/\//i.test(r.url) ? r.url : null }));
   const filters = { minRating: cfg.minRating, sites: cfg.sites, count: cfg.count, order: cfg.order };
-  return {
+  return { tenantId: cfg.tenantId, data: {
     key,
     title: place,
     filters,
@@ -90,7 +98,7 @@ export async function loadWidgetData(db: Db, key: string, control: Db = db): Pro
     reviews: list,
     jsonLd: firstPartyJsonLd(place, list.filter((r) => r.isFirstParty), firstParty[0] ?? { n: 0, avg: null }),
     brand: widgetBrand(whiteLabel?.brand),
-  };
+  } };
 }
 
 function widgetBrand(brand: { name: string; primaryColor: string | null; accentColor: string | null; source: string } | undefined): WidgetBrand | null {

@@ -1,9 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { notFound } from "../../lib/errors";
+import { ApiError, notFound } from "../../lib/errors";
 import { createRouter, errors, json } from "../../lib/openapi";
 import { publicPage, wantsHtml } from "../links/page";
+import { hostBrand } from "../white-label/resolve";
 import { cachedWidget, type RenderedWidget } from "./cache";
 import { KeyParam, PublicWidgetSchema } from "./schemas";
 
@@ -29,9 +30,11 @@ const PAGE_HEADERS = {
 const widgetOf = (c: Context<AppEnv>, key: string) =>
   cachedWidget({ env: c.env, publicBaseUrl: c.env.PUBLIC_BASE_URL, defer: (p) => c.executionCtx.waitUntil(p) }, key);
 
+/** The widget, or 404: unknown, deactivated, or another tenant's on this custom host. */
 async function found(c: Context<AppEnv>, key: string): Promise<RenderedWidget> {
   const w = await widgetOf(c, key);
   if (!w) throw notFound("Widget");
+  await c.var.hostGuard(w.tenantId);
   return w;
 }
 
@@ -63,11 +66,11 @@ export const publicWidgetRoutes = createRouter()
   .openapi(data, async (c) => new Response((await found(c, c.req.valid("param").key)).json, { headers: JSON_HEADERS }) as never)
   .openapi(script, async (c) => new Response((await found(c, c.req.valid("param").key)).script, { headers: SCRIPT_HEADERS }) as never)
   .openapi(page, async (c) => {
-    const w = await widgetOf(c, c.req.valid("param").key);
-    if (!w) {
-      if (!wantsHtml(c.req.header("accept"))) throw notFound("Widget");
-      const body = publicPage({ title: "Widget not found", body: "<h1>This review widget is not available</h1>" });
+    try {
+      return new Response((await found(c, c.req.valid("param").key)).page, { headers: PAGE_HEADERS }) as never;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === "NOT_FOUND" && wantsHtml(c.req.header("accept")))) throw err;
+      const body = publicPage({ title: "Widget not found", whiteLabel: await hostBrand(c.var.db, c.var.customHost), body: "<h1>This review widget is not available</h1>" });
       return new Response(body, { status: 404, headers: { ...PAGE_HEADERS, "cache-control": "no-store" } }) as never;
     }
-    return new Response(w.page, { headers: PAGE_HEADERS }) as never;
   });

@@ -1,0 +1,103 @@
+import { createMiddleware } from "hono/factory";
+import type { Context } from "hono";
+import type { AppEnv } from "../app-env";
+import { controlDb } from "../db/shards";
+import { ApiError } from "../lib/errors";
+import type { HostGuard } from "../lib/host-guard";
+import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "../modules/links/page";
+import { customHostOwner, hostBrand, hostServesTenant, tenantWhiteLabel, type HostOwner } from "../modules/white-label/resolve";
+
+/**
+ * The custom-host boundary (docs/white-label.md, docs/SECURITY.md "Custom hosts"): the one place that
+ * decides which owner a request's host serves. Every request gets
+ *
+ * - `c.var.customHost`: the active custom hostname it arrived on and its owner (null on the platform's
+ *   host, localhost, IP literals and unknown or pending hosts: those serve every tenant);
+ * - `c.var.hostGuard(tenantId)`: what a public route calls with the owner of the resource it is about
+ *   to serve, before it serves it or records anything. On a custom host that does not serve that
+ *   tenant it throws `ForeignHostError` (404). Routes never compare hosts themselves.
+ *
+ * Fail closed: on a custom host, an unauthenticated request that answered 2xx/3xx without asking the
+ * guard is replaced by the host's 404, unless its path is one of the host-neutral ones below (sign-in,
+ * OAuth, MCP, provider webhooks, docs, health: they serve no tenant's public resource). So a new
+ * public route that forgets the guard shows nothing on a foreign host (test/white-label/public-host.test.ts
+ * enumerates the OpenAPI document's public operations).
+ *
+ * Cost: the host's owner and the tenant's agency come from the isolate caches of white-label/resolve.ts
+ * (60 s, misses cached too); a hot request reads nothing from D1 for this. On the platform's host the
+ * guard returns at once.
+ */
+
+/** Another owner's resource on a custom host: a 404 like an unknown one (the host's brand on HTML pages). */
+export class ForeignHostError extends ApiError {
+  constructor() {
+    super("NOT_FOUND", "Not found");
+  }
+}
+
+/**
+ * Paths that serve no tenant's public resource and answer on every host as on the platform's:
+ * platform health and bootstrap, sign-in (password, SAML, the SSO completion page), OAuth and its
+ * discovery, MCP, provider webhooks (signed by the provider), the API's documentation.
+ */
+const HOST_NEUTRAL = [
+  /^\/health$/,
+  /^\/bootstrap$/,
+  /^\/auth\//,
+  /^\/sso\//,
+  /^\/oauth\//,
+  /^\/\.well-known\//,
+  /^\/mcp(\/|$)/,
+  /^\/skills$/,
+  /^\/webhooks\/providers\//,
+  /^\/docs(\/|$)/,
+];
+export const isHostNeutralPath = (path: string) => HOST_NEUTRAL.some((re) => re.test(path));
+
+const primaryHosts = new Map<string, string>();
+const primaryHost = (publicBaseUrl: string) => {
+  let h = primaryHosts.get(publicBaseUrl);
+  if (h === undefined) {
+    h = new URL(publicBaseUrl).hostname.toLowerCase();
+    primaryHosts.set(publicBaseUrl, h);
+  }
+  return h;
+};
+
+/** Only DNS names with a dot can be custom hostnames: localhost and IP literals never are. */
+const mayBeCustom = (host: string) => host.includes(".") && !/^[\d.]+$/.test(host) && !host.startsWith("[");
+
+/** True when `host` serves `tenantId` (the comparison itself lives in resolve.ts: hostServesTenant). */
+async function serves(c: Context<AppEnv>, host: HostOwner, tenantId: string): Promise<boolean> {
+  if (host.scope === "tenant" && host.scopeId === tenantId) return true;
+  const wl = await tenantWhiteLabel(controlDb(c.env), tenantId);
+  return !!wl && hostServesTenant(host, wl);
+}
+
+async function hostNotFound(c: Context<AppEnv>, host: HostOwner): Promise<Response> {
+  if (wantsHtml(c.req.header("accept"))) return new Response(inactiveLinkPage(await hostBrand(c.var.db, host)), { status: 404, headers: PAGE_HEADERS });
+  const err = new ForeignHostError();
+  return Response.json(err.toBody(), { status: 404, headers: { "cache-control": "no-store" } });
+}
+
+export const publicHost = createMiddleware<AppEnv>(async (c, next) => {
+  const hostname = new URL(c.req.url).hostname.toLowerCase();
+  const host = hostname !== primaryHost(c.env.PUBLIC_BASE_URL) && mayBeCustom(hostname) ? await customHostOwner(c.var.db, hostname) : null;
+  let asked = false;
+  c.set("customHost", host);
+  const guard: HostGuard = async (tenantId) => {
+    asked = true;
+    if (host && !(await serves(c, host, tenantId))) throw new ForeignHostError();
+  };
+  c.set("hostGuard", guard);
+  await next();
+  if (!host) return;
+  const refused = c.error instanceof ForeignHostError && wantsHtml(c.req.header("accept"));
+  const unguarded = !asked && c.res.status < 400 && c.req.method !== "OPTIONS" && !c.var.principal && !isHostNeutralPath(c.req.path);
+  if (refused || unguarded) {
+    if (unguarded) console.warn(JSON.stringify({ level: "warn", message: "public route answered on a custom host without asking the host guard", path: c.req.path }));
+    // unset first: hono copies the old response's headers (location, cache-control) onto a replacement
+    c.res = undefined;
+    c.res = await hostNotFound(c, host);
+  }
+});
