@@ -31,3 +31,4 @@ export * from "./auto-replies";
 export * from "./alerts";
 export * from "./white-label";
 export * from "./tenant-moves";
+export * from "./whatsapp-templates";
