@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { solicitations } from "../../src/db/schema";
+import { fallBackToSms } from "../../src/modules/solicitations/sms-fallback";
+import { env } from "cloudflare:workers";
+import { pollUntil } from "../helpers/poll";
+import { db } from "../helpers/seed";
 import { request } from "../helpers/http";
 import { createWorld, type World } from "../helpers/seed";
-import { newContact, newLocation, pendingRow, runSends, solicitationRow } from "../sending/helpers";
+import { newContact, newLocation, noQuietHours, pendingRow, runSends, solicitationRow } from "../sending/helpers";
 import { metaCloudStandIn, signedMeta, twilioWhatsAppStandIn } from "./whatsapp-standin";
 
 // WhatsApp's rules that a retry cannot fix (docs/messaging.md, "Providers' rules"), through the real
@@ -22,6 +28,8 @@ beforeAll(async () => {
     provider: "meta", channelRegistrationId: "106540352242922", credentials: { accessToken: TOKEN, appSecret: META_SECRET, verifyToken: "vt" },
   });
   expect(put.status).toBe(200);
+  // the fallback SMS goes through the policy: no quiet hours by the clock, caps above this file's sends
+  await noQuietHours(w, "tenantAdmin", { frequencyCapDaily: 50, frequencyCapWeekly: 100 });
   usContact = await newContact(w, { phone: "+14155550901", consent: ["whatsapp", "sms"] });
   ukContact = await newContact(w, { phone: "+447911123456", consent: ["whatsapp"] });
 });
@@ -148,5 +156,45 @@ describe("Twilio WhatsApp", () => {
     const res = await request("POST", path, { body: cb.body, headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": cb.signature } });
     expect(res.body).toMatchObject({ applied: 1 });
     expect((await solicitationRow(id))!).toMatchObject({ status: "FAILED", failureReason: expect.stringMatching(/^whatsapp_marketing_us_blocked: .*\(Twilio error 63049\)$/) });
+  });
+});
+
+describe("per-campaign SMS fallback (off by default)", () => {
+  const fallbackOf = (id: string) =>
+    db().select().from(solicitations).where(and(eq(solicitations.tenantId, w.tenantA.id), eq(solicitations.idempotencyKey, `sms-fallback:${id}`))).get();
+  const campaign = async (metadata: Record<string, unknown>) =>
+    (await w.as("manager").post("/v1/campaigns", { name: `WA ${Math.random()}`, type: "one_time", channels: ["whatsapp", "sms"], locationId: loc.id, metadata })).body.id as string;
+  const failedWhatsApp = async (campaignId: string, contactId: string) => {
+    const api = metaCloudStandIn({ accessToken: TOKEN, templates: { promo_offer: { category: "MARKETING", status: "APPROVED" } } });
+    const id = await pendingRow({
+      tenantId: w.tenantA.id, contactId, locationId: loc.id, channel: "whatsapp", campaignId,
+      metadata: { whatsappTemplate: { name: "promo_offer", language: "en_US" } },
+    });
+    await runSends([id], { fetch: api.fetch });
+    await postMeta(w.tenantA.id, await api.statusWebhook(META_SECRET));
+    expect((await solicitationRow(id))!.status).toBe("FAILED");
+    return id;
+  };
+
+  it("a campaign with whatsappFallbackToSms sends one SMS after a WhatsApp rule failure, through the policy", async () => {
+    const id = await failedWhatsApp(await campaign({ whatsappFallbackToSms: true }), usContact.id);
+    const sms = await pollUntil(() => fallbackOf(id), (r) => r !== undefined && r.status !== "PENDING");
+    expect(sms).toMatchObject({ channel: "sms", contactId: usContact.id, locationId: loc.id, status: "SENT", metadata: { fallbackOf: id, fallbackReason: "whatsapp_marketing_us_blocked" } });
+    // the handler running again (redelivery) creates nothing more
+    const envelope = { id: "evt_x", type: "solicitation.failed" as const, tenantId: w.tenantA.id, occurredAt: new Date().toISOString(), data: { solicitationId: id, channel: "whatsapp", reason: (await solicitationRow(id))!.failureReason } };
+    expect(await fallBackToSms(env, envelope)).toBe(sms!.id);
+    expect((await db().select().from(solicitations).where(eq(solicitations.idempotencyKey, `sms-fallback:${id}`))).length).toBe(1);
+  });
+
+  it("without SMS consent the fallback is BLOCKED NO_CONSENT; without the flag there is none", async () => {
+    const noSms = await newContact(w, { phone: "+14155550903", consent: ["whatsapp"] });
+    const id = await failedWhatsApp(await campaign({ whatsappFallbackToSms: true }), noSms.id);
+    const sms = await pollUntil(() => fallbackOf(id), (r) => r !== undefined);
+    expect(sms).toMatchObject({ channel: "sms", status: "BLOCKED", blockedReason: "NO_CONSENT" });
+
+    const off = await failedWhatsApp(await campaign({}), usContact.id);
+    const envelope = { id: "evt_y", type: "solicitation.failed" as const, tenantId: w.tenantA.id, occurredAt: new Date().toISOString(), data: { solicitationId: off, channel: "whatsapp", reason: (await solicitationRow(off))!.failureReason } };
+    expect(await fallBackToSms(env, envelope)).toBeNull();
+    expect(await fallbackOf(off)).toBeUndefined();
   });
 });
