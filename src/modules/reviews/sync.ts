@@ -10,6 +10,7 @@ import { nowIso } from "../../lib/time";
 import { REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn } from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
 import type { IntegrationRow } from "../integrations/schemas";
+import { clearNeedsAttention, markNeedsAttention } from "../integrations/attention";
 import { assertLocationsInTenant } from "./service";
 import { systemContext } from "../../lib/system-context";
 import { findByExternalIds, prepareReview, type ReviewInput } from "./upsert";
@@ -89,6 +90,8 @@ export async function scheduleDueSyncs(env: Env, now: Date) {
       and(
         eq(integrations.isEnabled, true),
         inArray(integrations.connectorType, siteTypes),
+        // a connection the site refused for good (deprecated API, dead token) waits for a person: polling it only repeats the refusal
+        isNull(integrations.attentionCode),
         or(isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, cutoff)),
       ),
     )
@@ -205,11 +208,13 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
         await env.REVIEW_SYNC.send({ ...job, cursor: outcome.cursor } satisfies ReviewSyncJob);
       } else if (outcome) {
         await recordResult(db, row, { lastSyncAt: job.startedAt, lastSyncStatus: "ok", lastSyncError: null });
+        await clearNeedsAttention(db, row);
       }
       message.ack();
     } catch (err) {
       if (err instanceof ReviewSiteError) {
         await recordResult(db, row, { lastSyncStatus: err.rateLimited ? "rate_limited" : "error", lastSyncError: err.message.slice(0, 1000) });
+        if (err.attention) await markNeedsAttention(db, row, err.attention, "review-sync");
         if (err.retryable) message.retry({ delaySeconds: err.retryAfterSeconds ?? backoffSeconds(message.attempts) });
         else message.ack();
       } else {
