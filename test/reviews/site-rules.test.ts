@@ -2,11 +2,13 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { auditEvents, integrations } from "../../src/db/schema";
+import { auditEvents, integrations, reviewResponses } from "../../src/db/schema";
+import { publishResponse } from "../../src/modules/reviews/publish";
+import { newId } from "../../src/lib/ids";
 import { consumeReviewSync, scheduleDueSyncs, type ReviewSyncJob } from "../../src/modules/reviews/sync";
 import { createWorld, db, type World } from "../helpers/seed";
-import { newLocation } from "./helpers";
-import { graphStandIn } from "./site-standins";
+import { ctxFor, ingest, newLocation } from "./helpers";
+import { graphStandIn, yelpR2RStandIn } from "./site-standins";
 
 // Review sites' rules (docs/reviews.md, "Providers' rules"), against stand-ins that speak them.
 let w: World;
@@ -69,5 +71,84 @@ describe("Facebook: a Graph API deprecation marks the integration as needing att
     const fb = await connect({ connectorType: "facebook", name: "FB old token", config: { pageId: "page-1" }, credentials: { pageAccessToken: "stale" } });
     await sync(fb.id, graphStandIn({ token: "fresh" }).fetch);
     expect((await w.as("viewer").get(`/v1/integrations/${fb.id}`)).body.attention).toMatchObject({ code: "token_invalid" });
+  });
+});
+
+describe("Yelp: replies only through Respond to Reviews, within its rules", () => {
+  let yelpLoc: { id: string };
+  let yelpId: string;
+  beforeAll(async () => {
+    yelpLoc = await newLocation(w, "manager", { yelpUrl: "https://www.yelp.com/biz/acme-dental" });
+    const res = await w.as("tenantAdmin").post("/v1/integrations", {
+      locationId: yelpLoc.id, connectorType: "yelp", name: "Yelp", config: { businessId: "acme-dental" }, credentials: { apiKey: "fusion", partnerAccessToken: "owner-token" },
+    });
+    yelpId = res.body.id;
+  });
+  const manager = () => ctxFor(w.tenantA.id, w.users.manager.id);
+  let n = 0;
+  async function approved(text = "Thank you for your visit.") {
+    const r = await ingest(w, { locationId: yelpLoc.id, siteType: "yelp", externalReviewId: `yelp-r-${n++}-${Math.random()}`, rating: 4, text: "Good" });
+    const created = await w.as("tenantUser").post(`/v1/reviews/${r.id}/responses`, { text: "placeholder" });
+    await db().update(reviewResponses).set({ text }).where(eq(reviewResponses.id, created.body.id));
+    await w.as("manager").post(`/v1/responses/${created.body.id}/submit`);
+    expect((await w.as("manager").post(`/v1/responses/${created.body.id}/approve`)).body.status).toBe("approved");
+    return created.body.id as string;
+  }
+  const failure = (p: Promise<unknown>) => p.then(() => { throw new Error("expected a refusal"); }, (e: unknown) => e as { code: string; status: number; message: string; details: any; headers?: Record<string, string> });
+
+  it("checks the text before calling: over 5,000 characters or with emoji is 400 with the rule, and Yelp is not called", async () => {
+    const yelp = yelpR2RStandIn({ token: "owner-token", enabled: true });
+    const long = await failure(publishResponse(manager(), await approved("a".repeat(5001)), { fetch: yelp.fetch }));
+    expect(long).toMatchObject({ code: "VALIDATION_ERROR", status: 400, details: { issues: [{ path: "text", message: "Yelp replies are limited to 5,000 characters; this one has 5,001 (Respond to Reviews API)" }] } });
+    const emoji = await failure(publishResponse(manager(), await approved("Thanks so much! \u{1F60A}"), { fetch: yelp.fetch }));
+    expect(emoji.details.issues).toEqual([{ path: "text", message: "Yelp replies cannot contain emoji (Respond to Reviews API)" }]);
+    expect(yelp.calls).toHaveLength(0);
+    // exactly 5,000 characters (non-BMP letters count once) goes through
+    const ok = await publishResponse(manager(), await approved("\u{1D400}".repeat(5000)), { fetch: yelp.fetch });
+    expect(ok).toMatchObject({ status: "published", publishedVia: "yelp" });
+    expect((await row(yelpId)).replyAccess).toBe("granted");
+  });
+
+  it("20 replies per location per day: the 21st is 429 RATE_LIMITED before any call; Yelp's own quota error is the same 429", async () => {
+    const yelp = yelpR2RStandIn({ token: "owner-token", enabled: true });
+    const reviewRow = await ingest(w, { locationId: yelpLoc.id, siteType: "yelp", externalReviewId: `quota-${Math.random()}`, rating: 5, text: "Great" });
+    const now = new Date().toISOString();
+    const published = await db().select().from(reviewResponses).where(and(eq(reviewResponses.tenantId, w.tenantA.id), eq(reviewResponses.publishedVia, "yelp")));
+    // D1 binds at most 100 parameters per statement: one row at a time
+    for (let i = published.length; i < 20; i++) {
+      await db().insert(reviewResponses).values({ id: newId(), tenantId: w.tenantA.id, reviewId: reviewRow.id, text: "t", status: "published", publishedAt: now, publishedVia: "yelp", createdAt: now, updatedAt: now });
+    }
+    const e = await failure(publishResponse(manager(), await approved(), { fetch: yelp.fetch }));
+    expect(e).toMatchObject({ code: "RATE_LIMITED", status: 429, details: { siteType: "yelp", rule: "yelp_r2r_daily_quota", limit: 20 }, headers: { "Retry-After": "3600" } });
+    expect(yelp.calls).toHaveLength(0);
+
+    // another location's replies do not count; Yelp's own refusal maps the same way
+    const other = await newLocation(w);
+    const otherInt = await w.as("tenantAdmin").post("/v1/integrations", { locationId: other.id, connectorType: "yelp", name: "Yelp 2", config: { businessId: "b2" }, credentials: { apiKey: "k", partnerAccessToken: "owner-token" } });
+    const r = await ingest(w, { locationId: other.id, siteType: "yelp", externalReviewId: `other-${Math.random()}`, rating: 5, text: "Great" });
+    const created = await w.as("tenantUser").post(`/v1/reviews/${r.id}/responses`, { text: "Thanks!" });
+    await w.as("manager").post(`/v1/responses/${created.body.id}/submit`);
+    await w.as("manager").post(`/v1/responses/${created.body.id}/approve`);
+    const exhausted = yelpR2RStandIn({ token: "owner-token", enabled: true, perDay: 0 });
+    expect(await failure(publishResponse(manager(), created.body.id, { fetch: exhausted.fetch }))).toMatchObject({ code: "RATE_LIMITED", status: 429 });
+    expect(exhausted.calls).toHaveLength(1);
+    expect(otherInt.status).toBe(201);
+  });
+
+  it("a location without the feature (R2R_COMMENTS_NOT_ALLOWED): 422 no_reply_access with the manual path, remembered, Yelp not called again", async () => {
+    const loc2 = await newLocation(w, "manager", { yelpUrl: "https://www.yelp.com/biz/no-r2r" });
+    const int = await w.as("tenantAdmin").post("/v1/integrations", { locationId: loc2.id, connectorType: "yelp", name: "Yelp no R2R", config: { businessId: "no-r2r" }, credentials: { apiKey: "k", partnerAccessToken: "owner-token" } });
+    const yelp = yelpR2RStandIn({ token: "owner-token", enabled: false });
+    const publishOne = async () => {
+      const r = await ingest(w, { locationId: loc2.id, siteType: "yelp", externalReviewId: `nr-${Math.random()}`, externalUrl: "https://www.yelp.com/biz/no-r2r?hrid=1", rating: 3, text: "ok" });
+      const created = await w.as("tenantUser").post(`/v1/reviews/${r.id}/responses`, { text: "Thanks" });
+      await w.as("manager").post(`/v1/responses/${created.body.id}/submit`);
+      await w.as("manager").post(`/v1/responses/${created.body.id}/approve`);
+      return failure(publishResponse(manager(), created.body.id, { fetch: yelp.fetch }));
+    };
+    expect(await publishOne()).toMatchObject({ code: "PUBLISH_UNSUPPORTED", status: 422, details: { siteType: "yelp", reason: "no_reply_access", replyUrl: "https://www.yelp.com/biz/no-r2r?hrid=1" } });
+    expect((await w.as("viewer").get(`/v1/integrations/${int.body.id}`)).body).toMatchObject({ replyAccess: "denied", needsAttention: false });
+    expect(await publishOne()).toMatchObject({ code: "PUBLISH_UNSUPPORTED", details: { reason: "no_reply_access" } });
+    expect(yelp.calls).toHaveLength(1);
   });
 });

@@ -10,6 +10,7 @@ import { findResponseRow, moveResponse } from "./responses.service";
 import type { PublishResponseInput, ResponseRow } from "./responses.schemas";
 import type { ReviewRow } from "./schemas";
 import { findReviewRow } from "./service";
+import { checkBeforeReply, onReplyAccepted, onReplyRefused } from "./publish-rules";
 
 /** Where a person can reply by hand when the site (or this tenant's connection) cannot take the reply by API. */
 async function manualReplyUrl(ctx: ServiceContext, review: ReviewRow, client: ReviewSiteClient | null): Promise<string | null> {
@@ -72,17 +73,22 @@ export async function publishResponse(
     if (!client) throw unsupported(await manualReplyUrl(ctx, review, null), review.siteType, "no_connection");
     if (!client.reply) throw unsupported(await manualReplyUrl(ctx, review, client), review.siteType, "no_reply_api");
     if (!review.externalReviewId) throw unsupported(await manualReplyUrl(ctx, review, client), review.siteType, "no_external_review_id");
+    const manualPath = async (reason: string) => unsupported(await manualReplyUrl(ctx, review, client), review.siteType, reason);
+    await checkBeforeReply(ctx, row!, client, review, response.text, manualPath);
     try {
       await client.reply(review.externalReviewId, response.text);
     } catch (err) {
       if (err instanceof RangeError) throw validationError([{ path: "text", message: err.message }]);
       if (err instanceof ReviewSiteError) {
+        const meant = await onReplyRefused(ctx, row!, err, manualPath);
+        if (meant) throw meant;
         throw new ApiError("UPSTREAM_ERROR", `${review.siteType} refused the reply: ${err.message}`, {
           siteType: review.siteType, upstreamStatus: err.status, upstreamError: err.message, retryAfterSeconds: err.retryAfterSeconds,
         });
       }
       throw err;
     }
+    await onReplyAccepted(ctx, row!);
     via = review.siteType;
   }
 

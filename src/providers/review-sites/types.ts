@@ -40,6 +40,8 @@ export interface ReviewSiteClient {
   listReviews(cursor: string | null): Promise<ReviewPage>;
   /** absent where the site (or this connection) offers no reply API */
   reply?(externalReviewId: string, text: string): Promise<void>;
+  /** the site's published rules for a reply's text, checked before any call: one message per rule broken */
+  replyProblems?(text: string): string[];
   /** any business's rating and review count, where the site's API offers it (Yelp Fusion) */
   businessSummary?(businessId: string): Promise<BusinessSummary>;
   /** where a person can reply by hand */
