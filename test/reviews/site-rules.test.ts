@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { auditEvents, integrations, reviewResponses } from "../../src/db/schema";
@@ -8,7 +8,9 @@ import { newId } from "../../src/lib/ids";
 import { consumeReviewSync, scheduleDueSyncs, type ReviewSyncJob } from "../../src/modules/reviews/sync";
 import { createWorld, db, type World } from "../helpers/seed";
 import { ctxFor, ingest, newLocation } from "./helpers";
-import { graphStandIn, yelpR2RStandIn } from "./site-standins";
+import { graphStandIn, trustpilotStandIn, yelpR2RStandIn } from "./site-standins";
+import { request } from "../helpers/http";
+import { reviews } from "../../src/db/schema";
 
 // Review sites' rules (docs/reviews.md, "Providers' rules"), against stand-ins that speak them.
 let w: World;
@@ -150,5 +152,63 @@ describe("Yelp: replies only through Respond to Reviews, within its rules", () =
     expect((await w.as("viewer").get(`/v1/integrations/${int.body.id}`)).body).toMatchObject({ replyAccess: "denied", needsAttention: false });
     expect(await publishOne()).toMatchObject({ code: "PUBLISH_UNSUPPORTED", details: { reason: "no_reply_access" } });
     expect(yelp.calls).toHaveLength(1);
+  });
+});
+
+describe("Trustpilot: its call limits are respected and its webhooks replace polling", () => {
+  it("a spent 5-minute budget (833 calls) answers 429 without calling Trustpilot; the sync retries after the window", async () => {
+    const tp = await connect({ connectorType: "trustpilot", name: "TP busy", config: { businessUnitId: "bu-busy" }, credentials: { accessToken: "tp-token" } });
+    // 833 calls already made in this 5-minute window (written into the counter rather than made one by one)
+    await runInDurableObject(env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName("trustpilot:bu-busy:300")), async (_o, state) => {
+      await state.storage.put("w", { start: Math.floor(Date.now() / 300_000) * 300_000, count: 833 });
+    });
+    const site = trustpilotStandIn({ token: "tp-token" });
+    const result = await sync(tp.id, site.fetch);
+    expect(site.calls).toHaveLength(0);
+    expect(result.retryMessages).toHaveLength(1);
+    expect(result.delays[0]).toBeGreaterThan(0);
+    expect(result.delays[0]).toBeLessThanOrEqual(300);
+    expect(await row(tp.id)).toMatchObject({ lastSyncStatus: "rate_limited", lastSyncError: expect.stringContaining("833 calls per 5 minutes") });
+
+    // another business unit has its own budget
+    const ok = await connect({ connectorType: "trustpilot", name: "TP calm", config: { businessUnitId: "bu-calm" }, credentials: { accessToken: "tp-token" } });
+    await sync(ok.id, site.fetch);
+    expect(site.calls).toHaveLength(1);
+    expect((await row(ok.id)).lastSyncStatus).toBe("ok");
+  });
+
+  it("webhooks: a wrong secret is 401 and stores nothing; created/updated reviews are upserted, redelivery changes nothing, polling drops to daily", async () => {
+    const tp = await connect({ connectorType: "trustpilot", name: "TP hooks", config: { businessUnitId: "bu-hooks" }, credentials: { accessToken: "tp-token", webhookSecret: "whk-secret-1" } });
+    const path = `/webhooks/review-sites/trustpilot/${tp.id}?tenant=${w.tenantA.id}`;
+    const event = (name: string, stars: number) => ({
+      eventName: name, version: "1",
+      eventData: { id: "53bffd360000640002975387", language: "en", title: "Great service", text: "Nothing other than excellent customer service.", stars, createdAt: "2026-05-20T09:34:44.000Z", isVerified: true, consumer: { id: "c-1", name: "Customer" } },
+    });
+    const post = (body: unknown, auth: string | null) => request("POST", path, { body, headers: auth ? { authorization: `Basic ${btoa(auth)}` } : {} });
+    const body = { events: [event("service-review-created", 5), { eventName: "service-review-deleted", version: "1", eventData: { id: "gone" } }] };
+
+    expect((await post(body, "trustpilot:wrong")).status).toBe(401);
+    expect((await post(body, null)).status).toBe(401);
+    expect((await request("POST", `/webhooks/review-sites/trustpilot/${tp.id}?tenant=${w.tenantB.id}`, { body, headers: { authorization: `Basic ${btoa("trustpilot:whk-secret-1")}` } })).status).toBe(401);
+    const stored = () => db().select().from(reviews).where(and(eq(reviews.tenantId, w.tenantA.id), eq(reviews.siteType, "trustpilot"), eq(reviews.externalReviewId, "53bffd360000640002975387")));
+    expect(await stored()).toHaveLength(0);
+
+    const first = await post(body, "trustpilot:whk-secret-1");
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ received: 2, created: 1, updated: 0 });
+    expect((await post(body, "trustpilot:whk-secret-1")).body).toEqual({ received: 2, created: 0, updated: 0 });
+    expect((await request("POST", `${path}&secret=whk-secret-1`, { body: { events: [event("service-review-updated", 2)] } })).body).toEqual({ received: 1, created: 0, updated: 1 });
+    const [review] = await stored();
+    expect(review).toMatchObject({ rating: 2, locationId: loc.id, authorName: "Customer", text: "Great service\n\nNothing other than excellent customer service.", externalUrl: "https://www.trustpilot.com/reviews/53bffd360000640002975387" });
+    expect((await w.as("viewer").get(`/v1/integrations/${tp.id}`)).body.lastWebhookAt).toEqual(expect.any(String));
+
+    // queued two hours ago: an hourly poll would be due, but webhooks arrive, so it waits for the daily one
+    await db().update(integrations).set({ syncRequestedAt: new Date(Date.now() - 2 * 3600_000).toISOString() }).where(eq(integrations.id, tp.id));
+    const sent: string[] = [];
+    const queue = { sendBatch: async (b: { body: ReviewSyncJob }[]) => void sent.push(...b.map((m) => m.body.integrationId)) } as unknown as Queue;
+    await scheduleDueSyncs({ ...env, REVIEW_SYNC: queue }, new Date());
+    expect(sent).not.toContain(tp.id);
+    await scheduleDueSyncs({ ...env, REVIEW_SYNC: queue }, new Date(Date.now() + 25 * 3600_000));
+    expect(sent).toContain(tp.id);
   });
 });

@@ -5,6 +5,7 @@ import { ApiError, validationError } from "../../lib/errors";
 import { nowIso } from "../../lib/time";
 import { isReviewSite, reviewSiteClient, ReviewSiteError, type FetchFn, type ReviewSiteClient } from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
+import { siteCallBudget } from "../integrations/call-budget";
 import { nextStatus } from "./response-states";
 import { findResponseRow, moveResponse } from "./responses.service";
 import type { PublishResponseInput, ResponseRow } from "./responses.schemas";
@@ -69,7 +70,7 @@ export async function publishResponse(
   if (!(review.isFirstParty || review.siteType === "first_party")) {
     const row = isReviewSite(review.siteType) ? await connectionFor(ctx, review) : undefined;
     const conn = row ? await siteConnection(ctx.env, row) : null;
-    const client = conn ? reviewSiteClient(conn, deps.fetch) : null;
+    const client = conn ? reviewSiteClient(conn, deps.fetch, { budget: siteCallBudget(ctx.env, conn) }) : null;
     if (!client) throw unsupported(await manualReplyUrl(ctx, review, null), review.siteType, "no_connection");
     if (!client.reply) throw unsupported(await manualReplyUrl(ctx, review, client), review.siteType, "no_reply_api");
     if (!review.externalReviewId) throw unsupported(await manualReplyUrl(ctx, review, client), review.siteType, "no_external_review_id");

@@ -11,6 +11,7 @@ import { REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, t
 import { siteConnection } from "../integrations/service";
 import type { IntegrationRow } from "../integrations/schemas";
 import { clearNeedsAttention, markNeedsAttention } from "../integrations/attention";
+import { siteCallBudget } from "../integrations/call-budget";
 import { assertLocationsInTenant } from "./service";
 import { systemContext } from "../../lib/system-context";
 import { findByExternalIds, prepareReview, type ReviewInput } from "./upsert";
@@ -83,6 +84,7 @@ export async function requestSync(ctx: ServiceContext, input: { locationId?: str
 export async function scheduleDueSyncs(env: Env, now: Date) {
   const db = createDb(env.DB);
   const cutoff = new Date(now.getTime() - SYNC_INTERVAL_MINUTES * 60_000).toISOString();
+  const dayAgo = new Date(now.getTime() - 24 * 3600_000).toISOString();
   const due = await db
     .select()
     .from(integrations)
@@ -93,6 +95,8 @@ export async function scheduleDueSyncs(env: Env, now: Date) {
         // a connection the site refused for good (deprecated API, dead token) waits for a person: polling it only repeats the refusal
         isNull(integrations.attentionCode),
         or(isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, cutoff)),
+        // while the site pushes reviews by webhook (Trustpilot), polling is a daily reconciliation
+        or(isNull(integrations.lastWebhookAt), lt(integrations.lastWebhookAt, dayAgo), isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, dayAgo)),
       ),
     )
     .limit(500);
@@ -118,7 +122,7 @@ const toInput = (r: ExternalReview, row: IntegrationRow): ReviewInput => ({
 });
 
 /** Upserts one page of a site's reviews in one batch, with one audit row for the page. */
-async function storePage(ctx: ServiceContext, row: IntegrationRow, page: ExternalReview[]) {
+export async function storePage(ctx: ServiceContext, row: IntegrationRow, page: ExternalReview[]) {
   const existing = await findByExternalIds(ctx, row.connectorType, page.map((r) => r.externalReviewId));
   const now = nowIso();
   const seen = new Set<string>();
@@ -156,7 +160,7 @@ export type SyncOutcome =
 export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, job: ReviewSyncJob, fetchFn: FetchFn): Promise<SyncOutcome | null> {
   const conn = await siteConnection(ctx.env, row);
   if (!conn) return null;
-  const client = reviewSiteClient(conn, fetchFn);
+  const client = reviewSiteClient(conn, fetchFn, { budget: siteCallBudget(ctx.env, conn) });
   let cursor = job.cursor;
   let created = 0;
   let updated = 0;

@@ -2,6 +2,7 @@ import { FacebookClient } from "./facebook";
 import { GoogleBusinessProfileClient } from "./google";
 import { TrustpilotClient } from "./trustpilot";
 import type { FetchFn, ReviewSiteClient } from "./types";
+import { budgetedFetch, type CallBudget } from "./call-budget";
 import { YelpClient } from "./yelp";
 
 export const REVIEW_SITES = ["google", "yelp", "facebook", "trustpilot"] as const;
@@ -29,7 +30,9 @@ const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
  * The client for a connected review site. Base URL overrides (config.apiBaseUrl, config.partnerApiBaseUrl)
  * are honoured only on sandbox integrations, so a production connection always talks to the real API.
  */
-export function reviewSiteClient(conn: SiteConnection, fetchFn: FetchFn): ReviewSiteClient {
+export function reviewSiteClient(conn: SiteConnection, fetchFn: FetchFn, o: { budget?: CallBudget } = {}): ReviewSiteClient {
+  // a site with published call limits spends its budget before every call (Trustpilot)
+  if (o.budget) fetchFn = budgetedFetch(fetchFn, o.budget);
   const c = conn.config;
   const baseUrl = conn.isSandbox ? str(c.apiBaseUrl) : undefined;
   const partnerBaseUrl = conn.isSandbox ? str(c.partnerApiBaseUrl) : undefined;
