@@ -212,3 +212,21 @@ describe("Trustpilot: its call limits are respected and its webhooks replace pol
     expect(sent).toContain(tp.id);
   });
 });
+
+describe("Yelp: no review request or review link sends people to Yelp", () => {
+  it("a campaign destination, a solicitation destinationUrl or a review-link weight naming Yelp is 400 with the rule", async () => {
+    const campaign = await w.as("manager").post("/v1/campaigns", { name: "Ask on Yelp", type: "one_time", channels: ["email"], reviewDestination: "yelp" });
+    expect(campaign.status).toBe(400);
+    expect(campaign.body.details.issues).toEqual([{ path: "reviewDestination", message: expect.stringContaining("Yelp forbids asking customers for reviews") }]);
+    const ok = await w.as("manager").post("/v1/campaigns", { name: "Ask on Google", type: "one_time", channels: ["email"], reviewDestination: "google" });
+    expect(ok.status).toBe(201);
+    expect((await w.as("manager").patch(`/v1/campaigns/${ok.body.id}`, { reviewDestination: "yelp" })).status).toBe(400);
+
+    const contact = await w.as("tenantUser").post("/v1/contacts", { firstName: "Yan", email: `yan-${Math.random()}@example.com` });
+    for (const url of ["https://www.yelp.com/writeareview/biz/acme", "https://m.yelp.co.uk/biz/acme", "https://yelp.com/biz/acme"]) {
+      const s = await w.as("tenantUser").post("/v1/solicitations", { locationId: loc.id, contactId: contact.body.id, channel: "email", destinationUrl: url }, { "idempotency-key": crypto.randomUUID() });
+      expect(s.status, url).toBe(400);
+      expect(s.body.details.issues[0]).toMatchObject({ path: "destinationUrl", message: expect.stringContaining("cannot send people to Yelp") });
+    }
+  });
+});
