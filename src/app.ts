@@ -60,6 +60,7 @@ import { deadLetterRoutes } from "./modules/jobs/dead-letters.routes";
 import { solicitationRoutes } from "./modules/solicitations/routes";
 import { campaignSendRoutes } from "./modules/solicitations/campaign-send.routes";
 import { providerWebhookRoutes } from "./modules/solicitations/webhook.routes";
+import { reviewSiteWebhookRoutes } from "./modules/reviews/site-webhooks.routes";
 import { sendingAdminRoutes } from "./modules/solicitations/admin.routes";
 import { linkRoutes } from "./modules/links/routes";
 import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
@@ -151,6 +152,7 @@ export function createApp() {
   app.route("/", solicitationRoutes);
   app.route("/", campaignSendRoutes);
   app.route("/", providerWebhookRoutes);
+  app.route("/", reviewSiteWebhookRoutes);
   app.route("/", sendingAdminRoutes);
   app.route("/", deadLetterRoutes);
   app.route("/", reviewLinkRoutes);

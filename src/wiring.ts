@@ -36,13 +36,14 @@ import { convertSolicitation, outcomesFromSolicitations } from "./modules/solici
 import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/background";
 import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
+import { whatsappSmsFallbackHandler } from "./modules/solicitations/sms-fallback";
 import { purgeExpiredSamlSweep } from "./modules/sso/background";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/webhooks/background";
 import { customHostnameStatusSweep } from "./modules/white-label/background";
 import { widgetCacheHandler } from "./modules/widgets/background";
 
 /** Event type -> work: every handler sees every event and picks its own (`select`); order is run order. */
-export const EVENT_HANDLERS: EventHandler[] = [analyticsRollupsHandler, webhookFanOutHandler, automationRulesHandler, sequencesHandler, widgetCacheHandler, autoRepliesHandler, reviewAlertsHandler];
+export const EVENT_HANDLERS: EventHandler[] = [analyticsRollupsHandler, webhookFanOutHandler, automationRulesHandler, sequencesHandler, widgetCacheHandler, autoRepliesHandler, reviewAlertsHandler, whatsappSmsFallbackHandler];
 
 /** Job kind (background_jobs.type) -> runner; the type makes a kind without a runner a compile error. */
 export const JOB_RUNNERS: JobRunners = { crm_import: runCrmImport };

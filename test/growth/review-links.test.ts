@@ -33,17 +33,18 @@ async function newLink(weights: Record<string, number>, fields: Record<string, u
 describe("chooseSite", () => {
   it("splits by the weights, skips sites without a page, and is null with nothing to send to", () => {
     const all = { google: "g", yelp: "y", facebook: "f" };
-    const w7 = { google: 70, yelp: 20, facebook: 10 };
+    const w7 = { google: 70, facebook: 30 };
     expect(chooseSite(w7, all, 0)).toBe("google");
     expect(chooseSite(w7, all, 0.699)).toBe("google");
-    expect(chooseSite(w7, all, 0.7)).toBe("yelp");
-    expect(chooseSite(w7, all, 0.899)).toBe("yelp");
-    expect(chooseSite(w7, all, 0.9)).toBe("facebook");
+    expect(chooseSite(w7, all, 0.7)).toBe("facebook");
     expect(chooseSite(w7, all, 0.9999)).toBe("facebook");
-    // yelp missing: its share goes to the others (google 70 of 80)
-    expect(chooseSite(w7, { google: "g", facebook: "f" }, 0.87)).toBe("google");
-    expect(chooseSite(w7, { google: "g", facebook: "f" }, 0.88)).toBe("facebook");
-    expect(chooseSite({ yelp: 5, google: 0 }, { google: "g" }, 0.1)).toBeNull();
+    // facebook missing: its share goes to the others
+    expect(chooseSite(w7, { google: "g" }, 0.9)).toBe("google");
+    expect(chooseSite({ facebook: 5, google: 0 }, { google: "g" }, 0.1)).toBeNull();
+    // Yelp forbids asking for reviews: an older link's yelp weight never sends anyone there
+    const old = { google: 70, yelp: 20, facebook: 10 };
+    for (const r of [0.7, 0.8, 0.899]) expect(chooseSite(old, all, r)).not.toBe("yelp");
+    expect(chooseSite({ yelp: 5 }, all, 0.1)).toBeNull();
   });
 });
 
@@ -65,8 +66,8 @@ describe("GET /v1/locations/{id}/review-urls", () => {
 
 describe("/v1/review-links", () => {
   it("creates a link with its public URL and QR URLs, audited; lists and gets it", async () => {
-    const { loc, link } = await newLink({ google: 3, yelp: 1 });
-    expect(link).toMatchObject({ locationId: loc.id, name: "Front desk", weights: { google: 3, yelp: 1 }, isActive: true, tenantId: w.tenantA.id });
+    const { loc, link } = await newLink({ google: 3, facebook: 1 });
+    expect(link).toMatchObject({ locationId: loc.id, name: "Front desk", weights: { google: 3, facebook: 1 }, isActive: true, tenantId: w.tenantA.id });
     expect(link.slug).toMatch(/^[a-z0-9]{12}$/);
     expect(link.url).toBe(`${BASE}/l/${link.slug}`);
     expect(link.qrSvgUrl).toBe(`${BASE}/l/${link.slug}/qr?format=svg`);
@@ -139,7 +140,7 @@ describe("GET /l/{slug}", () => {
   });
 
   it("sends everyone to the only site with weight, and shares a missing site's weight out", async () => {
-    const { link } = await newLink({ google: 0, yelp: 5, facebook: 5 }, { googlePlaceId: "ChIJ-only", facebookPageId: "onlyfb" });
+    const { link } = await newLink({ google: 5, facebook: 5 }, { facebookPageId: "onlyfb" });
     for (let i = 0; i < 10; i++) expect((await request("GET", `/l/${link.slug}`)).headers.get("location")).toBe("https://www.facebook.com/onlyfb/reviews");
   });
 
@@ -159,8 +160,13 @@ describe("GET /l/{slug}", () => {
     const { loc: closed, link: closedLink } = await newLink({ google: 1 });
     await w.as("manager").patch(`/v1/locations/${closed.id}`, { isActive: false });
     expect((await request("GET", `/l/${closedLink.slug}`)).body).toMatchObject({ code: "NOT_FOUND", details: { reason: "location_inactive" } });
-    const { link: yelpOnly } = await newLink({ yelp: 1 }, { googlePlaceId: "ChIJ-no-yelp" });
-    expect((await request("GET", `/l/${yelpOnly.slug}`)).body).toMatchObject({ code: "NOT_FOUND", details: { reason: "no_review_site" } });
+    const { link: fbOnly } = await newLink({ facebook: 1 }, { googlePlaceId: "ChIJ-no-fb" });
+    expect((await request("GET", `/l/${fbOnly.slug}`)).body).toMatchObject({ code: "NOT_FOUND", details: { reason: "no_review_site" } });
+    // a yelp weight is refused: Yelp forbids asking for reviews
+    const withYelp = await createLocation(w.as("manager"), PROFILE);
+    const yelp = await w.as("manager").post("/v1/review-links", { locationId: withYelp.id, weights: { google: 1, yelp: 1 } });
+    expect(yelp.status).toBe(400);
+    expect(yelp.body.details.issues).toEqual([{ path: "weights.yelp", message: expect.stringContaining("Yelp forbids asking customers for reviews") }]);
   });
 });
 

@@ -40,8 +40,6 @@ describe("GET /v1/r/{token}", () => {
   it("redirects to each destination kind", async () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ["google", PROFILE, "https://search.google.com/local/writereview?placeid=ChIJ-place%2F1"],
-      ["yelp", PROFILE, PROFILE.yelpUrl],
-      ["yelp", { yelpBusinessId: "acme-dental" }, "https://www.yelp.com/biz/acme-dental"],
       ["facebook", PROFILE, PROFILE.facebookUrl],
       ["facebook", { facebookPageId: "12345" }, "https://www.facebook.com/12345/reviews"],
       ["auto", PROFILE, "https://search.google.com/local/writereview?placeid=ChIJ-place%2F1"],
@@ -50,7 +48,8 @@ describe("GET /v1/r/{token}", () => {
       const { token } = await linkFor(kind, fields);
       expect(await redirectOf(token), kind).toBe(expected);
     }
-    for (const kind of ["survey", "feedback", "kiosk"]) {
+    // Yelp forbids asking for reviews: a link minted for it (before the rule) opens the feedback page
+    for (const kind of ["survey", "feedback", "kiosk", "yelp"]) {
       const { token } = await linkFor(kind);
       expect(await redirectOf(token), kind).toBe(`${env.PUBLIC_BASE_URL}/f/${token}`);
     }
@@ -76,17 +75,18 @@ describe("GET /v1/r/{token}", () => {
   });
 
   it("answers JSON destination data without redirect=1, and records no click", async () => {
-    const { token, id, loc } = await linkFor("yelp");
+    const { token, id, loc } = await linkFor("facebook");
     const res = await request("GET", `/v1/r/${token}`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       solicitationId: id,
-      destination: "yelp",
-      resolvedDestination: "yelp",
-      url: PROFILE.yelpUrl,
+      destination: "facebook",
+      resolvedDestination: "facebook",
+      url: PROFILE.facebookUrl,
       location: { id: loc.id, name: loc.name },
       brand: { name: `${w.tenantA.name} brand`, logoUrl: null },
-      reviewLinks: { google: "https://search.google.com/local/writereview?placeid=ChIJ-place%2F1", yelp: PROFILE.yelpUrl, facebook: PROFILE.facebookUrl },
+      // never Yelp, though the location has a Yelp page
+      reviewLinks: { google: "https://search.google.com/local/writereview?placeid=ChIJ-place%2F1", facebook: PROFILE.facebookUrl },
       feedbackUrl: `${env.PUBLIC_BASE_URL}/f/${token}`,
     });
     await new Promise((r) => setTimeout(r, 300));

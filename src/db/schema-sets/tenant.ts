@@ -32,3 +32,4 @@ export * from "../schema/review-links";
 export * from "../schema/widgets";
 export * from "../schema/auto-replies";
 export * from "../schema/alerts";
+export * from "../schema/whatsapp-templates";

@@ -32,3 +32,4 @@ export * from "./alerts";
 export * from "./white-label";
 export * from "./tenant-moves";
 export * from "./sweep-runs";
+export * from "./whatsapp-templates";

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { YELP_SOLICITING_FORBIDDEN } from "../../lib/review-solicitation";
 import { CAMPAIGN_TYPES, MESSAGE_CHANNELS, REVIEW_DESTINATIONS, type campaigns } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 
@@ -38,7 +39,11 @@ const Refs = {
   startsAt: IsoDateTime.nullable().optional(),
   endsAt: IsoDateTime.nullable().optional().openapi({ description: "after startsAt" }),
   metadata: z.record(z.string(), z.unknown()).optional(),
-  reviewDestination: z.enum(REVIEW_DESTINATIONS).optional().openapi({ description: "default auto" }),
+  reviewDestination: z
+    .enum(REVIEW_DESTINATIONS)
+    .refine((d) => d !== "yelp", { message: YELP_SOLICITING_FORBIDDEN })
+    .optional()
+    .openapi({ description: "default auto. `yelp` is refused (400): Yelp forbids asking for reviews" }),
 };
 
 export const CreateCampaignBody = z

@@ -31,10 +31,11 @@ const LABELS: Record<ReviewLink["site"], string> = { google: "Google", yelp: "Ye
 
 /**
  * Where a customer can write a public review: each site's write-review link from the location's
- * ids, else the brand's. Shown to every respondent whatever their rating (no review gating).
+ * ids, else the brand's (Google and Facebook; never Yelp, which forbids asking for reviews). Shown to every respondent whatever their rating (no review gating).
  */
 export function publicReviewLinks(location: ReviewSiteRefs, brand: ReviewSiteRefs | null): ReviewLink[] {
-  return (["google", "yelp", "facebook"] as const).flatMap((site) => {
+  // never Yelp: it forbids asking for reviews (src/lib/review-solicitation.ts)
+  return (["google", "facebook"] as const).flatMap((site) => {
     const url = linkFor(site, location) ?? (brand ? linkFor(site, brand) : null);
     return url ? [{ site, label: LABELS[site], url }] : [];
   });

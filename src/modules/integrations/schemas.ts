@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { integrations } from "../../db/schema";
-import { SYNC_STATUSES } from "../../db/schema";
+import { REPLY_ACCESS, SYNC_STATUSES } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { HttpUrl } from "../../lib/validators";
 import { CRM_SYSTEMS } from "../../providers/crm";
@@ -26,6 +26,17 @@ export const IntegrationSchema = z
     lastSyncAt: DateTime.nullable(),
     lastSyncStatus: z.enum(SYNC_STATUSES).nullable(),
     lastSyncError: z.string().nullable(),
+    needsAttention: z.boolean().openapi({
+      description: "true when the site said this connection cannot work until a person acts (an API deprecation such as Graph error 12, an expired token, a missing permission); sync stops polling it until the integration is edited or a manual sync succeeds",
+    }),
+    attention: z
+      .object({ code: z.string(), message: z.string(), since: DateTime })
+      .nullable()
+      .openapi({ description: "what needs attention: code (e.g. facebook_api_deprecated, token_invalid, permission_missing, yelp_r2r_not_allowed) and the site's message" }),
+    replyAccess: z.enum(REPLY_ACCESS).nullable().openapi({
+      description: "whether the site takes replies by API for this connection: granted after one was accepted, denied when the site refused the feature (Yelp R2R_COMMENTS_NOT_ALLOWED); null until known",
+    }),
+    lastWebhookAt: DateTime.nullable().openapi({ description: "the last verified webhook from the site (Trustpilot)" }),
     createdAt: DateTime,
     updatedAt: DateTime,
   })
@@ -109,6 +120,10 @@ export const toIntegration = (r: IntegrationRow) => ({
   lastSyncAt: r.lastSyncAt,
   lastSyncStatus: r.lastSyncStatus,
   lastSyncError: r.lastSyncError,
+  needsAttention: r.attentionCode !== null,
+  attention: r.attentionCode ? { code: r.attentionCode, message: r.attentionMessage ?? "", since: r.attentionAt ?? r.updatedAt } : null,
+  replyAccess: r.replyAccess,
+  lastWebhookAt: r.lastWebhookAt,
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });

@@ -121,6 +121,12 @@ export async function createIntegration(ctx: ServiceContext, input: CreateIntegr
     lastSyncError: null,
     siteVerified: null,
     siteVerifiedAt: null,
+    attentionCode: null,
+    attentionMessage: null,
+    attentionAt: null,
+    replyAccess: null,
+    replyAccessCheckedAt: null,
+    lastWebhookAt: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -135,6 +141,10 @@ export async function updateIntegration(ctx: ServiceContext, id: string, patch: 
   const before = await findIntegrationRow(ctx, id);
   const { credentials, ...fields } = patch;
   const after: IntegrationRow = { ...before, ...fields, updatedAt: nowIso() };
+  // a person changed the connection: what needed their attention is theirs to have fixed (the next
+  // sync says otherwise if not), and new credentials may carry other reply rights
+  if (credentials || fields.config || fields.isEnabled !== undefined) Object.assign(after, { attentionCode: null, attentionMessage: null, attentionAt: null });
+  if (credentials || fields.config) Object.assign(after, { replyAccess: null, replyAccessCheckedAt: null });
   // replacing the config or credentials re-checks the whole connection against what is stored
   const storedCredentials = credentials ?? (before.credentialsEncrypted ? await openCredentials(ctx.env, before) : null);
   checkConnection(ctx.env, after.connectorType, after.isSandbox, after.locationId, after.config, storedCredentials);

@@ -51,7 +51,8 @@ export interface ResolvedDestination {
 }
 
 /**
- * google/yelp/facebook: that site's page, or the feedback page when the location has none.
+ * google/facebook: that site's page, or the feedback page when the location has none. yelp: the
+ * feedback page (Yelp forbids asking for reviews).
  * survey/feedback/kiosk: the hosted feedback page (a kiosk shows the same page on a shared device).
  * auto: google with a place id, else the feedback page. custom: the solicitation's destinationUrl
  * (passed in), else as auto.
@@ -64,8 +65,10 @@ export function resolveDestination(
   const feedback = (): ResolvedDestination => ({ kind, resolved: "feedback", url: feedbackPageUrl(o.publicBaseUrl, o.token) });
   const links = reviewLinks(l);
   switch (kind) {
-    case "google":
     case "yelp":
+      // Yelp forbids asking for reviews (src/lib/review-solicitation.ts): a link minted for it opens the feedback page
+      return feedback();
+    case "google":
     case "facebook": {
       const url = links[kind];
       return url ? { kind, resolved: kind, url } : feedback();

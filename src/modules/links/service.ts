@@ -72,7 +72,8 @@ export async function shortLinkView(ctx: PublicContext, token: string, link: Sho
     url: link.destination.url,
     location: { id: link.location.locationId, name: link.location.name },
     brand: link.location.brand,
-    reviewLinks: reviewLinks(link.location),
+    // the sites a customer may be asked to review on: never Yelp (src/lib/review-solicitation.ts)
+    reviewLinks: (({ yelp: _yelp, ...asked }) => asked)(reviewLinks(link.location)),
     feedbackUrl: feedbackPageUrl(await tenantPublicBaseUrl(ctx.env, link.claims.tenantId), token),
   };
 }

@@ -12,6 +12,8 @@ import {
   VerifyDomainBody,
   WhatsAppSettingsSchema,
 } from "./schemas";
+import { listWhatsAppTemplates, WhatsAppTemplateStateSchema } from "./whatsapp-templates";
+import { z } from "@hono/zod-openapi";
 import { getEmailSettings, getSmsSettings, getWhatsAppSettings, putEmailSettings, putSmsSettings, putWhatsAppSettings } from "./service";
 
 const tags = ["Settings"];
@@ -55,6 +57,12 @@ const putWhatsApp = createRoute({
   responses: { 200: json(WhatsAppSettingsSchema), ...stdErrorsWithNotFound },
 });
 
+const listTemplates = createRoute({
+  ...base, method: "get", path: "/v1/settings/whatsapp/templates", operationId: "listWhatsAppTemplates",
+  summary: "WhatsApp templates as Meta last reported them (status and category from its template webhooks); sends stop while one is not sendable",
+  responses: { 200: json(z.object({ data: z.array(WhatsAppTemplateStateSchema) }).openapi("WhatsAppTemplateStateList")), ...stdErrorsWithNotFound },
+});
+
 export const messagingSettingsRoutes = createRouter()
   .openapi(getEmail, async (c) => c.json(await getEmailSettings(svc(c)), 200))
   .openapi(putEmail, async (c) => c.json(await putEmailSettings(svc(c), c.req.valid("json")), 200))
@@ -62,4 +70,5 @@ export const messagingSettingsRoutes = createRouter()
   .openapi(getSms, async (c) => c.json(await getSmsSettings(svc(c)), 200))
   .openapi(putSms, async (c) => c.json(await putSmsSettings(svc(c), c.req.valid("json")), 200))
   .openapi(getWhatsApp, async (c) => c.json(await getWhatsAppSettings(svc(c)), 200))
-  .openapi(putWhatsApp, async (c) => c.json(await putWhatsAppSettings(svc(c), c.req.valid("json")), 200));
+  .openapi(putWhatsApp, async (c) => c.json(await putWhatsAppSettings(svc(c), c.req.valid("json")), 200))
+  .openapi(listTemplates, async (c) => c.json(await listWhatsAppTemplates(svc(c)), 200));

@@ -7,7 +7,8 @@ import type { ReviewLinkSite, SiteWeights } from "../../db/schema";
  * A site the location has no page on gives its share to the others. Null: no site to send to.
  */
 export function chooseSite(weights: SiteWeights, available: Partial<Record<ReviewLinkSite, string>>, random: number): ReviewLinkSite | null {
-  const candidates = (Object.entries(weights) as [ReviewLinkSite, number][]).filter(([site, w]) => w > 0 && available[site]);
+  // never Yelp (it forbids asking for reviews, src/lib/review-solicitation.ts), whatever an older link's weights say
+  const candidates = (Object.entries(weights) as [ReviewLinkSite, number][]).filter(([site, w]) => w > 0 && available[site] && site !== "yelp");
   const total = candidates.reduce((sum, [, w]) => sum + w, 0);
   if (total === 0) return null;
   let point = random * total;

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { reviewLinks } from "../../db/schema";
+import { YELP_SOLICITING_FORBIDDEN } from "../../lib/review-solicitation";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 
 const Weight = z.number().int().min(0).max(1000);
@@ -8,9 +9,10 @@ export const SiteWeightsSchema = z
   .object({ google: Weight.optional(), yelp: Weight.optional(), facebook: Weight.optional() })
   .strict()
   .refine((w) => Object.values(w).some((v) => (v ?? 0) > 0), { message: "At least one site needs a weight above 0" })
+  .refine((w) => !w.yelp, { message: YELP_SOLICITING_FORBIDDEN, path: ["yelp"] })
   .openapi("SiteWeights", {
-    description: "Relative share of customers sent to each site (e.g. {google: 70, yelp: 20, facebook: 10}); 0 or absent = never",
-    example: { google: 70, yelp: 20, facebook: 10 },
+    description: "Relative share of customers sent to each site (e.g. {google: 70, facebook: 30}); 0 or absent = never. yelp above 0 is refused (400): Yelp forbids asking for reviews",
+    example: { google: 70, facebook: 30 },
   });
 
 export const ReviewLinkSchema = z

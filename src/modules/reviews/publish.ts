@@ -8,6 +8,7 @@ import {
 } from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
 import type { IntegrationRow } from "../integrations/schemas";
+import { siteCallBudget } from "../integrations/call-budget";
 import { applyModeration, markPublished } from "./reply-outcome";
 import { nextStatus } from "./response-states";
 import { findResponseRow } from "./responses.service";
@@ -15,6 +16,7 @@ import type { PublishResponseInput } from "./responses.schemas";
 import type { ReviewRow } from "./schemas";
 import { findReviewRow } from "./service";
 import { assertGoogleVerified, locationNotVerified, recordVerification } from "./verification";
+import { checkBeforeReply, onReplyAccepted, onReplyRefused, type Unsupported } from "./publish-rules";
 
 /** Where a person can reply by hand when the site (or this tenant's connection) cannot take the reply by API. */
 async function manualReplyUrl(ctx: ServiceContext, review: ReviewRow, client: ReviewSiteClient | null): Promise<string | null> {
@@ -79,10 +81,13 @@ export async function publishResponse(
 
   const row = isReviewSite(review.siteType) ? await connectionFor(ctx, review) : undefined;
   const conn = row ? await siteConnection(ctx.env, row) : null;
-  const client = conn ? reviewSiteClient(conn, deps.fetch, { quota: ctx.env.PROVIDER_QUOTA, now: deps.now }) : null;
+  const client = conn ? reviewSiteClient(conn, deps.fetch, { quota: ctx.env.PROVIDER_QUOTA, now: deps.now, budget: siteCallBudget(ctx.env, conn) }) : null;
   if (!client || !row) throw unsupported(await manualReplyUrl(ctx, review, null), review.siteType, "no_connection");
   if (!client.reply) throw unsupported(await manualReplyUrl(ctx, review, client), review.siteType, "no_reply_api");
   if (!review.externalReviewId) throw unsupported(await manualReplyUrl(ctx, review, client), review.siteType, "no_external_review_id");
+  // the site's own reply rules (Yelp: length, emoji, daily cap, reply access) before any call
+  const manualPath: Unsupported = async (reason) => unsupported(await manualReplyUrl(ctx, review, client), review.siteType, reason);
+  await checkBeforeReply(ctx, row, client, review, response.text, manualPath);
   let outcome;
   try {
     if (client instanceof GoogleBusinessProfileClient) {
@@ -91,14 +96,15 @@ export async function publishResponse(
     }
     outcome = await client.reply(review.externalReviewId, response.text);
   } catch (err) {
-    throw await publishError(ctx, row, review, err);
+    throw await publishError(ctx, row, review, err, manualPath);
   }
+  await onReplyAccepted(ctx, row);
   if (outcome?.moderation) return applyModeration(ctx, response, review, outcome.moderation, review.siteType);
   return markPublished(ctx, response, review, { via: review.siteType, url: null });
 }
 
 /** What the caller is told when the reply could not go out (the response stays approved). */
-async function publishError(ctx: ServiceContext, row: IntegrationRow, review: ReviewRow, err: unknown): Promise<unknown> {
+async function publishError(ctx: ServiceContext, row: IntegrationRow, review: ReviewRow, err: unknown, manualPath: Unsupported): Promise<unknown> {
   if (err instanceof RangeError) return validationError([{ path: "text", message: err.message }]);
   if (err instanceof QuotaWaitError) {
     return new ApiError("RATE_LIMITED", `${err.message}; publish again after Retry-After`, { siteType: review.siteType, retryAfterSeconds: err.retryAfterSeconds }, {
@@ -111,6 +117,9 @@ async function publishError(ctx: ServiceContext, row: IntegrationRow, review: Re
     return locationNotVerified();
   }
   if (err instanceof ReviewSiteError) {
+    // a refusal the site means (no reply access, an owner problem): the manual path or needs-attention
+    const meant = await onReplyRefused(ctx, row, err, manualPath);
+    if (meant) return meant;
     return new ApiError("UPSTREAM_ERROR", `${review.siteType} refused the reply: ${err.message}`, {
       siteType: review.siteType, upstreamStatus: err.status, upstreamError: err.message, retryAfterSeconds: err.retryAfterSeconds,
     });

@@ -76,6 +76,9 @@ const publish = createRoute({
     "First-party reviews publish locally. Google, Trustpilot and Yelp (partner Respond to Reviews, when configured) publish through the " +
     "location's integration. 422 PUBLISH_UNSUPPORTED with details.replyUrl when the site has no reply API or there is no connection; " +
     "502 UPSTREAM_ERROR with the site's error when it refuses. Both leave the response approved. " +
+    "The site's own rules are checked first: Yelp (Respond to Reviews) 400 VALIDATION_ERROR over 5,000 characters or with emoji, " +
+    "429 RATE_LIMITED after 20 replies per location per day; a Yelp location without the feature (R2R_COMMENTS_NOT_ALLOWED) is " +
+    "422 PUBLISH_UNSUPPORTED reason no_reply_access, remembered on the integration (replyAccess denied). " +
     "Posted by hand instead (Facebook, Yelp without a partner token, any site): send `{\"manual\": true, \"externalUrl\"?}` to record it " +
     "as published (`publishedVia: manual`, `publishedByUserId`, `publishedUrl`) without calling the site; audited and the review marked responded as for an API publish.",
   middleware: [canManage] as const,
@@ -84,6 +87,7 @@ const publish = createRoute({
     200: json(ReviewResponseSchema),
     ...withTransitions,
     422: errors[422],
+    429: errors[429],
     502: { description: "The review site refused the reply (UPSTREAM_ERROR)", content: { "application/json": { schema: ErrorResponseSchema } } },
   },
 });

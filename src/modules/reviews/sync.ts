@@ -10,6 +10,8 @@ import { nowIso } from "../../lib/time";
 import { QuotaWaitError, REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn } from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
 import type { IntegrationRow } from "../integrations/schemas";
+import { clearNeedsAttention, markNeedsAttention } from "../integrations/attention";
+import { siteCallBudget } from "../integrations/call-budget";
 import { assertLocationsInTenant } from "./service";
 import { systemContext } from "../../lib/system-context";
 import { observeModeration } from "./reply-outcome";
@@ -84,6 +86,7 @@ export async function requestSync(ctx: ServiceContext, input: { locationId?: str
 export async function scheduleDueSyncs(env: Env, now: Date) {
   const db = createDb(env.DB);
   const cutoff = new Date(now.getTime() - SYNC_INTERVAL_MINUTES * 60_000).toISOString();
+  const dayAgo = new Date(now.getTime() - 24 * 3600_000).toISOString();
   const due = await db
     .select()
     .from(integrations)
@@ -91,7 +94,11 @@ export async function scheduleDueSyncs(env: Env, now: Date) {
       and(
         eq(integrations.isEnabled, true),
         inArray(integrations.connectorType, siteTypes),
+        // a connection the site refused for good (deprecated API, dead token) waits for a person: polling it only repeats the refusal
+        isNull(integrations.attentionCode),
         or(isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, cutoff)),
+        // while the site pushes reviews by webhook (Trustpilot), polling is a daily reconciliation
+        or(isNull(integrations.lastWebhookAt), lt(integrations.lastWebhookAt, dayAgo), isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, dayAgo)),
       ),
     )
     .limit(500);
@@ -117,7 +124,7 @@ const toInput = (r: ExternalReview, row: IntegrationRow): ReviewInput => ({
 });
 
 /** Upserts one page of a site's reviews in one batch, with one audit row for the page. */
-async function storePage(ctx: ServiceContext, row: IntegrationRow, page: ExternalReview[]) {
+export async function storePage(ctx: ServiceContext, row: IntegrationRow, page: ExternalReview[]) {
   const existing = await findByExternalIds(ctx, row.connectorType, page.map((r) => r.externalReviewId));
   const now = nowIso();
   const seen = new Set<string>();
@@ -174,7 +181,7 @@ export interface SyncDeps {
 export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, job: ReviewSyncJob, deps: SyncDeps): Promise<SyncOutcome | null> {
   const conn = await siteConnection(ctx.env, row);
   if (!conn) return null;
-  const client = reviewSiteClient(conn, deps.fetch, { quota: ctx.env.PROVIDER_QUOTA, now: deps.now });
+  const client = reviewSiteClient(conn, deps.fetch, { quota: ctx.env.PROVIDER_QUOTA, now: deps.now, budget: siteCallBudget(ctx.env, conn) });
   let cursor = job.cursor;
   let created = 0;
   let updated = 0;
@@ -238,11 +245,13 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
         if (!outcome.local) await recordResult(db, row, { lastSyncStatus: "rate_limited", lastSyncError: "google answered 429 RESOURCE_EXHAUSTED; continuing after the wait" });
       } else if (outcome) {
         await recordResult(db, row, { lastSyncAt: job.startedAt, lastSyncStatus: "ok", lastSyncError: null });
+        await clearNeedsAttention(db, row);
       }
       message.ack();
     } catch (err) {
       if (err instanceof ReviewSiteError) {
         await recordResult(db, row, { lastSyncStatus: err.rateLimited ? "rate_limited" : "error", lastSyncError: err.message.slice(0, 1000) });
+        if (err.attention) await markNeedsAttention(db, row, err.attention, "review-sync");
         if (err.retryable) message.retry({ delaySeconds: err.retryAfterSeconds ?? backoffSeconds(message.attempts) });
         else message.ack();
       } else {

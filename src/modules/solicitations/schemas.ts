@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { isYelpUrl, YELP_SOLICITING_FORBIDDEN } from "../../lib/review-solicitation";
 import { BLOCKED_REASONS, DELIVERY_OUTCOMES, MESSAGE_CHANNELS, SOLICITATION_STATUSES, type solicitations } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
 import { HttpUrl } from "../../lib/validators";
@@ -13,7 +14,9 @@ export const CreateSolicitationBody = z
     channel: z.enum(MESSAGE_CHANNELS),
     campaignId: Id.optional(),
     templateId: Id.optional(),
-    destinationUrl: HttpUrl.optional().openapi({ description: "Where the short link leads instead of the campaign's reviewDestination" }),
+    destinationUrl: HttpUrl.refine((u) => !isYelpUrl(u), { message: YELP_SOLICITING_FORBIDDEN })
+      .optional()
+      .openapi({ description: "Where the short link leads instead of the campaign's reviewDestination (never Yelp: 400)" }),
     metadata: Metadata.optional(),
   })
   .strict()

@@ -6,13 +6,17 @@ import { createRouter, errors, json } from "../../lib/openapi";
 import { handleProviderWebhook } from "../../providers/messaging/webhooks/handle";
 import { loadWebhookKeys, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../providers/messaging/webhooks/keys";
 import { applyWebhook } from "./webhooks";
+import { applyTemplateUpdates } from "../messaging-settings/whatsapp-templates";
 
 const tags = ["Webhooks"];
 const params = z.object({ provider: z.string().max(32).openapi({ description: WEBHOOK_PROVIDERS.join(", ") }) });
 const query = z.object({ tenant: z.string().max(64).optional().openapi({ description: "The tenant whose provider secrets sign this webhook (omit for the platform's)" }) });
 
 const ResultSchema = z
-  .object({ received: z.number().int(), applied: z.number().int(), consentRevoked: z.number().int() })
+  .object({
+    received: z.number().int(), applied: z.number().int(), consentRevoked: z.number().int(),
+    templatesUpdated: z.number().int().optional().openapi({ description: "Meta: WhatsApp template status/category changes applied (present when the body carried any)" }),
+  })
   .openapi("ProviderWebhookResult");
 
 /** Azure Event Grid's subscription handshake answer (ACS). */
@@ -22,7 +26,8 @@ const description =
   "Public; authenticated by the provider's signature (SendGrid ECDSA, SNS for SES, Event Grid secret for ACS, X-Twilio-Signature, " +
   "X-Hub-Signature-256 for Meta). Unsigned or badly signed: 401 and nothing changes. Handshakes (Event Grid validation, SNS " +
   "subscription) are answered as the provider expects. Reports move SENT -> DELIVERED / BOUNCED / FAILED (duplicates and " +
-  "out-of-order reports change nothing); bounces and spam complaints suppress the contact; an inbound STOP revokes consent.";
+  "out-of-order reports change nothing); bounces and spam complaints suppress the contact; an inbound STOP revokes consent. " +
+  "Meta's message_template_status_update and template_category_update update the WhatsApp template's state (newer events win; sends stop on a paused or rejected template).";
 
 const post = createRoute({
   method: "post", path: "/webhooks/providers/{provider}", tags, summary: "Delivery reports and inbound messages from a messaging provider", description,
@@ -50,7 +55,11 @@ async function handle(c: Context<AppEnv>, name: string, tenant: string | undefin
   const outcome = await handleProviderWebhook(provider, c.req.raw, keys);
   if (!outcome.verified) throw rejected();
   if (outcome.reply) return new Response(outcome.reply.body, { status: outcome.reply.status, headers: { "content-type": outcome.reply.contentType } });
-  return c.json(await applyWebhook(c.var.db, c.env, (p) => c.executionCtx.waitUntil(p), outcome, tenant ?? null), 200);
+  const defer = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
+  const result = await applyWebhook(c.var.db, c.env, defer, outcome, tenant ?? null);
+  if (!outcome.templates) return c.json(result, 200);
+  // Meta's template webhooks (message_template_status_update, template_category_update) arrive on the same URL
+  return c.json({ ...result, templatesUpdated: await applyTemplateUpdates(c.env, defer, tenant ?? null, outcome.templates) }, 200);
 }
 
 export const providerWebhookRoutes = createRouter()

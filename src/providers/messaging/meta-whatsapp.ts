@@ -1,5 +1,6 @@
 import { callProvider, isRetryableStatus, refusal } from "./http";
 import { ProviderError, type FetchLike, type MessageProvider, type OutgoingMessage } from "./types";
+import { metaFailure } from "./whatsapp-rules";
 
 export const META_GRAPH_VERSION = "v21.0";
 
@@ -65,6 +66,9 @@ export class MetaWhatsAppProvider implements MessageProvider {
     if (!res.ok) {
       const copy = res.clone();
       const code = ((await copy.json().catch(() => ({}))) as GraphError).error?.code;
+      // WhatsApp policy (marketing to the US, per-user marketing limit, paused template): a retry fails again
+      const rule = metaFailure(code, m.to);
+      if (rule) throw new ProviderError(`${this.name}: HTTP ${res.status}: ${rule.reason}`, false, res.status, rule.code);
       throw await refusal(this.name, res, describe, isRetryableStatus(res.status) || (code !== undefined && TRANSIENT_CODES.has(code)));
     }
     const out = (await res.json().catch(() => ({}))) as { messages?: { id?: string }[] };

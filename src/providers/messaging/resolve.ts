@@ -9,6 +9,9 @@ import { OutboxProvider } from "./outbox";
 import { platformChannelSettings } from "./platform";
 import { findSettingsRow, findSettingsRows, toChannelSettings } from "./settings-store";
 import type { FetchLike, MessageProvider } from "./types";
+import { controlDb } from "../../db/shards";
+import { PLATFORM_TEMPLATE_SCOPE } from "../../db/schema";
+import { TemplateGuardedProvider } from "./template-guard";
 
 /**
  * The settings a channel sends with: the tenant's own provider when it is complete; otherwise,
@@ -45,10 +48,15 @@ async function settingsFrom(env: Env, row: MessagingSettingsRow | undefined, cha
 
 type ResolveDeps = Omit<ProviderDeps, "fetch" | "publicBaseUrl" | "localEnvironment">;
 
-const providerFrom = (db: Db, env: Env, settings: ChannelSettings | null, fetchImpl?: FetchLike, deps: ResolveDeps = {}): MessageProvider =>
-  settings
-    ? createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL, localEnvironment: isLocalEnvironment(env), sendEmail: deps.sendEmail ?? env.EMAIL })
-    : new OutboxProvider(db);
+function providerFrom(db: Db, env: Env, settings: ChannelSettings | null, fetchImpl?: FetchLike, deps: ResolveDeps = {}): MessageProvider {
+  if (!settings) return new OutboxProvider(db);
+  const provider = createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL, localEnvironment: isLocalEnvironment(env), sendEmail: deps.sendEmail ?? env.EMAIL });
+  if (settings.channel !== "whatsapp") return provider;
+  // the template's state as the provider last reported it: the tenant's own account's, on its shard,
+  // or the platform account's, in the control database
+  const store = settings.source === "tenant" && settings.tenantId ? { db, scope: settings.tenantId } : { db: controlDb(env), scope: PLATFORM_TEMPLATE_SCOPE };
+  return new TemplateGuardedProvider(provider, store);
+}
 
 /** The provider for a tenant's channel (see resolveChannelSettings), or the outbox when there is none. */
 export async function resolveProvider(

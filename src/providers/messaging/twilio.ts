@@ -1,5 +1,6 @@
 import { basicAuth, callProvider, refusal } from "./http";
 import { ProviderError, type FetchLike, type MessageProvider, type OutgoingMessage } from "./types";
+import { twilioFailure } from "./whatsapp-rules";
 
 export interface TwilioOptions {
   /** SMS or WhatsApp (numbers are sent with the whatsapp: prefix) */
@@ -58,7 +59,13 @@ export class TwilioProvider implements MessageProvider {
       body: form.toString(),
     });
     const res = await callProvider(this.name, this.o.fetch ?? fetch, req);
-    if (!res.ok) throw await refusal(this.name, res, describe);
+    if (!res.ok) {
+      const code = ((await res.clone().json().catch(() => ({}))) as { code?: number }).code;
+      // 63049: Meta will not deliver this marketing template (US number, or the recipient's marketing limit)
+      const rule = this.o.channel === "whatsapp" ? twilioFailure(code, m.to) : null;
+      if (rule) throw new ProviderError(`${this.name}: HTTP ${res.status}: ${rule.reason}`, false, res.status, rule.code);
+      throw await refusal(this.name, res, describe);
+    }
     const out = (await res.json().catch(() => ({}))) as { sid?: string };
     if (!out.sid) throw new ProviderError("twilio: answer without a message sid", false, res.status);
     return { provider: this.name, providerMessageId: out.sid };

@@ -49,6 +49,8 @@ export class ProviderError extends Error {
     message: string,
     readonly retryable: boolean,
     readonly status?: number,
+    /** a provider rule the failure broke (e.g. whatsapp_marketing_us_blocked), when it is one */
+    readonly code?: string,
   ) {
     super(message);
     this.name = "ProviderError";

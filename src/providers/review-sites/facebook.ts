@@ -1,4 +1,5 @@
-import { bearer, callSite, trimSlash, type ExternalReview, type FetchFn, type ReviewPage, type ReviewSiteClient } from "./types";
+import { graphAttention, type GraphErrorBody } from "./graph-errors";
+import { bearer, callSite, ReviewSiteError, trimSlash, type ExternalReview, type FetchFn, type ReviewPage, type ReviewSiteClient } from "./types";
 
 export const GRAPH_API = "https://graph.facebook.com";
 const FIELDS = "created_time,recommendation_type,review_text,reviewer{id,name},rating,open_graph_story{id}";
@@ -34,15 +35,30 @@ export class FacebookClient implements ReviewSiteClient {
     const q = new URLSearchParams({ fields: FIELDS, limit: "100" });
     if (cursor) q.set("after", cursor);
     const url = `${trimSlash(this.cfg.baseUrl ?? GRAPH_API)}/${this.cfg.graphVersion ?? "v21.0"}/${encodeURIComponent(this.cfg.pageId)}/ratings?${q}`;
-    const body = await callSite<{ data?: FacebookRating[]; paging?: { cursors?: { after?: string }; next?: string } }>(
-      this.site,
-      this.fetchFn,
-      url,
-      { method: "GET", headers: bearer(this.cfg.pageAccessToken) },
-    );
+    const body = await this.call<{ data?: FacebookRating[]; paging?: { cursors?: { after?: string }; next?: string } }>(url);
     const after = body?.paging?.next ? (body.paging.cursors?.after ?? null) : null;
     return { reviews: (body?.data ?? []).map((r) => toReview(r, this.cfg.pageId)), nextCursor: after };
   }
+
+  /** A Graph call whose refusal names the error, and marks the connection for attention when no retry can fix it. */
+  private async call<T>(url: string): Promise<T> {
+    const fetchAndKeep: FetchFn = async (input, init) => {
+      const res = await this.fetchFn(input, init);
+      if (!res.ok) this.lastError = (await res.clone().json().catch(() => undefined)) as GraphErrorBody | undefined;
+      return res;
+    };
+    try {
+      return await callSite<T>(this.site, fetchAndKeep, url, { method: "GET", headers: bearer(this.cfg.pageAccessToken) });
+    } catch (err) {
+      if (err instanceof ReviewSiteError) {
+        err.attention = graphAttention(this.lastError);
+        if (this.lastError?.error?.code !== undefined) err.siteCode = String(this.lastError.error.code);
+      }
+      throw err;
+    }
+  }
+
+  private lastError: GraphErrorBody | undefined;
 
   replyUrl() {
     return `https://www.facebook.com/${encodeURIComponent(this.cfg.pageId)}/reviews`;

@@ -4,6 +4,7 @@ import { GoogleBusinessProfileClient } from "./google";
 import { googleQuotaGate } from "./quota";
 import { TrustpilotClient } from "./trustpilot";
 import type { FetchFn, ReviewSiteClient } from "./types";
+import { budgetedFetch, type CallBudget } from "./call-budget";
 import { YelpClient } from "./yelp";
 
 export const REVIEW_SITES = ["google", "yelp", "facebook", "trustpilot"] as const;
@@ -31,14 +32,19 @@ const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
 export interface QuotaOptions {
   quota?: DurableObjectNamespace<ProviderQuota>;
   now?: () => number;
+  /** a site with fixed published call limits (Trustpilot): spent before every call */
+  budget?: CallBudget;
 }
 
 /**
  * The client for a connected review site. Base URL overrides (config.apiBaseUrl, config.partnerApiBaseUrl)
  * are honoured only on sandbox integrations, so a production connection always talks to the real API.
- * With `opts.quota` the Google client asks the shared limiter before every call.
+ * With `opts.quota` the Google client asks the shared limiter before every call; with `opts.budget`
+ * every call first spends from the site's published call budget.
  */
 export function reviewSiteClient(conn: SiteConnection, fetchFn: FetchFn, opts: QuotaOptions = {}): ReviewSiteClient {
+  // a site with published call limits spends its budget before every call (Trustpilot)
+  if (opts.budget) fetchFn = budgetedFetch(fetchFn, opts.budget);
   const c = conn.config;
   const baseUrl = conn.isSandbox ? str(c.apiBaseUrl) : undefined;
   const partnerBaseUrl = conn.isSandbox ? str(c.partnerApiBaseUrl) : undefined;

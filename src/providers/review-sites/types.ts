@@ -53,14 +53,31 @@ export interface ReviewSiteClient {
   listReviews(cursor: string | null): Promise<ReviewPage>;
   /** absent where the site (or this connection) offers no reply API */
   reply?(externalReviewId: string, text: string): Promise<ReplyOutcome | void>;
+  /** the site's published rules for a reply's text, checked before any call: one message per rule broken */
+  replyProblems?(text: string): string[];
   /** any business's rating and review count, where the site's API offers it (Yelp Fusion) */
   businessSummary?(businessId: string): Promise<BusinessSummary>;
   /** where a person can reply by hand */
   replyUrl(review: { externalReviewId: string | null; url: string | null }): string | null;
 }
 
+/**
+ * The site said the connection cannot work until a person acts: an API deprecation (Graph error 12),
+ * an expired or revoked token, a missing permission, a feature the site has not enabled. The sync
+ * stops polling such a connection and the integration shows it (needsAttention).
+ */
+export interface SiteAttention {
+  code: string;
+  message: string;
+}
+
 /** A failed call to a review site. 429 and 5xx are retryable; retryAfterSeconds comes from Retry-After. */
 export class ReviewSiteError extends Error {
+  /** set when the failure needs a person (see SiteAttention); such a failure is never retried */
+  attention: SiteAttention | null = null;
+  /** the site's own error id, when it gives one (Yelp R2R_COMMENT_QUOTA_EXCEEDED, Graph code 12, ...) */
+  siteCode: string | null = null;
+
   constructor(
     readonly site: string,
     readonly status: number,
@@ -71,6 +88,7 @@ export class ReviewSiteError extends Error {
     this.name = "ReviewSiteError";
   }
   get retryable() {
+    if (this.attention) return false;
     return this.status === 429 || this.status >= 500 || this.status === 0;
   }
   get rateLimited() {

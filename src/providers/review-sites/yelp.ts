@@ -1,7 +1,32 @@
-import { bearer, callSite, trimSlash, type BusinessSummary, type ExternalReview, type FetchFn, type ReviewPage, type ReviewSiteClient } from "./types";
+import { bearer, callSite, ReviewSiteError, trimSlash, type BusinessSummary, type ExternalReview, type FetchFn, type ReviewPage, type ReviewSiteClient } from "./types";
 
 export const YELP_FUSION_API = "https://api.yelp.com";
 export const YELP_PARTNER_API = "https://partner-api.yelp.com";
+
+/**
+ * Yelp's Respond to Reviews rules (https://docs.developer.yelp.com/docs/respond-to-reviews-api-v2,
+ * https://docs.developer.yelp.com/reference/create-review-response): UTF-8 text up to 5,000
+ * characters, no emoji, at most 20 comments per location per business owner per day.
+ */
+export const YELP_R2R_MAX_CHARS = 5000;
+export const YELP_R2R_PER_LOCATION_PER_DAY = 20;
+
+export function yelpReplyProblems(text: string): string[] {
+  const problems: string[] = [];
+  if (!text.trim()) problems.push("Yelp does not take an empty reply (Respond to Reviews API)");
+  const chars = [...text].length;
+  if (chars > YELP_R2R_MAX_CHARS) problems.push(`Yelp replies are limited to ${YELP_R2R_MAX_CHARS.toLocaleString("en-US")} characters; this one has ${chars.toLocaleString("en-US")} (Respond to Reviews API)`);
+  if (/\p{Extended_Pictographic}/u.test(text)) problems.push("Yelp replies cannot contain emoji (Respond to Reviews API)");
+  return problems;
+}
+
+/** Respond to Reviews error ids that need a person, as the connection's attention. */
+const R2R_ATTENTION: Record<string, { code: string; message: string }> = {
+  INVALID_TOKEN: { code: "token_invalid", message: "Yelp refused the business owner's token (expired or revoked): reconnect the owner" },
+  INSUFFICIENT_SCOPE: { code: "permission_missing", message: "The business owner's token lacks the Respond to Reviews scope" },
+  R2R_PROBLEM_WITH_USER_PHOTO: { code: "yelp_owner_photo_missing", message: "Yelp needs the business owner's own photo on biz.yelp.com before replies can be posted" },
+  R2R_BUSINESS_NOT_CLAIMED: { code: "yelp_business_not_claimed", message: "Yelp cannot tell that this business is claimed by the owner" },
+};
 
 interface YelpReview {
   id: string;
@@ -50,12 +75,31 @@ export class YelpClient implements ReviewSiteClient {
     return { businessId: b?.id ?? businessId, name: b?.name ?? null, rating: b?.rating ?? null, reviewCount: b?.review_count ?? null };
   }
 
+  replyProblems(text: string) {
+    return yelpReplyProblems(text);
+  }
+
+  /** POST /reviews/v1/{review_id}; a refusal carries Yelp's error id (siteCode) and, where a person must act, the attention. */
   private async respond(externalReviewId: string, text: string, token: string) {
-    await callSite(this.site, this.fetchFn, `${trimSlash(this.cfg.partnerBaseUrl ?? YELP_PARTNER_API)}/reviews/v1/${encodeURIComponent(externalReviewId)}`, {
-      method: "POST",
-      headers: { ...bearer(token), "content-type": "application/json" },
-      body: JSON.stringify({ response_text: text, response_type: "public_comment" }),
-    });
+    let errorId: string | null = null;
+    const keepErrorId: FetchFn = async (input, init) => {
+      const res = await this.fetchFn(input, init);
+      if (!res.ok) errorId = ((await res.clone().json().catch(() => ({}))) as { error?: { id?: string } }).error?.id ?? null;
+      return res;
+    };
+    try {
+      await callSite(this.site, keepErrorId, `${trimSlash(this.cfg.partnerBaseUrl ?? YELP_PARTNER_API)}/reviews/v1/${encodeURIComponent(externalReviewId)}`, {
+        method: "POST",
+        headers: { ...bearer(token), "content-type": "application/json" },
+        body: JSON.stringify({ response_text: text, response_type: "public_comment" }),
+      });
+    } catch (err) {
+      if (err instanceof ReviewSiteError && errorId) {
+        err.siteCode = errorId;
+        err.attention = R2R_ATTENTION[errorId] ?? null;
+      }
+      throw err;
+    }
   }
 
   replyUrl(review: { url: string | null }) {

@@ -6,6 +6,7 @@ import { SENDGRID_SIGNATURE_HEADER, SENDGRID_TIMESTAMP_HEADER, parseSendGridEven
 import { confirmSnsSubscription, parseSesNotification, verifySnsMessage, type SnsMessage } from "./sns";
 import { parseTwilioWebhook, TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from "./twilio";
 import type { DeliveryEvent, InboundMessage } from "./types";
+import { parseMetaTemplateUpdates, type TemplateUpdate } from "./meta-templates";
 
 export type WebhookOutcome =
   /** unsigned, badly signed or unparseable: answer 401 and change nothing */
@@ -14,6 +15,8 @@ export type WebhookOutcome =
       verified: true;
       events: DeliveryEvent[];
       inbound: InboundMessage[];
+      /** WhatsApp template status and category changes (Meta), applied to the template store */
+      templates?: TemplateUpdate[];
       /** a handshake answer to send as is (Event Grid validation, Meta GET challenge); otherwise answer 200 */
       reply?: { status: number; body: string; contentType: string };
     };
@@ -67,8 +70,10 @@ export async function handleProviderWebhook(
       case "meta": {
         const sig = req.headers.get(META_SIGNATURE_HEADER);
         if (!(await anyOf(keys.metaAppSecrets, (k) => verifyMetaSignature(k, raw, sig)))) return none;
-        const parsed = parseMetaWebhook(JSON.parse(text));
-        return ok(parsed.events, parsed.inbound);
+        const json = JSON.parse(text) as unknown;
+        const parsed = parseMetaWebhook(json);
+        const templates = parseMetaTemplateUpdates(json);
+        return { ...ok(parsed.events, parsed.inbound), ...(templates.length ? { templates } : {}) };
       }
       case "ses": {
         const message = JSON.parse(text) as SnsMessage;

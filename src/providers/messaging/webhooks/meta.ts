@@ -1,4 +1,5 @@
 import { safeEqual } from "../../../lib/crypto";
+import { metaFailure } from "../whatsapp-rules";
 import { bytesToHex, epochSecondsToIso, type DeliveryEvent, type InboundMessage, type ParsedWebhook } from "./types";
 
 export const META_SIGNATURE_HEADER = "X-Hub-Signature-256";
@@ -66,7 +67,8 @@ export function parseMetaWebhook(body: unknown): ParsedWebhook {
         const status: DeliveryEvent["status"] | null =
           s.status === "delivered" || s.status === "read" ? "delivered" : s.status === "failed" ? (err?.code && UNDELIVERABLE_CODES.has(err.code) ? "bounced" : "failed") : null;
         if (!status) continue;
-        const reason = err ? `${err.code ?? ""} ${err.title ?? err.message ?? ""}`.trim() : undefined;
+        const rule = status === "failed" ? metaFailure(err?.code, s.recipient_id) : null;
+        const reason = rule?.reason ?? (err ? `${err.code ?? ""} ${err.title ?? err.message ?? ""}`.trim() : undefined);
         events.push({
           provider: "meta",
           providerMessageId: s.id,

@@ -1,6 +1,7 @@
 import { safeEqual } from "../../../lib/crypto";
 import { b64 } from "../http";
 import type { DeliveryEvent, InboundMessage, ParsedWebhook } from "./types";
+import { twilioFailure } from "../whatsapp-rules";
 
 export const TWILIO_SIGNATURE_HEADER = "X-Twilio-Signature";
 
@@ -52,7 +53,8 @@ export function parseTwilioWebhook(params: URLSearchParams, now = new Date()): P
   if (status === "delivered" || status === "read") mapped = "delivered";
   else if (status === "undelivered" || status === "failed") mapped = UNREACHABLE_NUMBER_CODES.has(errorCode) ? "bounced" : "failed";
   if (!mapped || !sid) return { events: [], inbound: [] };
-  const reason = [errorCode && `Twilio error ${errorCode}`, params.get("ErrorMessage")].filter(Boolean).join(": ");
+  const rule = mapped === "failed" && channel === "whatsapp" ? twilioFailure(errorCode, strip(to)) : null;
+  const reason = rule?.reason ?? [errorCode && `Twilio error ${errorCode}`, params.get("ErrorMessage")].filter(Boolean).join(": ");
   return {
     events: [{ provider: "twilio", providerMessageId: sid, status: mapped, address: strip(to), ...(reason ? { reason } : {}), occurredAt: now.toISOString() }],
     inbound: [],
