@@ -87,7 +87,7 @@ describe("API7 SSRF through the REST API", () => {
     const mine = queued.find((q) => q.tenantId === w.tenantA.id)!;
     for (const location of ["http://169.254.169.254/latest/meta-data/", "http://127.0.0.1:8787/admin/outbox", "http://[::1]/"]) {
       const site = endpoint(() => new Response(null, { status: 307, headers: { location } }));
-      await processDelivery(env as never, mine, { fetch: site.fetch });
+      await processDelivery(env as never, db(), mine, { fetch: site.fetch });
       expect(site.calls.map((c) => c.url)).toEqual(["https://hooks.example.com/redirecting"]);
       expect(site.calls[0]!.redirect).toBe("manual");
     }

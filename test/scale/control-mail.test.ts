@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMessages } from "../../src/db/schema";
 import { controlDb, shardDb } from "../../src/db/shards";
-import { onShard } from "../../src/background/shards";
+import type { Db } from "../../src/db/client";
 import { sendTransactionalEmail, useTransactionalFetch } from "../../src/providers/messaging/transactional";
 import { request } from "../helpers/http";
 import { latestEmailTo, tokenIn } from "../helpers/outbox";
@@ -48,7 +48,7 @@ const sentTo = (to: string): SentMail[] =>
       apiKey: auth?.replace(/^Bearer /, "") ?? null, tenantId: body.custom_args?.tenant_id,
     }));
 
-const outboxRowsTo = async (db: ReturnType<typeof shardDb>, to: string) =>
+const outboxRowsTo = async (db: Db, to: string) =>
   (await db.select({ tenantId: outboxMessages.tenantId, subject: outboxMessages.subject }).from(outboxMessages).where(eq(outboxMessages.to, to)));
 
 const unique = (what: string) => `${what}-${crypto.randomUUID().slice(0, 8)}@example.test`;
@@ -92,7 +92,7 @@ describe("control-plane emails of a shard-1 tenant", () => {
     const email = unique("branded");
     expect((await w.as("tenantAdmin").post("/v1/users/invite", { email, role: "viewer" })).status).toBe(201);
     // as an SLA escalation sends it: background work on shard 1 (env.DB is the shard, the brand is a control row)
-    await sendTransactionalEmail(onShard(env, 1), { tenantId: w.tenantA.id, to: email, subject: "1 review overdue", text: "Respond.\n" });
+    await sendTransactionalEmail(env, { tenantId: w.tenantA.id, to: email, subject: "1 review overdue", text: "Respond.\n" });
     const [invite, escalation] = sentTo(email);
     for (const mail of [invite, escalation]) {
       expect(mail).toMatchObject({ from: { email: "team@shard-one.test", name: "Northwind Partners" }, apiKey: "SG.shard-one", tenantId: w.tenantA.id });

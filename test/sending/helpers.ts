@@ -55,7 +55,7 @@ export async function runSends(ids: string[], o: { attempts?: number; fetch?: Fe
   );
   const retries = batch.messages.map((m) => vi.spyOn(m, "retry"));
   const deps: DeliveryDeps = { fetch: o.fetch, now: o.now };
-  await deliverSends(batch, env, ctx, deps);
+  await deliverSends(batch, env, db(), ctx, deps);
   const delays = retries.flatMap((r) => r.mock.calls.map(([x]) => x?.delaySeconds));
   return { ...(await getQueueResult(batch, ctx)), delays };
 }

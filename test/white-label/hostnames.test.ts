@@ -8,7 +8,7 @@ import { CloudflareCustomHostnames } from "../../src/providers/hostnames/cloudfl
 import { useCustomHostnameProvider } from "../../src/providers/hostnames";
 import { customHostOwner, forgetWhiteLabels, tenantWhiteLabel } from "../../src/modules/white-label/resolve";
 import { cloudflareStandIn } from "../helpers/cloudflare-standin";
-import { createWorld, db, seedTenant, type World } from "../helpers/seed";
+import { createWorld, control, db, seedTenant, type World } from "../helpers/seed";
 
 const cf = cloudflareStandIn({ token: "cf-test-token", zoneId: "zone123" });
 let w: World;
@@ -41,7 +41,7 @@ describe("custom hostnames through Cloudflare's API", () => {
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, res.body.id));
     expect(audit.map((a) => a.action)).toEqual(["custom_hostname.created"]);
     // pending: links keep the platform's host
-    expect((await tenantWhiteLabel(db(), w.tenantA.id))?.hostname).toBeNull();
+    expect((await tenantWhiteLabel(control(), w.tenantA.id))?.hostname).toBeNull();
   });
 
   it("refuses a duplicate (ours: 409 before Cloudflare is called), Cloudflare's own refusal (409), its outage (502), and bad names (400)", async () => {
@@ -78,7 +78,7 @@ describe("custom hostnames through Cloudflare's API", () => {
       actorType: "system", previousState: { status: "pending", sslStatus: "pending_validation" }, nextState: { status: "active", sslStatus: "active" },
     });
     forgetWhiteLabels();
-    expect((await tenantWhiteLabel(db(), w.tenantA.id))?.hostname).toBe("reviews.northwind.test");
+    expect((await tenantWhiteLabel(control(), w.tenantA.id))?.hostname).toBe("reviews.northwind.test");
     expect((await w.as("tenantAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("https://reviews.northwind.test");
     // the other agency's tenant keeps the platform's host
     expect((await w.as("tenantBAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("http://localhost:8787");
@@ -93,12 +93,12 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect(refreshed.body).toMatchObject({ status: "active", sslStatus: "active", active: true });
     expect((await w.as("viewer").get("/v1/branding")).body.publicBaseUrl).toBe("https://feedback.acme-dental.test");
     const sibling = await seedTenant({ agencyId: w.agencyA.id });
-    expect((await tenantWhiteLabel(db(), sibling.id))?.hostname).toBe("reviews.northwind.test");
+    expect((await tenantWhiteLabel(control(), sibling.id))?.hostname).toBe("reviews.northwind.test");
   });
 
   it("host routing knows an active hostname's owner; a pending one is not routed", async () => {
-    expect(await customHostOwner(db(), "feedback.acme-dental.test")).toEqual({ hostname: "feedback.acme-dental.test", scope: "tenant", scopeId: w.tenantA.id, agencyId: w.agencyA.id });
-    expect(await customHostOwner(db(), "localhost.8787.test")).toBeNull();
+    expect(await customHostOwner(control(), "feedback.acme-dental.test")).toEqual({ hostname: "feedback.acme-dental.test", scope: "tenant", scopeId: w.tenantA.id, agencyId: w.agencyA.id });
+    expect(await customHostOwner(control(), "localhost.8787.test")).toBeNull();
   });
 
   it("keeps tenants apart: another tenant's hostname is 404, viewers cannot write, another agency's admin gets 404", async () => {
@@ -122,7 +122,7 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect(cf.hostnames.has(cfId)).toBe(false);
     expect((await w.as("tenantAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("https://reviews.northwind.test");
     expect((await w.as("tenantAdmin").get(`/v1/hostnames/${own.id}`)).status).toBe(404);
-    expect(await customHostOwner(db(), "feedback.acme-dental.test")).toBeNull();
+    expect(await customHostOwner(control(), "feedback.acme-dental.test")).toBeNull();
   });
 
   it("without Cloudflare credentials a create is 409 and nothing is stored", async () => {

@@ -47,5 +47,5 @@ function answer(c: Context<AppEnv>, v: AlertUnsubscribeView) {
 }
 
 export const alertUnsubscribeRoutes = createRouter()
-  .openapi(show, async (c) => answer(c, await getAlertUnsubscribe(c.var.db, c.env, c.req.valid("param").token)) as never)
-  .openapi(confirm, async (c) => answer(c, await alertUnsubscribe(c.var.db, c.env, c.req.valid("param").token, requestMeta(c))) as never);
+  .openapi(show, async (c) => answer(c, await getAlertUnsubscribe(c.var.control, c.env, c.req.valid("param").token)) as never)
+  .openapi(confirm, async (c) => answer(c, await alertUnsubscribe(c.var.control, c.env, c.req.valid("param").token, requestMeta(c))) as never);

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { controlDb, tenantDb } from "../../db/shards";
 import { assertTenantWritable } from "../../db/tenant-fence";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { alertSubscriptions, locations, users } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -43,7 +43,7 @@ const view = (kind: AlertEmailKind, sub: typeof alertSubscriptions.$inferSelect,
   unsubscribedAt: kind === "instant" ? sub.instantUnsubscribedAt : sub.digestUnsubscribedAt,
 });
 
-export async function getAlertUnsubscribe(_control: Db, env: Env, token: string) {
+export async function getAlertUnsubscribe(_control: ControlDb, env: Env, token: string) {
   const { claims, sub, email, locationName } = await load(env, token);
   return view(claims.kind, sub, email, locationName);
 }
@@ -53,7 +53,7 @@ export async function getAlertUnsubscribe(_control: Db, env: Env, token: string)
  * (digestFrequency none). Repeating it changes nothing. Audited as system/alert-unsubscribe with
  * the request's IP and user agent.
  */
-export async function alertUnsubscribe(_control: Db, env: Env, token: string, meta: RequestMeta) {
+export async function alertUnsubscribe(_control: ControlDb, env: Env, token: string, meta: RequestMeta) {
   const { claims, db, sub, email, locationName } = await load(env, token);
   const current = view(claims.kind, sub, email, locationName);
   if (!current.subscribed) return current;

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { controlDb, tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
@@ -11,7 +11,8 @@ import { hostServesTenant, tenantPublicBaseUrl, tenantWhiteLabel, type HostOwner
 
 /** What public routes have: no tenant, no actor; the tenant comes from the signed token. */
 export interface PublicContext {
-  db: Db;
+  /** the control database; a tenant's rows are read on its shard once the token names it */
+  control: ControlDb;
   env: Env;
   defer: (work: Promise<unknown>) => void;
   /** the custom hostname the request came in on, when it is one (docs/white-label.md) */

@@ -1,6 +1,6 @@
 import type { Env } from "../../env";
 import { tenantDb } from "../../db/shards";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { ApiError, notFound } from "../../lib/errors";
 import { reviewLinks as siteUrlsOf } from "../links/destinations";
 import { locationLinkData } from "../links/location-cache";
@@ -10,7 +10,7 @@ import { reviewLinkTarget } from "./resolve";
 import { qrTargetUrl } from "./schemas";
 
 export interface PublicDeps {
-  db: Db;
+  control: ControlDb;
   env: Env;
   defer: (p: Promise<unknown>) => void;
 }

@@ -1,5 +1,5 @@
 import { and, eq, gte, isNull, lt } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { sendRecords, solicitations } from "../../db/schema";
 import type { Env } from "../../env";
 import { commit } from "../../lib/commit";
@@ -22,8 +22,7 @@ const FAIL_LIMIT = 90;
  * provider (the send record makes a duplicate message harmless), and fail those still PENDING a day
  * later (including interrupted sends whose outcome is unknown: never resent).
  */
-export async function sweepStalePending(env: Env, now: Date): Promise<{ requeued: number; failed: number }> {
-  const db = createDb(env.DB);
+export async function sweepStalePending(env: Env, db: ShardDb, now: Date): Promise<{ requeued: number; failed: number }> {
   const requeueBefore = nowIso(new Date(now.getTime() - REQUEUE_AFTER_MS));
   const giveUpBefore = nowIso(new Date(now.getTime() - GIVE_UP_AFTER_MS));
   const [lost, expired] = await db.batch([

@@ -5,7 +5,7 @@ import { ApiError, notFound } from "../../lib/errors";
 import { createRouter, errors, json } from "../../lib/openapi";
 import { handleProviderWebhook } from "../../providers/messaging/webhooks/handle";
 import { loadWebhookKeys, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../providers/messaging/webhooks/keys";
-import { applyWebhook } from "./webhooks";
+import { applyProviderWebhook } from "./webhooks";
 
 const tags = ["Webhooks"];
 const params = z.object({ provider: z.string().max(32).openapi({ description: WEBHOOK_PROVIDERS.join(", ") }) });
@@ -46,11 +46,11 @@ const isProvider = (p: string): p is WebhookProvider => (WEBHOOK_PROVIDERS as re
 async function handle(c: Context<AppEnv>, name: string, tenant: string | undefined) {
   if (!isProvider(name)) throw notFound("Webhook provider");
   const provider = name;
-  const keys = await loadWebhookKeys(c.var.db, c.env, provider, tenant ?? null);
+  const keys = await loadWebhookKeys(c.env, provider, tenant ?? null);
   const outcome = await handleProviderWebhook(provider, c.req.raw, keys);
   if (!outcome.verified) throw rejected();
   if (outcome.reply) return new Response(outcome.reply.body, { status: outcome.reply.status, headers: { "content-type": outcome.reply.contentType } });
-  return c.json(await applyWebhook(c.var.db, c.env, (p) => c.executionCtx.waitUntil(p), outcome, tenant ?? null), 200);
+  return c.json(await applyProviderWebhook(c.env, (p) => c.executionCtx.waitUntil(p), outcome, tenant ?? null), 200);
 }
 
 export const providerWebhookRoutes = createRouter()

@@ -23,6 +23,6 @@ const mayBeCustom = (host: string) => host.includes(".") && !/^[\d.]+$/.test(hos
  */
 export const customHostContext = createMiddleware<AppEnv>(async (c, next) => {
   const host = new URL(c.req.url).hostname.toLowerCase();
-  if (host !== primaryHost(c.env.PUBLIC_BASE_URL) && mayBeCustom(host)) c.set("customHost", await customHostOwner(c.var.db, host));
+  if (host !== primaryHost(c.env.PUBLIC_BASE_URL) && mayBeCustom(host)) c.set("customHost", await customHostOwner(c.var.control, host));
   await next();
 });

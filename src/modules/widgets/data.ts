@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb, ShardDb } from "../../db/client";
 import { locations, reviews, tenants, widgets, type WidgetOrder } from "../../db/schema";
 import { inJson } from "../../lib/sql";
 import { tenantWhiteLabel } from "../white-label/resolve";
@@ -41,8 +41,11 @@ export interface WidgetBrand {
 const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 10);
 const isFirstParty = sql`(${reviews.isFirstParty} = 1 or ${reviews.siteType} = 'first_party')`;
 
-/** The widget's data from D1 (4 reads in one batch after the config); null when unknown or deactivated. */
-export async function loadWidgetData(db: Db, key: string, control: Db = db): Promise<WidgetData | null> {
+/**
+ * The widget's data from D1 (4 reads in one batch after the config); null when unknown or deactivated.
+ * `db`: the shard holding the widget; `control`: the control plane, for the white label.
+ */
+export async function loadWidgetData(db: ShardDb, key: string, control: ControlDb): Promise<WidgetData | null> {
   const w = await db
     .select({
       widget: widgets,
@@ -122,7 +125,7 @@ function firstPartyJsonLd(place: string, shown: ShowcaseReview[], all: { n: numb
 }
 
 /** The public keys of the active widgets that may show reviews of this location (its own and the tenant-wide ones). */
-export async function widgetKeysFor(db: Db, pairs: { tenantId: string; locationId: string | null }[]): Promise<string[]> {
+export async function widgetKeysFor(db: ShardDb, pairs: { tenantId: string; locationId: string | null }[]): Promise<string[]> {
   if (!pairs.length) return [];
   const rows = await db
     .select({ key: widgets.publicKey })
