@@ -81,7 +81,7 @@ describe("API7 SSRF through the REST API", () => {
   it("a public webhook host that redirects inward is not followed: one request, recorded as failed", async () => {
     const sub = await w.as("tenantAdmin").post("/v1/webhooks", { url: "https://hooks.example.com/redirecting", events: ["experiment.completed"] });
     const queued: { tenantId: string; deliveryId: string }[] = [];
-    await fanOutEvent(event(w.tenantA.id, "experiment.completed", { experimentId: "e1" }), env as never, {
+    await fanOutEvent(event(w.tenantA.id, "experiment.completed", { experimentId: "e1" }), env as never, db(), {
       sendBatch: async (m: { body: { tenantId: string; deliveryId: string } }[]) => void queued.push(...m.map((x) => x.body)),
     } as never);
     const mine = queued.find((q) => q.tenantId === w.tenantA.id)!;
