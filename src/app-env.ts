@@ -1,4 +1,4 @@
-import type { Db } from "./db/client";
+import type { ControlDb, ShardDb } from "./db/client";
 import type { Env } from "./env";
 import type { Principal, TenantAccess, TenantRef } from "./modules/identity/access";
 import type { HostGuard } from "./lib/host-guard";
@@ -6,7 +6,10 @@ import type { HostOwner } from "./modules/white-label/resolve";
 
 export interface AppVariables {
   requestId: string;
-  db: Db;
+  /** the control plane, on every route (through the request's D1 session where one is open) */
+  control: ControlDb;
+  /** the tenant's shard: set by tenantContext (/v1) only */
+  db: ShardDb;
   principal: Principal;
   access: TenantAccess;
   /** the x-tenant-id tenant, when the authenticator already read it (null: no such tenant) */

@@ -1,7 +1,7 @@
 import { swaggerUI } from "@hono/swagger-ui";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env";
-import { createDb } from "./db/client";
+import { controlDb } from "./db/shards";
 import { onError, onNotFound } from "./lib/error-handler";
 import { createRouter, documentTenantMoving } from "./lib/openapi";
 import { authenticate, registerAuthenticator } from "./middleware/auth";
@@ -71,7 +71,7 @@ import { widgetRoutes } from "./modules/widgets/routes";
 import { whiteLabelRoutes } from "./modules/white-label/routes";
 
 const database = createMiddleware<AppEnv>(async (c, next) => {
-  c.set("db", createDb(c.env.DB));
+  c.set("control", controlDb(c.env));
   await next();
 });
 

@@ -10,8 +10,6 @@ export interface Env {
   /** tenant shards SHARD_0..SHARD_15, consecutive (src/db/shards.ts); none declared: the control database is the only shard */
   SHARD_0?: D1Database;
   SHARD_1?: D1Database;
-  /** set only inside background work running on one shard (src/background/shards.ts): env.DB is then that shard */
-  CONTROL_DB?: D1Database;
   OAUTH_KV: KVNamespace;
   SENDS: Queue;
   REVIEW_SYNC: Queue;

@@ -1,22 +1,10 @@
 import { misconfiguration, type Env } from "./env";
-import { servingRequest, yieldingD1 } from "./db/yielding";
-import { MAX_SHARDS } from "./db/shards";
+import { servingRequest, withYieldingD1 } from "./db/yielding";
 import { installHooks } from "./hooks";
 import { registerSkills } from "./modules/mcp/skills/registry";
 import { runSweeps } from "./background/cron";
 import { dispatchQueue } from "./background/queue";
 import type { Wiring } from "./wiring";
-
-/** Background work's D1 (the control database and every shard) gives way to the requests being served (see db/yielding.ts); requests keep the plain bindings. */
-const withYieldingD1 = (env: Env): Env => {
-  const out: Record<string, unknown> = { ...env, DB: yieldingD1(env.DB) };
-  for (let n = 0; n < MAX_SHARDS; n++) {
-    const shard = out[`SHARD_${n}`] as D1Database | undefined;
-    if (!shard) break;
-    out[`SHARD_${n}`] = yieldingD1(shard);
-  }
-  return out as unknown as Env;
-};
 
 const logMisconfiguration = (problem: string) => console.error(JSON.stringify({ level: "error", message: `server misconfigured: ${problem}` }));
 

@@ -1,4 +1,4 @@
-import { createDb } from "../db/client";
+import { controlDb } from "../db/shards";
 import { deadLetters } from "../db/schema";
 import type { Env } from "../env";
 import { newId } from "../lib/ids";
@@ -25,7 +25,8 @@ export function originQueue(body: unknown): string | null {
 
 /** Stores exhausted messages so they can be inspected and counted; redelivery is harmless. */
 export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const db = createDb(env.DB);
+  // dead letters are control-plane rows (docs/scaling.md)
+  const db = controlDb(env);
   const now = nowIso();
   const rows = batch.messages.map((m) => ({
     id: newId(),

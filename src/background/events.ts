@@ -1,13 +1,12 @@
 import { and, inArray, isNotNull, lt } from "drizzle-orm";
-import { createDb } from "../db/client";
+import type { ShardDb } from "../db/client";
 import type { BatchItem } from "drizzle-orm/batch";
 import { domainEvents, processedEvents } from "../db/schema";
 import type { Env } from "../env";
 import { backoffSeconds } from "../lib/backoff";
 import { dispatchStaleEvents, markable, type EventEnvelope } from "../lib/events";
 import { nowIso } from "../lib/time";
-import type { Sweep } from "./cron";
-import type { QueueConsumer } from "./queue";
+import type { ShardConsumer, ShardSweep } from "./shards";
 import { chunkRows, inJson } from "../lib/sql";
 
 /**
@@ -17,15 +16,16 @@ import { chunkRows, inJson } from "../lib/sql";
  * A queue batch holds up to 100 events, often of one tenant and one kind (a campaign send), so a
  * handler may work per batch: `select` reads once what the batch's tenants subscribe to and drops
  * the events that concern nobody, and `handleBatch` replaces `handle` where work coalesces (one
- * rollup per location-day, not one per event).
+ * rollup per location-day, not one per event). Every call is handed the batch's shard (`shard`),
+ * where the events' tenants live; the control plane is `controlDb(env)`.
  */
 export interface EventHandler {
   name: string;
   /** one read for the whole batch: which events this handler has anything to do for */
-  select?(events: EventEnvelope[], env: Env): Promise<(event: EventEnvelope) => boolean>;
-  handle?(event: EventEnvelope, env: Env): Promise<void>;
+  select?(events: EventEnvelope[], env: Env, shard: ShardDb): Promise<(event: EventEnvelope) => boolean>;
+  handle?(event: EventEnvelope, env: Env, shard: ShardDb): Promise<void>;
   /** the batch's events at once; a throw retries them all */
-  handleBatch?(events: EventEnvelope[], env: Env): Promise<void>;
+  handleBatch?(events: EventEnvelope[], env: Env, shard: ShardDb): Promise<void>;
 }
 
 /** A handler's name keys its processed_events marks: it must be unique and never change. */
@@ -42,11 +42,11 @@ const logFailure = (h: EventHandler, events: EventEnvelope[], err: unknown) =>
   console.error(JSON.stringify({ level: "error", message: "event handler failed", handler: h.name, eventIds: events.map((e) => e.id), types: [...new Set(events.map((e) => e.type))], error: String(err) }));
 
 /** Runs one handler over the batch's events it has not processed yet; returns the ids it failed. */
-async function runHandler(h: EventHandler, events: EventEnvelope[], env: Env, processed: (e: EventEnvelope) => void): Promise<EventEnvelope[]> {
+async function runHandler(h: EventHandler, events: EventEnvelope[], env: Env, shard: ShardDb, processed: (e: EventEnvelope) => void): Promise<EventEnvelope[]> {
   let wanted = events;
   if (h.select) {
     try {
-      const concerns = await h.select(events, env);
+      const concerns = await h.select(events, env, shard);
       wanted = events.filter(concerns);
     } catch (err) {
       logFailure(h, events, err);
@@ -56,7 +56,7 @@ async function runHandler(h: EventHandler, events: EventEnvelope[], env: Env, pr
   if (h.handleBatch) {
     if (!wanted.length) return [];
     try {
-      await h.handleBatch(wanted, env);
+      await h.handleBatch(wanted, env, shard);
       wanted.forEach(processed);
       return [];
     } catch (err) {
@@ -67,7 +67,7 @@ async function runHandler(h: EventHandler, events: EventEnvelope[], env: Env, pr
   const failed: EventEnvelope[] = [];
   for (const event of wanted) {
     try {
-      await h.handle!(event, env);
+      await h.handle!(event, env, shard);
       processed(event);
     } catch (err) {
       logFailure(h, [event], err);
@@ -78,13 +78,12 @@ async function runHandler(h: EventHandler, events: EventEnvelope[], env: Env, pr
 }
 
 /** The EVENTS consumer over the given handlers (the composition root's table, src/wiring.ts). */
-export function eventsConsumer(handlers: EventHandler[]): QueueConsumer {
+export function eventsConsumer(handlers: EventHandler[]): ShardConsumer {
   checkHandlers(handlers);
-  return (batch, env) => consumeEvents(handlers, batch, env);
+  return (batch, env, shard) => consumeEvents(handlers, batch, env, shard);
 }
 
-async function consumeEvents(handlers: EventHandler[], batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const db = createDb(env.DB);
+async function consumeEvents(handlers: EventHandler[], batch: MessageBatch<unknown>, env: Env, db: ShardDb): Promise<void> {
   const events = batch.messages.map((m) => m.body as EventEnvelope);
   // one read for the whole batch: which handlers already processed which event
   const done = new Set(
@@ -103,7 +102,7 @@ async function consumeEvents(handlers: EventHandler[], batch: MessageBatch<unkno
     const todo = distinct.filter((e) => !done.has(`${e.id}|${h.name}`));
     if (!todo.length) continue;
     const mark = (e: EventEnvelope) => marks.push({ eventId: e.id, handler: h.name, processedAt: nowIso() });
-    for (const e of await runHandler(h, todo, env, mark)) failed.add(e.id);
+    for (const e of await runHandler(h, todo, env, db, mark)) failed.add(e.id);
   }
   // marks first, then acks: a crash in between only means a redelivery that skips the done handlers.
   // Receiving an event is what marks it dispatched in the outbox (the hand-off after a commit does not).
@@ -117,17 +116,17 @@ async function consumeEvents(handlers: EventHandler[], batch: MessageBatch<unkno
 }
 
 /** The outbox's safety net: events committed but never handed to the queue (the isolate died first). */
-export const dispatchStaleEventsSweep: Sweep = {
+export const dispatchStaleEventsSweep: ShardSweep = {
   name: "dispatch-stale-events",
-  run: (env) => dispatchStaleEvents(createDb(env.DB), env).then(() => undefined),
+  run: (env, shard) => dispatchStaleEvents(shard, env).then(() => undefined),
 };
 
-export const purgeProcessedEventsSweep: Sweep = {
+export const purgeProcessedEventsSweep: ShardSweep = {
   name: "purge-processed-events",
   // queue redelivery happens within hours; a week of bookkeeping is plenty
-  run: async (env, now) => {
+  run: async (_env, shard, now) => {
     const cutoff = new Date(now.getTime() - 7 * 24 * 3600 * 1000).toISOString();
-    await createDb(env.DB).delete(processedEvents).where(and(lt(processedEvents.processedAt, cutoff)));
+    await shard.delete(processedEvents).where(and(lt(processedEvents.processedAt, cutoff)));
   },
 };
 
@@ -140,7 +139,7 @@ export const DISPATCHED_EVENT_TTL_DAYS = 14;
 const PURGE_CHUNK = 2_000;
 const PURGE_MAX_CHUNKS = 100;
 
-export async function purgeDispatchedEvents(db: ReturnType<typeof createDb>, now: Date): Promise<number> {
+export async function purgeDispatchedEvents(db: ShardDb, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - DISPATCHED_EVENT_TTL_DAYS * 24 * 3600 * 1000).toISOString();
   let purged = 0;
   // bounded chunks on the (dispatched_at, occurred_at) index: each delete stays far below D1's 30 s
@@ -153,7 +152,7 @@ export async function purgeDispatchedEvents(db: ReturnType<typeof createDb>, now
   return purged;
 }
 
-export const purgeDispatchedEventsSweep: Sweep = {
+export const purgeDispatchedEventsSweep: ShardSweep = {
   name: "purge-dispatched-events",
-  run: (env, now) => purgeDispatchedEvents(createDb(env.DB), now).then(() => undefined),
+  run: (_env, shard, now) => purgeDispatchedEvents(shard, now).then(() => undefined),
 };

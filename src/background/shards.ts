@@ -1,5 +1,6 @@
 import { recordShardSizes } from "../db/shard-sizes";
-import { shardD1, shardNumbers, tenantPlacement } from "../db/shards";
+import type { ShardDb } from "../db/client";
+import { shardDb, shardNumbers, tenantPlacement } from "../db/shards";
 import { FENCED_RETRY_SECONDS } from "../db/tenant-fence";
 import type { Env } from "../env";
 import type { Sweep } from "./cron";
@@ -7,18 +8,20 @@ import { subBatch, type QueueConsumer } from "./queue";
 
 /**
  * Background work over tenant shards (docs/scaling.md). A module's sweep or consumer is written
- * for one database; these wrappers run it once per shard with `env.DB` being that shard and
- * `env.CONTROL_DB` the control plane (`controlDb(env)` reads it), so no module names a binding.
+ * for one shard, which it is handed as a `ShardDb`; the control plane stays `controlDb(env)`. The
+ * environment is passed on unchanged (env.DB is never rewritten to mean a shard), so no module names
+ * a binding and neither database can stand for the other (docs/SECURITY.md, "Databases by construction").
  */
-export const onShard = (env: Env, shard: number): Env => ({ ...env, DB: shardD1(env, shard), CONTROL_DB: env.CONTROL_DB ?? env.DB });
+export type ShardSweep = { name: string; run: (env: Env, shard: ShardDb, now: Date) => Promise<void> };
+export type ShardConsumer = (batch: MessageBatch<unknown>, env: Env, shard: ShardDb, ctx: ExecutionContext) => Promise<void>;
 
 /** The sweep once per shard, side by side; one shard's failure fails the run after all ran. */
-export function acrossShards(sweep: Sweep): Sweep {
+export function acrossShards(sweep: ShardSweep): Sweep {
   return {
     name: sweep.name,
     run: async (env, now) => {
       const shards = shardNumbers(env);
-      const results = await Promise.allSettled(shards.map((n) => sweep.run(onShard(env, n), now)));
+      const results = await Promise.allSettled(shards.map((n) => sweep.run(env, shardDb(env, n), now)));
       const failed = results.flatMap((r, i) => (r.status === "rejected" ? [`shard ${shards[i]}: ${String(r.reason)}`] : []));
       if (failed.length) throw new Error(`${sweep.name} failed on ${failed.join("; ")}`);
     },
@@ -32,7 +35,7 @@ export function acrossShards(sweep: Sweep): Sweep {
  * A message of a tenant being moved is not run: it is retried after the fence's wait
  * (src/db/tenant-fence.ts), so nothing is written to the source shard while the move copies it.
  */
-export function byTenantShard(consumer: QueueConsumer, tenantOf: (body: unknown) => string | undefined): QueueConsumer {
+export function byTenantShard(consumer: ShardConsumer, tenantOf: (body: unknown) => string | undefined): QueueConsumer {
   return async (batch, env, ctx) => {
     const groups = new Map<number, Message<unknown>[]>();
     for (const m of batch.messages) {
@@ -45,7 +48,7 @@ export function byTenantShard(consumer: QueueConsumer, tenantOf: (body: unknown)
       const shard = placement?.shard ?? 0;
       groups.set(shard, [...(groups.get(shard) ?? []), m]);
     }
-    for (const [shard, messages] of groups) await consumer(subBatch(batch, messages), onShard(env, shard), ctx);
+    for (const [shard, messages] of groups) await consumer(subBatch(batch, messages), env, shardDb(env, shard), ctx);
   };
 }
 

@@ -4,7 +4,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Env } from "../env";
 import { pageOf, seek, type Key, type Page, type PageQuery, type SortValue } from "../lib/pagination";
 import { inJson } from "../lib/sql";
-import type { Db } from "./client";
+import type { ShardDb } from "./client";
 import { tenants } from "./schema";
 import { allShards, controlDb, shardDb, tenantShard } from "./shards";
 
@@ -19,7 +19,7 @@ import { allShards, controlDb, shardDb, tenantShard } from "./shards";
 /** A shard to read, and which of its tenants: `tenantIds` null reads every row there (platform-wide lists). */
 export interface ShardTarget {
   shard: number;
-  db: Db;
+  db: ShardDb;
   tenantIds: string[] | null;
 }
 

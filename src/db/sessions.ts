@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { createDb, type Db } from "./client";
+import { asControl, asShard, createDb, type ControlDb, type ShardDb } from "./client";
 
 /**
  * D1 read replication (Sessions API, docs/scaling.md). A request's reads of one database go through
@@ -32,7 +32,8 @@ function facade(d1: D1Database): D1Database {
 }
 
 /** The drizzle client over a binding whose queries run in the current request's session, when there is one. */
-export const sessionDb = (d1: D1Database): Db => createDb(facade(d1));
+export const controlSessionDb = (control: D1Database): ControlDb => asControl(createDb(facade(control)));
+export const shardSessionDb = (shard: D1Database): ShardDb => asShard(createDb(facade(shard)));
 
 /** The tenant shard's bookmark (/v1). */
 export const BOOKMARK_HEADER = "x-d1-bookmark";

@@ -1,15 +1,17 @@
 import { and, count, eq } from "drizzle-orm";
 import type { Env } from "../env";
 import { TtlCache } from "../lib/ttl-cache";
-import { createDb, type Db } from "./client";
-import { sessionDb } from "./sessions";
+import { asShard, createDb, type ControlDb, type ShardDb } from "./client";
+import { controlSessionDb } from "./sessions";
 import { agencies, shardSizes, tenants, users } from "./schema";
 
 /**
  * The one place that knows where a tenant's rows live (docs/scaling.md). `env.DB` is the control
  * plane (agencies, the tenant directory, users, grants, keys, OAuth/SSO settings); tenant-owned rows
  * live on the tenant's shard, `SHARD_<n>`. With no SHARD_n declared the control database is shard 0
- * (a single-database deployment keeps working unchanged).
+ * (a single-database deployment keeps working unchanged). No code outside src/db/ names these
+ * bindings: it gets a `ControlDb` or a `ShardDb` (src/db/client.ts) from the functions below, and
+ * test/scale/db-bindings.test.ts keeps it so.
  */
 export const MAX_SHARDS = 16;
 
@@ -22,24 +24,27 @@ export function shardNumbers(env: Env): number[] {
   return out.length ? out : [0];
 }
 
+/** The control database's binding (for the request's D1 session on it, src/middleware/control-session.ts). */
+export const controlD1 = (env: Env): D1Database => env.DB;
+
 export function shardD1(env: Env, shard: number): D1Database {
-  const d1 = shardBinding(env, shard) ?? (shard === 0 ? (env.CONTROL_DB ?? env.DB) : undefined);
+  const d1 = shardBinding(env, shard) ?? (shard === 0 ? env.DB : undefined);
   if (!d1) throw new Error(`shard ${shard} is not bound (SHARD_${shard} in wrangler.toml)`);
   return d1;
 }
 
 /**
- * The control plane; inside background work on one shard env.DB is that shard, and CONTROL_DB the
- * control plane. Inside a request it reads through the request's control session (src/db/sessions.ts);
- * outside one it is the plain binding.
+ * The control plane, always (background work on a shard is handed that shard's ShardDb; env.DB is
+ * never rewritten to mean a shard). Inside a request it reads through the request's control session
+ * (src/db/sessions.ts); outside one it is the plain binding.
  */
-export const controlDb = (env: Env): Db => sessionDb(env.CONTROL_DB ?? env.DB);
+export const controlDb = (env: Env): ControlDb => controlSessionDb(controlD1(env));
 
-/** A shard's database by number (placement, the move job, cross-shard reads); requests get theirs from tenantDb. */
-export const shardDb = (env: Env, shard: number): Db => createDb(shardD1(env, shard));
+/** A shard's database by number (placement, the move job, cross-shard reads, sweeps); requests get theirs from tenantDb. */
+export const shardDb = (env: Env, shard: number): ShardDb => asShard(createDb(shardD1(env, shard)));
 
 /** Every shard with its database, for sweeps and cross-tenant reads (run them in parallel and merge). */
-export const allShards = (env: Env): { shard: number; db: Db }[] => shardNumbers(env).map((shard) => ({ shard, db: createDb(shardD1(env, shard)) }));
+export const allShards = (env: Env): { shard: number; db: ShardDb }[] => shardNumbers(env).map((shard) => ({ shard, db: shardDb(env, shard) }));
 
 /**
  * Control-plane tables: found before the tenant is known (login, API keys, SSO by slug, the
@@ -70,7 +75,7 @@ export const MOVE_RETRY_AFTER_SECONDS = 5;
  * A lookup by a key that names no tenant (a review link's slug, a widget's public key) on every shard
  * in parallel; the first non-null answer wins. Callers cache the result per isolate.
  */
-export async function findOnShards<T>(env: Env, find: (db: Db) => Promise<T | null>): Promise<T | null> {
+export async function findOnShards<T>(env: Env, find: (db: ShardDb) => Promise<T | null>): Promise<T | null> {
   const found = await Promise.all(allShards(env).map((s) => find(s.db)));
   return found.find((v) => v !== null) ?? null;
 }
@@ -102,8 +107,8 @@ export async function tenantShard(env: Env, tenantId: string): Promise<number | 
 }
 
 /** The tenant's shard database. An unknown tenant reads shard 0, where every tenant-filtered query finds nothing. */
-export async function tenantDb(env: Env, tenantId: string): Promise<Db> {
-  return createDb(shardD1(env, (await tenantShard(env, tenantId)) ?? 0));
+export async function tenantDb(env: Env, tenantId: string): Promise<ShardDb> {
+  return shardDb(env, (await tenantShard(env, tenantId)) ?? 0);
 }
 
 export const forgetTenantShard = (tenantId: string) => directory.delete(tenantId);
@@ -159,7 +164,7 @@ type TenantRow = typeof tenants.$inferSelect;
 export async function mirrorTenant(env: Env, tenant: TenantRow, onto = tenant.shard) {
   const control = controlDb(env);
   const agency = await control.select().from(agencies).where(eq(agencies.id, tenant.agencyId)).get();
-  const shard = createDb(shardD1(env, onto));
+  const shard = shardDb(env, onto);
   const { id: _id, ...rest } = tenant;
   const upsertTenant = shard.insert(tenants).values(tenant).onConflictDoUpdate({ target: tenants.id, set: rest });
   if (agency) await shard.batch([shard.insert(agencies).values(agency).onConflictDoNothing(), upsertTenant]);
@@ -171,7 +176,7 @@ export async function mirrorTenant(env: Env, tenant: TenantRow, onto = tenant.sh
  * the shard: a stub copy (no home tenant, which may live on another shard), upserted. The control
  * database stays the source of truth; on shard 0 (the control database) this is a no-op.
  */
-export async function mirrorUser(env: Env, shard: Db, userId: string) {
+export async function mirrorUser(env: Env, shard: ShardDb, userId: string) {
   const user = await controlDb(env).select().from(users).where(eq(users.id, userId)).get();
   if (!user) return;
   const stub = { ...user, tenantId: null };

@@ -1,4 +1,6 @@
+import type { Env } from "../env";
 import { interceptD1 } from "./intercept";
+import { MAX_SHARDS } from "./shards";
 
 /**
  * How long one background D1 round trip waits for the requests in flight to finish before it goes
@@ -60,3 +62,14 @@ export function yieldingD1(d1: D1Database): D1Database {
   }
   return wrapped;
 }
+
+/** Background work's D1 (the control database and every shard) gives way to the requests being served; requests keep the plain bindings. */
+export const withYieldingD1 = (env: Env): Env => {
+  const out: Record<string, unknown> = { ...env, DB: yieldingD1(env.DB) };
+  for (let n = 0; n < MAX_SHARDS; n++) {
+    const shard = out[`SHARD_${n}`] as D1Database | undefined;
+    if (!shard) break;
+    out[`SHARD_${n}`] = yieldingD1(shard);
+  }
+  return out as unknown as Env;
+};

@@ -1,5 +1,5 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../db/client";
+import type { ControlDb, Db } from "../db/client";
 import type { Env } from "../env";
 import { controlDb, tenantDb } from "../db/shards";
 import type { ServiceContext } from "./context";
@@ -15,7 +15,7 @@ export interface PendingEvent {
  * D1 batch, then hands the events to the EVENTS queue without holding up the caller.
  */
 export async function commit(
-  ctx: Pick<ServiceContext, "db" | "env" | "defer">,
+  ctx: { db: Db } & Pick<ServiceContext, "env" | "defer">,
   statements: BatchItem<"sqlite">[],
   events: PendingEvent[] = [],
 ): Promise<void> {
@@ -45,8 +45,8 @@ export function handOffEvents(ctx: Pick<ServiceContext, "env" | "defer">, events
  * tenant owns, e.g. an agency's brand) everything is one batch.
  */
 export async function commitControl(
-  ctx: Pick<ServiceContext, "db" | "env" | "defer">,
-  controlStatements: (control: Db) => BatchItem<"sqlite">[],
+  ctx: { db: Db } & Pick<ServiceContext, "env" | "defer">,
+  controlStatements: (control: ControlDb) => BatchItem<"sqlite">[],
   tenantStatements: BatchItem<"sqlite">[],
   events: PendingEvent[] = [],
 ): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import type { ControlDb, Db, ShardDb } from "../db/client";
 import type { Env } from "../env";
 
 /** Who is acting. REST, MCP, queue consumers and cron all act through one of these. */
@@ -15,9 +15,16 @@ export interface RequestMeta {
 
 export const SYSTEM_META: RequestMeta = { ip: null, userAgent: null, requestId: null };
 
-/** What every service function receives: the verified tenant, the actor and the database. */
+/**
+ * What every service function receives: the verified tenant, the actor and the two databases, each
+ * by its own type (docs/SECURITY.md, "Databases by construction"): the tenant's rows on `db`, its
+ * shard; control-plane rows (directory, users, keys, white label) on `control`.
+ */
 export interface ServiceContext {
-  db: Db;
+  /** the tenant's shard */
+  db: ShardDb;
+  /** the control plane */
+  control: ControlDb;
   env: Env;
   tenantId: string;
   actor: Actor;
@@ -26,5 +33,8 @@ export interface ServiceContext {
   defer: (work: Promise<unknown>) => void;
 }
 
-/** Platform and agency surfaces act outside a single tenant. */
-export type PlatformContext = Omit<ServiceContext, "tenantId">;
+/**
+ * Platform and agency surfaces act outside a single tenant. `db` is where the change's audit rows
+ * go: the control database on a request, the tenant's shard when the change is one tenant's.
+ */
+export type PlatformContext = Omit<ServiceContext, "tenantId" | "db"> & { db: Db };

@@ -1,4 +1,4 @@
-import { tenantDb } from "../db/shards";
+import { controlDb, tenantDb } from "../db/shards";
 import type { Env } from "../env";
 import { SYSTEM_META, type ServiceContext } from "./context";
 
@@ -6,6 +6,7 @@ import { SYSTEM_META, type ServiceContext } from "./context";
 export async function systemContext(env: Env, tenantId: string, job: string, pending: Promise<unknown>[] = []): Promise<ServiceContext & { settle: () => Promise<void> }> {
   return {
     db: await tenantDb(env, tenantId),
+    control: controlDb(env),
     env,
     tenantId,
     actor: { type: "system", name: job },

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import type { Env } from "../env";
-import type { Db } from "../db/client";
+import type { ControlDb } from "../db/client";
 import { unauthenticated } from "../lib/errors";
 import { verifySessionToken } from "../lib/jwt";
 import type { Principal, TenantRef } from "../modules/identity/access";
@@ -17,7 +17,7 @@ export interface Authenticator {
   name: string;
   claims(token: string): boolean;
   /** `tenantId` is the tenant the request names: a scheme that reads D1 anyway may read it alongside */
-  authenticate(token: string, env: Env, db: Db, tenantId?: string): Promise<Authenticated | null>;
+  authenticate(token: string, env: Env, db: ControlDb, tenantId?: string): Promise<Authenticated | null>;
 }
 
 export interface Authenticated {
@@ -51,11 +51,11 @@ export const bearerToken = (c: Context<AppEnv>): string | null => {
 };
 
 /** Resolves a bearer token through the registered schemes (also used by MCP's initialize). */
-export async function resolveBearer(token: string, env: Env, db: Db): Promise<Principal | null> {
+export async function resolveBearer(token: string, env: Env, db: ControlDb): Promise<Principal | null> {
   return (await authenticateBearer(token, env, db))?.principal ?? null;
 }
 
-const authenticateBearer = (token: string, env: Env, db: Db, tenantId?: string): Promise<Authenticated | null> => {
+const authenticateBearer = (token: string, env: Env, db: ControlDb, tenantId?: string): Promise<Authenticated | null> => {
   const scheme = authenticators.find((a) => a.claims(token));
   return scheme ? scheme.authenticate(token, env, db, tenantId) : Promise.resolve(null);
 };
@@ -66,7 +66,7 @@ export const requestedTenantId = (c: Context<AppEnv>): string | undefined => c.r
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c);
   if (!token) throw unauthenticated();
-  const authenticated = await authenticateBearer(token, c.env, c.var.db, requestedTenantId(c));
+  const authenticated = await authenticateBearer(token, c.env, c.var.control, requestedTenantId(c));
   if (!authenticated) throw unauthenticated("Invalid or expired credential");
   c.set("principal", authenticated.principal);
   if (authenticated.tenant !== undefined) c.set("prefetchedTenant", authenticated.tenant);

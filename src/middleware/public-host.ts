@@ -75,14 +75,14 @@ async function serves(c: Context<AppEnv>, host: HostOwner, tenantId: string): Pr
 }
 
 async function hostNotFound(c: Context<AppEnv>, host: HostOwner): Promise<Response> {
-  if (wantsHtml(c.req.header("accept"))) return new Response(inactiveLinkPage(await hostBrand(c.var.db, host)), { status: 404, headers: PAGE_HEADERS });
+  if (wantsHtml(c.req.header("accept"))) return new Response(inactiveLinkPage(await hostBrand(c.var.control, host)), { status: 404, headers: PAGE_HEADERS });
   const err = new ForeignHostError();
   return Response.json(err.toBody(), { status: 404, headers: { "cache-control": "no-store" } });
 }
 
 export const publicHost = createMiddleware<AppEnv>(async (c, next) => {
   const hostname = new URL(c.req.url).hostname.toLowerCase();
-  const host = hostname !== primaryHost(c.env.PUBLIC_BASE_URL) && mayBeCustom(hostname) ? await customHostOwner(c.var.db, hostname) : null;
+  const host = hostname !== primaryHost(c.env.PUBLIC_BASE_URL) && mayBeCustom(hostname) ? await customHostOwner(c.var.control, hostname) : null;
   let asked = false;
   c.set("customHost", host);
   const guard: HostGuard = async (tenantId) => {

@@ -19,6 +19,7 @@ export function actorOf(c: Context<AppEnv>): Actor {
 /** The tenant-scoped service context of a /v1 request: tenant from the verified access, never the body. */
 export const svc = (c: Context<AppEnv>): ServiceContext => ({
   db: c.var.db,
+  control: c.var.control,
   env: c.env,
   tenantId: c.var.access.tenantId,
   actor: actorOf(c),
@@ -32,5 +33,5 @@ export const platformSvc = (c: Context<AppEnv>): PlatformContext => {
     p.kind === "user"
       ? { type: "user", userId: p.userId, via: isPlatformAdmin(p) ? "platform" : "agency" }
       : { type: "api_key", keyId: p.keyId };
-  return { db: c.var.db, env: c.env, actor, meta: requestMeta(c), defer: (work) => c.executionCtx.waitUntil(work) };
+  return { db: c.var.control, control: c.var.control, env: c.env, actor, meta: requestMeta(c), defer: (work) => c.executionCtx.waitUntil(work) };
 };

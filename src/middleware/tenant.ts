@@ -8,23 +8,23 @@ import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
 import type { TenantRole } from "../db/schema";
 import { rememberTenantShard, shardD1, tenantShard } from "../db/shards";
-import { BOOKMARK_HEADER, inSession, isWrite, sessionDb, validBookmark } from "../db/sessions";
+import { BOOKMARK_HEADER, inSession, isWrite, shardSessionDb, validBookmark } from "../db/sessions";
 
 /** Resolves x-tenant-id against the verified principal. Runs after authenticate. */
 export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   const tenantId = requestedTenantId(c);
   if (!tenantId) throw new ApiError("TENANT_REQUIRED", "The x-tenant-id header is required");
   const prefetched = c.get("prefetchedTenant");
-  const tenant = prefetched === undefined ? await findTenantRef(c.var.db, tenantId) : prefetched;
+  const tenant = prefetched === undefined ? await findTenantRef(c.var.control, tenantId) : prefetched;
   const access = tenant ? resolveTenantAccess(c.var.principal, tenant) : null;
   // an unknown tenant and a foreign tenant look the same to the caller
   if (!access) throw forbidden("Tenant not accessible");
   if (c.var.principal.kind === "api_key") requireScope(c.var.principal.scopes, c.req.method, c.req.path);
   c.set("access", access);
-  // from here on the request's database is the tenant's shard, read through a D1 session (docs/scaling.md)
+  // from here on the request has the tenant's shard (c.var.db), read through a D1 session (docs/scaling.md)
   if (tenant!.shard !== undefined) rememberTenantShard(tenant!.id, { shard: tenant!.shard, movingSince: tenant!.movingSince ?? null });
   const d1 = shardD1(c.env, tenant!.shard ?? (await tenantShard(c.env, tenant!.id)) ?? 0);
-  c.set("db", sessionDb(d1));
+  c.set("db", shardSessionDb(d1));
   const write = isWrite(c.req.method);
   if (write) assertNotMoving(tenant!);
   const bookmark = await inSession(d1, { bookmark: validBookmark(c.req.header(BOOKMARK_HEADER)), write }, next);

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
-import { createDb } from "../../src/db/client";
+import { controlDb, shardDb } from "../../src/db/shards";
 import { SYSTEM_META } from "../../src/lib/context";
 import { ApiError } from "../../src/lib/errors";
 import { callTool, USER_AGENT_SCOPES } from "../../src/modules/agents/tools";
@@ -18,7 +18,7 @@ async function apiKey(scopes: string[]) {
 }
 
 const ctxA = () => ({
-  db: createDb(env.DB), env, tenantId: w.tenantA.id, actor: { type: "user" as const, userId: w.users.viewer.id, via: "tenant" as const },
+  db: shardDb(env, 0), control: controlDb(env), env, tenantId: w.tenantA.id, actor: { type: "user" as const, userId: w.users.viewer.id, via: "tenant" as const },
   meta: SYSTEM_META, defer: () => {}, canWrite: false, scopes: USER_AGENT_SCOPES,
 });
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tenantDb } from "../../src/db/shards";
+import { controlDb, tenantDb } from "../../src/db/shards";
 import { SYSTEM_META } from "../../src/lib/context";
 import { AGENTS } from "../../src/modules/agents/agents";
 import { findAgent } from "../../src/modules/agents/registry";
@@ -40,7 +40,7 @@ const SAMPLE_INPUTS: Record<string, () => Record<string, unknown>> = {
 };
 
 const agentCtx = async (scopes: readonly string[]) => ({
-  db: await tenantDb(env, w.tenantA.id), env, tenantId: w.tenantA.id, meta: SYSTEM_META, defer: () => {}, canWrite: false, scopes,
+  db: await tenantDb(env, w.tenantA.id), control: controlDb(env), env, tenantId: w.tenantA.id, meta: SYSTEM_META, defer: () => {}, canWrite: false, scopes,
   actor: { type: "user" as const, userId: w.users.viewer.id, via: "tenant" as const },
 });
 

@@ -97,7 +97,7 @@ describe("instant alerts", () => {
     expect(mail.html).toContain('<span aria-hidden="true">★★☆☆☆</span> <span>2 of 5 stars</span>');
     expect(mail.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
     // a second run of the handler (a redelivered event) sends nothing more
-    expect(await alertOnReview(env, event(w.tenantA.id, "review.created", { reviewId: match.id }))).toBe(0);
+    expect(await alertOnReview(env, db(), event(w.tenantA.id, "review.created", { reviewId: match.id }))).toBe(0);
     expect(await emailsTo(to)).toHaveLength(1);
 
     // the one-click POST turns instant emails off; later reviews no longer email
@@ -122,8 +122,8 @@ describe("instant alerts", () => {
     const sink = { sendBatch: async (m: { body: unknown }[]) => void queued.push(...m.map((x) => x.body)) };
     const e = event(w.tenantA.id, "review.created", { reviewId: review.id, locationId: loc.id });
     // (tenant-wide subscriptions of other tests alert on it too)
-    expect(await alertOnReview(env, e, sink)).toBeGreaterThanOrEqual(1);
-    expect(await alertOnReview(env, e, sink)).toBe(0);
+    expect(await alertOnReview(env, db(), e, sink)).toBeGreaterThanOrEqual(1);
+    expect(await alertOnReview(env, db(), e, sink)).toBe(0);
     const rows = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, hook.body.id));
     expect(rows).toHaveLength(1);
     expect(queued).toEqual([{ tenantId: w.tenantA.id, deliveryId: rows[0]!.id }]);
@@ -137,7 +137,7 @@ describe("instant alerts", () => {
     const sub = await subscribe(w, "manager", { locationId: loc.id });
     const old = await seedReviewAt(w.tenantA.id, loc.id, new Date().toISOString(), { rating: 1 });
     await db().update(reviews).set({ occurredAt: new Date(Date.now() - 8 * DAY).toISOString() }).where(eq(reviews.id, old.id));
-    expect(await alertOnReview(env, event(w.tenantA.id, "review.created", { reviewId: old.id }))).toBe(0);
+    expect(await alertOnReview(env, db(), event(w.tenantA.id, "review.created", { reviewId: old.id }))).toBe(0);
     expect(await sendsOf(sub.id)).toEqual([]);
   });
 });
@@ -157,10 +157,10 @@ describe("digests", () => {
     await seedReviewAt(w.tenantA.id, other.id, at(0, 8), { rating: 1, text: "Other place" }); // out of scope
     await db().update(alertSubscriptions).set({ nextDigestAt: at(1, 6) }).where(eq(alertSubscriptions.id, sub.id));
 
-    const notYet = await sendDueDigests(env, new Date(at(1, 5)));
+    const notYet = await sendDueDigests(env, db(), new Date(at(1, 5)));
     expect(notYet.sent).toBe(0);
     const now = new Date(Date.parse(at(1, 6)) + 2 * 60_000);
-    const [a, b] = await Promise.all([sendDueDigests(env, now), sendDueDigests(env, now)]);
+    const [a, b] = await Promise.all([sendDueDigests(env, db(), now), sendDueDigests(env, db(), now)]);
     expect(a.sent + b.sent).toBe(1);
     const sends = await sendsOf(sub.id);
     expect(sends).toHaveLength(1);

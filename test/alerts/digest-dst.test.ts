@@ -25,7 +25,7 @@ async function sweepEvery5Minutes(subscriptionId: string, from: string, to: stri
   const sentAt: string[] = [];
   let before = (await sendsOf(subscriptionId)).length;
   for (let t = Date.parse(from); t < Date.parse(to); t += FIVE_MIN) {
-    const out = await sendDueDigests(env, new Date(t));
+    const out = await sendDueDigests(env, db(), new Date(t));
     if (out.sent + out.skipped === 0) continue;
     const now = (await sendsOf(subscriptionId)).length;
     if (now > before) sentAt.push(new Date(t).toISOString());
@@ -67,11 +67,11 @@ describe("a daily digest due at 08:00 America/New_York across DST changes", () =
   it("two sweeps at the same due moment send one digest; a sweep down for two days sends only the latest", async () => {
     const sub = await dailyAt8InNewYork("2026-03-08T00:00:00Z");
     const due = new Date("2026-03-08T12:00:00Z");
-    const runs = await Promise.all([sendDueDigests(env, due), sendDueDigests(env, due), sendDueDigests(env, due)]);
+    const runs = await Promise.all([sendDueDigests(env, db(), due), sendDueDigests(env, db(), due), sendDueDigests(env, db(), due)]);
     expect(runs.reduce((n, r) => n + r.sent, 0)).toBe(1);
     expect((await sendsOf(sub.id)).map((s) => s.key)).toEqual(["daily:2026-03-08"]);
     // nothing runs on the 9th and 10th; on the 11th at 09:30 local only the 11th's digest goes out
-    await sendDueDigests(env, new Date("2026-03-11T13:30:00Z"));
+    await sendDueDigests(env, db(), new Date("2026-03-11T13:30:00Z"));
     expect((await sendsOf(sub.id)).map((s) => s.key).sort()).toEqual(["daily:2026-03-08", "daily:2026-03-11"]);
     const row = (await db().select().from(alertSubscriptions).where(eq(alertSubscriptions.id, sub.id)).get())!;
     expect(row.nextDigestAt).toBe("2026-03-12T12:00:00.000Z");

@@ -37,31 +37,31 @@ const cell = async (tenantId: string, locationId: string) =>
 
 describe("rollup cells rebuilt at most once per interval", () => {
   it("rebuilds a new cell at once, then only marks it dirty until the interval has passed; a later batch of another tenant flushes it", async () => {
-    await applyEventsToRollups([await created(w.tenantA.id, locA)], slow);
+    await applyEventsToRollups([await created(w.tenantA.id, locA)], slow, db());
     expect(await requested(w.tenantA.id, locA)).toBe(1);
     expect(await cell(w.tenantA.id, locA)).toMatchObject({ version: 1, builtVersion: 1 });
 
-    await applyEventsToRollups([await created(w.tenantA.id, locA)], slow);
-    await applyEventsToRollups([await created(w.tenantA.id, locA)], slow);
+    await applyEventsToRollups([await created(w.tenantA.id, locA)], slow, db());
+    await applyEventsToRollups([await created(w.tenantA.id, locA)], slow, db());
     expect(await requested(w.tenantA.id, locA)).toBe(1);
     expect(await cell(w.tenantA.id, locA)).toMatchObject({ version: 3, builtVersion: 1 });
 
     // the interval passes; the next batch is another tenant's, and it rebuilds A's cell too
     await db().update(rollupCells).set({ builtAt: "2000-01-01T00:00:00.000Z" }).where(and(eq(rollupCells.tenantId, w.tenantA.id), eq(rollupCells.locationId, locA)));
-    await applyEventsToRollups([await created(w.tenantB.id, locB)], slow);
+    await applyEventsToRollups([await created(w.tenantB.id, locB)], slow, db());
     expect(await requested(w.tenantA.id, locA)).toBe(3);
     expect(await requested(w.tenantB.id, locB)).toBe(1);
     expect(await cell(w.tenantA.id, locA)).toMatchObject({ version: 3, builtVersion: 3 });
   });
 
   it("the sweep rebuilds every dirty cell, however recently built, and leaves clean ones alone", async () => {
-    await applyEventsToRollups([await created(w.tenantB.id, locB)], slow);
+    await applyEventsToRollups([await created(w.tenantB.id, locB)], slow, db());
     expect(await requested(w.tenantB.id, locB)).toBe(1);
     expect(await cell(w.tenantB.id, locB)).toMatchObject({ version: 2, builtVersion: 1 });
-    expect(await flushDirtyCells(env)).toBeGreaterThanOrEqual(1);
+    expect(await flushDirtyCells(env, db())).toBeGreaterThanOrEqual(1);
     expect(await requested(w.tenantB.id, locB)).toBe(2);
     expect(await cell(w.tenantB.id, locB)).toMatchObject({ version: 2, builtVersion: 2 });
-    expect(await flushDirtyCells(env)).toBe(0);
+    expect(await flushDirtyCells(env, db())).toBe(0);
   });
 
   it("finds the due cells through the index of dirty cells, never by scanning every cell", async () => {
@@ -75,7 +75,7 @@ describe("rollup cells rebuilt at most once per interval", () => {
   it("with the interval at 0 every batch rebuilds what it touched", async () => {
     const loc = (await newLocation(w)).id;
     for (let i = 1; i <= 3; i++) {
-      await applyEventsToRollups([await created(w.tenantA.id, loc)], { ...env, ROLLUP_REBUILD_SECONDS: "0" } as Env);
+      await applyEventsToRollups([await created(w.tenantA.id, loc)], { ...env, ROLLUP_REBUILD_SECONDS: "0" } as Env, db());
       expect(await requested(w.tenantA.id, loc)).toBe(i);
     }
   });

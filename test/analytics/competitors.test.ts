@@ -104,9 +104,9 @@ describe("competitor refresh", () => {
   it("the sweep refreshes due competitors only", async () => {
     await db().update(competitors).set({ lastRefreshedAt: "2020-01-01T00:00:00.000Z" }).where(eq(competitors.id, rivalId));
     const site = yelp();
-    const n = await refreshDueCompetitors(env, new Date(), { fetch: site.fetch });
+    const n = await refreshDueCompetitors(env, db(), new Date(), { fetch: site.fetch });
     expect(n).toBeGreaterThanOrEqual(1);
     expect(site.calls.map((c) => c.url.pathname)).toEqual(["/v3/businesses/rival-burgers"]);
-    expect(await refreshDueCompetitors(env, new Date(), { fetch: site.fetch })).toBe(0);
+    expect(await refreshDueCompetitors(env, db(), new Date(), { fetch: site.fetch })).toBe(0);
   });
 });

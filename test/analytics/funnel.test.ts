@@ -104,7 +104,7 @@ describe("rollup maintenance", () => {
     const again = Object.values(ids).map((id) => envelope(t, "solicitation.clicked", { solicitationId: id }));
     await deliver(again);
     await deliver(again, 2);
-    for (const e of again.slice(0, 3)) await applyEventToRollups(e, env);
+    for (const e of again.slice(0, 3)) await applyEventToRollups(e, env, db());
     expect(await rows()).toEqual(before);
   });
 

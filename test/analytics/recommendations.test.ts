@@ -110,8 +110,8 @@ describe("generation", () => {
 
   it("the sweep runs each active tenant once a day", async () => {
     const day = new Date();
-    expect(await recommendationSweep(env, day)).toBeGreaterThanOrEqual(2);
-    expect(await recommendationSweep(env, day)).toBe(0);
+    expect(await recommendationSweep(env, db(), day)).toBeGreaterThanOrEqual(2);
+    expect(await recommendationSweep(env, db(), day)).toBe(0);
   });
 
   it("lists with filters and pages; recommendation.list (MCP) takes a scope", async () => {
@@ -171,8 +171,8 @@ describe("moves", () => {
     expect((await w.as("manager").post(`/v1/recommendations/${id}/snooze`, { until })).status).toBe(409);
     expect((await w.as("tenantAdmin").post(`/v1/recommendations/${id}/apply`, {})).body.details).toEqual({ from: "snoozed", to: "applied" });
 
-    expect(await wakeSnoozed(env, new Date())).toBe(0);
-    expect(await wakeSnoozed(env, new Date(Date.now() + 2 * 3600_000))).toBe(1);
+    expect(await wakeSnoozed(env, db(), new Date())).toBe(0);
+    expect(await wakeSnoozed(env, db(), new Date(Date.now() + 2 * 3600_000))).toBe(1);
     const woken = await w.as("viewer").get(`/v1/recommendations/${id}`);
     expect(woken.body).toMatchObject({ status: "pending", snoozedUntil: null });
 

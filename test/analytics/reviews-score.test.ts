@@ -157,8 +157,8 @@ describe("reputation score", () => {
   it("the sweep snapshots every active location without one today, and only once", async () => {
     const l3 = await newLocation(w);
     const day = new Date(`${today}T12:00:00.000Z`);
-    expect(await scoreSweep(env, day)).toBeGreaterThanOrEqual(1);
-    expect(await scoreSweep(env, day)).toBe(0);
+    expect(await scoreSweep(env, db(), day)).toBeGreaterThanOrEqual(1);
+    expect(await scoreSweep(env, db(), day)).toBe(0);
     const rows = await db().select().from(reputationScores).where(eq(reputationScores.locationId, l3.id));
     expect(rows.map((r) => r.day)).toEqual([today]);
   });

@@ -9,6 +9,7 @@ import { applyEventsToRollups, CELLS_PER_BATCH } from "../../src/modules/analyti
 import { funnelStatements, recomputeAll, responseStatements, reviewStatements } from "../../src/modules/analytics/rollups";
 import { countingD1 } from "../helpers/d1-counter";
 import { createWorld, db, type World } from "../helpers/seed";
+import { shardDb } from "../../src/db/shards";
 import { envelope, newLocation, seedPublishedResponse, seedReview, seedSolicitation } from "./helpers";
 
 /**
@@ -58,10 +59,13 @@ beforeAll(async () => {
   }
 });
 
+/** Shard 0 (the tenants' shard in this file) through a counting binding. */
+const countedShard = (d1: D1Database) => shardDb({ ...(env as unknown as Env), SHARD_0: d1 }, 0);
+
 describe("rollups of an event batch", () => {
   it("rebuild every touched cell of both tenants, CELLS_PER_BATCH to a D1 batch, with the same rows as a rebuild from source", async () => {
     const counted = countingD1();
-    await applyEventsToRollups(events, { ...(env as unknown as Env), DB: counted.DB });
+    await applyEventsToRollups(events, env as unknown as Env, countedShard(counted.DB));
     // the solicitations and the reviews the events name, marking the cells dirty and picking the due
     // ones, the tenants' SLA rules, then the 45 cells' batches
     expect(counted.roundTrips()).toBe(4 + Math.ceil(45 / CELLS_PER_BATCH));
@@ -82,7 +86,7 @@ describe("rollups of an event batch", () => {
 
   it("costs the same round trips for one event as for the whole batch", async () => {
     const counted = countingD1();
-    await applyEventsToRollups(events.slice(0, 1), { ...(env as unknown as Env), DB: counted.DB });
+    await applyEventsToRollups(events.slice(0, 1), env as unknown as Env, countedShard(counted.DB));
     expect(counted.roundTrips()).toBe(3); // the solicitation, the dirty mark, then the batch (no review, no SLA read)
   });
 
@@ -90,9 +94,9 @@ describe("rollups of an event batch", () => {
     const before = await snapshot();
     await db().delete(analyticsFunnelDaily).where(inArray(analyticsFunnelDaily.tenantId, [w.tenantA.id]));
     const aSolicitation = events.find((e) => e.tenantId === w.tenantA.id && e.type === "solicitation.clicked")!;
-    await applyEventsToRollups([envelope(w.tenantB.id, "solicitation.clicked", { solicitationId: aSolicitation.data.solicitationId })], env as unknown as Env);
+    await applyEventsToRollups([envelope(w.tenantB.id, "solicitation.clicked", { solicitationId: aSolicitation.data.solicitationId })], env as unknown as Env, db());
     expect((await snapshot()).funnel.filter((r) => r.tenantId === w.tenantA.id)).toEqual([]);
-    await applyEventsToRollups([aSolicitation], env as unknown as Env);
+    await applyEventsToRollups([aSolicitation], env as unknown as Env, db());
     // its own tenant's event rebuilds the cell: the first location's first day
     const rebuilt = (await snapshot()).funnel.filter((r) => r.tenantId === w.tenantA.id);
     expect(rebuilt).toHaveLength(2);

@@ -131,18 +131,18 @@ describe("delivery", () => {
     const other = await subscribe({ events: ["inbox.overdue"] });
     const q = queue();
     const e = event(w.tenantA.id, "review.negative", { reviewId: "r1", locationId: "l1", siteType: "google", rating: 1, sentiment: "negative", topics: ["staff"] });
-    expect(await fanOutEvent(e, env, q)).toBeGreaterThanOrEqual(2);
+    expect(await fanOutEvent(e, env, db(), q)).toBeGreaterThanOrEqual(2);
     const mine = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, e.id));
     expect(mine.map((d) => d.subscriptionId)).toEqual(expect.arrayContaining([sub.id, all.id]));
     expect(mine.map((d) => d.subscriptionId)).not.toContain(other.id);
     // running the fan-out again (a redelivered event) adds nothing
-    await fanOutEvent(e, env, queue());
+    await fanOutEvent(e, env, db(), queue());
     expect(await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, e.id))).toHaveLength(mine.length);
 
     const site = endpoint(() => new Response("received", { status: 202 }));
     const msg = await messageFor(q, sub.id);
     const before = Math.floor(Date.now() / 1000);
-    const result = await processDelivery(env, msg, { fetch: site.fetch });
+    const result = await processDelivery(env, db(), msg, { fetch: site.fetch });
     expect(result.outcome).toBe("succeeded");
 
     const [call] = site.calls;
@@ -161,7 +161,7 @@ describe("delivery", () => {
     expect(row).toMatchObject({ status: "succeeded", attempts: 1, responseStatus: 202, responseBody: "received", error: null, nextAttemptAt: null });
     expect(row.latencyMs).toBeGreaterThanOrEqual(0);
     // a second copy of the message is a no-op
-    expect((await processDelivery(env, msg, { fetch: site.fetch })).outcome).toBe("skipped");
+    expect((await processDelivery(env, db(), msg, { fetch: site.fetch })).outcome).toBe("skipped");
     expect(site.calls).toHaveLength(1);
   });
 
@@ -172,9 +172,9 @@ describe("delivery", () => {
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(sub.secret);
     const q = queue();
-    await fanOutEvent(event(w.tenantA.id, "review.created", { reviewId: "r2" }), env, q);
+    await fanOutEvent(event(w.tenantA.id, "review.created", { reviewId: "r2" }), env, db(), q);
     const site = endpoint();
-    await processDelivery(env, await messageFor(q, sub.id), { fetch: site.fetch });
+    await processDelivery(env, db(), await messageFor(q, sub.id), { fetch: site.fetch });
     const call = site.calls.at(-1)!;
     expect(await verifyStandardWebhook(rotated.body.secret, call.headers, call.body)).toBe(true);
     expect(await verifyStandardWebhook(sub.secret, call.headers, call.body)).toBe(false);
@@ -192,7 +192,7 @@ describe("delivery", () => {
 
     const sub = await subscribe({ events: ["experiment.completed"] });
     const q = queue();
-    await fanOutEvent(event(w.tenantA.id, "experiment.completed", { experimentId: "x", campaignId: "c", winnerVariantId: null }), env, q);
+    await fanOutEvent(event(w.tenantA.id, "experiment.completed", { experimentId: "x", campaignId: "c", winnerVariantId: null }), env, db(), q);
     const msg = await messageFor(q, sub.id);
     const down = endpoint(() => new Response("upstream down", { status: 503 }));
     let now = new Date();
@@ -201,7 +201,7 @@ describe("delivery", () => {
       const batch = createMessageBatch("webhooks", [{ id: `m-${attempt}`, timestamp: now, attempts: attempt, body: msg }]);
       const retry = vi.spyOn(batch.messages[0]!, "retry");
       const ctx = createExecutionContext();
-      await consumeWebhookDeliveries(batch, env, { fetch: down.fetch, now, random: () => 0.5 });
+      await consumeWebhookDeliveries(batch, env, db(), { fetch: down.fetch, now, random: () => 0.5 });
       const result = await getQueueResult(batch, ctx);
       if (attempt < MAX_ATTEMPTS) {
         expect(result.retryMessages).toHaveLength(1);
@@ -224,29 +224,29 @@ describe("delivery", () => {
   it("does not follow redirects and times requests out", async () => {
     const sub = await subscribe({ events: ["contact.suppressed"] });
     const q = queue();
-    await fanOutEvent(event(w.tenantA.id, "contact.suppressed", { contactId: "c1", suppressedAt: "2026-01-01T00:00:00Z", reason: null }), env, q);
+    await fanOutEvent(event(w.tenantA.id, "contact.suppressed", { contactId: "c1", suppressedAt: "2026-01-01T00:00:00Z", reason: null }), env, db(), q);
     const mine = (await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, sub.id)))[0]!;
     const redirecting = endpoint(() => new Response(null, { status: 302, headers: { location: "http://169.254.169.254/" } }));
-    const r = await processDelivery(env, { tenantId: w.tenantA.id, deliveryId: mine.id }, { fetch: redirecting.fetch });
+    const r = await processDelivery(env, db(), { tenantId: w.tenantA.id, deliveryId: mine.id }, { fetch: redirecting.fetch });
     expect(r.outcome).toBe("retry");
     expect(redirecting.calls).toHaveLength(1);
     expect(await deliveryRow(mine.id)).toMatchObject({ responseStatus: 302, error: "redirect 302 not followed" });
     const hanging = endpoint(() => Promise.reject(new DOMException("The operation timed out.", "TimeoutError")));
-    await processDelivery(env, { tenantId: w.tenantA.id, deliveryId: mine.id }, { fetch: hanging.fetch });
+    await processDelivery(env, db(), { tenantId: w.tenantA.id, deliveryId: mine.id }, { fetch: hanging.fetch });
     expect(await deliveryRow(mine.id)).toMatchObject({ attempts: 2, responseStatus: null, error: "timed out after 10 s" });
   });
 
   it("disables an endpoint whose attempts have all failed for 24 hours, with an audit event, and cancels what is still queued", async () => {
     const sub = await subscribe({ events: ["campaign.sent"] });
     const q = queue();
-    for (let i = 0; i < 2; i++) await fanOutEvent(event(w.tenantA.id, "campaign.sent", { campaignId: `c${i}`, locationId: null, total: 1, queued: 1, blocked: 0, failed: 0 }), env, q);
+    for (let i = 0; i < 2; i++) await fanOutEvent(event(w.tenantA.id, "campaign.sent", { campaignId: `c${i}`, locationId: null, total: 1, queued: 1, blocked: 0, failed: 0 }), env, db(), q);
     const [first, second] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, sub.id)).orderBy(webhookDeliveries.createdAt);
     const down = endpoint(() => new Response("no", { status: 500 }));
-    await processDelivery(env, { tenantId: w.tenantA.id, deliveryId: first!.id }, { fetch: down.fetch });
+    await processDelivery(env, db(), { tenantId: w.tenantA.id, deliveryId: first!.id }, { fetch: down.fetch });
     expect(await subRow(sub.id)).toMatchObject({ isActive: true, consecutiveFailures: 1 });
     const failingSince = (await subRow(sub.id)).failingSince!;
     const later = new Date(Date.parse(failingSince) + 24 * 3600 * 1000 + 1000);
-    await processDelivery(env, { tenantId: w.tenantA.id, deliveryId: first!.id }, { fetch: down.fetch, now: later });
+    await processDelivery(env, db(), { tenantId: w.tenantA.id, deliveryId: first!.id }, { fetch: down.fetch, now: later });
     const disabled = await subRow(sub.id);
     expect(disabled).toMatchObject({ isActive: false, consecutiveFailures: 2, disabledAt: later.toISOString(), failingSince });
     expect(disabled.disabledReason).toContain("HTTP 500");
@@ -254,12 +254,12 @@ describe("delivery", () => {
     expect(audit).toMatchObject({ actorType: "system", tenantId: w.tenantA.id, nextState: { isActive: false } });
     expect((await w.as("viewer").get(`/v1/webhooks/${sub.id}`)).body).toMatchObject({ isActive: false, disabledReason: disabled.disabledReason });
 
-    expect((await processDelivery(env, { tenantId: w.tenantA.id, deliveryId: second!.id }, { fetch: down.fetch })).outcome).toBe("cancelled");
+    expect((await processDelivery(env, db(), { tenantId: w.tenantA.id, deliveryId: second!.id }, { fetch: down.fetch })).outcome).toBe("cancelled");
     expect(await deliveryRow(second!.id)).toMatchObject({ status: "cancelled", attempts: 0 });
     expect(down.calls).toHaveLength(2);
     // a disabled endpoint receives no new deliveries; re-enabling resets the bookkeeping
     const later9 = event(w.tenantA.id, "campaign.sent", { campaignId: "c9" });
-    await fanOutEvent(later9, env, queue());
+    await fanOutEvent(later9, env, db(), queue());
     expect(await db().select().from(webhookDeliveries).where(and(eq(webhookDeliveries.subscriptionId, sub.id), eq(webhookDeliveries.eventId, later9.id)))).toEqual([]);
     const reenabled = await w.as("tenantAdmin").patch(`/v1/webhooks/${sub.id}`, { isActive: true });
     expect(reenabled.body).toMatchObject({ isActive: true, failingSince: null, consecutiveFailures: 0, disabledAt: null, disabledReason: null });
@@ -269,10 +269,10 @@ describe("delivery", () => {
     const sub = await subscribe({ events: ["inbox.assigned"] });
     await db().update(webhookSubscriptions).set({ url: "https://10.1.2.3/hook" }).where(eq(webhookSubscriptions.id, sub.id));
     const q = queue();
-    await fanOutEvent(event(w.tenantA.id, "inbox.assigned", { inboxItemId: "i1" }), env, q);
+    await fanOutEvent(event(w.tenantA.id, "inbox.assigned", { inboxItemId: "i1" }), env, db(), q);
     const row = (await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, sub.id)))[0]!;
     const never = endpoint();
-    const r = await processDelivery(env, { tenantId: w.tenantA.id, deliveryId: row.id }, { fetch: never.fetch });
+    const r = await processDelivery(env, db(), { tenantId: w.tenantA.id, deliveryId: row.id }, { fetch: never.fetch });
     expect(r.outcome).toBe("failed");
     expect(never.calls).toHaveLength(0);
     expect(await deliveryRow(row.id)).toMatchObject({ status: "failed", error: expect.stringContaining("URL refused: private address") });
@@ -281,7 +281,7 @@ describe("delivery", () => {
   it("ignores another tenant's events", async () => {
     await subscribe({ events: ["*"] });
     const q = queue();
-    await fanOutEvent(event(w.tenantB.id, "review.created", { reviewId: "rb" }), env, q);
+    await fanOutEvent(event(w.tenantB.id, "review.created", { reviewId: "rb" }), env, db(), q);
     expect(q.sent).toEqual([]);
   });
 });
@@ -311,7 +311,7 @@ describe("delivery log, test and redeliver", () => {
   it("pages the delivery log newest first and redelivers with the same webhook-id", async () => {
     const sub = await subscribe({ events: ["response.published"] });
     const q = queue();
-    for (let i = 0; i < 3; i++) await fanOutEvent(event(w.tenantA.id, "response.published", { responseId: `p${i}`, reviewId: "r", status: "published" }), env, q);
+    for (let i = 0; i < 3; i++) await fanOutEvent(event(w.tenantA.id, "response.published", { responseId: `p${i}`, reviewId: "r", status: "published" }), env, db(), q);
     const page1 = await w.as("viewer").get(`/v1/webhooks/${sub.id}/deliveries?limit=2`);
     expect(page1.status).toBe(200);
     expect(page1.body.total).toBe(3);
@@ -326,13 +326,13 @@ describe("delivery log, test and redeliver", () => {
 
     const original = page2.body.data[0];
     const site = endpoint(() => new Response("", { status: 500 }));
-    await processDelivery(env, { tenantId: w.tenantA.id, deliveryId: original.id }, { fetch: site.fetch });
+    await processDelivery(env, db(), { tenantId: w.tenantA.id, deliveryId: original.id }, { fetch: site.fetch });
     const again = await w.as("tenantAdmin").post(`/v1/webhooks/${sub.id}/deliveries/${original.id}/redeliver`);
     expect(again.status).toBe(202);
     expect(again.body).toMatchObject({ redeliveryOf: original.id, messageId: original.messageId, eventId: original.eventId, status: "pending", attempts: 0 });
     expect(again.body.id).not.toBe(original.id);
     const ok = endpoint();
-    await processDelivery(env, { tenantId: w.tenantA.id, deliveryId: again.body.id }, { fetch: ok.fetch });
+    await processDelivery(env, db(), { tenantId: w.tenantA.id, deliveryId: again.body.id }, { fetch: ok.fetch });
     expect(ok.calls[0]!.headers.get("webhook-id")).toBe(original.messageId);
     expect(ok.calls[0]!.body).toBe(JSON.stringify(original.payload));
     const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, again.body.id), eq(auditEvents.action, "webhook.redelivered"))).get();

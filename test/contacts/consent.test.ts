@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
 import { SYSTEM_META } from "../../src/lib/context";
 import { currentConsent } from "../../src/modules/contacts/consent";
-import { createWorld, db, type World } from "../helpers/seed";
+import { createWorld, control, db, type World } from "../helpers/seed";
 
 let w: World;
 let id: string;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   bId = (await w.as("tenantBAdmin").post("/v1/contacts", { email: "b@example.test" })).body.id;
 });
 
-const ctxA = () => ({ db: db(), env, tenantId: w.tenantA.id, actor: { type: "system", name: "test" } as const, meta: SYSTEM_META, defer: () => {} });
+const ctxA = () => ({ db: db(), control: control(), env, tenantId: w.tenantA.id, actor: { type: "system", name: "test" } as const, meta: SYSTEM_META, defer: () => {} });
 
 describe("consent", () => {
   it("records a grant with its source, ip and user agent", async () => {

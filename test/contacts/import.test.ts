@@ -6,7 +6,7 @@ import { SYSTEM_META, type ServiceContext } from "../../src/lib/context";
 import { nowIso } from "../../src/lib/time";
 import { chunkByParams, upsertStatements } from "../../src/modules/contacts/upsert";
 import type { ContactRow } from "../../src/modules/contacts/schemas";
-import { createWorld, db, type World } from "../helpers/seed";
+import { control, createWorld, db, type World } from "../helpers/seed";
 
 let w: World;
 beforeAll(async () => {
@@ -136,7 +136,7 @@ describe("POST /v1/contacts/import/csv", () => {
 
 describe("writing in chunks", () => {
   const ctx = (): ServiceContext => ({
-    db: db(), env, tenantId: w.tenantA.id, actor: { type: "system", name: "test" }, meta: SYSTEM_META, defer: (p) => p,
+    db: db(), control: control(), env, tenantId: w.tenantA.id, actor: { type: "system", name: "test" }, meta: SYSTEM_META, defer: (p) => p,
   });
   const row = (i: number, email: string): ContactRow => ({
     id: `chunk-${i}-${Math.random().toString(36).slice(2)}`, tenantId: w.tenantA.id, email, phone: `+1303555${String(i).padStart(4, "0")}`,

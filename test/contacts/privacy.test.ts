@@ -148,7 +148,7 @@ describe("retention sweep", () => {
     expect(await db().select().from(contactCounts).where(eq(contactCounts.tenantId, w.tenantA.id)).get()).toEqual(countBefore);
 
     // a second run finds nothing left to do
-    expect(await runRetentionSweep(env, new Date())).toEqual({ anonymized: 0, expired: 0 });
+    expect(await runRetentionSweep(env, db(), new Date())).toEqual({ anonymized: 0, expired: 0 });
   }, 30_000);
 
   it("runs every registered kind's own expiry until a short batch", async () => {
@@ -166,7 +166,7 @@ describe("retention sweep", () => {
       },
     };
     installHooks({ ...HOOKS, personalData: [...HOOKS.personalData, step] });
-    expect(await runRetentionSweep(env, new Date())).toEqual({ anonymized: 0, expired: 207 });
+    expect(await runRetentionSweep(env, db(), new Date())).toEqual({ anonymized: 0, expired: 207 });
     expect(calls).toEqual([100, 100, 100]);
   });
 });

@@ -81,13 +81,13 @@ describe("API7 SSRF through the REST API", () => {
   it("a public webhook host that redirects inward is not followed: one request, recorded as failed", async () => {
     const sub = await w.as("tenantAdmin").post("/v1/webhooks", { url: "https://hooks.example.com/redirecting", events: ["experiment.completed"] });
     const queued: { tenantId: string; deliveryId: string }[] = [];
-    await fanOutEvent(event(w.tenantA.id, "experiment.completed", { experimentId: "e1" }), env as never, {
+    await fanOutEvent(event(w.tenantA.id, "experiment.completed", { experimentId: "e1" }), env as never, db(), {
       sendBatch: async (m: { body: { tenantId: string; deliveryId: string } }[]) => void queued.push(...m.map((x) => x.body)),
     } as never);
     const mine = queued.find((q) => q.tenantId === w.tenantA.id)!;
     for (const location of ["http://169.254.169.254/latest/meta-data/", "http://127.0.0.1:8787/admin/outbox", "http://[::1]/"]) {
       const site = endpoint(() => new Response(null, { status: 307, headers: { location } }));
-      await processDelivery(env as never, mine, { fetch: site.fetch });
+      await processDelivery(env as never, db(), mine, { fetch: site.fetch });
       expect(site.calls.map((c) => c.url)).toEqual(["https://hooks.example.com/redirecting"]);
       expect(site.calls[0]!.redirect).toBe("manual");
     }

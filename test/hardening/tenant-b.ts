@@ -8,7 +8,7 @@ import { fanOutEvent } from "../../src/modules/webhooks/fanout";
 import { event, seedReview } from "../automation/helpers";
 import type { ApiResponse } from "../helpers/http";
 import { db, shardOf, type World } from "../helpers/seed";
-import { onShard } from "../../src/background/shards";
+import { shardDb } from "../../src/db/shards";
 
 const created = (res: ApiResponse, what: string) => {
   expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
@@ -64,7 +64,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
   // recommendation and a job row
   const { item } = await seedReview(tenantId, location.id);
   const sent: { deliveryId: string }[] = [];
-  await fanOutEvent(event(tenantId, "experiment.completed", { experimentId: experiment.id }), onShard(env as never, tenant.shard), {
+  await fanOutEvent(event(tenantId, "experiment.completed", { experimentId: experiment.id }), env, shardDb(env, tenant.shard), {
     sendBatch: async (m: { body: { deliveryId: string } }[]) => void sent.push(...m.map((x) => x.body)),
   } as never);
   expect(sent.length, "B webhook delivery").toBe(1);

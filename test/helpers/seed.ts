@@ -1,6 +1,5 @@
 import { env } from "cloudflare:workers";
-import { createDb } from "../../src/db/client";
-import { mirrorTenant, shardDb } from "../../src/db/shards";
+import { controlDb, mirrorTenant, shardDb } from "../../src/db/shards";
 import { HOUSE_AGENCY_ID, agencies, brands, passwordCredentials, roleAssignments, tenants, users, type Role, type ScopeType } from "../../src/db/schema";
 import { hashPassword } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
@@ -8,7 +7,10 @@ import { signSessionToken } from "../../src/lib/jwt";
 import { nowIso } from "../../src/lib/time";
 import { client } from "./http";
 
-export const db = () => createDb(env.DB);
+/** Shard 0, which in tests (as in a one-database deployment) is the control database too: see `control` for its control-plane role. */
+export const db = () => shardDb(env, 0);
+/** The control database (docs/scaling.md). */
+export const control = () => controlDb(env);
 export const TEST_PASSWORD = "correct horse battery";
 
 let passwordHash: Promise<string> | undefined;

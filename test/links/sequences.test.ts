@@ -13,7 +13,7 @@ import { runSequenceSweep } from "../../src/modules/sequences/sweep";
 import type { SequenceStepRequest, SolicitationCreator } from "../../src/modules/sequences/types";
 import { SYSTEM_META, type ServiceContext } from "../../src/lib/context";
 import { request } from "../helpers/http";
-import { createWorld, db, type World } from "../helpers/seed";
+import { createWorld, control, db, type World } from "../helpers/seed";
 import { auditOf, createContact, createLocation, seedSolicitation } from "./helpers";
 
 let w: World;
@@ -42,7 +42,7 @@ const fakeCreator: SolicitationCreator = async (ctx, step) => {
   return { id, status: "PENDING", blockedReason: null };
 };
 
-const ctxA = (): ServiceContext => ({ db: db(), env, tenantId: w.tenantA.id, actor: { type: "system", name: "test" }, meta: SYSTEM_META, defer: () => {} });
+const ctxA = (): ServiceContext => ({ db: db(), control: control(), env, tenantId: w.tenantA.id, actor: { type: "system", name: "test" }, meta: SYSTEM_META, defer: () => {} });
 
 const SENT_AT = "2026-05-04T15:00:00.000Z";
 const at = (days: number, hours = 0) => new Date(Date.parse(SENT_AT) + (days * 24 + hours) * 3600_000);
@@ -124,20 +124,20 @@ describe("enrollment", () => {
 describe("the sweep", () => {
   it("creates step 1 after its delay and step 2 after its delay, each at most once, then completes", async () => {
     const { contact, enrollmentId, origin } = await enrolled({ phone: "+14155550142" });
-    await runSequenceSweep(env, at(1, 23), fakeCreator);
+    await runSequenceSweep(env, db(), at(1, 23), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(0);
 
-    await Promise.all([runSequenceSweep(env, at(2), fakeCreator), runSequenceSweep(env, at(2), fakeCreator)]);
-    await runSequenceSweep(env, at(2, 1), fakeCreator);
+    await Promise.all([runSequenceSweep(env, db(), at(2), fakeCreator), runSequenceSweep(env, db(), at(2), fakeCreator)]);
+    await runSequenceSweep(env, db(), at(2, 1), fakeCreator);
     const afterStep1 = await stepsOf(contact.id);
     expect(afterStep1.map((s) => [s.sequenceStepIndex, s.channel, s.status])).toEqual([[1, "email", "PENDING"]]);
     expect(afterStep1[0]!.idempotencyKey).toBe(`sequence:${enrollmentId}:1`);
     expect(afterStep1[0]!.metadata).toEqual({ sequenceEnrollmentId: enrollmentId, originSolicitationId: origin.id });
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "active", lastStepIndex: 1, nextStepIndex: 2, dueAt: at(5).toISOString() });
 
-    await runSequenceSweep(env, at(4), fakeCreator);
+    await runSequenceSweep(env, db(), at(4), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(1);
-    await Promise.all([runSequenceSweep(env, at(5), fakeCreator), runSequenceSweep(env, at(5), fakeCreator), runSequenceSweep(env, at(6), fakeCreator)]);
+    await Promise.all([runSequenceSweep(env, db(), at(5), fakeCreator), runSequenceSweep(env, db(), at(5), fakeCreator), runSequenceSweep(env, db(), at(6), fakeCreator)]);
     const all = await stepsOf(contact.id);
     expect(all.map((s) => [s.sequenceStepIndex, s.channel])).toEqual([[1, "email"], [2, "sms"]]);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "completed", lastStepIndex: 2, nextStepIndex: null, dueAt: null });
@@ -150,16 +150,16 @@ describe("the sweep", () => {
   it("releases the claim when the creator fails, so the next sweep creates the step", async () => {
     const { contact, enrollmentId } = await enrolled();
     failOnceFor = enrollmentId;
-    await runSequenceSweep(env, at(2), fakeCreator);
+    await runSequenceSweep(env, db(), at(2), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(0);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "active", nextStepIndex: 1 });
-    await runSequenceSweep(env, at(2, 1), fakeCreator);
+    await runSequenceSweep(env, db(), at(2, 1), fakeCreator);
     expect((await stepsOf(contact.id)).map((s) => s.sequenceStepIndex)).toEqual([1]);
   });
 
   it("stops instead of sending step 2 once the contact converted (solicitation.converted from step 1)", async () => {
     const { contact, enrollmentId } = await enrolled({ phone: "+14155550143" });
-    await runSequenceSweep(env, at(2), fakeCreator);
+    await runSequenceSweep(env, db(), at(2), fakeCreator);
     const [step1] = await stepsOf(contact.id);
     const event: EventEnvelope = { id: `evt_${newId()}`, type: "solicitation.converted", tenantId: w.tenantA.id, occurredAt: nowIso(), data: { solicitationId: step1!.id } };
     const batch = createMessageBatch("events", [{ id: "conv", timestamp: new Date(), attempts: 1, body: event }]);
@@ -167,14 +167,14 @@ describe("the sweep", () => {
     await worker.queue(batch, env, ctx);
     await getQueueResult(batch, ctx);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "stopped", stopReason: "converted" });
-    await runSequenceSweep(env, at(6), fakeCreator);
+    await runSequenceSweep(env, db(), at(6), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(1);
   });
 
   it("stops at due time when the origin has converted (convertedAt set without an event)", async () => {
     const { contact, enrollmentId, origin } = await enrolled();
     await db().update(solicitations).set({ convertedAt: nowIso() }).where(eq(solicitations.id, origin.id));
-    await runSequenceSweep(env, at(2), fakeCreator);
+    await runSequenceSweep(env, db(), at(2), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(0);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "stopped", stopReason: "converted" });
   });
@@ -183,7 +183,7 @@ describe("the sweep", () => {
     const { contact, enrollmentId, origin } = await enrolled();
     const res = await request("POST", `/unsubscribe/${origin.unsubscribeToken}`, { body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(res.status).toBe(200);
-    await runSequenceSweep(env, at(6), fakeCreator);
+    await runSequenceSweep(env, db(), at(6), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(0);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "stopped", stopReason: "unsubscribed" });
   });
@@ -194,7 +194,7 @@ describe("the sweep", () => {
     expect(suppress.status).toBe(200);
     const b = await enrolled();
     await w.as("manager").delete(`/v1/contacts/${b.contact.id}/consent/email`);
-    await runSequenceSweep(env, at(2), fakeCreator);
+    await runSequenceSweep(env, db(), at(2), fakeCreator);
     expect(await stepsOf(a.contact.id)).toHaveLength(0);
     expect(await stepsOf(b.contact.id)).toHaveLength(0);
     expect(await enrollment(a.enrollmentId)).toMatchObject({ status: "stopped", stopReason: "suppressed" });
@@ -209,7 +209,7 @@ describe("the sweep", () => {
     const row = (await db().select().from(solicitations).where(eq(solicitations.id, s.id)).get())!;
     const enrollmentId = (await enrollInSequence(ctxA(), row))!;
     await w.as("manager").post(`/v1/campaigns/${campaign.body.id}/deactivate`);
-    await runSequenceSweep(env, at(1), fakeCreator);
+    await runSequenceSweep(env, db(), at(1), fakeCreator);
     expect(await enrollment(enrollmentId)).toMatchObject({ status: "stopped", stopReason: "campaign_inactive" });
   });
 });

@@ -87,10 +87,10 @@ describe("resolveProvider", () => {
   });
 
   it("loads webhook keys: the tenant's when the URL names it, and the platform's", async () => {
-    const keys = await loadWebhookKeys(db(), platformEnv(), "twilio", w.tenantA.id);
+    const keys = await loadWebhookKeys(platformEnv(), "twilio", w.tenantA.id);
     expect(keys.twilioAuthTokens).toEqual(["tenant-token", "platform-token"]);
-    expect((await loadWebhookKeys(db(), platformEnv(), "twilio", null)).twilioAuthTokens).toEqual(["platform-token"]);
-    expect((await loadWebhookKeys(db(), env, "twilio", w.tenantB.id)).twilioAuthTokens).toEqual([]);
+    expect((await loadWebhookKeys(platformEnv(), "twilio", null)).twilioAuthTokens).toEqual(["platform-token"]);
+    expect((await loadWebhookKeys(env, "twilio", w.tenantB.id)).twilioAuthTokens).toEqual([]);
   });
 });
 

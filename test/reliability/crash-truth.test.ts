@@ -1,5 +1,6 @@
 import { createExecutionContext, createMessageBatch } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { shardDb } from "../../src/db/shards";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { domainEvents, sendRecords } from "../../src/db/schema";
@@ -53,11 +54,11 @@ function startConsumer(ids: string[], fetch: FetchLike) {
     "sends",
     ids.map((solicitationId, i) => ({ id: `m-${solicitationId}-${i}`, timestamp: new Date(), attempts: 1, body: { solicitationId } })),
   );
-  const running = deliverSends(batch, broken.env, createExecutionContext(), { fetch }).catch(() => undefined);
+  const running = deliverSends(batch, broken.env, shardDb(broken.env, 0), createExecutionContext(), { fetch }).catch(() => undefined);
   return { kill: () => void (killed = true), running };
 }
 
-const sweepAt = (msLater: number) => sweepStalePending(env, new Date(Date.now() + msLater));
+const sweepAt = (msLater: number) => sweepStalePending(env, shardDb(env, 0), new Date(Date.now() + msLater));
 const sentEvents = async (id: string) => (await db().select().from(domainEvents).where(eq(domainEvents.type, "solicitation.sent"))).filter((e) => e.data.solicitationId === id);
 
 describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, () => {
@@ -120,7 +121,7 @@ describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, ()
     const afterOutbox = (sql: string) => updateOf("send_records")(sql) || updateOf("solicitations")(sql) || insertInto("domain_events")(sql);
     const broken = faultyEnv([{ match: afterOutbox, times: Number.POSITIVE_INFINITY }]);
     const batch = createMessageBatch("sends", all.map((s, i) => ({ id: `o-${s.id}-${i}`, timestamp: new Date(), attempts: 1, body: { solicitationId: s.id } })));
-    await deliverSends(batch, broken.env, createExecutionContext()).catch(() => undefined);
+    await deliverSends(batch, broken.env, shardDb(broken.env, 0), createExecutionContext()).catch(() => undefined);
     for (const s of all) {
       expect(await outboxFor(s.id)).toHaveLength(1);
       expect((await solicitationRow(s.id))!.status).toBe("PENDING");
@@ -142,7 +143,7 @@ describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, ()
     let dead = false;
     const broken = faultyEnv([{ match: (sql) => (dead ||= insertInto("outbox_messages")(sql)), times: Number.POSITIVE_INFINITY }]);
     const batch = createMessageBatch("sends", all.map((s, i) => ({ id: `n-${s.id}-${i}`, timestamp: new Date(), attempts: 1, body: { solicitationId: s.id } })));
-    await deliverSends(batch, broken.env, createExecutionContext()).catch(() => undefined);
+    await deliverSends(batch, broken.env, shardDb(broken.env, 0), createExecutionContext()).catch(() => undefined);
     // as at the kill: claimed for the outbox, no row; the runtime's queue message died with it
     for (const s of all) {
       expect(await claimOf(s.id)).toMatchObject({ provider: "outbox", providerMessageId: null });

@@ -50,8 +50,8 @@ describe("duplicate queue delivery", { timeout: 30_000 }, () => {
     const e = event(w.tenantA.id, "review.created", { reviewId: "r-dup" });
     const sink = { sendBatch: async (m: { body: { tenantId: string; deliveryId: string } }[]) => void sent.push(...m.map((x) => x.body)) };
     // the fan-out itself re-run (its EVENTS handler crashed after writing): still one delivery row
-    await fanOutEvent(e, env, sink);
-    await fanOutEvent(e, env, sink);
+    await fanOutEvent(e, env, db(), sink);
+    await fanOutEvent(e, env, db(), sink);
     const rows = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, sub.body.id));
     expect(rows).toHaveLength(1);
     const receiver = endpoint();

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { createDb } from "../../src/db/client";
+import { controlDb, shardDb } from "../../src/db/shards";
 import type { Env } from "../../src/env";
 import type { ServiceContext } from "../../src/lib/context";
 
@@ -71,13 +71,14 @@ export function faultyD1(real: D1Database, faults: Fault[]) {
 /** The test env with a faulty DB binding. */
 export function faultyEnv(faults: Fault[]) {
   const { d1, injected } = faultyD1(env.DB, faults);
-  return { env: { ...env, DB: d1 } as Env, injected };
+  // shard 0 is the control database in tests: both handles reach the faulty binding
+  return { env: { ...env, DB: d1, SHARD_0: d1 } as Env, injected };
 }
 
 /** A ServiceContext of a tenant over the given env, as a request of a manager would build it. */
 export function serviceContext(e: Env, tenantId: string, deferred: Promise<unknown>[] = []): ServiceContext {
   return {
-    db: createDb(e.DB), env: e, tenantId,
+    db: shardDb(e, 0), control: controlDb(e), env: e, tenantId,
     actor: { type: "system", name: "reliability-test" },
     meta: { ip: null, userAgent: null, requestId: null },
     defer: (p) => void deferred.push(p.catch(() => undefined)),

@@ -187,7 +187,7 @@ describe("a result that could not be recorded", () => {
     const broken = faultyEnv([{ match: updateOf("solicitations") }]);
     expect((await sendBatch([id], { env: broken.env, fetch: api.fetch })).threw).toBeInstanceOf(Error);
     await sendBatch([id], { fetch: api.fetch, attempts: 2 });
-    await sweepStalePending(env, new Date(Date.now() + 25 * 3600_000));
+    await sweepStalePending(env, db(), new Date(Date.now() + 25 * 3600_000));
     expect(api.accepted.get(id)).toBe(1);
     expect(await solicitationRow(id)).toMatchObject({ status: "SENT", providerMessageId: expect.stringMatching(/^sg-/) });
   });

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { vi } from "vitest";
 import { sendRecords } from "../../src/db/schema";
+import { shardDb } from "../../src/db/shards";
 import type { Env } from "../../src/env";
 import { deliverSends } from "../../src/modules/solicitations/delivery";
 import type { FetchLike } from "../../src/providers/messaging/types";
@@ -19,7 +20,7 @@ export async function sendBatch(ids: string[], o: { env?: Env; attempts?: number
   const retries = batch.messages.map((m) => vi.spyOn(m, "retry"));
   let threw: unknown = null;
   try {
-    await deliverSends(batch, o.env ?? env, ctx, { fetch: o.fetch });
+    await deliverSends(batch, o.env ?? env, shardDb(o.env ?? env, 0), ctx, { fetch: o.fetch });
   } catch (e) {
     threw = e;
   }

@@ -30,7 +30,7 @@ async function subscribe(events: string[]) {
 /** Fans one event out to the subscription and returns its queued WEBHOOKS message. */
 async function queuedDelivery(subscriptionId: string) {
   const sent: { tenantId: string; deliveryId: string }[] = [];
-  await fanOutEvent(event(w.tenantA.id, "review.created", { reviewId: `r-${Math.random()}` }), env, { sendBatch: async (m) => void sent.push(...m.map((x) => x.body)) });
+  await fanOutEvent(event(w.tenantA.id, "review.created", { reviewId: `r-${Math.random()}` }), env, db(), { sendBatch: async (m) => void sent.push(...m.map((x) => x.body)) });
   const [row] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.subscriptionId, subscriptionId));
   return sent.find((m) => m.deliveryId === row!.id)!;
 }
@@ -50,7 +50,7 @@ async function runSchedule(msg: { tenantId: string; deliveryId: string }, receiv
     const batch = createMessageBatch("webhooks", [{ id: `m-${msg.deliveryId}-${attempt}`, timestamp: now, attempts: attempt, body: msg }]);
     const retry = vi.spyOn(batch.messages[0]!, "retry");
     const ctx = createExecutionContext();
-    await consumeWebhookDeliveries(batch, env, { fetch: receiver.fetch, now, random: () => 0.5 });
+    await consumeWebhookDeliveries(batch, env, db(), { fetch: receiver.fetch, now, random: () => 0.5 });
     const result = await getQueueResult(batch, ctx);
     times.push(now.getTime() - t0);
     if (!result.retryMessages.length) break;

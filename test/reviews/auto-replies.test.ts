@@ -193,11 +193,11 @@ describe("publishing after the delay", () => {
     expect(delay).toBeGreaterThanOrEqual(60 * MIN);
     expect(delay).toBeLessThan(61 * MIN);
 
-    await publishDueAutoReplies(env, new Date(Date.parse(auto.publishAt!) - MIN));
+    await publishDueAutoReplies(env, db(), new Date(Date.parse(auto.publishAt!) - MIN));
     expect((await rowFor(reviewId))!.status).toBe("scheduled");
 
     const at = new Date(Date.parse(auto.publishAt!) + MIN);
-    const runs = await Promise.all([publishDueAutoReplies(env, at), publishDueAutoReplies(env, at)]);
+    const runs = await Promise.all([publishDueAutoReplies(env, db(), at), publishDueAutoReplies(env, db(), at)]);
     expect(runs.flatMap((r) => r.outcomes).filter((o) => o.id === auto.id).map((o) => o.status)).toEqual(["published"]);
     expect(await rowFor(reviewId)).toMatchObject({ status: "published", attempts: 1, lastError: null });
     const response = await responseOf(auto.responseId!);
@@ -216,7 +216,7 @@ describe("publishing after the delay", () => {
     expect(await rowFor(reviewId)).toMatchObject({ status: "cancelled", cancelReason: "reject" });
     const cancelAudit = (await auditsOf(auto.id)).find((a) => a.action === "auto_reply.cancelled");
     expect(cancelAudit).toMatchObject({ actorType: "user", actorId: w.users.manager.id });
-    await publishDueAutoReplies(env, new Date(Date.parse(auto.publishAt!) + MIN));
+    await publishDueAutoReplies(env, db(), new Date(Date.parse(auto.publishAt!) + MIN));
     expect((await responseOf(auto.responseId!)).status).toBe("rejected");
   });
 
@@ -224,7 +224,7 @@ describe("publishing after the delay", () => {
     const loc = await newLocation(w);
     const { reviewId, auto } = await scheduled(loc, { siteType: "first_party" });
     expect((await w.as("manager").post(`/v1/responses/${auto.responseId}/approve`)).body.status).toBe("approved");
-    await publishDueAutoReplies(env, new Date(Date.parse(auto.publishAt!) + MIN));
+    await publishDueAutoReplies(env, db(), new Date(Date.parse(auto.publishAt!) + MIN));
     expect((await rowFor(reviewId))!.status).toBe("published");
     expect((await responseOf(auto.responseId!)).decidedByUserId).toBe(w.users.manager.id);
   });
@@ -236,7 +236,7 @@ describe("publishing after the delay", () => {
     const published = await w.as("manager").post(`/v1/responses/${auto.responseId}/publish`);
     expect(published.body.status).toBe("published");
     expect(await rowFor(reviewId)).toMatchObject({ status: "cancelled", cancelReason: "publish" });
-    await publishDueAutoReplies(env, new Date(Date.parse(auto.publishAt!) + MIN));
+    await publishDueAutoReplies(env, db(), new Date(Date.parse(auto.publishAt!) + MIN));
     expect((await rowFor(reviewId))!.status).toBe("cancelled");
   });
 
@@ -250,7 +250,7 @@ describe("publishing after the delay", () => {
     const again = await w.as("tenantUser").post(`/v1/auto-replies/${auto.id}/cancel`);
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: "INVALID_TRANSITION", details: { from: "cancelled", to: "cancelled" } });
-    await publishDueAutoReplies(env, new Date(Date.parse(auto.publishAt!) + MIN));
+    await publishDueAutoReplies(env, db(), new Date(Date.parse(auto.publishAt!) + MIN));
     expect((await responseOf(auto.responseId!)).status).toBe("submitted");
     expect((await w.as("tenantBAdmin").get(`/v1/auto-replies/${auto.id}`)).status).toBe(404);
   });
@@ -266,13 +266,13 @@ describe("publishing after the delay", () => {
     const site = standIn((call) =>
       call.url.pathname.endsWith("/VoiceOfMerchantState") ? jsonResponse({ hasVoiceOfMerchant: true }) : jsonResponse({ error: { code: 503, message: "Backend unavailable" } }, 503));
     let at = new Date(Date.parse(auto.publishAt!) + MIN);
-    await publishDueAutoReplies(env, at, { fetch: site.fetch });
+    await publishDueAutoReplies(env, db(), at, { fetch: site.fetch });
     const retry = (await rowFor(reviewId))!;
     expect(retry).toMatchObject({ status: "scheduled", attempts: 1, lastError: expect.stringContaining("UPSTREAM_ERROR") });
     expect(Date.parse(retry.publishAt!) - at.getTime()).toBe(15 * MIN);
     for (const gap of [15, 30]) {
       at = new Date(at.getTime() + gap * MIN);
-      await publishDueAutoReplies(env, at, { fetch: site.fetch });
+      await publishDueAutoReplies(env, db(), at, { fetch: site.fetch });
     }
     expect(await rowFor(reviewId)).toMatchObject({ status: "failed", attempts: 3 });
     const replies = site.calls.filter((c) => c.method === "PUT");
@@ -287,12 +287,12 @@ describe("publishing after the delay", () => {
     const at = new Date(Date.parse(auto.publishAt!) + MIN);
     await db().update(tenants).set({ isActive: false }).where(eq(tenants.id, w.tenantA.id));
     try {
-      await publishDueAutoReplies(env, at);
+      await publishDueAutoReplies(env, db(), at);
       expect((await rowFor(reviewId))!.status).toBe("scheduled");
     } finally {
       await db().update(tenants).set({ isActive: true }).where(eq(tenants.id, w.tenantA.id));
     }
-    await publishDueAutoReplies(env, at);
+    await publishDueAutoReplies(env, db(), at);
     expect((await rowFor(reviewId))!.status).toBe("published");
   });
 

@@ -79,10 +79,10 @@ describe("Google reply moderation", () => {
     await publish(google, responseId);
 
     // not due yet: read less than RECHECK_MINUTES ago
-    expect((await checkPendingReplies(env, new Date(), { fetch: google.fetch, now: google.clock })).moved).toBe(0);
+    expect((await checkPendingReplies(env, db(), new Date(), { fetch: google.fetch, now: google.clock })).moved).toBe(0);
     google.moderateReply(reviewName, "ACTIVE");
     const later = new Date(Date.now() + (RECHECK_MINUTES + 1) * 60_000);
-    const run = await checkPendingReplies(env, later, { fetch: google.fetch, now: google.clock });
+    const run = await checkPendingReplies(env, db(), later, { fetch: google.fetch, now: google.clock });
     expect(run.moved).toBeGreaterThanOrEqual(1);
     expect(google.log.at(-1)).toMatchObject({ method: "GET", path: `/v4/${reviewName}`, status: 200 });
 
@@ -130,7 +130,7 @@ describe("Google reply moderation", () => {
       id: "sync-1", timestamp: new Date(), attempts: 1,
       body: { tenantId: w.tenantA.id, integrationId: c.integrationId, cursor: null, since: null, startedAt: new Date().toISOString() },
     }]);
-    await consumeReviewSync(batch, env, { fetch: google.fetch, now: google.clock });
+    await consumeReviewSync(batch, env, db(), { fetch: google.fetch, now: google.clock });
     expect(await responseOf(reviewId)).toMatchObject({ id: responseId, status: "rejected", moderation: { state: "rejected", policyViolation: "HARASSMENT" } });
     expect(await inboxStatus(reviewId)).toBe("new");
   });

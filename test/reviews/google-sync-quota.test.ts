@@ -3,7 +3,7 @@ import { createMessageBatch } from "cloudflare:test";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { integrations, reviews } from "../../src/db/schema";
-import { onShard } from "../../src/background/shards";
+import { shardDb } from "../../src/db/shards";
 import { consumeReviewSync, type ReviewSyncJob } from "../../src/modules/reviews/sync";
 import { createWorld, shardOf, type World } from "../helpers/seed";
 import { GoogleStandIn } from "./google-standin";
@@ -70,7 +70,7 @@ async function drain(google: GoogleStandIn, jobs: ReviewSyncJob[]) {
         const msg = batch.messages[0]!;
         const retry = vi.spyOn(msg, "retry");
         // as the wiring runs it: on the tenant's shard (byTenantShard)
-        await consumeReviewSync(batch, { ...onShard(env, w.tenantA.shard), REVIEW_SYNC: queue }, { fetch: google.fetch, now: google.clock });
+        await consumeReviewSync(batch, { ...env, REVIEW_SYNC: queue }, shardDb(env, w.tenantA.shard), { fetch: google.fetch, now: google.clock });
         const asked = retry.mock.calls[0];
         if (asked) {
           if (p.attempts >= 5) dropped++; // max_retries in wrangler.toml: it would dead-letter

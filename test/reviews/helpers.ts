@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { createDb } from "../../src/db/client";
+import { controlDb, shardDb } from "../../src/db/shards";
 import type { ServiceContext } from "../../src/lib/context";
 import type { World } from "../helpers/seed";
 
@@ -20,7 +20,8 @@ export async function ingest(w: World, body: Record<string, unknown>, as: Parame
 /** The service context a REST call by this user on tenant A would get, for calling services directly (with stand-in fetch). */
 export function ctxFor(tenantId: string, userId: string): ServiceContext {
   return {
-    db: createDb(env.DB),
+    db: shardDb(env, 0),
+    control: controlDb(env),
     env,
     tenantId,
     actor: { type: "user", userId, via: "tenant" },

@@ -32,7 +32,7 @@ async function sync(integrationId: string, fetchFn: typeof fetch) {
   const batch = createMessageBatch("review-sync", [{ id: `m-${Math.random()}`, timestamp: new Date(), attempts: 1, body }]);
   const retry = vi.spyOn(batch.messages[0]!, "retry");
   const ctx = createExecutionContext();
-  await consumeReviewSync(batch, env, { fetch: fetchFn });
+  await consumeReviewSync(batch, env, db(), { fetch: fetchFn });
   return { ...(await getQueueResult(batch, ctx)), delays: retry.mock.calls.map(([o]) => o?.delaySeconds) };
 }
 
@@ -59,7 +59,7 @@ describe("Facebook: a Graph API deprecation marks the integration as needing att
     // the periodic sweep leaves it alone
     await db().update(integrations).set({ syncRequestedAt: null }).where(eq(integrations.id, fb.id));
     const sent: unknown[] = [];
-    await scheduleDueSyncs({ ...env, REVIEW_SYNC: { sendBatch: async (b: unknown[]) => void sent.push(...b) } as unknown as Queue }, new Date());
+    await scheduleDueSyncs({ ...env, REVIEW_SYNC: { sendBatch: async (b: unknown[]) => void sent.push(...b) } as unknown as Queue }, db(), new Date());
     expect(sent.map((m) => (m as { body: ReviewSyncJob }).body.integrationId)).not.toContain(fb.id);
 
     // the person fixes the version: attention cleared, the next sync works
@@ -206,9 +206,9 @@ describe("Trustpilot: its call limits are respected and its webhooks replace pol
     await db().update(integrations).set({ syncRequestedAt: new Date(Date.now() - 2 * 3600_000).toISOString() }).where(eq(integrations.id, tp.id));
     const sent: string[] = [];
     const queue = { sendBatch: async (b: { body: ReviewSyncJob }[]) => void sent.push(...b.map((m) => m.body.integrationId)) } as unknown as Queue;
-    await scheduleDueSyncs({ ...env, REVIEW_SYNC: queue }, new Date());
+    await scheduleDueSyncs({ ...env, REVIEW_SYNC: queue }, db(), new Date());
     expect(sent).not.toContain(tp.id);
-    await scheduleDueSyncs({ ...env, REVIEW_SYNC: queue }, new Date(Date.now() + 25 * 3600_000));
+    await scheduleDueSyncs({ ...env, REVIEW_SYNC: queue }, db(), new Date(Date.now() + 25 * 3600_000));
     expect(sent).toContain(tp.id);
   });
 });

@@ -101,7 +101,7 @@ describe("overdue responses and escalation", () => {
   });
 
   it("the sweep escalates reviews past escalateAfterHours: inbox item marked, inbox.overdue, email to the role's users", async () => {
-    const { escalated } = await escalateOverdue(env, new Date());
+    const { escalated } = await escalateOverdue(env, db(), new Date());
     expect(escalated).toBe(2); // tenant A's 50-hour-old negative review and tenant B's
     const [item] = await db().select().from(inboxItems).where(eq(inboxItems.reviewId, ids.late!));
     expect(item!.escalatedAt).toBeTruthy();

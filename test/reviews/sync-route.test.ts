@@ -54,13 +54,13 @@ describe("POST /v1/reviews/sync", () => {
 describe("periodic sync sweep", () => {
   it("queues every enabled connection not queued within the interval, once", async () => {
     const now = new Date(Date.now() + 2 * 3600_000);
-    await scheduleDueSyncs(env, now);
+    await scheduleDueSyncs(env, db(), now);
     const rows = await db().select().from(integrations);
     const queuedAt = (name: string) => rows.find((r) => r.name === name)!.syncRequestedAt;
     expect(queuedAt("G1")).toBe(now.toISOString());
     expect(queuedAt("B")).toBe(now.toISOString());
     expect(queuedAt("off")).toBeNull();
-    await scheduleDueSyncs(env, new Date(now.getTime() + 5 * 60_000));
+    await scheduleDueSyncs(env, db(), new Date(now.getTime() + 5 * 60_000));
     const again = await db().select().from(integrations);
     expect(again.find((r) => r.name === "G1")!.syncRequestedAt).toBe(now.toISOString());
   });

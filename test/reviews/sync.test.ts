@@ -40,7 +40,7 @@ async function run(body: ReviewSyncJob, fetchFn: typeof fetch, attempts = 1) {
   const batch = createMessageBatch("review-sync", [{ id: `m-${Math.random()}`, timestamp: new Date(), attempts, body }]);
   const retry = vi.spyOn(batch.messages[0]!, "retry");
   const ctx = createExecutionContext();
-  await consumeReviewSync(batch, env, { fetch: fetchFn, now });
+  await consumeReviewSync(batch, env, db(), { fetch: fetchFn, now });
   const delays = retry.mock.calls.map(([o]) => o?.delaySeconds);
   return { ...(await getQueueResult(batch, ctx)), delays };
 }
@@ -145,7 +145,7 @@ describe("Google Business Profile sync", () => {
     const sent: unknown[] = [];
     const queue = { send: async (body: unknown) => void sent.push(body) } as unknown as Queue;
     const batch = createMessageBatch("review-sync", [{ id: "long", timestamp: new Date(), attempts: 1, body: job() }]);
-    await consumeReviewSync(batch, { ...env, REVIEW_SYNC: queue }, { fetch: endless.fetch, now });
+    await consumeReviewSync(batch, { ...env, REVIEW_SYNC: queue }, db(), { fetch: endless.fetch, now });
     expect(endless.calls).toHaveLength(PAGES_PER_MESSAGE);
     expect(sent).toEqual([{ ...job(), cursor: String(PAGES_PER_MESSAGE) }]);
   });

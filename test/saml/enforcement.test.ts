@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { samlAssertions, samlRequests } from "../../src/db/schema";
 import { purgeExpiredSamlRows } from "../../src/modules/sso/background";
 import { request } from "../helpers/http";
-import { createWorld, db, seedUser, TEST_PASSWORD, type World } from "../helpers/seed";
+import { createWorld, control, db, seedUser, TEST_PASSWORD, type World } from "../helpers/seed";
 import { enableSso } from "./setup";
 
 let w: World;
@@ -57,7 +57,7 @@ describe("daily sweep", () => {
       { tenantId: t, assertionId: "_old", createdAt: past, expiresAt: past },
       { tenantId: t, assertionId: "_live", createdAt: past, expiresAt: future },
     ]);
-    await purgeExpiredSamlRows(db(), now);
+    await purgeExpiredSamlRows(control(), now);
     expect((await db().select().from(samlRequests)).map((r) => r.id)).toEqual(["_live"]);
     expect((await db().select().from(samlAssertions)).map((r) => r.assertionId)).toEqual(["_live"]);
   });

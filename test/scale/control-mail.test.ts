@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxMessages } from "../../src/db/schema";
 import { controlDb, shardDb } from "../../src/db/shards";
-import { onShard } from "../../src/background/shards";
+import type { Db } from "../../src/db/client";
 import { sendTransactionalEmail, useTransactionalFetch } from "../../src/providers/messaging/transactional";
 import { request } from "../helpers/http";
 import { latestEmailTo, tokenIn } from "../helpers/outbox";
@@ -50,7 +50,7 @@ const sentTo = (to: string): SentMail[] =>
       apiKey: auth?.replace(/^Bearer /, "") ?? null, tenantId: body.custom_args?.tenant_id,
     }));
 
-const outboxRowsTo = async (db: ReturnType<typeof shardDb>, to: string) =>
+const outboxRowsTo = async (db: Db, to: string) =>
   (await db.select({ tenantId: outboxMessages.tenantId, subject: outboxMessages.subject }).from(outboxMessages).where(eq(outboxMessages.to, to)));
 
 const unique = (what: string) => `${what}-${crypto.randomUUID().slice(0, 8)}@example.test`;
@@ -95,7 +95,7 @@ describe("control-plane emails of a shard-1 tenant", () => {
     expect(invite).toMatchObject({ tenantId: null, subject: `You are invited to ${w.tenantA.name}` });
     expect(invite!.text).toContain("help@northwind.test");
     // as an SLA escalation sends it: background work on shard 1 (env.DB is the shard, the brand is a control row)
-    await sendTransactionalEmail(onShard(env, 1), { tenantId: w.tenantA.id, to: email, subject: "1 review overdue", text: "Respond.\n" });
+    await sendTransactionalEmail(env, { tenantId: w.tenantA.id, to: email, subject: "1 review overdue", text: "Respond.\n" });
     const [escalation] = sentTo(email);
     expect(escalation).toMatchObject({ from: { email: "team@shard-one.test", name: "Northwind Partners" }, apiKey: "SG.shard-one", tenantId: w.tenantA.id, subject: "1 review overdue" });
     expect(escalation!.text).toContain("help@northwind.test");
@@ -108,7 +108,7 @@ describe("control-plane emails of a shard-1 tenant", () => {
     });
     expect(off.status).toBe(200);
     const email = unique("outboxed");
-    await sendTransactionalEmail(onShard(env, 1), { tenantId: w.tenantA.id, to: email, subject: "1 review overdue", text: "Respond.\n" });
+    await sendTransactionalEmail(env, { tenantId: w.tenantA.id, to: email, subject: "1 review overdue", text: "Respond.\n" });
     expect(sentTo(email)).toEqual([]);
     expect(await outboxRowsTo(shardDb(env, 1), email)).toEqual([{ tenantId: w.tenantA.id, subject: "1 review overdue" }]);
     expect(await outboxRowsTo(controlDb(env), email)).toEqual([]);

@@ -151,7 +151,7 @@ describe("the move fence beyond /v1 (issue #24)", () => {
     const { w, location } = await world();
     const sent: unknown[] = [];
     const e = { ...env, JOBS: { send: async (body: unknown) => void sent.push(body) } } as unknown as Env;
-    const ctx = { db: controlDb(e), env: e, actor: { type: "user" as const, userId: w.users.platformAdmin.id, via: "platform" as const }, meta: SYSTEM_META, defer: () => {} };
+    const ctx = { db: controlDb(e), control: controlDb(e), env: e, actor: { type: "user" as const, userId: w.users.platformAdmin.id, via: "platform" as const }, meta: SYSTEM_META, defer: () => {} };
     const move = await startTenantMove(ctx, w.tenantA.id, 0, { settleSeconds: 0 });
     const calls: string[] = [];
     const msg = (id: string, body: unknown) => ({

@@ -52,7 +52,7 @@ export async function seedSolicitations(tenant: { id: string; shard: number }, l
 export async function moveInline(tenantId: string, to: number, platformAdminId: string, settings: Partial<MoveSettings> = {}) {
   const sent: TenantMoveMessage[] = [];
   const e = { ...env, JOBS: { send: async (body: TenantMoveMessage) => void sent.push(body) } } as unknown as Env;
-  const ctx = { db: controlDb(e), env: e, actor: { type: "user" as const, userId: platformAdminId, via: "platform" as const }, meta: SYSTEM_META, defer: () => {} };
+  const ctx = { db: controlDb(e), control: controlDb(e), env: e, actor: { type: "user" as const, userId: platformAdminId, via: "platform" as const }, meta: SYSTEM_META, defer: () => {} };
   const move = await startTenantMove(ctx, tenantId, to, { settleSeconds: 0, ...settings });
   while (sent.length) {
     const message = { id: `m-${newId()}`, timestamp: new Date(), body: sent.shift(), attempts: 1, ack: () => {}, retry: () => {} } as unknown as Message<unknown>;

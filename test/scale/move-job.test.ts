@@ -43,7 +43,7 @@ const moveRow = (id: string) => controlDb(env).select().from(tenantMoves).where(
 const directoryRow = (tenantId: string) => controlDb(env).select({ shard: tenants.shard, movingSince: tenants.movingSince }).from(tenants).where(eq(tenants.id, tenantId)).get();
 
 async function start(w: World, e: Env, settings: Partial<MoveSettings>, to = 1) {
-  const ctx = { db: controlDb(e), env: e, actor: { type: "user" as const, userId: w.users.platformAdmin.id, via: "platform" as const }, meta: SYSTEM_META, defer: () => {} };
+  const ctx = { db: controlDb(e), control: controlDb(e), env: e, actor: { type: "user" as const, userId: w.users.platformAdmin.id, via: "platform" as const }, meta: SYSTEM_META, defer: () => {} };
   return startTenantMove(ctx, w.tenantA.id, to, { settleSeconds: 0, ...settings });
 }
 

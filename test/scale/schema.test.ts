@@ -2,7 +2,6 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { onShard } from "../../src/background/shards";
 import { deadLetters, webhookDeliveries } from "../../src/db/schema";
 import * as controlSet from "../../src/db/schema-sets/control";
 import * as tenantSet from "../../src/db/schema-sets/tenant";
@@ -13,6 +12,7 @@ import { fanOutEvent } from "../../src/modules/webhooks/fanout";
 import { MAX_ATTEMPTS } from "../../src/modules/webhooks/schedule";
 import { endpoint, event } from "../automation/helpers";
 import { createWorld } from "../helpers/seed";
+import { db } from "../helpers/seed";
 
 // Two migration folders (docs/scaling.md): the test pool applies them as `npm run db:migrate` does
 // (test/setup/apply-migrations.ts), so these are the databases `npm run dev` works on.
@@ -64,8 +64,7 @@ describe("schema per database", () => {
     const created = await w.as("tenantAdmin").post("/v1/webhooks", { url: "https://hooks.example.com/shard-1", events: ["contact.suppressed"] });
     expect(created.status).toBe(201);
     const sent: { tenantId: string; deliveryId: string }[] = [];
-    const shardEnv = onShard(env, 1);
-    await fanOutEvent(event(w.tenantA.id, "contact.suppressed", { contactId: "c1", suppressedAt: "2026-01-01T00:00:00Z", reason: null }), shardEnv, {
+    await fanOutEvent(event(w.tenantA.id, "contact.suppressed", { contactId: "c1", suppressedAt: "2026-01-01T00:00:00Z", reason: null }), env, shardDb(env, 1), {
       sendBatch: async (m: { body: { tenantId: string; deliveryId: string } }[]) => void sent.push(...m.map((x) => x.body)),
     });
     expect(sent).toHaveLength(1);
@@ -75,7 +74,7 @@ describe("schema per database", () => {
     await shard1.update(webhookDeliveries).set({ attempts: MAX_ATTEMPTS - 1 }).where(eq(webhookDeliveries.id, msg.deliveryId));
     const down = endpoint(() => new Response("upstream down", { status: 503 }));
 
-    const result = await processDelivery(shardEnv, msg, { fetch: down.fetch });
+    const result = await processDelivery(env, shardDb(env, 1), msg, { fetch: down.fetch });
 
     expect(result.outcome).toBe("failed");
     expect(down.calls).toHaveLength(1);

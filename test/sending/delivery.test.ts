@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contacts, domainEvents, sendRecords, solicitations } from "../../src/db/schema";
+import { shardDb } from "../../src/db/shards";
 import { sweepStalePending } from "../../src/modules/solicitations/stale";
 import type { Env } from "../../src/env";
 import { deliverSends } from "../../src/modules/solicitations/delivery";
@@ -100,7 +101,8 @@ describe("SENDS consumer", () => {
       const { DB, roundTrips } = countingD1();
       const ctx = createExecutionContext();
       const batch = createMessageBatch("sends", messages.map((body, i) => ({ id: `m-${i}-${body.solicitationId}`, timestamp: new Date(), attempts: 1, body })));
-      await deliverSends(batch, { ...env, DB } as Env, ctx);
+      const counted = { ...env, DB, SHARD_0: DB } as Env;
+      await deliverSends(batch, counted, shardDb(counted, 0), ctx);
       await waitOnExecutionContext(ctx);
       return roundTrips();
     };
@@ -226,7 +228,7 @@ describe("stale PENDING sweep", () => {
     const lost = await pendingRow({ tenantId: w.tenantA.id, contactId: c.id, locationId: loc.id, createdAt: new Date(now.getTime() - 40 * 60_000).toISOString() });
     const stuck = await pendingRow({ tenantId: w.tenantA.id, contactId: c.id, locationId: loc.id, createdAt: new Date(now.getTime() - 25 * 3600_000).toISOString() });
     const fresh = await pendingRow({ tenantId: w.tenantA.id, contactId: c.id, locationId: loc.id });
-    const result = await sweepStalePending(env, now);
+    const result = await sweepStalePending(env, db(), now);
     expect(result.failed).toBeGreaterThanOrEqual(1);
     expect(result.requeued).toBeGreaterThanOrEqual(1);
     expect(await solicitationRow(stuck)).toMatchObject({ status: "FAILED", failureReason: "not delivered within 24 hours" });

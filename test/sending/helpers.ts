@@ -2,6 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { expect, vi } from "vitest";
+import type { ShardDb } from "../../src/db/client";
 import { outboxMessages, solicitations } from "../../src/db/schema";
 import { deliverSends, type DeliveryDeps } from "../../src/modules/solicitations/delivery";
 import type { FetchLike } from "../../src/providers/messaging/types";
@@ -55,7 +56,7 @@ export async function runSends(ids: string[], o: { attempts?: number; fetch?: Fe
   );
   const retries = batch.messages.map((m) => vi.spyOn(m, "retry"));
   const deps: DeliveryDeps = { fetch: o.fetch, now: o.now };
-  await deliverSends(batch, env, ctx, deps);
+  await deliverSends(batch, env, db(), ctx, deps);
   const delays = retries.flatMap((r) => r.mock.calls.map(([x]) => x?.delaySeconds));
   return { ...(await getQueueResult(batch, ctx)), delays };
 }
@@ -78,10 +79,12 @@ export async function waitForStatus(id: string, status: string, timeoutMs = 8000
 export async function pendingRow(o: {
   tenantId: string; contactId: string; locationId: string; channel?: "email" | "sms" | "whatsapp";
   templateId?: string | null; campaignId?: string | null; createdAt?: string; metadata?: Record<string, unknown>;
+  /** the tenant's shard (default: shard 0) */
+  on?: ShardDb;
 }) {
   const id = newId();
   const createdAt = o.createdAt ?? new Date().toISOString();
-  await db().insert(solicitations).values({
+  await (o.on ?? db()).insert(solicitations).values({
     id, tenantId: o.tenantId, locationId: o.locationId, contactId: o.contactId, channel: o.channel ?? "email", status: "PENDING",
     shortLinkToken: await mintLinkToken(env.JWT_SECRET!, { solicitationId: id, tenantId: o.tenantId, locationId: o.locationId, destination: "auto" }),
     templateId: o.templateId ?? null, campaignId: o.campaignId ?? null, idempotencyKey: id, metadata: o.metadata ?? {}, createdAt, updatedAt: createdAt,

@@ -95,7 +95,7 @@ describe("personal data (export, erasure, retention)", () => {
     const s = await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" });
     const fresh = await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" });
     await db().update(solicitations).set({ createdAt: new Date(Date.now() - 800 * 24 * 3600_000).toISOString() }).where(eq(solicitations.id, s.body.id));
-    const result = await runRetentionSweep(env, new Date());
+    const result = await runRetentionSweep(env, db(), new Date());
     expect(result.expired).toBeGreaterThanOrEqual(1);
     expect(await solicitationRow(s.body.id)).toBeUndefined();
     expect(await solicitationRow(fresh.body.id)).toBeDefined();

@@ -3,7 +3,7 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
 import { forgetWhiteLabels, tenantWhiteLabel } from "../../src/modules/white-label/resolve";
 import { brandCss, brandFooterHtml, textOn } from "../../src/modules/white-label/render";
-import { createWorld, db, seedTenant, type World } from "../helpers/seed";
+import { createWorld, control, db, seedTenant, type World } from "../helpers/seed";
 
 let w: World;
 beforeAll(async () => {
@@ -79,7 +79,7 @@ describe("tenant branding", () => {
 
   it("the resolver is cached per isolate: a second read costs no D1 query", async () => {
     const tenant = await seedTenant({ agencyId: w.agencyA.id });
-    const first = await tenantWhiteLabel(db(), tenant.id);
+    const first = await tenantWhiteLabel(control(), tenant.id);
     expect(first?.brand.name).toBe("Northwind Reviews");
     const counting = Object.create(db());
     let queries = 0;

@@ -10,7 +10,7 @@ import { customHostOwner, forgetWhiteLabels, tenantWhiteLabel } from "../../src/
 import { useDnsOverHttps } from "../../src/providers/dns";
 import { cloudflareStandIn } from "../helpers/cloudflare-standin";
 import { dohStandIn } from "../helpers/doh-standin";
-import { createWorld, db, seedTenant, type World } from "../helpers/seed";
+import { createWorld, control, db, seedTenant, type World } from "../helpers/seed";
 
 const cf = cloudflareStandIn({ token: "cf-test-token", zoneId: "zone123" });
 const dns = dohStandIn();
@@ -53,7 +53,7 @@ describe("custom hostnames through Cloudflare's API", () => {
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, res.body.id));
     expect(audit.map((a) => a.action)).toEqual(["custom_hostname.created"]);
     // pending: links keep the platform's host
-    expect((await tenantWhiteLabel(db(), w.tenantA.id))?.hostname).toBeNull();
+    expect((await tenantWhiteLabel(control(), w.tenantA.id))?.hostname).toBeNull();
   });
 
   it("refuses a duplicate (ours: 409 before Cloudflare is called), Cloudflare's own refusal (409), its outage (502), and bad names (400)", async () => {
@@ -86,8 +86,8 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect(host.errors[0]).toBe(`Ownership not verified: TXT record ${host.dns.verification.name} with value ${host.dns.verification.value} not found`);
     expect(dns.lookups).toContain("_reputation-ops-challenge.reviews.northwind.test");
     forgetWhiteLabels();
-    expect(await customHostOwner(db(), "reviews.northwind.test")).toBeNull();
-    expect((await tenantWhiteLabel(db(), w.tenantA.id))?.hostname).toBeNull();
+    expect(await customHostOwner(control(), "reviews.northwind.test")).toBeNull();
+    expect((await tenantWhiteLabel(control(), w.tenantA.id))?.hostname).toBeNull();
     // a resolver failure is "not yet", never "verified"
     dns.setTxt(host.dns.verification.name, "rops-verify=someone-elses-token");
     dns.failNextWith("servfail");
@@ -116,7 +116,7 @@ describe("custom hostnames through Cloudflare's API", () => {
     await w.as("agencyAdmin").post(`${agencyPath()}/${host.id}/refresh`);
     expect(dns.lookups.length).toBe(asked);
     forgetWhiteLabels();
-    expect((await tenantWhiteLabel(db(), w.tenantA.id))?.hostname).toBe("reviews.northwind.test");
+    expect((await tenantWhiteLabel(control(), w.tenantA.id))?.hostname).toBe("reviews.northwind.test");
     expect((await w.as("tenantAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("https://reviews.northwind.test");
     // the other agency's tenant keeps the platform's host
     expect((await w.as("tenantBAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("http://localhost:8787");
@@ -132,12 +132,12 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect(refreshed.body).toMatchObject({ status: "active", sslStatus: "active", active: true });
     expect((await w.as("viewer").get("/v1/branding")).body.publicBaseUrl).toBe("https://feedback.acme-dental.test");
     const sibling = await seedTenant({ agencyId: w.agencyA.id });
-    expect((await tenantWhiteLabel(db(), sibling.id))?.hostname).toBe("reviews.northwind.test");
+    expect((await tenantWhiteLabel(control(), sibling.id))?.hostname).toBe("reviews.northwind.test");
   });
 
   it("host routing knows an active hostname's owner; a pending one is not routed", async () => {
-    expect(await customHostOwner(db(), "feedback.acme-dental.test")).toEqual({ hostname: "feedback.acme-dental.test", scope: "tenant", scopeId: w.tenantA.id, agencyId: w.agencyA.id });
-    expect(await customHostOwner(db(), "localhost.8787.test")).toBeNull();
+    expect(await customHostOwner(control(), "feedback.acme-dental.test")).toEqual({ hostname: "feedback.acme-dental.test", scope: "tenant", scopeId: w.tenantA.id, agencyId: w.agencyA.id });
+    expect(await customHostOwner(control(), "localhost.8787.test")).toBeNull();
   });
 
   it("keeps tenants apart: another tenant's hostname is 404, viewers cannot write, another agency's admin gets 404", async () => {
@@ -161,7 +161,7 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect(cf.hostnames.has(cfId)).toBe(false);
     expect((await w.as("tenantAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("https://reviews.northwind.test");
     expect((await w.as("tenantAdmin").get(`/v1/hostnames/${own.id}`)).status).toBe(404);
-    expect(await customHostOwner(db(), "feedback.acme-dental.test")).toBeNull();
+    expect(await customHostOwner(control(), "feedback.acme-dental.test")).toBeNull();
   });
 
   it("a hostname deleted while its CNAME (and old TXT record) still point here is not handed to the next claimant", async () => {
@@ -174,7 +174,7 @@ describe("custom hostnames through Cloudflare's API", () => {
     const refreshed = await w.as("tenantBAdmin").post(`/v1/hostnames/${claim.body.id}/refresh`);
     expect(refreshed.body).toMatchObject({ status: "active", sslStatus: "active", active: false, verified: false });
     forgetWhiteLabels();
-    expect(await customHostOwner(db(), "feedback.acme-dental.test")).toBeNull();
+    expect(await customHostOwner(control(), "feedback.acme-dental.test")).toBeNull();
     expect((await w.as("tenantBAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("http://localhost:8787");
     // the record's owner could still prove it: a fresh token per claim
     publishProof(claim.body);

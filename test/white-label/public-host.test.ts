@@ -8,7 +8,7 @@ import { env, exports } from "cloudflare:workers";
 import { Hono } from "hono";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/app-env";
-import { createDb } from "../../src/db/client";
+import { controlDb } from "../../src/db/shards";
 import { customHostnames, reviewLinkClicks } from "../../src/db/schema";
 import { eq } from "drizzle-orm";
 import { onError } from "../../src/lib/error-handler";
@@ -190,7 +190,7 @@ describe("by construction", () => {
   // a stand-in for a public route added later that forgets to hand its owner to the guard
   const app = new Hono<AppEnv>();
   app.use("*", async (c, next) => {
-    c.set("db", createDb(c.env.DB));
+    c.set("control", controlDb(c.env));
     await next();
   }, publicHost);
   app.get("/new-public/:id", (c) => c.json({ secret: "another tenant's data" }));

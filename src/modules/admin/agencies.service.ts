@@ -12,7 +12,7 @@ import { planAccessGrant, type GrantPlan } from "../users/provision";
 import { toAgency, type CreateAgencyInput } from "./schemas";
 
 const grantPlan = (ctx: PlatformContext, agency: { id: string; name: string }, email: string, name?: string) =>
-  planAccessGrant(ctx.db, ctx.env, {
+  planAccessGrant(ctx.control, ctx.env, {
     email, name, roles: ["agency_admin"], scopeType: "agency", scopeId: agency.id,
     homeTenantId: null, emailTenantId: null, invitedTo: `the agency ${agency.name}`,
   });
@@ -47,7 +47,7 @@ export async function createAgency(ctx: PlatformContext, input: CreateAgencyInpu
 }
 
 export async function addAgencyAdmin(ctx: PlatformContext, agencyId: string, input: { email: string; name?: string }) {
-  const agency = await ctx.db.select().from(agencies).where(eq(agencies.id, agencyId)).get();
+  const agency = await ctx.control.select().from(agencies).where(eq(agencies.id, agencyId)).get();
   if (!agency) throw notFound("Agency");
   const plan = await grantPlan(ctx, agency, input.email, input.name);
   await commit(ctx, [...plan.statements, grantAudit(ctx, agency.id, plan)]);
@@ -56,11 +56,11 @@ export async function addAgencyAdmin(ctx: PlatformContext, agencyId: string, inp
 }
 
 export async function listAgencies(ctx: PlatformContext, q: PageQuery) {
-  return keysetPage(ctx.db, {
+  return keysetPage(ctx.control, {
     query: q,
     sort: [agencies.createdAt, agencies.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(agencies).where(cursor).orderBy(...order).limit(limit),
-    count: ctx.db.select({ n: count() }).from(agencies),
+    rows: (cursor, order, limit) => ctx.control.select().from(agencies).where(cursor).orderBy(...order).limit(limit),
+    count: ctx.control.select({ n: count() }).from(agencies),
     key: (a) => [a.createdAt, a.id],
     map: toAgency,
   });

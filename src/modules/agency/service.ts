@@ -19,7 +19,7 @@ import { asTenantContext, findScopedTenant } from "../tenants/service";
 export async function ownedTenantContext(ctx: PlatformContext, scope: AgencyScope, tenantId: string, o: { write?: boolean } = {}): Promise<ServiceContext> {
   const tenant = await findScopedTenant(controlDb(ctx.env), scope, tenantId);
   if (o.write) assertNotMoving(tenant);
-  return { ...asTenantContext(ctx, tenant.id), db: shardDb(ctx.env, tenant.shard) };
+  return asTenantContext(ctx, tenant.id, shardDb(ctx.env, tenant.shard));
 }
 
 /**

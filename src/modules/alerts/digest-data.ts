@@ -1,5 +1,5 @@
 import { and, asc, avg, count, desc, eq, gte, lt, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { inboxItems, locations, reviewResponses, reviews } from "../../db/schema";
 import type { AlertSubscriptionRow } from "./schemas";
 
@@ -33,7 +33,7 @@ const round = (v: unknown) => (v === null || v === undefined ? null : Math.round
  * what is still unanswered or waiting for approval now, and the SLA escalations of the period.
  * Six small reads in one D1 batch.
  */
-export async function digestData(db: Db, sub: AlertSubscriptionRow, period: { start: Date; end: Date }): Promise<DigestData> {
+export async function digestData(db: ShardDb, sub: AlertSubscriptionRow, period: { start: Date; end: Date }): Promise<DigestData> {
   const start = period.start.toISOString();
   const end = period.end.toISOString();
   const previousStart = new Date(period.start.getTime() - (period.end.getTime() - period.start.getTime())).toISOString();

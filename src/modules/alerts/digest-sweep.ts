@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
 import { controlDb } from "../../db/shards";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { alertSends, alertSubscriptions } from "../../db/schema";
 import type { Env } from "../../env";
 import { newId } from "../../lib/ids";
@@ -22,8 +22,7 @@ export type DigestOutcome = "sent" | "skipped" | "already_sent" | "not_due";
  * {frequency}:{local date} is the once-per-period guarantee (two sweeps at once: one insert wins).
  * A sweep that was down for days sends only the latest period's digest. Then nextDigestAt moves on.
  */
-export async function sendDueDigest(env: Env, sub: AlertSubscriptionRow, now: Date): Promise<DigestOutcome> {
-  const db = createDb(env.DB);
+export async function sendDueDigest(env: Env, db: ShardDb, sub: AlertSubscriptionRow, now: Date): Promise<DigestOutcome> {
   const due = latestDue(sub, now);
   let outcome: DigestOutcome = "not_due";
   if (due && sub.digestFrequency !== "none") {
@@ -62,15 +61,14 @@ export async function sendDueDigest(env: Env, sub: AlertSubscriptionRow, now: Da
 }
 
 /** The alert-digests sweep (every 5 minutes): subscriptions whose nextDigestAt has come, any tenant's, oldest due first. */
-export async function sendDueDigests(env: Env, now = new Date()) {
-  const db = createDb(env.DB);
+export async function sendDueDigests(env: Env, db: ShardDb, now = new Date()) {
   const due = await db.select().from(alertSubscriptions)
     .where(and(isNotNull(alertSubscriptions.nextDigestAt), lte(alertSubscriptions.nextDigestAt, now.toISOString()), eq(alertSubscriptions.isActive, true)))
     .orderBy(asc(alertSubscriptions.nextDigestAt)).limit(DIGESTS_PER_RUN);
   const outcomes: Record<DigestOutcome | "failed", number> = { sent: 0, skipped: 0, already_sent: 0, not_due: 0, failed: 0 };
   for (const sub of due) {
     try {
-      outcomes[await sendDueDigest(env, sub, now)]++;
+      outcomes[await sendDueDigest(env, db, sub, now)]++;
     } catch (err) {
       outcomes.failed++;
       console.error(JSON.stringify({ level: "error", message: "digest failed", subscriptionId: sub.id, error: String(err) }));

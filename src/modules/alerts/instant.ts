@@ -1,6 +1,6 @@
 import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { controlDb } from "../../db/shards";
-import { createDb, type Db } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { alertSends, alertSubscriptions, locations, reviews, webhookDeliveries, webhookSubscriptions } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
@@ -21,11 +21,11 @@ type Review = typeof reviews.$inferSelect;
 export const ALERT_WEBHOOK_EVENT = "review.alert";
 
 /** One read for the batch: review.created events of tenants with an active instant alert. */
-export async function selectAlertEvents(events: EventEnvelope[], env: Env) {
+export async function selectAlertEvents(events: EventEnvelope[], _env: Env, shard: ShardDb) {
   const candidates = events.filter((e) => e.type === "review.created");
   if (!candidates.length) return () => false;
   const tenantIds = [...new Set(candidates.map((e) => e.tenantId))];
-  const rows = await createDb(env.DB).selectDistinct({ tenantId: alertSubscriptions.tenantId }).from(alertSubscriptions).where(and(
+  const rows = await shard.selectDistinct({ tenantId: alertSubscriptions.tenantId }).from(alertSubscriptions).where(and(
     eq(alertSubscriptions.isActive, true),
     or(eq(alertSubscriptions.instantEmail, true), isNotNull(alertSubscriptions.webhookId)),
     sql`${alertSubscriptions.tenantId} in (select value from json_each(${JSON.stringify(tenantIds)}))`,
@@ -53,7 +53,7 @@ ${review.externalUrl ? `<p><a href="${escapeHtml(review.externalUrl)}" style="co
   return { subject, text, html };
 }
 
-async function queueWebhook(db: Db, env: Env, queue: MessageSink, sub: AlertSubscriptionRow, review: Review, locationName: string, event: EventEnvelope) {
+async function queueWebhook(db: ShardDb, env: Env, queue: MessageSink, sub: AlertSubscriptionRow, review: Review, locationName: string, event: EventEnvelope) {
   const hook = await db.select({ id: webhookSubscriptions.id }).from(webhookSubscriptions)
     .where(and(eq(webhookSubscriptions.id, sub.webhookId!), eq(webhookSubscriptions.tenantId, sub.tenantId), eq(webhookSubscriptions.isActive, true))).get();
   if (!hook) return false;
@@ -79,8 +79,7 @@ async function queueWebhook(db: Db, env: Env, queue: MessageSink, sub: AlertSubs
  * in alert_sends under review:{reviewId} first, so it goes out once; a failure releases the claim
  * and throws, so the event is retried (an email may then repeat, never be lost).
  */
-export async function alertOnReview(env: Env, event: EventEnvelope, queue: MessageSink = env.WEBHOOKS): Promise<number> {
-  const db = createDb(env.DB);
+export async function alertOnReview(env: Env, db: ShardDb, event: EventEnvelope, queue: MessageSink = env.WEBHOOKS): Promise<number> {
   const reviewId = typeof event.data.reviewId === "string" ? event.data.reviewId : null;
   if (!reviewId) return 0;
   const review = await db.select().from(reviews).where(and(eq(reviews.id, reviewId), eq(reviews.tenantId, event.tenantId))).get();

@@ -1,4 +1,4 @@
-import { createDb, type Db } from "../../db/client";
+import type { Db, ShardDb } from "../../db/client";
 import { reviews, solicitations } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
@@ -35,8 +35,7 @@ function tenantById(events: EventEnvelope[], field: string): Map<string, string>
  * source rows, so running it twice gives the same rows (idempotent by design). A review's rollups
  * are keyed by occurredAt (reviews) and createdAt (responses); a solicitation's by its createdAt.
  */
-export async function applyEventsToRollups(events: EventEnvelope[], env: Env): Promise<void> {
-  const db = createDb(env.DB);
+export async function applyEventsToRollups(events: EventEnvelope[], env: Env, db: ShardDb): Promise<void> {
   const cells: Record<Rollup, Map<string, RollupCell>> = { funnel: new Map(), reviews: new Map(), responses: new Map() };
   const touch = (into: Map<string, RollupCell>, tenantId: string, locationId: string, at: string) => {
     const day = dayOf(at);
@@ -91,8 +90,7 @@ export async function rebuildCells(db: Db, todo: RollupWork[], at: string): Prom
 }
 
 /** Sweep: every dirty cell, whoever touched it last (a burst's last touches wait for no further batch). */
-export async function flushDirtyCells(env: Env, rounds = 10): Promise<number> {
-  const db = createDb(env.DB);
+export async function flushDirtyCells(env: Env, db: ShardDb, rounds = 10): Promise<number> {
   let rebuilt = 0;
   for (let i = 0; i < rounds; i++) {
     const at = new Date().toISOString();
@@ -105,4 +103,4 @@ export async function flushDirtyCells(env: Env, rounds = 10): Promise<number> {
 }
 
 /** One event on its own (tests and replays): the batch path with a batch of one. */
-export const applyEventToRollups = (event: EventEnvelope, env: Env) => applyEventsToRollups([event], env);
+export const applyEventToRollups = (event: EventEnvelope, env: Env, db: ShardDb) => applyEventsToRollups([event], env, db);

@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { apiKeys } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -29,7 +29,7 @@ const cache = new TtlCache<Cached>(CACHE_TTL_MS, CACHE_MAX_ENTRIES);
 export const forgetApiKey = (keyHash: string) => cache.delete(keyHash);
 
 /** Known keys only are cached, so random guesses cannot fill the cache. */
-async function lookup(db: Db, keyHash: string, now: number): Promise<Cached | null> {
+async function lookup(db: ControlDb, keyHash: string, now: number): Promise<Cached | null> {
   const hit = cache.get(keyHash, now);
   if (hit) return hit;
   const row = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).get();
@@ -40,7 +40,7 @@ async function lookup(db: Db, keyHash: string, now: number): Promise<Cached | nu
 }
 
 /** One conditional write per minute at most: skipped while the known value is fresh, guarded in SQL across isolates. */
-async function touch(db: Db, entry: Cached, now: number) {
+async function touch(db: ControlDb, entry: Cached, now: number) {
   const row = entry.row;
   if (row.lastUsedAt && now - Date.parse(row.lastUsedAt) < LAST_USED_RESOLUTION_MS) return;
   const stamp = nowIso(new Date(now));

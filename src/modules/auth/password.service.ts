@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { forgetPrincipal } from "../identity/principal-cache";
-import type { Db } from "../../db/client";
+import type { ControlDb, Db } from "../../db/client";
 import { passwordCredentials, users } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -25,7 +25,7 @@ async function commitAccountChange(env: Env, tenantId: string | null, statements
 }
 
 /** Hashes first, then returns the (unrun) upsert for the batch. */
-async function passwordUpsert(db: Db, userId: string, password: string) {
+async function passwordUpsert(db: ControlDb, userId: string, password: string) {
   const hash = await hashPassword(password);
   const now = nowIso();
   return {
@@ -36,14 +36,14 @@ async function passwordUpsert(db: Db, userId: string, password: string) {
   };
 }
 
-async function activeUser(db: Db, userId: string) {
+async function activeUser(db: ControlDb, userId: string) {
   const user = await db.select().from(users).where(eq(users.id, userId)).get();
   if (!user || !user.isActive) throw invalidToken();
   return user;
 }
 
 /** Accepts an invite: sets the name and password, and signs the user in. */
-export async function setupPassword(db: Db, env: Env, meta: RequestMeta, input: { inviteToken: string; name: string; password: string }) {
+export async function setupPassword(db: ControlDb, env: Env, meta: RequestMeta, input: { inviteToken: string; name: string; password: string }) {
   const claimed = await claimUserToken(db, input.inviteToken, "invite");
   const user = await activeUser(db, claimed.userId);
   const updatedAt = nowIso();
@@ -68,7 +68,7 @@ export const RESET_EMAILS_PER_HOUR = 5;
  * storing it and sending the email happen after the response (defer), so the response time does
  * not tell whether the account exists.
  */
-export async function forgotPassword(db: Db, env: Env, meta: RequestMeta, email: string, defer: (work: Promise<unknown>) => void) {
+export async function forgotPassword(db: ControlDb, env: Env, meta: RequestMeta, email: string, defer: (work: Promise<unknown>) => void) {
   const row = await db
     .select({ id: users.id, tenantId: users.tenantId, email: users.email, isActive: users.isActive })
     .from(users)
@@ -93,7 +93,7 @@ export async function forgotPassword(db: Db, env: Env, meta: RequestMeta, email:
 }
 
 /** Sets a new password with a reset token; the token, and every other outstanding reset token, is spent. */
-export async function resetPassword(db: Db, env: Env, meta: RequestMeta, input: { token: string; password: string }) {
+export async function resetPassword(db: ControlDb, env: Env, meta: RequestMeta, input: { token: string; password: string }) {
   const claimed = await claimUserToken(db, input.token, "reset");
   const user = await activeUser(db, claimed.userId);
   const credential = await passwordUpsert(db, user.id, input.password);

@@ -63,20 +63,20 @@ const meRoute = createRoute({
 export const authRoutes = createRouter()
   .openapi(loginRoute, async (c) => {
     const { email, password } = c.req.valid("json");
-    return c.json(await login(c.var.db, c.env, requestMeta(c).ip, email, password), 200);
+    return c.json(await login(c.var.control, c.env, requestMeta(c).ip, email, password), 200);
   })
-  .openapi(setupPasswordRoute, async (c) => c.json(await setupPassword(c.var.db, c.env, requestMeta(c), c.req.valid("json")), 200))
+  .openapi(setupPasswordRoute, async (c) => c.json(await setupPassword(c.var.control, c.env, requestMeta(c), c.req.valid("json")), 200))
   .openapi(forgotPasswordRoute, async (c) =>
-    c.json(await forgotPassword(c.var.db, c.env, requestMeta(c), c.req.valid("json").email, (w) => c.executionCtx.waitUntil(w)), 200),
+    c.json(await forgotPassword(c.var.control, c.env, requestMeta(c), c.req.valid("json").email, (w) => c.executionCtx.waitUntil(w)), 200),
   )
-  .openapi(resetPasswordRoute, async (c) => c.json(await resetPassword(c.var.db, c.env, requestMeta(c), c.req.valid("json")), 200))
+  .openapi(resetPasswordRoute, async (c) => c.json(await resetPassword(c.var.control, c.env, requestMeta(c), c.req.valid("json")), 200))
   .openapi(meRoute, async (c) => {
     const p = c.var.principal;
     if (p.kind !== "user") throw unauthenticated("A user credential is required");
     const tenantId = c.req.valid("header")["x-tenant-id"]?.trim();
     const [user, tenant] = await Promise.all([
-      c.var.db.select().from(users).where(eq(users.id, p.userId)).get(),
-      tenantId ? findTenantRef(c.var.db, tenantId) : null,
+      c.var.control.select().from(users).where(eq(users.id, p.userId)).get(),
+      tenantId ? findTenantRef(c.var.control, tenantId) : null,
     ]);
     if (!user) throw unauthenticated();
     const access = tenant ? resolveTenantAccess(p, tenant) : null;

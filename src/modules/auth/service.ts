@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { passwordCredentials, users } from "../../db/schema";
 import type { Env } from "../../env";
 import { hashPassword, verifyPassword } from "../../lib/crypto";
@@ -16,7 +16,7 @@ const DUMMY_HASH = "$scrypt$ln=14,r=8,p=5$fGfDmUQlo3HHaX4ZtdQv5g$hhq8WZ9Wi8oebCB
 const invalidCredentials = () =>
   new ApiError("UNAUTHENTICATED", "Invalid email or password", undefined, { "WWW-Authenticate": 'Bearer realm="api"' });
 
-export async function login(db: Db, env: Env, ip: string | null, email: string, password: string) {
+export async function login(db: ControlDb, env: Env, ip: string | null, email: string, password: string) {
   const keys = { email, ip };
   await throttleLogin(env, keys);
   const row = await db

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { automationRules, automationRuns, type ActionOutcome } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
@@ -34,10 +34,10 @@ function loopReason(rule: RuleRow, chain: string[], depth: number): string | nul
 }
 
 /** EVENTS pre-filter: one read of the batch's tenants' active triggers; events no rule waits for are skipped. */
-export async function triggeringEvents(events: EventEnvelope[], env: Env): Promise<(event: EventEnvelope) => boolean> {
+export async function triggeringEvents(events: EventEnvelope[], _env: Env, shard: ShardDb): Promise<(event: EventEnvelope) => boolean> {
   const tenants = [...new Set(events.filter((e) => isEventType(e.type)).map((e) => e.tenantId))];
   if (!tenants.length) return () => false;
-  const triggers = await createDb(env.DB)
+  const triggers = await shard
     .selectDistinct({ tenantId: automationRules.tenantId, type: automationRules.triggerEventType })
     .from(automationRules)
     .where(and(inJson(automationRules.tenantId, tenants), eq(automationRules.isActive, true)));

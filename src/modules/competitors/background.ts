@@ -1,4 +1,4 @@
-import type { Sweep } from "../../background/cron";
+import type { ShardSweep } from "../../background/shards";
 import { refreshDueCompetitors } from "./refresh";
 
-export const competitorRefreshSweep: Sweep = { name: "competitor-refresh", run: async (env, now) => void (await refreshDueCompetitors(env, now)) };
+export const competitorRefreshSweep: ShardSweep = { name: "competitor-refresh", run: async (env, shard, now) => void (await refreshDueCompetitors(env, shard, now)) };

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { competitors, integrations, type CompetitorSiteSummary } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -94,8 +94,7 @@ export async function refreshCompetitor(ctx: ServiceContext, id: string, deps: R
 }
 
 /** Cron: refreshes competitors not refreshed within the interval, oldest first, REFRESH_BATCH per run. */
-export async function refreshDueCompetitors(env: Env, now: Date, deps: RefreshDeps = defaultDeps): Promise<number> {
-  const db = createDb(env.DB);
+export async function refreshDueCompetitors(env: Env, db: ShardDb, now: Date, deps: RefreshDeps = defaultDeps): Promise<number> {
   const cutoff = new Date(now.getTime() - REFRESH_INTERVAL_HOURS * 3600_000).toISOString();
   const due = await db
     .select({ id: competitors.id, tenantId: competitors.tenantId })

@@ -1,4 +1,4 @@
-import type { Sweep } from "../../background/cron";
+import type { ShardSweep } from "../../background/shards";
 import { runRetentionSweep } from "./retention";
 
-export const contactsRetentionSweep: Sweep = { name: "contacts-retention", run: async (env, now) => void (await runRetentionSweep(env, now)) };
+export const contactsRetentionSweep: ShardSweep = { name: "contacts-retention", run: async (env, shard, now) => void (await runRetentionSweep(env, shard, now)) };

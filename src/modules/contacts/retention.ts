@@ -1,5 +1,6 @@
 import { and, eq, lt } from "drizzle-orm";
-import { createDb, type Db } from "../../db/client";
+import type { Db, ShardDb } from "../../db/client";
+import { controlDb } from "../../db/shards";
 import { contacts, tenants } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -33,10 +34,9 @@ const ACTOR = { type: "system", name: "retention" } as const;
  * retentionDays, then lets every registered kind expire its own old rows. Bounded batches; a row
  * once handled no longer matches, so reruns and overlapping runs do no harm.
  */
-export async function runRetentionSweep(env: Env, at: Date): Promise<{ anonymized: number; expired: number }> {
-  const db = createDb(env.DB);
+export async function runRetentionSweep(env: Env, db: ShardDb, at: Date): Promise<{ anonymized: number; expired: number }> {
   const now = nowIso(at);
-  const system = { db, env, actor: ACTOR, meta: SYSTEM_META, defer: (p: Promise<unknown>) => p };
+  const system = { db, control: controlDb(env), env, actor: ACTOR, meta: SYSTEM_META, defer: (p: Promise<unknown>) => p };
   let anonymized = 0;
   for (let batch = 0; batch < RETENTION_MAX_BATCHES; batch++) {
     const due = await dueContacts(db, now);

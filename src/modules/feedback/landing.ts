@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { controlDb, shardDb, tenantDb, tenantPlacement, tenantShard } from "../../db/shards";
-import type { Db } from "../../db/client";
+import type { ControlDb, ShardDb } from "../../db/client";
 import { brands, campaignSurveys, feedbackViews, locations, solicitations, surveys, type SurveyQuestion, type SurveyType } from "../../db/schema";
 import type { Env } from "../../env";
 import { notFound } from "../../lib/errors";
@@ -34,9 +34,9 @@ export interface Landing extends LocationLanding {
   publicBaseUrl: string;
 }
 
-/** What a public request needs: the database, the token secret, and waitUntil. */
+/** What a public request needs: the control database (the token names the tenant, whose shard is looked up), the token secret, and waitUntil. */
 export interface PublicDeps {
-  db: Db;
+  control: ControlDb;
   env: Env;
   defer: (p: Promise<unknown>) => void;
   /** the request's host guard: a custom hostname serves only its own tenants' pages (middleware/public-host.ts) */
@@ -50,7 +50,7 @@ export async function claimsOf(env: Env, token: string): Promise<LinkClaims> {
   return claims;
 }
 
-async function loadLocation(db: Db, tenantId: string, locationId: string): Promise<LocationLanding | null> {
+async function loadLocation(db: ShardDb, tenantId: string, locationId: string): Promise<LocationLanding | null> {
   const row = await db
     .select({
       location: locations,
@@ -81,7 +81,7 @@ async function loadLocation(db: Db, tenantId: string, locationId: string): Promi
 }
 
 /** The active survey attached to the solicitation's campaign, if any. */
-async function loadSurvey(db: Db, tenantId: string, solicitationId: string): Promise<LandingSurvey | null> {
+async function loadSurvey(db: ShardDb, tenantId: string, solicitationId: string): Promise<LandingSurvey | null> {
   const row = await db
     .select({ id: surveys.id, name: surveys.name, type: surveys.type, description: surveys.description, questions: surveys.questions })
     .from(solicitations)
@@ -159,7 +159,7 @@ function keepPending(v: PendingView) {
   seen.surveyId ??= v.surveyId;
 }
 
-async function flushRows(db: Db, rows: PendingView[]) {
+async function flushRows(db: ShardDb, rows: PendingView[]) {
   if (!rows.length) return;
   // one JSON parameter for any number of rows (D1 allows 100 bound parameters per statement)
   await db.run(sql`insert into ${feedbackViews} (solicitation_id, tenant_id, location_id, survey_id, views, first_viewed_at, last_viewed_at)

@@ -22,7 +22,7 @@ const html = (body: { toString(): string }, status = 200) =>
   new Response(`<!doctype html>${body.toString()}`, { status, headers: SECURITY_HEADERS });
 
 /** On a custom hostname the not-found page still wears the host owner's brand. */
-const notFound = async (c: Context<AppEnv>) => html(notFoundPage(await hostBrand(c.var.db, c.var.customHost)), 404);
+const notFound = async (c: Context<AppEnv>) => html(notFoundPage(await hostBrand(c.var.control, c.var.customHost)), 404);
 
 /**
  * The blank rating form of a location, rendered once per cached landing and reused with each

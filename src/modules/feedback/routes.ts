@@ -9,7 +9,7 @@ import { getFeedbackLanding, submitFeedbackByToken, type PublicRequest } from ".
 const tags = ["Public feedback"];
 
 export const publicRequest = (c: Context<AppEnv>): PublicRequest => ({
-  db: c.var.db, env: c.env, meta: requestMeta(c), defer: (work) => c.executionCtx.waitUntil(work), admit: c.var.hostGuard,
+  control: c.var.control, env: c.env, meta: requestMeta(c), defer: (work) => c.executionCtx.waitUntil(work), admit: c.var.hostGuard,
 });
 
 const landing = createRoute({

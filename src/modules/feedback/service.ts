@@ -1,5 +1,5 @@
 import type { RequestMeta, ServiceContext } from "../../lib/context";
-import { tenantDb } from "../../db/shards";
+import { controlDb, tenantDb } from "../../db/shards";
 import { assertTenantWritable } from "../../db/tenant-fence";
 import type { LinkClaims } from "../links/tokens";
 import { claimsOf, landingFor, recordView, type Landing, type PublicDeps } from "./landing";
@@ -14,7 +14,7 @@ export interface PublicRequest extends PublicDeps {
 /** The token's tenant, acted on by the system actor `public-feedback` (audit rows carry the caller's IP and user agent). */
 /** The token's tenant as a context on its shard. */
 const publicContext = async (req: PublicRequest, claims: LinkClaims): Promise<ServiceContext> => ({
-  db: await tenantDb(req.env, claims.tenantId), env: req.env, tenantId: claims.tenantId, actor: { type: "system", name: "public-feedback" }, meta: req.meta, defer: req.defer,
+  db: await tenantDb(req.env, claims.tenantId), control: controlDb(req.env), env: req.env, tenantId: claims.tenantId, actor: { type: "system", name: "public-feedback" }, meta: req.meta, defer: req.defer,
 });
 
 /** The landing data of a link; counts a landing view (off the request path). 404 for unknown or forged tokens. */

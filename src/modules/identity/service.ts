@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { roleAssignments, tenants, users } from "../../db/schema";
 import type { TenantRef, UserPrincipal } from "./access";
 import { cachedPrincipal, cachedTenantRef, rememberPrincipal, rememberTenantRef } from "./principal-cache";
 
-const tenantRefQuery = (db: Db, tenantId: string) =>
+const tenantRefQuery = (db: ControlDb, tenantId: string) =>
   db.select({ id: tenants.id, agencyId: tenants.agencyId, isActive: tenants.isActive, shard: tenants.shard, movingSince: tenants.movingSince }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
 
 /** Loads an active user and all their role grants in one round trip; null if absent or deactivated. */
-export async function loadUserPrincipal(db: Db, userId: string): Promise<UserPrincipal | null> {
+export async function loadUserPrincipal(db: ControlDb, userId: string): Promise<UserPrincipal | null> {
   return (await loadUserPrincipalWithTenant(db, userId)).principal;
 }
 
@@ -18,7 +18,7 @@ export async function loadUserPrincipal(db: Db, userId: string): Promise<UserPri
  * tenant middleware then needs no read of its own.
  */
 export async function resolveSessionPrincipal(
-  db: Db,
+  db: ControlDb,
   userId: string,
   tenantId?: string,
 ): Promise<{ principal: UserPrincipal | null; tenant?: TenantRef | null }> {
@@ -35,7 +35,7 @@ export async function resolveSessionPrincipal(
 
 /** The user, their grants and (when asked) the tenant the request names, in one D1 round trip. */
 export async function loadUserPrincipalWithTenant(
-  db: Db,
+  db: ControlDb,
   userId: string,
   tenantId?: string,
 ): Promise<{ principal: UserPrincipal | null; tenant?: TenantRef | null }> {
@@ -53,6 +53,6 @@ export async function loadUserPrincipalWithTenant(
   return { principal: { kind: "user", userId: user.id, email: user.email, name: user.name, homeTenantId: user.tenantId, roles: grants }, tenant };
 }
 
-export async function findTenantRef(db: Db, tenantId: string): Promise<TenantRef | null> {
+export async function findTenantRef(db: ControlDb, tenantId: string): Promise<TenantRef | null> {
   return (await tenantRefQuery(db, tenantId))[0] ?? null;
 }

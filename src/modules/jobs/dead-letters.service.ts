@@ -34,7 +34,7 @@ interface FailedDelivery {
  * comes back as a new dead letter.
  */
 export async function replayDeadLetter(ctx: PlatformContext, id: string) {
-  const row = await ctx.db.select().from(deadLetters).where(eq(deadLetters.id, id)).get();
+  const row = await ctx.control.select().from(deadLetters).where(eq(deadLetters.id, id)).get();
   if (!row) throw notFound("Dead letter");
   let replayedAs: { queue: string; deliveryId?: string };
   let tenantId: string | null = null;

@@ -1,5 +1,5 @@
-import { createDb } from "../../db/client";
-import { shardD1, tenantShard } from "../../db/shards";
+import type { ShardDb } from "../../db/client";
+import { shardD1, shardDb, tenantShard } from "../../db/shards";
 import type { Env } from "../../env";
 import { dispatchEvents } from "../../lib/events";
 import { nowIso } from "../../lib/time";
@@ -159,17 +159,18 @@ export async function recordClicks(env: Env, clicks: ClickMessage[]): Promise<nu
     if (shard !== null) byShard.set(shard, [...(byShard.get(shard) ?? []), c]);
   }
   let inserted = 0;
-  for (const [shard, own] of byShard) inserted += await recordClicksOn(shardD1(env, shard), env, own);
+  for (const [shard, own] of byShard) inserted += await recordClicksOn(shardD1(env, shard), shardDb(env, shard), env, own);
   return inserted;
 }
 
-async function recordClicksOn(d1: D1Database, env: Env, clicks: ClickMessage[]): Promise<number> {
+/** `d1`: the shard's binding, for the raw statements of the hot path; `db`: the same shard, for the outbox hand-off. */
+async function recordClicksOn(d1: D1Database, db: ShardDb, env: Env, clicks: ClickMessage[]): Promise<number> {
   const now = nowIso();
   const statements: D1PreparedStatement[] = [];
   for (let i = 0; i < clicks.length; i += CLICKS_PER_STATEMENT) statements.push(...clickStatements(d1, clicks.slice(i, i + CLICKS_PER_STATEMENT), now));
   const results = await d1.batch(statements);
   const eventIds = [...new Set(clicks.map((c) => `evt_clicked_${c.solicitationId}`))];
-  await dispatchEvents(createDb(d1), env, eventIds).catch((err) =>
+  await dispatchEvents(db, env, eventIds).catch((err) =>
     // the stale-event sweep sends them later; nothing is lost
     console.warn(JSON.stringify({ level: "warn", message: "clicked events deferred to sweep", error: String(err) })),
   );

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { brands, locations, solicitations } from "../../db/schema";
 import { TtlCache } from "../../lib/ttl-cache";
 import type { LocationLinkData } from "./destinations";
@@ -23,7 +23,7 @@ export const clearIsolateLinkCaches = () => {
   customUrls.clear();
 };
 
-export async function loadLocationLinkData(db: Db, tenantId: string, locationId: string): Promise<LocationLinkData | null> {
+export async function loadLocationLinkData(db: ShardDb, tenantId: string, locationId: string): Promise<LocationLinkData | null> {
   const row = await db
     .select({
       isActive: locations.isActive,
@@ -51,7 +51,7 @@ const cacheKey = (publicBaseUrl: string, tenantId: string, locationId: string) =
 
 /** The location's link data through the three tiers; null when it does not exist in that tenant. */
 export function locationLinkData(
-  o: { db: Db; publicBaseUrl: string; defer: (p: Promise<unknown>) => void },
+  o: { db: ShardDb; publicBaseUrl: string; defer: (p: Promise<unknown>) => void },
   tenantId: string,
   locationId: string,
 ): LocationLinkData | null | Promise<LocationLinkData | null> {
@@ -74,7 +74,7 @@ export function locationLinkData(
 }
 
 /** The destinationUrl of a solicitation minted with the "custom" destination (one D1 read per miss). */
-export function customDestinationUrl(db: Db, tenantId: string, solicitationId: string): string | null | Promise<string | null> {
+export function customDestinationUrl(db: ShardDb, tenantId: string, solicitationId: string): string | null | Promise<string | null> {
   const hit = customUrls.get(solicitationId);
   if (hit !== undefined) return hit;
   return customUrls.load(

@@ -13,7 +13,7 @@ import { hostBrand } from "../white-label/resolve";
 const tags = ["Public"];
 
 export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
-  db: c.var.db,
+  control: c.var.control,
   env: c.env,
   defer: (work) => c.executionCtx.waitUntil(work),
   admit: c.var.hostGuard,
@@ -82,7 +82,7 @@ export const linkRoutes = createRouter()
       return c.json(await shortLinkView(ctx, token, link), 200);
     } catch (err) {
       if (err instanceof ApiError && err.code === "NOT_FOUND" && isRedirect && wantsHtml(c.req.header("accept"))) {
-        return c.body(inactiveLinkPage(await hostBrand(c.var.db, c.var.customHost)), 404, PAGE_HEADERS);
+        return c.body(inactiveLinkPage(await hostBrand(c.var.control, c.var.customHost)), 404, PAGE_HEADERS);
       }
       throw err;
     }

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
@@ -12,7 +12,8 @@ import { tenantPublicBaseUrl } from "../white-label/resolve";
 
 /** What public routes have: no tenant, no actor; the tenant comes from the signed token. */
 export interface PublicContext {
-  db: Db;
+  /** the control database; a tenant's rows are read on its shard once the token names it */
+  control: ControlDb;
   env: Env;
   defer: (work: Promise<unknown>) => void;
   /** the request's host guard: called with the token's tenant before anything is served (middleware/public-host.ts) */

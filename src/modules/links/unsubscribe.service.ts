@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { controlDb, tenantDb } from "../../db/shards";
+import type { ShardDb } from "../../db/client";
+import { tenantDb } from "../../db/shards";
 import { assertTenantWritable } from "../../db/tenant-fence";
 import { brands, consentRecords, contacts, type ConsentChannel } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
@@ -45,8 +46,8 @@ export const maskPhone = (phone: string) => `${"*".repeat(Math.max(0, phone.leng
 const noLongerActive = () => new ApiError("NOT_FOUND", "This link is no longer active");
 
 /** The tenant-scoped context an unsubscribe acts in: the system actor "unsubscribe", the request's ip and agent. */
-const actingContext = (ctx: PublicContext, claims: UnsubscribeClaims, meta: RequestMeta, db: PublicContext["db"]): ServiceContext => ({
-  db, env: ctx.env, defer: ctx.defer, tenantId: claims.tenantId, meta, actor: { type: "system", name: "unsubscribe" },
+const actingContext = (ctx: PublicContext, claims: UnsubscribeClaims, meta: RequestMeta, db: ShardDb): ServiceContext => ({
+  db, control: ctx.control, env: ctx.env, defer: ctx.defer, tenantId: claims.tenantId, meta, actor: { type: "system", name: "unsubscribe" },
 });
 
 async function load(ctx: PublicContext, token: string) {
@@ -54,9 +55,9 @@ async function load(ctx: PublicContext, token: string) {
   if (!claims || !CHANNELS.has(claims.channel)) throw new ApiError("NOT_FOUND", "Link not found");
   // a custom hostname serves only its own tenants' links
   await ctx.admit(claims.tenantId);
-  // from here on the tenant's shard (white-label rows: the control plane)
-  const control = controlDb(ctx.env);
-  ctx = { ...ctx, db: await tenantDb(ctx.env, claims.tenantId) };
+  // the tenant's rows on its shard (white-label rows: the control plane)
+  const control = ctx.control;
+  const db = await tenantDb(ctx.env, claims.tenantId);
   const channel = claims.channel as ConsentChannel;
   // the brand of the solicitation's location, else the tenant's oldest brand
   const brandId = sql`coalesce(
@@ -64,10 +65,10 @@ async function load(ctx: PublicContext, token: string) {
     (select b2.id from brands b2 where b2.tenant_id = ${claims.tenantId} order by b2.created_at, b2.id limit 1))`;
   const wl = await tenantWhiteLabel(control, claims.tenantId);
   if (!wl) throw new ApiError("NOT_FOUND", "Link not found");
-  const [contactRows, brandRows, latestRows] = await ctx.db.batch([
-    ctx.db.select().from(contacts).where(and(eq(contacts.id, claims.contactId), eq(contacts.tenantId, claims.tenantId))),
-    ctx.db.select({ name: brands.name, logoUrl: brands.logoUrl }).from(brands).where(and(eq(brands.tenantId, claims.tenantId), sql`${brands.id} = ${brandId}`)),
-    ctx.db
+  const [contactRows, brandRows, latestRows] = await db.batch([
+    db.select().from(contacts).where(and(eq(contacts.id, claims.contactId), eq(contacts.tenantId, claims.tenantId))),
+    db.select({ name: brands.name, logoUrl: brands.logoUrl }).from(brands).where(and(eq(brands.tenantId, claims.tenantId), sql`${brands.id} = ${brandId}`)),
+    db
       .select({ status: consentRecords.status, source: consentRecords.source, createdAt: consentRecords.createdAt })
       .from(consentRecords)
       .where(and(eq(consentRecords.contactId, claims.contactId), eq(consentRecords.tenantId, claims.tenantId), eq(consentRecords.channel, channel)))
@@ -77,7 +78,7 @@ async function load(ctx: PublicContext, token: string) {
   const contact = contactRows[0];
   // an erased contact has nothing left to unsubscribe: the link is dead
   if (!contact || contact.anonymizedAt) throw noLongerActive();
-  return { claims, channel, contact, brand: brandRows[0] ?? { name: "", logoUrl: null }, latest: latestRows[0] ?? null, whiteLabel: wl.brand, db: ctx.db };
+  return { claims, channel, contact, brand: brandRows[0] ?? { name: "", logoUrl: null }, latest: latestRows[0] ?? null, whiteLabel: wl.brand, db };
 }
 
 type Loaded = Awaited<ReturnType<typeof load>>;

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import type { Env } from "../../env";
 import { decryptSecret, encryptSecret } from "../../lib/crypto";
 import { forbidden } from "../../lib/errors";
@@ -17,7 +17,7 @@ import type { SessionIdentity } from "./identity";
  * `requestedTenant` is the x-tenant-id header, used only by session JWTs (API keys and OAuth
  * grants carry their tenant).
  */
-export async function identify(token: string, requestedTenant: string | null, env: Env, db: Db): Promise<SessionIdentity | null> {
+export async function identify(token: string, requestedTenant: string | null, env: Env, db: ControlDb): Promise<SessionIdentity | null> {
   if (looksLikeOAuthToken(token)) {
     const viaOAuth = await identifyOAuth(token, env, db);
     if (viaOAuth) return viaOAuth;
@@ -43,7 +43,7 @@ export async function identify(token: string, requestedTenant: string | null, en
   return { credential: "session_jwt", tenantId, userId: principal.userId, scopes, agencySession: false, platformAdmin: isPlatformAdmin(principal) };
 }
 
-async function identifyOAuth(token: string, env: Env, db: Db): Promise<SessionIdentity | null> {
+async function identifyOAuth(token: string, env: Env, db: ControlDb): Promise<SessionIdentity | null> {
   const validated = await (await authServer(env)).validateToken<GrantProps>(mcpResourceUrl(env), token, env);
   if (!validated) return null;
   const { tenantId, agencySession } = validated.props;

@@ -179,7 +179,7 @@ async function initialize(c: C, messages: JSONRPCMessage[], requested: string, l
 
 async function identifyOrForbidden(c: C, token: string): Promise<SessionIdentity | null | Response> {
   try {
-    return await identify(token, c.req.header("x-tenant-id")?.trim() || null, c.env, c.var.db);
+    return await identify(token, c.req.header("x-tenant-id")?.trim() || null, c.env, c.var.control);
   } catch (e) {
     if (e instanceof ApiError && e.code === "FORBIDDEN") return fail("FORBIDDEN", e.message);
     throw e;
@@ -204,7 +204,7 @@ async function recheck(
   const token = presented ?? stored;
   let identity: SessionIdentity | null;
   try {
-    identity = await identify(token, session.identity.tenantId, c.env, c.var.db);
+    identity = await identify(token, session.identity.tenantId, c.env, c.var.control);
   } catch (e) {
     if (e instanceof ApiError && e.code === "FORBIDDEN") return null;
     throw e;
@@ -251,7 +251,7 @@ async function auditThrottled(c: C, identity: SessionIdentity, sessionId: string
 
 const callEnv = (c: C, s: { sessionId: string; identity: SessionIdentity; limits: McpLimits }): CallEnv => ({
   env: c.env,
-  db: c.var.db,
+  control: c.var.control,
   identity: s.identity,
   sessionId: s.sessionId,
   meta: requestMeta(c),

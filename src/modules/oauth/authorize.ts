@@ -3,7 +3,7 @@ import { asc, eq, inArray, or } from "drizzle-orm";
 import type { Context } from "hono";
 import { SignJWT, jwtVerify } from "jose";
 import type { AppEnv } from "../../app-env";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { tenants } from "../../db/schema";
 import type { Env } from "../../env";
 import { deriveKey, MAX_PASSWORD_BYTES, sha256Hex } from "../../lib/crypto";
@@ -57,7 +57,7 @@ async function verifyTicket(env: Env, ticket: string, handle: string): Promise<s
 }
 
 /** The tenants a user may connect an app for; agency admins see their agencies' tenants. */
-export async function tenantChoices(db: Db, p: UserPrincipal): Promise<TenantChoice[]> {
+export async function tenantChoices(db: ControlDb, p: UserPrincipal): Promise<TenantChoice[]> {
   const direct = p.roles.filter((r) => r.scopeType === "tenant").map((r) => r.scopeId);
   const agencies = administeredAgencies(p);
   const platform = isPlatformAdmin(p);
@@ -75,7 +75,7 @@ export async function tenantChoices(db: Db, p: UserPrincipal): Promise<TenantCho
 }
 
 /** The white label of the host the page is served on: a custom hostname's owner, else the platform's. */
-const brandOf = (c: C) => hostBrand(c.var.db, c.var.customHost);
+const brandOf = (c: C) => hostBrand(c.var.control, c.var.customHost);
 
 /**
  * After sign-in the consent step knows the user: when every tenant they may connect belongs to one
@@ -84,8 +84,8 @@ const brandOf = (c: C) => hostBrand(c.var.db, c.var.customHost);
 async function brandForChoices(c: C, choices: TenantChoice[]) {
   const agencyIds = new Set(choices.map((t) => t.agencyId));
   if (agencyIds.size !== 1) return brandOf(c);
-  if (choices.length === 1) return (await tenantWhiteLabel(c.var.db, choices[0]!.id))?.brand ?? brandOf(c);
-  return agencyBrand(c.var.db, choices[0]!.agencyId);
+  if (choices.length === 1) return (await tenantWhiteLabel(c.var.control, choices[0]!.id))?.brand ?? brandOf(c);
+  return agencyBrand(c.var.control, choices[0]!.agencyId);
 }
 
 /**
@@ -171,7 +171,7 @@ async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: s
   let userId: string;
   try {
     // the same login as POST /auth/login, with its per-email and per-IP throttling
-    userId = (await login(c.var.db, c.env, requestMeta(c).ip, email, password)).user.id;
+    userId = (await login(c.var.control, c.env, requestMeta(c).ip, email, password)).user.id;
   } catch (e) {
     if (e instanceof ApiError && e.code === "UNAUTHENTICATED") return html(signInPage(details, handle, "Invalid email or password.", await brandOf(c)), 401);
     if (e instanceof ApiError && e.code === "RATE_LIMITED") {
@@ -179,8 +179,8 @@ async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: s
     }
     throw e;
   }
-  const principal = await loadUserPrincipal(c.var.db, userId);
-  const choices = principal ? await tenantChoices(c.var.db, principal) : [];
+  const principal = await loadUserPrincipal(c.var.control, userId);
+  const choices = principal ? await tenantChoices(c.var.control, principal) : [];
   if (!principal || choices.length === 0) return html(signInPage(details, handle, "This account has no tenant to connect.", await brandOf(c)), 403);
   const ticket = await signTicket(c.env, userId, handle);
   const options = await consentOptions(oauth, request, userId);
@@ -195,8 +195,8 @@ async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: 
       const denied = await oauth.denyConsent(c.req.raw, handle);
       return new Response(null, { status: 302, headers: denied.headers });
     }
-    const principal = await loadUserPrincipal(c.var.db, userId);
-    const tenant = await findTenantRef(c.var.db, field("tenant"));
+    const principal = await loadUserPrincipal(c.var.control, userId);
+    const tenant = await findTenantRef(c.var.control, field("tenant"));
     const scopes = [...new Set(form.getAll("scope").map(String).filter(isScope))];
     const agencySession = field("agency") === "on";
     const problem = !principal || !tenant || !resolveTenantAccess(principal, tenant)
@@ -208,7 +208,7 @@ async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: 
           : null;
     if (problem) {
       const details = await oauth.describeConsent(request);
-      const choices = principal ? await tenantChoices(c.var.db, principal) : [];
+      const choices = principal ? await tenantChoices(c.var.control, principal) : [];
       const options = await consentOptions(oauth, request, userId);
       return html(consentPage(details, { handle, ticket: field("ticket"), email: principal?.email ?? "", tenants: choices, ...options, error: problem }, await brandForChoices(c, choices)), 400);
     }
@@ -218,7 +218,7 @@ async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: 
     const allScopes = [...new Set([...priorScopes, ...scopes])];
     const approved = await oauth.approveConsent(c.req.raw, handle, { scope: allScopes });
     const details = await oauth.describeConsent(approved.request);
-    const named = await c.var.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenant!.id)).get();
+    const named = await c.var.control.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenant!.id)).get();
     const tenantName = named?.name ?? tenant!.id;
     const props: GrantProps = { tenantId: tenant!.id, agencySession };
     const metadata: GrantMetadata = { ...props, clientName: details.clientName, tenantName };

@@ -1,8 +1,8 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { recommendationRuns, tenants } from "../../db/schema";
 import type { Env } from "../../env";
-import type { Sweep } from "../../background/cron";
+import type { ShardSweep } from "../../background/shards";
 import { nowIso } from "../../lib/time";
 import { dayOf } from "../analytics/dates";
 import { systemContext } from "../../lib/system-context";
@@ -16,8 +16,7 @@ export const TENANTS_PER_RUN = 10;
  * Runs the rules once a day for every active tenant, TENANTS_PER_RUN at a time: the daily cron
  * starts, the 5-minute cron continues until every tenant has today's run.
  */
-export async function recommendationSweep(env: Env, now: Date): Promise<number> {
-  const db = createDb(env.DB);
+export async function recommendationSweep(env: Env, db: ShardDb, now: Date): Promise<number> {
   const day = dayOf(now);
   const due = await db
     .select({ id: tenants.id })
@@ -41,12 +40,12 @@ export async function recommendationSweep(env: Env, now: Date): Promise<number> 
 }
 
 /** Snoozed recommendations whose snoozedUntil has passed go back to pending (audited as the system). */
-export async function wakeSnoozed(env: Env, now: Date): Promise<number> {
-  const due = await dueSnoozed({ db: createDb(env.DB) }, now);
+export async function wakeSnoozed(env: Env, db: ShardDb, now: Date): Promise<number> {
+  const due = await dueSnoozed({ db }, now);
   for (const r of due) await wakeRecommendation(await systemContext(env, r.tenantId, "recommendation-wake"), r.id);
   return due.length;
 }
 
 /** Runs on both crons: the daily one starts the day's runs, the 5-minute one continues them. */
-export const recommendationRulesSweep: Sweep = { name: "recommendation-rules", run: async (env, now) => void (await recommendationSweep(env, now)) };
-export const recommendationWakeSweep: Sweep = { name: "recommendation-wake", run: async (env, now) => void (await wakeSnoozed(env, now)) };
+export const recommendationRulesSweep: ShardSweep = { name: "recommendation-rules", run: async (env, shard, now) => void (await recommendationSweep(env, shard, now)) };
+export const recommendationWakeSweep: ShardSweep = { name: "recommendation-wake", run: async (env, shard, now) => void (await wakeSnoozed(env, shard, now)) };

@@ -1,8 +1,8 @@
 import { and, eq, notExists, sql } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { locations, reputationScores } from "../../db/schema";
 import type { Env } from "../../env";
-import type { Sweep } from "../../background/cron";
+import type { ShardSweep } from "../../background/shards";
 import { dayOf } from "../analytics/dates";
 import { systemContext } from "../../lib/system-context";
 import { computeScore } from "./service";
@@ -15,8 +15,7 @@ export const SCORE_BATCH = 100;
  * cron starts the day's work and the 5-minute cron continues it until every location is done
  * (then each run is a single query that finds nothing).
  */
-export async function scoreSweep(env: Env, now: Date): Promise<number> {
-  const db = createDb(env.DB);
+export async function scoreSweep(env: Env, db: ShardDb, now: Date): Promise<number> {
   const day = dayOf(now);
   const due = await db
     .select({ id: locations.id, tenantId: locations.tenantId })
@@ -38,4 +37,4 @@ export async function scoreSweep(env: Env, now: Date): Promise<number> {
 }
 
 /** Runs on both crons: the daily one starts the day's scores, the 5-minute one continues them. */
-export const reputationScoresSweep: Sweep = { name: "reputation-scores", run: async (env, now) => void (await scoreSweep(env, now)) };
+export const reputationScoresSweep: ShardSweep = { name: "reputation-scores", run: async (env, shard, now) => void (await scoreSweep(env, shard, now)) };

@@ -38,7 +38,7 @@ export const publicReviewLinkRoutes = createRouter()
       c.header("referrer-policy", "no-referrer");
       return c.redirect(url, 302);
     } catch (err) {
-      if (err instanceof ApiError && err.code === "NOT_FOUND" && wantsHtml(c.req.header("accept"))) return c.body(inactiveLinkPage(await hostBrand(c.var.db, c.var.customHost)), 404, PAGE_HEADERS) as never;
+      if (err instanceof ApiError && err.code === "NOT_FOUND" && wantsHtml(c.req.header("accept"))) return c.body(inactiveLinkPage(await hostBrand(c.var.control, c.var.customHost)), 404, PAGE_HEADERS) as never;
       throw err;
     }
   })

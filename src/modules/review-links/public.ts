@@ -1,6 +1,6 @@
 import type { Env } from "../../env";
 import { tenantDb } from "../../db/shards";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { ApiError, notFound } from "../../lib/errors";
 import type { HostGuard } from "../../lib/host-guard";
 import { countedClickId, type Visit } from "../links/clicks";
@@ -12,7 +12,7 @@ import { reviewLinkTarget } from "./resolve";
 import { qrTargetUrl } from "./schemas";
 
 export interface PublicDeps {
-  db: Db;
+  control: ControlDb;
   env: Env;
   defer: (p: Promise<unknown>) => void;
   /** the request's host guard: a custom hostname serves only its own tenants' links (middleware/public-host.ts) */

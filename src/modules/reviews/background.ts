@@ -1,10 +1,9 @@
-import type { Sweep } from "../../background/cron";
-import type { QueueConsumer } from "../../background/queue";
+import type { ShardConsumer, ShardSweep } from "../../background/shards";
 import { escalateOverdue } from "./escalation";
 import { checkPendingReplies } from "./moderation-sweep";
 import { consumeReviewSync, scheduleDueSyncs } from "./sync";
 
-export const reviewSyncConsumer: QueueConsumer = (batch, env) => consumeReviewSync(batch, env);
-export const reviewSyncScheduleSweep: Sweep = { name: "review-sync-schedule", run: (env, now) => scheduleDueSyncs(env, now) };
-export const slaEscalationSweep: Sweep = { name: "sla-escalation", run: (env, now) => escalateOverdue(env, now).then(() => undefined) };
-export const replyModerationSweep: Sweep = { name: "reply-moderation", run: (env, now) => checkPendingReplies(env, now).then(() => undefined) };
+export const reviewSyncConsumer: ShardConsumer = (batch, env, shard) => consumeReviewSync(batch, env, shard);
+export const reviewSyncScheduleSweep: ShardSweep = { name: "review-sync-schedule", run: (env, shard, now) => scheduleDueSyncs(env, shard, now) };
+export const slaEscalationSweep: ShardSweep = { name: "sla-escalation", run: (env, shard, now) => escalateOverdue(env, shard, now).then(() => undefined) };
+export const replyModerationSweep: ShardSweep = { name: "reply-moderation", run: (env, shard, now) => checkPendingReplies(env, shard, now).then(() => undefined) };

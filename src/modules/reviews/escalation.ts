@@ -1,7 +1,7 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { controlDb } from "../../db/shards";
 import type { BatchItem } from "drizzle-orm/batch";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { domainEvents, inboxItems, locations, reviews, roleAssignments, slaRules, users } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -35,8 +35,7 @@ interface Candidate {
  * conditional on escalatedAt being null, the event id is derived from the item, and emails go only
  * for items this run marked.
  */
-export async function escalateOverdue(env: Env, now: Date): Promise<{ escalated: number }> {
-  const db = createDb(env.DB);
+export async function escalateOverdue(env: Env, db: ShardDb, now: Date): Promise<{ escalated: number }> {
   const rules = await db.select().from(slaRules).where(eq(slaRules.isActive, true)).orderBy(sql`random()`).limit(RULES_PER_SWEEP);
   let escalated = 0;
   for (const rule of rules) escalated += await escalateRule(env, rule, now);
@@ -94,7 +93,6 @@ async function escalateRule(env: Env, rule: SlaRuleRow, now: Date): Promise<numb
 }
 
 async function emailEscalation(env: Env, rule: SlaRuleRow, items: Candidate[]) {
-  const db = createDb(env.DB);
   // users and grants are control-plane rows (docs/scaling.md)
   const recipients = await controlDb(env)
     .selectDistinct({ email: users.email })

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, lt, or } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { reviewResponses } from "../../db/schema";
 import type { Env } from "../../env";
 import { systemContext } from "../../lib/system-context";
@@ -14,15 +14,15 @@ export const RECHECK_MINUTES = 10;
 export const PENDING_PER_RUN = 50;
 
 /**
- * Sweep (CRONS.frequent, per shard): replies Google holds for moderation (providerState pending,
+ * Sweep (CRONS.frequent, per shard: `db` is the shard): replies Google holds for moderation (providerState pending,
  * not read for RECHECK_MINUTES) are read back with reviews.get, through the shared quota, and the
  * verdict moves the response (reply-outcome.ts). An incremental sync may not see the verdict (it
  * stops at reviews older than the last sync), so this is what makes a pending reply end.
  * Quota used up: the run stops and the rest waits for the next one.
  */
-export async function checkPendingReplies(env: Env, now: Date, deps: { fetch: FetchFn; now?: () => number } = { fetch: (...a) => fetch(...a) }) {
+export async function checkPendingReplies(env: Env, db: ShardDb, now: Date, deps: { fetch: FetchFn; now?: () => number } = { fetch: (...a) => fetch(...a) }) {
   const cutoff = new Date(now.getTime() - RECHECK_MINUTES * 60_000).toISOString();
-  const pending = await createDb(env.DB).select().from(reviewResponses)
+  const pending = await db.select().from(reviewResponses)
     .where(and(eq(reviewResponses.providerState, "pending"), or(isNull(reviewResponses.providerCheckedAt), lt(reviewResponses.providerCheckedAt, cutoff))))
     .orderBy(asc(reviewResponses.providerCheckedAt))
     .limit(PENDING_PER_RUN);

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { integrations } from "../../db/schema";
-import { createDb, type Db } from "../../db/client";
+import type { Db, ShardDb } from "../../db/client";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { backoffSeconds } from "../../lib/backoff";
@@ -83,8 +83,7 @@ export async function requestSync(ctx: ServiceContext, input: { locationId?: str
 }
 
 /** Cron: queue every enabled connection not queued within the interval. */
-export async function scheduleDueSyncs(env: Env, now: Date) {
-  const db = createDb(env.DB);
+export async function scheduleDueSyncs(env: Env, db: ShardDb, now: Date) {
   const cutoff = new Date(now.getTime() - SYNC_INTERVAL_MINUTES * 60_000).toISOString();
   const dayAgo = new Date(now.getTime() - 24 * 3600_000).toISOString();
   const due = await db
@@ -219,7 +218,7 @@ async function recordResult(db: Db, row: IntegrationRow, set: Partial<Pick<Integ
  * A 429 retries the message after Retry-After (else backoff); 5xx and network errors retry with
  * backoff; other site errors (bad token, unknown business) are recorded and the message is dropped.
  */
-export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, deps: SyncDeps = { fetch: (...a) => fetch(...a) }) {
+export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, db: ShardDb, deps: SyncDeps = { fetch: (...a) => fetch(...a) }) {
   for (const message of batch.messages) {
     const job = message.body;
     if (!isJob(job)) {
@@ -227,8 +226,7 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
       message.ack();
       continue;
     }
-    // env.DB is the tenant's shard here (the wiring splits batches by shard: byTenantShard)
-    const db = createDb(env.DB);
+    // `db` is the tenant's shard (the wiring splits batches by shard: byTenantShard)
     const row = await db.select().from(integrations).where(and(eq(integrations.id, job.integrationId), eq(integrations.tenantId, job.tenantId))).get();
     if (!row || !row.isEnabled || !row.locationId) {
       message.ack();

@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { sequenceEnrollments, sequenceSteps, solicitations } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { inJson } from "../../lib/sql";
-import type { Sweep } from "../../background/cron";
+import type { ShardSweep } from "../../background/shards";
 import type { EventHandler } from "../../background/events";
 import { systemContext } from "../../lib/system-context";
 import { enrollInSequence, stopEnrollments } from "./service";
@@ -24,10 +24,9 @@ const HANDLED = new Set(["solicitation.sent", "solicitation.converted", "feedbac
  * One read per batch: a sent solicitation matters only if its campaign has steps (when the event names it); a conversion or
  * suppression only if its tenant has an active enrollment.
  */
-async function concernsSequences(events: EventEnvelope[], env: Env): Promise<(event: EventEnvelope) => boolean> {
+async function concernsSequences(events: EventEnvelope[], _env: Env, db: ShardDb): Promise<(event: EventEnvelope) => boolean> {
   const ours = events.filter((e) => HANDLED.has(e.type));
   if (!ours.length) return () => false;
-  const db = createDb(env.DB);
   const campaignIds = [...new Set(ours.map((e) => e.data.campaignId).filter((id): id is string => typeof id === "string"))];
   const tenants = [...new Set(ours.map((e) => e.tenantId))];
   const [stepped, enrolled] = await db.batch([
@@ -83,7 +82,7 @@ export const sequencesHandler: EventHandler = {
 };
 
 /** The drip sweep, creating each due step's solicitation with `create` (the sending module's). */
-export const sequenceStepsSweep = (create: SolicitationCreator): Sweep => ({
+export const sequenceStepsSweep = (create: SolicitationCreator): ShardSweep => ({
   name: "sequence-steps",
-  run: (env, now) => runSequenceSweep(env, now, create).then(() => undefined),
+  run: (env, shard, now) => runSequenceSweep(env, shard, now, create).then(() => undefined),
 });

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { sequenceEnrollments, sequenceStepRuns, type MessageChannel } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -157,8 +157,7 @@ async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string
  * run; each gets its next step created at most once (see claim), or is stopped or completed.
  * Returns how many due enrollments it looked at.
  */
-export async function runSequenceSweep(env: Env, now: Date, create: SolicitationCreator): Promise<number> {
-  const db = createDb(env.DB);
+export async function runSequenceSweep(env: Env, db: ShardDb, now: Date, create: SolicitationCreator): Promise<number> {
   const stepsCache = new Map<string, StepDef[]>();
   let after: { dueAt: string; id: string } | null = null;
   let handled = 0;

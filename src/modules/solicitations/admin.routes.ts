@@ -18,9 +18,9 @@ const list = createRoute({
 export const sendingAdminRoutes = createRouter().openapi(list, async (c) => {
   const { queue, limit } = c.req.valid("query");
   const where = and(queue ? eq(deadLetters.queue, queue) : undefined);
-  const [data, total] = await c.var.db.batch([
-    c.var.db.select().from(deadLetters).where(where).orderBy(desc(deadLetters.createdAt), desc(deadLetters.id)).limit(limit),
-    c.var.db.select({ n: count() }).from(deadLetters).where(where),
+  const [data, total] = await c.var.control.batch([
+    c.var.control.select().from(deadLetters).where(where).orderBy(desc(deadLetters.createdAt), desc(deadLetters.id)).limit(limit),
+    c.var.control.select({ n: count() }).from(deadLetters).where(where),
   ]);
   return c.json({ data, total: total[0]?.n ?? 0 }, 200);
 });

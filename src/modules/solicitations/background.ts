@@ -1,10 +1,8 @@
-import { createDb } from "../../db/client";
-import type { Sweep } from "../../background/cron";
-import type { QueueConsumer } from "../../background/queue";
+import type { ShardConsumer, ShardSweep } from "../../background/shards";
 import { deliverSends } from "./delivery";
 import { purgeExpiredIdempotencyKeys } from "./idempotency";
 import { sweepStalePending } from "./stale";
 
-export const sendsConsumer: QueueConsumer = (batch, env, ctx) => deliverSends(batch, env, ctx);
-export const stalePendingSweep: Sweep = { name: "solicitations-stale-pending", run: (env, now) => sweepStalePending(env, now).then(() => undefined) };
-export const idempotencyKeysPurgeSweep: Sweep = { name: "idempotency-keys-purge", run: (env, now) => purgeExpiredIdempotencyKeys(createDb(env.DB), now).then(() => undefined) };
+export const sendsConsumer: ShardConsumer = (batch, env, shard, ctx) => deliverSends(batch, env, shard, ctx);
+export const stalePendingSweep: ShardSweep = { name: "solicitations-stale-pending", run: (env, shard, now) => sweepStalePending(env, shard, now).then(() => undefined) };
+export const idempotencyKeysPurgeSweep: ShardSweep = { name: "idempotency-keys-purge", run: (_env, shard, now) => purgeExpiredIdempotencyKeys(shard, now).then(() => undefined) };

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../db/client";
+import type { ControlDb, ShardDb } from "../../db/client";
 import {
   brands, campaigns, campaignTemplateBindings, complianceConfigs, consentRecords, contacts, experiments, locations, locationVariables, sendRecords, solicitations,
   templates, tenants,
@@ -43,7 +43,7 @@ const group = <T, K>(rows: T[], key: (r: T) => K) => {
  * labels are control-plane rows (docs/scaling.md): read from `control` (isolate-cached) beside the
  * first round trip for the tenants the messages name, afterwards only for a tenant they did not.
  */
-export async function loadDeliveryData(db: Db, ids: string[], control: Db, tenantIds: string[]): Promise<DeliveryData> {
+export async function loadDeliveryData(db: ShardDb, ids: string[], control: ControlDb, tenantIds: string[]): Promise<DeliveryData> {
   const of = (column: SQLiteColumn) => sql`(select ${column} from ${solicitations} where ${inJson(solicitations.id, ids)})`;
   const named = tenantIds.length ? tenantWhiteLabels(control, tenantIds) : Promise.resolve(new Map<string, TenantWhiteLabel>());
   const [sRows, cRows, lRows, tRows, claimRows, eRows, campRows, bRows, vRows, consentRows, complianceRows] = await db.batch([

@@ -1,7 +1,7 @@
 import { causeOf } from "./cause";
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { createDb, type Db } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { controlDb } from "../../db/shards";
 import { contacts, sendRecords, solicitations, type MessageChannel } from "../../db/schema";
 import { COMPLIANCE_DEFAULTS } from "../compliance/schemas";
@@ -75,8 +75,7 @@ const addressOf = (c: { email: string | null; phone: string | null }, channel: M
  * a redelivered or duplicate message finds the claim and never sends again); call the provider;
  * record SENT, or retry a transient error with backoff, or record FAILED.
  */
-export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec: Pick<ExecutionContext, "waitUntil">, deps: DeliveryDeps = {}): Promise<void> {
-  const db = createDb(env.DB);
+export async function deliverSends(batch: MessageBatch<unknown>, env: Env, db: ShardDb, exec: Pick<ExecutionContext, "waitUntil">, deps: DeliveryDeps = {}): Promise<void> {
   const now = deps.now?.() ?? new Date();
   const ids = [...new Set(batch.messages.map((m) => (m.body as SendMessage)?.solicitationId).filter((id): id is string => typeof id === "string"))];
   const tenantIds = [...new Set(batch.messages.map((m) => (m.body as SendMessage)?.tenantId).filter((t): t is string => typeof t === "string"))];
@@ -207,7 +206,7 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, exec:
 }
 
 /** One statement for all receipts, tried twice; false when it could not be written (the caller folds it into its batch). */
-async function recordReceipts(db: Db, receipts: Receipt[]): Promise<boolean> {
+async function recordReceipts(db: ShardDb, receipts: Receipt[]): Promise<boolean> {
   if (!receipts.length) return true;
   const statement = sql`update ${sendRecords} set provider = json_extract(value, '$.provider'), provider_message_id = json_extract(value, '$.providerMessageId')
     from json_each(${JSON.stringify(receipts)}) where ${sendRecords.solicitationId} = json_extract(value, '$.solicitationId')`;
@@ -223,7 +222,7 @@ async function recordReceipts(db: Db, receipts: Receipt[]): Promise<boolean> {
 }
 
 /** Inserts the claims that do not exist yet; returns the ids this call claimed. */
-async function claimSends(db: Db, claims: { id: string; provider: string }[], now: string): Promise<Set<string>> {
+async function claimSends(db: ShardDb, claims: { id: string; provider: string }[], now: string): Promise<Set<string>> {
   if (!claims.length) return new Set();
   // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT
   const rows = await db
@@ -234,7 +233,7 @@ async function claimSends(db: Db, claims: { id: string; provider: string }[], no
   return new Set(rows.map((r) => r.id));
 }
 
-async function sendOne(db: Db, s: Solicitation, message: OutgoingMessage, provider: MessageProvider, attempt: number, now: Date): Promise<Outcome> {
+async function sendOne(db: ShardDb, s: Solicitation, message: OutgoingMessage, provider: MessageProvider, attempt: number, now: Date): Promise<Outcome> {
   let sent: Outcome;
   try {
     const receipt = await provider.send(message);
@@ -253,7 +252,7 @@ const withoutReceipt = (o: Outcome): Outcome => (o.kind === "write" ? { ...o, re
  * the batch cannot leave a refused message looking like one whose outcome is unknown. Anything
  * else waits for the batch's one write. Should this write fail, the outcome goes with the batch.
  */
-async function settleNow(db: Db, env: Env, defer: (p: Promise<unknown>) => void, o: Outcome): Promise<Outcome> {
+async function settleNow(db: ShardDb, env: Env, defer: (p: Promise<unknown>) => void, o: Outcome): Promise<Outcome> {
   if (o.kind !== "write" || o.receipt || !o.failed) return o;
   try {
     await commit({ db, env, defer }, o.statements, o.events);
@@ -265,7 +264,7 @@ async function settleNow(db: Db, env: Env, defer: (p: Promise<unknown>) => void,
 }
 
 /** A provider refused or failed: retry a transient error with backoff (attempts left), else FAILED. */
-async function unsentOutcome(db: Db, s: Solicitation, provider: MessageProvider, e: unknown, attempt: number, now: Date): Promise<Outcome> {
+async function unsentOutcome(db: ShardDb, s: Solicitation, provider: MessageProvider, e: unknown, attempt: number, now: Date): Promise<Outcome> {
   const reason = `${provider.name}: ${e instanceof Error ? e.message : String(e)}`.slice(0, 1000);
   const transient = !(e instanceof ProviderError) || e.retryable;
   if (transient && attempt < MAX_SEND_ATTEMPTS) {
@@ -285,7 +284,7 @@ async function unsentOutcome(db: Db, s: Solicitation, provider: MessageProvider,
   return failedOutcome(db, { db, tenantId: s.tenantId }, s, transient ? `${reason} (after ${attempt} attempts)` : reason, nowIso(now));
 }
 
-function sentOutcome(db: Db, ctx: { db: Db; tenantId: string }, s: Solicitation, provider: string, providerMessageId: string, at: string, recordClaim: boolean): Outcome {
+function sentOutcome(db: ShardDb, ctx: { db: ShardDb; tenantId: string }, s: Solicitation, provider: string, providerMessageId: string, at: string, recordClaim: boolean): Outcome {
   return {
     kind: "write",
     statements: [
@@ -298,7 +297,7 @@ function sentOutcome(db: Db, ctx: { db: Db; tenantId: string }, s: Solicitation,
   };
 }
 
-function failedOutcome(db: Db, ctx: { db: Db; tenantId: string }, s: Solicitation, reason: string, at: string): Outcome {
+function failedOutcome(db: ShardDb, ctx: { db: ShardDb; tenantId: string }, s: Solicitation, reason: string, at: string): Outcome {
   return {
     kind: "write",
     failed: true,

@@ -1,5 +1,5 @@
 import { and, eq, gte, isNull, lt, sql } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { sendRecords, solicitations } from "../../db/schema";
 import type { Env } from "../../env";
 import { commit } from "../../lib/commit";
@@ -28,8 +28,7 @@ const FAIL_LIMIT = 90;
  * claim left by a dead consumer) to SENT, or SENT with an unknown outcome (reconcile.ts), never
  * resent; and fail those still PENDING a day later that never reached a provider.
  */
-export async function sweepStalePending(env: Env, now: Date): Promise<{ requeued: number; failed: number; reconciled: number; outcomeUnknown: number; resent: number }> {
-  const db = createDb(env.DB);
+export async function sweepStalePending(env: Env, db: ShardDb, now: Date): Promise<{ requeued: number; failed: number; reconciled: number; outcomeUnknown: number; resent: number }> {
   const requeueBefore = nowIso(new Date(now.getTime() - REQUEUE_AFTER_MS));
   const giveUpBefore = nowIso(new Date(now.getTime() - GIVE_UP_AFTER_MS));
   const [lost, expired] = await db.batch([

@@ -5,7 +5,7 @@ import { ApiError, notFound } from "../../lib/errors";
 import { createRouter, errors, json } from "../../lib/openapi";
 import { handleProviderWebhook } from "../../providers/messaging/webhooks/handle";
 import { loadWebhookKeys, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../providers/messaging/webhooks/keys";
-import { applyWebhook } from "./webhooks";
+import { applyProviderWebhook } from "./webhooks";
 import { applyTemplateUpdates } from "../messaging-settings/whatsapp-templates";
 
 const tags = ["Webhooks"];
@@ -51,12 +51,12 @@ const isProvider = (p: string): p is WebhookProvider => (WEBHOOK_PROVIDERS as re
 async function handle(c: Context<AppEnv>, name: string, tenant: string | undefined) {
   if (!isProvider(name)) throw notFound("Webhook provider");
   const provider = name;
-  const keys = await loadWebhookKeys(c.var.db, c.env, provider, tenant ?? null);
+  const keys = await loadWebhookKeys(c.env, provider, tenant ?? null);
   const outcome = await handleProviderWebhook(provider, c.req.raw, keys);
   if (!outcome.verified) throw rejected();
   if (outcome.reply) return new Response(outcome.reply.body, { status: outcome.reply.status, headers: { "content-type": outcome.reply.contentType } });
   const defer = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
-  const result = await applyWebhook(c.var.db, c.env, defer, outcome, tenant ?? null);
+  const result = await applyProviderWebhook(c.env, defer, outcome, tenant ?? null);
   if (!outcome.templates) return c.json(result, 200);
   // Meta's template webhooks (message_template_status_update, template_category_update) arrive on the same URL
   return c.json({ ...result, templatesUpdated: await applyTemplateUpdates(c.env, defer, tenant ?? null, outcome.templates) }, 200);

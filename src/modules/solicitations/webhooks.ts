@@ -1,7 +1,8 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../db/client";
+import type { ShardDb } from "../../db/client";
+import { allShards, tenantDb } from "../../db/shards";
 import { consentRecords, contacts, sendRecords, solicitations, type SolicitationStatus } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -29,7 +30,7 @@ interface Writes {
   events: PendingEvent[];
 }
 
-const auditSource = (db: Db, provider: string) => ({ db, actor: { type: "system" as const, name: `webhook:${provider}` }, meta: SYSTEM_META });
+const auditSource = (db: ShardDb, provider: string) => ({ db, actor: { type: "system" as const, name: `webhook:${provider}` }, meta: SYSTEM_META });
 
 const STATUS_AFTER: Record<SolicitationMove, SolicitationStatus> = {
   delivered: "DELIVERED", complained: "DELIVERED", bounced: "BOUNCED", failed: "FAILED", send: "SENT", failSend: "FAILED", blockAtSend: "BLOCKED",
@@ -51,7 +52,7 @@ const fromChanges = (json: string, field: string, column: SQLiteColumn) =>
  * Set-based writes: one UPDATE per (from, to) pair whatever the number of reports (a SendGrid POST
  * can carry hundreds), each conditional on the state the reports were judged against.
  */
-function changeStatements(db: Db, changes: Change[]): BatchItem<"sqlite">[] {
+function changeStatements(db: ShardDb, changes: Change[]): BatchItem<"sqlite">[] {
   const groups = new Map<string, Change[]>();
   for (const c of changes) groups.set(`${c.from}>${c.to}`, [...(groups.get(`${c.from}>${c.to}`) ?? []), c]);
   const now = nowIso();
@@ -75,7 +76,7 @@ function changeStatements(db: Db, changes: Change[]): BatchItem<"sqlite">[] {
  * the state table does not allow (a duplicate, or out of order) changes nothing. A bounce or a spam
  * complaint suppresses the contact once, audited, with contact.suppressed.
  */
-async function deliveryWrites(db: Db, events: DeliveryEvent[], tenantId: string | null, w: Writes) {
+async function deliveryWrites(db: ShardDb, events: DeliveryEvent[], tenantId: string | null, w: Writes) {
   if (!events.length) return 0;
   const rows = await db
     .select({ s: solicitations, contactSuppressed: sql<number>`${contacts.isSuppressed}`.as("contact_suppressed") })
@@ -134,7 +135,7 @@ async function deliveryWrites(db: Db, events: DeliveryEvent[], tenantId: string 
  * SENT with the provider's message id first (with the one `solicitation.sent`), then the report
  * applies as usual. A solicitation never handed to this provider (no claim) is not touched.
  */
-async function resolveLostAnswers(db: Db, events: DeliveryEvent[], known: Map<string, unknown>, tenantId: string | null, w: Writes) {
+async function resolveLostAnswers(db: ShardDb, events: DeliveryEvent[], known: Map<string, unknown>, tenantId: string | null, w: Writes) {
   const unmatched = new Map<string, DeliveryEvent>();
   for (const e of events) if (e.solicitationId && !known.has(`${e.provider}:${e.providerMessageId}`) && !unmatched.has(e.solicitationId)) unmatched.set(e.solicitationId, e);
   if (!unmatched.size) return [];
@@ -186,7 +187,7 @@ async function resolveLostAnswers(db: Db, events: DeliveryEvent[], known: Map<st
 // where "id" would resolve to the subquery's own table
 const contactsId = sql.raw(`"contacts"."id"`);
 
-async function stopWrites(db: Db, inbound: InboundMessage[], tenantId: string | null, w: Writes) {
+async function stopWrites(db: ShardDb, inbound: InboundMessage[], tenantId: string | null, w: Writes) {
   const stops = inbound.filter((m) => isStopKeyword(m.body));
   let revoked = 0;
   for (const m of stops) {
@@ -217,8 +218,23 @@ async function stopWrites(db: Db, inbound: InboundMessage[], tenantId: string | 
   return revoked;
 }
 
-/** Applies a verified webhook's reports and inbound messages in one D1 batch. */
-export async function applyWebhook(db: Db, env: Env, defer: (p: Promise<unknown>) => void, outcome: Extract<WebhookOutcome, { verified: true }>, tenantId: string | null) {
+/**
+ * Applies a verified webhook's reports and inbound messages: on the shard of the tenant the URL
+ * names, else on every shard (a platform sender's reports and STOPs may concern any tenant), one D1
+ * batch per shard.
+ */
+export async function applyProviderWebhook(env: Env, defer: (p: Promise<unknown>) => void, outcome: Extract<WebhookOutcome, { verified: true }>, tenantId: string | null) {
+  const shards = tenantId ? [await tenantDb(env, tenantId)] : allShards(env).map((s) => s.db);
+  const results = await Promise.all(shards.map((db) => applyWebhook(db, env, defer, outcome, tenantId)));
+  return {
+    received: outcome.events.length + outcome.inbound.length,
+    applied: results.reduce((n, r) => n + r.applied, 0),
+    consentRevoked: results.reduce((n, r) => n + r.consentRevoked, 0),
+  };
+}
+
+/** Applies a verified webhook's reports and inbound messages on one shard, in one D1 batch. */
+export async function applyWebhook(db: ShardDb, env: Env, defer: (p: Promise<unknown>) => void, outcome: Extract<WebhookOutcome, { verified: true }>, tenantId: string | null) {
   const w: Writes = { statements: [], events: [] };
   const applied = await deliveryWrites(db, outcome.events, tenantId, w);
   const revoked = await stopWrites(db, outcome.inbound, tenantId, w);

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { roleAssignments, ssoConfigs } from "../../db/schema";
 
 /**
  * True when the user's home tenant enforces SSO (enabled + enforceSso) and the user is not a
  * platform admin: such users must sign in through their IdP, not with a password.
  */
-export async function passwordLoginBlockedBySso(db: Db, user: { id: string; tenantId: string | null }): Promise<boolean> {
+export async function passwordLoginBlockedBySso(db: ControlDb, user: { id: string; tenantId: string | null }): Promise<boolean> {
   if (!user.tenantId) return false;
   const [config, platformGrant] = await db.batch([
     db.select({ enabled: ssoConfigs.enabled, enforceSso: ssoConfigs.enforceSso }).from(ssoConfigs).where(eq(ssoConfigs.tenantId, user.tenantId)).limit(1),

@@ -1,10 +1,11 @@
 import type { Profile } from "@node-saml/node-saml";
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
+import { tenantDb } from "../../db/shards";
 import { samlAssertions, ssoConfigs, tenants } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
-import { auditDbFor, commitControl } from "../../lib/commit";
+import { commitControl } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, notFound } from "../../lib/errors";
@@ -21,7 +22,8 @@ import { frontendUrl, serviceProviderUrls } from "./urls";
  * A public route's context: no caller yet, the tenant comes from the slug. Its `db` is the control
  * database (SSO settings, SAML requests and assertions, users); audit rows go to the tenant's shard.
  */
-export type PublicContext = Omit<ServiceContext, "tenantId" | "actor">;
+/** Before the tenant is known: the control database only (SSO settings and SAML state are control rows). */
+export type PublicContext = Omit<ServiceContext, "tenantId" | "actor" | "db">;
 
 export interface SamlCallbackForm {
   SAMLResponse: string;
@@ -29,7 +31,7 @@ export interface SamlCallbackForm {
 }
 
 /** An unknown slug and a tenant without enabled SSO are the same 404. */
-async function enabledConfig(db: Db, slug: string): Promise<SsoConfigRow> {
+async function enabledConfig(db: ControlDb, slug: string): Promise<SsoConfigRow> {
   const row = await db
     .select()
     .from(ssoConfigs)
@@ -45,7 +47,7 @@ async function enabledConfig(db: Db, slug: string): Promise<SsoConfigRow> {
  * (issuer, callbackUrl) are honoured; otherwise the defaults. Only an unknown slug is a 404.
  */
 export async function serviceProviderMetadata(ctx: PublicContext, slug: string): Promise<string> {
-  const row = await ctx.db
+  const row = await ctx.control
     .select({ tenantId: tenants.id, config: ssoConfigs })
     .from(tenants)
     .leftJoin(ssoConfigs, eq(ssoConfigs.tenantId, tenants.id))
@@ -54,7 +56,7 @@ export async function serviceProviderMetadata(ctx: PublicContext, slug: string):
   if (!row) throw notFound("Tenant");
   const urls = serviceProviderUrls(ctx.env, slug, row.config);
   const config: SsoConfigRow = row.config ?? unconfigured(row.tenantId, urls.entityId);
-  return (await samlFor({ config, acsUrl: urls.acsUrl, store: new D1RequestStore(ctx.db, row.tenantId) })).generateServiceProviderMetadata(null, null);
+  return (await samlFor({ config, acsUrl: urls.acsUrl, store: new D1RequestStore(ctx.control, row.tenantId) })).generateServiceProviderMetadata(null, null);
 }
 
 /** Enough of a configuration to describe the SP; nothing here is saved or used to sign anyone in. */
@@ -66,10 +68,10 @@ const unconfigured = (tenantId: string, issuer: string): SsoConfigRow => ({
 
 /** Remembers a new AuthnRequest id and returns the IdP URL carrying it (HTTP-Redirect binding). */
 export async function startSignIn(ctx: PublicContext, slug: string): Promise<string> {
-  const config = await enabledConfig(ctx.db, slug);
+  const config = await enabledConfig(ctx.control, slug);
   const { acsUrl } = serviceProviderUrls(ctx.env, slug, config);
   const requestId = `_${randomBytes(20).toString("hex")}`;
-  const saml = await samlFor({ config, acsUrl, store: new D1RequestStore(ctx.db, config.tenantId), requestId });
+  const saml = await samlFor({ config, acsUrl, store: new D1RequestStore(ctx.control, config.tenantId), requestId });
   // RelayState carries the request id back, so the callback can tie the two together
   return saml.getAuthorizeUrlAsync(requestId, undefined, {});
 }
@@ -79,8 +81,9 @@ export async function startSignIn(ctx: PublicContext, slug: string): Promise<str
  * Any refusal is audited with its reason and answered 401 with nothing but that reason.
  */
 export async function completeSignIn(pctx: PublicContext, slug: string, form: SamlCallbackForm): Promise<string> {
-  const config = await enabledConfig(pctx.db, slug);
-  const ctx: ServiceContext = { ...pctx, tenantId: config.tenantId, actor: { type: "system", name: "saml" } };
+  const config = await enabledConfig(pctx.control, slug);
+  // the login's audit rows go to the tenant's shard; the user, its grants and the SAML state are control rows
+  const ctx: ServiceContext = { ...pctx, db: await tenantDb(pctx.env, config.tenantId), tenantId: config.tenantId, actor: { type: "system", name: "saml" } };
   const expected: ExpectedResponse = {
     acsUrl: serviceProviderUrls(ctx.env, slug, config).acsUrl,
     idpEntityId: config.idpEntityId ?? "",
@@ -91,7 +94,7 @@ export async function completeSignIn(pctx: PublicContext, slug: string, form: Sa
   try {
     const envelope = precheckResponse(decodeBase64Xml(form.SAMLResponse), expected, new Date());
     if (form.RelayState && form.RelayState !== envelope.inResponseTo) throw new SamlRejection("relay_state_mismatch");
-    const store = new D1RequestStore(ctx.db, ctx.tenantId);
+    const store = new D1RequestStore(ctx.control, ctx.tenantId);
     const profile = await verifyWithLibrary(ctx, config, expected, store, envelope, form.SAMLResponse);
     const verified = checkVerifiedAssertion(profile.getAssertionXml!(), envelope, expected, new Date());
     await rememberAssertion(ctx, verified);
@@ -104,7 +107,7 @@ export async function completeSignIn(pctx: PublicContext, slug: string, form: Sa
   } catch (err) {
     if (!(err instanceof SamlRejection)) throw err;
     console.warn(JSON.stringify({ level: "warn", message: "SAML response refused", tenantId: ctx.tenantId, reason: err.reason, detail: err.internal, requestId: ctx.meta.requestId }));
-    await auditStatement({ ...ctx, db: await auditDbFor(ctx.env, ctx.tenantId) }, {
+    await auditStatement(ctx, {
       tenantId: ctx.tenantId, action: "sso.login_failed", resourceType: "sso_config", resourceId: ctx.tenantId,
       metadata: { reason: err.reason, ...(email ? { email } : {}) },
     });
@@ -134,7 +137,7 @@ async function verifyWithLibrary(
 
 /** The replay list: one row per accepted assertion id, kept until the assertion has expired. */
 async function rememberAssertion(ctx: ServiceContext, verified: VerifiedAssertion) {
-  const inserted = await ctx.db
+  const inserted = await ctx.control
     .insert(samlAssertions)
     .values({
       tenantId: ctx.tenantId,
@@ -149,7 +152,7 @@ async function rememberAssertion(ctx: ServiceContext, verified: VerifiedAssertio
 
 /** The user (created first when JIT) on the control database, then the login's audit rows on the tenant's shard. */
 async function signIn(ctx: ServiceContext, config: SsoConfigRow, identity: ReturnType<typeof identityFromProfile>, assertionId: string): Promise<string> {
-  const onShard: ServiceContext = { ...ctx, db: await auditDbFor(ctx.env, ctx.tenantId) };
+  const onShard = ctx;
   for (let attempt = 0; ; attempt++) {
     const user = await findOrProvisionUser(onShard, config, identity);
     const asUser: ServiceContext = { ...onShard, actor: { type: "user", userId: user.userId, via: "tenant" } };

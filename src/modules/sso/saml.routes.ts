@@ -16,7 +16,7 @@ const redirect = (description: string) => ({
 });
 
 const publicCtx = (c: Context<AppEnv>): PublicContext => ({
-  db: c.var.db,
+  control: c.var.control,
   env: c.env,
   meta: requestMeta(c),
   defer: (work) => c.executionCtx.waitUntil(work),

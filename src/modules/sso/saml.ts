@@ -1,6 +1,6 @@
 import type { CacheItem, CacheProvider, SAML } from "@node-saml/node-saml";
 import { and, eq, gt, isNull } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { samlRequests } from "../../db/schema";
 import { nowIso } from "../../lib/time";
 import type { SsoConfigRow } from "./schemas";
@@ -17,7 +17,7 @@ export const EMAIL_NAME_ID = "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAdd
  */
 export class D1RequestStore implements CacheProvider {
   constructor(
-    private readonly db: Db,
+    private readonly db: ControlDb,
     private readonly tenantId: string,
   ) {}
 

@@ -1,7 +1,7 @@
 import type { Profile } from "@node-saml/node-saml";
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { controlDb } from "../../db/shards";
 import { roleAssignments, users, type TenantRole } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
@@ -42,7 +42,7 @@ export interface SignInUser {
   userId: string;
   provisioned: boolean;
   /** the user and role rows to create (JIT) on the control database, to commit with the login's audit rows */
-  controlStatements: (control: Db) => BatchItem<"sqlite">[];
+  controlStatements: (control: ControlDb) => BatchItem<"sqlite">[];
   /** the JIT audit row, on the tenant's shard (`ctx.db`) */
   auditStatements: BatchItem<"sqlite">[];
 }

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { HOUSE_AGENCY_ID, brands, passwordCredentials, platformState, roleAssignments, tenants, users } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -28,7 +28,7 @@ const alreadyBootstrapped = () => conflict("The service is already bootstrapped"
  * user as platform_admin + tenant_admin, in one batch. The platform_state primary key makes a
  * concurrent second call fail as a whole.
  */
-export async function bootstrap(db: Db, env: Env, meta: RequestMeta, input: BootstrapInput) {
+export async function bootstrap(db: ControlDb, env: Env, meta: RequestMeta, input: BootstrapInput) {
   const done = await db.select().from(platformState).where(eq(platformState.key, "bootstrapped")).get();
   if (done) throw alreadyBootstrapped();
 

@@ -60,6 +60,6 @@ const bootstrapRoute = createRoute({
 export const systemRoutes = createRouter()
   .openapi(health, (c) => c.json({ status: "ok" }, 200))
   .openapi(bootstrapRoute, async (c) => {
-    const result = await bootstrap(c.var.db, c.env, requestMeta(c), c.req.valid("json"));
+    const result = await bootstrap(c.var.control, c.env, requestMeta(c), c.req.valid("json"));
     return c.json(result, 201);
   });

@@ -1,6 +1,6 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import { forgetTenantRef } from "../identity/principal-cache";
-import type { Db } from "../../db/client";
+import type { ControlDb, ShardDb } from "../../db/client";
 import { assertNotMoving } from "../../db/tenant-fence";
 import { controlDb, forgetTenantShard, mirrorTenant, placeTenant, shardDb } from "../../db/shards";
 import type { Env } from "../../env";
@@ -26,10 +26,11 @@ const TENANT_STATES = { active: ["paused"], paused: ["active"] } as const;
 const stateOf = (t: { isActive: boolean }) => (t.isActive ? "active" : "paused");
 
 /** The tenant as a ServiceContext, for reusing tenant services from /agency routes once ownership is checked. */
-export const asTenantContext = (pctx: PlatformContext, tenantId: string): ServiceContext => ({ ...pctx, tenantId });
+/** A platform context acting in one tenant, on the tenant's shard `db`. */
+export const asTenantContext = (pctx: PlatformContext, tenantId: string, db: ShardDb): ServiceContext => ({ ...pctx, db, tenantId });
 
 /** A tenant of the scope; any other id (unknown or another agency's) is the same 404. */
-export async function findScopedTenant(db: Db, scope: AgencyScope, id: string): Promise<TenantRow> {
+export async function findScopedTenant(db: ControlDb, scope: AgencyScope, id: string): Promise<TenantRow> {
   const row = await db.select().from(tenants).where(and(eq(tenants.id, id), tenantsInScope(scope))).get();
   if (!row) throw notFound("Tenant");
   return row;
@@ -76,7 +77,7 @@ async function detail(env: Env, row: TenantRow) {
 
 export const getTenantDetail = async (env: Env, scope: AgencyScope, id: string) => detail(env, await findScopedTenant(controlDb(env), scope, id));
 
-async function resolveAgency(db: Db, scope: AgencyScope, agencyId: string | undefined): Promise<string> {
+async function resolveAgency(db: ControlDb, scope: AgencyScope, agencyId: string | undefined): Promise<string> {
   if (agencyId) {
     if (!inAgencyScope(scope, agencyId)) throw forbidden("You do not administer this agency");
     const exists = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, agencyId)).get();
@@ -93,7 +94,7 @@ async function resolveAgency(db: Db, scope: AgencyScope, agencyId: string | unde
  * audit event in one batch (one batch when the shard is the control database).
  */
 export async function createTenant(ctx: PlatformContext, scope: AgencyScope, input: CreateTenantInput) {
-  const agencyId = await resolveAgency(ctx.db, scope, input.agencyId);
+  const agencyId = await resolveAgency(ctx.control, scope, input.agencyId);
   const now = nowIso();
   const tenant: TenantRow = {
     id: newId(), agencyId, slug: input.slug, name: input.name, plan: input.plan, isActive: true,
@@ -107,7 +108,7 @@ export async function createTenant(ctx: PlatformContext, scope: AgencyScope, inp
     isActive: true, createdAt: now, updatedAt: now,
   };
   try {
-    await ctx.db.insert(tenants).values(tenant);
+    await ctx.control.insert(tenants).values(tenant);
   } catch (e) {
     if (isUniqueViolation(e)) throw conflict(`A tenant with slug '${input.slug}' already exists`);
     throw e;
@@ -123,7 +124,7 @@ export async function createTenant(ctx: PlatformContext, scope: AgencyScope, inp
 
 /** Rename, change plan, pause (isActive false: pausedAt, pausedReason) or resume (clears both). */
 export async function updateTenant(ctx: PlatformContext, scope: AgencyScope, id: string, patch: UpdateTenantInput) {
-  const before = await findScopedTenant(ctx.db, scope, id);
+  const before = await findScopedTenant(ctx.control, scope, id);
   // its audit row and mirror land on the tenant's shard: not while a move copies it
   assertNotMoving(before);
   const from = stateOf(before);
@@ -141,7 +142,7 @@ export async function updateTenant(ctx: PlatformContext, scope: AgencyScope, id:
   if (!moved && to === "paused" && patch.pausedReason !== undefined) set.pausedReason = patch.pausedReason;
   const after = { ...before, ...set };
   const action = moved ? (to === "paused" ? "tenant.paused" : "tenant.resumed") : "tenant.updated";
-  await ctx.db.update(tenants).set(set).where(eq(tenants.id, id));
+  await ctx.control.update(tenants).set(set).where(eq(tenants.id, id));
   await mirrorTenant(ctx.env, after);
   const onShard = { ...ctx, db: shardDb(ctx.env, after.shard) };
   await commit(onShard, [

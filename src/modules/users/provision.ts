@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { passwordCredentials, roleAssignments, users, type Role, type ScopeType } from "../../db/schema";
 import type { Env } from "../../env";
 import { hashPassword } from "../../lib/crypto";
@@ -39,7 +39,7 @@ export interface GrantPlan {
  * (and an email saying so, or a fresh invite if it never set a password); a new account is created
  * with the password given, or invited. Already holding a role on that scope is a 409.
  */
-export async function planAccessGrant(db: Db, env: Env, g: AccessGrant): Promise<GrantPlan> {
+export async function planAccessGrant(db: ControlDb, env: Env, g: AccessGrant): Promise<GrantPlan> {
   const [found, held] = await db.batch([
     db
       .select({ user: users, hash: passwordCredentials.hash })

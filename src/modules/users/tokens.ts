@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { userTokens, type UserTokenPurpose } from "../../db/schema";
 import type { Env } from "../../env";
 import { randomToken, sha256Hex } from "../../lib/crypto";
@@ -17,7 +17,7 @@ export const TOKEN_TTL: Record<UserTokenPurpose, (from: Date) => Date> = {
 export const invalidToken = () => new ApiError("INVALID_TOKEN", "The token is invalid or has expired");
 
 /** A fresh raw token and the insert that stores only its hash; run the insert in the change's batch. */
-export async function issueUserToken(db: Db, o: { userId: string; purpose: UserTokenPurpose; tenantId: string | null }) {
+export async function issueUserToken(db: ControlDb, o: { userId: string; purpose: UserTokenPurpose; tenantId: string | null }) {
   const token = randomToken();
   const now = new Date();
   const statement = db.insert(userTokens).values({
@@ -37,7 +37,7 @@ export async function issueUserToken(db: Db, o: { userId: string; purpose: UserT
  * Marks the token used and returns it, in one conditional UPDATE: of two concurrent uses only one
  * gets the row. Unknown, used, expired or wrong-purpose tokens are INVALID_TOKEN.
  */
-export async function claimUserToken(db: Db, token: string, purpose: UserTokenPurpose) {
+export async function claimUserToken(db: ControlDb, token: string, purpose: UserTokenPurpose) {
   const now = nowIso();
   const row = await db
     .update(userTokens)
@@ -50,7 +50,7 @@ export async function claimUserToken(db: Db, token: string, purpose: UserTokenPu
 }
 
 /** Burns every outstanding token of a purpose (a reset invalidates older reset links). */
-export const burnUserTokens = (db: Db, userId: string, purpose: UserTokenPurpose) =>
+export const burnUserTokens = (db: ControlDb, userId: string, purpose: UserTokenPurpose) =>
   db
     .update(userTokens)
     .set({ usedAt: nowIso() })

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { createDb, type Db } from "../../db/client";
+import type { Db, ShardDb } from "../../db/client";
 import { deadLetters, webhookDeliveries, webhookSubscriptions } from "../../db/schema";
 import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
@@ -115,8 +115,7 @@ const isMessage = (b: unknown): b is WebhookDeliveryMessage =>
   Boolean(b) && typeof (b as WebhookDeliveryMessage).deliveryId === "string" && typeof (b as WebhookDeliveryMessage).tenantId === "string";
 
 /** Runs one queued delivery: idempotent (only pending rows are attempted) and cancelled for disabled endpoints. */
-export async function processDelivery(env: Env, msg: WebhookDeliveryMessage, o: { fetch?: FetchFn; now?: Date; random?: () => number } = {}) {
-  const db = createDb(env.DB);
+export async function processDelivery(env: Env, db: ShardDb, msg: WebhookDeliveryMessage, o: { fetch?: FetchFn; now?: Date; random?: () => number } = {}) {
   const delivery = await db.select().from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.id, msg.deliveryId), eq(webhookDeliveries.tenantId, msg.tenantId))).get();
   if (!delivery || delivery.status !== "pending") return { outcome: "skipped" as const };
@@ -132,7 +131,7 @@ export async function processDelivery(env: Env, msg: WebhookDeliveryMessage, o: 
 }
 
 /** WEBHOOKS consumer: retries follow the delivery schedule, not the queue's own backoff. */
-export async function consumeWebhookDeliveries(batchOf: MessageBatch<unknown>, env: Env, deps: { fetch?: FetchFn; now?: Date; random?: () => number } = {}) {
+export async function consumeWebhookDeliveries(batchOf: MessageBatch<unknown>, env: Env, shard: ShardDb, deps: { fetch?: FetchFn; now?: Date; random?: () => number } = {}) {
   for (const message of batchOf.messages) {
     if (!isMessage(message.body)) {
       console.warn(JSON.stringify({ level: "warn", message: "malformed webhooks message dropped", id: message.id }));
@@ -140,7 +139,7 @@ export async function consumeWebhookDeliveries(batchOf: MessageBatch<unknown>, e
       continue;
     }
     try {
-      const result = await processDelivery(env, message.body, deps);
+      const result = await processDelivery(env, shard, message.body, deps);
       if (result.outcome === "retry") message.retry({ delaySeconds: result.delaySeconds });
       else message.ack();
     } catch (err) {

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import { webhookDeliveries, webhookSubscriptions } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
@@ -18,9 +18,9 @@ export interface MessageSink {
 }
 
 /** EVENTS pre-filter: one read of the batch's tenants' active subscriptions; events nobody subscribes to are skipped. */
-export async function subscribedEvents(events: EventEnvelope[], env: Env): Promise<(event: EventEnvelope) => boolean> {
+export async function subscribedEvents(events: EventEnvelope[], _env: Env, shard: ShardDb): Promise<(event: EventEnvelope) => boolean> {
   const tenants = [...new Set(events.map((e) => e.tenantId))];
-  const subs = await createDb(env.DB)
+  const subs = await shard
     .select({ tenantId: webhookSubscriptions.tenantId, events: webhookSubscriptions.events })
     .from(webhookSubscriptions)
     .where(and(inJson(webhookSubscriptions.tenantId, tenants), eq(webhookSubscriptions.isActive, true)));
@@ -32,8 +32,7 @@ export async function subscribedEvents(events: EventEnvelope[], env: Env): Promi
  * WEBHOOKS message per delivery. A re-run (after a crash) finds the rows already there (unique per
  * subscription and event) and re-sends only the ones never attempted; the consumer skips the rest.
  */
-export async function fanOutEvent(event: EventEnvelope, env: Env, queue: MessageSink = env.WEBHOOKS) {
-  const db = createDb(env.DB);
+export async function fanOutEvent(event: EventEnvelope, env: Env, db: ShardDb, queue: MessageSink = env.WEBHOOKS) {
   const subs = (await db.select().from(webhookSubscriptions)
     .where(and(eq(webhookSubscriptions.tenantId, event.tenantId), eq(webhookSubscriptions.isActive, true))))
     .filter((s) => subscribes(s.events, event.type));

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, isNull, lt, ne, or } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { customHostnames } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -49,18 +49,18 @@ function fromProvider(p: ProvidedHostname, now: string, before: Pick<Row, "activ
 
 const ownedBy = (owner: Owner) => and(eq(customHostnames.scope, owner.scope), eq(customHostnames.scopeId, owner.scopeId));
 
-export async function listHostnames(db: Db, env: Env, owner: Owner) {
+export async function listHostnames(db: ControlDb, env: Env, owner: Owner) {
   const rows = await db.select().from(customHostnames).where(ownedBy(owner)).orderBy(asc(customHostnames.createdAt), asc(customHostnames.id));
   return { data: rows.map((r) => view(env, r)) };
 }
 
-async function findRow(db: Db, owner: Owner, id: string) {
+async function findRow(db: ControlDb, owner: Owner, id: string) {
   const row = await db.select().from(customHostnames).where(and(eq(customHostnames.id, id), ownedBy(owner))).get();
   if (!row) throw notFound("Custom hostname");
   return row;
 }
 
-export const getHostname = async (db: Db, env: Env, owner: Owner, id: string) => view(env, await findRow(db, owner, id));
+export const getHostname = async (db: ControlDb, env: Env, owner: Owner, id: string) => view(env, await findRow(db, owner, id));
 
 /**
  * Registers the hostname with Cloudflare, then stores it with the DNS records the customer must
@@ -140,7 +140,7 @@ async function expireClaim(env: Env, row: Row) {
 
 // a tenant's hostname is audited on the tenant's shard
 const systemContext = async (env: Env, tenantId: string | null): Promise<PlatformContext> => ({
-  db: await auditDbFor(env, tenantId), env, actor: { type: "system", name: "custom-hostname-sweep" }, meta: { ip: null, userAgent: null, requestId: null }, defer: () => undefined,
+  db: await auditDbFor(env, tenantId), control: controlDb(env), env, actor: { type: "system", name: "custom-hostname-sweep" }, meta: { ip: null, userAgent: null, requestId: null }, defer: () => undefined,
 });
 
 /** Removes it from Cloudflare (already gone there is fine) and here; links stop using it at once in this isolate, within a minute elsewhere. */
@@ -163,7 +163,7 @@ export const ACTIVE_RECHECK_MS = 24 * 3600_000;
  * is removed; the others get our ownership check and Cloudflare's status. Provider errors leave a
  * hostname for the next run.
  */
-export async function sweepHostnameStatus(env: Env, db: Db, now: Date): Promise<{ checked: number }> {
+export async function sweepHostnameStatus(env: Env, db: ControlDb, now: Date): Promise<{ checked: number }> {
   const provider = customHostnameProvider(env);
   if (!provider) return { checked: 0 };
   const stale = new Date(now.getTime() - ACTIVE_RECHECK_MS).toISOString();

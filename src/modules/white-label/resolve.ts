@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { controlDb } from "../../db/shards";
 import { customHostnames, tenants, whiteLabelBrands, type WhiteLabelScope } from "../../db/schema";
 import type { Env } from "../../env";
@@ -99,7 +99,7 @@ export const isHostnameInUse = (r: { status: string; sslStatus: string | null; v
   r.status === "active" && r.sslStatus === "active" && r.verifiedAt !== null;
 
 /** Active hostnames of a scope, oldest first: the first one of an owner is the one links use. */
-const activeHosts = (db: Db, scope: WhiteLabelScope, scopeIdIn: SQL) =>
+const activeHosts = (db: ControlDb, scope: WhiteLabelScope, scopeIdIn: SQL) =>
   db
     .select({ scopeId: customHostnames.scopeId, hostname: customHostnames.hostname })
     .from(customHostnames)
@@ -111,7 +111,7 @@ const activeHosts = (db: Db, scope: WhiteLabelScope, scopeIdIn: SQL) =>
  * (a condition on a tenant-id column, e.g. inJson(column, ids) or `column in (subquery)`), for a
  * caller to put in its own db.batch; `assembleWhiteLabels` turns their results into the map.
  */
-export function whiteLabelStatements(db: Db, tenantIdIn: (column: SQLiteColumn) => SQL) {
+export function whiteLabelStatements(db: ControlDb, tenantIdIn: (column: SQLiteColumn) => SQL) {
   const agencyIds = db.select({ id: tenants.agencyId }).from(tenants).where(tenantIdIn(tenants.id));
   return [
     db
@@ -150,13 +150,13 @@ export function assembleWhiteLabels([rows, tenantHosts, agencyHosts]: Results | 
   return out;
 }
 
-async function loadTenants(db: Db, ids: string[]): Promise<Map<string, TenantWhiteLabel>> {
+async function loadTenants(db: ControlDb, ids: string[]): Promise<Map<string, TenantWhiteLabel>> {
   const [a, b, c] = whiteLabelStatements(db, (column) => inJson(column, ids));
   return assembleWhiteLabels(await db.batch([a, b, c]));
 }
 
 /** The white labels of many tenants (a send batch): cache hits, then one D1 batch for the rest. Unknown tenants are absent. */
-export async function tenantWhiteLabels(db: Db, tenantIds: string[]): Promise<Map<string, TenantWhiteLabel>> {
+export async function tenantWhiteLabels(db: ControlDb, tenantIds: string[]): Promise<Map<string, TenantWhiteLabel>> {
   const out = new Map<string, TenantWhiteLabel>();
   const missing: string[] = [];
   for (const id of new Set(tenantIds)) {
@@ -176,14 +176,14 @@ export async function tenantWhiteLabels(db: Db, tenantIds: string[]): Promise<Ma
 }
 
 /** One tenant's white label (null: no such tenant). A cache hit costs no I/O. */
-export async function tenantWhiteLabel(db: Db, tenantId: string): Promise<TenantWhiteLabel | null> {
+export async function tenantWhiteLabel(db: ControlDb, tenantId: string): Promise<TenantWhiteLabel | null> {
   const hit = tenantCache.get(tenantId);
   if (hit !== undefined) return hit;
   return (await tenantWhiteLabels(db, [tenantId])).get(tenantId) ?? null;
 }
 
 /** The brand of an agency (its own brand or the default). */
-export async function agencyBrand(db: Db, agencyId: string): Promise<EffectiveBrand> {
+export async function agencyBrand(db: ControlDb, agencyId: string): Promise<EffectiveBrand> {
   const hit = agencyCache.get(agencyId);
   if (hit) return hit;
   const row = await db.select().from(whiteLabelBrands).where(and(eq(whiteLabelBrands.scope, "agency"), eq(whiteLabelBrands.scopeId, agencyId))).get();
@@ -206,7 +206,7 @@ export const tenantPublicBaseUrl = async (env: Env, tenantId: string) => publicB
  * Whom an active custom hostname belongs to (null: not one of ours, or not active). Misses are
  * cached too, so a burst on one unknown host reads D1 once per isolate per CACHE_TTL_MS.
  */
-export async function customHostOwner(db: Db, hostname: string): Promise<HostOwner | null> {
+export async function customHostOwner(db: ControlDb, hostname: string): Promise<HostOwner | null> {
   const hit = hostCache.get(hostname);
   if (hit !== undefined) return hit;
   const row = await db
@@ -223,7 +223,7 @@ export const hostServesTenant = (host: HostOwner | null | undefined, wl: Pick<Te
   !host || (host.scope === "tenant" ? host.scopeId === wl.tenantId : host.agencyId === wl.agencyId);
 
 /** The brand a page without a tenant (OAuth consent, a dead link) shows on this host. */
-export async function hostBrand(db: Db, host: HostOwner | null | undefined): Promise<EffectiveBrand> {
+export async function hostBrand(db: ControlDb, host: HostOwner | null | undefined): Promise<EffectiveBrand> {
   if (!host) return DEFAULT_BRAND;
   if (host.scope === "agency") return agencyBrand(db, host.agencyId);
   return (await tenantWhiteLabel(db, host.scopeId))?.brand ?? DEFAULT_BRAND;

@@ -26,7 +26,7 @@ const hostingNote =
  * tenant is known, docs/scaling.md): the services act on the control database; a tenant route's
  * context keeps the tenant's shard, where its audit rows go.
  */
-const agencyOwnerOf = (c: Context<AppEnv>) => agencyOwner(c.var.db, agencyScopeOf(c.var.principal), c.req.param("agencyId")!);
+const agencyOwnerOf = (c: Context<AppEnv>) => agencyOwner(c.var.control, agencyScopeOf(c.var.principal), c.req.param("agencyId")!);
 
 // ---- agency brand ----
 
@@ -142,15 +142,15 @@ const deleteTenantHostnameRoute = createRoute({
 });
 
 export const whiteLabelRoutes = createRouter()
-  .openapi(getAgencyBrandRoute, async (c) => c.json(await getAgencyBrand(c.var.db, await agencyOwnerOf(c)), 200))
+  .openapi(getAgencyBrandRoute, async (c) => c.json(await getAgencyBrand(c.var.control, await agencyOwnerOf(c)), 200))
   .openapi(putAgencyBrandRoute, async (c) => c.json(await putAgencyBrand(platformSvc(c), await agencyOwnerOf(c), c.req.valid("json")), 200))
   .openapi(deleteAgencyBrandRoute, async (c) => {
     await deleteAgencyBrand(platformSvc(c), await agencyOwnerOf(c));
     return c.body(null, 204);
   })
-  .openapi(listAgencyHostnamesRoute, async (c) => c.json(await listHostnames(c.var.db, c.env, await agencyOwnerOf(c)), 200))
+  .openapi(listAgencyHostnamesRoute, async (c) => c.json(await listHostnames(c.var.control, c.env, await agencyOwnerOf(c)), 200))
   .openapi(createAgencyHostnameRoute, async (c) => c.json(await createHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("json").hostname), 201))
-  .openapi(getAgencyHostnameRoute, async (c) => c.json(await getHostname(c.var.db, c.env, await agencyOwnerOf(c), c.req.valid("param").id), 200))
+  .openapi(getAgencyHostnameRoute, async (c) => c.json(await getHostname(c.var.control, c.env, await agencyOwnerOf(c), c.req.valid("param").id), 200))
   .openapi(refreshAgencyHostnameRoute, async (c) => c.json(await refreshHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("param").id), 200))
   .openapi(deleteAgencyHostnameRoute, async (c) => {
     await deleteHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("param").id);

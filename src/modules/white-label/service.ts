@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb } from "../../db/client";
 import { agencies, tenants, whiteLabelBrands, type WhiteLabelScope } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commitControl } from "../../lib/commit";
@@ -26,7 +26,7 @@ export interface Owner {
 }
 
 /** An agency the caller administers (platform admins: any); another agency, or an unknown one, is 404. */
-export async function agencyOwner(db: Db, scope: AgencyScope, agencyId: string): Promise<Owner> {
+export async function agencyOwner(db: ControlDb, scope: AgencyScope, agencyId: string): Promise<Owner> {
   const row = await db.select({ id: agencies.id }).from(agencies).where(eq(agencies.id, agencyId)).get();
   if (!row || !inAgencyScope(scope, row.id)) throw notFound("Agency");
   return { scope: "agency", scopeId: row.id, agencyId: row.id, tenantId: null };
@@ -38,10 +38,10 @@ export async function tenantOwner(ctx: ServiceContext): Promise<Owner> {
   return { scope: "tenant", scopeId: ctx.tenantId, agencyId: row.agencyId, tenantId: ctx.tenantId };
 }
 
-const brandOf = (db: Db, scope: WhiteLabelScope, scopeId: string) =>
+const brandOf = (db: ControlDb, scope: WhiteLabelScope, scopeId: string) =>
   db.select().from(whiteLabelBrands).where(and(eq(whiteLabelBrands.scope, scope), eq(whiteLabelBrands.scopeId, scopeId))).get();
 
-export async function getAgencyBrand(db: Db, owner: Owner) {
+export async function getAgencyBrand(db: ControlDb, owner: Owner) {
   const row = await brandOf(db, "agency", owner.scopeId);
   if (!row) throw notFound("Agency brand");
   return toWhiteLabelBrand(row);

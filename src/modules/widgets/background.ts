@@ -1,4 +1,4 @@
-import { createDb } from "../../db/client";
+import type { ShardDb } from "../../db/client";
 import type { Env } from "../../env";
 import type { EventHandler } from "../../background/events";
 import type { EventEnvelope } from "../../lib/events";
@@ -13,9 +13,9 @@ const REVIEW_EVENTS = new Set(["review.created", "review.updated"]);
  * tenant-wide ones, one D1 read per queue batch. Reaches this isolate and this data centre's cache;
  * elsewhere the cache TTLs apply (docs/widgets.md).
  */
-export async function purgeWidgetsForReviews(events: EventEnvelope[], env: Env): Promise<void> {
+export async function purgeWidgetsForReviews(events: EventEnvelope[], env: Env, shard: ShardDb): Promise<void> {
   const pairs = [...new Map(events.map((e) => [`${e.tenantId}/${e.data.locationId}`, { tenantId: e.tenantId, locationId: (e.data.locationId as string | undefined) ?? null }])).values()];
-  const keys = await widgetKeysFor(createDb(env.DB), pairs);
+  const keys = await widgetKeysFor(shard, pairs);
   await purgeWidgets(env.PUBLIC_BASE_URL, keys);
 }
 

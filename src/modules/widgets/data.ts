@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { ControlDb, ShardDb } from "../../db/client";
 import { locations, reviews, tenants, widgets, type WidgetOrder } from "../../db/schema";
 import { inJson } from "../../lib/sql";
 import { tenantWhiteLabel } from "../white-label/resolve";
@@ -42,7 +42,7 @@ const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 1
 const isFirstParty = sql`(${reviews.isFirstParty} = 1 or ${reviews.siteType} = 'first_party')`;
 
 /** The widget's data from D1 (4 reads in one batch after the config); null when unknown or deactivated. */
-export const loadWidgetData = async (db: Db, key: string, control: Db = db): Promise<WidgetData | null> => (await loadOwnedWidget(db, key, control))?.data ?? null;
+export const loadWidgetData = async (db: ShardDb, key: string, control: ControlDb): Promise<WidgetData | null> => (await loadOwnedWidget(db, key, control))?.data ?? null;
 
 /** The widget's data and the tenant that owns it (kept out of the public JSON: the host guard needs it, visitors do not). */
 export interface OwnedWidget {
@@ -50,7 +50,8 @@ export interface OwnedWidget {
   data: WidgetData;
 }
 
-export async function loadOwnedWidget(db: Db, key: string, control: Db = db): Promise<OwnedWidget | null> {
+/** `db`: the shard holding the widget; `control`: the control plane, for the white label. */
+export async function loadOwnedWidget(db: ShardDb, key: string, control: ControlDb): Promise<OwnedWidget | null> {
   const w = await db
     .select({
       widget: widgets,
@@ -130,7 +131,7 @@ function firstPartyJsonLd(place: string, shown: ShowcaseReview[], all: { n: numb
 }
 
 /** The public keys of the active widgets that may show reviews of this location (its own and the tenant-wide ones). */
-export async function widgetKeysFor(db: Db, pairs: { tenantId: string; locationId: string | null }[]): Promise<string[]> {
+export async function widgetKeysFor(db: ShardDb, pairs: { tenantId: string; locationId: string | null }[]): Promise<string[]> {
   if (!pairs.length) return [];
   const rows = await db
     .select({ key: widgets.publicKey })

@@ -70,7 +70,7 @@ export const publicWidgetRoutes = createRouter()
       return new Response((await found(c, c.req.valid("param").key)).page, { headers: PAGE_HEADERS }) as never;
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "NOT_FOUND" && wantsHtml(c.req.header("accept")))) throw err;
-      const body = publicPage({ title: "Widget not found", whiteLabel: await hostBrand(c.var.db, c.var.customHost), body: "<h1>This review widget is not available</h1>" });
+      const body = publicPage({ title: "Widget not found", whiteLabel: await hostBrand(c.var.control, c.var.customHost), body: "<h1>This review widget is not available</h1>" });
       return new Response(body, { status: 404, headers: { ...PAGE_HEADERS, "cache-control": "no-store" } }) as never;
     }
   });

@@ -1,4 +1,4 @@
-import type { Db } from "../../db/client";
+import type { Db, ShardDb } from "../../db/client";
 import type { MessageChannel, MessagingSettingsRow } from "../../db/schema";
 import type { Env } from "../../env";
 import { isLocalEnvironment } from "../../lib/ssrf";
@@ -75,7 +75,7 @@ export async function resolveProvider(
  * settings. The channels that fall to the outbox share one outbox, so its writes go in one batch.
  */
 export async function resolveProviders(
-  db: Db,
+  db: ShardDb,
   env: Env,
   tenantIds: string[],
   fetchImpl?: FetchLike,

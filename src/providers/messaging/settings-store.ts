@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import type { Db, ShardDb } from "../../db/client";
 import { messagingSettings, type MessageChannel, type MessagingSettingsRow } from "../../db/schema";
 import type { Env } from "../../env";
 import { decryptSecret, encryptSecret } from "../../lib/crypto";
@@ -30,7 +30,7 @@ export async function findSettingsRow(db: Db, tenantId: string, channel: Message
 }
 
 /** Every channel's settings of these tenants, in one read. */
-export const findSettingsRows = (db: Db, tenantIds: string[]): Promise<MessagingSettingsRow[]> =>
+export const findSettingsRows = (db: ShardDb, tenantIds: string[]): Promise<MessagingSettingsRow[]> =>
   tenantIds.length ? db.select().from(messagingSettings).where(inJson(messagingSettings.tenantId, tenantIds)) : Promise.resolve([]);
 
 export async function toChannelSettings(env: Env, row: MessagingSettingsRow): Promise<ChannelSettings> {

@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { tenantDb } from "../../../db/shards";
 import { assertTenantWritable, isTenantMoving } from "../../../db/tenant-fence";
-import type { Db } from "../../../db/client";
+import type { ControlDb } from "../../../db/client";
 import type { Env } from "../../../env";
 import type { RequestMeta } from "../../../lib/context";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
@@ -17,7 +17,8 @@ import { markedContent } from "./untrusted";
 
 export interface CallEnv {
   env: Env;
-  db: Db;
+  /** the control plane (the session's identity, the directory); a tool gets its tenant's shard as ctx.db */
+  control: ControlDb;
   identity: SessionIdentity;
   sessionId: string;
   meta: RequestMeta;
@@ -96,7 +97,7 @@ const toolError = (message: string, details?: Record<string, unknown>): CallTool
  * callers are re-checked against the tenant (a removed role stops the next call).
  */
 async function resolveTenant(skill: Skill, input: Record<string, unknown>, c: CallEnv) {
-  const { identity, db } = c;
+  const { identity, control: db } = c;
   if (identity.credential === "api_key") return { tenantId: identity.tenantId, agencyIds: [] as string[] };
   const principal = await loadUserPrincipal(db, identity.userId!);
   if (!principal) throw new ToolRefusal("forbidden", "The signed-in user is no longer active");
@@ -167,6 +168,7 @@ export async function callTool(
     const ctx: SkillContext = {
       // the tool acts on the tenant's shard; the identity checks above read the control plane
       db: await tenantDb(c.env, tenantId),
+      control: c.control,
       env: c.env,
       tenantId,
       actor: actorFor(c.identity),
@@ -202,7 +204,7 @@ export async function callTool(
     return toolError("Internal error", { requestId: c.meta.requestId });
   } finally {
     // the audit row is a tenant row: on the tenant's shard (an agency-level call without a tenant: the control database)
-    await auditToolCall(tenantId ? await tenantDb(c.env, tenantId) : c.db, c.identity, c.meta, {
+    await auditToolCall(tenantId ? await tenantDb(c.env, tenantId) : c.control, c.identity, c.meta, {
       tool: name,
       tenantId,
       sessionId: c.sessionId,

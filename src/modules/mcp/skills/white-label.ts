@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { controlDb } from "../../../db/shards";
 import { TenantBrandingSchema } from "../../white-label/schemas";
 import { getTenantBranding } from "../../white-label/service";
 import { skill } from "./registry";
@@ -17,6 +16,6 @@ export const whiteLabelGetSkill = skill({
   scopes: ["read:locations"],
   access: "read",
   agencyAware: true,
-  // white-label rows are control-plane rows (docs/scaling.md)
-  handler: async (ctx) => getTenantBranding({ ...ctx, db: controlDb(ctx.env) }),
+  // white-label rows are control-plane rows (docs/scaling.md): getTenantBranding reads them on ctx.control
+  handler: async (ctx) => getTenantBranding(ctx),
 });

@@ -25,7 +25,7 @@ export const reviewWidgetsSkill = skill({
     const page = await listWidgets(ctx, { locationId: input.locationId, limit: input.limit });
     const data = await Promise.all(
       page.data.map(async (w) => {
-        const shown = w.isActive ? await loadWidgetData(ctx.db, w.publicKey) : null;
+        const shown = w.isActive ? await loadWidgetData(ctx.db, w.publicKey, ctx.control) : null;
         return { ...w, showing: shown && { summary: shown.summary, reviews: shown.reviews } };
       }),
     );

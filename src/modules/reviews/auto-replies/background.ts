@@ -1,5 +1,5 @@
-import type { Sweep } from "../../../background/cron";
 import type { EventHandler } from "../../../background/events";
+import type { ShardSweep } from "../../../background/shards";
 import { autoReplyToReview, selectAutoReplyEvents } from "./fire";
 import { publishDueAutoReplies } from "./publish-due";
 
@@ -7,4 +7,4 @@ import { publishDueAutoReplies } from "./publish-due";
 export const autoRepliesHandler: EventHandler = { name: "auto-replies", select: selectAutoReplyEvents, handle: async (event, env) => void (await autoReplyToReview(env, event)) };
 
 /** Publishes the scheduled auto-replies whose delay has passed and no one intervened. */
-export const autoReplyPublishSweep: Sweep = { name: "auto-reply-publish", run: async (env, now) => void (await publishDueAutoReplies(env, now)) };
+export const autoReplyPublishSweep: ShardSweep = { name: "auto-reply-publish", run: async (env, shard, now) => void (await publishDueAutoReplies(env, shard, now)) };

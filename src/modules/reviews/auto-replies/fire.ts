@@ -1,5 +1,5 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
-import { createDb } from "../../../db/client";
+import type { ShardDb } from "../../../db/client";
 import { autoReplies, autoReplyRules, reviewResponses, reviews, tenants } from "../../../db/schema";
 import type { Env } from "../../../env";
 import { auditStatement } from "../../../lib/audit";
@@ -18,12 +18,12 @@ import type { AutoReplyRow, AutoReplyRuleRow } from "./schemas";
 import { nextAutoReplyStatus } from "./states";
 
 /** One read for the batch: the review.created events of tenants with an active rule. */
-export async function selectAutoReplyEvents(events: EventEnvelope[], env: Env) {
+export async function selectAutoReplyEvents(events: EventEnvelope[], _env: Env, shard: ShardDb) {
   const candidates = events.filter((e) => e.type === "review.created");
   if (!candidates.length) return () => false;
   const tenantIds = [...new Set(candidates.map((e) => e.tenantId))];
   // a paused tenant acts read-only: nothing is drafted for it
-  const rows = await createDb(env.DB)
+  const rows = await shard
     .selectDistinct({ tenantId: autoReplyRules.tenantId })
     .from(autoReplyRules)
     .innerJoin(tenants, and(eq(tenants.id, autoReplyRules.tenantId), eq(tenants.isActive, true)))

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, lt, lte } from "drizzle-orm";
-import { createDb } from "../../../db/client";
+import type { ShardDb } from "../../../db/client";
 import { autoReplies, tenants } from "../../../db/schema";
 import type { Env } from "../../../env";
 import { auditStatement } from "../../../lib/audit";
@@ -39,8 +39,7 @@ async function settle(env: Env, row: AutoReplyRow, move: AutoReplyMove, changes:
 }
 
 /** One due auto reply: lease it, approve the response as system/auto-reply if still untouched, publish it. */
-async function publishOne(env: Env, due: AutoReplyRow, now: Date, deps: Deps): Promise<AutoReplyRow | null> {
-  const db = createDb(env.DB);
+async function publishOne(env: Env, db: ShardDb, due: AutoReplyRow, now: Date, deps: Deps): Promise<AutoReplyRow | null> {
   const leased = await db.update(autoReplies).set({ status: nextAutoReplyStatus(due.status, "claim"), updatedAt: nowIso() })
     .where(and(eq(autoReplies.id, due.id), eq(autoReplies.status, "scheduled"))).returning().get();
   if (!leased) return null; // another run has it, or a person cancelled it a moment ago
@@ -71,8 +70,7 @@ async function publishOne(env: Env, due: AutoReplyRow, now: Date, deps: Deps): P
  * Claims left behind by an isolate that died mid-way (drafting, publishing) are marked failed, so
  * they do not look in progress forever; the response's own status tells how far it got.
  */
-async function failStaleClaims(env: Env) {
-  const db = createDb(env.DB);
+async function failStaleClaims(env: Env, db: ShardDb) {
   // claims are stamped with the wall clock, so their age is measured with it too
   const now = new Date();
   const stale = await db.select().from(autoReplies)
@@ -87,8 +85,7 @@ async function failStaleClaims(env: Env) {
  * any tenant's, oldest due first, DUE_PER_RUN a run. Each is leased by a conditional update, so
  * overlapping runs never publish one twice.
  */
-export async function publishDueAutoReplies(env: Env, now = new Date(), deps: Deps = defaultDeps) {
-  const db = createDb(env.DB);
+export async function publishDueAutoReplies(env: Env, db: ShardDb, now = new Date(), deps: Deps = defaultDeps) {
   // a paused tenant acts read-only: its scheduled replies wait until it is resumed
   const due = (await db.select({ row: autoReplies }).from(autoReplies).innerJoin(tenants, and(eq(tenants.id, autoReplies.tenantId), eq(tenants.isActive, true)))
     .where(and(eq(autoReplies.status, "scheduled"), lte(autoReplies.publishAt, now.toISOString())))
@@ -96,12 +93,12 @@ export async function publishDueAutoReplies(env: Env, now = new Date(), deps: De
   const outcomes: AutoReplyRow[] = [];
   for (const row of due) {
     try {
-      const out = await publishOne(env, row, now, deps);
+      const out = await publishOne(env, db, row, now, deps);
       if (out) outcomes.push(out);
     } catch (err) {
       console.error(JSON.stringify({ level: "error", message: "auto reply publish failed", autoReplyId: row.id, error: String(err) }));
     }
   }
-  const abandoned = await failStaleClaims(env);
+  const abandoned = await failStaleClaims(env, db);
   return { outcomes, abandoned };
 }
