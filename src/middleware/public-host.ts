@@ -38,7 +38,8 @@ export class ForeignHostError extends ApiError {
 /**
  * Paths that serve no tenant's public resource and answer on every host as on the platform's:
  * platform health and bootstrap, sign-in (password, SAML, the SSO completion page), OAuth and its
- * discovery, MCP, provider webhooks (signed by the provider), the API's documentation.
+ * discovery, MCP, provider and review-site webhooks (signed by the provider or carrying the
+ * integration's secret), the API's documentation.
  */
 const HOST_NEUTRAL = [
   /^\/health$/,
@@ -50,6 +51,7 @@ const HOST_NEUTRAL = [
   /^\/mcp(\/|$)/,
   /^\/skills$/,
   /^\/webhooks\/providers\//,
+  /^\/webhooks\/review-sites\//,
   /^\/docs(\/|$)/,
 ];
 export const isHostNeutralPath = (path: string) => HOST_NEUTRAL.some((re) => re.test(path));

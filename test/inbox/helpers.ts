@@ -1,3 +1,4 @@
+import { pollUntil } from "../helpers/poll";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { solicitations } from "../../src/db/schema";
@@ -30,11 +31,5 @@ export async function newSolicitation(o: { tenantId: string; locationId: string;
 export const submit = (token: string, body: unknown) => request("POST", `/v1/f/${token}`, { body });
 
 /** Polls until the check passes (deferred work: view flushes, alert emails). */
-export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 4000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > deadline) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Polls for background work's final state (test/helpers/poll.ts): throws with the last value when it never comes. */
+export const eventually = <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> => pollUntil(read, ok, ms, 50);

@@ -1,3 +1,4 @@
+import { pollUntil } from "../helpers/poll";
 import { env } from "cloudflare:workers";
 import { and, asc, eq } from "drizzle-orm";
 import { auditEvents, domainEvents, linkClicks, solicitations } from "../../src/db/schema";
@@ -68,12 +69,5 @@ export const auditOf = (resourceId: string, action?: string) =>
     .orderBy(asc(auditEvents.occurredAt));
 
 /** Polls until check() returns a truthy value (queue consumers run asynchronously in the pool). */
-export async function eventually<T>(check: () => Promise<T>, timeoutMs = 8000): Promise<Exclude<T, false | null | undefined | "" | 0>> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v as Exclude<T, false | null | undefined | "" | 0>;
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export const eventually = async <T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<Exclude<T, false | null | undefined | "" | 0>> =>
+  (await pollUntil(check, Boolean, timeoutMs, 50)) as Exclude<T, false | null | undefined | "" | 0>;

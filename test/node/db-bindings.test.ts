@@ -25,7 +25,7 @@ const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^
 
 const FORBIDDEN: [string, RegExp][] = [
   ["env.DB", /\.DB\b|\[\s*["'`]DB["'`]\s*\]/],
-  ["a SHARD_n binding", /\bSHARD_/],
+  ["a SHARD_n binding", /\bSHARD_(\d|\$\{)/],
   ["CONTROL_DB", /\bCONTROL_DB\b/],
   ["createDb (unbranded handle)", /\bcreateDb\b/],
   ["asShard/asControl (branding)", /\bas(Shard|Control)\b/],
@@ -51,5 +51,6 @@ describe("database bindings are named in src/db/ only", () => {
     expect(hits("const d1 = (env as any)[`SHARD_${n}`];")).toEqual(["a SHARD_n binding"]);
     expect(hits('const d1 = env["DB"];')).toEqual(["env.DB"]);
     expect(hits("// env.DB is never rewritten")).toEqual([]);
+    expect(hits("const cap = SHARD_CAP_BYTES;")).toEqual([]);
   });
 });
