@@ -157,11 +157,11 @@ describe("digests", () => {
     await seedReviewAt(w.tenantA.id, other.id, at(0, 8), { rating: 1, text: "Other place" }); // out of scope
     await db().update(alertSubscriptions).set({ nextDigestAt: at(1, 6) }).where(eq(alertSubscriptions.id, sub.id));
 
-    const notYet = await sendDueDigests(env, db(), new Date(at(1, 5)));
-    expect(notYet.sent).toBe(0);
+    // other tests' subscriptions may fall due too (which depends on the hour the suite runs): count this one's sends
+    await sendDueDigests(env, db(), new Date(at(1, 5)));
+    expect(await sendsOf(sub.id)).toEqual([]);
     const now = new Date(Date.parse(at(1, 6)) + 2 * 60_000);
-    const [a, b] = await Promise.all([sendDueDigests(env, db(), now), sendDueDigests(env, db(), now)]);
-    expect(a.sent + b.sent).toBe(1);
+    await Promise.all([sendDueDigests(env, db(), now), sendDueDigests(env, db(), now)]);
     const sends = await sendsOf(sub.id);
     expect(sends).toHaveLength(1);
     expect(sends[0]).toMatchObject({
