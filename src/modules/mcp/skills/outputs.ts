@@ -47,7 +47,9 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
     campaignId: z.string(),
     name: z.string(),
     since: z.string().nullable(),
-    totals: Steps,
+    totals: Steps.extend({
+      outcomeUnknown: z.number().int().describe("sends whose outcome is unknown (the runtime died while the provider answered; counted in sent): docs/sending.md"),
+    }),
     byChannel: z.array(Steps.extend({ channel: z.string() })),
     byTemplate: z.array(Steps.extend({ channel: z.string(), templateId: z.string().nullable() })),
   }),
