@@ -1,9 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CloudflareEmailProvider, type SendEmailBinding } from "../../src/providers/messaging/cloudflare-email";
-import { ProviderError, type OutgoingMessage } from "../../src/providers/messaging/types";
+import type { OutgoingMessage } from "../../src/providers/messaging/types";
 import { createWorld, type World } from "../helpers/seed";
 import { newContact, newLocation, pendingRow, runSends, solicitationRow } from "../sending/helpers";
+import { rejection } from "./stand-in";
 
 const message: OutgoingMessage = {
   tenantId: "tenant1",
@@ -26,12 +27,6 @@ function binding(answer: () => Promise<EmailSendResult>) {
 
 /** How the binding fails: an Error with a string `code` (workers-api, "Error codes"). */
 const failure = (code: string | undefined, text: string) => Object.assign(new Error(text), code ? { code } : {});
-
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  const e = await p.then(() => null, (err: unknown) => err);
-  expect(e).toBeInstanceOf(ProviderError);
-  return e as ProviderError;
-}
 
 describe("cloudflare (send_email binding)", () => {
   it("calls the structured send() with the sender, reply-to, both bodies and the allowed headers plus our ids; the messageId is the receipt", async () => {

@@ -5,8 +5,8 @@ import { SendGridProvider } from "../../src/providers/messaging/sendgrid";
 import { SesProvider } from "../../src/providers/messaging/ses";
 import { createProvider } from "../../src/providers/messaging/factory";
 import { SmtpProvider, smtpFailure } from "../../src/providers/messaging/smtp";
-import { ProviderError, type OutgoingMessage } from "../../src/providers/messaging/types";
-import { b64, expectedSigV4, hmac, jsonResponse, standIn } from "./stand-in";
+import type { OutgoingMessage } from "../../src/providers/messaging/types";
+import { b64, expectedSigV4, hmac, jsonResponse, rejection, standIn } from "./stand-in";
 
 const UNSUB = {
   "List-Unsubscribe": "<https://app.example.com/unsubscribe/tok123>",
@@ -23,12 +23,6 @@ const message: OutgoingMessage = {
   solicitationId: "sol1",
 };
 const sender = { fromAddress: "hello@acme.test", fromName: "Acme Dental", replyToAddress: "desk@acme.test" };
-
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  const e = await p.then(() => null, (err: unknown) => err);
-  expect(e).toBeInstanceOf(ProviderError);
-  return e as ProviderError;
-}
 
 describe("sendgrid", () => {
   it("POSTs v3 mail/send with a Bearer key and the exact JSON body; 202 gives X-Message-Id", async () => {

@@ -1,17 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { MetaWhatsAppProvider } from "../../src/providers/messaging/meta-whatsapp";
 import { TwilioProvider } from "../../src/providers/messaging/twilio";
-import { ProviderError, type OutgoingMessage } from "../../src/providers/messaging/types";
-import { jsonResponse, standIn } from "./stand-in";
+import type { OutgoingMessage } from "../../src/providers/messaging/types";
+import { jsonResponse, rejection, standIn } from "./stand-in";
 
 const ACCOUNT = "AC0123456789abcdef0123456789abcdef";
 const sms: OutgoingMessage = { tenantId: "t1", channel: "sms", to: "+15557654321", text: "Rate your visit: https://x.test/r/1 Reply STOP to opt out" };
-
-async function rejection(p: Promise<unknown>): Promise<ProviderError> {
-  const e = await p.then(() => null, (err: unknown) => err);
-  expect(e).toBeInstanceOf(ProviderError);
-  return e as ProviderError;
-}
 
 const form = (body: string) => Object.fromEntries(new URLSearchParams(body));
 

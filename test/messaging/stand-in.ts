@@ -1,4 +1,5 @@
-import type { FetchLike } from "../../src/providers/messaging/types";
+import { expect } from "vitest";
+import { ProviderError, type FetchLike } from "../../src/providers/messaging/types";
 
 export interface Call {
   req: Request;
@@ -49,4 +50,11 @@ export async function expectedSigV4(req: Request, body: string, secretAccessKey:
   let key: ArrayBuffer = await hmac("SHA-256", `AWS4${secretAccessKey}`, date!);
   for (const part of [region!, service!, "aws4_request"]) key = await hmac("SHA-256", key, part);
   return { given: signature, expected: hex(await hmac("SHA-256", key, stringToSign)), signedHeaders: signedHeaders!.split(";"), region, service };
+}
+
+/** The ProviderError a send rejected with (the test fails if it resolved or threw something else). */
+export async function rejection(p: Promise<unknown>): Promise<ProviderError> {
+  const e = await p.then(() => null, (err: unknown) => err);
+  expect(e).toBeInstanceOf(ProviderError);
+  return e as ProviderError;
 }
