@@ -31,6 +31,7 @@ const description =
 
 const post = createRoute({
   method: "post", path: "/webhooks/providers/{provider}", tags, summary: "Delivery reports and inbound messages from a messaging provider", description,
+  operationId: "receiveProviderCallback",
   request: { params, query },
   responses: {
     200: json(z.union([ResultSchema, ValidationSchema]), "The reports applied, or the Event Grid validation answer"),
@@ -40,6 +41,7 @@ const post = createRoute({
 
 const get = createRoute({
   method: "get", path: "/webhooks/providers/{provider}", tags, summary: "Meta's webhook verification (hub.challenge echo)",
+  operationId: "verifyProviderCallback",
   request: { params, query },
   responses: { 200: { description: "The challenge, as text/plain", content: { "text/plain": { schema: z.string() } } }, 400: errors[400], 401: errors[401], 404: errors[404] },
 });
