@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { API_INFO, createApp } from "../../src/app";
+import { API_TAGS } from "../../src/api-tags";
+import { createApp, openApiConfig } from "../../src/app";
 
-// What SDK generators need from the document (docs/api-lint.md): a stable method name per operation.
-const doc = createApp().getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO });
+// What SDK generators need from the document (docs/api-lint.md): a stable method name per operation,
+// a server, one declared tag per operation (one client class per module), and security on every operation.
+const doc = createApp().getOpenAPI31Document(openApiConfig("https://api.example.test"));
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 type Op = { operationId?: string; tags?: string[]; security?: unknown[] };
 const operations = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
@@ -60,5 +62,36 @@ describe("OpenAPI operationIds (SDK method names)", () => {
       list: "listContacts", get: "getContact", create: "createContact", update: "updateCampaign", delete: "deleteWebhook",
       action: "publishResponse", nested: "listCampaignSolicitations",
     });
+  });
+});
+
+describe("OpenAPI document for SDK generators", () => {
+  it("names this deployment's base URL as its server (the served document: test/foundation/openapi.test.ts)", () => {
+    expect(doc.servers).toEqual([{ url: "https://api.example.test", description: "This deployment (PUBLIC_BASE_URL)" }]);
+  });
+
+  it("lists each tag once with a description, and every listed tag is used", () => {
+    const names = (doc.tags ?? []).map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect((doc.tags ?? []).filter((t) => !t.description).map((t) => t.name)).toEqual([]);
+    const used = new Set(operations.flatMap((o) => o.op.tags ?? []));
+    expect(names.filter((n) => !used.has(n))).toEqual([]);
+    expect(names).toEqual(API_TAGS.map((t) => t.name));
+  });
+
+  it("gives every operation exactly one listed tag", () => {
+    const listed = new Set((doc.tags ?? []).map((t) => t.name));
+    const bad = operations.filter((o) => o.op.tags?.length !== 1 || !listed.has(o.op.tags[0]!)).map((o) => `${o.where}: ${o.op.tags}`);
+    expect(bad).toEqual([]);
+  });
+
+  it("states security on every operation: the public ones say security: [] explicitly", () => {
+    expect(operations.filter((o) => !Array.isArray(o.op.security)).map((o) => o.where)).toEqual([]);
+    const publicOps = operations.filter((o) => o.op.security!.length === 0).map((o) => o.where);
+    // credential-free by design: token pages, login flows, SAML, provider callbacks, probes, catalogs, the reference
+    expect(publicOps).toEqual(expect.arrayContaining([
+      "GET /health", "POST /auth/login", "POST /v1/f/{token}", "POST /webhooks/providers/{provider}", "GET /docs/openapi.json",
+    ]));
+    expect(publicOps.filter((w) => / \/v1\/(?!f\/|r\/)/.test(w))).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { TokenParam } from "../links/schemas";
 import { alertUnsubscribePage } from "./unsubscribe-page";
 import { alertUnsubscribe, getAlertUnsubscribe, type AlertUnsubscribeView } from "./unsubscribe.service";
 
-const tags = ["Public"];
+const tags = ["Alerts"];
 
 const StateSchema = z
   .object({

@@ -6,7 +6,7 @@ import { requestMeta } from "../../middleware/service-context";
 import { LandingSchema, SubmitFeedbackBody, SubmitResultSchema, TokenParam } from "./schemas";
 import { getFeedbackLanding, submitFeedbackByToken, type PublicRequest } from "./service";
 
-const tags = ["Public feedback"];
+const tags = ["Feedback"];
 
 export const publicRequest = (c: Context<AppEnv>): PublicRequest => ({
   control: c.var.control, env: c.env, meta: requestMeta(c), defer: (work) => c.executionCtx.waitUntil(work), admit: c.var.hostGuard,

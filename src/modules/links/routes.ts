@@ -10,7 +10,7 @@ import { QrQuery, RedirectQuery, ShortLinkSchema, SuccessSchema, TokenParam } fr
 import { recordClick, resolveShortLink, shortLinkQrTarget, shortLinkView, type PublicContext } from "./service";
 import { hostBrand } from "../white-label/resolve";
 
-const tags = ["Public"];
+const tags = ["Links"];
 
 export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
   control: c.var.control,

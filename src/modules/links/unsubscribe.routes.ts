@@ -10,7 +10,7 @@ import { EffectiveBrandSchema } from "../white-label/schemas";
 import { unsubscribePage, type UnsubscribeOutcome } from "./unsubscribe-page";
 import { getUnsubscribe, resubscribe, unsubscribe, type UnsubscribeView } from "./unsubscribe.service";
 
-const tags = ["Public"];
+const tags = ["Links"];
 
 const UnsubscribeSchema = z
   .object({

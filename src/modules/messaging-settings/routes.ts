@@ -16,7 +16,7 @@ import { listWhatsAppTemplates, WhatsAppTemplateStateSchema } from "./whatsapp-t
 import { z } from "@hono/zod-openapi";
 import { getEmailSettings, getSmsSettings, getWhatsAppSettings, putEmailSettings, putSmsSettings, putWhatsAppSettings } from "./service";
 
-const tags = ["Settings"];
+const tags = ["Messaging settings"];
 const base = { tags, security: TENANT_SECURITY };
 
 const getEmail = createRoute({

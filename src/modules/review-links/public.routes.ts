@@ -8,7 +8,7 @@ import { qrResponse, QR_RESPONSE } from "../../lib/qr";
 import { hostBrand } from "../white-label/resolve";
 import { OpenQuery, QrQuery, SlugParam } from "./schemas";
 
-const tags = ["Public"];
+const tags = ["Review links"];
 
 const open = createRoute({
   method: "get", path: "/l/{slug}", tags, security: [], summary: "Review link: 302 to a review site drawn by the link's weights",

@@ -11,7 +11,7 @@ import {
 } from "./responses.service";
 import { listOverdue } from "./sla.service";
 
-const tags = ["Review responses"];
+const tags = ["Reviews"];
 const Responses = z.array(ReviewResponseSchema);
 const withTransitions = { ...stdErrorsWithNotFound, 409: errors[409] };
 

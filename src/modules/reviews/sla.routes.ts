@@ -5,7 +5,7 @@ import { canAdminister } from "../../middleware/tenant";
 import { CreateSlaRuleBody, SlaRuleListQuery, SlaRuleSchema, UpdateSlaRuleBody } from "./sla.schemas";
 import { createSlaRule, deleteSlaRule, getSlaRule, listSlaRules, updateSlaRule } from "./sla.service";
 
-const tags = ["SLA rules"];
+const tags = ["Reviews"];
 
 const list = createRoute({
   method: "get", path: "/v1/settings/sla-rules", tags, security: TENANT_SECURITY, summary: "List SLA rules",

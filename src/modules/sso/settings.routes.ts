@@ -5,7 +5,7 @@ import { canAdminister } from "../../middleware/tenant";
 import { ImportSsoMetadataBody, SsoConfigSchema, UpdateSsoConfigBody } from "./schemas";
 import { getSsoSettings, importSsoMetadata, updateSsoSettings } from "./settings.service";
 
-const tags = ["Settings"];
+const tags = ["SSO"];
 
 const get = createRoute({
   method: "get", path: "/v1/settings/sso", tags, security: TENANT_SECURITY, summary: "The tenant's SAML SSO configuration (tenant_admin)",

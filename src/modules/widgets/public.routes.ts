@@ -8,7 +8,7 @@ import { hostBrand } from "../white-label/resolve";
 import { cachedWidget, type RenderedWidget } from "./cache";
 import { KeyParam, PublicWidgetSchema } from "./schemas";
 
-const tags = ["Public widgets"];
+const tags = ["Widgets"];
 
 /** Public and identical for everyone: any site may embed it; browsers keep it a minute. */
 const SHARED = {

@@ -9,7 +9,7 @@ import {
 } from "./schemas";
 import { cancelAutoReply, getAutoReply, listAutoReplies } from "./service";
 
-const tags = ["Auto-replies"];
+const tags = ["Reviews"];
 
 const listRules = createRoute({
   method: "get", path: "/v1/auto-reply-rules", tags, security: TENANT_SECURITY, summary: "List auto-reply rules",
