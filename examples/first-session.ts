@@ -52,5 +52,5 @@ export async function firstSession(baseUrl: string): Promise<Location[]> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const locations = await firstSession(process.env.BASE_URL ?? "http://localhost:8787");
-  console.log(locations.map((l) => `${l.id} ${l.name}`).join("\n"));
+  console.log(JSON.stringify(locations));
 }
