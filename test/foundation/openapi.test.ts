@@ -29,7 +29,7 @@ describe("OpenAPI document", () => {
 
   it("names the deployment's PUBLIC_BASE_URL as its server, for SDK generators", () => {
     expect((doc as unknown as { servers: unknown }).servers).toEqual([
-      { url: env.PUBLIC_BASE_URL.replace(/\/+$/, ""), description: "This deployment (PUBLIC_BASE_URL)" },
+      { url: env.PUBLIC_BASE_URL.replace(/\/+$/, ""), description: `The ${env.ENVIRONMENT} deployment (PUBLIC_BASE_URL)`, "x-internal": false },
     ]);
   });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { API_TAGS } from "../../src/api-tags";
-import { createApp, openApiConfig } from "../../src/app";
+import { createApp, openApiConfig, serverDescription } from "../../src/app";
 
 // What SDK generators need from the document (docs/api-lint.md): a stable method name per operation,
 // a server, one declared tag per operation (one client class per module), and security on every operation.
-const doc = createApp().getOpenAPI31Document(openApiConfig("https://api.example.test"));
+const doc = createApp().getOpenAPI31Document(openApiConfig("https://api.example.test", "production"));
 const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 type Op = { operationId?: string; tags?: string[]; security?: unknown[] };
 const operations = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
@@ -67,7 +67,11 @@ describe("OpenAPI operationIds (SDK method names)", () => {
 
 describe("OpenAPI document for SDK generators", () => {
   it("names this deployment's base URL as its server (the served document: test/foundation/openapi.test.ts)", () => {
-    expect(doc.servers).toEqual([{ url: "https://api.example.test", description: "This deployment (PUBLIC_BASE_URL)" }]);
+    expect(doc.servers).toEqual([
+      { url: "https://api.example.test", description: "The production deployment (PUBLIC_BASE_URL)", "x-internal": false },
+    ]);
+    // wrangler dev's "development" is called local, a term inventory tools (OWASP API9) recognise
+    expect(serverDescription("development")).toBe("The local development deployment (PUBLIC_BASE_URL)");
   });
 
   it("lists each tag once with a description, and every listed tag is used", () => {

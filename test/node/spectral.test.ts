@@ -19,7 +19,7 @@ interface Finding {
 
 describe("spectral lint (spectral:oas + OWASP API Security Top 10 2023 ruleset)", () => {
   it("reports zero errors", async () => {
-    const doc = createApp().getOpenAPI31Document(openApiConfig("https://reputation-ops.example.com"));
+    const doc = createApp().getOpenAPI31Document(openApiConfig("https://reputation-ops.example.com", "production"));
     const file = path.join(mkdtempSync(path.join(tmpdir(), "spectral-")), "openapi.json");
     writeFileSync(file, JSON.stringify(doc));
     const bin = path.join(root, "node_modules/.bin/spectral");
