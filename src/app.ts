@@ -8,6 +8,8 @@ import { authenticate, registerAuthenticator } from "./middleware/auth";
 import { controlSession } from "./middleware/control-session";
 import { documentJsonBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
 import { documentProtocolEndpoints } from "./protocol-docs";
+import { API_TAGS } from "./api-tags";
+import { baseUrl } from "./lib/urls";
 import { requestId } from "./middleware/request-id";
 import { securityHeaders } from "./middleware/security-headers";
 import { publicHost } from "./middleware/public-host";
@@ -83,6 +85,23 @@ export const API_INFO = {
     "Every /v1 route needs `Authorization: Bearer <JWT or API key>` and `x-tenant-id`. Errors are ErrorResponse " +
     "{error, code, details?}; list routes are keyset-paged with an opaque cursor.",
 };
+
+/**
+ * The document's top-level config: `servers` is this deployment's absolute base URL (PUBLIC_BASE_URL),
+ * which SDK generators take as the client's default base URL; a relative "/" would only resolve
+ * against a document fetched over HTTP, not one saved to a file (docs/api-lint.md). The description
+ * names the environment (ENVIRONMENT) and x-internal says the API is public (OWASP API9 inventory).
+ */
+export const openApiConfig = (serverUrl: string, environment: string) => ({
+  openapi: "3.1.0",
+  info: API_INFO,
+  servers: [{ url: serverUrl, description: serverDescription(environment), "x-internal": false }],
+  tags: API_TAGS.map((t) => ({ ...t })),
+});
+
+/** "development" is `wrangler dev` on a laptop: called local, a term inventory tools recognise */
+export const serverDescription = (environment: string) =>
+  `The ${environment === "development" ? "local development" : environment} deployment (PUBLIC_BASE_URL)`;
 
 export function createApp() {
   registerAuthenticator(apiKeyAuthenticator);
@@ -173,7 +192,7 @@ export function createApp() {
   documentJsonBodyLimit(app.openAPIRegistry);
   documentTenantMoving(app.openAPIRegistry);
   documentProtocolEndpoints(app.openAPIRegistry);
-  app.doc31("/docs/openapi.json", { openapi: "3.1.0", info: API_INFO });
+  app.doc31("/docs/openapi.json", (c) => openApiConfig(baseUrl(c.env), c.env.ENVIRONMENT));
   app.get("/docs", swaggerUI({ url: "/docs/openapi.json" }));
 
   app.notFound(onNotFound);

@@ -45,6 +45,7 @@ const catalog = {
 export function documentProtocolEndpoints(registry: Registry) {
   registry.registerPath({
     method: "post", path: "/mcp", tags: ["MCP"], summary: "MCP Streamable HTTP transport",
+    operationId: "sendMcpMessage",
     description:
       "JSON-RPC 2.0 messages of the Model Context Protocol (revisions 2025-06-18 and 2025-03-26; docs/mcp.md). " +
       "`initialize` opens a session returned in `Mcp-Session-Id`, which later requests carry. Authorization: Bearer " +
@@ -67,10 +68,10 @@ export function documentProtocolEndpoints(registry: Registry) {
     },
     "x-protocol": "mcp",
   });
-  registry.registerPath({ method: "get", path: "/mcp/skills", summary: "MCP skill catalog", description: "Public. Also at GET /skills.", ...catalog });
-  registry.registerPath({ method: "get", path: "/skills", summary: "MCP skill catalog (alias of /mcp/skills)", ...catalog });
+  registry.registerPath({ method: "get", path: "/mcp/skills", operationId: "listMcpSkills", security: [], summary: "MCP skill catalog", description: "Public. Also at GET /skills.", ...catalog });
+  registry.registerPath({ method: "get", path: "/skills", operationId: "listSkills", security: [], summary: "MCP skill catalog (alias of /mcp/skills)", ...catalog });
   registry.registerPath({
-    method: "get", path: "/mcp/health", tags: ["MCP"], summary: "MCP liveness probe",
+    method: "get", path: "/mcp/health", operationId: "checkMcpHealth", security: [], tags: ["MCP"], summary: "MCP liveness probe",
     responses: {
       200: {
         description: "Up",
@@ -81,11 +82,13 @@ export function documentProtocolEndpoints(registry: Registry) {
   });
   registry.registerPath({
     method: "get", path: "/mcp/icon.svg", tags: ["MCP"], summary: "The server's and its tools' icon (MCP 2025-11-25 icons)",
+    operationId: "getMcpIcon", security: [],
     responses: { 200: { description: "The icon", content: { "image/svg+xml": { schema: z.string() } } } },
     "x-protocol": "mcp",
   });
   registry.registerPath({
     method: "get", path: "/oauth/authorize", tags: ["OAuth"], summary: "OAuth 2.1 authorization (sign-in and consent page)",
+    operationId: "authorizeOAuth", security: [],
     description: "Authorization code flow with PKCE S256 (RFC 6749, MCP authorization). Renders the sign-in and consent page; Allow or Deny redirects to redirect_uri with `code` or `error`.",
     request: {
       query: z.object({
@@ -108,6 +111,7 @@ export function documentProtocolEndpoints(registry: Registry) {
   });
   registry.registerPath({
     method: "post", path: "/oauth/token", tags: ["OAuth"], summary: "OAuth 2.1 token endpoint",
+    operationId: "exchangeOAuthToken", security: [],
     description: "Exchanges an authorization code (with its PKCE verifier) or a refresh token (rotated on use) for an access token (RFC 6749 §4.1.3, §6; RFC 8707 resource).",
     request: {
       body: {
@@ -145,9 +149,10 @@ export function documentProtocolEndpoints(registry: Registry) {
     },
     "x-protocol": "oauth",
   });
-  registry.registerPath({ method: "get", path: "/docs", tags: ["Docs"], summary: "Interactive API reference (Swagger UI)", responses: { 200: html("The reference page") }, "x-protocol": "docs" });
+  registry.registerPath({ method: "get", path: "/docs", operationId: "getApiReference", security: [], tags: ["System"], summary: "Interactive API reference (Swagger UI)", responses: { 200: html("The reference page") }, "x-protocol": "docs" });
   registry.registerPath({
-    method: "get", path: "/docs/openapi.json", tags: ["Docs"], summary: "This OpenAPI 3.1 document",
+    method: "get", path: "/docs/openapi.json", tags: ["System"], summary: "This OpenAPI 3.1 document",
+    operationId: "getOpenApiDocument", security: [],
     responses: { 200: { description: "The document", content: { "application/json": { schema: anyJson } } } },
     "x-protocol": "docs",
   });

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { request } from "../helpers/http";
 
@@ -24,6 +25,12 @@ describe("OpenAPI document", () => {
   it("is OpenAPI 3.1, version 2.0.0", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("2.0.0");
+  });
+
+  it("names the deployment's PUBLIC_BASE_URL as its server, for SDK generators", () => {
+    expect((doc as unknown as { servers: unknown }).servers).toEqual([
+      { url: env.PUBLIC_BASE_URL.replace(/\/+$/, ""), description: `The ${env.ENVIRONMENT} deployment (PUBLIC_BASE_URL)`, "x-internal": false },
+    ]);
   });
 
   it("declares bearer and x-tenant-id security schemes", () => {

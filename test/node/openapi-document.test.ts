@@ -1,12 +1,12 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { API_INFO, createApp } from "../../src/app";
+import { createApp, openApiConfig } from "../../src/app";
 
 // The same document /docs/openapi.json serves, validated by a real OpenAPI 3.1 validator
 // (it reads its JSON schemas from disk, which workerd does not offer, hence this node project).
 describe("OpenAPI 3.1 document", () => {
   it("passes the OpenAPI 3.1 schema validator", async () => {
-    const doc = createApp().getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO });
+    const doc = createApp().getOpenAPI31Document(openApiConfig("https://reputation-ops.example.com", "production"));
     const result = await new Validator().validate(doc as never);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
@@ -14,7 +14,7 @@ describe("OpenAPI 3.1 document", () => {
   });
 
   it("documents the spec's protocol endpoints served outside OpenAPIHono, with their content types", () => {
-    const doc = createApp().getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO }) as any;
+    const doc = createApp().getOpenAPI31Document(openApiConfig("https://reputation-ops.example.com", "production")) as any;
     const op = (method: string, path: string) => doc.paths?.[path]?.[method];
     for (const [method, path] of [["post", "/mcp"], ["get", "/mcp/skills"], ["get", "/skills"], ["get", "/mcp/health"], ["get", "/oauth/authorize"], ["post", "/oauth/token"], ["get", "/docs"], ["get", "/docs/openapi.json"]] as const) {
       expect(op(method, path), `${method} ${path}`).toBeDefined();

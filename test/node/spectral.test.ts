@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { API_INFO, createApp } from "../../src/app";
+import { createApp, openApiConfig } from "../../src/app";
 
 // OWASP/OAS lint of the document the app serves, with the ruleset and justified overrides in
 // .spectral.yaml. Zero errors; the warning counts are printed (and listed in docs/api-lint.md).
@@ -19,7 +19,7 @@ interface Finding {
 
 describe("spectral lint (spectral:oas + OWASP API Security Top 10 2023 ruleset)", () => {
   it("reports zero errors", async () => {
-    const doc = createApp().getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO });
+    const doc = createApp().getOpenAPI31Document(openApiConfig("https://reputation-ops.example.com", "production"));
     const file = path.join(mkdtempSync(path.join(tmpdir(), "spectral-")), "openapi.json");
     writeFileSync(file, JSON.stringify(doc));
     const bin = path.join(root, "node_modules/.bin/spectral");

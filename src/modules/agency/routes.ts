@@ -26,6 +26,7 @@ const notOwned = "A tenant the caller's agencies do not own is 404, like an unkn
 
 const createTenantRoute = createRoute({
   method: "post", path: "/agency/tenants", tags, security, summary: "Create a tenant and its default brand in one batch",
+  operationId: "createAgencyTenant",
   description: "agencyId is required only when the caller administers several agencies; a platform admin without agencyId creates in the house agency. Duplicate slug: 409.",
   request: { body: jsonBody(CreateTenantBody) },
   responses: { 201: json(TenantDetailSchema, "Created"), ...stdErrors, 409: errors[409] },
@@ -33,18 +34,21 @@ const createTenantRoute = createRoute({
 
 const listTenantsRoute = createRoute({
   method: "get", path: "/agency/tenants", tags, security, summary: "Every tenant the caller's agencies own, newest first",
+  operationId: "listAgencyTenants",
   request: { query: TenantListQuery },
   responses: { 200: json(paged(TenantWithCountsSchema).openapi("AgencyTenantPage")), ...stdErrors },
 });
 
 const getTenantRoute = createRoute({
   method: "get", path: "/agency/tenants/{id}", tags, security, summary: "An owned tenant with its brands", description: notOwned,
+  operationId: "getAgencyTenant",
   request: { params: IdParam },
   responses: { 200: json(TenantDetailSchema), ...stdErrorsWithNotFound },
 });
 
 const updateTenantRoute = createRoute({
   method: "patch", path: "/agency/tenants/{id}", tags, security, summary: "Rename, change plan, pause or resume an owned tenant",
+  operationId: "updateAgencyTenant",
   description: `isActive false pauses (pausedAt, pausedReason set): the tenant sends nothing and its own users become read-only; isActive true resumes and clears both. ${notOwned}`,
   request: { params: IdParam, body: jsonBody(UpdateTenantBody) },
   responses: { 200: json(TenantDetailSchema), ...stdErrorsWithNotFound, 503: tenantMovingResponse },
@@ -52,12 +56,14 @@ const updateTenantRoute = createRoute({
 
 const listUsersRoute = createRoute({
   method: "get", path: "/agency/tenants/{id}/users", tags, security, summary: "Users of an owned tenant", description: notOwned,
+  operationId: "listAgencyTenantUsers",
   request: { params: IdParam, query: UserListQuery },
   responses: { 200: json(paged(TenantUserSchema).openapi("AgencyTenantUserPage")), ...stdErrorsWithNotFound },
 });
 
 const addUserRoute = createRoute({
   method: "post", path: "/agency/tenants/{id}/users", tags, security, summary: "Add a user to an owned tenant with a role",
+  operationId: "addAgencyTenantUser",
   description: `Without password the user is invited by email (7-day token for /auth/setup-password); with password the account is created ready to log in. An existing account is granted the role. ${notOwned}`,
   request: { params: IdParam, body: jsonBody(AddTenantUserBody) },
   responses: { 201: json(TenantUserSchema, "Added"), ...stdErrorsWithNotFound, 503: tenantMovingResponse, 409: errors[409] },
@@ -65,6 +71,7 @@ const addUserRoute = createRoute({
 
 const createLocationRoute = createRoute({
   method: "post", path: "/agency/tenants/{tenantId}/locations", tags, security, summary: "Create a location in an owned tenant",
+  operationId: "createAgencyTenantLocation",
   description: `brandId defaults to the tenant's oldest active brand. ${notOwned}`,
   request: { params: TenantIdParam, body: jsonBody(CreateLocationBody) },
   responses: { 201: json(LocationSchema, "Created"), ...stdErrorsWithNotFound, 503: tenantMovingResponse, 409: errors[409] },
@@ -72,12 +79,14 @@ const createLocationRoute = createRoute({
 
 const listLocationsRoute = createRoute({
   method: "get", path: "/agency/locations", tags, security, summary: "Locations across owned tenants, newest first, each with its tenant",
+  operationId: "listAgencyLocations",
   request: { query: AgencyListQuery },
   responses: { 200: json(paged(AgencyLocationSchema).openapi("AgencyLocationPage")), ...stdErrorsWithNotFound },
 });
 
 const createCampaignRoute = createRoute({
   method: "post", path: "/agency/tenants/{tenantId}/campaigns", tags, security, summary: "Create a campaign in an owned tenant",
+  operationId: "createAgencyTenantCampaign",
   description: `Same body and rules as POST /v1/campaigns. ${notOwned}`,
   request: { params: TenantIdParam, body: jsonBody(CreateCampaignBody) },
   responses: { 201: json(CampaignSchema, "Created"), ...stdErrorsWithNotFound, 503: tenantMovingResponse },
@@ -85,6 +94,7 @@ const createCampaignRoute = createRoute({
 
 const listCampaignsRoute = createRoute({
   method: "get", path: "/agency/campaigns", tags, security, summary: "Campaigns across owned tenants, newest first, each with its tenant",
+  operationId: "listAgencyCampaigns",
   request: { query: AgencyListQuery },
   responses: { 200: json(paged(AgencyCampaignSchema).openapi("AgencyCampaignPage")), ...stdErrorsWithNotFound },
 });

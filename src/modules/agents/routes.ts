@@ -15,16 +15,18 @@ const AgentListSchema = z
 
 const list = createRoute({
   method: "get", path: "/v1/agents", tags, security: TENANT_SECURITY, summary: "List the agents",
+  operationId: "listAgents",
   responses: { 200: json(AgentListSchema), ...stdErrors },
 });
 
 const schemas = createRoute({
   method: "get", path: "/v1/agents/schemas", tags, security: TENANT_SECURITY, summary: "Input and output schemas of every agent",
+  operationId: "listAgentSchemas",
   responses: { 200: json(AgentSchemasSchema), ...stdErrors },
 });
 
 const run = createRoute({
-  method: "post", path: "/v1/agents/{name}/run", tags, security: TENANT_SECURITY,
+  method: "post", path: "/v1/agents/{name}/run", operationId: "runAgent", tags, security: TENANT_SECURITY,
   summary: "Run an agent (any role; saving template drafts needs tenant_user)",
   description: "Runs the agent with the llm engine when Workers AI is configured, else the rules engine. 60 s timeout (504 TIMEOUT); audited.",
   request: { params: AgentNameParam, body: jsonBody(AgentRunBody) },

@@ -17,12 +17,14 @@ const ownOrManaged = "Every role manages its own subscriptions; managers and up 
 
 const list = createRoute({
   method: "get", path: "/v1/alert-subscriptions", tags, security: TENANT_SECURITY, summary: "List alert subscriptions (your own; managers: everyone's or userId's)",
+  operationId: "listAlertSubscriptions",
   request: { query: AlertSubscriptionListQuery },
   responses: { 200: json(paged(AlertSubscriptionSchema).openapi("AlertSubscriptionPage")), ...stdErrors },
 });
 
 const create = createRoute({
   method: "post", path: "/v1/alert-subscriptions", tags, security: TENANT_SECURITY, summary: "Subscribe to new-review alerts and/or a digest",
+  operationId: "createAlertSubscription",
   description: `${ownOrManaged} The recipient must hold a role on the tenant. timeZone defaults to the location's, else the tenant's first location's, else UTC.`,
   request: { body: jsonBody(CreateAlertSubscriptionBody) },
   responses: { 201: json(AlertSubscriptionSchema, "Created"), ...stdErrors },
@@ -30,12 +32,14 @@ const create = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/alert-subscriptions/{id}", tags, security: TENANT_SECURITY, summary: "Get an alert subscription",
+  operationId: "getAlertSubscription",
   request: { params: IdParam },
   responses: { 200: json(AlertSubscriptionSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
   method: "patch", path: "/v1/alert-subscriptions/{id}", tags, security: TENANT_SECURITY, summary: "Update an alert subscription",
+  operationId: "updateAlertSubscription",
   description: `${ownOrManaged} Turning instantEmail or a digest back on after an unsubscribe link is done here.`,
   request: { params: IdParam, body: jsonBody(UpdateAlertSubscriptionBody) },
   responses: { 200: json(AlertSubscriptionSchema), ...stdErrorsWithNotFound },
@@ -43,12 +47,14 @@ const update = createRoute({
 
 const remove = createRoute({
   method: "delete", path: "/v1/alert-subscriptions/{id}", tags, security: TENANT_SECURITY, summary: "Delete an alert subscription",
+  operationId: "deleteAlertSubscription",
   request: { params: IdParam },
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
 });
 
 const sends = createRoute({
   method: "get", path: "/v1/alert-subscriptions/{id}/sends", tags, security: TENANT_SECURITY, summary: "What went out for a subscription (instant alerts and digests), oldest first",
+  operationId: "listAlertSubscriptionSends",
   request: { params: IdParam, query: PageQuerySchema },
   responses: { 200: json(paged(AlertSendSchema).openapi("AlertSendPage")), ...stdErrorsWithNotFound },
 });

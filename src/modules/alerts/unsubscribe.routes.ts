@@ -8,7 +8,7 @@ import { TokenParam } from "../links/schemas";
 import { alertUnsubscribePage } from "./unsubscribe-page";
 import { alertUnsubscribe, getAlertUnsubscribe, type AlertUnsubscribeView } from "./unsubscribe.service";
 
-const tags = ["Public"];
+const tags = ["Alerts"];
 
 const StateSchema = z
   .object({
@@ -25,6 +25,7 @@ const stateResponse = (description: string) => ({ description, content: { ...jso
 
 const show = createRoute({
   method: "get", path: "/alerts/unsubscribe/{token}", tags, summary: "Alert email unsubscribe page", security: [],
+  operationId: "getAlertUnsubscribePage",
   description: "Public. An HTML page by default, the state as JSON when Accept asks for application/json. Unknown or forged token, or a deleted subscription: 404.",
   request: { params: TokenParam },
   responses: { 200: stateResponse("The page, or the state"), 404: errors[404] },
@@ -32,6 +33,7 @@ const show = createRoute({
 
 const confirm = createRoute({
   method: "post", path: "/alerts/unsubscribe/{token}", tags, summary: "Stop the alert emails the link came with (also the RFC 8058 one-click target)", security: [],
+  operationId: "unsubscribeFromAlerts",
   description: "Public: any POST unsubscribes (form-encoded or multipart, List-Unsubscribe=One-Click). A digest link stops the digest; an alert link stops instant alert emails. Repeating it changes nothing.",
   request: {
     params: TokenParam,

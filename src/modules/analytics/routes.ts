@@ -15,6 +15,7 @@ const fromRollups = "Computed from the daily rollups (UTC days). Default range: 
 
 const overviewRoute = createRoute({
   method: "get", path: "/v1/analytics/overview", tags, security: TENANT_SECURITY, summary: "Reviews, funnel and response figures for a range",
+  operationId: "getAnalyticsOverview",
   description: fromRollups,
   request: { query: AnalyticsQuery },
   responses: { 200: json(OverviewSchema), ...stdErrors },
@@ -22,6 +23,7 @@ const overviewRoute = createRoute({
 
 const funnelRoute = createRoute({
   method: "get", path: "/v1/analytics/funnel", tags, security: TENANT_SECURITY, summary: "Solicitation funnel per channel, template, campaign and variant",
+  operationId: "getAnalyticsFunnel",
   description: `${fromRollups} Solicitations count on the day they were created (cohorts): a click days later adds to that day. Rates are over sent.`,
   request: { query: FunnelQuery },
   responses: { 200: json(FunnelSchema), ...stdErrors },
@@ -29,6 +31,7 @@ const funnelRoute = createRoute({
 
 const reviewsRoute = createRoute({
   method: "get", path: "/v1/analytics/reviews", tags, security: TENANT_SECURITY, summary: "Review volume, average rating, distribution and sentiment",
+  operationId: "getReviewAnalytics",
   description: `${fromRollups} Reviews count on their occurredAt day (the site's publish date, else arrival).`,
   request: { query: ReviewAnalyticsQuery },
   responses: { 200: json(ReviewAnalyticsSchema), ...stdErrors },
@@ -36,6 +39,7 @@ const reviewsRoute = createRoute({
 
 const responsesRoute = createRoute({
   method: "get", path: "/v1/analytics/responses", tags, security: TENANT_SECURITY, summary: "Response rate, median time to first response, SLA compliance",
+  operationId: "getResponseAnalytics",
   description: `${fromRollups} Reviews count on the day they arrived here (as SLA windows do).`,
   request: { query: AnalyticsQuery },
   responses: { 200: json(ResponseAnalyticsSchema), ...stdErrors },
@@ -43,6 +47,7 @@ const responsesRoute = createRoute({
 
 const rebuildRoute = createRoute({
   method: "post", path: "/v1/analytics/rebuild", tags, security: TENANT_SECURITY, summary: "Recompute the rollups of a range from source rows (tenant_admin)",
+  operationId: "rebuildAnalytics",
   description: "Backfill or repair: every rollup row of the tenant in the range (at most 366 days) is recomputed from solicitations, reviews and responses. Audited.",
   middleware: [canAdminister] as const,
   request: { body: jsonBody(RebuildBody) },
@@ -51,6 +56,7 @@ const rebuildRoute = createRoute({
 
 const agencyRoute = createRoute({
   method: "get", path: "/agency/analytics", tags: ["Agency"], security: USER_SECURITY, summary: "Rollups across the tenants the caller's agencies own",
+  operationId: "getAgencyAnalytics",
   description: "Per tenant and in total. tenantId narrows to one owned tenant; another agency's tenant is 404.",
   request: { query: AgencyAnalyticsQuery },
   responses: { 200: json(AgencyAnalyticsSchema), ...stdErrorsWithNotFound },

@@ -13,6 +13,7 @@ const tags = ["Assistant"];
 
 const chat = createRoute({
   method: "post", path: "/v1/assistant/chat", tags, security: TENANT_SECURITY, summary: "Ask the assistant (streams Server-Sent Events)",
+  operationId: "chatWithAssistant",
   description:
     "Streams `text/event-stream`: `conversation` {conversationId, messageId}, then `tool_call` {index, tool, input} and " +
     "`tool_result` {index, tool, ok} per read, `delta` {text} per piece of the answer, and finally `message` (the stored " +
@@ -23,18 +24,21 @@ const chat = createRoute({
 
 const list = createRoute({
   method: "get", path: "/v1/assistant/conversations", tags, security: TENANT_SECURITY, summary: "Your assistant conversations, most recent first",
+  operationId: "listAssistantConversations",
   request: { query: PageQuerySchema },
   responses: { 200: json(paged(ConversationSchema).openapi("AssistantConversationPage")), ...stdErrors },
 });
 
 const get = createRoute({
   method: "get", path: "/v1/assistant/conversations/{id}", tags, security: TENANT_SECURITY, summary: "One of your conversations with its messages",
+  operationId: "getAssistantConversation",
   request: { params: IdParam },
   responses: { 200: json(ConversationDetailSchema), ...stdErrorsWithNotFound },
 });
 
 const remove = createRoute({
   method: "delete", path: "/v1/assistant/conversations/{id}", tags, security: TENANT_SECURITY, summary: "Delete one of your conversations",
+  operationId: "deleteAssistantConversation",
   request: { params: IdParam },
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
 });

@@ -10,6 +10,7 @@ const admin = [canAdminister];
 
 const list = createRoute({
   method: "get", path: "/v1/audit-events", tags, security: TENANT_SECURITY, middleware: admin,
+  operationId: "listAuditEvents",
   summary: "This tenant's audit events, newest first (tenant_admin)",
   request: { query: AuditListQuery },
   responses: { 200: json(paged(AuditEventSchema).openapi("AuditEventPage")), ...stdErrors },
@@ -17,6 +18,7 @@ const list = createRoute({
 
 const exportCsv = createRoute({
   method: "get", path: "/v1/audit-events/export", tags, security: TENANT_SECURITY, middleware: admin,
+  operationId: "exportAuditEvents",
   summary: "Export this tenant's audit events as CSV (tenant_admin)",
   description:
     "Same filters as the list, newest first, streamed. A header row, RFC 4180 quoting, CRLF line ends; JSON states are serialised as JSON; cells starting with = + - @ tab or CR are prefixed with a single quote so spreadsheets do not run them as formulas.",

@@ -13,7 +13,7 @@ import { login } from "./service";
 
 const loginRoute = createRoute({
   method: "post",
-  path: "/auth/login",
+  path: "/auth/login", operationId: "login", security: [],
   tags: ["Auth"],
   summary: "Exchange email and password for a session JWT (8 hours)",
   request: { body: jsonBody(LoginBody) },
@@ -23,7 +23,7 @@ const loginRoute = createRoute({
 
 const setupPasswordRoute = createRoute({
   method: "post",
-  path: "/auth/setup-password",
+  path: "/auth/setup-password", operationId: "acceptInvite", security: [],
   tags: ["Auth"],
   summary: "Accept an invite: set name and password, get a session",
   description: "Invite tokens last 7 days and work once; an invalid, used or expired token is 400 INVALID_TOKEN.",
@@ -33,7 +33,7 @@ const setupPasswordRoute = createRoute({
 
 const forgotPasswordRoute = createRoute({
   method: "post",
-  path: "/auth/forgot-password",
+  path: "/auth/forgot-password", operationId: "requestPasswordReset", security: [],
   tags: ["Auth"],
   summary: "Email a password-reset token (1 hour, single use) if the account exists; always ok",
   request: { body: jsonBody(ForgotPasswordBody) },
@@ -42,7 +42,7 @@ const forgotPasswordRoute = createRoute({
 
 const resetPasswordRoute = createRoute({
   method: "post",
-  path: "/auth/reset-password",
+  path: "/auth/reset-password", operationId: "resetPassword", security: [],
   tags: ["Auth"],
   summary: "Set a new password with a reset token",
   description: "An invalid, used or expired token is 400 INVALID_TOKEN. Every outstanding reset token of the account is spent.",
@@ -52,7 +52,7 @@ const resetPasswordRoute = createRoute({
 
 const meRoute = createRoute({
   method: "get",
-  path: "/me",
+  path: "/me", operationId: "getMe",
   tags: ["Auth"],
   summary: "The caller's profile and role assignments",
   security: USER_SECURITY,

@@ -8,13 +8,14 @@ import { createBrand, getBrand, listBrands, updateBrand } from "./service";
 const tags = ["Brands"];
 
 const list = createRoute({
-  method: "get", path: "/v1/brands", tags, security: TENANT_SECURITY, summary: "List brands",
+  method: "get", path: "/v1/brands", operationId: "listBrands", tags, security: TENANT_SECURITY, summary: "List brands",
   request: { query: BrandListQuery },
   responses: { 200: json(paged(BrandSchema).openapi("BrandPage")), ...stdErrors },
 });
 
 const create = createRoute({
   method: "post", path: "/v1/brands", tags, security: TENANT_SECURITY, summary: "Create a brand (tenant_admin)",
+  operationId: "createBrand",
   middleware: [canAdminister] as const,
   request: { body: jsonBody(CreateBrandBody) },
   responses: { 201: json(BrandSchema, "Created"), ...stdErrors, 409: errors[409] },
@@ -22,12 +23,14 @@ const create = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/brands/{id}", tags, security: TENANT_SECURITY, summary: "Get a brand",
+  operationId: "getBrand",
   request: { params: IdParam },
   responses: { 200: json(BrandSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
   method: "patch", path: "/v1/brands/{id}", tags, security: TENANT_SECURITY, summary: "Update a brand (tenant_admin)",
+  operationId: "updateBrand",
   middleware: [canAdminister] as const,
   request: { params: IdParam, body: jsonBody(UpdateBrandBody) },
   responses: { 200: json(BrandSchema), ...stdErrorsWithNotFound, 409: errors[409] },

@@ -14,12 +14,14 @@ const deleted = { description: "Deleted" };
 
 const list = createRoute({
   method: "get", path: "/v1/campaigns", tags, security: TENANT_SECURITY, summary: "List campaigns, newest first",
+  operationId: "listCampaigns",
   request: { query: CampaignListQuery },
   responses: { 200: json(paged(CampaignSchema).openapi("CampaignPage")), ...stdErrors },
 });
 
 const create = createRoute({
   method: "post", path: "/v1/campaigns", tags, security: TENANT_SECURITY, summary: "Create a campaign (manager); it starts active",
+  operationId: "createCampaign",
   middleware: [canManage] as const,
   request: { body: jsonBody(CreateCampaignBody) },
   responses: { 201: json(CampaignSchema, "Created"), ...stdErrors },
@@ -27,12 +29,14 @@ const create = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/campaigns/{id}", tags, security: TENANT_SECURITY, summary: "Get a campaign",
+  operationId: "getCampaign",
   request: { params: IdParam },
   responses: { 200: json(CampaignSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
   method: "patch", path: "/v1/campaigns/{id}", tags, security: TENANT_SECURITY, summary: "Update a campaign (manager)",
+  operationId: "updateCampaign",
   middleware: [canManage] as const,
   request: { params: IdParam, body: jsonBody(UpdateCampaignBody) },
   responses: { 200: json(CampaignSchema), ...stdErrorsWithNotFound },
@@ -40,7 +44,8 @@ const update = createRoute({
 
 const activation = (action: "activate" | "deactivate") =>
   createRoute({
-    method: "post", path: `/v1/campaigns/{id}/${action}`, tags, security: TENANT_SECURITY,
+    method: "post", path: `/v1/campaigns/{id}/${action}`,
+    operationId: action === "activate" ? "activateCampaign" : "deactivateCampaign", tags, security: TENANT_SECURITY,
     summary: `${action === "activate" ? "Activate" : "Deactivate"} a campaign from any state (manager)`,
     middleware: [canManage] as const,
     request: { params: IdParam },
@@ -49,6 +54,7 @@ const activation = (action: "activate" | "deactivate") =>
 
 const listTemplates = createRoute({
   method: "get", path: "/v1/campaigns/{id}/templates", tags, security: TENANT_SECURITY,
+  operationId: "listCampaignTemplates",
   summary: "Template bindings, by channel then priority (highest first)",
   request: { params: IdParam },
   responses: { 200: json(z.array(BindingSchema)), ...stdErrorsWithNotFound },
@@ -56,6 +62,7 @@ const listTemplates = createRoute({
 
 const bindTemplate = createRoute({
   method: "post", path: "/v1/campaigns/{id}/templates", tags, security: TENANT_SECURITY, summary: "Bind a template (manager)",
+  operationId: "addCampaignTemplate",
   description:
     "The template must be this tenant's, not archived, on the binding's channel, which must be one of the campaign's. " +
     "A draft may be bound: sends use the approved version of the bound template's lineage, so a lineage with no " +
@@ -67,6 +74,7 @@ const bindTemplate = createRoute({
 
 const unbindTemplate = createRoute({
   method: "delete", path: "/v1/campaigns/{id}/templates/{bindingId}", tags, security: TENANT_SECURITY, summary: "Remove a binding (manager)",
+  operationId: "removeCampaignTemplate",
   middleware: [canManage] as const,
   request: { params: BindingParams },
   responses: { 204: deleted, ...stdErrorsWithNotFound },
@@ -74,12 +82,14 @@ const unbindTemplate = createRoute({
 
 const readSequence = createRoute({
   method: "get", path: "/v1/campaigns/{id}/sequence", tags, security: TENANT_SECURITY, summary: "The campaign's sequence, or null",
+  operationId: "getCampaignSequence",
   request: { params: IdParam },
   responses: { 200: json(SequenceSchema.nullable()), ...stdErrorsWithNotFound },
 });
 
 const replaceSequence = createRoute({
   method: "put", path: "/v1/campaigns/{id}/sequence", tags, security: TENANT_SECURITY, summary: "Create or replace the sequence (manager)",
+  operationId: "updateCampaignSequence",
   description:
     "The steps given replace all steps. stepIndex is unique, delayDays 0 to 365, at most 50 steps; each step's channel " +
     "must be one of the campaign's and its template (optional) this tenant's, not archived, on that channel.",
@@ -90,6 +100,7 @@ const replaceSequence = createRoute({
 
 const removeSequence = createRoute({
   method: "delete", path: "/v1/campaigns/{id}/sequence", tags, security: TENANT_SECURITY, summary: "Delete the sequence (manager)",
+  operationId: "deleteCampaignSequence",
   middleware: [canManage] as const,
   request: { params: IdParam },
   responses: { 204: deleted, ...stdErrorsWithNotFound },

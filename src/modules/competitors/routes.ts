@@ -10,12 +10,14 @@ const tags = ["Competitors"];
 
 const list = createRoute({
   method: "get", path: "/v1/competitors", tags, security: TENANT_SECURITY, summary: "List tracked competitors, newest first",
+  operationId: "listCompetitors",
   request: { query: CompetitorListQuery },
   responses: { 200: json(paged(CompetitorSchema).openapi("CompetitorPage")), ...stdErrors },
 });
 
 const create = createRoute({
   method: "post", path: "/v1/competitors", tags, security: TENANT_SECURITY, summary: "Track a competitor of a location (manager)",
+  operationId: "createCompetitor",
   middleware: [canManage] as const,
   request: { body: jsonBody(CreateCompetitorBody) },
   responses: { 201: json(CompetitorSchema, "Created"), ...stdErrors },
@@ -23,12 +25,14 @@ const create = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/competitors/{id}", tags, security: TENANT_SECURITY, summary: "Get a competitor",
+  operationId: "getCompetitor",
   request: { params: IdParam },
   responses: { 200: json(CompetitorSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
   method: "patch", path: "/v1/competitors/{id}", tags, security: TENANT_SECURITY, summary: "Update a competitor (manager)",
+  operationId: "updateCompetitor",
   middleware: [canManage] as const,
   request: { params: IdParam, body: jsonBody(UpdateCompetitorBody) },
   responses: { 200: json(CompetitorSchema), ...stdErrorsWithNotFound },
@@ -36,6 +40,7 @@ const update = createRoute({
 
 const remove = createRoute({
   method: "delete", path: "/v1/competitors/{id}", tags, security: TENANT_SECURITY, summary: "Stop tracking a competitor (manager)",
+  operationId: "deleteCompetitor",
   middleware: [canManage] as const,
   request: { params: IdParam },
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
@@ -43,6 +48,7 @@ const remove = createRoute({
 
 const refresh = createRoute({
   method: "post", path: "/v1/competitors/{id}/refresh", tags, security: TENANT_SECURITY, summary: "Refresh rating and review count now (manager)",
+  operationId: "refreshCompetitor",
   description: "Reads Yelp Fusion GET /v3/businesses/{yelpBusinessId} with the tenant's Yelp integration key. lastRefreshStatus: ok, error (the site's message in lastRefreshError), no_connection, no_site_ids. A sweep refreshes every competitor daily.",
   middleware: [canManage] as const,
   request: { params: IdParam },

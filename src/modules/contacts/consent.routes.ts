@@ -9,12 +9,14 @@ const base = { tags: ["Contacts"], security: TENANT_SECURITY };
 
 const list = createRoute({
   ...base, method: "get", path: "/v1/contacts/{id}/consent", summary: "Consent history, oldest first; the latest per channel is current",
+  operationId: "listContactConsent",
   request: { params: ContactIdParam },
   responses: { 200: json(z.array(ConsentRecordSchema)), ...stdErrorsWithNotFound },
 });
 
 const grant = createRoute({
   ...base, method: "post", path: "/v1/contacts/{id}/consent", summary: "Record a consent grant (tenant_user)",
+  operationId: "grantContactConsent",
   middleware: [canWrite] as const,
   request: { params: ContactIdParam, body: jsonBody(GrantConsentBody) },
   responses: { 201: json(ConsentRecordSchema, "Recorded"), ...stdErrorsWithNotFound, 409: errors[409] },
@@ -22,6 +24,7 @@ const grant = createRoute({
 
 const revoke = createRoute({
   ...base, method: "delete", path: "/v1/contacts/{id}/consent/{channel}", summary: "Record a consent revocation (tenant_user)",
+  operationId: "revokeContactConsent",
   middleware: [canWrite] as const,
   request: { params: ConsentChannelParam },
   responses: { 200: json(ConsentRecordSchema), ...stdErrorsWithNotFound, 409: errors[409] },

@@ -16,12 +16,14 @@ const base = { tags, security: TENANT_SECURITY };
 
 const list = createRoute({
   ...base, method: "get", path: "/v1/contacts", summary: "List contacts, newest first; search by email, phone or name prefix",
+  operationId: "listContacts",
   request: { query: ContactListQuery },
   responses: { 200: json(paged(ContactSchema).openapi("ContactPage")), ...stdErrors },
 });
 
 const upsert = createRoute({
   ...base, method: "post", path: "/v1/contacts", summary: "Create or update a contact, matched on email, else phone (tenant_user)",
+  operationId: "createContact",
   middleware: [canWrite] as const,
   request: { body: jsonBody(UpsertContactBody) },
   responses: { 201: json(ContactSchema, "Created or updated"), ...stdErrors, 409: errors[409] },
@@ -36,7 +38,7 @@ const csvBodyLimit = bodyLimit({
 });
 
 const importCsv = createRoute({
-  ...base, method: "post", path: "/v1/contacts/import/csv",
+  ...base, method: "post", path: "/v1/contacts/import/csv", operationId: "importContactsCsv",
   summary: "Upsert contacts from a CSV file (tenant_user); all valid rows are written atomically",
   middleware: [canWrite, csvBodyLimit] as const,
   request: { body: { required: true, content: { "multipart/form-data": { schema: ImportCsvBody } } } },
@@ -44,13 +46,14 @@ const importCsv = createRoute({
 });
 
 const get = createRoute({
-  ...base, method: "get", path: "/v1/contacts/{id}", summary: "Get a contact",
+  ...base, method: "get", path: "/v1/contacts/{id}", operationId: "getContact", summary: "Get a contact",
   request: { params: ContactIdParam },
   responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound },
 });
 
 const suppress = createRoute({
   ...base, method: "post", path: "/v1/contacts/{id}/suppress", summary: "Suppress a contact on every channel (tenant_user)",
+  operationId: "suppressContact",
   middleware: [canWrite] as const,
   request: { params: ContactIdParam, body: { required: false, content: { "application/json": { schema: SuppressBody } } } },
   responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound, 409: errors[409] },
@@ -58,13 +61,14 @@ const suppress = createRoute({
 
 const unsuppress = createRoute({
   ...base, method: "delete", path: "/v1/contacts/{id}/suppress", summary: "Lift a suppression (tenant_user)",
+  operationId: "unsuppressContact",
   middleware: [canWrite] as const,
   request: { params: ContactIdParam },
   responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
 const exportData = createRoute({
-  ...base, method: "get", path: "/v1/contacts/{id}/export",
+  ...base, method: "get", path: "/v1/contacts/{id}/export", operationId: "exportContact",
   summary: "Data-subject export (GDPR art. 15/20) when allowDataExport is on (manager)",
   middleware: [canManage] as const,
   request: { params: ContactIdParam },
@@ -72,7 +76,7 @@ const exportData = createRoute({
 });
 
 const erase = createRoute({
-  ...base, method: "delete", path: "/v1/contacts/{id}",
+  ...base, method: "delete", path: "/v1/contacts/{id}", operationId: "eraseContact",
   summary: "Erase a contact's personal data (GDPR art. 17) when allowDataDeletion is on (tenant_admin)",
   description: "Personal fields are wiped and the contact stays as an anonymous, permanently suppressed row, so counts stay.",
   middleware: [canAdminister] as const,

@@ -71,7 +71,8 @@ export const GrantConsentBody = z
   .object({
     channel: ConsentChannelSchema,
     source: z.string().trim().min(1).max(200).openapi({ description: "How consent was obtained, e.g. checkout_form" }),
-    ipAddress: z.union([z.ipv4(), z.ipv6()]).nullable().optional(),
+    // the JSON Schema formats ipv4/ipv6 (zod-openapi would write the non-standard "ip" for both, a duplicate anyOf branch)
+    ipAddress: z.union([z.ipv4().openapi({ format: "ipv4" }), z.ipv6().openapi({ format: "ipv6" })]).nullable().optional(),
     userAgent: z.string().max(500).nullable().optional(),
   })
   .openapi("GrantConsentRequest");

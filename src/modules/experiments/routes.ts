@@ -9,12 +9,14 @@ const tags = ["Experiments"];
 
 const list = createRoute({
   method: "get", path: "/v1/experiments", tags, security: TENANT_SECURITY, summary: "List experiments, newest first",
+  operationId: "listExperiments",
   request: { query: ExperimentListQuery },
   responses: { 200: json(z.array(ExperimentSchema)), ...stdErrors },
 });
 
 const create = createRoute({
   method: "post", path: "/v1/experiments", tags, security: TENANT_SECURITY, summary: "Create a draft experiment (manager)",
+  operationId: "createExperiment",
   description: "At least 2 variants, each trafficPercent 0 to 100, adding up to 100; the first variant is the control.",
   middleware: [canManage] as const,
   request: { body: jsonBody(CreateExperimentBody) },
@@ -23,12 +25,13 @@ const create = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/experiments/{id}", tags, security: TENANT_SECURITY, summary: "Get an experiment",
+  operationId: "getExperiment",
   request: { params: IdParam },
   responses: { 200: json(ExperimentSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
-  method: "patch", path: "/v1/experiments/{id}", tags, security: TENANT_SECURITY,
+  method: "patch", path: "/v1/experiments/{id}", operationId: "updateExperiment", tags, security: TENANT_SECURITY,
   summary: "Rename, edit the hypothesis, or pick a winner (tenant_admin)",
   description: "A winnerVariantId completes a running or paused experiment (409 INVALID_TRANSITION otherwise) and emits experiment.completed.",
   middleware: [canAdminister] as const,
@@ -43,9 +46,13 @@ const MOVE_DOCS: Record<ExperimentMove, string> = {
   complete: "Complete a running or paused experiment without a winner (tenant_admin)",
 };
 
+const MOVE_OPERATION_IDS = {
+  start: "startExperiment", pause: "pauseExperiment", resume: "resumeExperiment", complete: "completeExperiment",
+} as const satisfies Record<ExperimentMove, string>;
+
 const transition = (name: ExperimentMove) =>
   createRoute({
-    method: "post", path: `/v1/experiments/{id}/${name}`, tags, security: TENANT_SECURITY, summary: MOVE_DOCS[name],
+    method: "post", path: `/v1/experiments/{id}/${name}`, operationId: MOVE_OPERATION_IDS[name], tags, security: TENANT_SECURITY, summary: MOVE_DOCS[name],
     description: "Statuses: draft -> running <-> paused; running or paused -> completed. Any other move is 409 INVALID_TRANSITION.",
     middleware: [name === "complete" ? canAdminister : canManage] as const,
     request: { params: IdParam },
@@ -54,6 +61,7 @@ const transition = (name: ExperimentMove) =>
 
 const results = createRoute({
   method: "get", path: "/v1/experiments/{id}/results", tags, security: TENANT_SECURITY,
+  operationId: "getExperimentResults",
   summary: "Per-variant outcomes, rates and z-tests against the control",
   description:
     "Counts are of the solicitations sent under each variant; rates are over sends. Each non-control variant gets a " +

@@ -6,7 +6,7 @@ import { requestMeta } from "../../middleware/service-context";
 import { LandingSchema, SubmitFeedbackBody, SubmitResultSchema, TokenParam } from "./schemas";
 import { getFeedbackLanding, submitFeedbackByToken, type PublicRequest } from "./service";
 
-const tags = ["Public feedback"];
+const tags = ["Feedback"];
 
 export const publicRequest = (c: Context<AppEnv>): PublicRequest => ({
   control: c.var.control, env: c.env, meta: requestMeta(c), defer: (work) => c.executionCtx.waitUntil(work), admit: c.var.hostGuard,
@@ -14,6 +14,7 @@ export const publicRequest = (c: Context<AppEnv>): PublicRequest => ({
 
 const landing = createRoute({
   method: "get", path: "/v1/f/{token}", tags, security: [], summary: "Feedback landing data for a short-link token (public)",
+  operationId: "getFeedbackPage",
   description: "No authentication. Brand, location, the survey to show (or null for the 1-5 rating form) and the public review links. " +
     "Served from a per-location cache (60 s); counts a landing view for the survey's completion rate.",
   request: { params: TokenParam },
@@ -22,6 +23,7 @@ const landing = createRoute({
 
 const submit = createRoute({
   method: "post", path: "/v1/f/{token}", tags, security: [], summary: "Submit feedback for a short-link token (public)",
+  operationId: "submitFeedback",
   description: "No authentication. rating 1-5, npsScore 0-10, score by surveyType (nps 0-10, csat 1-5, ces 1-7; score needs surveyType). " +
     "One submission per link: sending again within 24 hours replaces it (updated true), later it is 409. " +
     "Sets the solicitation's convertedAt, creates a feedback inbox item; callbackRequested escalates it and emails the location.",

@@ -13,12 +13,14 @@ const tags = ["Integrations"];
 
 const list = createRoute({
   method: "get", path: "/v1/integrations", tags, security: TENANT_SECURITY, summary: "List integrations (credentials are never returned)",
+  operationId: "listIntegrations",
   request: { query: IntegrationListQuery },
   responses: { 200: json(paged(IntegrationSchema).openapi("IntegrationPage")), ...stdErrors },
 });
 
 const create = createRoute({
   method: "post", path: "/v1/integrations", tags, security: TENANT_SECURITY, summary: "Connect a review site (tenant_admin)",
+  operationId: "createIntegration",
   middleware: [canAdminister] as const,
   request: { body: jsonBody(CreateIntegrationBody) },
   responses: { 201: json(IntegrationSchema, "Created"), ...stdErrors },
@@ -26,12 +28,13 @@ const create = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/integrations/{id}", tags, security: TENANT_SECURITY, summary: "Get an integration",
+  operationId: "getIntegration",
   request: { params: IdParam },
   responses: { 200: json(IntegrationSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
-  method: "patch", path: "/v1/integrations/{id}", tags, security: TENANT_SECURITY,
+  method: "patch", path: "/v1/integrations/{id}", operationId: "updateIntegration", tags, security: TENANT_SECURITY,
   summary: "Update an integration; config and credentials are replaced whole (tenant_admin)",
   middleware: [canAdminister] as const,
   request: { params: IdParam, body: jsonBody(UpdateIntegrationBody) },
@@ -40,13 +43,14 @@ const update = createRoute({
 
 const remove = createRoute({
   method: "delete", path: "/v1/integrations/{id}", tags, security: TENANT_SECURITY, summary: "Disconnect and delete (tenant_admin)",
+  operationId: "deleteIntegration",
   middleware: [canAdminister] as const,
   request: { params: IdParam },
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
 });
 
 const test = createRoute({
-  method: "post", path: "/v1/integrations/{id}/test", tags, security: TENANT_SECURITY,
+  method: "post", path: "/v1/integrations/{id}/test", operationId: "testIntegration", tags, security: TENANT_SECURITY,
   summary: "Check the stored credentials with one read against the provider (tenant_admin); a refusal is ok false",
   middleware: [canAdminister] as const,
   request: { params: IdParam },
@@ -55,6 +59,7 @@ const test = createRoute({
 
 const crmImport = createRoute({
   method: "post", path: "/v1/contacts/import/crm/{integrationId}", tags: ["Contacts"], security: TENANT_SECURITY,
+  operationId: "importContactsFromCrm",
   summary: "Import contacts from a HubSpot or Salesforce integration as a background job; poll GET /v1/jobs/{jobId} (tenant_user)",
   middleware: [canWrite] as const,
   request: { params: CrmImportParams },

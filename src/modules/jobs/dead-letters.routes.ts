@@ -15,6 +15,7 @@ const ReplayedSchema = z
 
 const replay = createRoute({
   method: "post", path: "/admin/dead-letters/{id}/replay", tags: ["Admin"], security: USER_SECURITY,
+  operationId: "replayAdminDeadLetter",
   summary: "Put a dead letter back on its queue, or redeliver a failed webhook delivery (platform_admin)",
   description:
     "Queue messages go back unchanged (every consumer is idempotent under redelivery). A webhook delivery that used up its " +

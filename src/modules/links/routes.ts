@@ -10,7 +10,7 @@ import { QrQuery, RedirectQuery, ShortLinkSchema, SuccessSchema, TokenParam } fr
 import { recordClick, resolveShortLink, shortLinkQrTarget, shortLinkView, type PublicContext } from "./service";
 import { hostBrand } from "../white-label/resolve";
 
-const tags = ["Public"];
+const tags = ["Links"];
 
 export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
   control: c.var.control,
@@ -22,7 +22,7 @@ export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
 
 const getLink = createRoute({
   method: "get",
-  path: "/v1/r/{token}",
+  path: "/v1/r/{token}", operationId: "followShortLink",
   tags,
   summary: "Short link: destination data, or a 302 to it",
   description:
@@ -43,7 +43,7 @@ const getLink = createRoute({
 
 const click = createRoute({
   method: "patch",
-  path: "/v1/r/{token}/click",
+  path: "/v1/r/{token}/click", operationId: "recordShortLinkClick",
   tags,
   summary: "Short link: record a click",
   description: "Public. Records a click as the redirect does (for a landing page that fetched the JSON). Unknown or forged token: 404.",
@@ -54,7 +54,7 @@ const click = createRoute({
 
 const qr = createRoute({
   method: "get",
-  path: "/v1/r/{token}/qr",
+  path: "/v1/r/{token}/qr", operationId: "getShortLinkQrCode",
   tags,
   summary: "Short link: its QR code (SVG or PNG)",
   description:

@@ -10,7 +10,7 @@ import { EffectiveBrandSchema } from "../white-label/schemas";
 import { unsubscribePage, type UnsubscribeOutcome } from "./unsubscribe-page";
 import { getUnsubscribe, resubscribe, unsubscribe, type UnsubscribeView } from "./unsubscribe.service";
 
-const tags = ["Public"];
+const tags = ["Links"];
 
 const UnsubscribeSchema = z
   .object({
@@ -35,7 +35,7 @@ const html = { "text/html": { schema: z.string() } };
 const stateResponse = (description: string) => ({ description, content: { ...json(UnsubscribeSchema).content, ...html } });
 
 const show = createRoute({
-  method: "get", path: "/unsubscribe/{token}", tags, summary: "Unsubscribe page",
+  method: "get", path: "/unsubscribe/{token}", operationId: "getUnsubscribePage", tags, summary: "Unsubscribe page",
   description: "Public. An HTML confirmation page by default, or the state as JSON when Accept asks for application/json (and not text/html). Unknown or forged token, or an erased contact: 404.",
   security: [],
   request: { params: TokenParam },
@@ -44,6 +44,7 @@ const show = createRoute({
 
 const confirm = createRoute({
   method: "post", path: "/unsubscribe/{token}", tags, summary: "Confirm unsubscribe (also the RFC 8058 one-click target)",
+  operationId: "unsubscribe",
   description:
     "Public, no cookies or script needed: any POST unsubscribes, including a mail provider's `List-Unsubscribe=One-Click` (form-encoded or multipart). " +
     "Revokes the channel's consent (source unsubscribe), stops the contact's drip sequences, audits and emits contact.suppressed. " +
@@ -57,7 +58,7 @@ const confirm = createRoute({
 });
 
 const undo = createRoute({
-  method: "delete", path: "/unsubscribe/{token}", tags, summary: "Resubscribe",
+  method: "delete", path: "/unsubscribe/{token}", operationId: "resubscribe", tags, summary: "Resubscribe",
   description: "Public. Grants back the channel an unsubscribe link revoked (consent granted, source resubscribe). An opt-out made another way (STOP, bounce, staff) is 409.",
   security: [],
   request: { params: TokenParam },

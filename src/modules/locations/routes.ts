@@ -11,12 +11,14 @@ const tags = ["Locations"];
 
 const list = createRoute({
   method: "get", path: "/v1/locations", tags, security: TENANT_SECURITY, summary: "List locations, newest first",
+  operationId: "listLocations",
   request: { query: LocationListQuery },
   responses: { 200: json(paged(LocationSchema).openapi("LocationPage")), ...stdErrors },
 });
 
 const create = createRoute({
   method: "post", path: "/v1/locations", tags, security: TENANT_SECURITY, summary: "Create a location (manager)",
+  operationId: "createLocation",
   middleware: [canManage] as const,
   request: { body: jsonBody(CreateLocationBody) },
   responses: { 201: json(LocationSchema, "Created"), ...stdErrors, 409: errors[409] },
@@ -24,12 +26,14 @@ const create = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/locations/{id}", tags, security: TENANT_SECURITY, summary: "Get a location",
+  operationId: "getLocation",
   request: { params: IdParam },
   responses: { 200: json(LocationSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
   method: "patch", path: "/v1/locations/{id}", tags, security: TENANT_SECURITY, summary: "Update a location (manager)",
+  operationId: "updateLocation",
   middleware: [canManage] as const,
   request: { params: IdParam, body: jsonBody(UpdateLocationBody) },
   responses: { 200: json(LocationSchema), ...stdErrorsWithNotFound, 409: errors[409] },
@@ -45,6 +49,7 @@ const BulkResultSchema = z
 
 const bulk = createRoute({
   method: "post", path: "/v1/locations/bulk", tags, security: TENANT_SECURITY, summary: "Import locations from CSV (manager)",
+  operationId: "importLocations",
   description:
     "multipart/form-data with a `file` field, or a text/csv body. Header row; columns (case and separators ignored): name (required), " +
     "brand (slug or id; default the oldest active brand), region (id, name or code), addressLine1, addressLine2, city, state, postalCode, " +

@@ -20,7 +20,7 @@ const OutboxMessageSchema = z
 
 const list = createRoute({
   method: "get",
-  path: "/admin/outbox",
+  path: "/admin/outbox", operationId: "listAdminOutboxMessages",
   tags: ["Admin"],
   security: USER_SECURITY,
   summary: "Messages stored by the built-in outbox provider, newest first (platform_admin)",

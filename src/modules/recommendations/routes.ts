@@ -11,19 +11,22 @@ const moves =
 
 const list = createRoute({
   method: "get", path: "/v1/recommendations", tags, security: TENANT_SECURITY, summary: "List recommendations, newest first",
+  operationId: "listRecommendations",
   request: { query: RecommendationListQuery },
   responses: { 200: json(paged(RecommendationSchema).openapi("RecommendationPage")), ...stdErrors },
 });
 
 const get = createRoute({
   method: "get", path: "/v1/recommendations/{id}", tags, security: TENANT_SECURITY, summary: "Get a recommendation",
+  operationId: "getRecommendation",
   request: { params: IdParam },
   responses: { 200: json(RecommendationSchema), ...stdErrorsWithNotFound },
 });
 
-const decide = (path: string, summary: string) =>
+const decide = (path: "accept" | "reject", summary: string) =>
   createRoute({
-    method: "post", path: `/v1/recommendations/{id}/${path}`, tags, security: TENANT_SECURITY, summary, description: moves,
+    method: "post", path: `/v1/recommendations/{id}/${path}`,
+    operationId: path === "accept" ? "acceptRecommendation" : "rejectRecommendation", tags, security: TENANT_SECURITY, summary, description: moves,
     middleware: [canManage] as const,
     request: { params: IdParam },
     responses: { 200: json(RecommendationSchema), ...stdErrorsWithNotFound, 409: errors[409] },
@@ -34,6 +37,7 @@ const reject = decide("reject", "Reject a recommendation (manager)");
 
 const snooze = createRoute({
   method: "post", path: "/v1/recommendations/{id}/snooze", tags, security: TENANT_SECURITY, summary: "Snooze until a time (manager)", description: moves,
+  operationId: "snoozeRecommendation",
   middleware: [canManage] as const,
   request: { params: IdParam, body: jsonBody(SnoozeBody) },
   responses: { 200: json(RecommendationSchema), ...stdErrorsWithNotFound, 409: errors[409] },
@@ -41,6 +45,7 @@ const snooze = createRoute({
 
 const apply = createRoute({
   method: "post", path: "/v1/recommendations/{id}/apply", tags, security: TENANT_SECURITY, summary: "Execute the action and mark applied (tenant_admin)",
+  operationId: "applyRecommendation",
   description:
     `${moves} actionPayload.kind: none (acknowledge), create_sla_rule, update_location, update_campaign, complete_experiment; ` +
     "each runs through the same service as its REST route (validation, audit). Values listed in actionPayload.requiredInput come in body.input. " +

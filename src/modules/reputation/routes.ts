@@ -10,6 +10,7 @@ const formula = "Score 0..100 = 0.35 rating + 0.20 velocity + 0.20 sentiment + 0
 
 const latest = createRoute({
   method: "get", path: "/v1/locations/{id}/score", tags, security: TENANT_SECURITY, summary: "The location's latest daily score snapshot",
+  operationId: "getLocationScore",
   description: `${formula} Computed now (and stored as today's snapshot) when the location has none yet.`,
   request: { params: IdParam },
   responses: { 200: json(ScoreSnapshotSchema), ...stdErrorsWithNotFound },
@@ -17,6 +18,7 @@ const latest = createRoute({
 
 const recompute = createRoute({
   method: "post", path: "/v1/locations/{id}/score/recompute", tags, security: TENANT_SECURITY, summary: "Recompute today's snapshot now (manager)",
+  operationId: "recomputeLocationScore",
   description: `${formula} Replaces today's snapshot; audited.`,
   middleware: [canManage] as const,
   request: { params: IdParam },
@@ -25,6 +27,7 @@ const recompute = createRoute({
 
 const history = createRoute({
   method: "get", path: "/v1/locations/{id}/score/history", tags, security: TENANT_SECURITY, summary: "Daily snapshots, newest first",
+  operationId: "getLocationScoreHistory",
   request: { params: IdParam, query: ScoreHistoryQuery },
   responses: { 200: json(ScoreHistorySchema), ...stdErrorsWithNotFound },
 });

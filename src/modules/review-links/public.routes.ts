@@ -8,10 +8,11 @@ import { qrResponse, QR_RESPONSE } from "../../lib/qr";
 import { hostBrand } from "../white-label/resolve";
 import { OpenQuery, QrQuery, SlugParam } from "./schemas";
 
-const tags = ["Public"];
+const tags = ["Review links"];
 
 const open = createRoute({
   method: "get", path: "/l/{slug}", tags, security: [], summary: "Review link: 302 to a review site drawn by the link's weights",
+  operationId: "followReviewLink",
   description:
     "Public. Each open is sent to one of the location's review pages, drawn at random by the tenant's weights (never by anything about the customer), " +
     "and counted (source qr with `src=qr`, else link). Unknown, deactivated or dead link: 404 (an HTML page for browsers, details.reason in JSON).",
@@ -25,6 +26,7 @@ const open = createRoute({
 
 const qr = createRoute({
   method: "get", path: "/l/{slug}/qr", tags, security: [], summary: "Review link: its QR code (SVG or PNG) for printing",
+  operationId: "getReviewLinkQrCode",
   description: "Public. Encodes `{PUBLIC_BASE_URL}/l/{slug}?src=qr`, so scans are counted apart from link opens. Unknown or deactivated link: 404.",
   request: { params: SlugParam, query: QrQuery },
   responses: { 200: QR_RESPONSE, 400: errors[400], 404: errors[404] },

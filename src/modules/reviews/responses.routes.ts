@@ -11,18 +11,20 @@ import {
 } from "./responses.service";
 import { listOverdue } from "./sla.service";
 
-const tags = ["Review responses"];
+const tags = ["Reviews"];
 const Responses = z.array(ReviewResponseSchema);
 const withTransitions = { ...stdErrorsWithNotFound, 409: errors[409] };
 
 const listForReview = createRoute({
   method: "get", path: "/v1/reviews/{reviewId}/responses", tags, security: TENANT_SECURITY, summary: "A review's responses, oldest first",
+  operationId: "listReviewResponses",
   request: { params: ReviewIdParam },
   responses: { 200: json(Responses), ...stdErrorsWithNotFound },
 });
 
 const create = createRoute({
   method: "post", path: "/v1/reviews/{reviewId}/responses", tags, security: TENANT_SECURITY,
+  operationId: "createReviewResponse",
   summary: "Draft a response (tenant_user); useAi drafts the text from the review and the brand's voice",
   description:
     "useAi: true replaces the text with a draft (Workers AI when the AI binding is configured, else the built-in deterministic engine) and sets aiGenerated.",
@@ -33,44 +35,46 @@ const create = createRoute({
 
 const queue = createRoute({
   method: "get", path: "/v1/responses/approval-queue", tags, security: TENANT_SECURITY, summary: "Submitted responses awaiting approval, oldest first",
+  operationId: "listResponseApprovalQueue",
   request: { query: QueueQuery },
   responses: { 200: json(Responses), ...stdErrors },
 });
 
 const overdue = createRoute({
-  method: "get", path: "/v1/responses/overdue", tags, security: TENANT_SECURITY,
+  method: "get", path: "/v1/responses/overdue", operationId: "listOverdueResponses", tags, security: TENANT_SECURITY,
   summary: "Reviews past an active SLA rule's response window without a published response, most overdue first",
   request: { query: QueueQuery.pick({ limit: true }) },
   responses: { 200: json(z.array(OverdueReviewSchema)), ...stdErrors },
 });
 
 const update = createRoute({
-  method: "patch", path: "/v1/responses/{id}", tags, security: TENANT_SECURITY,
+  method: "patch", path: "/v1/responses/{id}", operationId: "updateResponse", tags, security: TENANT_SECURITY,
   summary: "Edit a draft or rejected response (tenant_user); a rejected one returns to draft",
   middleware: [canWrite] as const,
   request: { params: IdParam, body: jsonBody(UpdateResponseBody) },
   responses: { 200: json(ReviewResponseSchema), ...withTransitions },
 });
 
-const move = (path: string, summary: string, middleware: typeof canWrite) =>
+const move = (operationId: string, path: string, summary: string, middleware: typeof canWrite) =>
   createRoute({
-    method: "post", path, tags, security: TENANT_SECURITY, summary, middleware: [middleware] as const,
+    method: "post", path, operationId, tags, security: TENANT_SECURITY, summary, middleware: [middleware] as const,
     request: { params: IdParam },
     responses: { 200: json(ReviewResponseSchema), ...withTransitions },
   });
 
-const submit = move("/v1/responses/{id}/submit", "Submit a draft for approval (tenant_user)", canWrite);
-const approve = move("/v1/responses/{id}/approve", "Approve a submitted response (manager)", canManage);
+const submit = move("submitResponse", "/v1/responses/{id}/submit", "Submit a draft for approval (tenant_user)", canWrite);
+const approve = move("approveResponse", "/v1/responses/{id}/approve", "Approve a submitted response (manager)", canManage);
 
 const reject = createRoute({
   method: "post", path: "/v1/responses/{id}/reject", tags, security: TENANT_SECURITY, summary: "Reject a submitted response (manager)",
+  operationId: "rejectResponse",
   middleware: [canManage] as const,
   request: { params: IdParam, body: { required: false, content: { "application/json": { schema: RejectResponseBody } } } },
   responses: { 200: json(ReviewResponseSchema), ...withTransitions },
 });
 
 const publish = createRoute({
-  method: "post", path: "/v1/responses/{id}/publish", tags, security: TENANT_SECURITY,
+  method: "post", path: "/v1/responses/{id}/publish", operationId: "publishResponse", tags, security: TENANT_SECURITY,
   summary: "Publish an approved response to the review site (manager)",
   description:
     "First-party reviews publish locally. Google, Trustpilot and Yelp (partner Respond to Reviews, when configured) publish through the " +

@@ -9,14 +9,14 @@ import { requestSync } from "./sync";
 const tags = ["Reviews"];
 
 const list = createRoute({
-  method: "get", path: "/v1/reviews", tags, security: TENANT_SECURITY,
+  method: "get", path: "/v1/reviews", operationId: "listReviews", tags, security: TENANT_SECURITY,
   summary: "List reviews, newest first (by publishedAt, else createdAt); filters combine",
   request: { query: ReviewListQuery },
   responses: { 200: json(paged(ReviewSchema).openapi("ReviewPage")), ...stdErrors },
 });
 
 const ingest = createRoute({
-  method: "post", path: "/v1/reviews/ingest", tags, security: TENANT_SECURITY,
+  method: "post", path: "/v1/reviews/ingest", operationId: "ingestReviews", tags, security: TENANT_SECURITY,
   summary: "Ingest a review (tenant_user); the same siteType + externalReviewId again updates it",
   description:
     "Sentiment (rating and text, AFINN lexicon), topics (keyword taxonomy) and language (trigram detection) are computed when not given. " +
@@ -27,7 +27,7 @@ const ingest = createRoute({
 });
 
 const sync = createRoute({
-  method: "post", path: "/v1/reviews/sync", tags, security: TENANT_SECURITY,
+  method: "post", path: "/v1/reviews/sync", operationId: "syncReviews", tags, security: TENANT_SECURITY,
   summary: "Queue a sync of every enabled review-site connection (tenant_user)",
   middleware: [canWrite] as const,
   request: { body: jsonBody(SyncReviewsBody) },
@@ -36,6 +36,7 @@ const sync = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/reviews/{id}", tags, security: TENANT_SECURITY, summary: "Get a review",
+  operationId: "getReview",
   request: { params: IdParam },
   responses: { 200: json(ReviewSchema), ...stdErrorsWithNotFound },
 });

@@ -21,7 +21,7 @@ const ResultSchema = z
   .openapi("ReviewSiteWebhookResult");
 
 const route = createRoute({
-  method: "post", path: "/webhooks/review-sites/trustpilot/{integrationId}", tags: ["Webhooks"], operationId: "receiveTrustpilotWebhook",
+  method: "post", path: "/webhooks/review-sites/trustpilot/{integrationId}", tags: ["Provider callbacks"], operationId: "receiveTrustpilotWebhook", security: [],
   summary: "New and updated Trustpilot service reviews, pushed by Trustpilot instead of polled",
   description:
     "Public. Trustpilot does not sign webhooks: the subscription URL carries the integration's credentials.webhookSecret, as HTTP Basic " +

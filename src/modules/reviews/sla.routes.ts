@@ -5,16 +5,18 @@ import { canAdminister } from "../../middleware/tenant";
 import { CreateSlaRuleBody, SlaRuleListQuery, SlaRuleSchema, UpdateSlaRuleBody } from "./sla.schemas";
 import { createSlaRule, deleteSlaRule, getSlaRule, listSlaRules, updateSlaRule } from "./sla.service";
 
-const tags = ["SLA rules"];
+const tags = ["Reviews"];
 
 const list = createRoute({
   method: "get", path: "/v1/settings/sla-rules", tags, security: TENANT_SECURITY, summary: "List SLA rules",
+  operationId: "listSlaRules",
   request: { query: SlaRuleListQuery },
   responses: { 200: json(paged(SlaRuleSchema).openapi("SlaRulePage")), ...stdErrors },
 });
 
 const create = createRoute({
   method: "post", path: "/v1/settings/sla-rules", tags, security: TENANT_SECURITY, summary: "Create an SLA rule (tenant_admin)",
+  operationId: "createSlaRule",
   middleware: [canAdminister] as const,
   request: { body: jsonBody(CreateSlaRuleBody) },
   responses: { 201: json(SlaRuleSchema, "Created"), ...stdErrors },
@@ -22,12 +24,14 @@ const create = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/settings/sla-rules/{id}", tags, security: TENANT_SECURITY, summary: "Get an SLA rule",
+  operationId: "getSlaRule",
   request: { params: IdParam },
   responses: { 200: json(SlaRuleSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
   method: "patch", path: "/v1/settings/sla-rules/{id}", tags, security: TENANT_SECURITY, summary: "Update an SLA rule (tenant_admin)",
+  operationId: "updateSlaRule",
   middleware: [canAdminister] as const,
   request: { params: IdParam, body: jsonBody(UpdateSlaRuleBody) },
   responses: { 200: json(SlaRuleSchema), ...stdErrorsWithNotFound },
@@ -35,6 +39,7 @@ const update = createRoute({
 
 const remove = createRoute({
   method: "delete", path: "/v1/settings/sla-rules/{id}", tags, security: TENANT_SECURITY, summary: "Delete an SLA rule (tenant_admin)",
+  operationId: "deleteSlaRule",
   middleware: [canAdminister] as const,
   request: { params: IdParam },
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },

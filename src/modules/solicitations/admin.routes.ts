@@ -9,6 +9,7 @@ const DeadLetterSchema = z
 
 const list = createRoute({
   method: "get", path: "/admin/dead-letters", tags: ["Admin"], security: USER_SECURITY,
+  operationId: "listAdminDeadLetters",
   summary: "Queue messages that exhausted their retries, newest first, with the count (platform_admin)",
   description: "`?queue=sends` shows sends the consumer could not finish (a SENDS body is {solicitationId}).",
   request: { query: z.object({ queue: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }) },

@@ -15,7 +15,7 @@ const tags = ["Campaigns"];
 const base = { tags, security: TENANT_SECURITY };
 
 const send = createRoute({
-  ...base, method: "post", path: "/v1/campaigns/{id}/send",
+  ...base, method: "post", path: "/v1/campaigns/{id}/send", operationId: "sendCampaign",
   summary: "Send the campaign to its eligible contacts or the given ones (manager)",
   description:
     "Without contactIds: every non-suppressed contact with an address for the channel, newest first, up to `limit`. Each contact goes " +
@@ -35,7 +35,7 @@ const csvBodyLimit = bodyLimit({
 });
 
 const sendBulk = createRoute({
-  ...base, method: "post", path: "/v1/campaigns/{id}/send-bulk",
+  ...base, method: "post", path: "/v1/campaigns/{id}/send-bulk", operationId: "sendCampaignBulk",
   summary: "Upsert the CSV's rows as contacts and send each one a solicitation (manager)",
   description:
     "multipart/form-data: `contacts` (CSV with email, phone, firstName, lastName, and per-row overrides locationId and channel), " +
@@ -48,6 +48,7 @@ const sendBulk = createRoute({
 
 const list = createRoute({
   ...base, method: "get", path: "/v1/campaigns/{id}/solicitations", summary: "The campaign's solicitations, newest first, with their contact; `deliveryOutcome=unknown` lists the sends whose outcome is unknown",
+  operationId: "listCampaignSolicitations",
   request: { params: IdParam, query: CampaignSolicitationsQuery },
   responses: {
     200: json(z.object({ data: z.array(SolicitationWithContactSchema), total: z.number().int() }).openapi("CampaignSolicitationList")),

@@ -8,7 +8,7 @@ import { createSolicitation, getSolicitation } from "./service";
 const tags = ["Solicitations"];
 
 const create = createRoute({
-  method: "post", path: "/v1/solicitations", tags, security: TENANT_SECURITY,
+  method: "post", path: "/v1/solicitations", operationId: "createSolicitation", tags, security: TENANT_SECURITY,
   summary: "Request a review from one contact (tenant_user); delivered off the request path",
   description:
     "Requires `Idempotency-Key` (400 IDEMPOTENCY_KEY_REQUIRED without it). The same key with the same body within 24 hours " +
@@ -23,6 +23,7 @@ const create = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/solicitations/{id}", tags, security: TENANT_SECURITY, summary: "Get a solicitation",
+  operationId: "getSolicitation",
   request: { params: IdParam },
   responses: { 200: json(SolicitationSchema), ...stdErrorsWithNotFound },
 });

@@ -8,7 +8,7 @@ import { loadWebhookKeys, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../
 import { applyProviderWebhook } from "./webhooks";
 import { applyTemplateUpdates } from "../messaging-settings/whatsapp-templates";
 
-const tags = ["Webhooks"];
+const tags = ["Provider callbacks"];
 const params = z.object({ provider: z.string().max(32).openapi({ description: WEBHOOK_PROVIDERS.join(", ") }) });
 const query = z.object({ tenant: z.string().max(64).optional().openapi({ description: "The tenant whose provider secrets sign this webhook (omit for the platform's)" }) });
 
@@ -31,6 +31,7 @@ const description =
 
 const post = createRoute({
   method: "post", path: "/webhooks/providers/{provider}", tags, summary: "Delivery reports and inbound messages from a messaging provider", description,
+  operationId: "receiveProviderCallback", security: [],
   request: { params, query },
   responses: {
     200: json(z.union([ResultSchema, ValidationSchema]), "The reports applied, or the Event Grid validation answer"),
@@ -40,6 +41,7 @@ const post = createRoute({
 
 const get = createRoute({
   method: "get", path: "/webhooks/providers/{provider}", tags, summary: "Meta's webhook verification (hub.challenge echo)",
+  operationId: "verifyProviderCallback", security: [],
   request: { params, query },
   responses: { 200: { description: "The challenge, as text/plain", content: { "text/plain": { schema: z.string() } } }, 400: errors[400], 401: errors[401], 404: errors[404] },
 });

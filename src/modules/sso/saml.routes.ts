@@ -24,6 +24,7 @@ const publicCtx = (c: Context<AppEnv>): PublicContext => ({
 
 const metadata = createRoute({
   method: "get", path: "/auth/saml/{tenantSlug}/metadata", tags, summary: "SAML service-provider metadata",
+  operationId: "getSamlMetadata", security: [],
   description: "Entity id, ACS URL (HTTP-POST), NameID format emailAddress, WantAssertionsSigned. Served for every tenant, before SSO is configured or enabled (the IdP application is created from it first); 404 only for an unknown slug.",
   request: { params: SlugParam },
   responses: {
@@ -35,6 +36,7 @@ const metadata = createRoute({
 
 const init = createRoute({
   method: "get", path: "/auth/saml/{tenantSlug}/init", tags, summary: "Start SAML sign-in",
+  operationId: "startSamlLogin", security: [],
   description: "302 to the IdP with an AuthnRequest (HTTP-Redirect binding); RelayState carries the request id, which is remembered for 15 minutes and answered at most once.",
   request: { params: SlugParam },
   responses: { 302: redirect("To the IdP's SSO URL"), 400: errors[400], 404: errors[404] },
@@ -49,6 +51,7 @@ const CallbackForm = z
 
 const callback = createRoute({
   method: "post", path: "/auth/saml/{tenantSlug}/callback", tags, summary: "SAML assertion consumer service (HTTP-POST)",
+  operationId: "completeSamlLogin", security: [],
   description:
     "Validates the response (signature by this tenant's certificates only, issuer, audience, Recipient/Destination, validity window with 2 minutes of skew, InResponseTo of a pending request, replay) " +
     "and 302s to FRONTEND_URL (default /sso/complete) with `?token=<session JWT>`. Any invalid response is 401 with `details.reason`.",

@@ -12,7 +12,7 @@ import { bootstrap } from "./bootstrap.service";
 
 const health = createRoute({
   method: "get",
-  path: "/health",
+  path: "/health", operationId: "checkHealth", security: [],
   tags: ["System"],
   summary: "Liveness probe",
   responses: { 200: json(z.object({ status: z.string() }).openapi("Health")) },
@@ -39,7 +39,7 @@ const bootstrapSecret = createMiddleware<AppEnv>(async (c, next) => {
 
 const bootstrapRoute = createRoute({
   method: "post",
-  path: "/bootstrap",
+  path: "/bootstrap", operationId: "bootstrap", security: [],
   tags: ["System"],
   summary: "One-time creation of the first tenant and platform admin",
   description:

@@ -13,12 +13,14 @@ const TOKENS_NOTE =
 
 const list = createRoute({
   method: "get", path: "/v1/templates", tags, security: TENANT_SECURITY, summary: "List templates, newest first",
+  operationId: "listTemplates",
   request: { query: TemplateListQuery },
   responses: { 200: json(paged(TemplateSchema).openapi("TemplatePage")), ...stdErrors },
 });
 
 const create = createRoute({
   method: "post", path: "/v1/templates", tags, security: TENANT_SECURITY, summary: "Create a draft template (tenant_user)",
+  operationId: "createTemplate",
   description: TOKENS_NOTE,
   middleware: [canWrite] as const,
   request: { body: jsonBody(CreateTemplateBody) },
@@ -27,12 +29,14 @@ const create = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/templates/{id}", tags, security: TENANT_SECURITY, summary: "Get a template",
+  operationId: "getTemplate",
   request: { params: IdParam },
   responses: { 200: json(TemplateSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
   method: "patch", path: "/v1/templates/{id}", tags, security: TENANT_SECURITY, summary: "Edit a template (tenant_user)",
+  operationId: "updateTemplate",
   description:
     "A draft is edited in place. Editing an approved template creates the next version as a new draft (returned) and " +
     "leaves the approved one in use until the draft is approved. 409 CONFLICT when the template already has a draft " +
@@ -44,6 +48,7 @@ const update = createRoute({
 
 const approve = createRoute({
   method: "post", path: "/v1/templates/{id}/approve", tags, security: TENANT_SECURITY, summary: "Approve a draft (manager)",
+  operationId: "approveTemplate",
   description:
     "Only a draft can be approved (409 INVALID_TRANSITION otherwise). The previously approved version of the same " +
     "template is archived. Lint: known tokens only; email needs a subject and a body, sms/whatsapp need bodyText.",
@@ -54,6 +59,7 @@ const approve = createRoute({
 
 const archive = createRoute({
   method: "post", path: "/v1/templates/{id}/archive", tags, security: TENANT_SECURITY, summary: "Archive a template from any state (manager)",
+  operationId: "archiveTemplate",
   middleware: [canManage] as const,
   request: { params: IdParam },
   responses: { 200: json(TemplateSchema), ...stdErrorsWithNotFound },
@@ -61,6 +67,7 @@ const archive = createRoute({
 
 const preview = createRoute({
   method: "get", path: "/v1/templates/{id}/preview", tags, security: TENANT_SECURITY, summary: "Render with sample values",
+  operationId: "previewTemplate",
   description:
     "Sample contact Jane Doe and sample links; with locationId, that location's name, brand and variables. Values " +
     "are HTML-escaped in html. Email gets the unsubscribe link appended when {{unsubscribeLink}} is absent; sms gets " +
@@ -71,6 +78,7 @@ const preview = createRoute({
 
 const fork = createRoute({
   method: "post", path: "/v1/templates/{id}/version", tags, security: TENANT_SECURITY, summary: "Fork an approved template into a new draft version (tenant_user)",
+  operationId: "createTemplateVersion",
   middleware: [canWrite] as const,
   request: { params: IdParam },
   responses: { 201: json(TemplateSchema, "Created"), ...stdErrorsWithNotFound, 409: errors[409] },

@@ -9,6 +9,7 @@ const tags = ["Locations"];
 
 const get = createRoute({
   method: "get", path: "/v1/locations/{id}/variables", tags, security: TENANT_SECURITY,
+  operationId: "getLocationVariables",
   summary: "A location's custom template variables",
   request: { params: IdParam },
   responses: { 200: json(LocationVariablesSchema), ...stdErrorsWithNotFound },
@@ -16,6 +17,7 @@ const get = createRoute({
 
 const put = createRoute({
   method: "put", path: "/v1/locations/{id}/variables", tags, security: TENANT_SECURITY,
+  operationId: "updateLocationVariables",
   summary: "Replace a location's custom template variables (manager)",
   description: "Each key becomes a template token {{key}}. Keys are token names and may not shadow a built-in token.",
   middleware: [canManage] as const,

@@ -10,18 +10,21 @@ const admin = [canAdminister];
 
 const list = createRoute({
   method: "get", path: "/v1/users", tags, security: TENANT_SECURITY, summary: "Users with a role in this tenant, newest first",
+  operationId: "listUsers",
   request: { query: UserListQuery },
   responses: { 200: json(paged(TenantUserSchema).openapi("TenantUserPage")), ...stdErrors },
 });
 
 const get = createRoute({
   method: "get", path: "/v1/users/{id}", tags, security: TENANT_SECURITY, summary: "Get a user of this tenant",
+  operationId: "getUser",
   request: { params: IdParam },
   responses: { 200: json(TenantUserSchema), ...stdErrorsWithNotFound },
 });
 
 const invite = createRoute({
   method: "post", path: "/v1/users/invite", tags, security: TENANT_SECURITY, middleware: admin,
+  operationId: "inviteUser",
   summary: "Invite a user with a role (tenant_admin)",
   description: "A new account gets an email with an invite token (7 days, single use) for POST /auth/setup-password. An existing account is granted the role and told by email. Already a member: 409.",
   request: { body: jsonBody(InviteUserBody) },
@@ -30,6 +33,7 @@ const invite = createRoute({
 
 const update = createRoute({
   method: "patch", path: "/v1/users/{id}", tags, security: TENANT_SECURITY, middleware: admin,
+  operationId: "updateUser",
   summary: "Rename, deactivate or reactivate a user homed in this tenant (tenant_admin)",
   request: { params: IdParam, body: jsonBody(UpdateUserBody) },
   responses: { 200: json(TenantUserSchema), ...stdErrorsWithNotFound },
@@ -37,6 +41,7 @@ const update = createRoute({
 
 const setRoles = createRoute({
   method: "put", path: "/v1/users/{id}/roles", tags, security: TENANT_SECURITY, middleware: admin,
+  operationId: "updateUserRoles",
   summary: "Replace the user's roles in this tenant (tenant_admin)",
   request: { params: IdParam, body: jsonBody(SetRolesBody) },
   responses: { 200: json(TenantUserSchema), ...stdErrorsWithNotFound },
@@ -44,6 +49,7 @@ const setRoles = createRoute({
 
 const remove = createRoute({
   method: "delete", path: "/v1/users/{id}", tags, security: TENANT_SECURITY, middleware: admin,
+  operationId: "deleteUser",
   summary: "Deactivate a user (tenant_admin)",
   description: "An account homed in this tenant is deactivated: it can no longer log in and its tokens stop working. An account homed elsewhere only loses its roles here.",
   request: { params: IdParam },

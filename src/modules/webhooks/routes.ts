@@ -13,38 +13,41 @@ const tags = ["Webhooks"];
 const base = { tags, security: TENANT_SECURITY } as const;
 
 const list = createRoute({
-  ...base, method: "get", path: "/v1/webhooks", summary: "List webhook subscriptions",
+  ...base, method: "get", path: "/v1/webhooks", operationId: "listWebhooks", summary: "List webhook subscriptions",
   request: { query: WebhookListQuery },
   responses: { 200: json(paged(WebhookSubscriptionSchema).openapi("WebhookSubscriptionPage")), ...stdErrors },
 });
 
 const create = createRoute({
-  ...base, middleware: [canAdminister] as const, method: "post", path: "/v1/webhooks",
+  ...base, middleware: [canAdminister] as const, method: "post", path: "/v1/webhooks", operationId: "createWebhook",
   summary: "Subscribe an https endpoint to events (tenant_admin); the whsec_ secret is shown only here",
   request: { body: jsonBody(CreateWebhookBody) },
   responses: { 201: json(WebhookWithSecretSchema, "Created"), ...stdErrors, 409: errors[409] },
 });
 
 const get = createRoute({
-  ...base, method: "get", path: "/v1/webhooks/{id}", summary: "Get a webhook subscription",
+  ...base, method: "get", path: "/v1/webhooks/{id}", operationId: "getWebhook", summary: "Get a webhook subscription",
   request: { params: IdParam },
   responses: { 200: json(WebhookSubscriptionSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
   ...base, middleware: [canAdminister] as const, method: "patch", path: "/v1/webhooks/{id}", summary: "Update a webhook subscription (tenant_admin)",
+  operationId: "updateWebhook",
   request: { params: IdParam, body: jsonBody(UpdateWebhookBody) },
   responses: { 200: json(WebhookSubscriptionSchema), ...stdErrorsWithNotFound },
 });
 
 const remove = createRoute({
   ...base, middleware: [canAdminister] as const, method: "delete", path: "/v1/webhooks/{id}", summary: "Delete a webhook subscription and its delivery log (tenant_admin)",
+  operationId: "deleteWebhook",
   request: { params: IdParam },
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
 });
 
 const rotate = createRoute({
   ...base, middleware: [canAdminister] as const, method: "post", path: "/v1/webhooks/{id}/rotate-secret",
+  operationId: "rotateWebhookSecret",
   summary: "Replace the signing secret (tenant_admin); the new secret is shown only here",
   request: { params: IdParam },
   responses: { 200: json(WebhookSecretSchema), ...stdErrorsWithNotFound },
@@ -52,12 +55,14 @@ const rotate = createRoute({
 
 const deliveries = createRoute({
   ...base, method: "get", path: "/v1/webhooks/{id}/deliveries", summary: "Delivery log, newest first",
+  operationId: "listWebhookDeliveries",
   request: { params: IdParam, query: DeliveryListQuery },
   responses: { 200: json(paged(WebhookDeliverySchema).openapi("WebhookDeliveryPage")), ...stdErrorsWithNotFound },
 });
 
 const test = createRoute({
   ...base, middleware: [canAdminister] as const, method: "post", path: "/v1/webhooks/{id}/test",
+  operationId: "testWebhook",
   summary: "Send a signed webhook.test payload now and return the recorded delivery (tenant_admin)",
   request: { params: IdParam },
   responses: { 200: json(WebhookDeliverySchema), ...stdErrorsWithNotFound },
@@ -65,6 +70,7 @@ const test = createRoute({
 
 const redeliverRoute = createRoute({
   ...base, middleware: [canAdminister] as const, method: "post", path: "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+  operationId: "redeliverWebhookDelivery",
   summary: "Queue a past delivery again, same webhook-id and body (tenant_admin); 409 when the endpoint is disabled",
   request: { params: DeliveryParams },
   responses: { 202: json(WebhookDeliverySchema, "Queued"), ...stdErrorsWithNotFound, 409: errors[409] },

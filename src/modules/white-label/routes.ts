@@ -32,6 +32,7 @@ const agencyOwnerOf = (c: Context<AppEnv>) => agencyOwner(c.var.control, agencyS
 
 const getAgencyBrandRoute = createRoute({
   method: "get", path: "/agency/agencies/{agencyId}/branding", tags, security: USER_SECURITY, summary: "The agency's white-label brand",
+  operationId: "getAgencyBranding",
   description: `404 when the agency has none (pages show the platform's). ${notOwned}`,
   request: { params: AgencyIdParam },
   responses: { 200: json(WhiteLabelBrandSchema), ...stdErrorsWithNotFound },
@@ -39,6 +40,7 @@ const getAgencyBrandRoute = createRoute({
 
 const putAgencyBrandRoute = createRoute({
   method: "put", path: "/agency/agencies/{agencyId}/branding", tags, security: USER_SECURITY, summary: "Set the agency's white-label brand",
+  operationId: "updateAgencyBranding",
   description:
     "Replaces it: name (shown on every public page of the agency's tenants and as the sender name of account emails), logo (https only), " +
     `primary and accent colours (#rrggbb), support email (page and email footers). Tenants may override any field. ${notOwned}`,
@@ -48,6 +50,7 @@ const putAgencyBrandRoute = createRoute({
 
 const deleteAgencyBrandRoute = createRoute({
   method: "delete", path: "/agency/agencies/{agencyId}/branding", tags, security: USER_SECURITY, summary: "Remove the agency's brand (back to the platform's)",
+  operationId: "deleteAgencyBranding",
   request: { params: AgencyIdParam },
   responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound },
 });
@@ -56,6 +59,7 @@ const deleteAgencyBrandRoute = createRoute({
 
 const listAgencyHostnamesRoute = createRoute({
   method: "get", path: "/agency/agencies/{agencyId}/hostnames", tags, security: USER_SECURITY, summary: "The agency's custom hostnames, oldest first",
+  operationId: "listAgencyHostnames",
   description: `The oldest active one is the host of every link of the agency's tenants that have no active hostname of their own. ${notOwned}`,
   request: { params: AgencyIdParam },
   responses: { 200: json(CustomHostnameListSchema), ...stdErrorsWithNotFound },
@@ -63,6 +67,7 @@ const listAgencyHostnamesRoute = createRoute({
 
 const createAgencyHostnameRoute = createRoute({
   method: "post", path: "/agency/agencies/{agencyId}/hostnames", tags, security: USER_SECURITY, summary: "Add a custom hostname for the agency",
+  operationId: "createAgencyHostname",
   description: `${hostingNote} ${notOwned}`,
   request: { params: AgencyIdParam, body: jsonBody(CreateHostnameBody) },
   responses: { 201: json(CustomHostnameSchema, "Created"), ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
@@ -70,18 +75,21 @@ const createAgencyHostnameRoute = createRoute({
 
 const getAgencyHostnameRoute = createRoute({
   method: "get", path: "/agency/agencies/{agencyId}/hostnames/{id}", tags, security: USER_SECURITY, summary: "A custom hostname of the agency",
+  operationId: "getAgencyHostname",
   request: { params: AgencyHostnameParams },
   responses: { 200: json(CustomHostnameSchema), ...stdErrorsWithNotFound },
 });
 
 const refreshAgencyHostnameRoute = createRoute({
   method: "post", path: "/agency/agencies/{agencyId}/hostnames/{id}/refresh", tags, security: USER_SECURITY, summary: "Check the hostname's status with Cloudflare now",
+  operationId: "refreshAgencyHostname",
   request: { params: AgencyHostnameParams },
   responses: { 200: json(CustomHostnameSchema), ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
 });
 
 const deleteAgencyHostnameRoute = createRoute({
   method: "delete", path: "/agency/agencies/{agencyId}/hostnames/{id}", tags, security: USER_SECURITY, summary: "Remove a custom hostname (from Cloudflare too)",
+  operationId: "deleteAgencyHostname",
   request: { params: AgencyHostnameParams },
   responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
 });
@@ -90,11 +98,13 @@ const deleteAgencyHostnameRoute = createRoute({
 
 const getTenantBrandingRoute = createRoute({
   method: "get", path: "/v1/branding", tags, security: TENANT_SECURITY, summary: "The tenant's white label: its override, its agency's brand, the effective brand and link origin",
+  operationId: "getBranding",
   responses: { 200: json(TenantBrandingSchema), ...stdErrors },
 });
 
 const putTenantBrandingRoute = createRoute({
   method: "put", path: "/v1/branding", tags, security: TENANT_SECURITY, summary: "Set the tenant's brand override (tenant_admin)",
+  operationId: "updateBranding",
   description: "Replaces the override; a field left out or null inherits the agency's value (then the platform's).",
   middleware: [canAdminister] as const,
   request: { body: jsonBody(TenantBrandBody) },
@@ -103,18 +113,21 @@ const putTenantBrandingRoute = createRoute({
 
 const deleteTenantBrandingRoute = createRoute({
   method: "delete", path: "/v1/branding", tags, security: TENANT_SECURITY, summary: "Remove the tenant's brand override (tenant_admin)",
+  operationId: "deleteBranding",
   middleware: [canAdminister] as const,
   responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound },
 });
 
 const listTenantHostnamesRoute = createRoute({
   method: "get", path: "/v1/hostnames", tags, security: TENANT_SECURITY, summary: "The tenant's own custom hostnames, oldest first",
+  operationId: "listHostnames",
   description: "The oldest active one is the host of the tenant's links; without one, its agency's.",
   responses: { 200: json(CustomHostnameListSchema), ...stdErrors },
 });
 
 const createTenantHostnameRoute = createRoute({
   method: "post", path: "/v1/hostnames", tags, security: TENANT_SECURITY, summary: "Add a custom hostname for the tenant (tenant_admin)",
+  operationId: "createHostname",
   description: hostingNote,
   middleware: [canAdminister] as const,
   request: { body: jsonBody(CreateHostnameBody) },
@@ -123,12 +136,14 @@ const createTenantHostnameRoute = createRoute({
 
 const getTenantHostnameRoute = createRoute({
   method: "get", path: "/v1/hostnames/{id}", tags, security: TENANT_SECURITY, summary: "A custom hostname of the tenant",
+  operationId: "getHostname",
   request: { params: HostnameIdParam },
   responses: { 200: json(CustomHostnameSchema), ...stdErrorsWithNotFound },
 });
 
 const refreshTenantHostnameRoute = createRoute({
   method: "post", path: "/v1/hostnames/{id}/refresh", tags, security: TENANT_SECURITY, summary: "Check the hostname's status with Cloudflare now (tenant_admin)",
+  operationId: "refreshHostname",
   middleware: [canAdminister] as const,
   request: { params: HostnameIdParam },
   responses: { 200: json(CustomHostnameSchema), ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
@@ -136,6 +151,7 @@ const refreshTenantHostnameRoute = createRoute({
 
 const deleteTenantHostnameRoute = createRoute({
   method: "delete", path: "/v1/hostnames/{id}", tags, security: TENANT_SECURITY, summary: "Remove a custom hostname (tenant_admin)",
+  operationId: "deleteHostname",
   middleware: [canAdminister] as const,
   request: { params: HostnameIdParam },
   responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },

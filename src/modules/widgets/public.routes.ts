@@ -8,7 +8,7 @@ import { hostBrand } from "../white-label/resolve";
 import { cachedWidget, type RenderedWidget } from "./cache";
 import { KeyParam, PublicWidgetSchema } from "./schemas";
 
-const tags = ["Public widgets"];
+const tags = ["Widgets"];
 
 /** Public and identical for everyone: any site may embed it; browsers keep it a minute. */
 const SHARED = {
@@ -40,6 +40,7 @@ async function found(c: Context<AppEnv>, key: string): Promise<RenderedWidget> {
 
 const data = createRoute({
   method: "get", path: "/w/{key}/reviews", tags, security: [], summary: "A review widget's reviews as JSON (public)",
+  operationId: "listWidgetReviews",
   description: "The reviews the tenant chose (its filters are in `filters` and `footer`), the honest average over all reviews of the widget's sites, and JSON-LD for first-party reviews. Cached; purged when a review arrives. Unknown or deactivated widget: 404.",
   request: { params: KeyParam },
   responses: { 200: json(PublicWidgetSchema), 400: errors[400], 404: errors[404] },
@@ -47,6 +48,7 @@ const data = createRoute({
 
 const script = createRoute({
   method: "get", path: "/w/{key}/embed.js", tags, security: [], summary: "A review widget as an embeddable script (public)",
+  operationId: "getWidgetEmbedScript",
   description: 'Renders into the shadow root of `<div data-reputation-widget="{key}">` (or of a div it inserts before itself). Defines one global, `ReputationWidgets`.',
   request: { params: KeyParam },
   responses: { 200: { description: "JavaScript", content: { "text/javascript": { schema: z.string() } } }, 400: errors[400], 404: errors[404] },
@@ -54,6 +56,7 @@ const script = createRoute({
 
 const page = createRoute({
   method: "get", path: "/w/{key}", tags, security: [], summary: "A review widget as a page for an iframe (public, no JavaScript)",
+  operationId: "getWidgetPage",
   request: { params: KeyParam },
   responses: {
     200: { description: "HTML", content: { "text/html": { schema: z.string() } } },

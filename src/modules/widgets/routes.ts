@@ -9,12 +9,14 @@ const tags = ["Widgets"];
 
 const list = createRoute({
   method: "get", path: "/v1/widgets", tags, security: TENANT_SECURITY, summary: "List review widgets, newest first",
+  operationId: "listWidgets",
   request: { query: WidgetListQuery },
   responses: { 200: json(paged(WidgetSchema).openapi("WidgetPage")), ...stdErrors },
 });
 
 const create = createRoute({
   method: "post", path: "/v1/widgets", tags, security: TENANT_SECURITY, summary: "Create a review widget (manager)",
+  operationId: "createWidget",
   description:
     "A review showcase for the tenant's website: the reviews of a location (or every location) filtered by minRating, sites, count and order. " +
     "The filters are printed in the widget's footer (e.g. Showing 5★ and 4★ Google reviews, newest first) and the average shown covers every review " +
@@ -26,12 +28,14 @@ const create = createRoute({
 
 const get = createRoute({
   method: "get", path: "/v1/widgets/{id}", tags, security: TENANT_SECURITY, summary: "Get a review widget",
+  operationId: "getWidget",
   request: { params: IdParam },
   responses: { 200: json(WidgetSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
   method: "patch", path: "/v1/widgets/{id}", tags, security: TENANT_SECURITY, summary: "Update a review widget (manager)",
+  operationId: "updateWidget",
   description: "isActive false: the public URLs answer 404. Changes show within a minute (browser cache 60 s).",
   middleware: [canManage] as const,
   request: { params: IdParam, body: jsonBody(UpdateWidgetBody) },
@@ -40,6 +44,7 @@ const update = createRoute({
 
 const remove = createRoute({
   method: "delete", path: "/v1/widgets/{id}", tags, security: TENANT_SECURITY, summary: "Delete a review widget (manager)",
+  operationId: "deleteWidget",
   middleware: [canManage] as const,
   request: { params: IdParam },
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
