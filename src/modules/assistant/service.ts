@@ -7,7 +7,7 @@ import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
-import { assertWithinTokenCap } from "../agents/tokens";
+import { assertWithinTokenCap } from "../../providers/llm/tokens";
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from "./schemas";
 
 /** Conversations are private to the caller who started them: a user, or an API key. */

@@ -1,6 +1,6 @@
 import { ApiError } from "../../lib/errors";
 
-/** The spec's cap on an agent.* call's input. */
+/** The spec's cap on what is sent to the model in one call (an agent.* input, a chat turn with its history). */
 export const MAX_INPUT_TOKENS = 200_000;
 
 /**
@@ -13,7 +13,8 @@ export async function assertWithinTokenCap(text: string, limit = MAX_INPUT_TOKEN
   const { isWithinTokenLimit } = await import("gpt-tokenizer/encoding/cl100k_base");
   const count = isWithinTokenLimit(text, limit);
   if (count === false) {
-    throw new ApiError("PAYLOAD_TOO_LARGE", `The agent input is over the limit of ${limit.toLocaleString("en-US")} tokens`, { limit, tokenizer: "cl100k_base" });
+    const message = `The model input is over the limit of ${limit.toLocaleString("en-US")} tokens`;
+    throw new ApiError("PAYLOAD_TOO_LARGE", message, { limit, tokenizer: "cl100k_base" });
   }
   return count;
 }
