@@ -8,6 +8,7 @@ import { skippedNote } from "../agents/llm";
 import { engineOf, modelOf, startRun } from "../agents/runtime";
 import { toolMessageContent, toolSpec } from "../agents/tools";
 import { rangeOf } from "../agents/types";
+import { conversationMessages } from "./prompt";
 import type { PreparedChat } from "./service";
 
 export type Emit = (event: string, data: unknown) => Promise<void>;
@@ -36,8 +37,7 @@ export async function generateAnswer(ctx: ServiceContext, scopes: readonly strin
   const model = modelOf(ctx);
   const messages: Message[] = [
     { role: "system", content: `${COPILOT_PROMPT} Today is ${new Date().toISOString().slice(0, 10)}.${skippedNote(run)}` },
-    ...chat.history.slice(-10).map((m) => ({ role: m.role, content: m.content }) as Message),
-    { role: "user", content: chat.message },
+    ...conversationMessages(chat.history, chat.message),
   ];
   const tools = COPILOT_TOOLS.filter((t) => !run.skipped.some((s) => s.tool === t)).map(toolSpec);
   const citations: Citation[] = [];
