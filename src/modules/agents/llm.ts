@@ -68,13 +68,16 @@ export async function runLlm(def: AgentDefinition, run: AgentRun, input: unknown
   await runToolLoop({
     ai, model, messages, tools,
     callTool: async (call) => {
-      if (!def.tools.includes(call.name)) return JSON.stringify({ error: `Unknown tool ${call.name}; use one of ${def.tools.join(", ")}` });
+      if (!def.tools.includes(call.name)) {
+        return JSON.stringify({ error: `Unknown tool ${call.name}; use one of ${def.tools.join(", ")}` });
+      }
       try {
         const result = await run.tool(call.name, call.arguments);
         read.push(result);
         return toolMessageContent(call.name, result);
       } catch (e) {
-        return JSON.stringify({ error: e instanceof ApiError ? e.message : "The tool failed", ...(e instanceof ApiError ? { code: e.code, details: e.details } : {}) });
+        if (!(e instanceof ApiError)) return JSON.stringify({ error: "The tool failed" });
+        return JSON.stringify({ error: e.message, code: e.code, details: e.details });
       }
     },
   });
@@ -83,7 +86,8 @@ export async function runLlm(def: AgentDefinition, run: AgentRun, input: unknown
   messages.push({ role: "user", content: "Now give the final answer: one JSON object matching the schema." });
   let issues: { path: string; message: string }[] = [];
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const out = await sendWithinCap(ai, model, { messages, response_format: { type: "json_schema", json_schema: schema } });
+    const responseFormat = { type: "json_schema", json_schema: schema };
+    const out = await sendWithinCap(ai, model, { messages, response_format: responseFormat });
     const answer = answerOf(out);
     const parsed = def.output.safeParse(answer);
     if (parsed.success) {

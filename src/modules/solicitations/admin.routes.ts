@@ -14,4 +14,6 @@ const list = createRoute({
   responses: { 200: json(z.object({ data: z.array(DeadLetterSchema), total: z.number().int() }).openapi("DeadLetterList")), ...stdErrors },
 });
 
-export const sendingAdminRoutes = createRouter().openapi(list, async (c) => c.json(await listDeadLetters(c.var.control, c.req.valid("query")), 200));
+export const sendingAdminRoutes = createRouter().openapi(list, async (c) =>
+  c.json(await listDeadLetters(c.var.control, c.req.valid("query")), 200),
+);

@@ -6,7 +6,12 @@ import { deadLetters } from "../../db/schema";
 export async function listDeadLetters(db: ControlDb, o: { queue?: string; limit: number }) {
   const where = and(o.queue ? eq(deadLetters.queue, o.queue) : undefined);
   const [data, total] = await db.batch([
-    db.select().from(deadLetters).where(where).orderBy(desc(deadLetters.createdAt), desc(deadLetters.id)).limit(o.limit),
+    db
+      .select()
+      .from(deadLetters)
+      .where(where)
+      .orderBy(desc(deadLetters.createdAt), desc(deadLetters.id))
+      .limit(o.limit),
     db.select({ n: count() }).from(deadLetters).where(where),
   ]);
   return { data, total: total[0]?.n ?? 0 };

@@ -9,7 +9,8 @@ export const MAX_INPUT_TOKENS = 200_000;
  * costs no more than the cap to refuse. Returns the count.
  */
 export async function assertWithinTokenCap(text: string, limit = MAX_INPUT_TOKENS): Promise<number> {
-  // loaded on first use: building the cl100k_base tables costs every isolate ~50 ms of start-up CPU (docs/performance.md)
+  // loaded on first use: building the cl100k_base tables costs every isolate ~50 ms of start-up CPU
+  // (docs/performance.md)
   const { isWithinTokenLimit } = await import("gpt-tokenizer/encoding/cl100k_base");
   const count = isWithinTokenLimit(text, limit);
   if (count === false) {

@@ -8,7 +8,12 @@ export const MAX_TOOL_ROUNDS = 6;
  * One model call, refused with 413 PAYLOAD_TOO_LARGE before it is sent when its messages are over the
  * token cap. Every call goes through here, so the cap holds as tool results and retries grow the messages.
  */
-export async function sendWithinCap(ai: AiRunner, model: string, body: { messages: Message[] } & Record<string, unknown>, cap = MAX_INPUT_TOKENS) {
+export async function sendWithinCap(
+  ai: AiRunner,
+  model: string,
+  body: { messages: Message[] } & Record<string, unknown>,
+  cap = MAX_INPUT_TOKENS,
+) {
   await assertWithinTokenCap(JSON.stringify(body.messages), cap);
   return ai.run(model, body);
 }

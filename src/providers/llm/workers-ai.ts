@@ -53,7 +53,11 @@ export function toolCallsOf(out: unknown): ToolCall[] {
 export const toolCallMessage = (calls: ToolCall[]): Message => ({
   role: "assistant",
   content: "",
-  tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })),
+  tool_calls: calls.map((c) => ({
+    id: c.id,
+    type: "function",
+    function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+  })),
 });
 
 /** The model's answer: JSON mode gives an object, plain mode a string (maybe fenced). */
