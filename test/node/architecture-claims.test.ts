@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 /**
  * docs/ARCHITECTURE.md's mechanical claims, checked so the doc stays true:
  * - "Layers and their rules": a routes file (`routes.ts`, `*.routes.ts`) holds no SQL. It calls a
- *   service; it does not import drizzle-orm or the tables, nor build queries or raw SQL itself.
+ *   service; it does not import drizzle-orm, nor build queries or raw SQL itself. Services use no
+ *   Hono, schemas read no database, src/lib imports no module.
  * - "Data and writes": IN lists of any length go through `inJson`/`jsonList`, multi-row inserts through
  *   `chunkRows` (src/lib/sql.ts): no file cuts an id list by a hand-counted parameter budget.
  * - "Request pipeline": credential schemes are the `Authenticator`s of src/middleware/auth.ts; OAuth
@@ -46,6 +47,19 @@ describe("docs/ARCHITECTURE.md claims that code can check", () => {
       ["a drizzle chain", /\.from\([a-zA-Z]+\)|\.where\(|\.innerJoin\(|\.leftJoin\(/],
       ["raw SQL", /\bsql`|\.prepare\(|\.exec\(["'`]/],
     ]).filter((o) => !/\.delete\(\s*`?\/|app\.delete|router\.delete/.test(o));
+    expect(found).toEqual([]);
+  });
+
+  it("the layer table's other rules: services without Hono, schemas without the database, lib without modules", () => {
+    const named = (re: RegExp) => files.filter((f) => re.test(path.basename(f)));
+    const found = [
+      ...offenders(named(/(^|\.)service\.ts$/), [["Hono in a service", /from\s+["']hono|\bc\.req\b/]]),
+      ...offenders(named(/(^|\.)schemas\.ts$/), [["database access in schemas", /db\/client|\.select\(|\bctx\.db\b/]]),
+      ...offenders(
+        files.filter((f) => rel(f).startsWith("src/lib/")),
+        [["src/lib importing a module", /from\s+["'][./]+\/modules\//]],
+      ),
+    ];
     expect(found).toEqual([]);
   });
 
