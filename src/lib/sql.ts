@@ -23,3 +23,26 @@ export function chunkRows<T>(table: SQLiteTable, rows: T[]): T[][] {
   for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
   return chunks;
 }
+
+/**
+ * The rows, cut so each multi-row insert binds at most `maxParams` values, counting each row's own
+ * values (an undefined field binds none: drizzle writes its default). For rows compacted that way,
+ * where `chunkRows`' count of every column would be too cautious (contacts/upsert.ts).
+ */
+export function chunkByParams<T extends object>(rows: T[], maxParams = D1_MAX_PARAMS): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let params = 0;
+  for (const row of rows) {
+    const cost = Object.values(row).filter((v) => v !== undefined).length;
+    if (current.length && params + cost > maxParams) {
+      chunks.push(current);
+      current = [];
+      params = 0;
+    }
+    current.push(row);
+    params += cost;
+  }
+  if (current.length) chunks.push(current);
+  return chunks;
+}

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contactCounts, contacts } from "../../src/db/schema";
 import { SYSTEM_META, type ServiceContext } from "../../src/lib/context";
 import { nowIso } from "../../src/lib/time";
-import { chunkByParams, upsertStatements } from "../../src/modules/contacts/upsert";
+import { chunkByParams } from "../../src/lib/sql";
+import { upsertStatements } from "../../src/modules/contacts/upsert";
 import type { ContactRow } from "../../src/modules/contacts/schemas";
 import { control, createWorld, db, type World } from "../helpers/seed";
 

@@ -122,6 +122,16 @@ describe("the full OAuth flow", () => {
     expect(row?.metadata).toMatchObject({ credential: "oauth", oauthClientId: provider.info!.client_id, userId: w.users.manager.id, outcome: "success" });
   });
 
+  it("an access token is for /mcp only: REST and /me refuse it (its audience is the MCP resource, RFC 8707)", async () => {
+    const { client, provider } = await oauthConnect({ email: w.users.manager.email, tenantId: w.tenantA.id, scopes: ["read:locations"] });
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    const token = provider.saved!.access_token;
+    const rest = await request("GET", "/v1/locations", { token, tenantId: w.tenantA.id });
+    expect(rest.status).toBe(401);
+    expect(rest.body).toMatchObject({ code: "UNAUTHENTICATED" });
+    expect((await request("GET", "/me", { token })).status).toBe(401);
+  });
+
   it("refresh rotates the refresh token; the superseded one stops working once its successor is used", async () => {
     const { provider } = await oauthConnect({ email: w.users.viewer.email, tenantId: w.tenantA.id });
     const clientId = provider.info!.client_id;

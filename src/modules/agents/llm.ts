@@ -1,69 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
+import { runToolLoop, sendWithinCap } from "../../providers/llm/tool-loop";
+import { answerOf, type AiRunner, type Message } from "../../providers/llm/workers-ai";
 import { toolMessageContent, toolSpec } from "./tools";
-import { assertWithinTokenCap } from "./tokens";
 import type { AgentDefinition, AgentRun } from "./types";
 
 /** Used when the AI_MODEL var is not set: a Workers AI model with function calling and JSON mode. */
 export const DEFAULT_MODEL = "@cf/meta/llama-3.3-70b-instruct-fp8-fast";
-/** Tool-calling rounds before the model must answer. */
-export const MAX_TOOL_ROUNDS = 6;
-
-/** The part of the Workers AI binding the runtime uses. */
-export interface AiRunner {
-  run(model: string, input: Record<string, unknown>): Promise<unknown>;
-}
-
-export interface Message {
-  role: "system" | "user" | "assistant" | "tool";
-  content: string;
-  name?: string;
-  tool_call_id?: string;
-  tool_calls?: unknown[];
-}
-
-interface ToolCall {
-  id: string;
-  name: string;
-  arguments: Record<string, unknown>;
-}
-
-const parseArgs = (a: unknown): Record<string, unknown> => {
-  if (typeof a === "string") {
-    try {
-      const v = JSON.parse(a);
-      return v && typeof v === "object" ? v : {};
-    } catch {
-      return {};
-    }
-  }
-  return a && typeof a === "object" ? (a as Record<string, unknown>) : {};
-};
-
-/** Tool calls in either Workers AI shape: {name, arguments} or OpenAI-style {id, function: {name, arguments}}. */
-export function toolCallsOf(out: unknown): ToolCall[] {
-  const calls = (out as { tool_calls?: unknown })?.tool_calls;
-  if (!Array.isArray(calls)) return [];
-  return calls.flatMap((c, i) => {
-    const fn = (c as { function?: { name?: unknown; arguments?: unknown } }).function;
-    const name = fn?.name ?? (c as { name?: unknown }).name;
-    if (typeof name !== "string") return [];
-    const id = typeof (c as { id?: unknown }).id === "string" ? (c as { id: string }).id : `call_${i}`;
-    return [{ id, name, arguments: parseArgs(fn ? fn.arguments : (c as { arguments?: unknown }).arguments) }];
-  });
-}
-
-/** The model's answer: JSON mode gives an object, plain mode a string (maybe fenced). */
-function answerOf(out: unknown): unknown {
-  const r = (out as { response?: unknown })?.response;
-  if (typeof r !== "string") return r;
-  const unfenced = r.trim().replace(/^```(?:json)?\s*/i, "").replace(/```$/, "");
-  try {
-    return JSON.parse(unfenced);
-  } catch {
-    return r;
-  }
-}
 
 const textOf = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
 
@@ -121,36 +64,30 @@ export async function runLlm(def: AgentDefinition, run: AgentRun, input: unknown
     { role: "user", content: JSON.stringify({ input, range: run.range }) },
   ];
   const read: unknown[] = [input];
-  const send = async (body: Record<string, unknown>) => {
-    await assertWithinTokenCap(JSON.stringify(body.messages));
-    return ai.run(model, body);
-  };
-  for (let round = 0; round < MAX_TOOL_ROUNDS && tools.length; round++) {
-    const calls = toolCallsOf(await send({ messages, tools }));
-    if (!calls.length) break;
-    messages.push({ role: "assistant", content: "", tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) });
-    for (const call of calls) {
-      let result: unknown;
-      let content: string | null = null;
-      if (!def.tools.includes(call.name)) result = { error: `Unknown tool ${call.name}; use one of ${def.tools.join(", ")}` };
-      else {
-        try {
-          result = await run.tool(call.name, call.arguments);
-          read.push(result);
-          content = toolMessageContent(call.name, result);
-        } catch (e) {
-          result = { error: e instanceof ApiError ? e.message : "The tool failed", ...(e instanceof ApiError ? { code: e.code, details: e.details } : {}) };
-        }
+  // an unknown tool or a failing one is an error the model reads, not a failed run
+  await runToolLoop({
+    ai, model, messages, tools,
+    callTool: async (call) => {
+      if (!def.tools.includes(call.name)) {
+        return JSON.stringify({ error: `Unknown tool ${call.name}; use one of ${def.tools.join(", ")}` });
       }
-      messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: content ?? JSON.stringify(result) });
-    }
-  }
+      try {
+        const result = await run.tool(call.name, call.arguments);
+        read.push(result);
+        return toolMessageContent(call.name, result);
+      } catch (e) {
+        if (!(e instanceof ApiError)) return JSON.stringify({ error: "The tool failed" });
+        return JSON.stringify({ error: e.message, code: e.code, details: e.details });
+      }
+    },
+  });
 
   const schema = z.toJSONSchema(def.output, { io: "output", unrepresentable: "any" });
   messages.push({ role: "user", content: "Now give the final answer: one JSON object matching the schema." });
   let issues: { path: string; message: string }[] = [];
   for (let attempt = 1; attempt <= 2; attempt++) {
-    const out = await send({ messages, response_format: { type: "json_schema", json_schema: schema } });
+    const responseFormat = { type: "json_schema", json_schema: schema };
+    const out = await sendWithinCap(ai, model, { messages, response_format: responseFormat });
     const answer = answerOf(out);
     const parsed = def.output.safeParse(answer);
     if (parsed.success) {

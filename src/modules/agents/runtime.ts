@@ -2,9 +2,10 @@ import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import { ApiError, notFound, validationError } from "../../lib/errors";
 import { inputShape } from "../../lib/input-shape";
-import { DEFAULT_MODEL, runLlm, type AiRunner } from "./llm";
+import { assertWithinTokenCap } from "../../providers/llm/tokens";
+import type { AiRunner } from "../../providers/llm/workers-ai";
+import { DEFAULT_MODEL, runLlm } from "./llm";
 import { findAgent } from "./registry";
-import { assertWithinTokenCap } from "./tokens";
 import { callTool, missingScopes, ToolSkipped } from "./tools";
 import type { AgentContext, AgentDefinition, AgentRun, AgentRunResult, DateRange, Engine, ToolCallRecord } from "./types";
 

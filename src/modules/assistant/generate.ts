@@ -1,42 +1,20 @@
 import type { ServiceContext } from "../../lib/context";
 import { ApiError } from "../../lib/errors";
+import { runToolLoop, sendWithinCap } from "../../providers/llm/tool-loop";
+import { streamedText, type AiRunner, type Message } from "../../providers/llm/workers-ai";
 import { COPILOT_PROMPT } from "../agents/agents/operator-copilot";
 import { answerByIntents, COPILOT_TOOLS, type Citation } from "../agents/intents";
-import { skippedNote, toolCallsOf, MAX_TOOL_ROUNDS, type AiRunner, type Message } from "../agents/llm";
+import { skippedNote } from "../agents/llm";
 import { engineOf, modelOf, startRun } from "../agents/runtime";
 import { toolMessageContent, toolSpec } from "../agents/tools";
 import { rangeOf } from "../agents/types";
+import { conversationMessages } from "./prompt";
 import type { PreparedChat } from "./service";
 
 export type Emit = (event: string, data: unknown) => Promise<void>;
 
 /** Splits text into word-sized deltas, as a model streams tokens. */
 export const chunks = (text: string) => text.match(/\S+\s*/g) ?? [];
-
-/** Workers AI's streamed answer: Server-Sent Events whose data is {"response": "..."} until [DONE]. */
-async function* streamedText(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += value;
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, nl).replace(/\r$/, "");
-      buffer = buffer.slice(nl + 1);
-      if (!line.startsWith("data:")) continue;
-      const data = line.slice(5).trim();
-      if (data === "[DONE]") return;
-      try {
-        const piece = (JSON.parse(data) as { response?: unknown }).response;
-        if (typeof piece === "string" && piece) yield piece;
-      } catch {
-        /* a keep-alive or partial line */
-      }
-    }
-  }
-}
 
 /**
  * Answers one chat message, emitting tool_call, tool_result and delta events. rules: intent matching
@@ -59,35 +37,30 @@ export async function generateAnswer(ctx: ServiceContext, scopes: readonly strin
   const model = modelOf(ctx);
   const messages: Message[] = [
     { role: "system", content: `${COPILOT_PROMPT} Today is ${new Date().toISOString().slice(0, 10)}.${skippedNote(run)}` },
-    ...chat.history.slice(-10).map((m) => ({ role: m.role, content: m.content }) as Message),
-    { role: "user", content: chat.message },
+    ...conversationMessages(chat.history, chat.message),
   ];
   const tools = COPILOT_TOOLS.filter((t) => !run.skipped.some((s) => s.tool === t)).map(toolSpec);
   const citations: Citation[] = [];
-  for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-    const calls = toolCallsOf(await ai.run(model, { messages, tools }));
-    if (!calls.length) break;
-    messages.push({ role: "assistant", content: "", tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) });
-    for (const call of calls) {
+  await runToolLoop({
+    ai, model, messages, tools,
+    callTool: async (call) => {
       const index = citations.length + 1;
       await emit("tool_call", { index, tool: call.name, input: call.arguments });
-      let result: unknown;
-      let content: string | null = null;
       try {
         if (!COPILOT_TOOLS.includes(call.name)) throw new ApiError("VALIDATION_ERROR", `Unknown tool ${call.name}`);
-        result = await run.tool(call.name, call.arguments);
-        content = toolMessageContent(call.name, result);
+        const result = await run.tool(call.name, call.arguments);
+        const content = toolMessageContent(call.name, result);
         const ids = ((result as { data?: { id?: unknown }[] })?.data ?? []).flatMap((x) => (typeof x.id === "string" ? [x.id] : [])).slice(0, 10);
         citations.push({ index, tool: call.name, input: call.arguments, ids });
         await emit("tool_result", { index, tool: call.name, ok: true });
+        return content;
       } catch (e) {
-        result = { error: e instanceof ApiError ? e.message : "The tool failed" };
         await emit("tool_result", { index, tool: call.name, ok: false });
+        return JSON.stringify({ error: e instanceof ApiError ? e.message : "The tool failed" });
       }
-      messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: content ?? JSON.stringify(result) });
-    }
-  }
-  const out = await ai.run(model, { messages, stream: true });
+    },
+  });
+  const out = await sendWithinCap(ai, model, { messages, stream: true });
   let content = "";
   if (out instanceof ReadableStream) {
     for await (const piece of streamedText(out)) {

@@ -7,7 +7,9 @@ import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
-import { assertWithinTokenCap } from "../agents/tokens";
+import { assertWithinTokenCap } from "../../providers/llm/tokens";
+import { engineOf } from "../agents/runtime";
+import { conversationMessages } from "./prompt";
 import { toConversation, toMessage, type ConversationRow, type MessageRow } from "./schemas";
 
 /** Conversations are private to the caller who started them: a user, or an API key. */
@@ -56,6 +58,8 @@ export async function prepareChat(ctx: ServiceContext, input: { conversationId?:
   const conversation = input.conversationId ? await findConversationRow(ctx, input.conversationId) : null;
   const tokens = await assertWithinTokenCap(input.message);
   const history = conversation ? await messagesOf(ctx, conversation.id) : [];
+  // the llm engine sends the recent history too: what the model would be refused is a 413 before the stream
+  if (engineOf(ctx) === "llm") await assertWithinTokenCap(JSON.stringify(conversationMessages(history, input.message)));
   return { conversation, message: input.message, tokens, history };
 }
 export type PreparedChat = Awaited<ReturnType<typeof prepareChat>>;

@@ -1,14 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { eq } from "drizzle-orm";
-import { users } from "../../db/schema";
 import { unauthenticated } from "../../lib/errors";
 import { createRouter, errors, json, jsonBody, stdErrors, USER_SECURITY } from "../../lib/openapi";
-import { resolveTenantAccess } from "../identity/access";
-import { findTenantRef } from "../identity/service";
 import { requestMeta } from "../../middleware/service-context";
-import { toUser } from "../users/schemas";
 import { ForgotPasswordBody, LoginBody, LoginResponse, MeResponse, OkResponse, ResetPasswordBody, SetupPasswordBody } from "./schemas";
 import { forgotPassword, resetPassword, setupPassword } from "./password.service";
+import { getMe } from "./me.service";
 import { login } from "./service";
 
 const loginRoute = createRoute({
@@ -73,19 +69,5 @@ export const authRoutes = createRouter()
   .openapi(meRoute, async (c) => {
     const p = c.var.principal;
     if (p.kind !== "user") throw unauthenticated("A user credential is required");
-    const tenantId = c.req.valid("header")["x-tenant-id"]?.trim();
-    const [user, tenant] = await Promise.all([
-      c.var.control.select().from(users).where(eq(users.id, p.userId)).get(),
-      tenantId ? findTenantRef(c.var.control, tenantId) : null,
-    ]);
-    if (!user) throw unauthenticated();
-    const access = tenant ? resolveTenantAccess(p, tenant) : null;
-    return c.json(
-      {
-        ...toUser(user),
-        roles: p.roles.map((r) => ({ role: r.role, scope: r.scopeType, scopeId: r.scopeId || null })),
-        tenantAccess: access ? { tenantId: access.tenantId, via: access.via, role: access.role } : null,
-      },
-      200,
-    );
+    return c.json(await getMe(c.var.control, p, c.req.valid("header")["x-tenant-id"]?.trim()), 200);
   });

@@ -7,7 +7,7 @@ import { newId } from "../../lib/ids";
 import { mergePatch } from "./merge-patch";
 import { nameKeys, toE164 } from "./normalize";
 import type { ContactRow, UpsertContactInput } from "./schemas";
-import { inJson } from "../../lib/sql";
+import { chunkByParams, inJson } from "../../lib/sql";
 
 /** A validated upsert whose phone is already E.164. undefined = not given (keep), null = clear. */
 export type PreparedContact = Omit<UpsertContactInput, "phone"> & { phone?: string | null };
@@ -89,25 +89,6 @@ export async function planUpserts(ctx: ServiceContext, inputs: PreparedContact[]
     return { id, created: !matched };
   });
   return { rows: [...states.values()], before, outcomes };
-}
-
-/** Splits rows so each multi-row insert binds at most maxParams values (undefined binds none). */
-export function chunkByParams<T extends object>(rows: T[], maxParams = 100): T[][] {
-  const chunks: T[][] = [];
-  let current: T[] = [];
-  let params = 0;
-  for (const row of rows) {
-    const cost = Object.values(row).filter((v) => v !== undefined).length;
-    if (current.length && params + cost > maxParams) {
-      chunks.push(current);
-      current = [];
-      params = 0;
-    }
-    current.push(row);
-    params += cost;
-  }
-  if (current.length) chunks.push(current);
-  return chunks;
 }
 
 /** null -> undefined, so drizzle writes a literal NULL instead of binding a parameter. */

@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, isNull, lte, sql } from "drizzle-orm";
 import { analyticsFunnelDaily as f, analyticsResponseDaily as r, analyticsReviewDaily as v, campaigns, experiments, locations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
+import { inJson } from "../../lib/sql";
 import { rate, sumOf } from "../analytics/aggregates";
 import { addDaysTo, dayOf } from "../analytics/dates";
 import { twoProportionZTest } from "../experiments/stats";
@@ -106,7 +107,7 @@ async function betterChannel(ctx: ServiceContext, from: string, to: string): Pro
   for (const x of rows) byCampaign.set(x.campaignId, [...(byCampaign.get(x.campaignId) ?? []), { key: x.channel, sent: x.sent, converted: x.converted }]);
   const ids = [...byCampaign.keys()];
   if (!ids.length) return [];
-  const found = await ctx.db.select().from(campaigns).where(and(eq(campaigns.tenantId, ctx.tenantId), inArray(campaigns.id, ids.slice(0, 90))));
+  const found = await ctx.db.select().from(campaigns).where(and(eq(campaigns.tenantId, ctx.tenantId), inJson(campaigns.id, ids)));
   const drafts: Draft[] = [];
   for (const c of found) {
     const arms = byCampaign.get(c.id)!;

@@ -1,10 +1,11 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { inboxItems, reviews, type ReviewStatus } from "../../db/schema";
 import type { PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
+import { inJson } from "../../lib/sql";
 import { excerptOf } from "../../lib/excerpt";
 import { detectLanguage } from "./analysis/language";
 import { analyseSentiment } from "./analysis/sentiment";
@@ -131,18 +132,15 @@ export async function prepareReview(ctx: ServiceContext, input: ReviewInput, exi
   return { row, created: false, changed: true, statements, events };
 }
 
-const IDS_PER_QUERY = 90; // D1: 100 bound parameters per statement, two taken by tenant and site
-
 /** The stored reviews of a site with these external ids, by external id. */
 export async function findByExternalIds(ctx: ServiceContext, siteType: string, externalIds: string[]): Promise<Map<string, ReviewRow>> {
   const found = new Map<string, ReviewRow>();
-  for (let i = 0; i < externalIds.length; i += IDS_PER_QUERY) {
-    const chunk = externalIds.slice(i, i + IDS_PER_QUERY);
-    const rows = await ctx.db
-      .select()
-      .from(reviews)
-      .where(and(eq(reviews.tenantId, ctx.tenantId), eq(reviews.siteType, siteType), inArray(reviews.externalReviewId, chunk)));
-    for (const r of rows) found.set(r.externalReviewId!, r);
-  }
+  if (!externalIds.length) return found;
+  // any number of ids in one bound parameter (src/lib/sql.ts)
+  const rows = await ctx.db
+    .select()
+    .from(reviews)
+    .where(and(eq(reviews.tenantId, ctx.tenantId), eq(reviews.siteType, siteType), inJson(reviews.externalReviewId, externalIds)));
+  for (const r of rows) found.set(r.externalReviewId!, r);
   return found;
 }

@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { and, count, desc, eq } from "drizzle-orm";
-import { deadLetters } from "../../db/schema";
 import { createRouter, DateTime, json, stdErrors, USER_SECURITY } from "../../lib/openapi";
+import { listDeadLetters } from "./admin.service";
 
 const DeadLetterSchema = z
   .object({ id: z.string(), queue: z.string(), messageId: z.string(), body: z.unknown(), attempts: z.number().int(), createdAt: DateTime })
@@ -16,12 +15,6 @@ const list = createRoute({
   responses: { 200: json(z.object({ data: z.array(DeadLetterSchema), total: z.number().int() }).openapi("DeadLetterList")), ...stdErrors },
 });
 
-export const sendingAdminRoutes = createRouter().openapi(list, async (c) => {
-  const { queue, limit } = c.req.valid("query");
-  const where = and(queue ? eq(deadLetters.queue, queue) : undefined);
-  const [data, total] = await c.var.control.batch([
-    c.var.control.select().from(deadLetters).where(where).orderBy(desc(deadLetters.createdAt), desc(deadLetters.id)).limit(limit),
-    c.var.control.select({ n: count() }).from(deadLetters).where(where),
-  ]);
-  return c.json({ data, total: total[0]?.n ?? 0 }, 200);
-});
+export const sendingAdminRoutes = createRouter().openapi(list, async (c) =>
+  c.json(await listDeadLetters(c.var.control, c.req.valid("query")), 200),
+);

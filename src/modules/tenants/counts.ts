@@ -1,9 +1,10 @@
-import { and, count, countDistinct, eq, inArray } from "drizzle-orm";
+import { and, count, countDistinct, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { controlDb, shardDb } from "../../db/shards";
 import type { Env } from "../../env";
+import { inJson } from "../../lib/sql";
 import { contactCounts, integrations, roleAssignments, solicitations } from "../../db/schema";
 
 export const TENANT_COUNT_KEYS = ["users", "contacts", "solicitations", "integrations"] as const;
@@ -17,13 +18,13 @@ type Counter = (db: Db, tenantIds: string[]) => CountQuery;
 export const countRowsOf =
   (tenantIdColumn: SQLiteColumn): Counter =>
   (db, ids) =>
-    db.select({ tenantId: tenantIdColumn, n: count() }).from(tenantIdColumn.table).where(inArray(tenantIdColumn, ids)).groupBy(tenantIdColumn) as unknown as CountQuery;
+    db.select({ tenantId: tenantIdColumn, n: count() }).from(tenantIdColumn.table).where(inJson(tenantIdColumn, ids)).groupBy(tenantIdColumn) as unknown as CountQuery;
 
 /** How each _count is computed; `users` reads the control database, the others the tenant's shard. */
 const COUNTERS: Record<TenantCountKey, Counter> = {
   /** kept exact by triggers (migrations/tenant/0001_house_agency_contact_counts.sql), so no count over the contacts table */
   contacts: (db, ids) =>
-    db.select({ tenantId: contactCounts.tenantId, n: contactCounts.total }).from(contactCounts).where(inArray(contactCounts.tenantId, ids)),
+    db.select({ tenantId: contactCounts.tenantId, n: contactCounts.total }).from(contactCounts).where(inJson(contactCounts.tenantId, ids)),
   solicitations: countRowsOf(solicitations.tenantId),
   integrations: countRowsOf(integrations.tenantId),
   /** distinct users holding a role in the tenant */
@@ -31,11 +32,9 @@ const COUNTERS: Record<TenantCountKey, Counter> = {
     db
       .select({ tenantId: roleAssignments.scopeId, n: countDistinct(roleAssignments.userId) })
       .from(roleAssignments)
-      .where(and(eq(roleAssignments.scopeType, "tenant"), inArray(roleAssignments.scopeId, ids)))
+      .where(and(eq(roleAssignments.scopeType, "tenant"), inJson(roleAssignments.scopeId, ids)))
       .groupBy(roleAssignments.scopeId),
 };
-
-const ID_CHUNK = 90; // D1: at most 100 bound parameters per statement
 
 /** _count for each tenant: the control plane's counters and each shard's in one D1 batch per database, in parallel. */
 export async function countForTenants(env: Env, tenantRefs: { id: string; shard: number }[]): Promise<Map<string, TenantCounts>> {
@@ -54,12 +53,9 @@ export async function countForTenants(env: Env, tenantRefs: { id: string; shard:
 }
 
 async function countInto(out: Map<string, TenantCounts>, db: Db, tenantIds: string[], keys: TenantCountKey[]) {
-  const queries: { key: TenantCountKey; query: CountQuery }[] = [];
-  for (let i = 0; i < tenantIds.length; i += ID_CHUNK) {
-    const chunk = tenantIds.slice(i, i + ID_CHUNK);
-    for (const key of keys) queries.push({ key, query: COUNTERS[key](db, chunk) });
-  }
-  if (queries.length === 0) return;
+  if (tenantIds.length === 0) return;
+  // one query per counter, every tenant id in one bound parameter (inJson), whatever the page size
+  const queries = keys.map((key) => ({ key, query: COUNTERS[key](db, tenantIds) }));
   const results = (await db.batch(queries.map((q) => q.query) as [CountQuery, ...CountQuery[]])) as { tenantId: string; n: number }[][];
   results.forEach((rows, i) => {
     for (const r of rows) out.get(r.tenantId)![queries[i]!.key] = r.n;

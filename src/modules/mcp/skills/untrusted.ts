@@ -2,8 +2,8 @@
  * Outsider text: what people outside the business wrote (review text and author names, feedback and
  * survey answers, SMS replies) and anything a model wrote from it. It reaches assistants only marked
  * as untrusted data, by these helpers and nowhere else: MCP results (skills/run.ts), tool
- * descriptions (registry.ts toolDefinition, agents/tools.ts toolSpec), and the tool messages the
- * agents' and the assistant's Workers AI loops send (agents/llm.ts, assistant/generate.ts).
+ * descriptions (registry.ts toolDefinition, agents/tools.ts toolSpec), and the tool messages that
+ * agents/llm.ts and assistant/generate.ts hand the shared Workers AI loop (providers/llm/tool-loop.ts).
  * A write such text could steer into asks the user first (skill.confirm, test/mcp/untrusted.test.ts).
  */
 

@@ -1,6 +1,6 @@
 import { ApiError } from "../../lib/errors";
 
-/** The spec's cap on an agent.* call's input. */
+/** The spec's cap on what is sent to the model in one call (an agent.* input, a chat turn with its history). */
 export const MAX_INPUT_TOKENS = 200_000;
 
 /**
@@ -9,11 +9,13 @@ export const MAX_INPUT_TOKENS = 200_000;
  * costs no more than the cap to refuse. Returns the count.
  */
 export async function assertWithinTokenCap(text: string, limit = MAX_INPUT_TOKENS): Promise<number> {
-  // loaded on first use: building the cl100k_base tables costs every isolate ~50 ms of start-up CPU (docs/performance.md)
+  // loaded on first use: building the cl100k_base tables costs every isolate ~50 ms of start-up CPU
+  // (docs/performance.md)
   const { isWithinTokenLimit } = await import("gpt-tokenizer/encoding/cl100k_base");
   const count = isWithinTokenLimit(text, limit);
   if (count === false) {
-    throw new ApiError("PAYLOAD_TOO_LARGE", `The agent input is over the limit of ${limit.toLocaleString("en-US")} tokens`, { limit, tokenizer: "cl100k_base" });
+    const message = `The model input is over the limit of ${limit.toLocaleString("en-US")} tokens`;
+    throw new ApiError("PAYLOAD_TOO_LARGE", message, { limit, tokenizer: "cl100k_base" });
   }
   return count;
 }
