@@ -1,3 +1,4 @@
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
@@ -11,6 +12,8 @@ import { newId } from "../../src/lib/ids";
 
 export const BASE = "http://localhost:8787";
 export const MCP_URL = new URL(`${BASE}/mcp`);
+/** The read-only endpoint: only tools annotated readOnlyHint (docs/mcp.md, Read-only endpoint). */
+export const MCP_READONLY_URL = new URL(`${BASE}/mcp/readonly`);
 const worker = (exports as unknown as { default: Fetcher }).default;
 
 /** fetch for the SDK's transports: every request goes through the Worker's real fetch handler. */
@@ -54,14 +57,28 @@ export interface ConnectOptions {
   headers?: Record<string, string>;
   authProvider?: OAuthClientProvider;
   fetch?: typeof workerFetch;
+  /** another MCP endpoint (MCP_READONLY_URL), with any query such as ?toolsets= */
+  url?: URL;
 }
 
 /** An MCP SDK client connected to the Worker's /mcp over Streamable HTTP. */
 export async function connect(o: ConnectOptions = {}) {
   const headers: Record<string, string> = { ...o.headers };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
-  const transport = new StreamableHTTPClientTransport(MCP_URL, { fetch: o.fetch ?? workerFetch, requestInit: { headers }, authProvider: o.authProvider });
+  const transport = new StreamableHTTPClientTransport(o.url ?? MCP_URL, { fetch: o.fetch ?? workerFetch, requestInit: { headers }, authProvider: o.authProvider });
   const client = new Client({ name: "vitest", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/**
+ * The official v2 client (@modelcontextprotocol/client): pinned to 2026-07-28 it is stateless
+ * (server/discover, no session); in legacy mode it opens a 2025-11-25 session.
+ */
+export async function connectV2(o: { token: string; url?: URL; headers?: Record<string, string>; mode?: "legacy" | "auto" | { pin: string } }) {
+  const headers = { ...o.headers, authorization: `Bearer ${o.token}` };
+  const transport = new TransportV2(o.url ?? MCP_URL, { fetch: workerFetch, requestInit: { headers } });
+  const client = new ClientV2({ name: "v2-test", version: "1" }, { versionNegotiation: { mode: o.mode ?? { pin: "2026-07-28" } } });
   await client.connect(transport);
   return { client, transport };
 }
