@@ -99,6 +99,29 @@ export const initializeBody = (protocolVersion = "2025-06-18", id = 1) => ({
   params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
 });
 
+/** A 2026-07-28 (stateless) request of any method to `path` (/mcp, /mcp/readonly, with a query), as raw JSON-RPC. */
+export function statelessRequest(token: string, path: string, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const named: Record<string, string> = method === "tools/call" ? { "mcp-name": String(params.name) } : {};
+  return workerFetch(`${BASE}${path}`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...named,
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+  });
+}
+
 /** The JSON a tool returned in its structuredContent. */
 export const structured = <T = any>(result: unknown) => (result as { structuredContent: T }).structuredContent;
 

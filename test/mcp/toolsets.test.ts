@@ -3,7 +3,7 @@
 // sorted by name, and a tool outside it is an unknown tool for tools/call.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorld, type World } from "../helpers/seed";
-import { BASE, connect, connectV2, initializeBody, MCP_URL, mintTestKey, rawPost, structured, workerFetch } from "./helpers";
+import { connect, connectV2, initializeBody, MCP_URL, mintTestKey, rawPost, statelessRequest, structured } from "./helpers";
 
 let w: World;
 let key = "";
@@ -36,11 +36,7 @@ const REVISIONS = {
 
 /** A 2026-07-28 request by hand at `path` (for statuses and the wire error the clients turn into exceptions). */
 const statelessAt = (path: string, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) =>
-  workerFetch(`${BASE}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(method === "tools/call" ? { "mcp-name": String(params.name) } : {}), ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } } }),
-  });
+  statelessRequest(key, path, method, params, headers);
 
 for (const [revision, open] of Object.entries(REVISIONS)) {
   describe(`${revision}: narrowing the tools`, () => {
