@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `node scripts/mcp-tools-size.mjs`: measures what tools/list costs an assistant's context: the JSON of the
-// tools (bytes) and an estimate of its tokens (gpt-tokenizer, o200k_base), for the whole list, for
-// /mcp/readonly and for each toolset (?toolsets=<name>), as served by the built Worker.
+// `npm run mcp:tools-size` (node scripts/mcp-tools-size.mjs): measures what tools/list costs an
+// assistant's context: the JSON of the tools (bytes) and an estimate of its tokens (gpt-tokenizer,
+// o200k_base), for the whole list, for /mcp/readonly and for each toolset (?toolsets=<name>), as
+// served by the built Worker.
 //
 // It builds the Worker, serves it from workerd (bench/lib/server.mjs), bootstraps a tenant and mints
 // an API key with every scope (so every tool a tenant's key can see is counted; the agency-session
@@ -22,7 +23,9 @@ const root = path.resolve(import.meta.dirname, "..");
 const DOC = path.join(root, "docs/mcp.md");
 const START = "<!-- mcp-tools-size:start (scripts/mcp-tools-size.mjs --write) -->";
 const END = "<!-- mcp-tools-size:end -->";
-const { values: opts } = parseArgs({ options: { write: { type: "boolean", default: false }, check: { type: "boolean", default: false } } });
+const { values: opts } = parseArgs({
+  options: { write: { type: "boolean", default: false }, check: { type: "boolean", default: false } },
+});
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -35,7 +38,8 @@ const freePort = () =>
   });
 
 async function postJson(url, body, headers = {}) {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const init = { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+  const res = await fetch(url, init);
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -64,7 +68,8 @@ async function listTools(base, key, pathAndQuery) {
     "io.modelcontextprotocol/clientInfo": { name: "tools-size", version: "1" },
     "io.modelcontextprotocol/clientCapabilities": {},
   };
-  const body = await postJson(`${base}${pathAndQuery}`, { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } }, {
+  const request = { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } };
+  const body = await postJson(`${base}${pathAndQuery}`, request, {
     authorization: `Bearer ${key}`,
     accept: "application/json, text/event-stream",
     "mcp-protocol-version": "2026-07-28",
@@ -81,7 +86,8 @@ const measure = (tools) => {
 };
 
 const n = (x) => x.toLocaleString("en-US");
-const row = (label, m, full) => `| ${label} | ${m.tools} | ${n(m.bytes)} | ${n(m.tokens)} | ${Math.round((100 * m.tokens) / full.tokens)}% |`;
+const share = (m, full) => `${Math.round((100 * m.tokens) / full.tokens)}%`;
+const row = (label, m, full) => `| ${label} | ${m.tools} | ${n(m.bytes)} | ${n(m.tokens)} | ${share(m, full)} |`;
 
 function table(rows, full, largest) {
   return [
@@ -90,21 +96,24 @@ function table(rows, full, largest) {
     row("`/mcp` (every tool)", full, full),
     ...rows.map(([label, m]) => row(label, m, full)),
     "",
-    `Largest tools: ${largest.map(([name, m]) => `\`${name}\` ${n(m.tokens)}`).join(", ")} tokens.`,
+    `Largest tools (tokens): ${largest.map(([name, m]) => `\`${name}\` ${n(m.tokens)}`).join(", ")}.`,
   ].join("\n");
 }
 
 async function main() {
   const port = await freePort();
   const outdir = mkdtempSync(path.join(tmpdir(), "reputation-ops-tools-size-build-"));
-  const worker = await startServer({ port, outdir });
+  // a fixed base URL: the tools' icon URLs are part of what is measured, the random port is not
+  const worker = await startServer({ port, outdir, vars: { PUBLIC_BASE_URL: "http://localhost:8787" } });
   try {
     const key = await seed(worker.url);
     const all = await listTools(worker.url, key, "/mcp");
     const full = measure(all);
     const toolsets = [...new Set(all.map((t) => t.name.split(".")[0]))].sort();
     const rows = [["`/mcp/readonly`", measure(await listTools(worker.url, key, "/mcp/readonly"))]];
-    for (const set of toolsets) rows.push([`\`?toolsets=${set}\``, measure(await listTools(worker.url, key, `/mcp?toolsets=${set}`))]);
+    for (const set of toolsets) {
+      rows.push([`\`?toolsets=${set}\``, measure(await listTools(worker.url, key, `/mcp?toolsets=${set}`))]);
+    }
     const largest = all.map((t) => [t.name, measure([t])]).sort((a, b) => b[1].tokens - a[1].tokens).slice(0, 5);
     const out = table(rows, full, largest);
     console.log(out);
@@ -114,7 +123,7 @@ async function main() {
     const after = rest.slice(rest.indexOf(END));
     const next = `${before}${START}\n${out}\n${after}`;
     if (opts.check && next !== doc) {
-      console.error("docs/mcp.md's tools/list table differs from this measurement: run node scripts/mcp-tools-size.mjs --write");
+      console.error("docs/mcp.md's tools/list table differs from this measurement: npm run mcp:tools-size -- --write");
       process.exitCode = 1;
     }
     if (opts.write) writeFileSync(DOC, next);

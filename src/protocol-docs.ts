@@ -43,14 +43,18 @@ const catalog = {
 };
 
 /** What narrows the tools of an MCP request (docs/mcp.md, Toolsets); an unknown name is 400. */
-const selectionNames = (what: string) => z.string().optional().openapi({ description: `comma-separated ${what}; an unknown name is 400 VALIDATION_ERROR` });
+const selectionNames = (what: string) =>
+  z.string().optional().openapi({ description: `comma-separated ${what}; an unknown name is refused (docs/mcp.md)` });
 const mcpHeaders = z.object({
   "mcp-session-id": z.string().optional(),
   "mcp-protocol-version": z.string().optional(),
   "x-mcp-toolsets": selectionNames("toolsets (tool name prefixes, e.g. review,inbox) to list and run"),
   "x-mcp-tools": selectionNames("tool names to list and run, in addition to any toolsets"),
 });
-const mcpQuery = z.object({ toolsets: selectionNames("toolsets, as X-MCP-Toolsets"), tools: selectionNames("tool names, as X-MCP-Tools") });
+const mcpQuery = z.object({
+  toolsets: selectionNames("toolsets, as X-MCP-Toolsets"),
+  tools: selectionNames("tool names, as X-MCP-Tools"),
+});
 
 export function documentProtocolEndpoints(registry: Registry) {
   registry.registerPath({
@@ -81,10 +85,11 @@ export function documentProtocolEndpoints(registry: Registry) {
   registry.registerPath({
     method: "post", path: "/mcp/readonly", tags: ["MCP"], summary: "MCP transport serving only read-only tools",
     description:
-      "The same transport and revisions as POST /mcp, listing and running only the tools annotated readOnlyHint: true " +
-      "(a write tool is an unknown tool here). Its own OAuth protected resource {base_url}/mcp/readonly: a token issued " +
-      "for /mcp is refused here and the other way round (401 with " +
-      "`WWW-Authenticate: Bearer resource_metadata=\"{base_url}/.well-known/oauth-protected-resource/mcp/readonly\"`). docs/mcp.md.",
+      "The same transport and revisions as POST /mcp, listing and running only the tools annotated " +
+      "readOnlyHint: true (a write tool is an unknown tool here). Its own OAuth protected resource " +
+      "{base_url}/mcp/readonly: a token issued for /mcp is refused here and the other way round (401 with " +
+      "`WWW-Authenticate: Bearer resource_metadata=...`, pointing at " +
+      "{base_url}/.well-known/oauth-protected-resource/mcp/readonly). docs/mcp.md.",
     security: [{ bearerAuth: [] }],
     request: {
       headers: mcpHeaders,
@@ -94,8 +99,14 @@ export function documentProtocolEndpoints(registry: Registry) {
     responses: {
       200: { description: "JSON-RPC response(s)", content: { "application/json": { schema: anyJson } } },
       202: { description: "Accepted (a notification or response: no body)" },
-      401: { description: "No credential, or one not valid for this resource", content: { "application/json": { schema: anyJson } } },
-      default: { description: "Transport or JSON-RPC error, as POST /mcp", content: { "application/json": { schema: anyJson } } },
+      401: {
+        description: "No credential, or one not valid for this resource",
+        content: { "application/json": { schema: anyJson } },
+      },
+      default: {
+        description: "Transport or JSON-RPC error, as POST /mcp",
+        content: { "application/json": { schema: anyJson } },
+      },
     },
     "x-protocol": "mcp",
   });

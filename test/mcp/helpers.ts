@@ -65,7 +65,11 @@ export interface ConnectOptions {
 export async function connect(o: ConnectOptions = {}) {
   const headers: Record<string, string> = { ...o.headers };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
-  const transport = new StreamableHTTPClientTransport(o.url ?? MCP_URL, { fetch: o.fetch ?? workerFetch, requestInit: { headers }, authProvider: o.authProvider });
+  const transport = new StreamableHTTPClientTransport(o.url ?? MCP_URL, {
+    fetch: o.fetch ?? workerFetch,
+    requestInit: { headers },
+    authProvider: o.authProvider,
+  });
   const client = new Client({ name: "vitest", version: "1.0.0" });
   await client.connect(transport);
   return { client, transport };
@@ -75,10 +79,16 @@ export async function connect(o: ConnectOptions = {}) {
  * The official v2 client (@modelcontextprotocol/client): pinned to 2026-07-28 it is stateless
  * (server/discover, no session); in legacy mode it opens a 2025-11-25 session.
  */
-export async function connectV2(o: { token: string; url?: URL; headers?: Record<string, string>; mode?: "legacy" | "auto" | { pin: string } }) {
+export async function connectV2(o: {
+  token: string;
+  url?: URL;
+  headers?: Record<string, string>;
+  mode?: "legacy" | "auto" | { pin: string };
+}) {
   const headers = { ...o.headers, authorization: `Bearer ${o.token}` };
   const transport = new TransportV2(o.url ?? MCP_URL, { fetch: workerFetch, requestInit: { headers } });
-  const client = new ClientV2({ name: "v2-test", version: "1" }, { versionNegotiation: { mode: o.mode ?? { pin: "2026-07-28" } } });
+  const mode = o.mode ?? { pin: "2026-07-28" };
+  const client = new ClientV2({ name: "v2-test", version: "1" }, { versionNegotiation: { mode } });
   await client.connect(transport);
   return { client, transport };
 }
@@ -100,7 +110,13 @@ export const initializeBody = (protocolVersion = "2025-06-18", id = 1) => ({
 });
 
 /** A 2026-07-28 (stateless) request of any method to `path` (/mcp, /mcp/readonly, with a query), as raw JSON-RPC. */
-export function statelessRequest(token: string, path: string, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
+export function statelessRequest(
+  token: string,
+  path: string,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   const meta = {
     "io.modelcontextprotocol/protocolVersion": "2026-07-28",
     "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },

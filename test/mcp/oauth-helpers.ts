@@ -78,8 +78,16 @@ export async function consentInBrowser(authorizationUrl: URL, choice: ConsentCho
   return { signInHtml, consentHtml, status: done.status, location: location ? new URL(location) : null, body: location ? "" : await done.text() };
 }
 
-/** The SDK's own OAuth client: authorize `scope` for `email` on `tenantId` at `serverUrl` (its resource), play the browser, exchange the code. */
-export async function authorizeWithConsent(provider: MemoryOAuthClient, scope: string, who: { email: string; tenantId: string }, serverUrl = MCP_URL) {
+/**
+ * The SDK's own OAuth client: authorize `scope` for `email` on `tenantId` at `serverUrl` (whose metadata
+ * names the resource the token is bound to), play the browser, exchange the code.
+ */
+export async function authorizeWithConsent(
+  provider: MemoryOAuthClient,
+  scope: string,
+  who: { email: string; tenantId: string },
+  serverUrl = MCP_URL,
+) {
   if ((await auth(provider, { serverUrl, scope, fetchFn: workerFetch })) !== "REDIRECT") throw new Error("expected a redirect to the consent page");
   const consent = await consentInBrowser(provider.authorizationUrl!, { email: who.email, tenantId: who.tenantId, scopes: scope.split(" ") });
   if (consent.status !== 302) throw new Error(`consent answered ${consent.status}`);

@@ -3,7 +3,18 @@
 // own: a token issued for /mcp is refused there and a token issued for it is refused at /mcp.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorld, type World } from "../helpers/seed";
-import { BASE, connect, connectV2, initializeBody, MCP_READONLY_URL, mintTestKey, rawPost, statelessRequest, structured, workerFetch } from "./helpers";
+import {
+  BASE,
+  connect,
+  connectV2,
+  initializeBody,
+  MCP_READONLY_URL,
+  mintTestKey,
+  rawPost,
+  statelessRequest,
+  structured,
+  workerFetch,
+} from "./helpers";
 import { authorizeWithConsent, MemoryOAuthClient } from "./oauth-helpers";
 import { ALL_SCOPES } from "../../src/modules/oauth/scopes";
 

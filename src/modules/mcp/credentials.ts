@@ -50,7 +50,12 @@ export async function identify(
   return { credential: "session_jwt", tenantId, userId: principal.userId, scopes, agencySession: false, platformAdmin: isPlatformAdmin(principal) };
 }
 
-async function identifyOAuth(token: string, env: Env, db: ControlDb, resource: string): Promise<SessionIdentity | null> {
+async function identifyOAuth(
+  token: string,
+  env: Env,
+  db: ControlDb,
+  resource: string,
+): Promise<SessionIdentity | null> {
   const validated = await (await authServer(env)).validateToken<GrantProps>(resource, token, env);
   if (!validated) return null;
   const { tenantId, agencySession } = validated.props;

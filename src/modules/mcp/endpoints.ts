@@ -1,5 +1,10 @@
 import type { Env } from "../../env";
-import { mcpReadonlyResourceUrl, mcpResourceUrl, readonlyResourceMetadataUrl, resourceMetadataUrl } from "../../lib/urls";
+import {
+  mcpReadonlyResourceUrl,
+  mcpResourceUrl,
+  readonlyResourceMetadataUrl,
+  resourceMetadataUrl,
+} from "../../lib/urls";
 
 /**
  * An MCP endpoint of this service. Each is an OAuth protected resource of its own (RFC 8707
@@ -33,4 +38,5 @@ export const READONLY_ENDPOINT: McpEndpoint = {
 };
 
 /** The endpoint a request path names (the routes mount exactly these two paths). */
-export const endpointOf = (path: string): McpEndpoint => (path === READONLY_ENDPOINT.path ? READONLY_ENDPOINT : FULL_ENDPOINT);
+export const endpointOf = (path: string): McpEndpoint =>
+  path === READONLY_ENDPOINT.path ? READONLY_ENDPOINT : FULL_ENDPOINT;

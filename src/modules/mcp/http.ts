@@ -24,8 +24,10 @@ type C = Context<AppEnv>;
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const EXPOSED = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy";
-const ALLOWED_HEADERS =
-  `Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, x-tenant-id, ${TOOLSETS_HEADER}, ${TOOLS_HEADER}`;
+const ALLOWED_HEADERS = [
+  "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
+  `x-tenant-id, ${TOOLSETS_HEADER}, ${TOOLS_HEADER}`,
+].join(", ");
 
 /** An ErrorResponse with the status of its code, and extra headers. */
 function fail(code: ApiError["code"], message: string, headers: Record<string, string> = {}, details?: Record<string, unknown>) {
@@ -45,7 +47,9 @@ const throttled = (r: RateState, retryAfter = r.resetSeconds, message = "Rate li
 const endpoint = (c: C) => endpointOf(c.req.path);
 
 const unauthenticated = (c: C, message = "Authentication required") =>
-  fail("UNAUTHENTICATED", message, { "WWW-Authenticate": `Bearer resource_metadata="${endpoint(c).metadataUrl(c.env)}"` });
+  fail("UNAUTHENTICATED", message, {
+    "WWW-Authenticate": `Bearer resource_metadata="${endpoint(c).metadataUrl(c.env)}"`,
+  });
 
 const sessionStub = (c: C, tenantId: string) => c.env.MCP_SESSIONS.get(c.env.MCP_SESSIONS.idFromName(tenantId));
 
@@ -75,7 +79,7 @@ function corsHeaders(origin: string | null): Record<string, string> {
   return origin ? { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED, Vary: "Origin" } : {};
 }
 
-/** {base_url}/mcp and {base_url}/mcp/readonly: Streamable HTTP. Checks origin, version, session and limits, then serves the JSON-RPC body. */
+/** {base_url}/mcp and /mcp/readonly: Streamable HTTP. Checks origin, version, session and limits, then serves the JSON-RPC body. */
 export async function handleMcp(c: C): Promise<Response> {
   const origin = c.req.header("origin") ?? null;
   if (origin && !originAllowed(origin, c.env)) return fail("FORBIDDEN", `Origin not allowed: ${origin}`);
@@ -165,7 +169,13 @@ async function post(c: C): Promise<Response> {
   return withHeaders(res, { ...rateHeaders(used.rate), "Mcp-Session-Id": sessionId });
 }
 
-async function initialize(c: C, messages: JSONRPCMessage[], requested: string, limits: McpLimits, selection: ToolSelection): Promise<Response> {
+async function initialize(
+  c: C,
+  messages: JSONRPCMessage[],
+  requested: string,
+  limits: McpLimits,
+  selection: ToolSelection,
+): Promise<Response> {
   if (messages.length > 1) return fail("VALIDATION_ERROR", "initialize must be sent alone");
   const token = bearerToken(c);
   const identity = token ? await identifyOrForbidden(c, token) : null;
@@ -190,7 +200,8 @@ async function initialize(c: C, messages: JSONRPCMessage[], requested: string, l
 
 async function identifyOrForbidden(c: C, token: string): Promise<SessionIdentity | null | Response> {
   try {
-    return await identify(token, c.req.header("x-tenant-id")?.trim() || null, c.env, c.var.control, endpoint(c).resource(c.env));
+    const tenant = c.req.header("x-tenant-id")?.trim() || null;
+    return await identify(token, tenant, c.env, c.var.control, endpoint(c).resource(c.env));
   } catch (e) {
     if (e instanceof ApiError && e.code === "FORBIDDEN") return fail("FORBIDDEN", e.message);
     throw e;
@@ -232,17 +243,27 @@ async function recheck(
  * (the consent page then offers only the new scope). Other credentials cannot step up: their call
  * gets the usual tool error.
  */
-async function insufficientScope(c: C, identity: SessionIdentity, sessionId: string, messages: unknown[], selection: ToolSelection): Promise<Response | null> {
+async function insufficientScope(
+  c: C,
+  identity: SessionIdentity,
+  sessionId: string,
+  messages: unknown[],
+  selection: ToolSelection,
+): Promise<Response | null> {
   if (identity.credential !== "oauth") return null;
   for (const m of messages) {
     if (!isJSONRPCRequest(m as JSONRPCMessage) || (m as { method: string }).method !== "tools/call") continue;
     const params = (m as { params?: { name?: string; arguments?: unknown } }).params ?? {};
     const skill = findSkill(String(params.name));
     // a tool outside the selection is unknown here (callTool says so), not a reason to ask for more scopes
-    if (!skill || !inSelection(skill, selection) || !skill.scopes || skill.agencyOnly || skillAllowed(skill, identity)) continue;
+    if (!skill || !inSelection(skill, selection)) continue;
+    if (!skill.scopes || skill.agencyOnly || skillAllowed(skill, identity)) continue;
     const scope = skill.scopes[0]!;
     await auditToolCall(await auditDbFor(c.env, identity.tenantId), identity, requestMeta(c), { tool: skill.name, tenantId: identity.tenantId, sessionId, input: params.arguments ?? {}, outcome: "forbidden", error: `insufficient_scope ${scope}` });
-    const challenge = `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${endpoint(c).metadataUrl(c.env)}", error_description="${skill.name} needs ${scope}"`;
+    const metadata = endpoint(c).metadataUrl(c.env);
+    const challenge =
+      `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${metadata}", ` +
+      `error_description="${skill.name} needs ${scope}"`;
     return fail("FORBIDDEN", `${skill.name} needs the scope ${scope}, which this app was not granted`, { "WWW-Authenticate": challenge }, { scope });
   }
   return null;

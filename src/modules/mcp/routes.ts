@@ -34,7 +34,9 @@ mcpRoutes.get("/mcp/health", (c) => c.json({ status: "ok", transport: "streamabl
 const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#2453d6"/><path fill="#fff" d="M32 12l5.9 12 13.1 1.9-9.5 9.3 2.2 13.1L32 42.1l-11.7 6.2 2.2-13.1-9.5-9.3L26.1 24z"/></svg>`;
 mcpRoutes.get("/mcp/icon.svg", () => new Response(ICON, { headers: { ...publicJson, "Content-Type": "image/svg+xml", "X-Content-Type-Options": "nosniff" } }));
 // the read-only endpoint: the same transport, serving only read tools (http.ts tells them apart by path)
-for (const endpoint of [FULL_ENDPOINT, READONLY_ENDPOINT]) mcpRoutes.on(["GET", "POST", "DELETE", "OPTIONS", "PUT", "PATCH"], endpoint.path, handleMcp);
+for (const endpoint of [FULL_ENDPOINT, READONLY_ENDPOINT]) {
+  mcpRoutes.on(["GET", "POST", "DELETE", "OPTIONS", "PUT", "PATCH"], endpoint.path, handleMcp);
+}
 const METADATA: [string, McpEndpoint][] = [
   ["/.well-known/oauth-protected-resource", FULL_ENDPOINT],
   ["/.well-known/oauth-protected-resource/mcp", FULL_ENDPOINT],

@@ -80,7 +80,8 @@ function resolveToolset(name: string, known: Set<string>): string | null {
 export function readSelection(url: URL, headers: Headers, readOnly: boolean): ToolSelection {
   const problem = selectionProblem(url, headers, readOnly);
   if (problem) return { readOnly, toolsets: new Set(), tools: new Set(), problem };
-  return { readOnly, toolsets: toolsetsOf(names(url, headers, TOOLSETS_HEADER, "toolsets")), tools: setOf(names(url, headers, TOOLS_HEADER, "tools")) };
+  const toolsets = toolsetsOf(names(url, headers, TOOLSETS_HEADER, "toolsets"));
+  return { readOnly, toolsets, tools: setOf(names(url, headers, TOOLS_HEADER, "tools")) };
 }
 
 const setOf = (list: string[] | null) => (list ? new Set(list) : null);
@@ -95,14 +96,17 @@ function selectionProblem(url: URL, headers: Headers, readOnly: boolean): Select
   const known = new Set(allToolsets());
   if (toolsetNames) {
     const unknown = toolsetNames.filter((n) => resolveToolset(n, known) === null);
-    if (unknown.length) return { message: `Unknown toolset: ${unknown.join(", ")}`, details: { unknownToolsets: unknown, toolsets: [...known] } };
+    const details = { unknownToolsets: unknown, toolsets: [...known] };
+    if (unknown.length) return { message: `Unknown toolset: ${unknown.join(", ")}`, details };
   }
   if (toolNames) {
     const served = allSkills().filter((s) => inSelection(s, { ...EVERY_TOOL, readOnly }));
     const servedNames = new Set(served.map((s) => s.name));
     const unknown = toolNames.filter((n) => !servedNames.has(n));
     if (unknown.length) {
-      const why = readOnly ? "not a read-only tool of this catalogue (/mcp/readonly serves only those)" : "not a tool of this catalogue";
+      const why = readOnly
+        ? "not a read-only tool of this catalogue (/mcp/readonly serves only those)"
+        : "not a tool of this catalogue";
       return { message: `Unknown tool: ${unknown.join(", ")} (${why})`, details: { unknownTools: unknown } };
     }
   }
