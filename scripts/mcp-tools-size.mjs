@@ -38,7 +38,11 @@ const freePort = () =>
   });
 
 async function postJson(url, body, headers = {}) {
-  const init = { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+  const init = {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  };
   const res = await fetch(url, init);
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return res.json();
@@ -55,8 +59,19 @@ async function seed(base) {
   });
   const auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
   const scopes = [
-    "read:reviews", "read:feedback", "read:surveys", "read:contacts", "read:campaigns", "read:locations", "read:score",
-    "read:competitors", "read:recommendations", "read:approvals", "write:contacts", "write:responses", "agent:*",
+    "read:reviews",
+    "read:feedback",
+    "read:surveys",
+    "read:contacts",
+    "read:campaigns",
+    "read:locations",
+    "read:score",
+    "read:competitors",
+    "read:recommendations",
+    "read:approvals",
+    "write:contacts",
+    "write:responses",
+    "agent:*",
   ];
   return (await postJson(`${base}/v1/api-keys`, { name: "tools/list size", scopes }, auth)).key;
 }
@@ -114,7 +129,10 @@ async function main() {
     for (const set of toolsets) {
       rows.push([`\`?toolsets=${set}\``, measure(await listTools(worker.url, key, `/mcp?toolsets=${set}`))]);
     }
-    const largest = all.map((t) => [t.name, measure([t])]).sort((a, b) => b[1].tokens - a[1].tokens).slice(0, 5);
+    const largest = all
+      .map((t) => [t.name, measure([t])])
+      .sort((a, b) => b[1].tokens - a[1].tokens)
+      .slice(0, 5);
     const out = table(rows, full, largest);
     console.log(out);
     const doc = readFileSync(DOC, "utf8");

@@ -61,7 +61,10 @@ export const TOOLS_HEADER = "x-mcp-tools";
 /** Comma-separated names from the header and the query parameter together; null when neither names any. */
 function names(url: URL, headers: Headers, header: string, param: string): string[] | null {
   const raw = [headers.get(header) ?? "", ...url.searchParams.getAll(param)].join(",");
-  const list = raw.split(",").map((n) => n.trim()).filter(Boolean);
+  const list = raw
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
   return list.length ? list : null;
 }
 
