@@ -42,6 +42,20 @@ const catalog = {
   "x-protocol": "mcp",
 };
 
+/** What narrows the tools of an MCP request (docs/mcp.md, Toolsets); an unknown name is 400. */
+const selectionNames = (what: string) =>
+  z.string().optional().openapi({ description: `comma-separated ${what}; an unknown name is refused (docs/mcp.md)` });
+const mcpHeaders = z.object({
+  "mcp-session-id": z.string().optional(),
+  "mcp-protocol-version": z.string().optional(),
+  "x-mcp-toolsets": selectionNames("toolsets (tool name prefixes, e.g. review,inbox) to list and run"),
+  "x-mcp-tools": selectionNames("tool names to list and run, in addition to any toolsets"),
+});
+const mcpQuery = z.object({
+  toolsets: selectionNames("toolsets, as X-MCP-Toolsets"),
+  tools: selectionNames("tool names, as X-MCP-Tools"),
+});
+
 export function documentProtocolEndpoints(registry: Registry) {
   registry.registerPath({
     method: "post", path: "/mcp", tags: ["MCP"], summary: "MCP Streamable HTTP transport",
@@ -53,7 +67,8 @@ export function documentProtocolEndpoints(registry: Registry) {
       "`WWW-Authenticate: Bearer resource_metadata=...`. GET (server-sent event stream) and DELETE (end the session) use the same path.",
     security: [{ bearerAuth: [] }],
     request: {
-      headers: z.object({ "mcp-session-id": z.string().optional(), "mcp-protocol-version": z.string().optional() }),
+      headers: mcpHeaders,
+      query: mcpQuery,
       body: { required: true, content: { "application/json": { schema: z.union([anyJson, z.array(anyJson)]).openapi({ description: "a JSON-RPC request, notification or response (or a batch)" }) } } },
     },
     responses: {
@@ -65,6 +80,35 @@ export function documentProtocolEndpoints(registry: Registry) {
         content: { "application/json": { schema: anyJson } },
       },
       default: { description: "Transport or JSON-RPC error (403 foreign Origin, 404 unknown session, 406, 413, 429)", content: { "application/json": { schema: anyJson } } },
+    },
+    "x-protocol": "mcp",
+  });
+  registry.registerPath({
+    method: "post", path: "/mcp/readonly", tags: ["MCP"],
+    operationId: "sendMcpReadonlyMessage", summary: "MCP transport serving only read-only tools",
+    description:
+      "The same transport and revisions as POST /mcp, listing and running only the tools annotated " +
+      "readOnlyHint: true (a write tool is an unknown tool here). Its own OAuth protected resource " +
+      "{base_url}/mcp/readonly: a token issued for /mcp is refused here and the other way round (401 with " +
+      "`WWW-Authenticate: Bearer resource_metadata=...`, pointing at " +
+      "{base_url}/.well-known/oauth-protected-resource/mcp/readonly). docs/mcp.md.",
+    security: [{ bearerAuth: [] }],
+    request: {
+      headers: mcpHeaders,
+      query: mcpQuery,
+      body: { required: true, content: { "application/json": { schema: z.union([anyJson, z.array(anyJson)]) } } },
+    },
+    responses: {
+      200: { description: "JSON-RPC response(s)", content: { "application/json": { schema: anyJson } } },
+      202: { description: "Accepted (a notification or response: no body)" },
+      401: {
+        description: "No credential, or one not valid for this resource",
+        content: { "application/json": { schema: anyJson } },
+      },
+      default: {
+        description: "Transport or JSON-RPC error, as POST /mcp",
+        content: { "application/json": { schema: anyJson } },
+      },
     },
     "x-protocol": "mcp",
   });

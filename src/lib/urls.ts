@@ -4,3 +4,7 @@ import type { Env } from "../env";
 export const baseUrl = (env: Env) => env.PUBLIC_BASE_URL.replace(/\/+$/, "");
 export const mcpResourceUrl = (env: Env) => `${baseUrl(env)}/mcp`;
 export const resourceMetadataUrl = (env: Env) => `${baseUrl(env)}/.well-known/oauth-protected-resource`;
+/** /mcp/readonly is a protected resource of its own (RFC 8707 audience), with its own RFC 9728 metadata. */
+export const mcpReadonlyResourceUrl = (env: Env) => `${baseUrl(env)}/mcp/readonly`;
+export const readonlyResourceMetadataUrl = (env: Env) =>
+  `${baseUrl(env)}/.well-known/oauth-protected-resource/mcp/readonly`;

@@ -17,11 +17,11 @@ const limit = bodyLimit({
 
 /**
  * Caps JSON request bodies before anything parses them (OWASP API4). CSV uploads and the SAML
- * form post have their own limits; /mcp has its own (4 MB, JSON-RPC error shape).
+ * form post have their own limits; /mcp and /mcp/readonly have their own (4 MB, JSON-RPC error shape).
  */
 export const jsonBodyLimit = createMiddleware<AppEnv>(async (c, next) => {
   const type = c.req.header("content-type") ?? "";
-  if (!type.includes("json") || c.req.path === "/mcp") return next();
+  if (!type.includes("json") || c.req.path === "/mcp" || c.req.path === "/mcp/readonly") return next();
   return limit(c, next);
 });
 

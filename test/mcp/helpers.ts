@@ -1,3 +1,4 @@
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
@@ -11,6 +12,8 @@ import { newId } from "../../src/lib/ids";
 
 export const BASE = "http://localhost:8787";
 export const MCP_URL = new URL(`${BASE}/mcp`);
+/** The read-only endpoint: only tools annotated readOnlyHint (docs/mcp.md, Read-only endpoint). */
+export const MCP_READONLY_URL = new URL(`${BASE}/mcp/readonly`);
 const worker = (exports as unknown as { default: Fetcher }).default;
 
 /** fetch for the SDK's transports: every request goes through the Worker's real fetch handler. */
@@ -54,14 +57,38 @@ export interface ConnectOptions {
   headers?: Record<string, string>;
   authProvider?: OAuthClientProvider;
   fetch?: typeof workerFetch;
+  /** another MCP endpoint (MCP_READONLY_URL), with any query such as ?toolsets= */
+  url?: URL;
 }
 
 /** An MCP SDK client connected to the Worker's /mcp over Streamable HTTP. */
 export async function connect(o: ConnectOptions = {}) {
   const headers: Record<string, string> = { ...o.headers };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
-  const transport = new StreamableHTTPClientTransport(MCP_URL, { fetch: o.fetch ?? workerFetch, requestInit: { headers }, authProvider: o.authProvider });
+  const transport = new StreamableHTTPClientTransport(o.url ?? MCP_URL, {
+    fetch: o.fetch ?? workerFetch,
+    requestInit: { headers },
+    authProvider: o.authProvider,
+  });
   const client = new Client({ name: "vitest", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/**
+ * The official v2 client (@modelcontextprotocol/client): pinned to 2026-07-28 it is stateless
+ * (server/discover, no session); in legacy mode it opens a 2025-11-25 session.
+ */
+export async function connectV2(o: {
+  token: string;
+  url?: URL;
+  headers?: Record<string, string>;
+  mode?: "legacy" | "auto" | { pin: string };
+}) {
+  const headers = { ...o.headers, authorization: `Bearer ${o.token}` };
+  const transport = new TransportV2(o.url ?? MCP_URL, { fetch: workerFetch, requestInit: { headers } });
+  const mode = o.mode ?? { pin: "2026-07-28" };
+  const client = new ClientV2({ name: "v2-test", version: "1" }, { versionNegotiation: { mode } });
   await client.connect(transport);
   return { client, transport };
 }
@@ -81,6 +108,35 @@ export const initializeBody = (protocolVersion = "2025-06-18", id = 1) => ({
   method: "initialize",
   params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
 });
+
+/** A 2026-07-28 (stateless) request of any method to `path` (/mcp, /mcp/readonly, with a query), as raw JSON-RPC. */
+export function statelessRequest(
+  token: string,
+  path: string,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const named: Record<string, string> = method === "tools/call" ? { "mcp-name": String(params.name) } : {};
+  return workerFetch(`${BASE}${path}`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": method,
+      ...named,
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+  });
+}
 
 /** The JSON a tool returned in its structuredContent. */
 export const structured = <T = any>(result: unknown) => (result as { structuredContent: T }).structuredContent;

@@ -78,12 +78,20 @@ export async function consentInBrowser(authorizationUrl: URL, choice: ConsentCho
   return { signInHtml, consentHtml, status: done.status, location: location ? new URL(location) : null, body: location ? "" : await done.text() };
 }
 
-/** The SDK's own OAuth client: authorize `scope` for `email` on `tenantId`, play the browser, exchange the code. */
-export async function authorizeWithConsent(provider: MemoryOAuthClient, scope: string, who: { email: string; tenantId: string }) {
-  if ((await auth(provider, { serverUrl: MCP_URL, scope, fetchFn: workerFetch })) !== "REDIRECT") throw new Error("expected a redirect to the consent page");
+/**
+ * The SDK's own OAuth client: authorize `scope` for `email` on `tenantId` at `serverUrl` (whose metadata
+ * names the resource the token is bound to), play the browser, exchange the code.
+ */
+export async function authorizeWithConsent(
+  provider: MemoryOAuthClient,
+  scope: string,
+  who: { email: string; tenantId: string },
+  serverUrl = MCP_URL,
+) {
+  if ((await auth(provider, { serverUrl, scope, fetchFn: workerFetch })) !== "REDIRECT") throw new Error("expected a redirect to the consent page");
   const consent = await consentInBrowser(provider.authorizationUrl!, { email: who.email, tenantId: who.tenantId, scopes: scope.split(" ") });
   if (consent.status !== 302) throw new Error(`consent answered ${consent.status}`);
   const code = consent.location!.searchParams.get("code")!;
-  if ((await auth(provider, { serverUrl: MCP_URL, authorizationCode: code, fetchFn: workerFetch })) !== "AUTHORIZED") throw new Error("code exchange failed");
+  if ((await auth(provider, { serverUrl, authorizationCode: code, fetchFn: workerFetch })) !== "AUTHORIZED") throw new Error("code exchange failed");
   return provider.saved!.access_token;
 }

@@ -17,9 +17,16 @@ import type { SessionIdentity } from "./identity";
  * `requestedTenant` is the x-tenant-id header, used only by session JWTs (API keys and OAuth
  * grants carry their tenant).
  */
-export async function identify(token: string, requestedTenant: string | null, env: Env, db: ControlDb): Promise<SessionIdentity | null> {
+export async function identify(
+  token: string,
+  requestedTenant: string | null,
+  env: Env,
+  db: ControlDb,
+  /** the endpoint's protected resource: an OAuth token must have been issued for exactly this one */
+  resource = mcpResourceUrl(env),
+): Promise<SessionIdentity | null> {
   if (looksLikeOAuthToken(token)) {
-    const viaOAuth = await identifyOAuth(token, env, db);
+    const viaOAuth = await identifyOAuth(token, env, db, resource);
     if (viaOAuth) return viaOAuth;
   }
   const principal = await resolveBearer(token, env, db);
@@ -43,8 +50,13 @@ export async function identify(token: string, requestedTenant: string | null, en
   return { credential: "session_jwt", tenantId, userId: principal.userId, scopes, agencySession: false, platformAdmin: isPlatformAdmin(principal) };
 }
 
-async function identifyOAuth(token: string, env: Env, db: ControlDb): Promise<SessionIdentity | null> {
-  const validated = await (await authServer(env)).validateToken<GrantProps>(mcpResourceUrl(env), token, env);
+async function identifyOAuth(
+  token: string,
+  env: Env,
+  db: ControlDb,
+  resource: string,
+): Promise<SessionIdentity | null> {
+  const validated = await (await authServer(env)).validateToken<GrantProps>(resource, token, env);
   if (!validated) return null;
   const { tenantId, agencySession } = validated.props;
   // the user must still exist and still reach the tenant (and still administer an agency)

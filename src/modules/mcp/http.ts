@@ -10,7 +10,8 @@ import { bearerToken } from "../../middleware/auth";
 import { requestMeta } from "../../middleware/service-context";
 import { auditToolCall } from "./audit";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
-import { resourceMetadataUrl } from "../../lib/urls";
+import { endpointOf } from "./endpoints";
+import { inSelection, readSelection, TOOLS_HEADER, TOOLSETS_HEADER, type ToolSelection } from "./toolsets";
 import { mcpLimits, originAllowed, SESSION_PROTOCOL_VERSIONS, STATELESS_SESSION_PREFIX, type McpLimits } from "./config";
 import { identify, openCredential, sealCredential } from "./credentials";
 import { sameCaller, type SessionIdentity } from "./identity";
@@ -23,7 +24,10 @@ type C = Context<AppEnv>;
 
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const EXPOSED = "Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate, Retry-After, RateLimit, RateLimit-Policy";
-const ALLOWED_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, x-tenant-id";
+const ALLOWED_HEADERS = [
+  "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
+  `x-tenant-id, ${TOOLSETS_HEADER}, ${TOOLS_HEADER}`,
+].join(", ");
 
 /** An ErrorResponse with the status of its code, and extra headers. */
 function fail(code: ApiError["code"], message: string, headers: Record<string, string> = {}, details?: Record<string, unknown>) {
@@ -39,8 +43,13 @@ const rateHeaders = (r: RateState): Record<string, string> => ({
 const throttled = (r: RateState, retryAfter = r.resetSeconds, message = "Rate limit exceeded") =>
   fail("RATE_LIMITED", message, { ...rateHeaders(r), "Retry-After": String(retryAfter) }, { limit: r.limit, windowSeconds: r.windowSeconds });
 
+/** The endpoint this request came to (/mcp or /mcp/readonly): its tools, its OAuth resource. */
+const endpoint = (c: C) => endpointOf(c.req.path);
+
 const unauthenticated = (c: C, message = "Authentication required") =>
-  fail("UNAUTHENTICATED", message, { "WWW-Authenticate": `Bearer resource_metadata="${resourceMetadataUrl(c.env)}"` });
+  fail("UNAUTHENTICATED", message, {
+    "WWW-Authenticate": `Bearer resource_metadata="${endpoint(c).metadataUrl(c.env)}"`,
+  });
 
 const sessionStub = (c: C, tenantId: string) => c.env.MCP_SESSIONS.get(c.env.MCP_SESSIONS.idFromName(tenantId));
 
@@ -70,7 +79,7 @@ function corsHeaders(origin: string | null): Record<string, string> {
   return origin ? { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED, Vary: "Origin" } : {};
 }
 
-/** {base_url}/mcp: Streamable HTTP. Checks origin, version, session and limits, then serves the JSON-RPC body. */
+/** {base_url}/mcp and /mcp/readonly: Streamable HTTP. Checks origin, version, session and limits, then serves the JSON-RPC body. */
 export async function handleMcp(c: C): Promise<Response> {
   const origin = c.req.header("origin") ?? null;
   if (origin && !originAllowed(origin, c.env)) return fail("FORBIDDEN", `Origin not allowed: ${origin}`);
@@ -120,15 +129,21 @@ async function readBody(c: C): Promise<{ body: unknown } | Response> {
 
 async function post(c: C): Promise<Response> {
   const limits = mcpLimits(c.env);
+  // the tools this request is served (endpoint, X-MCP-Toolsets, X-MCP-Tools)
+  const selection = readSelection(new URL(c.req.url), c.req.raw.headers, endpoint(c).readOnly);
   const read = await readBody(c);
   if (read instanceof Response) return read;
-  // 2026-07-28 requests carry the per-request _meta envelope; everything else is the session leg
-  if (!(await isLegacyRequest(c.req.raw, read.body))) return stateless(c, read.body, limits);
+  // 2026-07-28 requests carry the per-request _meta envelope; everything else is the session leg.
+  // A bad selection there is -32602 on tools/list and tools/call (usableSelection): a 2026-07-28 client
+  // reads an HTTP 400 to server/discover as "not a 2026-07-28 server" and would hide the reason.
+  if (!(await isLegacyRequest(c.req.raw, read.body))) return stateless(c, read.body, limits, selection);
+  // 2025-xx: 400 before any session opens, so the client's connect fails with the reason
+  if (selection.problem) return fail("VALIDATION_ERROR", selection.problem.message, {}, selection.problem.details);
   const versionProblem = sessionVersionProblem(c);
   if (versionProblem) return versionProblem;
   const messages = (Array.isArray(read.body) ? read.body : [read.body]) as JSONRPCMessage[];
   const init = messages.find((m) => isInitializeRequest(m));
-  if (init) return initialize(c, messages, init.params.protocolVersion, limits);
+  if (init) return initialize(c, messages, init.params.protocolVersion, limits, selection);
 
   const sessionId = c.req.header("mcp-session-id");
   if (!sessionId) return fail("VALIDATION_ERROR", "Mcp-Session-Id header required (initialize first)");
@@ -148,13 +163,19 @@ async function post(c: C): Promise<Response> {
     await sessionStub(c, used.session.identity.tenantId).close(sessionId);
     return withHeaders(unauthenticated(c, "The session's credential is no longer valid"), rateHeaders(used.rate));
   }
-  const stepUp = await insufficientScope(c, identity, sessionId, messages);
+  const stepUp = await insufficientScope(c, identity, sessionId, messages, selection);
   if (stepUp) return withHeaders(stepUp, rateHeaders(used.rate));
-  const res = await serve(c, messages, { sessionId, identity, limits });
+  const res = await serve(c, messages, { sessionId, identity, limits, selection });
   return withHeaders(res, { ...rateHeaders(used.rate), "Mcp-Session-Id": sessionId });
 }
 
-async function initialize(c: C, messages: JSONRPCMessage[], requested: string, limits: McpLimits): Promise<Response> {
+async function initialize(
+  c: C,
+  messages: JSONRPCMessage[],
+  requested: string,
+  limits: McpLimits,
+  selection: ToolSelection,
+): Promise<Response> {
   if (messages.length > 1) return fail("VALIDATION_ERROR", "initialize must be sent alone");
   const token = bearerToken(c);
   const identity = token ? await identifyOrForbidden(c, token) : null;
@@ -173,13 +194,14 @@ async function initialize(c: C, messages: JSONRPCMessage[], requested: string, l
   if (opened.status === "too_many_sessions") {
     return throttled(opened.rate, opened.retryAfter, `At most ${limits.maxSessions} concurrent MCP sessions per tenant; end one (DELETE /mcp) or wait for one to expire`);
   }
-  const res = await serve(c, messages, { sessionId, identity, limits });
+  const res = await serve(c, messages, { sessionId, identity, limits, selection });
   return withHeaders(res, { ...rateHeaders(opened.rate), "Mcp-Session-Id": sessionId });
 }
 
 async function identifyOrForbidden(c: C, token: string): Promise<SessionIdentity | null | Response> {
   try {
-    return await identify(token, c.req.header("x-tenant-id")?.trim() || null, c.env, c.var.control);
+    const tenant = c.req.header("x-tenant-id")?.trim() || null;
+    return await identify(token, tenant, c.env, c.var.control, endpoint(c).resource(c.env));
   } catch (e) {
     if (e instanceof ApiError && e.code === "FORBIDDEN") return fail("FORBIDDEN", e.message);
     throw e;
@@ -204,7 +226,8 @@ async function recheck(
   const token = presented ?? stored;
   let identity: SessionIdentity | null;
   try {
-    identity = await identify(token, session.identity.tenantId, c.env, c.var.control);
+    // an OAuth token is valid only at the endpoint it was issued for (its audience), on every request
+    identity = await identify(token, session.identity.tenantId, c.env, c.var.control, endpoint(c).resource(c.env));
   } catch (e) {
     if (e instanceof ApiError && e.code === "FORBIDDEN") return null;
     throw e;
@@ -220,16 +243,27 @@ async function recheck(
  * (the consent page then offers only the new scope). Other credentials cannot step up: their call
  * gets the usual tool error.
  */
-async function insufficientScope(c: C, identity: SessionIdentity, sessionId: string, messages: unknown[]): Promise<Response | null> {
+async function insufficientScope(
+  c: C,
+  identity: SessionIdentity,
+  sessionId: string,
+  messages: unknown[],
+  selection: ToolSelection,
+): Promise<Response | null> {
   if (identity.credential !== "oauth") return null;
   for (const m of messages) {
     if (!isJSONRPCRequest(m as JSONRPCMessage) || (m as { method: string }).method !== "tools/call") continue;
     const params = (m as { params?: { name?: string; arguments?: unknown } }).params ?? {};
     const skill = findSkill(String(params.name));
-    if (!skill || !skill.scopes || skill.agencyOnly || skillAllowed(skill, identity)) continue;
+    // a tool outside the selection is unknown here (callTool says so), not a reason to ask for more scopes
+    if (!skill || !inSelection(skill, selection)) continue;
+    if (!skill.scopes || skill.agencyOnly || skillAllowed(skill, identity)) continue;
     const scope = skill.scopes[0]!;
     await auditToolCall(await auditDbFor(c.env, identity.tenantId), identity, requestMeta(c), { tool: skill.name, tenantId: identity.tenantId, sessionId, input: params.arguments ?? {}, outcome: "forbidden", error: `insufficient_scope ${scope}` });
-    const challenge = `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl(c.env)}", error_description="${skill.name} needs ${scope}"`;
+    const metadata = endpoint(c).metadataUrl(c.env);
+    const challenge =
+      `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${metadata}", ` +
+      `error_description="${skill.name} needs ${scope}"`;
     return fail("FORBIDDEN", `${skill.name} needs the scope ${scope}, which this app was not granted`, { "WWW-Authenticate": challenge }, { scope });
   }
   return null;
@@ -249,7 +283,9 @@ async function auditThrottled(c: C, identity: SessionIdentity, sessionId: string
   }
 }
 
-const callEnv = (c: C, s: { sessionId: string; identity: SessionIdentity; limits: McpLimits }): CallEnv => ({
+type Served = { sessionId: string; identity: SessionIdentity; limits: McpLimits; selection: ToolSelection };
+
+const callEnv = (c: C, s: Served): CallEnv => ({
   env: c.env,
   control: c.var.control,
   identity: s.identity,
@@ -257,13 +293,14 @@ const callEnv = (c: C, s: { sessionId: string; identity: SessionIdentity; limits
   meta: requestMeta(c),
   limits: s.limits,
   defer: (work) => c.executionCtx.waitUntil(work),
+  selection: s.selection,
 });
 
 /**
  * A 2026-07-28 request: no initialize and no session. The credential is checked on every request
  * and the request counts in the tenant's window (the same Durable Object as the sessions).
  */
-async function stateless(c: C, body: unknown, limits: McpLimits): Promise<Response> {
+async function stateless(c: C, body: unknown, limits: McpLimits, selection: ToolSelection): Promise<Response> {
   const token = bearerToken(c);
   const identity = token ? await identifyOrForbidden(c, token) : null;
   if (identity instanceof Response) return identity;
@@ -278,14 +315,14 @@ async function stateless(c: C, body: unknown, limits: McpLimits): Promise<Respon
     await auditThrottled(c, identity, sessionId, [body as JSONRPCMessage]);
     return throttled(hit.state);
   }
-  const stepUp = await insufficientScope(c, identity, sessionId, [body]);
+  const stepUp = await insufficientScope(c, identity, sessionId, [body], selection);
   if (stepUp) return withHeaders(stepUp, rateHeaders(hit.state));
-  const res = await serveModern(c.req.raw, body, callEnv(c, { sessionId, identity, limits }));
+  const res = await serveModern(c.req.raw, body, callEnv(c, { sessionId, identity, limits, selection }));
   return withHeaders(res, rateHeaders(hit.state));
 }
 
 /** Serves the messages with a fresh SDK server and a stateless transport (the session is ours). */
-async function serve(c: C, messages: JSONRPCMessage[], s: { sessionId: string; identity: SessionIdentity; limits: McpLimits }) {
+async function serve(c: C, messages: JSONRPCMessage[], s: Served) {
   const server = buildServer(callEnv(c, s));
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   await server.connect(transport);

@@ -18,7 +18,7 @@ export function buildModernServer(call: CallEnv): Server {
     instructions: INSTRUCTIONS,
     cacheHints: { "tools/list": { ttlMs: TOOLS_TTL_MS, cacheScope: "private" }, "server/discover": { ttlMs: TOOLS_TTL_MS, cacheScope: "public" } },
   });
-  server.setRequestHandler("tools/list", () => ({ tools: listedTools(call.identity, call.env) }));
+  server.setRequestHandler("tools/list", () => ({ tools: listedTools(call) }));
   server.setRequestHandler("tools/call", async (req, ctx) => {
     // the SDK types the envelope as {} (a known gap); the key is the spec's
     const envelope = ctx.mcpReq.envelope as { "io.modelcontextprotocol/clientCapabilities"?: { elicitation?: unknown } } | undefined;

@@ -2,7 +2,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { baseUrl } from "../../lib/urls";
 import { LATEST_SESSION_VERSION, SESSION_PROTOCOL_VERSIONS, SERVER_INFO } from "./config";
-import type { SessionIdentity } from "./identity";
+import { byName, EVERY_TOOL, inSelection, usableSelection } from "./toolsets";
 import { allSkills, icons, skillAllowed, toolDefinition } from "./skills/registry";
 import { callTool, type CallEnv } from "./skills/run";
 
@@ -20,11 +20,17 @@ export const TOOLS_TTL_MS = 5 * 60 * 1000;
 export const negotiateVersion = (requested: unknown): string =>
   typeof requested === "string" && (SESSION_PROTOCOL_VERSIONS as readonly string[]).includes(requested) ? requested : LATEST_SESSION_VERSION;
 
-/** The tools this caller may see, with input and output schemas, annotations and icons. */
-export const listedTools = (identity: SessionIdentity, env: CallEnv["env"]) =>
-  allSkills()
-    .filter((s) => skillAllowed(s, identity))
-    .map((s) => toolDefinition(s, baseUrl(env)));
+/**
+ * The tools this caller may see in this request's selection (endpoint, toolsets, single tools), sorted
+ * by name, with input and output schemas, annotations and icons.
+ */
+export const listedTools = (call: Pick<CallEnv, "identity" | "env" | "selection">) => {
+  const selection = usableSelection(call.selection ?? EVERY_TOOL);
+  return allSkills()
+    .filter((s) => skillAllowed(s, call.identity) && inSelection(s, selection))
+    .sort((a, b) => byName(a.name, b.name))
+    .map((s) => toolDefinition(s, baseUrl(call.env)));
+};
 
 export const serverInfo = (env: CallEnv["env"]) => ({ ...SERVER_INFO, icons: icons(baseUrl(env)) });
 
@@ -42,7 +48,7 @@ export function buildServer(call: CallEnv): Server {
     serverInfo: serverInfo(call.env),
     instructions: INSTRUCTIONS,
   }));
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(call.identity, call.env) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(call) }));
   // no elicitation on this leg: the answer would arrive on another HTTP request, maybe another isolate
   server.setRequestHandler(CallToolRequestSchema, (req) => callTool(req.params.name, req.params.arguments, call, { canAsk: false }));
   return server;

@@ -2,7 +2,7 @@ import type { OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provide
 import type { Env } from "../../env";
 import { guardedObject } from "../../lib/outbound-guard";
 import { checkOutboundUrl } from "../../lib/ssrf";
-import { baseUrl, mcpResourceUrl } from "../../lib/urls";
+import { baseUrl, mcpReadonlyResourceUrl, mcpResourceUrl } from "../../lib/urls";
 import { ALL_SCOPES } from "./scopes";
 
 export const AUTHORIZE_PATH = "/oauth/authorize";
@@ -82,7 +82,11 @@ export async function authServer(env: Env): Promise<OAuthAuthorizationServer<Env
     const { OAuthAuthorizationServer } = await oauthLib();
     server = new OAuthAuthorizationServer<Env>({
       issuer,
-      resources: [mcpResourceUrl(env)],
+      // /mcp and /mcp/readonly are two protected resources: a token is bound to the one it was asked for
+      // (RFC 8707 `resource`); a request naming none gets /mcp, as before (docs/mcp.md, Read-only endpoint)
+      resources: [mcpResourceUrl(env), mcpReadonlyResourceUrl(env)],
+      defaultResource: mcpResourceUrl(env),
+      legacyGrantResource: mcpResourceUrl(env),
       authorizeEndpoint: AUTHORIZE_PATH,
       tokenEndpoint: TOKEN_PATH,
       clientRegistrationEndpoint: REGISTER_PATH,

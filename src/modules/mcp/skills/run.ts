@@ -12,6 +12,7 @@ import { actorFor, auditToolCall, type ToolOutcome } from "../audit";
 import { STATELESS_SESSION_PREFIX, type McpLimits } from "../config";
 import { issueConfirmation, redeemConfirmation } from "../confirmations";
 import type { SessionIdentity } from "../identity";
+import { EVERY_TOOL, inSelection, usableSelection, type ToolSelection } from "../toolsets";
 import { findSkill, skillAllowed, type Skill, type SkillContext } from "./registry";
 import { markedContent } from "./untrusted";
 
@@ -24,6 +25,8 @@ export interface CallEnv {
   meta: RequestMeta;
   limits: McpLimits;
   defer: (work: Promise<unknown>) => void;
+  /** the tools this request is served (endpoint, toolsets, single tools); every tool when absent */
+  selection?: ToolSelection;
 }
 
 /**
@@ -132,7 +135,10 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const started = Date.now();
   const input = args ?? {};
-  const skill = findSkill(name);
+  const selection = usableSelection(c.selection ?? EVERY_TOOL);
+  const found = findSkill(name);
+  // a tool outside this request's selection does not exist here: the protocol's unknown-tool error
+  const skill = found && inSelection(found, selection) ? found : undefined;
   let outcome: ToolOutcome = "success";
   let error: string | undefined;
   let tenantId = c.identity.tenantId;
