@@ -28,7 +28,7 @@ export interface WriteBufferOptions<E> {
   name: string;
   /** how long a window gathers entries before its flush */
   flushAfterMs: number;
-  /** this many buffered entries (distinct keys) flush at once */
+  /** this many entries (distinct keys) added since the last flush flush at once */
   flushAt: number;
   tenantOf(entry: E): string;
   /** entries with the same key are one: `merge` folds the second into the first (e.g. views of one page) */
@@ -60,19 +60,24 @@ export function writeBuffer<E>(o: WriteBufferOptions<E>, retryAfterMs = RETRY_AF
   let pending = new Map<string, E>();
   /** when the scheduled flush is due (null: none scheduled); one that never ran (its context ended) is replaced */
   let dueAt: number | null = null;
+  /** entries added since the last flush began: the size trigger (kept entries do not re-trigger it on every add) */
+  let fresh = 0;
   const stalled = (now: number) => dueAt !== null && now > dueAt + o.flushAfterMs + 1_000;
 
-  const put = (entry: E) => {
+  /** True when the entry is a new key. */
+  const put = (entry: E): boolean => {
     const key = o.keyOf(entry);
     const seen = pending.get(key);
     if (seen) o.merge?.(seen, entry);
     else pending.set(key, entry);
+    return !seen;
   };
 
   async function flush(env: Env, round = 0): Promise<void> {
     const entries = [...pending.values()];
     pending = new Map();
     dueAt = null;
+    fresh = 0;
     if (!entries.length) return;
     const kept = await writeOrKeep(env, entries);
     if (!kept.length) return;
@@ -112,9 +117,9 @@ export function writeBuffer<E>(o: WriteBufferOptions<E>, retryAfterMs = RETRY_AF
 
   return {
     add(env, entry, waitUntil) {
-      put(entry);
+      if (put(entry)) fresh++;
       const now = Date.now();
-      if (pending.size >= o.flushAt) waitUntil(flush(env));
+      if (fresh >= o.flushAt) waitUntil(flush(env));
       else if (dueAt === null || stalled(now)) {
         dueAt = now + o.flushAfterMs;
         waitUntil(sleep(o.flushAfterMs).then(() => flush(env)));

@@ -79,6 +79,22 @@ describe("the per-isolate write buffer (src/lib/write-buffer.ts)", () => {
     expect(h.buffer.size).toBe(0);
   });
 
+  it("entries kept through a fence do not count towards the size trigger: new entries wait for their window", async () => {
+    const { a, b } = tenants();
+    fence(a, 1, true);
+    const h = harness({ flushAt: 2, flushAfterMs: 60_000 });
+    h.add({ key: "pa1", tenantId: a, n: 1 });
+    h.add({ key: "pa2", tenantId: a, n: 1 });
+    await h.waits[1];
+    expect(h.buffer.size).toBe(2);
+    // one more entry: not a flush of three (the two kept ones would make every add a flush while the fence lasts)
+    h.add({ key: "pb", tenantId: b, n: 1 });
+    expect([h.buffer.size, h.waits.length]).toEqual([3, 3]);
+    h.add({ key: "pb2", tenantId: b, n: 1 });
+    await h.waits[3];
+    expect([h.writes, h.buffer.size]).toEqual([[{ shard: 0, keys: ["pb", "pb2"] }], 2]);
+  });
+
   it("keeps a fenced tenant's entries (neither written nor dropped) and writes them once, on the new shard, after the fence", async () => {
     const { a, b } = tenants();
     fence(a, 1, true);
