@@ -26,16 +26,19 @@ export interface NewDeadLetter {
   attempts: number;
 }
 
-/** The message id of a webhook delivery that used up its retry schedule (not a queue message: replayed as a redelivery). */
+/** The message id of a webhook delivery that used up its schedule (no queue message: replayed as a redelivery). */
 export const webhookDeliveryMessageId = (deliveryId: string) => `${WEBHOOK_DELIVERY}${deliveryId}`;
 const WEBHOOK_DELIVERY = "webhook-delivery:";
-export const isWebhookDeliveryDeadLetter = (row: Pick<DeadLetter, "messageId">) => row.messageId.startsWith(WEBHOOK_DELIVERY);
+export const isWebhookDeliveryDeadLetter = (row: Pick<DeadLetter, "messageId">) =>
+  row.messageId.startsWith(WEBHOOK_DELIVERY);
 
 /** Stores dead letters, idempotent by message id (a redelivered or retried one adds nothing). */
 export async function recordDeadLetters(env: Env, letters: NewDeadLetter[], createdAt = nowIso()): Promise<void> {
   const db = controlDb(env);
   const rows = letters.map((l) => ({ id: newId(), ...l, body: l.body ?? null, createdAt }));
-  const statements = chunkRows(deadLetters, rows).map((chunk) => db.insert(deadLetters).values(chunk).onConflictDoNothing({ target: deadLetters.messageId }));
+  const statements = chunkRows(deadLetters, rows).map((chunk) =>
+    db.insert(deadLetters).values(chunk).onConflictDoNothing({ target: deadLetters.messageId }),
+  );
   if (statements.length) await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
 }
 
@@ -57,32 +60,44 @@ export function originQueue(body: unknown): string | null {
   return null;
 }
 
-/** The `dead-letter` queue's consumer: stores exhausted messages so they can be inspected and counted; redelivery is harmless. */
+/** The `dead-letter` queue's consumer: stores exhausted messages to inspect and count; redelivery is harmless. */
 export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   await recordDeadLetters(
     env,
-    batch.messages.map((m) => ({ queue: originQueue(m.body) ?? batch.queue, messageId: m.id, body: m.body, attempts: m.attempts })),
+    batch.messages.map((m) => ({
+      queue: originQueue(m.body) ?? batch.queue, messageId: m.id, body: m.body, attempts: m.attempts,
+    })),
   );
   batch.ackAll();
 }
 
 /** Newest first, with the total, optionally of one queue. */
-export async function listDeadLetters(control: ControlDb, q: { queue?: string; limit: number }): Promise<{ data: DeadLetter[]; total: number }> {
+export async function listDeadLetters(
+  control: ControlDb,
+  q: { queue?: string; limit: number },
+): Promise<{ data: DeadLetter[]; total: number }> {
   const where = and(q.queue ? eq(deadLetters.queue, q.queue) : undefined);
   const [data, total] = await control.batch([
-    control.select().from(deadLetters).where(where).orderBy(desc(deadLetters.createdAt), desc(deadLetters.id)).limit(q.limit),
+    control.select().from(deadLetters).where(where)
+      .orderBy(desc(deadLetters.createdAt), desc(deadLetters.id)).limit(q.limit),
     control.select({ n: count() }).from(deadLetters).where(where),
   ]);
   return { data, total: total[0]?.n ?? 0 };
 }
 
-export const deadLetterById = (control: ControlDb, id: string) => control.select().from(deadLetters).where(eq(deadLetters.id, id)).get();
+export const deadLetterById = (control: ControlDb, id: string) =>
+  control.select().from(deadLetters).where(eq(deadLetters.id, id)).get();
 
 /** The statement that removes a replayed dead letter (it goes in the replay's audited batch). */
-export const deleteDeadLetter = (control: ControlDb, id: string) => control.delete(deadLetters).where(eq(deadLetters.id, id));
+export const deleteDeadLetter = (control: ControlDb, id: string) =>
+  control.delete(deadLetters).where(eq(deadLetters.id, id));
 
 /** Dead letters per queue since the instant (GET /admin/status). */
 export async function deadLettersPerQueueSince(control: ControlDb, since: string): Promise<Map<string, number>> {
-  const rows = await control.select({ queue: deadLetters.queue, n: count() }).from(deadLetters).where(gte(deadLetters.createdAt, since)).groupBy(deadLetters.queue);
+  const rows = await control
+    .select({ queue: deadLetters.queue, n: count() })
+    .from(deadLetters)
+    .where(gte(deadLetters.createdAt, since))
+    .groupBy(deadLetters.queue);
   return new Map(rows.map((r) => [r.queue, r.n]));
 }

@@ -109,7 +109,9 @@ export function writeBuffer<E>(o: WriteBufferOptions<E>, retryAfterMs = RETRY_AF
     const results = await Promise.allSettled(writable.map((g) => o.write(env, g.shard, g.entries)));
     const failed = writable.filter((g, i) => {
       const r = results[i]!;
-      if (r.status === "rejected") warn(o.name, `shard ${g.shard} write failed; kept for the next flush`, g.entries.length, r.reason);
+      if (r.status === "rejected") {
+        warn(o.name, `shard ${g.shard} write failed; kept for the next flush`, g.entries.length, r.reason);
+      }
       return r.status === "rejected";
     });
     return [...placed.filter((g) => g.moving), ...failed].flatMap((g) => g.entries);
@@ -137,12 +139,18 @@ export function writeBuffer<E>(o: WriteBufferOptions<E>, retryAfterMs = RETRY_AF
  * A `handOff` onto a queue: one sendBatch, `perMessage` entries in each message's body (`bodyOf`).
  * A missing binding refuses like the queue would, so the buffer writes the entries itself.
  */
-export function queueHandOff<E>(queueOf: (env: Env) => Queue | undefined, perMessage: number, bodyOf: (chunk: E[]) => unknown) {
+export function queueHandOff<E>(
+  queueOf: (env: Env) => Queue | undefined,
+  perMessage: number,
+  bodyOf: (chunk: E[]) => unknown,
+) {
   return async (env: Env, entries: E[]): Promise<void> => {
     const queue = queueOf(env);
     if (!queue) throw new Error("queue binding missing");
     const messages: MessageSendRequest[] = [];
-    for (let i = 0; i < entries.length; i += perMessage) messages.push({ body: bodyOf(entries.slice(i, i + perMessage)), contentType: "json" });
+    for (let i = 0; i < entries.length; i += perMessage) {
+      messages.push({ body: bodyOf(entries.slice(i, i + perMessage)), contentType: "json" });
+    }
     await queue.sendBatch(messages);
   };
 }

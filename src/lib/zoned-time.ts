@@ -32,10 +32,13 @@ export function isTimeZone(timeZone: string): boolean {
 
 function clock(at: Date, timeZone: string) {
   const parts = Object.fromEntries(formatter(timeZone).formatToParts(at).map((p) => [p.type, p.value]));
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour) % 24, minute: Number(parts.minute), second: Number(parts.second) };
+  return {
+    year: Number(parts.year), month: Number(parts.month), day: Number(parts.day),
+    hour: Number(parts.hour) % 24, minute: Number(parts.minute), second: Number(parts.second),
+  };
 }
 
-/** The wall clock in the zone at that instant; `weekday` 0 = Sunday .. 6 = Saturday. Throws RangeError for an unknown zone. */
+/** The wall clock in the zone at that instant; `weekday` 0 = Sunday .. 6 = Saturday. RangeError for an unknown zone. */
 export function wallClock(at: Date, timeZone: string) {
   const w = clock(at, timeZone);
   // the weekday of the local date (cheaper than asking the formatter for it)

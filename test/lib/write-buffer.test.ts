@@ -20,13 +20,18 @@ function tenants() {
   rememberTenantShard(b, { shard: 0, movingSince: null });
   return { a, b };
 }
-const fence = (tenantId: string, shard: number, on: boolean) => rememberTenantShard(tenantId, { shard, movingSince: on ? new Date().toISOString() : null });
+const fence = (tenantId: string, shard: number, on: boolean) =>
+  rememberTenantShard(tenantId, { shard, movingSince: on ? new Date().toISOString() : null });
 
 /**
  * A buffer over a fake store that behaves like the views upsert: one write per shard, all or
  * nothing, adding the counts. `fail(shard)` says whether the next write of that shard throws.
  */
-function harness(o: Partial<WriteBufferOptions<Hit>> & { fail?: (shard: number) => boolean; onWrite?: (shard: number) => void } = {}) {
+interface Faults {
+  fail?: (shard: number) => boolean;
+  onWrite?: (shard: number) => void;
+}
+function harness(o: Partial<WriteBufferOptions<Hit>> & Faults = {}) {
   const writes: { shard: number; keys: string[] }[] = [];
   const store = new Map<string, number>();
   const buffer = writeBuffer<Hit>(
@@ -61,7 +66,10 @@ describe("the per-isolate write buffer (src/lib/write-buffer.ts)", () => {
     h.add({ key: "pa", tenantId: a, n: 1 });
     expect([h.buffer.size, h.buffer.peek("pa")?.n, h.writes]).toEqual([2, 2, []]);
     await h.settled();
-    expect(h.writes.sort((x, y) => x.shard - y.shard)).toEqual([{ shard: 0, keys: ["pb"] }, { shard: 1, keys: ["pa"] }]);
+    expect(h.writes.sort((x, y) => x.shard - y.shard)).toEqual([
+      { shard: 0, keys: ["pb"] },
+      { shard: 1, keys: ["pa"] },
+    ]);
     expect([...h.store].sort()).toEqual([["pa", 2], ["pb", 1]]);
     expect(h.buffer.size).toBe(0);
   });
@@ -103,7 +111,11 @@ describe("the per-isolate write buffer (src/lib/write-buffer.ts)", () => {
     h.add({ key: "pb", tenantId: b, n: 1 });
     await h.settled();
     // the other tenant is written; the fenced one waited through every retry round and is still here
-    expect([h.writes, h.buffer.size, h.buffer.peek("pa")]).toEqual([[{ shard: 0, keys: ["pb"] }], 1, { key: "pa", tenantId: a, n: 1 }]);
+    expect([h.writes, h.buffer.size, h.buffer.peek("pa")]).toEqual([
+      [{ shard: 0, keys: ["pb"] }],
+      1,
+      { key: "pa", tenantId: a, n: 1 },
+    ]);
     // more views of the fenced page join the kept entry
     h.add({ key: "pa", tenantId: a, n: 1 });
     await h.settled();
