@@ -63,7 +63,6 @@ import { solicitationRoutes } from "./modules/solicitations/routes";
 import { campaignSendRoutes } from "./modules/solicitations/campaign-send.routes";
 import { providerWebhookRoutes } from "./modules/solicitations/webhook.routes";
 import { reviewSiteWebhookRoutes } from "./modules/reviews/site-webhooks.routes";
-import { sendingAdminRoutes } from "./modules/solicitations/admin.routes";
 import { linkRoutes } from "./modules/links/routes";
 import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
 import { publicReviewLinkRoutes } from "./modules/review-links/public.routes";
@@ -172,7 +171,6 @@ export function createApp() {
   app.route("/", campaignSendRoutes);
   app.route("/", providerWebhookRoutes);
   app.route("/", reviewSiteWebhookRoutes);
-  app.route("/", sendingAdminRoutes);
   app.route("/", deadLetterRoutes);
   app.route("/", reviewLinkRoutes);
   app.route("/", widgetRoutes);

@@ -5,6 +5,7 @@ import { FENCED_RETRY_SECONDS } from "../db/tenant-fence";
 import type { Env } from "../env";
 import type { Sweep } from "./cron";
 import { subBatch, type QueueConsumer } from "./queue";
+import { groupMap } from "../lib/collections";
 
 /**
  * Background work over tenant shards (docs/scaling.md). A module's sweep or consumer is written
@@ -37,18 +38,14 @@ export function acrossShards(sweep: ShardSweep): Sweep {
  */
 export function byTenantShard(consumer: ShardConsumer, tenantOf: (body: unknown) => string | undefined): QueueConsumer {
   return async (batch, env, ctx) => {
-    const groups = new Map<number, Message<unknown>[]>();
+    const placed: { shard: number; m: Message<unknown> }[] = [];
     for (const m of batch.messages) {
       const tenantId = tenantOf(m.body);
       const placement = tenantId === undefined ? null : await tenantPlacement(env, tenantId);
-      if (placement?.movingSince) {
-        retryFenced(batch.queue, m, tenantId!);
-        continue;
-      }
-      const shard = placement?.shard ?? 0;
-      groups.set(shard, [...(groups.get(shard) ?? []), m]);
+      if (placement?.movingSince) retryFenced(batch.queue, m, tenantId!);
+      else placed.push({ shard: placement?.shard ?? 0, m });
     }
-    for (const [shard, messages] of groups) await consumer(subBatch(batch, messages), env, shardDb(env, shard), ctx);
+    for (const [shard, messages] of groupMap(placed, (p) => p.shard, (p) => p.m)) await consumer(subBatch(batch, messages), env, shardDb(env, shard), ctx);
   };
 }
 

@@ -7,6 +7,7 @@ import { inJson } from "../lib/sql";
 import type { ShardDb } from "./client";
 import { tenants } from "./schema";
 import { allShards, controlDb, shardDb, tenantShard } from "./shards";
+import { groupMap } from "../lib/collections";
 
 /**
  * Lists that span tenants on several shards (docs/scaling.md "Cross-shard reads"): the same keyset
@@ -28,13 +29,7 @@ export const everyShard = (env: Env): ShardTarget[] => allShards(env).map((s) =>
 
 /** Tenants grouped by the shard the directory puts them on, shards in order. */
 export function groupByShard(env: Env, refs: { id: string; shard: number }[]): ShardTarget[] {
-  const byShard = new Map<number, string[]>();
-  for (const t of refs) {
-    const ids = byShard.get(t.shard) ?? [];
-    ids.push(t.id);
-    byShard.set(t.shard, ids);
-  }
-  return [...byShard]
+  return [...groupMap(refs, (t) => t.shard, (t) => t.id)]
     .sort(([a], [b]) => a - b)
     .map(([shard, tenantIds]) => ({ shard, db: shardDb(env, shard), tenantIds }));
 }

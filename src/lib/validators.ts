@@ -1,13 +1,5 @@
 import { z } from "@hono/zod-openapi";
-
-const isTimeZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { isTimeZone } from "./zoned-time";
 
 const isLocale = (tag: string) => {
   try {

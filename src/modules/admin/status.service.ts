@@ -1,7 +1,8 @@
 import { and, asc, count, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { CRONS } from "../../background/cron";
-import type { Db } from "../../db/client";
-import { deadLetters, integrations, shardSizes, solicitations, sweepRuns, tenantMoves, tenants } from "../../db/schema";
+import type { ControlDb, Db } from "../../db/client";
+import { deadLettersPerQueueSince } from "../../background/dead-letter";
+import { integrations, shardSizes, solicitations, sweepRuns, tenantMoves, tenants } from "../../db/schema";
 import { allShards, controlDb, SHARD_CAP_BYTES, shardNumbers } from "../../db/shards";
 import type { Env } from "../../env";
 import type { PlatformStatus } from "./status.schemas";
@@ -30,13 +31,8 @@ async function backlog(q: Queue | undefined): Promise<{ waiting: number; oldestW
   }
 }
 
-async function queues(env: Env, control: Db, now: number): Promise<PlatformStatus["queues"]> {
-  const dead = await control
-    .select({ queue: deadLetters.queue, n: count() })
-    .from(deadLetters)
-    .where(gte(deadLetters.createdAt, iso(now - 24 * HOUR_MS)))
-    .groupBy(deadLetters.queue);
-  const deadBy = new Map(dead.map((r) => [r.queue, r.n]));
+async function queues(env: Env, control: ControlDb, now: number): Promise<PlatformStatus["queues"]> {
+  const deadBy = await deadLettersPerQueueSince(control, iso(now - 24 * HOUR_MS));
   const names = [...new Set([...Object.keys(QUEUE_BINDINGS), ...deadBy.keys()])];
   return Promise.all(
     names.map(async (queue) => {

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, isNotNull, lt } from "drizzle-orm";
 import { locations, solicitations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
+import { isTimeZone, wallClock } from "../../lib/zoned-time";
 import { addDays, type DateRange } from "./types";
 
 /** The most recent sends read for timing; enough for stable hour and weekday rates, bounded for D1. */
@@ -12,21 +13,10 @@ interface Bucket {
   converted: number;
 }
 
-const hourFormat = new Map<string, Intl.DateTimeFormat>();
+/** The local hour and weekday (0 = Sunday) of the instant; an unknown zone reads as UTC. */
 function localParts(iso: string, timeZone: string): { hour: number; weekday: number } {
-  let f = hourFormat.get(timeZone);
-  if (!f) {
-    try {
-      f = new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", hourCycle: "h23", weekday: "short" });
-    } catch {
-      f = new Intl.DateTimeFormat("en-US", { timeZone: "UTC", hour: "numeric", hourCycle: "h23", weekday: "short" });
-    }
-    hourFormat.set(timeZone, f);
-  }
-  const parts = f.formatToParts(new Date(iso));
-  const hour = Number(parts.find((p) => p.type === "hour")?.value ?? 0) % 24;
-  const wd = parts.find((p) => p.type === "weekday")?.value ?? "Sun";
-  return { hour, weekday: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(wd) };
+  const { hour, weekday } = wallClock(new Date(iso), isTimeZone(timeZone) ? timeZone : "UTC");
+  return { hour, weekday };
 }
 
 /**

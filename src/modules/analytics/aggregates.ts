@@ -3,6 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { analyticsFunnelDaily as f, analyticsResponseDaily as r, analyticsReviewDaily as v, locations } from "../../db/schema";
 import type { FunnelCounts, ResponseStats, ReviewStats } from "./schemas";
+import { groupMap } from "../../lib/collections";
 
 /** Integer sum of a rollup column (0 over no rows). */
 export const sumOf = (col: SQLiteColumn | SQL) => sql<number>`cast(total(${col}) as integer)`.mapWith(Number);
@@ -105,13 +106,7 @@ export async function responseMinutesByLocation(db: Db, where: SQL): Promise<Map
   const rows = await db.all<{ locationId: string; v: number }>(
     sql`select ${r.locationId} as locationId, j.value as v from ${r}, json_each(${r.responseMinutes}) j where ${where} order by j.value`,
   );
-  const out = new Map<string, number[]>();
-  for (const row of rows) {
-    const list = out.get(row.locationId) ?? [];
-    list.push(Number(row.v));
-    out.set(row.locationId, list);
-  }
-  return out;
+  return groupMap(rows, (row) => row.locationId, (row) => Number(row.v));
 }
 
 /** Open SLA due times per location, split at `now` into missed (past due) and pending. */

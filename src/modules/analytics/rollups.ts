@@ -5,6 +5,7 @@ import { analyticsFunnelDaily, analyticsResponseDaily, analyticsReviewDaily, rev
 import { ruleFilter } from "../reviews/sla.service";
 import { inJson } from "../../lib/sql";
 import { nextDay } from "./dates";
+import { groupBy } from "../../lib/collections";
 
 /** What one recompute covers: a tenant, an inclusive range of UTC days, optionally one location. */
 export interface RollupScope {
@@ -143,12 +144,8 @@ export async function dueExpression(db: Db, tenantIds: string[]): Promise<SQL> {
     let i = 0;
     return q.sql.slice(q.sql.indexOf(" where ") + 7).replace(/\?/g, () => literal(q.params[i++]));
   };
-  const byTenant = new Map<string, typeof rules>();
-  for (const r of rules) {
-    const list = byTenant.get(r.tenantId) ?? byTenant.set(r.tenantId, []).get(r.tenantId)!;
-    if (list.length < MAX_RULES_PER_TENANT) list.push(r);
-  }
-  const branches = [...byTenant].map(([tenantId, tenantRules]) => {
+  const branches = [...groupBy(rules, (r) => r.tenantId)].map(([tenantId, all]) => {
+    const tenantRules = all.slice(0, MAX_RULES_PER_TENANT);
     const cases = tenantRules.map(
       (r) =>
         `case when ${inline(ruleFilter(r.filter))} then strftime('%Y-%m-%dT%H:%M:%fZ', "reviews"."created_at", '+${Math.trunc(r.responseWindowHours)} hours') else '9999' end`,

@@ -10,6 +10,7 @@ import { nowIso } from "../../lib/time";
 import { hooks } from "../../hooks";
 import { retentionCutoff } from "../compliance/personal-data";
 import { anonymizeStatements } from "./privacy";
+import { groupMap } from "../../lib/collections";
 
 export const RETENTION_BATCH = 100;
 /** per run and per kind; the daily run picks up where the last one stopped */
@@ -40,8 +41,7 @@ export async function runRetentionSweep(env: Env, db: ShardDb, at: Date): Promis
   let anonymized = 0;
   for (let batch = 0; batch < RETENTION_MAX_BATCHES; batch++) {
     const due = await dueContacts(db, now);
-    const byTenant = new Map<string, string[]>();
-    for (const d of due) byTenant.set(d.tenantId, [...(byTenant.get(d.tenantId) ?? []), d.id]);
+    const byTenant = groupMap(due, (d) => d.tenantId, (d) => d.id);
     for (const [tenantId, ids] of byTenant) {
       const ctx: ServiceContext = { ...system, tenantId };
       await commit(ctx, [

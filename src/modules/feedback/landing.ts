@@ -1,11 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
-import { controlDb, shardDb, tenantDb, tenantPlacement, tenantShard } from "../../db/shards";
+import { controlDb, shardDb, tenantDb } from "../../db/shards";
 import type { ControlDb, ShardDb } from "../../db/client";
 import { brands, campaignSurveys, feedbackViews, locations, solicitations, surveys, type SurveyQuestion, type SurveyType } from "../../db/schema";
 import type { Env } from "../../env";
 import { notFound } from "../../lib/errors";
 import { jwtSecrets } from "../../lib/jwt";
 import { nowIso } from "../../lib/time";
+import { writeBuffer } from "../../lib/write-buffer";
 import { readLinkToken, type LinkClaims } from "../links/tokens";
 import { cached } from "./cache";
 import { publicReviewLinks, type ReviewLink } from "./review-links";
@@ -126,39 +127,35 @@ interface PendingView {
 
 const FLUSH_AFTER_MS = 1000;
 const FLUSH_AT = 100;
-const pending = new Map<string, PendingView>();
-let flushScheduled = false;
+
+/** Views of one page seen again fold into one row: counts add up, the span widens. */
+function mergeViews(into: PendingView, v: PendingView) {
+  into.views += v.views;
+  if (v.firstViewedAt < into.firstViewedAt) into.firstViewedAt = v.firstViewedAt;
+  if (v.lastViewedAt > into.lastViewedAt) into.lastViewedAt = v.lastViewedAt;
+  into.surveyId ??= v.surveyId;
+}
+
+/**
+ * Views are gathered in the isolate (src/lib/write-buffer.ts) and written in one upsert per shard
+ * at most once a second (or every FLUSH_AT distinct links), inside waitUntil. A fenced tenant's
+ * views stay in the buffer until the fence lifts (the buffer's fence rule). Losing the last second
+ * of views when an isolate is evicted only nudges the completion rate.
+ */
+const views = writeBuffer<PendingView>({
+  name: "feedback views",
+  flushAfterMs: FLUSH_AFTER_MS,
+  flushAt: FLUSH_AT,
+  tenantOf: (v) => v.tenantId,
+  keyOf: (v) => v.solicitationId,
+  merge: mergeViews,
+  write: (env, shard, rows) => flushRows(shardDb(env, shard), rows),
+});
 
 /** When this isolate saw the solicitation's page last and has not written it yet. */
-export const bufferedViewAt = (solicitationId: string) => pending.get(solicitationId)?.lastViewedAt ?? null;
+export const bufferedViewAt = (solicitationId: string) => views.peek(solicitationId)?.lastViewedAt ?? null;
 
-/** The buffered views of every tenant, one upsert per shard. */
-async function flush(env: Env) {
-  const all = [...pending.values()];
-  pending.clear();
-  flushScheduled = false;
-  const byShard = new Map<number, PendingView[]>();
-  for (const v of all) {
-    const placement = await tenantPlacement(env, v.tenantId);
-    // a tenant being moved: its views wait in the buffer for the next flush after the fence
-    if (placement?.movingSince) {
-      keepPending(v);
-      continue;
-    }
-    const shard = placement?.shard ?? 0;
-    byShard.set(shard, [...(byShard.get(shard) ?? []), v]);
-  }
-  await Promise.all([...byShard].map(([shard, rows]) => flushRows(shardDb(env, shard), rows)));
-}
-
-function keepPending(v: PendingView) {
-  const seen = pending.get(v.solicitationId);
-  if (!seen) return void pending.set(v.solicitationId, v);
-  seen.views += v.views;
-  seen.firstViewedAt = v.firstViewedAt < seen.firstViewedAt ? v.firstViewedAt : seen.firstViewedAt;
-  seen.surveyId ??= v.surveyId;
-}
-
+/** One statement: all or nothing, so a failed write is kept whole and never counted twice. */
 async function flushRows(db: ShardDb, rows: PendingView[]) {
   if (!rows.length) return;
   // one JSON parameter for any number of rows (D1 allows 100 bound parameters per statement)
@@ -170,32 +167,12 @@ async function flushRows(db: ShardDb, rows: PendingView[]) {
       survey_id = coalesce(excluded.survey_id, survey_id)`);
 }
 
-const flushLogged = (env: Env) =>
-  flush(env).catch((err) => console.warn(JSON.stringify({ level: "warn", message: "feedback view flush failed", error: String(err) })));
-
-/**
- * Records a landing view off the request path: views are gathered in the isolate and written in
- * one upsert at most once a second (or every FLUSH_AT distinct links), inside waitUntil. The
- * request that opens a window owns its flush (in its own waitUntil); later views only join the
- * buffer, so no request waits on a promise of another request's context. Losing the last second
- * of views when an isolate is evicted only nudges the completion rate.
- */
+/** Records a landing view off the request path (see `views`). */
 export function recordView(deps: PublicDeps, claims: LinkClaims, surveyId: string | null) {
   const at = nowIso();
-  const seen = pending.get(claims.solicitationId);
-  if (seen) {
-    seen.views++;
-    seen.lastViewedAt = at;
-    seen.surveyId ??= surveyId;
-  } else {
-    pending.set(claims.solicitationId, {
-      solicitationId: claims.solicitationId, tenantId: claims.tenantId, locationId: claims.locationId, surveyId, views: 1, firstViewedAt: at, lastViewedAt: at,
-    });
-  }
-  if (pending.size >= FLUSH_AT) {
-    deps.defer(flushLogged(deps.env));
-  } else if (!flushScheduled) {
-    flushScheduled = true;
-    deps.defer(new Promise((resolve) => setTimeout(resolve, FLUSH_AFTER_MS)).then(() => flushLogged(deps.env)));
-  }
+  views.add(
+    deps.env,
+    { solicitationId: claims.solicitationId, tenantId: claims.tenantId, locationId: claims.locationId, surveyId, views: 1, firstViewedAt: at, lastViewedAt: at },
+    deps.defer,
+  );
 }

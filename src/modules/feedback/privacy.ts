@@ -7,6 +7,7 @@ import { nowIso } from "../../lib/time";
 import { retentionCutoff, type PersonalDataStep } from "../compliance/personal-data";
 import { toFeedback } from "./schemas";
 import { jsonList } from "../../lib/sql";
+import { groupMap } from "../../lib/collections";
 
 
 /** Wipes the free text (comment, follow-up, answers) of these submissions and their inbox excerpts; scores stay for statistics. */
@@ -53,8 +54,7 @@ export const feedbackPersonalData: PersonalDataStep = {
         ),
       )
       .limit(limit);
-    const byTenant = new Map<string, string[]>();
-    for (const d of due) byTenant.set(d.tenantId, [...(byTenant.get(d.tenantId) ?? []), d.id]);
+    const byTenant = groupMap(due, (d) => d.tenantId, (d) => d.id);
     for (const [tenantId, ids] of byTenant) {
       const ctx = { ...system, tenantId };
       await commit(ctx, [

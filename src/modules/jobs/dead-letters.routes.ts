@@ -1,7 +1,20 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, errors, IdParam, json, stdErrorsWithNotFound, USER_SECURITY } from "../../lib/openapi";
+import { createRouter, DateTime, errors, IdParam, json, stdErrors, stdErrorsWithNotFound, USER_SECURITY } from "../../lib/openapi";
 import { platformSvc } from "../../middleware/service-context";
-import { replayDeadLetter } from "./dead-letters.service";
+import { listDeadLetters, replayDeadLetter } from "./dead-letters.service";
+
+const DeadLetterSchema = z
+  .object({ id: z.string(), queue: z.string(), messageId: z.string(), body: z.unknown(), attempts: z.number().int(), createdAt: DateTime })
+  .openapi("DeadLetter");
+
+const list = createRoute({
+  method: "get", path: "/admin/dead-letters", tags: ["Admin"], security: USER_SECURITY,
+  operationId: "listAdminDeadLetters",
+  summary: "Queue messages that exhausted their retries, newest first, with the count (platform_admin)",
+  description: "`?queue=sends` shows sends the consumer could not finish (a SENDS body is {solicitationId}).",
+  request: { query: z.object({ queue: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }) },
+  responses: { 200: json(z.object({ data: z.array(DeadLetterSchema), total: z.number().int() }).openapi("DeadLetterList")), ...stdErrors },
+});
 
 const ReplayedSchema = z
   .object({
@@ -25,4 +38,6 @@ const replay = createRoute({
   responses: { 202: json(ReplayedSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
-export const deadLetterRoutes = createRouter().openapi(replay, async (c) => c.json(await replayDeadLetter(platformSvc(c), c.req.valid("param").id), 202));
+export const deadLetterRoutes = createRouter()
+  .openapi(list, async (c) => c.json(await listDeadLetters(c.var.control, c.req.valid("query")), 200))
+  .openapi(replay, async (c) => c.json(await replayDeadLetter(platformSvc(c), c.req.valid("param").id), 202));

@@ -1,12 +1,14 @@
-import { eq } from "drizzle-orm";
 import { tenantDb } from "../../db/shards";
-import { deadLetters } from "../../db/schema";
+import { deadLetterById, deleteDeadLetter, isWebhookDeliveryDeadLetter, listDeadLetters } from "../../background/dead-letter";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { auditDbFor, commitControl } from "../../lib/commit";
 import type { PlatformContext } from "../../lib/context";
 import { conflict, notFound } from "../../lib/errors";
 import { redeliver } from "../webhooks/deliveries.service";
+
+/** GET /admin/dead-letters: newest first, with the total (src/background/dead-letter.ts). */
+export { listDeadLetters };
 
 /** Queues whose dead letters go back as they were: their consumers are idempotent under redelivery. */
 const QUEUES: Record<string, (env: Env) => Queue | undefined> = {
@@ -17,9 +19,6 @@ const QUEUES: Record<string, (env: Env) => Queue | undefined> = {
   clicks: (env) => env.CLICKS,
   "review-sync": (env) => env.REVIEW_SYNC,
 };
-
-/** A webhook delivery that used up its retry schedule (src/modules/webhooks/delivery.ts). */
-const WEBHOOK_DELIVERY = "webhook-delivery:";
 
 interface FailedDelivery {
   tenantId: string;
@@ -34,11 +33,11 @@ interface FailedDelivery {
  * comes back as a new dead letter.
  */
 export async function replayDeadLetter(ctx: PlatformContext, id: string) {
-  const row = await ctx.control.select().from(deadLetters).where(eq(deadLetters.id, id)).get();
+  const row = await deadLetterById(ctx.control, id);
   if (!row) throw notFound("Dead letter");
   let replayedAs: { queue: string; deliveryId?: string };
   let tenantId: string | null = null;
-  if (row.messageId.startsWith(WEBHOOK_DELIVERY)) {
+  if (isWebhookDeliveryDeadLetter(row)) {
     const failed = row.body as FailedDelivery;
     tenantId = failed.tenantId;
     const again = await redeliver({ ...ctx, tenantId, db: await tenantDb(ctx.env, tenantId) }, failed.subscriptionId, failed.deliveryId);
@@ -51,7 +50,7 @@ export async function replayDeadLetter(ctx: PlatformContext, id: string) {
   }
   // the dead letter is a control row; a tenant's replay is audited on its shard (docs/scaling.md)
   const auditCtx = { ...ctx, db: await auditDbFor(ctx.env, tenantId) };
-  await commitControl(auditCtx, (control) => [control.delete(deadLetters).where(eq(deadLetters.id, row.id))], [
+  await commitControl(auditCtx, (control) => [deleteDeadLetter(control, row.id)], [
     auditStatement(auditCtx, {
       tenantId, action: "dead_letter.replayed", resourceType: "dead_letter", resourceId: row.id,
       previousState: { queue: row.queue, messageId: row.messageId, attempts: row.attempts, createdAt: row.createdAt },

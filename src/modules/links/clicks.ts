@@ -1,9 +1,10 @@
 import type { ShardDb } from "../../db/client";
-import { shardD1, shardDb, tenantShard } from "../../db/shards";
+import { shardD1, shardDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { dispatchEvents } from "../../lib/events";
 import { nowIso } from "../../lib/time";
 import { TtlCache } from "../../lib/ttl-cache";
+import { placeByShard, queueHandOff, writeBuffer } from "../../lib/write-buffer";
 import { keyedDigest } from "./tokens";
 
 // ---- which opens count: one per visitor and window (short links and review links alike) ----
@@ -103,63 +104,44 @@ export const clicksOf = (body: unknown): ClickMessage[] | null => {
 };
 
 /**
- * Clicks are buffered per isolate for FLUSH_MS and sent with one sendBatch, each message carrying
- * up to CLICKS_PER_MESSAGE clicks (Queues bill and rate-limit per message, 5,000/s per queue), so a
- * redirect costs no queue round trip. The request that opens a window owns its flush (inside its
- * own waitUntil); later clicks only join the buffer, so no request waits on another's promise.
+ * Clicks are buffered per isolate for FLUSH_MS (src/lib/write-buffer.ts) and sent with one
+ * sendBatch, each message carrying up to CLICKS_PER_MESSAGE clicks (Queues bill and rate-limit per
+ * message, 5,000/s per queue), so a redirect costs no queue round trip. If the queue refuses, the
+ * buffer writes them itself, per shard (recordClicksOn), under the buffer's fence rule.
  */
 export const FLUSH_MS = 5;
 const CLICKS_PER_MESSAGE = 100; // ~15 KB, far under the 128 KB message limit
 const MAX_BUFFER = 1_000;
 
-let buffer: ClickMessage[] = [];
-let flushScheduled = false;
+const clickBuffer = writeBuffer<ClickMessage>({
+  name: "short-link clicks",
+  flushAfterMs: FLUSH_MS,
+  flushAt: MAX_BUFFER,
+  tenantOf: (c) => c.tenantId,
+  // the id is the click (one per visitor and window): a repeat adds nothing
+  keyOf: (c) => c.id,
+  handOff: queueHandOff((env) => env.CLICKS, CLICKS_PER_MESSAGE, (clicks): ClickBatchMessage => ({ clicks })),
+  write: async (env, shard, clicks) => void (await recordClicksOn(shardD1(env, shard), shardDb(env, shard), env, clicks)),
+});
 
 export function bufferClick(env: Env, click: ClickMessage, waitUntil: (p: Promise<unknown>) => void): void {
-  buffer.push(click);
-  if (buffer.length >= MAX_BUFFER) {
-    waitUntil(flush(env));
-  } else if (!flushScheduled) {
-    flushScheduled = true;
-    waitUntil(new Promise((resolve) => setTimeout(resolve, FLUSH_MS)).then(() => flush(env)));
-  }
-}
-
-async function flush(env: Env): Promise<void> {
-  const clicks = buffer;
-  buffer = [];
-  flushScheduled = false;
-  if (!clicks.length) return;
-  const messages: MessageSendRequest<ClickBatchMessage>[] = [];
-  for (let i = 0; i < clicks.length; i += CLICKS_PER_MESSAGE) {
-    messages.push({ body: { clicks: clicks.slice(i, i + CLICKS_PER_MESSAGE) }, contentType: "json" });
-  }
-  try {
-    if (!env.CLICKS) throw new Error("CLICKS queue binding missing");
-    await env.CLICKS.sendBatch(messages);
-  } catch (err) {
-    // the queue refused: write them here instead, so no click is lost
-    console.warn(JSON.stringify({ level: "warn", message: "click queue send failed; writing directly", count: clicks.length, error: String(err) }));
-    await recordClicks(env, clicks);
-  }
+  clickBuffer.add(env, click, waitUntil);
 }
 
 /**
- * Writes clicks in one D1 batch: the click rows (a redelivered click's id already exists: nothing
- * new), a solicitation.clicked event with a deterministic id for each solicitation clicked for the
- * first time, clickedAt for those, and contact activity. Clicks of unknown (deleted) solicitations
- * are dropped. Returns the number of click rows inserted.
+ * Writes clicks in one D1 batch per shard: the click rows (a redelivered click's id already exists:
+ * nothing new), a solicitation.clicked event with a deterministic id for each solicitation clicked
+ * for the first time, clickedAt for those, and contact activity. Clicks of unknown (deleted)
+ * solicitations or tenants are dropped. Returns the number of click rows inserted. The CLICKS
+ * consumer calls it after it has retried the messages of fenced tenants.
  */
 export async function recordClicks(env: Env, clicks: ClickMessage[]): Promise<number> {
   if (!clicks.length) return 0;
-  // one message may carry clicks of tenants on several shards; clicks of an unknown tenant are dropped
-  const byShard = new Map<number, ClickMessage[]>();
-  for (const c of clicks) {
-    const shard = await tenantShard(env, c.tenantId);
-    if (shard !== null) byShard.set(shard, [...(byShard.get(shard) ?? []), c]);
-  }
+  // one message may carry clicks of tenants on several shards
   let inserted = 0;
-  for (const [shard, own] of byShard) inserted += await recordClicksOn(shardD1(env, shard), shardDb(env, shard), env, own);
+  for (const { shard, entries } of await placeByShard(env, clicks, (c) => c.tenantId)) {
+    inserted += await recordClicksOn(shardD1(env, shard), shardDb(env, shard), env, entries);
+  }
   return inserted;
 }
 
@@ -167,34 +149,40 @@ export async function recordClicks(env: Env, clicks: ClickMessage[]): Promise<nu
 async function recordClicksOn(d1: D1Database, db: ShardDb, env: Env, clicks: ClickMessage[]): Promise<number> {
   const now = nowIso();
   const statements: D1PreparedStatement[] = [];
-  for (let i = 0; i < clicks.length; i += CLICKS_PER_STATEMENT) statements.push(...clickStatements(d1, clicks.slice(i, i + CLICKS_PER_STATEMENT), now));
+  const inserts = new Set<D1PreparedStatement>();
+  for (let i = 0; i < clicks.length; i += CLICKS_PER_STATEMENT) {
+    const chunk = clickStatements(d1, clicks.slice(i, i + CLICKS_PER_STATEMENT), now);
+    inserts.add(chunk.insert);
+    statements.push(chunk.insert, ...chunk.follow);
+  }
   const results = await d1.batch(statements);
   const eventIds = [...new Set(clicks.map((c) => `evt_clicked_${c.solicitationId}`))];
   await dispatchEvents(db, env, eventIds).catch((err) =>
     // the stale-event sweep sends them later; nothing is lost
     console.warn(JSON.stringify({ level: "warn", message: "clicked events deferred to sweep", error: String(err) })),
   );
-  return results.filter((_, i) => i % 4 === 0).reduce((n, r) => n + (r.meta.changes ?? 0), 0);
+  // the click rows inserted: the changes of the insert statements only (counted, not assumed by position)
+  return results.reduce((n, r, i) => n + (inserts.has(statements[i]!) ? (r.meta.changes ?? 0) : 0), 0);
 }
 
 /** the clicks travel as one JSON parameter: keep each well under D1's size limits */
 const CLICKS_PER_STATEMENT = 500;
 
-/** The four statements for one chunk of clicks (see recordClicks). */
-function clickStatements(d1: D1Database, clicks: ClickMessage[], now: string): D1PreparedStatement[] {
+/** The statements for one chunk of clicks (see recordClicks): the click rows, then what follows from them. */
+function clickStatements(d1: D1Database, clicks: ClickMessage[], now: string): { insert: D1PreparedStatement; follow: D1PreparedStatement[] } {
   const payload = JSON.stringify(clicks.map((c) => ({ id: c.id, tenantId: c.tenantId, solicitationId: c.solicitationId, source: c.source, at: c.at })));
   const ids = JSON.stringify([...new Set(clicks.map((c) => c.solicitationId))]);
-  return [
-    d1
-      .prepare(
-        `insert into link_clicks (id, tenant_id, solicitation_id, source, clicked_at)
-         select json_extract(j.value, '$.id'), s.tenant_id, s.id, json_extract(j.value, '$.source'), json_extract(j.value, '$.at')
-         from json_each(?1) j
-         join solicitations s on s.id = json_extract(j.value, '$.solicitationId') and s.tenant_id = json_extract(j.value, '$.tenantId')
-         where true
-         on conflict(id) do nothing`,
-      )
-      .bind(payload),
+  const insert = d1
+    .prepare(
+      `insert into link_clicks (id, tenant_id, solicitation_id, source, clicked_at)
+       select json_extract(j.value, '$.id'), s.tenant_id, s.id, json_extract(j.value, '$.source'), json_extract(j.value, '$.at')
+       from json_each(?1) j
+       join solicitations s on s.id = json_extract(j.value, '$.solicitationId') and s.tenant_id = json_extract(j.value, '$.tenantId')
+       where true
+       on conflict(id) do nothing`,
+    )
+    .bind(payload);
+  const follow = [
     d1
       .prepare(
         `insert into domain_events (id, tenant_id, type, data, occurred_at, dispatched_at)
@@ -223,4 +211,5 @@ function clickStatements(d1: D1Database, clicks: ClickMessage[], now: string): D
       )
       .bind(ids, now),
   ];
+  return { insert, follow };
 }

@@ -7,6 +7,7 @@ import { addDaysTo, dayOf } from "../analytics/dates";
 import { twoProportionZTest } from "../experiments/stats";
 import type { CreateRecommendation } from "./schemas";
 import { createRecommendation } from "./service";
+import { groupMap } from "../../lib/collections";
 
 /** Thresholds of the rules (docs/analytics.md, "Recommendation rules"). */
 export const RULES = {
@@ -103,8 +104,7 @@ async function betterChannel(ctx: ServiceContext, from: string, to: string): Pro
     .from(f)
     .where(and(eq(f.tenantId, ctx.tenantId), gte(f.day, from), lte(f.day, to), sql`${f.campaignId} <> ''`))
     .groupBy(f.campaignId, f.channel);
-  const byCampaign = new Map<string, Arm[]>();
-  for (const x of rows) byCampaign.set(x.campaignId, [...(byCampaign.get(x.campaignId) ?? []), { key: x.channel, sent: x.sent, converted: x.converted }]);
+  const byCampaign = groupMap(rows, (x) => x.campaignId, (x): Arm => ({ key: x.channel, sent: x.sent, converted: x.converted }));
   const ids = [...byCampaign.keys()];
   if (!ids.length) return [];
   const found = await ctx.db.select().from(campaigns).where(and(eq(campaigns.tenantId, ctx.tenantId), inJson(campaigns.id, ids)));

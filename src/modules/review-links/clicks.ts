@@ -1,5 +1,6 @@
 import type { Env } from "../../env";
-import { shardD1, tenantShard } from "../../db/shards";
+import { shardD1 } from "../../db/shards";
+import { placeByShard, queueHandOff, writeBuffer } from "../../lib/write-buffer";
 import type { ReviewLinkClickSource, ReviewLinkSite } from "../../db/schema";
 
 /** One open of a review link, as it travels on the CLICKS queue (beside solicitation clicks). */
@@ -28,49 +29,31 @@ export const reviewLinkClicksOf = (body: unknown): ReviewLinkClick[] | null => {
 };
 
 /**
- * Buffered per isolate and sent as one CLICKS message per flush window, as solicitation clicks
- * are (links/clicks.ts): the request that opens the window owns the flush inside its waitUntil,
- * so no request waits on another's promise. If the queue refuses, the flush writes to D1 itself.
+ * Buffered per isolate (src/lib/write-buffer.ts) and sent as one CLICKS message per flush window,
+ * as solicitation clicks are (links/clicks.ts). If the queue refuses, the buffer writes them
+ * itself, per shard, under the buffer's fence rule.
  */
 const FLUSH_MS = 5;
 const PER_MESSAGE = 100;
 const MAX_BUFFER = 1_000;
-let buffer: ReviewLinkClick[] = [];
-let flushScheduled = false;
+
+const clickBuffer = writeBuffer<ReviewLinkClick>({
+  name: "review-link clicks",
+  flushAfterMs: FLUSH_MS,
+  flushAt: MAX_BUFFER,
+  tenantOf: (c) => c.tenantId,
+  keyOf: (c) => c.id,
+  handOff: queueHandOff((env) => env.CLICKS, PER_MESSAGE, (reviewLinkClicks): ReviewLinkClickBatch => ({ reviewLinkClicks })),
+  write: (env, shard, clicks) => recordReviewLinkClicks(shardD1(env, shard), clicks),
+});
 
 export function bufferReviewLinkClick(env: Env, click: ReviewLinkClick, waitUntil: (p: Promise<unknown>) => void): void {
-  buffer.push(click);
-  if (buffer.length >= MAX_BUFFER) waitUntil(flush(env));
-  else if (!flushScheduled) {
-    flushScheduled = true;
-    waitUntil(new Promise((resolve) => setTimeout(resolve, FLUSH_MS)).then(() => flush(env)));
-  }
+  clickBuffer.add(env, click, waitUntil);
 }
 
-async function flush(env: Env): Promise<void> {
-  const clicks = buffer;
-  buffer = [];
-  flushScheduled = false;
-  if (!clicks.length) return;
-  const messages: MessageSendRequest<ReviewLinkClickBatch>[] = [];
-  for (let i = 0; i < clicks.length; i += PER_MESSAGE) messages.push({ body: { reviewLinkClicks: clicks.slice(i, i + PER_MESSAGE) }, contentType: "json" });
-  try {
-    if (!env.CLICKS) throw new Error("CLICKS queue binding missing");
-    await env.CLICKS.sendBatch(messages as MessageSendRequest[]);
-  } catch (err) {
-    console.warn(JSON.stringify({ level: "warn", message: "review link click queue send failed; writing directly", count: clicks.length, error: String(err) }));
-    await recordOnShards(env, clicks);
-  }
-}
-
-/** Clicks grouped by their tenant's shard (one message holds clicks of many tenants). */
+/** Clicks grouped by their tenant's shard (one message holds clicks of many tenants; the consumer has retried fenced ones). */
 async function recordOnShards(env: Env, clicks: ReviewLinkClick[]): Promise<void> {
-  const byShard = new Map<number, ReviewLinkClick[]>();
-  for (const c of clicks) {
-    const shard = await tenantShard(env, c.tenantId);
-    if (shard !== null) byShard.set(shard, [...(byShard.get(shard) ?? []), c]);
-  }
-  for (const [shard, own] of byShard) await recordReviewLinkClicks(shardD1(env, shard), own);
+  for (const { shard, entries } of await placeByShard(env, clicks, (c) => c.tenantId)) await recordReviewLinkClicks(shardD1(env, shard), entries);
 }
 
 const PER_STATEMENT = 500;

@@ -8,6 +8,7 @@ import {
 import { inJson } from "../../lib/sql";
 import type { ConsentByChannel } from "./inputs";
 import { tenantWhiteLabels, type TenantWhiteLabel } from "../white-label/resolve";
+import { groupBy } from "../../lib/collections";
 
 type Row<T extends { $inferSelect: unknown }> = T["$inferSelect"];
 
@@ -29,12 +30,6 @@ export interface DeliveryData {
   /** approved template of a lineage, by the id of any version in it */
   approved: Map<string, Row<typeof templates>>;
 }
-
-const group = <T, K>(rows: T[], key: (r: T) => K) => {
-  const m = new Map<K, T[]>();
-  for (const r of rows) m.set(key(r), [...(m.get(key(r)) ?? []), r]);
-  return m;
-};
 
 /**
  * Everything a batch of SENDS messages needs, in two D1 round trips on the tenants' shard: the
@@ -100,7 +95,7 @@ export async function loadDeliveryData(db: ShardDb, ids: string[], control: Cont
   const consent = new Map<string, ConsentByChannel>();
   for (const r of consentRows) consent.set(r.contactId, { ...consent.get(r.contactId), [r.channel]: { status: r.status, at: r.at } });
   const variables = new Map<string, Record<string, string>>();
-  for (const [locationId, rows] of group(vRows, (v) => v.locationId)) variables.set(locationId, Object.fromEntries(rows.map((r) => [r.key, r.value])));
+  for (const [locationId, rows] of groupBy(vRows, (v) => v.locationId)) variables.set(locationId, Object.fromEntries(rows.map((r) => [r.key, r.value])));
 
   return {
     solicitations: new Map(sRows.map((s) => [s.id, s])),
@@ -110,7 +105,7 @@ export async function loadDeliveryData(db: ShardDb, ids: string[], control: Cont
     claims: new Map(claimRows.map((c) => [c.solicitationId, c])),
     experiments: experimentsById,
     campaigns: new Map(campRows.map((c) => [c.id, c])),
-    bindings: group(bRows, (b) => b.campaignId),
+    bindings: groupBy(bRows, (b) => b.campaignId),
     variables,
     consent,
     consentRules: new Map(complianceRows.map((c) => [c.tenantId, c])),

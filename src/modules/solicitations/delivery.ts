@@ -21,6 +21,7 @@ import { moveStatement } from "./states";
 import { sentEvent } from "./sent-event";
 import { withEmailFooter } from "../white-label/render";
 import { publicBaseUrlOf } from "../white-label/resolve";
+import { groupBy } from "../../lib/collections";
 
 /** Attempts before a transient failure becomes FAILED (wrangler.toml max_retries is 5: one to spare). */
 export const MAX_SEND_ATTEMPTS = 5;
@@ -156,15 +157,8 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, db: S
   const attempts = new Map(batch.messages.map((m) => [(m.body as SendMessage)?.solicitationId, m.attempts]));
   const attemptOf = (s: Solicitation) => attempts.get(s.id) ?? 1;
   const settle = (o: Outcome) => settleNow(db, env, defer, o);
-  const groups = new Map<MessageProvider, Prepared[]>();
-  for (const p of toSend) {
-    if (!claimed.has(p.s.id)) {
-      outcomes.set(p.s.id, ack);
-      continue;
-    }
-    const provider = providers.get(p.s.id)!;
-    (groups.get(provider) ?? groups.set(provider, []).get(provider)!).push(p);
-  }
+  for (const p of toSend) if (!claimed.has(p.s.id)) outcomes.set(p.s.id, ack);
+  const groups = groupBy(toSend.filter((p) => claimed.has(p.s.id)), (p) => providers.get(p.s.id)!);
   const one: Prepared[] = [];
   for (const [provider, group] of groups) {
     if (!provider.sendMany || group.length === 1) {

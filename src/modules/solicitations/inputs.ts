@@ -7,6 +7,7 @@ import {
 import type { ServiceContext } from "../../lib/context";
 import { inJson } from "../../lib/sql";
 import { COMPLIANCE_DEFAULTS, type ComplianceConfig } from "../compliance/schemas";
+import { groupMap } from "../../lib/collections";
 
 
 export type ConsentByChannel = Partial<Record<ConsentChannel, { status: ConsentStatus; at: string }>>;
@@ -66,8 +67,7 @@ export async function loadPolicyData(
   const consent = new Map<string, ConsentByChannel>();
   // ordered by seq: the last record of a (contact, channel) is its current state
   for (const r of consentRows) consent.set(r.contactId, { ...consent.get(r.contactId), [r.channel]: { status: r.status, at: r.at } });
-  const recentSends = new Map<string, string[]>();
-  for (const r of recentRows) recentSends.set(r.contactId, [...(recentSends.get(r.contactId) ?? []), r.createdAt]);
+  const recentSends = groupMap(recentRows, (r) => r.contactId, (r) => r.createdAt);
   const stored = complianceRows[0];
   let compliance: ComplianceConfig = { ...COMPLIANCE_DEFAULTS };
   if (stored) {

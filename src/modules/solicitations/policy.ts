@@ -1,4 +1,5 @@
 import type { BlockedReason, ConsentChannel, ConsentStatus, MessageChannel } from "../../db/schema";
+import { isTimeZone, wallClock } from "../../lib/zoned-time";
 
 /**
  * The sending policy: one pure function of (tenant, contact, consent, compliance settings, the
@@ -55,19 +56,10 @@ const minutesOf = (hhmm: string) => {
   return h! * 60 + m!;
 };
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /** Wall-clock minutes since midnight at `now` in `timeZone` (DST handled by the runtime's tz data). */
 export function localMinutes(now: Date, timeZone: string): number {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-    formatters.set(timeZone, f);
-  }
-  const parts = f.formatToParts(now);
-  const hour = Number(parts.find((p) => p.type === "hour")!.value);
-  const minute = Number(parts.find((p) => p.type === "minute")!.value);
-  return (hour % 24) * 60 + minute;
+  const w = wallClock(now, timeZone);
+  return w.hour * 60 + w.minute;
 }
 
 /**
@@ -95,26 +87,9 @@ export function sendsWithin(recent: readonly (string | Date)[], now: Date, spanM
   return n;
 }
 
-const zoneChecks = new Map<string, boolean>();
-
-/** Whether the runtime knows the zone; cached per isolate (building a formatter is not cheap). */
-const isZone = (tz: string) => {
-  let known = zoneChecks.get(tz);
-  if (known === undefined) {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: tz });
-      known = true;
-    } catch {
-      known = false;
-    }
-    zoneChecks.set(tz, known);
-  }
-  return known;
-};
-
 /** The zone quiet hours are judged in: the contact's, else the location's, else UTC (invalid ones skipped). */
 export function recipientTimeZone(contactZone: string | null | undefined, locationZone: string | null | undefined): string {
-  for (const z of [contactZone, locationZone]) if (z && isZone(z)) return z;
+  for (const z of [contactZone, locationZone]) if (z && isTimeZone(z)) return z;
   return "UTC";
 }
 

@@ -5,6 +5,7 @@ import { commit } from "../../lib/commit";
 import { retentionCutoff, type PersonalDataStep } from "../compliance/personal-data";
 import { inJson } from "../../lib/sql";
 import { toSolicitation } from "./schemas";
+import { groupMap } from "../../lib/collections";
 
 const ofContacts = (tenantId: string, contactIds: string[]) =>
   sql`(select ${solicitations.id} from ${solicitations} where ${solicitations.tenantId} = ${tenantId} and ${inJson(solicitations.contactId, contactIds)})`;
@@ -40,8 +41,7 @@ export const solicitationPersonalData: PersonalDataStep = {
       .crossJoin(solicitations)
       .where(and(eq(solicitations.tenantId, tenants.id), lt(solicitations.createdAt, retentionCutoff(tenants.id, now))))
       .limit(limit);
-    const byTenant = new Map<string, string[]>();
-    for (const d of due) byTenant.set(d.tenantId, [...(byTenant.get(d.tenantId) ?? []), d.id]);
+    const byTenant = groupMap(due, (d) => d.tenantId, (d) => d.id);
     for (const [tenantId, ids] of byTenant) {
       const ctx = { ...system, tenantId };
       await commit(ctx, [

@@ -18,6 +18,7 @@ import { inJson } from "../../lib/sql";
 import { canMove, type SolicitationMove } from "./states";
 import { causeOf } from "./cause";
 import { sentEvent } from "./sent-event";
+import { groupBy } from "../../lib/collections";
 
 const MOVE_OF: Record<DeliveryStatus, SolicitationMove> = { delivered: "delivered", bounced: "bounced", failed: "failed", complained: "complained" };
 const EVENT_OF: Record<SolicitationMove, EventType | null> = {
@@ -53,8 +54,7 @@ const fromChanges = (json: string, field: string, column: SQLiteColumn) =>
  * can carry hundreds), each conditional on the state the reports were judged against.
  */
 function changeStatements(db: ShardDb, changes: Change[]): BatchItem<"sqlite">[] {
-  const groups = new Map<string, Change[]>();
-  for (const c of changes) groups.set(`${c.from}>${c.to}`, [...(groups.get(`${c.from}>${c.to}`) ?? []), c]);
+  const groups = groupBy(changes, (c) => `${c.from}>${c.to}`);
   const now = nowIso();
   return [...groups.values()].map((group) => {
     const json = JSON.stringify(group);

@@ -6,6 +6,7 @@ import { controlDb, shardDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { inJson } from "../../lib/sql";
 import { contactCounts, integrations, roleAssignments, solicitations } from "../../db/schema";
+import { groupMap } from "../../lib/collections";
 
 export const TENANT_COUNT_KEYS = ["users", "contacts", "solicitations", "integrations"] as const;
 export type TenantCountKey = (typeof TENANT_COUNT_KEYS)[number];
@@ -41,8 +42,7 @@ export async function countForTenants(env: Env, tenantRefs: { id: string; shard:
   const out = new Map<string, TenantCounts>(
     tenantRefs.map((t) => [t.id, Object.fromEntries(TENANT_COUNT_KEYS.map((k) => [k, 0])) as TenantCounts]),
   );
-  const byShard = new Map<number, string[]>();
-  for (const t of tenantRefs) byShard.set(t.shard, [...(byShard.get(t.shard) ?? []), t.id]);
+  const byShard = groupMap(tenantRefs, (t) => t.shard, (t) => t.id);
   const controlKeys: TenantCountKey[] = ["users"];
   const shardKeys = TENANT_COUNT_KEYS.filter((k) => !controlKeys.includes(k));
   await Promise.all([

@@ -12,6 +12,7 @@ import { nowIso } from "../../lib/time";
 import { planAccessGrant } from "./provision";
 import { toTenantUser, type AddTenantUserInput, type UpdateUserInput } from "./schemas";
 import { burnUserTokens } from "./tokens";
+import { groupMap } from "../../lib/collections";
 
 const tenantRoleRows = (ctx: ServiceContext) =>
   and(eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId));
@@ -29,9 +30,7 @@ async function rolesOf(ctx: ServiceContext, userIds: string[]) {
         .from(roleAssignments)
         .where(and(tenantRoleRows(ctx), inArray(roleAssignments.userId, userIds)))
     : [];
-  const byUser = new Map<string, TenantRole[]>();
-  for (const r of rows) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), r.role as TenantRole]);
-  return byUser;
+  return groupMap(rows, (r) => r.userId, (r) => r.role as TenantRole);
 }
 
 /** Users holding a role in this tenant (members), newest first, with their roles here. */

@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db, ShardDb } from "../../db/client";
-import { deadLetters, webhookDeliveries, webhookSubscriptions } from "../../db/schema";
-import { controlDb } from "../../db/shards";
+import { recordDeadLetters, webhookDeliveryMessageId } from "../../background/dead-letter";
+import { webhookDeliveries, webhookSubscriptions } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { backoffSeconds } from "../../lib/backoff";
@@ -102,10 +102,10 @@ export async function attemptDelivery(
   // dead letters are control-plane rows (the tenant's shard has no such table): written after the
   // delivery's own batch, idempotent by message id, so a retried final attempt cannot add a second one
   if (finalFailure && health) {
-    await controlDb(env).insert(deadLetters).values({
-      id: newId(), queue: "webhooks", messageId: `webhook-delivery:${delivery.id}`,
-      body: { tenantId: delivery.tenantId, deliveryId: delivery.id, subscriptionId: sub.id, attempts, error: result.error }, attempts, createdAt: at,
-    }).onConflictDoNothing({ target: deadLetters.messageId });
+    await recordDeadLetters(env, [{
+      queue: "webhooks", messageId: webhookDeliveryMessageId(delivery.id),
+      body: { tenantId: delivery.tenantId, deliveryId: delivery.id, subscriptionId: sub.id, attempts, error: result.error }, attempts,
+    }], at);
   }
   const row: DeliveryRow = { ...delivery, ...set };
   return finalFailure ? { outcome: "failed", row } : { outcome: "retry", delaySeconds: delay, row };

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { defineAgent } from "../define";
 import { round } from "../stats";
 import { addDays, daysIn, Evidences, RangeInput, rangeOf } from "../types";
+import { groupBy, groupMap } from "../../../lib/collections";
 
 export const MAX_REVIEWS = 500;
 const EXCERPT = 160;
@@ -61,15 +62,13 @@ export const reputationInsight = defineAgent({
     const { data } = await run.tool<{ data: ReviewDto[] }>("reviews.search", { dateFrom: range.from, dateTo: range.to, locationId: i.locationId, limit: MAX_REVIEWS });
     const mid = addDays(range.from, Math.floor(daysIn(range) / 2));
     const recent = (r: ReviewDto) => (r.publishedAt ?? r.createdAt).slice(0, 10) >= mid;
-    const byLocation = new Map<string, ReviewDto[]>();
-    for (const r of data) byLocation.set(r.locationId, [...(byLocation.get(r.locationId) ?? []), r]);
+    const byLocation = groupBy(data, (r) => r.locationId);
     const locations = [...byLocation.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([locationId, rs]) => {
       const rated = (xs: ReviewDto[]) => xs.flatMap((r) => (r.rating === null ? [] : [r.rating]));
       const earlierAverage = avg(rated(rs.filter((r) => !recent(r))));
       const recentAverage = avg(rated(rs.filter(recent)));
       const change = earlierAverage !== null && recentAverage !== null ? round(recentAverage - earlierAverage, 2) : null;
-      const topics = new Map<string, ReviewDto[]>();
-      for (const r of rs) for (const t of r.topics) topics.set(t, [...(topics.get(t) ?? []), r]);
+      const topics = groupMap(rs.flatMap((r) => r.topics.map((t) => ({ t, r }))), (x) => x.t, (x) => x.r);
       const topThemes = [...topics.entries()]
         .sort(([a, x], [b, y]) => y.length - x.length || a.localeCompare(b))
         .slice(0, 5)
