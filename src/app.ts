@@ -53,7 +53,7 @@ import { competitorRoutes } from "./modules/competitors/routes";
 import { recommendationRoutes } from "./modules/recommendations/routes";
 import { agentRoutes } from "./modules/agents/routes";
 import { assistantRoutes } from "./modules/assistant/routes";
-import { webhookRoutes } from "./modules/webhooks/routes";
+import { webhookRoutes } from "./modules/outgoing-webhooks/routes";
 import { automationRoutes } from "./modules/automation/routes";
 import { jobRoutes } from "./modules/jobs/routes";
 import { deadLetterRoutes } from "./modules/jobs/dead-letters.routes";

@@ -2,10 +2,10 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditEvents, deadLetters, webhookDeliveries, webhookSubscriptions } from "../../src/db/schema";
-import { consumeWebhookDeliveries, processDelivery } from "../../src/modules/webhooks/delivery";
-import { fanOutEvent } from "../../src/modules/webhooks/fanout";
-import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, retryDelaySeconds } from "../../src/modules/webhooks/schedule";
-import { setWebhookFetch } from "../../src/modules/webhooks/transport";
+import { consumeWebhookDeliveries, processDelivery } from "../../src/modules/outgoing-webhooks/delivery";
+import { fanOutEvent } from "../../src/modules/outgoing-webhooks/fanout";
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, retryDelaySeconds } from "../../src/modules/outgoing-webhooks/schedule";
+import { setWebhookFetch } from "../../src/modules/outgoing-webhooks/transport";
 import { createWorld, db, type World } from "../helpers/seed";
 import { ingest, newLocation } from "../reviews/helpers";
 import { endpoint, env, event, verifyStandardWebhook } from "./helpers";

@@ -6,7 +6,7 @@ import worker from "../../src/index";
 import { decryptSecret, encryptSecret } from "../../src/lib/crypto";
 import { jwtSecrets, signSessionToken, verifySessionToken } from "../../src/lib/jwt";
 import { mintUnsubscribeToken, readLinkToken, readUnsubscribeToken, mintLinkToken } from "../../src/modules/links/tokens";
-import { openSecret } from "../../src/modules/webhooks/service";
+import { openSecret } from "../../src/modules/outgoing-webhooks/service";
 import { seedTenant, seedUser } from "../helpers/seed";
 
 // Rotation (docs/deploy.md, Rotating secrets): the new secret becomes JWT_SECRET / ENCRYPTION_KEY and

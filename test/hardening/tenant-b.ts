@@ -4,7 +4,7 @@ import { autoReplies, backgroundJobs, customHostnames } from "../../src/db/schem
 import { newId } from "../../src/lib/ids";
 import { createRecommendation } from "../../src/modules/recommendations/service";
 import { systemContext } from "../../src/lib/system-context";
-import { fanOutEvent } from "../../src/modules/webhooks/fanout";
+import { fanOutEvent } from "../../src/modules/outgoing-webhooks/fanout";
 import { event, seedReview } from "../automation/helpers";
 import type { ApiResponse } from "../helpers/http";
 import { db, shardOf, type World } from "../helpers/seed";

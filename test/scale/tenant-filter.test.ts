@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, deadLetters, outboxMessages, webhookDeliveries } from "../../src/db/schema";
 import { controlDb, shardDb } from "../../src/db/shards";
 import { newId } from "../../src/lib/ids";
-import { setWebhookFetch } from "../../src/modules/webhooks/transport";
+import { setWebhookFetch } from "../../src/modules/outgoing-webhooks/transport";
 import { endpoint } from "../automation/helpers";
 import { createWorld, type World } from "../helpers/seed";
 import { fetchWithEnv, initializeBody, mintTestKey, rawPost } from "../mcp/helpers";

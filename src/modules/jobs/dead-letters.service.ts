@@ -6,7 +6,7 @@ import { auditStatement } from "../../lib/audit";
 import { auditDbFor, commitControl } from "../../lib/commit";
 import type { PlatformContext } from "../../lib/context";
 import { conflict, notFound } from "../../lib/errors";
-import { redeliver } from "../webhooks/deliveries.service";
+import { redeliver } from "../outgoing-webhooks/deliveries.service";
 
 /** Queues whose dead letters go back as they were: their consumers are idempotent under redelivery. */
 const QUEUES: Record<string, (env: Env) => Queue | undefined> = {
@@ -18,7 +18,7 @@ const QUEUES: Record<string, (env: Env) => Queue | undefined> = {
   "review-sync": (env) => env.REVIEW_SYNC,
 };
 
-/** A webhook delivery that used up its retry schedule (src/modules/webhooks/delivery.ts). */
+/** A webhook delivery that used up its retry schedule (src/modules/outgoing-webhooks/delivery.ts). */
 const WEBHOOK_DELIVERY = "webhook-delivery:";
 
 interface FailedDelivery {
