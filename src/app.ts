@@ -24,7 +24,7 @@ import { integrationRoutes } from "./modules/integrations/routes";
 import { messagingSettingsRoutes } from "./modules/messaging-settings/routes";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { oauthRoutes } from "./modules/oauth/routes";
-import { outboxRoutes } from "./modules/outbox/routes";
+import { devMailboxRoutes } from "./modules/dev-mailbox/routes";
 import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
 import { responseRoutes } from "./modules/reviews/responses.routes";
@@ -113,7 +113,7 @@ export function createApp() {
   app.route("/", authRoutes);
   app.route("/", brandRoutes);
   app.route("/", locationRoutes);
-  app.route("/", outboxRoutes);
+  app.route("/", devMailboxRoutes);
   app.route("/", templateRoutes);
   app.route("/", locationVariableRoutes);
   app.route("/", campaignRoutes);

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, roleAssignments } from "../../src/db/schema";
 import { request } from "../helpers/http";
-import { emailIdsTo, latestEmailTo, nextEmailTo, tokenIn } from "../helpers/outbox";
+import { emailIdsTo, latestEmailTo, nextEmailTo, tokenIn } from "../helpers/dev-mailbox";
 import { createWorld, db, seedUser, type World } from "../helpers/seed";
 
 let w: World;

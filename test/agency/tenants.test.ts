@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, brands, tenants } from "../../src/db/schema";
 import { request } from "../helpers/http";
-import { latestEmailTo, tokenIn } from "../helpers/outbox";
+import { latestEmailTo, tokenIn } from "../helpers/dev-mailbox";
 import { TEST_PASSWORD, createWorld, db, seedAgency, seedUser, type World } from "../helpers/seed";
 
 let w: World;

@@ -4,7 +4,7 @@ import { auditEvents, outboxMessages, userTokens, users } from "../../src/db/sch
 import { RESET_EMAILS_PER_HOUR } from "../../src/modules/auth/password.service";
 import { sha256Hex } from "../../src/lib/crypto";
 import { request } from "../helpers/http";
-import { emailIdsTo, latestEmailTo, nextEmailTo, tokenIn } from "../helpers/outbox";
+import { emailIdsTo, latestEmailTo, nextEmailTo, tokenIn } from "../helpers/dev-mailbox";
 import { TEST_PASSWORD, createWorld, db, seedUser, type World } from "../helpers/seed";
 
 let w: World;

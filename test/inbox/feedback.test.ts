@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, domainEvents, feedbackSubmissions, feedbackViews, inboxItems, solicitations } from "../../src/db/schema";
 import { request } from "../helpers/http";
-import { latestEmailTo } from "../helpers/outbox";
+import { latestEmailTo } from "../helpers/dev-mailbox";
 import { createWorld, db, type World } from "../helpers/seed";
 import { eventually, newContact, newLocation, newSolicitation, submit } from "./helpers";
 

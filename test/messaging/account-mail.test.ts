@@ -6,7 +6,7 @@ import type { Env } from "../../src/env";
 import handler from "../../src/index";
 import { ACCOUNT_MAIL_KINDS, type AccountMailKind } from "../../src/providers/messaging/account-mail";
 import { useSmtpTransport } from "../../src/providers/messaging/smtp";
-import { tokenIn } from "../helpers/outbox";
+import { tokenIn } from "../helpers/dev-mailbox";
 import { createWorld, seedUser, type World } from "../helpers/seed";
 
 /**

@@ -10,7 +10,7 @@ import { useDnsOverHttps } from "../../src/providers/dns";
 import { cloudflareStandIn } from "../helpers/cloudflare-standin";
 import { dohStandIn } from "../helpers/doh-standin";
 import { request } from "../helpers/http";
-import { emailIdsTo, latestEmailTo, nextEmailTo, tokenIn } from "../helpers/outbox";
+import { emailIdsTo, latestEmailTo, nextEmailTo, tokenIn } from "../helpers/dev-mailbox";
 import { createWorld, type World } from "../helpers/seed";
 import { postResponse, startLogin } from "../saml/flow";
 import { base64, KEYS, signedResponse } from "../saml/idp";

@@ -6,7 +6,7 @@ import { controlDb, shardDb } from "../../src/db/shards";
 import type { Db } from "../../src/db/client";
 import { sendTransactionalEmail, useTransactionalFetch } from "../../src/providers/messaging/transactional";
 import { request } from "../helpers/http";
-import { latestEmailTo, tokenIn } from "../helpers/outbox";
+import { latestEmailTo, tokenIn } from "../helpers/dev-mailbox";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, seedUser, type World } from "../helpers/seed";
 import { jsonResponse, standIn } from "../messaging/stand-in";

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import type { Env } from "../../src/env";
 import { request } from "../helpers/http";
-import { latestEmailTo, tokenIn } from "../helpers/outbox";
+import { latestEmailTo, tokenIn } from "../helpers/dev-mailbox";
 import { createWorld, type World } from "../helpers/seed";
 
 /** D1 sessions on the control database (docs/scaling.md, "Read replicas"). */

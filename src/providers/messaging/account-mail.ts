@@ -3,7 +3,7 @@ import type { Env } from "../../env";
 import { isLocalEnvironment } from "../../lib/ssrf";
 import { tenantWhiteLabel } from "../../modules/white-label/resolve";
 import { createProvider } from "./factory";
-import { OutboxProvider } from "./outbox";
+import { DevMailboxProvider } from "./dev-mailbox";
 import { platformChannelSettings } from "./platform";
 import { brandedTransactional } from "./branded-email";
 import type { FetchLike, MessageProvider, SendReceipt } from "./types";
@@ -40,12 +40,12 @@ export const useAccountMailFetch = (f: FetchLike | null) => {
 
 /**
  * The platform's own sender: the provider PLATFORM_EMAIL_PROVIDER names, with its PLATFORM_* settings
- * (docs/messaging.md); with none configured, the outbox on the control database (the dev mail sink,
+ * (docs/messaging.md); with none configured, the dev mailbox on the control database (the `outbox` provider,
  * read with GET /admin/outbox). Nothing here reads a tenant's messaging settings.
  */
 export function platformEmailProvider(env: Env): MessageProvider {
   const settings = platformChannelSettings(env, "email");
-  if (!settings) return new OutboxProvider(controlDb(env));
+  if (!settings) return new DevMailboxProvider(controlDb(env));
   return createProvider(settings, { fetch: fetchOverride, publicBaseUrl: env.PUBLIC_BASE_URL, localEnvironment: isLocalEnvironment(env) });
 }
 

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { MESSAGE_CHANNELS } from "../../db/schema";
 import { createRouter, DateTime, json, stdErrors, USER_SECURITY } from "../../lib/openapi";
-import { listOutboxMessages } from "./service";
+import { listMailboxMessages } from "./service";
 
-const OutboxMessageSchema = z
+const MailboxMessageSchema = z
   .object({
     id: z.string(),
     tenantId: z.string().nullable(),
@@ -16,21 +16,22 @@ const OutboxMessageSchema = z
     solicitationId: z.string().nullable(),
     createdAt: DateTime,
   })
-  .openapi("OutboxMessage");
+  .openapi("DevMailboxMessage");
 
+// The path keeps its historic name /admin/outbox (decisions.md names it; external clients call it).
 const list = createRoute({
   method: "get",
   path: "/admin/outbox",
   tags: ["Admin"],
   security: USER_SECURITY,
-  summary: "Messages stored by the built-in outbox provider, newest first (platform_admin)",
+  summary: "The dev mailbox: messages the built-in `outbox` provider stored instead of sending, newest first (platform_admin)",
   request: {
     query: z.object({
       limit: z.coerce.number().int().min(1).max(200).default(50),
       tenantId: z.string().optional(),
     }),
   },
-  responses: { 200: json(z.object({ data: z.array(OutboxMessageSchema) }).openapi("OutboxList")), ...stdErrors },
+  responses: { 200: json(z.object({ data: z.array(MailboxMessageSchema) }).openapi("DevMailboxMessageList")), ...stdErrors },
 });
 
-export const outboxRoutes = createRouter().openapi(list, async (c) => c.json({ data: await listOutboxMessages(c.env, c.req.valid("query")) }, 200));
+export const devMailboxRoutes = createRouter().openapi(list, async (c) => c.json({ data: await listMailboxMessages(c.env, c.req.valid("query")) }, 200));

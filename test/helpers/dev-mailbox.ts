@@ -3,10 +3,10 @@ import { and, desc, eq } from "drizzle-orm";
 import { outboxMessages } from "../../src/db/schema";
 import { allShards } from "../../src/db/shards";
 
-type OutboxRow = typeof outboxMessages.$inferSelect;
+type MailboxRow = typeof outboxMessages.$inferSelect;
 
-/** Outbox emails to this address on every shard (a tenant's mail is stored on its shard), newest first. */
-async function emailsTo(to: string): Promise<OutboxRow[]> {
+/** Dev-mailbox emails (table outbox_messages) to this address on every shard (a tenant's mail is stored on its shard), newest first. */
+async function emailsTo(to: string): Promise<MailboxRow[]> {
   const perShard = await Promise.all(
     allShards(env).map(({ db }) =>
       db.select().from(outboxMessages).where(and(eq(outboxMessages.to, to), eq(outboxMessages.channel, "email"))).orderBy(desc(outboxMessages.createdAt)),
@@ -15,7 +15,7 @@ async function emailsTo(to: string): Promise<OutboxRow[]> {
   return perShard.flat().sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
 }
 
-/** The newest outbox email to this address, waiting briefly for deferred (waitUntil) sends. */
+/** The newest dev-mailbox email to this address, waiting briefly for deferred (waitUntil) sends. */
 export async function latestEmailTo(to: string, waitMs = 2_000) {
   const deadline = Date.now() + waitMs;
   for (;;) {

@@ -6,8 +6,11 @@ import type { MessageProvider, OutgoingMessage, SendReceipt } from "./types";
 import { chunkRows } from "../../lib/sql";
 
 
-/** Stores the message in D1 and never sends it: the default with no provider credentials. */
-export class OutboxProvider implements MessageProvider {
+/**
+ * The dev mailbox: stores the message in D1 (table outbox_messages) and never sends it, the default with
+ * no provider credentials. Its wire name stays "outbox" (decisions.md; stored in solicitations.provider).
+ */
+export class DevMailboxProvider implements MessageProvider {
   readonly name = "outbox";
   constructor(private readonly db: Db) {}
 
