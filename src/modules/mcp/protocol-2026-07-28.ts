@@ -12,7 +12,7 @@ const CONFIRM_KEY = "confirm";
  * A confirmation a skill asks for rides the multi-round-trip flow: the first call answers
  * `input_required` with a form elicitation, the client retries with the user's answer.
  */
-export function buildModernServer(call: CallEnv): Server {
+export function buildStatelessServer(call: CallEnv): Server {
   const server = new Server(serverInfo(call.env), {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
@@ -53,7 +53,7 @@ export function buildModernServer(call: CallEnv): Server {
 }
 
 /** Serves one 2026-07-28 request (already authenticated) with a per-request handler. */
-export function serveModern(request: Request, parsedBody: unknown, call: CallEnv): Promise<Response> {
-  const handler = createMcpHandler(() => buildModernServer(call), { legacy: "reject" });
+export function serveStateless(request: Request, parsedBody: unknown, call: CallEnv): Promise<Response> {
+  const handler = createMcpHandler(() => buildStatelessServer(call), { legacy: "reject" });
   return handler.fetch(request, { parsedBody });
 }
