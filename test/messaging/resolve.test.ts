@@ -5,7 +5,7 @@ import { outboxMessages } from "../../src/db/schema";
 import type { Env } from "../../src/env";
 import { resolveProvider } from "../../src/providers/messaging/resolve";
 import { sendTransactionalEmail } from "../../src/providers/messaging/transactional";
-import { loadWebhookKeys } from "../../src/providers/messaging/webhooks/keys";
+import { loadWebhookKeys } from "../../src/providers/messaging/callbacks/keys";
 import { createWorld, db, type World } from "../helpers/seed";
 import { jsonResponse, standIn } from "./stand-in";
 

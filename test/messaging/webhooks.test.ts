@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { parseAcsEventGrid, verifyEventGridSecret } from "../../src/providers/messaging/webhooks/acs";
-import { handleProviderWebhook } from "../../src/providers/messaging/webhooks/handle";
-import type { WebhookKeys } from "../../src/providers/messaging/webhooks/keys";
-import { metaVerificationChallenge, parseMetaWebhook, verifyMetaSignature } from "../../src/providers/messaging/webhooks/meta";
-import { parseSendGridEvents, verifySendGridSignature } from "../../src/providers/messaging/webhooks/sendgrid";
-import { isSnsUrl, parseSesNotification, verifySnsMessage, type SnsMessage } from "../../src/providers/messaging/webhooks/sns";
-import { isStopKeyword } from "../../src/providers/messaging/webhooks/stop-keywords";
-import { parseTwilioWebhook, verifyTwilioSignature } from "../../src/providers/messaging/webhooks/twilio";
+import { parseAcsEventGrid, verifyEventGridSecret } from "../../src/providers/messaging/callbacks/acs";
+import { handleProviderCallback } from "../../src/providers/messaging/callbacks/handle";
+import type { WebhookKeys } from "../../src/providers/messaging/callbacks/keys";
+import { metaVerificationChallenge, parseMetaWebhook, verifyMetaSignature } from "../../src/providers/messaging/callbacks/meta";
+import { parseSendGridEvents, verifySendGridSignature } from "../../src/providers/messaging/callbacks/sendgrid";
+import { isSnsUrl, parseSesNotification, verifySnsMessage, type SnsMessage } from "../../src/providers/messaging/callbacks/sns";
+import { isStopKeyword } from "../../src/providers/messaging/callbacks/stop-keywords";
+import { parseTwilioWebhook, verifyTwilioSignature } from "../../src/providers/messaging/callbacks/twilio";
 import { SNS_TEST_CERT_PEM, SNS_TEST_KEY_PKCS8_PEM } from "./fixtures/sns-test-keys";
 import { b64, hex, hmac, standIn } from "./stand-in";
 
@@ -70,9 +70,9 @@ describe("sendgrid signed event webhook", () => {
         method: "POST", body: events,
         headers: { "X-Twilio-Email-Event-Webhook-Signature": sig, "X-Twilio-Email-Event-Webhook-Timestamp": s.timestamp },
       });
-    const good = await handleProviderWebhook("sendgrid", req(s.signature), keys);
+    const good = await handleProviderCallback("sendgrid", req(s.signature), keys);
     expect(good.verified && good.events.map((e) => e.status)).toEqual(["delivered", "bounced", "complained", "failed"]);
-    expect(await handleProviderWebhook("sendgrid", req((await signed()).signature), keys)).toEqual({ verified: false });
+    expect(await handleProviderCallback("sendgrid", req((await signed()).signature), keys)).toEqual({ verified: false });
   });
 });
 
@@ -117,9 +117,9 @@ describe("twilio signature", () => {
   it("goes through the dispatcher with the request URL as Twilio called it", async () => {
     const sig = await sign("tok", url, params);
     const req = (s: string) => new Request(url, { method: "POST", body: params.toString(), headers: { "content-type": "application/x-www-form-urlencoded", "X-Twilio-Signature": s } });
-    const out = await handleProviderWebhook("twilio", req(sig), { ...noKeys, twilioAuthTokens: ["wrong", "tok"] });
+    const out = await handleProviderCallback("twilio", req(sig), { ...noKeys, twilioAuthTokens: ["wrong", "tok"] });
     expect(out.verified && out.events[0]!.status).toBe("bounced");
-    expect(await handleProviderWebhook("twilio", req(sig), { ...noKeys, twilioAuthTokens: ["wrong"] })).toEqual({ verified: false });
+    expect(await handleProviderCallback("twilio", req(sig), { ...noKeys, twilioAuthTokens: ["wrong"] })).toEqual({ verified: false });
   });
 });
 
@@ -183,7 +183,7 @@ describe("SES via SNS", () => {
       "https://sns.us-east-1.amazonaws.com/SimpleNotificationService-sub.pem",
     );
     const req = new Request("https://app.test/webhooks/providers/ses", { method: "POST", body: JSON.stringify(m) });
-    expect(await handleProviderWebhook("ses", req, { ...noKeys, snsTopicArns: [topic] }, { fetch: aws.fetch })).toEqual({ verified: true, events: [], inbound: [] });
+    expect(await handleProviderCallback("ses", req, { ...noKeys, snsTopicArns: [topic] }, { fetch: aws.fetch })).toEqual({ verified: true, events: [], inbound: [] });
     expect(aws.calls.map((c) => c.req.url)).toEqual(["https://sns.us-east-1.amazonaws.com/SimpleNotificationService-sub.pem", subscribe]);
   });
 
@@ -237,9 +237,9 @@ describe("meta whatsapp webhook", () => {
     const q = (token: string) => new URLSearchParams({ "hub.mode": "subscribe", "hub.verify_token": token, "hub.challenge": "1158201444" });
     expect(metaVerificationChallenge(q("vt"), "vt")).toBe("1158201444");
     expect(metaVerificationChallenge(q("nope"), "vt")).toBeNull();
-    const get = await handleProviderWebhook("meta", new Request(`https://app.test/webhooks/providers/meta?${q("vt")}`), { ...noKeys, metaVerifyTokens: ["vt"] });
+    const get = await handleProviderCallback("meta", new Request(`https://app.test/webhooks/providers/meta?${q("vt")}`), { ...noKeys, metaVerifyTokens: ["vt"] });
     expect(get).toEqual({ verified: true, events: [], inbound: [], reply: { status: 200, body: "1158201444", contentType: "text/plain" } });
-    expect(await handleProviderWebhook("meta", new Request(`https://app.test/webhooks/providers/meta?${q("x")}`), { ...noKeys, metaVerifyTokens: ["vt"] })).toEqual({ verified: false });
+    expect(await handleProviderCallback("meta", new Request(`https://app.test/webhooks/providers/meta?${q("x")}`), { ...noKeys, metaVerifyTokens: ["vt"] })).toEqual({ verified: false });
   });
 });
 
@@ -267,9 +267,9 @@ describe("ACS via Event Grid", () => {
     expect(verifyEventGridSecret("s3cret", "s3cret", new URL("https://app.test/x"))).toBe(true);
     expect(verifyEventGridSecret("s3cret", null, new URL("https://app.test/x?secret=guess"))).toBe(false);
     const handshake = JSON.stringify([{ id: "1", eventType: "Microsoft.EventGrid.SubscriptionValidationEvent", data: { validationCode: "abc" } }]);
-    const ok = await handleProviderWebhook("acs", new Request(url, { method: "POST", body: handshake }), { ...noKeys, acsSecrets: ["s3cret"] });
+    const ok = await handleProviderCallback("acs", new Request(url, { method: "POST", body: handshake }), { ...noKeys, acsSecrets: ["s3cret"] });
     expect(ok).toEqual({ verified: true, events: [], inbound: [], reply: { status: 200, body: JSON.stringify({ validationResponse: "abc" }), contentType: "application/json" } });
-    const bad = await handleProviderWebhook("acs", new Request("https://app.test/webhooks/providers/acs", { method: "POST", body: handshake }), { ...noKeys, acsSecrets: ["s3cret"] });
+    const bad = await handleProviderCallback("acs", new Request("https://app.test/webhooks/providers/acs", { method: "POST", body: handshake }), { ...noKeys, acsSecrets: ["s3cret"] });
     expect(bad).toEqual({ verified: false });
   });
 });

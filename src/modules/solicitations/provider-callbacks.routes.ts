@@ -3,9 +3,9 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter, errors, json } from "../../lib/openapi";
-import { handleProviderWebhook } from "../../providers/messaging/webhooks/handle";
-import { loadWebhookKeys, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../providers/messaging/webhooks/keys";
-import { applyProviderWebhook } from "./webhooks";
+import { handleProviderCallback } from "../../providers/messaging/callbacks/handle";
+import { loadWebhookKeys, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../providers/messaging/callbacks/keys";
+import { applyProviderCallback } from "./provider-callbacks";
 import { applyTemplateUpdates } from "../messaging-settings/whatsapp-templates";
 
 const tags = ["Webhooks"];
@@ -52,16 +52,16 @@ async function handle(c: Context<AppEnv>, name: string, tenant: string | undefin
   if (!isProvider(name)) throw notFound("Webhook provider");
   const provider = name;
   const keys = await loadWebhookKeys(c.env, provider, tenant ?? null);
-  const outcome = await handleProviderWebhook(provider, c.req.raw, keys);
+  const outcome = await handleProviderCallback(provider, c.req.raw, keys);
   if (!outcome.verified) throw rejected();
   if (outcome.reply) return new Response(outcome.reply.body, { status: outcome.reply.status, headers: { "content-type": outcome.reply.contentType } });
   const defer = (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
-  const result = await applyProviderWebhook(c.env, defer, outcome, tenant ?? null);
+  const result = await applyProviderCallback(c.env, defer, outcome, tenant ?? null);
   if (!outcome.templates) return c.json(result, 200);
   // Meta's template webhooks (message_template_status_update, template_category_update) arrive on the same URL
   return c.json({ ...result, templatesUpdated: await applyTemplateUpdates(c.env, defer, tenant ?? null, outcome.templates) }, 200);
 }
 
-export const providerWebhookRoutes = createRouter()
+export const providerCallbackRoutes = createRouter()
   .openapi(post, async (c) => handle(c, c.req.valid("param").provider, c.req.valid("query").tenant) as never)
   .openapi(get, async (c) => handle(c, c.req.valid("param").provider, c.req.valid("query").tenant) as never);

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, errors, json } from "../../lib/openapi";
-import { receiveTrustpilotWebhook } from "./site-webhooks";
+import { receiveTrustpilotWebhook } from "./site-callbacks";
 
 const TrustpilotWebhookBody = z
   .object({
@@ -36,6 +36,6 @@ const route = createRoute({
   responses: { 200: json(ResultSchema, "What was stored"), 400: errors[400], 401: errors[401], 404: errors[404] },
 });
 
-export const reviewSiteWebhookRoutes = createRouter().openapi(route, async (c) =>
+export const reviewSiteCallbackRoutes = createRouter().openapi(route, async (c) =>
   c.json(await receiveTrustpilotWebhook(c.env, c.req.valid("query").tenant, c.req.valid("param").integrationId, c.req.raw, c.req.valid("json")), 200),
 );

@@ -10,9 +10,9 @@ import { commit, type PendingEvent } from "../../lib/commit";
 import { SYSTEM_META } from "../../lib/context";
 import { eventStatement, type EventType } from "../../lib/events";
 import { nowIso } from "../../lib/time";
-import type { WebhookOutcome } from "../../providers/messaging/webhooks/handle";
-import { isStopKeyword } from "../../providers/messaging/webhooks/stop-keywords";
-import type { DeliveryEvent, DeliveryStatus, InboundMessage } from "../../providers/messaging/webhooks/types";
+import type { WebhookOutcome } from "../../providers/messaging/callbacks/handle";
+import { isStopKeyword } from "../../providers/messaging/callbacks/stop-keywords";
+import type { DeliveryEvent, DeliveryStatus, InboundMessage } from "../../providers/messaging/callbacks/types";
 import { consentRecordStatements } from "../contacts/consent";
 import { inJson } from "../../lib/sql";
 import { canMove, type SolicitationMove } from "./states";
@@ -223,7 +223,7 @@ async function stopWrites(db: ShardDb, inbound: InboundMessage[], tenantId: stri
  * names, else on every shard (a platform sender's reports and STOPs may concern any tenant), one D1
  * batch per shard.
  */
-export async function applyProviderWebhook(env: Env, defer: (p: Promise<unknown>) => void, outcome: Extract<WebhookOutcome, { verified: true }>, tenantId: string | null) {
+export async function applyProviderCallback(env: Env, defer: (p: Promise<unknown>) => void, outcome: Extract<WebhookOutcome, { verified: true }>, tenantId: string | null) {
   const shards = tenantId ? [await tenantDb(env, tenantId)] : allShards(env).map((s) => s.db);
   const results = await Promise.all(shards.map((db) => applyWebhook(db, env, defer, outcome, tenantId)));
   return {

@@ -35,7 +35,7 @@ async function anyOf(candidates: string[], check: (key: string) => Promise<boole
  * verification) reads the tenant from `?tenant=`, loads keys with loadWebhookKeys, calls this, and
  * applies the events; `verified: false` is a 401.
  */
-export async function handleProviderWebhook(
+export async function handleProviderCallback(
   provider: WebhookProvider,
   req: Request,
   keys: WebhookKeys,
