@@ -16,8 +16,8 @@ import { latestEmailTo } from "../helpers/dev-mailbox";
 import { createWorld, db, type World } from "../helpers/seed";
 import { createContact, createLocation, seedSolicitation, type SeededSolicitation } from "../links/helpers";
 import { MCP_URL, workerFetch } from "../mcp/helpers";
-import { consentInBrowser, MemoryOAuthClient } from "../mcp/oauth-helpers";
-import { newContact, noQuietHours, outboxFor, pendingRow, runSends, solicitationRow } from "../sending/helpers";
+import { consentInBrowser, MemoryOAuthClient } from "../oauth/helpers";
+import { newContact, noQuietHours, outboxFor, pendingRow, runSends, solicitationRow } from "../solicitations/helpers";
 
 const HOST = "reviews.northwind.test";
 const worker = (exports as unknown as { default: Fetcher }).default;

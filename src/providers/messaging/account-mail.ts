@@ -14,7 +14,7 @@ import type { FetchLike, MessageProvider, SendReceipt } from "./types";
  * own sender (PLATFORM_EMAIL_* settings), never a transport a tenant configured, because whoever
  * administers that transport would read it: a tenant admin could otherwise take over the platform
  * admin's account, or an admin of another tenant homed in theirs (docs/SECURITY.md, "Account mail").
- * Adding a kind here makes test/messaging/account-mail.test.ts demand a flow that sends it.
+ * Adding a kind here makes test/providers/messaging/account-mail.test.ts demand a flow that sends it.
  *
  * Not account mail: review alerts, digests, SLA escalations and automation emails are the tenant's
  * own notifications and go through its email channel (transactional.ts).
