@@ -2,9 +2,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-// Tests are found by the name of what they test (issue #32; docs/ARCHITECTURE.md, "Where tests live"): a module's tests live in
-// test/<module>/ where <module> is its folder under src/modules/. This check keeps it so: every module
-// has tests under its own name, and every folder of test/ is a module or one of the folders below.
+// Tests are found by the name of what they test (issue #32; docs/ARCHITECTURE.md, "Where tests live"):
+// a module's tests live in test/<module>/ where <module> is its folder under src/modules/. This check
+// keeps it so: every module has tests under its own name, and every folder of test/ is a module or
+// one of the folders below.
 const root = path.join(import.meta.dirname, "../..");
 const testDir = path.join(root, "test");
 
@@ -63,19 +64,23 @@ describe("test layout: tests live under the name of what they test", () => {
   it("has no folder under test/ that is neither a module nor an allowed non-module folder", () => {
     const stray = dirs(testDir).filter((d) => !modules.includes(d) && !(d in NON_MODULE_FOLDERS));
     expect(stray, "rename it after the module it tests (src/modules/<module>) or move its files").toEqual([]);
-    expect(modules.filter((m) => m in NON_MODULE_FOLDERS), "a module name is reserved for that module's tests").toEqual([]);
+    const clash = modules.filter((m) => m in NON_MODULE_FOLDERS);
+    expect(clash, "a module name is reserved for that module's tests").toEqual([]);
   });
 
   it("has no test file directly in test/", () => {
     expect(readdirSync(testDir).filter((n) => n.endsWith(".test.ts"))).toEqual([]);
   });
 
-  it("names a provider folder after a folder of src/providers/, and mirrors src for lib, db, background, durable, middleware", () => {
+  it("names a provider folder after one of src/providers/; lib, db, background, durable, middleware mirror src", () => {
     const providers = dirs(path.join(root, "src/providers"));
-    const stray = existsSync(path.join(testDir, "providers")) ? dirs(path.join(testDir, "providers")).filter((p) => !providers.includes(p)) : [];
-    expect(stray).toEqual([]);
-    expect(readdirSync(path.join(testDir, "providers")).filter((n) => n.endsWith(".test.ts")), "tests go in providers/<provider>/").toEqual([]);
-    for (const d of ["lib", "db", "background", "durable", "middleware"]) expect(existsSync(path.join(root, "src", d)), d).toBe(true);
+    const testProviders = path.join(testDir, "providers");
+    expect(dirs(testProviders).filter((p) => !providers.includes(p))).toEqual([]);
+    const loose = readdirSync(testProviders).filter((n) => n.endsWith(".test.ts"));
+    expect(loose, "tests go in providers/<provider>/").toEqual([]);
+    for (const d of ["lib", "db", "background", "durable", "middleware"]) {
+      expect(existsSync(path.join(root, "src", d)), d).toBe(true);
+    }
   });
 
   it("justifies every cross-cutting suite in test/cross-cutting/README.md", () => {
