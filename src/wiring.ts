@@ -38,7 +38,7 @@ import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
 import { whatsappSmsFallbackHandler } from "./modules/solicitations/sms-fallback";
 import { purgeExpiredSamlSweep } from "./modules/sso/background";
-import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/webhooks/background";
+import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
 import { customHostnameStatusSweep } from "./modules/white-label/background";
 import { widgetCacheHandler } from "./modules/widgets/background";
 

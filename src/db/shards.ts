@@ -11,7 +11,7 @@ import { agencies, shardSizes, tenants, users } from "./schema";
  * live on the tenant's shard, `SHARD_<n>`. With no SHARD_n declared the control database is shard 0
  * (a single-database deployment keeps working unchanged). No code outside src/db/ names these
  * bindings: it gets a `ControlDb` or a `ShardDb` (src/db/client.ts) from the functions below, and
- * test/scale/db-bindings.test.ts keeps it so.
+ * test/node/db-bindings.test.ts keeps it so.
  */
 export const MAX_SHARDS = 16;
 

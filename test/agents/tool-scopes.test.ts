@@ -9,7 +9,7 @@ import { READ_SCOPES } from "../../src/modules/oauth/scopes";
 import { WIRING } from "../../src/wiring";
 import { createWorld, type World } from "../helpers/seed";
 import { mintTestKey, statelessCall } from "../mcp/helpers";
-import { authorizeWithConsent, MemoryOAuthClient } from "../mcp/oauth-helpers";
+import { authorizeWithConsent, MemoryOAuthClient } from "../oauth/helpers";
 
 let w: World;
 let contactEmail = "";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { automationRuns, domainEvents, inboxItems, recommendations, reviewResponses, solicitations } from "../../src/db/schema";
 import { MAX_CHAIN_DEPTH, runAutomation } from "../../src/modules/automation/engine";
 import { createWorld, db, type World } from "../helpers/seed";
-import { emailIdsTo, nextEmailTo } from "../helpers/outbox";
+import { emailIdsTo, nextEmailTo } from "../helpers/dev-mailbox";
 import { pollUntil } from "../helpers/poll";
 import { newLocation } from "../reviews/helpers";
 import { endpoint, env, event, seedReview, verifyStandardWebhook } from "./helpers";

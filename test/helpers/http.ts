@@ -27,7 +27,7 @@ const worker = (exports as unknown as { default: Fetcher }).default;
  * "exports": through the Worker's own service binding (the default). "direct": the same fetch
  * handler called in-process with a fresh ExecutionContext; the binding's per-request cost grows
  * with every request made in a file (~0.5 ms at first, ~500 ms after 1,000), so files that send
- * thousands of requests (test/hardening) switch to direct.
+ * thousands of requests (test/cross-cutting) switch to direct.
  */
 let transport: "exports" | "direct" = "exports";
 export const useTransport = (t: typeof transport) => {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { contacts } from "../../src/db/schema";
 import { createWorld, db, type World } from "../helpers/seed";
 import { connect, statelessCall } from "./helpers";
-import { authorizeWithConsent, MemoryOAuthClient } from "./oauth-helpers";
+import { authorizeWithConsent, MemoryOAuthClient } from "../oauth/helpers";
 
 let w: World;
 let key = "";

@@ -15,7 +15,7 @@ import {
   structured,
   workerFetch,
 } from "./helpers";
-import { authorizeWithConsent, MemoryOAuthClient } from "./oauth-helpers";
+import { authorizeWithConsent, MemoryOAuthClient } from "../oauth/helpers";
 import { ALL_SCOPES } from "../../src/modules/oauth/scopes";
 
 let w: World;

@@ -6,7 +6,7 @@ import { WIRING } from "../../src/wiring";
 import { requestWithEnv, standInAi } from "../agents/helpers";
 import { createWorld, db, type World } from "../helpers/seed";
 import { confirmationCode, connect, mintTestKey, rawPost, statelessCall } from "./helpers";
-import { authorizeWithConsent, MemoryOAuthClient } from "./oauth-helpers";
+import { authorizeWithConsent, MemoryOAuthClient } from "../oauth/helpers";
 
 /**
  * Write tools a confirmation does not guard, each with why outsider text cannot steer it into a

@@ -7,7 +7,7 @@ import { importGraph } from "../../scripts/import-graph.mjs";
 // src/providers/messaging/account-mail.ts, the platform's sender. A tenant's transport is reached only
 // through transactional.ts / resolve.ts; this enumerates every module that may send through it, so a
 // new flow cannot start mailing credentials through a tenant's transport without changing this list
-// (and being asked why). test/messaging/account-mail.test.ts checks each account-mail kind end to end.
+// (and being asked why). test/providers/messaging/account-mail.test.ts checks each account-mail kind end to end.
 const root = path.resolve(import.meta.dirname, "../..");
 const rel = (f: string) => path.relative(root, f).split(path.sep).join("/");
 

@@ -1,7 +1,7 @@
 // Client ID Metadata Document URLs against a real loopback listener, from the built Worker in workerd
 // (global_fetch_strictly_public as deployed; a local workerd still reaches loopback under it): every
 // place a client id can sit in a request, and not one TCP connection reaches the listener. The
-// redirect and jwks_uri hops are covered in test/mcp/oauth-cimd.test.ts (they need a public host).
+// redirect and jwks_uri hops are covered in test/oauth/cimd.test.ts (they need a public host).
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./helpers/browser";

@@ -10,7 +10,7 @@ import { inflateRawSync } from "node:zlib";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
-import { base64, IDP, KEYS, signedResponse } from "../saml/idp";
+import { base64, IDP, KEYS, signedResponse } from "../sso/idp";
 import { CHROMIUM, freePort } from "./helpers/browser";
 
 const SESSION_KEY = "reputation-ops.session-token";

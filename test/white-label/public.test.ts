@@ -12,12 +12,12 @@ import { brandedTransactional } from "../../src/providers/messaging/transactiona
 import { clearIsolateLinkCaches } from "../../src/modules/links/location-cache";
 import { forgetWhiteLabels } from "../../src/modules/white-label/resolve";
 import { request } from "../helpers/http";
-import { latestEmailTo } from "../helpers/outbox";
+import { latestEmailTo } from "../helpers/dev-mailbox";
 import { createWorld, db, type World } from "../helpers/seed";
 import { createContact, createLocation, seedSolicitation, type SeededSolicitation } from "../links/helpers";
 import { MCP_URL, workerFetch } from "../mcp/helpers";
-import { consentInBrowser, MemoryOAuthClient } from "../mcp/oauth-helpers";
-import { newContact, noQuietHours, outboxFor, pendingRow, runSends, solicitationRow } from "../sending/helpers";
+import { consentInBrowser, MemoryOAuthClient } from "../oauth/helpers";
+import { newContact, noQuietHours, outboxFor, pendingRow, runSends, solicitationRow } from "../solicitations/helpers";
 
 const HOST = "reviews.northwind.test";
 const worker = (exports as unknown as { default: Fetcher }).default;

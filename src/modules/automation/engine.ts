@@ -8,7 +8,7 @@ import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { isEventType } from "../events/catalogue";
 import { systemContext } from "../../lib/system-context";
-import type { FetchFn } from "../webhooks/transport";
+import type { FetchFn } from "../outgoing-webhooks/transport";
 import { runAction } from "./actions";
 import { allMatch } from "./conditions";
 import { eventPlace, eventReview, type EventPlace, type TokenSource } from "../../lib/event-context";

@@ -10,8 +10,8 @@ import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { allowInsecureWebhooks, checkOutboundUrl } from "../../lib/ssrf";
 import { nowIso } from "../../lib/time";
-import { sealSecret } from "../webhooks/service";
-import { newWebhookSecret } from "../webhooks/signing";
+import { sealSecret } from "../outgoing-webhooks/service";
+import { newWebhookSecret } from "../outgoing-webhooks/signing";
 import { conditionIssues } from "./conditions";
 import { toRule, toRun, type ActionInput, type CreateRuleInput, type RuleRow, type UpdateRuleInput } from "./schemas";
 

@@ -5,7 +5,7 @@ import { auditStatement } from "../../lib/audit";
 import { auditDbFor, commitControl } from "../../lib/commit";
 import type { PlatformContext } from "../../lib/context";
 import { conflict, notFound } from "../../lib/errors";
-import { redeliver } from "../webhooks/deliveries.service";
+import { redeliver } from "../outgoing-webhooks/deliveries.service";
 
 /** GET /admin/dead-letters: newest first, with the total (src/background/dead-letter.ts). */
 export { listDeadLetters };

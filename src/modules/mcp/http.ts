@@ -15,8 +15,8 @@ import { inSelection, readSelection, TOOLS_HEADER, TOOLSETS_HEADER, type ToolSel
 import { mcpLimits, originAllowed, SESSION_PROTOCOL_VERSIONS, STATELESS_SESSION_PREFIX, type McpLimits } from "./config";
 import { identify, openCredential, sealCredential } from "./credentials";
 import { sameCaller, type SessionIdentity } from "./identity";
-import { serveModern } from "./modern";
-import { buildServer, negotiateVersion } from "./server";
+import { serveStateless } from "./protocol-2026-07-28";
+import { buildSessionServer, negotiateVersion } from "./protocol-2025-11-25";
 import { findSkill, skillAllowed } from "./skills/registry";
 import type { CallEnv } from "./skills/run";
 
@@ -317,13 +317,13 @@ async function stateless(c: C, body: unknown, limits: McpLimits, selection: Tool
   }
   const stepUp = await insufficientScope(c, identity, sessionId, [body], selection);
   if (stepUp) return withHeaders(stepUp, rateHeaders(hit.state));
-  const res = await serveModern(c.req.raw, body, callEnv(c, { sessionId, identity, limits, selection }));
+  const res = await serveStateless(c.req.raw, body, callEnv(c, { sessionId, identity, limits, selection }));
   return withHeaders(res, rateHeaders(hit.state));
 }
 
 /** Serves the messages with a fresh SDK server and a stateless transport (the session is ours). */
 async function serve(c: C, messages: JSONRPCMessage[], s: Served) {
-  const server = buildServer(callEnv(c, s));
+  const server = buildSessionServer(callEnv(c, s));
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   await server.connect(transport);
   try {

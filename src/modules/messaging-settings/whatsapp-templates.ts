@@ -11,7 +11,7 @@ import { SYSTEM_META, type ServiceContext } from "../../lib/context";
 import { DateTime } from "../../lib/openapi";
 import { nowIso } from "../../lib/time";
 import { effectiveCategory, templateKey, UNSENDABLE_TEMPLATE_STATUSES } from "../../providers/messaging/template-store";
-import type { TemplateUpdate } from "../../providers/messaging/webhooks/meta-templates";
+import type { TemplateUpdate } from "../../providers/messaging/callbacks/meta-templates";
 
 export const WhatsAppTemplateStateSchema = z
   .object({

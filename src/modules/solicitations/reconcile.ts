@@ -40,7 +40,7 @@ interface Reconciled {
  *   3. a claim for the outbox without its row: never taken (the outbox write is atomic) → the claim
  *      is released and the message queued again;
  *   4. nothing can tell → SENT with deliveryOutcome "unknown" (a later delivery report carrying our
- *      id resolves it, src/modules/solicitations/webhooks.ts).
+ *      id resolves it, src/modules/solicitations/provider-callbacks.ts).
  * Never FAILED: a message that may have gone out is not reported as failed. One batch per run,
  * every write conditional on PENDING; the `solicitation.sent` event has one id per solicitation.
  */

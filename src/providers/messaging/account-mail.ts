@@ -3,7 +3,7 @@ import type { Env } from "../../env";
 import { isLocalEnvironment } from "../../lib/ssrf";
 import { tenantWhiteLabel } from "../../modules/white-label/resolve";
 import { createProvider } from "./factory";
-import { OutboxProvider } from "./outbox";
+import { DevMailboxProvider } from "./dev-mailbox";
 import { platformChannelSettings } from "./platform";
 import { brandedTransactional } from "./branded-email";
 import type { FetchLike, MessageProvider, SendReceipt } from "./types";
@@ -14,7 +14,7 @@ import type { FetchLike, MessageProvider, SendReceipt } from "./types";
  * own sender (PLATFORM_EMAIL_* settings), never a transport a tenant configured, because whoever
  * administers that transport would read it: a tenant admin could otherwise take over the platform
  * admin's account, or an admin of another tenant homed in theirs (docs/SECURITY.md, "Account mail").
- * Adding a kind here makes test/messaging/account-mail.test.ts demand a flow that sends it.
+ * Adding a kind here makes test/providers/messaging/account-mail.test.ts demand a flow that sends it.
  *
  * Not account mail: review alerts, digests, SLA escalations and automation emails are the tenant's
  * own notifications and go through its email channel (transactional.ts).
@@ -40,12 +40,12 @@ export const useAccountMailFetch = (f: FetchLike | null) => {
 
 /**
  * The platform's own sender: the provider PLATFORM_EMAIL_PROVIDER names, with its PLATFORM_* settings
- * (docs/messaging.md); with none configured, the outbox on the control database (the dev mail sink,
+ * (docs/messaging.md); with none configured, the dev mailbox on the control database (the `outbox` provider,
  * read with GET /admin/outbox). Nothing here reads a tenant's messaging settings.
  */
 export function platformEmailProvider(env: Env): MessageProvider {
   const settings = platformChannelSettings(env, "email");
-  if (!settings) return new OutboxProvider(controlDb(env));
+  if (!settings) return new DevMailboxProvider(controlDb(env));
   return createProvider(settings, { fetch: fetchOverride, publicBaseUrl: env.PUBLIC_BASE_URL, localEnvironment: isLocalEnvironment(env) });
 }
 

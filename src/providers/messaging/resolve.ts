@@ -5,7 +5,7 @@ import { isLocalEnvironment } from "../../lib/ssrf";
 import { missingFields } from "./catalog";
 import type { ChannelSettings } from "./channel-settings";
 import { createProvider, type ProviderDeps } from "./factory";
-import { OutboxProvider } from "./outbox";
+import { DevMailboxProvider } from "./dev-mailbox";
 import { platformChannelSettings } from "./platform";
 import { findSettingsRow, findSettingsRows, toChannelSettings } from "./settings-store";
 import type { FetchLike, MessageProvider } from "./types";
@@ -16,7 +16,7 @@ import { TemplateGuardedProvider } from "./template-guard";
 /**
  * The settings a channel sends with: the tenant's own provider when it is complete; otherwise,
  * when the tenant has no settings or asked for fallbackToPlatform, the platform's; otherwise none
- * (the outbox). Falling back keeps the tenant's display name and reply-to on the platform's sender.
+ * (the dev mailbox). Falling back keeps the tenant's display name and reply-to on the platform's sender.
  */
 export async function resolveChannelSettings(
   db: Db,
@@ -49,7 +49,7 @@ async function settingsFrom(env: Env, row: MessagingSettingsRow | undefined, cha
 type ResolveDeps = Omit<ProviderDeps, "fetch" | "publicBaseUrl" | "localEnvironment">;
 
 function providerFrom(db: Db, env: Env, settings: ChannelSettings | null, fetchImpl?: FetchLike, deps: ResolveDeps = {}): MessageProvider {
-  if (!settings) return new OutboxProvider(db);
+  if (!settings) return new DevMailboxProvider(db);
   const provider = createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL, localEnvironment: isLocalEnvironment(env), sendEmail: deps.sendEmail ?? env.EMAIL });
   if (settings.channel !== "whatsapp") return provider;
   // the template's state as the provider last reported it: the tenant's own account's, on its shard,
@@ -58,7 +58,7 @@ function providerFrom(db: Db, env: Env, settings: ChannelSettings | null, fetchI
   return new TemplateGuardedProvider(provider, store);
 }
 
-/** The provider for a tenant's channel (see resolveChannelSettings), or the outbox when there is none. */
+/** The provider for a tenant's channel (see resolveChannelSettings), or the dev mailbox when there is none. */
 export async function resolveProvider(
   db: Db,
   env: Env,
@@ -72,7 +72,7 @@ export async function resolveProvider(
 
 /**
  * The providers of many tenants' channels (a queue batch from many tenants): one read for all their
- * settings. The channels that fall to the outbox share one outbox, so its writes go in one batch.
+ * settings. The channels that fall to the dev mailbox share one mailbox, so its writes go in one batch.
  */
 export async function resolveProviders(
   db: ShardDb,
@@ -81,13 +81,13 @@ export async function resolveProviders(
   fetchImpl?: FetchLike,
 ): Promise<(tenantId: string, channel: MessageChannel) => Promise<MessageProvider>> {
   const rows = await findSettingsRows(db, tenantIds);
-  const outbox = new OutboxProvider(db);
+  const mailbox = new DevMailboxProvider(db);
   const resolved = new Map<string, Promise<MessageProvider>>();
   return (tenantId, channel) => {
     const key = `${tenantId}:${channel}`;
     if (!resolved.has(key)) {
       const row = rows.find((r) => r.tenantId === tenantId && r.channel === channel);
-      resolved.set(key, settingsFrom(env, row, channel).then((settings) => (settings ? providerFrom(db, env, settings, fetchImpl) : outbox)));
+      resolved.set(key, settingsFrom(env, row, channel).then((settings) => (settings ? providerFrom(db, env, settings, fetchImpl) : mailbox)));
     }
     return resolved.get(key)!;
   };

@@ -15,7 +15,7 @@ export const useTransactionalFetch = (f: FetchLike | null) => {
 
 /**
  * The provider for the tenant's email channel (alerts, digests, SLA escalations, automation emails):
- * the tenant's EmailConfig, else the platform's provider, else the outbox. Resolved at send time.
+ * the tenant's EmailConfig, else the platform's provider, else the dev mailbox. Resolved at send time.
  * Never for account mail (invites, resets: anything carrying a credential or sign-in link), which a
  * tenant-configured transport would hand to that tenant's admins: that is account-mail.ts.
  */
@@ -31,7 +31,7 @@ export function emailProviderFor(db: Db, env: Env, tenantId: string | null): Mes
  * A tenant's notification emails (escalations, automation emails) come from the product, so a white-labelled
  * tenant's go out under its white-label name with the brand's footer (docs/white-label.md).
  * Whoever calls (a control-plane flow or a tenant request), the tenant's email settings are read and
- * its outbox row written on the tenant's shard (both are tenant rows), the white label on the control
+ * its dev-mailbox row written on the tenant's shard (both are tenant rows), the white label on the control
  * database (docs/scaling.md); mail of no tenant (an agency admin's invite) uses the control database.
  */
 export async function sendTransactionalEmail(env: Env, email: TransactionalEmail) {

@@ -1,0 +1,59 @@
+import { createMcpHandler, inputRequired, inputResponse, Server } from "@modelcontextprotocol/server";
+import { INSTRUCTIONS, listedTools, serverInfo, TOOLS_TTL_MS } from "./server";
+import { callTool, type CallEnv, type Confirmation } from "./skills/run";
+
+const CONFIRM_KEY = "confirm";
+
+/**
+ * The 2026-07-28 (stateless) leg: a v2 SDK server for one request, bound to the caller resolved
+ * from this request's credential. The SDK validates the per-request `_meta` envelope, the
+ * MCP-Protocol-Version / Mcp-Method / Mcp-Name headers, answers `server/discover`, and stamps
+ * `resultType`; we add the cache hints and the tools.
+ * A confirmation a skill asks for rides the multi-round-trip flow: the first call answers
+ * `input_required` with a form elicitation, the client retries with the user's answer.
+ */
+export function buildStatelessServer(call: CallEnv): Server {
+  const server = new Server(serverInfo(call.env), {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+    cacheHints: { "tools/list": { ttlMs: TOOLS_TTL_MS, cacheScope: "private" }, "server/discover": { ttlMs: TOOLS_TTL_MS, cacheScope: "public" } },
+  });
+  server.setRequestHandler("tools/list", () => ({ tools: listedTools(call) }));
+  server.setRequestHandler("tools/call", async (req, ctx) => {
+    // the SDK types the envelope as {} (a known gap); the key is the spec's
+    const envelope = ctx.mcpReq.envelope as { "io.modelcontextprotocol/clientCapabilities"?: { elicitation?: unknown } } | undefined;
+    const canElicit = Boolean(envelope?.["io.modelcontextprotocol/clientCapabilities"]?.elicitation);
+    // what the client brought back from an earlier ask; run.ts checks the state against the nonce it issued
+    const returned = ctx.mcpReq.requestState<unknown>();
+    const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
+    const confirmation: Confirmation = {
+      canAsk: canElicit,
+      returned:
+        returned !== undefined && answer.kind === "elicit"
+          ? { state: returned, answer: answer.action === "accept" && answer.content?.confirm === true ? "accepted" : "declined" }
+          : undefined,
+      ask: (message: string, state: string) =>
+        inputRequired({
+          requestState: state,
+          inputRequests: {
+            [CONFIRM_KEY]: inputRequired.elicit({
+              message,
+              requestedSchema: {
+                type: "object",
+                properties: { confirm: { type: "boolean", title: "Confirm", description: "Tick to go ahead" } },
+                required: ["confirm"],
+              },
+            }),
+          },
+        }),
+    };
+    return (await callTool(req.params.name, req.params.arguments, call, confirmation)) as never;
+  });
+  return server;
+}
+
+/** Serves one 2026-07-28 request (already authenticated) with a per-request handler. */
+export function serveStateless(request: Request, parsedBody: unknown, call: CallEnv): Promise<Response> {
+  const handler = createMcpHandler(() => buildStatelessServer(call), { legacy: "reject" });
+  return handler.fetch(request, { parsedBody });
+}
