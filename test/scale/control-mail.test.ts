@@ -9,7 +9,7 @@ import { request } from "../helpers/http";
 import { latestEmailTo, tokenIn } from "../helpers/outbox";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, seedUser, type World } from "../helpers/seed";
-import { jsonResponse, standIn } from "../messaging/stand-in";
+import { standIn } from "../messaging/stand-in";
 
 /**
  * Mail of a shard-1 tenant: account mail of control-plane flows (invites, access grants, resets) goes

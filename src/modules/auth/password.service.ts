@@ -38,7 +38,7 @@ async function passwordUpsert(db: ControlDb, userId: string, password: string) {
 
 async function activeUser(db: ControlDb, userId: string) {
   const user = await db.select().from(users).where(eq(users.id, userId)).get();
-  if (!user || !user.isActive) throw invalidToken();
+  if (!user?.isActive) throw invalidToken();
   return user;
 }
 

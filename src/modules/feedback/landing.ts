@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { controlDb, shardDb, tenantDb, tenantPlacement, tenantShard } from "../../db/shards";
+import { controlDb, shardDb, tenantDb, tenantPlacement } from "../../db/shards";
 import type { ControlDb, ShardDb } from "../../db/client";
 import { brands, campaignSurveys, feedbackViews, locations, solicitations, surveys, type SurveyQuestion, type SurveyType } from "../../db/schema";
 import type { Env } from "../../env";
@@ -155,7 +155,7 @@ function keepPending(v: PendingView) {
   const seen = pending.get(v.solicitationId);
   if (!seen) return void pending.set(v.solicitationId, v);
   seen.views += v.views;
-  seen.firstViewedAt = v.firstViewedAt < seen.firstViewedAt ? v.firstViewedAt : seen.firstViewedAt;
+  if (v.firstViewedAt < seen.firstViewedAt) seen.firstViewedAt = v.firstViewedAt; // ISO strings: Math.min does not apply
   seen.surveyId ??= v.surveyId;
 }
 

@@ -226,7 +226,7 @@ async function insufficientScope(c: C, identity: SessionIdentity, sessionId: str
     if (!isJSONRPCRequest(m as JSONRPCMessage) || (m as { method: string }).method !== "tools/call") continue;
     const params = (m as { params?: { name?: string; arguments?: unknown } }).params ?? {};
     const skill = findSkill(String(params.name));
-    if (!skill || !skill.scopes || skill.agencyOnly || skillAllowed(skill, identity)) continue;
+    if (!skill?.scopes || skill.agencyOnly || skillAllowed(skill, identity)) continue;
     const scope = skill.scopes[0]!;
     await auditToolCall(await auditDbFor(c.env, identity.tenantId), identity, requestMeta(c), { tool: skill.name, tenantId: identity.tenantId, sessionId, input: params.arguments ?? {}, outcome: "forbidden", error: `insufficient_scope ${scope}` });
     const challenge = `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl(c.env)}", error_description="${skill.name} needs ${scope}"`;

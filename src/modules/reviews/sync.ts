@@ -228,7 +228,7 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
     }
     // `db` is the tenant's shard (the wiring splits batches by shard: byTenantShard)
     const row = await db.select().from(integrations).where(and(eq(integrations.id, job.integrationId), eq(integrations.tenantId, job.tenantId))).get();
-    if (!row || !row.isEnabled || !row.locationId) {
+    if (!row?.isEnabled || !row.locationId) {
       message.ack();
       continue;
     }

@@ -95,7 +95,7 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, db: S
   );
   for (const id of ids) {
     const s = d!.solicitations.get(id);
-    if (!s || s.status !== "PENDING") {
+    if (s?.status !== "PENDING") {
       outcomes.set(id, ack);
       continue;
     }

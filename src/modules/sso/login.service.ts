@@ -122,7 +122,7 @@ function decodeBase64Xml(value: string): string {
 }
 
 async function verifyWithLibrary(
-  ctx: ServiceContext, config: SsoConfigRow, expected: ExpectedResponse, store: D1RequestStore, envelope: ResponseEnvelope, samlResponse: string,
+  _ctx: ServiceContext, config: SsoConfigRow, expected: ExpectedResponse, store: D1RequestStore, envelope: ResponseEnvelope, samlResponse: string,
 ): Promise<Profile> {
   if (envelope.inResponseTo && (await store.wasConsumed(envelope.inResponseTo))) throw new SamlRejection("replayed");
   try {

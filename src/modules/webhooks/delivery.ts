@@ -9,7 +9,7 @@ import { backoffSeconds } from "../../lib/backoff";
 import { SYSTEM_META } from "../../lib/context";
 import { newId } from "../../lib/ids";
 import { addSeconds } from "../../lib/time";
-import { AUTO_DISABLE_AFTER_MS, MAX_ATTEMPTS, retryDelaySeconds } from "./schedule";
+import { AUTO_DISABLE_AFTER_MS, retryDelaySeconds } from "./schedule";
 import type { DeliveryRow, WebhookRow } from "./schemas";
 import { openSecret } from "./service";
 import { postSigned, webhookFetch, type AttemptResult, type FetchFn } from "./transport";
@@ -118,10 +118,10 @@ const isMessage = (b: unknown): b is WebhookDeliveryMessage =>
 export async function processDelivery(env: Env, db: ShardDb, msg: WebhookDeliveryMessage, o: { fetch?: FetchFn; now?: Date; random?: () => number } = {}) {
   const delivery = await db.select().from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.id, msg.deliveryId), eq(webhookDeliveries.tenantId, msg.tenantId))).get();
-  if (!delivery || delivery.status !== "pending") return { outcome: "skipped" as const };
+  if (delivery?.status !== "pending") return { outcome: "skipped" as const };
   const sub = await db.select().from(webhookSubscriptions)
     .where(and(eq(webhookSubscriptions.id, delivery.subscriptionId), eq(webhookSubscriptions.tenantId, msg.tenantId))).get();
-  if (!sub || !sub.isActive) {
+  if (!sub?.isActive) {
     const at = (o.now ?? new Date()).toISOString();
     await db.update(webhookDeliveries).set({ status: "cancelled", error: "endpoint disabled", nextAttemptAt: null, updatedAt: at })
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending")));
