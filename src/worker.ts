@@ -35,7 +35,8 @@ export function createWorker(source: Wiring | (() => Promise<Wiring>)) {
     if (ready) return ready;
     installHooks(wiring.hooks);
     registerSkills(wiring.skills);
-    return (ready = { queue: dispatchQueue(wiring.queues), scheduled: runSweeps(wiring.sweeps) });
+    ready = { queue: dispatchQueue(wiring.queues), scheduled: runSweeps(wiring.sweeps) };
+    return ready;
   };
   const load = async () => ready ?? install(typeof source === "function" ? await source() : source);
   // an object is installed at once (tests call services that read hooks before any request)
@@ -43,7 +44,8 @@ export function createWorker(source: Wiring | (() => Promise<Wiring>)) {
   const appFor = async () => {
     await load();
     const { createApp } = await import("./app");
-    return (app ??= createApp());
+    app ??= createApp();
+    return app;
   };
   return {
     fetch(request, env, ctx) {

@@ -32,8 +32,12 @@ export function subBatch(batch: MessageBatch<unknown>, messages: readonly Messag
   return {
     queue: batch.queue,
     messages,
-    ackAll: () => messages.forEach((m) => m.ack()),
-    retryAll: (o) => messages.forEach((m) => m.retry(o)),
+    ackAll: () => {
+      for (const m of messages) m.ack();
+    },
+    retryAll: (o) => {
+      for (const m of messages) m.retry(o);
+    },
   } as MessageBatch<unknown>;
 }
 

@@ -20,6 +20,7 @@ export const shortLinkClicks: ClickKind<ClickMessage> = { name: "short-link", pa
  * clicked event id is per solicitation, clickedAt is set only while null). A malformed message is
  * dropped; a D1 failure retries the batch with backoff.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a list of kinds, each with its own message type (parse and record agree)
 export function clicksConsumer(kinds: ClickKind<any>[]) {
   return async (batch: MessageBatch<unknown>, env: Env): Promise<void> => {
     const parsed = batch.messages.filter((m) => kinds.some((k) => k.parse(m.body) !== null));

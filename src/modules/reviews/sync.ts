@@ -7,7 +7,7 @@ import { backoffSeconds } from "../../lib/backoff";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { nowIso } from "../../lib/time";
-import { QuotaWaitError, REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn } from "../../providers/review-sites";
+import { QuotaWaitError, REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn, type ReviewPage } from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
 import type { IntegrationRow } from "../integrations/schemas";
 import { clearNeedsAttention, markNeedsAttention } from "../integrations/attention";
@@ -185,7 +185,7 @@ export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, 
   let created = 0;
   let updated = 0;
   for (let pages = 0; pages < PAGES_PER_MESSAGE; pages++) {
-    let page;
+    let page: ReviewPage;
     try {
       page = await client.listReviews(cursor);
     } catch (err) {

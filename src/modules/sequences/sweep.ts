@@ -117,7 +117,10 @@ async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string
     }
     const key = `${r.tenantId}/${r.campaignId}`;
     let steps = stepsCache.get(key);
-    if (!steps) stepsCache.set(key, (steps = await sequenceStepsOf(ctx, r.campaignId)));
+    if (!steps) {
+      steps = await sequenceStepsOf(ctx, r.campaignId);
+      stepsCache.set(key, steps);
+    }
     const step = steps.find((s) => s.stepIndex === r.nextStepIndex);
     if (!step) {
       // the sequence was edited since: move on to whatever now follows the last step created

@@ -180,7 +180,7 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, db: S
       continue;
     }
     const recorded = await recordReceipts(db, sent.flatMap((o) => (o.kind === "write" && o.receipt ? [o.receipt] : [])));
-    group.forEach(({ s }, i) => outcomes.set(s.id, recorded ? withoutReceipt(sent[i]!) : sent[i]!));
+    for (const [i, { s }] of group.entries()) outcomes.set(s.id, recorded ? withoutReceipt(sent[i]!) : sent[i]!);
   }
   let next = 0;
   const worker = async () => {

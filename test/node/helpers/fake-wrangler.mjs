@@ -68,7 +68,8 @@ function migrationsOf(env, entry) {
   const raw = readConfig(process.env.FAKE_WRANGLER_CONFIG);
   const control = (raw.env?.[env]?.d1_databases ?? []).find((d) => d.binding === "DB");
   const key = !control || entry.database_id === control.database_id ? env : `${env}:${entry.database_name}`;
-  return (state.migrations[key] ??= {});
+  state.migrations[key] ??= {};
+  return state.migrations[key];
 }
 
 const firstFlag = args.findIndex((a) => a.startsWith("--"));
