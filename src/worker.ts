@@ -5,8 +5,9 @@ import { registerSkills } from "./modules/mcp/skills/registry";
 import { runSweeps } from "./background/cron";
 import { dispatchQueue } from "./background/queue";
 import type { Wiring } from "./wiring";
+import { log } from "./lib/log";
 
-const logMisconfiguration = (problem: string) => console.error(JSON.stringify({ level: "error", message: `server misconfigured: ${problem}` }));
+const logMisconfiguration = (problem: string) => log.error(`server misconfigured: ${problem}`);
 
 /** Background work on a broken environment fails (the queue retries it, then dead-letters it) rather than half-running. */
 function assertConfigured(env: Env) {

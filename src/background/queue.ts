@@ -1,4 +1,6 @@
 import type { Env } from "../env";
+import { withLogContext } from "../lib/log";
+import { log } from "../lib/log";
 
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
 
@@ -20,10 +22,10 @@ export function dispatchQueue(consumers: QueueConsumers): QueueConsumer {
   return async (batch, env, ctx) => {
     const name = localQueueName(batch.queue, env.QUEUE_PREFIX);
     if (!isQueueName(name)) {
-      console.error(JSON.stringify({ level: "error", message: "no consumer for queue", queue: batch.queue, count: batch.messages.length }));
+      log.error("no consumer for queue", { queue: batch.queue, count: batch.messages.length });
       throw new Error(`no consumer for queue ${batch.queue}`);
     }
-    await consumers[name](batch, env, ctx);
+    await withLogContext({ queue: name }, () => consumers[name](batch, env, ctx));
   };
 }
 

@@ -3,8 +3,10 @@ import type { ShardDb } from "../db/client";
 import { shardDb, shardNumbers, tenantPlacement } from "../db/shards";
 import { FENCED_RETRY_SECONDS } from "../db/tenant-fence";
 import type { Env } from "../env";
+import { withLogContext } from "../lib/log";
 import type { Sweep } from "./cron";
 import { subBatch, type QueueConsumer } from "./queue";
+import { log } from "../lib/log";
 
 /**
  * Background work over tenant shards (docs/scaling.md). A module's sweep or consumer is written
@@ -21,7 +23,9 @@ export function acrossShards(sweep: ShardSweep): Sweep {
     name: sweep.name,
     run: async (env, now) => {
       const shards = shardNumbers(env);
-      const results = await Promise.allSettled(shards.map((n) => sweep.run(env, shardDb(env, n), now)));
+      const results = await Promise.allSettled(
+        shards.map((n) => withLogContext({ shard: n }, () => sweep.run(env, shardDb(env, n), now))),
+      );
       const failed = results.flatMap((r, i) => (r.status === "rejected" ? [`shard ${shards[i]}: ${String(r.reason)}`] : []));
       if (failed.length) throw new Error(`${sweep.name} failed on ${failed.join("; ")}`);
     },
@@ -48,13 +52,15 @@ export function byTenantShard(consumer: ShardConsumer, tenantOf: (body: unknown)
       const shard = placement?.shard ?? 0;
       groups.set(shard, [...(groups.get(shard) ?? []), m]);
     }
-    for (const [shard, messages] of groups) await consumer(subBatch(batch, messages), env, shardDb(env, shard), ctx);
+    for (const [shard, messages] of groups) {
+      await withLogContext({ shard }, () => consumer(subBatch(batch, messages), env, shardDb(env, shard), ctx));
+    }
   };
 }
 
 /** Not acked and not failed: delivered again once the move is likely over (each wait counts as a delivery attempt). */
 export function retryFenced(queue: string, m: Message<unknown>, tenantId: string) {
-  console.warn(JSON.stringify({ level: "warn", message: "queue message of a moving tenant retried later", queue, id: m.id, tenantId, attempts: m.attempts, delaySeconds: FENCED_RETRY_SECONDS }));
+  log.warn("queue message of a moving tenant retried later", { queue, id: m.id, tenantId, attempts: m.attempts, delaySeconds: FENCED_RETRY_SECONDS });
   m.retry({ delaySeconds: FENCED_RETRY_SECONDS });
 }
 

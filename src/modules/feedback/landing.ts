@@ -11,6 +11,7 @@ import { cached } from "./cache";
 import { publicReviewLinks, type ReviewLink } from "./review-links";
 import type { HostGuard } from "../../lib/host-guard";
 import { publicBaseUrlOf, tenantWhiteLabel, type EffectiveBrand } from "../white-label/resolve";
+import { log } from "../../lib/log";
 
 export interface LocationLanding {
   brand: { name: string; logoUrl: string | null };
@@ -171,7 +172,7 @@ async function flushRows(db: ShardDb, rows: PendingView[]) {
 }
 
 const flushLogged = (env: Env) =>
-  flush(env).catch((err) => console.warn(JSON.stringify({ level: "warn", message: "feedback view flush failed", error: String(err) })));
+  flush(env).catch((err) => log.warn("feedback view flush failed", { error: String(err) }));
 
 /**
  * Records a landing view off the request path: views are gathered in the isolate and written in

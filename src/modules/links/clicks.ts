@@ -5,6 +5,7 @@ import { dispatchEvents } from "../../lib/events";
 import { nowIso } from "../../lib/time";
 import { TtlCache } from "../../lib/ttl-cache";
 import { keyedDigest } from "./tokens";
+import { log } from "../../lib/log";
 
 // ---- which opens count: one per visitor and window (short links and review links alike) ----
 
@@ -139,7 +140,7 @@ async function flush(env: Env): Promise<void> {
     await env.CLICKS.sendBatch(messages);
   } catch (err) {
     // the queue refused: write them here instead, so no click is lost
-    console.warn(JSON.stringify({ level: "warn", message: "click queue send failed; writing directly", count: clicks.length, error: String(err) }));
+    log.warn("click queue send failed; writing directly", { count: clicks.length, error: String(err) });
     await recordClicks(env, clicks);
   }
 }
@@ -172,7 +173,7 @@ async function recordClicksOn(d1: D1Database, db: ShardDb, env: Env, clicks: Cli
   const eventIds = [...new Set(clicks.map((c) => `evt_clicked_${c.solicitationId}`))];
   await dispatchEvents(db, env, eventIds).catch((err) =>
     // the stale-event sweep sends them later; nothing is lost
-    console.warn(JSON.stringify({ level: "warn", message: "clicked events deferred to sweep", error: String(err) })),
+    log.warn("clicked events deferred to sweep", { error: String(err) }),
   );
   return results.filter((_, i) => i % 4 === 0).reduce((n, r) => n + (r.meta.changes ?? 0), 0);
 }

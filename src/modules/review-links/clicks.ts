@@ -1,6 +1,7 @@
 import type { Env } from "../../env";
 import { shardD1, tenantShard } from "../../db/shards";
 import type { ReviewLinkClickSource, ReviewLinkSite } from "../../db/schema";
+import { log } from "../../lib/log";
 
 /** One open of a review link, as it travels on the CLICKS queue (beside solicitation clicks). */
 export interface ReviewLinkClick {
@@ -58,7 +59,7 @@ async function flush(env: Env): Promise<void> {
     if (!env.CLICKS) throw new Error("CLICKS queue binding missing");
     await env.CLICKS.sendBatch(messages as MessageSendRequest[]);
   } catch (err) {
-    console.warn(JSON.stringify({ level: "warn", message: "review link click queue send failed; writing directly", count: clicks.length, error: String(err) }));
+    log.warn("review link click queue send failed; writing directly", { count: clicks.length, error: String(err) });
     await recordOnShards(env, clicks);
   }
 }

@@ -17,6 +17,7 @@ import { systemContext } from "../../lib/system-context";
 import { observeModeration } from "./reply-outcome";
 import { findByExternalIds, prepareReview, type ReviewInput } from "./upsert";
 import { DEFAULT_BACKOFF_SECONDS } from "../../providers/review-sites/quota";
+import { log } from "../../lib/log";
 
 /** One REVIEW_SYNC message: sync this integration from `cursor`, keeping reviews changed since `since`. */
 export interface ReviewSyncJob {
@@ -222,7 +223,7 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
   for (const message of batch.messages) {
     const job = message.body;
     if (!isJob(job)) {
-      console.warn(JSON.stringify({ level: "warn", message: "malformed review-sync message dropped", id: message.id }));
+      log.warn("malformed review-sync message dropped", { id: message.id });
       message.ack();
       continue;
     }
@@ -253,7 +254,7 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
         if (err.retryable) message.retry({ delaySeconds: err.retryAfterSeconds ?? backoffSeconds(message.attempts) });
         else message.ack();
       } else {
-        console.error(JSON.stringify({ level: "error", message: "review sync failed", integrationId: row.id, error: String(err) }));
+        log.error("review sync failed", { integrationId: row.id, error: String(err) });
         await recordResult(db, row, { lastSyncStatus: "error", lastSyncError: String(err).slice(0, 1000) }).catch(() => undefined);
         message.retry({ delaySeconds: backoffSeconds(message.attempts) });
       }

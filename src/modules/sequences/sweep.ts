@@ -9,6 +9,7 @@ import { nowIso } from "../../lib/time";
 import { systemContext } from "../../lib/system-context";
 import { nextStep, sequenceStepsOf, stopEnrollments, type StepDef, type StopReason } from "./service";
 import type { CreatedSolicitation, SolicitationCreator } from "./types";
+import { log } from "../../lib/log";
 
 const BATCH = 100;
 const MAX_BATCHES = 10;
@@ -170,7 +171,7 @@ export async function runSequenceSweep(env: Env, db: ShardDb, now: Date, create:
       try {
         await processDue(env, r, now, stepsCache, create);
       } catch (err) {
-        console.error(JSON.stringify({ level: "error", message: "sequence step failed", enrollmentId: r.id, error: String(err) }));
+        log.error("sequence step failed", { enrollmentId: r.id, error: String(err) });
       }
       handled++;
     }

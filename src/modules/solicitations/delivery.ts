@@ -21,6 +21,7 @@ import { moveStatement } from "./states";
 import { sentEvent } from "./sent-event";
 import { withEmailFooter } from "../white-label/render";
 import { publicBaseUrlOf } from "../white-label/resolve";
+import { log } from "../../lib/log";
 
 /** Attempts before a transient failure becomes FAILED (wrangler.toml max_retries is 5: one to spare). */
 export const MAX_SEND_ATTEMPTS = 5;
@@ -215,7 +216,7 @@ async function recordReceipts(db: ShardDb, receipts: Receipt[]): Promise<boolean
       await db.run(statement);
       return true;
     } catch (err) {
-      console.warn(JSON.stringify({ level: "warn", message: "recording send receipts failed", attempt, count: receipts.length, error: String(err) }));
+      log.warn("recording send receipts failed", { attempt, count: receipts.length, error: String(err) });
     }
   }
   return false;
@@ -258,7 +259,7 @@ async function settleNow(db: ShardDb, env: Env, defer: (p: Promise<unknown>) => 
     await commit({ db, env, defer }, o.statements, o.events);
     return ack;
   } catch (err) {
-    console.warn(JSON.stringify({ level: "warn", message: "recording a refused send failed; left to the batch", error: String(err) }));
+    log.warn("recording a refused send failed; left to the batch", { error: String(err) });
     return o;
   }
 }
@@ -277,7 +278,7 @@ async function unsentOutcome(db: ShardDb, s: Solicitation, provider: MessageProv
     } catch (err) {
       // the claim stays: the retry will not send again (unknown outcome), and the stale sweep fails it
       // with a reason; the other messages of the batch keep their results
-      console.warn(JSON.stringify({ level: "warn", message: "could not release a send claim", solicitationId: s.id, error: String(err) }));
+      log.warn("could not release a send claim", { solicitationId: s.id, error: String(err) });
     }
     return { kind: "retry", delaySeconds: backoffSeconds(attempt) };
   }

@@ -13,6 +13,7 @@ import { AUTO_DISABLE_AFTER_MS, retryDelaySeconds } from "./schedule";
 import type { DeliveryRow, WebhookRow } from "./schemas";
 import { openSecret } from "./service";
 import { postSigned, webhookFetch, type AttemptResult, type FetchFn } from "./transport";
+import { log } from "../../lib/log";
 
 /** What a WEBHOOKS queue message carries. */
 export interface WebhookDeliveryMessage {
@@ -134,7 +135,7 @@ export async function processDelivery(env: Env, db: ShardDb, msg: WebhookDeliver
 export async function consumeWebhookDeliveries(batchOf: MessageBatch<unknown>, env: Env, shard: ShardDb, deps: { fetch?: FetchFn; now?: Date; random?: () => number } = {}) {
   for (const message of batchOf.messages) {
     if (!isMessage(message.body)) {
-      console.warn(JSON.stringify({ level: "warn", message: "malformed webhooks message dropped", id: message.id }));
+      log.warn("malformed webhooks message dropped", { id: message.id });
       message.ack();
       continue;
     }
@@ -144,7 +145,7 @@ export async function consumeWebhookDeliveries(batchOf: MessageBatch<unknown>, e
       else message.ack();
     } catch (err) {
       // our own failure (D1, decryption), not the endpoint's: the queue's backoff, then its dead-letter queue
-      console.error(JSON.stringify({ level: "error", message: "webhook delivery crashed", id: message.id, error: String(err) }));
+      log.error("webhook delivery crashed", { id: message.id, error: String(err) });
       message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     }
   }

@@ -14,6 +14,7 @@ import { issueConfirmation, redeemConfirmation } from "../confirmations";
 import type { SessionIdentity } from "../identity";
 import { findSkill, skillAllowed, type Skill, type SkillContext } from "./registry";
 import { markedContent } from "./untrusted";
+import { addLogContext, log } from "../../../lib/log";
 
 export interface CallEnv {
   env: Env;
@@ -155,6 +156,7 @@ export async function callTool(
     }
     const resolved = await resolveTenant(skill, parsed.data, c);
     tenantId = resolved.tenantId;
+    addLogContext({ tenantId }); // the request's lines from here on name the tool's tenant
     const question = skill.confirm?.(parsed.data);
     if (question) {
       const ask = await confirmGate(skill, parsed.data, question, c, confirmation);
@@ -199,7 +201,7 @@ export async function callTool(
       error = e.message;
       return toolError(e.message, { code: e.code, ...(e.details ? { details: e.details } : {}) });
     }
-    console.error(JSON.stringify({ level: "error", message: "mcp tool failed", tool: name, requestId: c.meta.requestId, error: String(e) }));
+    log.error("mcp tool failed", { tool: name, requestId: c.meta.requestId, error: String(e) });
     error = "Internal error";
     return toolError("Internal error", { requestId: c.meta.requestId });
   } finally {
