@@ -156,7 +156,8 @@ function keepPending(v: PendingView) {
   const seen = pending.get(v.solicitationId);
   if (!seen) return void pending.set(v.solicitationId, v);
   seen.views += v.views;
-  if (v.firstViewedAt < seen.firstViewedAt) seen.firstViewedAt = v.firstViewedAt; // ISO strings: Math.min does not apply
+  // ISO strings: compared as text, Math.min does not apply
+  if (v.firstViewedAt < seen.firstViewedAt) seen.firstViewedAt = v.firstViewedAt;
   seen.surveyId ??= v.surveyId;
 }
 
