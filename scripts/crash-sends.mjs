@@ -51,6 +51,7 @@ function startDev(label) {
     const text = String(d);
     dev.output = (dev.output + text).slice(-20_000);
     // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes (ESC [ ... m)
     for (const line of text.replace(/\x1b\[[0-9;]*m/g, "").split("\n")) {
       if (/QUEUE\s+sends\b/i.test(line)) {
         dev.batches++;

@@ -68,7 +68,7 @@ export function adoptBaselinesSql(isControl) {
     statements.push(`INSERT OR IGNORE INTO ${f.table} (name) VALUES ${f.baseline.map((n) => `('${n}')`).join(", ")}`);
   }
   statements.push(`ALTER TABLE ${LEGACY.table} RENAME TO ${LEGACY.renamedTo}`);
-  return statements.join("; ") + ";";
+  return `${statements.join("; ")};`;
 }
 
 const PROBE_SQL = "select name from sqlite_master where type = 'table' and name like 'd1_migrations%' order by name";
@@ -136,7 +136,7 @@ export async function migrate({ raw, env, where, root, run, persistTo = path.joi
 }
 
 // wrangler's banner and hints dropped; the rest printed per call once it ends (databases migrate side by side)
-const quiet = (out) => out.split("\n").filter((l) => l.trim() && !/wrangler \d|^─+$|^Resource location|^Use --remote/.test(l)).join("\n") + "\n";
+const quiet = (out) => `${out.split("\n").filter((l) => l.trim() && !/wrangler \d|^─+$|^Resource location|^Use --remote/.test(l)).join("\n")}\n`;
 
 /** `run` for migrate(): the project's wrangler, its output printed once the call ends (JSON answers only on failure). */
 export const runWrangler = (wranglerArgs) =>

@@ -5,8 +5,9 @@ import { registerSkills } from "./modules/mcp/skills/registry";
 import { runSweeps } from "./background/cron";
 import { dispatchQueue } from "./background/queue";
 import type { Wiring } from "./wiring";
+import { log } from "./lib/log";
 
-const logMisconfiguration = (problem: string) => console.error(JSON.stringify({ level: "error", message: `server misconfigured: ${problem}` }));
+const logMisconfiguration = (problem: string) => log.error(`server misconfigured: ${problem}`);
 
 /** Background work on a broken environment fails (the queue retries it, then dead-letters it) rather than half-running. */
 function assertConfigured(env: Env) {
@@ -35,7 +36,8 @@ export function createWorker(source: Wiring | (() => Promise<Wiring>)) {
     if (ready) return ready;
     installHooks(wiring.hooks);
     registerSkills(wiring.skills);
-    return (ready = { queue: dispatchQueue(wiring.queues), scheduled: runSweeps(wiring.sweeps) });
+    ready = { queue: dispatchQueue(wiring.queues), scheduled: runSweeps(wiring.sweeps) };
+    return ready;
   };
   const load = async () => ready ?? install(typeof source === "function" ? await source() : source);
   // an object is installed at once (tests call services that read hooks before any request)
@@ -43,7 +45,8 @@ export function createWorker(source: Wiring | (() => Promise<Wiring>)) {
   const appFor = async () => {
     await load();
     const { createApp } = await import("./app");
-    return (app ??= createApp());
+    app ??= createApp();
+    return app;
   };
   return {
     fetch(request, env, ctx) {

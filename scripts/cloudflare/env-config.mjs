@@ -82,7 +82,7 @@ export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId, ai =
 
   parts.push(
     [
-      BEGIN(env) + ": written by `npm run setup:cloudflare` (docs/deploy.md); its ids are this deployment's.",
+      `${BEGIN(env)}: written by \`npm run setup:cloudflare\` (docs/deploy.md); its ids are this deployment's.`,
       table(`[${e}]`, {
         name: worker,
         compatibility_flags: [...new Set([...(local.compatibility_flags ?? []), ...DEPLOYED_FLAGS])],
@@ -132,7 +132,7 @@ export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId, ai =
   if (local.triggers) parts.push(table(`[${e}.triggers]`, local.triggers));
   if (ai) parts.push(table(`[${e}.ai]`, { binding: "AI" }));
   parts.push(END(env));
-  return parts.join("\n\n") + "\n";
+  return `${parts.join("\n\n")}\n`;
 }
 
 /** Every queue a deployment needs (producers, consumers and dead-letter queues), prefixed. */

@@ -8,6 +8,7 @@ import { dispatchStaleEvents, markable, type EventEnvelope } from "../lib/events
 import { nowIso } from "../lib/time";
 import type { ShardConsumer, ShardSweep } from "./shards";
 import { chunkRows, inJson } from "../lib/sql";
+import { log } from "../lib/log";
 
 /**
  * A subscriber to domain events (webhook delivery, automation rules, analytics rollups, ...).
@@ -39,7 +40,7 @@ function checkHandlers(handlers: EventHandler[]) {
 }
 
 const logFailure = (h: EventHandler, events: EventEnvelope[], err: unknown) =>
-  console.error(JSON.stringify({ level: "error", message: "event handler failed", handler: h.name, eventIds: events.map((e) => e.id), types: [...new Set(events.map((e) => e.type))], error: String(err) }));
+  log.error("event handler failed", { handler: h.name, eventIds: events.map((e) => e.id), types: [...new Set(events.map((e) => e.type))], error: String(err) });
 
 /** Runs one handler over the batch's events it has not processed yet; returns the ids it failed. */
 async function runHandler(h: EventHandler, events: EventEnvelope[], env: Env, shard: ShardDb, processed: (e: EventEnvelope) => void): Promise<EventEnvelope[]> {

@@ -1,4 +1,6 @@
 import type { Env } from "../env";
+import { withLogContext } from "../lib/log";
+import { log } from "../lib/log";
 
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
 
@@ -20,10 +22,10 @@ export function dispatchQueue(consumers: QueueConsumers): QueueConsumer {
   return async (batch, env, ctx) => {
     const name = localQueueName(batch.queue, env.QUEUE_PREFIX);
     if (!isQueueName(name)) {
-      console.error(JSON.stringify({ level: "error", message: "no consumer for queue", queue: batch.queue, count: batch.messages.length }));
+      log.error("no consumer for queue", { queue: batch.queue, count: batch.messages.length });
       throw new Error(`no consumer for queue ${batch.queue}`);
     }
-    await consumers[name](batch, env, ctx);
+    await withLogContext({ queue: name }, () => consumers[name](batch, env, ctx));
   };
 }
 
@@ -32,8 +34,12 @@ export function subBatch(batch: MessageBatch<unknown>, messages: readonly Messag
   return {
     queue: batch.queue,
     messages,
-    ackAll: () => messages.forEach((m) => m.ack()),
-    retryAll: (o) => messages.forEach((m) => m.retry(o)),
+    ackAll: () => {
+      for (const m of messages) m.ack();
+    },
+    retryAll: (o) => {
+      for (const m of messages) m.retry(o);
+    },
   } as MessageBatch<unknown>;
 }
 

@@ -3,6 +3,7 @@ import type { ShardDb } from "../db/client";
 import { shardDb, shardNumbers, tenantPlacement } from "../db/shards";
 import { FENCED_RETRY_SECONDS } from "../db/tenant-fence";
 import type { Env } from "../env";
+import { log, withLogContext } from "../lib/log";
 import type { Sweep } from "./cron";
 import { subBatch, type QueueConsumer } from "./queue";
 import { groupMap } from "../lib/collections";
@@ -22,7 +23,9 @@ export function acrossShards(sweep: ShardSweep): Sweep {
     name: sweep.name,
     run: async (env, now) => {
       const shards = shardNumbers(env);
-      const results = await Promise.allSettled(shards.map((n) => sweep.run(env, shardDb(env, n), now)));
+      const results = await Promise.allSettled(
+        shards.map((n) => withLogContext({ shard: n }, () => sweep.run(env, shardDb(env, n), now))),
+      );
       const failed = results.flatMap((r, i) => (r.status === "rejected" ? [`shard ${shards[i]}: ${String(r.reason)}`] : []));
       if (failed.length) throw new Error(`${sweep.name} failed on ${failed.join("; ")}`);
     },
@@ -45,13 +48,15 @@ export function byTenantShard(consumer: ShardConsumer, tenantOf: (body: unknown)
       if (placement?.movingSince) retryFenced(batch.queue, m, tenantId!);
       else placed.push({ shard: placement?.shard ?? 0, m });
     }
-    for (const [shard, messages] of groupMap(placed, (p) => p.shard, (p) => p.m)) await consumer(subBatch(batch, messages), env, shardDb(env, shard), ctx);
+    for (const [shard, messages] of groupMap(placed, (p) => p.shard, (p) => p.m)) {
+      await withLogContext({ shard }, () => consumer(subBatch(batch, messages), env, shardDb(env, shard), ctx));
+    }
   };
 }
 
 /** Not acked and not failed: delivered again once the move is likely over (each wait counts as a delivery attempt). */
 export function retryFenced(queue: string, m: Message<unknown>, tenantId: string) {
-  console.warn(JSON.stringify({ level: "warn", message: "queue message of a moving tenant retried later", queue, id: m.id, tenantId, attempts: m.attempts, delaySeconds: FENCED_RETRY_SECONDS }));
+  log.warn("queue message of a moving tenant retried later", { queue, id: m.id, tenantId, attempts: m.attempts, delaySeconds: FENCED_RETRY_SECONDS });
   m.retry({ delaySeconds: FENCED_RETRY_SECONDS });
 }
 

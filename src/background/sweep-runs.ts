@@ -3,6 +3,7 @@ import { sweepRuns, type SweepOutcome } from "../db/schema";
 import { controlDb } from "../db/shards";
 import type { Env } from "../env";
 import { chunkRows } from "../lib/sql";
+import { log } from "../lib/log";
 
 export interface SweepRun {
   sweep: string;
@@ -41,6 +42,6 @@ export async function recordSweepRuns(env: Env, cron: string, runs: SweepRun[]):
     );
     await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
   } catch (e) {
-    console.error(JSON.stringify({ level: "error", message: "sweep runs not recorded", cron, error: String(e) }));
+    log.error("sweep runs not recorded", { cron, error: String(e) });
   }
 }

@@ -4,6 +4,7 @@ import type { Env } from "../env";
 import { controlDb, tenantDb } from "../db/shards";
 import type { ServiceContext } from "./context";
 import { enqueueEvents, type EventEnvelope } from "./events";
+import { log } from "./log";
 
 export interface PendingEvent {
   event: EventEnvelope;
@@ -31,7 +32,7 @@ export function handOffEvents(ctx: Pick<ServiceContext, "env" | "defer">, events
   ctx.defer(
     enqueueEvents(ctx.env, events).catch((err) =>
       // the stale-event sweep sends them later; nothing is lost
-      console.warn(JSON.stringify({ level: "warn", message: "event dispatch deferred to sweep", error: String(err) })),
+      log.warn("event dispatch deferred to sweep", { error: String(err) }),
     ),
   );
 }

@@ -2,6 +2,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../app-env";
 import { ApiError } from "./errors";
+import { log } from "./log";
 
 const send = (c: Context<AppEnv>, err: ApiError) => {
   for (const [k, v] of Object.entries(err.headers ?? {})) c.header(k, v);
@@ -20,7 +21,7 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     if (err.status === 413) return send(c, new ApiError("PAYLOAD_TOO_LARGE", "Payload too large"));
     if (err.status === 401) return send(c, new ApiError("UNAUTHENTICATED", "Authentication required"));
   }
-  console.error(JSON.stringify({ level: "error", requestId: c.var.requestId, message: String(err), stack: (err as Error)?.stack }));
+  log.error(String(err), { stack: (err as Error)?.stack });
   return send(c, new ApiError("INTERNAL", "Internal error", { requestId: c.var.requestId }));
 };
 

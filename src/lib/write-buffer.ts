@@ -1,6 +1,7 @@
 import { MOVE_RETRY_AFTER_SECONDS, tenantPlacement } from "../db/shards";
 import type { Env } from "../env";
 import { groupBy } from "./collections";
+import { log } from "./log";
 
 /**
  * The per-isolate write buffer of the public hot paths (short-link clicks, review-link clicks,
@@ -181,5 +182,5 @@ export async function placeByShard<E>(env: Env, entries: E[], tenantOf: (entry: 
 }
 
 function warn(buffer: string, message: string, count: number, err: unknown) {
-  console.warn(JSON.stringify({ level: "warn", message: `${buffer}: ${message}`, count, error: String(err) }));
+  log.warn(`${buffer}: ${message}`, { count, error: String(err) });
 }

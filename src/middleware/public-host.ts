@@ -6,6 +6,7 @@ import { ApiError } from "../lib/errors";
 import type { HostGuard } from "../lib/host-guard";
 import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "../modules/links/page";
 import { customHostOwner, hostBrand, hostServesTenant, tenantWhiteLabel, type HostOwner } from "../modules/white-label/resolve";
+import { log } from "../lib/log";
 
 /**
  * The custom-host boundary (docs/white-label.md, docs/SECURITY.md "Custom hosts"): the one place that
@@ -97,7 +98,7 @@ export const publicHost = createMiddleware<AppEnv>(async (c, next) => {
   const refused = c.error instanceof ForeignHostError && wantsHtml(c.req.header("accept"));
   const unguarded = !asked && c.res.status < 400 && c.req.method !== "OPTIONS" && !c.var.principal && !isHostNeutralPath(c.req.path);
   if (refused || unguarded) {
-    if (unguarded) console.warn(JSON.stringify({ level: "warn", message: "public route answered on a custom host without asking the host guard", path: c.req.path }));
+    if (unguarded) log.warn("public route answered on a custom host without asking the host guard", { path: c.req.path });
     // unset first: hono copies the old response's headers (location, cache-control) onto a replacement
     c.res = undefined;
     c.res = await hostNotFound(c, host);

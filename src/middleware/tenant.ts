@@ -9,6 +9,7 @@ import { findTenantRef } from "../modules/identity/service";
 import type { TenantRole } from "../db/schema";
 import { rememberTenantShard, shardD1, tenantShard } from "../db/shards";
 import { BOOKMARK_HEADER, inSession, isWrite, shardSessionDb, validBookmark } from "../db/sessions";
+import { addLogContext } from "../lib/log";
 
 /** Resolves x-tenant-id against the verified principal. Runs after authenticate. */
 export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
@@ -23,7 +24,9 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   c.set("access", access);
   // from here on the request has the tenant's shard (c.var.db), read through a D1 session (docs/scaling.md)
   if (tenant!.shard !== undefined) rememberTenantShard(tenant!.id, { shard: tenant!.shard, movingSince: tenant!.movingSince ?? null });
-  const d1 = shardD1(c.env, tenant!.shard ?? (await tenantShard(c.env, tenant!.id)) ?? 0);
+  const shard = tenant!.shard ?? (await tenantShard(c.env, tenant!.id)) ?? 0;
+  addLogContext({ tenantId: tenant!.id, shard });
+  const d1 = shardD1(c.env, shard);
   c.set("db", shardSessionDb(d1));
   const write = isWrite(c.req.method);
   if (write) assertNotMoving(tenant!);

@@ -32,8 +32,12 @@ async function deliver(e: Env, body: TenantMoveMessage, attempts = 1) {
   const outcome = { acked: false, retryDelay: null as number | null };
   const message = {
     id: `m-${newId()}`, timestamp: new Date(), body, attempts,
-    ack: () => void (outcome.acked = true),
-    retry: (o?: { delaySeconds?: number }) => void (outcome.retryDelay = o?.delaySeconds ?? 0),
+    ack: () => {
+      outcome.acked = true;
+    },
+    retry: (o?: { delaySeconds?: number }) => {
+      outcome.retryDelay = o?.delaySeconds ?? 0;
+    },
   } as unknown as Message<unknown>;
   await handleMoveMessage(e, message);
   return outcome;
@@ -284,7 +288,10 @@ describe("the tenant move job, slice by slice", () => {
     const target = shardD1(env, 1);
     const params: number[] = [];
     const watched = {
-      prepare: (sql: string) => ({ bind: (p: string) => (params.push(new TextEncoder().encode(p).length), target.prepare(sql).bind(p)) }),
+      prepare: (sql: string) => ({ bind: (p: string) => {
+        params.push(new TextEncoder().encode(p).length);
+        return target.prepare(sql).bind(p);
+      } }),
       batch: (statements: D1PreparedStatement[]) => target.batch(statements),
     } as unknown as D1Database;
     await copyRows(watched, t, read);

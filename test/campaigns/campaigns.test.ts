@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createCampaign } from "../../src/modules/campaigns/service";
-import { createWorld, db, seedTenant, type World } from "../helpers/seed";
+import { createWorld, seedTenant, type World } from "../helpers/seed";
 import { auditOf, tenantCtx } from "./support";
 
 let w: World;

@@ -116,7 +116,7 @@ describe("POST /v1/contacts/import/csv", () => {
   it("refuses a file over 10 MB with 413 and imports nothing", async () => {
     const before = await countA();
     const line = `big@bulk.test,,${"x".repeat(1000)}\n`;
-    const res = await upload("email,phone,firstName\n" + line.repeat(Math.ceil((10 * 1024 * 1024) / line.length) + 1));
+    const res = await upload(`email,phone,firstName\n${line.repeat(Math.ceil((10 * 1024 * 1024) / line.length) + 1)}`);
     expect(res.status).toBe(413);
     expect(res.body.code).toBe("PAYLOAD_TOO_LARGE");
     expect(await countA()).toBe(before);

@@ -72,7 +72,7 @@ function invalidBodies(raw: SchemaObject | undefined): [string, unknown][] {
   for (const [key, p] of props) {
     const wrong = wrongType(p);
     if (wrong !== undefined) out.push([`wrong type ${key}`, { ...base, [key]: wrong }]);
-    if (p.enum) out.push([`unknown enum ${key}`, { ...base, [key]: "NOT_A_MEMBER_" + pick(NASTY) }]);
+    if (p.enum) out.push([`unknown enum ${key}`, { ...base, [key]: `NOT_A_MEMBER_${pick(NASTY)}` }]);
     if (p.maxLength !== undefined) out.push([`over-long ${key}`, { ...base, [key]: pick(["x", "é", "🙂"]).repeat(p.maxLength + 1) }]);
     if (p.maximum !== undefined) out.push([`over maximum ${key}`, { ...base, [key]: p.maximum + 1 + Math.floor(rand() * 1000) }]);
     if (p.minimum !== undefined) out.push([`under minimum ${key}`, { ...base, [key]: p.minimum - 1 - Math.floor(rand() * 1000) }]);

@@ -88,7 +88,10 @@ describe("session constraints", () => {
       new Proxy(real, {
         get(target, prop) {
           const value = Reflect.get(target, prop, target);
-          if (prop === "withSession") return (constraint?: string) => (calls.push({ db: name, constraint }), target.withSession(constraint));
+          if (prop === "withSession") return (constraint?: string) => {
+            calls.push({ db: name, constraint });
+            return target.withSession(constraint);
+          };
           return typeof value === "function" ? value.bind(target) : value;
         },
       });

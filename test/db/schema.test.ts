@@ -12,7 +12,6 @@ import { fanOutEvent } from "../../src/modules/outgoing-webhooks/fanout";
 import { MAX_ATTEMPTS } from "../../src/modules/outgoing-webhooks/schedule";
 import { endpoint, event } from "../automation/helpers";
 import { createWorld } from "../helpers/seed";
-import { db } from "../helpers/seed";
 
 // Two migration folders (docs/scaling.md): the test pool applies them as `npm run db:migrate` does
 // (test/setup/apply-migrations.ts), so these are the databases `npm run dev` works on.

@@ -12,7 +12,6 @@ import { clicksOf, createContact, createLocation, eventsOf, eventually, SECRET, 
 
 let w: World;
 let contactId: string;
-const BASE = "http://localhost:8787";
 
 beforeAll(async () => {
   w = await createWorld();

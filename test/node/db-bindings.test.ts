@@ -48,6 +48,7 @@ describe("database bindings are named in src/db/ only", () => {
     const hits = (line: string) => FORBIDDEN.filter(([, re]) => re.test(code(line))).map(([what]) => what);
     expect(hits("const db = createDb(env.DB);")).toEqual(["env.DB", "createDb (unbranded handle)"]);
     expect(hits("const d1 = c.env.SHARD_1;")).toEqual(["a SHARD_n binding"]);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text under scan, not a template
     expect(hits("const d1 = (env as any)[`SHARD_${n}`];")).toEqual(["a SHARD_n binding"]);
     expect(hits('const d1 = env["DB"];')).toEqual(["env.DB"]);
     expect(hits("// env.DB is never rewritten")).toEqual([]);

@@ -25,7 +25,9 @@ const CONTROL = names(controlSet).sort();
 const sqlFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function checkout({ singleDatabase = false } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), "db-migrate-"));

@@ -5,9 +5,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_SHARDS as WORKER_MAX_SHARDS, SHARD_CAP_BYTES as WORKER_CAP } from "../../src/db/shards";
 // @ts-expect-error plain .mjs helper without types
-import { deploymentOf, readLocalConfig, readRawConfig, renderEnvSection, upsertEnvSection } from "../../scripts/cloudflare/env-config.mjs";
+import * as envConfig from "../../scripts/cloudflare/env-config.mjs";
 // @ts-expect-error plain .mjs helper without types
 import { MAX_SHARDS, SHARD_CAP_BYTES } from "../../scripts/cloudflare/shard-limits.mjs";
+
+// one line per import above: a formatter wrapping it would move the @ts-expect-error off the module path
+const { deploymentOf, readLocalConfig, readRawConfig, renderEnvSection, upsertEnvSection } = envConfig;
 
 // `npm run shard:add` and `npm run shards` against the stand-in `wrangler` (test/node/helpers/fake-wrangler.mjs),
 // on a deployment as `npm run setup:cloudflare` leaves it: [env.production] with the control database only.

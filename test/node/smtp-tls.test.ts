@@ -40,8 +40,10 @@ function plaintextSmtp() {
         const verb = line.split(" ")[0]!.toUpperCase();
         if (verb === "EHLO") socket.write("250-sink.test\r\n250-AUTH PLAIN LOGIN\r\n250 8BITMIME\r\n");
         else if (verb === "AUTH") socket.write("235 2.7.0 accepted\r\n");
-        else if (verb === "DATA") (inData = true), socket.write("354 go ahead\r\n");
-        else if (verb === "QUIT") socket.end("221 bye\r\n");
+        else if (verb === "DATA") {
+          inData = true;
+          socket.write("354 go ahead\r\n");
+        } else if (verb === "QUIT") socket.end("221 bye\r\n");
         else socket.write("250 ok\r\n");
       }
     });

@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain .mjs helper without types
-import { DEPLOYED_ENVS, DEPLOYED_FLAGS, deploymentOf, readLocalConfig, readRawConfig, renderEnvSection } from "../../scripts/cloudflare/env-config.mjs";
+import * as envConfig from "../../scripts/cloudflare/env-config.mjs";
+
+// one line per import above: a formatter wrapping it would move the @ts-expect-error off the module path
+const { DEPLOYED_ENVS, DEPLOYED_FLAGS, deploymentOf, readLocalConfig, readRawConfig, renderEnvSection } = envConfig;
 
 // wrangler.toml as the repository holds it: the top level is the local configuration (npm run dev,
 // tests), [env.staging] and [env.production] are deployed. Issue #20 item 8: deployed environments

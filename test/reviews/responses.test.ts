@@ -163,7 +163,10 @@ describe("drafting and listing", () => {
     const review = await findReviewRow(ctx, googleReview.id);
     const seen: { model: string; input: Record<string, unknown> }[] = [];
     const answers = [{ response: "" }, { response: { text: "  Dear Maria, we are sorry.  ", language: "en", topicsAddressed: [], evidence: [] } }];
-    const ai = { run: async (model: string, input: Record<string, unknown>) => (seen.push({ model, input }), answers.shift()) };
+    const ai = { run: async (model: string, input: Record<string, unknown>) => {
+      seen.push({ model, input });
+      return answers.shift();
+    } };
     expect((await draftResponse({ ...ctx, env: { ...ctx.env, AI: ai as never } }, review)).trim()).toBe("Dear Maria, we are sorry.");
     expect(seen[0]).toMatchObject({ model: "@cf/meta/llama-3.3-70b-instruct-fp8-fast" });
     expect(seen[1]!.input.response_format).toMatchObject({ type: "json_schema" });

@@ -55,7 +55,10 @@ function startConsumer(ids: string[], fetch: FetchLike) {
     ids.map((solicitationId, i) => ({ id: `m-${solicitationId}-${i}`, timestamp: new Date(), attempts: 1, body: { solicitationId } })),
   );
   const running = deliverSends(batch, broken.env, shardDb(broken.env, 0), createExecutionContext(), { fetch }).catch(() => undefined);
-  return { kill: () => void (killed = true), running };
+  const kill = () => {
+    killed = true;
+  };
+  return { kill, running };
 }
 
 const sweepAt = (msLater: number) => sweepStalePending(env, shardDb(env, 0), new Date(Date.now() + msLater));

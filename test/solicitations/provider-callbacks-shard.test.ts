@@ -15,7 +15,7 @@ import { newContact, newLocation, pendingRow } from "./helpers";
  */
 const BASE = "http://localhost:8787";
 const TOKEN = "tw-shard-1-token";
-const SID = "AC" + "b".repeat(32);
+const SID = `AC${"b".repeat(32)}`;
 let w: World;
 
 beforeAll(async () => {

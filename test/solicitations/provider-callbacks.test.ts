@@ -9,7 +9,7 @@ import { newContact, newLocation, pendingRow, solicitationRow } from "./helpers"
 const BASE = "http://localhost:8787";
 const TWILIO_TOKEN = "tw-auth-token";
 const META_SECRET = "meta-app-secret";
-const SID = "AC" + "a".repeat(32);
+const SID = `AC${"a".repeat(32)}`;
 let w: World;
 let loc: { id: string };
 let sgKeys: CryptoKeyPair;

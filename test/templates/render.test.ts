@@ -97,22 +97,22 @@ describe("SMS segments", () => {
     expect(smsSegments("€".repeat(81))).toEqual({ encoding: "GSM-7", units: 162, segments: 2 });
     expect(smsSegments("{}[]~|^\\")).toMatchObject({ encoding: "GSM-7", units: 16 });
     // 152 septets, then an escaped pair that would straddle the 153 boundary: it moves whole to part 2
-    expect(smsSegments("a".repeat(152) + "€" + "a".repeat(151))).toEqual({ encoding: "GSM-7", units: 305, segments: 2 });
+    expect(smsSegments(`${"a".repeat(152)}€${"a".repeat(151)}`)).toEqual({ encoding: "GSM-7", units: 305, segments: 2 });
     // 306 septets would fit 2 x 153 if split anywhere; keeping the pair whole takes 3 parts
-    expect(smsSegments("a".repeat(152) + "€" + "a".repeat(152))).toEqual({ encoding: "GSM-7", units: 306, segments: 3 });
+    expect(smsSegments(`${"a".repeat(152)}€${"a".repeat(152)}`)).toEqual({ encoding: "GSM-7", units: 306, segments: 3 });
   });
 
   it("UCS-2: any non-GSM character switches the message; 70 in one, 67 per part", () => {
     expect(smsSegments("ü".repeat(200)).encoding).toBe("GSM-7");
-    expect(smsSegments("ł" + "a".repeat(69))).toEqual({ encoding: "UCS-2", units: 70, segments: 1 });
-    expect(smsSegments("ł" + "a".repeat(70))).toEqual({ encoding: "UCS-2", units: 71, segments: 2 });
-    expect(smsSegments("a".repeat(134) + "ł").segments).toBe(3);
+    expect(smsSegments(`ł${"a".repeat(69)}`)).toEqual({ encoding: "UCS-2", units: 70, segments: 1 });
+    expect(smsSegments(`ł${"a".repeat(70)}`)).toEqual({ encoding: "UCS-2", units: 71, segments: 2 });
+    expect(smsSegments(`${"a".repeat(134)}ł`).segments).toBe(3);
     expect(smsSegments("😀".repeat(35))).toEqual({ encoding: "UCS-2", units: 70, segments: 1 });
   });
 
   it("never splits a surrogate pair", () => {
     // 66 units then an emoji (2 units): 68 > 67, the emoji starts part 2
-    expect(smsSegments("ł".repeat(66) + "😀" + "ł".repeat(65)).segments).toBe(2);
-    expect(smsSegments("ł".repeat(66) + "😀" + "ł".repeat(66)).segments).toBe(3);
+    expect(smsSegments(`${"ł".repeat(66)}😀${"ł".repeat(65)}`).segments).toBe(2);
+    expect(smsSegments(`${"ł".repeat(66)}😀${"ł".repeat(66)}`).segments).toBe(3);
   });
 });

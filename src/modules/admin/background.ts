@@ -12,6 +12,7 @@ import { nowIso } from "../../lib/time";
 import { forgetTenantRef } from "../identity/principal-cache";
 import { runSlice, type Move, type Slice } from "./tenant-move.slices";
 import { assertMoveTransition, canRollBack, isFinished } from "./tenant-move.states";
+import { log } from "../../lib/log";
 
 /**
  * The tenant move job (docs/scaling.md, "Moving a tenant"). Each JOBS message advances one move by
@@ -84,10 +85,10 @@ async function afterSlice(env: Env, move: Move, slice: Slice) {
   }
   if (isFinished(slice.state)) {
     await writeOutcomeAudit(env, move, slice).catch((err) =>
-      console.warn(JSON.stringify({ level: "warn", message: "tenant move audit row not written", moveId: move.id, error: String(err) })),
+      log.warn("tenant move audit row not written", { moveId: move.id, error: String(err) }),
     );
     // placement reads the new sizes at once; a failed measurement only waits for the daily sweep
-    await recordShardSizes(env).catch((err) => console.warn(JSON.stringify({ level: "warn", message: "shard sizes not recorded after move", moveId: move.id, error: String(err) })));
+    await recordShardSizes(env).catch((err) => log.warn("shard sizes not recorded after move", { moveId: move.id, error: String(err) }));
     return;
   }
   await sendMoveStep(env, move.id, move.step + 1, slice.delaySeconds ?? 0);
@@ -111,7 +112,7 @@ async function writeOutcomeAudit(env: Env, move: Move, slice: Slice) {
 /** Records a failed attempt; on the last one before the flip, the move turns to rolling back (its own slices). */
 async function onSliceError(env: Env, move: Move, err: unknown, attempts: number): Promise<"retry" | "rolled"> {
   const error = String(err instanceof Error ? err.message : err).slice(0, 500);
-  console.error(JSON.stringify({ level: "error", message: "tenant move slice failed", moveId: move.id, state: move.state, attempts, error }));
+  log.error("tenant move slice failed", { moveId: move.id, state: move.state, attempts, error });
   const control = controlDb(env);
   if (attempts >= MOVE_ATTEMPTS && canRollBack(move.state)) {
     const slice: Slice = { state: "rolling_back", tableIndex: move.tables.length - 1, cursor: {}, tables: move.tables, error };
@@ -153,7 +154,7 @@ export async function tenantMovesConsumer(batch: MessageBatch<unknown>, env: Env
     try {
       await handleMoveMessage(env, message);
     } catch (err) {
-      console.error(JSON.stringify({ level: "error", message: "tenant move message failed", id: message.id, error: String(err) }));
+      log.error("tenant move message failed", { id: message.id, error: String(err) });
       message.retry({ delaySeconds: backoffSeconds(message.attempts, 2, 300) });
     }
   }
@@ -178,7 +179,7 @@ export const tenantMovesWatchdogSweep: Sweep = {
       .from(tenantMoves)
       .where(and(notInArray(tenantMoves.state, ["succeeded", "failed"]), lt(tenantMoves.updatedAt, cutoff)));
     for (const m of stalled) {
-      console.warn(JSON.stringify({ level: "warn", message: "stalled tenant move resumed", moveId: m.id, step: m.step }));
+      log.warn("stalled tenant move resumed", { moveId: m.id, step: m.step });
       await sendMoveStep(env, m.id, m.step);
       // once per stall period, not every sweep
       await control.update(tenantMoves).set({ updatedAt: now.toISOString() }).where(and(eq(tenantMoves.id, m.id), eq(tenantMoves.step, m.step)));

@@ -126,8 +126,8 @@ async function providers(env: Env, now: number): Promise<PlatformStatus["provide
     by.set(r.provider, p);
   };
   for (const [sends, syncs] of perShard) {
-    sends.forEach((r) => add("send", r));
-    syncs.forEach((r) => add("sync", r));
+    for (const r of sends) add("send", r);
+    for (const r of syncs) add("sync", r);
   }
   return [...by.values()]
     .sort((a, b) => a.provider.localeCompare(b.provider))

@@ -51,13 +51,17 @@ export interface Citation {
   ids: string[];
 }
 
-type Page = { data?: Record<string, any>[]; total?: number };
-const items = (r: unknown) => ((r as Page)?.data ?? []) as Record<string, any>[];
+// tool results are the JSON the tools return (shapes per tool, read field by field below)
+// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the tool table
+type Item = Record<string, any>;
+type Page = { data?: Item[]; total?: number };
+const items = (r: unknown) => ((r as Page)?.data ?? []) as Item[];
 const total = (r: unknown) => (r as Page)?.total ?? items(r).length;
-const names = (xs: Record<string, any>[], key = "name", n = 3) => xs.slice(0, n).map((x) => String(x[key])).join(", ");
+const names = (xs: Item[], key = "name", n = 3) => xs.slice(0, n).map((x) => String(x[key])).join(", ");
 const quote = (s: string | null | undefined) => (s ? `"${s.length > 80 ? `${s.slice(0, 79)}…` : s}"` : null);
 
 /** One sentence from one read, with the ids it rests on. */
+// biome-ignore lint/suspicious/noExplicitAny: one tool's JSON result, its shape depends on `tool` (switch below)
 export function summarize(tool: string, input: Record<string, unknown>, result: any): { text: string; ids: string[] } {
   const ids = items(result).flatMap((x) => (typeof x.id === "string" ? [x.id] : [])).slice(0, 10);
   switch (tool) {

@@ -16,10 +16,10 @@ function knownIds(values: unknown[]): Set<string> {
   const walk = (v: unknown, key: string | null) => {
     if (typeof v === "string") {
       if (key === null || key === "id" || key.endsWith("Id")) ids.add(v);
-    } else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
+    } else if (Array.isArray(v)) for (const x of v) walk(x, key);
     else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) walk(x, k);
   };
-  values.forEach((v) => walk(v, null));
+  for (const v of values) walk(v, null);
   return ids;
 }
 

@@ -79,7 +79,8 @@ export async function runAgent(ctx: AgentContext, def: AgentDefinition, rawInput
     if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
     const input = parsed.data;
     range = def.range(input);
-    const r = (run = startRun(ctx, def.tools, range));
+    const r = startRun(ctx, def.tools, range);
+    run = r;
     const work = async () => {
       const output = engine === "llm" ? await runLlm(def, r, input, ctx.env.AI as unknown as AiRunner, model!) : def.output.parse(await def.rules(r, input));
       return def.finish ? def.finish(r, input, output as never) : output;

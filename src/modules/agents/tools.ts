@@ -35,6 +35,7 @@ export interface AgentTool {
   scopes: Scope[];
   /** paths in the result that hold outsider text: the model gets them marked (mcp/skills/untrusted.ts) */
   untrusted?: string[];
+  // biome-ignore lint/suspicious/noExplicitAny: each tool's input is parsed by its own zod schema before the call
   handler(ctx: AgentContext, input: any): Promise<unknown>;
 }
 

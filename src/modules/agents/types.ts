@@ -58,6 +58,7 @@ export interface AgentRun {
   ctx: AgentContext;
   range: DateRange | null;
   /** calls one of the agent's tools; every call is recorded (and cited by the assistant) */
+  // biome-ignore lint/suspicious/noExplicitAny: callers name the result type they read; untyped JSON by default
   tool<T = any>(name: string, input?: Record<string, unknown>): Promise<T>;
   calls: ToolCallRecord[];
   /** the agent's tools this caller may not use (its scopes do not cover them) */

@@ -12,6 +12,7 @@ import { recipientEmail } from "./recipient";
 import { digestPeriod, latestDue, nextDue, periodKey } from "./schedule";
 import type { AlertSubscriptionRow } from "./schemas";
 import { alertUnsubscribeUrl, listUnsubscribeHeaders } from "./tokens";
+import { log } from "../../lib/log";
 
 export const DIGESTS_PER_RUN = 100;
 
@@ -71,7 +72,7 @@ export async function sendDueDigests(env: Env, db: ShardDb, now = new Date()) {
       outcomes[await sendDueDigest(env, db, sub, now)]++;
     } catch (err) {
       outcomes.failed++;
-      console.error(JSON.stringify({ level: "error", message: "digest failed", subscriptionId: sub.id, error: String(err) }));
+      log.error("digest failed", { subscriptionId: sub.id, error: String(err) });
     }
   }
   return outcomes;

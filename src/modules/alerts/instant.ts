@@ -53,7 +53,7 @@ ${review.externalUrl ? `<p><a href="${escapeHtml(review.externalUrl)}" style="co
   return { subject, text, html };
 }
 
-async function queueWebhook(db: ShardDb, env: Env, queue: MessageSink, sub: AlertSubscriptionRow, review: Review, locationName: string, event: EventEnvelope) {
+async function queueWebhook(db: ShardDb, _env: Env, queue: MessageSink, sub: AlertSubscriptionRow, review: Review, locationName: string, event: EventEnvelope) {
   const hook = await db.select({ id: webhookSubscriptions.id }).from(webhookSubscriptions)
     .where(and(eq(webhookSubscriptions.id, sub.webhookId!), eq(webhookSubscriptions.tenantId, sub.tenantId), eq(webhookSubscriptions.isActive, true))).get();
   if (!hook) return false;

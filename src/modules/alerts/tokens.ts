@@ -15,7 +15,7 @@ export const mintAlertUnsubscribeToken = (secret: string, c: AlertUnsubscribeCla
 
 export async function readAlertUnsubscribeToken(secret: string, token: string): Promise<AlertUnsubscribeClaims | null> {
   const f = await verifyToken(secret, "alert", token);
-  if (!f || f.length !== 3 || (f[2] !== "instant" && f[2] !== "digest")) return null;
+  if (f?.length !== 3 || (f[2] !== "instant" && f[2] !== "digest")) return null;
   return { tenantId: f[0]!, subscriptionId: f[1]!, kind: f[2] };
 }
 

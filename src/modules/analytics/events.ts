@@ -90,7 +90,7 @@ export async function rebuildCells(db: Db, todo: RollupWork[], at: string): Prom
 }
 
 /** Sweep: every dirty cell, whoever touched it last (a burst's last touches wait for no further batch). */
-export async function flushDirtyCells(env: Env, db: ShardDb, rounds = 10): Promise<number> {
+export async function flushDirtyCells(_env: Env, db: ShardDb, rounds = 10): Promise<number> {
   let rebuilt = 0;
   for (let i = 0; i < rounds; i++) {
     const at = new Date().toISOString();

@@ -8,6 +8,7 @@ import { deleteConversation, getConversation, listConversations, newExchangeIds,
 import { generateAnswer } from "./generate";
 import { AGENT_TIMEOUT_MS } from "../agents/runtime";
 import { callerScopes } from "../agents/tools";
+import { log } from "../../lib/log";
 
 const tags = ["Assistant"];
 
@@ -62,7 +63,7 @@ export const assistantRoutes = createRouter()
         await emit("message", await saveExchange(ctx, prepared, ids, answer));
       } catch (e) {
         const err = e instanceof ApiError ? e : new ApiError("INTERNAL", "The assistant failed");
-        if (!(e instanceof ApiError)) console.error(JSON.stringify({ level: "error", message: "assistant chat failed", requestId: ctx.meta.requestId, error: String(e) }));
+        if (!(e instanceof ApiError)) log.error("assistant chat failed", { error: String(e) });
         await emit("error", { error: err.message, code: err.code });
       } finally {
         clearTimeout(timer);

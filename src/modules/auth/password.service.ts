@@ -12,6 +12,7 @@ import { signSessionToken } from "../../lib/jwt";
 import { nowIso } from "../../lib/time";
 import { burnUserTokens, claimUserToken, invalidToken, issueUserToken, sendResetEmail } from "../users/tokens";
 import { toSessionUser } from "./schemas";
+import { log } from "../../lib/log";
 
 const userAudit = (db: Db, meta: RequestMeta, userId: string) => ({ db, meta, actor: { type: "user" as const, userId, via: "tenant" as const } });
 
@@ -38,7 +39,7 @@ async function passwordUpsert(db: ControlDb, userId: string, password: string) {
 
 async function activeUser(db: ControlDb, userId: string) {
   const user = await db.select().from(users).where(eq(users.id, userId)).get();
-  if (!user || !user.isActive) throw invalidToken();
+  if (!user?.isActive) throw invalidToken();
   return user;
 }
 
@@ -86,7 +87,7 @@ export async function forgotPassword(db: ControlDb, env: Env, meta: RequestMeta,
           }),
         );
         await sendResetEmail(env, { brandTenantId: row.tenantId, to: row.email, token: reset.token });
-      })().catch((err) => console.error(JSON.stringify({ level: "error", message: "reset email failed", error: String(err) }))),
+      })().catch((err) => log.error("reset email failed", { error: String(err) })),
     );
   }
   return { ok: true };

@@ -26,7 +26,7 @@ export async function login(db: ControlDb, env: Env, ip: string | null, email: s
     .where(eq(users.email, email))
     .get();
   const check = await verifyPassword(password, row?.hash ?? DUMMY_HASH);
-  if (!row || !row.hash || !check.ok || !row.user.isActive) {
+  if (!row?.hash || !check.ok || !row.user.isActive) {
     await recordLoginFailure(env, keys);
     throw invalidCredentials();
   }

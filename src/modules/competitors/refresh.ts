@@ -11,6 +11,7 @@ import { siteConnection } from "../integrations/service";
 import { systemContext } from "../../lib/system-context";
 import { toCompetitor, type CompetitorRow } from "./schemas";
 import { findCompetitorRow } from "./service";
+import { log } from "../../lib/log";
 
 /** A competitor is refreshed at most this often by the sweep. */
 export const REFRESH_INTERVAL_HOURS = 24;
@@ -108,7 +109,7 @@ export async function refreshDueCompetitors(env: Env, db: ShardDb, now: Date, de
       await refreshCompetitor(ctx, c.id, deps);
     } catch (e) {
       // one broken row must not stop the batch; the next run retries it
-      console.error(JSON.stringify({ level: "error", message: "competitor refresh failed", competitorId: c.id, error: String(e) }));
+      log.error("competitor refresh failed", { competitorId: c.id, error: String(e) });
     }
   }
   return due.length;

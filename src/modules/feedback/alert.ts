@@ -5,6 +5,7 @@ import type { ServiceContext } from "../../lib/context";
 import { sendTransactionalEmail } from "../../providers/messaging/transactional";
 import type { Landing } from "./landing";
 import type { FeedbackRow } from "./schemas";
+import { log } from "../../lib/log";
 
 /** Who hears about a callback request: the location's own email, else the tenant's admins and managers. */
 async function recipients(ctx: ServiceContext, locationId: string): Promise<string[]> {
@@ -54,6 +55,6 @@ export async function callbackAlert(ctx: ServiceContext, landing: Landing, f: Fe
     ].filter((l, i, all) => l !== "" || all[i - 1] !== "").join("\n");
     for (const address of to) await sendTransactionalEmail(ctx.env, { tenantId: ctx.tenantId, to: address, subject, text });
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", message: "callback alert email failed", feedbackId: f.id, error: String(err) }));
+    log.error("callback alert email failed", { feedbackId: f.id, error: String(err) });
   }
 }

@@ -12,6 +12,7 @@ import { cached } from "./cache";
 import { publicReviewLinks, type ReviewLink } from "./review-links";
 import type { HostGuard } from "../../lib/host-guard";
 import { publicBaseUrlOf, tenantWhiteLabel, type EffectiveBrand } from "../white-label/resolve";
+import { log } from "../../lib/log";
 
 export interface LocationLanding {
   brand: { name: string; logoUrl: string | null };

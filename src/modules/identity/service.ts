@@ -49,7 +49,7 @@ export async function loadUserPrincipalWithTenant(
     : [...(await db.batch([userQuery, grantsQuery])), undefined];
   const user = userRows[0];
   const tenant = tenantRows === undefined ? undefined : (tenantRows[0] ?? null);
-  if (!user || !user.isActive) return { principal: null, tenant };
+  if (!user?.isActive) return { principal: null, tenant };
   return { principal: { kind: "user", userId: user.id, email: user.email, name: user.name, homeTenantId: user.tenantId, roles: grants }, tenant };
 }
 

@@ -1,6 +1,7 @@
 import type { Env } from "../../env";
 import { backoffSeconds } from "../../lib/backoff";
 import type { JobMessage, JobRow } from "./schemas";
+import { log } from "../../lib/log";
 
 export type FetchFn = typeof fetch;
 
@@ -36,7 +37,7 @@ async function consumeJobs(runners: JobRunners, batch: MessageBatch<unknown>, en
     const body = message.body;
     const runner = isJobMessage(body) ? runners[body.type] : undefined;
     if (!isJobMessage(body) || !runner) {
-      console.warn(JSON.stringify({ level: "warn", message: "unknown jobs message dropped", id: message.id }));
+      log.warn("unknown jobs message dropped", { id: message.id });
       message.ack();
       continue;
     }
@@ -49,7 +50,7 @@ async function consumeJobs(runners: JobRunners, batch: MessageBatch<unknown>, en
       if (step.kind === "continue") await env.JOBS.send(body);
       message.ack();
     } catch (err) {
-      console.error(JSON.stringify({ level: "error", message: "job step failed", jobId: body.jobId, error: String(err) }));
+      log.error("job step failed", { jobId: body.jobId, error: String(err) });
       message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     }
   }

@@ -3,6 +3,7 @@ import { retryFenced } from "../../background/shards";
 import { tenantWritable } from "../../db/tenant-fence";
 import { backoffSeconds } from "../../lib/backoff";
 import { clicksOf, recordClicks, type ClickMessage } from "./clicks";
+import { log } from "../../lib/log";
 
 /** One kind of click the CLICKS queue carries: how to read it from a message and record a batch of them. */
 export interface ClickKind<T extends { tenantId: string } = { tenantId: string }> {
@@ -20,12 +21,13 @@ export const shortLinkClicks: ClickKind<ClickMessage> = { name: "short-link", pa
  * clicked event id is per solicitation, clickedAt is set only while null). A malformed message is
  * dropped; a D1 failure retries the batch with backoff.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a list of kinds, each with its own message type (parse and record agree)
 export function clicksConsumer(kinds: ClickKind<any>[]) {
   return async (batch: MessageBatch<unknown>, env: Env): Promise<void> => {
     const parsed = batch.messages.filter((m) => kinds.some((k) => k.parse(m.body) !== null));
     for (const m of batch.messages) {
       if (!parsed.includes(m)) {
-        console.warn(JSON.stringify({ level: "warn", message: "malformed click message dropped", id: m.id }));
+        log.warn("malformed click message dropped", { id: m.id });
         m.ack();
       }
     }
@@ -40,7 +42,7 @@ export function clicksConsumer(kinds: ClickKind<any>[]) {
       for (const kind of kinds) await kind.record(env, valid.flatMap((m) => kind.parse(m.body) ?? []));
       for (const m of valid) m.ack();
     } catch (err) {
-      console.error(JSON.stringify({ level: "error", message: "recording clicks failed", messages: valid.length, error: String(err) }));
+      log.error("recording clicks failed", { messages: valid.length, error: String(err) });
       for (const m of valid) m.retry({ delaySeconds: backoffSeconds(m.attempts) });
     }
   };

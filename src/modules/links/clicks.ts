@@ -6,6 +6,7 @@ import { nowIso } from "../../lib/time";
 import { TtlCache } from "../../lib/ttl-cache";
 import { placeByShard, queueHandOff, writeBuffer } from "../../lib/write-buffer";
 import { keyedDigest } from "./tokens";
+import { log } from "../../lib/log";
 
 // ---- which opens count: one per visitor and window (short links and review links alike) ----
 
@@ -159,7 +160,7 @@ async function recordClicksOn(d1: D1Database, db: ShardDb, env: Env, clicks: Cli
   const eventIds = [...new Set(clicks.map((c) => `evt_clicked_${c.solicitationId}`))];
   await dispatchEvents(db, env, eventIds).catch((err) =>
     // the stale-event sweep sends them later; nothing is lost
-    console.warn(JSON.stringify({ level: "warn", message: "clicked events deferred to sweep", error: String(err) })),
+    log.warn("clicked events deferred to sweep", { error: String(err) }),
   );
   // the click rows inserted: the changes of the insert statements only (counted, not assumed by position)
   return results.reduce((n, r, i) => n + (inserts.has(statements[i]!) ? (r.meta.changes ?? 0) : 0), 0);

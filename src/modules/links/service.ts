@@ -41,7 +41,7 @@ export async function resolveShortLink(ctx: PublicContext, token: string): Promi
   // tenant rows on the token's tenant's shard (a directory cache hit when hot)
   const db = await tenantDb(ctx.env, claims.tenantId);
   const location = await locationLinkData({ db, publicBaseUrl: ctx.env.PUBLIC_BASE_URL, defer: ctx.defer }, claims.tenantId, claims.locationId);
-  if (!location || !location.isActive) {
+  if (!location?.isActive) {
     throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
   }
   const kind = asDestinationKind(claims.destination);

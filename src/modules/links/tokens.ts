@@ -87,7 +87,7 @@ async function verifyWithAny(secrets: string | readonly string[], purpose: Token
 
 export async function readLinkToken(secrets: string | readonly string[], token: string): Promise<LinkClaims | null> {
   const f = await verifyWithAny(secrets, "link", token);
-  if (!f || f.length !== 4) return null;
+  if (f?.length !== 4) return null;
   return { solicitationId: f[0]!, tenantId: f[1]!, locationId: f[2]!, destination: f[3]! };
 }
 
@@ -104,6 +104,6 @@ export const mintUnsubscribeToken = (secret: string, c: UnsubscribeClaims) =>
 
 export async function readUnsubscribeToken(secrets: string | readonly string[], token: string): Promise<UnsubscribeClaims | null> {
   const f = await verifyWithAny(secrets, "unsub", token);
-  if (!f || f.length !== 4) return null;
+  if (f?.length !== 4) return null;
   return { tenantId: f[0]!, contactId: f[1]!, channel: f[2]!, solicitationId: f[3]! };
 }

@@ -92,7 +92,7 @@ export async function importLocationsCsv(ctx: ServiceContext, csv: string): Prom
   const errors: BulkResult["errors"] = [];
   const prepared: Prepared[] = [];
   const seenExternal = new Map<string, number>();
-  parsed.data.forEach((cells, i) => {
+  for (const [i, cells] of parsed.data.entries()) {
     const rowNo = i + 1;
     const raw = Object.fromEntries(
       (Object.keys(RowSchema.shape) as Field[]).map((f) => [f, null as string | null]),
@@ -104,20 +104,29 @@ export async function importLocationsCsv(ctx: ServiceContext, csv: string): Prom
     const check = RowSchema.safeParse(raw);
     if (!check.success) {
       errors.push({ row: rowNo, reason: check.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; ") });
-      return;
+      continue;
     }
     const data = check.data;
     const brandId = data.brand ? refs.brand(data.brand) : null;
-    if (data.brand && !brandId) return void errors.push({ row: rowNo, reason: `brand: unknown brand '${data.brand}'` });
+    if (data.brand && !brandId) {
+      errors.push({ row: rowNo, reason: `brand: unknown brand '${data.brand}'` });
+      continue;
+    }
     const regionId = data.region ? refs.region(data.region) : null;
-    if (data.region && !regionId) return void errors.push({ row: rowNo, reason: `region: unknown region '${data.region}'` });
+    if (data.region && !regionId) {
+      errors.push({ row: rowNo, reason: `region: unknown region '${data.region}'` });
+      continue;
+    }
     if (data.externalId) {
       const first = seenExternal.get(data.externalId);
-      if (first) return void errors.push({ row: rowNo, reason: `externalId: duplicate of row ${first}` });
+      if (first) {
+        errors.push({ row: rowNo, reason: `externalId: duplicate of row ${first}` });
+        continue;
+      }
       seenExternal.set(data.externalId, rowNo);
     }
     prepared.push({ data: { ...data, brandId, regionId } });
-  });
+  }
 
   const existing = await existingByExternalId(ctx, [...seenExternal.keys()]);
   const now = nowIso();

@@ -9,10 +9,11 @@ import { backoffSeconds } from "../../lib/backoff";
 import { SYSTEM_META } from "../../lib/context";
 import { newId } from "../../lib/ids";
 import { addSeconds } from "../../lib/time";
-import { AUTO_DISABLE_AFTER_MS, MAX_ATTEMPTS, retryDelaySeconds } from "./schedule";
+import { AUTO_DISABLE_AFTER_MS, retryDelaySeconds } from "./schedule";
 import type { DeliveryRow, WebhookRow } from "./schemas";
 import { openSecret } from "./service";
 import { postSigned, webhookFetch, type AttemptResult, type FetchFn } from "./transport";
+import { log } from "../../lib/log";
 
 /** What a WEBHOOKS queue message carries. */
 export interface WebhookDeliveryMessage {
@@ -118,10 +119,10 @@ const isMessage = (b: unknown): b is WebhookDeliveryMessage =>
 export async function processDelivery(env: Env, db: ShardDb, msg: WebhookDeliveryMessage, o: { fetch?: FetchFn; now?: Date; random?: () => number } = {}) {
   const delivery = await db.select().from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.id, msg.deliveryId), eq(webhookDeliveries.tenantId, msg.tenantId))).get();
-  if (!delivery || delivery.status !== "pending") return { outcome: "skipped" as const };
+  if (delivery?.status !== "pending") return { outcome: "skipped" as const };
   const sub = await db.select().from(webhookSubscriptions)
     .where(and(eq(webhookSubscriptions.id, delivery.subscriptionId), eq(webhookSubscriptions.tenantId, msg.tenantId))).get();
-  if (!sub || !sub.isActive) {
+  if (!sub?.isActive) {
     const at = (o.now ?? new Date()).toISOString();
     await db.update(webhookDeliveries).set({ status: "cancelled", error: "endpoint disabled", nextAttemptAt: null, updatedAt: at })
       .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending")));
@@ -134,7 +135,7 @@ export async function processDelivery(env: Env, db: ShardDb, msg: WebhookDeliver
 export async function consumeWebhookDeliveries(batchOf: MessageBatch<unknown>, env: Env, shard: ShardDb, deps: { fetch?: FetchFn; now?: Date; random?: () => number } = {}) {
   for (const message of batchOf.messages) {
     if (!isMessage(message.body)) {
-      console.warn(JSON.stringify({ level: "warn", message: "malformed webhooks message dropped", id: message.id }));
+      log.warn("malformed webhooks message dropped", { id: message.id });
       message.ack();
       continue;
     }
@@ -144,7 +145,7 @@ export async function consumeWebhookDeliveries(batchOf: MessageBatch<unknown>, e
       else message.ack();
     } catch (err) {
       // our own failure (D1, decryption), not the endpoint's: the queue's backoff, then its dead-letter queue
-      console.error(JSON.stringify({ level: "error", message: "webhook delivery crashed", id: message.id, error: String(err) }));
+      log.error("webhook delivery crashed", { id: message.id, error: String(err) });
       message.retry({ delaySeconds: backoffSeconds(message.attempts) });
     }
   }

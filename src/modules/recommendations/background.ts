@@ -8,6 +8,7 @@ import { dayOf } from "../analytics/dates";
 import { systemContext } from "../../lib/system-context";
 import { generateRecommendations } from "./rules";
 import { dueSnoozed, wakeRecommendation } from "./service";
+import { log } from "../../lib/log";
 
 /** Tenants one run generates for: the rules cost a few dozen queries per tenant. */
 export const TENANTS_PER_RUN = 10;
@@ -28,7 +29,7 @@ export async function recommendationSweep(env: Env, db: ShardDb, now: Date): Pro
     try {
       await generateRecommendations(await systemContext(env, t.id, "recommendations"), now);
     } catch (e) {
-      console.error(JSON.stringify({ level: "error", message: "recommendation rules failed", tenantId: t.id, error: String(e) }));
+      log.error("recommendation rules failed", { tenantId: t.id, error: String(e) });
     }
     // recorded either way: a tenant whose data breaks a rule must not starve the others; it runs again tomorrow
     await db

@@ -2,6 +2,7 @@ import type { Env } from "../../env";
 import { shardD1 } from "../../db/shards";
 import { placeByShard, queueHandOff, writeBuffer } from "../../lib/write-buffer";
 import type { ReviewLinkClickSource, ReviewLinkSite } from "../../db/schema";
+import { log } from "../../lib/log";
 
 /** One open of a review link, as it travels on the CLICKS queue (beside solicitation clicks). */
 export interface ReviewLinkClick {

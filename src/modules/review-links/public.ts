@@ -28,10 +28,10 @@ export interface PublicDeps {
  */
 export async function openReviewLink(deps: PublicDeps, slug: string, source: "link" | "qr"): Promise<string> {
   const link = await reviewLinkTarget(deps.env, slug);
-  if (!link || !link.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: link ? "link_inactive" : "link_unknown" });
+  if (!link?.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: link ? "link_inactive" : "link_unknown" });
   await deps.admit(link.tenantId);
   const location = await locationLinkData({ db: await tenantDb(deps.env, link.tenantId), publicBaseUrl: deps.env.PUBLIC_BASE_URL, defer: deps.defer }, link.tenantId, link.locationId);
-  if (!location || !location.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
+  if (!location?.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
   const urls = siteUrlsOf(location);
   const site = chooseSite(link.weights, urls, randomUnit());
   if (!site) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: "no_review_site" });
@@ -44,7 +44,7 @@ export async function openReviewLink(deps: PublicDeps, slug: string, source: "li
 /** What the link's QR code encodes; 404 for an unknown or deactivated link. */
 export async function reviewLinkQrTarget(deps: PublicDeps, slug: string): Promise<string> {
   const link = await reviewLinkTarget(deps.env, slug);
-  if (!link || !link.isActive) throw notFound("Review link");
+  if (!link?.isActive) throw notFound("Review link");
   await deps.admit(link.tenantId);
   return qrTargetUrl(deps.env.PUBLIC_BASE_URL, slug);
 }

@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Env } from "../../env";
 import { findOnShards } from "../../db/shards";
-import type { Db } from "../../db/client";
 import { reviewLinks, type SiteWeights } from "../../db/schema";
 import { TtlCache } from "../../lib/ttl-cache";
 

@@ -11,6 +11,7 @@ import { sendTransactionalEmail } from "../../providers/messaging/transactional"
 import type { SlaRuleRow } from "./sla.schemas";
 import { ruleFilter } from "./sla.service";
 import { systemContext } from "../../lib/system-context";
+import { log } from "../../lib/log";
 
 /** Items one rule escalates per sweep; the rest wait for the next run. */
 const ITEMS_PER_RULE = 100;
@@ -86,7 +87,7 @@ async function escalateRule(env: Env, rule: SlaRuleRow, now: Date): Promise<numb
   const results = (await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
   const claimed = candidates.filter((_, i) => (results[i] as { id: string }[]).length > 0);
   await dispatchEvents(ctx.db, env, events.map((e) => e.id)).catch((err) =>
-    console.warn(JSON.stringify({ level: "warn", message: "event dispatch deferred to sweep", error: String(err) })),
+    log.warn("event dispatch deferred to sweep", { error: String(err) }),
   );
   if (claimed.length && rule.escalateToRole) await emailEscalation(env, rule, claimed);
   return claimed.length;

@@ -8,6 +8,7 @@ import { siteConnection } from "../integrations/service";
 import { connectionFor } from "./publish";
 import { applyModeration } from "./reply-outcome";
 import { findReviewRow } from "./service";
+import { log } from "../../lib/log";
 
 /** A reply held for moderation is asked about again after this long. */
 export const RECHECK_MINUTES = 10;
@@ -42,7 +43,7 @@ export async function checkPendingReplies(env: Env, db: ShardDb, now: Date, deps
       moved++;
     } catch (err) {
       if (err instanceof ReviewSiteError && err.rateLimited) break;
-      console.error(JSON.stringify({ level: "error", message: "reply moderation check failed", responseId: response.id, error: String(err) }));
+      log.error("reply moderation check failed", { responseId: response.id, error: String(err) });
       // asked again after RECHECK_MINUTES like the others, so a failing one does not hold the head of the line
       await ctx.db.update(reviewResponses).set({ providerCheckedAt: now.toISOString() })
         .where(and(eq(reviewResponses.id, response.id), eq(reviewResponses.tenantId, response.tenantId)));

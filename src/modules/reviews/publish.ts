@@ -4,7 +4,7 @@ import type { ServiceContext } from "../../lib/context";
 import { ApiError, validationError } from "../../lib/errors";
 import {
   GoogleApiError, GoogleBusinessProfileClient, isReviewSite, QuotaWaitError, reviewSiteClient, ReviewSiteError,
-  type FetchFn, type ReviewSiteClient,
+  type FetchFn, type ReplyOutcome, type ReviewSiteClient,
 } from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
 import type { IntegrationRow } from "../integrations/schemas";
@@ -88,13 +88,13 @@ export async function publishResponse(
   // the site's own reply rules (Yelp: length, emoji, daily cap, reply access) before any call
   const manualPath: Unsupported = async (reason) => unsupported(await manualReplyUrl(ctx, review, client), review.siteType, reason);
   await checkBeforeReply(ctx, row, client, review, response.text, manualPath);
-  let outcome;
+  let outcome: ReplyOutcome | undefined;
   try {
     if (client instanceof GoogleBusinessProfileClient) {
       GoogleBusinessProfileClient.assertReplyFits(response.text);
       await assertGoogleVerified(ctx, row, client);
     }
-    outcome = await client.reply(review.externalReviewId, response.text);
+    outcome = (await client.reply(review.externalReviewId, response.text)) ?? undefined; // void: nothing to report
   } catch (err) {
     throw await publishError(ctx, row, review, err, manualPath);
   }

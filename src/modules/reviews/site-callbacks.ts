@@ -29,7 +29,7 @@ const STORED_EVENTS = new Set(["service-review-created", "service-review-updated
 
 function toReview(e: NonNullable<TrustpilotEvent["eventData"]>): ExternalReview | null {
   if (!e.id) return null;
-  const text = [e.title, e.text].filter((s) => s && s.trim()).join("\n\n");
+  const text = [e.title, e.text].filter((s) => s?.trim()).join("\n\n");
   return {
     externalReviewId: e.id, rating: typeof e.stars === "number" ? e.stars : null, ratingMax: 5, text: text || null,
     authorName: e.consumer?.name ?? null, authorExternalId: e.consumer?.id ?? null, language: e.language ? e.language.slice(0, 2).toLowerCase() : null,

@@ -7,7 +7,7 @@ import { backoffSeconds } from "../../lib/backoff";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { nowIso } from "../../lib/time";
-import { QuotaWaitError, REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn } from "../../providers/review-sites";
+import { QuotaWaitError, REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn, type ReviewPage } from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
 import type { IntegrationRow } from "../integrations/schemas";
 import { clearNeedsAttention, markNeedsAttention } from "../integrations/attention";
@@ -17,6 +17,7 @@ import { systemContext } from "../../lib/system-context";
 import { observeModeration } from "./reply-outcome";
 import { findByExternalIds, prepareReview, type ReviewInput } from "./upsert";
 import { DEFAULT_BACKOFF_SECONDS } from "../../providers/review-sites/quota";
+import { log } from "../../lib/log";
 
 /** One REVIEW_SYNC message: sync this integration from `cursor`, keeping reviews changed since `since`. */
 export interface ReviewSyncJob {
@@ -185,7 +186,7 @@ export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, 
   let created = 0;
   let updated = 0;
   for (let pages = 0; pages < PAGES_PER_MESSAGE; pages++) {
-    let page;
+    let page: ReviewPage;
     try {
       page = await client.listReviews(cursor);
     } catch (err) {
@@ -222,13 +223,13 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
   for (const message of batch.messages) {
     const job = message.body;
     if (!isJob(job)) {
-      console.warn(JSON.stringify({ level: "warn", message: "malformed review-sync message dropped", id: message.id }));
+      log.warn("malformed review-sync message dropped", { id: message.id });
       message.ack();
       continue;
     }
     // `db` is the tenant's shard (the wiring splits batches by shard: byTenantShard)
     const row = await db.select().from(integrations).where(and(eq(integrations.id, job.integrationId), eq(integrations.tenantId, job.tenantId))).get();
-    if (!row || !row.isEnabled || !row.locationId) {
+    if (!row?.isEnabled || !row.locationId) {
       message.ack();
       continue;
     }
@@ -253,7 +254,7 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
         if (err.retryable) message.retry({ delaySeconds: err.retryAfterSeconds ?? backoffSeconds(message.attempts) });
         else message.ack();
       } else {
-        console.error(JSON.stringify({ level: "error", message: "review sync failed", integrationId: row.id, error: String(err) }));
+        log.error("review sync failed", { integrationId: row.id, error: String(err) });
         await recordResult(db, row, { lastSyncStatus: "error", lastSyncError: String(err).slice(0, 1000) }).catch(() => undefined);
         message.retry({ delaySeconds: backoffSeconds(message.attempts) });
       }

@@ -9,6 +9,7 @@ import { nowIso } from "../../lib/time";
 import { systemContext } from "../../lib/system-context";
 import { nextStep, sequenceStepsOf, stopEnrollments, type StepDef, type StopReason } from "./service";
 import type { CreatedSolicitation, SolicitationCreator } from "./types";
+import { log } from "../../lib/log";
 
 const BATCH = 100;
 const MAX_BATCHES = 10;
@@ -117,7 +118,10 @@ async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string
     }
     const key = `${r.tenantId}/${r.campaignId}`;
     let steps = stepsCache.get(key);
-    if (!steps) stepsCache.set(key, (steps = await sequenceStepsOf(ctx, r.campaignId)));
+    if (!steps) {
+      steps = await sequenceStepsOf(ctx, r.campaignId);
+      stepsCache.set(key, steps);
+    }
     const step = steps.find((s) => s.stepIndex === r.nextStepIndex);
     if (!step) {
       // the sequence was edited since: move on to whatever now follows the last step created
@@ -167,7 +171,7 @@ export async function runSequenceSweep(env: Env, db: ShardDb, now: Date, create:
       try {
         await processDue(env, r, now, stepsCache, create);
       } catch (err) {
-        console.error(JSON.stringify({ level: "error", message: "sequence step failed", enrollmentId: r.id, error: String(err) }));
+        log.error("sequence step failed", { enrollmentId: r.id, error: String(err) });
       }
       handled++;
     }

@@ -144,7 +144,9 @@ async function decide(ctx: ServiceContext, requests: SolicitationRequest[], from
     rows.push(row);
     requestOf.push(from + i);
     outcomes.push(row);
-    tokens.push(mintLinkToken(secret, { solicitationId: id, tenantId: ctx.tenantId, locationId: r.locationId, destination }).then((t) => void (row.shortLinkToken = t)));
+    tokens.push(mintLinkToken(secret, { solicitationId: id, tenantId: ctx.tenantId, locationId: r.locationId, destination }).then((t) => {
+      row.shortLinkToken = t;
+    }));
   }
   // signed all at once: awaiting 5,000 HMACs one by one costs seconds of round trips into WebCrypto
   await Promise.all(tokens);

@@ -22,6 +22,7 @@ import { sentEvent } from "./sent-event";
 import { withEmailFooter } from "../white-label/render";
 import { publicBaseUrlOf } from "../white-label/resolve";
 import { groupBy } from "../../lib/collections";
+import { log } from "../../lib/log";
 
 /** Attempts before a transient failure becomes FAILED (wrangler.toml max_retries is 5: one to spare). */
 export const MAX_SEND_ATTEMPTS = 5;
@@ -96,7 +97,7 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, db: S
   );
   for (const id of ids) {
     const s = d!.solicitations.get(id);
-    if (!s || s.status !== "PENDING") {
+    if (s?.status !== "PENDING") {
       outcomes.set(id, ack);
       continue;
     }
@@ -174,7 +175,7 @@ export async function deliverSends(batch: MessageBatch<unknown>, env: Env, db: S
       continue;
     }
     const recorded = await recordReceipts(db, sent.flatMap((o) => (o.kind === "write" && o.receipt ? [o.receipt] : [])));
-    group.forEach(({ s }, i) => outcomes.set(s.id, recorded ? withoutReceipt(sent[i]!) : sent[i]!));
+    for (const [i, { s }] of group.entries()) outcomes.set(s.id, recorded ? withoutReceipt(sent[i]!) : sent[i]!);
   }
   let next = 0;
   const worker = async () => {
@@ -209,7 +210,7 @@ async function recordReceipts(db: ShardDb, receipts: Receipt[]): Promise<boolean
       await db.run(statement);
       return true;
     } catch (err) {
-      console.warn(JSON.stringify({ level: "warn", message: "recording send receipts failed", attempt, count: receipts.length, error: String(err) }));
+      log.warn("recording send receipts failed", { attempt, count: receipts.length, error: String(err) });
     }
   }
   return false;
@@ -252,7 +253,7 @@ async function settleNow(db: ShardDb, env: Env, defer: (p: Promise<unknown>) => 
     await commit({ db, env, defer }, o.statements, o.events);
     return ack;
   } catch (err) {
-    console.warn(JSON.stringify({ level: "warn", message: "recording a refused send failed; left to the batch", error: String(err) }));
+    log.warn("recording a refused send failed; left to the batch", { error: String(err) });
     return o;
   }
 }
@@ -271,7 +272,7 @@ async function unsentOutcome(db: ShardDb, s: Solicitation, provider: MessageProv
     } catch (err) {
       // the claim stays: the retry will not send again (unknown outcome), and the stale sweep fails it
       // with a reason; the other messages of the batch keep their results
-      console.warn(JSON.stringify({ level: "warn", message: "could not release a send claim", solicitationId: s.id, error: String(err) }));
+      log.warn("could not release a send claim", { solicitationId: s.id, error: String(err) });
     }
     return { kind: "retry", delaySeconds: backoffSeconds(attempt) };
   }

@@ -1,5 +1,4 @@
-import { and, asc, eq, ne, sql, gt } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, asc, eq, ne, gt } from "drizzle-orm";
 import {
   campaigns, complianceConfigs, consentRecords, contacts, experiments, locations, solicitations, templates, tenants,
   type ConsentChannel, type ConsentStatus,

@@ -84,7 +84,7 @@ export interface VerifiedAssertion {
  */
 export function checkVerifiedAssertion(assertionXml: string, envelope: ResponseEnvelope, expected: ExpectedResponse, now: Date): VerifiedAssertion {
   const assertion = parseXml(assertionXml)?.documentElement;
-  if (!assertion || assertion.localName !== "Assertion") throw new SamlRejection("malformed");
+  if (assertion?.localName !== "Assertion") throw new SamlRejection("malformed");
   if (text(child(assertion, NS.assertion, "Issuer")) !== expected.idpEntityId) throw new SamlRejection("issuer_mismatch");
   const assertionId = assertion.getAttribute("ID");
   if (!assertionId) throw new SamlRejection("malformed");

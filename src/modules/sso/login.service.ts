@@ -17,6 +17,7 @@ import { CLOCK_SKEW_MS, D1RequestStore, samlFor } from "./saml";
 import type { SsoConfigRow } from "./schemas";
 import { findOrProvisionUser, identityFromProfile } from "./users";
 import { frontendUrl, serviceProviderUrls } from "./urls";
+import { log } from "../../lib/log";
 
 /**
  * A public route's context: no caller yet, the tenant comes from the slug. Its `db` is the control
@@ -106,7 +107,7 @@ export async function completeSignIn(pctx: PublicContext, slug: string, form: Sa
     return target.toString();
   } catch (err) {
     if (!(err instanceof SamlRejection)) throw err;
-    console.warn(JSON.stringify({ level: "warn", message: "SAML response refused", tenantId: ctx.tenantId, reason: err.reason, detail: err.internal, requestId: ctx.meta.requestId }));
+    log.warn("SAML response refused", { tenantId: ctx.tenantId, reason: err.reason, detail: err.internal, requestId: ctx.meta.requestId });
     await auditStatement(ctx, {
       tenantId: ctx.tenantId, action: "sso.login_failed", resourceType: "sso_config", resourceId: ctx.tenantId,
       metadata: { reason: err.reason, ...(email ? { email } : {}) },
@@ -122,7 +123,7 @@ function decodeBase64Xml(value: string): string {
 }
 
 async function verifyWithLibrary(
-  ctx: ServiceContext, config: SsoConfigRow, expected: ExpectedResponse, store: D1RequestStore, envelope: ResponseEnvelope, samlResponse: string,
+  _ctx: ServiceContext, config: SsoConfigRow, expected: ExpectedResponse, store: D1RequestStore, envelope: ResponseEnvelope, samlResponse: string,
 ): Promise<Profile> {
   if (envelope.inResponseTo && (await store.wasConsumed(envelope.inResponseTo))) throw new SamlRejection("replayed");
   try {

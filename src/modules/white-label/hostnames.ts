@@ -16,6 +16,7 @@ import { checkOwnership, claimExpired, newOwnershipToken, type OwnershipCheck } 
 import { forgetWhiteLabels, isHostnameInUse } from "./resolve";
 import { toCustomHostname } from "./schemas";
 import type { Owner } from "./service";
+import { log } from "../../lib/log";
 
 /** At most this many hostnames per agency or tenant. */
 export const MAX_HOSTNAMES_PER_OWNER = 10;
@@ -189,7 +190,7 @@ export async function sweepHostnameStatus(env: Env, db: ControlDb, now: Date): P
       else await recheck(await systemContext(env, tenantId), { tenantId }, row, provider);
       checked++;
     } catch (e) {
-      console.warn(JSON.stringify({ level: "warn", message: "custom hostname check failed", hostnameId: row.id, error: String((e as Error).message ?? e) }));
+      log.warn("custom hostname check failed", { hostnameId: row.id, error: String((e as Error).message ?? e) });
     }
   }
   return { checked };

@@ -1,4 +1,3 @@
-import type { Db } from "../../db/client";
 import type { Env } from "../../env";
 import { controlDb, findOnShards } from "../../db/shards";
 import { TtlCache } from "../../lib/ttl-cache";

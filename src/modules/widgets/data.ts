@@ -63,7 +63,7 @@ export async function loadOwnedWidget(db: ShardDb, key: string, control: Control
     .leftJoin(locations, and(eq(locations.id, widgets.locationId), eq(locations.tenantId, widgets.tenantId)))
     .where(eq(widgets.publicKey, key))
     .get();
-  if (!w || !w.widget.isActive) return null;
+  if (!w?.widget.isActive) return null;
   const cfg = w.widget;
   const scope: (SQL | undefined)[] = [
     eq(reviews.tenantId, cfg.tenantId),

@@ -74,4 +74,4 @@ function googleGates(cfg: { accountId: string; locationId: string }, opts: Quota
 
 export { GoogleApiError, GoogleBusinessProfileClient } from "./google";
 export { QuotaWaitError, type QuotaGate } from "./quota";
-export { ReviewSiteError, type BusinessSummary, type ExternalReview, type FetchFn, type ReplyModeration, type ReviewSiteClient } from "./types";
+export { ReviewSiteError, type BusinessSummary, type ExternalReview, type FetchFn, type ReplyModeration, type ReplyOutcome, type ReviewPage, type ReviewSiteClient } from "./types";

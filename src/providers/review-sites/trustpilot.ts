@@ -63,7 +63,7 @@ export class TrustpilotClient implements ReviewSiteClient {
 }
 
 function toReview(r: TrustpilotReview): ExternalReview {
-  const text = [r.title, r.text].filter((s) => s && s.trim()).join("\n\n");
+  const text = [r.title, r.text].filter((s) => s?.trim()).join("\n\n");
   return {
     externalReviewId: r.id,
     rating: r.stars ?? null,

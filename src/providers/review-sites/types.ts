@@ -52,6 +52,7 @@ export interface ReviewSiteClient {
   readonly site: string;
   listReviews(cursor: string | null): Promise<ReviewPage>;
   /** absent where the site (or this connection) offers no reply API */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a client with nothing to report returns nothing
   reply?(externalReviewId: string, text: string): Promise<ReplyOutcome | void>;
   /** the site's published rules for a reply's text, checked before any call: one message per rule broken */
   replyProblems?(text: string): string[];

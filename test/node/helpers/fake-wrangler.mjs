@@ -30,7 +30,7 @@ function table(rows) {
   const head = Object.keys(rows[0]);
   const widths = head.map((h) => Math.max(h.length, ...rows.map((r) => String(r[h]).length)) + 2);
   const line = (l, m, r) => l + widths.map((w) => "─".repeat(w)).join(m) + r;
-  const row = (cells) => "│" + cells.map((c, i) => ` ${String(c).padEnd(widths[i] - 1)}`).join("│") + "│";
+  const row = (cells) => `│${cells.map((c, i) => ` ${String(c).padEnd(widths[i] - 1)}`).join("│")}│`;
   return [line("┌", "┬", "┐"), row(head), line("├", "┼", "┤"), ...rows.map((r) => row(head.map((h) => r[h]))), line("└", "┴", "┘")].join("\n");
 }
 
@@ -68,7 +68,8 @@ function migrationsOf(env, entry) {
   const raw = readConfig(process.env.FAKE_WRANGLER_CONFIG);
   const control = (raw.env?.[env]?.d1_databases ?? []).find((d) => d.binding === "DB");
   const key = !control || entry.database_id === control.database_id ? env : `${env}:${entry.database_name}`;
-  return (state.migrations[key] ??= {});
+  state.migrations[key] ??= {};
+  return state.migrations[key];
 }
 
 const firstFlag = args.findIndex((a) => a.startsWith("--"));
@@ -116,7 +117,7 @@ if (cmd === "d1 list") {
   if (!state.workers.includes(env)) state.workers.push(env); // wrangler creates a draft Worker
   const names = Object.keys(JSON.parse(stdin));
   state.secrets[env] = [...new Set([...(state.secrets[env] ?? []), ...names])];
-  console.log(names.map((n) => `✨ Successfully created secret for key: ${n}`).join("\n") + `\n\nFinished processing secrets file:\n✨ ${names.length} secrets successfully uploaded`);
+  console.log(`${names.map((n) => `✨ Successfully created secret for key: ${n}`).join("\n")}\n\nFinished processing secrets file:\n✨ ${names.length} secrets successfully uploaded`);
 } else if (args[0] === "d1" && args[1] === "execute") {
   // the tracking tables scripts/db-migrate.mjs probes for, the statements that adopt the baselines,
   // a shard's tenant-migration count (npm run shard:add) and the shard listing (npm run shards)

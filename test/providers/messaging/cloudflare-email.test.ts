@@ -21,7 +21,10 @@ const sender = { fromAddress: "hello@acme.test", fromName: "Acme Dental", replyT
 /** A stand-in for the binding: records what send() was given and answers with `answer`. */
 function binding(answer: () => Promise<EmailSendResult>) {
   const calls: Parameters<SendEmail["send"]>[0][] = [];
-  const b: SendEmailBinding = { send: async (m: Parameters<SendEmail["send"]>[0]) => (calls.push(m), answer()) } as SendEmailBinding;
+  const b: SendEmailBinding = { send: async (m: Parameters<SendEmail["send"]>[0]) => {
+    calls.push(m);
+    return answer();
+  } } as SendEmailBinding;
   return { b, calls };
 }
 

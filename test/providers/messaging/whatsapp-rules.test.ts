@@ -15,7 +15,7 @@ import { metaCloudStandIn, signedMeta, twilioWhatsAppStandIn } from "./whatsapp-
 const META_SECRET = "meta-app-secret-rules";
 const TOKEN = "EAAG-rules";
 const TWILIO_TOKEN = "tw-rules-token";
-const SID = "AC" + "b".repeat(32);
+const SID = `AC${"b".repeat(32)}`;
 let w: World;
 let loc: { id: string };
 let usContact: { id: string };
@@ -84,7 +84,7 @@ describe("template webhooks stop and resume sends", () => {
     const api = metaCloudStandIn({ accessToken: TOKEN, templates: { visit_thanks: { category: "UTILITY", status: "APPROVED" } } });
     const t0 = Math.floor(Date.now() / 1000) - 600;
     const paused = await statusUpdate("visit_thanks", "PAUSED", { time: t0 });
-    expect((await postMeta(w.tenantA.id, { ...paused, signature: "sha256=" + "0".repeat(64) })).status).toBe(401);
+    expect((await postMeta(w.tenantA.id, { ...paused, signature: `sha256=${"0".repeat(64)}` })).status).toBe(401);
     expect((await postMeta(w.tenantA.id, paused)).body).toEqual({ received: 0, applied: 0, consentRevoked: 0, templatesUpdated: 1 });
     expect((await postMeta(w.tenantA.id, paused)).body.templatesUpdated).toBe(0);
     // an APPROVED from before the pause, delivered late, does not un-pause it
@@ -147,8 +147,8 @@ describe("Twilio WhatsApp", () => {
     expect(put.status).toBe(200);
     const locB = await newLocation(w, "tenantBAdmin");
     const c = await newContact(w, { phone: "+14155550902", consent: ["whatsapp"], as: "tenantBAdmin" });
-    const api = twilioWhatsAppStandIn({ marketingContentSids: ["HX" + "1".repeat(32)] });
-    const id = await pendingRow({ tenantId: w.tenantB.id, contactId: c.id, locationId: locB.id, channel: "whatsapp", metadata: { whatsappTemplate: { name: "HX" + "1".repeat(32), language: "en" } } });
+    const api = twilioWhatsAppStandIn({ marketingContentSids: [`HX${"1".repeat(32)}`] });
+    const id = await pendingRow({ tenantId: w.tenantB.id, contactId: c.id, locationId: locB.id, channel: "whatsapp", metadata: { whatsappTemplate: { name: `HX${"1".repeat(32)}`, language: "en" } } });
     await runSends([id], { fetch: api.fetch });
     expect((await solicitationRow(id))!.status).toBe("SENT");
     const path = `/webhooks/providers/twilio?tenant=${w.tenantB.id}`;

@@ -66,7 +66,7 @@ export function twilioWhatsAppStandIn(o: { marketingContentSids: string[] }) {
     const to = form.To ?? "";
     const failed = o.marketingContentSids.includes(form.ContentSid ?? "") && to.startsWith("whatsapp:+1");
     callbacks.push({
-      MessageSid: sid, AccountSid: "AC" + "a".repeat(32), From: form.From ?? "", To: to,
+      MessageSid: sid, AccountSid: `AC${"a".repeat(32)}`, From: form.From ?? "", To: to,
       MessageStatus: failed ? "failed" : "delivered",
       ...(failed ? { ErrorCode: "63049", ErrorMessage: "Meta chose not to deliver this WhatsApp marketing message" } : {}),
     });

@@ -15,6 +15,7 @@ import type { SessionIdentity } from "../identity";
 import { EVERY_TOOL, inSelection, usableSelection, type ToolSelection } from "../toolsets";
 import { findSkill, skillAllowed, type Skill, type SkillContext } from "./registry";
 import { markedContent } from "./untrusted";
+import { addLogContext, log } from "../../../lib/log";
 
 export interface CallEnv {
   env: Env;
@@ -161,6 +162,7 @@ export async function callTool(
     }
     const resolved = await resolveTenant(skill, parsed.data, c);
     tenantId = resolved.tenantId;
+    addLogContext({ tenantId }); // the request's lines from here on name the tool's tenant
     const question = skill.confirm?.(parsed.data);
     if (question) {
       const ask = await confirmGate(skill, parsed.data, question, c, confirmation);
@@ -205,7 +207,7 @@ export async function callTool(
       error = e.message;
       return toolError(e.message, { code: e.code, ...(e.details ? { details: e.details } : {}) });
     }
-    console.error(JSON.stringify({ level: "error", message: "mcp tool failed", tool: name, requestId: c.meta.requestId, error: String(e) }));
+    log.error("mcp tool failed", { tool: name, requestId: c.meta.requestId, error: String(e) });
     error = "Internal error";
     return toolError("Internal error", { requestId: c.meta.requestId });
   } finally {

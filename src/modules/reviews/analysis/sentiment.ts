@@ -39,7 +39,7 @@ const RATING_WEIGHT = 0.6;
 export function analyseSentiment(input: { rating?: number | null; text?: string | null; language?: string | null }): SentimentResult {
   const hasRating = typeof input.rating === "number";
   const english = !input.language || input.language.toLowerCase().startsWith("en");
-  const hasText = Boolean(input.text && input.text.trim()) && english;
+  const hasText = Boolean(input.text?.trim()) && english;
   if (!hasRating && !hasText) return { sentiment: null, score: null };
   const fromRating = hasRating ? (input.rating! - 3) / 2 : 0;
   const fromText = hasText ? textPolarity(input.text!) : 0;

@@ -18,9 +18,9 @@ export const TOPIC_KEYWORDS: Record<string, string[]> = {
 
 export const TOPICS = Object.keys(TOPIC_KEYWORDS);
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const MATCHERS = Object.entries(TOPIC_KEYWORDS).map(
-  ([topic, words]) => [topic, new RegExp(`(?:^|[^\\p{L}])(?:${words.map(escape).join("|")})`, "iu")] as const,
+  ([topic, words]) => [topic, new RegExp(`(?:^|[^\\p{L}])(?:${words.map(escapeRegExp).join("|")})`, "iu")] as const,
 );
 
 /** Topics the text mentions, in taxonomy order. */

@@ -13,6 +13,7 @@ import { systemContext } from "../../../lib/system-context";
 import { AUTO_REPLY_ACTOR } from "./intervention";
 import type { AutoReplyRow } from "./schemas";
 import { nextAutoReplyStatus, type AutoReplyMove } from "./states";
+import { log } from "../../../lib/log";
 
 export const DUE_PER_RUN = 50;
 /** A site that refuses (5xx, rate limit) gets this many tries, RETRY_MINUTES x attempt apart. */
@@ -96,7 +97,7 @@ export async function publishDueAutoReplies(env: Env, db: ShardDb, now = new Dat
       const out = await publishOne(env, db, row, now, deps);
       if (out) outcomes.push(out);
     } catch (err) {
-      console.error(JSON.stringify({ level: "error", message: "auto reply publish failed", autoReplyId: row.id, error: String(err) }));
+      log.error("auto reply publish failed", { autoReplyId: row.id, error: String(err) });
     }
   }
   const abandoned = await failStaleClaims(env, db);
