@@ -8,14 +8,14 @@ export function groupBy<T, K>(items: Iterable<T>, keyOf: (item: T) => K): Map<K,
   return groupMap(items, keyOf, (item) => item);
 }
 
-/** The same, keeping `valueOf(item)` instead of the item (e.g. only the ids). */
-export function groupMap<T, K, V>(items: Iterable<T>, keyOf: (item: T) => K, valueOf: (item: T) => V): Map<K, V[]> {
+/** The same, keeping `valueFor(item)` instead of the item (e.g. only the ids). */
+export function groupMap<T, K, V>(items: Iterable<T>, keyOf: (item: T) => K, valueFor: (item: T) => V): Map<K, V[]> {
   const groups = new Map<K, V[]>();
   for (const item of items) {
     const key = keyOf(item);
     const group = groups.get(key);
-    if (group) group.push(valueOf(item));
-    else groups.set(key, [valueOf(item)]);
+    if (group) group.push(valueFor(item));
+    else groups.set(key, [valueFor(item)]);
   }
   return groups;
 }

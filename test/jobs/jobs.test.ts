@@ -61,7 +61,10 @@ describe("JOBS consumer", () => {
 
   it("acks a finished or skipped step and a message it cannot read (dropped, never retried)", async () => {
     const seen: string[] = [];
-    const runner: JobRunner = async (_env, m) => (seen.push(m.jobId), { kind: m.jobId === "j1" ? "done" : "skipped" });
+    const runner: JobRunner = async (_env, m) => {
+      seen.push(m.jobId);
+      return { kind: m.jobId === "j1" ? "done" : "skipped" };
+    };
     const unknownKind = { type: "unknown_kind", tenantId: "t", jobId: "x" };
     const res = await consume(runner, [msg("j1"), msg("j2"), unknownKind, "garbage"]);
     expect(seen).toEqual(["j1", "j2"]);

@@ -37,7 +37,9 @@ function harness(o: Partial<WriteBufferOptions<Hit>> & Faults = {}) {
   const buffer = writeBuffer<Hit>(
     {
       name: "test hits", flushAfterMs: 1, flushAt: 100, tenantOf: (h) => h.tenantId, keyOf: (h) => h.key,
-      merge: (into, h) => void (into.n += h.n),
+      merge: (into, h) => {
+        into.n += h.n;
+      },
       write: async (_env, shard, hits) => {
         o.onWrite?.(shard);
         if (o.fail?.(shard)) throw new Error(`shard ${shard} is down`);

@@ -10,7 +10,7 @@ const root = path.join(import.meta.dirname, "../..");
 const testDir = path.join(root, "test");
 
 /** Folders of test/ that are not modules, and what each holds. */
-export const NON_MODULE_FOLDERS: Record<string, string> = {
+const NON_MODULE_FOLDERS: Record<string, string> = {
   helpers: "shared helpers (seed, http, poll, stand-ins used everywhere)",
   setup: "vitest setup files",
   fixtures: "static fixtures (certificates, keys)",
@@ -30,7 +30,7 @@ export const NON_MODULE_FOLDERS: Record<string, string> = {
  * Modules allowed to have no test folder of their own, with the reason. Keep it tiny: write the tests
  * instead (a module's behaviour is worth a file even when other suites reach it).
  */
-export const EXEMPT_MODULES: Record<string, string> = {};
+const EXEMPT_MODULES: Record<string, string> = {};
 
 const dirs = (dir: string) => readdirSync(dir).filter((n) => statSync(path.join(dir, n)).isDirectory());
 const testFilesUnder = (dir: string): string[] =>

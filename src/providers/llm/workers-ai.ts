@@ -80,8 +80,7 @@ export async function* streamedText(stream: ReadableStream<Uint8Array>): AsyncGe
     const { value, done } = await reader.read();
     if (done) break;
     buffer += value;
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) >= 0) {
+    for (let nl = buffer.indexOf("\n"); nl >= 0; nl = buffer.indexOf("\n")) {
       const line = buffer.slice(0, nl).replace(/\r$/, "");
       buffer = buffer.slice(nl + 1);
       if (!line.startsWith("data:")) continue;

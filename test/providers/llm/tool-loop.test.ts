@@ -16,7 +16,11 @@ describe("runToolLoop (one loop for agents and the assistant)", () => {
     ]);
     const messages = conversation();
     const seen: unknown[] = [];
-    await runToolLoop({ ai, model: "@cf/test", messages, tools: TOOLS, callTool: async (c) => (seen.push(c.arguments), `ok ${c.arguments.n}`) });
+    await runToolLoop({ ai, model: "@cf/test", messages, tools: TOOLS, callTool: async (c) => {
+        seen.push(c.arguments);
+        return `ok ${c.arguments.n}`;
+      },
+    });
     expect(seen).toEqual([{ n: 1 }, { n: 2 }]);
     expect(ai.calls).toHaveLength(3);
     expect(ai.calls.every((c) => c.model === "@cf/test" && c.input.tools)).toBe(true);
