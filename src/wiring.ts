@@ -24,7 +24,12 @@ import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { jobsConsumer, type JobRunners } from "./modules/jobs/runner";
 import { MCP_SKILLS } from "./modules/mcp/skills";
+import { skillOf } from "./modules/mcp/skills/operation";
 import type { Skill } from "./modules/mcp/skills/registry";
+import { listContactsOperation } from "./modules/contacts/operations";
+import { listLocationsOperation } from "./modules/locations/operations";
+import { publishResponseOperation } from "./modules/reviews/operations";
+import type { Operation } from "./lib/operation";
 import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
 import { reviewLinkClicks } from "./modules/review-links/clicks";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
@@ -101,8 +106,17 @@ export const HOOKS: Hooks = {
   draftReply: draftResponse,
 };
 
-/** What the MCP server offers: the domains' skills and the agents' (agents call MCP skills as tools, so mcp does not import them). */
-export const SKILLS: Skill[] = [...MCP_SKILLS, ...AGENT_SKILLS];
+/**
+ * The operations defined once for REST, MCP and agents (src/lib/operation.ts, docs/ARCHITECTURE.md "How to add an
+ * operation"). Each module's routes.ts mounts its own; the MCP tools of those with an MCP door are derived here.
+ */
+export const OPERATIONS: Operation[] = [listContactsOperation, listLocationsOperation, publishResponseOperation];
+
+/**
+ * What the MCP server offers: the tools derived from operations, the domains' remaining skills and the agents'
+ * (agents call MCP skills as tools, so mcp does not import them).
+ */
+export const SKILLS: Skill[] = [...OPERATIONS.filter((op) => op.mcp).map(skillOf), ...MCP_SKILLS, ...AGENT_SKILLS];
 
 export interface Wiring {
   queues: QueueConsumers;

@@ -1,19 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { routeOf } from "../../lib/operation-route";
 import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
-import { CreateLocationBody, LocationListQuery, LocationSchema, UpdateLocationBody } from "./schemas";
-import { createLocation, getLocation, listLocations, updateLocation } from "./service";
+import { listLocationsOperation } from "./operations";
+import { CreateLocationBody, LocationSchema, UpdateLocationBody } from "./schemas";
+import { createLocation, getLocation, updateLocation } from "./service";
 import { importLocationsCsv } from "./bulk";
 import { readCsvUpload } from "./upload";
 
 const tags = ["Locations"];
-
-const list = createRoute({
-  method: "get", path: "/v1/locations", tags, security: TENANT_SECURITY, summary: "List locations, newest first",
-  request: { query: LocationListQuery },
-  responses: { 200: json(paged(LocationSchema).openapi("LocationPage")), ...stdErrors },
-});
 
 const create = createRoute({
   method: "post", path: "/v1/locations", tags, security: TENANT_SECURITY, summary: "Create a location (manager)",
@@ -65,7 +61,7 @@ const bulk = createRoute({
 });
 
 export const locationRoutes = createRouter()
-  .openapi(list, async (c) => c.json(await listLocations(svc(c), c.req.valid("query")), 200))
+  .openapi(...routeOf(listLocationsOperation))
   .openapi(bulk, async (c) => c.json(await importLocationsCsv(svc(c), await readCsvUpload(c.req)), 200))
   .openapi(create, async (c) => c.json(await createLocation(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getLocation(svc(c), c.req.valid("param").id), 200))

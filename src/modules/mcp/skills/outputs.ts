@@ -23,11 +23,9 @@ import { paged } from "../../../lib/openapi";
  */
 // campaign.metrics adds the spec's step names: opens are not tracked, responded = converted
 const Steps = FunnelCountsSchema.extend({ opened: z.null(), responded: z.number().int() });
-const ConsentStateSchema = z.record(z.string(), z.object({ status: z.string(), at: z.string() }));
 
 export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
   "agency.list-tenants": z.object({ data: z.array(TenantSchema), total: z.number().int() }),
-  "location.list": paged(LocationSchema),
   "location.finder": z.object({
     data: z.array(LocationSchema.extend({ distanceKm: z.number().nullable().describe("km from lat/lng; null for a text-only search") })),
     total: z.number().int(),
@@ -38,7 +36,6 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
     bySite: z.array(ReviewStatsSchema.omit({ sentiment: true }).extend({ siteType: z.string() })),
   }),
   "approval.list-pending": z.object({ data: z.array(ReviewResponseSchema), total: z.number().int() }),
-  "response.mark-published": ReviewResponseSchema,
   "inbox.list": paged(InboxItemSchema),
   "inbox.get": InboxItemDetailSchema,
   "campaign.list": paged(CampaignSchema),
@@ -53,7 +50,6 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
     byChannel: z.array(Steps.extend({ channel: z.string() })),
     byTemplate: z.array(Steps.extend({ channel: z.string(), templateId: z.string().nullable() })),
   }),
-  "contact.list": paged(ContactSchema.extend({ consent: ConsentStateSchema })),
   "contact.suppress": ContactSchema,
   "score.location": ScoreSnapshotSchema,
   "competitor.list": z.object({
