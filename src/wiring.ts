@@ -15,6 +15,7 @@ import { isTenantMoveMessage, tenantMovesConsumer, tenantMovesWatchdogSweep } fr
 import { draftResponse } from "./modules/agents/reply-drafting";
 import { AGENT_SKILLS } from "./modules/agents/skills";
 import { alertDigestsSweep, reviewAlertsHandler } from "./modules/alerts/background";
+import { funnelAnalyticsOperation, responseAnalyticsOperation, reviewAnalyticsOperation } from "./modules/analytics/operations";
 import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
 import { automationRulesHandler } from "./modules/automation/background";
 import { competitorRefreshSweep } from "./modules/competitors/background";
@@ -26,9 +27,12 @@ import { jobsConsumer, type JobRunners } from "./modules/jobs/runner";
 import { MCP_SKILLS } from "./modules/mcp/skills";
 import { skillOf } from "./modules/mcp/skills/operation";
 import type { Skill } from "./modules/mcp/skills/registry";
+import { listCampaignsOperation } from "./modules/campaigns/operations";
 import { listContactsOperation } from "./modules/contacts/operations";
+import { listInboxOperation } from "./modules/inbox/operations";
 import { listLocationsOperation } from "./modules/locations/operations";
 import { publishResponseOperation } from "./modules/reviews/operations";
+import { listSurveysOperation } from "./modules/surveys/operations";
 import type { Operation } from "./lib/operation";
 import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
 import { reviewLinkClicks } from "./modules/review-links/clicks";
@@ -108,9 +112,20 @@ export const HOOKS: Hooks = {
 
 /**
  * The operations defined once for REST, MCP and agents (src/lib/operation.ts, docs/ARCHITECTURE.md "How to add an
- * operation"). Each module's routes.ts mounts its own; the MCP tools of those with an MCP door are derived here.
+ * operation"). Each module's routes.ts mounts its own; the MCP tools of those with an MCP door are derived here,
+ * the agent tools of reads without one in agents/tools.ts.
  */
-export const OPERATIONS: Operation[] = [listContactsOperation, listLocationsOperation, publishResponseOperation];
+export const OPERATIONS: Operation[] = [
+  funnelAnalyticsOperation,
+  reviewAnalyticsOperation,
+  responseAnalyticsOperation,
+  listCampaignsOperation,
+  listContactsOperation,
+  listInboxOperation,
+  listLocationsOperation,
+  publishResponseOperation,
+  listSurveysOperation,
+];
 
 /**
  * What the MCP server offers: the tools derived from operations, the domains' remaining skills and the agents'

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { TenantRole } from "../db/schema";
 import type { ServiceContext } from "./context";
+import { validationError } from "./errors";
 
 /*
  * One definition per operation (docs/ARCHITECTURE.md, "How to add an operation"). An operation says
@@ -53,6 +54,17 @@ export interface McpDoor<I = Record<string, unknown>> {
   scopes?: readonly string[];
 }
 
+/** The agents' door of a read that is no MCP tool (agents/tools.ts `toolOf`). */
+export interface AgentDoor<I = Record<string, unknown>> {
+  /**
+   * Any one of these admits an agent's call, checked against the caller's own scopes: agents read
+   * what the caller's grant covers even where REST keeps the route to signed-in users (analytics).
+   */
+  scopes: readonly string[];
+  /** defaults of the agents' own (a weekly series fits a model's context better than a daily one) */
+  defaults?: Partial<I>;
+}
+
 export interface OperationDef<P extends AnyObject | undefined, Q extends AnyObject | undefined, B extends AnyObject | undefined, O extends z.ZodType> {
   /** the tool name of MCP and agents: <noun>.<verb>, e.g. contact.list */
   name: string;
@@ -89,7 +101,7 @@ export interface OperationDef<P extends AnyObject | undefined, Q extends AnyObje
   /** present when the operation is an MCP tool */
   mcp?: McpDoor<InputOf<P, Q, B>>;
   /** a read offered to agents as a tool although it is no MCP tool (reads that are MCP tools are agent tools already) */
-  agentTool?: boolean;
+  agent?: AgentDoor<InputOf<P, Q, B>>;
   handler(ctx: OperationContext, input: InputOf<P, Q, B>): Promise<z.input<O> | z.output<O>>;
 }
 
@@ -118,10 +130,23 @@ export function jsonInputOf(op: Pick<Operation, "request">): ObjectSchema {
   for (const [k, v] of Object.entries(shapeOf(r.params))) shape[k] = v as z.ZodType;
   for (const [k, v] of Object.entries(shapeOf(r.query))) shape[k] = jsonField(v as z.ZodType);
   for (const [k, v] of Object.entries(shapeOf(r.body))) shape[k] = v as z.ZodType;
-  return z.object(shape);
+  // the objects' own rules (a range at most N days, ratingMin <= ratingMax) hold for every door
+  const checks = [r.params, r.query, r.body].flatMap((s) => (s ? (defOf(s as z.ZodType).checks ?? []) : []));
+  const merged = z.object(shape);
+  return (checks.length ? merged.check(...(checks as never[])) : merged) as ObjectSchema;
 }
 
-type Def = { type: string; innerType?: z.ZodType; defaultValue?: unknown; coerce?: boolean; in?: z.ZodType; out?: z.ZodType; entries?: Record<string, string> };
+/**
+ * The operation's input from a door's (MCP, agent) already-shaped fields: the object rules of the
+ * REST schemas checked again on the operation's own field names; a breach is a 400 VALIDATION_ERROR.
+ */
+export function checkedInput(op: Operation, input: Record<string, unknown>): Record<string, unknown> {
+  const parsed = op.jsonInput.safeParse(input);
+  if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  return parsed.data;
+}
+
+type Def = { type: string; checks?: unknown[]; innerType?: z.ZodType; defaultValue?: unknown; coerce?: boolean; in?: z.ZodType; out?: z.ZodType; entries?: Record<string, string> };
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
 const descriptionOf = (s: z.ZodType) => s.description;
 
@@ -165,6 +190,22 @@ export function mcpInputOf(op: Operation): ObjectSchema {
     const text = door.describe?.[k];
     if (text) field = field.describe(text);
     shape[door.rename?.[k] ?? k] = field;
+  }
+  return z.object(shape);
+}
+
+/** The operation's input as an agent tool takes it: the JSON input with the agent door's defaults. */
+export function agentInputOf(op: Operation): ObjectSchema {
+  const defaults = (op.agent?.defaults ?? {}) as Record<string, unknown>;
+  const shape: Record<string, z.ZodType> = {};
+  for (const [k, v] of Object.entries(op.jsonInput.shape)) {
+    const field = v as z.ZodType;
+    if (!(k in defaults)) shape[k] = field;
+    else {
+      const def = defOf(field);
+      const bare = def.type === "default" || def.type === "optional" ? def.innerType! : field;
+      shape[k] = (bare.default(defaults[k] as never) as z.ZodType).describe(descriptionOf(field) ?? "");
+    }
   }
   return z.object(shape);
 }

@@ -1,13 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { MESSAGE_CHANNELS } from "../../db/schema";
 import { ApiError, validationError } from "../../lib/errors";
-import { funnelAnalytics, responseAnalytics, reviewAnalytics } from "../analytics/service";
-import { INTERVALS } from "../analytics/schemas";
+import { funnelAnalyticsOperation, responseAnalyticsOperation, reviewAnalyticsOperation } from "../analytics/operations";
+import { agentInputOf, checkedInput, type Operation } from "../../lib/operation";
 import { getBrand, listBrands } from "../brands/service";
 import { getComplianceConfig } from "../compliance/service";
 import { experimentResults, getExperiment, listExperiments } from "../experiments/service";
 import { getLocation } from "../locations/service";
 import type { SessionIdentity } from "../mcp/identity";
+import { operationOf } from "../mcp/skills/operation";
 import { allSkills, findSkill, inputJsonSchema, type SkillContext } from "../mcp/skills/registry";
 import { describeUntrusted, forModel } from "../mcp/skills/untrusted";
 import { READ_SCOPES, type Scope } from "../oauth/scopes";
@@ -51,29 +51,39 @@ const Day = z.iso.date();
 const Range = { dateFrom: Day.optional().describe("first UTC day"), dateTo: Day.optional().describe("last UTC day") };
 const Id = z.string().min(1).max(64);
 
+/**
+ * The agent door of an operation that is no MCP tool (src/lib/operation.ts): the REST input as JSON
+ * fields with the door's defaults, the operation's description, the door's scopes, the same handler.
+ */
+export function toolOf(op: Operation): AgentTool {
+  if (!op.agent) throw new Error(`${op.name} has no agent door`);
+  const tool: AgentTool = {
+    name: op.name,
+    description: op.description ? `${op.summary}. ${op.description}` : op.summary,
+    input: agentInputOf(op),
+    scopes: [...op.agent.scopes] as Scope[],
+    untrusted: op.untrusted,
+    handler: (ctx, i) => op.handler(ctx, checkedInput(op, i) as never),
+  };
+  origins.set(tool, op);
+  return tool;
+}
+
+/** Which operation each derived tool came from (test/mcp/input-parity.test.ts checks the twins by identity). */
+const origins = new WeakMap<AgentTool, Operation>();
+
+/** The operation an agent tool was derived from: its own (toolOf) or its MCP tool's (skills/operation.ts). */
+export function toolOperation(name: string): Operation | undefined {
+  const own = EXTRA_TOOLS.find((t) => t.name === name);
+  if (own) return origins.get(own);
+  const s = isReadSkill(name) ? findSkill(name) : undefined;
+  return s ? operationOf(s) : undefined;
+}
+
 /** Reads that are not MCP skills (analytics views, experiments, templates, compliance settings). */
 const EXTRA_TOOLS: AgentTool[] = [
-  {
-    name: "analytics.funnel",
-    description: "Review-request funnel (sent, delivered, clicked, converted with rates) in total and by channel, template, campaign and experiment variant.",
-    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), campaignId: Id.optional(), channel: z.enum(MESSAGE_CHANNELS).optional() }),
-    scopes: ["read:campaigns"],
-    handler: (ctx, i) => funnelAnalytics(ctx, i),
-  },
-  {
-    name: "analytics.reviews",
-    description: "Review counts, average rating, rating distribution and sentiment per period, per location and per site.",
-    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), interval: z.enum(INTERVALS).default("week") }),
-    scopes: ["read:reviews"],
-    handler: (ctx, i) => reviewAnalytics(ctx, i),
-  },
-  {
-    name: "analytics.responses",
-    description: "Reply health: reviews answered, response rate, median minutes to reply, replies overdue, per location.",
-    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional() }),
-    scopes: ["read:reviews"],
-    handler: (ctx, i) => responseAnalytics(ctx, i),
-  },
+  // reads defined once as operations (src/lib/operation.ts): input, output and handler are the REST route's
+  ...[funnelAnalyticsOperation, reviewAnalyticsOperation, responseAnalyticsOperation].map(toolOf),
   {
     name: "analytics.send-timing",
     description: "Conversion of sent review requests by local hour of day and weekday of sending, and the days from send to conversion.",

@@ -5,15 +5,15 @@ import type { Skill } from "./registry";
 import { agencyListTenantsSkill } from "./agency";
 import { locationFinderSkill } from "./location";
 import { locationReviewLinksSkill } from "./review-link";
-import { campaignListSkill, campaignGetSkill } from "./campaign";
+import { campaignGetSkill } from "./campaign";
 import { contactSuppressSkill } from "./contact";
 import { reviewListSkill, approvalListPendingSkill } from "./review";
 import { reviewWidgetsSkill } from "./widget";
 import { reviewAutoRepliesSkill } from "./auto-reply";
 import { reviewAlertSubscriptionsSkill } from "./alert";
-import { inboxListSkill, inboxGetSkill } from "./inbox";
+import { inboxGetSkill } from "./inbox";
 import { reviewSummarySkill, campaignMetricsSkill, scoreLocationSkill, competitorListSkill, recommendationListSkill } from "./insights";
-import { surveyListSkill, surveyStatsSkill, surveyResponsesSkill } from "./survey";
+import { surveyStatsSkill, surveyResponsesSkill } from "./survey";
 import { whiteLabelGetSkill } from "./white-label";
 import { platformStatusSkill } from "./platform";
 
@@ -21,7 +21,6 @@ export const MCP_SKILLS = [
   agencyListTenantsSkill,
   locationFinderSkill,
   locationReviewLinksSkill,
-  campaignListSkill,
   campaignGetSkill,
   contactSuppressSkill,
   reviewListSkill,
@@ -29,14 +28,12 @@ export const MCP_SKILLS = [
   reviewWidgetsSkill,
   reviewAutoRepliesSkill,
   reviewAlertSubscriptionsSkill,
-  inboxListSkill,
   inboxGetSkill,
   reviewSummarySkill,
   campaignMetricsSkill,
   scoreLocationSkill,
   competitorListSkill,
   recommendationListSkill,
-  surveyListSkill,
   surveyStatsSkill,
   surveyResponsesSkill,
   whiteLabelGetSkill,

@@ -1,4 +1,4 @@
-import { fromMcpInput, mcpInputOf, type Operation } from "../../../lib/operation";
+import { checkedInput, fromMcpInput, mcpInputOf, type Operation } from "../../../lib/operation";
 import type { Scope } from "../../oauth/scopes";
 import { skill, type Skill, type SkillContext } from "./registry";
 
@@ -32,7 +32,7 @@ export function skillOf(op: Operation): Skill {
     handler: async (ctx: SkillContext, input: Record<string, unknown>) => {
       // the tenantId and confirm inputs belong to the MCP door, not to the operation
       const { tenantId: _tenant, confirm: _confirm, ...rest } = input;
-      return (await op.handler({ ...ctx, scopes: ctx.caller.scopes }, fromMcpInput(op, rest) as never)) as object;
+      return (await op.handler({ ...ctx, scopes: ctx.caller.scopes }, checkedInput(op, fromMcpInput(op, rest)) as never)) as object;
     },
   }) as unknown as Skill;
   origins.set(made, op);

@@ -5,13 +5,13 @@ import { CampaignSchema } from "../../campaigns/schemas";
 import { SequenceSchema } from "../../campaigns/sequences.schemas";
 import { ContactSchema } from "../../contacts/schemas";
 import { FeedbackSchema } from "../../feedback/schemas";
-import { InboxItemDetailSchema, InboxItemSchema } from "../../inbox/schemas";
+import { InboxItemDetailSchema } from "../../inbox/schemas";
 import { LocationSchema } from "../../locations/schemas";
 import { RecommendationSchema } from "../../recommendations/schemas";
 import { ScoreSnapshotSchema } from "../../reputation/schemas";
 import { ReviewResponseSchema } from "../../reviews/responses.schemas";
 import { ReviewSchema } from "../../reviews/schemas";
-import { SurveySchema, SurveyStatsSchema } from "../../surveys/schemas";
+import { SurveyStatsSchema } from "../../surveys/schemas";
 import { TenantSchema } from "../../tenants/schemas";
 import { paged } from "../../../lib/openapi";
 
@@ -36,9 +36,7 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
     bySite: z.array(ReviewStatsSchema.omit({ sentiment: true }).extend({ siteType: z.string() })),
   }),
   "approval.list-pending": z.object({ data: z.array(ReviewResponseSchema), total: z.number().int() }),
-  "inbox.list": paged(InboxItemSchema),
   "inbox.get": InboxItemDetailSchema,
-  "campaign.list": paged(CampaignSchema),
   "campaign.get": CampaignSchema.extend({ templates: z.array(BindingSchema), sequence: SequenceSchema.nullable() }),
   "campaign.metrics": z.object({
     campaignId: z.string(),
@@ -67,7 +65,6 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
     ),
   }),
   "recommendation.list": z.object({ data: z.array(RecommendationSchema) }),
-  "survey.list": paged(SurveySchema),
   "survey.stats": SurveyStatsSchema,
   "survey.responses": paged(FeedbackSchema),
 };
