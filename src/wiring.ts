@@ -29,10 +29,12 @@ import { skillOf } from "./modules/mcp/skills/operation";
 import type { Skill } from "./modules/mcp/skills/registry";
 import { listCampaignsOperation } from "./modules/campaigns/operations";
 import { listContactsOperation } from "./modules/contacts/operations";
+import { experimentResultsOperation, getExperimentOperation } from "./modules/experiments/operations";
 import { listInboxOperation } from "./modules/inbox/operations";
-import { listLocationsOperation } from "./modules/locations/operations";
+import { getLocationOperation, listLocationsOperation } from "./modules/locations/operations";
 import { publishResponseOperation } from "./modules/reviews/operations";
 import { listSurveysOperation } from "./modules/surveys/operations";
+import { getTemplateOperation } from "./modules/templates/operations";
 import type { Operation } from "./lib/operation";
 import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
 import { reviewLinkClicks } from "./modules/review-links/clicks";
@@ -121,10 +123,14 @@ export const OPERATIONS: Operation[] = [
   responseAnalyticsOperation,
   listCampaignsOperation,
   listContactsOperation,
+  getExperimentOperation,
+  experimentResultsOperation,
   listInboxOperation,
   listLocationsOperation,
+  getLocationOperation,
   publishResponseOperation,
   listSurveysOperation,
+  getTemplateOperation,
 ];
 
 /**

@@ -63,6 +63,8 @@ export interface AgentDoor<I = Record<string, unknown>> {
   scopes: readonly string[];
   /** defaults of the agents' own (a weekly series fits a model's context better than a daily one) */
   defaults?: Partial<I>;
+  /** REST field -> the tool's field name (a path {id} -> locationId, as the agents call it) */
+  rename?: Readonly<Record<string, string>>;
 }
 
 export interface OperationDef<P extends AnyObject | undefined, Q extends AnyObject | undefined, B extends AnyObject | undefined, O extends z.ZodType> {
@@ -158,8 +160,12 @@ const descriptionOf = (s: z.ZodType) => s.description;
 export function jsonField(s: z.ZodType): z.ZodType {
   const def = defOf(s);
   const described = (t: z.ZodType) => (descriptionOf(s) && !descriptionOf(t) ? t.describe(descriptionOf(s)!) : t);
-  if (def.type === "optional") return described(jsonField(def.innerType!).optional());
-  if (def.type === "default") return described(jsonField(def.innerType!).default(def.defaultValue as never));
+  if (def.type === "optional" || def.type === "default") {
+    const inner = jsonField(def.innerType!);
+    // a field without a coercion is the REST field itself (its metadata included)
+    if (inner === def.innerType) return s;
+    return described(def.type === "optional" ? inner.optional() : inner.default(def.defaultValue as never));
+  }
   if (def.type === "number" && def.coerce) return (s as unknown as { clone(d: Def): z.ZodType }).clone({ ...def, coerce: false });
   if (def.type === "pipe" && isBooleanString(def.in!)) return described(z.boolean());
   if (isBooleanString(s)) return described(z.boolean());
@@ -200,14 +206,21 @@ export function agentInputOf(op: Operation): ObjectSchema {
   const shape: Record<string, z.ZodType> = {};
   for (const [k, v] of Object.entries(op.jsonInput.shape)) {
     const field = v as z.ZodType;
-    if (!(k in defaults)) shape[k] = field;
+    const name = op.agent?.rename?.[k] ?? k;
+    if (!(k in defaults)) shape[name] = field;
     else {
       const def = defOf(field);
       const bare = def.type === "default" || def.type === "optional" ? def.innerType! : field;
-      shape[k] = (bare.default(defaults[k] as never) as z.ZodType).describe(descriptionOf(field) ?? "");
+      shape[name] = (bare.default(defaults[k] as never) as z.ZodType).describe(descriptionOf(field) ?? "");
     }
   }
   return z.object(shape);
+}
+
+/** An agent tool's input back in the operation's own field names. */
+export function fromAgentInput(op: Operation, input: Record<string, unknown>): Record<string, unknown> {
+  const back = Object.fromEntries(Object.entries(op.agent?.rename ?? {}).map(([rest, tool]) => [tool, rest]));
+  return Object.fromEntries(Object.entries(input).map(([k, v]) => [back[k] ?? k, v]));
 }
 
 /** An MCP (or agent) input back in the operation's own field names, with the door's fixed values. */

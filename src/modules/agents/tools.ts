@@ -1,11 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError, validationError } from "../../lib/errors";
 import { funnelAnalyticsOperation, responseAnalyticsOperation, reviewAnalyticsOperation } from "../analytics/operations";
-import { agentInputOf, checkedInput, type Operation } from "../../lib/operation";
+import { agentInputOf, checkedInput, fromAgentInput, type Operation } from "../../lib/operation";
 import { getBrand, listBrands } from "../brands/service";
 import { getComplianceConfig } from "../compliance/service";
-import { experimentResults, getExperiment, listExperiments } from "../experiments/service";
-import { getLocation } from "../locations/service";
+import { experimentResultsOperation, getExperimentOperation } from "../experiments/operations";
+import { listExperiments } from "../experiments/service";
+import { getLocationOperation } from "../locations/operations";
 import type { SessionIdentity } from "../mcp/identity";
 import { operationOf } from "../mcp/skills/operation";
 import { allSkills, findSkill, inputJsonSchema, type SkillContext } from "../mcp/skills/registry";
@@ -13,7 +14,7 @@ import { describeUntrusted, forModel } from "../mcp/skills/untrusted";
 import { READ_SCOPES, type Scope } from "../oauth/scopes";
 import { listOverdue } from "../reviews/sla.service";
 import { listReviews } from "../reviews/service";
-import { getTemplate } from "../templates/service";
+import { getTemplateOperation } from "../templates/operations";
 import { BUILTIN_TOKENS } from "../templates/tokens";
 import { customTokenKeys } from "../templates/variables.service";
 import { reviewContext } from "./review-context";
@@ -63,7 +64,7 @@ export function toolOf(op: Operation): AgentTool {
     input: agentInputOf(op),
     scopes: [...op.agent.scopes] as Scope[],
     untrusted: op.untrusted,
-    handler: (ctx, i) => op.handler(ctx, checkedInput(op, i) as never),
+    handler: (ctx, i) => op.handler(ctx, checkedInput(op, fromAgentInput(op, i)) as never),
   };
   origins.set(tool, op);
   return tool;
@@ -83,7 +84,15 @@ export function toolOperation(name: string): Operation | undefined {
 /** Reads that are not MCP skills (analytics views, experiments, templates, compliance settings). */
 const EXTRA_TOOLS: AgentTool[] = [
   // reads defined once as operations (src/lib/operation.ts): input, output and handler are the REST route's
-  ...[funnelAnalyticsOperation, reviewAnalyticsOperation, responseAnalyticsOperation].map(toolOf),
+  ...[
+    funnelAnalyticsOperation,
+    reviewAnalyticsOperation,
+    responseAnalyticsOperation,
+    getExperimentOperation,
+    experimentResultsOperation,
+    getTemplateOperation,
+    getLocationOperation,
+  ].map(toolOf),
   {
     name: "analytics.send-timing",
     description: "Conversion of sent review requests by local hour of day and weekday of sending, and the days from send to conversion.",
@@ -123,27 +132,9 @@ const EXTRA_TOOLS: AgentTool[] = [
     scopes: ["read:campaigns"],
     handler: async (ctx, i) => ({ data: await listExperiments(ctx, i) }),
   },
-  {
-    name: "experiment.get",
-    description: "One experiment with its variants.",
-    input: z.object({ experimentId: Id }),
-    scopes: ["read:campaigns"],
-    handler: (ctx, i) => getExperiment(ctx, i.experimentId),
-  },
-  {
-    name: "experiment.results",
-    description: "Per-variant sends, clicks and conversions with rates and two-proportion z-tests against the control.",
-    input: z.object({ experimentId: Id }),
-    scopes: ["read:campaigns"],
-    handler: (ctx, i) => experimentResults(ctx, i.experimentId),
-  },
-  {
-    name: "template.get",
-    description: "One message template: channel, status, subject, HTML and text bodies, tokens.",
-    input: z.object({ templateId: Id }),
-    scopes: ["read:campaigns"],
-    handler: (ctx, i) => getTemplate(ctx, i.templateId),
-  },
+
+
+
   {
     name: "template.tokens",
     description: "The {{tokens}} templates may use: the built-in ones and the tenant's location variables.",
@@ -179,13 +170,7 @@ const EXTRA_TOOLS: AgentTool[] = [
     untrusted: ["review.text", "review.authorName"],
     handler: (ctx, i) => reviewContext(ctx, i.reviewId),
   },
-  {
-    name: "location.get",
-    description: "One location: name, brand, timezone, review-site ids (googlePlaceId), contact details.",
-    input: z.object({ locationId: Id }),
-    scopes: ["read:locations"],
-    handler: (ctx, i) => getLocation(ctx, i.locationId),
-  },
+
 ];
 
 /** The MCP read skills double as agent tools, called with the caller's own scopes. */

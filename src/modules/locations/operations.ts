@@ -1,7 +1,7 @@
 import { defineOperation } from "../../lib/operation";
-import { paged, stdErrors } from "../../lib/openapi";
+import { IdParam, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { LocationListQuery, LocationSchema } from "./schemas";
-import { listLocations } from "./service";
+import { getLocation, listLocations } from "./service";
 
 // The locations operations served by REST, MCP and agents alike (src/lib/operation.ts).
 
@@ -28,4 +28,21 @@ export const listLocationsOperation = defineOperation({
     describe: { isActive: "true: only active locations; false: only deactivated ones", cursor: "pageInfo.endCursor from the previous page" },
   },
   handler: async (ctx, input) => listLocations(ctx, input),
+});
+
+export const getLocationOperation = defineOperation({
+  name: "location.get",
+  operationId: "getLocation",
+  method: "get",
+  path: "/v1/locations/{id}",
+  tags: ["Locations"],
+  summary: "Get a location",
+  description: "One location: name, brand, timezone, review-site ids (googlePlaceId), contact details.",
+  request: { params: IdParam },
+  output: LocationSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: ["read:locations"],
+  access: "read",
+  agent: { scopes: ["read:locations"], rename: { id: "locationId" } },
+  handler: async (ctx, input) => getLocation(ctx, input.id),
 });

@@ -3,9 +3,9 @@ import { routeOf } from "../../lib/operation-route";
 import { createRouter, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
-import { listLocationsOperation } from "./operations";
+import { getLocationOperation, listLocationsOperation } from "./operations";
 import { CreateLocationBody, LocationSchema, UpdateLocationBody } from "./schemas";
-import { createLocation, getLocation, updateLocation } from "./service";
+import { createLocation, updateLocation } from "./service";
 import { importLocationsCsv } from "./bulk";
 import { readCsvUpload } from "./upload";
 
@@ -16,12 +16,6 @@ const create = createRoute({
   middleware: [canManage] as const,
   request: { body: jsonBody(CreateLocationBody) },
   responses: { 201: json(LocationSchema, "Created"), ...stdErrors, 409: errors[409] },
-});
-
-const get = createRoute({
-  method: "get", path: "/v1/locations/{id}", tags, security: TENANT_SECURITY, summary: "Get a location",
-  request: { params: IdParam },
-  responses: { 200: json(LocationSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
@@ -64,5 +58,5 @@ export const locationRoutes = createRouter()
   .openapi(...routeOf(listLocationsOperation))
   .openapi(bulk, async (c) => c.json(await importLocationsCsv(svc(c), await readCsvUpload(c.req)), 200))
   .openapi(create, async (c) => c.json(await createLocation(svc(c), c.req.valid("json")), 201))
-  .openapi(get, async (c) => c.json(await getLocation(svc(c), c.req.valid("param").id), 200))
+  .openapi(...routeOf(getLocationOperation))
   .openapi(update, async (c) => c.json(await updateLocation(svc(c), c.req.valid("param").id, c.req.valid("json")), 200));
