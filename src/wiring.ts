@@ -15,6 +15,7 @@ import { isTenantMoveMessage, tenantMovesConsumer, tenantMovesWatchdogSweep } fr
 import { draftResponse } from "./modules/agents/reply-drafting";
 import { AGENT_SKILLS } from "./modules/agents/skills";
 import { alertDigestsSweep, reviewAlertsHandler } from "./modules/alerts/background";
+import { funnelAnalyticsOperation, responseAnalyticsOperation, reviewAnalyticsOperation } from "./modules/analytics/operations";
 import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
 import { automationRulesHandler } from "./modules/automation/background";
 import { competitorRefreshSweep } from "./modules/competitors/background";
@@ -24,7 +25,17 @@ import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { jobsConsumer, type JobRunners } from "./modules/jobs/runner";
 import { MCP_SKILLS } from "./modules/mcp/skills";
+import { skillOf } from "./modules/mcp/skills/operation";
 import type { Skill } from "./modules/mcp/skills/registry";
+import { listCampaignsOperation } from "./modules/campaigns/operations";
+import { listContactsOperation } from "./modules/contacts/operations";
+import { experimentResultsOperation, getExperimentOperation } from "./modules/experiments/operations";
+import { listInboxOperation } from "./modules/inbox/operations";
+import { getLocationOperation, listLocationsOperation } from "./modules/locations/operations";
+import { publishResponseOperation } from "./modules/reviews/operations";
+import { listSurveysOperation } from "./modules/surveys/operations";
+import { getTemplateOperation } from "./modules/templates/operations";
+import type { Operation } from "./lib/operation";
 import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
 import { reviewLinkClicks } from "./modules/review-links/clicks";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
@@ -101,8 +112,32 @@ export const HOOKS: Hooks = {
   draftReply: draftResponse,
 };
 
-/** What the MCP server offers: the domains' skills and the agents' (agents call MCP skills as tools, so mcp does not import them). */
-export const SKILLS: Skill[] = [...MCP_SKILLS, ...AGENT_SKILLS];
+/**
+ * The operations defined once for REST, MCP and agents (src/lib/operation.ts, docs/ARCHITECTURE.md "How to add an
+ * operation"). Each module's routes.ts mounts its own; the MCP tools of those with an MCP door are derived here,
+ * the agent tools of reads without one in agents/tools.ts.
+ */
+export const OPERATIONS: Operation[] = [
+  funnelAnalyticsOperation,
+  reviewAnalyticsOperation,
+  responseAnalyticsOperation,
+  listCampaignsOperation,
+  listContactsOperation,
+  getExperimentOperation,
+  experimentResultsOperation,
+  listInboxOperation,
+  listLocationsOperation,
+  getLocationOperation,
+  publishResponseOperation,
+  listSurveysOperation,
+  getTemplateOperation,
+];
+
+/**
+ * What the MCP server offers: the tools derived from operations, the domains' remaining skills and the agents'
+ * (agents call MCP skills as tools, so mcp does not import them).
+ */
+export const SKILLS: Skill[] = [...OPERATIONS.filter((op) => op.mcp).map(skillOf), ...MCP_SKILLS, ...AGENT_SKILLS];
 
 export interface Wiring {
   queues: QueueConsumers;

@@ -1,19 +1,20 @@
 import { z } from "@hono/zod-openapi";
-import { MESSAGE_CHANNELS } from "../../db/schema";
 import { ApiError, validationError } from "../../lib/errors";
-import { funnelAnalytics, responseAnalytics, reviewAnalytics } from "../analytics/service";
-import { INTERVALS } from "../analytics/schemas";
+import { funnelAnalyticsOperation, responseAnalyticsOperation, reviewAnalyticsOperation } from "../analytics/operations";
+import { agentInputOf, checkedInput, fromAgentInput, type Operation } from "../../lib/operation";
 import { getBrand, listBrands } from "../brands/service";
 import { getComplianceConfig } from "../compliance/service";
-import { experimentResults, getExperiment, listExperiments } from "../experiments/service";
-import { getLocation } from "../locations/service";
+import { experimentResultsOperation, getExperimentOperation } from "../experiments/operations";
+import { listExperiments } from "../experiments/service";
+import { getLocationOperation } from "../locations/operations";
 import type { SessionIdentity } from "../mcp/identity";
+import { operationOf } from "../mcp/skills/operation";
 import { allSkills, findSkill, inputJsonSchema, type SkillContext } from "../mcp/skills/registry";
 import { describeUntrusted, forModel } from "../mcp/skills/untrusted";
 import { READ_SCOPES, type Scope } from "../oauth/scopes";
 import { listOverdue } from "../reviews/sla.service";
 import { listReviews } from "../reviews/service";
-import { getTemplate } from "../templates/service";
+import { getTemplateOperation } from "../templates/operations";
 import { BUILTIN_TOKENS } from "../templates/tokens";
 import { customTokenKeys } from "../templates/variables.service";
 import { reviewContext } from "./review-context";
@@ -52,29 +53,47 @@ const Day = z.iso.date();
 const Range = { dateFrom: Day.optional().describe("first UTC day"), dateTo: Day.optional().describe("last UTC day") };
 const Id = z.string().min(1).max(64);
 
+/**
+ * The agent door of an operation that is no MCP tool (src/lib/operation.ts): the REST input as JSON
+ * fields with the door's defaults, the operation's description, the door's scopes, the same handler.
+ */
+export function toolOf(op: Operation): AgentTool {
+  if (!op.agent) throw new Error(`${op.name} has no agent door`);
+  const tool: AgentTool = {
+    name: op.name,
+    description: op.description ? `${op.summary}. ${op.description}` : op.summary,
+    input: agentInputOf(op),
+    scopes: [...op.agent.scopes] as Scope[],
+    untrusted: op.untrusted,
+    handler: (ctx, i) => op.handler(ctx, checkedInput(op, fromAgentInput(op, i)) as never),
+  };
+  origins.set(tool, op);
+  return tool;
+}
+
+/** Which operation each derived tool came from (test/mcp/input-parity.test.ts checks the twins by identity). */
+const origins = new WeakMap<AgentTool, Operation>();
+
+/** The operation an agent tool was derived from: its own (toolOf) or its MCP tool's (skills/operation.ts). */
+export function toolOperation(name: string): Operation | undefined {
+  const own = EXTRA_TOOLS.find((t) => t.name === name);
+  if (own) return origins.get(own);
+  const s = isReadSkill(name) ? findSkill(name) : undefined;
+  return s ? operationOf(s) : undefined;
+}
+
 /** Reads that are not MCP skills (analytics views, experiments, templates, compliance settings). */
 const EXTRA_TOOLS: AgentTool[] = [
-  {
-    name: "analytics.funnel",
-    description: "Review-request funnel (sent, delivered, clicked, converted with rates) in total and by channel, template, campaign and experiment variant.",
-    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), campaignId: Id.optional(), channel: z.enum(MESSAGE_CHANNELS).optional() }),
-    scopes: ["read:campaigns"],
-    handler: (ctx, i) => funnelAnalytics(ctx, i),
-  },
-  {
-    name: "analytics.reviews",
-    description: "Review counts, average rating, rating distribution and sentiment per period, per location and per site.",
-    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), interval: z.enum(INTERVALS).default("week") }),
-    scopes: ["read:reviews"],
-    handler: (ctx, i) => reviewAnalytics(ctx, i),
-  },
-  {
-    name: "analytics.responses",
-    description: "Reply health: reviews answered, response rate, median minutes to reply, replies overdue, per location.",
-    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional() }),
-    scopes: ["read:reviews"],
-    handler: (ctx, i) => responseAnalytics(ctx, i),
-  },
+  // reads defined once as operations (src/lib/operation.ts): input, output and handler are the REST route's
+  ...[
+    funnelAnalyticsOperation,
+    reviewAnalyticsOperation,
+    responseAnalyticsOperation,
+    getExperimentOperation,
+    experimentResultsOperation,
+    getTemplateOperation,
+    getLocationOperation,
+  ].map(toolOf),
   {
     name: "analytics.send-timing",
     description: "Conversion of sent review requests by local hour of day and weekday of sending, and the days from send to conversion.",
@@ -114,27 +133,9 @@ const EXTRA_TOOLS: AgentTool[] = [
     scopes: ["read:campaigns"],
     handler: async (ctx, i) => ({ data: await listExperiments(ctx, i) }),
   },
-  {
-    name: "experiment.get",
-    description: "One experiment with its variants.",
-    input: z.object({ experimentId: Id }),
-    scopes: ["read:campaigns"],
-    handler: (ctx, i) => getExperiment(ctx, i.experimentId),
-  },
-  {
-    name: "experiment.results",
-    description: "Per-variant sends, clicks and conversions with rates and two-proportion z-tests against the control.",
-    input: z.object({ experimentId: Id }),
-    scopes: ["read:campaigns"],
-    handler: (ctx, i) => experimentResults(ctx, i.experimentId),
-  },
-  {
-    name: "template.get",
-    description: "One message template: channel, status, subject, HTML and text bodies, tokens.",
-    input: z.object({ templateId: Id }),
-    scopes: ["read:campaigns"],
-    handler: (ctx, i) => getTemplate(ctx, i.templateId),
-  },
+
+
+
   {
     name: "template.tokens",
     description: "The {{tokens}} templates may use: the built-in ones and the tenant's location variables.",
@@ -170,13 +171,7 @@ const EXTRA_TOOLS: AgentTool[] = [
     untrusted: ["review.text", "review.authorName"],
     handler: (ctx, i) => reviewContext(ctx, i.reviewId),
   },
-  {
-    name: "location.get",
-    description: "One location: name, brand, timezone, review-site ids (googlePlaceId), contact details.",
-    input: z.object({ locationId: Id }),
-    scopes: ["read:locations"],
-    handler: (ctx, i) => getLocation(ctx, i.locationId),
-  },
+
 ];
 
 /** The MCP read skills double as agent tools, called with the caller's own scopes. */

@@ -1,23 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { routeOf } from "../../lib/operation-route";
+import { createRouter, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { listCampaignsOperation } from "./operations";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
 import { BindingParams, BindingSchema, CreateBindingBody } from "./bindings.schemas";
 import { createBinding, deleteBinding, listBindings } from "./bindings.service";
-import { CampaignListQuery, CampaignSchema, CreateCampaignBody, UpdateCampaignBody } from "./schemas";
+import { CampaignSchema, CreateCampaignBody, UpdateCampaignBody } from "./schemas";
 import { PutSequenceBody, SequenceSchema } from "./sequences.schemas";
 import { deleteSequence, getSequence, putSequence } from "./sequences.service";
-import { createCampaign, getCampaign, listCampaigns, setCampaignActive, updateCampaign } from "./service";
+import { createCampaign, getCampaign, setCampaignActive, updateCampaign } from "./service";
 
 const tags = ["Campaigns"];
 const deleted = { description: "Deleted" };
-
-const list = createRoute({
-  method: "get", path: "/v1/campaigns", tags, security: TENANT_SECURITY, summary: "List campaigns, newest first",
-  operationId: "listCampaigns",
-  request: { query: CampaignListQuery },
-  responses: { 200: json(paged(CampaignSchema).openapi("CampaignPage")), ...stdErrors },
-});
 
 const create = createRoute({
   method: "post", path: "/v1/campaigns", tags, security: TENANT_SECURITY, summary: "Create a campaign (manager); it starts active",
@@ -107,7 +102,7 @@ const removeSequence = createRoute({
 });
 
 export const campaignRoutes = createRouter()
-  .openapi(list, async (c) => c.json(await listCampaigns(svc(c), c.req.valid("query")), 200))
+  .openapi(...routeOf(listCampaignsOperation))
   .openapi(create, async (c) => c.json(await createCampaign(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getCampaign(svc(c), c.req.valid("param").id), 200))
   .openapi(update, async (c) => c.json(await updateCampaign(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))

@@ -1,25 +1,20 @@
 import { createRoute } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../lib/errors";
-import { createRouter, errors, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { routeOf } from "../../lib/operation-route";
+import { createRouter, errors, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canAdminister, canManage, canWrite } from "../../middleware/tenant";
 import { importContactsCsv, MAX_CSV_BYTES } from "./import";
 import { eraseContact, exportContact } from "./privacy";
 import {
-  ContactExportSchema, ContactIdParam, ContactListQuery, ContactSchema, ImportCsvBody, ImportResultSchema, SuppressBody, UpsertContactBody,
+  ContactExportSchema, ContactIdParam, ContactSchema, ImportCsvBody, ImportResultSchema, SuppressBody, UpsertContactBody,
 } from "./schemas";
-import { getContact, listContacts, suppressContact, unsuppressContact, upsertContact } from "./service";
+import { listContactsOperation } from "./operations";
+import { getContact, suppressContact, unsuppressContact, upsertContact } from "./service";
 
 const tags = ["Contacts"];
 const base = { tags, security: TENANT_SECURITY };
-
-const list = createRoute({
-  ...base, method: "get", path: "/v1/contacts", summary: "List contacts, newest first; search by email, phone or name prefix",
-  operationId: "listContacts",
-  request: { query: ContactListQuery },
-  responses: { 200: json(paged(ContactSchema).openapi("ContactPage")), ...stdErrors },
-});
 
 const upsert = createRoute({
   ...base, method: "post", path: "/v1/contacts", summary: "Create or update a contact, matched on email, else phone (tenant_user)",
@@ -85,7 +80,7 @@ const erase = createRoute({
 });
 
 export const contactRoutes = createRouter()
-  .openapi(list, async (c) => c.json(await listContacts(svc(c), c.req.valid("query")), 200))
+  .openapi(...routeOf(listContactsOperation))
   .openapi(upsert, async (c) => c.json(await upsertContact(svc(c), c.req.valid("json")), 201))
   .openapi(importCsv, async (c) => c.json(await importContactsCsv(svc(c), c.req.valid("form").file), 200))
   .openapi(get, async (c) => c.json(await getContact(svc(c), c.req.valid("param").id), 200))

@@ -42,11 +42,25 @@ export const UpsertContactBody = z
   .refine((b) => Boolean(b.email || b.phone), { message: "email or phone is required", path: ["email"] })
   .openapi("UpsertContactRequest");
 
+/** "true" or "false" in a query string */
+const QueryBool = z.enum(["true", "false"]).transform((v) => v === "true");
+
 export const ContactListQuery = PageQuerySchema.extend({
   search: z.string().trim().min(1).max(100).optional().openapi({
     description: "Prefix of the email, the phone (digits from the country code) or the name (first or last name first)",
   }),
+  isSuppressed: QueryBool.optional().openapi({ description: "true: only opted-out contacts; false: only reachable ones" }),
+  hasEmail: QueryBool.optional().openapi({ description: "true: only contacts with an email address" }),
+  hasPhone: QueryBool.optional().openapi({ description: "true: only contacts with a phone number" }),
 });
+
+/** The current consent per channel (email, sms, whatsapp, ...): granted, revoked or pending, with when. */
+export const ConsentStateSchema = z
+  .record(z.string(), z.object({ status: z.string(), at: z.string() }))
+  .openapi("ContactConsentState", { description: "The latest consent record per channel: its status and when it was recorded" });
+
+/** A contact in a list: with its current consent per channel (the MCP tool and the REST list answer alike). */
+export const ContactWithConsentSchema = ContactSchema.extend({ consent: ConsentStateSchema }).openapi("ContactWithConsent");
 
 export const SuppressBody = z
   .object({ reason: z.string().trim().max(500).optional() })

@@ -1,9 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { routeOf } from "../../lib/operation-route";
 import { createRouter, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { experimentResultsOperation, getExperimentOperation } from "./operations";
 import { svc } from "../../middleware/service-context";
 import { canAdminister, canManage } from "../../middleware/tenant";
-import { CreateExperimentBody, ExperimentListQuery, ExperimentSchema, ResultsSchema, UpdateExperimentBody } from "./schemas";
-import { createExperiment, experimentResults, getExperiment, listExperiments, transitionExperiment, updateExperiment, type ExperimentMove } from "./service";
+import { CreateExperimentBody, ExperimentListQuery, ExperimentSchema, UpdateExperimentBody } from "./schemas";
+import { createExperiment, listExperiments, transitionExperiment, updateExperiment, type ExperimentMove } from "./service";
 
 const tags = ["Experiments"];
 
@@ -21,13 +23,6 @@ const create = createRoute({
   middleware: [canManage] as const,
   request: { body: jsonBody(CreateExperimentBody) },
   responses: { 201: json(ExperimentSchema, "Created"), ...stdErrors },
-});
-
-const get = createRoute({
-  method: "get", path: "/v1/experiments/{id}", tags, security: TENANT_SECURITY, summary: "Get an experiment",
-  operationId: "getExperiment",
-  request: { params: IdParam },
-  responses: { 200: json(ExperimentSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
@@ -59,25 +54,13 @@ const transition = (name: ExperimentMove) =>
     responses: { 200: json(ExperimentSchema), ...stdErrorsWithNotFound, 409: errors[409] },
   });
 
-const results = createRoute({
-  method: "get", path: "/v1/experiments/{id}/results", tags, security: TENANT_SECURITY,
-  operationId: "getExperimentResults",
-  summary: "Per-variant outcomes, rates and z-tests against the control",
-  description:
-    "Counts are of the solicitations sent under each variant; rates are over sends. Each non-control variant gets a " +
-    "two-sided two-proportion z-test (pooled) of its click and conversion rates against the control (the first variant). " +
-    "Until solicitations are sent under the experiment every count is 0 and the tests are null.",
-  request: { params: IdParam },
-  responses: { 200: json(ResultsSchema), ...stdErrorsWithNotFound },
-});
-
 export const experimentRoutes = createRouter()
   .openapi(list, async (c) => c.json(await listExperiments(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createExperiment(svc(c), c.req.valid("json")), 201))
-  .openapi(get, async (c) => c.json(await getExperiment(svc(c), c.req.valid("param").id), 200))
+  .openapi(...routeOf(getExperimentOperation))
   .openapi(update, async (c) => c.json(await updateExperiment(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(transition("start"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "start"), 200))
   .openapi(transition("pause"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "pause"), 200))
   .openapi(transition("resume"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "resume"), 200))
   .openapi(transition("complete"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "complete"), 200))
-  .openapi(results, async (c) => c.json(await experimentResults(svc(c), c.req.valid("param").id), 200));
+  .openapi(...routeOf(experimentResultsOperation));

@@ -1,23 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, errors, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { routeOf } from "../../lib/operation-route";
+import { createRouter, errors, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { listInboxOperation } from "./operations";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
 import { addInboxNote, assignInboxItem, bulkSetInboxStatus, escalateInboxItem, setInboxTags, updateInboxItem } from "./actions";
 import {
-  AssignInboxBody, BulkStatusBody, EscalateInboxBody, InboxIdParam, InboxItemDetailSchema, InboxItemSchema, InboxListQuery, InboxTypeQuery,
+  AssignInboxBody, BulkStatusBody, EscalateInboxBody, InboxIdParam, InboxItemDetailSchema, InboxTypeQuery,
   NoteInboxBody, PatchInboxBody, SuccessSchema, TagsInboxBody,
 } from "./schemas";
-import { getInboxItem, listInboxItems } from "./service";
+import { getInboxItem } from "./service";
 
 const tags = ["Inbox"];
 const write = { tags, security: TENANT_SECURITY };
-
-const list = createRoute({
-  method: "get", path: "/v1/inbox", tags, security: TENANT_SECURITY, summary: "Reviews and feedback in one list, newest first",
-  operationId: "listInboxItems",
-  request: { query: InboxListQuery },
-  responses: { 200: json(paged(InboxItemSchema).openapi("InboxItemPage")), ...stdErrors },
-});
 
 const get = createRoute({
   method: "get", path: "/v1/inbox/{id}", tags, security: TENANT_SECURITY, summary: "An inbox item with notes, tags and the review's responses or the feedback",
@@ -72,7 +67,7 @@ const bulk = createRoute({
 });
 
 export const inboxRoutes = createRouter()
-  .openapi(list, async (c) => c.json(await listInboxItems(svc(c), c.req.valid("query")), 200))
+  .openapi(...routeOf(listInboxOperation))
   .openapi(bulk, async (c) => c.json(await bulkSetInboxStatus(svc(c), c.req.valid("json")), 200))
   .openapi(get, async (c) => c.json(await getInboxItem(svc(c), c.req.valid("param").id, c.req.valid("query").type), 200))
   .openapi(patch, async (c) => c.json(await updateInboxItem(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))

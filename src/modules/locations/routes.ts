@@ -1,20 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { routeOf } from "../../lib/operation-route";
+import { createRouter, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
-import { CreateLocationBody, LocationListQuery, LocationSchema, UpdateLocationBody } from "./schemas";
-import { createLocation, getLocation, listLocations, updateLocation } from "./service";
+import { getLocationOperation, listLocationsOperation } from "./operations";
+import { CreateLocationBody, LocationSchema, UpdateLocationBody } from "./schemas";
+import { createLocation, updateLocation } from "./service";
 import { importLocationsCsv } from "./bulk";
 import { readCsvUpload } from "./upload";
 
 const tags = ["Locations"];
-
-const list = createRoute({
-  method: "get", path: "/v1/locations", tags, security: TENANT_SECURITY, summary: "List locations, newest first",
-  operationId: "listLocations",
-  request: { query: LocationListQuery },
-  responses: { 200: json(paged(LocationSchema).openapi("LocationPage")), ...stdErrors },
-});
 
 const create = createRoute({
   method: "post", path: "/v1/locations", tags, security: TENANT_SECURITY, summary: "Create a location (manager)",
@@ -22,13 +17,6 @@ const create = createRoute({
   middleware: [canManage] as const,
   request: { body: jsonBody(CreateLocationBody) },
   responses: { 201: json(LocationSchema, "Created"), ...stdErrors, 409: errors[409] },
-});
-
-const get = createRoute({
-  method: "get", path: "/v1/locations/{id}", tags, security: TENANT_SECURITY, summary: "Get a location",
-  operationId: "getLocation",
-  request: { params: IdParam },
-  responses: { 200: json(LocationSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
@@ -70,8 +58,8 @@ const bulk = createRoute({
 });
 
 export const locationRoutes = createRouter()
-  .openapi(list, async (c) => c.json(await listLocations(svc(c), c.req.valid("query")), 200))
+  .openapi(...routeOf(listLocationsOperation))
   .openapi(bulk, async (c) => c.json(await importLocationsCsv(svc(c), await readCsvUpload(c.req)), 200))
   .openapi(create, async (c) => c.json(await createLocation(svc(c), c.req.valid("json")), 201))
-  .openapi(get, async (c) => c.json(await getLocation(svc(c), c.req.valid("param").id), 200))
+  .openapi(...routeOf(getLocationOperation))
   .openapi(update, async (c) => c.json(await updateLocation(svc(c), c.req.valid("param").id, c.req.valid("json")), 200));

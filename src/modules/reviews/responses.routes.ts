@@ -1,10 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, ErrorResponseSchema, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { createRouter, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage, canWrite } from "../../middleware/tenant";
-import { publishResponse } from "./publish";
+import { routeOf } from "../../lib/operation-route";
+import { publishResponseOperation } from "./operations";
 import {
-  CreateResponseBody, OverdueReviewSchema, PublishResponseBody, QueueQuery, RejectResponseBody, ReviewIdParam, ReviewResponseSchema, UpdateResponseBody,
+  CreateResponseBody, OverdueReviewSchema, QueueQuery, RejectResponseBody, ReviewIdParam, ReviewResponseSchema, UpdateResponseBody,
 } from "./responses.schemas";
 import {
   approveResponse, createResponse, listApprovalQueue, listResponsesForReview, rejectResponse, submitResponse, updateResponse,
@@ -73,29 +74,6 @@ const reject = createRoute({
   responses: { 200: json(ReviewResponseSchema), ...withTransitions },
 });
 
-const publish = createRoute({
-  method: "post", path: "/v1/responses/{id}/publish", operationId: "publishResponse", tags, security: TENANT_SECURITY,
-  summary: "Publish an approved response to the review site (manager)",
-  description:
-    "First-party reviews publish locally. Google, Trustpilot and Yelp (partner Respond to Reviews, when configured) publish through the " +
-    "location's integration. 422 PUBLISH_UNSUPPORTED with details.replyUrl when the site has no reply API or there is no connection; " +
-    "502 UPSTREAM_ERROR with the site's error when it refuses. Both leave the response approved. " +
-    "The site's own rules are checked first: Yelp (Respond to Reviews) 400 VALIDATION_ERROR over 5,000 characters or with emoji, " +
-    "429 RATE_LIMITED after 20 replies per location per day; a Yelp location without the feature (R2R_COMMENTS_NOT_ALLOWED) is " +
-    "422 PUBLISH_UNSUPPORTED reason no_reply_access, remembered on the integration (replyAccess denied). " +
-    "Posted by hand instead (Facebook, Yelp without a partner token, any site): send `{\"manual\": true, \"externalUrl\"?}` to record it " +
-    "as published (`publishedVia: manual`, `publishedByUserId`, `publishedUrl`) without calling the site; audited and the review marked responded as for an API publish.",
-  middleware: [canManage] as const,
-  request: { params: IdParam, body: { required: false, content: { "application/json": { schema: PublishResponseBody } } } },
-  responses: {
-    200: json(ReviewResponseSchema),
-    ...withTransitions,
-    422: errors[422],
-    429: errors[429],
-    502: { description: "The review site refused the reply (UPSTREAM_ERROR)", content: { "application/json": { schema: ErrorResponseSchema } } },
-  },
-});
-
 export const responseRoutes = createRouter()
   .openapi(listForReview, async (c) => c.json(await listResponsesForReview(svc(c), c.req.valid("param").reviewId), 200))
   .openapi(create, async (c) => c.json(await createResponse(svc(c), c.req.valid("param").reviewId, c.req.valid("json")), 201))
@@ -105,4 +83,4 @@ export const responseRoutes = createRouter()
   .openapi(submit, async (c) => c.json(await submitResponse(svc(c), c.req.valid("param").id), 200))
   .openapi(approve, async (c) => c.json(await approveResponse(svc(c), c.req.valid("param").id), 200))
   .openapi(reject, async (c) => c.json(await rejectResponse(svc(c), c.req.valid("param").id, c.req.valid("json") ?? {}), 200))
-  .openapi(publish, async (c) => c.json(await publishResponse(svc(c), c.req.valid("param").id, undefined, c.req.valid("json") ?? {}), 200));
+  .openapi(...routeOf(publishResponseOperation));

@@ -1,24 +1,20 @@
 import { createRoute } from "@hono/zod-openapi";
+import { routeOf } from "../../lib/operation-route";
 import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { listSurveysOperation } from "./operations";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
 import { FeedbackSchema } from "../feedback/schemas";
 import {
-  AttachSurveyBody, CampaignIdParam, CampaignSurveySchema, CreateSurveyBody, SurveyListQuery, SurveyResponsesQuery, SurveySchema, SurveyStatsSchema,
+  AttachSurveyBody, CampaignIdParam, CampaignSurveySchema, CreateSurveyBody, SurveyResponsesQuery, SurveySchema, SurveyStatsSchema,
   UpdateSurveyBody,
 } from "./schemas";
-import { attachSurvey, createSurvey, deleteSurvey, detachSurvey, getCampaignSurvey, getSurvey, listSurveys, updateSurvey } from "./service";
+import { attachSurvey, createSurvey, deleteSurvey, detachSurvey, getCampaignSurvey, getSurvey, updateSurvey } from "./service";
 import { surveyResponses, surveyStats } from "./stats";
 
 const tags = ["Surveys"];
 const read = { tags, security: TENANT_SECURITY };
 const manage = { tags, security: TENANT_SECURITY };
-
-const list = createRoute({
-  method: "get", path: "/v1/surveys", operationId: "listSurveys", ...read, summary: "List surveys, newest first",
-  request: { query: SurveyListQuery },
-  responses: { 200: json(paged(SurveySchema).openapi("SurveyPage")), ...stdErrors },
-});
 
 const create = createRoute({
   method: "post", path: "/v1/surveys", ...manage, middleware: [canManage] as const, summary: "Create a survey as a draft (manager)",
@@ -86,7 +82,7 @@ const detach = createRoute({
 });
 
 export const surveyRoutes = createRouter()
-  .openapi(list, async (c) => c.json(await listSurveys(svc(c), c.req.valid("query")), 200))
+  .openapi(...routeOf(listSurveysOperation))
   .openapi(create, async (c) => c.json(await createSurvey(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getSurvey(svc(c), c.req.valid("param").id), 200))
   .openapi(update, async (c) => c.json(await updateSurvey(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))

@@ -1,10 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
+import { routeOf } from "../../lib/operation-route";
 import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { getTemplateOperation } from "./operations";
 import { svc } from "../../middleware/service-context";
 import { canManage, canWrite } from "../../middleware/tenant";
 import { CreateTemplateBody, PreviewQuery, PreviewSchema, TemplateListQuery, TemplateSchema, UpdateTemplateBody } from "./schemas";
 import { previewTemplate } from "./preview";
-import { approveTemplate, archiveTemplate, createTemplate, forkTemplateVersion, getTemplate, listTemplates, updateTemplate } from "./service";
+import { approveTemplate, archiveTemplate, createTemplate, forkTemplateVersion, listTemplates, updateTemplate } from "./service";
 
 const tags = ["Templates"];
 const TOKENS_NOTE =
@@ -25,13 +27,6 @@ const create = createRoute({
   middleware: [canWrite] as const,
   request: { body: jsonBody(CreateTemplateBody) },
   responses: { 201: json(TemplateSchema, "Created"), ...stdErrors },
-});
-
-const get = createRoute({
-  method: "get", path: "/v1/templates/{id}", tags, security: TENANT_SECURITY, summary: "Get a template",
-  operationId: "getTemplate",
-  request: { params: IdParam },
-  responses: { 200: json(TemplateSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
@@ -87,7 +82,7 @@ const fork = createRoute({
 export const templateRoutes = createRouter()
   .openapi(list, async (c) => c.json(await listTemplates(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createTemplate(svc(c), c.req.valid("json")), 201))
-  .openapi(get, async (c) => c.json(await getTemplate(svc(c), c.req.valid("param").id), 200))
+  .openapi(...routeOf(getTemplateOperation))
   .openapi(update, async (c) => c.json(await updateTemplate(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(approve, async (c) => c.json(await approveTemplate(svc(c), c.req.valid("param").id), 200))
   .openapi(archive, async (c) => c.json(await archiveTemplate(svc(c), c.req.valid("param").id), 200))

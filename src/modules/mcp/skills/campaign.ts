@@ -2,27 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { listBindings } from "../../campaigns/bindings.service";
 import { toCampaign } from "../../campaigns/schemas";
 import { getSequence } from "../../campaigns/sequences.service";
-import { findCampaignRow, listCampaigns } from "../../campaigns/service";
+import { findCampaignRow } from "../../campaigns/service";
 import { skill } from "./registry";
-
-export const campaignListSkill = skill({
-  name: "campaign.list",
-  title: "List review-request campaigns",
-  description:
-    "Lists review-request campaigns, newest first: name, type (one_time, drip, ...), channels, whether active, " +
-    "dates and where customers are sent (reviewDestination). Filter by locationId, brandId or isActive.",
-  input: z.object({
-    locationId: z.string().max(64).optional().describe("only campaigns of this location"),
-    brandId: z.string().max(64).optional().describe("only campaigns of this brand"),
-    isActive: z.boolean().optional().describe("true: running campaigns only"),
-    limit: z.number().int().min(1).max(200).default(25).describe("page size, 1 to 200 (default 25)"),
-    cursor: z.string().max(512).optional().describe("pageInfo.endCursor from the previous page"),
-  }),
-  scopes: ["read:campaigns"],
-  access: "read",
-  agencyAware: true,
-  handler: async (ctx, input) => listCampaigns(ctx, input),
-});
 
 export const campaignGetSkill = skill({
   name: "campaign.get",

@@ -1,32 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { currentConsent } from "../../contacts/consent";
-import { listContacts, suppressContact } from "../../contacts/service";
+import { suppressContact } from "../../contacts/service";
 import { skill } from "./registry";
-
-export const contactListSkill = skill({
-  name: "contact.list",
-  title: "List customers (contacts)",
-  description:
-    "Lists the business's customer contacts, newest first, each with email, phone, name, suppression state and " +
-    "current consent per channel (email, sms, whatsapp, ...: granted, revoked or pending, with when). " +
-    "search matches the start of the email, the phone number or the name. Use isSuppressed, hasEmail and hasPhone " +
-    "to find who can be asked for a review on a channel.",
-  input: z.object({
-    search: z.string().trim().min(1).max(200).optional().describe("prefix of email, phone or name"),
-    isSuppressed: z.boolean().optional().describe("true: only opted-out contacts; false: only reachable ones"),
-    hasEmail: z.boolean().optional().describe("true: only contacts with an email address"),
-    hasPhone: z.boolean().optional().describe("true: only contacts with a phone number"),
-    limit: z.number().int().min(1).max(200).default(25).describe("page size, 1 to 200 (default 25)"),
-    cursor: z.string().max(512).optional().describe("pageInfo.endCursor from the previous page"),
-  }),
-  scopes: ["read:contacts"],
-  access: "read",
-  handler: async (ctx, input) => {
-    const page = await listContacts(ctx, input);
-    const consent = await currentConsent(ctx, page.data.map((c) => c.id));
-    return { ...page, data: page.data.map((c) => ({ ...c, consent: consent.get(c.id) ?? {} })) };
-  },
-});
 
 export const contactSuppressSkill = skill({
   name: "contact.suppress",

@@ -1,44 +1,39 @@
 // The MCP skill catalogue: every domain's skills, listed. A domain's skills are one file calling its
-// service; the composition root registers this list and the agents' skills (src/wiring.ts).
+// service; the composition root registers this list, the tools derived from operations (skills/operation.ts)
+// and the agents' skills (src/wiring.ts).
 import type { Skill } from "./registry";
 import { agencyListTenantsSkill } from "./agency";
-import { locationListSkill, locationFinderSkill } from "./location";
+import { locationFinderSkill } from "./location";
 import { locationReviewLinksSkill } from "./review-link";
-import { campaignListSkill, campaignGetSkill } from "./campaign";
-import { contactListSkill, contactSuppressSkill } from "./contact";
-import { reviewListSkill, approvalListPendingSkill, responseMarkPublishedSkill } from "./review";
+import { campaignGetSkill } from "./campaign";
+import { contactSuppressSkill } from "./contact";
+import { reviewListSkill, approvalListPendingSkill } from "./review";
 import { reviewWidgetsSkill } from "./widget";
 import { reviewAutoRepliesSkill } from "./auto-reply";
 import { reviewAlertSubscriptionsSkill } from "./alert";
-import { inboxListSkill, inboxGetSkill } from "./inbox";
+import { inboxGetSkill } from "./inbox";
 import { reviewSummarySkill, campaignMetricsSkill, scoreLocationSkill, competitorListSkill, recommendationListSkill } from "./insights";
-import { surveyListSkill, surveyStatsSkill, surveyResponsesSkill } from "./survey";
+import { surveyStatsSkill, surveyResponsesSkill } from "./survey";
 import { whiteLabelGetSkill } from "./white-label";
 import { platformStatusSkill } from "./platform";
 
 export const MCP_SKILLS = [
   agencyListTenantsSkill,
-  locationListSkill,
   locationFinderSkill,
   locationReviewLinksSkill,
-  campaignListSkill,
   campaignGetSkill,
-  contactListSkill,
   contactSuppressSkill,
   reviewListSkill,
   approvalListPendingSkill,
-  responseMarkPublishedSkill,
   reviewWidgetsSkill,
   reviewAutoRepliesSkill,
   reviewAlertSubscriptionsSkill,
-  inboxListSkill,
   inboxGetSkill,
   reviewSummarySkill,
   campaignMetricsSkill,
   scoreLocationSkill,
   competitorListSkill,
   recommendationListSkill,
-  surveyListSkill,
   surveyStatsSkill,
   surveyResponsesSkill,
   whiteLabelGetSkill,

@@ -1,25 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { findLocations } from "../../locations/finder";
-import { listLocations } from "../../locations/service";
 import { skill } from "./registry";
-
-export const locationListSkill = skill({
-  name: "location.list",
-  title: "List locations",
-  description:
-    "Lists the business's locations (stores, clinics, offices), newest first, with address, phone, review-site ids " +
-    "(Google place id, Yelp, Facebook), coordinates and brand. Use it to find a locationId for other tools. " +
-    "Filter with isActive; page with cursor (pageInfo.endCursor of the previous page).",
-  input: z.object({
-    isActive: z.boolean().optional().describe("true: only active locations; false: only deactivated ones"),
-    limit: z.number().int().min(1).max(200).default(50).describe("page size, 1 to 200 (default 50)"),
-    cursor: z.string().max(512).optional().describe("pageInfo.endCursor from the previous page"),
-  }),
-  scopes: ["read:locations"],
-  access: "read",
-  agencyAware: true,
-  handler: async (ctx, input) => listLocations(ctx, { isActive: input.isActive, limit: input.limit, cursor: input.cursor }),
-});
 
 export const locationFinderSkill = skill({
   name: "location.finder",

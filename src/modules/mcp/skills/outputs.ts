@@ -5,13 +5,13 @@ import { CampaignSchema } from "../../campaigns/schemas";
 import { SequenceSchema } from "../../campaigns/sequences.schemas";
 import { ContactSchema } from "../../contacts/schemas";
 import { FeedbackSchema } from "../../feedback/schemas";
-import { InboxItemDetailSchema, InboxItemSchema } from "../../inbox/schemas";
+import { InboxItemDetailSchema } from "../../inbox/schemas";
 import { LocationSchema } from "../../locations/schemas";
 import { RecommendationSchema } from "../../recommendations/schemas";
 import { ScoreSnapshotSchema } from "../../reputation/schemas";
 import { ReviewResponseSchema } from "../../reviews/responses.schemas";
 import { ReviewSchema } from "../../reviews/schemas";
-import { SurveySchema, SurveyStatsSchema } from "../../surveys/schemas";
+import { SurveyStatsSchema } from "../../surveys/schemas";
 import { TenantSchema } from "../../tenants/schemas";
 import { paged } from "../../../lib/openapi";
 
@@ -23,11 +23,9 @@ import { paged } from "../../../lib/openapi";
  */
 // campaign.metrics adds the spec's step names: opens are not tracked, responded = converted
 const Steps = FunnelCountsSchema.extend({ opened: z.null(), responded: z.number().int() });
-const ConsentStateSchema = z.record(z.string(), z.object({ status: z.string(), at: z.string() }));
 
 export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
   "agency.list-tenants": z.object({ data: z.array(TenantSchema), total: z.number().int() }),
-  "location.list": paged(LocationSchema),
   "location.finder": z.object({
     data: z.array(LocationSchema.extend({ distanceKm: z.number().nullable().describe("km from lat/lng; null for a text-only search") })),
     total: z.number().int(),
@@ -38,10 +36,7 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
     bySite: z.array(ReviewStatsSchema.omit({ sentiment: true }).extend({ siteType: z.string() })),
   }),
   "approval.list-pending": z.object({ data: z.array(ReviewResponseSchema), total: z.number().int() }),
-  "response.mark-published": ReviewResponseSchema,
-  "inbox.list": paged(InboxItemSchema),
   "inbox.get": InboxItemDetailSchema,
-  "campaign.list": paged(CampaignSchema),
   "campaign.get": CampaignSchema.extend({ templates: z.array(BindingSchema), sequence: SequenceSchema.nullable() }),
   "campaign.metrics": z.object({
     campaignId: z.string(),
@@ -53,7 +48,6 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
     byChannel: z.array(Steps.extend({ channel: z.string() })),
     byTemplate: z.array(Steps.extend({ channel: z.string(), templateId: z.string().nullable() })),
   }),
-  "contact.list": paged(ContactSchema.extend({ consent: ConsentStateSchema })),
   "contact.suppress": ContactSchema,
   "score.location": ScoreSnapshotSchema,
   "competitor.list": z.object({
@@ -71,7 +65,6 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
     ),
   }),
   "recommendation.list": z.object({ data: z.array(RecommendationSchema) }),
-  "survey.list": paged(SurveySchema),
   "survey.stats": SurveyStatsSchema,
   "survey.responses": paged(FeedbackSchema),
 };

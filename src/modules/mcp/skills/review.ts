@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { REVIEW_STATUSES } from "../../../db/schema";
-import { publishResponse } from "../../reviews/publish";
-import { PublishResponseBody } from "../../reviews/responses.schemas";
 import { listApprovalQueue } from "../../reviews/responses.service";
 import { listReviews } from "../../reviews/service";
 import { SiteType } from "../../reviews/schemas";
@@ -59,27 +57,4 @@ export const approvalListPendingSkill = skill({
     const data = await listApprovalQueue(ctx, input);
     return { data, total: data.length };
   },
-});
-
-export const responseMarkPublishedSkill = skill({
-  name: "response.mark-published",
-  title: "Mark a review reply as posted by hand",
-  description:
-    "Records that an approved reply to a review was posted by hand on the review site (Facebook, Yelp and others " +
-    "without a reply API): the reply becomes published (publishedVia manual) and the review responded. Call it only " +
-    "after the reply is really visible on the site. Needs the reply's id (from approval.list-pending or inbox.get) " +
-    "and, if known, the URL where the posted reply can be seen.",
-  input: z.object({
-    responseId: z.string().min(1).max(64).describe("the approved reply's id"),
-    externalUrl: PublishResponseBody.shape.externalUrl.describe("where the posted reply can be seen (http or https)"),
-  }),
-  scopes: ["write:responses"],
-  access: "write",
-  // outsider text: marked untrusted in results and the description (untrusted.ts)
-  untrusted: ["text"],
-  destructive: false,
-  minRole: "manager",
-  // the reply becomes public record here (published, review responded) on the user's word alone
-  confirm: (input) => `Mark reply ${input.responseId} as posted on the review site${input.externalUrl ? ` (${input.externalUrl})` : ""}? Only if it is visible there now.`,
-  handler: async (ctx, input) => publishResponse(ctx, input.responseId, undefined, { manual: true, externalUrl: input.externalUrl }),
 });

@@ -1,25 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { SURVEY_STATUSES, SURVEY_TYPES } from "../../../db/schema";
-import { listSurveys } from "../../surveys/service";
 import { surveyResponses, surveyStats } from "../../surveys/stats";
 import { skill } from "./registry";
-
-export const surveyListSkill = skill({
-  name: "survey.list",
-  title: "List surveys",
-  description:
-    "Lists customer surveys (NPS, CSAT, CES or custom) with their questions, whether they are templates and their " +
-    "launch state (draft, active, closed).",
-  input: z.object({
-    status: z.enum(SURVEY_STATUSES).optional().describe("draft, active or closed"),
-    type: z.enum(SURVEY_TYPES).optional().describe("NPS, CSAT, CES or custom"),
-    isTemplate: z.boolean().optional().describe("true: only reusable templates"),
-    limit: z.number().int().min(1).max(200).default(25).describe("page size (default 25)"),
-  }),
-  scopes: ["read:surveys"],
-  access: "read",
-  handler: async (ctx, input) => listSurveys(ctx, input),
-});
 
 export const surveyStatsSkill = skill({
   name: "survey.stats",

@@ -1,0 +1,45 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { client } from "../helpers/http";
+import { createWorld, type World } from "../helpers/seed";
+import { ingest, newContact, newLocation, newSolicitation, submit } from "./helpers";
+
+// GET /v1/inbox and the MCP tool inbox.list are one operation (src/modules/inbox/operations.ts): an
+// API key sees the kinds of item its scopes cover over REST exactly as over MCP.
+
+let w: World;
+
+async function apiKey(scopes: string[]) {
+  const res = await w.as("tenantAdmin").post("/v1/api-keys", { name: `inbox ${scopes.join(" ")}`, scopes });
+  expect(res.status).toBe(201);
+  return client(res.body.key as string, w.tenantA.id);
+}
+
+beforeAll(async () => {
+  w = await createWorld();
+  const loc = await newLocation(w);
+  await ingest(w, { locationId: loc.id, siteType: "first_party", rating: 4, text: "Friendly staff and quick service overall." });
+  const contact = await newContact(w);
+  const s = await newSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId: contact.id });
+  expect((await submit(s.token, { rating: 2, text: "Waited too long at the desk." })).status).toBeLessThan(300);
+});
+
+describe("GET /v1/inbox by an API key", () => {
+  it("a read:feedback key lists feedback items only; asking for reviews is 403", async () => {
+    const feedbackOnly = await apiKey(["read:feedback"]);
+    const page = await feedbackOnly.get("/v1/inbox");
+    expect(page.status).toBe(200);
+    expect(page.body.data.map((i: { type: string }) => i.type)).toEqual(["feedback"]);
+    expect(page.body.total).toBe(1);
+    const reviews = await feedbackOnly.get("/v1/inbox?type=review");
+    expect(reviews.status).toBe(403);
+    expect(reviews.body.code).toBe("FORBIDDEN");
+  });
+
+  it("a key with both scopes, and a signed-in user, list both kinds", async () => {
+    const both = await apiKey(["read:reviews", "read:feedback"]);
+    const byKey = await both.get("/v1/inbox");
+    expect(byKey.body.data.map((i: { type: string }) => i.type).sort()).toEqual(["feedback", "review"]);
+    const byUser = await w.as("viewer").get("/v1/inbox");
+    expect(byUser.body.data.map((i: { type: string }) => i.type).sort()).toEqual(["feedback", "review"]);
+  });
+});
