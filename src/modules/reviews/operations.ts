@@ -11,7 +11,7 @@ export const publishResponseOperation = defineOperation({
   operationId: "publishResponse",
   method: "post",
   path: "/v1/responses/{id}/publish",
-  tags: ["Review responses"],
+  tags: ["Reviews"],
   summary: "Publish an approved response to the review site (manager)",
   description:
     "First-party reviews publish locally. Google, Trustpilot and Yelp (partner Respond to Reviews, when configured) publish through the " +
