@@ -46,9 +46,10 @@ export default defineConfig(async () => {
             // imported once per process, not once per file; the setup file empties storage before each
             // file (docs/testing.md)
             isolate: false,
-            // CI has 2 cores: a heavy file (a 5,000-row import, a campaign send) can pass 5 s when others run beside it
-            testTimeout: 20_000,
-            hookTimeout: 30_000,
+            // CI has 2 cores: a heavy file (a 5,000-row import, a campaign send) can pass 5 s when others run beside it,
+            // and three files run at once. A timeout only guards against a hang: generous costs nothing when tests pass.
+            testTimeout: 60_000,
+            hookTimeout: 60_000,
           },
         },
         {
