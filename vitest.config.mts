@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
@@ -11,6 +12,10 @@ export default defineConfig(async () => {
   );
   return {
     test: {
+      // vitest's default is cores - 1: ONE file at a time on the 2-core CI machine. Most of a file's wall
+      // time is waiting (queue batches, polling, wrangler and Chromium in the node tests), so run more files
+      // than cores. VITEST_MAX_WORKERS overrides (docs/testing.md).
+      maxWorkers: Math.max(3, availableParallelism()),
       projects: [
         {
           plugins: [
@@ -37,13 +42,20 @@ export default defineConfig(async () => {
             include: ["test/**/*.test.ts"],
             exclude: ["test/node/**"],
             setupFiles: ["./test/setup/apply-migrations.ts"],
-            // CI has 2 cores: a heavy file (a 5,000-row import, a campaign send) can pass 5 s when others run beside it
-            testTimeout: 20_000,
-            hookTimeout: 30_000,
+            // files run one after another in the same workerd process and module graph: the Worker is
+            // imported once per process, not once per file; the setup file empties storage before each
+            // file (docs/testing.md)
+            isolate: false,
+            // CI has 2 cores: a heavy file (a 5,000-row import, a campaign send) can pass 5 s when others run beside it,
+            // and three files run at once. A timeout only guards against a hang: generous costs nothing when tests pass.
+            testTimeout: 60_000,
+            hookTimeout: 60_000,
           },
         },
         {
-          test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"] },
+          // the same hang guard as the workers project: vitest's default 5 s fails a synchronous test that loads
+          // wrangler's config reader while three files run at once on 2 cores
+          test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
         },
       ],
     },

@@ -1,7 +1,14 @@
-import { applyD1Migrations } from "cloudflare:test";
+import { applyD1Migrations, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 
 if (!env.TEST_MIGRATIONS_TENANT || !env.TEST_MIGRATIONS_CONTROL) throw new Error("TEST_MIGRATIONS_* bindings missing: see vitest.config.mts");
+
+// Test files run one after another in the same workerd process and module graph (`isolate: false` in
+// vitest.config.mts, docs/testing.md): importing the Worker once per process instead of once per file
+// is most of the suite's speed. Storage is what must not carry over: every file starts from empty
+// databases, KV, Durable Objects and queues (reset() deletes them all), then migrates.
+await reset();
+
 // as scripts/db-migrate.mjs does (docs/scaling.md): the tenant folder on the control database and every
 // shard (SHARD_0 is the control database: its tracking table makes the second pass a no-op), the
 // control folder on the control database only, each folder with its own tracking table
@@ -15,10 +22,17 @@ for (let n = 0; n < 16; n++) {
 
 // The Worker installs the composition root's hooks and skills on its first invocation; tests also
 // call services directly, before any request, so they get the same wiring up front.
-const [{ installHooks }, { registerSkills }, { HOOKS, SKILLS }] = await Promise.all([
-  import("../../src/hooks"),
-  import("../../src/modules/mcp/skills/registry"),
-  import("../../src/wiring"),
-]);
+// Installed again before every file, with the providers' test seams put back to none: a file that
+// swapped one and failed before restoring it must not hand it to the next file of the process.
+const [{ installHooks }, { registerSkills }, { HOOKS, SKILLS }, { useDnsOverHttps }, { useCustomHostnameProvider }] =
+  await Promise.all([
+    import("../../src/hooks"),
+    import("../../src/modules/mcp/skills/registry"),
+    import("../../src/wiring"),
+    import("../../src/providers/dns"),
+    import("../../src/providers/hostnames"),
+  ]);
 installHooks(HOOKS);
 registerSkills(SKILLS);
+useDnsOverHttps(null);
+useCustomHostnameProvider(null);
