@@ -55,7 +55,13 @@ export default defineConfig(async () => {
         {
           // the same hang guard as the workers project: vitest's default 5 s fails a synchronous test that loads
           // wrangler's config reader while three files run at once on 2 cores
-          test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
+          test: {
+            name: "node",
+            environment: "node",
+            include: ["test/node/**/*.test.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 60_000,
+          },
         },
       ],
     },

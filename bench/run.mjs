@@ -9,7 +9,9 @@ import { startServer } from "./lib/server.mjs";
 const filter = process.argv[2];
 const dir = path.join(import.meta.dirname, "cases");
 const cases = [];
-for (const f of readdirSync(dir).filter((f) => f.endsWith(".mjs")).sort((a, b) => (a === "health.mjs" ? -1 : b === "health.mjs" ? 1 : a.localeCompare(b)))) {
+for (const f of readdirSync(dir)
+  .filter((f) => f.endsWith(".mjs"))
+  .sort((a, b) => (a === "health.mjs" ? -1 : b === "health.mjs" ? 1 : a.localeCompare(b)))) {
   cases.push((await import(path.join(dir, f))).default);
 }
 
@@ -45,4 +47,7 @@ const table = rows.map((r) => ({
   ...(r.extra ?? {}),
 }));
 console.table(table);
-writeFileSync(path.join(import.meta.dirname, "results.json"), JSON.stringify({ at: new Date().toISOString(), node: process.version, rows }, null, 2));
+writeFileSync(
+  path.join(import.meta.dirname, "results.json"),
+  JSON.stringify({ at: new Date().toISOString(), node: process.version, rows }, null, 2),
+);

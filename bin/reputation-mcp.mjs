@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { parseArgs } from "node:util";
 // Local stdio bridge for desktop MCP clients that only launch local processes: JSON-RPC over
 // stdin/stdout <-> the remote Streamable HTTP server at --url, authenticated with --api-key.
 //   npx reputation-mcp --url https://api.example.com/mcp --api-key rk_...
@@ -6,7 +7,6 @@
 // REPUTATION_MCP_URL. Expired remote sessions (404) are re-initialized transparently.
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { parseArgs } from "node:util";
 
 const USAGE = `usage: reputation-mcp --url <https://host/mcp> --api-key <key> [--tenant <tenantId>]
   --url       the remote MCP endpoint (or REPUTATION_MCP_URL)
@@ -14,7 +14,12 @@ const USAGE = `usage: reputation-mcp --url <https://host/mcp> --api-key <key> [-
   --tenant    x-tenant-id for credentials that reach several tenants (optional)`;
 
 const { values } = parseArgs({
-  options: { url: { type: "string" }, "api-key": { type: "string" }, tenant: { type: "string" }, help: { type: "boolean", short: "h" } },
+  options: {
+    url: { type: "string" },
+    "api-key": { type: "string" },
+    tenant: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
 });
 const url = values.url ?? process.env.REPUTATION_MCP_URL;
 const apiKey = values["api-key"] ?? process.env.REPUTATION_API_KEY;
@@ -23,7 +28,8 @@ if (values.help || !url || !apiKey) {
   process.exit(values.help ? 0 : 2);
 }
 
-const log = (message, extra = {}) => process.stderr.write(`${JSON.stringify({ bridge: "reputation-mcp", message, ...extra })}\n`);
+const log = (message, extra = {}) =>
+  process.stderr.write(`${JSON.stringify({ bridge: "reputation-mcp", message, ...extra })}\n`);
 const headers = { authorization: `Bearer ${apiKey}`, ...(values.tenant ? { "x-tenant-id": values.tenant } : {}) };
 
 const local = new StdioServerTransport();
@@ -88,7 +94,11 @@ local.onmessage = (message) => {
     if ("id" in message && message.method) {
       const status = e instanceof StreamableHTTPError ? e.code : undefined;
       local
-        .send({ jsonrpc: "2.0", id: message.id, error: { code: -32000, message: String(e.message ?? e), data: status ? { httpStatus: status } : undefined } })
+        .send({
+          jsonrpc: "2.0",
+          id: message.id,
+          error: { code: -32000, message: String(e.message ?? e), data: status ? { httpStatus: status } : undefined },
+        })
         .catch(() => {});
     }
   });

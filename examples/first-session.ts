@@ -23,7 +23,13 @@ export async function firstSession(baseUrl: string): Promise<Location[]> {
 
   // 1. One-time bootstrap: the first tenant and its platform admin (a second call is 409, which is fine here)
   const boot = await api.POST("/bootstrap", {
-    body: { tenantName: "Acme Dental", tenantSlug: "acme-dental", adminEmail: owner.email, adminPassword: owner.password, adminName: "Olivia Owner" },
+    body: {
+      tenantName: "Acme Dental",
+      tenantSlug: "acme-dental",
+      adminEmail: owner.email,
+      adminPassword: owner.password,
+      adminName: "Olivia Owner",
+    },
   });
   if (boot.error && boot.response.status !== 409) fail("bootstrap", boot.error, boot.response);
 
@@ -39,7 +45,10 @@ export async function firstSession(baseUrl: string): Promise<Location[]> {
   if (!tenantId) throw new Error("me: this user belongs to no tenant");
 
   // 4. Tenant-scoped calls carry both headers
-  const tenant = createClient<paths>({ baseUrl, headers: { authorization: `Bearer ${token}`, "x-tenant-id": tenantId } });
+  const tenant = createClient<paths>({
+    baseUrl,
+    headers: { authorization: `Bearer ${token}`, "x-tenant-id": tenantId },
+  });
   const created = await tenant.POST("/v1/locations", {
     body: { name: "Downtown", timezone: "America/Chicago", googlePlaceId: "ChIJ-example-place" },
   });

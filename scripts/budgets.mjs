@@ -30,11 +30,15 @@ const { values: opts } = parseArgs({
 const root = path.resolve(import.meta.dirname, "..");
 const outdir = mkdtempSync(path.join(tmpdir(), "budgets-"));
 try {
-  const build = spawnSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--env", opts.env, "--outdir", outdir], {
-    cwd: root,
-    encoding: "utf8",
-    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
-  });
+  const build = spawnSync(
+    "npx",
+    ["--no-install", "wrangler", "deploy", "--dry-run", "--env", opts.env, "--outdir", outdir],
+    {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    },
+  );
   if (build.status !== 0) {
     process.stderr.write(build.stdout + build.stderr);
     console.error("budgets: the dry-run build failed");
@@ -48,8 +52,12 @@ try {
 
   const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
   console.log(`bundle (${opts.env}): ${mb(raw.length)}, gzipped ${mb(gzipBytes)} (budget ${mb(BUDGETS.gzipBytes)})`);
-  console.log(`start-up, workerd CPU per cold load: ${startup.worker.map((r) => r.cpu).join(", ")} ms; trivial Worker: ${startup.trivial.map((r) => r.cpu).join(", ")} ms`);
-  console.log(`start-up cost (CPU: fastest of the loads, difference): ${cpu ?? "n/a"} ms CPU (budget ${BUDGETS.startupCpuMs} ms); wall ${startup.wallMs.toFixed(0)} ms (not budgeted: depends on the machine's load)`);
+  console.log(
+    `start-up, workerd CPU per cold load: ${startup.worker.map((r) => r.cpu).join(", ")} ms; trivial Worker: ${startup.trivial.map((r) => r.cpu).join(", ")} ms`,
+  );
+  console.log(
+    `start-up cost (CPU: fastest of the loads, difference): ${cpu ?? "n/a"} ms CPU (budget ${BUDGETS.startupCpuMs} ms); wall ${startup.wallMs.toFixed(0)} ms (not budgeted: depends on the machine's load)`,
+  );
 
   const over = [];
   if (gzipBytes > BUDGETS.gzipBytes) over.push(`gzipped bundle ${mb(gzipBytes)} > ${mb(BUDGETS.gzipBytes)}`);

@@ -27,25 +27,47 @@ const KILL_AFTER_BATCHES = Number(arg("kill-after-batches", "4"));
 const port = 9100 + Math.floor(Math.random() * 800);
 const base = `http://127.0.0.1:${port}`;
 const state = mkdtempSync(path.join(tmpdir(), "crash-sends-"));
-const vars = ["--var", `JWT_SECRET:${randomBytes(48).toString("base64url")}`, "--var", `ENCRYPTION_KEY:${randomBytes(32).toString("base64")}`, "--var", `PUBLIC_BASE_URL:${base}`];
+const vars = [
+  "--var",
+  `JWT_SECRET:${randomBytes(48).toString("base64url")}`,
+  "--var",
+  `ENCRYPTION_KEY:${randomBytes(32).toString("base64")}`,
+  "--var",
+  `PUBLIC_BASE_URL:${base}`,
+];
 const wranglerEnv = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" };
 const log = (...a) => console.log(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
 
 function wrangler(args) {
-  const r = spawnSync("npx", ["--no-install", "wrangler", ...args], { cwd: root, env: wranglerEnv, encoding: "utf8", maxBuffer: 64 << 20 });
+  const r = spawnSync("npx", ["--no-install", "wrangler", ...args], {
+    cwd: root,
+    env: wranglerEnv,
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   if (r.status !== 0) throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed: ${r.stderr || r.stdout}`);
   return r.stdout;
 }
 
 /** One SQL query on every local database (the control database = shard 0, and SHARD_1), rows merged. */
 const DATABASES = ["DB", "SHARD_1"];
-const query = (sql) => DATABASES.flatMap((db) => parseExecuteJson(wrangler(["d1", "execute", db, "--local", "--persist-to", state, "--json", "--command", sql])));
+const query = (sql) =>
+  DATABASES.flatMap((db) =>
+    parseExecuteJson(wrangler(["d1", "execute", db, "--local", "--persist-to", state, "--json", "--command", sql])),
+  );
 
 /** `wrangler dev` in a process group of its own; `batches` counts the SENDS batches it reported. */
 function startDev(label) {
-  const child = spawn("npx", ["--no-install", "wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, ...vars], {
-    cwd: root, env: wranglerEnv, detached: true, stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    "npx",
+    ["--no-install", "wrangler", "dev", "--port", String(port), "--ip", "127.0.0.1", "--persist-to", state, ...vars],
+    {
+      cwd: root,
+      env: wranglerEnv,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const dev = { child, batches: 0, lastBatchAt: 0, output: "" };
   const read = (d) => {
     const text = String(d);
@@ -72,7 +94,8 @@ const killGroup = (dev, signal) => {
     // already gone
   }
 };
-const exited = (dev) => new Promise((r) => (dev.child.exitCode !== null || dev.child.signalCode !== null ? r() : dev.child.once("exit", r)));
+const exited = (dev) =>
+  new Promise((r) => (dev.child.exitCode !== null || dev.child.signalCode !== null ? r() : dev.child.once("exit", r)));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function waitUntil(check, timeoutMs, what) {
@@ -84,14 +107,22 @@ async function waitUntil(check, timeoutMs, what) {
     await sleep(250);
   }
 }
-const healthy = () => waitUntil(async () => (await fetch(`${base}/health`)).ok, 120_000, "wrangler dev to answer /health");
+const healthy = () =>
+  waitUntil(async () => (await fetch(`${base}/health`)).ok, 120_000, "wrangler dev to answer /health");
 /** No SENDS batch reported for `quietMs`. */
-const quiet = (dev, quietMs = 6_000) => waitUntil(async () => Date.now() - Math.max(dev.lastBatchAt, startedQuietWait) > quietMs, 300_000, "the SENDS queue to go quiet");
+const quiet = (dev, quietMs = 6_000) =>
+  waitUntil(
+    async () => Date.now() - Math.max(dev.lastBatchAt, startedQuietWait) > quietMs,
+    300_000,
+    "the SENDS queue to go quiet",
+  );
 let startedQuietWait = 0;
 
 async function api(headers, method, p, body, form) {
   const res = await fetch(`${base}${p}`, {
-    method, headers: form ? headers : { ...headers, "content-type": "application/json" }, body: form ?? (body && JSON.stringify(body)),
+    method,
+    headers: form ? headers : { ...headers, "content-type": "application/json" },
+    body: form ?? (body && JSON.stringify(body)),
   });
   const json = await res.json().catch(() => null);
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
@@ -100,7 +131,9 @@ async function api(headers, method, p, body, form) {
 
 /** The 5-minute cron as the runtime would fire it, at a chosen time. */
 async function sweep(at) {
-  const res = await fetch(`${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("*/5 * * * *")}&time=${at.getTime()}`);
+  const res = await fetch(
+    `${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("*/5 * * * *")}&time=${at.getTime()}`,
+  );
   if (!res.ok) throw new Error(`scheduled handler: ${res.status} ${await res.text()}`);
 }
 
@@ -122,7 +155,8 @@ function counts(campaignId) {
   const out = { byState: {} };
   for (const row of query(sql.replace(/\s+/g, " "))) {
     for (const [k, v] of Object.entries(row)) {
-      if (k === "byState") for (const [s, n] of Object.entries(JSON.parse(v ?? "{}"))) out.byState[s] = (out.byState[s] ?? 0) + n;
+      if (k === "byState")
+        for (const [s, n] of Object.entries(JSON.parse(v ?? "{}"))) out.byState[s] = (out.byState[s] ?? 0) + n;
       else out[k] = (out[k] ?? 0) + Number(v);
     }
   }
@@ -132,30 +166,68 @@ function counts(campaignId) {
 async function main() {
   log(`state ${state}, port ${port}`);
   const run = async (args) => wrangler(args);
-  await migrate({ raw: readRawConfig(path.join(root, "wrangler.toml")), where: "--local", root, run, persistTo: state });
+  await migrate({
+    raw: readRawConfig(path.join(root, "wrangler.toml")),
+    where: "--local",
+    root,
+    run,
+    persistTo: state,
+  });
 
   let dev = startDev("first");
   await healthy();
-  const boot = await api({}, "POST", "/bootstrap", { tenantName: "Crash Co", tenantSlug: "crash-co", adminEmail: "crash@example.test", adminPassword: "crash-password-1", adminName: "Crash" });
+  const boot = await api({}, "POST", "/bootstrap", {
+    tenantName: "Crash Co",
+    tenantSlug: "crash-co",
+    adminEmail: "crash@example.test",
+    adminPassword: "crash-password-1",
+    adminName: "Crash",
+  });
   const h = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
   const location = await api(h, "POST", "/v1/locations", { name: "Crash store", timezone: "UTC" });
-  await api(h, "PUT", "/v1/compliance", { requireEmailConsent: false, frequencyCapDaily: 100, frequencyCapWeekly: 500, quietHoursStart: "00:00", quietHoursEnd: "00:00" });
+  await api(h, "PUT", "/v1/compliance", {
+    requireEmailConsent: false,
+    frequencyCapDaily: 100,
+    frequencyCapWeekly: 500,
+    quietHoursStart: "00:00",
+    quietHoursEnd: "00:00",
+  });
   const template = await api(h, "POST", "/v1/templates", {
-    name: "Crash request", channel: "email", subject: "How did we do, {{firstName}}?",
-    bodyHtml: '<p>Hi {{firstName}}, please review {{locationName}}: <a href="{{reviewLink}}">review</a></p>', bodyText: "Review us: {{reviewLink}}",
+    name: "Crash request",
+    channel: "email",
+    subject: "How did we do, {{firstName}}?",
+    bodyHtml: '<p>Hi {{firstName}}, please review {{locationName}}: <a href="{{reviewLink}}">review</a></p>',
+    bodyText: "Review us: {{reviewLink}}",
   });
   await api(h, "POST", `/v1/templates/${template.id}/approve`);
-  const campaign = await api(h, "POST", "/v1/campaigns", { name: "Crash send", type: "one_time", channels: ["email"], locationId: location.id });
-  const csv = ["email,firstName,lastName", ...Array.from({ length: CONTACTS }, (_, i) => `crash.${i}@example.test,Guest${i},Crash`)].join("\n");
+  const campaign = await api(h, "POST", "/v1/campaigns", {
+    name: "Crash send",
+    type: "one_time",
+    channels: ["email"],
+    locationId: location.id,
+  });
+  const csv = [
+    "email,firstName,lastName",
+    ...Array.from({ length: CONTACTS }, (_, i) => `crash.${i}@example.test,Guest${i},Crash`),
+  ].join("\n");
   const form = new FormData();
   form.set("file", new Blob([csv], { type: "text/csv" }), "contacts.csv");
   const imported = await api(h, "POST", "/v1/contacts/import/csv", undefined, form);
   log(`imported ${imported.imported} contacts`);
 
   const before = dev.batches;
-  const send = await api(h, "POST", `/v1/campaigns/${campaign.id}/send`, { locationId: location.id, channel: "email", templateId: template.id, limit: CONTACTS });
+  const send = await api(h, "POST", `/v1/campaigns/${campaign.id}/send`, {
+    locationId: location.id,
+    channel: "email",
+    templateId: template.id,
+    limit: CONTACTS,
+  });
   log(`send answered: ${JSON.stringify({ queued: send.queued, blocked: send.blocked, failed: send.failed })}`);
-  await waitUntil(async () => dev.batches - before >= KILL_AFTER_BATCHES, 120_000, `${KILL_AFTER_BATCHES} SENDS batches`);
+  await waitUntil(
+    async () => dev.batches - before >= KILL_AFTER_BATCHES,
+    120_000,
+    `${KILL_AFTER_BATCHES} SENDS batches`,
+  );
   killGroup(dev, "SIGKILL");
   await exited(dev);
   log(`SIGKILL after ${dev.batches - before} SENDS batches reported`);
@@ -183,8 +255,20 @@ async function main() {
   killGroup(dev, "SIGTERM");
   await exited(dev);
 
-  const ok = afterOneSweep.lost === 0 && afterOneSweep.doubled === 0 && afterOneSweep.pending === 0 && afterOneSweep.falseFailures === 0 && afterADay.falseFailures === 0 && afterADay.pending === 0;
-  console.log(JSON.stringify({ contacts: CONTACTS, killedAfterBatches: KILL_AFTER_BATCHES, atKill, afterOneSweep, afterADay, ok }, null, 2));
+  const ok =
+    afterOneSweep.lost === 0 &&
+    afterOneSweep.doubled === 0 &&
+    afterOneSweep.pending === 0 &&
+    afterOneSweep.falseFailures === 0 &&
+    afterADay.falseFailures === 0 &&
+    afterADay.pending === 0;
+  console.log(
+    JSON.stringify(
+      { contacts: CONTACTS, killedAfterBatches: KILL_AFTER_BATCHES, atKill, afterOneSweep, afterADay, ok },
+      null,
+      2,
+    ),
+  );
   if (!process.argv.includes("--keep-state")) rmSync(state, { recursive: true, force: true });
   process.exit(ok ? 0 : 1);
 }

@@ -7,11 +7,17 @@ import { spawnSync } from "node:child_process";
 
 const args = process.argv.slice(2);
 if (args.includes("--custom")) {
-  console.error("db:generate: --custom needs one folder: npx drizzle-kit generate --config drizzle.<tenant|control>.config.ts --custom --name <what>");
+  console.error(
+    "db:generate: --custom needs one folder: npx drizzle-kit generate --config drizzle.<tenant|control>.config.ts --custom --name <what>",
+  );
   process.exit(1);
 }
 for (const set of ["tenant", "control"]) {
   console.log(`== migrations/${set}/`);
-  const r = spawnSync("npx", ["--no-install", "drizzle-kit", "generate", "--config", `drizzle.${set}.config.ts`, ...args], { stdio: "inherit" });
+  const r = spawnSync(
+    "npx",
+    ["--no-install", "drizzle-kit", "generate", "--config", `drizzle.${set}.config.ts`, ...args],
+    { stdio: "inherit" },
+  );
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -13,7 +13,11 @@ import { readRawConfig } from "./cloudflare/env-config.mjs";
 
 /** The two folders; `baseline` is what the legacy folder 0000..0024 already created (recorded, never run, on an upgrade). */
 export const FOLDERS = {
-  tenant: { dir: "migrations/tenant", table: "d1_migrations_tenant", baseline: ["0000_baseline.sql", "0001_house_agency_contact_counts.sql"] },
+  tenant: {
+    dir: "migrations/tenant",
+    table: "d1_migrations_tenant",
+    baseline: ["0000_baseline.sql", "0001_house_agency_contact_counts.sql"],
+  },
   control: { dir: "migrations/control", table: "d1_migrations_control", baseline: ["0000_baseline.sql"] },
 };
 /** Before the split: one folder applied to every database, tracked in wrangler's default table. */
@@ -37,9 +41,12 @@ export function migrationPlan(databases) {
   const groups = new Map();
   for (const d of databases) {
     const want = d.binding === CONTROL_BINDING ? FOLDERS.control : isShard(d.binding) ? FOLDERS.tenant : null;
-    if (!want) throw new Error(`D1 binding ${d.binding}: only ${CONTROL_BINDING} and SHARD_<n> are known (docs/scaling.md)`);
+    if (!want)
+      throw new Error(`D1 binding ${d.binding}: only ${CONTROL_BINDING} and SHARD_<n> are known (docs/scaling.md)`);
     if (d.migrations_dir !== want.dir || d.migrations_table !== want.table) {
-      throw new Error(`D1 binding ${d.binding} must declare migrations_dir = "${want.dir}" and migrations_table = "${want.table}" (docs/scaling.md)`);
+      throw new Error(
+        `D1 binding ${d.binding} must declare migrations_dir = "${want.dir}" and migrations_table = "${want.table}" (docs/scaling.md)`,
+      );
     }
     const key = d.database_id ?? d.binding;
     groups.set(key, [...(groups.get(key) ?? []), d]);
@@ -64,7 +71,9 @@ export function adoptBaselinesSql(isControl) {
   const statements = [];
   for (const f of folders) {
     // the table wrangler creates for migrations_table (same columns: `wrangler d1 migrations list` reads it)
-    statements.push(`CREATE TABLE IF NOT EXISTS ${f.table}(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`);
+    statements.push(
+      `CREATE TABLE IF NOT EXISTS ${f.table}(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`,
+    );
     statements.push(`INSERT OR IGNORE INTO ${f.table} (name) VALUES ${f.baseline.map((n) => `('${n}')`).join(", ")}`);
   }
   statements.push(`ALTER TABLE ${LEGACY.table} RENAME TO ${LEGACY.renamedTo}`);
@@ -89,7 +98,8 @@ export function parseExecuteJson(out) {
  */
 export async function migrate({ raw, env, where, root, run, persistTo = path.join(root, ".wrangler", "state") }) {
   const databases = d1Databases(raw, env);
-  if (!databases.length) throw new Error(`no d1_databases for ${env ? `env ${env}` : "the local environment"} in wrangler.toml`);
+  if (!databases.length)
+    throw new Error(`no d1_databases for ${env ? `env ${env}` : "the local environment"} in wrangler.toml`);
   const scope = [where, ...(env ? ["--env", env] : [])];
   const local = where === "--local" ? ["--persist-to", persistTo] : [];
 
@@ -99,7 +109,12 @@ export async function migrate({ raw, env, where, root, run, persistTo = path.joi
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, `migrate-${entry.binding}-${name}.json`);
     const d1 = [{ ...entry, migrations_dir: path.join(root, folder.dir), migrations_table: folder.table }];
-    const config = { name: raw.name ?? "migrate", ...(raw.account_id ? { account_id: raw.account_id } : {}), d1_databases: d1, ...(env ? { env: { [env]: { d1_databases: d1 } } } : {}) };
+    const config = {
+      name: raw.name ?? "migrate",
+      ...(raw.account_id ? { account_id: raw.account_id } : {}),
+      d1_databases: d1,
+      ...(env ? { env: { [env]: { d1_databases: d1 } } } : {}),
+    };
     writeFileSync(file, JSON.stringify(config, null, 2));
     return ["-c", file];
   };
@@ -113,35 +128,61 @@ export async function migrate({ raw, env, where, root, run, persistTo = path.joi
   const settle = async (steps, each) => {
     if (sideBySide) return Promise.allSettled(steps.map(each));
     const out = [];
-    for (const step of steps) out.push(await each(step).then((value) => ({ status: "fulfilled", value }), (reason) => ({ status: "rejected", reason })));
+    for (const step of steps)
+      out.push(
+        await each(step).then(
+          (value) => ({ status: "fulfilled", value }),
+          (reason) => ({ status: "rejected", reason }),
+        ),
+      );
     return out;
   };
   // every database runs to its end even when another fails (no step is cut off), then the first failure is reported
-  const results = await settle(
-    plan, async (step) => {
-      console.log(`migrating ${step.database} (${step.control ? "control database: tenant + control folders" : "tenant shard: tenant folder"}; ${scope.join(" ")})`);
-      const tracking = parseExecuteJson(await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", PROBE_SQL])).map((r) => r.name);
-      if (tracking.includes(LEGACY.table)) {
-        console.log(`${step.database} predates the split: completing migrations/legacy, then recording the baselines as applied`);
-        await apply(step.binding, override(step.entry, LEGACY, "legacy"));
-        await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", adoptBaselinesSql(Boolean(step.control))]);
-      }
-      await apply(step.tenant.binding, step.tenant.viaOverride ? override(step.entry, FOLDERS.tenant, "tenant") : []);
-      if (step.control) await apply(step.control);
-      console.log(`${step.database}: up to date`);
-    },
-  );
+  const results = await settle(plan, async (step) => {
+    console.log(
+      `migrating ${step.database} (${step.control ? "control database: tenant + control folders" : "tenant shard: tenant folder"}; ${scope.join(" ")})`,
+    );
+    const tracking = parseExecuteJson(
+      await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", PROBE_SQL]),
+    ).map((r) => r.name);
+    if (tracking.includes(LEGACY.table)) {
+      console.log(
+        `${step.database} predates the split: completing migrations/legacy, then recording the baselines as applied`,
+      );
+      await apply(step.binding, override(step.entry, LEGACY, "legacy"));
+      await run([
+        "d1",
+        "execute",
+        step.binding,
+        ...scope,
+        ...local,
+        "--json",
+        "--command",
+        adoptBaselinesSql(Boolean(step.control)),
+      ]);
+    }
+    await apply(step.tenant.binding, step.tenant.viaOverride ? override(step.entry, FOLDERS.tenant, "tenant") : []);
+    if (step.control) await apply(step.control);
+    console.log(`${step.database}: up to date`);
+  });
   const failed = results.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
 }
 
 // wrangler's banner and hints dropped; the rest printed per call once it ends (databases migrate side by side)
-const quiet = (out) => `${out.split("\n").filter((l) => l.trim() && !/wrangler \d|^─+$|^Resource location|^Use --remote/.test(l)).join("\n")}\n`;
+const quiet = (out) =>
+  `${out
+    .split("\n")
+    .filter((l) => l.trim() && !/wrangler \d|^─+$|^Resource location|^Use --remote/.test(l))
+    .join("\n")}\n`;
 
 /** `run` for migrate(): the project's wrangler, its output printed once the call ends (JSON answers only on failure). */
 export const runWrangler = (wranglerArgs) =>
   new Promise((resolve, reject) => {
-    const child = spawn("npx", ["--no-install", "wrangler", ...wranglerArgs], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } });
+    const child = spawn("npx", ["--no-install", "wrangler", ...wranglerArgs], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));

@@ -6,7 +6,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
 
 const args = process.argv.slice(2);
-const wrangler = (wranglerArgs, opts = {}) => ({ cmd: "npx", argv: ["--no-install", "wrangler", ...wranglerArgs], opts });
+const wrangler = (wranglerArgs, opts = {}) => ({
+  cmd: "npx",
+  argv: ["--no-install", "wrangler", ...wranglerArgs],
+  opts,
+});
 
 if (!existsSync(".dev.vars")) {
   writeFileSync(
@@ -22,7 +26,10 @@ if (!existsSync(".dev.vars")) {
 }
 
 // the control database and every tenant shard (docs/scaling.md)
-const applied = spawnSync("node", ["scripts/db-migrate.mjs", "--local"], { stdio: "inherit", env: { ...process.env, CI: "true" } });
+const applied = spawnSync("node", ["scripts/db-migrate.mjs", "--local"], {
+  stdio: "inherit",
+  env: { ...process.env, CI: "true" },
+});
 if (applied.status !== 0) process.exit(applied.status ?? 1);
 
 const hasPort = args.some((a) => a === "--port" || a.startsWith("--port="));

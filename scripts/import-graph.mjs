@@ -3,7 +3,7 @@
 // (src/modules/<a>, src/modules/<b>) importing each other. Type-only imports count too: a pair of
 // modules that need each other's types is still one module split in two.
 // Usage: node scripts/import-graph.mjs [--list]   (--list prints every module -> module edge)
-import { readdirSync, readFileSync, statSync, existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -31,7 +31,9 @@ function resolve(from, spec) {
 export function importGraph() {
   const graph = new Map();
   for (const file of sourceFiles()) {
-    const text = readFileSync(file, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+    const text = readFileSync(file, "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/^\s*\/\/.*$/gm, "");
     const deps = new Set();
     for (const m of text.matchAll(IMPORT)) {
       const target = resolve(file, m[1] ?? m[2]);
@@ -45,18 +47,31 @@ export function importGraph() {
 /** Strongly connected components with more than one file (or a file importing itself): Tarjan. */
 export function cycles(graph) {
   let index = 0;
-  const idx = new Map(), low = new Map(), onStack = new Set(), stack = [], found = [];
+  const idx = new Map(),
+    low = new Map(),
+    onStack = new Set(),
+    stack = [],
+    found = [];
   const visit = (v) => {
-    idx.set(v, index); low.set(v, index); index++;
-    stack.push(v); onStack.add(v);
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
     for (const w of graph.get(v) ?? []) {
-      if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
     }
     if (low.get(v) === idx.get(v)) {
       const scc = [];
       let w;
-      do { w = stack.pop(); onStack.delete(w); scc.push(w); } while (w !== v);
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
       if (scc.length > 1 || graph.get(v)?.has(v)) found.push(scc.map((f) => path.relative(root, f)).sort());
     }
   };
@@ -87,7 +102,8 @@ export function mutualPairs(graph) {
   const pairs = [];
   for (const key of edges.keys()) {
     const [a, b] = key.split(" -> ");
-    if (a < b && edges.has(`${b} -> ${a}`)) pairs.push({ pair: `${a} <-> ${b}`, there: edges.get(key), back: edges.get(`${b} -> ${a}`) });
+    if (a < b && edges.has(`${b} -> ${a}`))
+      pairs.push({ pair: `${a} <-> ${b}`, there: edges.get(key), back: edges.get(`${b} -> ${a}`) });
   }
   return pairs;
 }
@@ -97,7 +113,9 @@ export function sideEffectImports(files = sourceFiles()) {
   return files.flatMap((f) =>
     readFileSync(f, "utf8")
       .split("\n")
-      .flatMap((line, i) => (/^\s*import\s+["'][^"']+["']/.test(line) ? [`${path.relative(root, f)}:${i + 1}: ${line.trim()}`] : [])),
+      .flatMap((line, i) =>
+        /^\s*import\s+["'][^"']+["']/.test(line) ? [`${path.relative(root, f)}:${i + 1}: ${line.trim()}`] : [],
+      ),
   );
 }
 
@@ -110,6 +128,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const p of pairs) console.log(`pair: ${p.pair}\n  ${p.there}\n  ${p.back}`);
   const bare = sideEffectImports();
   for (const b of bare) console.log(`side-effect import: ${b}`);
-  console.log(`${graph.size} files, ${found.length} cycles, ${pairs.length} mutual module pairs, ${bare.length} side-effect imports`);
+  console.log(
+    `${graph.size} files, ${found.length} cycles, ${pairs.length} mutual module pairs, ${bare.length} side-effect imports`,
+  );
   process.exit(found.length || pairs.length || bare.length ? 1 : 0);
 }

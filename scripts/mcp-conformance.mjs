@@ -19,7 +19,7 @@
 // --no-credential points the suite straight at the Worker (no proxy, no key): every scenario then
 // stops at initialize with 401 and the WWW-Authenticate challenge, which is the documented behaviour.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -58,7 +58,11 @@ const freePort = () =>
   });
 
 async function postJson(url, body, headers = {}) {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -73,9 +77,18 @@ async function seed(base) {
     adminName: "Owner",
   });
   const auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
-  await postJson(`${base}/v1/locations`, { name: "Conformance Downtown", city: "Springfield", latitude: 39.78, longitude: -89.65 }, auth);
+  await postJson(
+    `${base}/v1/locations`,
+    { name: "Conformance Downtown", city: "Springfield", latitude: 39.78, longitude: -89.65 },
+    auth,
+  );
   const minted = await postJson(`${base}/v1/api-keys`, { name: "MCP conformance suite" }, auth);
-  return { apiKey: minted.key, tenantId: boot.tenant.id, email: "owner@conformance.test", password: "conformance suite password" };
+  return {
+    apiKey: minted.key,
+    tenantId: boot.tenant.id,
+    email: "owner@conformance.test",
+    password: "conformance suite password",
+  };
 }
 
 /** Plays the user on the consent page: sign in, choose the tenant and read:locations, Allow; then follows the redirect. */
@@ -83,14 +96,39 @@ async function consentInBrowser(authorizeUrl, user) {
   const page = await fetch(authorizeUrl);
   const html = await page.text();
   if (page.status !== 200) throw new Error(`authorize page ${page.status}: ${html.slice(0, 300)}`);
-  const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  const hidden = (text, name) => new RegExp(`name="${name}" value="([^"]+)"`).exec(text)?.[1]?.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
+  const cookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const hidden = (text, name) =>
+    new RegExp(`name="${name}" value="([^"]+)"`)
+      .exec(text)?.[1]
+      ?.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
   const post = (fields) =>
-    fetch(authorizeUrl, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+    fetch(authorizeUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
   const handle = hidden(html, "handle");
-  const signedIn = await (await post([["handle", handle], ["step", "signin"], ["email", user.email], ["password", user.password]])).text();
+  const signedIn = await (
+    await post([
+      ["handle", handle],
+      ["step", "signin"],
+      ["email", user.email],
+      ["password", user.password],
+    ])
+  ).text();
   const ticket = hidden(signedIn, "ticket");
-  const done = await post([["handle", handle], ["ticket", ticket], ["step", "consent"], ["tenant", user.tenantId], ["scope", "read:locations"], ["decision", "approve"]]);
+  const done = await post([
+    ["handle", handle],
+    ["ticket", ticket],
+    ["step", "consent"],
+    ["tenant", user.tenantId],
+    ["scope", "read:locations"],
+    ["decision", "approve"],
+  ]);
   const location = done.headers.get("location");
   if (!location) throw new Error(`consent did not redirect: ${done.status}`);
   await fetch(location); // the CLI's callback server takes the code from here
@@ -110,9 +148,24 @@ async function authorizationScenarios(issuer, dir, user) {
     grant_types: ["authorization_code", "refresh_token"],
     response_types: ["code"],
   });
-  const args = ["authorization", "--url", issuer, "--client-id", reg.client_id, "--resource", `${issuer}/mcp`, "-p", String(port), "-o", dir];
+  const args = [
+    "authorization",
+    "--url",
+    issuer,
+    "--client-id",
+    reg.client_id,
+    "--resource",
+    `${issuer}/mcp`,
+    "-p",
+    String(port),
+    "-o",
+    dir,
+  ];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", path.join(here, "node20.mjs"), cli, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", path.join(here, "node20.mjs"), cli, ...args], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     let answered = false;
     child.stdout.on("data", (d) => {
@@ -131,7 +184,10 @@ async function authorizationScenarios(issuer, dir, user) {
 
 function runCli(args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", path.join(here, "node20.mjs"), cli, ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", path.join(here, "node20.mjs"), cli, ...args], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
@@ -184,14 +240,23 @@ function summarize(resultsDir, baseline) {
       const listed = baseline.includes(scenario);
       let verdict = failures.length === 0 ? "pass" : "fail";
       // every check that could run passed; the ones left needed a fixture tool of the suite's reference server
-      if (listed && failures.length > 0 && failures.every((f) => NOT_OFFERED.test(f))) verdict = passed > 1 ? "pass (fixture checks not applicable)" : "not applicable";
+      if (listed && failures.length > 0 && failures.every((f) => NOT_OFFERED.test(f)))
+        verdict = passed > 1 ? "pass (fixture checks not applicable)" : "not applicable";
       // the CLI counts warnings as failures: a listed scenario whose only warnings are fixture ones passes
-      if (listed && failures.length === 0 && warnings.length > 0 && warnings.every((w) => NOT_OFFERED.test(w))) verdict = "pass (fixture checks not applicable)";
+      if (listed && failures.length === 0 && warnings.length > 0 && warnings.every((w) => NOT_OFFERED.test(w)))
+        verdict = "pass (fixture checks not applicable)";
       else if (listed && failures.length === 0) {
         verdict = "fail";
         failures.push("listed in scripts/conformance/expected-failures.yml but passed: remove it there");
       }
-      return { scenario, verdict, passed, failed: checks.filter((c) => c.status === "FAILURE").length, warnings, failures };
+      return {
+        scenario,
+        verdict,
+        passed,
+        failed: checks.filter((c) => c.status === "FAILURE").length,
+        warnings,
+        failures,
+      };
     })
     .sort((a, b) => a.scenario.localeCompare(b.scenario));
 }
@@ -207,7 +272,9 @@ async function main() {
   const [workerPort, proxyPort] = [await freePort(), await freePort()];
   const proxyUrl = `http://127.0.0.1:${proxyPort}`;
   const outdir = mkdtempSync(path.join(tmpdir(), "reputation-ops-conformance-build-"));
-  const resultsDir = opts.results ? path.resolve(opts.results) : mkdtempSync(path.join(tmpdir(), "reputation-ops-conformance-results-"));
+  const resultsDir = opts.results
+    ? path.resolve(opts.results)
+    : mkdtempSync(path.join(tmpdir(), "reputation-ops-conformance-results-"));
   // Every scenario opens its own session and the suite's client never ends one (no DELETE), so the
   // 25-sessions-per-tenant limit is raised for this throwaway server only.
   const vars = { MCP_MAX_SESSIONS: "200", ...(opts["no-credential"] ? {} : { PUBLIC_BASE_URL: proxyUrl }) };
@@ -224,9 +291,13 @@ async function main() {
     const baseline = opts["no-credential"] ? [] : baselineScenarios();
     let cliExit = 0;
     // one run per requirement set (each in its own folder, tagged with its revision), else per scenario or the suite
-    const runs = !opts.scenario?.length && !process.argv.includes("--suite")
-      ? opts.requirements.map((rev) => ({ tag: rev, select: ["--requirements", rev] }))
-      : (opts.scenario?.length ? opts.scenario : [null]).map((scenario) => ({ tag: "", select: scenario ? ["--scenario", scenario] : ["--suite", opts.suite] }));
+    const runs =
+      !opts.scenario?.length && !process.argv.includes("--suite")
+        ? opts.requirements.map((rev) => ({ tag: rev, select: ["--requirements", rev] }))
+        : (opts.scenario?.length ? opts.scenario : [null]).map((scenario) => ({
+            tag: "",
+            select: scenario ? ["--scenario", scenario] : ["--suite", opts.suite],
+          }));
     for (const r of runs) {
       const dir = r.tag ? path.join(resultsDir, r.tag) : resultsDir;
       const args = ["server", "--url", url, "-o", dir, ...r.select];
@@ -238,12 +309,17 @@ async function main() {
       }
     }
     // the authorization-server scenarios, once (they apply to every revision alike)
-    const authz = runs.some((r) => r.tag) && user ? await authorizationScenarios(proxyUrl, path.join(resultsDir, "authorization"), user) : null;
+    const authz =
+      runs.some((r) => r.tag) && user
+        ? await authorizationScenarios(proxyUrl, path.join(resultsDir, "authorization"), user)
+        : null;
     if (authz && authz.code !== 0) {
       cliExit = authz.code;
       process.stderr.write(authz.output);
     }
-    const authzResults = authz ? summarize(path.join(resultsDir, "authorization"), []).map((s) => ({ ...s, revision: "authorization server" })) : [];
+    const authzResults = authz
+      ? summarize(path.join(resultsDir, "authorization"), []).map((s) => ({ ...s, revision: "authorization server" }))
+      : [];
     const scenarios = runs.some((r) => r.tag)
       ? runs.flatMap((r) => {
           const unscored = notScored(r.tag);
@@ -278,12 +354,17 @@ async function main() {
 function print(report) {
   console.log(`${report.suite}, ${report.date}, credential: ${report.credential}, ${report.seconds} s`);
   for (const s of report.scenarios) {
-    console.log(`  ${(s.revision ? `${s.revision} ${s.scenario}` : s.scenario).padEnd(44)} ${s.verdict.padEnd(15)} checks: ${s.passed} passed, ${s.failed} failed, ${s.warnings.length} warnings`);
+    console.log(
+      `  ${(s.revision ? `${s.revision} ${s.scenario}` : s.scenario).padEnd(44)} ${s.verdict.padEnd(15)} checks: ${s.passed} passed, ${s.failed} failed, ${s.warnings.length} warnings`,
+    );
     for (const w of s.warnings) console.log(`      warning: ${w}`);
-    for (const f of s.failures) console.log(`      ${s.verdict === "not applicable" ? "not offered" : "FAILURE"}: ${f}`);
+    for (const f of s.failures)
+      console.log(`      ${s.verdict === "not applicable" ? "not offered" : "FAILURE"}: ${f}`);
   }
   const count = (verdict) => report.scenarios.filter((s) => s.verdict === verdict).length;
-  console.log(`${count("pass")} passed, ${count("fail")} failed, ${count("not applicable")} not applicable, ${count("not scored")} not scored`);
+  console.log(
+    `${count("pass")} passed, ${count("fail")} failed, ${count("not applicable")} not applicable, ${count("not scored")} not scored`,
+  );
 }
 
 process.exitCode = await main();

@@ -73,68 +73,135 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   step(`wrangler dev --env ${ENV} on ${base}`);
   // the secrets `npm run setup:cloudflare` would set; everything else is the section as committed
-  const secrets = { JWT_SECRET: "prod-smoke-jwt-secret-0123456789-0123456789", ENCRYPTION_KEY: "cHJvZC1zbW9rZS1lbmNyeXB0aW9uLWtleS0zMi1ieXQ=" };
+  const secrets = {
+    JWT_SECRET: "prod-smoke-jwt-secret-0123456789-0123456789",
+    ENCRYPTION_KEY: "cHJvZC1zbW9rZS1lbmNyeXB0aW9uLWtleS0zMi1ieXQ=",
+  };
   wrangler = spawn(
     "npx",
-    ["--no-install", "wrangler", "dev", "--env", ENV, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort),
-      "--persist-to", state, "--test-scheduled", "--show-interactive-dev-session=false", ...Object.entries(secrets).flatMap(([k, v]) => ["--var", `${k}:${v}`])],
-    { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } },
+    [
+      "--no-install",
+      "wrangler",
+      "dev",
+      "--env",
+      ENV,
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      state,
+      "--test-scheduled",
+      "--show-interactive-dev-session=false",
+      ...Object.entries(secrets).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+    ],
+    {
+      cwd: root,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    },
   );
   wrangler.stdout.on("data", (d) => (log += d));
   wrangler.stderr.on("data", (d) => (log += d));
-  const exited = new Promise((_, reject) => wrangler.on("exit", (code) => reject(new Error(`wrangler dev exited (${code})`))));
+  const exited = new Promise((_, reject) =>
+    wrangler.on("exit", (code) => reject(new Error(`wrangler dev exited (${code})`))),
+  );
   exited.catch(() => undefined);
   await Promise.race([until("GET /health", async () => (await fetch(`${base}/health`)).ok, 60_000), exited]);
 
   step("bootstrap, location, contact, template, campaign");
-  const session = await bootstrap(base, { tenantName: "Smoke Dental", tenantSlug: "smoke-dental", adminEmail: "owner@smoke.test" });
+  const session = await bootstrap(base, {
+    tenantName: "Smoke Dental",
+    tenantSlug: "smoke-dental",
+    adminEmail: "owner@smoke.test",
+  });
   const api = async (method, p, body, expected = [200, 201]) => {
-    const res = await fetch(`${base}${p}`, { method, headers: { ...session.headers, "content-type": "application/json" }, body: body && JSON.stringify(body) });
+    const res = await fetch(`${base}${p}`, {
+      method,
+      headers: { ...session.headers, "content-type": "application/json" },
+      body: body && JSON.stringify(body),
+    });
     const json = res.status === 204 ? null : await res.json().catch(() => null);
-    if (!expected.includes(res.status)) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json).slice(0, 400)}`);
+    if (!expected.includes(res.status))
+      throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json).slice(0, 400)}`);
     return json;
   };
   const location = await api("POST", "/v1/locations", { name: "Smoke Downtown", city: "Springfield" });
   await api("PUT", "/v1/compliance", { requireEmailConsent: false, quietHoursStart: "23:59", quietHoursEnd: "00:00" });
   const contact = await api("POST", "/v1/contacts", { email: "guest@smoke.test", firstName: "Guest" });
   const template = await api("POST", "/v1/templates", {
-    name: "Smoke request", channel: "email", subject: "How did we do, {{firstName}}?",
-    bodyHtml: '<p>Please review {{locationName}}: <a href="{{reviewLink}}">review</a></p>', bodyText: "Review us: {{reviewLink}}",
+    name: "Smoke request",
+    channel: "email",
+    subject: "How did we do, {{firstName}}?",
+    bodyHtml: '<p>Please review {{locationName}}: <a href="{{reviewLink}}">review</a></p>',
+    bodyText: "Review us: {{reviewLink}}",
   });
   await api("POST", `/v1/templates/${template.id}/approve`);
   // the section's own vars are served: links are built on its PUBLIC_BASE_URL
   const preview = await api("GET", `/v1/templates/${template.id}/preview`);
-  if (!preview.text.includes(`${prod.vars.PUBLIC_BASE_URL}/v1/r/`)) throw new Error(`links not on [env.${ENV}]'s PUBLIC_BASE_URL: ${preview.text}`);
-  const campaign = await api("POST", "/v1/campaigns", { name: "Smoke send", type: "one_time", channels: ["email"], locationId: location.id });
+  if (!preview.text.includes(`${prod.vars.PUBLIC_BASE_URL}/v1/r/`))
+    throw new Error(`links not on [env.${ENV}]'s PUBLIC_BASE_URL: ${preview.text}`);
+  const campaign = await api("POST", "/v1/campaigns", {
+    name: "Smoke send",
+    type: "one_time",
+    channels: ["email"],
+    locationId: location.id,
+  });
 
   step("campaign send, consumed by the SENDS queue");
-  const sent = await api("POST", `/v1/campaigns/${campaign.id}/send`, { locationId: location.id, channel: "email", templateId: template.id, contactIds: [contact.id] });
+  const sent = await api("POST", `/v1/campaigns/${campaign.id}/send`, {
+    locationId: location.id,
+    channel: "email",
+    templateId: template.id,
+    contactIds: [contact.id],
+  });
   if (sent.queued !== 1) throw new Error(`send queued ${JSON.stringify(sent)}`);
   const solicitationOf = async () => (await api("GET", `/v1/campaigns/${campaign.id}/solicitations`)).data[0];
   const solicitation = await until("the send to leave PENDING", async () => {
     const s = await solicitationOf();
     return s && s.status !== "PENDING" ? s : null;
   });
-  if (solicitation.status !== "SENT") throw new Error(`the send ended ${solicitation.status}: ${solicitation.failureReason}`);
+  if (solicitation.status !== "SENT")
+    throw new Error(`the send ended ${solicitation.status}: ${solicitation.failureReason}`);
 
   step("click on the review link, recorded by the CLICKS queue");
   const click = await fetch(`${base}/v1/r/${solicitation.shortLinkToken}?redirect=1`, { redirect: "manual" });
   if (click.status !== 302) throw new Error(`short link answered ${click.status}`);
-  await until("the click to be recorded", async () => (await api("GET", `/v1/solicitations/${solicitation.id}`)).clickedAt);
+  await until(
+    "the click to be recorded",
+    async () => (await api("GET", `/v1/solicitations/${solicitation.id}`)).clickedAt,
+  );
 
   step("feedback, review ingest, response");
-  const feedback = await fetch(`${base}/v1/f/${solicitation.shortLinkToken}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ rating: 2, text: "The wait was long." }) });
+  const feedback = await fetch(`${base}/v1/f/${solicitation.shortLinkToken}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ rating: 2, text: "The wait was long." }),
+  });
   if (feedback.status !== 201) throw new Error(`feedback answered ${feedback.status}: ${await feedback.text()}`);
-  const review = await api("POST", "/v1/reviews/ingest", { locationId: location.id, siteType: "google", externalReviewId: "smoke-1", rating: 5, text: "Lovely staff", authorName: "Pat" });
+  const review = await api("POST", "/v1/reviews/ingest", {
+    locationId: location.id,
+    siteType: "google",
+    externalReviewId: "smoke-1",
+    rating: 5,
+    text: "Lovely staff",
+    authorName: "Pat",
+  });
   const response = await api("POST", `/v1/reviews/${review.id}/responses`, { text: "Thank you, Pat!" });
   if (response.reviewId !== review.id) throw new Error(`response ${JSON.stringify(response)}`);
 
   step("MCP tool call");
   const mcp = new Client({ name: "prod-smoke", version: "1.0.0" });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: session.headers } }));
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: session.headers } }),
+  );
   const tool = await mcp.callTool({ name: "location.list", arguments: {} });
   await mcp.close();
-  if (tool.isError || !JSON.stringify(tool.structuredContent).includes(location.id)) throw new Error(`location.list: ${JSON.stringify(tool).slice(0, 400)}`);
+  if (tool.isError || !JSON.stringify(tool.structuredContent).includes(location.id))
+    throw new Error(`location.list: ${JSON.stringify(tool).slice(0, 400)}`);
 
   step("cron sweep (*/5 * * * *)");
   const cron = await fetch(`${base}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
@@ -144,9 +211,13 @@ async function main() {
   const status = await api("GET", "/admin/status");
   const swept = status.sweeps.filter((s) => s.cron === "*/5 * * * *");
   const failed = swept.filter((s) => s.outcome !== "ok");
-  if (!swept.length || failed.length) throw new Error(`sweeps: ${JSON.stringify(failed.length ? failed : status.sweeps).slice(0, 600)}`);
-  if (status.queues.length < 6 || status.shards[0]?.tenants !== 1) throw new Error(`status: ${JSON.stringify(status).slice(0, 600)}`);
-  console.log(`  ${swept.length} sweeps ok; queues waiting: ${status.queues.map((q) => `${q.queue}=${q.waiting ?? "n/a"}`).join(" ")}`);
+  if (!swept.length || failed.length)
+    throw new Error(`sweeps: ${JSON.stringify(failed.length ? failed : status.sweeps).slice(0, 600)}`);
+  if (status.queues.length < 6 || status.shards[0]?.tenants !== 1)
+    throw new Error(`status: ${JSON.stringify(status).slice(0, 600)}`);
+  console.log(
+    `  ${swept.length} sweeps ok; queues waiting: ${status.queues.map((q) => `${q.queue}=${q.waiting ?? "n/a"}`).join(" ")}`,
+  );
 
   step("production smoke passed");
 }

@@ -10,9 +10,18 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { DEPLOYED_ENVS, deployedQueueNames, deploymentOf, readLocalConfig, readRawConfig, renderEnvSection, resourceNames, upsertEnvSection } from "./cloudflare/env-config.mjs";
-import { migrate } from "./db-migrate.mjs";
+import {
+  DEPLOYED_ENVS,
+  deployedQueueNames,
+  deploymentOf,
+  readLocalConfig,
+  readRawConfig,
+  renderEnvSection,
+  resourceNames,
+  upsertEnvSection,
+} from "./cloudflare/env-config.mjs";
 import { parseD1List, parseKvList, parseQueuesTable, parseSecretList } from "./cloudflare/wrangler-output.mjs";
+import { migrate } from "./db-migrate.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -40,14 +49,16 @@ const env = opts.env;
 const worker = opts.name;
 const baseUrl = opts["base-url"];
 if (!DEPLOYED_ENVS.includes(env)) fail(`--env must be one of ${DEPLOYED_ENVS.join(", ")}`);
-if (!worker || !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(worker)) fail("--name <worker> is required: lower-case letters, digits and dashes");
+if (!worker || !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(worker))
+  fail("--name <worker> is required: lower-case letters, digits and dashes");
 let base;
 try {
   base = new URL(baseUrl ?? "");
 } catch {
   fail("--base-url https://<host> is required (the public URL of this deployment)");
 }
-if (base.protocol !== "https:" || base.pathname !== "/" || base.search) fail("--base-url must be an https origin, e.g. https://reviews.example.com");
+if (base.protocol !== "https:" || base.pathname !== "/" || base.search)
+  fail("--base-url must be an https origin, e.g. https://reviews.example.com");
 
 /** Runs wrangler; returns stdout. Fails the setup on a non-zero exit unless `allowFailure`. */
 function wrangler(args, { input, allowFailure = false } = {}) {
@@ -105,7 +116,15 @@ const configText = readFileSync(opts.config, "utf8");
 const before = deploymentOf(readRawConfig(opts.config), env);
 const ai = opts.ai || Boolean(before?.ai);
 // shards added since (`npm run shard:add`) stay declared
-const section = renderEnvSection(local, { env, worker, baseUrl: base.origin, d1Id: db.uuid, kvId: kv.id, ai, shards: before?.worker === worker ? before.shards : [] });
+const section = renderEnvSection(local, {
+  env,
+  worker,
+  baseUrl: base.origin,
+  d1Id: db.uuid,
+  kvId: kv.id,
+  ai,
+  shards: before?.worker === worker ? before.shards : [],
+});
 const nextText = upsertEnvSection(configText, env, section);
 if (nextText !== configText) {
   writeFileSync(opts.config, nextText);
@@ -118,7 +137,8 @@ if (nextText !== configText) {
 const listed = wrangler(["secret", "list", "--env", env, "--format", "json"], { allowFailure: true });
 let present;
 if (listed.ok) present = new Set(parseSecretList(listed.out).map((s) => s.name));
-else if (/not found/i.test(listed.out + listed.err)) present = new Set(); // first run: the Worker does not exist yet
+else if (/not found/i.test(listed.out + listed.err))
+  present = new Set(); // first run: the Worker does not exist yet
 else fail(`wrangler secret list failed:\n${listed.out}${listed.err}`);
 
 const generated = {
@@ -127,14 +147,20 @@ const generated = {
   // without it, the first caller of POST /bootstrap becomes platform admin
   BOOTSTRAP_SECRET: () => randomBytes(32).toString("base64url"),
 };
-const missing = Object.fromEntries(Object.entries(generated).filter(([k]) => !present.has(k)).map(([k, make]) => [k, make()]));
+const missing = Object.fromEntries(
+  Object.entries(generated)
+    .filter(([k]) => !present.has(k))
+    .map(([k, make]) => [k, make()]),
+);
 if (Object.keys(missing).length) {
   // on stdin: no secret in the process list or in a temporary file
   wrangler(["secret", "bulk", "--env", env], { input: JSON.stringify(missing) });
   if (missing.BOOTSTRAP_SECRET) {
     const file = path.join(path.dirname(path.resolve(opts.config)), `.bootstrap-secret.${env}`);
     writeFileSync(file, `${missing.BOOTSTRAP_SECRET}\n`, { mode: 0o600 });
-    console.log(`BOOTSTRAP_SECRET is in ${file} (not committed): send it as x-bootstrap-secret to POST ${base.origin}/bootstrap, then delete the file`);
+    console.log(
+      `BOOTSTRAP_SECRET is in ${file} (not committed): send it as x-bootstrap-secret to POST ${base.origin}/bootstrap, then delete the file`,
+    );
   }
 } else {
   console.log("secrets JWT_SECRET, ENCRYPTION_KEY, BOOTSTRAP_SECRET are set");
@@ -142,7 +168,13 @@ if (Object.keys(missing).length) {
 
 // 6. Migrations before the code that needs them (docs/deploy.md, Upgrades): both folders, as `npm run db:migrate` does
 try {
-  await migrate({ raw: readRawConfig(opts.config), env, where: "--remote", root: path.dirname(path.resolve(opts.config)), run: (args) => wrangler(args).out });
+  await migrate({
+    raw: readRawConfig(opts.config),
+    env,
+    where: "--remote",
+    root: path.dirname(path.resolve(opts.config)),
+    run: (args) => wrangler(args).out,
+  });
 } catch (e) {
   fail(e.message);
 }

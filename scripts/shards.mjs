@@ -10,15 +10,21 @@ import { MAX_SHARDS, SHARD_CAP_BYTES } from "./cloudflare/shard-limits.mjs";
 import { wranglerRunner } from "./cloudflare/wrangler-run.mjs";
 
 const { values: opts } = parseArgs({
-  options: { env: { type: "string" }, config: { type: "string", default: "wrangler.toml" }, json: { type: "boolean", default: false } },
+  options: {
+    env: { type: "string" },
+    config: { type: "string", default: "wrangler.toml" },
+    json: { type: "boolean", default: false },
+  },
 });
 const { wrangler, fail } = wranglerRunner("shards");
 if (!DEPLOYED_ENVS.includes(opts.env)) fail(`--env must be one of ${DEPLOYED_ENVS.join(", ")}`);
 const env = opts.env;
 const deployment = deploymentOf(readRawConfig(path.resolve(opts.config)), env);
-if (!deployment?.worker || !deployment.d1Id) fail(`wrangler.toml has no [env.${env}] with a D1 database: run \`npm run setup:cloudflare -- --env ${env}\` first`);
+if (!deployment?.worker || !deployment.d1Id)
+  fail(`wrangler.toml has no [env.${env}] with a D1 database: run \`npm run setup:cloudflare -- --env ${env}\` first`);
 
-const SQL = "select shard, bytes, measured_at from shard_sizes order by shard; select shard, count(*) as tenants from tenants group by shard order by shard";
+const SQL =
+  "select shard, bytes, measured_at from shard_sizes order by shard; select shard, count(*) as tenants from tenants group by shard order by shard";
 const out = wrangler(["d1", "execute", "DB", "--remote", "--env", env, "--json", "--command", SQL]).out;
 const start = out.search(/^\[/m);
 if (start < 0) fail(`wrangler d1 execute printed no JSON: ${out.slice(0, 200)}`);
@@ -42,7 +48,9 @@ const rows = declared.map((s) => {
 const stray = counts.filter((r) => !declared.some((s) => s.n === r.shard));
 
 if (opts.json) {
-  console.log(JSON.stringify({ env, capBytes: SHARD_CAP_BYTES, maxShards: MAX_SHARDS, shards: rows, undeclared: stray }, null, 2));
+  console.log(
+    JSON.stringify({ env, capBytes: SHARD_CAP_BYTES, maxShards: MAX_SHARDS, shards: rows, undeclared: stray }, null, 2),
+  );
 } else {
   const gb = (b) => (b === null ? "not recorded" : `${(b / 1000 ** 3).toFixed(2)} GB`);
   console.table(
@@ -53,9 +61,13 @@ if (opts.json) {
       size: gb(r.bytes),
       "measured at": r.measuredAt ?? "-",
       tenants: r.tenants,
-      "room left": r.roomBytes === null ? "-" : `${gb(r.roomBytes)} (${((100 * r.roomBytes) / SHARD_CAP_BYTES).toFixed(0)}%)`,
+      "room left":
+        r.roomBytes === null ? "-" : `${gb(r.roomBytes)} (${((100 * r.roomBytes) / SHARD_CAP_BYTES).toFixed(0)}%)`,
     })),
   );
-  console.log(`${rows.length} of at most ${MAX_SHARDS} shards; cap ${gb(SHARD_CAP_BYTES)} per database. Add one: npm run shard:add -- --env ${env}`);
-  for (const r of stray) console.log(`warning: ${r.tenants} tenant(s) on shard ${r.shard}, which [env.${env}] does not declare`);
+  console.log(
+    `${rows.length} of at most ${MAX_SHARDS} shards; cap ${gb(SHARD_CAP_BYTES)} per database. Add one: npm run shard:add -- --env ${env}`,
+  );
+  for (const r of stray)
+    console.log(`warning: ${r.tenants} tenant(s) on shard ${r.shard}, which [env.${env}] does not declare`);
 }

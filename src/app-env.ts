@@ -1,7 +1,7 @@
 import type { ControlDb, ShardDb } from "./db/client";
 import type { Env } from "./env";
-import type { Principal, TenantAccess, TenantRef } from "./modules/identity/access";
 import type { HostGuard } from "./lib/host-guard";
+import type { Principal, TenantAccess, TenantRef } from "./modules/identity/access";
 import type { HostOwner } from "./modules/white-label/resolve";
 
 export interface AppVariables {

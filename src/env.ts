@@ -108,7 +108,10 @@ const varsSchema = z.object({
   /** secret, during a rotation only: the ENCRYPTION_KEY being replaced; what it sealed still opens (docs/deploy.md) */
   ENCRYPTION_KEY_PREVIOUS: base64Key32.optional(),
   /** deployed environments name their queues "<worker>-<queue>" (queue names are per account); consumers strip it */
-  QUEUE_PREFIX: z.string().regex(/^[a-z0-9-]*$/, "must be lower-case letters, digits and dashes").optional(),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]*$/, "must be lower-case letters, digits and dashes")
+    .optional(),
 
   /** a rollup cell is rebuilt at most once per this many seconds (default 10; 0: on every event batch) */
   ROLLUP_REBUILD_SECONDS: seconds.optional(),

@@ -5,62 +5,90 @@
  * (docs/ARCHITECTURE.md, "Wiring"). test/node/wiring.test.ts checks the queue table against
  * wrangler.toml.
  */
-import type { Hooks } from "./hooks";
-import { acrossShards, byTenantShard, shardSizesSweep, tenantIdField } from "./background/shards";
+
 import { CRONS, type Sweeps } from "./background/cron";
 import { consumeDeadLetters } from "./background/dead-letter";
-import { dispatchStaleEventsSweep, eventsConsumer, purgeDispatchedEventsSweep, purgeProcessedEventsSweep, type EventHandler } from "./background/events";
-import { splitQueue, type QueueConsumers } from "./background/queue";
+import {
+  dispatchStaleEventsSweep,
+  type EventHandler,
+  eventsConsumer,
+  purgeDispatchedEventsSweep,
+  purgeProcessedEventsSweep,
+} from "./background/events";
+import { type QueueConsumers, splitQueue } from "./background/queue";
+import { acrossShards, byTenantShard, shardSizesSweep, tenantIdField } from "./background/shards";
+import type { Hooks } from "./hooks";
+import type { Operation } from "./lib/operation";
 import { isTenantMoveMessage, tenantMovesConsumer, tenantMovesWatchdogSweep } from "./modules/admin/background";
 import { draftResponse } from "./modules/agents/reply-drafting";
 import { AGENT_SKILLS } from "./modules/agents/skills";
 import { alertDigestsSweep, reviewAlertsHandler } from "./modules/alerts/background";
-import { funnelAnalyticsOperation, responseAnalyticsOperation, reviewAnalyticsOperation } from "./modules/analytics/operations";
 import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
+import {
+  funnelAnalyticsOperation,
+  responseAnalyticsOperation,
+  reviewAnalyticsOperation,
+} from "./modules/analytics/operations";
 import { automationRulesHandler } from "./modules/automation/background";
+import { listCampaignsOperation } from "./modules/campaigns/operations";
 import { competitorRefreshSweep } from "./modules/competitors/background";
-import { consentPersonalData } from "./modules/contacts/consent";
 import { contactsRetentionSweep } from "./modules/contacts/background";
+import { consentPersonalData } from "./modules/contacts/consent";
+import { listContactsOperation } from "./modules/contacts/operations";
+import { experimentResultsOperation, getExperimentOperation } from "./modules/experiments/operations";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
+import { listInboxOperation } from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
-import { jobsConsumer, type JobRunners } from "./modules/jobs/runner";
+import { type JobRunners, jobsConsumer } from "./modules/jobs/runner";
+import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
+import { getLocationOperation, listLocationsOperation } from "./modules/locations/operations";
 import { MCP_SKILLS } from "./modules/mcp/skills";
 import { skillOf } from "./modules/mcp/skills/operation";
 import type { Skill } from "./modules/mcp/skills/registry";
-import { listCampaignsOperation } from "./modules/campaigns/operations";
-import { listContactsOperation } from "./modules/contacts/operations";
-import { experimentResultsOperation, getExperimentOperation } from "./modules/experiments/operations";
-import { listInboxOperation } from "./modules/inbox/operations";
-import { getLocationOperation, listLocationsOperation } from "./modules/locations/operations";
-import { publishResponseOperation } from "./modules/reviews/operations";
-import { listSurveysOperation } from "./modules/surveys/operations";
-import { getTemplateOperation } from "./modules/templates/operations";
-import type { Operation } from "./lib/operation";
-import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
-import { reviewLinkClicks } from "./modules/review-links/clicks";
+import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { reputationScoresSweep } from "./modules/reputation/background";
-import { autoReplyPublishSweep, autoRepliesHandler } from "./modules/reviews/auto-replies/background";
-import { replyModerationSweep, reviewSyncConsumer, reviewSyncScheduleSweep, slaEscalationSweep } from "./modules/reviews/background";
-import { sequencesHandler, sequenceStepsSweep } from "./modules/sequences/background";
-import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
+import { reviewLinkClicks } from "./modules/review-links/clicks";
+import { autoRepliesHandler, autoReplyPublishSweep } from "./modules/reviews/auto-replies/background";
+import {
+  replyModerationSweep,
+  reviewSyncConsumer,
+  reviewSyncScheduleSweep,
+  slaEscalationSweep,
+} from "./modules/reviews/background";
+import { publishResponseOperation } from "./modules/reviews/operations";
+import { sequenceStepsSweep, sequencesHandler } from "./modules/sequences/background";
 import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/background";
+import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
 import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
 import { whatsappSmsFallbackHandler } from "./modules/solicitations/sms-fallback";
 import { purgeExpiredSamlSweep } from "./modules/sso/background";
-import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
+import { listSurveysOperation } from "./modules/surveys/operations";
+import { getTemplateOperation } from "./modules/templates/operations";
 import { customHostnameStatusSweep } from "./modules/white-label/background";
 import { widgetCacheHandler } from "./modules/widgets/background";
 
 /** Event type -> work: every handler sees every event and picks its own (`select`); order is run order. */
-export const EVENT_HANDLERS: EventHandler[] = [analyticsRollupsHandler, webhookFanOutHandler, automationRulesHandler, sequencesHandler, widgetCacheHandler, autoRepliesHandler, reviewAlertsHandler, whatsappSmsFallbackHandler];
+export const EVENT_HANDLERS: EventHandler[] = [
+  analyticsRollupsHandler,
+  webhookFanOutHandler,
+  automationRulesHandler,
+  sequencesHandler,
+  widgetCacheHandler,
+  autoRepliesHandler,
+  reviewAlertsHandler,
+  whatsappSmsFallbackHandler,
+];
 
 /** Job kind (background_jobs.type) -> runner; the type makes a kind without a runner a compile error. */
 export const JOB_RUNNERS: JobRunners = { crm_import: runCrmImport };
 
 /** Queue name (wrangler.toml [[queues.consumers]]) -> consumer. */
-export const queueConsumers = (eventHandlers: EventHandler[] = EVENT_HANDLERS, jobRunners: JobRunners = JOB_RUNNERS): QueueConsumers => ({
+export const queueConsumers = (
+  eventHandlers: EventHandler[] = EVENT_HANDLERS,
+  jobRunners: JobRunners = JOB_RUNNERS,
+): QueueConsumers => ({
   // tenant work runs on the tenant's shard (src/background/shards.ts); clicks split per click, dead letters are platform rows
   sends: byTenantShard(sendsConsumer, tenantIdField),
   "review-sync": byTenantShard(reviewSyncConsumer, tenantIdField),
@@ -96,7 +124,14 @@ export const SWEEPS: Sweeps = {
     // tenant moves are control-plane records: a stalled one is resumed once, not per shard
     .concat([tenantMovesWatchdogSweep]),
   [CRONS.daily]: [
-    ...[purgeProcessedEventsSweep, purgeDispatchedEventsSweep, contactsRetentionSweep, purgeRollupCellsSweep, reputationScoresSweep, recommendationRulesSweep].map(acrossShards),
+    ...[
+      purgeProcessedEventsSweep,
+      purgeDispatchedEventsSweep,
+      contactsRetentionSweep,
+      purgeRollupCellsSweep,
+      reputationScoresSweep,
+      recommendationRulesSweep,
+    ].map(acrossShards),
     // SAML request/assertion rows are control-plane rows (found before the tenant is known)
     purgeExpiredSamlSweep,
     // each shard's size, recorded on the control plane for placement (src/db/shards.ts)

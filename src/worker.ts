@@ -1,11 +1,11 @@
-import { misconfiguration, type Env } from "./env";
-import { servingRequest, withYieldingD1 } from "./db/yielding";
-import { installHooks } from "./hooks";
-import { registerSkills } from "./modules/mcp/skills/registry";
 import { runSweeps } from "./background/cron";
 import { dispatchQueue } from "./background/queue";
-import type { Wiring } from "./wiring";
+import { servingRequest, withYieldingD1 } from "./db/yielding";
+import { type Env, misconfiguration } from "./env";
+import { installHooks } from "./hooks";
 import { log } from "./lib/log";
+import { registerSkills } from "./modules/mcp/skills/registry";
+import type { Wiring } from "./wiring";
 
 const logMisconfiguration = (problem: string) => log.error(`server misconfigured: ${problem}`);
 

@@ -20,15 +20,29 @@ export default {
       const form = new FormData();
       form.set("file", new Blob([csv(run)], { type: "text/csv" }), `bench-${run}.csv`);
       const started = performance.now();
-      const res = await fetch(`${url}/v1/contacts/import/csv`, { method: "POST", headers: session.headers, body: form });
+      const res = await fetch(`${url}/v1/contacts/import/csv`, {
+        method: "POST",
+        headers: session.headers,
+        body: form,
+      });
       times.push((performance.now() - started) / 1000);
       last = await res.json();
-      if (res.status !== 200 || last.imported !== ROWS) throw new Error(`import failed: ${res.status} ${JSON.stringify(last).slice(0, 300)}`);
+      if (res.status !== 200 || last.imported !== ROWS)
+        throw new Error(`import failed: ${res.status} ${JSON.stringify(last).slice(0, 300)}`);
     }
     const median = [...times].sort((a, b) => a - b)[Math.floor(RUNS / 2)];
     return {
-      rps: null, p50: null, p99: null, p50At1: null, requests: RUNS, non2xx: 0,
-      extra: { "import s (median of 3)": +median.toFixed(2), "rows/s": Math.round(ROWS / median), imported: last.imported },
+      rps: null,
+      p50: null,
+      p99: null,
+      p50At1: null,
+      requests: RUNS,
+      non2xx: 0,
+      extra: {
+        "import s (median of 3)": +median.toFixed(2),
+        "rows/s": Math.round(ROWS / median),
+        imported: last.imported,
+      },
     };
   },
 };

@@ -1,11 +1,11 @@
-import autocannon from "autocannon";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { startServer } from "../lib/server.mjs";
+import autocannon from "autocannon";
 import { adminCredential, bootstrap } from "../lib/bootstrap.mjs";
 import { bytesPerRow } from "../lib/bytes-per-row.mjs";
 import { cpuTicks, workerdPids } from "../lib/processes.mjs";
 import { waitFor, waitForQuiet } from "../lib/seed.mjs";
+import { startServer } from "../lib/server.mjs";
 
 /**
  * Issue #24 item 7: the same mixed load over 1, 2 and 4 shards. Each configuration is a Worker of its
@@ -33,10 +33,21 @@ const CAPACITY_ADMIN = { tenantName: "Capacity Co", tenantSlug: "capacity-co", a
  */
 const MIX = { contactCreate: 12, reviewIngest: 10, solicitationCreate: 8, contactsList: 10, contactGet: 8 };
 const WRITES = new Set(["contactCreate", "reviewIngest", "solicitationCreate"]);
-const EXPECTED = { contactCreate: [200, 201], reviewIngest: [200, 201], solicitationCreate: [201], contactsList: [200], contactGet: [200], redirect: [302] };
+const EXPECTED = {
+  contactCreate: [200, 201],
+  reviewIngest: [200, 201],
+  solicitationCreate: [201],
+  contactsList: [200],
+  contactGet: [200],
+  redirect: [302],
+};
 const LABELS = {
-  contactCreate: "POST /v1/contacts", reviewIngest: "POST /v1/reviews/ingest", solicitationCreate: "POST /v1/solicitations",
-  contactsList: "GET /v1/contacts", contactGet: "GET /v1/contacts/{id}", redirect: "GET /v1/r/{token}?redirect=1",
+  contactCreate: "POST /v1/contacts",
+  reviewIngest: "POST /v1/reviews/ingest",
+  solicitationCreate: "POST /v1/solicitations",
+  contactsList: "GET /v1/contacts",
+  contactGet: "GET /v1/contacts/{id}",
+  redirect: "GET /v1/r/{token}?redirect=1",
 };
 
 export default {
@@ -61,18 +72,42 @@ export default {
     }
     const one = runs.find((r) => r.shards === 1);
     for (const r of runs) r.writesVsOneShard = one ? +(r.writesPerSecond / one.writesPerSecond).toFixed(2) : null;
-    console.table(runs.map((r) => ({
-      shards: r.shards, "req/s": r.rps, "writes/s": r.writesPerSecond, "x 1 shard": r.writesVsOneShard,
-      "writes/s per shard": r.perShard.map((s) => s.writesPerSecond).join(" / "), "db busy %": r.perShard.map((s) => s.busyPercent).join(" / "),
-      "worker CPU %": r.workerCpuPercent, unexpected: r.unexpected,
-    })));
+    console.table(
+      runs.map((r) => ({
+        shards: r.shards,
+        "req/s": r.rps,
+        "writes/s": r.writesPerSecond,
+        "x 1 shard": r.writesVsOneShard,
+        "writes/s per shard": r.perShard.map((s) => s.writesPerSecond).join(" / "),
+        "db busy %": r.perShard.map((s) => s.busyPercent).join(" / "),
+        "worker CPU %": r.workerCpuPercent,
+        unexpected: r.unexpected,
+      })),
+    );
     for (const r of runs) console.table(r.routes);
-    const summary = { at: new Date().toISOString(), serviceTimeMs: SERVICE_MS, seconds: SECONDS, tenants: TENANTS, mix: MIX, loadAverage: readFileSync("/proc/loadavg", "utf8").trim(), runs, footprint: bytes };
+    const summary = {
+      at: new Date().toISOString(),
+      serviceTimeMs: SERVICE_MS,
+      seconds: SECONDS,
+      tenants: TENANTS,
+      mix: MIX,
+      loadAverage: readFileSync("/proc/loadavg", "utf8").trim(),
+      runs,
+      footprint: bytes,
+    };
     writeFileSync(path.join(import.meta.dirname, "../shard-capacity.json"), JSON.stringify(summary, null, 2));
     const best = runs[runs.length - 1];
     return {
-      rps: best.rps, p50: null, p99: null, p50At1: null, requests: runs.reduce((n, r) => n + r.requests, 0), non2xx: runs.reduce((n, r) => n + r.unexpected, 0),
-      extra: { "writes/s by shards": runs.map((r) => `${r.shards}: ${r.writesPerSecond} (x${r.writesVsOneShard})`).join("; "), "service ms": SERVICE_MS },
+      rps: best.rps,
+      p50: null,
+      p99: null,
+      p50At1: null,
+      requests: runs.reduce((n, r) => n + r.requests, 0),
+      non2xx: runs.reduce((n, r) => n + r.unexpected, 0),
+      extra: {
+        "writes/s by shards": runs.map((r) => `${r.shards}: ${r.writesPerSecond} (x${r.writesVsOneShard})`).join("; "),
+        "service ms": SERVICE_MS,
+      },
     };
   },
 };
@@ -81,8 +116,14 @@ async function measure({ url, databases }, shards) {
   const admin = await adminCredential(url, CAPACITY_ADMIN);
   const api = async (method, p, body, tenantId) => {
     const res = await fetch(`${url}${p}`, {
-      method, body: body && JSON.stringify(body),
-      headers: { ...admin.headers, ...(tenantId ? { "x-tenant-id": tenantId } : {}), "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
+      method,
+      body: body && JSON.stringify(body),
+      headers: {
+        ...admin.headers,
+        ...(tenantId ? { "x-tenant-id": tenantId } : {}),
+        "content-type": "application/json",
+        "idempotency-key": crypto.randomUUID(),
+      },
     });
     const json = await res.json().catch(() => null);
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json).slice(0, 200)}`);
@@ -92,16 +133,58 @@ async function measure({ url, databases }, shards) {
   const tenants = [];
   for (let i = 0; i < TENANTS; i++) {
     const agency = await api("POST", "/admin/agencies", { name: `Capacity agency ${i}`, slug: `cap-agency-${i}` });
-    const tenant = await api("POST", "/agency/tenants", { name: `Capacity ${i}`, slug: `cap-${i}`, agencyId: agency.id });
-    await api("PUT", "/v1/compliance", { requireEmailConsent: false, frequencyCapDaily: 100, frequencyCapWeekly: 100, quietHoursStart: "00:00", quietHoursEnd: "00:00" }, tenant.id);
-    const location = await api("POST", "/v1/locations", { name: `Store ${i}`, googlePlaceId: `ChIJcap${i}` }, tenant.id);
+    const tenant = await api("POST", "/agency/tenants", {
+      name: `Capacity ${i}`,
+      slug: `cap-${i}`,
+      agencyId: agency.id,
+    });
+    await api(
+      "PUT",
+      "/v1/compliance",
+      {
+        requireEmailConsent: false,
+        frequencyCapDaily: 100,
+        frequencyCapWeekly: 100,
+        quietHoursStart: "00:00",
+        quietHoursEnd: "00:00",
+      },
+      tenant.id,
+    );
+    const location = await api(
+      "POST",
+      "/v1/locations",
+      { name: `Store ${i}`, googlePlaceId: `ChIJcap${i}` },
+      tenant.id,
+    );
     const contacts = [];
-    for (let c = 0; c < 20; c++) contacts.push((await api("POST", "/v1/contacts", { email: `setup${c}@t${i}.example`, firstName: "Setup", lastName: `C${c}` }, tenant.id)).id);
+    for (let c = 0; c < 20; c++)
+      contacts.push(
+        (
+          await api(
+            "POST",
+            "/v1/contacts",
+            { email: `setup${c}@t${i}.example`, firstName: "Setup", lastName: `C${c}` },
+            tenant.id,
+          )
+        ).id,
+      );
     const tokens = [];
-    for (let c = 0; c < 10; c++) tokens.push((await api("POST", "/v1/solicitations", { locationId: location.id, contactId: contacts[c], channel: "email" }, tenant.id)).shortLinkToken);
+    for (let c = 0; c < 10; c++)
+      tokens.push(
+        (
+          await api(
+            "POST",
+            "/v1/solicitations",
+            { locationId: location.id, contactId: contacts[c], channel: "email" },
+            tenant.id,
+          )
+        ).shortLinkToken,
+      );
     tenants.push({ id: tenant.id, locationId: location.id, contacts, tokens });
   }
-  const directory = new Map((await databases[0].db.prepare("select id, shard from tenants").all()).results.map((r) => [r.id, r.shard]));
+  const directory = new Map(
+    (await databases[0].db.prepare("select id, shard from tenants").all()).results.map((r) => [r.id, r.shard]),
+  );
   for (const t of tenants) t.shard = directory.get(t.id);
 
   const generators = requestGenerators(admin, tenants);
@@ -117,7 +200,9 @@ async function measure({ url, databases }, shards) {
   const ticks = cpuAfter.reduce((n, t, i) => n + (t - cpuBefore[i]), 0);
 
   const writesByShard = new Map();
-  for (const r of routes) if (WRITES.has(r.name)) for (const [shard, n] of r.okByShard) writesByShard.set(shard, (writesByShard.get(shard) ?? 0) + n);
+  for (const r of routes)
+    if (WRITES.has(r.name))
+      for (const [shard, n] of r.okByShard) writesByShard.set(shard, (writesByShard.get(shard) ?? 0) + n);
   const perShard = databases.map((_, n) => ({
     shard: n,
     tenants: tenants.filter((t) => t.shard === n).length,
@@ -126,7 +211,9 @@ async function measure({ url, databases }, shards) {
     busyPercent: Math.round((100 * (after[n].busyMs - before[n].busyMs)) / (elapsed * 1000)),
   }));
   return {
-    tenants, shards, seconds: +elapsed.toFixed(1),
+    tenants,
+    shards,
+    seconds: +elapsed.toFixed(1),
     rps: routes.reduce((n, r) => n + r.rps, 0),
     writesPerSecond: perShard.reduce((n, s) => n + s.writesPerSecond, 0),
     requests: routes.reduce((n, r) => n + r.requests, 0),
@@ -134,7 +221,16 @@ async function measure({ url, databases }, shards) {
     // one core = 100; the Worker's workerd (every request's JavaScript, queues, DOs), not the databases'
     workerCpuPercent: Math.round((100 * ticks) / 100 / elapsed),
     perShard,
-    routes: routes.map((r) => ({ shards, route: LABELS[r.name], connections: MIX[r.name], "req/s": r.rps, "p50 ms": r.p50, "p99 ms": r.p99, unexpected: r.unexpected, errors: r.errors })),
+    routes: routes.map((r) => ({
+      shards,
+      route: LABELS[r.name],
+      connections: MIX[r.name],
+      "req/s": r.rps,
+      "p50 ms": r.p50,
+      "p99 ms": r.p99,
+      unexpected: r.unexpected,
+      errors: r.errors,
+    })),
   };
 }
 
@@ -142,55 +238,105 @@ function requestGenerators(admin, tenants) {
   const headersOf = (t, extra = {}) => ({ authorization: admin.headers.authorization, "x-tenant-id": t.id, ...extra });
   const json = { "content-type": "application/json" };
   const make = {
-    contactCreate: (n, t) => ({ method: "POST", path: "/v1/contacts", headers: headersOf(t, json), body: JSON.stringify({ email: `load${n}-${Math.random().toString(36).slice(2, 8)}@example.test`, firstName: "Load", lastName: `N${n}` }) }),
+    contactCreate: (n, t) => ({
+      method: "POST",
+      path: "/v1/contacts",
+      headers: headersOf(t, json),
+      body: JSON.stringify({
+        email: `load${n}-${Math.random().toString(36).slice(2, 8)}@example.test`,
+        firstName: "Load",
+        lastName: `N${n}`,
+      }),
+    }),
     reviewIngest: (n, t) => ({
-      method: "POST", path: "/v1/reviews/ingest", headers: headersOf(t, json),
-      body: JSON.stringify({ locationId: t.locationId, siteType: "google", externalReviewId: `cap-${n}-${Math.random().toString(36).slice(2, 8)}`, rating: 1 + (n % 5), text: "Friendly staff and quick service", authorName: `Guest ${n}` }),
+      method: "POST",
+      path: "/v1/reviews/ingest",
+      headers: headersOf(t, json),
+      body: JSON.stringify({
+        locationId: t.locationId,
+        siteType: "google",
+        externalReviewId: `cap-${n}-${Math.random().toString(36).slice(2, 8)}`,
+        rating: 1 + (n % 5),
+        text: "Friendly staff and quick service",
+        authorName: `Guest ${n}`,
+      }),
     }),
     solicitationCreate: (n, t) => ({
-      method: "POST", path: "/v1/solicitations", headers: headersOf(t, { ...json, "idempotency-key": crypto.randomUUID() }),
-      body: JSON.stringify({ locationId: t.locationId, contactId: t.contacts[n % t.contacts.length], channel: "email" }),
+      method: "POST",
+      path: "/v1/solicitations",
+      headers: headersOf(t, { ...json, "idempotency-key": crypto.randomUUID() }),
+      body: JSON.stringify({
+        locationId: t.locationId,
+        contactId: t.contacts[n % t.contacts.length],
+        channel: "email",
+      }),
     }),
     contactsList: (_n, t) => ({ method: "GET", path: "/v1/contacts?limit=50", headers: headersOf(t) }),
-    contactGet: (n, t) => ({ method: "GET", path: `/v1/contacts/${t.contacts[n % t.contacts.length]}`, headers: headersOf(t) }),
+    contactGet: (n, t) => ({
+      method: "GET",
+      path: `/v1/contacts/${t.contacts[n % t.contacts.length]}`,
+      headers: headersOf(t),
+    }),
     redirect: (n, t) => ({ method: "GET", path: `/v1/r/${t.tokens[n % t.tokens.length]}?redirect=1` }),
   };
-  return Object.fromEntries(Object.entries(make).map(([name, build]) => {
-    let n = 0;
-    return [name, () => {
-      const i = n++;
-      const tenant = tenants[i % tenants.length];
-      return { tenant, request: build(Math.floor(i / tenants.length), tenant) };
-    }];
-  }));
+  return Object.fromEntries(
+    Object.entries(make).map(([name, build]) => {
+      let n = 0;
+      return [
+        name,
+        () => {
+          const i = n++;
+          const tenant = tenants[i % tenants.length];
+          return { tenant, request: build(Math.floor(i / tenants.length), tenant) };
+        },
+      ];
+    }),
+  );
 }
 
 /** Every route of the mix at once, each its own autocannon closed loop; 2xx counted per tenant shard. */
 async function closedLoop(url, generators, seconds) {
-  return Promise.all(Object.entries(MIX).map(async ([name, connections]) => {
-    const times = [];
-    const okByShard = new Map();
-    let unexpected = 0;
-    const instance = autocannon({
-      url, connections, duration: seconds,
-      requests: [{
-        setupRequest: (req, context) => {
-          const { tenant, request } = generators[name]();
-          context.shard = tenant.shard;
-          return { ...req, ...request };
-        },
-        onResponse: (status, _body, context) => {
-          if (EXPECTED[name].includes(status)) okByShard.set(context.shard, (okByShard.get(context.shard) ?? 0) + 1);
-          else unexpected++;
-        },
-      }],
-    });
-    instance.on("response", (_client, _status, _bytes, ms) => times.push(ms));
-    const result = await instance;
-    times.sort((a, b) => a - b);
-    const pct = (p) => (times.length ? +times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(1) : null);
-    return { name, rps: Math.round(times.length / result.duration), p50: pct(50), p99: pct(99), requests: times.length, unexpected, errors: result.errors + result.timeouts, okByShard };
-  }));
+  return Promise.all(
+    Object.entries(MIX).map(async ([name, connections]) => {
+      const times = [];
+      const okByShard = new Map();
+      let unexpected = 0;
+      const instance = autocannon({
+        url,
+        connections,
+        duration: seconds,
+        requests: [
+          {
+            setupRequest: (req, context) => {
+              const { tenant, request } = generators[name]();
+              context.shard = tenant.shard;
+              return { ...req, ...request };
+            },
+            onResponse: (status, _body, context) => {
+              if (EXPECTED[name].includes(status))
+                okByShard.set(context.shard, (okByShard.get(context.shard) ?? 0) + 1);
+              else unexpected++;
+            },
+          },
+        ],
+      });
+      instance.on("response", (_client, _status, _bytes, ms) => times.push(ms));
+      const result = await instance;
+      times.sort((a, b) => a - b);
+      const pct = (p) =>
+        times.length ? +times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(1) : null;
+      return {
+        name,
+        rps: Math.round(times.length / result.duration),
+        p50: pct(50),
+        p99: pct(99),
+        requests: times.length,
+        unexpected,
+        errors: result.errors + result.timeouts,
+        okByShard,
+      };
+    }),
+  );
 }
 
 /**
@@ -208,47 +354,125 @@ async function bytesOfApiData() {
     const { tenantId: tenant, headers: admin } = await bootstrap(url, CAPACITY_ADMIN);
     const headers = { ...admin, "content-type": "application/json" };
     const post = async (p, body) => {
-      const res = await fetch(`${url}${p}`, { method: "POST", headers: { ...headers, "idempotency-key": crypto.randomUUID() }, body: JSON.stringify(body) });
+      const res = await fetch(`${url}${p}`, {
+        method: "POST",
+        headers: { ...headers, "idempotency-key": crypto.randomUUID() },
+        body: JSON.stringify(body),
+      });
       if (res.status >= 300) throw new Error(`POST ${p}: ${res.status} ${(await res.text()).slice(0, 200)}`);
       return res.json();
     };
-    await fetch(`${url}/v1/compliance`, { method: "PUT", headers, body: JSON.stringify({ requireEmailConsent: false, quietHoursStart: "00:00", quietHoursEnd: "00:00" }) });
+    await fetch(`${url}/v1/compliance`, {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ requireEmailConsent: false, quietHoursStart: "00:00", quietHoursEnd: "00:00" }),
+    });
     const location = await post("/v1/locations", { name: "Bytes store", googlePlaceId: "ChIJbytes" });
     const t = { id: tenant, locationId: location.id, contacts: [], tokens: [] };
     const parallel = async (n, make) => {
       let next = 0;
-      await Promise.all(Array.from({ length: 10 }, async () => {
-        while (next < n) await make(next++);
-      }));
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          while (next < n) await make(next++);
+        }),
+      );
     };
     // each operation's whole footprint: database growth and D1 statements, the queue work it causes included
     const [shard] = server.databases;
     await db.prepare("create table if not exists bench_size_probe (k text primary key, v integer)").run();
-    const size = async () => (await db.prepare("insert or replace into bench_size_probe (k, v) values ('probe', 1)").run()).meta.size_after;
+    const size = async () =>
+      (await db.prepare("insert or replace into bench_size_probe (k, v) values ('probe', 1)").run()).meta.size_after;
     const perOperation = [];
-    const tables = (await db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_cf_%' and name not like 'd1_%' and name != 'bench_size_probe'").all()).results.map((r) => r.name);
-    const rowCounts = async () => Object.fromEntries((await db.batch(tables.map((t) => db.prepare(`select count(*) as n from "${t}"`)))).map((r, i) => [tables[i], r.results[0].n]));
+    const tables = (
+      await db
+        .prepare(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_cf_%' and name not like 'd1_%' and name != 'bench_size_probe'",
+        )
+        .all()
+    ).results.map((r) => r.name);
+    const rowCounts = async () =>
+      Object.fromEntries(
+        (await db.batch(tables.map((t) => db.prepare(`select count(*) as n from "${t}"`)))).map((r, i) => [
+          tables[i],
+          r.results[0].n,
+        ]),
+      );
     const phase = async (operation, count, work) => {
       await waitForQuiet(db);
       const [bytes0, stats0, rows0] = [await size(), await shard.stats(), await rowCounts()];
       await work();
       await waitForQuiet(db);
       const [bytes1, stats1, rows1] = [await size(), await shard.stats(), await rowCounts()];
-      const rowsEach = Object.entries(rows1).filter(([t, n]) => n !== rows0[t]).map(([t, n]) => `${t} ${+((n - rows0[t]) / count).toFixed(2)}`).join(", ");
+      const rowsEach = Object.entries(rows1)
+        .filter(([t, n]) => n !== rows0[t])
+        .map(([t, n]) => `${t} ${+((n - rows0[t]) / count).toFixed(2)}`)
+        .join(", ");
       perOperation.push({
-        operation, count, "bytes each": Math.round((bytes1 - bytes0) / count), "rows each": rowsEach,
-        "D1 calls each": +((stats1.requests - stats0.requests) / count).toFixed(1), "statements each": +((stats1.statements - stats0.statements) / count).toFixed(1),
+        operation,
+        count,
+        "bytes each": Math.round((bytes1 - bytes0) / count),
+        "rows each": rowsEach,
+        "D1 calls each": +((stats1.requests - stats0.requests) / count).toFixed(1),
+        "statements each": +((stats1.statements - stats0.statements) / count).toFixed(1),
         "local ms each": +((stats1.busyMs - stats0.busyMs) / count).toFixed(2),
       });
     };
-    await phase("POST /v1/contacts", BYTES_ROWS, () => parallel(BYTES_ROWS, async (i) => t.contacts.push((await post("/v1/contacts", { email: `bytes${i}@example.test`, firstName: "Olivia", lastName: `Smith ${i}`, phone: `+1415${2_000_000 + i}` })).id)));
-    await phase("POST /v1/reviews/ingest", BYTES_ROWS, () => parallel(BYTES_ROWS, (i) => post("/v1/reviews/ingest", { locationId: location.id, siteType: "google", externalReviewId: `bytes-${i}`, rating: 1 + (i % 5), text: "Friendly staff and quick service, the new location is great and parking was easy", authorName: `Guest ${i}` })));
-    await phase("POST /v1/solicitations (sent)", BYTES_ROWS, () => parallel(BYTES_ROWS, async (i) => t.tokens.push((await post("/v1/solicitations", { locationId: location.id, contactId: t.contacts[i], channel: "email" })).shortLinkToken)));
+    await phase("POST /v1/contacts", BYTES_ROWS, () =>
+      parallel(BYTES_ROWS, async (i) =>
+        t.contacts.push(
+          (
+            await post("/v1/contacts", {
+              email: `bytes${i}@example.test`,
+              firstName: "Olivia",
+              lastName: `Smith ${i}`,
+              phone: `+1415${2_000_000 + i}`,
+            })
+          ).id,
+        ),
+      ),
+    );
+    await phase("POST /v1/reviews/ingest", BYTES_ROWS, () =>
+      parallel(BYTES_ROWS, (i) =>
+        post("/v1/reviews/ingest", {
+          locationId: location.id,
+          siteType: "google",
+          externalReviewId: `bytes-${i}`,
+          rating: 1 + (i % 5),
+          text: "Friendly staff and quick service, the new location is great and parking was easy",
+          authorName: `Guest ${i}`,
+        }),
+      ),
+    );
+    await phase("POST /v1/solicitations (sent)", BYTES_ROWS, () =>
+      parallel(BYTES_ROWS, async (i) =>
+        t.tokens.push(
+          (await post("/v1/solicitations", { locationId: location.id, contactId: t.contacts[i], channel: "email" }))
+            .shortLinkToken,
+        ),
+      ),
+    );
     await phase("GET /v1/r/{token} (click)", 2 * BYTES_ROWS, async () => {
       let n = 0;
       // two visitors per link (a user agent each): a visitor's repeated opens count once (docs/links.md, Clicks)
-      await autocannon({ url, connections: 10, amount: 2 * BYTES_ROWS, requests: [{ setupRequest: (req) => ({ ...req, method: "GET", headers: { ...req.headers, "user-agent": `bench-visitor-${n}` }, path: `/v1/r/${t.tokens[n++ % t.tokens.length]}?redirect=1` }) }] });
-      await waitFor(async () => (await db.prepare("select count(*) as n from link_clicks").first()).n >= 2 * BYTES_ROWS, 30_000);
+      await autocannon({
+        url,
+        connections: 10,
+        amount: 2 * BYTES_ROWS,
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              method: "GET",
+              headers: { ...req.headers, "user-agent": `bench-visitor-${n}` },
+              path: `/v1/r/${t.tokens[n++ % t.tokens.length]}?redirect=1`,
+            }),
+          },
+        ],
+      });
+      await waitFor(
+        async () => (await db.prepare("select count(*) as n from link_clicks").first()).n >= 2 * BYTES_ROWS,
+        30_000,
+      );
     });
     return { perOperation, perTable: await bytesPerRow(db) };
   } finally {

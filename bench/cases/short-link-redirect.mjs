@@ -14,7 +14,11 @@ const LOADED_SHARE = 8_500; // tokens for the 50-connection run; the rest for th
 export default {
   name: "GET /v1/r/{token}?redirect=1",
   async run({ url, session, db }) {
-    const rows = await seedSolicitations(db, session.tenantId, { n: TOKENS, locationCount: LOCATIONS, destination: (i) => (i % 5 === 0 ? "yelp" : "auto") });
+    const rows = await seedSolicitations(db, session.tenantId, {
+      n: TOKENS,
+      locationCount: LOCATIONS,
+      destination: (i) => (i % 5 === 0 ? "yelp" : "auto"),
+    });
     // two visitors per link (the second opens with another user agent), so every 302 is a counted click
     const twice = (tokens) => eachTwice(tokens, (t) => `/v1/r/${t}?redirect=1`, { twoVisitors: true });
     const loadedTokens = rows.slice(0, LOADED_SHARE).map((r) => r.short_link_token);
@@ -23,10 +27,16 @@ export default {
     const single = await load({ url, path: twice(singleTokens), connections: 1, amount: singleTokens.length * 2 });
 
     const redirects = loaded.status3xx + single.status3xx;
-    const count = async () => (await db.prepare("select count(*) as n from link_clicks where tenant_id = ?").bind(session.tenantId).first()).n;
+    const count = async () =>
+      (await db.prepare("select count(*) as n from link_clicks where tenant_id = ?").bind(session.tenantId).first()).n;
     const [, drainSeconds] = await waitFor(async () => (await count()) >= redirects, 120_000);
     const recorded = await count();
-    const clicked = (await db.prepare("select count(*) as n from solicitations where tenant_id = ? and clicked_at is not null").bind(session.tenantId).first()).n;
+    const clicked = (
+      await db
+        .prepare("select count(*) as n from solicitations where tenant_id = ? and clicked_at is not null")
+        .bind(session.tenantId)
+        .first()
+    ).n;
     return {
       rps: loaded.rps,
       p50: loaded.p50,
@@ -34,7 +44,12 @@ export default {
       p50At1: single.p50,
       requests: loaded.requests + single.requests,
       non2xx: loaded.requests + single.requests - redirects,
-      extra: { "302s": redirects, "clicks recorded": recorded, "solicitations clicked": clicked, "all clicks in D1 after s": +drainSeconds.toFixed(1) },
+      extra: {
+        "302s": redirects,
+        "clicks recorded": recorded,
+        "solicitations clicked": clicked,
+        "all clicks in D1 after s": +drainSeconds.toFixed(1),
+      },
     };
   },
 };

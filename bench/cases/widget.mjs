@@ -18,9 +18,20 @@ export default {
     const rows = Array.from({ length: REVIEWS }, (_, i) => {
       const at = new Date(now - i * 3_600_000).toISOString();
       return {
-        id: newBenchId("rev"), tenant_id: session.tenantId, location_id: location.id, site_type: ["google", "yelp", "first_party"][i % 3],
-        rating: 1 + (i % 5), text: `Review number ${i}: friendly staff, short wait.`, author_name: `Customer ${i}`, topics: "[]", status: "new",
-        is_first_party: i % 3 === 2 ? 1 : 0, is_public: 1, occurred_at: at, created_at: at, updated_at: at,
+        id: newBenchId("rev"),
+        tenant_id: session.tenantId,
+        location_id: location.id,
+        site_type: ["google", "yelp", "first_party"][i % 3],
+        rating: 1 + (i % 5),
+        text: `Review number ${i}: friendly staff, short wait.`,
+        author_name: `Customer ${i}`,
+        topics: "[]",
+        status: "new",
+        is_first_party: i % 3 === 2 ? 1 : 0,
+        is_public: 1,
+        occurred_at: at,
+        created_at: at,
+        updated_at: at,
       };
     });
     await insertRows(db, "reviews", Object.keys(rows[0]), rows, 100);

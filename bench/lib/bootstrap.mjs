@@ -1,11 +1,24 @@
 /** Bootstraps a fresh served Worker (its first tenant and admin); the admin's token, tenant and headers. */
-export async function bootstrap(base, { tenantName = "Bench Co", tenantSlug = "bench-co", adminEmail = "bench@example.test" } = {}) {
+export async function bootstrap(
+  base,
+  { tenantName = "Bench Co", tenantSlug = "bench-co", adminEmail = "bench@example.test" } = {},
+) {
   const body = { tenantName, tenantSlug, adminEmail, adminPassword: "bench-password-1", adminName: "Bench" };
-  const res = await fetch(`${base}/bootstrap`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}/bootstrap`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const json = await res.json();
   if (res.status !== 201) throw new Error(`bootstrap failed: ${res.status} ${JSON.stringify(json)}`);
-  return { token: json.token, tenantId: json.tenant.id, headers: { authorization: `Bearer ${json.token}`, "x-tenant-id": json.tenant.id } };
+  return {
+    token: json.token,
+    tenantId: json.tenant.id,
+    headers: { authorization: `Bearer ${json.token}`, "x-tenant-id": json.tenant.id },
+  };
 }
 
 /** The bootstrap admin's credential alone (a platform admin): each request then names its tenant. */
-export const adminCredential = async (base, names) => ({ headers: { authorization: (await bootstrap(base, names)).headers.authorization } });
+export const adminCredential = async (base, names) => ({
+  headers: { authorization: (await bootstrap(base, names)).headers.authorization },
+});

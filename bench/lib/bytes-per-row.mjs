@@ -13,7 +13,13 @@ export async function bytesPerRow(source) {
   try {
     await applyMigrations(target.db);
     await target.db.prepare("create table bench_size_probe (k text primary key, v integer)").run();
-    const tables = (await source.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_cf_%' and name not like 'd1_%'").all()).results.map((r) => r.name);
+    const tables = (
+      await source
+        .prepare(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_cf_%' and name not like 'd1_%'",
+        )
+        .all()
+    ).results.map((r) => r.name);
     const out = [];
     let size = await sizeOf(target.db);
     for (const table of await parentsFirst(source, tables)) {
@@ -40,7 +46,8 @@ export async function bytesPerRow(source) {
       for (let i = 0; i < statements.length; i += 20) await target.db.batch(statements.slice(i, i + 20));
       const grown = (await sizeOf(target.db)) - size;
       size += grown;
-      if (rows.length >= MIN_ROWS) out.push({ table, rows: rows.length, bytes: grown, "bytes/row": Math.round(grown / rows.length) });
+      if (rows.length >= MIN_ROWS)
+        out.push({ table, rows: rows.length, bytes: grown, "bytes/row": Math.round(grown / rows.length) });
     }
     return out.sort((a, b) => b.rows - a.rows);
   } finally {
@@ -55,7 +62,13 @@ async function sizeOf(db) {
 /** Tables in an order where every foreign key's parent comes first. */
 async function parentsFirst(db, tables) {
   const parents = new Map();
-  for (const t of tables) parents.set(t, new Set((await db.prepare(`pragma foreign_key_list("${t}")`).all()).results.map((r) => r.table).filter((p) => p !== t)));
+  for (const t of tables)
+    parents.set(
+      t,
+      new Set(
+        (await db.prepare(`pragma foreign_key_list("${t}")`).all()).results.map((r) => r.table).filter((p) => p !== t),
+      ),
+    );
   const done = [];
   const visit = (t, seen = new Set()) => {
     if (done.includes(t) || seen.has(t)) return;

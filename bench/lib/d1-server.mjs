@@ -39,11 +39,23 @@ export default {
 export async function startD1Server({ id, persist, serviceTimeMs = 0 }) {
   const others = new Set(workerdPids());
   const mf = new Miniflare({
-    host: "127.0.0.1", port: 0, modules: true, script, compatibilityDate: "2025-01-01",
-    d1Databases: { DB: id }, ...(persist ? { d1Persist: persist } : {}), bindings: { SERVICE_TIME_MS: String(serviceTimeMs) },
+    host: "127.0.0.1",
+    port: 0,
+    modules: true,
+    script,
+    compatibilityDate: "2025-01-01",
+    d1Databases: { DB: id },
+    ...(persist ? { d1Persist: persist } : {}),
+    bindings: { SERVICE_TIME_MS: String(serviceTimeMs) },
   });
   const url = await mf.ready;
   const db = await mf.getD1Database("DB");
   const pid = workerdPids().find((p) => !others.has(p));
-  return { url, db, pid, stats: async () => (await fetch(new URL("/__stats", url))).json(), dispose: () => mf.dispose() };
+  return {
+    url,
+    db,
+    pid,
+    stats: async () => (await fetch(new URL("/__stats", url))).json(),
+    dispose: () => mf.dispose(),
+  };
 }

@@ -1,6 +1,7 @@
 // Shared seeding for the public-link cases: solicitation rows with real signed tokens.
-import { BENCH_JWT_SECRET } from "./server.mjs";
+
 import { insertRows, newBenchId, seedLocations } from "./seed.mjs";
+import { BENCH_JWT_SECRET } from "./server.mjs";
 import { loadTokenModule } from "./tokens.mjs";
 
 /** n SENT solicitations spread over `locationCount` new locations; returns their rows (with short_link_token). */
@@ -12,10 +13,25 @@ export async function seedSolicitations(db, tenantId, { n, locationCount, destin
   for (let i = 0; i < n; i++) {
     const id = newBenchId("sol");
     const location = locations[i % locationCount];
-    const token = await mintLinkToken(BENCH_JWT_SECRET, { solicitationId: id, tenantId, locationId: location.id, destination: destination(i) });
+    const token = await mintLinkToken(BENCH_JWT_SECRET, {
+      solicitationId: id,
+      tenantId,
+      locationId: location.id,
+      destination: destination(i),
+    });
     rows.push({
-      id, tenant_id: tenantId, location_id: location.id, contact_id: newBenchId("con"), channel: "email", status: "SENT",
-      short_link_token: token, idempotency_key: id, metadata: "{}", sent_at: now, created_at: now, updated_at: now,
+      id,
+      tenant_id: tenantId,
+      location_id: location.id,
+      contact_id: newBenchId("con"),
+      channel: "email",
+      status: "SENT",
+      short_link_token: token,
+      idempotency_key: id,
+      metadata: "{}",
+      sent_at: now,
+      created_at: now,
+      updated_at: now,
     });
   }
   await insertRows(db, "solicitations", Object.keys(rows[0]), rows, 100);
@@ -32,6 +48,9 @@ export function eachTwice(tokens, toPath, { twoVisitors = false } = {}) {
   if (!twoVisitors) return () => paths[i++ % paths.length];
   return () => {
     const n = i++ % paths.length;
-    return { path: paths[n], headers: { "user-agent": n < tokens.length ? "bench-first-visitor" : "bench-second-visitor" } };
+    return {
+      path: paths[n],
+      headers: { "user-agent": n < tokens.length ? "bench-first-visitor" : "bench-second-visitor" },
+    };
   };
 }

@@ -12,17 +12,26 @@ export async function load({ url, path, headers = {}, method = "GET", body, conn
     ...(amount ? { amount } : { duration }),
     headers,
     // `path` may also give {path, headers} per request (e.g. another visitor's user agent)
-    requests: [{ method, body, setupRequest: (req) => {
-      const p = next();
-      return typeof p === "string" ? { ...req, path: p } : { ...req, path: p.path, headers: { ...req.headers, ...p.headers } };
-    } }],
+    requests: [
+      {
+        method,
+        body,
+        setupRequest: (req) => {
+          const p = next();
+          return typeof p === "string"
+            ? { ...req, path: p }
+            : { ...req, path: p.path, headers: { ...req.headers, ...p.headers } };
+        },
+      },
+    ],
   });
   // autocannon's histogram counts whole milliseconds (sub-ms answers read as 0): keep our own
   const times = [];
   instance.on("response", (_client, _status, _bytes, ms) => times.push(ms));
   const result = await instance;
   times.sort((a, b) => a - b);
-  const pct = (p) => (times.length ? +times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(2) : null);
+  const pct = (p) =>
+    times.length ? +times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))].toFixed(2) : null;
   const non2xx = result.non2xx;
   return {
     // a fixed amount ends mid-second: count over the real duration instead of per-second samples
@@ -40,5 +49,13 @@ export async function load({ url, path, headers = {}, method = "GET", body, conn
 export async function measure(opts) {
   const loaded = await load({ ...opts, connections: 50 });
   const single = await load({ ...opts, connections: 1, duration: Math.max(2, Math.round((opts.duration ?? 5) / 2)) });
-  return { rps: loaded.rps, p50: loaded.p50, p99: loaded.p99, p50At1: single.p50, requests: loaded.requests + single.requests, non2xx: loaded.non2xx + single.non2xx, errors: loaded.errors + single.errors };
+  return {
+    rps: loaded.rps,
+    p50: loaded.p50,
+    p99: loaded.p99,
+    p50At1: single.p50,
+    requests: loaded.requests + single.requests,
+    non2xx: loaded.non2xx + single.non2xx,
+    errors: loaded.errors + single.errors,
+  };
 }

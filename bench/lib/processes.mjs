@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** The workerd processes Miniflare started for this bench (descendants of this process). */
 export function workerdPids() {

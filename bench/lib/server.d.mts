@@ -4,5 +4,11 @@ export interface StartedServer {
   url: string;
   db: D1Database;
 }
-export function startServer(options?: { port?: number; outdir?: string; vars?: Record<string, string>; inspectorPort?: number; direct?: boolean }): Promise<StartedServer>;
+export function startServer(options?: {
+  port?: number;
+  outdir?: string;
+  vars?: Record<string, string>;
+  inspectorPort?: number;
+  direct?: boolean;
+}): Promise<StartedServer>;
 export const BENCH_JWT_SECRET: string;

@@ -1,11 +1,10 @@
 // Builds the Worker the way `wrangler deploy` would and serves the bundle straight from workerd
 // through Miniflare's API (not `wrangler dev`, whose proxy caps every route at a few hundred req/s).
 import { execFileSync } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
-import path from "node:path";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
+import path from "node:path";
 import { startD1Server } from "./d1-server.mjs";
 
 // The Miniflare that ships with the pinned wrangler (same workerd as `wrangler dev`/deploy); the
@@ -30,22 +29,41 @@ const defaultOutdir = path.join(root, "bench/.dist");
  * a workerd process of its own (bench/lib/d1-server.mjs), `serviceTimeMs` per statement; the result
  * then also carries `databases` ({ db, stats, pid } per shard, index = shard number).
  */
-export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1", databaseProcesses = 0, serviceTimeMs = 0 } = {}) {
-  execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
+export async function startServer({
+  port = 8790,
+  outdir = defaultOutdir,
+  vars = {},
+  inspectorPort,
+  direct = process.env.BENCH_DIRECT === "1",
+  databaseProcesses = 0,
+  serviceTimeMs = 0,
+} = {}) {
+  execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], {
+    cwd: root,
+    stdio: "ignore",
+  });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   // the flags production runs with (wrangler.toml), e.g. global_fetch_strictly_public for CIMD
-  const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)[1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+  const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)[1].matchAll(/"([^"]+)"/g)].map(
+    (m) => m[1],
+  );
   const shards = [];
   if (databaseProcesses) {
     const persist = mkdtempSync(path.join(tmpdir(), "bench-shards-"));
-    for (let n = 0; n < databaseProcesses; n++) shards.push(await startD1Server({ id: `shard-${n}`, persist: path.join(persist, String(n)), serviceTimeMs }));
+    for (let n = 0; n < databaseProcesses; n++)
+      shards.push(await startD1Server({ id: `shard-${n}`, persist: path.join(persist, String(n)), serviceTimeMs }));
   }
   const mf = new Miniflare({
     host: "127.0.0.1",
     port: direct ? 0 : port,
     ...(inspectorPort ? { inspectorPort } : {}),
-    workers: [{ ...worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Bindings(shards)), ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}) }],
+    workers: [
+      {
+        ...worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Bindings(shards)),
+        ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}),
+      },
+    ],
   });
   const dispose = mf.dispose.bind(mf);
   mf.dispose = async () => {
@@ -81,7 +99,14 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Dat
     compatibilityFlags,
     d1Databases,
     kvNamespaces: ["OAUTH_KV"],
-    queueProducers: { SENDS: "sends", REVIEW_SYNC: "review-sync", EVENTS: "events", WEBHOOKS: "webhooks", JOBS: "jobs", CLICKS: "clicks" },
+    queueProducers: {
+      SENDS: "sends",
+      REVIEW_SYNC: "review-sync",
+      EVENTS: "events",
+      WEBHOOKS: "webhooks",
+      JOBS: "jobs",
+      CLICKS: "clicks",
+    },
     queueConsumers: {
       sends: { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "dead-letter" },
       "review-sync": { maxBatchSize: 10, maxBatchTimeout: 5, maxRetries: 5, deadLetterQueue: "dead-letter" },
@@ -106,11 +131,14 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Dat
 
 /** One database: the tenant folder, then (the control database, shard 0) the control folder (docs/scaling.md). */
 export async function applyMigrations(db, { control = true } = {}) {
-  for (const set of control ? ["tenant", "control"] : ["tenant"]) await applyFolder(db, path.join(root, "migrations", set));
+  for (const set of control ? ["tenant", "control"] : ["tenant"])
+    await applyFolder(db, path.join(root, "migrations", set));
 }
 
 async function applyFolder(db, dir) {
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort()) {
     const statements = readFileSync(path.join(dir, file), "utf8")
       .split("--> statement-breakpoint")
       .map((s) => s.replace(/^\s*--.*$/gm, "").trim())

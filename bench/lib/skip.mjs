@@ -1,5 +1,13 @@
 /** A case that cannot run on this build (its route is not there yet): a row with the reason. */
-export const skipped = (note) => ({ rps: null, p50: null, p99: null, p50At1: null, requests: 0, non2xx: 0, extra: { note } });
+export const skipped = (note) => ({
+  rps: null,
+  p50: null,
+  p99: null,
+  p50At1: null,
+  requests: 0,
+  non2xx: 0,
+  extra: { note },
+});
 
 /**
  * true when the path answers the app's "No route" 404 (the route is not built in this branch); for

@@ -13,7 +13,14 @@ const { Miniflare } = createRequire(req.resolve("wrangler/package.json"))("minif
 /** Exported class names (Durable Objects) of a bundle's final `export { ... }`. */
 export function exportedClasses(script) {
   return [...script.matchAll(/export\s*\{([^}]*)\}/g)]
-    .flatMap((m) => m[1].split(",").map((x) => x.trim().split(/\s+as\s+/).pop()))
+    .flatMap((m) =>
+      m[1].split(",").map((x) =>
+        x
+          .trim()
+          .split(/\s+as\s+/)
+          .pop(),
+      ),
+    )
     .filter((n) => n && n !== "default" && /^[A-Z]/.test(n));
 }
 
@@ -103,5 +110,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const show = (rs, k) => rs.map((x) => x[k]?.toFixed(0)).join(", ");
   console.log(`trivial Worker ready: wall ${show(r.trivial, "wall")} ms; workerd CPU ${show(r.trivial, "cpu")} ms`);
   console.log(`this Worker ready:    wall ${show(r.worker, "wall")} ms; workerd CPU ${show(r.worker, "cpu")} ms`);
-  console.log(`start-up cost (median difference): CPU ${r.cpuMs?.toFixed(0) ?? "n/a"} ms, wall ${r.wallMs.toFixed(0)} ms`);
+  console.log(
+    `start-up cost (median difference): CPU ${r.cpuMs?.toFixed(0) ?? "n/a"} ms, wall ${r.wallMs.toFixed(0)} ms`,
+  );
 }

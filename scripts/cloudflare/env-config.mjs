@@ -62,7 +62,13 @@ export function resourceNames(worker) {
 
 const str = (v) => JSON.stringify(String(v));
 const value = (v) => (typeof v === "string" ? str(v) : Array.isArray(v) ? `[${v.map(value).join(", ")}]` : String(v));
-const table = (header, obj) => [header, ...Object.entries(obj).filter(([, v]) => v !== undefined).map(([k, v]) => `${k} = ${value(v)}`)].join("\n");
+const table = (header, obj) =>
+  [
+    header,
+    ...Object.entries(obj)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k} = ${value(v)}`),
+  ].join("\n");
 
 const BEGIN = (env) => `# >>> env.${env}`;
 const END = (env) => `# <<< env.${env}`;
@@ -112,7 +118,15 @@ export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId, ai =
   if (shards.length) {
     const tenantFolder = { migrations_dir: "migrations/tenant", migrations_table: "d1_migrations_tenant" };
     const all = [{ n: 0, name: names.d1, id: d1Id }, ...shards];
-    for (const s of all) parts.push(table(`[[${e}.d1_databases]]`, { binding: `SHARD_${s.n}`, database_name: s.name, database_id: s.id, ...tenantFolder }));
+    for (const s of all)
+      parts.push(
+        table(`[[${e}.d1_databases]]`, {
+          binding: `SHARD_${s.n}`,
+          database_name: s.name,
+          database_id: s.id,
+          ...tenantFolder,
+        }),
+      );
   }
   for (const kv of local.kv_namespaces ?? []) {
     parts.push(table(`[[${e}.kv_namespaces]]`, { ...kv, id: kvId }));
@@ -121,7 +135,13 @@ export function renderEnvSection(local, { env, worker, baseUrl, d1Id, kvId, ai =
     parts.push(table(`[[${e}.queues.producers]]`, { ...p, queue: q(p.queue) }));
   }
   for (const c of local.queues?.consumers ?? []) {
-    parts.push(table(`[[${e}.queues.consumers]]`, { ...c, queue: q(c.queue), dead_letter_queue: c.dead_letter_queue && q(c.dead_letter_queue) }));
+    parts.push(
+      table(`[[${e}.queues.consumers]]`, {
+        ...c,
+        queue: q(c.queue),
+        dead_letter_queue: c.dead_letter_queue && q(c.dead_letter_queue),
+      }),
+    );
   }
   for (const b of local.durable_objects?.bindings ?? []) {
     parts.push(table(`[[${e}.durable_objects.bindings]]`, b));

@@ -3,7 +3,14 @@
 // worker name, base URL and ids. Run it after changing the local section (a queue, a var, a cron);
 // test/node/wrangler-envs.test.ts fails until the sections agree.
 import { readFileSync, writeFileSync } from "node:fs";
-import { DEPLOYED_ENVS, deploymentOf, readLocalConfig, readRawConfig, renderEnvSection, upsertEnvSection } from "./env-config.mjs";
+import {
+  DEPLOYED_ENVS,
+  deploymentOf,
+  readLocalConfig,
+  readRawConfig,
+  renderEnvSection,
+  upsertEnvSection,
+} from "./env-config.mjs";
 
 const config = process.argv[2] ?? "wrangler.toml";
 const raw = readRawConfig(config);

@@ -10,8 +10,15 @@ const source = readFileSync(path.resolve(import.meta.dirname, "../../src/db/shar
 function constant(name) {
   const m = new RegExp(`export const ${name} = ([\\d\\s*]+);`).exec(source);
   if (!m) throw new Error(`src/db/shards.ts: ${name} not found`);
-  const power = (term) => term.split("**").map((t) => Number(t.trim())).reduceRight((acc, base) => base ** acc);
-  return m[1].split(/(?<!\*)\*(?!\*)/).map(power).reduce((a, b) => a * b, 1);
+  const power = (term) =>
+    term
+      .split("**")
+      .map((t) => Number(t.trim()))
+      .reduceRight((acc, base) => base ** acc);
+  return m[1]
+    .split(/(?<!\*)\*(?!\*)/)
+    .map(power)
+    .reduce((a, b) => a * b, 1);
 }
 
 /** SHARD_0..SHARD_{MAX_SHARDS-1} are routed (shardNumbers); a binding above is ignored by the Worker. */

@@ -22,7 +22,13 @@ export function parseQueuesTable(out) {
   const rows = out
     .split("\n")
     .filter((l) => l.trimStart().startsWith("│"))
-    .map((l) => l.trim().slice(1, -1).split("│").map((c) => c.trim()));
+    .map((l) =>
+      l
+        .trim()
+        .slice(1, -1)
+        .split("│")
+        .map((c) => c.trim()),
+    );
   if (rows.length === 0) return [];
   const [head, ...data] = rows;
   return data.map((cells) => Object.fromEntries(head.map((h, i) => [h, cells[i] ?? ""])));

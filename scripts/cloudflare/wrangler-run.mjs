@@ -15,7 +15,11 @@ export function wranglerRunner(label) {
   /** stdout of `wrangler <args>`; a non-zero exit fails the script unless `allowFailure`. */
   const wrangler = (args, { allowFailure = false } = {}) => {
     console.log(`$ wrangler ${args.join(" ")}`);
-    const r = spawnSync("wrangler", args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" } });
+    const r = spawnSync("wrangler", args, {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    });
     if (r.error) fail(`could not run wrangler: ${r.error.message}`);
     if (r.status !== 0 && !allowFailure) {
       process.stderr.write(r.stdout + r.stderr);

@@ -4,7 +4,15 @@
 // Origin, Mcp-* headers, bodies, status, streamed responses) passes through untouched.
 import http from "node:http";
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-connection",
+  "te",
+  "trailer",
+]);
 
 /** Listens on 127.0.0.1:port and forwards to target (an http origin). Resolves to {url, close}. */
 export function startCredentialProxy({ port, target, apiKey }) {

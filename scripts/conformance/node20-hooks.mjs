@@ -2,7 +2,10 @@
 const shim = new URL("./fs-with-glob.mjs", import.meta.url).href;
 
 export async function resolve(specifier, context, nextResolve) {
-  if ((specifier === "fs" || specifier === "node:fs") && context.parentURL?.includes("/@modelcontextprotocol/conformance/")) {
+  if (
+    (specifier === "fs" || specifier === "node:fs") &&
+    context.parentURL?.includes("/@modelcontextprotocol/conformance/")
+  ) {
     return { url: shim, shortCircuit: true };
   }
   return nextResolve(specifier, context);

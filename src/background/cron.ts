@@ -26,7 +26,13 @@ async function runDue(sweeps: Sweeps, controller: ScheduledController, env: Env)
     due.map(async (s, i) => {
       const startedAt = new Date();
       const done = (outcome: SweepRun["outcome"], error: string | null) =>
-        (runs[i] = { sweep: s.name, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), outcome, error });
+        (runs[i] = {
+          sweep: s.name,
+          startedAt: startedAt.toISOString(),
+          durationMs: Date.now() - startedAt.getTime(),
+          outcome,
+          error,
+        });
       try {
         await withLogContext({ sweep: s.name }, () => s.run(env, now));
         done("ok", null);

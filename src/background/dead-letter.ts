@@ -1,11 +1,11 @@
 import { and, count, desc, eq, gte } from "drizzle-orm";
 import type { ControlDb } from "../db/client";
-import { controlDb } from "../db/shards";
 import { deadLetters } from "../db/schema";
+import { controlDb } from "../db/shards";
 import type { Env } from "../env";
 import { newId } from "../lib/ids";
-import { nowIso } from "../lib/time";
 import { chunkRows } from "../lib/sql";
+import { nowIso } from "../lib/time";
 
 /**
  * Dead letters, the one module that writes and reads them (`dead_letters`, a control-plane table:
@@ -65,7 +65,10 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env)
   await recordDeadLetters(
     env,
     batch.messages.map((m) => ({
-      queue: originQueue(m.body) ?? batch.queue, messageId: m.id, body: m.body, attempts: m.attempts,
+      queue: originQueue(m.body) ?? batch.queue,
+      messageId: m.id,
+      body: m.body,
+      attempts: m.attempts,
     })),
   );
   batch.ackAll();
@@ -78,8 +81,12 @@ export async function listDeadLetters(
 ): Promise<{ data: DeadLetter[]; total: number }> {
   const where = and(q.queue ? eq(deadLetters.queue, q.queue) : undefined);
   const [data, total] = await control.batch([
-    control.select().from(deadLetters).where(where)
-      .orderBy(desc(deadLetters.createdAt), desc(deadLetters.id)).limit(q.limit),
+    control
+      .select()
+      .from(deadLetters)
+      .where(where)
+      .orderBy(desc(deadLetters.createdAt), desc(deadLetters.id))
+      .limit(q.limit),
     control.select({ n: count() }).from(deadLetters).where(where),
   ]);
   return { data, total: total[0]?.n ?? 0 };

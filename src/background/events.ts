@@ -1,14 +1,14 @@
 import { and, inArray, isNotNull, lt } from "drizzle-orm";
-import type { ShardDb } from "../db/client";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { ShardDb } from "../db/client";
 import { domainEvents, processedEvents } from "../db/schema";
 import type { Env } from "../env";
 import { backoffSeconds } from "../lib/backoff";
-import { dispatchStaleEvents, markable, type EventEnvelope } from "../lib/events";
+import { dispatchStaleEvents, type EventEnvelope, markable } from "../lib/events";
+import { log } from "../lib/log";
+import { chunkRows, inJson } from "../lib/sql";
 import { nowIso } from "../lib/time";
 import type { ShardConsumer, ShardSweep } from "./shards";
-import { chunkRows, inJson } from "../lib/sql";
-import { log } from "../lib/log";
 
 /**
  * A subscriber to domain events (webhook delivery, automation rules, analytics rollups, ...).
@@ -40,10 +40,21 @@ function checkHandlers(handlers: EventHandler[]) {
 }
 
 const logFailure = (h: EventHandler, events: EventEnvelope[], err: unknown) =>
-  log.error("event handler failed", { handler: h.name, eventIds: events.map((e) => e.id), types: [...new Set(events.map((e) => e.type))], error: String(err) });
+  log.error("event handler failed", {
+    handler: h.name,
+    eventIds: events.map((e) => e.id),
+    types: [...new Set(events.map((e) => e.type))],
+    error: String(err),
+  });
 
 /** Runs one handler over the batch's events it has not processed yet; returns the ids it failed. */
-async function runHandler(h: EventHandler, events: EventEnvelope[], env: Env, shard: ShardDb, processed: (e: EventEnvelope) => void): Promise<EventEnvelope[]> {
+async function runHandler(
+  h: EventHandler,
+  events: EventEnvelope[],
+  env: Env,
+  shard: ShardDb,
+  processed: (e: EventEnvelope) => void,
+): Promise<EventEnvelope[]> {
   let wanted = events;
   if (h.select) {
     try {
@@ -84,7 +95,12 @@ export function eventsConsumer(handlers: EventHandler[]): ShardConsumer {
   return (batch, env, shard) => consumeEvents(handlers, batch, env, shard);
 }
 
-async function consumeEvents(handlers: EventHandler[], batch: MessageBatch<unknown>, env: Env, db: ShardDb): Promise<void> {
+async function consumeEvents(
+  handlers: EventHandler[],
+  batch: MessageBatch<unknown>,
+  env: Env,
+  db: ShardDb,
+): Promise<void> {
   const events = batch.messages.map((m) => m.body as EventEnvelope);
   // one read for the whole batch: which handlers already processed which event
   const done = new Set(
@@ -92,7 +108,12 @@ async function consumeEvents(handlers: EventHandler[], batch: MessageBatch<unkno
       await db
         .select({ eventId: processedEvents.eventId, handler: processedEvents.handler })
         .from(processedEvents)
-        .where(inJson(processedEvents.eventId, events.map((e) => e.id)))
+        .where(
+          inJson(
+            processedEvents.eventId,
+            events.map((e) => e.id),
+          ),
+        )
     ).map((r) => `${r.eventId}|${r.handler}`),
   );
   const marks: (typeof processedEvents.$inferInsert)[] = [];
@@ -107,8 +128,14 @@ async function consumeEvents(handlers: EventHandler[], batch: MessageBatch<unkno
   }
   // marks first, then acks: a crash in between only means a redelivery that skips the done handlers.
   // Receiving an event is what marks it dispatched in the outbox (the hand-off after a commit does not).
-  const writes: BatchItem<"sqlite">[] = [db.update(domainEvents).set({ dispatchedAt: nowIso() }).where(markable(distinct.map((e) => e.id)))];
-  for (const chunk of chunkRows(processedEvents, marks)) writes.push(db.insert(processedEvents).values(chunk).onConflictDoNothing());
+  const writes: BatchItem<"sqlite">[] = [
+    db
+      .update(domainEvents)
+      .set({ dispatchedAt: nowIso() })
+      .where(markable(distinct.map((e) => e.id))),
+  ];
+  for (const chunk of chunkRows(processedEvents, marks))
+    writes.push(db.insert(processedEvents).values(chunk).onConflictDoNothing());
   await db.batch(writes as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   batch.messages.forEach((message, i) => {
     if (failed.has(events[i]!.id)) message.retry({ delaySeconds: backoffSeconds(message.attempts) });
@@ -145,7 +172,11 @@ export async function purgeDispatchedEvents(db: ShardDb, now: Date): Promise<num
   let purged = 0;
   // bounded chunks on the (dispatched_at, occurred_at) index: each delete stays far below D1's 30 s
   for (let i = 0; i < PURGE_MAX_CHUNKS; i++) {
-    const due = db.select({ id: domainEvents.id }).from(domainEvents).where(and(isNotNull(domainEvents.dispatchedAt), lt(domainEvents.dispatchedAt, cutoff))).limit(PURGE_CHUNK);
+    const due = db
+      .select({ id: domainEvents.id })
+      .from(domainEvents)
+      .where(and(isNotNull(domainEvents.dispatchedAt), lt(domainEvents.dispatchedAt, cutoff)))
+      .limit(PURGE_CHUNK);
     const { meta } = await db.delete(domainEvents).where(inArray(domainEvents.id, due)).run();
     purged += meta.changes ?? 0;
     if ((meta.changes ?? 0) < PURGE_CHUNK) break;

@@ -1,6 +1,5 @@
 import type { Env } from "../env";
-import { withLogContext } from "../lib/log";
-import { log } from "../lib/log";
+import { log, withLogContext } from "../lib/log";
 
 export type QueueConsumer = (batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext) => Promise<void>;
 
@@ -12,7 +11,8 @@ export type QueueConsumers = Record<QueueName, QueueConsumer>;
 const isQueueName = (name: string): name is QueueName => (QUEUE_NAMES as readonly string[]).includes(name);
 
 /** Deployed environments prefix their queues (QUEUE_PREFIX, e.g. "reputation-ops-"): queue names are per account. */
-export const localQueueName = (queue: string, prefix = "") => (prefix && queue.startsWith(prefix) ? queue.slice(prefix.length) : queue);
+export const localQueueName = (queue: string, prefix = "") =>
+  prefix && queue.startsWith(prefix) ? queue.slice(prefix.length) : queue;
 
 /**
  * Routes a batch to its queue's consumer. A queue without one is a deployment error: the throw
@@ -44,7 +44,11 @@ export function subBatch(batch: MessageBatch<unknown>, messages: readonly Messag
 }
 
 /** One queue, two kinds of message: those `picked` recognises go to it, the rest to `rest`. */
-export function splitQueue(pick: (body: unknown) => boolean, picked: QueueConsumer, rest: QueueConsumer): QueueConsumer {
+export function splitQueue(
+  pick: (body: unknown) => boolean,
+  picked: QueueConsumer,
+  rest: QueueConsumer,
+): QueueConsumer {
   return async (batch, env, ctx) => {
     const mine = batch.messages.filter((m) => pick(m.body));
     const others = batch.messages.filter((m) => !pick(m.body));

@@ -1,12 +1,12 @@
-import { recordShardSizes } from "../db/shard-sizes";
 import type { ShardDb } from "../db/client";
+import { recordShardSizes } from "../db/shard-sizes";
 import { shardDb, shardNumbers, tenantPlacement } from "../db/shards";
 import { FENCED_RETRY_SECONDS } from "../db/tenant-fence";
 import type { Env } from "../env";
+import { groupMap } from "../lib/collections";
 import { log, withLogContext } from "../lib/log";
 import type { Sweep } from "./cron";
-import { subBatch, type QueueConsumer } from "./queue";
-import { groupMap } from "../lib/collections";
+import { type QueueConsumer, subBatch } from "./queue";
 
 /**
  * Background work over tenant shards (docs/scaling.md). A module's sweep or consumer is written
@@ -15,7 +15,12 @@ import { groupMap } from "../lib/collections";
  * a binding and neither database can stand for the other (docs/SECURITY.md, "Databases by construction").
  */
 export type ShardSweep = { name: string; run: (env: Env, shard: ShardDb, now: Date) => Promise<void> };
-export type ShardConsumer = (batch: MessageBatch<unknown>, env: Env, shard: ShardDb, ctx: ExecutionContext) => Promise<void>;
+export type ShardConsumer = (
+  batch: MessageBatch<unknown>,
+  env: Env,
+  shard: ShardDb,
+  ctx: ExecutionContext,
+) => Promise<void>;
 
 /** The sweep once per shard, side by side; one shard's failure fails the run after all ran. */
 export function acrossShards(sweep: ShardSweep): Sweep {
@@ -26,7 +31,9 @@ export function acrossShards(sweep: ShardSweep): Sweep {
       const results = await Promise.allSettled(
         shards.map((n) => withLogContext({ shard: n }, () => sweep.run(env, shardDb(env, n), now))),
       );
-      const failed = results.flatMap((r, i) => (r.status === "rejected" ? [`shard ${shards[i]}: ${String(r.reason)}`] : []));
+      const failed = results.flatMap((r, i) =>
+        r.status === "rejected" ? [`shard ${shards[i]}: ${String(r.reason)}`] : [],
+      );
       if (failed.length) throw new Error(`${sweep.name} failed on ${failed.join("; ")}`);
     },
   };
@@ -48,7 +55,11 @@ export function byTenantShard(consumer: ShardConsumer, tenantOf: (body: unknown)
       if (placement?.movingSince) retryFenced(batch.queue, m, tenantId!);
       else placed.push({ shard: placement?.shard ?? 0, m });
     }
-    for (const [shard, messages] of groupMap(placed, (p) => p.shard, (p) => p.m)) {
+    for (const [shard, messages] of groupMap(
+      placed,
+      (p) => p.shard,
+      (p) => p.m,
+    )) {
       await withLogContext({ shard }, () => consumer(subBatch(batch, messages), env, shardDb(env, shard), ctx));
     }
   };
@@ -56,7 +67,13 @@ export function byTenantShard(consumer: ShardConsumer, tenantOf: (body: unknown)
 
 /** Not acked and not failed: delivered again once the move is likely over (each wait counts as a delivery attempt). */
 export function retryFenced(queue: string, m: Message<unknown>, tenantId: string) {
-  log.warn("queue message of a moving tenant retried later", { queue, id: m.id, tenantId, attempts: m.attempts, delaySeconds: FENCED_RETRY_SECONDS });
+  log.warn("queue message of a moving tenant retried later", {
+    queue,
+    id: m.id,
+    tenantId,
+    attempts: m.attempts,
+    delaySeconds: FENCED_RETRY_SECONDS,
+  });
   m.retry({ delaySeconds: FENCED_RETRY_SECONDS });
 }
 

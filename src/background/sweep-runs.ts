@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
-import { sweepRuns, type SweepOutcome } from "../db/schema";
+import { type SweepOutcome, sweepRuns } from "../db/schema";
 import { controlDb } from "../db/shards";
 import type { Env } from "../env";
-import { chunkRows } from "../lib/sql";
 import { log } from "../lib/log";
+import { chunkRows } from "../lib/sql";
 
 export interface SweepRun {
   sweep: string;
@@ -22,7 +22,12 @@ export async function recordSweepRuns(env: Env, cron: string, runs: SweepRun[]):
   if (!runs.length) return;
   try {
     // one row per sweep name (an upsert cannot touch a row twice in one statement)
-    const rows = [...new Map(runs.map((r) => [r.sweep, r])).values()].map((r) => ({ cron, ...r, error: r.error?.slice(0, 1000) ?? null, lastOkAt: r.outcome === "ok" ? r.startedAt : null }));
+    const rows = [...new Map(runs.map((r) => [r.sweep, r])).values()].map((r) => ({
+      cron,
+      ...r,
+      error: r.error?.slice(0, 1000) ?? null,
+      lastOkAt: r.outcome === "ok" ? r.startedAt : null,
+    }));
     const db = controlDb(env);
     // D1 binds at most 100 parameters per statement: a cron's dozen sweeps take two statements, one batch
     const statements = chunkRows(sweepRuns, rows).map((chunk) =>

@@ -2,12 +2,12 @@ import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Env } from "../env";
-import { pageOf, seek, type Key, type Page, type PageQuery, type SortValue } from "../lib/pagination";
+import { groupMap } from "../lib/collections";
+import { type Key, type Page, type PageQuery, pageOf, type SortValue, seek } from "../lib/pagination";
 import { inJson } from "../lib/sql";
 import type { ShardDb } from "./client";
 import { tenants } from "./schema";
 import { allShards, controlDb, shardDb, tenantShard } from "./shards";
-import { groupMap } from "../lib/collections";
 
 /**
  * Lists that span tenants on several shards (docs/scaling.md "Cross-shard reads"): the same keyset
@@ -29,7 +29,13 @@ export const everyShard = (env: Env): ShardTarget[] => allShards(env).map((s) =>
 
 /** Tenants grouped by the shard the directory puts them on, shards in order. */
 export function groupByShard(env: Env, refs: { id: string; shard: number }[]): ShardTarget[] {
-  return [...groupMap(refs, (t) => t.shard, (t) => t.id)]
+  return [
+    ...groupMap(
+      refs,
+      (t) => t.shard,
+      (t) => t.id,
+    ),
+  ]
     .sort(([a], [b]) => a - b)
     .map(([shard, tenantIds]) => ({ shard, db: shardDb(env, shard), tenantIds }));
 }
@@ -40,7 +46,10 @@ export function groupByShard(env: Env, refs: { id: string; shard: number }[]): S
  * whose rows sit on two shards mid-move is listed once.
  */
 export async function shardsHolding(env: Env, where: SQL | undefined): Promise<ShardTarget[]> {
-  return groupByShard(env, await controlDb(env).select({ id: tenants.id, shard: tenants.shard }).from(tenants).where(where));
+  return groupByShard(
+    env,
+    await controlDb(env).select({ id: tenants.id, shard: tenants.shard }).from(tenants).where(where),
+  );
 }
 
 /**
@@ -126,19 +135,27 @@ export interface CrossShardOptions<Row, Out> {
  * merge takes limit+1, so the extra row says whether a next page exists anywhere. `total` sums the
  * shards' counts.
  */
-export async function crossShardPage<Row, Out>(targets: ShardTarget[], o: CrossShardOptions<Row, Out>): Promise<Page<Out>> {
+export async function crossShardPage<Row, Out>(
+  targets: ShardTarget[],
+  o: CrossShardOptions<Row, Out>,
+): Promise<Page<Out>> {
   const direction = o.direction ?? "desc";
   const { cond, order } = seek(o.sort, direction, o.query.cursor);
   const answers = await Promise.all(
     targets.map(async (t) => {
       const list = o.onShard(t);
-      const [rows, counted] = (await t.db.batch([list.rows(cond, order, o.query.limit + 1), list.count] as const)) as unknown as [
-        Row[],
-        { n: number }[],
-      ];
+      const [rows, counted] = (await t.db.batch([
+        list.rows(cond, order, o.query.limit + 1),
+        list.count,
+      ] as const)) as unknown as [Row[], { n: number }[]];
       return { rows, n: counted[0]?.n ?? 0 };
     }),
   );
-  const merged = mergeSorted(answers.map((a) => a.rows), o.key, direction, o.query.limit + 1);
+  const merged = mergeSorted(
+    answers.map((a) => a.rows),
+    o.key,
+    direction,
+    o.query.limit + 1,
+  );
   return pageOf(merged, { query: o.query, key: o.key, map: o.map, total: answers.reduce((n, a) => n + a.n, 0) });
 }

@@ -25,8 +25,11 @@ export function interceptD1(real: D1Database, around: <T>(call: () => Promise<T>
       get(target, prop) {
         const value = Reflect.get(target, prop, target);
         if (prop === "prepare") return (sql: string) => wrap(target.prepare(sql));
-        if (prop === "batch") return (statements: D1PreparedStatement[]) => around(() => target.batch(statements.map((s) => originals.get(s) ?? s)));
-        if (prop === "withSession") return (constraint?: string) => wrapQueries((target as D1Database).withSession(constraint));
+        if (prop === "batch")
+          return (statements: D1PreparedStatement[]) =>
+            around(() => target.batch(statements.map((s) => originals.get(s) ?? s)));
+        if (prop === "withSession")
+          return (constraint?: string) => wrapQueries((target as D1Database).withSession(constraint));
         return typeof value === "function" ? value.bind(target) : value;
       },
     });

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { asControl, asShard, createDb, type ControlDb, type ShardDb } from "./client";
+import { asControl, asShard, type ControlDb, createDb, type ShardDb } from "./client";
 
 /**
  * D1 read replication (Sessions API, docs/scaling.md). A request's reads of one database go through
@@ -41,7 +41,8 @@ export const BOOKMARK_HEADER = "x-d1-bookmark";
 export const CONTROL_BOOKMARK_HEADER = "x-d1-control-bookmark";
 
 /** A bookmark as D1 mints them (hex groups joined by dashes); anything else is ignored, never passed to D1. */
-export const validBookmark = (v: string | undefined | null): string | null => (v && /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){1,7}$/i.test(v) ? v : null);
+export const validBookmark = (v: string | undefined | null): string | null =>
+  v && /^[0-9a-f]{1,64}(-[0-9a-f]{1,64}){1,7}$/i.test(v) ? v : null;
 
 /**
  * Runs `work` inside a session on `d1` (next to the sessions already open on other databases).
@@ -50,7 +51,11 @@ export const validBookmark = (v: string | undefined | null): string | null => (v
  * bookmark when it sent a valid one (read-your-writes), else "first-unconstrained" (any replica).
  * Returns the session's latest bookmark.
  */
-export async function inSession(d1: D1Database, o: { bookmark: string | null; write: boolean }, work: () => Promise<void>): Promise<string | null> {
+export async function inSession(
+  d1: D1Database,
+  o: { bookmark: string | null; write: boolean },
+  work: () => Promise<void>,
+): Promise<string | null> {
   const session = d1.withSession(o.write ? "first-primary" : (o.bookmark ?? "first-unconstrained"));
   await current.run(new Map(current.getStore()).set(d1, session), work);
   return session.getBookmark();

@@ -16,12 +16,17 @@ export async function recordShardSizes(env: Env, now = new Date()): Promise<Map<
       return { shard, bytes: typeof bytes === "number" ? bytes : null };
     }),
   );
-  const rows = measured.flatMap((m) => (m.bytes === null ? [] : [{ shard: m.shard, bytes: m.bytes, measuredAt: now.toISOString() }]));
+  const rows = measured.flatMap((m) =>
+    m.bytes === null ? [] : [{ shard: m.shard, bytes: m.bytes, measuredAt: now.toISOString() }],
+  );
   if (rows.length) {
     await controlDb(env)
       .insert(shardSizes)
       .values(rows)
-      .onConflictDoUpdate({ target: shardSizes.shard, set: { bytes: sql.raw("excluded.bytes"), measuredAt: sql.raw("excluded.measured_at") } });
+      .onConflictDoUpdate({
+        target: shardSizes.shard,
+        set: { bytes: sql.raw("excluded.bytes"), measuredAt: sql.raw("excluded.measured_at") },
+      });
   }
   return new Map(rows.map((r) => [r.shard, r.bytes]));
 }

@@ -1,9 +1,9 @@
 import { and, count, eq } from "drizzle-orm";
 import type { Env } from "../env";
 import { TtlCache } from "../lib/ttl-cache";
-import { asShard, createDb, type ControlDb, type ShardDb } from "./client";
-import { controlSessionDb } from "./sessions";
+import { asShard, type ControlDb, createDb, type ShardDb } from "./client";
 import { agencies, shardSizes, tenants, users } from "./schema";
+import { controlSessionDb } from "./sessions";
 
 /**
  * The one place that knows where a tenant's rows live (docs/scaling.md). `env.DB` is the control
@@ -44,17 +44,30 @@ export const controlDb = (env: Env): ControlDb => controlSessionDb(controlD1(env
 export const shardDb = (env: Env, shard: number): ShardDb => asShard(createDb(shardD1(env, shard)));
 
 /** Every shard with its database, for sweeps and cross-tenant reads (run them in parallel and merge). */
-export const allShards = (env: Env): { shard: number; db: ShardDb }[] => shardNumbers(env).map((shard) => ({ shard, db: shardDb(env, shard) }));
+export const allShards = (env: Env): { shard: number; db: ShardDb }[] =>
+  shardNumbers(env).map((shard) => ({ shard, db: shardDb(env, shard) }));
 
 /**
  * Control-plane tables: found before the tenant is known (login, API keys, SSO by slug, the
  * directory itself). Every other table with a tenant_id is tenant-owned and lives on the shard.
  */
 export const CONTROL_TABLES = new Set([
-  "agencies", "tenants", "users", "password_credentials", "role_assignments", "platform_state", "api_keys", "user_tokens",
-  "sso_configs", "saml_requests", "saml_assertions", "dead_letters", "shard_sizes",
+  "agencies",
+  "tenants",
+  "users",
+  "password_credentials",
+  "role_assignments",
+  "platform_state",
+  "api_keys",
+  "user_tokens",
+  "sso_configs",
+  "saml_requests",
+  "saml_assertions",
+  "dead_letters",
+  "shard_sizes",
   // looked up by host before the tenant is known (white-label, docs/white-label.md)
-  "white_label_brands", "custom_hostnames",
+  "white_label_brands",
+  "custom_hostnames",
   // the move job's own record (docs/scaling.md, "Moving a tenant")
   "tenant_moves",
   // each sweep's last run (src/background/cron.ts, GET /admin/status)
@@ -95,7 +108,11 @@ const directory = new TtlCache<TenantPlacement>(10_000, 20_000);
 export async function tenantPlacement(env: Env, tenantId: string): Promise<TenantPlacement | null> {
   const cached = directory.get(tenantId);
   if (cached !== undefined) return cached;
-  const row = await controlDb(env).select({ shard: tenants.shard, movingSince: tenants.movingSince }).from(tenants).where(eq(tenants.id, tenantId)).get();
+  const row = await controlDb(env)
+    .select({ shard: tenants.shard, movingSince: tenants.movingSince })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .get();
   if (!row) return null;
   directory.set(tenantId, row);
   return row;
@@ -128,7 +145,8 @@ export const AGENCY_SLACK_BYTES = 1000 ** 3;
 export const AGENCY_SLACK = 50;
 
 /** The shard with the highest score; the lowest number on a tie. */
-const best = (shards: number[], score: (s: number) => number) => shards.reduce((b, s) => (score(s) > score(b) ? s : b), shards[0]!);
+const best = (shards: number[], score: (s: number) => number) =>
+  shards.reduce((b, s) => (score(s) > score(b) ? s : b), shards[0]!);
 
 export async function placeTenant(env: Env, agencyId: string): Promise<number> {
   const shards = shardNumbers(env);
@@ -136,10 +154,16 @@ export async function placeTenant(env: Env, agencyId: string): Promise<number> {
   const db = controlDb(env);
   const [all, ofAgency, sizes] = await db.batch([
     db.select({ shard: tenants.shard, n: count() }).from(tenants).groupBy(tenants.shard),
-    db.select({ shard: tenants.shard, n: count() }).from(tenants).where(eq(tenants.agencyId, agencyId)).groupBy(tenants.shard),
+    db
+      .select({ shard: tenants.shard, n: count() })
+      .from(tenants)
+      .where(eq(tenants.agencyId, agencyId))
+      .groupBy(tenants.shard),
     db.select({ shard: shardSizes.shard, bytes: shardSizes.bytes }).from(shardSizes),
   ]);
-  const agencyHome = ofAgency.filter((r) => shards.includes(r.shard)).sort((a, b) => b.n - a.n || a.shard - b.shard)[0]?.shard;
+  const agencyHome = ofAgency
+    .filter((r) => shards.includes(r.shard))
+    .sort((a, b) => b.n - a.n || a.shard - b.shard)[0]?.shard;
   const bytes = new Map(sizes.filter((r) => shards.includes(r.shard)).map((r) => [r.shard, r.bytes]));
   if (bytes.size) {
     const room = (s: number) => SHARD_CAP_BYTES - (bytes.get(s) ?? 0);
@@ -149,7 +173,9 @@ export async function placeTenant(env: Env, agencyId: string): Promise<number> {
   const load = new Map(shards.map((s) => [s, 0]));
   for (const r of all) if (load.has(r.shard)) load.set(r.shard, r.n);
   const emptiest = best(shards, (s) => -load.get(s)!);
-  return agencyHome !== undefined && load.get(agencyHome)! - load.get(emptiest)! <= AGENCY_SLACK ? agencyHome : emptiest;
+  return agencyHome !== undefined && load.get(agencyHome)! - load.get(emptiest)! <= AGENCY_SLACK
+    ? agencyHome
+    : emptiest;
 }
 
 type TenantRow = typeof tenants.$inferSelect;
@@ -185,6 +211,10 @@ export async function mirrorUser(env: Env, shard: ShardDb, userId: string) {
 
 /** True when the tenant's directory row points at this shard (used by tests and the move job). */
 export async function tenantIsOn(env: Env, tenantId: string, shard: number) {
-  const row = await controlDb(env).select({ id: tenants.id }).from(tenants).where(and(eq(tenants.id, tenantId), eq(tenants.shard, shard))).get();
+  const row = await controlDb(env)
+    .select({ id: tenants.id })
+    .from(tenants)
+    .where(and(eq(tenants.id, tenantId), eq(tenants.shard, shard)))
+    .get();
   return Boolean(row);
 }

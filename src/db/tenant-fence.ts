@@ -12,7 +12,12 @@ import { MOVE_RETRY_AFTER_SECONDS, tenantPlacement } from "./shards";
  * that fences or flips); the move waits that long after fencing before it copies a row.
  */
 export const tenantMovingError = () =>
-  new ApiError("TENANT_MOVING", "The tenant is being moved; retry shortly", { retryAfterSeconds: MOVE_RETRY_AFTER_SECONDS }, { "Retry-After": String(MOVE_RETRY_AFTER_SECONDS) });
+  new ApiError(
+    "TENANT_MOVING",
+    "The tenant is being moved; retry shortly",
+    { retryAfterSeconds: MOVE_RETRY_AFTER_SECONDS },
+    { "Retry-After": String(MOVE_RETRY_AFTER_SECONDS) },
+  );
 
 export const isTenantMoving = (e: unknown): e is ApiError => e instanceof ApiError && e.code === "TENANT_MOVING";
 

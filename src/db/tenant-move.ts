@@ -31,10 +31,19 @@ async function tableInfo(d1: D1Database, name: string): Promise<TableInfo | null
   const cols = await d1.prepare(`pragma table_info(${q(name)})`).all<{ name: string; pk: number }>();
   if (!cols.results.some((c) => c.name === "tenant_id")) return null;
   const fks = await d1.prepare(`pragma foreign_key_list(${q(name)})`).all<{ table: string; from: string }>();
-  const pk = cols.results.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
+  const pk = cols.results
+    .filter((c) => c.pk > 0)
+    .sort((a, b) => a.pk - b.pk)
+    .map((c) => c.name);
   // every tenant table has a primary key (keyset and insert-or-ignore rely on it); rowid would differ across databases
   if (!pk.length) throw new Error(`table ${name} has no primary key: it cannot be moved`);
-  return { name, columns: cols.results.map((c) => c.name), primaryKey: pk, parents: fks.results.map((f) => f.table).filter((t) => t !== name), userColumns: fks.results.filter((f) => f.table === "users").map((f) => f.from) };
+  return {
+    name,
+    columns: cols.results.map((c) => c.name),
+    primaryKey: pk,
+    parents: fks.results.map((f) => f.table).filter((t) => t !== name),
+    userColumns: fks.results.filter((f) => f.table === "users").map((f) => f.from),
+  };
 }
 
 /** The schema only changes with a deploy (a new isolate): one discovery per isolate (the value, not a shared promise). */
@@ -47,8 +56,14 @@ export async function tenantTables(d1: D1Database): Promise<TableInfo[]> {
 }
 
 async function discoverTables(d1: D1Database): Promise<TableInfo[]> {
-  const names = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name not like 'd1\\_migrations%' escape '\\'").all<{ name: string }>();
-  const infos = (await Promise.all(names.results.filter((n) => !CONTROL_TABLES.has(n.name)).map((n) => tableInfo(d1, n.name)))).filter((t): t is TableInfo => t !== null);
+  const names = await d1
+    .prepare(
+      "select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name not like 'd1\\_migrations%' escape '\\'",
+    )
+    .all<{ name: string }>();
+  const infos = (
+    await Promise.all(names.results.filter((n) => !CONTROL_TABLES.has(n.name)).map((n) => tableInfo(d1, n.name)))
+  ).filter((t): t is TableInfo => t !== null);
   const byName = new Map(infos.map((t) => [t.name, t]));
   const ordered: TableInfo[] = [];
   const seen = new Set<string>();
@@ -60,15 +75,26 @@ async function discoverTables(d1: D1Database): Promise<TableInfo[]> {
   };
   infos.sort((a, b) => a.name.localeCompare(b.name)).forEach(visit);
   // tables kept by triggers on others' inserts go last and overwrite what the triggers wrote
-  return [...ordered.filter((t) => !TRIGGER_MAINTAINED.has(t.name)), ...ordered.filter((t) => TRIGGER_MAINTAINED.has(t.name))];
+  return [
+    ...ordered.filter((t) => !TRIGGER_MAINTAINED.has(t.name)),
+    ...ordered.filter((t) => TRIGGER_MAINTAINED.has(t.name)),
+  ];
 }
 
 /** Up to `limit` of the tenant's rows after `after` (primary-key values) in key order. */
-export async function readChunk(d1: D1Database, t: TableInfo, tenantId: string, after: unknown[] | null, limit: number): Promise<Row[]> {
+export async function readChunk(
+  d1: D1Database,
+  t: TableInfo,
+  tenantId: string,
+  after: unknown[] | null,
+  limit: number,
+): Promise<Row[]> {
   const pk = t.primaryKey.map(q).join(", ");
   const keyset = after ? ` and (${pk}) > (${after.map(() => "?").join(", ")})` : "";
   const res = await d1
-    .prepare(`select ${t.columns.map(q).join(", ")} from ${q(t.name)} where tenant_id = ?${keyset} order by ${pk} limit ?`)
+    .prepare(
+      `select ${t.columns.map(q).join(", ")} from ${q(t.name)} where tenant_id = ?${keyset} order by ${pk} limit ?`,
+    )
     .bind(tenantId, ...(after ?? []), limit)
     .all<Row>();
   return res.results;
@@ -112,7 +138,10 @@ export async function addChunk(t: TableInfo, digest: string, rows: Row[]): Promi
 
 /** Deletes up to `limit` of the tenant's rows; returns how many went. */
 export async function deleteChunk(d1: D1Database, t: TableInfo, tenantId: string, limit: number): Promise<number> {
-  const res = await d1.prepare(`delete from ${q(t.name)} where rowid in (select rowid from ${q(t.name)} where tenant_id = ? limit ?)`).bind(tenantId, limit).run();
+  const res = await d1
+    .prepare(`delete from ${q(t.name)} where rowid in (select rowid from ${q(t.name)} where tenant_id = ? limit ?)`)
+    .bind(tenantId, limit)
+    .run();
   return res.meta.changes ?? 0;
 }
 
@@ -120,7 +149,10 @@ export async function deleteChunk(d1: D1Database, t: TableInfo, tenantId: string
 export async function referencedUsers(d1: D1Database, t: TableInfo, tenantId: string): Promise<string[]> {
   const ids = new Set<string>();
   for (const col of t.userColumns) {
-    const res = await d1.prepare(`select distinct ${q(col)} as id from ${q(t.name)} where tenant_id = ? and ${q(col)} is not null`).bind(tenantId).all<{ id: string }>();
+    const res = await d1
+      .prepare(`select distinct ${q(col)} as id from ${q(t.name)} where tenant_id = ? and ${q(col)} is not null`)
+      .bind(tenantId)
+      .all<{ id: string }>();
     for (const r of res.results) ids.add(r.id);
   }
   return [...ids];
@@ -128,6 +160,8 @@ export async function referencedUsers(d1: D1Database, t: TableInfo, tenantId: st
 
 /** The tables holding any of the tenant's rows on this database. */
 export async function tablesWithRows(d1: D1Database, tables: TableInfo[], tenantId: string): Promise<string[]> {
-  const found = await d1.batch(tables.map((t) => d1.prepare(`select 1 as found from ${q(t.name)} where tenant_id = ? limit 1`).bind(tenantId)));
+  const found = await d1.batch(
+    tables.map((t) => d1.prepare(`select 1 as found from ${q(t.name)} where tenant_id = ? limit 1`).bind(tenantId)),
+  );
   return tables.filter((_, i) => found[i]!.results.length > 0).map((t) => t.name);
 }

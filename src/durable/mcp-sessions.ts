@@ -68,7 +68,11 @@ export class McpSessions extends DurableObject {
     const live = await this.live(limits.idleTtlMs, now);
     if (live.length >= limits.maxSessions) {
       const soonest = Math.min(...live.map((s) => s.lastSeenAt + limits.idleTtlMs));
-      return { status: "too_many_sessions", rate: rate.state, retryAfter: Math.max(1, Math.ceil((soonest - now) / 1000)) };
+      return {
+        status: "too_many_sessions",
+        rate: rate.state,
+        retryAfter: Math.max(1, Math.ceil((soonest - now) / 1000)),
+      };
     }
     await this.ctx.storage.put(`s:${session.id}`, { ...session, createdAt: now, lastSeenAt: now, verifiedAt: now });
     return { status: "opened", rate: rate.state };
@@ -94,7 +98,12 @@ export class McpSessions extends DurableObject {
   }
 
   /** Records a fresh credential check (and a rotated credential, e.g. a refreshed OAuth token). */
-  async verified(sessionId: string, identity: SessionIdentity, sealedCredential: string, now = Date.now()): Promise<void> {
+  async verified(
+    sessionId: string,
+    identity: SessionIdentity,
+    sealedCredential: string,
+    now = Date.now(),
+  ): Promise<void> {
     const session = await this.ctx.storage.get<McpSessionState>(`s:${sessionId}`);
     if (!session) return;
     await this.ctx.storage.put(`s:${sessionId}`, { ...session, identity, sealedCredential, verifiedAt: now });

@@ -36,7 +36,10 @@ export class ProviderQuota extends DurableObject {
     if (now < s.blockedUntil) return { granted: false, retryAfterMs: s.blockedUntil - now };
     s.grants = s.grants.filter((t) => t > now - rule.windowMs);
     if (s.grants.length >= rule.limit) {
-      return { granted: false, retryAfterMs: Math.max(1, s.grants[s.grants.length - rule.limit]! + rule.windowMs - now) };
+      return {
+        granted: false,
+        retryAfterMs: Math.max(1, s.grants[s.grants.length - rule.limit]! + rule.windowMs - now),
+      };
     }
     s.grants.push(now);
     await this.ctx.storage.put("s", s);

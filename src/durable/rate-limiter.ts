@@ -21,7 +21,10 @@ export class RateLimiter extends DurableObject {
   async hit(limit: number, windowSeconds: number, now = Date.now()): Promise<RateDecision> {
     const windowMs = windowSeconds * 1000;
     const windowStart = Math.floor(now / windowMs) * windowMs;
-    const state = (await this.ctx.storage.get<{ start: number; count: number }>("w")) ?? { start: windowStart, count: 0 };
+    const state = (await this.ctx.storage.get<{ start: number; count: number }>("w")) ?? {
+      start: windowStart,
+      count: 0,
+    };
     const current = state.start === windowStart ? state : { start: windowStart, count: 0 };
     const retryAfter = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
     if (current.count >= limit) return { allowed: false, remaining: 0, retryAfter };
@@ -34,12 +37,18 @@ export class RateLimiter extends DurableObject {
   async failures(windowSeconds: number, now = Date.now()): Promise<FailureState> {
     const state = await this.ctx.storage.get<{ first: number; count: number }>("f");
     if (!state || now - state.first >= windowSeconds * 1000) return { count: 0, retryAfter: 0 };
-    return { count: state.count, retryAfter: Math.max(1, Math.ceil((state.first + windowSeconds * 1000 - now) / 1000)) };
+    return {
+      count: state.count,
+      retryAfter: Math.max(1, Math.ceil((state.first + windowSeconds * 1000 - now) / 1000)),
+    };
   }
 
   async recordFailure(windowSeconds: number, now = Date.now()): Promise<FailureState> {
     const state = await this.ctx.storage.get<{ first: number; count: number }>("f");
-    const next = state && now - state.first < windowSeconds * 1000 ? { ...state, count: state.count + 1 } : { first: now, count: 1 };
+    const next =
+      state && now - state.first < windowSeconds * 1000
+        ? { ...state, count: state.count + 1 }
+        : { first: now, count: 1 };
     await this.ctx.storage.put("f", next);
     return { count: next.count, retryAfter: Math.max(1, Math.ceil((next.first + windowSeconds * 1000 - now) / 1000)) };
   }

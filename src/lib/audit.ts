@@ -1,5 +1,5 @@
-import { auditEvents } from "../db/schema";
 import type { Db } from "../db/client";
+import { auditEvents } from "../db/schema";
 import type { Actor, RequestMeta } from "./context";
 import { newId } from "./ids";
 import { nowIso } from "./time";

@@ -1,9 +1,9 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ControlDb, Db } from "../db/client";
-import type { Env } from "../env";
 import { controlDb, tenantDb } from "../db/shards";
+import type { Env } from "../env";
 import type { ServiceContext } from "./context";
-import { enqueueEvents, type EventEnvelope } from "./events";
+import { type EventEnvelope, enqueueEvents } from "./events";
 import { log } from "./log";
 
 export interface PendingEvent {
@@ -23,7 +23,10 @@ export async function commit(
   const all = [...statements, ...events.map((e) => e.statement)];
   if (all.length === 0) return;
   await ctx.db.batch(all as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  handOffEvents(ctx, events.map((e) => e.event));
+  handOffEvents(
+    ctx,
+    events.map((e) => e.event),
+  );
 }
 
 /** Sends events just committed to the EVENTS queue after the response (waitUntil); the consumer marks them dispatched. */
@@ -62,4 +65,5 @@ export async function commitControl(
  * Where the audit rows of a control-plane change made outside /v1 go: the tenant's shard (so the
  * tenant's `GET /v1/audit-events` shows them), or the control database for a change no tenant owns.
  */
-export const auditDbFor = async (env: Env, tenantId: string | null): Promise<Db> => (tenantId ? tenantDb(env, tenantId) : controlDb(env));
+export const auditDbFor = async (env: Env, tenantId: string | null): Promise<Db> =>
+  tenantId ? tenantDb(env, tenantId) : controlDb(env);

@@ -11,7 +11,10 @@ const scrypt = promisify(scryptCb) as (
 const enc = new TextEncoder();
 
 export const toBase64Url = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 export const fromBase64Url = (s: string): Uint8Array => {
   const b64 = s.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (s.length % 4)) % 4);
@@ -71,8 +74,7 @@ export async function verifyPassword(password: string, phc: string): Promise<Pas
   const expected = fromBase64(m[5]!);
   const actual = await derive(password, fromBase64(m[4]!), params, expected.length);
   const ok = actual.length === expected.length && timingSafeEqual(actual, expected);
-  const needsRehash =
-    params.ln < SCRYPT_PARAMS.ln || params.r < SCRYPT_PARAMS.r || params.p < SCRYPT_PARAMS.p;
+  const needsRehash = params.ln < SCRYPT_PARAMS.ln || params.r < SCRYPT_PARAMS.r || params.p < SCRYPT_PARAMS.p;
   return { ok, needsRehash };
 }
 

@@ -15,7 +15,8 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     // hono's validators reject malformed JSON (400) and a body of another media type (415):
     // both are bad input, so both are the one VALIDATION_ERROR envelope
     if (err.status === 400 || err.status === 415) {
-      const message = err.status === 415 ? "Unsupported Content-Type for this route" : err.message || "Malformed request body";
+      const message =
+        err.status === 415 ? "Unsupported Content-Type for this route" : err.message || "Malformed request body";
       return send(c, new ApiError("VALIDATION_ERROR", message, { issues: [{ path: "body", message }] }));
     }
     if (err.status === 413) return send(c, new ApiError("PAYLOAD_TOO_LARGE", "Payload too large"));

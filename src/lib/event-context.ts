@@ -34,13 +34,34 @@ export async function eventPlace(ctx: ServiceContext, event: EventEnvelope): Pro
   const inboxItemId = str(d.inboxItemId);
   const solicitationId = str(d.solicitationId);
   if (!locationId && reviewId) {
-    locationId = (await ctx.db.select({ l: reviews.locationId }).from(reviews).where(and(eq(reviews.id, reviewId), eq(reviews.tenantId, ctx.tenantId))).get())?.l ?? null;
+    locationId =
+      (
+        await ctx.db
+          .select({ l: reviews.locationId })
+          .from(reviews)
+          .where(and(eq(reviews.id, reviewId), eq(reviews.tenantId, ctx.tenantId)))
+          .get()
+      )?.l ?? null;
   }
   if (!locationId && inboxItemId) {
-    locationId = (await ctx.db.select({ l: inboxItems.locationId }).from(inboxItems).where(and(eq(inboxItems.id, inboxItemId), eq(inboxItems.tenantId, ctx.tenantId))).get())?.l ?? null;
+    locationId =
+      (
+        await ctx.db
+          .select({ l: inboxItems.locationId })
+          .from(inboxItems)
+          .where(and(eq(inboxItems.id, inboxItemId), eq(inboxItems.tenantId, ctx.tenantId)))
+          .get()
+      )?.l ?? null;
   }
   if (!locationId && solicitationId) {
-    locationId = (await ctx.db.select({ l: solicitations.locationId }).from(solicitations).where(and(eq(solicitations.id, solicitationId), eq(solicitations.tenantId, ctx.tenantId))).get())?.l ?? null;
+    locationId =
+      (
+        await ctx.db
+          .select({ l: solicitations.locationId })
+          .from(solicitations)
+          .where(and(eq(solicitations.id, solicitationId), eq(solicitations.tenantId, ctx.tenantId)))
+          .get()
+      )?.l ?? null;
   }
   if (!locationId) return null;
   const row = await ctx.db
@@ -57,10 +78,23 @@ export async function eventReview(ctx: ServiceContext, event: EventEnvelope) {
   let reviewId = str(event.data.reviewId);
   const inboxItemId = str(event.data.inboxItemId);
   if (!reviewId && inboxItemId) {
-    reviewId = (await ctx.db.select({ r: inboxItems.reviewId }).from(inboxItems).where(and(eq(inboxItems.id, inboxItemId), eq(inboxItems.tenantId, ctx.tenantId))).get())?.r ?? null;
+    reviewId =
+      (
+        await ctx.db
+          .select({ r: inboxItems.reviewId })
+          .from(inboxItems)
+          .where(and(eq(inboxItems.id, inboxItemId), eq(inboxItems.tenantId, ctx.tenantId)))
+          .get()
+      )?.r ?? null;
   }
   if (!reviewId) return null;
-  return (await ctx.db.select().from(reviews).where(and(eq(reviews.id, reviewId), eq(reviews.tenantId, ctx.tenantId))).get()) ?? null;
+  return (
+    (await ctx.db
+      .select()
+      .from(reviews)
+      .where(and(eq(reviews.id, reviewId), eq(reviews.tenantId, ctx.tenantId)))
+      .get()) ?? null
+  );
 }
 
 export interface TokenSource {
@@ -76,7 +110,15 @@ export function renderTokens(template: string, s: TokenSource): string {
     data: s.event.data,
     location: s.place ? { id: s.place.locationId, name: s.place.locationName } : {},
     brand: s.place ? { id: s.place.brandId, name: s.place.brandName } : {},
-    review: s.review ? { id: s.review.id, authorName: s.review.authorName, rating: s.review.rating, text: s.review.text, siteType: s.review.siteType } : {},
+    review: s.review
+      ? {
+          id: s.review.id,
+          authorName: s.review.authorName,
+          rating: s.review.rating,
+          text: s.review.text,
+          siteType: s.review.siteType,
+        }
+      : {},
   };
   return template.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (_, path: string) => {
     const v = valueAt(scope as Record<string, unknown>, path);

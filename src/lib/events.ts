@@ -3,9 +3,9 @@ import type { Db } from "../db/client";
 import { domainEvents } from "../db/schema";
 import type { Env } from "../env";
 import type { ServiceContext } from "./context";
+import type { EventType } from "./event-catalogue";
 import { newId } from "./ids";
 import { inJson } from "./sql";
-import type { EventType } from "./event-catalogue";
 import { nowIso } from "./time";
 
 // One list of event types: the payload catalogue's keys (lib/event-catalogue.ts).
@@ -25,7 +25,11 @@ export interface EventEnvelope {
  * `commit(ctx, statements, events)` (lib/commit.ts), whose handOffEvents sends it to the queue right
  * after the batch; the dispatch-stale-events sweep sends any the isolate did not get to.
  */
-export function eventStatement(ctx: Pick<ServiceContext, "db" | "tenantId">, type: EventType, data: Record<string, unknown>) {
+export function eventStatement(
+  ctx: Pick<ServiceContext, "db" | "tenantId">,
+  type: EventType,
+  data: Record<string, unknown>,
+) {
   const event: EventEnvelope = { id: `evt_${newId()}`, type, tenantId: ctx.tenantId, occurredAt: nowIso(), data };
   return { event, statement: ctx.db.insert(domainEvents).values({ ...event, dispatchedAt: null }) };
 }
@@ -45,8 +49,14 @@ export async function dispatchEvents(db: Db, env: Env, ids?: string[]): Promise<
     .orderBy(asc(domainEvents.occurredAt))
     .limit(ids ? ids.length : 500);
   if (!pending.length) return 0;
-  await enqueueEvents(env, pending.map((e) => ({ ...e, type: e.type as EventType })));
-  await db.update(domainEvents).set({ dispatchedAt: nowIso() }).where(markable(pending.map((e) => e.id)));
+  await enqueueEvents(
+    env,
+    pending.map((e) => ({ ...e, type: e.type as EventType })),
+  );
+  await db
+    .update(domainEvents)
+    .set({ dispatchedAt: nowIso() })
+    .where(markable(pending.map((e) => e.id)));
   return pending.length;
 }
 
@@ -59,9 +69,15 @@ export async function dispatchEvents(db: Db, env: Env, ids?: string[]): Promise<
 export async function enqueueEvents(env: Env, events: EventEnvelope[]): Promise<void> {
   for (let i = 0; i < events.length; i += SEND_BATCH) {
     await env.EVENTS.sendBatch(
-      events
-        .slice(i, i + SEND_BATCH)
-        .map((e) => ({ body: { id: e.id, type: e.type, tenantId: e.tenantId, occurredAt: e.occurredAt, data: e.data } satisfies EventEnvelope })),
+      events.slice(i, i + SEND_BATCH).map((e) => ({
+        body: {
+          id: e.id,
+          type: e.type,
+          tenantId: e.tenantId,
+          occurredAt: e.occurredAt,
+          data: e.data,
+        } satisfies EventEnvelope,
+      })),
     );
   }
 }
@@ -84,6 +100,11 @@ export async function dispatchStaleEvents(db: Db, env: Env, olderThanMs = STALE_
     .from(domainEvents)
     .where(and(isNull(domainEvents.dispatchedAt), lt(domainEvents.occurredAt, cutoff)))
     .limit(500);
-  return stale.length ? dispatchEvents(db, env, stale.map((s) => s.id)) : 0;
+  return stale.length
+    ? dispatchEvents(
+        db,
+        env,
+        stale.map((s) => s.id),
+      )
+    : 0;
 }
-

@@ -8,6 +8,9 @@ export function inputShape(input: unknown, depth = 0): unknown {
   if (typeof input !== "object") return typeof input;
   if (depth > 2) return "object";
   return Object.fromEntries(
-    Object.entries(input as Record<string, unknown>).map(([k, v]) => [k, SECRET_KEY.test(k) ? "[redacted]" : inputShape(v, depth + 1)]),
+    Object.entries(input as Record<string, unknown>).map(([k, v]) => [
+      k,
+      SECRET_KEY.test(k) ? "[redacted]" : inputShape(v, depth + 1),
+    ]),
   );
 }

@@ -1,4 +1,4 @@
-import { SignJWT, jwtVerify } from "jose";
+import { jwtVerify, SignJWT } from "jose";
 import type { Env } from "../env";
 
 export const SESSION_TTL_SECONDS = 8 * 3600;

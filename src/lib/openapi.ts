@@ -1,4 +1,4 @@
-import { OpenAPIHono, z, type Hook } from "@hono/zod-openapi";
+import { type Hook, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { ZodType } from "zod";
 import type { AppEnv } from "../app-env";
 import { validationError } from "./errors";
@@ -57,14 +57,19 @@ export const errors = {
  * (docs/scaling.md); the client retries after Retry-After seconds.
  */
 export const tenantMovingResponse = {
-  ...error("The tenant is being moved to another shard (TENANT_MOVING): writes are refused for a few seconds; retry after Retry-After"),
-  headers: z.object({ "Retry-After": z.string().openapi({ description: "Seconds to wait before retrying", example: "5" }) }),
+  ...error(
+    "The tenant is being moved to another shard (TENANT_MOVING): writes are refused for a few seconds; retry after Retry-After",
+  ),
+  headers: z.object({
+    "Retry-After": z.string().openapi({ description: "Seconds to wait before retrying", example: "5" }),
+  }),
 };
 
 /** A /v1 write: tenant-scoped (x-tenant-id) and not a read; tenantContext fences exactly these while the tenant moves. */
 const isTenantWrite = (method: string, security: unknown) =>
   !["get", "head", "options"].includes(method.toLowerCase()) &&
-  Array.isArray(security) && security.some((s) => typeof s === "object" && s !== null && "tenantHeader" in s);
+  Array.isArray(security) &&
+  security.some((s) => typeof s === "object" && s !== null && "tenantHeader" in s);
 
 /** Documents the 503 TENANT_MOVING (with Retry-After) on every tenant-scoped write, in one place. */
 export function documentTenantMoving(registry: OpenAPIHono["openAPIRegistry"]) {
@@ -94,9 +99,7 @@ export const USER_SECURITY = [{ bearerAuth: [] }];
 /** Turns zod failures into the one VALIDATION_ERROR envelope. */
 export const defaultHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
   if (!result.success) {
-    throw validationError(
-      result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })),
-    );
+    throw validationError(result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
   }
 };
 

@@ -3,8 +3,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { svc } from "../middleware/service-context";
 import { requireRole } from "../middleware/tenant";
-import type { Operation, OperationContext } from "./operation";
 import { json, TENANT_SECURITY } from "./openapi";
+import type { Operation, OperationContext } from "./operation";
 
 /*
  * The REST door of an operation (src/lib/operation.ts): its createRoute and a thin handler that reads
@@ -27,7 +27,9 @@ export function routeConfigOf(op: Operation): RouteConfig {
     request: {
       ...(r.params ? { params: r.params } : {}),
       ...(r.query ? { query: r.query } : {}),
-      ...(r.body ? { body: { required: r.bodyRequired ?? true, content: { "application/json": { schema: r.body } } } } : {}),
+      ...(r.body
+        ? { body: { required: r.bodyRequired ?? true, content: { "application/json": { schema: r.body } } } }
+        : {}),
     },
     responses: { [op.status ?? 200]: json(op.output, op.status === 201 ? "Created" : "OK"), ...(op.errors ?? {}) },
   } as RouteConfig);

@@ -67,7 +67,12 @@ export interface AgentDoor<I = Record<string, unknown>> {
   rename?: Readonly<Record<string, string>>;
 }
 
-export interface OperationDef<P extends AnyObject | undefined, Q extends AnyObject | undefined, B extends AnyObject | undefined, O extends z.ZodType> {
+export interface OperationDef<
+  P extends AnyObject | undefined,
+  Q extends AnyObject | undefined,
+  B extends AnyObject | undefined,
+  O extends z.ZodType,
+> {
   /** the tool name of MCP and agents: <noun>.<verb>, e.g. contact.list */
   name: string;
   /** the OpenAPI operationId: camelCase, verb first, noun from the path (BRIEF naming rule), e.g. listContacts */
@@ -123,7 +128,8 @@ export function defineOperation<
   return Object.freeze({ ...op, jsonInput: jsonInputOf(op) }) as Operation;
 }
 
-const shapeOf = (s: AnyObject | undefined): z.ZodRawShape => (s && (s as ObjectSchema).shape ? (s as ObjectSchema).shape : {});
+const shapeOf = (s: AnyObject | undefined): z.ZodRawShape =>
+  s && (s as ObjectSchema).shape ? (s as ObjectSchema).shape : {};
 
 /** Every input field of the operation, path then query then body, as one object of JSON-typed fields. */
 export function jsonInputOf(op: Pick<Operation, "request">): ObjectSchema {
@@ -144,11 +150,21 @@ export function jsonInputOf(op: Pick<Operation, "request">): ObjectSchema {
  */
 export function checkedInput(op: Operation, input: Record<string, unknown>): Record<string, unknown> {
   const parsed = op.jsonInput.safeParse(input);
-  if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  if (!parsed.success)
+    throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
   return parsed.data;
 }
 
-type Def = { type: string; checks?: unknown[]; innerType?: z.ZodType; defaultValue?: unknown; coerce?: boolean; in?: z.ZodType; out?: z.ZodType; entries?: Record<string, string> };
+type Def = {
+  type: string;
+  checks?: unknown[];
+  innerType?: z.ZodType;
+  defaultValue?: unknown;
+  coerce?: boolean;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  entries?: Record<string, string>;
+};
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
 const descriptionOf = (s: z.ZodType) => s.description;
 
@@ -166,7 +182,8 @@ export function jsonField(s: z.ZodType): z.ZodType {
     if (inner === def.innerType) return s;
     return described(def.type === "optional" ? inner.optional() : inner.default(def.defaultValue as never));
   }
-  if (def.type === "number" && def.coerce) return (s as unknown as { clone(d: Def): z.ZodType }).clone({ ...def, coerce: false });
+  if (def.type === "number" && def.coerce)
+    return (s as unknown as { clone(d: Def): z.ZodType }).clone({ ...def, coerce: false });
   if (def.type === "pipe" && isBooleanString(def.in!)) return described(z.boolean());
   if (isBooleanString(s)) return described(z.boolean());
   return s;

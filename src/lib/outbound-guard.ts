@@ -15,7 +15,10 @@ const scope = new AsyncLocalStorage<OutboundUrlOptions>();
 let base: typeof fetch | undefined;
 
 export class OutboundUrlRefused extends TypeError {
-  constructor(readonly url: string, readonly reason: string) {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+  ) {
     super(`outbound request refused (${reason}): ${url}`);
   }
 }
@@ -23,7 +26,12 @@ export class OutboundUrlRefused extends TypeError {
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /** fetch through the SSRF guard: each URL checked, redirects followed here (and checked) rather than by the runtime. */
-export async function guardedFetch(send: typeof fetch, input: RequestInfo | URL, init: RequestInit | undefined, opts: OutboundUrlOptions = {}): Promise<Response> {
+export async function guardedFetch(
+  send: typeof fetch,
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  opts: OutboundUrlOptions = {},
+): Promise<Response> {
   let request = new Request(input, init);
   const follow = (init?.redirect ?? (input instanceof Request ? input.redirect : "follow")) === "follow";
   for (let hop = 0; ; hop++) {
@@ -36,8 +44,11 @@ export async function guardedFetch(send: typeof fetch, input: RequestInfo | URL,
     await response.body?.cancel();
     const next = new URL(location, request.url).href;
     // 303, and 301/302 after a POST, become a GET without a body (the fetch standard's rule)
-    const asGet = response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === "POST");
-    request = asGet ? new Request(next, { method: "GET", headers: request.headers, signal: request.signal }) : new Request(next, request);
+    const asGet =
+      response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === "POST");
+    request = asGet
+      ? new Request(next, { method: "GET", headers: request.headers, signal: request.signal })
+      : new Request(next, request);
   }
 }
 
@@ -72,7 +83,11 @@ export function guardedObject<T extends object>(target: T, opts: OutboundUrlOpti
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
         const result = withOutboundGuard(() => (value as (...a: unknown[]) => unknown).apply(obj, args), opts);
-        const plainObject = typeof result === "object" && result !== null && !(result instanceof Promise) && !(result instanceof Response);
+        const plainObject =
+          typeof result === "object" &&
+          result !== null &&
+          !(result instanceof Promise) &&
+          !(result instanceof Response);
         return plainObject ? guardedObject(result, opts) : result;
       };
     },

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, lt, or, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
 import { fromBase64Url, toBase64Url } from "./crypto";
 import { validationError } from "./errors";
@@ -31,7 +31,12 @@ export const encodeCursor = (key: Key): string => toBase64Url(new TextEncoder().
 export function decodeCursor(cursor: string): Key {
   try {
     const key = JSON.parse(new TextDecoder().decode(fromBase64Url(cursor)));
-    if (Array.isArray(key) && key.length === 2 && ["string", "number"].includes(typeof key[0]) && typeof key[1] === "string") {
+    if (
+      Array.isArray(key) &&
+      key.length === 2 &&
+      ["string", "number"].includes(typeof key[0]) &&
+      typeof key[1] === "string"
+    ) {
       return key as Key;
     }
   } catch {
@@ -54,7 +59,11 @@ export interface KeysetOptions<Row, Out> {
 }
 
 /** The seek condition (rows after the cursor) and the order for a keyset page; shared with cross-shard pages. */
-export function seek(sort: [SQLiteColumn, SQLiteColumn], dir: "asc" | "desc", cursor?: string): { cond: SQL | undefined; order: SQL[] } {
+export function seek(
+  sort: [SQLiteColumn, SQLiteColumn],
+  dir: "asc" | "desc",
+  cursor?: string,
+): { cond: SQL | undefined; order: SQL[] } {
   const [sortCol, idCol] = sort;
   const before = dir === "desc" ? lt : gt;
   let cond: SQL | undefined;
@@ -66,7 +75,10 @@ export function seek(sort: [SQLiteColumn, SQLiteColumn], dir: "asc" | "desc", cu
 }
 
 /** The page from up to limit+1 rows in page order (the extra row only says there is a next page). */
-export function pageOf<Row, Out>(rows: Row[], o: { query: PageQuery; key: (row: Row) => Key; map: (row: Row) => Out; total: number }): Page<Out> {
+export function pageOf<Row, Out>(
+  rows: Row[],
+  o: { query: PageQuery; key: (row: Row) => Key; map: (row: Row) => Out; total: number },
+): Page<Out> {
   const hasNextPage = rows.length > o.query.limit;
   const pageRows = hasNextPage ? rows.slice(0, o.query.limit) : rows;
   const first = pageRows[0];

@@ -29,7 +29,8 @@ export async function qrResponse(text: string, format: QrFormat, size: number): 
     "x-content-type-options": "nosniff",
     "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
   };
-  if (format === "png") return new Response(await qrPng(text, size), { headers: { ...headers, "content-type": "image/png" } });
+  if (format === "png")
+    return new Response(await qrPng(text, size), { headers: { ...headers, "content-type": "image/png" } });
   return new Response(await qrSvg(text), { headers: { ...headers, "content-type": "image/svg+xml; charset=utf-8" } });
 }
 

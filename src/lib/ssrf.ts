@@ -80,7 +80,8 @@ export function parseIpv6(host: string): number[] | null {
   }
   const halves = h.split("::");
   if (halves.length > 2) return null;
-  const group = (s: string) => (s === "" ? [] : s.split(":").map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN)));
+  const group = (s: string) =>
+    s === "" ? [] : s.split(":").map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : NaN));
   const head = group(halves[0]!);
   const rest = halves.length === 2 ? group(halves[1]!) : [];
   const explicit = head.length + rest.length;
@@ -118,7 +119,8 @@ export function checkOutboundUrl(raw: string, opts: OutboundUrlOptions = {}): Ou
   } catch {
     return { ok: false, reason: "not a valid URL" };
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return { ok: false, reason: `scheme ${url.protocol} is not allowed` };
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return { ok: false, reason: `scheme ${url.protocol} is not allowed` };
   if (url.protocol === "http:" && !opts.allowInsecure) return { ok: false, reason: "only https URLs are allowed" };
   if (url.username || url.password) return { ok: false, reason: "credentials in the URL are not allowed" };
 

@@ -1,9 +1,14 @@
 import { controlDb, tenantDb } from "../db/shards";
 import type { Env } from "../env";
-import { SYSTEM_META, type ServiceContext } from "./context";
+import { type ServiceContext, SYSTEM_META } from "./context";
 
 /** A tenant-scoped context on the tenant's shard for queue consumers and sweeps; deferred work is awaited by `settle`. */
-export async function systemContext(env: Env, tenantId: string, job: string, pending: Promise<unknown>[] = []): Promise<ServiceContext & { settle: () => Promise<void> }> {
+export async function systemContext(
+  env: Env,
+  tenantId: string,
+  job: string,
+  pending: Promise<unknown>[] = [],
+): Promise<ServiceContext & { settle: () => Promise<void> }> {
   return {
     db: await tenantDb(env, tenantId),
     control: controlDb(env),

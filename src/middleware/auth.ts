@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import type { Env } from "../env";
 import type { ControlDb } from "../db/client";
+import type { Env } from "../env";
 import { unauthenticated } from "../lib/errors";
 import { verifySessionToken } from "../lib/jwt";
 import type { Principal, TenantRef } from "../modules/identity/access";
@@ -55,13 +55,19 @@ export async function resolveBearer(token: string, env: Env, db: ControlDb): Pro
   return (await authenticateBearer(token, env, db))?.principal ?? null;
 }
 
-const authenticateBearer = (token: string, env: Env, db: ControlDb, tenantId?: string): Promise<Authenticated | null> => {
+const authenticateBearer = (
+  token: string,
+  env: Env,
+  db: ControlDb,
+  tenantId?: string,
+): Promise<Authenticated | null> => {
   const scheme = authenticators.find((a) => a.claims(token));
   return scheme ? scheme.authenticate(token, env, db, tenantId) : Promise.resolve(null);
 };
 
 /** The x-tenant-id the request names, trimmed; undefined when absent or blank. */
-export const requestedTenantId = (c: Context<AppEnv>): string | undefined => c.req.header("x-tenant-id")?.trim() || undefined;
+export const requestedTenantId = (c: Context<AppEnv>): string | undefined =>
+  c.req.header("x-tenant-id")?.trim() || undefined;
 
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const token = bearerToken(c);

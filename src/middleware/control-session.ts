@@ -13,6 +13,10 @@ import { controlD1, controlDb } from "../db/shards";
 export const controlSession = createMiddleware<AppEnv>(async (c, next) => {
   const d1 = controlD1(c.env);
   c.set("control", controlDb(c.env));
-  const bookmark = await inSession(d1, { bookmark: validBookmark(c.req.header(CONTROL_BOOKMARK_HEADER)), write: isWrite(c.req.method) }, next);
+  const bookmark = await inSession(
+    d1,
+    { bookmark: validBookmark(c.req.header(CONTROL_BOOKMARK_HEADER)), write: isWrite(c.req.method) },
+    next,
+  );
   if (bookmark) c.res.headers.set(CONTROL_BOOKMARK_HEADER, bookmark);
 });

@@ -1,12 +1,18 @@
-import { createMiddleware } from "hono/factory";
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { controlDb } from "../db/shards";
 import { ApiError } from "../lib/errors";
 import type { HostGuard } from "../lib/host-guard";
-import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "../modules/links/page";
-import { customHostOwner, hostBrand, hostServesTenant, tenantWhiteLabel, type HostOwner } from "../modules/white-label/resolve";
 import { log } from "../lib/log";
+import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "../modules/links/page";
+import {
+  customHostOwner,
+  type HostOwner,
+  hostBrand,
+  hostServesTenant,
+  tenantWhiteLabel,
+} from "../modules/white-label/resolve";
 
 /**
  * The custom-host boundary (docs/white-label.md, docs/SECURITY.md "Custom hosts"): the one place that
@@ -78,14 +84,18 @@ async function serves(c: Context<AppEnv>, host: HostOwner, tenantId: string): Pr
 }
 
 async function hostNotFound(c: Context<AppEnv>, host: HostOwner): Promise<Response> {
-  if (wantsHtml(c.req.header("accept"))) return new Response(inactiveLinkPage(await hostBrand(c.var.control, host)), { status: 404, headers: PAGE_HEADERS });
+  if (wantsHtml(c.req.header("accept")))
+    return new Response(inactiveLinkPage(await hostBrand(c.var.control, host)), { status: 404, headers: PAGE_HEADERS });
   const err = new ForeignHostError();
   return Response.json(err.toBody(), { status: 404, headers: { "cache-control": "no-store" } });
 }
 
 export const publicHost = createMiddleware<AppEnv>(async (c, next) => {
   const hostname = new URL(c.req.url).hostname.toLowerCase();
-  const host = hostname !== primaryHost(c.env.PUBLIC_BASE_URL) && mayBeCustom(hostname) ? await customHostOwner(c.var.control, hostname) : null;
+  const host =
+    hostname !== primaryHost(c.env.PUBLIC_BASE_URL) && mayBeCustom(hostname)
+      ? await customHostOwner(c.var.control, hostname)
+      : null;
   let asked = false;
   c.set("customHost", host);
   const guard: HostGuard = async (tenantId) => {
@@ -96,9 +106,11 @@ export const publicHost = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (!host) return;
   const refused = c.error instanceof ForeignHostError && wantsHtml(c.req.header("accept"));
-  const unguarded = !asked && c.res.status < 400 && c.req.method !== "OPTIONS" && !c.var.principal && !isHostNeutralPath(c.req.path);
+  const unguarded =
+    !asked && c.res.status < 400 && c.req.method !== "OPTIONS" && !c.var.principal && !isHostNeutralPath(c.req.path);
   if (refused || unguarded) {
-    if (unguarded) log.warn("public route answered on a custom host without asking the host guard", { path: c.req.path });
+    if (unguarded)
+      log.warn("public route answered on a custom host without asking the host guard", { path: c.req.path });
     // unset first: hono copies the old response's headers (location, cache-control) onto a replacement
     c.res = undefined;
     c.res = await hostNotFound(c, host);

@@ -9,7 +9,8 @@ const DOCS_CSP =
   "default-src 'none'; script-src https://cdn.jsdelivr.net 'unsafe-inline'; style-src https://cdn.jsdelivr.net 'unsafe-inline'; " +
   "img-src 'self' data: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 /** For an HTML response that set no policy of its own. */
-const FALLBACK_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const FALLBACK_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /**
  * Baseline headers on every response (OWASP API8): no MIME sniffing; HTML pages get no referrer
@@ -22,7 +23,8 @@ export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
   if (html) {
     wanted.push(["referrer-policy", "no-referrer"]);
     // a page whose own CSP lets others frame it (the review widget page) keeps that decision
-    if (!/frame-ancestors (?!'none')/.test(c.res.headers.get("content-security-policy") ?? "")) wanted.push(["x-frame-options", "DENY"]);
+    if (!/frame-ancestors (?!'none')/.test(c.res.headers.get("content-security-policy") ?? ""))
+      wanted.push(["x-frame-options", "DENY"]);
     wanted.push(["content-security-policy", c.req.path === "/docs" ? DOCS_CSP : FALLBACK_CSP]);
   }
   const missing = wanted.filter(([name]) => !c.res.headers.has(name));

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
-import { isPlatformAdmin } from "../modules/identity/access";
 import type { Actor, PlatformContext, RequestMeta, ServiceContext } from "../lib/context";
+import { isPlatformAdmin } from "../modules/identity/access";
 
 export const requestMeta = (c: Context<AppEnv>): RequestMeta => ({
   ip: c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? null,
@@ -33,5 +33,12 @@ export const platformSvc = (c: Context<AppEnv>): PlatformContext => {
     p.kind === "user"
       ? { type: "user", userId: p.userId, via: isPlatformAdmin(p) ? "platform" : "agency" }
       : { type: "api_key", keyId: p.keyId };
-  return { db: c.var.control, control: c.var.control, env: c.env, actor, meta: requestMeta(c), defer: (work) => c.executionCtx.waitUntil(work) };
+  return {
+    db: c.var.control,
+    control: c.var.control,
+    env: c.env,
+    actor,
+    meta: requestMeta(c),
+    defer: (work) => c.executionCtx.waitUntil(work),
+  };
 };

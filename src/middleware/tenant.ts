@@ -1,15 +1,15 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import { ApiError, forbidden } from "../lib/errors";
+import type { TenantRole } from "../db/schema";
+import { BOOKMARK_HEADER, inSession, isWrite, shardSessionDb, validBookmark } from "../db/sessions";
+import { rememberTenantShard, shardD1, tenantShard } from "../db/shards";
 import { assertNotMoving } from "../db/tenant-fence";
-import { requestedTenantId } from "./auth";
+import { ApiError, forbidden } from "../lib/errors";
+import { addLogContext } from "../lib/log";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../modules/identity/access";
 import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
-import type { TenantRole } from "../db/schema";
-import { rememberTenantShard, shardD1, tenantShard } from "../db/shards";
-import { BOOKMARK_HEADER, inSession, isWrite, shardSessionDb, validBookmark } from "../db/sessions";
-import { addLogContext } from "../lib/log";
+import { requestedTenantId } from "./auth";
 
 /** Resolves x-tenant-id against the verified principal. Runs after authenticate. */
 export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
@@ -23,7 +23,8 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   if (c.var.principal.kind === "api_key") requireScope(c.var.principal.scopes, c.req.method, c.req.path);
   c.set("access", access);
   // from here on the request has the tenant's shard (c.var.db), read through a D1 session (docs/scaling.md)
-  if (tenant!.shard !== undefined) rememberTenantShard(tenant!.id, { shard: tenant!.shard, movingSince: tenant!.movingSince ?? null });
+  if (tenant!.shard !== undefined)
+    rememberTenantShard(tenant!.id, { shard: tenant!.shard, movingSince: tenant!.movingSince ?? null });
   const shard = tenant!.shard ?? (await tenantShard(c.env, tenant!.id)) ?? 0;
   addLogContext({ tenantId: tenant!.id, shard });
   const d1 = shardD1(c.env, shard);
@@ -37,7 +38,8 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
 function requireScope(granted: string[], method: string, path: string) {
   const admits = scopesForRequest(method, path);
   if (admits.length === 0) throw forbidden("API keys cannot call this route");
-  if (!admits.some((s) => granted.includes(s))) throw new ApiError("FORBIDDEN", `Requires scope ${admits.join(" or ")}`, { requiredScopes: admits });
+  if (!admits.some((s) => granted.includes(s)))
+    throw new ApiError("FORBIDDEN", `Requires scope ${admits.join(" or ")}`, { requiredScopes: admits });
 }
 
 /** Minimum tenant role for a route; reads are open to viewer, writes start at tenant_user. */

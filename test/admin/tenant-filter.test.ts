@@ -26,7 +26,9 @@ const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r)
 /** Audit rows of this tenant and action, per database. */
 async function auditRows(tenantId: string, action: string) {
   const where = and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.action, action));
-  const [control, shard1] = await Promise.all([controlDb(env), shardDb(env, 1)].map((db) => db.select().from(auditEvents).where(where)));
+  const [control, shard1] = await Promise.all(
+    [controlDb(env), shardDb(env, 1)].map((db) => db.select().from(auditEvents).where(where)),
+  );
   return { control: control!, shard1: shard1! };
 }
 
@@ -34,11 +36,29 @@ describe("/admin lists filtered by a tenant", () => {
   it("read the tenant's shard only: a row of a shard-1 tenant left on the control database is not listed", async () => {
     const action = `filter.${newId()}`;
     const to = `${newId()}@example.test`;
-    const audit = (tenantId: string, i: number) => ({ id: newId(), tenantId, actorType: "system" as const, action, resourceType: "test", resourceId: String(i), occurredAt: at(i) });
-    const mail = (tenantId: string, i: number) => ({ id: `outbox_${newId()}`, tenantId, channel: "email" as const, to, subject: `s${i}`, createdAt: at(i) });
+    const audit = (tenantId: string, i: number) => ({
+      id: newId(),
+      tenantId,
+      actorType: "system" as const,
+      action,
+      resourceType: "test",
+      resourceId: String(i),
+      occurredAt: at(i),
+    });
+    const mail = (tenantId: string, i: number) => ({
+      id: `outbox_${newId()}`,
+      tenantId,
+      channel: "email" as const,
+      to,
+      subject: `s${i}`,
+      createdAt: at(i),
+    });
     const [onShard, stray, ofB] = [audit(w.tenantA.id, 1), audit(w.tenantA.id, 2), audit(w.tenantB.id, 3)];
     const [mailOnShard, strayMail, mailOfB] = [mail(w.tenantA.id, 1), mail(w.tenantA.id, 2), mail(w.tenantB.id, 3)];
-    await shardDb(env, 1).batch([shardDb(env, 1).insert(auditEvents).values(onShard), shardDb(env, 1).insert(outboxMessages).values(mailOnShard)]);
+    await shardDb(env, 1).batch([
+      shardDb(env, 1).insert(auditEvents).values(onShard),
+      shardDb(env, 1).insert(outboxMessages).values(mailOnShard),
+    ]);
     // rows no code path writes any more (a shard-1 tenant's rows on the control database)
     await controlDb(env).batch([
       controlDb(env).insert(auditEvents).values([stray, ofB]),
@@ -51,7 +71,9 @@ describe("/admin lists filtered by a tenant", () => {
     const b = await admin.get(`/admin/audit-events?tenantId=${w.tenantB.id}&action=${action}`);
     expect(ids(b)).toEqual([ofB.id]);
     const outboxOf = async (tenantId: string) =>
-      ids(await admin.get(`/admin/outbox?tenantId=${tenantId}&limit=200`)).filter((id) => [mailOnShard.id, strayMail.id, mailOfB.id].includes(id));
+      ids(await admin.get(`/admin/outbox?tenantId=${tenantId}&limit=200`)).filter((id) =>
+        [mailOnShard.id, strayMail.id, mailOfB.id].includes(id),
+      );
     expect(await outboxOf(w.tenantA.id)).toEqual([mailOnShard.id]);
     expect(await outboxOf(w.tenantB.id)).toEqual([mailOfB.id]);
     // unfiltered, every shard is read: the stray row is still there for an operator to see
@@ -75,7 +97,9 @@ describe("control-plane writers of a shard-1 tenant's audit rows", () => {
     expect(over.status).toBe(429);
     const rows = await auditRows(w.tenantA.id, "mcp.tool_called");
     expect(rows.control).toEqual([]);
-    expect(rows.shard1.filter((r) => r.actorId === key.keyId).map((r) => [r.resourceId, r.metadata?.outcome])).toEqual([["location.list", "throttled"]]);
+    expect(rows.shard1.filter((r) => r.actorId === key.keyId).map((r) => [r.resourceId, r.metadata?.outcome])).toEqual([
+      ["location.list", "throttled"],
+    ]);
   });
 
   it("an MCP tool call that ran is audited on the tenant's shard, not on the control database", async () => {
@@ -90,30 +114,54 @@ describe("control-plane writers of a shard-1 tenant's audit rows", () => {
     expect(call.status).toBe(200);
     const rows = await auditRows(w.tenantA.id, "mcp.tool_called");
     expect(rows.control).toEqual([]);
-    expect(rows.shard1.filter((r) => r.actorId === key.keyId && r.metadata?.outcome === "success").map((r) => r.resourceId)).toEqual(["location.list"]);
+    expect(
+      rows.shard1.filter((r) => r.actorId === key.keyId && r.metadata?.outcome === "success").map((r) => r.resourceId),
+    ).toEqual(["location.list"]);
   });
 
   it("a platform admin's replay of a shard-1 tenant's dead webhook delivery is audited on the tenant's shard", async () => {
     setWebhookFetch(endpoint().fetch);
-    const sub = await w.as("tenantAdmin").post("/v1/webhooks", { url: "https://hooks.example.com/replayed", events: ["review.created"] });
+    const sub = await w
+      .as("tenantAdmin")
+      .post("/v1/webhooks", { url: "https://hooks.example.com/replayed", events: ["review.created"] });
     expect(sub.status).toBe(201);
     const delivery = {
-      id: `whd_${newId()}`, tenantId: w.tenantA.id, subscriptionId: sub.body.id, messageId: `msg_${newId()}`, eventId: `evt_${newId()}`,
-      eventType: "review.created", payload: "{}", status: "failed" as const, attempts: 8, error: "HTTP 503", createdAt: at(10), updatedAt: at(10),
+      id: `whd_${newId()}`,
+      tenantId: w.tenantA.id,
+      subscriptionId: sub.body.id,
+      messageId: `msg_${newId()}`,
+      eventId: `evt_${newId()}`,
+      eventType: "review.created",
+      payload: "{}",
+      status: "failed" as const,
+      attempts: 8,
+      error: "HTTP 503",
+      createdAt: at(10),
+      updatedAt: at(10),
     };
     await shardDb(env, 1).insert(webhookDeliveries).values(delivery);
-    const dead = { id: newId(), queue: "webhooks", messageId: `webhook-delivery:${delivery.id}`, attempts: 8, createdAt: at(11),
-      body: { tenantId: w.tenantA.id, deliveryId: delivery.id, subscriptionId: sub.body.id, error: "HTTP 503" } };
+    const dead = {
+      id: newId(),
+      queue: "webhooks",
+      messageId: `webhook-delivery:${delivery.id}`,
+      attempts: 8,
+      createdAt: at(11),
+      body: { tenantId: w.tenantA.id, deliveryId: delivery.id, subscriptionId: sub.body.id, error: "HTTP 503" },
+    };
     await controlDb(env).insert(deadLetters).values(dead);
 
     const replayed = await w.as("platformAdmin").post(`/admin/dead-letters/${dead.id}/replay`);
     expect(replayed.status).toBe(202);
     const rows = await auditRows(w.tenantA.id, "dead_letter.replayed");
     expect(rows.control).toEqual([]);
-    expect(rows.shard1.map((r) => [r.resourceId, r.actorType, r.metadata?.deliveryId])).toEqual([[dead.id, "platform_admin", replayed.body.deliveryId]]);
+    expect(rows.shard1.map((r) => [r.resourceId, r.actorType, r.metadata?.deliveryId])).toEqual([
+      [dead.id, "platform_admin", replayed.body.deliveryId],
+    ]);
     // the dead letter (a control row) is gone
     expect(await controlDb(env).select().from(deadLetters).where(eq(deadLetters.id, dead.id))).toEqual([]);
-    const listed = await w.as("platformAdmin").get(`/admin/audit-events?tenantId=${w.tenantA.id}&action=dead_letter.replayed`);
+    const listed = await w
+      .as("platformAdmin")
+      .get(`/admin/audit-events?tenantId=${w.tenantA.id}&action=dead_letter.replayed`);
     expect(ids(listed)).toEqual([rows.shard1[0]!.id]);
   });
 });

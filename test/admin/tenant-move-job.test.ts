@@ -7,8 +7,13 @@ import { addChunk, copyRows, readChunk, tenantTables } from "../../src/db/tenant
 import type { Env } from "../../src/env";
 import { SYSTEM_META } from "../../src/lib/context";
 import { newId } from "../../src/lib/ids";
-import { handleMoveMessage, MOVE_ATTEMPTS, tenantMovesWatchdogSweep, type TenantMoveMessage } from "../../src/modules/admin/background";
-import { startTenantMove, type MoveSettings } from "../../src/modules/admin/tenant-move.service";
+import {
+  handleMoveMessage,
+  MOVE_ATTEMPTS,
+  type TenantMoveMessage,
+  tenantMovesWatchdogSweep,
+} from "../../src/modules/admin/background";
+import { type MoveSettings, startTenantMove } from "../../src/modules/admin/tenant-move.service";
 import { createWorld, type World } from "../helpers/seed";
 import { rowsOn, seedContacts, seedSolicitations, tableRows } from "./tenant-move-helpers";
 
@@ -23,7 +28,13 @@ interface Sent {
 
 function harness() {
   const sent: Sent[] = [];
-  const jobsEnv = { ...env, JOBS: { send: async (body: TenantMoveMessage, o?: { delaySeconds?: number }) => void sent.push({ body, delaySeconds: o?.delaySeconds ?? 0 }) } } as unknown as Env;
+  const jobsEnv = {
+    ...env,
+    JOBS: {
+      send: async (body: TenantMoveMessage, o?: { delaySeconds?: number }) =>
+        void sent.push({ body, delaySeconds: o?.delaySeconds ?? 0 }),
+    },
+  } as unknown as Env;
   return { sent, env: jobsEnv };
 }
 
@@ -31,7 +42,10 @@ function harness() {
 async function deliver(e: Env, body: TenantMoveMessage, attempts = 1) {
   const outcome = { acked: false, retryDelay: null as number | null };
   const message = {
-    id: `m-${newId()}`, timestamp: new Date(), body, attempts,
+    id: `m-${newId()}`,
+    timestamp: new Date(),
+    body,
+    attempts,
     ack: () => {
       outcome.acked = true;
     },
@@ -44,10 +58,22 @@ async function deliver(e: Env, body: TenantMoveMessage, attempts = 1) {
 }
 
 const moveRow = (id: string) => controlDb(env).select().from(tenantMoves).where(eq(tenantMoves.id, id)).get();
-const directoryRow = (tenantId: string) => controlDb(env).select({ shard: tenants.shard, movingSince: tenants.movingSince }).from(tenants).where(eq(tenants.id, tenantId)).get();
+const directoryRow = (tenantId: string) =>
+  controlDb(env)
+    .select({ shard: tenants.shard, movingSince: tenants.movingSince })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .get();
 
 async function start(w: World, e: Env, settings: Partial<MoveSettings>, to = 1) {
-  const ctx = { db: controlDb(e), control: controlDb(e), env: e, actor: { type: "user" as const, userId: w.users.platformAdmin.id, via: "platform" as const }, meta: SYSTEM_META, defer: () => {} };
+  const ctx = {
+    db: controlDb(e),
+    control: controlDb(e),
+    env: e,
+    actor: { type: "user" as const, userId: w.users.platformAdmin.id, via: "platform" as const },
+    meta: SYSTEM_META,
+    defer: () => {},
+  };
   return startTenantMove(ctx, w.tenantA.id, to, { settleSeconds: 0, ...settings });
 }
 
@@ -70,7 +96,15 @@ async function checksum(shard: number, table: string, tenantId: string, chunk: n
 
 async function seededWorld(contacts: number, shardA = 0) {
   const w = await createWorld({ shardA, shardB: 1 });
-  const loc = await w.as("tenantAdmin").post("/v1/locations", { name: "Slices", address: "1 Main St", city: "X", state: "IL", zip: "62701", country: "US", brandId: w.tenantA.brandId });
+  const loc = await w.as("tenantAdmin").post("/v1/locations", {
+    name: "Slices",
+    address: "1 Main St",
+    city: "X",
+    state: "IL",
+    zip: "62701",
+    country: "US",
+    brandId: w.tenantA.brandId,
+  });
   expect(loc.status).toBe(201);
   const ids = await seedContacts(w.tenantA, contacts);
   await seedSolicitations(w.tenantA, loc.body.id, ids);
@@ -86,7 +120,9 @@ describe("the tenant move job, slice by slice", () => {
     const move = await start(w, e, { chunkRows: CHUNK, sliceChunks: 2, settleSeconds: 0 });
     const before = await rowsOn(0, w.tenantA.id);
     expect(before).toMatchObject({ contacts: CONTACTS, solicitations: CONTACTS, contact_counts: 1, locations: 1 });
-    const sums = Object.fromEntries(await Promise.all(Object.keys(before).map(async (t) => [t, await checksum(0, t, w.tenantA.id, CHUNK)] as const)));
+    const sums = Object.fromEntries(
+      await Promise.all(Object.keys(before).map(async (t) => [t, await checksum(0, t, w.tenantA.id, CHUNK)] as const)),
+    );
     expect(sent).toEqual([{ body: { kind: "tenant_move", moveId: move.id, step: 0 }, delaySeconds: 0 }]);
 
     let delivered = 0;
@@ -127,10 +163,21 @@ describe("the tenant move job, slice by slice", () => {
     for (const [table, sum] of Object.entries(sums)) {
       if (table === "audit_events") continue; // the outcome's audit row was added on the target
       expect(await checksum(1, table, w.tenantA.id, CHUNK)).toEqual(sum);
-      expect(done.tables.find((t) => t.table === table)).toEqual({ table, copied: sum.rows, rows: sum.rows, checksum: sum.checksum });
+      expect(done.tables.find((t) => t.table === table)).toEqual({
+        table,
+        copied: sum.rows,
+        rows: sum.rows,
+        checksum: sum.checksum,
+      });
     }
     expect(await tableRows(1, "solicitations", w.tenantA.id)).toHaveLength(CONTACTS);
-    expect(await shardDb(env, 1).select({ total: contactCounts.total }).from(contactCounts).where(eq(contactCounts.tenantId, w.tenantA.id)).get()).toEqual({ total: CONTACTS });
+    expect(
+      await shardDb(env, 1)
+        .select({ total: contactCounts.total })
+        .from(contactCounts)
+        .where(eq(contactCounts.tenantId, w.tenantA.id))
+        .get(),
+    ).toEqual({ total: CONTACTS });
     expect(await directoryRow(w.tenantA.id)).toEqual({ shard: 1, movingSince: null });
   }, 120_000);
 
@@ -175,18 +222,31 @@ describe("the tenant move job, slice by slice", () => {
       const row = (await moveRow(move.id))!;
       if (row.state === "verifying" && !tampered) {
         // a row on the target that the source does not have (a stray write during the copy)
-        await shardD1(env, 1).prepare("update contacts set first_name = 'changed' where id = (select id from contacts where tenant_id = ? order by id limit 1)").bind(w.tenantA.id).run();
+        await shardD1(env, 1)
+          .prepare(
+            "update contacts set first_name = 'changed' where id = (select id from contacts where tenant_id = ? order by id limit 1)",
+          )
+          .bind(w.tenantA.id)
+          .run();
         tampered = true;
       }
       await deliver(e, body);
     }
     const failed = (await moveRow(move.id))!;
-    expect(failed).toMatchObject({ state: "failed", error: expect.stringMatching(/^verification failed for contacts: 30 rows on shard 0, 30 on shard 1 \(checksums differ\)$/) });
+    expect(failed).toMatchObject({
+      state: "failed",
+      error: expect.stringMatching(
+        /^verification failed for contacts: 30 rows on shard 0, 30 on shard 1 \(checksums differ\)$/,
+      ),
+    });
     expect(failed.finishedAt).not.toBeNull();
     expect(await directoryRow(w.tenantA.id)).toEqual({ shard: 0, movingSince: null });
     expect(await rowsOn(1, w.tenantA.id)).toEqual({});
     expect(await rowsOn(0, w.tenantA.id)).toEqual({ ...before, audit_events: (before.audit_events ?? 0) + 1 });
-    const audit = await shardD1(env, 0).prepare("select next_state from audit_events where tenant_id = ? and action = 'tenant.move_failed'").bind(w.tenantA.id).first<{ next_state: string }>();
+    const audit = await shardD1(env, 0)
+      .prepare("select next_state from audit_events where tenant_id = ? and action = 'tenant.move_failed'")
+      .bind(w.tenantA.id)
+      .first<{ next_state: string }>();
     expect(JSON.parse(audit!.next_state)).toEqual({ shard: 0, error: failed.error });
     // writes go on at once (the fence is lifted)
     const write = await w.as("tenantAdmin").post("/v1/contacts", { email: `after-${newId()}@example.test` });
@@ -198,11 +258,15 @@ describe("the tenant move job, slice by slice", () => {
     const { sent, env: e } = harness();
     const move = await start(w, e, { chunkRows: 10, sliceChunks: 1 });
     // run until part of the copy is on the target
-    while ((await moveRow(move.id))!.state !== "copying" || (await rowsOn(1, w.tenantA.id)).contacts === undefined) await deliver(e, sent.shift()!.body);
+    while ((await moveRow(move.id))!.state !== "copying" || (await rowsOn(1, w.tenantA.id)).contacts === undefined)
+      await deliver(e, sent.shift()!.body);
     expect((await rowsOn(1, w.tenantA.id)).contacts).toBeGreaterThan(0);
 
     // the slice commits but its follow-up is not sent (the producer fails): the retry sends it
-    const lostSend = { ...e, JOBS: { send: async () => Promise.reject(new Error("queue unavailable")) } } as unknown as Env;
+    const lostSend = {
+      ...e,
+      JOBS: { send: async () => Promise.reject(new Error("queue unavailable")) },
+    } as unknown as Env;
     const pending = sent.shift()!.body;
     await expect(deliver(lostSend, pending)).rejects.toThrow("queue unavailable");
     expect(sent).toEqual([]);
@@ -211,7 +275,15 @@ describe("the tenant move job, slice by slice", () => {
     expect(sent.map((s) => s.body.step)).toEqual([pending.step + 1]);
 
     // the target shard fails: retried with growing delays, the error recorded, then rolled back
-    const broken = { ...e, SHARD_1: { prepare: () => { throw new Error("D1_ERROR: shard 1 unavailable"); }, batch: () => Promise.reject(new Error("D1_ERROR: shard 1 unavailable")) } } as unknown as Env;
+    const broken = {
+      ...e,
+      SHARD_1: {
+        prepare: () => {
+          throw new Error("D1_ERROR: shard 1 unavailable");
+        },
+        batch: () => Promise.reject(new Error("D1_ERROR: shard 1 unavailable")),
+      },
+    } as unknown as Env;
     const failing = sent.shift()!.body;
     const delays: number[] = [];
     for (let attempt = 1; attempt < MOVE_ATTEMPTS; attempt++) {
@@ -241,11 +313,17 @@ describe("the tenant move job, slice by slice", () => {
     while (sent.length) {
       const row = (await moveRow(move.id))!;
       seen.push(row.state);
-      if (["copying", "verifying"].includes(row.state)) expect(await directoryRow(w.tenantA.id)).toEqual({ shard: 1, movingSince: fencedAt });
+      if (["copying", "verifying"].includes(row.state))
+        expect(await directoryRow(w.tenantA.id)).toEqual({ shard: 1, movingSince: fencedAt });
       await deliver(e, sent.shift()!.body);
     }
     expect(seen).toContain("copying");
-    expect((await moveRow(move.id))!).toMatchObject({ state: "succeeded", fromShard: 1, toShard: 0, sourceDeleted: true });
+    expect((await moveRow(move.id))!).toMatchObject({
+      state: "succeeded",
+      fromShard: 1,
+      toShard: 0,
+      sourceDeleted: true,
+    });
     expect(await directoryRow(w.tenantA.id)).toEqual({ shard: 0, movingSince: null });
     expect(await rowsOn(1, w.tenantA.id)).toEqual({});
     expect((await rowsOn(0, w.tenantA.id)).contacts).toBe(25);
@@ -277,10 +355,28 @@ describe("the tenant move job, slice by slice", () => {
     const now = new Date().toISOString();
     // 4 contacts of ~250,000 characters each ("€": 3 bytes apiece in UTF-8): 1 M characters, 3 MB
     const big = "€".repeat(250_000);
-    const rows = Array.from({ length: 4 }, (_, i) => ({ id: `big-${i}-${newId()}`, tenant_id: w.tenantA.id, email: `big${i}@example.test`, first_name: `Big${i}`, source_metadata: JSON.stringify({ note: big }), created_at: now, updated_at: now }));
+    const rows = Array.from({ length: 4 }, (_, i) => ({
+      id: `big-${i}-${newId()}`,
+      tenant_id: w.tenantA.id,
+      email: `big${i}@example.test`,
+      first_name: `Big${i}`,
+      source_metadata: JSON.stringify({ note: big }),
+      created_at: now,
+      updated_at: now,
+    }));
     const source = shardD1(env, 0);
-    for (const r of rows) await source.prepare("insert into contacts (id, tenant_id, email, first_name, source_metadata, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)").bind(...Object.values(r)).run();
-    await mirrorTenant(env, (await controlDb(env).select().from(tenants).where(eq(tenants.id, w.tenantA.id)).get())!, 1);
+    for (const r of rows)
+      await source
+        .prepare(
+          "insert into contacts (id, tenant_id, email, first_name, source_metadata, created_at, updated_at) values (?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(...Object.values(r))
+        .run();
+    await mirrorTenant(
+      env,
+      (await controlDb(env).select().from(tenants).where(eq(tenants.id, w.tenantA.id)).get())!,
+      1,
+    );
     const t = (await tenantTables(source)).find((x) => x.name === "contacts")!;
     const read = await readChunk(source, t, w.tenantA.id, null, 500);
     expect(read).toHaveLength(4);
@@ -288,10 +384,12 @@ describe("the tenant move job, slice by slice", () => {
     const target = shardD1(env, 1);
     const params: number[] = [];
     const watched = {
-      prepare: (sql: string) => ({ bind: (p: string) => {
-        params.push(new TextEncoder().encode(p).length);
-        return target.prepare(sql).bind(p);
-      } }),
+      prepare: (sql: string) => ({
+        bind: (p: string) => {
+          params.push(new TextEncoder().encode(p).length);
+          return target.prepare(sql).bind(p);
+        },
+      }),
       batch: (statements: D1PreparedStatement[]) => target.batch(statements),
     } as unknown as D1Database;
     await copyRows(watched, t, read);
@@ -305,14 +403,20 @@ describe("the tenant move job, slice by slice", () => {
 
   it("refuses to copy onto a shard that still holds rows of the tenant (left by an earlier move), and leaves them there", async () => {
     const w = await seededWorld(6);
-    await mirrorTenant(env, (await controlDb(env).select().from(tenants).where(eq(tenants.id, w.tenantA.id)).get())!, 1);
+    await mirrorTenant(
+      env,
+      (await controlDb(env).select().from(tenants).where(eq(tenants.id, w.tenantA.id)).get())!,
+      1,
+    );
     const [stray] = await seedContacts({ id: w.tenantA.id, shard: 1 }, 1);
     const { sent, env: e } = harness();
     const move = await start(w, e, {});
     while (sent.length) await deliver(e, sent.shift()!.body);
     expect((await moveRow(move.id))!).toMatchObject({
-      state: "failed", tables: [],
-      error: "shard 1 already holds rows of this tenant (contacts, contact_counts), left by an earlier move: reconcile them first; nothing was copied",
+      state: "failed",
+      tables: [],
+      error:
+        "shard 1 already holds rows of this tenant (contacts, contact_counts), left by an earlier move: reconcile them first; nothing was copied",
     });
     expect(await directoryRow(w.tenantA.id)).toEqual({ shard: 0, movingSince: null });
     expect((await tableRows(1, "contacts", w.tenantA.id)).map((r) => r.id)).toEqual([stray]);

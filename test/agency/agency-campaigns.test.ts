@@ -16,7 +16,14 @@ describe("agency campaigns", () => {
   it("creates a campaign in an owned tenant through the same service as /v1/campaigns", async () => {
     const res = await w.as("agencyAdmin").post(`/agency/tenants/${w.tenantA.id}/campaigns`, body);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ tenantId: w.tenantA.id, name: "Spring push", type: "one_time", channels: ["email", "sms"], reviewDestination: "google", isActive: true });
+    expect(res.body).toMatchObject({
+      tenantId: w.tenantA.id,
+      name: "Spring push",
+      type: "one_time",
+      channels: ["email", "sms"],
+      reviewDestination: "google",
+      isActive: true,
+    });
     createdId = res.body.id;
     const seen = await w.as("viewer").get(`/v1/campaigns/${createdId}`);
     expect(seen.body.name).toBe("Spring push");
@@ -36,7 +43,9 @@ describe("agency campaigns", () => {
   });
 
   it("lists campaigns across owned tenants with their tenant, and filters by an owned tenant", async () => {
-    await w.as("agencyAdmin").post(`/agency/tenants/${ownedSecond.id}/campaigns`, { ...body, name: "Second tenant push" });
+    await w
+      .as("agencyAdmin")
+      .post(`/agency/tenants/${ownedSecond.id}/campaigns`, { ...body, name: "Second tenant push" });
     await w.as("tenantBAdmin").post("/v1/campaigns", { ...body, name: "Not ours" });
     const all = await w.as("agencyAdmin").get("/agency/campaigns");
     expect(all.status).toBe(200);
@@ -52,6 +61,8 @@ describe("agency campaigns", () => {
 
   it("lets a platform admin see every agency's campaigns", async () => {
     const res = await w.as("platformAdmin").get("/agency/campaigns?limit=200");
-    expect(res.body.data.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(["Spring push", "Second tenant push", "Not ours"]));
+    expect(res.body.data.map((c: { name: string }) => c.name)).toEqual(
+      expect.arrayContaining(["Spring push", "Second tenant push", "Not ours"]),
+    );
   });
 });

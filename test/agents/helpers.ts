@@ -1,9 +1,9 @@
-import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
-import type { Env } from "../../src/env";
-import app from "../../src/index";
+import { env } from "cloudflare:workers";
 import { getTableColumns } from "drizzle-orm";
 import { solicitations } from "../../src/db/schema";
+import type { Env } from "../../src/env";
+import app from "../../src/index";
 import { newId } from "../../src/lib/ids";
 import { db } from "../helpers/seed";
 
@@ -27,7 +27,8 @@ export function parseSse(text: string): SseEvent[] {
   const lines = text.replace(/^\uFEFF/, "").split(/\r\n|\n|\r/);
   for (const line of lines) {
     if (line === "") {
-      if (data !== "") events.push({ type: type || "message", data: data.endsWith("\n") ? data.slice(0, -1) : data, id: lastId });
+      if (data !== "")
+        events.push({ type: type || "message", data: data.endsWith("\n") ? data.slice(0, -1) : data, id: lastId });
       data = "";
       type = "";
       continue;
@@ -45,15 +46,33 @@ export function parseSse(text: string): SseEvent[] {
 }
 
 /** A request through the Worker's app with some env values replaced (e.g. a stand-in AI binding). */
-export async function requestWithEnv(overrides: Partial<Env> | Record<string, unknown>, method: string, path: string, o: { token: string; tenantId: string; body?: unknown }) {
+export async function requestWithEnv(
+  overrides: Partial<Env> | Record<string, unknown>,
+  method: string,
+  path: string,
+  o: { token: string; tenantId: string; body?: unknown },
+) {
   const req = new Request(`http://localhost:8787${path}`, {
     method,
-    headers: { authorization: `Bearer ${o.token}`, "x-tenant-id": o.tenantId, ...(o.body !== undefined ? { "content-type": "application/json" } : {}) },
+    headers: {
+      authorization: `Bearer ${o.token}`,
+      "x-tenant-id": o.tenantId,
+      ...(o.body !== undefined ? { "content-type": "application/json" } : {}),
+    },
     body: o.body === undefined ? undefined : JSON.stringify(o.body),
   });
-  const res = await app.fetch(req as Parameters<typeof app.fetch>[0], { ...env, ...overrides } as Env, createExecutionContext());
+  const res = await app.fetch(
+    req as Parameters<typeof app.fetch>[0],
+    { ...env, ...overrides } as Env,
+    createExecutionContext(),
+  );
   const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text };
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    body: res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
+  };
 }
 
 /** A stand-in for the Workers AI binding: returns the canned answers in order and records every call. */
@@ -72,16 +91,46 @@ export function standInAi(answers: (unknown | ((input: Record<string, unknown>) 
 
 /** Sent solicitations inserted as the sending pipeline leaves them (for funnel, timing and experiment figures). */
 export async function seedSends(o: {
-  tenantId: string; locationId: string; channel: "email" | "sms"; count: number; converted: number; sentAt: string;
-  campaignId?: string; experimentId?: string; variantId?: string; convertAfterDays?: number;
+  tenantId: string;
+  locationId: string;
+  channel: "email" | "sms";
+  count: number;
+  converted: number;
+  sentAt: string;
+  campaignId?: string;
+  experimentId?: string;
+  variantId?: string;
+  convertAfterDays?: number;
 }) {
   const rows = Array.from({ length: o.count }, (_, k) => {
-    const convertedAt = k < o.converted ? new Date(Date.parse(o.sentAt) + (o.convertAfterDays ?? 1) * 86_400_000).toISOString() : null;
+    const convertedAt =
+      k < o.converted ? new Date(Date.parse(o.sentAt) + (o.convertAfterDays ?? 1) * 86_400_000).toISOString() : null;
     return {
-      id: newId(), tenantId: o.tenantId, locationId: o.locationId, contactId: newId(), campaignId: o.campaignId ?? null, templateId: null,
-      experimentId: o.experimentId ?? null, variantId: o.variantId ?? null, sequenceStepIndex: null, channel: o.channel, status: "DELIVERED" as const,
-      shortLinkToken: newId(), destinationUrl: null, blockedReason: null, provider: "outbox", providerMessageId: null, failureReason: null,
-      sentAt: o.sentAt, deliveredAt: o.sentAt, clickedAt: convertedAt, convertedAt, idempotencyKey: null, metadata: {}, createdAt: o.sentAt, updatedAt: o.sentAt,
+      id: newId(),
+      tenantId: o.tenantId,
+      locationId: o.locationId,
+      contactId: newId(),
+      campaignId: o.campaignId ?? null,
+      templateId: null,
+      experimentId: o.experimentId ?? null,
+      variantId: o.variantId ?? null,
+      sequenceStepIndex: null,
+      channel: o.channel,
+      status: "DELIVERED" as const,
+      shortLinkToken: newId(),
+      destinationUrl: null,
+      blockedReason: null,
+      provider: "outbox",
+      providerMessageId: null,
+      failureReason: null,
+      sentAt: o.sentAt,
+      deliveredAt: o.sentAt,
+      clickedAt: convertedAt,
+      convertedAt,
+      idempotencyKey: null,
+      metadata: {},
+      createdAt: o.sentAt,
+      updatedAt: o.sentAt,
     };
   });
   // drizzle binds every column of the table (absent keys as null): D1 allows 100 bound values per statement

@@ -18,8 +18,15 @@ async function apiKey(scopes: string[]) {
 }
 
 const ctxA = () => ({
-  db: shardDb(env, 0), control: controlDb(env), env, tenantId: w.tenantA.id, actor: { type: "user" as const, userId: w.users.viewer.id, via: "tenant" as const },
-  meta: SYSTEM_META, defer: () => {}, canWrite: false, scopes: USER_AGENT_SCOPES,
+  db: shardDb(env, 0),
+  control: controlDb(env),
+  env,
+  tenantId: w.tenantA.id,
+  actor: { type: "user" as const, userId: w.users.viewer.id, via: "tenant" as const },
+  meta: SYSTEM_META,
+  defer: () => {},
+  canWrite: false,
+  scopes: USER_AGENT_SCOPES,
 });
 
 const B: Record<string, string> = {};
@@ -30,8 +37,25 @@ beforeAll(async () => {
   B.locationId = (await b.post("/v1/locations", { name: "B shop" })).body.id;
   B.campaignId = (await b.post("/v1/campaigns", { name: "B", type: "one_time", channels: ["email"] })).body.id;
   B.templateId = (await b.post("/v1/templates", { name: "B", channel: "sms", bodyText: "hi" })).body.id;
-  B.experimentId = (await b.post("/v1/experiments", { name: "B", hypothesis: "h", variants: [{ name: "A", trafficPercent: 50 }, { name: "B", trafficPercent: 50 }] })).body.id;
-  B.reviewId = (await b.post("/v1/reviews/ingest", { locationId: B.locationId, siteType: "google", rating: 1, text: "B only", externalReviewId: "b-1" })).body.id;
+  B.experimentId = (
+    await b.post("/v1/experiments", {
+      name: "B",
+      hypothesis: "h",
+      variants: [
+        { name: "A", trafficPercent: 50 },
+        { name: "B", trafficPercent: 50 },
+      ],
+    })
+  ).body.id;
+  B.reviewId = (
+    await b.post("/v1/reviews/ingest", {
+      locationId: B.locationId,
+      siteType: "google",
+      rating: 1,
+      text: "B only",
+      externalReviewId: "b-1",
+    })
+  ).body.id;
   B.surveyId = (await b.post("/v1/surveys", { name: "B NPS", type: "NPS" })).body.id;
   B.brandId = w.tenantB.brandId;
 });
@@ -39,8 +63,13 @@ beforeAll(async () => {
 describe("agent.* over MCP", () => {
   it("needs the agent:* scope: hidden and refused without it", async () => {
     const readOnly = await connect({ token: await apiKey(["read:reviews"]) });
-    expect((await readOnly.client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith("agent."))).toEqual([]);
-    const refused = await readOnly.client.callTool({ name: "agent.experiment-designer", arguments: { baselineRate: 0.1, minimumDetectableEffect: 0.02 } });
+    expect((await readOnly.client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith("agent."))).toEqual(
+      [],
+    );
+    const refused = await readOnly.client.callTool({
+      name: "agent.experiment-designer",
+      arguments: { baselineRate: 0.1, minimumDetectableEffect: 0.02 },
+    });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain("agent:*");
   });
@@ -50,16 +79,41 @@ describe("agent.* over MCP", () => {
     const { client } = await connect({ token: await apiKey(["agent:*", "read:campaigns", "read:competitors"]) });
     const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith("agent."));
     expect(names).toEqual([
-      "agent.campaign-strategist", "agent.compliance-critic", "agent.experiment-designer", "agent.operator-copilot",
-      "agent.optimization", "agent.outcome-analyst", "agent.reputation-insight", "agent.template-generator",
+      "agent.campaign-strategist",
+      "agent.compliance-critic",
+      "agent.experiment-designer",
+      "agent.operator-copilot",
+      "agent.optimization",
+      "agent.outcome-analyst",
+      "agent.reputation-insight",
+      "agent.template-generator",
     ]);
-    const out = structured(await client.callTool({ name: "agent.experiment-designer", arguments: { baselineRate: 0.1, minimumDetectableEffect: 0.02 } }));
-    expect(out).toMatchObject({ agent: "agent.experiment-designer", engine: "rules", output: { sampleSizePerVariant: 3841 } });
-    const copilot = structured(await client.callTool({ name: "agent.operator-copilot", arguments: { question: "any competitors?" } }));
+    const out = structured(
+      await client.callTool({
+        name: "agent.experiment-designer",
+        arguments: { baselineRate: 0.1, minimumDetectableEffect: 0.02 },
+      }),
+    );
+    expect(out).toMatchObject({
+      agent: "agent.experiment-designer",
+      engine: "rules",
+      output: { sampleSizePerVariant: 3841 },
+    });
+    const copilot = structured(
+      await client.callTool({ name: "agent.operator-copilot", arguments: { question: "any competitors?" } }),
+    );
     expect(copilot.output.citations[0].tool).toBe("competitor.list");
-    const rows = await db().select().from(auditEvents).where(and(eq(auditEvents.tenantId, w.tenantA.id), eq(auditEvents.resourceId, "agent.experiment-designer")));
+    const rows = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tenantId, w.tenantA.id), eq(auditEvents.resourceId, "agent.experiment-designer")));
     expect(rows.filter((r) => r.action === "agent.run")).toHaveLength(1);
-    expect(rows.filter((r) => r.action === "mcp.tool_called").map((r) => (r.metadata as { outcome: string }).outcome).sort()).toEqual(["forbidden", "success"]);
+    expect(
+      rows
+        .filter((r) => r.action === "mcp.tool_called")
+        .map((r) => (r.metadata as { outcome: string }).outcome)
+        .sort(),
+    ).toEqual(["forbidden", "success"]);
   });
 
   it("an API key cannot save template drafts through the template generator", async () => {
@@ -97,8 +151,15 @@ describe("tenant isolation of every agent tool", () => {
     }
     const ids = (r: unknown) => JSON.stringify(r);
     for (const [tool, input] of [
-      ["reviews.search", { locationId: B.locationId }], ["review.list", {}], ["campaign.list", {}], ["experiment.list", {}], ["location.list", {}],
-      ["analytics.send-timing", { locationId: B.locationId }], ["inbox.list", {}], ["survey.list", {}], ["recommendation.list", {}],
+      ["reviews.search", { locationId: B.locationId }],
+      ["review.list", {}],
+      ["campaign.list", {}],
+      ["experiment.list", {}],
+      ["location.list", {}],
+      ["analytics.send-timing", { locationId: B.locationId }],
+      ["inbox.list", {}],
+      ["survey.list", {}],
+      ["recommendation.list", {}],
     ] as const) {
       const out = ids(await callTool(ctxA(), tool, input as Record<string, unknown>));
       for (const id of Object.values(B)) expect(out, `${tool} leaked ${id}`).not.toContain(id);

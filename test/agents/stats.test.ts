@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { differenceInterval, normalQuantile, sampleSizePerArm, twoProportionZTest, wilsonInterval } from "../../src/modules/agents/stats";
 import { equalSplit } from "../../src/modules/agents/agents/experiment-designer";
+import {
+  differenceInterval,
+  normalQuantile,
+  sampleSizePerArm,
+  twoProportionZTest,
+  wilsonInterval,
+} from "../../src/modules/agents/stats";
 
 describe("statistics", () => {
   it("normal quantiles match the tables", () => {
@@ -11,17 +17,28 @@ describe("statistics", () => {
   });
 
   it("sample size per arm for two proportions", () => {
-    expect(sampleSizePerArm({ baseline: 0.1, minimumDetectableEffect: 0.02, alpha: 0.05, power: 0.8, twoSided: true })).toBe(3841);
-    expect(sampleSizePerArm({ baseline: 0.2, minimumDetectableEffect: 0.05, alpha: 0.05, power: 0.8, twoSided: true })).toBe(1094);
-    expect(sampleSizePerArm({ baseline: 0.1, minimumDetectableEffect: 0.02, alpha: 0.05, power: 0.8, twoSided: false })).toBe(3026);
-    expect(() => sampleSizePerArm({ baseline: 0.99, minimumDetectableEffect: 0.02, alpha: 0.05, power: 0.8, twoSided: true })).toThrow(RangeError);
+    expect(
+      sampleSizePerArm({ baseline: 0.1, minimumDetectableEffect: 0.02, alpha: 0.05, power: 0.8, twoSided: true }),
+    ).toBe(3841);
+    expect(
+      sampleSizePerArm({ baseline: 0.2, minimumDetectableEffect: 0.05, alpha: 0.05, power: 0.8, twoSided: true }),
+    ).toBe(1094);
+    expect(
+      sampleSizePerArm({ baseline: 0.1, minimumDetectableEffect: 0.02, alpha: 0.05, power: 0.8, twoSided: false }),
+    ).toBe(3026);
+    expect(() =>
+      sampleSizePerArm({ baseline: 0.99, minimumDetectableEffect: 0.02, alpha: 0.05, power: 0.8, twoSided: true }),
+    ).toThrow(RangeError);
   });
 
   it("z-test p-values, Wilson and Wald intervals", () => {
     const t = twoProportionZTest({ successes: 100, trials: 1000 }, { successes: 130, trials: 1000 })!;
     expect(t.z).toBeCloseTo(2.1027, 3);
     expect(t.pValue).toBeCloseTo(0.03549, 4);
-    expect(twoProportionZTest({ successes: 50, trials: 500 }, { successes: 50, trials: 500 })!.pValue).toBeCloseTo(1, 6);
+    expect(twoProportionZTest({ successes: 50, trials: 500 }, { successes: 50, trials: 500 })!.pValue).toBeCloseTo(
+      1,
+      6,
+    );
     const w = wilsonInterval(100, 1000)!;
     expect(w.low).toBeCloseTo(0.08291, 4);
     expect(w.high).toBeCloseTo(0.12015, 4);

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { locations } from "../../src/db/schema";
+import { newId } from "../../src/lib/ids";
+import { systemContext } from "../../src/lib/system-context";
+import { nowIso } from "../../src/lib/time";
 import { recomputeAll } from "../../src/modules/analytics/rollups";
 import { campaignMetrics } from "../../src/modules/analytics/skills";
-import { systemContext } from "../../src/lib/system-context";
 import { createWorld, db, seedTenant, type World } from "../helpers/seed";
 import { newLocation, seedReview, seedSolicitation } from "./helpers";
-import { newId } from "../../src/lib/ids";
-import { locations } from "../../src/db/schema";
-import { nowIso } from "../../src/lib/time";
 
 let w: World;
 let sibling: Awaited<ReturnType<typeof seedTenant>>;
@@ -28,19 +28,56 @@ beforeAll(async () => {
   const la = await newLocation(w);
   const ls = await seedLocation(sibling.id, sibling.brandId);
   const lb = await seedLocation(w.tenantB.id, (await newLocation(w, "tenantBAdmin")).brandId);
-  campaignId = (await w.as("manager").post("/v1/campaigns", { name: "May", type: "one_time", channels: ["email", "sms"] })).body.id;
+  campaignId = (
+    await w.as("manager").post("/v1/campaigns", { name: "May", type: "one_time", channels: ["email", "sms"] })
+  ).body.id;
 
   // tenant A: 2 reviews (5, 3), 3 sends of which 1 converted
-  await seedReview(w.tenantA.id, { locationId: la.id, rating: 5, sentiment: "positive", createdAt: at("09"), status: "responded" });
+  await seedReview(w.tenantA.id, {
+    locationId: la.id,
+    rating: 5,
+    sentiment: "positive",
+    createdAt: at("09"),
+    status: "responded",
+  });
   await seedReview(w.tenantA.id, { locationId: la.id, rating: 3, sentiment: "neutral", createdAt: at("10") });
-  await seedSolicitation(w.tenantA.id, { locationId: la.id, createdAt: at("08"), campaignId, templateId: "T-email", channel: "email", status: "DELIVERED", sentAt: at("08"), deliveredAt: at("08"), clickedAt: at("09"), convertedAt: at("10") });
-  await seedSolicitation(w.tenantA.id, { locationId: la.id, createdAt: at("08"), campaignId, templateId: "T-email", channel: "email", status: "SENT", sentAt: at("08") });
-  await seedSolicitation(w.tenantA.id, { locationId: la.id, createdAt: at("08"), campaignId, templateId: "T-sms", channel: "sms", status: "DELIVERED", sentAt: at("08"), deliveredAt: at("08") });
+  await seedSolicitation(w.tenantA.id, {
+    locationId: la.id,
+    createdAt: at("08"),
+    campaignId,
+    templateId: "T-email",
+    channel: "email",
+    status: "DELIVERED",
+    sentAt: at("08"),
+    deliveredAt: at("08"),
+    clickedAt: at("09"),
+    convertedAt: at("10"),
+  });
+  await seedSolicitation(w.tenantA.id, {
+    locationId: la.id,
+    createdAt: at("08"),
+    campaignId,
+    templateId: "T-email",
+    channel: "email",
+    status: "SENT",
+    sentAt: at("08"),
+  });
+  await seedSolicitation(w.tenantA.id, {
+    locationId: la.id,
+    createdAt: at("08"),
+    campaignId,
+    templateId: "T-sms",
+    channel: "sms",
+    status: "DELIVERED",
+    sentAt: at("08"),
+    deliveredAt: at("08"),
+  });
   // the sibling tenant (same agency): 1 negative review
   await seedReview(sibling.id, { locationId: ls, rating: 1, sentiment: "negative", createdAt: at("11") });
   // tenant B (another agency): must never show up
   await seedReview(w.tenantB.id, { locationId: lb, rating: 2, sentiment: "negative", createdAt: at("12") });
-  for (const tenantId of [w.tenantA.id, sibling.id, w.tenantB.id]) await recomputeAll(db(), { tenantId, from: day, to: day });
+  for (const tenantId of [w.tenantA.id, sibling.id, w.tenantB.id])
+    await recomputeAll(db(), { tenantId, from: day, to: day });
 });
 
 const range = `dateFrom=${day}&dateTo=${day}`;
@@ -56,8 +93,16 @@ describe("GET /agency/analytics", () => {
       funnel: { requested: 3, sent: 3, delivered: 2, clicked: 1, converted: 1, conversionRate: 0.3333 },
       responses: { reviews: 2, responded: 1, responseRate: 0.5 },
     });
-    expect(byTenant[sibling.id]).toMatchObject({ tenant: { name: "Sibling Co" }, reviews: { count: 1, averageRating: 1, negative: 1 }, funnel: { requested: 0, conversionRate: null } });
-    expect(res.body.totals).toMatchObject({ reviews: { count: 3, averageRating: 3, negative: 1 }, funnel: { sent: 3, converted: 1 }, responses: { reviews: 3, responded: 1 } });
+    expect(byTenant[sibling.id]).toMatchObject({
+      tenant: { name: "Sibling Co" },
+      reviews: { count: 1, averageRating: 1, negative: 1 },
+      funnel: { requested: 0, conversionRate: null },
+    });
+    expect(res.body.totals).toMatchObject({
+      reviews: { count: 3, averageRating: 3, negative: 1 },
+      funnel: { sent: 3, converted: 1 },
+      responses: { reviews: 3, responded: 1 },
+    });
   });
 
   it("narrows to one owned tenant; another agency's tenant is 404; tenant users are refused", async () => {
@@ -76,10 +121,26 @@ describe("campaign.metrics (MCP)", () => {
   it("gives the campaign's funnel by channel and per template", async () => {
     const ctx = await systemContext(env, w.tenantA.id, "test");
     const m = await campaignMetrics(ctx, { campaignId, since: "2026-05-01" });
-    expect(m.totals).toMatchObject({ requested: 3, sent: 3, delivered: 2, opened: null, clicked: 1, converted: 1, responded: 1 });
-    expect(m.byChannel.map((c) => [c.channel, c.sent, c.clicked, c.responded])).toEqual([["email", 2, 1, 1], ["sms", 1, 0, 0]]);
-    expect(m.byTemplate.map((t) => [t.templateId, t.sent, t.conversionRate])).toEqual([["T-email", 2, 0.5], ["T-sms", 1, 0]]);
+    expect(m.totals).toMatchObject({
+      requested: 3,
+      sent: 3,
+      delivered: 2,
+      opened: null,
+      clicked: 1,
+      converted: 1,
+      responded: 1,
+    });
+    expect(m.byChannel.map((c) => [c.channel, c.sent, c.clicked, c.responded])).toEqual([
+      ["email", 2, 1, 1],
+      ["sms", 1, 0, 0],
+    ]);
+    expect(m.byTemplate.map((t) => [t.templateId, t.sent, t.conversionRate])).toEqual([
+      ["T-email", 2, 0.5],
+      ["T-sms", 1, 0],
+    ]);
     expect((await campaignMetrics(ctx, { campaignId, since: "2026-06-01" })).totals.sent).toBe(0);
-    await expect(campaignMetrics(await systemContext(env, w.tenantB.id, "test"), { campaignId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(campaignMetrics(await systemContext(env, w.tenantB.id, "test"), { campaignId })).rejects.toMatchObject(
+      { code: "NOT_FOUND" },
+    );
   });
 });

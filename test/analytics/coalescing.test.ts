@@ -30,10 +30,31 @@ async function created(tenantId: string, locationId: string) {
   return envelope(tenantId, "solicitation.created", { solicitationId: s.id });
 }
 const requested = async (tenantId: string, locationId: string) =>
-  (await db().select().from(analyticsFunnelDaily).where(and(eq(analyticsFunnelDaily.tenantId, tenantId), eq(analyticsFunnelDaily.locationId, locationId), eq(analyticsFunnelDaily.day, day))))
-    .reduce((n, r) => n + r.requested, 0);
+  (
+    await db()
+      .select()
+      .from(analyticsFunnelDaily)
+      .where(
+        and(
+          eq(analyticsFunnelDaily.tenantId, tenantId),
+          eq(analyticsFunnelDaily.locationId, locationId),
+          eq(analyticsFunnelDaily.day, day),
+        ),
+      )
+  ).reduce((n, r) => n + r.requested, 0);
 const cell = async (tenantId: string, locationId: string) =>
-  db().select().from(rollupCells).where(and(eq(rollupCells.rollup, "funnel"), eq(rollupCells.tenantId, tenantId), eq(rollupCells.locationId, locationId), eq(rollupCells.day, day))).get();
+  db()
+    .select()
+    .from(rollupCells)
+    .where(
+      and(
+        eq(rollupCells.rollup, "funnel"),
+        eq(rollupCells.tenantId, tenantId),
+        eq(rollupCells.locationId, locationId),
+        eq(rollupCells.day, day),
+      ),
+    )
+    .get();
 
 describe("rollup cells rebuilt at most once per interval", () => {
   it("rebuilds a new cell at once, then only marks it dirty until the interval has passed; a later batch of another tenant flushes it", async () => {
@@ -47,7 +68,10 @@ describe("rollup cells rebuilt at most once per interval", () => {
     expect(await cell(w.tenantA.id, locA)).toMatchObject({ version: 3, builtVersion: 1 });
 
     // the interval passes; the next batch is another tenant's, and it rebuilds A's cell too
-    await db().update(rollupCells).set({ builtAt: "2000-01-01T00:00:00.000Z" }).where(and(eq(rollupCells.tenantId, w.tenantA.id), eq(rollupCells.locationId, locA)));
+    await db()
+      .update(rollupCells)
+      .set({ builtAt: "2000-01-01T00:00:00.000Z" })
+      .where(and(eq(rollupCells.tenantId, w.tenantA.id), eq(rollupCells.locationId, locA)));
     await applyEventsToRollups([await created(w.tenantB.id, locB)], slow, db());
     expect(await requested(w.tenantA.id, locA)).toBe(3);
     expect(await requested(w.tenantB.id, locB)).toBe(1);
@@ -65,9 +89,13 @@ describe("rollup cells rebuilt at most once per interval", () => {
   });
 
   it("finds the due cells through the index of dirty cells, never by scanning every cell", async () => {
-    const plan = (await env.DB.prepare(
-      "explain query plan select rollup, tenant_id as tenantId, location_id as locationId, day from rollup_cells where version > built_version and (built_at is null or built_at <= ?) order by built_at limit ?",
-    ).bind(new Date().toISOString(), 200).all<{ detail: string }>()).results.map((r) => r.detail);
+    const plan = (
+      await env.DB.prepare(
+        "explain query plan select rollup, tenant_id as tenantId, location_id as locationId, day from rollup_cells where version > built_version and (built_at is null or built_at <= ?) order by built_at limit ?",
+      )
+        .bind(new Date().toISOString(), 200)
+        .all<{ detail: string }>()
+    ).results.map((r) => r.detail);
     expect(plan.join("\n")).toMatch(/USING INDEX rollup_cells_dirty_idx/);
     expect(plan.join("\n")).not.toMatch(/SCAN rollup_cells$/m);
   });
@@ -75,7 +103,11 @@ describe("rollup cells rebuilt at most once per interval", () => {
   it("with the interval at 0 every batch rebuilds what it touched", async () => {
     const loc = (await newLocation(w)).id;
     for (let i = 1; i <= 3; i++) {
-      await applyEventsToRollups([await created(w.tenantA.id, loc)], { ...env, ROLLUP_REBUILD_SECONDS: "0" } as Env, db());
+      await applyEventsToRollups(
+        [await created(w.tenantA.id, loc)],
+        { ...env, ROLLUP_REBUILD_SECONDS: "0" } as Env,
+        db(),
+      );
       expect(await requested(w.tenantA.id, loc)).toBe(i);
     }
   });

@@ -13,7 +13,8 @@ beforeAll(async () => {
   w = await createWorld();
 });
 
-const withKey = (key: string, method: string, path: string, tenantId?: string, body?: unknown) => request(method, path, { token: key, tenantId, body });
+const withKey = (key: string, method: string, path: string, tenantId?: string, body?: unknown) =>
+  request(method, path, { token: key, tenantId, body });
 
 describe("API keys", () => {
   let created: { id: string; key: string; prefix: string };
@@ -23,13 +24,21 @@ describe("API keys", () => {
     expect(res.status).toBe(201);
     created = res.body;
     expect(res.body.key).toMatch(/^rk_live_[A-Za-z0-9_-]{43}$/);
-    expect(res.body).toMatchObject({ name: "Zapier", prefix: res.body.key.slice(0, 16), expiresAt: null, lastUsedAt: null });
+    expect(res.body).toMatchObject({
+      name: "Zapier",
+      prefix: res.body.key.slice(0, 16),
+      expiresAt: null,
+      lastUsedAt: null,
+    });
     expect(res.body.scopes).toContain("read:locations");
     expect(res.body.scopes.every((s: string) => s.startsWith("read:"))).toBe(true);
     const row = await db().select().from(apiKeys).where(eq(apiKeys.id, res.body.id)).get();
     expect(row!.keyHash).toBe(await sha256Hex(res.body.key));
     expect(JSON.stringify(row)).not.toContain(res.body.key);
-    const [audit] = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, res.body.id), eq(auditEvents.action, "api_key.created")));
+    const [audit] = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceId, res.body.id), eq(auditEvents.action, "api_key.created")));
     expect(JSON.stringify(audit)).not.toContain(row!.keyHash);
     const list = await w.as("tenantAdmin").get("/v1/api-keys");
     expect(list.body.data).toEqual([expect.not.objectContaining({ key: expect.anything() })]);
@@ -48,7 +57,9 @@ describe("API keys", () => {
   it("checks scopes: reads need their read scope, writes a write scope, and some routes are closed to keys", async () => {
     const write = await withKey(created.key, "POST", "/v1/locations", w.tenantA.id, { name: "By key" });
     expect(write.status).toBe(403);
-    expect((await withKey(created.key, "GET", "/v1/users", w.tenantA.id)).body.error).toBe("API keys cannot call this route");
+    expect((await withKey(created.key, "GET", "/v1/users", w.tenantA.id)).body.error).toBe(
+      "API keys cannot call this route",
+    );
     expect((await withKey(created.key, "GET", "/v1/api-keys", w.tenantA.id)).status).toBe(403);
     const narrow = await w.as("tenantAdmin").post("/v1/api-keys", { name: "contacts only", scopes: ["read:contacts"] });
     const denied = await withKey(narrow.body.key, "GET", "/v1/locations", w.tenantA.id);
@@ -56,7 +67,9 @@ describe("API keys", () => {
     expect(denied.body.details).toEqual({ requiredScopes: ["read:locations"] });
     expect((await withKey(created.key, "GET", "/me")).status).toBe(401);
     expect((await withKey(created.key, "GET", "/admin/tenants")).status).toBe(403);
-    expect((await w.as("tenantAdmin").post("/v1/api-keys", { name: "bad", scopes: ["write:everything"] })).status).toBe(400);
+    expect((await w.as("tenantAdmin").post("/v1/api-keys", { name: "bad", scopes: ["write:everything"] })).status).toBe(
+      400,
+    );
   });
 
   it("maintains lastUsedAt at most once a minute", async () => {
@@ -71,14 +84,26 @@ describe("API keys", () => {
 
   it("rejects an expired key with 401", async () => {
     const key = `rk_live_${"x".repeat(43)}`;
-    await db().insert(apiKeys).values({
-      id: newId(), tenantId: w.tenantA.id, name: "old", prefix: key.slice(0, 16), keyHash: await sha256Hex(key), scopes: ["read:locations"],
-      createdByUserId: null, createdAt: new Date(Date.now() - 86_400_000).toISOString(), expiresAt: new Date(Date.now() - 1000).toISOString(),
-      lastUsedAt: null, revokedAt: null,
-    });
+    await db()
+      .insert(apiKeys)
+      .values({
+        id: newId(),
+        tenantId: w.tenantA.id,
+        name: "old",
+        prefix: key.slice(0, 16),
+        keyHash: await sha256Hex(key),
+        scopes: ["read:locations"],
+        createdByUserId: null,
+        createdAt: new Date(Date.now() - 86_400_000).toISOString(),
+        expiresAt: new Date(Date.now() - 1000).toISOString(),
+        lastUsedAt: null,
+        revokedAt: null,
+      });
     expect((await withKey(key, "GET", "/v1/locations", w.tenantA.id)).status).toBe(401);
     expect((await withKey("rk_live_unknown", "GET", "/v1/locations", w.tenantA.id)).status).toBe(401);
-    expect((await w.as("tenantAdmin").post("/v1/api-keys", { name: "past", expiresAt: "2000-01-01T00:00:00Z" })).status).toBe(400);
+    expect(
+      (await w.as("tenantAdmin").post("/v1/api-keys", { name: "past", expiresAt: "2000-01-01T00:00:00Z" })).status,
+    ).toBe(400);
   });
 
   it("revokes: the key is refused with 401 at once, disappears from the list, and another tenant cannot revoke it", async () => {
@@ -91,10 +116,12 @@ describe("API keys", () => {
     const list = await w.as("tenantAdmin").get("/v1/api-keys");
     expect(list.body.data.map((k: { id: string }) => k.id)).not.toContain(created.id);
     expect((await w.as("tenantAdmin").delete(`/v1/api-keys/${created.id}`)).status).toBe(404);
-    const [audit] = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, created.id), eq(auditEvents.action, "api_key.revoked")));
+    const [audit] = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceId, created.id), eq(auditEvents.action, "api_key.revoked")));
     expect(audit).toMatchObject({ tenantId: w.tenantA.id, actorId: w.users.tenantAdmin.id });
   });
-
 });
 
 describe("scope and role rules for keys", () => {

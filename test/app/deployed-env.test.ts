@@ -14,18 +14,26 @@ describe("queues of a deployed environment", () => {
   it("dispatches a prefixed queue's batch to the consumer registered under the local name", async () => {
     const deployed = { ...env, ENVIRONMENT: "production", QUEUE_PREFIX: "reputation-ops-" };
     const body = { solicitationId: "sol_prefixed_queue" };
-    const batch = createMessageBatch("reputation-ops-dead-letter", [{ id: "msg-prefixed-1", timestamp: new Date(), attempts: 1, body }]);
+    const batch = createMessageBatch("reputation-ops-dead-letter", [
+      { id: "msg-prefixed-1", timestamp: new Date(), attempts: 1, body },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, deployed, ctx);
     const result = await getQueueResult(batch, ctx);
 
     expect(result.ackAll).toBe(true);
-    const rows = await createDb(env.DB).select().from(deadLetters).where(eq(deadLetters.messageId, "msg-prefixed-1")).all();
+    const rows = await createDb(env.DB)
+      .select()
+      .from(deadLetters)
+      .where(eq(deadLetters.messageId, "msg-prefixed-1"))
+      .all();
     expect(rows.map((r) => [r.queue, r.body])).toEqual([["sends", body]]);
   });
 
   it("without the prefix configured, a prefixed queue has no consumer: the batch throws (retried, then dead-lettered), nothing is acked", async () => {
-    const batch = createMessageBatch("reputation-ops-dead-letter", [{ id: "msg-unprefixed-1", timestamp: new Date(), attempts: 1, body: {} }]);
+    const batch = createMessageBatch("reputation-ops-dead-letter", [
+      { id: "msg-unprefixed-1", timestamp: new Date(), attempts: 1, body: {} },
+    ]);
     const ctx = createExecutionContext();
     await expect(worker.queue(batch, env, ctx)).rejects.toThrow("no consumer for queue reputation-ops-dead-letter");
     const result = await getQueueResult(batch, ctx);
@@ -38,11 +46,18 @@ describe("dev-only stand-ins in deployed environments", () => {
   it("ALLOW_INSECURE_WEBHOOKS opens loopback http targets locally, and is ignored in staging and production", () => {
     const url = "http://127.0.0.1:9999/hook";
     expect(allowInsecureWebhooks({ ALLOW_INSECURE_WEBHOOKS: "true", ENVIRONMENT: "development" })).toBe(true);
-    expect(checkOutboundUrl(url, { allowInsecure: allowInsecureWebhooks({ ALLOW_INSECURE_WEBHOOKS: "true", ENVIRONMENT: "test" }) }).ok).toBe(true);
+    expect(
+      checkOutboundUrl(url, {
+        allowInsecure: allowInsecureWebhooks({ ALLOW_INSECURE_WEBHOOKS: "true", ENVIRONMENT: "test" }),
+      }).ok,
+    ).toBe(true);
     for (const ENVIRONMENT of ["staging", "production"]) {
       const allow = allowInsecureWebhooks({ ALLOW_INSECURE_WEBHOOKS: "true", ENVIRONMENT });
       expect(allow).toBe(false);
-      expect(checkOutboundUrl(url, { allowInsecure: allow })).toEqual({ ok: false, reason: "only https URLs are allowed" });
+      expect(checkOutboundUrl(url, { allowInsecure: allow })).toEqual({
+        ok: false,
+        reason: "only https URLs are allowed",
+      });
     }
   });
 });
@@ -51,11 +66,20 @@ describe("sandbox integrations' base URLs", () => {
   /** POST /v1/integrations through the Worker's fetch handler with ENVIRONMENT set as given. */
   async function createSandbox(ENVIRONMENT: string, apiBaseUrl: string) {
     const tenant = await seedTenant();
-    const admin = await seedUser({ grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: tenant.id }], tenantId: tenant.id });
+    const admin = await seedUser({
+      grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: tenant.id }],
+      tenantId: tenant.id,
+    });
     const req = new Request("http://localhost:8787/v1/integrations", {
       method: "POST",
       headers: { authorization: `Bearer ${admin.token}`, "x-tenant-id": tenant.id, "content-type": "application/json" },
-      body: JSON.stringify({ connectorType: "hubspot", name: "h", isSandbox: true, config: { apiBaseUrl }, credentials: { accessToken: "t" } }),
+      body: JSON.stringify({
+        connectorType: "hubspot",
+        name: "h",
+        isSandbox: true,
+        config: { apiBaseUrl },
+        credentials: { accessToken: "t" },
+      }),
     });
     const res = await worker.fetch(req as never, { ...env, ENVIRONMENT } as never, createExecutionContext());
     return { status: res.status, body: (await res.json()) as Record<string, any> };

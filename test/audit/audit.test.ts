@@ -8,7 +8,7 @@ import { createWorld, db, type World } from "../helpers/seed";
 let w: World;
 beforeAll(async () => {
   w = await createWorld();
-  await w.as("tenantAdmin").post("/v1/regions", { name: "=HYPERLINK(\"http://evil.test\",\"x\")", code: "+1" });
+  await w.as("tenantAdmin").post("/v1/regions", { name: '=HYPERLINK("http://evil.test","x")', code: "+1" });
   await w.as("tenantAdmin").patch(`/v1/brands/${w.tenantA.brandId}`, { brandDescription: 'Says "hi", then\r\nleaves' });
   await w.as("tenantBAdmin").post("/v1/regions", { name: "Tenant B only" });
 });
@@ -23,7 +23,7 @@ describe("CSV cells", () => {
     expect(csvCell("-2")).toBe("'-2");
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvCell("\tx")).toBe("'\tx");
-    expect(csvCell("\rx")).toBe("\"'\rx\"");
+    expect(csvCell("\rx")).toBe('"\'\rx"');
     expect(csvCell('=A1,"x"')).toBe('"\'=A1,""x"""');
     expect(csvCell(null)).toBe("");
     expect(csvCell({ a: 1 })).toBe('"{""a"":1}"');
@@ -39,8 +39,15 @@ describe("GET /v1/audit-events", () => {
     expect(all.body.data.map((e: { action: string }) => e.action)).toEqual(["brand.updated", "region.created"]);
     const regions = await w.as("tenantAdmin").get("/v1/audit-events?resourceType=region");
     expect(regions.body.data).toHaveLength(1);
-    expect(regions.body.data[0]).toMatchObject({ action: "region.created", actorId: w.users.tenantAdmin.id, actorType: "user", previousState: null });
-    const byResource = await w.as("tenantAdmin").get(`/v1/audit-events?resourceId=${w.tenantA.brandId}&actorId=${w.users.tenantAdmin.id}`);
+    expect(regions.body.data[0]).toMatchObject({
+      action: "region.created",
+      actorId: w.users.tenantAdmin.id,
+      actorType: "user",
+      previousState: null,
+    });
+    const byResource = await w
+      .as("tenantAdmin")
+      .get(`/v1/audit-events?resourceId=${w.tenantA.brandId}&actorId=${w.users.tenantAdmin.id}`);
     expect(byResource.body.data.map((e: { action: string }) => e.action)).toEqual(["brand.updated"]);
     const none = await w.as("tenantAdmin").get(`/v1/audit-events?to=${encodeURIComponent("2000-01-01T00:00:00Z")}`);
     expect(none.body).toMatchObject({ data: [], total: 0 });
@@ -56,8 +63,14 @@ describe("GET /v1/audit-events/export", () => {
   it("streams a CSV with a header row, RFC 4180 quoting and injection-safe cells", async () => {
     const res = await fetchCsv("");
     expect(res.headers.get("content-type")).toContain("text/csv");
-    expect(res.headers.get("content-disposition")).toMatch(/attachment; filename="audit-events-\d{4}-\d{2}-\d{2}\.csv"/);
-    expect(res.text.startsWith("id,occurredAt,tenantId,action,resourceType,resourceId,actorType,actorId,ipAddress,userAgent,previousState,nextState\r\n")).toBe(true);
+    expect(res.headers.get("content-disposition")).toMatch(
+      /attachment; filename="audit-events-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
+    expect(
+      res.text.startsWith(
+        "id,occurredAt,tenantId,action,resourceType,resourceId,actorType,actorId,ipAddress,userAgent,previousState,nextState\r\n",
+      ),
+    ).toBe(true);
     const rows = Papa.parse<Record<string, string>>(res.text, { header: true, skipEmptyLines: true }).data;
     expect(rows.map((r) => r.action)).toEqual(["brand.updated", "region.created"]);
     const region = JSON.parse(rows[1]!.nextState!);
@@ -71,12 +84,24 @@ describe("GET /v1/audit-events/export", () => {
   it("exports across many keyset pages in order, honouring filters", async () => {
     const now = Date.now();
     const rows = Array.from({ length: 1203 }, (_, i) => ({
-      id: newId(), tenantId: w.tenantA.id, actorId: null, actorType: "system" as const, action: "bulk.synthetic", resourceType: "thing",
-      resourceId: i % 2 ? "-odd" : "@even", previousState: null, nextState: null, metadata: null, ipAddress: null, userAgent: null,
+      id: newId(),
+      tenantId: w.tenantA.id,
+      actorId: null,
+      actorType: "system" as const,
+      action: "bulk.synthetic",
+      resourceType: "thing",
+      resourceId: i % 2 ? "-odd" : "@even",
+      previousState: null,
+      nextState: null,
+      metadata: null,
+      ipAddress: null,
+      userAgent: null,
       occurredAt: new Date(now - 3_600_000 - i * 1000).toISOString(),
     }));
     const d = db();
-    const inserts = Array.from({ length: Math.ceil(rows.length / 7) }, (_, i) => d.insert(auditEvents).values(rows.slice(i * 7, i * 7 + 7)));
+    const inserts = Array.from({ length: Math.ceil(rows.length / 7) }, (_, i) =>
+      d.insert(auditEvents).values(rows.slice(i * 7, i * 7 + 7)),
+    );
     await d.batch(inserts as [(typeof inserts)[number], ...typeof inserts]);
     const res = await fetchCsv("?action=bulk.synthetic");
     const parsed = Papa.parse<Record<string, string>>(res.text, { header: true, skipEmptyLines: true }).data;

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LOGIN_DELAY_STEP_MS, LOGIN_FAILURE_WINDOW_SECONDS, LOGIN_LIMITS } from "../../src/modules/auth/throttle";
 import { request } from "../helpers/http";
-import { TEST_PASSWORD, seedUser } from "../helpers/seed";
+import { seedUser, TEST_PASSWORD } from "../helpers/seed";
 
 const login = (email: string, password: string, ip?: string) =>
   request("POST", "/auth/login", { body: { email, password }, headers: ip ? { "cf-connecting-ip": ip } : {} });
@@ -55,7 +55,8 @@ describe("login throttling", () => {
   it("counts real failures up to the lock", async () => {
     const target = (await seedUser({ grants: [] })).email;
     const statuses: number[] = [];
-    for (let i = 0; i < LOGIN_LIMITS.email.lockAfter + 1; i++) statuses.push((await login(target, "wrong-password", "192.0.2.44")).status);
+    for (let i = 0; i < LOGIN_LIMITS.email.lockAfter + 1; i++)
+      statuses.push((await login(target, "wrong-password", "192.0.2.44")).status);
     expect(statuses.slice(0, LOGIN_LIMITS.email.lockAfter)).toEqual(Array(LOGIN_LIMITS.email.lockAfter).fill(401));
     expect(statuses.at(-1)).toBe(429);
   }, 30_000);

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { inboxItems, reviews } from "../../src/db/schema";
+import { tenantDb } from "../../src/db/shards";
 import type { EventEnvelope, EventType } from "../../src/lib/events";
 import { newId } from "../../src/lib/ids";
-import { tenantDb } from "../../src/db/shards";
 
 export interface RecordedCall {
   url: string;
@@ -15,11 +15,20 @@ export interface RecordedCall {
 }
 
 /** An HTTP endpoint stand-in: records each request (raw body kept for signature checks) and answers with `respond`. */
-export function endpoint(respond: (call: RecordedCall) => Response | Promise<Response> = () => new Response("ok", { status: 200 })) {
+export function endpoint(
+  respond: (call: RecordedCall) => Response | Promise<Response> = () => new Response("ok", { status: 200 }),
+) {
   const calls: RecordedCall[] = [];
   const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init);
-    const call: RecordedCall = { url: req.url, method: req.method, headers: req.headers, body: await req.text(), redirect: init?.redirect, hasSignal: Boolean(init?.signal) };
+    const call: RecordedCall = {
+      url: req.url,
+      method: req.method,
+      headers: req.headers,
+      body: await req.text(),
+      redirect: init?.redirect,
+      hasSignal: Boolean(init?.signal),
+    };
     calls.push(call);
     return respond(call);
   }) as typeof fetch;
@@ -39,7 +48,13 @@ export async function verifyStandardWebhook(secret: string, headers: Headers, bo
   const ts = headers.get("webhook-timestamp");
   const sigs = (headers.get("webhook-signature") ?? "").split(" ");
   if (!id || !ts || !sigs.length) return false;
-  const key = await crypto.subtle.importKey("raw", b64(secret.slice("whsec_".length)), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    b64(secret.slice("whsec_".length)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
   const signed = new TextEncoder().encode(`${id}.${ts}.${body}`);
   for (const s of sigs) {
     const [version, mac] = s.split(",");
@@ -48,21 +63,58 @@ export async function verifyStandardWebhook(secret: string, headers: Headers, bo
   return false;
 }
 
-export const event = (tenantId: string, type: EventType, data: Record<string, unknown>, id = `evt_${newId()}`): EventEnvelope => ({
-  id, type, tenantId, occurredAt: new Date().toISOString(), data,
+export const event = (
+  tenantId: string,
+  type: EventType,
+  data: Record<string, unknown>,
+  id = `evt_${newId()}`,
+): EventEnvelope => ({
+  id,
+  type,
+  tenantId,
+  occurredAt: new Date().toISOString(),
+  data,
 });
 
 /** A review and its inbox item written straight to D1 (no events, so no background handlers run). */
-export async function seedReview(tenantId: string, locationId: string, o: { rating?: number; sentiment?: "positive" | "neutral" | "negative"; authorName?: string; text?: string } = {}) {
+export async function seedReview(
+  tenantId: string,
+  locationId: string,
+  o: { rating?: number; sentiment?: "positive" | "neutral" | "negative"; authorName?: string; text?: string } = {},
+) {
   const now = new Date().toISOString();
   const review = {
-    id: newId(), tenantId, locationId, siteType: "google", rating: o.rating ?? 2, text: o.text ?? "Slow service", authorName: o.authorName ?? "Dana Reyes",
-    sentiment: o.sentiment ?? "negative", sentimentScore: -0.5, topics: ["service"], status: "new" as const, isFirstParty: false, isPublic: true,
-    occurredAt: now, createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId,
+    locationId,
+    siteType: "google",
+    rating: o.rating ?? 2,
+    text: o.text ?? "Slow service",
+    authorName: o.authorName ?? "Dana Reyes",
+    sentiment: o.sentiment ?? "negative",
+    sentimentScore: -0.5,
+    topics: ["service"],
+    status: "new" as const,
+    isFirstParty: false,
+    isPublic: true,
+    occurredAt: now,
+    createdAt: now,
+    updatedAt: now,
   };
   const item = {
-    id: newId(), tenantId, type: "review" as const, reviewId: review.id, feedbackId: null, locationId, status: "new" as const, assignedToUserId: null,
-    tags: [] as string[], escalatedAt: null, escalationReason: null, createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId,
+    type: "review" as const,
+    reviewId: review.id,
+    feedbackId: null,
+    locationId,
+    status: "new" as const,
+    assignedToUserId: null,
+    tags: [] as string[],
+    escalatedAt: null,
+    escalationReason: null,
+    createdAt: now,
+    updatedAt: now,
   };
   const rows = await tenantDb(env, tenantId);
   await rows.batch([rows.insert(reviews).values(review as never), rows.insert(inboxItems).values(item)]);

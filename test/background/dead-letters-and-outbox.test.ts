@@ -1,12 +1,19 @@
-import { createExecutionContext, createMessageBatch, createScheduledController, getQueueResult, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import worker from "../../src/index";
+import { describe, expect, it } from "vitest";
+import { DISPATCHED_EVENT_TTL_DAYS } from "../../src/background/events";
 import { deadLetters, domainEvents } from "../../src/db/schema";
+import worker from "../../src/index";
 import { commit } from "../../src/lib/commit";
 import { dispatchStaleEvents, eventStatement, STALE_EVENT_MS } from "../../src/lib/events";
-import { DISPATCHED_EVENT_TTL_DAYS } from "../../src/background/events";
 import { db } from "../helpers/seed";
 
 describe("dead-letter consumer", () => {
@@ -44,17 +51,31 @@ describe("domain events outbox", () => {
     const work: Promise<unknown>[] = [];
     const sent: unknown[] = [];
     const events = { sendBatch: async (batch: { body: unknown }[]) => void sent.push(...batch.map((m) => m.body)) };
-    const ctx = { db: db(), env: { ...env, EVENTS: events as unknown as Queue }, tenantId: "tenant_x", defer: (p: Promise<unknown>) => void work.push(p) };
+    const ctx = {
+      db: db(),
+      env: { ...env, EVENTS: events as unknown as Queue },
+      tenantId: "tenant_x",
+      defer: (p: Promise<unknown>) => void work.push(p),
+    };
     const pending = eventStatement(ctx, "contact.suppressed", { contactId: "c1" });
     await commit(ctx, [], [pending]);
-    const stored = async () => (await db().select().from(domainEvents).where(eq(domainEvents.id, pending.event.id)).get())!;
-    expect(await stored()).toMatchObject({ tenantId: "tenant_x", type: "contact.suppressed", data: { contactId: "c1" }, dispatchedAt: null });
+    const stored = async () =>
+      (await db().select().from(domainEvents).where(eq(domainEvents.id, pending.event.id)).get())!;
+    expect(await stored()).toMatchObject({
+      tenantId: "tenant_x",
+      type: "contact.suppressed",
+      data: { contactId: "c1" },
+      dispatchedAt: null,
+    });
     await Promise.all(work);
     expect(sent).toEqual([pending.event]);
     expect((await stored()).dispatchedAt).toBeNull();
 
     const exec = createExecutionContext();
-    const batch = createMessageBatch("events", sent.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })));
+    const batch = createMessageBatch(
+      "events",
+      sent.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })),
+    );
     await worker.queue(batch, env, exec);
     const result = await getQueueResult(batch, exec);
     expect([result.explicitAcks, result.retryMessages]).toEqual([["m0"], []]);
@@ -63,24 +84,45 @@ describe("domain events outbox", () => {
     // a redelivery keeps the first mark
     await new Promise((r) => setTimeout(r, 5));
     const again = createExecutionContext();
-    await worker.queue(createMessageBatch("events", sent.map((body, i) => ({ id: `r${i}`, timestamp: new Date(), attempts: 2, body }))), env, again);
+    await worker.queue(
+      createMessageBatch(
+        "events",
+        sent.map((body, i) => ({ id: `r${i}`, timestamp: new Date(), attempts: 2, body })),
+      ),
+      env,
+      again,
+    );
     await waitOnExecutionContext(again);
     expect((await stored()).dispatchedAt).toBe(first);
   });
 
   it("sends events whose hand-off was lost from the sweep", async () => {
     const lost = eventStatement({ db: db(), tenantId: "tenant_x" }, "review.created", { reviewId: "r1" });
-    await db().insert(domainEvents).values({ ...lost.event, occurredAt: new Date(Date.now() - STALE_EVENT_MS - 1000).toISOString(), dispatchedAt: null });
+    await db()
+      .insert(domainEvents)
+      .values({
+        ...lost.event,
+        occurredAt: new Date(Date.now() - STALE_EVENT_MS - 1000).toISOString(),
+        dispatchedAt: null,
+      });
     // handed off two minutes ago and still in the queue behind a campaign: not sent again yet
     const queued = eventStatement({ db: db(), tenantId: "tenant_x" }, "review.created", { reviewId: "r2" });
-    await db().insert(domainEvents).values({ ...queued.event, occurredAt: new Date(Date.now() - 2 * 60_000).toISOString(), dispatchedAt: null });
+    await db()
+      .insert(domainEvents)
+      .values({ ...queued.event, occurredAt: new Date(Date.now() - 2 * 60_000).toISOString(), dispatchedAt: null });
     expect(await dispatchStaleEvents(db(), env)).toBe(1);
     expect(await dispatchStaleEvents(db(), env)).toBe(0);
   });
 
   it("runs the sweep from the frequent cron trigger", async () => {
     const lost = eventStatement({ db: db(), tenantId: "tenant_y" }, "review.updated", {});
-    await db().insert(domainEvents).values({ ...lost.event, occurredAt: new Date(Date.now() - STALE_EVENT_MS - 1000).toISOString(), dispatchedAt: null });
+    await db()
+      .insert(domainEvents)
+      .values({
+        ...lost.event,
+        occurredAt: new Date(Date.now() - STALE_EVENT_MS - 1000).toISOString(),
+        dispatchedAt: null,
+      });
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }), env);
     await waitOnExecutionContext(ctx);
@@ -101,11 +143,17 @@ describe("dispatched events purge", () => {
     const old = Array.from({ length: 5 }, () => make(ttl + day, ttl + day));
     const recent = make(ttl - day, ttl + day); // occurred long ago, dispatched late: its redelivery window is still open
     const neverSent = make(null, ttl + 2 * day); // the stale sweep still owes it
-    await db().insert(domainEvents).values([...old, recent, neverSent]);
+    await db()
+      .insert(domainEvents)
+      .values([...old, recent, neverSent]);
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() }), env);
     await waitOnExecutionContext(ctx);
-    const left = (await db().select({ id: domainEvents.id }).from(domainEvents).where(eq(domainEvents.tenantId, "tenant_purge"))).map((r) => r.id).sort();
+    const left = (
+      await db().select({ id: domainEvents.id }).from(domainEvents).where(eq(domainEvents.tenantId, "tenant_purge"))
+    )
+      .map((r) => r.id)
+      .sort();
     expect(left).toEqual([recent.id, neverSent.id].sort());
   });
 });

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { EventHandler } from "../../src/background/events";
 import type { EventEnvelope } from "../../src/lib/events";
+import { EVENT_HANDLERS, queueConsumers, WIRING } from "../../src/wiring";
 import { createWorker } from "../../src/worker";
-import { EVENT_HANDLERS, WIRING, queueConsumers } from "../../src/wiring";
 
 const calls: string[] = [];
 let flakyFailuresLeft = 1;
@@ -36,11 +36,19 @@ const batched: EventHandler = {
 // the real wiring plus the three test handlers
 const worker = createWorker({ ...WIRING, queues: queueConsumers([...EVENT_HANDLERS, steady, flaky, batched]) });
 
-const event = (id: string, tenantId = "t1"): EventEnvelope => ({ id, type: "review.created", tenantId, occurredAt: new Date().toISOString(), data: { reviewId: "r1" } });
+const event = (id: string, tenantId = "t1"): EventEnvelope => ({
+  id,
+  type: "review.created",
+  tenantId,
+  occurredAt: new Date().toISOString(),
+  data: { reviewId: "r1" },
+});
 
 async function deliver(id: string, attempts = 1) {
   const ctx = createExecutionContext();
-  const batch = createMessageBatch("events", [{ id: `msg-${id}-${attempts}`, timestamp: new Date(), attempts, body: event(id) }]);
+  const batch = createMessageBatch("events", [
+    { id: `msg-${id}-${attempts}`, timestamp: new Date(), attempts, body: event(id) },
+  ]);
   await worker.queue(batch, env, ctx);
   return getQueueResult(batch, ctx);
 }
@@ -63,20 +71,38 @@ describe("EVENTS consumer", () => {
   it("a batched handler reads once per batch, sees only the events it selected, and is retried as a whole", async () => {
     const deliverMany = async (ids: [string, string][], attempts = 1) => {
       const ctx = createExecutionContext();
-      const batch = createMessageBatch("events", ids.map(([id, tenant]) => ({ id: `m-${id}-${attempts}`, timestamp: new Date(), attempts, body: event(id, tenant) })));
+      const batch = createMessageBatch(
+        "events",
+        ids.map(([id, tenant]) => ({
+          id: `m-${id}-${attempts}`,
+          timestamp: new Date(),
+          attempts,
+          body: event(id, tenant),
+        })),
+      );
       await worker.queue(batch, env, ctx);
       return getQueueResult(batch, ctx);
     };
     const reads = selectReads;
     batchFailuresLeft = 1;
-    const first = await deliverMany([["b1", "t2"], ["b2", "t1"], ["b3", "t2"]]);
+    const first = await deliverMany([
+      ["b1", "t2"],
+      ["b2", "t1"],
+      ["b3", "t2"],
+    ]);
     expect(selectReads - reads).toBe(1);
     expect(batches).toEqual([]);
     // b2 concerns no batched handler, and the others succeeded for it: acked; b1 and b3 retried
     expect(first.explicitAcks).toEqual(["m-b2-1"]);
     expect(first.retryMessages.map((m: { msgId: string }) => m.msgId).sort()).toEqual(["m-b1-1", "m-b3-1"]);
 
-    const second = await deliverMany([["b1", "t2"], ["b3", "t2"]], 2);
+    const second = await deliverMany(
+      [
+        ["b1", "t2"],
+        ["b3", "t2"],
+      ],
+      2,
+    );
     expect(batches).toEqual([["b1", "b3"]]);
     expect(second.explicitAcks.sort()).toEqual(["m-b1-2", "m-b3-2"]);
 

@@ -22,25 +22,49 @@ beforeAll(async () => {
 describe("campaigns", () => {
   it("creates an active campaign with defaults", async () => {
     const res = await w.as("manager").post("/v1/campaigns", {
-      ...base, locationId, brandId: w.tenantA.brandId, startsAt: "2026-03-01T09:00:00+01:00", endsAt: "2026-04-01T00:00:00Z", metadata: { source: "pos" },
+      ...base,
+      locationId,
+      brandId: w.tenantA.brandId,
+      startsAt: "2026-03-01T09:00:00+01:00",
+      endsAt: "2026-04-01T00:00:00Z",
+      metadata: { source: "pos" },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      tenantId: w.tenantA.id, name: "Post-visit ask", type: "event_triggered", channels: ["email", "sms"], isActive: true,
-      locationId, brandId: w.tenantA.brandId, startsAt: "2026-03-01T08:00:00.000Z", endsAt: "2026-04-01T00:00:00.000Z",
-      metadata: { source: "pos" }, reviewDestination: "auto",
+      tenantId: w.tenantA.id,
+      name: "Post-visit ask",
+      type: "event_triggered",
+      channels: ["email", "sms"],
+      isActive: true,
+      locationId,
+      brandId: w.tenantA.brandId,
+      startsAt: "2026-03-01T08:00:00.000Z",
+      endsAt: "2026-04-01T00:00:00.000Z",
+      metadata: { source: "pos" },
+      reviewDestination: "auto",
     });
     expect((await w.as("viewer").get(`/v1/campaigns/${res.body.id}`)).body).toEqual(res.body);
-    expect((await auditOf(res.body.id, "campaign.created"))[0]).toMatchObject({ actorId: w.users.manager.id, tenantId: w.tenantA.id });
+    expect((await auditOf(res.body.id, "campaign.created"))[0]).toMatchObject({
+      actorId: w.users.manager.id,
+      tenantId: w.tenantA.id,
+    });
   });
 
   it("validates enums, channels and dates", async () => {
-    const bad = await w.as("manager").post("/v1/campaigns", { name: "x", type: "weekly", channels: [], reviewDestination: "tripadvisor" });
+    const bad = await w
+      .as("manager")
+      .post("/v1/campaigns", { name: "x", type: "weekly", channels: [], reviewDestination: "tripadvisor" });
     expect(bad.status).toBe(400);
-    expect(bad.body.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(["channels", "reviewDestination", "type"]);
+    expect(bad.body.details.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      "channels",
+      "reviewDestination",
+      "type",
+    ]);
     const dup = await w.as("manager").post("/v1/campaigns", { ...base, channels: ["sms", "sms"] });
     expect(dup.body.details.issues[0]).toMatchObject({ path: "channels", message: "Channels must not repeat" });
-    const order = await w.as("manager").post("/v1/campaigns", { ...base, startsAt: "2026-05-01T00:00:00Z", endsAt: "2026-04-01T00:00:00Z" });
+    const order = await w
+      .as("manager")
+      .post("/v1/campaigns", { ...base, startsAt: "2026-05-01T00:00:00Z", endsAt: "2026-04-01T00:00:00Z" });
     expect(order.status).toBe(400);
     expect(order.body.details.issues).toEqual([{ path: "endsAt", message: "endsAt must be after startsAt" }]);
     expect((await w.as("manager").post("/v1/campaigns", { ...base, startsAt: "tomorrow" })).status).toBe(400);
@@ -55,18 +79,34 @@ describe("campaigns", () => {
     ]);
     const brand = (await w.as("tenantAdmin").post("/v1/brands", { name: "Second brand" })).body.id;
     const mismatch = await w.as("manager").post("/v1/campaigns", { ...base, locationId, brandId: brand });
-    expect(mismatch.body.details.issues).toEqual([{ path: "brandId", message: "The location belongs to another brand" }]);
+    expect(mismatch.body.details.issues).toEqual([
+      { path: "brandId", message: "The location belongs to another brand" },
+    ]);
   });
 
   it("patches and re-validates the merged dates", async () => {
     const id = (await w.as("manager").post("/v1/campaigns", { ...base, startsAt: "2026-01-01T00:00:00Z" })).body.id;
-    const res = await w.as("manager").patch(`/v1/campaigns/${id}`, { name: "Renamed", channels: ["whatsapp"], reviewDestination: "google", endsAt: "2026-02-01T00:00:00Z" });
+    const res = await w.as("manager").patch(`/v1/campaigns/${id}`, {
+      name: "Renamed",
+      channels: ["whatsapp"],
+      reviewDestination: "google",
+      endsAt: "2026-02-01T00:00:00Z",
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: "Renamed", channels: ["whatsapp"], reviewDestination: "google", startsAt: "2026-01-01T00:00:00.000Z", endsAt: "2026-02-01T00:00:00.000Z" });
+    expect(res.body).toMatchObject({
+      name: "Renamed",
+      channels: ["whatsapp"],
+      reviewDestination: "google",
+      startsAt: "2026-01-01T00:00:00.000Z",
+      endsAt: "2026-02-01T00:00:00.000Z",
+    });
     const bad = await w.as("manager").patch(`/v1/campaigns/${id}`, { startsAt: "2026-03-01T00:00:00Z" });
     expect(bad.status).toBe(400);
     expect((await w.as("manager").patch(`/v1/campaigns/${id}`, { startsAt: null })).body.startsAt).toBeNull();
-    expect((await auditOf(id, "campaign.updated"))[0]).toMatchObject({ previousState: expect.objectContaining({ name: "Post-visit ask" }), nextState: expect.objectContaining({ name: "Renamed" }) });
+    expect((await auditOf(id, "campaign.updated"))[0]).toMatchObject({
+      previousState: expect.objectContaining({ name: "Post-visit ask" }),
+      nextState: expect.objectContaining({ name: "Renamed" }),
+    });
   });
 
   it("activates and deactivates from any state", async () => {
@@ -74,7 +114,11 @@ describe("campaigns", () => {
     expect((await w.as("manager").post(`/v1/campaigns/${id}/deactivate`)).body.isActive).toBe(false);
     expect((await w.as("manager").post(`/v1/campaigns/${id}/deactivate`)).body.isActive).toBe(false);
     expect((await w.as("manager").post(`/v1/campaigns/${id}/activate`)).body.isActive).toBe(true);
-    expect((await auditOf(id)).map((a) => a.action)).toEqual(["campaign.created", "campaign.deactivated", "campaign.activated"]);
+    expect((await auditOf(id)).map((a) => a.action)).toEqual([
+      "campaign.created",
+      "campaign.deactivated",
+      "campaign.activated",
+    ]);
   });
 
   it("lists newest first with filters and cursor paging", async () => {
@@ -116,9 +160,21 @@ describe("campaigns", () => {
 describe("agency service functions", () => {
   it("createCampaign works in the given tenant", async () => {
     const other = await seedTenant({ name: "Other tenant" });
-    const created = await createCampaign(tenantCtx(other.id), { name: "Agency made", type: "one_time", channels: ["email"] });
-    expect(created).toMatchObject({ tenantId: other.id, name: "Agency made", isActive: true, reviewDestination: "auto" });
-    expect((await auditOf(created.id, "campaign.created"))[0]).toMatchObject({ tenantId: other.id, actorType: "system" });
+    const created = await createCampaign(tenantCtx(other.id), {
+      name: "Agency made",
+      type: "one_time",
+      channels: ["email"],
+    });
+    expect(created).toMatchObject({
+      tenantId: other.id,
+      name: "Agency made",
+      isActive: true,
+      reviewDestination: "auto",
+    });
+    expect((await auditOf(created.id, "campaign.created"))[0]).toMatchObject({
+      tenantId: other.id,
+      actorType: "system",
+    });
 
     // listing across tenants: test/agency/agency-campaigns.test.ts
   });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { and, asc, eq } from "drizzle-orm";
 import { auditEvents } from "../../src/db/schema";
-import { SYSTEM_META, type ServiceContext } from "../../src/lib/context";
+import { type ServiceContext, SYSTEM_META } from "../../src/lib/context";
 import { control, db } from "../helpers/seed";
 
 /** The audit rows written for one resource, oldest first. */
@@ -14,5 +14,11 @@ export const auditOf = (resourceId: string, action?: string) =>
 
 /** A service context in the given tenant acting as a system job, for calling services directly. */
 export const tenantCtx = (tenantId: string): ServiceContext => ({
-  db: db(), control: control(), env, tenantId, actor: { type: "system", name: "test" }, meta: SYSTEM_META, defer: () => {},
+  db: db(),
+  control: control(),
+  env,
+  tenantId,
+  actor: { type: "system", name: "test" },
+  meta: SYSTEM_META,
+  defer: () => {},
 });

@@ -11,9 +11,17 @@ beforeAll(async () => {
 });
 
 const DEFAULTS = {
-  healthcareSafeMode: false, retentionDays: 730, requireDoubleOptIn: false, allowDataExport: true, allowDataDeletion: true,
-  quietHoursStart: "21:00", quietHoursEnd: "08:00", frequencyCapDaily: 3, frequencyCapWeekly: 5,
-  requireEmailConsent: true, requireSmsOptIn: true,
+  healthcareSafeMode: false,
+  retentionDays: 730,
+  requireDoubleOptIn: false,
+  allowDataExport: true,
+  allowDataDeletion: true,
+  quietHoursStart: "21:00",
+  quietHoursEnd: "08:00",
+  frequencyCapDaily: 3,
+  frequencyCapWeekly: 5,
+  requireEmailConsent: true,
+  requireSmsOptIn: true,
 };
 
 describe("/v1/compliance", () => {
@@ -24,21 +32,39 @@ describe("/v1/compliance", () => {
   });
 
   it("lets a tenant_admin change some fields, keeping the rest, and audits the change", async () => {
-    const res = await w.as("tenantAdmin").put("/v1/compliance", { retentionDays: 90, quietHoursStart: "20:30", frequencyCapWeekly: 500 });
+    const res = await w
+      .as("tenantAdmin")
+      .put("/v1/compliance", { retentionDays: 90, quietHoursStart: "20:30", frequencyCapWeekly: 500 });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...DEFAULTS, retentionDays: 90, quietHoursStart: "20:30", frequencyCapWeekly: 500 });
     const again = await w.as("tenantAdmin").put("/v1/compliance", { healthcareSafeMode: true });
     expect(again.body).toMatchObject({ healthcareSafeMode: true, retentionDays: 90 });
     expect((await w.as("viewer").get("/v1/compliance")).body).toEqual(again.body);
 
-    const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.tenantId, w.tenantA.id), eq(auditEvents.action, "compliance.updated")));
+    const audit = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tenantId, w.tenantA.id), eq(auditEvents.action, "compliance.updated")));
     expect(audit).toHaveLength(2);
-    expect(audit[0]).toMatchObject({ actorId: w.users.tenantAdmin.id, previousState: DEFAULTS, nextState: { retentionDays: 90 } });
+    expect(audit[0]).toMatchObject({
+      actorId: w.users.tenantAdmin.id,
+      previousState: DEFAULTS,
+      nextState: { retentionDays: 90 },
+    });
   });
 
   it("is what the sending policy reads, per tenant", async () => {
-    const base = { db: db(), env, actor: { type: "system", name: "test" } as const, meta: { ip: null, userAgent: null, requestId: null }, defer: () => {} };
-    expect(await getComplianceConfig({ ...base, tenantId: w.tenantA.id })).toMatchObject({ retentionDays: 90, healthcareSafeMode: true });
+    const base = {
+      db: db(),
+      env,
+      actor: { type: "system", name: "test" } as const,
+      meta: { ip: null, userAgent: null, requestId: null },
+      defer: () => {},
+    };
+    expect(await getComplianceConfig({ ...base, tenantId: w.tenantA.id })).toMatchObject({
+      retentionDays: 90,
+      healthcareSafeMode: true,
+    });
     expect(await getComplianceConfig({ ...base, tenantId: w.tenantB.id })).toEqual(DEFAULTS);
     expect((await w.as("tenantBAdmin").get("/v1/compliance")).body).toEqual(DEFAULTS);
   });

@@ -14,37 +14,84 @@ beforeAll(async () => {
 });
 
 const auditFor = (resourceId: string) =>
-  db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, resourceId), eq(auditEvents.tenantId, w.tenantA.id)));
+  db()
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.resourceId, resourceId), eq(auditEvents.tenantId, w.tenantA.id)));
 
 describe("POST /v1/contacts (upsert)", () => {
   it("creates a contact with normalised email and E.164 phone", async () => {
     const res = await w.as("tenantUser").post("/v1/contacts", {
-      email: "  Ann.Lee@Example.TEST ", phone: "(212) 555-0100", firstName: "Ann", lastName: "Lée",
-      locale: "en-US", timezone: "America/New_York", externalIds: { crm: "c-1" }, sourceMetadata: { form: "checkout" },
+      email: "  Ann.Lee@Example.TEST ",
+      phone: "(212) 555-0100",
+      firstName: "Ann",
+      lastName: "Lée",
+      locale: "en-US",
+      timezone: "America/New_York",
+      externalIds: { crm: "c-1" },
+      sourceMetadata: { form: "checkout" },
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      tenantId: w.tenantA.id, email: "ann.lee@example.test", phone: "+12125550100", firstName: "Ann", lastName: "Lée",
-      locale: "en-US", timezone: "America/New_York", isSuppressed: false, suppressedAt: null, suppressionReason: null,
-      externalIds: { crm: "c-1" }, sourceMetadata: { form: "checkout" },
+      tenantId: w.tenantA.id,
+      email: "ann.lee@example.test",
+      phone: "+12125550100",
+      firstName: "Ann",
+      lastName: "Lée",
+      locale: "en-US",
+      timezone: "America/New_York",
+      isSuppressed: false,
+      suppressedAt: null,
+      suppressionReason: null,
+      externalIds: { crm: "c-1" },
+      sourceMetadata: { form: "checkout" },
     });
     expect(Object.keys(res.body).sort()).toEqual(
-      ["id", "tenantId", "email", "phone", "firstName", "lastName", "locale", "timezone", "isSuppressed", "suppressedAt",
-        "suppressionReason", "externalIds", "sourceMetadata", "createdAt", "updatedAt"].sort(),
+      [
+        "id",
+        "tenantId",
+        "email",
+        "phone",
+        "firstName",
+        "lastName",
+        "locale",
+        "timezone",
+        "isSuppressed",
+        "suppressedAt",
+        "suppressionReason",
+        "externalIds",
+        "sourceMetadata",
+        "createdAt",
+        "updatedAt",
+      ].sort(),
     );
     ann = res.body;
     const audit = await auditFor(ann.id);
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: "contact.created", resourceType: "contact", actorId: w.users.tenantUser.id });
+    expect(audit[0]).toMatchObject({
+      action: "contact.created",
+      resourceType: "contact",
+      actorId: w.users.tenantUser.id,
+    });
     // audit rows say what changed, never the personal values
     expect(JSON.stringify(audit[0])).not.toContain("ann.lee");
-    expect(audit[0]!.metadata).toMatchObject({ changedFields: expect.arrayContaining(["email", "phone", "firstName"]) });
+    expect(audit[0]!.metadata).toMatchObject({
+      changedFields: expect.arrayContaining(["email", "phone", "firstName"]),
+    });
   });
 
   it("matches on email (case-insensitive, trimmed) and returns the same id", async () => {
-    const res = await w.as("tenantUser").post("/v1/contacts", { email: "ANN.LEE@example.test", firstName: "Annie", externalIds: { pos: "p-9" } });
+    const res = await w
+      .as("tenantUser")
+      .post("/v1/contacts", { email: "ANN.LEE@example.test", firstName: "Annie", externalIds: { pos: "p-9" } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: ann.id, firstName: "Annie", lastName: "Lée", phone: "+12125550100", externalIds: { crm: "c-1", pos: "p-9" } });
+    expect(res.body).toMatchObject({
+      id: ann.id,
+      firstName: "Annie",
+      lastName: "Lée",
+      phone: "+12125550100",
+      externalIds: { crm: "c-1", pos: "p-9" },
+    });
   });
 
   it("matches on phone in another format and returns the same id", async () => {
@@ -53,7 +100,11 @@ describe("POST /v1/contacts (upsert)", () => {
     expect(res.body).toMatchObject({ id: ann.id, email: "ann.lee@example.test", lastName: "Lee" });
     const rows = await db().select().from(contacts).where(eq(contacts.tenantId, w.tenantA.id));
     expect(rows.filter((r) => r.phone === "+12125550100")).toHaveLength(1);
-    expect((await auditFor(ann.id)).map((a) => a.action)).toEqual(["contact.created", "contact.updated", "contact.updated"]);
+    expect((await auditFor(ann.id)).map((a) => a.action)).toEqual([
+      "contact.created",
+      "contact.updated",
+      "contact.updated",
+    ]);
   });
 
   it("reads a national number in the region of the locale", async () => {
@@ -62,7 +113,9 @@ describe("POST /v1/contacts (upsert)", () => {
   });
 
   it("answers 409 when the email and the phone belong to different contacts", async () => {
-    const res = await w.as("tenantUser").post("/v1/contacts", { email: "ann.lee@example.test", phone: "+44 20 7946 0958" });
+    const res = await w
+      .as("tenantUser")
+      .post("/v1/contacts", { email: "ann.lee@example.test", phone: "+44 20 7946 0958" });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe("CONFLICT");
   });
@@ -90,7 +143,8 @@ describe("POST /v1/contacts (upsert)", () => {
 describe("GET /v1/contacts", () => {
   it("pages through 120 contacts at limit 50, visiting each exactly once", async () => {
     const tenant = w.as("manager");
-    for (let i = 0; i < 120; i++) await tenant.post("/v1/contacts", { email: `page${String(i).padStart(3, "0")}@paging.test` });
+    for (let i = 0; i < 120; i++)
+      await tenant.post("/v1/contacts", { email: `page${String(i).padStart(3, "0")}@paging.test` });
     const all = await db().select({ id: contacts.id }).from(contacts).where(eq(contacts.tenantId, w.tenantA.id));
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -117,7 +171,12 @@ describe("GET /v1/contacts", () => {
 
   it("searches by email prefix, phone, first name, last name and full name", async () => {
     const m = w.as("manager");
-    await m.post("/v1/contacts", { email: "zoe.quinn@search.test", firstName: "Zoë", lastName: "Quinn", phone: "+1 415 555 2671" });
+    await m.post("/v1/contacts", {
+      email: "zoe.quinn@search.test",
+      firstName: "Zoë",
+      lastName: "Quinn",
+      phone: "+1 415 555 2671",
+    });
     await m.post("/v1/contacts", { email: "zed@search.test", firstName: "Zed", lastName: "Quist" });
     const names = async (q: string) => {
       const res = await w.as("viewer").get(`/v1/contacts?search=${encodeURIComponent(q)}`);
@@ -170,7 +229,10 @@ describe("suppression", () => {
     expect(res.body).toMatchObject({ id, isSuppressed: true, suppressionReason: "asked by phone" });
     expect(Date.parse(res.body.suppressedAt)).toBeGreaterThan(Date.now() - 60_000);
     const events = await db().select().from(domainEvents).where(eq(domainEvents.type, "contact.suppressed"));
-    expect(events.find((e) => e.data.contactId === id)).toMatchObject({ tenantId: w.tenantA.id, data: { reason: "asked by phone" } });
+    expect(events.find((e) => e.data.contactId === id)).toMatchObject({
+      tenantId: w.tenantA.id,
+      data: { reason: "asked by phone" },
+    });
     expect((await auditFor(id)).map((a) => a.action)).toContain("contact.suppressed");
   });
 
@@ -181,7 +243,9 @@ describe("suppression", () => {
   });
 
   it("keeps the suppression when the contact is upserted again", async () => {
-    const res = await w.as("tenantUser").post("/v1/contacts", { email: "suppress-me@example.test", firstName: "Still" });
+    const res = await w
+      .as("tenantUser")
+      .post("/v1/contacts", { email: "suppress-me@example.test", firstName: "Still" });
     expect(res.body).toMatchObject({ id, isSuppressed: true, firstName: "Still" });
   });
 
@@ -221,7 +285,12 @@ describe("tenant isolation", () => {
   it("answers 404 for another tenant's contact id on every route, and changes nothing", async () => {
     for (const [method, path, body] of routes(bContactId)) {
       const client = w.as("tenantAdmin");
-      const res = method === "GET" ? await client.get(path) : method === "POST" ? await client.post(path, body) : await client.delete(path);
+      const res =
+        method === "GET"
+          ? await client.get(path)
+          : method === "POST"
+            ? await client.post(path, body)
+            : await client.delete(path);
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body.code).toBe("NOT_FOUND");
     }

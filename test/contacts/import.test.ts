@@ -2,11 +2,11 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contactCounts, contacts } from "../../src/db/schema";
-import { SYSTEM_META, type ServiceContext } from "../../src/lib/context";
-import { nowIso } from "../../src/lib/time";
+import { type ServiceContext, SYSTEM_META } from "../../src/lib/context";
 import { chunkByParams } from "../../src/lib/sql";
-import { upsertStatements } from "../../src/modules/contacts/upsert";
+import { nowIso } from "../../src/lib/time";
 import type { ContactRow } from "../../src/modules/contacts/schemas";
+import { upsertStatements } from "../../src/modules/contacts/upsert";
 import { control, createWorld, db, type World } from "../helpers/seed";
 
 let w: World;
@@ -19,9 +19,14 @@ const csv = (text: string, name = "contacts.csv") => {
   form.append("file", new File([text], name, { type: "text/csv" }));
   return form;
 };
-const upload = (text: string, as: Parameters<World["as"]>[0] = "tenantUser") => w.as(as).post("/v1/contacts/import/csv", csv(text));
+const upload = (text: string, as: Parameters<World["as"]>[0] = "tenantUser") =>
+  w.as(as).post("/v1/contacts/import/csv", csv(text));
 const byEmail = (email: string) =>
-  db().select().from(contacts).where(and(eq(contacts.tenantId, w.tenantA.id), eq(contacts.email, email))).get();
+  db()
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.tenantId, w.tenantA.id), eq(contacts.email, email)))
+    .get();
 const countA = async () => (await db().select().from(contacts).where(eq(contacts.tenantId, w.tenantA.id))).length;
 
 describe("POST /v1/contacts/import/csv", () => {
@@ -46,7 +51,12 @@ describe("POST /v1/contacts/import/csv", () => {
         { row: 5, reason: expect.stringMatching(/^timezone: /) },
       ],
     });
-    expect(await byEmail("ada@import.test")).toMatchObject({ firstName: "Ada", lastName: "Lovelace, Countess", locale: "en-GB", timezone: "Europe/London" });
+    expect(await byEmail("ada@import.test")).toMatchObject({
+      firstName: "Ada",
+      lastName: "Lovelace, Countess",
+      locale: "en-GB",
+      timezone: "Europe/London",
+    });
     const grace = await db().select().from(contacts).where(eq(contacts.phone, "+12125550101")).get();
     expect(grace).toMatchObject({ firstName: 'Grace "Amazing"', lastName: "Hopper", email: null });
   });
@@ -58,7 +68,14 @@ describe("POST /v1/contacts/import/csv", () => {
   });
 
   it("upserts: a row matching an existing email or phone updates that contact (same id), empty cells keep values", async () => {
-    const existing = (await w.as("tenantUser").post("/v1/contacts", { email: "match@import.test", firstName: "Old", lastName: "Name", phone: "+1 212 555 0102" })).body;
+    const existing = (
+      await w.as("tenantUser").post("/v1/contacts", {
+        email: "match@import.test",
+        firstName: "Old",
+        lastName: "Name",
+        phone: "+1 212 555 0102",
+      })
+    ).body;
     const res = await upload("email,phone,first_name\nMATCH@import.test,,New\n,2125550102,Newer\n");
     expect(res.body).toEqual({ imported: 2, skipped: 0, errors: [] });
     const row = await byEmail("match@import.test");
@@ -68,15 +85,24 @@ describe("POST /v1/contacts/import/csv", () => {
   it("merges repeated rows of one new contact and reports a row whose email and phone are two contacts", async () => {
     await w.as("tenantUser").post("/v1/contacts", { email: "one@import.test" });
     await w.as("tenantUser").post("/v1/contacts", { phone: "+1 212 555 0103" });
-    const res = await upload("email,phone,firstName\ntwice@import.test,,A\ntwice@import.test,+12125550104,B\none@import.test,+12125550103,C\n");
-    expect(res.body).toEqual({ imported: 2, skipped: 1, errors: [{ row: 3, reason: "email and phone belong to different contacts" }] });
+    const res = await upload(
+      "email,phone,firstName\ntwice@import.test,,A\ntwice@import.test,+12125550104,B\none@import.test,+12125550103,C\n",
+    );
+    expect(res.body).toEqual({
+      imported: 2,
+      skipped: 1,
+      errors: [{ row: 3, reason: "email and phone belong to different contacts" }],
+    });
     expect(await byEmail("twice@import.test")).toMatchObject({ firstName: "B", phone: "+12125550104" });
   });
 
   it("audits the import with its counts and the contacts it touched", async () => {
     const res = await upload("email\naudit1@import.test\naudit2@import.test\n");
     expect(res.status).toBe(200);
-    const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.tenantId, w.tenantA.id), eq(auditEvents.action, "contact.imported")));
+    const audit = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.tenantId, w.tenantA.id), eq(auditEvents.action, "contact.imported")));
     const ids = [(await byEmail("audit1@import.test"))!.id, (await byEmail("audit2@import.test"))!.id];
     const last = audit.find((a) => (a.nextState as { created: string[] }).created.includes(ids[0]!))!;
     expect(last).toMatchObject({ actorType: "user", actorId: w.users.tenantUser.id, resourceType: "contact_import" });
@@ -124,7 +150,10 @@ describe("POST /v1/contacts/import/csv", () => {
 
   it("imports 5,000 rows in one go and keeps the total in step", async () => {
     const before = await countA();
-    const rows = Array.from({ length: 5000 }, (_, i) => `bulk${i}@bulk.test,+1212556${String(i).padStart(4, "0")},First${i},Last${i},en-US,America/Chicago`);
+    const rows = Array.from(
+      { length: 5000 },
+      (_, i) => `bulk${i}@bulk.test,+1212556${String(i).padStart(4, "0")},First${i},Last${i},en-US,America/Chicago`,
+    );
     const res = await upload(["email,phone,firstName,lastName,locale,timezone", ...rows].join("\n"));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ imported: 5000, skipped: 0, errors: [] });
@@ -137,21 +166,51 @@ describe("POST /v1/contacts/import/csv", () => {
 
 describe("writing in chunks", () => {
   const ctx = (): ServiceContext => ({
-    db: db(), control: control(), env, tenantId: w.tenantA.id, actor: { type: "system", name: "test" }, meta: SYSTEM_META, defer: (p) => p,
+    db: db(),
+    control: control(),
+    env,
+    tenantId: w.tenantA.id,
+    actor: { type: "system", name: "test" },
+    meta: SYSTEM_META,
+    defer: (p) => p,
   });
   const row = (i: number, email: string): ContactRow => ({
-    id: `chunk-${i}-${Math.random().toString(36).slice(2)}`, tenantId: w.tenantA.id, email, phone: `+1303555${String(i).padStart(4, "0")}`,
-    firstName: "F", lastName: "L", locale: "en-US", timezone: "UTC", isSuppressed: false, suppressedAt: null, suppressionReason: null,
-    externalIds: { a: 1 }, sourceMetadata: { b: 2 }, nameKey: "f l", nameKeyReversed: "l f", lastActivityAt: nowIso(),
-    anonymizedAt: null, createdAt: nowIso(), updatedAt: nowIso(),
+    id: `chunk-${i}-${Math.random().toString(36).slice(2)}`,
+    tenantId: w.tenantA.id,
+    email,
+    phone: `+1303555${String(i).padStart(4, "0")}`,
+    firstName: "F",
+    lastName: "L",
+    locale: "en-US",
+    timezone: "UTC",
+    isSuppressed: false,
+    suppressedAt: null,
+    suppressionReason: null,
+    externalIds: { a: 1 },
+    sourceMetadata: { b: 2 },
+    nameKey: "f l",
+    nameKeyReversed: "l f",
+    lastActivityAt: nowIso(),
+    anonymizedAt: null,
+    createdAt: nowIso(),
+    updatedAt: nowIso(),
   });
 
   it("keeps every statement within 100 bound parameters", () => {
     const rows = Array.from({ length: 40 }, (_, i) => row(i, `p${i}@chunk.test`));
     const statements = upsertStatements(ctx(), rows);
     expect(statements.length).toBeGreaterThan(1);
-    for (const s of statements) expect((s as unknown as { toSQL(): { params: unknown[] } }).toSQL().params.length).toBeLessThanOrEqual(100);
-    expect(chunkByParams([{ a: 1, b: undefined }, { a: 2, b: 3 }], 2)).toEqual([[{ a: 1, b: undefined }], [{ a: 2, b: 3 }]]);
+    for (const s of statements)
+      expect((s as unknown as { toSQL(): { params: unknown[] } }).toSQL().params.length).toBeLessThanOrEqual(100);
+    expect(
+      chunkByParams(
+        [
+          { a: 1, b: undefined },
+          { a: 2, b: 3 },
+        ],
+        2,
+      ),
+    ).toEqual([[{ a: 1, b: undefined }], [{ a: 2, b: 3 }]]);
   });
 
   it("writes nothing when a later chunk fails: the import is one atomic batch", async () => {

@@ -9,11 +9,15 @@ const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   w = await createWorld();
-  const mk = async (body: Record<string, unknown>) => (await w.as("manager").post("/v1/contacts", body)).body.id as string;
+  const mk = async (body: Record<string, unknown>) =>
+    (await w.as("manager").post("/v1/contacts", body)).body.id as string;
   ids.ann = await mk({ email: "ann@example.com", firstName: "Ann" });
   ids.bob = await mk({ phone: "+14155550101", firstName: "Bob" });
   ids.cy = await mk({ email: "cy@example.com", phone: "+14155550102", firstName: "Cy" });
-  expect((await w.as("manager").post(`/v1/contacts/${ids.ann}/consent`, { channel: "email", source: "checkout form" })).status).toBeLessThan(300);
+  expect(
+    (await w.as("manager").post(`/v1/contacts/${ids.ann}/consent`, { channel: "email", source: "checkout form" }))
+      .status,
+  ).toBeLessThan(300);
   expect((await w.as("manager").post(`/v1/contacts/${ids.cy}/suppress`, { reason: "asked" })).status).toBe(200);
 });
 
@@ -35,7 +39,11 @@ describe("GET /v1/contacts", () => {
     expect(page.status).toBe(200);
     expect(page.body.data).toHaveLength(3);
     const byId = Object.fromEntries(page.body.data.map((c: { id: string }) => [c.id, c]));
-    expect(byId[ids.ann!]).toMatchObject({ email: "ann@example.com", isSuppressed: false, consent: { email: { status: "granted", at: expect.any(String) } } });
+    expect(byId[ids.ann!]).toMatchObject({
+      email: "ann@example.com",
+      isSuppressed: false,
+      consent: { email: { status: "granted", at: expect.any(String) } },
+    });
     expect(byId[ids.bob!].consent).toEqual({});
   });
 });

@@ -14,7 +14,10 @@ describe("contact normalisation", () => {
 
   it("folds names for search in both orders", () => {
     expect(foldText("  ZOË   Núñez ")).toBe("zoe nunez");
-    expect(nameKeys("José", "Núñez Ortega")).toEqual({ nameKey: "jose nunez ortega", nameKeyReversed: "nunez ortega jose" });
+    expect(nameKeys("José", "Núñez Ortega")).toEqual({
+      nameKey: "jose nunez ortega",
+      nameKeyReversed: "nunez ortega jose",
+    });
     expect(nameKeys(null, "Smith")).toEqual({ nameKey: "smith", nameKeyReversed: "smith" });
     expect(nameKeys(null, " ")).toEqual({ nameKey: null, nameKeyReversed: null });
   });
@@ -34,6 +37,10 @@ describe("contact normalisation", () => {
   });
 
   it("merges metadata as a JSON merge patch", () => {
-    expect(mergePatch({ a: 1, b: { c: 2, d: 3 }, e: 4 }, { b: { c: null, x: 1 }, e: null, f: [1] })).toEqual({ a: 1, b: { d: 3, x: 1 }, f: [1] });
+    expect(mergePatch({ a: 1, b: { c: 2, d: 3 }, e: 4 }, { b: { c: null, x: 1 }, e: null, f: [1] })).toEqual({
+      a: 1,
+      b: { d: 3, x: 1 },
+      f: [1],
+    });
   });
 });

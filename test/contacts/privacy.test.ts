@@ -1,15 +1,15 @@
-import { env } from "cloudflare:workers";
 import { createScheduledController } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { and, eq, inArray, like } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, consentRecords, contactCounts, contacts, domainEvents } from "../../src/db/schema";
-import worker from "../../src/index";
 import { CRONS } from "../../src/background/cron";
-import { addDays, nowIso } from "../../src/lib/time";
+import { auditEvents, consentRecords, contactCounts, contacts, domainEvents } from "../../src/db/schema";
 import { installHooks } from "../../src/hooks";
+import worker from "../../src/index";
+import { addDays, nowIso } from "../../src/lib/time";
 import type { PersonalDataStep } from "../../src/modules/compliance/personal-data";
-import { HOOKS } from "../../src/wiring";
 import { runRetentionSweep } from "../../src/modules/contacts/retention";
+import { HOOKS } from "../../src/wiring";
 import { createWorld, db, type World } from "../helpers/seed";
 
 let w: World;
@@ -17,24 +17,54 @@ beforeAll(async () => {
   w = await createWorld();
 });
 
-const newContact = async (email: string, extra: Record<string, unknown> = {}, as: Parameters<World["as"]>[0] = "tenantUser") =>
-  (await w.as(as).post("/v1/contacts", { email, ...extra })).body as { id: string };
+const newContact = async (
+  email: string,
+  extra: Record<string, unknown> = {},
+  as: Parameters<World["as"]>[0] = "tenantUser",
+) => (await w.as(as).post("/v1/contacts", { email, ...extra })).body as { id: string };
 const row = (id: string) => db().select().from(contacts).where(eq(contacts.id, id)).get();
 
-const PERSONAL = { email: null, phone: null, firstName: null, lastName: null, locale: null, timezone: null, externalIds: {}, sourceMetadata: {}, nameKey: null, nameKeyReversed: null, lastActivityAt: null };
+const PERSONAL = {
+  email: null,
+  phone: null,
+  firstName: null,
+  lastName: null,
+  locale: null,
+  timezone: null,
+  externalIds: {},
+  sourceMetadata: {},
+  nameKey: null,
+  nameKeyReversed: null,
+  lastActivityAt: null,
+};
 
 describe("GET /v1/contacts/{id}/export", () => {
   it("returns the contact and its consent history to a manager, and audits the export", async () => {
     const c = await newContact("export@example.test", { firstName: "Ex", phone: "+1 212 555 0150" });
-    await w.as("tenantUser").post(`/v1/contacts/${c.id}/consent`, { channel: "email", source: "form", ipAddress: "198.51.100.4" });
+    await w
+      .as("tenantUser")
+      .post(`/v1/contacts/${c.id}/consent`, { channel: "email", source: "form", ipAddress: "198.51.100.4" });
     const res = await w.as("manager").get(`/v1/contacts/${c.id}/export`);
     expect(res.status).toBe(200);
-    expect(res.body.contact).toMatchObject({ id: c.id, email: "export@example.test", firstName: "Ex", phone: "+12125550150" });
-    expect(res.body.records.consentRecords).toEqual([expect.objectContaining({ channel: "email", status: "granted", ipAddress: "198.51.100.4" })]);
+    expect(res.body.contact).toMatchObject({
+      id: c.id,
+      email: "export@example.test",
+      firstName: "Ex",
+      phone: "+12125550150",
+    });
+    expect(res.body.records.consentRecords).toEqual([
+      expect.objectContaining({ channel: "email", status: "granted", ipAddress: "198.51.100.4" }),
+    ]);
     expect(res.body.records.solicitations).toEqual([]);
     expect(Date.parse(res.body.exportedAt)).toBeGreaterThan(0);
-    const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, c.id), eq(auditEvents.action, "contact.exported")));
-    expect(audit[0]).toMatchObject({ actorId: w.users.manager.id, metadata: expect.objectContaining({ kinds: ["consentRecords", "solicitations", "feedback"] }) });
+    const audit = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceId, c.id), eq(auditEvents.action, "contact.exported")));
+    expect(audit[0]).toMatchObject({
+      actorId: w.users.manager.id,
+      metadata: expect.objectContaining({ kinds: ["consentRecords", "solicitations", "feedback"] }),
+    });
   });
 
   it("is for managers and up", async () => {
@@ -47,19 +77,50 @@ describe("GET /v1/contacts/{id}/export", () => {
 describe("DELETE /v1/contacts/{id} (erasure)", () => {
   it("wipes every personal field, suppresses for good, keeps the row and the count", async () => {
     const c = await newContact("erase.me@example.test", {
-      phone: "+1 212 555 0151", firstName: "Erin", lastName: "Rase", locale: "en-US", timezone: "America/Denver",
-      externalIds: { crm: "secret-id" }, sourceMetadata: { note: "vip" },
+      phone: "+1 212 555 0151",
+      firstName: "Erin",
+      lastName: "Rase",
+      locale: "en-US",
+      timezone: "America/Denver",
+      externalIds: { crm: "secret-id" },
+      sourceMetadata: { note: "vip" },
     });
-    await w.as("tenantUser").post(`/v1/contacts/${c.id}/consent`, { channel: "sms", source: "paper form", ipAddress: "198.51.100.9", userAgent: "UA" });
+    await w.as("tenantUser").post(`/v1/contacts/${c.id}/consent`, {
+      channel: "sms",
+      source: "paper form",
+      ipAddress: "198.51.100.9",
+      userAgent: "UA",
+    });
     const totalBefore = (await w.as("viewer").get("/v1/contacts?limit=1")).body.total;
 
     const res = await w.as("tenantAdmin").delete(`/v1/contacts/${c.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: c.id, email: null, phone: null, firstName: null, lastName: null, isSuppressed: true, suppressionReason: "erased" });
+    expect(res.body).toMatchObject({
+      id: c.id,
+      email: null,
+      phone: null,
+      firstName: null,
+      lastName: null,
+      isSuppressed: true,
+      suppressionReason: "erased",
+    });
 
-    expect(await row(c.id)).toMatchObject({ ...PERSONAL, isSuppressed: true, suppressionReason: "erased", anonymizedAt: expect.any(String) });
+    expect(await row(c.id)).toMatchObject({
+      ...PERSONAL,
+      isSuppressed: true,
+      suppressionReason: "erased",
+      anonymizedAt: expect.any(String),
+    });
     const consent = await db().select().from(consentRecords).where(eq(consentRecords.contactId, c.id));
-    expect(consent).toEqual([expect.objectContaining({ channel: "sms", status: "granted", source: "redacted", ipAddress: null, userAgent: null })]);
+    expect(consent).toEqual([
+      expect.objectContaining({
+        channel: "sms",
+        status: "granted",
+        source: "redacted",
+        ipAddress: null,
+        userAgent: null,
+      }),
+    ]);
     // nothing anywhere still names the person
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.tenantId, w.tenantA.id));
     const events = await db().select().from(domainEvents).where(eq(domainEvents.tenantId, w.tenantA.id));
@@ -68,8 +129,12 @@ describe("DELETE /v1/contacts/{id} (erasure)", () => {
       expect(JSON.stringify(audit)).not.toContain(secret);
       expect(JSON.stringify(events)).not.toContain(secret);
     }
-    expect(audit.find((a) => a.resourceId === c.id && a.action === "contact.erased")).toMatchObject({ actorId: w.users.tenantAdmin.id });
-    expect(events.find((e) => e.type === "contact.suppressed" && e.data.contactId === c.id)).toMatchObject({ data: { reason: "erased" } });
+    expect(audit.find((a) => a.resourceId === c.id && a.action === "contact.erased")).toMatchObject({
+      actorId: w.users.tenantAdmin.id,
+    });
+    expect(events.find((e) => e.type === "contact.suppressed" && e.data.contactId === c.id)).toMatchObject({
+      data: { reason: "erased" },
+    });
 
     expect((await w.as("viewer").get("/v1/contacts?limit=1")).body.total).toBe(totalBefore);
     expect((await w.as("viewer").get("/v1/contacts?search=erase")).body.total).toBe(0);
@@ -107,7 +172,10 @@ describe("DELETE /v1/contacts/{id} (erasure)", () => {
 describe("retention sweep", () => {
   const backdate = async (ids: string[], days: number) => {
     for (let i = 0; i < ids.length; i += 90) {
-      await db().update(contacts).set({ lastActivityAt: nowIso(addDays(new Date(), -days)) }).where(inArray(contacts.id, ids.slice(i, i + 90)));
+      await db()
+        .update(contacts)
+        .set({ lastActivityAt: nowIso(addDays(new Date(), -days)) })
+        .where(inArray(contacts.id, ids.slice(i, i + 90)));
     }
   };
   const runDaily = () =>
@@ -122,11 +190,17 @@ describe("retention sweep", () => {
     const form = new FormData();
     form.append("file", new File([["email,firstName", ...emails.map((e) => `${e},Old`)].join("\n")], "old.csv"));
     expect((await w.as("tenantUser").post("/v1/contacts/import/csv", form)).body.imported).toBe(230);
-    const old = await db().select({ id: contacts.id }).from(contacts).where(like(contacts.email, "old%@retention.test"));
+    const old = await db()
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(like(contacts.email, "old%@retention.test"));
     expect(old).toHaveLength(230);
     const recent = await newContact("recent@retention.test");
     const borderline = await newContact("borderline@retention.test");
-    await backdate(old.map((c) => c.id), 731);
+    await backdate(
+      old.map((c) => c.id),
+      731,
+    );
     await backdate([borderline.id], 729);
     // tenant B keeps data 90 days only
     await w.as("tenantBAdmin").put("/v1/compliance", { retentionDays: 90 });
@@ -138,14 +212,21 @@ describe("retention sweep", () => {
 
     await runDaily();
 
-    for (const c of [...old, b]) expect(await row(c.id)).toMatchObject({ ...PERSONAL, isSuppressed: true, suppressionReason: "retention" });
+    for (const c of [...old, b])
+      expect(await row(c.id)).toMatchObject({ ...PERSONAL, isSuppressed: true, suppressionReason: "retention" });
     for (const c of [recent, borderline, bRecent]) expect((await row(c.id))!.email).not.toBeNull();
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.action, "contact.retention_anonymized"));
-    expect(audit.every((a) => a.actorType === "system" && a.actorId === null && (a.metadata as { job: string }).job === "retention")).toBe(true);
+    expect(
+      audit.every(
+        (a) => a.actorType === "system" && a.actorId === null && (a.metadata as { job: string }).job === "retention",
+      ),
+    ).toBe(true);
     const swept = audit.flatMap((a) => (a.nextState as { contactIds: string[] }).contactIds);
     expect(new Set(swept)).toEqual(new Set([...old.map((c) => c.id), b.id]));
     expect(audit.filter((a) => a.tenantId === w.tenantA.id).length).toBeGreaterThanOrEqual(3);
-    expect(await db().select().from(contactCounts).where(eq(contactCounts.tenantId, w.tenantA.id)).get()).toEqual(countBefore);
+    expect(await db().select().from(contactCounts).where(eq(contactCounts.tenantId, w.tenantA.id)).get()).toEqual(
+      countBefore,
+    );
 
     // a second run finds nothing left to do
     expect(await runRetentionSweep(env, db(), new Date())).toEqual({ anonymized: 0, expired: 0 });

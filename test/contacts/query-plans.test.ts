@@ -9,7 +9,9 @@ import { db } from "../helpers/seed";
 /** The plan SQLite picks for a drizzle query, one detail line per step. */
 async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {
   const { sql, params } = query.toSQL();
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
   return results.map((r) => r.detail);
 }
 
@@ -37,9 +39,14 @@ describe("contact queries are index-backed", () => {
   });
 
   it("keeps the index ranges for a later page and for the search total", async () => {
-    const cursor = or(lt(contacts.createdAt, "2026-01-01"), and(eq(contacts.createdAt, "2026-01-01"), lt(contacts.id, "x")));
+    const cursor = or(
+      lt(contacts.createdAt, "2026-01-01"),
+      and(eq(contacts.createdAt, "2026-01-01"), lt(contacts.id, "x")),
+    );
     const later = (await plan(page(and(searchCondition("t1", "ann"), cursor)))).join("\n");
-    const total = (await plan(db().select({ n: count() }).from(contacts).where(searchCondition("t1", "ann")))).join("\n");
+    const total = (await plan(db().select({ n: count() }).from(contacts).where(searchCondition("t1", "ann")))).join(
+      "\n",
+    );
     for (const s of [later, total]) {
       expect(s).toMatch(/MULTI-INDEX OR/);
       expect(s).not.toMatch(/SCAN contacts/);
@@ -48,6 +55,8 @@ describe("contact queries are index-backed", () => {
 
   it("finds contacts due for retention with a seek per tenant", async () => {
     const steps = (await plan(dueContacts(db(), new Date().toISOString()))).join("\n");
-    expect(steps).toMatch(/SEARCH contacts USING (COVERING )?INDEX contacts_tenant_activity_idx \(tenant_id=\? AND last_activity_at<\?\)/);
+    expect(steps).toMatch(
+      /SEARCH contacts USING (COVERING )?INDEX contacts_tenant_activity_idx \(tenant_id=\? AND last_activity_at<\?\)/,
+    );
   });
 });

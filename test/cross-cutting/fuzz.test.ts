@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/lib/errors";
-import { request, useTransport, type ApiResponse } from "../helpers/http";
-import { deref, operations, pathParams, type OperationRef, type SchemaObject } from "../helpers/openapi";
+import { type ApiResponse, request, useTransport } from "../helpers/http";
+import { deref, type OperationRef, operations, pathParams, type SchemaObject } from "../helpers/openapi";
 import { createWorld, type World } from "../helpers/seed";
 import { jsonBodySchema, validValue } from "./schema-values";
 import { changedRows, settledTenantRows, tenantRows } from "./snapshot";
@@ -26,10 +26,26 @@ const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
 /** Hostile strings: SQL and script injection, traversal, control and unicode edge cases. */
 const NASTY = [
-  "' OR '1'='1' --", "1; DROP TABLE contacts; --", "\" OR \"\"=\"", "%' UNION SELECT * FROM users --",
-  "<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "{{constructor.constructor('return 1')()}}",
-  "../../../../etc/passwd", "%00", "\u0000", "\ud800", "\u202eevil", "\u200b\u200d\ufeff", "🙂".repeat(50), "e\u0301".repeat(40),
-  "__proto__", "null", "-1", "9".repeat(40), " ",
+  "' OR '1'='1' --",
+  "1; DROP TABLE contacts; --",
+  '" OR ""="',
+  "%' UNION SELECT * FROM users --",
+  "<script>alert(1)</script>",
+  '"><img src=x onerror=alert(1)>',
+  "{{constructor.constructor('return 1')()}}",
+  "../../../../etc/passwd",
+  "%00",
+  "\u0000",
+  "\ud800",
+  "\u202eevil",
+  "\u200b\u200d\ufeff",
+  "🙂".repeat(50),
+  "e\u0301".repeat(40),
+  "__proto__",
+  "null",
+  "-1",
+  "9".repeat(40),
+  " ",
 ] as const;
 
 /** encodeURIComponent, except a lone surrogate goes out as its (invalid) UTF-8 bytes. */
@@ -57,9 +73,9 @@ function invalidBodies(raw: SchemaObject | undefined): [string, unknown][] {
   const s = deref(raw);
   const base = (validValue(s) ?? {}) as Record<string, unknown>;
   const out: [string, unknown][] = [
-    ["malformed JSON", "{\"a\": "],
+    ["malformed JSON", '{"a": '],
     ["array body", [base]],
-    ["string body", "\"just a string\""],
+    ["string body", '"just a string"'],
     ["null body", "null"],
     ["deeply nested", JSON.stringify(JSON.parse("[".repeat(2000) + "]".repeat(2000)))],
   ];
@@ -73,9 +89,12 @@ function invalidBodies(raw: SchemaObject | undefined): [string, unknown][] {
     const wrong = wrongType(p);
     if (wrong !== undefined) out.push([`wrong type ${key}`, { ...base, [key]: wrong }]);
     if (p.enum) out.push([`unknown enum ${key}`, { ...base, [key]: `NOT_A_MEMBER_${pick(NASTY)}` }]);
-    if (p.maxLength !== undefined) out.push([`over-long ${key}`, { ...base, [key]: pick(["x", "é", "🙂"]).repeat(p.maxLength + 1) }]);
-    if (p.maximum !== undefined) out.push([`over maximum ${key}`, { ...base, [key]: p.maximum + 1 + Math.floor(rand() * 1000) }]);
-    if (p.minimum !== undefined) out.push([`under minimum ${key}`, { ...base, [key]: p.minimum - 1 - Math.floor(rand() * 1000) }]);
+    if (p.maxLength !== undefined)
+      out.push([`over-long ${key}`, { ...base, [key]: pick(["x", "é", "🙂"]).repeat(p.maxLength + 1) }]);
+    if (p.maximum !== undefined)
+      out.push([`over maximum ${key}`, { ...base, [key]: p.maximum + 1 + Math.floor(rand() * 1000) }]);
+    if (p.minimum !== undefined)
+      out.push([`under minimum ${key}`, { ...base, [key]: p.minimum - 1 - Math.floor(rand() * 1000) }]);
     if (typesOf(p).includes("integer")) out.push([`fractional ${key}`, { ...base, [key]: 1.5 }]);
   }
   return out;
@@ -105,10 +124,13 @@ let idOfA: Awaited<ReturnType<typeof seedTenantB>>;
 
 /** Who calls each operation: the role that reaches it, so inputs get past authorization. */
 const tokenFor = (o: OperationRef) =>
-  o.path.startsWith("/admin/") ? w.users.platformAdmin.token
-  : o.path.startsWith("/agency/") ? w.users.agencyAdmin.token
-  : (o.op.security ?? []).length === 0 ? undefined
-  : w.users.tenantAdmin.token;
+  o.path.startsWith("/admin/")
+    ? w.users.platformAdmin.token
+    : o.path.startsWith("/agency/")
+      ? w.users.agencyAdmin.token
+      : (o.op.security ?? []).length === 0
+        ? undefined
+        : w.users.tenantAdmin.token;
 
 const realPath = (o: OperationRef) =>
   o.path.replace(/\{(\w+)\}/g, (_, p: string) => {
@@ -119,7 +141,13 @@ const realPath = (o: OperationRef) =>
         return "unknown";
       }
     }
-    return p === "id" || p === "tenantId" ? w.tenantA.id : p === "provider" ? "twilio" : p === "tenantSlug" ? w.tenantA.slug : "unknown";
+    return p === "id" || p === "tenantId"
+      ? w.tenantA.id
+      : p === "provider"
+        ? "twilio"
+        : p === "tenantSlug"
+          ? w.tenantA.slug
+          : "unknown";
   });
 
 beforeAll(async () => {
@@ -148,7 +176,8 @@ describe("schema-driven fuzzing", () => {
       if (res.status >= 500) failures.push(`${where}: ${res.text.slice(0, 200)}`);
       else if (res.status >= 400) {
         const code = res.body?.code as string | undefined;
-        if (typeof res.body?.error !== "string" || !code || !(code in ERROR_CODES)) failures.push(`${where}: not an ErrorResponse: ${res.text.slice(0, 200)}`);
+        if (typeof res.body?.error !== "string" || !code || !(code in ERROR_CODES))
+          failures.push(`${where}: not an ErrorResponse: ${res.text.slice(0, 200)}`);
         else codes.set(code, (codes.get(code) ?? 0) + 1);
       }
       if (/\n\s+at |SQLITE_|D1_ERROR|node_modules/.test(res.text)) failures.push(`${where}: leaks internals`);
@@ -164,7 +193,9 @@ describe("schema-driven fuzzing", () => {
         for (const bad of [pick(NASTY), pick(NASTY), "a".repeat(300)]) {
           const path = realPath(o).replace(enc(idOrPlaceholder(o, param.name)), enc(bad));
           const body = jsonBodySchema(o.op) ? validValue(jsonBodySchema(o.op)) : undefined;
-          await check(o, `path ${param.name}=${JSON.stringify(bad).slice(0, 20)}`, () => request(method, path, { token, tenantId, body }));
+          await check(o, `path ${param.name}=${JSON.stringify(bad).slice(0, 20)}`, () =>
+            request(method, path, { token, tenantId, body }),
+          );
         }
       }
       // 2) invalid JSON bodies against real ids
@@ -172,18 +203,28 @@ describe("schema-driven fuzzing", () => {
       if (schema) {
         for (const [label, body] of invalidBodies(schema)) {
           const raw = typeof body === "string" ? body : JSON.stringify(body);
-          await check(o, label, () => request(method, realPath(o), { token, tenantId, body: raw, headers: { "content-type": "application/json" } }));
+          await check(o, label, () =>
+            request(method, realPath(o), {
+              token,
+              tenantId,
+              body: raw,
+              headers: { "content-type": "application/json" },
+            }),
+          );
         }
       }
       // 3) invalid and hostile query values on reads
       if (o.method === "get") {
-        for (const [label, qs] of queryCases(o)) await check(o, label, () => request(method, `${realPath(o)}?${qs}`, { token, tenantId }));
+        for (const [label, qs] of queryCases(o))
+          await check(o, label, () => request(method, `${realPath(o)}?${qs}`, { token, tenantId }));
       }
     }
 
     const after = { a: await tenantRows(w.tenantA.id), b: await tenantRows(w.tenantB.id) };
     const changed = [...changedRows(before.a, after.a), ...changedRows(before.b, after.b)];
-    console.log(`fuzz: ${tried} requests over ${operations().filter((x) => !(x.op as { "x-protocol"?: string })["x-protocol"]).length} operations (seed ${SEED}); error codes ${JSON.stringify(Object.fromEntries(codes))}; ${before.a.size + before.b.size} existing rows compared, ${changed.length} changed`);
+    console.log(
+      `fuzz: ${tried} requests over ${operations().filter((x) => !(x.op as { "x-protocol"?: string })["x-protocol"]).length} operations (seed ${SEED}); error codes ${JSON.stringify(Object.fromEntries(codes))}; ${before.a.size + before.b.size} existing rows compared, ${changed.length} changed`,
+    );
     expect(failures).toEqual([]);
     expect(changed).toEqual([]);
     expect(tried).toBeGreaterThan(1500);
@@ -199,5 +240,11 @@ function idOrPlaceholder(o: OperationRef, param: string): string {
       return "unknown";
     }
   }
-  return param === "id" || param === "tenantId" ? w.tenantA.id : param === "provider" ? "twilio" : param === "tenantSlug" ? w.tenantA.slug : "unknown";
+  return param === "id" || param === "tenantId"
+    ? w.tenantA.id
+    : param === "provider"
+      ? "twilio"
+      : param === "tenantSlug"
+        ? w.tenantA.slug
+        : "unknown";
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { request, useTransport } from "../helpers/http";
-import { isTenantScoped, operations, type OperationRef } from "../helpers/openapi";
+import { isTenantScoped, type OperationRef, operations } from "../helpers/openapi";
 import { createWorld, seedAgency, seedTenant, type World } from "../helpers/seed";
 import { jsonBodySchema, validValue } from "./schema-values";
 import { tenantSnapshot } from "./snapshot";
@@ -23,31 +23,43 @@ beforeAll(async () => {
 
 /** Writes on the caller's own objects, open to every role (each with why). */
 const SELF_SERVICE: Record<string, string> = {
-  "DELETE /v1/oauth/grants/{id}": "a user revokes an app they authorised themselves; others' grants are 404 (test/oauth/oauth.test.ts)",
-  "POST /v1/agents/{name}/run": "an agent only reads the caller's tenant; saving its drafts (create: true) needs tenant_user (test/agents)",
+  "DELETE /v1/oauth/grants/{id}":
+    "a user revokes an app they authorised themselves; others' grants are 404 (test/oauth/oauth.test.ts)",
+  "POST /v1/agents/{name}/run":
+    "an agent only reads the caller's tenant; saving its drafts (create: true) needs tenant_user (test/agents)",
   "POST /v1/assistant/chat": "answers from reads; the conversation stored is the caller's own (test/assistant)",
-  "DELETE /v1/assistant/conversations/{id}": "a user deletes their own conversation; another user's is 404 (test/assistant)",
+  "DELETE /v1/assistant/conversations/{id}":
+    "a user deletes their own conversation; another user's is 404 (test/assistant)",
   "POST /v1/alert-subscriptions": "a user's own review alerts; subscribing someone else needs manager (test/alerts)",
   "PATCH /v1/alert-subscriptions/{id}": "a user's own review alerts; another user's is 404 below manager (test/alerts)",
-  "DELETE /v1/alert-subscriptions/{id}": "a user's own review alerts; another user's is 404 below manager (test/alerts)",
+  "DELETE /v1/alert-subscriptions/{id}":
+    "a user's own review alerts; another user's is 404 below manager (test/alerts)",
 };
 const WRITES = new Set(["post", "put", "patch", "delete"]);
 const ROLE_ORDER = ["viewer", "tenantUser", "manager", "tenantAdmin"] as const;
 const UNKNOWN = "zz-no-such-id";
-const pathWithUnknownIds = (o: OperationRef) => o.path.replace(/\{(\w+)\}/g, (_, p: string) => (p === "channel" ? "email" : p === "provider" ? "twilio" : UNKNOWN));
+const pathWithUnknownIds = (o: OperationRef) =>
+  o.path.replace(/\{(\w+)\}/g, (_, p: string) => (p === "channel" ? "email" : p === "provider" ? "twilio" : UNKNOWN));
 
 describe("API5 function-level authorization on every write operation", () => {
   it("viewer and read-scoped API keys never write; tenant roles are monotone; tenant_admin reaches every tenant write", async () => {
-    const writes = operations().filter((o) => WRITES.has(o.method) && o.path.startsWith("/v1/") && isTenantScoped(o.op));
+    const writes = operations().filter(
+      (o) => WRITES.has(o.method) && o.path.startsWith("/v1/") && isTenantScoped(o.op),
+    );
     const failures: string[] = [];
     const minRole: Record<string, number> = {};
     for (const o of writes) {
       const path = pathWithUnknownIds(o);
       const denied: boolean[] = [];
       for (const role of ROLE_ORDER) {
-        const res = await request(o.method, path, { token: w.users[role].token, tenantId: w.tenantA.id, body: jsonBodySchema(o.op) ? {} : undefined });
+        const res = await request(o.method, path, {
+          token: w.users[role].token,
+          tenantId: w.tenantA.id,
+          body: jsonBodySchema(o.op) ? {} : undefined,
+        });
         denied.push(res.status === 403);
-        if (res.status === 403 && res.body.code !== "FORBIDDEN") failures.push(`${o.method} ${o.path} ${role}: 403 without FORBIDDEN`);
+        if (res.status === 403 && res.body.code !== "FORBIDDEN")
+          failures.push(`${o.method} ${o.path} ${role}: 403 without FORBIDDEN`);
       }
       const name = `${o.method.toUpperCase()} ${o.path}`;
       if (!denied[0] && !SELF_SERVICE[name]) failures.push(`${name}: viewer was not refused`);
@@ -56,10 +68,16 @@ describe("API5 function-level authorization on every write operation", () => {
       const firstAllowed = denied.indexOf(false);
       if (denied.slice(firstAllowed).some(Boolean)) failures.push(`${name}: not monotone ${JSON.stringify(denied)}`);
       minRole[ROLE_ORDER[firstAllowed] ?? "none"] = (minRole[ROLE_ORDER[firstAllowed] ?? "none"] ?? 0) + 1;
-      const key = await request(o.method, path, { token: readKey, tenantId: w.tenantA.id, body: jsonBodySchema(o.op) ? {} : undefined });
+      const key = await request(o.method, path, {
+        token: readKey,
+        tenantId: w.tenantA.id,
+        body: jsonBodySchema(o.op) ? {} : undefined,
+      });
       if (key.status !== 403) failures.push(`${name}: read-scoped API key got ${key.status}`);
     }
-    console.log(`function-level authz: ${writes.length} tenant write operations x ${ROLE_ORDER.length + 1} credentials; lowest role allowed: ${JSON.stringify(minRole)}`);
+    console.log(
+      `function-level authz: ${writes.length} tenant write operations x ${ROLE_ORDER.length + 1} credentials; lowest role allowed: ${JSON.stringify(minRole)}`,
+    );
     expect(failures).toEqual([]);
     expect(writes.length).toBeGreaterThan(90);
   }, 120_000);
@@ -70,17 +88,25 @@ describe("API5 function-level authorization on every write operation", () => {
     const agency = operations().filter((o) => o.path.startsWith("/agency/"));
     for (const o of admin) {
       for (const who of ["tenantAdmin", "manager", "viewer", "agencyAdmin", "otherAgencyAdmin"] as const) {
-        const res = await request(o.method, pathWithUnknownIds(o), { token: w.users[who].token, body: jsonBodySchema(o.op) ? {} : undefined });
+        const res = await request(o.method, pathWithUnknownIds(o), {
+          token: w.users[who].token,
+          body: jsonBodySchema(o.op) ? {} : undefined,
+        });
         if (res.status !== 403) failures.push(`${o.method} ${o.path} as ${who}: ${res.status}`);
       }
     }
     for (const o of agency) {
       for (const who of ["tenantAdmin", "manager", "viewer", "tenantUser"] as const) {
-        const res = await request(o.method, pathWithUnknownIds(o), { token: w.users[who].token, body: jsonBodySchema(o.op) ? {} : undefined });
+        const res = await request(o.method, pathWithUnknownIds(o), {
+          token: w.users[who].token,
+          body: jsonBodySchema(o.op) ? {} : undefined,
+        });
         if (res.status !== 403) failures.push(`${o.method} ${o.path} as ${who}: ${res.status}`);
       }
     }
-    console.log(`function-level authz: ${admin.length} /admin and ${agency.length} /agency operations refused to every lower actor`);
+    console.log(
+      `function-level authz: ${admin.length} /admin and ${agency.length} /agency operations refused to every lower actor`,
+    );
     expect(failures).toEqual([]);
   });
 
@@ -93,14 +119,31 @@ describe("API5 function-level authorization on every write operation", () => {
   });
 });
 
-const INJECTED = { id: "mass-assigned-id", tenantId: "", createdAt: "2000-01-01T00:00:00.000Z", updatedAt: "2000-01-01T00:00:00.000Z", role: "platform_admin", createdByUserId: "mass-user", isPlatformAdmin: true };
+const INJECTED = {
+  id: "mass-assigned-id",
+  tenantId: "",
+  createdAt: "2000-01-01T00:00:00.000Z",
+  updatedAt: "2000-01-01T00:00:00.000Z",
+  role: "platform_admin",
+  createdByUserId: "mass-user",
+  isPlatformAdmin: true,
+};
 
 describe("API3 mass assignment", () => {
   it("id, tenantId, timestamps and roles in create and update bodies are refused or ignored", async () => {
     const injected = { ...INJECTED, tenantId: w.tenantB.id };
     const beforeB = await tenantSnapshot(w.tenantB.id);
-    const creates = operations().filter((o) => o.method === "post" && o.path.startsWith("/v1/") && !o.path.includes("{") && isTenantScoped(o.op) && jsonBodySchema(o.op));
-    const updates = operations().filter((o) => o.method === "patch" && o.path.startsWith("/v1/") && isTenantScoped(o.op) && jsonBodySchema(o.op));
+    const creates = operations().filter(
+      (o) =>
+        o.method === "post" &&
+        o.path.startsWith("/v1/") &&
+        !o.path.includes("{") &&
+        isTenantScoped(o.op) &&
+        jsonBodySchema(o.op),
+    );
+    const updates = operations().filter(
+      (o) => o.method === "patch" && o.path.startsWith("/v1/") && isTenantScoped(o.op) && jsonBodySchema(o.op),
+    );
     const failures: string[] = [];
     let accepted = 0;
     let refused = 0;
@@ -112,25 +155,40 @@ describe("API3 mass assignment", () => {
       const body = typeof res.body === "object" && res.body !== null ? res.body : {};
       if (body.id === INJECTED.id) failures.push(`${name}: took the id`);
       if ("tenantId" in body && body.tenantId !== w.tenantA.id) failures.push(`${name}: took the tenantId`);
-      if (body.createdAt === INJECTED.createdAt || body.updatedAt === INJECTED.updatedAt) failures.push(`${name}: took a timestamp`);
+      if (body.createdAt === INJECTED.createdAt || body.updatedAt === INJECTED.updatedAt)
+        failures.push(`${name}: took a timestamp`);
       if (body.role === INJECTED.role) failures.push(`${name}: took the role`);
     };
     for (const o of creates) {
       const base = validValue(jsonBodySchema(o.op)) as Record<string, unknown>;
-      const res = await request("POST", o.path, { token: w.users.tenantAdmin.token, tenantId: w.tenantA.id, body: { ...base, ...injected }, headers: { "idempotency-key": `mass-${o.path}` } });
+      const res = await request("POST", o.path, {
+        token: w.users.tenantAdmin.token,
+        tenantId: w.tenantA.id,
+        body: { ...base, ...injected },
+        headers: { "idempotency-key": `mass-${o.path}` },
+      });
       judge(`POST ${o.path}`, res);
     }
     for (const o of updates) {
       const path = o.path.replace(/\{(\w+)\}/g, (_, p: string) => idOfA(o.path, p));
-      judge(`PATCH ${o.path}`, await request("PATCH", path, { token: w.users.tenantAdmin.token, tenantId: w.tenantA.id, body: injected }));
+      judge(
+        `PATCH ${o.path}`,
+        await request("PATCH", path, { token: w.users.tenantAdmin.token, tenantId: w.tenantA.id, body: injected }),
+      );
     }
     // a tenant_user cannot raise their own role by updating their user record
-    const self = await request("PATCH", `/v1/users/${w.users.tenantUser.id}`, { token: w.users.tenantUser.token, tenantId: w.tenantA.id, body: { role: "tenant_admin", name: "Me" } });
+    const self = await request("PATCH", `/v1/users/${w.users.tenantUser.id}`, {
+      token: w.users.tenantUser.token,
+      tenantId: w.tenantA.id,
+      body: { role: "tenant_admin", name: "Me" },
+    });
     expect([400, 403]).toContain(self.status);
     const me = await request("GET", "/me", { token: w.users.tenantUser.token });
     expect(JSON.stringify(me.body)).not.toContain("tenant_admin");
     expect((await tenantSnapshot(w.tenantB.id)).digest, "tenant B changed").toBe(beforeB.digest);
-    console.log(`mass assignment: ${creates.length} create and ${updates.length} update operations; ${accepted} accepted with the fields ignored, ${refused} refused with 400`);
+    console.log(
+      `mass assignment: ${creates.length} create and ${updates.length} update operations; ${accepted} accepted with the fields ignored, ${refused} refused with 400`,
+    );
     expect(failures).toEqual([]);
     expect(accepted).toBeGreaterThan(10);
   }, 60_000);

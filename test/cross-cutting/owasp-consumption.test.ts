@@ -19,17 +19,27 @@ const MB = 1024 * 1024;
 
 describe("API4 resource consumption", () => {
   it("every list operation refuses limit over 200 (and under 1) with a VALIDATION_ERROR on limit", async () => {
-    const lists = operations().filter((o) => o.method === "get" && (o.op.parameters ?? []).some((p) => p.in === "query" && p.name === "limit"));
+    const lists = operations().filter(
+      (o) => o.method === "get" && (o.op.parameters ?? []).some((p) => p.in === "query" && p.name === "limit"),
+    );
     const tenantScoped = lists.filter((o) => o.path.startsWith("/v1/") && !o.path.includes("{"));
     const platform = lists.filter((o) => !o.path.startsWith("/v1/") && !o.path.includes("{"));
     for (const o of [...tenantScoped, ...platform]) {
       for (const limit of ["201", "100000", "0", "-1"]) {
-        const res = await request("GET", `${o.path}?limit=${limit}`, { token: w.users.platformAdmin.token, tenantId: w.tenantA.id });
+        const res = await request("GET", `${o.path}?limit=${limit}`, {
+          token: w.users.platformAdmin.token,
+          tenantId: w.tenantA.id,
+        });
         expect(res.status, `${o.path}?limit=${limit}: ${res.text.slice(0, 200)}`).toBe(400);
-        expect(res.body.details.issues.map((i: { path: string }) => i.path), o.path).toContain("limit");
+        expect(
+          res.body.details.issues.map((i: { path: string }) => i.path),
+          o.path,
+        ).toContain("limit");
       }
     }
-    console.log(`resource consumption: limit bounds checked on ${tenantScoped.length + platform.length} list operations`);
+    console.log(
+      `resource consumption: limit bounds checked on ${tenantScoped.length + platform.length} list operations`,
+    );
     expect(tenantScoped.length).toBeGreaterThan(15);
   });
 
@@ -38,8 +48,19 @@ describe("API4 resource consumption", () => {
     const location = await newLocation(w);
     const contact = await newContact(w);
     const s = await newSolicitation({ tenantId: w.tenantA.id, locationId: location.id, contactId: contact.id });
-    for (const [path, token] of [["/v1/locations", w.users.manager.token], ["/v1/contacts", w.users.manager.token], [`/v1/f/${s.token}`, undefined], ["/auth/login", undefined], ["/auth/forgot-password", undefined]] as const) {
-      const res = await request("POST", path, { token, tenantId: w.tenantA.id, body: big, headers: { "content-type": "application/json" } });
+    for (const [path, token] of [
+      ["/v1/locations", w.users.manager.token],
+      ["/v1/contacts", w.users.manager.token],
+      [`/v1/f/${s.token}`, undefined],
+      ["/auth/login", undefined],
+      ["/auth/forgot-password", undefined],
+    ] as const) {
+      const res = await request("POST", path, {
+        token,
+        tenantId: w.tenantA.id,
+        body: big,
+        headers: { "content-type": "application/json" },
+      });
       expect(res.status, `${path}: ${res.text.slice(0, 200)}`).toBe(413);
       expect(res.body.code).toBe("PAYLOAD_TOO_LARGE");
     }
@@ -59,7 +80,10 @@ describe("API4 resource consumption", () => {
       const started = Date.now();
       const res = await request("POST", path, { body });
       expect(res.status, `${path}: ${res.text.slice(0, 200)}`).toBe(400);
-      expect(res.body.details.issues.map((i: { path: string }) => i.path), path).toContain("password");
+      expect(
+        res.body.details.issues.map((i: { path: string }) => i.path),
+        path,
+      ).toContain("password");
       expect(Date.now() - started, path).toBeLessThan(2_000);
     }
   });
@@ -68,11 +92,20 @@ describe("API4 resource consumption", () => {
     const rows = ["email", ...Array.from({ length: 5_001 }, (_, i) => `bulk-${i}@example.test`)].join("\n");
     const form = new FormData();
     form.set("file", new File([rows], "contacts.csv", { type: "text/csv" }));
-    const contacts = await request("POST", "/v1/contacts/import/csv", { token: w.users.manager.token, tenantId: w.tenantA.id, body: form });
+    const contacts = await request("POST", "/v1/contacts/import/csv", {
+      token: w.users.manager.token,
+      tenantId: w.tenantA.id,
+      body: form,
+    });
     expect(contacts.status).toBe(413);
     expect(contacts.body.code).toBe("PAYLOAD_TOO_LARGE");
     const csv = ["name", ...Array.from({ length: 5_001 }, (_, i) => `Location ${i}`)].join("\n");
-    const locations = await request("POST", "/v1/locations/bulk", { token: w.users.tenantAdmin.token, tenantId: w.tenantA.id, body: csv, headers: { "content-type": "text/csv" } });
+    const locations = await request("POST", "/v1/locations/bulk", {
+      token: w.users.tenantAdmin.token,
+      tenantId: w.tenantA.id,
+      body: csv,
+      headers: { "content-type": "text/csv" },
+    });
     expect(locations.status).toBe(413);
     const list = await w.as("viewer").get("/v1/contacts?search=bulk-1&limit=1");
     expect(list.body.total).toBe(0);
@@ -81,7 +114,10 @@ describe("API4 resource consumption", () => {
 
 describe("API6 sensitive business flows", () => {
   it(`forgot-password sends at most ${RESET_EMAILS_PER_HOUR} reset emails per account per hour, whatever the request rate`, async () => {
-    const target = await seedUser({ grants: [{ role: "viewer", scopeType: "tenant", scopeId: w.tenantA.id }], tenantId: w.tenantA.id });
+    const target = await seedUser({
+      grants: [{ role: "viewer", scopeType: "tenant", scopeId: w.tenantA.id }],
+      tenantId: w.tenantA.id,
+    });
     for (let i = 0; i < RESET_EMAILS_PER_HOUR + 5; i++) {
       const res = await request("POST", "/auth/forgot-password", { body: { email: target.email } });
       expect(res.status).toBe(200);
@@ -101,12 +137,19 @@ describe("API6 sensitive business flows", () => {
     const contact = await newContact(w);
     const s = await newSolicitation({ tenantId: w.tenantA.id, locationId: location.id, contactId: contact.id });
     const results = [];
-    for (let i = 0; i < 25; i++) results.push(await request("POST", `/v1/f/${s.token}`, { body: { rating: 1 + (i % 5), text: `burst ${i}` } }));
-    expect(results.every((r) => r.status === 201 || r.status === 200), results.map((r) => r.status).join(",")).toBe(true);
+    for (let i = 0; i < 25; i++)
+      results.push(await request("POST", `/v1/f/${s.token}`, { body: { rating: 1 + (i % 5), text: `burst ${i}` } }));
+    expect(
+      results.every((r) => r.status === 201 || r.status === 200),
+      results.map((r) => r.status).join(","),
+    ).toBe(true);
     const rows = await db().select().from(feedbackSubmissions).where(eq(feedbackSubmissions.solicitationId, s.id));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.text).toBe("burst 24");
-    const items = await db().select().from(inboxItems).where(and(eq(inboxItems.tenantId, w.tenantA.id), eq(inboxItems.feedbackId, rows[0]!.id)));
+    const items = await db()
+      .select()
+      .from(inboxItems)
+      .where(and(eq(inboxItems.tenantId, w.tenantA.id), eq(inboxItems.feedbackId, rows[0]!.id)));
     expect(items).toHaveLength(1);
   });
 });

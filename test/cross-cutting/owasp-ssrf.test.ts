@@ -48,7 +48,9 @@ const refusedOn = (res: { status: number; body: any }, path: string) => {
 
 describe("API7 SSRF through the REST API", () => {
   it("webhook subscriptions refuse every internal target on create and on update", async () => {
-    const ok = await w.as("tenantAdmin").post("/v1/webhooks", { url: "https://hooks.example.com/x", events: ["review.created"] });
+    const ok = await w
+      .as("tenantAdmin")
+      .post("/v1/webhooks", { url: "https://hooks.example.com/x", events: ["review.created"] });
     expect(ok.status).toBe(201);
     for (const url of INTERNAL_TARGETS) {
       refusedOn(await w.as("tenantAdmin").post("/v1/webhooks", { url, events: ["review.created"] }), "url");
@@ -58,34 +60,65 @@ describe("API7 SSRF through the REST API", () => {
 
   it("automation send_webhook actions refuse every internal target", async () => {
     for (const url of INTERNAL_TARGETS) {
-      refusedOn(await w.as("manager").post("/v1/automation-rules", {
-        name: "r", triggerEventType: "review.negative", locationId, actions: [{ type: "send_webhook", config: { url } }],
-      }), "actions.0.config.url");
+      refusedOn(
+        await w.as("manager").post("/v1/automation-rules", {
+          name: "r",
+          triggerEventType: "review.negative",
+          locationId,
+          actions: [{ type: "send_webhook", config: { url } }],
+        }),
+        "actions.0.config.url",
+      );
     }
   });
 
   it("sandbox integrations (whose base URL the service fetches) refuse private, link-local and metadata targets", async () => {
-    const internal = INTERNAL_TARGETS.filter((u) => /^https:\/\/(169|\[::ffff|0xa9|metadata|10\.|192|172|100|\[fd|\[fe|0\.0)/.test(u));
+    const internal = INTERNAL_TARGETS.filter((u) =>
+      /^https:\/\/(169|\[::ffff|0xa9|metadata|10\.|192|172|100|\[fd|\[fe|0\.0)/.test(u),
+    );
     for (const apiBaseUrl of internal) {
-      refusedOn(await w.as("tenantAdmin").post("/v1/integrations", {
-        connectorType: "hubspot", name: "h", isSandbox: true, config: { apiBaseUrl }, credentials: { accessToken: "t" },
-      }), "config.apiBaseUrl");
+      refusedOn(
+        await w.as("tenantAdmin").post("/v1/integrations", {
+          connectorType: "hubspot",
+          name: "h",
+          isSandbox: true,
+          config: { apiBaseUrl },
+          credentials: { accessToken: "t" },
+        }),
+        "config.apiBaseUrl",
+      );
     }
     const standIn = await w.as("tenantAdmin").post("/v1/integrations", {
-      connectorType: "hubspot", name: "h", isSandbox: true, config: { apiBaseUrl: "https://hubspot.stand-in.test" }, credentials: { accessToken: "t" },
+      connectorType: "hubspot",
+      name: "h",
+      isSandbox: true,
+      config: { apiBaseUrl: "https://hubspot.stand-in.test" },
+      credentials: { accessToken: "t" },
     });
     expect(standIn.status).toBe(201);
-    refusedOn(await w.as("tenantAdmin").patch(`/v1/integrations/${standIn.body.id}`, { config: { apiBaseUrl: "https://169.254.169.254/" } }), "config.apiBaseUrl");
+    refusedOn(
+      await w
+        .as("tenantAdmin")
+        .patch(`/v1/integrations/${standIn.body.id}`, { config: { apiBaseUrl: "https://169.254.169.254/" } }),
+      "config.apiBaseUrl",
+    );
   });
 
   it("a public webhook host that redirects inward is not followed: one request, recorded as failed", async () => {
-    const sub = await w.as("tenantAdmin").post("/v1/webhooks", { url: "https://hooks.example.com/redirecting", events: ["experiment.completed"] });
+    const sub = await w
+      .as("tenantAdmin")
+      .post("/v1/webhooks", { url: "https://hooks.example.com/redirecting", events: ["experiment.completed"] });
     const queued: { tenantId: string; deliveryId: string }[] = [];
     await fanOutEvent(event(w.tenantA.id, "experiment.completed", { experimentId: "e1" }), env as never, db(), {
-      sendBatch: async (m: { body: { tenantId: string; deliveryId: string } }[]) => void queued.push(...m.map((x) => x.body)),
+      sendBatch: async (m: { body: { tenantId: string; deliveryId: string } }[]) =>
+        void queued.push(...m.map((x) => x.body)),
     } as never);
     const mine = queued.find((q) => q.tenantId === w.tenantA.id)!;
-    for (const location of ["http://169.254.169.254/latest/meta-data/", "http://127.0.0.1:8787/admin/outbox", "http://[::1]/"]) {
+    for (const location of [
+      "http://169.254.169.254/latest/meta-data/",
+      "http://127.0.0.1:8787/admin/outbox",
+      "http://[::1]/",
+    ]) {
       const site = endpoint(() => new Response(null, { status: 307, headers: { location } }));
       await processDelivery(env as never, db(), mine, { fetch: site.fetch });
       expect(site.calls.map((c) => c.url)).toEqual(["https://hooks.example.com/redirecting"]);

@@ -13,7 +13,11 @@ export async function tenantSnapshot(tenantId: string) {
   const counts: Record<string, number> = {};
   const parts: string[] = [];
   for (const { label, d1 } of databases()) {
-    const tables = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name not like 'd1\\_migrations%' escape '\\' order by name").all<{ name: string }>();
+    const tables = await d1
+      .prepare(
+        "select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name not like 'd1\\_migrations%' escape '\\' order by name",
+      )
+      .all<{ name: string }>();
     for (const { name } of tables.results) {
       const cols = await d1.prepare(`pragma table_info("${name}")`).all<{ name: string }>();
       if (!cols.results.some((c) => c.name === "tenant_id")) continue;
@@ -29,11 +33,18 @@ export async function tenantSnapshot(tenantId: string) {
 export async function tenantRows(tenantId: string): Promise<Map<string, string>> {
   const rows = new Map<string, string>();
   for (const { label, d1 } of databases()) {
-    const tables = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name not like 'd1\\_migrations%' escape '\\'").all<{ name: string }>();
+    const tables = await d1
+      .prepare(
+        "select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' and name not like 'd1\\_migrations%' escape '\\'",
+      )
+      .all<{ name: string }>();
     for (const { name } of tables.results) {
       const cols = await d1.prepare(`pragma table_info("${name}")`).all<{ name: string }>();
       if (!cols.results.some((c) => c.name === "tenant_id")) continue;
-      const result = await d1.prepare(`select rowid as _rowid, * from "${name}" where tenant_id = ?`).bind(tenantId).all<Record<string, unknown>>();
+      const result = await d1
+        .prepare(`select rowid as _rowid, * from "${name}" where tenant_id = ?`)
+        .bind(tenantId)
+        .all<Record<string, unknown>>();
       for (const r of result.results) rows.set(`${label}.${name}:${r._rowid}`, JSON.stringify(r));
     }
   }

@@ -1,14 +1,14 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { autoReplies, backgroundJobs, customHostnames } from "../../src/db/schema";
+import { shardDb } from "../../src/db/shards";
 import { newId } from "../../src/lib/ids";
-import { createRecommendation } from "../../src/modules/recommendations/service";
 import { systemContext } from "../../src/lib/system-context";
 import { fanOutEvent } from "../../src/modules/outgoing-webhooks/fanout";
+import { createRecommendation } from "../../src/modules/recommendations/service";
 import { event, seedReview } from "../automation/helpers";
 import type { ApiResponse } from "../helpers/http";
 import { db, shardOf, type World } from "../helpers/seed";
-import { shardDb } from "../../src/db/shards";
 
 const created = (res: ApiResponse, what: string) => {
   expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
@@ -29,68 +29,206 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
   const b = w.as(admin);
   const brand = created(await b.post("/v1/brands", { name: "B brand" }), "brand");
   const location = created(await b.post("/v1/locations", { name: "B location", brandId: brand.id }), "location");
-  const template = created(await b.post("/v1/templates", { name: "B template", channel: "email", subject: "Hi", bodyText: "Hello {{firstName}}" }), "template");
-  const campaign = created(await b.post("/v1/campaigns", { name: "B campaign", type: "one_time", channels: ["email"], locationId: location.id }), "campaign");
-  const binding = created(await b.post(`/v1/campaigns/${campaign.id}/templates`, { templateId: template.id, channel: "email" }), "binding");
-  const experiment = created(await b.post("/v1/experiments", {
-    name: "B experiment", hypothesis: "h", variants: [{ name: "Control", trafficPercent: 50 }, { name: "B", trafficPercent: 50 }],
-  }), "experiment");
-  const integration = created(await b.post("/v1/integrations", {
-    connectorType: "hubspot", name: "B hubspot", config: {}, credentials: { accessToken: "t" },
-  }), "integration");
-  const review = created(await b.post("/v1/reviews/ingest", { locationId: location.id, siteType: "google", rating: 2, text: "B review", externalReviewId: `b-${newId()}` }), "review");
+  const template = created(
+    await b.post("/v1/templates", {
+      name: "B template",
+      channel: "email",
+      subject: "Hi",
+      bodyText: "Hello {{firstName}}",
+    }),
+    "template",
+  );
+  const campaign = created(
+    await b.post("/v1/campaigns", {
+      name: "B campaign",
+      type: "one_time",
+      channels: ["email"],
+      locationId: location.id,
+    }),
+    "campaign",
+  );
+  const binding = created(
+    await b.post(`/v1/campaigns/${campaign.id}/templates`, { templateId: template.id, channel: "email" }),
+    "binding",
+  );
+  const experiment = created(
+    await b.post("/v1/experiments", {
+      name: "B experiment",
+      hypothesis: "h",
+      variants: [
+        { name: "Control", trafficPercent: 50 },
+        { name: "B", trafficPercent: 50 },
+      ],
+    }),
+    "experiment",
+  );
+  const integration = created(
+    await b.post("/v1/integrations", {
+      connectorType: "hubspot",
+      name: "B hubspot",
+      config: {},
+      credentials: { accessToken: "t" },
+    }),
+    "integration",
+  );
+  const review = created(
+    await b.post("/v1/reviews/ingest", {
+      locationId: location.id,
+      siteType: "google",
+      rating: 2,
+      text: "B review",
+      externalReviewId: `b-${newId()}`,
+    }),
+    "review",
+  );
   const response = created(await b.post(`/v1/reviews/${review.id}/responses`, { text: "Sorry" }), "response");
-  const slaRule = created(await b.post("/v1/settings/sla-rules", { name: "B sla", responseWindowHours: 24, escalateAfterHours: 48 }), "sla rule");
-  const contact = created(await b.post("/v1/contacts", { email: `b-${newId()}@example.test`, firstName: "Bea" }), "contact");
+  const slaRule = created(
+    await b.post("/v1/settings/sla-rules", { name: "B sla", responseWindowHours: 24, escalateAfterHours: 48 }),
+    "sla rule",
+  );
+  const contact = created(
+    await b.post("/v1/contacts", { email: `b-${newId()}@example.test`, firstName: "Bea" }),
+    "contact",
+  );
   const apiKey = created(await b.post("/v1/api-keys", { name: "B key" }), "api key");
   const region = created(await b.post("/v1/regions", { name: "B region" }), "region");
-  const user = created(await b.post("/v1/users/invite", { email: `b-user-${newId()}@example.test`, role: "viewer" }), "user");
-  const competitor = created(await b.post("/v1/competitors", { locationId: location.id, name: "B rival" }), "competitor");
+  const user = created(
+    await b.post("/v1/users/invite", { email: `b-user-${newId()}@example.test`, role: "viewer" }),
+    "user",
+  );
+  const competitor = created(
+    await b.post("/v1/competitors", { locationId: location.id, name: "B rival" }),
+    "competitor",
+  );
   const survey = created(await b.post("/v1/surveys", { name: "B survey", type: "NPS" }), "survey");
-  const webhook = created(await b.post("/v1/webhooks", { url: "https://hooks.example.com/b", events: ["experiment.completed"] }), "webhook");
-  const rule = created(await b.post("/v1/automation-rules", {
-    name: "B rule", triggerEventType: "review.negative", locationId: location.id, actions: [{ type: "add_tags", config: { tags: ["b"] } }],
-  }), "automation rule");
+  const webhook = created(
+    await b.post("/v1/webhooks", { url: "https://hooks.example.com/b", events: ["experiment.completed"] }),
+    "webhook",
+  );
+  const rule = created(
+    await b.post("/v1/automation-rules", {
+      name: "B rule",
+      triggerEventType: "review.negative",
+      locationId: location.id,
+      actions: [{ type: "add_tags", config: { tags: ["b"] } }],
+    }),
+    "automation rule",
+  );
   const chat = await b.post("/v1/assistant/chat", { message: "How are our reviews doing?" });
   expect(chat.status, "B conversation").toBe(200);
   const conversationId = JSON.parse(/event: conversation\ndata: (.*)\n/.exec(chat.text)![1]!).conversationId as string;
-  const reviewLink = created(await b.post("/v1/review-links", { locationId: location.id, weights: { google: 1 } }), "review link");
+  const reviewLink = created(
+    await b.post("/v1/review-links", { locationId: location.id, weights: { google: 1 } }),
+    "review link",
+  );
   const widget = created(await b.post("/v1/widgets", { name: "B widget", locationId: location.id }), "widget");
-  const alertSubscription = created(await b.post("/v1/alert-subscriptions", { locationId: location.id, instantEmail: false, digestFrequency: "weekly" }), "alert subscription");
-  const autoReplyRule = created(await b.post("/v1/auto-reply-rules", { name: "B auto", ratings: [5], source: "engine", locationId: location.id, isActive: false }), "auto-reply rule");
-  const solicitation = created(await b.post("/v1/solicitations", { locationId: location.id, contactId: contact.id, channel: "email" }, { "idempotency-key": `b-${newId()}` }), "solicitation");
+  const alertSubscription = created(
+    await b.post("/v1/alert-subscriptions", {
+      locationId: location.id,
+      instantEmail: false,
+      digestFrequency: "weekly",
+    }),
+    "alert subscription",
+  );
+  const autoReplyRule = created(
+    await b.post("/v1/auto-reply-rules", {
+      name: "B auto",
+      ratings: [5],
+      source: "engine",
+      locationId: location.id,
+      isActive: false,
+    }),
+    "auto-reply rule",
+  );
+  const solicitation = created(
+    await b.post(
+      "/v1/solicitations",
+      { locationId: location.id, contactId: contact.id, channel: "email" },
+      { "idempotency-key": `b-${newId()}` },
+    ),
+    "solicitation",
+  );
 
   // written by background work in production: the inbox item of a review, a webhook delivery, a
   // recommendation and a job row
   const { item } = await seedReview(tenantId, location.id);
   const sent: { deliveryId: string }[] = [];
-  await fanOutEvent(event(tenantId, "experiment.completed", { experimentId: experiment.id }), env, shardDb(env, tenant.shard), {
-    sendBatch: async (m: { body: { deliveryId: string } }[]) => void sent.push(...m.map((x) => x.body)),
-  } as never);
+  await fanOutEvent(
+    event(tenantId, "experiment.completed", { experimentId: experiment.id }),
+    env,
+    shardDb(env, tenant.shard),
+    {
+      sendBatch: async (m: { body: { deliveryId: string } }[]) => void sent.push(...m.map((x) => x.body)),
+    } as never,
+  );
   expect(sent.length, "B webhook delivery").toBe(1);
   const { recommendation } = await createRecommendation(await systemContext(env as never, tenantId, "test"), {
-    type: "custom", scopeType: "location", scopeId: location.id, title: "B rec", description: "d", priority: "low", confidence: 0.5, riskLevel: "low",
+    type: "custom",
+    scopeType: "location",
+    scopeId: location.id,
+    title: "B rec",
+    description: "d",
+    priority: "low",
+    confidence: 0.5,
+    riskLevel: "low",
     actionPayload: { kind: "update_location", locationId: location.id, patch: { name: "X" } },
   } as never);
   const now = new Date().toISOString();
   const autoReplyId = newId();
-  await shardOf(tenant).insert(autoReplies).values({
-    id: autoReplyId, tenantId, ruleId: autoReplyRule.id, reviewId: review.id, responseId: response.id, mode: "auto_publish", status: "scheduled",
-    publishAt: new Date(Date.now() + 86_400_000).toISOString(), attempts: 0, cancelReason: null, lastError: null, createdAt: now, updatedAt: now,
-  });
+  await shardOf(tenant)
+    .insert(autoReplies)
+    .values({
+      id: autoReplyId,
+      tenantId,
+      ruleId: autoReplyRule.id,
+      reviewId: review.id,
+      responseId: response.id,
+      mode: "auto_publish",
+      status: "scheduled",
+      publishAt: new Date(Date.now() + 86_400_000).toISOString(),
+      attempts: 0,
+      cancelReason: null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
+    });
   const jobId = `job_${newId()}`;
   await shardOf(tenant).insert(backgroundJobs).values({
-    id: jobId, tenantId, type: "crm_import", status: "queued", subjectId: integration.id, counts: {}, cursor: null, error: null,
-    createdByUserId: null, startedAt: null, finishedAt: null, createdAt: now, updatedAt: now,
+    id: jobId,
+    tenantId,
+    type: "crm_import",
+    status: "queued",
+    subjectId: integration.id,
+    counts: {},
+    cursor: null,
+    error: null,
+    createdByUserId: null,
+    startedAt: null,
+    finishedAt: null,
+    createdAt: now,
+    updatedAt: now,
   });
 
   // a custom hostname as the Cloudflare status sweep leaves it (creating one calls Cloudflare)
   const hostnameId = newId();
   // custom hostnames are control-plane rows (found by host before the tenant is known)
-  await db().insert(customHostnames).values({
-    id: hostnameId, scope: "tenant", scopeId: tenantId, agencyId: admin === "tenantBAdmin" ? w.agencyB.id : w.agencyA.id, hostname: `b-${hostnameId}.example.test`,
-    providerId: null, status: "pending", sslStatus: null, verification: {}, activatedAt: null, lastCheckedAt: null, createdAt: now, updatedAt: now,
-  });
+  await db()
+    .insert(customHostnames)
+    .values({
+      id: hostnameId,
+      scope: "tenant",
+      scopeId: tenantId,
+      agencyId: admin === "tenantBAdmin" ? w.agencyB.id : w.agencyA.id,
+      hostname: `b-${hostnameId}.example.test`,
+      providerId: null,
+      status: "pending",
+      sslStatus: null,
+      verification: {},
+      activatedAt: null,
+      lastCheckedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
 
   /** The id of B's resource named by a path template and one of its parameters. */
   return (path: string, param: string): string => {
@@ -102,12 +240,33 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
     if (param === "campaignId") return campaign.id;
     const collection = path.split("/")[2];
     const byCollection: Record<string, string> = {
-      brands: brand.id, locations: location.id, templates: template.id, campaigns: campaign.id, experiments: experiment.id,
-      integrations: integration.id, reviews: review.id, responses: response.id, settings: slaRule.id, contacts: contact.id,
-      "api-keys": apiKey.id, regions: region.id, users: user.user?.id ?? user.id, competitors: competitor.id,
-      recommendations: recommendation.id, inbox: item.id, surveys: survey.id, webhooks: webhook.id, "automation-rules": rule.id,
-      jobs: jobId, solicitations: solicitation.id, assistant: conversationId, "review-links": reviewLink.id, widgets: widget.id,
-      "auto-reply-rules": autoReplyRule.id, "auto-replies": autoReplyId, "alert-subscriptions": alertSubscription.id,
+      brands: brand.id,
+      locations: location.id,
+      templates: template.id,
+      campaigns: campaign.id,
+      experiments: experiment.id,
+      integrations: integration.id,
+      reviews: review.id,
+      responses: response.id,
+      settings: slaRule.id,
+      contacts: contact.id,
+      "api-keys": apiKey.id,
+      regions: region.id,
+      users: user.user?.id ?? user.id,
+      competitors: competitor.id,
+      recommendations: recommendation.id,
+      inbox: item.id,
+      surveys: survey.id,
+      webhooks: webhook.id,
+      "automation-rules": rule.id,
+      jobs: jobId,
+      solicitations: solicitation.id,
+      assistant: conversationId,
+      "review-links": reviewLink.id,
+      widgets: widget.id,
+      "auto-reply-rules": autoReplyRule.id,
+      "auto-replies": autoReplyId,
+      "alert-subscriptions": alertSubscription.id,
       hostnames: hostnameId,
       // OAuth grants live in the OAuth provider's KV store and are only created by a full
       // authorization-code flow; an id no tenant has stands in (the route must still say 404)

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "../../src/db/client";
 import { outboxMessages } from "../../src/db/schema";
 import { controlDb, shardDb } from "../../src/db/shards";
-import type { Db } from "../../src/db/client";
 import { sendTransactionalEmail, useTransactionalFetch } from "../../src/providers/messaging/transactional";
-import { request } from "../helpers/http";
 import { latestEmailTo, tokenIn } from "../helpers/dev-mailbox";
+import { request } from "../helpers/http";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, seedUser, type World } from "../helpers/seed";
 import { jsonResponse, standIn } from "../providers/messaging/stand-in";
@@ -17,7 +17,9 @@ import { jsonResponse, standIn } from "../providers/messaging/stand-in";
  * control database when the platform has no provider; the tenant's notifications (an SLA escalation
  * swept on its shard) use the tenant's own email settings (docs/scaling.md).
  */
-const sendgrid = standIn(() => new Response(null, { status: 202, headers: { "x-message-id": `sg-${crypto.randomUUID()}` } }));
+const sendgrid = standIn(
+  () => new Response(null, { status: 202, headers: { "x-message-id": `sg-${crypto.randomUUID()}` } }),
+);
 let w: World;
 
 beforeAll(async () => {
@@ -25,7 +27,10 @@ beforeAll(async () => {
   w = await createWorld({ shardA: 1, shardB: 0 });
   useTransactionalFetch(sendgrid.fetch);
   const put = await w.as("tenantAdmin").put("/v1/settings/email", {
-    provider: "sendgrid", fromAddress: "team@shard-one.test", fromName: "Shard One Team", credentials: { apiKey: "SG.shard-one" },
+    provider: "sendgrid",
+    fromAddress: "team@shard-one.test",
+    fromName: "Shard One Team",
+    credentials: { apiKey: "SG.shard-one" },
   });
   expect(put.status).toBe(200);
 });
@@ -46,12 +51,19 @@ const sentTo = (to: string): SentMail[] =>
     .map((c) => ({ body: JSON.parse(c.body), auth: c.req.headers.get("authorization") }))
     .filter((c) => c.body.personalizations[0].to[0].email === to)
     .map(({ body, auth }) => ({
-      to, from: body.from, subject: body.subject, text: body.content.find((p: { type: string }) => p.type === "text/plain").value,
-      apiKey: auth?.replace(/^Bearer /, "") ?? null, tenantId: body.custom_args?.tenant_id,
+      to,
+      from: body.from,
+      subject: body.subject,
+      text: body.content.find((p: { type: string }) => p.type === "text/plain").value,
+      apiKey: auth?.replace(/^Bearer /, "") ?? null,
+      tenantId: body.custom_args?.tenant_id,
     }));
 
 const outboxRowsTo = async (db: Db, to: string) =>
-  (await db.select({ tenantId: outboxMessages.tenantId, subject: outboxMessages.subject }).from(outboxMessages).where(eq(outboxMessages.to, to)));
+  await db
+    .select({ tenantId: outboxMessages.tenantId, subject: outboxMessages.subject })
+    .from(outboxMessages)
+    .where(eq(outboxMessages.to, to));
 
 const unique = (what: string) => `${what}-${crypto.randomUUID().slice(0, 8)}@example.test`;
 
@@ -62,16 +74,27 @@ describe("control-plane emails of a shard-1 tenant", () => {
     expect(invited.status).toBe(201);
     const invite = await latestEmailTo(email);
     expect(invite).toMatchObject({ tenantId: null, subject: `You are invited to ${w.tenantA.name}` });
-    const setup = await request("POST", "/auth/setup-password", { body: { inviteToken: tokenIn(invite!.text), name: "Accepted", password: "accepted-pass-1" } });
+    const setup = await request("POST", "/auth/setup-password", {
+      body: { inviteToken: tokenIn(invite!.text), name: "Accepted", password: "accepted-pass-1" },
+    });
     expect(setup.status).toBe(200);
 
     expect((await request("POST", "/auth/forgot-password", { body: { email } })).body).toEqual({ ok: true });
     // the reset email is sent after the response (waitUntil): wait for it
-    const rows = await pollUntil(async () => outboxRowsTo(controlDb(env), email), (r) => r.length === 2);
+    const rows = await pollUntil(
+      async () => outboxRowsTo(controlDb(env), email),
+      (r) => r.length === 2,
+    );
     expect(rows.map((r) => r.tenantId)).toEqual([null, null]);
     const reset = (await latestEmailTo(email))!;
     expect(reset.subject).toBe("Reset your password");
-    expect((await request("POST", "/auth/reset-password", { body: { token: tokenIn(reset.text), password: "reset-pass-22" } })).body).toEqual({ ok: true });
+    expect(
+      (
+        await request("POST", "/auth/reset-password", {
+          body: { token: tokenIn(reset.text), password: "reset-pass-22" },
+        })
+      ).body,
+    ).toEqual({ ok: true });
 
     // nothing through the tenant's SendGrid account, nothing on the tenant's shard
     expect(sentTo(email)).toEqual([]);
@@ -79,15 +102,24 @@ describe("control-plane emails of a shard-1 tenant", () => {
   });
 
   it("an existing account granted access to the shard-1 tenant is told through the platform's sender, not the tenant's", async () => {
-    const existing = await seedUser({ grants: [{ role: "viewer", scopeType: "tenant", scopeId: w.tenantB.id }], tenantId: w.tenantB.id, email: unique("existing") });
+    const existing = await seedUser({
+      grants: [{ role: "viewer", scopeType: "tenant", scopeId: w.tenantB.id }],
+      tenantId: w.tenantB.id,
+      email: unique("existing"),
+    });
     const granted = await w.as("tenantAdmin").post("/v1/users/invite", { email: existing.email, role: "viewer" });
     expect(granted.status).toBe(201);
     expect(sentTo(existing.email)).toEqual([]);
-    expect(await outboxRowsTo(controlDb(env), existing.email)).toEqual([{ tenantId: null, subject: `You now have access to ${w.tenantA.name}` }]);
+    expect(await outboxRowsTo(controlDb(env), existing.email)).toEqual([
+      { tenantId: null, subject: `You now have access to ${w.tenantA.name}` },
+    ]);
   });
 
   it("a white-labelled shard-1 tenant's mail carries its agency's brand: account mail from the platform's sender, an escalation swept on its shard from the tenant's", async () => {
-    const brand = await w.as("agencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, { name: "Northwind Partners", supportEmail: "help@northwind.test" });
+    const brand = await w.as("agencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, {
+      name: "Northwind Partners",
+      supportEmail: "help@northwind.test",
+    });
     expect(brand.status).toBe(200);
     const email = unique("branded");
     expect((await w.as("tenantAdmin").post("/v1/users/invite", { email, role: "viewer" })).status).toBe(201);
@@ -95,34 +127,59 @@ describe("control-plane emails of a shard-1 tenant", () => {
     expect(invite).toMatchObject({ tenantId: null, subject: `You are invited to ${w.tenantA.name}` });
     expect(invite!.text).toContain("help@northwind.test");
     // as an SLA escalation sends it: background work on shard 1 (env.DB is the shard, the brand is a control row)
-    await sendTransactionalEmail(env, { tenantId: w.tenantA.id, to: email, subject: "1 review overdue", text: "Respond.\n" });
+    await sendTransactionalEmail(env, {
+      tenantId: w.tenantA.id,
+      to: email,
+      subject: "1 review overdue",
+      text: "Respond.\n",
+    });
     const [escalation] = sentTo(email);
-    expect(escalation).toMatchObject({ from: { email: "team@shard-one.test", name: "Northwind Partners" }, apiKey: "SG.shard-one", tenantId: w.tenantA.id, subject: "1 review overdue" });
+    expect(escalation).toMatchObject({
+      from: { email: "team@shard-one.test", name: "Northwind Partners" },
+      apiKey: "SG.shard-one",
+      tenantId: w.tenantA.id,
+      subject: "1 review overdue",
+    });
     expect(escalation!.text).toContain("help@northwind.test");
   });
 
   it("with no usable tenant sender, the tenant's own mail is stored in the outbox on its shard, not on the control database", async () => {
     // no API key left, and the platform has no email provider in the tests: the outbox
     const off = await w.as("tenantAdmin").put("/v1/settings/email", {
-      provider: "sendgrid", fromAddress: "team@shard-one.test", fromName: "Shard One Team", fallbackToPlatform: true, credentials: { apiKey: null },
+      provider: "sendgrid",
+      fromAddress: "team@shard-one.test",
+      fromName: "Shard One Team",
+      fallbackToPlatform: true,
+      credentials: { apiKey: null },
     });
     expect(off.status).toBe(200);
     const email = unique("outboxed");
-    await sendTransactionalEmail(env, { tenantId: w.tenantA.id, to: email, subject: "1 review overdue", text: "Respond.\n" });
+    await sendTransactionalEmail(env, {
+      tenantId: w.tenantA.id,
+      to: email,
+      subject: "1 review overdue",
+      text: "Respond.\n",
+    });
     expect(sentTo(email)).toEqual([]);
-    expect(await outboxRowsTo(shardDb(env, 1), email)).toEqual([{ tenantId: w.tenantA.id, subject: "1 review overdue" }]);
+    expect(await outboxRowsTo(shardDb(env, 1), email)).toEqual([
+      { tenantId: w.tenantA.id, subject: "1 review overdue" },
+    ]);
     expect(await outboxRowsTo(controlDb(env), email)).toEqual([]);
     // and the admin outbox finds it through the tenant filter
     const listed = await w.as("platformAdmin").get(`/admin/outbox?tenantId=${w.tenantA.id}&limit=50`);
     expect(listed.status).toBe(200);
-    expect(listed.body.data.filter((m: { to: string }) => m.to === email).map((m: { tenantId: string }) => m.tenantId)).toEqual([w.tenantA.id]);
+    expect(
+      listed.body.data.filter((m: { to: string }) => m.to === email).map((m: { tenantId: string }) => m.tenantId),
+    ).toEqual([w.tenantA.id]);
   });
 
   it("a shard-0 tenant's invite is platform mail on the control database (which is also shard 0)", async () => {
     const email = unique("tenant-b");
     expect((await w.as("tenantBAdmin").post("/v1/users/invite", { email, role: "viewer" })).status).toBe(201);
     expect((await latestEmailTo(email))?.tenantId).toBeNull();
-    expect(await outboxRowsTo(controlDb(env), email)).toEqual([{ tenantId: null, subject: `You are invited to ${w.tenantB.name}` }]);
+    expect(await outboxRowsTo(controlDb(env), email)).toEqual([
+      { tenantId: null, subject: `You are invited to ${w.tenantB.name}` },
+    ]);
     expect(await outboxRowsTo(shardDb(env, 1), email)).toEqual([]);
   });
 });

@@ -1,25 +1,30 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { shardSizesSweep } from "../../src/background/shards";
 import { CRONS } from "../../src/background/cron";
+import { shardSizesSweep } from "../../src/background/shards";
 import { shardSizes, tenants } from "../../src/db/schema";
 import { recordShardSizes } from "../../src/db/shard-sizes";
 import { AGENCY_SLACK_BYTES, controlDb, placeTenant, shardD1, tenantShard } from "../../src/db/shards";
 import { SWEEPS } from "../../src/wiring";
+import { moveInline } from "../admin/tenant-move-helpers";
 import { client } from "../helpers/http";
 import { seedAgency, seedTenant, seedUser } from "../helpers/seed";
-import { moveInline } from "../admin/tenant-move-helpers";
 
 const GB = 1000 ** 3;
 const control = () => controlDb(env);
 const recorded = async () => Object.fromEntries((await control().select().from(shardSizes)).map((r) => [r.shard, r]));
 const setSizes = async (sizes: Record<number, number>) => {
   await control().delete(shardSizes);
-  const rows = Object.entries(sizes).map(([shard, bytes]) => ({ shard: Number(shard), bytes, measuredAt: new Date().toISOString() }));
+  const rows = Object.entries(sizes).map(([shard, bytes]) => ({
+    shard: Number(shard),
+    bytes,
+    measuredAt: new Date().toISOString(),
+  }));
   if (rows.length) await control().insert(shardSizes).values(rows);
 };
 /** What D1 reports for the shard right now. */
-const sizeNow = async (shard: number) => (await shardD1(env, shard).prepare("select 1").run()).meta.size_after as number;
+const sizeNow = async (shard: number) =>
+  (await shardD1(env, shard).prepare("select 1").run()).meta.size_after as number;
 
 afterEach(async () => {
   await control().delete(shardSizes);
@@ -36,7 +41,10 @@ describe("shard sizes", () => {
     expect(rows[0]!.bytes).toBeGreaterThan(0);
     // measured again: the rows are updated, not added
     await recordShardSizes(env, new Date("2026-11-26T03:17:00.000Z"));
-    expect(Object.values(await recorded()).map((r) => [r.shard, r.measuredAt])).toEqual([[0, "2026-11-26T03:17:00.000Z"], [1, "2026-11-26T03:17:00.000Z"]]);
+    expect(Object.values(await recorded()).map((r) => [r.shard, r.measuredAt])).toEqual([
+      [0, "2026-11-26T03:17:00.000Z"],
+      [1, "2026-11-26T03:17:00.000Z"],
+    ]);
   });
 
   it("is measured by a daily sweep, once for all shards", async () => {
@@ -98,10 +106,18 @@ describe("placement by size", () => {
 
   it("POST /agency/tenants creates the tenant on the shard with the most room", async () => {
     const admin = client((await seedUser({ grants: [{ role: "platform_admin", scopeType: "platform" }] })).token);
-    for (const [sizes, expected] of [[{ 0: 9 * GB, 1: 1 * GB }, 1], [{ 0: 1 * GB, 1: 9 * GB }, 0]] as const) {
+    for (const [sizes, expected] of [
+      [{ 0: 9 * GB, 1: 1 * GB }, 1],
+      [{ 0: 1 * GB, 1: 9 * GB }, 0],
+    ] as const) {
       await setSizes(sizes);
       // a new agency each time, so the first tenant does not pull the second onto its shard
-      const res = await admin.post("/agency/tenants", { name: "Sized Co", slug: `sized-${expected}-${Date.now()}`, plan: "starter", agencyId: (await seedAgency()).id });
+      const res = await admin.post("/agency/tenants", {
+        name: "Sized Co",
+        slug: `sized-${expected}-${Date.now()}`,
+        plan: "starter",
+        agencyId: (await seedAgency()).id,
+      });
       expect(res.status).toBe(201);
       expect(await tenantShard(env, res.body.id)).toBe(expected);
     }

@@ -24,7 +24,11 @@ const TENANT = names(tenantSet);
 const CONTROL = names(controlSet);
 
 async function tablesOf(d1: D1Database) {
-  const r = await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' order by name").all<{ name: string }>();
+  const r = await d1
+    .prepare(
+      "select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' order by name",
+    )
+    .all<{ name: string }>();
   return r.results.map((t) => t.name);
 }
 
@@ -60,26 +64,54 @@ describe("schema per database", () => {
 
   it("a webhook delivery failing for good on shard 1 is dead-lettered on the control plane (shards have no dead_letters)", async () => {
     const w = await createWorld({ shardA: 1 });
-    const created = await w.as("tenantAdmin").post("/v1/webhooks", { url: "https://hooks.example.com/shard-1", events: ["contact.suppressed"] });
+    const created = await w
+      .as("tenantAdmin")
+      .post("/v1/webhooks", { url: "https://hooks.example.com/shard-1", events: ["contact.suppressed"] });
     expect(created.status).toBe(201);
     const sent: { tenantId: string; deliveryId: string }[] = [];
-    await fanOutEvent(event(w.tenantA.id, "contact.suppressed", { contactId: "c1", suppressedAt: "2026-01-01T00:00:00Z", reason: null }), env, shardDb(env, 1), {
-      sendBatch: async (m: { body: { tenantId: string; deliveryId: string } }[]) => void sent.push(...m.map((x) => x.body)),
-    });
+    await fanOutEvent(
+      event(w.tenantA.id, "contact.suppressed", {
+        contactId: "c1",
+        suppressedAt: "2026-01-01T00:00:00Z",
+        reason: null,
+      }),
+      env,
+      shardDb(env, 1),
+      {
+        sendBatch: async (m: { body: { tenantId: string; deliveryId: string } }[]) =>
+          void sent.push(...m.map((x) => x.body)),
+      },
+    );
     expect(sent).toHaveLength(1);
     const msg = sent[0]!;
     // the delivery lives on shard 1; its last attempt is next
     const shard1 = shardDb(env, 1);
-    await shard1.update(webhookDeliveries).set({ attempts: MAX_ATTEMPTS - 1 }).where(eq(webhookDeliveries.id, msg.deliveryId));
+    await shard1
+      .update(webhookDeliveries)
+      .set({ attempts: MAX_ATTEMPTS - 1 })
+      .where(eq(webhookDeliveries.id, msg.deliveryId));
     const down = endpoint(() => new Response("upstream down", { status: 503 }));
 
     const result = await processDelivery(env, shardDb(env, 1), msg, { fetch: down.fetch });
 
     expect(result.outcome).toBe("failed");
     expect(down.calls).toHaveLength(1);
-    expect(await shard1.select({ status: webhookDeliveries.status, attempts: webhookDeliveries.attempts }).from(webhookDeliveries).where(eq(webhookDeliveries.id, msg.deliveryId)).get()).toEqual({ status: "failed", attempts: MAX_ATTEMPTS });
-    const dead = await controlDb(env).select().from(deadLetters).where(eq(deadLetters.messageId, `webhook-delivery:${msg.deliveryId}`));
+    expect(
+      await shard1
+        .select({ status: webhookDeliveries.status, attempts: webhookDeliveries.attempts })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, msg.deliveryId))
+        .get(),
+    ).toEqual({ status: "failed", attempts: MAX_ATTEMPTS });
+    const dead = await controlDb(env)
+      .select()
+      .from(deadLetters)
+      .where(eq(deadLetters.messageId, `webhook-delivery:${msg.deliveryId}`));
     expect(dead).toHaveLength(1);
-    expect(dead[0]).toMatchObject({ queue: "webhooks", attempts: MAX_ATTEMPTS, body: { tenantId: w.tenantA.id, deliveryId: msg.deliveryId, error: "HTTP 503" } });
+    expect(dead[0]).toMatchObject({
+      queue: "webhooks",
+      attempts: MAX_ATTEMPTS,
+      body: { tenantId: w.tenantA.id, deliveryId: msg.deliveryId, error: "HTTP 503" },
+    });
   });
 });

@@ -13,14 +13,19 @@ describe("OpenAPI: 503 TENANT_MOVING", () => {
     const missing = writes.filter((o) => !o.op.responses["503"]).map((o) => `${o.method.toUpperCase()} ${o.path}`);
     expect(missing).toEqual([]);
     for (const o of writes) {
-      const r = o.op.responses["503"] as { headers?: Record<string, { schema?: { type?: string } }>; content?: Record<string, { schema?: { $ref?: string } }> };
+      const r = o.op.responses["503"] as {
+        headers?: Record<string, { schema?: { type?: string } }>;
+        content?: Record<string, { schema?: { $ref?: string } }>;
+      };
       expect(r.headers?.["Retry-After"]?.schema?.type, `${o.method} ${o.path}`).toBe("string");
       expect(r.content?.["application/json"]?.schema?.$ref).toBe("#/components/schemas/ErrorResponse");
     }
   });
 
   it("outside /v1 is declared exactly on the other fenced writes (agency writes into an owned tenant, tenant updates, public token writes), never on reads", () => {
-    const elsewhere = ops.filter((o) => !tenantWrite(o) && o.op.responses["503"]).map((o) => `${o.method.toUpperCase()} ${o.path}`);
+    const elsewhere = ops
+      .filter((o) => !tenantWrite(o) && o.op.responses["503"])
+      .map((o) => `${o.method.toUpperCase()} ${o.path}`);
     expect(elsewhere.sort()).toEqual(
       [
         "PATCH /agency/tenants/{id}",

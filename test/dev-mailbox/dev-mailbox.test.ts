@@ -7,19 +7,32 @@ import { control, createWorld, shardOf, type World } from "../helpers/seed";
 let w: World;
 const at = (minute: number) => `2026-11-20T10:${String(minute).padStart(2, "0")}:00.000Z`;
 const mail = (id: string, tenantId: string | null, minute: number) => ({
-  id, tenantId, channel: "email" as const, to: `${id}@example.test`, subject: `Subject ${id}`,
-  html: `<p>${id}</p>`, text: id,
-  headers: { "x-test": id }, solicitationId: null, createdAt: at(minute),
+  id,
+  tenantId,
+  channel: "email" as const,
+  to: `${id}@example.test`,
+  subject: `Subject ${id}`,
+  html: `<p>${id}</p>`,
+  text: id,
+  headers: { "x-test": id },
+  solicitationId: null,
+  createdAt: at(minute),
 });
 
 beforeAll(async () => {
   w = await createWorld({ shardB: 1 });
   const a = w.tenantA.id;
-  await shardOf(w.tenantA).insert(outboxMessages).values([mail("mbx_a1", a, 1), mail("mbx_a2", a, 3)]);
+  await shardOf(w.tenantA)
+    .insert(outboxMessages)
+    .values([mail("mbx_a1", a, 1), mail("mbx_a2", a, 3)]);
   // tenant B lives on shard 1: its mail is stored there
-  await shardOf(w.tenantB).insert(outboxMessages).values([mail("mbx_b1", w.tenantB.id, 2)]);
+  await shardOf(w.tenantB)
+    .insert(outboxMessages)
+    .values([mail("mbx_b1", w.tenantB.id, 2)]);
   // account mail of no tenant is stored on the control database
-  await control().insert(outboxMessages).values([mail("mbx_none", null, 4)]);
+  await control()
+    .insert(outboxMessages)
+    .values([mail("mbx_none", null, 4)]);
 });
 
 const ours = (rows: { id: string }[]) => rows.map((r) => r.id).filter((id) => id.startsWith("mbx_"));
@@ -30,8 +43,16 @@ describe("GET /admin/outbox (the dev mailbox)", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(ours(res.body.data)).toEqual(["mbx_none", "mbx_a2", "mbx_b1", "mbx_a1"]);
     expect(res.body.data.find((m: { id: string }) => m.id === "mbx_a2")).toEqual({
-      id: "mbx_a2", tenantId: w.tenantA.id, channel: "email", to: "mbx_a2@example.test", subject: "Subject mbx_a2",
-      html: "<p>mbx_a2</p>", text: "mbx_a2", headers: { "x-test": "mbx_a2" }, solicitationId: null, createdAt: at(3),
+      id: "mbx_a2",
+      tenantId: w.tenantA.id,
+      channel: "email",
+      to: "mbx_a2@example.test",
+      subject: "Subject mbx_a2",
+      html: "<p>mbx_a2</p>",
+      text: "mbx_a2",
+      headers: { "x-test": "mbx_a2" },
+      solicitationId: null,
+      createdAt: at(3),
     });
   });
 

@@ -32,7 +32,9 @@ describe("event catalogue", () => {
     const fields = payloadFields("solicitation.blocked");
     expect(fields.get("blockedReason")).toEqual({ type: "string", nullable: true });
     expect(fields.get("status")).toEqual({
-      type: "string", nullable: false, options: ["PENDING", "SENT", "DELIVERED", "FAILED", "BLOCKED", "BOUNCED"],
+      type: "string",
+      nullable: false,
+      options: ["PENDING", "SENT", "DELIVERED", "FAILED", "BLOCKED", "BOUNCED"],
     });
     expect(fields.get("channel")).toMatchObject({ options: ["email", "sms", "whatsapp"] });
   });

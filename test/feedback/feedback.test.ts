@@ -1,8 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, domainEvents, feedbackSubmissions, feedbackViews, inboxItems, solicitations } from "../../src/db/schema";
-import { request } from "../helpers/http";
+import {
+  auditEvents,
+  domainEvents,
+  feedbackSubmissions,
+  feedbackViews,
+  inboxItems,
+  solicitations,
+} from "../../src/db/schema";
 import { latestEmailTo } from "../helpers/dev-mailbox";
+import { request } from "../helpers/http";
 import { createWorld, db, type World } from "../helpers/seed";
 import { eventually, newContact, newLocation, newSolicitation, submit } from "../inbox/helpers";
 
@@ -12,13 +19,21 @@ let contact: { id: string };
 
 beforeAll(async () => {
   w = await createWorld();
-  loc = await newLocation(w, "manager", { name: "Downtown Clinic", city: "Springfield", googlePlaceId: "ChIJ-place", yelpBusinessId: "downtown-clinic-springfield" });
-  await w.as("tenantAdmin").patch(`/v1/brands/${loc.brandId}`, { name: "Smile Dental", logoUrl: "https://cdn.example.test/logo.png" });
+  loc = await newLocation(w, "manager", {
+    name: "Downtown Clinic",
+    city: "Springfield",
+    googlePlaceId: "ChIJ-place",
+    yelpBusinessId: "downtown-clinic-springfield",
+  });
+  await w
+    .as("tenantAdmin")
+    .patch(`/v1/brands/${loc.brandId}`, { name: "Smile Dental", logoUrl: "https://cdn.example.test/logo.png" });
   contact = await newContact(w);
 });
 
 const sol = () => newSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId: contact.id });
-const feedbackOf = (solicitationId: string) => db().select().from(feedbackSubmissions).where(eq(feedbackSubmissions.solicitationId, solicitationId)).get();
+const feedbackOf = (solicitationId: string) =>
+  db().select().from(feedbackSubmissions).where(eq(feedbackSubmissions.solicitationId, solicitationId)).get();
 
 describe("GET /v1/f/{token}", () => {
   it("returns the brand, location and public review links without authentication, and counts the view", async () => {
@@ -29,12 +44,13 @@ describe("GET /v1/f/{token}", () => {
       brand: { name: "Smile Dental", logoUrl: "https://cdn.example.test/logo.png" },
       location: { id: loc.id, name: "Downtown Clinic", city: "Springfield" },
       survey: null,
-      reviewLinks: [
-        { site: "google", url: "https://search.google.com/local/writereview?placeid=ChIJ-place" },
-      ],
+      reviewLinks: [{ site: "google", url: "https://search.google.com/local/writereview?placeid=ChIJ-place" }],
       submitUrl: expect.stringContaining(`/v1/f/${s.token}`),
     });
-    const view = await eventually(() => db().select().from(feedbackViews).where(eq(feedbackViews.solicitationId, s.id)).get(), Boolean);
+    const view = await eventually(
+      () => db().select().from(feedbackViews).where(eq(feedbackViews.solicitationId, s.id)).get(),
+      Boolean,
+    );
     expect(view).toMatchObject({ tenantId: w.tenantA.id, locationId: loc.id, views: 1 });
   });
 
@@ -76,15 +92,32 @@ describe("POST /v1/f/{token}", () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ success: true, updated: false, reviewLinks: [{ site: "google" }] });
     const f = (await feedbackOf(s.id))!;
-    expect(f).toMatchObject({ id: res.body.feedbackId, contactId: contact.id, rating: 2, sentiment: "negative", type: "feedback", callbackRequested: false });
+    expect(f).toMatchObject({
+      id: res.body.feedbackId,
+      contactId: contact.id,
+      rating: 2,
+      sentiment: "negative",
+      type: "feedback",
+      callbackRequested: false,
+    });
     expect(f.topics).toEqual(expect.arrayContaining(["staff", "wait_time"]));
 
     const item = await db().select().from(inboxItems).where(eq(inboxItems.feedbackId, f.id)).get();
-    expect(item).toMatchObject({ tenantId: w.tenantA.id, type: "feedback", status: "new", locationId: loc.id, rating: 2, sentiment: "negative", excerpt: f.text });
+    expect(item).toMatchObject({
+      tenantId: w.tenantA.id,
+      type: "feedback",
+      status: "new",
+      locationId: loc.id,
+      rating: 2,
+      sentiment: "negative",
+      excerpt: f.text,
+    });
 
     const solRow = await db().select().from(solicitations).where(eq(solicitations.id, s.id)).get();
     expect(solRow!.convertedAt).toBe(f.submittedAt);
-    const events = (await db().select().from(domainEvents).where(eq(domainEvents.tenantId, w.tenantA.id))).filter((e) => e.data.solicitationId === s.id);
+    const events = (await db().select().from(domainEvents).where(eq(domainEvents.tenantId, w.tenantA.id))).filter(
+      (e) => e.data.solicitationId === s.id,
+    );
     expect(events.map((e) => e.type).sort()).toEqual(["feedback.submitted", "solicitation.converted"]);
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, f.id)).get();
     expect(audit).toMatchObject({ action: "feedback.submitted", actorType: "system", tenantId: w.tenantA.id });
@@ -102,12 +135,21 @@ describe("POST /v1/f/{token}", () => {
     expect(rows[0]).toMatchObject({ rating: 5, sentiment: "positive" });
     const items = await db().select().from(inboxItems).where(eq(inboxItems.feedbackId, rows[0]!.id));
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ rating: 5, sentiment: "positive", excerpt: "Actually they called me and fixed it, wonderful!" });
-    const submitted = (await db().select().from(domainEvents)).filter((e) => e.type === "feedback.submitted" && e.data.solicitationId === s.id);
+    expect(items[0]).toMatchObject({
+      rating: 5,
+      sentiment: "positive",
+      excerpt: "Actually they called me and fixed it, wonderful!",
+    });
+    const submitted = (await db().select().from(domainEvents)).filter(
+      (e) => e.type === "feedback.submitted" && e.data.solicitationId === s.id,
+    );
     expect(submitted).toHaveLength(1);
 
     // after the window the link is used up
-    await db().update(feedbackSubmissions).set({ createdAt: new Date(Date.now() - 25 * 3600_000).toISOString() }).where(eq(feedbackSubmissions.id, rows[0]!.id));
+    await db()
+      .update(feedbackSubmissions)
+      .set({ createdAt: new Date(Date.now() - 25 * 3600_000).toISOString() })
+      .where(eq(feedbackSubmissions.id, rows[0]!.id));
     const late = await submit(s.token, { rating: 1 });
     expect(late.status).toBe(409);
     expect((await feedbackOf(s.id))!.rating).toBe(5);
@@ -117,8 +159,10 @@ describe("POST /v1/f/{token}", () => {
     const s = await sol();
     await db().update(solicitations).set({ convertedAt: "2026-01-02T03:04:05.000Z" }).where(eq(solicitations.id, s.id));
     expect((await submit(s.token, { npsScore: 9 })).status).toBe(201);
-    expect((await db().select().from(solicitations).where(eq(solicitations.id, s.id)).get())!.convertedAt).toBe("2026-01-02T03:04:05.000Z");
-    expect((await feedbackOf(s.id))).toMatchObject({ npsScore: 9, surveyType: "nps", score: 9 });
+    expect((await db().select().from(solicitations).where(eq(solicitations.id, s.id)).get())!.convertedAt).toBe(
+      "2026-01-02T03:04:05.000Z",
+    );
+    expect(await feedbackOf(s.id)).toMatchObject({ npsScore: 9, surveyType: "nps", score: 9 });
   });
 
   it("a callback request escalates the inbox item and emails the location", async () => {
@@ -138,7 +182,10 @@ describe("POST /v1/f/{token}", () => {
   it("records how long the customer took from landing to submit", async () => {
     const s = await sol();
     await request("GET", `/v1/f/${s.token}`);
-    await eventually(() => db().select().from(feedbackViews).where(eq(feedbackViews.solicitationId, s.id)).get(), Boolean);
+    await eventually(
+      () => db().select().from(feedbackViews).where(eq(feedbackViews.solicitationId, s.id)).get(),
+      Boolean,
+    );
     await submit(s.token, { rating: 4 });
     const f = (await feedbackOf(s.id))!;
     const view = (await db().select().from(feedbackViews).where(eq(feedbackViews.solicitationId, s.id)).get())!;
@@ -149,7 +196,12 @@ describe("POST /v1/f/{token}", () => {
   it("is 404 for a token whose solicitation does not exist", async () => {
     const { mintLinkToken } = await import("../../src/modules/links/tokens");
     const { env } = await import("cloudflare:workers");
-    const token = await mintLinkToken(env.JWT_SECRET!, { solicitationId: "gone", tenantId: w.tenantA.id, locationId: loc.id, destination: "feedback" });
+    const token = await mintLinkToken(env.JWT_SECRET!, {
+      solicitationId: "gone",
+      tenantId: w.tenantA.id,
+      locationId: loc.id,
+      destination: "feedback",
+    });
     expect((await submit(token, { rating: 3 })).status).toBe(404);
   });
 });
@@ -198,7 +250,10 @@ describe("hosted page /f/{token}", () => {
 
   it("shows the form again with a message when nothing was picked", async () => {
     const s = await sol();
-    const post = await request("POST", `/f/${s.token}`, { body: "text=", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const post = await request("POST", `/f/${s.token}`, {
+      body: "text=",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(post.status).toBe(400);
     expect(post.text).toContain('role="alert"');
     expect(post.text).toContain("Please pick a rating or write a comment");
@@ -219,12 +274,18 @@ describe("privacy", () => {
     const sent = await submit(s.token, { rating: 3, text: "My name is Jo and my number is 555-0100" });
     const exported = await w.as("tenantAdmin").get(`/v1/contacts/${person.id}/export`);
     expect(exported.status).toBe(200);
-    expect(exported.body.records.feedback).toMatchObject([{ id: sent.body.feedbackId, rating: 3, text: "My name is Jo and my number is 555-0100" }]);
+    expect(exported.body.records.feedback).toMatchObject([
+      { id: sent.body.feedbackId, rating: 3, text: "My name is Jo and my number is 555-0100" },
+    ]);
     expect((await w.as("tenantAdmin").delete(`/v1/contacts/${person.id}`)).status).toBe(200);
     const f = (await feedbackOf(s.id))!;
     expect(f).toMatchObject({ rating: 3, text: null, followUpText: null, surveyResponses: {} });
     expect(f.anonymizedAt).toBeTruthy();
-    const item = await db().select().from(inboxItems).where(and(eq(inboxItems.feedbackId, f.id))).get();
+    const item = await db()
+      .select()
+      .from(inboxItems)
+      .where(and(eq(inboxItems.feedbackId, f.id)))
+      .get();
     expect(item!.excerpt).toBeNull();
   });
 });

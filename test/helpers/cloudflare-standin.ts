@@ -4,7 +4,13 @@ export interface StandInHostname {
   id: string;
   hostname: string;
   status: string;
-  ssl: { status: string; method: string; type: string; validation_records: { http_url: string; http_body: string }[]; validation_errors?: { message: string }[] };
+  ssl: {
+    status: string;
+    method: string;
+    type: string;
+    validation_records: { http_url: string; http_body: string }[];
+    validation_errors?: { message: string }[];
+  };
   ownership_verification: { type: string; name: string; value: string };
   verification_errors?: string[];
   created_at: string;
@@ -23,7 +29,8 @@ export function cloudflareStandIn(o: { token: string; zoneId: string }) {
     const body = req.method === "POST" ? await req.json() : undefined;
     calls.push({ method: req.method, path: url.pathname, body });
     if (url.origin !== "https://api.cloudflare.com") return envelope(404, null, [{ code: 7000, message: "No route" }]);
-    if (req.headers.get("authorization") !== `Bearer ${o.token}`) return envelope(403, null, [{ code: 10000, message: "Authentication error" }]);
+    if (req.headers.get("authorization") !== `Bearer ${o.token}`)
+      return envelope(403, null, [{ code: 10000, message: "Authentication error" }]);
     if (failNext) {
       const status = failNext;
       failNext = null;
@@ -31,14 +38,26 @@ export function cloudflareStandIn(o: { token: string; zoneId: string }) {
     }
     const base = `/client/v4/zones/${o.zoneId}/custom_hostnames`;
     if (req.method === "POST" && url.pathname === base) {
-      if (req.headers.get("content-type") !== "application/json") return envelope(400, null, [{ code: 1004, message: "bad content type" }]);
+      if (req.headers.get("content-type") !== "application/json")
+        return envelope(400, null, [{ code: 1004, message: "bad content type" }]);
       const b = body as { hostname?: string; ssl?: { method?: string; type?: string } };
-      if (!b.hostname || b.ssl?.type !== "dv" || !["http", "txt", "email"].includes(b.ssl?.method ?? "")) return envelope(400, null, [{ code: 1413, message: "Invalid custom hostname" }]);
-      if ([...hostnames.values()].some((h) => h.hostname === b.hostname)) return envelope(409, null, [{ code: 1406, message: "Duplicate custom hostname found." }]);
+      if (!b.hostname || b.ssl?.type !== "dv" || !["http", "txt", "email"].includes(b.ssl?.method ?? ""))
+        return envelope(400, null, [{ code: 1413, message: "Invalid custom hostname" }]);
+      if ([...hostnames.values()].some((h) => h.hostname === b.hostname))
+        return envelope(409, null, [{ code: 1406, message: "Duplicate custom hostname found." }]);
       const id = crypto.randomUUID();
       const h: StandInHostname = {
-        id, hostname: b.hostname, status: "pending",
-        ssl: { status: "pending_validation", method: b.ssl.method!, type: "dv", validation_records: [{ http_url: `http://${b.hostname}/.well-known/acme-challenge/${id}`, http_body: `body-${id}` }] },
+        id,
+        hostname: b.hostname,
+        status: "pending",
+        ssl: {
+          status: "pending_validation",
+          method: b.ssl.method!,
+          type: "dv",
+          validation_records: [
+            { http_url: `http://${b.hostname}/.well-known/acme-challenge/${id}`, http_body: `body-${id}` },
+          ],
+        },
         ownership_verification: { type: "txt", name: `_cf-custom-hostname.${b.hostname}`, value: `verify-${id}` },
         created_at: new Date().toISOString(),
       };

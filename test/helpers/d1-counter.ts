@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { createApp } from "../../src/app";
 import { interceptD1 } from "../../src/db/intercept";
 import type { Env } from "../../src/env";
@@ -11,10 +11,13 @@ import type { Env } from "../../src/env";
  */
 export function countingD1(real: D1Database = env.DB): { DB: D1Database; roundTrips: () => number } {
   let roundTrips = 0;
-  return { DB: interceptD1(real, (call) => {
-    roundTrips++;
-    return call();
-  }), roundTrips: () => roundTrips };
+  return {
+    DB: interceptD1(real, (call) => {
+      roundTrips++;
+      return call();
+    }),
+    roundTrips: () => roundTrips,
+  };
 }
 
 /** The env with the control database and every tenant shard (SHARD_n) counted by one counter. */
@@ -38,7 +41,11 @@ export async function countRoundTrips(req: Request): Promise<{ status: number; b
   const res = await app.fetch(req, counted, ctx);
   const text = await res.text();
   await waitOnExecutionContext(ctx);
-  return { status: res.status, body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text, roundTrips: roundTrips() };
+  return {
+    status: res.status,
+    body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
+    roundTrips: roundTrips(),
+  };
 }
 
 const app = createApp();

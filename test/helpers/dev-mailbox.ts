@@ -9,7 +9,11 @@ type MailboxRow = typeof outboxMessages.$inferSelect;
 async function emailsTo(to: string): Promise<MailboxRow[]> {
   const perShard = await Promise.all(
     allShards(env).map(({ db }) =>
-      db.select().from(outboxMessages).where(and(eq(outboxMessages.to, to), eq(outboxMessages.channel, "email"))).orderBy(desc(outboxMessages.createdAt)),
+      db
+        .select()
+        .from(outboxMessages)
+        .where(and(eq(outboxMessages.to, to), eq(outboxMessages.channel, "email")))
+        .orderBy(desc(outboxMessages.createdAt)),
     ),
   );
   return perShard.flat().sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));

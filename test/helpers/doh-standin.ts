@@ -10,7 +10,8 @@ export function dohStandIn() {
   const fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const req = new Request(input, init);
     const url = new URL(req.url);
-    if (req.method !== "GET" || req.headers.get("accept") !== "application/dns-json") return new Response("Bad Request", { status: 400 });
+    if (req.method !== "GET" || req.headers.get("accept") !== "application/dns-json")
+      return new Response("Bad Request", { status: 400 });
     const name = (url.searchParams.get("name") ?? "").toLowerCase().replace(/\.$/, "");
     if (url.searchParams.get("type") !== "TXT" || !name) return new Response("Bad Request", { status: 400 });
     lookups.push(name);
@@ -23,7 +24,12 @@ export function dohStandIn() {
     }
     const records = txt.get(name);
     if (!records) return Response.json({ Status: 3, TC: false, Question: question });
-    return Response.json({ Status: 0, TC: false, Question: question, Answer: records.map((r) => ({ name, type: 16, TTL: 300, data: JSON.stringify(r) })) });
+    return Response.json({
+      Status: 0,
+      TC: false,
+      Question: question,
+      Answer: records.map((r) => ({ name, type: 16, TTL: 300, data: JSON.stringify(r) })),
+    });
   };
 
   return {

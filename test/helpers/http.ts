@@ -53,7 +53,9 @@ export async function request<T = any>(method: string, path: string, o: RequestO
   let parsed: unknown = text;
   if (res.headers.get("content-type")?.includes("json")) parsed = text ? JSON.parse(text) : null;
   // every response of a documented route must match the document (status and body schema)
-  const mismatch = o.unchecked ? null : responseMismatch(method, new URL(BASE + path).pathname, res.status, res.headers.get("content-type"), parsed);
+  const mismatch = o.unchecked
+    ? null
+    : responseMismatch(method, new URL(BASE + path).pathname, res.status, res.headers.get("content-type"), parsed);
   if (mismatch) throw new Error(`OpenAPI response mismatch: ${mismatch}`);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }

@@ -99,7 +99,13 @@ const DOC_ID = "https://openapi.test/openapi.json";
  * Checks one live response against the document: its status must be documented for the operation,
  * and a JSON body must match that status's schema. Returns a description of the mismatch, or null.
  */
-export function responseMismatch(method: string, pathname: string, status: number, contentType: string | null, body: unknown): string | null {
+export function responseMismatch(
+  method: string,
+  pathname: string,
+  status: number,
+  contentType: string | null,
+  body: unknown,
+): string | null {
   const ref = findOperation(method, pathname);
   if (!ref) return null;
   const documented = ref.op.responses[String(status)] ?? ref.op.responses.default;
@@ -107,7 +113,8 @@ export function responseMismatch(method: string, pathname: string, status: numbe
   if (!documented) return `${where}: status not documented (documented: ${Object.keys(ref.op.responses).join(", ")})`;
   if (!contentType?.includes("json")) return null;
   const media = Object.keys(documented.content ?? {}).find((k) => k.includes("json"));
-  if (!media) return `${where}: JSON body but the document declares ${Object.keys(documented.content ?? {}).join(", ") || "no body"}`;
+  if (!media)
+    return `${where}: JSON body but the document declares ${Object.keys(documented.content ?? {}).join(", ") || "no body"}`;
   if (!registered) {
     ajv.addSchema({ $id: DOC_ID, components: openApiDocument().components });
     registered = true;
@@ -121,7 +128,9 @@ export function responseMismatch(method: string, pathname: string, status: numbe
     validators.set(key, validate);
   }
   if (validate(body)) return null;
-  const errs = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || "/"} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
+  const errs = (validate.errors ?? [])
+    .slice(0, 5)
+    .map((e) => `${e.instancePath || "/"} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
   return `${where}: body does not match the documented schema: ${errs.join("; ")}`;
 }
 
@@ -130,7 +139,10 @@ const rebase = (s: unknown): any => {
   if (Array.isArray(s)) return s.map(rebase);
   if (s && typeof s === "object") {
     return Object.fromEntries(
-      Object.entries(s).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${DOC_ID}${v}` : rebase(v)]),
+      Object.entries(s).map(([k, v]) => [
+        k,
+        k === "$ref" && typeof v === "string" && v.startsWith("#/") ? `${DOC_ID}${v}` : rebase(v),
+      ]),
     );
   }
   return s;

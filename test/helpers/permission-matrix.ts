@@ -30,7 +30,10 @@ export function permissionMatrix(title: string, world: () => World, cases: Route
     for (const c of cases) {
       for (const actor of MATRIX_ACTORS) {
         const status = c.expect[actor];
-        const shownPath = c.path.toString().replace(/^\(\w*\) => /, "").replace(/[`"]/g, "");
+        const shownPath = c.path
+          .toString()
+          .replace(/^\(\w*\) => /, "")
+          .replace(/[`"]/g, "");
         it(`${c.method} ${shownPath} as ${actor} -> ${status}`, async () => {
           const w = world();
           const res = await request(c.method, c.path(w), {

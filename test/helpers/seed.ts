@@ -1,6 +1,16 @@
 import { env } from "cloudflare:workers";
+import {
+  agencies,
+  brands,
+  HOUSE_AGENCY_ID,
+  passwordCredentials,
+  type Role,
+  roleAssignments,
+  type ScopeType,
+  tenants,
+  users,
+} from "../../src/db/schema";
 import { controlDb, mirrorTenant, shardDb } from "../../src/db/shards";
-import { HOUSE_AGENCY_ID, agencies, brands, passwordCredentials, roleAssignments, tenants, users, type Role, type ScopeType } from "../../src/db/schema";
 import { hashPassword } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
 import { signSessionToken } from "../../src/lib/jwt";
@@ -35,10 +45,27 @@ export async function seedTenant(o: { agencyId?: string; name?: string; isActive
   const now = nowIso();
   const slug = unique("tenant");
   const tenant = {
-    id: newId(), agencyId: o.agencyId ?? HOUSE_AGENCY_ID, slug, name: o.name ?? slug, plan: "starter" as const,
-    isActive: o.isActive ?? true, pausedAt: null, pausedReason: null, shard: o.shard ?? 0, movingSince: null, createdAt: now, updatedAt: now,
+    id: newId(),
+    agencyId: o.agencyId ?? HOUSE_AGENCY_ID,
+    slug,
+    name: o.name ?? slug,
+    plan: "starter" as const,
+    isActive: o.isActive ?? true,
+    pausedAt: null,
+    pausedReason: null,
+    shard: o.shard ?? 0,
+    movingSince: null,
+    createdAt: now,
+    updatedAt: now,
   };
-  const brand = { id: newId(), tenantId: tenant.id, name: `${tenant.name} brand`, slug: "default", createdAt: now, updatedAt: now };
+  const brand = {
+    id: newId(),
+    tenantId: tenant.id,
+    name: `${tenant.name} brand`,
+    slug: "default",
+    createdAt: now,
+    updatedAt: now,
+  };
   await db().insert(tenants).values(tenant);
   await mirrorTenant(env, tenant);
   await shardDb(env, tenant.shard).insert(brands).values(brand);
@@ -58,15 +85,27 @@ export interface Grant {
 export async function seedUser(o: { grants: Grant[]; tenantId?: string | null; email?: string; isActive?: boolean }) {
   const now = nowIso();
   const user = {
-    id: newId(), tenantId: o.tenantId ?? null, email: o.email ?? `${unique("user")}@example.test`, name: "Test User",
-    isActive: o.isActive ?? true, createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId: o.tenantId ?? null,
+    email: o.email ?? `${unique("user")}@example.test`,
+    name: "Test User",
+    isActive: o.isActive ?? true,
+    createdAt: now,
+    updatedAt: now,
   };
   const d = db();
   await d.batch([
     d.insert(users).values(user),
     d.insert(passwordCredentials).values({ userId: user.id, hash: await testPasswordHash(), updatedAt: now }),
     ...o.grants.map((g) =>
-      d.insert(roleAssignments).values({ id: newId(), userId: user.id, role: g.role, scopeType: g.scopeType, scopeId: g.scopeId ?? "", createdAt: now }),
+      d.insert(roleAssignments).values({
+        id: newId(),
+        userId: user.id,
+        role: g.role,
+        scopeType: g.scopeType,
+        scopeId: g.scopeId ?? "",
+        createdAt: now,
+      }),
     ),
   ]);
   return { ...user, token: await signSessionToken(env, user.id) };
@@ -86,7 +125,10 @@ export async function createWorld(o: { shardA?: number; shardB?: number } = {}) 
   const agencyB = await seedAgency();
   const tenantA = await seedTenant({ agencyId: agencyA.id, shard: o.shardA });
   const tenantB = await seedTenant({ agencyId: agencyB.id, shard: o.shardB });
-  const t = (role: Role) => ({ grants: [{ role, scopeType: "tenant" as const, scopeId: tenantA.id }], tenantId: tenantA.id });
+  const t = (role: Role) => ({
+    grants: [{ role, scopeType: "tenant" as const, scopeId: tenantA.id }],
+    tenantId: tenantA.id,
+  });
   const users = {
     platformAdmin: await seedUser({ grants: [{ role: "platform_admin", scopeType: "platform" }] }),
     tenantAdmin: await seedUser(t("tenant_admin")),
@@ -96,7 +138,10 @@ export async function createWorld(o: { shardA?: number; shardB?: number } = {}) 
     agencyAdmin: await seedUser({ grants: [{ role: "agency_admin", scopeType: "agency", scopeId: agencyA.id }] }),
     otherAgencyAdmin: await seedUser({ grants: [{ role: "agency_admin", scopeType: "agency", scopeId: agencyB.id }] }),
     /** tenant admin of tenant B, for cross-tenant checks */
-    tenantBAdmin: await seedUser({ grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: tenantB.id }], tenantId: tenantB.id }),
+    tenantBAdmin: await seedUser({
+      grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: tenantB.id }],
+      tenantId: tenantB.id,
+    }),
   };
   return {
     agencyA,

@@ -1,8 +1,8 @@
-import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tenants } from "../../src/db/schema";
-import { ACTOR_NAMES, createWorld, db, seedTenant, seedUser, type ActorName, type World } from "../helpers/seed";
 import { client } from "../helpers/http";
+import { ACTOR_NAMES, type ActorName, createWorld, db, seedTenant, seedUser, type World } from "../helpers/seed";
 
 let w: World;
 beforeAll(async () => {
@@ -38,7 +38,12 @@ describe("access matrix on tenant A (read: GET /v1/locations, write: POST /v1/lo
   it("lists exactly the locations the writers created", async () => {
     const res = await w.as("viewer").get("/v1/locations?limit=200");
     const names = res.body.data.map((l: { name: string }) => l.name).sort();
-    expect(names).toEqual(["agencyAdmin location", "manager location", "platformAdmin location", "tenantAdmin location"]);
+    expect(names).toEqual([
+      "agencyAdmin location",
+      "manager location",
+      "platformAdmin location",
+      "tenantAdmin location",
+    ]);
     expect(res.body.total).toBe(4);
   });
 
@@ -91,8 +96,14 @@ describe("tenant isolation", () => {
 describe("paused tenant", () => {
   it("leaves its own users read-only while agency scope can still write", async () => {
     const paused = await seedTenant({ agencyId: w.agencyA.id, isActive: false });
-    await db().update(tenants).set({ pausedAt: new Date().toISOString(), pausedReason: "billing" }).where(eq(tenants.id, paused.id));
-    const admin = await seedUser({ grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: paused.id }], tenantId: paused.id });
+    await db()
+      .update(tenants)
+      .set({ pausedAt: new Date().toISOString(), pausedReason: "billing" })
+      .where(eq(tenants.id, paused.id));
+    const admin = await seedUser({
+      grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: paused.id }],
+      tenantId: paused.id,
+    });
     const own = client(admin.token, paused.id);
     expect((await own.get("/v1/locations")).status).toBe(200);
     const blocked = await own.post("/v1/locations", { name: "while paused" });
@@ -103,7 +114,10 @@ describe("paused tenant", () => {
   });
 
   it("rejects a deactivated user's still-valid token", async () => {
-    const gone = await seedUser({ grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: w.tenantA.id }], isActive: false });
+    const gone = await seedUser({
+      grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: w.tenantA.id }],
+      isActive: false,
+    });
     const res = await client(gone.token, w.tenantA.id).get("/v1/locations");
     expect(res.status).toBe(401);
   });

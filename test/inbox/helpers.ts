@@ -1,4 +1,3 @@
-import { pollUntil } from "../helpers/poll";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { solicitations } from "../../src/db/schema";
@@ -6,25 +5,58 @@ import { newId } from "../../src/lib/ids";
 import { nowIso } from "../../src/lib/time";
 import { mintLinkToken } from "../../src/modules/links/tokens";
 import { request } from "../helpers/http";
+import { pollUntil } from "../helpers/poll";
 import { db, type World } from "../helpers/seed";
 
-export { newLocation, ingest } from "../reviews/helpers";
+export { ingest, newLocation } from "../reviews/helpers";
 
-export async function newContact(w: World, as: "manager" | "tenantBAdmin" = "manager", extra: Record<string, unknown> = {}) {
-  const res = await w.as(as).post("/v1/contacts", { email: `c-${Math.random().toString(36).slice(2, 9)}@example.test`, firstName: "Casey", lastName: "Jones", phone: `+1415555${Math.floor(1000 + Math.random() * 8999)}`, ...extra });
+export async function newContact(
+  w: World,
+  as: "manager" | "tenantBAdmin" = "manager",
+  extra: Record<string, unknown> = {},
+) {
+  const res = await w.as(as).post("/v1/contacts", {
+    email: `c-${Math.random().toString(36).slice(2, 9)}@example.test`,
+    firstName: "Casey",
+    lastName: "Jones",
+    phone: `+1415555${Math.floor(1000 + Math.random() * 8999)}`,
+    ...extra,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string };
 }
 
 /** A sent solicitation row (what [sending] creates) with its signed short-link token. */
-export async function newSolicitation(o: { tenantId: string; locationId: string; contactId: string; campaignId?: string | null; destination?: string }) {
+export async function newSolicitation(o: {
+  tenantId: string;
+  locationId: string;
+  contactId: string;
+  campaignId?: string | null;
+  destination?: string;
+}) {
   const id = newId();
-  const token = await mintLinkToken(env.JWT_SECRET!, { solicitationId: id, tenantId: o.tenantId, locationId: o.locationId, destination: o.destination ?? "feedback" });
-  const now = nowIso();
-  await db().insert(solicitations).values({
-    id, tenantId: o.tenantId, locationId: o.locationId, contactId: o.contactId, campaignId: o.campaignId ?? null, channel: "email", status: "SENT",
-    shortLinkToken: token, sentAt: now, createdAt: now, updatedAt: now,
+  const token = await mintLinkToken(env.JWT_SECRET!, {
+    solicitationId: id,
+    tenantId: o.tenantId,
+    locationId: o.locationId,
+    destination: o.destination ?? "feedback",
   });
+  const now = nowIso();
+  await db()
+    .insert(solicitations)
+    .values({
+      id,
+      tenantId: o.tenantId,
+      locationId: o.locationId,
+      contactId: o.contactId,
+      campaignId: o.campaignId ?? null,
+      channel: "email",
+      status: "SENT",
+      shortLinkToken: token,
+      sentAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
   return { id, token };
 }
 
@@ -32,4 +64,5 @@ export const submit = (token: string, body: unknown) => request("POST", `/v1/f/$
 
 /** Polls until the check passes (deferred work: view flushes, alert emails). */
 /** Polls for background work's final state (test/helpers/poll.ts): throws with the last value when it never comes. */
-export const eventually = <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> => pollUntil(read, ok, ms, 50);
+export const eventually = <T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> =>
+  pollUntil(read, ok, ms, 50);

@@ -13,7 +13,11 @@ let foreignItemId: string;
 
 const pause = () => new Promise((r) => setTimeout(r, 3));
 const itemFor = async (sourceId: string, type: "review" | "feedback") =>
-  (await db().select().from(inboxItems).where(type === "review" ? eq(inboxItems.reviewId, sourceId) : eq(inboxItems.feedbackId, sourceId)).get())!;
+  (await db()
+    .select()
+    .from(inboxItems)
+    .where(type === "review" ? eq(inboxItems.reviewId, sourceId) : eq(inboxItems.feedbackId, sourceId))
+    .get())!;
 
 beforeAll(async () => {
   w = await createWorld();
@@ -23,17 +27,31 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) {
     const locationId = i % 2 === 0 ? locA.id : locB.id;
     if (i % 2 === 0) {
-      const r = await ingest(w, { locationId, siteType: "first_party", rating: 5 - i, text: `Review number ${i}: the staff were lovely and helpful.` });
+      const r = await ingest(w, {
+        locationId,
+        siteType: "first_party",
+        rating: 5 - i,
+        text: `Review number ${i}: the staff were lovely and helpful.`,
+      });
       items.push({ id: (await itemFor(r.id, "review")).id, type: "review", sourceId: r.id, locationId });
     } else {
       const s = await newSolicitation({ tenantId: w.tenantA.id, locationId, contactId: contact.id });
       const f = await submit(s.token, { rating: 2, text: `Feedback number ${i}: too slow.` });
-      items.push({ id: (await itemFor(f.body.feedbackId, "feedback")).id, type: "feedback", sourceId: f.body.feedbackId, locationId });
+      items.push({
+        id: (await itemFor(f.body.feedbackId, "feedback")).id,
+        type: "feedback",
+        sourceId: f.body.feedbackId,
+        locationId,
+      });
     }
     await pause();
   }
   const locForeign = await newLocation(w, "tenantBAdmin");
-  const foreign = await ingest(w, { locationId: locForeign.id, siteType: "google", externalReviewId: "b-1", rating: 1 }, "tenantBAdmin");
+  const foreign = await ingest(
+    w,
+    { locationId: locForeign.id, siteType: "google", externalReviewId: "b-1", rating: 1 },
+    "tenantBAdmin",
+  );
   foreignItemId = (await itemFor(foreign.id, "review")).id;
 });
 
@@ -47,10 +65,26 @@ describe("GET /v1/inbox", () => {
     expect(res.body.data.map((i: { id: string }) => i.id)).toEqual(newest().map((i) => i.id));
     const [, feedback, review] = res.body.data;
     expect(review).toMatchObject({
-      type: "review", status: "new", locationId: locA.id, rating: 3, sentiment: "positive", excerpt: "Review number 2: the staff were lovely and helpful.",
-      assignedToUserId: null, tags: [], escalatedAt: null, reviewId: items[2]!.sourceId, feedbackId: null,
+      type: "review",
+      status: "new",
+      locationId: locA.id,
+      rating: 3,
+      sentiment: "positive",
+      excerpt: "Review number 2: the staff were lovely and helpful.",
+      assignedToUserId: null,
+      tags: [],
+      escalatedAt: null,
+      reviewId: items[2]!.sourceId,
+      feedbackId: null,
     });
-    expect(feedback).toMatchObject({ type: "feedback", rating: 2, sentiment: "negative", excerpt: "Feedback number 3: too slow.", reviewId: null, feedbackId: items[3]!.sourceId });
+    expect(feedback).toMatchObject({
+      type: "feedback",
+      rating: 2,
+      sentiment: "negative",
+      excerpt: "Feedback number 3: too slow.",
+      reviewId: null,
+      feedbackId: items[3]!.sourceId,
+    });
     expect(res.body.data.some((i: { id: string }) => i.id === foreignItemId)).toBe(false);
   });
 
@@ -69,10 +103,23 @@ describe("GET /v1/inbox", () => {
   });
 
   it("filters by type, location, status and assignee", async () => {
-    const ids = async (q: string) => (await w.as("viewer").get(`/v1/inbox?${q}`)).body.data.map((i: { id: string }) => i.id);
-    expect(await ids("type=feedback")).toEqual(newest().filter((i) => i.type === "feedback").map((i) => i.id));
-    expect(await ids("type=review")).toEqual(newest().filter((i) => i.type === "review").map((i) => i.id));
-    expect(await ids(`locationId=${locB.id}`)).toEqual(newest().filter((i) => i.locationId === locB.id).map((i) => i.id));
+    const ids = async (q: string) =>
+      (await w.as("viewer").get(`/v1/inbox?${q}`)).body.data.map((i: { id: string }) => i.id);
+    expect(await ids("type=feedback")).toEqual(
+      newest()
+        .filter((i) => i.type === "feedback")
+        .map((i) => i.id),
+    );
+    expect(await ids("type=review")).toEqual(
+      newest()
+        .filter((i) => i.type === "review")
+        .map((i) => i.id),
+    );
+    expect(await ids(`locationId=${locB.id}`)).toEqual(
+      newest()
+        .filter((i) => i.locationId === locB.id)
+        .map((i) => i.id),
+    );
     expect(await ids(`locationId=${locA.id}&type=review`)).toEqual([items[4]!.id, items[2]!.id, items[0]!.id]);
     await w.as("tenantUser").patch(`/v1/inbox/${items[0]!.id}`, { status: "ignored" });
     expect(await ids("status=ignored")).toEqual([items[0]!.id]);
@@ -94,7 +141,13 @@ describe("GET /v1/inbox/{id}", () => {
     await w.as("tenantUser").post(`/v1/inbox/${it0.id}/notes`, { note: "Regular customer" });
     const res = await w.as("viewer").get(`/v1/inbox/${it0.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: it0.id, type: "review", review: { id: it0.sourceId, rating: 5 }, feedback: null, notes: [{ note: "Regular customer", authorId: w.users.tenantUser.id, authorType: "user" }] });
+    expect(res.body).toMatchObject({
+      id: it0.id,
+      type: "review",
+      review: { id: it0.sourceId, rating: 5 },
+      feedback: null,
+      notes: [{ note: "Regular customer", authorId: w.users.tenantUser.id, authorType: "user" }],
+    });
     expect(res.body.responses).toMatchObject([{ text: "Thank you!", status: "draft" }]);
     const bySource = await w.as("viewer").get(`/v1/inbox/${it0.sourceId}?type=review`);
     expect(bySource.body.id).toBe(it0.id);
@@ -105,7 +158,12 @@ describe("GET /v1/inbox/{id}", () => {
     const it1 = items[1]!;
     const res = await w.as("viewer").get(`/v1/inbox/${it1.sourceId}?type=feedback`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: it1.id, review: null, responses: [], feedback: { id: it1.sourceId, rating: 2, text: "Feedback number 1: too slow." } });
+    expect(res.body).toMatchObject({
+      id: it1.id,
+      review: null,
+      responses: [],
+      feedback: { id: it1.sourceId, rating: 2, text: "Feedback number 1: too slow." },
+    });
   });
 
   it("is 404 for another tenant's item", async () => {
@@ -121,8 +179,16 @@ describe("inbox actions", () => {
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ success: true });
     expect((await w.as("viewer").get(`/v1/inbox/${id}`)).body.status).toBe("in_progress");
-    const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "inbox.status_changed"))).get();
-    expect(audit).toMatchObject({ actorId: w.users.tenantUser.id, previousState: { status: "new" }, nextState: { status: "in_progress" } });
+    const audit = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "inbox.status_changed")))
+      .get();
+    expect(audit).toMatchObject({
+      actorId: w.users.tenantUser.id,
+      previousState: { status: "new" },
+      nextState: { status: "in_progress" },
+    });
 
     expect((await w.as("tenantUser").patch(`/v1/inbox/${id}`, { status: "resolved" })).status).toBe(200);
     const illegal = await w.as("tenantUser").patch(`/v1/inbox/${id}`, { status: "ignored" });
@@ -137,12 +203,20 @@ describe("inbox actions", () => {
 
   it("assign sets the assignee, moves new to assigned, emits inbox.assigned; the user must belong to the tenant", async () => {
     const id = items[3]!.id;
-    const res = await w.as("tenantUser").post(`/v1/inbox/${id}/assign`, { userId: w.users.manager.id, type: "feedback" });
+    const res = await w
+      .as("tenantUser")
+      .post(`/v1/inbox/${id}/assign`, { userId: w.users.manager.id, type: "feedback" });
     expect(res.status).toBe(200);
     const after = (await w.as("viewer").get(`/v1/inbox/${id}`)).body;
     expect(after).toMatchObject({ status: "assigned", assignedToUserId: w.users.manager.id });
-    const event = (await db().select().from(domainEvents).where(eq(domainEvents.type, "inbox.assigned"))).find((e) => e.data.inboxItemId === id);
-    expect(event!.data).toMatchObject({ assignedToUserId: w.users.manager.id, type: "feedback", feedbackId: items[3]!.sourceId });
+    const event = (await db().select().from(domainEvents).where(eq(domainEvents.type, "inbox.assigned"))).find(
+      (e) => e.data.inboxItemId === id,
+    );
+    expect(event!.data).toMatchObject({
+      assignedToUserId: w.users.manager.id,
+      type: "feedback",
+      feedbackId: items[3]!.sourceId,
+    });
 
     for (const userId of [w.users.tenantBAdmin.id, w.users.agencyAdmin.id, "nobody"]) {
       const bad = await w.as("tenantUser").post(`/v1/inbox/${id}/assign`, { userId });
@@ -171,15 +245,23 @@ describe("inbox actions", () => {
 
   it("tags replace the item's tags, deduplicated", async () => {
     const id = items[4]!.id;
-    const res = await w.as("tenantUser").post(`/v1/inbox/${id}/tags`, { tags: ["VIP", " refund ", "vip", "Refund", "billing"] });
+    const res = await w
+      .as("tenantUser")
+      .post(`/v1/inbox/${id}/tags`, { tags: ["VIP", " refund ", "vip", "Refund", "billing"] });
     expect(res.status).toBe(200);
     expect(res.body.tags).toEqual(["VIP", "refund", "billing"]);
     expect((await w.as("viewer").get(`/v1/inbox/${id}`)).body.tags).toEqual(["VIP", "refund", "billing"]);
     await w.as("tenantUser").post(`/v1/inbox/${id}/tags`, { tags: ["billing"] });
     expect((await w.as("viewer").get(`/v1/inbox/${id}`)).body.tags).toEqual(["billing"]);
-    const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "inbox.tagged")));
+    const audit = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "inbox.tagged")));
     expect(audit.map((a) => a.nextState)).toEqual([{ tags: ["VIP", "refund", "billing"] }, { tags: ["billing"] }]);
-    expect((await w.as("tenantUser").post(`/v1/inbox/${id}/tags`, { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) })).status).toBe(400);
+    expect(
+      (await w.as("tenantUser").post(`/v1/inbox/${id}/tags`, { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }))
+        .status,
+    ).toBe(400);
   });
 
   it("escalate records reason, time and who", async () => {
@@ -187,7 +269,11 @@ describe("inbox actions", () => {
     const res = await w.as("tenantUser").post(`/v1/inbox/${id}/escalate`, { reason: "Threatens legal action" });
     expect(res.status).toBe(200);
     const after = (await w.as("viewer").get(`/v1/inbox/${id}`)).body;
-    expect(after).toMatchObject({ escalationReason: "Threatens legal action", escalatedBy: w.users.tenantUser.id, status: "new" });
+    expect(after).toMatchObject({
+      escalationReason: "Threatens legal action",
+      escalatedBy: w.users.tenantUser.id,
+      status: "new",
+    });
     expect(Date.now() - Date.parse(after.escalatedAt)).toBeLessThan(60_000);
     expect((await w.as("tenantUser").post(`/v1/inbox/${id}/escalate`)).status).toBe(200);
     expect((await w.as("viewer").get(`/v1/inbox/${id}`)).body.escalationReason).toBe("Escalated by hand");
@@ -195,7 +281,9 @@ describe("inbox actions", () => {
 
   it("publishing a response marks the review's item responded", async () => {
     const it0 = items[0]!;
-    const draft = (await w.as("tenantUser").post(`/v1/reviews/${it0.sourceId}/responses`, { text: "Thanks for the kind words!" })).body;
+    const draft = (
+      await w.as("tenantUser").post(`/v1/reviews/${it0.sourceId}/responses`, { text: "Thanks for the kind words!" })
+    ).body;
     await w.as("tenantUser").post(`/v1/responses/${draft.id}/submit`);
     await w.as("manager").post(`/v1/responses/${draft.id}/approve`);
     expect((await w.as("manager").post(`/v1/responses/${draft.id}/publish`)).status).toBe(200);
@@ -208,7 +296,9 @@ describe("inbox actions", () => {
     const id = items[1]!.id;
     expect((await w.as("viewer").patch(`/v1/inbox/${id}`, { status: "resolved" })).status).toBe(403);
     expect((await w.as("viewer").post(`/v1/inbox/${id}/notes`, { note: "x" })).status).toBe(403);
-    expect((await w.as("viewer").post("/v1/inbox/bulk-status", { itemIds: [id], status: "resolved" })).status).toBe(403);
+    expect((await w.as("viewer").post("/v1/inbox/bulk-status", { itemIds: [id], status: "resolved" })).status).toBe(
+      403,
+    );
     const a = w.as("tenantUser");
     for (const res of [
       await a.patch(`/v1/inbox/${foreignItemId}`, { status: "resolved" }),
@@ -216,16 +306,22 @@ describe("inbox actions", () => {
       await a.post(`/v1/inbox/${foreignItemId}/notes`, { note: "x" }),
       await a.post(`/v1/inbox/${foreignItemId}/tags`, { tags: ["x"] }),
       await a.post(`/v1/inbox/${foreignItemId}/escalate`, {}),
-    ]) expect(res.status).toBe(404);
+    ])
+      expect(res.status).toBe(404);
   });
 });
 
 describe("POST /v1/inbox/bulk-status", () => {
-  const statuses = async () => Object.fromEntries((await w.as("viewer").get("/v1/inbox")).body.data.map((i: { id: string; status: string }) => [i.id, i.status]));
+  const statuses = async () =>
+    Object.fromEntries(
+      (await w.as("viewer").get("/v1/inbox")).body.data.map((i: { id: string; status: string }) => [i.id, i.status]),
+    );
 
   it("is all or nothing: one unknown or foreign id changes nothing (400)", async () => {
     const before = await statuses();
-    const res = await w.as("tenantUser").post("/v1/inbox/bulk-status", { itemIds: [items[1]!.id, foreignItemId, items[3]!.id], status: "resolved" });
+    const res = await w
+      .as("tenantUser")
+      .post("/v1/inbox/bulk-status", { itemIds: [items[1]!.id, foreignItemId, items[3]!.id], status: "resolved" });
     expect(res.status).toBe(400);
     expect(res.body.details.issues).toEqual([{ path: "itemIds.1", message: `No inbox item ${foreignItemId}` }]);
     expect(await statuses()).toEqual(before);
@@ -235,7 +331,9 @@ describe("POST /v1/inbox/bulk-status", () => {
     const before = await statuses();
     expect(before[items[2]!.id]).toBe("in_progress");
     await w.as("tenantUser").patch(`/v1/inbox/${items[2]!.id}`, { status: "resolved" });
-    const res = await w.as("tenantUser").post("/v1/inbox/bulk-status", { itemIds: [items[1]!.id, items[2]!.id, items[3]!.id], status: "ignored" });
+    const res = await w
+      .as("tenantUser")
+      .post("/v1/inbox/bulk-status", { itemIds: [items[1]!.id, items[2]!.id, items[3]!.id], status: "ignored" });
     expect(res.status).toBe(409);
     expect(res.body.details).toMatchObject({ from: "resolved", to: "ignored", itemId: items[2]!.id });
     expect(await statuses()).toEqual({ ...before, [items[2]!.id]: "resolved" });
@@ -247,12 +345,18 @@ describe("POST /v1/inbox/bulk-status", () => {
     expect(res.status).toBe(200);
     const after = await statuses();
     expect(ids.map((id) => after[id])).toEqual(["resolved", "resolved", "resolved"]);
-    const audit = await db().select().from(auditEvents).where(eq(auditEvents.action, "inbox.bulk_status_changed")).get();
+    const audit = await db()
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, "inbox.bulk_status_changed"))
+      .get();
     expect(audit!.nextState).toMatchObject({ status: "resolved", itemIds: expect.arrayContaining(ids) });
   });
 
   it("refuses more than 200 ids", async () => {
-    const res = await w.as("tenantUser").post("/v1/inbox/bulk-status", { itemIds: Array.from({ length: 201 }, (_, i) => `id${i}`), status: "resolved" });
+    const res = await w
+      .as("tenantUser")
+      .post("/v1/inbox/bulk-status", { itemIds: Array.from({ length: 201 }, (_, i) => `id${i}`), status: "resolved" });
     expect(res.status).toBe(400);
     expect(res.body.details.issues[0].path).toBe("itemIds");
   });
@@ -271,7 +375,9 @@ describe("POST /v1/inbox/bulk-status", () => {
       return realBatch(stmts);
     };
     const before = await statuses();
-    await expect(bulkSetInboxStatus(ctx, { itemIds: [items[0]!.id, items[2]!.id], status: "in_progress" })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(
+      bulkSetInboxStatus(ctx, { itemIds: [items[0]!.id, items[2]!.id], status: "in_progress" }),
+    ).rejects.toMatchObject({ code: "CONFLICT" });
     const after = await statuses();
     expect(after[items[2]!.id]).toBe(before[items[2]!.id]);
     expect(after[items[0]!.id]).toBe("ignored");

@@ -17,7 +17,12 @@ async function apiKey(scopes: string[]) {
 beforeAll(async () => {
   w = await createWorld();
   const loc = await newLocation(w);
-  await ingest(w, { locationId: loc.id, siteType: "first_party", rating: 4, text: "Friendly staff and quick service overall." });
+  await ingest(w, {
+    locationId: loc.id,
+    siteType: "first_party",
+    rating: 4,
+    text: "Friendly staff and quick service overall.",
+  });
   const contact = await newContact(w);
   const s = await newSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId: contact.id });
   expect((await submit(s.token, { rating: 2, text: "Waited too long at the desk." })).status).toBeLessThan(300);

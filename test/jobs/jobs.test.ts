@@ -3,17 +3,26 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { backgroundJobs } from "../../src/db/schema";
 import type { Env } from "../../src/env";
-import { jobsConsumer, type JobRunner, type JobStep } from "../../src/modules/jobs/runner";
+import { type JobRunner, type JobStep, jobsConsumer } from "../../src/modules/jobs/runner";
 import { createWorld, shardOf, type World } from "../helpers/seed";
 
 // src/modules/jobs: a tenant's background jobs (GET /v1/jobs/{id}) and the JOBS consumer that advances
 // each job one bounded step per message. The CRM import that runs on it is tested in test/integrations/.
 let w: World;
 const job = (id: string, tenantId: string) => ({
-  id, tenantId, type: "crm_import" as const, status: "running" as const, subjectId: "int_1",
-  counts: { pages: 2, fetched: 150, imported: 148 }, cursor: "page-3", error: null, createdByUserId: null,
-  startedAt: "2026-11-20T10:00:00.000Z", finishedAt: null,
-  createdAt: "2026-11-20T09:59:00.000Z", updatedAt: "2026-11-20T10:01:00.000Z",
+  id,
+  tenantId,
+  type: "crm_import" as const,
+  status: "running" as const,
+  subjectId: "int_1",
+  counts: { pages: 2, fetched: 150, imported: 148 },
+  cursor: "page-3",
+  error: null,
+  createdByUserId: null,
+  startedAt: "2026-11-20T10:00:00.000Z",
+  finishedAt: null,
+  createdAt: "2026-11-20T09:59:00.000Z",
+  updatedAt: "2026-11-20T10:01:00.000Z",
 });
 
 beforeAll(async () => {
@@ -27,10 +36,17 @@ describe("GET /v1/jobs/{id}", () => {
     const res = await w.as("viewer").get("/v1/jobs/job_a");
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({
-      id: "job_a", tenantId: w.tenantA.id, type: "crm_import", status: "running", subjectId: "int_1",
-      counts: { pages: 2, fetched: 150, imported: 148 }, error: null,
-      startedAt: "2026-11-20T10:00:00.000Z", finishedAt: null,
-      createdAt: "2026-11-20T09:59:00.000Z", updatedAt: "2026-11-20T10:01:00.000Z",
+      id: "job_a",
+      tenantId: w.tenantA.id,
+      type: "crm_import",
+      status: "running",
+      subjectId: "int_1",
+      counts: { pages: 2, fetched: 150, imported: 148 },
+      error: null,
+      startedAt: "2026-11-20T10:00:00.000Z",
+      finishedAt: null,
+      createdAt: "2026-11-20T09:59:00.000Z",
+      updatedAt: "2026-11-20T10:01:00.000Z",
     });
   });
 
@@ -54,7 +70,10 @@ async function consume(runner: JobRunner, bodies: unknown[], attempts = 1) {
   const delays = retries.flatMap((r) => r.mock.calls.map(([o]) => o?.delaySeconds));
   return { ...(await getQueueResult(batch, ctx)), delays };
 }
-const stepping = (step: JobStep): JobRunner => async () => step;
+const stepping =
+  (step: JobStep): JobRunner =>
+  async () =>
+    step;
 
 describe("JOBS consumer", () => {
   const msg = (jobId: string) => ({ type: "crm_import", tenantId: w.tenantA.id, jobId });
@@ -78,7 +97,13 @@ describe("JOBS consumer", () => {
     expect(withDelay.explicitAcks).toEqual([]);
 
     const backoff = await consume(stepping({ kind: "retry", delaySeconds: null }), [msg("j4")], 3);
-    const thrown = await consume(async () => { throw new Error("upstream down"); }, [msg("j5")], 3);
+    const thrown = await consume(
+      async () => {
+        throw new Error("upstream down");
+      },
+      [msg("j5")],
+      3,
+    );
     for (const res of [backoff, thrown]) {
       expect(res.retryMessages).toHaveLength(1);
       // attempt 3: backoffSeconds(3) is between 20 and 40 s

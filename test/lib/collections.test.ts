@@ -12,7 +12,13 @@ describe("groupBy / groupMap (src/lib/collections.ts)", () => {
       ["b", [rows[0], rows[2]]],
       ["a", [rows[1]]],
     ]);
-    expect([...groupMap(rows, (r) => r.t, (r) => r.id)]).toEqual([
+    expect([
+      ...groupMap(
+        rows,
+        (r) => r.t,
+        (r) => r.id,
+      ),
+    ]).toEqual([
       ["b", [1, 3]],
       ["a", [2]],
     ]);

@@ -46,7 +46,9 @@ describe("error model", () => {
   });
 
   it("turns malformed JSON into a 400 VALIDATION_ERROR", async () => {
-    const res = await w.as("tenantAdmin").post("/v1/locations", '{"name": "Downtown",', { "content-type": "application/json" });
+    const res = await w
+      .as("tenantAdmin")
+      .post("/v1/locations", '{"name": "Downtown",', { "content-type": "application/json" });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("VALIDATION_ERROR");
     expect(res.text).not.toMatch(/at .*\.ts|SQL|stack/i);
@@ -56,7 +58,9 @@ describe("error model", () => {
     const none = await w.as("tenantAdmin").post("/v1/locations");
     expect(none.status).toBe(400);
     expect(none.body.code).toBe("VALIDATION_ERROR");
-    const form = await w.as("tenantAdmin").post("/v1/locations", "name=x", { "content-type": "application/x-www-form-urlencoded" });
+    const form = await w
+      .as("tenantAdmin")
+      .post("/v1/locations", "name=x", { "content-type": "application/x-www-form-urlencoded" });
     expect(form.status).toBe(400);
   });
 

@@ -5,7 +5,12 @@ import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import { decryptSecret, encryptSecret } from "../../src/lib/crypto";
 import { jwtSecrets, signSessionToken, verifySessionToken } from "../../src/lib/jwt";
-import { mintUnsubscribeToken, readLinkToken, readUnsubscribeToken, mintLinkToken } from "../../src/modules/links/tokens";
+import {
+  mintLinkToken,
+  mintUnsubscribeToken,
+  readLinkToken,
+  readUnsubscribeToken,
+} from "../../src/modules/links/tokens";
 import { openSecret } from "../../src/modules/outgoing-webhooks/service";
 import { seedTenant, seedUser } from "../helpers/seed";
 
@@ -17,12 +22,22 @@ const NEW_JWT = "rotated-jwt-secret-0123456789-abcdefghijklmnop";
 const OLD_KEY = env.ENCRYPTION_KEY!;
 const NEW_KEY = btoa(String.fromCharCode(...new Uint8Array(32).fill(7)));
 
-const rotating: Env = { ...env, JWT_SECRET: NEW_JWT, JWT_SECRET_PREVIOUS: OLD_JWT, ENCRYPTION_KEY: NEW_KEY, ENCRYPTION_KEY_PREVIOUS: OLD_KEY };
+const rotating: Env = {
+  ...env,
+  JWT_SECRET: NEW_JWT,
+  JWT_SECRET_PREVIOUS: OLD_JWT,
+  ENCRYPTION_KEY: NEW_KEY,
+  ENCRYPTION_KEY_PREVIOUS: OLD_KEY,
+};
 const rotated: Env = { ...env, JWT_SECRET: NEW_JWT, ENCRYPTION_KEY: NEW_KEY };
 
 async function me(token: string, e: Env) {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request("http://localhost/me", { headers: { authorization: `Bearer ${token}` } }), e, ctx);
+  const res = await worker.fetch(
+    new Request("http://localhost/me", { headers: { authorization: `Bearer ${token}` } }),
+    e,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return { status: res.status, body: (await res.json()) as { id?: string; code?: string } };
 }
@@ -31,7 +46,10 @@ describe("JWT_SECRET rotation", () => {
   let user: Awaited<ReturnType<typeof seedUser>>;
   beforeAll(async () => {
     const tenant = await seedTenant();
-    user = await seedUser({ grants: [{ scopeType: "tenant", scopeId: tenant.id, role: "viewer" }], tenantId: tenant.id });
+    user = await seedUser({
+      grants: [{ scopeType: "tenant", scopeId: tenant.id, role: "viewer" }],
+      tenantId: tenant.id,
+    });
   });
 
   it("accepts a session signed with the previous secret while JWT_SECRET_PREVIOUS is set, and not after", async () => {

@@ -91,7 +91,10 @@ describe("log", () => {
   });
 
   it("stamps a queue batch with its queue's name, and the shard its consumer runs on", async () => {
-    const consumer = byTenantShard(async () => log.error("consumer failed"), () => undefined);
+    const consumer = byTenantShard(
+      async () => log.error("consumer failed"),
+      () => undefined,
+    );
     const consumers = { jobs: consumer } as unknown as QueueConsumers;
     await dispatchQueue(consumers)(fakeBatch("jobs", [{}]), env, noCtx);
     expect(lines).toEqual([{ level: "error", message: "consumer failed", queue: "jobs", shard: 0 }]);
@@ -104,7 +107,13 @@ describe("log", () => {
     // the shards run side by side: their lines come in any order
     const swept = lines.filter((l) => l.message === "swept").sort((a, b) => Number(a.shard) - Number(b.shard));
     expect(swept).toEqual(
-      shardNumbers(env).map((shard) => ({ level: "info", message: "swept", cron: CRONS.daily, sweep: "test-sweep", shard })),
+      shardNumbers(env).map((shard) => ({
+        level: "info",
+        message: "swept",
+        cron: CRONS.daily,
+        sweep: "test-sweep",
+        shard,
+      })),
     );
   });
 });

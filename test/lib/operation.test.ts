@@ -1,8 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { agentInputOf, checkedInput, defineOperation, fromMcpInput, jsonField, mcpInputOf } from "../../src/lib/operation";
-import { routeConfigOf } from "../../src/lib/operation-route";
 import { PageQuerySchema } from "../../src/lib/openapi";
+import {
+  agentInputOf,
+  checkedInput,
+  defineOperation,
+  fromMcpInput,
+  jsonField,
+  mcpInputOf,
+} from "../../src/lib/operation";
+import { routeConfigOf } from "../../src/lib/operation-route";
 import { scopesForRequest } from "../../src/modules/identity/scopes";
 import { OPERATIONS } from "../../src/wiring";
 
@@ -10,7 +17,10 @@ import { OPERATIONS } from "../../src/wiring";
 // schemas in one place, and each operation's declared scopes are the REST scope table's.
 
 const Query = PageQuerySchema.extend({
-  active: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  active: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
   rating: z.coerce.number().int().min(1).max(5).optional(),
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
@@ -23,12 +33,22 @@ const op = defineOperation({
   path: "/v1/things/{id}/mark",
   tags: ["Things"],
   summary: "Mark a thing",
-  request: { params: z.object({ id: z.string().min(1).max(64) }), query: Query, body: z.object({ manual: z.boolean().optional(), note: z.string().max(10).optional() }) },
+  request: {
+    params: z.object({ id: z.string().min(1).max(64) }),
+    query: Query,
+    body: z.object({ manual: z.boolean().optional(), note: z.string().max(10).optional() }),
+  },
   output: z.object({ ok: z.boolean() }),
   scopes: [],
   access: "write",
   confirm: (i) => `Mark ${i.id}?`,
-  mcp: { title: "Mark", rename: { id: "thingId" }, fixed: { manual: true }, limit: { default: 5, max: 20 }, describe: { note: "a short note" } },
+  mcp: {
+    title: "Mark",
+    rename: { id: "thingId" },
+    fixed: { manual: true },
+    limit: { default: 5, max: 20 },
+    describe: { note: "a short note" },
+  },
   agent: { scopes: ["read:reviews"], defaults: { rating: 3 } },
   handler: async () => ({ ok: true }),
 });
@@ -51,7 +71,16 @@ describe("the doors' input, derived from the REST schemas", () => {
 
   it("MCP: the REST fields under the door's names, with its page size; fixed fields are not offered", () => {
     const input = json(mcpInputOf(op));
-    expect(Object.keys(input.properties).sort()).toEqual(["active", "cursor", "from", "limit", "note", "rating", "thingId", "to"]);
+    expect(Object.keys(input.properties).sort()).toEqual([
+      "active",
+      "cursor",
+      "from",
+      "limit",
+      "note",
+      "rating",
+      "thingId",
+      "to",
+    ]);
     expect(input.properties.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 20, default: 5 });
     expect(input.properties.note).toMatchObject({ type: "string", maxLength: 10, description: "a short note" });
     expect(input.required).toEqual(["thingId"]);
@@ -59,7 +88,9 @@ describe("the doors' input, derived from the REST schemas", () => {
   });
 
   it("the REST objects' own rules hold at every door (a 400 VALIDATION_ERROR)", () => {
-    expect(() => checkedInput(op, { id: "t1", from: "2026-02-01", to: "2026-01-01" })).toThrowError(/Invalid|from after to/);
+    expect(() => checkedInput(op, { id: "t1", from: "2026-02-01", to: "2026-01-01" })).toThrowError(
+      /Invalid|from after to/,
+    );
     expect(checkedInput(op, { id: "t1", from: "2026-01-01", to: "2026-02-01" })).toMatchObject({ id: "t1", limit: 50 });
   });
 
@@ -69,7 +100,13 @@ describe("the doors' input, derived from the REST schemas", () => {
 
   it("REST: the route the OpenAPI document shows, with the operationId and the role guard", () => {
     const route = routeConfigOf(op) as unknown as Record<string, any>;
-    expect(route).toMatchObject({ operationId: "markThing", method: "post", path: "/v1/things/{id}/mark", tags: ["Things"], summary: "Mark a thing" });
+    expect(route).toMatchObject({
+      operationId: "markThing",
+      method: "post",
+      path: "/v1/things/{id}/mark",
+      tags: ["Things"],
+      summary: "Mark a thing",
+    });
     expect(Object.keys(route.responses)).toEqual(["200"]);
     expect(route.request.body.required).toBe(true);
     expect(route.middleware).toBeUndefined();
@@ -79,12 +116,20 @@ describe("the doors' input, derived from the REST schemas", () => {
 
 describe("the catalogue (src/wiring.ts OPERATIONS)", () => {
   it("each operation's scopes are the REST scope table's for its method and path", () => {
-    const disagree = OPERATIONS.filter((o) => JSON.stringify([...o.scopes].sort()) !== JSON.stringify([...scopesForRequest(o.method, o.path.replace(/\{[^}]+\}/g, "x"))].sort()));
+    const disagree = OPERATIONS.filter(
+      (o) =>
+        JSON.stringify([...o.scopes].sort()) !==
+        JSON.stringify([...scopesForRequest(o.method, o.path.replace(/\{[^}]+\}/g, "x"))].sort()),
+    );
     expect(disagree.map((o) => `${o.name}: ${o.scopes} != ${scopesForRequest(o.method, o.path)}`)).toEqual([]);
   });
 
   it("names, operationIds and method + path are unique; every operation has at least one door beside REST", () => {
-    for (const key of [(o: (typeof OPERATIONS)[number]) => o.name, (o: (typeof OPERATIONS)[number]) => o.operationId, (o: (typeof OPERATIONS)[number]) => `${o.method} ${o.path}`]) {
+    for (const key of [
+      (o: (typeof OPERATIONS)[number]) => o.name,
+      (o: (typeof OPERATIONS)[number]) => o.operationId,
+      (o: (typeof OPERATIONS)[number]) => `${o.method} ${o.path}`,
+    ]) {
       expect(new Set(OPERATIONS.map(key)).size).toBe(OPERATIONS.length);
     }
     expect(OPERATIONS.filter((o) => !o.mcp && !o.agent).map((o) => o.name)).toEqual([]);

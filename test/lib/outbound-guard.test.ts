@@ -19,7 +19,9 @@ const redirect = (status: number, location: string) => () => new Response(null, 
 describe("guardedFetch", () => {
   it("refuses an internal URL before any request", async () => {
     const net = network({});
-    await expect(guardedFetch(net.send, "https://169.254.169.254/latest/meta-data", undefined)).rejects.toBeInstanceOf(OutboundUrlRefused);
+    await expect(guardedFetch(net.send, "https://169.254.169.254/latest/meta-data", undefined)).rejects.toBeInstanceOf(
+      OutboundUrlRefused,
+    );
     expect(net.calls).toEqual([]);
   });
 
@@ -30,8 +32,13 @@ describe("guardedFetch", () => {
       "https://c.example/doc": redirect(301, "/final"),
       "https://c.example/final": () => new Response("ok"),
     });
-    await expect(guardedFetch(net.send, "https://a.example/doc", undefined)).rejects.toThrow("only https URLs are allowed");
-    expect(net.calls.map((c) => [c.url, c.redirect])).toEqual([["https://a.example/doc", "manual"], ["https://b.example/doc", "manual"]]);
+    await expect(guardedFetch(net.send, "https://a.example/doc", undefined)).rejects.toThrow(
+      "only https URLs are allowed",
+    );
+    expect(net.calls.map((c) => [c.url, c.redirect])).toEqual([
+      ["https://a.example/doc", "manual"],
+      ["https://b.example/doc", "manual"],
+    ]);
     const ok = await guardedFetch(net.send, "https://c.example/doc", undefined);
     expect(await ok.text()).toBe("ok");
   });

@@ -1,10 +1,20 @@
-import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
 import { backoffSeconds } from "../../src/lib/backoff";
-import { decryptSecret, deriveKey, encryptSecret, hashPassword, hmacBase64Url, safeEqual, sha256Hex, toBase64Url, verifyPassword } from "../../src/lib/crypto";
-import { decodeCursor, encodeCursor } from "../../src/lib/pagination";
-import { signSessionToken, verifySessionToken } from "../../src/lib/jwt";
+import {
+  decryptSecret,
+  deriveKey,
+  encryptSecret,
+  hashPassword,
+  hmacBase64Url,
+  safeEqual,
+  sha256Hex,
+  toBase64Url,
+  verifyPassword,
+} from "../../src/lib/crypto";
 import { ApiError } from "../../src/lib/errors";
+import { signSessionToken, verifySessionToken } from "../../src/lib/jwt";
+import { decodeCursor, encodeCursor } from "../../src/lib/pagination";
 
 describe("passwords (scrypt, PHC)", () => {
   it("hashes in PHC format with today's parameters and verifies", async () => {
@@ -84,8 +94,16 @@ describe("keys derived per purpose (HKDF)", () => {
     const secret = "s".repeat(32);
     const derived = await hmacBase64Url(await deriveKey(secret, "mcp-confirmation"), "payload");
     expect(await hmacBase64Url(await deriveKey(secret, "mcp-confirmation"), "payload")).toBe(derived);
-    const raw = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    const rawMac = toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", raw, new TextEncoder().encode("payload"))));
+    const raw = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    const rawMac = toBase64Url(
+      new Uint8Array(await crypto.subtle.sign("HMAC", raw, new TextEncoder().encode("payload"))),
+    );
     expect(derived).not.toBe(rawMac);
     expect(await hmacBase64Url(await deriveKey("t".repeat(32), "mcp-confirmation"), "payload")).not.toBe(derived);
     await expect(deriveKey("short", "mcp-confirmation")).rejects.toThrow();

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { rememberTenantShard } from "../../src/db/shards";
 import type { Env } from "../../src/env";
 import { newId } from "../../src/lib/ids";
-import { RETRY_ROUNDS, writeBuffer, type WriteBufferOptions } from "../../src/lib/write-buffer";
+import { RETRY_ROUNDS, type WriteBufferOptions, writeBuffer } from "../../src/lib/write-buffer";
 
 /** A view-like entry: a count per page, not idempotent (adding it twice counts twice). */
 interface Hit {
@@ -36,7 +36,11 @@ function harness(o: Partial<WriteBufferOptions<Hit>> & Faults = {}) {
   const store = new Map<string, number>();
   const buffer = writeBuffer<Hit>(
     {
-      name: "test hits", flushAfterMs: 1, flushAt: 100, tenantOf: (h) => h.tenantId, keyOf: (h) => h.key,
+      name: "test hits",
+      flushAfterMs: 1,
+      flushAt: 100,
+      tenantOf: (h) => h.tenantId,
+      keyOf: (h) => h.key,
       merge: (into, h) => {
         into.n += h.n;
       },
@@ -72,7 +76,10 @@ describe("the per-isolate write buffer (src/lib/write-buffer.ts)", () => {
       { shard: 0, keys: ["pb"] },
       { shard: 1, keys: ["pa"] },
     ]);
-    expect([...h.store].sort()).toEqual([["pa", 2], ["pb", 1]]);
+    expect([...h.store].sort()).toEqual([
+      ["pa", 2],
+      ["pb", 1],
+    ]);
     expect(h.buffer.size).toBe(0);
   });
 
@@ -127,7 +134,10 @@ describe("the per-isolate write buffer (src/lib/write-buffer.ts)", () => {
     h.add({ key: "pb", tenantId: b, n: 1 });
     await h.settled();
     expect(h.writes.slice(1)).toEqual([{ shard: 0, keys: ["pa", "pb"] }]);
-    expect([...h.store].sort()).toEqual([["pa", 2], ["pb", 2]]);
+    expect([...h.store].sort()).toEqual([
+      ["pa", 2],
+      ["pb", 2],
+    ]);
   });
 
   it("retries kept entries by itself: a fence lifted during the flush is written by the next round", async () => {
@@ -138,7 +148,10 @@ describe("the per-isolate write buffer (src/lib/write-buffer.ts)", () => {
     h.add({ key: "pa", tenantId: a, n: 1 });
     h.add({ key: "pb", tenantId: b, n: 1 });
     await h.settled();
-    expect(h.writes).toEqual([{ shard: 0, keys: ["pb"] }, { shard: 1, keys: ["pa"] }]);
+    expect(h.writes).toEqual([
+      { shard: 0, keys: ["pb"] },
+      { shard: 1, keys: ["pa"] },
+    ]);
     expect(h.buffer.size).toBe(0);
   });
 
@@ -150,8 +163,14 @@ describe("the per-isolate write buffer (src/lib/write-buffer.ts)", () => {
     h.add({ key: "pb", tenantId: b, n: 1 });
     await h.settled();
     // shard 0 written once; shard 1 failed twice and was written by the third round
-    expect(h.writes).toEqual([{ shard: 0, keys: ["pb"] }, { shard: 1, keys: ["pa"] }]);
-    expect([...h.store].sort()).toEqual([["pa", 3], ["pb", 1]]);
+    expect(h.writes).toEqual([
+      { shard: 0, keys: ["pb"] },
+      { shard: 1, keys: ["pa"] },
+    ]);
+    expect([...h.store].sort()).toEqual([
+      ["pa", 3],
+      ["pb", 1],
+    ]);
     expect(h.buffer.size).toBe(0);
   });
 

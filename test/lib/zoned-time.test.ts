@@ -13,7 +13,13 @@ describe("one zone check and one formatter cache (src/lib/zoned-time.ts)", () =>
   it("reads the wall clock with its weekday, across a DST change", () => {
     // 2026-03-08 07:30 UTC: 03:30 EDT on the Sunday New York springs forward (02:00 EST became 03:00)
     expect(wallClock(new Date("2026-03-08T07:30:15Z"), "America/New_York")).toEqual({
-      year: 2026, month: 3, day: 8, hour: 3, minute: 30, second: 15, weekday: 0,
+      year: 2026,
+      month: 3,
+      day: 8,
+      hour: 3,
+      minute: 30,
+      second: 15,
+      weekday: 0,
     });
     // midnight is hour 0 (h23), a Monday in Berlin while it is still Sunday in UTC
     const berlin = wallClock(new Date("2026-03-08T23:00:00Z"), "Europe/Berlin");

@@ -1,4 +1,3 @@
-import { pollUntil } from "../helpers/poll";
 import { env } from "cloudflare:workers";
 import { and, asc, eq } from "drizzle-orm";
 import { auditEvents, domainEvents, linkClicks, solicitations } from "../../src/db/schema";
@@ -6,6 +5,7 @@ import { newId } from "../../src/lib/ids";
 import { nowIso } from "../../src/lib/time";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
 import type { Client } from "../helpers/http";
+import { pollUntil } from "../helpers/poll";
 import { db } from "../helpers/seed";
 
 export const SECRET = env.JWT_SECRET!;
@@ -45,21 +45,46 @@ export async function seedSolicitation(o: {
 }): Promise<SeededSolicitation> {
   const id = newId();
   const channel = o.channel ?? "email";
-  const token = await mintLinkToken(SECRET, { solicitationId: id, tenantId: o.tenantId, locationId: o.locationId, destination: o.destination ?? "auto" });
+  const token = await mintLinkToken(SECRET, {
+    solicitationId: id,
+    tenantId: o.tenantId,
+    locationId: o.locationId,
+    destination: o.destination ?? "auto",
+  });
   const now = nowIso();
-  await (o.db ?? db())
-    .insert(solicitations)
-    .values({
-      id, tenantId: o.tenantId, locationId: o.locationId, contactId: o.contactId, campaignId: o.campaignId ?? null, channel,
-      status: o.status ?? "SENT", shortLinkToken: token, destinationUrl: o.destinationUrl ?? null, sentAt: o.sentAt === undefined ? now : o.sentAt,
-      sequenceStepIndex: o.sequenceStepIndex ?? null, idempotencyKey: id, metadata: {}, createdAt: now, updatedAt: now,
-    });
-  const unsubscribeToken = await mintUnsubscribeToken(SECRET, { tenantId: o.tenantId, contactId: o.contactId, channel, solicitationId: id });
+  await (o.db ?? db()).insert(solicitations).values({
+    id,
+    tenantId: o.tenantId,
+    locationId: o.locationId,
+    contactId: o.contactId,
+    campaignId: o.campaignId ?? null,
+    channel,
+    status: o.status ?? "SENT",
+    shortLinkToken: token,
+    destinationUrl: o.destinationUrl ?? null,
+    sentAt: o.sentAt === undefined ? now : o.sentAt,
+    sequenceStepIndex: o.sequenceStepIndex ?? null,
+    idempotencyKey: id,
+    metadata: {},
+    createdAt: now,
+    updatedAt: now,
+  });
+  const unsubscribeToken = await mintUnsubscribeToken(SECRET, {
+    tenantId: o.tenantId,
+    contactId: o.contactId,
+    channel,
+    solicitationId: id,
+  });
   return { id, token, unsubscribeToken };
 }
 
 export const solicitationRow = (id: string) => db().select().from(solicitations).where(eq(solicitations.id, id)).get();
-export const clicksOf = (solicitationId: string) => db().select().from(linkClicks).where(eq(linkClicks.solicitationId, solicitationId)).orderBy(asc(linkClicks.clickedAt));
+export const clicksOf = (solicitationId: string) =>
+  db()
+    .select()
+    .from(linkClicks)
+    .where(eq(linkClicks.solicitationId, solicitationId))
+    .orderBy(asc(linkClicks.clickedAt));
 export const eventsOf = (type: string) => db().select().from(domainEvents).where(eq(domainEvents.type, type));
 export const auditOf = (resourceId: string, action?: string) =>
   db()
@@ -69,5 +94,8 @@ export const auditOf = (resourceId: string, action?: string) =>
     .orderBy(asc(auditEvents.occurredAt));
 
 /** Polls until check() returns a truthy value (queue consumers run asynchronously in the pool). */
-export const eventually = async <T>(check: () => Promise<T>, timeoutMs = 15_000): Promise<Exclude<T, false | null | undefined | "" | 0>> =>
+export const eventually = async <T>(
+  check: () => Promise<T>,
+  timeoutMs = 15_000,
+): Promise<Exclude<T, false | null | undefined | "" | 0>> =>
   (await pollUntil(check, Boolean, timeoutMs, 50)) as Exclude<T, false | null | undefined | "" | 0>;

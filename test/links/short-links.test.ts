@@ -8,7 +8,16 @@ import type { ClickMessage } from "../../src/modules/links/clicks";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
 import { request } from "../helpers/http";
 import { createWorld, db, type World } from "../helpers/seed";
-import { clicksOf, createContact, createLocation, eventsOf, eventually, SECRET, seedSolicitation, solicitationRow } from "./helpers";
+import {
+  clicksOf,
+  createContact,
+  createLocation,
+  eventsOf,
+  eventually,
+  SECRET,
+  seedSolicitation,
+  solicitationRow,
+} from "./helpers";
 
 let w: World;
 let contactId: string;
@@ -24,9 +33,16 @@ const PROFILE = {
   facebookUrl: "https://www.facebook.com/acmedental/reviews",
 };
 
-async function linkFor(destination: string, fields: Record<string, unknown> = PROFILE, extra: { destinationUrl?: string } = {}) {
+async function linkFor(
+  destination: string,
+  fields: Record<string, unknown> = PROFILE,
+  extra: { destinationUrl?: string } = {},
+) {
   const loc = await createLocation(w.as("manager"), fields);
-  return { loc, ...(await seedSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId, destination, ...extra })) };
+  return {
+    loc,
+    ...(await seedSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId, destination, ...extra })),
+  };
 }
 
 const redirectOf = async (token: string, headers: Record<string, string> = {}) => {
@@ -62,7 +78,9 @@ describe("GET /v1/r/{token}", () => {
   });
 
   it("uses the brand's review profile when the location has none", async () => {
-    const brand = await w.as("tenantAdmin").post("/v1/brands", { name: "Brand With Place", slug: `bwp-${Date.now()}`, googlePlaceId: "BRAND-PLACE" });
+    const brand = await w
+      .as("tenantAdmin")
+      .post("/v1/brands", { name: "Brand With Place", slug: `bwp-${Date.now()}`, googlePlaceId: "BRAND-PLACE" });
     expect(brand.status).toBe(201);
     const { token } = await linkFor("google", { brandId: brand.body.id });
     expect(await redirectOf(token)).toBe("https://search.google.com/local/writereview?placeid=BRAND-PLACE");
@@ -85,7 +103,10 @@ describe("GET /v1/r/{token}", () => {
       location: { id: loc.id, name: loc.name },
       brand: { name: `${w.tenantA.name} brand`, logoUrl: null },
       // never Yelp, though the location has a Yelp page
-      reviewLinks: { google: "https://search.google.com/local/writereview?placeid=ChIJ-place%2F1", facebook: PROFILE.facebookUrl },
+      reviewLinks: {
+        google: "https://search.google.com/local/writereview?placeid=ChIJ-place%2F1",
+        facebook: PROFILE.facebookUrl,
+      },
       feedbackUrl: `${env.PUBLIC_BASE_URL}/f/${token}`,
     });
     await new Promise((r) => setTimeout(r, 300));
@@ -94,8 +115,18 @@ describe("GET /v1/r/{token}", () => {
 
   it("404s a forged, tampered or foreign-purpose token without authentication", async () => {
     const { token } = await linkFor("google");
-    const forged = await mintLinkToken("another-secret-0123456789-0123456789", { solicitationId: "s", tenantId: w.tenantA.id, locationId: "l", destination: "google" });
-    const unsub = await mintUnsubscribeToken(SECRET, { tenantId: w.tenantA.id, contactId, channel: "email", solicitationId: "s" });
+    const forged = await mintLinkToken("another-secret-0123456789-0123456789", {
+      solicitationId: "s",
+      tenantId: w.tenantA.id,
+      locationId: "l",
+      destination: "google",
+    });
+    const unsub = await mintUnsubscribeToken(SECRET, {
+      tenantId: w.tenantA.id,
+      contactId,
+      channel: "email",
+      solicitationId: "s",
+    });
     for (const bad of [forged, `${token.split(".")[0]}.AAAAAAAAAAAAAAAAAAAAAA`, unsub, "nope"]) {
       const res = await request("GET", `/v1/r/${bad}?redirect=1`);
       expect(res.status).toBe(404);
@@ -107,17 +138,33 @@ describe("GET /v1/r/{token}", () => {
   it("answers a link whose location was deactivated or belongs to another tenant with 404 (HTML for browsers)", async () => {
     const loc = await createLocation(w.as("manager"), PROFILE);
     await db().update(locations).set({ isActive: false }).where(eq(locations.id, loc.id));
-    const { token, id } = await seedSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId, destination: "google" });
+    const { token, id } = await seedSolicitation({
+      tenantId: w.tenantA.id,
+      locationId: loc.id,
+      contactId,
+      destination: "google",
+    });
     const json = await request("GET", `/v1/r/${token}?redirect=1`);
     expect(json.status).toBe(404);
-    expect(json.body).toMatchObject({ code: "NOT_FOUND", error: "This link is no longer active", details: { reason: "location_inactive" } });
-    const page = await request("GET", `/v1/r/${token}?redirect=1`, { headers: { accept: "text/html,application/xhtml+xml" } });
+    expect(json.body).toMatchObject({
+      code: "NOT_FOUND",
+      error: "This link is no longer active",
+      details: { reason: "location_inactive" },
+    });
+    const page = await request("GET", `/v1/r/${token}?redirect=1`, {
+      headers: { accept: "text/html,application/xhtml+xml" },
+    });
     expect(page.status).toBe(404);
     expect(page.headers.get("content-type")).toContain("text/html");
     expect(page.text).toContain("This link is no longer active");
 
     // a token naming tenant B with tenant A's location: the location is not found in B
-    const cross = await mintLinkToken(SECRET, { solicitationId: id, tenantId: w.tenantB.id, locationId: loc.id, destination: "google" });
+    const cross = await mintLinkToken(SECRET, {
+      solicitationId: id,
+      tenantId: w.tenantB.id,
+      locationId: loc.id,
+      destination: "google",
+    });
     expect((await request("GET", `/v1/r/${cross}`)).body).toMatchObject({ details: { reason: "location_deleted" } });
     await new Promise((r) => setTimeout(r, 300));
     expect(await clicksOf(id)).toHaveLength(0);
@@ -127,7 +174,10 @@ describe("GET /v1/r/{token}", () => {
 describe("clicks", () => {
   it("records one click per visitor and window; the first sets clickedAt and emits one solicitation.clicked", async () => {
     const { token, id } = await linkFor("google");
-    const visitor = (n: number) => ({ "cf-connecting-ip": `192.0.2.${n}`, "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1" });
+    const visitor = (n: number) => ({
+      "cf-connecting-ip": `192.0.2.${n}`,
+      "user-agent": "Mozilla/5.0 (iPhone) Safari/604.1",
+    });
     await redirectOf(token, visitor(1));
     const first = await eventually(async () => (await solicitationRow(id))?.clickedAt);
     const patch = await request("PATCH", `/v1/r/${token}/click`, { headers: visitor(2) });
@@ -147,7 +197,11 @@ describe("clicks", () => {
     expect((await solicitationRow(id))!.clickedAt).toBe(first);
     const events = (await eventsOf("solicitation.clicked")).filter((e) => e.data.solicitationId === id);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ id: `evt_clicked_${id}`, tenantId: w.tenantA.id, data: { solicitationId: id, contactId, clickedAt: first } });
+    expect(events[0]).toMatchObject({
+      id: `evt_clicked_${id}`,
+      tenantId: w.tenantA.id,
+      data: { solicitationId: id, contactId, clickedAt: first },
+    });
   });
 
   it("the consumer is idempotent under redelivery and drops clicks of unknown solicitations", async () => {
@@ -155,8 +209,20 @@ describe("clicks", () => {
     const at = "2026-03-01T12:00:00.000Z";
     const bodies: ClickMessage[] = [
       { id: crypto.randomUUID(), tenantId: w.tenantA.id, solicitationId: id, source: "redirect", at },
-      { id: crypto.randomUUID(), tenantId: w.tenantA.id, solicitationId: id, source: "redirect", at: "2026-03-01T12:00:05.000Z" },
-      { id: crypto.randomUUID(), tenantId: w.tenantA.id, solicitationId: "no-such-solicitation", source: "redirect", at },
+      {
+        id: crypto.randomUUID(),
+        tenantId: w.tenantA.id,
+        solicitationId: id,
+        source: "redirect",
+        at: "2026-03-01T12:00:05.000Z",
+      },
+      {
+        id: crypto.randomUUID(),
+        tenantId: w.tenantA.id,
+        solicitationId: "no-such-solicitation",
+        source: "redirect",
+        at,
+      },
       // another tenant's claim on this solicitation is not recorded
       { id: crypto.randomUUID(), tenantId: w.tenantB.id, solicitationId: id, source: "redirect", at },
     ];

@@ -14,7 +14,11 @@ beforeAll(async () => {
 const upload = (who: keyof World["users"], csv: string, tenantId?: string) => {
   const form = new FormData();
   form.append("file", new File([csv], "locations.csv", { type: "text/csv" }));
-  return request("POST", "/v1/locations/bulk", { token: w.users[who].token, tenantId: tenantId ?? (who === "tenantBAdmin" ? w.tenantB.id : w.tenantA.id), body: form });
+  return request("POST", "/v1/locations/bulk", {
+    token: w.users[who].token,
+    tenantId: tenantId ?? (who === "tenantBAdmin" ? w.tenantB.id : w.tenantA.id),
+    body: form,
+  });
 };
 
 const rowsOf = (tenantId: string) => db().select().from(locations).where(eq(locations.tenantId, tenantId));
@@ -44,12 +48,29 @@ describe("POST /v1/locations/bulk", () => {
     const rows = await rowsOf(w.tenantA.id);
     const down = rows.find((r) => r.externalId === "ext-1")!;
     expect(down).toMatchObject({
-      name: "Downtown", brandId: w.tenantA.brandId, regionId, addressLine1: "1 Main St", city: "Boston", postalCode: "02108",
-      country: "US", timezone: "America/New_York", email: "down@town.test", googlePlaceId: "gp-1", latitude: 42.35, longitude: -71.06,
+      name: "Downtown",
+      brandId: w.tenantA.brandId,
+      regionId,
+      addressLine1: "1 Main St",
+      city: "Boston",
+      postalCode: "02108",
+      country: "US",
+      timezone: "America/New_York",
+      email: "down@town.test",
+      googlePlaceId: "gp-1",
+      latitude: 42.35,
+      longitude: -71.06,
       isActive: true,
     });
     const up = rows.find((r) => r.externalId === "ext-2")!;
-    expect(up).toMatchObject({ name: "Uptown", regionId, addressLine1: "2 High St, Suite 5", country: "US", timezone: "UTC", brandId: w.tenantA.brandId });
+    expect(up).toMatchObject({
+      name: "Uptown",
+      regionId,
+      addressLine1: "2 High St, Suite 5",
+      country: "US",
+      timezone: "UTC",
+      brandId: w.tenantA.brandId,
+    });
     expect(rows.find((r) => r.name === "No external id")).toMatchObject({ externalId: null });
   });
 
@@ -60,7 +81,12 @@ describe("POST /v1/locations/bulk", () => {
     const rows = await rowsOf(w.tenantA.id);
     expect(rows.filter((r) => r.externalId === "ext-1")).toHaveLength(1);
     expect(rows.find((r) => r.externalId === "ext-1")).toMatchObject({
-      name: "Downtown Renamed", city: "Cambridge", regionId: null, addressLine1: "1 Main St", timezone: "America/New_York", googlePlaceId: "gp-1",
+      name: "Downtown Renamed",
+      city: "Cambridge",
+      regionId: null,
+      addressLine1: "1 Main St",
+      timezone: "America/New_York",
+      googlePlaceId: "gp-1",
     });
     expect(rows.find((r) => r.externalId === "ext-9")).toMatchObject({ name: "Brand new", city: "Quincy", regionId });
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.action, "location.bulk_imported"));
@@ -70,7 +96,10 @@ describe("POST /v1/locations/bulk", () => {
 
   it("accepts a text/csv body", async () => {
     const res = await request("POST", "/v1/locations/bulk", {
-      token: w.users.manager.token, tenantId: w.tenantA.id, body: "name,externalId\nPlain body,ext-plain\n", headers: { "content-type": "text/csv" },
+      token: w.users.manager.token,
+      tenantId: w.tenantA.id,
+      body: "name,externalId\nPlain body,ext-plain\n",
+      headers: { "content-type": "text/csv" },
     });
     expect(res.body).toEqual({ imported: 1, updated: 0, errors: [] });
   });
@@ -94,7 +123,9 @@ describe("POST /v1/locations/bulk", () => {
   });
 
   it("imports 5,000 rows in one go", async () => {
-    const csv = ["name,externalId,city", ...Array.from({ length: 5000 }, (_, i) => `Big ${i},big-${i},Town ${i}`)].join("\n");
+    const csv = ["name,externalId,city", ...Array.from({ length: 5000 }, (_, i) => `Big ${i},big-${i},Town ${i}`)].join(
+      "\n",
+    );
     const res = await upload("manager", csv);
     expect(res.body).toEqual({ imported: 5000, updated: 0, errors: [] });
   });
@@ -103,7 +134,11 @@ describe("POST /v1/locations/bulk", () => {
     const noName = await upload("manager", "city\nBoston\n");
     expect(noName.status).toBe(400);
     expect(noName.body.details.issues[0].path).toBe("file");
-    const noFile = await request("POST", "/v1/locations/bulk", { token: w.users.manager.token, tenantId: w.tenantA.id, body: new FormData() });
+    const noFile = await request("POST", "/v1/locations/bulk", {
+      token: w.users.manager.token,
+      tenantId: w.tenantA.id,
+      body: new FormData(),
+    });
     expect(noFile.status).toBe(400);
     expect((await upload("tenantUser", "name\nX\n")).status).toBe(403);
     expect((await upload("viewer", "name\nX\n")).status).toBe(403);

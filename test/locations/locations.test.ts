@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, locations } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { createWorld, db, type World } from "../helpers/seed";
@@ -44,9 +44,17 @@ describe("locations", () => {
   });
 
   it("writes the audit event with the change", async () => {
-    const rows = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceType, "location"), eq(auditEvents.resourceId, id)));
+    const rows = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceType, "location"), eq(auditEvents.resourceId, id)));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ tenantId: w.tenantA.id, action: "location.created", actorId: w.users.manager.id, actorType: "user" });
+    expect(rows[0]).toMatchObject({
+      tenantId: w.tenantA.id,
+      action: "location.created",
+      actorId: w.users.manager.id,
+      actorType: "user",
+    });
     expect((rows[0]!.nextState as { name: string }).name).toBe("Downtown Clinic");
   });
 
@@ -57,10 +65,22 @@ describe("locations", () => {
   });
 
   it("patches fields, normalises the country and records previous and next state", async () => {
-    const res = await w.as("tenantAdmin").patch(`/v1/locations/${id}`, { timezone: "America/Chicago", country: "us", isActive: false, phone: null });
+    const res = await w
+      .as("tenantAdmin")
+      .patch(`/v1/locations/${id}`, { timezone: "America/Chicago", country: "us", isActive: false, phone: null });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ timezone: "America/Chicago", country: "US", isActive: false, phone: null, name: "Downtown Clinic" });
-    const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "location.updated"))).get();
+    expect(res.body).toMatchObject({
+      timezone: "America/Chicago",
+      country: "US",
+      isActive: false,
+      phone: null,
+      name: "Downtown Clinic",
+    });
+    const audit = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "location.updated")))
+      .get();
     expect((audit!.previousState as { timezone: string }).timezone).toBe("UTC");
     expect((audit!.nextState as { timezone: string }).timezone).toBe("America/Chicago");
   });
@@ -87,7 +107,10 @@ describe("keyset pagination", () => {
       const at = new Date(base + Math.floor(i / 2) * 1000).toISOString();
       return { id: newId(), tenantId: tenant, brandId: w.tenantB.brandId, name: `L${i}`, createdAt: at, updatedAt: at };
     });
-    for (let i = 0; i < rows.length; i += 5) await db().insert(locations).values(rows.slice(i, i + 5));
+    for (let i = 0; i < rows.length; i += 5)
+      await db()
+        .insert(locations)
+        .values(rows.slice(i, i + 5));
 
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -105,7 +128,9 @@ describe("keyset pagination", () => {
 
     expect(pages).toEqual([50, 50, 20]);
     expect(new Set(seen).size).toBe(120);
-    const expectedOrder = [...rows].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+    const expectedOrder = [...rows].sort((a, b) =>
+      a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1,
+    );
     expect(seen).toEqual(expectedOrder.map((r) => r.id));
   });
 

@@ -15,7 +15,10 @@ beforeAll(async () => {
 });
 
 async function v2Client(mode: "legacy" | "auto" | { pin: string }) {
-  const transport = new TransportV2(MCP_URL, { fetch: workerFetch, requestInit: { headers: { authorization: `Bearer ${key}` } } });
+  const transport = new TransportV2(MCP_URL, {
+    fetch: workerFetch,
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
   const client = new ClientV2({ name: "v2-test", version: "1" }, { versionNegotiation: { mode } });
   await client.connect(transport);
   return { client, transport };
@@ -46,7 +49,12 @@ describe("clients of every revision list and call tools", () => {
   it("2025-11-25: the v2 client in legacy mode and the v1 client open a session", async () => {
     const { client, transport } = await v2Client("legacy");
     expect(transport.sessionId).toMatch(new RegExp(`^${w.tenantA.id}\\.`));
-    expect(names((await client.listTools()).tools)).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
+    expect(names((await client.listTools()).tools)).toEqual([
+      "location.finder",
+      "location.list",
+      "location.review-links",
+      "white-label.get",
+    ]);
     expect(((await client.callTool({ name: "location.list", arguments: {} })).structuredContent as any).total).toBe(1);
     await client.close();
 
@@ -54,7 +62,9 @@ describe("clients of every revision list and call tools", () => {
     expect(v1.transport.protocolVersion).toBe("2025-11-25");
     const tools = (await v1.client.listTools()).tools;
     expect(tools[0]!.icons?.[0]?.mimeType).toBe("image/svg+xml");
-    expect(((await v1.client.callTool({ name: "location.list", arguments: {} })).structuredContent as any).total).toBe(1);
+    expect(((await v1.client.callTool({ name: "location.list", arguments: {} })).structuredContent as any).total).toBe(
+      1,
+    );
   });
 
   for (const version of ["2025-06-18", "2025-03-26"]) {
@@ -63,8 +73,18 @@ describe("clients of every revision list and call tools", () => {
       expect(((await init.json()) as any).result.protocolVersion).toBe(version);
       const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": version };
       const list = (await (await rawPost({ jsonrpc: "2.0", id: 2, method: "tools/list" }, headers)).json()) as any;
-      expect(names(list.result.tools)).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
-      const call = (await (await rawPost({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "location.list", arguments: {} } }, headers)).json()) as any;
+      expect(names(list.result.tools)).toEqual([
+        "location.finder",
+        "location.list",
+        "location.review-links",
+        "white-label.get",
+      ]);
+      const call = (await (
+        await rawPost(
+          { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "location.list", arguments: {} } },
+          headers,
+        )
+      ).json()) as any;
       expect(call.result.structuredContent.data[0].name).toBe("Every Revision Ave");
     });
   }

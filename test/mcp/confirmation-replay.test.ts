@@ -3,36 +3,54 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contacts } from "../../src/db/schema";
 import { createWorld, db, type World } from "../helpers/seed";
-import { connect, statelessCall } from "./helpers";
 import { authorizeWithConsent, MemoryOAuthClient } from "../oauth/helpers";
+import { connect, statelessCall } from "./helpers";
 
 let w: World;
 let key = "";
 
 beforeAll(async () => {
   w = await createWorld();
-  key = (await w.as("tenantAdmin").post("/v1/api-keys", { name: "writer", scopes: ["read:contacts", "write:contacts"] })).body.key;
+  key = (
+    await w.as("tenantAdmin").post("/v1/api-keys", { name: "writer", scopes: ["read:contacts", "write:contacts"] })
+  ).body.key;
 });
 
 const newContact = async (email: string) => (await w.as("manager").post("/v1/contacts", { email })).body.id as string;
-const suppressed = async (id: string) => (await db().select().from(contacts).where(eq(contacts.id, id)).get())!.isSuppressed;
+const suppressed = async (id: string) =>
+  (await db().select().from(contacts).where(eq(contacts.id, id)).get())!.isSuppressed;
 const unsuppress = (id: string) => db().update(contacts).set({ isSuppressed: false }).where(eq(contacts.id, id));
 
 const ELICIT = { elicitation: { form: {} } };
 const YES = { confirm: { action: "accept", content: { confirm: true } } };
-const suppress = (token: string, contactId: string, o: { capabilities?: object; extra?: Record<string, unknown>; confirm?: unknown } = {}) =>
-  statelessCall(token, "contact.suppress", { contactId, reason: "asked", ...(o.confirm !== undefined ? { confirm: o.confirm } : {}) }, o).then((r) => r.result);
+const suppress = (
+  token: string,
+  contactId: string,
+  o: { capabilities?: object; extra?: Record<string, unknown>; confirm?: unknown } = {},
+) =>
+  statelessCall(
+    token,
+    "contact.suppress",
+    { contactId, reason: "asked", ...(o.confirm !== undefined ? { confirm: o.confirm } : {}) },
+    o,
+  ).then((r) => r.result);
 
 describe("confirmations are single-use, bound to the caller, and never made up", () => {
   it("2026-07-28 elicitation: an accepted requestState cannot be replayed", async () => {
     const id = await newContact("replay@example.com");
     const asked = await suppress(key, id, { capabilities: ELICIT });
     expect(asked.resultType).toBe("input_required");
-    const done = await suppress(key, id, { capabilities: ELICIT, extra: { inputResponses: YES, requestState: asked.requestState } });
+    const done = await suppress(key, id, {
+      capabilities: ELICIT,
+      extra: { inputResponses: YES, requestState: asked.requestState },
+    });
     expect(done.structuredContent).toMatchObject({ id, isSuppressed: true });
 
     await unsuppress(id);
-    const replayed = await suppress(key, id, { capabilities: ELICIT, extra: { inputResponses: YES, requestState: asked.requestState } });
+    const replayed = await suppress(key, id, {
+      capabilities: ELICIT,
+      extra: { inputResponses: YES, requestState: asked.requestState },
+    });
     expect(replayed.resultType).toBe("input_required");
     expect(replayed.requestState).not.toBe(asked.requestState);
     expect(await suppressed(id)).toBe(false);
@@ -45,14 +63,20 @@ describe("confirmations are single-use, bound to the caller, and never made up",
     const id = await newContact("twoapps@example.com");
     const asked = await suppress(first, id, { capabilities: ELICIT });
     expect(asked.resultType).toBe("input_required");
-    const stolen = await suppress(second, id, { capabilities: ELICIT, extra: { inputResponses: YES, requestState: asked.requestState } });
+    const stolen = await suppress(second, id, {
+      capabilities: ELICIT,
+      extra: { inputResponses: YES, requestState: asked.requestState },
+    });
     expect(stolen.resultType).toBe("input_required");
     expect(await suppressed(id)).toBe(false);
   });
 
   it("a made-up requestState is asked again", async () => {
     const id = await newContact("madeup-state@example.com");
-    const forged = await suppress(key, id, { capabilities: ELICIT, extra: { inputResponses: YES, requestState: "mc1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.AAAA" } });
+    const forged = await suppress(key, id, {
+      capabilities: ELICIT,
+      extra: { inputResponses: YES, requestState: "mc1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.AAAA" },
+    });
     expect(forged.resultType).toBe("input_required");
     expect(await suppressed(id)).toBe(false);
   });
@@ -86,17 +110,26 @@ describe("confirmations are single-use, bound to the caller, and never made up",
     const id = await newContact("session-code@example.com");
     const { client } = await connect({ token: key });
     const { client: otherSession } = await connect({ token: key });
-    const made = await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked", confirm: true } });
+    const made = await client.callTool({
+      name: "contact.suppress",
+      arguments: { contactId: id, reason: "asked", confirm: true },
+    });
     expect(made.isError).toBe(true);
     expect(await suppressed(id)).toBe(false);
     const code = JSON.parse((made.content as { text: string }[])[0]!.text).confirmation.code;
-    const elsewhere = await otherSession.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked", confirm: code } });
+    const elsewhere = await otherSession.callTool({
+      name: "contact.suppress",
+      arguments: { contactId: id, reason: "asked", confirm: code },
+    });
     expect(elsewhere.isError).toBe(true);
     expect(await suppressed(id)).toBe(false);
 
     const asked = await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked" } });
     const own = JSON.parse((asked.content as { text: string }[])[0]!.text).confirmation.code;
-    const done = await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked", confirm: own } });
+    const done = await client.callTool({
+      name: "contact.suppress",
+      arguments: { contactId: id, reason: "asked", confirm: own },
+    });
     expect(done.isError).toBeFalsy();
     expect(await suppressed(id)).toBe(true);
   });

@@ -9,11 +9,14 @@ let key = "";
 
 beforeAll(async () => {
   w = await createWorld();
-  key = (await w.as("tenantAdmin").post("/v1/api-keys", { name: "writer", scopes: ["read:contacts", "write:contacts"] })).body.key;
+  key = (
+    await w.as("tenantAdmin").post("/v1/api-keys", { name: "writer", scopes: ["read:contacts", "write:contacts"] })
+  ).body.key;
 });
 
 const newContact = async (email: string) => (await w.as("manager").post("/v1/contacts", { email })).body.id as string;
-const suppressed = async (id: string) => (await db().select().from(contacts).where(eq(contacts.id, id)).get())!.isSuppressed;
+const suppressed = async (id: string) =>
+  (await db().select().from(contacts).where(eq(contacts.id, id)).get())!.isSuppressed;
 
 /** A 2026-07-28 tools/call; `capabilities` is what the client declares in this request's envelope. */
 async function call(args: Record<string, unknown>, capabilities: object, extra: Record<string, unknown> = {}) {
@@ -26,10 +29,19 @@ async function call(args: Record<string, unknown>, capabilities: object, extra: 
         name: "contact.suppress",
         arguments: args,
         ...extra,
-        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": capabilities },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": capabilities,
+        },
       },
     },
-    { authorization: `Bearer ${key}`, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "contact.suppress" },
+    {
+      authorization: `Bearer ${key}`,
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "contact.suppress",
+    },
   );
   return ((await res.json()) as any).result;
 }
@@ -50,20 +62,35 @@ describe("confirmation of a write skill", () => {
     const yes = { confirm: { action: "accept", content: { confirm: true } } };
     // the answer is bound to the call it was asked about: other arguments, or no state, are asked again
     const other = await newContact("other@example.com");
-    const replayed = await call({ contactId: other, reason: "asked" }, { elicitation: {} }, { inputResponses: yes, requestState: first.requestState });
+    const replayed = await call(
+      { contactId: other, reason: "asked" },
+      { elicitation: {} },
+      { inputResponses: yes, requestState: first.requestState },
+    );
     expect(replayed.resultType).toBe("input_required");
     const stateless = await call({ contactId: id, reason: "asked" }, { elicitation: {} }, { inputResponses: yes });
     expect(stateless.resultType).toBe("input_required");
     expect(await suppressed(other)).toBe(false);
 
     // presenting the state with other arguments spent it (single use): the right call is asked again
-    const spent = await call({ contactId: id, reason: "asked" }, { elicitation: { form: {} } }, { inputResponses: yes, requestState: first.requestState });
+    const spent = await call(
+      { contactId: id, reason: "asked" },
+      { elicitation: { form: {} } },
+      { inputResponses: yes, requestState: first.requestState },
+    );
     expect(spent.resultType).toBe("input_required");
-    const retry = await call({ contactId: id, reason: "asked" }, { elicitation: { form: {} } }, { inputResponses: yes, requestState: spent.requestState });
+    const retry = await call(
+      { contactId: id, reason: "asked" },
+      { elicitation: { form: {} } },
+      { inputResponses: yes, requestState: spent.requestState },
+    );
     expect(retry.isError).toBeFalsy();
     expect(retry.structuredContent).toMatchObject({ id, isSuppressed: true });
     expect(await suppressed(id)).toBe(true);
-    const rows = await db().select().from(auditEvents).where(and(eq(auditEvents.action, "mcp.tool_called"), eq(auditEvents.resourceId, "contact.suppress")));
+    const rows = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "mcp.tool_called"), eq(auditEvents.resourceId, "contact.suppress")));
     const outcomes = rows.map((r) => (r.metadata as { outcome: string }).outcome);
     expect(outcomes).toEqual(expect.arrayContaining(["confirmation_requested", "success"]));
   });
@@ -71,7 +98,11 @@ describe("confirmation of a write skill", () => {
   it("2026-07-28: a declined answer does nothing", async () => {
     const id = await newContact("decline@example.com");
     const first = await call({ contactId: id, reason: "asked" }, { elicitation: {} });
-    const res = await call({ contactId: id, reason: "asked" }, { elicitation: {} }, { inputResponses: { confirm: { action: "decline" } }, requestState: first.requestState });
+    const res = await call(
+      { contactId: id, reason: "asked" },
+      { elicitation: {} },
+      { inputResponses: { confirm: { action: "decline" } }, requestState: first.requestState },
+    );
     expect(res.isError).toBe(true);
     expect(res.content[0].text).toContain("did not confirm");
     expect(await suppressed(id)).toBe(false);
@@ -82,8 +113,13 @@ describe("confirmation of a write skill", () => {
     const refused = await call({ contactId: id, reason: "asked" }, {});
     expect(refused.isError).toBe(true);
     const body = JSON.parse(refused.content[0].text);
-    expect(body.error).toMatch(/needs the user's confirmation\. Ask the user: ".*" and only if they agree, call again with the same arguments and confirm: "mc1\./);
-    expect(body.confirmation).toMatchObject({ code: expect.stringMatching(/^mc1\./), question: expect.stringContaining(id) });
+    expect(body.error).toMatch(
+      /needs the user's confirmation\. Ask the user: ".*" and only if they agree, call again with the same arguments and confirm: "mc1\./,
+    );
+    expect(body.confirmation).toMatchObject({
+      code: expect.stringMatching(/^mc1\./),
+      question: expect.stringContaining(id),
+    });
     expect(await suppressed(id)).toBe(false);
     const done = await call({ contactId: id, reason: "asked", confirm: body.confirmation.code }, {});
     expect(done.structuredContent.isSuppressed).toBe(true);
@@ -96,7 +132,9 @@ describe("confirmation of a write skill", () => {
     expect(refused.isError).toBe(true);
     expect(await suppressed(id)).toBe(false);
     const code = JSON.parse((refused.content as { text: string }[])[0]!.text).confirmation.code;
-    const done = structured(await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked", confirm: code } }));
+    const done = structured(
+      await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked", confirm: code } }),
+    );
     expect(done.isSuppressed).toBe(true);
   });
 });

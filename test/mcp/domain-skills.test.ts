@@ -18,7 +18,8 @@ async function apiKey(as: "tenantAdmin" | "tenantBAdmin", scopes: string[]) {
 
 beforeAll(async () => {
   w = await createWorld();
-  const mk = async (body: Record<string, unknown>) => (await w.as("manager").post("/v1/contacts", body)).body.id as string;
+  const mk = async (body: Record<string, unknown>) =>
+    (await w.as("manager").post("/v1/contacts", body)).body.id as string;
   contactIds = {
     ann: await mk({ email: "ann@example.com", firstName: "Ann", lastName: "Avery" }),
     bob: await mk({ phone: "+12025550143", firstName: "Bob", lastName: "Baker" }),
@@ -28,17 +29,42 @@ beforeAll(async () => {
   await w.as("manager").post(`/v1/contacts/${contactIds.cy}/suppress`, { reason: "asked" });
   await w.as("tenantBAdmin").post("/v1/contacts", { email: "b-only@example.com" });
 
-  const tpl = await w.as("manager").post("/v1/templates", { name: "Ask", channel: "email", subject: "How did we do, {{firstName}}?", bodyHtml: "<p>{{reviewLink}} {{unsubscribeLink}}</p>", bodyText: "{{reviewLink}} {{unsubscribeLink}}" });
+  const tpl = await w.as("manager").post("/v1/templates", {
+    name: "Ask",
+    channel: "email",
+    subject: "How did we do, {{firstName}}?",
+    bodyHtml: "<p>{{reviewLink}} {{unsubscribeLink}}</p>",
+    bodyText: "{{reviewLink}} {{unsubscribeLink}}",
+  });
   await w.as("manager").post(`/v1/templates/${tpl.body.id}/approve`);
-  const campaign = await w.as("manager").post("/v1/campaigns", { name: "After visit", type: "drip", channels: ["email"] });
+  const campaign = await w
+    .as("manager")
+    .post("/v1/campaigns", { name: "After visit", type: "drip", channels: ["email"] });
   campaignId = campaign.body.id;
   await w.as("manager").post(`/v1/campaigns/${campaignId}/templates`, { templateId: tpl.body.id, channel: "email" });
-  await w.as("manager").put(`/v1/campaigns/${campaignId}/sequence`, { steps: [{ stepIndex: 0, channel: "email", delayDays: 0 }, { stepIndex: 1, channel: "email", delayDays: 3 }] });
-  bCampaignId = (await w.as("tenantBAdmin").post("/v1/campaigns", { name: "B campaign", type: "one_time", channels: ["sms"] })).body.id;
+  await w.as("manager").put(`/v1/campaigns/${campaignId}/sequence`, {
+    steps: [
+      { stepIndex: 0, channel: "email", delayDays: 0 },
+      { stepIndex: 1, channel: "email", delayDays: 3 },
+    ],
+  });
+  bCampaignId = (
+    await w.as("tenantBAdmin").post("/v1/campaigns", { name: "B campaign", type: "one_time", channels: ["sms"] })
+  ).body.id;
 
   const loc = await w.as("manager").post("/v1/locations", { name: "Main St" });
-  for (const [rating, text] of [[5, "Great staff"], [2, "Long wait"], [5, "Lovely"]] as const) {
-    await w.as("manager").post("/v1/reviews/ingest", { locationId: loc.body.id, siteType: "google", rating, text, externalReviewId: `g-${text}` });
+  for (const [rating, text] of [
+    [5, "Great staff"],
+    [2, "Long wait"],
+    [5, "Lovely"],
+  ] as const) {
+    await w.as("manager").post("/v1/reviews/ingest", {
+      locationId: loc.body.id,
+      siteType: "google",
+      rating,
+      text,
+      externalReviewId: `g-${text}`,
+    });
   }
 });
 
@@ -48,8 +74,14 @@ describe("contact skills", () => {
     const all = structured(await client.callTool({ name: "contact.list", arguments: {} }));
     expect(all.total).toBe(3);
     const ann = all.data.find((c: { id: string }) => c.id === contactIds.ann);
-    expect(ann).toMatchObject({ email: "ann@example.com", isSuppressed: false, consent: { email: { status: "granted" } } });
-    const phones = structured(await client.callTool({ name: "contact.list", arguments: { hasPhone: true, isSuppressed: false } }));
+    expect(ann).toMatchObject({
+      email: "ann@example.com",
+      isSuppressed: false,
+      consent: { email: { status: "granted" } },
+    });
+    const phones = structured(
+      await client.callTool({ name: "contact.list", arguments: { hasPhone: true, isSuppressed: false } }),
+    );
     expect(phones.data.map((c: { id: string }) => c.id)).toEqual([contactIds.bob]);
     expect(phones.total).toBe(1);
     const search = structured(await client.callTool({ name: "contact.list", arguments: { search: "ann" } }));
@@ -59,13 +91,24 @@ describe("contact skills", () => {
   it("contact.suppress needs write:contacts and is audited; a read-only key does not even see it", async () => {
     const readOnly = await connect({ token: await apiKey("tenantAdmin", ["read:contacts"]) });
     expect((await readOnly.client.listTools()).tools.map((t) => t.name)).not.toContain("contact.suppress");
-    const refused = await readOnly.client.callTool({ name: "contact.suppress", arguments: { contactId: contactIds.bob, reason: "x" } });
+    const refused = await readOnly.client.callTool({
+      name: "contact.suppress",
+      arguments: { contactId: contactIds.bob, reason: "x" },
+    });
     expect(refused.isError).toBe(true);
 
     const writer = await connect({ token: await apiKey("tenantAdmin", ["read:contacts", "write:contacts"]) });
-    const done = structured(await callConfirmed(writer.client, "contact.suppress", { contactId: contactIds.bob, reason: "asked on the phone" }));
+    const done = structured(
+      await callConfirmed(writer.client, "contact.suppress", {
+        contactId: contactIds.bob,
+        reason: "asked on the phone",
+      }),
+    );
     expect(done).toMatchObject({ id: contactIds.bob, isSuppressed: true, suppressionReason: "asked on the phone" });
-    const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, contactIds.bob), eq(auditEvents.action, "contact.suppressed")));
+    const audit = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceId, contactIds.bob), eq(auditEvents.action, "contact.suppressed")));
     expect(audit).toHaveLength(1);
   });
 
@@ -97,7 +140,9 @@ describe("campaign skills", () => {
 describe("review skills", () => {
   it("review.list filters by exact rating and site", async () => {
     const { client } = await connect({ token: await apiKey("tenantAdmin", ["read:reviews"]) });
-    const fives = structured(await client.callTool({ name: "review.list", arguments: { rating: 5, siteType: "google" } }));
+    const fives = structured(
+      await client.callTool({ name: "review.list", arguments: { rating: 5, siteType: "google" } }),
+    );
     expect(fives.total).toBe(2);
     expect(fives.data.map((r: { text: string }) => r.text).sort()).toEqual(["Great staff", "Lovely"]);
     const yelp = structured(await client.callTool({ name: "review.list", arguments: { siteType: "yelp" } }));
@@ -111,7 +156,9 @@ describe("review skills", () => {
     await w.as("tenantUser").post(`/v1/responses/${draft.body.id}/submit`);
     const { client } = await connect({ token: await apiKey("tenantAdmin", ["read:approvals"]) });
     const pending = structured(await client.callTool({ name: "approval.list-pending", arguments: {} }));
-    expect(pending.data.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([[draft.body.id, "submitted"]]);
+    expect(pending.data.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
+      [draft.body.id, "submitted"],
+    ]);
   });
 });
 
@@ -122,36 +169,60 @@ describe("inbox, survey and insight skills", () => {
     expect(items.data).toHaveLength(3);
     expect(items.data.every((i: { type: string }) => i.type === "review")).toBe(true);
     const low = items.data.find((i: { rating: number }) => i.rating === 2);
-    const item = structured(await reviewsKey.client.callTool({ name: "inbox.get", arguments: { itemId: low.id, itemType: "review" } }));
+    const item = structured(
+      await reviewsKey.client.callTool({ name: "inbox.get", arguments: { itemId: low.id, itemType: "review" } }),
+    );
     expect(item.review.text).toBe("Long wait");
     expect(item.responses.map((r: { text: string }) => r.text)).toEqual(["Sorry about the wait."]);
 
     const feedbackKey = await connect({ token: await apiKey("tenantAdmin", ["read:feedback"]) });
     const none = structured(await feedbackKey.client.callTool({ name: "inbox.list", arguments: {} }));
     expect(none.data).toEqual([]);
-    const hidden = await feedbackKey.client.callTool({ name: "inbox.get", arguments: { itemId: low.id, itemType: "review" } });
+    const hidden = await feedbackKey.client.callTool({
+      name: "inbox.get",
+      arguments: { itemId: low.id, itemType: "review" },
+    });
     expect(hidden.isError).toBe(true);
   });
 
   it("review.summary and score.location compute from the seeded reviews", async () => {
     // rollups follow events through the queue; rebuild makes them current for the assertion
     const today = new Date().toISOString().slice(0, 10);
-    expect((await w.as("tenantAdmin").post("/v1/analytics/rebuild", { dateFrom: today, dateTo: today })).status).toBe(200);
-    const { client } = await connect({ token: await apiKey("tenantAdmin", ["read:reviews", "read:score", "read:locations"]) });
+    expect((await w.as("tenantAdmin").post("/v1/analytics/rebuild", { dateFrom: today, dateTo: today })).status).toBe(
+      200,
+    );
+    const { client } = await connect({
+      token: await apiKey("tenantAdmin", ["read:reviews", "read:score", "read:locations"]),
+    });
     const summary = structured(await client.callTool({ name: "review.summary", arguments: {} }));
     expect(summary).toMatchObject({ count: 3 });
     expect(summary.averageRating).toBeCloseTo(4, 5);
-    const loc = structured(await client.callTool({ name: "location.list", arguments: {} })).data.find((l: { name: string }) => l.name === "Main St");
+    const loc = structured(await client.callTool({ name: "location.list", arguments: {} })).data.find(
+      (l: { name: string }) => l.name === "Main St",
+    );
     const score = structured(await client.callTool({ name: "score.location", arguments: { locationId: loc.id } }));
     expect(score.score).toBeGreaterThan(0);
     expect(score.score).toBeLessThanOrEqual(100);
-    expect(Object.keys(score.components).sort()).toEqual(["platformDiversity", "rating", "responseHealth", "sentiment", "velocity"]);
+    expect(Object.keys(score.components).sort()).toEqual([
+      "platformDiversity",
+      "rating",
+      "responseHealth",
+      "sentiment",
+      "velocity",
+    ]);
   });
 
   it("campaign.metrics, survey.list, competitor.list and recommendation.list answer for the key's tenant", async () => {
     const survey = await w.as("manager").post("/v1/surveys", { name: "After visit NPS", type: "NPS" });
     expect(survey.status).toBe(201);
-    const { client } = await connect({ token: await apiKey("tenantAdmin", ["read:campaigns", "read:surveys", "read:competitors", "read:recommendations"]) });
+    const { client } = await connect({
+      token: await apiKey("tenantAdmin", [
+        "read:campaigns",
+        "read:surveys",
+        "read:competitors",
+        "read:recommendations",
+      ]),
+    });
     const metrics = structured(await client.callTool({ name: "campaign.metrics", arguments: { campaignId } }));
     expect(metrics.campaignId ?? metrics.campaign?.id).toBe(campaignId);
     const surveys = structured(await client.callTool({ name: "survey.list", arguments: {} }));

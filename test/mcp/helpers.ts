@@ -1,14 +1,14 @@
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Env } from "../../src/env";
 import app from "../../src/index";
+import { newId } from "../../src/lib/ids";
 import { registerAuthenticator } from "../../src/middleware/auth";
 import type { ApiKeyPrincipal } from "../../src/modules/identity/access";
-import { newId } from "../../src/lib/ids";
 
 export const BASE = "http://localhost:8787";
 export const MCP_URL = new URL(`${BASE}/mcp`);
@@ -142,7 +142,12 @@ export function statelessRequest(
 export const structured = <T = any>(result: unknown) => (result as { structuredContent: T }).structuredContent;
 
 /** A 2026-07-28 (stateless) tools/call; `capabilities` is what the client declares in this request's envelope. */
-export async function statelessCall(token: string, name: string, args: Record<string, unknown>, o: { capabilities?: object; extra?: Record<string, unknown>; fetcher?: typeof workerFetch } = {}) {
+export async function statelessCall(
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+  o: { capabilities?: object; extra?: Record<string, unknown>; fetcher?: typeof workerFetch } = {},
+) {
   const res = await rawPost(
     {
       jsonrpc: "2.0",
@@ -152,10 +157,19 @@ export async function statelessCall(token: string, name: string, args: Record<st
         name,
         arguments: args,
         ...o.extra,
-        _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": o.capabilities ?? {} },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": o.capabilities ?? {},
+        },
       },
     },
-    { authorization: `Bearer ${token}`, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
+    {
+      authorization: `Bearer ${token}`,
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+    },
     o.fetcher,
   );
   return { status: res.status, result: ((await res.json()) as any).result };
@@ -183,7 +197,12 @@ export async function callConfirmed(client: Client, name: string, args: Record<s
 }
 
 /** The same on the stateless leg. */
-export async function statelessConfirmed(token: string, name: string, args: Record<string, unknown>, o: Parameters<typeof statelessCall>[3] = {}) {
+export async function statelessConfirmed(
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+  o: Parameters<typeof statelessCall>[3] = {},
+) {
   const first = await statelessCall(token, name, args, o);
   const code = confirmationCode(first.result);
   return code ? statelessCall(token, name, { ...args, confirm: code }, o) : first;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { findTool, readSkillNames, toolOperation, toolSpec } from "../../src/modules/agents/tools";
 import { operationOf } from "../../src/modules/mcp/skills/operation";
 import { allSkills, findSkill, inputJsonSchema } from "../../src/modules/mcp/skills/registry";
-import { deref, operations, type OperationRef } from "../helpers/openapi";
+import { deref, type OperationRef, operations } from "../helpers/openapi";
 
 // One definition of each operation (src/lib/operation.ts). A skill or agent tool with a REST twin is
 // derived from the twin's operation object, so the two cannot disagree: checked here by identity
@@ -18,9 +18,11 @@ function domain(s: Json | undefined): Json {
   if (!x) return {};
   if (x.anyOf) return { anyOf: x.anyOf.map(domain).filter((d: Json) => d.type !== "null") };
   // a query string carries a boolean as "true"/"false": the same domain as a JSON boolean
-  if (x.type === "string" && JSON.stringify([...(x.enum ?? [])].sort()) === '["false","true"]') return { type: "boolean" };
+  if (x.type === "string" && JSON.stringify([...(x.enum ?? [])].sort()) === '["false","true"]')
+    return { type: "boolean" };
   const out: Json = {};
-  for (const k of ["type", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) if (x[k] !== undefined) out[k] = x[k];
+  for (const k of ["type", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"])
+    if (x[k] !== undefined) out[k] = x[k];
   // a format is the domain; generators differ on whether they also spell it as a pattern
   if (out.format) delete out.pattern;
   // nullable ("null: every site") says the field may be absent, not that its values differ
@@ -36,7 +38,8 @@ function restFields(o: OperationRef): Map<string, Json> {
   const fields = new Map<string, Json>();
   for (const p of o.op.parameters ?? []) if (p.in === "query" || p.in === "path") fields.set(p.name, p.schema as Json);
   const body = deref((o.op.requestBody as Json | undefined)?.content?.["application/json"]?.schema);
-  for (const [name, schema] of Object.entries((body as Json | undefined)?.properties ?? {})) fields.set(name, schema as Json);
+  for (const [name, schema] of Object.entries((body as Json | undefined)?.properties ?? {}))
+    fields.set(name, schema as Json);
   return fields;
 }
 
@@ -70,12 +73,18 @@ const TWINS: Record<string, [string, string]> = {
  * They stay hand-written MCP skills or agent tools over the same service, held to REST by the value check below.
  */
 const DISTINCT: Record<string, string> = {
-  "review.list": "the spec's MCP input is rating (exact) and since (a date-time); GET /v1/reviews takes ratingMin/ratingMax/dateFrom/dateTo",
-  "review.summary": "one summary (average, distribution by rating and site) where GET /v1/analytics/reviews answers a series from rollups",
-  "reviews.search": "an agent's collector: up to 500 reviews of a window across pages, where GET /v1/reviews answers one page",
-  "recommendation.list": "the spec's MCP answer is {data} of a skill's projection; GET /v1/recommendations answers a cursor page of records",
-  "competitor.list": "the MCP answer carries bySite and siteIds per competitor, unpaged; GET /v1/competitors answers a cursor page of records",
-  "approval.list-pending": "the MCP answer is {data, total} with the spec's limit (max 100); GET /v1/responses/approval-queue answers a bare array",
+  "review.list":
+    "the spec's MCP input is rating (exact) and since (a date-time); GET /v1/reviews takes ratingMin/ratingMax/dateFrom/dateTo",
+  "review.summary":
+    "one summary (average, distribution by rating and site) where GET /v1/analytics/reviews answers a series from rollups",
+  "reviews.search":
+    "an agent's collector: up to 500 reviews of a window across pages, where GET /v1/reviews answers one page",
+  "recommendation.list":
+    "the spec's MCP answer is {data} of a skill's projection; GET /v1/recommendations answers a cursor page of records",
+  "competitor.list":
+    "the MCP answer carries bySite and siteIds per competitor, unpaged; GET /v1/competitors answers a cursor page of records",
+  "approval.list-pending":
+    "the MCP answer is {data, total} with the spec's limit (max 100); GET /v1/responses/approval-queue answers a bare array",
 };
 
 /** The operation a skill or agent tool was derived from, if any. */
@@ -93,7 +102,14 @@ const SHARED = ["siteType", "sentiment", "interval"];
 function inputsOfSkillsAndTools(): Map<string, Json> {
   const out = new Map<string, Json>();
   for (const s of allSkills()) out.set(`skill ${s.name}`, inputJsonSchema(s));
-  for (const name of ["analytics.funnel", "analytics.reviews", "analytics.responses", "analytics.send-timing", "reviews.search", "sla.overdue"]) {
+  for (const name of [
+    "analytics.funnel",
+    "analytics.reviews",
+    "analytics.responses",
+    "analytics.send-timing",
+    "reviews.search",
+    "sla.overdue",
+  ]) {
     if (findTool(name)) out.set(`tool ${name}`, toolSpec(name).parameters as Json);
   }
   return out;
@@ -114,7 +130,9 @@ describe("one definition of each input", () => {
     expect(notDerived).toEqual([]);
     // the derived MCP tool's inputSchema is the operation's REST fields (less the door's own changes)
     const listed = operationOf(findSkill("contact.list")!)!;
-    expect(Object.keys(inputJsonSchema(findSkill("contact.list")!).properties as object).sort()).toEqual(Object.keys(listed.jsonInput.shape).sort());
+    expect(Object.keys(inputJsonSchema(findSkill("contact.list")!).properties as object).sort()).toEqual(
+      Object.keys(listed.jsonInput.shape).sort(),
+    );
   });
 
   it("a hand-written twin's field accepts the same values as the same field of its REST twin", () => {
@@ -129,7 +147,8 @@ describe("one definition of each input", () => {
         if (!rest.has(field) || PAGING.has(field)) continue;
         compared++;
         const [a, b] = [domain(s), domain(rest.get(field))];
-        if (JSON.stringify(a) !== JSON.stringify(b)) mismatches.push(`${label}.${field} ${JSON.stringify(a)} != ${twin.join(" ")} ${field} ${JSON.stringify(b)}`);
+        if (JSON.stringify(a) !== JSON.stringify(b))
+          mismatches.push(`${label}.${field} ${JSON.stringify(a)} != ${twin.join(" ")} ${field} ${JSON.stringify(b)}`);
       }
     }
     expect(mismatches).toEqual([]);
@@ -145,11 +164,15 @@ describe("one definition of each input", () => {
       byDomain.set(key, [...(byDomain.get(key) ?? []), where]);
       seen.set(field, byDomain);
     };
-    for (const o of operations()) for (const [field, s] of restFields(o)) if (SHARED.includes(field)) note(field, `${o.method} ${o.path}`, s);
+    for (const o of operations())
+      for (const [field, s] of restFields(o)) if (SHARED.includes(field)) note(field, `${o.method} ${o.path}`, s);
     for (const [label, schema] of inputsOfSkillsAndTools()) {
-      for (const [field, s] of Object.entries((schema.properties ?? {}) as Record<string, Json>)) if (SHARED.includes(field)) note(field, label, s);
+      for (const [field, s] of Object.entries((schema.properties ?? {}) as Record<string, Json>))
+        if (SHARED.includes(field)) note(field, label, s);
     }
-    const split = [...seen].filter(([, byDomain]) => byDomain.size > 1).map(([field, byDomain]) => `${field}: ${JSON.stringify(Object.fromEntries(byDomain))}`);
+    const split = [...seen]
+      .filter(([, byDomain]) => byDomain.size > 1)
+      .map(([field, byDomain]) => `${field}: ${JSON.stringify(Object.fromEntries(byDomain))}`);
     expect(split).toEqual([]);
     expect(seen.get("siteType")?.size).toBe(1);
   });

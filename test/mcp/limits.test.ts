@@ -14,7 +14,11 @@ beforeAll(async () => {
 });
 
 const call = (sessionId: string, fetcher: typeof workerFetch, id: number, name = "location.list") =>
-  rawPost({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { limit: 1 } } }, { "mcp-session-id": sessionId }, fetcher);
+  rawPost(
+    { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { limit: 1 } } },
+    { "mcp-session-id": sessionId },
+    fetcher,
+  );
 
 describe("request rate per tenant", () => {
   it("the limit+1st request in the window is 429 with Retry-After and RateLimit headers; other tenants are unaffected", async () => {
@@ -55,7 +59,13 @@ describe("request rate per tenant", () => {
   });
 
   it("the default is 1,000 requests per 15 minutes: the 1,001st is refused by the Durable Object", async () => {
-    expect(DEFAULT_LIMITS).toMatchObject({ rateLimit: 1000, windowSeconds: 900, maxSessions: 25, toolTimeoutMs: 60_000, maxResultBytes: 10 * 1024 * 1024 });
+    expect(DEFAULT_LIMITS).toMatchObject({
+      rateLimit: 1000,
+      windowSeconds: 900,
+      maxSessions: 25,
+      toolTimeoutMs: 60_000,
+      maxResultBytes: 10 * 1024 * 1024,
+    });
     const stub = env.MCP_SESSIONS.get(env.MCP_SESSIONS.idFromName("rate-probe-tenant"));
     const now = Date.UTC(2026, 0, 1, 12, 0, 0);
     const results = await runInDurableObject(stub, async (instance: McpSessions) => {

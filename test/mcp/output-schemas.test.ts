@@ -12,13 +12,25 @@ beforeAll(async () => {
   w = await createWorld();
   const res = await w.as("tenantAdmin").post("/v1/api-keys", { name: "every scope", scopes: ALL_SCOPES });
   key = res.body.key;
-  const loc = await w.as("manager").post("/v1/locations", { name: "Main St", city: "Springfield", latitude: 39.78, longitude: -89.65 });
+  const loc = await w
+    .as("manager")
+    .post("/v1/locations", { name: "Main St", city: "Springfield", latitude: 39.78, longitude: -89.65 });
   ids.locationId = loc.body.id;
   ids.contactId = (await w.as("manager").post("/v1/contacts", { email: "ann@example.com", firstName: "Ann" })).body.id;
-  ids.secondContactId = (await w.as("manager").post("/v1/contacts", { email: "bo@example.com", firstName: "Bo" })).body.id;
+  ids.secondContactId = (
+    await w.as("manager").post("/v1/contacts", { email: "bo@example.com", firstName: "Bo" })
+  ).body.id;
   await w.as("manager").post(`/v1/contacts/${ids.contactId}/consent`, { channel: "email", source: "form" });
-  ids.campaignId = (await w.as("manager").post("/v1/campaigns", { name: "After visit", type: "drip", channels: ["email"] })).body.id;
-  const review = await w.as("manager").post("/v1/reviews/ingest", { locationId: ids.locationId, siteType: "google", rating: 4, text: "Nice", externalReviewId: "g-1" });
+  ids.campaignId = (
+    await w.as("manager").post("/v1/campaigns", { name: "After visit", type: "drip", channels: ["email"] })
+  ).body.id;
+  const review = await w.as("manager").post("/v1/reviews/ingest", {
+    locationId: ids.locationId,
+    siteType: "google",
+    rating: 4,
+    text: "Nice",
+    externalReviewId: "g-1",
+  });
   ids.reviewId = review.body.id;
   const inbox = await w.as("manager").get("/v1/inbox?limit=1");
   ids.itemId = inbox.body.data[0]?.id;
@@ -35,7 +47,10 @@ beforeAll(async () => {
 });
 
 /** Arguments for a call: the required inputs, filled from the seeded ids or a plain value. */
-function argumentsFor(name: string, schema: { properties?: Record<string, any>; required?: string[] }): Record<string, unknown> {
+function argumentsFor(
+  name: string,
+  schema: { properties?: Record<string, any>; required?: string[] },
+): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const field of schema.required ?? []) {
     const p = schema.properties?.[field] ?? {};
@@ -44,9 +59,9 @@ function argumentsFor(name: string, schema: { properties?: Record<string, any>; 
     else if (p.type === "number" || p.type === "integer") {
       const lo = p.minimum ?? p.exclusiveMinimum ?? 0;
       const hi = p.maximum ?? p.exclusiveMaximum;
-      args[field] = hi === undefined ? Math.max(lo, 1) : p.type === "integer" ? Math.ceil((lo + hi) / 2) : (lo + hi) / 2;
-    }
-    else if (p.type === "boolean") args[field] = false;
+      args[field] =
+        hi === undefined ? Math.max(lo, 1) : p.type === "integer" ? Math.ceil((lo + hi) / 2) : (lo + hi) / 2;
+    } else if (p.type === "boolean") args[field] = false;
     else if (p.type === "array") args[field] = [];
     else args[field] = "How are our reviews?";
   }
@@ -74,10 +89,21 @@ describe("annotations and titles", () => {
     }
     // reads: read-only, idempotent, closed world
     for (const name of ["location.list", "review.list", "inbox.get", "contact.list", "agent.reputation-insight"]) {
-      expect(hints[name], name).toEqual({ title: expect.any(String), readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      expect(hints[name], name).toEqual({
+        title: expect.any(String),
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
     }
     // contact.suppress changes a contact (not destructive, a second call is a 409, not a no-op)
-    expect(hints["contact.suppress"]).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    expect(hints["contact.suppress"]).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
     // template-generator saves draft templates when asked (create: true)
     expect(hints["agent.template-generator"]).toMatchObject({ readOnlyHint: false, destructiveHint: false });
   });
@@ -85,7 +111,9 @@ describe("annotations and titles", () => {
 
 describe("output schemas", () => {
   it("every skill declares its structuredContent schema", () => {
-    const missing = allSkills().filter((s) => !declaresOutput(s)).map((s) => s.name);
+    const missing = allSkills()
+      .filter((s) => !declaresOutput(s))
+      .map((s) => s.name);
     expect(missing).toEqual([]);
   });
 
@@ -116,9 +144,21 @@ describe("output schemas", () => {
           jsonrpc: "2.0",
           id: 1,
           method,
-          params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } },
+          params: {
+            ...params,
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientInfo": { name: "t", version: "1" },
+              "io.modelcontextprotocol/clientCapabilities": {},
+            },
+          },
         },
-        { authorization: `Bearer ${key}`, "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(params.name ? { "mcp-name": String(params.name) } : {}) },
+        {
+          authorization: `Bearer ${key}`,
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": method,
+          ...(params.name ? { "mcp-name": String(params.name) } : {}),
+        },
       ).then((r) => r.json() as Promise<any>);
     const { result } = await post("tools/list", {});
     expect(result.tools.length).toBe(allSkills().filter((s) => !s.agencyOnly && !s.platformOnly).length);

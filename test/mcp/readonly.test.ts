@@ -2,7 +2,9 @@
 // on both revisions; a write tool is an unknown tool there. It is an OAuth protected resource of its
 // own: a token issued for /mcp is refused there and a token issued for it is refused at /mcp.
 import { beforeAll, describe, expect, it } from "vitest";
+import { ALL_SCOPES } from "../../src/modules/oauth/scopes";
 import { createWorld, type World } from "../helpers/seed";
+import { authorizeWithConsent, MemoryOAuthClient } from "../oauth/helpers";
 import {
   BASE,
   connect,
@@ -15,8 +17,6 @@ import {
   structured,
   workerFetch,
 } from "./helpers";
-import { authorizeWithConsent, MemoryOAuthClient } from "../oauth/helpers";
-import { ALL_SCOPES } from "../../src/modules/oauth/scopes";
 
 let w: World;
 let key = "";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createLocation } from "../links/helpers";
 import { createWorld, type World } from "../helpers/seed";
+import { createLocation } from "../links/helpers";
 import { connect, structured } from "./helpers";
 
 /**
@@ -16,16 +16,27 @@ beforeAll(async () => {
 describe("review.widgets for a shard-1 tenant", () => {
   it("lists the widget with what it shows (its white label read on the control database)", async () => {
     const loc = await createLocation(w.as("manager"), { name: "Shard One St" });
-    expect((await w.as("manager").post("/v1/reviews/ingest", { locationId: loc.id, siteType: "google", rating: 5, text: "On shard one" })).status).toBe(201);
-    const created = await w.as("manager").post("/v1/widgets", { name: "Homepage", locationId: loc.id, sites: ["google"] });
+    expect(
+      (
+        await w
+          .as("manager")
+          .post("/v1/reviews/ingest", { locationId: loc.id, siteType: "google", rating: 5, text: "On shard one" })
+      ).status,
+    ).toBe(201);
+    const created = await w
+      .as("manager")
+      .post("/v1/widgets", { name: "Homepage", locationId: loc.id, sites: ["google"] });
     expect(created.status).toBe(201);
-    const key = (await w.as("tenantAdmin").post("/v1/api-keys", { name: "mcp", scopes: ["read:reviews"] })).body.key as string;
+    const key = (await w.as("tenantAdmin").post("/v1/api-keys", { name: "mcp", scopes: ["read:reviews"] })).body
+      .key as string;
     const { client } = await connect({ token: key });
 
     const result = await client.callTool({ name: "review.widgets", arguments: { locationId: loc.id } });
     expect((result as { isError?: boolean }).isError ?? false).toBe(false);
     const out = structured(result);
-    expect(out.data.map((x: { id: string; tenantId: string }) => [x.id, x.tenantId])).toEqual([[created.body.id, w.tenantA.id]]);
+    expect(out.data.map((x: { id: string; tenantId: string }) => [x.id, x.tenantId])).toEqual([
+      [created.body.id, w.tenantA.id],
+    ]);
     expect(out.data[0].showing).toEqual({
       summary: { averageRating: 5, reviewCount: 1 },
       reviews: [expect.objectContaining({ text: "On shard one", rating: 5, site: "google" })],

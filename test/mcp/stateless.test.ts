@@ -12,9 +12,18 @@ const V = "2026-07-28";
 let nextId = 1;
 
 /** A 2026-07-28 request as the conformance suite's stateless client sends it. */
-function modern(method: string, params: Record<string, unknown> = {}, o: { token?: string; capabilities?: object; headers?: Record<string, string> } = {}) {
+function modern(
+  method: string,
+  params: Record<string, unknown> = {},
+  o: { token?: string; capabilities?: object; headers?: Record<string, string> } = {},
+) {
   const name = method === "tools/call" ? (params.name as string) : undefined;
-  const headers: Record<string, string> = { "mcp-protocol-version": V, "mcp-method": method, ...(name ? { "mcp-name": name } : {}), ...o.headers };
+  const headers: Record<string, string> = {
+    "mcp-protocol-version": V,
+    "mcp-method": method,
+    ...(name ? { "mcp-name": name } : {}),
+    ...o.headers,
+  };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
   const body = {
     jsonrpc: "2.0",
@@ -50,7 +59,12 @@ describe("2026-07-28: stateless requests", () => {
     const res = await modern("tools/list", {}, { token: key.token });
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
-    expect(body.result.tools.map((t: any) => t.name)).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
+    expect(body.result.tools.map((t: any) => t.name)).toEqual([
+      "location.finder",
+      "location.list",
+      "location.review-links",
+      "white-label.get",
+    ]);
     expect(body.result.cacheScope).toBe("private");
     expect(body.result.ttlMs).toBe(300000);
     for (const t of body.result.tools) {
@@ -74,7 +88,9 @@ describe("2026-07-28: stateless requests", () => {
   it("without a credential: 401 with the resource metadata challenge", async () => {
     const res = await modern("tools/list");
     expect(res.status).toBe(401);
-    expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource"`);
+    expect(res.headers.get("www-authenticate")).toBe(
+      `Bearer resource_metadata="${BASE}/.well-known/oauth-protected-resource"`,
+    );
   });
 
   it("an unsupported revision in the envelope is -32022 with the supported list", async () => {
@@ -84,7 +100,13 @@ describe("2026-07-28: stateless requests", () => {
         jsonrpc: "2.0",
         id: 99,
         method: "tools/list",
-        params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2099-01-01", "io.modelcontextprotocol/clientInfo": { name: "x", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } },
+        params: {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2099-01-01",
+            "io.modelcontextprotocol/clientInfo": { name: "x", version: "1" },
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
       },
       { authorization: `Bearer ${key.token}`, "mcp-protocol-version": "2099-01-01", "mcp-method": "tools/list" },
     );

@@ -33,7 +33,11 @@ describe("initialize and credentials", () => {
 
   it("initialize negotiates each session revision; an unknown or 2026 one gets 2025-11-25", async () => {
     const key = mintTestKey(w.tenantA.id, ["read:locations"]);
-    for (const [asked, answered] of [["2025-11-25", "2025-11-25"], ["2025-06-18", "2025-06-18"], ["2099-01-01", "2025-11-25"]]) {
+    for (const [asked, answered] of [
+      ["2025-11-25", "2025-11-25"],
+      ["2025-06-18", "2025-06-18"],
+      ["2099-01-01", "2025-11-25"],
+    ]) {
       const res = await rawPost(initializeBody(asked), { authorization: `Bearer ${key.token}` });
       expect(((await res.json()) as any).result.protocolVersion).toBe(answered);
     }
@@ -65,9 +69,14 @@ describe("initialize and credentials", () => {
     const { client } = await connect({ token: w.users.viewer.token });
     const names = (await client.listTools()).tools.map((t) => t.name);
     // a viewer's session has every read:* scope and no write scope
-    expect(names).toEqual(expect.arrayContaining(["location.finder", "location.list", "contact.list", "review.list", "campaign.get"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["location.finder", "location.list", "contact.list", "review.list", "campaign.get"]),
+    );
     expect(names).not.toContain("contact.suppress");
-    const foreign = await rawPost(initializeBody(), { authorization: `Bearer ${w.users.viewer.token}`, "x-tenant-id": w.tenantB.id });
+    const foreign = await rawPost(initializeBody(), {
+      authorization: `Bearer ${w.users.viewer.token}`,
+      "x-tenant-id": w.tenantB.id,
+    });
     expect(foreign.status).toBe(403);
   });
 
@@ -93,10 +102,18 @@ describe("sessions", () => {
     const key = mintTestKey(w.tenantA.id, ["read:locations"]);
     const init = await rawPost(initializeBody(), { authorization: `Bearer ${key.token}` });
     const sessionId = init.headers.get("mcp-session-id")!;
-    const list = await rawPost({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" });
+    const list = await rawPost(
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" },
+    );
     expect(list.status).toBe(200);
     expect(list.headers.get("mcp-session-id")).toBe(sessionId);
-    expect(((await list.json()) as any).result.tools.map((t: { name: string }) => t.name)).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
+    expect(((await list.json()) as any).result.tools.map((t: { name: string }) => t.name)).toEqual([
+      "location.finder",
+      "location.list",
+      "location.review-links",
+      "white-label.get",
+    ]);
   });
 
   it("an unknown or malformed session id is 404 so the client re-initializes", async () => {
@@ -145,7 +162,10 @@ describe("sessions", () => {
 describe("header validation", () => {
   it("a foreign Origin is 403; same origin and no Origin are served", async () => {
     const key = mintTestKey(w.tenantA.id, ["read:locations"]);
-    const foreign = await rawPost(initializeBody(), { authorization: `Bearer ${key.token}`, origin: "https://evil.example" });
+    const foreign = await rawPost(initializeBody(), {
+      authorization: `Bearer ${key.token}`,
+      origin: "https://evil.example",
+    });
     expect(foreign.status).toBe(403);
     expect(((await foreign.json()) as any).code).toBe("FORBIDDEN");
     const same = await rawPost(initializeBody(), { authorization: `Bearer ${key.token}`, origin: BASE });
@@ -158,17 +178,27 @@ describe("header validation", () => {
     const key = mintTestKey(w.tenantA.id, ["read:locations"]);
     const init = await rawPost(initializeBody(), { authorization: `Bearer ${key.token}` });
     const sessionId = init.headers.get("mcp-session-id")!;
-    const bad = await rawPost({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "1999-01-01" });
+    const bad = await rawPost(
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { "mcp-session-id": sessionId, "mcp-protocol-version": "1999-01-01" },
+    );
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).details.supported).toEqual(["2025-11-25", "2025-06-18", "2025-03-26"]);
     for (const v of ["2025-03-26", "2025-06-18", "2025-11-25"]) {
-      const ok = await rawPost({ jsonrpc: "2.0", id: 3, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": v });
+      const ok = await rawPost(
+        { jsonrpc: "2.0", id: 3, method: "tools/list" },
+        { "mcp-session-id": sessionId, "mcp-protocol-version": v },
+      );
       expect(ok.status).toBe(200);
     }
   });
 
   it("malformed JSON is 400", async () => {
-    const res = await workerFetch(`${BASE}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{" });
+    const res = await workerFetch(`${BASE}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{",
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -185,21 +215,32 @@ describe("catalog, health and discovery", () => {
         inputSchema: { type: "object", properties: { lat: { type: "number" }, query: { type: "string" } } },
         annotations: { readOnlyHint: true, destructiveHint: false },
       });
-      expect(res.body.skills.find((s: any) => s.name === "agency.list-tenants")).toMatchObject({ requiredScope: null, agencyOnly: true });
+      expect(res.body.skills.find((s: any) => s.name === "agency.list-tenants")).toMatchObject({
+        requiredScope: null,
+        agencyOnly: true,
+      });
       expect(res.body.endpoint).toBe(`${BASE}/mcp`);
     }
   });
 
   it("GET /mcp/health", async () => {
     const res = await request("GET", "/mcp/health");
-    expect(res.body).toMatchObject({ status: "ok", transport: "streamable-http", protocolVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] });
+    expect(res.body).toMatchObject({
+      status: "ok",
+      transport: "streamable-http",
+      protocolVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
+    });
   });
 
   it("protected resource metadata at both RFC 9728 locations", async () => {
     for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
       const res = await request("GET", path);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ resource: `${BASE}/mcp`, authorization_servers: [BASE], bearer_methods_supported: ["header"] });
+      expect(res.body).toMatchObject({
+        resource: `${BASE}/mcp`,
+        authorization_servers: [BASE],
+        bearer_methods_supported: ["header"],
+      });
       expect(res.body.scopes_supported).toContain("read:locations");
     }
   });
@@ -211,6 +252,8 @@ describe("catalog, health and discovery", () => {
     expect(list.inputSchema.properties).toHaveProperty("isActive");
     expect(list.inputSchema.properties).toHaveProperty("tenantId");
     expect(list.annotations).toMatchObject({ readOnlyHint: true });
-    expect(structured(await client.callTool({ name: "location.list", arguments: { limit: 1 } }))).toHaveProperty("pageInfo");
+    expect(structured(await client.callTool({ name: "location.list", arguments: { limit: 1 } }))).toHaveProperty(
+      "pageInfo",
+    );
   });
 });

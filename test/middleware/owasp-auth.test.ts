@@ -15,17 +15,35 @@ beforeAll(async () => {
 const b64url = (o: unknown) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
 const now = () => Math.floor(Date.now() / 1000);
 const claims = (o: Record<string, unknown> = {}) => ({
-  sub: w.users.tenantAdmin.id, iat: now(), exp: now() + 3600, iss: env.JWT_ISSUER, aud: env.JWT_AUDIENCE, ...o,
+  sub: w.users.tenantAdmin.id,
+  iat: now(),
+  exp: now() + 3600,
+  iss: env.JWT_ISSUER,
+  aud: env.JWT_AUDIENCE,
+  ...o,
 });
 const sign = (payload: Record<string, unknown>, secret = env.JWT_SECRET!, alg = "HS256") =>
   new SignJWT(payload).setProtectedHeader({ alg, typ: "JWT" }).sign(new TextEncoder().encode(secret));
 
 const expectUnauthenticated = async (token: string, label: string) => {
-  for (const [method, path] of [["GET", "/v1/locations"], ["GET", "/me"], ["POST", "/mcp"]] as const) {
+  for (const [method, path] of [
+    ["GET", "/v1/locations"],
+    ["GET", "/me"],
+    ["POST", "/mcp"],
+  ] as const) {
     const res = await request(method, path, {
-      token, tenantId: w.tenantA.id,
+      token,
+      tenantId: w.tenantA.id,
       headers: path === "/mcp" ? { accept: "application/json, text/event-stream" } : undefined,
-      body: path === "/mcp" ? { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } } : undefined,
+      body:
+        path === "/mcp"
+          ? {
+              jsonrpc: "2.0",
+              id: 1,
+              method: "initialize",
+              params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+            }
+          : undefined,
     });
     expect(res.status, `${label} on ${path}: ${res.text.slice(0, 200)}`).toBe(401);
     expect(res.headers.get("www-authenticate"), `${label} on ${path}`).toMatch(/^Bearer/);
@@ -75,15 +93,22 @@ describe("API2 broken authentication: API keys", () => {
   it("a revoked key is refused at once on REST and MCP; a guessed key with the right prefix too", async () => {
     const minted = await w.as("tenantAdmin").post("/v1/api-keys", { name: "to revoke" });
     expect(minted.status).toBe(201);
-    expect((await request("GET", "/v1/locations", { token: minted.body.key, tenantId: w.tenantA.id })).status).toBe(200);
+    expect((await request("GET", "/v1/locations", { token: minted.body.key, tenantId: w.tenantA.id })).status).toBe(
+      200,
+    );
     expect((await w.as("tenantAdmin").delete(`/v1/api-keys/${minted.body.id}`)).status).toBe(204);
     await expectUnauthenticated(minted.body.key, "revoked key");
     await expectUnauthenticated(`rk_live_${"A".repeat(43)}`, "guessed key");
-    await expectUnauthenticated(minted.body.key.slice(0, -1) + (minted.body.key.endsWith("A") ? "B" : "A"), "one character off");
+    await expectUnauthenticated(
+      minted.body.key.slice(0, -1) + (minted.body.key.endsWith("A") ? "B" : "A"),
+      "one character off",
+    );
   });
 
   it("an expired key is refused", async () => {
-    const minted = await w.as("tenantAdmin").post("/v1/api-keys", { name: "short", expiresAt: new Date(Date.now() + 1500).toISOString() });
+    const minted = await w
+      .as("tenantAdmin")
+      .post("/v1/api-keys", { name: "short", expiresAt: new Date(Date.now() + 1500).toISOString() });
     expect(minted.status, minted.text).toBe(201);
     await new Promise((r) => setTimeout(r, 1600));
     await expectUnauthenticated(minted.body.key, "expired key");

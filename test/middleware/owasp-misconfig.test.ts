@@ -16,7 +16,12 @@ beforeAll(async () => {
   const location = await newLocation(w);
   const contact = await newContact(w);
   const s = await newSolicitation({ tenantId: w.tenantA.id, locationId: location.id, contactId: contact.id });
-  const unsub = await mintUnsubscribeToken(env.JWT_SECRET!, { tenantId: w.tenantA.id, contactId: contact.id, channel: "email", solicitationId: s.id });
+  const unsub = await mintUnsubscribeToken(env.JWT_SECRET!, {
+    tenantId: w.tenantA.id,
+    contactId: contact.id,
+    channel: "email",
+    solicitationId: s.id,
+  });
   pages = {
     "feedback page": `/f/${s.token}`,
     "feedback thanks page": `/f/${s.token}/thanks`,
@@ -31,10 +36,22 @@ const EVIL = "https://evil.example";
 
 describe("API8 CORS", () => {
   it("REST routes never echo an arbitrary Origin, with or without credentials, nor allow credentials", async () => {
-    for (const [method, path] of [["GET", "/v1/locations"], ["GET", "/me"], ["POST", "/auth/login"], ["GET", "/docs/openapi.json"], ["OPTIONS", "/v1/locations"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/v1/locations"],
+      ["GET", "/me"],
+      ["POST", "/auth/login"],
+      ["GET", "/docs/openapi.json"],
+      ["OPTIONS", "/v1/locations"],
+    ] as const) {
       const res = await request(method, path, {
-        token: w.users.tenantAdmin.token, tenantId: w.tenantA.id, unchecked: method === "OPTIONS",
-        headers: { origin: EVIL, "access-control-request-method": "GET", "access-control-request-headers": "authorization" },
+        token: w.users.tenantAdmin.token,
+        tenantId: w.tenantA.id,
+        unchecked: method === "OPTIONS",
+        headers: {
+          origin: EVIL,
+          "access-control-request-method": "GET",
+          "access-control-request-headers": "authorization",
+        },
         body: method === "POST" ? { email: "x@example.test", password: "wrong-password" } : undefined,
       });
       expect(res.headers.get("access-control-allow-origin"), `${method} ${path}`).not.toBe(EVIL);
@@ -50,12 +67,23 @@ describe("API8 CORS", () => {
 
   it("MCP refuses a browser Origin that is not its own (DNS rebinding), before any credential check", async () => {
     const res = await request("POST", "/mcp", {
-      token: w.users.tenantAdmin.token, headers: { origin: EVIL, accept: "application/json, text/event-stream" },
-      body: { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+      token: w.users.tenantAdmin.token,
+      headers: { origin: EVIL, accept: "application/json, text/event-stream" },
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
     });
     expect(res.status).toBe(403);
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
-    const own = await request("OPTIONS", "/mcp", { headers: { origin: new URL(env.PUBLIC_BASE_URL ?? "http://localhost:8787").origin, "access-control-request-method": "POST" } });
+    const own = await request("OPTIONS", "/mcp", {
+      headers: {
+        origin: new URL(env.PUBLIC_BASE_URL ?? "http://localhost:8787").origin,
+        "access-control-request-method": "POST",
+      },
+    });
     expect(own.status).toBeLessThan(300);
   });
 });
@@ -86,22 +114,42 @@ describe("API8 errors never leak internals", () => {
   it("unknown routes, malformed JSON and wrong content types answer an ErrorResponse without stack or SQL", async () => {
     const cases = [
       await request("GET", "/v1/no-such-thing", { token: w.users.tenantAdmin.token, tenantId: w.tenantA.id }),
-      await request("POST", "/v1/locations", { token: w.users.tenantAdmin.token, tenantId: w.tenantA.id, body: "{\"name\": ", headers: { "content-type": "application/json" } }),
-      await request("POST", "/v1/locations", { token: w.users.tenantAdmin.token, tenantId: w.tenantA.id, body: "<xml/>", headers: { "content-type": "application/xml" } }),
+      await request("POST", "/v1/locations", {
+        token: w.users.tenantAdmin.token,
+        tenantId: w.tenantA.id,
+        body: '{"name": ',
+        headers: { "content-type": "application/json" },
+      }),
+      await request("POST", "/v1/locations", {
+        token: w.users.tenantAdmin.token,
+        tenantId: w.tenantA.id,
+        body: "<xml/>",
+        headers: { "content-type": "application/xml" },
+      }),
       await request("GET", "/v1/locations?limit=abc'--", { token: w.users.tenantAdmin.token, tenantId: w.tenantA.id }),
-      await request("GET", "/v1/contacts?search=%27%20OR%201%3D1--", { token: w.users.tenantAdmin.token, tenantId: w.tenantA.id }),
+      await request("GET", "/v1/contacts?search=%27%20OR%201%3D1--", {
+        token: w.users.tenantAdmin.token,
+        tenantId: w.tenantA.id,
+      }),
     ];
     for (const res of cases) {
       expect(res.status).toBeLessThan(500);
       expect(res.text).not.toMatch(/\n\s+at |SQLITE|D1_ERROR|node_modules|\.ts:\d+/);
     }
-    expect(cases.map((r) => r.body.code)).toEqual(["NOT_FOUND", "VALIDATION_ERROR", "VALIDATION_ERROR", "VALIDATION_ERROR", undefined]);
+    expect(cases.map((r) => r.body.code)).toEqual([
+      "NOT_FOUND",
+      "VALIDATION_ERROR",
+      "VALIDATION_ERROR",
+      "VALIDATION_ERROR",
+      undefined,
+    ]);
   });
 });
 
 /** Routes deliberately outside the OpenAPI document, each with the reason. */
 const UNDOCUMENTED: Record<string, string> = {
-  "GET /mcp": "MCP Streamable HTTP transport's SSE stream (POST /mcp is documented; GET and DELETE are named in its description)",
+  "GET /mcp":
+    "MCP Streamable HTTP transport's SSE stream (POST /mcp is documented; GET and DELETE are named in its description)",
   "DELETE /mcp": "MCP transport (session end)",
   "OPTIONS /mcp": "MCP transport (CORS preflight)",
   "PUT /mcp": "MCP transport: answers 405 with the allowed methods",
@@ -124,14 +172,21 @@ const UNDOCUMENTED: Record<string, string> = {
   "GET /sso/complete": "SAML sign-in completion page (HTML) that hands the session to the SPA",
 };
 /** Mounted with app.all by @cloudflare/workers-oauth-provider (RFC 8414 / 7591 / 6749 endpoints). */
-const OAUTH_PROVIDER_ENDPOINTS = ["/.well-known/oauth-authorization-server", "/oauth/token", "/oauth/register", "/oauth/register/*"];
+const OAUTH_PROVIDER_ENDPOINTS = [
+  "/.well-known/oauth-authorization-server",
+  "/oauth/token",
+  "/oauth/register",
+  "/oauth/register/*",
+];
 const MIDDLEWARE_PATTERNS = ["/*", "/me", "/auth/*", "/v1/*", "/admin/*", "/agency/*"];
 
 describe("API9 inventory", () => {
   it("every registered route is documented and every documented operation is registered, with listed exceptions", () => {
     const app = createApp();
     const toTemplate = (p: string) => p.replace(/:(\w+)(\{[^}]*\})?/g, "{$1}");
-    const registered = new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${toTemplate(r.path)}`));
+    const registered = new Set(
+      app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${toTemplate(r.path)}`),
+    );
     const all = new Set(app.routes.filter((r) => r.method === "ALL").map((r) => r.path));
     const documented = new Set(operations().map((o) => `${o.method.toUpperCase()} ${o.path}`));
     const undocumented = [...registered].filter((r) => !documented.has(r)).sort();
@@ -139,6 +194,8 @@ describe("API9 inventory", () => {
     // the provider's endpoints are mounted for all methods (app.all); POST /oauth/token is documented
     expect([...documented].filter((d) => !registered.has(d) && !all.has(d.split(" ")[1]!))).toEqual([]);
     expect([...all].sort()).toEqual([...MIDDLEWARE_PATTERNS, ...OAUTH_PROVIDER_ENDPOINTS].sort());
-    console.log(`inventory: ${documented.size} documented operations all registered; ${undocumented.length} registered routes outside the document, each justified; ${OAUTH_PROVIDER_ENDPOINTS.length} OAuth provider endpoints`);
+    console.log(
+      `inventory: ${documented.size} documented operations all registered; ${undocumented.length} registered routes outside the document, each justified; ${OAUTH_PROVIDER_ENDPOINTS.length} OAuth provider endpoints`,
+    );
   });
 });

@@ -26,7 +26,10 @@ const TENANT_TRANSPORT = ["src/providers/messaging/transactional.ts", "src/provi
 describe("who sends mail through a tenant's transport", () => {
   const graph: Map<string, Set<string>> = importGraph();
   const importersOf = (targets: string[]) =>
-    [...graph].filter(([, deps]) => [...deps].some((d) => targets.includes(rel(d)))).map(([f]) => rel(f)).sort();
+    [...graph]
+      .filter(([, deps]) => [...deps].some((d) => targets.includes(rel(d))))
+      .map(([f]) => rel(f))
+      .sort();
 
   it("only tenant notification senders import the tenant transport", () => {
     expect(importersOf(TENANT_TRANSPORT)).toEqual(TENANT_TRANSPORT_USERS);

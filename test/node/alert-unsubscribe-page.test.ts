@@ -5,11 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BENCH_JWT_SECRET, startServer, type StartedServer } from "../../bench/lib/server.mjs";
+import { BENCH_JWT_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { mintAlertUnsubscribeToken } from "../../src/modules/alerts/tokens";
 import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
-
-
 
 describe.skipIf(!existsSync(CHROMIUM))("alert unsubscribe page in headless Chromium", () => {
   let worker: StartedServer;
@@ -24,16 +22,36 @@ describe.skipIf(!existsSync(CHROMIUM))("alert unsubscribe page in headless Chrom
     const boot = (await fetch(`${worker.url}/bootstrap`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ tenantName: "Acme Dental", tenantSlug: "acme-dental", adminEmail: "olivia@acme.test", adminPassword: "long enough password", adminName: "Olivia" }),
+      body: JSON.stringify({
+        tenantName: "Acme Dental",
+        tenantSlug: "acme-dental",
+        adminEmail: "olivia@acme.test",
+        adminPassword: "long enough password",
+        adminName: "Olivia",
+      }),
     }).then((r) => r.json())) as { token: string; tenant: { id: string } };
-    headers = { "content-type": "application/json", authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
+    headers = {
+      "content-type": "application/json",
+      authorization: `Bearer ${boot.token}`,
+      "x-tenant-id": boot.tenant.id,
+    };
     const call = (method: string, p: string, body?: unknown) =>
-      fetch(`${worker.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json()) as Promise<any>;
+      fetch(`${worker.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(
+        (r) => r.json(),
+      ) as Promise<any>;
     const location = await call("POST", "/v1/locations", { name: "Downtown", timezone: "America/New_York" });
-    const sub = await call("POST", "/v1/alert-subscriptions", { locationId: location.id, instantEmail: false, digestFrequency: "daily" });
+    const sub = await call("POST", "/v1/alert-subscriptions", {
+      locationId: location.id,
+      instantEmail: false,
+      digestFrequency: "daily",
+    });
     expect(sub).toMatchObject({ digestFrequency: "daily", timeZone: "America/New_York" });
     subscriptionUrl = `${worker.url}/v1/alert-subscriptions/${sub.id}`;
-    const token = await mintAlertUnsubscribeToken(BENCH_JWT_SECRET, { tenantId: boot.tenant.id, subscriptionId: sub.id, kind: "digest" });
+    const token = await mintAlertUnsubscribeToken(BENCH_JWT_SECRET, {
+      tenantId: boot.tenant.id,
+      subscriptionId: sub.id,
+      kind: "digest",
+    });
     digestUrl = `${worker.url}/alerts/unsubscribe/${token}`;
     browser = await launchChromium();
   }, 180_000);
@@ -60,14 +78,21 @@ describe.skipIf(!existsSync(CHROMIUM))("alert unsubscribe page in headless Chrom
     await button.click();
     await page.waitForLoadState();
     expect(await page.textContent("h1")).toBe("You are unsubscribed");
-    expect(await page.getByRole("status").textContent()).toBe("You will no longer receive review digest emails for Downtown to ol***@acme.test.");
+    expect(await page.getByRole("status").textContent()).toBe(
+      "You will no longer receive review digest emails for Downtown to ol***@acme.test.",
+    );
     const screenshot = path.join(tmpdir(), "alert-unsubscribe-confirmed.png");
     await page.screenshot({ path: screenshot, fullPage: true });
     console.log(`screenshot: ${screenshot}`);
     await context.close();
 
     const sub = await fetch(subscriptionUrl, { headers }).then((r) => r.json());
-    expect(sub).toMatchObject({ digestFrequency: "none", nextDigestAt: null, digestUnsubscribedAt: expect.any(String), instantEmail: false });
+    expect(sub).toMatchObject({
+      digestFrequency: "none",
+      nextDigestAt: null,
+      digestUnsubscribedAt: expect.any(String),
+      instantEmail: false,
+    });
   }, 60_000);
 
   it("a forged link is a 404 page", async () => {

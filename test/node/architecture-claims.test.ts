@@ -31,7 +31,9 @@ function offenders(files: string[], rules: [string, RegExp][]) {
   return files.flatMap((f) =>
     code(readFileSync(f, "utf8"))
       .split("\n")
-      .flatMap((line, i) => rules.filter(([, re]) => re.test(line)).map(([what]) => `${rel(f)}:${i + 1}: ${what}: ${line.trim()}`)),
+      .flatMap((line, i) =>
+        rules.filter(([, re]) => re.test(line)).map(([what]) => `${rel(f)}:${i + 1}: ${what}: ${line.trim()}`),
+      ),
   );
 }
 
@@ -66,12 +68,21 @@ describe("docs/ARCHITECTURE.md claims that code can check", () => {
   it("no file hand-counts an IN list or a statement's bound parameters", () => {
     const others = files.filter((f) => rel(f) !== "src/lib/sql.ts");
     const found = [
-      ...offenders(others, [["an id list cut to a fixed length for a query", /(inArray|inJson|jsonList)\([^;]*\.slice\(\s*\d+\s*,\s*\d+\s*\)/]]),
+      ...offenders(others, [
+        [
+          "an id list cut to a fixed length for a query",
+          /(inArray|inJson|jsonList)\([^;]*\.slice\(\s*\d+\s*,\s*\d+\s*\)/,
+        ],
+      ]),
       // the tell of a hand count: a constant just under D1's 100 bound parameters, explained by them
       ...others.flatMap((f) =>
         readFileSync(f, "utf8")
           .split("\n")
-          .flatMap((line, i) => (/=\s*(8\d|9\d)\s*;.*(param|D1)/i.test(line) ? [`${rel(f)}:${i + 1}: a hand-counted chunk: ${line.trim()}`] : [])),
+          .flatMap((line, i) =>
+            /=\s*(8\d|9\d)\s*;.*(param|D1)/i.test(line)
+              ? [`${rel(f)}:${i + 1}: a hand-counted chunk: ${line.trim()}`]
+              : [],
+          ),
       ),
     ];
     expect(found).toEqual([]);
@@ -82,7 +93,9 @@ describe("docs/ARCHITECTURE.md claims that code can check", () => {
     const app = readFileSync(path.join(src, "app.ts"), "utf8");
     expect(auth).toContain('name: "session-jwt"');
     expect(app).toMatch(/registerAuthenticator\(apiKeyAuthenticator\)/);
-    const registered = files.flatMap((f) => [...readFileSync(f, "utf8").matchAll(/registerAuthenticator\((\w+)\)/g)].map((m) => m[1]));
+    const registered = files.flatMap((f) =>
+      [...readFileSync(f, "utf8").matchAll(/registerAuthenticator\((\w+)\)/g)].map((m) => m[1]),
+    );
     expect(registered).toEqual(["apiKeyAuthenticator"]);
     const mcp = readFileSync(path.join(src, "modules/mcp/credentials.ts"), "utf8");
     expect(mcp).toMatch(/looksLikeOAuthToken\(token\)/);

@@ -38,7 +38,9 @@ describe("database bindings are named in src/db/ only", () => {
     const offenders = files.flatMap((f) => {
       const lines = code(readFileSync(f, "utf8")).split("\n");
       return lines.flatMap((line, i) =>
-        FORBIDDEN.filter(([, re]) => re.test(line)).map(([what]) => `${path.relative(src, f)}:${i + 1} ${what}: ${line.trim()}`),
+        FORBIDDEN.filter(([, re]) => re.test(line)).map(
+          ([what]) => `${path.relative(src, f)}:${i + 1} ${what}: ${line.trim()}`,
+        ),
       );
     });
     expect(offenders).toEqual([]);

@@ -22,7 +22,10 @@ const names = (mod: Record<string, unknown>) =>
     .map((t) => getTableConfig(t).name);
 const TENANT = names(tenantSet).sort();
 const CONTROL = names(controlSet).sort();
-const sqlFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith(".sql")).sort();
+const sqlFiles = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -34,7 +37,11 @@ function checkout({ singleDatabase = false } = {}) {
   dirs.push(dir);
   let toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   // a deployment's shape: DB is shard 0, no SHARD_n declared
-  if (singleDatabase) toml = toml.split(/\n(?=\[)/).filter((b) => !(b.startsWith("[[d1_databases]]") && /binding = "SHARD_/.test(b))).join("\n");
+  if (singleDatabase)
+    toml = toml
+      .split(/\n(?=\[)/)
+      .filter((b) => !(b.startsWith("[[d1_databases]]") && /binding = "SHARD_/.test(b)))
+      .join("\n");
   writeFileSync(path.join(dir, "wrangler.toml"), toml);
   cpSync(path.join(root, "migrations"), path.join(dir, "migrations"), { recursive: true });
   symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
@@ -42,13 +49,22 @@ function checkout({ singleDatabase = false } = {}) {
 }
 
 function dbMigrate(dir: string) {
-  const r = spawnSync(process.execPath, [path.join(root, "scripts/db-migrate.mjs"), "--local"], { cwd: dir, encoding: "utf8", env: { ...process.env, CI: "true" } });
+  const r = spawnSync(process.execPath, [path.join(root, "scripts/db-migrate.mjs"), "--local"], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true" },
+  });
   return { status: r.status, out: r.stdout + r.stderr };
 }
 
 /** The local databases of a checkout, as `wrangler dev` persists them. */
 async function withD1<T>(dir: string, fn: (db: { control: D1Database; shard1: D1Database }) => Promise<T>): Promise<T> {
-  const mf = new Miniflare({ modules: true, script: "export default {}", d1Databases: { DB: CONTROL_ID, SHARD_1: SHARD_1_ID }, d1Persist: path.join(dir, ".wrangler/state/v3/d1") });
+  const mf = new Miniflare({
+    modules: true,
+    script: "export default {}",
+    d1Databases: { DB: CONTROL_ID, SHARD_1: SHARD_1_ID },
+    d1Persist: path.join(dir, ".wrangler/state/v3/d1"),
+  });
   try {
     return await fn({ control: await mf.getD1Database("DB"), shard1: await mf.getD1Database("SHARD_1") });
   } finally {
@@ -57,16 +73,31 @@ async function withD1<T>(dir: string, fn: (db: { control: D1Database; shard1: D1
 }
 
 const tables = async (d1: D1Database) =>
-  (await d1.prepare("select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' order by name").all<{ name: string }>()).results.map((r) => r.name);
-const applied = async (d1: D1Database, table: string) => (await d1.prepare(`select name from ${table} order by id`).all<{ name: string }>()).results.map((r) => r.name);
+  (
+    await d1
+      .prepare(
+        "select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'sqlite%' order by name",
+      )
+      .all<{ name: string }>()
+  ).results.map((r) => r.name);
+const applied = async (d1: D1Database, table: string) =>
+  (await d1.prepare(`select name from ${table} order by id`).all<{ name: string }>()).results.map((r) => r.name);
 const withTracking = (set: string[], ...tracking: string[]) => [...set, ...tracking].sort();
 
 /** What the legacy folder (one folder, wrangler's default d1_migrations table) left on a database before the split. */
 async function applyLegacy(d1: D1Database) {
-  await d1.prepare("CREATE TABLE IF NOT EXISTS d1_migrations(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)").run();
+  await d1
+    .prepare(
+      "CREATE TABLE IF NOT EXISTS d1_migrations(id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)",
+    )
+    .run();
   const dir = path.join(root, "migrations/legacy");
   for (const file of sqlFiles(dir)) {
-    for (const sql of readFileSync(path.join(dir, file), "utf8").split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean)) await d1.prepare(sql).run();
+    for (const sql of readFileSync(path.join(dir, file), "utf8")
+      .split("--> statement-breakpoint")
+      .map((s) => s.trim())
+      .filter(Boolean))
+      await d1.prepare(sql).run();
     await d1.prepare("insert into d1_migrations (name) values (?)").bind(file).run();
   }
 }
@@ -79,7 +110,9 @@ describe("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, ()
     const first = dbMigrate(dir);
     expect(first.status, first.out).toBe(0);
     await withD1(dir, async ({ control, shard1 }) => {
-      expect(await tables(control)).toEqual(withTracking([...TENANT, ...CONTROL], "d1_migrations_control", "d1_migrations_tenant"));
+      expect(await tables(control)).toEqual(
+        withTracking([...TENANT, ...CONTROL], "d1_migrations_control", "d1_migrations_tenant"),
+      );
       expect(await tables(shard1)).toEqual(withTracking(TENANT, "d1_migrations_tenant"));
       expect(await applied(control, "d1_migrations_tenant")).toEqual(sqlFiles(path.join(root, "migrations/tenant")));
       expect(await applied(control, "d1_migrations_control")).toEqual(sqlFiles(path.join(root, "migrations/control")));
@@ -87,7 +120,9 @@ describe("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, ()
       // the hand-written part of the tenant baseline: the house agency and the contact-count triggers, on every database
       for (const d1 of [control, shard1]) {
         expect((await d1.prepare("select id from agencies").all()).results).toEqual([{ id: "agency_house" }]);
-        expect((await d1.prepare("select name from sqlite_master where type = 'trigger' order by name").all()).results).toEqual([{ name: "contacts_count_delete" }, { name: "contacts_count_insert" }]);
+        expect(
+          (await d1.prepare("select name from sqlite_master where type = 'trigger' order by name").all()).results,
+        ).toEqual([{ name: "contacts_count_delete" }, { name: "contacts_count_insert" }]);
       }
     });
     const again = dbMigrate(dir);
@@ -102,9 +137,17 @@ describe("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, ()
       await applyLegacy(control);
       await applyLegacy(shard1);
       for (const d1 of [control, shard1]) {
-        await d1.prepare("insert into tenants (id, agency_id, name, slug, created_at, updated_at, shard) values ('t_old', 'agency_house', 'Old', 'old', ?, ?, 1)").bind(NOW, NOW).run();
+        await d1
+          .prepare(
+            "insert into tenants (id, agency_id, name, slug, created_at, updated_at, shard) values ('t_old', 'agency_house', 'Old', 'old', ?, ?, 1)",
+          )
+          .bind(NOW, NOW)
+          .run();
       }
-      await shard1.prepare("insert into contacts (id, tenant_id, created_at, updated_at) values ('c_old', 't_old', ?, ?)").bind(NOW, NOW).run();
+      await shard1
+        .prepare("insert into contacts (id, tenant_id, created_at, updated_at) values ('c_old', 't_old', ?, ?)")
+        .bind(NOW, NOW)
+        .run();
     });
     const upgrade = dbMigrate(dir);
     expect(upgrade.status, upgrade.out).toBe(0);
@@ -119,13 +162,23 @@ describe("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, ()
       expect(await applied(control, "d1_migrations_control")).toEqual(sqlFiles(path.join(root, "migrations/control")));
       expect(await applied(shard1, "d1_migrations_tenant")).toEqual(sqlFiles(path.join(root, "migrations/tenant")));
       expect(await tables(shard1)).not.toContain("d1_migrations_control");
-      expect((await shard1.prepare("select tenant_id, total from contact_counts").all()).results).toEqual([{ tenant_id: "t_old", total: 1 }]);
-      expect((await control.prepare("select id, shard from tenants").all()).results).toEqual([{ id: "t_old", shard: 1 }]);
+      expect((await shard1.prepare("select tenant_id, total from contact_counts").all()).results).toEqual([
+        { tenant_id: "t_old", total: 1 },
+      ]);
+      expect((await control.prepare("select id, shard from tenants").all()).results).toEqual([
+        { id: "t_old", shard: 1 },
+      ]);
     });
 
     // the next migration of each folder, as drizzle-kit would write them after the split
-    writeFileSync(path.join(dir, "migrations/tenant/9999_probe.sql"), "CREATE TABLE `probe_tenant` (`id` text PRIMARY KEY NOT NULL, `tenant_id` text NOT NULL);");
-    writeFileSync(path.join(dir, "migrations/control/9999_probe.sql"), "CREATE TABLE `probe_control` (`id` text PRIMARY KEY NOT NULL);");
+    writeFileSync(
+      path.join(dir, "migrations/tenant/9999_probe.sql"),
+      "CREATE TABLE `probe_tenant` (`id` text PRIMARY KEY NOT NULL, `tenant_id` text NOT NULL);",
+    );
+    writeFileSync(
+      path.join(dir, "migrations/control/9999_probe.sql"),
+      "CREATE TABLE `probe_control` (`id` text PRIMARY KEY NOT NULL);",
+    );
     const next = dbMigrate(dir);
     expect(next.status, next.out).toBe(0);
     expect(next.out).not.toMatch(/predates the split/);
@@ -145,12 +198,20 @@ describe("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, ()
     expect(r.out).toMatch(/migrating reputation-ops \(control database: tenant \+ control folders/);
     expect(r.out).not.toMatch(/shard-1/);
     await withD1(dir, async ({ control }) => {
-      expect(await tables(control)).toEqual(withTracking([...TENANT, ...CONTROL], "d1_migrations_control", "d1_migrations_tenant"));
+      expect(await tables(control)).toEqual(
+        withTracking([...TENANT, ...CONTROL], "d1_migrations_control", "d1_migrations_tenant"),
+      );
       expect(await applied(control, "d1_migrations_tenant")).toEqual(sqlFiles(path.join(root, "migrations/tenant")));
     });
     const config = JSON.parse(readFileSync(path.join(dir, ".wrangler/tmp/migrate-DB-tenant.json"), "utf8"));
     expect(config.d1_databases).toEqual([
-      { binding: "DB", database_name: "reputation-ops", database_id: CONTROL_ID, migrations_dir: path.join(dir, "migrations/tenant"), migrations_table: "d1_migrations_tenant" },
+      {
+        binding: "DB",
+        database_name: "reputation-ops",
+        database_id: CONTROL_ID,
+        migrations_dir: path.join(dir, "migrations/tenant"),
+        migrations_table: "d1_migrations_tenant",
+      },
     ]);
   });
 });

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
+import { type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { bootstrapApi, seedFeedbackSolicitation } from "./helpers/api";
 import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 
@@ -25,11 +25,25 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page during a tenant mov
 
   beforeAll(async () => {
     worker = await startServer({ port: await freePort(), outdir });
-    const boot = await bootstrapApi(worker.url, { name: "Moving Dental", slug: `moving-${Date.now().toString(36)}`, email: "owner@moving.test" });
+    const boot = await bootstrapApi(worker.url, {
+      name: "Moving Dental",
+      slug: `moving-${Date.now().toString(36)}`,
+      email: "owner@moving.test",
+    });
     ({ auth, tenantId } = boot);
-    const location = await boot.api("/v1/locations", { method: "POST", body: JSON.stringify({ name: "Moving Dental Uptown", city: "Springfield" }) });
-    const contact = await boot.api("/v1/contacts", { method: "POST", body: JSON.stringify({ email: "sam@example.test", firstName: "Sam" }) });
-    ({ solicitationId, token } = await seedFeedbackSolicitation(worker.db, { tenantId, locationId: location.id, contactId: contact.id }));
+    const location = await boot.api("/v1/locations", {
+      method: "POST",
+      body: JSON.stringify({ name: "Moving Dental Uptown", city: "Springfield" }),
+    });
+    const contact = await boot.api("/v1/contacts", {
+      method: "POST",
+      body: JSON.stringify({ email: "sam@example.test", firstName: "Sam" }),
+    });
+    ({ solicitationId, token } = await seedFeedbackSolicitation(worker.db, {
+      tenantId,
+      locationId: location.id,
+      contactId: contact.id,
+    }));
     browser = await launchChromium();
   }, 180_000);
 
@@ -41,10 +55,17 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page during a tenant mov
 
   /** what the move does to the directory row; the Worker's caches see it after the settle time */
   const setFence = async (on: boolean) => {
-    await worker.db.prepare("update tenants set moving_since = ? where id = ?").bind(on ? new Date().toISOString() : null, tenantId).run();
+    await worker.db
+      .prepare("update tenants set moving_since = ? where id = ?")
+      .bind(on ? new Date().toISOString() : null, tenantId)
+      .run();
     await new Promise((r) => setTimeout(r, SETTLE_MS));
   };
-  const convertedAt = async () => (await worker.db.prepare("select converted_at as at from solicitations where id = ?").bind(solicitationId).first<{ at: string | null }>())!.at;
+  const convertedAt = async () =>
+    (await worker.db
+      .prepare("select converted_at as at from solicitations where id = ?")
+      .bind(solicitationId)
+      .first<{ at: string | null }>())!.at;
 
   it("keeps the answers and asks to send again while the tenant moves, then takes them once it is writable", async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
@@ -54,10 +75,15 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page during a tenant mov
     await page.locator("label", { hasText: "4 stars" }).click();
     const comment = "Friendly staff, short wait.";
     await page.getByLabel("Tell us more (optional)").fill(comment);
-    const [refused] = await Promise.all([page.waitForResponse((r) => r.request().method() === "POST"), page.getByRole("button", { name: "Send feedback" }).click()]);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Send feedback" }).click(),
+    ]);
     expect(refused.status()).toBe(503);
     expect(await refused.headerValue("retry-after")).toBe("5");
-    await expect.poll(() => page.locator("body").textContent()).toContain("We could not save your feedback just now. Please send it again in a few seconds.");
+    await expect
+      .poll(() => page.locator("body").textContent())
+      .toContain("We could not save your feedback just now. Please send it again in a few seconds.");
     // the person's answers are still there
     expect(await page.getByLabel("4 stars").isChecked()).toBe(true);
     expect(await page.getByLabel("Tell us more (optional)").inputValue()).toBe(comment);
@@ -70,7 +96,9 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page during a tenant mov
     await page.waitForURL(`${worker.url}/f/${token}/thanks`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Thank you for your feedback!");
     expect(await convertedAt()).not.toBeNull();
-    const inbox = await fetch(`${worker.url}/v1/inbox?type=feedback`, { headers: auth }).then((r) => r.json() as Promise<{ data: Record<string, unknown>[] }>);
+    const inbox = await fetch(`${worker.url}/v1/inbox?type=feedback`, { headers: auth }).then(
+      (r) => r.json() as Promise<{ data: Record<string, unknown>[] }>,
+    );
     expect(inbox.data).toHaveLength(1);
     expect(inbox.data[0]).toMatchObject({ type: "feedback", rating: 4, excerpt: comment });
   }, 90_000);

@@ -6,12 +6,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
+import { type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { bootstrapApi, seedFeedbackSolicitation } from "./helpers/api";
 import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
-
 
 describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page in headless Chromium", () => {
   let worker: StartedServer;
@@ -22,14 +21,30 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page in headless Chromiu
 
   beforeAll(async () => {
     worker = await startServer({ port: await freePort(), outdir });
-    const boot = await bootstrapApi(worker.url, { name: "Smile Dental", slug: `smile-${Date.now().toString(36)}`, email: "owner@smile.test" });
+    const boot = await bootstrapApi(worker.url, {
+      name: "Smile Dental",
+      slug: `smile-${Date.now().toString(36)}`,
+      email: "owner@smile.test",
+    });
     auth = boot.auth;
     const location = await boot.api("/v1/locations", {
       method: "POST",
-      body: JSON.stringify({ name: "Smile Dental Downtown", city: "Springfield", googlePlaceId: "ChIJ-smile-downtown", facebookPageId: "smiledental" }),
+      body: JSON.stringify({
+        name: "Smile Dental Downtown",
+        city: "Springfield",
+        googlePlaceId: "ChIJ-smile-downtown",
+        facebookPageId: "smiledental",
+      }),
     });
-    const contact = await boot.api("/v1/contacts", { method: "POST", body: JSON.stringify({ email: "pat@example.test", firstName: "Pat" }) });
-    ({ token } = await seedFeedbackSolicitation(worker.db, { tenantId: boot.tenantId, locationId: location.id, contactId: contact.id }));
+    const contact = await boot.api("/v1/contacts", {
+      method: "POST",
+      body: JSON.stringify({ email: "pat@example.test", firstName: "Pat" }),
+    });
+    ({ token } = await seedFeedbackSolicitation(worker.db, {
+      tenantId: boot.tenantId,
+      locationId: location.id,
+      contactId: contact.id,
+    }));
 
     browser = await launchChromium();
   }, 180_000);
@@ -45,7 +60,9 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page in headless Chromiu
     const res = await page.goto(`${worker.url}/f/${token}`);
     expect(res?.status()).toBe(200);
     expect(await page.textContent("header")).toContain("Smile Dental");
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("How was your visit to Smile Dental Downtown?");
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+      .toBe("How was your visit to Smile Dental Downtown?");
 
     // what a person does: tap the second star (the radio itself is visually hidden, reachable by keyboard)
     await page.locator("label", { hasText: "2 stars" }).click();
@@ -58,13 +75,24 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page in headless Chromiu
     await page.waitForURL(`${worker.url}/f/${token}/thanks`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Thank you for your feedback!");
     const google = page.getByRole("link", { name: "Review us on Google" });
-    expect(await google.getAttribute("href")).toBe("https://search.google.com/local/writereview?placeid=ChIJ-smile-downtown");
-    expect(await page.getByRole("link", { name: "Review us on Facebook" }).getAttribute("href")).toBe("https://www.facebook.com/smiledental/reviews");
+    expect(await google.getAttribute("href")).toBe(
+      "https://search.google.com/local/writereview?placeid=ChIJ-smile-downtown",
+    );
+    expect(await page.getByRole("link", { name: "Review us on Facebook" }).getAttribute("href")).toBe(
+      "https://www.facebook.com/smiledental/reviews",
+    );
     await page.screenshot({ path: path.join(ARTIFACTS, "feedback-thanks.png"), fullPage: true });
 
-    const inbox = await fetch(`${worker.url}/v1/inbox?type=feedback`, { headers: auth }).then((r) => r.json() as Promise<{ data: Record<string, unknown>[] }>);
+    const inbox = await fetch(`${worker.url}/v1/inbox?type=feedback`, { headers: auth }).then(
+      (r) => r.json() as Promise<{ data: Record<string, unknown>[] }>,
+    );
     expect(inbox.data).toHaveLength(1);
-    expect(inbox.data[0]).toMatchObject({ type: "feedback", status: "new", rating: 2, excerpt: "The wait was long, but the hygienist was kind." });
+    expect(inbox.data[0]).toMatchObject({
+      type: "feedback",
+      status: "new",
+      rating: 2,
+      excerpt: "The wait was long, but the hygienist was kind.",
+    });
   }, 60_000);
 
   it("shows a friendly page for a forged link", async () => {

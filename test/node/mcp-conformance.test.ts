@@ -19,7 +19,10 @@ interface Report {
 
 function runScript(args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, "scripts/mcp-conformance.mjs"), ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(root, "scripts/mcp-conformance.mjs"), ...args], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
@@ -37,18 +40,39 @@ it("passes every applicable scenario of the 2025-11-25 and 2026-07-28 requiremen
     const report = JSON.parse(readFileSync(file, "utf8")) as Report;
     expect(report.suite).toBe("@modelcontextprotocol/conformance 0.2.0-alpha.12");
     expect(report.cliExit).toBe(0);
-    const by = (revision: string, verdict: string) => report.scenarios.filter((s) => s.revision === revision && s.verdict === verdict).map((s) => s.scenario);
+    const by = (revision: string, verdict: string) =>
+      report.scenarios.filter((s) => s.revision === revision && s.verdict === verdict).map((s) => s.scenario);
     expect(report.scenarios.filter((s) => s.verdict === "fail")).toEqual([]);
     expect(by("2025-11-25", "pass")).toEqual(
-      expect.arrayContaining(["dns-rebinding-protection", "ping", "server-initialize", "server-session-lifecycle", "server-sse-multiple-streams", "tools-list"]),
+      expect.arrayContaining([
+        "dns-rebinding-protection",
+        "ping",
+        "server-initialize",
+        "server-session-lifecycle",
+        "server-sse-multiple-streams",
+        "tools-list",
+      ]),
     );
     expect(by("2026-07-28", "pass")).toEqual(
-      expect.arrayContaining(["dns-rebinding-protection", "http-header-validation", "input-required-result-unsupported-methods", "input-required-result-validate-input", "server-sse-multiple-streams", "tools-list"]),
+      expect.arrayContaining([
+        "dns-rebinding-protection",
+        "http-header-validation",
+        "input-required-result-unsupported-methods",
+        "input-required-result-validate-input",
+        "server-sse-multiple-streams",
+        "tools-list",
+      ]),
     );
-    expect(by("2026-07-28", "pass (fixture checks not applicable)")).toEqual(expect.arrayContaining(["server-stateless", "caching"]));
-    expect(by("authorization server", "pass").sort()).toEqual(["authorization-code-grant", "authorization-server-metadata-endpoint"]);
+    expect(by("2026-07-28", "pass (fixture checks not applicable)")).toEqual(
+      expect.arrayContaining(["server-stateless", "caching"]),
+    );
+    expect(by("authorization server", "pass").sort()).toEqual([
+      "authorization-code-grant",
+      "authorization-server-metadata-endpoint",
+    ]);
     // not applicable = the suite's fixture tools, prompts or resources, nothing else
-    for (const s of report.scenarios.filter((x) => x.verdict === "not applicable")) expect(s.failures.length, s.scenario).toBeGreaterThan(0);
+    for (const s of report.scenarios.filter((x) => x.verdict === "not applicable"))
+      expect(s.failures.length, s.scenario).toBeGreaterThan(0);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -34,7 +34,13 @@ beforeAll(async () => {
   const boot = await fetch(`${server.base}/bootstrap`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ tenantName: "Live Dental", tenantSlug: "live-dental", adminEmail: "owner@live.test", adminPassword: PASSWORD, adminName: "Owner" }),
+    body: JSON.stringify({
+      tenantName: "Live Dental",
+      tenantSlug: "live-dental",
+      adminEmail: "owner@live.test",
+      adminPassword: PASSWORD,
+      adminName: "Owner",
+    }),
   });
   const body = (await boot.json()) as { token: string; tenant: { id: string } };
   token = body.token;
@@ -78,7 +84,9 @@ describe("stdio bridge (bin/reputation-mcp.mjs)", () => {
     expect(client.getServerVersion()).toMatchObject({ name: "reputation-ops" });
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
-    const near = structured(await client.callTool({ name: "location.finder", arguments: { lat: 39.78, lng: -89.65, radiusKm: 25 } }));
+    const near = structured(
+      await client.callTool({ name: "location.finder", arguments: { lat: 39.78, lng: -89.65, radiusKm: 25 } }),
+    );
     expect(near.data.map((l: { name: string }) => l.name)).toEqual(["Live Downtown", "Live Chatham"]);
 
     // the remote session expires; the bridge re-initializes and the desktop client notices nothing
@@ -91,7 +99,10 @@ describe("stdio bridge (bin/reputation-mcp.mjs)", () => {
 
   it("refuses to start without a URL and key", async () => {
     const { spawnSync } = await import("node:child_process");
-    const run = spawnSync(process.execPath, [path.join(root, "bin/reputation-mcp.mjs")], { encoding: "utf8", env: { PATH: process.env.PATH } });
+    const run = spawnSync(process.execPath, [path.join(root, "bin/reputation-mcp.mjs")], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH },
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("usage: reputation-mcp");
   });
@@ -102,7 +113,13 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
     const reg = await fetch(`${server.base}/oauth/register`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "Browser Test App", redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }),
+      body: JSON.stringify({
+        client_name: "Browser Test App",
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+      }),
     });
     expect(reg.status).toBe(201);
     const { client_id } = (await reg.json()) as { client_id: string };
@@ -111,11 +128,22 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
     const challenge = createHash("sha256").update(verifier).digest("base64url");
     const authorize = new URL(`${server.base}/oauth/authorize`);
     for (const [k, v] of Object.entries({
-      response_type: "code", client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: "S256",
-      scope: "read:locations read:reviews", state: "st-123", resource: `${server.base}/mcp`,
-    })) authorize.searchParams.set(k, v);
+      response_type: "code",
+      client_id,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      scope: "read:locations read:reviews",
+      state: "st-123",
+      resource: `${server.base}/mcp`,
+    }))
+      authorize.searchParams.set(k, v);
 
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
     try {
       const page = await browser.newPage();
       let callback: URL | null = null;
@@ -147,14 +175,25 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
       const tokenRes = await fetch(`${server.base}/oauth/token`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "authorization_code", code: cb.searchParams.get("code")!, redirect_uri: REDIRECT, client_id, code_verifier: verifier, resource: `${server.base}/mcp` }),
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: cb.searchParams.get("code")!,
+          redirect_uri: REDIRECT,
+          client_id,
+          code_verifier: verifier,
+          resource: `${server.base}/mcp`,
+        }),
       });
       expect(tokenRes.status).toBe(200);
       const tokens = (await tokenRes.json()) as { access_token: string; scope: string; expires_in: number };
       expect(tokens).toMatchObject({ scope: "read:locations", expires_in: 3600 });
 
       const client = new Client({ name: "browser-authorized", version: "1" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.base}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } },
+        }),
+      );
       const page1 = structured(await client.callTool({ name: "location.list", arguments: {} }));
       expect(page1.total).toBe(2);
       await client.close();
@@ -168,10 +207,21 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
     const verifier = randomBytes(32).toString("base64url");
     const authorize = new URL(`${server.base}/oauth/authorize`);
     for (const [k, v] of Object.entries({
-      response_type: "code", client_id: browserClientId, redirect_uri: REDIRECT, code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-      code_challenge_method: "S256", scope: "write:contacts", state: "st-456", resource: `${server.base}/mcp`,
-    })) authorize.searchParams.set(k, v);
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+      response_type: "code",
+      client_id: browserClientId,
+      redirect_uri: REDIRECT,
+      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+      code_challenge_method: "S256",
+      scope: "write:contacts",
+      state: "st-456",
+      resource: `${server.base}/mcp`,
+    }))
+      authorize.searchParams.set(k, v);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
     try {
       const page = await browser.newPage();
       let callback: URL | null = null;
@@ -186,7 +236,11 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
       await page.waitForSelector("select#tenant");
       expect(await page.locator("#granted").innerText()).toContain("It already has: read:locations");
       // only the added scope is offered, ticked; nothing already granted is asked again
-      expect(await page.locator('input[name="scope"]').evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value))).toEqual(["write:contacts"]);
+      expect(
+        await page
+          .locator('input[name="scope"]')
+          .evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value)),
+      ).toEqual(["write:contacts"]);
       expect(await page.isChecked('input[value="write:contacts"]')).toBe(true);
       expect(await page.locator("legend").innerText()).toBe("Also allow it to");
       await page.screenshot({ path: path.join(tmpdir(), "reputation-ops-oauth-incremental.png"), fullPage: true });
@@ -197,7 +251,14 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
       const tokenRes = await fetch(`${server.base}/oauth/token`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "authorization_code", code: cb.searchParams.get("code")!, redirect_uri: REDIRECT, client_id: browserClientId, code_verifier: verifier, resource: `${server.base}/mcp` }),
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: cb.searchParams.get("code")!,
+          redirect_uri: REDIRECT,
+          client_id: browserClientId,
+          code_verifier: verifier,
+          resource: `${server.base}/mcp`,
+        }),
       });
       const tokens = (await tokenRes.json()) as { scope: string };
       expect(tokens.scope.split(" ").sort()).toEqual(["read:locations", "write:contacts"]);

@@ -31,19 +31,49 @@ const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64ur
 describe("CIMD client ids pointing at loopback", () => {
   it("make no connection, whichever part of the request names them", async () => {
     const base = worker.base;
-    const ids = [`https://127.0.0.1:${listenerPort}/client.json`, `https://localhost:${listenerPort}/client.json`, `https://[::ffff:127.0.0.1]:${listenerPort}/client.json`];
-    const grant = { grant_type: "authorization_code", code: "x", redirect_uri: "https://client.example/cb", code_verifier: "v" };
+    const ids = [
+      `https://127.0.0.1:${listenerPort}/client.json`,
+      `https://localhost:${listenerPort}/client.json`,
+      `https://[::ffff:127.0.0.1]:${listenerPort}/client.json`,
+    ];
+    const grant = {
+      grant_type: "authorization_code",
+      code: "x",
+      redirect_uri: "https://client.example/cb",
+      code_verifier: "v",
+    };
     const token = (headers: Record<string, string>, body: Record<string, string>) =>
-      fetch(`${base}/oauth/token`, { method: "POST", headers, body: new URLSearchParams(body).toString(), redirect: "manual" });
+      fetch(`${base}/oauth/token`, {
+        method: "POST",
+        headers,
+        body: new URLSearchParams(body).toString(),
+        redirect: "manual",
+      });
     const statuses: number[] = [];
     for (const id of ids) {
       const assertion = `${b64url({ alg: "RS256", typ: "JWT" })}.${b64url({ iss: id, sub: id, aud: `${base}/oauth/token`, jti: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) + 60 })}.c2ln`;
       for (const res of [
         await token({ "content-type": "application/x-www-form-urlencoded" }, { ...grant, client_id: id }),
         await token({ "content-type": "APPLICATION/X-WWW-FORM-URLENCODED" }, { ...grant, client_id: id }),
-        await token({ "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${encodeURIComponent(id)}:secret`)}` }, grant),
-        await token({ "content-type": "application/x-www-form-urlencoded" }, { ...grant, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: assertion }),
-        await fetch(`${base}/oauth/authorize?response_type=code&client_id=${encodeURIComponent(id)}&redirect_uri=${encodeURIComponent("https://client.example/cb")}`, { redirect: "manual" }),
+        await token(
+          {
+            "content-type": "application/x-www-form-urlencoded",
+            authorization: `Basic ${btoa(`${encodeURIComponent(id)}:secret`)}`,
+          },
+          grant,
+        ),
+        await token(
+          { "content-type": "application/x-www-form-urlencoded" },
+          {
+            ...grant,
+            client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+            client_assertion: assertion,
+          },
+        ),
+        await fetch(
+          `${base}/oauth/authorize?response_type=code&client_id=${encodeURIComponent(id)}&redirect_uri=${encodeURIComponent("https://client.example/cb")}`,
+          { redirect: "manual" },
+        ),
         await fetch(`${base}/oauth/register/${encodeURIComponent(id)}`, { redirect: "manual" }),
       ]) {
         statuses.push(res.status);

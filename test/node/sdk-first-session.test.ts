@@ -13,9 +13,14 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 /** Runs the example as a user would (tsx, no type check: its types are checked by `npm run sdk:check`). */
 async function firstSession(baseUrl: string) {
-  const { stdout } = await promisify(execFile)(path.join(root, "node_modules/.bin/tsx"), ["examples/first-session.ts"], {
-    cwd: root, env: { ...process.env, BASE_URL: baseUrl },
-  });
+  const { stdout } = await promisify(execFile)(
+    path.join(root, "node_modules/.bin/tsx"),
+    ["examples/first-session.ts"],
+    {
+      cwd: root,
+      env: { ...process.env, BASE_URL: baseUrl },
+    },
+  );
   return JSON.parse(stdout) as { name: string; timezone: string | null; googlePlaceId: string | null }[];
 }
 

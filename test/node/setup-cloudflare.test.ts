@@ -1,5 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -31,7 +41,8 @@ let dir: string;
 let config: string;
 let stateFile: string;
 const readState = (): State => JSON.parse(readFileSync(stateFile, "utf8"));
-const sqlFiles = (set: string) => readdirSync(path.join(root, "migrations", set)).filter((f) => f.endsWith(".sql")).length;
+const sqlFiles = (set: string) =>
+  readdirSync(path.join(root, "migrations", set)).filter((f) => f.endsWith(".sql")).length;
 const TENANT_MIGRATIONS = sqlFiles("tenant");
 const CONTROL_MIGRATIONS = sqlFiles("control");
 const PROBE = "select name from sqlite_master where type = 'table' and name like 'd1_migrations%' order by name";
@@ -52,9 +63,23 @@ function setupWith(args: string[]) {
   const r = spawnSync(
     process.execPath,
     [path.join(root, "scripts/setup-cloudflare.mjs"), "--config", config, ...args],
-    { encoding: "utf8", env: { ...process.env, PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`, FAKE_WRANGLER_STATE: stateFile, FAKE_WRANGLER_CONFIG: config } },
+    {
+      encoding: "utf8",
+      env: {
+        ...process.env,
+        PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`,
+        FAKE_WRANGLER_STATE: stateFile,
+        FAKE_WRANGLER_CONFIG: config,
+      },
+    },
   );
-  return { status: r.status, out: r.stdout + r.stderr, calls: readState().calls.slice(before).map((c) => c.args.join(" ")) };
+  return {
+    status: r.status,
+    out: r.stdout + r.stderr,
+    calls: readState()
+      .calls.slice(before)
+      .map((c) => c.args.join(" ")),
+  };
 }
 
 beforeAll(() => {
@@ -65,14 +90,26 @@ beforeAll(() => {
   cpSync(path.join(root, "migrations"), path.join(dir, "migrations"), { recursive: true });
   const bin = path.join(dir, "bin");
   spawnSync("mkdir", [bin]);
-  writeFileSync(path.join(bin, "wrangler"), `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, "test/node/helpers/fake-wrangler.mjs")}" "$@"\n`);
+  writeFileSync(
+    path.join(bin, "wrangler"),
+    `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, "test/node/helpers/fake-wrangler.mjs")}" "$@"\n`,
+  );
   chmodSync(path.join(bin, "wrangler"), 0o755);
   stateFile = path.join(dir, "state.json");
   // an account with someone else's resources, and one of ours left over from an interrupted run
   writeFileSync(
     stateFile,
     JSON.stringify({
-      d1: [{ uuid: "11111111-2222-3333-4444-555555555555", name: "other-app", created_at: "2026-01-01T00:00:00.000Z", version: "production", num_tables: 3, file_size: 1 }],
+      d1: [
+        {
+          uuid: "11111111-2222-3333-4444-555555555555",
+          name: "other-app",
+          created_at: "2026-01-01T00:00:00.000Z",
+          version: "production",
+          num_tables: 3,
+          file_size: 1,
+        },
+      ],
       kv: [{ id: "ffffffffffffffffffffffffffffffff", title: "other-app-cache", supports_url_encoding: true }],
       queues: [
         { queue_id: "q1", queue_name: "sends" },
@@ -120,12 +157,23 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
       "deploy --env production",
     ]);
     const state = readState();
-    expect(state.calls.find((c) => c.args[1] === "bulk")?.stdinKeys).toEqual(["JWT_SECRET", "ENCRYPTION_KEY", "BOOTSTRAP_SECRET"]);
+    expect(state.calls.find((c) => c.args[1] === "bulk")?.stdinKeys).toEqual([
+      "JWT_SECRET",
+      "ENCRYPTION_KEY",
+      "BOOTSTRAP_SECRET",
+    ]);
     expect(state.secrets).toEqual({ production: ["JWT_SECRET", "ENCRYPTION_KEY", "BOOTSTRAP_SECRET"] });
-    expect(state.queues.map((q) => q.queue_name).filter((n) => n.startsWith("acme-reviews-")).sort()).toEqual(QUEUES.map((q) => `acme-reviews-${q}`).sort());
+    expect(
+      state.queues
+        .map((q) => q.queue_name)
+        .filter((n) => n.startsWith("acme-reviews-"))
+        .sort(),
+    ).toEqual(QUEUES.map((q) => `acme-reviews-${q}`).sort());
     expect(state.deploys).toEqual(["production"]);
     // the control database gets both folders, each tracked in its own table (scripts/db-migrate.mjs)
-    expect(state.migrations).toEqual({ production: { d1_migrations_tenant: TENANT_MIGRATIONS, d1_migrations_control: CONTROL_MIGRATIONS } });
+    expect(state.migrations).toEqual({
+      production: { d1_migrations_tenant: TENANT_MIGRATIONS, d1_migrations_control: CONTROL_MIGRATIONS },
+    });
   });
 
   it("writes the ids into [env.production] and leaves the local configuration and staging alone", () => {
@@ -136,13 +184,28 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
     const kv = state.kv.find((n) => n.title === "acme-reviews-oauth")!;
     expect(prod.name).toBe("acme-reviews");
     expect(prod.d1_databases).toEqual([
-      { binding: "DB", database_name: "acme-reviews", database_id: db.uuid, migrations_dir: "migrations/control", migrations_table: "d1_migrations_control" },
+      {
+        binding: "DB",
+        database_name: "acme-reviews",
+        database_id: db.uuid,
+        migrations_dir: "migrations/control",
+        migrations_table: "d1_migrations_control",
+      },
     ]);
     expect(prod.kv_namespaces).toEqual([{ binding: "OAUTH_KV", id: kv.id }]);
-    expect(prod.vars).toMatchObject({ ENVIRONMENT: "production", PUBLIC_BASE_URL: "https://reviews.acme.test", QUEUE_PREFIX: "acme-reviews-" });
+    expect(prod.vars).toMatchObject({
+      ENVIRONMENT: "production",
+      PUBLIC_BASE_URL: "https://reviews.acme.test",
+      QUEUE_PREFIX: "acme-reviews-",
+    });
     expect(prod.routes).toEqual([{ pattern: "reviews.acme.test", custom_domain: true }]);
     expect(prod.compatibility_flags).toContain("global_fetch_strictly_public");
-    expect(prod.queues.consumers.map((c: { queue: string; dead_letter_queue?: string }) => [c.queue, c.dead_letter_queue ?? null])).toEqual([
+    expect(
+      prod.queues.consumers.map((c: { queue: string; dead_letter_queue?: string }) => [
+        c.queue,
+        c.dead_letter_queue ?? null,
+      ]),
+    ).toEqual([
       ...QUEUES.filter((q) => q !== "dead-letter").map((q) => [`acme-reviews-${q}`, "acme-reviews-dead-letter"]),
       ["acme-reviews-dead-letter", null],
     ]);
@@ -180,7 +243,12 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
     expect(again.out).not.toMatch(/migrations applied/);
     expect(readFileSync(config, "utf8")).toBe(textAfterFirst);
     const state = readState();
-    expect([state.d1, state.kv, state.queues, state.secrets]).toEqual([stateBefore.d1, stateBefore.kv, stateBefore.queues, stateBefore.secrets]);
+    expect([state.d1, state.kv, state.queues, state.secrets]).toEqual([
+      stateBefore.d1,
+      stateBefore.kv,
+      stateBefore.queues,
+      stateBefore.secrets,
+    ]);
   });
 
   it("upgrades a deployment migrated before the split: completes the legacy folder, records the baselines, creates nothing again", () => {
@@ -194,22 +262,40 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
     expect(r.calls.filter((c) => c.startsWith("d1 ") && c !== "d1 list --json")).toEqual([
       `d1 execute DB --remote --env production --json --command ${PROBE}`,
       `d1 migrations apply DB --remote --env production -c ${path.join(tmp, "migrate-DB-legacy.json")}`,
-      expect.stringMatching(/^d1 execute DB --remote --env production --json --command .*INSERT OR IGNORE INTO d1_migrations_tenant.*ALTER TABLE d1_migrations RENAME TO d1_migrations_legacy;$/),
+      expect.stringMatching(
+        /^d1 execute DB --remote --env production --json --command .*INSERT OR IGNORE INTO d1_migrations_tenant.*ALTER TABLE d1_migrations RENAME TO d1_migrations_legacy;$/,
+      ),
       `d1 migrations apply DB --remote --env production -c ${path.join(tmp, "migrate-DB-tenant.json")}`,
       "d1 migrations apply DB --remote --env production",
     ]);
     // the baselines are recorded, never run (tenant 0000-0001, control 0000): only migrations written after the split apply, each folder's
-    const applied = [TENANT_MIGRATIONS - 2, CONTROL_MIGRATIONS - 1].filter((n) => n > 0).map((n) => `${n} migrations applied`);
+    const applied = [TENANT_MIGRATIONS - 2, CONTROL_MIGRATIONS - 1]
+      .filter((n) => n > 0)
+      .map((n) => `${n} migrations applied`);
     expect(r.out.match(/\d+ migrations applied/g)).toEqual(applied.length ? applied : null);
-    expect(readState().migrations.production).toEqual({ d1_migrations_legacy: legacy, d1_migrations_tenant: TENANT_MIGRATIONS, d1_migrations_control: CONTROL_MIGRATIONS });
+    expect(readState().migrations.production).toEqual({
+      d1_migrations_legacy: legacy,
+      d1_migrations_tenant: TENANT_MIGRATIONS,
+      d1_migrations_control: CONTROL_MIGRATIONS,
+    });
     const generated = JSON.parse(readFileSync(path.join(tmp, "migrate-DB-tenant.json"), "utf8"));
     expect(generated.env.production.d1_databases).toEqual([
-      { binding: "DB", database_name: "acme-reviews", database_id: readState().d1.find((d) => d.name === "acme-reviews")!.uuid, migrations_dir: path.join(dir, "migrations", "tenant"), migrations_table: "d1_migrations_tenant" },
+      {
+        binding: "DB",
+        database_name: "acme-reviews",
+        database_id: readState().d1.find((d) => d.name === "acme-reviews")!.uuid,
+        migrations_dir: path.join(dir, "migrations", "tenant"),
+        migrations_table: "d1_migrations_tenant",
+      },
     ]);
   });
 
   it("refuses a base URL that is not an https origin and an env that is not deployed, before calling wrangler", () => {
-    for (const extra of [["--base-url", "http://reviews.acme.test"], ["--base-url", "https://reviews.acme.test/app"], ["--env", "development"]]) {
+    for (const extra of [
+      ["--base-url", "http://reviews.acme.test"],
+      ["--base-url", "https://reviews.acme.test/app"],
+      ["--env", "development"],
+    ]) {
       const r = setup(...extra);
       expect(r.status, extra.join(" ")).toBe(1);
       expect(r.calls).toEqual([]);
@@ -217,7 +303,14 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
   });
 
   it("sets up staging beside production: its own resources, workers.dev without a route, Workers AI kept on re-runs", () => {
-    const args = ["--env", "staging", "--name", "acme-reviews-staging", "--base-url", "https://acme-reviews-staging.acme.workers.dev"];
+    const args = [
+      "--env",
+      "staging",
+      "--name",
+      "acme-reviews-staging",
+      "--base-url",
+      "https://acme-reviews-staging.acme.workers.dev",
+    ];
     const r = setupWith([...args, "--ai"]);
     expect(r.status, r.out).toBe(0);
     expect(r.calls.filter((c) => c.includes(" create "))).toEqual([

@@ -1,13 +1,23 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_SHARDS as WORKER_MAX_SHARDS, SHARD_CAP_BYTES as WORKER_CAP } from "../../src/db/shards";
 // @ts-expect-error plain .mjs helper without types
 import * as envConfig from "../../scripts/cloudflare/env-config.mjs";
 // @ts-expect-error plain .mjs helper without types
 import { MAX_SHARDS, SHARD_CAP_BYTES } from "../../scripts/cloudflare/shard-limits.mjs";
+import { SHARD_CAP_BYTES as WORKER_CAP, MAX_SHARDS as WORKER_MAX_SHARDS } from "../../src/db/shards";
 
 // one line per import above: a formatter wrapping it would move the @ts-expect-error off the module path
 const { deploymentOf, readLocalConfig, readRawConfig, renderEnvSection, upsertEnvSection } = envConfig;
@@ -24,16 +34,28 @@ let dir: string;
 let config: string;
 let stateFile: string;
 const readState = () => JSON.parse(readFileSync(stateFile, "utf8"));
-const writeState = (patch: Record<string, unknown>) => writeFileSync(stateFile, JSON.stringify({ ...readState(), ...patch }));
+const writeState = (patch: Record<string, unknown>) =>
+  writeFileSync(stateFile, JSON.stringify({ ...readState(), ...patch }));
 
 function run(script: string, args: string[], configFile = config) {
   const before = readState().calls.length;
   const r = spawnSync(process.execPath, [path.join(root, "scripts", script), "--config", configFile, ...args], {
     cwd: dir,
     encoding: "utf8",
-    env: { ...process.env, PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`, FAKE_WRANGLER_STATE: stateFile, FAKE_WRANGLER_CONFIG: configFile },
+    env: {
+      ...process.env,
+      PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`,
+      FAKE_WRANGLER_STATE: stateFile,
+      FAKE_WRANGLER_CONFIG: configFile,
+    },
   });
-  return { status: r.status, out: r.stdout + r.stderr, calls: readState().calls.slice(before).map((c: { args: string[] }) => c.args.join(" ")) as string[] };
+  return {
+    status: r.status,
+    out: r.stdout + r.stderr,
+    calls: readState()
+      .calls.slice(before)
+      .map((c: { args: string[] }) => c.args.join(" ")) as string[],
+  };
 }
 const shardAdd = (...args: string[]) => run("shard-add.mjs", ["--env", "production", ...args]);
 
@@ -43,19 +65,33 @@ beforeAll(() => {
   copyFileSync(path.join(root, "wrangler.toml"), config);
   cpSync(path.join(root, "migrations"), path.join(dir, "migrations"), { recursive: true });
   mkdirSync(path.join(dir, "bin"));
-  writeFileSync(path.join(dir, "bin", "wrangler"), `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, "test/node/helpers/fake-wrangler.mjs")}" "$@"\n`);
+  writeFileSync(
+    path.join(dir, "bin", "wrangler"),
+    `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, "test/node/helpers/fake-wrangler.mjs")}" "$@"\n`,
+  );
   chmodSync(path.join(dir, "bin", "wrangler"), 0o755);
   stateFile = path.join(dir, "state.json");
   // the deployed production: its control database, migrated, and the Worker
   writeFileSync(
     stateFile,
     JSON.stringify({
-      d1: [{ uuid: CONTROL_ID, name: "reputation-ops", created_at: "2026-01-01T00:00:00.000Z", version: "production", num_tables: 60, file_size: 1 }],
+      d1: [
+        {
+          uuid: CONTROL_ID,
+          name: "reputation-ops",
+          created_at: "2026-01-01T00:00:00.000Z",
+          version: "production",
+          num_tables: 60,
+          file_size: 1,
+        },
+      ],
       kv: [],
       queues: [],
       secrets: { production: ["JWT_SECRET", "ENCRYPTION_KEY", "BOOTSTRAP_SECRET"] },
       workers: ["production"],
-      migrations: { production: { d1_migrations_tenant: TENANT_MIGRATIONS, d1_migrations_control: CONTROL_MIGRATIONS } },
+      migrations: {
+        production: { d1_migrations_tenant: TENANT_MIGRATIONS, d1_migrations_control: CONTROL_MIGRATIONS },
+      },
       deploys: [],
       calls: [],
     }),
@@ -97,12 +133,21 @@ describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
         "d1 migrations apply SHARD_1 --remote --env production",
       ].sort(),
     );
-    expect(first.calls.slice(-2)).toEqual(["deploy --env production", "d1 execute SHARD_1 --remote --env production --json --command select count(*) as applied from d1_migrations_tenant"]);
+    expect(first.calls.slice(-2)).toEqual([
+      "deploy --env production",
+      "d1 execute SHARD_1 --remote --env production --json --command select count(*) as applied from d1_migrations_tenant",
+    ]);
     expect(first.out).toMatch(/shard 1 \(reputation-ops-shard-1\) answers with all \d+ tenant migrations/);
 
     const prod = readRawConfig(config).env.production;
     expect(prod.d1_databases).toEqual([
-      { binding: "DB", database_name: "reputation-ops", database_id: CONTROL_ID, migrations_dir: "migrations/control", migrations_table: "d1_migrations_control" },
+      {
+        binding: "DB",
+        database_name: "reputation-ops",
+        database_id: CONTROL_ID,
+        migrations_dir: "migrations/control",
+        migrations_table: "d1_migrations_control",
+      },
       { binding: "SHARD_0", database_name: "reputation-ops", database_id: CONTROL_ID, ...TENANT_FOLDER },
       { binding: "SHARD_1", database_name: "reputation-ops-shard-1", database_id: shard1.uuid, ...TENANT_FOLDER },
     ]);
@@ -116,7 +161,9 @@ describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
     // only the environment's marked section changed
     expect(readLocalConfig(config)).toEqual(localBefore);
     expect(readRawConfig(config).env.staging).toEqual(stagingBefore);
-    expect(textAfterFirst.slice(0, textAfterFirst.indexOf("# >>> env.production"))).toBe(readFileSync(path.join(root, "wrangler.toml"), "utf8").slice(0, textAfterFirst.indexOf("# >>> env.production")));
+    expect(textAfterFirst.slice(0, textAfterFirst.indexOf("# >>> env.production"))).toBe(
+      readFileSync(path.join(root, "wrangler.toml"), "utf8").slice(0, textAfterFirst.indexOf("# >>> env.production")),
+    );
   });
 
   it("changes nothing when run again for the same shard: no create, the same config bytes, no migration applied", () => {
@@ -131,39 +178,92 @@ describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
   });
 
   it("keeps the shards when the section is rendered again (setup:cloudflare, render-envs.mjs)", () => {
-    const r = spawnSync(process.execPath, [path.join(root, "scripts/cloudflare/render-envs.mjs"), config], { encoding: "utf8" });
+    const r = spawnSync(process.execPath, [path.join(root, "scripts/cloudflare/render-envs.mjs"), config], {
+      encoding: "utf8",
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(readFileSync(config, "utf8")).toBe(textAfterFirst);
-    const again = run("setup-cloudflare.mjs", ["--env", "production", "--name", "reputation-ops", "--base-url", "https://reputation-ops.example.com", "--skip-deploy"]);
+    const again = run("setup-cloudflare.mjs", [
+      "--env",
+      "production",
+      "--name",
+      "reputation-ops",
+      "--base-url",
+      "https://reputation-ops.example.com",
+      "--skip-deploy",
+    ]);
     expect(again.status, again.out).toBe(0);
-    expect(readRawConfig(config).env.production.d1_databases.map((d: { binding: string }) => d.binding)).toEqual(["DB", "SHARD_0", "SHARD_1"]);
+    expect(readRawConfig(config).env.production.d1_databases.map((d: { binding: string }) => d.binding)).toEqual([
+      "DB",
+      "SHARD_0",
+      "SHARD_1",
+    ]);
   });
 
   it("adds the next shard on a plain run", () => {
     const r = shardAdd();
     expect(r.status, r.out).toBe(0);
     expect(r.calls).toContain("d1 create reputation-ops-shard-2");
-    expect(readRawConfig(config).env.production.d1_databases.map((d: { binding: string }) => d.binding)).toEqual(["DB", "SHARD_0", "SHARD_1", "SHARD_2"]);
+    expect(readRawConfig(config).env.production.d1_databases.map((d: { binding: string }) => d.binding)).toEqual([
+      "DB",
+      "SHARD_0",
+      "SHARD_1",
+      "SHARD_2",
+    ]);
   });
 
   it("lists shards with recorded size, tenants and room left", () => {
     writeState({
       control: {
         production: {
-          shardSizes: [{ shard: 0, bytes: 6_000_000_000, measured_at: "2026-11-25T03:17:00.000Z" }, { shard: 1, bytes: 250_000_000, measured_at: "2026-11-25T03:17:00.000Z" }],
-          tenantCounts: [{ shard: 0, tenants: 120 }, { shard: 1, tenants: 3 }],
+          shardSizes: [
+            { shard: 0, bytes: 6_000_000_000, measured_at: "2026-11-25T03:17:00.000Z" },
+            { shard: 1, bytes: 250_000_000, measured_at: "2026-11-25T03:17:00.000Z" },
+          ],
+          tenantCounts: [
+            { shard: 0, tenants: 120 },
+            { shard: 1, tenants: 3 },
+          ],
         },
       },
     });
     const listed = run("shards.mjs", ["--env", "production", "--json"]);
     expect(listed.status, listed.out).toBe(0);
-    expect(listed.calls).toEqual([expect.stringMatching(/^d1 execute DB --remote --env production --json --command select shard, bytes, measured_at from shard_sizes/)]);
+    expect(listed.calls).toEqual([
+      expect.stringMatching(
+        /^d1 execute DB --remote --env production --json --command select shard, bytes, measured_at from shard_sizes/,
+      ),
+    ]);
     const json = JSON.parse(listed.out.slice(listed.out.indexOf("{")));
     expect(json.shards).toEqual([
-      { shard: 0, binding: "SHARD_0", database: "reputation-ops", bytes: 6_000_000_000, measuredAt: "2026-11-25T03:17:00.000Z", tenants: 120, roomBytes: 4_000_000_000 },
-      { shard: 1, binding: "SHARD_1", database: "reputation-ops-shard-1", bytes: 250_000_000, measuredAt: "2026-11-25T03:17:00.000Z", tenants: 3, roomBytes: 9_750_000_000 },
+      {
+        shard: 0,
+        binding: "SHARD_0",
+        database: "reputation-ops",
+        bytes: 6_000_000_000,
+        measuredAt: "2026-11-25T03:17:00.000Z",
+        tenants: 120,
+        roomBytes: 4_000_000_000,
+      },
+      {
+        shard: 1,
+        binding: "SHARD_1",
+        database: "reputation-ops-shard-1",
+        bytes: 250_000_000,
+        measuredAt: "2026-11-25T03:17:00.000Z",
+        tenants: 3,
+        roomBytes: 9_750_000_000,
+      },
       // added since the last size sweep: nothing recorded yet (placement counts it as empty)
-      { shard: 2, binding: "SHARD_2", database: "reputation-ops-shard-2", bytes: null, measuredAt: null, tenants: 0, roomBytes: null },
+      {
+        shard: 2,
+        binding: "SHARD_2",
+        database: "reputation-ops-shard-2",
+        bytes: null,
+        measuredAt: null,
+        tenants: 0,
+        roomBytes: null,
+      },
     ]);
     const table = run("shards.mjs", ["--env", "production"]);
     expect(table.status, table.out).toBe(0);
@@ -175,12 +275,25 @@ describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
   it("refuses above MAX_SHARDS, a gap and an undeployed env before calling wrangler", () => {
     const full = path.join(dir, "full.toml");
     const raw = readRawConfig(config);
-    const shards = Array.from({ length: MAX_SHARDS - 1 }, (_, i) => ({ n: i + 1, name: `reputation-ops-shard-${i + 1}`, id: `00000000-0000-0000-0000-0000000000${String(i + 1).padStart(2, "0")}` }));
-    writeFileSync(full, upsertEnvSection(readFileSync(config, "utf8"), "production", renderEnvSection(readLocalConfig(config), { ...deploymentOf(raw, "production"), shards })));
+    const shards = Array.from({ length: MAX_SHARDS - 1 }, (_, i) => ({
+      n: i + 1,
+      name: `reputation-ops-shard-${i + 1}`,
+      id: `00000000-0000-0000-0000-0000000000${String(i + 1).padStart(2, "0")}`,
+    }));
+    writeFileSync(
+      full,
+      upsertEnvSection(
+        readFileSync(config, "utf8"),
+        "production",
+        renderEnvSection(readLocalConfig(config), { ...deploymentOf(raw, "production"), shards }),
+      ),
+    );
     const refused = run("shard-add.mjs", ["--env", "production"], full);
     expect(refused.status).toBe(1);
     expect(refused.calls).toEqual([]);
-    expect(refused.out).toContain(`refusing to add shard ${MAX_SHARDS}: the Worker routes at most ${MAX_SHARDS} shards (SHARD_0..SHARD_${MAX_SHARDS - 1}, MAX_SHARDS in src/db/shards.ts)`);
+    expect(refused.out).toContain(
+      `refusing to add shard ${MAX_SHARDS}: the Worker routes at most ${MAX_SHARDS} shards (SHARD_0..SHARD_${MAX_SHARDS - 1}, MAX_SHARDS in src/db/shards.ts)`,
+    );
 
     const gap = shardAdd("--shard", "5");
     expect([gap.status, gap.calls]).toEqual([1, []]);

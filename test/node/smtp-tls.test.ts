@@ -86,7 +86,13 @@ async function resetThroughPlatformSmtp(security: string) {
   const boot = await fetch(`${worker.base}/bootstrap`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ tenantName: "Mail Co", tenantSlug: "mail-co", adminEmail: "owner@mail.test", adminPassword: PASSWORD, adminName: "Owner" }),
+    body: JSON.stringify({
+      tenantName: "Mail Co",
+      tenantSlug: "mail-co",
+      adminEmail: "owner@mail.test",
+      adminPassword: PASSWORD,
+      adminName: "Owner",
+    }),
   });
   expect(boot.status).toBe(201);
   const forgot = await fetch(`${worker.base}/auth/forgot-password`, {
@@ -113,7 +119,9 @@ describe("SMTP transport security", () => {
   it("plain: allowed to a loopback sink in a local environment (the mail arrives with its reset link)", async () => {
     const sessions = await resetThroughPlatformSmtp("plain");
     const commands = sessions.flatMap((s) => s.commands);
-    expect(commands.map((c) => c.split(" ")[0])).toEqual(expect.arrayContaining(["EHLO", "AUTH", "MAIL", "RCPT", "DATA"]));
+    expect(commands.map((c) => c.split(" ")[0])).toEqual(
+      expect.arrayContaining(["EHLO", "AUTH", "MAIL", "RCPT", "DATA"]),
+    );
     expect(commands.join("\n")).toContain("/reset-password?token=");
   }, 120_000);
 });

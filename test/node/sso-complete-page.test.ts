@@ -7,16 +7,16 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inflateRawSync } from "node:zlib";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
+import { type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { base64, IDP, KEYS, signedResponse } from "../sso/idp";
 import { CHROMIUM, freePort } from "./helpers/browser";
 
 const SESSION_KEY = "reputation-ops.session-token";
 /** runs in the page (no DOM lib in this project's types) */
-const readSession = (key: string) => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem(key);
-
+const readSession = (key: string) =>
+  (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem(key);
 
 /** A stand-in IdP: reads the AuthnRequest and answers with a signed response auto-posted to the ACS. */
 function startIdp(nameId: string, audience: string): Promise<{ server: Server; url: string }> {
@@ -25,14 +25,20 @@ function startIdp(nameId: string, audience: string): Promise<{ server: Server; u
     const authnRequest = inflateRawSync(Buffer.from(url.searchParams.get("SAMLRequest")!, "base64")).toString("utf8");
     const id = /\bID="([^"]+)"/.exec(authnRequest)![1]!;
     const acsUrl = /AssertionConsumerServiceURL="([^"]+)"/.exec(authnRequest)![1]!;
-    const response = base64(signedResponse({ acsUrl, audience, inResponseTo: id, nameId, attributes: { displayName: "Browser Tester" } }));
+    const response = base64(
+      signedResponse({ acsUrl, audience, inResponseTo: id, nameId, attributes: { displayName: "Browser Tester" } }),
+    );
     res.writeHead(200, { "content-type": "text/html" });
     res.end(
       `<form method="post" action="${acsUrl}"><input type="hidden" name="SAMLResponse" value="${response}">` +
         `<input type="hidden" name="RelayState" value="${url.searchParams.get("RelayState")}"></form><script>document.forms[0].submit()</script>`,
     );
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sso` })));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/sso` }),
+    ),
+  );
 }
 
 describe.skipIf(!existsSync(CHROMIUM))("SSO completion page in headless Chromium", () => {
@@ -48,15 +54,29 @@ describe.skipIf(!existsSync(CHROMIUM))("SSO completion page in headless Chromium
     const boot = await fetch(`${worker.url}/bootstrap`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ tenantName: "SSO Page Co", tenantSlug: slug, adminEmail: "admin@sso-page.test", adminPassword: "long enough password", adminName: "Admin" }),
+      body: JSON.stringify({
+        tenantName: "SSO Page Co",
+        tenantSlug: slug,
+        adminEmail: "admin@sso-page.test",
+        adminPassword: "long enough password",
+        adminName: "Admin",
+      }),
     }).then((r) => r.json() as Promise<{ token: string; tenant: { id: string } }>);
     idp = await startIdp("browser.tester@sso-page.test", `${worker.url}/auth/saml/${slug}/metadata`);
     const put = await fetch(`${worker.url}/v1/settings/sso`, {
       method: "PUT",
-      headers: { "content-type": "application/json", authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id },
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${boot.token}`,
+        "x-tenant-id": boot.tenant.id,
+      },
       body: JSON.stringify({
-        enabled: true, entryPoint: idp.url, idpEntityId: IDP.entityId, idpCertificates: [KEYS.idp1.cert],
-        jitProvisioning: true, attributeMapping: { name: "displayName" },
+        enabled: true,
+        entryPoint: idp.url,
+        idpEntityId: IDP.entityId,
+        idpCertificates: [KEYS.idp1.cert],
+        jitProvisioning: true,
+        attributeMapping: { name: "displayName" },
       }),
     });
     expect(put.status).toBe(200);

@@ -7,11 +7,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BENCH_JWT_SECRET, startServer, type StartedServer } from "../../bench/lib/server.mjs";
+import { BENCH_JWT_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
 import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
-
-
 
 describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", () => {
   let worker: StartedServer;
@@ -26,18 +24,32 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
     // a stand-in for the brand's own site serving its logo
     logoHost = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "image/svg+xml" });
-      res.end(`<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="40" height="40" rx="8" fill="#2453d6"/><text x="48" y="27" font-family="sans-serif" font-size="18">Acme</text></svg>`);
+      res.end(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="40" height="40" rx="8" fill="#2453d6"/><text x="48" y="27" font-family="sans-serif" font-size="18">Acme</text></svg>`,
+      );
     });
     await new Promise<void>((r) => logoHost.listen(0, "127.0.0.1", r));
     const logoUrl = `http://127.0.0.1:${(logoHost.address() as AddressInfo).port}/logo.svg`;
     const boot = (await fetch(`${worker.url}/bootstrap`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ tenantName: "Acme Dental", tenantSlug: "acme-dental", adminEmail: "admin@acme.test", adminPassword: "long enough password", adminName: "Admin" }),
+      body: JSON.stringify({
+        tenantName: "Acme Dental",
+        tenantSlug: "acme-dental",
+        adminEmail: "admin@acme.test",
+        adminPassword: "long enough password",
+        adminName: "Admin",
+      }),
     }).then((r) => r.json())) as { token: string; tenant: { id: string } };
-    const headers = { "content-type": "application/json", authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
+    const headers = {
+      "content-type": "application/json",
+      authorization: `Bearer ${boot.token}`,
+      "x-tenant-id": boot.tenant.id,
+    };
     const call = (method: string, p: string, body?: unknown) =>
-      fetch(`${worker.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json()) as Promise<any>;
+      fetch(`${worker.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(
+        (r) => r.json(),
+      ) as Promise<any>;
     const brand = (await call("GET", "/v1/brands")).data[0];
     const patched = await call("PATCH", `/v1/brands/${brand.id}`, { logoUrl });
     expect(patched.logoUrl).toBe(logoUrl);
@@ -45,7 +57,12 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
     const contact = await call("POST", "/v1/contacts", { email: "jane.doe@example.test", firstName: "Jane" });
     contactId = contact.id;
     const solicitationId = "sol_browser_test";
-    const shortLink = await mintLinkToken(BENCH_JWT_SECRET, { solicitationId, tenantId: boot.tenant.id, locationId: location.id, destination: "auto" });
+    const shortLink = await mintLinkToken(BENCH_JWT_SECRET, {
+      solicitationId,
+      tenantId: boot.tenant.id,
+      locationId: location.id,
+      destination: "auto",
+    });
     const now = new Date().toISOString();
     await worker.db
       .prepare(
@@ -54,7 +71,12 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
       )
       .bind(solicitationId, boot.tenant.id, location.id, contact.id, shortLink, solicitationId, now, now, now)
       .run();
-    const token = await mintUnsubscribeToken(BENCH_JWT_SECRET, { tenantId: boot.tenant.id, contactId: contact.id, channel: "email", solicitationId });
+    const token = await mintUnsubscribeToken(BENCH_JWT_SECRET, {
+      tenantId: boot.tenant.id,
+      contactId: contact.id,
+      channel: "email",
+      solicitationId,
+    });
     unsubscribeUrl = `${worker.url}/unsubscribe/${token}`;
     browser = await launchChromium();
   }, 180_000);
@@ -73,7 +95,9 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
     expect(await page.textContent("h1")).toBe("Unsubscribe from emails from Acme Dental?");
     expect(await page.textContent("main")).toContain("ja***@example.test");
     expect(await page.getAttribute("header img", "alt")).toBe("Acme Dental logo");
-    expect(await page.$eval("header img", (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(120);
+    expect(await page.$eval("header img", (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(
+      120,
+    );
     const button = page.getByRole("button", { name: "Unsubscribe" });
     const box = (await button.boundingBox())!;
     expect(box.height).toBeGreaterThanOrEqual(44); // a comfortable touch target
@@ -82,14 +106,19 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
     await button.click();
     await page.waitForLoadState();
     expect(await page.textContent("h1")).toBe("You are unsubscribed");
-    expect(await page.getByRole("status").textContent()).toContain("You will no longer receive emails from Acme Dental at ja***@example.test.");
+    expect(await page.getByRole("status").textContent()).toContain(
+      "You will no longer receive emails from Acme Dental at ja***@example.test.",
+    );
     const screenshot = path.join(tmpdir(), "unsubscribe-confirmed.png");
     await page.screenshot({ path: screenshot, fullPage: true });
     console.log(`screenshot: ${screenshot}`);
 
     const state = await fetch(unsubscribeUrl, { headers: { accept: "application/json" } }).then((r) => r.json());
     expect(state).toMatchObject({ channel: "email", subscribed: false });
-    const consent = await worker.db.prepare("select status, source from consent_records where contact_id = ? order by seq").bind(contactId).all();
+    const consent = await worker.db
+      .prepare("select status, source from consent_records where contact_id = ? order by seq")
+      .bind(contactId)
+      .all();
     expect(consent.results).toEqual([{ status: "revoked", source: "unsubscribe" }]);
 
     await page.getByRole("button", { name: "Resubscribe" }).click();
@@ -99,9 +128,16 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
   }, 60_000);
 
   it("takes the RFC 8058 one-click POST a mail provider sends (no cookies, no page)", async () => {
-    const res = await fetch(unsubscribeUrl, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    const res = await fetch(unsubscribeUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
     expect(res.status).toBe(200);
-    const consent = await worker.db.prepare("select status, source from consent_records where contact_id = ? order by seq").bind(contactId).all();
+    const consent = await worker.db
+      .prepare("select status, source from consent_records where contact_id = ? order by seq")
+      .bind(contactId)
+      .all();
     expect(consent.results.at(-1)).toEqual({ status: "revoked", source: "unsubscribe" });
   });
 });

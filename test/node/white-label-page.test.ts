@@ -5,18 +5,20 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext } from "playwright-core";
+import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BENCH_JWT_SECRET, startServer, type StartedServer } from "../../bench/lib/server.mjs";
+import { BENCH_JWT_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
 import { CHROMIUM, freePort } from "./helpers/browser";
 
 /** the browser's window inside page.evaluate (the test project has no DOM lib; types are erased) */
-type Win = { getComputedStyle(e: unknown): Record<string, string>; document: { body: unknown; documentElement: { scrollWidth: number } } };
+type Win = {
+  getComputedStyle(e: unknown): Record<string, string>;
+  document: { body: unknown; documentElement: { scrollWidth: number } };
+};
 const HOST = "reviews.northwind.test";
 const LOGO = "https://cdn.northwind.test/logo.svg";
 const BRAND_NAME = "Northwind <b>Reviews</b>";
-
 
 describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless Chromium", () => {
   let worker: StartedServer;
@@ -33,20 +35,35 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     worker = await startServer({ port, outdir });
     let auth: Record<string, string> = {};
     const api = (p: string, init: RequestInit = {}) =>
-      fetch(`${worker.url}${p}`, { ...init, headers: { "content-type": "application/json", ...auth, ...(init.headers as Record<string, string>) } }).then(async (r) => {
+      fetch(`${worker.url}${p}`, {
+        ...init,
+        headers: { "content-type": "application/json", ...auth, ...(init.headers as Record<string, string>) },
+      }).then(async (r) => {
         const body = r.status === 204 ? null : await r.json();
         if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(body)}`);
         return body as Record<string, any>;
       });
     const boot = await api("/bootstrap", {
       method: "POST",
-      body: JSON.stringify({ tenantName: "Smile Dental", tenantSlug: "smile-dental", adminEmail: "owner@smile.test", adminPassword: "long enough password", adminName: "Owner" }),
+      body: JSON.stringify({
+        tenantName: "Smile Dental",
+        tenantSlug: "smile-dental",
+        adminEmail: "owner@smile.test",
+        adminPassword: "long enough password",
+        adminName: "Owner",
+      }),
     });
     auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
     const agencyId = boot.tenant.agencyId as string;
     await api(`/agency/agencies/${agencyId}/branding`, {
       method: "PUT",
-      body: JSON.stringify({ name: BRAND_NAME, logoUrl: LOGO, primaryColor: "#0F766E", accentColor: "#f59e0b", supportEmail: "help@northwind.test" }),
+      body: JSON.stringify({
+        name: BRAND_NAME,
+        logoUrl: LOGO,
+        primaryColor: "#0F766E",
+        accentColor: "#f59e0b",
+        supportEmail: "help@northwind.test",
+      }),
     });
     // the hostname as the status sweep leaves it once Cloudflare reports it active and the ownership TXT record was found
     const now = new Date().toISOString();
@@ -55,30 +72,76 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
         values ('ch_1', 'agency', ?, ?, ?, 'cf_1', 'active', 'active', '{}', 'rops-verify=test', ?, ?, ?, ?, ?)`)
       .bind(agencyId, agencyId, HOST, now, now, now, now, now)
       .run();
-    const location = await api("/v1/locations", { method: "POST", body: JSON.stringify({ name: "Smile Downtown", googlePlaceId: "ChIJ-smile" }) });
-    const contact = await api("/v1/contacts", { method: "POST", body: JSON.stringify({ email: "pat@example.test", firstName: "Pat" }) });
+    const location = await api("/v1/locations", {
+      method: "POST",
+      body: JSON.stringify({ name: "Smile Downtown", googlePlaceId: "ChIJ-smile" }),
+    });
+    const contact = await api("/v1/contacts", {
+      method: "POST",
+      body: JSON.stringify({ email: "pat@example.test", firstName: "Pat" }),
+    });
     const solicitationId = "sol_white_label";
-    feedbackToken = await mintLinkToken(BENCH_JWT_SECRET, { solicitationId, tenantId: boot.tenant.id, locationId: location.id, destination: "feedback" });
+    feedbackToken = await mintLinkToken(BENCH_JWT_SECRET, {
+      solicitationId,
+      tenantId: boot.tenant.id,
+      locationId: location.id,
+      destination: "feedback",
+    });
     await worker.db
       .prepare(`insert into solicitations (id, tenant_id, location_id, contact_id, channel, status, short_link_token, idempotency_key, metadata, sent_at, created_at, updated_at)
         values (?, ?, ?, ?, 'email', 'SENT', ?, ?, '{}', ?, ?, ?)`)
       .bind(solicitationId, boot.tenant.id, location.id, contact.id, feedbackToken, solicitationId, now, now, now)
       .run();
-    unsubscribeToken = await mintUnsubscribeToken(BENCH_JWT_SECRET, { tenantId: boot.tenant.id, contactId: contact.id, channel: "email", solicitationId });
+    unsubscribeToken = await mintUnsubscribeToken(BENCH_JWT_SECRET, {
+      tenantId: boot.tenant.id,
+      contactId: contact.id,
+      channel: "email",
+      solicitationId,
+    });
 
     // a tenant of another agency (no white label), whose links the agency's host must refuse
-    const other = await api("/admin/agencies", { method: "POST", body: JSON.stringify({ name: "Other agency", slug: "other-agency" }) });
-    const otherTenant = await api("/agency/tenants", { method: "POST", body: JSON.stringify({ name: "Elsewhere", slug: "elsewhere", agencyId: other.id }) });
-    const otherLocation = await api(`/agency/tenants/${otherTenant.id}/locations`, { method: "POST", body: JSON.stringify({ name: "Elsewhere Main" }) });
-    foreignToken = await mintLinkToken(BENCH_JWT_SECRET, { solicitationId: "sol_foreign", tenantId: otherTenant.id, locationId: otherLocation.id, destination: "feedback" });
+    const other = await api("/admin/agencies", {
+      method: "POST",
+      body: JSON.stringify({ name: "Other agency", slug: "other-agency" }),
+    });
+    const otherTenant = await api("/agency/tenants", {
+      method: "POST",
+      body: JSON.stringify({ name: "Elsewhere", slug: "elsewhere", agencyId: other.id }),
+    });
+    const otherLocation = await api(`/agency/tenants/${otherTenant.id}/locations`, {
+      method: "POST",
+      body: JSON.stringify({ name: "Elsewhere Main" }),
+    });
+    foreignToken = await mintLinkToken(BENCH_JWT_SECRET, {
+      solicitationId: "sol_foreign",
+      tenantId: otherTenant.id,
+      locationId: otherLocation.id,
+      destination: "feedback",
+    });
     // and one of its review links (/l/{slug}), which the agency's host must refuse as well
     const asOther = { "x-tenant-id": otherTenant.id };
-    const reviewed = await api("/v1/locations", { method: "POST", headers: asOther, body: JSON.stringify({ name: "Elsewhere Reviews", googlePlaceId: "ChIJ-elsewhere" }) });
-    foreignSlug = (await api("/v1/review-links", { method: "POST", headers: asOther, body: JSON.stringify({ locationId: reviewed.id, weights: { google: 1 } }) })).slug as string;
+    const reviewed = await api("/v1/locations", {
+      method: "POST",
+      headers: asOther,
+      body: JSON.stringify({ name: "Elsewhere Reviews", googlePlaceId: "ChIJ-elsewhere" }),
+    });
+    foreignSlug = (
+      await api("/v1/review-links", {
+        method: "POST",
+        headers: asOther,
+        body: JSON.stringify({ locationId: reviewed.id, weights: { google: 1 } }),
+      })
+    ).slug as string;
 
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", `--host-resolver-rules=MAP ${HOST} 127.0.0.1`],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        `--host-resolver-rules=MAP ${HOST} 127.0.0.1`,
+      ],
     });
   }, 180_000);
 
@@ -92,7 +155,10 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
   async function phone(): Promise<BrowserContext> {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 667 } });
     await context.route(`${LOGO}*`, (route) =>
-      route.fulfill({ contentType: "image/svg+xml", body: `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="24"><rect width="96" height="24" fill="#0f766e"/></svg>` }),
+      route.fulfill({
+        contentType: "image/svg+xml",
+        body: `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="24"><rect width="96" height="24" fill="#0f766e"/></svg>`,
+      }),
     );
     return context;
   }
@@ -109,13 +175,26 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     expect(await page.textContent("footer.wl .wl-name")).toBe(BRAND_NAME);
     expect(await page.$$("footer.wl b")).toHaveLength(0);
     expect(await page.getAttribute("footer.wl img", "src")).toBe(LOGO);
-    expect(await page.$eval("footer.wl img", (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(96);
+    expect(await page.$eval("footer.wl img", (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(
+      96,
+    );
     expect(await page.getAttribute('footer.wl a[href^="mailto:"]', "href")).toBe("mailto:help@northwind.test");
     const button = page.getByRole("button", { name: "Send feedback" });
-    expect(await button.evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor)).toBe("rgb(15, 118, 110)");
-    expect(await button.evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).color)).toBe("rgb(255, 255, 255)");
-    expect(await page.evaluate(() => (globalThis as unknown as Win).getComputedStyle((globalThis as unknown as Win).document.body).borderTopColor)).toBe("rgb(245, 158, 11)");
-    expect(await page.evaluate(() => (globalThis as unknown as Win).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await button.evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor)).toBe(
+      "rgb(15, 118, 110)",
+    );
+    expect(await button.evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).color)).toBe(
+      "rgb(255, 255, 255)",
+    );
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as Win).getComputedStyle((globalThis as unknown as Win).document.body).borderTopColor,
+      ),
+    ).toBe("rgb(245, 158, 11)");
+    expect(
+      await page.evaluate(() => (globalThis as unknown as Win).document.documentElement.scrollWidth),
+    ).toBeLessThanOrEqual(375);
 
     await page.locator('label[for="rating-4"]').click();
     await page.fill("#text", "Friendly staff");
@@ -127,7 +206,9 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     const shot = path.join(tmpdir(), "white-label-feedback.png");
     await page.screenshot({ path: shot, fullPage: true });
     console.log(`screenshot: ${shot}`);
-    const stored = await worker.db.prepare("select rating, text from feedback_submissions where solicitation_id = 'sol_white_label'").all();
+    const stored = await worker.db
+      .prepare("select rating, text from feedback_submissions where solicitation_id = 'sol_white_label'")
+      .all();
     expect(stored.results).toEqual([{ rating: 4, text: "Friendly staff" }]);
     await context.close();
   }, 60_000);
@@ -139,11 +220,17 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     expect(await page.textContent("h1")).toBe("Unsubscribe from emails from Smile Dental?");
     expect(await page.textContent("footer.wl .wl-name")).toBe(BRAND_NAME);
     const button = page.getByRole("button", { name: "Unsubscribe" });
-    expect(await button.evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor)).toBe("rgb(15, 118, 110)");
+    expect(await button.evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor)).toBe(
+      "rgb(15, 118, 110)",
+    );
     await button.click();
     await page.waitForLoadState();
     expect(await page.textContent("h1")).toBe("You are unsubscribed");
-    expect(await page.getByRole("button", { name: "Resubscribe" }).evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).color)).toBe("rgb(15, 118, 110)");
+    expect(
+      await page
+        .getByRole("button", { name: "Resubscribe" })
+        .evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).color),
+    ).toBe("rgb(15, 118, 110)");
     await context.close();
   }, 60_000);
 
@@ -157,7 +244,11 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     const plain = await page.goto(`${worker.url}/f/${foreignToken}`);
     expect(plain!.status()).toBe(200);
     expect(await page.$("footer.wl")).toBeNull();
-    expect(await page.getByRole("button", { name: "Send feedback" }).evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor)).toBe("rgb(37, 99, 235)");
+    expect(
+      await page
+        .getByRole("button", { name: "Send feedback" })
+        .evaluate((b) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor),
+    ).toBe("rgb(37, 99, 235)");
     await context.close();
   }, 60_000);
 

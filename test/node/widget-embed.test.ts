@@ -7,14 +7,13 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type StartedServer } from "../../bench/lib/server.mjs";
+import { type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 const XSS = `<script>window.__xss=1</script><img src=x onerror="window.__xss=2"> and "quotes"`;
-
 
 /** A host page with its own styles that would leak into (or be broken by) a careless widget. */
 const hostPage = (embed: string) => `<!doctype html><html><head><meta charset="utf-8"><title>Host</title><style>
@@ -41,30 +40,65 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
     worker = await startServer({ port: await freePort(), outdir });
     let auth: Record<string, string> = {};
     const api = async (p: string, body?: unknown) => {
-      const r = await fetch(`${worker.url}${p}`, { method: body ? "POST" : "GET", headers: { "content-type": "application/json", ...auth }, body: body ? JSON.stringify(body) : undefined });
+      const r = await fetch(`${worker.url}${p}`, {
+        method: body ? "POST" : "GET",
+        headers: { "content-type": "application/json", ...auth },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       const json = await r.json();
       if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(json)}`);
       return json as Record<string, any>;
     };
-    const boot = await api("/bootstrap", { tenantName: "Smile Dental", tenantSlug: `smile-${Date.now().toString(36)}`, adminEmail: "owner@smile.test", adminPassword: "long enough password", adminName: "Owner" });
+    const boot = await api("/bootstrap", {
+      tenantName: "Smile Dental",
+      tenantSlug: `smile-${Date.now().toString(36)}`,
+      adminEmail: "owner@smile.test",
+      adminPassword: "long enough password",
+      adminName: "Owner",
+    });
     auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
     const loc = await api("/v1/locations", { name: "Smile Dental Downtown" });
     const reviews = [
-      { siteType: "google", rating: 5, text: "Lovely staff, painless cleaning.", authorName: "Ann A.", publishedAt: "2026-03-01T10:00:00Z" },
+      {
+        siteType: "google",
+        rating: 5,
+        text: "Lovely staff, painless cleaning.",
+        authorName: "Ann A.",
+        publishedAt: "2026-03-01T10:00:00Z",
+      },
       { siteType: "google", rating: 2, text: "Long wait.", authorName: "Bob B.", publishedAt: "2026-03-02T10:00:00Z" },
       { siteType: "first_party", rating: 5, text: XSS, authorName: "Eve E.", publishedAt: "2026-03-03T10:00:00Z" },
-      { siteType: "first_party", rating: 4, text: "Friendly front desk.", authorName: "Cy C.", publishedAt: "2026-02-01T10:00:00Z" },
+      {
+        siteType: "first_party",
+        rating: 4,
+        text: "Friendly front desk.",
+        authorName: "Cy C.",
+        publishedAt: "2026-02-01T10:00:00Z",
+      },
     ];
     for (const r of reviews) await api("/v1/reviews/ingest", { locationId: loc.id, ...r });
     const link = await api("/v1/review-links", { locationId: loc.id, weights: { google: 1 } });
-    qrUrls = { svg: link.qrSvgUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, worker.url), png: link.qrPngUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, worker.url) };
+    qrUrls = {
+      svg: link.qrSvgUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, worker.url),
+      png: link.qrPngUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, worker.url),
+    };
     key = (await api("/v1/widgets", { name: "Homepage", locationId: loc.id, minRating: 4, count: 5 })).publicKey;
 
     pages.set("/qr", `<!doctype html><img id="svg" src="${qrUrls.svg}" width="256"><img id="png" src="${qrUrls.png}">`);
     pages.set("/plain", hostPage(""));
-    pages.set("/script", hostPage(`<div id="slot" data-reputation-widget="${key}"></div><script src="${worker.url}/w/${key}/embed.js" async></script>`));
+    pages.set(
+      "/script",
+      hostPage(
+        `<div id="slot" data-reputation-widget="${key}"></div><script src="${worker.url}/w/${key}/embed.js" async></script>`,
+      ),
+    );
     pages.set("/inserted", hostPage(`<script src="${worker.url}/w/${key}/embed.js"></script>`));
-    pages.set("/iframe", hostPage(`<iframe id="frame" src="${worker.url}/w/${key}" title="Customer reviews" style="border:0;width:100%;height:600px"></iframe>`));
+    pages.set(
+      "/iframe",
+      hostPage(
+        `<iframe id="frame" src="${worker.url}/w/${key}" title="Customer reviews" style="border:0;width:100%;height:600px"></iframe>`,
+      ),
+    );
     host = createServer((req, res) => {
       const body = pages.get(req.url ?? "");
       res.writeHead(body ? 200 : 404, { "content-type": "text/html; charset=utf-8" }).end(body ?? "");
@@ -93,7 +127,9 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
       return {
         styles: { body: style("h").font, h: style("h"), p: style("p"), o: style("o"), li: style("li"), f: style("f") },
         // own properties, enumerable or not; indexed ones are the page's frames
-        globals: Object.getOwnPropertyNames(window).filter((k: string) => !/^\d+$/.test(k)).sort(),
+        globals: Object.getOwnPropertyNames(window)
+          .filter((k: string) => !/^\d+$/.test(k))
+          .sort(),
         sheets: document.styleSheets.length,
         xss: window.__xss ?? null,
       };
@@ -111,7 +147,9 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
     const { page: plain } = await open("/plain");
     const before = await hostState(plain);
     const { page, errors } = await open("/script");
-    await page.waitForFunction(() => (globalThis as any).document.getElementById("slot")?.shadowRoot?.querySelector("footer") != null);
+    await page.waitForFunction(
+      () => (globalThis as any).document.getElementById("slot")?.shadowRoot?.querySelector("footer") != null,
+    );
     const widget = await page.evaluate(() => {
       const { document, getComputedStyle } = globalThis as any;
       const root = document.getElementById("slot")!.shadowRoot!;
@@ -170,7 +208,11 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
     const { page } = await open("/iframe");
     const frame = page.frameLocator("#frame");
     await expect.poll(() => frame.locator("footer").textContent()).toBe("Showing 5★ and 4★ reviews, newest first");
-    expect(await frame.locator("blockquote").allTextContents()).toEqual([XSS, "Lovely staff, painless cleaning.", "Friendly front desk."]);
+    expect(await frame.locator("blockquote").allTextContents()).toEqual([
+      XSS,
+      "Lovely staff, painless cleaning.",
+      "Friendly front desk.",
+    ]);
     expect(await frame.locator("script").count()).toBe(0);
     const after = await hostState(page);
     expect(after.styles).toEqual(before.styles);
@@ -182,7 +224,9 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
   it("prints a review link's QR code from the bundled Worker (qrcode on workerd): SVG and PNG load as images", async () => {
     const { page, errors } = await open("/qr");
     await page.waitForFunction(() => [...(globalThis as any).document.images].every((i: any) => i.complete));
-    const sizes = await page.evaluate(() => [...(globalThis as any).document.images].map((i: any) => [i.id, i.naturalWidth, i.naturalHeight]));
+    const sizes = await page.evaluate(() =>
+      [...(globalThis as any).document.images].map((i: any) => [i.id, i.naturalWidth, i.naturalHeight]),
+    );
     expect(sizes[0]![1]).toBeGreaterThan(0);
     // the PNG is square, about the default 512 px (whole pixels per module)
     expect(sizes[1]![1]).toBe(sizes[1]![2]);

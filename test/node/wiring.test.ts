@@ -18,7 +18,9 @@ function tables(section: string): Record<string, string>[] {
 
 describe("wiring <-> wrangler.toml", () => {
   it("gives every consumed queue exactly one consumer, and consumes no undeclared queue", () => {
-    const consumed = tables("queues.consumers").map((t) => t.queue).sort();
+    const consumed = tables("queues.consumers")
+      .map((t) => t.queue)
+      .sort();
     expect(consumed).toContain("dead-letter");
     expect(Object.keys(WIRING.queues).sort()).toEqual(consumed);
     expect([...QUEUE_NAMES].sort()).toEqual(consumed);
@@ -32,12 +34,16 @@ describe("wiring <-> wrangler.toml", () => {
   });
 
   it("dead-letters every consumer except the dead-letter queue itself", () => {
-    const undead = tables("queues.consumers").filter((t) => t.queue !== "dead-letter" && t.dead_letter_queue !== "dead-letter");
+    const undead = tables("queues.consumers").filter(
+      (t) => t.queue !== "dead-letter" && t.dead_letter_queue !== "dead-letter",
+    );
     expect(undead).toEqual([]);
   });
 
   it("has sweeps for exactly the cron triggers", () => {
-    const crons = [...(/^crons\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "").matchAll(/"([^"]+)"/g)].map((m) => m[1]).sort();
+    const crons = [...(/^crons\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "").matchAll(/"([^"]+)"/g)]
+      .map((m) => m[1])
+      .sort();
     expect(crons.length).toBeGreaterThan(0);
     expect(Object.keys(WIRING.sweeps).sort()).toEqual(crons);
     for (const cron of crons) expect(WIRING.sweeps[cron as keyof typeof WIRING.sweeps].length).toBeGreaterThan(0);
@@ -46,6 +52,7 @@ describe("wiring <-> wrangler.toml", () => {
   it("names each event handler and each sweep once per cron (names key processed_events and logs)", () => {
     const names = EVENT_HANDLERS.map((h) => h.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const sweeps of Object.values(WIRING.sweeps)) expect(new Set(sweeps.map((s) => s.name)).size).toBe(sweeps.length);
+    for (const sweeps of Object.values(WIRING.sweeps))
+      expect(new Set(sweeps.map((s) => s.name)).size).toBe(sweeps.length);
   });
 });

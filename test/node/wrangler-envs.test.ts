@@ -35,14 +35,28 @@ describe("wrangler.toml environments", () => {
       // local tenant shards are not rendered into deployed environments (docs/scaling.md); a deployment's
       // own shards (npm run shard:add) are SHARD_0 = DB's database, then SHARD_1.. consecutive
       const isShard = (b: string) => /^SHARD_\d+$/.test(b);
-      const localControl = local.d1_databases.map((d: { binding: string }) => d.binding).filter((b: string) => !isShard(b));
+      const localControl = local.d1_databases
+        .map((d: { binding: string }) => d.binding)
+        .filter((b: string) => !isShard(b));
       const bindings: string[] = e.d1_databases.map((d: { binding: string }) => d.binding);
-      expect(bindings.filter((b) => !isShard(b)), env).toEqual(localControl);
+      expect(
+        bindings.filter((b) => !isShard(b)),
+        env,
+      ).toEqual(localControl);
       const shards = bindings.filter(isShard);
       expect(shards, env).toEqual(shards.map((_, n) => `SHARD_${n}`));
-      if (shards.length) expect(e.d1_databases.find((d: { binding: string }) => d.binding === "SHARD_0").database_id, env).toBe(e.d1_databases[0].database_id);
-      expect(e.kv_namespaces.map((k: { binding: string }) => k.binding), env).toEqual(["OAUTH_KV"]);
-      expect(e.queues.producers.map((p: { binding: string }) => p.binding), env).toEqual(local.queues.producers.map((p: { binding: string }) => p.binding));
+      if (shards.length)
+        expect(e.d1_databases.find((d: { binding: string }) => d.binding === "SHARD_0").database_id, env).toBe(
+          e.d1_databases[0].database_id,
+        );
+      expect(
+        e.kv_namespaces.map((k: { binding: string }) => k.binding),
+        env,
+      ).toEqual(["OAUTH_KV"]);
+      expect(
+        e.queues.producers.map((p: { binding: string }) => p.binding),
+        env,
+      ).toEqual(local.queues.producers.map((p: { binding: string }) => p.binding));
       expect(e.queues.consumers).toHaveLength(local.queues.consumers.length);
       expect(e.durable_objects.bindings).toEqual(local.durable_objects.bindings);
       expect(e.migrations).toEqual(local.migrations);

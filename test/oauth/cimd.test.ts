@@ -11,9 +11,15 @@ const REDIRECT = "https://client.example.com/callback";
 
 /** A PKCE S256 pair. */
 async function pkce() {
-  const verifier = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replace(/[+/=]/g, (ch) => ({ "+": "-", "/": "_", "=": "" })[ch]!);
+  const verifier = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replace(
+    /[+/=]/g,
+    (ch) => ({ "+": "-", "/": "_", "=": "" })[ch]!,
+  );
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  const challenge = btoa(String.fromCharCode(...digest)).replace(/[+/=]/g, (ch) => ({ "+": "-", "/": "_", "=": "" })[ch]!);
+  const challenge = btoa(String.fromCharCode(...digest)).replace(
+    /[+/=]/g,
+    (ch) => ({ "+": "-", "/": "_", "=": "" })[ch]!,
+  );
   return { verifier, challenge };
 }
 
@@ -23,8 +29,21 @@ beforeAll(async () => {
   // The library reads a document from its cache before fetching it; the test puts the client's
   // published document there, since the test runtime has no network.
   const cache = await caches.open("workers-oauth-provider:cimd:v1");
-  const doc = { client_id: CLIENT_ID, client_name: "Metadata Client", client_uri: "https://client.example.com", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
-  await cache.put(CLIENT_ID, new Response(JSON.stringify(doc), { headers: { "content-type": "application/json", "cache-control": "public, max-age=3600" } }));
+  const doc = {
+    client_id: CLIENT_ID,
+    client_name: "Metadata Client",
+    client_uri: "https://client.example.com",
+    redirect_uris: [REDIRECT],
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+    token_endpoint_auth_method: "none",
+  };
+  await cache.put(
+    CLIENT_ID,
+    new Response(JSON.stringify(doc), {
+      headers: { "content-type": "application/json", "cache-control": "public, max-age=3600" },
+    }),
+  );
 });
 
 describe("Client ID Metadata Documents", () => {
@@ -38,8 +57,22 @@ describe("Client ID Metadata Documents", () => {
   it("a URL client_id signs in without registering; the code comes back with iss; the token works on /mcp", async () => {
     const { verifier, challenge } = await pkce();
     const url = new URL(`${BASE}/oauth/authorize`);
-    for (const [k, v] of Object.entries({ response_type: "code", client_id: CLIENT_ID, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: "S256", state: "s1", scope: "read:locations", resource: `${BASE}/mcp` })) url.searchParams.set(k, v);
-    const consent = await consentInBrowser(url, { email: w.users.manager.email, tenantId: w.tenantA.id, scopes: ["read:locations"] });
+    for (const [k, v] of Object.entries({
+      response_type: "code",
+      client_id: CLIENT_ID,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "s1",
+      scope: "read:locations",
+      resource: `${BASE}/mcp`,
+    }))
+      url.searchParams.set(k, v);
+    const consent = await consentInBrowser(url, {
+      email: w.users.manager.email,
+      tenantId: w.tenantA.id,
+      scopes: ["read:locations"],
+    });
     expect(consent.signInHtml).toContain("Metadata Client");
     expect(consent.signInHtml).toContain("client.example.com");
     expect(consent.status).toBe(302);
@@ -49,29 +82,69 @@ describe("Client ID Metadata Documents", () => {
     const token = await workerFetch(`${BASE}/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code: consent.location!.searchParams.get("code")!, client_id: CLIENT_ID, redirect_uri: REDIRECT, code_verifier: verifier, resource: `${BASE}/mcp` }).toString(),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: consent.location!.searchParams.get("code")!,
+        client_id: CLIENT_ID,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+        resource: `${BASE}/mcp`,
+      }).toString(),
     });
     expect(token.status).toBe(200);
     const { access_token, scope } = (await token.json()) as { access_token: string; scope: string };
     expect(scope).toBe("read:locations");
     const list = await workerFetch(`${BASE}/mcp`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${access_token}`, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "location.list" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "location.list", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } } }),
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: `Bearer ${access_token}`,
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "location.list",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "location.list",
+          arguments: {},
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" },
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
     });
     const body = (await list.json()) as any;
     expect(body.result.structuredContent.data.map((l: { name: string }) => l.name)).toEqual(["CIMD Street"]);
   });
 
   it("a client_id URL on a private, loopback or metadata host is refused before anything fetches it", async () => {
-    for (const id of ["https://127.0.0.1/meta.json", "https://169.254.169.254/latest/meta-data", "https://10.0.0.5/c.json", "https://localhost/c.json"]) {
-      const page = await workerFetch(`${BASE}/oauth/authorize?response_type=code&client_id=${encodeURIComponent(id)}&redirect_uri=${encodeURIComponent(REDIRECT)}`);
+    for (const id of [
+      "https://127.0.0.1/meta.json",
+      "https://169.254.169.254/latest/meta-data",
+      "https://10.0.0.5/c.json",
+      "https://localhost/c.json",
+    ]) {
+      const page = await workerFetch(
+        `${BASE}/oauth/authorize?response_type=code&client_id=${encodeURIComponent(id)}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+      );
       expect(page.status, id).toBe(400);
       expect(await page.text()).toContain("could not be verified");
       const token = await workerFetch(`${BASE}/oauth/token`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "authorization_code", code: "x", client_id: id, redirect_uri: REDIRECT, code_verifier: "v" }).toString(),
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: "x",
+          client_id: id,
+          redirect_uri: REDIRECT,
+          code_verifier: "v",
+        }).toString(),
       });
       expect(token.status, id).toBe(401);
       expect(((await token.json()) as { error: string }).error).toBe("invalid_client");
@@ -91,17 +164,27 @@ const JWKS_ID = "https://jwks-client.example.net/client.json";
 let realFetch: typeof fetch;
 
 function answer(req: Request): Response {
-  if (req.url === REDIRECTING_ID) return new Response(null, { status: 302, headers: { location: `${INTERNAL}/client.json` } });
+  if (req.url === REDIRECTING_ID)
+    return new Response(null, { status: 302, headers: { location: `${INTERNAL}/client.json` } });
   if (req.url === JWKS_ID) {
-    return new Response(JSON.stringify({
-      client_id: JWKS_ID, client_name: "Keys Inward", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "client_credentials"],
-      response_types: ["code"], token_endpoint_auth_method: "private_key_jwt", jwks_uri: `${INTERNAL}/jwks.json`,
-    }), { headers: { "content-type": "application/json" } });
+    return new Response(
+      JSON.stringify({
+        client_id: JWKS_ID,
+        client_name: "Keys Inward",
+        redirect_uris: [REDIRECT],
+        grant_types: ["authorization_code", "client_credentials"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "private_key_jwt",
+        jwks_uri: `${INTERNAL}/jwks.json`,
+      }),
+      { headers: { "content-type": "application/json" } },
+    );
   }
   return new Response("not found", { status: 404 });
 }
 
-const b64url = (v: unknown) => btoa(JSON.stringify(v)).replace(/[+/=]/g, (ch) => ({ "+": "-", "/": "_", "=": "" })[ch]!);
+const b64url = (v: unknown) =>
+  btoa(JSON.stringify(v)).replace(/[+/=]/g, (ch) => ({ "+": "-", "/": "_", "=": "" })[ch]!);
 /** A client assertion (RFC 7523) naming `iss` as the client; the signature is never reached. */
 const assertion = (iss: string) =>
   `${b64url({ alg: "RS256", typ: "JWT", kid: "k1" })}.${b64url({ iss, sub: iss, aud: `${BASE}/oauth/token`, jti: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) + 60 })}.c2ln`;
@@ -115,7 +198,8 @@ describe("every path by which a client id URL reaches a fetch goes through the S
       network.push(req.url);
       const res = answer(req);
       const location = res.headers.get("location");
-      if (req.redirect === "follow" && location) return networkFetch(new URL(location, req.url).href, { headers: req.headers });
+      if (req.redirect === "follow" && location)
+        return networkFetch(new URL(location, req.url).href, { headers: req.headers });
       return res;
     };
     globalThis.fetch = networkFetch as typeof fetch;
@@ -132,15 +216,40 @@ describe("every path by which a client id URL reaches a fetch goes through the S
     const id = `${INTERNAL}/client.json`;
     const responses = [
       await token({ "content-type": "Application/X-WWW-Form-Urlencoded" }, { ...grant, client_id: id }),
-      await token({ "content-type": "application/x-www-form-urlencoded; charset=UTF-8" }, { ...grant, client_id: "https://[::ffff:127.0.0.1]:8443/client.json" }),
-      await token({ "content-type": "application/x-www-form-urlencoded", authorization: `Basic ${btoa(`${encodeURIComponent(id)}:s`)}` }, grant),
-      await token({ "content-type": "application/x-www-form-urlencoded" }, { ...grant, client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: assertion(id) }),
-      await workerFetch(`${BASE}/oauth/authorize?response_type=code&client_id=${encodeURIComponent(id)}&redirect_uri=${encodeURIComponent(REDIRECT)}`),
+      await token(
+        { "content-type": "application/x-www-form-urlencoded; charset=UTF-8" },
+        { ...grant, client_id: "https://[::ffff:127.0.0.1]:8443/client.json" },
+      ),
+      await token(
+        {
+          "content-type": "application/x-www-form-urlencoded",
+          authorization: `Basic ${btoa(`${encodeURIComponent(id)}:s`)}`,
+        },
+        grant,
+      ),
+      await token(
+        { "content-type": "application/x-www-form-urlencoded" },
+        {
+          ...grant,
+          client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+          client_assertion: assertion(id),
+        },
+      ),
+      await workerFetch(
+        `${BASE}/oauth/authorize?response_type=code&client_id=${encodeURIComponent(id)}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+      ),
       await workerFetch(`${BASE}/oauth/register/${encodeURIComponent(id)}`),
       // a public host that redirects inward
       await token({ "content-type": "application/x-www-form-urlencoded" }, { ...grant, client_id: REDIRECTING_ID }),
       // a public document whose jwks_uri points inward
-      await token({ "content-type": "application/x-www-form-urlencoded" }, { grant_type: "client_credentials", client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", client_assertion: assertion(JWKS_ID) }),
+      await token(
+        { "content-type": "application/x-www-form-urlencoded" },
+        {
+          grant_type: "client_credentials",
+          client_assertion_type: "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+          client_assertion: assertion(JWKS_ID),
+        },
+      ),
     ];
     for (const res of responses) expect(res.status, await res.clone().text()).toBeGreaterThanOrEqual(400);
     expect(network.filter((url) => !checkOutboundUrl(url).ok)).toEqual([]);

@@ -1,7 +1,11 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { TEST_PASSWORD } from "../helpers/seed";
 import { auth } from "@modelcontextprotocol/sdk/client/auth.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { TEST_PASSWORD } from "../helpers/seed";
 import { MCP_URL, workerFetch } from "../mcp/helpers";
 
 export const REDIRECT = "http://localhost:33418/callback";
@@ -17,7 +21,13 @@ export class MemoryOAuthClient implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.name, redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+    return {
+      client_name: this.name,
+      redirect_uris: [REDIRECT],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
   }
   clientInformation() {
     return this.info;
@@ -42,7 +52,10 @@ export class MemoryOAuthClient implements OAuthClientProvider {
   }
 }
 
-const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(html)?.[1]?.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
+const hidden = (html: string, name: string) =>
+  new RegExp(`name="${name}" value="([^"]+)"`)
+    .exec(html)?.[1]
+    ?.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n)));
 
 export interface ConsentChoice {
   email: string;
@@ -61,21 +74,46 @@ export async function consentInBrowser(authorizationUrl: URL, choice: ConsentCho
   const page = await workerFetch(authorizationUrl);
   const signInHtml = await page.text();
   if (page.status !== 200) throw new Error(`authorize page ${page.status}: ${signInHtml}`);
-  const cookie = (page.headers as unknown as { getSetCookie(): string[] }).getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = (page.headers as unknown as { getSetCookie(): string[] })
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const handle = hidden(signInHtml, "handle")!;
   const post = (fields: [string, string][]) =>
-    workerFetch(authorizationUrl, { method: "POST", headers: { cookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+    workerFetch(authorizationUrl, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
 
-  const signedIn = await post([["handle", handle], ["step", "signin"], ["email", choice.email], ["password", choice.password ?? TEST_PASSWORD]]);
+  const signedIn = await post([
+    ["handle", handle],
+    ["step", "signin"],
+    ["email", choice.email],
+    ["password", choice.password ?? TEST_PASSWORD],
+  ]);
   const consentHtml = await signedIn.text();
-  if (signedIn.status !== 200) return { signInHtml, consentHtml, status: signedIn.status, location: null as URL | null };
+  if (signedIn.status !== 200)
+    return { signInHtml, consentHtml, status: signedIn.status, location: null as URL | null };
   const ticket = hidden(consentHtml, "ticket")!;
-  const fields: [string, string][] = [["handle", handle], ["ticket", ticket], ["step", "consent"], ["tenant", choice.tenantId], ["decision", choice.decision ?? "approve"]];
+  const fields: [string, string][] = [
+    ["handle", handle],
+    ["ticket", ticket],
+    ["step", "consent"],
+    ["tenant", choice.tenantId],
+    ["decision", choice.decision ?? "approve"],
+  ];
   for (const s of choice.scopes ?? ["read:locations"]) fields.push(["scope", s]);
   if (choice.agency) fields.push(["agency", "on"]);
   const done = await post(fields);
   const location = done.headers.get("location");
-  return { signInHtml, consentHtml, status: done.status, location: location ? new URL(location) : null, body: location ? "" : await done.text() };
+  return {
+    signInHtml,
+    consentHtml,
+    status: done.status,
+    location: location ? new URL(location) : null,
+    body: location ? "" : await done.text(),
+  };
 }
 
 /**
@@ -88,10 +126,16 @@ export async function authorizeWithConsent(
   who: { email: string; tenantId: string },
   serverUrl = MCP_URL,
 ) {
-  if ((await auth(provider, { serverUrl, scope, fetchFn: workerFetch })) !== "REDIRECT") throw new Error("expected a redirect to the consent page");
-  const consent = await consentInBrowser(provider.authorizationUrl!, { email: who.email, tenantId: who.tenantId, scopes: scope.split(" ") });
+  if ((await auth(provider, { serverUrl, scope, fetchFn: workerFetch })) !== "REDIRECT")
+    throw new Error("expected a redirect to the consent page");
+  const consent = await consentInBrowser(provider.authorizationUrl!, {
+    email: who.email,
+    tenantId: who.tenantId,
+    scopes: scope.split(" "),
+  });
   if (consent.status !== 302) throw new Error(`consent answered ${consent.status}`);
   const code = consent.location!.searchParams.get("code")!;
-  if ((await auth(provider, { serverUrl, authorizationCode: code, fetchFn: workerFetch })) !== "AUTHORIZED") throw new Error("code exchange failed");
+  if ((await auth(provider, { serverUrl, authorizationCode: code, fetchFn: workerFetch })) !== "AUTHORIZED")
+    throw new Error("code exchange failed");
   return provider.saved!.access_token;
 }

@@ -1,13 +1,13 @@
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
 import { request } from "../helpers/http";
 import { createWorld, db, seedTenant, type World } from "../helpers/seed";
 import { BASE, MCP_URL, structured, workerFetch } from "../mcp/helpers";
-import { consentInBrowser, MemoryOAuthClient, REDIRECT, type ConsentChoice } from "./helpers";
+import { type ConsentChoice, consentInBrowser, MemoryOAuthClient, REDIRECT } from "./helpers";
 
 let w: World;
 let siblingTenant: { id: string };
@@ -38,7 +38,11 @@ async function oauthConnect(choice: ConsentChoice, provider = new MemoryOAuthCli
 }
 
 const tokenRequest = (fields: Record<string, string>) =>
-  workerFetch(`${BASE}/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+  workerFetch(`${BASE}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
 
 describe("discovery and registration", () => {
   it("RFC 8414 authorization server metadata", async () => {
@@ -60,8 +64,22 @@ describe("discovery and registration", () => {
     const other = "http://127.0.0.1:8787";
     const cases: [string, RequestInit][] = [
       ["/.well-known/oauth-authorization-server", {}],
-      ["/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=x" }],
-      ["/oauth/register", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ redirect_uris: ["https://app.example/cb"] }) }],
+      [
+        "/oauth/token",
+        {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: "grant_type=refresh_token&refresh_token=x",
+        },
+      ],
+      [
+        "/oauth/register",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ redirect_uris: ["https://app.example/cb"] }),
+        },
+      ],
     ];
     for (const [path, init] of cases) {
       const res = await workerFetch(other + path, init);
@@ -80,7 +98,11 @@ describe("discovery and registration", () => {
 
   it("dynamic registration accepts https and localhost redirect URIs only", async () => {
     const register = (redirect_uris: string[]) =>
-      workerFetch(`${BASE}/oauth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_name: "X", redirect_uris, token_endpoint_auth_method: "none" }) });
+      workerFetch(`${BASE}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ client_name: "X", redirect_uris, token_endpoint_auth_method: "none" }),
+      });
     expect((await register(["https://app.example.com/cb"])).status).toBe(201);
     expect((await register(["http://localhost:9999/cb", "http://127.0.0.1/cb"])).status).toBe(201);
     const remoteHttp = await register(["http://app.example.com/cb"]);
@@ -91,7 +113,9 @@ describe("discovery and registration", () => {
   });
 
   it("the authorize page refuses a request without PKCE S256 (rendered, not redirected to an unverified client)", async () => {
-    const res = await workerFetch(`${BASE}/oauth/authorize?response_type=code&client_id=nope&redirect_uri=${encodeURIComponent(REDIRECT)}`);
+    const res = await workerFetch(
+      `${BASE}/oauth/authorize?response_type=code&client_id=nope&redirect_uri=${encodeURIComponent(REDIRECT)}`,
+    );
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toContain("text/html");
   });
@@ -99,7 +123,11 @@ describe("discovery and registration", () => {
 
 describe("the full OAuth flow", () => {
   it("register, authorize with PKCE S256 through the consent page, token, call a tool", async () => {
-    const { client, provider, url, consent } = await oauthConnect({ email: w.users.manager.email, tenantId: w.tenantA.id, scopes: ["read:locations"] });
+    const { client, provider, url, consent } = await oauthConnect({
+      email: w.users.manager.email,
+      tenantId: w.tenantA.id,
+      scopes: ["read:locations"],
+    });
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
     expect(url.searchParams.get("resource")).toBe(`${BASE}/mcp`);
     expect(consent.signInHtml).toContain("Test Desktop Client");
@@ -110,7 +138,12 @@ describe("the full OAuth flow", () => {
     expect(provider.saved).toMatchObject({ token_type: "bearer", expires_in: 3600, scope: "read:locations" });
     expect(provider.saved!.refresh_token).toBeTruthy();
 
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["location.finder", "location.list", "location.review-links", "white-label.get"]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      "location.finder",
+      "location.list",
+      "location.review-links",
+      "white-label.get",
+    ]);
     const page = structured(await client.callTool({ name: "location.list", arguments: { tenantId: w.tenantB.id } }));
     expect(page.data.map((l: any) => l.name)).toEqual(["A Main Street"]);
 
@@ -119,11 +152,20 @@ describe("the full OAuth flow", () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.actorId, w.users.manager.id), eq(auditEvents.action, "mcp.tool_called")))
       .get();
-    expect(row?.metadata).toMatchObject({ credential: "oauth", oauthClientId: provider.info!.client_id, userId: w.users.manager.id, outcome: "success" });
+    expect(row?.metadata).toMatchObject({
+      credential: "oauth",
+      oauthClientId: provider.info!.client_id,
+      userId: w.users.manager.id,
+      outcome: "success",
+    });
   });
 
   it("an access token is for /mcp only: REST and /me refuse it (its audience is the MCP resource, RFC 8707)", async () => {
-    const { client, provider } = await oauthConnect({ email: w.users.manager.email, tenantId: w.tenantA.id, scopes: ["read:locations"] });
+    const { client, provider } = await oauthConnect({
+      email: w.users.manager.email,
+      tenantId: w.tenantA.id,
+      scopes: ["read:locations"],
+    });
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     const token = provider.saved!.access_token;
     const rest = await request("GET", "/v1/locations", { token, tenantId: w.tenantA.id });
@@ -141,7 +183,11 @@ describe("the full OAuth flow", () => {
     const t2 = (await first.json()) as any;
     expect(t2.refresh_token).not.toBe(r1);
     expect(t2.expires_in).toBe(3600);
-    const second = await tokenRequest({ grant_type: "refresh_token", refresh_token: t2.refresh_token, client_id: clientId });
+    const second = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: t2.refresh_token,
+      client_id: clientId,
+    });
     expect(second.status).toBe(200);
     const replay = await tokenRequest({ grant_type: "refresh_token", refresh_token: r1, client_id: clientId });
     expect(replay.status).toBe(400);
@@ -153,7 +199,13 @@ describe("the full OAuth flow", () => {
     const grants = await w.as("tenantUser").get("/v1/oauth/grants");
     expect(grants.status).toBe(200);
     const grant = grants.body.data.find((g: any) => g.clientId === provider.info!.client_id);
-    expect(grant).toMatchObject({ clientName: "Test Desktop Client", tenantId: w.tenantA.id, tenantName: w.tenantA.name, scopes: ["read:locations"], agencySession: false });
+    expect(grant).toMatchObject({
+      clientName: "Test Desktop Client",
+      tenantId: w.tenantA.id,
+      tenantName: w.tenantA.name,
+      scopes: ["read:locations"],
+      agencySession: false,
+    });
     // another user's grant is not theirs to see or revoke
     expect((await w.as("manager").delete(`/v1/oauth/grants/${grant.id}`)).status).toBe(404);
 
@@ -162,14 +214,33 @@ describe("the full OAuth flow", () => {
     await expect(client.callTool({ name: "location.list", arguments: {} })).rejects.toThrow();
     const reuse = await workerFetch(`${BASE}/mcp`, {
       method: "POST",
-      headers: { authorization: `Bearer ${provider.saved!.access_token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+      headers: {
+        authorization: `Bearer ${provider.saved!.access_token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      }),
     });
     expect(reuse.status).toBe(401);
-    const refresh = await tokenRequest({ grant_type: "refresh_token", refresh_token: provider.saved!.refresh_token!, client_id: provider.info!.client_id });
+    const refresh = await tokenRequest({
+      grant_type: "refresh_token",
+      refresh_token: provider.saved!.refresh_token!,
+      client_id: provider.info!.client_id,
+    });
     expect(refresh.status).toBe(400);
-    expect((await w.as("tenantUser").get("/v1/oauth/grants")).body.data.some((g: any) => g.id === grant.id)).toBe(false);
-    const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.action, "oauth_grant.revoked"), eq(auditEvents.resourceId, grant.id))).get();
+    expect((await w.as("tenantUser").get("/v1/oauth/grants")).body.data.some((g: any) => g.id === grant.id)).toBe(
+      false,
+    );
+    const audit = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, "oauth_grant.revoked"), eq(auditEvents.resourceId, grant.id)))
+      .get();
     expect(audit).toMatchObject({ actorId: w.users.tenantUser.id, tenantId: w.tenantA.id });
   });
 
@@ -190,16 +261,28 @@ describe("the full OAuth flow", () => {
 describe("the consent page", () => {
   it("a wrong password re-renders the sign-in form with an error", async () => {
     const provider = new MemoryOAuthClient();
-    await new Client({ name: "t", version: "1" }).connect(new StreamableHTTPClientTransport(MCP_URL, { fetch: workerFetch, authProvider: provider })).catch(() => {});
-    const res = await consentInBrowser(provider.authorizationUrl!, { email: w.users.manager.email, password: "wrong password!", tenantId: w.tenantA.id });
+    await new Client({ name: "t", version: "1" })
+      .connect(new StreamableHTTPClientTransport(MCP_URL, { fetch: workerFetch, authProvider: provider }))
+      .catch(() => {});
+    const res = await consentInBrowser(provider.authorizationUrl!, {
+      email: w.users.manager.email,
+      password: "wrong password!",
+      tenantId: w.tenantA.id,
+    });
     expect(res.status).toBe(401);
     expect(res.consentHtml).toContain("Invalid email or password.");
   });
 
   it("deny redirects back to the client with access_denied", async () => {
     const provider = new MemoryOAuthClient();
-    await new Client({ name: "t", version: "1" }).connect(new StreamableHTTPClientTransport(MCP_URL, { fetch: workerFetch, authProvider: provider })).catch(() => {});
-    const res = await consentInBrowser(provider.authorizationUrl!, { email: w.users.manager.email, tenantId: w.tenantA.id, decision: "deny" });
+    await new Client({ name: "t", version: "1" })
+      .connect(new StreamableHTTPClientTransport(MCP_URL, { fetch: workerFetch, authProvider: provider }))
+      .catch(() => {});
+    const res = await consentInBrowser(provider.authorizationUrl!, {
+      email: w.users.manager.email,
+      tenantId: w.tenantA.id,
+      decision: "deny",
+    });
     expect(res.status).toBe(302);
     expect(res.location!.origin + res.location!.pathname).toBe(REDIRECT);
     expect(res.location!.searchParams.get("error")).toBe("access_denied");
@@ -207,8 +290,13 @@ describe("the consent page", () => {
 
   it("a tenant the user cannot reach is refused on the page", async () => {
     const provider = new MemoryOAuthClient();
-    await new Client({ name: "t", version: "1" }).connect(new StreamableHTTPClientTransport(MCP_URL, { fetch: workerFetch, authProvider: provider })).catch(() => {});
-    const res = await consentInBrowser(provider.authorizationUrl!, { email: w.users.manager.email, tenantId: w.tenantB.id });
+    await new Client({ name: "t", version: "1" })
+      .connect(new StreamableHTTPClientTransport(MCP_URL, { fetch: workerFetch, authProvider: provider }))
+      .catch(() => {});
+    const res = await consentInBrowser(provider.authorizationUrl!, {
+      email: w.users.manager.email,
+      tenantId: w.tenantB.id,
+    });
     expect(res.status).toBe(400);
     expect(res.body).toContain("Choose a tenant you can access.");
   });
@@ -216,12 +304,25 @@ describe("the consent page", () => {
 
 describe("agency sessions", () => {
   it("an agency admin's agency session lists the agency's tenants and acts for any of them by tenantId", async () => {
-    const { client } = await oauthConnect({ email: w.users.agencyAdmin.email, tenantId: w.tenantA.id, agency: true, scopes: ["read:locations"] });
+    const { client } = await oauthConnect({
+      email: w.users.agencyAdmin.email,
+      tenantId: w.tenantA.id,
+      agency: true,
+      scopes: ["read:locations"],
+    });
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(["agency.list-tenants", "location.finder", "location.list", "location.review-links", "white-label.get"]);
+    expect(names).toEqual([
+      "agency.list-tenants",
+      "location.finder",
+      "location.list",
+      "location.review-links",
+      "white-label.get",
+    ]);
     const tenants = structured(await client.callTool({ name: "agency.list-tenants", arguments: {} }));
     expect(tenants.data.map((t: any) => t.id).sort()).toEqual([w.tenantA.id, siblingTenant.id].sort());
-    const sibling = structured(await client.callTool({ name: "location.list", arguments: { tenantId: siblingTenant.id } }));
+    const sibling = structured(
+      await client.callTool({ name: "location.list", arguments: { tenantId: siblingTenant.id } }),
+    );
     expect(sibling.data.map((l: any) => l.name)).toEqual(["Sibling Location"]);
     const home = structured(await client.callTool({ name: "location.list", arguments: {} }));
     expect(home.data.map((l: any) => l.name)).toEqual(["A Main Street"]);
@@ -239,4 +340,3 @@ describe("agency sessions", () => {
     expect(page.data.map((l: any) => l.name)).toEqual(["Sibling Location"]);
   });
 });
-

@@ -16,16 +16,46 @@ beforeAll(async () => {
 const callTool = (token: string, name: string, args: Record<string, unknown>) =>
   workerFetch(`${BASE}/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}`, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": name },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} } } }),
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${token}`,
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": name,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name,
+        arguments: args,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
   });
 
 /** The SDK's own OAuth client: authorize for `scope`, play the browser, exchange the code. */
 async function authorize(provider: MemoryOAuthClient, scope: string) {
   expect(await auth(provider, { serverUrl: MCP_URL, scope, fetchFn: workerFetch })).toBe("REDIRECT");
-  const consent = await consentInBrowser(provider.authorizationUrl!, { email: w.users.tenantUser.email, tenantId: w.tenantA.id, scopes: scope.split(" ") });
+  const consent = await consentInBrowser(provider.authorizationUrl!, {
+    email: w.users.tenantUser.email,
+    tenantId: w.tenantA.id,
+    scopes: scope.split(" "),
+  });
   expect(consent.status).toBe(302);
-  expect(await auth(provider, { serverUrl: MCP_URL, authorizationCode: consent.location!.searchParams.get("code")!, fetchFn: workerFetch })).toBe("AUTHORIZED");
+  expect(
+    await auth(provider, {
+      serverUrl: MCP_URL,
+      authorizationCode: consent.location!.searchParams.get("code")!,
+      fetchFn: workerFetch,
+    }),
+  ).toBe("AUTHORIZED");
   return consent;
 }
 
@@ -36,7 +66,11 @@ describe("incremental scope consent (step-up)", () => {
     expect(first.consentHtml).not.toContain('id="granted"');
     expect(provider.saved!.scope).toBe("read:contacts");
 
-    const refused = await callTool(provider.saved!.access_token, "contact.suppress", { contactId, reason: "asked", confirm: true });
+    const refused = await callTool(provider.saved!.access_token, "contact.suppress", {
+      contactId,
+      reason: "asked",
+      confirm: true,
+    });
     expect(refused.status).toBe(403);
     const challenge = refused.headers.get("www-authenticate")!;
     expect(challenge).toContain('error="insufficient_scope"');
@@ -53,11 +87,16 @@ describe("incremental scope consent (step-up)", () => {
     expect(second.consentHtml).not.toContain('name="scope" value="read:reviews"');
     expect(provider.saved!.scope!.split(" ").sort()).toEqual(["read:contacts", "write:contacts"]);
 
-    const done = await statelessConfirmed(provider.saved!.access_token, "contact.suppress", { contactId, reason: "asked" });
+    const done = await statelessConfirmed(provider.saved!.access_token, "contact.suppress", {
+      contactId,
+      reason: "asked",
+    });
     expect(done.status).toBe(200);
     expect(done.result.structuredContent).toMatchObject({ id: contactId, isSuppressed: true });
     const listed = await callTool(provider.saved!.access_token, "contact.list", {});
-    expect(((await listed.json()) as any).result.structuredContent.data.map((c: { id: string }) => c.id)).toContain(contactId);
+    expect(((await listed.json()) as any).result.structuredContent.data.map((c: { id: string }) => c.id)).toContain(
+      contactId,
+    );
   });
 
   it("an API key calling outside its scopes gets the tool error, not a challenge (it cannot step up)", async () => {

@@ -19,7 +19,10 @@ describe("/v1/regions", () => {
     expect((await w.as("viewer").get(`/v1/regions/${id}`)).body.name).toBe("Pacific NW");
     const list = await w.as("viewer").get("/v1/regions");
     expect(list.body).toMatchObject({ total: 1, data: [expect.objectContaining({ id })] });
-    const [audit] = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "region.created")));
+    const [audit] = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "region.created")));
     expect(audit).toMatchObject({ tenantId: w.tenantA.id, actorId: w.users.manager.id });
   });
 
@@ -42,8 +45,14 @@ describe("/v1/regions", () => {
   it("updates with an audit of before and after", async () => {
     const res = await w.as("manager").patch(`/v1/regions/${id}`, { name: "Cascadia", code: null });
     expect(res.body).toMatchObject({ name: "Cascadia", code: null });
-    const [audit] = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "region.updated")));
-    expect(audit).toMatchObject({ previousState: expect.objectContaining({ name: "Pacific NW" }), nextState: expect.objectContaining({ name: "Cascadia" }) });
+    const [audit] = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "region.updated")));
+    expect(audit).toMatchObject({
+      previousState: expect.objectContaining({ name: "Pacific NW" }),
+      nextState: expect.objectContaining({ name: "Cascadia" }),
+    });
   });
 
   it("deletes, detaching its locations", async () => {
@@ -53,6 +62,11 @@ describe("/v1/regions", () => {
     expect((await w.as("manager").get(`/v1/regions/${id}`)).status).toBe(404);
     const row = await db().select().from(locations).where(eq(locations.id, loc.body.id)).get();
     expect(row!.regionId).toBeNull();
-    expect(await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "region.deleted")))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.resourceId, id), eq(auditEvents.action, "region.deleted"))),
+    ).toHaveLength(1);
   });
 });

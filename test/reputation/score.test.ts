@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  NEUTRAL, SCORE_WEIGHTS, scoreComponents, scoreOf, type ScoreInputs,
+  NEUTRAL,
+  SCORE_WEIGHTS,
+  type ScoreInputs,
+  scoreComponents,
+  scoreOf,
 } from "../../src/modules/reputation/formula";
 import { createWorld, type World } from "../helpers/seed";
 import { newLocation } from "../reviews/helpers";
@@ -8,8 +12,17 @@ import { newLocation } from "../reviews/helpers";
 // src/modules/reputation: the score formula on its own (docs/analytics.md). The score computed from
 // seeded reviews, its routes and the daily sweep are in test/analytics/reviews-score.test.ts.
 const none: ScoreInputs = {
-  rated365: 0, ratingSum365: 0, sites365: 0, reviews30: 0, positive90: 0, neutral90: 0, negative90: 0,
-  arrived90: 0, responded90: 0, slaMet90: 0, slaMissed90: 0,
+  rated365: 0,
+  ratingSum365: 0,
+  sites365: 0,
+  reviews30: 0,
+  positive90: 0,
+  neutral90: 0,
+  negative90: 0,
+  arrived90: 0,
+  responded90: 0,
+  slaMet90: 0,
+  slaMissed90: 0,
 };
 
 describe("score formula", () => {
@@ -26,8 +39,14 @@ describe("score formula", () => {
 
   it("caps each component at 100: more reviews or sites than the targets earn nothing extra", () => {
     const c = scoreComponents({
-      ...none, rated365: 100, ratingSum365: 500, sites365: 5, reviews30: 16,
-      positive90: 10, arrived90: 10, responded90: 10,
+      ...none,
+      rated365: 100,
+      ratingSum365: 500,
+      sites365: 5,
+      reviews30: 16,
+      positive90: 10,
+      arrived90: 10,
+      responded90: 10,
     });
     // rating: (500 + 17.5) / 105 = 4.93 stars -> 98.2
     expect(c).toEqual({ rating: 98.2, velocity: 100, sentiment: 100, responseHealth: 100, platformDiversity: 100 });

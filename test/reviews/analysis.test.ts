@@ -43,7 +43,10 @@ const LABELLED: { text: string; rating?: number; label: Label }[] = [
   { text: "Rude receptionist and a dirty waiting room.", rating: 1, label: "negative" },
 ];
 
-const results = LABELLED.map((c) => ({ ...c, got: analyseSentiment({ text: c.text, rating: c.rating ?? null }).sentiment }));
+const results = LABELLED.map((c) => ({
+  ...c,
+  got: analyseSentiment({ text: c.text, rating: c.rating ?? null }).sentiment,
+}));
 const correct = results.filter((r) => r.got === r.label).length;
 const accuracy = Math.round((correct / results.length) * 1000) / 10;
 
@@ -55,7 +58,10 @@ describe("sentiment", () => {
   });
 
   it("lets the rating decide for text the English lexicon cannot read, and text alone otherwise", () => {
-    expect(analyseSentiment({ rating: 1, text: "Servicio pésimo", language: "es" })).toEqual({ sentiment: "negative", score: -1 });
+    expect(analyseSentiment({ rating: 1, text: "Servicio pésimo", language: "es" })).toEqual({
+      sentiment: "negative",
+      score: -1,
+    });
     expect(analyseSentiment({ rating: 5, text: null }).sentiment).toBe("positive");
     expect(analyseSentiment({ rating: 3, text: null }).sentiment).toBe("neutral");
     expect(analyseSentiment({ rating: null, text: "" })).toEqual({ sentiment: null, score: null });
@@ -67,7 +73,11 @@ describe("sentiment", () => {
 
 describe("topics", () => {
   it("tags topics from the keyword taxonomy", () => {
-    expect(extractTopics("The staff were friendly but we waited 40 minutes and it was overpriced")).toEqual(["staff", "price", "wait_time"]);
+    expect(extractTopics("The staff were friendly but we waited 40 minutes and it was overpriced")).toEqual([
+      "staff",
+      "price",
+      "wait_time",
+    ]);
     expect(extractTopics("Spotless bathroom, delicious food")).toEqual(["cleanliness", "quality"]);
     expect(extractTopics("Could not get an appointment and nobody called back")).toEqual(["booking", "communication"]);
     expect(extractTopics("Lovely")).toEqual([]);

@@ -16,7 +16,12 @@ export interface StandInReview {
   comment?: string;
   createTime: string;
   updateTime: string;
-  reviewReply?: { comment: string; updateTime: string; reviewReplyState: "PENDING" | "ACTIVE" | "REJECTED"; policyViolation?: unknown };
+  reviewReply?: {
+    comment: string;
+    updateTime: string;
+    reviewReplyState: "PENDING" | "ACTIVE" | "REJECTED";
+    policyViolation?: unknown;
+  };
 }
 
 interface Profile {
@@ -54,7 +59,12 @@ export class GoogleStandIn {
   constructor(start = Date.parse("2026-06-01T00:00:00Z"), opts: GoogleStandInOptions = {}) {
     this.now = start;
     this.opts = {
-      requestsPerMinute: 300, editsPerMinute: 10, servePageSize: 50, moderate: () => "PENDING", latencyMs: 0, ...opts,
+      requestsPerMinute: 300,
+      editsPerMinute: 10,
+      servePageSize: 50,
+      moderate: () => "PENDING",
+      latencyMs: 0,
+      ...opts,
     };
   }
 
@@ -84,7 +94,15 @@ export class GoogleStandIn {
     const key = `accounts/${accountId}/locations/${locationId}`;
     const profile = this.profiles.get(key) ?? { verified: o.verified ?? true, reviews: [] };
     const t = new Date(this.now - 86_400_000).toISOString();
-    const review: StandInReview = { name: `${key}/reviews/${reviewId}`, reviewId, reviewer: { displayName: "Robin" }, starRating: "FOUR", comment: "Nice", createTime: t, updateTime: t };
+    const review: StandInReview = {
+      name: `${key}/reviews/${reviewId}`,
+      reviewId,
+      reviewer: { displayName: "Robin" },
+      starRating: "FOUR",
+      comment: "Nice",
+      createTime: t,
+      updateTime: t,
+    };
     profile.reviews.push(review);
     this.profiles.set(key, profile);
     return review;
@@ -98,7 +116,11 @@ export class GoogleStandIn {
   moderateReply(reviewName: string, state: "ACTIVE" | "REJECTED", policyViolation?: unknown) {
     const review = this.findReview(reviewName);
     if (!review?.reviewReply) throw new Error(`no reply on ${reviewName}`);
-    review.reviewReply = { ...review.reviewReply, reviewReplyState: state, ...(policyViolation ? { policyViolation } : {}) };
+    review.reviewReply = {
+      ...review.reviewReply,
+      reviewReplyState: state,
+      ...(policyViolation ? { policyViolation } : {}),
+    };
   }
 
   findReview(reviewName: string) {
@@ -141,9 +163,20 @@ export class GoogleStandIn {
     }
     const recent = this.log.filter((c) => c.at > at - MINUTE && c.status !== 429).length;
     if (recent >= this.opts.requestsPerMinute) {
-      return googleError(429, "RESOURCE_EXHAUSTED", "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'mybusiness.googleapis.com'.", {
-        details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "RATE_LIMIT_EXCEEDED", domain: "googleapis.com" }],
-      });
+      return googleError(
+        429,
+        "RESOURCE_EXHAUSTED",
+        "Quota exceeded for quota metric 'Requests' and limit 'Requests per minute' of service 'mybusiness.googleapis.com'.",
+        {
+          details: [
+            {
+              "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+              reason: "RATE_LIMIT_EXCEEDED",
+              domain: "googleapis.com",
+            },
+          ],
+        },
+      );
     }
     const vom = /^\/v1\/locations\/([^/]+)\/VoiceOfMerchantState$/.exec(url.pathname);
     if (vom && req.method === "GET") {
@@ -151,14 +184,19 @@ export class GoogleStandIn {
       if (!entry) return googleError(404, "NOT_FOUND", "Requested entity was not found.");
       return entry[1].verified
         ? jsonResponse({ hasVoiceOfMerchant: true, hasBusinessAuthority: true })
-        : jsonResponse({ hasVoiceOfMerchant: false, hasBusinessAuthority: false, verify: { hasPendingVerification: false } });
+        : jsonResponse({
+            hasVoiceOfMerchant: false,
+            hasBusinessAuthority: false,
+            verify: { hasPendingVerification: false },
+          });
     }
     const m = /^\/v4\/(accounts\/[^/]+\/locations\/[^/]+)\/reviews(?:\/([^/]+))?(\/reply)?$/.exec(url.pathname);
     if (!m) return googleError(404, "NOT_FOUND", "Requested entity was not found.");
     const [, profileName, reviewId, reply] = m;
     const profile = this.profiles.get(profileName!);
     if (!profile) return googleError(404, "NOT_FOUND", "Requested entity was not found.");
-    if (!profile.verified) return googleError(400, "FAILED_PRECONDITION", "Precondition check failed. The location is not verified.");
+    if (!profile.verified)
+      return googleError(400, "FAILED_PRECONDITION", "Precondition check failed. The location is not verified.");
 
     if (!reviewId && req.method === "GET") return this.list(profile, url);
     const review = profile.reviews.find((r) => r.reviewId === reviewId);
@@ -179,13 +217,22 @@ export class GoogleStandIn {
     const page = sorted.slice(start, start + size);
     const next = start + size < sorted.length ? String(start + size) : undefined;
     const rated = profile.reviews.length;
-    return jsonResponse({ reviews: page, averageRating: 3, totalReviewCount: rated, ...(next ? { nextPageToken: next } : {}) });
+    return jsonResponse({
+      reviews: page,
+      averageRating: 3,
+      totalReviewCount: rated,
+      ...(next ? { nextPageToken: next } : {}),
+    });
   }
 
   private updateReply(profileName: string, review: StandInReview, body: string, at: number) {
     const edits = (this.editTimes.get(profileName) ?? []).filter((t) => t > at - MINUTE);
     if (edits.length >= this.opts.editsPerMinute) {
-      return googleError(429, "RESOURCE_EXHAUSTED", "Quota exceeded for quota metric 'Edits' and limit 'Edits per minute per profile'.");
+      return googleError(
+        429,
+        "RESOURCE_EXHAUSTED",
+        "Quota exceeded for quota metric 'Edits' and limit 'Edits per minute per profile'.",
+      );
     }
     const comment = (JSON.parse(body || "{}") as { comment?: unknown }).comment;
     if (typeof comment !== "string" || !comment || new TextEncoder().encode(comment).length > 4096) {
@@ -195,8 +242,17 @@ export class GoogleStandIn {
     this.editTimes.set(profileName, edits);
     const state = this.opts.moderate(comment);
     review.reviewReply = {
-      comment, updateTime: new Date(at).toISOString(), reviewReplyState: state,
-      ...(state === "REJECTED" ? { policyViolation: { type: "PROHIBITED_CONTENT", description: "The reply contains content that violates Google's policy." } } : {}),
+      comment,
+      updateTime: new Date(at).toISOString(),
+      reviewReplyState: state,
+      ...(state === "REJECTED"
+        ? {
+            policyViolation: {
+              type: "PROHIBITED_CONTENT",
+              description: "The reply contains content that violates Google's policy.",
+            },
+          }
+        : {}),
     };
     return jsonResponse(review.reviewReply);
   }

@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { createMessageBatch } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { integrations, reviews } from "../../src/db/schema";
@@ -32,8 +32,11 @@ async function connectLocations(account: string, count: number) {
     const loc = await newLocation(w);
     const googleLocationId = `${account}-${i}`;
     const res = await w.as("tenantAdmin").post("/v1/integrations", {
-      connectorType: "google", name: `Google ${googleLocationId}`, locationId: loc.id,
-      config: { accountId: account, locationId: googleLocationId }, credentials: { accessToken: "g-token" },
+      connectorType: "google",
+      name: `Google ${googleLocationId}`,
+      locationId: loc.id,
+      config: { accountId: account, locationId: googleLocationId },
+      credentials: { accessToken: "g-token" },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     out.push({ integrationId: res.body.id, locationId: loc.id, googleLocationId });
@@ -64,17 +67,29 @@ async function drain(google: GoogleStandIn, jobs: ReviewSyncJob[]) {
       ready.map(async (p, i) => {
         deliveries++;
         const queue = {
-          send: async (body: ReviewSyncJob, o?: { delaySeconds?: number }) => void pending.push({ body, at: google.now + (o?.delaySeconds ?? 0) * 1000, attempts: 1 }),
+          send: async (body: ReviewSyncJob, o?: { delaySeconds?: number }) =>
+            void pending.push({ body, at: google.now + (o?.delaySeconds ?? 0) * 1000, attempts: 1 }),
         } as unknown as Queue;
-        const batch = createMessageBatch("review-sync", [{ id: `m-${deliveries}-${i}`, timestamp: new Date(google.now), attempts: p.attempts, body: p.body }]);
+        const batch = createMessageBatch("review-sync", [
+          { id: `m-${deliveries}-${i}`, timestamp: new Date(google.now), attempts: p.attempts, body: p.body },
+        ]);
         const msg = batch.messages[0]!;
         const retry = vi.spyOn(msg, "retry");
         // as the wiring runs it: on the tenant's shard (byTenantShard)
-        await consumeReviewSync(batch, { ...env, REVIEW_SYNC: queue }, shardDb(env, w.tenantA.shard), { fetch: google.fetch, now: google.clock });
+        await consumeReviewSync(batch, { ...env, REVIEW_SYNC: queue }, shardDb(env, w.tenantA.shard), {
+          fetch: google.fetch,
+          now: google.clock,
+        });
         const asked = retry.mock.calls[0];
         if (asked) {
-          if (p.attempts >= 5) dropped++; // max_retries in wrangler.toml: it would dead-letter
-          else pending.push({ body: p.body, at: google.now + (asked[0]?.delaySeconds ?? 0) * 1000, attempts: p.attempts + 1 });
+          if (p.attempts >= 5)
+            dropped++; // max_retries in wrangler.toml: it would dead-letter
+          else
+            pending.push({
+              body: p.body,
+              at: google.now + (asked[0]?.delaySeconds ?? 0) * 1000,
+              attempts: p.attempts + 1,
+            });
         }
       }),
     );
@@ -86,7 +101,9 @@ async function storedIds(locationIds: string[]) {
   const rows = await shardOf(w.tenantA)
     .select({ id: reviews.externalReviewId })
     .from(reviews)
-    .where(and(eq(reviews.tenantId, w.tenantA.id), eq(reviews.siteType, "google"), inArray(reviews.locationId, locationIds)));
+    .where(
+      and(eq(reviews.tenantId, w.tenantA.id), eq(reviews.siteType, "google"), inArray(reviews.locationId, locationIds)),
+    );
   return new Set(rows.map((r) => r.id));
 }
 
@@ -97,12 +114,18 @@ describe("Google sync of many locations under Google's quota", () => {
   it("stores every review of every location and never sends more than 300 requests in a minute", async () => {
     const google = new GoogleStandIn(Date.parse("2026-06-01T00:00:00Z"), { servePageSize: SERVED_PAGE, latencyMs: 20 });
     const conns = await connectLocations("acct-a", LOCATIONS);
-    const expected = new Set(conns.flatMap((c) => google.addProfile("acct-a", c.googleLocationId, REVIEWS_PER_LOCATION).map((r) => r.reviewId)));
+    const expected = new Set(
+      conns.flatMap((c) =>
+        google.addProfile("acct-a", c.googleLocationId, REVIEWS_PER_LOCATION).map((r) => r.reviewId),
+      ),
+    );
 
     const wall = Date.now();
     const run = await drain(google, jobsFor(conns, new Date(google.now).toISOString()));
     const figures = { ...google.figures(), wallMs: Date.now() - wall, deliveries: run.deliveries };
-    console.log(`google sync (quota 300/min): ${JSON.stringify({ locations: LOCATIONS, reviews: expected.size, ...figures })}`);
+    console.log(
+      `google sync (quota 300/min): ${JSON.stringify({ locations: LOCATIONS, reviews: expected.size, ...figures })}`,
+    );
 
     expect(run.dropped).toBe(0);
     const stored = await storedIds(conns.map((c) => c.locationId));
@@ -111,20 +134,38 @@ describe("Google sync of many locations under Google's quota", () => {
     expect(figures.requests).toBeGreaterThan(300);
     expect(figures.maxRequestsPerMinute).toBeLessThanOrEqual(300);
     expect(figures.rateLimited).toBe(0);
-    const rows = await shardOf(w.tenantA).select().from(integrations).where(inArray(integrations.id, conns.map((c) => c.integrationId)));
+    const rows = await shardOf(w.tenantA)
+      .select()
+      .from(integrations)
+      .where(
+        inArray(
+          integrations.id,
+          conns.map((c) => c.integrationId),
+        ),
+      );
     expect(rows.map((r) => r.lastSyncStatus)).toEqual(rows.map(() => "ok"));
   }, 120_000);
 
   it("when the project's quota is shared (Google answers 429 above 120/min), backs off and still stores every review", async () => {
     // an hour after the first run, so its grants are out of the limiter's window
-    const google = new GoogleStandIn(Date.parse("2026-06-01T02:00:00Z"), { servePageSize: SERVED_PAGE, latencyMs: 20, requestsPerMinute: 120 });
+    const google = new GoogleStandIn(Date.parse("2026-06-01T02:00:00Z"), {
+      servePageSize: SERVED_PAGE,
+      latencyMs: 20,
+      requestsPerMinute: 120,
+    });
     const conns = await connectLocations("acct-b", LOCATIONS);
-    const expected = new Set(conns.flatMap((c) => google.addProfile("acct-b", c.googleLocationId, REVIEWS_PER_LOCATION).map((r) => r.reviewId)));
+    const expected = new Set(
+      conns.flatMap((c) =>
+        google.addProfile("acct-b", c.googleLocationId, REVIEWS_PER_LOCATION).map((r) => r.reviewId),
+      ),
+    );
 
     const wall = Date.now();
     const run = await drain(google, jobsFor(conns, new Date(google.now).toISOString()));
     const figures = { ...google.figures(), wallMs: Date.now() - wall, deliveries: run.deliveries };
-    console.log(`google sync (Google answers 429 above 120/min): ${JSON.stringify({ locations: LOCATIONS, reviews: expected.size, ...figures })}`);
+    console.log(
+      `google sync (Google answers 429 above 120/min): ${JSON.stringify({ locations: LOCATIONS, reviews: expected.size, ...figures })}`,
+    );
 
     expect(run.dropped).toBe(0);
     const stored = await storedIds(conns.map((c) => c.locationId));
@@ -134,7 +175,15 @@ describe("Google sync of many locations under Google's quota", () => {
     expect(figures.maxRequestsPerMinute).toBeLessThanOrEqual(300);
     // backing off: the 429s are a small share of the calls, not a hammering
     expect(figures.rateLimited).toBeLessThan(figures.requests * 0.1);
-    const rows = await shardOf(w.tenantA).select().from(integrations).where(inArray(integrations.id, conns.map((c) => c.integrationId)));
+    const rows = await shardOf(w.tenantA)
+      .select()
+      .from(integrations)
+      .where(
+        inArray(
+          integrations.id,
+          conns.map((c) => c.integrationId),
+        ),
+      );
     expect(rows.map((r) => r.lastSyncStatus)).toEqual(rows.map(() => "ok"));
   }, 120_000);
 });

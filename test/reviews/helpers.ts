@@ -5,8 +5,14 @@ import type { ServiceContext } from "../../src/lib/context";
 import type { World } from "../helpers/seed";
 
 /** A location in tenant A (or B with tenantBAdmin), created through the API. */
-export async function newLocation(w: World, as: "manager" | "tenantBAdmin" = "manager", extra: Record<string, unknown> = {}) {
-  const res = await w.as(as === "manager" ? "manager" : "tenantBAdmin").post("/v1/locations", { name: `Loc ${Math.random().toString(36).slice(2, 7)}`, ...extra });
+export async function newLocation(
+  w: World,
+  as: "manager" | "tenantBAdmin" = "manager",
+  extra: Record<string, unknown> = {},
+) {
+  const res = await w
+    .as(as === "manager" ? "manager" : "tenantBAdmin")
+    .post("/v1/locations", { name: `Loc ${Math.random().toString(36).slice(2, 7)}`, ...extra });
   expect(res.status).toBe(201);
   return res.body as { id: string; brandId: string };
 }
@@ -43,7 +49,12 @@ export function standIn(handler: (call: Call) => Response | Promise<Response>) {
   const fetchFn = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init);
     const text = await req.text();
-    const call: Call = { method: req.method, url: new URL(req.url), headers: req.headers, body: text ? JSON.parse(text) : undefined };
+    const call: Call = {
+      method: req.method,
+      url: new URL(req.url),
+      headers: req.headers,
+      body: text ? JSON.parse(text) : undefined,
+    };
     calls.push(call);
     return handler(call);
   }) as typeof fetch;

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, domainEvents, inboxItems } from "../../src/db/schema";
-import { RESPONSE_TRANSITIONS, type ResponseAction } from "../../src/modules/reviews/response-states";
-import { draftReply } from "../../src/modules/reviews/drafting/engine";
 import { draftResponse } from "../../src/modules/agents/reply-drafting";
+import { draftReply } from "../../src/modules/reviews/drafting/engine";
+import { RESPONSE_TRANSITIONS, type ResponseAction } from "../../src/modules/reviews/response-states";
 import { findReviewRow } from "../../src/modules/reviews/service";
 import { createWorld, db, type World } from "../helpers/seed";
 import { ctxFor, ingest, newLocation } from "./helpers";
@@ -16,10 +16,16 @@ let loc: { id: string; brandId: string };
 beforeAll(async () => {
   w = await createWorld();
   loc = await newLocation(w, "manager", { phone: "+1 555 0100" });
-  await w.as("tenantAdmin").patch(`/v1/brands/${loc.brandId}`, { name: "Bright Smiles", brandVoice: "professional", brandTone: "empathetic" });
+  await w
+    .as("tenantAdmin")
+    .patch(`/v1/brands/${loc.brandId}`, { name: "Bright Smiles", brandVoice: "professional", brandTone: "empathetic" });
   firstParty = await ingest(w, { locationId: loc.id, siteType: "first_party", rating: 5, text: "Great team" });
   googleReview = await ingest(w, {
-    locationId: loc.id, siteType: "google", externalReviewId: "g-77", rating: 1, authorName: "Maria Gomez",
+    locationId: loc.id,
+    siteType: "google",
+    externalReviewId: "g-77",
+    rating: 1,
+    authorName: "Maria Gomez",
     text: "Waited an hour and the receptionist was rude",
   });
 });
@@ -38,14 +44,24 @@ async function responseIn(state: State): Promise<string> {
   const created = await w.as("tenantUser").post(`/v1/reviews/${firstParty.id}/responses`, { text: "Thank you!" });
   expect(created.status).toBe(201);
   const path: Record<State, ResponseAction[]> = {
-    draft: [], submitted: ["submit"], approved: ["submit", "approve"], rejected: ["submit", "reject"], published: ["submit", "approve", "publish"],
+    draft: [],
+    submitted: ["submit"],
+    approved: ["submit", "approve"],
+    rejected: ["submit", "reject"],
+    published: ["submit", "approve", "publish"],
   };
   for (const a of path[state]) expect((await act(created.body.id, a)).status).toBe(200);
   return created.body.id;
 }
 
 // the moves a person makes through the routes (the moderation moves are the site's: publish.test.ts)
-const TARGET: Partial<Record<ResponseAction, State>> = { edit: "draft", submit: "submitted", approve: "approved", reject: "rejected", publish: "published" };
+const TARGET: Partial<Record<ResponseAction, State>> = {
+  edit: "draft",
+  submit: "submitted",
+  approve: "approved",
+  reject: "rejected",
+  publish: "published",
+};
 
 describe("response state machine", () => {
   for (const from of STATES) {
@@ -69,9 +85,19 @@ describe("response state machine", () => {
     const id = await responseIn("submitted");
     const rejected = await w.as("manager").post(`/v1/responses/${id}/reject`, { reason: "Mention the parking" });
     expect(rejected.body).toMatchObject({ status: "rejected", rejectionReason: "Mention the parking" });
-    const edited = await w.as("tenantUser").patch(`/v1/responses/${id}`, { text: "Thanks! Parking is behind the building." });
-    expect(edited.body).toMatchObject({ status: "draft", rejectionReason: null, text: "Thanks! Parking is behind the building." });
-    const reject2 = await w.as("manager").post(`/v1/responses/${(await w.as("tenantUser").post(`/v1/reviews/${firstParty.id}/responses`, { text: "x" })).body.id}/submit`);
+    const edited = await w
+      .as("tenantUser")
+      .patch(`/v1/responses/${id}`, { text: "Thanks! Parking is behind the building." });
+    expect(edited.body).toMatchObject({
+      status: "draft",
+      rejectionReason: null,
+      text: "Thanks! Parking is behind the building.",
+    });
+    const reject2 = await w
+      .as("manager")
+      .post(
+        `/v1/responses/${(await w.as("tenantUser").post(`/v1/reviews/${firstParty.id}/responses`, { text: "x" })).body.id}/submit`,
+      );
     expect(reject2.body.status).toBe("submitted");
     const noReason = await w.as("manager").post(`/v1/responses/${reject2.body.id}/reject`);
     expect(noReason.body).toMatchObject({ status: "rejected", rejectionReason: null });
@@ -80,8 +106,16 @@ describe("response state machine", () => {
   it("audits every move and emits response.submitted, .approved and .published", async () => {
     const id = await responseIn("published");
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, id));
-    expect(audit.map((a) => a.action).sort()).toEqual(["response.approved", "response.created", "response.published", "response.submitted"]);
-    const events = (await db().select().from(domainEvents)).filter((e) => e.data.responseId === id).map((e) => e.type).sort();
+    expect(audit.map((a) => a.action).sort()).toEqual([
+      "response.approved",
+      "response.created",
+      "response.published",
+      "response.submitted",
+    ]);
+    const events = (await db().select().from(domainEvents))
+      .filter((e) => e.data.responseId === id)
+      .map((e) => e.type)
+      .sort();
     expect(events).toEqual(["response.approved", "response.published", "response.submitted"]);
   });
 
@@ -123,11 +157,20 @@ describe("drafting and listing", () => {
     const none = await w.as("tenantUser").post(`/v1/reviews/${firstParty.id}/responses`, {});
     expect(none.status).toBe(400);
     expect(none.body.details.issues[0].path).toBe("text");
-    const foreign = await w.as("tenantUser").post(`/v1/reviews/${firstParty.id}/responses`, { text: "Hi", assignedToUserId: w.users.tenantBAdmin.id });
+    const foreign = await w
+      .as("tenantUser")
+      .post(`/v1/reviews/${firstParty.id}/responses`, { text: "Hi", assignedToUserId: w.users.tenantBAdmin.id });
     expect(foreign.status).toBe(400);
     expect(foreign.body.details.issues).toEqual([{ path: "assignedToUserId", message: "Not a user of this tenant" }]);
-    const ok = await w.as("tenantUser").post(`/v1/reviews/${firstParty.id}/responses`, { text: "Hi", assignedToUserId: w.users.manager.id });
-    expect(ok.body).toMatchObject({ assignedToUserId: w.users.manager.id, aiGenerated: false, status: "draft", reviewId: firstParty.id });
+    const ok = await w
+      .as("tenantUser")
+      .post(`/v1/reviews/${firstParty.id}/responses`, { text: "Hi", assignedToUserId: w.users.manager.id });
+    expect(ok.body).toMatchObject({
+      assignedToUserId: w.users.manager.id,
+      aiGenerated: false,
+      status: "draft",
+      reviewId: firstParty.id,
+    });
   });
 
   it("useAi drafts offline from the review and the brand's voice and tone", async () => {
@@ -141,7 +184,9 @@ describe("drafting and listing", () => {
     expect(text).toContain("+1 555 0100"); // location contact for a negative review
     expect(text).toContain("The Bright Smiles team");
     // deterministic: the same review drafts the same text
-    const again = await w.as("tenantUser").post(`/v1/reviews/${googleReview.id}/responses`, { useAi: true, text: "ignored" });
+    const again = await w
+      .as("tenantUser")
+      .post(`/v1/reviews/${googleReview.id}/responses`, { useAi: true, text: "ignored" });
     expect(again.body.text).toBe(text);
     // editing the AI text makes it a person's text
     const edited = await w.as("tenantUser").patch(`/v1/responses/${res.body.id}`, { text: `${text} See you soon.` });
@@ -149,11 +194,23 @@ describe("drafting and listing", () => {
   });
 
   it("drafts in the review's language and voice", () => {
-    const base = { reviewId: "r1", topics: ["staff"], contact: null, brand: { name: "Casa", brandVoice: "friendly", brandTone: "warm" } };
+    const base = {
+      reviewId: "r1",
+      topics: ["staff"],
+      contact: null,
+      brand: { name: "Casa", brandVoice: "friendly", brandTone: "warm" },
+    };
     const es = draftReply({ ...base, rating: 5, sentiment: "positive", authorName: "Lucía", language: "es" });
     expect(es).toContain("Hola Lucía:");
     expect(es).toContain("nuestro equipo");
-    const casual = draftReply({ ...base, brand: { ...base.brand, brandVoice: "casual" }, rating: 3, sentiment: "neutral", authorName: null, language: null });
+    const casual = draftReply({
+      ...base,
+      brand: { ...base.brand, brandVoice: "casual" },
+      rating: 3,
+      sentiment: "neutral",
+      authorName: null,
+      language: null,
+    });
     expect(casual.startsWith("Hey there!")).toBe(true);
     expect(casual).toContain("five-star");
   });
@@ -162,12 +219,19 @@ describe("drafting and listing", () => {
     const ctx = ctxFor(w.tenantA.id, w.users.tenantUser.id);
     const review = await findReviewRow(ctx, googleReview.id);
     const seen: { model: string; input: Record<string, unknown> }[] = [];
-    const answers = [{ response: "" }, { response: { text: "  Dear Maria, we are sorry.  ", language: "en", topicsAddressed: [], evidence: [] } }];
-    const ai = { run: async (model: string, input: Record<string, unknown>) => {
-      seen.push({ model, input });
-      return answers.shift();
-    } };
-    expect((await draftResponse({ ...ctx, env: { ...ctx.env, AI: ai as never } }, review)).trim()).toBe("Dear Maria, we are sorry.");
+    const answers = [
+      { response: "" },
+      { response: { text: "  Dear Maria, we are sorry.  ", language: "en", topicsAddressed: [], evidence: [] } },
+    ];
+    const ai = {
+      run: async (model: string, input: Record<string, unknown>) => {
+        seen.push({ model, input });
+        return answers.shift();
+      },
+    };
+    expect((await draftResponse({ ...ctx, env: { ...ctx.env, AI: ai as never } }, review)).trim()).toBe(
+      "Dear Maria, we are sorry.",
+    );
     expect(seen[0]).toMatchObject({ model: "@cf/meta/llama-3.3-70b-instruct-fp8-fast" });
     expect(seen[1]!.input.response_format).toMatchObject({ type: "json_schema" });
     const broken = { run: async () => Promise.reject(new Error("quota")) };
@@ -196,7 +260,8 @@ describe("tenant isolation", () => {
     expect((await b.get(`/v1/reviews/${firstParty.id}/responses`)).status).toBe(404);
     expect((await b.post(`/v1/reviews/${firstParty.id}/responses`, { text: "x" })).status).toBe(404);
     expect((await b.patch(`/v1/responses/${id}`, { text: "x" })).status).toBe(404);
-    for (const a of ["submit", "approve", "reject", "publish"]) expect((await b.post(`/v1/responses/${id}/${a}`)).status).toBe(404);
+    for (const a of ["submit", "approve", "reject", "publish"])
+      expect((await b.post(`/v1/responses/${id}/${a}`)).status).toBe(404);
     expect((await b.get("/v1/responses/approval-queue")).body).toEqual([]);
   });
 });

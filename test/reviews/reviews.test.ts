@@ -17,51 +17,106 @@ beforeAll(async () => {
   // the solicitation the first review answers (a review naming an unknown solicitation is a 400)
   const now = new Date().toISOString();
   await db().insert(solicitations).values({
-    id: "sol_123", tenantId: w.tenantA.id, locationId: locA.id, contactId: "c_1", channel: "email", status: "SENT",
-    shortLinkToken: "sol_123-token", idempotencyKey: "k", createdAt: now, updatedAt: now,
+    id: "sol_123",
+    tenantId: w.tenantA.id,
+    locationId: locA.id,
+    contactId: "c_1",
+    channel: "email",
+    status: "SENT",
+    shortLinkToken: "sol_123-token",
+    idempotencyKey: "k",
+    createdAt: now,
+    updatedAt: now,
   });
 });
 
 describe("POST /v1/reviews/ingest", () => {
   it("stores a review with sentiment, topics and language computed, an inbox item, and review.created + review.negative", async () => {
     const res = await w.as("tenantUser").post("/v1/reviews/ingest", {
-      locationId: locA.id, siteType: "google", externalReviewId: "g-1", rating: 1, ratingMax: 5,
-      text: "The staff were rude and we waited forever for a table, terrible experience", authorName: "Ann Lee",
-      authorExternalId: "user-9", publishedAt: "2026-03-01T10:00:00Z", solicitationId: "sol_123",
+      locationId: locA.id,
+      siteType: "google",
+      externalReviewId: "g-1",
+      rating: 1,
+      ratingMax: 5,
+      text: "The staff were rude and we waited forever for a table, terrible experience",
+      authorName: "Ann Lee",
+      authorExternalId: "user-9",
+      publishedAt: "2026-03-01T10:00:00Z",
+      solicitationId: "sol_123",
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      tenantId: w.tenantA.id, locationId: locA.id, siteType: "google", externalReviewId: "g-1", rating: 1, ratingMax: 5,
-      authorName: "Ann Lee", authorExternalId: "user-9", language: "en", sentiment: "negative", status: "new",
-      topics: ["staff", "wait_time"], isFirstParty: false, isPublic: true, publishedAt: "2026-03-01T10:00:00.000Z", solicitationId: "sol_123",
+      tenantId: w.tenantA.id,
+      locationId: locA.id,
+      siteType: "google",
+      externalReviewId: "g-1",
+      rating: 1,
+      ratingMax: 5,
+      authorName: "Ann Lee",
+      authorExternalId: "user-9",
+      language: "en",
+      sentiment: "negative",
+      status: "new",
+      topics: ["staff", "wait_time"],
+      isFirstParty: false,
+      isPublic: true,
+      publishedAt: "2026-03-01T10:00:00.000Z",
+      solicitationId: "sol_123",
     });
     expect(res.body.sentimentScore).toBeLessThan(-0.5);
 
     const items = await db().select().from(inboxItems).where(eq(inboxItems.reviewId, res.body.id));
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ tenantId: w.tenantA.id, type: "review", status: "new", locationId: locA.id, escalatedAt: null });
+    expect(items[0]).toMatchObject({
+      tenantId: w.tenantA.id,
+      type: "review",
+      status: "new",
+      locationId: locA.id,
+      escalatedAt: null,
+    });
     const events = await db().select().from(domainEvents).where(eq(domainEvents.tenantId, w.tenantA.id));
-    const mine = events.filter((e) => e.data.reviewId === res.body.id).map((e) => e.type).sort();
+    const mine = events
+      .filter((e) => e.data.reviewId === res.body.id)
+      .map((e) => e.type)
+      .sort();
     expect(mine).toEqual(["review.created", "review.negative", "solicitation.converted"]);
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, res.body.id));
-    expect(audit).toEqual([expect.objectContaining({ action: "review.created", resourceType: "review", actorId: w.users.tenantUser.id })]);
+    expect(audit).toEqual([
+      expect.objectContaining({ action: "review.created", resourceType: "review", actorId: w.users.tenantUser.id }),
+    ]);
   });
 
   it("re-ingesting the same siteType + externalReviewId updates instead of duplicating (200, review.updated)", async () => {
-    const first = await ingest(w, { locationId: locA.id, siteType: "yelp", externalReviewId: "y-1", rating: 2, text: "Slow service" });
+    const first = await ingest(w, {
+      locationId: locA.id,
+      siteType: "yelp",
+      externalReviewId: "y-1",
+      rating: 2,
+      text: "Slow service",
+    });
     const again = await w.as("tenantUser").post("/v1/reviews/ingest", {
-      locationId: locA.id, siteType: "yelp", externalReviewId: "y-1", rating: 5, text: "They fixed everything, wonderful team",
+      locationId: locA.id,
+      siteType: "yelp",
+      externalReviewId: "y-1",
+      rating: 5,
+      text: "They fixed everything, wonderful team",
     });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ id: first.id, rating: 5, sentiment: "positive", topics: ["staff"] });
     const list = await w.as("viewer").get(`/v1/reviews?siteType=yelp`);
     expect(list.body.data.filter((r: { externalReviewId: string }) => r.externalReviewId === "y-1")).toHaveLength(1);
     expect(await db().select().from(inboxItems).where(eq(inboxItems.reviewId, first.id))).toHaveLength(1);
-    const events = (await db().select().from(domainEvents)).filter((e) => e.data.reviewId === first.id).map((e) => e.type);
+    const events = (await db().select().from(domainEvents))
+      .filter((e) => e.data.reviewId === first.id)
+      .map((e) => e.type);
     expect(events.sort()).toEqual(["review.created", "review.negative", "review.updated"]);
     // the same content a third time changes nothing
     const same = await w.as("tenantUser").post("/v1/reviews/ingest", {
-      locationId: locA.id, siteType: "yelp", externalReviewId: "y-1", rating: 5, text: "They fixed everything, wonderful team",
+      locationId: locA.id,
+      siteType: "yelp",
+      externalReviewId: "y-1",
+      rating: 5,
+      text: "They fixed everything, wonderful team",
     });
     expect(same.status).toBe(200);
     expect(same.body.updatedAt).toBe(again.body.updatedAt);
@@ -69,20 +124,36 @@ describe("POST /v1/reviews/ingest", () => {
 
   it("keeps supplied topics and language; first_party defaults isFirstParty", async () => {
     const r = await ingest(w, {
-      locationId: locA.id, siteType: "first_party", rating: 4, text: "Muy buen servicio", language: "es", topics: [" Service ", "service", "Price"],
+      locationId: locA.id,
+      siteType: "first_party",
+      rating: 4,
+      text: "Muy buen servicio",
+      language: "es",
+      topics: [" Service ", "service", "Price"],
     });
-    expect(r).toMatchObject({ siteType: "first_party", isFirstParty: true, language: "es", topics: ["service", "price"], sentiment: "positive", externalReviewId: null });
+    expect(r).toMatchObject({
+      siteType: "first_party",
+      isFirstParty: true,
+      language: "es",
+      topics: ["service", "price"],
+      sentiment: "positive",
+      externalReviewId: null,
+    });
   });
 
   it("validates the body (400 with issues)", async () => {
-    const res = await w.as("tenantUser").post("/v1/reviews/ingest", { locationId: locA.id, siteType: "Google Maps", rating: 6 });
+    const res = await w
+      .as("tenantUser")
+      .post("/v1/reviews/ingest", { locationId: locA.id, siteType: "Google Maps", rating: 6 });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("VALIDATION_ERROR");
     expect(res.body.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(["rating", "siteType"]);
   });
 
   it("refuses another tenant's location as a 400", async () => {
-    const res = await w.as("tenantUser").post("/v1/reviews/ingest", { locationId: locB.id, siteType: "google", rating: 5 });
+    const res = await w
+      .as("tenantUser")
+      .post("/v1/reviews/ingest", { locationId: locB.id, siteType: "google", rating: 5 });
     expect(res.status).toBe(400);
     expect(res.body.details.issues).toEqual([{ path: "locationId", message: "Unknown location" }]);
   });
@@ -99,10 +170,38 @@ describe("GET /v1/reviews", () => {
     const seed = async (key: string, body: Record<string, unknown>) => {
       ids[key] = (await ingest(w, body)).id;
     };
-    await seed("g5", { locationId: locA2.id, siteType: "google", externalReviewId: "f-g5", rating: 5, text: "Wonderful", publishedAt: "2026-01-10T12:00:00Z" });
-    await seed("g2", { locationId: locA2.id, siteType: "google", externalReviewId: "f-g2", rating: 2, text: "Bad and rude", publishedAt: "2026-01-20T12:00:00Z" });
-    await seed("y3", { locationId: locA2.id, siteType: "tripadvisor", externalReviewId: "f-y3", rating: 3, text: "The bill came", publishedAt: "2026-02-05T12:00:00Z" });
-    await seed("y4", { locationId: locA2.id, siteType: "tripadvisor", externalReviewId: "f-y4", rating: 4, text: "Nice", publishedAt: "2026-02-15T23:59:00Z" });
+    await seed("g5", {
+      locationId: locA2.id,
+      siteType: "google",
+      externalReviewId: "f-g5",
+      rating: 5,
+      text: "Wonderful",
+      publishedAt: "2026-01-10T12:00:00Z",
+    });
+    await seed("g2", {
+      locationId: locA2.id,
+      siteType: "google",
+      externalReviewId: "f-g2",
+      rating: 2,
+      text: "Bad and rude",
+      publishedAt: "2026-01-20T12:00:00Z",
+    });
+    await seed("y3", {
+      locationId: locA2.id,
+      siteType: "tripadvisor",
+      externalReviewId: "f-y3",
+      rating: 3,
+      text: "The bill came",
+      publishedAt: "2026-02-05T12:00:00Z",
+    });
+    await seed("y4", {
+      locationId: locA2.id,
+      siteType: "tripadvisor",
+      externalReviewId: "f-y4",
+      rating: 4,
+      text: "Nice",
+      publishedAt: "2026-02-15T23:59:00Z",
+    });
   });
 
   const get = async (qs: string) => {
@@ -137,7 +236,9 @@ describe("GET /v1/reviews", () => {
     const first = await w.as("viewer").get(`/v1/reviews?locationId=${locA2.id}&limit=3`);
     expect(first.body.total).toBe(4);
     expect(first.body.pageInfo.hasNextPage).toBe(true);
-    const next = await w.as("viewer").get(`/v1/reviews?locationId=${locA2.id}&limit=3&cursor=${first.body.pageInfo.endCursor}`);
+    const next = await w
+      .as("viewer")
+      .get(`/v1/reviews?locationId=${locA2.id}&limit=3&cursor=${first.body.pageInfo.endCursor}`);
     expect(next.body.data.map((r: { id: string }) => r.id)).toEqual([ids.g5]);
   });
 
@@ -174,7 +275,10 @@ describe("GET /v1/reviews/{id}", () => {
 describe("inbox item per review", () => {
   it("is scoped to the review's tenant", async () => {
     const r = await ingest(w, { locationId: locB.id, siteType: "google", rating: 4 }, "tenantBAdmin");
-    const items = await db().select().from(inboxItems).where(and(eq(inboxItems.reviewId, r.id), eq(inboxItems.tenantId, w.tenantB.id)));
+    const items = await db()
+      .select()
+      .from(inboxItems)
+      .where(and(eq(inboxItems.reviewId, r.id), eq(inboxItems.tenantId, w.tenantB.id)));
     expect(items).toHaveLength(1);
   });
 });

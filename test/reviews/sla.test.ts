@@ -1,5 +1,5 @@
-import { env } from "cloudflare:workers";
 import { createScheduledController } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, domainEvents, inboxItems, outboxMessages, reviews } from "../../src/db/schema";
@@ -19,21 +19,39 @@ beforeAll(async () => {
 });
 
 const rule = (extra: Record<string, unknown> = {}) => ({
-  name: "Negative reviews within a day", filter: { rating: [1, 2] }, responseWindowHours: 24, escalateAfterHours: 48, escalateToRole: "manager", ...extra,
+  name: "Negative reviews within a day",
+  filter: { rating: [1, 2] },
+  responseWindowHours: 24,
+  escalateAfterHours: 48,
+  escalateToRole: "manager",
+  ...extra,
 });
 
 describe("/v1/settings/sla-rules", () => {
   it("creates, reads, updates and deletes (tenant_admin), with audit rows", async () => {
-    const created = await w.as("tenantAdmin").post("/v1/settings/sla-rules", rule({ filter: { rating: [1], siteType: ["google"], sentiment: ["negative"], locationId: [loc.id] } }));
+    const created = await w
+      .as("tenantAdmin")
+      .post(
+        "/v1/settings/sla-rules",
+        rule({ filter: { rating: [1], siteType: ["google"], sentiment: ["negative"], locationId: [loc.id] } }),
+      );
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
-      name: "Negative reviews within a day", filter: { rating: [1], siteType: ["google"], sentiment: ["negative"], locationId: [loc.id] },
-      responseWindowHours: 24, escalateAfterHours: 48, escalateToRole: "manager", isActive: true,
+      name: "Negative reviews within a day",
+      filter: { rating: [1], siteType: ["google"], sentiment: ["negative"], locationId: [loc.id] },
+      responseWindowHours: 24,
+      escalateAfterHours: 48,
+      escalateToRole: "manager",
+      isActive: true,
     });
     const id = created.body.id;
     expect((await w.as("viewer").get(`/v1/settings/sla-rules/${id}`)).body).toEqual(created.body);
-    expect((await w.as("viewer").get("/v1/settings/sla-rules")).body.data.map((r: { id: string }) => r.id)).toContain(id);
-    const patched = await w.as("tenantAdmin").patch(`/v1/settings/sla-rules/${id}`, { isActive: false, escalateToRole: null });
+    expect((await w.as("viewer").get("/v1/settings/sla-rules")).body.data.map((r: { id: string }) => r.id)).toContain(
+      id,
+    );
+    const patched = await w
+      .as("tenantAdmin")
+      .patch(`/v1/settings/sla-rules/${id}`, { isActive: false, escalateToRole: null });
     expect(patched.body).toMatchObject({ isActive: false, escalateToRole: null, responseWindowHours: 24 });
     expect((await w.as("tenantAdmin").delete(`/v1/settings/sla-rules/${id}`)).status).toBe(204);
     expect((await w.as("viewer").get(`/v1/settings/sla-rules/${id}`)).status).toBe(404);
@@ -42,12 +60,18 @@ describe("/v1/settings/sla-rules", () => {
   });
 
   it("validates windows, roles, filter keys and locations", async () => {
-    const bad = await w.as("tenantAdmin").post("/v1/settings/sla-rules", rule({ escalateToRole: "boss", filter: { stars: [1] } }));
+    const bad = await w
+      .as("tenantAdmin")
+      .post("/v1/settings/sla-rules", rule({ escalateToRole: "boss", filter: { stars: [1] } }));
     expect(bad.status).toBe(400);
     expect(bad.body.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(["escalateToRole", "filter"]);
     const window = await w.as("tenantAdmin").post("/v1/settings/sla-rules", rule({ escalateAfterHours: 12 }));
-    expect(window.body.details.issues).toEqual([{ path: "escalateAfterHours", message: "escalateAfterHours must be at least responseWindowHours" }]);
-    const foreign = await w.as("tenantAdmin").post("/v1/settings/sla-rules", rule({ filter: { locationId: [locB.id] } }));
+    expect(window.body.details.issues).toEqual([
+      { path: "escalateAfterHours", message: "escalateAfterHours must be at least responseWindowHours" },
+    ]);
+    const foreign = await w
+      .as("tenantAdmin")
+      .post("/v1/settings/sla-rules", rule({ filter: { locationId: [locB.id] } }));
     expect(foreign.body.details.issues).toEqual([{ path: "filter.locationId", message: "Unknown location" }]);
     const ok = (await w.as("tenantAdmin").post("/v1/settings/sla-rules", rule())).body;
     const order = await w.as("tenantAdmin").patch(`/v1/settings/sla-rules/${ok.id}`, { responseWindowHours: 72 });
@@ -69,7 +93,11 @@ describe("/v1/settings/sla-rules", () => {
 
 describe("overdue responses and escalation", () => {
   const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000).toISOString();
-  const age = (id: string, h: number) => db().update(reviews).set({ createdAt: hoursAgo(h) }).where(eq(reviews.id, id));
+  const age = (id: string, h: number) =>
+    db()
+      .update(reviews)
+      .set({ createdAt: hoursAgo(h) })
+      .where(eq(reviews.id, id));
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -80,7 +108,9 @@ describe("overdue responses and escalation", () => {
     ids.happy = (await ingest(w, { locationId: loc.id, siteType: "google", rating: 5, text: "Great" })).id;
     ids.fresh = (await ingest(w, { locationId: loc.id, siteType: "google", rating: 1, text: "Terrible" })).id;
     ids.answered = (await ingest(w, { locationId: loc.id, siteType: "first_party", rating: 1, text: "Bad" })).id;
-    ids.tenantB = (await ingest(w, { locationId: locB.id, siteType: "google", rating: 1, text: "Bad" }, "tenantBAdmin")).id;
+    ids.tenantB = (
+      await ingest(w, { locationId: locB.id, siteType: "google", rating: 1, text: "Bad" }, "tenantBAdmin")
+    ).id;
     await age(ids.overdue!, 30);
     await age(ids.late!, 50);
     await age(ids.happy!, 50);
@@ -105,15 +135,24 @@ describe("overdue responses and escalation", () => {
     expect(escalated).toBe(2); // tenant A's 50-hour-old negative review and tenant B's
     const [item] = await db().select().from(inboxItems).where(eq(inboxItems.reviewId, ids.late!));
     expect(item!.escalatedAt).toBeTruthy();
-    expect(item!.escalationReason).toBe('SLA rule "Negative reviews within a day": no published response within 48 hours');
+    expect(item!.escalationReason).toBe(
+      'SLA rule "Negative reviews within a day": no published response within 48 hours',
+    );
     const [notYet] = await db().select().from(inboxItems).where(eq(inboxItems.reviewId, ids.overdue!));
     expect(notYet!.escalatedAt).toBeNull();
     const events = await db().select().from(domainEvents).where(eq(domainEvents.type, "inbox.overdue"));
     expect(events.map((e) => e.data.reviewId).sort()).toEqual([ids.late, ids.tenantB].sort());
-    const mail = await db().select().from(outboxMessages).where(inArray(outboxMessages.to, [w.users.manager.email, w.users.tenantBAdmin.email]));
+    const mail = await db()
+      .select()
+      .from(outboxMessages)
+      .where(inArray(outboxMessages.to, [w.users.manager.email, w.users.tenantBAdmin.email]));
     expect(mail.map((m) => m.to).sort()).toEqual([w.users.manager.email, w.users.tenantBAdmin.email].sort());
     const mine = mail.find((m) => m.to === w.users.manager.email)!;
-    expect(mine).toMatchObject({ tenantId: w.tenantA.id, channel: "email", subject: "1 review overdue for a response (Negative reviews within a day)" });
+    expect(mine).toMatchObject({
+      tenantId: w.tenantA.id,
+      channel: "email",
+      subject: "1 review overdue for a response (Negative reviews within a day)",
+    });
     expect(mine.text).toContain(ids.late);
     expect(mine.text).toContain('"Bad and slow"');
     const overdue = await w.as("viewer").get("/v1/responses/overdue");
@@ -121,7 +160,10 @@ describe("overdue responses and escalation", () => {
   });
 
   it("is idempotent: the cron run again escalates nothing new and sends nothing", async () => {
-    const before = { events: (await db().select().from(domainEvents)).length, mail: (await db().select().from(outboxMessages)).length };
+    const before = {
+      events: (await db().select().from(domainEvents)).length,
+      mail: (await db().select().from(outboxMessages)).length,
+    };
     await worker.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }), env);
     expect((await db().select().from(domainEvents)).length).toBe(before.events);
     expect((await db().select().from(outboxMessages)).length).toBe(before.mail);

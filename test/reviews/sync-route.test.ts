@@ -21,11 +21,42 @@ beforeAll(async () => {
   locB = await newLocation(w, "tenantBAdmin");
   const connect = async (as: "tenantAdmin" | "tenantBAdmin", body: Record<string, unknown>) =>
     expect((await w.as(as).post("/v1/integrations", { isSandbox: true, ...body })).status).toBe(201);
-  await connect("tenantAdmin", { connectorType: "google", name: "G1", locationId: locA.id, config: { accountId: "1", locationId: "1", ...nowhere }, credentials: { accessToken: "t" } });
-  await connect("tenantAdmin", { connectorType: "yelp", name: "Y1", locationId: locA.id, config: { businessId: "b", ...nowhere }, credentials: { apiKey: "k" } });
-  await connect("tenantAdmin", { connectorType: "google", name: "G2", locationId: locA2.id, config: { accountId: "1", locationId: "2", ...nowhere }, credentials: { accessToken: "t" } });
-  await connect("tenantAdmin", { connectorType: "trustpilot", name: "off", isEnabled: false, locationId: locA2.id, config: { businessUnitId: "x", ...nowhere }, credentials: { accessToken: "t" } });
-  await connect("tenantBAdmin", { connectorType: "google", name: "B", locationId: locB.id, config: { accountId: "9", locationId: "9", ...nowhere }, credentials: { accessToken: "t" } });
+  await connect("tenantAdmin", {
+    connectorType: "google",
+    name: "G1",
+    locationId: locA.id,
+    config: { accountId: "1", locationId: "1", ...nowhere },
+    credentials: { accessToken: "t" },
+  });
+  await connect("tenantAdmin", {
+    connectorType: "yelp",
+    name: "Y1",
+    locationId: locA.id,
+    config: { businessId: "b", ...nowhere },
+    credentials: { apiKey: "k" },
+  });
+  await connect("tenantAdmin", {
+    connectorType: "google",
+    name: "G2",
+    locationId: locA2.id,
+    config: { accountId: "1", locationId: "2", ...nowhere },
+    credentials: { accessToken: "t" },
+  });
+  await connect("tenantAdmin", {
+    connectorType: "trustpilot",
+    name: "off",
+    isEnabled: false,
+    locationId: locA2.id,
+    config: { businessUnitId: "x", ...nowhere },
+    credentials: { accessToken: "t" },
+  });
+  await connect("tenantBAdmin", {
+    connectorType: "google",
+    name: "B",
+    locationId: locB.id,
+    config: { accountId: "9", locationId: "9", ...nowhere },
+    credentials: { accessToken: "t" },
+  });
 });
 
 describe("POST /v1/reviews/sync", () => {
@@ -34,9 +65,16 @@ describe("POST /v1/reviews/sync", () => {
     expect(res.status).toBe(200);
     expect(res.body.queued).toBe(3);
     expect(res.body.bySite).toEqual({ google: 2, yelp: 1 });
-    expect(res.body.jobs.map((j: { locationId: string }) => j.locationId).sort()).toEqual([locA.id, locA.id, locA2.id].sort());
+    expect(res.body.jobs.map((j: { locationId: string }) => j.locationId).sort()).toEqual(
+      [locA.id, locA.id, locA2.id].sort(),
+    );
     const rows = await db().select().from(integrations).where(eq(integrations.tenantId, w.tenantA.id));
-    expect(rows.filter((r) => r.syncRequestedAt).map((r) => r.name).sort()).toEqual(["G1", "G2", "Y1"]);
+    expect(
+      rows
+        .filter((r) => r.syncRequestedAt)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["G1", "G2", "Y1"]);
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.action, "review.sync_requested"));
     expect(audit).toEqual([expect.objectContaining({ tenantId: w.tenantA.id, actorId: w.users.tenantUser.id })]);
   });

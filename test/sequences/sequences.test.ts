@@ -4,6 +4,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sequenceEnrollments, sequenceStepRuns, solicitations } from "../../src/db/schema";
 import worker from "../../src/index";
+import { type ServiceContext, SYSTEM_META } from "../../src/lib/context";
 import type { EventEnvelope } from "../../src/lib/events";
 import { newId } from "../../src/lib/ids";
 import { nowIso } from "../../src/lib/time";
@@ -11,9 +12,8 @@ import { mintLinkToken } from "../../src/modules/links/tokens";
 import { enrollInSequence } from "../../src/modules/sequences/service";
 import { runSequenceSweep } from "../../src/modules/sequences/sweep";
 import type { SequenceStepRequest, SolicitationCreator } from "../../src/modules/sequences/types";
-import { SYSTEM_META, type ServiceContext } from "../../src/lib/context";
 import { request } from "../helpers/http";
-import { createWorld, control, db, type World } from "../helpers/seed";
+import { control, createWorld, db, type World } from "../helpers/seed";
 import { auditOf, createContact, createLocation, seedSolicitation } from "../links/helpers";
 
 let w: World;
@@ -34,15 +34,38 @@ const fakeCreator: SolicitationCreator = async (ctx, step) => {
   const id = newId();
   const now = nowIso();
   await ctx.db.insert(solicitations).values({
-    id, tenantId: ctx.tenantId, locationId: step.locationId, contactId: step.contactId, campaignId: step.campaignId, templateId: step.templateId,
-    channel: step.channel, status: "PENDING", sequenceStepIndex: step.sequenceStepIndex, idempotencyKey: step.idempotencyKey,
-    shortLinkToken: await mintLinkToken(env.JWT_SECRET!, { solicitationId: id, tenantId: ctx.tenantId, locationId: step.locationId, destination: "auto" }),
-    metadata: step.metadata, createdAt: now, updatedAt: now,
+    id,
+    tenantId: ctx.tenantId,
+    locationId: step.locationId,
+    contactId: step.contactId,
+    campaignId: step.campaignId,
+    templateId: step.templateId,
+    channel: step.channel,
+    status: "PENDING",
+    sequenceStepIndex: step.sequenceStepIndex,
+    idempotencyKey: step.idempotencyKey,
+    shortLinkToken: await mintLinkToken(env.JWT_SECRET!, {
+      solicitationId: id,
+      tenantId: ctx.tenantId,
+      locationId: step.locationId,
+      destination: "auto",
+    }),
+    metadata: step.metadata,
+    createdAt: now,
+    updatedAt: now,
   });
   return { id, status: "PENDING", blockedReason: null };
 };
 
-const ctxA = (): ServiceContext => ({ db: db(), control: control(), env, tenantId: w.tenantA.id, actor: { type: "system", name: "test" }, meta: SYSTEM_META, defer: () => {} });
+const ctxA = (): ServiceContext => ({
+  db: db(),
+  control: control(),
+  env,
+  tenantId: w.tenantA.id,
+  actor: { type: "system", name: "test" },
+  meta: SYSTEM_META,
+  defer: () => {},
+});
 
 const SENT_AT = "2026-05-04T15:00:00.000Z";
 const at = (days: number, hours = 0) => new Date(Date.parse(SENT_AT) + (days * 24 + hours) * 3600_000);
@@ -50,7 +73,9 @@ const at = (days: number, hours = 0) => new Date(Date.parse(SENT_AT) + (days * 2
 beforeAll(async () => {
   w = await createWorld();
   locationId = (await createLocation(w.as("manager"))).id;
-  const campaign = await w.as("manager").post("/v1/campaigns", { name: "Drip", type: "drip", channels: ["email", "sms"] });
+  const campaign = await w
+    .as("manager")
+    .post("/v1/campaigns", { name: "Drip", type: "drip", channels: ["email", "sms"] });
   campaignId = campaign.body.id;
   const seq = await w.as("manager").put(`/v1/campaigns/${campaignId}/sequence`, {
     steps: [
@@ -64,7 +89,14 @@ beforeAll(async () => {
 
 async function enrolled(o: { phone?: string } = {}) {
   const contact = await createContact(w.as("manager"), { phone: o.phone ?? null });
-  const s = await seedSolicitation({ tenantId: w.tenantA.id, locationId, contactId: contact.id, campaignId, sentAt: SENT_AT, sequenceStepIndex: 0 });
+  const s = await seedSolicitation({
+    tenantId: w.tenantA.id,
+    locationId,
+    contactId: contact.id,
+    campaignId,
+    sentAt: SENT_AT,
+    sequenceStepIndex: 0,
+  });
   const row = (await db().select().from(solicitations).where(eq(solicitations.id, s.id)).get())!;
   const enrollmentId = await enrollInSequence(ctxA(), row);
   expect(enrollmentId).toBeTruthy();
@@ -84,10 +116,18 @@ describe("enrollment", () => {
   it("schedules step 1 at sentAt + its delayDays, once per solicitation, audited", async () => {
     const { enrollmentId, row } = await enrolled();
     expect(await enrollment(enrollmentId)).toMatchObject({
-      status: "active", campaignId, lastStepIndex: 0, nextStepIndex: 1, dueAt: at(2).toISOString(), startedAt: SENT_AT, originSolicitationId: row.id,
+      status: "active",
+      campaignId,
+      lastStepIndex: 0,
+      nextStepIndex: 1,
+      dueAt: at(2).toISOString(),
+      startedAt: SENT_AT,
+      originSolicitationId: row.id,
     });
     expect(await enrollInSequence(ctxA(), row)).toBe(enrollmentId);
-    expect(await db().select().from(sequenceEnrollments).where(eq(sequenceEnrollments.originSolicitationId, row.id))).toHaveLength(1);
+    expect(
+      await db().select().from(sequenceEnrollments).where(eq(sequenceEnrollments.originSolicitationId, row.id)),
+    ).toHaveLength(1);
     expect(await auditOf(enrollmentId, "sequence.enrolled")).toHaveLength(1);
   });
 
@@ -107,15 +147,33 @@ describe("enrollment", () => {
 
   it("is created automatically from the solicitation.sent event", async () => {
     const contact = await createContact(w.as("manager"));
-    const s = await seedSolicitation({ tenantId: w.tenantA.id, locationId, contactId: contact.id, campaignId, sentAt: SENT_AT, sequenceStepIndex: 0 });
-    const event: EventEnvelope = { id: `evt_${newId()}`, type: "solicitation.sent", tenantId: w.tenantA.id, occurredAt: SENT_AT, data: { solicitationId: s.id } };
+    const s = await seedSolicitation({
+      tenantId: w.tenantA.id,
+      locationId,
+      contactId: contact.id,
+      campaignId,
+      sentAt: SENT_AT,
+      sequenceStepIndex: 0,
+    });
+    const event: EventEnvelope = {
+      id: `evt_${newId()}`,
+      type: "solicitation.sent",
+      tenantId: w.tenantA.id,
+      occurredAt: SENT_AT,
+      data: { solicitationId: s.id },
+    };
     for (const attempts of [1, 2]) {
-      const batch = createMessageBatch("events", [{ id: `m${attempts}`, timestamp: new Date(), attempts, body: event }]);
+      const batch = createMessageBatch("events", [
+        { id: `m${attempts}`, timestamp: new Date(), attempts, body: event },
+      ]);
       const ctx = createExecutionContext();
       await worker.queue(batch, env, ctx);
       expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual([`m${attempts}`]);
     }
-    const rows = await db().select().from(sequenceEnrollments).where(eq(sequenceEnrollments.originSolicitationId, s.id));
+    const rows = await db()
+      .select()
+      .from(sequenceEnrollments)
+      .where(eq(sequenceEnrollments.originSolicitationId, s.id));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: "active", nextStepIndex: 1, contactId: contact.id });
   });
@@ -127,24 +185,51 @@ describe("the sweep", () => {
     await runSequenceSweep(env, db(), at(1, 23), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(0);
 
-    await Promise.all([runSequenceSweep(env, db(), at(2), fakeCreator), runSequenceSweep(env, db(), at(2), fakeCreator)]);
+    await Promise.all([
+      runSequenceSweep(env, db(), at(2), fakeCreator),
+      runSequenceSweep(env, db(), at(2), fakeCreator),
+    ]);
     await runSequenceSweep(env, db(), at(2, 1), fakeCreator);
     const afterStep1 = await stepsOf(contact.id);
     expect(afterStep1.map((s) => [s.sequenceStepIndex, s.channel, s.status])).toEqual([[1, "email", "PENDING"]]);
     expect(afterStep1[0]!.idempotencyKey).toBe(`sequence:${enrollmentId}:1`);
     expect(afterStep1[0]!.metadata).toEqual({ sequenceEnrollmentId: enrollmentId, originSolicitationId: origin.id });
-    expect(await enrollment(enrollmentId)).toMatchObject({ status: "active", lastStepIndex: 1, nextStepIndex: 2, dueAt: at(5).toISOString() });
+    expect(await enrollment(enrollmentId)).toMatchObject({
+      status: "active",
+      lastStepIndex: 1,
+      nextStepIndex: 2,
+      dueAt: at(5).toISOString(),
+    });
 
     await runSequenceSweep(env, db(), at(4), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(1);
-    await Promise.all([runSequenceSweep(env, db(), at(5), fakeCreator), runSequenceSweep(env, db(), at(5), fakeCreator), runSequenceSweep(env, db(), at(6), fakeCreator)]);
+    await Promise.all([
+      runSequenceSweep(env, db(), at(5), fakeCreator),
+      runSequenceSweep(env, db(), at(5), fakeCreator),
+      runSequenceSweep(env, db(), at(6), fakeCreator),
+    ]);
     const all = await stepsOf(contact.id);
-    expect(all.map((s) => [s.sequenceStepIndex, s.channel])).toEqual([[1, "email"], [2, "sms"]]);
-    expect(await enrollment(enrollmentId)).toMatchObject({ status: "completed", lastStepIndex: 2, nextStepIndex: null, dueAt: null });
+    expect(all.map((s) => [s.sequenceStepIndex, s.channel])).toEqual([
+      [1, "email"],
+      [2, "sms"],
+    ]);
+    expect(await enrollment(enrollmentId)).toMatchObject({
+      status: "completed",
+      lastStepIndex: 2,
+      nextStepIndex: null,
+      dueAt: null,
+    });
     const runs = await db().select().from(sequenceStepRuns).where(eq(sequenceStepRuns.enrollmentId, enrollmentId));
-    expect(runs.map((r) => [r.stepIndex, r.solicitationId]).sort()).toEqual([[1, all[0]!.id], [2, all[1]!.id]]);
+    expect(runs.map((r) => [r.stepIndex, r.solicitationId]).sort()).toEqual([
+      [1, all[0]!.id],
+      [2, all[1]!.id],
+    ]);
     expect(creatorCalls.filter((c) => c.metadata.sequenceEnrollmentId === enrollmentId)).toHaveLength(2);
-    expect((await auditOf(enrollmentId)).map((a) => a.action)).toEqual(["sequence.enrolled", "sequence.step_created", "sequence.completed"]);
+    expect((await auditOf(enrollmentId)).map((a) => a.action)).toEqual([
+      "sequence.enrolled",
+      "sequence.step_created",
+      "sequence.completed",
+    ]);
   });
 
   it("releases the claim when the creator fails, so the next sweep creates the step", async () => {
@@ -161,7 +246,13 @@ describe("the sweep", () => {
     const { contact, enrollmentId } = await enrolled({ phone: "+14155550143" });
     await runSequenceSweep(env, db(), at(2), fakeCreator);
     const [step1] = await stepsOf(contact.id);
-    const event: EventEnvelope = { id: `evt_${newId()}`, type: "solicitation.converted", tenantId: w.tenantA.id, occurredAt: nowIso(), data: { solicitationId: step1!.id } };
+    const event: EventEnvelope = {
+      id: `evt_${newId()}`,
+      type: "solicitation.converted",
+      tenantId: w.tenantA.id,
+      occurredAt: nowIso(),
+      data: { solicitationId: step1!.id },
+    };
     const batch = createMessageBatch("events", [{ id: "conv", timestamp: new Date(), attempts: 1, body: event }]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env, ctx);
@@ -181,7 +272,10 @@ describe("the sweep", () => {
 
   it("sends nothing after the contact unsubscribes through the link", async () => {
     const { contact, enrollmentId, origin } = await enrolled();
-    const res = await request("POST", `/unsubscribe/${origin.unsubscribeToken}`, { body: "List-Unsubscribe=One-Click", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await request("POST", `/unsubscribe/${origin.unsubscribeToken}`, {
+      body: "List-Unsubscribe=One-Click",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(200);
     await runSequenceSweep(env, db(), at(6), fakeCreator);
     expect(await stepsOf(contact.id)).toHaveLength(0);
@@ -202,10 +296,23 @@ describe("the sweep", () => {
   });
 
   it("stops when the campaign is deactivated", async () => {
-    const campaign = await w.as("manager").post("/v1/campaigns", { name: "Short drip", type: "drip", channels: ["email"] });
-    await w.as("manager").put(`/v1/campaigns/${campaign.body.id}/sequence`, { steps: [{ stepIndex: 0, channel: "email", delayDays: 0 }, { stepIndex: 1, channel: "email", delayDays: 1 }] });
+    const campaign = await w
+      .as("manager")
+      .post("/v1/campaigns", { name: "Short drip", type: "drip", channels: ["email"] });
+    await w.as("manager").put(`/v1/campaigns/${campaign.body.id}/sequence`, {
+      steps: [
+        { stepIndex: 0, channel: "email", delayDays: 0 },
+        { stepIndex: 1, channel: "email", delayDays: 1 },
+      ],
+    });
     const contact = await createContact(w.as("manager"));
-    const s = await seedSolicitation({ tenantId: w.tenantA.id, locationId, contactId: contact.id, campaignId: campaign.body.id, sentAt: SENT_AT });
+    const s = await seedSolicitation({
+      tenantId: w.tenantA.id,
+      locationId,
+      contactId: contact.id,
+      campaignId: campaign.body.id,
+      sentAt: SENT_AT,
+    });
     const row = (await db().select().from(solicitations).where(eq(solicitations.id, s.id)).get())!;
     const enrollmentId = (await enrollInSequence(ctxA(), row))!;
     await w.as("manager").post(`/v1/campaigns/${campaign.body.id}/deactivate`);

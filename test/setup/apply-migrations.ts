@@ -1,7 +1,8 @@
 import { applyD1Migrations, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 
-if (!env.TEST_MIGRATIONS_TENANT || !env.TEST_MIGRATIONS_CONTROL) throw new Error("TEST_MIGRATIONS_* bindings missing: see vitest.config.mts");
+if (!env.TEST_MIGRATIONS_TENANT || !env.TEST_MIGRATIONS_CONTROL)
+  throw new Error("TEST_MIGRATIONS_* bindings missing: see vitest.config.mts");
 
 // Test files run one after another in the same workerd process and module graph (`isolate: false` in
 // vitest.config.mts, docs/testing.md): importing the Worker once per process instead of once per file

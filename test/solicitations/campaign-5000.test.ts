@@ -14,13 +14,19 @@ beforeAll(async () => {
 
 it("sends a campaign to 5,000 contacts in one request, well within the Workers limits", async () => {
   const loc = await newLocation(w);
-  const campaign = (await w.as("manager").post("/v1/campaigns", { name: "Big", type: "one_time", channels: ["email"] })).body;
+  const campaign = (await w.as("manager").post("/v1/campaigns", { name: "Big", type: "one_time", channels: ["email"] }))
+    .body;
   const started = performance.now();
-  const res = await w.as("manager").post(`/v1/campaigns/${campaign.id}/send`, { locationId: loc.id, channel: "email", limit: 5000 });
+  const res = await w
+    .as("manager")
+    .post(`/v1/campaigns/${campaign.id}/send`, { locationId: loc.id, channel: "email", limit: 5000 });
   const requestMs = performance.now() - started;
   expect(res.status).toBe(200);
   expect(res.body).toEqual({ total: 5000, queued: 5000, blocked: 0, failed: 0, errors: [] });
-  const rows = await db().select({ status: solicitations.status }).from(solicitations).where(eq(solicitations.campaignId, campaign.id));
+  const rows = await db()
+    .select({ status: solicitations.status })
+    .from(solicitations)
+    .where(eq(solicitations.campaignId, campaign.id));
   expect(rows).toHaveLength(5000);
   // the queue starts delivering at once: every row is PENDING or already SENT
   expect(rows.every((r) => r.status === "PENDING" || r.status === "SENT")).toBe(true);

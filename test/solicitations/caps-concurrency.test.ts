@@ -1,10 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { idempotencyKeys, outboxMessages, solicitations } from "../../src/db/schema";
-import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from "../../src/modules/solicitations/idempotency";
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  requestHash,
+} from "../../src/modules/solicitations/idempotency";
 import { pollUntil } from "../helpers/poll";
-import { ctxFor } from "../reviews/helpers";
 import { createWorld, db, type World } from "../helpers/seed";
+import { ctxFor } from "../reviews/helpers";
 import { newContact, newLocation, noQuietHours, solicit, uuid } from "./helpers";
 
 // Frequency caps are a compliance limit: whatever the concurrency, a contact never gets more than the cap.
@@ -16,21 +21,31 @@ beforeAll(async () => {
   w = await createWorld();
   await noQuietHours(w, "tenantAdmin", { frequencyCapDaily: 3, frequencyCapWeekly: 10 });
   loc = await newLocation(w);
-  campaign = (await w.as("manager").post("/v1/campaigns", { name: "Overlap", type: "one_time", channels: ["email"] })).body;
+  campaign = (await w.as("manager").post("/v1/campaigns", { name: "Overlap", type: "one_time", channels: ["email"] }))
+    .body;
 });
 
 const rowsOf = (contactId: string) => db().select().from(solicitations).where(eq(solicitations.contactId, contactId));
 
 /** Waits until the queue has delivered every non-blocked solicitation of the contact, then counts its emails. */
 async function deliveredTo(contact: { id: string; email: string | null }) {
-  await pollUntil(() => rowsOf(contact.id), (rows) => rows.every((r) => r.status !== "PENDING"), 20_000);
-  return db().select().from(outboxMessages).where(and(eq(outboxMessages.to, contact.email!), eq(outboxMessages.channel, "email")));
+  await pollUntil(
+    () => rowsOf(contact.id),
+    (rows) => rows.every((r) => r.status !== "PENDING"),
+    20_000,
+  );
+  return db()
+    .select()
+    .from(outboxMessages)
+    .where(and(eq(outboxMessages.to, contact.email!), eq(outboxMessages.channel, "email")));
 }
 
 describe("frequency caps under concurrency", () => {
   it("50 concurrent POST /v1/solicitations to one contact with a daily cap of 3: exactly 3 go out, 47 BLOCKED FREQUENCY_CAP_DAILY", async () => {
     const c = await newContact(w);
-    const answers = await Promise.all(Array.from({ length: 50 }, () => solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(50).fill(201));
     const notBlocked = answers.filter((a) => a.body.status !== "BLOCKED");
     expect(notBlocked).toHaveLength(3);
@@ -45,12 +60,19 @@ describe("frequency caps under concurrency", () => {
 
   it("a campaign send overlapping single creates never exceeds the cap either", async () => {
     const c = await newContact(w);
-    const singles = Array.from({ length: 20 }, () => solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" }));
-    const sends = Array.from({ length: 10 }, () => w.as("manager").post(`/v1/campaigns/${campaign.id}/send`, { locationId: loc.id, channel: "email", contactIds: [c.id] }));
+    const singles = Array.from({ length: 20 }, () =>
+      solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" }),
+    );
+    const sends = Array.from({ length: 10 }, () =>
+      w
+        .as("manager")
+        .post(`/v1/campaigns/${campaign.id}/send`, { locationId: loc.id, channel: "email", contactIds: [c.id] }),
+    );
     const [single, campaigns] = await Promise.all([Promise.all(singles), Promise.all(sends)]);
     expect(single.map((a) => a.status)).toEqual(Array(20).fill(201));
     expect(campaigns.map((a) => a.status)).toEqual(Array(10).fill(200));
-    const queued = single.filter((a) => a.body.status === "PENDING").length + campaigns.reduce((n, a) => n + a.body.queued, 0);
+    const queued =
+      single.filter((a) => a.body.status === "PENDING").length + campaigns.reduce((n, a) => n + a.body.queued, 0);
     expect(queued).toBe(3);
     const rows = await rowsOf(c.id);
     expect(rows).toHaveLength(30);
@@ -67,9 +89,20 @@ describe("frequency caps under concurrency", () => {
     const base = (await db().select().from(solicitations).where(eq(solicitations.id, seed.id)).get())!;
     await db().update(solicitations).set({ createdAt: old }).where(eq(solicitations.id, seed.id));
     for (let i = 0; i < 8; i++) {
-      await db().insert(solicitations).values({ ...base, id: `${base.id}-w${i}`, shortLinkToken: `${base.shortLinkToken}-w${i}`, idempotencyKey: `w${i}-${base.id}`, status: "SENT" as const, createdAt: old });
+      await db()
+        .insert(solicitations)
+        .values({
+          ...base,
+          id: `${base.id}-w${i}`,
+          shortLinkToken: `${base.shortLinkToken}-w${i}`,
+          idempotencyKey: `w${i}-${base.id}`,
+          status: "SENT" as const,
+          createdAt: old,
+        });
     }
-    const answers = await Promise.all(Array.from({ length: 40 }, () => solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" })));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" })),
+    );
     expect(answers.filter((a) => a.body.status !== "BLOCKED")).toHaveLength(1);
     expect(answers.filter((a) => a.body.blockedReason === "FREQUENCY_CAP_WEEKLY")).toHaveLength(39);
   }, 60_000);
@@ -87,7 +120,10 @@ describe("Idempotency-Key under concurrency", () => {
     for (const a of answers) expect(a.body).toEqual(first);
     expect(answers.filter((a) => a.headers.get("idempotent-replayed") === "true")).toHaveLength(19);
     expect(await rowsOf(c.id)).toHaveLength(1);
-    const stored = await db().select().from(idempotencyKeys).where(and(eq(idempotencyKeys.tenantId, w.tenantA.id), eq(idempotencyKeys.key, key)));
+    const stored = await db()
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.tenantId, w.tenantA.id), eq(idempotencyKeys.key, key)));
     expect(stored).toHaveLength(1);
     expect(stored[0]!.responseStatus).toBe(201);
   }, 60_000);

@@ -1,18 +1,18 @@
 import { createExecutionContext, createMessageBatch } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { shardDb } from "../../src/db/shards";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { domainEvents, sendRecords } from "../../src/db/schema";
+import { shardDb } from "../../src/db/shards";
 import { campaignMetrics } from "../../src/modules/analytics/skills";
 import { deliverSends } from "../../src/modules/solicitations/delivery";
 import { CLAIM_ORPHANED_AFTER_MS } from "../../src/modules/solicitations/reconcile";
 import { sweepStalePending } from "../../src/modules/solicitations/stale";
+import type { FetchLike } from "../../src/providers/messaging/types";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, db, type World } from "../helpers/seed";
-import { newContact, newLocation, outboxFor, pendingRow, solicitationRow, waitForStatus } from "./helpers";
-import type { FetchLike } from "../../src/providers/messaging/types";
 import { faultyEnv, insertInto, serviceContext, updateOf } from "./faults";
+import { newContact, newLocation, outboxFor, pendingRow, solicitationRow, waitForStatus } from "./helpers";
 import { claimOf, ok, sendgrid } from "./sends";
 
 /**
@@ -29,10 +29,15 @@ beforeAll(async () => {
   w = await createWorld();
   loc = await newLocation(w, "tenantBAdmin");
   const put = await w.as("tenantBAdmin").put("/v1/settings/email", {
-    provider: "sendgrid", fromAddress: "hello@b.test", fromName: "B Co", credentials: { apiKey: "SG.crash" },
+    provider: "sendgrid",
+    fromAddress: "hello@b.test",
+    fromName: "B Co",
+    credentials: { apiKey: "SG.crash" },
   });
   expect(put.status).toBe(200);
-  campaignId = (await w.as("tenantBAdmin").post("/v1/campaigns", { name: "Crash", type: "one_time", channels: ["email"] })).body.id;
+  campaignId = (
+    await w.as("tenantBAdmin").post("/v1/campaigns", { name: "Crash", type: "one_time", channels: ["email"] })
+  ).body.id;
 });
 
 async function pending(n: number, tenant: "B" | "A" = "B") {
@@ -40,7 +45,15 @@ async function pending(n: number, tenant: "B" | "A" = "B") {
   for (let i = 0; i < n; i++) {
     const c = await newContact(w, { as: tenant === "B" ? "tenantBAdmin" : "tenantUser" });
     const tenantId = tenant === "B" ? w.tenantB.id : w.tenantA.id;
-    out.push({ id: await pendingRow({ tenantId, contactId: c.id, locationId: tenant === "B" ? loc.id : aLoc!.id, campaignId: tenant === "B" ? campaignId : null }), email: c.email! });
+    out.push({
+      id: await pendingRow({
+        tenantId,
+        contactId: c.id,
+        locationId: tenant === "B" ? loc.id : aLoc!.id,
+        campaignId: tenant === "B" ? campaignId : null,
+      }),
+      email: c.email!,
+    });
   }
   return out;
 }
@@ -52,9 +65,16 @@ function startConsumer(ids: string[], fetch: FetchLike) {
   const broken = faultyEnv([{ match: () => killed, times: Number.POSITIVE_INFINITY }]);
   const batch = createMessageBatch(
     "sends",
-    ids.map((solicitationId, i) => ({ id: `m-${solicitationId}-${i}`, timestamp: new Date(), attempts: 1, body: { solicitationId } })),
+    ids.map((solicitationId, i) => ({
+      id: `m-${solicitationId}-${i}`,
+      timestamp: new Date(),
+      attempts: 1,
+      body: { solicitationId },
+    })),
   );
-  const running = deliverSends(batch, broken.env, shardDb(broken.env, 0), createExecutionContext(), { fetch }).catch(() => undefined);
+  const running = deliverSends(batch, broken.env, shardDb(broken.env, 0), createExecutionContext(), { fetch }).catch(
+    () => undefined,
+  );
   const kill = () => {
     killed = true;
   };
@@ -62,7 +82,10 @@ function startConsumer(ids: string[], fetch: FetchLike) {
 }
 
 const sweepAt = (msLater: number) => sweepStalePending(env, shardDb(env, 0), new Date(Date.now() + msLater));
-const sentEvents = async (id: string) => (await db().select().from(domainEvents).where(eq(domainEvents.type, "solicitation.sent"))).filter((e) => e.data.solicitationId === id);
+const sentEvents = async (id: string) =>
+  (await db().select().from(domainEvents).where(eq(domainEvents.type, "solicitation.sent"))).filter(
+    (e) => e.data.solicitationId === id,
+  );
 
 describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, () => {
   it("receipts are on the claims as the provider answers; after the restart one sweep makes every state true: SENT, or SENT with an unknown outcome, never FAILED", async () => {
@@ -70,7 +93,10 @@ describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, ()
     const answered = new Set(all.slice(0, 4).map((s) => s.email));
     // the first four calls are answered; the other two are in flight when the runtime dies
     const api = sendgrid((to) => (answered.has(to) ? ok() : new Promise<Response>(() => {})));
-    const consumer = startConsumer(all.map((s) => s.id), api.fetch);
+    const consumer = startConsumer(
+      all.map((s) => s.id),
+      api.fetch,
+    );
 
     // each answer is written onto its claim as it comes, while the batch is still running
     const claims = await pollUntil(
@@ -79,7 +105,10 @@ describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, ()
     );
     consumer.kill();
     for (const [i, c] of claims.entries()) {
-      expect(c, `claim ${i}`).toMatchObject({ provider: "sendgrid", providerMessageId: i < 4 ? expect.stringMatching(/^sg-/) : null });
+      expect(c, `claim ${i}`).toMatchObject({
+        provider: "sendgrid",
+        providerMessageId: i < 4 ? expect.stringMatching(/^sg-/) : null,
+      });
       expect((await solicitationRow(all[i]!.id))!.status).toBe("PENDING");
     }
 
@@ -89,9 +118,21 @@ describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, ()
     for (const [i, s] of all.entries()) {
       const row = (await solicitationRow(s.id))!;
       if (i < 4) {
-        expect(row).toMatchObject({ status: "SENT", provider: "sendgrid", providerMessageId: claims[i]!.providerMessageId, deliveryOutcome: null, failureReason: null });
+        expect(row).toMatchObject({
+          status: "SENT",
+          provider: "sendgrid",
+          providerMessageId: claims[i]!.providerMessageId,
+          deliveryOutcome: null,
+          failureReason: null,
+        });
       } else {
-        expect(row).toMatchObject({ status: "SENT", provider: "sendgrid", providerMessageId: null, deliveryOutcome: "unknown", failureReason: null });
+        expect(row).toMatchObject({
+          status: "SENT",
+          provider: "sendgrid",
+          providerMessageId: null,
+          deliveryOutcome: "unknown",
+          failureReason: null,
+        });
       }
       expect(row.sentAt).toBe(claims[i]!.createdAt);
       expect(await sentEvents(s.id)).toHaveLength(1);
@@ -112,7 +153,9 @@ describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, ()
     expect(unknown.body.data.map((s: { id: string }) => s.id).sort()).toEqual([all[4]!.id, all[5]!.id].sort());
     const everything = await w.as("tenantBAdmin").get(`/v1/campaigns/${campaignId}/solicitations`);
     expect(everything.body.total).toBe(6);
-    expect((await w.as("tenantBAdmin").get(`/v1/campaigns/${campaignId}/solicitations?deliveryOutcome=maybe`)).status).toBe(400);
+    expect(
+      (await w.as("tenantBAdmin").get(`/v1/campaigns/${campaignId}/solicitations?deliveryOutcome=maybe`)).status,
+    ).toBe(400);
     const metrics = await campaignMetrics(serviceContext(env, w.tenantB.id), { campaignId });
     expect(metrics.totals.outcomeUnknown).toBe(2);
   });
@@ -121,9 +164,13 @@ describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, ()
     aLoc ??= await newLocation(w);
     const all = await pending(3, "A");
     // the outbox batch commits; every later write of this consumer fails, as if it died right after
-    const afterOutbox = (sql: string) => updateOf("send_records")(sql) || updateOf("solicitations")(sql) || insertInto("domain_events")(sql);
+    const afterOutbox = (sql: string) =>
+      updateOf("send_records")(sql) || updateOf("solicitations")(sql) || insertInto("domain_events")(sql);
     const broken = faultyEnv([{ match: afterOutbox, times: Number.POSITIVE_INFINITY }]);
-    const batch = createMessageBatch("sends", all.map((s, i) => ({ id: `o-${s.id}-${i}`, timestamp: new Date(), attempts: 1, body: { solicitationId: s.id } })));
+    const batch = createMessageBatch(
+      "sends",
+      all.map((s, i) => ({ id: `o-${s.id}-${i}`, timestamp: new Date(), attempts: 1, body: { solicitationId: s.id } })),
+    );
     await deliverSends(batch, broken.env, shardDb(broken.env, 0), createExecutionContext()).catch(() => undefined);
     for (const s of all) {
       expect(await outboxFor(s.id)).toHaveLength(1);
@@ -132,8 +179,15 @@ describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, ()
     await sweepAt(CLAIM_ORPHANED_AFTER_MS + 60_000);
     for (const s of all) {
       const [box] = await outboxFor(s.id);
-      expect(await solicitationRow(s.id)).toMatchObject({ status: "SENT", provider: "outbox", providerMessageId: box!.id, deliveryOutcome: null });
-      expect((await db().select().from(sendRecords).where(eq(sendRecords.solicitationId, s.id)).get())!.providerMessageId).toBe(box!.id);
+      expect(await solicitationRow(s.id)).toMatchObject({
+        status: "SENT",
+        provider: "outbox",
+        providerMessageId: box!.id,
+        deliveryOutcome: null,
+      });
+      expect(
+        (await db().select().from(sendRecords).where(eq(sendRecords.solicitationId, s.id)).get())!.providerMessageId,
+      ).toBe(box!.id);
     }
     await sweepAt(25 * 3600_000);
     for (const s of all) expect((await solicitationRow(s.id))!.status).toBe("SENT");
@@ -144,8 +198,13 @@ describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, ()
     const all = await pending(3, "A");
     // the runtime dies as the outbox write starts: that write and everything after it never happen
     let dead = false;
-    const broken = faultyEnv([{ match: (sql) => (dead ||= insertInto("outbox_messages")(sql)), times: Number.POSITIVE_INFINITY }]);
-    const batch = createMessageBatch("sends", all.map((s, i) => ({ id: `n-${s.id}-${i}`, timestamp: new Date(), attempts: 1, body: { solicitationId: s.id } })));
+    const broken = faultyEnv([
+      { match: (sql) => (dead ||= insertInto("outbox_messages")(sql)), times: Number.POSITIVE_INFINITY },
+    ]);
+    const batch = createMessageBatch(
+      "sends",
+      all.map((s, i) => ({ id: `n-${s.id}-${i}`, timestamp: new Date(), attempts: 1, body: { solicitationId: s.id } })),
+    );
     await deliverSends(batch, broken.env, shardDb(broken.env, 0), createExecutionContext()).catch(() => undefined);
     // as at the kill: claimed for the outbox, no row; the runtime's queue message died with it
     for (const s of all) {
@@ -164,11 +223,19 @@ describe("a hard kill while a SENDS batch is in flight", { timeout: 30_000 }, ()
 
   it("a claim still in flight (younger than a consumer can run) is left alone; a PENDING row never claimed still fails after 24 hours", async () => {
     const [fresh, neverClaimed] = await pending(2);
-    await db().insert(sendRecords).values({ solicitationId: fresh!.id, provider: "sendgrid", providerMessageId: null, createdAt: new Date().toISOString() });
+    await db().insert(sendRecords).values({
+      solicitationId: fresh!.id,
+      provider: "sendgrid",
+      providerMessageId: null,
+      createdAt: new Date().toISOString(),
+    });
     await sweepAt(CLAIM_ORPHANED_AFTER_MS - 60_000);
     expect((await solicitationRow(fresh!.id))!.status).toBe("PENDING");
     await sweepAt(25 * 3600_000);
-    expect(await solicitationRow(neverClaimed!.id)).toMatchObject({ status: "FAILED", failureReason: "not delivered within 24 hours" });
+    expect(await solicitationRow(neverClaimed!.id)).toMatchObject({
+      status: "FAILED",
+      failureReason: "not delivered within 24 hours",
+    });
     expect(await solicitationRow(fresh!.id)).toMatchObject({ status: "SENT", deliveryOutcome: "unknown" });
   });
 });

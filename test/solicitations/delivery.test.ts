@@ -4,14 +4,23 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contacts, domainEvents, sendRecords, solicitations } from "../../src/db/schema";
 import { shardDb } from "../../src/db/shards";
-import { sweepStalePending } from "../../src/modules/solicitations/stale";
 import type { Env } from "../../src/env";
 import { deliverSends } from "../../src/modules/solicitations/delivery";
+import { sweepStalePending } from "../../src/modules/solicitations/stale";
 import { forgetWhiteLabels } from "../../src/modules/white-label/resolve";
 import { countingD1 } from "../helpers/d1-counter";
 import { createWorld, db, type World } from "../helpers/seed";
 import { standIn } from "../providers/messaging/stand-in";
-import { approvedTemplate, newContact, newLocation, noQuietHours, outboxFor, pendingRow, runSends, solicitationRow } from "./helpers";
+import {
+  approvedTemplate,
+  newContact,
+  newLocation,
+  noQuietHours,
+  outboxFor,
+  pendingRow,
+  runSends,
+  solicitationRow,
+} from "./helpers";
 
 let w: World;
 let loc: { id: string; name: string };
@@ -25,7 +34,10 @@ beforeAll(async () => {
   locB = await newLocation(w, "tenantBAdmin");
   // tenant B sends email through SendGrid; the tests hand the consumer a local stand-in for its API
   const put = await w.as("tenantBAdmin").put("/v1/settings/email", {
-    provider: "sendgrid", fromAddress: "hello@b.test", fromName: "B Co", credentials: { apiKey: "SG.tenant-b" },
+    provider: "sendgrid",
+    fromAddress: "hello@b.test",
+    fromName: "B Co",
+    credentials: { apiKey: "SG.tenant-b" },
   });
   expect(put.status).toBe(200);
 });
@@ -36,7 +48,10 @@ const eventsOf = async (solicitationId: string) =>
 describe("SENDS consumer", () => {
   it("renders the approved template with the contact, location, brand, variables and links, and sends it to the outbox", async () => {
     const t = await approvedTemplate(w, {
-      channel: "email", subject: "Thanks {{firstName}}", bodyHtml: "<p>{{fullName}} at {{locationName}} ({{brandName}}): {{promo}} <a href='{{reviewLink}}'>review</a></p>",
+      channel: "email",
+      subject: "Thanks {{firstName}}",
+      bodyHtml:
+        "<p>{{fullName}} at {{locationName}} ({{brandName}}): {{promo}} <a href='{{reviewLink}}'>review</a></p>",
       bodyText: "Hi {{firstName}} {{reviewLink}} {{feedbackLink}} {{unsubscribeLink}}",
     });
     const c = await newContact(w, { firstName: "Zoë" });
@@ -54,7 +69,10 @@ describe("SENDS consumer", () => {
     expect(mail!.html).toContain(`${base}/v1/r/${row!.shortLinkToken}?redirect=1`);
     expect(mail!.text).toContain(`${base}/f/${row!.shortLinkToken}`);
     const unsubscribe = /\/unsubscribe\/([A-Za-z0-9._-]+)/.exec(mail!.text!)![0];
-    expect(mail!.headers).toEqual({ "List-Unsubscribe": `<${base}${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
+    expect(mail!.headers).toEqual({
+      "List-Unsubscribe": `<${base}${unsubscribe}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    });
     expect(row!.providerMessageId).toBe(mail!.id);
     expect(await eventsOf(id)).toContain("solicitation.sent");
     const contact = await db().select().from(contacts).where(eq(contacts.id, c.id)).get();
@@ -74,7 +92,8 @@ describe("SENDS consumer", () => {
 
   it("writes a tenant's batch to the outbox in one call: each message its own row, linked to its solicitation", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 25; i++) ids.push(await pendingRow({ tenantId: w.tenantA.id, contactId: (await newContact(w)).id, locationId: loc.id }));
+    for (let i = 0; i < 25; i++)
+      ids.push(await pendingRow({ tenantId: w.tenantA.id, contactId: (await newContact(w)).id, locationId: loc.id }));
     const result = await runSends(ids);
     expect(result.explicitAcks).toHaveLength(25);
     for (const id of ids) {
@@ -92,7 +111,10 @@ describe("SENDS consumer", () => {
       await noQuietHours(world);
       const l = await newLocation(world);
       const ids = [];
-      for (let i = 0; i < n; i++) ids.push(await pendingRow({ tenantId: world.tenantA.id, contactId: (await newContact(world)).id, locationId: l.id }));
+      for (let i = 0; i < n; i++)
+        ids.push(
+          await pendingRow({ tenantId: world.tenantA.id, contactId: (await newContact(world)).id, locationId: l.id }),
+        );
       return ids.map((solicitationId) => ({ solicitationId, tenantId: world.tenantA.id }));
     };
     // messages carry their tenant (as every producer sends them); white labels measured uncached
@@ -100,7 +122,10 @@ describe("SENDS consumer", () => {
       forgetWhiteLabels();
       const { DB, roundTrips } = countingD1();
       const ctx = createExecutionContext();
-      const batch = createMessageBatch("sends", messages.map((body, i) => ({ id: `m-${i}-${body.solicitationId}`, timestamp: new Date(), attempts: 1, body })));
+      const batch = createMessageBatch(
+        "sends",
+        messages.map((body, i) => ({ id: `m-${i}-${body.solicitationId}`, timestamp: new Date(), attempts: 1, body })),
+      );
       const counted = { ...env, DB, SHARD_0: DB } as Env;
       await deliverSends(batch, counted, shardDb(counted, 0), ctx);
       await waitOnExecutionContext(ctx);
@@ -117,14 +142,20 @@ describe("SENDS consumer", () => {
 
   it("retries the whole batch when the batched write fails, freeing the claims so the retry sends once", async () => {
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push(await pendingRow({ tenantId: w.tenantA.id, contactId: (await newContact(w)).id, locationId: loc.id }));
-    await env.DB.prepare("create trigger outbox_down before insert on outbox_messages begin select raise(abort, 'outbox unavailable'); end").run();
+    for (let i = 0; i < 3; i++)
+      ids.push(await pendingRow({ tenantId: w.tenantA.id, contactId: (await newContact(w)).id, locationId: loc.id }));
+    await env.DB.prepare(
+      "create trigger outbox_down before insert on outbox_messages begin select raise(abort, 'outbox unavailable'); end",
+    ).run();
     try {
       const failed = await runSends(ids);
       expect(failed.delays).toHaveLength(3);
       expect(failed.delays.every((d: number) => d > 0)).toBe(true);
       for (const id of ids) {
-        expect(await solicitationRow(id)).toMatchObject({ status: "PENDING", failureReason: expect.stringContaining("outbox unavailable") });
+        expect(await solicitationRow(id)).toMatchObject({
+          status: "PENDING",
+          failureReason: expect.stringContaining("outbox unavailable"),
+        });
         expect(await db().select().from(sendRecords).where(eq(sendRecords.solicitationId, id))).toEqual([]);
       }
     } finally {
@@ -141,7 +172,12 @@ describe("SENDS consumer", () => {
   it("records a send whose result was lost (send record with a message id) without sending again", async () => {
     const c = await newContact(w);
     const id = await pendingRow({ tenantId: w.tenantA.id, contactId: c.id, locationId: loc.id });
-    await db().insert(sendRecords).values({ solicitationId: id, provider: "outbox", providerMessageId: "outbox_earlier", createdAt: new Date().toISOString() });
+    await db().insert(sendRecords).values({
+      solicitationId: id,
+      provider: "outbox",
+      providerMessageId: "outbox_earlier",
+      createdAt: new Date().toISOString(),
+    });
     await runSends([id]);
     expect(await solicitationRow(id)).toMatchObject({ status: "SENT", providerMessageId: "outbox_earlier" });
     expect(await outboxFor(id)).toEqual([]);
@@ -157,11 +193,20 @@ describe("SENDS consumer", () => {
   });
 
   it("uses the campaign's binding when the solicitation names no template", async () => {
-    const t = await approvedTemplate(w, { channel: "email", subject: "From the binding", bodyText: "Bound {{reviewLink}}" });
+    const t = await approvedTemplate(w, {
+      channel: "email",
+      subject: "From the binding",
+      bodyText: "Bound {{reviewLink}}",
+    });
     const camp = await w.as("manager").post("/v1/campaigns", { name: "Bound", type: "one_time", channels: ["email"] });
     await w.as("manager").post(`/v1/campaigns/${camp.body.id}/templates`, { templateId: t.id, channel: "email" });
     const c = await newContact(w);
-    const id = await pendingRow({ tenantId: w.tenantA.id, contactId: c.id, locationId: loc.id, campaignId: camp.body.id });
+    const id = await pendingRow({
+      tenantId: w.tenantA.id,
+      contactId: c.id,
+      locationId: loc.id,
+      campaignId: camp.body.id,
+    });
     await runSends([id]);
     expect((await outboxFor(id))[0]!.subject).toBe("From the binding");
   });
@@ -185,13 +230,21 @@ describe("SENDS consumer", () => {
     expect(first.delays).toHaveLength(1);
     expect(first.delays[0]).toBeGreaterThanOrEqual(5);
     expect(first.delays[0]).toBeLessThanOrEqual(10);
-    expect(await solicitationRow(id)).toMatchObject({ status: "PENDING", failureReason: expect.stringContaining("sendgrid") });
+    expect(await solicitationRow(id)).toMatchObject({
+      status: "PENDING",
+      failureReason: expect.stringContaining("sendgrid"),
+    });
     expect(await db().select().from(sendRecords).where(eq(sendRecords.solicitationId, id))).toEqual([]);
 
     const up = standIn(() => new Response(null, { status: 202, headers: { "x-message-id": "sg-123" } }));
     const second = await runSends([id], { fetch: up.fetch, attempts: 2 });
     expect(second.explicitAcks).toHaveLength(1);
-    expect(await solicitationRow(id)).toMatchObject({ status: "SENT", provider: "sendgrid", providerMessageId: "sg-123", failureReason: null });
+    expect(await solicitationRow(id)).toMatchObject({
+      status: "SENT",
+      provider: "sendgrid",
+      providerMessageId: "sg-123",
+      failureReason: null,
+    });
     const call = up.last();
     expect(call.req.url).toBe("https://api.sendgrid.com/v3/mail/send");
     const payload = JSON.parse(call.body);
@@ -203,10 +256,19 @@ describe("SENDS consumer", () => {
   it("fails at once on a permanent provider error, and after the last attempt on a transient one", async () => {
     const c = await newContact(w, { as: "tenantBAdmin" });
     const permanent = await pendingRow({ tenantId: w.tenantB.id, contactId: c.id, locationId: locB.id });
-    const refused = standIn(() => new Response(JSON.stringify({ errors: [{ message: "The from address does not match a verified Sender Identity" }] }), { status: 403 }));
+    const refused = standIn(
+      () =>
+        new Response(
+          JSON.stringify({ errors: [{ message: "The from address does not match a verified Sender Identity" }] }),
+          { status: 403 },
+        ),
+    );
     const r1 = await runSends([permanent], { fetch: refused.fetch, attempts: 1 });
     expect(r1.retryMessages).toEqual([]);
-    expect(await solicitationRow(permanent)).toMatchObject({ status: "FAILED", failureReason: expect.stringContaining("HTTP 403") });
+    expect(await solicitationRow(permanent)).toMatchObject({
+      status: "FAILED",
+      failureReason: expect.stringContaining("HTTP 403"),
+    });
     expect(await eventsOf(permanent)).toContain("solicitation.failed");
     // a redelivery of the failed one does not call the provider again
     await runSends([permanent], { fetch: refused.fetch, attempts: 2 });
@@ -217,7 +279,10 @@ describe("SENDS consumer", () => {
     const down = standIn(() => new Response("busy", { status: 429 }));
     const r2 = await runSends([exhausted], { fetch: down.fetch, attempts: 5 });
     expect(r2.retryMessages).toEqual([]);
-    expect(await solicitationRow(exhausted)).toMatchObject({ status: "FAILED", failureReason: expect.stringContaining("after 5 attempts") });
+    expect(await solicitationRow(exhausted)).toMatchObject({
+      status: "FAILED",
+      failureReason: expect.stringContaining("after 5 attempts"),
+    });
   });
 });
 
@@ -225,17 +290,31 @@ describe("stale PENDING sweep", () => {
   it("requeues a PENDING solicitation that lost its queue message, and fails one stuck for a day", async () => {
     const c = await newContact(w);
     const now = new Date();
-    const lost = await pendingRow({ tenantId: w.tenantA.id, contactId: c.id, locationId: loc.id, createdAt: new Date(now.getTime() - 40 * 60_000).toISOString() });
-    const stuck = await pendingRow({ tenantId: w.tenantA.id, contactId: c.id, locationId: loc.id, createdAt: new Date(now.getTime() - 25 * 3600_000).toISOString() });
+    const lost = await pendingRow({
+      tenantId: w.tenantA.id,
+      contactId: c.id,
+      locationId: loc.id,
+      createdAt: new Date(now.getTime() - 40 * 60_000).toISOString(),
+    });
+    const stuck = await pendingRow({
+      tenantId: w.tenantA.id,
+      contactId: c.id,
+      locationId: loc.id,
+      createdAt: new Date(now.getTime() - 25 * 3600_000).toISOString(),
+    });
     const fresh = await pendingRow({ tenantId: w.tenantA.id, contactId: c.id, locationId: loc.id });
     const result = await sweepStalePending(env, db(), now);
     expect(result.failed).toBeGreaterThanOrEqual(1);
     expect(result.requeued).toBeGreaterThanOrEqual(1);
-    expect(await solicitationRow(stuck)).toMatchObject({ status: "FAILED", failureReason: "not delivered within 24 hours" });
+    expect(await solicitationRow(stuck)).toMatchObject({
+      status: "FAILED",
+      failureReason: "not delivered within 24 hours",
+    });
     expect((await solicitationRow(fresh))!.status).toBe("PENDING");
     // the requeued one is delivered by the queue
     const deadline = Date.now() + 8000;
-    while ((await solicitationRow(lost))!.status === "PENDING" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while ((await solicitationRow(lost))!.status === "PENDING" && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     expect((await solicitationRow(lost))!.status).toBe("SENT");
     expect(await db().select().from(solicitations).where(eq(solicitations.id, fresh))).toHaveLength(1);
   });

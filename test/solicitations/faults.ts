@@ -31,7 +31,10 @@ export function faultyD1(real: D1Database, faults: Fault[]) {
     }
   };
   class Statement {
-    constructor(readonly sql: string, readonly real: D1PreparedStatement) {}
+    constructor(
+      readonly sql: string,
+      readonly real: D1PreparedStatement,
+    ) {}
     bind(...values: unknown[]) {
       return new Statement(this.sql, this.real.bind(...values));
     }
@@ -78,7 +81,10 @@ export function faultyEnv(faults: Fault[]) {
 /** A ServiceContext of a tenant over the given env, as a request of a manager would build it. */
 export function serviceContext(e: Env, tenantId: string, deferred: Promise<unknown>[] = []): ServiceContext {
   return {
-    db: shardDb(e, 0), control: controlDb(e), env: e, tenantId,
+    db: shardDb(e, 0),
+    control: controlDb(e),
+    env: e,
+    tenantId,
     actor: { type: "system", name: "reliability-test" },
     meta: { ip: null, userAgent: null, requestId: null },
     defer: (p) => void deferred.push(p.catch(() => undefined)),

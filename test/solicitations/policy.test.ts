@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import {
-  evaluate, evaluateAtSend, inQuietHours, localMinutes, recipientTimeZone, sendsWithin, type PolicyInput,
-} from "../../src/modules/solicitations/policy";
 import { COMPLIANCE_DEFAULTS } from "../../src/modules/compliance/schemas";
+import {
+  evaluate,
+  evaluateAtSend,
+  inQuietHours,
+  localMinutes,
+  type PolicyInput,
+  recipientTimeZone,
+  sendsWithin,
+} from "../../src/modules/solicitations/policy";
 
 const NOON_UTC = new Date("2026-06-15T12:00:00.000Z");
 
@@ -33,11 +39,15 @@ describe("policy order", () => {
   it("gives each blockedReason when only its rule fails", () => {
     expect(reason(base({ tenant: { isActive: false } }))).toBe("TENANT_PAUSED");
     expect(reason(base({ contact: { isSuppressed: true, email: "a@x.io", phone: null } }))).toBe("SUPPRESSED");
-    expect(reason(base({ contact: { isSuppressed: false, email: null, phone: "+14155550100" } }))).toBe("MISSING_ADDRESS");
+    expect(reason(base({ contact: { isSuppressed: false, email: null, phone: "+14155550100" } }))).toBe(
+      "MISSING_ADDRESS",
+    );
     expect(reason(base({ consent: {} }))).toBe("NO_CONSENT");
     expect(reason(base({ now: new Date("2026-06-15T22:00:00Z") }))).toBe("QUIET_HOURS");
     expect(reason(base({ recentSends: [hoursAgo(1), hoursAgo(2), hoursAgo(3)] }))).toBe("FREQUENCY_CAP_DAILY");
-    expect(reason(base({ recentSends: [hoursAgo(30), hoursAgo(50), hoursAgo(70), hoursAgo(90), hoursAgo(110)] }))).toBe("FREQUENCY_CAP_WEEKLY");
+    expect(reason(base({ recentSends: [hoursAgo(30), hoursAgo(50), hoursAgo(70), hoursAgo(90), hoursAgo(110)] }))).toBe(
+      "FREQUENCY_CAP_WEEKLY",
+    );
   });
 
   it("reports the first failing rule in decisions.md's order", () => {
@@ -55,8 +65,21 @@ describe("policy order", () => {
       (i) => ({ ...i, contact: { ...i.contact, isSuppressed: false } }),
       (i) => ({ ...i, contact: { ...i.contact, email: "a@x.io" } }),
       (i) => ({ ...i, consent: { email: { status: "granted" } } }),
-      (i) => ({ ...i, now: new Date("2026-06-15T19:00:00Z"), recentSends: i.recentSends.map((_, k) => hoursAgo(k + 0.5, new Date("2026-06-15T19:00:00Z"))) }),
-      (i) => ({ ...i, recentSends: [hoursAgo(30, i.now), hoursAgo(40, i.now), hoursAgo(50, i.now), hoursAgo(60, i.now), hoursAgo(70, i.now)] }),
+      (i) => ({
+        ...i,
+        now: new Date("2026-06-15T19:00:00Z"),
+        recentSends: i.recentSends.map((_, k) => hoursAgo(k + 0.5, new Date("2026-06-15T19:00:00Z"))),
+      }),
+      (i) => ({
+        ...i,
+        recentSends: [
+          hoursAgo(30, i.now),
+          hoursAgo(40, i.now),
+          hoursAgo(50, i.now),
+          hoursAgo(60, i.now),
+          hoursAgo(70, i.now),
+        ],
+      }),
       (i) => ({ ...i, recentSends: [] }),
     ];
     for (const fix of fixes) {
@@ -65,7 +88,14 @@ describe("policy order", () => {
     }
     order.push(reason(input));
     expect(order).toEqual([
-      "TENANT_PAUSED", "SUPPRESSED", "MISSING_ADDRESS", "NO_CONSENT", "QUIET_HOURS", "FREQUENCY_CAP_DAILY", "FREQUENCY_CAP_WEEKLY", "ALLOWED",
+      "TENANT_PAUSED",
+      "SUPPRESSED",
+      "MISSING_ADDRESS",
+      "NO_CONSENT",
+      "QUIET_HOURS",
+      "FREQUENCY_CAP_DAILY",
+      "FREQUENCY_CAP_WEEKLY",
+      "ALLOWED",
     ]);
   });
 });
@@ -84,7 +114,11 @@ describe("addresses per channel", () => {
 });
 
 describe("consent", () => {
-  const cfg = (requireEmailConsent: boolean, requireSmsOptIn: boolean) => ({ ...COMPLIANCE_DEFAULTS, requireEmailConsent, requireSmsOptIn });
+  const cfg = (requireEmailConsent: boolean, requireSmsOptIn: boolean) => ({
+    ...COMPLIANCE_DEFAULTS,
+    requireEmailConsent,
+    requireSmsOptIn,
+  });
 
   it("requires granted email consent only when requireEmailConsent is on", () => {
     expect(reason(base({ consent: {}, compliance: cfg(true, true) }))).toBe("NO_CONSENT");
@@ -94,19 +128,33 @@ describe("consent", () => {
   });
 
   it("requires a granted SMS opt-in only when requireSmsOptIn is on", () => {
-    expect(reason(base({ channel: "sms", consent: { email: { status: "granted" } }, compliance: cfg(true, true) }))).toBe("NO_CONSENT");
+    expect(
+      reason(base({ channel: "sms", consent: { email: { status: "granted" } }, compliance: cfg(true, true) })),
+    ).toBe("NO_CONSENT");
     expect(reason(base({ channel: "sms", consent: {}, compliance: cfg(true, false) }))).toBe("ALLOWED");
-    expect(reason(base({ channel: "sms", consent: { sms: { status: "granted" } }, compliance: cfg(true, true) }))).toBe("ALLOWED");
+    expect(reason(base({ channel: "sms", consent: { sms: { status: "granted" } }, compliance: cfg(true, true) }))).toBe(
+      "ALLOWED",
+    );
   });
 
   it("always requires a WhatsApp opt-in", () => {
-    expect(reason(base({ channel: "whatsapp", consent: { sms: { status: "granted" } }, compliance: cfg(false, false) }))).toBe("NO_CONSENT");
-    expect(reason(base({ channel: "whatsapp", consent: { whatsapp: { status: "granted" } }, compliance: cfg(false, false) }))).toBe("ALLOWED");
+    expect(
+      reason(base({ channel: "whatsapp", consent: { sms: { status: "granted" } }, compliance: cfg(false, false) })),
+    ).toBe("NO_CONSENT");
+    expect(
+      reason(
+        base({ channel: "whatsapp", consent: { whatsapp: { status: "granted" } }, compliance: cfg(false, false) }),
+      ),
+    ).toBe("ALLOWED");
   });
 
   it("honours an explicit revoke even where consent is not required", () => {
-    expect(reason(base({ consent: { email: { status: "revoked" } }, compliance: cfg(false, false) }))).toBe("NO_CONSENT");
-    expect(reason(base({ channel: "sms", consent: { sms: { status: "revoked" } }, compliance: cfg(false, false) }))).toBe("NO_CONSENT");
+    expect(reason(base({ consent: { email: { status: "revoked" } }, compliance: cfg(false, false) }))).toBe(
+      "NO_CONSENT",
+    );
+    expect(
+      reason(base({ channel: "sms", consent: { sms: { status: "revoked" } }, compliance: cfg(false, false) })),
+    ).toBe("NO_CONSENT");
   });
 
   it("consent of one channel does not count for another", () => {
@@ -235,10 +283,26 @@ describe("frequency caps", () => {
 
   it("reads caps from the settings; 0 blocks every send", () => {
     expect(reason(base({ compliance: { ...COMPLIANCE_DEFAULTS, frequencyCapDaily: 0 } }))).toBe("FREQUENCY_CAP_DAILY");
-    expect(reason(base({ compliance: { ...COMPLIANCE_DEFAULTS, frequencyCapWeekly: 0, frequencyCapDaily: 10 } }))).toBe("FREQUENCY_CAP_WEEKLY");
+    expect(reason(base({ compliance: { ...COMPLIANCE_DEFAULTS, frequencyCapWeekly: 0, frequencyCapDaily: 10 } }))).toBe(
+      "FREQUENCY_CAP_WEEKLY",
+    );
     const many = Array.from({ length: 10 }, (_, i) => ago((i + 1) * 60_000));
-    expect(reason(base({ recentSends: many, compliance: { ...COMPLIANCE_DEFAULTS, frequencyCapDaily: 11, frequencyCapWeekly: 11 } }))).toBe("ALLOWED");
-    expect(reason(base({ recentSends: many, compliance: { ...COMPLIANCE_DEFAULTS, frequencyCapDaily: 10, frequencyCapWeekly: 11 } }))).toBe("FREQUENCY_CAP_DAILY");
+    expect(
+      reason(
+        base({
+          recentSends: many,
+          compliance: { ...COMPLIANCE_DEFAULTS, frequencyCapDaily: 11, frequencyCapWeekly: 11 },
+        }),
+      ),
+    ).toBe("ALLOWED");
+    expect(
+      reason(
+        base({
+          recentSends: many,
+          compliance: { ...COMPLIANCE_DEFAULTS, frequencyCapDaily: 10, frequencyCapWeekly: 11 },
+        }),
+      ),
+    ).toBe("FREQUENCY_CAP_DAILY");
   });
 });
 
@@ -247,8 +311,17 @@ describe("at send time", () => {
     const i = base({ now: new Date("2026-06-15T23:00:00Z"), recentSends: [hoursAgo(1), hoursAgo(2), hoursAgo(3)] });
     expect(evaluate(i)).toEqual({ allowed: false, blockedReason: "QUIET_HOURS" });
     expect(evaluateAtSend(i)).toEqual({ allowed: true });
-    expect(evaluateAtSend({ ...i, tenant: { isActive: false } })).toEqual({ allowed: false, blockedReason: "TENANT_PAUSED" });
-    expect(evaluateAtSend({ ...i, contact: { ...i.contact, isSuppressed: true } })).toEqual({ allowed: false, blockedReason: "SUPPRESSED" });
-    expect(evaluateAtSend({ ...i, consent: { email: { status: "revoked" } } })).toEqual({ allowed: false, blockedReason: "NO_CONSENT" });
+    expect(evaluateAtSend({ ...i, tenant: { isActive: false } })).toEqual({
+      allowed: false,
+      blockedReason: "TENANT_PAUSED",
+    });
+    expect(evaluateAtSend({ ...i, contact: { ...i.contact, isSuppressed: true } })).toEqual({
+      allowed: false,
+      blockedReason: "SUPPRESSED",
+    });
+    expect(evaluateAtSend({ ...i, consent: { email: { status: "revoked" } } })).toEqual({
+      allowed: false,
+      blockedReason: "NO_CONSENT",
+    });
   });
 });

@@ -22,7 +22,13 @@ describe("sending for a tenant on shard 1", () => {
     expect(brand.status, JSON.stringify(brand.body)).toBe(200);
     const location = await newLocation(w, "manager", { name: "Uptown" });
     const contact = await newContact(w);
-    const res = await w.as("manager").post("/v1/solicitations", { locationId: location.id, contactId: contact.id, channel: "email" }, { "idempotency-key": uuid() });
+    const res = await w
+      .as("manager")
+      .post(
+        "/v1/solicitations",
+        { locationId: location.id, contactId: contact.id, channel: "email" },
+        { "idempotency-key": uuid() },
+      );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const id = (res.body as { id: string }).id;
     const shard1 = shardDb(env as Env, 1);

@@ -15,7 +15,12 @@ export async function sendBatch(ids: string[], o: { env?: Env; attempts?: number
   const ctx = createExecutionContext();
   const batch = createMessageBatch(
     "sends",
-    ids.map((solicitationId, i) => ({ id: `m-${solicitationId}-${i}-${Math.random()}`, timestamp: new Date(), attempts: o.attempts ?? 1, body: { solicitationId } })),
+    ids.map((solicitationId, i) => ({
+      id: `m-${solicitationId}-${i}-${Math.random()}`,
+      timestamp: new Date(),
+      attempts: o.attempts ?? 1,
+      body: { solicitationId },
+    })),
   );
   const retries = batch.messages.map((m) => vi.spyOn(m, "retry"));
   let threw: unknown = null;
@@ -55,6 +60,7 @@ export function sendgrid(script: (to: string, call: number) => Response | Promis
 }
 
 export const ok = () => new Response(null, { status: 202 });
-export const timeout = (): Promise<Response> => Promise.reject(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+export const timeout = (): Promise<Response> =>
+  Promise.reject(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
 
 export const claimOf = (id: string) => db().select().from(sendRecords).where(eq(sendRecords.solicitationId, id)).get();

@@ -1,11 +1,21 @@
+import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, domainEvents, idempotencyKeys, outboxMessages, solicitations } from "../../src/db/schema";
 import { readLinkToken } from "../../src/modules/links/tokens";
 import { purgeExpiredIdempotencyKeys } from "../../src/modules/solicitations/idempotency";
-import { env } from "cloudflare:workers";
 import { createWorld, db, seedTenant, type World } from "../helpers/seed";
-import { newContact, newLocation, noQuietHours, outboxFor, runSends, solicit, solicitationRow, uuid, waitForStatus } from "./helpers";
+import {
+  newContact,
+  newLocation,
+  noQuietHours,
+  outboxFor,
+  runSends,
+  solicit,
+  solicitationRow,
+  uuid,
+  waitForStatus,
+} from "./helpers";
 
 let w: World;
 let loc: { id: string };
@@ -20,19 +30,44 @@ describe("POST /v1/solicitations", () => {
   it("creates a PENDING solicitation with a signed short link, an event and an audit row, and the queue delivers it", async () => {
     const c = await newContact(w);
     const key = uuid();
-    const res = await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email", metadata: { visit: "v-1" } }, key);
+    const res = await solicit(
+      w,
+      { locationId: loc.id, contactId: c.id, channel: "email", metadata: { visit: "v-1" } },
+      key,
+    );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      tenantId: w.tenantA.id, locationId: loc.id, contactId: c.id, channel: "email", status: "PENDING", blockedReason: null,
-      campaignId: null, templateId: null, providerMessageId: null, sentAt: null, idempotencyKey: key, metadata: { visit: "v-1" },
+      tenantId: w.tenantA.id,
+      locationId: loc.id,
+      contactId: c.id,
+      channel: "email",
+      status: "PENDING",
+      blockedReason: null,
+      campaignId: null,
+      templateId: null,
+      providerMessageId: null,
+      sentAt: null,
+      idempotencyKey: key,
+      metadata: { visit: "v-1" },
     });
     expect(await readLinkToken(env.JWT_SECRET!, res.body.shortLinkToken)).toEqual({
-      solicitationId: res.body.id, tenantId: w.tenantA.id, locationId: loc.id, destination: "auto",
+      solicitationId: res.body.id,
+      tenantId: w.tenantA.id,
+      locationId: loc.id,
+      destination: "auto",
     });
     const events = await db().select().from(domainEvents).where(eq(domainEvents.tenantId, w.tenantA.id));
-    expect(events.filter((e) => e.data.solicitationId === res.body.id).map((e) => e.type)).toContain("solicitation.created");
+    expect(events.filter((e) => e.data.solicitationId === res.body.id).map((e) => e.type)).toContain(
+      "solicitation.created",
+    );
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, res.body.id));
-    expect(audit).toEqual([expect.objectContaining({ action: "solicitation.created", resourceType: "solicitation", actorId: w.users.tenantUser.id })]);
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: "solicitation.created",
+        resourceType: "solicitation",
+        actorId: w.users.tenantUser.id,
+      }),
+    ]);
 
     const sent = await waitForStatus(res.body.id, "SENT");
     expect(sent).toMatchObject({ provider: "outbox", providerMessageId: expect.stringMatching(/^outbox_/) });
@@ -47,7 +82,12 @@ describe("POST /v1/solicitations", () => {
 
   it("keeps its own destinationUrl as a custom destination", async () => {
     const c = await newContact(w);
-    const res = await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email", destinationUrl: "https://example.com/review" });
+    const res = await solicit(w, {
+      locationId: loc.id,
+      contactId: c.id,
+      channel: "email",
+      destinationUrl: "https://example.com/review",
+    });
     expect(res.body.destinationUrl).toBe("https://example.com/review");
     expect((await readLinkToken(env.JWT_SECRET!, res.body.shortLinkToken))!.destination).toBe("custom");
   });
@@ -61,7 +101,10 @@ describe("POST /v1/solicitations", () => {
     const cB = await newContact(w, { as: "tenantBAdmin" });
     const foreignContact = await solicit(w, { locationId: loc.id, contactId: cB.id, channel: "email" });
     expect(foreignContact.status).toBe(400);
-    expect(foreignContact.body).toMatchObject({ code: "VALIDATION_ERROR", details: { issues: [{ path: "contactId", message: "Unknown contact" }] } });
+    expect(foreignContact.body).toMatchObject({
+      code: "VALIDATION_ERROR",
+      details: { issues: [{ path: "contactId", message: "Unknown contact" }] },
+    });
     const foreignLocation = await solicit(w, { locationId: locB.id, contactId: c.id, channel: "email" });
     expect(foreignLocation.body.details.issues).toEqual([{ path: "locationId", message: "Unknown location" }]);
     const rows = await db().select().from(solicitations).where(eq(solicitations.contactId, cB.id));
@@ -97,7 +140,11 @@ describe("Idempotency-Key", () => {
     const body = { locationId: loc.id, contactId: c.id, channel: "email", metadata: { a: 1, b: [1, 2] } };
     const first = await solicit(w, body, key);
     // same content, other key order: the same request
-    const again = await solicit(w, { metadata: { b: [1, 2], a: 1 }, channel: "email", contactId: c.id, locationId: loc.id }, key);
+    const again = await solicit(
+      w,
+      { metadata: { b: [1, 2], a: 1 }, channel: "email", contactId: c.id, locationId: loc.id },
+      key,
+    );
     expect(again.status).toBe(201);
     expect(again.text).toBe(first.text);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
@@ -147,7 +194,9 @@ describe("Idempotency-Key", () => {
     await waitForStatus(rows[0]!.id, "SENT");
     // a redelivered queue message changes nothing
     await runSends([rows[0]!.id, rows[0]!.id]);
-    expect(await db().select().from(outboxMessages).where(eq(outboxMessages.solicitationId, rows[0]!.id))).toHaveLength(1);
+    expect(await db().select().from(outboxMessages).where(eq(outboxMessages.solicitationId, rows[0]!.id))).toHaveLength(
+      1,
+    );
     // after the first finished, a late duplicate is a replay
     const late = await solicit(w, body, key);
     expect(late.status).toBe(201);
@@ -158,7 +207,11 @@ describe("Idempotency-Key", () => {
     const c = await newContact(w);
     const key = uuid();
     await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" }, key);
-    const row = await db().select().from(idempotencyKeys).where(and(eq(idempotencyKeys.tenantId, w.tenantA.id), eq(idempotencyKeys.key, key))).get();
+    const row = await db()
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.tenantId, w.tenantA.id), eq(idempotencyKeys.key, key)))
+      .get();
     expect(Date.parse(row!.expiresAt) - Date.parse(row!.createdAt)).toBe(24 * 3600_000);
     const mine = () => db().select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
     await purgeExpiredIdempotencyKeys(db(), new Date(Date.parse(row!.expiresAt) - 1));
@@ -185,7 +238,10 @@ describe("the policy through the route", () => {
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ status: "BLOCKED", blockedReason: reason });
       const ev = await db().select().from(domainEvents).where(eq(domainEvents.tenantId, w.tenantA.id));
-      expect(ev.find((e) => e.data.solicitationId === res.body.id)).toMatchObject({ type: "solicitation.blocked", data: { blockedReason: reason } });
+      expect(ev.find((e) => e.data.solicitationId === res.body.id)).toMatchObject({
+        type: "solicitation.blocked",
+        data: { blockedReason: reason },
+      });
     }
     const sms = await solicit(w, { locationId: loc.id, contactId: phoneOnly.id, channel: "sms" });
     expect(sms.body).toMatchObject({ status: "PENDING", blockedReason: null });
@@ -193,19 +249,26 @@ describe("the policy through the route", () => {
 
   it("consent granted lets the send through; revoked blocks it again", async () => {
     const c = await newContact(w, { consent: [] });
-    expect((await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" })).body.blockedReason).toBe("NO_CONSENT");
+    expect((await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" })).body.blockedReason).toBe(
+      "NO_CONSENT",
+    );
     await w.as("tenantUser").post(`/v1/contacts/${c.id}/consent`, { channel: "email", source: "checkout" });
     expect((await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" })).body.status).toBe("PENDING");
     await w.as("tenantUser").delete(`/v1/contacts/${c.id}/consent/email`);
-    expect((await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" })).body.blockedReason).toBe("NO_CONSENT");
+    expect((await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" })).body.blockedReason).toBe(
+      "NO_CONSENT",
+    );
   });
 
   it("FREQUENCY_CAP_DAILY at the 4th send of the day (default cap 3); blocked sends do not count", async () => {
     const c = await newContact(w);
     const noConsentYet = await newContact(w, { consent: [] });
-    expect((await solicit(w, { locationId: loc.id, contactId: noConsentYet.id, channel: "email" })).body.status).toBe("BLOCKED");
+    expect((await solicit(w, { locationId: loc.id, contactId: noConsentYet.id, channel: "email" })).body.status).toBe(
+      "BLOCKED",
+    );
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" })).body.blockedReason);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" })).body.blockedReason);
     expect(statuses).toEqual([null, null, null, "FREQUENCY_CAP_DAILY"]);
   });
 
@@ -216,12 +279,20 @@ describe("the policy through the route", () => {
     const days = [1.5, 2, 3, 6.9];
     // one row per statement: four rows of every column would pass D1's 100 bound values
     for (const [i, d] of days.entries()) {
-      await db().insert(solicitations).values({
-        ...base, id: `${base.id}-old${i}`, shortLinkToken: `${base.shortLinkToken}-${i}`, status: "SENT" as const,
-        createdAt: new Date(Date.now() - d * 24 * 3600_000).toISOString(),
-      });
+      await db()
+        .insert(solicitations)
+        .values({
+          ...base,
+          id: `${base.id}-old${i}`,
+          shortLinkToken: `${base.shortLinkToken}-${i}`,
+          status: "SENT" as const,
+          createdAt: new Date(Date.now() - d * 24 * 3600_000).toISOString(),
+        });
     }
-    await db().update(solicitations).set({ createdAt: new Date(Date.now() - 25 * 3600_000).toISOString() }).where(eq(solicitations.id, base.id));
+    await db()
+      .update(solicitations)
+      .set({ createdAt: new Date(Date.now() - 25 * 3600_000).toISOString() })
+      .where(eq(solicitations.id, base.id));
     const res = await solicit(w, { locationId: loc.id, contactId: c.id, channel: "email" });
     expect(res.body.blockedReason).toBe("FREQUENCY_CAP_WEEKLY");
   });
@@ -230,7 +301,10 @@ describe("the policy through the route", () => {
     const now = new Date();
     const hhmm = (d: Date) => d.toISOString().slice(11, 16);
     // a two-hour quiet window around the current UTC time
-    await noQuietHours(w, "tenantAdmin", { quietHoursStart: hhmm(new Date(now.getTime() - 3600_000)), quietHoursEnd: hhmm(new Date(now.getTime() + 3600_000)) });
+    await noQuietHours(w, "tenantAdmin", {
+      quietHoursStart: hhmm(new Date(now.getTime() - 3600_000)),
+      quietHoursEnd: hhmm(new Date(now.getTime() + 3600_000)),
+    });
     try {
       const tokyo = await newLocation(w, "manager", { timezone: "Asia/Tokyo" });
       const utcContact = await newContact(w, { timezone: "UTC" });
@@ -252,7 +326,11 @@ describe("the policy through the route", () => {
     const l = await admin.post("/v1/locations", { name: "Paused loc" });
     const c = await admin.post("/v1/contacts", { email: "p@example.com" });
     await admin.post(`/v1/contacts/${c.body.id}/consent`, { channel: "email", source: "test" });
-    const res = await admin.post("/v1/solicitations", { locationId: l.body.id, contactId: c.body.id, channel: "email" }, { "idempotency-key": uuid() });
+    const res = await admin.post(
+      "/v1/solicitations",
+      { locationId: l.body.id, contactId: c.body.id, channel: "email" },
+      { "idempotency-key": uuid() },
+    );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: "BLOCKED", blockedReason: "TENANT_PAUSED" });
   });

@@ -3,8 +3,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, users } from "../../src/db/schema";
 import { createWorld, db, type World } from "../helpers/seed";
 import { postResponse, startLogin } from "./flow";
-import { assertionXml, base64, KEYS, newSamlId, responseXml, signAssertion, signedResponse, type ResponseOptions } from "./idp";
-import { enableSso, spUrls, type SpUrls } from "./setup";
+import {
+  assertionXml,
+  base64,
+  KEYS,
+  newSamlId,
+  type ResponseOptions,
+  responseXml,
+  signAssertion,
+  signedResponse,
+} from "./idp";
+import { enableSso, type SpUrls, spUrls } from "./setup";
 
 let w: World;
 let sp: SpUrls;
@@ -22,7 +31,12 @@ const minutes = (m: number) => new Date(Date.now() + m * 60_000);
 async function fresh() {
   const started = await startLogin(sp.slug);
   const email = `attack-${n++}@example.test`;
-  const o: ResponseOptions = { acsUrl: sp.acsUrl, audience: sp.audience, inResponseTo: started.requestId, nameId: email };
+  const o: ResponseOptions = {
+    acsUrl: sp.acsUrl,
+    audience: sp.audience,
+    inResponseTo: started.requestId,
+    nameId: email,
+  };
   return { started, email, o };
 }
 
@@ -34,12 +48,25 @@ async function expectRefused(b64: string, relayState: string | undefined, email:
 }
 
 /** the last element, when true, posts without RelayState (as an IdP-initiated or forged response would) */
-type Attack = [name: string, reason: string, build: (f: Awaited<ReturnType<typeof fresh>>) => string, withoutRelayState?: boolean];
+type Attack = [
+  name: string,
+  reason: string,
+  build: (f: Awaited<ReturnType<typeof fresh>>) => string,
+  withoutRelayState?: boolean,
+];
 
 const attacks: Attack[] = [
-  ["signed by a key that is not configured (another tenant's IdP)", "signature_invalid", ({ o }) => signedResponse(o, KEYS.idp2.key)],
+  [
+    "signed by a key that is not configured (another tenant's IdP)",
+    "signature_invalid",
+    ({ o }) => signedResponse(o, KEYS.idp2.key),
+  ],
   ["unsigned", "signature_invalid", ({ o }) => responseXml(o, assertionXml(o))],
-  ["NameID changed after signing", "signature_invalid", ({ o, email }) => signedResponse(o).replace(`>${email}<`, `>${w.users.tenantAdmin.email}<`)],
+  [
+    "NameID changed after signing",
+    "signature_invalid",
+    ({ o, email }) => signedResponse(o).replace(`>${email}<`, `>${w.users.tenantAdmin.email}<`),
+  ],
   [
     "signature wrapping: an unsigned evil assertion before the signed one",
     "signature_invalid",
@@ -59,19 +86,40 @@ const attacks: Attack[] = [
       return signed.replace(assertion, `<samlp:Extensions>${assertion}</samlp:Extensions>${evil}`);
     },
   ],
-  ["wrong audience", "audience_mismatch", ({ o }) => signedResponse({ ...o, audience: "https://other-sp.example.test" })],
-  ["wrong Recipient", "recipient_mismatch", ({ o }) => signedResponse({ ...o, recipient: `http://localhost:8787/auth/saml/${w.tenantB.slug}/callback` })],
-  ["wrong Destination", "destination_mismatch", ({ o }) => signedResponse({ ...o, destination: "https://evil.example.test/acs" })],
+  [
+    "wrong audience",
+    "audience_mismatch",
+    ({ o }) => signedResponse({ ...o, audience: "https://other-sp.example.test" }),
+  ],
+  [
+    "wrong Recipient",
+    "recipient_mismatch",
+    ({ o }) => signedResponse({ ...o, recipient: `http://localhost:8787/auth/saml/${w.tenantB.slug}/callback` }),
+  ],
+  [
+    "wrong Destination",
+    "destination_mismatch",
+    ({ o }) => signedResponse({ ...o, destination: "https://evil.example.test/acs" }),
+  ],
   ["expired", "expired", ({ o }) => signedResponse({ ...o, notBefore: minutes(-20), notOnOrAfter: minutes(-10) })],
-  ["not yet valid", "not_yet_valid", ({ o }) => signedResponse({ ...o, notBefore: minutes(10), notOnOrAfter: minutes(20) })],
+  [
+    "not yet valid",
+    "not_yet_valid",
+    ({ o }) => signedResponse({ ...o, notBefore: minutes(10), notOnOrAfter: minutes(20) }),
+  ],
   ["unknown InResponseTo", "unknown_request", ({ o }) => signedResponse({ ...o, inResponseTo: newSamlId() }), true],
   ["no InResponseTo (IdP-initiated)", "unknown_request", ({ o }) => signedResponse({ ...o, inResponseTo: null }), true],
   [
     "assertion Issuer is not the configured IdP",
     "issuer_mismatch",
-    ({ o }) => signAssertion(responseXml(o, assertionXml({ ...o, issuer: "https://other-idp.example.test" })), KEYS.idp1.key),
+    ({ o }) =>
+      signAssertion(responseXml(o, assertionXml({ ...o, issuer: "https://other-idp.example.test" })), KEYS.idp1.key),
   ],
-  ["signed with rsa-sha1 while sha256 is the minimum", "weak_algorithm", ({ o }) => signedResponse(o, KEYS.idp1.key, "sha1")],
+  [
+    "signed with rsa-sha1 while sha256 is the minimum",
+    "weak_algorithm",
+    ({ o }) => signedResponse(o, KEYS.idp1.key, "sha1"),
+  ],
   ["a DOCTYPE (entity expansion)", "malformed", ({ o }) => `<!DOCTYPE r [<!ENTITY x "y">]>${signedResponse(o)}`],
 ];
 
@@ -106,9 +154,17 @@ describe("invalid responses are 401 with a reason, audited, and create nothing",
   it("an assertion id already accepted is refused even inside a response to a new request", async () => {
     const assertionId = newSamlId();
     const first = await fresh();
-    expect((await postResponse(sp.slug, base64(signedResponse({ ...first.o, assertionId })), first.started.relayState)).status).toBe(302);
+    expect(
+      (await postResponse(sp.slug, base64(signedResponse({ ...first.o, assertionId })), first.started.relayState))
+        .status,
+    ).toBe(302);
     const second = await fresh();
-    await expectRefused(base64(signedResponse({ ...second.o, assertionId })), second.started.relayState, second.email, "replayed");
+    await expectRefused(
+      base64(signedResponse({ ...second.o, assertionId })),
+      second.started.relayState,
+      second.email,
+      "replayed",
+    );
   });
 
   it("a failed attempt burns the request id: the IdP's later valid answer is refused", async () => {
@@ -121,7 +177,9 @@ describe("invalid responses are 401 with a reason, audited, and create nothing",
     const failures = await db().select().from(auditEvents).where(eq(auditEvents.action, "sso.login_failed"));
     const reasons = new Set(failures.map((f) => (f.metadata as { reason: string }).reason));
     for (const [, reason] of attacks) expect(reasons.has(reason), reason).toBe(true);
-    expect(failures.every((f) => f.tenantId === w.tenantA.id && f.actorType === "system" && f.resourceType === "sso_config")).toBe(true);
+    expect(
+      failures.every((f) => f.tenantId === w.tenantA.id && f.actorType === "system" && f.resourceType === "sso_config"),
+    ).toBe(true);
     expect(await db().select().from(users).where(like(users.email, "evil@%"))).toEqual([]);
   });
 });
@@ -131,11 +189,17 @@ describe("tenant isolation", () => {
     await enableSso(w, { idpCertificates: [KEYS.idp2.cert] }, "tenantBAdmin");
     const b = spUrls(w.tenantB.slug);
     const startedB = await startLogin(b.slug);
-    const forB = signedResponse({ acsUrl: b.acsUrl, audience: b.audience, inResponseTo: startedB.requestId, nameId: "cross@example.test" }, KEYS.idp2.key);
+    const forB = signedResponse(
+      { acsUrl: b.acsUrl, audience: b.audience, inResponseTo: startedB.requestId, nameId: "cross@example.test" },
+      KEYS.idp2.key,
+    );
     await expectRefused(base64(forB), startedB.relayState, "cross@example.test", "destination_mismatch");
 
     const startedA = await startLogin(sp.slug);
-    const withAsRequest = signedResponse({ acsUrl: b.acsUrl, audience: b.audience, inResponseTo: startedA.requestId, nameId: "cross@example.test" }, KEYS.idp2.key);
+    const withAsRequest = signedResponse(
+      { acsUrl: b.acsUrl, audience: b.audience, inResponseTo: startedA.requestId, nameId: "cross@example.test" },
+      KEYS.idp2.key,
+    );
     const res = await postResponse(b.slug, base64(withAsRequest), startedA.relayState);
     expect(res.status).toBe(401);
     expect(res.body.details).toEqual({ reason: "unknown_request" });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { samlAssertions, samlRequests } from "../../src/db/schema";
 import { purgeExpiredSamlRows } from "../../src/modules/sso/background";
 import { request } from "../helpers/http";
-import { createWorld, control, db, seedUser, TEST_PASSWORD, type World } from "../helpers/seed";
+import { control, createWorld, db, seedUser, TEST_PASSWORD, type World } from "../helpers/seed";
 import { enableSso } from "./setup";
 
 let w: World;
@@ -12,7 +12,10 @@ beforeAll(async () => {
   w = await createWorld();
   // a platform admin whose home tenant is A
   tenantAdminPlatform = await seedUser({
-    grants: [{ role: "platform_admin", scopeType: "platform" }, { role: "tenant_admin", scopeType: "tenant", scopeId: w.tenantA.id }],
+    grants: [
+      { role: "platform_admin", scopeType: "platform" },
+      { role: "tenant_admin", scopeType: "tenant", scopeId: w.tenantA.id },
+    ],
     tenantId: w.tenantA.id,
   });
 });
@@ -37,7 +40,9 @@ describe("enforceSso", () => {
   });
 
   it("still answers a wrong password with the plain invalid-credentials 401 (no hint that SSO is on)", async () => {
-    const res = await request("POST", "/auth/login", { body: { email: w.users.manager.email, password: "wrong password!" } });
+    const res = await request("POST", "/auth/login", {
+      body: { email: w.users.manager.email, password: "wrong password!" },
+    });
     expect(res.status).toBe(401);
     expect(res.body.details).toBeUndefined();
   });
@@ -49,14 +54,18 @@ describe("daily sweep", () => {
     const past = new Date(now.getTime() - 60_000).toISOString();
     const future = new Date(now.getTime() + 60_000).toISOString();
     const t = w.tenantA.id;
-    await db().insert(samlRequests).values([
-      { id: "_old", tenantId: t, createdAt: past, expiresAt: past },
-      { id: "_live", tenantId: t, createdAt: past, expiresAt: future },
-    ]);
-    await db().insert(samlAssertions).values([
-      { tenantId: t, assertionId: "_old", createdAt: past, expiresAt: past },
-      { tenantId: t, assertionId: "_live", createdAt: past, expiresAt: future },
-    ]);
+    await db()
+      .insert(samlRequests)
+      .values([
+        { id: "_old", tenantId: t, createdAt: past, expiresAt: past },
+        { id: "_live", tenantId: t, createdAt: past, expiresAt: future },
+      ]);
+    await db()
+      .insert(samlAssertions)
+      .values([
+        { tenantId: t, assertionId: "_old", createdAt: past, expiresAt: past },
+        { tenantId: t, assertionId: "_live", createdAt: past, expiresAt: future },
+      ]);
     await purgeExpiredSamlRows(control(), now);
     expect((await db().select().from(samlRequests)).map((r) => r.id)).toEqual(["_live"]);
     expect((await db().select().from(samlAssertions)).map((r) => r.assertionId)).toEqual(["_live"]);

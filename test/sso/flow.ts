@@ -1,6 +1,6 @@
 // Drives the service-provider side of a sign-in through the Worker: /init, then the IdP's POST.
 import { expect } from "vitest";
-import { request, type ApiResponse } from "../helpers/http";
+import { type ApiResponse, request } from "../helpers/http";
 
 export interface StartedLogin {
   requestId: string;
@@ -25,7 +25,10 @@ export async function startLogin(slug: string): Promise<StartedLogin> {
 }
 
 export function postResponse(slug: string, samlResponseB64: string, relayState?: string): Promise<ApiResponse> {
-  const form = new URLSearchParams({ SAMLResponse: samlResponseB64, ...(relayState ? { RelayState: relayState } : {}) });
+  const form = new URLSearchParams({
+    SAMLResponse: samlResponseB64,
+    ...(relayState ? { RelayState: relayState } : {}),
+  });
   return request("POST", `/auth/saml/${slug}/callback`, {
     body: form.toString(),
     headers: { "content-type": "application/x-www-form-urlencoded" },

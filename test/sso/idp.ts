@@ -1,11 +1,11 @@
 // A test-only identity provider: builds SAML 2.0 responses and signs them with xml-crypto using the
 // throwaway keys in test/fixtures/saml (never trusted anywhere else).
 import { SignedXml } from "xml-crypto";
+import expiredCert from "../fixtures/saml/expired-cert.pem?raw";
 import cert1 from "../fixtures/saml/idp1-cert.pem?raw";
 import key1 from "../fixtures/saml/idp1-key.pem?raw";
 import cert2 from "../fixtures/saml/idp2-cert.pem?raw";
 import key2 from "../fixtures/saml/idp2-key.pem?raw";
-import expiredCert from "../fixtures/saml/expired-cert.pem?raw";
 
 export const IDP = { entityId: "https://idp.example.test/metadata", ssoUrl: "https://idp.example.test/sso" };
 export const KEYS = { idp1: { key: key1, cert: cert1 }, idp2: { key: key2, cert: cert2 } };
@@ -13,7 +13,10 @@ export { expiredCert };
 
 const ALGORITHMS = {
   sha1: { signature: "http://www.w3.org/2000/09/xmldsig#rsa-sha1", digest: "http://www.w3.org/2000/09/xmldsig#sha1" },
-  sha256: { signature: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256", digest: "http://www.w3.org/2001/04/xmlenc#sha256" },
+  sha256: {
+    signature: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+    digest: "http://www.w3.org/2001/04/xmlenc#sha256",
+  },
 } as const;
 
 export interface ResponseOptions {
@@ -34,7 +37,8 @@ export interface ResponseOptions {
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
 let seq = 0;
-export const newSamlId = () => `_t${Date.now().toString(16)}${(seq++).toString(16)}${Math.random().toString(16).slice(2)}`;
+export const newSamlId = () =>
+  `_t${Date.now().toString(16)}${(seq++).toString(16)}${Math.random().toString(16).slice(2)}`;
 
 export function assertionXml(o: ResponseOptions): string {
   const now = new Date();
@@ -42,7 +46,10 @@ export function assertionXml(o: ResponseOptions): string {
   const notOnOrAfter = (o.notOnOrAfter ?? new Date(now.getTime() + 5 * 60_000)).toISOString();
   const irt = o.inResponseTo ? ` InResponseTo="${esc(o.inResponseTo)}"` : "";
   const attributes = Object.entries(o.attributes ?? {})
-    .map(([name, v]) => `<saml:Attribute Name="${esc(name)}">${(Array.isArray(v) ? v : [v]).map((x) => `<saml:AttributeValue>${esc(x)}</saml:AttributeValue>`).join("")}</saml:Attribute>`)
+    .map(
+      ([name, v]) =>
+        `<saml:Attribute Name="${esc(name)}">${(Array.isArray(v) ? v : [v]).map((x) => `<saml:AttributeValue>${esc(x)}</saml:AttributeValue>`).join("")}</saml:Attribute>`,
+    )
     .join("");
   return (
     `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${o.assertionId ?? newSamlId()}" Version="2.0" IssueInstant="${now.toISOString()}">` +
@@ -79,12 +86,18 @@ export function signAssertion(xml: string, key: string, algorithm: keyof typeof 
     digestAlgorithm: ALGORITHMS[algorithm].digest,
     transforms: ["http://www.w3.org/2000/09/xmldsig#enveloped-signature", "http://www.w3.org/2001/10/xml-exc-c14n#"],
   });
-  sig.computeSignature(xml, { location: { reference: "//*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: "after" } });
+  sig.computeSignature(xml, {
+    location: { reference: "//*[local-name(.)='Assertion']/*[local-name(.)='Issuer']", action: "after" },
+  });
   return sig.getSignedXml();
 }
 
 /** A complete response whose assertion is signed by `key` (default: the idp1 key). */
-export function signedResponse(o: ResponseOptions, key = KEYS.idp1.key, algorithm: keyof typeof ALGORITHMS = "sha256"): string {
+export function signedResponse(
+  o: ResponseOptions,
+  key = KEYS.idp1.key,
+  algorithm: keyof typeof ALGORITHMS = "sha256",
+): string {
   return signAssertion(responseXml(o, assertionXml(o)), key, algorithm);
 }
 
@@ -96,7 +109,12 @@ export function idpMetadataXml(certs: string[], ssoUrl = IDP.ssoUrl): string {
   return (
     `<?xml version="1.0"?><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" xmlns:ds="http://www.w3.org/2000/09/xmldsig#" entityID="${IDP.entityId}">` +
     `<md:IDPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
-    certs.map((c) => `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${der(c)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`).join("") +
+    certs
+      .map(
+        (c) =>
+          `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${der(c)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>`,
+      )
+      .join("") +
     `<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress</md:NameIDFormat>` +
     `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${ssoUrl}/post"/>` +
     `<md:SingleSignOnService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${ssoUrl}"/>` +

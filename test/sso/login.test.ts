@@ -5,7 +5,7 @@ import { request } from "../helpers/http";
 import { createWorld, db, seedTenant, seedUser, type World } from "../helpers/seed";
 import { postResponse, startLogin } from "./flow";
 import { base64, IDP, signedResponse } from "./idp";
-import { BASE, enableSso, spUrls, type SpUrls } from "./setup";
+import { BASE, enableSso, type SpUrls, spUrls } from "./setup";
 
 let w: World;
 let sp: SpUrls;
@@ -13,19 +13,30 @@ let sp: SpUrls;
 beforeAll(async () => {
   w = await createWorld();
   sp = spUrls(w.tenantA.slug);
-  await enableSso(w, { attributeMapping: { name: "displayName", role: "groups", roleValues: { "Rep Managers": "manager" } } });
+  await enableSso(w, {
+    attributeMapping: { name: "displayName", role: "groups", roleValues: { "Rep Managers": "manager" } },
+  });
 });
 
 async function login(nameId: string, attributes?: Record<string, string | string[]>) {
   const started = await startLogin(sp.slug);
-  const xml = signedResponse({ acsUrl: sp.acsUrl, audience: sp.audience, inResponseTo: started.requestId, nameId, attributes });
+  const xml = signedResponse({
+    acsUrl: sp.acsUrl,
+    audience: sp.audience,
+    inResponseTo: started.requestId,
+    nameId,
+    attributes,
+  });
   return postResponse(sp.slug, base64(xml), started.relayState);
 }
 
 /** A new tenant whose admin saved these SSO settings; returns its slug. */
 async function seedTenantWithSso(settings: Record<string, unknown>): Promise<string> {
   const t = await seedTenant({ name: "Metadata Co" });
-  const admin = await seedUser({ grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: t.id }], tenantId: t.id });
+  const admin = await seedUser({
+    grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: t.id }],
+    tenantId: t.id,
+  });
   const res = await request("PUT", "/v1/settings/sso", { token: admin.token, tenantId: t.id, body: settings });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return t.slug;
@@ -63,7 +74,11 @@ describe("SP metadata and AuthnRequest", () => {
     expect(res.text).toMatch(new RegExp(`AssertionConsumerService[^>]*Location="${b.acsUrl}"`));
     expect(res.text).toContain('WantAssertionsSigned="true"');
     // saved but disabled settings without any IdP detail: their own entity id and ACS URL
-    const own = await seedTenantWithSso({ enabled: false, issuer: "urn:acme:sp", callbackUrl: "https://sso.acme.example/acs" });
+    const own = await seedTenantWithSso({
+      enabled: false,
+      issuer: "urn:acme:sp",
+      callbackUrl: "https://sso.acme.example/acs",
+    });
     const saved = await request("GET", `/auth/saml/${own}/metadata`);
     expect(saved.status).toBe(200);
     expect(saved.text).toContain('entityID="urn:acme:sp"');
@@ -71,7 +86,11 @@ describe("SP metadata and AuthnRequest", () => {
   });
 
   it("is 404 for an unknown slug, and sign-in is 404 for a tenant without SSO enabled", async () => {
-    for (const path of ["/auth/saml/no-such-tenant/metadata", "/auth/saml/no-such-tenant/init", `/auth/saml/${w.tenantB.slug}/init`]) {
+    for (const path of [
+      "/auth/saml/no-such-tenant/metadata",
+      "/auth/saml/no-such-tenant/init",
+      `/auth/saml/${w.tenantB.slug}/init`,
+    ]) {
       const res = await request("GET", path);
       expect(res.status, path).toBe(404);
       expect(res.body.code).toBe("NOT_FOUND");
@@ -83,7 +102,10 @@ describe("SP metadata and AuthnRequest", () => {
 
 describe("callback input and the completion page", () => {
   it("is 400 without a SAMLResponse field", async () => {
-    const res = await request("POST", `/auth/saml/${sp.slug}/callback`, { body: "RelayState=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await request("POST", `/auth/saml/${sp.slug}/callback`, {
+      body: "RelayState=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.details.issues[0].path).toBe("SAMLResponse");
   });
@@ -145,9 +167,16 @@ describe("sign-in", () => {
   });
 
   it("refuses a deactivated user, and users with grants beyond this tenant (platform, agency, another tenant)", async () => {
-    const inactive = await seedUser({ grants: [{ role: "tenant_user", scopeType: "tenant", scopeId: w.tenantA.id }], tenantId: w.tenantA.id, isActive: false });
+    const inactive = await seedUser({
+      grants: [{ role: "tenant_user", scopeType: "tenant", scopeId: w.tenantA.id }],
+      tenantId: w.tenantA.id,
+      isActive: false,
+    });
     const twoTenants = await seedUser({
-      grants: [{ role: "tenant_user", scopeType: "tenant", scopeId: w.tenantA.id }, { role: "viewer", scopeType: "tenant", scopeId: w.tenantB.id }],
+      grants: [
+        { role: "tenant_user", scopeType: "tenant", scopeId: w.tenantA.id },
+        { role: "viewer", scopeType: "tenant", scopeId: w.tenantB.id },
+      ],
       tenantId: w.tenantA.id,
     });
     const cases: [string, string][] = [

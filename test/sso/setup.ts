@@ -17,7 +17,11 @@ export const spUrls = (slug: string): SpUrls => ({
 });
 
 /** Enables SSO on tenant A (or the given tenant, as its admin) trusting the idp1 certificate. */
-export async function enableSso(w: World, body: Record<string, unknown> = {}, as: "tenantAdmin" | "tenantBAdmin" = "tenantAdmin") {
+export async function enableSso(
+  w: World,
+  body: Record<string, unknown> = {},
+  as: "tenantAdmin" | "tenantBAdmin" = "tenantAdmin",
+) {
   const res = await w.as(as).put("/v1/settings/sso", {
     enabled: true,
     entryPoint: IDP.ssoUrl,

@@ -16,18 +16,28 @@ beforeAll(async () => {
 });
 
 const QUESTIONS = [
-  { id: "visit_reason", type: "single_choice", label: "Why did you visit?", required: true, options: ["Checkup", "Emergency", "Other"] },
+  {
+    id: "visit_reason",
+    type: "single_choice",
+    label: "Why did you visit?",
+    required: true,
+    options: ["Checkup", "Emergency", "Other"],
+  },
   { id: "return", type: "yes_no", label: "Would you come back?" },
 ];
 
 async function newSurvey(body: Record<string, unknown> = {}) {
-  const res = await w.as("manager").post("/v1/surveys", { name: "Post-visit NPS", type: "NPS", questions: QUESTIONS, ...body });
+  const res = await w
+    .as("manager")
+    .post("/v1/surveys", { name: "Post-visit NPS", type: "NPS", questions: QUESTIONS, ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; status: string };
 }
 
 async function newCampaign() {
-  const res = await w.as("manager").post("/v1/campaigns", { name: `C ${Math.random()}`, type: "one_time", channels: ["email"] });
+  const res = await w
+    .as("manager")
+    .post("/v1/campaigns", { name: `C ${Math.random()}`, type: "one_time", channels: ["email"] });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string };
 }
@@ -35,26 +45,50 @@ async function newCampaign() {
 describe("survey CRUD", () => {
   it("creates a draft, validates questions, and is tenant-scoped and role-checked", async () => {
     const s = await newSurvey({ description: "After each visit" });
-    expect(s).toMatchObject({ status: "draft", type: "NPS", isTemplate: false, description: "After each visit", launchedAt: null, tenantId: w.tenantA.id });
+    expect(s).toMatchObject({
+      status: "draft",
+      type: "NPS",
+      isTemplate: false,
+      description: "After each visit",
+      launchedAt: null,
+      tenantId: w.tenantA.id,
+    });
     expect((s as unknown as { questions: unknown[] }).questions).toEqual([
       { ...QUESTIONS[0] },
       { ...QUESTIONS[1], required: false },
     ]);
-    const bad = await w.as("manager").post("/v1/surveys", { name: "x", type: "NPS", questions: [{ id: "a", type: "single_choice", label: "?" }, { id: "a", type: "text", label: "?" }] });
+    const bad = await w.as("manager").post("/v1/surveys", {
+      name: "x",
+      type: "NPS",
+      questions: [
+        { id: "a", type: "single_choice", label: "?" },
+        { id: "a", type: "text", label: "?" },
+      ],
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(["questions.0.options", "questions.1.id"]);
+    expect(bad.body.details.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      "questions.0.options",
+      "questions.1.id",
+    ]);
     expect((await w.as("manager").post("/v1/surveys", { name: "x", type: "SMILEY" })).status).toBe(400);
     expect((await w.as("tenantUser").post("/v1/surveys", { name: "x", type: "CSAT" })).status).toBe(403);
     expect((await w.as("viewer").get(`/v1/surveys/${s.id}`)).body.id).toBe(s.id);
     expect((await w.as("tenantBAdmin").get(`/v1/surveys/${s.id}`)).status).toBe(404);
     expect((await w.as("tenantBAdmin").patch(`/v1/surveys/${s.id}`, { name: "mine" })).status).toBe(404);
-    const audit = await db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, s.id), eq(auditEvents.action, "survey.created"))).get();
+    const audit = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.resourceId, s.id), eq(auditEvents.action, "survey.created")))
+      .get();
     expect(audit!.actorId).toBe(w.users.manager.id);
   });
 
   it("moves draft -> active -> closed -> active; other moves are 409; questions are frozen after launch", async () => {
     const s = await newSurvey();
-    expect((await w.as("manager").patch(`/v1/surveys/${s.id}`, { status: "closed" })).body).toMatchObject({ code: "INVALID_TRANSITION", details: { from: "draft", to: "closed" } });
+    expect((await w.as("manager").patch(`/v1/surveys/${s.id}`, { status: "closed" })).body).toMatchObject({
+      code: "INVALID_TRANSITION",
+      details: { from: "draft", to: "closed" },
+    });
     const launched = await w.as("manager").patch(`/v1/surveys/${s.id}`, { status: "active" });
     expect(launched.body).toMatchObject({ status: "active", launchedAt: expect.any(String) });
     expect((await w.as("manager").patch(`/v1/surveys/${s.id}`, { questions: [] })).status).toBe(409);
@@ -62,7 +96,12 @@ describe("survey CRUD", () => {
     const closed = await w.as("manager").patch(`/v1/surveys/${s.id}`, { status: "closed" });
     expect(closed.body).toMatchObject({ status: "closed", closedAt: expect.any(String) });
     const reopened = await w.as("manager").patch(`/v1/surveys/${s.id}`, { status: "active", name: "Renamed" });
-    expect(reopened.body).toMatchObject({ status: "active", closedAt: null, name: "Renamed", launchedAt: launched.body.launchedAt });
+    expect(reopened.body).toMatchObject({
+      status: "active",
+      closedAt: null,
+      name: "Renamed",
+      launchedAt: launched.body.launchedAt,
+    });
   });
 
   it("templates are listed apart and cannot be launched or attached", async () => {
@@ -86,7 +125,14 @@ describe("survey CRUD", () => {
 describe("a survey on a campaign's feedback page", () => {
   let survey: { id: string };
   let campaign: { id: string };
-  const sol = () => newSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId, campaignId: campaign.id, destination: "survey" });
+  const sol = () =>
+    newSolicitation({
+      tenantId: w.tenantA.id,
+      locationId: loc.id,
+      contactId,
+      campaignId: campaign.id,
+      destination: "survey",
+    });
 
   beforeAll(async () => {
     survey = await newSurvey();
@@ -98,16 +144,24 @@ describe("a survey on a campaign's feedback page", () => {
     const res = await w.as("manager").put(`/v1/campaigns/${campaign.id}/survey`, { surveyId: survey.id });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ campaignId: campaign.id, survey: { id: survey.id } });
-    expect((await db().select().from(campaigns).where(eq(campaigns.id, campaign.id)).get())!.reviewDestination).toBe("survey");
+    expect((await db().select().from(campaigns).where(eq(campaigns.id, campaign.id)).get())!.reviewDestination).toBe(
+      "survey",
+    );
     expect((await w.as("viewer").get(`/v1/campaigns/${campaign.id}/survey`)).body.survey.id).toBe(survey.id);
-    expect((await w.as("tenantBAdmin").put(`/v1/campaigns/${campaign.id}/survey`, { surveyId: survey.id })).status).toBe(404);
+    expect(
+      (await w.as("tenantBAdmin").put(`/v1/campaigns/${campaign.id}/survey`, { surveyId: survey.id })).status,
+    ).toBe(404);
     expect((await w.as("manager").put(`/v1/campaigns/${campaign.id}/survey`, { surveyId: "nope" })).status).toBe(400);
   });
 
   it("the landing data and the hosted page show the survey", async () => {
     const s = await sol();
     const landing = await request("GET", `/v1/f/${s.token}`);
-    expect(landing.body.survey).toMatchObject({ id: survey.id, type: "NPS", questions: [{ id: "visit_reason" }, { id: "return" }] });
+    expect(landing.body.survey).toMatchObject({
+      id: survey.id,
+      type: "NPS",
+      questions: [{ id: "visit_reason" }, { id: "return" }],
+    });
     const page = await request("GET", `/f/${s.token}`);
     expect(page.text).toContain("How likely are you to recommend");
     expect(page.text).toContain('name="q.visit_reason"');
@@ -115,11 +169,22 @@ describe("a survey on a campaign's feedback page", () => {
 
   it("checks answers against the survey's questions", async () => {
     const s = await sol();
-    const res = await submit(s.token, { npsScore: 7, surveyResponses: { visit_reason: "Spa day", nope: 1, return: "maybe" } });
+    const res = await submit(s.token, {
+      npsScore: 7,
+      surveyResponses: { visit_reason: "Spa day", nope: 1, return: "maybe" },
+    });
     expect(res.status).toBe(400);
-    expect(res.body.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(["surveyResponses.nope", "surveyResponses.return", "surveyResponses.visit_reason"]);
-    expect((await submit(s.token, { npsScore: 7 })).body.details.issues).toEqual([{ path: "surveyResponses.visit_reason", message: "Required" }]);
-    expect((await submit(s.token, { surveyType: "csat", score: 4, surveyResponses: { visit_reason: "Other" } })).status).toBe(400);
+    expect(res.body.details.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      "surveyResponses.nope",
+      "surveyResponses.return",
+      "surveyResponses.visit_reason",
+    ]);
+    expect((await submit(s.token, { npsScore: 7 })).body.details.issues).toEqual([
+      { path: "surveyResponses.visit_reason", message: "Required" },
+    ]);
+    expect(
+      (await submit(s.token, { surveyType: "csat", score: 4, surveyResponses: { visit_reason: "Other" } })).status,
+    ).toBe(400);
     const ok = await submit(s.token, { npsScore: 7, surveyResponses: { visit_reason: "Other", return: true } });
     expect(ok.status).toBe(201);
   });
@@ -138,16 +203,32 @@ describe("a survey on a campaign's feedback page", () => {
     await w.as("manager").patch(`/v1/surveys/${fresh.id}`, { status: "active" });
     const c = await newCampaign();
     await w.as("manager").put(`/v1/campaigns/${c.id}/survey`, { surveyId: fresh.id });
-    const links = await Promise.all(Array.from({ length: 8 }, () => newSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId, campaignId: c.id, destination: "survey" })));
+    const links = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        newSolicitation({
+          tenantId: w.tenantA.id,
+          locationId: loc.id,
+          contactId,
+          campaignId: c.id,
+          destination: "survey",
+        }),
+      ),
+    );
     for (const l of links) expect((await request("GET", `/v1/f/${l.token}`)).status).toBe(200);
-    await eventually(() => db().select().from(feedbackViews).where(eq(feedbackViews.surveyId, fresh.id)), (rows) => rows.length === 8);
+    await eventually(
+      () => db().select().from(feedbackViews).where(eq(feedbackViews.surveyId, fresh.id)),
+      (rows) => rows.length === 8,
+    );
     for (const [i, a] of answers.entries()) {
       const res = await submit(links[i]!.token, { ...a, surveyResponses: { visit_reason: "Checkup" } });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       // fixed times: 30, 60, ..., 180 seconds from landing to submit
       await db()
         .update(feedbackSubmissions)
-        .set({ landedAt: "2026-03-01T10:00:00.000Z", submittedAt: new Date(Date.parse("2026-03-01T10:00:00.000Z") + (i + 1) * 30_000).toISOString() })
+        .set({
+          landedAt: "2026-03-01T10:00:00.000Z",
+          submittedAt: new Date(Date.parse("2026-03-01T10:00:00.000Z") + (i + 1) * 30_000).toISOString(),
+        })
         .where(eq(feedbackSubmissions.id, res.body.feedbackId));
     }
     const stats = await w.as("viewer").get(`/v1/surveys/${fresh.id}/stats`);
@@ -172,10 +253,19 @@ describe("a survey on a campaign's feedback page", () => {
     const page1 = await w.as("viewer").get(`/v1/surveys/${fresh.id}/responses?limit=4`);
     expect(page1.body.total).toBe(6);
     expect(page1.body.data.map((r: { npsScore: number; npsBucket: string }) => [r.npsScore, r.npsBucket])).toEqual([
-      [0, "detractor"], [3, "detractor"], [8, "passive"], [9, "promoter"],
+      [0, "detractor"],
+      [3, "detractor"],
+      [8, "passive"],
+      [9, "promoter"],
     ]);
-    expect(page1.body.data[0]).toMatchObject({ sentiment: "negative", surveyResponses: { visit_reason: "Checkup" }, surveyId: fresh.id });
-    const page2 = await w.as("viewer").get(`/v1/surveys/${fresh.id}/responses?limit=4&cursor=${page1.body.pageInfo.endCursor}`);
+    expect(page1.body.data[0]).toMatchObject({
+      sentiment: "negative",
+      surveyResponses: { visit_reason: "Checkup" },
+      surveyId: fresh.id,
+    });
+    const page2 = await w
+      .as("viewer")
+      .get(`/v1/surveys/${fresh.id}/responses?limit=4&cursor=${page1.body.pageInfo.endCursor}`);
     expect(page2.body.data.map((r: { npsScore: number }) => r.npsScore)).toEqual([9, 10]);
     const since = await w.as("viewer").get(`/v1/surveys/${fresh.id}/responses?since=2026-03-01T10:02:30Z`);
     expect(since.body.data.map((r: { npsScore: number }) => r.npsScore)).toEqual([0, 3]);
@@ -187,14 +277,26 @@ describe("a survey on a campaign's feedback page", () => {
   it("an empty survey has null rates", async () => {
     const s = await newSurvey({ name: "Empty" });
     const stats = await w.as("viewer").get(`/v1/surveys/${s.id}/stats`);
-    expect(stats.body).toMatchObject({ completionRate: null, averageTimeToCompleteSeconds: null, averageScore: null, nps: { score: null, responses: 0 }, topThemes: [] });
+    expect(stats.body).toMatchObject({
+      completionRate: null,
+      averageTimeToCompleteSeconds: null,
+      averageScore: null,
+      nps: { score: null, responses: 0 },
+      topThemes: [],
+    });
   });
 
   it("detaching falls back to the rating form", async () => {
     const c = await newCampaign();
     await w.as("manager").put(`/v1/campaigns/${c.id}/survey`, { surveyId: survey.id });
     expect((await w.as("manager").delete(`/v1/campaigns/${c.id}/survey`)).status).toBe(204);
-    const s = await newSolicitation({ tenantId: w.tenantA.id, locationId: loc.id, contactId, campaignId: c.id, destination: "survey" });
+    const s = await newSolicitation({
+      tenantId: w.tenantA.id,
+      locationId: loc.id,
+      contactId,
+      campaignId: c.id,
+      destination: "survey",
+    });
     expect((await request("GET", `/v1/f/${s.token}`)).body.survey).toBeNull();
   });
 });

@@ -1,11 +1,11 @@
-import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { auditEvents, brands, tenants } from "../../src/db/schema";
 import { request } from "../helpers/http";
 import { db } from "../helpers/seed";
-import { auditEvents, brands, tenants } from "../../src/db/schema";
-import { eq } from "drizzle-orm";
 
 const body = {
   tenantName: "Acme Dental",
@@ -54,8 +54,18 @@ describe("bootstrap, login, /me", () => {
   it("bootstraps the first tenant in the house agency with a default brand", async () => {
     const res = await request("POST", "/bootstrap", { body });
     expect(res.status).toBe(201);
-    expect(res.body.tenant).toMatchObject({ slug: "acme-dental", name: "Acme Dental", plan: "starter", isActive: true, agencyId: "agency_house" });
-    expect(res.body.user).toMatchObject({ email: "owner@acme.test", name: "Olivia Owner", tenantId: res.body.tenant.id });
+    expect(res.body.tenant).toMatchObject({
+      slug: "acme-dental",
+      name: "Acme Dental",
+      plan: "starter",
+      isActive: true,
+      agencyId: "agency_house",
+    });
+    expect(res.body.user).toMatchObject({
+      email: "owner@acme.test",
+      name: "Olivia Owner",
+      tenantId: res.body.tenant.id,
+    });
     expect(res.body.token.split(".")).toHaveLength(3);
     token = res.body.token;
     tenantId = res.body.tenant.id;
@@ -64,7 +74,12 @@ describe("bootstrap, login, /me", () => {
     expect(brandRows.map((b) => b.name)).toEqual(["Acme Dental"]);
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, tenantId));
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: "platform.bootstrap", actorType: "platform_admin", actorId: res.body.user.id, tenantId });
+    expect(audit[0]).toMatchObject({
+      action: "platform.bootstrap",
+      actorType: "platform_admin",
+      actorId: res.body.user.id,
+      tenantId,
+    });
   });
 
   it("answers 409 to a second bootstrap and changes nothing", async () => {
@@ -75,15 +90,21 @@ describe("bootstrap, login, /me", () => {
   });
 
   it("logs in with the bootstrap credentials (email case-insensitive)", async () => {
-    const res = await request("POST", "/auth/login", { body: { email: "OWNER@acme.test", password: body.adminPassword } });
+    const res = await request("POST", "/auth/login", {
+      body: { email: "OWNER@acme.test", password: body.adminPassword },
+    });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ email: "owner@acme.test", tenantId });
     token = res.body.token;
   });
 
   it("rejects a wrong password and an unknown email alike with 401", async () => {
-    const wrong = await request("POST", "/auth/login", { body: { email: "owner@acme.test", password: "wrong-password" } });
-    const unknown = await request("POST", "/auth/login", { body: { email: "nobody@acme.test", password: "wrong-password" } });
+    const wrong = await request("POST", "/auth/login", {
+      body: { email: "owner@acme.test", password: "wrong-password" },
+    });
+    const unknown = await request("POST", "/auth/login", {
+      body: { email: "nobody@acme.test", password: "wrong-password" },
+    });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: "Invalid email or password", code: "UNAUTHENTICATED" });
@@ -100,7 +121,13 @@ describe("bootstrap, login, /me", () => {
   it("returns the profile with both role assignments on /me", async () => {
     const res = await request("GET", "/me", { token, tenantId });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ email: "owner@acme.test", name: "Olivia Owner", tenantId, authProvider: "password", isActive: true });
+    expect(res.body).toMatchObject({
+      email: "owner@acme.test",
+      name: "Olivia Owner",
+      tenantId,
+      authProvider: "password",
+      isActive: true,
+    });
     expect(res.body.roles).toEqual(
       expect.arrayContaining([
         { role: "platform_admin", scope: "platform", scopeId: null },
@@ -113,6 +140,10 @@ describe("bootstrap, login, /me", () => {
   it("lists the tenant's default location set (empty) with a bootstrap token", async () => {
     const res = await request("GET", "/v1/locations", { token, tenantId });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null }, total: 0 });
+    expect(res.body).toEqual({
+      data: [],
+      pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
+      total: 0,
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createWorld, type World } from "../helpers/seed";
 import { auditOf } from "../campaigns/support";
+import { createWorld, type World } from "../helpers/seed";
 
 let w: World;
 let locationId: string;
@@ -20,13 +20,22 @@ describe("location variables", () => {
   });
 
   it("replaces the whole set and audits the change", async () => {
-    const first = await w.as("manager").put(`/v1/locations/${locationId}/variables`, { variables: { parkingInfo: "Behind the building", doctor_name: "Dr. Who" } });
+    const first = await w.as("manager").put(`/v1/locations/${locationId}/variables`, {
+      variables: { parkingInfo: "Behind the building", doctor_name: "Dr. Who" },
+    });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ locationId, variables: { doctor_name: "Dr. Who", parkingInfo: "Behind the building" } });
+    expect(first.body).toEqual({
+      locationId,
+      variables: { doctor_name: "Dr. Who", parkingInfo: "Behind the building" },
+    });
 
-    const second = await w.as("manager").put(`/v1/locations/${locationId}/variables`, { variables: { parkingInfo: "Street parking" } });
+    const second = await w
+      .as("manager")
+      .put(`/v1/locations/${locationId}/variables`, { variables: { parkingInfo: "Street parking" } });
     expect(second.body.variables).toEqual({ parkingInfo: "Street parking" });
-    expect((await w.as("viewer").get(`/v1/locations/${locationId}/variables`)).body.variables).toEqual({ parkingInfo: "Street parking" });
+    expect((await w.as("viewer").get(`/v1/locations/${locationId}/variables`)).body.variables).toEqual({
+      parkingInfo: "Street parking",
+    });
 
     const audit = await auditOf(locationId, "location.variables_replaced");
     expect(audit).toHaveLength(2);
@@ -49,7 +58,10 @@ describe("location variables", () => {
   it("refuses more than 50 variables and values over 1000 characters", async () => {
     const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, "v"]));
     expect((await w.as("manager").put(`/v1/locations/${locationId}/variables`, { variables: many })).status).toBe(400);
-    expect((await w.as("manager").put(`/v1/locations/${locationId}/variables`, { variables: { k: "x".repeat(1001) } })).status).toBe(400);
+    expect(
+      (await w.as("manager").put(`/v1/locations/${locationId}/variables`, { variables: { k: "x".repeat(1001) } }))
+        .status,
+    ).toBe(400);
   });
 
   it("needs manager to write", async () => {
@@ -61,7 +73,9 @@ describe("location variables", () => {
 
   it("treats another tenant's location as not found", async () => {
     expect((await w.as("manager").get(`/v1/locations/${otherTenantLocationId}/variables`)).status).toBe(404);
-    const put = await w.as("manager").put(`/v1/locations/${otherTenantLocationId}/variables`, { variables: { a: "b" } });
+    const put = await w
+      .as("manager")
+      .put(`/v1/locations/${otherTenantLocationId}/variables`, { variables: { a: "b" } });
     expect(put.status).toBe(404);
     expect(put.body.code).toBe("NOT_FOUND");
   });

@@ -7,9 +7,9 @@ const UNSUB = "https://x.test/unsubscribe/tok?a=1&b=2";
 
 describe("token extraction", () => {
   it("finds distinct placeholders across fields in order, spaces inside braces allowed", () => {
-    expect(extractTokens("Hi {{firstName}}", "<p>{{ locationName }} {{firstName}}</p>", null, "{{reviewLink}}")).toEqual([
-      "firstName", "locationName", "reviewLink",
-    ]);
+    expect(
+      extractTokens("Hi {{firstName}}", "<p>{{ locationName }} {{firstName}}</p>", null, "{{reviewLink}}"),
+    ).toEqual(["firstName", "locationName", "reviewLink"]);
     expect(extractTokens("no tokens { here } {single}")).toEqual([]);
   });
 
@@ -20,11 +20,19 @@ describe("token extraction", () => {
 });
 
 describe("renderTemplate", () => {
-  const values = { firstName: `<script>alert("x")</script> & 'co'`, locationName: "Tom & Jerry's", unsubscribeLink: UNSUB };
+  const values = {
+    firstName: `<script>alert("x")</script> & 'co'`,
+    locationName: "Tom & Jerry's",
+    unsubscribeLink: UNSUB,
+  };
 
   it("escapes values in bodyHtml only, keeps the text body raw and the subject on one line", () => {
     const out = renderTemplate(
-      { subject: "Hi {{firstName}}", bodyHtml: "<p>Hello {{firstName}} from {{locationName}}</p>{{unsubscribeLink}}", bodyText: "Hello {{firstName}}" },
+      {
+        subject: "Hi {{firstName}}",
+        bodyHtml: "<p>Hello {{firstName}} from {{locationName}}</p>{{unsubscribeLink}}",
+        bodyText: "Hello {{firstName}}",
+      },
       { ...values, firstName: "Ann\r\nBcc: evil@x.test <b>" },
       { channel: "email" },
     );
@@ -36,13 +44,19 @@ describe("renderTemplate", () => {
   });
 
   it("escapes script tags and quotes in html", () => {
-    const out = renderTemplate({ subject: null, bodyHtml: "<div>{{firstName}}</div>", bodyText: null }, values, { channel: "email" });
+    const out = renderTemplate({ subject: null, bodyHtml: "<div>{{firstName}}</div>", bodyText: null }, values, {
+      channel: "email",
+    });
     expect(out.html).toContain("<div>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;</div>");
     expect(out.html).not.toContain("<script>");
   });
 
   it("appends the unsubscribe link to an email without {{unsubscribeLink}}, before </body> when present", () => {
-    const out = renderTemplate({ subject: "S", bodyHtml: "<html><body><p>Hi</p></body></html>", bodyText: "Hi" }, values, { channel: "email" });
+    const out = renderTemplate(
+      { subject: "S", bodyHtml: "<html><body><p>Hi</p></body></html>", bodyText: "Hi" },
+      values,
+      { channel: "email" },
+    );
     expect(out.unsubscribeLinkAppended).toBe(true);
     expect(out.html).toBe(
       '<html><body><p>Hi</p><p style="font-size:12px;color:#666">If you no longer wish to receive these emails, ' +
@@ -63,18 +77,30 @@ describe("renderTemplate", () => {
   });
 
   it("refuses to render an email without an unsubscribe link value", () => {
-    expect(() => renderTemplate({ subject: "S", bodyHtml: null, bodyText: "x" }, {}, { channel: "email" })).toThrow(/unsubscribeLink/);
+    expect(() => renderTemplate({ subject: "S", bodyHtml: null, bodyText: "x" }, {}, { channel: "email" })).toThrow(
+      /unsubscribeLink/,
+    );
   });
 
   it("renders a missing value as empty", () => {
-    expect(renderTemplate({ subject: null, bodyHtml: null, bodyText: "[{{lastName}}]" }, {}, { channel: "whatsapp" }).text).toBe("[]");
+    expect(
+      renderTemplate({ subject: null, bodyHtml: null, bodyText: "[{{lastName}}]" }, {}, { channel: "whatsapp" }).text,
+    ).toBe("[]");
   });
 
   it("adds the SMS opt-out text and reports segments; keeps a body that already says Reply STOP", () => {
-    const out = renderTemplate({ subject: null, bodyHtml: null, bodyText: "Hi {{firstName}}, review us: {{reviewLink}}" }, { firstName: "Ann", reviewLink: "https://r.test/x" }, { channel: "sms" });
+    const out = renderTemplate(
+      { subject: null, bodyHtml: null, bodyText: "Hi {{firstName}}, review us: {{reviewLink}}" },
+      { firstName: "Ann", reviewLink: "https://r.test/x" },
+      { channel: "sms" },
+    );
     expect(out.text).toBe(`Hi Ann, review us: https://r.test/x\n${SMS_OPT_OUT_TEXT}`);
     expect(out.sms).toEqual({ encoding: "GSM-7", units: out.text!.length, segments: 1 });
-    const own = renderTemplate({ subject: null, bodyHtml: null, bodyText: "Hi. reply stop to quit" }, {}, { channel: "sms" });
+    const own = renderTemplate(
+      { subject: null, bodyHtml: null, bodyText: "Hi. reply stop to quit" },
+      {},
+      { channel: "sms" },
+    );
     expect(own.text).toBe("Hi. reply stop to quit");
   });
 
@@ -97,9 +123,17 @@ describe("SMS segments", () => {
     expect(smsSegments("€".repeat(81))).toEqual({ encoding: "GSM-7", units: 162, segments: 2 });
     expect(smsSegments("{}[]~|^\\")).toMatchObject({ encoding: "GSM-7", units: 16 });
     // 152 septets, then an escaped pair that would straddle the 153 boundary: it moves whole to part 2
-    expect(smsSegments(`${"a".repeat(152)}€${"a".repeat(151)}`)).toEqual({ encoding: "GSM-7", units: 305, segments: 2 });
+    expect(smsSegments(`${"a".repeat(152)}€${"a".repeat(151)}`)).toEqual({
+      encoding: "GSM-7",
+      units: 305,
+      segments: 2,
+    });
     // 306 septets would fit 2 x 153 if split anywhere; keeping the pair whole takes 3 parts
-    expect(smsSegments(`${"a".repeat(152)}€${"a".repeat(152)}`)).toEqual({ encoding: "GSM-7", units: 306, segments: 3 });
+    expect(smsSegments(`${"a".repeat(152)}€${"a".repeat(152)}`)).toEqual({
+      encoding: "GSM-7",
+      units: 306,
+      segments: 3,
+    });
   });
 
   it("UCS-2: any non-GSM character switches the message; 70 in one, 67 per part", () => {

@@ -1,12 +1,18 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { findApprovedVersion } from "../../src/modules/templates/service";
-import { createWorld, type World } from "../helpers/seed";
 import { auditOf, tenantCtx } from "../campaigns/support";
+import { createWorld, type World } from "../helpers/seed";
 
 let w: World;
 let bTemplateId: string;
 
-const email = { name: "Review request", channel: "email", subject: "How was {{locationName}}, {{firstName}}?", bodyHtml: "<p>Hi {{firstName}}, <a href=\"{{reviewLink}}\">review</a></p>", bodyText: "Hi {{firstName}}: {{reviewLink}}" };
+const email = {
+  name: "Review request",
+  channel: "email",
+  subject: "How was {{locationName}}, {{firstName}}?",
+  bodyHtml: '<p>Hi {{firstName}}, <a href="{{reviewLink}}">review</a></p>',
+  bodyText: "Hi {{firstName}}: {{reviewLink}}",
+};
 const sms = { name: "SMS ask", channel: "sms", bodyText: "Hi {{firstName}}, review {{locationName}}: {{reviewLink}}" };
 
 beforeAll(async () => {
@@ -19,16 +25,30 @@ describe("create, read, list", () => {
     const res = await w.as("tenantUser").post("/v1/templates", email);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      tenantId: w.tenantA.id, name: "Review request", channel: "email", status: "draft", version: 1, locale: "en-US",
-      subject: email.subject, bodyHtml: email.bodyHtml, bodyText: email.bodyText,
-      tokens: ["locationName", "firstName", "reviewLink"], createdByUserId: w.users.tenantUser.id,
-      approvedByUserId: null, approvedAt: null, rootId: res.body.id,
+      tenantId: w.tenantA.id,
+      name: "Review request",
+      channel: "email",
+      status: "draft",
+      version: 1,
+      locale: "en-US",
+      subject: email.subject,
+      bodyHtml: email.bodyHtml,
+      bodyText: email.bodyText,
+      tokens: ["locationName", "firstName", "reviewLink"],
+      createdByUserId: w.users.tenantUser.id,
+      approvedByUserId: null,
+      approvedAt: null,
+      rootId: res.body.id,
     });
     const got = await w.as("viewer").get(`/v1/templates/${res.body.id}`);
     expect(got.body).toEqual(res.body);
     const audit = await auditOf(res.body.id, "template.created");
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ tenantId: w.tenantA.id, actorId: w.users.tenantUser.id, resourceType: "template" });
+    expect(audit[0]).toMatchObject({
+      tenantId: w.tenantA.id,
+      actorId: w.users.tenantUser.id,
+      resourceType: "template",
+    });
   });
 
   it("validates the body", async () => {
@@ -38,7 +58,9 @@ describe("create, read, list", () => {
   });
 
   it("refuses unknown and malformed tokens with 400 naming the field", async () => {
-    const res = await w.as("manager").post("/v1/templates", { ...email, subject: "{{nope}}", bodyText: "{{first name}}" });
+    const res = await w
+      .as("manager")
+      .post("/v1/templates", { ...email, subject: "{{nope}}", bodyText: "{{first name}}" });
     expect(res.status).toBe(400);
     expect(res.body.details.issues).toEqual([
       { path: "subject", message: "Unknown token {{nope}}" },
@@ -65,7 +87,11 @@ describe("create, read, list", () => {
     expect(res.body.data[0]).toMatchObject({ channel: "sms", tenantId: w.tenantA.id });
     expect(res.body.total).toBeGreaterThanOrEqual(1);
     const all = await w.as("viewer").get("/v1/templates?status=draft&limit=200");
-    expect(all.body.data.every((t: { status: string; tenantId: string }) => t.status === "draft" && t.tenantId === w.tenantA.id)).toBe(true);
+    expect(
+      all.body.data.every(
+        (t: { status: string; tenantId: string }) => t.status === "draft" && t.tenantId === w.tenantA.id,
+      ),
+    ).toBe(true);
     expect(all.body.data.map((t: { id: string }) => t.id)).not.toContain(bTemplateId);
     expect((await w.as("viewer").get("/v1/templates?status=live")).status).toBe(400);
   });
@@ -77,10 +103,21 @@ describe("versions and approval", () => {
 
   it("edits a draft in place and recomputes its tokens", async () => {
     v1 = (await w.as("manager").post("/v1/templates", email)).body.id;
-    const res = await w.as("tenantUser").patch(`/v1/templates/${v1}`, { subject: "Thanks {{fullName}}", bodyText: null });
+    const res = await w
+      .as("tenantUser")
+      .patch(`/v1/templates/${v1}`, { subject: "Thanks {{fullName}}", bodyText: null });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: v1, version: 1, status: "draft", subject: "Thanks {{fullName}}", bodyText: null, tokens: ["fullName", "firstName", "reviewLink"] });
-    expect((await auditOf(v1, "template.updated"))[0]).toMatchObject({ previousState: expect.objectContaining({ subject: email.subject }) });
+    expect(res.body).toMatchObject({
+      id: v1,
+      version: 1,
+      status: "draft",
+      subject: "Thanks {{fullName}}",
+      bodyText: null,
+      tokens: ["fullName", "firstName", "reviewLink"],
+    });
+    expect((await auditOf(v1, "template.updated"))[0]).toMatchObject({
+      previousState: expect.objectContaining({ subject: email.subject }),
+    });
   });
 
   it("approval needs manager or tenant_admin", async () => {
@@ -104,9 +141,23 @@ describe("versions and approval", () => {
     expect(res.status).toBe(200);
     v2 = res.body.id;
     expect(v2).not.toBe(v1);
-    expect(res.body).toMatchObject({ rootId: v1, version: 2, status: "draft", subject: "Thanks {{fullName}}", bodyHtml: "<p>New {{firstName}}</p>", approvedAt: null, createdByUserId: w.users.tenantUser.id });
-    expect((await w.as("viewer").get(`/v1/templates/${v1}`)).body).toMatchObject({ status: "approved", version: 1, bodyHtml: email.bodyHtml });
-    expect((await auditOf(v2, "template.version_created"))[0]).toMatchObject({ metadata: expect.objectContaining({ fromTemplateId: v1 }) });
+    expect(res.body).toMatchObject({
+      rootId: v1,
+      version: 2,
+      status: "draft",
+      subject: "Thanks {{fullName}}",
+      bodyHtml: "<p>New {{firstName}}</p>",
+      approvedAt: null,
+      createdByUserId: w.users.tenantUser.id,
+    });
+    expect((await w.as("viewer").get(`/v1/templates/${v1}`)).body).toMatchObject({
+      status: "approved",
+      version: 1,
+      bodyHtml: email.bodyHtml,
+    });
+    expect((await auditOf(v2, "template.version_created"))[0]).toMatchObject({
+      metadata: expect.objectContaining({ fromTemplateId: v1 }),
+    });
     expect((await findApprovedVersion(tenantCtx(w.tenantA.id), v2))?.id).toBe(v1);
   });
 
@@ -121,7 +172,9 @@ describe("versions and approval", () => {
     const res = await w.as("tenantAdmin").post(`/v1/templates/${v2}/approve`);
     expect(res.body).toMatchObject({ id: v2, status: "approved", version: 2 });
     expect((await w.as("viewer").get(`/v1/templates/${v1}`)).body.status).toBe("archived");
-    expect((await auditOf(v1, "template.archived"))[0]).toMatchObject({ metadata: expect.objectContaining({ supersededBy: v2 }) });
+    expect((await auditOf(v1, "template.archived"))[0]).toMatchObject({
+      metadata: expect.objectContaining({ supersededBy: v2 }),
+    });
     expect((await findApprovedVersion(tenantCtx(w.tenantA.id), v1))?.id).toBe(v2);
   });
 
@@ -140,7 +193,9 @@ describe("versions and approval", () => {
     expect(res.status).toBe(400);
     expect(res.body.details.issues.map((i: { path: string }) => i.path)).toEqual(["subject", "bodyHtml"]);
     const bareSms = (await w.as("manager").post("/v1/templates", { name: "bare", channel: "sms" })).body.id;
-    expect((await w.as("manager").post(`/v1/templates/${bareSms}/approve`)).body.details.issues[0].path).toBe("bodyText");
+    expect((await w.as("manager").post(`/v1/templates/${bareSms}/approve`)).body.details.issues[0].path).toBe(
+      "bodyText",
+    );
   });
 
   it("lints on approve: a token whose location variable was removed is unknown", async () => {
@@ -168,7 +223,10 @@ describe("archive", () => {
     const again = await w.as("manager").post(`/v1/templates/${draft}/archive`);
     expect(again.body.status).toBe("archived");
     expect(await auditOf(draft, "template.archived")).toHaveLength(1);
-    expect((await w.as("manager").patch(`/v1/templates/${draft}`, { name: "x" })).body).toMatchObject({ code: "INVALID_TRANSITION", details: { from: "archived", to: "draft" } });
+    expect((await w.as("manager").patch(`/v1/templates/${draft}`, { name: "x" })).body).toMatchObject({
+      code: "INVALID_TRANSITION",
+      details: { from: "archived", to: "draft" },
+    });
     expect((await w.as("manager").post(`/v1/templates/${draft}/approve`)).status).toBe(409);
   });
 
@@ -184,18 +242,28 @@ describe("preview", () => {
     const res = await w.as("viewer").get(`/v1/templates/${id}/preview`);
     expect(res.status).toBe(200);
     expect(res.body.subject).toBe("How was Sample Location, Jane?");
-    expect(res.body.html).toContain('<p>Hi Jane, <a href="http://localhost:8787/v1/r/preview?redirect=1">review</a></p>');
+    expect(res.body.html).toContain(
+      '<p>Hi Jane, <a href="http://localhost:8787/v1/r/preview?redirect=1">review</a></p>',
+    );
     expect(res.body.html).toContain('<a href="http://localhost:8787/unsubscribe/preview">unsubscribe</a>');
-    expect(res.body.text).toBe("Hi Jane: http://localhost:8787/v1/r/preview?redirect=1\n\nUnsubscribe: http://localhost:8787/unsubscribe/preview");
+    expect(res.body.text).toBe(
+      "Hi Jane: http://localhost:8787/v1/r/preview?redirect=1\n\nUnsubscribe: http://localhost:8787/unsubscribe/preview",
+    );
     expect(res.body).toMatchObject({ unsubscribeLinkAppended: true, sms: null });
   });
 
   it("escapes HTML in values from a location: name, brand and custom variables", async () => {
     const loc = (await w.as("manager").post("/v1/locations", { name: "<b>Tom & Jerry's</b>" })).body.id;
     await w.as("manager").put(`/v1/locations/${loc}/variables`, { variables: { note: '<script>alert("x")</script>' } });
-    const id = (await w.as("manager").post("/v1/templates", {
-      name: "esc", channel: "email", subject: "{{locationName}}", bodyHtml: "<h1>{{locationName}}</h1><p>{{note}}</p><p>{{brandName}}</p>{{unsubscribeLink}}", bodyText: "{{note}} {{unsubscribeLink}}",
-    })).body.id;
+    const id = (
+      await w.as("manager").post("/v1/templates", {
+        name: "esc",
+        channel: "email",
+        subject: "{{locationName}}",
+        bodyHtml: "<h1>{{locationName}}</h1><p>{{note}}</p><p>{{brandName}}</p>{{unsubscribeLink}}",
+        bodyText: "{{note}} {{unsubscribeLink}}",
+      })
+    ).body.id;
     const res = await w.as("viewer").get(`/v1/templates/${id}/preview?locationId=${loc}`);
     expect(res.body.html).toBe(
       `<h1>&lt;b&gt;Tom &amp; Jerry&#39;s&lt;/b&gt;</h1><p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</p><p>${w.tenantA.name} brand</p>http://localhost:8787/unsubscribe/preview`,
@@ -208,8 +276,14 @@ describe("preview", () => {
   it("reports SMS segments with the opt-out text", async () => {
     const id = (await w.as("manager").post("/v1/templates", sms)).body.id;
     const res = await w.as("viewer").get(`/v1/templates/${id}/preview`);
-    const text = "Hi Jane, review Sample Location: http://localhost:8787/v1/r/preview?redirect=1\nReply STOP to opt out";
-    expect(res.body).toMatchObject({ subject: null, html: null, text, sms: { encoding: "GSM-7", units: text.length, segments: 1 } });
+    const text =
+      "Hi Jane, review Sample Location: http://localhost:8787/v1/r/preview?redirect=1\nReply STOP to opt out";
+    expect(res.body).toMatchObject({
+      subject: null,
+      html: null,
+      text,
+      sms: { encoding: "GSM-7", units: text.length, segments: 1 },
+    });
   });
 
   it("refuses another tenant's location", async () => {
@@ -233,6 +307,9 @@ describe("tenant isolation", () => {
       a.get(`/v1/templates/${bTemplateId}/preview`),
     ]);
     expect(results.map((r) => r.status)).toEqual([404, 404, 404, 404, 404, 404]);
-    expect((await w.as("tenantBAdmin").get(`/v1/templates/${bTemplateId}`)).body).toMatchObject({ status: "draft", name: "Review request" });
+    expect((await w.as("tenantBAdmin").get(`/v1/templates/${bTemplateId}`)).body).toMatchObject({
+      status: "draft",
+      name: "Review request",
+    });
   });
 });

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, brands, tenants } from "../../src/db/schema";
-import { request } from "../helpers/http";
 import { latestEmailTo, tokenIn } from "../helpers/dev-mailbox";
-import { TEST_PASSWORD, createWorld, db, seedAgency, seedUser, type World } from "../helpers/seed";
+import { request } from "../helpers/http";
+import { createWorld, db, seedAgency, seedUser, TEST_PASSWORD, type World } from "../helpers/seed";
 
 let w: World;
 beforeAll(async () => {
@@ -12,17 +12,33 @@ beforeAll(async () => {
 
 const agency = () => w.as("agencyAdmin");
 const auditFor = (resourceId: string, action: string) =>
-  db().select().from(auditEvents).where(and(eq(auditEvents.resourceId, resourceId), eq(auditEvents.action, action)));
+  db()
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.resourceId, resourceId), eq(auditEvents.action, action)));
 
 describe("POST /agency/tenants", () => {
   it("creates the tenant and exactly one default brand in the caller's agency", async () => {
-    const res = await agency().post("/agency/tenants", { name: "Bright Smiles", slug: "bright-smiles", plan: "growth" });
+    const res = await agency().post("/agency/tenants", {
+      name: "Bright Smiles",
+      slug: "bright-smiles",
+      plan: "growth",
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
-      name: "Bright Smiles", slug: "bright-smiles", plan: "growth", isActive: true, pausedAt: null, pausedReason: null,
-      agencyId: w.agencyA.id, emailConfig: null, _count: { users: 0, contacts: 0, solicitations: 0, integrations: 0 },
+      name: "Bright Smiles",
+      slug: "bright-smiles",
+      plan: "growth",
+      isActive: true,
+      pausedAt: null,
+      pausedReason: null,
+      agencyId: w.agencyA.id,
+      emailConfig: null,
+      _count: { users: 0, contacts: 0, solicitations: 0, integrations: 0 },
     });
-    expect(res.body.brands).toEqual([expect.objectContaining({ name: "Bright Smiles", slug: "bright-smiles", isActive: true, tenantId: res.body.id })]);
+    expect(res.body.brands).toEqual([
+      expect.objectContaining({ name: "Bright Smiles", slug: "bright-smiles", isActive: true, tenantId: res.body.id }),
+    ]);
     const stored = await db().select().from(brands).where(eq(brands.tenantId, res.body.id));
     expect(stored).toHaveLength(1);
     const [audit] = await auditFor(res.body.id, "tenant.created");
@@ -31,7 +47,12 @@ describe("POST /agency/tenants", () => {
   });
 
   it("takes brandName and brandSlug for the default brand", async () => {
-    const res = await agency().post("/agency/tenants", { name: "Holding Co", slug: "holding-co", brandName: "Shiny Teeth", brandSlug: "shiny" });
+    const res = await agency().post("/agency/tenants", {
+      name: "Holding Co",
+      slug: "holding-co",
+      brandName: "Shiny Teeth",
+      brandSlug: "shiny",
+    });
     expect(res.body.brands).toEqual([expect.objectContaining({ name: "Shiny Teeth", slug: "shiny" })]);
     expect(res.body.plan).toBe("starter");
   });
@@ -47,14 +68,29 @@ describe("POST /agency/tenants", () => {
 
   it("needs agencyId only when the caller administers several agencies", async () => {
     const third = await seedAgency();
-    const multi = await seedUser({ grants: [{ role: "agency_admin", scopeType: "agency", scopeId: w.agencyA.id }, { role: "agency_admin", scopeType: "agency", scopeId: third.id }] });
-    const missing = await request("POST", "/agency/tenants", { token: multi.token, body: { name: "M", slug: "multi-a" } });
+    const multi = await seedUser({
+      grants: [
+        { role: "agency_admin", scopeType: "agency", scopeId: w.agencyA.id },
+        { role: "agency_admin", scopeType: "agency", scopeId: third.id },
+      ],
+    });
+    const missing = await request("POST", "/agency/tenants", {
+      token: multi.token,
+      body: { name: "M", slug: "multi-a" },
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.details.issues[0].path).toBe("agencyId");
-    const ok = await request("POST", "/agency/tenants", { token: multi.token, body: { name: "M", slug: "multi-b", agencyId: third.id } });
+    const ok = await request("POST", "/agency/tenants", {
+      token: multi.token,
+      body: { name: "M", slug: "multi-b", agencyId: third.id },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.agencyId).toBe(third.id);
-    const foreign = await agency().post("/agency/tenants", { name: "F", slug: "foreign-agency", agencyId: w.agencyB.id });
+    const foreign = await agency().post("/agency/tenants", {
+      name: "F",
+      slug: "foreign-agency",
+      agencyId: w.agencyB.id,
+    });
     expect(foreign.status).toBe(403);
     const platform = await w.as("platformAdmin").post("/agency/tenants", { name: "P", slug: "platform-made" });
     expect(platform.body.agencyId).toBe("agency_house");
@@ -105,13 +141,21 @@ describe("PATCH /agency/tenants/{id}: rename, plan, pause and resume", () => {
     const row = await db().select().from(tenants).where(eq(tenants.id, id)).get();
     expect(row).toMatchObject({ isActive: false, pausedReason: "Unpaid invoice" });
 
-    const write = await request("POST", "/v1/locations", { token: manager.token, tenantId: id, body: { name: "Blocked" } });
+    const write = await request("POST", "/v1/locations", {
+      token: manager.token,
+      tenantId: id,
+      body: { name: "Blocked" },
+    });
     expect(write.status).toBe(403);
     const read = await request("GET", "/v1/locations", { token: manager.token, tenantId: id });
     expect(read.status).toBe(200);
     const me = await request("GET", "/me", { token: manager.token, tenantId: id });
     expect(me.body.tenantAccess).toEqual({ tenantId: id, via: "tenant", role: "viewer" });
-    const agencyWrite = await request("POST", "/v1/locations", { token: w.users.agencyAdmin.token, tenantId: id, body: { name: "Still ok" } });
+    const agencyWrite = await request("POST", "/v1/locations", {
+      token: w.users.agencyAdmin.token,
+      tenantId: id,
+      body: { name: "Still ok" },
+    });
     expect(agencyWrite.status).toBe(201);
     const [audit] = await auditFor(id, "tenant.paused");
     expect(audit!.nextState).toMatchObject({ isActive: false, pausedReason: "Unpaid invoice" });
@@ -126,7 +170,11 @@ describe("PATCH /agency/tenants/{id}: rename, plan, pause and resume", () => {
   it("resumes: both pause fields cleared and writes work again", async () => {
     const res = await agency().patch(`/agency/tenants/${id}`, { isActive: true });
     expect(res.body).toMatchObject({ isActive: true, pausedAt: null, pausedReason: null });
-    const write = await request("POST", "/v1/locations", { token: manager.token, tenantId: id, body: { name: "Back" } });
+    const write = await request("POST", "/v1/locations", {
+      token: manager.token,
+      tenantId: id,
+      body: { name: "Back" },
+    });
     expect(write.status).toBe(201);
     expect(await auditFor(id, "tenant.resumed")).toHaveLength(1);
   });
@@ -134,32 +182,63 @@ describe("PATCH /agency/tenants/{id}: rename, plan, pause and resume", () => {
 
 describe("tenant users through /agency", () => {
   it("creates a user with a password who can log in at once", async () => {
-    const res = await agency().post(`/agency/tenants/${w.tenantA.id}/users`, { email: "Direct@Example.test", name: "Dee", role: "manager", password: TEST_PASSWORD });
+    const res = await agency().post(`/agency/tenants/${w.tenantA.id}/users`, {
+      email: "Direct@Example.test",
+      name: "Dee",
+      role: "manager",
+      password: TEST_PASSWORD,
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ email: "direct@example.test", name: "Dee", tenantId: w.tenantA.id, roles: ["manager"], invitePending: false });
-    const login = await request("POST", "/auth/login", { body: { email: "direct@example.test", password: TEST_PASSWORD } });
+    expect(res.body).toMatchObject({
+      email: "direct@example.test",
+      name: "Dee",
+      tenantId: w.tenantA.id,
+      roles: ["manager"],
+      invitePending: false,
+    });
+    const login = await request("POST", "/auth/login", {
+      body: { email: "direct@example.test", password: TEST_PASSWORD },
+    });
     expect(login.status).toBe(200);
     const list = await agency().get(`/agency/tenants/${w.tenantA.id}/users?limit=200`);
     expect(list.body.data.find((u: { id: string }) => u.id === res.body.id)).toMatchObject({ roles: ["manager"] });
   });
 
   it("invites without a password (outbox email) and refuses a second add of the same user", async () => {
-    const res = await agency().post(`/agency/tenants/${w.tenantA.id}/users`, { email: "invitee@example.test", role: "viewer" });
+    const res = await agency().post(`/agency/tenants/${w.tenantA.id}/users`, {
+      email: "invitee@example.test",
+      role: "viewer",
+    });
     expect(res.body).toMatchObject({ invitePending: true, roles: ["viewer"] });
     // account mail: through the platform's sender, not the tenant's (tenantId null; docs/messaging.md)
     const invite = await latestEmailTo("invitee@example.test", 10_000);
     expect(invite).toMatchObject({ to: "invitee@example.test", tenantId: null });
     expect(tokenIn(invite!.text)).toMatch(/^[A-Za-z0-9_-]+$/);
-    const again = await agency().post(`/agency/tenants/${w.tenantA.id}/users`, { email: "invitee@example.test", role: "manager" });
+    const again = await agency().post(`/agency/tenants/${w.tenantA.id}/users`, {
+      email: "invitee@example.test",
+      role: "manager",
+    });
     expect(again.status).toBe(409);
   });
 });
 
 describe("locations through /agency", () => {
   it("creates a location in an owned tenant on its oldest active brand", async () => {
-    const res = await agency().post(`/agency/tenants/${w.tenantA.id}/locations`, { name: "Harbor", addressLine1: "9 Dock Rd", city: "Salem", state: "MA", postalCode: "01970", phone: "+19785550100" });
+    const res = await agency().post(`/agency/tenants/${w.tenantA.id}/locations`, {
+      name: "Harbor",
+      addressLine1: "9 Dock Rd",
+      city: "Salem",
+      state: "MA",
+      postalCode: "01970",
+      phone: "+19785550100",
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ tenantId: w.tenantA.id, brandId: w.tenantA.brandId, name: "Harbor", city: "Salem" });
+    expect(res.body).toMatchObject({
+      tenantId: w.tenantA.id,
+      brandId: w.tenantA.brandId,
+      name: "Harbor",
+      city: "Salem",
+    });
     const [audit] = await auditFor(res.body.id, "location.created");
     expect(audit).toMatchObject({ tenantId: w.tenantA.id, actorId: w.users.agencyAdmin.id });
   });

@@ -5,14 +5,15 @@
  * being an error (an unused directive is itself an error). Every directive names why; the last
  * function shows the handles still meet where either is meant.
  */
+
+import type { ShardSweep } from "../../src/background/shards";
 import type { ControlDb, Db, ShardDb } from "../../src/db/client";
 import { controlDb, shardDb } from "../../src/db/shards";
 import type { Env } from "../../src/env";
 import type { ServiceContext } from "../../src/lib/context";
 import { findTenantRef } from "../../src/modules/identity/service";
-import { loadWidgetData } from "../../src/modules/widgets/data";
 import { tenantWhiteLabel } from "../../src/modules/white-label/resolve";
-import type { ShardSweep } from "../../src/background/shards";
+import { loadWidgetData } from "../../src/modules/widgets/data";
 
 declare const env: Env;
 declare const ctx: ServiceContext;

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
-import { forgetWhiteLabels, tenantWhiteLabel } from "../../src/modules/white-label/resolve";
 import { brandCss, brandFooterHtml, textOn } from "../../src/modules/white-label/render";
-import { createWorld, control, db, seedTenant, type World } from "../helpers/seed";
+import { forgetWhiteLabels, tenantWhiteLabel } from "../../src/modules/white-label/resolve";
+import { control, createWorld, db, seedTenant, type World } from "../helpers/seed";
 
 let w: World;
 beforeAll(async () => {
@@ -11,36 +11,68 @@ beforeAll(async () => {
 });
 beforeEach(() => forgetWhiteLabels());
 
-const agencyBrand = { name: "Northwind Reviews", logoUrl: "https://cdn.northwind.test/logo.svg", primaryColor: "#0F766E", accentColor: "#f59e0b", supportEmail: "Help@Northwind.test" };
+const agencyBrand = {
+  name: "Northwind Reviews",
+  logoUrl: "https://cdn.northwind.test/logo.svg",
+  primaryColor: "#0F766E",
+  accentColor: "#f59e0b",
+  supportEmail: "Help@Northwind.test",
+};
 
 describe("agency brand", () => {
   it("an agency admin sets, reads and replaces its agency's brand; values are normalised and audited", async () => {
     const put = await w.as("agencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, agencyBrand);
     expect(put.status).toBe(200);
-    expect(put.body).toMatchObject({ scope: "agency", scopeId: w.agencyA.id, name: "Northwind Reviews", primaryColor: "#0f766e", accentColor: "#f59e0b", supportEmail: "help@northwind.test" });
+    expect(put.body).toMatchObject({
+      scope: "agency",
+      scopeId: w.agencyA.id,
+      name: "Northwind Reviews",
+      primaryColor: "#0f766e",
+      accentColor: "#f59e0b",
+      supportEmail: "help@northwind.test",
+    });
     const got = await w.as("agencyAdmin").get(`/agency/agencies/${w.agencyA.id}/branding`);
     expect(got.body).toEqual(put.body);
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, w.agencyA.id));
     expect(audit.map((a) => a.action)).toContain("white_label.brand_saved");
-    expect(audit.find((a) => a.action === "white_label.brand_saved")).toMatchObject({ tenantId: null, actorId: w.users.agencyAdmin.id });
+    expect(audit.find((a) => a.action === "white_label.brand_saved")).toMatchObject({
+      tenantId: null,
+      actorId: w.users.agencyAdmin.id,
+    });
   });
 
   it("refuses what could break a page: http or javascript logos, colour names or CSS, a multi-line name", async () => {
     const bad = await w.as("agencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, {
-      name: "A\nB", logoUrl: "http://cdn.test/logo.png", primaryColor: "red;}body{display:none", accentColor: "#12345", supportEmail: "nope",
+      name: "A\nB",
+      logoUrl: "http://cdn.test/logo.png",
+      primaryColor: "red;}body{display:none",
+      accentColor: "#12345",
+      supportEmail: "nope",
     });
     expect(bad.status).toBe(400);
-    expect(bad.body.details.issues.map((i: { path: string }) => i.path).sort()).toEqual(["accentColor", "logoUrl", "name", "primaryColor", "supportEmail"]);
-    const js = await w.as("agencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, { name: "X", logoUrl: "javascript:alert(1)" });
+    expect(bad.body.details.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      "accentColor",
+      "logoUrl",
+      "name",
+      "primaryColor",
+      "supportEmail",
+    ]);
+    const js = await w
+      .as("agencyAdmin")
+      .put(`/agency/agencies/${w.agencyA.id}/branding`, { name: "X", logoUrl: "javascript:alert(1)" });
     expect(js.status).toBe(400);
   });
 
   it("another agency's brand is 404 for its admins and for tenant roles it is 403", async () => {
     expect((await w.as("otherAgencyAdmin").get(`/agency/agencies/${w.agencyA.id}/branding`)).status).toBe(404);
-    expect((await w.as("otherAgencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, { name: "Hijack" })).status).toBe(404);
+    expect(
+      (await w.as("otherAgencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, { name: "Hijack" })).status,
+    ).toBe(404);
     expect((await w.as("otherAgencyAdmin").delete(`/agency/agencies/${w.agencyA.id}/branding`)).status).toBe(404);
     expect((await w.as("tenantAdmin").get(`/agency/agencies/${w.agencyA.id}/branding`)).status).toBe(403);
-    expect((await w.as("platformAdmin").get(`/agency/agencies/${w.agencyA.id}/branding`)).body.name).toBe("Northwind Reviews");
+    expect((await w.as("platformAdmin").get(`/agency/agencies/${w.agencyA.id}/branding`)).body.name).toBe(
+      "Northwind Reviews",
+    );
     expect((await w.as("platformAdmin").get(`/agency/agencies/unknown-agency/branding`)).status).toBe(404);
   });
 });
@@ -53,17 +85,43 @@ describe("tenant branding", () => {
     expect(before.body).toMatchObject({
       override: null,
       agency: { name: "Northwind Reviews" },
-      effective: { name: "Northwind Reviews", logoUrl: agencyBrand.logoUrl, primaryColor: "#0f766e", accentColor: "#f59e0b", supportEmail: "help@northwind.test", source: "agency" },
+      effective: {
+        name: "Northwind Reviews",
+        logoUrl: agencyBrand.logoUrl,
+        primaryColor: "#0f766e",
+        accentColor: "#f59e0b",
+        supportEmail: "help@northwind.test",
+        source: "agency",
+      },
       publicBaseUrl: "http://localhost:8787",
     });
     const put = await w.as("tenantAdmin").put("/v1/branding", { primaryColor: "#7C3AED", supportEmail: null });
     expect(put.status).toBe(200);
-    expect(put.body.override).toMatchObject({ scope: "tenant", scopeId: w.tenantA.id, name: null, primaryColor: "#7c3aed" });
-    expect(put.body.effective).toEqual({ name: "Northwind Reviews", logoUrl: agencyBrand.logoUrl, primaryColor: "#7c3aed", accentColor: "#f59e0b", supportEmail: "help@northwind.test", source: "tenant" });
+    expect(put.body.override).toMatchObject({
+      scope: "tenant",
+      scopeId: w.tenantA.id,
+      name: null,
+      primaryColor: "#7c3aed",
+    });
+    expect(put.body.effective).toEqual({
+      name: "Northwind Reviews",
+      logoUrl: agencyBrand.logoUrl,
+      primaryColor: "#7c3aed",
+      accentColor: "#f59e0b",
+      supportEmail: "help@northwind.test",
+      source: "tenant",
+    });
 
     // the other agency's tenant sees only the default
     const b = await w.as("tenantBAdmin").get("/v1/branding");
-    expect(b.body.effective).toEqual({ name: "Reputation Operations", logoUrl: null, primaryColor: null, accentColor: null, supportEmail: null, source: "default" });
+    expect(b.body.effective).toEqual({
+      name: "Reputation Operations",
+      logoUrl: null,
+      primaryColor: null,
+      accentColor: null,
+      supportEmail: null,
+      source: "default",
+    });
 
     expect((await w.as("tenantAdmin").delete("/v1/branding")).status).toBe(204);
     expect((await w.as("tenantAdmin").get("/v1/branding")).body.effective.primaryColor).toBe("#0f766e");
@@ -72,7 +130,9 @@ describe("tenant branding", () => {
 
   it("writes need tenant_admin (agency admins act as one); another agency's admin is refused", async () => {
     expect((await w.as("manager").put("/v1/branding", { name: "Nope" })).status).toBe(403);
-    expect((await w.as("agencyAdmin").put("/v1/branding", { name: "Agency set" })).body.effective.name).toBe("Agency set");
+    expect((await w.as("agencyAdmin").put("/v1/branding", { name: "Agency set" })).body.effective.name).toBe(
+      "Agency set",
+    );
     expect((await w.as("otherAgencyAdmin").get("/v1/branding")).status).toBe(403);
     await w.as("tenantAdmin").delete("/v1/branding");
   });
@@ -98,12 +158,26 @@ describe("tenant branding", () => {
 
 describe("rendering untrusted brand values", () => {
   it("escapes names and emails, drops non-https logos and anything that is not #rrggbb", () => {
-    const html = brandFooterHtml({ name: `<script>x</script>"`, logoUrl: "http://evil.test/a.png", primaryColor: null, accentColor: null, supportEmail: `a"b@x.test`, source: "agency" });
+    const html = brandFooterHtml({
+      name: `<script>x</script>"`,
+      logoUrl: "http://evil.test/a.png",
+      primaryColor: null,
+      accentColor: null,
+      supportEmail: `a"b@x.test`,
+      source: "agency",
+    });
     expect(html).not.toContain("<script>");
     expect(html).toContain("&#60;script&#62;x&#60;/script&#62;&#34;");
     expect(html).not.toContain("evil.test");
     expect(html).toContain('href="mailto:a&#34;b@x.test"');
-    const css = brandCss({ name: "x", logoUrl: null, primaryColor: "red;}body{display:none}", accentColor: "#00ff00", supportEmail: null, source: "agency" });
+    const css = brandCss({
+      name: "x",
+      logoUrl: null,
+      primaryColor: "red;}body{display:none}",
+      accentColor: "#00ff00",
+      supportEmail: null,
+      source: "agency",
+    });
     expect(css).not.toContain("red");
     expect(css).toContain("border-top:6px solid #00ff00");
   });

@@ -4,13 +4,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { auditEvents, customHostnames } from "../../src/db/schema";
 import handler from "../../src/index";
-import { CloudflareCustomHostnames } from "../../src/providers/hostnames/cloudflare";
-import { useCustomHostnameProvider } from "../../src/providers/hostnames";
 import { customHostOwner, forgetWhiteLabels, tenantWhiteLabel } from "../../src/modules/white-label/resolve";
 import { useDnsOverHttps } from "../../src/providers/dns";
+import { useCustomHostnameProvider } from "../../src/providers/hostnames";
+import { CloudflareCustomHostnames } from "../../src/providers/hostnames/cloudflare";
 import { cloudflareStandIn } from "../helpers/cloudflare-standin";
 import { dohStandIn } from "../helpers/doh-standin";
-import { createWorld, control, db, seedTenant, type World } from "../helpers/seed";
+import { control, createWorld, db, seedTenant, type World } from "../helpers/seed";
 
 const cf = cloudflareStandIn({ token: "cf-test-token", zoneId: "zone123" });
 const dns = dohStandIn();
@@ -24,9 +24,11 @@ afterAll(() => {
   useCustomHostnameProvider(null);
   useDnsOverHttps(null);
 });
-const sweep = (at = Date.now()) => handler.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: at }), env as never);
+const sweep = (at = Date.now()) =>
+  handler.scheduled(createScheduledController({ cron: "*/5 * * * *", scheduledTime: at }), env as never);
 /** the customer publishes the verification TXT record the API showed */
-const publishProof = (h: { dns: { verification: { name: string; value: string } } }) => dns.setTxt(h.dns.verification.name, h.dns.verification.value);
+const publishProof = (h: { dns: { verification: { name: string; value: string } } }) =>
+  dns.setTxt(h.dns.verification.name, h.dns.verification.value);
 beforeEach(() => forgetWhiteLabels());
 
 const agencyPath = () => `/agency/agencies/${w.agencyA.id}/hostnames`;
@@ -36,16 +38,41 @@ describe("custom hostnames through Cloudflare's API", () => {
     const res = await w.as("agencyAdmin").post(agencyPath(), { hostname: "Reviews.Northwind.TEST." });
     expect(res.status).toBe(201);
     const call = cf.calls.at(-1)!;
-    expect(call).toEqual({ method: "POST", path: "/client/v4/zones/zone123/custom_hostnames", body: { hostname: "reviews.northwind.test", ssl: { method: "http", type: "dv", settings: { min_tls_version: "1.2" } } } });
+    expect(call).toEqual({
+      method: "POST",
+      path: "/client/v4/zones/zone123/custom_hostnames",
+      body: {
+        hostname: "reviews.northwind.test",
+        ssl: { method: "http", type: "dv", settings: { min_tls_version: "1.2" } },
+      },
+    });
     const cfId = [...cf.hostnames.values()].find((h) => h.hostname === "reviews.northwind.test")!.id;
     expect(res.body).toMatchObject({
-      scope: "agency", scopeId: w.agencyA.id, hostname: "reviews.northwind.test", status: "pending", sslStatus: "pending_validation", active: false,
-      verified: false, verifiedAt: null, claimExpiresAt: new Date(Date.parse(res.body.createdAt) + 7 * 86400_000).toISOString(),
+      scope: "agency",
+      scopeId: w.agencyA.id,
+      hostname: "reviews.northwind.test",
+      status: "pending",
+      sslStatus: "pending_validation",
+      active: false,
+      verified: false,
+      verifiedAt: null,
+      claimExpiresAt: new Date(Date.parse(res.body.createdAt) + 7 * 86400_000).toISOString(),
       dns: {
         cname: { name: "reviews.northwind.test" },
-        verification: { type: "TXT", name: "_reputation-ops-challenge.reviews.northwind.test", value: expect.stringMatching(/^rops-verify=[0-9a-f]{32}$/) },
+        verification: {
+          type: "TXT",
+          name: "_reputation-ops-challenge.reviews.northwind.test",
+          value: expect.stringMatching(/^rops-verify=[0-9a-f]{32}$/),
+        },
         ownership: { type: "txt", name: "_cf-custom-hostname.reviews.northwind.test", value: `verify-${cfId}` },
-        ssl: [{ httpUrl: `http://reviews.northwind.test/.well-known/acme-challenge/${cfId}`, httpBody: `body-${cfId}`, txtName: null, txtValue: null }],
+        ssl: [
+          {
+            httpUrl: `http://reviews.northwind.test/.well-known/acme-challenge/${cfId}`,
+            httpBody: `body-${cfId}`,
+            txtName: null,
+            txtValue: null,
+          },
+        ],
       },
     });
     const row = await db().select().from(customHostnames).where(eq(customHostnames.id, res.body.id)).get();
@@ -58,11 +85,19 @@ describe("custom hostnames through Cloudflare's API", () => {
 
   it("refuses a duplicate (ours: 409 before Cloudflare is called), Cloudflare's own refusal (409), its outage (502), and bad names (400)", async () => {
     const before = cf.calls.length;
-    expect((await w.as("platformAdmin").post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "reviews.northwind.test" })).status).toBe(409);
+    expect(
+      (
+        await w
+          .as("platformAdmin")
+          .post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "reviews.northwind.test" })
+      ).status,
+    ).toBe(409);
     expect(cf.calls.length).toBe(before);
     // registered at Cloudflare by someone else (not in our table)
     await cf.fetch("https://api.cloudflare.com/client/v4/zones/zone123/custom_hostnames", {
-      method: "POST", headers: { authorization: "Bearer cf-test-token", "content-type": "application/json" }, body: JSON.stringify({ hostname: "taken.example.test", ssl: { method: "http", type: "dv" } }),
+      method: "POST",
+      headers: { authorization: "Bearer cf-test-token", "content-type": "application/json" },
+      body: JSON.stringify({ hostname: "taken.example.test", ssl: { method: "http", type: "dv" } }),
     });
     const taken = await w.as("agencyAdmin").post(agencyPath(), { hostname: "taken.example.test" });
     expect(taken.status).toBe(409);
@@ -71,8 +106,18 @@ describe("custom hostnames through Cloudflare's API", () => {
     const down = await w.as("agencyAdmin").post(agencyPath(), { hostname: "later.northwind.test" });
     expect(down.status).toBe(502);
     expect(down.body.code).toBe("UPSTREAM_ERROR");
-    expect(await db().select().from(customHostnames).where(eq(customHostnames.hostname, "later.northwind.test"))).toEqual([]);
-    for (const hostname of ["https://x.test", "x.test/path", "*.x.test", "localhost", "10.0.0.1", "a..b.test", "-a.test"]) {
+    expect(
+      await db().select().from(customHostnames).where(eq(customHostnames.hostname, "later.northwind.test")),
+    ).toEqual([]);
+    for (const hostname of [
+      "https://x.test",
+      "x.test/path",
+      "*.x.test",
+      "localhost",
+      "10.0.0.1",
+      "a..b.test",
+      "-a.test",
+    ]) {
       expect((await w.as("agencyAdmin").post(agencyPath(), { hostname })).status, hostname).toBe(400);
     }
     expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "localhost.8787.test" })).status).toBe(201);
@@ -81,9 +126,19 @@ describe("custom hostnames through Cloudflare's API", () => {
   it("Cloudflare alone (a CNAME pointing here) does not make it active: the ownership TXT record is missing", async () => {
     cf.activate("reviews.northwind.test");
     await sweep();
-    const host = (await w.as("agencyAdmin").get(agencyPath())).body.data.find((h: { hostname: string }) => h.hostname === "reviews.northwind.test");
-    expect(host).toMatchObject({ status: "active", sslStatus: "active", active: false, verified: false, activatedAt: null });
-    expect(host.errors[0]).toBe(`Ownership not verified: TXT record ${host.dns.verification.name} with value ${host.dns.verification.value} not found`);
+    const host = (await w.as("agencyAdmin").get(agencyPath())).body.data.find(
+      (h: { hostname: string }) => h.hostname === "reviews.northwind.test",
+    );
+    expect(host).toMatchObject({
+      status: "active",
+      sslStatus: "active",
+      active: false,
+      verified: false,
+      activatedAt: null,
+    });
+    expect(host.errors[0]).toBe(
+      `Ownership not verified: TXT record ${host.dns.verification.name} with value ${host.dns.verification.value} not found`,
+    );
     expect(dns.lookups).toContain("_reputation-ops-challenge.reviews.northwind.test");
     forgetWhiteLabels();
     expect(await customHostOwner(control(), "reviews.northwind.test")).toBeNull();
@@ -98,18 +153,33 @@ describe("custom hostnames through Cloudflare's API", () => {
   });
 
   it("becomes active when the sweep finds the TXT record and Cloudflare reports it active; links then use it", async () => {
-    const pending = (await w.as("agencyAdmin").get(agencyPath())).body.data.find((h: { hostname: string }) => h.hostname === "reviews.northwind.test");
+    const pending = (await w.as("agencyAdmin").get(agencyPath())).body.data.find(
+      (h: { hostname: string }) => h.hostname === "reviews.northwind.test",
+    );
     publishProof(pending);
     await sweep();
     const list = await w.as("agencyAdmin").get(agencyPath());
     const host = list.body.data.find((h: { hostname: string }) => h.hostname === "reviews.northwind.test");
-    expect(host).toMatchObject({ status: "active", sslStatus: "active", active: true, verified: true, claimExpiresAt: null, errors: [], dns: { ssl: [] } });
+    expect(host).toMatchObject({
+      status: "active",
+      sslStatus: "active",
+      active: true,
+      verified: true,
+      claimExpiresAt: null,
+      errors: [],
+      dns: { ssl: [] },
+    });
     expect(host.activatedAt).not.toBeNull();
     expect(host.verifiedAt).toBe(host.activatedAt);
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, host.id));
-    expect(audit.find((a) => a.action === "custom_hostname.verified")).toMatchObject({ actorType: "system", nextState: { verifiedAt: host.verifiedAt } });
+    expect(audit.find((a) => a.action === "custom_hostname.verified")).toMatchObject({
+      actorType: "system",
+      nextState: { verifiedAt: host.verifiedAt },
+    });
     expect(audit.find((a) => a.action === "custom_hostname.status_changed")).toMatchObject({
-      actorType: "system", previousState: { status: "pending", sslStatus: "pending_validation" }, nextState: { status: "active", sslStatus: "active" },
+      actorType: "system",
+      previousState: { status: "pending", sslStatus: "pending_validation" },
+      nextState: { status: "active", sslStatus: "active" },
     });
     // verified once: later checks do not ask DNS again (the customer may remove the record)
     const asked = dns.lookups.length;
@@ -136,7 +206,12 @@ describe("custom hostnames through Cloudflare's API", () => {
   });
 
   it("host routing knows an active hostname's owner; a pending one is not routed", async () => {
-    expect(await customHostOwner(control(), "feedback.acme-dental.test")).toEqual({ hostname: "feedback.acme-dental.test", scope: "tenant", scopeId: w.tenantA.id, agencyId: w.agencyA.id });
+    expect(await customHostOwner(control(), "feedback.acme-dental.test")).toEqual({
+      hostname: "feedback.acme-dental.test",
+      scope: "tenant",
+      scopeId: w.tenantA.id,
+      agencyId: w.agencyA.id,
+    });
     expect(await customHostOwner(control(), "localhost.8787.test")).toBeNull();
   });
 
@@ -157,7 +232,10 @@ describe("custom hostnames through Cloudflare's API", () => {
     const own = (await w.as("tenantAdmin").get("/v1/hostnames")).body.data[0];
     const cfId = (await db().select().from(customHostnames).where(eq(customHostnames.id, own.id)).get())!.providerId!;
     expect((await w.as("tenantAdmin").delete(`/v1/hostnames/${own.id}`)).status).toBe(204);
-    expect(cf.calls.at(-1)).toMatchObject({ method: "DELETE", path: `/client/v4/zones/zone123/custom_hostnames/${cfId}` });
+    expect(cf.calls.at(-1)).toMatchObject({
+      method: "DELETE",
+      path: `/client/v4/zones/zone123/custom_hostnames/${cfId}`,
+    });
     expect(cf.hostnames.has(cfId)).toBe(false);
     expect((await w.as("tenantAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("https://reviews.northwind.test");
     expect((await w.as("tenantAdmin").get(`/v1/hostnames/${own.id}`)).status).toBe(404);
@@ -178,20 +256,30 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect((await w.as("tenantBAdmin").get("/v1/branding")).body.publicBaseUrl).toBe("http://localhost:8787");
     // the record's owner could still prove it: a fresh token per claim
     publishProof(claim.body);
-    expect((await w.as("tenantBAdmin").post(`/v1/hostnames/${claim.body.id}/refresh`)).body).toMatchObject({ active: true, verified: true });
+    expect((await w.as("tenantBAdmin").post(`/v1/hostnames/${claim.body.id}/refresh`)).body).toMatchObject({
+      active: true,
+      verified: true,
+    });
     await w.as("tenantBAdmin").delete(`/v1/hostnames/${claim.body.id}`);
   });
 
   it("an unverified claim expires after 7 days: the sweep removes it (Cloudflare too) and the name is free again", async () => {
-    const squat = await w.as("otherAgencyAdmin").post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "shop.victim.test" });
+    const squat = await w
+      .as("otherAgencyAdmin")
+      .post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "shop.victim.test" });
     expect(squat.status).toBe(201);
-    const cfId = (await db().select().from(customHostnames).where(eq(customHostnames.id, squat.body.id)).get())!.providerId!;
+    const cfId = (await db().select().from(customHostnames).where(eq(customHostnames.id, squat.body.id)).get())!
+      .providerId!;
     // within 7 days it holds the name
     expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "shop.victim.test" })).status).toBe(409);
     await sweep(Date.now() + 6 * 86400_000);
-    expect((await w.as("otherAgencyAdmin").get(`/agency/agencies/${w.agencyB.id}/hostnames/${squat.body.id}`)).status).toBe(200);
+    expect(
+      (await w.as("otherAgencyAdmin").get(`/agency/agencies/${w.agencyB.id}/hostnames/${squat.body.id}`)).status,
+    ).toBe(200);
     await sweep(Date.now() + 7 * 86400_000 + 60_000);
-    expect((await w.as("otherAgencyAdmin").get(`/agency/agencies/${w.agencyB.id}/hostnames/${squat.body.id}`)).status).toBe(404);
+    expect(
+      (await w.as("otherAgencyAdmin").get(`/agency/agencies/${w.agencyB.id}/hostnames/${squat.body.id}`)).status,
+    ).toBe(404);
     expect(cf.hostnames.has(cfId)).toBe(false);
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, squat.body.id));
     expect(audit.map((a) => a.action)).toEqual(["custom_hostname.created", "custom_hostname.expired"]);
@@ -200,7 +288,9 @@ describe("custom hostnames through Cloudflare's API", () => {
   });
 
   it("a claim past its 7 days gives way at once to a new claimant, before the sweep ran", async () => {
-    const squat = await w.as("otherAgencyAdmin").post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "old.victim.test" });
+    const squat = await w
+      .as("otherAgencyAdmin")
+      .post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "old.victim.test" });
     const eightDaysAgo = new Date(Date.now() - 8 * 86400_000).toISOString();
     await db().update(customHostnames).set({ createdAt: eightDaysAgo }).where(eq(customHostnames.id, squat.body.id));
     const mine = await w.as("agencyAdmin").post(agencyPath(), { hostname: "old.victim.test" });
@@ -216,7 +306,9 @@ describe("custom hostnames through Cloudflare's API", () => {
       expect(res.status).toBe(409);
       expect(res.body.error).toContain("CLOUDFLARE_API_TOKEN");
     } finally {
-      useCustomHostnameProvider(new CloudflareCustomHostnames({ apiToken: "cf-test-token", zoneId: "zone123" }, cf.fetch));
+      useCustomHostnameProvider(
+        new CloudflareCustomHostnames({ apiToken: "cf-test-token", zoneId: "zone123" }, cf.fetch),
+      );
     }
   });
 });

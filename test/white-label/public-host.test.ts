@@ -5,12 +5,12 @@
 // here with its fixture nor declared host-neutral (serving no tenant's resource) fails the first test,
 // so a new public route cannot skip the rule.
 import { env, exports } from "cloudflare:workers";
+import { and, eq, gte } from "drizzle-orm";
 import { Hono } from "hono";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { AppEnv } from "../../src/app-env";
-import { controlDb } from "../../src/db/shards";
 import { customHostnames, reviewLinkClicks } from "../../src/db/schema";
-import { and, eq, gte } from "drizzle-orm";
+import { controlDb } from "../../src/db/shards";
 import { onError } from "../../src/lib/error-handler";
 import { newId } from "../../src/lib/ids";
 import { nowIso } from "../../src/lib/time";
@@ -39,7 +39,9 @@ interface Owned {
 
 type Call = { path: string; init?: RequestInit };
 const json = (method: string, body?: unknown): RequestInit => ({
-  method, headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) }, body: body === undefined ? undefined : JSON.stringify(body),
+  method,
+  headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+  body: body === undefined ? undefined : JSON.stringify(body),
 });
 const form = (fields: Record<string, string>): RequestInit => ({ method: "POST", body: new URLSearchParams(fields) });
 
@@ -77,12 +79,14 @@ const NEUTRAL: Record<string, string> = {
   "POST /auth/setup-password": "an invite token for an account, not a public page",
   "POST /auth/forgot-password": "sign-in flow",
   "POST /auth/reset-password": "sign-in flow",
-  "GET /auth/saml/{tenantSlug}/metadata": "SAML: the platform's service provider (entity and ACS on PUBLIC_BASE_URL), like OAuth",
+  "GET /auth/saml/{tenantSlug}/metadata":
+    "SAML: the platform's service provider (entity and ACS on PUBLIC_BASE_URL), like OAuth",
   "GET /auth/saml/{tenantSlug}/init": "SAML sign-in flow, bound to PUBLIC_BASE_URL",
   "POST /auth/saml/{tenantSlug}/callback": "SAML sign-in flow, bound to PUBLIC_BASE_URL",
   "POST /webhooks/providers/{provider}": "signed by the provider, not a page",
   "GET /webhooks/providers/{provider}": "the provider's verification handshake",
-  "POST /webhooks/review-sites/trustpilot/{integrationId}": "a review site's webhook, authorised by the integration's own secret, not a page",
+  "POST /webhooks/review-sites/trustpilot/{integrationId}":
+    "a review site's webhook, authorised by the integration's own secret, not a page",
   "GET /mcp/skills": "the MCP catalogue (no tenant data)",
   "GET /skills": "the MCP catalogue (no tenant data)",
   "GET /mcp/health": "MCP status",
@@ -97,32 +101,69 @@ let w: World;
 let own: Owned;
 let foreign: Owned;
 
-const on = (host: string, c: Call) => worker.fetch(new Request(`https://${host}${c.path}`, { redirect: "manual", ...c.init }));
-const onPlatform = (c: Call) => worker.fetch(new Request(`${env.PUBLIC_BASE_URL.replace(/\/+$/, "")}${c.path}`, { redirect: "manual", ...c.init }));
+const on = (host: string, c: Call) =>
+  worker.fetch(new Request(`https://${host}${c.path}`, { redirect: "manual", ...c.init }));
+const onPlatform = (c: Call) =>
+  worker.fetch(new Request(`${env.PUBLIC_BASE_URL.replace(/\/+$/, "")}${c.path}`, { redirect: "manual", ...c.init }));
 
 async function resources(as: ReturnType<World["as"]>, tenant: World["tenantA"]): Promise<Owned> {
   const tenantId = tenant.id;
   const loc = await createLocation(as, { googlePlaceId: `ChIJ-${newId()}` });
   const contact = await createContact(as);
-  const s = await seedSolicitation({ tenantId, locationId: loc.id, contactId: contact.id, destination: "feedback", db: shardOf(tenant) });
+  const s = await seedSolicitation({
+    tenantId,
+    locationId: loc.id,
+    contactId: contact.id,
+    destination: "feedback",
+    db: shardOf(tenant),
+  });
   const link = await as.post("/v1/review-links", { locationId: loc.id, weights: { google: 1 } });
   const widget = await as.post("/v1/widgets", { name: "Homepage", locationId: loc.id });
-  const sub = await as.post("/v1/alert-subscriptions", { locationId: loc.id, instantEmail: true, digestFrequency: "daily" });
+  const sub = await as.post("/v1/alert-subscriptions", {
+    locationId: loc.id,
+    instantEmail: true,
+    digestFrequency: "daily",
+  });
   expect([link.status, widget.status, sub.status]).toEqual([201, 201, 201]);
-  const alertToken = await mintAlertUnsubscribeToken(env.JWT_SECRET!, { tenantId, subscriptionId: sub.body.id, kind: "digest" });
-  return { token: s.token, unsubscribeToken: s.unsubscribeToken, slug: link.body.slug, widgetKey: widget.body.publicKey, alertToken };
+  const alertToken = await mintAlertUnsubscribeToken(env.JWT_SECRET!, {
+    tenantId,
+    subscriptionId: sub.body.id,
+    kind: "digest",
+  });
+  return {
+    token: s.token,
+    unsubscribeToken: s.unsubscribeToken,
+    slug: link.body.slug,
+    widgetKey: widget.body.publicKey,
+    alertToken,
+  };
 }
 
 beforeAll(async () => {
   // the foreign tenant lives on shard 1: its slug, key and token are found across shards, its agency on the control plane
   w = await createWorld({ shardB: 1 });
-  await w.as("agencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, { name: "Guarded Reviews", primaryColor: BRAND_COLOUR });
+  await w
+    .as("agencyAdmin")
+    .put(`/agency/agencies/${w.agencyA.id}/branding`, { name: "Guarded Reviews", primaryColor: BRAND_COLOUR });
   const now = nowIso();
   // tenant A's agency owns the host; tenant B belongs to another agency
   await db().insert(customHostnames).values({
-    id: newId(), scope: "agency", scopeId: w.agencyA.id, agencyId: w.agencyA.id, hostname: HOST, providerId: newId(), status: "active", sslStatus: "active",
+    id: newId(),
+    scope: "agency",
+    scopeId: w.agencyA.id,
+    agencyId: w.agencyA.id,
+    hostname: HOST,
+    providerId: newId(),
+    status: "active",
+    sslStatus: "active",
     // ownership proven (docs/white-label.md, Ownership): the host is in use
-    verification: {}, ownershipToken: "rops-verify=test", verifiedAt: now, activatedAt: now, lastCheckedAt: now, createdAt: now, updatedAt: now,
+    verification: {},
+    ownershipToken: "rops-verify=test",
+    verifiedAt: now,
+    activatedAt: now,
+    lastCheckedAt: now,
+    createdAt: now,
+    updatedAt: now,
   });
   own = await resources(w.as("manager"), w.tenantA);
   foreign = await resources(w.as("tenantBAdmin", w.tenantB.id), w.tenantB);
@@ -143,27 +184,37 @@ describe("the public operations of the OpenAPI document", () => {
     expect(publicOperations()).toEqual([...Object.keys(OWNED), ...Object.keys(NEUTRAL)].sort());
     // the middleware agrees: what this test calls neutral is exempt there, and nothing else is
     for (const key of Object.keys(NEUTRAL)) expect(isHostNeutralPath(key.split(" ")[1]!), key).toBe(true);
-    for (const key of [...Object.keys(OWNED), ...Object.keys(PAGES)]) expect(isHostNeutralPath(key.split(" ")[1]!), key).toBe(false);
+    for (const key of [...Object.keys(OWNED), ...Object.keys(PAGES)])
+      expect(isHostNeutralPath(key.split(" ")[1]!), key).toBe(false);
   });
 
-  it.each(Object.keys({ ...OWNED, ...PAGES }))("%s: another agency's tenant is 404 on the custom host; its own tenant is served there, the other on the platform's host", async (key) => {
-    const call = { ...OWNED, ...PAGES }[key]!;
-    const refused = await on(HOST, call(foreign));
-    const body = await refused.text();
-    expect(refused.status, body).toBe(404);
-    if (refused.headers.get("content-type")?.includes("json")) expect(JSON.parse(body)).toMatchObject({ code: "NOT_FOUND" });
-    expect(refused.headers.get("location")).toBeNull();
-    const served = await on(HOST, call(own));
-    expect(served.status, await served.text()).toBeLessThan(400);
-    const elsewhere = await onPlatform(call(foreign));
-    expect(elsewhere.status, await elsewhere.text()).toBeLessThan(400);
-  });
+  it.each(Object.keys({ ...OWNED, ...PAGES }))(
+    "%s: another agency's tenant is 404 on the custom host; its own tenant is served there, the other on the platform's host",
+    async (key) => {
+      const call = { ...OWNED, ...PAGES }[key]!;
+      const refused = await on(HOST, call(foreign));
+      const body = await refused.text();
+      expect(refused.status, body).toBe(404);
+      if (refused.headers.get("content-type")?.includes("json"))
+        expect(JSON.parse(body)).toMatchObject({ code: "NOT_FOUND" });
+      expect(refused.headers.get("location")).toBeNull();
+      const served = await on(HOST, call(own));
+      expect(served.status, await served.text()).toBeLessThan(400);
+      const elsewhere = await onPlatform(call(foreign));
+      expect(elsewhere.status, await elsewhere.text()).toBeLessThan(400);
+    },
+  );
 });
 
 describe("what a refused request shows and does", () => {
   it("a browser gets the host's brand on the not-found page, for a foreign and for an unknown review link, widget or alert link", async () => {
     const html = { headers: { accept: "text/html,application/xhtml+xml" } };
-    for (const path of [`/l/${foreign.slug}`, "/l/zzzzzzzzzzzz", `/w/${foreign.widgetKey}`, `/alerts/unsubscribe/${foreign.alertToken}`]) {
+    for (const path of [
+      `/l/${foreign.slug}`,
+      "/l/zzzzzzzzzzzz",
+      `/w/${foreign.widgetKey}`,
+      `/alerts/unsubscribe/${foreign.alertToken}`,
+    ]) {
       const res = await on(HOST, { path, init: html });
       expect(res.status, path).toBe(404);
       expect(res.headers.get("content-type"), path).toContain("text/html");
@@ -174,15 +225,25 @@ describe("what a refused request shows and does", () => {
   });
 
   it("records nothing: no review-link click, no alert unsubscribe", async () => {
-    const link = (await w.as("tenantBAdmin", w.tenantB.id).get("/v1/review-links")).body.data.find((l: { slug: string }) => l.slug === foreign.slug);
+    const link = (await w.as("tenantBAdmin", w.tenantB.id).get("/v1/review-links")).body.data.find(
+      (l: { slug: string }) => l.slug === foreign.slug,
+    );
     // opens by earlier tests (on the platform's host) are older than this
     const since = new Date().toISOString();
     for (let i = 0; i < 3; i++) expect((await on(HOST, { path: `/l/${foreign.slug}` })).status).toBe(404);
-    expect((await on(HOST, { path: `/alerts/unsubscribe/${foreign.alertToken}`, init: json("POST") })).status).toBe(404);
+    expect((await on(HOST, { path: `/alerts/unsubscribe/${foreign.alertToken}`, init: json("POST") })).status).toBe(
+      404,
+    );
     // one open on the platform's host, counted: the refused ones would have been flushed with or before it
-    expect((await onPlatform({ path: `/l/${foreign.slug}`, init: { headers: { "cf-connecting-ip": "203.0.113.77" } } })).status).toBe(302);
+    expect(
+      (await onPlatform({ path: `/l/${foreign.slug}`, init: { headers: { "cf-connecting-ip": "203.0.113.77" } } }))
+        .status,
+    ).toBe(302);
     const rows = await eventually(async () => {
-      const r = await shardOf(w.tenantB).select().from(reviewLinkClicks).where(and(eq(reviewLinkClicks.reviewLinkId, link.id), gte(reviewLinkClicks.clickedAt, since)));
+      const r = await shardOf(w.tenantB)
+        .select()
+        .from(reviewLinkClicks)
+        .where(and(eq(reviewLinkClicks.reviewLinkId, link.id), gte(reviewLinkClicks.clickedAt, since)));
       return r.length ? r : null;
     });
     expect(rows).toHaveLength(1);
@@ -192,10 +253,14 @@ describe("what a refused request shows and does", () => {
 describe("by construction", () => {
   // a stand-in for a public route added later that forgets to hand its owner to the guard
   const app = new Hono<AppEnv>();
-  app.use("*", async (c, next) => {
-    c.set("control", controlDb(c.env));
-    await next();
-  }, publicHost);
+  app.use(
+    "*",
+    async (c, next) => {
+      c.set("control", controlDb(c.env));
+      await next();
+    },
+    publicHost,
+  );
   app.get("/new-public/:id", (c) => c.json({ secret: "another tenant's data" }));
   app.get("/guarded/:tenantId", async (c) => {
     await c.var.hostGuard(c.req.param("tenantId"));
@@ -203,7 +268,8 @@ describe("by construction", () => {
   });
   app.get("/docs/example", (c) => c.json({ neutral: true }));
   app.onError(onError);
-  const get = (host: string, path: string, accept = "application/json") => app.request(`https://${host}${path}`, { headers: { accept } }, env);
+  const get = (host: string, path: string, accept = "application/json") =>
+    app.request(`https://${host}${path}`, { headers: { accept } }, env);
 
   it("a public route that never names its owner answers the host's 404 on a custom host, and works on the platform's", async () => {
     const res = await get(HOST, "/new-public/1");

@@ -1,27 +1,29 @@
 // The white label where people see it: public pages (on the platform's host and on a custom hostname),
 // short links, review-request emails and account emails.
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+
 import { env, exports } from "cloudflare:workers";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { customHostnames } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { nowIso } from "../../src/lib/time";
-import { brandedTransactional } from "../../src/providers/messaging/transactional";
 import { clearIsolateLinkCaches } from "../../src/modules/links/location-cache";
 import { forgetWhiteLabels } from "../../src/modules/white-label/resolve";
-import { request } from "../helpers/http";
+import { brandedTransactional } from "../../src/providers/messaging/transactional";
 import { latestEmailTo } from "../helpers/dev-mailbox";
+import { request } from "../helpers/http";
 import { createWorld, db, type World } from "../helpers/seed";
-import { createContact, createLocation, seedSolicitation, type SeededSolicitation } from "../links/helpers";
+import { createContact, createLocation, type SeededSolicitation, seedSolicitation } from "../links/helpers";
 import { MCP_URL, workerFetch } from "../mcp/helpers";
 import { consentInBrowser, MemoryOAuthClient } from "../oauth/helpers";
 import { newContact, noQuietHours, outboxFor, pendingRow, runSends, solicitationRow } from "../solicitations/helpers";
 
 const HOST = "reviews.northwind.test";
 const worker = (exports as unknown as { default: Fetcher }).default;
-const onHost = (path: string, host = HOST, init: RequestInit = {}) => worker.fetch(new Request(`https://${host}${path}`, { redirect: "manual", ...init }));
+const onHost = (path: string, host = HOST, init: RequestInit = {}) =>
+  worker.fetch(new Request(`https://${host}${path}`, { redirect: "manual", ...init }));
 
 let w: World;
 let a: SeededSolicitation;
@@ -31,20 +33,48 @@ let b: SeededSolicitation;
 async function activeHostname(scope: "agency" | "tenant", scopeId: string, agencyId: string, hostname: string) {
   const now = nowIso();
   await db().insert(customHostnames).values({
-    id: newId(), scope, scopeId, agencyId, hostname, providerId: newId(), status: "active", sslStatus: "active", verification: {}, ownershipToken: "rops-verify=test", verifiedAt: now, activatedAt: now, lastCheckedAt: now, createdAt: now, updatedAt: now,
+    id: newId(),
+    scope,
+    scopeId,
+    agencyId,
+    hostname,
+    providerId: newId(),
+    status: "active",
+    sslStatus: "active",
+    verification: {},
+    ownershipToken: "rops-verify=test",
+    verifiedAt: now,
+    activatedAt: now,
+    lastCheckedAt: now,
+    createdAt: now,
+    updatedAt: now,
   });
 }
 
 beforeAll(async () => {
   w = await createWorld();
   await w.as("agencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, {
-    name: `Northwind <Reviews> & "Co"`, logoUrl: "https://cdn.northwind.test/logo.svg", primaryColor: "#0f766e", accentColor: "#f59e0b", supportEmail: "help@northwind.test",
+    name: `Northwind <Reviews> & "Co"`,
+    logoUrl: "https://cdn.northwind.test/logo.svg",
+    primaryColor: "#0f766e",
+    accentColor: "#f59e0b",
+    supportEmail: "help@northwind.test",
   });
   await activeHostname("agency", w.agencyA.id, w.agencyA.id, HOST);
   const locA = await createLocation(w.as("manager"));
   const locB = await createLocation(w.as("tenantBAdmin"));
-  a = await seedSolicitation({ tenantId: w.tenantA.id, locationId: locA.id, contactId: (await createContact(w.as("manager"))).id, destination: "feedback" });
-  b = await seedSolicitation({ tenantId: w.tenantB.id, locationId: locB.id, contactId: (await createContact(w.as("tenantBAdmin"))).id, destination: "feedback" });
+  a = await seedSolicitation({
+    tenantId: w.tenantA.id,
+    locationId: locA.id,
+    contactId: (await createContact(w.as("manager"))).id,
+    destination: "feedback",
+  });
+  b = await seedSolicitation({
+    tenantId: w.tenantB.id,
+    locationId: locB.id,
+    contactId: (await createContact(w.as("tenantBAdmin"))).id,
+    destination: "feedback",
+  });
 });
 beforeEach(() => {
   forgetWhiteLabels();
@@ -62,7 +92,14 @@ describe("public pages", () => {
     expect(res.text).toContain('href="mailto:help@northwind.test"');
     expect(res.text).not.toContain("<Reviews>");
     const json = await request("GET", `/v1/f/${a.token}`);
-    expect(json.body.whiteLabel).toEqual({ name: `Northwind <Reviews> & "Co"`, logoUrl: "https://cdn.northwind.test/logo.svg", primaryColor: "#0f766e", accentColor: "#f59e0b", supportEmail: "help@northwind.test", source: "agency" });
+    expect(json.body.whiteLabel).toEqual({
+      name: `Northwind <Reviews> & "Co"`,
+      logoUrl: "https://cdn.northwind.test/logo.svg",
+      primaryColor: "#0f766e",
+      accentColor: "#f59e0b",
+      supportEmail: "help@northwind.test",
+      source: "agency",
+    });
     expect(json.body.submitUrl).toBe(`https://${HOST}/v1/f/${a.token}`);
   });
 
@@ -86,7 +123,9 @@ describe("host routing", () => {
     const page = await onHost(`/f/${a.token}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("background:#0f766e");
-    const unsubscribe = await onHost(`/unsubscribe/${a.unsubscribeToken}`, HOST, { headers: { accept: "application/json" } });
+    const unsubscribe = await onHost(`/unsubscribe/${a.unsubscribeToken}`, HOST, {
+      headers: { accept: "application/json" },
+    });
     expect(((await unsubscribe.json()) as { whiteLabel: { source: string } }).whiteLabel.source).toBe("agency");
   });
 
@@ -97,7 +136,9 @@ describe("host routing", () => {
     expect(html).toContain("find this feedback page");
     expect(html).toContain("background:#0f766e");
     expect((await onHost(`/v1/f/${b.token}`)).status).toBe(404);
-    expect((await onHost(`/unsubscribe/${b.unsubscribeToken}`, HOST, { headers: { accept: "application/json" } })).status).toBe(404);
+    expect(
+      (await onHost(`/unsubscribe/${b.unsubscribeToken}`, HOST, { headers: { accept: "application/json" } })).status,
+    ).toBe(404);
     expect((await onHost(`/v1/r/${b.token}?redirect=1`)).status).toBe(404);
     // on the platform's own host both work
     expect((await request("GET", `/f/${b.token}`)).status).toBe(200);
@@ -120,19 +161,30 @@ describe("host routing", () => {
 
   it("OAuth stays on the platform's host (the provider binds its endpoints there); the consent step wears the white label of the user's agency", async () => {
     const provider = new MemoryOAuthClient();
-    const err = await new Client({ name: "t", version: "1" }).connect(new StreamableHTTPClientTransport(MCP_URL, { fetch: workerFetch, authProvider: provider })).catch((e) => e);
+    const err = await new Client({ name: "t", version: "1" })
+      .connect(new StreamableHTTPClientTransport(MCP_URL, { fetch: workerFetch, authProvider: provider }))
+      .catch((e) => e);
     expect(err).toBeInstanceOf(UnauthorizedError);
     const url = new URL(provider.authorizationUrl!);
     const seen = await consentInBrowser(url, { email: w.users.manager.email, tenantId: w.tenantA.id });
     expect(seen.signInHtml).toContain("Connect Test Desktop Client to Reputation Operations</h1>");
-    expect(seen.consentHtml).toContain("Connect Test Desktop Client to Northwind &#60;Reviews&#62; &#38; &#34;Co&#34;</h1>");
-    expect(seen.consentHtml).toContain('<img src="https://cdn.northwind.test/logo.svg" alt="Northwind &#60;Reviews&#62; &#38; &#34;Co&#34; logo">');
+    expect(seen.consentHtml).toContain(
+      "Connect Test Desktop Client to Northwind &#60;Reviews&#62; &#38; &#34;Co&#34;</h1>",
+    );
+    expect(seen.consentHtml).toContain(
+      '<img src="https://cdn.northwind.test/logo.svg" alt="Northwind &#60;Reviews&#62; &#38; &#34;Co&#34; logo">',
+    );
     expect(seen.consentHtml).toContain("button,button.primary{background:#0f766e");
     expect(seen.status).toBe(302);
     // tenant B's admin (another agency, no white label) sees the platform's name
     const other = new MemoryOAuthClient();
-    await new Client({ name: "t", version: "1" }).connect(new StreamableHTTPClientTransport(MCP_URL, { fetch: workerFetch, authProvider: other })).catch(() => {});
-    const b = await consentInBrowser(new URL(other.authorizationUrl!), { email: w.users.tenantBAdmin.email, tenantId: w.tenantB.id });
+    await new Client({ name: "t", version: "1" })
+      .connect(new StreamableHTTPClientTransport(MCP_URL, { fetch: workerFetch, authProvider: other }))
+      .catch(() => {});
+    const b = await consentInBrowser(new URL(other.authorizationUrl!), {
+      email: w.users.tenantBAdmin.email,
+      tenantId: w.tenantB.id,
+    });
     expect(b.consentHtml).toContain("Connect Test Desktop Client to Reputation Operations</h1>");
     // the same authorize URL on the custom hostname is refused by the provider, in the host's white label
     url.protocol = "https:";
@@ -154,9 +206,13 @@ describe("emails", () => {
     expect(row!.status).toBe("SENT");
     const [mail] = await outboxFor(id);
     expect(mail!.html).toContain(`https://${HOST}/v1/r/${row!.shortLinkToken}?redirect=1`);
-    expect(mail!.headers["List-Unsubscribe"]).toMatch(new RegExp(`^<https://${HOST.replace(/\./g, "\\.")}/unsubscribe/`));
+    expect(mail!.headers["List-Unsubscribe"]).toMatch(
+      new RegExp(`^<https://${HOST.replace(/\./g, "\\.")}/unsubscribe/`),
+    );
     expect(mail!.text).toContain(`\n\n--\nNorthwind <Reviews> & "Co" · Questions? help@northwind.test`);
-    expect(mail!.html).toContain(`Northwind &#60;Reviews&#62; &#38; &#34;Co&#34; · Questions? <a href="mailto:help@northwind.test">`);
+    expect(mail!.html).toContain(
+      `Northwind &#60;Reviews&#62; &#38; &#34;Co&#34; · Questions? <a href="mailto:help@northwind.test">`,
+    );
   });
 
   it("account emails carry the footer and go out under the white-label name", async () => {
@@ -164,12 +220,33 @@ describe("emails", () => {
     expect((await w.as("tenantAdmin").post("/v1/users/invite", { email: invited, role: "viewer" })).status).toBe(201);
     const mail = await latestEmailTo(invited);
     expect(mail?.text).toContain(`Northwind <Reviews> & "Co" · Questions? help@northwind.test`);
-    const brand = { name: "Northwind", logoUrl: null, primaryColor: null, accentColor: null, supportEmail: null, source: "agency" as const };
+    const brand = {
+      name: "Northwind",
+      logoUrl: null,
+      primaryColor: null,
+      accentColor: null,
+      supportEmail: null,
+      source: "agency" as const,
+    };
     expect(brandedTransactional({ tenantId: "t", to: "x@y.test", subject: "Hi", text: "Body" }, brand)).toEqual({
-      tenantId: "t", to: "x@y.test", subject: "Hi", text: "Body\n\n--\nNorthwind", fromName: "Northwind", channel: "email",
+      tenantId: "t",
+      to: "x@y.test",
+      subject: "Hi",
+      text: "Body\n\n--\nNorthwind",
+      fromName: "Northwind",
+      channel: "email",
     });
-    expect(brandedTransactional({ tenantId: "t", to: "x@y.test", subject: "Hi", text: "Body" }, { ...brand, source: "default" })).toEqual({
-      tenantId: "t", to: "x@y.test", subject: "Hi", text: "Body", channel: "email",
+    expect(
+      brandedTransactional(
+        { tenantId: "t", to: "x@y.test", subject: "Hi", text: "Body" },
+        { ...brand, source: "default" },
+      ),
+    ).toEqual({
+      tenantId: "t",
+      to: "x@y.test",
+      subject: "Hi",
+      text: "Body",
+      channel: "email",
     });
   });
 });

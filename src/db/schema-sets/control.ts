@@ -3,11 +3,12 @@
  * folder: `CONTROL_TABLES` (src/db/shards.ts) minus the directory mirrors in ./tenant.ts.
  * drizzle.control.config.ts reads it; test/node/migration-sets.test.ts keeps both lists honest.
  */
-export { passwordCredentials, roleAssignments, platformState } from "../schema/identity";
+
 export * from "../schema/credentials";
-export * from "../schema/sso";
 export * from "../schema/dead-letters";
-export * from "../schema/white-label";
+export { passwordCredentials, platformState, roleAssignments } from "../schema/identity";
 export * from "../schema/shard-sizes";
-export * from "../schema/tenant-moves";
+export * from "../schema/sso";
 export * from "../schema/sweep-runs";
+export * from "../schema/tenant-moves";
+export * from "../schema/white-label";

@@ -15,8 +15,12 @@ export const alertSubscriptions = sqliteTable(
   "alert_subscriptions",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    userId: text("user_id").notNull().references(() => users.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
     /** null: every location of the tenant */
     locationId: text("location_id").references(() => locations.id),
     instantEmail: integer("instant_email", { mode: "boolean" }).notNull().default(true),
@@ -63,8 +67,12 @@ export const alertSends = sqliteTable(
   "alert_sends",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    subscriptionId: text("subscription_id").notNull().references(() => alertSubscriptions.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => alertSubscriptions.id),
     key: text("key").notNull(),
     kind: text("kind", { enum: ALERT_SEND_KINDS }).notNull(),
     status: text("status", { enum: ALERT_SEND_STATUSES }).notNull(),

@@ -99,8 +99,12 @@ export const reputationScores = sqliteTable(
   "reputation_scores",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    locationId: text("location_id").notNull().references(() => locations.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    locationId: text("location_id")
+      .notNull()
+      .references(() => locations.id),
     day: text("day").notNull(),
     score: integer("score").notNull(),
     rating: real("rating").notNull(),
@@ -131,8 +135,12 @@ export const competitors = sqliteTable(
   "competitors",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    locationId: text("location_id").notNull().references(() => locations.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    locationId: text("location_id")
+      .notNull()
+      .references(() => locations.id),
     name: text("name").notNull(),
     websiteUrl: text("website_url"),
     googlePlaceId: text("google_place_id"),
@@ -166,7 +174,9 @@ export const recommendations = sqliteTable(
   "recommendations",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     scopeType: text("scope_type").notNull(),
     scopeId: text("scope_id").notNull(),
     type: text("type").notNull(),

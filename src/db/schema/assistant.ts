@@ -9,7 +9,9 @@ export const assistantConversations = sqliteTable(
   "assistant_conversations",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     ownerRef: text("owner_ref").notNull(),
     title: text("title").notNull(),
     createdAt: createdAt(),
@@ -29,13 +31,20 @@ export const assistantMessages = sqliteTable(
   "assistant_messages",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    conversationId: text("conversation_id").notNull().references(() => assistantConversations.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => assistantConversations.id),
     role: text("role", { enum: ASSISTANT_ROLES }).notNull(),
     content: text("content").notNull(),
     citations: text("citations", { mode: "json" }).$type<AssistantCitation[]>().notNull().default([]),
     engine: text("engine"),
     createdAt: createdAt(),
   },
-  (t) => [index("assistant_messages_conversation_idx").on(t.conversationId, t.createdAt, t.id), index("assistant_messages_tenant_idx").on(t.tenantId)],
+  (t) => [
+    index("assistant_messages_conversation_idx").on(t.conversationId, t.createdAt, t.id),
+    index("assistant_messages_tenant_idx").on(t.tenantId),
+  ],
 );

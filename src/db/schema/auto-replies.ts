@@ -15,12 +15,22 @@ export type AutoReplySource = (typeof AUTO_REPLY_SOURCES)[number];
 export const AUTO_REPLY_MODES = ["approval", "auto_publish"] as const;
 export type AutoReplyMode = (typeof AUTO_REPLY_MODES)[number];
 
-export const AUTO_REPLY_STATUSES = ["drafting", "queued", "scheduled", "publishing", "published", "cancelled", "failed"] as const;
+export const AUTO_REPLY_STATUSES = [
+  "drafting",
+  "queued",
+  "scheduled",
+  "publishing",
+  "published",
+  "cancelled",
+  "failed",
+] as const;
 export type AutoReplyStatus = (typeof AUTO_REPLY_STATUSES)[number];
 
 /** The tenant's opt-in to publishing without a person's approval; absent row = not opted in. */
 export const autoReplySettings = sqliteTable("auto_reply_settings", {
-  tenantId: text("tenant_id").primaryKey().references(() => tenants.id),
+  tenantId: text("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id),
   autoPublishEnabled: integer("auto_publish_enabled", { mode: "boolean" }).notNull().default(false),
   updatedAt: updatedAt(),
 });
@@ -29,7 +39,9 @@ export const autoReplyRules = sqliteTable(
   "auto_reply_rules",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     name: text("name").notNull(),
     /** null: every location */
     locationId: text("location_id").references(() => locations.id),
@@ -61,9 +73,13 @@ export const autoReplies = sqliteTable(
   "auto_replies",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     ruleId: text("rule_id").notNull(),
-    reviewId: text("review_id").notNull().references(() => reviews.id),
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id),
     responseId: text("response_id").references(() => reviewResponses.id),
     mode: text("mode", { enum: AUTO_REPLY_MODES }).notNull(),
     status: text("status", { enum: AUTO_REPLY_STATUSES }).notNull(),

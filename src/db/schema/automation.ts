@@ -20,7 +20,9 @@ export const automationRules = sqliteTable(
   "automation_rules",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     name: text("name").notNull(),
     triggerEventType: text("trigger_event_type").notNull(),
     locationId: text("location_id").references(() => locations.id),
@@ -56,8 +58,12 @@ export const automationRuns = sqliteTable(
   "automation_runs",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    ruleId: text("rule_id").notNull().references(() => automationRules.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    ruleId: text("rule_id")
+      .notNull()
+      .references(() => automationRules.id, { onDelete: "cascade" }),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
     outcome: text("outcome", { enum: AUTOMATION_RUN_OUTCOMES }).notNull(),

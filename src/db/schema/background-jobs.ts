@@ -12,7 +12,9 @@ export const backgroundJobs = sqliteTable(
   "jobs",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     type: text("type", { enum: JOB_TYPES }).notNull(),
     status: text("status", { enum: JOB_STATUSES }).notNull(),
     /** what the job works on (the integration id for crm_import) */
@@ -28,5 +30,8 @@ export const backgroundJobs = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("jobs_tenant_created_idx").on(t.tenantId, t.createdAt, t.id), index("jobs_subject_idx").on(t.subjectId)],
+  (t) => [
+    index("jobs_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
+    index("jobs_subject_idx").on(t.subjectId),
+  ],
 );

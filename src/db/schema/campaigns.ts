@@ -1,8 +1,8 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, jsonObject, timestamp, updatedAt } from "./columns";
 import { MESSAGE_CHANNELS, type MessageChannel } from "./outbox";
-import { brands, locations, tenants } from "./tenancy";
 import { templates } from "./templates";
+import { brands, locations, tenants } from "./tenancy";
 
 export const CAMPAIGN_TYPES = ["one_time", "event_triggered", "scheduled_batch", "drip", "continuous"] as const;
 export const REVIEW_DESTINATIONS = ["auto", "survey", "google", "yelp", "facebook", "kiosk", "feedback"] as const;
@@ -11,7 +11,9 @@ export const campaigns = sqliteTable(
   "campaigns",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     locationId: text("location_id").references(() => locations.id),
     brandId: text("brand_id").references(() => brands.id),
     name: text("name").notNull(),
@@ -36,9 +38,15 @@ export const campaignTemplateBindings = sqliteTable(
   "campaign_template_bindings",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    campaignId: text("campaign_id").notNull().references(() => campaigns.id),
-    templateId: text("template_id").notNull().references(() => templates.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id),
+    templateId: text("template_id")
+      .notNull()
+      .references(() => templates.id),
     channel: text("channel", { enum: MESSAGE_CHANNELS }).notNull(),
     locale: text("locale").notNull().default("en-US"),
     variantKey: text("variant_key").notNull().default("control"),
@@ -61,8 +69,13 @@ export const campaignSequences = sqliteTable(
   "campaign_sequences",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    campaignId: text("campaign_id").notNull().unique().references(() => campaigns.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    campaignId: text("campaign_id")
+      .notNull()
+      .unique()
+      .references(() => campaigns.id),
     name: text("name").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -73,12 +86,20 @@ export const campaignSequences = sqliteTable(
 export const sequenceSteps = sqliteTable(
   "sequence_steps",
   {
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    campaignId: text("campaign_id").notNull().references(() => campaigns.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id),
     stepIndex: integer("step_index").notNull(),
     channel: text("channel", { enum: MESSAGE_CHANNELS }).notNull(),
     delayDays: integer("delay_days").notNull(),
     templateId: text("template_id").references(() => templates.id),
   },
-  (t) => [primaryKey({ columns: [t.campaignId, t.stepIndex] }), index("sequence_steps_template_idx").on(t.templateId), index("sequence_steps_tenant_idx").on(t.tenantId)],
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.stepIndex] }),
+    index("sequence_steps_template_idx").on(t.templateId),
+    index("sequence_steps_tenant_idx").on(t.tenantId),
+  ],
 );

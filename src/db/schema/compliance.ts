@@ -4,7 +4,9 @@ import { tenants } from "./tenancy";
 
 /** One row per tenant once saved; until then the defaults in modules/compliance apply. */
 export const complianceConfigs = sqliteTable("compliance_configs", {
-  tenantId: text("tenant_id").primaryKey().references(() => tenants.id),
+  tenantId: text("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id),
   healthcareSafeMode: integer("healthcare_safe_mode", { mode: "boolean" }).notNull(),
   retentionDays: integer("retention_days").notNull(),
   requireDoubleOptIn: integer("require_double_opt_in", { mode: "boolean" }).notNull(),

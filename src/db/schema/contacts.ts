@@ -18,7 +18,9 @@ export const contacts = sqliteTable(
   "contacts",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     email: text("email"),
     phone: text("phone"),
     firstName: text("first_name"),
@@ -54,7 +56,9 @@ export const contacts = sqliteTable(
  * `total` is a primary-key read instead of a count over the tenant's index.
  */
 export const contactCounts = sqliteTable("contact_counts", {
-  tenantId: text("tenant_id").primaryKey().references(() => tenants.id),
+  tenantId: text("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id),
   total: integer("total").notNull().default(0),
 });
 
@@ -66,8 +70,12 @@ export const consentRecords = sqliteTable(
   "consent_records",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    contactId: text("contact_id").notNull().references(() => contacts.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    contactId: text("contact_id")
+      .notNull()
+      .references(() => contacts.id),
     channel: text("channel", { enum: CONSENT_CHANNELS }).notNull(),
     status: text("status", { enum: CONSENT_STATUSES }).notNull(),
     seq: integer("seq").notNull(),

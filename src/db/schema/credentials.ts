@@ -8,7 +8,9 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     name: text("name").notNull(),
     prefix: text("prefix").notNull(),
     keyHash: text("key_hash").notNull(),
@@ -34,7 +36,9 @@ export const userTokens = sqliteTable(
   "user_tokens",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
     purpose: text("purpose", { enum: USER_TOKEN_PURPOSES }).notNull(),
     tokenHash: text("token_hash").notNull(),
     /** the tenant whose email channel sent it (null for agency and platform invites) */

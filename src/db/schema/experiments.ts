@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, timestamp, updatedAt } from "./columns";
 import { campaigns } from "./campaigns";
+import { createdAt, timestamp, updatedAt } from "./columns";
 import { locations, tenants } from "./tenancy";
 
 export const EXPERIMENT_STATUSES = ["draft", "running", "paused", "completed"] as const;
@@ -19,7 +19,9 @@ export const experiments = sqliteTable(
   "experiments",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     campaignId: text("campaign_id").references(() => campaigns.id),
     locationId: text("location_id").references(() => locations.id),
     name: text("name").notNull(),

@@ -9,7 +9,16 @@ export type SurveyType = (typeof SURVEY_TYPES)[number];
 export const SURVEY_STATUSES = ["draft", "active", "closed"] as const;
 export type SurveyStatus = (typeof SURVEY_STATUSES)[number];
 
-export const QUESTION_TYPES = ["nps", "csat", "ces", "rating", "text", "single_choice", "multiple_choice", "yes_no"] as const;
+export const QUESTION_TYPES = [
+  "nps",
+  "csat",
+  "ces",
+  "rating",
+  "text",
+  "single_choice",
+  "multiple_choice",
+  "yes_no",
+] as const;
 export type QuestionType = (typeof QUESTION_TYPES)[number];
 
 export interface SurveyQuestion {
@@ -25,7 +34,9 @@ export const surveys = sqliteTable(
   "surveys",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     name: text("name").notNull(),
     type: text("type", { enum: SURVEY_TYPES }).notNull(),
     description: text("description"),
@@ -44,9 +55,15 @@ export const surveys = sqliteTable(
 export const campaignSurveys = sqliteTable(
   "campaign_surveys",
   {
-    campaignId: text("campaign_id").primaryKey().references(() => campaigns.id),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    surveyId: text("survey_id").notNull().references(() => surveys.id),
+    campaignId: text("campaign_id")
+      .primaryKey()
+      .references(() => campaigns.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    surveyId: text("survey_id")
+      .notNull()
+      .references(() => surveys.id),
     createdAt: createdAt(),
   },
   (t) => [index("campaign_surveys_survey_idx").on(t.surveyId), index("campaign_surveys_tenant_idx").on(t.tenantId)],
@@ -60,8 +77,12 @@ export const feedbackSubmissions = sqliteTable(
   "feedback_submissions",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    locationId: text("location_id").notNull().references(() => locations.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    locationId: text("location_id")
+      .notNull()
+      .references(() => locations.id),
     solicitationId: text("solicitation_id").notNull(),
     contactId: text("contact_id"),
     campaignId: text("campaign_id"),
@@ -101,7 +122,9 @@ export const feedbackViews = sqliteTable(
   "feedback_views",
   {
     solicitationId: text("solicitation_id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     locationId: text("location_id").notNull(),
     surveyId: text("survey_id"),
     views: integer("views").notNull().default(1),

@@ -21,7 +21,9 @@ export const users = sqliteTable(
 );
 
 export const passwordCredentials = sqliteTable("password_credentials", {
-  userId: text("user_id").primaryKey().references(() => users.id),
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id),
   /** PHC string, e.g. $scrypt$ln=14,r=8,p=5$salt$hash */
   hash: text("hash").notNull(),
   updatedAt: updatedAt(),
@@ -38,7 +40,9 @@ export const roleAssignments = sqliteTable(
   "role_assignments",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id").notNull().references(() => users.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
     role: text("role", { enum: ROLES }).notNull(),
     scopeType: text("scope_type", { enum: SCOPE_TYPES }).notNull(),
     /** agency id or tenant id; '' for platform scope so the unique index holds */
@@ -57,4 +61,3 @@ export const platformState = sqliteTable("platform_state", {
   value: text("value").notNull(),
   createdAt: createdAt(),
 });
-

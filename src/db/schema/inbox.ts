@@ -16,7 +16,9 @@ export const inboxItems = sqliteTable(
   "inbox_items",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     type: text("type", { enum: INBOX_ITEM_TYPES }).notNull(),
     reviewId: text("review_id"),
     feedbackId: text("feedback_id"),
@@ -51,13 +53,20 @@ export const inboxNotes = sqliteTable(
   "inbox_notes",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    inboxItemId: text("inbox_item_id").notNull().references(() => inboxItems.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    inboxItemId: text("inbox_item_id")
+      .notNull()
+      .references(() => inboxItems.id),
     /** the user (or API key) that wrote it */
     authorId: text("author_id"),
     authorType: text("author_type", { enum: ["user", "api_key", "system"] }).notNull(),
     note: text("note").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("inbox_notes_item_created_idx").on(t.inboxItemId, t.createdAt, t.id), index("inbox_notes_tenant_idx").on(t.tenantId)],
+  (t) => [
+    index("inbox_notes_item_created_idx").on(t.inboxItemId, t.createdAt, t.id),
+    index("inbox_notes_tenant_idx").on(t.tenantId),
+  ],
 );

@@ -17,7 +17,9 @@ export const integrations = sqliteTable(
   "integrations",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     locationId: text("location_id").references(() => locations.id),
     connectorType: text("connector_type").notNull(),
     name: text("name").notNull(),

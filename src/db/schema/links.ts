@@ -17,5 +17,8 @@ export const linkClicks = sqliteTable(
     source: text("source", { enum: CLICK_SOURCES }).notNull(),
     clickedAt: text("clicked_at").notNull(),
   },
-  (t) => [index("link_clicks_solicitation_idx").on(t.solicitationId, t.clickedAt), index("link_clicks_tenant_idx").on(t.tenantId, t.clickedAt)],
+  (t) => [
+    index("link_clicks_solicitation_idx").on(t.solicitationId, t.clickedAt),
+    index("link_clicks_tenant_idx").on(t.tenantId, t.clickedAt),
+  ],
 );

@@ -30,7 +30,9 @@ export interface DomainCheck {
 export const messagingSettings = sqliteTable(
   "messaging_settings",
   {
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     channel: text("channel", { enum: MESSAGE_CHANNELS }).notNull(),
     provider: text("provider").notNull(),
     config: text("config", { mode: "json" }).$type<ChannelConfig>().notNull().default({}),

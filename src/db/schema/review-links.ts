@@ -16,8 +16,12 @@ export const reviewLinks = sqliteTable(
   "review_links",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    locationId: text("location_id").notNull().references(() => locations.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    locationId: text("location_id")
+      .notNull()
+      .references(() => locations.id),
     /** the public key in the URL: random, unguessable, never reused */
     slug: text("slug").notNull(),
     name: text("name").notNull(),

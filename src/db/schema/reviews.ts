@@ -14,8 +14,12 @@ export const reviews = sqliteTable(
   "reviews",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    locationId: text("location_id").notNull().references(() => locations.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    locationId: text("location_id")
+      .notNull()
+      .references(() => locations.id),
     /** the solicitation that produced the review; not a foreign key until [sending] adds that table */
     solicitationId: text("solicitation_id"),
     siteType: text("site_type").notNull(),
@@ -69,8 +73,12 @@ export const reviewResponses = sqliteTable(
   "review_responses",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    reviewId: text("review_id").notNull().references(() => reviews.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    reviewId: text("review_id")
+      .notNull()
+      .references(() => reviews.id),
     text: text("text").notNull(),
     status: text("status", { enum: RESPONSE_STATUSES }).notNull().default("draft"),
     assignedToUserId: text("assigned_to_user_id"),
@@ -120,7 +128,9 @@ export const slaRules = sqliteTable(
   "sla_rules",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     name: text("name").notNull(),
     filter: text("filter", { mode: "json" }).$type<SlaFilter>().notNull().default({}),
     responseWindowHours: integer("response_window_hours").notNull(),

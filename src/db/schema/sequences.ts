@@ -50,5 +50,8 @@ export const sequenceStepRuns = sqliteTable(
     solicitationId: text("solicitation_id"),
     claimedAt: text("claimed_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.enrollmentId, t.stepIndex] }), index("sequence_step_runs_solicitation_idx").on(t.solicitationId)],
+  (t) => [
+    primaryKey({ columns: [t.enrollmentId, t.stepIndex] }),
+    index("sequence_step_runs_solicitation_idx").on(t.solicitationId),
+  ],
 );

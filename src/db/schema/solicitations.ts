@@ -1,5 +1,5 @@
-import { check, index, integer, sqliteTable, text, uniqueIndex, primaryKey } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, jsonObject, timestamp, updatedAt } from "./columns";
 import { MESSAGE_CHANNELS } from "./outbox";
 
@@ -71,7 +71,9 @@ export const solicitations = sqliteTable(
     /** the stale-PENDING sweep, across tenants */
     index("solicitations_status_created_idx").on(t.status, t.createdAt),
     /** the "outcome unknown" filter and count of a campaign (partial: almost every row is null) */
-    index("solicitations_campaign_outcome_idx").on(t.campaignId, t.deliveryOutcome).where(sql`delivery_outcome is not null`),
+    index("solicitations_campaign_outcome_idx")
+      .on(t.campaignId, t.deliveryOutcome)
+      .where(sql`delivery_outcome is not null`),
   ],
 );
 
@@ -106,8 +108,6 @@ export const sendRecords = sqliteTable("send_records", {
  * so a batch that would exceed a frequency cap fails as a whole (and is decided again), while the
  * count and the inserts run in one batch that no other write can interleave with.
  */
-export const frequencyCapGuard = sqliteTable(
-  "frequency_cap_guard",
-  { contactId: text("contact_id").notNull() },
-  () => [check("frequency_cap_exceeded", sql`0`)],
-);
+export const frequencyCapGuard = sqliteTable("frequency_cap_guard", { contactId: text("contact_id").notNull() }, () => [
+  check("frequency_cap_exceeded", sql`0`),
+]);

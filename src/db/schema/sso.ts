@@ -8,7 +8,9 @@ export type SamlSignatureAlgorithm = (typeof SAML_SIGNATURE_ALGORITHMS)[number];
 
 /** One SAML 2.0 identity provider per tenant. */
 export const ssoConfigs = sqliteTable("sso_configs", {
-  tenantId: text("tenant_id").primaryKey().references(() => tenants.id),
+  tenantId: text("tenant_id")
+    .primaryKey()
+    .references(() => tenants.id),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(false),
   /** the IdP's HTTP-Redirect SingleSignOnService URL */
   entryPoint: text("entry_point"),
@@ -35,7 +37,9 @@ export const samlRequests = sqliteTable(
   "saml_requests",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at").notNull(),
     /** set when a response answered it (successfully or not); a second answer is a replay */
@@ -48,7 +52,9 @@ export const samlRequests = sqliteTable(
 export const samlAssertions = sqliteTable(
   "saml_assertions",
   {
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     assertionId: text("assertion_id").notNull(),
     expiresAt: timestamp("expires_at").notNull(),
     createdAt: createdAt(),

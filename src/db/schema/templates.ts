@@ -15,7 +15,9 @@ export const templates = sqliteTable(
   "templates",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     rootId: text("root_id").notNull(),
     name: text("name").notNull(),
     channel: text("channel", { enum: MESSAGE_CHANNELS }).notNull(),
@@ -44,11 +46,18 @@ export const templates = sqliteTable(
 export const locationVariables = sqliteTable(
   "location_variables",
   {
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    locationId: text("location_id").notNull().references(() => locations.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    locationId: text("location_id")
+      .notNull()
+      .references(() => locations.id),
     key: text("key").notNull(),
     value: text("value").notNull(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.locationId, t.key] }), index("location_variables_tenant_key_idx").on(t.tenantId, t.key)],
+  (t) => [
+    primaryKey({ columns: [t.locationId, t.key] }),
+    index("location_variables_tenant_key_idx").on(t.tenantId, t.key),
+  ],
 );

@@ -24,7 +24,9 @@ export const tenants = sqliteTable(
   "tenants",
   {
     id: text("id").primaryKey(),
-    agencyId: text("agency_id").notNull().references(() => agencies.id),
+    agencyId: text("agency_id")
+      .notNull()
+      .references(() => agencies.id),
     slug: text("slug").notNull().unique(),
     name: text("name").notNull(),
     plan: text("plan", { enum: TENANT_PLANS }).notNull().default("starter"),
@@ -38,14 +40,19 @@ export const tenants = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("tenants_agency_created_idx").on(t.agencyId, t.createdAt, t.id), index("tenants_created_idx").on(t.createdAt, t.id)],
+  (t) => [
+    index("tenants_agency_created_idx").on(t.agencyId, t.createdAt, t.id),
+    index("tenants_created_idx").on(t.createdAt, t.id),
+  ],
 );
 
 export const brands = sqliteTable(
   "brands",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     name: text("name").notNull(),
     slug: text("slug").notNull(),
     logoUrl: text("logo_url"),
@@ -74,7 +81,9 @@ export const regions = sqliteTable(
   "regions",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     name: text("name").notNull(),
     code: text("code"),
     createdAt: createdAt(),
@@ -90,8 +99,12 @@ export const locations = sqliteTable(
   "locations",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    brandId: text("brand_id").notNull().references(() => brands.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id),
     regionId: text("region_id").references(() => regions.id),
     name: text("name").notNull(),
     externalId: text("external_id"),

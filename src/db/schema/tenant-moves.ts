@@ -7,7 +7,17 @@ import { tenants } from "./tenancy";
  * A tenant move's states, in order (docs/scaling.md, "Moving a tenant"). The transitions live in
  * src/modules/admin/tenant-move.states.ts.
  */
-export const TENANT_MOVE_STATES = ["fencing", "copying", "verifying", "settling", "rechecking", "deleting", "succeeded", "rolling_back", "failed"] as const;
+export const TENANT_MOVE_STATES = [
+  "fencing",
+  "copying",
+  "verifying",
+  "settling",
+  "rechecking",
+  "deleting",
+  "succeeded",
+  "rolling_back",
+  "failed",
+] as const;
 export type TenantMoveState = (typeof TENANT_MOVE_STATES)[number];
 
 /** Per table: rows copied, then the verified count and checksum (source = target). */
@@ -37,7 +47,9 @@ export const tenantMoves = sqliteTable(
   "tenant_moves",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     fromShard: integer("from_shard").notNull(),
     toShard: integer("to_shard").notNull(),
     state: text("state", { enum: TENANT_MOVE_STATES }).notNull(),

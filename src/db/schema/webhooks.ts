@@ -11,7 +11,9 @@ export const webhookSubscriptions = sqliteTable(
   "webhook_subscriptions",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     url: text("url").notNull(),
     description: text("description"),
     /** event types, or ["*"] for all */
@@ -43,8 +45,12 @@ export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
-    subscriptionId: text("subscription_id").notNull().references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
+    subscriptionId: text("subscription_id")
+      .notNull()
+      .references(() => webhookSubscriptions.id, { onDelete: "cascade" }),
     /** the webhook-id header: stable across retries and redeliveries */
     messageId: text("message_id").notNull(),
     eventId: text("event_id").notNull(),

@@ -14,7 +14,9 @@ export const widgets = sqliteTable(
   "widgets",
   {
     id: text("id").primaryKey(),
-    tenantId: text("tenant_id").notNull().references(() => tenants.id),
+    tenantId: text("tenant_id")
+      .notNull()
+      .references(() => tenants.id),
     /** null: every location of the tenant */
     locationId: text("location_id").references(() => locations.id),
     publicKey: text("public_key").notNull(),

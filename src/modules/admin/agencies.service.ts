@@ -8,22 +8,35 @@ import { conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
-import { planAccessGrant, type GrantPlan } from "../users/provision";
-import { toAgency, type CreateAgencyInput } from "./schemas";
+import { type GrantPlan, planAccessGrant } from "../users/provision";
+import { type CreateAgencyInput, toAgency } from "./schemas";
 
 const grantPlan = (ctx: PlatformContext, agency: { id: string; name: string }, email: string, name?: string) =>
   planAccessGrant(ctx.control, ctx.env, {
-    email, name, roles: ["agency_admin"], scopeType: "agency", scopeId: agency.id,
-    homeTenantId: null, emailTenantId: null, invitedTo: `the agency ${agency.name}`,
+    email,
+    name,
+    roles: ["agency_admin"],
+    scopeType: "agency",
+    scopeId: agency.id,
+    homeTenantId: null,
+    emailTenantId: null,
+    invitedTo: `the agency ${agency.name}`,
   });
 
 const grantDto = (agencyId: string, plan: GrantPlan) => ({
-  agencyId, userId: plan.user.id, email: plan.user.email, role: "agency_admin" as const, invited: plan.invited,
+  agencyId,
+  userId: plan.user.id,
+  email: plan.user.email,
+  role: "agency_admin" as const,
+  invited: plan.invited,
 });
 
 const grantAudit = (ctx: PlatformContext, agencyId: string, plan: GrantPlan) =>
   auditStatement(ctx, {
-    tenantId: null, action: "agency.admin_granted", resourceType: "agency", resourceId: agencyId,
+    tenantId: null,
+    action: "agency.admin_granted",
+    resourceType: "agency",
+    resourceId: agencyId,
     nextState: { userId: plan.user.id, email: plan.user.email, invited: plan.invited, created: plan.created },
   });
 
@@ -35,7 +48,13 @@ export async function createAgency(ctx: PlatformContext, input: CreateAgencyInpu
   try {
     await commit(ctx, [
       ctx.db.insert(agencies).values(agency),
-      auditStatement(ctx, { tenantId: null, action: "agency.created", resourceType: "agency", resourceId: agency.id, nextState: agency }),
+      auditStatement(ctx, {
+        tenantId: null,
+        action: "agency.created",
+        resourceType: "agency",
+        resourceId: agency.id,
+        nextState: agency,
+      }),
       ...(plan ? [...plan.statements, grantAudit(ctx, agency.id, plan)] : []),
     ]);
   } catch (e) {
@@ -59,7 +78,13 @@ export async function listAgencies(ctx: PlatformContext, q: PageQuery) {
   return keysetPage(ctx.control, {
     query: q,
     sort: [agencies.createdAt, agencies.id],
-    rows: (cursor, order, limit) => ctx.control.select().from(agencies).where(cursor).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.control
+        .select()
+        .from(agencies)
+        .where(cursor)
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.control.select({ n: count() }).from(agencies),
     key: (a) => [a.createdAt, a.id],
     map: toAgency,

@@ -1,18 +1,18 @@
 import { and, eq, lt, notInArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { Sweep } from "../../background/cron";
 import { tenantMoves, tenants } from "../../db/schema";
 import { recordShardSizes } from "../../db/shard-sizes";
 import { controlDb, forgetTenantShard, mirrorTenant, shardDb } from "../../db/shards";
-import type { Sweep } from "../../background/cron";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { backoffSeconds } from "../../lib/backoff";
 import { SYSTEM_META } from "../../lib/context";
+import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
 import { forgetTenantRef } from "../identity/principal-cache";
-import { runSlice, type Move, type Slice } from "./tenant-move.slices";
+import { type Move, runSlice, type Slice } from "./tenant-move.slices";
 import { assertMoveTransition, canRollBack, isFinished } from "./tenant-move.states";
-import { log } from "../../lib/log";
 
 /**
  * The tenant move job (docs/scaling.md, "Moving a tenant"). Each JOBS message advances one move by
@@ -29,13 +29,19 @@ export interface TenantMoveMessage {
 }
 
 export const isTenantMoveMessage = (b: unknown): b is TenantMoveMessage =>
-  Boolean(b) && (b as TenantMoveMessage).kind === "tenant_move" && typeof (b as TenantMoveMessage).moveId === "string" && typeof (b as TenantMoveMessage).step === "number";
+  Boolean(b) &&
+  (b as TenantMoveMessage).kind === "tenant_move" &&
+  typeof (b as TenantMoveMessage).moveId === "string" &&
+  typeof (b as TenantMoveMessage).step === "number";
 
 /** Deliveries of one slice before the move gives up and rolls back (the queue's max_retries is 5: the rollback starts before the message is dead-lettered). */
 export const MOVE_ATTEMPTS = 5;
 
 export const sendMoveStep = (env: Env, moveId: string, step: number, delaySeconds = 0) =>
-  env.JOBS.send({ kind: "tenant_move", moveId, step } satisfies TenantMoveMessage, delaySeconds > 0 ? { delaySeconds } : undefined);
+  env.JOBS.send(
+    { kind: "tenant_move", moveId, step } satisfies TenantMoveMessage,
+    delaySeconds > 0 ? { delaySeconds } : undefined,
+  );
 
 /**
  * Commits a slice if the move is still at the step it started from: one control-database batch
@@ -51,7 +57,11 @@ async function commitSlice(env: Env, move: Move, slice: Slice): Promise<boolean>
   const update = control
     .update(tenantMoves)
     .set({
-      state: slice.state, step: next, tableIndex: slice.tableIndex, cursor: slice.cursor, tables: slice.tables,
+      state: slice.state,
+      step: next,
+      tableIndex: slice.tableIndex,
+      cursor: slice.cursor,
+      tables: slice.tables,
       ...(slice.notBefore !== undefined ? { notBefore: slice.notBefore } : {}),
       ...(slice.error !== undefined ? { error: slice.error } : {}),
       ...(slice.sourceDeleted !== undefined ? { sourceDeleted: slice.sourceDeleted } : {}),
@@ -64,9 +74,19 @@ async function commitSlice(env: Env, move: Move, slice: Slice): Promise<boolean>
   const tookStep = sql`exists (select 1 from ${tenantMoves} where ${tenantMoves.id} = ${move.id} and ${tenantMoves.step} = ${next} and ${tenantMoves.state} = ${slice.state})`;
   const directory: BatchItem<"sqlite">[] =
     slice.directory === "flip"
-      ? [control.update(tenants).set({ shard: move.toShard, movingSince: null, updatedAt: now }).where(and(eq(tenants.id, move.tenantId), eq(tenants.shard, move.fromShard), tookStep))]
+      ? [
+          control
+            .update(tenants)
+            .set({ shard: move.toShard, movingSince: null, updatedAt: now })
+            .where(and(eq(tenants.id, move.tenantId), eq(tenants.shard, move.fromShard), tookStep)),
+        ]
       : slice.directory === "unfence"
-        ? [control.update(tenants).set({ movingSince: null }).where(and(eq(tenants.id, move.tenantId), eq(tenants.shard, move.fromShard), tookStep))]
+        ? [
+            control
+              .update(tenants)
+              .set({ movingSince: null })
+              .where(and(eq(tenants.id, move.tenantId), eq(tenants.shard, move.fromShard), tookStep)),
+          ]
         : [];
   const [won] = await control.batch([update, ...directory]);
   return won.length === 1;
@@ -88,7 +108,9 @@ async function afterSlice(env: Env, move: Move, slice: Slice) {
       log.warn("tenant move audit row not written", { moveId: move.id, error: String(err) }),
     );
     // placement reads the new sizes at once; a failed measurement only waits for the daily sweep
-    await recordShardSizes(env).catch((err) => log.warn("shard sizes not recorded after move", { moveId: move.id, error: String(err) }));
+    await recordShardSizes(env).catch((err) =>
+      log.warn("shard sizes not recorded after move", { moveId: move.id, error: String(err) }),
+    );
     return;
   }
   await sendMoveStep(env, move.id, move.step + 1, slice.delaySeconds ?? 0);
@@ -101,9 +123,14 @@ async function writeOutcomeAudit(env: Env, move: Move, slice: Slice) {
   await auditStatement(
     { db, actor: { type: "system", name: "tenant-move" }, meta: SYSTEM_META },
     {
-      tenantId: move.tenantId, action: moved ? "tenant.moved" : "tenant.move_failed", resourceType: "tenant", resourceId: move.tenantId,
+      tenantId: move.tenantId,
+      action: moved ? "tenant.moved" : "tenant.move_failed",
+      resourceType: "tenant",
+      resourceId: move.tenantId,
       previousState: { shard: move.fromShard },
-      nextState: moved ? { shard: move.toShard, rows, sourceDeleted: slice.sourceDeleted ?? false } : { shard: move.fromShard, error: move.error ?? slice.error ?? null },
+      nextState: moved
+        ? { shard: move.toShard, rows, sourceDeleted: slice.sourceDeleted ?? false }
+        : { shard: move.fromShard, error: move.error ?? slice.error ?? null },
       metadata: { moveId: move.id, requestedBy: move.createdByUserId },
     },
   );
@@ -115,11 +142,20 @@ async function onSliceError(env: Env, move: Move, err: unknown, attempts: number
   log.error("tenant move slice failed", { moveId: move.id, state: move.state, attempts, error });
   const control = controlDb(env);
   if (attempts >= MOVE_ATTEMPTS && canRollBack(move.state)) {
-    const slice: Slice = { state: "rolling_back", tableIndex: move.tables.length - 1, cursor: {}, tables: move.tables, error };
+    const slice: Slice = {
+      state: "rolling_back",
+      tableIndex: move.tables.length - 1,
+      cursor: {},
+      tables: move.tables,
+      error,
+    };
     if (await commitSlice(env, move, slice)) await sendMoveStep(env, move.id, move.step + 1);
     return "rolled";
   }
-  await control.update(tenantMoves).set({ error, updatedAt: nowIso() }).where(and(eq(tenantMoves.id, move.id), eq(tenantMoves.step, move.step)));
+  await control
+    .update(tenantMoves)
+    .set({ error, updatedAt: nowIso() })
+    .where(and(eq(tenantMoves.id, move.id), eq(tenantMoves.step, move.step)));
   return "retry";
 }
 
@@ -130,7 +166,8 @@ export async function handleMoveMessage(env: Env, message: Message<unknown>): Pr
   if (body.step < move.step) {
     // a retry of a message whose slice committed and whose follow-up may not have gone out: send it
     // again (a duplicate of it is harmless); any other old message is a duplicate delivery
-    if (body.step === move.step - 1 && message.attempts > 1) await sendMoveStep(env, move.id, move.step, Math.max(0, secondsUntil(move.notBefore)));
+    if (body.step === move.step - 1 && message.attempts > 1)
+      await sendMoveStep(env, move.id, move.step, Math.max(0, secondsUntil(move.notBefore)));
     return message.ack();
   }
   const wait = secondsUntil(move.notBefore);
@@ -139,7 +176,8 @@ export async function handleMoveMessage(env: Env, message: Message<unknown>): Pr
   try {
     slice = await runSlice(env, move);
   } catch (err) {
-    if ((await onSliceError(env, move, err, message.attempts)) === "retry") return message.retry({ delaySeconds: backoffSeconds(message.attempts, 2, 300) });
+    if ((await onSliceError(env, move, err, message.attempts)) === "retry")
+      return message.retry({ delaySeconds: backoffSeconds(message.attempts, 2, 300) });
     return message.ack();
   }
   if (await commitSlice(env, move, slice)) await afterSlice(env, move, slice);
@@ -182,7 +220,10 @@ export const tenantMovesWatchdogSweep: Sweep = {
       log.warn("stalled tenant move resumed", { moveId: m.id, step: m.step });
       await sendMoveStep(env, m.id, m.step);
       // once per stall period, not every sweep
-      await control.update(tenantMoves).set({ updatedAt: now.toISOString() }).where(and(eq(tenantMoves.id, m.id), eq(tenantMoves.step, m.step)));
+      await control
+        .update(tenantMoves)
+        .set({ updatedAt: now.toISOString() })
+        .where(and(eq(tenantMoves.id, m.id), eq(tenantMoves.step, m.step)));
     }
   },
 };

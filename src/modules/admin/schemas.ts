@@ -1,11 +1,18 @@
 import { z } from "@hono/zod-openapi";
-import { TENANT_MOVE_STATES, type agencies, type tenantMoves } from "../../db/schema";
+import { type agencies, TENANT_MOVE_STATES, type tenantMoves } from "../../db/schema";
 import { MAX_SHARDS } from "../../db/shards";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { Email, Slug } from "../../lib/validators";
 
 export const AgencySchema = z
-  .object({ id: z.string(), name: z.string(), slug: z.string(), isActive: z.boolean(), createdAt: DateTime, updatedAt: DateTime })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    isActive: z.boolean(),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  })
   .openapi("Agency");
 
 export const AgencyAdminGrantSchema = z
@@ -19,7 +26,9 @@ export const AgencyAdminGrantSchema = z
   .openapi("AgencyAdminGrant");
 
 export const CreatedAgencySchema = AgencySchema.extend({
-  admin: AgencyAdminGrantSchema.nullable().openapi({ description: "the first agency_admin, when adminEmail was given" }),
+  admin: AgencyAdminGrantSchema.nullable().openapi({
+    description: "the first agency_admin, when adminEmail was given",
+  }),
 }).openapi("CreatedAgency");
 
 const Name = z.string().trim().min(1).max(200);
@@ -43,7 +52,15 @@ export const toAgency = (a: typeof agencies.$inferSelect) => ({
   updatedAt: a.updatedAt,
 });
 
-export const MoveTenantBody = z.object({ shard: z.number().int().min(0).max(MAX_SHARDS - 1) }).openapi("MoveTenantBody");
+export const MoveTenantBody = z
+  .object({
+    shard: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_SHARDS - 1),
+  })
+  .openapi("MoveTenantBody");
 
 export const TenantMoveSchema = z
   .object({
@@ -51,17 +68,35 @@ export const TenantMoveSchema = z
     tenantId: z.string(),
     from: z.number().int(),
     to: z.number().int(),
-    state: z.enum(TENANT_MOVE_STATES).openapi({ description: "fencing -> copying -> verifying -> settling (flipped) -> rechecking -> deleting -> succeeded; before the flip a failure goes rolling_back -> failed (the tenant stays on `from`)" }),
+    state: z.enum(TENANT_MOVE_STATES).openapi({
+      description:
+        "fencing -> copying -> verifying -> settling (flipped) -> rechecking -> deleting -> succeeded; before the flip a failure goes rolling_back -> failed (the tenant stays on `from`)",
+    }),
     rows: z.number().int().openapi({ description: "rows copied so far" }),
     tables: z
-      .array(z.object({ table: z.string(), copied: z.number().int(), rows: z.number().int().nullable(), checksum: z.string().nullable() }))
-      .openapi({ description: "per tenant table: rows copied, then the verified row count and checksum (null until verified)" }),
-    progress: z.object({ table: z.string().nullable(), tableIndex: z.number().int(), tableCount: z.number().int() }).openapi({ description: "the table the current phase is on" }),
+      .array(
+        z.object({
+          table: z.string(),
+          copied: z.number().int(),
+          rows: z.number().int().nullable(),
+          checksum: z.string().nullable(),
+        }),
+      )
+      .openapi({
+        description: "per tenant table: rows copied, then the verified row count and checksum (null until verified)",
+      }),
+    progress: z
+      .object({ table: z.string().nullable(), tableIndex: z.number().int(), tableCount: z.number().int() })
+      .openapi({ description: "the table the current phase is on" }),
     sourceDeleted: z.boolean(),
-    sourceChanged: z.array(z.string()).openapi({ description: "tables written on the source after verification: their source rows are kept for a manual reconcile" }),
+    sourceChanged: z.array(z.string()).openapi({
+      description: "tables written on the source after verification: their source rows are kept for a manual reconcile",
+    }),
     error: z.string().nullable(),
     chunkRows: z.number().int(),
-    notBefore: DateTime.nullable().openapi({ description: "the next slice waits until then (the directory TTL after fencing and after the flip)" }),
+    notBefore: DateTime.nullable().openapi({
+      description: "the next slice waits until then (the directory TTL after fencing and after the flip)",
+    }),
     createdByUserId: z.string().nullable(),
     createdAt: DateTime,
     updatedAt: DateTime,

@@ -1,14 +1,21 @@
 import { and, asc, count, gte, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { CRONS } from "../../background/cron";
-import type { ControlDb, Db } from "../../db/client";
 import { deadLettersPerQueueSince } from "../../background/dead-letter";
+import type { ControlDb, Db } from "../../db/client";
 import { integrations, shardSizes, solicitations, sweepRuns, tenantMoves, tenants } from "../../db/schema";
 import { allShards, controlDb, SHARD_CAP_BYTES, shardNumbers } from "../../db/shards";
 import type { Env } from "../../env";
 import type { PlatformStatus } from "./status.schemas";
 
 /** Queue (local name) -> its producer binding; the dead-letter queue has none (its messages are stored, GET /admin/dead-letters). */
-const QUEUE_BINDINGS = { sends: "SENDS", "review-sync": "REVIEW_SYNC", events: "EVENTS", webhooks: "WEBHOOKS", jobs: "JOBS", clicks: "CLICKS" } as const;
+const QUEUE_BINDINGS = {
+  sends: "SENDS",
+  "review-sync": "REVIEW_SYNC",
+  events: "EVENTS",
+  webhooks: "WEBHOOKS",
+  jobs: "JOBS",
+  clicks: "CLICKS",
+} as const;
 
 const HOUR_MS = 3600_000;
 /** A sweep is stale when its last run is older than three intervals of its cron. */
@@ -25,7 +32,10 @@ async function backlog(q: Queue | undefined): Promise<{ waiting: number; oldestW
   try {
     const m = await metrics.call(q);
     if (typeof m?.backlogCount !== "number") return null;
-    return { waiting: m.backlogCount, oldestWaitingAt: m.oldestMessageTimestamp ? new Date(m.oldestMessageTimestamp).toISOString() : null };
+    return {
+      waiting: m.backlogCount,
+      oldestWaitingAt: m.oldestMessageTimestamp ? new Date(m.oldestMessageTimestamp).toISOString() : null,
+    };
   } catch {
     return null;
   }
@@ -38,7 +48,12 @@ async function queues(env: Env, control: ControlDb, now: number): Promise<Platfo
     names.map(async (queue) => {
       const binding = QUEUE_BINDINGS[queue as keyof typeof QUEUE_BINDINGS];
       const b = binding ? await backlog(env[binding]) : null;
-      return { queue, waiting: b?.waiting ?? null, oldestWaitingAt: b?.oldestWaitingAt ?? null, deadLetters24h: deadBy.get(queue) ?? 0 };
+      return {
+        queue,
+        waiting: b?.waiting ?? null,
+        oldestWaitingAt: b?.oldestWaitingAt ?? null,
+        deadLetters24h: deadBy.get(queue) ?? 0,
+      };
     }),
   );
 }
@@ -76,10 +91,21 @@ async function shards(env: Env, control: Db): Promise<PlatformStatus["shards"]> 
 }
 
 async function movesInProgress(control: Db): Promise<PlatformStatus["tenantMoves"]> {
-  const rows = await control.select().from(tenantMoves).where(isNull(tenantMoves.finishedAt)).orderBy(asc(tenantMoves.createdAt)).limit(100);
+  const rows = await control
+    .select()
+    .from(tenantMoves)
+    .where(isNull(tenantMoves.finishedAt))
+    .orderBy(asc(tenantMoves.createdAt))
+    .limit(100);
   return rows.map((m) => ({
-    id: m.id, tenantId: m.tenantId, from: m.fromShard, to: m.toShard, state: m.state,
-    rows: m.tables.reduce((n, t) => n + t.copied, 0), startedAt: m.createdAt, updatedAt: m.updatedAt,
+    id: m.id,
+    tenantId: m.tenantId,
+    from: m.fromShard,
+    to: m.toShard,
+    state: m.state,
+    rows: m.tables.reduce((n, t) => n + t.copied, 0),
+    startedAt: m.createdAt,
+    updatedAt: m.updatedAt,
   }));
 }
 
@@ -99,7 +125,12 @@ async function providers(env: Env, now: number): Promise<PlatformStatus["provide
     allShards(env).map(({ db }) =>
       db.batch([
         db
-          .select({ provider: providerOf, n: count(), lastAt: sql<string>`max(${solicitations.updatedAt})`, last: sql<string>`max(${solicitations.updatedAt} || char(31) || ${solicitations.failureReason})` })
+          .select({
+            provider: providerOf,
+            n: count(),
+            lastAt: sql<string>`max(${solicitations.updatedAt})`,
+            last: sql<string>`max(${solicitations.updatedAt} || char(31) || ${solicitations.failureReason})`,
+          })
           .from(solicitations)
           .where(
             and(
@@ -111,9 +142,16 @@ async function providers(env: Env, now: number): Promise<PlatformStatus["provide
           )
           .groupBy(providerOf),
         db
-          .select({ provider: integrations.connectorType, n: count(), lastAt: sql<string>`max(${integrations.updatedAt})`, last: sql<string>`max(${integrations.updatedAt} || char(31) || coalesce(${integrations.lastSyncError}, ${integrations.lastSyncStatus}))` })
+          .select({
+            provider: integrations.connectorType,
+            n: count(),
+            lastAt: sql<string>`max(${integrations.updatedAt})`,
+            last: sql<string>`max(${integrations.updatedAt} || char(31) || coalesce(${integrations.lastSyncError}, ${integrations.lastSyncStatus}))`,
+          })
           .from(integrations)
-          .where(and(inArray(integrations.lastSyncStatus, ["error", "rate_limited"]), gte(integrations.updatedAt, since)))
+          .where(
+            and(inArray(integrations.lastSyncStatus, ["error", "rate_limited"]), gte(integrations.updatedAt, since)),
+          )
           .groupBy(integrations.connectorType),
       ]),
     ),
@@ -131,7 +169,13 @@ async function providers(env: Env, now: number): Promise<PlatformStatus["provide
   }
   return [...by.values()]
     .sort((a, b) => a.provider.localeCompare(b.provider))
-    .map((p) => ({ provider: p.provider, sendErrors1h: p.send, syncErrors1h: p.sync, lastErrorAt: p.lastAt, lastError: p.last.slice(0, 200) }));
+    .map((p) => ({
+      provider: p.provider,
+      sendErrors1h: p.send,
+      syncErrors1h: p.sync,
+      lastErrorAt: p.lastAt,
+      lastError: p.last.slice(0, 200),
+    }));
 }
 
 /**
@@ -142,6 +186,12 @@ async function providers(env: Env, now: number): Promise<PlatformStatus["provide
 export async function platformStatus(env: Env, at = new Date()): Promise<PlatformStatus> {
   const now = at.getTime();
   const control = controlDb(env);
-  const [q, s, sh, m, p] = await Promise.all([queues(env, control, now), sweeps(control, now), shards(env, control), movesInProgress(control), providers(env, now)]);
+  const [q, s, sh, m, p] = await Promise.all([
+    queues(env, control, now),
+    sweeps(control, now),
+    shards(env, control),
+    movesInProgress(control),
+    providers(env, now),
+  ]);
   return { generatedAt: at.toISOString(), queues: q, sweeps: s, shards: sh, tenantMoves: m, providers: p };
 }

@@ -1,7 +1,25 @@
 import { eq } from "drizzle-orm";
-import { tenantMoves, tenants, type TenantMoveCursor, type TenantMoveSide, type TenantMoveState, type TenantMoveTable } from "../../db/schema";
+import {
+  type TenantMoveCursor,
+  type TenantMoveSide,
+  type TenantMoveState,
+  type TenantMoveTable,
+  type tenantMoves,
+  tenants,
+} from "../../db/schema";
 import { controlDb, mirrorTenant, mirrorUser, shardD1, shardDb } from "../../db/shards";
-import { addChunk, copyRows, deleteChunk, keyOf, readChunk, referencedUsers, tablesWithRows, tenantTables, type Row, type TableInfo } from "../../db/tenant-move";
+import {
+  addChunk,
+  copyRows,
+  deleteChunk,
+  keyOf,
+  type Row,
+  readChunk,
+  referencedUsers,
+  type TableInfo,
+  tablesWithRows,
+  tenantTables,
+} from "../../db/tenant-move";
 import type { Env } from "../../env";
 
 /**
@@ -46,7 +64,11 @@ async function infoOf(env: Env, move: Move, i: number): Promise<TableInfo> {
 
 async function advanceSide(t: TableInfo, side: TenantMoveSide, rows: Row[]): Promise<TenantMoveSide> {
   if (!rows.length) return side;
-  return { after: keyOf(t, rows[rows.length - 1]!), rows: side.rows + rows.length, digest: await addChunk(t, side.digest, rows) };
+  return {
+    after: keyOf(t, rows[rows.length - 1]!),
+    rows: side.rows + rows.length,
+    digest: await addChunk(t, side.digest, rows),
+  };
 }
 
 /**
@@ -67,8 +89,14 @@ async function fence(env: Env, move: Move): Promise<Slice> {
   // the directory row as it is (a changed copy written onto shard 0, the control database, would flip or unfence it)
   await mirrorTenant(env, tenant, move.toShard);
   const target = shardDb(env, move.toShard);
-  for (const t of tables) for (const id of await referencedUsers(source, t, move.tenantId)) await mirrorUser(env, target, id);
-  return { state: "copying", tableIndex: 0, cursor: {}, tables: tables.map((t) => ({ table: t.name, copied: 0, rows: null, checksum: null })) };
+  for (const t of tables)
+    for (const id of await referencedUsers(source, t, move.tenantId)) await mirrorUser(env, target, id);
+  return {
+    state: "copying",
+    tableIndex: 0,
+    cursor: {},
+    tables: tables.map((t) => ({ table: t.name, copied: 0, rows: null, checksum: null })),
+  };
 }
 
 async function copy(env: Env, move: Move): Promise<Slice> {
@@ -91,7 +119,8 @@ async function copy(env: Env, move: Move): Promise<Slice> {
       after = null;
     } else after = keyOf(t, rows[rows.length - 1]!);
   }
-  if (i < tables.length) return { state: "copying", tableIndex: i, cursor: { source: { ...startSide(), after } }, tables };
+  if (i < tables.length)
+    return { state: "copying", tableIndex: i, cursor: { source: { ...startSide(), after } }, tables };
   return { state: "verifying", tableIndex: 0, cursor: {}, tables };
 }
 
@@ -105,7 +134,10 @@ async function verify(env: Env, move: Move): Promise<Slice> {
   let g = move.cursor.target ?? startSide();
   for (let chunks = 0; i < tables.length && chunks < move.sliceChunks && inBudget(started); ) {
     const t = await infoOf(env, move, i);
-    const [a, b] = await Promise.all([readChunk(source, t, move.tenantId, s.after, move.chunkRows), readChunk(target, t, move.tenantId, g.after, move.chunkRows)]);
+    const [a, b] = await Promise.all([
+      readChunk(source, t, move.tenantId, s.after, move.chunkRows),
+      readChunk(target, t, move.tenantId, g.after, move.chunkRows),
+    ]);
     if (a.length || b.length) chunks++;
     [s, g] = await Promise.all([advanceSide(t, s, a), advanceSide(t, g, b)]);
     if (a.length === move.chunkRows || b.length === move.chunkRows) continue;
@@ -120,7 +152,15 @@ async function verify(env: Env, move: Move): Promise<Slice> {
   }
   if (i < tables.length) return { state: "verifying", tableIndex: i, cursor: { source: s, target: g }, tables };
   // every table matches: flip the directory; isolates that cached the old shard expire within the TTL
-  return { state: "settling", tableIndex: 0, cursor: {}, tables, directory: "flip", notBefore: secondsFromNow(move.settleSeconds), delaySeconds: move.settleSeconds };
+  return {
+    state: "settling",
+    tableIndex: 0,
+    cursor: {},
+    tables,
+    directory: "flip",
+    notBefore: secondsFromNow(move.settleSeconds),
+    delaySeconds: move.settleSeconds,
+  };
 }
 
 /** After the TTL: the source, read again; a table that changed since it was verified (a late background write) keeps its source rows. */
@@ -141,9 +181,24 @@ async function recheck(env: Env, move: Move): Promise<Slice> {
     i++;
     s = startSide();
   }
-  if (i < move.tables.length) return { state: "rechecking", tableIndex: i, cursor: { source: s }, tables: move.tables, sourceChanged: changed };
-  if (changed.length) return { state: "succeeded", tableIndex: 0, cursor: {}, tables: move.tables, sourceChanged: changed, sourceDeleted: false };
-  return { state: "deleting", tableIndex: move.tables.length - 1, cursor: {}, tables: move.tables, sourceChanged: changed };
+  if (i < move.tables.length)
+    return { state: "rechecking", tableIndex: i, cursor: { source: s }, tables: move.tables, sourceChanged: changed };
+  if (changed.length)
+    return {
+      state: "succeeded",
+      tableIndex: 0,
+      cursor: {},
+      tables: move.tables,
+      sourceChanged: changed,
+      sourceDeleted: false,
+    };
+  return {
+    state: "deleting",
+    tableIndex: move.tables.length - 1,
+    cursor: {},
+    tables: move.tables,
+    sourceChanged: changed,
+  };
 }
 
 /** Deletes the tenant's rows on one side, children before parents (the index walks the tables backwards). */

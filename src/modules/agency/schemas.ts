@@ -1,6 +1,6 @@
-import { CampaignSchema } from "../campaigns/schemas";
 import { z } from "@hono/zod-openapi";
 import { PageQuerySchema } from "../../lib/openapi";
+import { CampaignSchema } from "../campaigns/schemas";
 import { LocationSchema } from "../locations/schemas";
 
 export const TenantRefSchema = z.object({ id: z.string(), name: z.string(), slug: z.string() }).openapi("TenantRef");

@@ -1,14 +1,21 @@
 import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
-import { crossShardPage, everyShard, groupByShard, ofTarget, shardsHolding, type ShardTarget } from "../../db/cross-shard";
+import {
+  crossShardPage,
+  everyShard,
+  groupByShard,
+  ofTarget,
+  type ShardTarget,
+  shardsHolding,
+} from "../../db/cross-shard";
+import { brands, locations, tenants } from "../../db/schema";
 import { controlDb, shardDb } from "../../db/shards";
 import { assertNotMoving } from "../../db/tenant-fence";
 import type { Env } from "../../env";
-import { listCampaignsAcrossTenants } from "../campaigns/service";
-import { brands, locations, tenants } from "../../db/schema";
 import type { PlatformContext, ServiceContext } from "../../lib/context";
 import type { PageQuery } from "../../lib/pagination";
+import { listCampaignsAcrossTenants } from "../campaigns/service";
 import { toLocation } from "../locations/schemas";
-import { tenantsInScope, type AgencyScope } from "../tenants/scope";
+import { type AgencyScope, tenantsInScope } from "../tenants/scope";
 import { asTenantContext, findScopedTenant } from "../tenants/service";
 
 /**
@@ -16,7 +23,12 @@ import { asTenantContext, findScopedTenant } from "../tenants/service";
  * is 404. `write`: refused with 503 TENANT_MOVING while the tenant is being moved (the directory row
  * just read, on the primary: a write request's control session is "first-primary").
  */
-export async function ownedTenantContext(ctx: PlatformContext, scope: AgencyScope, tenantId: string, o: { write?: boolean } = {}): Promise<ServiceContext> {
+export async function ownedTenantContext(
+  ctx: PlatformContext,
+  scope: AgencyScope,
+  tenantId: string,
+  o: { write?: boolean } = {},
+): Promise<ServiceContext> {
   const tenant = await findScopedTenant(controlDb(ctx.env), scope, tenantId);
   if (o.write) assertNotMoving(tenant);
   return asTenantContext(ctx, tenant.id, shardDb(ctx.env, tenant.shard));

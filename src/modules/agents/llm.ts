@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
 import { runToolLoop, sendWithinCap } from "../../providers/llm/tool-loop";
-import { answerOf, type AiRunner, type Message } from "../../providers/llm/workers-ai";
+import { type AiRunner, answerOf, type Message } from "../../providers/llm/workers-ai";
 import { toolMessageContent, toolSpec } from "./tools";
 import type { AgentDefinition, AgentRun } from "./types";
 
@@ -56,7 +56,13 @@ const OUTPUT_RULES =
  * answer in JSON mode constrained by the output's JSON schema, validated against the zod schema and
  * checked for invented evidence ids; one retry with the issues, then 502 UPSTREAM_ERROR.
  */
-export async function runLlm(def: AgentDefinition, run: AgentRun, input: unknown, ai: AiRunner, model: string): Promise<unknown> {
+export async function runLlm(
+  def: AgentDefinition,
+  run: AgentRun,
+  input: unknown,
+  ai: AiRunner,
+  model: string,
+): Promise<unknown> {
   // the caller's scopes decide what the model is offered; a skipped tool is named so the answer can say so
   const tools = def.tools.filter((t) => !run.skipped.some((s) => s.tool === t)).map(toolSpec);
   const messages: Message[] = [
@@ -66,7 +72,10 @@ export async function runLlm(def: AgentDefinition, run: AgentRun, input: unknown
   const read: unknown[] = [input];
   // an unknown tool or a failing one is an error the model reads, not a failed run
   await runToolLoop({
-    ai, model, messages, tools,
+    ai,
+    model,
+    messages,
+    tools,
     callTool: async (call) => {
       if (!def.tools.includes(call.name)) {
         return JSON.stringify({ error: `Unknown tool ${call.name}; use one of ${def.tools.join(", ")}` });
@@ -98,7 +107,12 @@ export async function runLlm(def: AgentDefinition, run: AgentRun, input: unknown
       issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
     }
     messages.push({ role: "assistant", content: textOf(answer) });
-    messages.push({ role: "user", content: `That answer is invalid: ${JSON.stringify(issues.slice(0, 20))}. Reply again with one corrected JSON object only.` });
+    messages.push({
+      role: "user",
+      content: `That answer is invalid: ${JSON.stringify(issues.slice(0, 20))}. Reply again with one corrected JSON object only.`,
+    });
   }
-  throw new ApiError("UPSTREAM_ERROR", "The model's answer did not match the agent's output schema, twice", { issues: issues.slice(0, 20) });
+  throw new ApiError("UPSTREAM_ERROR", "The model's answer did not match the agent's output schema, twice", {
+    issues: issues.slice(0, 20),
+  });
 }

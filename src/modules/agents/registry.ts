@@ -10,4 +10,5 @@ for (const agent of AGENTS) {
 /** `agent.campaign-strategist` or its short form `campaign-strategist`. */
 export const findAgent = (name: string): AgentDefinition | undefined => agents.get(name) ?? agents.get(`agent.${name}`);
 
-export const exposedAgents = () => [...agents.values()].filter((a) => a.exposed !== false).sort((a, b) => a.name.localeCompare(b.name));
+export const exposedAgents = () =>
+  [...agents.values()].filter((a) => a.exposed !== false).sort((a, b) => a.name.localeCompare(b.name));

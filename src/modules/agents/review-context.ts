@@ -8,7 +8,14 @@ import { findReviewRow } from "../reviews/service";
 export async function reviewContext(ctx: ServiceContext, reviewId: string) {
   const review = await findReviewRow(ctx, reviewId);
   const row = await ctx.db
-    .select({ brandId: brands.id, brandName: brands.name, brandVoice: brands.brandVoice, brandTone: brands.brandTone, phone: locations.phone, email: locations.email })
+    .select({
+      brandId: brands.id,
+      brandName: brands.name,
+      brandVoice: brands.brandVoice,
+      brandTone: brands.brandTone,
+      phone: locations.phone,
+      email: locations.email,
+    })
     .from(locations)
     .innerJoin(brands, eq(brands.id, locations.brandId))
     .where(and(eq(locations.id, review.locationId), eq(locations.tenantId, ctx.tenantId)))
@@ -16,8 +23,14 @@ export async function reviewContext(ctx: ServiceContext, reviewId: string) {
   if (!row) throw notFound("Location");
   return {
     review: {
-      id: review.id, locationId: review.locationId, rating: review.rating, text: review.text, authorName: review.authorName,
-      language: review.language, sentiment: review.sentiment, topics: review.topics,
+      id: review.id,
+      locationId: review.locationId,
+      rating: review.rating,
+      text: review.text,
+      authorName: review.authorName,
+      language: review.language,
+      sentiment: review.sentiment,
+      topics: review.topics,
     },
     brand: { id: row.brandId, name: row.brandName, brandVoice: row.brandVoice, brandTone: row.brandTone },
     contact: row.phone ?? row.email ?? null,

@@ -7,7 +7,15 @@ import type { AiRunner } from "../../providers/llm/workers-ai";
 import { DEFAULT_MODEL, runLlm } from "./llm";
 import { findAgent } from "./registry";
 import { callTool, missingScopes, ToolSkipped } from "./tools";
-import type { AgentContext, AgentDefinition, AgentRun, AgentRunResult, DateRange, Engine, ToolCallRecord } from "./types";
+import type {
+  AgentContext,
+  AgentDefinition,
+  AgentRun,
+  AgentRunResult,
+  DateRange,
+  Engine,
+  ToolCallRecord,
+} from "./types";
 
 export const AGENT_TIMEOUT_MS = 60_000;
 
@@ -39,7 +47,13 @@ export function startRun(ctx: AgentContext, tools: string[], range: DateRange | 
         calls.push({ tool: name, input, ok: true, durationMs: Date.now() - started });
         return out as never;
       } catch (e) {
-        calls.push({ tool: name, input, ok: false, durationMs: Date.now() - started, ...(e instanceof ToolSkipped ? { missingScopes: e.missing } : {}) });
+        calls.push({
+          tool: name,
+          input,
+          ok: false,
+          durationMs: Date.now() - started,
+          ...(e instanceof ToolSkipped ? { missingScopes: e.missing } : {}),
+        });
         throw e;
       }
     },
@@ -49,14 +63,24 @@ export function startRun(ctx: AgentContext, tools: string[], range: DateRange | 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ApiError("TIMEOUT", `The agent did not finish within ${ms / 1000} s`, { timeoutMs: ms })), ms);
+    timer = setTimeout(
+      () => reject(new ApiError("TIMEOUT", `The agent did not finish within ${ms / 1000} s`, { timeoutMs: ms })),
+      ms,
+    );
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 const outcomeOf = (e: unknown) =>
   e instanceof ApiError
-    ? ({ TIMEOUT: "timeout", PAYLOAD_TOO_LARGE: "too_large", VALIDATION_ERROR: "invalid_input", UPSTREAM_ERROR: "model_error" } as Record<string, string>)[e.code] ?? "error"
+    ? ((
+        {
+          TIMEOUT: "timeout",
+          PAYLOAD_TOO_LARGE: "too_large",
+          VALIDATION_ERROR: "invalid_input",
+          UPSTREAM_ERROR: "model_error",
+        } as Record<string, string>
+      )[e.code] ?? "error")
     : "error";
 
 /**
@@ -64,7 +88,12 @@ const outcomeOf = (e: unknown) =>
  * AI binding exists, else rules) under the 60 s timeout, then the agent's finish step. Every run,
  * failed ones included, writes an `agent.run` audit row.
  */
-export async function runAgent(ctx: AgentContext, def: AgentDefinition, rawInput: unknown, o: { engine?: Engine } = {}): Promise<AgentRunResult> {
+export async function runAgent(
+  ctx: AgentContext,
+  def: AgentDefinition,
+  rawInput: unknown,
+  o: { engine?: Engine } = {},
+): Promise<AgentRunResult> {
   const started = Date.now();
   const engine = o.engine ?? engineOf(ctx);
   const model = engine === "llm" ? modelOf(ctx) : null;
@@ -76,19 +105,30 @@ export async function runAgent(ctx: AgentContext, def: AgentDefinition, rawInput
   try {
     tokens = await assertWithinTokenCap(`${def.systemPrompt}\n${JSON.stringify(rawInput ?? {})}`);
     const parsed = def.input.safeParse(rawInput ?? {});
-    if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+    if (!parsed.success)
+      throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
     const input = parsed.data;
     range = def.range(input);
     const r = startRun(ctx, def.tools, range);
     run = r;
     const work = async () => {
-      const output = engine === "llm" ? await runLlm(def, r, input, ctx.env.AI as unknown as AiRunner, model!) : def.output.parse(await def.rules(r, input));
+      const output =
+        engine === "llm"
+          ? await runLlm(def, r, input, ctx.env.AI as unknown as AiRunner, model!)
+          : def.output.parse(await def.rules(r, input));
       return def.finish ? def.finish(r, input, output as never) : output;
     };
     const output = await withTimeout(work(), timeoutOf(ctx));
     return {
-      agent: def.name, engine, model, range, generatedAt: new Date().toISOString(), inputTokens: tokens,
-      toolCalls: r.calls, skippedTools: r.skipped, output: output as Record<string, unknown>,
+      agent: def.name,
+      engine,
+      model,
+      range,
+      generatedAt: new Date().toISOString(),
+      inputTokens: tokens,
+      toolCalls: r.calls,
+      skippedTools: r.skipped,
+      output: output as Record<string, unknown>,
     };
   } catch (e) {
     outcome = outcomeOf(e);
@@ -97,10 +137,21 @@ export async function runAgent(ctx: AgentContext, def: AgentDefinition, rawInput
   } finally {
     await commit(ctx, [
       auditStatement(ctx, {
-        tenantId: ctx.tenantId, action: "agent.run", resourceType: "agent", resourceId: def.name,
+        tenantId: ctx.tenantId,
+        action: "agent.run",
+        resourceType: "agent",
+        resourceId: def.name,
         metadata: {
-          engine, model, outcome, ...(error ? { error } : {}), inputShape: inputShape(rawInput), inputTokens: tokens, range,
-          toolCalls: run?.calls.map((c) => ({ tool: c.tool, ok: c.ok })) ?? [], skippedTools: run?.skipped.map((s) => s.tool) ?? [], durationMs: Date.now() - started,
+          engine,
+          model,
+          outcome,
+          ...(error ? { error } : {}),
+          inputShape: inputShape(rawInput),
+          inputTokens: tokens,
+          range,
+          toolCalls: run?.calls.map((c) => ({ tool: c.tool, ok: c.ok })) ?? [],
+          skippedTools: run?.skipped.map((s) => s.tool) ?? [],
+          durationMs: Date.now() - started,
         },
       }),
     ]);

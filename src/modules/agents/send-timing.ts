@@ -24,14 +24,31 @@ function localParts(iso: string, timeZone: string): { hour: number; weekday: num
  * local time, plus the days from send to conversion. Reads the tenant's sent solicitations of the
  * window (newest SEND_TIMING_MAX_ROWS), optionally of one location or brand.
  */
-export async function sendTiming(ctx: ServiceContext, q: { range: DateRange; locationId?: string; brandId?: string; campaignId?: string }) {
+export async function sendTiming(
+  ctx: ServiceContext,
+  q: { range: DateRange; locationId?: string; brandId?: string; campaignId?: string },
+) {
   const brandLocations = q.brandId
-    ? (await ctx.db.select({ id: locations.id }).from(locations).where(and(eq(locations.tenantId, ctx.tenantId), eq(locations.brandId, q.brandId)))).map((l) => l.id)
+    ? (
+        await ctx.db
+          .select({ id: locations.id })
+          .from(locations)
+          .where(and(eq(locations.tenantId, ctx.tenantId), eq(locations.brandId, q.brandId)))
+      ).map((l) => l.id)
     : null;
   const rows = await ctx.db
-    .select({ id: solicitations.id, sentAt: solicitations.sentAt, convertedAt: solicitations.convertedAt, channel: solicitations.channel, timezone: locations.timezone })
+    .select({
+      id: solicitations.id,
+      sentAt: solicitations.sentAt,
+      convertedAt: solicitations.convertedAt,
+      channel: solicitations.channel,
+      timezone: locations.timezone,
+    })
     .from(solicitations)
-    .innerJoin(locations, and(eq(locations.id, solicitations.locationId), eq(locations.tenantId, solicitations.tenantId)))
+    .innerJoin(
+      locations,
+      and(eq(locations.id, solicitations.locationId), eq(locations.tenantId, solicitations.tenantId)),
+    )
     .where(
       and(
         eq(solicitations.tenantId, ctx.tenantId),

@@ -1,7 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError, validationError } from "../../lib/errors";
-import { funnelAnalyticsOperation, responseAnalyticsOperation, reviewAnalyticsOperation } from "../analytics/operations";
 import { agentInputOf, checkedInput, fromAgentInput, type Operation } from "../../lib/operation";
+import {
+  funnelAnalyticsOperation,
+  responseAnalyticsOperation,
+  reviewAnalyticsOperation,
+} from "../analytics/operations";
 import { getBrand, listBrands } from "../brands/service";
 import { getComplianceConfig } from "../compliance/service";
 import { experimentResultsOperation, getExperimentOperation } from "../experiments/operations";
@@ -12,14 +16,14 @@ import { operationOf } from "../mcp/skills/operation";
 import { allSkills, findSkill, inputJsonSchema, type SkillContext } from "../mcp/skills/registry";
 import { describeUntrusted, forModel } from "../mcp/skills/untrusted";
 import { READ_SCOPES, type Scope } from "../oauth/scopes";
-import { listOverdue } from "../reviews/sla.service";
 import { listReviews } from "../reviews/service";
+import { listOverdue } from "../reviews/sla.service";
 import { getTemplateOperation } from "../templates/operations";
 import { BUILTIN_TOKENS } from "../templates/tokens";
 import { customTokenKeys } from "../templates/variables.service";
 import { reviewContext } from "./review-context";
 import { sendTiming } from "./send-timing";
-import { rangeOf, type AgentContext } from "./types";
+import { type AgentContext, rangeOf } from "./types";
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -96,15 +100,23 @@ const EXTRA_TOOLS: AgentTool[] = [
   ].map(toolOf),
   {
     name: "analytics.send-timing",
-    description: "Conversion of sent review requests by local hour of day and weekday of sending, and the days from send to conversion.",
+    description:
+      "Conversion of sent review requests by local hour of day and weekday of sending, and the days from send to conversion.",
     input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), campaignId: Id.optional() }),
     scopes: ["read:campaigns"],
-    handler: (ctx, i) => sendTiming(ctx, { range: rangeOf(i), locationId: i.locationId, brandId: i.brandId, campaignId: i.campaignId }),
+    handler: (ctx, i) =>
+      sendTiming(ctx, { range: rangeOf(i), locationId: i.locationId, brandId: i.brandId, campaignId: i.campaignId }),
   },
   {
     name: "reviews.search",
-    description: "Reviews published in a window (newest first, up to 500), with rating, text, language, sentiment and topics.",
-    input: z.object({ ...Range, locationId: Id.optional(), ratingMax: z.number().min(1).max(5).optional(), limit: z.number().int().min(1).max(500).default(200) }),
+    description:
+      "Reviews published in a window (newest first, up to 500), with rating, text, language, sentiment and topics.",
+    input: z.object({
+      ...Range,
+      locationId: Id.optional(),
+      ratingMax: z.number().min(1).max(5).optional(),
+      limit: z.number().int().min(1).max(500).default(200),
+    }),
     scopes: ["read:reviews"],
     untrusted: ["data[].text", "data[].authorName"],
     handler: async (ctx, i) => {
@@ -112,9 +124,16 @@ const EXTRA_TOOLS: AgentTool[] = [
       const data = [];
       let cursor: string | undefined;
       do {
-        const page = await listReviews(ctx, { locationId: i.locationId, ratingMax: i.ratingMax, dateFrom: range.from, dateTo: range.to, limit: Math.min(200, i.limit - data.length), cursor });
+        const page = await listReviews(ctx, {
+          locationId: i.locationId,
+          ratingMax: i.ratingMax,
+          dateFrom: range.from,
+          dateTo: range.to,
+          limit: Math.min(200, i.limit - data.length),
+          cursor,
+        });
         data.push(...page.data);
-        cursor = page.pageInfo.hasNextPage ? page.pageInfo.endCursor ?? undefined : undefined;
+        cursor = page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? undefined) : undefined;
       } while (cursor && data.length < i.limit);
       return { range, data };
     },
@@ -133,8 +152,6 @@ const EXTRA_TOOLS: AgentTool[] = [
     scopes: ["read:campaigns"],
     handler: async (ctx, i) => ({ data: await listExperiments(ctx, i) }),
   },
-
-
 
   {
     name: "template.tokens",
@@ -165,19 +182,26 @@ const EXTRA_TOOLS: AgentTool[] = [
   },
   {
     name: "review.get",
-    description: "One review (rating, text, language, sentiment, topics) with its brand's name, voice and tone and the location's contact.",
+    description:
+      "One review (rating, text, language, sentiment, topics) with its brand's name, voice and tone and the location's contact.",
     input: z.object({ reviewId: Id }),
     scopes: ["read:reviews"],
     untrusted: ["review.text", "review.authorName"],
     handler: (ctx, i) => reviewContext(ctx, i.reviewId),
   },
-
 ];
 
 /** The MCP read skills double as agent tools, called with the caller's own scopes. */
 const isReadSkill = (name: string) => {
   const s = findSkill(name);
-  return Boolean(s && s.access === "read" && !s.agencyOnly && !s.name.startsWith("agent.") && Boolean(s.scopes?.length) && s.scopes!.every((x) => x.startsWith("read:")));
+  return Boolean(
+    s &&
+      s.access === "read" &&
+      !s.agencyOnly &&
+      !s.name.startsWith("agent.") &&
+      Boolean(s.scopes?.length) &&
+      s.scopes!.every((x) => x.startsWith("read:")),
+  );
 };
 
 function skillContext(ctx: AgentContext): SkillContext {
@@ -196,8 +220,17 @@ function skillTool(name: string): AgentTool | undefined {
   if (!isReadSkill(name)) return undefined;
   const skill = findSkill(name)!;
   // agency-aware skills get a tenantId input; agents never leave the caller's tenant
-  const input = ("tenantId" in skill.input.shape ? skill.input.omit({ tenantId: true } as never) : skill.input) as ObjectSchema;
-  return { name, description: skill.description, input, scopes: skill.scopes!, untrusted: skill.untrusted, handler: (ctx, i) => skill.handler(skillContext(ctx), i) };
+  const input = (
+    "tenantId" in skill.input.shape ? skill.input.omit({ tenantId: true } as never) : skill.input
+  ) as ObjectSchema;
+  return {
+    name,
+    description: skill.description,
+    input,
+    scopes: skill.scopes!,
+    untrusted: skill.untrusted,
+    handler: (ctx, i) => skill.handler(skillContext(ctx), i),
+  };
 }
 
 export function findTool(name: string): AgentTool | undefined {
@@ -205,7 +238,10 @@ export function findTool(name: string): AgentTool | undefined {
 }
 
 /** Every read skill name (for the operator copilot, which may call any of them). */
-export const readSkillNames = () => allSkills().filter((s) => isReadSkill(s.name)).map((s) => s.name);
+export const readSkillNames = () =>
+  allSkills()
+    .filter((s) => isReadSkill(s.name))
+    .map((s) => s.name);
 
 /** The scopes that admit a tool (any one), or null for an unknown tool. */
 export const toolScopes = (name: string): Scope[] | null => findTool(name)?.scopes ?? null;
@@ -219,8 +255,15 @@ export function missingScopes(granted: readonly string[], name: string): string[
 
 /** A tool call the caller's scopes do not cover: nothing is read; the message names the scope. */
 export class ToolSkipped extends ApiError {
-  constructor(readonly tool: string, readonly missing: string[]) {
-    super("FORBIDDEN", `${tool} was skipped: it needs the scope ${missing.join(" or ")}, which this caller was not granted`, { tool, missingScopes: missing });
+  constructor(
+    readonly tool: string,
+    readonly missing: string[],
+  ) {
+    super(
+      "FORBIDDEN",
+      `${tool} was skipped: it needs the scope ${missing.join(" or ")}, which this caller was not granted`,
+      { tool, missingScopes: missing },
+    );
   }
 }
 
@@ -235,7 +278,10 @@ export async function callTool(ctx: AgentContext, name: string, raw: Record<stri
   if (missing) throw new ToolSkipped(name, missing);
   const parsed = tool.input.safeParse(raw);
   if (!parsed.success) {
-    throw validationError(parsed.error.issues.map((i) => ({ path: `${name}.${i.path.join(".")}`, message: i.message })), `Invalid input for tool ${name}`);
+    throw validationError(
+      parsed.error.issues.map((i) => ({ path: `${name}.${i.path.join(".")}`, message: i.message })),
+      `Invalid input for tool ${name}`,
+    );
   }
   return tool.handler(ctx, parsed.data);
 }
@@ -248,4 +294,5 @@ export function toolSpec(name: string) {
 }
 
 /** A tool's result as the model's tool message: outsider text inside the untrusted envelope. */
-export const toolMessageContent = (name: string, result: unknown) => JSON.stringify(forModel(result, findTool(name)?.untrusted));
+export const toolMessageContent = (name: string, result: unknown) =>
+  JSON.stringify(forModel(result, findTool(name)?.untrusted));

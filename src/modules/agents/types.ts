@@ -93,26 +93,38 @@ export const AgentRunResultSchema = z
     agent: z.string(),
     engine: z.enum(ENGINES).openapi({ description: "llm: Workers AI; rules: the deterministic analytic engine" }),
     model: z.string().nullable().openapi({ description: "the Workers AI model (llm engine only)" }),
-    range: RangeSchema.nullable().openapi({ description: "the history window the output is computed from; null when no history is read" }),
+    range: RangeSchema.nullable().openapi({
+      description: "the history window the output is computed from; null when no history is read",
+    }),
     generatedAt: z.string(),
     inputTokens: z.number().int(),
     toolCalls: z.array(
       z.object({
-        tool: z.string(), input: z.record(z.string(), z.unknown()), ok: z.boolean(), durationMs: z.number(),
-        missingScopes: z.array(z.string()).optional().openapi({ description: "set when the call was skipped: the caller lacks every one of these scopes" }),
+        tool: z.string(),
+        input: z.record(z.string(), z.unknown()),
+        ok: z.boolean(),
+        durationMs: z.number(),
+        missingScopes: z
+          .array(z.string())
+          .optional()
+          .openapi({ description: "set when the call was skipped: the caller lacks every one of these scopes" }),
       }),
     ),
-    skippedTools: z
-      .array(z.object({ tool: z.string(), missingScopes: z.array(z.string()) }))
-      .openapi({ description: "the agent's tools the caller's scopes do not cover: not used in this run; any one of missingScopes would admit the tool" }),
-    output: z.record(z.string(), z.unknown()).openapi({ description: "the agent's structured output (see docs/ai.md)" }),
+    skippedTools: z.array(z.object({ tool: z.string(), missingScopes: z.array(z.string()) })).openapi({
+      description:
+        "the agent's tools the caller's scopes do not cover: not used in this run; any one of missingScopes would admit the tool",
+    }),
+    output: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: "the agent's structured output (see docs/ai.md)" }),
   })
   .openapi("AgentRunResult");
 export type AgentRunResult = z.infer<typeof AgentRunResultSchema>;
 
 const DAY = 86_400_000;
 export const today = () => new Date().toISOString().slice(0, 10);
-export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY).toISOString().slice(0, 10);
+export const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY).toISOString().slice(0, 10);
 export const daysIn = (r: DateRange) => Math.round((Date.parse(r.to) - Date.parse(r.from)) / DAY) + 1;
 
 /** dateFrom/dateTo inputs -> the window, default the `days` ending today. */

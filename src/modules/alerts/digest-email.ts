@@ -7,15 +7,31 @@ const TH = `style="text-align:left;padding:6px 8px;border-bottom:2px solid #1d24
 const TD = `style="padding:6px 8px;border-bottom:1px solid #d0d5dd;vertical-align:top"`;
 
 const localStamp = (iso: string, timeZone: string) =>
-  new Intl.DateTimeFormat("en-US", { timeZone, month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(new Date(iso));
-const localDay = (iso: string, timeZone: string) => new Intl.DateTimeFormat("en-US", { timeZone, weekday: "long", month: "long", day: "numeric", year: "numeric" }).format(new Date(iso));
+  new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  }).format(new Date(iso));
+const localDay = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+    year: "numeric",
+  }).format(new Date(iso));
 
 function trendSentence(d: DigestData): string {
   const { averageRating } = d.newReviews;
   const { previousAverageRating, change } = d.trend;
   if (averageRating === null) return "No rated reviews this period.";
-  if (previousAverageRating === null || change === null) return `Average rating ${averageRating.toFixed(2)} (no rated reviews the period before).`;
-  const direction = change > 0 ? `up ${change.toFixed(2)}` : change < 0 ? `down ${Math.abs(change).toFixed(2)}` : "unchanged";
+  if (previousAverageRating === null || change === null)
+    return `Average rating ${averageRating.toFixed(2)} (no rated reviews the period before).`;
+  const direction =
+    change > 0 ? `up ${change.toFixed(2)}` : change < 0 ? `down ${Math.abs(change).toFixed(2)}` : "unchanged";
   return `Average rating ${averageRating.toFixed(2)}, ${direction} from ${previousAverageRating.toFixed(2)} the period before.`;
 }
 
@@ -27,7 +43,10 @@ ${rows.map((r) => `<tr><td ${TD}>${starsHtml(r.rating)}</td><td ${TD}>${escapeHt
 }
 
 /** The digest as accessible HTML and as plain text, times shown in the subscription's zone. */
-export function renderDigest(d: DigestData, o: { frequency: "daily" | "weekly"; timeZone: string; unsubscribeUrl: string }) {
+export function renderDigest(
+  d: DigestData,
+  o: { frequency: "daily" | "weekly"; timeZone: string; unsubscribeUrl: string },
+) {
   const scope = d.locationName ?? "all locations";
   const title = `${o.frequency === "daily" ? "Daily" : "Weekly"} review digest: ${scope}`;
   const span = `${localStamp(d.period.start, o.timeZone)} to ${localStamp(d.period.end, o.timeZone)}`;
@@ -52,13 +71,36 @@ ${n.listed.length ? reviewTable(n.count > n.listed.length ? `The ${n.listed.leng
 ${due.oldest.length ? reviewTable("Waiting longest", due.oldest, o.timeZone) : ""}
 <h2 ${H2}>SLA breaches</h2>
 ${sla.count ? `<ul style="padding-left:20px">${sla.listed.map((b) => `<li>${escapeHtml(b.locationName)}: ${escapeHtml(b.reason ?? "overdue")} (${escapeHtml(localStamp(b.escalatedAt, o.timeZone))})</li>`).join("")}</ul>` : "<p>None this period.</p>"}`;
-  const html = emailDocument({ title: subject, preheader: summary.join(", "), body, unsubscribeUrl: o.unsubscribeUrl, unsubscribeLabel: `Stop ${o.frequency} digest emails` });
-  const line = (r: DigestReview) => `- ${starsLabel(r.rating)}, ${r.locationName} (${r.siteType}), ${r.authorName ?? "Anonymous"}: ${excerpt(r.text, 200) || "(no text)"}`;
+  const html = emailDocument({
+    title: subject,
+    preheader: summary.join(", "),
+    body,
+    unsubscribeUrl: o.unsubscribeUrl,
+    unsubscribeLabel: `Stop ${o.frequency} digest emails`,
+  });
+  const line = (r: DigestReview) =>
+    `- ${starsLabel(r.rating)}, ${r.locationName} (${r.siteType}), ${r.authorName ?? "Anonymous"}: ${excerpt(r.text, 200) || "(no text)"}`;
   const text = [
-    title, span, "", ...summary.map((s) => `* ${s}`), "",
-    "NEW REVIEWS", trendSentence(d), ...n.listed.map(line), "",
-    "RESPONSES DUE", `${due.unanswered} without a published response; ${due.awaitingApproval} waiting for approval.`, ...due.oldest.map(line), "",
-    "SLA BREACHES", ...(sla.count ? sla.listed.map((b) => `- ${b.locationName}: ${b.reason ?? "overdue"} (${localStamp(b.escalatedAt, o.timeZone)})`) : ["None this period."]), "",
+    title,
+    span,
+    "",
+    ...summary.map((s) => `* ${s}`),
+    "",
+    "NEW REVIEWS",
+    trendSentence(d),
+    ...n.listed.map(line),
+    "",
+    "RESPONSES DUE",
+    `${due.unanswered} without a published response; ${due.awaitingApproval} waiting for approval.`,
+    ...due.oldest.map(line),
+    "",
+    "SLA BREACHES",
+    ...(sla.count
+      ? sla.listed.map(
+          (b) => `- ${b.locationName}: ${b.reason ?? "overdue"} (${localStamp(b.escalatedAt, o.timeZone)})`,
+        )
+      : ["None this period."]),
+    "",
     `Stop ${o.frequency} digest emails: ${o.unsubscribeUrl}`,
   ].join("\n");
   return { subject, html, text };

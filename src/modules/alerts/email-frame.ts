@@ -8,7 +8,14 @@ export { escapeHtml };
  * caption and header cells, and stars spelled out for screen readers ("4 of 5 stars").
  * Inline styles only: mail clients drop <style> blocks and never run script.
  */
-export function emailDocument(o: { title: string; preheader: string; body: string; unsubscribeUrl: string; unsubscribeLabel: string; lang?: string }) {
+export function emailDocument(o: {
+  title: string;
+  preheader: string;
+  body: string;
+  unsubscribeUrl: string;
+  unsubscribeLabel: string;
+  lang?: string;
+}) {
   return `<!doctype html>
 <html lang="${escapeHtml(o.lang ?? "en")}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(o.title)}</title></head>
 <body style="margin:0;padding:0;background:#f4f5f7;color:#1d2433;font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif">
@@ -21,7 +28,8 @@ ${o.body}
 </main></body></html>`;
 }
 
-export const starsLabel = (rating: number | null) => (rating === null ? "no rating" : `${Number(rating.toFixed(1))} of 5 stars`);
+export const starsLabel = (rating: number | null) =>
+  rating === null ? "no rating" : `${Number(rating.toFixed(1))} of 5 stars`;
 
 /** ★★★★☆ for the eye, hidden from screen readers, which read the label instead. */
 export const starsHtml = (rating: number | null) => {

@@ -1,7 +1,14 @@
 import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
-import { controlDb } from "../../db/shards";
 import type { ShardDb } from "../../db/client";
-import { alertSends, alertSubscriptions, locations, reviews, webhookDeliveries, webhookSubscriptions } from "../../db/schema";
+import {
+  alertSends,
+  alertSubscriptions,
+  locations,
+  reviews,
+  webhookDeliveries,
+  webhookSubscriptions,
+} from "../../db/schema";
+import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { newId } from "../../lib/ids";
@@ -25,11 +32,16 @@ export async function selectAlertEvents(events: EventEnvelope[], _env: Env, shar
   const candidates = events.filter((e) => e.type === "review.created");
   if (!candidates.length) return () => false;
   const tenantIds = [...new Set(candidates.map((e) => e.tenantId))];
-  const rows = await shard.selectDistinct({ tenantId: alertSubscriptions.tenantId }).from(alertSubscriptions).where(and(
-    eq(alertSubscriptions.isActive, true),
-    or(eq(alertSubscriptions.instantEmail, true), isNotNull(alertSubscriptions.webhookId)),
-    sql`${alertSubscriptions.tenantId} in (select value from json_each(${JSON.stringify(tenantIds)}))`,
-  ));
+  const rows = await shard
+    .selectDistinct({ tenantId: alertSubscriptions.tenantId })
+    .from(alertSubscriptions)
+    .where(
+      and(
+        eq(alertSubscriptions.isActive, true),
+        or(eq(alertSubscriptions.instantEmail, true), isNotNull(alertSubscriptions.webhookId)),
+        sql`${alertSubscriptions.tenantId} in (select value from json_each(${JSON.stringify(tenantIds)}))`,
+      ),
+    );
   const armed = new Set(rows.map((r) => r.tenantId));
   return (e: EventEnvelope) => e.type === "review.created" && armed.has(e.tenantId);
 }
@@ -49,26 +61,83 @@ function alertEmail(review: Review, locationName: string, unsubscribeUrl: string
 <p style="margin:0 0 8px"><strong>${escapeHtml(author)}</strong> on ${escapeHtml(review.siteType)}: ${starsHtml(review.rating)}</p>
 ${quote ? `<blockquote style="margin:16px 0;padding:8px 16px;border-left:4px solid #2453d6;background:#f4f5f7">${escapeHtml(quote)}</blockquote>` : `<p style="color:#4a5568">(no text)</p>`}
 ${review.externalUrl ? `<p><a href="${escapeHtml(review.externalUrl)}" style="color:#1d3fa8">Read it on ${escapeHtml(review.siteType)}</a></p>` : ""}`;
-  const html = emailDocument({ title: subject, preheader: `${stars}: ${quote.slice(0, 90)}`, body, unsubscribeUrl, unsubscribeLabel: "Stop new-review alert emails" });
+  const html = emailDocument({
+    title: subject,
+    preheader: `${stars}: ${quote.slice(0, 90)}`,
+    body,
+    unsubscribeUrl,
+    unsubscribeLabel: "Stop new-review alert emails",
+  });
   return { subject, text, html };
 }
 
-async function queueWebhook(db: ShardDb, _env: Env, queue: MessageSink, sub: AlertSubscriptionRow, review: Review, locationName: string, event: EventEnvelope) {
-  const hook = await db.select({ id: webhookSubscriptions.id }).from(webhookSubscriptions)
-    .where(and(eq(webhookSubscriptions.id, sub.webhookId!), eq(webhookSubscriptions.tenantId, sub.tenantId), eq(webhookSubscriptions.isActive, true))).get();
+async function queueWebhook(
+  db: ShardDb,
+  _env: Env,
+  queue: MessageSink,
+  sub: AlertSubscriptionRow,
+  review: Review,
+  locationName: string,
+  event: EventEnvelope,
+) {
+  const hook = await db
+    .select({ id: webhookSubscriptions.id })
+    .from(webhookSubscriptions)
+    .where(
+      and(
+        eq(webhookSubscriptions.id, sub.webhookId!),
+        eq(webhookSubscriptions.tenantId, sub.tenantId),
+        eq(webhookSubscriptions.isActive, true),
+      ),
+    )
+    .get();
   if (!hook) return false;
   const now = nowIso();
   const envelope = {
-    id: `evt_alert_${sub.id}_${review.id}`, type: ALERT_WEBHOOK_EVENT, occurredAt: event.occurredAt, tenantId: sub.tenantId,
-    data: { alertSubscriptionId: sub.id, userId: sub.userId, reviewId: review.id, locationId: review.locationId, locationName, siteType: review.siteType, rating: review.rating, text: review.text, authorName: review.authorName, externalUrl: review.externalUrl },
+    id: `evt_alert_${sub.id}_${review.id}`,
+    type: ALERT_WEBHOOK_EVENT,
+    occurredAt: event.occurredAt,
+    tenantId: sub.tenantId,
+    data: {
+      alertSubscriptionId: sub.id,
+      userId: sub.userId,
+      reviewId: review.id,
+      locationId: review.locationId,
+      locationName,
+      siteType: review.siteType,
+      rating: review.rating,
+      text: review.text,
+      authorName: review.authorName,
+      externalUrl: review.externalUrl,
+    },
   };
   const id = `whd_${newId()}`;
   // unique (webhook, event id): a second run adds no second delivery
-  const inserted = await db.insert(webhookDeliveries).values({
-    id, tenantId: sub.tenantId, subscriptionId: hook.id, messageId: newMessageId(), eventId: envelope.id, eventType: envelope.type, payload: deliveryBody(envelope),
-    redeliveryOf: null, status: "pending", attempts: 0, responseStatus: null, responseBody: null, latencyMs: null, error: null, lastAttemptAt: null,
-    nextAttemptAt: now, createdAt: now, updatedAt: now,
-  }).onConflictDoNothing().returning({ id: webhookDeliveries.id }).get();
+  const inserted = await db
+    .insert(webhookDeliveries)
+    .values({
+      id,
+      tenantId: sub.tenantId,
+      subscriptionId: hook.id,
+      messageId: newMessageId(),
+      eventId: envelope.id,
+      eventType: envelope.type,
+      payload: deliveryBody(envelope),
+      redeliveryOf: null,
+      status: "pending",
+      attempts: 0,
+      responseStatus: null,
+      responseBody: null,
+      latencyMs: null,
+      error: null,
+      lastAttemptAt: null,
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: webhookDeliveries.id })
+    .get();
   if (inserted) await queue.sendBatch([{ body: { tenantId: sub.tenantId, deliveryId: inserted.id } }]);
   return true;
 }
@@ -79,36 +148,79 @@ async function queueWebhook(db: ShardDb, _env: Env, queue: MessageSink, sub: Ale
  * in alert_sends under review:{reviewId} first, so it goes out once; a failure releases the claim
  * and throws, so the event is retried (an email may then repeat, never be lost).
  */
-export async function alertOnReview(env: Env, db: ShardDb, event: EventEnvelope, queue: MessageSink = env.WEBHOOKS): Promise<number> {
+export async function alertOnReview(
+  env: Env,
+  db: ShardDb,
+  event: EventEnvelope,
+  queue: MessageSink = env.WEBHOOKS,
+): Promise<number> {
   const reviewId = typeof event.data.reviewId === "string" ? event.data.reviewId : null;
   if (!reviewId) return 0;
-  const review = await db.select().from(reviews).where(and(eq(reviews.id, reviewId), eq(reviews.tenantId, event.tenantId))).get();
+  const review = await db
+    .select()
+    .from(reviews)
+    .where(and(eq(reviews.id, reviewId), eq(reviews.tenantId, event.tenantId)))
+    .get();
   if (!review || !recentEnough(review, new Date())) return 0;
-  const subs = (await db.select().from(alertSubscriptions).where(and(
-    eq(alertSubscriptions.tenantId, event.tenantId), eq(alertSubscriptions.isActive, true),
-    or(isNull(alertSubscriptions.locationId), eq(alertSubscriptions.locationId, review.locationId)),
-    or(eq(alertSubscriptions.instantEmail, true), isNotNull(alertSubscriptions.webhookId)),
-  ))).filter((s) => alertMatches(s, review));
+  const subs = (
+    await db
+      .select()
+      .from(alertSubscriptions)
+      .where(
+        and(
+          eq(alertSubscriptions.tenantId, event.tenantId),
+          eq(alertSubscriptions.isActive, true),
+          or(isNull(alertSubscriptions.locationId), eq(alertSubscriptions.locationId, review.locationId)),
+          or(eq(alertSubscriptions.instantEmail, true), isNotNull(alertSubscriptions.webhookId)),
+        ),
+      )
+  ).filter((s) => alertMatches(s, review));
   if (!subs.length) return 0;
-  const locationName = (await db.select({ name: locations.name }).from(locations).where(eq(locations.id, review.locationId)).get())?.name ?? "your location";
+  const locationName =
+    (await db.select({ name: locations.name }).from(locations).where(eq(locations.id, review.locationId)).get())
+      ?.name ?? "your location";
   let sent = 0;
   for (const sub of subs) {
     const key = `review:${review.id}`;
-    const claim = await db.insert(alertSends).values({
-      id: newId(), tenantId: sub.tenantId, subscriptionId: sub.id, key, kind: "instant", status: "sending", periodStart: null, periodEnd: null,
-      summary: { reviewId: review.id }, error: null, createdAt: nowIso(), sentAt: null,
-    }).onConflictDoNothing().returning().get();
+    const claim = await db
+      .insert(alertSends)
+      .values({
+        id: newId(),
+        tenantId: sub.tenantId,
+        subscriptionId: sub.id,
+        key,
+        kind: "instant",
+        status: "sending",
+        periodStart: null,
+        periodEnd: null,
+        summary: { reviewId: review.id },
+        error: null,
+        createdAt: nowIso(),
+        sentAt: null,
+      })
+      .onConflictDoNothing()
+      .returning()
+      .get();
     if (!claim) continue;
     try {
       const to = sub.instantEmail ? await recipientEmail(controlDb(env), sub.tenantId, sub.userId) : null;
       if (to) {
         const url = await alertUnsubscribeUrl(env, { tenantId: sub.tenantId, subscriptionId: sub.id, kind: "instant" });
         const mail = alertEmail(review, locationName, url);
-        await emailProviderFor(db, env, sub.tenantId).send({ tenantId: sub.tenantId, channel: "email", to, ...mail, headers: listUnsubscribeHeaders(url) });
+        await emailProviderFor(db, env, sub.tenantId).send({
+          tenantId: sub.tenantId,
+          channel: "email",
+          to,
+          ...mail,
+          headers: listUnsubscribeHeaders(url),
+        });
       }
       const webhook = sub.webhookId ? await queueWebhook(db, env, queue, sub, review, locationName, event) : false;
       const status = to || webhook ? "sent" : "skipped";
-      await db.update(alertSends).set({ status, sentAt: nowIso(), summary: { reviewId: review.id, email: Boolean(to), webhook } }).where(eq(alertSends.id, claim.id));
+      await db
+        .update(alertSends)
+        .set({ status, sentAt: nowIso(), summary: { reviewId: review.id, email: Boolean(to), webhook } })
+        .where(eq(alertSends.id, claim.id));
       if (status === "sent") sent++;
     } catch (err) {
       await db.delete(alertSends).where(eq(alertSends.id, claim.id));

@@ -14,7 +14,8 @@ export interface DueDigest {
   at: Date;
 }
 
-const isDueDay = (s: DigestSchedule, date: string) => s.digestFrequency === "daily" || isoWeekday(date) === s.digestWeekday;
+const isDueDay = (s: DigestSchedule, date: string) =>
+  s.digestFrequency === "daily" || isoWeekday(date) === s.digestWeekday;
 
 /** The latest due instant at or before `now` (what a sweep sends now), or null when there is no digest. */
 export function latestDue(s: DigestSchedule, now: Date): DueDigest | null {
@@ -45,7 +46,10 @@ export function nextDue(s: DigestSchedule, after: Date): DueDigest | null {
 /** The period a digest due on `date` covers: from the previous due instant to this one (23 or 25 hours across a DST change). */
 export function digestPeriod(s: DigestSchedule, date: string): { start: Date; end: Date } {
   const days = s.digestFrequency === "weekly" ? 7 : 1;
-  return { start: zonedTimeToUtc(addDaysToDate(date, -days), s.digestHour, s.timeZone), end: zonedTimeToUtc(date, s.digestHour, s.timeZone) };
+  return {
+    start: zonedTimeToUtc(addDaysToDate(date, -days), s.digestHour, s.timeZone),
+    end: zonedTimeToUtc(date, s.digestHour, s.timeZone),
+  };
 }
 
 export const periodKey = (s: DigestSchedule, date: string) => `${s.digestFrequency}:${date}`;

@@ -1,6 +1,6 @@
 import { and, asc, count, eq } from "drizzle-orm";
-import { controlDb, mirrorUser } from "../../db/shards";
 import { alertSends, alertSubscriptions, locations, roleAssignments, webhookSubscriptions } from "../../db/schema";
+import { controlDb, mirrorUser } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -10,7 +10,12 @@ import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { nextDue } from "./schedule";
 import {
-  deliversSomething, NOTHING_TO_DELIVER, toAlertSend, toAlertSubscription, type AlertSubscriptionRow, type CreateAlertSubscriptionInput,
+  type AlertSubscriptionRow,
+  type CreateAlertSubscriptionInput,
+  deliversSomething,
+  NOTHING_TO_DELIVER,
+  toAlertSend,
+  toAlertSubscription,
   type UpdateAlertSubscriptionInput,
 } from "./schemas";
 
@@ -24,38 +29,64 @@ const callerUserId = (ctx: ServiceContext) => (ctx.actor.type === "user" ? ctx.a
 /** Alerts go to people: the recipient must hold a role on this tenant. */
 async function assertRecipient(ctx: ServiceContext, userId: string) {
   // grants are control-plane rows; the subscription references the user by foreign key, so the shard gets a stub of it
-  const grant = await controlDb(ctx.env).select({ id: roleAssignments.id }).from(roleAssignments)
-    .where(and(eq(roleAssignments.userId, userId), eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId))).get();
+  const grant = await controlDb(ctx.env)
+    .select({ id: roleAssignments.id })
+    .from(roleAssignments)
+    .where(
+      and(
+        eq(roleAssignments.userId, userId),
+        eq(roleAssignments.scopeType, "tenant"),
+        eq(roleAssignments.scopeId, ctx.tenantId),
+      ),
+    )
+    .get();
   if (!grant) throw validationError([{ path: "userId", message: "Alerts go to users holding a role on this tenant" }]);
 }
 
 async function assertLocation(ctx: ServiceContext, locationId: string | null | undefined) {
   if (!locationId) return null;
-  const loc = await ctx.db.select({ timezone: locations.timezone }).from(locations)
-    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId))).get();
+  const loc = await ctx.db
+    .select({ timezone: locations.timezone })
+    .from(locations)
+    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
+    .get();
   if (!loc) throw validationError([{ path: "locationId", message: "Unknown location" }]);
   return loc;
 }
 
 async function assertWebhook(ctx: ServiceContext, webhookId: string | null | undefined) {
   if (!webhookId) return;
-  const hook = await ctx.db.select({ id: webhookSubscriptions.id }).from(webhookSubscriptions)
-    .where(and(eq(webhookSubscriptions.id, webhookId), eq(webhookSubscriptions.tenantId, ctx.tenantId))).get();
+  const hook = await ctx.db
+    .select({ id: webhookSubscriptions.id })
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.id, webhookId), eq(webhookSubscriptions.tenantId, ctx.tenantId)))
+    .get();
   if (!hook) throw validationError([{ path: "webhookId", message: "Unknown webhook" }]);
 }
 
 /** Decided: the location's zone for a one-location subscription, else the tenant's first location's, else UTC. */
 async function defaultTimeZone(ctx: ServiceContext, location: { timezone: string } | null) {
   if (location) return location.timezone;
-  const first = await ctx.db.select({ timezone: locations.timezone }).from(locations)
-    .where(eq(locations.tenantId, ctx.tenantId)).orderBy(asc(locations.createdAt), asc(locations.id)).limit(1).get();
+  const first = await ctx.db
+    .select({ timezone: locations.timezone })
+    .from(locations)
+    .where(eq(locations.tenantId, ctx.tenantId))
+    .orderBy(asc(locations.createdAt), asc(locations.id))
+    .limit(1)
+    .get();
   return first?.timezone ?? "UTC";
 }
 
-const nextDigestAt = (row: Pick<AlertSubscriptionRow, "digestFrequency" | "digestHour" | "digestWeekday" | "timeZone" | "isActive">, now: Date) =>
-  row.isActive ? (nextDue(row, now)?.at.toISOString() ?? null) : null;
+const nextDigestAt = (
+  row: Pick<AlertSubscriptionRow, "digestFrequency" | "digestHour" | "digestWeekday" | "timeZone" | "isActive">,
+  now: Date,
+) => (row.isActive ? (nextDue(row, now)?.at.toISOString() ?? null) : null);
 
-export async function listAlertSubscriptions(ctx: ServiceContext, caller: AlertCaller, q: PageQuery & { userId?: string; locationId?: string }) {
+export async function listAlertSubscriptions(
+  ctx: ServiceContext,
+  caller: AlertCaller,
+  q: PageQuery & { userId?: string; locationId?: string },
+) {
   // below manager only one's own; a caller that is no user (and manages nothing) matches no row
   const userId = caller.managesOthers ? q.userId : (callerUserId(ctx) ?? "");
   const where = and(
@@ -66,7 +97,13 @@ export async function listAlertSubscriptions(ctx: ServiceContext, caller: AlertC
   return keysetPage(ctx.db, {
     query: q,
     sort: [alertSubscriptions.createdAt, alertSubscriptions.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(alertSubscriptions).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(alertSubscriptions)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(alertSubscriptions).where(where),
     key: (r) => [r.createdAt, r.id],
     map: toAlertSubscription,
@@ -75,14 +112,23 @@ export async function listAlertSubscriptions(ctx: ServiceContext, caller: AlertC
 
 /** Another user's subscription is as absent as another tenant's unless the caller manages others. */
 async function findRow(ctx: ServiceContext, caller: AlertCaller, id: string) {
-  const row = await ctx.db.select().from(alertSubscriptions).where(and(eq(alertSubscriptions.id, id), eq(alertSubscriptions.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(alertSubscriptions)
+    .where(and(eq(alertSubscriptions.id, id), eq(alertSubscriptions.tenantId, ctx.tenantId)))
+    .get();
   if (!row || (!caller.managesOthers && row.userId !== callerUserId(ctx))) throw notFound("Alert subscription");
   return row;
 }
 
-export const getAlertSubscription = async (ctx: ServiceContext, caller: AlertCaller, id: string) => toAlertSubscription(await findRow(ctx, caller, id));
+export const getAlertSubscription = async (ctx: ServiceContext, caller: AlertCaller, id: string) =>
+  toAlertSubscription(await findRow(ctx, caller, id));
 
-export async function createAlertSubscription(ctx: ServiceContext, caller: AlertCaller, input: CreateAlertSubscriptionInput) {
+export async function createAlertSubscription(
+  ctx: ServiceContext,
+  caller: AlertCaller,
+  input: CreateAlertSubscriptionInput,
+) {
   const self = callerUserId(ctx);
   const userId = input.userId ?? self;
   if (!userId) throw validationError([{ path: "userId", message: "Required when the caller is not a user" }]);
@@ -94,21 +140,45 @@ export async function createAlertSubscription(ctx: ServiceContext, caller: Alert
   const now = new Date();
   const stamp = nowIso(now);
   const base = {
-    id: newId(), tenantId: ctx.tenantId, userId, locationId: input.locationId ?? null, instantEmail: input.instantEmail, webhookId: input.webhookId ?? null,
-    maxRating: input.maxRating ?? null, siteTypes: [...new Set(input.siteTypes)], keywords: [...new Set(input.keywords)],
-    digestFrequency: input.digestFrequency, digestHour: input.digestHour, digestWeekday: input.digestWeekday,
-    timeZone: input.timeZone ?? (await defaultTimeZone(ctx, location)), instantUnsubscribedAt: null, digestUnsubscribedAt: null,
-    isActive: input.isActive, createdAt: stamp, updatedAt: stamp,
+    id: newId(),
+    tenantId: ctx.tenantId,
+    userId,
+    locationId: input.locationId ?? null,
+    instantEmail: input.instantEmail,
+    webhookId: input.webhookId ?? null,
+    maxRating: input.maxRating ?? null,
+    siteTypes: [...new Set(input.siteTypes)],
+    keywords: [...new Set(input.keywords)],
+    digestFrequency: input.digestFrequency,
+    digestHour: input.digestHour,
+    digestWeekday: input.digestWeekday,
+    timeZone: input.timeZone ?? (await defaultTimeZone(ctx, location)),
+    instantUnsubscribedAt: null,
+    digestUnsubscribedAt: null,
+    isActive: input.isActive,
+    createdAt: stamp,
+    updatedAt: stamp,
   };
   const row: AlertSubscriptionRow = { ...base, nextDigestAt: nextDigestAt(base, now) };
   await commit(ctx, [
     ctx.db.insert(alertSubscriptions).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "alert_subscription.created", resourceType: "alert_subscription", resourceId: row.id, nextState: row }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "alert_subscription.created",
+      resourceType: "alert_subscription",
+      resourceId: row.id,
+      nextState: row,
+    }),
   ]);
   return toAlertSubscription(row);
 }
 
-export async function updateAlertSubscription(ctx: ServiceContext, caller: AlertCaller, id: string, patch: UpdateAlertSubscriptionInput) {
+export async function updateAlertSubscription(
+  ctx: ServiceContext,
+  caller: AlertCaller,
+  id: string,
+  patch: UpdateAlertSubscriptionInput,
+) {
   const before = await findRow(ctx, caller, id);
   if (patch.locationId) await assertLocation(ctx, patch.locationId);
   if (patch.webhookId) await assertWebhook(ctx, patch.webhookId);
@@ -124,8 +194,18 @@ export async function updateAlertSubscription(ctx: ServiceContext, caller: Alert
   const after: AlertSubscriptionRow = { ...merged, nextDigestAt: nextDigestAt(merged, now) };
   const { id: _i, tenantId: _t, createdAt: _c, ...set } = after;
   await commit(ctx, [
-    ctx.db.update(alertSubscriptions).set(set).where(and(eq(alertSubscriptions.id, id), eq(alertSubscriptions.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "alert_subscription.updated", resourceType: "alert_subscription", resourceId: id, previousState: before, nextState: after }),
+    ctx.db
+      .update(alertSubscriptions)
+      .set(set)
+      .where(and(eq(alertSubscriptions.id, id), eq(alertSubscriptions.tenantId, ctx.tenantId))),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "alert_subscription.updated",
+      resourceType: "alert_subscription",
+      resourceId: id,
+      previousState: before,
+      nextState: after,
+    }),
   ]);
   return toAlertSubscription(after);
 }
@@ -134,8 +214,16 @@ export async function deleteAlertSubscription(ctx: ServiceContext, caller: Alert
   const before = await findRow(ctx, caller, id);
   await commit(ctx, [
     ctx.db.delete(alertSends).where(and(eq(alertSends.subscriptionId, id), eq(alertSends.tenantId, ctx.tenantId))),
-    ctx.db.delete(alertSubscriptions).where(and(eq(alertSubscriptions.id, id), eq(alertSubscriptions.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "alert_subscription.deleted", resourceType: "alert_subscription", resourceId: id, previousState: before }),
+    ctx.db
+      .delete(alertSubscriptions)
+      .where(and(eq(alertSubscriptions.id, id), eq(alertSubscriptions.tenantId, ctx.tenantId))),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "alert_subscription.deleted",
+      resourceType: "alert_subscription",
+      resourceId: id,
+      previousState: before,
+    }),
   ]);
 }
 
@@ -146,7 +234,13 @@ export async function listAlertSends(ctx: ServiceContext, caller: AlertCaller, i
   return keysetPage(ctx.db, {
     query: q,
     sort: [alertSends.createdAt, alertSends.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(alertSends).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(alertSends)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(alertSends).where(where),
     key: (r) => [r.createdAt, r.id],
     map: toAlertSend,

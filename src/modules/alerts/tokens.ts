@@ -11,7 +11,8 @@ export interface AlertUnsubscribeClaims {
 }
 
 // its own purpose: the key is derived per purpose, so a contact's unsubscribe token is never accepted here
-export const mintAlertUnsubscribeToken = (secret: string, c: AlertUnsubscribeClaims) => signToken(secret, "alert", [c.tenantId, c.subscriptionId, c.kind]);
+export const mintAlertUnsubscribeToken = (secret: string, c: AlertUnsubscribeClaims) =>
+  signToken(secret, "alert", [c.tenantId, c.subscriptionId, c.kind]);
 
 export async function readAlertUnsubscribeToken(secret: string, token: string): Promise<AlertUnsubscribeClaims | null> {
   const f = await verifyToken(secret, "alert", token);
@@ -24,4 +25,7 @@ export async function alertUnsubscribeUrl(env: Env, c: AlertUnsubscribeClaims) {
 }
 
 /** RFC 2369 + RFC 8058 headers: mail clients offer a one-click unsubscribe that POSTs to the link. */
-export const listUnsubscribeHeaders = (url: string) => ({ "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
+export const listUnsubscribeHeaders = (url: string) => ({
+  "List-Unsubscribe": `<${url}>`,
+  "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+});

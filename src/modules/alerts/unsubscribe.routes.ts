@@ -5,8 +5,8 @@ import { createRouter, errors, json, tenantMovingResponse } from "../../lib/open
 import { requestMeta } from "../../middleware/service-context";
 import { PAGE_HEADERS, wantsJson } from "../links/page";
 import { TokenParam } from "../links/schemas";
+import { type AlertUnsubscribeView, alertUnsubscribe, getAlertUnsubscribe } from "./unsubscribe.service";
 import { alertUnsubscribePage } from "./unsubscribe-page";
-import { alertUnsubscribe, getAlertUnsubscribe, type AlertUnsubscribeView } from "./unsubscribe.service";
 
 const tags = ["Alerts"];
 
@@ -20,26 +20,51 @@ const StateSchema = z
   })
   .openapi("AlertUnsubscribeState");
 
-const FormBody = z.object({ "List-Unsubscribe": z.string().optional().openapi({ example: "One-Click" }) }).openapi("AlertUnsubscribeForm");
-const stateResponse = (description: string) => ({ description, content: { ...json(StateSchema).content, "text/html": { schema: z.string() } } });
+const FormBody = z
+  .object({ "List-Unsubscribe": z.string().optional().openapi({ example: "One-Click" }) })
+  .openapi("AlertUnsubscribeForm");
+const stateResponse = (description: string) => ({
+  description,
+  content: { ...json(StateSchema).content, "text/html": { schema: z.string() } },
+});
 
 const show = createRoute({
-  method: "get", path: "/alerts/unsubscribe/{token}", tags, summary: "Alert email unsubscribe page", security: [],
+  method: "get",
+  path: "/alerts/unsubscribe/{token}",
+  tags,
+  summary: "Alert email unsubscribe page",
+  security: [],
   operationId: "getAlertUnsubscribePage",
-  description: "Public. An HTML page by default, the state as JSON when Accept asks for application/json. Unknown or forged token, or a deleted subscription: 404.",
+  description:
+    "Public. An HTML page by default, the state as JSON when Accept asks for application/json. Unknown or forged token, or a deleted subscription: 404.",
   request: { params: TokenParam },
   responses: { 200: stateResponse("The page, or the state"), 404: errors[404] },
 });
 
 const confirm = createRoute({
-  method: "post", path: "/alerts/unsubscribe/{token}", tags, summary: "Stop the alert emails the link came with (also the RFC 8058 one-click target)", security: [],
+  method: "post",
+  path: "/alerts/unsubscribe/{token}",
+  tags,
+  summary: "Stop the alert emails the link came with (also the RFC 8058 one-click target)",
+  security: [],
   operationId: "unsubscribeFromAlerts",
-  description: "Public: any POST unsubscribes (form-encoded or multipart, List-Unsubscribe=One-Click). A digest link stops the digest; an alert link stops instant alert emails. Repeating it changes nothing.",
+  description:
+    "Public: any POST unsubscribes (form-encoded or multipart, List-Unsubscribe=One-Click). A digest link stops the digest; an alert link stops instant alert emails. Repeating it changes nothing.",
   request: {
     params: TokenParam,
-    body: { required: false, content: { "application/x-www-form-urlencoded": { schema: FormBody }, "multipart/form-data": { schema: FormBody } } },
+    body: {
+      required: false,
+      content: {
+        "application/x-www-form-urlencoded": { schema: FormBody },
+        "multipart/form-data": { schema: FormBody },
+      },
+    },
   },
-  responses: { 200: stateResponse("Unsubscribed (HTML for browsers, JSON otherwise)"), 404: errors[404], 503: tenantMovingResponse },
+  responses: {
+    200: stateResponse("Unsubscribed (HTML for browsers, JSON otherwise)"),
+    404: errors[404],
+    503: tenantMovingResponse,
+  },
 });
 
 function answer(c: Context<AppEnv>, v: AlertUnsubscribeView) {
@@ -49,5 +74,12 @@ function answer(c: Context<AppEnv>, v: AlertUnsubscribeView) {
 }
 
 export const alertUnsubscribeRoutes = createRouter()
-  .openapi(show, async (c) => answer(c, await getAlertUnsubscribe(c.var.hostGuard, c.env, c.req.valid("param").token)) as never)
-  .openapi(confirm, async (c) => answer(c, await alertUnsubscribe(c.var.hostGuard, c.env, c.req.valid("param").token, requestMeta(c))) as never);
+  .openapi(
+    show,
+    async (c) => answer(c, await getAlertUnsubscribe(c.var.hostGuard, c.env, c.req.valid("param").token)) as never,
+  )
+  .openapi(
+    confirm,
+    async (c) =>
+      answer(c, await alertUnsubscribe(c.var.hostGuard, c.env, c.req.valid("param").token, requestMeta(c))) as never,
+  );

@@ -1,15 +1,15 @@
 import { and, eq } from "drizzle-orm";
+import { alertSubscriptions, locations, users } from "../../db/schema";
 import { controlDb, tenantDb } from "../../db/shards";
 import { assertTenantWritable } from "../../db/tenant-fence";
-import type { HostGuard } from "../../lib/host-guard";
-import { alertSubscriptions, locations, users } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import type { RequestMeta } from "../../lib/context";
 import { notFound } from "../../lib/errors";
+import type { HostGuard } from "../../lib/host-guard";
 import { nowIso } from "../../lib/time";
 import { maskEmail } from "../links/unsubscribe.service";
-import { readAlertUnsubscribeToken, type AlertEmailKind } from "./tokens";
+import { type AlertEmailKind, readAlertUnsubscribeToken } from "./tokens";
 
 export interface AlertUnsubscribeView {
   kind: AlertEmailKind;
@@ -34,12 +34,19 @@ async function load(env: Env, admit: HostGuard, token: string) {
     .leftJoin(locations, eq(locations.id, alertSubscriptions.locationId))
     .where(and(eq(alertSubscriptions.id, claims.subscriptionId), eq(alertSubscriptions.tenantId, claims.tenantId)))
     .get();
-  const user = row ? await controlDb(env).select({ email: users.email }).from(users).where(eq(users.id, row.sub.userId)).get() : undefined;
+  const user = row
+    ? await controlDb(env).select({ email: users.email }).from(users).where(eq(users.id, row.sub.userId)).get()
+    : undefined;
   if (!row || !user) throw notFound("Alert subscription");
   return { claims, db, ...row, email: user.email };
 }
 
-const view = (kind: AlertEmailKind, sub: typeof alertSubscriptions.$inferSelect, email: string, locationName: string | null): AlertUnsubscribeView => ({
+const view = (
+  kind: AlertEmailKind,
+  sub: typeof alertSubscriptions.$inferSelect,
+  email: string,
+  locationName: string | null,
+): AlertUnsubscribeView => ({
   kind,
   locationName,
   address: maskEmail(email),
@@ -63,16 +70,28 @@ export async function alertUnsubscribe(admit: HostGuard, env: Env, token: string
   if (!current.subscribed) return current;
   await assertTenantWritable(env, sub.tenantId);
   const at = nowIso();
-  const set = claims.kind === "instant"
-    ? { instantEmail: false, instantUnsubscribedAt: at, updatedAt: at }
-    : { digestFrequency: "none" as const, nextDigestAt: null, digestUnsubscribedAt: at, updatedAt: at };
+  const set =
+    claims.kind === "instant"
+      ? { instantEmail: false, instantUnsubscribedAt: at, updatedAt: at }
+      : { digestFrequency: "none" as const, nextDigestAt: null, digestUnsubscribedAt: at, updatedAt: at };
   const after = { ...sub, ...set };
   await db.batch([
-    db.update(alertSubscriptions).set(set).where(and(eq(alertSubscriptions.id, sub.id), eq(alertSubscriptions.tenantId, sub.tenantId))),
-    auditStatement({ db, actor: { type: "system", name: "alert-unsubscribe" }, meta }, {
-      tenantId: sub.tenantId, action: "alert_subscription.unsubscribed", resourceType: "alert_subscription", resourceId: sub.id,
-      previousState: sub, nextState: after, metadata: { kind: claims.kind },
-    }),
+    db
+      .update(alertSubscriptions)
+      .set(set)
+      .where(and(eq(alertSubscriptions.id, sub.id), eq(alertSubscriptions.tenantId, sub.tenantId))),
+    auditStatement(
+      { db, actor: { type: "system", name: "alert-unsubscribe" }, meta },
+      {
+        tenantId: sub.tenantId,
+        action: "alert_subscription.unsubscribed",
+        resourceType: "alert_subscription",
+        resourceId: sub.id,
+        previousState: sub,
+        nextState: after,
+        metadata: { kind: claims.kind },
+      },
+    ),
   ]);
   return view(claims.kind, after, email, locationName);
 }

@@ -1,9 +1,14 @@
-import { and, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
-import { analyticsFunnelDaily as f, analyticsResponseDaily as r, analyticsReviewDaily as v, locations } from "../../db/schema";
-import type { FunnelCounts, ResponseStats, ReviewStats } from "./schemas";
+import {
+  analyticsFunnelDaily as f,
+  locations,
+  analyticsResponseDaily as r,
+  analyticsReviewDaily as v,
+} from "../../db/schema";
 import { groupMap } from "../../lib/collections";
+import type { FunnelCounts, ResponseStats, ReviewStats } from "./schemas";
 
 /** Integer sum of a rollup column (0 over no rows). */
 export const sumOf = (col: SQLiteColumn | SQL) => sql<number>`cast(total(${col}) as integer)`.mapWith(Number);
@@ -22,7 +27,13 @@ export function rollupWhere(
     lte(t.day, o.to),
     o.locationId ? eq(t.locationId, o.locationId) : undefined,
     o.brandId
-      ? inArray(t.locationId, db.select({ id: locations.id }).from(locations).where(and(eq(locations.tenantId, o.tenantId), eq(locations.brandId, o.brandId))))
+      ? inArray(
+          t.locationId,
+          db
+            .select({ id: locations.id })
+            .from(locations)
+            .where(and(eq(locations.tenantId, o.tenantId), eq(locations.brandId, o.brandId))),
+        )
       : undefined,
   )!;
 }
@@ -106,11 +117,19 @@ export async function responseMinutesByLocation(db: Db, where: SQL): Promise<Map
   const rows = await db.all<{ locationId: string; v: number }>(
     sql`select ${r.locationId} as locationId, j.value as v from ${r}, json_each(${r.responseMinutes}) j where ${where} order by j.value`,
   );
-  return groupMap(rows, (row) => row.locationId, (row) => Number(row.v));
+  return groupMap(
+    rows,
+    (row) => row.locationId,
+    (row) => Number(row.v),
+  );
 }
 
 /** Open SLA due times per location, split at `now` into missed (past due) and pending. */
-export async function openDueByLocation(db: Db, where: SQL, now: string): Promise<Map<string, { missed: number; pending: number }>> {
+export async function openDueByLocation(
+  db: Db,
+  where: SQL,
+  now: string,
+): Promise<Map<string, { missed: number; pending: number }>> {
   const rows = await db.all<{ locationId: string; missed: number; pending: number }>(
     sql`select ${r.locationId} as locationId, cast(total(j.value < ${now}) as integer) as missed, cast(total(j.value >= ${now}) as integer) as pending
         from ${r}, json_each(${r.slaOpenDue}) j where ${where} group by ${r.locationId}`,
@@ -118,18 +137,31 @@ export async function openDueByLocation(db: Db, where: SQL, now: string): Promis
   return new Map(rows.map((x) => [x.locationId, { missed: Number(x.missed), pending: Number(x.pending) }]));
 }
 
-export function responseStats(s: ResponseSums, minutes: number[], open: { missed: number; pending: number }): ResponseStats {
+export function responseStats(
+  s: ResponseSums,
+  minutes: number[],
+  open: { missed: number; pending: number },
+): ResponseStats {
   const missed = s.slaMissed + open.missed;
   return {
     reviews: s.reviews,
     responded: s.responded,
     responseRate: rate(s.responded, s.reviews),
     medianFirstResponseMinutes: median(minutes),
-    sla: { covered: s.slaCovered, met: s.slaMet, missed, pending: open.pending, complianceRate: rate(s.slaMet, s.slaMet + missed) },
+    sla: {
+      covered: s.slaCovered,
+      met: s.slaMet,
+      missed,
+      pending: open.pending,
+      complianceRate: rate(s.slaMet, s.slaMet + missed),
+    },
   };
 }
 
 /** Merges per-location figures (already sorted lists) into one. */
 export const mergeSorted = (lists: Iterable<number[]>) => [...lists].flat().sort((a, b) => a - b);
 export const sumOpen = (xs: Iterable<{ missed: number; pending: number }>) =>
-  [...xs].reduce((a, x) => ({ missed: a.missed + x.missed, pending: a.pending + x.pending }), { missed: 0, pending: 0 });
+  [...xs].reduce((a, x) => ({ missed: a.missed + x.missed, pending: a.pending + x.pending }), {
+    missed: 0,
+    pending: 0,
+  });

@@ -2,10 +2,17 @@ import type { Db, ShardDb } from "../../db/client";
 import { reviews, solicitations } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
-import { dayOf } from "./dates";
 import { inJson } from "../../lib/sql";
-import { markBuilt, rebuildIntervalMs, touchAndPickDue, type Rollup, type RollupWork } from "./cells";
-import { atomically, dueExpression, funnelStatements, responseStatements, reviewStatements, type RollupCell } from "./rollups";
+import { markBuilt, type Rollup, type RollupWork, rebuildIntervalMs, touchAndPickDue } from "./cells";
+import { dayOf } from "./dates";
+import {
+  atomically,
+  dueExpression,
+  funnelStatements,
+  type RollupCell,
+  responseStatements,
+  reviewStatements,
+} from "./rollups";
 
 const str = (v: unknown) => (typeof v === "string" && v ? v : null);
 
@@ -36,36 +43,67 @@ function tenantById(events: EventEnvelope[], field: string): Map<string, string>
  * are keyed by occurredAt (reviews) and createdAt (responses); a solicitation's by its createdAt.
  */
 export async function applyEventsToRollups(events: EventEnvelope[], env: Env, db: ShardDb): Promise<void> {
-  const cells: Record<Rollup, Map<string, RollupCell>> = { funnel: new Map(), reviews: new Map(), responses: new Map() };
+  const cells: Record<Rollup, Map<string, RollupCell>> = {
+    funnel: new Map(),
+    reviews: new Map(),
+    responses: new Map(),
+  };
   const touch = (into: Map<string, RollupCell>, tenantId: string, locationId: string, at: string) => {
     const day = dayOf(at);
     into.set(`${tenantId}|${locationId}|${day}`, { tenantId, locationId, day });
   };
 
-  const solicitationTenants = tenantById(events.filter((e) => e.type.startsWith("solicitation.")), "solicitationId");
+  const solicitationTenants = tenantById(
+    events.filter((e) => e.type.startsWith("solicitation.")),
+    "solicitationId",
+  );
   const reviewEvents = events.filter((e) => REVIEW_EVENTS.has(e.type));
   const reviewTenants = tenantById(reviewEvents, "reviewId");
-  const ratingChanged = new Set(reviewEvents.filter((e) => e.type !== "response.published").map((e) => str(e.data.reviewId)));
+  const ratingChanged = new Set(
+    reviewEvents.filter((e) => e.type !== "response.published").map((e) => str(e.data.reviewId)),
+  );
   const [solicitationRows, reviewRows] = await Promise.all([
     solicitationTenants.size
-      ? db.select({ id: solicitations.id, tenantId: solicitations.tenantId, locationId: solicitations.locationId, createdAt: solicitations.createdAt })
-          .from(solicitations).where(inJson(solicitations.id, [...solicitationTenants.keys()]))
+      ? db
+          .select({
+            id: solicitations.id,
+            tenantId: solicitations.tenantId,
+            locationId: solicitations.locationId,
+            createdAt: solicitations.createdAt,
+          })
+          .from(solicitations)
+          .where(inJson(solicitations.id, [...solicitationTenants.keys()]))
       : [],
     reviewTenants.size
-      ? db.select({ id: reviews.id, tenantId: reviews.tenantId, locationId: reviews.locationId, occurredAt: reviews.occurredAt, createdAt: reviews.createdAt })
-          .from(reviews).where(inJson(reviews.id, [...reviewTenants.keys()]))
+      ? db
+          .select({
+            id: reviews.id,
+            tenantId: reviews.tenantId,
+            locationId: reviews.locationId,
+            occurredAt: reviews.occurredAt,
+            createdAt: reviews.createdAt,
+          })
+          .from(reviews)
+          .where(inJson(reviews.id, [...reviewTenants.keys()]))
       : [],
   ]);
-  for (const r of solicitationRows) if (solicitationTenants.get(r.id) === r.tenantId) touch(cells.funnel, r.tenantId, r.locationId, r.createdAt);
+  for (const r of solicitationRows)
+    if (solicitationTenants.get(r.id) === r.tenantId) touch(cells.funnel, r.tenantId, r.locationId, r.createdAt);
   for (const r of reviewRows) {
     if (reviewTenants.get(r.id) !== r.tenantId) continue;
     if (ratingChanged.has(r.id)) touch(cells.reviews, r.tenantId, r.locationId, r.occurredAt);
     touch(cells.responses, r.tenantId, r.locationId, r.createdAt);
   }
 
-  const touched = (Object.entries(cells) as [Rollup, Map<string, RollupCell>][]).flatMap(([rollup, m]) => [...m.values()].map((cell) => ({ rollup, cell })));
+  const touched = (Object.entries(cells) as [Rollup, Map<string, RollupCell>][]).flatMap(([rollup, m]) =>
+    [...m.values()].map((cell) => ({ rollup, cell })),
+  );
   const now = Date.now();
-  await rebuildCells(db, await touchAndPickDue(db, touched, new Date(now - rebuildIntervalMs(env)).toISOString()), new Date(now).toISOString());
+  await rebuildCells(
+    db,
+    await touchAndPickDue(db, touched, new Date(now - rebuildIntervalMs(env)).toISOString()),
+    new Date(now).toISOString(),
+  );
 }
 
 /**
@@ -103,4 +141,5 @@ export async function flushDirtyCells(_env: Env, db: ShardDb, rounds = 10): Prom
 }
 
 /** One event on its own (tests and replays): the batch path with a batch of one. */
-export const applyEventToRollups = (event: EventEnvelope, env: Env, db: ShardDb) => applyEventsToRollups([event], env, db);
+export const applyEventToRollups = (event: EventEnvelope, env: Env, db: ShardDb) =>
+  applyEventsToRollups([event], env, db);

@@ -1,7 +1,12 @@
-import { defineOperation } from "../../lib/operation";
 import { stdErrors } from "../../lib/openapi";
+import { defineOperation } from "../../lib/operation";
 import {
-  AnalyticsQuery, FunnelQuery, FunnelSchema, ResponseAnalyticsSchema, ReviewAnalyticsQuery, ReviewAnalyticsSchema,
+  AnalyticsQuery,
+  FunnelQuery,
+  FunnelSchema,
+  ResponseAnalyticsSchema,
+  ReviewAnalyticsQuery,
+  ReviewAnalyticsSchema,
 } from "./schemas";
 import { funnelAnalytics, responseAnalytics, reviewAnalytics } from "./service";
 

@@ -1,11 +1,11 @@
-import { and, asc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { analyticsFunnelDaily, analyticsResponseDaily, analyticsReviewDaily, reviews, slaRules } from "../../db/schema";
-import { ruleFilter } from "../reviews/sla.service";
-import { inJson } from "../../lib/sql";
-import { nextDay } from "./dates";
 import { groupBy } from "../../lib/collections";
+import { inJson } from "../../lib/sql";
+import { ruleFilter } from "../reviews/sla.service";
+import { nextDay } from "./dates";
 
 /** What one recompute covers: a tenant, an inclusive range of UTC days, optionally one location. */
 export interface RollupScope {
@@ -27,7 +27,8 @@ export type RollupTarget = RollupScope | RollupCell[];
 
 type RollupTable = typeof analyticsFunnelDaily | typeof analyticsReviewDaily | typeof analyticsResponseDaily;
 
-const cellsJson = (cells: RollupCell[]) => JSON.stringify(cells.map((c) => [c.tenantId, c.locationId, c.day, nextDay(c.day)]));
+const cellsJson = (cells: RollupCell[]) =>
+  JSON.stringify(cells.map((c) => [c.tenantId, c.locationId, c.day, nextDay(c.day)]));
 
 function deleteRows(db: Db, t: RollupTable, target: RollupTarget): SQL {
   if (Array.isArray(target)) {
@@ -36,7 +37,17 @@ function deleteRows(db: Db, t: RollupTable, target: RollupTarget): SQL {
       (select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(${cellsJson(target)}))`;
   }
   const s = target;
-  return db.delete(t).where(and(eq(t.tenantId, s.tenantId), gte(t.day, s.from), lte(t.day, s.to), s.locationId ? eq(t.locationId, s.locationId) : undefined)).getSQL();
+  return db
+    .delete(t)
+    .where(
+      and(
+        eq(t.tenantId, s.tenantId),
+        gte(t.day, s.from),
+        lte(t.day, s.to),
+        s.locationId ? eq(t.locationId, s.locationId) : undefined,
+      ),
+    )
+    .getSQL();
 }
 
 const dialect = new SQLiteAsyncDialect();
@@ -58,7 +69,11 @@ export async function atomically(db: Db, statements: SQL[]) {
  * target's days. For cells, json_each drives the join (CROSS JOIN keeps it the outer loop), so each
  * cell is one range scan of the (tenant, location, timestamp) index.
  */
-function source(table: "solicitations" | "reviews", col: "created_at" | "occurred_at", target: RollupTarget): { from: SQL; where: SQL } {
+function source(
+  table: "solicitations" | "reviews",
+  col: "created_at" | "occurred_at",
+  target: RollupTarget,
+): { from: SQL; where: SQL } {
   const c = (name: string) => sql.raw(`"${table}"."${name}"`);
   if (Array.isArray(target)) {
     return {
@@ -74,7 +89,8 @@ function source(table: "solicitations" | "reviews", col: "created_at" | "occurre
   };
 }
 
-const tenantsOf = (target: RollupTarget) => (Array.isArray(target) ? [...new Set(target.map((c) => c.tenantId))] : [target.tenantId]);
+const tenantsOf = (target: RollupTarget) =>
+  Array.isArray(target) ? [...new Set(target.map((c) => c.tenantId))] : [target.tenantId];
 
 /**
  * The funnel rows of the target, recomputed from solicitations: delete, then INSERT ... SELECT.
@@ -120,7 +136,8 @@ export function reviewStatements(db: Db, target: RollupTarget): SQL[] {
 }
 
 /** A SQL literal for a value from a validated rule (numbers, enum strings, ids): keeps the statement under D1's 100 bound parameters. */
-const literal = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
+const literal = (v: unknown) =>
+  typeof v === "number" && Number.isFinite(v) ? String(v) : `'${String(v).replaceAll("'", "''")}'`;
 
 /** A tenant's active SLA rules that count, oldest first: the same first 100 the SLA sweep reads. */
 const MAX_RULES_PER_TENANT = 100;
@@ -193,7 +210,8 @@ export async function responseStatements(db: Db, target: RollupTarget, due?: SQL
 
 export const recomputeFunnel = (db: Db, target: RollupTarget) => atomically(db, funnelStatements(db, target));
 export const recomputeReviews = (db: Db, target: RollupTarget) => atomically(db, reviewStatements(db, target));
-export const recomputeResponses = async (db: Db, target: RollupTarget) => atomically(db, await responseStatements(db, target));
+export const recomputeResponses = async (db: Db, target: RollupTarget) =>
+  atomically(db, await responseStatements(db, target));
 
 /** Every rollup of the target. */
 export async function recomputeAll(db: Db, target: RollupTarget) {

@@ -1,19 +1,38 @@
 import { createRoute } from "@hono/zod-openapi";
+import {
+  createRouter,
+  json,
+  jsonBody,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+  USER_SECURITY,
+} from "../../lib/openapi";
 import { routeOf } from "../../lib/operation-route";
-import { createRouter, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY, USER_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
 import { agencyScopeOf } from "../tenants/scope";
 import { agencyAnalytics } from "./agency";
 import { funnelAnalyticsOperation, responseAnalyticsOperation, reviewAnalyticsOperation } from "./operations";
-import { AgencyAnalyticsQuery, AgencyAnalyticsSchema, AnalyticsQuery, OverviewSchema, RebuildBody, RebuildResultSchema } from "./schemas";
+import {
+  AgencyAnalyticsQuery,
+  AgencyAnalyticsSchema,
+  AnalyticsQuery,
+  OverviewSchema,
+  RebuildBody,
+  RebuildResultSchema,
+} from "./schemas";
 import { overview, rebuildAnalytics } from "./service";
 
 const tags = ["Analytics"];
 const fromRollups = "Computed from the daily rollups (UTC days). Default range: the 30 days ending today.";
 
 const overviewRoute = createRoute({
-  method: "get", path: "/v1/analytics/overview", tags, security: TENANT_SECURITY, summary: "Reviews, funnel and response figures for a range",
+  method: "get",
+  path: "/v1/analytics/overview",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Reviews, funnel and response figures for a range",
   operationId: "getAnalyticsOverview",
   description: fromRollups,
   request: { query: AnalyticsQuery },
@@ -21,16 +40,25 @@ const overviewRoute = createRoute({
 });
 
 const rebuildRoute = createRoute({
-  method: "post", path: "/v1/analytics/rebuild", tags, security: TENANT_SECURITY, summary: "Recompute the rollups of a range from source rows (tenant_admin)",
+  method: "post",
+  path: "/v1/analytics/rebuild",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Recompute the rollups of a range from source rows (tenant_admin)",
   operationId: "rebuildAnalytics",
-  description: "Backfill or repair: every rollup row of the tenant in the range (at most 366 days) is recomputed from solicitations, reviews and responses. Audited.",
+  description:
+    "Backfill or repair: every rollup row of the tenant in the range (at most 366 days) is recomputed from solicitations, reviews and responses. Audited.",
   middleware: [canAdminister] as const,
   request: { body: jsonBody(RebuildBody) },
   responses: { 200: json(RebuildResultSchema), ...stdErrors },
 });
 
 const agencyRoute = createRoute({
-  method: "get", path: "/agency/analytics", tags: ["Agency"], security: USER_SECURITY, summary: "Rollups across the tenants the caller's agencies own",
+  method: "get",
+  path: "/agency/analytics",
+  tags: ["Agency"],
+  security: USER_SECURITY,
+  summary: "Rollups across the tenants the caller's agencies own",
   operationId: "getAgencyAnalytics",
   description: "Per tenant and in total. tenantId narrows to one owned tenant; another agency's tenant is 404.",
   request: { query: AgencyAnalyticsQuery },
@@ -43,4 +71,6 @@ export const analyticsRoutes = createRouter()
   .openapi(...routeOf(reviewAnalyticsOperation))
   .openapi(...routeOf(responseAnalyticsOperation))
   .openapi(rebuildRoute, async (c) => c.json(await rebuildAnalytics(svc(c), c.req.valid("json")), 200))
-  .openapi(agencyRoute, async (c) => c.json(await agencyAnalytics(c.env, agencyScopeOf(c.var.principal), c.req.valid("query")), 200));
+  .openapi(agencyRoute, async (c) =>
+    c.json(await agencyAnalytics(c.env, agencyScopeOf(c.var.principal), c.req.valid("query")), 200),
+  );

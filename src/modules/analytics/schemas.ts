@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { SiteType } from "../reviews/schemas";
 import { MESSAGE_CHANNELS } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
+import { SiteType } from "../reviews/schemas";
 import { daysBetween } from "./dates";
 
 /** Longest range a read route accepts (two years of daily rows). */
@@ -13,13 +13,20 @@ const Day = z.iso.date();
 
 const rangeOk = (max: number) => (q: { dateFrom?: string; dateTo?: string }) =>
   !q.dateFrom || !q.dateTo || (q.dateFrom <= q.dateTo && daysBetween(q.dateFrom, q.dateTo) <= max);
-const rangeIssue = (max: number) => ({ message: `dateFrom must not be after dateTo, and the range at most ${max} days`, path: ["dateFrom"] });
+const rangeIssue = (max: number) => ({
+  message: `dateFrom must not be after dateTo, and the range at most ${max} days`,
+  path: ["dateFrom"],
+});
 
 const filterFields = {
   dateFrom: Day.optional().openapi({ description: "inclusive UTC day; default 29 days before dateTo" }),
   dateTo: Day.optional().openapi({ description: "inclusive UTC day; default today" }),
   locationId: z.string().min(1).optional().openapi({ description: "only this location (400 when not this tenant's)" }),
-  brandId: z.string().min(1).optional().openapi({ description: "only this brand's locations (400 when not this tenant's)" }),
+  brandId: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ description: "only this brand's locations (400 when not this tenant's)" }),
 };
 
 export const AnalyticsQuery = z.object(filterFields).refine(rangeOk(MAX_RANGE_DAYS), rangeIssue(MAX_RANGE_DAYS));
@@ -41,7 +48,9 @@ export const ReviewAnalyticsQuery = z
   .object({
     ...filterFields,
     siteType: SiteType.optional(),
-    interval: z.enum(INTERVALS).default("day").openapi({ description: "series buckets: day, week (starting Monday, labelled by that Monday) or month (YYYY-MM)" }),
+    interval: z.enum(INTERVALS).default("day").openapi({
+      description: "series buckets: day, week (starting Monday, labelled by that Monday) or month (YYYY-MM)",
+    }),
   })
   .refine(rangeOk(MAX_RANGE_DAYS), rangeIssue(MAX_RANGE_DAYS));
 export type ReviewAnalyticsFilter = z.infer<typeof ReviewAnalyticsQuery>;
@@ -92,12 +101,25 @@ export const FunnelSchema = z
   .openapi("FunnelAnalytics");
 
 const Distribution = z
-  .object({ "1": z.number().int(), "2": z.number().int(), "3": z.number().int(), "4": z.number().int(), "5": z.number().int() })
+  .object({
+    "1": z.number().int(),
+    "2": z.number().int(),
+    "3": z.number().int(),
+    "4": z.number().int(),
+    "5": z.number().int(),
+  })
   .openapi("RatingDistribution", { description: "reviews per star rating (rounded to the nearest star)" });
-const Sentiments = z.object({ positive: z.number().int(), neutral: z.number().int(), negative: z.number().int() }).openapi("SentimentCounts");
+const Sentiments = z
+  .object({ positive: z.number().int(), neutral: z.number().int(), negative: z.number().int() })
+  .openapi("SentimentCounts");
 
 export const ReviewStatsSchema = z
-  .object({ count: z.number().int(), averageRating: z.number().nullable(), distribution: Distribution, sentiment: Sentiments })
+  .object({
+    count: z.number().int(),
+    averageRating: z.number().nullable(),
+    distribution: Distribution,
+    sentiment: Sentiments,
+  })
   .openapi("ReviewStats");
 export type ReviewStats = z.infer<typeof ReviewStatsSchema>;
 
@@ -117,7 +139,10 @@ export const ResponseStatsSchema = z
     reviews: z.number().int().openapi({ description: "reviews that arrived in the range" }),
     responded: z.number().int(),
     responseRate: Rate,
-    medianFirstResponseMinutes: z.number().nullable().openapi({ description: "arrival to the first response published here" }),
+    medianFirstResponseMinutes: z
+      .number()
+      .nullable()
+      .openapi({ description: "arrival to the first response published here" }),
     sla: z.object({
       covered: z.number().int().openapi({ description: "reviews an active SLA rule covers" }),
       met: z.number().int(),
@@ -130,7 +155,11 @@ export const ResponseStatsSchema = z
 export type ResponseStats = z.infer<typeof ResponseStatsSchema>;
 
 export const ResponseAnalyticsSchema = z
-  .object({ range: Range, totals: ResponseStatsSchema, byLocation: z.array(ResponseStatsSchema.extend({ locationId: z.string() })) })
+  .object({
+    range: Range,
+    totals: ResponseStatsSchema,
+    byLocation: z.array(ResponseStatsSchema.extend({ locationId: z.string() })),
+  })
   .openapi("ResponseAnalytics");
 
 export const OverviewSchema = z
@@ -138,13 +167,26 @@ export const OverviewSchema = z
   .openapi("AnalyticsOverview");
 
 export const RebuildResultSchema = z
-  .object({ range: Range, funnelRows: z.number().int(), reviewRows: z.number().int(), responseRows: z.number().int(), rebuiltAt: DateTime })
+  .object({
+    range: Range,
+    funnelRows: z.number().int(),
+    reviewRows: z.number().int(),
+    responseRows: z.number().int(),
+    rebuiltAt: DateTime,
+  })
   .openapi("AnalyticsRebuildResult");
 
 const TenantRef = z.object({ id: z.string(), name: z.string(), slug: z.string() });
 const AgencyFigures = z.object({
   reviews: z.object({ count: z.number().int(), averageRating: z.number().nullable(), negative: z.number().int() }),
-  funnel: z.object({ requested: z.number().int(), sent: z.number().int(), delivered: z.number().int(), clicked: z.number().int(), converted: z.number().int(), conversionRate: Rate }),
+  funnel: z.object({
+    requested: z.number().int(),
+    sent: z.number().int(),
+    delivered: z.number().int(),
+    clicked: z.number().int(),
+    converted: z.number().int(),
+    conversionRate: Rate,
+  }),
   responses: z.object({ reviews: z.number().int(), responded: z.number().int(), responseRate: Rate }),
 });
 export const AgencyAnalyticsSchema = z

@@ -1,13 +1,30 @@
-import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
-import { analyticsFunnelDaily as f, analyticsResponseDaily as r, analyticsReviewDaily as v, brands, campaigns, locations } from "../../db/schema";
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
+import {
+  brands,
+  campaigns,
+  analyticsFunnelDaily as f,
+  locations,
+  analyticsResponseDaily as r,
+  analyticsReviewDaily as v,
+} from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { validationError, type ValidationIssue } from "../../lib/errors";
+import { type ValidationIssue, validationError } from "../../lib/errors";
 import { nowIso } from "../../lib/time";
 import {
-  funnelCounts, funnelSums, mergeSorted, openDueByLocation, orNull, responseMinutesByLocation, responseStats, responseSums,
-  reviewStats, reviewSums, rollupWhere, sumOpen,
+  funnelCounts,
+  funnelSums,
+  mergeSorted,
+  openDueByLocation,
+  orNull,
+  responseMinutesByLocation,
+  responseStats,
+  responseSums,
+  reviewStats,
+  reviewSums,
+  rollupWhere,
+  sumOpen,
 } from "./aggregates";
 import { addDaysTo, dayOf } from "./dates";
 import { recomputeFunnel, recomputeResponses, recomputeReviews } from "./rollups";
@@ -24,9 +41,18 @@ export function resolveRange(q: { dateFrom?: string; dateTo?: string }, now = ne
 async function assertRefs(ctx: ServiceContext, q: { locationId?: string; brandId?: string; campaignId?: string }) {
   const none = sql`0`;
   const [loc, brand, campaign] = await ctx.db.batch([
-    ctx.db.select({ n: count() }).from(locations).where(q.locationId ? and(eq(locations.id, q.locationId), eq(locations.tenantId, ctx.tenantId)) : none),
-    ctx.db.select({ n: count() }).from(brands).where(q.brandId ? and(eq(brands.id, q.brandId), eq(brands.tenantId, ctx.tenantId)) : none),
-    ctx.db.select({ n: count() }).from(campaigns).where(q.campaignId ? and(eq(campaigns.id, q.campaignId), eq(campaigns.tenantId, ctx.tenantId)) : none),
+    ctx.db
+      .select({ n: count() })
+      .from(locations)
+      .where(q.locationId ? and(eq(locations.id, q.locationId), eq(locations.tenantId, ctx.tenantId)) : none),
+    ctx.db
+      .select({ n: count() })
+      .from(brands)
+      .where(q.brandId ? and(eq(brands.id, q.brandId), eq(brands.tenantId, ctx.tenantId)) : none),
+    ctx.db
+      .select({ n: count() })
+      .from(campaigns)
+      .where(q.campaignId ? and(eq(campaigns.id, q.campaignId), eq(campaigns.tenantId, ctx.tenantId)) : none),
   ]);
   const issues: ValidationIssue[] = [];
   if (q.locationId && !loc[0]?.n) issues.push({ path: "locationId", message: "Unknown location" });
@@ -38,7 +64,13 @@ async function assertRefs(ctx: ServiceContext, q: { locationId?: string; brandId
 async function scopeOf(ctx: ServiceContext, q: AnalyticsFilter & { campaignId?: string }) {
   await assertRefs(ctx, q);
   const range = resolveRange(q);
-  const o = { tenantId: ctx.tenantId, from: range.dateFrom, to: range.dateTo, locationId: q.locationId, brandId: q.brandId };
+  const o = {
+    tenantId: ctx.tenantId,
+    from: range.dateFrom,
+    to: range.dateTo,
+    locationId: q.locationId,
+    brandId: q.brandId,
+  };
   return { range, where: (t: Parameters<typeof rollupWhere>[1]) => rollupWhere(ctx.db, t, o) };
 }
 
@@ -46,12 +78,31 @@ async function scopeOf(ctx: ServiceContext, q: AnalyticsFilter & { campaignId?: 
 
 export async function funnelAnalytics(ctx: ServiceContext, q: FunnelFilter) {
   const { range, where } = await scopeOf(ctx, q);
-  const w = and(where(f), q.campaignId ? eq(f.campaignId, q.campaignId) : undefined, q.channel ? eq(f.channel, q.channel) : undefined);
+  const w = and(
+    where(f),
+    q.campaignId ? eq(f.campaignId, q.campaignId) : undefined,
+    q.channel ? eq(f.channel, q.channel) : undefined,
+  );
   const [totals, byChannel, byTemplate, byCampaign, byVariant] = await ctx.db.batch([
     ctx.db.select(funnelSums).from(f).where(w),
-    ctx.db.select({ channel: f.channel, ...funnelSums }).from(f).where(w).groupBy(f.channel).orderBy(asc(f.channel)),
-    ctx.db.select({ templateId: f.templateId, ...funnelSums }).from(f).where(w).groupBy(f.templateId).orderBy(asc(f.templateId)),
-    ctx.db.select({ campaignId: f.campaignId, ...funnelSums }).from(f).where(w).groupBy(f.campaignId).orderBy(asc(f.campaignId)),
+    ctx.db
+      .select({ channel: f.channel, ...funnelSums })
+      .from(f)
+      .where(w)
+      .groupBy(f.channel)
+      .orderBy(asc(f.channel)),
+    ctx.db
+      .select({ templateId: f.templateId, ...funnelSums })
+      .from(f)
+      .where(w)
+      .groupBy(f.templateId)
+      .orderBy(asc(f.templateId)),
+    ctx.db
+      .select({ campaignId: f.campaignId, ...funnelSums })
+      .from(f)
+      .where(w)
+      .groupBy(f.campaignId)
+      .orderBy(asc(f.campaignId)),
     ctx.db
       .select({ campaignId: f.campaignId, variantId: f.variantId, ...funnelSums })
       .from(f)
@@ -83,9 +134,24 @@ export async function reviewAnalytics(ctx: ServiceContext, q: ReviewAnalyticsFil
   const period = PERIOD[q.interval].as("period");
   const [totals, series, byLocation, bySite] = await ctx.db.batch([
     ctx.db.select(reviewSums).from(v).where(w),
-    ctx.db.select({ period, ...reviewSums }).from(v).where(w).groupBy(sql`period`).orderBy(sql`period`),
-    ctx.db.select({ locationId: v.locationId, ...reviewSums }).from(v).where(w).groupBy(v.locationId).orderBy(asc(v.locationId)),
-    ctx.db.select({ siteType: v.siteType, ...reviewSums }).from(v).where(w).groupBy(v.siteType).orderBy(asc(v.siteType)),
+    ctx.db
+      .select({ period, ...reviewSums })
+      .from(v)
+      .where(w)
+      .groupBy(sql`period`)
+      .orderBy(sql`period`),
+    ctx.db
+      .select({ locationId: v.locationId, ...reviewSums })
+      .from(v)
+      .where(w)
+      .groupBy(v.locationId)
+      .orderBy(asc(v.locationId)),
+    ctx.db
+      .select({ siteType: v.siteType, ...reviewSums })
+      .from(v)
+      .where(w)
+      .groupBy(v.siteType)
+      .orderBy(asc(v.siteType)),
   ]);
   return {
     range,
@@ -104,7 +170,12 @@ export async function responseAnalytics(ctx: ServiceContext, q: AnalyticsFilter,
   const w = where(r);
   const [totals, byLocation] = await ctx.db.batch([
     ctx.db.select(responseSums).from(r).where(w),
-    ctx.db.select({ locationId: r.locationId, ...responseSums }).from(r).where(w).groupBy(r.locationId).orderBy(asc(r.locationId)),
+    ctx.db
+      .select({ locationId: r.locationId, ...responseSums })
+      .from(r)
+      .where(w)
+      .groupBy(r.locationId)
+      .orderBy(asc(r.locationId)),
   ]);
   const minutes = await responseMinutesByLocation(ctx.db, w);
   const open = await openDueByLocation(ctx.db, w, nowIso(now));
@@ -112,7 +183,10 @@ export async function responseAnalytics(ctx: ServiceContext, q: AnalyticsFilter,
   return {
     range,
     totals: responseStats(totals[0]!, mergeSorted(minutes.values()), sumOpen(open.values())),
-    byLocation: byLocation.map((x) => ({ locationId: x.locationId, ...responseStats(x, minutes.get(x.locationId) ?? [], open.get(x.locationId) ?? none) })),
+    byLocation: byLocation.map((x) => ({
+      locationId: x.locationId,
+      ...responseStats(x, minutes.get(x.locationId) ?? [], open.get(x.locationId) ?? none),
+    })),
   };
 }
 
@@ -120,9 +194,17 @@ export async function responseAnalytics(ctx: ServiceContext, q: AnalyticsFilter,
 
 export async function overview(ctx: ServiceContext, q: AnalyticsFilter) {
   const { range, where } = await scopeOf(ctx, q);
-  const [reviewsRow, funnelRow] = await ctx.db.batch([ctx.db.select(reviewSums).from(v).where(where(v)), ctx.db.select(funnelSums).from(f).where(where(f))]);
+  const [reviewsRow, funnelRow] = await ctx.db.batch([
+    ctx.db.select(reviewSums).from(v).where(where(v)),
+    ctx.db.select(funnelSums).from(f).where(where(f)),
+  ]);
   const responses = await responseAnalytics(ctx, { ...q, ...range, locationId: q.locationId, brandId: q.brandId });
-  return { range, reviews: reviewStats(reviewsRow[0]!), funnel: funnelCounts(funnelRow[0]!), responses: responses.totals };
+  return {
+    range,
+    reviews: reviewStats(reviewsRow[0]!),
+    funnel: funnelCounts(funnelRow[0]!),
+    responses: responses.totals,
+  };
 }
 
 // ---- rebuild
@@ -135,9 +217,18 @@ export async function rebuildAnalytics(ctx: ServiceContext, input: { dateFrom: s
   await recomputeResponses(ctx.db, scope);
   const o = { tenantId: ctx.tenantId, from: input.dateFrom, to: input.dateTo };
   const [fr, vr, rr] = await ctx.db.batch([
-    ctx.db.select({ n: count() }).from(f).where(rollupWhere(ctx.db, f, o)),
-    ctx.db.select({ n: count() }).from(v).where(rollupWhere(ctx.db, v, o)),
-    ctx.db.select({ n: count() }).from(r).where(rollupWhere(ctx.db, r, o)),
+    ctx.db
+      .select({ n: count() })
+      .from(f)
+      .where(rollupWhere(ctx.db, f, o)),
+    ctx.db
+      .select({ n: count() })
+      .from(v)
+      .where(rollupWhere(ctx.db, v, o)),
+    ctx.db
+      .select({ n: count() })
+      .from(r)
+      .where(rollupWhere(ctx.db, r, o)),
   ]);
   const result = {
     range: { dateFrom: input.dateFrom, dateTo: input.dateTo },
@@ -146,6 +237,14 @@ export async function rebuildAnalytics(ctx: ServiceContext, input: { dateFrom: s
     responseRows: rr[0]?.n ?? 0,
     rebuiltAt: nowIso(),
   };
-  await commit(ctx, [auditStatement(ctx, { tenantId: ctx.tenantId, action: "analytics.rebuilt", resourceType: "analytics", resourceId: ctx.tenantId, nextState: result })]);
+  await commit(ctx, [
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "analytics.rebuilt",
+      resourceType: "analytics",
+      resourceId: ctx.tenantId,
+      nextState: result,
+    }),
+  ]);
   return result;
 }

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gte } from "drizzle-orm";
-import { analyticsFunnelDaily as f, analyticsReviewDaily as v, solicitations } from "../../db/schema";
+import { analyticsFunnelDaily as f, solicitations, analyticsReviewDaily as v } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { findCampaignRow } from "../campaigns/service";
 import { funnelCounts, funnelSums, orNull, reviewStats, reviewSums } from "./aggregates";
@@ -25,12 +25,29 @@ export async function campaignMetrics(ctx: ServiceContext, input: { campaignId: 
   const w = and(eq(f.tenantId, ctx.tenantId), eq(f.campaignId, campaign.id), since ? gte(f.day, since) : undefined);
   const [totals, byChannel, byTemplate, unknown] = await ctx.db.batch([
     ctx.db.select(funnelSums).from(f).where(w),
-    ctx.db.select({ channel: f.channel, ...funnelSums }).from(f).where(w).groupBy(f.channel).orderBy(asc(f.channel)),
-    ctx.db.select({ channel: f.channel, templateId: f.templateId, ...funnelSums }).from(f).where(w).groupBy(f.channel, f.templateId).orderBy(asc(f.channel), asc(f.templateId)),
+    ctx.db
+      .select({ channel: f.channel, ...funnelSums })
+      .from(f)
+      .where(w)
+      .groupBy(f.channel)
+      .orderBy(asc(f.channel)),
+    ctx.db
+      .select({ channel: f.channel, templateId: f.templateId, ...funnelSums })
+      .from(f)
+      .where(w)
+      .groupBy(f.channel, f.templateId)
+      .orderBy(asc(f.channel), asc(f.templateId)),
     ctx.db
       .select({ n: count() })
       .from(solicitations)
-      .where(and(eq(solicitations.campaignId, campaign.id), eq(solicitations.deliveryOutcome, "unknown"), eq(solicitations.tenantId, ctx.tenantId), since ? gte(solicitations.createdAt, since) : undefined)),
+      .where(
+        and(
+          eq(solicitations.campaignId, campaign.id),
+          eq(solicitations.deliveryOutcome, "unknown"),
+          eq(solicitations.tenantId, ctx.tenantId),
+          since ? gte(solicitations.createdAt, since) : undefined,
+        ),
+      ),
   ]);
   return {
     campaignId: campaign.id,
@@ -38,12 +55,19 @@ export async function campaignMetrics(ctx: ServiceContext, input: { campaignId: 
     since: since ?? null,
     totals: { ...steps(funnelCounts(totals[0]!)), outcomeUnknown: unknown[0]?.n ?? 0 },
     byChannel: byChannel.map((x) => ({ channel: x.channel, ...steps(funnelCounts(x)) })),
-    byTemplate: byTemplate.map((x) => ({ channel: x.channel, templateId: orNull(x.templateId), ...steps(funnelCounts(x)) })),
+    byTemplate: byTemplate.map((x) => ({
+      channel: x.channel,
+      templateId: orNull(x.templateId),
+      ...steps(funnelCounts(x)),
+    })),
   };
 }
 
 /** For the MCP skill review.summary: average rating, count, distribution by rating and by site. */
-export async function reviewSummary(ctx: ServiceContext, input: { locationId?: string; siteType?: string; since?: string }) {
+export async function reviewSummary(
+  ctx: ServiceContext,
+  input: { locationId?: string; siteType?: string; since?: string },
+) {
   const since = sinceDay(input.since);
   const w = and(
     eq(v.tenantId, ctx.tenantId),
@@ -53,7 +77,12 @@ export async function reviewSummary(ctx: ServiceContext, input: { locationId?: s
   );
   const [totals, bySite] = await ctx.db.batch([
     ctx.db.select(reviewSums).from(v).where(w),
-    ctx.db.select({ siteType: v.siteType, ...reviewSums }).from(v).where(w).groupBy(v.siteType).orderBy(asc(v.siteType)),
+    ctx.db
+      .select({ siteType: v.siteType, ...reviewSums })
+      .from(v)
+      .where(w)
+      .groupBy(v.siteType)
+      .orderBy(asc(v.siteType)),
   ]);
   const t = reviewStats(totals[0]!);
   return {

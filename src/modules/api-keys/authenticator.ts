@@ -2,8 +2,8 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { ControlDb } from "../../db/client";
 import { apiKeys } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
-import { TtlCache } from "../../lib/ttl-cache";
 import { nowIso } from "../../lib/time";
+import { TtlCache } from "../../lib/ttl-cache";
 import type { Authenticator } from "../../middleware/auth";
 import type { ApiKeyPrincipal } from "../identity/access";
 

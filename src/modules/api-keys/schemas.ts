@@ -7,7 +7,9 @@ export const ApiKeySchema = z
   .object({
     id: z.string(),
     name: z.string(),
-    prefix: z.string().openapi({ description: "the first characters of the key, to recognise it", example: "rk_live_Ab3dE9fG" }),
+    prefix: z
+      .string()
+      .openapi({ description: "the first characters of the key, to recognise it", example: "rk_live_Ab3dE9fG" }),
     scopes: z.array(z.enum(API_SCOPES)),
     createdAt: DateTime,
     expiresAt: DateTime.nullable(),

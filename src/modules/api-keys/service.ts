@@ -1,8 +1,8 @@
 import { and, count, eq, isNull } from "drizzle-orm";
 import { apiKeys } from "../../db/schema";
+import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commitControl } from "../../lib/commit";
-import { controlDb } from "../../db/shards";
 import type { ServiceContext } from "../../lib/context";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { notFound } from "../../lib/errors";
@@ -11,7 +11,7 @@ import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { DEFAULT_API_KEY_SCOPES } from "../identity/scopes";
 import { API_KEY_PREFIX, forgetApiKey } from "./authenticator";
-import { toApiKey, type CreateApiKeyInput } from "./schemas";
+import { type CreateApiKeyInput, toApiKey } from "./schemas";
 
 const PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
 
@@ -34,7 +34,13 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
   };
   const { keyHash: _secret, ...audited } = row;
   await commitControl(ctx, (control) => [control.insert(apiKeys).values(row)], [
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "api_key.created", resourceType: "api_key", resourceId: row.id, nextState: audited }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "api_key.created",
+      resourceType: "api_key",
+      resourceId: row.id,
+      nextState: audited,
+    }),
   ]);
   return { ...toApiKey(row), key };
 }
@@ -44,7 +50,13 @@ export async function listApiKeys(ctx: ServiceContext, q: PageQuery) {
   return keysetPage(control, {
     query: q,
     sort: [apiKeys.createdAt, apiKeys.id],
-    rows: (cursor, order, limit) => control.select().from(apiKeys).where(and(live(ctx), cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      control
+        .select()
+        .from(apiKeys)
+        .where(and(live(ctx), cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: control.select({ n: count() }).from(apiKeys).where(live(ctx)),
     key: (k) => [k.createdAt, k.id],
     map: toApiKey,
@@ -52,14 +64,31 @@ export async function listApiKeys(ctx: ServiceContext, q: PageQuery) {
 }
 
 export async function revokeApiKey(ctx: ServiceContext, id: string) {
-  const row = await controlDb(ctx.env).select().from(apiKeys).where(and(live(ctx), eq(apiKeys.id, id))).get();
+  const row = await controlDb(ctx.env)
+    .select()
+    .from(apiKeys)
+    .where(and(live(ctx), eq(apiKeys.id, id)))
+    .get();
   if (!row) throw notFound("API key");
   const revokedAt = nowIso();
-  await commitControl(ctx, (control) => [control.update(apiKeys).set({ revokedAt }).where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, ctx.tenantId)))], [
-    auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "api_key.revoked", resourceType: "api_key", resourceId: id,
-      previousState: toApiKey(row), nextState: { ...toApiKey(row), revokedAt },
-    }),
-  ]);
+  await commitControl(
+    ctx,
+    (control) => [
+      control
+        .update(apiKeys)
+        .set({ revokedAt })
+        .where(and(eq(apiKeys.id, id), eq(apiKeys.tenantId, ctx.tenantId))),
+    ],
+    [
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "api_key.revoked",
+        resourceType: "api_key",
+        resourceId: id,
+        previousState: toApiKey(row),
+        nextState: { ...toApiKey(row), revokedAt },
+      }),
+    ],
+  );
   forgetApiKey(row.keyHash);
 }

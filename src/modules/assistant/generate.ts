@@ -1,9 +1,9 @@
 import type { ServiceContext } from "../../lib/context";
 import { ApiError } from "../../lib/errors";
 import { runToolLoop, sendWithinCap } from "../../providers/llm/tool-loop";
-import { streamedText, type AiRunner, type Message } from "../../providers/llm/workers-ai";
+import { type AiRunner, type Message, streamedText } from "../../providers/llm/workers-ai";
 import { COPILOT_PROMPT } from "../agents/agents/operator-copilot";
-import { answerByIntents, COPILOT_TOOLS, type Citation } from "../agents/intents";
+import { answerByIntents, type Citation, COPILOT_TOOLS } from "../agents/intents";
 import { skippedNote } from "../agents/llm";
 import { engineOf, modelOf, startRun } from "../agents/runtime";
 import { toolMessageContent, toolSpec } from "../agents/tools";
@@ -21,7 +21,12 @@ export const chunks = (text: string) => text.match(/\S+\s*/g) ?? [];
  * over the read skills, the cited answer streamed in word deltas. llm: the tool-calling loop on
  * Workers AI, then the answer streamed from the model; citations are the tool calls made.
  */
-export async function generateAnswer(ctx: ServiceContext, scopes: readonly string[], chat: PreparedChat, emit: Emit): Promise<{ content: string; citations: Citation[]; engine: string }> {
+export async function generateAnswer(
+  ctx: ServiceContext,
+  scopes: readonly string[],
+  chat: PreparedChat,
+  emit: Emit,
+): Promise<{ content: string; citations: Citation[]; engine: string }> {
   // the caller's own scopes: a tool they may not read directly is skipped (agents/tools.ts callTool)
   const run = startRun({ ...ctx, canWrite: false, scopes }, COPILOT_TOOLS, rangeOf({}, 30));
   if (engineOf(ctx) === "rules") {
@@ -36,13 +41,19 @@ export async function generateAnswer(ctx: ServiceContext, scopes: readonly strin
   const ai = ctx.env.AI as unknown as AiRunner;
   const model = modelOf(ctx);
   const messages: Message[] = [
-    { role: "system", content: `${COPILOT_PROMPT} Today is ${new Date().toISOString().slice(0, 10)}.${skippedNote(run)}` },
+    {
+      role: "system",
+      content: `${COPILOT_PROMPT} Today is ${new Date().toISOString().slice(0, 10)}.${skippedNote(run)}`,
+    },
     ...conversationMessages(chat.history, chat.message),
   ];
   const tools = COPILOT_TOOLS.filter((t) => !run.skipped.some((s) => s.tool === t)).map(toolSpec);
   const citations: Citation[] = [];
   await runToolLoop({
-    ai, model, messages, tools,
+    ai,
+    model,
+    messages,
+    tools,
     callTool: async (call) => {
       const index = citations.length + 1;
       await emit("tool_call", { index, tool: call.name, input: call.arguments });
@@ -50,7 +61,9 @@ export async function generateAnswer(ctx: ServiceContext, scopes: readonly strin
         if (!COPILOT_TOOLS.includes(call.name)) throw new ApiError("VALIDATION_ERROR", `Unknown tool ${call.name}`);
         const result = await run.tool(call.name, call.arguments);
         const content = toolMessageContent(call.name, result);
-        const ids = ((result as { data?: { id?: unknown }[] })?.data ?? []).flatMap((x) => (typeof x.id === "string" ? [x.id] : [])).slice(0, 10);
+        const ids = ((result as { data?: { id?: unknown }[] })?.data ?? [])
+          .flatMap((x) => (typeof x.id === "string" ? [x.id] : []))
+          .slice(0, 10);
         citations.push({ index, tool: call.name, input: call.arguments, ids });
         await emit("tool_result", { index, tool: call.name, ok: true });
         return content;

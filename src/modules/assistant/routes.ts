@@ -1,44 +1,82 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
-import { createRouter, errors, IdParam, json, jsonBody, paged, PageQuerySchema, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
-import { svc } from "../../middleware/service-context";
 import { ApiError } from "../../lib/errors";
-import { ChatBody, ConversationDetailSchema, ConversationSchema } from "./schemas";
-import { deleteConversation, getConversation, listConversations, newExchangeIds, prepareChat, saveExchange } from "./service";
-import { generateAnswer } from "./generate";
+import { log } from "../../lib/log";
+import {
+  createRouter,
+  errors,
+  IdParam,
+  json,
+  jsonBody,
+  PageQuerySchema,
+  paged,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
+import { svc } from "../../middleware/service-context";
 import { AGENT_TIMEOUT_MS } from "../agents/runtime";
 import { callerScopes } from "../agents/tools";
-import { log } from "../../lib/log";
+import { generateAnswer } from "./generate";
+import { ChatBody, ConversationDetailSchema, ConversationSchema } from "./schemas";
+import {
+  deleteConversation,
+  getConversation,
+  listConversations,
+  newExchangeIds,
+  prepareChat,
+  saveExchange,
+} from "./service";
 
 const tags = ["Assistant"];
 
 const chat = createRoute({
-  method: "post", path: "/v1/assistant/chat", tags, security: TENANT_SECURITY, summary: "Ask the assistant (streams Server-Sent Events)",
+  method: "post",
+  path: "/v1/assistant/chat",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Ask the assistant (streams Server-Sent Events)",
   operationId: "chatWithAssistant",
   description:
     "Streams `text/event-stream`: `conversation` {conversationId, messageId}, then `tool_call` {index, tool, input} and " +
     "`tool_result` {index, tool, ok} per read, `delta` {text} per piece of the answer, and finally `message` (the stored " +
     "AssistantMessage with citations) or `error` {error, code}. Any role may chat; conversations are private to their author.",
   request: { body: jsonBody(ChatBody) },
-  responses: { 200: { description: "SSE stream", content: { "text/event-stream": { schema: z.string() } } }, ...stdErrorsWithNotFound, 413: errors[413] },
+  responses: {
+    200: { description: "SSE stream", content: { "text/event-stream": { schema: z.string() } } },
+    ...stdErrorsWithNotFound,
+    413: errors[413],
+  },
 });
 
 const list = createRoute({
-  method: "get", path: "/v1/assistant/conversations", tags, security: TENANT_SECURITY, summary: "Your assistant conversations, most recent first",
+  method: "get",
+  path: "/v1/assistant/conversations",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Your assistant conversations, most recent first",
   operationId: "listAssistantConversations",
   request: { query: PageQuerySchema },
   responses: { 200: json(paged(ConversationSchema).openapi("AssistantConversationPage")), ...stdErrors },
 });
 
 const get = createRoute({
-  method: "get", path: "/v1/assistant/conversations/{id}", tags, security: TENANT_SECURITY, summary: "One of your conversations with its messages",
+  method: "get",
+  path: "/v1/assistant/conversations/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "One of your conversations with its messages",
   operationId: "getAssistantConversation",
   request: { params: IdParam },
   responses: { 200: json(ConversationDetailSchema), ...stdErrorsWithNotFound },
 });
 
 const remove = createRoute({
-  method: "delete", path: "/v1/assistant/conversations/{id}", tags, security: TENANT_SECURITY, summary: "Delete one of your conversations",
+  method: "delete",
+  path: "/v1/assistant/conversations/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Delete one of your conversations",
   operationId: "deleteAssistantConversation",
   request: { params: IdParam },
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
@@ -52,13 +90,20 @@ export const assistantRoutes = createRouter()
     const timeoutMs = Number(ctx.env.AGENT_TIMEOUT_MS) || AGENT_TIMEOUT_MS;
     return streamSSE(c, async (stream) => {
       let seq = 0;
-      const emit = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data), id: String(++seq) });
+      const emit = (event: string, data: unknown) =>
+        stream.writeSSE({ event, data: JSON.stringify(data), id: String(++seq) });
       await emit("conversation", { conversationId: ids.conversationId, messageId: ids.assistantMessageId });
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
         const answer = await Promise.race([
           generateAnswer(ctx, callerScopes(c.var.principal), prepared, emit),
-          new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new ApiError("TIMEOUT", `The assistant did not finish within ${timeoutMs / 1000} s`)), timeoutMs))),
+          new Promise<never>(
+            (_, reject) =>
+              (timer = setTimeout(
+                () => reject(new ApiError("TIMEOUT", `The assistant did not finish within ${timeoutMs / 1000} s`)),
+                timeoutMs,
+              )),
+          ),
         ]);
         await emit("message", await saveExchange(ctx, prepared, ids, answer));
       } catch (e) {

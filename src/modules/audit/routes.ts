@@ -9,7 +9,11 @@ const tags = ["Audit"];
 const admin = [canAdminister];
 
 const list = createRoute({
-  method: "get", path: "/v1/audit-events", tags, security: TENANT_SECURITY, middleware: admin,
+  method: "get",
+  path: "/v1/audit-events",
+  tags,
+  security: TENANT_SECURITY,
+  middleware: admin,
   operationId: "listAuditEvents",
   summary: "This tenant's audit events, newest first (tenant_admin)",
   request: { query: AuditListQuery },
@@ -17,7 +21,11 @@ const list = createRoute({
 });
 
 const exportCsv = createRoute({
-  method: "get", path: "/v1/audit-events/export", tags, security: TENANT_SECURITY, middleware: admin,
+  method: "get",
+  path: "/v1/audit-events/export",
+  tags,
+  security: TENANT_SECURITY,
+  middleware: admin,
   operationId: "exportAuditEvents",
   summary: "Export this tenant's audit events as CSV (tenant_admin)",
   description:

@@ -13,7 +13,10 @@ export const AuditEventSchema = z
     actorType: z.enum(ACTOR_TYPES),
     previousState: z.unknown(),
     nextState: z.unknown(),
-    metadata: z.record(z.string(), z.unknown()).nullable().openapi({ description: "credential details: api key, agency scope, request id" }),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: "credential details: api key, agency scope, request id" }),
     ipAddress: z.string().nullable(),
     userAgent: z.string().nullable(),
     occurredAt: DateTime,
@@ -55,6 +58,16 @@ export const toAuditEvent = (e: AuditRow) => ({
 });
 
 export const CSV_COLUMNS = [
-  "id", "occurredAt", "tenantId", "action", "resourceType", "resourceId", "actorType", "actorId",
-  "ipAddress", "userAgent", "previousState", "nextState",
+  "id",
+  "occurredAt",
+  "tenantId",
+  "action",
+  "resourceType",
+  "resourceId",
+  "actorType",
+  "actorId",
+  "ipAddress",
+  "userAgent",
+  "previousState",
+  "nextState",
 ] as const;

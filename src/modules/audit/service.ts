@@ -1,11 +1,11 @@
 import { and, count, desc, eq, gte, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crossShardPage, everyShard, tenantTarget } from "../../db/cross-shard";
-import type { Env } from "../../env";
 import { auditEvents } from "../../db/schema";
+import type { Env } from "../../env";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { csvRow } from "./csv";
-import { CSV_COLUMNS, toAuditEvent, type AuditFilter } from "./schemas";
+import { type AuditFilter, CSV_COLUMNS, toAuditEvent } from "./schemas";
 
 const EXPORT_PAGE_SIZE = 500;
 
@@ -26,7 +26,13 @@ export function listAuditEvents(db: Db, q: PageQuery & AuditFilter) {
   return keysetPage(db, {
     query: q,
     sort: [auditEvents.occurredAt, auditEvents.id],
-    rows: (cursor, order, limit) => db.select().from(auditEvents).where(and(filter, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      db
+        .select()
+        .from(auditEvents)
+        .where(and(filter, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: db.select({ n: count() }).from(auditEvents).where(filter),
     key: (e) => [e.occurredAt, e.id],
     map: toAuditEvent,
@@ -44,7 +50,13 @@ export async function listAuditEventsAcrossShards(env: Env, q: PageQuery & Audit
     query: q,
     sort: [auditEvents.occurredAt, auditEvents.id],
     onShard: ({ db }) => ({
-      rows: (cursor, order, limit) => db.select().from(auditEvents).where(and(filter, cursor)).orderBy(...order).limit(limit),
+      rows: (cursor, order, limit) =>
+        db
+          .select()
+          .from(auditEvents)
+          .where(and(filter, cursor))
+          .orderBy(...order)
+          .limit(limit),
       count: db.select({ n: count() }).from(auditEvents).where(filter),
     }),
     key: (e) => [e.occurredAt, e.id],
@@ -70,7 +82,16 @@ export function exportAuditEventsCsv(db: Db, f: AuditFilter): ReadableStream<Uin
       const rows = await db
         .select()
         .from(auditEvents)
-        .where(and(filter, after && or(lt(auditEvents.occurredAt, after[0]), and(eq(auditEvents.occurredAt, after[0]), lt(auditEvents.id, after[1])))))
+        .where(
+          and(
+            filter,
+            after &&
+              or(
+                lt(auditEvents.occurredAt, after[0]),
+                and(eq(auditEvents.occurredAt, after[0]), lt(auditEvents.id, after[1])),
+              ),
+          ),
+        )
         .orderBy(desc(auditEvents.occurredAt), desc(auditEvents.id))
         .limit(EXPORT_PAGE_SIZE);
       const chunk = rows.map((e) => csvRow(CSV_COLUMNS.map((c) => e[c]))).join("");

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { forgetPrincipal } from "../identity/principal-cache";
 import type { ControlDb, Db } from "../../db/client";
 import { passwordCredentials, users } from "../../db/schema";
 import type { Env } from "../../env";
@@ -9,18 +8,28 @@ import { auditDbFor, commitControl } from "../../lib/commit";
 import type { RequestMeta } from "../../lib/context";
 import { hashPassword } from "../../lib/crypto";
 import { signSessionToken } from "../../lib/jwt";
+import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
+import { forgetPrincipal } from "../identity/principal-cache";
 import { burnUserTokens, claimUserToken, invalidToken, issueUserToken, sendResetEmail } from "../users/tokens";
 import { toSessionUser } from "./schemas";
-import { log } from "../../lib/log";
 
-const userAudit = (db: Db, meta: RequestMeta, userId: string) => ({ db, meta, actor: { type: "user" as const, userId, via: "tenant" as const } });
+const userAudit = (db: Db, meta: RequestMeta, userId: string) => ({
+  db,
+  meta,
+  actor: { type: "user" as const, userId, via: "tenant" as const },
+});
 
 /**
  * Account rows live on the control database; the audit row goes to the tenant's shard (so the
  * tenant's GET /v1/audit-events shows it), or the control database for an account of no tenant.
  */
-async function commitAccountChange(env: Env, tenantId: string | null, statements: BatchItem<"sqlite">[], audit: (auditDb: Db) => BatchItem<"sqlite">) {
+async function commitAccountChange(
+  env: Env,
+  tenantId: string | null,
+  statements: BatchItem<"sqlite">[],
+  audit: (auditDb: Db) => BatchItem<"sqlite">,
+) {
   const auditDb = await auditDbFor(env, tenantId);
   await commitControl({ db: auditDb, env, defer: () => undefined }, () => statements, [audit(auditDb)]);
 }
@@ -44,19 +53,34 @@ async function activeUser(db: ControlDb, userId: string) {
 }
 
 /** Accepts an invite: sets the name and password, and signs the user in. */
-export async function setupPassword(db: ControlDb, env: Env, meta: RequestMeta, input: { inviteToken: string; name: string; password: string }) {
+export async function setupPassword(
+  db: ControlDb,
+  env: Env,
+  meta: RequestMeta,
+  input: { inviteToken: string; name: string; password: string },
+) {
   const claimed = await claimUserToken(db, input.inviteToken, "invite");
   const user = await activeUser(db, claimed.userId);
   const updatedAt = nowIso();
   const credential = await passwordUpsert(db, user.id, input.password);
   const tenantId = claimed.tenantId ?? user.tenantId;
-  await commitAccountChange(env, tenantId, [
-    credential.statement,
-    db.update(users).set({ name: input.name, updatedAt }).where(eq(users.id, user.id)),
-    burnUserTokens(db, user.id, "invite"),
-  ], (auditDb) => auditStatement(userAudit(auditDb, meta, user.id), {
-    tenantId, action: "user.invite_accepted", resourceType: "user", resourceId: user.id, nextState: { name: input.name },
-  }));
+  await commitAccountChange(
+    env,
+    tenantId,
+    [
+      credential.statement,
+      db.update(users).set({ name: input.name, updatedAt }).where(eq(users.id, user.id)),
+      burnUserTokens(db, user.id, "invite"),
+    ],
+    (auditDb) =>
+      auditStatement(userAudit(auditDb, meta, user.id), {
+        tenantId,
+        action: "user.invite_accepted",
+        resourceType: "user",
+        resourceId: user.id,
+        nextState: { name: input.name },
+      }),
+  );
   forgetPrincipal(user.id);
   return { token: await signSessionToken(env, user.id), user: toSessionUser({ ...user, name: input.name }) };
 }
@@ -69,7 +93,13 @@ export const RESET_EMAILS_PER_HOUR = 5;
  * storing it and sending the email happen after the response (defer), so the response time does
  * not tell whether the account exists.
  */
-export async function forgotPassword(db: ControlDb, env: Env, meta: RequestMeta, email: string, defer: (work: Promise<unknown>) => void) {
+export async function forgotPassword(
+  db: ControlDb,
+  env: Env,
+  meta: RequestMeta,
+  email: string,
+  defer: (work: Promise<unknown>) => void,
+) {
   const row = await db
     .select({ id: users.id, tenantId: users.tenantId, email: users.email, isActive: users.isActive })
     .from(users)
@@ -78,13 +108,22 @@ export async function forgotPassword(db: ControlDb, env: Env, meta: RequestMeta,
   if (row?.isActive) {
     defer(
       (async () => {
-        const quota = await env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`reset:${row.id}`)).hit(RESET_EMAILS_PER_HOUR, 3600);
+        const quota = await env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`reset:${row.id}`)).hit(
+          RESET_EMAILS_PER_HOUR,
+          3600,
+        );
         if (!quota.allowed) return;
         const reset = await issueUserToken(db, { userId: row.id, purpose: "reset", tenantId: row.tenantId });
         await commitAccountChange(env, row.tenantId, [reset.statement], (auditDb) =>
-          auditStatement({ db: auditDb, meta, actor: { type: "system", name: "forgot-password" } }, {
-            tenantId: row.tenantId, action: "user.password_reset_requested", resourceType: "user", resourceId: row.id,
-          }),
+          auditStatement(
+            { db: auditDb, meta, actor: { type: "system", name: "forgot-password" } },
+            {
+              tenantId: row.tenantId,
+              action: "user.password_reset_requested",
+              resourceType: "user",
+              resourceId: row.id,
+            },
+          ),
         );
         await sendResetEmail(env, { brandTenantId: row.tenantId, to: row.email, token: reset.token });
       })().catch((err) => log.error("reset email failed", { error: String(err) })),
@@ -94,13 +133,23 @@ export async function forgotPassword(db: ControlDb, env: Env, meta: RequestMeta,
 }
 
 /** Sets a new password with a reset token; the token, and every other outstanding reset token, is spent. */
-export async function resetPassword(db: ControlDb, env: Env, meta: RequestMeta, input: { token: string; password: string }) {
+export async function resetPassword(
+  db: ControlDb,
+  env: Env,
+  meta: RequestMeta,
+  input: { token: string; password: string },
+) {
   const claimed = await claimUserToken(db, input.token, "reset");
   const user = await activeUser(db, claimed.userId);
   const credential = await passwordUpsert(db, user.id, input.password);
   const tenantId = claimed.tenantId ?? user.tenantId;
   await commitAccountChange(env, tenantId, [credential.statement, burnUserTokens(db, user.id, "reset")], (auditDb) =>
-    auditStatement(userAudit(auditDb, meta, user.id), { tenantId, action: "user.password_reset", resourceType: "user", resourceId: user.id }),
+    auditStatement(userAudit(auditDb, meta, user.id), {
+      tenantId,
+      action: "user.password_reset",
+      resourceType: "user",
+      resourceId: user.id,
+    }),
   );
   return { ok: true };
 }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { Email, Password } from "../../lib/validators";
 import { ROLES, SCOPE_TYPES, TENANT_ROLES } from "../../db/schema";
+import { Email, Password } from "../../lib/validators";
 import { UserSchema } from "../users/schemas";
 
 export const SessionUserSchema = z
@@ -21,7 +21,11 @@ export const RoleAssignmentSchema = z
 export const MeResponse = UserSchema.extend({
   roles: z.array(RoleAssignmentSchema),
   tenantAccess: z
-    .object({ tenantId: z.string(), via: z.enum(["platform", "tenant", "agency", "api_key"]), role: z.enum(TENANT_ROLES) })
+    .object({
+      tenantId: z.string(),
+      via: z.enum(["platform", "tenant", "agency", "api_key"]),
+      role: z.enum(TENANT_ROLES),
+    })
     .nullable()
     .openapi({ description: "present when x-tenant-id names a tenant the caller can reach" }),
 }).openapi("Me");
@@ -37,5 +41,7 @@ export const SetupPasswordBody = z
   .object({ inviteToken: z.string().min(1).max(200), name: z.string().trim().min(1).max(200), password: Password })
   .openapi("SetupPasswordRequest");
 export const ForgotPasswordBody = z.object({ email: Email }).openapi("ForgotPasswordRequest");
-export const ResetPasswordBody = z.object({ token: z.string().min(1).max(200), password: Password }).openapi("ResetPasswordRequest");
+export const ResetPasswordBody = z
+  .object({ token: z.string().min(1).max(200), password: Password })
+  .openapi("ResetPasswordRequest");
 export const OkResponse = z.object({ ok: z.boolean() }).openapi("Ok");

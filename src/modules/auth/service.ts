@@ -32,9 +32,14 @@ export async function login(db: ControlDb, env: Env, ip: string | null, email: s
   }
   await clearLoginFailures(env, email);
   if (await passwordLoginBlockedBySso(db, row.user)) {
-    throw new ApiError("UNAUTHENTICATED", "This organization requires single sign-on", { reason: "sso_required" }, {
-      "WWW-Authenticate": 'Bearer realm="api"',
-    });
+    throw new ApiError(
+      "UNAUTHENTICATED",
+      "This organization requires single sign-on",
+      { reason: "sso_required" },
+      {
+        "WWW-Authenticate": 'Bearer realm="api"',
+      },
+    );
   }
   if (check.needsRehash) {
     await db

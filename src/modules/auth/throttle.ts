@@ -27,17 +27,30 @@ export interface LoginKeys {
 }
 
 const subjects = (k: LoginKeys) =>
-  (k.ip ? [["email", k.email], ["ip", k.ip]] : [["email", k.email]]) as [Subject, string][];
+  (k.ip
+    ? [
+        ["email", k.email],
+        ["ip", k.ip],
+      ]
+    : [["email", k.email]]) as [Subject, string][];
 
 /** Refuses (429) or delays the attempt according to the failures recorded so far. */
 export async function throttleLogin(env: Env, keys: LoginKeys): Promise<void> {
   const states = await Promise.all(
-    subjects(keys).map(async ([subject, value]) => ({ subject, ...(await limiter(env, subject, value).failures(LOGIN_FAILURE_WINDOW_SECONDS)) })),
+    subjects(keys).map(async ([subject, value]) => ({
+      subject,
+      ...(await limiter(env, subject, value).failures(LOGIN_FAILURE_WINDOW_SECONDS)),
+    })),
   );
   const locked = states.filter((s) => s.count >= LOGIN_LIMITS[s.subject].lockAfter);
   if (locked.length) {
     const retryAfter = Math.max(...locked.map((s) => s.retryAfter));
-    throw new ApiError("RATE_LIMITED", "Too many failed logins; try again later", { retryAfter }, { "Retry-After": String(retryAfter) });
+    throw new ApiError(
+      "RATE_LIMITED",
+      "Too many failed logins; try again later",
+      { retryAfter },
+      { "Retry-After": String(retryAfter) },
+    );
   }
   const delay = Math.max(
     0,
@@ -47,7 +60,9 @@ export async function throttleLogin(env: Env, keys: LoginKeys): Promise<void> {
 }
 
 export async function recordLoginFailure(env: Env, keys: LoginKeys): Promise<void> {
-  await Promise.all(subjects(keys).map(([subject, value]) => limiter(env, subject, value).recordFailure(LOGIN_FAILURE_WINDOW_SECONDS)));
+  await Promise.all(
+    subjects(keys).map(([subject, value]) => limiter(env, subject, value).recordFailure(LOGIN_FAILURE_WINDOW_SECONDS)),
+  );
 }
 
 export const clearLoginFailures = (env: Env, email: string) => limiter(env, "email", email).clearFailures();

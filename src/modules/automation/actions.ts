@@ -1,22 +1,22 @@
 import { and, eq } from "drizzle-orm";
+import { inboxItems, type RuleAction, roleAssignments, users } from "../../db/schema";
 import { controlDb } from "../../db/shards";
-import { inboxItems, roleAssignments, users, type RuleAction } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { eventStatement, type EventEnvelope } from "../../lib/events";
+import { type EventPlace, eventReview, renderTokens, type TokenSource } from "../../lib/event-context";
+import { type EventEnvelope, eventStatement } from "../../lib/events";
 import { nowIso } from "../../lib/time";
 import { sendTransactionalEmail } from "../../providers/messaging/transactional";
-import { createResponse } from "../reviews/responses.service";
 import { deliveryBody } from "../outgoing-webhooks/delivery";
 import { openSecret } from "../outgoing-webhooks/service";
-import { postSigned, type FetchFn } from "../outgoing-webhooks/transport";
-import { eventReview, renderTokens, type EventPlace, type TokenSource } from "../../lib/event-context";
-import type { ActionInput, RuleRow } from "./schemas";
-import { tenantUserIds } from "./service";
+import { type FetchFn, postSigned } from "../outgoing-webhooks/transport";
 import { createRecommendation } from "../recommendations/service";
+import { createResponse } from "../reviews/responses.service";
 import { createSolicitations } from "../solicitations/create";
 import type { AutomationCause } from "./cause";
+import type { ActionInput, RuleRow } from "./schemas";
+import { tenantUserIds } from "./service";
 
 export interface ActionContext {
   ctx: ServiceContext;
@@ -28,10 +28,17 @@ export interface ActionContext {
   tokens: () => Promise<TokenSource>;
 }
 
-type Handler<T extends ActionInput["type"]> = (ax: ActionContext, config: Extract<ActionInput, { type: T }>["config"]) => Promise<Record<string, unknown>>;
+type Handler<T extends ActionInput["type"]> = (
+  ax: ActionContext,
+  config: Extract<ActionInput, { type: T }>["config"],
+) => Promise<Record<string, unknown>>;
 
 /** Fields every event caused by an action carries, so the engine can refuse loops. */
-export const causeFields = (c: AutomationCause) => ({ causedByRuleId: c.ruleId, automationChain: c.chain, automationDepth: c.depth });
+export const causeFields = (c: AutomationCause) => ({
+  causedByRuleId: c.ruleId,
+  automationChain: c.chain,
+  automationDepth: c.depth,
+});
 
 const MAX_TAGS = 50;
 const CLOSED = new Set(["responded", "resolved", "ignored"]);
@@ -39,11 +46,21 @@ const CLOSED = new Set(["responded", "resolved", "ignored"]);
 async function inboxItemFor(ax: ActionContext) {
   const d = ax.event.data;
   const { ctx } = ax;
-  const by = typeof d.inboxItemId === "string" ? eq(inboxItems.id, d.inboxItemId)
-    : typeof d.reviewId === "string" ? eq(inboxItems.reviewId, d.reviewId)
-    : typeof d.feedbackId === "string" ? eq(inboxItems.feedbackId, d.feedbackId)
+  const by =
+    typeof d.inboxItemId === "string"
+      ? eq(inboxItems.id, d.inboxItemId)
+      : typeof d.reviewId === "string"
+        ? eq(inboxItems.reviewId, d.reviewId)
+        : typeof d.feedbackId === "string"
+          ? eq(inboxItems.feedbackId, d.feedbackId)
+          : undefined;
+  const item = by
+    ? await ctx.db
+        .select()
+        .from(inboxItems)
+        .where(and(eq(inboxItems.tenantId, ctx.tenantId), by))
+        .get()
     : undefined;
-  const item = by ? await ctx.db.select().from(inboxItems).where(and(eq(inboxItems.tenantId, ctx.tenantId), by)).get() : undefined;
   if (!item) throw new Error(`${ax.event.type} names no inbox item`);
   return item;
 }
@@ -53,7 +70,12 @@ const sendWebhook: Handler<"send_webhook"> = async (ax, config) => {
   const body = JSON.parse(deliveryBody(ax.event)) as Record<string, unknown>;
   const result = await postSigned(
     ax.ctx.env,
-    { url: config.url, secret: await openSecret(ax.ctx.env, { secretEncrypted: ax.rule.signingSecretEncrypted }), messageId: `msg_${ax.rule.id}_${ax.event.id}`, body: JSON.stringify({ ...body, ruleId: ax.rule.id }) },
+    {
+      url: config.url,
+      secret: await openSecret(ax.ctx.env, { secretEncrypted: ax.rule.signingSecretEncrypted }),
+      messageId: `msg_${ax.rule.id}_${ax.event.id}`,
+      body: JSON.stringify({ ...body, ruleId: ax.rule.id }),
+    },
     ax.fetch,
   );
   if (!result.ok) throw new Error(result.error ?? "delivery failed");
@@ -63,25 +85,39 @@ const sendWebhook: Handler<"send_webhook"> = async (ax, config) => {
 const assignInbox: Handler<"assign_inbox"> = async (ax, config) => {
   const { ctx } = ax;
   const item = await inboxItemFor(ax);
-  if (!(await tenantUserIds(ctx, [config.userId])).has(config.userId)) throw new Error("the assignee is no longer a user of this tenant");
+  if (!(await tenantUserIds(ctx, [config.userId])).has(config.userId))
+    throw new Error("the assignee is no longer a user of this tenant");
   if (CLOSED.has(item.status)) return { inboxItemId: item.id, changed: false, reason: `item is ${item.status}` };
-  if (item.assignedToUserId === config.userId && item.status === "assigned") return { inboxItemId: item.id, changed: false, reason: "already assigned" };
+  if (item.assignedToUserId === config.userId && item.status === "assigned")
+    return { inboxItemId: item.id, changed: false, reason: "already assigned" };
   const now = nowIso();
   const after = { ...item, assignedToUserId: config.userId, status: "assigned" as const, updatedAt: now };
   await commit(
     ctx,
     [
-      ctx.db.update(inboxItems).set({ assignedToUserId: config.userId, status: "assigned", updatedAt: now }).where(and(eq(inboxItems.id, item.id), eq(inboxItems.tenantId, ctx.tenantId))),
+      ctx.db
+        .update(inboxItems)
+        .set({ assignedToUserId: config.userId, status: "assigned", updatedAt: now })
+        .where(and(eq(inboxItems.id, item.id), eq(inboxItems.tenantId, ctx.tenantId))),
       auditStatement(ctx, {
-        tenantId: ctx.tenantId, action: "inbox.assigned", resourceType: "inbox_item", resourceId: item.id,
-        previousState: { status: item.status, assignedToUserId: item.assignedToUserId }, nextState: { status: after.status, assignedToUserId: after.assignedToUserId },
+        tenantId: ctx.tenantId,
+        action: "inbox.assigned",
+        resourceType: "inbox_item",
+        resourceId: item.id,
+        previousState: { status: item.status, assignedToUserId: item.assignedToUserId },
+        nextState: { status: after.status, assignedToUserId: after.assignedToUserId },
         metadata: { ruleId: ax.rule.id, eventId: ax.event.id },
       }),
     ],
     [
       eventStatement(ctx, "inbox.assigned", {
-        inboxItemId: item.id, type: item.type, reviewId: item.reviewId, feedbackId: item.feedbackId, locationId: item.locationId,
-        assignedToUserId: config.userId, ...causeFields(ax.cause),
+        inboxItemId: item.id,
+        type: item.type,
+        reviewId: item.reviewId,
+        feedbackId: item.feedbackId,
+        locationId: item.locationId,
+        assignedToUserId: config.userId,
+        ...causeFields(ax.cause),
       }),
     ],
   );
@@ -95,10 +131,18 @@ const addTags: Handler<"add_tags"> = async (ax, config) => {
   if (tags.length === item.tags.length) return { inboxItemId: item.id, tags, changed: false };
   const now = nowIso();
   await commit(ctx, [
-    ctx.db.update(inboxItems).set({ tags, updatedAt: now }).where(and(eq(inboxItems.id, item.id), eq(inboxItems.tenantId, ctx.tenantId))),
+    ctx.db
+      .update(inboxItems)
+      .set({ tags, updatedAt: now })
+      .where(and(eq(inboxItems.id, item.id), eq(inboxItems.tenantId, ctx.tenantId))),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "inbox.tagged", resourceType: "inbox_item", resourceId: item.id,
-      previousState: { tags: item.tags }, nextState: { tags }, metadata: { ruleId: ax.rule.id, eventId: ax.event.id },
+      tenantId: ctx.tenantId,
+      action: "inbox.tagged",
+      resourceType: "inbox_item",
+      resourceId: item.id,
+      previousState: { tags: item.tags },
+      nextState: { tags },
+      metadata: { ruleId: ax.rule.id, eventId: ax.event.id },
     }),
   ]);
   return { inboxItemId: item.id, tags, changed: true };
@@ -121,26 +165,49 @@ const sendSolicitation: Handler<"send_solicitation"> = async (ax, config) => {
   // the same entry point as every other send path: the policy engine decides, and the rule chain
   // rides along in metadata so the solicitation's own events never retrigger this rule
   const { outcomes } = await createSolicitations(ax.ctx, [
-    { contactId, locationId: ax.place.locationId, channel: config.channel, campaignId: config.campaignId, templateId: config.templateId, metadata: { automation: causeFields(ax.cause) } },
+    {
+      contactId,
+      locationId: ax.place.locationId,
+      channel: config.channel,
+      campaignId: config.campaignId,
+      templateId: config.templateId,
+      metadata: { automation: causeFields(ax.cause) },
+    },
   ]);
   const outcome = outcomes[0]!;
   if (!outcome.ok) throw new Error(`${outcome.issue.path}: ${outcome.issue.message}`);
-  return { contactId, solicitationId: outcome.solicitation.id, status: outcome.solicitation.status, blockedReason: outcome.solicitation.blockedReason };
+  return {
+    contactId,
+    solicitationId: outcome.solicitation.id,
+    status: outcome.solicitation.status,
+    blockedReason: outcome.solicitation.blockedReason,
+  };
 };
 
 const notifyEmail: Handler<"notify_email"> = async (ax, config) => {
   const { ctx } = ax;
   const to = new Set(config.to ?? []);
   if (config.toRole) {
-    const rows = await controlDb(ctx.env).select({ email: users.email }).from(roleAssignments).innerJoin(users, eq(users.id, roleAssignments.userId))
-      .where(and(eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId), eq(roleAssignments.role, config.toRole), eq(users.isActive, true)));
+    const rows = await controlDb(ctx.env)
+      .select({ email: users.email })
+      .from(roleAssignments)
+      .innerJoin(users, eq(users.id, roleAssignments.userId))
+      .where(
+        and(
+          eq(roleAssignments.scopeType, "tenant"),
+          eq(roleAssignments.scopeId, ctx.tenantId),
+          eq(roleAssignments.role, config.toRole),
+          eq(users.isActive, true),
+        ),
+      );
     for (const r of rows) to.add(r.email);
   }
   if (!to.size) throw new Error("no recipients");
   const tokens = await ax.tokens();
   const subject = renderTokens(config.subject, tokens);
   const text = renderTokens(config.text, tokens);
-  for (const address of to) await sendTransactionalEmail(ctx.env, { tenantId: ctx.tenantId, to: address, subject, text });
+  for (const address of to)
+    await sendTransactionalEmail(ctx.env, { tenantId: ctx.tenantId, to: address, subject, text });
   return { recipients: to.size };
 };
 
@@ -178,4 +245,3 @@ export async function runAction(ax: ActionContext, action: RuleAction): Promise<
   if (!handler) throw new Error(`unknown action type ${action.type}`);
   return handler(ax, action.config as never);
 }
-

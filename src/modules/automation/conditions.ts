@@ -2,7 +2,7 @@ import type { RuleCondition } from "../../db/schema";
 import type { ValidationIssue } from "../../lib/errors";
 import { valueAt } from "../../lib/event-context";
 import type { EventType } from "../../lib/events";
-import { payloadFields, type FieldKind } from "../events/catalogue";
+import { type FieldKind, payloadFields } from "../events/catalogue";
 
 const ORDERED = new Set(["gt", "gte", "lt", "lte"]);
 
@@ -10,7 +10,8 @@ function scalarIssue(kind: FieldKind, value: unknown): string | null {
   if (value === null) return kind.nullable ? null : "this field is never null";
   const type = kind.type === "array" ? kind.of : kind.type;
   if (typeof value !== type) return `must be a ${type}`;
-  if (kind.type !== "array" && kind.options && !kind.options.includes(value as string)) return `must be one of ${kind.options.join(", ")}`;
+  if (kind.type !== "array" && kind.options && !kind.options.includes(value as string))
+    return `must be one of ${kind.options.join(", ")}`;
   return null;
 }
 
@@ -22,7 +23,10 @@ export function conditionIssues(type: EventType, conditions: RuleCondition[]): V
     const at = (k: string) => `conditions.${i}.${k}`;
     const kind = fields.get(c.field);
     if (!kind) {
-      issues.push({ path: at("field"), message: `${type} has no field "${c.field}"; fields: ${[...fields.keys()].join(", ")}` });
+      issues.push({
+        path: at("field"),
+        message: `${type} has no field "${c.field}"; fields: ${[...fields.keys()].join(", ")}`,
+      });
       return;
     }
     if (ORDERED.has(c.op) && kind.type !== "number") {
@@ -38,11 +42,13 @@ export function conditionIssues(type: EventType, conditions: RuleCondition[]): V
       return;
     }
     if (c.op === "in") {
-      if (!Array.isArray(c.value) || c.value.length === 0) issues.push({ path: at("value"), message: "in needs a non-empty array" });
-      else c.value.forEach((v, j) => {
-        const problem = scalarIssue(kind, v);
-        if (problem) issues.push({ path: `${at("value")}.${j}`, message: problem });
-      });
+      if (!Array.isArray(c.value) || c.value.length === 0)
+        issues.push({ path: at("value"), message: "in needs a non-empty array" });
+      else
+        c.value.forEach((v, j) => {
+          const problem = scalarIssue(kind, v);
+          if (problem) issues.push({ path: `${at("value")}.${j}`, message: problem });
+        });
       return;
     }
     if (Array.isArray(c.value)) {
@@ -50,7 +56,11 @@ export function conditionIssues(type: EventType, conditions: RuleCondition[]): V
       return;
     }
     const problem =
-      c.op === "contains" ? (typeof c.value === "string" || typeof c.value === "number" ? null : "must be a string or number") : scalarIssue(kind, c.value);
+      c.op === "contains"
+        ? typeof c.value === "string" || typeof c.value === "number"
+          ? null
+          : "must be a string or number"
+        : scalarIssue(kind, c.value);
     if (problem) issues.push({ path: at("value"), message: problem });
   });
   return issues;
@@ -80,4 +90,5 @@ export function matches(c: RuleCondition, data: Record<string, unknown>): boolea
   }
 }
 
-export const allMatch = (conditions: RuleCondition[], data: Record<string, unknown>) => conditions.every((c) => matches(c, data));
+export const allMatch = (conditions: RuleCondition[], data: Record<string, unknown>) =>
+  conditions.every((c) => matches(c, data));

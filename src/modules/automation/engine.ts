@@ -1,24 +1,26 @@
 import { and, eq } from "drizzle-orm";
 import type { ShardDb } from "../../db/client";
-import { automationRules, automationRuns, type ActionOutcome } from "../../db/schema";
+import { type ActionOutcome, automationRules, automationRuns } from "../../db/schema";
 import type { Env } from "../../env";
+import { type EventPlace, eventPlace, eventReview, type TokenSource } from "../../lib/event-context";
 import type { EventEnvelope } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { inJson } from "../../lib/sql";
+import { systemContext } from "../../lib/system-context";
 import { nowIso } from "../../lib/time";
 import { isEventType } from "../events/catalogue";
-import { systemContext } from "../../lib/system-context";
 import type { FetchFn } from "../outgoing-webhooks/transport";
 import { runAction } from "./actions";
 import { allMatch } from "./conditions";
-import { eventPlace, eventReview, type EventPlace, type TokenSource } from "../../lib/event-context";
 import type { RuleRow } from "./schemas";
 
 /** Events this many rule actions deep trigger no further rules. */
 export const MAX_CHAIN_DEPTH = 3;
 
 const chainOf = (data: Record<string, unknown>): string[] => {
-  const chain = Array.isArray(data.automationChain) ? data.automationChain.filter((x): x is string => typeof x === "string") : [];
+  const chain = Array.isArray(data.automationChain)
+    ? data.automationChain.filter((x): x is string => typeof x === "string")
+    : [];
   if (typeof data.causedByRuleId === "string" && !chain.includes(data.causedByRuleId)) chain.push(data.causedByRuleId);
   return chain;
 };
@@ -29,12 +31,17 @@ const inScope = (rule: RuleRow, place: EventPlace | null) =>
 /** Why a matching rule must not run for this event (loop protection), or null. */
 function loopReason(rule: RuleRow, chain: string[], depth: number): string | null {
   if (chain.includes(rule.id)) return "loop protection: the event was caused by this rule's own action";
-  if (depth >= MAX_CHAIN_DEPTH) return `loop protection: automation chain depth ${depth} reached the limit of ${MAX_CHAIN_DEPTH}`;
+  if (depth >= MAX_CHAIN_DEPTH)
+    return `loop protection: automation chain depth ${depth} reached the limit of ${MAX_CHAIN_DEPTH}`;
   return null;
 }
 
 /** EVENTS pre-filter: one read of the batch's tenants' active triggers; events no rule waits for are skipped. */
-export async function triggeringEvents(events: EventEnvelope[], _env: Env, shard: ShardDb): Promise<(event: EventEnvelope) => boolean> {
+export async function triggeringEvents(
+  events: EventEnvelope[],
+  _env: Env,
+  shard: ShardDb,
+): Promise<(event: EventEnvelope) => boolean> {
   const tenants = [...new Set(events.filter((e) => isEventType(e.type)).map((e) => e.tenantId))];
   if (!tenants.length) return () => false;
   const triggers = await shard
@@ -55,9 +62,16 @@ export async function runAutomation(event: EventEnvelope, env: Env, o: { fetch?:
   if (!isEventType(event.type)) return [];
   const pending: Promise<unknown>[] = [];
   const ctx = await systemContext(env, event.tenantId, "automation", pending);
-  const rules = await ctx.db.select().from(automationRules).where(
-    and(eq(automationRules.tenantId, event.tenantId), eq(automationRules.triggerEventType, event.type), eq(automationRules.isActive, true)),
-  );
+  const rules = await ctx.db
+    .select()
+    .from(automationRules)
+    .where(
+      and(
+        eq(automationRules.tenantId, event.tenantId),
+        eq(automationRules.triggerEventType, event.type),
+        eq(automationRules.isActive, true),
+      ),
+    );
   if (!rules.length) return [];
   const place = await eventPlace(ctx, event);
   let tokens: Promise<TokenSource> | undefined;
@@ -71,10 +85,22 @@ export async function runAutomation(event: EventEnvelope, env: Env, o: { fetch?:
     const skip = loopReason(rule, chain, depth);
     const now = nowIso();
     const runId = newId();
-    const claimed = await ctx.db.insert(automationRuns).values({
-      id: runId, tenantId: event.tenantId, ruleId: rule.id, eventId: event.id, eventType: event.type,
-      outcome: skip ? "skipped" : "running", actions: [], error: skip, createdAt: now, updatedAt: now,
-    }).onConflictDoNothing().returning({ id: automationRuns.id });
+    const claimed = await ctx.db
+      .insert(automationRuns)
+      .values({
+        id: runId,
+        tenantId: event.tenantId,
+        ruleId: rule.id,
+        eventId: event.id,
+        eventType: event.type,
+        outcome: skip ? "skipped" : "running",
+        actions: [],
+        error: skip,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: automationRuns.id });
     if (!claimed.length) continue;
     if (skip) {
       runs.push({ ruleId: rule.id, outcome: "skipped" });
@@ -87,13 +113,23 @@ export async function runAutomation(event: EventEnvelope, env: Env, o: { fetch?:
         const result = await runAction({ ctx, rule, event, place, cause, fetch: o.fetch, tokens: tokenSource }, action);
         outcomes.push({ type: action.type, outcome: "succeeded", result });
       } catch (err) {
-        outcomes.push({ type: action.type, outcome: "failed", error: err instanceof Error ? err.message : String(err) });
+        outcomes.push({
+          type: action.type,
+          outcome: "failed",
+          error: err instanceof Error ? err.message : String(err),
+        });
       }
     }
     const failed = outcomes.filter((x) => x.outcome === "failed").length;
     const outcome = failed === 0 ? "succeeded" : failed === outcomes.length ? "failed" : "partial";
-    await ctx.db.update(automationRuns)
-      .set({ outcome, actions: outcomes, error: failed ? `${failed} of ${outcomes.length} actions failed` : null, updatedAt: nowIso() })
+    await ctx.db
+      .update(automationRuns)
+      .set({
+        outcome,
+        actions: outcomes,
+        error: failed ? `${failed} of ${outcomes.length} actions failed` : null,
+        updatedAt: nowIso(),
+      })
       .where(eq(automationRuns.id, runId));
     runs.push({ ruleId: rule.id, outcome });
   }

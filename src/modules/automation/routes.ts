@@ -1,22 +1,45 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, IdParam, json, jsonBody, paged, PageQuerySchema, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  IdParam,
+  json,
+  jsonBody,
+  PageQuerySchema,
+  paged,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
-import { AutomationRuleSchema, AutomationRuleWithSecretSchema, AutomationRunSchema, CreateRuleBody, RuleListQuery, UpdateRuleBody } from "./schemas";
+import {
+  AutomationRuleSchema,
+  AutomationRuleWithSecretSchema,
+  AutomationRunSchema,
+  CreateRuleBody,
+  RuleListQuery,
+  UpdateRuleBody,
+} from "./schemas";
 import { createRule, deleteRule, getRule, listRules, listRuns, updateRule } from "./service";
 
 const tags = ["Automation rules"];
 const base = { tags, security: TENANT_SECURITY } as const;
 
 const list = createRoute({
-  ...base, method: "get", path: "/v1/automation-rules", summary: "List automation rules",
+  ...base,
+  method: "get",
+  path: "/v1/automation-rules",
+  summary: "List automation rules",
   operationId: "listAutomationRules",
   request: { query: RuleListQuery },
   responses: { 200: json(paged(AutomationRuleSchema).openapi("AutomationRulePage")), ...stdErrors },
 });
 
 const create = createRoute({
-  ...base, middleware: [canManage] as const, method: "post", path: "/v1/automation-rules",
+  ...base,
+  middleware: [canManage] as const,
+  method: "post",
+  path: "/v1/automation-rules",
   operationId: "createAutomationRule",
   summary: "Create a rule: trigger event type, conditions over its payload, actions (manager)",
   request: { body: jsonBody(CreateRuleBody) },
@@ -24,14 +47,20 @@ const create = createRoute({
 });
 
 const get = createRoute({
-  ...base, method: "get", path: "/v1/automation-rules/{id}", summary: "Get an automation rule",
+  ...base,
+  method: "get",
+  path: "/v1/automation-rules/{id}",
+  summary: "Get an automation rule",
   operationId: "getAutomationRule",
   request: { params: IdParam },
   responses: { 200: json(AutomationRuleSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
-  ...base, middleware: [canManage] as const, method: "patch", path: "/v1/automation-rules/{id}",
+  ...base,
+  middleware: [canManage] as const,
+  method: "patch",
+  path: "/v1/automation-rules/{id}",
   operationId: "updateAutomationRule",
   summary: "Update a rule; conditions and actions are replaced whole (manager)",
   request: { params: IdParam, body: jsonBody(UpdateRuleBody) },
@@ -39,14 +68,21 @@ const update = createRoute({
 });
 
 const remove = createRoute({
-  ...base, middleware: [canManage] as const, method: "delete", path: "/v1/automation-rules/{id}", summary: "Delete a rule and its run log (manager)",
+  ...base,
+  middleware: [canManage] as const,
+  method: "delete",
+  path: "/v1/automation-rules/{id}",
+  summary: "Delete a rule and its run log (manager)",
   operationId: "deleteAutomationRule",
   request: { params: IdParam },
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
 });
 
 const runs = createRoute({
-  ...base, method: "get", path: "/v1/automation-rules/{id}/runs", summary: "Run log: one entry per matching event, newest first, with each action's outcome",
+  ...base,
+  method: "get",
+  path: "/v1/automation-rules/{id}/runs",
+  summary: "Run log: one entry per matching event, newest first, with each action's outcome",
   operationId: "listAutomationRuleRuns",
   request: { params: IdParam, query: PageQuerySchema },
   responses: { 200: json(paged(AutomationRunSchema).openapi("AutomationRunPage")), ...stdErrorsWithNotFound },

@@ -12,14 +12,22 @@ const Scalar = z.union([z.string().max(500), z.number(), z.boolean(), z.null()])
 
 export const ConditionSchema = z
   .object({
-    field: z.string().min(1).max(100).openapi({ description: "dotted path into the event payload, e.g. rating or previous.sentiment", example: "rating" }),
+    field: z.string().min(1).max(100).openapi({
+      description: "dotted path into the event payload, e.g. rating or previous.sentiment",
+      example: "rating",
+    }),
     op: z.enum(CONDITION_OPS),
-    value: z.union([Scalar, z.array(Scalar).max(100)]).openapi({ description: "an array for `in`; a scalar otherwise" }),
+    value: z
+      .union([Scalar, z.array(Scalar).max(100)])
+      .openapi({ description: "an array for `in`; a scalar otherwise" }),
   })
   .strict()
   .openapi("AutomationCondition");
 
-const Template = z.string().trim().min(1).max(4000).openapi({ description: "text with {{tokens}}: {{data.<field>}}, {{event.type}}, {{event.id}}, {{location.name}}, {{brand.name}}, {{review.authorName}}, {{review.rating}}, {{review.text}}, {{review.siteType}}" });
+const Template = z.string().trim().min(1).max(4000).openapi({
+  description:
+    "text with {{tokens}}: {{data.<field>}}, {{event.type}}, {{event.id}}, {{location.name}}, {{brand.name}}, {{review.authorName}}, {{review.rating}}, {{review.text}}, {{review.siteType}}",
+});
 
 const SendWebhookConfig = z.object({ url: z.string().trim().min(1).max(2048) }).strict();
 const AssignInboxConfig = z.object({ userId: z.string().min(1).max(64) }).strict();
@@ -27,7 +35,10 @@ const AddTagsConfig = z.object({ tags: z.array(z.string().trim().min(1).max(50))
 const ResponseDraftConfig = z
   .object({ mode: z.enum(["template", "ai"]), text: Template.optional() })
   .strict()
-  .refine((c) => c.mode === "ai" || c.text !== undefined, { message: "text is required when mode is template", path: ["text"] });
+  .refine((c) => c.mode === "ai" || c.text !== undefined, {
+    message: "text is required when mode is template",
+    path: ["text"],
+  });
 const SendSolicitationConfig = z
   .object({
     channel: z.enum(["email", "sms", "whatsapp"]),
@@ -38,7 +49,10 @@ const SendSolicitationConfig = z
 const NotifyEmailConfig = z
   .object({
     to: z.array(Email).max(10).optional(),
-    toRole: z.enum(TENANT_ROLES).optional().openapi({ description: "every active user holding this role on the tenant" }),
+    toRole: z
+      .enum(TENANT_ROLES)
+      .optional()
+      .openapi({ description: "every active user holding this role on the tenant" }),
     subject: Template.pipe(z.string().max(200)),
     text: Template,
   })
@@ -90,14 +104,18 @@ export const AutomationRuleSchema = z
     isActive: z.boolean(),
     conditions: z.array(ConditionSchema),
     actions: z.array(z.object({ type: z.string(), config: z.record(z.string(), z.unknown()) })),
-    hasSigningSecret: z.boolean().openapi({ description: "true when send_webhook requests are signed with the rule's own whsec_ secret" }),
+    hasSigningSecret: z
+      .boolean()
+      .openapi({ description: "true when send_webhook requests are signed with the rule's own whsec_ secret" }),
     createdAt: DateTime,
     updatedAt: DateTime,
   })
   .openapi("AutomationRule");
 
 export const AutomationRuleWithSecretSchema = AutomationRuleSchema.extend({
-  signingSecret: z.string().optional().openapi({ description: "whsec_ secret for the rule's send_webhook actions; present only in the response that created it" }),
+  signingSecret: z.string().optional().openapi({
+    description: "whsec_ secret for the rule's send_webhook actions; present only in the response that created it",
+  }),
 }).openapi("AutomationRuleWithSecret");
 
 const Conditions = z.array(ConditionSchema).max(20);

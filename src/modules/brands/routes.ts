@@ -1,20 +1,39 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
-import { canAdminister } from "../../middleware/tenant";
+import {
+  createRouter,
+  errors,
+  IdParam,
+  json,
+  jsonBody,
+  paged,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
+import { canAdminister } from "../../middleware/tenant";
 import { BrandListQuery, BrandSchema, CreateBrandBody, UpdateBrandBody } from "./schemas";
 import { createBrand, getBrand, listBrands, updateBrand } from "./service";
 
 const tags = ["Brands"];
 
 const list = createRoute({
-  method: "get", path: "/v1/brands", operationId: "listBrands", tags, security: TENANT_SECURITY, summary: "List brands",
+  method: "get",
+  path: "/v1/brands",
+  operationId: "listBrands",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "List brands",
   request: { query: BrandListQuery },
   responses: { 200: json(paged(BrandSchema).openapi("BrandPage")), ...stdErrors },
 });
 
 const create = createRoute({
-  method: "post", path: "/v1/brands", tags, security: TENANT_SECURITY, summary: "Create a brand (tenant_admin)",
+  method: "post",
+  path: "/v1/brands",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Create a brand (tenant_admin)",
   operationId: "createBrand",
   middleware: [canAdminister] as const,
   request: { body: jsonBody(CreateBrandBody) },
@@ -22,14 +41,22 @@ const create = createRoute({
 });
 
 const get = createRoute({
-  method: "get", path: "/v1/brands/{id}", tags, security: TENANT_SECURITY, summary: "Get a brand",
+  method: "get",
+  path: "/v1/brands/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Get a brand",
   operationId: "getBrand",
   request: { params: IdParam },
   responses: { 200: json(BrandSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
-  method: "patch", path: "/v1/brands/{id}", tags, security: TENANT_SECURITY, summary: "Update a brand (tenant_admin)",
+  method: "patch",
+  path: "/v1/brands/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Update a brand (tenant_admin)",
   operationId: "updateBrand",
   middleware: [canAdminister] as const,
   request: { params: IdParam, body: jsonBody(UpdateBrandBody) },

@@ -54,7 +54,10 @@ export const UpdateBrandBody = z
   .openapi("UpdateBrandRequest");
 
 export const BrandListQuery = PageQuerySchema.extend({
-  isActive: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  isActive: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
 });
 
 export type CreateBrandInput = z.infer<typeof CreateBrandBody>;

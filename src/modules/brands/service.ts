@@ -9,14 +9,23 @@ import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { slugify } from "../../lib/validators";
-import { toBrand, type CreateBrandInput, type UpdateBrandInput } from "./schemas";
+import { type CreateBrandInput, toBrand, type UpdateBrandInput } from "./schemas";
 
 export async function listBrands(ctx: ServiceContext, q: PageQuery & { isActive?: boolean }) {
-  const where = and(eq(brands.tenantId, ctx.tenantId), q.isActive === undefined ? undefined : eq(brands.isActive, q.isActive));
+  const where = and(
+    eq(brands.tenantId, ctx.tenantId),
+    q.isActive === undefined ? undefined : eq(brands.isActive, q.isActive),
+  );
   return keysetPage(ctx.db, {
     query: q,
     sort: [brands.createdAt, brands.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(brands).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(brands)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(brands).where(where),
     key: (b) => [b.createdAt, b.id],
     map: toBrand,
@@ -24,7 +33,11 @@ export async function listBrands(ctx: ServiceContext, q: PageQuery & { isActive?
 }
 
 async function findBrandRow(ctx: ServiceContext, id: string) {
-  const row = await ctx.db.select().from(brands).where(and(eq(brands.id, id), eq(brands.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(brands)
+    .where(and(eq(brands.id, id), eq(brands.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Brand");
   return row;
 }
@@ -36,9 +49,18 @@ const slugTaken = (slug: string) => conflict(`A brand with slug '${slug}' alread
 export async function createBrand(ctx: ServiceContext, input: CreateBrandInput) {
   const now = nowIso();
   const row = {
-    logoUrl: null, websiteUrl: null, corporateAddress: null, googleMyBusinessUrl: null, googlePlaceId: null,
-    yelpUrl: null, yelpBusinessId: null, facebookUrl: null, facebookPageId: null, brandVoice: null,
-    brandTone: null, brandDescription: null,
+    logoUrl: null,
+    websiteUrl: null,
+    corporateAddress: null,
+    googleMyBusinessUrl: null,
+    googlePlaceId: null,
+    yelpUrl: null,
+    yelpBusinessId: null,
+    facebookUrl: null,
+    facebookPageId: null,
+    brandVoice: null,
+    brandTone: null,
+    brandDescription: null,
     ...input,
     id: newId(),
     tenantId: ctx.tenantId,
@@ -50,7 +72,13 @@ export async function createBrand(ctx: ServiceContext, input: CreateBrandInput) 
   try {
     await commit(ctx, [
       ctx.db.insert(brands).values(row),
-      auditStatement(ctx, { tenantId: ctx.tenantId, action: "brand.created", resourceType: "brand", resourceId: row.id, nextState: row }),
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "brand.created",
+        resourceType: "brand",
+        resourceId: row.id,
+        nextState: row,
+      }),
     ]);
   } catch (e) {
     if (isUniqueViolation(e)) throw slugTaken(row.slug);
@@ -64,8 +92,18 @@ export async function updateBrand(ctx: ServiceContext, id: string, patch: Update
   const after = { ...before, ...patch, updatedAt: nowIso() };
   try {
     await commit(ctx, [
-      ctx.db.update(brands).set({ ...patch, updatedAt: after.updatedAt }).where(and(eq(brands.id, id), eq(brands.tenantId, ctx.tenantId))),
-      auditStatement(ctx, { tenantId: ctx.tenantId, action: "brand.updated", resourceType: "brand", resourceId: id, previousState: before, nextState: after }),
+      ctx.db
+        .update(brands)
+        .set({ ...patch, updatedAt: after.updatedAt })
+        .where(and(eq(brands.id, id), eq(brands.tenantId, ctx.tenantId))),
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "brand.updated",
+        resourceType: "brand",
+        resourceId: id,
+        previousState: before,
+        nextState: after,
+      }),
     ]);
   } catch (e) {
     if (isUniqueViolation(e)) throw slugTaken(after.slug);

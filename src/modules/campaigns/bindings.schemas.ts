@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { MESSAGE_CHANNELS, type campaignTemplateBindings } from "../../db/schema";
+import { type campaignTemplateBindings, MESSAGE_CHANNELS } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
 import { Locale } from "../../lib/validators";
-import { TemplateSchema, type TemplateDto } from "../templates/schemas";
+import { type TemplateDto, TemplateSchema } from "../templates/schemas";
 import { IsoDateTime } from "./schemas";
 
 export const BindingSchema = z
@@ -24,7 +24,9 @@ export const BindingSchema = z
 export const CreateBindingBody = z
   .object({
     templateId: z.string().min(1),
-    channel: z.enum(MESSAGE_CHANNELS).openapi({ description: "must be the template's channel and one of the campaign's" }),
+    channel: z
+      .enum(MESSAGE_CHANNELS)
+      .openapi({ description: "must be the template's channel and one of the campaign's" }),
     locale: Locale.default("en-US"),
     variantKey: z.string().trim().min(1).max(64).default("control"),
     priority: z.number().int().min(-1000).max(1000).default(0).openapi({ description: "higher first" }),
@@ -32,7 +34,10 @@ export const CreateBindingBody = z
     activeFrom: IsoDateTime.nullable().optional(),
     activeTo: IsoDateTime.nullable().optional(),
   })
-  .refine((b) => !b.activeFrom || !b.activeTo || b.activeFrom < b.activeTo, { message: "activeTo must be after activeFrom", path: ["activeTo"] })
+  .refine((b) => !b.activeFrom || !b.activeTo || b.activeFrom < b.activeTo, {
+    message: "activeTo must be after activeFrom",
+    path: ["activeTo"],
+  })
   .openapi("CreateCampaignTemplateBindingRequest");
 
 export const BindingParams = z.object({ id: z.string().min(1).max(64), bindingId: z.string().min(1).max(64) });

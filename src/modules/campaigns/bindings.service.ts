@@ -9,7 +9,7 @@ import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { toTemplate } from "../templates/schemas";
 import { usableTemplates } from "../templates/service";
-import { toBinding, type BindingRow, type CreateBindingInput } from "./bindings.schemas";
+import { type BindingRow, type CreateBindingInput, toBinding } from "./bindings.schemas";
 import { findCampaignRow } from "./service";
 
 /** The campaign's bindings with their templates: by channel, then priority (highest first), then age. */
@@ -19,8 +19,15 @@ export async function listBindings(ctx: ServiceContext, campaignId: string) {
     .select({ binding: campaignTemplateBindings, template: templates })
     .from(campaignTemplateBindings)
     .innerJoin(templates, eq(templates.id, campaignTemplateBindings.templateId))
-    .where(and(eq(campaignTemplateBindings.tenantId, ctx.tenantId), eq(campaignTemplateBindings.campaignId, campaignId)))
-    .orderBy(asc(campaignTemplateBindings.channel), desc(campaignTemplateBindings.priority), asc(campaignTemplateBindings.createdAt), asc(campaignTemplateBindings.id));
+    .where(
+      and(eq(campaignTemplateBindings.tenantId, ctx.tenantId), eq(campaignTemplateBindings.campaignId, campaignId)),
+    )
+    .orderBy(
+      asc(campaignTemplateBindings.channel),
+      desc(campaignTemplateBindings.priority),
+      asc(campaignTemplateBindings.createdAt),
+      asc(campaignTemplateBindings.id),
+    );
   return rows.map((r) => toBinding(r.binding, toTemplate(r.template)));
 }
 
@@ -29,7 +36,9 @@ export async function createBinding(ctx: ServiceContext, campaignId: string, inp
   if (!campaign.channels.includes(input.channel)) {
     throw validationError([{ path: "channel", message: `The campaign does not use ${input.channel}` }]);
   }
-  const template = (await usableTemplates(ctx, [{ path: "templateId", templateId: input.templateId, channel: input.channel }])).get(input.templateId)!;
+  const template = (
+    await usableTemplates(ctx, [{ path: "templateId", templateId: input.templateId, channel: input.channel }])
+  ).get(input.templateId)!;
   const row: BindingRow = {
     ...input,
     id: newId(),
@@ -43,12 +52,17 @@ export async function createBinding(ctx: ServiceContext, campaignId: string, inp
     await commit(ctx, [
       ctx.db.insert(campaignTemplateBindings).values(row),
       auditStatement(ctx, {
-        tenantId: ctx.tenantId, action: "campaign.template_bound", resourceType: "campaign_template_binding", resourceId: row.id,
-        nextState: row, metadata: { campaignId },
+        tenantId: ctx.tenantId,
+        action: "campaign.template_bound",
+        resourceType: "campaign_template_binding",
+        resourceId: row.id,
+        nextState: row,
+        metadata: { campaignId },
       }),
     ]);
   } catch (e) {
-    if (isUniqueViolation(e)) throw conflict("The template is already bound to this campaign for that channel, locale and variant");
+    if (isUniqueViolation(e))
+      throw conflict("The template is already bound to this campaign for that channel, locale and variant");
     throw e;
   }
   return toBinding(row, toTemplate(template));
@@ -66,8 +80,12 @@ export async function deleteBinding(ctx: ServiceContext, campaignId: string, bin
   await commit(ctx, [
     ctx.db.delete(campaignTemplateBindings).where(where),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "campaign.template_unbound", resourceType: "campaign_template_binding", resourceId: bindingId,
-      previousState: before, metadata: { campaignId },
+      tenantId: ctx.tenantId,
+      action: "campaign.template_unbound",
+      resourceType: "campaign_template_binding",
+      resourceId: bindingId,
+      previousState: before,
+      metadata: { campaignId },
     }),
   ]);
 }

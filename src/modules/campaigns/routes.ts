@@ -1,11 +1,20 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import {
+  createRouter,
+  errors,
+  IdParam,
+  json,
+  jsonBody,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { routeOf } from "../../lib/operation-route";
-import { createRouter, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
-import { listCampaignsOperation } from "./operations";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
 import { BindingParams, BindingSchema, CreateBindingBody } from "./bindings.schemas";
 import { createBinding, deleteBinding, listBindings } from "./bindings.service";
+import { listCampaignsOperation } from "./operations";
 import { CampaignSchema, CreateCampaignBody, UpdateCampaignBody } from "./schemas";
 import { PutSequenceBody, SequenceSchema } from "./sequences.schemas";
 import { deleteSequence, getSequence, putSequence } from "./sequences.service";
@@ -15,7 +24,11 @@ const tags = ["Campaigns"];
 const deleted = { description: "Deleted" };
 
 const create = createRoute({
-  method: "post", path: "/v1/campaigns", tags, security: TENANT_SECURITY, summary: "Create a campaign (manager); it starts active",
+  method: "post",
+  path: "/v1/campaigns",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Create a campaign (manager); it starts active",
   operationId: "createCampaign",
   middleware: [canManage] as const,
   request: { body: jsonBody(CreateCampaignBody) },
@@ -23,14 +36,22 @@ const create = createRoute({
 });
 
 const get = createRoute({
-  method: "get", path: "/v1/campaigns/{id}", tags, security: TENANT_SECURITY, summary: "Get a campaign",
+  method: "get",
+  path: "/v1/campaigns/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Get a campaign",
   operationId: "getCampaign",
   request: { params: IdParam },
   responses: { 200: json(CampaignSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
-  method: "patch", path: "/v1/campaigns/{id}", tags, security: TENANT_SECURITY, summary: "Update a campaign (manager)",
+  method: "patch",
+  path: "/v1/campaigns/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Update a campaign (manager)",
   operationId: "updateCampaign",
   middleware: [canManage] as const,
   request: { params: IdParam, body: jsonBody(UpdateCampaignBody) },
@@ -39,8 +60,11 @@ const update = createRoute({
 
 const activation = (action: "activate" | "deactivate") =>
   createRoute({
-    method: "post", path: `/v1/campaigns/{id}/${action}`,
-    operationId: action === "activate" ? "activateCampaign" : "deactivateCampaign", tags, security: TENANT_SECURITY,
+    method: "post",
+    path: `/v1/campaigns/{id}/${action}`,
+    operationId: action === "activate" ? "activateCampaign" : "deactivateCampaign",
+    tags,
+    security: TENANT_SECURITY,
     summary: `${action === "activate" ? "Activate" : "Deactivate"} a campaign from any state (manager)`,
     middleware: [canManage] as const,
     request: { params: IdParam },
@@ -48,7 +72,10 @@ const activation = (action: "activate" | "deactivate") =>
   });
 
 const listTemplates = createRoute({
-  method: "get", path: "/v1/campaigns/{id}/templates", tags, security: TENANT_SECURITY,
+  method: "get",
+  path: "/v1/campaigns/{id}/templates",
+  tags,
+  security: TENANT_SECURITY,
   operationId: "listCampaignTemplates",
   summary: "Template bindings, by channel then priority (highest first)",
   request: { params: IdParam },
@@ -56,7 +83,11 @@ const listTemplates = createRoute({
 });
 
 const bindTemplate = createRoute({
-  method: "post", path: "/v1/campaigns/{id}/templates", tags, security: TENANT_SECURITY, summary: "Bind a template (manager)",
+  method: "post",
+  path: "/v1/campaigns/{id}/templates",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Bind a template (manager)",
   operationId: "addCampaignTemplate",
   description:
     "The template must be this tenant's, not archived, on the binding's channel, which must be one of the campaign's. " +
@@ -68,7 +99,11 @@ const bindTemplate = createRoute({
 });
 
 const unbindTemplate = createRoute({
-  method: "delete", path: "/v1/campaigns/{id}/templates/{bindingId}", tags, security: TENANT_SECURITY, summary: "Remove a binding (manager)",
+  method: "delete",
+  path: "/v1/campaigns/{id}/templates/{bindingId}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Remove a binding (manager)",
   operationId: "removeCampaignTemplate",
   middleware: [canManage] as const,
   request: { params: BindingParams },
@@ -76,14 +111,22 @@ const unbindTemplate = createRoute({
 });
 
 const readSequence = createRoute({
-  method: "get", path: "/v1/campaigns/{id}/sequence", tags, security: TENANT_SECURITY, summary: "The campaign's sequence, or null",
+  method: "get",
+  path: "/v1/campaigns/{id}/sequence",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "The campaign's sequence, or null",
   operationId: "getCampaignSequence",
   request: { params: IdParam },
   responses: { 200: json(SequenceSchema.nullable()), ...stdErrorsWithNotFound },
 });
 
 const replaceSequence = createRoute({
-  method: "put", path: "/v1/campaigns/{id}/sequence", tags, security: TENANT_SECURITY, summary: "Create or replace the sequence (manager)",
+  method: "put",
+  path: "/v1/campaigns/{id}/sequence",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Create or replace the sequence (manager)",
   operationId: "updateCampaignSequence",
   description:
     "The steps given replace all steps. stepIndex is unique, delayDays 0 to 365, at most 50 steps; each step's channel " +
@@ -94,7 +137,11 @@ const replaceSequence = createRoute({
 });
 
 const removeSequence = createRoute({
-  method: "delete", path: "/v1/campaigns/{id}/sequence", tags, security: TENANT_SECURITY, summary: "Delete the sequence (manager)",
+  method: "delete",
+  path: "/v1/campaigns/{id}/sequence",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Delete the sequence (manager)",
   operationId: "deleteCampaignSequence",
   middleware: [canManage] as const,
   request: { params: IdParam },
@@ -106,17 +153,25 @@ export const campaignRoutes = createRouter()
   .openapi(create, async (c) => c.json(await createCampaign(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getCampaign(svc(c), c.req.valid("param").id), 200))
   .openapi(update, async (c) => c.json(await updateCampaign(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
-  .openapi(activation("activate"), async (c) => c.json(await setCampaignActive(svc(c), c.req.valid("param").id, true), 200))
-  .openapi(activation("deactivate"), async (c) => c.json(await setCampaignActive(svc(c), c.req.valid("param").id, false), 200))
+  .openapi(activation("activate"), async (c) =>
+    c.json(await setCampaignActive(svc(c), c.req.valid("param").id, true), 200),
+  )
+  .openapi(activation("deactivate"), async (c) =>
+    c.json(await setCampaignActive(svc(c), c.req.valid("param").id, false), 200),
+  )
   .openapi(listTemplates, async (c) => c.json(await listBindings(svc(c), c.req.valid("param").id), 200))
-  .openapi(bindTemplate, async (c) => c.json(await createBinding(svc(c), c.req.valid("param").id, c.req.valid("json")), 201))
+  .openapi(bindTemplate, async (c) =>
+    c.json(await createBinding(svc(c), c.req.valid("param").id, c.req.valid("json")), 201),
+  )
   .openapi(unbindTemplate, async (c) => {
     const { id, bindingId } = c.req.valid("param");
     await deleteBinding(svc(c), id, bindingId);
     return c.body(null, 204);
   })
   .openapi(readSequence, async (c) => c.json(await getSequence(svc(c), c.req.valid("param").id), 200))
-  .openapi(replaceSequence, async (c) => c.json(await putSequence(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(replaceSequence, async (c) =>
+    c.json(await putSequence(svc(c), c.req.valid("param").id, c.req.valid("json")), 200),
+  )
   .openapi(removeSequence, async (c) => {
     await deleteSequence(svc(c), c.req.valid("param").id);
     return c.body(null, 204);

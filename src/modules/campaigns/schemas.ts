@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { YELP_SOLICITING_FORBIDDEN } from "../../lib/review-solicitation";
-import { CAMPAIGN_TYPES, MESSAGE_CHANNELS, REVIEW_DESTINATIONS, type campaigns } from "../../db/schema";
+import { CAMPAIGN_TYPES, type campaigns, MESSAGE_CHANNELS, REVIEW_DESTINATIONS } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
+import { YELP_SOLICITING_FORBIDDEN } from "../../lib/review-solicitation";
 
 /** An ISO 8601 date-time with an offset, stored normalised to UTC so it compares and sorts as text. */
 export const IsoDateTime = z.iso
@@ -35,7 +35,12 @@ export const CampaignSchema = z
 
 const Refs = {
   locationId: z.string().min(1).nullable().optional().openapi({ description: "a location of this tenant" }),
-  brandId: z.string().min(1).nullable().optional().openapi({ description: "a brand of this tenant (the location's, when both are given)" }),
+  brandId: z
+    .string()
+    .min(1)
+    .nullable()
+    .optional()
+    .openapi({ description: "a brand of this tenant (the location's, when both are given)" }),
   startsAt: IsoDateTime.nullable().optional(),
   endsAt: IsoDateTime.nullable().optional().openapi({ description: "after startsAt" }),
   metadata: z.record(z.string(), z.unknown()).optional(),
@@ -51,13 +56,21 @@ export const CreateCampaignBody = z
   .openapi("CreateCampaignRequest");
 
 export const UpdateCampaignBody = z
-  .object({ name: z.string().trim().min(1).max(200).optional(), type: z.enum(CAMPAIGN_TYPES).optional(), channels: Channels.optional(), ...Refs })
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    type: z.enum(CAMPAIGN_TYPES).optional(),
+    channels: Channels.optional(),
+    ...Refs,
+  })
   .openapi("UpdateCampaignRequest");
 
 export const CampaignListQuery = PageQuerySchema.extend({
   locationId: z.string().optional(),
   brandId: z.string().optional(),
-  isActive: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  isActive: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
 });
 
 export type CreateCampaignInput = z.infer<typeof CreateCampaignBody>;

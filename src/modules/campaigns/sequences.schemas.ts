@@ -43,7 +43,8 @@ export const PutSequenceBody = z
       .superRefine((steps, ctx) => {
         const seen = new Set<number>();
         steps.forEach((s, i) => {
-          if (seen.has(s.stepIndex)) ctx.addIssue({ code: "custom", path: [i, "stepIndex"], message: `Duplicate stepIndex ${s.stepIndex}` });
+          if (seen.has(s.stepIndex))
+            ctx.addIssue({ code: "custom", path: [i, "stepIndex"], message: `Duplicate stepIndex ${s.stepIndex}` });
           seen.add(s.stepIndex);
         });
       }),

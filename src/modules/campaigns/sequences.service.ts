@@ -5,18 +5,25 @@ import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { chunkRows } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
-import { toTemplate, type TemplateRow } from "../templates/schemas";
+import { type TemplateRow, toTemplate } from "../templates/schemas";
 import { usableTemplates } from "../templates/service";
 import type { PutSequenceInput } from "./sequences.schemas";
 import { findCampaignRow } from "./service";
-import { chunkRows } from "../../lib/sql";
-
 
 type StepRow = typeof sequenceSteps.$inferSelect;
 
-const stepFields = (s: StepRow) => ({ stepIndex: s.stepIndex, channel: s.channel, delayDays: s.delayDays, templateId: s.templateId });
-const toStep = (s: StepRow, template: TemplateRow | null | undefined) => ({ ...stepFields(s), template: template ? toTemplate(template) : null });
+const stepFields = (s: StepRow) => ({
+  stepIndex: s.stepIndex,
+  channel: s.channel,
+  delayDays: s.delayDays,
+  templateId: s.templateId,
+});
+const toStep = (s: StepRow, template: TemplateRow | null | undefined) => ({
+  ...stepFields(s),
+  template: template ? toTemplate(template) : null,
+});
 
 const findSequenceRow = (ctx: ServiceContext, campaignId: string) =>
   ctx.db
@@ -41,19 +48,30 @@ export async function getSequence(ctx: ServiceContext, campaignId: string) {
   const seq = await findSequenceRow(ctx, campaignId);
   if (!seq) return null;
   const steps = await loadSteps(ctx, campaignId);
-  return { id: seq.id, campaignId, name: seq.name, steps: steps.map((s) => s.dto), createdAt: seq.createdAt, updatedAt: seq.updatedAt };
+  return {
+    id: seq.id,
+    campaignId,
+    name: seq.name,
+    steps: steps.map((s) => s.dto),
+    createdAt: seq.createdAt,
+    updatedAt: seq.updatedAt,
+  };
 }
 
 /** Creates or replaces the campaign's sequence: the steps given are the whole new set. */
 export async function putSequence(ctx: ServiceContext, campaignId: string, input: PutSequenceInput) {
   const campaign = await findCampaignRow(ctx, campaignId);
   const offChannel = input.steps.flatMap((s, i) =>
-    campaign.channels.includes(s.channel) ? [] : [{ path: `steps.${i}.channel`, message: `The campaign does not use ${s.channel}` }],
+    campaign.channels.includes(s.channel)
+      ? []
+      : [{ path: `steps.${i}.channel`, message: `The campaign does not use ${s.channel}` }],
   );
   if (offChannel.length) throw validationError(offChannel);
   const bound = await usableTemplates(
     ctx,
-    input.steps.flatMap((s, i) => (s.templateId ? [{ path: `steps.${i}.templateId`, templateId: s.templateId, channel: s.channel }] : [])),
+    input.steps.flatMap((s, i) =>
+      s.templateId ? [{ path: `steps.${i}.templateId`, templateId: s.templateId, channel: s.channel }] : [],
+    ),
   );
 
   const existing = await findSequenceRow(ctx, campaignId);
@@ -69,7 +87,14 @@ export async function putSequence(ctx: ServiceContext, campaignId: string, input
   };
   const steps: StepRow[] = [...input.steps]
     .sort((a, b) => a.stepIndex - b.stepIndex)
-    .map((s) => ({ tenantId: ctx.tenantId, campaignId, stepIndex: s.stepIndex, channel: s.channel, delayDays: s.delayDays, templateId: s.templateId ?? null }));
+    .map((s) => ({
+      tenantId: ctx.tenantId,
+      campaignId,
+      stepIndex: s.stepIndex,
+      channel: s.channel,
+      delayDays: s.delayDays,
+      templateId: s.templateId ?? null,
+    }));
   const inserts = chunkRows(sequenceSteps, steps).map((chunk) => ctx.db.insert(sequenceSteps).values(chunk));
 
   await commit(ctx, [
@@ -77,11 +102,15 @@ export async function putSequence(ctx: ServiceContext, campaignId: string, input
       .insert(campaignSequences)
       .values(seq)
       .onConflictDoUpdate({ target: campaignSequences.campaignId, set: { name: seq.name, updatedAt: now } }),
-    ctx.db.delete(sequenceSteps).where(and(eq(sequenceSteps.tenantId, ctx.tenantId), eq(sequenceSteps.campaignId, campaignId))),
+    ctx.db
+      .delete(sequenceSteps)
+      .where(and(eq(sequenceSteps.tenantId, ctx.tenantId), eq(sequenceSteps.campaignId, campaignId))),
     ...inserts,
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: existing ? "campaign.sequence_replaced" : "campaign.sequence_created",
-      resourceType: "campaign_sequence", resourceId: seq.id,
+      tenantId: ctx.tenantId,
+      action: existing ? "campaign.sequence_replaced" : "campaign.sequence_created",
+      resourceType: "campaign_sequence",
+      resourceId: seq.id,
       previousState: existing ? { name: existing.name, steps: previousSteps.map((s) => stepFields(s.row)) } : null,
       nextState: { name: seq.name, steps: steps.map(stepFields) },
       metadata: { campaignId },
@@ -103,11 +132,19 @@ export async function deleteSequence(ctx: ServiceContext, campaignId: string) {
   if (!existing) throw notFound("Sequence");
   const previousSteps = await loadSteps(ctx, campaignId);
   await commit(ctx, [
-    ctx.db.delete(sequenceSteps).where(and(eq(sequenceSteps.tenantId, ctx.tenantId), eq(sequenceSteps.campaignId, campaignId))),
-    ctx.db.delete(campaignSequences).where(and(eq(campaignSequences.tenantId, ctx.tenantId), eq(campaignSequences.id, existing.id))),
+    ctx.db
+      .delete(sequenceSteps)
+      .where(and(eq(sequenceSteps.tenantId, ctx.tenantId), eq(sequenceSteps.campaignId, campaignId))),
+    ctx.db
+      .delete(campaignSequences)
+      .where(and(eq(campaignSequences.tenantId, ctx.tenantId), eq(campaignSequences.id, existing.id))),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "campaign.sequence_deleted", resourceType: "campaign_sequence", resourceId: existing.id,
-      previousState: { name: existing.name, steps: previousSteps.map((s) => stepFields(s.row)) }, metadata: { campaignId },
+      tenantId: ctx.tenantId,
+      action: "campaign.sequence_deleted",
+      resourceType: "campaign_sequence",
+      resourceId: existing.id,
+      previousState: { name: existing.name, steps: previousSteps.map((s) => stepFields(s.row)) },
+      metadata: { campaignId },
     }),
   ]);
 }

@@ -4,13 +4,16 @@ import { brands, campaigns, locations, tenants } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { notFound, validationError, type ValidationIssue } from "../../lib/errors";
+import { notFound, type ValidationIssue, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
-import { toCampaign, type CampaignRow, type CreateCampaignInput, type UpdateCampaignInput } from "./schemas";
+import { type CampaignRow, type CreateCampaignInput, toCampaign, type UpdateCampaignInput } from "./schemas";
 
-export async function listCampaigns(ctx: ServiceContext, q: PageQuery & { locationId?: string; brandId?: string; isActive?: boolean }) {
+export async function listCampaigns(
+  ctx: ServiceContext,
+  q: PageQuery & { locationId?: string; brandId?: string; isActive?: boolean },
+) {
   const where = and(
     eq(campaigns.tenantId, ctx.tenantId),
     q.locationId ? eq(campaigns.locationId, q.locationId) : undefined,
@@ -20,7 +23,13 @@ export async function listCampaigns(ctx: ServiceContext, q: PageQuery & { locati
   return keysetPage(ctx.db, {
     query: q,
     sort: [campaigns.createdAt, campaigns.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(campaigns).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(campaigns)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(campaigns).where(where),
     key: (c) => [c.createdAt, c.id],
     map: toCampaign,
@@ -39,7 +48,11 @@ export async function listCampaignsAcrossTenants(targets: ShardTarget[], q: Page
         rows: (cursor, order, limit) =>
           db
             // aliased: D1 batch results are keyed by column name, so a second "name" would overwrite the first
-            .select({ ...getTableColumns(campaigns), tenantName: sql<string>`${tenants.name}`.as("tenant_name"), tenantSlug: tenants.slug })
+            .select({
+              ...getTableColumns(campaigns),
+              tenantName: sql<string>`${tenants.name}`.as("tenant_name"),
+              tenantSlug: tenants.slug,
+            })
             .from(campaigns)
             .innerJoin(tenants, eq(tenants.id, campaigns.tenantId))
             .where(and(where, cursor))
@@ -49,12 +62,19 @@ export async function listCampaignsAcrossTenants(targets: ShardTarget[], q: Page
       };
     },
     key: (c) => [c.createdAt, c.id],
-    map: ({ tenantName, tenantSlug, ...c }) => ({ ...toCampaign(c), tenant: { id: c.tenantId, name: tenantName, slug: tenantSlug } }),
+    map: ({ tenantName, tenantSlug, ...c }) => ({
+      ...toCampaign(c),
+      tenant: { id: c.tenantId, name: tenantName, slug: tenantSlug },
+    }),
   });
 }
 
 export async function findCampaignRow(ctx: ServiceContext, id: string): Promise<CampaignRow> {
-  const row = await ctx.db.select().from(campaigns).where(and(eq(campaigns.id, id), eq(campaigns.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.id, id), eq(campaigns.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Campaign");
   return row;
 }
@@ -64,10 +84,19 @@ export const getCampaign = async (ctx: ServiceContext, id: string) => toCampaign
 /** The location and brand must be this tenant's, the location of that brand, and startsAt before endsAt. */
 async function validate(ctx: ServiceContext, c: Pick<CampaignRow, "locationId" | "brandId" | "startsAt" | "endsAt">) {
   const issues: ValidationIssue[] = [];
-  if (c.startsAt && c.endsAt && c.startsAt >= c.endsAt) issues.push({ path: "endsAt", message: "endsAt must be after startsAt" });
+  if (c.startsAt && c.endsAt && c.startsAt >= c.endsAt)
+    issues.push({ path: "endsAt", message: "endsAt must be after startsAt" });
   const [locationRows, brandRows] = await ctx.db.batch([
-    ctx.db.select({ brandId: locations.brandId }).from(locations).where(and(eq(locations.id, c.locationId ?? ""), eq(locations.tenantId, ctx.tenantId))).limit(1),
-    ctx.db.select({ id: brands.id }).from(brands).where(and(eq(brands.id, c.brandId ?? ""), eq(brands.tenantId, ctx.tenantId))).limit(1),
+    ctx.db
+      .select({ brandId: locations.brandId })
+      .from(locations)
+      .where(and(eq(locations.id, c.locationId ?? ""), eq(locations.tenantId, ctx.tenantId)))
+      .limit(1),
+    ctx.db
+      .select({ id: brands.id })
+      .from(brands)
+      .where(and(eq(brands.id, c.brandId ?? ""), eq(brands.tenantId, ctx.tenantId)))
+      .limit(1),
   ]);
   if (c.locationId && !locationRows[0]) issues.push({ path: "locationId", message: "Unknown location" });
   if (c.brandId && !brandRows[0]) issues.push({ path: "brandId", message: "Unknown brand" });
@@ -99,7 +128,13 @@ export async function createCampaign(ctx: ServiceContext, input: CreateCampaignI
   await validate(ctx, row);
   await commit(ctx, [
     ctx.db.insert(campaigns).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "campaign.created", resourceType: "campaign", resourceId: row.id, nextState: row }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "campaign.created",
+      resourceType: "campaign",
+      resourceId: row.id,
+      nextState: row,
+    }),
   ]);
   return toCampaign(row);
 }
@@ -110,8 +145,18 @@ export async function updateCampaign(ctx: ServiceContext, id: string, patch: Upd
   const after: CampaignRow = { ...before, ...defined, updatedAt: nowIso() };
   await validate(ctx, after);
   await commit(ctx, [
-    ctx.db.update(campaigns).set({ ...defined, updatedAt: after.updatedAt }).where(and(eq(campaigns.id, id), eq(campaigns.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "campaign.updated", resourceType: "campaign", resourceId: id, previousState: before, nextState: after }),
+    ctx.db
+      .update(campaigns)
+      .set({ ...defined, updatedAt: after.updatedAt })
+      .where(and(eq(campaigns.id, id), eq(campaigns.tenantId, ctx.tenantId))),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "campaign.updated",
+      resourceType: "campaign",
+      resourceId: id,
+      previousState: before,
+      nextState: after,
+    }),
   ]);
   return toCampaign(after);
 }
@@ -122,10 +167,17 @@ export async function setCampaignActive(ctx: ServiceContext, id: string, isActiv
   if (before.isActive === isActive) return toCampaign(before);
   const after: CampaignRow = { ...before, isActive, updatedAt: nowIso() };
   await commit(ctx, [
-    ctx.db.update(campaigns).set({ isActive, updatedAt: after.updatedAt }).where(and(eq(campaigns.id, id), eq(campaigns.tenantId, ctx.tenantId))),
+    ctx.db
+      .update(campaigns)
+      .set({ isActive, updatedAt: after.updatedAt })
+      .where(and(eq(campaigns.id, id), eq(campaigns.tenantId, ctx.tenantId))),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: isActive ? "campaign.activated" : "campaign.deactivated", resourceType: "campaign", resourceId: id,
-      previousState: { isActive: before.isActive }, nextState: { isActive },
+      tenantId: ctx.tenantId,
+      action: isActive ? "campaign.activated" : "campaign.deactivated",
+      resourceType: "campaign",
+      resourceId: id,
+      previousState: { isActive: before.isActive },
+      nextState: { isActive },
     }),
   ]);
   return toCampaign(after);

@@ -1,17 +1,17 @@
 import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { ShardDb } from "../../db/client";
-import { competitors, integrations, type CompetitorSiteSummary } from "../../db/schema";
+import { type CompetitorSiteSummary, competitors, integrations } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { nowIso } from "../../lib/time";
-import { reviewSiteClient, ReviewSiteError, type FetchFn } from "../../providers/review-sites";
-import { siteConnection } from "../integrations/service";
-import { systemContext } from "../../lib/system-context";
-import { toCompetitor, type CompetitorRow } from "./schemas";
-import { findCompetitorRow } from "./service";
 import { log } from "../../lib/log";
+import { systemContext } from "../../lib/system-context";
+import { nowIso } from "../../lib/time";
+import { type FetchFn, ReviewSiteError, reviewSiteClient } from "../../providers/review-sites";
+import { siteConnection } from "../integrations/service";
+import { type CompetitorRow, toCompetitor } from "./schemas";
+import { findCompetitorRow } from "./service";
 
 /** A competitor is refreshed at most this often by the sweep. */
 export const REFRESH_INTERVAL_HOURS = 24;
@@ -33,7 +33,13 @@ async function yelpConnection(ctx: ServiceContext, locationId: string) {
   const row = await ctx.db
     .select()
     .from(integrations)
-    .where(and(eq(integrations.tenantId, ctx.tenantId), eq(integrations.connectorType, "yelp"), eq(integrations.isEnabled, true)))
+    .where(
+      and(
+        eq(integrations.tenantId, ctx.tenantId),
+        eq(integrations.connectorType, "yelp"),
+        eq(integrations.isEnabled, true),
+      ),
+    )
     .orderBy(desc(sql`${integrations.locationId} = ${locationId}`), asc(integrations.createdAt))
     .limit(1)
     .get();
@@ -79,7 +85,15 @@ export async function refreshCompetitor(ctx: ServiceContext, id: string, deps: R
       }
     }
   }
-  const after: CompetitorRow = { ...before, bySite, ...weighted(bySite), lastRefreshedAt: now, lastRefreshStatus: status, lastRefreshError: error, updatedAt: now };
+  const after: CompetitorRow = {
+    ...before,
+    bySite,
+    ...weighted(bySite),
+    lastRefreshedAt: now,
+    lastRefreshStatus: status,
+    lastRefreshError: error,
+    updatedAt: now,
+  };
   const { averageRating, reviewCount, lastRefreshedAt, lastRefreshStatus, lastRefreshError } = after;
   await commit(ctx, [
     ctx.db
@@ -87,15 +101,24 @@ export async function refreshCompetitor(ctx: ServiceContext, id: string, deps: R
       .set({ bySite, averageRating, reviewCount, lastRefreshedAt, lastRefreshStatus, lastRefreshError, updatedAt: now })
       .where(and(eq(competitors.id, id), eq(competitors.tenantId, ctx.tenantId))),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "competitor.refreshed", resourceType: "competitor", resourceId: id,
-      previousState: { averageRating: before.averageRating, reviewCount: before.reviewCount }, nextState: { averageRating, reviewCount, status, error },
+      tenantId: ctx.tenantId,
+      action: "competitor.refreshed",
+      resourceType: "competitor",
+      resourceId: id,
+      previousState: { averageRating: before.averageRating, reviewCount: before.reviewCount },
+      nextState: { averageRating, reviewCount, status, error },
     }),
   ]);
   return toCompetitor(after);
 }
 
 /** Cron: refreshes competitors not refreshed within the interval, oldest first, REFRESH_BATCH per run. */
-export async function refreshDueCompetitors(env: Env, db: ShardDb, now: Date, deps: RefreshDeps = defaultDeps): Promise<number> {
+export async function refreshDueCompetitors(
+  env: Env,
+  db: ShardDb,
+  now: Date,
+  deps: RefreshDeps = defaultDeps,
+): Promise<number> {
   const cutoff = new Date(now.getTime() - REFRESH_INTERVAL_HOURS * 3600_000).toISOString();
   const due = await db
     .select({ id: competitors.id, tenantId: competitors.tenantId })

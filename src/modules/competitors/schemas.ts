@@ -9,20 +9,28 @@ const fields = {
   name: z.string().trim().min(1).max(200),
   websiteUrl: HttpUrl.nullable().optional(),
   googlePlaceId: siteId,
-  yelpBusinessId: siteId.openapi({ description: "Yelp business id or alias; rating and review count are refreshed from Yelp Fusion" }),
+  yelpBusinessId: siteId.openapi({
+    description: "Yelp business id or alias; rating and review count are refreshed from Yelp Fusion",
+  }),
   facebookPageId: siteId,
   tripadvisorId: siteId,
   trustpilotBusinessUnitId: siteId,
 };
 
-export const CreateCompetitorBody = z.object({ locationId: z.string().min(1), ...fields }).openapi("CreateCompetitorRequest");
+export const CreateCompetitorBody = z
+  .object({ locationId: z.string().min(1), ...fields })
+  .openapi("CreateCompetitorRequest");
 export const UpdateCompetitorBody = z
   .object({ locationId: z.string().min(1).optional(), ...fields, name: fields.name.optional() })
   .openapi("UpdateCompetitorRequest");
 
 export const CompetitorListQuery = PageQuerySchema.extend({ locationId: z.string().min(1).optional() });
 
-const SiteSummary = z.object({ rating: z.number().nullable(), reviewCount: z.number().int().nullable(), fetchedAt: DateTime });
+const SiteSummary = z.object({
+  rating: z.number().nullable(),
+  reviewCount: z.number().int().nullable(),
+  fetchedAt: DateTime,
+});
 
 export const CompetitorSchema = z
   .object({

@@ -7,15 +7,23 @@ import { notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
-import { toCompetitor, type CompetitorRow, type CreateCompetitorInput, type UpdateCompetitorInput } from "./schemas";
+import { type CompetitorRow, type CreateCompetitorInput, toCompetitor, type UpdateCompetitorInput } from "./schemas";
 
 async function assertLocation(ctx: ServiceContext, id: string) {
-  const row = await ctx.db.select({ id: locations.id }).from(locations).where(and(eq(locations.id, id), eq(locations.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.id, id), eq(locations.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw validationError([{ path: "locationId", message: "Unknown location" }]);
 }
 
 export async function findCompetitorRow(ctx: ServiceContext, id: string): Promise<CompetitorRow> {
-  const row = await ctx.db.select().from(competitors).where(and(eq(competitors.id, id), eq(competitors.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(competitors)
+    .where(and(eq(competitors.id, id), eq(competitors.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Competitor");
   return row;
 }
@@ -23,11 +31,20 @@ export async function findCompetitorRow(ctx: ServiceContext, id: string): Promis
 export const getCompetitor = async (ctx: ServiceContext, id: string) => toCompetitor(await findCompetitorRow(ctx, id));
 
 export async function listCompetitors(ctx: ServiceContext, q: PageQuery & { locationId?: string }) {
-  const where = and(eq(competitors.tenantId, ctx.tenantId), q.locationId ? eq(competitors.locationId, q.locationId) : undefined);
+  const where = and(
+    eq(competitors.tenantId, ctx.tenantId),
+    q.locationId ? eq(competitors.locationId, q.locationId) : undefined,
+  );
   return keysetPage(ctx.db, {
     query: q,
     sort: [competitors.createdAt, competitors.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(competitors).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(competitors)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(competitors).where(where),
     key: (c) => [c.createdAt, c.id],
     map: toCompetitor,
@@ -36,10 +53,24 @@ export async function listCompetitors(ctx: ServiceContext, q: PageQuery & { loca
 
 /** For the MCP skill competitor.list: tracked competitors with average rating and review count. */
 export async function listCompetitorsForSkill(ctx: ServiceContext, input: { locationId?: string; limit?: number }) {
-  const page = await listCompetitors(ctx, { locationId: input.locationId, limit: Math.min(200, Math.max(1, input.limit ?? 50)) });
+  const page = await listCompetitors(ctx, {
+    locationId: input.locationId,
+    limit: Math.min(200, Math.max(1, input.limit ?? 50)),
+  });
   return page.data.map((c) => ({
-    id: c.id, locationId: c.locationId, name: c.name, averageRating: c.averageRating, reviewCount: c.reviewCount, bySite: c.bySite,
-    siteIds: { googlePlaceId: c.googlePlaceId, yelpBusinessId: c.yelpBusinessId, facebookPageId: c.facebookPageId, tripadvisorId: c.tripadvisorId, trustpilotBusinessUnitId: c.trustpilotBusinessUnitId },
+    id: c.id,
+    locationId: c.locationId,
+    name: c.name,
+    averageRating: c.averageRating,
+    reviewCount: c.reviewCount,
+    bySite: c.bySite,
+    siteIds: {
+      googlePlaceId: c.googlePlaceId,
+      yelpBusinessId: c.yelpBusinessId,
+      facebookPageId: c.facebookPageId,
+      tripadvisorId: c.tripadvisorId,
+      trustpilotBusinessUnitId: c.trustpilotBusinessUnitId,
+    },
     lastRefreshedAt: c.lastRefreshedAt,
   }));
 }
@@ -48,14 +79,33 @@ export async function createCompetitor(ctx: ServiceContext, input: CreateCompeti
   await assertLocation(ctx, input.locationId);
   const now = nowIso();
   const row: CompetitorRow = {
-    websiteUrl: null, googlePlaceId: null, yelpBusinessId: null, facebookPageId: null, tripadvisorId: null, trustpilotBusinessUnitId: null,
+    websiteUrl: null,
+    googlePlaceId: null,
+    yelpBusinessId: null,
+    facebookPageId: null,
+    tripadvisorId: null,
+    trustpilotBusinessUnitId: null,
     ...input,
-    id: newId(), tenantId: ctx.tenantId, averageRating: null, reviewCount: null, bySite: {},
-    lastRefreshedAt: null, lastRefreshStatus: null, lastRefreshError: null, createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId: ctx.tenantId,
+    averageRating: null,
+    reviewCount: null,
+    bySite: {},
+    lastRefreshedAt: null,
+    lastRefreshStatus: null,
+    lastRefreshError: null,
+    createdAt: now,
+    updatedAt: now,
   };
   await commit(ctx, [
     ctx.db.insert(competitors).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "competitor.created", resourceType: "competitor", resourceId: row.id, nextState: row }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "competitor.created",
+      resourceType: "competitor",
+      resourceId: row.id,
+      nextState: row,
+    }),
   ]);
   return toCompetitor(row);
 }
@@ -65,8 +115,18 @@ export async function updateCompetitor(ctx: ServiceContext, id: string, patch: U
   if (patch.locationId) await assertLocation(ctx, patch.locationId);
   const after: CompetitorRow = { ...before, ...patch, updatedAt: nowIso() };
   await commit(ctx, [
-    ctx.db.update(competitors).set({ ...patch, updatedAt: after.updatedAt }).where(and(eq(competitors.id, id), eq(competitors.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "competitor.updated", resourceType: "competitor", resourceId: id, previousState: before, nextState: after }),
+    ctx.db
+      .update(competitors)
+      .set({ ...patch, updatedAt: after.updatedAt })
+      .where(and(eq(competitors.id, id), eq(competitors.tenantId, ctx.tenantId))),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "competitor.updated",
+      resourceType: "competitor",
+      resourceId: id,
+      previousState: before,
+      nextState: after,
+    }),
   ]);
   return toCompetitor(after);
 }
@@ -75,6 +135,12 @@ export async function deleteCompetitor(ctx: ServiceContext, id: string) {
   const before = await findCompetitorRow(ctx, id);
   await commit(ctx, [
     ctx.db.delete(competitors).where(and(eq(competitors.id, id), eq(competitors.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "competitor.deleted", resourceType: "competitor", resourceId: id, previousState: before }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "competitor.deleted",
+      resourceType: "competitor",
+      resourceId: id,
+      previousState: before,
+    }),
   ]);
 }

@@ -8,13 +8,21 @@ import { getComplianceConfig, updateComplianceConfig } from "./service";
 const tags = ["Compliance"];
 
 const get = createRoute({
-  method: "get", path: "/v1/compliance", operationId: "getComplianceSettings", tags, security: TENANT_SECURITY,
+  method: "get",
+  path: "/v1/compliance",
+  operationId: "getComplianceSettings",
+  tags,
+  security: TENANT_SECURITY,
   summary: "Compliance settings (defaults until saved)",
   responses: { 200: json(ComplianceConfigSchema), ...stdErrors },
 });
 
 const put = createRoute({
-  method: "put", path: "/v1/compliance", operationId: "updateComplianceSettings", tags, security: TENANT_SECURITY,
+  method: "put",
+  path: "/v1/compliance",
+  operationId: "updateComplianceSettings",
+  tags,
+  security: TENANT_SECURITY,
   summary: "Update compliance settings (tenant_admin); omitted fields keep their value",
   middleware: [canAdminister] as const,
   request: { body: jsonBody(UpdateComplianceBody) },

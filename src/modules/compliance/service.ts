@@ -14,15 +14,25 @@ export async function getComplianceConfig(ctx: Pick<ServiceContext, "db" | "tena
   return config;
 }
 
-export async function updateComplianceConfig(ctx: ServiceContext, patch: Partial<ComplianceConfig>): Promise<ComplianceConfig> {
+export async function updateComplianceConfig(
+  ctx: ServiceContext,
+  patch: Partial<ComplianceConfig>,
+): Promise<ComplianceConfig> {
   const before = await getComplianceConfig(ctx);
   const after: ComplianceConfig = { ...before, ...patch };
   const row = { ...after, tenantId: ctx.tenantId, updatedAt: nowIso() };
   await commit(ctx, [
-    ctx.db.insert(complianceConfigs).values(row).onConflictDoUpdate({ target: complianceConfigs.tenantId, set: { ...after, updatedAt: row.updatedAt } }),
+    ctx.db
+      .insert(complianceConfigs)
+      .values(row)
+      .onConflictDoUpdate({ target: complianceConfigs.tenantId, set: { ...after, updatedAt: row.updatedAt } }),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "compliance.updated", resourceType: "compliance_config", resourceId: ctx.tenantId,
-      previousState: before, nextState: after,
+      tenantId: ctx.tenantId,
+      action: "compliance.updated",
+      resourceType: "compliance_config",
+      resourceId: ctx.tenantId,
+      previousState: before,
+      nextState: after,
     }),
   ]);
   return after;

@@ -8,14 +8,20 @@ import { ConsentChannelParam, ConsentRecordSchema, ContactIdParam, GrantConsentB
 const base = { tags: ["Contacts"], security: TENANT_SECURITY };
 
 const list = createRoute({
-  ...base, method: "get", path: "/v1/contacts/{id}/consent", summary: "Consent history, oldest first; the latest per channel is current",
+  ...base,
+  method: "get",
+  path: "/v1/contacts/{id}/consent",
+  summary: "Consent history, oldest first; the latest per channel is current",
   operationId: "listContactConsent",
   request: { params: ContactIdParam },
   responses: { 200: json(z.array(ConsentRecordSchema)), ...stdErrorsWithNotFound },
 });
 
 const grant = createRoute({
-  ...base, method: "post", path: "/v1/contacts/{id}/consent", summary: "Record a consent grant (tenant_user)",
+  ...base,
+  method: "post",
+  path: "/v1/contacts/{id}/consent",
+  summary: "Record a consent grant (tenant_user)",
   operationId: "grantContactConsent",
   middleware: [canWrite] as const,
   request: { params: ContactIdParam, body: jsonBody(GrantConsentBody) },
@@ -23,7 +29,10 @@ const grant = createRoute({
 });
 
 const revoke = createRoute({
-  ...base, method: "delete", path: "/v1/contacts/{id}/consent/{channel}", summary: "Record a consent revocation (tenant_user)",
+  ...base,
+  method: "delete",
+  path: "/v1/contacts/{id}/consent/{channel}",
+  summary: "Record a consent revocation (tenant_user)",
   operationId: "revokeContactConsent",
   middleware: [canWrite] as const,
   request: { params: ConsentChannelParam },

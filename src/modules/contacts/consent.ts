@@ -1,15 +1,15 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { consentRecords, contacts, type ConsentChannel, type ConsentStatus } from "../../db/schema";
+import { type ConsentChannel, type ConsentStatus, consentRecords, contacts } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { newId } from "../../lib/ids";
-import { nowIso } from "../../lib/time";
-import { toConsentRecord, type ConsentRow, type GrantConsentInput } from "./schemas";
-import { findContactRow } from "./service";
-import type { PersonalDataStep } from "../compliance/personal-data";
-import { assertMove } from "./state";
 import { inJson } from "../../lib/sql";
+import { nowIso } from "../../lib/time";
+import type { PersonalDataStep } from "../compliance/personal-data";
+import { type ConsentRow, type GrantConsentInput, toConsentRecord } from "./schemas";
+import { findContactRow } from "./service";
+import { assertMove } from "./state";
 
 /** Consent history of a contact, oldest first. */
 export async function listConsent(ctx: ServiceContext, contactId: string) {
@@ -38,7 +38,10 @@ export function consentRecordStatements(ctx: Pick<ServiceContext, "db" | "tenant
     statements: [
       ctx.db.insert(consentRecords).values({ ...row, seq }),
       // a consent change is contact activity: retention counts from it
-      ctx.db.update(contacts).set({ lastActivityAt: row.createdAt }).where(and(eq(contacts.id, contactId), eq(contacts.tenantId, ctx.tenantId))),
+      ctx.db
+        .update(contacts)
+        .set({ lastActivityAt: row.createdAt })
+        .where(and(eq(contacts.id, contactId), eq(contacts.tenantId, ctx.tenantId))),
     ],
   };
 }
@@ -49,7 +52,10 @@ async function record(ctx: ServiceContext, contactId: string, r: NewRecord) {
   await commit(ctx, [
     ...statements,
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: `consent.${r.status}`, resourceType: "consent_record", resourceId: row.id,
+      tenantId: ctx.tenantId,
+      action: `consent.${r.status}`,
+      resourceType: "consent_record",
+      resourceId: row.id,
       nextState: { contactId, channel: r.channel, status: r.status },
     }),
   ]);
@@ -58,8 +64,11 @@ async function record(ctx: ServiceContext, contactId: string, r: NewRecord) {
 
 export const grantConsent = (ctx: ServiceContext, contactId: string, input: GrantConsentInput) =>
   record(ctx, contactId, {
-    channel: input.channel, status: "granted", source: input.source,
-    ipAddress: input.ipAddress ?? null, userAgent: input.userAgent ?? null,
+    channel: input.channel,
+    status: "granted",
+    source: input.source,
+    ipAddress: input.ipAddress ?? null,
+    userAgent: input.userAgent ?? null,
   });
 
 /** A revoke is recorded even without an earlier grant: an explicit opt-out is worth keeping. */
@@ -76,14 +85,14 @@ export async function currentConsent(ctx: ServiceContext, contactIds: string[]):
   const result = new Map<string, ConsentState>(contactIds.map((id) => [id, {}]));
   if (!contactIds.length) return result;
   const rows = await ctx.db
-    .select({ contactId: consentRecords.contactId, channel: consentRecords.channel, status: consentRecords.status, at: consentRecords.createdAt })
+    .select({
+      contactId: consentRecords.contactId,
+      channel: consentRecords.channel,
+      status: consentRecords.status,
+      at: consentRecords.createdAt,
+    })
     .from(consentRecords)
-    .where(
-      and(
-        eq(consentRecords.tenantId, ctx.tenantId),
-        inJson(consentRecords.contactId, contactIds),
-      ),
-    )
+    .where(and(eq(consentRecords.tenantId, ctx.tenantId), inJson(consentRecords.contactId, contactIds)))
     .orderBy(asc(consentRecords.seq));
   for (const r of rows) result.get(r.contactId)![r.channel] = { status: r.status, at: r.at };
   return result;

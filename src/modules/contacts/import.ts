@@ -7,7 +7,7 @@ import { ApiError, conflict, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { UpsertContactBody } from "./schemas";
-import { planUpserts, preparePhone, upsertStatements, type PreparedContact } from "./upsert";
+import { type PreparedContact, planUpserts, preparePhone, upsertStatements } from "./upsert";
 
 export const MAX_CSV_BYTES = 10 * 1024 * 1024;
 export const MAX_CSV_ROWS = 5000;
@@ -24,7 +24,8 @@ const COLUMNS: Record<string, keyof PreparedContact> = {
 
 const headerKey = (h: string) => h.toLowerCase().replace(/[\s_-]/g, "");
 
-const tooLarge = (what: string) => new ApiError("PAYLOAD_TOO_LARGE", `CSV import is limited to ${what}; nothing was imported`);
+const tooLarge = (what: string) =>
+  new ApiError("PAYLOAD_TOO_LARGE", `CSV import is limited to ${what}; nothing was imported`);
 
 interface RowError {
   row: number;
@@ -44,7 +45,9 @@ function parseCsv(text: string) {
   if (!fields.includes("email") && !fields.includes("phone")) {
     throw validationError([{ path: "file", message: "The CSV header needs an email or a phone column" }]);
   }
-  const broken = new Map(parsed.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => [e.row!, e.message]));
+  const broken = new Map(
+    parsed.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => [e.row!, e.message]),
+  );
   return { rows: parsed.data, broken };
 }
 
@@ -66,7 +69,11 @@ function prepareRow(cells: Record<string, string>): PreparedContact | string {
  * POST /v1/contacts/import/csv. Every valid row is upserted in ONE D1 batch (atomic): either all
  * of them are written with the import's audit row, or none is.
  */
-export async function importContactsCsv(ctx: ServiceContext, file: File, retried = false): Promise<{ imported: number; skipped: number; errors: RowError[] }> {
+export async function importContactsCsv(
+  ctx: ServiceContext,
+  file: File,
+  retried = false,
+): Promise<{ imported: number; skipped: number; errors: RowError[] }> {
   if (file.size > MAX_CSV_BYTES) throw tooLarge("10 MB");
   const { rows, broken } = parseCsv(await file.text());
 
@@ -79,7 +86,11 @@ export async function importContactsCsv(ctx: ServiceContext, file: File, retried
   });
 
   const now = nowIso();
-  const plan = await planUpserts(ctx, accepted.map((a) => a.input), now);
+  const plan = await planUpserts(
+    ctx,
+    accepted.map((a) => a.input),
+    now,
+  );
   let imported = 0;
   plan.outcomes.forEach((o, i) => {
     if ("error" in o) errors.push({ row: accepted[i]!.row, reason: o.error });
@@ -94,14 +105,18 @@ export async function importContactsCsv(ctx: ServiceContext, file: File, retried
       await commit(ctx, [
         ...upsertStatements(ctx, plan.rows),
         auditStatement(ctx, {
-          tenantId: ctx.tenantId, action: "contact.imported", resourceType: "contact_import", resourceId: newId(),
+          tenantId: ctx.tenantId,
+          action: "contact.imported",
+          resourceType: "contact_import",
+          resourceId: newId(),
           nextState: { fileName: file.name, rows: rows.length, imported, skipped: errors.length, created, updated },
         }),
       ]);
     } catch (e) {
       // a concurrent write took an email or phone after the lookup; nothing was written: match again, once
       if (isUniqueViolation(e) && !retried) return importContactsCsv(ctx, file, true);
-      if (isUniqueViolation(e)) throw conflict("Concurrent writes changed the same contacts; nothing was imported, retry");
+      if (isUniqueViolation(e))
+        throw conflict("Concurrent writes changed the same contacts; nothing was imported, retry");
       throw e;
     }
   }

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/max";
+import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js/max";
 
 /** Lower case, no diacritics, single spaces: the form names are indexed and searched in. */
 export const foldText = (s: string): string =>

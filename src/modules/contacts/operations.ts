@@ -1,5 +1,5 @@
-import { defineOperation } from "../../lib/operation";
 import { paged, stdErrors } from "../../lib/openapi";
+import { defineOperation } from "../../lib/operation";
 import { currentConsent } from "./consent";
 import { ContactListQuery, ContactWithConsentSchema } from "./schemas";
 import { listContacts } from "./service";
@@ -30,7 +30,10 @@ export const listContactsOperation = defineOperation({
   },
   handler: async (ctx, input) => {
     const page = await listContacts(ctx, input);
-    const consent = await currentConsent(ctx, page.data.map((c) => c.id));
+    const consent = await currentConsent(
+      ctx,
+      page.data.map((c) => c.id),
+    );
     return { ...page, data: page.data.map((c) => ({ ...c, consent: consent.get(c.id) ?? {} })) };
   },
 });

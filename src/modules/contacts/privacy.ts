@@ -6,13 +6,12 @@ import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { forbidden } from "../../lib/errors";
 import { eventStatement } from "../../lib/events";
+import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { getComplianceConfig } from "../compliance/service";
-import { auditView, toContact, type ContactRow } from "./schemas";
+import { auditView, type ContactRow, toContact } from "./schemas";
 import { findContactRow } from "./service";
 import { assertMove } from "./state";
-import { inJson } from "../../lib/sql";
-
 
 export type AnonymizeReason = "erased" | "retention";
 
@@ -25,38 +24,63 @@ export function anonymizeStatements(ctx: ServiceContext, contactIds: string[], n
     ctx.db
       .update(contacts)
       .set({
-        email: null, phone: null, firstName: null, lastName: null, locale: null, timezone: null,
-        externalIds: {}, sourceMetadata: {}, nameKey: null, nameKeyReversed: null, lastActivityAt: null,
-        isSuppressed: true, suppressedAt: sql`coalesce(${contacts.suppressedAt}, ${now})`, suppressionReason: reason,
-        anonymizedAt: now, updatedAt: now,
+        email: null,
+        phone: null,
+        firstName: null,
+        lastName: null,
+        locale: null,
+        timezone: null,
+        externalIds: {},
+        sourceMetadata: {},
+        nameKey: null,
+        nameKeyReversed: null,
+        lastActivityAt: null,
+        isSuppressed: true,
+        suppressedAt: sql`coalesce(${contacts.suppressedAt}, ${now})`,
+        suppressionReason: reason,
+        anonymizedAt: now,
+        updatedAt: now,
       })
-      .where(
-        and(
-          eq(contacts.tenantId, ctx.tenantId),
-          isNull(contacts.anonymizedAt),
-          inJson(contacts.id, contactIds),
-        ),
-      ),
+      .where(and(eq(contacts.tenantId, ctx.tenantId), isNull(contacts.anonymizedAt), inJson(contacts.id, contactIds))),
     ...hooks().personalData.flatMap((step) => step.erase(ctx, contactIds)),
   ];
 }
 
 export const anonymized = (c: ContactRow, now: string, reason: AnonymizeReason): ContactRow => ({
   ...c,
-  email: null, phone: null, firstName: null, lastName: null, locale: null, timezone: null,
-  externalIds: {}, sourceMetadata: {}, nameKey: null, nameKeyReversed: null, lastActivityAt: null,
-  isSuppressed: true, suppressedAt: c.suppressedAt ?? now, suppressionReason: reason, anonymizedAt: now, updatedAt: now,
+  email: null,
+  phone: null,
+  firstName: null,
+  lastName: null,
+  locale: null,
+  timezone: null,
+  externalIds: {},
+  sourceMetadata: {},
+  nameKey: null,
+  nameKeyReversed: null,
+  lastActivityAt: null,
+  isSuppressed: true,
+  suppressedAt: c.suppressedAt ?? now,
+  suppressionReason: reason,
+  anonymizedAt: now,
+  updatedAt: now,
 });
 
 /** GET /v1/contacts/{id}/export: everything held about the contact, machine-readable. */
 export async function exportContact(ctx: ServiceContext, id: string) {
   const contact = await findContactRow(ctx, id);
-  if (!(await getComplianceConfig(ctx)).allowDataExport) throw forbidden("Data export is disabled in this tenant's compliance settings");
-  const records = Object.fromEntries(await Promise.all(hooks().personalData.map(async (s) => [s.key, await s.exportRows(ctx, id)] as const)));
+  if (!(await getComplianceConfig(ctx)).allowDataExport)
+    throw forbidden("Data export is disabled in this tenant's compliance settings");
+  const records = Object.fromEntries(
+    await Promise.all(hooks().personalData.map(async (s) => [s.key, await s.exportRows(ctx, id)] as const)),
+  );
   const exportedAt = nowIso();
   await commit(ctx, [
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "contact.exported", resourceType: "contact", resourceId: id,
+      tenantId: ctx.tenantId,
+      action: "contact.exported",
+      resourceType: "contact",
+      resourceId: id,
       metadata: { kinds: Object.keys(records) },
     }),
   ]);
@@ -66,7 +90,8 @@ export async function exportContact(ctx: ServiceContext, id: string) {
 /** DELETE /v1/contacts/{id}: erasure. The contact stays as an anonymous, suppressed row. */
 export async function eraseContact(ctx: ServiceContext, id: string) {
   const before = await findContactRow(ctx, id);
-  if (!(await getComplianceConfig(ctx)).allowDataDeletion) throw forbidden("Data deletion is disabled in this tenant's compliance settings");
+  if (!(await getComplianceConfig(ctx)).allowDataDeletion)
+    throw forbidden("Data deletion is disabled in this tenant's compliance settings");
   assertMove(before, "erase");
   const now = nowIso();
   const after = anonymized(before, now, "erased");
@@ -75,11 +100,17 @@ export async function eraseContact(ctx: ServiceContext, id: string) {
     [
       ...anonymizeStatements(ctx, [id], now, "erased"),
       auditStatement(ctx, {
-        tenantId: ctx.tenantId, action: "contact.erased", resourceType: "contact", resourceId: id,
-        previousState: auditView(before), nextState: auditView(after),
+        tenantId: ctx.tenantId,
+        action: "contact.erased",
+        resourceType: "contact",
+        resourceId: id,
+        previousState: auditView(before),
+        nextState: auditView(after),
       }),
     ],
-    before.isSuppressed ? [] : [eventStatement(ctx, "contact.suppressed", { contactId: id, suppressedAt: now, reason: "erased" })],
+    before.isSuppressed
+      ? []
+      : [eventStatement(ctx, "contact.suppressed", { contactId: id, suppressedAt: now, reason: "erased" })],
   );
   return toContact(after);
 }

@@ -1,16 +1,16 @@
 import { and, eq, lt } from "drizzle-orm";
 import type { Db, ShardDb } from "../../db/client";
-import { controlDb } from "../../db/shards";
 import { contacts, tenants } from "../../db/schema";
+import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
-import { auditStatement } from "../../lib/audit";
-import { commit } from "../../lib/commit";
-import { SYSTEM_META, type ServiceContext } from "../../lib/context";
-import { nowIso } from "../../lib/time";
 import { hooks } from "../../hooks";
+import { auditStatement } from "../../lib/audit";
+import { groupMap } from "../../lib/collections";
+import { commit } from "../../lib/commit";
+import { type ServiceContext, SYSTEM_META } from "../../lib/context";
+import { nowIso } from "../../lib/time";
 import { retentionCutoff } from "../compliance/personal-data";
 import { anonymizeStatements } from "./privacy";
-import { groupMap } from "../../lib/collections";
 
 export const RETENTION_BATCH = 100;
 /** per run and per kind; the daily run picks up where the last one stopped */
@@ -35,19 +35,37 @@ const ACTOR = { type: "system", name: "retention" } as const;
  * retentionDays, then lets every registered kind expire its own old rows. Bounded batches; a row
  * once handled no longer matches, so reruns and overlapping runs do no harm.
  */
-export async function runRetentionSweep(env: Env, db: ShardDb, at: Date): Promise<{ anonymized: number; expired: number }> {
+export async function runRetentionSweep(
+  env: Env,
+  db: ShardDb,
+  at: Date,
+): Promise<{ anonymized: number; expired: number }> {
   const now = nowIso(at);
-  const system = { db, control: controlDb(env), env, actor: ACTOR, meta: SYSTEM_META, defer: (p: Promise<unknown>) => p };
+  const system = {
+    db,
+    control: controlDb(env),
+    env,
+    actor: ACTOR,
+    meta: SYSTEM_META,
+    defer: (p: Promise<unknown>) => p,
+  };
   let anonymized = 0;
   for (let batch = 0; batch < RETENTION_MAX_BATCHES; batch++) {
     const due = await dueContacts(db, now);
-    const byTenant = groupMap(due, (d) => d.tenantId, (d) => d.id);
+    const byTenant = groupMap(
+      due,
+      (d) => d.tenantId,
+      (d) => d.id,
+    );
     for (const [tenantId, ids] of byTenant) {
       const ctx: ServiceContext = { ...system, tenantId };
       await commit(ctx, [
         ...anonymizeStatements(ctx, ids, now, "retention"),
         auditStatement(ctx, {
-          tenantId, action: "contact.retention_anonymized", resourceType: "tenant", resourceId: tenantId,
+          tenantId,
+          action: "contact.retention_anonymized",
+          resourceType: "tenant",
+          resourceId: tenantId,
           nextState: { contactIds: ids, sweptAt: now },
         }),
       ]);

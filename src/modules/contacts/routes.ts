@@ -1,23 +1,40 @@
 import { createRoute } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../lib/errors";
+import {
+  createRouter,
+  errors,
+  json,
+  jsonBody,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { routeOf } from "../../lib/operation-route";
-import { createRouter, errors, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canAdminister, canManage, canWrite } from "../../middleware/tenant";
 import { importContactsCsv, MAX_CSV_BYTES } from "./import";
+import { listContactsOperation } from "./operations";
 import { eraseContact, exportContact } from "./privacy";
 import {
-  ContactExportSchema, ContactIdParam, ContactSchema, ImportCsvBody, ImportResultSchema, SuppressBody, UpsertContactBody,
+  ContactExportSchema,
+  ContactIdParam,
+  ContactSchema,
+  ImportCsvBody,
+  ImportResultSchema,
+  SuppressBody,
+  UpsertContactBody,
 } from "./schemas";
-import { listContactsOperation } from "./operations";
 import { getContact, suppressContact, unsuppressContact, upsertContact } from "./service";
 
 const tags = ["Contacts"];
 const base = { tags, security: TENANT_SECURITY };
 
 const upsert = createRoute({
-  ...base, method: "post", path: "/v1/contacts", summary: "Create or update a contact, matched on email, else phone (tenant_user)",
+  ...base,
+  method: "post",
+  path: "/v1/contacts",
+  summary: "Create or update a contact, matched on email, else phone (tenant_user)",
   operationId: "createContact",
   middleware: [canWrite] as const,
   request: { body: jsonBody(UpsertContactBody) },
@@ -33,7 +50,10 @@ const csvBodyLimit = bodyLimit({
 });
 
 const importCsv = createRoute({
-  ...base, method: "post", path: "/v1/contacts/import/csv", operationId: "importContactsCsv",
+  ...base,
+  method: "post",
+  path: "/v1/contacts/import/csv",
+  operationId: "importContactsCsv",
   summary: "Upsert contacts from a CSV file (tenant_user); all valid rows are written atomically",
   middleware: [canWrite, csvBodyLimit] as const,
   request: { body: { required: true, content: { "multipart/form-data": { schema: ImportCsvBody } } } },
@@ -41,21 +61,34 @@ const importCsv = createRoute({
 });
 
 const get = createRoute({
-  ...base, method: "get", path: "/v1/contacts/{id}", operationId: "getContact", summary: "Get a contact",
+  ...base,
+  method: "get",
+  path: "/v1/contacts/{id}",
+  operationId: "getContact",
+  summary: "Get a contact",
   request: { params: ContactIdParam },
   responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound },
 });
 
 const suppress = createRoute({
-  ...base, method: "post", path: "/v1/contacts/{id}/suppress", summary: "Suppress a contact on every channel (tenant_user)",
+  ...base,
+  method: "post",
+  path: "/v1/contacts/{id}/suppress",
+  summary: "Suppress a contact on every channel (tenant_user)",
   operationId: "suppressContact",
   middleware: [canWrite] as const,
-  request: { params: ContactIdParam, body: { required: false, content: { "application/json": { schema: SuppressBody } } } },
+  request: {
+    params: ContactIdParam,
+    body: { required: false, content: { "application/json": { schema: SuppressBody } } },
+  },
   responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
 const unsuppress = createRoute({
-  ...base, method: "delete", path: "/v1/contacts/{id}/suppress", summary: "Lift a suppression (tenant_user)",
+  ...base,
+  method: "delete",
+  path: "/v1/contacts/{id}/suppress",
+  summary: "Lift a suppression (tenant_user)",
   operationId: "unsuppressContact",
   middleware: [canWrite] as const,
   request: { params: ContactIdParam },
@@ -63,7 +96,10 @@ const unsuppress = createRoute({
 });
 
 const exportData = createRoute({
-  ...base, method: "get", path: "/v1/contacts/{id}/export", operationId: "exportContact",
+  ...base,
+  method: "get",
+  path: "/v1/contacts/{id}/export",
+  operationId: "exportContact",
   summary: "Data-subject export (GDPR art. 15/20) when allowDataExport is on (manager)",
   middleware: [canManage] as const,
   request: { params: ContactIdParam },
@@ -71,9 +107,13 @@ const exportData = createRoute({
 });
 
 const erase = createRoute({
-  ...base, method: "delete", path: "/v1/contacts/{id}", operationId: "eraseContact",
+  ...base,
+  method: "delete",
+  path: "/v1/contacts/{id}",
+  operationId: "eraseContact",
   summary: "Erase a contact's personal data (GDPR art. 17) when allowDataDeletion is on (tenant_admin)",
-  description: "Personal fields are wiped and the contact stays as an anonymous, permanently suppressed row, so counts stay.",
+  description:
+    "Personal fields are wiped and the contact stays as an anonymous, permanently suppressed row, so counts stay.",
   middleware: [canAdminister] as const,
   request: { params: ContactIdParam },
   responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound, 409: errors[409] },
@@ -84,7 +124,9 @@ export const contactRoutes = createRouter()
   .openapi(upsert, async (c) => c.json(await upsertContact(svc(c), c.req.valid("json")), 201))
   .openapi(importCsv, async (c) => c.json(await importContactsCsv(svc(c), c.req.valid("form").file), 200))
   .openapi(get, async (c) => c.json(await getContact(svc(c), c.req.valid("param").id), 200))
-  .openapi(suppress, async (c) => c.json(await suppressContact(svc(c), c.req.valid("param").id, c.req.valid("json")?.reason), 200))
+  .openapi(suppress, async (c) =>
+    c.json(await suppressContact(svc(c), c.req.valid("param").id, c.req.valid("json")?.reason), 200),
+  )
   .openapi(unsuppress, async (c) => c.json(await unsuppressContact(svc(c), c.req.valid("param").id), 200))
   .openapi(exportData, async (c) => c.json(await exportContact(svc(c), c.req.valid("param").id), 200))
   .openapi(erase, async (c) => c.json(await eraseContact(svc(c), c.req.valid("param").id), 200));

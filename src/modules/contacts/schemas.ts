@@ -30,7 +30,8 @@ export const UpsertContactBody = z
   .object({
     email: Email.nullable().optional(),
     phone: z.string().trim().max(32).nullable().optional().openapi({
-      description: "Any common format; stored as E.164. Without a leading + it is read in the region of `locale` (default US).",
+      description:
+        "Any common format; stored as E.164. Without a leading + it is read in the region of `locale` (default US).",
     }),
     firstName: name.nullable().optional(),
     lastName: name.nullable().optional(),
@@ -49,7 +50,9 @@ export const ContactListQuery = PageQuerySchema.extend({
   search: z.string().trim().min(1).max(100).optional().openapi({
     description: "Prefix of the email, the phone (digits from the country code) or the name (first or last name first)",
   }),
-  isSuppressed: QueryBool.optional().openapi({ description: "true: only opted-out contacts; false: only reachable ones" }),
+  isSuppressed: QueryBool.optional().openapi({
+    description: "true: only opted-out contacts; false: only reachable ones",
+  }),
   hasEmail: QueryBool.optional().openapi({ description: "true: only contacts with an email address" }),
   hasPhone: QueryBool.optional().openapi({ description: "true: only contacts with a phone number" }),
 });
@@ -57,10 +60,14 @@ export const ContactListQuery = PageQuerySchema.extend({
 /** The current consent per channel (email, sms, whatsapp, ...): granted, revoked or pending, with when. */
 export const ConsentStateSchema = z
   .record(z.string(), z.object({ status: z.string(), at: z.string() }))
-  .openapi("ContactConsentState", { description: "The latest consent record per channel: its status and when it was recorded" });
+  .openapi("ContactConsentState", {
+    description: "The latest consent record per channel: its status and when it was recorded",
+  });
 
 /** A contact in a list: with its current consent per channel (the MCP tool and the REST list answer alike). */
-export const ContactWithConsentSchema = ContactSchema.extend({ consent: ConsentStateSchema }).openapi("ContactWithConsent");
+export const ContactWithConsentSchema = ContactSchema.extend({ consent: ConsentStateSchema }).openapi(
+  "ContactWithConsent",
+);
 
 export const SuppressBody = z
   .object({ reason: z.string().trim().max(500).optional() })
@@ -86,7 +93,10 @@ export const GrantConsentBody = z
     channel: ConsentChannelSchema,
     source: z.string().trim().min(1).max(200).openapi({ description: "How consent was obtained, e.g. checkout_form" }),
     // the JSON Schema formats ipv4/ipv6 (zod-openapi would write the non-standard "ip" for both, a duplicate anyOf branch)
-    ipAddress: z.union([z.ipv4().openapi({ format: "ipv4" }), z.ipv6().openapi({ format: "ipv6" })]).nullable().optional(),
+    ipAddress: z
+      .union([z.ipv4().openapi({ format: "ipv4" }), z.ipv6().openapi({ format: "ipv6" })])
+      .nullable()
+      .optional(),
     userAgent: z.string().max(500).nullable().optional(),
   })
   .openapi("GrantConsentRequest");
@@ -98,12 +108,19 @@ export const ImportResultSchema = z
   .object({
     imported: z.number().int(),
     skipped: z.number().int(),
-    errors: z.array(z.object({ row: z.number().int().openapi({ description: "1-based data row (the header is row 0)" }), reason: z.string() })),
+    errors: z.array(
+      z.object({
+        row: z.number().int().openapi({ description: "1-based data row (the header is row 0)" }),
+        reason: z.string(),
+      }),
+    ),
   })
   .openapi("ContactImportResult");
 
 export const ImportCsvBody = z.object({
-  file: z.instanceof(File).openapi({ type: "string", format: "binary", description: "CSV, at most 10 MB and 5,000 rows" }),
+  file: z
+    .instanceof(File)
+    .openapi({ type: "string", format: "binary", description: "CSV, at most 10 MB and 5,000 rows" }),
 });
 
 export const ContactExportSchema = z

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, gte, isNotNull, isNull, lt, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { contactCounts, contacts } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
@@ -10,9 +10,9 @@ import { eventStatement } from "../../lib/events";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { foldText, phoneSearchPrefix, prefixRange } from "./normalize";
-import { auditView, toContact, type ContactRow, type UpsertContactInput } from "./schemas";
+import { auditView, type ContactRow, toContact, type UpsertContactInput } from "./schemas";
 import { assertMove } from "./state";
-import { planUpserts, preparePhone, upsertStatements, DIFFERENT_CONTACTS } from "./upsert";
+import { DIFFERENT_CONTACTS, planUpserts, preparePhone, upsertStatements } from "./upsert";
 
 const startsWith = (column: SQLiteColumn, prefix: string) => {
   const [low, high] = prefixRange(prefix);
@@ -26,7 +26,8 @@ const startsWith = (column: SQLiteColumn, prefix: string) => {
  * created_at index to skip the sort, which is a scan of every contact when matches are rare.
  */
 export function searchCondition(tenantId: string, term: string): SQL {
-  const branch = (column: SQLiteColumn, prefix: string) => and(eq(contacts.tenantId, tenantId), startsWith(column, prefix))!;
+  const branch = (column: SQLiteColumn, prefix: string) =>
+    and(eq(contacts.tenantId, tenantId), startsWith(column, prefix))!;
   const branches = [branch(contacts.email, term.toLowerCase())];
   const phone = phoneSearchPrefix(term);
   if (phone) branches.push(branch(contacts.phone, phone));
@@ -54,17 +55,28 @@ export async function listContacts(ctx: ServiceContext, q: PageQuery & ContactFi
   return keysetPage(ctx.db, {
     query: q,
     sort: [contacts.createdAt, contacts.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(contacts).where(and(where, cursor)).orderBy(...order).limit(limit),
-    count: q.search || narrowed
-      ? ctx.db.select({ n: count() }).from(contacts).where(where)
-      : ctx.db.select({ n: contactCounts.total }).from(contactCounts).where(eq(contactCounts.tenantId, ctx.tenantId)),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(contacts)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
+    count:
+      q.search || narrowed
+        ? ctx.db.select({ n: count() }).from(contacts).where(where)
+        : ctx.db.select({ n: contactCounts.total }).from(contactCounts).where(eq(contactCounts.tenantId, ctx.tenantId)),
     key: (c) => [c.createdAt, c.id],
     map: toContact,
   });
 }
 
 export async function findContactRow(ctx: ServiceContext, id: string): Promise<ContactRow> {
-  const row = await ctx.db.select().from(contacts).where(and(eq(contacts.id, id), eq(contacts.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.id, id), eq(contacts.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Contact");
   return row;
 }
@@ -77,7 +89,11 @@ const changedFields = (before: ContactRow | undefined, after: ContactRow) =>
   );
 
 /** POST /v1/contacts: match on email, else phone; create when neither matches. */
-export async function upsertContact(ctx: ServiceContext, input: UpsertContactInput, retried = false): Promise<ReturnType<typeof toContact>> {
+export async function upsertContact(
+  ctx: ServiceContext,
+  input: UpsertContactInput,
+  retried = false,
+): Promise<ReturnType<typeof toContact>> {
   const prepared = preparePhone(input);
   if ("message" in prepared) throw validationError([prepared]);
   const now = nowIso();
@@ -112,7 +128,13 @@ export async function suppressContact(ctx: ServiceContext, id: string, reason: s
   const before = await findContactRow(ctx, id);
   assertMove(before, "suppress");
   const now = nowIso();
-  const after: ContactRow = { ...before, isSuppressed: true, suppressedAt: now, suppressionReason: reason ?? null, updatedAt: now };
+  const after: ContactRow = {
+    ...before,
+    isSuppressed: true,
+    suppressedAt: now,
+    suppressionReason: reason ?? null,
+    updatedAt: now,
+  };
   await commit(
     ctx,
     [
@@ -121,8 +143,12 @@ export async function suppressContact(ctx: ServiceContext, id: string, reason: s
         .set({ isSuppressed: true, suppressedAt: now, suppressionReason: after.suppressionReason, updatedAt: now })
         .where(and(eq(contacts.id, id), eq(contacts.tenantId, ctx.tenantId))),
       auditStatement(ctx, {
-        tenantId: ctx.tenantId, action: "contact.suppressed", resourceType: "contact", resourceId: id,
-        previousState: auditView(before), nextState: { ...auditView(after), suppressionReason: after.suppressionReason },
+        tenantId: ctx.tenantId,
+        action: "contact.suppressed",
+        resourceType: "contact",
+        resourceId: id,
+        previousState: auditView(before),
+        nextState: { ...auditView(after), suppressionReason: after.suppressionReason },
       }),
     ],
     [eventStatement(ctx, "contact.suppressed", { contactId: id, suppressedAt: now, reason: after.suppressionReason })],
@@ -134,15 +160,25 @@ export async function unsuppressContact(ctx: ServiceContext, id: string) {
   const before = await findContactRow(ctx, id);
   assertMove(before, "unsuppress");
   const now = nowIso();
-  const after: ContactRow = { ...before, isSuppressed: false, suppressedAt: null, suppressionReason: null, updatedAt: now };
+  const after: ContactRow = {
+    ...before,
+    isSuppressed: false,
+    suppressedAt: null,
+    suppressionReason: null,
+    updatedAt: now,
+  };
   await commit(ctx, [
     ctx.db
       .update(contacts)
       .set({ isSuppressed: false, suppressedAt: null, suppressionReason: null, updatedAt: now })
       .where(and(eq(contacts.id, id), eq(contacts.tenantId, ctx.tenantId), sql`${contacts.anonymizedAt} is null`)),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "contact.unsuppressed", resourceType: "contact", resourceId: id,
-      previousState: { ...auditView(before), suppressionReason: before.suppressionReason }, nextState: auditView(after),
+      tenantId: ctx.tenantId,
+      action: "contact.unsuppressed",
+      resourceType: "contact",
+      resourceId: id,
+      previousState: { ...auditView(before), suppressionReason: before.suppressionReason },
+      nextState: auditView(after),
     }),
   ]);
   return toContact(after);

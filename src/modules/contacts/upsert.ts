@@ -4,10 +4,10 @@ import { contacts } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import type { ValidationIssue } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { chunkByParams, inJson } from "../../lib/sql";
 import { mergePatch } from "./merge-patch";
 import { nameKeys, toE164 } from "./normalize";
 import type { ContactRow, UpsertContactInput } from "./schemas";
-import { chunkByParams, inJson } from "../../lib/sql";
 
 /** A validated upsert whose phone is already E.164. undefined = not given (keep), null = clear. */
 export type PreparedContact = Omit<UpsertContactInput, "phone"> & { phone?: string | null };
@@ -29,20 +29,41 @@ export interface UpsertPlan {
 
 export const DIFFERENT_CONTACTS = "email and phone belong to different contacts";
 
-
 /** Existing contacts of the tenant holding any of these emails or phones: two index lookups, one round trip. */
 async function findExisting(ctx: ServiceContext, emails: string[], phones: string[]) {
   const [byEmail, byPhone] = await ctx.db.batch([
-    ctx.db.select().from(contacts).where(and(eq(contacts.tenantId, ctx.tenantId), inJson(contacts.email, emails))),
-    ctx.db.select().from(contacts).where(and(eq(contacts.tenantId, ctx.tenantId), inJson(contacts.phone, phones))),
+    ctx.db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.tenantId, ctx.tenantId), inJson(contacts.email, emails))),
+    ctx.db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.tenantId, ctx.tenantId), inJson(contacts.phone, phones))),
   ]);
   return [...byEmail, ...byPhone];
 }
 
 const blank = (ctx: ServiceContext, id: string, now: string): ContactRow => ({
-  id, tenantId: ctx.tenantId, email: null, phone: null, firstName: null, lastName: null, locale: null, timezone: null,
-  isSuppressed: false, suppressedAt: null, suppressionReason: null, externalIds: {}, sourceMetadata: {},
-  nameKey: null, nameKeyReversed: null, lastActivityAt: now, anonymizedAt: null, createdAt: now, updatedAt: now,
+  id,
+  tenantId: ctx.tenantId,
+  email: null,
+  phone: null,
+  firstName: null,
+  lastName: null,
+  locale: null,
+  timezone: null,
+  isSuppressed: false,
+  suppressedAt: null,
+  suppressionReason: null,
+  externalIds: {},
+  sourceMetadata: {},
+  nameKey: null,
+  nameKeyReversed: null,
+  lastActivityAt: now,
+  anonymizedAt: null,
+  createdAt: now,
+  updatedAt: now,
 });
 
 const FIELDS = ["email", "phone", "firstName", "lastName", "locale", "timezone"] as const;

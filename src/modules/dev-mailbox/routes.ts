@@ -21,17 +21,24 @@ const MailboxMessageSchema = z
 // The path keeps its historic name /admin/outbox (decisions.md names it; external clients call it).
 const list = createRoute({
   method: "get",
-  path: "/admin/outbox", operationId: "listAdminOutboxMessages",
+  path: "/admin/outbox",
+  operationId: "listAdminOutboxMessages",
   tags: ["Admin"],
   security: USER_SECURITY,
-  summary: "The dev mailbox: messages the built-in `outbox` provider stored instead of sending, newest first (platform_admin)",
+  summary:
+    "The dev mailbox: messages the built-in `outbox` provider stored instead of sending, newest first (platform_admin)",
   request: {
     query: z.object({
       limit: z.coerce.number().int().min(1).max(200).default(50),
       tenantId: z.string().optional(),
     }),
   },
-  responses: { 200: json(z.object({ data: z.array(MailboxMessageSchema) }).openapi("DevMailboxMessageList")), ...stdErrors },
+  responses: {
+    200: json(z.object({ data: z.array(MailboxMessageSchema) }).openapi("DevMailboxMessageList")),
+    ...stdErrors,
+  },
 });
 
-export const devMailboxRoutes = createRouter().openapi(list, async (c) => c.json({ data: await listMailboxMessages(c.env, c.req.valid("query")) }, 200));
+export const devMailboxRoutes = createRouter().openapi(list, async (c) =>
+  c.json({ data: await listMailboxMessages(c.env, c.req.valid("query")) }, 200),
+);

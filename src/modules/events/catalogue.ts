@@ -6,9 +6,17 @@ export const WEBHOOK_TEST_EVENT = "webhook.test";
 
 export const isEventType = (t: string): t is EventType => (EVENT_TYPES as readonly string[]).includes(t);
 
-export type FieldKind = { type: "string" | "number" | "boolean"; nullable: boolean; options?: string[] } | { type: "array"; nullable: boolean; of: "string" | "number" };
+export type FieldKind =
+  | { type: "string" | "number" | "boolean"; nullable: boolean; options?: string[] }
+  | { type: "array"; nullable: boolean; of: "string" | "number" };
 
-type Def = { type: string; innerType?: ZodType; element?: ZodType; entries?: Record<string, string>; shape?: Record<string, ZodType> };
+type Def = {
+  type: string;
+  innerType?: ZodType;
+  element?: ZodType;
+  entries?: Record<string, string>;
+  shape?: Record<string, ZodType>;
+};
 const defOf = (s: ZodType) => (s as unknown as { def: Def }).def;
 
 function kindOf(schema: ZodType): FieldKind | "object" | null {

@@ -1,5 +1,5 @@
-import { defineOperation } from "../../lib/operation";
 import { IdParam, stdErrorsWithNotFound } from "../../lib/openapi";
+import { defineOperation } from "../../lib/operation";
 import { ExperimentSchema, ResultsSchema } from "./schemas";
 import { experimentResults, getExperiment } from "./service";
 

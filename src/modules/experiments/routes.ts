@@ -1,23 +1,46 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import {
+  createRouter,
+  errors,
+  IdParam,
+  json,
+  jsonBody,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { routeOf } from "../../lib/operation-route";
-import { createRouter, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
-import { experimentResultsOperation, getExperimentOperation } from "./operations";
 import { svc } from "../../middleware/service-context";
 import { canAdminister, canManage } from "../../middleware/tenant";
+import { experimentResultsOperation, getExperimentOperation } from "./operations";
 import { CreateExperimentBody, ExperimentListQuery, ExperimentSchema, UpdateExperimentBody } from "./schemas";
-import { createExperiment, listExperiments, transitionExperiment, updateExperiment, type ExperimentMove } from "./service";
+import {
+  createExperiment,
+  type ExperimentMove,
+  listExperiments,
+  transitionExperiment,
+  updateExperiment,
+} from "./service";
 
 const tags = ["Experiments"];
 
 const list = createRoute({
-  method: "get", path: "/v1/experiments", tags, security: TENANT_SECURITY, summary: "List experiments, newest first",
+  method: "get",
+  path: "/v1/experiments",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "List experiments, newest first",
   operationId: "listExperiments",
   request: { query: ExperimentListQuery },
   responses: { 200: json(z.array(ExperimentSchema)), ...stdErrors },
 });
 
 const create = createRoute({
-  method: "post", path: "/v1/experiments", tags, security: TENANT_SECURITY, summary: "Create a draft experiment (manager)",
+  method: "post",
+  path: "/v1/experiments",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Create a draft experiment (manager)",
   operationId: "createExperiment",
   description: "At least 2 variants, each trafficPercent 0 to 100, adding up to 100; the first variant is the control.",
   middleware: [canManage] as const,
@@ -26,9 +49,14 @@ const create = createRoute({
 });
 
 const update = createRoute({
-  method: "patch", path: "/v1/experiments/{id}", operationId: "updateExperiment", tags, security: TENANT_SECURITY,
+  method: "patch",
+  path: "/v1/experiments/{id}",
+  operationId: "updateExperiment",
+  tags,
+  security: TENANT_SECURITY,
   summary: "Rename, edit the hypothesis, or pick a winner (tenant_admin)",
-  description: "A winnerVariantId completes a running or paused experiment (409 INVALID_TRANSITION otherwise) and emits experiment.completed.",
+  description:
+    "A winnerVariantId completes a running or paused experiment (409 INVALID_TRANSITION otherwise) and emits experiment.completed.",
   middleware: [canAdminister] as const,
   request: { params: IdParam, body: jsonBody(UpdateExperimentBody) },
   responses: { 200: json(ExperimentSchema), ...stdErrorsWithNotFound, 409: errors[409] },
@@ -42,13 +70,22 @@ const MOVE_DOCS: Record<ExperimentMove, string> = {
 };
 
 const MOVE_OPERATION_IDS = {
-  start: "startExperiment", pause: "pauseExperiment", resume: "resumeExperiment", complete: "completeExperiment",
+  start: "startExperiment",
+  pause: "pauseExperiment",
+  resume: "resumeExperiment",
+  complete: "completeExperiment",
 } as const satisfies Record<ExperimentMove, string>;
 
 const transition = (name: ExperimentMove) =>
   createRoute({
-    method: "post", path: `/v1/experiments/{id}/${name}`, operationId: MOVE_OPERATION_IDS[name], tags, security: TENANT_SECURITY, summary: MOVE_DOCS[name],
-    description: "Statuses: draft -> running <-> paused; running or paused -> completed. Any other move is 409 INVALID_TRANSITION.",
+    method: "post",
+    path: `/v1/experiments/{id}/${name}`,
+    operationId: MOVE_OPERATION_IDS[name],
+    tags,
+    security: TENANT_SECURITY,
+    summary: MOVE_DOCS[name],
+    description:
+      "Statuses: draft -> running <-> paused; running or paused -> completed. Any other move is 409 INVALID_TRANSITION.",
     middleware: [name === "complete" ? canAdminister : canManage] as const,
     request: { params: IdParam },
     responses: { 200: json(ExperimentSchema), ...stdErrorsWithNotFound, 409: errors[409] },
@@ -58,9 +95,19 @@ export const experimentRoutes = createRouter()
   .openapi(list, async (c) => c.json(await listExperiments(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createExperiment(svc(c), c.req.valid("json")), 201))
   .openapi(...routeOf(getExperimentOperation))
-  .openapi(update, async (c) => c.json(await updateExperiment(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
-  .openapi(transition("start"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "start"), 200))
-  .openapi(transition("pause"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "pause"), 200))
-  .openapi(transition("resume"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "resume"), 200))
-  .openapi(transition("complete"), async (c) => c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "complete"), 200))
+  .openapi(update, async (c) =>
+    c.json(await updateExperiment(svc(c), c.req.valid("param").id, c.req.valid("json")), 200),
+  )
+  .openapi(transition("start"), async (c) =>
+    c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "start"), 200),
+  )
+  .openapi(transition("pause"), async (c) =>
+    c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "pause"), 200),
+  )
+  .openapi(transition("resume"), async (c) =>
+    c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "resume"), 200),
+  )
+  .openapi(transition("complete"), async (c) =>
+    c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "complete"), 200),
+  )
   .openapi(...routeOf(experimentResultsOperation));

@@ -52,7 +52,9 @@ export const CreateExperimentBody = z
       .refine((vs) => Math.abs(vs.reduce((sum, v) => sum + v.trafficPercent, 0) - 100) < SUM_TOLERANCE, {
         message: "trafficPercent must add up to 100",
       })
-      .refine((vs) => new Set(vs.map((v) => v.name.toLowerCase())).size === vs.length, { message: "Variant names must be unique" })
+      .refine((vs) => new Set(vs.map((v) => v.name.toLowerCase())).size === vs.length, {
+        message: "Variant names must be unique",
+      })
       .openapi({ description: "at least 2; the first is the control" }),
   })
   .openapi("CreateExperimentRequest");
@@ -74,7 +76,10 @@ const ProportionTestSchema = z
     z: z.number(),
     pValue: z.number().openapi({ description: "two-sided" }),
     difference: z.number().openapi({ description: "variant rate minus control rate" }),
-    lift: z.number().nullable().openapi({ description: "difference relative to the control rate; null when that is 0" }),
+    lift: z
+      .number()
+      .nullable()
+      .openapi({ description: "difference relative to the control rate; null when that is 0" }),
     significant: z.boolean().openapi({ description: "pValue < 0.05" }),
   })
   .openapi("ProportionTest");
@@ -102,7 +107,10 @@ export const ResultsSchema = z
         vsControl: z
           .object({ clickRate: ProportionTestSchema.nullable(), conversionRate: ProportionTestSchema.nullable() })
           .nullable()
-          .openapi({ description: "two-proportion z-tests against the control; null for the control itself; a test is null when undefined (no sends)" }),
+          .openapi({
+            description:
+              "two-proportion z-tests against the control; null for the control itself; a test is null when undefined (no sends)",
+          }),
       }),
     ),
   })

@@ -1,15 +1,19 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { controlDb } from "../../db/shards";
 import { contacts, locations, roleAssignments, users } from "../../db/schema";
+import { controlDb } from "../../db/shards";
 import type { ServiceContext } from "../../lib/context";
+import { log } from "../../lib/log";
 import { sendTransactionalEmail } from "../../providers/messaging/transactional";
 import type { Landing } from "./landing";
 import type { FeedbackRow } from "./schemas";
-import { log } from "../../lib/log";
 
 /** Who hears about a callback request: the location's own email, else the tenant's admins and managers. */
 async function recipients(ctx: ServiceContext, locationId: string): Promise<string[]> {
-  const loc = await ctx.db.select({ email: locations.email }).from(locations).where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId))).get();
+  const loc = await ctx.db
+    .select({ email: locations.email })
+    .from(locations)
+    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
+    .get();
   if (loc?.email) return [loc.email];
   // users and grants are control-plane rows (docs/scaling.md)
   const rows = await controlDb(ctx.env)
@@ -17,13 +21,22 @@ async function recipients(ctx: ServiceContext, locationId: string): Promise<stri
     .from(roleAssignments)
     .innerJoin(users, eq(users.id, roleAssignments.userId))
     .where(
-      and(eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId), inArray(roleAssignments.role, ["tenant_admin", "manager"]), eq(users.isActive, true)),
+      and(
+        eq(roleAssignments.scopeType, "tenant"),
+        eq(roleAssignments.scopeId, ctx.tenantId),
+        inArray(roleAssignments.role, ["tenant_admin", "manager"]),
+        eq(users.isActive, true),
+      ),
     );
   return rows.map((r) => r.email);
 }
 
 const scoreLine = (f: FeedbackRow) =>
-  f.rating != null ? `${f.rating} of 5 stars` : f.surveyType && f.score != null ? `${f.surveyType.toUpperCase()} score ${f.score}` : "no score";
+  f.rating != null
+    ? `${f.rating} of 5 stars`
+    : f.surveyType && f.score != null
+      ? `${f.surveyType.toUpperCase()} score ${f.score}`
+      : "no score";
 
 /**
  * The alert for a callback request (after the submission committed; its inbox item is already
@@ -36,7 +49,12 @@ export async function callbackAlert(ctx: ServiceContext, landing: Landing, f: Fe
     if (!to.length) return;
     const c = f.contactId
       ? await ctx.db
-          .select({ firstName: contacts.firstName, lastName: contacts.lastName, email: contacts.email, phone: contacts.phone })
+          .select({
+            firstName: contacts.firstName,
+            lastName: contacts.lastName,
+            email: contacts.email,
+            phone: contacts.phone,
+          })
           .from(contacts)
           .where(and(eq(contacts.id, f.contactId), eq(contacts.tenantId, ctx.tenantId)))
           .get()
@@ -52,8 +70,11 @@ export async function callbackAlert(ctx: ServiceContext, landing: Landing, f: Fe
       f.followUpText ? `Follow-up: "${f.followUpText}"` : "",
       "",
       `The feedback is escalated in the inbox (feedback ${f.id}).`,
-    ].filter((l, i, all) => l !== "" || all[i - 1] !== "").join("\n");
-    for (const address of to) await sendTransactionalEmail(ctx.env, { tenantId: ctx.tenantId, to: address, subject, text });
+    ]
+      .filter((l, i, all) => l !== "" || all[i - 1] !== "")
+      .join("\n");
+    for (const address of to)
+      await sendTransactionalEmail(ctx.env, { tenantId: ctx.tenantId, to: address, subject, text });
   } catch (err) {
     log.error("callback alert email failed", { feedbackId: f.id, error: String(err) });
   }

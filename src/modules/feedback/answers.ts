@@ -1,12 +1,20 @@
 import type { SurveyQuestion } from "../../db/schema";
-import { validationError, type ValidationIssue } from "../../lib/errors";
+import { type ValidationIssue, validationError } from "../../lib/errors";
 import type { LandingSurvey } from "./landing";
 
-const RANGES: Partial<Record<SurveyQuestion["type"], [number, number]>> = { nps: [0, 10], csat: [1, 5], ces: [1, 7], rating: [1, 5] };
+const RANGES: Partial<Record<SurveyQuestion["type"], [number, number]>> = {
+  nps: [0, 10],
+  csat: [1, 5],
+  ces: [1, 7],
+  rating: [1, 5],
+};
 
 function problem(q: SurveyQuestion, v: unknown): string | null {
   const range = RANGES[q.type];
-  if (range) return Number.isInteger(v) && (v as number) >= range[0] && (v as number) <= range[1] ? null : `an integer ${range[0]} to ${range[1]}`;
+  if (range)
+    return Number.isInteger(v) && (v as number) >= range[0] && (v as number) <= range[1]
+      ? null
+      : `an integer ${range[0]} to ${range[1]}`;
   switch (q.type) {
     case "text":
       return typeof v === "string" ? null : "text";
@@ -15,7 +23,9 @@ function problem(q: SurveyQuestion, v: unknown): string | null {
     case "single_choice":
       return typeof v === "string" && q.options!.includes(v) ? null : `one of: ${q.options!.join(", ")}`;
     case "multiple_choice":
-      return Array.isArray(v) && v.every((x) => q.options!.includes(x)) ? null : `a list from: ${q.options!.join(", ")}`;
+      return Array.isArray(v) && v.every((x) => q.options!.includes(x))
+        ? null
+        : `a list from: ${q.options!.join(", ")}`;
     default:
       return null;
   }

@@ -1,18 +1,27 @@
 import { and, eq, sql } from "drizzle-orm";
-import { controlDb, shardDb, tenantDb } from "../../db/shards";
 import type { ControlDb, ShardDb } from "../../db/client";
-import { brands, campaignSurveys, feedbackViews, locations, solicitations, surveys, type SurveyQuestion, type SurveyType } from "../../db/schema";
+import {
+  brands,
+  campaignSurveys,
+  feedbackViews,
+  locations,
+  type SurveyQuestion,
+  type SurveyType,
+  solicitations,
+  surveys,
+} from "../../db/schema";
+import { controlDb, shardDb, tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { notFound } from "../../lib/errors";
+import type { HostGuard } from "../../lib/host-guard";
 import { jwtSecrets } from "../../lib/jwt";
+import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
 import { writeBuffer } from "../../lib/write-buffer";
-import { readLinkToken, type LinkClaims } from "../links/tokens";
+import { type LinkClaims, readLinkToken } from "../links/tokens";
+import { type EffectiveBrand, publicBaseUrlOf, tenantWhiteLabel } from "../white-label/resolve";
 import { cached } from "./cache";
 import { publicReviewLinks, type ReviewLink } from "./review-links";
-import type { HostGuard } from "../../lib/host-guard";
-import { publicBaseUrlOf, tenantWhiteLabel, type EffectiveBrand } from "../white-label/resolve";
-import { log } from "../../lib/log";
 
 export interface LocationLanding {
   brand: { name: string; logoUrl: string | null };
@@ -72,8 +81,12 @@ async function loadLocation(db: ShardDb, tenantId: string, locationId: string): 
   if (!row) return null;
   const l = row.location;
   const brandRefs = {
-    googlePlaceId: row.brandGooglePlaceId, googleMyBusinessUrl: row.brandGoogleUrl, yelpBusinessId: row.brandYelpId,
-    yelpUrl: row.brandYelpUrl, facebookPageId: row.brandFacebookId, facebookUrl: row.brandFacebookUrl,
+    googlePlaceId: row.brandGooglePlaceId,
+    googleMyBusinessUrl: row.brandGoogleUrl,
+    yelpBusinessId: row.brandYelpId,
+    yelpUrl: row.brandYelpUrl,
+    facebookPageId: row.brandFacebookId,
+    facebookUrl: row.brandFacebookUrl,
   };
   return {
     brand: { name: row.brandName ?? l.name, logoUrl: row.brandLogo },
@@ -85,11 +98,19 @@ async function loadLocation(db: ShardDb, tenantId: string, locationId: string): 
 /** The active survey attached to the solicitation's campaign, if any. */
 async function loadSurvey(db: ShardDb, tenantId: string, solicitationId: string): Promise<LandingSurvey | null> {
   const row = await db
-    .select({ id: surveys.id, name: surveys.name, type: surveys.type, description: surveys.description, questions: surveys.questions })
+    .select({
+      id: surveys.id,
+      name: surveys.name,
+      type: surveys.type,
+      description: surveys.description,
+      questions: surveys.questions,
+    })
     .from(solicitations)
     .innerJoin(campaignSurveys, eq(campaignSurveys.campaignId, solicitations.campaignId))
     .innerJoin(surveys, eq(surveys.id, campaignSurveys.surveyId))
-    .where(and(eq(solicitations.id, solicitationId), eq(solicitations.tenantId, tenantId), eq(surveys.status, "active")))
+    .where(
+      and(eq(solicitations.id, solicitationId), eq(solicitations.tenantId, tenantId), eq(surveys.status, "active")),
+    )
     .get();
   return row ?? null;
 }
@@ -104,9 +125,17 @@ export async function landingFor(deps: PublicDeps, claims: LinkClaims): Promise<
   // tenant rows on the tenant's shard (resolved only on a cache miss), white-label rows on the control plane
   const db = () => tenantDb(deps.env, claims.tenantId);
   const [place, survey, wl] = await Promise.all([
-    cached(`location/${claims.tenantId}/${claims.locationId}`, async () => loadLocation(await db(), claims.tenantId, claims.locationId), deps.defer),
+    cached(
+      `location/${claims.tenantId}/${claims.locationId}`,
+      async () => loadLocation(await db(), claims.tenantId, claims.locationId),
+      deps.defer,
+    ),
     claims.destination === "survey"
-      ? cached(`survey/${claims.tenantId}/${claims.solicitationId}`, async () => loadSurvey(await db(), claims.tenantId, claims.solicitationId), deps.defer)
+      ? cached(
+          `survey/${claims.tenantId}/${claims.solicitationId}`,
+          async () => loadSurvey(await db(), claims.tenantId, claims.solicitationId),
+          deps.defer,
+        )
       : Promise.resolve(null),
     tenantWhiteLabel(controlDb(deps.env), claims.tenantId),
   ]);
@@ -173,7 +202,15 @@ export function recordView(deps: PublicDeps, claims: LinkClaims, surveyId: strin
   const at = nowIso();
   views.add(
     deps.env,
-    { solicitationId: claims.solicitationId, tenantId: claims.tenantId, locationId: claims.locationId, surveyId, views: 1, firstViewedAt: at, lastViewedAt: at },
+    {
+      solicitationId: claims.solicitationId,
+      tenantId: claims.tenantId,
+      locationId: claims.locationId,
+      surveyId,
+      views: 1,
+      firstViewedAt: at,
+      lastViewedAt: at,
+    },
     deps.defer,
   );
 }

@@ -1,28 +1,30 @@
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppEnv } from "../../app-env";
-import { ApiError } from "../../lib/errors";
-import { isTenantMoving } from "../../db/tenant-fence";
 import type { SurveyQuestion } from "../../db/schema";
-import { feedbackPage, notFoundPage, thanksPage, type FormState } from "./page";
+import { isTenantMoving } from "../../db/tenant-fence";
+import { ApiError } from "../../lib/errors";
+import { hostBrand } from "../white-label/resolve";
+import type { Landing } from "./landing";
+import { type FormState, feedbackPage, notFoundPage, thanksPage } from "./page";
 import { publicRequest } from "./routes";
 import { SubmitFeedbackBody } from "./schemas";
 import { feedbackLinkData, openFeedbackLink, submitFeedbackByToken } from "./service";
-import type { Landing } from "./landing";
-import { hostBrand } from "../white-label/resolve";
 
 const SECURITY_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "cache-control": "no-store",
   "x-frame-options": "DENY",
   "referrer-policy": "no-referrer",
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
 const html = (body: { toString(): string }, status = 200) =>
   new Response(`<!doctype html>${body.toString()}`, { status, headers: SECURITY_HEADERS });
 
 /** On a custom hostname the not-found page still wears the host owner's brand. */
-const notFound = async (c: Context<AppEnv>) => html(notFoundPage(await hostBrand(c.var.control, c.var.customHost)), 404);
+const notFound = async (c: Context<AppEnv>) =>
+  html(notFoundPage(await hostBrand(c.var.control, c.var.customHost)), 404);
 
 /**
  * The blank rating form of a location, rendered once per cached landing and reused with each
@@ -56,11 +58,15 @@ async function orNotFound(c: Context<AppEnv>, work: () => Promise<Response>): Pr
 }
 
 type Form = Record<string, string | File | (string | File)[]>;
-const one = (v: Form[string] | undefined) => (typeof v === "string" ? v : Array.isArray(v) && typeof v[0] === "string" ? v[0] : undefined);
+const one = (v: Form[string] | undefined) =>
+  typeof v === "string" ? v : Array.isArray(v) && typeof v[0] === "string" ? v[0] : undefined;
 const num = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : Number(v));
 
 function answer(q: SurveyQuestion, raw: Form[string] | undefined): unknown {
-  if (q.type === "multiple_choice") return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter((x): x is string => typeof x === "string");
+  if (q.type === "multiple_choice")
+    return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).filter(
+      (x): x is string => typeof x === "string",
+    );
   const v = one(raw);
   if (v === undefined) return undefined;
   if (["nps", "csat", "ces", "rating"].includes(q.type)) return num(v);
@@ -78,7 +84,9 @@ function bodyFromForm(form: Form, landing: Landing) {
     callbackRequested: one(form.callbackRequested) ? true : undefined,
   };
   const answers = Object.fromEntries(
-    (landing.survey?.questions ?? []).map((q) => [q.id, answer(q, form[`q.${q.id}`])] as const).filter(([, v]) => v !== undefined && v !== ""),
+    (landing.survey?.questions ?? [])
+      .map((q) => [q.id, answer(q, form[`q.${q.id}`])] as const)
+      .filter(([, v]) => v !== undefined && v !== ""),
   );
   if (Object.keys(answers).length) body.surveyResponses = answers;
   if (body.score === undefined) delete body.surveyType;
@@ -86,7 +94,9 @@ function bodyFromForm(form: Form, landing: Landing) {
 }
 
 const friendly = (issues: { path: string; message: string }[]) =>
-  issues.some((i) => i.path === "") ? "Please pick a rating or write a comment before sending." : `Please check your answers: ${issues.map((i) => i.message).join("; ")}.`;
+  issues.some((i) => i.path === "")
+    ? "Please pick a rating or write a comment before sending."
+    : `Please check your answers: ${issues.map((i) => i.message).join("; ")}.`;
 
 /** The hosted feedback page (HTML, outside the OpenAPI document): form, form post, thank-you page. */
 export const feedbackPageRoutes = new Hono<AppEnv>()
@@ -104,22 +114,52 @@ export const feedbackPageRoutes = new Hono<AppEnv>()
       const landing = await feedbackLinkData(req, token);
       const form = (await c.req.parseBody({ all: true }).catch(() => ({}))) as Form;
       const body = bodyFromForm(form, landing);
-      const state: FormState = { text: body.text as string | undefined, rating: body.rating as number | undefined, score: body.score as number | undefined, callbackRequested: Boolean(body.callbackRequested) };
+      const state: FormState = {
+        text: body.text as string | undefined,
+        rating: body.rating as number | undefined,
+        score: body.score as number | undefined,
+        callbackRequested: Boolean(body.callbackRequested),
+      };
       const parsed = SubmitFeedbackBody.safeParse(body);
       const action = `/f/${encodeURIComponent(token)}`;
       if (!parsed.success) {
-        return html(feedbackPage(landing, action, { ...state, error: friendly(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }))) }), 400);
+        return html(
+          feedbackPage(landing, action, {
+            ...state,
+            error: friendly(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }))),
+          }),
+          400,
+        );
       }
       try {
         await submitFeedbackByToken(req, token, parsed.data);
       } catch (e) {
         if (e instanceof ApiError && e.code === "VALIDATION_ERROR") {
-          return html(feedbackPage(landing, action, { ...state, error: friendly((e.details?.issues as { path: string; message: string }[]) ?? []) }), 400);
+          return html(
+            feedbackPage(landing, action, {
+              ...state,
+              error: friendly((e.details?.issues as { path: string; message: string }[]) ?? []),
+            }),
+            400,
+          );
         }
-        if (e instanceof ApiError && e.code === "CONFLICT") return html(feedbackPage(landing, action, { ...state, error: "Thank you, but feedback for this visit was already received." }), 409);
+        if (e instanceof ApiError && e.code === "CONFLICT")
+          return html(
+            feedbackPage(landing, action, {
+              ...state,
+              error: "Thank you, but feedback for this visit was already received.",
+            }),
+            409,
+          );
         if (isTenantMoving(e)) {
           // the answers stay in the form: the person sends them again once the move's fence is lifted
-          const page = html(feedbackPage(landing, action, { ...state, error: "We could not save your feedback just now. Please send it again in a few seconds." }), 503);
+          const page = html(
+            feedbackPage(landing, action, {
+              ...state,
+              error: "We could not save your feedback just now. Please send it again in a few seconds.",
+            }),
+            503,
+          );
           page.headers.set("Retry-After", e.headers!["Retry-After"]!);
           return page;
         }

@@ -1,10 +1,10 @@
 /** @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
 import type { SurveyQuestion } from "../../db/schema";
-import type { Landing, LandingSurvey } from "./landing";
-import type { ReviewLink } from "./review-links";
 import { brandCss, safeLogoUrl } from "../white-label/render";
 import { DEFAULT_BRAND, type EffectiveBrand } from "../white-label/resolve";
+import type { Landing, LandingSurvey } from "./landing";
+import type { ReviewLink } from "./review-links";
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -100,7 +100,13 @@ function Stars(props: { name: string; legend: string; checked?: number }) {
       <div class="stars">
         {[5, 4, 3, 2, 1].map((n) => (
           <>
-            <input type="radio" id={`${props.name}-${n}`} name={props.name} value={String(n)} checked={props.checked === n} />
+            <input
+              type="radio"
+              id={`${props.name}-${n}`}
+              name={props.name}
+              value={String(n)}
+              checked={props.checked === n}
+            />
             <label for={`${props.name}-${n}`} title={`${n} star${n === 1 ? "" : "s"}`}>
               <span aria-hidden="true">★</span>
               <span class="sr">{`${n} star${n === 1 ? "" : "s"}`}</span>
@@ -112,7 +118,15 @@ function Stars(props: { name: string; legend: string; checked?: number }) {
   );
 }
 
-function Scale(props: { name: string; legend: string; from: number; to: number; low: string; high: string; checked?: number }) {
+function Scale(props: {
+  name: string;
+  legend: string;
+  from: number;
+  to: number;
+  low: string;
+  high: string;
+  checked?: number;
+}) {
   const values = Array.from({ length: props.to - props.from + 1 }, (_, i) => props.from + i);
   return (
     <fieldset>
@@ -120,7 +134,13 @@ function Scale(props: { name: string; legend: string; from: number; to: number; 
       <div class="scale">
         {values.map((n) => (
           <>
-            <input type="radio" id={`${props.name}-${n}`} name={props.name} value={String(n)} checked={props.checked === n} />
+            <input
+              type="radio"
+              id={`${props.name}-${n}`}
+              name={props.name}
+              value={String(n)}
+              checked={props.checked === n}
+            />
             <label for={`${props.name}-${n}`}>{String(n)}</label>
           </>
         ))}
@@ -133,10 +153,31 @@ function Scale(props: { name: string; legend: string; from: number; to: number; 
   );
 }
 
-const MAIN_QUESTION: Record<Exclude<LandingSurvey["type"], "custom">, { legend: (place: string) => string; from: number; to: number; low: string; high: string }> = {
-  NPS: { legend: (p) => `How likely are you to recommend ${p} to a friend or colleague?`, from: 0, to: 10, low: "0 = not at all likely", high: "10 = extremely likely" },
-  CSAT: { legend: (p) => `How satisfied were you with ${p}?`, from: 1, to: 5, low: "1 = very unsatisfied", high: "5 = very satisfied" },
-  CES: { legend: () => "How easy was it to get what you needed?", from: 1, to: 7, low: "1 = very difficult", high: "7 = very easy" },
+const MAIN_QUESTION: Record<
+  Exclude<LandingSurvey["type"], "custom">,
+  { legend: (place: string) => string; from: number; to: number; low: string; high: string }
+> = {
+  NPS: {
+    legend: (p) => `How likely are you to recommend ${p} to a friend or colleague?`,
+    from: 0,
+    to: 10,
+    low: "0 = not at all likely",
+    high: "10 = extremely likely",
+  },
+  CSAT: {
+    legend: (p) => `How satisfied were you with ${p}?`,
+    from: 1,
+    to: 5,
+    low: "1 = very unsatisfied",
+    high: "5 = very satisfied",
+  },
+  CES: {
+    legend: () => "How easy was it to get what you needed?",
+    from: 1,
+    to: 7,
+    low: "1 = very difficult",
+    high: "7 = very easy",
+  },
 };
 
 function Question({ q }: { q: SurveyQuestion }) {
@@ -144,7 +185,9 @@ function Question({ q }: { q: SurveyQuestion }) {
   const label = `${q.label}${q.required ? " (required)" : ""}`;
   switch (q.type) {
     case "nps":
-      return <Scale name={name} legend={label} from={0} to={10} low="0 = not at all likely" high="10 = extremely likely" />;
+      return (
+        <Scale name={name} legend={label} from={0} to={10} low="0 = not at all likely" high="10 = extremely likely" />
+      );
     case "csat":
       return <Scale name={name} legend={label} from={1} to={5} low="1 = very unsatisfied" high="5 = very satisfied" />;
     case "ces":
@@ -177,7 +220,9 @@ function Question({ q }: { q: SurveyQuestion }) {
     default:
       return (
         <p>
-          <label class="block" for={`q-${q.id}`}>{label}</label>
+          <label class="block" for={`q-${q.id}`}>
+            {label}
+          </label>
           <textarea id={`q-${q.id}`} name={name} maxlength={2000} />
         </p>
       );
@@ -210,15 +255,29 @@ export function feedbackPage(landing: Landing, action: string, state: FormState 
         {main ? (
           <>
             <input type="hidden" name="surveyType" value={survey!.type.toLowerCase()} />
-            <Scale name="score" legend={main.legend(place)} from={main.from} to={main.to} low={main.low} high={main.high} checked={state.score} />
+            <Scale
+              name="score"
+              legend={main.legend(place)}
+              from={main.from}
+              to={main.to}
+              low={main.low}
+              high={main.high}
+              checked={state.score}
+            />
           </>
         ) : (
           <Stars name="rating" legend="Your rating" checked={state.rating} />
         )}
-        {survey?.questions.map((q) => <Question q={q} />)}
+        {survey?.questions.map((q) => (
+          <Question q={q} />
+        ))}
         <p>
-          <label class="block" for="text">Tell us more (optional)</label>
-          <textarea id="text" name="text" maxlength={5000}>{state.text ?? ""}</textarea>
+          <label class="block" for="text">
+            Tell us more (optional)
+          </label>
+          <textarea id="text" name="text" maxlength={5000}>
+            {state.text ?? ""}
+          </textarea>
         </p>
         <label class="check" for="callback">
           <input type="checkbox" id="callback" name="callbackRequested" value="yes" checked={state.callbackRequested} />
@@ -234,7 +293,9 @@ function ReviewLinks({ links, place }: { links: ReviewLink[]; place: string }) {
   if (!links.length) return null;
   return (
     <section aria-labelledby="share">
-      <h2 id="share" style="font-size:1.1rem;margin:1.5rem 0 0">Share your experience publicly</h2>
+      <h2 id="share" style="font-size:1.1rem;margin:1.5rem 0 0">
+        Share your experience publicly
+      </h2>
       <p class="muted">Your review helps others find {place}. You can post one on:</p>
       <ul class="links">
         {links.map((l) => (
@@ -266,8 +327,13 @@ export function notFoundPage(brand?: EffectiveBrand) {
   return (
     <Layout title="Link not found" brand={brand}>
       <h1>We couldn't find this feedback page</h1>
-      <p>The link may be incomplete or no longer valid. Please check that you copied the whole link from your message.</p>
-      <p class="muted">If you clicked it straight from the message, the business may have closed this request. Thank you for wanting to share your experience.</p>
+      <p>
+        The link may be incomplete or no longer valid. Please check that you copied the whole link from your message.
+      </p>
+      <p class="muted">
+        If you clicked it straight from the message, the business may have closed this request. Thank you for wanting to
+        share your experience.
+      </p>
     </Layout>
   );
 }

@@ -1,19 +1,21 @@
 import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import { feedbackSubmissions, inboxItems, tenants } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
+import { groupMap } from "../../lib/collections";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { nowIso } from "../../lib/time";
-import { retentionCutoff, type PersonalDataStep } from "../compliance/personal-data";
-import { toFeedback } from "./schemas";
 import { jsonList } from "../../lib/sql";
-import { groupMap } from "../../lib/collections";
-
+import { nowIso } from "../../lib/time";
+import { type PersonalDataStep, retentionCutoff } from "../compliance/personal-data";
+import { toFeedback } from "./schemas";
 
 /** Wipes the free text (comment, follow-up, answers) of these submissions and their inbox excerpts; scores stay for statistics. */
 function wipe(ctx: Pick<ServiceContext, "db" | "tenantId">, feedbackIds: ReturnType<typeof sql>, now: string) {
   return [
-    ctx.db.update(inboxItems).set({ excerpt: null, updatedAt: now }).where(and(eq(inboxItems.tenantId, ctx.tenantId), sql`${inboxItems.feedbackId} in ${feedbackIds}`)),
+    ctx.db
+      .update(inboxItems)
+      .set({ excerpt: null, updatedAt: now })
+      .where(and(eq(inboxItems.tenantId, ctx.tenantId), sql`${inboxItems.feedbackId} in ${feedbackIds}`)),
     ctx.db
       .update(feedbackSubmissions)
       .set({ text: null, followUpText: null, surveyResponses: {}, anonymizedAt: now, updatedAt: now })
@@ -54,13 +56,21 @@ export const feedbackPersonalData: PersonalDataStep = {
         ),
       )
       .limit(limit);
-    const byTenant = groupMap(due, (d) => d.tenantId, (d) => d.id);
+    const byTenant = groupMap(
+      due,
+      (d) => d.tenantId,
+      (d) => d.id,
+    );
     for (const [tenantId, ids] of byTenant) {
       const ctx = { ...system, tenantId };
       await commit(ctx, [
         ...wipe(ctx, jsonList(ids), now),
         auditStatement(ctx, {
-          tenantId, action: "feedback.retention_anonymized", resourceType: "tenant", resourceId: tenantId, nextState: { feedbackIds: ids, sweptAt: now },
+          tenantId,
+          action: "feedback.retention_anonymized",
+          resourceType: "tenant",
+          resourceId: tenantId,
+          nextState: { feedbackIds: ids, sweptAt: now },
         }),
       ]);
     }

@@ -19,7 +19,9 @@ const enc = encodeURIComponent;
 function linkFor(site: ReviewLink["site"], r: ReviewSiteRefs): string | null {
   switch (site) {
     case "google":
-      return r.googlePlaceId ? `https://search.google.com/local/writereview?placeid=${enc(r.googlePlaceId)}` : r.googleMyBusinessUrl;
+      return r.googlePlaceId
+        ? `https://search.google.com/local/writereview?placeid=${enc(r.googlePlaceId)}`
+        : r.googleMyBusinessUrl;
     case "yelp":
       return r.yelpBusinessId ? `https://www.yelp.com/writeareview/biz/${enc(r.yelpBusinessId)}` : r.yelpUrl;
     case "facebook":

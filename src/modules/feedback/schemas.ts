@@ -1,8 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { FEEDBACK_SURVEY_TYPES, SENTIMENTS, SURVEY_TYPES, type feedbackSubmissions, type FeedbackSurveyType } from "../../db/schema";
+import {
+  FEEDBACK_SURVEY_TYPES,
+  type FeedbackSurveyType,
+  type feedbackSubmissions,
+  SENTIMENTS,
+  SURVEY_TYPES,
+} from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
-import { SurveyQuestionSchema } from "./questions";
 import { EffectiveBrandSchema } from "../white-label/schemas";
+import { SurveyQuestionSchema } from "./questions";
 
 export const NPS_BUCKETS = ["promoter", "passive", "detractor"] as const;
 export type NpsBucket = (typeof NPS_BUCKETS)[number];
@@ -82,14 +88,19 @@ export const SubmitFeedbackBody = z
     followUpText: z.string().trim().max(2000).optional(),
     text: z.string().trim().max(5000).optional(),
     callbackRequested: z.boolean().optional(),
-    surveyResponses: z.record(z.string().max(64), AnswerValue).optional().openapi({ description: "answers keyed by the survey's question ids" }),
+    surveyResponses: z
+      .record(z.string().max(64), AnswerValue)
+      .optional()
+      .openapi({ description: "answers keyed by the survey's question ids" }),
   })
   .superRefine((b, ctx) => {
     if (b.score !== undefined) {
-      if (!b.surveyType) ctx.addIssue({ code: "custom", path: ["surveyType"], message: "surveyType is required with score" });
+      if (!b.surveyType)
+        ctx.addIssue({ code: "custom", path: ["surveyType"], message: "surveyType is required with score" });
       else {
         const [min, max] = SCORE_RANGE[b.surveyType];
-        if (b.score < min || b.score > max) ctx.addIssue({ code: "custom", path: ["score"], message: `${b.surveyType} scores are ${min} to ${max}` });
+        if (b.score < min || b.score > max)
+          ctx.addIssue({ code: "custom", path: ["score"], message: `${b.surveyType} scores are ${min} to ${max}` });
       }
     }
     if (b.surveyType === "nps" && b.score !== undefined && b.npsScore !== undefined && b.score !== b.npsScore) {
@@ -98,9 +109,20 @@ export const SubmitFeedbackBody = z
     if (b.surveyResponses && Object.keys(b.surveyResponses).length > 50) {
       ctx.addIssue({ code: "custom", path: ["surveyResponses"], message: "At most 50 answers" });
     }
-    const empty = [b.rating, b.npsScore, b.score, b.text || undefined, b.followUpText || undefined, b.callbackRequested || undefined].every((v) => v === undefined);
+    const empty = [
+      b.rating,
+      b.npsScore,
+      b.score,
+      b.text || undefined,
+      b.followUpText || undefined,
+      b.callbackRequested || undefined,
+    ].every((v) => v === undefined);
     if (empty && Object.keys(b.surveyResponses ?? {}).length === 0) {
-      ctx.addIssue({ code: "custom", path: [], message: "Give a rating, a score, a comment, answers or a callback request" });
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: "Give a rating, a score, a comment, answers or a callback request",
+      });
     }
   })
   .openapi("SubmitFeedbackRequest");
@@ -124,11 +146,24 @@ export const LandingSurveySchema = z
 export const LandingSchema = z
   .object({
     brand: z.object({ name: z.string(), logoUrl: z.string().nullable() }),
-    location: z.object({ id: z.string(), name: z.string(), city: z.string().nullable(), state: z.string().nullable(), phone: z.string().nullable() }),
-    survey: LandingSurveySchema.nullable().openapi({ description: "the active survey attached to the solicitation's campaign; null: the plain 1-5 rating form" }),
-    reviewLinks: z.array(ReviewLinkSchema).openapi({ description: "offered to everyone after submitting, whatever the rating (no review gating)" }),
+    location: z.object({
+      id: z.string(),
+      name: z.string(),
+      city: z.string().nullable(),
+      state: z.string().nullable(),
+      phone: z.string().nullable(),
+    }),
+    survey: LandingSurveySchema.nullable().openapi({
+      description: "the active survey attached to the solicitation's campaign; null: the plain 1-5 rating form",
+    }),
+    reviewLinks: z
+      .array(ReviewLinkSchema)
+      .openapi({ description: "offered to everyone after submitting, whatever the rating (no review gating)" }),
     submitUrl: z.string(),
-    whiteLabel: EffectiveBrandSchema.openapi({ description: "the agency's (or tenant's) white-label brand the page shows: colours, footer logo and name, support email" }),
+    whiteLabel: EffectiveBrandSchema.openapi({
+      description:
+        "the agency's (or tenant's) white-label brand the page shows: colours, footer logo and name, support email",
+    }),
   })
   .openapi("FeedbackLanding");
 
@@ -136,7 +171,9 @@ export const SubmitResultSchema = z
   .object({
     success: z.boolean(),
     feedbackId: z.string(),
-    updated: z.boolean().openapi({ description: "true when this replaced the solicitation's earlier submission (within 24 hours)" }),
+    updated: z
+      .boolean()
+      .openapi({ description: "true when this replaced the solicitation's earlier submission (within 24 hours)" }),
     reviewLinks: z.array(ReviewLinkSchema),
   })
   .openapi("FeedbackSubmitted");

@@ -1,8 +1,8 @@
-import type { RequestMeta, ServiceContext } from "../../lib/context";
 import { controlDb, tenantDb } from "../../db/shards";
 import { assertTenantWritable } from "../../db/tenant-fence";
+import type { RequestMeta, ServiceContext } from "../../lib/context";
 import type { LinkClaims } from "../links/tokens";
-import { claimsOf, landingFor, recordView, type Landing, type PublicDeps } from "./landing";
+import { claimsOf, type Landing, landingFor, type PublicDeps, recordView } from "./landing";
 import type { SubmitFeedbackInput } from "./schemas";
 import { submitFeedback } from "./submit";
 
@@ -14,11 +14,20 @@ export interface PublicRequest extends PublicDeps {
 /** The token's tenant, acted on by the system actor `public-feedback` (audit rows carry the caller's IP and user agent). */
 /** The token's tenant as a context on its shard. */
 const publicContext = async (req: PublicRequest, claims: LinkClaims): Promise<ServiceContext> => ({
-  db: await tenantDb(req.env, claims.tenantId), control: controlDb(req.env), env: req.env, tenantId: claims.tenantId, actor: { type: "system", name: "public-feedback" }, meta: req.meta, defer: req.defer,
+  db: await tenantDb(req.env, claims.tenantId),
+  control: controlDb(req.env),
+  env: req.env,
+  tenantId: claims.tenantId,
+  actor: { type: "system", name: "public-feedback" },
+  meta: req.meta,
+  defer: req.defer,
 });
 
 /** The landing data of a link; counts a landing view (off the request path). 404 for unknown or forged tokens. */
-export async function openFeedbackLink(req: PublicRequest, token: string): Promise<{ claims: LinkClaims; landing: Landing }> {
+export async function openFeedbackLink(
+  req: PublicRequest,
+  token: string,
+): Promise<{ claims: LinkClaims; landing: Landing }> {
   const claims = await claimsOf(req.env, token);
   const landing = await landingFor(req, claims);
   recordView(req, claims, landing.survey?.id ?? null);

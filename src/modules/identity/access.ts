@@ -51,7 +51,9 @@ export const isPlatformAdmin = (p: Principal) =>
   p.kind === "user" && p.roles.some((r) => r.role === "platform_admin" && r.scopeType === "platform");
 
 export const administeredAgencies = (p: Principal): string[] =>
-  p.kind === "user" ? p.roles.filter((r) => r.role === "agency_admin" && r.scopeType === "agency").map((r) => r.scopeId) : [];
+  p.kind === "user"
+    ? p.roles.filter((r) => r.role === "agency_admin" && r.scopeType === "agency").map((r) => r.scopeId)
+    : [];
 
 /**
  * The spec's access order: platform scope, then a direct tenant role, then agency scope.

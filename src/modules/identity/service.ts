@@ -5,7 +5,17 @@ import type { TenantRef, UserPrincipal } from "./access";
 import { cachedPrincipal, cachedTenantRef, rememberPrincipal, rememberTenantRef } from "./principal-cache";
 
 const tenantRefQuery = (db: ControlDb, tenantId: string) =>
-  db.select({ id: tenants.id, agencyId: tenants.agencyId, isActive: tenants.isActive, shard: tenants.shard, movingSince: tenants.movingSince }).from(tenants).where(eq(tenants.id, tenantId)).limit(1);
+  db
+    .select({
+      id: tenants.id,
+      agencyId: tenants.agencyId,
+      isActive: tenants.isActive,
+      shard: tenants.shard,
+      movingSince: tenants.movingSince,
+    })
+    .from(tenants)
+    .where(eq(tenants.id, tenantId))
+    .limit(1);
 
 /** Loads an active user and all their role grants in one round trip; null if absent or deactivated. */
 export async function loadUserPrincipal(db: ControlDb, userId: string): Promise<UserPrincipal | null> {
@@ -50,7 +60,17 @@ export async function loadUserPrincipalWithTenant(
   const user = userRows[0];
   const tenant = tenantRows === undefined ? undefined : (tenantRows[0] ?? null);
   if (!user?.isActive) return { principal: null, tenant };
-  return { principal: { kind: "user", userId: user.id, email: user.email, name: user.name, homeTenantId: user.tenantId, roles: grants }, tenant };
+  return {
+    principal: {
+      kind: "user",
+      userId: user.id,
+      email: user.email,
+      name: user.name,
+      homeTenantId: user.tenantId,
+      roles: grants,
+    },
+    tenant,
+  };
 }
 
 export async function findTenantRef(db: ControlDb, tenantId: string): Promise<TenantRef | null> {

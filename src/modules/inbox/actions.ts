@@ -1,18 +1,18 @@
 import { and, eq, sql } from "drizzle-orm";
-import { controlDb } from "../../db/shards";
 import type { BatchItem } from "drizzle-orm/batch";
-import { inboxItems, inboxNotes, roleAssignments, tenants, type InboxStatus } from "../../db/schema";
+import { type InboxStatus, inboxItems, inboxNotes, roleAssignments, tenants } from "../../db/schema";
+import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commit, type PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { conflict, validationError } from "../../lib/errors";
 import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
+import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { MAX_BULK_ITEMS } from "./schemas";
 import { findInboxRow, type InboxItemType } from "./service";
 import { assertMove } from "./states";
-import { inJson } from "../../lib/sql";
 
 const SUCCESS = { success: true } as const;
 const inTenant = (ctx: ServiceContext, id: string) => and(eq(inboxItems.id, id), eq(inboxItems.tenantId, ctx.tenantId));
@@ -36,7 +36,8 @@ function unchangedGuard(ctx: ServiceContext, seen: { id: string; status: InboxSt
 /** The messages of an error and its causes (drizzle wraps D1's error). */
 function causes(e: unknown): string[] {
   const out: string[] = [];
-  for (let err = e as { message?: string; cause?: unknown } | undefined; err; err = err.cause as typeof err) out.push(String(err.message));
+  for (let err = e as { message?: string; cause?: unknown } | undefined; err; err = err.cause as typeof err)
+    out.push(String(err.message));
   return out;
 }
 
@@ -44,13 +45,18 @@ async function commitGuarded(ctx: ServiceContext, statements: BatchItem<"sqlite"
   try {
     await commit(ctx, statements, events);
   } catch (e) {
-    if (causes(e).some((m) => m.includes("malformed JSON"))) throw conflict("The inbox item changed at the same time; reload and retry");
+    if (causes(e).some((m) => m.includes("malformed JSON")))
+      throw conflict("The inbox item changed at the same time; reload and retry");
     throw e;
   }
 }
 
 /** PATCH /v1/inbox/{id}: a status move from the state table. A move to `new` clears the assignee. */
-export async function updateInboxItem(ctx: ServiceContext, id: string, input: { status?: InboxStatus; type?: InboxItemType }) {
+export async function updateInboxItem(
+  ctx: ServiceContext,
+  id: string,
+  input: { status?: InboxStatus; type?: InboxItemType },
+) {
   const item = await findInboxRow(ctx, id, input.type);
   const to = input.status;
   if (!to || to === item.status) return SUCCESS;
@@ -64,8 +70,12 @@ export async function updateInboxItem(ctx: ServiceContext, id: string, input: { 
     unchangedGuard(ctx, [item]),
     ctx.db.update(inboxItems).set(set).where(inTenant(ctx, item.id)),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "inbox.status_changed", resourceType: "inbox_item", resourceId: item.id,
-      previousState: { status: item.status, assignedToUserId: item.assignedToUserId }, nextState: { status: to, assignedToUserId: to === "new" ? null : item.assignedToUserId },
+      tenantId: ctx.tenantId,
+      action: "inbox.status_changed",
+      resourceType: "inbox_item",
+      resourceId: item.id,
+      previousState: { status: item.status, assignedToUserId: item.assignedToUserId },
+      nextState: { status: to, assignedToUserId: to === "new" ? null : item.assignedToUserId },
     }),
   ]);
   return SUCCESS;
@@ -76,7 +86,13 @@ async function assertTenantUser(ctx: ServiceContext, userId: string) {
   const grant = await controlDb(ctx.env)
     .select({ id: roleAssignments.id })
     .from(roleAssignments)
-    .where(and(eq(roleAssignments.userId, userId), eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId)))
+    .where(
+      and(
+        eq(roleAssignments.userId, userId),
+        eq(roleAssignments.scopeType, "tenant"),
+        eq(roleAssignments.scopeId, ctx.tenantId),
+      ),
+    )
     .get();
   if (!grant) throw validationError([{ path: "userId", message: "Not a user of this tenant" }]);
 }
@@ -85,27 +101,51 @@ async function assertTenantUser(ctx: ServiceContext, userId: string) {
  * POST /v1/inbox/{id}/assign: sets the assignee; a `new` item becomes `assigned` (other statuses
  * stay). userId null unassigns, and an `assigned` item goes back to `new`. Emits inbox.assigned.
  */
-export async function assignInboxItem(ctx: ServiceContext, id: string, input: { userId: string | null; type?: InboxItemType }) {
+export async function assignInboxItem(
+  ctx: ServiceContext,
+  id: string,
+  input: { userId: string | null; type?: InboxItemType },
+) {
   const item = await findInboxRow(ctx, id, input.type);
   if (input.userId) await assertTenantUser(ctx, input.userId);
   if (input.userId === item.assignedToUserId) return SUCCESS;
-  const status: InboxStatus = input.userId ? (item.status === "new" ? "assigned" : item.status) : item.status === "assigned" ? "new" : item.status;
+  const status: InboxStatus = input.userId
+    ? item.status === "new"
+      ? "assigned"
+      : item.status
+    : item.status === "assigned"
+      ? "new"
+      : item.status;
   const now = nowIso();
   await commitGuarded(
     ctx,
     [
       unchangedGuard(ctx, [item]),
-      ctx.db.update(inboxItems).set({ assignedToUserId: input.userId, status, updatedAt: now }).where(inTenant(ctx, item.id)),
+      ctx.db
+        .update(inboxItems)
+        .set({ assignedToUserId: input.userId, status, updatedAt: now })
+        .where(inTenant(ctx, item.id)),
       auditStatement(ctx, {
-        tenantId: ctx.tenantId, action: input.userId ? "inbox.assigned" : "inbox.unassigned", resourceType: "inbox_item", resourceId: item.id,
-        previousState: { status: item.status, assignedToUserId: item.assignedToUserId }, nextState: { status, assignedToUserId: input.userId },
+        tenantId: ctx.tenantId,
+        action: input.userId ? "inbox.assigned" : "inbox.unassigned",
+        resourceType: "inbox_item",
+        resourceId: item.id,
+        previousState: { status: item.status, assignedToUserId: item.assignedToUserId },
+        nextState: { status, assignedToUserId: input.userId },
       }),
     ],
     input.userId
-      ? [eventStatement(ctx, "inbox.assigned", {
-          inboxItemId: item.id, type: item.type, reviewId: item.reviewId, feedbackId: item.feedbackId, locationId: item.locationId,
-          assignedToUserId: input.userId, previousAssigneeId: item.assignedToUserId,
-        })]
+      ? [
+          eventStatement(ctx, "inbox.assigned", {
+            inboxItemId: item.id,
+            type: item.type,
+            reviewId: item.reviewId,
+            feedbackId: item.feedbackId,
+            locationId: item.locationId,
+            assignedToUserId: input.userId,
+            previousAssigneeId: item.assignedToUserId,
+          }),
+        ]
       : [],
   );
   return SUCCESS;
@@ -121,11 +161,24 @@ const author = (ctx: ServiceContext) =>
 /** POST /v1/inbox/{id}/notes: an internal note with its author and time. */
 export async function addInboxNote(ctx: ServiceContext, id: string, input: { note: string }) {
   const item = await findInboxRow(ctx, id);
-  const note = { id: newId(), tenantId: ctx.tenantId, inboxItemId: item.id, ...author(ctx), note: input.note, createdAt: nowIso() };
+  const note = {
+    id: newId(),
+    tenantId: ctx.tenantId,
+    inboxItemId: item.id,
+    ...author(ctx),
+    note: input.note,
+    createdAt: nowIso(),
+  };
   await commit(ctx, [
     ctx.db.insert(inboxNotes).values(note),
     ctx.db.update(inboxItems).set({ updatedAt: note.createdAt }).where(inTenant(ctx, item.id)),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "inbox.note_added", resourceType: "inbox_item", resourceId: item.id, nextState: { noteId: note.id, note: note.note } }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "inbox.note_added",
+      resourceType: "inbox_item",
+      resourceId: item.id,
+      nextState: { noteId: note.id, note: note.note },
+    }),
   ]);
   return { ...SUCCESS, noteId: note.id };
 }
@@ -143,26 +196,53 @@ export async function setInboxTags(ctx: ServiceContext, id: string, input: { tag
   if (JSON.stringify(tags) === JSON.stringify(item.tags)) return { ...SUCCESS, tags };
   await commit(ctx, [
     ctx.db.update(inboxItems).set({ tags, updatedAt: nowIso() }).where(inTenant(ctx, item.id)),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "inbox.tagged", resourceType: "inbox_item", resourceId: item.id, previousState: { tags: item.tags }, nextState: { tags } }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "inbox.tagged",
+      resourceType: "inbox_item",
+      resourceId: item.id,
+      previousState: { tags: item.tags },
+      nextState: { tags },
+    }),
   ]);
   return { ...SUCCESS, tags };
 }
 
-const actorId = (ctx: ServiceContext) => (ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "api_key" ? ctx.actor.keyId : null);
+const actorId = (ctx: ServiceContext) =>
+  ctx.actor.type === "user" ? ctx.actor.userId : ctx.actor.type === "api_key" ? ctx.actor.keyId : null;
 
 /**
  * POST /v1/inbox/{id}/escalate: marks the item escalated now, with the reason (default "Escalated
  * by hand") and who did it. The status does not change ("escalated" is a flag, not a status);
  * escalating again replaces the mark.
  */
-export async function escalateInboxItem(ctx: ServiceContext, id: string, input: { reason?: string; type?: InboxItemType }) {
+export async function escalateInboxItem(
+  ctx: ServiceContext,
+  id: string,
+  input: { reason?: string; type?: InboxItemType },
+) {
   const item = await findInboxRow(ctx, id, input.type);
-  const next = { escalatedAt: nowIso(), escalationReason: input.reason ?? "Escalated by hand", escalatedBy: actorId(ctx) };
+  const next = {
+    escalatedAt: nowIso(),
+    escalationReason: input.reason ?? "Escalated by hand",
+    escalatedBy: actorId(ctx),
+  };
   await commit(ctx, [
-    ctx.db.update(inboxItems).set({ ...next, updatedAt: next.escalatedAt }).where(inTenant(ctx, item.id)),
+    ctx.db
+      .update(inboxItems)
+      .set({ ...next, updatedAt: next.escalatedAt })
+      .where(inTenant(ctx, item.id)),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "inbox.escalated", resourceType: "inbox_item", resourceId: item.id,
-      previousState: { escalatedAt: item.escalatedAt, escalationReason: item.escalationReason, escalatedBy: item.escalatedBy }, nextState: next,
+      tenantId: ctx.tenantId,
+      action: "inbox.escalated",
+      resourceType: "inbox_item",
+      resourceId: item.id,
+      previousState: {
+        escalatedAt: item.escalatedAt,
+        escalationReason: item.escalationReason,
+        escalatedBy: item.escalatedBy,
+      },
+      nextState: next,
     }),
   ]);
   return SUCCESS;
@@ -175,18 +255,24 @@ export async function escalateInboxItem(ctx: ServiceContext, id: string, input: 
  */
 export async function bulkSetInboxStatus(ctx: ServiceContext, input: { itemIds: string[]; status: InboxStatus }) {
   const ids = [...new Set(input.itemIds)];
-  if (ids.length > MAX_BULK_ITEMS) throw validationError([{ path: "itemIds", message: `At most ${MAX_BULK_ITEMS} items` }]);
+  if (ids.length > MAX_BULK_ITEMS)
+    throw validationError([{ path: "itemIds", message: `At most ${MAX_BULK_ITEMS} items` }]);
   const rows = await ctx.db
     .select({ id: inboxItems.id, status: inboxItems.status, assignedToUserId: inboxItems.assignedToUserId })
     .from(inboxItems)
     .where(and(eq(inboxItems.tenantId, ctx.tenantId), inJson(inboxItems.id, ids)));
   const found = new Map(rows.map((r) => [r.id, r]));
-  const missing = input.itemIds.flatMap((id, i) => (found.has(id) ? [] : [{ path: `itemIds.${i}`, message: `No inbox item ${id}` }]));
+  const missing = input.itemIds.flatMap((id, i) =>
+    found.has(id) ? [] : [{ path: `itemIds.${i}`, message: `No inbox item ${id}` }],
+  );
   if (missing.length) throw validationError(missing, "Unknown inbox items; nothing was changed");
   for (const id of ids) assertMove(found.get(id)!.status, input.status, id);
   if (input.status === "assigned") {
-    const unassigned = input.itemIds.flatMap((id, i) => (found.get(id)!.assignedToUserId ? [] : [{ path: `itemIds.${i}`, message: "No assignee" }]));
-    if (unassigned.length) throw validationError(unassigned, "Items without an assignee cannot be set to assigned; nothing was changed");
+    const unassigned = input.itemIds.flatMap((id, i) =>
+      found.get(id)!.assignedToUserId ? [] : [{ path: `itemIds.${i}`, message: "No assignee" }],
+    );
+    if (unassigned.length)
+      throw validationError(unassigned, "Items without an assignee cannot be set to assigned; nothing was changed");
   }
   const moving = rows.filter((r) => r.status !== input.status);
   if (!moving.length) return SUCCESS;
@@ -194,10 +280,25 @@ export async function bulkSetInboxStatus(ctx: ServiceContext, input: { itemIds: 
   const set = { status: input.status, updatedAt: now, ...(input.status === "new" ? { assignedToUserId: null } : {}) };
   await commitGuarded(ctx, [
     unchangedGuard(ctx, moving),
-    ctx.db.update(inboxItems).set(set).where(and(eq(inboxItems.tenantId, ctx.tenantId), inJson(inboxItems.id, moving.map((m) => m.id)))),
+    ctx.db
+      .update(inboxItems)
+      .set(set)
+      .where(
+        and(
+          eq(inboxItems.tenantId, ctx.tenantId),
+          inJson(
+            inboxItems.id,
+            moving.map((m) => m.id),
+          ),
+        ),
+      ),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "inbox.bulk_status_changed", resourceType: "inbox_item", resourceId: "bulk",
-      previousState: { items: moving.map((m) => ({ id: m.id, status: m.status })) }, nextState: { status: input.status, itemIds: moving.map((m) => m.id) },
+      tenantId: ctx.tenantId,
+      action: "inbox.bulk_status_changed",
+      resourceType: "inbox_item",
+      resourceId: "bulk",
+      previousState: { items: moving.map((m) => ({ id: m.id, status: m.status })) },
+      nextState: { status: input.status, itemIds: moving.map((m) => m.id) },
     }),
   ]);
   return SUCCESS;

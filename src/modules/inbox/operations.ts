@@ -1,7 +1,7 @@
 import { INBOX_ITEM_TYPES } from "../../db/schema";
 import { forbidden } from "../../lib/errors";
-import { defineOperation, type OperationContext } from "../../lib/operation";
 import { paged, stdErrors } from "../../lib/openapi";
+import { defineOperation, type OperationContext } from "../../lib/operation";
 import { InboxItemSchema, InboxListQuery } from "./schemas";
 import { listInboxItems } from "./service";
 
@@ -11,7 +11,9 @@ type InboxItemType = (typeof INBOX_ITEM_TYPES)[number];
 
 /** read:reviews unlocks review items, read:feedback feedback items (interface-spec, Authentication 11); a user sees both. */
 export const visibleInboxTypes = (scopes: OperationContext["scopes"]): InboxItemType[] =>
-  INBOX_ITEM_TYPES.filter((t) => scopes === "all" || scopes.includes(t === "review" ? "read:reviews" : "read:feedback"));
+  INBOX_ITEM_TYPES.filter(
+    (t) => scopes === "all" || scopes.includes(t === "review" ? "read:reviews" : "read:feedback"),
+  );
 
 export const listInboxOperation = defineOperation({
   name: "inbox.list",
@@ -46,7 +48,8 @@ export const listInboxOperation = defineOperation({
   handler: async (ctx, input) => {
     // a key or grant with one of the two scopes sees that kind of item only, over REST as over MCP
     const types = visibleInboxTypes(ctx.scopes);
-    if (input.type && !types.includes(input.type)) throw forbidden(`${input.type} items need ${input.type === "review" ? "read:reviews" : "read:feedback"}`);
+    if (input.type && !types.includes(input.type))
+      throw forbidden(`${input.type} items need ${input.type === "review" ? "read:reviews" : "read:feedback"}`);
     return listInboxItems(ctx, { ...input, type: input.type ?? (types.length === 1 ? types[0] : undefined) });
   },
 });

@@ -1,13 +1,36 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import {
+  createRouter,
+  errors,
+  json,
+  jsonBody,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { routeOf } from "../../lib/operation-route";
-import { createRouter, errors, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
-import { listInboxOperation } from "./operations";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
-import { addInboxNote, assignInboxItem, bulkSetInboxStatus, escalateInboxItem, setInboxTags, updateInboxItem } from "./actions";
 import {
-  AssignInboxBody, BulkStatusBody, EscalateInboxBody, InboxIdParam, InboxItemDetailSchema, InboxTypeQuery,
-  NoteInboxBody, PatchInboxBody, SuccessSchema, TagsInboxBody,
+  addInboxNote,
+  assignInboxItem,
+  bulkSetInboxStatus,
+  escalateInboxItem,
+  setInboxTags,
+  updateInboxItem,
+} from "./actions";
+import { listInboxOperation } from "./operations";
+import {
+  AssignInboxBody,
+  BulkStatusBody,
+  EscalateInboxBody,
+  InboxIdParam,
+  InboxItemDetailSchema,
+  InboxTypeQuery,
+  NoteInboxBody,
+  PatchInboxBody,
+  SuccessSchema,
+  TagsInboxBody,
 } from "./schemas";
 import { getInboxItem } from "./service";
 
@@ -15,16 +38,25 @@ const tags = ["Inbox"];
 const write = { tags, security: TENANT_SECURITY };
 
 const get = createRoute({
-  method: "get", path: "/v1/inbox/{id}", tags, security: TENANT_SECURITY, summary: "An inbox item with notes, tags and the review's responses or the feedback",
+  method: "get",
+  path: "/v1/inbox/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "An inbox item with notes, tags and the review's responses or the feedback",
   operationId: "getInboxItem",
   request: { params: InboxIdParam, query: InboxTypeQuery },
   responses: { 200: json(InboxItemDetailSchema), ...stdErrorsWithNotFound },
 });
 
 const patch = createRoute({
-  method: "patch", path: "/v1/inbox/{id}", ...write, middleware: [canWrite] as const, summary: "Move an item's status (tenant_user)",
+  method: "patch",
+  path: "/v1/inbox/{id}",
+  ...write,
+  middleware: [canWrite] as const,
+  summary: "Move an item's status (tenant_user)",
   operationId: "updateInboxItem",
-  description: "Allowed moves: new -> assigned|in_progress|responded|resolved|ignored; assigned -> new|in_progress|responded|resolved|ignored; " +
+  description:
+    "Allowed moves: new -> assigned|in_progress|responded|resolved|ignored; assigned -> new|in_progress|responded|resolved|ignored; " +
     "in_progress -> assigned|responded|resolved|ignored; responded -> in_progress|resolved; resolved -> in_progress; ignored -> new. " +
     "The same status is a no-op; anything else is 409 INVALID_TRANSITION. `assigned` needs an assignee; `new` clears it.",
   request: { params: InboxIdParam, body: jsonBody(PatchInboxBody) },
@@ -32,35 +64,64 @@ const patch = createRoute({
 });
 
 const assign = createRoute({
-  method: "post", path: "/v1/inbox/{id}/assign", ...write, middleware: [canWrite] as const, summary: "Assign an item to a user of this tenant (tenant_user)",
+  method: "post",
+  path: "/v1/inbox/{id}/assign",
+  ...write,
+  middleware: [canWrite] as const,
+  summary: "Assign an item to a user of this tenant (tenant_user)",
   operationId: "assignInboxItem",
   request: { params: InboxIdParam, body: jsonBody(AssignInboxBody) },
   responses: { 200: json(SuccessSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
 const notes = createRoute({
-  method: "post", path: "/v1/inbox/{id}/notes", ...write, middleware: [canWrite] as const, summary: "Add an internal note (tenant_user)",
+  method: "post",
+  path: "/v1/inbox/{id}/notes",
+  ...write,
+  middleware: [canWrite] as const,
+  summary: "Add an internal note (tenant_user)",
   operationId: "addInboxItemNote",
   request: { params: InboxIdParam, body: jsonBody(NoteInboxBody) },
-  responses: { 200: json(SuccessSchema.extend({ noteId: z.string() }).openapi("InboxNoteAdded")), ...stdErrorsWithNotFound },
+  responses: {
+    200: json(SuccessSchema.extend({ noteId: z.string() }).openapi("InboxNoteAdded")),
+    ...stdErrorsWithNotFound,
+  },
 });
 
 const setTags = createRoute({
-  method: "post", path: "/v1/inbox/{id}/tags", ...write, middleware: [canWrite] as const, summary: "Replace an item's tags (tenant_user)",
+  method: "post",
+  path: "/v1/inbox/{id}/tags",
+  ...write,
+  middleware: [canWrite] as const,
+  summary: "Replace an item's tags (tenant_user)",
   operationId: "replaceInboxItemTags",
   request: { params: InboxIdParam, body: jsonBody(TagsInboxBody) },
-  responses: { 200: json(SuccessSchema.extend({ tags: z.array(z.string()) }).openapi("InboxTagsSet")), ...stdErrorsWithNotFound },
+  responses: {
+    200: json(SuccessSchema.extend({ tags: z.array(z.string()) }).openapi("InboxTagsSet")),
+    ...stdErrorsWithNotFound,
+  },
 });
 
 const escalate = createRoute({
-  method: "post", path: "/v1/inbox/{id}/escalate", ...write, middleware: [canWrite] as const, summary: "Escalate an item (tenant_user)",
+  method: "post",
+  path: "/v1/inbox/{id}/escalate",
+  ...write,
+  middleware: [canWrite] as const,
+  summary: "Escalate an item (tenant_user)",
   operationId: "escalateInboxItem",
-  request: { params: InboxIdParam, body: { required: false, content: { "application/json": { schema: EscalateInboxBody } } } },
+  request: {
+    params: InboxIdParam,
+    body: { required: false, content: { "application/json": { schema: EscalateInboxBody } } },
+  },
   responses: { 200: json(SuccessSchema), ...stdErrorsWithNotFound },
 });
 
 const bulk = createRoute({
-  method: "post", path: "/v1/inbox/bulk-status", ...write, middleware: [canWrite] as const, summary: "Set the status of up to 200 items, all or nothing (tenant_user)",
+  method: "post",
+  path: "/v1/inbox/bulk-status",
+  ...write,
+  middleware: [canWrite] as const,
+  summary: "Set the status of up to 200 items, all or nothing (tenant_user)",
   operationId: "updateInboxItemsStatus",
   request: { body: jsonBody(BulkStatusBody) },
   responses: { 200: json(SuccessSchema), ...stdErrors, 409: errors[409] },
@@ -69,9 +130,15 @@ const bulk = createRoute({
 export const inboxRoutes = createRouter()
   .openapi(...routeOf(listInboxOperation))
   .openapi(bulk, async (c) => c.json(await bulkSetInboxStatus(svc(c), c.req.valid("json")), 200))
-  .openapi(get, async (c) => c.json(await getInboxItem(svc(c), c.req.valid("param").id, c.req.valid("query").type), 200))
+  .openapi(get, async (c) =>
+    c.json(await getInboxItem(svc(c), c.req.valid("param").id, c.req.valid("query").type), 200),
+  )
   .openapi(patch, async (c) => c.json(await updateInboxItem(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
-  .openapi(assign, async (c) => c.json(await assignInboxItem(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(assign, async (c) =>
+    c.json(await assignInboxItem(svc(c), c.req.valid("param").id, c.req.valid("json")), 200),
+  )
   .openapi(notes, async (c) => c.json(await addInboxNote(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(setTags, async (c) => c.json(await setInboxTags(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
-  .openapi(escalate, async (c) => c.json(await escalateInboxItem(svc(c), c.req.valid("param").id, c.req.valid("json") ?? {}), 200));
+  .openapi(escalate, async (c) =>
+    c.json(await escalateInboxItem(svc(c), c.req.valid("param").id, c.req.valid("json") ?? {}), 200),
+  );

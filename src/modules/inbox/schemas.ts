@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { INBOX_ITEM_TYPES, INBOX_STATUSES, SENTIMENTS, type inboxItems, type inboxNotes } from "../../db/schema";
+import { INBOX_ITEM_TYPES, INBOX_STATUSES, type inboxItems, type inboxNotes, SENTIMENTS } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
+import { FeedbackSchema } from "../feedback/schemas";
 import { ReviewResponseSchema } from "../reviews/responses.schemas";
 import { ReviewSchema } from "../reviews/schemas";
-import { FeedbackSchema } from "../feedback/schemas";
 
 export const InboxItemType = z.enum(INBOX_ITEM_TYPES);
 export const InboxStatus = z.enum(INBOX_STATUSES);
@@ -21,7 +21,10 @@ export const InboxItemSchema = z
     tags: z.array(z.string()),
     escalatedAt: DateTime.nullable(),
     escalationReason: z.string().nullable(),
-    escalatedBy: z.string().nullable().openapi({ description: "user or API key id; null for SLA and callback-request escalations" }),
+    escalatedBy: z
+      .string()
+      .nullable()
+      .openapi({ description: "user or API key id; null for SLA and callback-request escalations" }),
     reviewId: z.string().nullable(),
     feedbackId: z.string().nullable(),
     createdAt: DateTime,
@@ -42,7 +45,9 @@ export const InboxNoteSchema = z
 export const InboxItemDetailSchema = InboxItemSchema.extend({
   notes: z.array(InboxNoteSchema).openapi({ description: "oldest first" }),
   review: z.union([ReviewSchema, z.null()]),
-  responses: z.array(ReviewResponseSchema).openapi({ description: "the review's response drafts and published responses, oldest first (empty for feedback)" }),
+  responses: z.array(ReviewResponseSchema).openapi({
+    description: "the review's response drafts and published responses, oldest first (empty for feedback)",
+  }),
   feedback: FeedbackSchema.nullable(),
 }).openapi("InboxItemDetail");
 
@@ -54,7 +59,11 @@ export const InboxListQuery = PageQuerySchema.extend({
 });
 
 export const InboxIdParam = z.object({
-  id: z.string().min(1).max(64).openapi({ description: "the inbox item id; with type, the review id or feedback id also works" }),
+  id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ description: "the inbox item id; with type, the review id or feedback id also works" }),
 });
 export const InboxTypeQuery = z.object({ type: InboxItemType.optional() });
 
@@ -66,7 +75,12 @@ export const PatchInboxBody = z
 
 export const AssignInboxBody = z
   .object({
-    userId: z.string().min(1).max(64).nullable().openapi({ description: "a user holding a role in this tenant; null unassigns" }),
+    userId: z
+      .string()
+      .min(1)
+      .max(64)
+      .nullable()
+      .openapi({ description: "a user holding a role in this tenant; null unassigns" }),
     type: InboxItemType.optional(),
   })
   .openapi("AssignInboxItemRequest");
@@ -76,7 +90,10 @@ export const NoteInboxBody = z.object({ note: z.string().trim().min(1).max(5000)
 export const MAX_TAGS = 20;
 export const TagsInboxBody = z
   .object({
-    tags: z.array(z.string().trim().min(1).max(40)).max(MAX_TAGS).openapi({ description: "replaces the item's tags; trimmed, duplicates (any case) dropped" }),
+    tags: z
+      .array(z.string().trim().min(1).max(40))
+      .max(MAX_TAGS)
+      .openapi({ description: "replaces the item's tags; trimmed, duplicates (any case) dropped" }),
     type: InboxItemType.optional(),
   })
   .openapi("SetInboxTagsRequest");
@@ -116,4 +133,10 @@ export const toInboxItem = (r: InboxRow) => ({
   updatedAt: r.updatedAt,
 });
 
-export const toNote = (n: NoteRow) => ({ id: n.id, note: n.note, authorId: n.authorId, authorType: n.authorType, createdAt: n.createdAt });
+export const toNote = (n: NoteRow) => ({
+  id: n.id,
+  note: n.note,
+  authorId: n.authorId,
+  authorType: n.authorType,
+  createdAt: n.createdAt,
+});

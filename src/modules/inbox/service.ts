@@ -1,12 +1,12 @@
 import { and, asc, count, eq, or } from "drizzle-orm";
-import { feedbackSubmissions, inboxItems, inboxNotes, type InboxStatus } from "../../db/schema";
+import { feedbackSubmissions, type InboxStatus, inboxItems, inboxNotes } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { toFeedback } from "../feedback/schemas";
 import { listResponsesForReview } from "../reviews/responses.service";
 import { getReview } from "../reviews/service";
-import { toInboxItem, toNote, type InboxRow } from "./schemas";
+import { type InboxRow, toInboxItem, toNote } from "./schemas";
 
 export type InboxItemType = InboxRow["type"];
 
@@ -33,7 +33,13 @@ export async function listInboxItems(ctx: ServiceContext, q: InboxListFilters) {
   return keysetPage(ctx.db, {
     query: q,
     sort: [inboxItems.createdAt, inboxItems.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(inboxItems).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(inboxItems)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(inboxItems).where(where),
     key: (r) => [r.createdAt, r.id],
     map: toInboxItem,
@@ -45,11 +51,18 @@ export async function listInboxItems(ctx: ServiceContext, q: InboxListFilters) {
  * does not match the item is a 404, like another tenant's item.
  */
 export async function findInboxRow(ctx: ServiceContext, id: string, type?: InboxItemType): Promise<InboxRow> {
-  const bySource = type === "review" ? eq(inboxItems.reviewId, id) : type === "feedback" ? eq(inboxItems.feedbackId, id) : undefined;
+  const bySource =
+    type === "review" ? eq(inboxItems.reviewId, id) : type === "feedback" ? eq(inboxItems.feedbackId, id) : undefined;
   const row = await ctx.db
     .select()
     .from(inboxItems)
-    .where(and(eq(inboxItems.tenantId, ctx.tenantId), or(eq(inboxItems.id, id), bySource), type ? eq(inboxItems.type, type) : undefined))
+    .where(
+      and(
+        eq(inboxItems.tenantId, ctx.tenantId),
+        or(eq(inboxItems.id, id), bySource),
+        type ? eq(inboxItems.type, type) : undefined,
+      ),
+    )
     .limit(1)
     .get();
   if (!row) throw notFound("Inbox item");

@@ -1,6 +1,6 @@
 import type { Env } from "../../env";
-import { TRUSTPILOT_WINDOWS, type CallBudget } from "../../providers/review-sites/call-budget";
 import type { SiteConnection } from "../../providers/review-sites";
+import { type CallBudget, TRUSTPILOT_WINDOWS } from "../../providers/review-sites/call-budget";
 
 /**
  * The call budget of a connection whose site publishes limits: Trustpilot's windows, counted in the
@@ -12,7 +12,10 @@ export function siteCallBudget(env: Env, conn: SiteConnection): CallBudget | und
   const unit = String(conn.config.businessUnitId ?? "");
   return async () => {
     for (const w of TRUSTPILOT_WINDOWS) {
-      const d = await env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`trustpilot:${unit}:${w.windowSeconds}`)).hit(w.limit, w.windowSeconds);
+      const d = await env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`trustpilot:${unit}:${w.windowSeconds}`)).hit(
+        w.limit,
+        w.windowSeconds,
+      );
       if (!d.allowed) return { allowed: false, retryAfter: d.retryAfter };
     }
     return { allowed: true, retryAfter: 0 };

@@ -1,7 +1,7 @@
 import type { ServiceContext } from "../../lib/context";
 import { nowIso } from "../../lib/time";
 import { crmClient } from "../../providers/crm";
-import { reviewSiteClient, ReviewSiteError, type FetchFn } from "../../providers/review-sites";
+import { type FetchFn, ReviewSiteError, reviewSiteClient } from "../../providers/review-sites";
 import { crmConnection, findIntegrationRow, siteConnection } from "./service";
 
 /**
@@ -19,12 +19,14 @@ export async function testIntegration(ctx: ServiceContext, id: string, fetchFn: 
       await crmClient(crm, fetchFn).testConnection();
     } else {
       const site = await siteConnection(ctx.env, row);
-      if (!site) return { ...base, ok: false, upstreamStatus: null, message: `No connection test for ${row.connectorType}` };
+      if (!site)
+        return { ...base, ok: false, upstreamStatus: null, message: `No connection test for ${row.connectorType}` };
       await reviewSiteClient(site, fetchFn).listReviews(null);
     }
     return { ...base, ok: true, upstreamStatus: null, message: "Connected" };
   } catch (err) {
-    if (err instanceof ReviewSiteError) return { ...base, ok: false, upstreamStatus: err.status || null, message: err.message };
+    if (err instanceof ReviewSiteError)
+      return { ...base, ok: false, upstreamStatus: err.status || null, message: err.message };
     throw err;
   }
 }

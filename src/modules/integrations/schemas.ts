@@ -10,7 +10,10 @@ import { REVIEW_SITES } from "../../providers/review-sites";
 export const ConnectorType = z
   .enum([...REVIEW_SITES, "google_business_profile", ...CRM_SYSTEMS])
   .transform((t) => (t === "google_business_profile" ? "google" : t))
-  .openapi({ description: "Review sites: google (alias google_business_profile), yelp, facebook, trustpilot. CRMs: hubspot, salesforce." });
+  .openapi({
+    description:
+      "Review sites: google (alias google_business_profile), yelp, facebook, trustpilot. CRMs: hubspot, salesforce.",
+  });
 
 export const IntegrationSchema = z
   .object({
@@ -27,14 +30,16 @@ export const IntegrationSchema = z
     lastSyncStatus: z.enum(SYNC_STATUSES).nullable(),
     lastSyncError: z.string().nullable(),
     needsAttention: z.boolean().openapi({
-      description: "true when the site said this connection cannot work until a person acts (an API deprecation such as Graph error 12, an expired token, a missing permission); sync stops polling it until the integration is edited or a manual sync succeeds",
+      description:
+        "true when the site said this connection cannot work until a person acts (an API deprecation such as Graph error 12, an expired token, a missing permission); sync stops polling it until the integration is edited or a manual sync succeeds",
     }),
-    attention: z
-      .object({ code: z.string(), message: z.string(), since: DateTime })
-      .nullable()
-      .openapi({ description: "what needs attention: code (e.g. facebook_api_deprecated, token_invalid, permission_missing, yelp_r2r_not_allowed) and the site's message" }),
+    attention: z.object({ code: z.string(), message: z.string(), since: DateTime }).nullable().openapi({
+      description:
+        "what needs attention: code (e.g. facebook_api_deprecated, token_invalid, permission_missing, yelp_r2r_not_allowed) and the site's message",
+    }),
     replyAccess: z.enum(REPLY_ACCESS).nullable().openapi({
-      description: "whether the site takes replies by API for this connection: granted after one was accepted, denied when the site refused the feature (Yelp R2R_COMMENTS_NOT_ALLOWED); null until known",
+      description:
+        "whether the site takes replies by API for this connection: granted after one was accepted, denied when the site refused the feature (Yelp R2R_COMMENTS_NOT_ALLOWED); null until known",
     }),
     lastWebhookAt: DateTime.nullable().openapi({ description: "the last verified webhook from the site (Trustpilot)" }),
     createdAt: DateTime,
@@ -101,7 +106,9 @@ export const ConnectionTestSchema = z
   .openapi("IntegrationConnectionTest");
 
 export const CrmImportParams = z.object({ integrationId: z.string().min(1).max(64) });
-export const CrmImportAcceptedSchema = z.object({ jobId: z.string(), status: z.literal("queued") }).openapi("CrmImportAccepted");
+export const CrmImportAcceptedSchema = z
+  .object({ jobId: z.string(), status: z.literal("queued") })
+  .openapi("CrmImportAccepted");
 
 export type CreateIntegrationInput = z.infer<typeof CreateIntegrationBody>;
 export type UpdateIntegrationInput = z.infer<typeof UpdateIntegrationBody>;
@@ -121,7 +128,9 @@ export const toIntegration = (r: IntegrationRow) => ({
   lastSyncStatus: r.lastSyncStatus,
   lastSyncError: r.lastSyncError,
   needsAttention: r.attentionCode !== null,
-  attention: r.attentionCode ? { code: r.attentionCode, message: r.attentionMessage ?? "", since: r.attentionAt ?? r.updatedAt } : null,
+  attention: r.attentionCode
+    ? { code: r.attentionCode, message: r.attentionMessage ?? "", since: r.attentionAt ?? r.updatedAt }
+    : null,
   replyAccess: r.replyAccess,
   lastWebhookAt: r.lastWebhookAt,
   createdAt: r.createdAt,

@@ -5,16 +5,25 @@ import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { decryptSecret, encryptSecret } from "../../lib/crypto";
-import { ApiError, notFound, validationError, type ValidationIssue } from "../../lib/errors";
+import { ApiError, notFound, type ValidationIssue, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { checkOutboundUrl, isLocalEnvironment } from "../../lib/ssrf";
 import { nowIso } from "../../lib/time";
-import { CRM_REQUIREMENTS, isCrm, isSalesforceInstanceUrl, type CrmConnection } from "../../providers/crm";
+import { CRM_REQUIREMENTS, type CrmConnection, isCrm, isSalesforceInstanceUrl } from "../../providers/crm";
 import { isReviewSite, SITE_REQUIREMENTS, type SiteConnection } from "../../providers/review-sites";
-import { BaseUrlField, toIntegration, type CreateIntegrationInput, type IntegrationRow, type UpdateIntegrationInput } from "./schemas";
+import {
+  BaseUrlField,
+  type CreateIntegrationInput,
+  type IntegrationRow,
+  toIntegration,
+  type UpdateIntegrationInput,
+} from "./schemas";
 
-export async function listIntegrations(ctx: ServiceContext, q: PageQuery & { connectorType?: string; locationId?: string }) {
+export async function listIntegrations(
+  ctx: ServiceContext,
+  q: PageQuery & { connectorType?: string; locationId?: string },
+) {
   const where = and(
     eq(integrations.tenantId, ctx.tenantId),
     q.connectorType ? eq(integrations.connectorType, q.connectorType) : undefined,
@@ -23,7 +32,13 @@ export async function listIntegrations(ctx: ServiceContext, q: PageQuery & { con
   return keysetPage(ctx.db, {
     query: q,
     sort: [integrations.createdAt, integrations.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(integrations).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(integrations)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(integrations).where(where),
     key: (r) => [r.createdAt, r.id],
     map: toIntegration,
@@ -31,15 +46,21 @@ export async function listIntegrations(ctx: ServiceContext, q: PageQuery & { con
 }
 
 export async function findIntegrationRow(ctx: ServiceContext, id: string) {
-  const row = await ctx.db.select().from(integrations).where(and(eq(integrations.id, id), eq(integrations.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(integrations)
+    .where(and(eq(integrations.id, id), eq(integrations.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Integration");
   return row;
 }
 
-export const getIntegration = async (ctx: ServiceContext, id: string) => toIntegration(await findIntegrationRow(ctx, id));
+export const getIntegration = async (ctx: ServiceContext, id: string) =>
+  toIntegration(await findIntegrationRow(ctx, id));
 
 function encryptionKey(env: Env): string {
-  if (!env.ENCRYPTION_KEY) throw new ApiError("INTERNAL", "Credentials cannot be stored: ENCRYPTION_KEY is not configured");
+  if (!env.ENCRYPTION_KEY)
+    throw new ApiError("INTERNAL", "Credentials cannot be stored: ENCRYPTION_KEY is not configured");
   return env.ENCRYPTION_KEY;
 }
 
@@ -56,14 +77,23 @@ function checkConnection(
   if (isCrm(type)) {
     const need = CRM_REQUIREMENTS[type];
     for (const key of need.config) {
-      if (typeof config[key] !== "string" || !config[key]) issues.push({ path: `config.${key}`, message: `Required for ${type}` });
+      if (typeof config[key] !== "string" || !config[key])
+        issues.push({ path: `config.${key}`, message: `Required for ${type}` });
     }
     for (const key of need.credentials) {
       if (!credentials?.[key]) issues.push({ path: `credentials.${key}`, message: `Required for ${type}` });
     }
     // a production connection may only reach Salesforce itself; sandboxes point apiBaseUrl at a stand-in
-    if (type === "salesforce" && typeof config.instanceUrl === "string" && config.instanceUrl && !isSalesforceInstanceUrl(config.instanceUrl)) {
-      issues.push({ path: "config.instanceUrl", message: "Must be an https URL on a Salesforce domain (e.g. https://acme.my.salesforce.com)" });
+    if (
+      type === "salesforce" &&
+      typeof config.instanceUrl === "string" &&
+      config.instanceUrl &&
+      !isSalesforceInstanceUrl(config.instanceUrl)
+    ) {
+      issues.push({
+        path: "config.instanceUrl",
+        message: "Must be an https URL on a Salesforce domain (e.g. https://acme.my.salesforce.com)",
+      });
     }
   }
   if (isReviewSite(type)) {
@@ -71,7 +101,8 @@ function checkConnection(
     if (!locationId) issues.push({ path: "locationId", message: `Required for ${type}` });
     const need = SITE_REQUIREMENTS[type];
     for (const key of need.config) {
-      if (typeof config[key] !== "string" || !config[key]) issues.push({ path: `config.${key}`, message: `Required for ${type}` });
+      if (typeof config[key] !== "string" || !config[key])
+        issues.push({ path: `config.${key}`, message: `Required for ${type}` });
     }
     for (const key of need.credentials) {
       if (!credentials?.[key]) issues.push({ path: `credentials.${key}`, message: `Required for ${type}` });
@@ -79,8 +110,10 @@ function checkConnection(
   }
   for (const key of ["apiBaseUrl", "partnerApiBaseUrl"]) {
     if (config[key] === undefined) continue;
-    if (!isSandbox) issues.push({ path: `config.${key}`, message: "Only sandbox integrations may override the API base URL" });
-    else if (!BaseUrlField.safeParse(config[key]).success) issues.push({ path: `config.${key}`, message: "Must be an http(s) URL" });
+    if (!isSandbox)
+      issues.push({ path: `config.${key}`, message: "Only sandbox integrations may override the API base URL" });
+    else if (!BaseUrlField.safeParse(config[key]).success)
+      issues.push({ path: `config.${key}`, message: "Must be an http(s) URL" });
     else {
       // the service fetches this URL: never the private network, link-local/cloud metadata or other
       // reserved addresses (SSRF); plain http and loopback stand-ins only in a local environment
@@ -93,16 +126,30 @@ function checkConnection(
 
 async function checkLocation(ctx: ServiceContext, locationId: string | null | undefined) {
   if (!locationId) return;
-  const loc = await ctx.db.select({ id: locations.id }).from(locations).where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId))).get();
+  const loc = await ctx.db
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
+    .get();
   if (!loc) throw validationError([{ path: "locationId", message: "Unknown location" }]);
 }
 
 /** What an audit row may show: never the sealed credentials. */
-const auditable = ({ credentialsEncrypted, ...rest }: IntegrationRow) => ({ ...rest, hasCredentials: credentialsEncrypted !== null });
+const auditable = ({ credentialsEncrypted, ...rest }: IntegrationRow) => ({
+  ...rest,
+  hasCredentials: credentialsEncrypted !== null,
+});
 
 export async function createIntegration(ctx: ServiceContext, input: CreateIntegrationInput) {
   const isSandbox = input.isSandbox ?? false;
-  checkConnection(ctx.env, input.connectorType, isSandbox, input.locationId ?? null, input.config, input.credentials ?? null);
+  checkConnection(
+    ctx.env,
+    input.connectorType,
+    isSandbox,
+    input.locationId ?? null,
+    input.config,
+    input.credentials ?? null,
+  );
   await checkLocation(ctx, input.locationId);
   const now = nowIso();
   const row: IntegrationRow = {
@@ -114,7 +161,9 @@ export async function createIntegration(ctx: ServiceContext, input: CreateIntegr
     isEnabled: input.isEnabled ?? true,
     isSandbox,
     config: input.config,
-    credentialsEncrypted: input.credentials ? await encryptSecret(JSON.stringify(input.credentials), encryptionKey(ctx.env)) : null,
+    credentialsEncrypted: input.credentials
+      ? await encryptSecret(JSON.stringify(input.credentials), encryptionKey(ctx.env))
+      : null,
     syncRequestedAt: null,
     lastSyncAt: null,
     lastSyncStatus: null,
@@ -132,7 +181,13 @@ export async function createIntegration(ctx: ServiceContext, input: CreateIntegr
   };
   await commit(ctx, [
     ctx.db.insert(integrations).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "integration.created", resourceType: "integration", resourceId: row.id, nextState: auditable(row) }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "integration.created",
+      resourceType: "integration",
+      resourceId: row.id,
+      nextState: auditable(row),
+    }),
   ]);
   return toIntegration(row);
 }
@@ -143,21 +198,32 @@ export async function updateIntegration(ctx: ServiceContext, id: string, patch: 
   const after: IntegrationRow = { ...before, ...fields, updatedAt: nowIso() };
   // a person changed the connection: what needed their attention is theirs to have fixed (the next
   // sync says otherwise if not), and new credentials may carry other reply rights
-  if (credentials || fields.config || fields.isEnabled !== undefined) Object.assign(after, { attentionCode: null, attentionMessage: null, attentionAt: null });
+  if (credentials || fields.config || fields.isEnabled !== undefined)
+    Object.assign(after, { attentionCode: null, attentionMessage: null, attentionAt: null });
   if (credentials || fields.config) Object.assign(after, { replyAccess: null, replyAccessCheckedAt: null });
   // replacing the config or credentials re-checks the whole connection against what is stored
-  const storedCredentials = credentials ?? (before.credentialsEncrypted ? await openCredentials(ctx.env, before) : null);
+  const storedCredentials =
+    credentials ?? (before.credentialsEncrypted ? await openCredentials(ctx.env, before) : null);
   checkConnection(ctx.env, after.connectorType, after.isSandbox, after.locationId, after.config, storedCredentials);
   if (patch.locationId !== undefined) await checkLocation(ctx, patch.locationId);
-  if (credentials) after.credentialsEncrypted = await encryptSecret(JSON.stringify(credentials), encryptionKey(ctx.env));
+  if (credentials)
+    after.credentialsEncrypted = await encryptSecret(JSON.stringify(credentials), encryptionKey(ctx.env));
   // another profile (or another account's token): what we knew of its verification no longer holds
   if (patch.config !== undefined || credentials) Object.assign(after, { siteVerified: null, siteVerifiedAt: null });
   const { id: _id, tenantId: _t, createdAt: _c, ...set } = after;
   await commit(ctx, [
-    ctx.db.update(integrations).set(set).where(and(eq(integrations.id, id), eq(integrations.tenantId, ctx.tenantId))),
+    ctx.db
+      .update(integrations)
+      .set(set)
+      .where(and(eq(integrations.id, id), eq(integrations.tenantId, ctx.tenantId))),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "integration.updated", resourceType: "integration", resourceId: id,
-      previousState: auditable(before), nextState: auditable(after), metadata: { credentialsReplaced: Boolean(credentials) },
+      tenantId: ctx.tenantId,
+      action: "integration.updated",
+      resourceType: "integration",
+      resourceId: id,
+      previousState: auditable(before),
+      nextState: auditable(after),
+      metadata: { credentialsReplaced: Boolean(credentials) },
     }),
   ]);
   return toIntegration(after);
@@ -167,23 +233,44 @@ export async function deleteIntegration(ctx: ServiceContext, id: string) {
   const before = await findIntegrationRow(ctx, id);
   await commit(ctx, [
     ctx.db.delete(integrations).where(and(eq(integrations.id, id), eq(integrations.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "integration.deleted", resourceType: "integration", resourceId: id, previousState: auditable(before) }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "integration.deleted",
+      resourceType: "integration",
+      resourceId: id,
+      previousState: auditable(before),
+    }),
   ]);
 }
 
-export async function openCredentials(env: Env, row: Pick<IntegrationRow, "credentialsEncrypted">): Promise<Record<string, string>> {
+export async function openCredentials(
+  env: Env,
+  row: Pick<IntegrationRow, "credentialsEncrypted">,
+): Promise<Record<string, string>> {
   if (!row.credentialsEncrypted) return {};
-  return JSON.parse(await decryptSecret(row.credentialsEncrypted, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS)) as Record<string, string>;
+  return JSON.parse(
+    await decryptSecret(row.credentialsEncrypted, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS),
+  ) as Record<string, string>;
 }
 
 /** The decrypted connection a review-site client needs; null for connector types that are not review sites. */
 export async function siteConnection(env: Env, row: IntegrationRow): Promise<SiteConnection | null> {
   if (!isReviewSite(row.connectorType)) return null;
-  return { connectorType: row.connectorType, isSandbox: row.isSandbox, config: row.config, credentials: await openCredentials(env, row) };
+  return {
+    connectorType: row.connectorType,
+    isSandbox: row.isSandbox,
+    config: row.config,
+    credentials: await openCredentials(env, row),
+  };
 }
 
 /** The decrypted connection a CRM client needs; null for connector types that are not CRMs. */
 export async function crmConnection(env: Env, row: IntegrationRow): Promise<CrmConnection | null> {
   if (!isCrm(row.connectorType)) return null;
-  return { connectorType: row.connectorType, isSandbox: row.isSandbox, config: row.config, credentials: await openCredentials(env, row) };
+  return {
+    connectorType: row.connectorType,
+    isSandbox: row.isSandbox,
+    config: row.config,
+    credentials: await openCredentials(env, row),
+  };
 }

@@ -1,19 +1,46 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, DateTime, errors, IdParam, json, stdErrors, stdErrorsWithNotFound, USER_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  DateTime,
+  errors,
+  IdParam,
+  json,
+  stdErrors,
+  stdErrorsWithNotFound,
+  USER_SECURITY,
+} from "../../lib/openapi";
 import { platformSvc } from "../../middleware/service-context";
 import { listDeadLetters, replayDeadLetter } from "./dead-letters.service";
 
 const DeadLetterSchema = z
-  .object({ id: z.string(), queue: z.string(), messageId: z.string(), body: z.unknown(), attempts: z.number().int(), createdAt: DateTime })
+  .object({
+    id: z.string(),
+    queue: z.string(),
+    messageId: z.string(),
+    body: z.unknown(),
+    attempts: z.number().int(),
+    createdAt: DateTime,
+  })
   .openapi("DeadLetter");
 
 const list = createRoute({
-  method: "get", path: "/admin/dead-letters", tags: ["Admin"], security: USER_SECURITY,
+  method: "get",
+  path: "/admin/dead-letters",
+  tags: ["Admin"],
+  security: USER_SECURITY,
   operationId: "listAdminDeadLetters",
   summary: "Queue messages that exhausted their retries, newest first, with the count (platform_admin)",
   description: "`?queue=sends` shows sends the consumer could not finish (a SENDS body is {solicitationId}).",
-  request: { query: z.object({ queue: z.string().max(64).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }) },
-  responses: { 200: json(z.object({ data: z.array(DeadLetterSchema), total: z.number().int() }).openapi("DeadLetterList")), ...stdErrors },
+  request: {
+    query: z.object({
+      queue: z.string().max(64).optional(),
+      limit: z.coerce.number().int().min(1).max(200).default(50),
+    }),
+  },
+  responses: {
+    200: json(z.object({ data: z.array(DeadLetterSchema), total: z.number().int() }).openapi("DeadLetterList")),
+    ...stdErrors,
+  },
 });
 
 const ReplayedSchema = z
@@ -22,12 +49,18 @@ const ReplayedSchema = z
     queue: z.string(),
     messageId: z.string(),
     replayedTo: z.string().openapi({ description: "the queue the message went back to" }),
-    deliveryId: z.string().nullable().openapi({ description: "the new webhook delivery, when a failed webhook delivery was replayed" }),
+    deliveryId: z
+      .string()
+      .nullable()
+      .openapi({ description: "the new webhook delivery, when a failed webhook delivery was replayed" }),
   })
   .openapi("ReplayedDeadLetter");
 
 const replay = createRoute({
-  method: "post", path: "/admin/dead-letters/{id}/replay", tags: ["Admin"], security: USER_SECURITY,
+  method: "post",
+  path: "/admin/dead-letters/{id}/replay",
+  tags: ["Admin"],
+  security: USER_SECURITY,
   operationId: "replayAdminDeadLetter",
   summary: "Put a dead letter back on its queue, or redeliver a failed webhook delivery (platform_admin)",
   description:

@@ -1,5 +1,10 @@
+import {
+  deadLetterById,
+  deleteDeadLetter,
+  isWebhookDeliveryDeadLetter,
+  listDeadLetters,
+} from "../../background/dead-letter";
 import { tenantDb } from "../../db/shards";
-import { deadLetterById, deleteDeadLetter, isWebhookDeliveryDeadLetter, listDeadLetters } from "../../background/dead-letter";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { auditDbFor, commitControl } from "../../lib/commit";
@@ -40,7 +45,11 @@ export async function replayDeadLetter(ctx: PlatformContext, id: string) {
   if (isWebhookDeliveryDeadLetter(row)) {
     const failed = row.body as FailedDelivery;
     tenantId = failed.tenantId;
-    const again = await redeliver({ ...ctx, tenantId, db: await tenantDb(ctx.env, tenantId) }, failed.subscriptionId, failed.deliveryId);
+    const again = await redeliver(
+      { ...ctx, tenantId, db: await tenantDb(ctx.env, tenantId) },
+      failed.subscriptionId,
+      failed.deliveryId,
+    );
     replayedAs = { queue: "webhooks", deliveryId: again.id };
   } else {
     const queue = QUEUES[row.queue]?.(ctx.env);
@@ -52,10 +61,19 @@ export async function replayDeadLetter(ctx: PlatformContext, id: string) {
   const auditCtx = { ...ctx, db: await auditDbFor(ctx.env, tenantId) };
   await commitControl(auditCtx, (control) => [deleteDeadLetter(control, row.id)], [
     auditStatement(auditCtx, {
-      tenantId, action: "dead_letter.replayed", resourceType: "dead_letter", resourceId: row.id,
+      tenantId,
+      action: "dead_letter.replayed",
+      resourceType: "dead_letter",
+      resourceId: row.id,
       previousState: { queue: row.queue, messageId: row.messageId, attempts: row.attempts, createdAt: row.createdAt },
       metadata: replayedAs,
     }),
   ]);
-  return { id: row.id, queue: row.queue, messageId: row.messageId, replayedTo: replayedAs.queue, deliveryId: replayedAs.deliveryId ?? null };
+  return {
+    id: row.id,
+    queue: row.queue,
+    messageId: row.messageId,
+    replayedTo: replayedAs.queue,
+    deliveryId: replayedAs.deliveryId ?? null,
+  };
 }

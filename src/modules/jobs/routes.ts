@@ -5,10 +5,16 @@ import { JobSchema } from "./schemas";
 import { getJob } from "./service";
 
 const get = createRoute({
-  method: "get", path: "/v1/jobs/{id}", operationId: "getJob", tags: ["Jobs"], security: TENANT_SECURITY,
+  method: "get",
+  path: "/v1/jobs/{id}",
+  operationId: "getJob",
+  tags: ["Jobs"],
+  security: TENANT_SECURITY,
   summary: "Status of a background job (queued, running, succeeded, failed) with its counts and error",
   request: { params: IdParam },
   responses: { 200: json(JobSchema), ...stdErrorsWithNotFound },
 });
 
-export const jobRoutes = createRouter().openapi(get, async (c) => c.json(await getJob(svc(c), c.req.valid("param").id), 200));
+export const jobRoutes = createRouter().openapi(get, async (c) =>
+  c.json(await getJob(svc(c), c.req.valid("param").id), 200),
+);

@@ -1,7 +1,7 @@
 import type { Env } from "../../env";
 import { backoffSeconds } from "../../lib/backoff";
-import type { JobMessage, JobRow } from "./schemas";
 import { log } from "../../lib/log";
+import type { JobMessage, JobRow } from "./schemas";
 
 export type FetchFn = typeof fetch;
 
@@ -14,14 +14,21 @@ export const setJobsFetch = (fn?: FetchFn) => {
 };
 
 /** One step of a job: done (or nothing to do), continue in a follow-up message, or retry this one. */
-export type JobStep = { kind: "done" } | { kind: "skipped" } | { kind: "continue" } | { kind: "retry"; delaySeconds: number | null };
+export type JobStep =
+  | { kind: "done" }
+  | { kind: "skipped" }
+  | { kind: "continue" }
+  | { kind: "retry"; delaySeconds: number | null };
 export type JobRunner = (env: Env, msg: JobMessage, attempt: number, fetchFn: FetchFn) => Promise<JobStep>;
 
 /** Job kind -> the runner that advances it; the composition root gives one for every kind. */
 export type JobRunners = Record<JobRow["type"], JobRunner>;
 
 const isJobMessage = (b: unknown): b is JobMessage =>
-  Boolean(b) && typeof (b as JobMessage).type === "string" && typeof (b as JobMessage).jobId === "string" && typeof (b as JobMessage).tenantId === "string";
+  Boolean(b) &&
+  typeof (b as JobMessage).type === "string" &&
+  typeof (b as JobMessage).jobId === "string" &&
+  typeof (b as JobMessage).tenantId === "string";
 
 /**
  * JOBS consumer: each message advances one job by one bounded step. A job that has more to do

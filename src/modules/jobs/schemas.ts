@@ -10,7 +10,9 @@ export const JobSchema = z
     type: z.string().openapi({ example: "crm_import" }),
     status: z.enum(JOB_STATUSES),
     subjectId: z.string().nullable().openapi({ description: "what the job works on (the integration for crm_import)" }),
-    counts: z.record(z.string(), z.number()).openapi({ example: { pages: 2, fetched: 150, imported: 148, created: 140, updated: 8, skipped: 2 } }),
+    counts: z
+      .record(z.string(), z.number())
+      .openapi({ example: { pages: 2, fetched: 150, imported: 148, created: 140, updated: 8, skipped: 2 } }),
     error: z.string().nullable(),
     startedAt: DateTime.nullable(),
     finishedAt: DateTime.nullable(),

@@ -5,7 +5,11 @@ import { notFound } from "../../lib/errors";
 import { toJob } from "./schemas";
 
 export async function getJob(ctx: ServiceContext, id: string) {
-  const row = await ctx.db.select().from(backgroundJobs).where(and(eq(backgroundJobs.id, id), eq(backgroundJobs.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(backgroundJobs)
+    .where(and(eq(backgroundJobs.id, id), eq(backgroundJobs.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Job");
   return toJob(row);
 }

@@ -1,9 +1,9 @@
-import type { Env } from "../../env";
 import { retryFenced } from "../../background/shards";
 import { tenantWritable } from "../../db/tenant-fence";
+import type { Env } from "../../env";
 import { backoffSeconds } from "../../lib/backoff";
-import { clicksOf, recordClicks, type ClickMessage } from "./clicks";
 import { log } from "../../lib/log";
+import { type ClickMessage, clicksOf, recordClicks } from "./clicks";
 
 /** One kind of click the CLICKS queue carries: how to read it from a message and record a batch of them. */
 export interface ClickKind<T extends { tenantId: string } = { tenantId: string }> {
@@ -13,7 +13,11 @@ export interface ClickKind<T extends { tenantId: string } = { tenantId: string }
 }
 
 /** Solicitation short links (`/v1/r/{token}`). */
-export const shortLinkClicks: ClickKind<ClickMessage> = { name: "short-link", parse: clicksOf, record: async (env, clicks) => void (await recordClicks(env, clicks)) };
+export const shortLinkClicks: ClickKind<ClickMessage> = {
+  name: "short-link",
+  parse: clicksOf,
+  record: async (env, clicks) => void (await recordClicks(env, clicks)),
+};
 
 /**
  * The CLICKS consumer over the click kinds the composition root lists (src/wiring.ts): all clicks of a
@@ -34,12 +38,19 @@ export function clicksConsumer(kinds: ClickKind<any>[]) {
     // a message holds clicks of many tenants: one of a tenant being moved waits whole (recording is idempotent)
     const valid: Message<unknown>[] = [];
     for (const m of parsed) {
-      const fenced = await firstFenced(env, kinds.flatMap((k) => k.parse(m.body) ?? []));
+      const fenced = await firstFenced(
+        env,
+        kinds.flatMap((k) => k.parse(m.body) ?? []),
+      );
       if (fenced) retryFenced(batch.queue, m, fenced);
       else valid.push(m);
     }
     try {
-      for (const kind of kinds) await kind.record(env, valid.flatMap((m) => kind.parse(m.body) ?? []));
+      for (const kind of kinds)
+        await kind.record(
+          env,
+          valid.flatMap((m) => kind.parse(m.body) ?? []),
+        );
       for (const m of valid) m.ack();
     } catch (err) {
       log.error("recording clicks failed", { messages: valid.length, error: String(err) });
@@ -50,6 +61,7 @@ export function clicksConsumer(kinds: ClickKind<any>[]) {
 
 /** The first tenant among the clicks that is being moved, if any (each tenant looked up once, from the directory cache). */
 async function firstFenced(env: Env, clicks: { tenantId: string }[]): Promise<string | undefined> {
-  for (const tenantId of new Set(clicks.map((c) => c.tenantId))) if (!(await tenantWritable(env, tenantId))) return tenantId;
+  for (const tenantId of new Set(clicks.map((c) => c.tenantId)))
+    if (!(await tenantWritable(env, tenantId))) return tenantId;
   return undefined;
 }

@@ -2,11 +2,11 @@ import type { ShardDb } from "../../db/client";
 import { shardD1, shardDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { dispatchEvents } from "../../lib/events";
+import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
 import { TtlCache } from "../../lib/ttl-cache";
 import { placeByShard, queueHandOff, writeBuffer } from "../../lib/write-buffer";
 import { keyedDigest } from "./tokens";
-import { log } from "../../lib/log";
 
 // ---- which opens count: one per visitor and window (short links and review links alike) ----
 
@@ -41,7 +41,10 @@ export interface Visit {
 }
 
 /** A hono request as a Visit. */
-export const visitOf = (req: { method: string; header: (name: string) => string | undefined }): Visit => ({ method: req.method, header: (n) => req.header(n) });
+export const visitOf = (req: { method: string; header: (name: string) => string | undefined }): Visit => ({
+  method: req.method,
+  header: (n) => req.header(n),
+});
 
 /** Why an open is not counted (null: it is). */
 export function uncountedReason(v: Visit): "head" | "prefetch" | "preview_agent" | null {
@@ -55,7 +58,12 @@ export function uncountedReason(v: Visit): "head" | "prefetch" | "preview_agent"
  * The id of the click this open records, or null when it is not counted (see above). `subject` is
  * what is clicked (a solicitation, a review link); `secret` the service secret the id is keyed with.
  */
-export async function countedClickId(secret: string, v: Visit, subject: string, now = Date.now()): Promise<string | null> {
+export async function countedClickId(
+  secret: string,
+  v: Visit,
+  subject: string,
+  now = Date.now(),
+): Promise<string | null> {
   if (uncountedReason(v)) return null;
   const ip = v.header("cf-connecting-ip") ?? "";
   const window = Math.floor(now / CLICK_WINDOW_MS);
@@ -90,7 +98,14 @@ export interface ClickMessage {
 
 export const isClickMessage = (v: unknown): v is ClickMessage => {
   const m = v as ClickMessage | null;
-  return !!m && typeof m.id === "string" && typeof m.tenantId === "string" && typeof m.solicitationId === "string" && typeof m.at === "string" && (m.source === "redirect" || m.source === "qr" || m.source === "api");
+  return (
+    !!m &&
+    typeof m.id === "string" &&
+    typeof m.tenantId === "string" &&
+    typeof m.solicitationId === "string" &&
+    typeof m.at === "string" &&
+    (m.source === "redirect" || m.source === "qr" || m.source === "api")
+  );
 };
 
 /** What goes on the CLICKS queue: the clicks one isolate buffered during one flush window. */
@@ -121,8 +136,13 @@ const clickBuffer = writeBuffer<ClickMessage>({
   tenantOf: (c) => c.tenantId,
   // the id is the click (one per visitor and window): a repeat adds nothing
   keyOf: (c) => c.id,
-  handOff: queueHandOff((env) => env.CLICKS, CLICKS_PER_MESSAGE, (clicks): ClickBatchMessage => ({ clicks })),
-  write: async (env, shard, clicks) => void (await recordClicksOn(shardD1(env, shard), shardDb(env, shard), env, clicks)),
+  handOff: queueHandOff(
+    (env) => env.CLICKS,
+    CLICKS_PER_MESSAGE,
+    (clicks): ClickBatchMessage => ({ clicks }),
+  ),
+  write: async (env, shard, clicks) =>
+    void (await recordClicksOn(shardD1(env, shard), shardDb(env, shard), env, clicks)),
 });
 
 export function bufferClick(env: Env, click: ClickMessage, waitUntil: (p: Promise<unknown>) => void): void {
@@ -170,8 +190,20 @@ async function recordClicksOn(d1: D1Database, db: ShardDb, env: Env, clicks: Cli
 const CLICKS_PER_STATEMENT = 500;
 
 /** The statements for one chunk of clicks (see recordClicks): the click rows, then what follows from them. */
-function clickStatements(d1: D1Database, clicks: ClickMessage[], now: string): { insert: D1PreparedStatement; follow: D1PreparedStatement[] } {
-  const payload = JSON.stringify(clicks.map((c) => ({ id: c.id, tenantId: c.tenantId, solicitationId: c.solicitationId, source: c.source, at: c.at })));
+function clickStatements(
+  d1: D1Database,
+  clicks: ClickMessage[],
+  now: string,
+): { insert: D1PreparedStatement; follow: D1PreparedStatement[] } {
+  const payload = JSON.stringify(
+    clicks.map((c) => ({
+      id: c.id,
+      tenantId: c.tenantId,
+      solicitationId: c.solicitationId,
+      source: c.source,
+      at: c.at,
+    })),
+  );
   const ids = JSON.stringify([...new Set(clicks.map((c) => c.solicitationId))]);
   const insert = d1
     .prepare(

@@ -23,22 +23,26 @@ export type ReviewSite = "google" | "yelp" | "facebook";
 export type DestinationKind = "google" | "yelp" | "facebook" | "survey" | "feedback" | "kiosk" | "auto" | "custom";
 const KINDS = new Set<string>(["google", "yelp", "facebook", "survey", "feedback", "kiosk", "auto", "custom"]);
 
-export const asDestinationKind = (value: string): DestinationKind => (KINDS.has(value) ? (value as DestinationKind) : "auto");
+export const asDestinationKind = (value: string): DestinationKind =>
+  KINDS.has(value) ? (value as DestinationKind) : "auto";
 
 const baseOf = (publicBaseUrl: string) => publicBaseUrl.replace(/\/+$/, "");
 
 /** The hosted feedback page: offers every public review link whatever the rating (never gates). */
-export const feedbackPageUrl = (publicBaseUrl: string, token: string) => `${baseOf(publicBaseUrl)}/f/${encodeURIComponent(token)}`;
+export const feedbackPageUrl = (publicBaseUrl: string, token: string) =>
+  `${baseOf(publicBaseUrl)}/f/${encodeURIComponent(token)}`;
 
 /** The public review pages this location has, by site. */
 export function reviewLinks(l: LocationLinkData): Partial<Record<ReviewSite, string>> {
   const links: Partial<Record<ReviewSite, string>> = {};
-  if (l.googlePlaceId) links.google = `https://search.google.com/local/writereview?placeid=${encodeURIComponent(l.googlePlaceId)}`;
+  if (l.googlePlaceId)
+    links.google = `https://search.google.com/local/writereview?placeid=${encodeURIComponent(l.googlePlaceId)}`;
   else if (l.googleMyBusinessUrl) links.google = l.googleMyBusinessUrl;
   if (l.yelpUrl) links.yelp = l.yelpUrl;
   else if (l.yelpBusinessId) links.yelp = `https://www.yelp.com/biz/${encodeURIComponent(l.yelpBusinessId)}`;
   if (l.facebookUrl) links.facebook = l.facebookUrl;
-  else if (l.facebookPageId) links.facebook = `https://www.facebook.com/${encodeURIComponent(l.facebookPageId)}/reviews`;
+  else if (l.facebookPageId)
+    links.facebook = `https://www.facebook.com/${encodeURIComponent(l.facebookPageId)}/reviews`;
   return links;
 }
 
@@ -62,7 +66,11 @@ export function resolveDestination(
   l: LocationLinkData,
   o: { publicBaseUrl: string; token: string; customUrl?: string | null },
 ): ResolvedDestination {
-  const feedback = (): ResolvedDestination => ({ kind, resolved: "feedback", url: feedbackPageUrl(o.publicBaseUrl, o.token) });
+  const feedback = (): ResolvedDestination => ({
+    kind,
+    resolved: "feedback",
+    url: feedbackPageUrl(o.publicBaseUrl, o.token),
+  });
   const links = reviewLinks(l);
   switch (kind) {
     case "yelp":

@@ -23,13 +23,19 @@ export const clearIsolateLinkCaches = () => {
   customUrls.clear();
 };
 
-export async function loadLocationLinkData(db: ShardDb, tenantId: string, locationId: string): Promise<LocationLinkData | null> {
+export async function loadLocationLinkData(
+  db: ShardDb,
+  tenantId: string,
+  locationId: string,
+): Promise<LocationLinkData | null> {
   const row = await db
     .select({
       isActive: locations.isActive,
       name: locations.name,
       googlePlaceId: sql<string | null>`coalesce(${locations.googlePlaceId}, ${brands.googlePlaceId})`.as("g_place"),
-      googleMyBusinessUrl: sql<string | null>`coalesce(${locations.googleMyBusinessUrl}, ${brands.googleMyBusinessUrl})`.as("g_url"),
+      googleMyBusinessUrl: sql<
+        string | null
+      >`coalesce(${locations.googleMyBusinessUrl}, ${brands.googleMyBusinessUrl})`.as("g_url"),
       yelpUrl: sql<string | null>`coalesce(${locations.yelpUrl}, ${brands.yelpUrl})`.as("y_url"),
       yelpBusinessId: sql<string | null>`coalesce(${locations.yelpBusinessId}, ${brands.yelpBusinessId})`.as("y_id"),
       facebookUrl: sql<string | null>`coalesce(${locations.facebookUrl}, ${brands.facebookUrl})`.as("f_url"),
@@ -58,23 +64,31 @@ export function locationLinkData(
   const key = `${tenantId}/${locationId}`;
   const hit = locationsCache.get(key);
   if (hit !== undefined) return hit;
-  return locationsCache.load(
-    key,
-    async () => {
-      const url = cacheKey(o.publicBaseUrl, tenantId, locationId);
-      const cache = await caches.open("links");
-      const cached = await cache.match(url);
-      if (cached) return (await cached.json()) as LocationLinkData | null;
-      const fresh = await loadLocationLinkData(o.db, tenantId, locationId);
-      const body = JSON.stringify(fresh);
-      o.defer(cache.put(url, new Response(body, { headers: { "content-type": "application/json", "cache-control": `max-age=${CACHE_TTL_S}` } })));
-      return fresh;
-    },
-  );
+  return locationsCache.load(key, async () => {
+    const url = cacheKey(o.publicBaseUrl, tenantId, locationId);
+    const cache = await caches.open("links");
+    const cached = await cache.match(url);
+    if (cached) return (await cached.json()) as LocationLinkData | null;
+    const fresh = await loadLocationLinkData(o.db, tenantId, locationId);
+    const body = JSON.stringify(fresh);
+    o.defer(
+      cache.put(
+        url,
+        new Response(body, {
+          headers: { "content-type": "application/json", "cache-control": `max-age=${CACHE_TTL_S}` },
+        }),
+      ),
+    );
+    return fresh;
+  });
 }
 
 /** The destinationUrl of a solicitation minted with the "custom" destination (one D1 read per miss). */
-export function customDestinationUrl(db: ShardDb, tenantId: string, solicitationId: string): string | null | Promise<string | null> {
+export function customDestinationUrl(
+  db: ShardDb,
+  tenantId: string,
+  solicitationId: string,
+): string | null | Promise<string | null> {
   const hit = customUrls.get(solicitationId);
   if (hit !== undefined) return hit;
   return customUrls.load(

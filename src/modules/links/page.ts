@@ -34,14 +34,21 @@ export const PAGE_HEADERS = {
   "cache-control": "no-store",
   "referrer-policy": "no-referrer",
   "x-robots-tag": "noindex",
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 } as const;
 
 /**
  * `brand` is the business the message came from (header); `whiteLabel` the agency's (or tenant's)
  * white label: its colours and its footer.
  */
-export function publicPage(o: { title: string; brand?: { name: string; logoUrl: string | null } | null; whiteLabel?: EffectiveBrand; lang?: string; body: string }): string {
+export function publicPage(o: {
+  title: string;
+  brand?: { name: string; logoUrl: string | null } | null;
+  whiteLabel?: EffectiveBrand;
+  lang?: string;
+  body: string;
+}): string {
   const wl = o.whiteLabel ?? DEFAULT_BRAND;
   const logo = safeImageUrl(o.brand?.logoUrl ?? null);
   const header = o.brand
@@ -61,7 +68,9 @@ export const inactiveLinkPage = (whiteLabel?: EffectiveBrand) =>
   });
 
 /** Browsers ask for text/html; API clients (and tools without an Accept header) get JSON. */
-export const wantsHtml = (accept: string | undefined) => !!accept && /text\/html/i.test(accept) && !/^application\/json/i.test(accept);
+export const wantsHtml = (accept: string | undefined) =>
+  !!accept && /text\/html/i.test(accept) && !/^application\/json/i.test(accept);
 
 /** The unsubscribe page answers HTML unless the client asks for JSON only. */
-export const wantsJson = (accept: string | undefined) => !!accept && /application\/json/i.test(accept) && !/text\/html/i.test(accept);
+export const wantsJson = (accept: string | undefined) =>
+  !!accept && /application\/json/i.test(accept) && !/text\/html/i.test(accept);

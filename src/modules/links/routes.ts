@@ -3,12 +3,12 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { ApiError } from "../../lib/errors";
 import { createRouter, errors, json } from "../../lib/openapi";
+import { QR_RESPONSE, qrResponse } from "../../lib/qr";
+import { hostBrand } from "../white-label/resolve";
 import { visitOf } from "./clicks";
 import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "./page";
-import { QR_RESPONSE, qrResponse } from "../../lib/qr";
 import { QrQuery, RedirectQuery, ShortLinkSchema, SuccessSchema, TokenParam } from "./schemas";
-import { recordClick, resolveShortLink, shortLinkQrTarget, shortLinkView, type PublicContext } from "./service";
-import { hostBrand } from "../white-label/resolve";
+import { type PublicContext, recordClick, resolveShortLink, shortLinkQrTarget, shortLinkView } from "./service";
 
 const tags = ["Links"];
 
@@ -22,7 +22,8 @@ export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
 
 const getLink = createRoute({
   method: "get",
-  path: "/v1/r/{token}", operationId: "followShortLink",
+  path: "/v1/r/{token}",
+  operationId: "followShortLink",
   tags,
   summary: "Short link: destination data, or a 302 to it",
   description:
@@ -43,10 +44,12 @@ const getLink = createRoute({
 
 const click = createRoute({
   method: "patch",
-  path: "/v1/r/{token}/click", operationId: "recordShortLinkClick",
+  path: "/v1/r/{token}/click",
+  operationId: "recordShortLinkClick",
   tags,
   summary: "Short link: record a click",
-  description: "Public. Records a click as the redirect does (for a landing page that fetched the JSON). Unknown or forged token: 404.",
+  description:
+    "Public. Records a click as the redirect does (for a landing page that fetched the JSON). Unknown or forged token: 404.",
   security: [],
   request: { params: TokenParam },
   responses: { 200: json(SuccessSchema, "Recorded"), 404: errors[404] },
@@ -54,7 +57,8 @@ const click = createRoute({
 
 const qr = createRoute({
   method: "get",
-  path: "/v1/r/{token}/qr", operationId: "getShortLinkQrCode",
+  path: "/v1/r/{token}/qr",
+  operationId: "getShortLinkQrCode",
   tags,
   summary: "Short link: its QR code (SVG or PNG)",
   description:

@@ -2,13 +2,20 @@ import type { ControlDb } from "../../db/client";
 import { tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
-import { jwtSecrets } from "../../lib/jwt";
-import { bufferClick, countedClickId, type Visit } from "./clicks";
-import { asDestinationKind, feedbackPageUrl, resolveDestination, reviewLinks, type LocationLinkData, type ResolvedDestination } from "./destinations";
-import { customDestinationUrl, locationLinkData } from "./location-cache";
-import { readLinkToken, type LinkClaims } from "./tokens";
 import type { HostGuard } from "../../lib/host-guard";
+import { jwtSecrets } from "../../lib/jwt";
 import { tenantPublicBaseUrl } from "../white-label/resolve";
+import { bufferClick, countedClickId, type Visit } from "./clicks";
+import {
+  asDestinationKind,
+  feedbackPageUrl,
+  type LocationLinkData,
+  type ResolvedDestination,
+  resolveDestination,
+  reviewLinks,
+} from "./destinations";
+import { customDestinationUrl, locationLinkData } from "./location-cache";
+import { type LinkClaims, readLinkToken } from "./tokens";
 
 /** What public routes have: no tenant, no actor; the tenant comes from the signed token. */
 export interface PublicContext {
@@ -40,16 +47,26 @@ export async function resolveShortLink(ctx: PublicContext, token: string): Promi
   await ctx.admit(claims.tenantId);
   // tenant rows on the token's tenant's shard (a directory cache hit when hot)
   const db = await tenantDb(ctx.env, claims.tenantId);
-  const location = await locationLinkData({ db, publicBaseUrl: ctx.env.PUBLIC_BASE_URL, defer: ctx.defer }, claims.tenantId, claims.locationId);
+  const location = await locationLinkData(
+    { db, publicBaseUrl: ctx.env.PUBLIC_BASE_URL, defer: ctx.defer },
+    claims.tenantId,
+    claims.locationId,
+  );
   if (!location?.isActive) {
-    throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
+    throw new ApiError("NOT_FOUND", "This link is no longer active", {
+      reason: location ? "location_inactive" : "location_deleted",
+    });
   }
   const kind = asDestinationKind(claims.destination);
   const customUrl = kind === "custom" ? await customDestinationUrl(db, claims.tenantId, claims.solicitationId) : null;
   let destination = resolveDestination(kind, location, { publicBaseUrl: ctx.env.PUBLIC_BASE_URL, token, customUrl });
   // the hosted feedback page lives on the tenant's custom hostname when it has one
   if (destination.resolved === "feedback") {
-    destination = resolveDestination(kind, location, { publicBaseUrl: await tenantPublicBaseUrl(ctx.env, claims.tenantId), token, customUrl });
+    destination = resolveDestination(kind, location, {
+      publicBaseUrl: await tenantPublicBaseUrl(ctx.env, claims.tenantId),
+      token,
+      customUrl,
+    });
   }
   return { claims, location, destination };
 }
@@ -58,10 +75,24 @@ export async function resolveShortLink(ctx: PublicContext, token: string): Promi
  * Counts the open as a click when the gate says so (one per visitor and window, no HEAD, prefetch or
  * preview bot: clicks.ts) and buffers it; the write happens off the request path.
  */
-export async function recordClick(ctx: PublicContext, link: ShortLink, source: "redirect" | "qr" | "api"): Promise<void> {
+export async function recordClick(
+  ctx: PublicContext,
+  link: ShortLink,
+  source: "redirect" | "qr" | "api",
+): Promise<void> {
   const id = await countedClickId(ctx.env.JWT_SECRET!, ctx.visit, `solicitation:${link.claims.solicitationId}`);
   if (!id) return;
-  bufferClick(ctx.env, { id, tenantId: link.claims.tenantId, solicitationId: link.claims.solicitationId, source, at: new Date().toISOString() }, ctx.defer);
+  bufferClick(
+    ctx.env,
+    {
+      id,
+      tenantId: link.claims.tenantId,
+      solicitationId: link.claims.solicitationId,
+      source,
+      at: new Date().toISOString(),
+    },
+    ctx.defer,
+  );
 }
 
 /** The JSON body of GET /v1/r/{token}. */

@@ -23,9 +23,14 @@ async function keyFor(secret: string, purpose: TokenPurpose): Promise<CryptoKey>
   const id = `${purpose}:${secret}`;
   const hit = keys.get(id);
   if (hit) return hit;
-  const root = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const root = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   const derived = await crypto.subtle.sign("HMAC", root, enc.encode(`public-token:${purpose}:v1`));
-  const key = await crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+  const key = await crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
   keys.set(id, key);
   return key;
 }
@@ -77,7 +82,11 @@ export const mintLinkToken = (secret: string, c: LinkClaims) =>
   signToken(secret, "link", [c.solicitationId, c.tenantId, c.locationId, c.destination]);
 
 /** The first secret's fields whose MAC matches; `secrets` is jwtSecrets(env) (current, then previous). */
-async function verifyWithAny(secrets: string | readonly string[], purpose: TokenPurpose, token: string): Promise<string[] | null> {
+async function verifyWithAny(
+  secrets: string | readonly string[],
+  purpose: TokenPurpose,
+  token: string,
+): Promise<string[] | null> {
   for (const secret of typeof secrets === "string" ? [secrets] : secrets) {
     const fields = await verifyToken(secret, purpose, token);
     if (fields) return fields;
@@ -102,7 +111,10 @@ export interface UnsubscribeClaims {
 export const mintUnsubscribeToken = (secret: string, c: UnsubscribeClaims) =>
   signToken(secret, "unsub", [c.tenantId, c.contactId, c.channel, c.solicitationId]);
 
-export async function readUnsubscribeToken(secrets: string | readonly string[], token: string): Promise<UnsubscribeClaims | null> {
+export async function readUnsubscribeToken(
+  secrets: string | readonly string[],
+  token: string,
+): Promise<UnsubscribeClaims | null> {
   const f = await verifyWithAny(secrets, "unsub", token);
   if (f?.length !== 4) return null;
   return { tenantId: f[0]!, contactId: f[1]!, channel: f[2]!, solicitationId: f[3]! };

@@ -31,5 +31,11 @@ export function unsubscribePage(v: UnsubscribeView, outcome: UnsubscribeOutcome)
 <p class="muted">Unsubscribed by mistake?</p>
 <form method="post"><input type="hidden" name="_method" value="DELETE"><button type="submit" class="secondary" id="resubscribe">Resubscribe</button></form>`;
   }
-  return publicPage({ title: outcome === "ask" && v.subscribed ? "Unsubscribe" : "Your subscription", brand: v.brand.name ? v.brand : null, whiteLabel: v.whiteLabel, lang: v.locale ?? "en", body });
+  return publicPage({
+    title: outcome === "ask" && v.subscribed ? "Unsubscribe" : "Your subscription",
+    brand: v.brand.name ? v.brand : null,
+    whiteLabel: v.whiteLabel,
+    lang: v.locale ?? "en",
+    body,
+  });
 }

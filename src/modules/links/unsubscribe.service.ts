@@ -1,8 +1,8 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { ShardDb } from "../../db/client";
+import { brands, type ConsentChannel, consentRecords, contacts } from "../../db/schema";
 import { tenantDb } from "../../db/shards";
 import { assertTenantWritable } from "../../db/tenant-fence";
-import { brands, consentRecords, contacts, type ConsentChannel } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { RequestMeta, ServiceContext } from "../../lib/context";
@@ -12,9 +12,9 @@ import { newId } from "../../lib/ids";
 import { jwtSecrets } from "../../lib/jwt";
 import { nowIso } from "../../lib/time";
 import { stopEnrollmentStatements } from "../sequences/service";
+import { type EffectiveBrand, tenantWhiteLabel } from "../white-label/resolve";
 import type { PublicContext } from "./service";
 import { readUnsubscribeToken, type UnsubscribeClaims } from "./tokens";
-import { tenantWhiteLabel, type EffectiveBrand } from "../white-label/resolve";
 
 /** The channels an unsubscribe link can stop: the message channels. */
 const CHANNELS = new Set<string>(["email", "sms", "whatsapp"]);
@@ -46,8 +46,19 @@ export const maskPhone = (phone: string) => `${"*".repeat(Math.max(0, phone.leng
 const noLongerActive = () => new ApiError("NOT_FOUND", "This link is no longer active");
 
 /** The tenant-scoped context an unsubscribe acts in: the system actor "unsubscribe", the request's ip and agent. */
-const actingContext = (ctx: PublicContext, claims: UnsubscribeClaims, meta: RequestMeta, db: ShardDb): ServiceContext => ({
-  db, control: ctx.control, env: ctx.env, defer: ctx.defer, tenantId: claims.tenantId, meta, actor: { type: "system", name: "unsubscribe" },
+const actingContext = (
+  ctx: PublicContext,
+  claims: UnsubscribeClaims,
+  meta: RequestMeta,
+  db: ShardDb,
+): ServiceContext => ({
+  db,
+  control: ctx.control,
+  env: ctx.env,
+  defer: ctx.defer,
+  tenantId: claims.tenantId,
+  meta,
+  actor: { type: "system", name: "unsubscribe" },
 });
 
 async function load(ctx: PublicContext, token: string) {
@@ -66,19 +77,39 @@ async function load(ctx: PublicContext, token: string) {
   const wl = await tenantWhiteLabel(control, claims.tenantId);
   if (!wl) throw new ApiError("NOT_FOUND", "Link not found");
   const [contactRows, brandRows, latestRows] = await db.batch([
-    db.select().from(contacts).where(and(eq(contacts.id, claims.contactId), eq(contacts.tenantId, claims.tenantId))),
-    db.select({ name: brands.name, logoUrl: brands.logoUrl }).from(brands).where(and(eq(brands.tenantId, claims.tenantId), sql`${brands.id} = ${brandId}`)),
+    db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.id, claims.contactId), eq(contacts.tenantId, claims.tenantId))),
+    db
+      .select({ name: brands.name, logoUrl: brands.logoUrl })
+      .from(brands)
+      .where(and(eq(brands.tenantId, claims.tenantId), sql`${brands.id} = ${brandId}`)),
     db
       .select({ status: consentRecords.status, source: consentRecords.source, createdAt: consentRecords.createdAt })
       .from(consentRecords)
-      .where(and(eq(consentRecords.contactId, claims.contactId), eq(consentRecords.tenantId, claims.tenantId), eq(consentRecords.channel, channel)))
+      .where(
+        and(
+          eq(consentRecords.contactId, claims.contactId),
+          eq(consentRecords.tenantId, claims.tenantId),
+          eq(consentRecords.channel, channel),
+        ),
+      )
       .orderBy(desc(consentRecords.seq))
       .limit(1),
   ]);
   const contact = contactRows[0];
   // an erased contact has nothing left to unsubscribe: the link is dead
   if (!contact || contact.anonymizedAt) throw noLongerActive();
-  return { claims, channel, contact, brand: brandRows[0] ?? { name: "", logoUrl: null }, latest: latestRows[0] ?? null, whiteLabel: wl.brand, db };
+  return {
+    claims,
+    channel,
+    contact,
+    brand: brandRows[0] ?? { name: "", logoUrl: null },
+    latest: latestRows[0] ?? null,
+    whiteLabel: wl.brand,
+    db,
+  };
 }
 
 type Loaded = Awaited<ReturnType<typeof load>>;
@@ -86,10 +117,22 @@ type Loaded = Awaited<ReturnType<typeof load>>;
 const isUnsubscribed = (l: Loaded) => l.latest?.status === "revoked";
 
 function view(l: Loaded): UnsubscribeView {
-  const address = l.channel === "email" ? (l.contact.email ? maskEmail(l.contact.email) : null) : l.contact.phone ? maskPhone(l.contact.phone) : null;
+  const address =
+    l.channel === "email"
+      ? l.contact.email
+        ? maskEmail(l.contact.email)
+        : null
+      : l.contact.phone
+        ? maskPhone(l.contact.phone)
+        : null;
   return {
-    channel: l.channel, address, brand: l.brand, locale: l.contact.locale, whiteLabel: l.whiteLabel,
-    subscribed: !isUnsubscribed(l), unsubscribedAt: isUnsubscribed(l) ? l.latest!.createdAt : null,
+    channel: l.channel,
+    address,
+    brand: l.brand,
+    locale: l.contact.locale,
+    whiteLabel: l.whiteLabel,
+    subscribed: !isUnsubscribed(l),
+    unsubscribedAt: isUnsubscribed(l) ? l.latest!.createdAt : null,
   };
 }
 
@@ -97,8 +140,15 @@ export const getUnsubscribe = async (ctx: PublicContext, token: string) => view(
 
 function consentInsert(sctx: ServiceContext, l: Loaded, status: "revoked" | "granted", source: string) {
   const row = {
-    id: newId(), tenantId: l.claims.tenantId, contactId: l.contact.id, channel: l.channel, status, source,
-    ipAddress: sctx.meta.ip, userAgent: sctx.meta.userAgent, createdAt: nowIso(),
+    id: newId(),
+    tenantId: l.claims.tenantId,
+    contactId: l.contact.id,
+    channel: l.channel,
+    status,
+    source,
+    ipAddress: sctx.meta.ip,
+    userAgent: sctx.meta.userAgent,
+    createdAt: nowIso(),
   };
   const seq = sql`(select coalesce(max(${consentRecords.seq}), 0) + 1 from ${consentRecords}
     where ${consentRecords.contactId} = ${l.contact.id} and ${consentRecords.channel} = ${l.channel})`;
@@ -121,16 +171,30 @@ export async function unsubscribe(ctx: PublicContext, token: string, meta: Reque
     sctx,
     [
       statement,
-      sctx.db.update(contacts).set({ lastActivityAt: row.createdAt }).where(and(eq(contacts.id, l.contact.id), eq(contacts.tenantId, sctx.tenantId))),
+      sctx.db
+        .update(contacts)
+        .set({ lastActivityAt: row.createdAt })
+        .where(and(eq(contacts.id, l.contact.id), eq(contacts.tenantId, sctx.tenantId))),
       ...(await stopEnrollmentStatements(sctx, { contactId: l.contact.id }, "unsubscribed")),
       auditStatement(sctx, {
-        tenantId: sctx.tenantId, action: "contact.unsubscribed", resourceType: "contact", resourceId: l.contact.id,
+        tenantId: sctx.tenantId,
+        action: "contact.unsubscribed",
+        resourceType: "contact",
+        resourceId: l.contact.id,
         previousState: { channel: l.channel, consent: l.latest?.status ?? null },
         nextState: { channel: l.channel, consent: "revoked", consentRecordId: row.id },
         metadata: { solicitationId: l.claims.solicitationId },
       }),
     ],
-    [eventStatement(sctx, "contact.suppressed", { contactId: l.contact.id, channel: l.channel, reason: UNSUBSCRIBE_SOURCE, solicitationId: l.claims.solicitationId, at: row.createdAt })],
+    [
+      eventStatement(sctx, "contact.suppressed", {
+        contactId: l.contact.id,
+        channel: l.channel,
+        reason: UNSUBSCRIBE_SOURCE,
+        solicitationId: l.claims.solicitationId,
+        at: row.createdAt,
+      }),
+    ],
   );
   return { ...view(l), subscribed: false, unsubscribedAt: row.createdAt };
 }
@@ -151,9 +215,15 @@ export async function resubscribe(ctx: PublicContext, token: string, meta: Reque
   const { row, statement } = consentInsert(sctx, l, "granted", RESUBSCRIBE_SOURCE);
   await commit(sctx, [
     statement,
-    sctx.db.update(contacts).set({ lastActivityAt: row.createdAt }).where(and(eq(contacts.id, l.contact.id), eq(contacts.tenantId, sctx.tenantId))),
+    sctx.db
+      .update(contacts)
+      .set({ lastActivityAt: row.createdAt })
+      .where(and(eq(contacts.id, l.contact.id), eq(contacts.tenantId, sctx.tenantId))),
     auditStatement(sctx, {
-      tenantId: sctx.tenantId, action: "contact.resubscribed", resourceType: "contact", resourceId: l.contact.id,
+      tenantId: sctx.tenantId,
+      action: "contact.resubscribed",
+      resourceType: "contact",
+      resourceId: l.contact.id,
       previousState: { channel: l.channel, consent: "revoked" },
       nextState: { channel: l.channel, consent: "granted", consentRecordId: row.id },
       metadata: { solicitationId: l.claims.solicitationId },

@@ -8,11 +8,11 @@ import type { ServiceContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { conflict, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { CountryCode, Email, HttpUrl, TimeZone } from "../../lib/validators";
 import type { LocationRow } from "./schemas";
 import { MAX_CSV_ROWS, tooLarge } from "./upload";
-import { inJson } from "../../lib/sql";
 
 const text = (max = 255) => z.string().trim().max(max).nullable();
 
@@ -46,16 +46,39 @@ const KEEP_IF_BLANK = new Set<Field>(["country", "timezone"]);
 
 /** Columns written straight to a location column (brand and region are resolved to ids). */
 const DIRECT: Exclude<Field, "brand" | "region">[] = [
-  "name", "externalId", "addressLine1", "addressLine2", "city", "state", "postalCode", "country", "timezone", "phone",
-  "email", "websiteUrl", "googlePlaceId", "yelpBusinessId", "facebookPageId", "latitude", "longitude",
+  "name",
+  "externalId",
+  "addressLine1",
+  "addressLine2",
+  "city",
+  "state",
+  "postalCode",
+  "country",
+  "timezone",
+  "phone",
+  "email",
+  "websiteUrl",
+  "googlePlaceId",
+  "yelpBusinessId",
+  "facebookPageId",
+  "latitude",
+  "longitude",
 ];
 
 const normalise = (h: string) => h.toLowerCase().replace(/[^a-z0-9]/g, "");
 /** Header aliases, compared lower-cased without separators (address_line1 = addressLine1). */
 const HEADER_ALIASES: Record<string, Field> = {
   ...Object.fromEntries((Object.keys(RowSchema.shape) as Field[]).map((f) => [normalise(f), f])),
-  brandslug: "brand", brandid: "brand", regionid: "region", regionname: "region", regioncode: "region",
-  lat: "latitude", lng: "longitude", lon: "longitude", zip: "postalCode", website: "websiteUrl",
+  brandslug: "brand",
+  brandid: "brand",
+  regionid: "region",
+  regionname: "region",
+  regioncode: "region",
+  lat: "latitude",
+  lng: "longitude",
+  lon: "longitude",
+  zip: "postalCode",
+  website: "websiteUrl",
 };
 
 export interface BulkResult {
@@ -78,14 +101,19 @@ interface Prepared {
  * reported and skipped; the valid rows and one summary audit row commit in one batch.
  */
 export async function importLocationsCsv(ctx: ServiceContext, csv: string): Promise<BulkResult> {
-  const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ""), { header: true, skipEmptyLines: "greedy", transformHeader: (h) => h.trim() });
+  const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ""), {
+    header: true,
+    skipEmptyLines: "greedy",
+    transformHeader: (h) => h.trim(),
+  });
   const headerFields = new Map<string, Field>();
   for (const h of parsed.meta.fields ?? []) {
     const field = HEADER_ALIASES[normalise(h)];
     if (field) headerFields.set(h, field);
   }
   const present = new Set(headerFields.values());
-  if (!present.has("name")) throw validationError([{ path: "file", message: "The CSV needs a header row with at least a 'name' column" }]);
+  if (!present.has("name"))
+    throw validationError([{ path: "file", message: "The CSV needs a header row with at least a 'name' column" }]);
   if (parsed.data.length > MAX_CSV_ROWS) throw tooLarge(`The file has ${parsed.data.length} rows`);
 
   const refs = await loadRefs(ctx);
@@ -103,7 +131,10 @@ export async function importLocationsCsv(ctx: ServiceContext, csv: string): Prom
     }
     const check = RowSchema.safeParse(raw);
     if (!check.success) {
-      errors.push({ row: rowNo, reason: check.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; ") });
+      errors.push({
+        row: rowNo,
+        reason: check.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).join("; "),
+      });
       continue;
     }
     const data = check.data;
@@ -138,7 +169,8 @@ export async function importLocationsCsv(ctx: ServiceContext, csv: string): Prom
     if (current) updated++;
     else imported++;
     const next = merge(current, p.data, present, ctx.tenantId, refs.defaultBrandId, now);
-    if (!next.brandId) throw validationError([{ path: "brand", message: "The tenant has no active brand; give a brand column" }]);
+    if (!next.brandId)
+      throw validationError([{ path: "brand", message: "The tenant has no active brand; give a brand column" }]);
     rows.push(next);
   }
   const result = { imported, updated, errors };
@@ -147,7 +179,10 @@ export async function importLocationsCsv(ctx: ServiceContext, csv: string): Prom
     await commit(ctx, [
       ...chunks(rows, ROWS_PER_STATEMENT).map((chunk) => upsertStatement(ctx, chunk)),
       auditStatement(ctx, {
-        tenantId: ctx.tenantId, action: "location.bulk_imported", resourceType: "location", resourceId: "bulk",
+        tenantId: ctx.tenantId,
+        action: "location.bulk_imported",
+        resourceType: "location",
+        resourceId: "bulk",
         nextState: { imported, updated, failedRows: errors.length, columns: [...present] },
       }),
     ]);
@@ -159,9 +194,24 @@ export async function importLocationsCsv(ctx: ServiceContext, csv: string): Prom
 }
 
 const NULL_LOCATION = {
-  regionId: null, externalId: null, addressLine1: null, addressLine2: null, city: null, state: null, postalCode: null,
-  phone: null, email: null, websiteUrl: null, googleMyBusinessUrl: null, googlePlaceId: null, yelpUrl: null,
-  yelpBusinessId: null, facebookUrl: null, facebookPageId: null, latitude: null, longitude: null,
+  regionId: null,
+  externalId: null,
+  addressLine1: null,
+  addressLine2: null,
+  city: null,
+  state: null,
+  postalCode: null,
+  phone: null,
+  email: null,
+  websiteUrl: null,
+  googleMyBusinessUrl: null,
+  googlePlaceId: null,
+  yelpUrl: null,
+  yelpBusinessId: null,
+  facebookUrl: null,
+  facebookPageId: null,
+  latitude: null,
+  longitude: null,
 };
 
 /** The row to write: the current one (or defaults) overlaid with the columns the file has. */
@@ -174,8 +224,17 @@ function merge(
   now: string,
 ): LocationRow {
   const base: LocationRow = current ?? {
-    ...NULL_LOCATION, id: newId(), tenantId, brandId: defaultBrandId ?? "", name: data.name,
-    country: "US", timezone: "UTC", locale: "en-US", isActive: true, createdAt: now, updatedAt: now,
+    ...NULL_LOCATION,
+    id: newId(),
+    tenantId,
+    brandId: defaultBrandId ?? "",
+    name: data.name,
+    country: "US",
+    timezone: "UTC",
+    locale: "en-US",
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
   };
   const next: LocationRow = { ...base, updatedAt: now };
   for (const f of DIRECT) {
@@ -190,8 +249,15 @@ function merge(
 
 async function loadRefs(ctx: ServiceContext) {
   const [brandRows, regionRows] = await ctx.db.batch([
-    ctx.db.select({ id: brands.id, slug: brands.slug, isActive: brands.isActive }).from(brands).where(eq(brands.tenantId, ctx.tenantId)).orderBy(asc(brands.createdAt), asc(brands.id)),
-    ctx.db.select({ id: regions.id, name: regions.name, code: regions.code }).from(regions).where(eq(regions.tenantId, ctx.tenantId)),
+    ctx.db
+      .select({ id: brands.id, slug: brands.slug, isActive: brands.isActive })
+      .from(brands)
+      .where(eq(brands.tenantId, ctx.tenantId))
+      .orderBy(asc(brands.createdAt), asc(brands.id)),
+    ctx.db
+      .select({ id: regions.id, name: regions.name, code: regions.code })
+      .from(regions)
+      .where(eq(regions.tenantId, ctx.tenantId)),
   ]);
   return {
     defaultBrandId: brandRows.find((b) => b.isActive)?.id ?? null,
@@ -199,7 +265,12 @@ async function loadRefs(ctx: ServiceContext) {
     brand: (v: string) => brandRows.find((b) => b.id === v || b.slug === v.toLowerCase())?.id ?? null,
     /** by id, name (any case) or code */
     region: (v: string) =>
-      regionRows.find((r) => r.id === v || r.name.toLowerCase() === v.toLowerCase() || (r.code !== null && r.code.toLowerCase() === v.toLowerCase()))?.id ?? null,
+      regionRows.find(
+        (r) =>
+          r.id === v ||
+          r.name.toLowerCase() === v.toLowerCase() ||
+          (r.code !== null && r.code.toLowerCase() === v.toLowerCase()),
+      )?.id ?? null,
   };
 }
 
@@ -212,7 +283,8 @@ async function existingByExternalId(ctx: ServiceContext, ids: string[]) {
   return new Map(rows.map((r) => [r.externalId!, r]));
 }
 
-const chunks = <T>(xs: T[], n: number) => Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
+const chunks = <T>(xs: T[], n: number) =>
+  Array.from({ length: Math.ceil(xs.length / n) }, (_, i) => xs.slice(i * n, (i + 1) * n));
 
 const COLUMNS = Object.entries(getTableColumns(locations));
 
@@ -221,9 +293,15 @@ const COLUMNS = Object.entries(getTableColumns(locations));
  * INSERT ... SELECT FROM json_each(?) with ON CONFLICT(id) DO UPDATE, so new and matched rows go together.
  */
 function upsertStatement(ctx: ServiceContext, rows: LocationRow[]) {
-  const select = sql.join(COLUMNS.map(([key]) => sql.raw(`json_extract(value, '$.${key}')`)), sql.raw(", "));
+  const select = sql.join(
+    COLUMNS.map(([key]) => sql.raw(`json_extract(value, '$.${key}')`)),
+    sql.raw(", "),
+  );
   const set = Object.fromEntries(
-    COLUMNS.filter(([key]) => !["id", "tenantId", "createdAt"].includes(key)).map(([key, column]) => [key, sql.raw(`excluded."${column.name}"`)]),
+    COLUMNS.filter(([key]) => !["id", "tenantId", "createdAt"].includes(key)).map(([key, column]) => [
+      key,
+      sql.raw(`excluded."${column.name}"`),
+    ]),
   );
   // WHERE true: without it SQLite would read ON CONFLICT as a join constraint
   return ctx.db

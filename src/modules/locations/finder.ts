@@ -1,4 +1,4 @@
-import { and, asc, between, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, between, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { brands, locations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
@@ -40,7 +40,17 @@ export function boundingBox(lat: number, lng: number, radiusKm: number) {
   const lo = lng - dLng;
   const hi = lng + dLng;
   const lngRanges: [number, number][] =
-    lo < -180 ? [[lo + 360, 180], [-180, hi]] : hi > 180 ? [[lo, 180], [-180, hi - 360]] : [[lo, hi]];
+    lo < -180
+      ? [
+          [lo + 360, 180],
+          [-180, hi],
+        ]
+      : hi > 180
+        ? [
+            [lo, 180],
+            [-180, hi - 360],
+          ]
+        : [[lo, hi]];
   return { minLat, maxLat, lngRanges };
 }
 
@@ -49,7 +59,13 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 function textMatch(query: string): SQL {
   const pattern = `%${escapeLike(query.trim().toLowerCase())}%`;
   const col = (c: SQLiteColumn) => sql`lower(${c}) like ${pattern} escape '\\'`;
-  return or(col(locations.name), col(locations.city), col(locations.state), col(locations.postalCode), col(locations.addressLine1))!;
+  return or(
+    col(locations.name),
+    col(locations.city),
+    col(locations.state),
+    col(locations.postalCode),
+    col(locations.addressLine1),
+  )!;
 }
 
 /**
@@ -62,8 +78,13 @@ export async function findLocations(ctx: ServiceContext, q: FinderQuery) {
   if ((q.lat === undefined) !== (q.lng === undefined)) {
     throw validationError([{ path: q.lat === undefined ? "lat" : "lng", message: "lat and lng go together" }]);
   }
-  if (!hasPoint && !q.query?.trim()) throw validationError([{ path: "query", message: "Give lat and lng, a query, or both" }]);
-  const base = and(eq(locations.tenantId, ctx.tenantId), eq(locations.isActive, true), q.query?.trim() ? textMatch(q.query) : undefined);
+  if (!hasPoint && !q.query?.trim())
+    throw validationError([{ path: "query", message: "Give lat and lng, a query, or both" }]);
+  const base = and(
+    eq(locations.tenantId, ctx.tenantId),
+    eq(locations.isActive, true),
+    q.query?.trim() ? textMatch(q.query) : undefined,
+  );
 
   let ranked: { id: string; distanceKm: number | null }[];
   if (hasPoint) {
@@ -86,7 +107,12 @@ export async function findLocations(ctx: ServiceContext, q: FinderQuery) {
       .sort((a, b) => a.distanceKm - b.distanceKm || a.id.localeCompare(b.id))
       .slice(0, q.limit);
   } else {
-    const rows = await ctx.db.select({ id: locations.id }).from(locations).where(base).orderBy(asc(locations.name), asc(locations.id)).limit(q.limit);
+    const rows = await ctx.db
+      .select({ id: locations.id })
+      .from(locations)
+      .where(base)
+      .orderBy(asc(locations.name), asc(locations.id))
+      .limit(q.limit);
     ranked = rows.map((r) => ({ id: r.id, distanceKm: null }));
   }
   if (ranked.length === 0) return { data: [], total: 0 };
@@ -95,14 +121,23 @@ export async function findLocations(ctx: ServiceContext, q: FinderQuery) {
     .select({ location: locations, brandName: sql<string | null>`${brands.name}`.as("brand_name") })
     .from(locations)
     .leftJoin(brands, eq(brands.id, locations.brandId))
-    .where(and(eq(locations.tenantId, ctx.tenantId), inArray(locations.id, ranked.map((r) => r.id))));
+    .where(
+      and(
+        eq(locations.tenantId, ctx.tenantId),
+        inArray(
+          locations.id,
+          ranked.map((r) => r.id),
+        ),
+      ),
+    );
   const byId = new Map(rows.map((r) => [r.location.id, r]));
   const data = ranked.flatMap(({ id, distanceKm }) => {
     const r = byId.get(id);
     if (!r) return [];
     const brand = r.brandName === null ? null : { id: r.location.brandId, name: r.brandName };
-    return [{ ...toLocation(r.location, brand), distanceKm: distanceKm === null ? null : Math.round(distanceKm * 100) / 100 }];
+    return [
+      { ...toLocation(r.location, brand), distanceKm: distanceKm === null ? null : Math.round(distanceKm * 100) / 100 },
+    ];
   });
   return { data, total: data.length };
 }
-

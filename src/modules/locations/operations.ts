@@ -1,5 +1,5 @@
-import { defineOperation } from "../../lib/operation";
 import { IdParam, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
+import { defineOperation } from "../../lib/operation";
 import { LocationListQuery, LocationSchema } from "./schemas";
 import { getLocation, listLocations } from "./service";
 
@@ -25,7 +25,10 @@ export const listLocationsOperation = defineOperation({
     title: "List locations",
     agencyAware: true,
     limit: { default: 50, max: 200 },
-    describe: { isActive: "true: only active locations; false: only deactivated ones", cursor: "pageInfo.endCursor from the previous page" },
+    describe: {
+      isActive: "true: only active locations; false: only deactivated ones",
+      cursor: "pageInfo.endCursor from the previous page",
+    },
   },
   handler: async (ctx, input) => listLocations(ctx, input),
 });

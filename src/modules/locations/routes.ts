@@ -1,18 +1,31 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import {
+  createRouter,
+  errors,
+  IdParam,
+  json,
+  jsonBody,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { routeOf } from "../../lib/operation-route";
-import { createRouter, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
+import { importLocationsCsv } from "./bulk";
 import { getLocationOperation, listLocationsOperation } from "./operations";
 import { CreateLocationBody, LocationSchema, UpdateLocationBody } from "./schemas";
 import { createLocation, updateLocation } from "./service";
-import { importLocationsCsv } from "./bulk";
 import { readCsvUpload } from "./upload";
 
 const tags = ["Locations"];
 
 const create = createRoute({
-  method: "post", path: "/v1/locations", tags, security: TENANT_SECURITY, summary: "Create a location (manager)",
+  method: "post",
+  path: "/v1/locations",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Create a location (manager)",
   operationId: "createLocation",
   middleware: [canManage] as const,
   request: { body: jsonBody(CreateLocationBody) },
@@ -20,7 +33,11 @@ const create = createRoute({
 });
 
 const update = createRoute({
-  method: "patch", path: "/v1/locations/{id}", tags, security: TENANT_SECURITY, summary: "Update a location (manager)",
+  method: "patch",
+  path: "/v1/locations/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Update a location (manager)",
   operationId: "updateLocation",
   middleware: [canManage] as const,
   request: { params: IdParam, body: jsonBody(UpdateLocationBody) },
@@ -31,12 +48,21 @@ const BulkResultSchema = z
   .object({
     imported: z.number().int().openapi({ description: "new locations" }),
     updated: z.number().int().openapi({ description: "existing locations matched on externalId" }),
-    errors: z.array(z.object({ row: z.number().int().openapi({ description: "1 = the first row after the header" }), reason: z.string() })),
+    errors: z.array(
+      z.object({
+        row: z.number().int().openapi({ description: "1 = the first row after the header" }),
+        reason: z.string(),
+      }),
+    ),
   })
   .openapi("LocationBulkResult");
 
 const bulk = createRoute({
-  method: "post", path: "/v1/locations/bulk", tags, security: TENANT_SECURITY, summary: "Import locations from CSV (manager)",
+  method: "post",
+  path: "/v1/locations/bulk",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Import locations from CSV (manager)",
   operationId: "importLocations",
   description:
     "multipart/form-data with a `file` field, or a text/csv body. Header row; columns (case and separators ignored): name (required), " +
@@ -49,7 +75,14 @@ const bulk = createRoute({
     body: {
       required: true,
       content: {
-        "multipart/form-data": { schema: z.object({ file: z.unknown().optional().openapi({ type: "string", format: "binary", description: "the CSV file (required)" }) }) },
+        "multipart/form-data": {
+          schema: z.object({
+            file: z
+              .unknown()
+              .optional()
+              .openapi({ type: "string", format: "binary", description: "the CSV file (required)" }),
+          }),
+        },
         "text/csv": { schema: z.string() },
       },
     },
@@ -62,4 +95,6 @@ export const locationRoutes = createRouter()
   .openapi(bulk, async (c) => c.json(await importLocationsCsv(svc(c), await readCsvUpload(c.req)), 200))
   .openapi(create, async (c) => c.json(await createLocation(svc(c), c.req.valid("json")), 201))
   .openapi(...routeOf(getLocationOperation))
-  .openapi(update, async (c) => c.json(await updateLocation(svc(c), c.req.valid("param").id, c.req.valid("json")), 200));
+  .openapi(update, async (c) =>
+    c.json(await updateLocation(svc(c), c.req.valid("param").id, c.req.valid("json")), 200),
+  );

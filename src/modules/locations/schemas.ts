@@ -75,7 +75,10 @@ export const UpdateLocationBody = z
 export const LocationListQuery = PageQuerySchema.extend({
   brandId: z.string().optional(),
   regionId: z.string().optional(),
-  isActive: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  isActive: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
 });
 
 export type CreateLocationInput = z.infer<typeof CreateLocationBody>;

@@ -8,7 +8,7 @@ import { conflict, notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
-import { toLocation, type CreateLocationInput, type LocationRow, type UpdateLocationInput } from "./schemas";
+import { type CreateLocationInput, type LocationRow, toLocation, type UpdateLocationInput } from "./schemas";
 
 // aliased: D1 collapses duplicate column names in a join (locations.name vs brands.name)
 const withBrand = {
@@ -18,7 +18,8 @@ const withBrand = {
 
 type JoinedRow = LocationRow & { brandName: string | null };
 
-const fromJoined = ({ brandName, ...l }: JoinedRow) => toLocation(l, brandName === null ? null : { id: l.brandId, name: brandName });
+const fromJoined = ({ brandName, ...l }: JoinedRow) =>
+  toLocation(l, brandName === null ? null : { id: l.brandId, name: brandName });
 
 const selectJoined = (ctx: ServiceContext) =>
   ctx.db.select(withBrand).from(locations).leftJoin(brands, eq(brands.id, locations.brandId));
@@ -36,7 +37,11 @@ export async function listLocations(
   return keysetPage(ctx.db, {
     query: q,
     sort: [locations.createdAt, locations.id],
-    rows: (cursor, order, limit) => selectJoined(ctx).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      selectJoined(ctx)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(locations).where(where),
     key: (l) => [l.createdAt, l.id],
     map: fromJoined,
@@ -44,7 +49,9 @@ export async function listLocations(
 }
 
 async function findRow(ctx: ServiceContext, id: string): Promise<JoinedRow> {
-  const row = await selectJoined(ctx).where(and(eq(locations.id, id), eq(locations.tenantId, ctx.tenantId))).get();
+  const row = await selectJoined(ctx)
+    .where(and(eq(locations.id, id), eq(locations.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Location");
   return row;
 }
@@ -58,14 +65,22 @@ export const getLocation = async (ctx: ServiceContext, id: string) => fromJoined
 async function resolveRefs(ctx: ServiceContext, brandId: string | undefined, regionId: string | null | undefined) {
   const [brandRows, regionRows] = await ctx.db.batch([
     brandId
-      ? ctx.db.select({ id: brands.id, name: brands.name }).from(brands).where(and(eq(brands.id, brandId), eq(brands.tenantId, ctx.tenantId))).limit(1)
+      ? ctx.db
+          .select({ id: brands.id, name: brands.name })
+          .from(brands)
+          .where(and(eq(brands.id, brandId), eq(brands.tenantId, ctx.tenantId)))
+          .limit(1)
       : ctx.db
           .select({ id: brands.id, name: brands.name })
           .from(brands)
           .where(and(eq(brands.tenantId, ctx.tenantId), eq(brands.isActive, true)))
           .orderBy(asc(brands.createdAt), asc(brands.id))
           .limit(1),
-    ctx.db.select({ id: regions.id }).from(regions).where(and(eq(regions.id, regionId ?? ""), eq(regions.tenantId, ctx.tenantId))).limit(1),
+    ctx.db
+      .select({ id: regions.id })
+      .from(regions)
+      .where(and(eq(regions.id, regionId ?? ""), eq(regions.tenantId, ctx.tenantId)))
+      .limit(1),
   ]);
   const brand = brandRows[0];
   if (!brand) {
@@ -75,15 +90,31 @@ async function resolveRefs(ctx: ServiceContext, brandId: string | undefined, reg
   return brand;
 }
 
-const externalIdTaken = (externalId: string | null) => conflict(`A location with externalId '${externalId}' already exists`);
+const externalIdTaken = (externalId: string | null) =>
+  conflict(`A location with externalId '${externalId}' already exists`);
 
 export async function createLocation(ctx: ServiceContext, input: CreateLocationInput) {
   const brand = await resolveRefs(ctx, input.brandId, input.regionId);
   const now = nowIso();
   const row: LocationRow = {
-    regionId: null, externalId: null, addressLine1: null, addressLine2: null, city: null, state: null,
-    postalCode: null, phone: null, email: null, websiteUrl: null, googleMyBusinessUrl: null, googlePlaceId: null,
-    yelpUrl: null, yelpBusinessId: null, facebookUrl: null, facebookPageId: null, latitude: null, longitude: null,
+    regionId: null,
+    externalId: null,
+    addressLine1: null,
+    addressLine2: null,
+    city: null,
+    state: null,
+    postalCode: null,
+    phone: null,
+    email: null,
+    websiteUrl: null,
+    googleMyBusinessUrl: null,
+    googlePlaceId: null,
+    yelpUrl: null,
+    yelpBusinessId: null,
+    facebookUrl: null,
+    facebookPageId: null,
+    latitude: null,
+    longitude: null,
     ...input,
     country: input.country ?? "US",
     timezone: input.timezone ?? "UTC",
@@ -98,7 +129,13 @@ export async function createLocation(ctx: ServiceContext, input: CreateLocationI
   try {
     await commit(ctx, [
       ctx.db.insert(locations).values(row),
-      auditStatement(ctx, { tenantId: ctx.tenantId, action: "location.created", resourceType: "location", resourceId: row.id, nextState: row }),
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "location.created",
+        resourceType: "location",
+        resourceId: row.id,
+        nextState: row,
+      }),
     ]);
   } catch (e) {
     if (isUniqueViolation(e)) throw externalIdTaken(row.externalId);
@@ -116,8 +153,18 @@ export async function updateLocation(ctx: ServiceContext, id: string, patch: Upd
   const after: LocationRow = { ...before, ...patch, brandId: brand.id, updatedAt: nowIso() };
   try {
     await commit(ctx, [
-      ctx.db.update(locations).set({ ...patch, updatedAt: after.updatedAt }).where(and(eq(locations.id, id), eq(locations.tenantId, ctx.tenantId))),
-      auditStatement(ctx, { tenantId: ctx.tenantId, action: "location.updated", resourceType: "location", resourceId: id, previousState: before, nextState: after }),
+      ctx.db
+        .update(locations)
+        .set({ ...patch, updatedAt: after.updatedAt })
+        .where(and(eq(locations.id, id), eq(locations.tenantId, ctx.tenantId))),
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "location.updated",
+        resourceType: "location",
+        resourceId: id,
+        previousState: before,
+        nextState: after,
+      }),
     ]);
   } catch (e) {
     if (isUniqueViolation(e)) throw externalIdTaken(after.externalId);

@@ -3,7 +3,8 @@ import { ApiError, validationError } from "../../lib/errors";
 export const MAX_CSV_BYTES = 10 * 1024 * 1024;
 export const MAX_CSV_ROWS = 5_000;
 
-export const tooLarge = (what: string) => new ApiError("PAYLOAD_TOO_LARGE", `${what} (limits: ${MAX_CSV_ROWS} rows, 10 MB)`);
+export const tooLarge = (what: string) =>
+  new ApiError("PAYLOAD_TOO_LARGE", `${what} (limits: ${MAX_CSV_ROWS} rows, 10 MB)`);
 
 /** What is read of the request: hono's HonoRequest (whose body cache the route's validator shares). */
 export interface UploadRequest {
@@ -24,7 +25,8 @@ export async function readCsvUpload(request: UploadRequest): Promise<string> {
     } catch {
       file = null;
     }
-    if (!(file instanceof File)) throw validationError([{ path: "file", message: "A CSV file is required in the field 'file'" }]);
+    if (!(file instanceof File))
+      throw validationError([{ path: "file", message: "A CSV file is required in the field 'file'" }]);
     if (file.size > MAX_CSV_BYTES) throw tooLarge("The file is too large");
     return file.text();
   }
@@ -33,5 +35,7 @@ export async function readCsvUpload(request: UploadRequest): Promise<string> {
     if (new TextEncoder().encode(text).length > MAX_CSV_BYTES) throw tooLarge("The file is too large");
     return text;
   }
-  throw validationError([{ path: "body", message: "Send multipart/form-data with a 'file' field, or a text/csv body" }]);
+  throw validationError([
+    { path: "body", message: "Send multipart/form-data with a 'file' field, or a text/csv body" },
+  ]);
 }

@@ -4,7 +4,16 @@ import type { Actor, RequestMeta } from "../../lib/context";
 import { inputShape } from "../../lib/input-shape";
 import type { SessionIdentity } from "./identity";
 
-export type ToolOutcome = "success" | "error" | "invalid_input" | "forbidden" | "timeout" | "too_large" | "throttled" | "confirmation_requested" | "not_confirmed";
+export type ToolOutcome =
+  | "success"
+  | "error"
+  | "invalid_input"
+  | "forbidden"
+  | "timeout"
+  | "too_large"
+  | "throttled"
+  | "confirmation_requested"
+  | "not_confirmed";
 
 export function actorFor(identity: SessionIdentity): Actor {
   if (identity.credential === "api_key") return { type: "api_key", keyId: identity.keyId! };
@@ -27,7 +36,12 @@ export interface ToolCallRecord {
 }
 
 /** One AuditEvent per tool call, whatever the outcome (throttled and refused calls included). */
-export async function auditToolCall(db: Db, identity: SessionIdentity, meta: RequestMeta, call: ToolCallRecord): Promise<void> {
+export async function auditToolCall(
+  db: Db,
+  identity: SessionIdentity,
+  meta: RequestMeta,
+  call: ToolCallRecord,
+): Promise<void> {
   await auditStatement(
     { db, actor: actorFor(identity), meta },
     {

@@ -52,11 +52,13 @@ export const mcpLimits = (env: Env): McpLimits => ({
   recheckMs: DEFAULT_LIMITS.recheckMs,
 });
 
-
 /** Same origin as PUBLIC_BASE_URL, or one listed in MCP_ALLOWED_ORIGINS (comma separated). */
 export function originAllowed(origin: string, env: Env): boolean {
   const own = new URL(baseUrl(env)).origin;
   if (origin === own) return true;
-  const extra = (env.MCP_ALLOWED_ORIGINS ?? "").split(",").map((s) => s.trim().replace(/\/+$/, "")).filter(Boolean);
+  const extra = (env.MCP_ALLOWED_ORIGINS ?? "")
+    .split(",")
+    .map((s) => s.trim().replace(/\/+$/, ""))
+    .filter(Boolean);
   return extra.includes(origin);
 }

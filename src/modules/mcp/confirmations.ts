@@ -26,8 +26,11 @@ const canonical = (v: unknown): string =>
   Array.isArray(v)
     ? `[${v.map(canonical).join(",")}]`
     : v && typeof v === "object"
-      ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(",")}}`
-      : JSON.stringify(v) ?? "null";
+      ? `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+          .join(",")}}`
+      : (JSON.stringify(v) ?? "null");
 
 const key = (env: Env) => deriveKey(env.JWT_SECRET ?? "", "mcp-confirmation");
 
@@ -39,7 +42,18 @@ const key = (env: Env) => deriveKey(env.JWT_SECRET ?? "", "mcp-confirmation");
 async function bindingDigest(c: ConfirmationCaller, tool: string, args: Record<string, unknown>): Promise<string> {
   const { confirm: _answer, ...rest } = args;
   const i = c.identity;
-  const binding = ["mcp-confirmation/v1", i.tenantId, i.credential, i.keyId ?? null, i.userId ?? null, i.clientId ?? null, i.agencySession, c.session, tool, rest];
+  const binding = [
+    "mcp-confirmation/v1",
+    i.tenantId,
+    i.credential,
+    i.keyId ?? null,
+    i.userId ?? null,
+    i.clientId ?? null,
+    i.agencySession,
+    c.session,
+    tool,
+    rest,
+  ];
   return hmacBase64Url(await key(c.env), canonical(binding));
 }
 
@@ -51,18 +65,32 @@ const store = (c: ConfirmationCaller) => c.env.MCP_SESSIONS.get(c.env.MCP_SESSIO
  * with its binding and expiry. The code is the nonce with a MAC, so a made-up code is refused
  * before any storage is read.
  */
-export async function issueConfirmation(c: ConfirmationCaller, tool: string, args: Record<string, unknown>, now = Date.now()): Promise<IssuedConfirmation> {
+export async function issueConfirmation(
+  c: ConfirmationCaller,
+  tool: string,
+  args: Record<string, unknown>,
+  now = Date.now(),
+): Promise<IssuedConfirmation> {
   const nonce = randomToken(24);
   const expiresAt = now + CONFIRMATION_TTL_MS;
   await store(c).issueConfirmation(nonce, { digest: await bindingDigest(c, tool, args), expiresAt }, now);
-  return { code: `mc1.${nonce}.${await hmacBase64Url(await key(c.env), `nonce:${nonce}`)}`, expiresAt: new Date(expiresAt).toISOString() };
+  return {
+    code: `mc1.${nonce}.${await hmacBase64Url(await key(c.env), `nonce:${nonce}`)}`,
+    expiresAt: new Date(expiresAt).toISOString(),
+  };
 }
 
 /**
  * Spends a code: true only for a code this server issued, unexpired, not used before, for the same
  * caller, session, tool and arguments. Any presentation of a real code spends it.
  */
-export async function redeemConfirmation(c: ConfirmationCaller, tool: string, args: Record<string, unknown>, code: unknown, now = Date.now()): Promise<boolean> {
+export async function redeemConfirmation(
+  c: ConfirmationCaller,
+  tool: string,
+  args: Record<string, unknown>,
+  code: unknown,
+  now = Date.now(),
+): Promise<boolean> {
   const m = typeof code === "string" ? CODE.exec(code) : null;
   if (!m) return false;
   const [, nonce, mac] = m;

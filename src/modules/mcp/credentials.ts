@@ -2,12 +2,12 @@ import type { ControlDb } from "../../db/client";
 import type { Env } from "../../env";
 import { decryptSecret, encryptSecret } from "../../lib/crypto";
 import { forbidden } from "../../lib/errors";
+import { mcpResourceUrl } from "../../lib/urls";
 import { resolveBearer } from "../../middleware/auth";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
-import { authServer, looksLikeOAuthToken, type GrantProps } from "../oauth/provider";
+import { authServer, type GrantProps, looksLikeOAuthToken } from "../oauth/provider";
 import { READ_SCOPES } from "../oauth/scopes";
-import { mcpResourceUrl } from "../../lib/urls";
 import type { SessionIdentity } from "./identity";
 
 /**
@@ -34,7 +34,13 @@ export async function identify(
   if (principal.kind === "api_key") {
     const tenant = await findTenantRef(db, principal.tenantId);
     if (!tenant) return null;
-    return { credential: "api_key", tenantId: principal.tenantId, keyId: principal.keyId, scopes: principal.scopes, agencySession: false };
+    return {
+      credential: "api_key",
+      tenantId: principal.tenantId,
+      keyId: principal.keyId,
+      scopes: principal.scopes,
+      agencySession: false,
+    };
   }
   const tenantId = requestedTenant ?? principal.homeTenantId;
   if (!tenantId) throw forbidden("Send x-tenant-id: this account has no home tenant");
@@ -47,7 +53,14 @@ export async function identify(
     ...(roleAtLeast(access.role, "tenant_user") ? ["write:contacts"] : []),
     ...(roleAtLeast(access.role, "manager") ? ["write:responses"] : []),
   ];
-  return { credential: "session_jwt", tenantId, userId: principal.userId, scopes, agencySession: false, platformAdmin: isPlatformAdmin(principal) };
+  return {
+    credential: "session_jwt",
+    tenantId,
+    userId: principal.userId,
+    scopes,
+    agencySession: false,
+    platformAdmin: isPlatformAdmin(principal),
+  };
 }
 
 async function identifyOAuth(
@@ -80,4 +93,5 @@ function encryptionKey(env: Env): string {
 }
 
 export const sealCredential = (token: string, env: Env) => encryptSecret(token, encryptionKey(env));
-export const openCredential = (sealed: string, env: Env) => decryptSecret(sealed, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS);
+export const openCredential = (sealed: string, env: Env) =>
+  decryptSecret(sealed, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS);

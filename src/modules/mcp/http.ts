@@ -1,5 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isLegacyRequest } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import type { RateState } from "../../durable/mcp-sessions";
@@ -9,16 +10,21 @@ import { ApiError } from "../../lib/errors";
 import { bearerToken } from "../../middleware/auth";
 import { requestMeta } from "../../middleware/service-context";
 import { auditToolCall } from "./audit";
-import { isLegacyRequest } from "@modelcontextprotocol/server";
-import { endpointOf } from "./endpoints";
-import { inSelection, readSelection, TOOLS_HEADER, TOOLSETS_HEADER, type ToolSelection } from "./toolsets";
-import { mcpLimits, originAllowed, SESSION_PROTOCOL_VERSIONS, STATELESS_SESSION_PREFIX, type McpLimits } from "./config";
+import {
+  type McpLimits,
+  mcpLimits,
+  originAllowed,
+  SESSION_PROTOCOL_VERSIONS,
+  STATELESS_SESSION_PREFIX,
+} from "./config";
 import { identify, openCredential, sealCredential } from "./credentials";
-import { sameCaller, type SessionIdentity } from "./identity";
-import { serveStateless } from "./protocol-2026-07-28";
+import { endpointOf } from "./endpoints";
+import { type SessionIdentity, sameCaller } from "./identity";
 import { buildSessionServer, negotiateVersion } from "./protocol-2025-11-25";
+import { serveStateless } from "./protocol-2026-07-28";
 import { findSkill, skillAllowed } from "./skills/registry";
 import type { CallEnv } from "./skills/run";
+import { inSelection, readSelection, TOOLS_HEADER, TOOLSETS_HEADER, type ToolSelection } from "./toolsets";
 
 type C = Context<AppEnv>;
 
@@ -30,7 +36,12 @@ const ALLOWED_HEADERS = [
 ].join(", ");
 
 /** An ErrorResponse with the status of its code, and extra headers. */
-function fail(code: ApiError["code"], message: string, headers: Record<string, string> = {}, details?: Record<string, unknown>) {
+function fail(
+  code: ApiError["code"],
+  message: string,
+  headers: Record<string, string> = {},
+  details?: Record<string, unknown>,
+) {
   const err = new ApiError(code, message, details);
   return Response.json(err.toBody(), { status: err.status, headers });
 }
@@ -41,7 +52,12 @@ const rateHeaders = (r: RateState): Record<string, string> => ({
 });
 
 const throttled = (r: RateState, retryAfter = r.resetSeconds, message = "Rate limit exceeded") =>
-  fail("RATE_LIMITED", message, { ...rateHeaders(r), "Retry-After": String(retryAfter) }, { limit: r.limit, windowSeconds: r.windowSeconds });
+  fail(
+    "RATE_LIMITED",
+    message,
+    { ...rateHeaders(r), "Retry-After": String(retryAfter) },
+    { limit: r.limit, windowSeconds: r.windowSeconds },
+  );
 
 /** The endpoint this request came to (/mcp or /mcp/readonly): its tools, its OAuth resource. */
 const endpoint = (c: C) => endpointOf(c.req.path);
@@ -62,10 +78,18 @@ const tenantOfSession = (sessionId: string) => {
 /** Counts a request that has no tenant yet (no or bad credential, unknown session) against its IP. */
 async function hitIp(c: C, limits: McpLimits): Promise<{ allowed: boolean; rate: RateState }> {
   const key = `mcp-ip:${requestMeta(c).ip ?? "unknown"}`;
-  const d = await c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(key)).hit(limits.rateLimit, limits.windowSeconds);
+  const d = await c.env.RATE_LIMITER.get(c.env.RATE_LIMITER.idFromName(key)).hit(
+    limits.rateLimit,
+    limits.windowSeconds,
+  );
   return {
     allowed: d.allowed,
-    rate: { limit: limits.rateLimit, remaining: d.remaining, resetSeconds: d.retryAfter, windowSeconds: limits.windowSeconds },
+    rate: {
+      limit: limits.rateLimit,
+      remaining: d.remaining,
+      resetSeconds: d.retryAfter,
+      windowSeconds: limits.windowSeconds,
+    },
   };
 }
 
@@ -76,7 +100,9 @@ function withHeaders(res: Response, headers: Record<string, string>): Response {
 }
 
 function corsHeaders(origin: string | null): Record<string, string> {
-  return origin ? { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED, Vary: "Origin" } : {};
+  return origin
+    ? { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED, Vary: "Origin" }
+    : {};
 }
 
 /** {base_url}/mcp and /mcp/readonly: Streamable HTTP. Checks origin, version, session and limits, then serves the JSON-RPC body. */
@@ -87,7 +113,12 @@ export async function handleMcp(c: C): Promise<Response> {
   if (c.req.method === "OPTIONS") {
     return new Response(null, {
       status: 204,
-      headers: { ...cors, "Access-Control-Allow-Methods": "GET, POST, DELETE", "Access-Control-Allow-Headers": ALLOWED_HEADERS, "Access-Control-Max-Age": "86400" },
+      headers: {
+        ...cors,
+        "Access-Control-Allow-Methods": "GET, POST, DELETE",
+        "Access-Control-Allow-Headers": ALLOWED_HEADERS,
+        "Access-Control-Max-Age": "86400",
+      },
     });
   }
   const res = await route(c);
@@ -98,7 +129,12 @@ export async function handleMcp(c: C): Promise<Response> {
 function sessionVersionProblem(c: C): Response | null {
   const version = c.req.header("mcp-protocol-version");
   if (!version || (SESSION_PROTOCOL_VERSIONS as readonly string[]).includes(version)) return null;
-  return fail("VALIDATION_ERROR", `Unsupported MCP-Protocol-Version: ${version}`, {}, { supported: SESSION_PROTOCOL_VERSIONS });
+  return fail(
+    "VALIDATION_ERROR",
+    `Unsupported MCP-Protocol-Version: ${version}`,
+    {},
+    { supported: SESSION_PROTOCOL_VERSIONS },
+  );
 }
 
 async function route(c: C): Promise<Response> {
@@ -187,12 +223,21 @@ async function initialize(
   }
   const sessionId = `${identity.tenantId}.${randomToken(24)}`;
   const opened = await sessionStub(c, identity.tenantId).open(
-    { id: sessionId, identity, protocolVersion: negotiateVersion(requested), sealedCredential: await sealCredential(token!, c.env) },
+    {
+      id: sessionId,
+      identity,
+      protocolVersion: negotiateVersion(requested),
+      sealedCredential: await sealCredential(token!, c.env),
+    },
     limits,
   );
   if (opened.status === "rate_limited") return throttled(opened.rate);
   if (opened.status === "too_many_sessions") {
-    return throttled(opened.rate, opened.retryAfter, `At most ${limits.maxSessions} concurrent MCP sessions per tenant; end one (DELETE /mcp) or wait for one to expire`);
+    return throttled(
+      opened.rate,
+      opened.retryAfter,
+      `At most ${limits.maxSessions} concurrent MCP sessions per tenant; end one (DELETE /mcp) or wait for one to expire`,
+    );
   }
   const res = await serve(c, messages, { sessionId, identity, limits, selection });
   return withHeaders(res, { ...rateHeaders(opened.rate), "Mcp-Session-Id": sessionId });
@@ -233,7 +278,11 @@ async function recheck(
     throw e;
   }
   if (!identity || !sameCaller(identity, session.identity)) return null;
-  await sessionStub(c, session.identity.tenantId).verified(sessionId, identity, token === stored ? session.sealedCredential : await sealCredential(token, c.env));
+  await sessionStub(c, session.identity.tenantId).verified(
+    sessionId,
+    identity,
+    token === stored ? session.sealedCredential : await sealCredential(token, c.env),
+  );
   return identity;
 }
 
@@ -259,12 +308,24 @@ async function insufficientScope(
     if (!skill || !inSelection(skill, selection)) continue;
     if (!skill.scopes || skill.agencyOnly || skillAllowed(skill, identity)) continue;
     const scope = skill.scopes[0]!;
-    await auditToolCall(await auditDbFor(c.env, identity.tenantId), identity, requestMeta(c), { tool: skill.name, tenantId: identity.tenantId, sessionId, input: params.arguments ?? {}, outcome: "forbidden", error: `insufficient_scope ${scope}` });
+    await auditToolCall(await auditDbFor(c.env, identity.tenantId), identity, requestMeta(c), {
+      tool: skill.name,
+      tenantId: identity.tenantId,
+      sessionId,
+      input: params.arguments ?? {},
+      outcome: "forbidden",
+      error: `insufficient_scope ${scope}`,
+    });
     const metadata = endpoint(c).metadataUrl(c.env);
     const challenge =
       `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${metadata}", ` +
       `error_description="${skill.name} needs ${scope}"`;
-    return fail("FORBIDDEN", `${skill.name} needs the scope ${scope}, which this app was not granted`, { "WWW-Authenticate": challenge }, { scope });
+    return fail(
+      "FORBIDDEN",
+      `${skill.name} needs the scope ${scope}, which this app was not granted`,
+      { "WWW-Authenticate": challenge },
+      { scope },
+    );
   }
   return null;
 }

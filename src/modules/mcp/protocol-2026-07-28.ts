@@ -1,6 +1,6 @@
 import { createMcpHandler, inputRequired, inputResponse, Server } from "@modelcontextprotocol/server";
 import { INSTRUCTIONS, listedTools, serverInfo, TOOLS_TTL_MS } from "./server";
-import { callTool, type CallEnv, type Confirmation } from "./skills/run";
+import { type CallEnv, type Confirmation, callTool } from "./skills/run";
 
 const CONFIRM_KEY = "confirm";
 
@@ -16,12 +16,17 @@ export function buildStatelessServer(call: CallEnv): Server {
   const server = new Server(serverInfo(call.env), {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
-    cacheHints: { "tools/list": { ttlMs: TOOLS_TTL_MS, cacheScope: "private" }, "server/discover": { ttlMs: TOOLS_TTL_MS, cacheScope: "public" } },
+    cacheHints: {
+      "tools/list": { ttlMs: TOOLS_TTL_MS, cacheScope: "private" },
+      "server/discover": { ttlMs: TOOLS_TTL_MS, cacheScope: "public" },
+    },
   });
   server.setRequestHandler("tools/list", () => ({ tools: listedTools(call) }));
   server.setRequestHandler("tools/call", async (req, ctx) => {
     // the SDK types the envelope as {} (a known gap); the key is the spec's
-    const envelope = ctx.mcpReq.envelope as { "io.modelcontextprotocol/clientCapabilities"?: { elicitation?: unknown } } | undefined;
+    const envelope = ctx.mcpReq.envelope as
+      | { "io.modelcontextprotocol/clientCapabilities"?: { elicitation?: unknown } }
+      | undefined;
     const canElicit = Boolean(envelope?.["io.modelcontextprotocol/clientCapabilities"]?.elicitation);
     // what the client brought back from an earlier ask; run.ts checks the state against the nonce it issued
     const returned = ctx.mcpReq.requestState<unknown>();
@@ -30,7 +35,10 @@ export function buildStatelessServer(call: CallEnv): Server {
       canAsk: canElicit,
       returned:
         returned !== undefined && answer.kind === "elicit"
-          ? { state: returned, answer: answer.action === "accept" && answer.content?.confirm === true ? "accepted" : "declined" }
+          ? {
+              state: returned,
+              answer: answer.action === "accept" && answer.content?.confirm === true ? "accepted" : "declined",
+            }
           : undefined,
       ask: (message: string, state: string) =>
         inputRequired({

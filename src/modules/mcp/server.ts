@@ -1,9 +1,9 @@
 // What both protocol legs serve alike: instructions, server info, the caller's tools.
 import { baseUrl } from "../../lib/urls";
 import { SERVER_INFO } from "./config";
-import { byName, EVERY_TOOL, inSelection, usableSelection } from "./toolsets";
 import { allSkills, icons, skillAllowed, toolDefinition } from "./skills/registry";
 import type { CallEnv } from "./skills/run";
+import { byName, EVERY_TOOL, inSelection, usableSelection } from "./toolsets";
 
 export { SERVER_INFO };
 

@@ -1,14 +1,14 @@
 import { and, eq } from "drizzle-orm";
-import { messagingSettings, type DomainCheck, type DomainStatus, type MessagingSettingsRow } from "../../db/schema";
+import { type DomainCheck, type DomainStatus, type MessagingSettingsRow, messagingSettings } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { validationError } from "../../lib/errors";
 import { nowIso } from "../../lib/time";
-import type { FetchLike } from "../../providers/messaging/types";
 import { DEFAULT_DOH_URL, lookupTxt, type TxtLookup } from "../../providers/dns";
-import { findSettings } from "./service";
+import type { FetchLike } from "../../providers/messaging/types";
 import { toEmailSettings } from "./schemas";
+import { findSettings } from "./service";
 
 /** The DKIM selectors each provider publishes; SES uses its Easy DKIM tokens. */
 const PROVIDER_SELECTORS: Record<string, string[]> = {
@@ -26,15 +26,24 @@ export function dkimSelectors(row: MessagingSettingsRow): string[] {
 }
 
 /** A DKIM key record with a non-empty public key (an empty p= means the key was revoked). */
-const isDkimKey = (r: string) => /(^|;)\s*p=\s*[A-Za-z0-9+/]/.test(r) && (!/(^|;)\s*v=/.test(r) || /(^|;)\s*v=\s*DKIM1\s*(;|$)/i.test(r));
+const isDkimKey = (r: string) =>
+  /(^|;)\s*p=\s*[A-Za-z0-9+/]/.test(r) && (!/(^|;)\s*v=/.test(r) || /(^|;)\s*v=\s*DKIM1\s*(;|$)/i.test(r));
 const isDmarc = (r: string) => /^\s*v\s*=\s*DMARC1\s*(;|$)/i.test(r);
 
-const statusOf = (found: boolean, lookup: TxtLookup): DomainStatus => (found ? "verified" : lookup.outcome === "error" ? "pending" : "failed");
+const statusOf = (found: boolean, lookup: TxtLookup): DomainStatus =>
+  found ? "verified" : lookup.outcome === "error" ? "pending" : "failed";
 
-export async function checkDomain(domain: string, selectors: string[], o: { fetch: FetchLike; dohUrl: string }): Promise<DomainCheck> {
+export async function checkDomain(
+  domain: string,
+  selectors: string[],
+  o: { fetch: FetchLike; dohUrl: string },
+): Promise<DomainCheck> {
   const dkimNames = selectors.map((s) => ({ selector: s, name: `${s}._domainkey.${domain}` }));
   const dmarcName = `_dmarc.${domain}`;
-  const [dmarcLookup, ...dkimLookups] = await Promise.all([lookupTxt(dmarcName, o), ...dkimNames.map((d) => lookupTxt(d.name, o))]);
+  const [dmarcLookup, ...dkimLookups] = await Promise.all([
+    lookupTxt(dmarcName, o),
+    ...dkimNames.map((d) => lookupTxt(d.name, o)),
+  ]);
   const dkim = dkimNames.map((d, i) => {
     const lookup = dkimLookups[i]!;
     const record = lookup.outcome === "records" ? (lookup.records.find(isDkimKey) ?? null) : null;
@@ -47,14 +56,22 @@ export async function checkDomain(domain: string, selectors: string[], o: { fetc
   return {
     checkedAt: nowIso(),
     dkim,
-    dmarc: { name: dmarcName, status: statusOf(dmarcRecord !== null, dmarcLookup), record: dmarcRecords.length ? dmarcRecords.join("\n") : null },
+    dmarc: {
+      name: dmarcName,
+      status: statusOf(dmarcRecord !== null, dmarcLookup),
+      record: dmarcRecords.length ? dmarcRecords.join("\n") : null,
+    },
     ...(errors.length ? { error: errors.join("; ") } : {}),
   };
 }
 
 /** DKIM is verified when any selector has a key, failed when every lookup answered without one, else pending. */
 const overallDkim = (c: DomainCheck): DomainStatus =>
-  c.dkim.some((d) => d.status === "verified") ? "verified" : c.dkim.some((d) => d.status === "pending") ? "pending" : "failed";
+  c.dkim.some((d) => d.status === "verified")
+    ? "verified"
+    : c.dkim.some((d) => d.status === "pending")
+      ? "pending"
+      : "failed";
 
 export async function verifyEmailDomain(
   ctx: ServiceContext,
@@ -63,8 +80,12 @@ export async function verifyEmailDomain(
 ) {
   const before = await findSettings(ctx, "email");
   const domain = before.config.senderDomain;
-  if (!domain) throw validationError([{ path: "senderDomain", message: "Set a senderDomain in the email settings first" }]);
-  const check = await checkDomain(domain, input.selectors ?? dkimSelectors(before), { fetch: fetchImpl, dohUrl: ctx.env.DOH_URL ?? DEFAULT_DOH_URL });
+  if (!domain)
+    throw validationError([{ path: "senderDomain", message: "Set a senderDomain in the email settings first" }]);
+  const check = await checkDomain(domain, input.selectors ?? dkimSelectors(before), {
+    fetch: fetchImpl,
+    dohUrl: ctx.env.DOH_URL ?? DEFAULT_DOH_URL,
+  });
   const after: MessagingSettingsRow = {
     ...before,
     dkimStatus: overallDkim(check),
@@ -75,7 +96,12 @@ export async function verifyEmailDomain(
   await commit(ctx, [
     ctx.db
       .update(messagingSettings)
-      .set({ dkimStatus: after.dkimStatus, dmarcStatus: after.dmarcStatus, domainCheck: check, updatedAt: after.updatedAt })
+      .set({
+        dkimStatus: after.dkimStatus,
+        dmarcStatus: after.dmarcStatus,
+        domainCheck: check,
+        updatedAt: after.updatedAt,
+      })
       .where(and(eq(messagingSettings.tenantId, ctx.tenantId), eq(messagingSettings.channel, "email"))),
     auditStatement(ctx, {
       tenantId: ctx.tenantId,

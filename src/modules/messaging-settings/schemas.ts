@@ -5,7 +5,10 @@ import { Email } from "../../lib/validators";
 import { EMAIL_PROVIDERS, SMS_PROVIDERS, WHATSAPP_PROVIDERS } from "../../providers/messaging/catalog";
 
 const DomainStatus = z.enum(DOMAIN_STATUSES);
-const E164 = z.string().regex(/^\+[1-9]\d{6,14}$/, "E.164 phone number, e.g. +15551234567").openapi({ example: "+15551234567" });
+const E164 = z
+  .string()
+  .regex(/^\+[1-9]\d{6,14}$/, "E.164 phone number, e.g. +15551234567")
+  .openapi({ example: "+15551234567" });
 const Hostname = z
   .string()
   .trim()
@@ -16,24 +19,57 @@ const Selector = z.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62})$/, "A DK
 
 export const ProviderOptionsSchema = z
   .object({
-    region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "An AWS region, e.g. us-east-1").describe("ses"),
-    configurationSetName: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).describe("ses"),
-    snsTopicArn: z.string().regex(/^arn:aws(-[a-z]+)?:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, "An SNS topic ARN").describe("ses: the topic SES publishes events to; webhooks from other topics are refused"),
-    dkimTokens: z.array(z.string().regex(/^[a-z0-9]{1,63}$/)).max(10).describe("ses: Easy DKIM tokens, used as selectors by verify-domain"),
-    dkimSelectors: z.array(Selector).min(1).max(10).describe("any email provider: selectors verify-domain looks up instead of the provider's"),
+    region: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "An AWS region, e.g. us-east-1")
+      .describe("ses"),
+    configurationSetName: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/)
+      .describe("ses"),
+    snsTopicArn: z
+      .string()
+      .regex(/^arn:aws(-[a-z]+)?:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, "An SNS topic ARN")
+      .describe("ses: the topic SES publishes events to; webhooks from other topics are refused"),
+    dkimTokens: z
+      .array(z.string().regex(/^[a-z0-9]{1,63}$/))
+      .max(10)
+      .describe("ses: Easy DKIM tokens, used as selectors by verify-domain"),
+    dkimSelectors: z
+      .array(Selector)
+      .min(1)
+      .max(10)
+      .describe("any email provider: selectors verify-domain looks up instead of the provider's"),
     endpoint: z
       .url({ protocol: /^https$/, hostname: /^([a-z0-9-]+\.){1,2}communication\.azure\.(com|us|cn)$/ })
       .describe("acs: https://{resource}.{geo}.communication.azure.com"),
     host: Hostname.describe("smtp"),
-    port: z.number().int().min(1).max(65535).refine((p) => p !== 25, "Port 25 is blocked on Workers: use 587 (STARTTLS) or 465 (TLS)").describe("smtp"),
+    port: z
+      .number()
+      .int()
+      .min(1)
+      .max(65535)
+      .refine((p) => p !== 25, "Port 25 is blocked on Workers: use 587 (STARTTLS) or 465 (TLS)")
+      .describe("smtp"),
     security: z.enum(["tls", "starttls"]).describe("smtp: tls (465) or starttls (587, default)"),
-    accountSid: z.string().regex(/^AC[0-9a-f]{32}$/, "A Twilio Account SID (AC...)").describe("twilio"),
-    messagingServiceSid: z.string().regex(/^MG[0-9a-f]{32}$/, "A Twilio Messaging Service SID (MG...)").describe("twilio sms"),
-    apiVersion: z.string().regex(/^v\d+\.\d+$/, "A Graph API version, e.g. v21.0").describe("meta"),
+    accountSid: z
+      .string()
+      .regex(/^AC[0-9a-f]{32}$/, "A Twilio Account SID (AC...)")
+      .describe("twilio"),
+    messagingServiceSid: z
+      .string()
+      .regex(/^MG[0-9a-f]{32}$/, "A Twilio Messaging Service SID (MG...)")
+      .describe("twilio sms"),
+    apiVersion: z
+      .string()
+      .regex(/^v\d+\.\d+$/, "A Graph API version, e.g. v21.0")
+      .describe("meta"),
   })
   .partial()
   .strict()
-  .openapi("ProviderOptions", { description: "Non-secret provider options; which apply depends on the provider (docs/messaging.md)." });
+  .openapi("ProviderOptions", {
+    description: "Non-secret provider options; which apply depends on the provider (docs/messaging.md).",
+  });
 
 const secret = z.string().min(1).max(4096).nullable().optional();
 
@@ -54,13 +90,16 @@ export const ProviderCredentialsSchema = z
   })
   .strict()
   .openapi("ProviderCredentials", {
-    description: "Write-only. Merged into the stored set while the provider stays the same (null removes a key); replaced when it changes.",
+    description:
+      "Write-only. Merged into the stored set while the provider stays the same (null removes a key); replaced when it changes.",
   });
 
 const DomainCheckSchema = z
   .object({
     checkedAt: DateTime,
-    dkim: z.array(z.object({ selector: z.string(), name: z.string(), status: DomainStatus, record: z.string().nullable() })),
+    dkim: z.array(
+      z.object({ selector: z.string(), name: z.string(), status: DomainStatus, record: z.string().nullable() }),
+    ),
     dmarc: z.object({ name: z.string(), status: DomainStatus, record: z.string().nullable() }),
     error: z.string().optional(),
   })
@@ -69,7 +108,9 @@ const DomainCheckSchema = z
 const common = {
   fallbackToPlatform: z.boolean(),
   options: z.record(z.string(), z.unknown()),
-  credentialsSet: z.array(z.string()).openapi({ description: "Which credential fields are stored (values are never returned)", example: ["apiKey"] }),
+  credentialsSet: z
+    .array(z.string())
+    .openapi({ description: "Which credential fields are stored (values are never returned)", example: ["apiKey"] }),
   updatedAt: DateTime,
 };
 
@@ -135,7 +176,14 @@ export const PutWhatsAppSettingsBody = z
   .openapi("PutWhatsAppSettingsRequest");
 
 export const VerifyDomainBody = z
-  .object({ selectors: z.array(Selector).min(1).max(10).optional().openapi({ description: "DKIM selectors to look up this time, instead of the configured or provider ones" }) })
+  .object({
+    selectors: z
+      .array(Selector)
+      .min(1)
+      .max(10)
+      .optional()
+      .openapi({ description: "DKIM selectors to look up this time, instead of the configured or provider ones" }),
+  })
   .strict()
   .openapi("VerifyDomainRequest");
 

@@ -1,22 +1,26 @@
-import { messagingSettings, type ChannelConfig, type MessageChannel, type MessagingSettingsRow } from "../../db/schema";
+import { type ChannelConfig, type MessageChannel, type MessagingSettingsRow, messagingSettings } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { notFound, validationError, type ValidationIssue } from "../../lib/errors";
+import { notFound, type ValidationIssue, validationError } from "../../lib/errors";
 import { nowIso } from "../../lib/time";
 import { missingFields, providerSpec } from "../../providers/messaging/catalog";
 import { findSettingsRow, openCredentials, sealCredentials } from "../../providers/messaging/settings-store";
 import {
-  toEmailSettings,
-  toSmsSettings,
-  toWhatsAppSettings,
   type ProviderCredentialsInput,
   type PutEmailSettings,
   type PutSmsSettings,
   type PutWhatsAppSettings,
+  toEmailSettings,
+  toSmsSettings,
+  toWhatsAppSettings,
 } from "./schemas";
 
-const NAMES: Record<MessageChannel, string> = { email: "Email settings", sms: "SMS settings", whatsapp: "WhatsApp settings" };
+const NAMES: Record<MessageChannel, string> = {
+  email: "Email settings",
+  sms: "SMS settings",
+  whatsapp: "WhatsApp settings",
+};
 
 export async function findSettings(ctx: ServiceContext, channel: MessageChannel): Promise<MessagingSettingsRow> {
   const row = await findSettingsRow(ctx.db, ctx.tenantId, channel);
@@ -26,7 +30,8 @@ export async function findSettings(ctx: ServiceContext, channel: MessageChannel)
 
 export const getEmailSettings = async (ctx: ServiceContext) => toEmailSettings(await findSettings(ctx, "email"));
 export const getSmsSettings = async (ctx: ServiceContext) => toSmsSettings(await findSettings(ctx, "sms"));
-export const getWhatsAppSettings = async (ctx: ServiceContext) => toWhatsAppSettings(await findSettings(ctx, "whatsapp"));
+export const getWhatsAppSettings = async (ctx: ServiceContext) =>
+  toWhatsAppSettings(await findSettings(ctx, "whatsapp"));
 
 interface ChannelWrite {
   provider: string;
@@ -61,7 +66,11 @@ async function mergedCredentials(ctx: ServiceContext, before: MessagingSettingsR
   return kept;
 }
 
-async function putChannel(ctx: ServiceContext, channel: MessageChannel, w: ChannelWrite): Promise<MessagingSettingsRow> {
+async function putChannel(
+  ctx: ServiceContext,
+  channel: MessageChannel,
+  w: ChannelWrite,
+): Promise<MessagingSettingsRow> {
   const before = await findSettingsRow(ctx.db, ctx.tenantId, channel);
   const foreign = foreignFields(channel, w);
   if (foreign.length) throw validationError(foreign);
@@ -74,7 +83,9 @@ async function putChannel(ctx: ServiceContext, channel: MessageChannel, w: Chann
 
   const now = nowIso();
   const domainChanged =
-    !before || before.provider !== w.provider || (before.config.senderDomain ?? null) !== (w.config.senderDomain ?? null);
+    !before ||
+    before.provider !== w.provider ||
+    (before.config.senderDomain ?? null) !== (w.config.senderDomain ?? null);
   const row: MessagingSettingsRow = {
     tenantId: ctx.tenantId,
     channel,
@@ -93,7 +104,10 @@ async function putChannel(ctx: ServiceContext, channel: MessageChannel, w: Chann
   const { tenantId: _t, channel: _c, createdAt: _ca, ...changes } = row;
   const publicView = (r: MessagingSettingsRow) => ({ ...r, credentials: undefined });
   await commit(ctx, [
-    ctx.db.insert(messagingSettings).values(row).onConflictDoUpdate({ target: [messagingSettings.tenantId, messagingSettings.channel], set: changes }),
+    ctx.db
+      .insert(messagingSettings)
+      .values(row)
+      .onConflictDoUpdate({ target: [messagingSettings.tenantId, messagingSettings.channel], set: changes }),
     auditStatement(ctx, {
       tenantId: ctx.tenantId,
       action: `settings.${channel}.updated`,
@@ -126,7 +140,9 @@ export async function putSmsSettings(ctx: ServiceContext, input: PutSmsSettings)
 export async function putWhatsAppSettings(ctx: ServiceContext, input: PutWhatsAppSettings) {
   const id = input.channelRegistrationId ?? null;
   if (id && input.provider === "twilio" && !/^\+[1-9]\d{6,14}$/.test(id)) {
-    throw validationError([{ path: "channelRegistrationId", message: "For twilio, the WhatsApp sender number in E.164, e.g. +15551234567" }]);
+    throw validationError([
+      { path: "channelRegistrationId", message: "For twilio, the WhatsApp sender number in E.164, e.g. +15551234567" },
+    ]);
   }
   if (id && input.provider === "meta" && !/^\d{5,32}$/.test(id)) {
     throw validationError([{ path: "channelRegistrationId", message: "For meta, the numeric phone number id" }]);

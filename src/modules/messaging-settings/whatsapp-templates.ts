@@ -2,16 +2,21 @@ import { z } from "@hono/zod-openapi";
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
+import {
+  messagingSettings,
+  PLATFORM_TEMPLATE_SCOPE,
+  type WhatsAppTemplateRow,
+  whatsappTemplates,
+} from "../../db/schema";
 import { controlDb, tenantDb } from "../../db/shards";
-import { messagingSettings, PLATFORM_TEMPLATE_SCOPE, whatsappTemplates, type WhatsAppTemplateRow } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
-import { SYSTEM_META, type ServiceContext } from "../../lib/context";
+import { type ServiceContext, SYSTEM_META } from "../../lib/context";
 import { DateTime } from "../../lib/openapi";
 import { nowIso } from "../../lib/time";
-import { effectiveCategory, templateKey, UNSENDABLE_TEMPLATE_STATUSES } from "../../providers/messaging/template-store";
 import type { TemplateUpdate } from "../../providers/messaging/callbacks/meta-templates";
+import { effectiveCategory, templateKey, UNSENDABLE_TEMPLATE_STATUSES } from "../../providers/messaging/template-store";
 
 export const WhatsAppTemplateStateSchema = z
   .object({
@@ -19,26 +24,48 @@ export const WhatsAppTemplateStateSchema = z
     name: z.string().openapi({ example: "review_request" }),
     language: z.string().openapi({ example: "en_us" }),
     providerTemplateId: z.string().nullable(),
-    status: z.string().nullable().openapi({ description: "Meta's last template event: APPROVED, PAUSED, REJECTED, DISABLED, FLAGGED, REINSTATED, ..." }),
+    status: z.string().nullable().openapi({
+      description: "Meta's last template event: APPROVED, PAUSED, REJECTED, DISABLED, FLAGGED, REINSTATED, ...",
+    }),
     reason: z.string().nullable(),
-    category: z.string().nullable().openapi({ description: "MARKETING, UTILITY or AUTHENTICATION, as categorised now" }),
-    pendingCategory: z.string().nullable().openapi({ description: "a re-categorisation Meta announced, effective at pendingCategoryAt" }),
+    category: z
+      .string()
+      .nullable()
+      .openapi({ description: "MARKETING, UTILITY or AUTHENTICATION, as categorised now" }),
+    pendingCategory: z
+      .string()
+      .nullable()
+      .openapi({ description: "a re-categorisation Meta announced, effective at pendingCategoryAt" }),
     pendingCategoryAt: DateTime.nullable(),
-    sendable: z.boolean().openapi({ description: "false while Meta will not send it (paused, disabled, rejected, deleted)" }),
+    sendable: z
+      .boolean()
+      .openapi({ description: "false while Meta will not send it (paused, disabled, rejected, deleted)" }),
     updatedAt: DateTime,
   })
   .openapi("WhatsAppTemplateState");
 
 const toDto = (r: WhatsAppTemplateRow, now: Date) => ({
-  provider: r.provider, name: r.name, language: r.language, providerTemplateId: r.providerTemplateId, status: r.status, reason: r.reason,
-  category: effectiveCategory(r, now), pendingCategory: r.pendingCategoryAt && r.pendingCategoryAt <= now.toISOString() ? null : r.pendingCategory,
+  provider: r.provider,
+  name: r.name,
+  language: r.language,
+  providerTemplateId: r.providerTemplateId,
+  status: r.status,
+  reason: r.reason,
+  category: effectiveCategory(r, now),
+  pendingCategory: r.pendingCategoryAt && r.pendingCategoryAt <= now.toISOString() ? null : r.pendingCategory,
   pendingCategoryAt: r.pendingCategoryAt && r.pendingCategoryAt <= now.toISOString() ? null : r.pendingCategoryAt,
-  sendable: !(r.status && UNSENDABLE_TEMPLATE_STATUSES.has(r.status)), updatedAt: r.updatedAt,
+  sendable: !(r.status && UNSENDABLE_TEMPLATE_STATUSES.has(r.status)),
+  updatedAt: r.updatedAt,
 });
 
 /** GET /v1/settings/whatsapp/templates: the states Meta reported for the tenant's own WhatsApp account's templates. */
 export async function listWhatsAppTemplates(ctx: ServiceContext) {
-  const rows = await ctx.db.select().from(whatsappTemplates).where(eq(whatsappTemplates.tenantId, ctx.tenantId)).orderBy(whatsappTemplates.name, whatsappTemplates.language).limit(500);
+  const rows = await ctx.db
+    .select()
+    .from(whatsappTemplates)
+    .where(eq(whatsappTemplates.tenantId, ctx.tenantId))
+    .orderBy(whatsappTemplates.name, whatsappTemplates.language)
+    .limit(500);
   const now = new Date();
   return { data: rows.map((r) => toDto(r, now)) };
 }
@@ -53,7 +80,13 @@ async function templateScope(env: Env, tenantId: string | null): Promise<{ db: D
     const own = await db
       .select({ provider: messagingSettings.provider })
       .from(messagingSettings)
-      .where(and(eq(messagingSettings.tenantId, tenantId), eq(messagingSettings.channel, "whatsapp"), eq(messagingSettings.provider, "meta")))
+      .where(
+        and(
+          eq(messagingSettings.tenantId, tenantId),
+          eq(messagingSettings.channel, "whatsapp"),
+          eq(messagingSettings.provider, "meta"),
+        ),
+      )
       .get();
     if (own) return { db, scope: tenantId };
   }
@@ -67,15 +100,34 @@ function patchOf(u: TemplateUpdate, row: WhatsAppTemplateRow | undefined): Patch
   const base: Patch = u.providerTemplateId ? { providerTemplateId: u.providerTemplateId } : {};
   if (u.kind === "status") {
     if (row?.statusAt && row.statusAt > u.at) return null;
-    const next: Patch = { ...base, status: u.status, reason: u.reason, statusAt: u.at, ...(u.category ? { category: u.category } : {}) };
-    if (row && row.status === next.status && row.reason === next.reason && (!u.category || row.category === u.category)) return null;
+    const next: Patch = {
+      ...base,
+      status: u.status,
+      reason: u.reason,
+      statusAt: u.at,
+      ...(u.category ? { category: u.category } : {}),
+    };
+    if (row && row.status === next.status && row.reason === next.reason && (!u.category || row.category === u.category))
+      return null;
     return next;
   }
   if (row?.categoryAt && row.categoryAt > u.at) return null;
   const next: Patch = u.pendingCategory
-    ? { ...base, category: u.category ?? row?.category ?? null, pendingCategory: u.pendingCategory, pendingCategoryAt: u.pendingAt, categoryAt: u.at }
+    ? {
+        ...base,
+        category: u.category ?? row?.category ?? null,
+        pendingCategory: u.pendingCategory,
+        pendingCategoryAt: u.pendingAt,
+        categoryAt: u.at,
+      }
     : { ...base, category: u.category, pendingCategory: null, pendingCategoryAt: null, categoryAt: u.at };
-  if (row && row.category === next.category && row.pendingCategory === next.pendingCategory && row.pendingCategoryAt === next.pendingCategoryAt) return null;
+  if (
+    row &&
+    row.category === next.category &&
+    row.pendingCategory === next.pendingCategory &&
+    row.pendingCategoryAt === next.pendingCategoryAt
+  )
+    return null;
   return next;
 }
 
@@ -84,11 +136,21 @@ function patchOf(u: TemplateUpdate, row: WhatsAppTemplateRow | undefined): Patch
  * event being newer than what is stored (out-of-order redeliveries change nothing), each change
  * audited (whatsapp_template.updated, actor webhook:meta) in the same batch. Returns how many changed.
  */
-export async function applyTemplateUpdates(env: Env, defer: (p: Promise<unknown>) => void, tenantId: string | null, updates: TemplateUpdate[]): Promise<number> {
+export async function applyTemplateUpdates(
+  env: Env,
+  defer: (p: Promise<unknown>) => void,
+  tenantId: string | null,
+  updates: TemplateUpdate[],
+): Promise<number> {
   if (!updates.length) return 0;
   const { db, scope } = await templateScope(env, tenantId);
   const existing = new Map(
-    (await db.select().from(whatsappTemplates).where(and(eq(whatsappTemplates.tenantId, scope), eq(whatsappTemplates.provider, "meta")))).map((r) => [`${r.name}\u0000${r.language}`, r]),
+    (
+      await db
+        .select()
+        .from(whatsappTemplates)
+        .where(and(eq(whatsappTemplates.tenantId, scope), eq(whatsappTemplates.provider, "meta")))
+    ).map((r) => [`${r.name}\u0000${r.language}`, r]),
   );
   const statements: BatchItem<"sqlite">[] = [];
   const now = nowIso();
@@ -100,21 +162,51 @@ export async function applyTemplateUpdates(env: Env, defer: (p: Promise<unknown>
     const patch = patchOf(u, row);
     if (!patch) continue;
     const next: WhatsAppTemplateRow = {
-      tenantId: scope, provider: "meta", name: k.name, language: k.language, providerTemplateId: null, status: null, reason: null, category: null,
-      pendingCategory: null, pendingCategoryAt: null, statusAt: null, categoryAt: null, ...row, ...patch, updatedAt: now,
+      tenantId: scope,
+      provider: "meta",
+      name: k.name,
+      language: k.language,
+      providerTemplateId: null,
+      status: null,
+      reason: null,
+      category: null,
+      pendingCategory: null,
+      pendingCategoryAt: null,
+      statusAt: null,
+      categoryAt: null,
+      ...row,
+      ...patch,
+      updatedAt: now,
     };
     existing.set(id, next);
     // newer-wins again in SQL, for a concurrent delivery of another event of the same template
-    const newer = u.kind === "status" ? "excluded.status_at >= coalesce(whatsapp_templates.status_at, '')" : "excluded.category_at >= coalesce(whatsapp_templates.category_at, '')";
+    const newer =
+      u.kind === "status"
+        ? "excluded.status_at >= coalesce(whatsapp_templates.status_at, '')"
+        : "excluded.category_at >= coalesce(whatsapp_templates.category_at, '')";
     const { tenantId: _t, provider: _p, name: _n, language: _l, ...set } = next;
     statements.push(
       db
         .insert(whatsappTemplates)
         .values(next)
-        .onConflictDoUpdate({ target: [whatsappTemplates.tenantId, whatsappTemplates.provider, whatsappTemplates.name, whatsappTemplates.language], set, setWhere: sql.raw(newer) }),
+        .onConflictDoUpdate({
+          target: [
+            whatsappTemplates.tenantId,
+            whatsappTemplates.provider,
+            whatsappTemplates.name,
+            whatsappTemplates.language,
+          ],
+          set,
+          setWhere: sql.raw(newer),
+        }),
       auditStatement(source, {
-        tenantId: scope === PLATFORM_TEMPLATE_SCOPE ? null : scope, action: "whatsapp_template.updated", resourceType: "whatsapp_template",
-        resourceId: `${k.name}:${k.language}`, previousState: row ?? null, nextState: next, metadata: { provider: "meta", kind: u.kind, at: u.at },
+        tenantId: scope === PLATFORM_TEMPLATE_SCOPE ? null : scope,
+        action: "whatsapp_template.updated",
+        resourceType: "whatsapp_template",
+        resourceId: `${k.name}:${k.language}`,
+        previousState: row ?? null,
+        nextState: next,
+        metadata: { provider: "meta", kind: u.kind, at: u.at },
       }),
     );
   }

@@ -1,7 +1,7 @@
 import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { asc, eq, inArray, or } from "drizzle-orm";
 import type { Context } from "hono";
-import { SignJWT, jwtVerify } from "jose";
+import { jwtVerify, SignJWT } from "jose";
 import type { AppEnv } from "../../app-env";
 import type { ControlDb } from "../../db/client";
 import { tenants } from "../../db/schema";
@@ -12,10 +12,10 @@ import { requestMeta } from "../../middleware/service-context";
 import { login } from "../auth/service";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, type UserPrincipal } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
+import { agencyBrand, hostBrand, tenantWhiteLabel } from "../white-label/resolve";
 import { consentPage, errorPage, signInPage, type TenantChoice } from "./consent-page";
 import { allUserGrants } from "./grants";
-import { agencyBrand, hostBrand, tenantWhiteLabel } from "../white-label/resolve";
-import { authServer, cimdClientProblem, oauthLib, type GrantMetadata, type GrantProps } from "./provider";
+import { authServer, cimdClientProblem, type GrantMetadata, type GrantProps, oauthLib } from "./provider";
 import { ALL_SCOPES, isScope } from "./scopes";
 
 type C = Context<AppEnv>;
@@ -28,7 +28,10 @@ const html = (body: string, status = 200, headers?: Headers) => {
   h.set("Content-Type", "text/html; charset=utf-8");
   h.set("Cache-Control", "no-store");
   h.set("X-Frame-Options", "DENY");
-  h.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src https:; form-action 'self' http: https:; frame-ancestors 'none'");
+  h.set(
+    "Content-Security-Policy",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src https:; form-action 'self' http: https:; frame-ancestors 'none'",
+  );
   return new Response(body, { status, headers: h });
 };
 
@@ -49,7 +52,11 @@ async function signTicket(env: Env, userId: string, handle: string) {
 
 async function verifyTicket(env: Env, ticket: string, handle: string): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(ticket, await ticketKey(env), { algorithms: ["HS256"], audience: TICKET_AUDIENCE, issuer: env.JWT_ISSUER });
+    const { payload } = await jwtVerify(ticket, await ticketKey(env), {
+      algorithms: ["HS256"],
+      audience: TICKET_AUDIENCE,
+      issuer: env.JWT_ISSUER,
+    });
     return payload.sub && payload.h === (await sha256Hex(handle)) ? payload.sub : null;
   } catch {
     return null;
@@ -64,7 +71,10 @@ export async function tenantChoices(db: ControlDb, p: UserPrincipal): Promise<Te
   if (!platform && direct.length === 0 && agencies.length === 0) return [];
   const where = platform
     ? undefined
-    : or(direct.length ? inArray(tenants.id, direct) : undefined, agencies.length ? inArray(tenants.agencyId, agencies) : undefined);
+    : or(
+        direct.length ? inArray(tenants.id, direct) : undefined,
+        agencies.length ? inArray(tenants.agencyId, agencies) : undefined,
+      );
   const rows = await db
     .select({ id: tenants.id, name: tenants.name, agencyId: tenants.agencyId })
     .from(tenants)
@@ -94,7 +104,10 @@ async function brandForChoices(c: C, choices: TenantChoice[]) {
  */
 async function priorGrants(oauth: OAuthHelpers, userId: string, clientId: string, tenantId?: string) {
   return (await allUserGrants(oauth, userId))
-    .filter((g) => g.clientId === clientId && (!tenantId || (g.metadata as Partial<GrantMetadata> | null)?.tenantId === tenantId))
+    .filter(
+      (g) =>
+        g.clientId === clientId && (!tenantId || (g.metadata as Partial<GrantMetadata> | null)?.tenantId === tenantId),
+    )
     .sort((a, b) => b.createdAt - a.createdAt);
 }
 
@@ -105,8 +118,13 @@ async function consentOptions(oauth: OAuthHelpers, request: AuthRequest, userId:
   const granted = latest ? latest.scope.filter(isScope) : [];
   const asked = request.scope.filter(isScope);
   const added = asked.filter((s) => !granted.includes(s));
-  if (!latest || asked.length === 0 || added.length === 0) return { offered: ALL_SCOPES as string[], granted: [] as string[], tenantId: undefined };
-  return { offered: added as string[], granted: granted as string[], tenantId: (latest.metadata as Partial<GrantMetadata> | null)?.tenantId };
+  if (!latest || asked.length === 0 || added.length === 0)
+    return { offered: ALL_SCOPES as string[], granted: [] as string[], tenantId: undefined };
+  return {
+    offered: added as string[],
+    granted: granted as string[],
+    tenantId: (latest.metadata as Partial<GrantMetadata> | null)?.tenantId,
+  };
 }
 
 /** Renders what went wrong locally, or redirects to the client when the library says that is safe. */
@@ -158,7 +176,9 @@ export async function submitAuthorize(c: C): Promise<Response> {
   };
   const handle = field("handle");
   if (!handle) return html(errorPage("The form is incomplete; start again.", await brandOf(c)), 400);
-  return field("step") === "consent" ? consent(c, oauth, request, handle, form, field) : signIn(c, oauth, request, handle, field);
+  return field("step") === "consent"
+    ? consent(c, oauth, request, handle, form, field)
+    : signIn(c, oauth, request, handle, field);
 }
 
 async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: string, field: (n: string) => string) {
@@ -173,21 +193,36 @@ async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: s
     // the same login as POST /auth/login, with its per-email and per-IP throttling
     userId = (await login(c.var.control, c.env, requestMeta(c).ip, email, password)).user.id;
   } catch (e) {
-    if (e instanceof ApiError && e.code === "UNAUTHENTICATED") return html(signInPage(details, handle, "Invalid email or password.", await brandOf(c)), 401);
+    if (e instanceof ApiError && e.code === "UNAUTHENTICATED")
+      return html(signInPage(details, handle, "Invalid email or password.", await brandOf(c)), 401);
     if (e instanceof ApiError && e.code === "RATE_LIMITED") {
-      return html(signInPage(details, handle, "Too many sign-in attempts; wait a few minutes.", await brandOf(c)), 429, new Headers(e.headers));
+      return html(
+        signInPage(details, handle, "Too many sign-in attempts; wait a few minutes.", await brandOf(c)),
+        429,
+        new Headers(e.headers),
+      );
     }
     throw e;
   }
   const principal = await loadUserPrincipal(c.var.control, userId);
   const choices = principal ? await tenantChoices(c.var.control, principal) : [];
-  if (!principal || choices.length === 0) return html(signInPage(details, handle, "This account has no tenant to connect.", await brandOf(c)), 403);
+  if (!principal || choices.length === 0)
+    return html(signInPage(details, handle, "This account has no tenant to connect.", await brandOf(c)), 403);
   const ticket = await signTicket(c.env, userId, handle);
   const options = await consentOptions(oauth, request, userId);
-  return html(consentPage(details, { handle, ticket, email, tenants: choices, ...options }, await brandForChoices(c, choices)));
+  return html(
+    consentPage(details, { handle, ticket, email, tenants: choices, ...options }, await brandForChoices(c, choices)),
+  );
 }
 
-async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: string, form: FormData, field: (n: string) => string) {
+async function consent(
+  c: C,
+  oauth: OAuthHelpers,
+  request: AuthRequest,
+  handle: string,
+  form: FormData,
+  field: (n: string) => string,
+) {
   const userId = await verifyTicket(c.env, field("ticket"), handle);
   if (!userId) return html(errorPage("The sign-in expired; start again.", await brandOf(c)), 400);
   try {
@@ -199,30 +234,57 @@ async function consent(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: 
     const tenant = await findTenantRef(c.var.control, field("tenant"));
     const scopes = [...new Set(form.getAll("scope").map(String).filter(isScope))];
     const agencySession = field("agency") === "on";
-    const problem = !principal || !tenant || !resolveTenantAccess(principal, tenant)
-      ? "Choose a tenant you can access."
-      : agencySession && !administeredAgencies(principal).includes(tenant.agencyId)
-        ? "An agency session starts from a tenant of an agency you administer."
-        : scopes.length === 0
-          ? "Allow at least one permission, or deny."
-          : null;
+    const problem =
+      !principal || !tenant || !resolveTenantAccess(principal, tenant)
+        ? "Choose a tenant you can access."
+        : agencySession && !administeredAgencies(principal).includes(tenant.agencyId)
+          ? "An agency session starts from a tenant of an agency you administer."
+          : scopes.length === 0
+            ? "Allow at least one permission, or deny."
+            : null;
     if (problem) {
       const details = await oauth.describeConsent(request);
       const choices = principal ? await tenantChoices(c.var.control, principal) : [];
       const options = await consentOptions(oauth, request, userId);
-      return html(consentPage(details, { handle, ticket: field("ticket"), email: principal?.email ?? "", tenants: choices, ...options, error: problem }, await brandForChoices(c, choices)), 400);
+      return html(
+        consentPage(
+          details,
+          {
+            handle,
+            ticket: field("ticket"),
+            email: principal?.email ?? "",
+            tenants: choices,
+            ...options,
+            error: problem,
+          },
+          await brandForChoices(c, choices),
+        ),
+        400,
+      );
     }
     // incremental consent: the new grant keeps what this user already allowed this client for the tenant
     const prior = await priorGrants(oauth, userId, request.clientId, tenant!.id);
-    const priorScopes = prior.filter((g) => Boolean((g.metadata as Partial<GrantMetadata> | null)?.agencySession) === agencySession).flatMap((g) => g.scope.filter(isScope));
+    const priorScopes = prior
+      .filter((g) => Boolean((g.metadata as Partial<GrantMetadata> | null)?.agencySession) === agencySession)
+      .flatMap((g) => g.scope.filter(isScope));
     const allScopes = [...new Set([...priorScopes, ...scopes])];
     const approved = await oauth.approveConsent(c.req.raw, handle, { scope: allScopes });
     const details = await oauth.describeConsent(approved.request);
-    const named = await c.var.control.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, tenant!.id)).get();
+    const named = await c.var.control
+      .select({ name: tenants.name })
+      .from(tenants)
+      .where(eq(tenants.id, tenant!.id))
+      .get();
     const tenantName = named?.name ?? tenant!.id;
     const props: GrantProps = { tenantId: tenant!.id, agencySession };
     const metadata: GrantMetadata = { ...props, clientName: details.clientName, tenantName };
-    const { redirectTo } = await oauth.completeAuthorization({ request: approved.request, userId, metadata, scope: allScopes, props });
+    const { redirectTo } = await oauth.completeAuthorization({
+      request: approved.request,
+      userId,
+      metadata,
+      scope: allScopes,
+      props,
+    });
     approved.headers.set("Location", redirectTo);
     return new Response(null, { status: 302, headers: approved.headers });
   } catch (e) {

@@ -1,7 +1,7 @@
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
-import { SCOPES, isScope } from "./scopes";
 import { brandCss, brandFooterHtml, safeLogoUrl } from "../white-label/render";
 import { DEFAULT_BRAND, type EffectiveBrand } from "../white-label/resolve";
+import { isScope, SCOPES } from "./scopes";
 
 export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
@@ -37,9 +37,10 @@ button.primary{background:#2453d6;border-color:#2453d6;color:#fff}
 /** The page frame in the white label of the host it is served on (a custom hostname's owner, else the platform's). */
 function page(title: string, body: string, brand: EffectiveBrand): string {
   const logo = safeLogoUrl(brand.logoUrl);
-  const header = brand.source === "default"
-    ? ""
-    : `<header class="wl-head">${logo ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(brand.name)} logo">` : ""}<span>${escapeHtml(brand.name)}</span></header>`;
+  const header =
+    brand.source === "default"
+      ? ""
+      : `<header class="wl-head">${logo ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(brand.name)} logo">` : ""}<span>${escapeHtml(brand.name)}</span></header>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}${brandCss(brand)}</style></head>
@@ -60,7 +61,12 @@ function clientFacts(d: ConsentDescription, brand: EffectiveBrand): string {
 const requestedScopes = (d: ConsentDescription) => d.scope.filter(isScope);
 
 /** Step 1: sign in with an existing account's email and password. */
-export function signInPage(d: ConsentDescription, handle: string, error?: string, brand: EffectiveBrand = DEFAULT_BRAND): string {
+export function signInPage(
+  d: ConsentDescription,
+  handle: string,
+  error?: string,
+  brand: EffectiveBrand = DEFAULT_BRAND,
+): string {
   const scopes = requestedScopes(d);
   const list = scopes.length
     ? `<ul>${scopes.map((s) => `<li><code>${escapeHtml(s)}</code> ${escapeHtml(SCOPES[s])}</li>`).join("")}</ul>`
@@ -84,13 +90,25 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 /** Step 2: choose the tenant (or an agency session) and the scopes, then allow or deny. */
 export function consentPage(
   d: ConsentDescription,
-  o: { handle: string; ticket: string; email: string; tenants: TenantChoice[]; offered: string[]; granted?: string[]; tenantId?: string; error?: string },
+  o: {
+    handle: string;
+    ticket: string;
+    email: string;
+    tenants: TenantChoice[];
+    offered: string[];
+    granted?: string[];
+    tenantId?: string;
+    error?: string;
+  },
   brand: EffectiveBrand = DEFAULT_BRAND,
 ): string {
   const requested = new Set<string>(requestedScopes(d));
-  const checkedByDefault = (s: string) => requested.size === 0 ? s.startsWith("read:") : requested.has(s);
+  const checkedByDefault = (s: string) => (requested.size === 0 ? s.startsWith("read:") : requested.has(s));
   const options = o.tenants
-    .map((t) => `<option value="${escapeHtml(t.id)}"${t.id === o.tenantId ? " selected" : ""}>${escapeHtml(t.name)}</option>`)
+    .map(
+      (t) =>
+        `<option value="${escapeHtml(t.id)}"${t.id === o.tenantId ? " selected" : ""}>${escapeHtml(t.name)}</option>`,
+    )
     .join("");
   // incremental consent: what this app already has is shown, not asked again
   const granted = o.granted?.length
@@ -125,5 +143,9 @@ ${o.error ? `<p class="error" role="alert">${escapeHtml(o.error)}</p>` : ""}
 }
 
 export function errorPage(message: string, brand: EffectiveBrand = DEFAULT_BRAND): string {
-  return page("Cannot connect", `<h1>This connection cannot continue</h1><p class="error" role="alert">${escapeHtml(message)}</p><p>Start again from the app you were connecting.</p>`, brand);
+  return page(
+    "Cannot connect",
+    `<h1>This connection cannot continue</h1><p class="error" role="alert">${escapeHtml(message)}</p><p>Start again from the app you were connecting.</p>`,
+    brand,
+  );
 }

@@ -1,5 +1,5 @@
-import { z } from "@hono/zod-openapi";
 import type { GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { z } from "@hono/zod-openapi";
 import { auditStatement } from "../../lib/audit";
 import { auditDbFor, commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -13,11 +13,16 @@ export const OAuthGrantSchema = z
     clientId: z.string(),
     clientName: z.string(),
     scopes: z.array(z.string()),
-    tenantId: z.string().nullable().openapi({ description: "the tenant the app acts for (the default tenant of an agency session)" }),
+    tenantId: z
+      .string()
+      .nullable()
+      .openapi({ description: "the tenant the app acts for (the default tenant of an agency session)" }),
     tenantName: z.string().nullable(),
     agencySession: z.boolean(),
     createdAt: DateTime,
-    expiresAt: DateTime.nullable().openapi({ description: "when the refresh token stops working (30 days after consent)" }),
+    expiresAt: DateTime.nullable().openapi({
+      description: "when the refresh token stops working (30 days after consent)",
+    }),
   })
   .openapi("OAuthGrant");
 
@@ -57,7 +62,8 @@ export async function allUserGrants(oauth: OAuthHelpers, userId: string): Promis
   return out;
 }
 
-const userGrants = async (ctx: ServiceContext, userId: string) => allUserGrants((await authServer(ctx.env)).getOAuthApi(ctx.env), userId);
+const userGrants = async (ctx: ServiceContext, userId: string) =>
+  allUserGrants((await authServer(ctx.env)).getOAuthApi(ctx.env), userId);
 
 /** The caller's connected apps (OAuth grants), newest first, whichever tenant each acts for. */
 export async function listGrants(ctx: ServiceContext) {

@@ -1,27 +1,40 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { createRouter, json, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { ApiError } from "../../lib/errors";
-import { svc } from "../../middleware/service-context";
+import { createRouter, json, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { baseUrl } from "../../lib/urls";
+import { svc } from "../../middleware/service-context";
 import { showAuthorize, submitAuthorize } from "./authorize";
 import { listGrants, OAuthGrantSchema, revokeGrant } from "./grants";
-import { authServer, AUTHORIZE_PATH, REGISTER_PATH, TOKEN_PATH } from "./provider";
+import { AUTHORIZE_PATH, authServer, REGISTER_PATH, TOKEN_PATH } from "./provider";
 
 const tags = ["OAuth"];
 
 const list = createRoute({
-  method: "get", path: "/v1/oauth/grants", operationId: "listOAuthGrants", tags, security: TENANT_SECURITY,
+  method: "get",
+  path: "/v1/oauth/grants",
+  operationId: "listOAuthGrants",
+  tags,
+  security: TENANT_SECURITY,
   summary: "Your connected apps (OAuth grants)",
-  description: "Every app the signed-in user connected through OAuth (MCP clients such as Claude or ChatGPT), with the tenant it acts for and its scopes. API keys get 403.",
-  responses: { 200: json(z.object({ data: z.array(OAuthGrantSchema), total: z.number().int() }).openapi("OAuthGrantList")), ...stdErrorsWithNotFound },
+  description:
+    "Every app the signed-in user connected through OAuth (MCP clients such as Claude or ChatGPT), with the tenant it acts for and its scopes. API keys get 403.",
+  responses: {
+    200: json(z.object({ data: z.array(OAuthGrantSchema), total: z.number().int() }).openapi("OAuthGrantList")),
+    ...stdErrorsWithNotFound,
+  },
 });
 
 const revoke = createRoute({
-  method: "delete", path: "/v1/oauth/grants/{id}", operationId: "deleteOAuthGrant", tags, security: TENANT_SECURITY,
+  method: "delete",
+  path: "/v1/oauth/grants/{id}",
+  operationId: "deleteOAuthGrant",
+  tags,
+  security: TENANT_SECURITY,
   summary: "Disconnect an app (revoke an OAuth grant)",
-  description: "Revokes the grant with its access and refresh tokens, effective immediately (its open MCP sessions fail on their next request). Audited.",
+  description:
+    "Revokes the grant with its access and refresh tokens, effective immediately (its open MCP sessions fail on their next request). Audited.",
   request: { params: z.object({ id: z.string().min(1).max(200) }) },
   responses: { 204: { description: "Revoked" }, ...stdErrorsWithNotFound },
 });

@@ -9,11 +9,15 @@ import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { WEBHOOK_TEST_EVENT } from "../events/catalogue";
 import { attemptDelivery, deliveryBody, newMessageId } from "./delivery";
-import { toDelivery, type DeliveryRow } from "./schemas";
+import { type DeliveryRow, toDelivery } from "./schemas";
 import { findWebhookRow } from "./service";
 import type { FetchFn } from "./transport";
 
-export async function listDeliveries(ctx: ServiceContext, subscriptionId: string, q: PageQuery & { status?: DeliveryRow["status"] }) {
+export async function listDeliveries(
+  ctx: ServiceContext,
+  subscriptionId: string,
+  q: PageQuery & { status?: DeliveryRow["status"] },
+) {
   await findWebhookRow(ctx, subscriptionId);
   const where = and(
     eq(webhookDeliveries.tenantId, ctx.tenantId),
@@ -23,16 +27,37 @@ export async function listDeliveries(ctx: ServiceContext, subscriptionId: string
   return keysetPage(ctx.db, {
     query: q,
     sort: [webhookDeliveries.createdAt, webhookDeliveries.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(webhookDeliveries).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(webhookDeliveries)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(webhookDeliveries).where(where),
     key: (r) => [r.createdAt, r.id],
     map: toDelivery,
   });
 }
 
-const pendingRow = (ctx: ServiceContext, o: Pick<DeliveryRow, "subscriptionId" | "messageId" | "eventId" | "eventType" | "payload" | "redeliveryOf">, now: string): DeliveryRow => ({
-  ...o, id: `whd_${newId()}`, tenantId: ctx.tenantId, status: "pending", attempts: 0, responseStatus: null, responseBody: null, latencyMs: null,
-  error: null, lastAttemptAt: null, nextAttemptAt: now, createdAt: now, updatedAt: now,
+const pendingRow = (
+  ctx: ServiceContext,
+  o: Pick<DeliveryRow, "subscriptionId" | "messageId" | "eventId" | "eventType" | "payload" | "redeliveryOf">,
+  now: string,
+): DeliveryRow => ({
+  ...o,
+  id: `whd_${newId()}`,
+  tenantId: ctx.tenantId,
+  status: "pending",
+  attempts: 0,
+  responseStatus: null,
+  responseBody: null,
+  latencyMs: null,
+  error: null,
+  lastAttemptAt: null,
+  nextAttemptAt: now,
+  createdAt: now,
+  updatedAt: now,
 });
 
 /**
@@ -41,16 +66,27 @@ const pendingRow = (ctx: ServiceContext, o: Pick<DeliveryRow, "subscriptionId" |
  */
 export async function redeliver(ctx: ServiceContext, subscriptionId: string, deliveryId: string) {
   const sub = await findWebhookRow(ctx, subscriptionId);
-  const original = await ctx.db.select().from(webhookDeliveries).where(
-    and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.subscriptionId, subscriptionId), eq(webhookDeliveries.tenantId, ctx.tenantId)),
-  ).get();
+  const original = await ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.id, deliveryId),
+        eq(webhookDeliveries.subscriptionId, subscriptionId),
+        eq(webhookDeliveries.tenantId, ctx.tenantId),
+      ),
+    )
+    .get();
   if (!original) throw notFound("Webhook delivery");
   if (!sub.isActive) throw conflict("The webhook subscription is disabled; enable it before redelivering");
   const row = pendingRow(ctx, { ...original, redeliveryOf: original.id }, nowIso());
   await commit(ctx, [
     ctx.db.insert(webhookDeliveries).values(row),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "webhook.redelivered", resourceType: "webhook_delivery", resourceId: row.id,
+      tenantId: ctx.tenantId,
+      action: "webhook.redelivered",
+      resourceType: "webhook_delivery",
+      resourceId: row.id,
       metadata: { subscriptionId, redeliveryOf: original.id, eventId: original.eventId },
     }),
   ]);
@@ -67,13 +103,33 @@ export async function sendTestWebhook(ctx: ServiceContext, subscriptionId: strin
   const sub = await findWebhookRow(ctx, subscriptionId);
   const now = nowIso();
   const event = {
-    id: `evt_test_${newId()}`, type: WEBHOOK_TEST_EVENT, occurredAt: now, tenantId: ctx.tenantId,
+    id: `evt_test_${newId()}`,
+    type: WEBHOOK_TEST_EVENT,
+    occurredAt: now,
+    tenantId: ctx.tenantId,
     data: { webhookId: sub.id, message: "This is a test delivery from the Reputation Operations API." },
   };
-  const row = pendingRow(ctx, { subscriptionId, messageId: newMessageId(), eventId: event.id, eventType: event.type, payload: deliveryBody(event), redeliveryOf: null }, now);
+  const row = pendingRow(
+    ctx,
+    {
+      subscriptionId,
+      messageId: newMessageId(),
+      eventId: event.id,
+      eventType: event.type,
+      payload: deliveryBody(event),
+      redeliveryOf: null,
+    },
+    now,
+  );
   await commit(ctx, [
     ctx.db.insert(webhookDeliveries).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "webhook.tested", resourceType: "webhook_subscription", resourceId: sub.id, metadata: { deliveryId: row.id } }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "webhook.tested",
+      resourceType: "webhook_subscription",
+      resourceId: sub.id,
+      metadata: { deliveryId: row.id },
+    }),
   ]);
   const result = await attemptDelivery(ctx.env, ctx.db, row, sub, { fetch: fetchFn, countTowardsHealth: false });
   return toDelivery(result.row);

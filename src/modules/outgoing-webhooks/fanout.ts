@@ -18,7 +18,11 @@ export interface MessageSink {
 }
 
 /** EVENTS pre-filter: one read of the batch's tenants' active subscriptions; events nobody subscribes to are skipped. */
-export async function subscribedEvents(events: EventEnvelope[], _env: Env, shard: ShardDb): Promise<(event: EventEnvelope) => boolean> {
+export async function subscribedEvents(
+  events: EventEnvelope[],
+  _env: Env,
+  shard: ShardDb,
+): Promise<(event: EventEnvelope) => boolean> {
   const tenants = [...new Set(events.map((e) => e.tenantId))];
   const subs = await shard
     .select({ tenantId: webhookSubscriptions.tenantId, events: webhookSubscriptions.events })
@@ -33,30 +37,55 @@ export async function subscribedEvents(events: EventEnvelope[], _env: Env, shard
  * subscription and event) and re-sends only the ones never attempted; the consumer skips the rest.
  */
 export async function fanOutEvent(event: EventEnvelope, env: Env, db: ShardDb, queue: MessageSink = env.WEBHOOKS) {
-  const subs = (await db.select().from(webhookSubscriptions)
-    .where(and(eq(webhookSubscriptions.tenantId, event.tenantId), eq(webhookSubscriptions.isActive, true))))
-    .filter((s) => subscribes(s.events, event.type));
+  const subs = (
+    await db
+      .select()
+      .from(webhookSubscriptions)
+      .where(and(eq(webhookSubscriptions.tenantId, event.tenantId), eq(webhookSubscriptions.isActive, true)))
+  ).filter((s) => subscribes(s.events, event.type));
   if (!subs.length) return 0;
   const now = nowIso();
   const body = deliveryBody(event);
   const rows: DeliveryRow[] = subs.map((s) => ({
-    id: `whd_${newId()}`, tenantId: event.tenantId, subscriptionId: s.id, messageId: newMessageId(), eventId: event.id, eventType: event.type,
-    payload: body, redeliveryOf: null, status: "pending", attempts: 0, responseStatus: null, responseBody: null, latencyMs: null, error: null,
-    lastAttemptAt: null, nextAttemptAt: now, createdAt: now, updatedAt: now,
+    id: `whd_${newId()}`,
+    tenantId: event.tenantId,
+    subscriptionId: s.id,
+    messageId: newMessageId(),
+    eventId: event.id,
+    eventType: event.type,
+    payload: body,
+    redeliveryOf: null,
+    status: "pending",
+    attempts: 0,
+    responseStatus: null,
+    responseBody: null,
+    latencyMs: null,
+    error: null,
+    lastAttemptAt: null,
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
   }));
-  const inserts = chunkRows(webhookDeliveries, rows).map((chunk) => db.insert(webhookDeliveries).values(chunk).onConflictDoNothing());
-  await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
-  const toSend = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(
-    and(
-      eq(webhookDeliveries.tenantId, event.tenantId),
-      eq(webhookDeliveries.eventId, event.id),
-      isNull(webhookDeliveries.redeliveryOf),
-      eq(webhookDeliveries.status, "pending"),
-      eq(webhookDeliveries.attempts, 0),
-    ),
+  const inserts = chunkRows(webhookDeliveries, rows).map((chunk) =>
+    db.insert(webhookDeliveries).values(chunk).onConflictDoNothing(),
   );
+  await db.batch(inserts as [(typeof inserts)[0], ...typeof inserts]);
+  const toSend = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.tenantId, event.tenantId),
+        eq(webhookDeliveries.eventId, event.id),
+        isNull(webhookDeliveries.redeliveryOf),
+        eq(webhookDeliveries.status, "pending"),
+        eq(webhookDeliveries.attempts, 0),
+      ),
+    );
   for (let i = 0; i < toSend.length; i += SEND_BATCH) {
-    await queue.sendBatch(toSend.slice(i, i + SEND_BATCH).map((d) => ({ body: { tenantId: event.tenantId, deliveryId: d.id } })));
+    await queue.sendBatch(
+      toSend.slice(i, i + SEND_BATCH).map((d) => ({ body: { tenantId: event.tenantId, deliveryId: d.id } })),
+    );
   }
   return toSend.length;
 }

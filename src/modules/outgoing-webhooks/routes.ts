@@ -1,11 +1,28 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  errors,
+  IdParam,
+  json,
+  jsonBody,
+  paged,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
 import { listDeliveries, redeliver, sendTestWebhook } from "./deliveries.service";
 import {
-  CreateWebhookBody, DeliveryListQuery, DeliveryParams, UpdateWebhookBody, WebhookDeliverySchema, WebhookListQuery, WebhookSecretSchema,
-  WebhookSubscriptionSchema, WebhookWithSecretSchema,
+  CreateWebhookBody,
+  DeliveryListQuery,
+  DeliveryParams,
+  UpdateWebhookBody,
+  WebhookDeliverySchema,
+  WebhookListQuery,
+  WebhookSecretSchema,
+  WebhookSubscriptionSchema,
+  WebhookWithSecretSchema,
 } from "./schemas";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from "./service";
 
@@ -13,40 +30,63 @@ const tags = ["Webhooks"];
 const base = { tags, security: TENANT_SECURITY } as const;
 
 const list = createRoute({
-  ...base, method: "get", path: "/v1/webhooks", operationId: "listWebhooks", summary: "List webhook subscriptions",
+  ...base,
+  method: "get",
+  path: "/v1/webhooks",
+  operationId: "listWebhooks",
+  summary: "List webhook subscriptions",
   request: { query: WebhookListQuery },
   responses: { 200: json(paged(WebhookSubscriptionSchema).openapi("WebhookSubscriptionPage")), ...stdErrors },
 });
 
 const create = createRoute({
-  ...base, middleware: [canAdminister] as const, method: "post", path: "/v1/webhooks", operationId: "createWebhook",
+  ...base,
+  middleware: [canAdminister] as const,
+  method: "post",
+  path: "/v1/webhooks",
+  operationId: "createWebhook",
   summary: "Subscribe an https endpoint to events (tenant_admin); the whsec_ secret is shown only here",
   request: { body: jsonBody(CreateWebhookBody) },
   responses: { 201: json(WebhookWithSecretSchema, "Created"), ...stdErrors, 409: errors[409] },
 });
 
 const get = createRoute({
-  ...base, method: "get", path: "/v1/webhooks/{id}", operationId: "getWebhook", summary: "Get a webhook subscription",
+  ...base,
+  method: "get",
+  path: "/v1/webhooks/{id}",
+  operationId: "getWebhook",
+  summary: "Get a webhook subscription",
   request: { params: IdParam },
   responses: { 200: json(WebhookSubscriptionSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
-  ...base, middleware: [canAdminister] as const, method: "patch", path: "/v1/webhooks/{id}", summary: "Update a webhook subscription (tenant_admin)",
+  ...base,
+  middleware: [canAdminister] as const,
+  method: "patch",
+  path: "/v1/webhooks/{id}",
+  summary: "Update a webhook subscription (tenant_admin)",
   operationId: "updateWebhook",
   request: { params: IdParam, body: jsonBody(UpdateWebhookBody) },
   responses: { 200: json(WebhookSubscriptionSchema), ...stdErrorsWithNotFound },
 });
 
 const remove = createRoute({
-  ...base, middleware: [canAdminister] as const, method: "delete", path: "/v1/webhooks/{id}", summary: "Delete a webhook subscription and its delivery log (tenant_admin)",
+  ...base,
+  middleware: [canAdminister] as const,
+  method: "delete",
+  path: "/v1/webhooks/{id}",
+  summary: "Delete a webhook subscription and its delivery log (tenant_admin)",
   operationId: "deleteWebhook",
   request: { params: IdParam },
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
 });
 
 const rotate = createRoute({
-  ...base, middleware: [canAdminister] as const, method: "post", path: "/v1/webhooks/{id}/rotate-secret",
+  ...base,
+  middleware: [canAdminister] as const,
+  method: "post",
+  path: "/v1/webhooks/{id}/rotate-secret",
   operationId: "rotateWebhookSecret",
   summary: "Replace the signing secret (tenant_admin); the new secret is shown only here",
   request: { params: IdParam },
@@ -54,14 +94,20 @@ const rotate = createRoute({
 });
 
 const deliveries = createRoute({
-  ...base, method: "get", path: "/v1/webhooks/{id}/deliveries", summary: "Delivery log, newest first",
+  ...base,
+  method: "get",
+  path: "/v1/webhooks/{id}/deliveries",
+  summary: "Delivery log, newest first",
   operationId: "listWebhookDeliveries",
   request: { params: IdParam, query: DeliveryListQuery },
   responses: { 200: json(paged(WebhookDeliverySchema).openapi("WebhookDeliveryPage")), ...stdErrorsWithNotFound },
 });
 
 const test = createRoute({
-  ...base, middleware: [canAdminister] as const, method: "post", path: "/v1/webhooks/{id}/test",
+  ...base,
+  middleware: [canAdminister] as const,
+  method: "post",
+  path: "/v1/webhooks/{id}/test",
   operationId: "testWebhook",
   summary: "Send a signed webhook.test payload now and return the recorded delivery (tenant_admin)",
   request: { params: IdParam },
@@ -69,7 +115,10 @@ const test = createRoute({
 });
 
 const redeliverRoute = createRoute({
-  ...base, middleware: [canAdminister] as const, method: "post", path: "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+  ...base,
+  middleware: [canAdminister] as const,
+  method: "post",
+  path: "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver",
   operationId: "redeliverWebhookDelivery",
   summary: "Queue a past delivery again, same webhook-id and body (tenant_admin); 409 when the endpoint is disabled",
   request: { params: DeliveryParams },
@@ -86,7 +135,9 @@ export const webhookRoutes = createRouter()
     return c.body(null, 204);
   })
   .openapi(rotate, async (c) => c.json(await rotateWebhookSecret(svc(c), c.req.valid("param").id), 200))
-  .openapi(deliveries, async (c) => c.json(await listDeliveries(svc(c), c.req.valid("param").id, c.req.valid("query")), 200))
+  .openapi(deliveries, async (c) =>
+    c.json(await listDeliveries(svc(c), c.req.valid("param").id, c.req.valid("query")), 200),
+  )
   .openapi(test, async (c) => c.json(await sendTestWebhook(svc(c), c.req.valid("param").id), 200))
   .openapi(redeliverRoute, async (c) => {
     const p = c.req.valid("param");

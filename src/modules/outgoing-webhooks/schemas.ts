@@ -15,14 +15,20 @@ export const WebhookSubscriptionSchema = z
     failingSince: DateTime.nullable().openapi({ description: "first failed attempt since the last success" }),
     consecutiveFailures: z.number().int(),
     disabledAt: DateTime.nullable(),
-    disabledReason: z.string().nullable().openapi({ description: "set when the service disabled the endpoint after sustained failure" }),
+    disabledReason: z
+      .string()
+      .nullable()
+      .openapi({ description: "set when the service disabled the endpoint after sustained failure" }),
     createdAt: DateTime,
     updatedAt: DateTime,
   })
   .openapi("WebhookSubscription");
 
 export const WebhookWithSecretSchema = WebhookSubscriptionSchema.extend({
-  secret: z.string().openapi({ description: "whsec_ signing secret; shown only in this response", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" }),
+  secret: z.string().openapi({
+    description: "whsec_ signing secret; shown only in this response",
+    example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+  }),
 }).openapi("WebhookSubscriptionWithSecret");
 
 export const WebhookSecretSchema = z.object({ id: z.string(), secret: z.string() }).openapi("WebhookSecret");
@@ -50,7 +56,9 @@ export const UpdateWebhookBody = z
     url: z.string().trim().min(1).max(2048),
     events: Events,
     description: z.string().trim().max(500).nullable(),
-    isActive: z.boolean().openapi({ description: "true re-enables an endpoint the service disabled and resets its failure count" }),
+    isActive: z
+      .boolean()
+      .openapi({ description: "true re-enables an endpoint the service disabled and resets its failure count" }),
   })
   .partial()
   .strict()

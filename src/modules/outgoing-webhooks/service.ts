@@ -10,16 +10,18 @@ import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { allowInsecureWebhooks, checkOutboundUrl } from "../../lib/ssrf";
 import { nowIso } from "../../lib/time";
-import { toWebhook, type CreateWebhookInput, type UpdateWebhookInput, type WebhookRow } from "./schemas";
+import { type CreateWebhookInput, toWebhook, type UpdateWebhookInput, type WebhookRow } from "./schemas";
 import { newWebhookSecret } from "./signing";
 
 function encryptionKey(env: Env): string {
-  if (!env.ENCRYPTION_KEY) throw new ApiError("INTERNAL", "Webhook secrets cannot be stored: ENCRYPTION_KEY is not configured");
+  if (!env.ENCRYPTION_KEY)
+    throw new ApiError("INTERNAL", "Webhook secrets cannot be stored: ENCRYPTION_KEY is not configured");
   return env.ENCRYPTION_KEY;
 }
 
 export const sealSecret = (env: Env, secret: string) => encryptSecret(secret, encryptionKey(env));
-export const openSecret = (env: Env, row: Pick<WebhookRow, "secretEncrypted">) => decryptSecret(row.secretEncrypted, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS);
+export const openSecret = (env: Env, row: Pick<WebhookRow, "secretEncrypted">) =>
+  decryptSecret(row.secretEncrypted, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS);
 
 /** A URL the SSRF guard refuses is a 400 on the url field. */
 export function assertDeliverableUrl(env: Env, url: string, path = "url") {
@@ -36,7 +38,13 @@ export async function listWebhooks(ctx: ServiceContext, q: PageQuery) {
   return keysetPage(ctx.db, {
     query: q,
     sort: [webhookSubscriptions.createdAt, webhookSubscriptions.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(webhookSubscriptions).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(webhookSubscriptions)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(webhookSubscriptions).where(where),
     key: (r) => [r.createdAt, r.id],
     map: toWebhook,
@@ -44,7 +52,11 @@ export async function listWebhooks(ctx: ServiceContext, q: PageQuery) {
 }
 
 export async function findWebhookRow(ctx: Pick<ServiceContext, "db" | "tenantId">, id: string) {
-  const row = await ctx.db.select().from(webhookSubscriptions).where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Webhook subscription");
   return row;
 }
@@ -56,18 +68,39 @@ export const MAX_WEBHOOKS_PER_TENANT = 50;
 
 export async function createWebhook(ctx: ServiceContext, input: CreateWebhookInput) {
   const url = assertDeliverableUrl(ctx.env, input.url);
-  const existing = await ctx.db.select({ n: count() }).from(webhookSubscriptions).where(eq(webhookSubscriptions.tenantId, ctx.tenantId)).get();
-  if ((existing?.n ?? 0) >= MAX_WEBHOOKS_PER_TENANT) throw conflict(`A tenant can have at most ${MAX_WEBHOOKS_PER_TENANT} webhook subscriptions`);
+  const existing = await ctx.db
+    .select({ n: count() })
+    .from(webhookSubscriptions)
+    .where(eq(webhookSubscriptions.tenantId, ctx.tenantId))
+    .get();
+  if ((existing?.n ?? 0) >= MAX_WEBHOOKS_PER_TENANT)
+    throw conflict(`A tenant can have at most ${MAX_WEBHOOKS_PER_TENANT} webhook subscriptions`);
   const secret = newWebhookSecret();
   const now = nowIso();
   const row: WebhookRow = {
-    id: newId(), tenantId: ctx.tenantId, url, description: input.description ?? null, events: input.events, isActive: input.isActive ?? true,
-    secretEncrypted: await sealSecret(ctx.env, secret), failingSince: null, consecutiveFailures: 0, disabledAt: null, disabledReason: null,
-    createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId: ctx.tenantId,
+    url,
+    description: input.description ?? null,
+    events: input.events,
+    isActive: input.isActive ?? true,
+    secretEncrypted: await sealSecret(ctx.env, secret),
+    failingSince: null,
+    consecutiveFailures: 0,
+    disabledAt: null,
+    disabledReason: null,
+    createdAt: now,
+    updatedAt: now,
   };
   await commit(ctx, [
     ctx.db.insert(webhookSubscriptions).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "webhook.created", resourceType: "webhook_subscription", resourceId: row.id, nextState: auditable(row) }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "webhook.created",
+      resourceType: "webhook_subscription",
+      resourceId: row.id,
+      nextState: auditable(row),
+    }),
   ]);
   return { ...toWebhook(row), secret };
 }
@@ -82,10 +115,17 @@ export async function updateWebhook(ctx: ServiceContext, id: string, patch: Upda
   }
   const { id: _id, tenantId: _t, createdAt: _c, secretEncrypted: _s, ...set } = after;
   await commit(ctx, [
-    ctx.db.update(webhookSubscriptions).set(set).where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.tenantId, ctx.tenantId))),
+    ctx.db
+      .update(webhookSubscriptions)
+      .set(set)
+      .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.tenantId, ctx.tenantId))),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "webhook.updated", resourceType: "webhook_subscription", resourceId: id,
-      previousState: auditable(before), nextState: auditable(after),
+      tenantId: ctx.tenantId,
+      action: "webhook.updated",
+      resourceType: "webhook_subscription",
+      resourceId: id,
+      previousState: auditable(before),
+      nextState: auditable(after),
     }),
   ]);
   return toWebhook(after);
@@ -94,8 +134,16 @@ export async function updateWebhook(ctx: ServiceContext, id: string, patch: Upda
 export async function deleteWebhook(ctx: ServiceContext, id: string) {
   const before = await findWebhookRow(ctx, id);
   await commit(ctx, [
-    ctx.db.delete(webhookSubscriptions).where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "webhook.deleted", resourceType: "webhook_subscription", resourceId: id, previousState: auditable(before) }),
+    ctx.db
+      .delete(webhookSubscriptions)
+      .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.tenantId, ctx.tenantId))),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "webhook.deleted",
+      resourceType: "webhook_subscription",
+      resourceId: id,
+      previousState: auditable(before),
+    }),
   ]);
 }
 
@@ -105,9 +153,17 @@ export async function rotateWebhookSecret(ctx: ServiceContext, id: string) {
   const secret = newWebhookSecret();
   const now = nowIso();
   await commit(ctx, [
-    ctx.db.update(webhookSubscriptions).set({ secretEncrypted: await sealSecret(ctx.env, secret), updatedAt: now })
+    ctx.db
+      .update(webhookSubscriptions)
+      .set({ secretEncrypted: await sealSecret(ctx.env, secret), updatedAt: now })
       .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "webhook.secret_rotated", resourceType: "webhook_subscription", resourceId: id, metadata: { rotatedAt: now } }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "webhook.secret_rotated",
+      resourceType: "webhook_subscription",
+      resourceId: id,
+      metadata: { rotatedAt: now },
+    }),
   ]);
   return { id, secret };
 }

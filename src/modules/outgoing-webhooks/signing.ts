@@ -18,9 +18,24 @@ export interface SignedHeaders {
  * The Standard Webhooks headers for one request: signature "v1," + base64 HMAC-SHA256 over
  * "{id}.{timestamp}.{body}" keyed with the base64-decoded secret (after the whsec_ prefix).
  */
-export async function signWebhook(secret: string, messageId: string, timestampSeconds: number, body: string): Promise<SignedHeaders> {
-  const key = await crypto.subtle.importKey("raw", fromBase64(secret.slice(SECRET_PREFIX.length)), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${messageId}.${timestampSeconds}.${body}`));
+export async function signWebhook(
+  secret: string,
+  messageId: string,
+  timestampSeconds: number,
+  body: string,
+): Promise<SignedHeaders> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    fromBase64(secret.slice(SECRET_PREFIX.length)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    key,
+    new TextEncoder().encode(`${messageId}.${timestampSeconds}.${body}`),
+  );
   return {
     "webhook-id": messageId,
     "webhook-timestamp": String(timestampSeconds),

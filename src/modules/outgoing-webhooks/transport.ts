@@ -36,7 +36,15 @@ export async function postSigned(
   now = new Date(),
 ): Promise<AttemptResult> {
   const check = checkOutboundUrl(target.url, { allowInsecure: allowInsecureWebhooks(env) });
-  if (!check.ok) return { ok: false, responseStatus: null, responseBody: null, latencyMs: 0, error: `URL refused: ${check.reason}`, refused: true };
+  if (!check.ok)
+    return {
+      ok: false,
+      responseStatus: null,
+      responseBody: null,
+      latencyMs: 0,
+      error: `URL refused: ${check.reason}`,
+      refused: true,
+    };
   const headers = await signWebhook(target.secret, target.messageId, Math.floor(now.getTime() / 1000), target.body);
   const started = Date.now();
   try {
@@ -50,11 +58,26 @@ export async function postSigned(
     const text = (await res.text().catch(() => "")).slice(0, RESPONSE_EXCERPT);
     const ok = res.status >= 200 && res.status < 300;
     return {
-      ok, responseStatus: res.status, responseBody: text || null, latencyMs: Date.now() - started,
-      error: ok ? null : res.status >= 300 && res.status < 400 ? `redirect ${res.status} not followed` : `HTTP ${res.status}`, refused: false,
+      ok,
+      responseStatus: res.status,
+      responseBody: text || null,
+      latencyMs: Date.now() - started,
+      error: ok
+        ? null
+        : res.status >= 300 && res.status < 400
+          ? `redirect ${res.status} not followed`
+          : `HTTP ${res.status}`,
+      refused: false,
     };
   } catch (err) {
     const timedOut = (err as Error)?.name === "TimeoutError";
-    return { ok: false, responseStatus: null, responseBody: null, latencyMs: Date.now() - started, error: timedOut ? "timed out after 10 s" : `network error: ${String(err)}`, refused: false };
+    return {
+      ok: false,
+      responseStatus: null,
+      responseBody: null,
+      latencyMs: Date.now() - started,
+      error: timedOut ? "timed out after 10 s" : `network error: ${String(err)}`,
+      refused: false,
+    };
   }
 }

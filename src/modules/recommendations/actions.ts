@@ -16,21 +16,37 @@ import { createSlaRule } from "../reviews/sla.service";
 const ActionPayload = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("none") }).loose(),
   z.object({ kind: z.literal("create_sla_rule"), rule: z.record(z.string(), z.unknown()) }),
-  z.object({ kind: z.literal("update_location"), locationId: z.string(), patch: z.record(z.string(), z.unknown()), requiredInput: z.array(z.string()).default([]) }),
+  z.object({
+    kind: z.literal("update_location"),
+    locationId: z.string(),
+    patch: z.record(z.string(), z.unknown()),
+    requiredInput: z.array(z.string()).default([]),
+  }),
   z.object({ kind: z.literal("update_campaign"), campaignId: z.string(), patch: z.record(z.string(), z.unknown()) }),
   z.object({ kind: z.literal("complete_experiment"), experimentId: z.string(), winnerVariantId: z.string() }),
 ]);
 export type ActionPayloadValue = z.infer<typeof ActionPayload>;
-export const ACTION_KINDS = ["none", "create_sla_rule", "update_location", "update_campaign", "complete_experiment"] as const;
+export const ACTION_KINDS = [
+  "none",
+  "create_sla_rule",
+  "update_location",
+  "update_campaign",
+  "complete_experiment",
+] as const;
 
 const parse = <T extends z.ZodType>(schema: T, value: unknown, prefix: string): z.infer<T> => {
   const r = schema.safeParse(value);
-  if (!r.success) throw validationError(r.error.issues.map((i) => ({ path: [prefix, ...i.path].join("."), message: i.message })));
+  if (!r.success)
+    throw validationError(r.error.issues.map((i) => ({ path: [prefix, ...i.path].join("."), message: i.message })));
   return r.data;
 };
 
 /** Runs the action; returns what the service returned (null for `none`). */
-export async function executeAction(ctx: ServiceContext, payload: unknown, input: Record<string, unknown> = {}): Promise<unknown> {
+export async function executeAction(
+  ctx: ServiceContext,
+  payload: unknown,
+  input: Record<string, unknown> = {},
+): Promise<unknown> {
   const a = parse(ActionPayload, payload, "actionPayload");
   switch (a.kind) {
     case "none":
@@ -39,7 +55,10 @@ export async function executeAction(ctx: ServiceContext, payload: unknown, input
       return createSlaRule(ctx, parse(CreateSlaRuleBody, a.rule, "actionPayload.rule"));
     case "update_location": {
       const missing = a.requiredInput.filter((k) => input[k] === undefined || input[k] === null || input[k] === "");
-      if (missing.length) throw validationError(missing.map((k) => ({ path: `input.${k}`, message: "Required to apply this recommendation" })));
+      if (missing.length)
+        throw validationError(
+          missing.map((k) => ({ path: `input.${k}`, message: "Required to apply this recommendation" })),
+        );
       const extra = Object.fromEntries(a.requiredInput.map((k) => [k, input[k]]));
       return updateLocation(ctx, a.locationId, parse(UpdateLocationBody, { ...a.patch, ...extra }, "input"));
     }

@@ -1,14 +1,14 @@
 import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { ShardSweep } from "../../background/shards";
 import type { ShardDb } from "../../db/client";
 import { recommendationRuns, tenants } from "../../db/schema";
 import type { Env } from "../../env";
-import type { ShardSweep } from "../../background/shards";
+import { log } from "../../lib/log";
+import { systemContext } from "../../lib/system-context";
 import { nowIso } from "../../lib/time";
 import { dayOf } from "../analytics/dates";
-import { systemContext } from "../../lib/system-context";
 import { generateRecommendations } from "./rules";
 import { dueSnoozed, wakeRecommendation } from "./service";
-import { log } from "../../lib/log";
 
 /** Tenants one run generates for: the rules cost a few dozen queries per tenant. */
 export const TENANTS_PER_RUN = 10;
@@ -23,7 +23,12 @@ export async function recommendationSweep(env: Env, db: ShardDb, now: Date): Pro
     .select({ id: tenants.id })
     .from(tenants)
     .leftJoin(recommendationRuns, eq(recommendationRuns.tenantId, tenants.id))
-    .where(and(eq(tenants.isActive, true), or(isNull(recommendationRuns.lastRunDay), lt(recommendationRuns.lastRunDay, day))))
+    .where(
+      and(
+        eq(tenants.isActive, true),
+        or(isNull(recommendationRuns.lastRunDay), lt(recommendationRuns.lastRunDay, day)),
+      ),
+    )
     .limit(TENANTS_PER_RUN);
   for (const t of due) {
     try {
@@ -48,5 +53,11 @@ export async function wakeSnoozed(env: Env, db: ShardDb, now: Date): Promise<num
 }
 
 /** Runs on both crons: the daily one starts the day's runs, the 5-minute one continues them. */
-export const recommendationRulesSweep: ShardSweep = { name: "recommendation-rules", run: async (env, shard, now) => void (await recommendationSweep(env, shard, now)) };
-export const recommendationWakeSweep: ShardSweep = { name: "recommendation-wake", run: async (env, shard, now) => void (await wakeSnoozed(env, shard, now)) };
+export const recommendationRulesSweep: ShardSweep = {
+  name: "recommendation-rules",
+  run: async (env, shard, now) => void (await recommendationSweep(env, shard, now)),
+};
+export const recommendationWakeSweep: ShardSweep = {
+  name: "recommendation-wake",
+  run: async (env, shard, now) => void (await wakeSnoozed(env, shard, now)),
+};

@@ -45,7 +45,12 @@ export const SnoozeBody = z
   .openapi("SnoozeRecommendationRequest");
 
 export const ApplyBody = z
-  .object({ input: z.record(z.string(), z.unknown()).optional().openapi({ description: "values the action asks for (actionPayload.requiredInput), e.g. {googlePlaceId}" }) })
+  .object({
+    input: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: "values the action asks for (actionPayload.requiredInput), e.g. {googlePlaceId}" }),
+  })
   .openapi("ApplyRecommendationRequest");
 
 export const CreateRecommendationInput = z.object({

@@ -1,5 +1,15 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, errors, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  errors,
+  IdParam,
+  json,
+  jsonBody,
+  paged,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
 import { CreateRegionBody, RegionListQuery, RegionSchema, UpdateRegionBody } from "./schemas";
@@ -9,35 +19,57 @@ const tags = ["Regions"];
 const manage = [canManage];
 
 const list = createRoute({
-  method: "get", path: "/v1/regions", tags, security: TENANT_SECURITY, summary: "List regions, newest first",
+  method: "get",
+  path: "/v1/regions",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "List regions, newest first",
   operationId: "listRegions",
   request: { query: RegionListQuery },
   responses: { 200: json(paged(RegionSchema).openapi("RegionPage")), ...stdErrors },
 });
 
 const create = createRoute({
-  method: "post", path: "/v1/regions", tags, security: TENANT_SECURITY, middleware: manage, summary: "Create a region (manager)",
+  method: "post",
+  path: "/v1/regions",
+  tags,
+  security: TENANT_SECURITY,
+  middleware: manage,
+  summary: "Create a region (manager)",
   operationId: "createRegion",
   request: { body: jsonBody(CreateRegionBody) },
   responses: { 201: json(RegionSchema, "Created"), ...stdErrors, 409: errors[409] },
 });
 
 const get = createRoute({
-  method: "get", path: "/v1/regions/{id}", tags, security: TENANT_SECURITY, summary: "Get a region",
+  method: "get",
+  path: "/v1/regions/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Get a region",
   operationId: "getRegion",
   request: { params: IdParam },
   responses: { 200: json(RegionSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
-  method: "patch", path: "/v1/regions/{id}", tags, security: TENANT_SECURITY, middleware: manage, summary: "Rename or recode a region (manager)",
+  method: "patch",
+  path: "/v1/regions/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  middleware: manage,
+  summary: "Rename or recode a region (manager)",
   operationId: "updateRegion",
   request: { params: IdParam, body: jsonBody(UpdateRegionBody) },
   responses: { 200: json(RegionSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
 const remove = createRoute({
-  method: "delete", path: "/v1/regions/{id}", tags, security: TENANT_SECURITY, middleware: manage,
+  method: "delete",
+  path: "/v1/regions/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  middleware: manage,
   operationId: "deleteRegion",
   summary: "Delete a region (manager); its locations are kept with no region",
   request: { params: IdParam },

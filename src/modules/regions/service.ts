@@ -8,7 +8,7 @@ import { conflict, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
-import { toRegion, type CreateRegionInput, type UpdateRegionInput } from "./schemas";
+import { type CreateRegionInput, toRegion, type UpdateRegionInput } from "./schemas";
 
 const inTenant = (ctx: ServiceContext, id: string) => and(eq(regions.id, id), eq(regions.tenantId, ctx.tenantId));
 
@@ -17,7 +17,13 @@ export async function listRegions(ctx: ServiceContext, q: PageQuery) {
   return keysetPage(ctx.db, {
     query: q,
     sort: [regions.createdAt, regions.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(regions).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(regions)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(regions).where(where),
     key: (r) => [r.createdAt, r.id],
     map: toRegion,
@@ -36,11 +42,24 @@ const nameTaken = (name: string) => conflict(`A region named '${name}' already e
 
 export async function createRegion(ctx: ServiceContext, input: CreateRegionInput) {
   const now = nowIso();
-  const row = { id: newId(), tenantId: ctx.tenantId, name: input.name, code: input.code ?? null, createdAt: now, updatedAt: now };
+  const row = {
+    id: newId(),
+    tenantId: ctx.tenantId,
+    name: input.name,
+    code: input.code ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
   try {
     await commit(ctx, [
       ctx.db.insert(regions).values(row),
-      auditStatement(ctx, { tenantId: ctx.tenantId, action: "region.created", resourceType: "region", resourceId: row.id, nextState: row }),
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "region.created",
+        resourceType: "region",
+        resourceId: row.id,
+        nextState: row,
+      }),
     ]);
   } catch (e) {
     if (isUniqueViolation(e)) throw nameTaken(row.name);
@@ -54,8 +73,18 @@ export async function updateRegion(ctx: ServiceContext, id: string, patch: Updat
   const after = { ...before, ...patch, updatedAt: nowIso() };
   try {
     await commit(ctx, [
-      ctx.db.update(regions).set({ ...patch, updatedAt: after.updatedAt }).where(inTenant(ctx, id)),
-      auditStatement(ctx, { tenantId: ctx.tenantId, action: "region.updated", resourceType: "region", resourceId: id, previousState: before, nextState: after }),
+      ctx.db
+        .update(regions)
+        .set({ ...patch, updatedAt: after.updatedAt })
+        .where(inTenant(ctx, id)),
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "region.updated",
+        resourceType: "region",
+        resourceId: id,
+        previousState: before,
+        nextState: after,
+      }),
     ]);
   } catch (e) {
     if (isUniqueViolation(e)) throw nameTaken(after.name);
@@ -69,8 +98,17 @@ export async function deleteRegion(ctx: ServiceContext, id: string) {
   const before = await findRegion(ctx, id);
   const now = nowIso();
   await commit(ctx, [
-    ctx.db.update(locations).set({ regionId: null, updatedAt: now }).where(and(eq(locations.tenantId, ctx.tenantId), eq(locations.regionId, id))),
+    ctx.db
+      .update(locations)
+      .set({ regionId: null, updatedAt: now })
+      .where(and(eq(locations.tenantId, ctx.tenantId), eq(locations.regionId, id))),
     ctx.db.delete(regions).where(inTenant(ctx, id)),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "region.deleted", resourceType: "region", resourceId: id, previousState: before }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "region.deleted",
+      resourceType: "region",
+      resourceId: id,
+      previousState: before,
+    }),
   ]);
 }

@@ -1,10 +1,10 @@
 import { and, eq, notExists, sql } from "drizzle-orm";
+import type { ShardSweep } from "../../background/shards";
 import type { ShardDb } from "../../db/client";
 import { locations, reputationScores } from "../../db/schema";
 import type { Env } from "../../env";
-import type { ShardSweep } from "../../background/shards";
-import { dayOf } from "../analytics/dates";
 import { systemContext } from "../../lib/system-context";
+import { dayOf } from "../analytics/dates";
 import { computeScore } from "./service";
 
 /** Locations one run scores: each costs a handful of queries, well under D1's per-invocation limit. */
@@ -27,7 +27,13 @@ export async function scoreSweep(env: Env, db: ShardDb, now: Date): Promise<numb
           db
             .select({ one: sql`1` })
             .from(reputationScores)
-            .where(and(eq(reputationScores.tenantId, locations.tenantId), eq(reputationScores.locationId, locations.id), eq(reputationScores.day, day))),
+            .where(
+              and(
+                eq(reputationScores.tenantId, locations.tenantId),
+                eq(reputationScores.locationId, locations.id),
+                eq(reputationScores.day, day),
+              ),
+            ),
         ),
       ),
     )
@@ -37,4 +43,7 @@ export async function scoreSweep(env: Env, db: ShardDb, now: Date): Promise<numb
 }
 
 /** Runs on both crons: the daily one starts the day's scores, the 5-minute one continues them. */
-export const reputationScoresSweep: ShardSweep = { name: "reputation-scores", run: async (env, shard, now) => void (await scoreSweep(env, shard, now)) };
+export const reputationScoresSweep: ShardSweep = {
+  name: "reputation-scores",
+  run: async (env, shard, now) => void (await scoreSweep(env, shard, now)),
+};

@@ -2,7 +2,13 @@
  * The reputation score (0..100) of a location: a weighted sum of five components, each 0..100.
  * docs/analytics.md explains the choices; the test recomputes an example by hand.
  */
-export const SCORE_WEIGHTS = { rating: 0.35, velocity: 0.2, sentiment: 0.2, responseHealth: 0.15, platformDiversity: 0.1 } as const;
+export const SCORE_WEIGHTS = {
+  rating: 0.35,
+  velocity: 0.2,
+  sentiment: 0.2,
+  responseHealth: 0.15,
+  platformDiversity: 0.1,
+} as const;
 
 /** Bayesian prior for the rating: a location with few reviews is pulled towards 3.5 stars as if it had 5 more. */
 export const RATING_PRIOR = { mean: 3.5, weight: 5 } as const;
@@ -41,7 +47,11 @@ export function scoreComponents(i: ScoreInputs): ScoreComponents {
   const responseRate = i.arrived90 ? i.responded90 / i.arrived90 : null;
   const slaDecided = i.slaMet90 + i.slaMissed90;
   const responseHealth =
-    responseRate === null ? NEUTRAL : slaDecided ? 100 * (0.6 * responseRate + 0.4 * (i.slaMet90 / slaDecided)) : 100 * responseRate;
+    responseRate === null
+      ? NEUTRAL
+      : slaDecided
+        ? 100 * (0.6 * responseRate + 0.4 * (i.slaMet90 / slaDecided))
+        : 100 * responseRate;
   return {
     rating: round1(clamp(((avg - 1) / 4) * 100)),
     velocity: round1(clamp((100 * i.reviews30) / VELOCITY_TARGET)),
@@ -53,4 +63,6 @@ export function scoreComponents(i: ScoreInputs): ScoreComponents {
 
 /** The weighted sum of the (rounded) components, rounded to an integer. */
 export const scoreOf = (c: ScoreComponents) =>
-  Math.round((Object.keys(SCORE_WEIGHTS) as (keyof ScoreComponents)[]).reduce((s, k) => s + SCORE_WEIGHTS[k] * c[k], 0));
+  Math.round(
+    (Object.keys(SCORE_WEIGHTS) as (keyof ScoreComponents)[]).reduce((s, k) => s + SCORE_WEIGHTS[k] * c[k], 0),
+  );

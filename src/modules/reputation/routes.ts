@@ -6,10 +6,15 @@ import { ScoreHistoryQuery, ScoreHistorySchema, ScoreSnapshotSchema } from "./sc
 import { latestScore, recomputeScore, scoreHistory } from "./service";
 
 const tags = ["Reputation score"];
-const formula = "Score 0..100 = 0.35 rating + 0.20 velocity + 0.20 sentiment + 0.15 response health + 0.10 platform diversity (docs/analytics.md).";
+const formula =
+  "Score 0..100 = 0.35 rating + 0.20 velocity + 0.20 sentiment + 0.15 response health + 0.10 platform diversity (docs/analytics.md).";
 
 const latest = createRoute({
-  method: "get", path: "/v1/locations/{id}/score", tags, security: TENANT_SECURITY, summary: "The location's latest daily score snapshot",
+  method: "get",
+  path: "/v1/locations/{id}/score",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "The location's latest daily score snapshot",
   operationId: "getLocationScore",
   description: `${formula} Computed now (and stored as today's snapshot) when the location has none yet.`,
   request: { params: IdParam },
@@ -17,7 +22,11 @@ const latest = createRoute({
 });
 
 const recompute = createRoute({
-  method: "post", path: "/v1/locations/{id}/score/recompute", tags, security: TENANT_SECURITY, summary: "Recompute today's snapshot now (manager)",
+  method: "post",
+  path: "/v1/locations/{id}/score/recompute",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Recompute today's snapshot now (manager)",
   operationId: "recomputeLocationScore",
   description: `${formula} Replaces today's snapshot; audited.`,
   middleware: [canManage] as const,
@@ -26,7 +35,11 @@ const recompute = createRoute({
 });
 
 const history = createRoute({
-  method: "get", path: "/v1/locations/{id}/score/history", tags, security: TENANT_SECURITY, summary: "Daily snapshots, newest first",
+  method: "get",
+  path: "/v1/locations/{id}/score/history",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Daily snapshots, newest first",
   operationId: "getLocationScoreHistory",
   request: { params: IdParam, query: ScoreHistoryQuery },
   responses: { 200: json(ScoreHistorySchema), ...stdErrorsWithNotFound },
@@ -35,4 +48,6 @@ const history = createRoute({
 export const scoreRoutes = createRouter()
   .openapi(latest, async (c) => c.json(await latestScore(svc(c), c.req.valid("param").id), 200))
   .openapi(recompute, async (c) => c.json(await recomputeScore(svc(c), c.req.valid("param").id), 200))
-  .openapi(history, async (c) => c.json(await scoreHistory(svc(c), c.req.valid("param").id, c.req.valid("query")), 200));
+  .openapi(history, async (c) =>
+    c.json(await scoreHistory(svc(c), c.req.valid("param").id, c.req.valid("query")), 200),
+  );

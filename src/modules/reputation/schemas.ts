@@ -7,7 +7,13 @@ import { SCORE_WEIGHTS } from "./formula";
 const Component = z.number().openapi({ description: "0..100" });
 
 export const ScoreComponentsSchema = z
-  .object({ rating: Component, velocity: Component, sentiment: Component, responseHealth: Component, platformDiversity: Component })
+  .object({
+    rating: Component,
+    velocity: Component,
+    sentiment: Component,
+    responseHealth: Component,
+    platformDiversity: Component,
+  })
   .openapi("ScoreComponents");
 
 export const ScoreSnapshotSchema = z
@@ -43,7 +49,13 @@ export const toSnapshot = (r: ScoreRow) => ({
   locationId: r.locationId,
   day: r.day,
   score: r.score,
-  components: { rating: r.rating, velocity: r.velocity, sentiment: r.sentiment, responseHealth: r.responseHealth, platformDiversity: r.platformDiversity },
+  components: {
+    rating: r.rating,
+    velocity: r.velocity,
+    sentiment: r.sentiment,
+    responseHealth: r.responseHealth,
+    platformDiversity: r.platformDiversity,
+  },
   weights: { ...SCORE_WEIGHTS },
   inputs: r.inputs,
   computedAt: r.computedAt,

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
-import { analyticsResponseDaily as r, analyticsReviewDaily as v, locations, reputationScores } from "../../db/schema";
+import { locations, analyticsResponseDaily as r, reputationScores, analyticsReviewDaily as v } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -8,26 +8,58 @@ import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { openDueByLocation, sumOf } from "../analytics/aggregates";
 import { addDaysTo, dayOf } from "../analytics/dates";
-import { scoreComponents, scoreOf, type ScoreInputs } from "./formula";
-import { toSnapshot, type ScoreRow } from "./schemas";
+import { type ScoreInputs, scoreComponents, scoreOf } from "./formula";
+import { type ScoreRow, toSnapshot } from "./schemas";
 
 async function assertLocation(ctx: ServiceContext, id: string) {
-  const row = await ctx.db.select({ id: locations.id }).from(locations).where(and(eq(locations.id, id), eq(locations.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.id, id), eq(locations.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Location");
 }
 
 /** The score's inputs for a location as of `day` (inclusive windows ending that day), from the rollups. */
-export async function scoreInputs(ctx: ServiceContext, locationId: string, day: string, now: Date): Promise<ScoreInputs> {
+export async function scoreInputs(
+  ctx: ServiceContext,
+  locationId: string,
+  day: string,
+  now: Date,
+): Promise<ScoreInputs> {
   const window = (t: typeof v | typeof r, days: number) =>
-    and(eq(t.tenantId, ctx.tenantId), eq(t.locationId, locationId), gte(t.day, addDaysTo(day, -(days - 1))), lte(t.day, day));
+    and(
+      eq(t.tenantId, ctx.tenantId),
+      eq(t.locationId, locationId),
+      gte(t.day, addDaysTo(day, -(days - 1))),
+      lte(t.day, day),
+    );
   const [year, month, quarter, responses] = await ctx.db.batch([
     ctx.db
-      .select({ rated: sumOf(v.rated), ratingSum: sql<number>`total(${v.ratingSum})`.mapWith(Number), sites: sql<number>`count(distinct ${v.siteType})`.mapWith(Number) })
+      .select({
+        rated: sumOf(v.rated),
+        ratingSum: sql<number>`total(${v.ratingSum})`.mapWith(Number),
+        sites: sql<number>`count(distinct ${v.siteType})`.mapWith(Number),
+      })
       .from(v)
       .where(window(v, 365)),
-    ctx.db.select({ n: sumOf(v.reviews) }).from(v).where(window(v, 30)),
-    ctx.db.select({ positive: sumOf(v.positive), neutral: sumOf(v.neutral), negative: sumOf(v.negative) }).from(v).where(window(v, 90)),
-    ctx.db.select({ arrived: sumOf(r.reviews), responded: sumOf(r.responded), met: sumOf(r.slaMet), missed: sumOf(r.slaMissed) }).from(r).where(window(r, 90)),
+    ctx.db
+      .select({ n: sumOf(v.reviews) })
+      .from(v)
+      .where(window(v, 30)),
+    ctx.db
+      .select({ positive: sumOf(v.positive), neutral: sumOf(v.neutral), negative: sumOf(v.negative) })
+      .from(v)
+      .where(window(v, 90)),
+    ctx.db
+      .select({
+        arrived: sumOf(r.reviews),
+        responded: sumOf(r.responded),
+        met: sumOf(r.slaMet),
+        missed: sumOf(r.slaMissed),
+      })
+      .from(r)
+      .where(window(r, 90)),
   ]);
   const open = (await openDueByLocation(ctx.db, window(r, 90)!, nowIso(now))).get(locationId);
   return {
@@ -51,13 +83,23 @@ export async function computeScore(ctx: ServiceContext, locationId: string, now 
   const inputs = await scoreInputs(ctx, locationId, day, now);
   const c = scoreComponents(inputs);
   const row: ScoreRow = {
-    id: newId(), tenantId: ctx.tenantId, locationId, day, score: scoreOf(c), ...c, inputs: { ...inputs }, computedAt: nowIso(now),
+    id: newId(),
+    tenantId: ctx.tenantId,
+    locationId,
+    day,
+    score: scoreOf(c),
+    ...c,
+    inputs: { ...inputs },
+    computedAt: nowIso(now),
   };
   const { id, tenantId, locationId: _l, day: _d, ...update } = row;
   const saved = await ctx.db
     .insert(reputationScores)
     .values(row)
-    .onConflictDoUpdate({ target: [reputationScores.tenantId, reputationScores.locationId, reputationScores.day], set: update })
+    .onConflictDoUpdate({
+      target: [reputationScores.tenantId, reputationScores.locationId, reputationScores.day],
+      set: update,
+    })
     .returning()
     .get();
   return toSnapshot(saved);
@@ -67,7 +109,15 @@ export async function computeScore(ctx: ServiceContext, locationId: string, now 
 export async function recomputeScore(ctx: ServiceContext, locationId: string) {
   await assertLocation(ctx, locationId);
   const snap = await computeScore(ctx, locationId);
-  await commit(ctx, [auditStatement(ctx, { tenantId: ctx.tenantId, action: "score.computed", resourceType: "location", resourceId: locationId, nextState: snap })]);
+  await commit(ctx, [
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "score.computed",
+      resourceType: "location",
+      resourceId: locationId,
+      nextState: snap,
+    }),
+  ]);
   return snap;
 }
 
@@ -84,7 +134,11 @@ export async function latestScore(ctx: ServiceContext, locationId: string) {
   return row ? toSnapshot(row) : computeScore(ctx, locationId);
 }
 
-export async function scoreHistory(ctx: ServiceContext, locationId: string, q: { dateFrom?: string; dateTo?: string; limit: number }) {
+export async function scoreHistory(
+  ctx: ServiceContext,
+  locationId: string,
+  q: { dateFrom?: string; dateTo?: string; limit: number },
+) {
   await assertLocation(ctx, locationId);
   const rows = await ctx.db
     .select()
@@ -101,4 +155,3 @@ export async function scoreHistory(ctx: ServiceContext, locationId: string, q: {
     .limit(q.limit);
   return { data: rows.map(toSnapshot) };
 }
-

@@ -6,9 +6,15 @@ import type { ReviewLinkSite, SiteWeights } from "../../db/schema";
  * customer (not their rating, not their feedback) is known here, so the chooser cannot gate.
  * A site the location has no page on gives its share to the others. Null: no site to send to.
  */
-export function chooseSite(weights: SiteWeights, available: Partial<Record<ReviewLinkSite, string>>, random: number): ReviewLinkSite | null {
+export function chooseSite(
+  weights: SiteWeights,
+  available: Partial<Record<ReviewLinkSite, string>>,
+  random: number,
+): ReviewLinkSite | null {
   // never Yelp (it forbids asking for reviews, src/lib/review-solicitation.ts), whatever an older link's weights say
-  const candidates = (Object.entries(weights) as [ReviewLinkSite, number][]).filter(([site, w]) => w > 0 && available[site] && site !== "yelp");
+  const candidates = (Object.entries(weights) as [ReviewLinkSite, number][]).filter(
+    ([site, w]) => w > 0 && available[site] && site !== "yelp",
+  );
   const total = candidates.reduce((sum, [, w]) => sum + w, 0);
   if (total === 0) return null;
   let point = random * total;

@@ -1,8 +1,8 @@
-import type { Env } from "../../env";
-import { shardD1 } from "../../db/shards";
-import { placeByShard, queueHandOff, writeBuffer } from "../../lib/write-buffer";
 import type { ReviewLinkClickSource, ReviewLinkSite } from "../../db/schema";
+import { shardD1 } from "../../db/shards";
+import type { Env } from "../../env";
 import { log } from "../../lib/log";
+import { placeByShard, queueHandOff, writeBuffer } from "../../lib/write-buffer";
 
 /** One open of a review link, as it travels on the CLICKS queue (beside solicitation clicks). */
 export interface ReviewLinkClick {
@@ -20,7 +20,11 @@ export interface ReviewLinkClickBatch {
 
 const isClick = (v: unknown): v is ReviewLinkClick => {
   const c = v as ReviewLinkClick | null;
-  return !!c && [c.id, c.tenantId, c.reviewLinkId, c.site, c.at].every((x) => typeof x === "string") && (c.source === "link" || c.source === "qr");
+  return (
+    !!c &&
+    [c.id, c.tenantId, c.reviewLinkId, c.site, c.at].every((x) => typeof x === "string") &&
+    (c.source === "link" || c.source === "qr")
+  );
 };
 
 /** The valid review-link clicks of a CLICKS message, or null when the message is not of this kind. */
@@ -44,17 +48,26 @@ const clickBuffer = writeBuffer<ReviewLinkClick>({
   flushAt: MAX_BUFFER,
   tenantOf: (c) => c.tenantId,
   keyOf: (c) => c.id,
-  handOff: queueHandOff((env) => env.CLICKS, PER_MESSAGE, (reviewLinkClicks): ReviewLinkClickBatch => ({ reviewLinkClicks })),
+  handOff: queueHandOff(
+    (env) => env.CLICKS,
+    PER_MESSAGE,
+    (reviewLinkClicks): ReviewLinkClickBatch => ({ reviewLinkClicks }),
+  ),
   write: (env, shard, clicks) => recordReviewLinkClicks(shardD1(env, shard), clicks),
 });
 
-export function bufferReviewLinkClick(env: Env, click: ReviewLinkClick, waitUntil: (p: Promise<unknown>) => void): void {
+export function bufferReviewLinkClick(
+  env: Env,
+  click: ReviewLinkClick,
+  waitUntil: (p: Promise<unknown>) => void,
+): void {
   clickBuffer.add(env, click, waitUntil);
 }
 
 /** Clicks grouped by their tenant's shard (one message holds clicks of many tenants; the consumer has retried fenced ones). */
 async function recordOnShards(env: Env, clicks: ReviewLinkClick[]): Promise<void> {
-  for (const { shard, entries } of await placeByShard(env, clicks, (c) => c.tenantId)) await recordReviewLinkClicks(shardD1(env, shard), entries);
+  for (const { shard, entries } of await placeByShard(env, clicks, (c) => c.tenantId))
+    await recordReviewLinkClicks(shardD1(env, shard), entries);
 }
 
 const PER_STATEMENT = 500;

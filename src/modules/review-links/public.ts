@@ -1,6 +1,6 @@
-import type { Env } from "../../env";
-import { tenantDb } from "../../db/shards";
 import type { ControlDb } from "../../db/client";
+import { tenantDb } from "../../db/shards";
+import type { Env } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import type { HostGuard } from "../../lib/host-guard";
 import { countedClickId, type Visit } from "../links/clicks";
@@ -28,16 +28,31 @@ export interface PublicDeps {
  */
 export async function openReviewLink(deps: PublicDeps, slug: string, source: "link" | "qr"): Promise<string> {
   const link = await reviewLinkTarget(deps.env, slug);
-  if (!link?.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: link ? "link_inactive" : "link_unknown" });
+  if (!link?.isActive)
+    throw new ApiError("NOT_FOUND", "This link is no longer active", {
+      reason: link ? "link_inactive" : "link_unknown",
+    });
   await deps.admit(link.tenantId);
-  const location = await locationLinkData({ db: await tenantDb(deps.env, link.tenantId), publicBaseUrl: deps.env.PUBLIC_BASE_URL, defer: deps.defer }, link.tenantId, link.locationId);
-  if (!location?.isActive) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: location ? "location_inactive" : "location_deleted" });
+  const location = await locationLinkData(
+    { db: await tenantDb(deps.env, link.tenantId), publicBaseUrl: deps.env.PUBLIC_BASE_URL, defer: deps.defer },
+    link.tenantId,
+    link.locationId,
+  );
+  if (!location?.isActive)
+    throw new ApiError("NOT_FOUND", "This link is no longer active", {
+      reason: location ? "location_inactive" : "location_deleted",
+    });
   const urls = siteUrlsOf(location);
   const site = chooseSite(link.weights, urls, randomUnit());
   if (!site) throw new ApiError("NOT_FOUND", "This link is no longer active", { reason: "no_review_site" });
   // counted as short links count: one per visitor and window, no HEAD, prefetch or preview bot
   const id = await countedClickId(deps.env.JWT_SECRET!, deps.visit, `review-link:${link.id}`);
-  if (id) bufferReviewLinkClick(deps.env, { id, tenantId: link.tenantId, reviewLinkId: link.id, site, source, at: new Date().toISOString() }, deps.defer);
+  if (id)
+    bufferReviewLinkClick(
+      deps.env,
+      { id, tenantId: link.tenantId, reviewLinkId: link.id, site, source, at: new Date().toISOString() },
+      deps.defer,
+    );
   return urls[site]!;
 }
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import type { Env } from "../../env";
-import { findOnShards } from "../../db/shards";
 import { reviewLinks, type SiteWeights } from "../../db/schema";
+import { findOnShards } from "../../db/shards";
+import type { Env } from "../../env";
 import { TtlCache } from "../../lib/ttl-cache";
 
 /** What an open of `/l/{slug}` needs. */
@@ -27,12 +27,20 @@ export const clearReviewLinkCache = () => targets.clear();
 export function reviewLinkTarget(env: Env, slug: string): ReviewLinkTarget | null | Promise<ReviewLinkTarget | null> {
   const hit = targets.get(slug);
   if (hit !== undefined) return hit;
-  return targets.load(slug, () => findOnShards(env, async (db) => {
-    const row = await db
-      .select({ id: reviewLinks.id, tenantId: reviewLinks.tenantId, locationId: reviewLinks.locationId, weights: reviewLinks.weights, isActive: reviewLinks.isActive })
-      .from(reviewLinks)
-      .where(eq(reviewLinks.slug, slug))
-      .get();
-    return row ?? null;
-  }));
+  return targets.load(slug, () =>
+    findOnShards(env, async (db) => {
+      const row = await db
+        .select({
+          id: reviewLinks.id,
+          tenantId: reviewLinks.tenantId,
+          locationId: reviewLinks.locationId,
+          weights: reviewLinks.weights,
+          isActive: reviewLinks.isActive,
+        })
+        .from(reviewLinks)
+        .where(eq(reviewLinks.slug, slug))
+        .get();
+      return row ?? null;
+    }),
+  );
 }

@@ -11,9 +11,10 @@ import { CLICK_WINDOW_MS } from "../links/clicks";
 import { reviewLinks as siteUrlsOf } from "../links/destinations";
 import { loadLocationLinkData } from "../links/location-cache";
 import { forgetReviewLink } from "./resolve";
-import { toReviewLink, type CreateReviewLinkInput, type ReviewLinkRow, type UpdateReviewLinkInput } from "./schemas";
+import { type CreateReviewLinkInput, type ReviewLinkRow, toReviewLink, type UpdateReviewLinkInput } from "./schemas";
 
-const inTenant = (ctx: ServiceContext, id: string) => and(eq(reviewLinks.id, id), eq(reviewLinks.tenantId, ctx.tenantId));
+const inTenant = (ctx: ServiceContext, id: string) =>
+  and(eq(reviewLinks.id, id), eq(reviewLinks.tenantId, ctx.tenantId));
 const dto = (ctx: ServiceContext, r: ReviewLinkRow) => toReviewLink(r, ctx.env.PUBLIC_BASE_URL);
 
 /** The write-a-review page of each site the location (or its brand) has. Another tenant's location: 404. */
@@ -21,15 +22,30 @@ export async function locationReviewUrls(ctx: ServiceContext, locationId: string
   const l = await loadLocationLinkData(ctx.db, ctx.tenantId, locationId);
   if (!l) throw notFound("Location");
   const urls = siteUrlsOf(l);
-  return { locationId, googlePlaceId: l.googlePlaceId, google: urls.google ?? null, yelp: urls.yelp ?? null, facebook: urls.facebook ?? null };
+  return {
+    locationId,
+    googlePlaceId: l.googlePlaceId,
+    google: urls.google ?? null,
+    yelp: urls.yelp ?? null,
+    facebook: urls.facebook ?? null,
+  };
 }
 
 export async function listReviewLinks(ctx: ServiceContext, q: PageQuery & { locationId?: string }) {
-  const where = and(eq(reviewLinks.tenantId, ctx.tenantId), q.locationId ? eq(reviewLinks.locationId, q.locationId) : undefined);
+  const where = and(
+    eq(reviewLinks.tenantId, ctx.tenantId),
+    q.locationId ? eq(reviewLinks.locationId, q.locationId) : undefined,
+  );
   return keysetPage(ctx.db, {
     query: q,
     sort: [reviewLinks.createdAt, reviewLinks.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(reviewLinks).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(reviewLinks)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(reviewLinks).where(where),
     key: (r) => [r.createdAt, r.id],
     map: (r) => dto(ctx, r),
@@ -53,12 +69,25 @@ export async function createReviewLink(ctx: ServiceContext, input: CreateReviewL
   if (!location) throw validationError([{ path: "locationId", message: "Unknown location" }]);
   const now = nowIso();
   const row: ReviewLinkRow = {
-    id: newId(), tenantId: ctx.tenantId, locationId: input.locationId, slug: newId().slice(0, 12), name: input.name ?? "Review link",
-    weights: input.weights, isActive: true, createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId: ctx.tenantId,
+    locationId: input.locationId,
+    slug: newId().slice(0, 12),
+    name: input.name ?? "Review link",
+    weights: input.weights,
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
   };
   await commit(ctx, [
     ctx.db.insert(reviewLinks).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "review_link.created", resourceType: "review_link", resourceId: row.id, nextState: row }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "review_link.created",
+      resourceType: "review_link",
+      resourceId: row.id,
+      nextState: row,
+    }),
   ]);
   return dto(ctx, row);
 }
@@ -67,8 +96,18 @@ export async function updateReviewLink(ctx: ServiceContext, id: string, patch: U
   const before = await findRow(ctx, id);
   const after: ReviewLinkRow = { ...before, ...patch, updatedAt: nowIso() };
   await commit(ctx, [
-    ctx.db.update(reviewLinks).set({ ...patch, updatedAt: after.updatedAt }).where(inTenant(ctx, id)),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "review_link.updated", resourceType: "review_link", resourceId: id, previousState: before, nextState: after }),
+    ctx.db
+      .update(reviewLinks)
+      .set({ ...patch, updatedAt: after.updatedAt })
+      .where(inTenant(ctx, id)),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "review_link.updated",
+      resourceType: "review_link",
+      resourceId: id,
+      previousState: before,
+      nextState: after,
+    }),
   ]);
   forgetReviewLink(before.slug);
   return dto(ctx, after);
@@ -78,9 +117,17 @@ export async function updateReviewLink(ctx: ServiceContext, id: string, patch: U
 export async function deleteReviewLink(ctx: ServiceContext, id: string) {
   const before = await findRow(ctx, id);
   await commit(ctx, [
-    ctx.db.delete(reviewLinkClicks).where(and(eq(reviewLinkClicks.tenantId, ctx.tenantId), eq(reviewLinkClicks.reviewLinkId, id))),
+    ctx.db
+      .delete(reviewLinkClicks)
+      .where(and(eq(reviewLinkClicks.tenantId, ctx.tenantId), eq(reviewLinkClicks.reviewLinkId, id))),
     ctx.db.delete(reviewLinks).where(inTenant(ctx, id)),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "review_link.deleted", resourceType: "review_link", resourceId: id, previousState: before }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "review_link.deleted",
+      resourceType: "review_link",
+      resourceId: id,
+      previousState: before,
+    }),
   ]);
   forgetReviewLink(before.slug);
 }
@@ -106,5 +153,12 @@ export async function reviewLinkStats(ctx: ServiceContext, id: string, range: { 
     bySource[r.source] = (bySource[r.source] ?? 0) + r.n;
     bySite[r.site] = (bySite[r.site] ?? 0) + r.n;
   }
-  return { reviewLinkId: id, total: rows.reduce((n, r) => n + r.n, 0), unit: "visit" as const, visitWindowMinutes: CLICK_WINDOW_MS / 60_000, bySource, bySite };
+  return {
+    reviewLinkId: id,
+    total: rows.reduce((n, r) => n + r.n, 0),
+    unit: "visit" as const,
+    visitWindowMinutes: CLICK_WINDOW_MS / 60_000,
+    bySource,
+    bySite,
+  };
 }

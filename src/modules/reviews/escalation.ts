@@ -1,17 +1,17 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
-import { controlDb } from "../../db/shards";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ShardDb } from "../../db/client";
 import { domainEvents, inboxItems, locations, reviews, roleAssignments, slaRules, users } from "../../db/schema";
+import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { dispatchEvents, type EventEnvelope } from "../../lib/events";
+import { log } from "../../lib/log";
+import { systemContext } from "../../lib/system-context";
 import { addHours } from "../../lib/time";
 import { sendTransactionalEmail } from "../../providers/messaging/transactional";
 import type { SlaRuleRow } from "./sla.schemas";
 import { ruleFilter } from "./sla.service";
-import { systemContext } from "../../lib/system-context";
-import { log } from "../../lib/log";
 
 /** Items one rule escalates per sweep; the rest wait for the next run. */
 const ITEMS_PER_RULE = 100;
@@ -37,7 +37,12 @@ interface Candidate {
  * for items this run marked.
  */
 export async function escalateOverdue(env: Env, db: ShardDb, now: Date): Promise<{ escalated: number }> {
-  const rules = await db.select().from(slaRules).where(eq(slaRules.isActive, true)).orderBy(sql`random()`).limit(RULES_PER_SWEEP);
+  const rules = await db
+    .select()
+    .from(slaRules)
+    .where(eq(slaRules.isActive, true))
+    .orderBy(sql`random()`)
+    .limit(RULES_PER_SWEEP);
   let escalated = 0;
   for (const rule of rules) escalated += await escalateRule(env, rule, now);
   return { escalated };
@@ -48,13 +53,27 @@ async function escalateRule(env: Env, rule: SlaRuleRow, now: Date): Promise<numb
   const cutoff = addHours(now, -rule.escalateAfterHours).toISOString();
   const candidates: Candidate[] = await ctx.db
     .select({
-      itemId: inboxItems.id, reviewId: reviews.id, locationId: reviews.locationId, locationName: locations.name, siteType: reviews.siteType,
-      rating: reviews.rating, text: reviews.text, createdAt: reviews.createdAt,
+      itemId: inboxItems.id,
+      reviewId: reviews.id,
+      locationId: reviews.locationId,
+      locationName: locations.name,
+      siteType: reviews.siteType,
+      rating: reviews.rating,
+      text: reviews.text,
+      createdAt: reviews.createdAt,
     })
     .from(reviews)
     .innerJoin(inboxItems, and(eq(inboxItems.reviewId, reviews.id), eq(inboxItems.tenantId, reviews.tenantId)))
     .leftJoin(locations, eq(locations.id, reviews.locationId))
-    .where(and(eq(reviews.tenantId, rule.tenantId), eq(reviews.status, "new"), lte(reviews.createdAt, cutoff), isNull(inboxItems.escalatedAt), ruleFilter(rule.filter)))
+    .where(
+      and(
+        eq(reviews.tenantId, rule.tenantId),
+        eq(reviews.status, "new"),
+        lte(reviews.createdAt, cutoff),
+        isNull(inboxItems.escalatedAt),
+        ruleFilter(rule.filter),
+      ),
+    )
     .limit(ITEMS_PER_RULE);
   if (!candidates.length) return 0;
 
@@ -72,23 +91,41 @@ async function escalateRule(env: Env, rule: SlaRuleRow, now: Date): Promise<numb
     type: "inbox.overdue",
     tenantId: rule.tenantId,
     occurredAt: at,
-    data: { inboxItemId: c.itemId, reviewId: c.reviewId, locationId: c.locationId, ruleId: rule.id, escalateToRole: rule.escalateToRole, reason },
+    data: {
+      inboxItemId: c.itemId,
+      reviewId: c.reviewId,
+      locationId: c.locationId,
+      ruleId: rule.id,
+      escalateToRole: rule.escalateToRole,
+      reason,
+    },
   }));
   const statements: BatchItem<"sqlite">[] = [
     ...claims,
-    ...events.map((e) => ctx.db.insert(domainEvents).values({ ...e, dispatchedAt: null }).onConflictDoNothing()),
+    ...events.map((e) =>
+      ctx.db
+        .insert(domainEvents)
+        .values({ ...e, dispatchedAt: null })
+        .onConflictDoNothing(),
+    ),
     ...candidates.map((c) =>
       auditStatement(ctx, {
-        tenantId: rule.tenantId, action: "inbox.escalated", resourceType: "inbox_item", resourceId: c.itemId,
-        nextState: { escalatedAt: at, escalationReason: reason }, metadata: { ruleId: rule.id, reviewId: c.reviewId },
+        tenantId: rule.tenantId,
+        action: "inbox.escalated",
+        resourceType: "inbox_item",
+        resourceId: c.itemId,
+        nextState: { escalatedAt: at, escalationReason: reason },
+        metadata: { ruleId: rule.id, reviewId: c.reviewId },
       }),
     ),
   ];
   const results = (await ctx.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
   const claimed = candidates.filter((_, i) => (results[i] as { id: string }[]).length > 0);
-  await dispatchEvents(ctx.db, env, events.map((e) => e.id)).catch((err) =>
-    log.warn("event dispatch deferred to sweep", { error: String(err) }),
-  );
+  await dispatchEvents(
+    ctx.db,
+    env,
+    events.map((e) => e.id),
+  ).catch((err) => log.warn("event dispatch deferred to sweep", { error: String(err) }));
   if (claimed.length && rule.escalateToRole) await emailEscalation(env, rule, claimed);
   return claimed.length;
 }
@@ -100,7 +137,12 @@ async function emailEscalation(env: Env, rule: SlaRuleRow, items: Candidate[]) {
     .from(roleAssignments)
     .innerJoin(users, eq(users.id, roleAssignments.userId))
     .where(
-      and(eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, rule.tenantId), eq(roleAssignments.role, rule.escalateToRole as never), eq(users.isActive, true)),
+      and(
+        eq(roleAssignments.scopeType, "tenant"),
+        eq(roleAssignments.scopeId, rule.tenantId),
+        eq(roleAssignments.role, rule.escalateToRole as never),
+        eq(users.isActive, true),
+      ),
     );
   if (!recipients.length) return;
   const lines = items.map((i) => {

@@ -2,13 +2,18 @@ import { and, asc, eq, isNull, lt, or } from "drizzle-orm";
 import type { ShardDb } from "../../db/client";
 import { reviewResponses } from "../../db/schema";
 import type { Env } from "../../env";
+import { log } from "../../lib/log";
 import { systemContext } from "../../lib/system-context";
-import { GoogleBusinessProfileClient, reviewSiteClient, ReviewSiteError, type FetchFn } from "../../providers/review-sites";
+import {
+  type FetchFn,
+  GoogleBusinessProfileClient,
+  ReviewSiteError,
+  reviewSiteClient,
+} from "../../providers/review-sites";
 import { siteConnection } from "../integrations/service";
 import { connectionFor } from "./publish";
 import { applyModeration } from "./reply-outcome";
 import { findReviewRow } from "./service";
-import { log } from "../../lib/log";
 
 /** A reply held for moderation is asked about again after this long. */
 export const RECHECK_MINUTES = 10;
@@ -21,10 +26,22 @@ export const PENDING_PER_RUN = 50;
  * stops at reviews older than the last sync), so this is what makes a pending reply end.
  * Quota used up: the run stops and the rest waits for the next one.
  */
-export async function checkPendingReplies(env: Env, db: ShardDb, now: Date, deps: { fetch: FetchFn; now?: () => number } = { fetch: (...a) => fetch(...a) }) {
+export async function checkPendingReplies(
+  env: Env,
+  db: ShardDb,
+  now: Date,
+  deps: { fetch: FetchFn; now?: () => number } = { fetch: (...a) => fetch(...a) },
+) {
   const cutoff = new Date(now.getTime() - RECHECK_MINUTES * 60_000).toISOString();
-  const pending = await db.select().from(reviewResponses)
-    .where(and(eq(reviewResponses.providerState, "pending"), or(isNull(reviewResponses.providerCheckedAt), lt(reviewResponses.providerCheckedAt, cutoff))))
+  const pending = await db
+    .select()
+    .from(reviewResponses)
+    .where(
+      and(
+        eq(reviewResponses.providerState, "pending"),
+        or(isNull(reviewResponses.providerCheckedAt), lt(reviewResponses.providerCheckedAt, cutoff)),
+      ),
+    )
     .orderBy(asc(reviewResponses.providerCheckedAt))
     .limit(PENDING_PER_RUN);
   let moved = 0;
@@ -38,14 +55,19 @@ export async function checkPendingReplies(env: Env, db: ShardDb, now: Date, deps
       if (!(client instanceof GoogleBusinessProfileClient) || !review.externalReviewId) continue;
       const seen = await client.getReview(review.externalReviewId);
       // no reply on Google any more (deleted there): nothing to wait for; a person sees it approved
-      const verdict = seen.replyModeration ?? { state: "rejected" as const, policyViolation: "the reply is no longer on Google" };
+      const verdict = seen.replyModeration ?? {
+        state: "rejected" as const,
+        policyViolation: "the reply is no longer on Google",
+      };
       await applyModeration(ctx, response, review, verdict, "google");
       moved++;
     } catch (err) {
       if (err instanceof ReviewSiteError && err.rateLimited) break;
       log.error("reply moderation check failed", { responseId: response.id, error: String(err) });
       // asked again after RECHECK_MINUTES like the others, so a failing one does not hold the head of the line
-      await ctx.db.update(reviewResponses).set({ providerCheckedAt: now.toISOString() })
+      await ctx.db
+        .update(reviewResponses)
+        .set({ providerCheckedAt: now.toISOString() })
         .where(and(eq(reviewResponses.id, response.id), eq(reviewResponses.tenantId, response.tenantId)));
     } finally {
       await ctx.settle();

@@ -1,6 +1,6 @@
-import { z } from "@hono/zod-openapi";
-import { defineOperation } from "../../lib/operation";
+import type { z } from "@hono/zod-openapi";
 import { ErrorResponseSchema, errors, IdParam, stdErrorsWithNotFound } from "../../lib/openapi";
+import { defineOperation } from "../../lib/operation";
 import { publishResponse } from "./publish";
 import { PublishResponseBody, ReviewResponseSchema } from "./responses.schemas";
 
@@ -20,7 +20,7 @@ export const publishResponseOperation = defineOperation({
     "The site's own rules are checked first: Yelp (Respond to Reviews) 400 VALIDATION_ERROR over 5,000 characters or with emoji, " +
     "429 RATE_LIMITED after 20 replies per location per day; a Yelp location without the feature (R2R_COMMENTS_NOT_ALLOWED) is " +
     "422 PUBLISH_UNSUPPORTED reason no_reply_access, remembered on the integration (replyAccess denied). " +
-    "Posted by hand instead (Facebook, Yelp without a partner token, any site): send `{\"manual\": true, \"externalUrl\"?}` to record it " +
+    'Posted by hand instead (Facebook, Yelp without a partner token, any site): send `{"manual": true, "externalUrl"?}` to record it ' +
     "as published (`publishedVia: manual`, `publishedByUserId`, `publishedUrl`) without calling the site; audited and the review marked responded as for an API publish.",
   request: { params: IdParam, body: PublishResponseBody, bodyRequired: false },
   output: ReviewResponseSchema,
@@ -29,7 +29,10 @@ export const publishResponseOperation = defineOperation({
     409: errors[409],
     422: errors[422],
     429: errors[429],
-    502: { description: "The review site refused the reply (UPSTREAM_ERROR)", content: { "application/json": { schema: ErrorResponseSchema } } },
+    502: {
+      description: "The review site refused the reply (UPSTREAM_ERROR)",
+      content: { "application/json": { schema: ErrorResponseSchema } },
+    },
   },
   // REST: API keys may not publish (identity/scopes.ts); the MCP door below is the manual publish only
   scopes: [],

@@ -2,7 +2,7 @@ import { and, count, eq, gte } from "drizzle-orm";
 import { reviewResponses, reviews } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { ApiError, validationError } from "../../lib/errors";
-import { ReviewSiteError, type ReviewSiteClient } from "../../providers/review-sites";
+import { type ReviewSiteClient, ReviewSiteError } from "../../providers/review-sites";
 import { YELP_R2R_PER_LOCATION_PER_DAY } from "../../providers/review-sites/yelp";
 import { clearNeedsAttention, markNeedsAttention, recordReplyAccess } from "../integrations/attention";
 import type { IntegrationRow } from "../integrations/schemas";
@@ -25,7 +25,14 @@ async function yelpRepliesToday(ctx: ServiceContext, locationId: string, now: Da
     .select({ n: count() })
     .from(reviewResponses)
     .innerJoin(reviews, eq(reviews.id, reviewResponses.reviewId))
-    .where(and(eq(reviewResponses.tenantId, ctx.tenantId), eq(reviews.locationId, locationId), eq(reviewResponses.publishedVia, "yelp"), gte(reviewResponses.publishedAt, since)));
+    .where(
+      and(
+        eq(reviewResponses.tenantId, ctx.tenantId),
+        eq(reviews.locationId, locationId),
+        eq(reviewResponses.publishedVia, "yelp"),
+        gte(reviewResponses.publishedAt, since),
+      ),
+    );
   return row?.n ?? 0;
 }
 
@@ -38,15 +45,36 @@ const quotaExceeded = (limit: number) =>
   );
 
 /** Before the call: the connection's known reply access, the text rules, the daily quota. */
-export async function checkBeforeReply(ctx: ServiceContext, row: IntegrationRow, client: ReviewSiteClient, review: ReviewRow, text: string, unsupported: Unsupported, now = new Date()) {
+export async function checkBeforeReply(
+  ctx: ServiceContext,
+  row: IntegrationRow,
+  client: ReviewSiteClient,
+  review: ReviewRow,
+  text: string,
+  unsupported: Unsupported,
+  now = new Date(),
+) {
   if (row.replyAccess === "denied") throw await unsupported("no_reply_access");
   const problems = client.replyProblems?.(text) ?? [];
-  if (problems.length) throw validationError(problems.map((message) => ({ path: "text", message })), `The reply breaks ${review.siteType}'s rules`);
-  if (review.siteType === "yelp" && (await yelpRepliesToday(ctx, review.locationId, now)) >= YELP_R2R_PER_LOCATION_PER_DAY) throw quotaExceeded(YELP_R2R_PER_LOCATION_PER_DAY);
+  if (problems.length)
+    throw validationError(
+      problems.map((message) => ({ path: "text", message })),
+      `The reply breaks ${review.siteType}'s rules`,
+    );
+  if (
+    review.siteType === "yelp" &&
+    (await yelpRepliesToday(ctx, review.locationId, now)) >= YELP_R2R_PER_LOCATION_PER_DAY
+  )
+    throw quotaExceeded(YELP_R2R_PER_LOCATION_PER_DAY);
 }
 
 /** The site refused: record what it says about the connection, and answer what the refusal means for the caller (or null: the generic 502). */
-export async function onReplyRefused(ctx: ServiceContext, row: IntegrationRow, err: ReviewSiteError, unsupported: Unsupported): Promise<ApiError | null> {
+export async function onReplyRefused(
+  ctx: ServiceContext,
+  row: IntegrationRow,
+  err: ReviewSiteError,
+  unsupported: Unsupported,
+): Promise<ApiError | null> {
   if (err.attention) await markNeedsAttention(ctx.db, row, err.attention, "publish");
   switch (err.siteCode) {
     case "R2R_COMMENTS_NOT_ALLOWED":
@@ -56,7 +84,15 @@ export async function onReplyRefused(ctx: ServiceContext, row: IntegrationRow, e
     case "R2R_COMMENT_QUOTA_EXCEEDED":
       return quotaExceeded(YELP_R2R_PER_LOCATION_PER_DAY);
     case "R2R_INVALID_RESPONSE_TEXT":
-      return validationError([{ path: "text", message: `Yelp refused the text: ${err.message} (empty, over 5,000 characters, foul language, or too similar to a reply already posted)` }], "The reply breaks yelp's rules");
+      return validationError(
+        [
+          {
+            path: "text",
+            message: `Yelp refused the text: ${err.message} (empty, over 5,000 characters, foul language, or too similar to a reply already posted)`,
+          },
+        ],
+        "The reply breaks yelp's rules",
+      );
     default:
       return null;
   }

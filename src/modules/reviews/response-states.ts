@@ -2,8 +2,14 @@ import type { ResponseStatus } from "../../db/schema";
 import { invalidTransition } from "../../lib/errors";
 
 export type ResponseAction =
-  | "edit" | "submit" | "approve" | "reject" | "publish"
-  | "await_moderation" | "moderation_pass" | "moderation_reject";
+  | "edit"
+  | "submit"
+  | "approve"
+  | "reject"
+  | "publish"
+  | "await_moderation"
+  | "moderation_pass"
+  | "moderation_reject";
 
 /**
  * The ReviewResponse state table: action -> (from -> to). Anything not listed is a 409
@@ -29,8 +35,14 @@ export const RESPONSE_TRANSITIONS: Record<ResponseAction, Partial<Record<Respons
 
 /** The state each action aims for, used in the error when the move is not allowed. */
 const TARGET: Record<ResponseAction, ResponseStatus> = {
-  edit: "draft", submit: "submitted", approve: "approved", reject: "rejected", publish: "published",
-  await_moderation: "approved", moderation_pass: "published", moderation_reject: "rejected",
+  edit: "draft",
+  submit: "submitted",
+  approve: "approved",
+  reject: "rejected",
+  publish: "published",
+  await_moderation: "approved",
+  moderation_pass: "published",
+  moderation_reject: "rejected",
 };
 
 export function nextStatus(from: ResponseStatus, action: ResponseAction): ResponseStatus {

@@ -1,14 +1,35 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, errors, IdParam, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  errors,
+  IdParam,
+  json,
+  jsonBody,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
+import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canManage, canWrite } from "../../middleware/tenant";
-import { routeOf } from "../../lib/operation-route";
 import { publishResponseOperation } from "./operations";
 import {
-  CreateResponseBody, OverdueReviewSchema, QueueQuery, RejectResponseBody, ReviewIdParam, ReviewResponseSchema, UpdateResponseBody,
+  CreateResponseBody,
+  OverdueReviewSchema,
+  QueueQuery,
+  RejectResponseBody,
+  ReviewIdParam,
+  ReviewResponseSchema,
+  UpdateResponseBody,
 } from "./responses.schemas";
 import {
-  approveResponse, createResponse, listApprovalQueue, listResponsesForReview, rejectResponse, submitResponse, updateResponse,
+  approveResponse,
+  createResponse,
+  listApprovalQueue,
+  listResponsesForReview,
+  rejectResponse,
+  submitResponse,
+  updateResponse,
 } from "./responses.service";
 import { listOverdue } from "./sla.service";
 
@@ -17,14 +38,21 @@ const Responses = z.array(ReviewResponseSchema);
 const withTransitions = { ...stdErrorsWithNotFound, 409: errors[409] };
 
 const listForReview = createRoute({
-  method: "get", path: "/v1/reviews/{reviewId}/responses", tags, security: TENANT_SECURITY, summary: "A review's responses, oldest first",
+  method: "get",
+  path: "/v1/reviews/{reviewId}/responses",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "A review's responses, oldest first",
   operationId: "listReviewResponses",
   request: { params: ReviewIdParam },
   responses: { 200: json(Responses), ...stdErrorsWithNotFound },
 });
 
 const create = createRoute({
-  method: "post", path: "/v1/reviews/{reviewId}/responses", tags, security: TENANT_SECURITY,
+  method: "post",
+  path: "/v1/reviews/{reviewId}/responses",
+  tags,
+  security: TENANT_SECURITY,
   operationId: "createReviewResponse",
   summary: "Draft a response (tenant_user); useAi drafts the text from the review and the brand's voice",
   description:
@@ -35,21 +63,33 @@ const create = createRoute({
 });
 
 const queue = createRoute({
-  method: "get", path: "/v1/responses/approval-queue", tags, security: TENANT_SECURITY, summary: "Submitted responses awaiting approval, oldest first",
+  method: "get",
+  path: "/v1/responses/approval-queue",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Submitted responses awaiting approval, oldest first",
   operationId: "listResponseApprovalQueue",
   request: { query: QueueQuery },
   responses: { 200: json(Responses), ...stdErrors },
 });
 
 const overdue = createRoute({
-  method: "get", path: "/v1/responses/overdue", operationId: "listOverdueResponses", tags, security: TENANT_SECURITY,
+  method: "get",
+  path: "/v1/responses/overdue",
+  operationId: "listOverdueResponses",
+  tags,
+  security: TENANT_SECURITY,
   summary: "Reviews past an active SLA rule's response window without a published response, most overdue first",
   request: { query: QueueQuery.pick({ limit: true }) },
   responses: { 200: json(z.array(OverdueReviewSchema)), ...stdErrors },
 });
 
 const update = createRoute({
-  method: "patch", path: "/v1/responses/{id}", operationId: "updateResponse", tags, security: TENANT_SECURITY,
+  method: "patch",
+  path: "/v1/responses/{id}",
+  operationId: "updateResponse",
+  tags,
+  security: TENANT_SECURITY,
   summary: "Edit a draft or rejected response (tenant_user); a rejected one returns to draft",
   middleware: [canWrite] as const,
   request: { params: IdParam, body: jsonBody(UpdateResponseBody) },
@@ -58,29 +98,56 @@ const update = createRoute({
 
 const move = (operationId: string, path: string, summary: string, middleware: typeof canWrite) =>
   createRoute({
-    method: "post", path, operationId, tags, security: TENANT_SECURITY, summary, middleware: [middleware] as const,
+    method: "post",
+    path,
+    operationId,
+    tags,
+    security: TENANT_SECURITY,
+    summary,
+    middleware: [middleware] as const,
     request: { params: IdParam },
     responses: { 200: json(ReviewResponseSchema), ...withTransitions },
   });
 
-const submit = move("submitResponse", "/v1/responses/{id}/submit", "Submit a draft for approval (tenant_user)", canWrite);
-const approve = move("approveResponse", "/v1/responses/{id}/approve", "Approve a submitted response (manager)", canManage);
+const submit = move(
+  "submitResponse",
+  "/v1/responses/{id}/submit",
+  "Submit a draft for approval (tenant_user)",
+  canWrite,
+);
+const approve = move(
+  "approveResponse",
+  "/v1/responses/{id}/approve",
+  "Approve a submitted response (manager)",
+  canManage,
+);
 
 const reject = createRoute({
-  method: "post", path: "/v1/responses/{id}/reject", tags, security: TENANT_SECURITY, summary: "Reject a submitted response (manager)",
+  method: "post",
+  path: "/v1/responses/{id}/reject",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Reject a submitted response (manager)",
   operationId: "rejectResponse",
   middleware: [canManage] as const,
-  request: { params: IdParam, body: { required: false, content: { "application/json": { schema: RejectResponseBody } } } },
+  request: {
+    params: IdParam,
+    body: { required: false, content: { "application/json": { schema: RejectResponseBody } } },
+  },
   responses: { 200: json(ReviewResponseSchema), ...withTransitions },
 });
 
 export const responseRoutes = createRouter()
   .openapi(listForReview, async (c) => c.json(await listResponsesForReview(svc(c), c.req.valid("param").reviewId), 200))
-  .openapi(create, async (c) => c.json(await createResponse(svc(c), c.req.valid("param").reviewId, c.req.valid("json")), 201))
+  .openapi(create, async (c) =>
+    c.json(await createResponse(svc(c), c.req.valid("param").reviewId, c.req.valid("json")), 201),
+  )
   .openapi(queue, async (c) => c.json(await listApprovalQueue(svc(c), c.req.valid("query")), 200))
   .openapi(overdue, async (c) => c.json(await listOverdue(svc(c), c.req.valid("query")), 200))
   .openapi(update, async (c) => c.json(await updateResponse(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(submit, async (c) => c.json(await submitResponse(svc(c), c.req.valid("param").id), 200))
   .openapi(approve, async (c) => c.json(await approveResponse(svc(c), c.req.valid("param").id), 200))
-  .openapi(reject, async (c) => c.json(await rejectResponse(svc(c), c.req.valid("param").id, c.req.valid("json") ?? {}), 200))
+  .openapi(reject, async (c) =>
+    c.json(await rejectResponse(svc(c), c.req.valid("param").id, c.req.valid("json") ?? {}), 200),
+  )
   .openapi(...routeOf(publishResponseOperation));

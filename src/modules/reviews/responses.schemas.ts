@@ -15,17 +15,35 @@ export const ReviewResponseSchema = z
     submittedAt: DateTime.nullable(),
     decidedAt: DateTime.nullable(),
     publishedAt: DateTime.nullable(),
-    publishedVia: z.string().nullable().openapi({ description: "the review site it was posted to by API, local for first-party reviews, or manual when a person posted it by hand" }),
-    publishedByUserId: z.string().nullable().openapi({ description: "the user who published it (null for an API key)" }),
-    publishedUrl: z.string().nullable().openapi({ description: "where the reply posted by hand can be seen, when given" }),
+    publishedVia: z.string().nullable().openapi({
+      description:
+        "the review site it was posted to by API, local for first-party reviews, or manual when a person posted it by hand",
+    }),
+    publishedByUserId: z
+      .string()
+      .nullable()
+      .openapi({ description: "the user who published it (null for an API key)" }),
+    publishedUrl: z
+      .string()
+      .nullable()
+      .openapi({ description: "where the reply posted by hand can be seen, when given" }),
     moderation: z
       .object({
-        state: z.enum(PROVIDER_REPLY_STATES).openapi({ description: "pending: held by the site's moderators (the response stays approved); active: live (published); rejected: refused (the response is rejected)" }),
-        policyViolation: z.string().nullable().openapi({ description: "the policy the site says a rejected reply broke" }),
+        state: z.enum(PROVIDER_REPLY_STATES).openapi({
+          description:
+            "pending: held by the site's moderators (the response stays approved); active: live (published); rejected: refused (the response is rejected)",
+        }),
+        policyViolation: z
+          .string()
+          .nullable()
+          .openapi({ description: "the policy the site says a rejected reply broke" }),
         checkedAt: DateTime.nullable(),
       })
       .nullable()
-      .openapi({ description: "the review site's own moderation of the reply (Google); null where the site does not moderate or nothing was sent" }),
+      .openapi({
+        description:
+          "the review site's own moderation of the reply (Google); null where the site does not moderate or nothing was sent",
+      }),
     createdAt: DateTime,
     updatedAt: DateTime,
   })
@@ -37,7 +55,10 @@ export const CreateResponseBody = z
   .object({
     text: ResponseText.optional().openapi({ description: "required unless useAi is true" }),
     assignedToUserId: z.string().min(1).nullable().optional(),
-    useAi: z.boolean().optional().openapi({ description: "draft the text from the review and the brand's voice and tone" }),
+    useAi: z
+      .boolean()
+      .optional()
+      .openapi({ description: "draft the text from the review and the brand's voice and tone" }),
   })
   .refine((b) => b.useAi === true || b.text !== undefined, { message: "Required unless useAi is true", path: ["text"] })
   .openapi("CreateReviewResponseRequest");
@@ -48,15 +69,27 @@ export const UpdateResponseBody = z
 
 export const PublishResponseBody = z
   .object({
-    manual: z.boolean().optional().openapi({ description: "true: the reply was posted by hand on the review site; record it as published without calling the site" }),
-    externalUrl: z.url({ protocol: /^https?$/ }).max(2000).optional().openapi({ description: "with manual: where the posted reply can be seen" }),
+    manual: z.boolean().optional().openapi({
+      description:
+        "true: the reply was posted by hand on the review site; record it as published without calling the site",
+    }),
+    externalUrl: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .optional()
+      .openapi({ description: "with manual: where the posted reply can be seen" }),
   })
-  .refine((b) => b.externalUrl === undefined || b.manual === true, { message: "Only with manual: true", path: ["externalUrl"] })
+  .refine((b) => b.externalUrl === undefined || b.manual === true, {
+    message: "Only with manual: true",
+    path: ["externalUrl"],
+  })
   .openapi("PublishReviewResponseRequest");
 
 export type PublishResponseInput = z.infer<typeof PublishResponseBody>;
 
-export const RejectResponseBody = z.object({ reason: z.string().trim().min(1).max(1000).optional() }).openapi("RejectReviewResponseRequest");
+export const RejectResponseBody = z
+  .object({ reason: z.string().trim().min(1).max(1000).optional() })
+  .openapi("RejectReviewResponseRequest");
 
 export const ReviewIdParam = z.object({ reviewId: z.string().min(1).max(64) });
 
@@ -93,7 +126,9 @@ export const toResponse = (r: ResponseRow) => ({
   publishedVia: r.publishedVia,
   publishedByUserId: r.publishedByUserId,
   publishedUrl: r.publishedUrl,
-  moderation: r.providerState ? { state: r.providerState, policyViolation: r.providerPolicyViolation, checkedAt: r.providerCheckedAt } : null,
+  moderation: r.providerState
+    ? { state: r.providerState, policyViolation: r.providerPolicyViolation, checkedAt: r.providerCheckedAt }
+    : null,
   createdAt: r.createdAt,
   updatedAt: r.updatedAt,
 });

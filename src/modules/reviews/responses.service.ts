@@ -1,23 +1,27 @@
 import { and, asc, eq } from "drizzle-orm";
+import { type ResponseStatus, reviewResponses, roleAssignments } from "../../db/schema";
 import { controlDb } from "../../db/shards";
-import { reviewResponses, roleAssignments, type ResponseStatus } from "../../db/schema";
 import { hooks } from "../../hooks";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { eventStatement, type EventType } from "../../lib/events";
 import { notFound, validationError } from "../../lib/errors";
+import { type EventType, eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { interventionStatements } from "./auto-replies/intervention";
 import { nextStatus, type ResponseAction } from "./response-states";
-import { toResponse, type CreateResponseInput, type ResponseRow, type UpdateResponseInput } from "./responses.schemas";
+import { type CreateResponseInput, type ResponseRow, toResponse, type UpdateResponseInput } from "./responses.schemas";
 import { findReviewRow } from "./service";
 
 const actorUserId = (ctx: ServiceContext) => (ctx.actor.type === "user" ? ctx.actor.userId : null);
 
 export async function findResponseRow(ctx: ServiceContext, id: string): Promise<ResponseRow> {
-  const row = await ctx.db.select().from(reviewResponses).where(and(eq(reviewResponses.id, id), eq(reviewResponses.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(reviewResponses)
+    .where(and(eq(reviewResponses.id, id), eq(reviewResponses.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Review response");
   return row;
 }
@@ -28,7 +32,13 @@ async function assertAssignable(ctx: ServiceContext, userId: string | null | und
   const grant = await controlDb(ctx.env)
     .select({ id: roleAssignments.id })
     .from(roleAssignments)
-    .where(and(eq(roleAssignments.userId, userId), eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId)))
+    .where(
+      and(
+        eq(roleAssignments.userId, userId),
+        eq(roleAssignments.scopeType, "tenant"),
+        eq(roleAssignments.scopeId, ctx.tenantId),
+      ),
+    )
     .get();
   if (!grant) throw validationError([{ path: "assignedToUserId", message: "Not a user of this tenant" }]);
 }
@@ -49,14 +59,37 @@ export async function createResponse(ctx: ServiceContext, reviewId: string, inpu
   const now = nowIso();
   const text = input.useAi ? await hooks().draftReply(ctx, review) : input.text!;
   const row: ResponseRow = {
-    id: newId(), tenantId: ctx.tenantId, reviewId, text, status: "draft", assignedToUserId: input.assignedToUserId ?? null,
-    rejectionReason: null, aiGenerated: Boolean(input.useAi), createdByUserId: actorUserId(ctx), decidedByUserId: null,
-    submittedAt: null, decidedAt: null, publishedAt: null, publishedVia: null, publishedByUserId: null, publishedUrl: null,
-    providerState: null, providerPolicyViolation: null, providerCheckedAt: null, createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId: ctx.tenantId,
+    reviewId,
+    text,
+    status: "draft",
+    assignedToUserId: input.assignedToUserId ?? null,
+    rejectionReason: null,
+    aiGenerated: Boolean(input.useAi),
+    createdByUserId: actorUserId(ctx),
+    decidedByUserId: null,
+    submittedAt: null,
+    decidedAt: null,
+    publishedAt: null,
+    publishedVia: null,
+    publishedByUserId: null,
+    publishedUrl: null,
+    providerState: null,
+    providerPolicyViolation: null,
+    providerCheckedAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
   await commit(ctx, [
     ctx.db.insert(reviewResponses).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "response.created", resourceType: "review_response", resourceId: row.id, nextState: row }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "response.created",
+      resourceType: "review_response",
+      resourceId: row.id,
+      nextState: row,
+    }),
   ]);
   return toResponse(row);
 }
@@ -78,11 +111,20 @@ export async function listApprovalQueue(ctx: ServiceContext, q: { limit: number;
 }
 
 const AUDIT_ACTIONS: Record<ResponseAction, string> = {
-  edit: "response.updated", submit: "response.submitted", approve: "response.approved", reject: "response.rejected", publish: "response.published",
-  await_moderation: "response.moderation_pending", moderation_pass: "response.published", moderation_reject: "response.moderation_rejected",
+  edit: "response.updated",
+  submit: "response.submitted",
+  approve: "response.approved",
+  reject: "response.rejected",
+  publish: "response.published",
+  await_moderation: "response.moderation_pending",
+  moderation_pass: "response.published",
+  moderation_reject: "response.moderation_rejected",
 };
 const EVENTS: Partial<Record<ResponseAction, EventType>> = {
-  submit: "response.submitted", approve: "response.approved", publish: "response.published", moderation_pass: "response.published",
+  submit: "response.submitted",
+  approve: "response.approved",
+  publish: "response.published",
+  moderation_pass: "response.published",
 };
 
 /**
@@ -105,10 +147,26 @@ export async function moveResponse(
   await commit(
     ctx,
     [
-      ctx.db.update(reviewResponses).set(set).where(and(eq(reviewResponses.id, id), eq(reviewResponses.tenantId, tenantId), eq(reviewResponses.status, before.status))),
+      ctx.db
+        .update(reviewResponses)
+        .set(set)
+        .where(
+          and(
+            eq(reviewResponses.id, id),
+            eq(reviewResponses.tenantId, tenantId),
+            eq(reviewResponses.status, before.status),
+          ),
+        ),
       ...extra,
       ...cancelsAutoReply,
-      auditStatement(ctx, { tenantId, action: AUDIT_ACTIONS[action], resourceType: "review_response", resourceId: id, previousState: before, nextState: after }),
+      auditStatement(ctx, {
+        tenantId,
+        action: AUDIT_ACTIONS[action],
+        resourceType: "review_response",
+        resourceId: id,
+        previousState: before,
+        nextState: after,
+      }),
     ],
     type ? [eventStatement(ctx, type, { responseId: id, reviewId: after.reviewId, status })] : [],
   );
@@ -135,11 +193,16 @@ export async function submitResponse(ctx: ServiceContext, id: string) {
 }
 
 export async function approveResponse(ctx: ServiceContext, id: string) {
-  return moveResponse(ctx, await findResponseRow(ctx, id), "approve", { decidedAt: nowIso(), decidedByUserId: actorUserId(ctx) });
+  return moveResponse(ctx, await findResponseRow(ctx, id), "approve", {
+    decidedAt: nowIso(),
+    decidedByUserId: actorUserId(ctx),
+  });
 }
 
 export async function rejectResponse(ctx: ServiceContext, id: string, input: { reason?: string }) {
   return moveResponse(ctx, await findResponseRow(ctx, id), "reject", {
-    decidedAt: nowIso(), decidedByUserId: actorUserId(ctx), rejectionReason: input.reason ?? null,
+    decidedAt: nowIso(),
+    decidedByUserId: actorUserId(ctx),
+    rejectionReason: input.reason ?? null,
   });
 }

@@ -1,5 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  IdParam,
+  json,
+  jsonBody,
+  paged,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
 import { IngestReviewBody, ReviewListQuery, ReviewSchema, SyncResultSchema, SyncReviewsBody } from "./schemas";
@@ -9,25 +18,41 @@ import { requestSync } from "./sync";
 const tags = ["Reviews"];
 
 const list = createRoute({
-  method: "get", path: "/v1/reviews", operationId: "listReviews", tags, security: TENANT_SECURITY,
+  method: "get",
+  path: "/v1/reviews",
+  operationId: "listReviews",
+  tags,
+  security: TENANT_SECURITY,
   summary: "List reviews, newest first (by publishedAt, else createdAt); filters combine",
   request: { query: ReviewListQuery },
   responses: { 200: json(paged(ReviewSchema).openapi("ReviewPage")), ...stdErrors },
 });
 
 const ingest = createRoute({
-  method: "post", path: "/v1/reviews/ingest", operationId: "ingestReviews", tags, security: TENANT_SECURITY,
+  method: "post",
+  path: "/v1/reviews/ingest",
+  operationId: "ingestReviews",
+  tags,
+  security: TENANT_SECURITY,
   summary: "Ingest a review (tenant_user); the same siteType + externalReviewId again updates it",
   description:
     "Sentiment (rating and text, AFINN lexicon), topics (keyword taxonomy) and language (trigram detection) are computed when not given. " +
     "A new review gets an inbox item and the events review.created (and review.negative when negative).",
   middleware: [canWrite] as const,
   request: { body: jsonBody(IngestReviewBody) },
-  responses: { 201: json(ReviewSchema, "Created"), 200: json(ReviewSchema, "An existing review updated"), ...stdErrors },
+  responses: {
+    201: json(ReviewSchema, "Created"),
+    200: json(ReviewSchema, "An existing review updated"),
+    ...stdErrors,
+  },
 });
 
 const sync = createRoute({
-  method: "post", path: "/v1/reviews/sync", operationId: "syncReviews", tags, security: TENANT_SECURITY,
+  method: "post",
+  path: "/v1/reviews/sync",
+  operationId: "syncReviews",
+  tags,
+  security: TENANT_SECURITY,
   summary: "Queue a sync of every enabled review-site connection (tenant_user)",
   middleware: [canWrite] as const,
   request: { body: jsonBody(SyncReviewsBody) },
@@ -35,7 +60,11 @@ const sync = createRoute({
 });
 
 const get = createRoute({
-  method: "get", path: "/v1/reviews/{id}", tags, security: TENANT_SECURITY, summary: "Get a review",
+  method: "get",
+  path: "/v1/reviews/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Get a review",
   operationId: "getReview",
   request: { params: IdParam },
   responses: { 200: json(ReviewSchema), ...stdErrorsWithNotFound },

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { REVIEW_STATUSES, SENTIMENTS, SITE_TYPES, type reviews } from "../../db/schema";
+import { REVIEW_STATUSES, type reviews, SENTIMENTS, SITE_TYPES } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { HttpUrl } from "../../lib/validators";
 
@@ -8,7 +8,9 @@ import { HttpUrl } from "../../lib/validators";
  * adds tripadvisor and trustpilot). THE definition of a siteType input: REST (ingest, list, analytics,
  * SLA filters), the MCP skills and the agent tools all take this one (test/mcp/input-parity.test.ts).
  */
-export const SiteType = z.enum(SITE_TYPES).openapi({ example: "google", description: "the review site; first_party for reviews collected by this service" });
+export const SiteType = z
+  .enum(SITE_TYPES)
+  .openapi({ example: "google", description: "the review site; first_party for reviews collected by this service" });
 
 export const ReviewSchema = z
   .object({
@@ -44,16 +46,36 @@ export const IngestReviewBody = z
     locationId: z.string().min(1),
     siteType: SiteType,
     solicitationId: z.string().min(1).max(64).nullable().optional(),
-    externalReviewId: text(255).min(1).nullable().optional().openapi({ description: "re-ingesting the same (siteType, externalReviewId) updates the review" }),
+    externalReviewId: text(255)
+      .min(1)
+      .nullable()
+      .optional()
+      .openapi({ description: "re-ingesting the same (siteType, externalReviewId) updates the review" }),
     rating: z.number().min(1).max(5).nullable().optional().openapi({ description: "1..5 stars" }),
-    ratingMax: z.number().positive().max(100).nullable().optional().openapi({ description: "the site's scale, recorded as given" }),
+    ratingMax: z
+      .number()
+      .positive()
+      .max(100)
+      .nullable()
+      .optional()
+      .openapi({ description: "the site's scale, recorded as given" }),
     text: text(20_000).nullable().optional(),
     authorName: text(200).nullable().optional(),
     authorExternalId: text(255).nullable().optional(),
-    language: z.string().trim().toLowerCase().regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/, "ISO 639 code, e.g. en").nullable().optional(),
+    language: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z]{2,3}(-[a-z0-9]{2,8})*$/, "ISO 639 code, e.g. en")
+      .nullable()
+      .optional(),
     isFirstParty: z.boolean().optional().openapi({ description: "default: siteType is first_party" }),
     isPublic: z.boolean().optional(),
-    topics: z.array(text(60).min(1)).max(20).optional().openapi({ description: "extracted from the text when not supplied" }),
+    topics: z
+      .array(text(60).min(1))
+      .max(20)
+      .optional()
+      .openapi({ description: "extracted from the text when not supplied" }),
     externalUrl: HttpUrl.nullable().optional(),
     publishedAt: z.iso.datetime({ offset: true }).nullable().optional(),
   })
@@ -76,7 +98,10 @@ export const ReviewListQuery = PageQuerySchema.extend({
     message: "ratingMin must not exceed ratingMax",
     path: ["ratingMin"],
   })
-  .refine((q) => !q.dateFrom || !q.dateTo || q.dateFrom <= q.dateTo, { message: "dateFrom must not be after dateTo", path: ["dateFrom"] });
+  .refine((q) => !q.dateFrom || !q.dateTo || q.dateFrom <= q.dateTo, {
+    message: "dateFrom must not be after dateTo",
+    path: ["dateFrom"],
+  });
 
 export const SyncReviewsBody = z
   .object({ locationId: z.string().min(1).optional().openapi({ description: "only this location's connections" }) })

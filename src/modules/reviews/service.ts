@@ -7,7 +7,7 @@ import { isUniqueViolation } from "../../lib/db-errors";
 import { notFound, validationError } from "../../lib/errors";
 import { keysetPage } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
-import { toReview, type IngestReviewInput, type ReviewListInput, type ReviewRow } from "./schemas";
+import { type IngestReviewInput, type ReviewListInput, type ReviewRow, toReview } from "./schemas";
 import { findByExternalIds, prepareReview } from "./upsert";
 
 export async function listReviews(ctx: ServiceContext, q: ReviewListInput) {
@@ -27,7 +27,13 @@ export async function listReviews(ctx: ServiceContext, q: ReviewListInput) {
   return keysetPage(ctx.db, {
     query: q,
     sort: [reviews.occurredAt, reviews.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(reviews).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(reviews)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(reviews).where(where),
     key: (r) => [r.occurredAt, r.id],
     map: toReview,
@@ -35,7 +41,11 @@ export async function listReviews(ctx: ServiceContext, q: ReviewListInput) {
 }
 
 export async function findReviewRow(ctx: ServiceContext, id: string): Promise<ReviewRow> {
-  const row = await ctx.db.select().from(reviews).where(and(eq(reviews.id, id), eq(reviews.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(reviews)
+    .where(and(eq(reviews.id, id), eq(reviews.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Review");
   return row;
 }
@@ -56,7 +66,11 @@ export async function assertLocationsInTenant(ctx: ServiceContext, ids: string[]
  * Stores a review; the same (siteType, externalReviewId) again updates it instead of adding a
  * duplicate. Returns whether it was created (201) or updated (200).
  */
-export async function ingestReview(ctx: ServiceContext, input: IngestReviewInput, attempt = 1): Promise<{ review: ReturnType<typeof toReview>; created: boolean }> {
+export async function ingestReview(
+  ctx: ServiceContext,
+  input: IngestReviewInput,
+  attempt = 1,
+): Promise<{ review: ReturnType<typeof toReview>; created: boolean }> {
   await assertLocationsInTenant(ctx, [input.locationId], "locationId");
   const existing = input.externalReviewId
     ? (await findByExternalIds(ctx, input.siteType, [input.externalReviewId])).get(input.externalReviewId)
@@ -69,8 +83,12 @@ export async function ingestReview(ctx: ServiceContext, input: IngestReviewInput
       [
         ...p.statements,
         auditStatement(ctx, {
-          tenantId: ctx.tenantId, action: p.created ? "review.created" : "review.updated", resourceType: "review", resourceId: p.row.id,
-          previousState: existing ?? null, nextState: p.row,
+          tenantId: ctx.tenantId,
+          action: p.created ? "review.created" : "review.updated",
+          resourceType: "review",
+          resourceId: p.row.id,
+          previousState: existing ?? null,
+          nextState: p.row,
         }),
       ],
       p.events,
@@ -82,4 +100,3 @@ export async function ingestReview(ctx: ServiceContext, input: IngestReviewInput
   }
   return { review: toReview(p.row), created: p.created };
 }
-

@@ -21,7 +21,11 @@ const ResultSchema = z
   .openapi("ReviewSiteWebhookResult");
 
 const route = createRoute({
-  method: "post", path: "/webhooks/review-sites/trustpilot/{integrationId}", tags: ["Provider callbacks"], operationId: "receiveTrustpilotWebhook", security: [],
+  method: "post",
+  path: "/webhooks/review-sites/trustpilot/{integrationId}",
+  tags: ["Provider callbacks"],
+  operationId: "receiveTrustpilotWebhook",
+  security: [],
   summary: "New and updated Trustpilot service reviews, pushed by Trustpilot instead of polled",
   description:
     "Public. Trustpilot does not sign webhooks: the subscription URL carries the integration's credentials.webhookSecret, as HTTP Basic " +
@@ -37,5 +41,14 @@ const route = createRoute({
 });
 
 export const reviewSiteCallbackRoutes = createRouter().openapi(route, async (c) =>
-  c.json(await receiveTrustpilotWebhook(c.env, c.req.valid("query").tenant, c.req.valid("param").integrationId, c.req.raw, c.req.valid("json")), 200),
+  c.json(
+    await receiveTrustpilotWebhook(
+      c.env,
+      c.req.valid("query").tenant,
+      c.req.valid("param").integrationId,
+      c.req.raw,
+      c.req.valid("json"),
+    ),
+    200,
+  ),
 );

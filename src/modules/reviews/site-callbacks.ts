@@ -3,8 +3,8 @@ import { integrations } from "../../db/schema";
 import type { Env } from "../../env";
 import { safeEqual } from "../../lib/crypto";
 import { ApiError, notFound } from "../../lib/errors";
-import { nowIso } from "../../lib/time";
 import { systemContext } from "../../lib/system-context";
+import { nowIso } from "../../lib/time";
 import type { ExternalReview } from "../../providers/review-sites";
 import { openCredentials } from "../integrations/service";
 import { storePage } from "./sync";
@@ -31,9 +31,17 @@ function toReview(e: NonNullable<TrustpilotEvent["eventData"]>): ExternalReview 
   if (!e.id) return null;
   const text = [e.title, e.text].filter((s) => s?.trim()).join("\n\n");
   return {
-    externalReviewId: e.id, rating: typeof e.stars === "number" ? e.stars : null, ratingMax: 5, text: text || null,
-    authorName: e.consumer?.name ?? null, authorExternalId: e.consumer?.id ?? null, language: e.language ? e.language.slice(0, 2).toLowerCase() : null,
-    publishedAt: e.createdAt ?? null, updatedAt: e.updatedAt ?? e.createdAt ?? null, url: `https://www.trustpilot.com/reviews/${encodeURIComponent(e.id)}`, replyText: null,
+    externalReviewId: e.id,
+    rating: typeof e.stars === "number" ? e.stars : null,
+    ratingMax: 5,
+    text: text || null,
+    authorName: e.consumer?.name ?? null,
+    authorExternalId: e.consumer?.id ?? null,
+    language: e.language ? e.language.slice(0, 2).toLowerCase() : null,
+    publishedAt: e.createdAt ?? null,
+    updatedAt: e.updatedAt ?? e.createdAt ?? null,
+    url: `https://www.trustpilot.com/reviews/${encodeURIComponent(e.id)}`,
+    replyText: null,
   };
 }
 
@@ -58,18 +66,37 @@ function presentedSecret(req: Request): string | null {
  * New and updated service reviews are upserted on (tenant, site, external id) exactly as a sync page,
  * so a redelivery changes nothing; deleted reviews are left to the next reconciliation sync.
  */
-export async function receiveTrustpilotWebhook(env: Env, tenantId: string, integrationId: string, req: Request, body: unknown) {
+export async function receiveTrustpilotWebhook(
+  env: Env,
+  tenantId: string,
+  integrationId: string,
+  req: Request,
+  body: unknown,
+) {
   const ctx = await systemContext(env, tenantId, "webhook:trustpilot");
   try {
-    const row = await ctx.db.select().from(integrations).where(and(eq(integrations.id, integrationId), eq(integrations.tenantId, tenantId))).get();
-    const secret = row && row.connectorType === "trustpilot" ? (await openCredentials(env, row)).webhookSecret : undefined;
+    const row = await ctx.db
+      .select()
+      .from(integrations)
+      .where(and(eq(integrations.id, integrationId), eq(integrations.tenantId, tenantId)))
+      .get();
+    const secret =
+      row && row.connectorType === "trustpilot" ? (await openCredentials(env, row)).webhookSecret : undefined;
     const given = presentedSecret(req);
-    if (!row || !secret || !given || !safeEqual(given, secret)) throw new ApiError("UNAUTHENTICATED", "Webhook secret missing or invalid");
+    if (!row || !secret || !given || !safeEqual(given, secret))
+      throw new ApiError("UNAUTHENTICATED", "Webhook secret missing or invalid");
     if (!row.isEnabled || !row.locationId) throw notFound("Integration");
-    const events = ((body as { events?: TrustpilotEvent[] })?.events ?? []).filter((e) => e && STORED_EVENTS.has(e.eventName ?? ""));
-    const page = events.map((e) => (e.eventData ? toReview(e.eventData) : null)).filter((r): r is ExternalReview => r !== null);
+    const events = ((body as { events?: TrustpilotEvent[] })?.events ?? []).filter(
+      (e) => e && STORED_EVENTS.has(e.eventName ?? ""),
+    );
+    const page = events
+      .map((e) => (e.eventData ? toReview(e.eventData) : null))
+      .filter((r): r is ExternalReview => r !== null);
     const counts = await storePage(ctx, row, page);
-    await ctx.db.update(integrations).set({ lastWebhookAt: nowIso() }).where(and(eq(integrations.id, row.id), eq(integrations.tenantId, tenantId)));
+    await ctx.db
+      .update(integrations)
+      .set({ lastWebhookAt: nowIso() })
+      .where(and(eq(integrations.id, row.id), eq(integrations.tenantId, tenantId)));
     return { received: ((body as { events?: unknown[] })?.events ?? []).length, ...counts };
   } finally {
     await ctx.settle();

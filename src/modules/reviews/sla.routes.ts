@@ -1,5 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  IdParam,
+  json,
+  jsonBody,
+  paged,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
 import { CreateSlaRuleBody, SlaRuleListQuery, SlaRuleSchema, UpdateSlaRuleBody } from "./sla.schemas";
@@ -8,14 +17,22 @@ import { createSlaRule, deleteSlaRule, getSlaRule, listSlaRules, updateSlaRule }
 const tags = ["Reviews"];
 
 const list = createRoute({
-  method: "get", path: "/v1/settings/sla-rules", tags, security: TENANT_SECURITY, summary: "List SLA rules",
+  method: "get",
+  path: "/v1/settings/sla-rules",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "List SLA rules",
   operationId: "listSlaRules",
   request: { query: SlaRuleListQuery },
   responses: { 200: json(paged(SlaRuleSchema).openapi("SlaRulePage")), ...stdErrors },
 });
 
 const create = createRoute({
-  method: "post", path: "/v1/settings/sla-rules", tags, security: TENANT_SECURITY, summary: "Create an SLA rule (tenant_admin)",
+  method: "post",
+  path: "/v1/settings/sla-rules",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Create an SLA rule (tenant_admin)",
   operationId: "createSlaRule",
   middleware: [canAdminister] as const,
   request: { body: jsonBody(CreateSlaRuleBody) },
@@ -23,14 +40,22 @@ const create = createRoute({
 });
 
 const get = createRoute({
-  method: "get", path: "/v1/settings/sla-rules/{id}", tags, security: TENANT_SECURITY, summary: "Get an SLA rule",
+  method: "get",
+  path: "/v1/settings/sla-rules/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Get an SLA rule",
   operationId: "getSlaRule",
   request: { params: IdParam },
   responses: { 200: json(SlaRuleSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
-  method: "patch", path: "/v1/settings/sla-rules/{id}", tags, security: TENANT_SECURITY, summary: "Update an SLA rule (tenant_admin)",
+  method: "patch",
+  path: "/v1/settings/sla-rules/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Update an SLA rule (tenant_admin)",
   operationId: "updateSlaRule",
   middleware: [canAdminister] as const,
   request: { params: IdParam, body: jsonBody(UpdateSlaRuleBody) },
@@ -38,7 +63,11 @@ const update = createRoute({
 });
 
 const remove = createRoute({
-  method: "delete", path: "/v1/settings/sla-rules/{id}", tags, security: TENANT_SECURITY, summary: "Delete an SLA rule (tenant_admin)",
+  method: "delete",
+  path: "/v1/settings/sla-rules/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Delete an SLA rule (tenant_admin)",
   operationId: "deleteSlaRule",
   middleware: [canAdminister] as const,
   request: { params: IdParam },

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { SENTIMENTS, TENANT_ROLES, type slaRules } from "../../db/schema";
+import { SENTIMENTS, type slaRules, TENANT_ROLES } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { SiteType } from "./schemas";
 
@@ -12,7 +12,8 @@ const SlaFilterSchema = z
   })
   .strict()
   .openapi("SlaFilter", {
-    description: "Which reviews the rule covers. Each given list must contain the review's value; an absent list matches every review.",
+    description:
+      "Which reviews the rule covers. Each given list must contain the review's value; an absent list matches every review.",
     example: { rating: [1, 2], siteType: ["google"] },
   });
 
@@ -30,20 +31,36 @@ export const SlaRuleSchema = z
   })
   .openapi("SlaRule");
 
-const Hours = z.number().int().min(1).max(24 * 365);
+const Hours = z
+  .number()
+  .int()
+  .min(1)
+  .max(24 * 365);
 
 const fields = {
   name: z.string().trim().min(1).max(200),
   filter: SlaFilterSchema,
-  responseWindowHours: Hours.openapi({ description: "a review is overdue this many hours after it arrived without a published response" }),
-  escalateAfterHours: Hours.openapi({ description: "hours after arrival at which an overdue review escalates; at least responseWindowHours" }),
-  escalateToRole: z.enum(TENANT_ROLES).nullable().openapi({ description: "tenant role whose users are emailed on escalation" }),
+  responseWindowHours: Hours.openapi({
+    description: "a review is overdue this many hours after it arrived without a published response",
+  }),
+  escalateAfterHours: Hours.openapi({
+    description: "hours after arrival at which an overdue review escalates; at least responseWindowHours",
+  }),
+  escalateToRole: z
+    .enum(TENANT_ROLES)
+    .nullable()
+    .openapi({ description: "tenant role whose users are emailed on escalation" }),
   isActive: z.boolean(),
 };
 
 const windowOrder = (b: { responseWindowHours?: number; escalateAfterHours?: number }) =>
-  b.responseWindowHours === undefined || b.escalateAfterHours === undefined || b.escalateAfterHours >= b.responseWindowHours;
-const windowIssue = { message: "escalateAfterHours must be at least responseWindowHours", path: ["escalateAfterHours"] };
+  b.responseWindowHours === undefined ||
+  b.escalateAfterHours === undefined ||
+  b.escalateAfterHours >= b.responseWindowHours;
+const windowIssue = {
+  message: "escalateAfterHours must be at least responseWindowHours",
+  path: ["escalateAfterHours"],
+};
 
 export const CreateSlaRuleBody = z
   .object({
@@ -58,10 +75,13 @@ export const CreateSlaRuleBody = z
 export const UpdateSlaRuleBody = z.object(fields).partial().openapi("UpdateSlaRuleRequest");
 
 export const SlaRuleListQuery = PageQuerySchema.extend({
-  isActive: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  isActive: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
 });
 
-export { windowOrder, windowIssue };
+export { windowIssue, windowOrder };
 export type CreateSlaRuleInput = z.infer<typeof CreateSlaRuleBody>;
 export type UpdateSlaRuleInput = z.infer<typeof UpdateSlaRuleBody>;
 export type SlaRuleRow = typeof slaRules.$inferSelect;

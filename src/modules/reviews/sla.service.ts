@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, lte, type SQL } from "drizzle-orm";
-import { inboxItems, reviews, slaRules, type SlaFilter } from "../../db/schema";
+import { inboxItems, reviews, type SlaFilter, slaRules } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -9,14 +9,30 @@ import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { addHours, nowIso } from "../../lib/time";
 import { toReview } from "./schemas";
 import { assertLocationsInTenant } from "./service";
-import { toSlaRule, windowIssue, windowOrder, type CreateSlaRuleInput, type SlaRuleRow, type UpdateSlaRuleInput } from "./sla.schemas";
+import {
+  type CreateSlaRuleInput,
+  type SlaRuleRow,
+  toSlaRule,
+  type UpdateSlaRuleInput,
+  windowIssue,
+  windowOrder,
+} from "./sla.schemas";
 
 export async function listSlaRules(ctx: ServiceContext, q: PageQuery & { isActive?: boolean }) {
-  const where = and(eq(slaRules.tenantId, ctx.tenantId), q.isActive === undefined ? undefined : eq(slaRules.isActive, q.isActive));
+  const where = and(
+    eq(slaRules.tenantId, ctx.tenantId),
+    q.isActive === undefined ? undefined : eq(slaRules.isActive, q.isActive),
+  );
   return keysetPage(ctx.db, {
     query: q,
     sort: [slaRules.createdAt, slaRules.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(slaRules).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(slaRules)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(slaRules).where(where),
     key: (r) => [r.createdAt, r.id],
     map: toSlaRule,
@@ -24,7 +40,11 @@ export async function listSlaRules(ctx: ServiceContext, q: PageQuery & { isActiv
 }
 
 async function findRuleRow(ctx: ServiceContext, id: string) {
-  const row = await ctx.db.select().from(slaRules).where(and(eq(slaRules.id, id), eq(slaRules.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(slaRules)
+    .where(and(eq(slaRules.id, id), eq(slaRules.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("SLA rule");
   return row;
 }
@@ -35,13 +55,26 @@ export async function createSlaRule(ctx: ServiceContext, input: CreateSlaRuleInp
   await assertLocationsInTenant(ctx, input.filter.locationId ?? [], "filter.locationId");
   const now = nowIso();
   const row: SlaRuleRow = {
-    id: newId(), tenantId: ctx.tenantId, name: input.name, filter: input.filter, responseWindowHours: input.responseWindowHours,
-    escalateAfterHours: input.escalateAfterHours, escalateToRole: input.escalateToRole ?? null, isActive: input.isActive ?? true,
-    createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId: ctx.tenantId,
+    name: input.name,
+    filter: input.filter,
+    responseWindowHours: input.responseWindowHours,
+    escalateAfterHours: input.escalateAfterHours,
+    escalateToRole: input.escalateToRole ?? null,
+    isActive: input.isActive ?? true,
+    createdAt: now,
+    updatedAt: now,
   };
   await commit(ctx, [
     ctx.db.insert(slaRules).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "sla_rule.created", resourceType: "sla_rule", resourceId: row.id, nextState: row }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "sla_rule.created",
+      resourceType: "sla_rule",
+      resourceId: row.id,
+      nextState: row,
+    }),
   ]);
   return toSlaRule(row);
 }
@@ -52,8 +85,18 @@ export async function updateSlaRule(ctx: ServiceContext, id: string, patch: Upda
   if (!windowOrder(after)) throw validationError([{ path: windowIssue.path.join("."), message: windowIssue.message }]);
   if (patch.filter) await assertLocationsInTenant(ctx, patch.filter.locationId ?? [], "filter.locationId");
   await commit(ctx, [
-    ctx.db.update(slaRules).set({ ...patch, updatedAt: after.updatedAt }).where(and(eq(slaRules.id, id), eq(slaRules.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "sla_rule.updated", resourceType: "sla_rule", resourceId: id, previousState: before, nextState: after }),
+    ctx.db
+      .update(slaRules)
+      .set({ ...patch, updatedAt: after.updatedAt })
+      .where(and(eq(slaRules.id, id), eq(slaRules.tenantId, ctx.tenantId))),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "sla_rule.updated",
+      resourceType: "sla_rule",
+      resourceId: id,
+      previousState: before,
+      nextState: after,
+    }),
   ]);
   return toSlaRule(after);
 }
@@ -62,7 +105,13 @@ export async function deleteSlaRule(ctx: ServiceContext, id: string) {
   const before = await findRuleRow(ctx, id);
   await commit(ctx, [
     ctx.db.delete(slaRules).where(and(eq(slaRules.id, id), eq(slaRules.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "sla_rule.deleted", resourceType: "sla_rule", resourceId: id, previousState: before }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "sla_rule.deleted",
+      resourceType: "sla_rule",
+      resourceId: id,
+      previousState: before,
+    }),
   ]);
 }
 
@@ -77,7 +126,12 @@ export function ruleFilter(f: SlaFilter): SQL | undefined {
 }
 
 export const activeRules = (ctx: Pick<ServiceContext, "db" | "tenantId">) =>
-  ctx.db.select().from(slaRules).where(and(eq(slaRules.tenantId, ctx.tenantId), eq(slaRules.isActive, true))).orderBy(asc(slaRules.createdAt)).limit(100);
+  ctx.db
+    .select()
+    .from(slaRules)
+    .where(and(eq(slaRules.tenantId, ctx.tenantId), eq(slaRules.isActive, true)))
+    .orderBy(asc(slaRules.createdAt))
+    .limit(100);
 
 const hoursBefore = (now: Date, h: number) => addHours(now, -h).toISOString();
 
@@ -88,13 +142,26 @@ const hoursBefore = (now: Date, h: number) => addHours(now, -h).toISOString();
  */
 export async function listOverdue(ctx: ServiceContext, q: { limit: number }, now = new Date()) {
   const rules = await activeRules(ctx);
-  const due = new Map<string, { review: ReturnType<typeof toReview>; sla: { ruleId: string; ruleName: string; dueAt: string; escalateAt: string; escalatedAt: string | null } }>();
+  const due = new Map<
+    string,
+    {
+      review: ReturnType<typeof toReview>;
+      sla: { ruleId: string; ruleName: string; dueAt: string; escalateAt: string; escalatedAt: string | null };
+    }
+  >();
   for (const rule of rules) {
     const rows = await ctx.db
       .select({ review: reviews, escalatedAt: inboxItems.escalatedAt })
       .from(reviews)
       .leftJoin(inboxItems, and(eq(inboxItems.reviewId, reviews.id), eq(inboxItems.tenantId, reviews.tenantId)))
-      .where(and(eq(reviews.tenantId, ctx.tenantId), eq(reviews.status, "new"), lte(reviews.createdAt, hoursBefore(now, rule.responseWindowHours)), ruleFilter(rule.filter)))
+      .where(
+        and(
+          eq(reviews.tenantId, ctx.tenantId),
+          eq(reviews.status, "new"),
+          lte(reviews.createdAt, hoursBefore(now, rule.responseWindowHours)),
+          ruleFilter(rule.filter),
+        ),
+      )
       .orderBy(asc(reviews.createdAt), asc(reviews.id))
       .limit(q.limit);
     for (const { review, escalatedAt } of rows) {
@@ -104,7 +171,13 @@ export async function listOverdue(ctx: ServiceContext, q: { limit: number }, now
       if (current && current.sla.dueAt <= dueAt) continue;
       due.set(review.id, {
         review: toReview(review),
-        sla: { ruleId: rule.id, ruleName: rule.name, dueAt, escalateAt: addHours(created, rule.escalateAfterHours).toISOString(), escalatedAt },
+        sla: {
+          ruleId: rule.id,
+          ruleName: rule.name,
+          dueAt,
+          escalateAt: addHours(created, rule.escalateAfterHours).toISOString(),
+          escalatedAt,
+        },
       });
     }
   }

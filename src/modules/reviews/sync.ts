@@ -1,23 +1,31 @@
 import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
-import { integrations } from "../../db/schema";
 import type { Db, ShardDb } from "../../db/client";
+import { integrations } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { backoffSeconds } from "../../lib/backoff";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
+import { log } from "../../lib/log";
+import { systemContext } from "../../lib/system-context";
 import { nowIso } from "../../lib/time";
-import { QuotaWaitError, REVIEW_SITES, reviewSiteClient, ReviewSiteError, type ExternalReview, type FetchFn, type ReviewPage } from "../../providers/review-sites";
-import { siteConnection } from "../integrations/service";
-import type { IntegrationRow } from "../integrations/schemas";
+import {
+  type ExternalReview,
+  type FetchFn,
+  QuotaWaitError,
+  REVIEW_SITES,
+  type ReviewPage,
+  ReviewSiteError,
+  reviewSiteClient,
+} from "../../providers/review-sites";
+import { DEFAULT_BACKOFF_SECONDS } from "../../providers/review-sites/quota";
 import { clearNeedsAttention, markNeedsAttention } from "../integrations/attention";
 import { siteCallBudget } from "../integrations/call-budget";
-import { assertLocationsInTenant } from "./service";
-import { systemContext } from "../../lib/system-context";
+import type { IntegrationRow } from "../integrations/schemas";
+import { siteConnection } from "../integrations/service";
 import { observeModeration } from "./reply-outcome";
+import { assertLocationsInTenant } from "./service";
 import { findByExternalIds, prepareReview, type ReviewInput } from "./upsert";
-import { DEFAULT_BACKOFF_SECONDS } from "../../providers/review-sites/quota";
-import { log } from "../../lib/log";
 
 /** One REVIEW_SYNC message: sync this integration from `cursor`, keeping reviews changed since `since`. */
 export interface ReviewSyncJob {
@@ -49,7 +57,15 @@ async function enqueue(db: Db, env: Env, rows: IntegrationRow[], now: string) {
   for (let i = 0; i < rows.length; i += SEND_BATCH) {
     const chunk = rows.slice(i, i + SEND_BATCH);
     await env.REVIEW_SYNC.sendBatch(chunk.map((r) => ({ body: jobFor(r, now) })));
-    await db.update(integrations).set({ syncRequestedAt: now }).where(inArray(integrations.id, chunk.map((r) => r.id)));
+    await db
+      .update(integrations)
+      .set({ syncRequestedAt: now })
+      .where(
+        inArray(
+          integrations.id,
+          chunk.map((r) => r.id),
+        ),
+      );
   }
 }
 
@@ -76,8 +92,12 @@ export async function requestSync(ctx: ServiceContext, input: { locationId?: str
   for (const j of jobs) bySite[j.siteType] = (bySite[j.siteType] ?? 0) + 1;
   await commit(ctx, [
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "review.sync_requested", resourceType: "review_sync", resourceId: ctx.tenantId,
-      nextState: { jobs }, metadata: { locationId: input.locationId ?? null },
+      tenantId: ctx.tenantId,
+      action: "review.sync_requested",
+      resourceType: "review_sync",
+      resourceId: ctx.tenantId,
+      nextState: { jobs },
+      metadata: { locationId: input.locationId ?? null },
     }),
   ]);
   return { queued: jobs.length, bySite, jobs };
@@ -98,7 +118,12 @@ export async function scheduleDueSyncs(env: Env, db: ShardDb, now: Date) {
         isNull(integrations.attentionCode),
         or(isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, cutoff)),
         // while the site pushes reviews by webhook (Trustpilot), polling is a daily reconciliation
-        or(isNull(integrations.lastWebhookAt), lt(integrations.lastWebhookAt, dayAgo), isNull(integrations.syncRequestedAt), lt(integrations.syncRequestedAt, dayAgo)),
+        or(
+          isNull(integrations.lastWebhookAt),
+          lt(integrations.lastWebhookAt, dayAgo),
+          isNull(integrations.syncRequestedAt),
+          lt(integrations.syncRequestedAt, dayAgo),
+        ),
       ),
     )
     .limit(500);
@@ -125,7 +150,11 @@ const toInput = (r: ExternalReview, row: IntegrationRow): ReviewInput => ({
 
 /** Upserts one page of a site's reviews in one batch, with one audit row for the page. */
 export async function storePage(ctx: ServiceContext, row: IntegrationRow, page: ExternalReview[]) {
-  const existing = await findByExternalIds(ctx, row.connectorType, page.map((r) => r.externalReviewId));
+  const existing = await findByExternalIds(
+    ctx,
+    row.connectorType,
+    page.map((r) => r.externalReviewId),
+  );
   const now = nowIso();
   const seen = new Set<string>();
   const prepared = [];
@@ -148,8 +177,12 @@ export async function storePage(ctx: ServiceContext, row: IntegrationRow, page: 
     [
       ...changed.flatMap((p) => p.statements),
       auditStatement(ctx, {
-        tenantId: ctx.tenantId, action: "review.synced", resourceType: "integration", resourceId: row.id,
-        nextState: { created, updated }, metadata: { siteType: row.connectorType },
+        tenantId: ctx.tenantId,
+        action: "review.synced",
+        resourceType: "integration",
+        resourceId: row.id,
+        nextState: { created, updated },
+        metadata: { siteType: row.connectorType },
       }),
     ],
     changed.flatMap((p) => p.events),
@@ -158,7 +191,8 @@ export async function storePage(ctx: ServiceContext, row: IntegrationRow, page: 
   return { created: created.length, updated: updated.length };
 }
 
-const isNewer = (r: ExternalReview, since: string | null) => !since || !(r.updatedAt ?? r.publishedAt) || (r.updatedAt ?? r.publishedAt)! >= since;
+const isNewer = (r: ExternalReview, since: string | null) =>
+  !since || !(r.updatedAt ?? r.publishedAt) || (r.updatedAt ?? r.publishedAt)! >= since;
 
 export type SyncOutcome =
   | { kind: "done"; created: number; updated: number }
@@ -178,10 +212,19 @@ export interface SyncDeps {
  * after some pages were stored, the rest goes on from the current page after the wait: pages already
  * stored are not fetched again and no review is skipped.
  */
-export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, job: ReviewSyncJob, deps: SyncDeps): Promise<SyncOutcome | null> {
+export async function syncIntegration(
+  ctx: ServiceContext,
+  row: IntegrationRow,
+  job: ReviewSyncJob,
+  deps: SyncDeps,
+): Promise<SyncOutcome | null> {
   const conn = await siteConnection(ctx.env, row);
   if (!conn) return null;
-  const client = reviewSiteClient(conn, deps.fetch, { quota: ctx.env.PROVIDER_QUOTA, now: deps.now, budget: siteCallBudget(ctx.env, conn) });
+  const client = reviewSiteClient(conn, deps.fetch, {
+    quota: ctx.env.PROVIDER_QUOTA,
+    now: deps.now,
+    budget: siteCallBudget(ctx.env, conn),
+  });
   let cursor = job.cursor;
   let created = 0;
   let updated = 0;
@@ -192,7 +235,14 @@ export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, 
     } catch (err) {
       const local = err instanceof QuotaWaitError;
       if (!(err instanceof ReviewSiteError && err.rateLimited && (local || pages > 0))) throw err;
-      return { kind: "wait", cursor, delaySeconds: err.retryAfterSeconds ?? DEFAULT_BACKOFF_SECONDS, local, created, updated };
+      return {
+        kind: "wait",
+        cursor,
+        delaySeconds: err.retryAfterSeconds ?? DEFAULT_BACKOFF_SECONDS,
+        local,
+        created,
+        updated,
+      };
     }
     const fresh = page.reviews.filter((r) => isNewer(r, job.since));
     const counts = await storePage(ctx, row, fresh);
@@ -207,11 +257,23 @@ export async function syncIntegration(ctx: ServiceContext, row: IntegrationRow, 
 
 function isJob(b: unknown): b is ReviewSyncJob {
   const j = b as ReviewSyncJob;
-  return Boolean(j) && typeof j.tenantId === "string" && typeof j.integrationId === "string" && typeof j.startedAt === "string";
+  return (
+    Boolean(j) &&
+    typeof j.tenantId === "string" &&
+    typeof j.integrationId === "string" &&
+    typeof j.startedAt === "string"
+  );
 }
 
-async function recordResult(db: Db, row: IntegrationRow, set: Partial<Pick<IntegrationRow, "lastSyncAt" | "lastSyncStatus" | "lastSyncError">>) {
-  await db.update(integrations).set({ ...set, updatedAt: nowIso() }).where(and(eq(integrations.id, row.id), eq(integrations.tenantId, row.tenantId)));
+async function recordResult(
+  db: Db,
+  row: IntegrationRow,
+  set: Partial<Pick<IntegrationRow, "lastSyncAt" | "lastSyncStatus" | "lastSyncError">>,
+) {
+  await db
+    .update(integrations)
+    .set({ ...set, updatedAt: nowIso() })
+    .where(and(eq(integrations.id, row.id), eq(integrations.tenantId, row.tenantId)));
 }
 
 /**
@@ -219,7 +281,12 @@ async function recordResult(db: Db, row: IntegrationRow, set: Partial<Pick<Integ
  * A 429 retries the message after Retry-After (else backoff); 5xx and network errors retry with
  * backoff; other site errors (bad token, unknown business) are recorded and the message is dropped.
  */
-export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, db: ShardDb, deps: SyncDeps = { fetch: (...a) => fetch(...a) }) {
+export async function consumeReviewSync(
+  batch: MessageBatch<unknown>,
+  env: Env,
+  db: ShardDb,
+  deps: SyncDeps = { fetch: (...a) => fetch(...a) },
+) {
   for (const message of batch.messages) {
     const job = message.body;
     if (!isJob(job)) {
@@ -228,7 +295,11 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
       continue;
     }
     // `db` is the tenant's shard (the wiring splits batches by shard: byTenantShard)
-    const row = await db.select().from(integrations).where(and(eq(integrations.id, job.integrationId), eq(integrations.tenantId, job.tenantId))).get();
+    const row = await db
+      .select()
+      .from(integrations)
+      .where(and(eq(integrations.id, job.integrationId), eq(integrations.tenantId, job.tenantId)))
+      .get();
     if (!row?.isEnabled || !row.locationId) {
       message.ack();
       continue;
@@ -240,8 +311,14 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
         await env.REVIEW_SYNC.send({ ...job, cursor: outcome.cursor } satisfies ReviewSyncJob);
       } else if (outcome?.kind === "wait") {
         // a wait for quota is not a failure: a fresh message, so it never counts towards dead-lettering
-        await env.REVIEW_SYNC.send({ ...job, cursor: outcome.cursor } satisfies ReviewSyncJob, { delaySeconds: outcome.delaySeconds });
-        if (!outcome.local) await recordResult(db, row, { lastSyncStatus: "rate_limited", lastSyncError: "google answered 429 RESOURCE_EXHAUSTED; continuing after the wait" });
+        await env.REVIEW_SYNC.send({ ...job, cursor: outcome.cursor } satisfies ReviewSyncJob, {
+          delaySeconds: outcome.delaySeconds,
+        });
+        if (!outcome.local)
+          await recordResult(db, row, {
+            lastSyncStatus: "rate_limited",
+            lastSyncError: "google answered 429 RESOURCE_EXHAUSTED; continuing after the wait",
+          });
       } else if (outcome) {
         await recordResult(db, row, { lastSyncAt: job.startedAt, lastSyncStatus: "ok", lastSyncError: null });
         await clearNeedsAttention(db, row);
@@ -249,13 +326,18 @@ export async function consumeReviewSync(batch: MessageBatch<unknown>, env: Env, 
       message.ack();
     } catch (err) {
       if (err instanceof ReviewSiteError) {
-        await recordResult(db, row, { lastSyncStatus: err.rateLimited ? "rate_limited" : "error", lastSyncError: err.message.slice(0, 1000) });
+        await recordResult(db, row, {
+          lastSyncStatus: err.rateLimited ? "rate_limited" : "error",
+          lastSyncError: err.message.slice(0, 1000),
+        });
         if (err.attention) await markNeedsAttention(db, row, err.attention, "review-sync");
         if (err.retryable) message.retry({ delaySeconds: err.retryAfterSeconds ?? backoffSeconds(message.attempts) });
         else message.ack();
       } else {
         log.error("review sync failed", { integrationId: row.id, error: String(err) });
-        await recordResult(db, row, { lastSyncStatus: "error", lastSyncError: String(err).slice(0, 1000) }).catch(() => undefined);
+        await recordResult(db, row, { lastSyncStatus: "error", lastSyncError: String(err).slice(0, 1000) }).catch(
+          () => undefined,
+        );
         message.retry({ delaySeconds: backoffSeconds(message.attempts) });
       }
     } finally {

@@ -1,16 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { inboxItems, reviews, type ReviewStatus } from "../../db/schema";
+import { inboxItems, type ReviewStatus, reviews } from "../../db/schema";
+import { hooks } from "../../hooks";
 import type { PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { eventStatement } from "../../lib/events";
+import { excerptOf } from "../../lib/excerpt";
 import { newId } from "../../lib/ids";
 import { inJson } from "../../lib/sql";
-import { excerptOf } from "../../lib/excerpt";
 import { detectLanguage } from "./analysis/language";
 import { analyseSentiment } from "./analysis/sentiment";
 import { extractTopics, normaliseTopics } from "./analysis/topics";
-import { hooks } from "../../hooks";
 import type { ReviewRow } from "./schemas";
 
 /** A review as it arrives, from POST /v1/reviews/ingest or a site sync. */
@@ -45,7 +45,19 @@ export interface PreparedReview {
 }
 
 /** Fields whose change makes a re-ingest a review.updated. */
-const CONTENT = ["rating", "ratingMax", "text", "authorName", "language", "sentiment", "status", "isPublic", "publishedAt", "externalReplyText", "solicitationId"] as const;
+const CONTENT = [
+  "rating",
+  "ratingMax",
+  "text",
+  "authorName",
+  "language",
+  "sentiment",
+  "status",
+  "isPublic",
+  "publishedAt",
+  "externalReplyText",
+  "solicitationId",
+] as const;
 
 function analysed(input: ReviewInput) {
   const text = input.text?.trim() || null;
@@ -66,7 +78,12 @@ const iso = (s: string | null | undefined) => (s ? new Date(s).toISOString() : n
  * solicitation conversion hook and review.created (+ review.negative); a changed one gets
  * review.updated (+ review.negative when it turned negative). An unchanged re-ingest is a no-op.
  */
-export async function prepareReview(ctx: ServiceContext, input: ReviewInput, existing: ReviewRow | undefined, now: string): Promise<PreparedReview> {
+export async function prepareReview(
+  ctx: ServiceContext,
+  input: ReviewInput,
+  existing: ReviewRow | undefined,
+  now: string,
+): Promise<PreparedReview> {
   const a = analysed(input);
   const publishedAt = iso(input.publishedAt) ?? existing?.publishedAt ?? null;
   const alreadyReplied = Boolean(input.replyText?.trim());
@@ -93,21 +110,51 @@ export async function prepareReview(ctx: ServiceContext, input: ReviewInput, exi
     publishedAt,
   };
   const eventData = (row: ReviewRow) => ({
-    reviewId: row.id, locationId: row.locationId, siteType: row.siteType, rating: row.rating, sentiment: row.sentiment, topics: row.topics,
+    reviewId: row.id,
+    locationId: row.locationId,
+    siteType: row.siteType,
+    rating: row.rating,
+    sentiment: row.sentiment,
+    topics: row.topics,
   });
 
   if (!existing) {
-    const row: ReviewRow = { ...base, id: newId(), tenantId: ctx.tenantId, occurredAt: publishedAt ?? now, createdAt: now, updatedAt: now };
+    const row: ReviewRow = {
+      ...base,
+      id: newId(),
+      tenantId: ctx.tenantId,
+      occurredAt: publishedAt ?? now,
+      createdAt: now,
+      updatedAt: now,
+    };
     const statements: BatchItem<"sqlite">[] = [
       ctx.db.insert(reviews).values(row),
       ctx.db.insert(inboxItems).values({
-        id: newId(), tenantId: ctx.tenantId, type: "review", reviewId: row.id, feedbackId: null, locationId: row.locationId,
-        status: status === "responded" ? "responded" : "new", assignedToUserId: null, tags: [], escalatedAt: null, escalationReason: null,
-        escalatedBy: null, rating: row.rating, excerpt: excerptOf(row.text), sentiment: row.sentiment, createdAt: now, updatedAt: now,
+        id: newId(),
+        tenantId: ctx.tenantId,
+        type: "review",
+        reviewId: row.id,
+        feedbackId: null,
+        locationId: row.locationId,
+        status: status === "responded" ? "responded" : "new",
+        assignedToUserId: null,
+        tags: [],
+        escalatedAt: null,
+        escalationReason: null,
+        escalatedBy: null,
+        rating: row.rating,
+        excerpt: excerptOf(row.text),
+        sentiment: row.sentiment,
+        createdAt: now,
+        updatedAt: now,
       }),
     ];
     const conversion = row.solicitationId
-      ? await hooks().convertSolicitation(ctx, { solicitationId: row.solicitationId, reviewId: row.id, occurredAt: row.occurredAt })
+      ? await hooks().convertSolicitation(ctx, {
+          solicitationId: row.solicitationId,
+          reviewId: row.id,
+          occurredAt: row.occurredAt,
+        })
       : { statements: [], events: [] };
     statements.push(...conversion.statements);
     const events = [eventStatement(ctx, "review.created", eventData(row)), ...conversion.events];
@@ -116,31 +163,59 @@ export async function prepareReview(ctx: ServiceContext, input: ReviewInput, exi
   }
 
   const row: ReviewRow = { ...existing, ...base, occurredAt: publishedAt ?? existing.createdAt, updatedAt: now };
-  const changed = CONTENT.some((k) => row[k] !== existing[k]) || JSON.stringify(row.topics) !== JSON.stringify(existing.topics);
+  const changed =
+    CONTENT.some((k) => row[k] !== existing[k]) || JSON.stringify(row.topics) !== JSON.stringify(existing.topics);
   if (!changed) return { row: existing, created: false, changed: false, statements: [], events: [] };
   const { id, tenantId, createdAt, ...set } = row;
-  const statements: BatchItem<"sqlite">[] = [ctx.db.update(reviews).set(set).where(and(eq(reviews.id, id), eq(reviews.tenantId, tenantId)))];
+  const statements: BatchItem<"sqlite">[] = [
+    ctx.db
+      .update(reviews)
+      .set(set)
+      .where(and(eq(reviews.id, id), eq(reviews.tenantId, tenantId))),
+  ];
   const becameResponded = status === "responded" && existing.status !== "responded";
   statements.push(
     ctx.db
       .update(inboxItems)
-      .set({ rating: row.rating, excerpt: excerptOf(row.text), sentiment: row.sentiment, ...(becameResponded ? { status: "responded" as const } : {}), updatedAt: now })
+      .set({
+        rating: row.rating,
+        excerpt: excerptOf(row.text),
+        sentiment: row.sentiment,
+        ...(becameResponded ? { status: "responded" as const } : {}),
+        updatedAt: now,
+      })
       .where(and(eq(inboxItems.reviewId, id), eq(inboxItems.tenantId, tenantId))),
   );
-  const events = [eventStatement(ctx, "review.updated", { ...eventData(row), previous: { rating: existing.rating, sentiment: existing.sentiment } })];
-  if (row.sentiment === "negative" && existing.sentiment !== "negative") events.push(eventStatement(ctx, "review.negative", eventData(row)));
+  const events = [
+    eventStatement(ctx, "review.updated", {
+      ...eventData(row),
+      previous: { rating: existing.rating, sentiment: existing.sentiment },
+    }),
+  ];
+  if (row.sentiment === "negative" && existing.sentiment !== "negative")
+    events.push(eventStatement(ctx, "review.negative", eventData(row)));
   return { row, created: false, changed: true, statements, events };
 }
 
 /** The stored reviews of a site with these external ids, by external id. */
-export async function findByExternalIds(ctx: ServiceContext, siteType: string, externalIds: string[]): Promise<Map<string, ReviewRow>> {
+export async function findByExternalIds(
+  ctx: ServiceContext,
+  siteType: string,
+  externalIds: string[],
+): Promise<Map<string, ReviewRow>> {
   const found = new Map<string, ReviewRow>();
   if (!externalIds.length) return found;
   // any number of ids in one bound parameter (src/lib/sql.ts)
   const rows = await ctx.db
     .select()
     .from(reviews)
-    .where(and(eq(reviews.tenantId, ctx.tenantId), eq(reviews.siteType, siteType), inJson(reviews.externalReviewId, externalIds)));
+    .where(
+      and(
+        eq(reviews.tenantId, ctx.tenantId),
+        eq(reviews.siteType, siteType),
+        inJson(reviews.externalReviewId, externalIds),
+      ),
+    );
   for (const r of rows) found.set(r.externalReviewId!, r);
   return found;
 }

@@ -15,12 +15,21 @@ export const GOOGLE_VERIFIED_RULE =
 
 /** 422 before anything is sent: the rule, and where the owner verifies the profile. */
 export const locationNotVerified = () =>
-  new ApiError("PUBLISH_UNSUPPORTED", "This Google location is not verified, and Google accepts replies only for verified locations: verify it in Google Business Profile, then publish again", {
-    replyUrl: "https://business.google.com/", siteType: "google", reason: "location_not_verified", rule: GOOGLE_VERIFIED_RULE,
-  });
+  new ApiError(
+    "PUBLISH_UNSUPPORTED",
+    "This Google location is not verified, and Google accepts replies only for verified locations: verify it in Google Business Profile, then publish again",
+    {
+      replyUrl: "https://business.google.com/",
+      siteType: "google",
+      reason: "location_not_verified",
+      rule: GOOGLE_VERIFIED_RULE,
+    },
+  );
 
 export async function recordVerification(ctx: ServiceContext, row: IntegrationRow, verified: boolean) {
-  await ctx.db.update(integrations).set({ siteVerified: verified, siteVerifiedAt: nowIso() })
+  await ctx.db
+    .update(integrations)
+    .set({ siteVerified: verified, siteVerifiedAt: nowIso() })
     .where(and(eq(integrations.id, row.id), eq(integrations.tenantId, ctx.tenantId)));
 }
 
@@ -28,7 +37,11 @@ export async function recordVerification(ctx: ServiceContext, row: IntegrationRo
  * Before a reply goes to Google: is the location verified? Known verified within a day: yes; else
  * the Verifications API (VoiceOfMerchantState) says, and the answer is kept on the connection.
  */
-export async function assertGoogleVerified(ctx: ServiceContext, row: IntegrationRow, client: GoogleBusinessProfileClient) {
+export async function assertGoogleVerified(
+  ctx: ServiceContext,
+  row: IntegrationRow,
+  client: GoogleBusinessProfileClient,
+) {
   if (row.siteVerified && row.siteVerifiedAt && Date.now() - Date.parse(row.siteVerifiedAt) < VERIFIED_FOR_MS) return;
   const verified = await client.isVerified();
   await recordVerification(ctx, row, verified);

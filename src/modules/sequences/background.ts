@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
+import type { EventHandler } from "../../background/events";
+import type { ShardSweep } from "../../background/shards";
 import type { ShardDb } from "../../db/client";
 import { sequenceEnrollments, sequenceSteps, solicitations } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { inJson } from "../../lib/sql";
-import type { ShardSweep } from "../../background/shards";
-import type { EventHandler } from "../../background/events";
 import { systemContext } from "../../lib/system-context";
 import { enrollInSequence, stopEnrollments } from "./service";
 import { runSequenceSweep } from "./sweep";
@@ -24,13 +24,22 @@ const HANDLED = new Set(["solicitation.sent", "solicitation.converted", "feedbac
  * One read per batch: a sent solicitation matters only if its campaign has steps (when the event names it); a conversion or
  * suppression only if its tenant has an active enrollment.
  */
-async function concernsSequences(events: EventEnvelope[], _env: Env, db: ShardDb): Promise<(event: EventEnvelope) => boolean> {
+async function concernsSequences(
+  events: EventEnvelope[],
+  _env: Env,
+  db: ShardDb,
+): Promise<(event: EventEnvelope) => boolean> {
   const ours = events.filter((e) => HANDLED.has(e.type));
   if (!ours.length) return () => false;
-  const campaignIds = [...new Set(ours.map((e) => e.data.campaignId).filter((id): id is string => typeof id === "string"))];
+  const campaignIds = [
+    ...new Set(ours.map((e) => e.data.campaignId).filter((id): id is string => typeof id === "string")),
+  ];
   const tenants = [...new Set(ours.map((e) => e.tenantId))];
   const [stepped, enrolled] = await db.batch([
-    db.selectDistinct({ tenantId: sequenceSteps.tenantId, campaignId: sequenceSteps.campaignId }).from(sequenceSteps).where(inJson(sequenceSteps.campaignId, campaignIds)),
+    db
+      .selectDistinct({ tenantId: sequenceSteps.tenantId, campaignId: sequenceSteps.campaignId })
+      .from(sequenceSteps)
+      .where(inJson(sequenceSteps.campaignId, campaignIds)),
     db
       .selectDistinct({ tenantId: sequenceEnrollments.tenantId })
       .from(sequenceEnrollments)
@@ -71,7 +80,11 @@ export const sequencesHandler: EventHandler = {
           return;
         case "contact.suppressed":
           if (typeof event.data.contactId === "string") {
-            await stopEnrollments(ctx, { contactId: event.data.contactId }, event.data.reason === "unsubscribe" ? "unsubscribed" : "suppressed");
+            await stopEnrollments(
+              ctx,
+              { contactId: event.data.contactId },
+              event.data.reason === "unsubscribe" ? "unsubscribed" : "suppressed",
+            );
           }
           return;
       }

@@ -1,6 +1,12 @@
-import type { BatchItem } from "drizzle-orm/batch";
 import { and, asc, eq, inArray, or } from "drizzle-orm";
-import { sequenceEnrollments, sequenceStepRuns, sequenceSteps, solicitations, type MessageChannel } from "../../db/schema";
+import type { BatchItem } from "drizzle-orm/batch";
+import {
+  type MessageChannel,
+  sequenceEnrollments,
+  sequenceStepRuns,
+  sequenceSteps,
+  type solicitations,
+} from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -14,11 +20,24 @@ export interface StepDef {
   templateId: string | null;
 }
 
-export type StopReason = "converted" | "unsubscribed" | "suppressed" | "contact_erased" | "consent_revoked" | "campaign_inactive" | "campaign_ended" | "blocked";
+export type StopReason =
+  | "converted"
+  | "unsubscribed"
+  | "suppressed"
+  | "contact_erased"
+  | "consent_revoked"
+  | "campaign_inactive"
+  | "campaign_ended"
+  | "blocked";
 
 export async function sequenceStepsOf(ctx: ServiceContext, campaignId: string): Promise<StepDef[]> {
   return ctx.db
-    .select({ stepIndex: sequenceSteps.stepIndex, channel: sequenceSteps.channel, delayDays: sequenceSteps.delayDays, templateId: sequenceSteps.templateId })
+    .select({
+      stepIndex: sequenceSteps.stepIndex,
+      channel: sequenceSteps.channel,
+      delayDays: sequenceSteps.delayDays,
+      templateId: sequenceSteps.templateId,
+    })
     .from(sequenceSteps)
     .where(and(eq(sequenceSteps.tenantId, ctx.tenantId), eq(sequenceSteps.campaignId, campaignId)))
     .orderBy(asc(sequenceSteps.stepIndex));
@@ -66,14 +85,34 @@ export async function enrollInSequence(ctx: ServiceContext, s: EnrollableSolicit
     ctx.db
       .insert(sequenceEnrollments)
       .values({
-        id, tenantId: ctx.tenantId, campaignId: s.campaignId, contactId: s.contactId, locationId: s.locationId,
-        originSolicitationId: s.id, status: "active", stopReason: null, lastStepIndex: originIndex,
-        nextStepIndex: next.step.stepIndex, dueAt: next.dueAt, startedAt: s.sentAt, createdAt: now, updatedAt: now,
+        id,
+        tenantId: ctx.tenantId,
+        campaignId: s.campaignId,
+        contactId: s.contactId,
+        locationId: s.locationId,
+        originSolicitationId: s.id,
+        status: "active",
+        stopReason: null,
+        lastStepIndex: originIndex,
+        nextStepIndex: next.step.stepIndex,
+        dueAt: next.dueAt,
+        startedAt: s.sentAt,
+        createdAt: now,
+        updatedAt: now,
       })
       .onConflictDoNothing(),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "sequence.enrolled", resourceType: "sequence_enrollment", resourceId: id,
-      nextState: { campaignId: s.campaignId, contactId: s.contactId, originSolicitationId: s.id, nextStepIndex: next.step.stepIndex, dueAt: next.dueAt },
+      tenantId: ctx.tenantId,
+      action: "sequence.enrolled",
+      resourceType: "sequence_enrollment",
+      resourceId: id,
+      nextState: {
+        campaignId: s.campaignId,
+        contactId: s.contactId,
+        originSolicitationId: s.id,
+        nextStepIndex: next.step.stepIndex,
+        dueAt: next.dueAt,
+      },
     }),
   ]);
   return id;
@@ -90,7 +129,10 @@ const scopeCondition = (ctx: ServiceContext, scope: StopScope) =>
           eq(sequenceEnrollments.originSolicitationId, scope.solicitationId),
           inArray(
             sequenceEnrollments.id,
-            ctx.db.select({ id: sequenceStepRuns.enrollmentId }).from(sequenceStepRuns).where(eq(sequenceStepRuns.solicitationId, scope.solicitationId)),
+            ctx.db
+              .select({ id: sequenceStepRuns.enrollmentId })
+              .from(sequenceStepRuns)
+              .where(eq(sequenceStepRuns.solicitationId, scope.solicitationId)),
           ),
         ),
       );
@@ -99,7 +141,11 @@ const scopeCondition = (ctx: ServiceContext, scope: StopScope) =>
  * The statements that stop a contact's (or a solicitation's) active enrollments, with one audit
  * row each, for a caller's batch; none when nothing is active.
  */
-export async function stopEnrollmentStatements(ctx: ServiceContext, scope: StopScope, reason: StopReason): Promise<BatchItem<"sqlite">[]> {
+export async function stopEnrollmentStatements(
+  ctx: ServiceContext,
+  scope: StopScope,
+  reason: StopReason,
+): Promise<BatchItem<"sqlite">[]> {
   const active = await ctx.db
     .select({ id: sequenceEnrollments.id })
     .from(sequenceEnrollments)
@@ -112,7 +158,13 @@ export async function stopEnrollmentStatements(ctx: ServiceContext, scope: StopS
       .set({ status: "stopped", stopReason: reason, nextStepIndex: null, dueAt: null, updatedAt: nowIso() })
       .where(and(inArray(sequenceEnrollments.id, ids), eq(sequenceEnrollments.status, "active"))),
     ...ids.map((id) =>
-      auditStatement(ctx, { tenantId: ctx.tenantId, action: "sequence.stopped", resourceType: "sequence_enrollment", resourceId: id, nextState: { status: "stopped", stopReason: reason } }),
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "sequence.stopped",
+        resourceType: "sequence_enrollment",
+        resourceId: id,
+        nextState: { status: "stopped", stopReason: reason },
+      }),
     ),
   ];
 }

@@ -1,15 +1,15 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { ShardDb } from "../../db/client";
-import { sequenceEnrollments, sequenceStepRuns, type MessageChannel } from "../../db/schema";
+import { type MessageChannel, sequenceEnrollments, sequenceStepRuns } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { nowIso } from "../../lib/time";
-import { systemContext } from "../../lib/system-context";
-import { nextStep, sequenceStepsOf, stopEnrollments, type StepDef, type StopReason } from "./service";
-import type { CreatedSolicitation, SolicitationCreator } from "./types";
 import { log } from "../../lib/log";
+import { systemContext } from "../../lib/system-context";
+import { nowIso } from "../../lib/time";
+import { nextStep, type StepDef, type StopReason, sequenceStepsOf, stopEnrollments } from "./service";
+import type { CreatedSolicitation, SolicitationCreator } from "./types";
 
 const BATCH = 100;
 const MAX_BATCHES = 10;
@@ -68,7 +68,13 @@ function stopReasonOf(r: DueRow, now: string): StopReason | null {
 }
 
 /** Moves the enrollment past `stepIndex` (to the next step, or completed), guarded on its position. */
-function advanceStatements(ctx: ServiceContext, r: DueRow, steps: StepDef[], stepIndex: number, extra: Record<string, unknown>) {
+function advanceStatements(
+  ctx: ServiceContext,
+  r: DueRow,
+  steps: StepDef[],
+  stepIndex: number,
+  extra: Record<string, unknown>,
+) {
   const next = nextStep(steps, stepIndex, r.startedAt);
   const now = nowIso();
   return [
@@ -79,10 +85,25 @@ function advanceStatements(ctx: ServiceContext, r: DueRow, steps: StepDef[], ste
           ? { lastStepIndex: stepIndex, nextStepIndex: next.step.stepIndex, dueAt: next.dueAt, updatedAt: now }
           : { lastStepIndex: stepIndex, nextStepIndex: null, dueAt: null, status: "completed", updatedAt: now },
       )
-      .where(and(eq(sequenceEnrollments.id, r.id), eq(sequenceEnrollments.nextStepIndex, r.nextStepIndex), eq(sequenceEnrollments.status, "active"))),
+      .where(
+        and(
+          eq(sequenceEnrollments.id, r.id),
+          eq(sequenceEnrollments.nextStepIndex, r.nextStepIndex),
+          eq(sequenceEnrollments.status, "active"),
+        ),
+      ),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: next ? "sequence.step_created" : "sequence.completed", resourceType: "sequence_enrollment", resourceId: r.id,
-      nextState: { stepIndex, ...extra, nextStepIndex: next?.step.stepIndex ?? null, dueAt: next?.dueAt ?? null, status: next ? "active" : "completed" },
+      tenantId: ctx.tenantId,
+      action: next ? "sequence.step_created" : "sequence.completed",
+      resourceType: "sequence_enrollment",
+      resourceId: r.id,
+      nextState: {
+        stepIndex,
+        ...extra,
+        nextStepIndex: next?.step.stepIndex ?? null,
+        dueAt: next?.dueAt ?? null,
+        status: next ? "active" : "completed",
+      },
     }),
   ];
 }
@@ -96,7 +117,13 @@ async function claim(ctx: ServiceContext, r: DueRow): Promise<boolean> {
   const staleBefore = new Date(now.getTime() - STALE_CLAIM_MS).toISOString();
   const rows = await ctx.db
     .insert(sequenceStepRuns)
-    .values({ enrollmentId: r.id, stepIndex: r.nextStepIndex, tenantId: r.tenantId, solicitationId: null, claimedAt: now.toISOString() })
+    .values({
+      enrollmentId: r.id,
+      stepIndex: r.nextStepIndex,
+      tenantId: r.tenantId,
+      solicitationId: null,
+      claimedAt: now.toISOString(),
+    })
     .onConflictDoUpdate({
       target: [sequenceStepRuns.enrollmentId, sequenceStepRuns.stepIndex],
       set: { claimedAt: now.toISOString() },
@@ -108,7 +135,13 @@ async function claim(ctx: ServiceContext, r: DueRow): Promise<boolean> {
 
 const STOPPING_BLOCKS = new Set(["SUPPRESSED", "NO_CONSENT"]);
 
-async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string, StepDef[]>, create: SolicitationCreator): Promise<void> {
+async function processDue(
+  env: Env,
+  r: DueRow,
+  now: Date,
+  stepsCache: Map<string, StepDef[]>,
+  create: SolicitationCreator,
+): Promise<void> {
   const ctx = await systemContext(env, r.tenantId, "sequence-sweep");
   try {
     const reason = stopReasonOf(r, now.toISOString());
@@ -133,13 +166,20 @@ async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string
     let created: CreatedSolicitation;
     try {
       created = await create(ctx, {
-        locationId: r.locationId, contactId: r.contactId, campaignId: r.campaignId, channel: step.channel, templateId: step.templateId,
-        sequenceStepIndex: step.stepIndex, idempotencyKey: `sequence:${r.id}:${step.stepIndex}`,
+        locationId: r.locationId,
+        contactId: r.contactId,
+        campaignId: r.campaignId,
+        channel: step.channel,
+        templateId: step.templateId,
+        sequenceStepIndex: step.stepIndex,
+        idempotencyKey: `sequence:${r.id}:${step.stepIndex}`,
         metadata: { sequenceEnrollmentId: r.id, originSolicitationId: r.originSolicitationId },
       });
     } catch (err) {
       // release the claim: the next sweep tries again
-      await ctx.db.delete(sequenceStepRuns).where(and(eq(sequenceStepRuns.enrollmentId, r.id), eq(sequenceStepRuns.stepIndex, step.stepIndex)));
+      await ctx.db
+        .delete(sequenceStepRuns)
+        .where(and(eq(sequenceStepRuns.enrollmentId, r.id), eq(sequenceStepRuns.stepIndex, step.stepIndex)));
       throw err;
     }
     const stop = created.status === "BLOCKED" && created.blockedReason && STOPPING_BLOCKS.has(created.blockedReason);
@@ -148,7 +188,10 @@ async function processDue(env: Env, r: DueRow, now: Date, stepsCache: Map<string
         .update(sequenceStepRuns)
         .set({ solicitationId: created.id })
         .where(and(eq(sequenceStepRuns.enrollmentId, r.id), eq(sequenceStepRuns.stepIndex, step.stepIndex))),
-      ...advanceStatements(ctx, r, steps, step.stepIndex, { solicitationId: created.id, solicitationStatus: created.status }),
+      ...advanceStatements(ctx, r, steps, step.stepIndex, {
+        solicitationId: created.id,
+        solicitationStatus: created.status,
+      }),
     ]);
     if (stop) await stopEnrollments(ctx, { solicitationId: r.originSolicitationId }, "blocked");
   } finally {

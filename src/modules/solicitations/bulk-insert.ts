@@ -13,7 +13,11 @@ const encoder = new TextEncoder();
  * ~700 that 100 bound parameters per statement would need (D1 allows 1,000 queries per invocation).
  * Object values (JSON columns) are stored as their JSON text; absent keys become NULL.
  */
-export function jsonInsertStatements<T extends SQLiteTable>(db: Db, table: T, rows: T["$inferInsert"][]): BatchItem<"sqlite">[] {
+export function jsonInsertStatements<T extends SQLiteTable>(
+  db: Db,
+  table: T,
+  rows: T["$inferInsert"][],
+): BatchItem<"sqlite">[] {
   if (!rows.length) return [];
   const columns = Object.entries(getTableColumns(table));
   const values = sql.raw(columns.map(([key]) => `json_extract(value, '$.${key}')`).join(", "));

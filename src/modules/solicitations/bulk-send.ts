@@ -7,14 +7,14 @@ import type { ServiceContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, conflict, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
+import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { MAX_CSV_BYTES, MAX_CSV_ROWS } from "../contacts/import";
 import { UpsertContactBody } from "../contacts/schemas";
-import { planUpserts, preparePhone, upsertStatements, type PreparedContact } from "../contacts/upsert";
+import { type PreparedContact, planUpserts, preparePhone, upsertStatements } from "../contacts/upsert";
 import { usableTemplates } from "../templates/service";
 import { campaignSentWrites, sendableCampaign } from "./campaign-send";
 import { createSolicitations, type SolicitationRequest } from "./create";
-import { inJson } from "../../lib/sql";
 
 export interface SendBulkForm {
   file: File;
@@ -25,7 +25,12 @@ export interface SendBulkForm {
 
 /** Header spellings per field, compared lower-cased without spaces, "_" or "-". */
 const COLUMNS: Record<string, string> = {
-  email: "email", phone: "phone", firstname: "firstName", lastname: "lastName", locationid: "locationId", channel: "channel",
+  email: "email",
+  phone: "phone",
+  firstname: "firstName",
+  lastname: "lastName",
+  locationid: "locationId",
+  channel: "channel",
 };
 const headerKey = (h: string) => h.toLowerCase().replace(/[\s_-]/g, "");
 
@@ -48,17 +53,24 @@ function parse(text: string) {
     transformHeader: (h) => COLUMNS[headerKey(h)] ?? `ignored:${h}`,
     preview: MAX_CSV_ROWS + 1,
   });
-  if (parsed.data.length > MAX_CSV_ROWS) throw new ApiError("PAYLOAD_TOO_LARGE", `Send-bulk is limited to ${MAX_CSV_ROWS} rows; nothing was sent`);
+  if (parsed.data.length > MAX_CSV_ROWS)
+    throw new ApiError("PAYLOAD_TOO_LARGE", `Send-bulk is limited to ${MAX_CSV_ROWS} rows; nothing was sent`);
   const fields = parsed.meta.fields ?? [];
   if (!fields.includes("email") && !fields.includes("phone")) {
     throw validationError([{ path: "contacts", message: "The CSV header needs an email or a phone column" }]);
   }
-  const broken = new Map(parsed.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => [e.row!, e.message]));
+  const broken = new Map(
+    parsed.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => [e.row!, e.message]),
+  );
   return { rows: parsed.data, broken };
 }
 
 /** One row -> what to upsert and where to send, or why the row cannot be used. Row cells override the form's defaults. */
-function prepareRow(cells: Record<string, string>, form: SendBulkForm, channels: readonly MessageChannel[]): Omit<ParsedRow, "row"> | string {
+function prepareRow(
+  cells: Record<string, string>,
+  form: SendBulkForm,
+  channels: readonly MessageChannel[],
+): Omit<ParsedRow, "row"> | string {
   const cell = (k: string) => cells[k]?.trim() || undefined;
   const channel = (cell("channel")?.toLowerCase() ?? form.channel) as MessageChannel | undefined;
   if (!channel) return "channel: required (a column or the form field)";
@@ -67,7 +79,9 @@ function prepareRow(cells: Record<string, string>, form: SendBulkForm, channels:
   const locationId = cell("locationId") ?? form.locationId;
   if (!locationId) return "locationId: required (a column or the form field)";
   const parsed = UpsertContactBody.safeParse(
-    Object.fromEntries((["email", "phone", "firstName", "lastName"] as const).flatMap((f) => (cell(f) ? [[f, cell(f)]] : []))),
+    Object.fromEntries(
+      (["email", "phone", "firstName", "lastName"] as const).flatMap((f) => (cell(f) ? [[f, cell(f)]] : [])),
+    ),
   );
   if (!parsed.success) return parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
   const contact = preparePhone(parsed.data);
@@ -83,8 +97,11 @@ function prepareRow(cells: Record<string, string>, form: SendBulkForm, channels:
  */
 export async function sendCampaignBulk(ctx: ServiceContext, campaignId: string, form: SendBulkForm, retried = false) {
   const campaign = await sendableCampaign(ctx, campaignId, form.channel);
-  if (form.file.size > MAX_CSV_BYTES) throw new ApiError("PAYLOAD_TOO_LARGE", "Send-bulk is limited to 10 MB; nothing was sent");
-  const template = form.templateId ? (await usableTemplates(ctx, [{ path: "templateId", templateId: form.templateId }])).get(form.templateId)! : null;
+  if (form.file.size > MAX_CSV_BYTES)
+    throw new ApiError("PAYLOAD_TOO_LARGE", "Send-bulk is limited to 10 MB; nothing was sent");
+  const template = form.templateId
+    ? (await usableTemplates(ctx, [{ path: "templateId", templateId: form.templateId }])).get(form.templateId)!
+    : null;
   const { rows, broken } = parse(await form.file.text());
 
   const errors: RowError[] = [];
@@ -101,7 +118,12 @@ export async function sendCampaignBulk(ctx: ServiceContext, campaignId: string, 
       await ctx.db
         .select({ id: locations.id })
         .from(locations)
-        .where(and(eq(locations.tenantId, ctx.tenantId), inJson(locations.id, [...new Set(accepted.map((a) => a.locationId))])))
+        .where(
+          and(
+            eq(locations.tenantId, ctx.tenantId),
+            inJson(locations.id, [...new Set(accepted.map((a) => a.locationId))]),
+          ),
+        )
     ).map((l) => l.id),
   );
   const usable = accepted.filter((a) => {
@@ -110,7 +132,11 @@ export async function sendCampaignBulk(ctx: ServiceContext, campaignId: string, 
   });
 
   const now = nowIso();
-  const plan = await planUpserts(ctx, usable.map((a) => a.contact), now);
+  const plan = await planUpserts(
+    ctx,
+    usable.map((a) => a.contact),
+    now,
+  );
   const requests: (SolicitationRequest & { row: number })[] = [];
   const sendId = `send_${newId()}`;
   plan.outcomes.forEach((o, i) => {
@@ -118,7 +144,11 @@ export async function sendCampaignBulk(ctx: ServiceContext, campaignId: string, 
     if ("error" in o) errors.push({ row: a.row, reason: o.error });
     else
       requests.push({
-        row: a.row, contactId: o.id, locationId: a.locationId, channel: a.channel, campaignId: campaign.id,
+        row: a.row,
+        contactId: o.id,
+        locationId: a.locationId,
+        channel: a.channel,
+        campaignId: campaign.id,
         // the form's template applies to the rows of its channel; others use the campaign's bindings
         templateId: template && template.channel === a.channel ? template.id : null,
         idempotencyKey: `${sendId}:row${a.row}`,
@@ -129,8 +159,17 @@ export async function sendCampaignBulk(ctx: ServiceContext, campaignId: string, 
       await commit(ctx, [
         ...upsertStatements(ctx, plan.rows),
         auditStatement(ctx, {
-          tenantId: ctx.tenantId, action: "contact.imported", resourceType: "contact_import", resourceId: sendId,
-          nextState: { source: "campaign.send-bulk", campaignId: campaign.id, fileName: form.file.name, rows: rows.length, contactIds: plan.rows.map((r) => r.id) },
+          tenantId: ctx.tenantId,
+          action: "contact.imported",
+          resourceType: "contact_import",
+          resourceId: sendId,
+          nextState: {
+            source: "campaign.send-bulk",
+            campaignId: campaign.id,
+            fileName: form.file.name,
+            rows: rows.length,
+            contactIds: plan.rows.map((r) => r.id),
+          },
         }),
       ]);
     } catch (e) {
@@ -142,12 +181,21 @@ export async function sendCampaignBulk(ctx: ServiceContext, campaignId: string, 
   }
 
   const result = await createSolicitations(ctx, requests, {
-    audit: { action: "solicitation.created", resourceType: "campaign_send", resourceId: sendId, metadata: { campaignId: campaign.id, bulk: true } },
+    audit: {
+      action: "solicitation.created",
+      resourceType: "campaign_send",
+      resourceId: sendId,
+      metadata: { campaignId: campaign.id, bulk: true },
+    },
     finalize: async (outcomes) => {
       const created = outcomes.flatMap((o) => (o.ok ? [o.solicitation] : []));
       const queued = created.filter((s) => s.status === "PENDING").length;
       return campaignSentWrites(ctx, campaign, sendId, {
-        bulk: true, total: rows.length, queued, skipped: created.length - queued, failed: rows.length - created.length,
+        bulk: true,
+        total: rows.length,
+        queued,
+        skipped: created.length - queued,
+        failed: rows.length - created.length,
       });
     },
   });

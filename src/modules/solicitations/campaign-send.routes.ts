@@ -1,21 +1,38 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../lib/errors";
-import { createRouter, errors, IdParam, json, jsonBody, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  errors,
+  IdParam,
+  json,
+  jsonBody,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
 import { MAX_CSV_BYTES } from "../contacts/import";
 import { sendCampaignBulk } from "./bulk-send";
 import { listCampaignSolicitations, sendCampaign } from "./campaign-send";
 import {
-  CampaignSendBody, CampaignSendKeyHeader, CampaignSolicitationsQuery, SendBulkForm, SendBulkResultSchema, SendResultSchema, SolicitationWithContactSchema,
+  CampaignSendBody,
+  CampaignSendKeyHeader,
+  CampaignSolicitationsQuery,
+  SendBulkForm,
+  SendBulkResultSchema,
+  SendResultSchema,
+  SolicitationWithContactSchema,
 } from "./schemas";
 
 const tags = ["Campaigns"];
 const base = { tags, security: TENANT_SECURITY };
 
 const send = createRoute({
-  ...base, method: "post", path: "/v1/campaigns/{id}/send", operationId: "sendCampaign",
+  ...base,
+  method: "post",
+  path: "/v1/campaigns/{id}/send",
+  operationId: "sendCampaign",
   summary: "Send the campaign to its eligible contacts or the given ones (manager)",
   description:
     "Without contactIds: every non-suppressed contact with an address for the channel, newest first, up to `limit`. Each contact goes " +
@@ -35,7 +52,10 @@ const csvBodyLimit = bodyLimit({
 });
 
 const sendBulk = createRoute({
-  ...base, method: "post", path: "/v1/campaigns/{id}/send-bulk", operationId: "sendCampaignBulk",
+  ...base,
+  method: "post",
+  path: "/v1/campaigns/{id}/send-bulk",
+  operationId: "sendCampaignBulk",
   summary: "Upsert the CSV's rows as contacts and send each one a solicitation (manager)",
   description:
     "multipart/form-data: `contacts` (CSV with email, phone, firstName, lastName, and per-row overrides locationId and channel), " +
@@ -47,19 +67,39 @@ const sendBulk = createRoute({
 });
 
 const list = createRoute({
-  ...base, method: "get", path: "/v1/campaigns/{id}/solicitations", summary: "The campaign's solicitations, newest first, with their contact; `deliveryOutcome=unknown` lists the sends whose outcome is unknown",
+  ...base,
+  method: "get",
+  path: "/v1/campaigns/{id}/solicitations",
+  summary:
+    "The campaign's solicitations, newest first, with their contact; `deliveryOutcome=unknown` lists the sends whose outcome is unknown",
   operationId: "listCampaignSolicitations",
   request: { params: IdParam, query: CampaignSolicitationsQuery },
   responses: {
-    200: json(z.object({ data: z.array(SolicitationWithContactSchema), total: z.number().int() }).openapi("CampaignSolicitationList")),
+    200: json(
+      z
+        .object({ data: z.array(SolicitationWithContactSchema), total: z.number().int() })
+        .openapi("CampaignSolicitationList"),
+    ),
     ...stdErrorsWithNotFound,
   },
 });
 
 export const campaignSendRoutes = createRouter()
-  .openapi(send, async (c) => c.json(await sendCampaign(svc(c), c.req.valid("param").id, c.req.valid("json"), c.req.valid("header")["idempotency-key"]), 200))
+  .openapi(send, async (c) =>
+    c.json(
+      await sendCampaign(
+        svc(c),
+        c.req.valid("param").id,
+        c.req.valid("json"),
+        c.req.valid("header")["idempotency-key"],
+      ),
+      200,
+    ),
+  )
   .openapi(sendBulk, async (c) => {
     const { contacts: file, ...defaults } = c.req.valid("form");
     return c.json(await sendCampaignBulk(svc(c), c.req.valid("param").id, { file, ...defaults }), 200);
   })
-  .openapi(list, async (c) => c.json(await listCampaignSolicitations(svc(c), c.req.valid("param").id, c.req.valid("query")), 200));
+  .openapi(list, async (c) =>
+    c.json(await listCampaignSolicitations(svc(c), c.req.valid("param").id, c.req.valid("query")), 200),
+  );

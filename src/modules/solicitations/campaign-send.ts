@@ -1,38 +1,61 @@
 import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
-import { contacts, locations, solicitations, type DeliveryOutcome, type MessageChannel } from "../../db/schema";
+import { contacts, type DeliveryOutcome, locations, type MessageChannel, solicitations } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import type { ServiceContext } from "../../lib/context";
 import { sha256Hex } from "../../lib/crypto";
 import { conflict, validationError } from "../../lib/errors";
 import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
-import { findCampaignRow } from "../campaigns/service";
-import type { CampaignRow } from "../campaigns/schemas";
-import { usableTemplates } from "../templates/service";
-import { createSolicitations, type CreateResult, type SolicitationRequest } from "./create";
 import { inJson } from "../../lib/sql";
-import { toSolicitation, type CampaignSendInput } from "./schemas";
+import type { CampaignRow } from "../campaigns/schemas";
+import { findCampaignRow } from "../campaigns/service";
+import { usableTemplates } from "../templates/service";
+import { type CreateResult, createSolicitations, type SolicitationRequest } from "./create";
+import { type CampaignSendInput, toSolicitation } from "./schemas";
 
 /** The campaign a send may use: this tenant's (404), active (409), and the channel one of its own (400). */
-export async function sendableCampaign(ctx: ServiceContext, campaignId: string, channel?: MessageChannel): Promise<CampaignRow> {
+export async function sendableCampaign(
+  ctx: ServiceContext,
+  campaignId: string,
+  channel?: MessageChannel,
+): Promise<CampaignRow> {
   const campaign = await findCampaignRow(ctx, campaignId);
   if (channel && !campaign.channels.includes(channel)) {
-    throw validationError([{ path: "channel", message: `Not one of the campaign's channels (${campaign.channels.join(", ")})` }]);
+    throw validationError([
+      { path: "channel", message: `Not one of the campaign's channels (${campaign.channels.join(", ")})` },
+    ]);
   }
   if (!campaign.isActive) throw conflict("The campaign is inactive; activate it before sending");
   return campaign;
 }
 
 export async function assertLocation(ctx: ServiceContext, locationId: string, path = "locationId") {
-  const row = await ctx.db.select({ id: locations.id }).from(locations).where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw validationError([{ path, message: "Unknown location" }]);
 }
 
 /** The campaign.sent audit row and event, committed with the send's last chunk. */
-export function campaignSentWrites(ctx: ServiceContext, campaign: CampaignRow, sendId: string, summary: Record<string, unknown>) {
+export function campaignSentWrites(
+  ctx: ServiceContext,
+  campaign: CampaignRow,
+  sendId: string,
+  summary: Record<string, unknown>,
+) {
   const data = { campaignId: campaign.id, sendId, ...summary };
   return {
-    statements: [auditStatement(ctx, { tenantId: ctx.tenantId, action: "campaign.sent", resourceType: "campaign", resourceId: campaign.id, nextState: data })],
+    statements: [
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "campaign.sent",
+        resourceType: "campaign",
+        resourceId: campaign.id,
+        nextState: data,
+      }),
+    ],
     events: [eventStatement(ctx, "campaign.sent", data)],
   };
 }
@@ -56,7 +79,13 @@ async function alreadyCreated(ctx: ServiceContext, campaignId: string, keys: str
   const rows = await ctx.db
     .select({ key: solicitations.idempotencyKey, status: solicitations.status })
     .from(solicitations)
-    .where(and(eq(solicitations.tenantId, ctx.tenantId), eq(solicitations.campaignId, campaignId), inJson(solicitations.idempotencyKey, keys)));
+    .where(
+      and(
+        eq(solicitations.tenantId, ctx.tenantId),
+        eq(solicitations.campaignId, campaignId),
+        inJson(solicitations.idempotencyKey, keys),
+      ),
+    );
   return new Map(rows.map((r) => [r.key!, r]));
 }
 
@@ -65,7 +94,13 @@ const eligibleContacts = (ctx: ServiceContext, channel: MessageChannel, limit: n
   ctx.db
     .select({ id: contacts.id })
     .from(contacts)
-    .where(and(eq(contacts.tenantId, ctx.tenantId), eq(contacts.isSuppressed, false), isNotNull(channel === "email" ? contacts.email : contacts.phone)))
+    .where(
+      and(
+        eq(contacts.tenantId, ctx.tenantId),
+        eq(contacts.isSuppressed, false),
+        isNotNull(channel === "email" ? contacts.email : contacts.phone),
+      ),
+    )
     .orderBy(desc(contacts.createdAt), desc(contacts.id))
     .limit(limit);
 
@@ -74,36 +109,68 @@ const eligibleContacts = (ctx: ServiceContext, channel: MessageChannel, limit: n
  * or the given contactIds, up to `limit`; each through the policy. Counts are exact: queued =
  * PENDING created, blocked = BLOCKED created, failed = not created (ids that are not this tenant's).
  */
-export async function sendCampaign(ctx: ServiceContext, campaignId: string, input: CampaignSendInput, idempotencyKey?: string) {
+export async function sendCampaign(
+  ctx: ServiceContext,
+  campaignId: string,
+  input: CampaignSendInput,
+  idempotencyKey?: string,
+) {
   const campaign = await sendableCampaign(ctx, campaignId, input.channel);
   await assertLocation(ctx, input.locationId);
-  if (input.templateId) await usableTemplates(ctx, [{ path: "templateId", templateId: input.templateId, channel: input.channel }]);
+  if (input.templateId)
+    await usableTemplates(ctx, [{ path: "templateId", templateId: input.templateId, channel: input.channel }]);
   const contactIds = input.contactIds
     ? [...new Set(input.contactIds)].slice(0, input.limit)
     : (await eligibleContacts(ctx, input.channel, input.limit)).map((c) => c.id);
   const sendId = await sendIdOf(campaign.id, idempotencyKey);
   const all: SolicitationRequest[] = contactIds.map((contactId) => ({
-    contactId, locationId: input.locationId, channel: input.channel, campaignId: campaign.id, templateId: input.templateId ?? null,
+    contactId,
+    locationId: input.locationId,
+    channel: input.channel,
+    campaignId: campaign.id,
+    templateId: input.templateId ?? null,
     idempotencyKey: `${sendId}:${contactId}`,
   }));
   // a retry after a failure part-way (chunks are committed one by one): the contacts reached keep their solicitation
-  const done = idempotencyKey ? await alreadyCreated(ctx, campaign.id, all.map((r) => r.idempotencyKey!)) : new Map();
+  const done = idempotencyKey
+    ? await alreadyCreated(
+        ctx,
+        campaign.id,
+        all.map((r) => r.idempotencyKey!),
+      )
+    : new Map();
   const requests = all.filter((r) => !done.has(r.idempotencyKey!));
   const earlier = [...done.values()];
   // everything was written by an earlier call, campaign.sent included (it goes with the last chunk)
   if (done.size && !requests.length) return { ...summarize({ outcomes: [], earlier }), errors: [] };
   const result = await createSolicitations(ctx, requests, {
-    audit: { action: "solicitation.created", resourceType: "campaign_send", resourceId: sendId, metadata: { campaignId: campaign.id } },
-    finalize: async (outcomes) => campaignSentWrites(ctx, campaign, sendId, { channel: input.channel, locationId: input.locationId, ...summarize({ outcomes, earlier }) }),
+    audit: {
+      action: "solicitation.created",
+      resourceType: "campaign_send",
+      resourceId: sendId,
+      metadata: { campaignId: campaign.id },
+    },
+    finalize: async (outcomes) =>
+      campaignSentWrites(ctx, campaign, sendId, {
+        channel: input.channel,
+        locationId: input.locationId,
+        ...summarize({ outcomes, earlier }),
+      }),
   });
   return {
     ...summarize({ outcomes: result.outcomes, earlier }),
-    errors: result.outcomes.flatMap((o, i) => (o.ok ? [] : [{ contactId: requests[i]!.contactId, reason: o.issue.message }])),
+    errors: result.outcomes.flatMap((o, i) =>
+      o.ok ? [] : [{ contactId: requests[i]!.contactId, reason: o.issue.message }],
+    ),
   };
 }
 
 /** GET /v1/campaigns/{id}/solicitations: newest first, each with its contact. */
-export async function listCampaignSolicitations(ctx: ServiceContext, campaignId: string, query: { limit: number; deliveryOutcome?: DeliveryOutcome }) {
+export async function listCampaignSolicitations(
+  ctx: ServiceContext,
+  campaignId: string,
+  query: { limit: number; deliveryOutcome?: DeliveryOutcome },
+) {
   const { limit, deliveryOutcome } = query;
   await findCampaignRow(ctx, campaignId);
   const where = and(

@@ -9,8 +9,14 @@ export interface AutomationFields {
   automationDepth: number;
 }
 
-export function causeOf(metadata: Record<string, unknown> | null | undefined): AutomationFields | Record<string, never> {
+export function causeOf(
+  metadata: Record<string, unknown> | null | undefined,
+): AutomationFields | Record<string, never> {
   const a = metadata?.automation as Partial<AutomationFields> | undefined;
   if (!a || typeof a.causedByRuleId !== "string") return {};
-  return { causedByRuleId: a.causedByRuleId, automationChain: a.automationChain ?? [], automationDepth: a.automationDepth ?? 0 };
+  return {
+    causedByRuleId: a.causedByRuleId,
+    automationChain: a.automationChain ?? [],
+    automationDepth: a.automationDepth ?? 0,
+  };
 }

@@ -1,6 +1,5 @@
-import { causeOf } from "./cause";
 import type { BatchItem } from "drizzle-orm/batch";
-import { domainEvents, solicitations, type BlockedReason, type MessageChannel } from "../../db/schema";
+import { type BlockedReason, domainEvents, type MessageChannel, solicitations } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit, handOffEvents, type PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -11,11 +10,12 @@ import { nowIso } from "../../lib/time";
 import { assignVariant } from "../experiments/assignment";
 import { mintLinkToken } from "../links/tokens";
 import { jsonInsertStatements } from "./bulk-insert";
+import { capGuardStatement, isCapExceeded } from "./cap-guard";
+import { causeOf } from "./cause";
 import { loadPolicyData, type PolicyData } from "./inputs";
 import { evaluate, recipientTimeZone } from "./policy";
-import { toSolicitation, type SolicitationDto, type SolicitationRow } from "./schemas";
 import { enqueueSends } from "./queue";
-import { capGuardStatement, isCapExceeded } from "./cap-guard";
+import { type SolicitationDto, type SolicitationRow, toSolicitation } from "./schemas";
 
 /** One send request, from any path: single, campaign, bulk, sequence step, automation. */
 export interface SolicitationRequest {
@@ -40,7 +40,9 @@ export interface CreateOptions {
   /** the audit row's action and resource; default solicitation.created on the solicitation (or the batch) */
   audit?: { action: string; resourceType: string; resourceId: string; metadata?: Record<string, unknown> };
   /** statements and events committed in the LAST chunk's batch (an idempotency record, campaign.sent) */
-  finalize?: (outcomes: SolicitationOutcome[]) => Promise<{ statements?: BatchItem<"sqlite">[]; events?: PendingEvent[] }>;
+  finalize?: (
+    outcomes: SolicitationOutcome[],
+  ) => Promise<{ statements?: BatchItem<"sqlite">[]; events?: PendingEvent[] }>;
   now?: Date;
 }
 
@@ -62,7 +64,8 @@ function checkRefs(r: SolicitationRequest, d: PolicyData): ValidationIssue | nul
     const t = d.templates.get(r.templateId);
     if (!t) return { path: "templateId", message: "Unknown template" };
     if (t.status === "archived") return { path: "templateId", message: "The template is archived" };
-    if (t.channel !== r.channel) return { path: "templateId", message: `The template is for ${t.channel}, not ${r.channel}` };
+    if (t.channel !== r.channel)
+      return { path: "templateId", message: `The template is for ${t.channel}, not ${r.channel}` };
   }
   return null;
 }
@@ -70,10 +73,18 @@ function checkRefs(r: SolicitationRequest, d: PolicyData): ValidationIssue | nul
 function eventOf(ctx: ServiceContext, row: SolicitationRow): EventEnvelope {
   const type: EventType = row.status === "BLOCKED" ? "solicitation.blocked" : "solicitation.created";
   return {
-    id: `evt_${newId()}`, type, tenantId: ctx.tenantId, occurredAt: row.createdAt,
+    id: `evt_${newId()}`,
+    type,
+    tenantId: ctx.tenantId,
+    occurredAt: row.createdAt,
     data: {
-      solicitationId: row.id, contactId: row.contactId, locationId: row.locationId, campaignId: row.campaignId,
-      channel: row.channel, status: row.status, ...(row.blockedReason ? { blockedReason: row.blockedReason } : {}),
+      solicitationId: row.id,
+      contactId: row.contactId,
+      locationId: row.locationId,
+      campaignId: row.campaignId,
+      channel: row.channel,
+      status: row.status,
+      ...(row.blockedReason ? { blockedReason: row.blockedReason } : {}),
       ...causeOf(row.metadata),
     },
   };
@@ -129,24 +140,47 @@ async function decide(ctx: ServiceContext, requests: SolicitationRequest[], from
     const experiment = r.campaignId ? data.experiments.get(r.campaignId) : undefined;
     const variant = experiment ? assignVariant(experiment, r.contactId) : null;
     const id = newId();
-    const destination = r.destinationUrl ? "custom" : ((r.campaignId && data.campaigns.get(r.campaignId)?.reviewDestination) || "auto");
+    const destination = r.destinationUrl
+      ? "custom"
+      : (r.campaignId && data.campaigns.get(r.campaignId)?.reviewDestination) || "auto";
     const row: SolicitationRow = {
-      id, tenantId: ctx.tenantId, locationId: r.locationId, contactId: r.contactId,
-      campaignId: r.campaignId ?? null, templateId: r.templateId ?? null,
-      experimentId: experiment?.id ?? null, variantId: variant?.id ?? null,
-      sequenceStepIndex: r.sequenceStepIndex ?? null, channel: r.channel,
+      id,
+      tenantId: ctx.tenantId,
+      locationId: r.locationId,
+      contactId: r.contactId,
+      campaignId: r.campaignId ?? null,
+      templateId: r.templateId ?? null,
+      experimentId: experiment?.id ?? null,
+      variantId: variant?.id ?? null,
+      sequenceStepIndex: r.sequenceStepIndex ?? null,
+      channel: r.channel,
       status: blockedReason ? "BLOCKED" : "PENDING",
       shortLinkToken: "",
-      destinationUrl: r.destinationUrl ?? null, blockedReason, provider: null, providerMessageId: null, failureReason: null, deliveryOutcome: null,
-      sentAt: null, deliveredAt: null, clickedAt: null, convertedAt: null,
-      idempotencyKey: r.idempotencyKey ?? id, metadata: r.metadata ?? {}, createdAt, updatedAt: createdAt,
+      destinationUrl: r.destinationUrl ?? null,
+      blockedReason,
+      provider: null,
+      providerMessageId: null,
+      failureReason: null,
+      deliveryOutcome: null,
+      sentAt: null,
+      deliveredAt: null,
+      clickedAt: null,
+      convertedAt: null,
+      idempotencyKey: r.idempotencyKey ?? id,
+      metadata: r.metadata ?? {},
+      createdAt,
+      updatedAt: createdAt,
     };
     rows.push(row);
     requestOf.push(from + i);
     outcomes.push(row);
-    tokens.push(mintLinkToken(secret, { solicitationId: id, tenantId: ctx.tenantId, locationId: r.locationId, destination }).then((t) => {
-      row.shortLinkToken = t;
-    }));
+    tokens.push(
+      mintLinkToken(secret, { solicitationId: id, tenantId: ctx.tenantId, locationId: r.locationId, destination }).then(
+        (t) => {
+          row.shortLinkToken = t;
+        },
+      ),
+    );
   }
   // signed all at once: awaiting 5,000 HMACs one by one costs seconds of round trips into WebCrypto
   await Promise.all(tokens);
@@ -156,7 +190,8 @@ async function decide(ctx: ServiceContext, requests: SolicitationRequest[], from
 /** Decision passes per call at most: each retry follows a batch another request beat to a contact's last cap slot. */
 export const MAX_CAP_ATTEMPTS = 10;
 
-const answer = (x: SolicitationOutcome | SolicitationRow): SolicitationOutcome => ("ok" in x ? x : { ok: true, solicitation: toSolicitation(x) });
+const answer = (x: SolicitationOutcome | SolicitationRow): SolicitationOutcome =>
+  "ok" in x ? x : { ok: true, solicitation: toSolicitation(x) };
 
 /**
  * THE entry point of every send path. Loads the policy inputs for all requests in one round trip,
@@ -168,7 +203,11 @@ const answer = (x: SolicitationOutcome | SolicitationRow): SolicitationOutcome =
  * from that chunk on are decided again on fresh data (they then come out BLOCKED FREQUENCY_CAP_*).
  * Outcomes come back in request order.
  */
-export async function createSolicitations(ctx: ServiceContext, requests: SolicitationRequest[], o: CreateOptions = {}): Promise<CreateResult> {
+export async function createSolicitations(
+  ctx: ServiceContext,
+  requests: SolicitationRequest[],
+  o: CreateOptions = {},
+): Promise<CreateResult> {
   const now = o.now ?? new Date();
   const settled: SolicitationOutcome[] = [];
   const written: SolicitationRow[] = [];
@@ -188,24 +227,35 @@ export async function createSolicitations(ctx: ServiceContext, requests: Solicit
       const last = i === chunks.length - 1;
       const events = chunk.map((row) => eventOf(ctx, row));
       const audit = o.audit ?? {
-        action: "solicitation.created", resourceType: single ? "solicitation" : "solicitation_batch",
+        action: "solicitation.created",
+        resourceType: single ? "solicitation" : "solicitation_batch",
         resourceId: single && chunk[0] ? chunk[0].id : `batch_${newId()}`,
       };
       const guard = capGuardStatement(ctx, chunk, pass.data.compliance, now);
       const statements: BatchItem<"sqlite">[] = [
         ...(guard ? [guard] : []),
         ...jsonInsertStatements(ctx.db, solicitations, chunk),
-        ...jsonInsertStatements(ctx.db, domainEvents, events.map((e) => ({ ...e, dispatchedAt: null }))),
+        ...jsonInsertStatements(
+          ctx.db,
+          domainEvents,
+          events.map((e) => ({ ...e, dispatchedAt: null })),
+        ),
         ...(chunk.length
-          ? [auditStatement(ctx, {
-              tenantId: ctx.tenantId, action: audit.action, resourceType: audit.resourceType, resourceId: audit.resourceId,
-              metadata: audit.metadata,
-              nextState: {
-                chunk: chunksDone + 1, chunks: chunksDone + chunks.length - i,
-                solicitationIds: chunk.map((r) => r.id),
-                blocked: Object.fromEntries(chunk.filter((r) => r.blockedReason).map((r) => [r.id, r.blockedReason])),
-              },
-            })]
+          ? [
+              auditStatement(ctx, {
+                tenantId: ctx.tenantId,
+                action: audit.action,
+                resourceType: audit.resourceType,
+                resourceId: audit.resourceId,
+                metadata: audit.metadata,
+                nextState: {
+                  chunk: chunksDone + 1,
+                  chunks: chunksDone + chunks.length - i,
+                  solicitationIds: chunk.map((r) => r.id),
+                  blocked: Object.fromEntries(chunk.filter((r) => r.blockedReason).map((r) => [r.id, r.blockedReason])),
+                },
+              }),
+            ]
           : []),
         ...(last ? (extra.statements ?? []) : []),
       ];
@@ -220,7 +270,10 @@ export async function createSolicitations(ctx: ServiceContext, requests: Solicit
       chunksDone++;
       written.push(...chunk);
       handOffEvents(ctx, events);
-      await enqueueSends(ctx.env, chunk.filter((r) => r.status === "PENDING").map((r) => ({ id: r.id, tenantId: ctx.tenantId })));
+      await enqueueSends(
+        ctx.env,
+        chunk.filter((r) => r.status === "PENDING").map((r) => ({ id: r.id, tenantId: ctx.tenantId })),
+      );
     }
     if (retryFrom === null) {
       settled.push(...pass.outcomes.map(answer));

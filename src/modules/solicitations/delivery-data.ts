@@ -2,13 +2,24 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { ControlDb, ShardDb } from "../../db/client";
 import {
-  brands, campaigns, campaignTemplateBindings, complianceConfigs, consentRecords, contacts, experiments, locations, locationVariables, sendRecords, solicitations,
-  templates, tenants,
+  brands,
+  campaigns,
+  campaignTemplateBindings,
+  complianceConfigs,
+  consentRecords,
+  contacts,
+  experiments,
+  locations,
+  locationVariables,
+  sendRecords,
+  solicitations,
+  templates,
+  tenants,
 } from "../../db/schema";
-import { inJson } from "../../lib/sql";
-import type { ConsentByChannel } from "./inputs";
-import { tenantWhiteLabels, type TenantWhiteLabel } from "../white-label/resolve";
 import { groupBy } from "../../lib/collections";
+import { inJson } from "../../lib/sql";
+import { type TenantWhiteLabel, tenantWhiteLabels } from "../white-label/resolve";
+import type { ConsentByChannel } from "./inputs";
 
 type Row<T extends { $inferSelect: unknown }> = T["$inferSelect"];
 
@@ -38,30 +49,69 @@ export interface DeliveryData {
  * labels are control-plane rows (docs/scaling.md): read from `control` (isolate-cached) beside the
  * first round trip for the tenants the messages name, afterwards only for a tenant they did not.
  */
-export async function loadDeliveryData(db: ShardDb, ids: string[], control: ControlDb, tenantIds: string[]): Promise<DeliveryData> {
-  const of = (column: SQLiteColumn) => sql`(select ${column} from ${solicitations} where ${inJson(solicitations.id, ids)})`;
-  const named = tenantIds.length ? tenantWhiteLabels(control, tenantIds) : Promise.resolve(new Map<string, TenantWhiteLabel>());
-  const [sRows, cRows, lRows, tRows, claimRows, eRows, campRows, bRows, vRows, consentRows, complianceRows] = await db.batch([
-    db.select().from(solicitations).where(inJson(solicitations.id, ids)),
-    db.select().from(contacts).where(sql`${contacts.id} in ${of(solicitations.contactId)}`),
-    db
-      .select({ id: locations.id, name: locations.name, brandName: sql<string | null>`${brands.name}`.as("brand_name") })
-      .from(locations)
-      .leftJoin(brands, eq(brands.id, locations.brandId))
-      .where(sql`${locations.id} in ${of(solicitations.locationId)}`),
-    db.select({ id: tenants.id, isActive: tenants.isActive }).from(tenants).where(sql`${tenants.id} in ${of(solicitations.tenantId)}`),
-    db.select().from(sendRecords).where(inJson(sendRecords.solicitationId, ids)),
-    db.select().from(experiments).where(sql`${experiments.id} in ${of(solicitations.experimentId)}`),
-    db.select({ id: campaigns.id, metadata: campaigns.metadata }).from(campaigns).where(sql`${campaigns.id} in ${of(solicitations.campaignId)}`),
-    db.select().from(campaignTemplateBindings).where(sql`${campaignTemplateBindings.campaignId} in ${of(solicitations.campaignId)}`),
-    db.select().from(locationVariables).where(sql`${locationVariables.locationId} in ${of(solicitations.locationId)}`),
-    db
-      .select({ contactId: consentRecords.contactId, channel: consentRecords.channel, status: consentRecords.status, at: consentRecords.createdAt })
-      .from(consentRecords)
-      .where(sql`${consentRecords.contactId} in ${of(solicitations.contactId)}`)
-      .orderBy(asc(consentRecords.seq)),
-    db.select().from(complianceConfigs).where(sql`${complianceConfigs.tenantId} in ${of(solicitations.tenantId)}`),
-  ]);
+export async function loadDeliveryData(
+  db: ShardDb,
+  ids: string[],
+  control: ControlDb,
+  tenantIds: string[],
+): Promise<DeliveryData> {
+  const of = (column: SQLiteColumn) =>
+    sql`(select ${column} from ${solicitations} where ${inJson(solicitations.id, ids)})`;
+  const named = tenantIds.length
+    ? tenantWhiteLabels(control, tenantIds)
+    : Promise.resolve(new Map<string, TenantWhiteLabel>());
+  const [sRows, cRows, lRows, tRows, claimRows, eRows, campRows, bRows, vRows, consentRows, complianceRows] =
+    await db.batch([
+      db.select().from(solicitations).where(inJson(solicitations.id, ids)),
+      db
+        .select()
+        .from(contacts)
+        .where(sql`${contacts.id} in ${of(solicitations.contactId)}`),
+      db
+        .select({
+          id: locations.id,
+          name: locations.name,
+          brandName: sql<string | null>`${brands.name}`.as("brand_name"),
+        })
+        .from(locations)
+        .leftJoin(brands, eq(brands.id, locations.brandId))
+        .where(sql`${locations.id} in ${of(solicitations.locationId)}`),
+      db
+        .select({ id: tenants.id, isActive: tenants.isActive })
+        .from(tenants)
+        .where(sql`${tenants.id} in ${of(solicitations.tenantId)}`),
+      db.select().from(sendRecords).where(inJson(sendRecords.solicitationId, ids)),
+      db
+        .select()
+        .from(experiments)
+        .where(sql`${experiments.id} in ${of(solicitations.experimentId)}`),
+      db
+        .select({ id: campaigns.id, metadata: campaigns.metadata })
+        .from(campaigns)
+        .where(sql`${campaigns.id} in ${of(solicitations.campaignId)}`),
+      db
+        .select()
+        .from(campaignTemplateBindings)
+        .where(sql`${campaignTemplateBindings.campaignId} in ${of(solicitations.campaignId)}`),
+      db
+        .select()
+        .from(locationVariables)
+        .where(sql`${locationVariables.locationId} in ${of(solicitations.locationId)}`),
+      db
+        .select({
+          contactId: consentRecords.contactId,
+          channel: consentRecords.channel,
+          status: consentRecords.status,
+          at: consentRecords.createdAt,
+        })
+        .from(consentRecords)
+        .where(sql`${consentRecords.contactId} in ${of(solicitations.contactId)}`)
+        .orderBy(asc(consentRecords.seq)),
+      db
+        .select()
+        .from(complianceConfigs)
+        .where(sql`${complianceConfigs.tenantId} in ${of(solicitations.tenantId)}`),
+    ]);
   const whiteLabels = new Map(await named);
   const unnamed = [...new Set(sRows.map((s) => s.tenantId))].filter((t) => !tenantIds.includes(t));
   if (unnamed.length) for (const [t, wl] of await tenantWhiteLabels(control, unnamed)) whiteLabels.set(t, wl);
@@ -70,7 +120,9 @@ export async function loadDeliveryData(db: ShardDb, ids: string[], control: Cont
   const candidateTemplateIds = new Set<string>();
   for (const s of sRows) {
     if (s.templateId) candidateTemplateIds.add(s.templateId);
-    const variant = s.experimentId ? experimentsById.get(s.experimentId)?.variants.find((v) => v.id === s.variantId) : undefined;
+    const variant = s.experimentId
+      ? experimentsById.get(s.experimentId)?.variants.find((v) => v.id === s.variantId)
+      : undefined;
     if (variant?.templateId) candidateTemplateIds.add(variant.templateId);
   }
   for (const b of bRows) candidateTemplateIds.add(b.templateId);
@@ -79,11 +131,19 @@ export async function loadDeliveryData(db: ShardDb, ids: string[], control: Cont
   if (candidateTemplateIds.size) {
     const idsJson = [...candidateTemplateIds];
     const [versions, approvedRows] = await db.batch([
-      db.select({ id: templates.id, rootId: templates.rootId, tenantId: templates.tenantId }).from(templates).where(inJson(templates.id, idsJson)),
+      db
+        .select({ id: templates.id, rootId: templates.rootId, tenantId: templates.tenantId })
+        .from(templates)
+        .where(inJson(templates.id, idsJson)),
       db
         .select()
         .from(templates)
-        .where(and(eq(templates.status, "approved"), sql`${templates.rootId} in (select ${templates.rootId} from ${templates} where ${inJson(templates.id, idsJson)})`)),
+        .where(
+          and(
+            eq(templates.status, "approved"),
+            sql`${templates.rootId} in (select ${templates.rootId} from ${templates} where ${inJson(templates.id, idsJson)})`,
+          ),
+        ),
     ]);
     const byRoot = new Map(approvedRows.map((t) => [`${t.tenantId}:${t.rootId}`, t]));
     for (const v of versions) {
@@ -93,9 +153,11 @@ export async function loadDeliveryData(db: ShardDb, ids: string[], control: Cont
   }
 
   const consent = new Map<string, ConsentByChannel>();
-  for (const r of consentRows) consent.set(r.contactId, { ...consent.get(r.contactId), [r.channel]: { status: r.status, at: r.at } });
+  for (const r of consentRows)
+    consent.set(r.contactId, { ...consent.get(r.contactId), [r.channel]: { status: r.status, at: r.at } });
   const variables = new Map<string, Record<string, string>>();
-  for (const [locationId, rows] of groupBy(vRows, (v) => v.locationId)) variables.set(locationId, Object.fromEntries(rows.map((r) => [r.key, r.value])));
+  for (const [locationId, rows] of groupBy(vRows, (v) => v.locationId))
+    variables.set(locationId, Object.fromEntries(rows.map((r) => [r.key, r.value])));
 
   return {
     solicitations: new Map(sRows.map((s) => [s.id, s])),

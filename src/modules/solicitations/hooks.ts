@@ -13,7 +13,12 @@ import type { SolicitationConversionHook } from "../reviews/hooks";
  */
 export const convertSolicitation: SolicitationConversionHook = async (ctx, c) => {
   const s = await ctx.db
-    .select({ id: solicitations.id, contactId: solicitations.contactId, campaignId: solicitations.campaignId, convertedAt: solicitations.convertedAt })
+    .select({
+      id: solicitations.id,
+      contactId: solicitations.contactId,
+      campaignId: solicitations.campaignId,
+      convertedAt: solicitations.convertedAt,
+    })
     .from(solicitations)
     .where(and(eq(solicitations.id, c.solicitationId), eq(solicitations.tenantId, ctx.tenantId)))
     .get();
@@ -24,11 +29,17 @@ export const convertSolicitation: SolicitationConversionHook = async (ctx, c) =>
       ctx.db
         .update(solicitations)
         .set({ convertedAt: c.occurredAt, updatedAt: nowIso() })
-        .where(and(eq(solicitations.id, s.id), eq(solicitations.tenantId, ctx.tenantId), isNull(solicitations.convertedAt))),
+        .where(
+          and(eq(solicitations.id, s.id), eq(solicitations.tenantId, ctx.tenantId), isNull(solicitations.convertedAt)),
+        ),
     ],
     events: [
       eventStatement(ctx, "solicitation.converted", {
-        solicitationId: s.id, reviewId: c.reviewId, contactId: s.contactId, campaignId: s.campaignId, convertedAt: c.occurredAt,
+        solicitationId: s.id,
+        reviewId: c.reviewId,
+        contactId: s.contactId,
+        campaignId: s.campaignId,
+        convertedAt: c.occurredAt,
       }),
     ],
   };
@@ -55,7 +66,13 @@ export const outcomesFromSolicitations: OutcomeSource = async (ctx, experiment) 
     .groupBy(solicitations.variantId);
   const out = new Map<string, VariantOutcomes>();
   for (const r of rows) {
-    if (r.variantId) out.set(r.variantId, { sent: Number(r.sent), delivered: Number(r.delivered), clicked: Number(r.clicked), converted: Number(r.converted) });
+    if (r.variantId)
+      out.set(r.variantId, {
+        sent: Number(r.sent),
+        delivered: Number(r.delivered),
+        clicked: Number(r.clicked),
+        converted: Number(r.converted),
+      });
   }
   return out;
 };

@@ -27,7 +27,10 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
+      .join(",")}}`;
   }
   return JSON.stringify(value);
 }
@@ -38,9 +41,20 @@ const keyOf = (ctx: Pick<ServiceContext, "tenantId">, key: string) =>
   and(eq(idempotencyKeys.tenantId, ctx.tenantId), eq(idempotencyKeys.key, key));
 
 /** Claims the key for this request, or says what to answer instead (replay, 409 in flight, 422 reused). */
-export async function claimIdempotencyKey(ctx: ServiceContext, key: string, hash: string, now = new Date()): Promise<Claim> {
+export async function claimIdempotencyKey(
+  ctx: ServiceContext,
+  key: string,
+  hash: string,
+  now = new Date(),
+): Promise<Claim> {
   const created = nowIso(now);
-  const fresh = { requestHash: hash, responseStatus: null, responseBody: null, createdAt: created, expiresAt: nowIso(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)) };
+  const fresh = {
+    requestHash: hash,
+    responseStatus: null,
+    responseBody: null,
+    createdAt: created,
+    expiresAt: nowIso(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
+  };
   const inserted = await ctx.db
     .insert(idempotencyKeys)
     .values({ tenantId: ctx.tenantId, key, ...fresh })
@@ -58,7 +72,11 @@ export async function claimIdempotencyKey(ctx: ServiceContext, key: string, hash
         keyOf(ctx, key),
         or(
           lte(idempotencyKeys.expiresAt, created),
-          and(isNull(idempotencyKeys.responseStatus), lt(idempotencyKeys.createdAt, abandonedBefore), eq(idempotencyKeys.requestHash, hash)),
+          and(
+            isNull(idempotencyKeys.responseStatus),
+            lt(idempotencyKeys.createdAt, abandonedBefore),
+            eq(idempotencyKeys.requestHash, hash),
+          ),
         ),
       ),
     )
@@ -96,7 +114,9 @@ export async function purgeExpiredIdempotencyKeys(db: Db, now: Date, maxBatches 
   for (let i = 0; i < maxBatches; i++) {
     const gone = await db
       .delete(idempotencyKeys)
-      .where(sql`rowid in (select rowid from ${idempotencyKeys} where ${idempotencyKeys.expiresAt} <= ${nowIso(now)} limit ${PURGE_BATCH})`)
+      .where(
+        sql`rowid in (select rowid from ${idempotencyKeys} where ${idempotencyKeys.expiresAt} <= ${nowIso(now)} limit ${PURGE_BATCH})`,
+      )
       .returning({ key: idempotencyKeys.key });
     purged += gone.length;
     if (gone.length < PURGE_BATCH) break;

@@ -1,13 +1,21 @@
-import { and, asc, eq, ne, gt } from "drizzle-orm";
+import { and, asc, eq, gt, ne } from "drizzle-orm";
 import {
-  campaigns, complianceConfigs, consentRecords, contacts, experiments, locations, solicitations, templates, tenants,
-  type ConsentChannel, type ConsentStatus,
+  type ConsentChannel,
+  type ConsentStatus,
+  campaigns,
+  complianceConfigs,
+  consentRecords,
+  contacts,
+  experiments,
+  locations,
+  solicitations,
+  templates,
+  tenants,
 } from "../../db/schema";
+import { groupMap } from "../../lib/collections";
 import type { ServiceContext } from "../../lib/context";
 import { inJson } from "../../lib/sql";
 import { COMPLIANCE_DEFAULTS, type ComplianceConfig } from "../compliance/schemas";
-import { groupMap } from "../../lib/collections";
-
 
 export type ConsentByChannel = Partial<Record<ConsentChannel, { status: ConsentStatus; at: string }>>;
 
@@ -40,33 +48,77 @@ export async function loadPolicyData(
   const contactIds = uniq(refs.contactIds);
   const campaignIds = uniq(refs.campaignIds);
   const weekAgo = new Date(now.getTime() - 7 * 24 * 3600_000).toISOString();
-  const [tenantRows, complianceRows, contactRows, consentRows, locationRows, recentRows, campaignRows, experimentRows, templateRows] =
-    await ctx.db.batch([
-      ctx.db.select({ isActive: tenants.isActive }).from(tenants).where(eq(tenants.id, t)),
-      ctx.db.select().from(complianceConfigs).where(eq(complianceConfigs.tenantId, t)),
-      ctx.db.select().from(contacts).where(and(eq(contacts.tenantId, t), inJson(contacts.id, contactIds))),
-      ctx.db
-        .select({ contactId: consentRecords.contactId, channel: consentRecords.channel, status: consentRecords.status, at: consentRecords.createdAt })
-        .from(consentRecords)
-        .where(and(eq(consentRecords.tenantId, t), inJson(consentRecords.contactId, contactIds)))
-        .orderBy(asc(consentRecords.seq)),
-      ctx.db.select({ id: locations.id, timezone: locations.timezone }).from(locations).where(and(eq(locations.tenantId, t), inJson(locations.id, uniq(refs.locationIds)))),
-      ctx.db
-        .select({ contactId: solicitations.contactId, createdAt: solicitations.createdAt })
-        .from(solicitations)
-        .where(and(eq(solicitations.tenantId, t), inJson(solicitations.contactId, contactIds), gt(solicitations.createdAt, weekAgo), ne(solicitations.status, "BLOCKED"))),
-      ctx.db.select({ id: campaigns.id, reviewDestination: campaigns.reviewDestination }).from(campaigns).where(and(eq(campaigns.tenantId, t), inJson(campaigns.id, campaignIds))),
-      ctx.db.select().from(experiments).where(and(eq(experiments.tenantId, t), eq(experiments.status, "running"), inJson(experiments.campaignId, campaignIds))),
-      ctx.db
-        .select({ id: templates.id, channel: templates.channel, status: templates.status })
-        .from(templates)
-        .where(and(eq(templates.tenantId, t), inJson(templates.id, uniq(refs.templateIds)))),
-    ]);
+  const [
+    tenantRows,
+    complianceRows,
+    contactRows,
+    consentRows,
+    locationRows,
+    recentRows,
+    campaignRows,
+    experimentRows,
+    templateRows,
+  ] = await ctx.db.batch([
+    ctx.db.select({ isActive: tenants.isActive }).from(tenants).where(eq(tenants.id, t)),
+    ctx.db.select().from(complianceConfigs).where(eq(complianceConfigs.tenantId, t)),
+    ctx.db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.tenantId, t), inJson(contacts.id, contactIds))),
+    ctx.db
+      .select({
+        contactId: consentRecords.contactId,
+        channel: consentRecords.channel,
+        status: consentRecords.status,
+        at: consentRecords.createdAt,
+      })
+      .from(consentRecords)
+      .where(and(eq(consentRecords.tenantId, t), inJson(consentRecords.contactId, contactIds)))
+      .orderBy(asc(consentRecords.seq)),
+    ctx.db
+      .select({ id: locations.id, timezone: locations.timezone })
+      .from(locations)
+      .where(and(eq(locations.tenantId, t), inJson(locations.id, uniq(refs.locationIds)))),
+    ctx.db
+      .select({ contactId: solicitations.contactId, createdAt: solicitations.createdAt })
+      .from(solicitations)
+      .where(
+        and(
+          eq(solicitations.tenantId, t),
+          inJson(solicitations.contactId, contactIds),
+          gt(solicitations.createdAt, weekAgo),
+          ne(solicitations.status, "BLOCKED"),
+        ),
+      ),
+    ctx.db
+      .select({ id: campaigns.id, reviewDestination: campaigns.reviewDestination })
+      .from(campaigns)
+      .where(and(eq(campaigns.tenantId, t), inJson(campaigns.id, campaignIds))),
+    ctx.db
+      .select()
+      .from(experiments)
+      .where(
+        and(
+          eq(experiments.tenantId, t),
+          eq(experiments.status, "running"),
+          inJson(experiments.campaignId, campaignIds),
+        ),
+      ),
+    ctx.db
+      .select({ id: templates.id, channel: templates.channel, status: templates.status })
+      .from(templates)
+      .where(and(eq(templates.tenantId, t), inJson(templates.id, uniq(refs.templateIds)))),
+  ]);
 
   const consent = new Map<string, ConsentByChannel>();
   // ordered by seq: the last record of a (contact, channel) is its current state
-  for (const r of consentRows) consent.set(r.contactId, { ...consent.get(r.contactId), [r.channel]: { status: r.status, at: r.at } });
-  const recentSends = groupMap(recentRows, (r) => r.contactId, (r) => r.createdAt);
+  for (const r of consentRows)
+    consent.set(r.contactId, { ...consent.get(r.contactId), [r.channel]: { status: r.status, at: r.at } });
+  const recentSends = groupMap(
+    recentRows,
+    (r) => r.contactId,
+    (r) => r.createdAt,
+  );
   const stored = complianceRows[0];
   let compliance: ComplianceConfig = { ...COMPLIANCE_DEFAULTS };
   if (stored) {

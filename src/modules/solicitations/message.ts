@@ -12,10 +12,19 @@ export const DEFAULT_TEMPLATES: Record<MessageChannel, TemplateContent> = {
     bodyHtml:
       "<p>Hi {{firstName}},</p><p>Thank you for choosing {{brandName}}. Would you take a minute to tell us how we did?</p>" +
       '<p><a href="{{reviewLink}}">Share your experience</a></p>',
-    bodyText: "Hi {{firstName}},\n\nThank you for choosing {{brandName}}. Would you take a minute to tell us how we did?\n{{reviewLink}}",
+    bodyText:
+      "Hi {{firstName}},\n\nThank you for choosing {{brandName}}. Would you take a minute to tell us how we did?\n{{reviewLink}}",
   },
-  sms: { subject: null, bodyHtml: null, bodyText: "Hi {{firstName}}, thanks for visiting {{locationName}}! How did we do? {{reviewLink}}" },
-  whatsapp: { subject: null, bodyHtml: null, bodyText: "Hi {{firstName}}, thanks for visiting {{locationName}}! How did we do? {{reviewLink}}" },
+  sms: {
+    subject: null,
+    bodyHtml: null,
+    bodyText: "Hi {{firstName}}, thanks for visiting {{locationName}}! How did we do? {{reviewLink}}",
+  },
+  whatsapp: {
+    subject: null,
+    bodyHtml: null,
+    bodyText: "Hi {{firstName}}, thanks for visiting {{locationName}}! How did we do? {{reviewLink}}",
+  },
 };
 
 type Binding = typeof campaignTemplateBindings.$inferSelect;
@@ -24,9 +33,16 @@ type Binding = typeof campaignTemplateBindings.$inferSelect;
  * The campaign binding a send uses: of the send's channel, active now, whose lineage has an approved
  * version; then the contact's locale first, the control binding first, the highest priority, the oldest.
  */
-export function pickBinding(bindings: Binding[], o: { channel: MessageChannel; locale: string | null; now: string; usable: (templateId: string) => boolean }): Binding | null {
+export function pickBinding(
+  bindings: Binding[],
+  o: { channel: MessageChannel; locale: string | null; now: string; usable: (templateId: string) => boolean },
+): Binding | null {
   const candidates = bindings.filter(
-    (b) => b.channel === o.channel && (!b.activeFrom || b.activeFrom <= o.now) && (!b.activeTo || b.activeTo > o.now) && o.usable(b.templateId),
+    (b) =>
+      b.channel === o.channel &&
+      (!b.activeFrom || b.activeFrom <= o.now) &&
+      (!b.activeTo || b.activeTo > o.now) &&
+      o.usable(b.templateId),
   );
   const score = (b: Binding) => [b.locale === o.locale ? 1 : 0, b.isControl ? 1 : 0, b.priority] as const;
   candidates.sort((a, b) => {
@@ -102,7 +118,10 @@ export function buildMessage(m: MessageInput): OutgoingMessage {
     solicitationId: m.solicitationId,
   };
   if (m.channel === "email") {
-    message.headers = { "List-Unsubscribe": `<${m.links.unsubscribeLink}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+    message.headers = {
+      "List-Unsubscribe": `<${m.links.unsubscribeLink}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    };
   }
   if (m.channel === "whatsapp") message.whatsappTemplate = whatsappTemplateOf(m.whatsappTemplate, values);
   return message;

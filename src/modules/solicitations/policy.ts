@@ -36,7 +36,10 @@ export type PolicyDecision = { allowed: true } | { allowed: false; blockedReason
 const DAY_MS = 24 * 3600 * 1000;
 
 /** Does this channel need a granted consent record under these settings? */
-export function consentRequired(channel: MessageChannel, c: Pick<PolicyCompliance, "requireEmailConsent" | "requireSmsOptIn">): boolean {
+export function consentRequired(
+  channel: MessageChannel,
+  c: Pick<PolicyCompliance, "requireEmailConsent" | "requireSmsOptIn">,
+): boolean {
   if (channel === "email") return c.requireEmailConsent;
   if (channel === "sms") return c.requireSmsOptIn;
   // WhatsApp: Meta's Business Messaging Policy requires an opt-in for business-initiated messages,
@@ -88,7 +91,10 @@ export function sendsWithin(recent: readonly (string | Date)[], now: Date, spanM
 }
 
 /** The zone quiet hours are judged in: the contact's, else the location's, else UTC (invalid ones skipped). */
-export function recipientTimeZone(contactZone: string | null | undefined, locationZone: string | null | undefined): string {
+export function recipientTimeZone(
+  contactZone: string | null | undefined,
+  locationZone: string | null | undefined,
+): string {
   for (const z of [contactZone, locationZone]) if (z && isTimeZone(z)) return z;
   return "UTC";
 }
@@ -104,15 +110,27 @@ interface Rule {
 export const POLICY_RULES: readonly Rule[] = [
   { reason: "TENANT_PAUSED", atSend: true, blocks: (i) => !i.tenant.isActive },
   { reason: "SUPPRESSED", atSend: true, blocks: (i) => i.contact.isSuppressed },
-  { reason: "MISSING_ADDRESS", atSend: true, blocks: (i) => !(i.channel === "email" ? i.contact.email : i.contact.phone) },
+  {
+    reason: "MISSING_ADDRESS",
+    atSend: true,
+    blocks: (i) => !(i.channel === "email" ? i.contact.email : i.contact.phone),
+  },
   { reason: "NO_CONSENT", atSend: true, blocks: (i) => !hasConsent(i) },
   {
     reason: "QUIET_HOURS",
     atSend: false,
     blocks: (i) => inQuietHours(i.now, i.recipientTimeZone, i.compliance.quietHoursStart, i.compliance.quietHoursEnd),
   },
-  { reason: "FREQUENCY_CAP_DAILY", atSend: false, blocks: (i) => sendsWithin(i.recentSends, i.now, DAY_MS) >= i.compliance.frequencyCapDaily },
-  { reason: "FREQUENCY_CAP_WEEKLY", atSend: false, blocks: (i) => sendsWithin(i.recentSends, i.now, 7 * DAY_MS) >= i.compliance.frequencyCapWeekly },
+  {
+    reason: "FREQUENCY_CAP_DAILY",
+    atSend: false,
+    blocks: (i) => sendsWithin(i.recentSends, i.now, DAY_MS) >= i.compliance.frequencyCapDaily,
+  },
+  {
+    reason: "FREQUENCY_CAP_WEEKLY",
+    atSend: false,
+    blocks: (i) => sendsWithin(i.recentSends, i.now, 7 * DAY_MS) >= i.compliance.frequencyCapWeekly,
+  },
 ];
 
 function run(rules: readonly Rule[], input: PolicyInput): PolicyDecision {

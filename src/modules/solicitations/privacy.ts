@@ -1,11 +1,11 @@
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { outboxMessages, sendRecords, solicitations, tenants } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
-import { commit } from "../../lib/commit";
-import { retentionCutoff, type PersonalDataStep } from "../compliance/personal-data";
-import { inJson } from "../../lib/sql";
-import { toSolicitation } from "./schemas";
 import { groupMap } from "../../lib/collections";
+import { commit } from "../../lib/commit";
+import { inJson } from "../../lib/sql";
+import { type PersonalDataStep, retentionCutoff } from "../compliance/personal-data";
+import { toSolicitation } from "./schemas";
 
 const ofContacts = (tenantId: string, contactIds: string[]) =>
   sql`(select ${solicitations.id} from ${solicitations} where ${solicitations.tenantId} = ${tenantId} and ${inJson(solicitations.contactId, contactIds)})`;
@@ -27,7 +27,9 @@ export const solicitationPersonalData: PersonalDataStep = {
         .orderBy(asc(solicitations.createdAt), asc(solicitations.id))
     ).map(toSolicitation),
   erase: (ctx, contactIds) => [
-    ctx.db.delete(outboxMessages).where(sql`${outboxMessages.solicitationId} in ${ofContacts(ctx.tenantId, contactIds)}`),
+    ctx.db
+      .delete(outboxMessages)
+      .where(sql`${outboxMessages.solicitationId} in ${ofContacts(ctx.tenantId, contactIds)}`),
     ctx.db
       .update(solicitations)
       .set({ metadata: {} })
@@ -41,7 +43,11 @@ export const solicitationPersonalData: PersonalDataStep = {
       .crossJoin(solicitations)
       .where(and(eq(solicitations.tenantId, tenants.id), lt(solicitations.createdAt, retentionCutoff(tenants.id, now))))
       .limit(limit);
-    const byTenant = groupMap(due, (d) => d.tenantId, (d) => d.id);
+    const byTenant = groupMap(
+      due,
+      (d) => d.tenantId,
+      (d) => d.id,
+    );
     for (const [tenantId, ids] of byTenant) {
       const ctx = { ...system, tenantId };
       await commit(ctx, [
@@ -49,7 +55,11 @@ export const solicitationPersonalData: PersonalDataStep = {
         ctx.db.delete(outboxMessages).where(inJson(outboxMessages.solicitationId, ids)),
         ctx.db.delete(solicitations).where(and(eq(solicitations.tenantId, tenantId), inJson(solicitations.id, ids))),
         auditStatement(ctx, {
-          tenantId, action: "solicitation.retention_deleted", resourceType: "tenant", resourceId: tenantId, nextState: { solicitationIds: ids, sweptAt: now },
+          tenantId,
+          action: "solicitation.retention_deleted",
+          resourceType: "tenant",
+          resourceId: tenantId,
+          nextState: { solicitationIds: ids, sweptAt: now },
         }),
       ]);
     }

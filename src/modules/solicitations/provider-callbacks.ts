@@ -2,28 +2,38 @@ import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { ShardDb } from "../../db/client";
+import { consentRecords, contacts, type SolicitationStatus, sendRecords, solicitations } from "../../db/schema";
 import { allShards, tenantDb } from "../../db/shards";
-import { consentRecords, contacts, sendRecords, solicitations, type SolicitationStatus } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
+import { groupBy } from "../../lib/collections";
 import { commit, type PendingEvent } from "../../lib/commit";
 import { SYSTEM_META } from "../../lib/context";
-import { eventStatement, type EventType } from "../../lib/events";
+import { type EventType, eventStatement } from "../../lib/events";
+import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import type { WebhookOutcome } from "../../providers/messaging/callbacks/handle";
 import { isStopKeyword } from "../../providers/messaging/callbacks/stop-keywords";
 import type { DeliveryEvent, DeliveryStatus, InboundMessage } from "../../providers/messaging/callbacks/types";
 import { consentRecordStatements } from "../contacts/consent";
-import { inJson } from "../../lib/sql";
-import { canMove, type SolicitationMove } from "./states";
 import { causeOf } from "./cause";
 import { sentEvent } from "./sent-event";
-import { groupBy } from "../../lib/collections";
+import { canMove, type SolicitationMove } from "./states";
 
-const MOVE_OF: Record<DeliveryStatus, SolicitationMove> = { delivered: "delivered", bounced: "bounced", failed: "failed", complained: "complained" };
+const MOVE_OF: Record<DeliveryStatus, SolicitationMove> = {
+  delivered: "delivered",
+  bounced: "bounced",
+  failed: "failed",
+  complained: "complained",
+};
 const EVENT_OF: Record<SolicitationMove, EventType | null> = {
-  delivered: "solicitation.delivered", complained: "solicitation.delivered", bounced: "solicitation.bounced", failed: "solicitation.failed",
-  send: null, failSend: null, blockAtSend: null,
+  delivered: "solicitation.delivered",
+  complained: "solicitation.delivered",
+  bounced: "solicitation.bounced",
+  failed: "solicitation.failed",
+  send: null,
+  failSend: null,
+  blockAtSend: null,
 };
 
 interface Writes {
@@ -31,10 +41,20 @@ interface Writes {
   events: PendingEvent[];
 }
 
-const auditSource = (db: ShardDb, provider: string) => ({ db, actor: { type: "system" as const, name: `webhook:${provider}` }, meta: SYSTEM_META });
+const auditSource = (db: ShardDb, provider: string) => ({
+  db,
+  actor: { type: "system" as const, name: `webhook:${provider}` },
+  meta: SYSTEM_META,
+});
 
 const STATUS_AFTER: Record<SolicitationMove, SolicitationStatus> = {
-  delivered: "DELIVERED", complained: "DELIVERED", bounced: "BOUNCED", failed: "FAILED", send: "SENT", failSend: "FAILED", blockAtSend: "BLOCKED",
+  delivered: "DELIVERED",
+  complained: "DELIVERED",
+  bounced: "BOUNCED",
+  failed: "FAILED",
+  send: "SENT",
+  failSend: "FAILED",
+  blockAtSend: "BLOCKED",
 };
 
 interface Change {
@@ -66,7 +86,12 @@ function changeStatements(db: ShardDb, changes: Change[]): BatchItem<"sqlite">[]
         failureReason: fromChanges(json, "failureReason", solicitations.failureReason),
         updatedAt: now,
       })
-      .where(and(sql`${solicitations.id} in (select json_extract(value, '$.id') from json_each(${json}))`, eq(solicitations.status, group[0]!.from)));
+      .where(
+        and(
+          sql`${solicitations.id} in (select json_extract(value, '$.id') from json_each(${json}))`,
+          eq(solicitations.status, group[0]!.from),
+        ),
+      );
   });
 }
 
@@ -82,9 +107,15 @@ async function deliveryWrites(db: ShardDb, events: DeliveryEvent[], tenantId: st
     .select({ s: solicitations, contactSuppressed: sql<number>`${contacts.isSuppressed}`.as("contact_suppressed") })
     .from(solicitations)
     .innerJoin(contacts, eq(contacts.id, solicitations.contactId))
-    .where(and(inJson(solicitations.providerMessageId, [...new Set(events.map((e) => e.providerMessageId))]), tenantId ? eq(solicitations.tenantId, tenantId) : undefined));
+    .where(
+      and(
+        inJson(solicitations.providerMessageId, [...new Set(events.map((e) => e.providerMessageId))]),
+        tenantId ? eq(solicitations.tenantId, tenantId) : undefined,
+      ),
+    );
   const byMessage = new Map(rows.map((r) => [`${r.s.provider}:${r.s.providerMessageId}`, r]));
-  for (const r of await resolveLostAnswers(db, events, byMessage, tenantId, w)) byMessage.set(`${r.s.provider}:${r.s.providerMessageId}`, r);
+  for (const r of await resolveLostAnswers(db, events, byMessage, tenantId, w))
+    byMessage.set(`${r.s.provider}:${r.s.providerMessageId}`, r);
   const resolvedCount = w.statements.length;
   const changes = new Map<string, Change>();
   const suppressed = new Set<string>();
@@ -102,10 +133,24 @@ async function deliveryWrites(db: ShardDb, events: DeliveryEvent[], tenantId: st
       else change.failureReason = ev.reason ?? ev.status;
       changes.set(s.id, change);
       const type = EVENT_OF[move];
-      if (type) w.events.push(eventStatement(ctx, type, { solicitationId: s.id, contactId: s.contactId, channel: s.channel, provider: ev.provider, reason: ev.reason ?? null, occurredAt: ev.occurredAt }));
+      if (type)
+        w.events.push(
+          eventStatement(ctx, type, {
+            solicitationId: s.id,
+            contactId: s.contactId,
+            channel: s.channel,
+            provider: ev.provider,
+            reason: ev.reason ?? null,
+            occurredAt: ev.occurredAt,
+          }),
+        );
       applied++;
     }
-    if ((ev.status === "bounced" || ev.status === "complained") && !hit.contactSuppressed && !suppressed.has(s.contactId)) {
+    if (
+      (ev.status === "bounced" || ev.status === "complained") &&
+      !hit.contactSuppressed &&
+      !suppressed.has(s.contactId)
+    ) {
       suppressed.add(s.contactId);
       const reason = `${s.channel}_${ev.status === "bounced" ? "bounced" : "complaint"}`;
       const now = nowIso();
@@ -113,17 +158,30 @@ async function deliveryWrites(db: ShardDb, events: DeliveryEvent[], tenantId: st
         db
           .update(contacts)
           .set({ isSuppressed: true, suppressedAt: now, suppressionReason: reason, updatedAt: now })
-          .where(and(eq(contacts.id, s.contactId), eq(contacts.tenantId, s.tenantId), eq(contacts.isSuppressed, false))),
+          .where(
+            and(eq(contacts.id, s.contactId), eq(contacts.tenantId, s.tenantId), eq(contacts.isSuppressed, false)),
+          ),
         auditStatement(auditSource(db, ev.provider), {
-          tenantId: s.tenantId, action: "contact.suppressed", resourceType: "contact", resourceId: s.contactId,
-          nextState: { isSuppressed: true, suppressionReason: reason }, metadata: { solicitationId: s.id, provider: ev.provider },
+          tenantId: s.tenantId,
+          action: "contact.suppressed",
+          resourceType: "contact",
+          resourceId: s.contactId,
+          nextState: { isSuppressed: true, suppressionReason: reason },
+          metadata: { solicitationId: s.id, provider: ev.provider },
         }),
       );
       w.events.push(eventStatement(ctx, "contact.suppressed", { contactId: s.contactId, suppressedAt: now, reason }));
     }
   }
   // after the lost answers' SENT (pushed first above), before the suppressions
-  w.statements.splice(resolvedCount, 0, ...changeStatements(db, [...changes.values()].filter((c) => c.from !== c.to)));
+  w.statements.splice(
+    resolvedCount,
+    0,
+    ...changeStatements(
+      db,
+      [...changes.values()].filter((c) => c.from !== c.to),
+    ),
+  );
   return applied;
 }
 
@@ -135,12 +193,24 @@ async function deliveryWrites(db: ShardDb, events: DeliveryEvent[], tenantId: st
  * SENT with the provider's message id first (with the one `solicitation.sent`), then the report
  * applies as usual. A solicitation never handed to this provider (no claim) is not touched.
  */
-async function resolveLostAnswers(db: ShardDb, events: DeliveryEvent[], known: Map<string, unknown>, tenantId: string | null, w: Writes) {
+async function resolveLostAnswers(
+  db: ShardDb,
+  events: DeliveryEvent[],
+  known: Map<string, unknown>,
+  tenantId: string | null,
+  w: Writes,
+) {
   const unmatched = new Map<string, DeliveryEvent>();
-  for (const e of events) if (e.solicitationId && !known.has(`${e.provider}:${e.providerMessageId}`) && !unmatched.has(e.solicitationId)) unmatched.set(e.solicitationId, e);
+  for (const e of events)
+    if (e.solicitationId && !known.has(`${e.provider}:${e.providerMessageId}`) && !unmatched.has(e.solicitationId))
+      unmatched.set(e.solicitationId, e);
   if (!unmatched.size) return [];
   const rows = await db
-    .select({ s: solicitations, contactSuppressed: sql<number>`${contacts.isSuppressed}`.as("contact_suppressed"), claimProvider: sendRecords.provider })
+    .select({
+      s: solicitations,
+      contactSuppressed: sql<number>`${contacts.isSuppressed}`.as("contact_suppressed"),
+      claimProvider: sendRecords.provider,
+    })
     .from(solicitations)
     .innerJoin(contacts, eq(contacts.id, solicitations.contactId))
     .innerJoin(sendRecords, eq(sendRecords.solicitationId, solicitations.id))
@@ -162,17 +232,51 @@ async function resolveLostAnswers(db: ShardDb, events: DeliveryEvent[], known: M
     w.statements.push(
       db
         .update(solicitations)
-        .set({ status: "SENT", provider: ev.provider, providerMessageId: ev.providerMessageId, sentAt, deliveryOutcome: null, updatedAt: now })
-        .where(and(eq(solicitations.id, r.s.id), or(eq(solicitations.status, "PENDING"), eq(solicitations.deliveryOutcome, "unknown")))),
-      db.update(sendRecords).set({ provider: ev.provider, providerMessageId: ev.providerMessageId }).where(and(eq(sendRecords.solicitationId, r.s.id), isNull(sendRecords.providerMessageId))),
+        .set({
+          status: "SENT",
+          provider: ev.provider,
+          providerMessageId: ev.providerMessageId,
+          sentAt,
+          deliveryOutcome: null,
+          updatedAt: now,
+        })
+        .where(
+          and(
+            eq(solicitations.id, r.s.id),
+            or(eq(solicitations.status, "PENDING"), eq(solicitations.deliveryOutcome, "unknown")),
+          ),
+        ),
+      db
+        .update(sendRecords)
+        .set({ provider: ev.provider, providerMessageId: ev.providerMessageId })
+        .where(and(eq(sendRecords.solicitationId, r.s.id), isNull(sendRecords.providerMessageId))),
     );
     if (r.s.status === "PENDING") {
-      w.events.push(sentEvent(db, r.s.tenantId, {
-        solicitationId: r.s.id, locationId: r.s.locationId, contactId: r.s.contactId, campaignId: r.s.campaignId, channel: r.s.channel, status: "SENT",
-        provider: ev.provider, providerMessageId: ev.providerMessageId, reconciled: true, ...causeOf(r.s.metadata),
-      }));
+      w.events.push(
+        sentEvent(db, r.s.tenantId, {
+          solicitationId: r.s.id,
+          locationId: r.s.locationId,
+          contactId: r.s.contactId,
+          campaignId: r.s.campaignId,
+          channel: r.s.channel,
+          status: "SENT",
+          provider: ev.provider,
+          providerMessageId: ev.providerMessageId,
+          reconciled: true,
+          ...causeOf(r.s.metadata),
+        }),
+      );
     }
-    out.push({ ...r, s: { ...r.s, status: "SENT", provider: ev.provider, providerMessageId: ev.providerMessageId, deliveryOutcome: null } });
+    out.push({
+      ...r,
+      s: {
+        ...r.s,
+        status: "SENT",
+        provider: ev.provider,
+        providerMessageId: ev.providerMessageId,
+        deliveryOutcome: null,
+      },
+    });
   }
   return out;
 }
@@ -195,21 +299,38 @@ async function stopWrites(db: ShardDb, inbound: InboundMessage[], tenantId: stri
       .select({
         id: contacts.id,
         tenantId: contacts.tenantId,
-        latest: sql<string | null>`(select ${consentRecords.status} from ${consentRecords} where ${consentRecords.contactId} = ${contactsId}
-          and ${consentRecords.channel} = ${m.channel} order by ${consentRecords.seq} desc limit 1)`.as("latest_status"),
+        latest: sql<
+          string | null
+        >`(select ${consentRecords.status} from ${consentRecords} where ${consentRecords.contactId} = ${contactsId}
+          and ${consentRecords.channel} = ${m.channel} order by ${consentRecords.seq} desc limit 1)`.as(
+          "latest_status",
+        ),
       })
       .from(contacts)
       .where(and(eq(contacts.phone, m.from), tenantId ? eq(contacts.tenantId, tenantId) : undefined));
     for (const c of matches) {
       if (c.latest === "revoked") continue;
       const ctx = { db, tenantId: c.tenantId };
-      const { row, statements } = consentRecordStatements(ctx, c.id, { channel: m.channel, status: "revoked", source: "inbound_stop", ipAddress: null, userAgent: null });
+      const { row, statements } = consentRecordStatements(ctx, c.id, {
+        channel: m.channel,
+        status: "revoked",
+        source: "inbound_stop",
+        ipAddress: null,
+        userAgent: null,
+      });
       w.statements.push(
         ...statements,
         auditStatement(auditSource(db, m.provider), {
-          tenantId: c.tenantId, action: "consent.revoked", resourceType: "consent_record", resourceId: row.id,
+          tenantId: c.tenantId,
+          action: "consent.revoked",
+          resourceType: "consent_record",
+          resourceId: row.id,
           nextState: { contactId: c.id, channel: m.channel, status: "revoked", source: "inbound_stop" },
-          metadata: { provider: m.provider, providerMessageId: m.providerMessageId ?? null, keyword: m.body.trim().slice(0, 20) },
+          metadata: {
+            provider: m.provider,
+            providerMessageId: m.providerMessageId ?? null,
+            keyword: m.body.trim().slice(0, 20),
+          },
         }),
       );
       revoked++;
@@ -223,7 +344,12 @@ async function stopWrites(db: ShardDb, inbound: InboundMessage[], tenantId: stri
  * names, else on every shard (a platform sender's reports and STOPs may concern any tenant), one D1
  * batch per shard.
  */
-export async function applyProviderCallback(env: Env, defer: (p: Promise<unknown>) => void, outcome: Extract<WebhookOutcome, { verified: true }>, tenantId: string | null) {
+export async function applyProviderCallback(
+  env: Env,
+  defer: (p: Promise<unknown>) => void,
+  outcome: Extract<WebhookOutcome, { verified: true }>,
+  tenantId: string | null,
+) {
   const shards = tenantId ? [await tenantDb(env, tenantId)] : allShards(env).map((s) => s.db);
   const results = await Promise.all(shards.map((db) => applyWebhook(db, env, defer, outcome, tenantId)));
   return {
@@ -234,7 +360,13 @@ export async function applyProviderCallback(env: Env, defer: (p: Promise<unknown
 }
 
 /** Applies a verified webhook's reports and inbound messages on one shard, in one D1 batch. */
-export async function applyWebhook(db: ShardDb, env: Env, defer: (p: Promise<unknown>) => void, outcome: Extract<WebhookOutcome, { verified: true }>, tenantId: string | null) {
+export async function applyWebhook(
+  db: ShardDb,
+  env: Env,
+  defer: (p: Promise<unknown>) => void,
+  outcome: Extract<WebhookOutcome, { verified: true }>,
+  tenantId: string | null,
+) {
   const w: Writes = { statements: [], events: [] };
   const applied = await deliveryWrites(db, outcome.events, tenantId, w);
   const revoked = await stopWrites(db, outcome.inbound, tenantId, w);

@@ -13,7 +13,9 @@ const SEND_BATCH = 100; // Queues: sendBatch takes at most 100 messages
 export async function enqueueSends(env: Env, sends: { id: string; tenantId: string }[]): Promise<void> {
   const calls: Promise<unknown>[] = [];
   for (let i = 0; i < sends.length; i += SEND_BATCH) {
-    const body = sends.slice(i, i + SEND_BATCH).map((s) => ({ body: { solicitationId: s.id, tenantId: s.tenantId } satisfies SendMessage }));
+    const body = sends
+      .slice(i, i + SEND_BATCH)
+      .map((s) => ({ body: { solicitationId: s.id, tenantId: s.tenantId } satisfies SendMessage }));
     calls.push(env.SENDS.sendBatch(body));
   }
   await Promise.all(calls);

@@ -44,18 +44,31 @@ interface Reconciled {
  * Never FAILED: a message that may have gone out is not reported as failed. One batch per run,
  * every write conditional on PENDING; the `solicitation.sent` event has one id per solicitation.
  */
-export async function reconcileInterruptedSends(db: Db, env: Env, now: Date): Promise<{ sent: number; unknown: number; resent: number }> {
+export async function reconcileInterruptedSends(
+  db: Db,
+  env: Env,
+  now: Date,
+): Promise<{ sent: number; unknown: number; resent: number }> {
   const orphanedBefore = nowIso(new Date(now.getTime() - CLAIM_ORPHANED_AFTER_MS));
   const rows = await db
     .select({
       s: {
-        id: solicitations.id, tenantId: solicitations.tenantId, locationId: solicitations.locationId, contactId: solicitations.contactId,
-        campaignId: solicitations.campaignId, channel: solicitations.channel, metadata: solicitations.metadata,
+        id: solicitations.id,
+        tenantId: solicitations.tenantId,
+        locationId: solicitations.locationId,
+        contactId: solicitations.contactId,
+        campaignId: solicitations.campaignId,
+        channel: solicitations.channel,
+        metadata: solicitations.metadata,
       },
       claimProvider: sendRecords.provider,
       claimMessageId: sendRecords.providerMessageId,
       claimedAt: sendRecords.createdAt,
-      outboxId: sql<string | null>`(select min(${outboxMessages.id}) from ${outboxMessages} where ${outboxMessages.solicitationId} = ${solicitations.id})`.as("outbox_id"),
+      outboxId: sql<
+        string | null
+      >`(select min(${outboxMessages.id}) from ${outboxMessages} where ${outboxMessages.solicitationId} = ${solicitations.id})`.as(
+        "outbox_id",
+      ),
     })
     .from(solicitations)
     .innerJoin(sendRecords, eq(sendRecords.solicitationId, solicitations.id))
@@ -64,26 +77,52 @@ export async function reconcileInterruptedSends(db: Db, env: Env, now: Date): Pr
   if (!rows.length) return { sent: 0, unknown: 0, resent: 0 };
   // the outbox answers for itself: its write is one D1 batch, so a claim for it with no row means
   // the message was never taken: the claim is released and the message queued again (no double)
-  const neverTaken = rows.filter((r) => r.claimProvider === "outbox" && !r.claimMessageId && !r.outboxId).map((r) => r.s);
-  const found: Reconciled[] = rows.filter((r) => !neverTaken.includes(r.s)).map((r) => {
-    // a claim written before claims named their provider says "pending"
-    const claimProvider = r.claimProvider === "pending" ? null : r.claimProvider;
-    const known = r.claimMessageId ? { provider: claimProvider, providerMessageId: r.claimMessageId } : r.outboxId ? { provider: "outbox", providerMessageId: r.outboxId } : null;
-    return {
-      ...r.s,
-      provider: known?.provider ?? claimProvider,
-      providerMessageId: known?.providerMessageId ?? null,
-      sentAt: r.claimedAt,
-      deliveryOutcome: known ? null : "unknown",
-    };
-  });
-  const json = JSON.stringify(found.map(({ id, provider, providerMessageId, sentAt, deliveryOutcome }) => ({ id, provider, providerMessageId, sentAt, deliveryOutcome })));
-  const field = (name: string) => sql`(select json_extract(value, ${`$.${name}`}) from json_each(${json}) where json_extract(value, '$.id') = ${solicitations.id})`;
+  const neverTaken = rows
+    .filter((r) => r.claimProvider === "outbox" && !r.claimMessageId && !r.outboxId)
+    .map((r) => r.s);
+  const found: Reconciled[] = rows
+    .filter((r) => !neverTaken.includes(r.s))
+    .map((r) => {
+      // a claim written before claims named their provider says "pending"
+      const claimProvider = r.claimProvider === "pending" ? null : r.claimProvider;
+      const known = r.claimMessageId
+        ? { provider: claimProvider, providerMessageId: r.claimMessageId }
+        : r.outboxId
+          ? { provider: "outbox", providerMessageId: r.outboxId }
+          : null;
+      return {
+        ...r.s,
+        provider: known?.provider ?? claimProvider,
+        providerMessageId: known?.providerMessageId ?? null,
+        sentAt: r.claimedAt,
+        deliveryOutcome: known ? null : "unknown",
+      };
+    });
+  const json = JSON.stringify(
+    found.map(({ id, provider, providerMessageId, sentAt, deliveryOutcome }) => ({
+      id,
+      provider,
+      providerMessageId,
+      sentAt,
+      deliveryOutcome,
+    })),
+  );
+  const field = (name: string) =>
+    sql`(select json_extract(value, ${`$.${name}`}) from json_each(${json}) where json_extract(value, '$.id') = ${solicitations.id})`;
   const at = nowIso(now);
   const events = found.map((r) =>
     sentEvent(db, r.tenantId, {
-      solicitationId: r.id, locationId: r.locationId, contactId: r.contactId, campaignId: r.campaignId, channel: r.channel, status: "SENT",
-      provider: r.provider, providerMessageId: r.providerMessageId, deliveryOutcome: r.deliveryOutcome, reconciled: true, ...causeOf(r.metadata),
+      solicitationId: r.id,
+      locationId: r.locationId,
+      contactId: r.contactId,
+      campaignId: r.campaignId,
+      channel: r.channel,
+      status: "SENT",
+      provider: r.provider,
+      providerMessageId: r.providerMessageId,
+      deliveryOutcome: r.deliveryOutcome,
+      reconciled: true,
+      ...causeOf(r.metadata),
     }),
   );
   const ids = sql`(select json_extract(value, '$.id') from json_each(${json}))`;
@@ -91,25 +130,50 @@ export async function reconcileInterruptedSends(db: Db, env: Env, now: Date): Pr
     db
       .update(solicitations)
       .set({
-        status: "SENT", provider: field("provider"), providerMessageId: field("providerMessageId"), sentAt: field("sentAt"),
-        deliveryOutcome: field("deliveryOutcome"), failureReason: null, updatedAt: at,
+        status: "SENT",
+        provider: field("provider"),
+        providerMessageId: field("providerMessageId"),
+        sentAt: field("sentAt"),
+        deliveryOutcome: field("deliveryOutcome"),
+        failureReason: null,
+        updatedAt: at,
       })
       .where(and(sql`${solicitations.id} in ${ids}`, eq(solicitations.status, "PENDING"))),
     // the claim says what the solicitation says (a later redelivery acks it either way)
     db
       .update(sendRecords)
-      .set({ providerMessageId: sql`coalesce(${sendRecords.providerMessageId}, (select json_extract(value, '$.providerMessageId') from json_each(${json}) where json_extract(value, '$.id') = ${sendRecords.solicitationId}))` })
+      .set({
+        providerMessageId: sql`coalesce(${sendRecords.providerMessageId}, (select json_extract(value, '$.providerMessageId') from json_each(${json}) where json_extract(value, '$.id') = ${sendRecords.solicitationId}))`,
+      })
       .where(and(sql`${sendRecords.solicitationId} in ${ids}`, isNull(sendRecords.providerMessageId))),
-    db.update(contacts).set({ lastActivityAt: at }).where(and(sql`${contacts.id} in ${jsonIds(found.map((r) => r.contactId))}`, isNull(contacts.anonymizedAt))),
+    db
+      .update(contacts)
+      .set({ lastActivityAt: at })
+      .where(and(sql`${contacts.id} in ${jsonIds(found.map((r) => r.contactId))}`, isNull(contacts.anonymizedAt))),
     ...events.map((e) => e.statement),
     ...(neverTaken.length
-      ? [db.delete(sendRecords).where(and(sql`${sendRecords.solicitationId} in ${jsonIds(neverTaken.map((s) => s.id))}`, isNull(sendRecords.providerMessageId), eq(sendRecords.provider, "outbox")))]
+      ? [
+          db
+            .delete(sendRecords)
+            .where(
+              and(
+                sql`${sendRecords.solicitationId} in ${jsonIds(neverTaken.map((s) => s.id))}`,
+                isNull(sendRecords.providerMessageId),
+                eq(sendRecords.provider, "outbox"),
+              ),
+            ),
+        ]
       : []),
   ];
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   await enqueueSends(env, neverTaken);
   // events another path wrote first stay as they are; unsent ones go to the queue now
-  if (events.length) await dispatchEvents(db, env, events.map((e) => e.event.id));
+  if (events.length)
+    await dispatchEvents(
+      db,
+      env,
+      events.map((e) => e.event.id),
+    );
   const unknown = found.filter((r) => r.deliveryOutcome === "unknown").length;
   return { sent: found.length - unknown, unknown, resent: neverTaken.length };
 }

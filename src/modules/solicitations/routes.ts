@@ -1,5 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, errors, IdParam, json, jsonBody, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  errors,
+  IdParam,
+  json,
+  jsonBody,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
 import { CreateSolicitationBody, IdempotencyKeyHeader, SolicitationSchema } from "./schemas";
@@ -8,7 +16,11 @@ import { createSolicitation, getSolicitation } from "./service";
 const tags = ["Solicitations"];
 
 const create = createRoute({
-  method: "post", path: "/v1/solicitations", operationId: "createSolicitation", tags, security: TENANT_SECURITY,
+  method: "post",
+  path: "/v1/solicitations",
+  operationId: "createSolicitation",
+  tags,
+  security: TENANT_SECURITY,
   summary: "Request a review from one contact (tenant_user); delivered off the request path",
   description:
     "Requires `Idempotency-Key` (400 IDEMPOTENCY_KEY_REQUIRED without it). The same key with the same body within 24 hours " +
@@ -18,11 +30,20 @@ const create = createRoute({
     "created, with status BLOCKED and blockedReason, and answered 201.",
   middleware: [canWrite] as const,
   request: { headers: IdempotencyKeyHeader, body: jsonBody(CreateSolicitationBody) },
-  responses: { 201: json(SolicitationSchema, "Created (PENDING, or BLOCKED by policy)"), ...stdErrorsWithNotFound, 409: errors[409], 422: errors[422] },
+  responses: {
+    201: json(SolicitationSchema, "Created (PENDING, or BLOCKED by policy)"),
+    ...stdErrorsWithNotFound,
+    409: errors[409],
+    422: errors[422],
+  },
 });
 
 const get = createRoute({
-  method: "get", path: "/v1/solicitations/{id}", tags, security: TENANT_SECURITY, summary: "Get a solicitation",
+  method: "get",
+  path: "/v1/solicitations/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Get a solicitation",
   operationId: "getSolicitation",
   request: { params: IdParam },
   responses: { 200: json(SolicitationSchema), ...stdErrorsWithNotFound },

@@ -1,7 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { isYelpUrl, YELP_SOLICITING_FORBIDDEN } from "../../lib/review-solicitation";
-import { BLOCKED_REASONS, DELIVERY_OUTCOMES, MESSAGE_CHANNELS, SOLICITATION_STATUSES, type solicitations } from "../../db/schema";
+import {
+  BLOCKED_REASONS,
+  DELIVERY_OUTCOMES,
+  MESSAGE_CHANNELS,
+  SOLICITATION_STATUSES,
+  type solicitations,
+} from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
+import { isYelpUrl, YELP_SOLICITING_FORBIDDEN } from "../../lib/review-solicitation";
 import { HttpUrl } from "../../lib/validators";
 
 const Id = z.string().min(1).max(64);
@@ -16,7 +22,9 @@ export const CreateSolicitationBody = z
     templateId: Id.optional(),
     destinationUrl: HttpUrl.refine((u) => !isYelpUrl(u), { message: YELP_SOLICITING_FORBIDDEN })
       .optional()
-      .openapi({ description: "Where the short link leads instead of the campaign's reviewDestination (never Yelp: 400)" }),
+      .openapi({
+        description: "Where the short link leads instead of the campaign's reviewDestination (never Yelp: 400)",
+      }),
     metadata: Metadata.optional(),
   })
   .strict()
@@ -25,21 +33,17 @@ export const CreateSolicitationBody = z
 export type CreateSolicitationInput = z.infer<typeof CreateSolicitationBody>;
 
 export const IdempotencyKeyHeader = z.object({
-  "idempotency-key": z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .openapi({ description: "Required. Unique per send (UUID recommended); kept 24 hours per tenant", example: "8e03978e-40d5-43e8-bc93-6894a57f9324" }),
+  "idempotency-key": z.string().min(1).max(255).optional().openapi({
+    description: "Required. Unique per send (UUID recommended); kept 24 hours per tenant",
+    example: "8e03978e-40d5-43e8-bc93-6894a57f9324",
+  }),
 });
 
 export const CampaignSendKeyHeader = z.object({
-  "idempotency-key": z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .openapi({ description: "Optional. The same key on a retry of this campaign's send creates only what the earlier call did not", example: "5f0c1f0e-6b1e-4d59-9d0b-2b7a4f3f9c11" }),
+  "idempotency-key": z.string().min(1).max(255).optional().openapi({
+    description: "Optional. The same key on a retry of this campaign's send creates only what the earlier call did not",
+    example: "5f0c1f0e-6b1e-4d59-9d0b-2b7a4f3f9c11",
+  }),
 });
 
 export const SolicitationSchema = z
@@ -63,13 +67,19 @@ export const SolicitationSchema = z
     idempotencyKey: z.string(),
     metadata: Metadata,
     createdAt: DateTime,
-    provider: z.string().nullable().openapi({ description: "The provider that took the message (outbox, sendgrid, ...)" }),
+    provider: z
+      .string()
+      .nullable()
+      .openapi({ description: "The provider that took the message (outbox, sendgrid, ...)" }),
     failureReason: z.string().nullable().openapi({ description: "Why a FAILED send failed (the provider's error)" }),
-    deliveryOutcome: z.enum(DELIVERY_OUTCOMES).nullable().openapi({
-      description:
-        "\"unknown\" when the provider was called but the answer was lost (the runtime died mid-call) and neither the provider, the outbox nor a delivery " +
-        "report has told since whether it was accepted: status is then SENT, never resent, never FAILED by the service. null otherwise.",
-    }),
+    deliveryOutcome: z
+      .enum(DELIVERY_OUTCOMES)
+      .nullable()
+      .openapi({
+        description:
+          '"unknown" when the provider was called but the answer was lost (the runtime died mid-call) and neither the provider, the outbox nor a delivery ' +
+          "report has told since whether it was accepted: status is then SENT, never resent, never FAILED by the service. null otherwise.",
+      }),
     experimentId: z.string().nullable(),
     variantId: z.string().nullable(),
     sequenceStepIndex: z.number().int().nullable(),
@@ -123,8 +133,15 @@ export const CampaignSendBody = z
   .object({
     locationId: Id.openapi({ description: "The location whose name, brand and variables render the message" }),
     channel: z.enum(MESSAGE_CHANNELS),
-    templateId: Id.optional().openapi({ description: "Overrides the campaign's bindings (email: gives the subject and HTML)" }),
-    contactIds: z.array(Id).min(1).max(5000).optional().openapi({ description: "Omit for every non-suppressed contact that fits the channel" }),
+    templateId: Id.optional().openapi({
+      description: "Overrides the campaign's bindings (email: gives the subject and HTML)",
+    }),
+    contactIds: z
+      .array(Id)
+      .min(1)
+      .max(5000)
+      .optional()
+      .openapi({ description: "Omit for every non-suppressed contact that fits the channel" }),
     limit: z.number().int().min(1).max(5000).default(2000),
   })
   .strict()
@@ -148,12 +165,21 @@ export const SendBulkResultSchema = z
     queued: z.number().int().openapi({ description: "rows whose solicitation was created PENDING and queued" }),
     skipped: z.number().int().openapi({ description: "rows whose solicitation was created BLOCKED by the policy" }),
     failed: z.number().int().openapi({ description: "rows that could not be used (invalid, unknown location, ...)" }),
-    errors: z.array(z.object({ row: z.number().int().openapi({ description: "1-based data row (the header is row 0)" }), reason: z.string() })),
+    errors: z.array(
+      z.object({
+        row: z.number().int().openapi({ description: "1-based data row (the header is row 0)" }),
+        reason: z.string(),
+      }),
+    ),
   })
   .openapi("SendBulkResult");
 
 export const SendBulkForm = z.object({
-  contacts: z.instanceof(File).openapi({ type: "string", format: "binary", description: "CSV: email, phone, firstName, lastName, locationId, channel" }),
+  contacts: z.instanceof(File).openapi({
+    type: "string",
+    format: "binary",
+    description: "CSV: email, phone, firstName, lastName, locationId, channel",
+  }),
   locationId: Id.optional(),
   channel: z.enum(MESSAGE_CHANNELS).optional(),
   templateId: Id.optional(),
@@ -161,5 +187,8 @@ export const SendBulkForm = z.object({
 
 export const CampaignSolicitationsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(200),
-  deliveryOutcome: z.enum(DELIVERY_OUTCOMES).optional().openapi({ description: "only the sends whose outcome is unknown (`unknown`); `total` then counts those" }),
+  deliveryOutcome: z
+    .enum(DELIVERY_OUTCOMES)
+    .optional()
+    .openapi({ description: "only the sends whose outcome is unknown (`unknown`); `total` then counts those" }),
 });

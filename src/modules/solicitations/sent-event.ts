@@ -1,5 +1,5 @@
-import { domainEvents } from "../../db/schema";
 import type { Db } from "../../db/client";
+import { domainEvents } from "../../db/schema";
 import type { PendingEvent } from "../../lib/commit";
 import type { EventEnvelope } from "../../lib/events";
 import { nowIso } from "../../lib/time";
@@ -13,7 +13,23 @@ import { nowIso } from "../../lib/time";
  */
 export const sentEventId = (solicitationId: string) => `evt_sent_${solicitationId}`;
 
-export function sentEvent(db: Db, tenantId: string, data: Record<string, unknown> & { solicitationId: string }): PendingEvent {
-  const event: EventEnvelope = { id: sentEventId(data.solicitationId), type: "solicitation.sent", tenantId, occurredAt: nowIso(), data };
-  return { event, statement: db.insert(domainEvents).values({ ...event, dispatchedAt: null }).onConflictDoNothing() };
+export function sentEvent(
+  db: Db,
+  tenantId: string,
+  data: Record<string, unknown> & { solicitationId: string },
+): PendingEvent {
+  const event: EventEnvelope = {
+    id: sentEventId(data.solicitationId),
+    type: "solicitation.sent",
+    tenantId,
+    occurredAt: nowIso(),
+    data,
+  };
+  return {
+    event,
+    statement: db
+      .insert(domainEvents)
+      .values({ ...event, dispatchedAt: null })
+      .onConflictDoNothing(),
+  };
 }

@@ -12,12 +12,19 @@ export async function createSequenceStep(ctx: ServiceContext, step: SequenceStep
   const existing = await ctx.db
     .select({ id: solicitations.id, status: solicitations.status, blockedReason: solicitations.blockedReason })
     .from(solicitations)
-    .where(and(eq(solicitations.tenantId, ctx.tenantId), eq(solicitations.contactId, step.contactId), eq(solicitations.idempotencyKey, step.idempotencyKey)))
+    .where(
+      and(
+        eq(solicitations.tenantId, ctx.tenantId),
+        eq(solicitations.contactId, step.contactId),
+        eq(solicitations.idempotencyKey, step.idempotencyKey),
+      ),
+    )
     .get();
   if (existing) return existing;
   const { outcomes } = await createSolicitations(ctx, [step]);
   const outcome = outcomes[0]!;
-  if (!outcome.ok) throw new Error(`sequence step ${step.sequenceStepIndex}: ${outcome.issue.path}: ${outcome.issue.message}`);
+  if (!outcome.ok)
+    throw new Error(`sequence step ${step.sequenceStepIndex}: ${outcome.issue.path}: ${outcome.issue.message}`);
   const s = outcome.solicitation;
   return { id: s.id, status: s.status, blockedReason: s.blockedReason as CreatedSolicitation["blockedReason"] };
 }

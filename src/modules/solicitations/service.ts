@@ -4,7 +4,7 @@ import type { ServiceContext } from "../../lib/context";
 import { ApiError, notFound, validationError } from "../../lib/errors";
 import { createSolicitations } from "./create";
 import { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, requestHash } from "./idempotency";
-import { toSolicitation, type CreateSolicitationInput, type SolicitationDto } from "./schemas";
+import { type CreateSolicitationInput, type SolicitationDto, toSolicitation } from "./schemas";
 
 export interface KeyedResponse {
   status: 201;
@@ -18,13 +18,19 @@ export interface KeyedResponse {
  * (BLOCKED, with blockedReason) and answered 201. A reference to another tenant's row is a 400 and
  * frees the key.
  */
-export async function createSolicitation(ctx: ServiceContext, idempotencyKey: string | undefined, input: CreateSolicitationInput): Promise<KeyedResponse> {
-  if (!idempotencyKey) throw new ApiError("IDEMPOTENCY_KEY_REQUIRED", "The Idempotency-Key header is required (a UUID per send)");
+export async function createSolicitation(
+  ctx: ServiceContext,
+  idempotencyKey: string | undefined,
+  input: CreateSolicitationInput,
+): Promise<KeyedResponse> {
+  if (!idempotencyKey)
+    throw new ApiError("IDEMPOTENCY_KEY_REQUIRED", "The Idempotency-Key header is required (a UUID per send)");
   const claim = await claimIdempotencyKey(ctx, idempotencyKey, await requestHash(input));
   if (claim.kind === "replay") return { status: 201, body: claim.body as SolicitationDto, replayed: true };
   try {
     const { outcomes } = await createSolicitations(ctx, [{ ...input, idempotencyKey }], {
-      finalize: async ([outcome]) => (outcome?.ok ? { statements: [completeIdempotencyKey(ctx, idempotencyKey, 201, outcome.solicitation)] } : {}),
+      finalize: async ([outcome]) =>
+        outcome?.ok ? { statements: [completeIdempotencyKey(ctx, idempotencyKey, 201, outcome.solicitation)] } : {},
     });
     const outcome = outcomes[0]!;
     if (!outcome.ok) throw validationError([outcome.issue]);
@@ -36,9 +42,14 @@ export async function createSolicitation(ctx: ServiceContext, idempotencyKey: st
 }
 
 export async function findSolicitationRow(ctx: ServiceContext, id: string) {
-  const row = await ctx.db.select().from(solicitations).where(and(eq(solicitations.id, id), eq(solicitations.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(solicitations)
+    .where(and(eq(solicitations.id, id), eq(solicitations.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Solicitation");
   return row;
 }
 
-export const getSolicitation = async (ctx: ServiceContext, id: string) => toSolicitation(await findSolicitationRow(ctx, id));
+export const getSolicitation = async (ctx: ServiceContext, id: string) =>
+  toSolicitation(await findSolicitationRow(ctx, id));

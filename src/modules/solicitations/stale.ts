@@ -4,8 +4,8 @@ import { sendRecords, solicitations } from "../../db/schema";
 import type { Env } from "../../env";
 import { commit } from "../../lib/commit";
 import { eventStatement } from "../../lib/events";
-import { nowIso } from "../../lib/time";
 import { inJson } from "../../lib/sql";
+import { nowIso } from "../../lib/time";
 import { enqueueSends } from "./queue";
 import { reconcileInterruptedSends } from "./reconcile";
 
@@ -28,7 +28,11 @@ const FAIL_LIMIT = 90;
  * claim left by a dead consumer) to SENT, or SENT with an unknown outcome (reconcile.ts), never
  * resent; and fail those still PENDING a day later that never reached a provider.
  */
-export async function sweepStalePending(env: Env, db: ShardDb, now: Date): Promise<{ requeued: number; failed: number; reconciled: number; outcomeUnknown: number; resent: number }> {
+export async function sweepStalePending(
+  env: Env,
+  db: ShardDb,
+  now: Date,
+): Promise<{ requeued: number; failed: number; reconciled: number; outcomeUnknown: number; resent: number }> {
   const requeueBefore = nowIso(new Date(now.getTime() - REQUEUE_AFTER_MS));
   const giveUpBefore = nowIso(new Date(now.getTime() - GIVE_UP_AFTER_MS));
   const [lost, expired] = await db.batch([
@@ -36,14 +40,32 @@ export async function sweepStalePending(env: Env, db: ShardDb, now: Date): Promi
       .select({ id: solicitations.id, tenantId: solicitations.tenantId })
       .from(solicitations)
       .leftJoin(sendRecords, eq(sendRecords.solicitationId, solicitations.id))
-      .where(and(eq(solicitations.status, "PENDING"), lt(solicitations.createdAt, requeueBefore), gte(solicitations.createdAt, giveUpBefore), isNull(sendRecords.solicitationId)))
+      .where(
+        and(
+          eq(solicitations.status, "PENDING"),
+          lt(solicitations.createdAt, requeueBefore),
+          gte(solicitations.createdAt, giveUpBefore),
+          isNull(sendRecords.solicitationId),
+        ),
+      )
       .limit(REQUEUE_LIMIT),
     // never handed to a provider (no claim): a claimed one is reconciled instead, never FAILED
     db
-      .select({ id: solicitations.id, tenantId: solicitations.tenantId, contactId: solicitations.contactId, channel: solicitations.channel })
+      .select({
+        id: solicitations.id,
+        tenantId: solicitations.tenantId,
+        contactId: solicitations.contactId,
+        channel: solicitations.channel,
+      })
       .from(solicitations)
       .leftJoin(sendRecords, eq(sendRecords.solicitationId, solicitations.id))
-      .where(and(eq(solicitations.status, "PENDING"), lt(solicitations.createdAt, giveUpBefore), isNull(sendRecords.solicitationId)))
+      .where(
+        and(
+          eq(solicitations.status, "PENDING"),
+          lt(solicitations.createdAt, giveUpBefore),
+          isNull(sendRecords.solicitationId),
+        ),
+      )
       .limit(FAIL_LIMIT),
   ]);
   const reconciled = await reconcileInterruptedSends(db, env, now);
@@ -58,11 +80,33 @@ export async function sweepStalePending(env: Env, db: ShardDb, now: Date): Promi
         db
           .update(solicitations)
           .set({ status: "FAILED", failureReason: reason, updatedAt: at })
-          .where(and(inJson(solicitations.id, expired.map((s) => s.id)), eq(solicitations.status, "PENDING"), sql`not exists (select 1 from ${sendRecords} where ${sendRecords.solicitationId} = ${solicitations.id})`)),
+          .where(
+            and(
+              inJson(
+                solicitations.id,
+                expired.map((s) => s.id),
+              ),
+              eq(solicitations.status, "PENDING"),
+              sql`not exists (select 1 from ${sendRecords} where ${sendRecords.solicitationId} = ${solicitations.id})`,
+            ),
+          ),
       ],
-      expired.map((s) => eventStatement({ db, tenantId: s.tenantId }, "solicitation.failed", { solicitationId: s.id, contactId: s.contactId, channel: s.channel, reason })),
+      expired.map((s) =>
+        eventStatement({ db, tenantId: s.tenantId }, "solicitation.failed", {
+          solicitationId: s.id,
+          contactId: s.contactId,
+          channel: s.channel,
+          reason,
+        }),
+      ),
     );
     await Promise.all(deferred);
   }
-  return { requeued: lost.length, failed: expired.length, reconciled: reconciled.sent, outcomeUnknown: reconciled.unknown, resent: reconciled.resent };
+  return {
+    requeued: lost.length,
+    failed: expired.length,
+    reconciled: reconciled.sent,
+    outcomeUnknown: reconciled.unknown,
+    resent: reconciled.resent,
+  };
 }

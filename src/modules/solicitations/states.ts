@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { solicitations, type SolicitationStatus } from "../../db/schema";
+import { type SolicitationStatus, solicitations } from "../../db/schema";
 
 /**
  * Solicitation moves after creation, as data. Every write is conditional on the source states, so
@@ -24,10 +24,16 @@ export const SOLICITATION_MOVES = {
 
 export type SolicitationMove = keyof typeof SOLICITATION_MOVES;
 
-export const canMove = (move: SolicitationMove, from: SolicitationStatus) => (SOLICITATION_MOVES[move].from as readonly SolicitationStatus[]).includes(from);
+export const canMove = (move: SolicitationMove, from: SolicitationStatus) =>
+  (SOLICITATION_MOVES[move].from as readonly SolicitationStatus[]).includes(from);
 
 /** The conditional update for a move: it applies only while the row is still in a source state. */
-export const moveStatement = (db: Db, id: string, move: SolicitationMove, set: Partial<typeof solicitations.$inferInsert>) =>
+export const moveStatement = (
+  db: Db,
+  id: string,
+  move: SolicitationMove,
+  set: Partial<typeof solicitations.$inferInsert>,
+) =>
   db
     .update(solicitations)
     .set({ ...set, status: SOLICITATION_MOVES[move].to })

@@ -43,7 +43,8 @@ export interface ResponseEnvelope {
 export function precheckResponse(xml: string, expected: ExpectedResponse, now: Date): ResponseEnvelope {
   const doc = parseXml(xml);
   const root = doc?.documentElement;
-  if (!doc || !root || root.namespaceURI !== NS.protocol || root.localName !== "Response") throw new SamlRejection("malformed");
+  if (!doc || !root || root.namespaceURI !== NS.protocol || root.localName !== "Response")
+    throw new SamlRejection("malformed");
   checkAlgorithms(doc, expected.minimumAlgorithm);
   const destination = root.getAttribute("Destination");
   if (destination && destination !== expected.acsUrl) throw new SamlRejection("destination_mismatch");
@@ -55,14 +56,19 @@ export function precheckResponse(xml: string, expected: ExpectedResponse, now: D
 
 function checkAlgorithms(doc: Document, minimum: SamlSignatureAlgorithm) {
   const used = [
-    ...descendants(doc, NS.dsig, "SignatureMethod").map((e) => SIGNATURE_STRENGTH[e.getAttribute("Algorithm") ?? ""] ?? 0),
+    ...descendants(doc, NS.dsig, "SignatureMethod").map(
+      (e) => SIGNATURE_STRENGTH[e.getAttribute("Algorithm") ?? ""] ?? 0,
+    ),
     ...descendants(doc, NS.dsig, "DigestMethod").map((e) => DIGEST_STRENGTH[e.getAttribute("Algorithm") ?? ""] ?? 0),
   ];
   if (used.some((strength) => strength < MINIMUM[minimum])) throw new SamlRejection("weak_algorithm");
 }
 
 function checkWindows(doc: Document, skewMs: number, nowMs: number) {
-  const windows = [...descendants(doc, NS.assertion, "Conditions"), ...descendants(doc, NS.assertion, "SubjectConfirmationData")];
+  const windows = [
+    ...descendants(doc, NS.assertion, "Conditions"),
+    ...descendants(doc, NS.assertion, "SubjectConfirmationData"),
+  ];
   for (const w of windows) {
     const notOnOrAfter = time(w.getAttribute("NotOnOrAfter"));
     const notBefore = time(w.getAttribute("NotBefore"));
@@ -82,25 +88,41 @@ export interface VerifiedAssertion {
  * IdP; a bearer SubjectConfirmation whose Recipient is this ACS URL, whose InResponseTo is the
  * request we sent, and which is inside its validity window.
  */
-export function checkVerifiedAssertion(assertionXml: string, envelope: ResponseEnvelope, expected: ExpectedResponse, now: Date): VerifiedAssertion {
+export function checkVerifiedAssertion(
+  assertionXml: string,
+  envelope: ResponseEnvelope,
+  expected: ExpectedResponse,
+  now: Date,
+): VerifiedAssertion {
   const assertion = parseXml(assertionXml)?.documentElement;
   if (assertion?.localName !== "Assertion") throw new SamlRejection("malformed");
-  if (text(child(assertion, NS.assertion, "Issuer")) !== expected.idpEntityId) throw new SamlRejection("issuer_mismatch");
+  if (text(child(assertion, NS.assertion, "Issuer")) !== expected.idpEntityId)
+    throw new SamlRejection("issuer_mismatch");
   const assertionId = assertion.getAttribute("ID");
   if (!assertionId) throw new SamlRejection("malformed");
 
   const subject = child(assertion, NS.assertion, "Subject");
-  const confirmations = subject ? children(subject, NS.assertion, "SubjectConfirmation").filter((c) => c.getAttribute("Method") === BEARER) : [];
-  const data = confirmations.map((c) => child(c, NS.assertion, "SubjectConfirmationData")).filter((d): d is Element => Boolean(d));
+  const confirmations = subject
+    ? children(subject, NS.assertion, "SubjectConfirmation").filter((c) => c.getAttribute("Method") === BEARER)
+    : [];
+  const data = confirmations
+    .map((c) => child(c, NS.assertion, "SubjectConfirmationData"))
+    .filter((d): d is Element => Boolean(d));
   const toUs = data.filter((d) => d.getAttribute("Recipient") === expected.acsUrl);
   if (toUs.length === 0) throw new SamlRejection("recipient_mismatch");
-  const answering = toUs.filter((d) => envelope.inResponseTo !== null && d.getAttribute("InResponseTo") === envelope.inResponseTo);
+  const answering = toUs.filter(
+    (d) => envelope.inResponseTo !== null && d.getAttribute("InResponseTo") === envelope.inResponseTo,
+  );
   if (answering.length === 0) throw new SamlRejection("unknown_request");
   const nowMs = now.getTime();
   const valid = answering.filter((d) => {
     const notOnOrAfter = time(d.getAttribute("NotOnOrAfter"));
     const notBefore = time(d.getAttribute("NotBefore"));
-    return notOnOrAfter !== null && nowMs - expected.skewMs < notOnOrAfter && (notBefore === null || nowMs + expected.skewMs >= notBefore);
+    return (
+      notOnOrAfter !== null &&
+      nowMs - expected.skewMs < notOnOrAfter &&
+      (notBefore === null || nowMs + expected.skewMs >= notBefore)
+    );
   });
   if (valid.length === 0) throw new SamlRejection("subject_confirmation_invalid");
 

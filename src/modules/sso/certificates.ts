@@ -14,7 +14,10 @@ export interface CertificateSummary {
 
 /** Re-wraps base64 DER at 64 columns: the one PEM form stored and handed to the verifier. */
 export const toPem = (base64: string) =>
-  `-----BEGIN CERTIFICATE-----\n${base64.replace(/\s+/g, "").match(/.{1,64}/g)!.join("\n")}\n-----END CERTIFICATE-----`;
+  `-----BEGIN CERTIFICATE-----\n${base64
+    .replace(/\s+/g, "")
+    .match(/.{1,64}/g)!
+    .join("\n")}\n-----END CERTIFICATE-----`;
 
 /**
  * Parses one X.509 certificate in PEM form and checks it can verify IdP signatures: an RSA key of
@@ -33,8 +36,10 @@ export function parseIdpCertificate(input: string, now = new Date()): { pem: str
   }
   const key = cert.publicKey;
   if (key.asymmetricKeyType !== "rsa") return { error: "The certificate's key must be RSA" };
-  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < MIN_RSA_BITS) return { error: `The RSA key must be at least ${MIN_RSA_BITS} bits` };
-  if (new Date(cert.validTo).getTime() <= now.getTime()) return { error: `The certificate expired on ${new Date(cert.validTo).toISOString()}` };
+  if ((key.asymmetricKeyDetails?.modulusLength ?? 0) < MIN_RSA_BITS)
+    return { error: `The RSA key must be at least ${MIN_RSA_BITS} bits` };
+  if (new Date(cert.validTo).getTime() <= now.getTime())
+    return { error: `The certificate expired on ${new Date(cert.validTo).toISOString()}` };
   return { pem };
 }
 

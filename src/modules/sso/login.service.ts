@@ -1,23 +1,29 @@
-import type { Profile } from "@node-saml/node-saml";
 import { randomBytes } from "node:crypto";
+import type { Profile } from "@node-saml/node-saml";
 import { and, eq, inArray } from "drizzle-orm";
 import type { ControlDb } from "../../db/client";
-import { tenantDb } from "../../db/shards";
 import { samlAssertions, ssoConfigs, tenants } from "../../db/schema";
+import { tenantDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commitControl } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, notFound } from "../../lib/errors";
 import { signSessionToken } from "../../lib/jwt";
+import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
-import { checkVerifiedAssertion, precheckResponse, type ExpectedResponse, type ResponseEnvelope, type VerifiedAssertion } from "./assertion-checks";
+import {
+  checkVerifiedAssertion,
+  type ExpectedResponse,
+  precheckResponse,
+  type ResponseEnvelope,
+  type VerifiedAssertion,
+} from "./assertion-checks";
 import { reasonFromLibrary, SamlRejection } from "./rejection";
 import { CLOCK_SKEW_MS, D1RequestStore, samlFor } from "./saml";
 import type { SsoConfigRow } from "./schemas";
-import { findOrProvisionUser, identityFromProfile } from "./users";
 import { frontendUrl, serviceProviderUrls } from "./urls";
-import { log } from "../../lib/log";
+import { findOrProvisionUser, identityFromProfile } from "./users";
 
 /**
  * A public route's context: no caller yet, the tenant comes from the slug. Its `db` is the control
@@ -36,7 +42,12 @@ async function enabledConfig(db: ControlDb, slug: string): Promise<SsoConfigRow>
   const row = await db
     .select()
     .from(ssoConfigs)
-    .where(and(eq(ssoConfigs.enabled, true), inArray(ssoConfigs.tenantId, db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug)))))
+    .where(
+      and(
+        eq(ssoConfigs.enabled, true),
+        inArray(ssoConfigs.tenantId, db.select({ id: tenants.id }).from(tenants).where(eq(tenants.slug, slug))),
+      ),
+    )
     .get();
   if (!row) throw notFound("Single sign-on configuration");
   return row;
@@ -57,14 +68,27 @@ export async function serviceProviderMetadata(ctx: PublicContext, slug: string):
   if (!row) throw notFound("Tenant");
   const urls = serviceProviderUrls(ctx.env, slug, row.config);
   const config: SsoConfigRow = row.config ?? unconfigured(row.tenantId, urls.entityId);
-  return (await samlFor({ config, acsUrl: urls.acsUrl, store: new D1RequestStore(ctx.control, row.tenantId) })).generateServiceProviderMetadata(null, null);
+  return (
+    await samlFor({ config, acsUrl: urls.acsUrl, store: new D1RequestStore(ctx.control, row.tenantId) })
+  ).generateServiceProviderMetadata(null, null);
 }
 
 /** Enough of a configuration to describe the SP; nothing here is saved or used to sign anyone in. */
 const unconfigured = (tenantId: string, issuer: string): SsoConfigRow => ({
-  tenantId, enabled: false, entryPoint: null, issuer, idpEntityId: null, callbackUrl: null, signatureAlgorithm: "sha256",
-  attributeMapping: {}, idpCertificates: [], jitProvisioning: false, defaultRole: "tenant_user", enforceSso: false,
-  createdAt: "", updatedAt: "",
+  tenantId,
+  enabled: false,
+  entryPoint: null,
+  issuer,
+  idpEntityId: null,
+  callbackUrl: null,
+  signatureAlgorithm: "sha256",
+  attributeMapping: {},
+  idpCertificates: [],
+  jitProvisioning: false,
+  defaultRole: "tenant_user",
+  enforceSso: false,
+  createdAt: "",
+  updatedAt: "",
 });
 
 /** Remembers a new AuthnRequest id and returns the IdP URL carrying it (HTTP-Redirect binding). */
@@ -84,7 +108,12 @@ export async function startSignIn(ctx: PublicContext, slug: string): Promise<str
 export async function completeSignIn(pctx: PublicContext, slug: string, form: SamlCallbackForm): Promise<string> {
   const config = await enabledConfig(pctx.control, slug);
   // the login's audit rows go to the tenant's shard; the user, its grants and the SAML state are control rows
-  const ctx: ServiceContext = { ...pctx, db: await tenantDb(pctx.env, config.tenantId), tenantId: config.tenantId, actor: { type: "system", name: "saml" } };
+  const ctx: ServiceContext = {
+    ...pctx,
+    db: await tenantDb(pctx.env, config.tenantId),
+    tenantId: config.tenantId,
+    actor: { type: "system", name: "saml" },
+  };
   const expected: ExpectedResponse = {
     acsUrl: serviceProviderUrls(ctx.env, slug, config).acsUrl,
     idpEntityId: config.idpEntityId ?? "",
@@ -107,9 +136,17 @@ export async function completeSignIn(pctx: PublicContext, slug: string, form: Sa
     return target.toString();
   } catch (err) {
     if (!(err instanceof SamlRejection)) throw err;
-    log.warn("SAML response refused", { tenantId: ctx.tenantId, reason: err.reason, detail: err.internal, requestId: ctx.meta.requestId });
+    log.warn("SAML response refused", {
+      tenantId: ctx.tenantId,
+      reason: err.reason,
+      detail: err.internal,
+      requestId: ctx.meta.requestId,
+    });
     await auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "sso.login_failed", resourceType: "sso_config", resourceId: ctx.tenantId,
+      tenantId: ctx.tenantId,
+      action: "sso.login_failed",
+      resourceType: "sso_config",
+      resourceId: ctx.tenantId,
       metadata: { reason: err.reason, ...(email ? { email } : {}) },
     });
     throw new ApiError("UNAUTHENTICATED", "Invalid SAML response", { reason: err.reason });
@@ -123,11 +160,18 @@ function decodeBase64Xml(value: string): string {
 }
 
 async function verifyWithLibrary(
-  _ctx: ServiceContext, config: SsoConfigRow, expected: ExpectedResponse, store: D1RequestStore, envelope: ResponseEnvelope, samlResponse: string,
+  _ctx: ServiceContext,
+  config: SsoConfigRow,
+  expected: ExpectedResponse,
+  store: D1RequestStore,
+  envelope: ResponseEnvelope,
+  samlResponse: string,
 ): Promise<Profile> {
   if (envelope.inResponseTo && (await store.wasConsumed(envelope.inResponseTo))) throw new SamlRejection("replayed");
   try {
-    const { profile } = await (await samlFor({ config, acsUrl: expected.acsUrl, store })).validatePostResponseAsync({ SAMLResponse: samlResponse });
+    const { profile } = await (await samlFor({ config, acsUrl: expected.acsUrl, store })).validatePostResponseAsync({
+      SAMLResponse: samlResponse,
+    });
     if (!profile?.getAssertionXml) throw new SamlRejection("invalid_response");
     return profile;
   } catch (err) {
@@ -152,7 +196,12 @@ async function rememberAssertion(ctx: ServiceContext, verified: VerifiedAssertio
 }
 
 /** The user (created first when JIT) on the control database, then the login's audit rows on the tenant's shard. */
-async function signIn(ctx: ServiceContext, config: SsoConfigRow, identity: ReturnType<typeof identityFromProfile>, assertionId: string): Promise<string> {
+async function signIn(
+  ctx: ServiceContext,
+  config: SsoConfigRow,
+  identity: ReturnType<typeof identityFromProfile>,
+  assertionId: string,
+): Promise<string> {
   const onShard = ctx;
   for (let attempt = 0; ; attempt++) {
     const user = await findOrProvisionUser(onShard, config, identity);
@@ -161,7 +210,10 @@ async function signIn(ctx: ServiceContext, config: SsoConfigRow, identity: Retur
       await commitControl(asUser, user.controlStatements, [
         ...user.auditStatements,
         auditStatement(asUser, {
-          tenantId: ctx.tenantId, action: "sso.login", resourceType: "user", resourceId: user.userId,
+          tenantId: ctx.tenantId,
+          action: "sso.login",
+          resourceType: "user",
+          resourceId: user.userId,
           metadata: { method: "saml", assertionId, provisioned: user.provisioned },
         }),
       ]);

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../app-env";
 import { createRouter, errors } from "../../lib/openapi";
 import { requestMeta } from "../../middleware/service-context";
 import { ssoCompletePage } from "./complete-page";
-import { completeSignIn, serviceProviderMetadata, startSignIn, type PublicContext } from "./login.service";
+import { completeSignIn, type PublicContext, serviceProviderMetadata, startSignIn } from "./login.service";
 
 const tags = ["SSO"];
 const SlugParam = z.object({ tenantSlug: z.string().min(1).max(63).openapi({ example: "acme-dental" }) });
@@ -23,9 +23,14 @@ const publicCtx = (c: Context<AppEnv>): PublicContext => ({
 });
 
 const metadata = createRoute({
-  method: "get", path: "/auth/saml/{tenantSlug}/metadata", tags, summary: "SAML service-provider metadata",
-  operationId: "getSamlMetadata", security: [],
-  description: "Entity id, ACS URL (HTTP-POST), NameID format emailAddress, WantAssertionsSigned. Served for every tenant, before SSO is configured or enabled (the IdP application is created from it first); 404 only for an unknown slug.",
+  method: "get",
+  path: "/auth/saml/{tenantSlug}/metadata",
+  tags,
+  summary: "SAML service-provider metadata",
+  operationId: "getSamlMetadata",
+  security: [],
+  description:
+    "Entity id, ACS URL (HTTP-POST), NameID format emailAddress, WantAssertionsSigned. Served for every tenant, before SSO is configured or enabled (the IdP application is created from it first); 404 only for an unknown slug.",
   request: { params: SlugParam },
   responses: {
     200: { description: "SAML 2.0 metadata", content: { "application/xml": { schema: z.string() } } },
@@ -35,9 +40,14 @@ const metadata = createRoute({
 });
 
 const init = createRoute({
-  method: "get", path: "/auth/saml/{tenantSlug}/init", tags, summary: "Start SAML sign-in",
-  operationId: "startSamlLogin", security: [],
-  description: "302 to the IdP with an AuthnRequest (HTTP-Redirect binding); RelayState carries the request id, which is remembered for 15 minutes and answered at most once.",
+  method: "get",
+  path: "/auth/saml/{tenantSlug}/init",
+  tags,
+  summary: "Start SAML sign-in",
+  operationId: "startSamlLogin",
+  security: [],
+  description:
+    "302 to the IdP with an AuthnRequest (HTTP-Redirect binding); RelayState carries the request id, which is remembered for 15 minutes and answered at most once.",
   request: { params: SlugParam },
   responses: { 302: redirect("To the IdP's SSO URL"), 400: errors[400], 404: errors[404] },
 });
@@ -50,18 +60,27 @@ const CallbackForm = z
   .openapi("SamlCallbackForm");
 
 const callback = createRoute({
-  method: "post", path: "/auth/saml/{tenantSlug}/callback", tags, summary: "SAML assertion consumer service (HTTP-POST)",
-  operationId: "completeSamlLogin", security: [],
+  method: "post",
+  path: "/auth/saml/{tenantSlug}/callback",
+  tags,
+  summary: "SAML assertion consumer service (HTTP-POST)",
+  operationId: "completeSamlLogin",
+  security: [],
   description:
     "Validates the response (signature by this tenant's certificates only, issuer, audience, Recipient/Destination, validity window with 2 minutes of skew, InResponseTo of a pending request, replay) " +
     "and 302s to FRONTEND_URL (default /sso/complete) with `?token=<session JWT>`. Any invalid response is 401 with `details.reason`.",
-  request: { params: SlugParam, body: { required: true, content: { "application/x-www-form-urlencoded": { schema: CallbackForm } } } },
+  request: {
+    params: SlugParam,
+    body: { required: true, content: { "application/x-www-form-urlencoded": { schema: CallbackForm } } },
+  },
   responses: { 302: redirect("To the frontend, with ?token="), 400: errors[400], 401: errors[401], 404: errors[404] },
 });
 
 export const samlRoutes = createRouter()
   .openapi(metadata, async (c) =>
-    c.body(await serviceProviderMetadata(publicCtx(c), c.req.valid("param").tenantSlug), 200, { "content-type": "application/xml; charset=utf-8" }),
+    c.body(await serviceProviderMetadata(publicCtx(c), c.req.valid("param").tenantSlug), 200, {
+      "content-type": "application/xml; charset=utf-8",
+    }),
   )
   .openapi(init, async (c) => {
     const url = await startSignIn(publicCtx(c), c.req.valid("param").tenantSlug);

@@ -36,7 +36,14 @@ export class D1RequestStore implements CacheProvider {
     const row = await this.db
       .select({ createdAt: samlRequests.createdAt })
       .from(samlRequests)
-      .where(and(eq(samlRequests.id, key), eq(samlRequests.tenantId, this.tenantId), isNull(samlRequests.consumedAt), gt(samlRequests.expiresAt, nowIso())))
+      .where(
+        and(
+          eq(samlRequests.id, key),
+          eq(samlRequests.tenantId, this.tenantId),
+          isNull(samlRequests.consumedAt),
+          gt(samlRequests.expiresAt, nowIso()),
+        ),
+      )
       .get();
     return row?.createdAt ?? null;
   }

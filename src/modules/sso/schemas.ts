@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { SAML_SIGNATURE_ALGORITHMS, TENANT_ROLES, type ssoConfigs } from "../../db/schema";
+import { SAML_SIGNATURE_ALGORITHMS, type ssoConfigs, TENANT_ROLES } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
 import { HttpUrl } from "../../lib/validators";
 import { describeCertificate, MAX_PEM_CHARS, parseIdpCertificate } from "./certificates";
@@ -9,11 +9,20 @@ const AttributeName = z.string().trim().min(1).max(256);
 
 export const AttributeMappingSchema = z
   .strictObject({
-    email: AttributeName.optional().openapi({ description: "attribute holding the email; default: the NameID", example: "email" }),
-    name: AttributeName.optional().openapi({ description: "attribute holding the display name", example: "displayName" }),
+    email: AttributeName.optional().openapi({
+      description: "attribute holding the email; default: the NameID",
+      example: "email",
+    }),
+    name: AttributeName.optional().openapi({
+      description: "attribute holding the display name",
+      example: "displayName",
+    }),
     firstName: AttributeName.optional().openapi({ example: "firstName" }),
     lastName: AttributeName.optional().openapi({ example: "lastName" }),
-    role: AttributeName.optional().openapi({ description: "attribute whose values roleValues maps to a tenant role (JIT only)", example: "groups" }),
+    role: AttributeName.optional().openapi({
+      description: "attribute whose values roleValues maps to a tenant role (JIT only)",
+      example: "groups",
+    }),
     roleValues: z
       .record(z.string().min(1).max(256), z.enum(TENANT_ROLES))
       .refine((m) => Object.keys(m).length <= 50, "At most 50 role values")
@@ -39,16 +48,33 @@ export const CertificateSummarySchema = z
 export const SsoConfigSchema = z
   .object({
     enabled: z.boolean(),
-    entryPoint: z.string().nullable().openapi({ format: "uri", description: "the IdP's SSO URL (HTTP-Redirect); null until configured" }),
+    entryPoint: z
+      .string()
+      .nullable()
+      .openapi({ format: "uri", description: "the IdP's SSO URL (HTTP-Redirect); null until configured" }),
     issuer: z.string().openapi({ description: "this service provider's entity id; the audience the IdP must name" }),
-    idpEntityId: z.string().nullable().openapi({ description: "the IdP's entity id; the assertion's Issuer must equal it" }),
-    callbackUrl: z.string().nullable().openapi({ description: "ACS URL override; null = serviceProvider.acsUrl default" }),
-    signatureAlgorithm: z.enum(SAML_SIGNATURE_ALGORITHMS).openapi({ description: "the weakest signature/digest algorithm accepted from the IdP" }),
+    idpEntityId: z
+      .string()
+      .nullable()
+      .openapi({ description: "the IdP's entity id; the assertion's Issuer must equal it" }),
+    callbackUrl: z
+      .string()
+      .nullable()
+      .openapi({ description: "ACS URL override; null = serviceProvider.acsUrl default" }),
+    signatureAlgorithm: z
+      .enum(SAML_SIGNATURE_ALGORITHMS)
+      .openapi({ description: "the weakest signature/digest algorithm accepted from the IdP" }),
     attributeMapping: AttributeMappingSchema,
-    certificates: z.array(CertificateSummarySchema).openapi({ description: "the IdP signing certificates (1-2); only fingerprints and names are shown" }),
+    certificates: z
+      .array(CertificateSummarySchema)
+      .openapi({ description: "the IdP signing certificates (1-2); only fingerprints and names are shown" }),
     jitProvisioning: z.boolean().openapi({ description: "create an unknown user on first sign-in" }),
-    defaultRole: z.enum(JIT_DEFAULT_ROLES).openapi({ description: "role of a just-in-time user when roleValues gives none" }),
-    enforceSso: z.boolean().openapi({ description: "while enabled, this tenant's users cannot sign in with a password (platform admins excepted)" }),
+    defaultRole: z
+      .enum(JIT_DEFAULT_ROLES)
+      .openapi({ description: "role of a just-in-time user when roleValues gives none" }),
+    enforceSso: z.boolean().openapi({
+      description: "while enabled, this tenant's users cannot sign in with a password (platform admins excepted)",
+    }),
     serviceProvider: z
       .object({
         entityId: z.string(),
@@ -100,7 +126,13 @@ export type UpdateSsoConfigInput = z.infer<typeof UpdateSsoConfigBody>;
 
 export const MAX_METADATA_CHARS = 512 * 1024;
 export const ImportSsoMetadataBody = z
-  .object({ metadataXml: z.string().min(1).max(MAX_METADATA_CHARS).openapi({ description: "the IdP's SAML 2.0 metadata document" }) })
+  .object({
+    metadataXml: z
+      .string()
+      .min(1)
+      .max(MAX_METADATA_CHARS)
+      .openapi({ description: "the IdP's SAML 2.0 metadata document" }),
+  })
   .openapi("ImportSsoMetadataRequest");
 
 export type SsoConfigRow = typeof ssoConfigs.$inferSelect;

@@ -8,15 +8,24 @@ import { getSsoSettings, importSsoMetadata, updateSsoSettings } from "./settings
 const tags = ["SSO"];
 
 const get = createRoute({
-  method: "get", path: "/v1/settings/sso", tags, security: TENANT_SECURITY, summary: "The tenant's SAML SSO configuration (tenant_admin)",
+  method: "get",
+  path: "/v1/settings/sso",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "The tenant's SAML SSO configuration (tenant_admin)",
   operationId: "getSsoSettings",
-  description: "Before the first PUT this shows the defaults (disabled, entryPoint null) and the service-provider values to enter at the IdP. Certificates are shown as fingerprints, subjects and validity only.",
+  description:
+    "Before the first PUT this shows the defaults (disabled, entryPoint null) and the service-provider values to enter at the IdP. Certificates are shown as fingerprints, subjects and validity only.",
   middleware: [canAdminister] as const,
   responses: { 200: json(SsoConfigSchema), ...stdErrors },
 });
 
 const put = createRoute({
-  method: "put", path: "/v1/settings/sso", tags, security: TENANT_SECURITY, summary: "Create or change the SAML SSO configuration (tenant_admin)",
+  method: "put",
+  path: "/v1/settings/sso",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Create or change the SAML SSO configuration (tenant_admin)",
   operationId: "updateSsoSettings",
   description:
     "Fields left out keep their value. `idpCertificates` (PEM, 1-2, RSA >= 2048 bits, not expired) replaces the stored set; send two during a rotation. " +
@@ -27,9 +36,14 @@ const put = createRoute({
 });
 
 const importMetadata = createRoute({
-  method: "post", path: "/v1/settings/sso/metadata", tags, security: TENANT_SECURITY, summary: "Import the IdP's SAML metadata (tenant_admin)",
+  method: "post",
+  path: "/v1/settings/sso/metadata",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Import the IdP's SAML metadata (tenant_admin)",
   operationId: "importSsoMetadata",
-  description: "Sets idpEntityId, entryPoint (the HTTP-Redirect SingleSignOnService) and the signing certificates from the metadata; other settings, including enabled, stay. Audited as sso.metadata_imported.",
+  description:
+    "Sets idpEntityId, entryPoint (the HTTP-Redirect SingleSignOnService) and the signing certificates from the metadata; other settings, including enabled, stay. Audited as sso.metadata_imported.",
   middleware: [canAdminister] as const,
   request: { body: jsonBody(ImportSsoMetadataBody) },
   responses: { 200: json(SsoConfigSchema), ...stdErrors },

@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { ssoConfigs, tenants } from "../../db/schema";
+import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commitControl } from "../../lib/commit";
-import { controlDb } from "../../db/shards";
 import type { ServiceContext } from "../../lib/context";
-import { notFound, validationError, type ValidationIssue } from "../../lib/errors";
+import { notFound, type ValidationIssue, validationError } from "../../lib/errors";
 import { nowIso } from "../../lib/time";
 import { parseIdpMetadata } from "./idp-metadata";
-import { toSsoConfig, type SsoConfigRow, type UpdateSsoConfigInput } from "./schemas";
+import { type SsoConfigRow, toSsoConfig, type UpdateSsoConfigInput } from "./schemas";
 import { serviceProviderUrls } from "./urls";
 
 async function load(ctx: ServiceContext) {
@@ -56,7 +56,11 @@ function assertUsable(row: SsoConfigRow) {
   const issues: ValidationIssue[] = [];
   if (!row.entryPoint) issues.push({ path: "entryPoint", message: "Required when SSO is enabled" });
   if (!row.idpEntityId) issues.push({ path: "idpEntityId", message: "Required when SSO is enabled" });
-  if (row.idpCertificates.length === 0) issues.push({ path: "idpCertificates", message: "At least one IdP signing certificate is required when SSO is enabled" });
+  if (row.idpCertificates.length === 0)
+    issues.push({
+      path: "idpCertificates",
+      message: "At least one IdP signing certificate is required when SSO is enabled",
+    });
   if (issues.length) throw validationError(issues, "SSO cannot be enabled with this configuration");
 }
 
@@ -64,27 +68,38 @@ async function save(ctx: ServiceContext, patch: UpdateSsoConfigInput, action: st
   const { slug, row } = await load(ctx);
   const now = nowIso();
   const before = row ?? defaults(ctx, slug, now);
-  const after: SsoConfigRow = { ...before, ...patch, tenantId: ctx.tenantId, createdAt: before.createdAt, updatedAt: now };
+  const after: SsoConfigRow = {
+    ...before,
+    ...patch,
+    tenantId: ctx.tenantId,
+    createdAt: before.createdAt,
+    updatedAt: now,
+  };
   assertUsable(after);
   const { tenantId: _t, createdAt: _c, ...changes } = after;
-  await commitControl(ctx, (control) => [control.insert(ssoConfigs).values(after).onConflictDoUpdate({ target: ssoConfigs.tenantId, set: changes })], [
-    auditStatement(ctx, {
-      tenantId: ctx.tenantId,
-      action,
-      resourceType: "sso_config",
-      resourceId: ctx.tenantId,
-      // the summaries (fingerprints, not certificates) keep the audit row small and readable
-      previousState: row ? withoutUrls(view(ctx, slug, row, true)) : null,
-      nextState: withoutUrls(view(ctx, slug, after, true)),
-    }),
-  ]);
+  await commitControl(
+    ctx,
+    (control) => [
+      control.insert(ssoConfigs).values(after).onConflictDoUpdate({ target: ssoConfigs.tenantId, set: changes }),
+    ],
+    [
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action,
+        resourceType: "sso_config",
+        resourceId: ctx.tenantId,
+        // the summaries (fingerprints, not certificates) keep the audit row small and readable
+        previousState: row ? withoutUrls(view(ctx, slug, row, true)) : null,
+        nextState: withoutUrls(view(ctx, slug, after, true)),
+      }),
+    ],
+  );
   return view(ctx, slug, after, true);
 }
 
 const withoutUrls = ({ serviceProvider: _sp, ...rest }: ReturnType<typeof view>) => rest;
 
-export const updateSsoSettings = (ctx: ServiceContext, patch: UpdateSsoConfigInput) =>
-  save(ctx, patch, "sso.updated");
+export const updateSsoSettings = (ctx: ServiceContext, patch: UpdateSsoConfigInput) => save(ctx, patch, "sso.updated");
 
 /** Takes entity id, SSO URL and signing certificates from the IdP's metadata; other settings stay. */
 export const importSsoMetadata = (ctx: ServiceContext, metadataXml: string) =>

@@ -8,7 +8,11 @@ export interface ServiceProviderUrls {
 }
 
 /** The service provider's URLs for a tenant; a configured issuer or callbackUrl overrides the default. */
-export function serviceProviderUrls(env: Env, slug: string, config?: { issuer: string; callbackUrl: string | null } | null): ServiceProviderUrls {
+export function serviceProviderUrls(
+  env: Env,
+  slug: string,
+  config?: { issuer: string; callbackUrl: string | null } | null,
+): ServiceProviderUrls {
   const base = `${env.PUBLIC_BASE_URL.replace(/\/+$/, "")}/auth/saml/${slug}`;
   return {
     entityId: config?.issuer ?? `${base}/metadata`,

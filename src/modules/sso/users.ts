@@ -2,8 +2,8 @@ import type { Profile } from "@node-saml/node-saml";
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ControlDb } from "../../db/client";
+import { roleAssignments, type TenantRole, users } from "../../db/schema";
 import { controlDb } from "../../db/shards";
-import { roleAssignments, users, type TenantRole } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import type { ServiceContext } from "../../lib/context";
 import { newId } from "../../lib/ids";
@@ -22,14 +22,18 @@ export interface SamlIdentity {
 
 const values = (profile: Profile, attribute: string | undefined): string[] => {
   const raw = attribute ? (profile.attributes as Record<string, unknown> | undefined)?.[attribute] : undefined;
-  return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => v.trim());
+  return (Array.isArray(raw) ? raw : [raw])
+    .filter((v): v is string => typeof v === "string" && v.trim() !== "")
+    .map((v) => v.trim());
 };
 
 /** Email, name and role from the verified assertion, through the tenant's attribute mapping. */
 export function identityFromProfile(profile: Profile, mapping: AttributeMapping): SamlIdentity {
   const email = Email.safeParse(values(profile, mapping.email)[0] ?? profile.nameID);
   if (!email.success) throw new SamlRejection("email_missing");
-  const fullName = [values(profile, mapping.firstName)[0], values(profile, mapping.lastName)[0]].filter(Boolean).join(" ");
+  const fullName = [values(profile, mapping.firstName)[0], values(profile, mapping.lastName)[0]]
+    .filter(Boolean)
+    .join(" ");
   const name = (values(profile, mapping.name)[0] ?? (fullName || email.data.split("@")[0]!)).slice(0, 200);
   const mapped = values(profile, mapping.role)
     .map((v) => mapping.roleValues?.[v])
@@ -53,7 +57,11 @@ export interface SignInUser {
  * grant elsewhere (platform or agency admin, another tenant) is refused, so no IdP can reach
  * beyond its own tenant. Unknown emails are created when JIT provisioning is on.
  */
-export async function findOrProvisionUser(ctx: ServiceContext, config: SsoConfigRow, identity: SamlIdentity): Promise<SignInUser> {
+export async function findOrProvisionUser(
+  ctx: ServiceContext,
+  config: SsoConfigRow,
+  identity: SamlIdentity,
+): Promise<SignInUser> {
   const control = controlDb(ctx.env);
   const [found, grants] = await control.batch([
     control.select().from(users).where(eq(users.email, identity.email)).limit(1),
@@ -66,27 +74,47 @@ export async function findOrProvisionUser(ctx: ServiceContext, config: SsoConfig
   const user = found[0];
   if (user) {
     if (!user.isActive) throw new SamlRejection("user_inactive");
-    const ownTenantOnly = grants.length > 0 && grants.every((g) => g.scopeType === "tenant" && g.scopeId === ctx.tenantId);
-    if (!ownTenantOnly || (user.tenantId ?? ctx.tenantId) !== ctx.tenantId) throw new SamlRejection("user_not_eligible");
+    const ownTenantOnly =
+      grants.length > 0 && grants.every((g) => g.scopeType === "tenant" && g.scopeId === ctx.tenantId);
+    if (!ownTenantOnly || (user.tenantId ?? ctx.tenantId) !== ctx.tenantId)
+      throw new SamlRejection("user_not_eligible");
     return { userId: user.id, provisioned: false, controlStatements: () => [], auditStatements: [] };
   }
   if (!config.jitProvisioning) throw new SamlRejection("user_not_found");
 
   const now = nowIso();
   const created = {
-    id: newId(), tenantId: ctx.tenantId, email: identity.email, name: identity.name, authProvider: "saml",
-    avatarUrl: null, isActive: true, createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId: ctx.tenantId,
+    email: identity.email,
+    name: identity.name,
+    authProvider: "saml",
+    avatarUrl: null,
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
   };
   const role = identity.role ?? config.defaultRole;
-  const grant = { id: newId(), userId: created.id, role, scopeType: "tenant" as const, scopeId: ctx.tenantId, createdAt: now };
+  const grant = {
+    id: newId(),
+    userId: created.id,
+    role,
+    scopeType: "tenant" as const,
+    scopeId: ctx.tenantId,
+    createdAt: now,
+  };
   return {
     userId: created.id,
     provisioned: true,
     controlStatements: (db) => [db.insert(users).values(created), db.insert(roleAssignments).values(grant)],
     auditStatements: [
       auditStatement(ctx, {
-        tenantId: ctx.tenantId, action: "user.created", resourceType: "user", resourceId: created.id,
-        nextState: { ...created, role }, metadata: { source: "saml_jit" },
+        tenantId: ctx.tenantId,
+        action: "user.created",
+        resourceType: "user",
+        resourceId: created.id,
+        nextState: { ...created, role },
+        metadata: { source: "saml_jit" },
       }),
     ],
   };

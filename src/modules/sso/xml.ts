@@ -1,4 +1,4 @@
-import { DOMParser, onWarningStopParsing, type Document, type Element } from "@xmldom/xmldom";
+import { DOMParser, type Document, type Element, onWarningStopParsing } from "@xmldom/xmldom";
 
 export const NS = {
   metadata: "urn:oasis:names:tc:SAML:2.0:metadata",
@@ -22,10 +22,12 @@ export function parseXml(xml: string): Document | null {
 
 export const children = (parent: Element, ns: string, localName: string): Element[] =>
   Array.from(parent.childNodes).filter(
-    (n): n is Element => n.nodeType === 1 && (n as Element).namespaceURI === ns && (n as Element).localName === localName,
+    (n): n is Element =>
+      n.nodeType === 1 && (n as Element).namespaceURI === ns && (n as Element).localName === localName,
   );
 
-export const child = (parent: Element, ns: string, localName: string): Element | undefined => children(parent, ns, localName)[0];
+export const child = (parent: Element, ns: string, localName: string): Element | undefined =>
+  children(parent, ns, localName)[0];
 
 export const descendants = (root: Document | Element, ns: string, localName: string): Element[] =>
   Array.from(root.getElementsByTagNameNS(ns, localName));

@@ -1,5 +1,5 @@
-import { defineOperation } from "../../lib/operation";
 import { paged, stdErrors } from "../../lib/openapi";
+import { defineOperation } from "../../lib/operation";
 import { SurveyListQuery, SurveySchema } from "./schemas";
 import { listSurveys } from "./service";
 

@@ -36,7 +36,9 @@ export const CreateSurveyBody = z
     name: z.string().trim().min(1).max(200),
     type: z.enum(SURVEY_TYPES),
     description: z.string().trim().max(2000).nullable().optional(),
-    questions: Questions.optional().openapi({ description: "extra questions after the type's main score; answers arrive in surveyResponses keyed by id" }),
+    questions: Questions.optional().openapi({
+      description: "extra questions after the type's main score; answers arrive in surveyResponses keyed by id",
+    }),
     isTemplate: z.boolean().optional(),
   })
   .openapi("CreateSurveyRequest");
@@ -54,11 +56,17 @@ export const UpdateSurveyBody = z
 export const SurveyListQuery = PageQuerySchema.extend({
   status: z.enum(SURVEY_STATUSES).optional(),
   type: z.enum(SURVEY_TYPES).optional(),
-  isTemplate: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  isTemplate: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
 });
 
 export const SurveyResponsesQuery = PageQuerySchema.extend({
-  since: z.iso.datetime({ offset: true }).optional().openapi({ description: "only responses submitted at or after this time" }),
+  since: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: "only responses submitted at or after this time" }),
 });
 
 export const CampaignIdParam = z.object({ campaignId: z.string().min(1).max(64) });
@@ -78,8 +86,14 @@ export const SurveyStatsSchema = z
       withComment: Count,
       callbackRequests: Count,
     }),
-    completionRate: z.number().nullable().openapi({ description: "responses / views, 0..1 (4 decimals); null without views" }),
-    averageTimeToCompleteSeconds: z.number().nullable().openapi({ description: "mean of submit time minus the latest landing view before it" }),
+    completionRate: z
+      .number()
+      .nullable()
+      .openapi({ description: "responses / views, 0..1 (4 decimals); null without views" }),
+    averageTimeToCompleteSeconds: z
+      .number()
+      .nullable()
+      .openapi({ description: "mean of submit time minus the latest landing view before it" }),
     nps: z
       .object({
         score: z.number().nullable().openapi({ description: "% promoters - % detractors, -100..100 (1 decimal)" }),
@@ -89,9 +103,16 @@ export const SurveyStatsSchema = z
         responses: Count,
       })
       .openapi({ description: "over responses with an NPS score" }),
-    averageScore: z.number().nullable().openapi({ description: "mean of the type's main score (CSAT 1-5, CES 1-7, custom: rating 1-5)" }),
-    sentiment: z.object(Object.fromEntries(SENTIMENTS.map((s) => [s, Count])) as Record<(typeof SENTIMENTS)[number], typeof Count>),
-    topThemes: z.array(z.object({ theme: z.string(), count: Count })).openapi({ description: "topics of the comments, most frequent first (at most 10)" }),
+    averageScore: z
+      .number()
+      .nullable()
+      .openapi({ description: "mean of the type's main score (CSAT 1-5, CES 1-7, custom: rating 1-5)" }),
+    sentiment: z.object(
+      Object.fromEntries(SENTIMENTS.map((s) => [s, Count])) as Record<(typeof SENTIMENTS)[number], typeof Count>,
+    ),
+    topThemes: z
+      .array(z.object({ theme: z.string(), count: Count }))
+      .openapi({ description: "topics of the comments, most frequent first (at most 10)" }),
   })
   .openapi("SurveyStats");
 

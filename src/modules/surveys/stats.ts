@@ -21,7 +21,10 @@ export async function surveyStats(ctx: ServiceContext, surveyId: string) {
   const mine = and(eq(f.tenantId, ctx.tenantId), eq(f.surveyId, surveyId));
   const mainScore = survey.type === "NPS" ? f.npsScore : survey.type === "custom" ? f.rating : f.score;
   const [views, agg, themes] = await ctx.db.batch([
-    ctx.db.select({ n: count() }).from(feedbackViews).where(and(eq(feedbackViews.tenantId, ctx.tenantId), eq(feedbackViews.surveyId, surveyId))),
+    ctx.db
+      .select({ n: count() })
+      .from(feedbackViews)
+      .where(and(eq(feedbackViews.tenantId, ctx.tenantId), eq(feedbackViews.surveyId, surveyId))),
     ctx.db
       .select({
         responses: count(),
@@ -58,7 +61,10 @@ export async function surveyStats(ctx: ServiceContext, surveyId: string) {
     averageTimeToCompleteSeconds: round(a.averageSeconds, 1),
     nps: {
       score: npsN ? round(((a.promoters - a.detractors) / npsN) * 100, 1) : null,
-      promoters: a.promoters, passives: a.passives, detractors: a.detractors, responses: npsN,
+      promoters: a.promoters,
+      passives: a.passives,
+      detractors: a.detractors,
+      responses: npsN,
     },
     averageScore: round(a.averageScore, 2),
     sentiment: { positive: a.positive, neutral: a.neutral, negative: a.negative },
@@ -70,11 +76,21 @@ export async function surveyStats(ctx: ServiceContext, surveyId: string) {
 export async function surveyResponses(ctx: ServiceContext, surveyId: string, q: PageQuery & { since?: string }) {
   await findSurveyRow(ctx, surveyId);
   const f = feedbackSubmissions;
-  const where = and(eq(f.tenantId, ctx.tenantId), eq(f.surveyId, surveyId), q.since ? gte(f.submittedAt, new Date(q.since).toISOString()) : undefined);
+  const where = and(
+    eq(f.tenantId, ctx.tenantId),
+    eq(f.surveyId, surveyId),
+    q.since ? gte(f.submittedAt, new Date(q.since).toISOString()) : undefined,
+  );
   return keysetPage(ctx.db, {
     query: q,
     sort: [f.submittedAt, f.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(f).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(f)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(f).where(where),
     key: (r) => [r.submittedAt, r.id],
     map: toFeedback,

@@ -1,6 +1,14 @@
 import { eq } from "drizzle-orm";
 import type { ControlDb } from "../../db/client";
-import { HOUSE_AGENCY_ID, brands, passwordCredentials, platformState, roleAssignments, tenants, users } from "../../db/schema";
+import {
+  brands,
+  HOUSE_AGENCY_ID,
+  passwordCredentials,
+  platformState,
+  roleAssignments,
+  tenants,
+  users,
+} from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import type { RequestMeta } from "../../lib/context";
@@ -57,14 +65,27 @@ export async function bootstrap(db: ControlDb, env: Env, meta: RequestMeta, inpu
     await db.batch([
       db.insert(platformState).values({ key: "bootstrapped", value: tenantId, createdAt: now }),
       db.insert(tenants).values(tenant),
-      db.insert(brands).values({ id: brandId, tenantId, name: input.tenantName, slug: input.tenantSlug, createdAt: now, updatedAt: now }),
+      db.insert(brands).values({
+        id: brandId,
+        tenantId,
+        name: input.tenantName,
+        slug: input.tenantSlug,
+        createdAt: now,
+        updatedAt: now,
+      }),
       db.insert(users).values(user),
       db.insert(passwordCredentials).values({ userId, hash: await hashPassword(input.adminPassword), updatedAt: now }),
       db.insert(roleAssignments).values([
         { id: newId(), userId, role: "platform_admin", scopeType: "platform", scopeId: "", createdAt: now },
         { id: newId(), userId, role: "tenant_admin", scopeType: "tenant", scopeId: tenantId, createdAt: now },
       ]),
-      auditStatement(audit, { tenantId, action: "platform.bootstrap", resourceType: "tenant", resourceId: tenantId, nextState: { tenant, userId, brandId } }),
+      auditStatement(audit, {
+        tenantId,
+        action: "platform.bootstrap",
+        resourceType: "tenant",
+        resourceId: tenantId,
+        nextState: { tenant, userId, brandId },
+      }),
     ]);
   } catch (e) {
     if (isUniqueViolation(e)) throw alreadyBootstrapped();

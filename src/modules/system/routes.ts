@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../../app-env";
+import { safeEqual } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { createRouter, errors, json, jsonBody, stdErrors } from "../../lib/openapi";
-import { safeEqual } from "../../lib/crypto";
 import { Email, Password, Slug } from "../../lib/validators";
 import { requestMeta } from "../../middleware/service-context";
 import { SessionUserSchema } from "../auth/schemas";
@@ -12,7 +12,9 @@ import { bootstrap } from "./bootstrap.service";
 
 const health = createRoute({
   method: "get",
-  path: "/health", operationId: "checkHealth", security: [],
+  path: "/health",
+  operationId: "checkHealth",
+  security: [],
   tags: ["System"],
   summary: "Liveness probe",
   responses: { 200: json(z.object({ status: z.string() }).openapi("Health")) },
@@ -39,7 +41,9 @@ const bootstrapSecret = createMiddleware<AppEnv>(async (c, next) => {
 
 const bootstrapRoute = createRoute({
   method: "post",
-  path: "/bootstrap", operationId: "bootstrap", security: [],
+  path: "/bootstrap",
+  operationId: "bootstrap",
+  security: [],
   tags: ["System"],
   summary: "One-time creation of the first tenant and platform admin",
   description:
@@ -50,7 +54,10 @@ const bootstrapRoute = createRoute({
     body: jsonBody(BootstrapBody),
   },
   responses: {
-    201: json(z.object({ tenant: TenantSchema, user: SessionUserSchema, token: z.string() }).openapi("BootstrapResponse"), "Bootstrapped"),
+    201: json(
+      z.object({ tenant: TenantSchema, user: SessionUserSchema, token: z.string() }).openapi("BootstrapResponse"),
+      "Bootstrapped",
+    ),
     400: stdErrors[400],
     401: stdErrors[401],
     409: errors[409],

@@ -1,5 +1,5 @@
-import { defineOperation } from "../../lib/operation";
 import { IdParam, stdErrorsWithNotFound } from "../../lib/openapi";
+import { defineOperation } from "../../lib/operation";
 import { TemplateSchema } from "./schemas";
 import { getTemplate } from "./service";
 

@@ -2,15 +2,19 @@ import { and, eq } from "drizzle-orm";
 import { brands, locations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { validationError } from "../../lib/errors";
+import { tenantPublicBaseUrl } from "../white-label/resolve";
 import { renderTemplate } from "./render";
 import { findTemplateRow } from "./service";
 import { variablesOf } from "./variables.service";
-import { tenantPublicBaseUrl } from "../white-label/resolve";
 
 const SAMPLE_CONTACT = { firstName: "Jane", lastName: "Doe", fullName: "Jane Doe" };
 
 /** Sample values for a preview: a sample contact and links, and the location's values when one is given. */
-async function previewValues(ctx: ServiceContext, tokens: string[], locationId: string | undefined): Promise<Record<string, string>> {
+async function previewValues(
+  ctx: ServiceContext,
+  tokens: string[],
+  locationId: string | undefined,
+): Promise<Record<string, string>> {
   // the host the tenant's real links will use (its custom hostname when it has one)
   const base = await tenantPublicBaseUrl(ctx.env, ctx.tenantId);
   const values: Record<string, string> = {
@@ -30,7 +34,12 @@ async function previewValues(ctx: ServiceContext, tokens: string[], locationId: 
     .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
     .get();
   if (!loc) throw validationError([{ path: "locationId", message: "Unknown location" }]);
-  return { ...values, locationName: loc.name, brandName: loc.brandName ?? values.brandName!, ...(await variablesOf(ctx, locationId)) };
+  return {
+    ...values,
+    locationName: loc.name,
+    brandName: loc.brandName ?? values.brandName!,
+    ...(await variablesOf(ctx, locationId)),
+  };
 }
 
 export async function previewTemplate(ctx: ServiceContext, id: string, locationId?: string) {

@@ -1,5 +1,5 @@
 import type { MessageChannel } from "../../db/schema";
-import { smsSegments, type SmsSegmentInfo } from "./sms-segments";
+import { type SmsSegmentInfo, smsSegments } from "./sms-segments";
 import { extractTokens, replaceTokens } from "./tokens";
 
 export const SMS_OPT_OUT_TEXT = "Reply STOP to opt out";
@@ -44,7 +44,8 @@ export function renderTemplate(
   { channel }: { channel: MessageChannel },
 ): RenderedMessage {
   const raw = (name: string) => values[name] ?? "";
-  const subject = template.subject === null ? null : replaceTokens(template.subject, (n) => raw(n).replace(/[\r\n]+/g, " "));
+  const subject =
+    template.subject === null ? null : replaceTokens(template.subject, (n) => raw(n).replace(/[\r\n]+/g, " "));
   let html = template.bodyHtml === null ? null : replaceTokens(template.bodyHtml, (n) => escapeHtml(raw(n)));
   let text = template.bodyText === null ? null : replaceTokens(template.bodyText, raw);
   let unsubscribeLinkAppended = false;

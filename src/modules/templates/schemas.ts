@@ -18,7 +18,9 @@ export const TemplateSchema = z
     bodyText: z.string().nullable(),
     locale: z.string(),
     version: z.number().int(),
-    tokens: z.array(z.string()).openapi({ description: "the {{token}} placeholders found in subject, bodyHtml and bodyText" }),
+    tokens: z
+      .array(z.string())
+      .openapi({ description: "the {{token}} placeholders found in subject, bodyHtml and bodyText" }),
     createdByUserId: z.string(),
     approvedByUserId: z.string().nullable(),
     approvedAt: DateTime.nullable(),
@@ -47,7 +49,10 @@ export const TemplateListQuery = PageQuerySchema.extend({
 });
 
 export const PreviewQuery = z.object({
-  locationId: z.string().optional().openapi({ description: "render with this location's name, brand and custom variables" }),
+  locationId: z
+    .string()
+    .optional()
+    .openapi({ description: "render with this location's name, brand and custom variables" }),
 });
 
 export const PreviewSchema = z
@@ -55,7 +60,9 @@ export const PreviewSchema = z
     subject: z.string().nullable(),
     html: z.string().nullable(),
     text: z.string().nullable(),
-    unsubscribeLinkAppended: z.boolean().openapi({ description: "email: the template lacks {{unsubscribeLink}}, so the link is appended" }),
+    unsubscribeLinkAppended: z
+      .boolean()
+      .openapi({ description: "email: the template lacks {{unsubscribeLink}}, so the link is appended" }),
     sms: z
       .object({ encoding: z.enum(["GSM-7", "UCS-2"]), units: z.number().int(), segments: z.number().int() })
       .nullable()

@@ -1,15 +1,15 @@
 import { and, count, eq, inArray, max } from "drizzle-orm";
-import { templates, type MessageChannel, type TemplateStatus } from "../../db/schema";
+import { type MessageChannel, type TemplateStatus, templates } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { Actor, ServiceContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { conflict, invalidTransition, notFound, validationError, type ValidationIssue } from "../../lib/errors";
+import { conflict, invalidTransition, notFound, type ValidationIssue, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import type { TemplateContent } from "./render";
-import { toTemplate, type CreateTemplateInput, type TemplateRow, type UpdateTemplateInput } from "./schemas";
+import { type CreateTemplateInput, type TemplateRow, toTemplate, type UpdateTemplateInput } from "./schemas";
 import { extractTokens, unknownTokens } from "./tokens";
 import { customTokenKeys } from "./variables.service";
 
@@ -31,9 +31,13 @@ function assertMove(move: keyof typeof MOVES, from: TemplateStatus) {
 }
 
 /** createdByUserId / approvedByUserId: the user, or a labelled credential for non-user actors. */
-const actorRef = (a: Actor) => (a.type === "user" ? a.userId : a.type === "api_key" ? `api_key:${a.keyId}` : `system:${a.name}`);
+const actorRef = (a: Actor) =>
+  a.type === "user" ? a.userId : a.type === "api_key" ? `api_key:${a.keyId}` : `system:${a.name}`;
 
-export async function listTemplates(ctx: ServiceContext, q: PageQuery & { channel?: TemplateRow["channel"]; status?: TemplateStatus }) {
+export async function listTemplates(
+  ctx: ServiceContext,
+  q: PageQuery & { channel?: TemplateRow["channel"]; status?: TemplateStatus },
+) {
   const where = and(
     eq(templates.tenantId, ctx.tenantId),
     q.channel ? eq(templates.channel, q.channel) : undefined,
@@ -42,7 +46,13 @@ export async function listTemplates(ctx: ServiceContext, q: PageQuery & { channe
   return keysetPage(ctx.db, {
     query: q,
     sort: [templates.createdAt, templates.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(templates).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(templates)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(templates).where(where),
     key: (t) => [t.createdAt, t.id],
     map: toTemplate,
@@ -50,7 +60,11 @@ export async function listTemplates(ctx: ServiceContext, q: PageQuery & { channe
 }
 
 export async function findTemplateRow(ctx: ServiceContext, id: string): Promise<TemplateRow> {
-  const row = await ctx.db.select().from(templates).where(and(eq(templates.id, id), eq(templates.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(templates)
+    .where(and(eq(templates.id, id), eq(templates.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Template");
   return row;
 }
@@ -87,14 +101,18 @@ export interface TemplateUse {
 export async function usableTemplates(ctx: ServiceContext, uses: TemplateUse[]): Promise<Map<string, TemplateRow>> {
   const ids = [...new Set(uses.map((u) => u.templateId))];
   const rows = ids.length
-    ? await ctx.db.select().from(templates).where(and(eq(templates.tenantId, ctx.tenantId), inArray(templates.id, ids)))
+    ? await ctx.db
+        .select()
+        .from(templates)
+        .where(and(eq(templates.tenantId, ctx.tenantId), inArray(templates.id, ids)))
     : [];
   const byId = new Map(rows.map((r) => [r.id, r]));
   const issues: ValidationIssue[] = uses.flatMap(({ path, templateId, channel }) => {
     const t = byId.get(templateId);
     if (!t) return [{ path, message: "Unknown template" }];
     if (t.status === "archived") return [{ path, message: "The template is archived" }];
-    if (channel && t.channel !== channel) return [{ path, message: `The template is for ${t.channel}, not ${channel}` }];
+    if (channel && t.channel !== channel)
+      return [{ path, message: `The template is for ${t.channel}, not ${channel}` }];
     return [];
   });
   if (issues.length) throw validationError(issues);
@@ -118,7 +136,9 @@ function lintForApproval(t: TemplateRow): ValidationIssue[] {
   if (t.channel === "email") {
     return [
       ...(t.subject?.trim() ? [] : [{ path: "subject", message: "An email template needs a subject" }]),
-      ...(t.bodyHtml?.trim() || t.bodyText?.trim() ? [] : [{ path: "bodyHtml", message: "An email template needs bodyHtml or bodyText" }]),
+      ...(t.bodyHtml?.trim() || t.bodyText?.trim()
+        ? []
+        : [{ path: "bodyHtml", message: "An email template needs bodyHtml or bodyText" }]),
     ];
   }
   return t.bodyText?.trim() ? [] : [{ path: "bodyText", message: `A ${t.channel} template needs bodyText` }];
@@ -127,36 +147,83 @@ function lintForApproval(t: TemplateRow): ValidationIssue[] {
 const draftExists = () => conflict("This template already has a draft version; edit or archive that draft first");
 
 export async function createTemplate(ctx: ServiceContext, input: CreateTemplateInput) {
-  const content = { subject: input.subject ?? null, bodyHtml: input.bodyHtml ?? null, bodyText: input.bodyText ?? null };
+  const content = {
+    subject: input.subject ?? null,
+    bodyHtml: input.bodyHtml ?? null,
+    bodyText: input.bodyText ?? null,
+  };
   const tokens = await checkedTokens(ctx, content);
   const now = nowIso();
   const id = newId();
   const row: TemplateRow = {
-    id, tenantId: ctx.tenantId, rootId: id, name: input.name, channel: input.channel, status: "draft", ...content,
-    locale: input.locale ?? "en-US", version: 1, tokens, createdByUserId: actorRef(ctx.actor), approvedByUserId: null,
-    approvedAt: null, createdAt: now, updatedAt: now,
+    id,
+    tenantId: ctx.tenantId,
+    rootId: id,
+    name: input.name,
+    channel: input.channel,
+    status: "draft",
+    ...content,
+    locale: input.locale ?? "en-US",
+    version: 1,
+    tokens,
+    createdByUserId: actorRef(ctx.actor),
+    approvedByUserId: null,
+    approvedAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
   await commit(ctx, [
     ctx.db.insert(templates).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "template.created", resourceType: "template", resourceId: id, nextState: row }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "template.created",
+      resourceType: "template",
+      resourceId: id,
+      nextState: row,
+    }),
   ]);
   return toTemplate(row);
 }
 
 /** Inserts the next version of `base`'s lineage as a draft carrying `content`. */
-async function insertNextVersion(ctx: ServiceContext, base: TemplateRow, name: string, content: TemplateContent, action: string) {
+async function insertNextVersion(
+  ctx: ServiceContext,
+  base: TemplateRow,
+  name: string,
+  content: TemplateContent,
+  action: string,
+) {
   const tokens = await checkedTokens(ctx, content);
-  const latest = await ctx.db.select({ v: max(templates.version) }).from(templates).where(and(eq(templates.tenantId, ctx.tenantId), eq(templates.rootId, base.rootId))).get();
+  const latest = await ctx.db
+    .select({ v: max(templates.version) })
+    .from(templates)
+    .where(and(eq(templates.tenantId, ctx.tenantId), eq(templates.rootId, base.rootId)))
+    .get();
   const now = nowIso();
   const row: TemplateRow = {
-    ...base, ...content, id: newId(), name, status: "draft", version: (latest?.v ?? base.version) + 1, tokens,
-    createdByUserId: actorRef(ctx.actor), approvedByUserId: null, approvedAt: null, createdAt: now, updatedAt: now,
+    ...base,
+    ...content,
+    id: newId(),
+    name,
+    status: "draft",
+    version: (latest?.v ?? base.version) + 1,
+    tokens,
+    createdByUserId: actorRef(ctx.actor),
+    approvedByUserId: null,
+    approvedAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
   try {
     await commit(ctx, [
       ctx.db.insert(templates).values(row),
       auditStatement(ctx, {
-        tenantId: ctx.tenantId, action, resourceType: "template", resourceId: row.id, nextState: row, metadata: { fromTemplateId: base.id },
+        tenantId: ctx.tenantId,
+        action,
+        resourceType: "template",
+        resourceId: row.id,
+        nextState: row,
+        metadata: { fromTemplateId: base.id },
       }),
     ]);
   } catch (e) {
@@ -184,7 +251,14 @@ export async function updateTemplate(ctx: ServiceContext, id: string, patch: Upd
       .update(templates)
       .set({ ...content, name, tokens, updatedAt: after.updatedAt })
       .where(and(eq(templates.id, id), eq(templates.tenantId, ctx.tenantId), eq(templates.status, "draft"))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "template.updated", resourceType: "template", resourceId: id, previousState: before, nextState: after }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "template.updated",
+      resourceType: "template",
+      resourceId: id,
+      previousState: before,
+      nextState: after,
+    }),
   ]);
   return toTemplate(after);
 }
@@ -192,7 +266,13 @@ export async function updateTemplate(ctx: ServiceContext, id: string, patch: Upd
 export async function forkTemplateVersion(ctx: ServiceContext, id: string) {
   const base = await findTemplateRow(ctx, id);
   assertMove("fork", base.status);
-  return insertNextVersion(ctx, base, base.name, { subject: base.subject, bodyHtml: base.bodyHtml, bodyText: base.bodyText }, "template.version_created");
+  return insertNextVersion(
+    ctx,
+    base,
+    base.name,
+    { subject: base.subject, bodyHtml: base.bodyHtml, bodyText: base.bodyText },
+    "template.version_created",
+  );
 }
 
 /** Approves a draft; the lineage's previously approved version (if any) is archived in the same batch. */
@@ -206,17 +286,33 @@ export async function approveTemplate(ctx: ServiceContext, id: string) {
   const predecessor = await ctx.db
     .select()
     .from(templates)
-    .where(and(eq(templates.tenantId, ctx.tenantId), eq(templates.rootId, before.rootId), eq(templates.status, "approved")))
+    .where(
+      and(eq(templates.tenantId, ctx.tenantId), eq(templates.rootId, before.rootId), eq(templates.status, "approved")),
+    )
     .get();
   const now = nowIso();
-  const after: TemplateRow = { ...before, status: "approved", approvedByUserId: actorRef(ctx.actor), approvedAt: now, updatedAt: now };
+  const after: TemplateRow = {
+    ...before,
+    status: "approved",
+    approvedByUserId: actorRef(ctx.actor),
+    approvedAt: now,
+    updatedAt: now,
+  };
   await commit(ctx, [
     ...(predecessor
       ? [
-          ctx.db.update(templates).set({ status: "archived", updatedAt: now }).where(and(eq(templates.id, predecessor.id), eq(templates.tenantId, ctx.tenantId))),
+          ctx.db
+            .update(templates)
+            .set({ status: "archived", updatedAt: now })
+            .where(and(eq(templates.id, predecessor.id), eq(templates.tenantId, ctx.tenantId))),
           auditStatement(ctx, {
-            tenantId: ctx.tenantId, action: "template.archived", resourceType: "template", resourceId: predecessor.id,
-            previousState: { status: predecessor.status }, nextState: { status: "archived" }, metadata: { supersededBy: id },
+            tenantId: ctx.tenantId,
+            action: "template.archived",
+            resourceType: "template",
+            resourceId: predecessor.id,
+            previousState: { status: predecessor.status },
+            nextState: { status: "archived" },
+            metadata: { supersededBy: id },
           }),
         ]
       : []),
@@ -225,8 +321,12 @@ export async function approveTemplate(ctx: ServiceContext, id: string) {
       .set({ status: "approved", approvedByUserId: after.approvedByUserId, approvedAt: now, updatedAt: now })
       .where(and(eq(templates.id, id), eq(templates.tenantId, ctx.tenantId), eq(templates.status, "draft"))),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "template.approved", resourceType: "template", resourceId: id,
-      previousState: { status: before.status }, nextState: { status: "approved", approvedByUserId: after.approvedByUserId, approvedAt: now },
+      tenantId: ctx.tenantId,
+      action: "template.approved",
+      resourceType: "template",
+      resourceId: id,
+      previousState: { status: before.status },
+      nextState: { status: "approved", approvedByUserId: after.approvedByUserId, approvedAt: now },
       metadata: predecessor ? { supersedes: predecessor.id } : undefined,
     }),
   ]);
@@ -239,10 +339,17 @@ export async function archiveTemplate(ctx: ServiceContext, id: string) {
   if (before.status === "archived") return toTemplate(before);
   const after: TemplateRow = { ...before, status: "archived", updatedAt: nowIso() };
   await commit(ctx, [
-    ctx.db.update(templates).set({ status: "archived", updatedAt: after.updatedAt }).where(and(eq(templates.id, id), eq(templates.tenantId, ctx.tenantId))),
+    ctx.db
+      .update(templates)
+      .set({ status: "archived", updatedAt: after.updatedAt })
+      .where(and(eq(templates.id, id), eq(templates.tenantId, ctx.tenantId))),
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "template.archived", resourceType: "template", resourceId: id,
-      previousState: { status: before.status }, nextState: { status: "archived" },
+      tenantId: ctx.tenantId,
+      action: "template.archived",
+      resourceType: "template",
+      resourceId: id,
+      previousState: { status: before.status },
+      nextState: { status: "archived" },
     }),
   ]);
   return toTemplate(after);

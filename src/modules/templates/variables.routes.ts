@@ -8,7 +8,10 @@ import { getLocationVariables, putLocationVariables } from "./variables.service"
 const tags = ["Locations"];
 
 const get = createRoute({
-  method: "get", path: "/v1/locations/{id}/variables", tags, security: TENANT_SECURITY,
+  method: "get",
+  path: "/v1/locations/{id}/variables",
+  tags,
+  security: TENANT_SECURITY,
   operationId: "getLocationVariables",
   summary: "A location's custom template variables",
   request: { params: IdParam },
@@ -16,7 +19,10 @@ const get = createRoute({
 });
 
 const put = createRoute({
-  method: "put", path: "/v1/locations/{id}/variables", tags, security: TENANT_SECURITY,
+  method: "put",
+  path: "/v1/locations/{id}/variables",
+  tags,
+  security: TENANT_SECURITY,
   operationId: "updateLocationVariables",
   summary: "Replace a location's custom template variables (manager)",
   description: "Each key becomes a template token {{key}}. Keys are token names and may not shadow a built-in token.",
@@ -27,4 +33,6 @@ const put = createRoute({
 
 export const locationVariableRoutes = createRouter()
   .openapi(get, async (c) => c.json(await getLocationVariables(svc(c), c.req.valid("param").id), 200))
-  .openapi(put, async (c) => c.json(await putLocationVariables(svc(c), c.req.valid("param").id, c.req.valid("json")), 200));
+  .openapi(put, async (c) =>
+    c.json(await putLocationVariables(svc(c), c.req.valid("param").id, c.req.valid("json")), 200),
+  );

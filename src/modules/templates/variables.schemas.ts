@@ -11,7 +11,9 @@ const VariableKey = z
 export const LocationVariablesSchema = z
   .object({
     locationId: z.string(),
-    variables: z.record(z.string(), z.string()).openapi({ example: { parkingInfo: "Free parking behind the building" } }),
+    variables: z
+      .record(z.string(), z.string())
+      .openapi({ example: { parkingInfo: "Free parking behind the building" } }),
   })
   .openapi("LocationVariables");
 
@@ -19,8 +21,12 @@ export const PutLocationVariablesBody = z
   .object({
     variables: z
       .record(VariableKey, z.string().max(1000))
-      .refine((v) => Object.keys(v).length <= MAX_LOCATION_VARIABLES, { message: `At most ${MAX_LOCATION_VARIABLES} variables` })
-      .openapi({ description: "the full set: keys absent here are removed; each key becomes the template token {{key}}" }),
+      .refine((v) => Object.keys(v).length <= MAX_LOCATION_VARIABLES, {
+        message: `At most ${MAX_LOCATION_VARIABLES} variables`,
+      })
+      .openapi({
+        description: "the full set: keys absent here are removed; each key becomes the template token {{key}}",
+      }),
   })
   .openapi("PutLocationVariablesRequest");
 

@@ -4,10 +4,9 @@ import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { notFound } from "../../lib/errors";
+import { chunkRows } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import type { PutLocationVariablesInput } from "./variables.schemas";
-import { chunkRows } from "../../lib/sql";
-
 
 async function assertLocation(ctx: ServiceContext, locationId: string) {
   const row = await ctx.db
@@ -47,15 +46,30 @@ export async function putLocationVariables(ctx: ServiceContext, locationId: stri
   await assertLocation(ctx, locationId);
   const before = await variablesOf(ctx, locationId);
   const now = nowIso();
-  const rows = Object.entries(input.variables).map(([key, value]) => ({ tenantId: ctx.tenantId, locationId, key, value, updatedAt: now }));
+  const rows = Object.entries(input.variables).map(([key, value]) => ({
+    tenantId: ctx.tenantId,
+    locationId,
+    key,
+    value,
+    updatedAt: now,
+  }));
   const inserts = chunkRows(locationVariables, rows).map((chunk) => ctx.db.insert(locationVariables).values(chunk));
   await commit(ctx, [
-    ctx.db.delete(locationVariables).where(and(eq(locationVariables.tenantId, ctx.tenantId), eq(locationVariables.locationId, locationId))),
+    ctx.db
+      .delete(locationVariables)
+      .where(and(eq(locationVariables.tenantId, ctx.tenantId), eq(locationVariables.locationId, locationId))),
     ...inserts,
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: "location.variables_replaced", resourceType: "location", resourceId: locationId,
-      previousState: before, nextState: input.variables,
+      tenantId: ctx.tenantId,
+      action: "location.variables_replaced",
+      resourceType: "location",
+      resourceId: locationId,
+      previousState: before,
+      nextState: input.variables,
     }),
   ]);
-  return { locationId, variables: Object.fromEntries(Object.entries(input.variables).sort(([a], [b]) => (a < b ? -1 : 1))) };
+  return {
+    locationId,
+    variables: Object.fromEntries(Object.entries(input.variables).sort(([a], [b]) => (a < b ? -1 : 1))),
+  };
 }

@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
+import type { tenants } from "../../db/schema";
+import { TENANT_PLANS } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { Slug } from "../../lib/validators";
 import { BrandSchema } from "../brands/schemas";
-import { TENANT_PLANS } from "../../db/schema";
-import type { tenants } from "../../db/schema";
 
 export const TenantSchema = z
   .object({
@@ -36,7 +36,12 @@ export const toTenant = (t: typeof tenants.$inferSelect): TenantDto => ({
 });
 
 export const TenantCountsSchema = z
-  .object({ users: z.number().int(), contacts: z.number().int(), solicitations: z.number().int(), integrations: z.number().int() })
+  .object({
+    users: z.number().int(),
+    contacts: z.number().int(),
+    solicitations: z.number().int(),
+    integrations: z.number().int(),
+  })
   .openapi("TenantCounts");
 
 export const TenantWithCountsSchema = TenantSchema.extend({ _count: TenantCountsSchema }).openapi("TenantWithCounts");
@@ -53,20 +58,34 @@ export const EmailConfigSummarySchema = z
 
 export const TenantDetailSchema = TenantWithCountsSchema.extend({
   brands: z.array(BrandSchema),
-  emailConfig: EmailConfigSummarySchema.nullable().openapi({ description: "null until the tenant configures its own email sender" }),
+  emailConfig: EmailConfigSummarySchema.nullable().openapi({
+    description: "null until the tenant configures its own email sender",
+  }),
 }).openapi("TenantDetail");
 
 export const TenantListQuery = PageQuerySchema.extend({
   agencyId: z.string().max(64).optional(),
-  isActive: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  isActive: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
 });
 
 export const UpdateTenantBody = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
     plan: z.enum(TENANT_PLANS).optional(),
-    isActive: z.boolean().optional().openapi({ description: "false pauses the tenant (sends stop, its users become read-only); true resumes" }),
-    pausedReason: z.string().trim().max(500).nullable().optional().openapi({ description: "only with a pause, or while paused" }),
+    isActive: z
+      .boolean()
+      .optional()
+      .openapi({ description: "false pauses the tenant (sends stop, its users become read-only); true resumes" }),
+    pausedReason: z
+      .string()
+      .trim()
+      .max(500)
+      .nullable()
+      .optional()
+      .openapi({ description: "only with a pause, or while paused" }),
   })
   .openapi("UpdateTenantRequest");
 
@@ -77,7 +96,10 @@ export const CreateTenantBody = z
     plan: z.enum(TENANT_PLANS).default("starter"),
     brandName: z.string().trim().min(1).max(200).optional().openapi({ description: "default: the tenant name" }),
     brandSlug: Slug.optional().openapi({ description: "default: derived from brandName" }),
-    agencyId: z.string().max(64).optional().openapi({ description: "required only when the caller administers several agencies (platform admins: default the house agency)" }),
+    agencyId: z.string().max(64).optional().openapi({
+      description:
+        "required only when the caller administers several agencies (platform admins: default the house agency)",
+    }),
   })
   .openapi("CreateTenantRequest");
 

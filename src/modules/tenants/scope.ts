@@ -10,4 +10,5 @@ export const agencyScopeOf = (p: Principal): AgencyScope => (isPlatformAdmin(p) 
 export const inAgencyScope = (scope: AgencyScope, agencyId: string) => scope === "all" || scope.includes(agencyId);
 
 /** Condition on the tenants table itself. */
-export const tenantsInScope = (scope: AgencyScope): SQL | undefined => (scope === "all" ? undefined : inArray(tenants.agencyId, scope));
+export const tenantsInScope = (scope: AgencyScope): SQL | undefined =>
+  scope === "all" ? undefined : inArray(tenants.agencyId, scope);

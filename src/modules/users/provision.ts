@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ControlDb } from "../../db/client";
-import { passwordCredentials, roleAssignments, users, type Role, type ScopeType } from "../../db/schema";
+import { passwordCredentials, type Role, roleAssignments, type ScopeType, users } from "../../db/schema";
 import type { Env } from "../../env";
 import { hashPassword } from "../../lib/crypto";
 import { conflict } from "../../lib/errors";
@@ -51,7 +51,13 @@ export async function planAccessGrant(db: ControlDb, env: Env, g: AccessGrant): 
       .select({ id: roleAssignments.id })
       .from(roleAssignments)
       .innerJoin(users, eq(users.id, roleAssignments.userId))
-      .where(and(eq(users.email, g.email), eq(roleAssignments.scopeType, g.scopeType), eq(roleAssignments.scopeId, g.scopeId)))
+      .where(
+        and(
+          eq(users.email, g.email),
+          eq(roleAssignments.scopeType, g.scopeType),
+          eq(roleAssignments.scopeId, g.scopeId),
+        ),
+      )
       .limit(1),
   ]);
   if (held[0]) throw conflict(`${g.email} already has access here`);
@@ -60,26 +66,49 @@ export async function planAccessGrant(db: ControlDb, env: Env, g: AccessGrant): 
 
   const now = nowIso();
   const user = existing?.user ?? {
-    id: newId(), tenantId: g.homeTenantId, email: g.email, name: g.name ?? g.email.split("@")[0]!,
-    authProvider: "password", avatarUrl: null, isActive: true, createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId: g.homeTenantId,
+    email: g.email,
+    name: g.name ?? g.email.split("@")[0]!,
+    authProvider: "password",
+    avatarUrl: null,
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
   };
   const statements: BatchItem<"sqlite">[] = [];
   if (!existing) statements.push(db.insert(users).values(user));
   statements.push(
     db.insert(roleAssignments).values(
-      g.roles.map((role) => ({ id: newId(), userId: user.id, role, scopeType: g.scopeType, scopeId: g.scopeId, createdAt: now })),
+      g.roles.map((role) => ({
+        id: newId(),
+        userId: user.id,
+        role,
+        scopeType: g.scopeType,
+        scopeId: g.scopeId,
+        createdAt: now,
+      })),
     ),
   );
   if (g.password) {
-    statements.push(db.insert(passwordCredentials).values({ userId: user.id, hash: await hashPassword(g.password), updatedAt: now }));
+    statements.push(
+      db.insert(passwordCredentials).values({ userId: user.id, hash: await hashPassword(g.password), updatedAt: now }),
+    );
     return { user, created: true, invited: false, statements, notify: async () => undefined };
   }
   if (existing?.hash) {
-    const notify = () => sendAccessGrantedEmail(env, { brandTenantId: g.emailTenantId, to: user.email, grantedTo: g.invitedTo });
+    const notify = () =>
+      sendAccessGrantedEmail(env, { brandTenantId: g.emailTenantId, to: user.email, grantedTo: g.invitedTo });
     return { user, created: false, invited: false, statements, notify };
   }
   const invite = await issueUserToken(db, { userId: user.id, purpose: "invite", tenantId: g.emailTenantId });
   statements.push(invite.statement);
-  const notify = () => sendInviteEmail(env, { brandTenantId: g.emailTenantId, to: user.email, token: invite.token, invitedTo: g.invitedTo });
+  const notify = () =>
+    sendInviteEmail(env, {
+      brandTenantId: g.emailTenantId,
+      to: user.email,
+      token: invite.token,
+      invitedTo: g.invitedTo,
+    });
   return { user, created: !existing, invited: true, statements, notify };
 }

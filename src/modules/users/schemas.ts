@@ -39,7 +39,9 @@ export const InviteUserBody = z
   .openapi("InviteUserRequest");
 
 export const AddTenantUserBody = InviteUserBody.extend({
-  password: Password.optional().openapi({ description: "create the account with this password instead of emailing an invite" }),
+  password: Password.optional().openapi({
+    description: "create the account with this password instead of emailing an invite",
+  }),
 }).openapi("AddTenantUserRequest");
 
 export const UpdateUserBody = z
@@ -51,14 +53,21 @@ export const SetRolesBody = z
   .openapi("SetUserRolesRequest");
 
 export const UserListQuery = PageQuerySchema.extend({
-  isActive: z.enum(["true", "false"]).transform((v) => v === "true").optional(),
+  isActive: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional(),
 });
 
 export type AddTenantUserInput = z.infer<typeof AddTenantUserBody>;
 export type UpdateUserInput = z.infer<typeof UpdateUserBody>;
 export type TenantUserDto = z.infer<typeof TenantUserSchema>;
 
-export const toTenantUser = (u: typeof users.$inferSelect, roles: TenantRole[], hasPassword: boolean): TenantUserDto => ({
+export const toTenantUser = (
+  u: typeof users.$inferSelect,
+  roles: TenantRole[],
+  hasPassword: boolean,
+): TenantUserDto => ({
   ...toUser(u),
   roles,
   invitePending: !hasPassword,

@@ -1,18 +1,18 @@
 import { and, count, eq, inArray } from "drizzle-orm";
-import { forgetPrincipal } from "../identity/principal-cache";
-import { passwordCredentials, roleAssignments, tenants, users, type TenantRole } from "../../db/schema";
-import { auditStatement } from "../../lib/audit";
-import { commitControl } from "../../lib/commit";
+import { passwordCredentials, roleAssignments, type TenantRole, tenants, users } from "../../db/schema";
 import { controlDb } from "../../db/shards";
+import { auditStatement } from "../../lib/audit";
+import { groupMap } from "../../lib/collections";
+import { commitControl } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { forbidden, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
+import { forgetPrincipal } from "../identity/principal-cache";
 import { planAccessGrant } from "./provision";
-import { toTenantUser, type AddTenantUserInput, type UpdateUserInput } from "./schemas";
+import { type AddTenantUserInput, toTenantUser, type UpdateUserInput } from "./schemas";
 import { burnUserTokens } from "./tokens";
-import { groupMap } from "../../lib/collections";
 
 const tenantRoleRows = (ctx: ServiceContext) =>
   and(eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId));
@@ -30,12 +30,19 @@ async function rolesOf(ctx: ServiceContext, userIds: string[]) {
         .from(roleAssignments)
         .where(and(tenantRoleRows(ctx), inArray(roleAssignments.userId, userIds)))
     : [];
-  return groupMap(rows, (r) => r.userId, (r) => r.role as TenantRole);
+  return groupMap(
+    rows,
+    (r) => r.userId,
+    (r) => r.role as TenantRole,
+  );
 }
 
 /** Users holding a role in this tenant (members), newest first, with their roles here. */
 export async function listTenantUsers(ctx: ServiceContext, q: PageQuery & { isActive?: boolean }) {
-  const where = and(inArray(users.id, memberIds(ctx)), q.isActive === undefined ? undefined : eq(users.isActive, q.isActive));
+  const where = and(
+    inArray(users.id, memberIds(ctx)),
+    q.isActive === undefined ? undefined : eq(users.isActive, q.isActive),
+  );
   const page = await keysetPage(control(ctx), {
     query: q,
     sort: [users.createdAt, users.id],
@@ -51,7 +58,10 @@ export async function listTenantUsers(ctx: ServiceContext, q: PageQuery & { isAc
     key: (r) => [r.user.createdAt, r.user.id],
     map: (r) => r,
   });
-  const roles = await rolesOf(ctx, page.data.map((r) => r.user.id));
+  const roles = await rolesOf(
+    ctx,
+    page.data.map((r) => r.user.id),
+  );
   return { ...page, data: page.data.map((r) => toTenantUser(r.user, roles.get(r.user.id) ?? [], Boolean(r.hash))) };
 }
 
@@ -77,12 +87,22 @@ export async function addTenantUser(ctx: ServiceContext, input: AddTenantUserInp
   const tenant = await ctx.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, ctx.tenantId)).get();
   if (!tenant) throw notFound("Tenant");
   const plan = await planAccessGrant(control(ctx), ctx.env, {
-    email: input.email, name: input.name, password: input.password, roles: [input.role],
-    scopeType: "tenant", scopeId: ctx.tenantId, homeTenantId: ctx.tenantId, emailTenantId: ctx.tenantId, invitedTo: tenant.name,
+    email: input.email,
+    name: input.name,
+    password: input.password,
+    roles: [input.role],
+    scopeType: "tenant",
+    scopeId: ctx.tenantId,
+    homeTenantId: ctx.tenantId,
+    emailTenantId: ctx.tenantId,
+    invitedTo: tenant.name,
   });
   await commitControl(ctx, () => plan.statements, [
     auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: plan.invited ? "user.invited" : "user.added", resourceType: "user", resourceId: plan.user.id,
+      tenantId: ctx.tenantId,
+      action: plan.invited ? "user.invited" : "user.added",
+      resourceType: "user",
+      resourceId: plan.user.id,
       nextState: { email: plan.user.email, name: plan.user.name, roles: [input.role], created: plan.created },
     }),
   ]);
@@ -105,15 +125,26 @@ export async function updateTenantUser(ctx: ServiceContext, id: string, patch: U
   if (patch.isActive === false) notSelf(ctx, id, "deactivate");
   const after = { ...m.user, ...patch, updatedAt: nowIso() };
   const deactivated = m.user.isActive && patch.isActive === false;
-  await commitControl(ctx, (c) => [
-    c.update(users).set({ ...patch, updatedAt: after.updatedAt }).where(eq(users.id, id)),
-    ...(deactivated ? [burnUserTokens(c, id, "invite"), burnUserTokens(c, id, "reset")] : []),
-  ], [
-    auditStatement(ctx, {
-      tenantId: ctx.tenantId, action: deactivated ? "user.deactivated" : "user.updated", resourceType: "user", resourceId: id,
-      previousState: { name: m.user.name, isActive: m.user.isActive }, nextState: { name: after.name, isActive: after.isActive },
-    }),
-  ]);
+  await commitControl(
+    ctx,
+    (c) => [
+      c
+        .update(users)
+        .set({ ...patch, updatedAt: after.updatedAt })
+        .where(eq(users.id, id)),
+      ...(deactivated ? [burnUserTokens(c, id, "invite"), burnUserTokens(c, id, "reset")] : []),
+    ],
+    [
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: deactivated ? "user.deactivated" : "user.updated",
+        resourceType: "user",
+        resourceId: id,
+        previousState: { name: m.user.name, isActive: m.user.isActive },
+        nextState: { name: after.name, isActive: after.isActive },
+      }),
+    ],
+  );
   forgetPrincipal(id);
   return toTenantUser(after, m.roles, Boolean(m.hash));
 }
@@ -124,14 +155,32 @@ export async function setTenantUserRoles(ctx: ServiceContext, id: string, roles:
   const m = await findMember(ctx, id);
   const next = [...new Set(roles)];
   const now = nowIso();
-  await commitControl(ctx, (c) => [
-    c.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id))),
-    c.insert(roleAssignments).values(
-      next.map((role) => ({ id: newId(), userId: id, role, scopeType: "tenant" as const, scopeId: ctx.tenantId, createdAt: now })),
-    ),
-  ], [
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "user.roles_set", resourceType: "user", resourceId: id, previousState: { roles: m.roles }, nextState: { roles: next } }),
-  ]);
+  await commitControl(
+    ctx,
+    (c) => [
+      c.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id))),
+      c.insert(roleAssignments).values(
+        next.map((role) => ({
+          id: newId(),
+          userId: id,
+          role,
+          scopeType: "tenant" as const,
+          scopeId: ctx.tenantId,
+          createdAt: now,
+        })),
+      ),
+    ],
+    [
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "user.roles_set",
+        resourceType: "user",
+        resourceId: id,
+        previousState: { roles: m.roles },
+        nextState: { roles: next },
+      }),
+    ],
+  );
   forgetPrincipal(id);
   return toTenantUser(m.user, next, Boolean(m.hash));
 }
@@ -147,8 +196,19 @@ export async function removeTenantUser(ctx: ServiceContext, id: string) {
     await updateTenantUser(ctx, id, { isActive: false });
     return;
   }
-  await commitControl(ctx, (c) => [c.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id)))], [
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "user.access_removed", resourceType: "user", resourceId: id, previousState: { roles: m.roles }, nextState: { roles: [] } }),
-  ]);
+  await commitControl(
+    ctx,
+    (c) => [c.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id)))],
+    [
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "user.access_removed",
+        resourceType: "user",
+        resourceId: id,
+        previousState: { roles: m.roles },
+        nextState: { roles: [] },
+      }),
+    ],
+  );
   forgetPrincipal(id);
 }

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { ControlDb } from "../../db/client";
-import { userTokens, type UserTokenPurpose } from "../../db/schema";
+import { type UserTokenPurpose, userTokens } from "../../db/schema";
 import type { Env } from "../../env";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
@@ -17,7 +17,10 @@ export const TOKEN_TTL: Record<UserTokenPurpose, (from: Date) => Date> = {
 export const invalidToken = () => new ApiError("INVALID_TOKEN", "The token is invalid or has expired");
 
 /** A fresh raw token and the insert that stores only its hash; run the insert in the change's batch. */
-export async function issueUserToken(db: ControlDb, o: { userId: string; purpose: UserTokenPurpose; tenantId: string | null }) {
+export async function issueUserToken(
+  db: ControlDb,
+  o: { userId: string; purpose: UserTokenPurpose; tenantId: string | null },
+) {
   const token = randomToken();
   const now = new Date();
   const statement = db.insert(userTokens).values({
@@ -42,7 +45,14 @@ export async function claimUserToken(db: ControlDb, token: string, purpose: User
   const row = await db
     .update(userTokens)
     .set({ usedAt: now })
-    .where(and(eq(userTokens.tokenHash, await sha256Hex(token)), eq(userTokens.purpose, purpose), isNull(userTokens.usedAt), gt(userTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(userTokens.tokenHash, await sha256Hex(token)),
+        eq(userTokens.purpose, purpose),
+        isNull(userTokens.usedAt),
+        gt(userTokens.expiresAt, now),
+      ),
+    )
     .returning()
     .get();
   if (!row) throw invalidToken();
@@ -56,12 +66,16 @@ export const burnUserTokens = (db: ControlDb, userId: string, purpose: UserToken
     .set({ usedAt: nowIso() })
     .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose), isNull(userTokens.usedAt)));
 
-const link = (env: Env, path: string, token: string) => `${env.PUBLIC_BASE_URL}${path}?token=${encodeURIComponent(token)}`;
+const link = (env: Env, path: string, token: string) =>
+  `${env.PUBLIC_BASE_URL}${path}?token=${encodeURIComponent(token)}`;
 
 // Account mail: through the platform's sender only, never the tenant's transport (account-mail.ts).
 // `brandTenantId` only picks the white label the message wears.
 
-export function sendInviteEmail(env: Env, o: { brandTenantId: string | null; to: string; token: string; invitedTo: string }) {
+export function sendInviteEmail(
+  env: Env,
+  o: { brandTenantId: string | null; to: string; token: string; invitedTo: string },
+) {
   return sendAccountMail(env, {
     kind: "invite",
     brandTenantId: o.brandTenantId,

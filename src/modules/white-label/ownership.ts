@@ -12,7 +12,8 @@ export const OWNERSHIP_RECORD_LABEL = "_reputation-ops-challenge";
 /** An unverified claim is removed after this long, so nobody can hold a hostname they cannot prove. */
 export const CLAIM_TTL_MS = 7 * 24 * 3600_000;
 
-export const newOwnershipToken = () => `rops-verify=${[...randomBytes(16)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+export const newOwnershipToken = () =>
+  `rops-verify=${[...randomBytes(16)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 
 export const ownershipRecord = (r: { hostname: string; ownershipToken: string | null }) => ({
   type: "TXT" as const,
@@ -27,7 +28,10 @@ export const claimExpired = (r: { verifiedAt: string | null; createdAt: string }
 export type OwnershipCheck = { verified: true } | { verified: false; reason: string };
 
 /** Looks the TXT record up (DNS over HTTPS); a lookup failure is "not yet", never "verified". */
-export async function checkOwnership(env: Env, r: { hostname: string; ownershipToken: string | null }): Promise<OwnershipCheck> {
+export async function checkOwnership(
+  env: Env,
+  r: { hostname: string; ownershipToken: string | null },
+): Promise<OwnershipCheck> {
   const record = ownershipRecord(r);
   if (!r.ownershipToken) return { verified: false, reason: "no ownership token" };
   const found = await dnsTxt(env)(record.name);

@@ -19,12 +19,15 @@ export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `
 
 /** WCAG relative luminance of #rrggbb. */
 function luminance(hex: string) {
-  const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  const c = [1, 3, 5]
+    .map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
   return 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
 }
 
 /** Black or white, whichever contrasts more with the background: button text stays readable on any brand colour. */
-export const textOn = (hex: string) => (1.05 / (luminance(hex) + 0.05) >= (luminance(hex) + 0.05) / 0.05 ? "#ffffff" : "#111111");
+export const textOn = (hex: string) =>
+  1.05 / (luminance(hex) + 0.05) >= (luminance(hex) + 0.05) / 0.05 ? "#ffffff" : "#111111";
 
 /**
  * CSS appended after a public page's own: the primary colour on buttons, selected choices and
@@ -36,11 +39,13 @@ export function brandCss(brand: EffectiveBrand): string {
   let css = "";
   if (p) {
     const t = textOn(p);
-    css += `button,button.primary{background:${p};border-color:${p};color:${t}}button.secondary{background:#fff;color:${p};border-color:${p}}` +
+    css +=
+      `button,button.primary{background:${p};border-color:${p};color:${t}}button.secondary{background:#fff;color:${p};border-color:${p}}` +
       `.scale input:checked+label{background:${p};border-color:${p};color:${t}}.links a{border-color:${p};color:${p}}`;
   }
   if (a) css += `body{border-top:6px solid ${a}}`;
-  css += `.wl{margin:1.5rem auto 0;max-width:36rem;display:flex;flex-wrap:wrap;align-items:center;justify-content:center;gap:.5rem;color:#4b5563;font-size:.85rem;text-align:center}` +
+  css +=
+    `.wl{margin:1.5rem auto 0;max-width:36rem;display:flex;flex-wrap:wrap;align-items:center;justify-content:center;gap:.5rem;color:#4b5563;font-size:.85rem;text-align:center}` +
     `.wl img{height:24px;max-width:120px;object-fit:contain}.wl a{color:inherit}`;
   return css;
 }
@@ -59,7 +64,9 @@ export function brandFooterHtml(brand: EffectiveBrand): string {
 export function emailFooter(brand: EffectiveBrand): { text: string; html: string } | null {
   if (brand.source === "default") return null;
   const support = brand.supportEmail ? ` · Questions? ${brand.supportEmail}` : "";
-  const supportHtml = brand.supportEmail ? ` · Questions? <a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a>` : "";
+  const supportHtml = brand.supportEmail
+    ? ` · Questions? <a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a>`
+    : "";
   return {
     text: `\n\n--\n${brand.name}${support}`,
     html: `<p style="font-size:12px;color:#666">${escapeHtml(brand.name)}${supportHtml}</p>`,
@@ -67,7 +74,10 @@ export function emailFooter(brand: EffectiveBrand): { text: string; html: string
 }
 
 /** An email's bodies with the brand's footer (HTML: before </body> when there is one). */
-export function withEmailFooter<T extends { text?: string | null; html?: string | null }>(m: T, brand: EffectiveBrand): T {
+export function withEmailFooter<T extends { text?: string | null; html?: string | null }>(
+  m: T,
+  brand: EffectiveBrand,
+): T {
   const f = emailFooter(brand);
   if (!f) return m;
   const out = { ...m };

@@ -1,8 +1,8 @@
-import { and, asc, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { ControlDb } from "../../db/client";
+import { customHostnames, tenants, type WhiteLabelScope, whiteLabelBrands } from "../../db/schema";
 import { controlDb } from "../../db/shards";
-import { customHostnames, tenants, whiteLabelBrands, type WhiteLabelScope } from "../../db/schema";
 import type { Env } from "../../env";
 import { inJson } from "../../lib/sql";
 import { TtlCache } from "../../lib/ttl-cache";
@@ -28,7 +28,12 @@ export interface EffectiveBrand {
 }
 
 export const DEFAULT_BRAND: EffectiveBrand = {
-  name: "Reputation Operations", logoUrl: null, primaryColor: null, accentColor: null, supportEmail: null, source: "default",
+  name: "Reputation Operations",
+  logoUrl: null,
+  primaryColor: null,
+  accentColor: null,
+  supportEmail: null,
+  source: "default",
 };
 
 export interface TenantWhiteLabel {
@@ -59,7 +64,10 @@ export function forgetWhiteLabels() {
   hostCache.clear();
 }
 
-type BrandFields = Pick<typeof whiteLabelBrands.$inferSelect, "name" | "logoUrl" | "primaryColor" | "accentColor" | "supportEmail">;
+type BrandFields = Pick<
+  typeof whiteLabelBrands.$inferSelect,
+  "name" | "logoUrl" | "primaryColor" | "accentColor" | "supportEmail"
+>;
 const FIELDS = ["name", "logoUrl", "primaryColor", "accentColor", "supportEmail"] as const;
 
 /** Field by field: the tenant's non-null value, else the agency's, else the default. */
@@ -87,14 +95,20 @@ const pick = (prefix: string, t: typeof tb | typeof ab) =>
 const fieldsOf = (row: Record<string, unknown>, prefix: string): BrandFields | null =>
   row[`${prefix}Id`] == null
     ? null
-    : (Object.fromEntries(FIELDS.map((f) => [f, row[`${prefix}${f[0]!.toUpperCase()}${f.slice(1)}`] ?? null])) as BrandFields);
+    : (Object.fromEntries(
+        FIELDS.map((f) => [f, row[`${prefix}${f[0]!.toUpperCase()}${f.slice(1)}`] ?? null]),
+      ) as BrandFields);
 
 /**
  * The one rule for "this hostname serves traffic and links use it": Cloudflare reports the hostname
  * and its certificate active, and the claimant proved ownership with our TXT record (hostnames.ts).
  */
 export const hostnameInUse = () =>
-  and(eq(customHostnames.status, "active"), eq(customHostnames.sslStatus, "active"), isNotNull(customHostnames.verifiedAt))!;
+  and(
+    eq(customHostnames.status, "active"),
+    eq(customHostnames.sslStatus, "active"),
+    isNotNull(customHostnames.verifiedAt),
+  )!;
 export const isHostnameInUse = (r: { status: string; sslStatus: string | null; verifiedAt: string | null }) =>
   r.status === "active" && r.sslStatus === "active" && r.verifiedAt !== null;
 
@@ -125,10 +139,15 @@ export function whiteLabelStatements(db: ControlDb, tenantIdIn: (column: SQLiteC
   ] as const;
 }
 
-type Results = { [K in keyof ReturnType<typeof whiteLabelStatements>]: Awaited<ReturnType<typeof whiteLabelStatements>[K]> };
+type Results = {
+  [K in keyof ReturnType<typeof whiteLabelStatements>]: Awaited<ReturnType<typeof whiteLabelStatements>[K]>;
+};
 
 /** The white labels from whiteLabelStatements' results; they are remembered in the isolate cache too. */
-export function assembleWhiteLabels([rows, tenantHosts, agencyHosts]: Results | readonly unknown[]): Map<string, TenantWhiteLabel> {
+export function assembleWhiteLabels([rows, tenantHosts, agencyHosts]: Results | readonly unknown[]): Map<
+  string,
+  TenantWhiteLabel
+> {
   const first = (hosts: { scopeId: string; hostname: string }[]) => {
     const m = new Map<string, string>();
     for (const h of hosts) if (!m.has(h.scopeId)) m.set(h.scopeId, h.hostname);
@@ -186,7 +205,11 @@ export async function tenantWhiteLabel(db: ControlDb, tenantId: string): Promise
 export async function agencyBrand(db: ControlDb, agencyId: string): Promise<EffectiveBrand> {
   const hit = agencyCache.get(agencyId);
   if (hit) return hit;
-  const row = await db.select().from(whiteLabelBrands).where(and(eq(whiteLabelBrands.scope, "agency"), eq(whiteLabelBrands.scopeId, agencyId))).get();
+  const row = await db
+    .select()
+    .from(whiteLabelBrands)
+    .where(and(eq(whiteLabelBrands.scope, "agency"), eq(whiteLabelBrands.scopeId, agencyId)))
+    .get();
   const brand = mergeBrands(null, row ?? null);
   agencyCache.set(agencyId, brand);
   return brand;
@@ -200,7 +223,8 @@ export const publicBaseUrlOf = (env: Pick<Env, "PUBLIC_BASE_URL">, wl: TenantWhi
  * The public base URL of a tenant's links (see publicBaseUrlOf). Reads the control database itself:
  * callers hold the tenant's shard, where white-label tables do not exist (docs/scaling.md).
  */
-export const tenantPublicBaseUrl = async (env: Env, tenantId: string) => publicBaseUrlOf(env, await tenantWhiteLabel(controlDb(env), tenantId));
+export const tenantPublicBaseUrl = async (env: Env, tenantId: string) =>
+  publicBaseUrlOf(env, await tenantWhiteLabel(controlDb(env), tenantId));
 
 /**
  * Whom an active custom hostname belongs to (null: not one of ours, or not active). Misses are
@@ -210,7 +234,12 @@ export async function customHostOwner(db: ControlDb, hostname: string): Promise<
   const hit = hostCache.get(hostname);
   if (hit !== undefined) return hit;
   const row = await db
-    .select({ hostname: customHostnames.hostname, scope: customHostnames.scope, scopeId: customHostnames.scopeId, agencyId: customHostnames.agencyId })
+    .select({
+      hostname: customHostnames.hostname,
+      scope: customHostnames.scope,
+      scopeId: customHostnames.scopeId,
+      agencyId: customHostnames.agencyId,
+    })
     .from(customHostnames)
     .where(and(eq(customHostnames.hostname, hostname), hostnameInUse()))
     .get();
@@ -219,8 +248,10 @@ export async function customHostOwner(db: ControlDb, hostname: string): Promise<
 }
 
 /** Pages for a tenant are served on the platform's host, or on a custom hostname of that tenant or of its agency. */
-export const hostServesTenant = (host: HostOwner | null | undefined, wl: Pick<TenantWhiteLabel, "tenantId" | "agencyId">) =>
-  !host || (host.scope === "tenant" ? host.scopeId === wl.tenantId : host.agencyId === wl.agencyId);
+export const hostServesTenant = (
+  host: HostOwner | null | undefined,
+  wl: Pick<TenantWhiteLabel, "tenantId" | "agencyId">,
+) => !host || (host.scope === "tenant" ? host.scopeId === wl.tenantId : host.agencyId === wl.agencyId);
 
 /** The brand a page without a tenant (OAuth consent, a dead link) shows on this host. */
 export async function hostBrand(db: ControlDb, host: HostOwner | null | undefined): Promise<EffectiveBrand> {

@@ -1,17 +1,43 @@
 import { createRoute } from "@hono/zod-openapi";
-import { controlDb } from "../../db/shards";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { createRouter, errors, json, jsonBody, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY, USER_SECURITY } from "../../lib/openapi";
-import { canAdminister } from "../../middleware/tenant";
+import { controlDb } from "../../db/shards";
+import {
+  createRouter,
+  errors,
+  json,
+  jsonBody,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+  USER_SECURITY,
+} from "../../lib/openapi";
 import { platformSvc, svc } from "../../middleware/service-context";
+import { canAdminister } from "../../middleware/tenant";
 import { agencyScopeOf } from "../tenants/scope";
 import { createHostname, deleteHostname, getHostname, listHostnames, refreshHostname } from "./hostnames";
 import {
-  AgencyBrandBody, AgencyHostnameParams, AgencyIdParam, CreateHostnameBody, CustomHostnameListSchema, CustomHostnameSchema, HostnameIdParam,
-  TenantBrandBody, TenantBrandingSchema, WhiteLabelBrandSchema,
+  AgencyBrandBody,
+  AgencyHostnameParams,
+  AgencyIdParam,
+  CreateHostnameBody,
+  CustomHostnameListSchema,
+  CustomHostnameSchema,
+  HostnameIdParam,
+  TenantBrandBody,
+  TenantBrandingSchema,
+  WhiteLabelBrandSchema,
 } from "./schemas";
-import { agencyOwner, deleteAgencyBrand, deleteTenantBranding, getAgencyBrand, getTenantBranding, putAgencyBrand, putTenantBranding, tenantOwner } from "./service";
+import {
+  agencyOwner,
+  deleteAgencyBrand,
+  deleteTenantBranding,
+  getAgencyBrand,
+  getTenantBranding,
+  putAgencyBrand,
+  putTenantBranding,
+  tenantOwner,
+} from "./service";
 
 const tags = ["White label"];
 const upstreamError = { description: "Cloudflare failed (UPSTREAM_ERROR)", content: errors[409].content };
@@ -26,12 +52,17 @@ const hostingNote =
  * tenant is known, docs/scaling.md): the services act on the control database; a tenant route's
  * context keeps the tenant's shard, where its audit rows go.
  */
-const agencyOwnerOf = (c: Context<AppEnv>) => agencyOwner(c.var.control, agencyScopeOf(c.var.principal), c.req.param("agencyId")!);
+const agencyOwnerOf = (c: Context<AppEnv>) =>
+  agencyOwner(c.var.control, agencyScopeOf(c.var.principal), c.req.param("agencyId")!);
 
 // ---- agency brand ----
 
 const getAgencyBrandRoute = createRoute({
-  method: "get", path: "/agency/agencies/{agencyId}/branding", tags, security: USER_SECURITY, summary: "The agency's white-label brand",
+  method: "get",
+  path: "/agency/agencies/{agencyId}/branding",
+  tags,
+  security: USER_SECURITY,
+  summary: "The agency's white-label brand",
   operationId: "getAgencyBranding",
   description: `404 when the agency has none (pages show the platform's). ${notOwned}`,
   request: { params: AgencyIdParam },
@@ -39,7 +70,11 @@ const getAgencyBrandRoute = createRoute({
 });
 
 const putAgencyBrandRoute = createRoute({
-  method: "put", path: "/agency/agencies/{agencyId}/branding", tags, security: USER_SECURITY, summary: "Set the agency's white-label brand",
+  method: "put",
+  path: "/agency/agencies/{agencyId}/branding",
+  tags,
+  security: USER_SECURITY,
+  summary: "Set the agency's white-label brand",
   operationId: "updateAgencyBranding",
   description:
     "Replaces it: name (shown on every public page of the agency's tenants and as the sender name of account emails), logo (https only), " +
@@ -49,7 +84,11 @@ const putAgencyBrandRoute = createRoute({
 });
 
 const deleteAgencyBrandRoute = createRoute({
-  method: "delete", path: "/agency/agencies/{agencyId}/branding", tags, security: USER_SECURITY, summary: "Remove the agency's brand (back to the platform's)",
+  method: "delete",
+  path: "/agency/agencies/{agencyId}/branding",
+  tags,
+  security: USER_SECURITY,
+  summary: "Remove the agency's brand (back to the platform's)",
   operationId: "deleteAgencyBranding",
   request: { params: AgencyIdParam },
   responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound },
@@ -58,7 +97,11 @@ const deleteAgencyBrandRoute = createRoute({
 // ---- agency hostnames ----
 
 const listAgencyHostnamesRoute = createRoute({
-  method: "get", path: "/agency/agencies/{agencyId}/hostnames", tags, security: USER_SECURITY, summary: "The agency's custom hostnames, oldest first",
+  method: "get",
+  path: "/agency/agencies/{agencyId}/hostnames",
+  tags,
+  security: USER_SECURITY,
+  summary: "The agency's custom hostnames, oldest first",
   operationId: "listAgencyHostnames",
   description: `The oldest active one is the host of every link of the agency's tenants that have no active hostname of their own. ${notOwned}`,
   request: { params: AgencyIdParam },
@@ -66,29 +109,50 @@ const listAgencyHostnamesRoute = createRoute({
 });
 
 const createAgencyHostnameRoute = createRoute({
-  method: "post", path: "/agency/agencies/{agencyId}/hostnames", tags, security: USER_SECURITY, summary: "Add a custom hostname for the agency",
+  method: "post",
+  path: "/agency/agencies/{agencyId}/hostnames",
+  tags,
+  security: USER_SECURITY,
+  summary: "Add a custom hostname for the agency",
   operationId: "createAgencyHostname",
   description: `${hostingNote} ${notOwned}`,
   request: { params: AgencyIdParam, body: jsonBody(CreateHostnameBody) },
-  responses: { 201: json(CustomHostnameSchema, "Created"), ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
+  responses: {
+    201: json(CustomHostnameSchema, "Created"),
+    ...stdErrorsWithNotFound,
+    409: errors[409],
+    502: upstreamError,
+  },
 });
 
 const getAgencyHostnameRoute = createRoute({
-  method: "get", path: "/agency/agencies/{agencyId}/hostnames/{id}", tags, security: USER_SECURITY, summary: "A custom hostname of the agency",
+  method: "get",
+  path: "/agency/agencies/{agencyId}/hostnames/{id}",
+  tags,
+  security: USER_SECURITY,
+  summary: "A custom hostname of the agency",
   operationId: "getAgencyHostname",
   request: { params: AgencyHostnameParams },
   responses: { 200: json(CustomHostnameSchema), ...stdErrorsWithNotFound },
 });
 
 const refreshAgencyHostnameRoute = createRoute({
-  method: "post", path: "/agency/agencies/{agencyId}/hostnames/{id}/refresh", tags, security: USER_SECURITY, summary: "Check the hostname's status with Cloudflare now",
+  method: "post",
+  path: "/agency/agencies/{agencyId}/hostnames/{id}/refresh",
+  tags,
+  security: USER_SECURITY,
+  summary: "Check the hostname's status with Cloudflare now",
   operationId: "refreshAgencyHostname",
   request: { params: AgencyHostnameParams },
   responses: { 200: json(CustomHostnameSchema), ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
 });
 
 const deleteAgencyHostnameRoute = createRoute({
-  method: "delete", path: "/agency/agencies/{agencyId}/hostnames/{id}", tags, security: USER_SECURITY, summary: "Remove a custom hostname (from Cloudflare too)",
+  method: "delete",
+  path: "/agency/agencies/{agencyId}/hostnames/{id}",
+  tags,
+  security: USER_SECURITY,
+  summary: "Remove a custom hostname (from Cloudflare too)",
   operationId: "deleteAgencyHostname",
   request: { params: AgencyHostnameParams },
   responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
@@ -97,13 +161,21 @@ const deleteAgencyHostnameRoute = createRoute({
 // ---- tenant ----
 
 const getTenantBrandingRoute = createRoute({
-  method: "get", path: "/v1/branding", tags, security: TENANT_SECURITY, summary: "The tenant's white label: its override, its agency's brand, the effective brand and link origin",
+  method: "get",
+  path: "/v1/branding",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "The tenant's white label: its override, its agency's brand, the effective brand and link origin",
   operationId: "getBranding",
   responses: { 200: json(TenantBrandingSchema), ...stdErrors },
 });
 
 const putTenantBrandingRoute = createRoute({
-  method: "put", path: "/v1/branding", tags, security: TENANT_SECURITY, summary: "Set the tenant's brand override (tenant_admin)",
+  method: "put",
+  path: "/v1/branding",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Set the tenant's brand override (tenant_admin)",
   operationId: "updateBranding",
   description: "Replaces the override; a field left out or null inherits the agency's value (then the platform's).",
   middleware: [canAdminister] as const,
@@ -112,21 +184,33 @@ const putTenantBrandingRoute = createRoute({
 });
 
 const deleteTenantBrandingRoute = createRoute({
-  method: "delete", path: "/v1/branding", tags, security: TENANT_SECURITY, summary: "Remove the tenant's brand override (tenant_admin)",
+  method: "delete",
+  path: "/v1/branding",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Remove the tenant's brand override (tenant_admin)",
   operationId: "deleteBranding",
   middleware: [canAdminister] as const,
   responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound },
 });
 
 const listTenantHostnamesRoute = createRoute({
-  method: "get", path: "/v1/hostnames", tags, security: TENANT_SECURITY, summary: "The tenant's own custom hostnames, oldest first",
+  method: "get",
+  path: "/v1/hostnames",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "The tenant's own custom hostnames, oldest first",
   operationId: "listHostnames",
   description: "The oldest active one is the host of the tenant's links; without one, its agency's.",
   responses: { 200: json(CustomHostnameListSchema), ...stdErrors },
 });
 
 const createTenantHostnameRoute = createRoute({
-  method: "post", path: "/v1/hostnames", tags, security: TENANT_SECURITY, summary: "Add a custom hostname for the tenant (tenant_admin)",
+  method: "post",
+  path: "/v1/hostnames",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Add a custom hostname for the tenant (tenant_admin)",
   operationId: "createHostname",
   description: hostingNote,
   middleware: [canAdminister] as const,
@@ -135,14 +219,22 @@ const createTenantHostnameRoute = createRoute({
 });
 
 const getTenantHostnameRoute = createRoute({
-  method: "get", path: "/v1/hostnames/{id}", tags, security: TENANT_SECURITY, summary: "A custom hostname of the tenant",
+  method: "get",
+  path: "/v1/hostnames/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "A custom hostname of the tenant",
   operationId: "getHostname",
   request: { params: HostnameIdParam },
   responses: { 200: json(CustomHostnameSchema), ...stdErrorsWithNotFound },
 });
 
 const refreshTenantHostnameRoute = createRoute({
-  method: "post", path: "/v1/hostnames/{id}/refresh", tags, security: TENANT_SECURITY, summary: "Check the hostname's status with Cloudflare now (tenant_admin)",
+  method: "post",
+  path: "/v1/hostnames/{id}/refresh",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Check the hostname's status with Cloudflare now (tenant_admin)",
   operationId: "refreshHostname",
   middleware: [canAdminister] as const,
   request: { params: HostnameIdParam },
@@ -150,7 +242,11 @@ const refreshTenantHostnameRoute = createRoute({
 });
 
 const deleteTenantHostnameRoute = createRoute({
-  method: "delete", path: "/v1/hostnames/{id}", tags, security: TENANT_SECURITY, summary: "Remove a custom hostname (tenant_admin)",
+  method: "delete",
+  path: "/v1/hostnames/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Remove a custom hostname (tenant_admin)",
   operationId: "deleteHostname",
   middleware: [canAdminister] as const,
   request: { params: HostnameIdParam },
@@ -159,15 +255,25 @@ const deleteTenantHostnameRoute = createRoute({
 
 export const whiteLabelRoutes = createRouter()
   .openapi(getAgencyBrandRoute, async (c) => c.json(await getAgencyBrand(c.var.control, await agencyOwnerOf(c)), 200))
-  .openapi(putAgencyBrandRoute, async (c) => c.json(await putAgencyBrand(platformSvc(c), await agencyOwnerOf(c), c.req.valid("json")), 200))
+  .openapi(putAgencyBrandRoute, async (c) =>
+    c.json(await putAgencyBrand(platformSvc(c), await agencyOwnerOf(c), c.req.valid("json")), 200),
+  )
   .openapi(deleteAgencyBrandRoute, async (c) => {
     await deleteAgencyBrand(platformSvc(c), await agencyOwnerOf(c));
     return c.body(null, 204);
   })
-  .openapi(listAgencyHostnamesRoute, async (c) => c.json(await listHostnames(c.var.control, c.env, await agencyOwnerOf(c)), 200))
-  .openapi(createAgencyHostnameRoute, async (c) => c.json(await createHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("json").hostname), 201))
-  .openapi(getAgencyHostnameRoute, async (c) => c.json(await getHostname(c.var.control, c.env, await agencyOwnerOf(c), c.req.valid("param").id), 200))
-  .openapi(refreshAgencyHostnameRoute, async (c) => c.json(await refreshHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("param").id), 200))
+  .openapi(listAgencyHostnamesRoute, async (c) =>
+    c.json(await listHostnames(c.var.control, c.env, await agencyOwnerOf(c)), 200),
+  )
+  .openapi(createAgencyHostnameRoute, async (c) =>
+    c.json(await createHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("json").hostname), 201),
+  )
+  .openapi(getAgencyHostnameRoute, async (c) =>
+    c.json(await getHostname(c.var.control, c.env, await agencyOwnerOf(c), c.req.valid("param").id), 200),
+  )
+  .openapi(refreshAgencyHostnameRoute, async (c) =>
+    c.json(await refreshHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("param").id), 200),
+  )
   .openapi(deleteAgencyHostnameRoute, async (c) => {
     await deleteHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("param").id);
     return c.body(null, 204);
@@ -178,10 +284,18 @@ export const whiteLabelRoutes = createRouter()
     await deleteTenantBranding(svc(c));
     return c.body(null, 204);
   })
-  .openapi(listTenantHostnamesRoute, async (c) => c.json(await listHostnames(controlDb(c.env), c.env, await tenantOwner(svc(c))), 200))
-  .openapi(createTenantHostnameRoute, async (c) => c.json(await createHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("json").hostname), 201))
-  .openapi(getTenantHostnameRoute, async (c) => c.json(await getHostname(controlDb(c.env), c.env, await tenantOwner(svc(c)), c.req.valid("param").id), 200))
-  .openapi(refreshTenantHostnameRoute, async (c) => c.json(await refreshHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("param").id), 200))
+  .openapi(listTenantHostnamesRoute, async (c) =>
+    c.json(await listHostnames(controlDb(c.env), c.env, await tenantOwner(svc(c))), 200),
+  )
+  .openapi(createTenantHostnameRoute, async (c) =>
+    c.json(await createHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("json").hostname), 201),
+  )
+  .openapi(getTenantHostnameRoute, async (c) =>
+    c.json(await getHostname(controlDb(c.env), c.env, await tenantOwner(svc(c)), c.req.valid("param").id), 200),
+  )
+  .openapi(refreshTenantHostnameRoute, async (c) =>
+    c.json(await refreshHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("param").id), 200),
+  )
   .openapi(deleteTenantHostnameRoute, async (c) => {
     await deleteHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("param").id);
     return c.body(null, 204);

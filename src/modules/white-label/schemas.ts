@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { WHITE_LABEL_SCOPES, type customHostnames, type whiteLabelBrands } from "../../db/schema";
+import { type customHostnames, WHITE_LABEL_SCOPES, type whiteLabelBrands } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
 import { Email } from "../../lib/validators";
 import { claimExpiresAt, ownershipRecord } from "./ownership";
@@ -17,18 +17,23 @@ export const HttpsUrl = z
   .refine((v) => !/["'<>\s]/.test(v), { message: "Must not contain quotes, spaces or angle brackets" })
   .openapi({ example: "https://cdn.example.com/logo.svg" });
 
-const BrandName = z.string().trim().min(1).max(100).refine((v) => !/[\r\n]/.test(v), { message: "Must be one line" });
+const BrandName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .refine((v) => !/[\r\n]/.test(v), { message: "Must be one line" });
 
 const BrandRow = z.object({
-    scope: z.enum(WHITE_LABEL_SCOPES),
-    scopeId: z.string().openapi({ description: "the agency id or the tenant id" }),
-    name: z.string().nullable(),
-    logoUrl: z.string().nullable(),
-    primaryColor: z.string().nullable(),
-    accentColor: z.string().nullable(),
-    supportEmail: z.string().nullable(),
-    createdAt: DateTime,
-    updatedAt: DateTime,
+  scope: z.enum(WHITE_LABEL_SCOPES),
+  scopeId: z.string().openapi({ description: "the agency id or the tenant id" }),
+  name: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+  primaryColor: z.string().nullable(),
+  accentColor: z.string().nullable(),
+  supportEmail: z.string().nullable(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
 });
 export const WhiteLabelBrandSchema = BrandRow.openapi("WhiteLabelBrand");
 
@@ -39,13 +44,18 @@ export const EffectiveBrandSchema = z
     primaryColor: z.string().nullable(),
     accentColor: z.string().nullable(),
     supportEmail: z.string().nullable(),
-    source: z.enum(["tenant", "agency", "default"]).openapi({ description: "tenant override, the agency's brand, or the platform default" }),
+    source: z
+      .enum(["tenant", "agency", "default"])
+      .openapi({ description: "tenant override, the agency's brand, or the platform default" }),
   })
   .openapi("EffectiveBrand");
 
 export const AgencyBrandBody = z
   .object({
-    name: BrandName.openapi({ description: "shown on public pages and as the sender name of account emails", example: "Northwind Reviews" }),
+    name: BrandName.openapi({
+      description: "shown on public pages and as the sender name of account emails",
+      example: "Northwind Reviews",
+    }),
     logoUrl: HttpsUrl.nullable().optional(),
     primaryColor: HexColor.nullable().optional().openapi({ description: "buttons and selected choices" }),
     accentColor: HexColor.nullable().optional().openapi({ description: "the band across the top of public pages" }),
@@ -70,16 +80,28 @@ export const TenantBrandingSchema = z
     override: BrandRow.nullable(),
     agency: BrandRow.nullable(),
     effective: EffectiveBrandSchema,
-    publicBaseUrl: z.string().openapi({ description: "the origin of the tenant's links: its active custom hostname, else its agency's, else the platform's" }),
+    publicBaseUrl: z.string().openapi({
+      description:
+        "the origin of the tenant's links: its active custom hostname, else its agency's, else the platform's",
+    }),
   })
-  .openapi("TenantBranding", { description: "override: this tenant's own values (null: none); agency: its agency's brand (null: none)" });
+  .openapi("TenantBranding", {
+    description: "override: this tenant's own values (null: none); agency: its agency's brand (null: none)",
+  });
 
 export type AgencyBrandInput = z.infer<typeof AgencyBrandBody>;
 export type TenantBrandInput = z.infer<typeof TenantBrandBody>;
 
 export const toWhiteLabelBrand = (r: typeof whiteLabelBrands.$inferSelect) => ({
-  scope: r.scope, scopeId: r.scopeId, name: r.name, logoUrl: r.logoUrl, primaryColor: r.primaryColor,
-  accentColor: r.accentColor, supportEmail: r.supportEmail, createdAt: r.createdAt, updatedAt: r.updatedAt,
+  scope: r.scope,
+  scopeId: r.scopeId,
+  name: r.name,
+  logoUrl: r.logoUrl,
+  primaryColor: r.primaryColor,
+  accentColor: r.accentColor,
+  supportEmail: r.supportEmail,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
 });
 
 // ---- custom hostnames ----
@@ -90,9 +112,13 @@ export const Hostname = z
   .trim()
   .toLowerCase()
   .transform((v) => v.replace(/\.$/, ""))
-  .refine((v) => v.length <= 253 && v.split(".").length >= 2 && v.split(".").every((l) => LABEL.test(l)) && !/^[\d.]+$/.test(v), {
-    message: "A DNS hostname such as reviews.example.com (no scheme, port, path or wildcard)",
-  })
+  .refine(
+    (v) =>
+      v.length <= 253 && v.split(".").length >= 2 && v.split(".").every((l) => LABEL.test(l)) && !/^[\d.]+$/.test(v),
+    {
+      message: "A DNS hostname such as reviews.example.com (no scheme, port, path or wildcard)",
+    },
+  )
   .openapi({ example: "reviews.northwind.com" });
 
 export const CreateHostnameBody = z.object({ hostname: Hostname }).openapi("CreateCustomHostnameRequest");
@@ -108,21 +134,41 @@ export const CustomHostnameSchema = z
     scopeId: z.string(),
     hostname: z.string(),
     status: z.string().openapi({ description: "Cloudflare's hostname status: pending, active, moved, blocked, ..." }),
-    sslStatus: z.string().nullable().openapi({ description: "the certificate's status: initializing, pending_validation, ..., active" }),
-    active: z.boolean().openapi({ description: "status and sslStatus both active and ownership verified: links and pages use this host" }),
-    verified: z.boolean().openapi({ description: "the ownership TXT record (dns.verification) was found; an unverified hostname is never used" }),
+    sslStatus: z
+      .string()
+      .nullable()
+      .openapi({ description: "the certificate's status: initializing, pending_validation, ..., active" }),
+    active: z.boolean().openapi({
+      description: "status and sslStatus both active and ownership verified: links and pages use this host",
+    }),
+    verified: z.boolean().openapi({
+      description: "the ownership TXT record (dns.verification) was found; an unverified hostname is never used",
+    }),
     verifiedAt: DateTime.nullable(),
-    claimExpiresAt: DateTime.nullable().openapi({ description: "an unverified claim is removed at this time (7 days after it was made); null once verified" }),
+    claimExpiresAt: DateTime.nullable().openapi({
+      description: "an unverified claim is removed at this time (7 days after it was made); null once verified",
+    }),
     dns: z
       .object({
         cname: z.object({ name: z.string(), target: z.string().nullable() }),
-        verification: z
-          .object({ type: z.literal("TXT"), name: z.string(), value: z.string() })
-          .openapi({ description: "the platform's proof of ownership: create this TXT record, then refresh (or wait for the 5-minute check)" }),
+        verification: z.object({ type: z.literal("TXT"), name: z.string(), value: z.string() }).openapi({
+          description:
+            "the platform's proof of ownership: create this TXT record, then refresh (or wait for the 5-minute check)",
+        }),
         ownership: z.object({ type: z.string(), name: z.string(), value: z.string() }).nullable(),
-        ssl: z.array(z.object({ txtName: z.string().nullable(), txtValue: z.string().nullable(), httpUrl: z.string().nullable(), httpBody: z.string().nullable() })),
+        ssl: z.array(
+          z.object({
+            txtName: z.string().nullable(),
+            txtValue: z.string().nullable(),
+            httpUrl: z.string().nullable(),
+            httpBody: z.string().nullable(),
+          }),
+        ),
       })
-      .openapi({ description: "the records to create at the customer's DNS: the CNAME, the platform's verification TXT record, Cloudflare's ownership TXT record, and certificate validation records while pending" }),
+      .openapi({
+        description:
+          "the records to create at the customer's DNS: the CNAME, the platform's verification TXT record, Cloudflare's ownership TXT record, and certificate validation records while pending",
+      }),
     errors: z.array(z.string()),
     activatedAt: DateTime.nullable(),
     lastCheckedAt: DateTime.nullable(),
@@ -136,15 +182,32 @@ export const CustomHostnameListSchema = z.object({ data: z.array(CustomHostnameS
 type HostnameRow = typeof customHostnames.$inferSelect;
 
 export function toCustomHostname(r: HostnameRow, cnameTarget: string | null) {
-  const v = r.verification as { ownership?: { type: string; name: string; value: string } | null; ssl?: never[]; errors?: string[] };
+  const v = r.verification as {
+    ownership?: { type: string; name: string; value: string } | null;
+    ssl?: never[];
+    errors?: string[];
+  };
   return {
-    id: r.id, scope: r.scope, scopeId: r.scopeId, hostname: r.hostname, status: r.status, sslStatus: r.sslStatus,
+    id: r.id,
+    scope: r.scope,
+    scopeId: r.scopeId,
+    hostname: r.hostname,
+    status: r.status,
+    sslStatus: r.sslStatus,
     active: isHostnameInUse(r),
     verified: r.verifiedAt !== null,
     verifiedAt: r.verifiedAt,
     claimExpiresAt: r.verifiedAt ? null : claimExpiresAt(r.createdAt),
-    dns: { cname: { name: r.hostname, target: cnameTarget }, verification: ownershipRecord(r), ownership: v.ownership ?? null, ssl: v.ssl ?? [] },
+    dns: {
+      cname: { name: r.hostname, target: cnameTarget },
+      verification: ownershipRecord(r),
+      ownership: v.ownership ?? null,
+      ssl: v.ssl ?? [],
+    },
     errors: v.errors ?? [],
-    activatedAt: r.activatedAt, lastCheckedAt: r.lastCheckedAt, createdAt: r.createdAt, updatedAt: r.updatedAt,
+    activatedAt: r.activatedAt,
+    lastCheckedAt: r.lastCheckedAt,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
   };
 }

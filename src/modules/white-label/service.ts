@@ -1,16 +1,16 @@
 import { and, eq } from "drizzle-orm";
 import type { ControlDb } from "../../db/client";
-import { agencies, tenants, whiteLabelBrands, type WhiteLabelScope } from "../../db/schema";
+import { agencies, tenants, type WhiteLabelScope, whiteLabelBrands } from "../../db/schema";
+import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commitControl } from "../../lib/commit";
-import { controlDb } from "../../db/shards";
 import type { PlatformContext, ServiceContext } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
-import { inAgencyScope, type AgencyScope } from "../tenants/scope";
+import { type AgencyScope, inAgencyScope } from "../tenants/scope";
 import { forgetWhiteLabels, publicBaseUrlOf, tenantWhiteLabel } from "./resolve";
-import { toWhiteLabelBrand, type AgencyBrandInput, type TenantBrandInput } from "./schemas";
+import { type AgencyBrandInput, type TenantBrandInput, toWhiteLabelBrand } from "./schemas";
 
 /**
  * Whom a brand or hostname belongs to; tenantId is set for tenant scope. The rows are control-plane
@@ -33,13 +33,21 @@ export async function agencyOwner(db: ControlDb, scope: AgencyScope, agencyId: s
 }
 
 export async function tenantOwner(ctx: ServiceContext): Promise<Owner> {
-  const row = await controlDb(ctx.env).select({ agencyId: tenants.agencyId }).from(tenants).where(eq(tenants.id, ctx.tenantId)).get();
+  const row = await controlDb(ctx.env)
+    .select({ agencyId: tenants.agencyId })
+    .from(tenants)
+    .where(eq(tenants.id, ctx.tenantId))
+    .get();
   if (!row) throw notFound("Tenant");
   return { scope: "tenant", scopeId: ctx.tenantId, agencyId: row.agencyId, tenantId: ctx.tenantId };
 }
 
 const brandOf = (db: ControlDb, scope: WhiteLabelScope, scopeId: string) =>
-  db.select().from(whiteLabelBrands).where(and(eq(whiteLabelBrands.scope, scope), eq(whiteLabelBrands.scopeId, scopeId))).get();
+  db
+    .select()
+    .from(whiteLabelBrands)
+    .where(and(eq(whiteLabelBrands.scope, scope), eq(whiteLabelBrands.scopeId, scopeId)))
+    .get();
 
 export async function getAgencyBrand(db: ControlDb, owner: Owner) {
   const row = await brandOf(db, "agency", owner.scopeId);
@@ -52,19 +60,39 @@ async function saveBrand(ctx: PlatformContext, owner: Owner, values: Record<stri
   const before = await brandOf(controlDb(ctx.env), owner.scope, owner.scopeId);
   const now = nowIso();
   const row = {
-    id: before?.id ?? newId(), scope: owner.scope, scopeId: owner.scopeId, agencyId: owner.agencyId,
-    name: null, logoUrl: null, primaryColor: null, accentColor: null, supportEmail: null,
-    ...values, createdAt: before?.createdAt ?? now, updatedAt: now,
+    id: before?.id ?? newId(),
+    scope: owner.scope,
+    scopeId: owner.scopeId,
+    agencyId: owner.agencyId,
+    name: null,
+    logoUrl: null,
+    primaryColor: null,
+    accentColor: null,
+    supportEmail: null,
+    ...values,
+    createdAt: before?.createdAt ?? now,
+    updatedAt: now,
   };
   const { id, createdAt, ...set } = row;
-  await commitControl(ctx, (control) => [
-    control.insert(whiteLabelBrands).values(row).onConflictDoUpdate({ target: [whiteLabelBrands.scope, whiteLabelBrands.scopeId], set }),
-  ], [
-    auditStatement(ctx, {
-      tenantId: owner.tenantId, action: "white_label.brand_saved", resourceType: `${owner.scope}_brand`, resourceId: owner.scopeId,
-      previousState: before ?? null, nextState: row,
-    }),
-  ]);
+  await commitControl(
+    ctx,
+    (control) => [
+      control
+        .insert(whiteLabelBrands)
+        .values(row)
+        .onConflictDoUpdate({ target: [whiteLabelBrands.scope, whiteLabelBrands.scopeId], set }),
+    ],
+    [
+      auditStatement(ctx, {
+        tenantId: owner.tenantId,
+        action: "white_label.brand_saved",
+        resourceType: `${owner.scope}_brand`,
+        resourceId: owner.scopeId,
+        previousState: before ?? null,
+        nextState: row,
+      }),
+    ],
+  );
   forgetWhiteLabels();
   return toWhiteLabelBrand(row);
 }
@@ -73,15 +101,24 @@ async function deleteBrand(ctx: PlatformContext, owner: Owner) {
   const before = await brandOf(controlDb(ctx.env), owner.scope, owner.scopeId);
   if (!before) throw notFound(owner.scope === "agency" ? "Agency brand" : "Brand override");
   await commitControl(ctx, (control) => [control.delete(whiteLabelBrands).where(eq(whiteLabelBrands.id, before.id))], [
-    auditStatement(ctx, { tenantId: owner.tenantId, action: "white_label.brand_deleted", resourceType: `${owner.scope}_brand`, resourceId: owner.scopeId, previousState: before }),
+    auditStatement(ctx, {
+      tenantId: owner.tenantId,
+      action: "white_label.brand_deleted",
+      resourceType: `${owner.scope}_brand`,
+      resourceId: owner.scopeId,
+      previousState: before,
+    }),
   ]);
   forgetWhiteLabels();
 }
 
 export const putAgencyBrand = (ctx: PlatformContext, owner: Owner, input: AgencyBrandInput) =>
   saveBrand(ctx, owner, {
-    name: input.name, logoUrl: input.logoUrl ?? null, primaryColor: input.primaryColor ?? null,
-    accentColor: input.accentColor ?? null, supportEmail: input.supportEmail ?? null,
+    name: input.name,
+    logoUrl: input.logoUrl ?? null,
+    primaryColor: input.primaryColor ?? null,
+    accentColor: input.accentColor ?? null,
+    supportEmail: input.supportEmail ?? null,
   });
 
 export const deleteAgencyBrand = deleteBrand;
@@ -108,8 +145,11 @@ export async function getTenantBranding(ctx: ServiceContext) {
 export async function putTenantBranding(ctx: ServiceContext, input: TenantBrandInput) {
   const owner = await tenantOwner(ctx);
   await saveBrand(ctx, owner, {
-    name: input.name ?? null, logoUrl: input.logoUrl ?? null, primaryColor: input.primaryColor ?? null,
-    accentColor: input.accentColor ?? null, supportEmail: input.supportEmail ?? null,
+    name: input.name ?? null,
+    logoUrl: input.logoUrl ?? null,
+    primaryColor: input.primaryColor ?? null,
+    accentColor: input.accentColor ?? null,
+    supportEmail: input.supportEmail ?? null,
   });
   return getTenantBranding(ctx);
 }

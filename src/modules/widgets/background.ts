@@ -1,6 +1,6 @@
+import type { EventHandler } from "../../background/events";
 import type { ShardDb } from "../../db/client";
 import type { Env } from "../../env";
-import type { EventHandler } from "../../background/events";
 import type { EventEnvelope } from "../../lib/events";
 import { purgeWidgets } from "./cache";
 import { widgetKeysFor } from "./data";
@@ -14,7 +14,14 @@ const REVIEW_EVENTS = new Set(["review.created", "review.updated"]);
  * elsewhere the cache TTLs apply (docs/widgets.md).
  */
 export async function purgeWidgetsForReviews(events: EventEnvelope[], env: Env, shard: ShardDb): Promise<void> {
-  const pairs = [...new Map(events.map((e) => [`${e.tenantId}/${e.data.locationId}`, { tenantId: e.tenantId, locationId: (e.data.locationId as string | undefined) ?? null }])).values()];
+  const pairs = [
+    ...new Map(
+      events.map((e) => [
+        `${e.tenantId}/${e.data.locationId}`,
+        { tenantId: e.tenantId, locationId: (e.data.locationId as string | undefined) ?? null },
+      ]),
+    ).values(),
+  ];
   const keys = await widgetKeysFor(shard, pairs);
   await purgeWidgets(env.PUBLIC_BASE_URL, keys);
 }

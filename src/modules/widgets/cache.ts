@@ -1,5 +1,5 @@
-import type { Env } from "../../env";
 import { controlDb, findOnShards } from "../../db/shards";
+import type { Env } from "../../env";
 import { TtlCache } from "../../lib/ttl-cache";
 import { loadOwnedWidget, type OwnedWidget } from "./data";
 import { widgetPage, widgetScript } from "./render";
@@ -23,7 +23,8 @@ const isolate = new TtlCache<RenderedWidget | null>(ISOLATE_TTL_MS, 5_000);
 
 const edge = () => (typeof caches === "undefined" ? null : (caches as unknown as { default: Cache }).default);
 // v2: the edge copy holds the owning tenant too (v1 entries, without it, are never read again)
-const edgeKey = (publicBaseUrl: string, key: string) => `${publicBaseUrl.replace(/\/+$/, "")}/__widget-cache/v2/${encodeURIComponent(key)}`;
+const edgeKey = (publicBaseUrl: string, key: string) =>
+  `${publicBaseUrl.replace(/\/+$/, "")}/__widget-cache/v2/${encodeURIComponent(key)}`;
 
 const render = (w: OwnedWidget | null): RenderedWidget | null =>
   w && { ...w, json: JSON.stringify(w.data), script: widgetScript(w.data), page: widgetPage(w.data) };
@@ -42,7 +43,9 @@ export function cachedWidget(
     // the public key names no tenant: every shard is asked (white-label rows from the control plane)
     const data = await findOnShards(o.env, (db) => loadOwnedWidget(db, key, controlDb(o.env)));
     if (cache) {
-      const res = new Response(JSON.stringify(data), { headers: { "content-type": "application/json", "cache-control": `max-age=${EDGE_TTL_S}` } });
+      const res = new Response(JSON.stringify(data), {
+        headers: { "content-type": "application/json", "cache-control": `max-age=${EDGE_TTL_S}` },
+      });
       o.defer(cache.put(url, res).catch(() => undefined));
     }
     return render(data);

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { ControlDb, ShardDb } from "../../db/client";
-import { locations, reviews, tenants, widgets, type WidgetOrder } from "../../db/schema";
+import { locations, reviews, tenants, type WidgetOrder, widgets } from "../../db/schema";
 import { inJson } from "../../lib/sql";
-import { tenantWhiteLabel } from "../white-label/resolve";
 import { safeHexColor } from "../white-label/render";
+import { tenantWhiteLabel } from "../white-label/resolve";
 import { filterFooter } from "./footer";
 
 export interface ShowcaseReview {
@@ -42,7 +42,8 @@ const round1 = (n: number | null) => (n === null ? null : Math.round(n * 10) / 1
 const isFirstParty = sql`(${reviews.isFirstParty} = 1 or ${reviews.siteType} = 'first_party')`;
 
 /** The widget's data from D1 (4 reads in one batch after the config); null when unknown or deactivated. */
-export const loadWidgetData = async (db: ShardDb, key: string, control: ControlDb): Promise<WidgetData | null> => (await loadOwnedWidget(db, key, control))?.data ?? null;
+export const loadWidgetData = async (db: ShardDb, key: string, control: ControlDb): Promise<WidgetData | null> =>
+  (await loadOwnedWidget(db, key, control))?.data ?? null;
 
 /** The widget's data and the tenant that owns it (kept out of the public JSON: the host guard needs it, visitors do not). */
 export interface OwnedWidget {
@@ -72,39 +73,72 @@ export async function loadOwnedWidget(db: ShardDb, key: string, control: Control
     sql`${reviews.rating} is not null`,
     cfg.sites.length ? inJson(reviews.siteType, cfg.sites) : undefined,
   ];
-  const order = cfg.order === "best" ? [desc(reviews.rating), desc(reviews.occurredAt), desc(reviews.id)] : [desc(reviews.occurredAt), desc(reviews.id)];
+  const order =
+    cfg.order === "best"
+      ? [desc(reviews.rating), desc(reviews.occurredAt), desc(reviews.id)]
+      : [desc(reviews.occurredAt), desc(reviews.id)];
   const whiteLabel = await tenantWhiteLabel(control, cfg.tenantId);
   const [shown, summary, firstParty] = await db.batch([
     db
       .select({
-        id: reviews.id, rating: reviews.rating, text: reviews.text, authorName: reviews.authorName, site: reviews.siteType,
-        isFirstParty: sql<number>`${isFirstParty}`.as("first_party"), publishedAt: reviews.occurredAt, url: reviews.externalUrl,
+        id: reviews.id,
+        rating: reviews.rating,
+        text: reviews.text,
+        authorName: reviews.authorName,
+        site: reviews.siteType,
+        isFirstParty: sql<number>`${isFirstParty}`.as("first_party"),
+        publishedAt: reviews.occurredAt,
+        url: reviews.externalUrl,
       })
       .from(reviews)
       .where(and(...scope, sql`${reviews.rating} >= ${cfg.minRating}`))
       .orderBy(...order)
       .limit(cfg.count),
-    db.select({ n: sql<number>`count(*)`, avg: sql<number | null>`avg(${reviews.rating})` }).from(reviews).where(and(...scope)),
-    db.select({ n: sql<number>`count(*)`, avg: sql<number | null>`avg(${reviews.rating})` }).from(reviews).where(and(...scope, isFirstParty)),
+    db
+      .select({ n: sql<number>`count(*)`, avg: sql<number | null>`avg(${reviews.rating})` })
+      .from(reviews)
+      .where(and(...scope)),
+    db
+      .select({ n: sql<number>`count(*)`, avg: sql<number | null>`avg(${reviews.rating})` })
+      .from(reviews)
+      .where(and(...scope, isFirstParty)),
   ]);
   const place = w.locationName ?? w.tenantName;
-  const list: ShowcaseReview[] = shown.map((r) => ({ ...r, rating: r.rating!, isFirstParty: Boolean(r.isFirstParty), url: r.url && /^https?:\/\//i.test(r.url) ? r.url : null }));
+  const list: ShowcaseReview[] = shown.map((r) => ({
+    ...r,
+    rating: r.rating!,
+    isFirstParty: Boolean(r.isFirstParty),
+    url: r.url && /^https?:\/\//i.test(r.url) ? r.url : null,
+  }));
   const filters = { minRating: cfg.minRating, sites: cfg.sites, count: cfg.count, order: cfg.order };
-  return { tenantId: cfg.tenantId, data: {
-    key,
-    title: place,
-    filters,
-    footer: filterFooter(filters),
-    summary: { averageRating: round1(summary[0]?.avg ?? null), reviewCount: summary[0]?.n ?? 0 },
-    reviews: list,
-    jsonLd: firstPartyJsonLd(place, list.filter((r) => r.isFirstParty), firstParty[0] ?? { n: 0, avg: null }),
-    brand: widgetBrand(whiteLabel?.brand),
-  } };
+  return {
+    tenantId: cfg.tenantId,
+    data: {
+      key,
+      title: place,
+      filters,
+      footer: filterFooter(filters),
+      summary: { averageRating: round1(summary[0]?.avg ?? null), reviewCount: summary[0]?.n ?? 0 },
+      reviews: list,
+      jsonLd: firstPartyJsonLd(
+        place,
+        list.filter((r) => r.isFirstParty),
+        firstParty[0] ?? { n: 0, avg: null },
+      ),
+      brand: widgetBrand(whiteLabel?.brand),
+    },
+  };
 }
 
-function widgetBrand(brand: { name: string; primaryColor: string | null; accentColor: string | null; source: string } | undefined): WidgetBrand | null {
+function widgetBrand(
+  brand: { name: string; primaryColor: string | null; accentColor: string | null; source: string } | undefined,
+): WidgetBrand | null {
   if (!brand || brand.source === "default") return null;
-  return { name: brand.name, primaryColor: safeHexColor(brand.primaryColor), accentColor: safeHexColor(brand.accentColor) };
+  return {
+    name: brand.name,
+    primaryColor: safeHexColor(brand.primaryColor),
+    accentColor: safeHexColor(brand.accentColor),
+  };
 }
 
 /**
@@ -113,13 +147,23 @@ function widgetBrand(brand: { name: string; primaryColor: string | null; accentC
  * and treat a business's reviews of itself as self-serving (no stars shown for LocalBusiness or
  * Organization either way). See docs/widgets.md.
  */
-function firstPartyJsonLd(place: string, shown: ShowcaseReview[], all: { n: number; avg: number | null }): Record<string, unknown> | null {
+function firstPartyJsonLd(
+  place: string,
+  shown: ShowcaseReview[],
+  all: { n: number; avg: number | null },
+): Record<string, unknown> | null {
   if (!shown.length || !all.n || all.avg === null) return null;
   return {
     "@context": "https://schema.org",
     "@type": "LocalBusiness",
     name: place,
-    aggregateRating: { "@type": "AggregateRating", ratingValue: round1(all.avg), reviewCount: all.n, bestRating: 5, worstRating: 1 },
+    aggregateRating: {
+      "@type": "AggregateRating",
+      ratingValue: round1(all.avg),
+      reviewCount: all.n,
+      bestRating: 5,
+      worstRating: 1,
+    },
     review: shown.map((r) => ({
       "@type": "Review",
       reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5, worstRating: 1 },
@@ -131,7 +175,10 @@ function firstPartyJsonLd(place: string, shown: ShowcaseReview[], all: { n: numb
 }
 
 /** The public keys of the active widgets that may show reviews of this location (its own and the tenant-wide ones). */
-export async function widgetKeysFor(db: ShardDb, pairs: { tenantId: string; locationId: string | null }[]): Promise<string[]> {
+export async function widgetKeysFor(
+  db: ShardDb,
+  pairs: { tenantId: string; locationId: string | null }[],
+): Promise<string[]> {
   if (!pairs.length) return [];
   const rows = await db
     .select({ key: widgets.publicKey })

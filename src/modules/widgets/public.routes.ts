@@ -24,7 +24,8 @@ const PAGE_HEADERS = {
   "content-type": "text/html; charset=utf-8",
   "referrer-policy": "no-referrer",
   // no script at all; any site may frame it (that is its purpose)
-  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors *; base-uri 'none'; form-action 'none'",
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors *; base-uri 'none'; form-action 'none'",
 };
 
 const widgetOf = (c: Context<AppEnv>, key: string) =>
@@ -39,41 +40,72 @@ async function found(c: Context<AppEnv>, key: string): Promise<RenderedWidget> {
 }
 
 const data = createRoute({
-  method: "get", path: "/w/{key}/reviews", tags, security: [], summary: "A review widget's reviews as JSON (public)",
+  method: "get",
+  path: "/w/{key}/reviews",
+  tags,
+  security: [],
+  summary: "A review widget's reviews as JSON (public)",
   operationId: "listWidgetReviews",
-  description: "The reviews the tenant chose (its filters are in `filters` and `footer`), the honest average over all reviews of the widget's sites, and JSON-LD for first-party reviews. Cached; purged when a review arrives. Unknown or deactivated widget: 404.",
+  description:
+    "The reviews the tenant chose (its filters are in `filters` and `footer`), the honest average over all reviews of the widget's sites, and JSON-LD for first-party reviews. Cached; purged when a review arrives. Unknown or deactivated widget: 404.",
   request: { params: KeyParam },
   responses: { 200: json(PublicWidgetSchema), 400: errors[400], 404: errors[404] },
 });
 
 const script = createRoute({
-  method: "get", path: "/w/{key}/embed.js", tags, security: [], summary: "A review widget as an embeddable script (public)",
+  method: "get",
+  path: "/w/{key}/embed.js",
+  tags,
+  security: [],
+  summary: "A review widget as an embeddable script (public)",
   operationId: "getWidgetEmbedScript",
-  description: 'Renders into the shadow root of `<div data-reputation-widget="{key}">` (or of a div it inserts before itself). Defines one global, `ReputationWidgets`.',
+  description:
+    'Renders into the shadow root of `<div data-reputation-widget="{key}">` (or of a div it inserts before itself). Defines one global, `ReputationWidgets`.',
   request: { params: KeyParam },
-  responses: { 200: { description: "JavaScript", content: { "text/javascript": { schema: z.string() } } }, 400: errors[400], 404: errors[404] },
+  responses: {
+    200: { description: "JavaScript", content: { "text/javascript": { schema: z.string() } } },
+    400: errors[400],
+    404: errors[404],
+  },
 });
 
 const page = createRoute({
-  method: "get", path: "/w/{key}", tags, security: [], summary: "A review widget as a page for an iframe (public, no JavaScript)",
+  method: "get",
+  path: "/w/{key}",
+  tags,
+  security: [],
+  summary: "A review widget as a page for an iframe (public, no JavaScript)",
   operationId: "getWidgetPage",
   request: { params: KeyParam },
   responses: {
     200: { description: "HTML", content: { "text/html": { schema: z.string() } } },
     400: errors[400],
-    404: { description: "Unknown or deactivated widget: an HTML page for browsers, else ErrorResponse", content: { ...errors[404].content, "text/html": { schema: z.string() } } },
+    404: {
+      description: "Unknown or deactivated widget: an HTML page for browsers, else ErrorResponse",
+      content: { ...errors[404].content, "text/html": { schema: z.string() } },
+    },
   },
 });
 
 export const publicWidgetRoutes = createRouter()
-  .openapi(data, async (c) => new Response((await found(c, c.req.valid("param").key)).json, { headers: JSON_HEADERS }) as never)
-  .openapi(script, async (c) => new Response((await found(c, c.req.valid("param").key)).script, { headers: SCRIPT_HEADERS }) as never)
+  .openapi(
+    data,
+    async (c) => new Response((await found(c, c.req.valid("param").key)).json, { headers: JSON_HEADERS }) as never,
+  )
+  .openapi(
+    script,
+    async (c) => new Response((await found(c, c.req.valid("param").key)).script, { headers: SCRIPT_HEADERS }) as never,
+  )
   .openapi(page, async (c) => {
     try {
       return new Response((await found(c, c.req.valid("param").key)).page, { headers: PAGE_HEADERS }) as never;
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "NOT_FOUND" && wantsHtml(c.req.header("accept")))) throw err;
-      const body = publicPage({ title: "Widget not found", whiteLabel: await hostBrand(c.var.control, c.var.customHost), body: "<h1>This review widget is not available</h1>" });
+      const body = publicPage({
+        title: "Widget not found",
+        whiteLabel: await hostBrand(c.var.control, c.var.customHost),
+        body: "<h1>This review widget is not available</h1>",
+      });
       return new Response(body, { status: 404, headers: { ...PAGE_HEADERS, "cache-control": "no-store" } }) as never;
     }
   });

@@ -31,8 +31,14 @@ const stars = (rating: number) => {
 };
 
 function reviewItem(r: ShowcaseReview): string {
-  const by = [r.authorName ? escapeHtml(r.authorName) : "Anonymous", escapeHtml(siteLabel(r.site)), escapeHtml(r.publishedAt.slice(0, 10))].join(" · ");
-  const link = r.url ? ` · <a href="${escapeHtml(r.url)}" target="_blank" rel="noopener noreferrer nofollow">Read on ${escapeHtml(siteLabel(r.site))}</a>` : "";
+  const by = [
+    r.authorName ? escapeHtml(r.authorName) : "Anonymous",
+    escapeHtml(siteLabel(r.site)),
+    escapeHtml(r.publishedAt.slice(0, 10)),
+  ].join(" · ");
+  const link = r.url
+    ? ` · <a href="${escapeHtml(r.url)}" target="_blank" rel="noopener noreferrer nofollow">Read on ${escapeHtml(siteLabel(r.site))}</a>`
+    : "";
   return `<li>${stars(r.rating)}${r.text ? `<blockquote>${escapeHtml(r.text)}</blockquote>` : ""}<div class="muted">${by}${link}</div></li>`;
 }
 
@@ -45,9 +51,12 @@ const brandCss = (d: WidgetData) => {
 
 /** The widget body: heading with the honest average, the chosen reviews, and the footer naming the filters (and the white label, if any). */
 export function widgetHtml(d: WidgetData): string {
-  const avg = d.summary.averageRating === null ? "" : `<span class="avg">${d.summary.averageRating.toFixed(1)} ★</span>`;
+  const avg =
+    d.summary.averageRating === null ? "" : `<span class="avg">${d.summary.averageRating.toFixed(1)} ★</span>`;
   const count = `<span class="muted">${d.summary.reviewCount} review${d.summary.reviewCount === 1 ? "" : "s"} in total</span>`;
-  const items = d.reviews.length ? `<ol>${d.reviews.map(reviewItem).join("")}</ol>` : `<p class="muted">No reviews to show yet.</p>`;
+  const items = d.reviews.length
+    ? `<ol>${d.reviews.map(reviewItem).join("")}</ol>`
+    : `<p class="muted">No reviews to show yet.</p>`;
   return `<section class="rw" aria-label="Reviews of ${escapeHtml(d.title)}"><header><h2>${escapeHtml(d.title)}</h2>${avg}${count}</header>${items}<footer>${escapeHtml(d.footer)}${d.brand ? ` · <span class="wl">Reviews by ${escapeHtml(d.brand.name)}</span>` : ""}</footer></section>${brandCss(d) ? `<style>${brandCss(d)}</style>` : ""}`;
 }
 

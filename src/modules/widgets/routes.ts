@@ -1,5 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, IdParam, json, jsonBody, paged, stdErrors, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  IdParam,
+  json,
+  jsonBody,
+  paged,
+  stdErrors,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
 import { CreateWidgetBody, UpdateWidgetBody, WidgetListQuery, WidgetSchema } from "./schemas";
@@ -8,14 +17,22 @@ import { createWidget, deleteWidget, getWidget, listWidgets, updateWidget } from
 const tags = ["Widgets"];
 
 const list = createRoute({
-  method: "get", path: "/v1/widgets", tags, security: TENANT_SECURITY, summary: "List review widgets, newest first",
+  method: "get",
+  path: "/v1/widgets",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "List review widgets, newest first",
   operationId: "listWidgets",
   request: { query: WidgetListQuery },
   responses: { 200: json(paged(WidgetSchema).openapi("WidgetPage")), ...stdErrors },
 });
 
 const create = createRoute({
-  method: "post", path: "/v1/widgets", tags, security: TENANT_SECURITY, summary: "Create a review widget (manager)",
+  method: "post",
+  path: "/v1/widgets",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Create a review widget (manager)",
   operationId: "createWidget",
   description:
     "A review showcase for the tenant's website: the reviews of a location (or every location) filtered by minRating, sites, count and order. " +
@@ -27,14 +44,22 @@ const create = createRoute({
 });
 
 const get = createRoute({
-  method: "get", path: "/v1/widgets/{id}", tags, security: TENANT_SECURITY, summary: "Get a review widget",
+  method: "get",
+  path: "/v1/widgets/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Get a review widget",
   operationId: "getWidget",
   request: { params: IdParam },
   responses: { 200: json(WidgetSchema), ...stdErrorsWithNotFound },
 });
 
 const update = createRoute({
-  method: "patch", path: "/v1/widgets/{id}", tags, security: TENANT_SECURITY, summary: "Update a review widget (manager)",
+  method: "patch",
+  path: "/v1/widgets/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Update a review widget (manager)",
   operationId: "updateWidget",
   description: "isActive false: the public URLs answer 404. Changes show within a minute (browser cache 60 s).",
   middleware: [canManage] as const,
@@ -43,7 +68,11 @@ const update = createRoute({
 });
 
 const remove = createRoute({
-  method: "delete", path: "/v1/widgets/{id}", tags, security: TENANT_SECURITY, summary: "Delete a review widget (manager)",
+  method: "delete",
+  path: "/v1/widgets/{id}",
+  tags,
+  security: TENANT_SECURITY,
+  summary: "Delete a review widget (manager)",
   operationId: "deleteWidget",
   middleware: [canManage] as const,
   request: { params: IdParam },

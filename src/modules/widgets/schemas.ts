@@ -3,13 +3,24 @@ import { WIDGET_ORDERS, type widgets } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { filterFooter } from "./footer";
 
-const SiteType = z.string().regex(/^[a-z][a-z0-9_]{1,39}$/, "Lower-case letters, digits and underscores, e.g. google or first_party");
+const SiteType = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{1,39}$/, "Lower-case letters, digits and underscores, e.g. google or first_party");
 
 const Filters = {
-  minRating: z.number().int().min(1).max(5).openapi({ description: "show reviews rated at least this (default 1: every rating)" }),
-  sites: z.array(SiteType).max(10).openapi({ description: "review sites shown (google, yelp, facebook, first_party, ...); empty = every site (default)" }),
+  minRating: z
+    .number()
+    .int()
+    .min(1)
+    .max(5)
+    .openapi({ description: "show reviews rated at least this (default 1: every rating)" }),
+  sites: z.array(SiteType).max(10).openapi({
+    description: "review sites shown (google, yelp, facebook, first_party, ...); empty = every site (default)",
+  }),
   count: z.number().int().min(1).max(50).openapi({ description: "how many reviews (default 5)" }),
-  order: z.enum(WIDGET_ORDERS).openapi({ description: "newest first (default) or best: highest rated first, newest among equals" }),
+  order: z
+    .enum(WIDGET_ORDERS)
+    .openapi({ description: "newest first (default) or best: highest rated first, newest among equals" }),
 };
 
 export const WidgetSchema = z
@@ -21,9 +32,13 @@ export const WidgetSchema = z
     publicKey: z.string().openapi({ description: "The widget's id in its public URLs" }),
     ...Filters,
     isActive: z.boolean(),
-    footer: z.string().openapi({ description: "The disclosure printed under the reviews, e.g. Showing 5★ and 4★ Google reviews, newest first" }),
+    footer: z.string().openapi({
+      description: "The disclosure printed under the reviews, e.g. Showing 5★ and 4★ Google reviews, newest first",
+    }),
     embed: z.object({
-      script: z.string().openapi({ description: "HTML to paste into a page: a host element and the script that renders into its shadow root" }),
+      script: z.string().openapi({
+        description: "HTML to paste into a page: a host element and the script that renders into its shadow root",
+      }),
       iframe: z.string().openapi({ description: "HTML for pages that allow no third-party script" }),
       jsonUrl: z.string().openapi({ format: "uri" }),
       scriptUrl: z.string().openapi({ format: "uri" }),
@@ -77,15 +92,24 @@ export const PublicWidgetSchema = z
     filters: z.object(Filters),
     footer: z.string(),
     summary: z.object({
-      averageRating: z.number().nullable().openapi({ description: "over every public rated review of the widget's place and sites, whatever minRating" }),
+      averageRating: z
+        .number()
+        .nullable()
+        .openapi({ description: "over every public rated review of the widget's place and sites, whatever minRating" }),
       reviewCount: z.number().int(),
     }),
     reviews: z.array(Review),
-    jsonLd: z.record(z.string(), z.unknown()).nullable().openapi({ description: "schema.org LocalBusiness + AggregateRating + Review for the first-party reviews shown; null when none (third-party reviews are never marked up)" }),
+    jsonLd: z.record(z.string(), z.unknown()).nullable().openapi({
+      description:
+        "schema.org LocalBusiness + AggregateRating + Review for the first-party reviews shown; null when none (third-party reviews are never marked up)",
+    }),
     brand: z
       .object({ name: z.string(), primaryColor: z.string().nullable(), accentColor: z.string().nullable() })
       .nullable()
-      .openapi({ description: "the tenant's or its agency's white label (docs/white-label.md): its colours on links and stars, its name in the footer; null shows no brand" }),
+      .openapi({
+        description:
+          "the tenant's or its agency's white label (docs/white-label.md): its colours on links and stars, its name in the footer; null shows no brand",
+      }),
   })
   .openapi("PublicWidget");
 

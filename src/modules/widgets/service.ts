@@ -8,7 +8,7 @@ import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { purgeWidgets } from "./cache";
-import { toWidget, type CreateWidgetInput, type UpdateWidgetInput, type WidgetRow } from "./schemas";
+import { type CreateWidgetInput, toWidget, type UpdateWidgetInput, type WidgetRow } from "./schemas";
 
 const inTenant = (ctx: ServiceContext, id: string) => and(eq(widgets.id, id), eq(widgets.tenantId, ctx.tenantId));
 const dto = (ctx: ServiceContext, w: WidgetRow) => toWidget(w, ctx.env.PUBLIC_BASE_URL);
@@ -17,16 +17,29 @@ const purge = (ctx: ServiceContext, key: string) => ctx.defer(purgeWidgets(ctx.e
 
 async function checkLocation(ctx: ServiceContext, locationId: string | null | undefined) {
   if (!locationId) return;
-  const found = await ctx.db.select({ id: locations.id }).from(locations).where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId))).get();
+  const found = await ctx.db
+    .select({ id: locations.id })
+    .from(locations)
+    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
+    .get();
   if (!found) throw validationError([{ path: "locationId", message: "Unknown location" }]);
 }
 
 export async function listWidgets(ctx: ServiceContext, q: PageQuery & { locationId?: string }) {
-  const where = and(eq(widgets.tenantId, ctx.tenantId), q.locationId ? eq(widgets.locationId, q.locationId) : undefined);
+  const where = and(
+    eq(widgets.tenantId, ctx.tenantId),
+    q.locationId ? eq(widgets.locationId, q.locationId) : undefined,
+  );
   return keysetPage(ctx.db, {
     query: q,
     sort: [widgets.createdAt, widgets.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(widgets).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(widgets)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(widgets).where(where),
     key: (w) => [w.createdAt, w.id],
     map: (w) => dto(ctx, w),
@@ -45,13 +58,28 @@ export async function createWidget(ctx: ServiceContext, input: CreateWidgetInput
   await checkLocation(ctx, input.locationId);
   const now = nowIso();
   const row: WidgetRow = {
-    id: newId(), tenantId: ctx.tenantId, locationId: input.locationId ?? null, publicKey: newId().slice(0, 16), name: input.name,
-    minRating: input.minRating ?? 1, sites: input.sites ?? [], count: input.count ?? 5, order: input.order ?? "newest",
-    isActive: true, createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId: ctx.tenantId,
+    locationId: input.locationId ?? null,
+    publicKey: newId().slice(0, 16),
+    name: input.name,
+    minRating: input.minRating ?? 1,
+    sites: input.sites ?? [],
+    count: input.count ?? 5,
+    order: input.order ?? "newest",
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
   };
   await commit(ctx, [
     ctx.db.insert(widgets).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "widget.created", resourceType: "widget", resourceId: row.id, nextState: row }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "widget.created",
+      resourceType: "widget",
+      resourceId: row.id,
+      nextState: row,
+    }),
   ]);
   return dto(ctx, row);
 }
@@ -61,8 +89,18 @@ export async function updateWidget(ctx: ServiceContext, id: string, patch: Updat
   await checkLocation(ctx, patch.locationId);
   const after: WidgetRow = { ...before, ...patch, updatedAt: nowIso() };
   await commit(ctx, [
-    ctx.db.update(widgets).set({ ...patch, updatedAt: after.updatedAt }).where(inTenant(ctx, id)),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "widget.updated", resourceType: "widget", resourceId: id, previousState: before, nextState: after }),
+    ctx.db
+      .update(widgets)
+      .set({ ...patch, updatedAt: after.updatedAt })
+      .where(inTenant(ctx, id)),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "widget.updated",
+      resourceType: "widget",
+      resourceId: id,
+      previousState: before,
+      nextState: after,
+    }),
   ]);
   purge(ctx, before.publicKey);
   return dto(ctx, after);
@@ -72,7 +110,13 @@ export async function deleteWidget(ctx: ServiceContext, id: string) {
   const before = await findRow(ctx, id);
   await commit(ctx, [
     ctx.db.delete(widgets).where(inTenant(ctx, id)),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "widget.deleted", resourceType: "widget", resourceId: id, previousState: before }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "widget.deleted",
+      resourceType: "widget",
+      resourceId: id,
+      previousState: before,
+    }),
   ]);
   purge(ctx, before.publicKey);
 }

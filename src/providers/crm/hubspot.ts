@@ -32,7 +32,9 @@ export class HubSpotClient implements CrmClient {
   }
 
   async listContacts(cursor: string | null): Promise<CrmPage> {
-    const body = await callSite<HubSpotList>("hubspot", this.fetchFn, this.url(100, cursor), { headers: bearer(this.o.accessToken) });
+    const body = await callSite<HubSpotList>("hubspot", this.fetchFn, this.url(100, cursor), {
+      headers: bearer(this.o.accessToken),
+    });
     return {
       contacts: (body.results ?? []).map((r) => ({
         externalId: String(r.id),

@@ -16,7 +16,12 @@ export const CRM_REQUIREMENTS: Record<CrmSystem, { config: string[]; credentials
 export const isSalesforceInstanceUrl = (raw: string) => {
   try {
     const u = new URL(raw);
-    return u.protocol === "https:" && !u.username && !u.password && /(^|\.)(salesforce\.com|force\.com|salesforce\.mil|cloudforce\.com)$/.test(u.hostname);
+    return (
+      u.protocol === "https:" &&
+      !u.username &&
+      !u.password &&
+      /(^|\.)(salesforce\.com|force\.com|salesforce\.mil|cloudforce\.com)$/.test(u.hostname)
+    );
   } catch {
     return false;
   }

@@ -2,13 +2,22 @@ import { bearer, callSite, ReviewSiteError, trimSlash } from "../review-sites/ty
 import { blankToNull, type CrmClient, type CrmPage, type FetchFn } from "./types";
 
 export const SALESFORCE_API_VERSION = "v60.0";
-const SOQL = "SELECT Id, Email, Phone, FirstName, LastName, CreatedDate, LastModifiedDate FROM Contact ORDER BY CreatedDate, Id";
+const SOQL =
+  "SELECT Id, Email, Phone, FirstName, LastName, CreatedDate, LastModifiedDate FROM Contact ORDER BY CreatedDate, Id";
 
 interface SoqlResult {
   totalSize: number;
   done: boolean;
   nextRecordsUrl?: string;
-  records: { Id: string; Email?: string | null; Phone?: string | null; FirstName?: string | null; LastName?: string | null; CreatedDate?: string; LastModifiedDate?: string }[];
+  records: {
+    Id: string;
+    Email?: string | null;
+    Phone?: string | null;
+    FirstName?: string | null;
+    LastName?: string | null;
+    CreatedDate?: string;
+    LastModifiedDate?: string;
+  }[];
 }
 
 /**
@@ -31,7 +40,8 @@ export class SalesforceClient implements CrmClient {
 
   async listContacts(cursor: string | null): Promise<CrmPage> {
     // the cursor is Salesforce's nextRecordsUrl: a path on the same instance, never a full URL
-    if (cursor && !/^\/services\/data\/v[\d.]+\/query\/[\w-]+$/.test(cursor)) throw new ReviewSiteError("salesforce", 400, "unexpected nextRecordsUrl");
+    if (cursor && !/^\/services\/data\/v[\d.]+\/query\/[\w-]+$/.test(cursor))
+      throw new ReviewSiteError("salesforce", 400, "unexpected nextRecordsUrl");
     const url = cursor ? `${this.base}${cursor}` : this.query(SOQL);
     const body = await callSite<SoqlResult>("salesforce", this.fetchFn, url, { headers: bearer(this.o.accessToken) });
     return {
@@ -49,6 +59,8 @@ export class SalesforceClient implements CrmClient {
   }
 
   async testConnection() {
-    await callSite("salesforce", this.fetchFn, this.query("SELECT Id FROM Contact LIMIT 1"), { headers: bearer(this.o.accessToken) });
+    await callSite("salesforce", this.fetchFn, this.query("SELECT Id FROM Contact LIMIT 1"), {
+      headers: bearer(this.o.accessToken),
+    });
   }
 }

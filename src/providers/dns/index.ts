@@ -12,5 +12,10 @@ export const useDnsOverHttps = (f: FetchLike | null) => {
 };
 
 /** TXT lookups through the environment's resolver (DOH_URL, default Cloudflare's 1.1.1.1). */
-export const dnsTxt = (env: Env) => (name: string): Promise<TxtLookup> =>
-  lookupTxt(name, { fetch: override ?? ((input, init) => fetch(input, init)), dohUrl: env.DOH_URL ?? DEFAULT_DOH_URL });
+export const dnsTxt =
+  (env: Env) =>
+  (name: string): Promise<TxtLookup> =>
+    lookupTxt(name, {
+      fetch: override ?? ((input, init) => fetch(input, init)),
+      dohUrl: env.DOH_URL ?? DEFAULT_DOH_URL,
+    });

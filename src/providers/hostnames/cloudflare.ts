@@ -1,4 +1,4 @@
-import { HostnameProviderError, type CustomHostnameProvider, type FetchLike, type ProvidedHostname } from "./types";
+import { type CustomHostnameProvider, type FetchLike, HostnameProviderError, type ProvidedHostname } from "./types";
 
 export const CLOUDFLARE_API_BASE = "https://api.cloudflare.com/client/v4";
 
@@ -41,9 +41,15 @@ function toProvided(r: CfHostname): ProvidedHostname {
     sslStatus: r.ssl?.status ?? null,
     ownership: ov?.name && ov.value ? { type: ov.type ?? "txt", name: ov.name, value: ov.value } : null,
     ssl: (r.ssl?.validation_records ?? []).map((v) => ({
-      txtName: v.txt_name ?? null, txtValue: v.txt_value ?? null, httpUrl: v.http_url ?? null, httpBody: v.http_body ?? null,
+      txtName: v.txt_name ?? null,
+      txtValue: v.txt_value ?? null,
+      httpUrl: v.http_url ?? null,
+      httpBody: v.http_body ?? null,
     })),
-    errors: [...(r.verification_errors ?? []), ...(r.ssl?.validation_errors ?? []).map((e) => e.message ?? "").filter(Boolean)],
+    errors: [
+      ...(r.verification_errors ?? []),
+      ...(r.ssl?.validation_errors ?? []).map((e) => e.message ?? "").filter(Boolean),
+    ],
   };
 }
 
@@ -84,7 +90,11 @@ export class CloudflareCustomHostnames implements CustomHostnameProvider {
     try {
       res = await this.fetchFn(url, {
         method,
-        headers: { authorization: `Bearer ${this.config.apiToken}`, ...(body ? { "content-type": "application/json" } : {}), accept: "application/json" },
+        headers: {
+          authorization: `Bearer ${this.config.apiToken}`,
+          ...(body ? { "content-type": "application/json" } : {}),
+          accept: "application/json",
+        },
         body: body ? JSON.stringify(body) : undefined,
       });
     } catch (e) {
@@ -96,7 +106,11 @@ export class CloudflareCustomHostnames implements CustomHostnameProvider {
     const errors = envelope?.errors ?? [];
     const message = errors.map((e) => `${e.code ?? ""} ${e.message ?? ""}`.trim()).join("; ") || `HTTP ${res.status}`;
     const retryable = res.status === 429 || res.status >= 500;
-    const rejected = !retryable && (res.status === 409 || errors.some((e) => e.code !== undefined && REJECTED_CODES.has(e.code)) || res.status === 400);
+    const rejected =
+      !retryable &&
+      (res.status === 409 ||
+        errors.some((e) => e.code !== undefined && REJECTED_CODES.has(e.code)) ||
+        res.status === 400);
     throw new HostnameProviderError(`cloudflare: ${message}`, retryable, res.status, rejected);
   }
 }

@@ -16,5 +16,9 @@ export const useCustomHostnameProvider = (p: CustomHostnameProvider | null) => {
 export function customHostnameProvider(env: Env): CustomHostnameProvider | null {
   if (override) return override;
   if (!env.CLOUDFLARE_API_TOKEN || !env.CLOUDFLARE_ZONE_ID) return null;
-  return new CloudflareCustomHostnames({ apiToken: env.CLOUDFLARE_API_TOKEN, zoneId: env.CLOUDFLARE_ZONE_ID, baseUrl: env.CLOUDFLARE_API_BASE_URL });
+  return new CloudflareCustomHostnames({
+    apiToken: env.CLOUDFLARE_API_TOKEN,
+    zoneId: env.CLOUDFLARE_ZONE_ID,
+    baseUrl: env.CLOUDFLARE_API_BASE_URL,
+  });
 }

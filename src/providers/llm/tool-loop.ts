@@ -1,5 +1,5 @@
 import { assertWithinTokenCap, MAX_INPUT_TOKENS } from "./tokens";
-import { toolCallMessage, toolCallsOf, type AiRunner, type Message, type ToolCall } from "./workers-ai";
+import { type AiRunner, type Message, type ToolCall, toolCallMessage, toolCallsOf } from "./workers-ai";
 
 /** Tool-calling rounds before the model must answer. */
 export const MAX_TOOL_ROUNDS = 6;

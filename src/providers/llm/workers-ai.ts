@@ -64,7 +64,10 @@ export const toolCallMessage = (calls: ToolCall[]): Message => ({
 export function answerOf(out: unknown): unknown {
   const r = (out as { response?: unknown })?.response;
   if (typeof r !== "string") return r;
-  const unfenced = r.trim().replace(/^```(?:json)?\s*/i, "").replace(/```$/, "");
+  const unfenced = r
+    .trim()
+    .replace(/^```(?:json)?\s*/i, "")
+    .replace(/```$/, "");
   try {
     return JSON.parse(unfenced);
   } catch {

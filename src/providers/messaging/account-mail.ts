@@ -2,10 +2,10 @@ import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { isLocalEnvironment } from "../../lib/ssrf";
 import { tenantWhiteLabel } from "../../modules/white-label/resolve";
-import { createProvider } from "./factory";
-import { DevMailboxProvider } from "./dev-mailbox";
-import { platformChannelSettings } from "./platform";
 import { brandedTransactional } from "./branded-email";
+import { DevMailboxProvider } from "./dev-mailbox";
+import { createProvider } from "./factory";
+import { platformChannelSettings } from "./platform";
 import type { FetchLike, MessageProvider, SendReceipt } from "./types";
 
 /**
@@ -46,7 +46,11 @@ export const useAccountMailFetch = (f: FetchLike | null) => {
 export function platformEmailProvider(env: Env): MessageProvider {
   const settings = platformChannelSettings(env, "email");
   if (!settings) return new DevMailboxProvider(controlDb(env));
-  return createProvider(settings, { fetch: fetchOverride, publicBaseUrl: env.PUBLIC_BASE_URL, localEnvironment: isLocalEnvironment(env) });
+  return createProvider(settings, {
+    fetch: fetchOverride,
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    localEnvironment: isLocalEnvironment(env),
+  });
 }
 
 /**
@@ -56,6 +60,9 @@ export function platformEmailProvider(env: Env): MessageProvider {
  */
 export async function sendAccountMail(env: Env, mail: AccountMail): Promise<SendReceipt> {
   const wl = mail.brandTenantId ? await tenantWhiteLabel(controlDb(env), mail.brandTenantId) : null;
-  const message = brandedTransactional({ tenantId: null, to: mail.to, subject: mail.subject, text: mail.text }, wl?.brand ?? null);
+  const message = brandedTransactional(
+    { tenantId: null, to: mail.to, subject: mail.subject, text: mail.text },
+    wl?.brand ?? null,
+  );
   return platformEmailProvider(env).send({ ...message, headers: { ...message.headers, "X-Account-Mail": mail.kind } });
 }

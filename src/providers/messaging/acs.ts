@@ -1,6 +1,6 @@
-import { emailParts, type EmailSender } from "./email-sender";
+import { type EmailSender, emailParts } from "./email-sender";
 import { b64, callProvider, fromB64, refusal } from "./http";
-import { ProviderError, type FetchLike, type MessageProvider, type OutgoingMessage } from "./types";
+import { type FetchLike, type MessageProvider, type OutgoingMessage, ProviderError } from "./types";
 
 export const ACS_EMAIL_API_VERSION = "2023-03-31";
 
@@ -29,7 +29,9 @@ export async function acsAuthHeaders(method: string, url: URL, body: string, acc
   const contentHash = b64(await crypto.subtle.digest("SHA-256", enc.encode(body)));
   const msDate = date.toUTCString();
   const stringToSign = `${method}\n${url.pathname}${url.search}\n${msDate};${url.host};${contentHash}`;
-  const key = await crypto.subtle.importKey("raw", fromB64(accessKey), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", fromB64(accessKey), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   const signature = b64(await crypto.subtle.sign("HMAC", key, enc.encode(stringToSign)));
   return {
     "x-ms-date": msDate,

@@ -21,9 +21,18 @@ const spec = (
 export const PROVIDER_SPECS = {
   email: {
     sendgrid: spec([[], ["dkimSelectors"]], [["apiKey"], ["webhookVerificationKey"]]),
-    ses: spec([["region"], ["configurationSetName", "snsTopicArn", "dkimTokens", "dkimSelectors"]], [["accessKeyId", "secretAccessKey"], []]),
+    ses: spec(
+      [["region"], ["configurationSetName", "snsTopicArn", "dkimTokens", "dkimSelectors"]],
+      [["accessKeyId", "secretAccessKey"], []],
+    ),
     acs: spec([["endpoint"], ["dkimSelectors"]], [["accessKey"], ["webhookSecret"]]),
-    smtp: spec([["host", "port"], ["security", "dkimSelectors"]], [[], ["username", "password"]]),
+    smtp: spec(
+      [
+        ["host", "port"],
+        ["security", "dkimSelectors"],
+      ],
+      [[], ["username", "password"]],
+    ),
     // the send_email binding is the credential: the sender's domain must be onboarded to Email Sending
     cloudflare: spec([[], ["dkimSelectors"]], [[], []]),
   },
@@ -61,7 +70,8 @@ export function missingFields(
     ...sp.credentials.required.filter((k) => absent(s.credentials[k])).map((k) => `credentials.${k}`),
   ];
   if (channel === "email" && absent(s.config.fromAddress)) missing.push("fromAddress");
-  if (channel === "sms" && absent(s.config.fromNumber) && absent(s.options.messagingServiceSid)) missing.push("fromNumber");
+  if (channel === "sms" && absent(s.config.fromNumber) && absent(s.options.messagingServiceSid))
+    missing.push("fromNumber");
   if (channel === "email" && provider === "smtp" && absent(s.credentials.username) !== absent(s.credentials.password)) {
     missing.push(absent(s.credentials.username) ? "credentials.username" : "credentials.password");
   }

@@ -1,5 +1,5 @@
-import { emailParts, type EmailSender } from "./email-sender";
-import { ProviderError, type MessageProvider, type OutgoingMessage } from "./types";
+import { type EmailSender, emailParts } from "./email-sender";
+import { type MessageProvider, type OutgoingMessage, ProviderError } from "./types";
 
 /** The part of the Workers `send_email` binding (Cloudflare Email Sending) this provider calls. */
 export type SendEmailBinding = Pick<SendEmail, "send">;
@@ -20,7 +20,7 @@ export interface CloudflareEmailOptions {
 const RETRYABLE = new Set(["E_RATE_LIMIT_EXCEEDED", "E_DAILY_LIMIT_EXCEEDED", "E_INTERNAL_SERVER_ERROR"]);
 
 export function cloudflareEmailFailure(err: unknown): ProviderError {
-  const code = typeof (err as { code?: unknown })?.code === "string" ? ((err as { code: string }).code) : undefined;
+  const code = typeof (err as { code?: unknown })?.code === "string" ? (err as { code: string }).code : undefined;
   const text = err instanceof Error ? err.message : String(err);
   return new ProviderError(`cloudflare: ${code ? `${code}: ` : ""}${text}`, code ? RETRYABLE.has(code) : true);
 }
@@ -54,7 +54,11 @@ export class CloudflareEmailProvider implements MessageProvider {
 
   async send(m: OutgoingMessage) {
     const e = emailParts(this.name, this.o.sender, m);
-    if (!this.o.binding) throw new ProviderError("cloudflare: this deployment has no send_email binding named EMAIL (wrangler.toml)", false);
+    if (!this.o.binding)
+      throw new ProviderError(
+        "cloudflare: this deployment has no send_email binding named EMAIL (wrangler.toml)",
+        false,
+      );
     let result: EmailSendResult;
     try {
       result = await this.o.binding.send({

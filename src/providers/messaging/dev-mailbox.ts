@@ -1,10 +1,9 @@
 import type { Db } from "../../db/client";
 import { outboxMessages } from "../../db/schema";
 import { newId } from "../../lib/ids";
+import { chunkRows } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import type { MessageProvider, OutgoingMessage, SendReceipt } from "./types";
-import { chunkRows } from "../../lib/sql";
-
 
 /**
  * The dev mailbox: stores the message in D1 (table outbox_messages) and never sends it, the default with

@@ -1,4 +1,4 @@
-import { ProviderError, type OutgoingMessage } from "./types";
+import { type OutgoingMessage, ProviderError } from "./types";
 
 /** Who an email comes from, as configured (EmailConfig) and optionally overridden per message. */
 export interface EmailSender {

@@ -1,6 +1,6 @@
 import { AcsEmailProvider } from "./acs";
-import { CloudflareEmailProvider, type SendEmailBinding } from "./cloudflare-email";
 import type { ChannelSettings } from "./channel-settings";
+import { CloudflareEmailProvider, type SendEmailBinding } from "./cloudflare-email";
 import type { EmailSender } from "./email-sender";
 import { MetaWhatsAppProvider } from "./meta-whatsapp";
 import { SendGridProvider } from "./sendgrid";
@@ -47,15 +47,24 @@ export function createProvider(s: ChannelSettings, deps: ProviderDeps): MessageP
       return new SendGridProvider({ apiKey: c.apiKey!, sender, fetch: deps.fetch });
     case "email:ses":
       return new SesProvider({
-        accessKeyId: c.accessKeyId!, secretAccessKey: c.secretAccessKey!, region: String(o.region),
-        configurationSetName: str(o.configurationSetName), sender, fetch: deps.fetch,
+        accessKeyId: c.accessKeyId!,
+        secretAccessKey: c.secretAccessKey!,
+        region: String(o.region),
+        configurationSetName: str(o.configurationSetName),
+        sender,
+        fetch: deps.fetch,
       });
     case "email:acs":
       return new AcsEmailProvider({ endpoint: String(o.endpoint), accessKey: c.accessKey!, sender, fetch: deps.fetch });
     case "email:smtp":
       return new SmtpProvider({
-        host: String(o.host), port: Number(o.port), security: smtpSecurity(o.security),
-        username: c.username ?? null, password: c.password ?? null, sender, transport: deps.smtpTransport,
+        host: String(o.host),
+        port: Number(o.port),
+        security: smtpSecurity(o.security),
+        username: c.username ?? null,
+        password: c.password ?? null,
+        sender,
+        transport: deps.smtpTransport,
         plaintextAllowed: deps.localEnvironment === true,
       });
     case "email:cloudflare":
@@ -73,7 +82,10 @@ export function createProvider(s: ChannelSettings, deps: ProviderDeps): MessageP
       });
     case "whatsapp:meta":
       return new MetaWhatsAppProvider({
-        phoneNumberId: s.config.channelRegistrationId!, accessToken: c.accessToken!, apiVersion: str(o.apiVersion), fetch: deps.fetch,
+        phoneNumberId: s.config.channelRegistrationId!,
+        accessToken: c.accessToken!,
+        apiVersion: str(o.apiVersion),
+        fetch: deps.fetch,
       });
     default:
       throw new Error(`no ${s.channel} provider named ${s.provider}`);

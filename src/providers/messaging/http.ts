@@ -1,7 +1,8 @@
-import { ProviderError, type FetchLike } from "./types";
+import { type FetchLike, ProviderError } from "./types";
 
 /** 408, 425, 429 and every 5xx are worth retrying with backoff; other 4xx are the request's fault. */
-export const isRetryableStatus = (status: number) => status === 408 || status === 425 || status === 429 || status >= 500;
+export const isRetryableStatus = (status: number) =>
+  status === 408 || status === 425 || status === 429 || status >= 500;
 
 /**
  * Calls the provider; a network failure becomes a retryable ProviderError. The caller still checks
@@ -23,7 +24,7 @@ export async function refusal(
   retryable = isRetryableStatus(res.status),
 ): Promise<ProviderError> {
   const text = await res.text().catch(() => "");
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

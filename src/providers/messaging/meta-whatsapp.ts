@@ -1,5 +1,5 @@
 import { callProvider, isRetryableStatus, refusal } from "./http";
-import { ProviderError, type FetchLike, type MessageProvider, type OutgoingMessage } from "./types";
+import { type FetchLike, type MessageProvider, type OutgoingMessage, ProviderError } from "./types";
 import { metaFailure } from "./whatsapp-rules";
 
 export const META_GRAPH_VERSION = "v21.0";
@@ -42,12 +42,17 @@ export class MetaWhatsAppProvider implements MessageProvider {
         template: {
           name: t.name,
           language: { code: t.language },
-          ...(params.length ? { components: [{ type: "body", parameters: params.map((text) => ({ type: "text", text })) }] } : {}),
+          ...(params.length
+            ? { components: [{ type: "body", parameters: params.map((text) => ({ type: "text", text })) }] }
+            : {}),
         },
       };
     }
     if (!m.withinServiceWindow) {
-      throw new ProviderError("meta: free text is only allowed within 24 hours of the recipient's last message; send a template", false);
+      throw new ProviderError(
+        "meta: free text is only allowed within 24 hours of the recipient's last message; send a template",
+        false,
+      );
     }
     if (!m.text) throw new ProviderError("meta: a message needs text", false);
     return { ...base, type: "text", text: { preview_url: true, body: m.text } };
@@ -68,8 +73,14 @@ export class MetaWhatsAppProvider implements MessageProvider {
       const code = ((await copy.json().catch(() => ({}))) as GraphError).error?.code;
       // WhatsApp policy (marketing to the US, per-user marketing limit, paused template): a retry fails again
       const rule = metaFailure(code, m.to);
-      if (rule) throw new ProviderError(`${this.name}: HTTP ${res.status}: ${rule.reason}`, false, res.status, rule.code);
-      throw await refusal(this.name, res, describe, isRetryableStatus(res.status) || (code !== undefined && TRANSIENT_CODES.has(code)));
+      if (rule)
+        throw new ProviderError(`${this.name}: HTTP ${res.status}: ${rule.reason}`, false, res.status, rule.code);
+      throw await refusal(
+        this.name,
+        res,
+        describe,
+        isRetryableStatus(res.status) || (code !== undefined && TRANSIENT_CODES.has(code)),
+      );
     }
     const out = (await res.json().catch(() => ({}))) as { messages?: { id?: string }[] };
     const id = out.messages?.[0]?.id;

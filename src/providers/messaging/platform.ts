@@ -7,25 +7,48 @@ type EnvKey = keyof Env & `PLATFORM_${string}`;
 
 /** Which env var (a var or a secret) holds each option and credential of a platform provider. */
 const PLATFORM_VARS: Record<string, { options: Record<string, EnvKey>; credentials: Record<string, EnvKey> }> = {
-  "email:sendgrid": { options: {}, credentials: { apiKey: "PLATFORM_SENDGRID_API_KEY", webhookVerificationKey: "PLATFORM_SENDGRID_WEBHOOK_PUBLIC_KEY" } },
+  "email:sendgrid": {
+    options: {},
+    credentials: {
+      apiKey: "PLATFORM_SENDGRID_API_KEY",
+      webhookVerificationKey: "PLATFORM_SENDGRID_WEBHOOK_PUBLIC_KEY",
+    },
+  },
   "email:ses": {
-    options: { region: "PLATFORM_SES_REGION", configurationSetName: "PLATFORM_SES_CONFIGURATION_SET", snsTopicArn: "PLATFORM_SES_SNS_TOPIC_ARN" },
+    options: {
+      region: "PLATFORM_SES_REGION",
+      configurationSetName: "PLATFORM_SES_CONFIGURATION_SET",
+      snsTopicArn: "PLATFORM_SES_SNS_TOPIC_ARN",
+    },
     credentials: { accessKeyId: "PLATFORM_SES_ACCESS_KEY_ID", secretAccessKey: "PLATFORM_SES_SECRET_ACCESS_KEY" },
   },
-  "email:acs": { options: { endpoint: "PLATFORM_ACS_ENDPOINT" }, credentials: { accessKey: "PLATFORM_ACS_ACCESS_KEY", webhookSecret: "PLATFORM_ACS_WEBHOOK_SECRET" } },
+  "email:acs": {
+    options: { endpoint: "PLATFORM_ACS_ENDPOINT" },
+    credentials: { accessKey: "PLATFORM_ACS_ACCESS_KEY", webhookSecret: "PLATFORM_ACS_WEBHOOK_SECRET" },
+  },
   "email:smtp": {
     options: { host: "PLATFORM_SMTP_HOST", port: "PLATFORM_SMTP_PORT", security: "PLATFORM_SMTP_SECURITY" },
     credentials: { username: "PLATFORM_SMTP_USERNAME", password: "PLATFORM_SMTP_PASSWORD" },
   },
   "email:cloudflare": { options: {}, credentials: {} },
   "sms:twilio": {
-    options: { accountSid: "PLATFORM_TWILIO_ACCOUNT_SID", messagingServiceSid: "PLATFORM_TWILIO_MESSAGING_SERVICE_SID" },
+    options: {
+      accountSid: "PLATFORM_TWILIO_ACCOUNT_SID",
+      messagingServiceSid: "PLATFORM_TWILIO_MESSAGING_SERVICE_SID",
+    },
     credentials: { authToken: "PLATFORM_TWILIO_AUTH_TOKEN" },
   },
-  "whatsapp:twilio": { options: { accountSid: "PLATFORM_TWILIO_ACCOUNT_SID" }, credentials: { authToken: "PLATFORM_TWILIO_AUTH_TOKEN" } },
+  "whatsapp:twilio": {
+    options: { accountSid: "PLATFORM_TWILIO_ACCOUNT_SID" },
+    credentials: { authToken: "PLATFORM_TWILIO_AUTH_TOKEN" },
+  },
   "whatsapp:meta": {
     options: { apiVersion: "PLATFORM_META_API_VERSION" },
-    credentials: { accessToken: "PLATFORM_META_ACCESS_TOKEN", appSecret: "PLATFORM_META_APP_SECRET", verifyToken: "PLATFORM_META_VERIFY_TOKEN" },
+    credentials: {
+      accessToken: "PLATFORM_META_ACCESS_TOKEN",
+      appSecret: "PLATFORM_META_APP_SECRET",
+      verifyToken: "PLATFORM_META_VERIFY_TOKEN",
+    },
   },
 };
 

@@ -1,17 +1,17 @@
 import type { Db, ShardDb } from "../../db/client";
 import type { MessageChannel, MessagingSettingsRow } from "../../db/schema";
+import { PLATFORM_TEMPLATE_SCOPE } from "../../db/schema";
+import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { isLocalEnvironment } from "../../lib/ssrf";
 import { missingFields } from "./catalog";
 import type { ChannelSettings } from "./channel-settings";
-import { createProvider, type ProviderDeps } from "./factory";
 import { DevMailboxProvider } from "./dev-mailbox";
+import { createProvider, type ProviderDeps } from "./factory";
 import { platformChannelSettings } from "./platform";
 import { findSettingsRow, findSettingsRows, toChannelSettings } from "./settings-store";
-import type { FetchLike, MessageProvider } from "./types";
-import { controlDb } from "../../db/shards";
-import { PLATFORM_TEMPLATE_SCOPE } from "../../db/schema";
 import { TemplateGuardedProvider } from "./template-guard";
+import type { FetchLike, MessageProvider } from "./types";
 
 /**
  * The settings a channel sends with: the tenant's own provider when it is complete; otherwise,
@@ -28,7 +28,11 @@ export async function resolveChannelSettings(
 }
 
 /** resolveChannelSettings for a tenant's settings row already read (undefined: none stored). */
-async function settingsFrom(env: Env, row: MessagingSettingsRow | undefined, channel: MessageChannel): Promise<ChannelSettings | null> {
+async function settingsFrom(
+  env: Env,
+  row: MessagingSettingsRow | undefined,
+  channel: MessageChannel,
+): Promise<ChannelSettings | null> {
   if (row) {
     const own = await toChannelSettings(env, row);
     if (missingFields(channel, own.provider, own).length === 0) return own;
@@ -48,13 +52,28 @@ async function settingsFrom(env: Env, row: MessagingSettingsRow | undefined, cha
 
 type ResolveDeps = Omit<ProviderDeps, "fetch" | "publicBaseUrl" | "localEnvironment">;
 
-function providerFrom(db: Db, env: Env, settings: ChannelSettings | null, fetchImpl?: FetchLike, deps: ResolveDeps = {}): MessageProvider {
+function providerFrom(
+  db: Db,
+  env: Env,
+  settings: ChannelSettings | null,
+  fetchImpl?: FetchLike,
+  deps: ResolveDeps = {},
+): MessageProvider {
   if (!settings) return new DevMailboxProvider(db);
-  const provider = createProvider(settings, { ...deps, fetch: fetchImpl, publicBaseUrl: env.PUBLIC_BASE_URL, localEnvironment: isLocalEnvironment(env), sendEmail: deps.sendEmail ?? env.EMAIL });
+  const provider = createProvider(settings, {
+    ...deps,
+    fetch: fetchImpl,
+    publicBaseUrl: env.PUBLIC_BASE_URL,
+    localEnvironment: isLocalEnvironment(env),
+    sendEmail: deps.sendEmail ?? env.EMAIL,
+  });
   if (settings.channel !== "whatsapp") return provider;
   // the template's state as the provider last reported it: the tenant's own account's, on its shard,
   // or the platform account's, in the control database
-  const store = settings.source === "tenant" && settings.tenantId ? { db, scope: settings.tenantId } : { db: controlDb(env), scope: PLATFORM_TEMPLATE_SCOPE };
+  const store =
+    settings.source === "tenant" && settings.tenantId
+      ? { db, scope: settings.tenantId }
+      : { db: controlDb(env), scope: PLATFORM_TEMPLATE_SCOPE };
   return new TemplateGuardedProvider(provider, store);
 }
 
@@ -87,7 +106,12 @@ export async function resolveProviders(
     const key = `${tenantId}:${channel}`;
     if (!resolved.has(key)) {
       const row = rows.find((r) => r.tenantId === tenantId && r.channel === channel);
-      resolved.set(key, settingsFrom(env, row, channel).then((settings) => (settings ? providerFrom(db, env, settings, fetchImpl) : mailbox)));
+      resolved.set(
+        key,
+        settingsFrom(env, row, channel).then((settings) =>
+          settings ? providerFrom(db, env, settings, fetchImpl) : mailbox,
+        ),
+      );
     }
     return resolved.get(key)!;
   };

@@ -1,6 +1,6 @@
-import { emailParts, type EmailSender } from "./email-sender";
+import { type EmailSender, emailParts } from "./email-sender";
 import { callProvider, refusal } from "./http";
-import { ProviderError, type FetchLike, type MessageProvider, type OutgoingMessage } from "./types";
+import { type FetchLike, type MessageProvider, type OutgoingMessage, ProviderError } from "./types";
 
 export interface SendGridOptions {
   apiKey: string;

@@ -1,7 +1,7 @@
 import { AwsClient } from "aws4fetch";
-import { emailParts, type EmailSender } from "./email-sender";
+import { type EmailSender, emailParts } from "./email-sender";
 import { callProvider, mailbox, refusal } from "./http";
-import { ProviderError, type FetchLike, type MessageProvider, type OutgoingMessage } from "./types";
+import { type FetchLike, type MessageProvider, type OutgoingMessage, ProviderError } from "./types";
 
 export interface SesOptions {
   accessKeyId: string;
@@ -27,7 +27,13 @@ export class SesProvider implements MessageProvider {
   readonly name = "ses";
   private readonly aws: AwsClient;
   constructor(private readonly o: SesOptions) {
-    this.aws = new AwsClient({ accessKeyId: o.accessKeyId, secretAccessKey: o.secretAccessKey, region: o.region, service: "ses", retries: 0 });
+    this.aws = new AwsClient({
+      accessKeyId: o.accessKeyId,
+      secretAccessKey: o.secretAccessKey,
+      region: o.region,
+      service: "ses",
+      retries: 0,
+    });
   }
 
   async send(m: OutgoingMessage) {

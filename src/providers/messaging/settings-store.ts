@@ -1,13 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import type { Db, ShardDb } from "../../db/client";
-import { messagingSettings, type MessageChannel, type MessagingSettingsRow } from "../../db/schema";
+import { type MessageChannel, type MessagingSettingsRow, messagingSettings } from "../../db/schema";
 import type { Env } from "../../env";
 import { decryptSecret, encryptSecret } from "../../lib/crypto";
-import type { ChannelSettings } from "./channel-settings";
 import { inJson } from "../../lib/sql";
+import type { ChannelSettings } from "./channel-settings";
 
 const encryptionKey = (env: Env) => {
-  if (!env.ENCRYPTION_KEY) throw new Error("ENCRYPTION_KEY is not configured: provider credentials cannot be sealed or read");
+  if (!env.ENCRYPTION_KEY)
+    throw new Error("ENCRYPTION_KEY is not configured: provider credentials cannot be sealed or read");
   return env.ENCRYPTION_KEY;
 };
 
@@ -18,10 +19,17 @@ export async function sealCredentials(env: Env, credentials: Record<string, stri
 
 export async function openCredentials(env: Env, sealed: string | null): Promise<Record<string, string>> {
   if (!sealed) return {};
-  return JSON.parse(await decryptSecret(sealed, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS)) as Record<string, string>;
+  return JSON.parse(await decryptSecret(sealed, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS)) as Record<
+    string,
+    string
+  >;
 }
 
-export async function findSettingsRow(db: Db, tenantId: string, channel: MessageChannel): Promise<MessagingSettingsRow | undefined> {
+export async function findSettingsRow(
+  db: Db,
+  tenantId: string,
+  channel: MessageChannel,
+): Promise<MessagingSettingsRow | undefined> {
   return db
     .select()
     .from(messagingSettings)
@@ -31,7 +39,9 @@ export async function findSettingsRow(db: Db, tenantId: string, channel: Message
 
 /** Every channel's settings of these tenants, in one read. */
 export const findSettingsRows = (db: ShardDb, tenantIds: string[]): Promise<MessagingSettingsRow[]> =>
-  tenantIds.length ? db.select().from(messagingSettings).where(inJson(messagingSettings.tenantId, tenantIds)) : Promise.resolve([]);
+  tenantIds.length
+    ? db.select().from(messagingSettings).where(inJson(messagingSettings.tenantId, tenantIds))
+    : Promise.resolve([]);
 
 export async function toChannelSettings(env: Env, row: MessagingSettingsRow): Promise<ChannelSettings> {
   return {

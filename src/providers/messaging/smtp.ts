@@ -1,7 +1,7 @@
 import type { EmailOptions, WorkerMailerOptions } from "worker-mailer";
 import { newId } from "../../lib/ids";
-import { emailParts, type EmailSender } from "./email-sender";
-import { ProviderError, type MessageProvider, type OutgoingMessage } from "./types";
+import { type EmailSender, emailParts } from "./email-sender";
+import { type MessageProvider, type OutgoingMessage, ProviderError } from "./types";
 
 /** tls: implicit TLS (465); starttls: mandatory STARTTLS (587); plain: a local mail sink on loopback only */
 export type SmtpSecurity = "tls" | "starttls" | "plain";
@@ -58,7 +58,11 @@ const strictSend: SmtpTransport = async (options, email) => {
   const { WorkerMailer } = await import("worker-mailer");
   const proto = WorkerMailer.prototype as unknown as Record<string, unknown>;
   const missing = SESSION_STEPS.filter((step) => typeof proto[step] !== "function");
-  if (missing.length) throw new ProviderError(`smtp: worker-mailer lacks ${missing.join(", ")}; refusing to send without the TLS check`, false);
+  if (missing.length)
+    throw new ProviderError(
+      `smtp: worker-mailer lacks ${missing.join(", ")}; refusing to send without the TLS check`,
+      false,
+    );
   const session = new (WorkerMailer as unknown as new (o: WorkerMailerOptions) => MailerSession)(options);
   try {
     await session.waitForSocketConnected();
@@ -66,7 +70,10 @@ const strictSend: SmtpTransport = async (options, email) => {
     await session.ehlo();
     if (!session.secure && session.startTls) {
       if (!session.supportsStartTls) {
-        throw new ProviderError(`smtp: ${options.host}:${options.port} does not offer STARTTLS; refusing to send credentials and mail in plaintext`, false);
+        throw new ProviderError(
+          `smtp: ${options.host}:${options.port} does not offer STARTTLS; refusing to send credentials and mail in plaintext`,
+          false,
+        );
       }
       await session.tls();
       await session.ehlo();
@@ -108,7 +115,10 @@ export class SmtpProvider implements MessageProvider {
   async send(m: OutgoingMessage) {
     // plaintext only to a mail sink on this machine, and only in a local environment (lib/ssrf.ts isLocalEnvironment)
     if (this.o.security === "plain" && !(this.o.plaintextAllowed && LOOPBACK_HOST.test(this.o.host))) {
-      throw new ProviderError("smtp: plaintext SMTP is allowed only to a loopback host in a local environment; use tls or starttls", false);
+      throw new ProviderError(
+        "smtp: plaintext SMTP is allowed only to a loopback host in a local environment; use tls or starttls",
+        false,
+      );
     }
     const e = emailParts(this.name, this.o.sender, m);
     const messageId = `<${newId()}@${e.from.split("@").pop()}>`;
@@ -117,7 +127,9 @@ export class SmtpProvider implements MessageProvider {
       port: this.o.port,
       secure: this.o.security === "tls",
       startTls: this.o.security === "starttls",
-      ...(this.o.username ? { credentials: { username: this.o.username, password: this.o.password ?? "" }, authType: ["plain", "login"] } : {}),
+      ...(this.o.username
+        ? { credentials: { username: this.o.username, password: this.o.password ?? "" }, authType: ["plain", "login"] }
+        : {}),
       socketTimeoutMs: 15_000,
       responseTimeoutMs: 15_000,
     };

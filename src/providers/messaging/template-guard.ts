@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import type { WhatsAppTemplateRow } from "../../db/schema";
 import { findTemplateState, templateProblem } from "./template-store";
-import { ProviderError, type MessageProvider, type OutgoingMessage } from "./types";
+import { type MessageProvider, type OutgoingMessage, ProviderError } from "./types";
 
 /**
  * A WhatsApp provider that checks the template's last known state before each send: a paused,
@@ -25,7 +25,11 @@ export class TemplateGuardedProvider implements MessageProvider {
     const t = m.whatsappTemplate;
     if (m.channel === "whatsapp" && t) {
       const key = `${t.name}\u0000${t.language}`;
-      if (!this.seen.has(key)) this.seen.set(key, await findTemplateState(this.store.db, this.store.scope, this.inner.name, t.name, t.language));
+      if (!this.seen.has(key))
+        this.seen.set(
+          key,
+          await findTemplateState(this.store.db, this.store.scope, this.inner.name, t.name, t.language),
+        );
       const problem = templateProblem(this.seen.get(key), m.to, this.now());
       if (problem) throw new ProviderError(problem.reason, false, undefined, problem.code);
     }

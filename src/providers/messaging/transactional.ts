@@ -1,10 +1,10 @@
 import type { Db } from "../../db/client";
 import { controlDb, tenantDb } from "../../db/shards";
 import type { Env } from "../../env";
-import { resolveProvider } from "./resolve";
-import type { FetchLike, MessageProvider } from "./types";
 import { tenantWhiteLabel } from "../../modules/white-label/resolve";
 import { brandedTransactional, type TransactionalEmail } from "./branded-email";
+import { resolveProvider } from "./resolve";
+import type { FetchLike, MessageProvider } from "./types";
 
 let fetchOverride: FetchLike | undefined;
 
@@ -25,7 +25,6 @@ export function emailProviderFor(db: Db, env: Env, tenantId: string | null): Mes
     send: async (message) => (await resolveProvider(db, env, tenantId, "email", fetchOverride)).send(message),
   };
 }
-
 
 /**
  * A tenant's notification emails (escalations, automation emails) come from the product, so a white-labelled

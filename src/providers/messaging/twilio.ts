@@ -1,5 +1,5 @@
 import { basicAuth, callProvider, refusal } from "./http";
-import { ProviderError, type FetchLike, type MessageProvider, type OutgoingMessage } from "./types";
+import { type FetchLike, type MessageProvider, type OutgoingMessage, ProviderError } from "./types";
 import { twilioFailure } from "./whatsapp-rules";
 
 export interface TwilioOptions {
@@ -30,7 +30,8 @@ export class TwilioProvider implements MessageProvider {
   constructor(private readonly o: TwilioOptions) {}
 
   async send(m: OutgoingMessage) {
-    if (m.channel !== this.o.channel) throw new ProviderError(`twilio: configured for ${this.o.channel}, not ${m.channel}`, false);
+    if (m.channel !== this.o.channel)
+      throw new ProviderError(`twilio: configured for ${this.o.channel}, not ${m.channel}`, false);
     const form = new URLSearchParams();
     form.set("To", address(this.o.channel, m.to));
     if (this.o.fromNumber) form.set("From", address(this.o.channel, this.o.fromNumber));
@@ -45,7 +46,10 @@ export class TwilioProvider implements MessageProvider {
       if (Object.keys(vars).length) form.set("ContentVariables", JSON.stringify(vars));
     } else {
       if (this.o.channel === "whatsapp" && !m.withinServiceWindow) {
-        throw new ProviderError("twilio: WhatsApp free text is only allowed within 24 hours of the recipient's last message; send a template", false);
+        throw new ProviderError(
+          "twilio: WhatsApp free text is only allowed within 24 hours of the recipient's last message; send a template",
+          false,
+        );
       }
       if (!m.text) throw new ProviderError("twilio: a message needs text", false);
       form.set("Body", m.text);
@@ -55,15 +59,24 @@ export class TwilioProvider implements MessageProvider {
     const url = `${this.o.baseUrl ?? "https://api.twilio.com"}/2010-04-01/Accounts/${encodeURIComponent(this.o.accountSid)}/Messages.json`;
     const req = new Request(url, {
       method: "POST",
-      headers: { authorization: basicAuth(this.o.accountSid, this.o.authToken), "content-type": "application/x-www-form-urlencoded" },
+      headers: {
+        authorization: basicAuth(this.o.accountSid, this.o.authToken),
+        "content-type": "application/x-www-form-urlencoded",
+      },
       body: form.toString(),
     });
     const res = await callProvider(this.name, this.o.fetch ?? fetch, req);
     if (!res.ok) {
-      const code = ((await res.clone().json().catch(() => ({}))) as { code?: number }).code;
+      const code = (
+        (await res
+          .clone()
+          .json()
+          .catch(() => ({}))) as { code?: number }
+      ).code;
       // 63049: Meta will not deliver this marketing template (US number, or the recipient's marketing limit)
       const rule = this.o.channel === "whatsapp" ? twilioFailure(code, m.to) : null;
-      if (rule) throw new ProviderError(`${this.name}: HTTP ${res.status}: ${rule.reason}`, false, res.status, rule.code);
+      if (rule)
+        throw new ProviderError(`${this.name}: HTTP ${res.status}: ${rule.reason}`, false, res.status, rule.code);
       throw await refusal(this.name, res, describe);
     }
     const out = (await res.json().catch(() => ({}))) as { sid?: string };

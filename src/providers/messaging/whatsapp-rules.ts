@@ -9,7 +9,11 @@
  * the per-campaign SMS fallback can tell them apart.
  */
 
-export const WHATSAPP_FAILURE_CODES = ["whatsapp_marketing_us_blocked", "whatsapp_marketing_limit", "whatsapp_template_not_sendable"] as const;
+export const WHATSAPP_FAILURE_CODES = [
+  "whatsapp_marketing_us_blocked",
+  "whatsapp_marketing_limit",
+  "whatsapp_template_not_sendable",
+] as const;
 export type WhatsAppFailureCode = (typeof WHATSAPP_FAILURE_CODES)[number];
 
 export interface WhatsAppFailure {
@@ -19,12 +23,18 @@ export interface WhatsAppFailure {
 }
 
 const EXPLAIN: Record<WhatsAppFailureCode, string> = {
-  whatsapp_marketing_us_blocked: "Meta does not deliver WhatsApp marketing templates to US (+1) numbers; not retried (use a utility template or SMS)",
-  whatsapp_marketing_limit: "Meta's per-user marketing template limit was reached for this recipient; not retried (resending the same template fails again)",
-  whatsapp_template_not_sendable: "the WhatsApp template is paused, disabled or rejected by Meta; not retried until it is approved again",
+  whatsapp_marketing_us_blocked:
+    "Meta does not deliver WhatsApp marketing templates to US (+1) numbers; not retried (use a utility template or SMS)",
+  whatsapp_marketing_limit:
+    "Meta's per-user marketing template limit was reached for this recipient; not retried (resending the same template fails again)",
+  whatsapp_template_not_sendable:
+    "the WhatsApp template is paused, disabled or rejected by Meta; not retried until it is approved again",
 };
 
-export const failureOf = (code: WhatsAppFailureCode, source: string): WhatsAppFailure => ({ code, reason: `${code}: ${EXPLAIN[code]} (${source})` });
+export const failureOf = (code: WhatsAppFailureCode, source: string): WhatsAppFailure => ({
+  code,
+  reason: `${code}: ${EXPLAIN[code]} (${source})`,
+});
 
 /** A US or Canada (NANP, +1) number, with or without the plus or a whatsapp: prefix. Meta's rule names the US; +1 is how it is applied. */
 export const isUsNumber = (to: string) => /^(?:whatsapp:)?\+?1\d{10}$/.test(to.replace(/[\s()-]/g, ""));
@@ -33,7 +43,10 @@ export const isUsNumber = (to: string) => /^(?:whatsapp:)?\+?1\d{10}$/.test(to.r
 export function metaFailure(code: number | undefined, to: string | undefined): WhatsAppFailure | null {
   switch (code) {
     case 131049:
-      return failureOf(to && isUsNumber(to) ? "whatsapp_marketing_us_blocked" : "whatsapp_marketing_limit", "Meta error 131049");
+      return failureOf(
+        to && isUsNumber(to) ? "whatsapp_marketing_us_blocked" : "whatsapp_marketing_limit",
+        "Meta error 131049",
+      );
     case 132015:
     case 132016:
       return failureOf("whatsapp_template_not_sendable", `Meta error ${code}`);
@@ -45,7 +58,10 @@ export function metaFailure(code: number | undefined, to: string | undefined): W
 /** Twilio error codes for the same rules (63049: Meta chose not to deliver a marketing message). */
 export function twilioFailure(code: number | string | undefined, to: string | undefined): WhatsAppFailure | null {
   if (String(code) !== "63049") return null;
-  return failureOf(to && isUsNumber(to) ? "whatsapp_marketing_us_blocked" : "whatsapp_marketing_limit", "Twilio error 63049");
+  return failureOf(
+    to && isUsNumber(to) ? "whatsapp_marketing_us_blocked" : "whatsapp_marketing_limit",
+    "Twilio error 63049",
+  );
 }
 
 /** The rule code a stored failureReason starts with, if it is one of these. */

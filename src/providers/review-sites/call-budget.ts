@@ -22,9 +22,15 @@ export function budgetedFetch(fetchFn: typeof fetch, budget: CallBudget): typeof
   return (async (input: RequestInfo | URL, init?: RequestInit) => {
     const d = await budget();
     if (!d.allowed) {
-      return new Response(JSON.stringify({ message: "Call budget spent: Trustpilot asks for at most 833 calls per 5 minutes and 10,000 per hour" }), {
-        status: 429, headers: { "content-type": "application/json", "retry-after": String(Math.max(1, d.retryAfter)) },
-      });
+      return new Response(
+        JSON.stringify({
+          message: "Call budget spent: Trustpilot asks for at most 833 calls per 5 minutes and 10,000 per hour",
+        }),
+        {
+          status: 429,
+          headers: { "content-type": "application/json", "retry-after": String(Math.max(1, d.retryAfter)) },
+        },
+      );
     }
     return fetchFn(input, init);
   }) as typeof fetch;

@@ -1,5 +1,14 @@
-import { graphAttention, type GraphErrorBody } from "./graph-errors";
-import { bearer, callSite, ReviewSiteError, trimSlash, type ExternalReview, type FetchFn, type ReviewPage, type ReviewSiteClient } from "./types";
+import { type GraphErrorBody, graphAttention } from "./graph-errors";
+import {
+  bearer,
+  callSite,
+  type ExternalReview,
+  type FetchFn,
+  type ReviewPage,
+  type ReviewSiteClient,
+  ReviewSiteError,
+  trimSlash,
+} from "./types";
 
 export const GRAPH_API = "https://graph.facebook.com";
 const FIELDS = "created_time,recommendation_type,review_text,reviewer{id,name},rating,open_graph_story{id}";
@@ -35,7 +44,9 @@ export class FacebookClient implements ReviewSiteClient {
     const q = new URLSearchParams({ fields: FIELDS, limit: "100" });
     if (cursor) q.set("after", cursor);
     const url = `${trimSlash(this.cfg.baseUrl ?? GRAPH_API)}/${this.cfg.graphVersion ?? "v21.0"}/${encodeURIComponent(this.cfg.pageId)}/ratings?${q}`;
-    const body = await this.call<{ data?: FacebookRating[]; paging?: { cursors?: { after?: string }; next?: string } }>(url);
+    const body = await this.call<{ data?: FacebookRating[]; paging?: { cursors?: { after?: string }; next?: string } }>(
+      url,
+    );
     const after = body?.paging?.next ? (body.paging.cursors?.after ?? null) : null;
     return { reviews: (body?.data ?? []).map((r) => toReview(r, this.cfg.pageId)), nextCursor: after };
   }
@@ -44,11 +55,18 @@ export class FacebookClient implements ReviewSiteClient {
   private async call<T>(url: string): Promise<T> {
     const fetchAndKeep: FetchFn = async (input, init) => {
       const res = await this.fetchFn(input, init);
-      if (!res.ok) this.lastError = (await res.clone().json().catch(() => undefined)) as GraphErrorBody | undefined;
+      if (!res.ok)
+        this.lastError = (await res
+          .clone()
+          .json()
+          .catch(() => undefined)) as GraphErrorBody | undefined;
       return res;
     };
     try {
-      return await callSite<T>(this.site, fetchAndKeep, url, { method: "GET", headers: bearer(this.cfg.pageAccessToken) });
+      return await callSite<T>(this.site, fetchAndKeep, url, {
+        method: "GET",
+        headers: bearer(this.cfg.pageAccessToken),
+      });
     } catch (err) {
       if (err instanceof ReviewSiteError) {
         err.attention = graphAttention(this.lastError);
@@ -79,7 +97,9 @@ function toReview(r: FacebookRating, pageId: string): ExternalReview {
     language: null,
     publishedAt: at,
     updatedAt: at,
-    url: r.open_graph_story?.id ? `https://www.facebook.com/${r.open_graph_story.id}` : `https://www.facebook.com/${pageId}/reviews`,
+    url: r.open_graph_story?.id
+      ? `https://www.facebook.com/${r.open_graph_story.id}`
+      : `https://www.facebook.com/${pageId}/reviews`,
     replyText: null,
     recommendation: r.recommendation_type ?? null,
   };

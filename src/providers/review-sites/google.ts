@@ -1,7 +1,15 @@
-import { DEFAULT_BACKOFF_SECONDS, type CallKind, type QuotaGate } from "./quota";
+import { type CallKind, DEFAULT_BACKOFF_SECONDS, type QuotaGate } from "./quota";
 import {
-  bearer, retryAfterSeconds, ReviewSiteError, trimSlash,
-  type ExternalReview, type FetchFn, type ReplyModeration, type ReplyOutcome, type ReviewPage, type ReviewSiteClient,
+  bearer,
+  type ExternalReview,
+  type FetchFn,
+  type ReplyModeration,
+  type ReplyOutcome,
+  type ReviewPage,
+  type ReviewSiteClient,
+  ReviewSiteError,
+  retryAfterSeconds,
+  trimSlash,
 } from "./types";
 
 export const GOOGLE_API = "https://mybusiness.googleapis.com";
@@ -41,7 +49,12 @@ export interface GoogleConfig {
 
 /** A Google API error: `googleStatus` is the canonical code of the body (FAILED_PRECONDITION, RESOURCE_EXHAUSTED, ...). */
 export class GoogleApiError extends ReviewSiteError {
-  constructor(status: number, message: string, readonly googleStatus: string | null, retryAfter: number | null) {
+  constructor(
+    status: number,
+    message: string,
+    readonly googleStatus: string | null,
+    retryAfter: number | null,
+  ) {
     super("google", status, message, retryAfter);
     this.name = "GoogleApiError";
   }
@@ -64,7 +77,9 @@ function violationText(v: unknown): string {
   if (typeof v === "string" && v) return v;
   if (v && typeof v === "object") {
     const o = v as Record<string, unknown>;
-    const parts = [o.type, o.policy, o.reason, o.description, o.message].filter((x): x is string => typeof x === "string" && x.length > 0);
+    const parts = [o.type, o.policy, o.reason, o.description, o.message].filter(
+      (x): x is string => typeof x === "string" && x.length > 0,
+    );
     if (parts.length) return [...new Set(parts)].join(": ");
     return JSON.stringify(v).slice(0, 300);
   }
@@ -94,7 +109,11 @@ export class GoogleBusinessProfileClient implements ReviewSiteClient {
     await gate?.take(kind);
     let res: Response;
     try {
-      res = await this.fetchFn(url, { ...init, redirect: "manual", headers: { ...bearer(this.cfg.accessToken), ...(init.headers as Record<string, string>) } });
+      res = await this.fetchFn(url, {
+        ...init,
+        redirect: "manual",
+        headers: { ...bearer(this.cfg.accessToken), ...(init.headers as Record<string, string>) },
+      });
     } catch (err) {
       throw new ReviewSiteError(this.site, 0, `network error: ${String(err)}`);
     }
@@ -103,7 +122,12 @@ export class GoogleBusinessProfileClient implements ReviewSiteClient {
       const { message, status } = googleError(text);
       const retryAfter = retryAfterSeconds(res.headers.get("retry-after"));
       if (res.status === 429) await gate?.backOff(kind, retryAfter ?? DEFAULT_BACKOFF_SECONDS);
-      throw new GoogleApiError(res.status, `google answered ${res.status}${status ? ` ${status}` : ""}: ${message}`, status, retryAfter);
+      throw new GoogleApiError(
+        res.status,
+        `google answered ${res.status}${status ? ` ${status}` : ""}: ${message}`,
+        status,
+        retryAfter,
+      );
     }
     if (!text) return undefined as T;
     try {
@@ -116,13 +140,25 @@ export class GoogleBusinessProfileClient implements ReviewSiteClient {
   async listReviews(cursor: string | null): Promise<ReviewPage> {
     const q = new URLSearchParams({ pageSize: String(PAGE_SIZE), orderBy: "updateTime desc" });
     if (cursor) q.set("pageToken", cursor);
-    const body = await this.call<{ reviews?: GoogleReview[]; nextPageToken?: string }>(this.quota?.reviews, "read", `${this.base}?${q}`, { method: "GET" });
+    const body = await this.call<{ reviews?: GoogleReview[]; nextPageToken?: string }>(
+      this.quota?.reviews,
+      "read",
+      `${this.base}?${q}`,
+      { method: "GET" },
+    );
     return { reviews: (body?.reviews ?? []).map(toReview), nextCursor: body?.nextPageToken || null };
   }
 
   /** reviews.get: the review with its reply's moderation state (how a pending reply is followed up). */
   async getReview(externalReviewId: string): Promise<ExternalReview> {
-    return toReview(await this.call<GoogleReview>(this.quota?.reviews, "read", `${this.base}/${encodeURIComponent(externalReviewId)}`, { method: "GET" }));
+    return toReview(
+      await this.call<GoogleReview>(
+        this.quota?.reviews,
+        "read",
+        `${this.base}/${encodeURIComponent(externalReviewId)}`,
+        { method: "GET" },
+      ),
+    );
   }
 
   /** reviews.updateReply: an edit. Google moderates the reply: the answer says PENDING, ACTIVE or REJECTED. */
@@ -135,11 +171,16 @@ export class GoogleBusinessProfileClient implements ReviewSiteClient {
 
   async reply(externalReviewId: string, text: string): Promise<ReplyOutcome> {
     GoogleBusinessProfileClient.assertReplyFits(text);
-    const body = await this.call<GoogleReply | undefined>(this.quota?.reviews, "edit", `${this.base}/${encodeURIComponent(externalReviewId)}/reply`, {
-      method: "PUT",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ comment: text }),
-    });
+    const body = await this.call<GoogleReply | undefined>(
+      this.quota?.reviews,
+      "edit",
+      `${this.base}/${encodeURIComponent(externalReviewId)}/reply`,
+      {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ comment: text }),
+      },
+    );
     return { moderation: replyModeration({ comment: text, ...body }) };
   }
 
@@ -149,7 +190,9 @@ export class GoogleBusinessProfileClient implements ReviewSiteClient {
    */
   async isVerified(): Promise<boolean> {
     const url = `${this.verificationsBase}/v1/locations/${encodeURIComponent(this.cfg.locationId)}/VoiceOfMerchantState`;
-    const body = await this.call<{ hasVoiceOfMerchant?: boolean }>(this.quota?.verifications, "read", url, { method: "GET" });
+    const body = await this.call<{ hasVoiceOfMerchant?: boolean }>(this.quota?.verifications, "read", url, {
+      method: "GET",
+    });
     return body?.hasVoiceOfMerchant === true;
   }
 
@@ -162,7 +205,8 @@ export class GoogleBusinessProfileClient implements ReviewSiteClient {
 function googleError(text: string): { message: string; status: string | null } {
   try {
     const e = (JSON.parse(text) as { error?: { message?: unknown; status?: unknown } }).error;
-    if (e && typeof e === "object") return { message: String(e.message ?? "(no message)"), status: typeof e.status === "string" ? e.status : null };
+    if (e && typeof e === "object")
+      return { message: String(e.message ?? "(no message)"), status: typeof e.status === "string" ? e.status : null };
   } catch {
     /* not JSON */
   }

@@ -1,10 +1,10 @@
-import { FacebookClient } from "./facebook";
 import type { ProviderQuota } from "../../durable/provider-quota";
+import { budgetedFetch, type CallBudget } from "./call-budget";
+import { FacebookClient } from "./facebook";
 import { GoogleBusinessProfileClient } from "./google";
 import { googleQuotaGate } from "./quota";
 import { TrustpilotClient } from "./trustpilot";
 import type { FetchFn, ReviewSiteClient } from "./types";
-import { budgetedFetch, type CallBudget } from "./call-budget";
 import { YelpClient } from "./yelp";
 
 export const REVIEW_SITES = ["google", "yelp", "facebook", "trustpilot"] as const;
@@ -51,15 +51,46 @@ export function reviewSiteClient(conn: SiteConnection, fetchFn: FetchFn, opts: Q
   const k = conn.credentials;
   switch (conn.connectorType) {
     case "google": {
-      const cfg = { accountId: String(c.accountId), locationId: String(c.locationId), accessToken: k.accessToken ?? "", baseUrl, verificationsBaseUrl: baseUrl };
+      const cfg = {
+        accountId: String(c.accountId),
+        locationId: String(c.locationId),
+        accessToken: k.accessToken ?? "",
+        baseUrl,
+        verificationsBaseUrl: baseUrl,
+      };
       return new GoogleBusinessProfileClient(cfg, fetchFn, googleGates(cfg, opts));
     }
     case "trustpilot":
-      return new TrustpilotClient({ businessUnitId: String(c.businessUnitId), businessUserId: str(c.businessUserId), accessToken: k.accessToken ?? "", baseUrl }, fetchFn);
+      return new TrustpilotClient(
+        {
+          businessUnitId: String(c.businessUnitId),
+          businessUserId: str(c.businessUserId),
+          accessToken: k.accessToken ?? "",
+          baseUrl,
+        },
+        fetchFn,
+      );
     case "yelp":
-      return new YelpClient({ businessId: String(c.businessId), apiKey: k.apiKey ?? "", partnerAccessToken: str(k.partnerAccessToken), baseUrl, partnerBaseUrl }, fetchFn);
+      return new YelpClient(
+        {
+          businessId: String(c.businessId),
+          apiKey: k.apiKey ?? "",
+          partnerAccessToken: str(k.partnerAccessToken),
+          baseUrl,
+          partnerBaseUrl,
+        },
+        fetchFn,
+      );
     case "facebook":
-      return new FacebookClient({ pageId: String(c.pageId), pageAccessToken: k.pageAccessToken ?? "", graphVersion: str(c.graphVersion), baseUrl }, fetchFn);
+      return new FacebookClient(
+        {
+          pageId: String(c.pageId),
+          pageAccessToken: k.pageAccessToken ?? "",
+          graphVersion: str(c.graphVersion),
+          baseUrl,
+        },
+        fetchFn,
+      );
   }
 }
 
@@ -73,5 +104,14 @@ function googleGates(cfg: { accountId: string; locationId: string }, opts: Quota
 }
 
 export { GoogleApiError, GoogleBusinessProfileClient } from "./google";
-export { QuotaWaitError, type QuotaGate } from "./quota";
-export { ReviewSiteError, type BusinessSummary, type ExternalReview, type FetchFn, type ReplyModeration, type ReplyOutcome, type ReviewPage, type ReviewSiteClient } from "./types";
+export { type QuotaGate, QuotaWaitError } from "./quota";
+export {
+  type BusinessSummary,
+  type ExternalReview,
+  type FetchFn,
+  type ReplyModeration,
+  type ReplyOutcome,
+  type ReviewPage,
+  type ReviewSiteClient,
+  ReviewSiteError,
+} from "./types";

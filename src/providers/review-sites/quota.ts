@@ -17,7 +17,12 @@ export interface QuotaGate {
 export class QuotaWaitError extends ReviewSiteError {
   readonly local = true;
   constructor(site: string, retryAfterMs: number, what: string) {
-    super(site, 429, `${site} quota (${what}) is used up; wait ${Math.ceil(retryAfterMs / 1000)} s`, Math.max(1, Math.ceil(retryAfterMs / 1000)));
+    super(
+      site,
+      429,
+      `${site} quota (${what}) is used up; wait ${Math.ceil(retryAfterMs / 1000)} s`,
+      Math.max(1, Math.ceil(retryAfterMs / 1000)),
+    );
     this.name = "QuotaWaitError";
   }
 }

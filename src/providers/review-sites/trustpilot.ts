@@ -1,4 +1,12 @@
-import { bearer, callSite, trimSlash, type ExternalReview, type FetchFn, type ReviewPage, type ReviewSiteClient } from "./types";
+import {
+  bearer,
+  callSite,
+  type ExternalReview,
+  type FetchFn,
+  type ReviewPage,
+  type ReviewSiteClient,
+  trimSlash,
+} from "./types";
 
 export const TRUSTPILOT_API = "https://api.trustpilot.com";
 const PER_PAGE = 100; // the API's maximum
@@ -58,7 +66,9 @@ export class TrustpilotClient implements ReviewSiteClient {
   }
 
   replyUrl(review: { externalReviewId: string | null }) {
-    return review.externalReviewId ? `https://www.trustpilot.com/reviews/${encodeURIComponent(review.externalReviewId)}` : "https://businessapp.b2b.trustpilot.com/reviews";
+    return review.externalReviewId
+      ? `https://www.trustpilot.com/reviews/${encodeURIComponent(review.externalReviewId)}`
+      : "https://businessapp.b2b.trustpilot.com/reviews";
   }
 }
 

@@ -114,7 +114,12 @@ export async function callSite<T>(site: string, fetchFn: FetchFn, url: string, i
   }
   const body = await res.text();
   if (!res.ok) {
-    throw new ReviewSiteError(site, res.status, `${site} answered ${res.status}: ${errorMessage(body)}`, retryAfterSeconds(res.headers.get("retry-after")));
+    throw new ReviewSiteError(
+      site,
+      res.status,
+      `${site} answered ${res.status}: ${errorMessage(body)}`,
+      retryAfterSeconds(res.headers.get("retry-after")),
+    );
   }
   if (!body) return undefined as T;
   try {

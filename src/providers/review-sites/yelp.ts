@@ -1,4 +1,14 @@
-import { bearer, callSite, ReviewSiteError, trimSlash, type BusinessSummary, type ExternalReview, type FetchFn, type ReviewPage, type ReviewSiteClient } from "./types";
+import {
+  type BusinessSummary,
+  bearer,
+  callSite,
+  type ExternalReview,
+  type FetchFn,
+  type ReviewPage,
+  type ReviewSiteClient,
+  ReviewSiteError,
+  trimSlash,
+} from "./types";
 
 export const YELP_FUSION_API = "https://api.yelp.com";
 export const YELP_PARTNER_API = "https://partner-api.yelp.com";
@@ -15,17 +25,33 @@ export function yelpReplyProblems(text: string): string[] {
   const problems: string[] = [];
   if (!text.trim()) problems.push("Yelp does not take an empty reply (Respond to Reviews API)");
   const chars = [...text].length;
-  if (chars > YELP_R2R_MAX_CHARS) problems.push(`Yelp replies are limited to ${YELP_R2R_MAX_CHARS.toLocaleString("en-US")} characters; this one has ${chars.toLocaleString("en-US")} (Respond to Reviews API)`);
-  if (/\p{Extended_Pictographic}/u.test(text)) problems.push("Yelp replies cannot contain emoji (Respond to Reviews API)");
+  if (chars > YELP_R2R_MAX_CHARS)
+    problems.push(
+      `Yelp replies are limited to ${YELP_R2R_MAX_CHARS.toLocaleString("en-US")} characters; this one has ${chars.toLocaleString("en-US")} (Respond to Reviews API)`,
+    );
+  if (/\p{Extended_Pictographic}/u.test(text))
+    problems.push("Yelp replies cannot contain emoji (Respond to Reviews API)");
   return problems;
 }
 
 /** Respond to Reviews error ids that need a person, as the connection's attention. */
 const R2R_ATTENTION: Record<string, { code: string; message: string }> = {
-  INVALID_TOKEN: { code: "token_invalid", message: "Yelp refused the business owner's token (expired or revoked): reconnect the owner" },
-  INSUFFICIENT_SCOPE: { code: "permission_missing", message: "The business owner's token lacks the Respond to Reviews scope" },
-  R2R_PROBLEM_WITH_USER_PHOTO: { code: "yelp_owner_photo_missing", message: "Yelp needs the business owner's own photo on biz.yelp.com before replies can be posted" },
-  R2R_BUSINESS_NOT_CLAIMED: { code: "yelp_business_not_claimed", message: "Yelp cannot tell that this business is claimed by the owner" },
+  INVALID_TOKEN: {
+    code: "token_invalid",
+    message: "Yelp refused the business owner's token (expired or revoked): reconnect the owner",
+  },
+  INSUFFICIENT_SCOPE: {
+    code: "permission_missing",
+    message: "The business owner's token lacks the Respond to Reviews scope",
+  },
+  R2R_PROBLEM_WITH_USER_PHOTO: {
+    code: "yelp_owner_photo_missing",
+    message: "Yelp needs the business owner's own photo on biz.yelp.com before replies can be posted",
+  },
+  R2R_BUSINESS_NOT_CLAIMED: {
+    code: "yelp_business_not_claimed",
+    message: "Yelp cannot tell that this business is claimed by the owner",
+  },
 };
 
 interface YelpReview {
@@ -64,15 +90,28 @@ export class YelpClient implements ReviewSiteClient {
 
   async listReviews(): Promise<ReviewPage> {
     const url = `${trimSlash(this.cfg.baseUrl ?? YELP_FUSION_API)}/v3/businesses/${encodeURIComponent(this.cfg.businessId)}/reviews?limit=3&sort_by=newest`;
-    const body = await callSite<{ reviews?: YelpReview[] }>(this.site, this.fetchFn, url, { method: "GET", headers: bearer(this.cfg.apiKey) });
+    const body = await callSite<{ reviews?: YelpReview[] }>(this.site, this.fetchFn, url, {
+      method: "GET",
+      headers: bearer(this.cfg.apiKey),
+    });
     return { reviews: (body?.reviews ?? []).map(toReview), nextCursor: null };
   }
 
   /** Fusion GET /v3/businesses/{id}: rating (0.5 steps) and review_count of any business. */
   async businessSummary(businessId: string): Promise<BusinessSummary> {
     const url = `${trimSlash(this.cfg.baseUrl ?? YELP_FUSION_API)}/v3/businesses/${encodeURIComponent(businessId)}`;
-    const b = await callSite<{ id?: string; name?: string; rating?: number; review_count?: number }>(this.site, this.fetchFn, url, { method: "GET", headers: bearer(this.cfg.apiKey) });
-    return { businessId: b?.id ?? businessId, name: b?.name ?? null, rating: b?.rating ?? null, reviewCount: b?.review_count ?? null };
+    const b = await callSite<{ id?: string; name?: string; rating?: number; review_count?: number }>(
+      this.site,
+      this.fetchFn,
+      url,
+      { method: "GET", headers: bearer(this.cfg.apiKey) },
+    );
+    return {
+      businessId: b?.id ?? businessId,
+      name: b?.name ?? null,
+      rating: b?.rating ?? null,
+      reviewCount: b?.review_count ?? null,
+    };
   }
 
   replyProblems(text: string) {
@@ -84,15 +123,27 @@ export class YelpClient implements ReviewSiteClient {
     let errorId: string | null = null;
     const keepErrorId: FetchFn = async (input, init) => {
       const res = await this.fetchFn(input, init);
-      if (!res.ok) errorId = ((await res.clone().json().catch(() => ({}))) as { error?: { id?: string } }).error?.id ?? null;
+      if (!res.ok)
+        errorId =
+          (
+            (await res
+              .clone()
+              .json()
+              .catch(() => ({}))) as { error?: { id?: string } }
+          ).error?.id ?? null;
       return res;
     };
     try {
-      await callSite(this.site, keepErrorId, `${trimSlash(this.cfg.partnerBaseUrl ?? YELP_PARTNER_API)}/reviews/v1/${encodeURIComponent(externalReviewId)}`, {
-        method: "POST",
-        headers: { ...bearer(token), "content-type": "application/json" },
-        body: JSON.stringify({ response_text: text, response_type: "public_comment" }),
-      });
+      await callSite(
+        this.site,
+        keepErrorId,
+        `${trimSlash(this.cfg.partnerBaseUrl ?? YELP_PARTNER_API)}/reviews/v1/${encodeURIComponent(externalReviewId)}`,
+        {
+          method: "POST",
+          headers: { ...bearer(token), "content-type": "application/json" },
+          body: JSON.stringify({ response_text: text, response_type: "public_comment" }),
+        },
+      );
     } catch (err) {
       if (err instanceof ReviewSiteError && errorId) {
         err.siteCode = errorId;

@@ -10,14 +10,23 @@ export type Api = (path: string, init?: RequestInit) => Promise<Record<string, a
 export async function bootstrapApi(base: string, tenant: { name: string; slug: string; email: string }) {
   let auth: Record<string, string> = {};
   const api: Api = (p, init = {}) =>
-    fetch(`${base}${p}`, { ...init, headers: { "content-type": "application/json", ...auth, ...(init.headers as Record<string, string>) } }).then(async (r) => {
+    fetch(`${base}${p}`, {
+      ...init,
+      headers: { "content-type": "application/json", ...auth, ...(init.headers as Record<string, string>) },
+    }).then(async (r) => {
       const body = r.status === 204 ? null : await r.json();
       if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(body)}`);
       return body as Record<string, any>;
     });
   const boot = await api("/bootstrap", {
     method: "POST",
-    body: JSON.stringify({ tenantName: tenant.name, tenantSlug: tenant.slug, adminEmail: tenant.email, adminPassword: "long enough password", adminName: "Owner" }),
+    body: JSON.stringify({
+      tenantName: tenant.name,
+      tenantSlug: tenant.slug,
+      adminEmail: tenant.email,
+      adminPassword: "long enough password",
+      adminName: "Owner",
+    }),
   });
   auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
   return { api, auth, tenantId: boot.tenant.id as string, agencyId: boot.tenant.agencyId as string };
@@ -27,9 +36,17 @@ export async function bootstrapApi(base: string, tenant: { name: string; slug: s
  * A sent solicitation with a feedback link, written straight through the D1 handle (what [sending]
  * would have created): its id and link token.
  */
-export async function seedFeedbackSolicitation(db: D1Database, o: { tenantId: string; locationId: string; contactId: string }) {
+export async function seedFeedbackSolicitation(
+  db: D1Database,
+  o: { tenantId: string; locationId: string; contactId: string },
+) {
   const solicitationId = `sol_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const token = await mintLinkToken(BENCH_SECRET, { solicitationId, tenantId: o.tenantId, locationId: o.locationId, destination: "feedback" });
+  const token = await mintLinkToken(BENCH_SECRET, {
+    solicitationId,
+    tenantId: o.tenantId,
+    locationId: o.locationId,
+    destination: "feedback",
+  });
   const now = new Date().toISOString();
   await db
     .prepare(

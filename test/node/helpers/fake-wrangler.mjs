@@ -31,7 +31,13 @@ function table(rows) {
   const widths = head.map((h) => Math.max(h.length, ...rows.map((r) => String(r[h]).length)) + 2);
   const line = (l, m, r) => l + widths.map((w) => "─".repeat(w)).join(m) + r;
   const row = (cells) => `│${cells.map((c, i) => ` ${String(c).padEnd(widths[i] - 1)}`).join("│")}│`;
-  return [line("┌", "┬", "┐"), row(head), line("├", "┼", "┤"), ...rows.map((r) => row(head.map((h) => r[h]))), line("└", "┴", "┘")].join("\n");
+  return [
+    line("┌", "┬", "┐"),
+    row(head),
+    line("├", "┼", "┤"),
+    ...rows.map((r) => row(head.map((h) => r[h]))),
+    line("└", "┴", "┘"),
+  ].join("\n");
 }
 
 /**
@@ -81,7 +87,15 @@ if (cmd === "d1 list") {
 } else if (cmd.startsWith("d1 create")) {
   const name = args[2];
   if (state.d1.some((d) => d.name === name)) die("A database with that name already exists");
-  state.d1.push({ uuid: randomUUID(), name, created_at: now, version: "production", num_tables: 0, file_size: 12288, jurisdiction: null });
+  state.d1.push({
+    uuid: randomUUID(),
+    name,
+    created_at: now,
+    version: "production",
+    num_tables: 0,
+    file_size: 12288,
+    jurisdiction: null,
+  });
   console.log(`✅ Successfully created DB '${name}' in region WEUR\nCreated your new D1 database.\n`);
 } else if (cmd === "kv namespace list") {
   console.log(JSON.stringify(state.kv, null, "  "));
@@ -90,7 +104,9 @@ if (cmd === "d1 list") {
   if (state.kv.some((n) => n.title === title)) die(`A KV namespace with the title "${title}" already exists.`);
   const id = hex(32);
   state.kv.push({ id, title, supports_url_encoding: true });
-  console.log(`🌀 Creating namespace with title "${title}"\n✨ Success!\nTo access your new KV Namespace in your Worker, add the following snippet to your configuration file:\n[[kv_namespaces]]\nbinding = "KV"\nid = "${id}"`);
+  console.log(
+    `🌀 Creating namespace with title "${title}"\n✨ Success!\nTo access your new KV Namespace in your Worker, add the following snippet to your configuration file:\n[[kv_namespaces]]\nbinding = "KV"\nid = "${id}"`,
+  );
 } else if (cmd === "queues list") {
   const size = Number(process.env.FAKE_WRANGLER_PAGE_SIZE ?? 3);
   const page = Number(flag("--page") ?? 1);
@@ -110,14 +126,25 @@ if (cmd === "d1 list") {
   console.log(`🌀 Creating queue '${name}'\n✅ Created queue '${name}'`);
 } else if (cmd === "secret list") {
   const env = flag("--env");
-  if (!state.workers.includes(env)) die(`Worker "reputation" (env: ${env}) not found.\n\nIf this is a new Worker, run \`wrangler deploy\` first to create it.`);
-  console.log(JSON.stringify((state.secrets[env] ?? []).map((name) => ({ name, type: "secret_text" })), null, "  "));
+  if (!state.workers.includes(env))
+    die(
+      `Worker "reputation" (env: ${env}) not found.\n\nIf this is a new Worker, run \`wrangler deploy\` first to create it.`,
+    );
+  console.log(
+    JSON.stringify(
+      (state.secrets[env] ?? []).map((name) => ({ name, type: "secret_text" })),
+      null,
+      "  ",
+    ),
+  );
 } else if (cmd === "secret bulk") {
   const env = flag("--env");
   if (!state.workers.includes(env)) state.workers.push(env); // wrangler creates a draft Worker
   const names = Object.keys(JSON.parse(stdin));
   state.secrets[env] = [...new Set([...(state.secrets[env] ?? []), ...names])];
-  console.log(`${names.map((n) => `✨ Successfully created secret for key: ${n}`).join("\n")}\n\nFinished processing secrets file:\n✨ ${names.length} secrets successfully uploaded`);
+  console.log(
+    `${names.map((n) => `✨ Successfully created secret for key: ${n}`).join("\n")}\n\nFinished processing secrets file:\n✨ ${names.length} secrets successfully uploaded`,
+  );
 } else if (args[0] === "d1" && args[1] === "execute") {
   // the tracking tables scripts/db-migrate.mjs probes for, the statements that adopt the baselines,
   // a shard's tenant-migration count (npm run shard:add) and the shard listing (npm run shards)
@@ -125,16 +152,32 @@ if (cmd === "d1 list") {
   const db = migrationsOf(env, databaseEntry(env, args[2]));
   const sql = flag("--command");
   if (/from sqlite_master/.test(sql)) {
-    console.log(JSON.stringify([{ results: Object.keys(db).sort().map((name) => ({ name })), success: true, meta: {} }]));
+    console.log(
+      JSON.stringify([
+        {
+          results: Object.keys(db)
+            .sort()
+            .map((name) => ({ name })),
+          success: true,
+          meta: {},
+        },
+      ]),
+    );
   } else if (/count\(\*\) as applied from (\w+)/.test(sql)) {
     const table = /count\(\*\) as applied from (\w+)/.exec(sql)[1];
     if (db[table] === undefined) die(`no such table: ${table}: SQLITE_ERROR [code: 7500]`);
     console.log(JSON.stringify([{ results: [{ applied: db[table] }], success: true, meta: {} }]));
   } else if (/from shard_sizes/.test(sql)) {
     const control = state.control?.[env] ?? {};
-    console.log(JSON.stringify([{ results: control.shardSizes ?? [], success: true, meta: {} }, { results: control.tenantCounts ?? [], success: true, meta: {} }]));
+    console.log(
+      JSON.stringify([
+        { results: control.shardSizes ?? [], success: true, meta: {} },
+        { results: control.tenantCounts ?? [], success: true, meta: {} },
+      ]),
+    );
   } else {
-    for (const m of sql.matchAll(/INSERT OR IGNORE INTO (\w+) \(name\) VALUES ([^;]+)/g)) db[m[1]] = Math.max(db[m[1]] ?? 0, m[2].split("),").length);
+    for (const m of sql.matchAll(/INSERT OR IGNORE INTO (\w+) \(name\) VALUES ([^;]+)/g))
+      db[m[1]] = Math.max(db[m[1]] ?? 0, m[2].split("),").length);
     for (const m of sql.matchAll(/ALTER TABLE (\w+) RENAME TO (\w+)/g)) {
       db[m[2]] = db[m[1]];
       delete db[m[1]];
@@ -152,7 +195,11 @@ if (cmd === "d1 list") {
   const already = db[table] ?? 0;
   const total = readdirSync(dir).filter((f) => f.endsWith(".sql")).length;
   db[table] = Math.max(already, total);
-  console.log(already >= total ? "✅ No migrations to apply!" : `🌀 Executing on remote database ${args[3]}:\n${total - already} migrations applied`);
+  console.log(
+    already >= total
+      ? "✅ No migrations to apply!"
+      : `🌀 Executing on remote database ${args[3]}:\n${total - already} migrations applied`,
+  );
 } else if (cmd === "deploy") {
   const env = flag("--env");
   if (!state.workers.includes(env)) state.workers.push(env);

@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { EmailOptions, WorkerMailerOptions } from "worker-mailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmailOptions, WorkerMailerOptions } from "worker-mailer";
 import type { Env } from "../../../src/env";
 import handler from "../../../src/index";
 import { ACCOUNT_MAIL_KINDS, type AccountMailKind } from "../../../src/providers/messaging/account-mail";
@@ -32,9 +32,23 @@ interface SmtpConnection {
 const smtp: SmtpConnection[] = [];
 const recorder = async (o: WorkerMailerOptions, e: EmailOptions) => {
   const from = typeof e.from === "string" ? e.from : e.from.email;
-  const to = typeof e.to === "string" ? e.to : Array.isArray(e.to) ? String(typeof e.to[0] === "string" ? e.to[0] : e.to[0]!.email) : e.to.email;
-  smtp.push({ host: o.host, port: o.port, secure: !!o.secure, startTls: !!o.startTls, from, to, subject: e.subject, text: e.text ?? "",
-    reply: e.reply ? (typeof e.reply === "string" ? e.reply : e.reply.email) : null });
+  const to =
+    typeof e.to === "string"
+      ? e.to
+      : Array.isArray(e.to)
+        ? String(typeof e.to[0] === "string" ? e.to[0] : e.to[0]!.email)
+        : e.to.email;
+  smtp.push({
+    host: o.host,
+    port: o.port,
+    secure: !!o.secure,
+    startTls: !!o.startTls,
+    from,
+    to,
+    subject: e.subject,
+    text: e.text ?? "",
+    reply: e.reply ? (typeof e.reply === "string" ? e.reply : e.reply.email) : null,
+  });
 };
 
 const ATTACKER_HOST = "mail.attacker-controlled.test";
@@ -60,7 +74,11 @@ async function call(method: string, path: string, o: { token?: string; tenantId?
   if (o.tenantId) headers["x-tenant-id"] = o.tenantId;
   const ctx = createExecutionContext();
   const res = await handler.fetch(
-    new Request(`http://localhost:8787${path}`, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) }) as never,
+    new Request(`http://localhost:8787${path}`, {
+      method,
+      headers,
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    }) as never,
     platformEnv as never,
     ctx,
   );
@@ -78,13 +96,21 @@ let adminOfBHomedInA: Awaited<ReturnType<typeof seedUser>>;
 beforeAll(async () => {
   useSmtpTransport(recorder);
   w = await createWorld();
-  adminOfBHomedInA = await seedUser({ grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: w.tenantB.id }], tenantId: w.tenantA.id });
+  adminOfBHomedInA = await seedUser({
+    grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: w.tenantB.id }],
+    tenantId: w.tenantA.id,
+  });
   // a tenant_admin of A points A's email transport at a host it controls
   const put = await call("PUT", "/v1/settings/email", {
-    token: w.users.tenantAdmin.token, tenantId: w.tenantA.id,
+    token: w.users.tenantAdmin.token,
+    tenantId: w.tenantA.id,
     body: {
-      provider: "smtp", fromAddress: "it@tenant-a.test", fromName: "Tenant A", replyToAddress: "collector@attacker-controlled.test",
-      options: { host: ATTACKER_HOST, port: 465, security: "tls" }, credentials: { username: "a", password: "b" },
+      provider: "smtp",
+      fromAddress: "it@tenant-a.test",
+      fromName: "Tenant A",
+      replyToAddress: "collector@attacker-controlled.test",
+      options: { host: ATTACKER_HOST, port: 465, security: "tls" },
+      credentials: { username: "a", password: "b" },
     },
   });
   expect(put.status).toBe(200);
@@ -98,17 +124,34 @@ afterAll(() => useSmtpTransport(null));
 const triggers: Record<AccountMailKind, () => Promise<{ to: string; subject: string }[]>> = {
   password_reset: async () => {
     const targets = [w.users.platformAdmin.email, adminOfBHomedInA.email, w.users.tenantAdmin.email];
-    for (const email of targets) expect((await call("POST", "/auth/forgot-password", { body: { email } })).body).toEqual({ ok: true });
+    for (const email of targets)
+      expect((await call("POST", "/auth/forgot-password", { body: { email } })).body).toEqual({ ok: true });
     return targets.map((to) => ({ to, subject: "Reset your password" }));
   },
   invite: async () => {
     const to = unique("invitee");
-    expect((await call("POST", "/v1/users/invite", { token: w.users.tenantAdmin.token, tenantId: w.tenantA.id, body: { email: to, role: "viewer" } })).status).toBe(201);
+    expect(
+      (
+        await call("POST", "/v1/users/invite", {
+          token: w.users.tenantAdmin.token,
+          tenantId: w.tenantA.id,
+          body: { email: to, role: "viewer" },
+        })
+      ).status,
+    ).toBe(201);
     return [{ to, subject: `You are invited to ${w.tenantA.name}` }];
   },
   access_granted: async () => {
     const existing = await seedUser({ grants: [], tenantId: w.tenantB.id, email: unique("existing") });
-    expect((await call("POST", "/v1/users/invite", { token: w.users.tenantAdmin.token, tenantId: w.tenantA.id, body: { email: existing.email, role: "viewer" } })).status).toBe(201);
+    expect(
+      (
+        await call("POST", "/v1/users/invite", {
+          token: w.users.tenantAdmin.token,
+          tenantId: w.tenantA.id,
+          body: { email: existing.email, role: "viewer" },
+        })
+      ).status,
+    ).toBe(201);
     return [{ to: existing.email, subject: `You now have access to ${w.tenantA.name}` }];
   },
 };
@@ -119,7 +162,10 @@ describe("account mail goes only through the platform's own sender", () => {
     for (const kind of ACCOUNT_MAIL_KINDS) {
       for (const expected of await triggers[kind]()) {
         const mails = sentTo(expected.to);
-        expect(mails.map((m) => [m.host, m.subject]), `${kind} to ${expected.to}`).toEqual([[PLATFORM_HOST, expected.subject]]);
+        expect(
+          mails.map((m) => [m.host, m.subject]),
+          `${kind} to ${expected.to}`,
+        ).toEqual([[PLATFORM_HOST, expected.subject]]);
         expect(mails[0]).toMatchObject({ from: "accounts@platform.test", port: 465, secure: true });
       }
     }
@@ -132,15 +178,24 @@ describe("account mail goes only through the platform's own sender", () => {
     await call("POST", "/auth/forgot-password", { body: { email: w.users.platformAdmin.email } });
     const reset = smtp.slice(before).find((m) => m.to === w.users.platformAdmin.email)!;
     expect(reset.host).toBe(PLATFORM_HOST);
-    const done = await call("POST", "/auth/reset-password", { body: { token: tokenIn(reset.text), password: "a brand new password" } });
+    const done = await call("POST", "/auth/reset-password", {
+      body: { token: tokenIn(reset.text), password: "a brand new password" },
+    });
     expect(done.body).toEqual({ ok: true });
-    expect(smtp.filter((m) => m.host === PLATFORM_HOST).map((m) => m.reply)).not.toContain("collector@attacker-controlled.test");
+    expect(smtp.filter((m) => m.host === PLATFORM_HOST).map((m) => m.reply)).not.toContain(
+      "collector@attacker-controlled.test",
+    );
   });
 
   it("tenant notification mail (an SLA escalation, an alert) still goes through the tenant's own transport", async () => {
     const { sendTransactionalEmail } = await import("../../../src/providers/messaging/transactional");
     const to = unique("manager");
-    await sendTransactionalEmail(platformEnv, { tenantId: w.tenantA.id, to, subject: "1 review overdue", text: "Respond.\n" });
+    await sendTransactionalEmail(platformEnv, {
+      tenantId: w.tenantA.id,
+      to,
+      subject: "1 review overdue",
+      text: "Respond.\n",
+    });
     expect(sentTo(to).map((m) => m.host)).toEqual([ATTACKER_HOST]);
   });
 });

@@ -13,7 +13,10 @@ const message: OutgoingMessage = {
   subject: "How did we do?",
   text: "Tell us: https://x.test/r/1",
   html: "<p>Tell us</p>",
-  headers: { "List-Unsubscribe": "<https://app.example.com/unsubscribe/tok123>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  headers: {
+    "List-Unsubscribe": "<https://app.example.com/unsubscribe/tok123>",
+    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+  },
   solicitationId: "sol1",
 };
 const sender = { fromAddress: "hello@acme.test", fromName: "Acme Dental", replyToAddress: "desk@acme.test" };
@@ -21,10 +24,12 @@ const sender = { fromAddress: "hello@acme.test", fromName: "Acme Dental", replyT
 /** A stand-in for the binding: records what send() was given and answers with `answer`. */
 function binding(answer: () => Promise<EmailSendResult>) {
   const calls: Parameters<SendEmail["send"]>[0][] = [];
-  const b: SendEmailBinding = { send: async (m: Parameters<SendEmail["send"]>[0]) => {
-    calls.push(m);
-    return answer();
-  } } as SendEmailBinding;
+  const b: SendEmailBinding = {
+    send: async (m: Parameters<SendEmail["send"]>[0]) => {
+      calls.push(m);
+      return answer();
+    },
+  } as SendEmailBinding;
   return { b, calls };
 }
 
@@ -57,17 +62,32 @@ describe("cloudflare (send_email binding)", () => {
   it("leaves out List-Unsubscribe(-Post) with a plain-http link, which the service refuses (the link stays in the body)", async () => {
     const api = binding(async () => ({ messageId: "m" }));
     await new CloudflareEmailProvider({ binding: api.b, sender: { fromAddress: "a@b.test" } }).send({
-      ...message, headers: { "List-Unsubscribe": "<http://localhost:8787/unsubscribe/t>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      ...message,
+      headers: {
+        "List-Unsubscribe": "<http://localhost:8787/unsubscribe/t>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      },
     });
-    expect(api.calls[0]).toMatchObject({ from: "a@b.test", headers: { "X-Solicitation-Id": "sol1", "X-Tenant-Id": "tenant1" } });
+    expect(api.calls[0]).toMatchObject({
+      from: "a@b.test",
+      headers: { "X-Solicitation-Id": "sol1", "X-Tenant-Id": "tenant1" },
+    });
     expect(Object.keys(api.calls[0]!.headers!)).toEqual(["X-Solicitation-Id", "X-Tenant-Id"]);
   });
 
   it("maps the binding's error codes: rate limit, daily quota, service error and uncoded errors retryable; the message's faults not", async () => {
     const cases: [string | undefined, boolean][] = [
-      ["E_RATE_LIMIT_EXCEEDED", true], ["E_DAILY_LIMIT_EXCEEDED", true], ["E_INTERNAL_SERVER_ERROR", true], [undefined, true],
-      ["E_SENDER_NOT_VERIFIED", false], ["E_RECIPIENT_SUPPRESSED", false], ["E_SENDER_DOMAIN_NOT_AVAILABLE", false], ["E_HEADER_NOT_ALLOWED", false],
-      ["E_VALIDATION_ERROR", false], ["E_CONTENT_TOO_LARGE", false], ["E_DELIVERY_FAILED", false],
+      ["E_RATE_LIMIT_EXCEEDED", true],
+      ["E_DAILY_LIMIT_EXCEEDED", true],
+      ["E_INTERNAL_SERVER_ERROR", true],
+      [undefined, true],
+      ["E_SENDER_NOT_VERIFIED", false],
+      ["E_RECIPIENT_SUPPRESSED", false],
+      ["E_SENDER_DOMAIN_NOT_AVAILABLE", false],
+      ["E_HEADER_NOT_ALLOWED", false],
+      ["E_VALIDATION_ERROR", false],
+      ["E_CONTENT_TOO_LARGE", false],
+      ["E_DELIVERY_FAILED", false],
     ];
     for (const [code, retryable] of cases) {
       const api = binding(() => Promise.reject(failure(code, "refused")));
@@ -78,9 +98,14 @@ describe("cloudflare (send_email binding)", () => {
   });
 
   it("refuses, not retryable, without a binding or an email that cannot be sent; nothing is called", async () => {
-    expect((await rejection(new CloudflareEmailProvider({ binding: null, sender }).send(message))).retryable).toBe(false);
+    expect((await rejection(new CloudflareEmailProvider({ binding: null, sender }).send(message))).retryable).toBe(
+      false,
+    );
     const api = binding(async () => ({ messageId: "m" }));
-    expect((await rejection(new CloudflareEmailProvider({ binding: api.b, sender }).send({ ...message, subject: null }))).retryable).toBe(false);
+    expect(
+      (await rejection(new CloudflareEmailProvider({ binding: api.b, sender }).send({ ...message, subject: null })))
+        .retryable,
+    ).toBe(false);
     expect(api.calls).toEqual([]);
   });
 
@@ -99,7 +124,9 @@ describe("a tenant on Cloudflare Email Sending", () => {
   });
 
   it("selects it with PUT /v1/settings/email (no credentials) and its solicitations go out through the binding", async () => {
-    const put = await w.as("tenantAdmin").put("/v1/settings/email", { provider: "cloudflare", fromAddress: "hello@acme.test", fromName: "Acme" });
+    const put = await w
+      .as("tenantAdmin")
+      .put("/v1/settings/email", { provider: "cloudflare", fromAddress: "hello@acme.test", fromName: "Acme" });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ provider: "cloudflare", fromAddress: "hello@acme.test", credentialsSet: [] });
     const loc = await newLocation(w);

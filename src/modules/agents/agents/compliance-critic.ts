@@ -1,7 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { MESSAGE_CHANNELS, type MessageChannel } from "../../../db/schema";
 import type { ComplianceConfig } from "../../compliance/schemas";
-import { blocking, bySeverity, FindingSchema, lintContent, lintSequence, lintSettings, SEVERITIES, type Finding } from "../compliance-rules";
+import {
+  blocking,
+  bySeverity,
+  type Finding,
+  FindingSchema,
+  lintContent,
+  lintSequence,
+  lintSettings,
+  SEVERITIES,
+} from "../compliance-rules";
 import { defineAgent } from "../define";
 import type { AgentRun } from "../types";
 
@@ -15,17 +24,29 @@ const Draft = z.object({
 const input = z
   .object({
     templateId: z.string().min(1).max(64).optional().describe("review a saved template"),
-    campaignId: z.string().min(1).max(64).optional().describe("review a campaign: its channels, bound templates, sequence and the compliance settings"),
+    campaignId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe("review a campaign: its channels, bound templates, sequence and the compliance settings"),
     draft: Draft.optional().describe("review unsaved content"),
   })
-  .refine((i) => [i.templateId, i.campaignId, i.draft].filter(Boolean).length === 1, { message: "Give exactly one of templateId, campaignId or draft" })
+  .refine((i) => [i.templateId, i.campaignId, i.draft].filter(Boolean).length === 1, {
+    message: "Give exactly one of templateId, campaignId or draft",
+  })
   .openapi("ComplianceCriticInput");
 
 const output = z
   .object({
     target: z.object({ kind: z.enum(["template", "campaign", "draft"]), id: z.string().nullable() }),
     findings: z.array(FindingSchema),
-    counts: z.object(Object.fromEntries(SEVERITIES.map((s) => [s, z.number().int()])) as Record<(typeof SEVERITIES)[number], z.ZodNumber>),
+    counts: z.object(
+      Object.fromEntries(SEVERITIES.map((s) => [s, z.number().int()])) as Record<
+        (typeof SEVERITIES)[number],
+        z.ZodNumber
+      >,
+    ),
     passed: z.boolean().describe("no high or critical finding"),
   })
   .openapi("ComplianceCriticOutput");
@@ -35,23 +56,57 @@ async function knownTokens(run: AgentRun) {
   return new Set([...t.builtin, ...t.custom]);
 }
 
-type TemplateDto = { id: string; channel: MessageChannel; subject: string | null; bodyHtml: string | null; bodyText: string | null };
+type TemplateDto = {
+  id: string;
+  channel: MessageChannel;
+  subject: string | null;
+  bodyHtml: string | null;
+  bodyText: string | null;
+};
 
-async function review(run: AgentRun, i: z.infer<typeof input>): Promise<{ target: { kind: "template" | "campaign" | "draft"; id: string | null }; findings: Finding[] }> {
+async function review(
+  run: AgentRun,
+  i: z.infer<typeof input>,
+): Promise<{ target: { kind: "template" | "campaign" | "draft"; id: string | null }; findings: Finding[] }> {
   const tokens = await knownTokens(run);
   if (i.draft) {
     const d = i.draft;
-    return { target: { kind: "draft", id: null }, findings: lintContent({ channel: d.channel, subject: d.subject ?? null, bodyHtml: d.bodyHtml ?? null, bodyText: d.bodyText ?? null }, { source: "input", id: null }, tokens) };
+    return {
+      target: { kind: "draft", id: null },
+      findings: lintContent(
+        { channel: d.channel, subject: d.subject ?? null, bodyHtml: d.bodyHtml ?? null, bodyText: d.bodyText ?? null },
+        { source: "input", id: null },
+        tokens,
+      ),
+    };
   }
   if (i.templateId) {
     const t = await run.tool<TemplateDto>("template.get", { templateId: i.templateId });
-    return { target: { kind: "template", id: t.id }, findings: lintContent(t, { source: "template.get", id: t.id }, tokens) };
+    return {
+      target: { kind: "template", id: t.id },
+      findings: lintContent(t, { source: "template.get", id: t.id }, tokens),
+    };
   }
-  const campaign = await run.tool<{ id: string; channels: MessageChannel[]; templates: { templateId: string }[]; sequence: { steps: { stepIndex: number; channel: MessageChannel; delayDays: number; templateId: string | null }[] } | null }>("campaign.get", { campaignId: i.campaignId });
+  const campaign = await run.tool<{
+    id: string;
+    channels: MessageChannel[];
+    templates: { templateId: string }[];
+    sequence: {
+      steps: { stepIndex: number; channel: MessageChannel; delayDays: number; templateId: string | null }[];
+    } | null;
+  }>("campaign.get", { campaignId: i.campaignId });
   const config = await run.tool<ComplianceConfig>("compliance.config");
   const origin = { source: "campaign.get", id: campaign.id };
-  const findings = [...lintSettings(config, campaign.channels, origin), ...(campaign.sequence ? lintSequence(campaign.sequence.steps, config, origin) : [])];
-  const templateIds = [...new Set([...campaign.templates.map((b) => b.templateId), ...(campaign.sequence?.steps.flatMap((s) => (s.templateId ? [s.templateId] : [])) ?? [])])];
+  const findings = [
+    ...lintSettings(config, campaign.channels, origin),
+    ...(campaign.sequence ? lintSequence(campaign.sequence.steps, config, origin) : []),
+  ];
+  const templateIds = [
+    ...new Set([
+      ...campaign.templates.map((b) => b.templateId),
+      ...(campaign.sequence?.steps.flatMap((s) => (s.templateId ? [s.templateId] : [])) ?? []),
+    ]),
+  ];
   for (const id of templateIds) {
     const t = await run.tool<TemplateDto>("template.get", { templateId: id });
     findings.push(...lintContent(t, { source: "template.get", id: t.id }, tokens));
@@ -78,7 +133,9 @@ export const complianceCritic = defineAgent({
   async rules(run, i) {
     const { target, findings } = await review(run, i);
     findings.sort(bySeverity);
-    const counts = Object.fromEntries(SEVERITIES.map((s) => [s, findings.filter((f) => f.severity === s).length])) as z.infer<typeof output>["counts"];
+    const counts = Object.fromEntries(
+      SEVERITIES.map((s) => [s, findings.filter((f) => f.severity === s).length]),
+    ) as z.infer<typeof output>["counts"];
     return { target, findings, counts, passed: !findings.some(blocking) };
   },
 });

@@ -6,8 +6,18 @@ import { experimentDesigner } from "./experiment-designer";
 import { operatorCopilot } from "./operator-copilot";
 import { optimization } from "./optimization";
 import { outcomeAnalyst } from "./outcome-analyst";
+import { replyDrafter } from "./reply-drafter";
 import { reputationInsight } from "./reputation-insight";
 import { templateGenerator } from "./template-generator";
-import { replyDrafter } from "./reply-drafter";
 
-export const AGENTS = [campaignStrategist, complianceCritic, experimentDesigner, operatorCopilot, optimization, outcomeAnalyst, reputationInsight, templateGenerator, replyDrafter] as unknown as AgentDefinition[];
+export const AGENTS = [
+  campaignStrategist,
+  complianceCritic,
+  experimentDesigner,
+  operatorCopilot,
+  optimization,
+  outcomeAnalyst,
+  reputationInsight,
+  templateGenerator,
+  replyDrafter,
+] as unknown as AgentDefinition[];

@@ -1,10 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { answerByIntents, COPILOT_TOOLS } from "../intents";
 import { defineAgent } from "../define";
+import { answerByIntents, COPILOT_TOOLS } from "../intents";
 import { Evidences, RangeInput, rangeOf } from "../types";
 
 export const CitationSchema = z
-  .object({ index: z.number().int(), tool: z.string(), input: z.record(z.string(), z.unknown()), ids: z.array(z.string()) })
+  .object({
+    index: z.number().int(),
+    tool: z.string(),
+    input: z.record(z.string(), z.unknown()),
+    ids: z.array(z.string()),
+  })
   .openapi("AgentCitation");
 
 const input = z
@@ -14,7 +19,9 @@ const input = z
 const output = z
   .object({
     answer: z.string().describe("the summary; [n] marks cite citations[n-1]"),
-    intents: z.array(z.string()).describe("rules engine: the matched intents (docs/ai.md); llm engine: the skills it chose"),
+    intents: z
+      .array(z.string())
+      .describe("rules engine: the matched intents (docs/ai.md); llm engine: the skills it chose"),
     citations: z.array(CitationSchema),
     evidence: Evidences,
   })
@@ -39,6 +46,13 @@ export const operatorCopilot = defineAgent({
   range: (i) => rangeOf(i, 30),
   async rules(run, i) {
     const { intents, answer, citations } = await answerByIntents(run, i.question);
-    return { answer, intents, citations, evidence: citations.flatMap((c) => c.ids.slice(0, 3).map((id) => ({ source: c.tool, id, label: `cited in [${c.index}]`, value: null }))) };
+    return {
+      answer,
+      intents,
+      citations,
+      evidence: citations.flatMap((c) =>
+        c.ids.slice(0, 3).map((id) => ({ source: c.tool, id, label: `cited in [${c.index}]`, value: null })),
+      ),
+    };
   },
 });

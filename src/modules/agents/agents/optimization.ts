@@ -1,11 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { defineAgent } from "../define";
 import { round } from "../stats";
-import { Evidences, RangeInput, rangeOf, type Evidence } from "../types";
+import { type Evidence, Evidences, RangeInput, rangeOf } from "../types";
 import { MIN_SENDS } from "./campaign-strategist";
 
 const input = z
-  .object({ locationId: z.string().min(1).max(64).optional(), limit: z.number().int().min(1).max(50).default(10), ...RangeInput })
+  .object({
+    locationId: z.string().min(1).max(64).optional(),
+    limit: z.number().int().min(1).max(50).default(10),
+    ...RangeInput,
+  })
   .openapi("OptimizationInput");
 
 const output = z
@@ -47,56 +51,105 @@ export const optimization = defineAgent({
     const scope = { dateFrom: range.from, dateTo: range.to, locationId: i.locationId };
     const actions: Action[] = [];
 
-    const recs = await run.tool<{ data: { id: string; title: string; description: string; priority: keyof typeof WEIGHT; confidence: number; scopeType: string; scopeId: string }[] }>(
-      "recommendation.list", { status: "pending", limit: 50, ...(i.locationId ? { scope: `location:${i.locationId}` } : {}) },
-    );
+    const recs = await run.tool<{
+      data: {
+        id: string;
+        title: string;
+        description: string;
+        priority: keyof typeof WEIGHT;
+        confidence: number;
+        scopeType: string;
+        scopeId: string;
+      }[];
+    }>("recommendation.list", {
+      status: "pending",
+      limit: 50,
+      ...(i.locationId ? { scope: `location:${i.locationId}` } : {}),
+    });
     for (const r of recs.data) {
       actions.push({
-        kind: "recommendation", title: r.title, rationale: r.description,
-        expectedImpact: { metric: "priority x confidence", estimate: round(WEIGHT[r.priority] * r.confidence, 3), unit: "score (max 3)" },
-        score: round((WEIGHT[r.priority] / 3) * r.confidence * 100, 1), recommendationId: r.id,
-        evidence: [{ source: "recommendation.list", id: r.id, label: "priority", value: r.priority }, { source: "recommendation.list", id: r.id, label: "confidence", value: r.confidence }],
+        kind: "recommendation",
+        title: r.title,
+        rationale: r.description,
+        expectedImpact: {
+          metric: "priority x confidence",
+          estimate: round(WEIGHT[r.priority] * r.confidence, 3),
+          unit: "score (max 3)",
+        },
+        score: round((WEIGHT[r.priority] / 3) * r.confidence * 100, 1),
+        recommendationId: r.id,
+        evidence: [
+          { source: "recommendation.list", id: r.id, label: "priority", value: r.priority },
+          { source: "recommendation.list", id: r.id, label: "confidence", value: r.confidence },
+        ],
       });
     }
 
-    const overdue = await run.tool<{ data: { id: string; locationId: string; rating: number | null; sla: { dueAt: string } }[] }>("sla.overdue", { limit: 200 });
+    const overdue = await run.tool<{
+      data: { id: string; locationId: string; rating: number | null; sla: { dueAt: string } }[];
+    }>("sla.overdue", { limit: 200 });
     const late = overdue.data.filter((r) => !i.locationId || r.locationId === i.locationId);
     if (late.length) {
       actions.push({
-        kind: "reply_overdue", title: `Reply to ${late.length} review${late.length === 1 ? "" : "s"} past the SLA`,
+        kind: "reply_overdue",
+        title: `Reply to ${late.length} review${late.length === 1 ? "" : "s"} past the SLA`,
         rationale: `The oldest was due ${late[0]!.sla.dueAt}. Unanswered reviews count against response health in the reputation score.`,
         expectedImpact: { metric: "reviews answered", estimate: late.length, unit: "reviews" },
-        score: Math.min(100, 50 + late.length * 5), recommendationId: null,
-        evidence: late.slice(0, 10).map((r) => ({ source: "sla.overdue", id: r.id, label: "overdue since", value: r.sla.dueAt })),
+        score: Math.min(100, 50 + late.length * 5),
+        recommendationId: null,
+        evidence: late
+          .slice(0, 10)
+          .map((r) => ({ source: "sla.overdue", id: r.id, label: "overdue since", value: r.sla.dueAt })),
       });
     }
 
-    const responses = await run.tool<{ totals: { reviews: number; responded: number; responseRate: number | null } }>("analytics.responses", scope);
+    const responses = await run.tool<{ totals: { reviews: number; responded: number; responseRate: number | null } }>(
+      "analytics.responses",
+      scope,
+    );
     const t = responses.totals;
     if (t.reviews >= 10 && t.responseRate !== null && t.responseRate < 0.8) {
       const missing = t.reviews - t.responded;
       actions.push({
-        kind: "response_rate", title: `Raise the response rate from ${round(t.responseRate * 100, 1)}%`,
+        kind: "response_rate",
+        title: `Raise the response rate from ${round(t.responseRate * 100, 1)}%`,
         rationale: `${t.responded} of ${t.reviews} reviews in ${range.from}..${range.to} have a reply; replying to the other ${missing} brings it to 100%.`,
         expectedImpact: { metric: "response rate", estimate: round(1 - t.responseRate, 4), unit: "rate points" },
-        score: round(20 + 60 * (1 - t.responseRate), 1), recommendationId: null,
-        evidence: [{ source: "analytics.responses", id: null, label: "reviews", value: t.reviews }, { source: "analytics.responses", id: null, label: "responded", value: t.responded }],
+        score: round(20 + 60 * (1 - t.responseRate), 1),
+        recommendationId: null,
+        evidence: [
+          { source: "analytics.responses", id: null, label: "reviews", value: t.reviews },
+          { source: "analytics.responses", id: null, label: "responded", value: t.responded },
+        ],
       });
     }
 
-    const funnel = await run.tool<{ totals: { converted: number }; byChannel: { channel: string; sent: number; converted: number }[] }>("analytics.funnel", scope);
-    const ranked = funnel.byChannel.filter((c) => c.sent >= MIN_SENDS).sort((a, b) => b.converted / b.sent - a.converted / a.sent);
+    const funnel = await run.tool<{
+      totals: { converted: number };
+      byChannel: { channel: string; sent: number; converted: number }[];
+    }>("analytics.funnel", scope);
+    const ranked = funnel.byChannel
+      .filter((c) => c.sent >= MIN_SENDS)
+      .sort((a, b) => b.converted / b.sent - a.converted / a.sent);
     if (ranked.length >= 2) {
       const top = ranked[0]!;
       const low = ranked[ranked.length - 1]!;
       const extra = low.sent * (top.converted / top.sent - low.converted / low.sent);
       if (extra >= 1) {
-        const evidence: Evidence[] = [top, low].map((c) => ({ source: "analytics.funnel", id: null, label: `${c.channel} sent / converted`, value: `${c.sent} / ${c.converted}` }));
+        const evidence: Evidence[] = [top, low].map((c) => ({
+          source: "analytics.funnel",
+          id: null,
+          label: `${c.channel} sent / converted`,
+          value: `${c.sent} / ${c.converted}`,
+        }));
         actions.push({
-          kind: "channel_shift", title: `Send more requests by ${top.channel} instead of ${low.channel}`,
+          kind: "channel_shift",
+          title: `Send more requests by ${top.channel} instead of ${low.channel}`,
           rationale: `${top.channel} converts ${round((top.converted / top.sent) * 100, 1)}% vs ${round((low.converted / low.sent) * 100, 1)}% for ${low.channel}; the ${low.sent} ${low.channel} sends of the window would have brought about ${Math.round(extra)} more reviews.`,
           expectedImpact: { metric: "extra conversions over the window", estimate: round(extra, 1), unit: "reviews" },
-          score: round(Math.min(100, 30 + (extra / Math.max(1, funnel.totals.converted)) * 100), 1), recommendationId: null, evidence,
+          score: round(Math.min(100, 30 + (extra / Math.max(1, funnel.totals.converted)) * 100), 1),
+          recommendationId: null,
+          evidence,
         });
       }
     }

@@ -5,57 +5,120 @@ import { smsSegments } from "../../templates/sms-segments";
 import { extractTokens } from "../../templates/tokens";
 import { blocking, FindingSchema, lintContent } from "../compliance-rules";
 import { defineAgent } from "../define";
-import { Evidences, type AgentRun } from "../types";
+import { type AgentRun, Evidences } from "../types";
 
 const PURPOSES = ["review_request", "reminder"] as const;
 const LOCALES = ["en", "es", "fr", "de"] as const;
 type Voice = "professional" | "friendly" | "casual";
-type Copy = { subject: string; greeting: Record<Voice, string>; ask: Record<(typeof PURPOSES)[number], string>; cta: string; unsubscribe: string; smsAsk: Record<(typeof PURPOSES)[number], string>; stop: string };
+type Copy = {
+  subject: string;
+  greeting: Record<Voice, string>;
+  ask: Record<(typeof PURPOSES)[number], string>;
+  cta: string;
+  unsubscribe: string;
+  smsAsk: Record<(typeof PURPOSES)[number], string>;
+  stop: string;
+};
 
 // Every customer is asked the same way (no gating, no incentive), with {{reviewLink}} and the opt-out.
 const COPY: Record<(typeof LOCALES)[number], Copy> = {
   en: {
     subject: "How did we do, {{firstName}}?",
     greeting: { professional: "Dear {{firstName}},", friendly: "Hi {{firstName}},", casual: "Hey {{firstName}}!" },
-    ask: { review_request: "Thank you for choosing {{brandName}} at {{locationName}}. We would value your honest review of your visit.", reminder: "A quick reminder: we would still love to hear how your visit to {{locationName}} went, good or bad." },
-    cta: "Share your review", unsubscribe: "Unsubscribe",
-    smsAsk: { review_request: "Hi {{firstName}}, thanks for visiting {{brandName}}! How did we do? {{reviewLink}}", reminder: "Hi {{firstName}}, we'd still love your honest review of {{brandName}}: {{reviewLink}}" },
+    ask: {
+      review_request:
+        "Thank you for choosing {{brandName}} at {{locationName}}. We would value your honest review of your visit.",
+      reminder: "A quick reminder: we would still love to hear how your visit to {{locationName}} went, good or bad.",
+    },
+    cta: "Share your review",
+    unsubscribe: "Unsubscribe",
+    smsAsk: {
+      review_request: "Hi {{firstName}}, thanks for visiting {{brandName}}! How did we do? {{reviewLink}}",
+      reminder: "Hi {{firstName}}, we'd still love your honest review of {{brandName}}: {{reviewLink}}",
+    },
     stop: "Reply STOP to opt out",
   },
   es: {
     subject: "¿Qué tal lo hicimos, {{firstName}}?",
-    greeting: { professional: "Estimado/a {{firstName}}:", friendly: "Hola {{firstName}}:", casual: "¡Hola {{firstName}}!" },
-    ask: { review_request: "Gracias por elegir {{brandName}} en {{locationName}}. Nos gustaría conocer su opinión sincera sobre su visita.", reminder: "Un breve recordatorio: nos encantaría saber cómo fue su visita a {{locationName}}." },
-    cta: "Escribir una reseña", unsubscribe: "Darse de baja",
-    smsAsk: { review_request: "Hola {{firstName}}, gracias por visitar {{brandName}}. ¿Qué tal lo hicimos? {{reviewLink}}", reminder: "Hola {{firstName}}, nos encantaría su opinión sincera sobre {{brandName}}: {{reviewLink}}" },
+    greeting: {
+      professional: "Estimado/a {{firstName}}:",
+      friendly: "Hola {{firstName}}:",
+      casual: "¡Hola {{firstName}}!",
+    },
+    ask: {
+      review_request:
+        "Gracias por elegir {{brandName}} en {{locationName}}. Nos gustaría conocer su opinión sincera sobre su visita.",
+      reminder: "Un breve recordatorio: nos encantaría saber cómo fue su visita a {{locationName}}.",
+    },
+    cta: "Escribir una reseña",
+    unsubscribe: "Darse de baja",
+    smsAsk: {
+      review_request: "Hola {{firstName}}, gracias por visitar {{brandName}}. ¿Qué tal lo hicimos? {{reviewLink}}",
+      reminder: "Hola {{firstName}}, nos encantaría su opinión sincera sobre {{brandName}}: {{reviewLink}}",
+    },
     stop: "Responda STOP para no recibir más mensajes (Reply STOP to opt out)",
   },
   fr: {
     subject: "Comment s'est passée votre visite, {{firstName}} ?",
-    greeting: { professional: "Bonjour {{firstName}},", friendly: "Bonjour {{firstName}},", casual: "Salut {{firstName}} !" },
-    ask: { review_request: "Merci d'avoir choisi {{brandName}} à {{locationName}}. Votre avis sincère sur votre visite nous serait précieux.", reminder: "Petit rappel : nous aimerions toujours savoir comment s'est passée votre visite à {{locationName}}." },
-    cta: "Donner mon avis", unsubscribe: "Se désabonner",
-    smsAsk: { review_request: "Bonjour {{firstName}}, merci de votre visite chez {{brandName}} ! Votre avis : {{reviewLink}}", reminder: "Bonjour {{firstName}}, votre avis sincère sur {{brandName}} nous aiderait : {{reviewLink}}" },
+    greeting: {
+      professional: "Bonjour {{firstName}},",
+      friendly: "Bonjour {{firstName}},",
+      casual: "Salut {{firstName}} !",
+    },
+    ask: {
+      review_request:
+        "Merci d'avoir choisi {{brandName}} à {{locationName}}. Votre avis sincère sur votre visite nous serait précieux.",
+      reminder: "Petit rappel : nous aimerions toujours savoir comment s'est passée votre visite à {{locationName}}.",
+    },
+    cta: "Donner mon avis",
+    unsubscribe: "Se désabonner",
+    smsAsk: {
+      review_request: "Bonjour {{firstName}}, merci de votre visite chez {{brandName}} ! Votre avis : {{reviewLink}}",
+      reminder: "Bonjour {{firstName}}, votre avis sincère sur {{brandName}} nous aiderait : {{reviewLink}}",
+    },
     stop: "Répondez STOP pour vous désabonner (Reply STOP to opt out)",
   },
   de: {
     subject: "Wie war Ihr Besuch, {{firstName}}?",
-    greeting: { professional: "Guten Tag {{firstName}},", friendly: "Hallo {{firstName}},", casual: "Hi {{firstName}}!" },
-    ask: { review_request: "Danke, dass Sie {{brandName}} in {{locationName}} gewählt haben. Wir freuen uns über Ihre ehrliche Bewertung.", reminder: "Eine kurze Erinnerung: Wir würden gern erfahren, wie Ihr Besuch in {{locationName}} war." },
-    cta: "Bewertung schreiben", unsubscribe: "Abmelden",
-    smsAsk: { review_request: "Hallo {{firstName}}, danke für Ihren Besuch bei {{brandName}}! Ihre Meinung: {{reviewLink}}", reminder: "Hallo {{firstName}}, wir freuen uns über Ihre ehrliche Bewertung: {{reviewLink}}" },
+    greeting: {
+      professional: "Guten Tag {{firstName}},",
+      friendly: "Hallo {{firstName}},",
+      casual: "Hi {{firstName}}!",
+    },
+    ask: {
+      review_request:
+        "Danke, dass Sie {{brandName}} in {{locationName}} gewählt haben. Wir freuen uns über Ihre ehrliche Bewertung.",
+      reminder: "Eine kurze Erinnerung: Wir würden gern erfahren, wie Ihr Besuch in {{locationName}} war.",
+    },
+    cta: "Bewertung schreiben",
+    unsubscribe: "Abmelden",
+    smsAsk: {
+      review_request: "Hallo {{firstName}}, danke für Ihren Besuch bei {{brandName}}! Ihre Meinung: {{reviewLink}}",
+      reminder: "Hallo {{firstName}}, wir freuen uns über Ihre ehrliche Bewertung: {{reviewLink}}",
+    },
     stop: "Antworten Sie STOP zum Abmelden (Reply STOP to opt out)",
   },
 };
 
 const input = z
   .object({
-    channels: z.array(z.enum(["email", "sms"])).min(1).max(2).default(["email", "sms"]),
+    channels: z
+      .array(z.enum(["email", "sms"]))
+      .min(1)
+      .max(2)
+      .default(["email", "sms"]),
     purpose: z.enum(PURPOSES).default("review_request"),
     locale: z.enum(LOCALES).default("en"),
     brandId: z.string().min(1).max(64).optional().describe("default: the tenant's default brand"),
-    instructions: z.string().max(1_000_000).optional().describe("extra guidance for the llm engine (the rules engine ignores it)"),
-    create: z.boolean().default(false).describe("also save each passing draft as a draft template (needs tenant_user or higher)"),
+    instructions: z
+      .string()
+      .max(1_000_000)
+      .optional()
+      .describe("extra guidance for the llm engine (the rules engine ignores it)"),
+    create: z
+      .boolean()
+      .default(false)
+      .describe("also save each passing draft as a draft template (needs tenant_user or higher)"),
     name: z.string().trim().min(1).max(150).optional().describe("template name when created"),
   })
   .openapi("TemplateGeneratorInput");
@@ -73,7 +136,9 @@ const output = z
         tokens: z.array(z.string()),
         findings: z.array(FindingSchema).describe("the compliance lint of this draft"),
         passed: z.boolean(),
-        sms: z.object({ encoding: z.enum(["GSM-7", "UCS-2"]), units: z.number().int(), segments: z.number().int() }).nullable(),
+        sms: z
+          .object({ encoding: z.enum(["GSM-7", "UCS-2"]), units: z.number().int(), segments: z.number().int() })
+          .nullable(),
         createdTemplateId: z.string().nullable(),
       }),
     ),
@@ -84,7 +149,8 @@ const output = z
 type Output = z.infer<typeof output>;
 type Brand = { id: string; name: string; brandVoice: string | null; brandTone: string | null };
 
-const voiceOf = (b: Brand): Voice => (["professional", "friendly", "casual"] as const).find((v) => b.brandVoice?.toLowerCase().includes(v)) ?? "friendly";
+const voiceOf = (b: Brand): Voice =>
+  (["professional", "friendly", "casual"] as const).find((v) => b.brandVoice?.toLowerCase().includes(v)) ?? "friendly";
 
 async function knownTokens(run: AgentRun) {
   const t = await run.tool<{ builtin: string[]; custom: string[] }>("template.tokens");
@@ -95,8 +161,18 @@ async function knownTokens(run: AgentRun) {
 async function lintDrafts(run: AgentRun, drafts: Output["drafts"]): Promise<Output["drafts"]> {
   const tokens = await knownTokens(run);
   return drafts.map((d) => {
-    const findings = lintContent({ channel: d.channel, subject: d.subject, bodyHtml: d.bodyHtml, bodyText: d.bodyText }, { source: "input", id: null }, tokens);
-    return { ...d, tokens: extractTokens(d.subject, d.bodyHtml, d.bodyText), findings, passed: !findings.some(blocking), sms: d.channel === "sms" ? smsSegments(d.bodyText) : null };
+    const findings = lintContent(
+      { channel: d.channel, subject: d.subject, bodyHtml: d.bodyHtml, bodyText: d.bodyText },
+      { source: "input", id: null },
+      tokens,
+    );
+    return {
+      ...d,
+      tokens: extractTokens(d.subject, d.bodyHtml, d.bodyText),
+      findings,
+      passed: !findings.some(blocking),
+      sms: d.channel === "sms" ? smsSegments(d.bodyText) : null,
+    };
   });
 }
 
@@ -126,12 +202,24 @@ export const templateGenerator = defineAgent({
         const html = `<p>${copy.greeting[voice]}</p><p>${copy.ask[i.purpose]}${warm}</p><p><a href="{{reviewLink}}">${copy.cta}</a></p><p style="font-size:12px;color:#666"><a href="{{unsubscribeLink}}">${copy.unsubscribe}</a></p>`;
         return { channel, locale: i.locale, subject: copy.subject, bodyHtml: html, bodyText: text };
       }
-      return { channel, locale: i.locale, subject: null, bodyHtml: null, bodyText: `${copy.smsAsk[i.purpose]} ${copy.stop}` };
+      return {
+        channel,
+        locale: i.locale,
+        subject: null,
+        bodyHtml: null,
+        bodyText: `${copy.smsAsk[i.purpose]} ${copy.stop}`,
+      };
     });
     return {
       brand: { id: brand.id, name: brand.name, voice: brand.brandVoice, tone: brand.brandTone },
-      drafts: await lintDrafts(run, drafts.map((d) => ({ ...d, tokens: [], findings: [], passed: true, sms: null, createdTemplateId: null }))),
-      evidence: [{ source: "brand.get", id: brand.id, label: "brand voice", value: brand.brandVoice }, { source: "brand.get", id: brand.id, label: "brand tone", value: brand.brandTone }],
+      drafts: await lintDrafts(
+        run,
+        drafts.map((d) => ({ ...d, tokens: [], findings: [], passed: true, sms: null, createdTemplateId: null })),
+      ),
+      evidence: [
+        { source: "brand.get", id: brand.id, label: "brand voice", value: brand.brandVoice },
+        { source: "brand.get", id: brand.id, label: "brand tone", value: brand.brandTone },
+      ],
     };
   },
   async finish(run, i, out) {
@@ -145,8 +233,14 @@ export const templateGenerator = defineAgent({
         continue;
       }
       const t = await createTemplate(run.ctx, {
-        name: i.name ? `${i.name} (${d.channel})` : `${out.brand.name} ${i.purpose.replace("_", " ")} (${d.channel}, ${d.locale})`,
-        channel: d.channel, subject: d.subject, bodyHtml: d.bodyHtml, bodyText: d.bodyText, locale: d.locale,
+        name: i.name
+          ? `${i.name} (${d.channel})`
+          : `${out.brand.name} ${i.purpose.replace("_", " ")} (${d.channel}, ${d.locale})`,
+        channel: d.channel,
+        subject: d.subject,
+        bodyHtml: d.bodyHtml,
+        bodyText: d.bodyText,
+        locale: d.locale,
       });
       saved.push({ ...d, createdTemplateId: t.id });
     }

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { controlDb } from "../../../db/shards";
 import { asc, inArray } from "drizzle-orm";
 import { tenants } from "../../../db/schema";
+import { controlDb } from "../../../db/shards";
 import { toTenant } from "../../tenants/schemas";
 import { skill } from "./registry";
 
@@ -18,7 +18,11 @@ export const agencyListTenantsSkill = skill({
   agencyOnly: true,
   handler: async (ctx) => {
     if (ctx.agencyIds.length === 0) return { data: [], total: 0 };
-    const rows = await controlDb(ctx.env).select().from(tenants).where(inArray(tenants.agencyId, ctx.agencyIds)).orderBy(asc(tenants.name), asc(tenants.id));
+    const rows = await controlDb(ctx.env)
+      .select()
+      .from(tenants)
+      .where(inArray(tenants.agencyId, ctx.agencyIds))
+      .orderBy(asc(tenants.name), asc(tenants.id));
     return { data: rows.map(toTenant), total: rows.length };
   },
 });

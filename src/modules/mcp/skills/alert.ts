@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { paged } from "../../../lib/openapi";
 import { AlertSubscriptionSchema } from "../../alerts/schemas";
 import { listAlertSubscriptions } from "../../alerts/service";
-import { paged } from "../../../lib/openapi";
 import { skill } from "./registry";
 
 export const reviewAlertSubscriptionsSkill = skill({

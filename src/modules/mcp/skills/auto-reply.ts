@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { AUTO_REPLY_STATUSES } from "../../../db/schema";
+import { paged } from "../../../lib/openapi";
 import { AutoReplySchema } from "../../reviews/auto-replies/schemas";
 import { listAutoReplies } from "../../reviews/auto-replies/service";
-import { paged } from "../../../lib/openapi";
 import { skill } from "./registry";
 
 export const reviewAutoRepliesSkill = skill({

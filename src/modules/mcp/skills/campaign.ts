@@ -16,7 +16,10 @@ export const campaignGetSkill = skill({
   access: "read",
   handler: async (ctx, input) => {
     const campaign = toCampaign(await findCampaignRow(ctx, input.campaignId));
-    const [templates, sequence] = await Promise.all([listBindings(ctx, input.campaignId), getSequence(ctx, input.campaignId)]);
+    const [templates, sequence] = await Promise.all([
+      listBindings(ctx, input.campaignId),
+      getSequence(ctx, input.campaignId),
+    ]);
     return { ...campaign, templates, sequence };
   },
 });

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { INBOX_ITEM_TYPES } from "../../../db/schema";
 
 type InboxItemType = (typeof INBOX_ITEM_TYPES)[number];
+
 import { notFound } from "../../../lib/errors";
 import { getInboxItem } from "../../inbox/service";
 import type { SessionIdentity } from "../identity";
@@ -24,7 +25,15 @@ export const inboxGetSkill = skill({
   scopes: ["read:reviews", "read:feedback"],
   access: "read",
   // outsider text: marked untrusted in results and the description (untrusted.ts)
-  untrusted: ["excerpt", "review.text", "review.authorName", "feedback.text", "feedback.followUpText", "feedback.surveyResponses", "responses[].text"],
+  untrusted: [
+    "excerpt",
+    "review.text",
+    "review.authorName",
+    "feedback.text",
+    "feedback.followUpText",
+    "feedback.surveyResponses",
+    "responses[].text",
+  ],
   handler: async (ctx, input) => {
     // an item of a kind the scopes do not cover is as absent as another tenant's
     if (!visibleTypes(ctx.caller).includes(input.itemType)) throw notFound("Inbox item");

@@ -1,21 +1,28 @@
 // The MCP skill catalogue: every domain's skills, listed. A domain's skills are one file calling its
 // service; the composition root registers this list, the tools derived from operations (skills/operation.ts)
 // and the agents' skills (src/wiring.ts).
-import type { Skill } from "./registry";
+
 import { agencyListTenantsSkill } from "./agency";
-import { locationFinderSkill } from "./location";
-import { locationReviewLinksSkill } from "./review-link";
+import { reviewAlertSubscriptionsSkill } from "./alert";
+import { reviewAutoRepliesSkill } from "./auto-reply";
 import { campaignGetSkill } from "./campaign";
 import { contactSuppressSkill } from "./contact";
-import { reviewListSkill, approvalListPendingSkill } from "./review";
-import { reviewWidgetsSkill } from "./widget";
-import { reviewAutoRepliesSkill } from "./auto-reply";
-import { reviewAlertSubscriptionsSkill } from "./alert";
 import { inboxGetSkill } from "./inbox";
-import { reviewSummarySkill, campaignMetricsSkill, scoreLocationSkill, competitorListSkill, recommendationListSkill } from "./insights";
-import { surveyStatsSkill, surveyResponsesSkill } from "./survey";
-import { whiteLabelGetSkill } from "./white-label";
+import {
+  campaignMetricsSkill,
+  competitorListSkill,
+  recommendationListSkill,
+  reviewSummarySkill,
+  scoreLocationSkill,
+} from "./insights";
+import { locationFinderSkill } from "./location";
 import { platformStatusSkill } from "./platform";
+import type { Skill } from "./registry";
+import { approvalListPendingSkill, reviewListSkill } from "./review";
+import { locationReviewLinksSkill } from "./review-link";
+import { surveyResponsesSkill, surveyStatsSkill } from "./survey";
+import { whiteLabelGetSkill } from "./white-label";
+import { reviewWidgetsSkill } from "./widget";
 
 export const MCP_SKILLS = [
   agencyListTenantsSkill,

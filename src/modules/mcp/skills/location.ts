@@ -13,7 +13,13 @@ export const locationFinderSkill = skill({
     lat: z.number().min(-90).max(90).optional().describe("latitude in degrees (with lng)"),
     lng: z.number().min(-180).max(180).optional().describe("longitude in degrees (with lat)"),
     radiusKm: z.number().positive().max(20000).optional().describe("search radius around lat/lng in km (default 50)"),
-    query: z.string().trim().min(1).max(200).optional().describe("text to match in name, address, city, state or postal code"),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("text to match in name, address, city, state or postal code"),
     limit: z.number().int().min(1).max(100).default(10).describe("how many to return, 1 to 100 (default 10)"),
   }),
   scopes: ["read:locations"],

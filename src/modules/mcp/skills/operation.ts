@@ -1,6 +1,6 @@
 import { checkedInput, fromMcpInput, mcpInputOf, type Operation } from "../../../lib/operation";
 import type { Scope } from "../../oauth/scopes";
-import { skill, type Skill, type SkillContext } from "./registry";
+import { type Skill, type SkillContext, skill } from "./registry";
 
 /*
  * The MCP door of an operation (src/lib/operation.ts): the skill `skill()` would build from it, with
@@ -24,7 +24,9 @@ export function skillOf(op: Operation): Skill {
     destructive: op.destructive,
     idempotent: op.idempotent,
     openWorld: op.openWorld,
-    ...(op.confirm ? { confirm: (input: Record<string, unknown>) => op.confirm!(fromMcpInput(op, input) as never) } : {}),
+    ...(op.confirm
+      ? { confirm: (input: Record<string, unknown>) => op.confirm!(fromMcpInput(op, input) as never) }
+      : {}),
     untrusted: op.untrusted,
     output: op.output,
     agencyAware: door.agencyAware,
@@ -32,7 +34,10 @@ export function skillOf(op: Operation): Skill {
     handler: async (ctx: SkillContext, input: Record<string, unknown>) => {
       // the tenantId and confirm inputs belong to the MCP door, not to the operation
       const { tenantId: _tenant, confirm: _confirm, ...rest } = input;
-      return (await op.handler({ ...ctx, scopes: ctx.caller.scopes }, checkedInput(op, fromMcpInput(op, rest)) as never)) as object;
+      return (await op.handler(
+        { ...ctx, scopes: ctx.caller.scopes },
+        checkedInput(op, fromMcpInput(op, rest)) as never,
+      )) as object;
     },
   }) as unknown as Skill;
   origins.set(made, op);

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { paged } from "../../../lib/openapi";
 import { FunnelCountsSchema, ReviewStatsSchema } from "../../analytics/schemas";
 import { BindingSchema } from "../../campaigns/bindings.schemas";
 import { CampaignSchema } from "../../campaigns/schemas";
@@ -13,7 +14,6 @@ import { ReviewResponseSchema } from "../../reviews/responses.schemas";
 import { ReviewSchema } from "../../reviews/schemas";
 import { SurveyStatsSchema } from "../../surveys/schemas";
 import { TenantSchema } from "../../tenants/schemas";
-import { paged } from "../../../lib/openapi";
 
 /*
  * The structuredContent of every skill, as zod: the REST response schema where a REST route returns
@@ -27,7 +27,11 @@ const Steps = FunnelCountsSchema.extend({ opened: z.null(), responded: z.number(
 export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
   "agency.list-tenants": z.object({ data: z.array(TenantSchema), total: z.number().int() }),
   "location.finder": z.object({
-    data: z.array(LocationSchema.extend({ distanceKm: z.number().nullable().describe("km from lat/lng; null for a text-only search") })),
+    data: z.array(
+      LocationSchema.extend({
+        distanceKm: z.number().nullable().describe("km from lat/lng; null for a text-only search"),
+      }),
+    ),
     total: z.number().int(),
   }),
   "review.list": paged(ReviewSchema),
@@ -43,7 +47,12 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
     name: z.string(),
     since: z.string().nullable(),
     totals: Steps.extend({
-      outcomeUnknown: z.number().int().describe("sends whose outcome is unknown (the runtime died while the provider answered; counted in sent): docs/sending.md"),
+      outcomeUnknown: z
+        .number()
+        .int()
+        .describe(
+          "sends whose outcome is unknown (the runtime died while the provider answered; counted in sent): docs/sending.md",
+        ),
     }),
     byChannel: z.array(Steps.extend({ channel: z.string() })),
     byTemplate: z.array(Steps.extend({ channel: z.string(), templateId: z.string().nullable() })),
@@ -70,5 +79,4 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
 };
 
 /** A skill's declared structuredContent schema by name (agent skills declare theirs with `output:`). */
-export const outputSchemaOf = (name: string): z.ZodType | undefined =>
-  SKILL_OUTPUTS[name];
+export const outputSchemaOf = (name: string): z.ZodType | undefined => SKILL_OUTPUTS[name];

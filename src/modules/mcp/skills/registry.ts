@@ -107,7 +107,10 @@ export function skillAllowed(skill: Skill, caller: SessionIdentity): boolean {
 }
 
 export const inputJsonSchema = (skill: Skill) => {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(skill.input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(skill.input, {
+    io: "input",
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
   return schema as { type: "object"; [k: string]: unknown };
 };
 
@@ -123,10 +126,14 @@ export const annotations = (skill: Skill) => ({
 export const declaresOutput = (skill: Skill) => Boolean(skill.output ?? outputSchemaOf(skill.name));
 
 /** The zod schema of the skill's structuredContent; any JSON object for a skill that declares none yet. */
-export const outputSchema = (skill: Skill): z.ZodType => skill.output ?? outputSchemaOf(skill.name) ?? z.record(z.string(), z.unknown());
+export const outputSchema = (skill: Skill): z.ZodType =>
+  skill.output ?? outputSchemaOf(skill.name) ?? z.record(z.string(), z.unknown());
 
 export const outputJsonSchema = (skill: Skill) => {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(outputSchema(skill), { io: "output", unrepresentable: "any" }) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(outputSchema(skill), {
+    io: "output",
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
   return schema as { type: "object"; [k: string]: unknown };
 };
 

@@ -22,7 +22,9 @@ export const locationReviewLinksSkill = skill({
   handler: async (ctx, input) => {
     const urls = await locationReviewUrls(ctx, input.locationId);
     const page = await listReviewLinks(ctx, { locationId: input.locationId, limit: 50 });
-    const links = await Promise.all(page.data.map(async (l) => ({ ...l, clicks: await reviewLinkStats(ctx, l.id, {}) })));
+    const links = await Promise.all(
+      page.data.map(async (l) => ({ ...l, clicks: await reviewLinkStats(ctx, l.id, {}) })),
+    );
     return { reviewUrls: urls, reviewLinks: links };
   },
 });

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { REVIEW_STATUSES } from "../../../db/schema";
 import { listApprovalQueue } from "../../reviews/responses.service";
-import { listReviews } from "../../reviews/service";
 import { SiteType } from "../../reviews/schemas";
+import { listReviews } from "../../reviews/service";
 import { skill } from "./registry";
 
 export const reviewListSkill = skill({

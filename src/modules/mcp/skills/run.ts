@@ -1,21 +1,21 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import type { ControlDb } from "../../../db/client";
 import { tenantDb } from "../../../db/shards";
 import { assertTenantWritable, isTenantMoving } from "../../../db/tenant-fence";
-import type { ControlDb } from "../../../db/client";
 import type { Env } from "../../../env";
 import type { RequestMeta } from "../../../lib/context";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { ApiError } from "../../../lib/errors";
+import { addLogContext, log } from "../../../lib/log";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../../identity/service";
 import { actorFor, auditToolCall, type ToolOutcome } from "../audit";
-import { STATELESS_SESSION_PREFIX, type McpLimits } from "../config";
+import { type McpLimits, STATELESS_SESSION_PREFIX } from "../config";
 import { issueConfirmation, redeemConfirmation } from "../confirmations";
 import type { SessionIdentity } from "../identity";
-import { EVERY_TOOL, inSelection, usableSelection, type ToolSelection } from "../toolsets";
-import { findSkill, skillAllowed, type Skill, type SkillContext } from "./registry";
+import { EVERY_TOOL, inSelection, type ToolSelection, usableSelection } from "../toolsets";
+import { findSkill, type Skill, type SkillContext, skillAllowed } from "./registry";
 import { markedContent } from "./untrusted";
-import { addLogContext, log } from "../../../lib/log";
 
 export interface CallEnv {
   env: Env;
@@ -35,7 +35,10 @@ export interface CallEnv {
  * "MCP error <code>: " prefix onto the wire, which clients then print twice.
  */
 class JsonRpcError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -53,12 +56,20 @@ export interface Confirmation {
 }
 
 class ToolRefusal extends Error {
-  constructor(readonly outcome: ToolOutcome, message: string, readonly details?: Record<string, unknown>) {
+  constructor(
+    readonly outcome: ToolOutcome,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
     super(message);
   }
 }
 
-const confirmationCaller = (c: CallEnv) => ({ env: c.env, identity: c.identity, session: c.sessionId.startsWith(STATELESS_SESSION_PREFIX) ? null : c.sessionId });
+const confirmationCaller = (c: CallEnv) => ({
+  env: c.env,
+  identity: c.identity,
+  session: c.sessionId.startsWith(STATELESS_SESSION_PREFIX) ? null : c.sessionId,
+});
 
 /**
  * The confirmation gate of a skill with `confirm`, the same on both legs: returns the ask to send
@@ -67,19 +78,27 @@ const confirmationCaller = (c: CallEnv) => ({ env: c.env, identity: c.identity, 
  * and arguments, valid 10 minutes (confirmations.ts): a confirmation cannot be replayed, moved to
  * another call or client, or made up (confirm: true is not an answer).
  */
-async function confirmGate(skill: Skill, input: Record<string, unknown>, question: string, c: CallEnv, confirmation: Confirmation): Promise<CallToolResult | null> {
+async function confirmGate(
+  skill: Skill,
+  input: Record<string, unknown>,
+  question: string,
+  c: CallEnv,
+  confirmation: Confirmation,
+): Promise<CallToolResult | null> {
   const caller = confirmationCaller(c);
   if (confirmation.canAsk && confirmation.ask) {
     const back = confirmation.returned;
     // an answer counts only with the state of an ask this server made for this very call, once
     if (back && (await redeemConfirmation(caller, skill.name, input, back.state))) {
-      if (back.answer === "declined") throw new ToolRefusal("not_confirmed", "The user did not confirm; nothing was done");
+      if (back.answer === "declined")
+        throw new ToolRefusal("not_confirmed", "The user did not confirm; nothing was done");
       return null;
     }
     const issued = await issueConfirmation(caller, skill.name, input);
     return confirmation.ask(question, issued.code) as CallToolResult;
   }
-  if (typeof input.confirm === "string" && (await redeemConfirmation(caller, skill.name, input, input.confirm))) return null;
+  if (typeof input.confirm === "string" && (await redeemConfirmation(caller, skill.name, input, input.confirm)))
+    return null;
   const issued = await issueConfirmation(caller, skill.name, input);
   const tried = input.confirm !== undefined;
   throw new ToolRefusal(
@@ -105,9 +124,11 @@ async function resolveTenant(skill: Skill, input: Record<string, unknown>, c: Ca
   if (identity.credential === "api_key") return { tenantId: identity.tenantId, agencyIds: [] as string[] };
   const principal = await loadUserPrincipal(db, identity.userId!);
   if (!principal) throw new ToolRefusal("forbidden", "The signed-in user is no longer active");
-  if (skill.platformOnly && !isPlatformAdmin(principal)) throw new ToolRefusal("forbidden", `${skill.name} needs the platform_admin role`);
+  if (skill.platformOnly && !isPlatformAdmin(principal))
+    throw new ToolRefusal("forbidden", `${skill.name} needs the platform_admin role`);
   const agencyIds = identity.agencySession ? administeredAgencies(principal) : [];
-  const asked = skill.agencyAware && identity.agencySession && typeof input.tenantId === "string" ? input.tenantId : null;
+  const asked =
+    skill.agencyAware && identity.agencySession && typeof input.tenantId === "string" ? input.tenantId : null;
   const tenantId = asked ?? identity.tenantId;
   const tenant = await findTenantRef(db, tenantId);
   const access = tenant ? resolveTenantAccess(principal, tenant) : null;
@@ -150,7 +171,11 @@ export async function callTool(
       throw new JsonRpcError(ErrorCode.InvalidParams, error);
     }
     if (!skillAllowed(skill, c.identity)) {
-      const needs = skill.platformOnly ? "a platform_admin's session" : skill.scopes ? `the scope ${skill.scopes.join(" or ")}` : "an agency session";
+      const needs = skill.platformOnly
+        ? "a platform_admin's session"
+        : skill.scopes
+          ? `the scope ${skill.scopes.join(" or ")}`
+          : "an agency session";
       throw new ToolRefusal("forbidden", `${name} needs ${needs}, which this session was not granted`);
     }
     const parsed = skill.input.safeParse(input);

@@ -30,5 +30,6 @@ export const surveyResponsesSkill = skill({
   access: "read",
   // outsider text: marked untrusted in results and the description (untrusted.ts)
   untrusted: ["data[].text", "data[].followUpText", "data[].surveyResponses"],
-  handler: async (ctx, input) => surveyResponses(ctx, input.surveyId, { limit: input.limit, cursor: input.cursor, since: input.since }),
+  handler: async (ctx, input) =>
+    surveyResponses(ctx, input.surveyId, { limit: input.limit, cursor: input.cursor, since: input.since }),
 });

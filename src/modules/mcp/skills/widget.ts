@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { paged } from "../../../lib/openapi";
 import { loadWidgetData } from "../../widgets/data";
 import { PublicWidgetSchema, WidgetSchema } from "../../widgets/schemas";
 import { listWidgets } from "../../widgets/service";
-import { paged } from "../../../lib/openapi";
 import { skill } from "./registry";
 
 export const reviewWidgetsSkill = skill({

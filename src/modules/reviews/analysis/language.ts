@@ -2,9 +2,29 @@ import { franc } from "franc-min";
 
 /** ISO 639-3 (what franc returns) -> ISO 639-1, for the languages reviews commonly arrive in. */
 const ISO_639_1: Record<string, string> = {
-  eng: "en", spa: "es", fra: "fr", deu: "de", por: "pt", ita: "it", nld: "nl", pol: "pl", tur: "tr",
-  rus: "ru", ukr: "uk", swe: "sv", dan: "da", ces: "cs", ron: "ro", hun: "hu", arb: "ar", hin: "hi",
-  ind: "id", vie: "vi", kor: "ko", jpn: "ja", cmn: "zh",
+  eng: "en",
+  spa: "es",
+  fra: "fr",
+  deu: "de",
+  por: "pt",
+  ita: "it",
+  nld: "nl",
+  pol: "pl",
+  tur: "tr",
+  rus: "ru",
+  ukr: "uk",
+  swe: "sv",
+  dan: "da",
+  ces: "cs",
+  ron: "ro",
+  hun: "hu",
+  arb: "ar",
+  hin: "hi",
+  ind: "id",
+  vie: "vi",
+  kor: "ko",
+  jpn: "ja",
+  cmn: "zh",
 };
 
 /** Below this, trigram detection guesses more than it knows. */

@@ -29,7 +29,9 @@ export function ruleMatches(rule: AutoReplyRuleRow, review: Review): boolean {
 const specificity = (r: AutoReplyRuleRow) => (r.locationId ? 2 : 0) + (r.siteType ? 1 : 0);
 
 export function pickRule(rules: AutoReplyRuleRow[], review: Review): AutoReplyRuleRow | null {
-  const ordered = [...rules].sort((a, b) => specificity(b) - specificity(a) || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+  const ordered = [...rules].sort(
+    (a, b) => specificity(b) - specificity(a) || a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
+  );
   return ordered.find((r) => ruleMatches(r, review)) ?? null;
 }
 

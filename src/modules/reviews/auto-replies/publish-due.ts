@@ -5,15 +5,15 @@ import type { Env } from "../../../env";
 import { auditStatement } from "../../../lib/audit";
 import { commit } from "../../../lib/commit";
 import { ApiError } from "../../../lib/errors";
+import { log } from "../../../lib/log";
+import { systemContext } from "../../../lib/system-context";
 import { addSeconds, nowIso } from "../../../lib/time";
 import type { FetchFn } from "../../../providers/review-sites";
 import { publishResponse } from "../publish";
 import { approveResponse, findResponseRow } from "../responses.service";
-import { systemContext } from "../../../lib/system-context";
 import { AUTO_REPLY_ACTOR } from "./intervention";
 import type { AutoReplyRow } from "./schemas";
-import { nextAutoReplyStatus, type AutoReplyMove } from "./states";
-import { log } from "../../../lib/log";
+import { type AutoReplyMove, nextAutoReplyStatus } from "./states";
 
 export const DUE_PER_RUN = 50;
 /** A site that refuses (5xx, rate limit) gets this many tries, RETRY_MINUTES x attempt apart. */
@@ -30,19 +30,44 @@ const INTERVENTION_BY_STATUS: Record<string, string> = { draft: "edit", rejected
 
 async function settle(env: Env, row: AutoReplyRow, move: AutoReplyMove, changes: Partial<AutoReplyRow>) {
   const ctx = await systemContext(env, row.tenantId, AUTO_REPLY_ACTOR);
-  const after: AutoReplyRow = { ...row, ...changes, status: nextAutoReplyStatus(row.status, move), updatedAt: nowIso() };
+  const after: AutoReplyRow = {
+    ...row,
+    ...changes,
+    status: nextAutoReplyStatus(row.status, move),
+    updatedAt: nowIso(),
+  };
   const { id, tenantId, createdAt, ...set } = after;
   await commit(ctx, [
-    ctx.db.update(autoReplies).set(set).where(and(eq(autoReplies.id, id), eq(autoReplies.status, row.status))),
-    auditStatement(ctx, { tenantId, action: `auto_reply.${move === "withdraw" ? "cancelled" : after.status}`, resourceType: "auto_reply", resourceId: id, previousState: row, nextState: after }),
+    ctx.db
+      .update(autoReplies)
+      .set(set)
+      .where(and(eq(autoReplies.id, id), eq(autoReplies.status, row.status))),
+    auditStatement(ctx, {
+      tenantId,
+      action: `auto_reply.${move === "withdraw" ? "cancelled" : after.status}`,
+      resourceType: "auto_reply",
+      resourceId: id,
+      previousState: row,
+      nextState: after,
+    }),
   ]);
   return after;
 }
 
 /** One due auto reply: lease it, approve the response as system/auto-reply if still untouched, publish it. */
-async function publishOne(env: Env, db: ShardDb, due: AutoReplyRow, now: Date, deps: Deps): Promise<AutoReplyRow | null> {
-  const leased = await db.update(autoReplies).set({ status: nextAutoReplyStatus(due.status, "claim"), updatedAt: nowIso() })
-    .where(and(eq(autoReplies.id, due.id), eq(autoReplies.status, "scheduled"))).returning().get();
+async function publishOne(
+  env: Env,
+  db: ShardDb,
+  due: AutoReplyRow,
+  now: Date,
+  deps: Deps,
+): Promise<AutoReplyRow | null> {
+  const leased = await db
+    .update(autoReplies)
+    .set({ status: nextAutoReplyStatus(due.status, "claim"), updatedAt: nowIso() })
+    .where(and(eq(autoReplies.id, due.id), eq(autoReplies.status, "scheduled")))
+    .returning()
+    .get();
   if (!leased) return null; // another run has it, or a person cancelled it a moment ago
   const ctx = await systemContext(env, leased.tenantId, AUTO_REPLY_ACTOR);
   const response = await findResponseRow(ctx, leased.responseId!);
@@ -59,8 +84,15 @@ async function publishOne(env: Env, db: ShardDb, due: AutoReplyRow, now: Date, d
     const attempts = leased.attempts + 1;
     const lastError = `${code}: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
     // RATE_LIMITED: our limiter held the reply back (Google quota); it goes out on a later try
-    if ((code === "UPSTREAM_ERROR" || code === "RATE_LIMITED" || code === "INTERNAL") && attempts < MAX_PUBLISH_ATTEMPTS) {
-      return settle(env, leased, "retry", { attempts, lastError, publishAt: addSeconds(now, RETRY_MINUTES * 60 * attempts).toISOString() });
+    if (
+      (code === "UPSTREAM_ERROR" || code === "RATE_LIMITED" || code === "INTERNAL") &&
+      attempts < MAX_PUBLISH_ATTEMPTS
+    ) {
+      return settle(env, leased, "retry", {
+        attempts,
+        lastError,
+        publishAt: addSeconds(now, RETRY_MINUTES * 60 * attempts).toISOString(),
+      });
     }
     // the response stays approved: a person can still publish it or reply by hand
     return settle(env, leased, "fail", { attempts, lastError });
@@ -74,8 +106,15 @@ async function publishOne(env: Env, db: ShardDb, due: AutoReplyRow, now: Date, d
 async function failStaleClaims(env: Env, db: ShardDb) {
   // claims are stamped with the wall clock, so their age is measured with it too
   const now = new Date();
-  const stale = await db.select().from(autoReplies)
-    .where(and(inArray(autoReplies.status, ["drafting", "publishing"]), lt(autoReplies.updatedAt, new Date(now.getTime() - STALE_CLAIM_MS).toISOString())))
+  const stale = await db
+    .select()
+    .from(autoReplies)
+    .where(
+      and(
+        inArray(autoReplies.status, ["drafting", "publishing"]),
+        lt(autoReplies.updatedAt, new Date(now.getTime() - STALE_CLAIM_MS).toISOString()),
+      ),
+    )
     .limit(DUE_PER_RUN);
   for (const row of stale) await settle(env, row, "fail", { lastError: `interrupted while ${row.status}` });
   return stale.length;
@@ -88,9 +127,15 @@ async function failStaleClaims(env: Env, db: ShardDb) {
  */
 export async function publishDueAutoReplies(env: Env, db: ShardDb, now = new Date(), deps: Deps = defaultDeps) {
   // a paused tenant acts read-only: its scheduled replies wait until it is resumed
-  const due = (await db.select({ row: autoReplies }).from(autoReplies).innerJoin(tenants, and(eq(tenants.id, autoReplies.tenantId), eq(tenants.isActive, true)))
-    .where(and(eq(autoReplies.status, "scheduled"), lte(autoReplies.publishAt, now.toISOString())))
-    .orderBy(asc(autoReplies.publishAt)).limit(DUE_PER_RUN)).map((r) => r.row);
+  const due = (
+    await db
+      .select({ row: autoReplies })
+      .from(autoReplies)
+      .innerJoin(tenants, and(eq(tenants.id, autoReplies.tenantId), eq(tenants.isActive, true)))
+      .where(and(eq(autoReplies.status, "scheduled"), lte(autoReplies.publishAt, now.toISOString())))
+      .orderBy(asc(autoReplies.publishAt))
+      .limit(DUE_PER_RUN)
+  ).map((r) => r.row);
   const outcomes: AutoReplyRow[] = [];
   for (const row of due) {
     try {

@@ -9,7 +9,11 @@ import { keysetPage, type PageQuery } from "../../../lib/pagination";
 import { nowIso } from "../../../lib/time";
 import { assertLocationsInTenant } from "../service";
 import {
-  ruleIssues, toAutoReplyRule, type AutoReplyRuleRow, type CreateAutoReplyRuleInput, type UpdateAutoReplyRuleInput,
+  type AutoReplyRuleRow,
+  type CreateAutoReplyRuleInput,
+  ruleIssues,
+  toAutoReplyRule,
+  type UpdateAutoReplyRuleInput,
 } from "./schemas";
 
 export async function autoPublishEnabled(ctx: ServiceContext): Promise<boolean> {
@@ -26,14 +30,26 @@ export async function updateAutoReplySettings(ctx: ServiceContext, input: { auto
   const before = await getAutoReplySettings(ctx);
   const after = { autoPublishEnabled: input.autoPublishEnabled, updatedAt: nowIso() };
   await commit(ctx, [
-    ctx.db.insert(autoReplySettings).values({ tenantId: ctx.tenantId, ...after })
+    ctx.db
+      .insert(autoReplySettings)
+      .values({ tenantId: ctx.tenantId, ...after })
       .onConflictDoUpdate({ target: autoReplySettings.tenantId, set: after }),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "auto_reply_settings.updated", resourceType: "auto_reply_settings", resourceId: ctx.tenantId, previousState: before, nextState: after }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "auto_reply_settings.updated",
+      resourceType: "auto_reply_settings",
+      resourceId: ctx.tenantId,
+      previousState: before,
+      nextState: after,
+    }),
   ]);
   return after;
 }
 
-export async function listAutoReplyRules(ctx: ServiceContext, q: PageQuery & { locationId?: string; isActive?: boolean }) {
+export async function listAutoReplyRules(
+  ctx: ServiceContext,
+  q: PageQuery & { locationId?: string; isActive?: boolean },
+) {
   const where = and(
     eq(autoReplyRules.tenantId, ctx.tenantId),
     q.locationId ? eq(autoReplyRules.locationId, q.locationId) : undefined,
@@ -42,7 +58,13 @@ export async function listAutoReplyRules(ctx: ServiceContext, q: PageQuery & { l
   return keysetPage(ctx.db, {
     query: q,
     sort: [autoReplyRules.createdAt, autoReplyRules.id],
-    rows: (cursor, order, limit) => ctx.db.select().from(autoReplyRules).where(and(where, cursor)).orderBy(...order).limit(limit),
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(autoReplyRules)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
     count: ctx.db.select({ n: count() }).from(autoReplyRules).where(where),
     key: (r) => [r.createdAt, r.id],
     map: toAutoReplyRule,
@@ -50,7 +72,11 @@ export async function listAutoReplyRules(ctx: ServiceContext, q: PageQuery & { l
 }
 
 async function findRuleRow(ctx: ServiceContext, id: string) {
-  const row = await ctx.db.select().from(autoReplyRules).where(and(eq(autoReplyRules.id, id), eq(autoReplyRules.tenantId, ctx.tenantId))).get();
+  const row = await ctx.db
+    .select()
+    .from(autoReplyRules)
+    .where(and(eq(autoReplyRules.id, id), eq(autoReplyRules.tenantId, ctx.tenantId)))
+    .get();
   if (!row) throw notFound("Auto-reply rule");
   return row;
 }
@@ -60,7 +86,12 @@ export const getAutoReplyRule = async (ctx: ServiceContext, id: string) => toAut
 /** A rule that publishes on its own needs the tenant's opt-in first. */
 async function assertPublishAllowed(ctx: ServiceContext, rule: Pick<AutoReplyRuleRow, "mode" | "isActive">) {
   if (rule.mode === "auto_publish" && rule.isActive && !(await autoPublishEnabled(ctx))) {
-    throw validationError([{ path: "mode", message: "auto_publish needs the tenant's opt-in (PUT /v1/settings/auto-replies {autoPublishEnabled: true})" }]);
+    throw validationError([
+      {
+        path: "mode",
+        message: "auto_publish needs the tenant's opt-in (PUT /v1/settings/auto-replies {autoPublishEnabled: true})",
+      },
+    ]);
   }
 }
 
@@ -68,15 +99,33 @@ export async function createAutoReplyRule(ctx: ServiceContext, input: CreateAuto
   if (input.locationId) await assertLocationsInTenant(ctx, [input.locationId], "locationId");
   const now = nowIso();
   const row: AutoReplyRuleRow = {
-    id: newId(), tenantId: ctx.tenantId, name: input.name, locationId: input.locationId ?? null, siteType: input.siteType ?? null,
-    ratings: [...new Set(input.ratings)].sort(), allowLowRatings: input.allowLowRatings, textCondition: input.textCondition,
-    keywords: [...new Set(input.keywords)], source: input.source, template: input.template ?? null, mode: input.mode,
-    delayMinutes: input.delayMinutes ?? null, isActive: input.isActive, createdAt: now, updatedAt: now,
+    id: newId(),
+    tenantId: ctx.tenantId,
+    name: input.name,
+    locationId: input.locationId ?? null,
+    siteType: input.siteType ?? null,
+    ratings: [...new Set(input.ratings)].sort(),
+    allowLowRatings: input.allowLowRatings,
+    textCondition: input.textCondition,
+    keywords: [...new Set(input.keywords)],
+    source: input.source,
+    template: input.template ?? null,
+    mode: input.mode,
+    delayMinutes: input.delayMinutes ?? null,
+    isActive: input.isActive,
+    createdAt: now,
+    updatedAt: now,
   };
   await assertPublishAllowed(ctx, row);
   await commit(ctx, [
     ctx.db.insert(autoReplyRules).values(row),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "auto_reply_rule.created", resourceType: "auto_reply_rule", resourceId: row.id, nextState: row }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "auto_reply_rule.created",
+      resourceType: "auto_reply_rule",
+      resourceId: row.id,
+      nextState: row,
+    }),
   ]);
   return toAutoReplyRule(row);
 }
@@ -98,8 +147,18 @@ export async function updateAutoReplyRule(ctx: ServiceContext, id: string, patch
   await assertPublishAllowed(ctx, after);
   const { id: _id, tenantId: _t, createdAt: _c, ...set } = after;
   await commit(ctx, [
-    ctx.db.update(autoReplyRules).set(set).where(and(eq(autoReplyRules.id, id), eq(autoReplyRules.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "auto_reply_rule.updated", resourceType: "auto_reply_rule", resourceId: id, previousState: before, nextState: after }),
+    ctx.db
+      .update(autoReplyRules)
+      .set(set)
+      .where(and(eq(autoReplyRules.id, id), eq(autoReplyRules.tenantId, ctx.tenantId))),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "auto_reply_rule.updated",
+      resourceType: "auto_reply_rule",
+      resourceId: id,
+      previousState: before,
+      nextState: after,
+    }),
   ]);
   return toAutoReplyRule(after);
 }
@@ -108,6 +167,12 @@ export async function deleteAutoReplyRule(ctx: ServiceContext, id: string) {
   const before = await findRuleRow(ctx, id);
   await commit(ctx, [
     ctx.db.delete(autoReplyRules).where(and(eq(autoReplyRules.id, id), eq(autoReplyRules.tenantId, ctx.tenantId))),
-    auditStatement(ctx, { tenantId: ctx.tenantId, action: "auto_reply_rule.deleted", resourceType: "auto_reply_rule", resourceId: id, previousState: before }),
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "auto_reply_rule.deleted",
+      resourceType: "auto_reply_rule",
+      resourceId: id,
+      previousState: before,
+    }),
   ]);
 }

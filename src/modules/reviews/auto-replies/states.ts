@@ -20,7 +20,14 @@ export const AUTO_REPLY_TRANSITIONS: Record<AutoReplyMove, Partial<Record<AutoRe
 };
 
 const TARGET: Record<AutoReplyMove, AutoReplyStatus> = {
-  queue: "queued", schedule: "scheduled", claim: "publishing", publish: "published", retry: "scheduled", fail: "failed", cancel: "cancelled", withdraw: "cancelled",
+  queue: "queued",
+  schedule: "scheduled",
+  claim: "publishing",
+  publish: "published",
+  retry: "scheduled",
+  fail: "failed",
+  cancel: "cancelled",
+  withdraw: "cancelled",
 };
 
 export function nextAutoReplyStatus(from: AutoReplyStatus, move: AutoReplyMove): AutoReplyStatus {

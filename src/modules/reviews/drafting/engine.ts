@@ -47,9 +47,16 @@ export function draftReply(input: DraftInput): string {
   const tone = input.brand.brandTone?.toLowerCase() ?? "";
   const m = mood(input);
   const name = firstName(input.authorName);
-  const topicNames = input.topics.map((t) => p.topics[t]).filter((t): t is string => Boolean(t)).slice(0, 2);
+  const topicNames = input.topics
+    .map((t) => p.topics[t])
+    .filter((t): t is string => Boolean(t))
+    .slice(0, 2);
   const topic = topicNames.join(` ${p.and} `);
-  const fill = (s: string) => s.replaceAll("{name}", name ?? "").replaceAll("{brand}", input.brand.name).replaceAll("{topic}", topic);
+  const fill = (s: string) =>
+    s
+      .replaceAll("{name}", name ?? "")
+      .replaceAll("{brand}", input.brand.name)
+      .replaceAll("{topic}", topic);
 
   const lines: string[] = [];
   if (tone.includes("formal") && m !== "negative") lines.push(p.formalThanks);

@@ -26,8 +26,7 @@ interface EventGridEvent {
 
 export type AcsWebhook =
   /** answer 200 with {validationResponse} to finish the subscription handshake */
-  | { kind: "validation"; validationResponse: string }
-  | { kind: "events"; events: DeliveryEvent[] };
+  { kind: "validation"; validationResponse: string } | { kind: "events"; events: DeliveryEvent[] };
 
 const STATUS: Record<string, DeliveryEvent["status"]> = {
   Delivered: "delivered",
@@ -42,7 +41,8 @@ const STATUS: Record<string, DeliveryEvent["status"]> = {
 export function parseAcsEventGrid(body: unknown): AcsWebhook {
   const list = (Array.isArray(body) ? body : [body]) as EventGridEvent[];
   const validation = list.find((e) => e?.eventType === "Microsoft.EventGrid.SubscriptionValidationEvent");
-  if (validation?.data?.validationCode) return { kind: "validation", validationResponse: validation.data.validationCode };
+  if (validation?.data?.validationCode)
+    return { kind: "validation", validationResponse: validation.data.validationCode };
   const events: DeliveryEvent[] = [];
   for (const e of list) {
     if (e?.eventType !== "Microsoft.Communication.EmailDeliveryReportReceived" || !e.data?.messageId) continue;

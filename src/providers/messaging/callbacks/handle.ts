@@ -1,12 +1,17 @@
 import type { FetchLike } from "../types";
-import { parseAcsEventGrid, verifyEventGridSecret, ACS_SECRET_HEADER } from "./acs";
+import { ACS_SECRET_HEADER, parseAcsEventGrid, verifyEventGridSecret } from "./acs";
 import type { WebhookKeys, WebhookProvider } from "./keys";
 import { META_SIGNATURE_HEADER, metaVerificationChallenge, parseMetaWebhook, verifyMetaSignature } from "./meta";
-import { SENDGRID_SIGNATURE_HEADER, SENDGRID_TIMESTAMP_HEADER, parseSendGridEvents, verifySendGridSignature } from "./sendgrid";
-import { confirmSnsSubscription, parseSesNotification, verifySnsMessage, type SnsMessage } from "./sns";
+import { parseMetaTemplateUpdates, type TemplateUpdate } from "./meta-templates";
+import {
+  parseSendGridEvents,
+  SENDGRID_SIGNATURE_HEADER,
+  SENDGRID_TIMESTAMP_HEADER,
+  verifySendGridSignature,
+} from "./sendgrid";
+import { confirmSnsSubscription, parseSesNotification, type SnsMessage, verifySnsMessage } from "./sns";
 import { parseTwilioWebhook, TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from "./twilio";
 import type { DeliveryEvent, InboundMessage } from "./types";
-import { parseMetaTemplateUpdates, type TemplateUpdate } from "./meta-templates";
 
 export type WebhookOutcome =
   /** unsigned, badly signed or unparseable: answer 401 and change nothing */
@@ -22,8 +27,11 @@ export type WebhookOutcome =
     };
 
 const none = { verified: false } as const;
-const ok = (events: DeliveryEvent[] = [], inbound: InboundMessage[] = [], reply?: { status: number; body: string; contentType: string }) =>
-  ({ verified: true, events, inbound, ...(reply ? { reply } : {}) }) as const;
+const ok = (
+  events: DeliveryEvent[] = [],
+  inbound: InboundMessage[] = [],
+  reply?: { status: number; body: string; contentType: string },
+) => ({ verified: true, events, inbound, ...(reply ? { reply } : {}) }) as const;
 
 async function anyOf(candidates: string[], check: (key: string) => Promise<boolean> | boolean) {
   for (const key of candidates) if (await check(key)) return true;
@@ -85,10 +93,15 @@ export async function handleProviderCallback(
         return ok(parseSesNotification(message));
       }
       case "acs": {
-        if (!(await anyOf(keys.acsSecrets, (k) => verifyEventGridSecret(k, req.headers.get(ACS_SECRET_HEADER), url)))) return none;
+        if (!(await anyOf(keys.acsSecrets, (k) => verifyEventGridSecret(k, req.headers.get(ACS_SECRET_HEADER), url))))
+          return none;
         const parsed = parseAcsEventGrid(JSON.parse(text));
         if (parsed.kind === "validation") {
-          return ok([], [], { status: 200, body: JSON.stringify({ validationResponse: parsed.validationResponse }), contentType: "application/json" });
+          return ok([], [], {
+            status: 200,
+            body: JSON.stringify({ validationResponse: parsed.validationResponse }),
+            contentType: "application/json",
+          });
         }
         return ok(parsed.events);
       }

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { tenantDb } from "../../../db/shards";
 import { messagingSettings } from "../../../db/schema";
+import { tenantDb } from "../../../db/shards";
 import type { Env } from "../../../env";
 import { openCredentials } from "../settings-store";
 
@@ -25,12 +25,22 @@ const present = (...values: (string | undefined | null | unknown)[]) =>
  * `?tenant=` (set by us in status callback URLs and by the tenant in their provider console); it only
  * selects which secrets to try, so a wrong one simply fails verification.
  */
-export async function loadWebhookKeys(env: Env, provider: WebhookProvider, tenantId: string | null): Promise<WebhookKeys> {
+export async function loadWebhookKeys(
+  env: Env,
+  provider: WebhookProvider,
+  tenantId: string | null,
+): Promise<WebhookKeys> {
   // messaging settings are tenant rows: on the tenant's shard
   const rows = tenantId
-    ? await (await tenantDb(env, tenantId)).select().from(messagingSettings).where(and(eq(messagingSettings.tenantId, tenantId), eq(messagingSettings.provider, provider))).all()
+    ? await (await tenantDb(env, tenantId))
+        .select()
+        .from(messagingSettings)
+        .where(and(eq(messagingSettings.tenantId, tenantId), eq(messagingSettings.provider, provider)))
+        .all()
     : [];
-  const tenant = await Promise.all(rows.map(async (r) => ({ options: r.options, credentials: await openCredentials(env, r.credentials) })));
+  const tenant = await Promise.all(
+    rows.map(async (r) => ({ options: r.options, credentials: await openCredentials(env, r.credentials) })),
+  );
   const creds = (field: string) => tenant.map((t) => t.credentials[field]);
   return {
     sendgridPublicKeys: present(...creds("webhookVerificationKey"), env.PLATFORM_SENDGRID_WEBHOOK_PUBLIC_KEY),

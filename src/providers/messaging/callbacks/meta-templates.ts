@@ -5,7 +5,16 @@ import { epochSecondsToIso } from "./types";
  * message_template_status_update and template_category_update), normalised.
  */
 export type TemplateUpdate =
-  | { kind: "status"; name: string; language: string; providerTemplateId: string | null; status: string; reason: string | null; category: string | null; at: string }
+  | {
+      kind: "status";
+      name: string;
+      language: string;
+      providerTemplateId: string | null;
+      status: string;
+      reason: string | null;
+      category: string | null;
+      at: string;
+    }
   | {
       kind: "category";
       name: string;
@@ -49,16 +58,30 @@ export function parseMetaTemplateUpdates(body: unknown): TemplateUpdate[] {
     for (const change of entry.changes ?? []) {
       const v = change.value;
       if (!v?.message_template_name || !v.message_template_language) continue;
-      const base = { name: v.message_template_name, language: v.message_template_language, providerTemplateId: v.message_template_id != null ? String(v.message_template_id) : null, at };
+      const base = {
+        name: v.message_template_name,
+        language: v.message_template_language,
+        providerTemplateId: v.message_template_id != null ? String(v.message_template_id) : null,
+        at,
+      };
       if (change.field === "message_template_status_update" && v.event) {
-        out.push({ kind: "status", ...base, status: v.event.toUpperCase(), reason: v.reason ?? null, category: up(v.message_template_category) });
+        out.push({
+          kind: "status",
+          ...base,
+          status: v.event.toUpperCase(),
+          reason: v.reason ?? null,
+          category: up(v.message_template_category),
+        });
       } else if (change.field === "template_category_update") {
         const announced = Boolean(v.correct_category);
         out.push({
-          kind: "category", ...base,
+          kind: "category",
+          ...base,
           category: up(v.new_category),
           pendingCategory: announced ? up(v.correct_category) : null,
-          pendingAt: announced ? epochSecondsToIso(v.category_update_timestamp, new Date(Date.parse(at) + 24 * 3600_000)) : null,
+          pendingAt: announced
+            ? epochSecondsToIso(v.category_update_timestamp, new Date(Date.parse(at) + 24 * 3600_000))
+            : null,
         });
       }
     }

@@ -1,6 +1,6 @@
 import { safeEqual } from "../../../lib/crypto";
 import { metaFailure } from "../whatsapp-rules";
-import { bytesToHex, epochSecondsToIso, type DeliveryEvent, type InboundMessage, type ParsedWebhook } from "./types";
+import { bytesToHex, type DeliveryEvent, epochSecondsToIso, type InboundMessage, type ParsedWebhook } from "./types";
 
 export const META_SIGNATURE_HEADER = "X-Hub-Signature-256";
 
@@ -8,12 +8,18 @@ const enc = new TextEncoder();
 
 /** X-Hub-Signature-256: "sha256=" + hex HMAC-SHA256 of the raw body under the app secret. */
 export async function metaSignature(appSecret: string, rawBody: string | Uint8Array): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", enc.encode(appSecret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", enc.encode(appSecret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   const body = typeof rawBody === "string" ? enc.encode(rawBody) : rawBody;
   return `sha256=${bytesToHex(await crypto.subtle.sign("HMAC", key, body))}`;
 }
 
-export async function verifyMetaSignature(appSecret: string, rawBody: string | Uint8Array, header: string | null | undefined): Promise<boolean> {
+export async function verifyMetaSignature(
+  appSecret: string,
+  rawBody: string | Uint8Array,
+  header: string | null | undefined,
+): Promise<boolean> {
   if (!header) return false;
   return safeEqual(await metaSignature(appSecret, rawBody), header.trim().toLowerCase());
 }
@@ -29,7 +35,13 @@ export function metaVerificationChallenge(query: URLSearchParams, verifyToken: s
 }
 
 interface MetaValue {
-  statuses?: { id?: string; status?: string; timestamp?: string; recipient_id?: string; errors?: { code?: number; title?: string; message?: string }[] }[];
+  statuses?: {
+    id?: string;
+    status?: string;
+    timestamp?: string;
+    recipient_id?: string;
+    errors?: { code?: number; title?: string; message?: string }[];
+  }[];
   messages?: {
     from?: string;
     id?: string;
@@ -65,7 +77,13 @@ export function parseMetaWebhook(body: unknown): ParsedWebhook {
         if (!s.id) continue;
         const err = s.errors?.[0];
         const status: DeliveryEvent["status"] | null =
-          s.status === "delivered" || s.status === "read" ? "delivered" : s.status === "failed" ? (err?.code && UNDELIVERABLE_CODES.has(err.code) ? "bounced" : "failed") : null;
+          s.status === "delivered" || s.status === "read"
+            ? "delivered"
+            : s.status === "failed"
+              ? err?.code && UNDELIVERABLE_CODES.has(err.code)
+                ? "bounced"
+                : "failed"
+              : null;
         if (!status) continue;
         const rule = status === "failed" ? metaFailure(err?.code, s.recipient_id) : null;
         const reason = rule?.reason ?? (err ? `${err.code ?? ""} ${err.title ?? err.message ?? ""}`.trim() : undefined);
@@ -79,7 +97,8 @@ export function parseMetaWebhook(body: unknown): ParsedWebhook {
         });
       }
       for (const m of v.messages ?? []) {
-        const text = m.text?.body ?? m.button?.text ?? m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title;
+        const text =
+          m.text?.body ?? m.button?.text ?? m.interactive?.button_reply?.title ?? m.interactive?.list_reply?.title;
         if (!m.from || text === undefined) continue;
         inbound.push({
           provider: "meta",

@@ -1,5 +1,5 @@
 import { fromB64 } from "../http";
-import { epochSecondsToIso, type DeliveryEvent, type DeliveryStatus } from "./types";
+import { type DeliveryEvent, type DeliveryStatus, epochSecondsToIso } from "./types";
 
 export const SENDGRID_SIGNATURE_HEADER = "X-Twilio-Email-Event-Webhook-Signature";
 export const SENDGRID_TIMESTAMP_HEADER = "X-Twilio-Email-Event-Webhook-Timestamp";
@@ -40,12 +40,23 @@ export async function verifySendGridSignature(
 ): Promise<boolean> {
   if (!signature || !timestamp) return false;
   try {
-    const key = await crypto.subtle.importKey("spki", fromB64(pemBody(publicKey)), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+    const key = await crypto.subtle.importKey(
+      "spki",
+      fromB64(pemBody(publicKey)),
+      { name: "ECDSA", namedCurve: "P-256" },
+      false,
+      ["verify"],
+    );
     const body = typeof rawBody === "string" ? enc.encode(rawBody) : rawBody;
     const payload = new Uint8Array(enc.encode(timestamp).length + body.length);
     payload.set(enc.encode(timestamp));
     payload.set(body, enc.encode(timestamp).length);
-    return await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, derToRawEcdsa(fromB64(signature)), payload);
+    return await crypto.subtle.verify(
+      { name: "ECDSA", hash: "SHA-256" },
+      key,
+      derToRawEcdsa(fromB64(signature)),
+      payload,
+    );
   } catch {
     return false;
   }

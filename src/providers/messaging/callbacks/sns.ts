@@ -101,7 +101,12 @@ export async function verifySnsMessage(m: SnsMessage, o: SnsVerifyOptions): Prom
   try {
     const spki = await signingKey(m.SigningCertURL, o.fetch ?? fetch);
     const key = await crypto.subtle.importKey("spki", spki, { name: "RSASSA-PKCS1-v1_5", hash }, false, ["verify"]);
-    return await crypto.subtle.verify("RSASSA-PKCS1-v1_5", key, fromB64(m.Signature), new TextEncoder().encode(snsStringToSign(m)));
+    return await crypto.subtle.verify(
+      "RSASSA-PKCS1-v1_5",
+      key,
+      fromB64(m.Signature),
+      new TextEncoder().encode(snsStringToSign(m)),
+    );
   } catch {
     return false;
   }
@@ -118,8 +123,17 @@ interface SesNotification {
   notificationType?: string;
   eventType?: string;
   mail?: { messageId?: string; timestamp?: string; tags?: Record<string, string[]> };
-  bounce?: { bounceType?: string; bounceSubType?: string; timestamp?: string; bouncedRecipients?: { emailAddress?: string; diagnosticCode?: string }[] };
-  complaint?: { timestamp?: string; complaintFeedbackType?: string; complainedRecipients?: { emailAddress?: string }[] };
+  bounce?: {
+    bounceType?: string;
+    bounceSubType?: string;
+    timestamp?: string;
+    bouncedRecipients?: { emailAddress?: string; diagnosticCode?: string }[];
+  };
+  complaint?: {
+    timestamp?: string;
+    complaintFeedbackType?: string;
+    complainedRecipients?: { emailAddress?: string }[];
+  };
   delivery?: { timestamp?: string; recipients?: string[] };
   reject?: { reason?: string };
   renderingFailure?: { errorMessage?: string };
@@ -140,7 +154,12 @@ export function parseSesNotification(m: SnsMessage): DeliveryEvent[] {
   const at = (t?: string) => t ?? n.mail?.timestamp ?? m.Timestamp;
   switch (kind) {
     case "Delivery":
-      return (n.delivery?.recipients ?? []).map((address) => ({ ...base, status: "delivered" as const, address, occurredAt: at(n.delivery?.timestamp) }));
+      return (n.delivery?.recipients ?? []).map((address) => ({
+        ...base,
+        status: "delivered" as const,
+        address,
+        occurredAt: at(n.delivery?.timestamp),
+      }));
     case "Bounce": {
       const status = n.bounce?.bounceType === "Permanent" ? ("bounced" as const) : ("failed" as const);
       return (n.bounce?.bouncedRecipients ?? []).map((r) => ({
@@ -161,7 +180,14 @@ export function parseSesNotification(m: SnsMessage): DeliveryEvent[] {
       }));
     case "Reject":
     case "Rendering Failure":
-      return [{ ...base, status: "failed", reason: n.reject?.reason ?? n.renderingFailure?.errorMessage ?? kind, occurredAt: at() }];
+      return [
+        {
+          ...base,
+          status: "failed",
+          reason: n.reject?.reason ?? n.renderingFailure?.errorMessage ?? kind,
+          occurredAt: at(),
+        },
+      ];
     default:
       return [];
   }

@@ -1,7 +1,7 @@
 import { safeEqual } from "../../../lib/crypto";
 import { b64 } from "../http";
-import type { DeliveryEvent, InboundMessage, ParsedWebhook } from "./types";
 import { twilioFailure } from "../whatsapp-rules";
+import type { DeliveryEvent, InboundMessage, ParsedWebhook } from "./types";
 
 export const TWILIO_SIGNATURE_HEADER = "X-Twilio-Signature";
 
@@ -12,9 +12,13 @@ const enc = new TextEncoder();
  * Twilio called (query string included) followed by every POST parameter as name + value, sorted by name.
  */
 export async function twilioSignature(authToken: string, url: string, params: URLSearchParams): Promise<string> {
-  const sorted = [...params.entries()].sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  const sorted = [...params.entries()].sort(([a, av], [b, bv]) =>
+    a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0,
+  );
   const data = url + sorted.map(([k, v]) => k + v).join("");
-  const key = await crypto.subtle.importKey("raw", enc.encode(authToken), { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", enc.encode(authToken), { name: "HMAC", hash: "SHA-1" }, false, [
+    "sign",
+  ]);
   return b64(await crypto.subtle.sign("HMAC", key, enc.encode(data)));
 }
 
@@ -45,18 +49,36 @@ export function parseTwilioWebhook(params: URLSearchParams, now = new Date()): P
   const channel = from.startsWith("whatsapp:") || to.startsWith("whatsapp:") ? "whatsapp" : "sms";
 
   if (status === "received" || (!params.has("MessageStatus") && params.has("Body"))) {
-    const inbound: InboundMessage = { provider: "twilio", channel, from: strip(from), body: params.get("Body") ?? "", to: strip(to), ...(sid ? { providerMessageId: sid } : {}) };
+    const inbound: InboundMessage = {
+      provider: "twilio",
+      channel,
+      from: strip(from),
+      body: params.get("Body") ?? "",
+      to: strip(to),
+      ...(sid ? { providerMessageId: sid } : {}),
+    };
     return { events: [], inbound: [inbound] };
   }
   const errorCode = params.get("ErrorCode") ?? "";
   let mapped: DeliveryEvent["status"] | null = null;
   if (status === "delivered" || status === "read") mapped = "delivered";
-  else if (status === "undelivered" || status === "failed") mapped = UNREACHABLE_NUMBER_CODES.has(errorCode) ? "bounced" : "failed";
+  else if (status === "undelivered" || status === "failed")
+    mapped = UNREACHABLE_NUMBER_CODES.has(errorCode) ? "bounced" : "failed";
   if (!mapped || !sid) return { events: [], inbound: [] };
   const rule = mapped === "failed" && channel === "whatsapp" ? twilioFailure(errorCode, strip(to)) : null;
-  const reason = rule?.reason ?? [errorCode && `Twilio error ${errorCode}`, params.get("ErrorMessage")].filter(Boolean).join(": ");
+  const reason =
+    rule?.reason ?? [errorCode && `Twilio error ${errorCode}`, params.get("ErrorMessage")].filter(Boolean).join(": ");
   return {
-    events: [{ provider: "twilio", providerMessageId: sid, status: mapped, address: strip(to), ...(reason ? { reason } : {}), occurredAt: now.toISOString() }],
+    events: [
+      {
+        provider: "twilio",
+        providerMessageId: sid,
+        status: mapped,
+        address: strip(to),
+        ...(reason ? { reason } : {}),
+        occurredAt: now.toISOString(),
+      },
+    ],
     inbound: [],
   };
 }
