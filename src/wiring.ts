@@ -34,7 +34,7 @@ import { listCampaignsOperation } from "./modules/campaigns/operations";
 import { competitorRefreshSweep } from "./modules/competitors/background";
 import { contactsRetentionSweep } from "./modules/contacts/background";
 import { consentPersonalData } from "./modules/contacts/consent";
-import { listContactsOperation } from "./modules/contacts/operations";
+import { listContactsOperation, suppressContactOperation } from "./modules/contacts/operations";
 import { experimentResultsOperation, getExperimentOperation } from "./modules/experiments/operations";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { listInboxOperation } from "./modules/inbox/operations";
@@ -158,6 +158,7 @@ export const OPERATIONS: Operation[] = [
   responseAnalyticsOperation,
   listCampaignsOperation,
   listContactsOperation,
+  suppressContactOperation,
   getExperimentOperation,
   experimentResultsOperation,
   listInboxOperation,

@@ -41,6 +41,11 @@ export interface McpDoor<I = Record<string, unknown>> {
   omit?: readonly string[];
   /** REST field -> MCP field name, where the spec names it differently (a path {id} -> responseId) */
   rename?: Readonly<Record<string, string>>;
+  /**
+   * Fields REST leaves optional that an MCP caller must give (non-empty for text): a model acting for a
+   * person states why (a suppression's reason goes into the audit log)
+   */
+  required?: readonly string[];
   /** field descriptions written for a model (the shapes stay the REST ones) */
   describe?: Readonly<Record<string, string>>;
   /** values MCP callers cannot choose (e.g. a manual publish): merged into the handler's input */
@@ -200,6 +205,13 @@ function isBooleanString(s: z.ZodType): boolean {
 export const pageLimit = (p: { default: number; max: number }) =>
   z.number().int().min(1).max(p.max).default(p.default).describe(`page size, 1 to ${p.max} (default ${p.default})`);
 
+/** An optional field made required; a text field also non-empty. */
+function requiredField(s: z.ZodType): z.ZodType {
+  const def = defOf(s);
+  const inner = def.type === "optional" ? def.innerType! : s;
+  return defOf(inner).type === "string" ? (inner as z.ZodString).min(1) : inner;
+}
+
 /**
  * The operation's input as an MCP tool takes it: the JSON input, less omitted fields, renamed fields
  * under their MCP names, MCP's page size and the descriptions written for a model.
@@ -210,6 +222,7 @@ export function mcpInputOf(op: Operation): ObjectSchema {
   for (const [k, v] of Object.entries(op.jsonInput.shape)) {
     if (door.omit?.includes(k) || (door.fixed && k in door.fixed)) continue;
     let field = k === "limit" && door.limit ? pageLimit(door.limit) : (v as z.ZodType);
+    if (door.required?.includes(k)) field = requiredField(field);
     const text = door.describe?.[k];
     if (text) field = field.describe(text);
     shape[door.rename?.[k] ?? k] = field;

@@ -58,6 +58,7 @@ const TWINS: Record<string, [string, string]> = {
   "recommendation.list": ["get", "/v1/recommendations"],
   "campaign.list": ["get", "/v1/campaigns"],
   "contact.list": ["get", "/v1/contacts"],
+  "contact.suppress": ["post", "/v1/contacts/{id}/suppress"],
   "location.list": ["get", "/v1/locations"],
   "competitor.list": ["get", "/v1/competitors"],
   "approval.list-pending": ["get", "/v1/responses/approval-queue"],

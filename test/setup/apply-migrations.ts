@@ -25,7 +25,7 @@ for (let n = 0; n < 16; n++) {
 // call services directly, before any request, so they get the same wiring up front.
 // Installed again before every file, with the providers' test seams put back to none: a file that
 // swapped one and failed before restoring it must not hand it to the next file of the process.
-const [{ installHooks }, { registerSkills }, { HOOKS, SKILLS }, { useDnsOverHttps }, { useCustomHostnameProvider }] =
+const [{ installHooks }, { installSkills }, { HOOKS, SKILLS }, { useDnsOverHttps }, { useCustomHostnameProvider }] =
   await Promise.all([
     import("../../src/hooks"),
     import("../../src/modules/mcp/skills/registry"),
@@ -34,6 +34,6 @@ const [{ installHooks }, { registerSkills }, { HOOKS, SKILLS }, { useDnsOverHttp
     import("../../src/providers/hostnames"),
   ]);
 installHooks(HOOKS);
-registerSkills(SKILLS);
+installSkills(SKILLS);
 useDnsOverHttps(null);
 useCustomHostnameProvider(null);

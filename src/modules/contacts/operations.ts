@@ -1,8 +1,8 @@
-import { paged, stdErrors } from "../../lib/openapi";
+import { errors, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation } from "../../lib/operation";
 import { currentConsent } from "./consent";
-import { ContactListQuery, ContactWithConsentSchema } from "./schemas";
-import { listContacts } from "./service";
+import { ContactIdParam, ContactListQuery, ContactSchema, ContactWithConsentSchema, SuppressBody } from "./schemas";
+import { listContacts, suppressContact } from "./service";
 
 // The contacts operations served by REST, MCP and agents alike (src/lib/operation.ts).
 
@@ -36,4 +36,36 @@ export const listContactsOperation = defineOperation({
     );
     return { ...page, data: page.data.map((c) => ({ ...c, consent: consent.get(c.id) ?? {} })) };
   },
+});
+
+export const suppressContactOperation = defineOperation({
+  name: "contact.suppress",
+  operationId: "suppressContact",
+  method: "post",
+  path: "/v1/contacts/{id}/suppress",
+  tags: ["Contacts"],
+  summary: "Suppress a contact on every channel (tenant_user)",
+  description:
+    "Suppresses a contact: no review request will be sent to them again on any channel until a person " +
+    "unsuppresses them. The reason is kept in the audit log.",
+  request: { params: ContactIdParam, body: SuppressBody, bodyRequired: false },
+  output: ContactSchema,
+  errors: { ...stdErrorsWithNotFound, 409: errors[409] },
+  scopes: ["write:contacts"],
+  minRole: "tenant_user",
+  access: "write",
+  destructive: false,
+  confirm: (input) => `Stop every message to contact ${input.id}? Reason: ${input.reason ?? "(none given)"}`,
+  mcp: {
+    title: "Opt a customer out of all messages",
+    description:
+      "Suppresses a contact: no review request will be sent to them again on any channel until a person " +
+      "unsuppresses them in the app. Use it when a customer asks not to be contacted. Needs the contact's id " +
+      "(from contact.list) and a short reason, which is kept in the audit log.",
+    rename: { id: "contactId" },
+    // a model acting for a person says why; REST keeps the reason optional (the spec's body)
+    required: ["reason"],
+    describe: { id: "the contact's id", reason: "why, e.g. 'asked by phone not to be contacted'" },
+  },
+  handler: async (ctx, input) => suppressContact(ctx, input.id, input.reason),
 });

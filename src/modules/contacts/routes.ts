@@ -14,7 +14,7 @@ import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canAdminister, canManage, canWrite } from "../../middleware/tenant";
 import { importContactsCsv, MAX_CSV_BYTES } from "./import";
-import { listContactsOperation } from "./operations";
+import { listContactsOperation, suppressContactOperation } from "./operations";
 import { eraseContact, exportContact } from "./privacy";
 import {
   ContactExportSchema,
@@ -22,10 +22,9 @@ import {
   ContactSchema,
   ImportCsvBody,
   ImportResultSchema,
-  SuppressBody,
   UpsertContactBody,
 } from "./schemas";
-import { getContact, suppressContact, unsuppressContact, upsertContact } from "./service";
+import { getContact, unsuppressContact, upsertContact } from "./service";
 
 const tags = ["Contacts"];
 const base = { tags, security: TENANT_SECURITY };
@@ -70,20 +69,6 @@ const get = createRoute({
   responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound },
 });
 
-const suppress = createRoute({
-  ...base,
-  method: "post",
-  path: "/v1/contacts/{id}/suppress",
-  summary: "Suppress a contact on every channel (tenant_user)",
-  operationId: "suppressContact",
-  middleware: [canWrite] as const,
-  request: {
-    params: ContactIdParam,
-    body: { required: false, content: { "application/json": { schema: SuppressBody } } },
-  },
-  responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound, 409: errors[409] },
-});
-
 const unsuppress = createRoute({
   ...base,
   method: "delete",
@@ -124,9 +109,7 @@ export const contactRoutes = createRouter()
   .openapi(upsert, async (c) => c.json(await upsertContact(svc(c), c.req.valid("json")), 201))
   .openapi(importCsv, async (c) => c.json(await importContactsCsv(svc(c), c.req.valid("form").file), 200))
   .openapi(get, async (c) => c.json(await getContact(svc(c), c.req.valid("param").id), 200))
-  .openapi(suppress, async (c) =>
-    c.json(await suppressContact(svc(c), c.req.valid("param").id, c.req.valid("json")?.reason), 200),
-  )
+  .openapi(...routeOf(suppressContactOperation))
   .openapi(unsuppress, async (c) => c.json(await unsuppressContact(svc(c), c.req.valid("param").id), 200))
   .openapi(exportData, async (c) => c.json(await exportContact(svc(c), c.req.valid("param").id), 200))
   .openapi(erase, async (c) => c.json(await eraseContact(svc(c), c.req.valid("param").id), 200));

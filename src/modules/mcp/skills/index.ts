@@ -6,7 +6,6 @@ import { agencyListTenantsSkill } from "./agency";
 import { reviewAlertSubscriptionsSkill } from "./alert";
 import { reviewAutoRepliesSkill } from "./auto-reply";
 import { campaignGetSkill } from "./campaign";
-import { contactSuppressSkill } from "./contact";
 import { inboxGetSkill } from "./inbox";
 import {
   campaignMetricsSkill,
@@ -29,7 +28,6 @@ export const MCP_SKILLS = [
   locationFinderSkill,
   locationReviewLinksSkill,
   campaignGetSkill,
-  contactSuppressSkill,
   reviewListSkill,
   approvalListPendingSkill,
   reviewWidgetsSkill,

@@ -95,6 +95,15 @@ export function registerSkills(list: readonly Skill[]): void {
   }
 }
 
+/**
+ * The catalogue is exactly `list`, dropping any other skill: a test file that registered skills of its
+ * own (test/mcp/skills.test.ts) must not hand them to the next file of a shared process.
+ */
+export function installSkills(list: readonly Skill[]): void {
+  skills.clear();
+  registerSkills(list);
+}
+
 export const allSkills = (): Skill[] => [...skills.values()].sort((a, b) => a.name.localeCompare(b.name));
 export const findSkill = (name: string): Skill | undefined => skills.get(name);
 
