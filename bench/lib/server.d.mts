@@ -6,3 +6,5 @@ export interface StartedServer {
 }
 export function startServer(options?: { port?: number; outdir?: string; vars?: Record<string, string>; inspectorPort?: number; direct?: boolean }): Promise<StartedServer>;
 export const BENCH_JWT_SECRET: string;
+export const TRIVIAL_WORKER: string;
+export function startTrivialServer(options?: { port?: number; direct?: boolean }): Promise<{ mf: { dispose(): Promise<void> }; url: string }>;
