@@ -31,7 +31,9 @@ const defaultOutdir = path.join(root, "bench/.dist");
  * then also carries `databases` ({ db, stats, pid } per shard, index = shard number).
  */
 export async function startServer({ port = 8790, outdir = defaultOutdir, vars = {}, inspectorPort, direct = process.env.BENCH_DIRECT === "1", databaseProcesses = 0, serviceTimeMs = 0 } = {}) {
-  execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
+  // BENCH_PREBUILT=<dir>: serve a bundle built earlier (e.g. the base commit's, for a before/after run)
+  if (process.env.BENCH_PREBUILT) outdir = process.env.BENCH_PREBUILT;
+  else execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], { cwd: root, stdio: "ignore" });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   // the flags production runs with (wrangler.toml), e.g. global_fetch_strictly_public for CIMD
