@@ -77,7 +77,9 @@ export function createWorker(source: Wiring | (() => Promise<Wiring>)) {
         logMisconfiguration(problem);
         return Response.json({ error: `Server misconfigured: ${problem}`, code: "INTERNAL" }, { status: 500 });
       }
-      return servingRequest(async () => (await appFor()).fetch(request, env, ctx));
+      // once built, the app is called directly: no await of the loaders on every request
+      const built = app;
+      return servingRequest(built ? () => built.fetch(request, env, ctx) : async () => (await appFor()).fetch(request, env, ctx));
     },
     queue: async (batch, env, ctx) => {
       await assertConfigured(env);
