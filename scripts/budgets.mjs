@@ -15,9 +15,10 @@ import { measureStartup } from "./budgets/startup.mjs";
 
 export const BUDGETS = {
   gzipBytes: 3_000_000,
-  // 200 until 2026-11-26: the same commit (63a3e49) that measured 130 ms then measures 180-260 ms on this machine now
-  // (docs/performance.md); issue #36 lowers start-up and tightens this
-  startupCpuMs: 250,
+  // 250 until 2026-11-27 (200 until 2026-11-26). Issue #36 took the global scope down to five small modules:
+  // 120-130 ms measured (fastest of the loads) on the shared machine, nearly all of it compiling the 8 MB
+  // bundle; the issue's 120 needs a smaller bundle, so 160 = measured + margin (docs/performance.md)
+  startupCpuMs: 160,
 };
 
 const { values: opts } = parseArgs({

@@ -12,3 +12,8 @@ export function startServer(options?: {
   direct?: boolean;
 }): Promise<StartedServer>;
 export const BENCH_JWT_SECRET: string;
+export const TRIVIAL_WORKER: string;
+export function startTrivialServer(options?: {
+  port?: number;
+  direct?: boolean;
+}): Promise<{ mf: { dispose(): Promise<void> }; url: string }>;

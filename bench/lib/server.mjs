@@ -38,10 +38,13 @@ export async function startServer({
   databaseProcesses = 0,
   serviceTimeMs = 0,
 } = {}) {
-  execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], {
-    cwd: root,
-    stdio: "ignore",
-  });
+  // BENCH_PREBUILT=<dir>: serve a bundle built earlier (e.g. the base commit's, for a before/after run)
+  if (process.env.BENCH_PREBUILT) outdir = process.env.BENCH_PREBUILT;
+  else
+    execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--outdir", outdir], {
+      cwd: root,
+      stdio: "ignore",
+    });
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   // the flags production runs with (wrangler.toml), e.g. global_fetch_strictly_public for CIMD
@@ -79,6 +82,38 @@ export async function startServer({
   const db = await mf.getD1Database("DB");
   await applyMigrations(db);
   return { mf, url, db };
+}
+
+/** The floor: a Worker that answers every request with a static 200 ("ok"), nothing else. */
+export const TRIVIAL_WORKER = 'export default { fetch() { return new Response("ok"); } };';
+
+/**
+ * Serves TRIVIAL_WORKER the way startServer serves the service: its own Miniflare on `port`, the
+ * same compatibility date and flags, through Miniflare's entry worker (or on workerd's own socket
+ * with `direct`). Every case reads as a ratio to it as well as to `/health` (docs/performance.md).
+ */
+export async function startTrivialServer({ port = 8789, direct = process.env.BENCH_DIRECT === "1" } = {}) {
+  const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
+  const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
+  const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)[1].matchAll(/"([^"]+)"/g)].map(
+    (m) => m[1],
+  );
+  const mf = new Miniflare({
+    host: "127.0.0.1",
+    port: direct ? 0 : port,
+    workers: [
+      {
+        name: "trivial",
+        modules: [{ type: "ESModule", path: "index.js", contents: TRIVIAL_WORKER }],
+        compatibilityDate,
+        compatibilityFlags,
+        ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}),
+      },
+    ],
+  });
+  const entry = (await mf.ready).toString();
+  const url = (direct ? (await mf.unsafeGetDirectURL("trivial")).toString() : entry).replace(/\/$/, "");
+  return { mf, url };
 }
 
 /** DB and SHARD_0 are one database (the control plane is shard 0); SHARD_n each their own, over loopback. */

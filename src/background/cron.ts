@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import { log, withLogContext } from "../lib/log";
-import { recordSweepRuns, type SweepRun } from "./sweep-runs";
+import type { SweepRun } from "./sweep-runs";
 
 export type Sweep = { name: string; run: (env: Env, now: Date) => Promise<void> };
 
@@ -42,6 +42,9 @@ async function runDue(sweeps: Sweeps, controller: ScheduledController, env: Env)
       }
     }),
   );
+  // imported here, not at the top: the Worker's global scope imports this file, and sweep-runs pulls
+  // in drizzle and the schema (docs/performance.md, Start-up)
+  const { recordSweepRuns } = await import("./sweep-runs");
   await recordSweepRuns(env, controller.cron, runs.filter(Boolean));
   for (const [i, r] of results.entries()) {
     if (r.status === "rejected") log.error("sweep failed", { sweep: due[i]!.name, error: String(r.reason) });

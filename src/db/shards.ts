@@ -13,7 +13,9 @@ import { controlSessionDb } from "./sessions";
  * bindings: it gets a `ControlDb` or a `ShardDb` (src/db/client.ts) from the functions below, and
  * test/node/db-bindings.test.ts keeps it so.
  */
-export const MAX_SHARDS = 16;
+export { MAX_SHARDS } from "./max-shards";
+
+import { MAX_SHARDS } from "./max-shards";
 
 const shardBinding = (env: Env, n: number) => (env as unknown as Partial<Record<string, D1Database>>)[`SHARD_${n}`];
 

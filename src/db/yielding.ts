@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import { interceptD1 } from "./intercept";
-import { MAX_SHARDS } from "./shards";
+import { MAX_SHARDS } from "./max-shards";
 
 /**
  * How long one background D1 round trip waits for the requests in flight to finish before it goes

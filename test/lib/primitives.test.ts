@@ -5,6 +5,7 @@ import {
   decryptSecret,
   deriveKey,
   encryptSecret,
+  fromBase64Url,
   hashPassword,
   hmacBase64Url,
   safeEqual,
@@ -107,5 +108,16 @@ describe("keys derived per purpose (HKDF)", () => {
     expect(derived).not.toBe(rawMac);
     expect(await hmacBase64Url(await deriveKey("t".repeat(32), "mcp-confirmation"), "payload")).not.toBe(derived);
     await expect(deriveKey("short", "mcp-confirmation")).rejects.toThrow();
+  });
+});
+
+describe("base64url", () => {
+  // guards the loop that replaced Uint8Array.from(atob(...), mapFn) on the redirect's hot path
+  it("round-trips every byte value and every padding length", () => {
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    expect([...fromBase64Url(toBase64Url(all))]).toEqual([...all]);
+    for (const n of [0, 1, 2, 3, 4])
+      expect([...fromBase64Url(toBase64Url(all.slice(0, n)))]).toEqual([...all.slice(0, n)]);
+    expect([...fromBase64Url("-_8")]).toEqual([0xfb, 0xff]);
   });
 });

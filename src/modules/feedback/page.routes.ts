@@ -33,18 +33,27 @@ const notFound = async (c: Context<AppEnv>) =>
  * Survey pages (per solicitation) are rendered each time.
  */
 const ACTION_SLOT = "/f/__feedback_action__";
-const blankForms = new WeakMap<object, string>();
+/** The page as UTF-8 before and after the action: a hit copies bytes instead of encoding the page again. */
+const blankForms = new WeakMap<object, { before: Uint8Array; after: Uint8Array }>();
+const utf8 = new TextEncoder();
 
 function blankFeedbackPage(landing: Landing, token: string): Response {
   const action = `/f/${encodeURIComponent(token)}`;
   if (landing.survey) return html(feedbackPage(landing, action));
   let page = blankForms.get(landing.location);
   if (page === undefined) {
-    page = `<!doctype html>${feedbackPage(landing, ACTION_SLOT).toString()}`;
+    const text = `<!doctype html>${feedbackPage(landing, ACTION_SLOT).toString()}`;
+    const at = text.indexOf(ACTION_SLOT);
+    page = { before: utf8.encode(text.slice(0, at)), after: utf8.encode(text.slice(at + ACTION_SLOT.length)) };
     blankForms.set(landing.location, page);
   }
-  // encodeURIComponent leaves nothing that needs escaping inside an attribute
-  return new Response(page.replace(ACTION_SLOT, action), { status: 200, headers: SECURITY_HEADERS });
+  // encodeURIComponent leaves nothing that needs escaping inside an attribute (and only ASCII)
+  const middle = utf8.encode(action);
+  const body = new Uint8Array(page.before.length + middle.length + page.after.length);
+  body.set(page.before, 0);
+  body.set(middle, page.before.length);
+  body.set(page.after, page.before.length + middle.length);
+  return new Response(body, { status: 200, headers: SECURITY_HEADERS });
 }
 
 /** Unknown or forged tokens get the friendly page; other errors go to the app's handler. */

@@ -11,6 +11,7 @@ export type TokenPurpose = "link" | "unsub" | "alert" | "visit";
 const MAC_BYTES = 16;
 const SEP = "~";
 const enc = new TextEncoder();
+const dec = new TextDecoder();
 const keys = new Map<string, CryptoKey>();
 
 /**
@@ -57,7 +58,7 @@ export async function verifyToken(secret: string, purpose: TokenPurpose, token: 
   let fields: string[];
   try {
     mac = fromBase64Url(token.slice(dot + 1));
-    fields = new TextDecoder().decode(fromBase64Url(payload)).split(SEP);
+    fields = dec.decode(fromBase64Url(payload)).split(SEP);
   } catch {
     return null;
   }
