@@ -143,8 +143,13 @@ describe("POST /v1/contacts (upsert)", () => {
 describe("GET /v1/contacts", () => {
   it("pages through 120 contacts at limit 50, visiting each exactly once", async () => {
     const tenant = w.as("manager");
-    for (let i = 0; i < 120; i++)
-      await tenant.post("/v1/contacts", { email: `page${String(i).padStart(3, "0")}@paging.test` });
+    // ten at a time: 120 one after another pass 30 s when other files share the cores
+    for (let i = 0; i < 120; i += 10)
+      await Promise.all(
+        Array.from({ length: 10 }, (_, k) =>
+          tenant.post("/v1/contacts", { email: `page${String(i + k).padStart(3, "0")}@paging.test` }),
+        ),
+      );
     const all = await db().select({ id: contacts.id }).from(contacts).where(eq(contacts.tenantId, w.tenantA.id));
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -161,7 +166,7 @@ describe("GET /v1/contacts", () => {
     expect(seen).toHaveLength(all.length);
     expect(new Set(seen).size).toBe(all.length);
     expect(new Set(seen)).toEqual(new Set(all.map((a) => a.id)));
-  }, 30_000);
+  }, 60_000);
 
   it("never lists another tenant's contacts", async () => {
     const res = await w.as("tenantAdmin").get("/v1/contacts?limit=200");
