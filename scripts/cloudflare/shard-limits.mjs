@@ -1,15 +1,17 @@
-// The shard limits the Worker routes by, read from their one definition in src/db/shards.ts (the
+// The shard limits the Worker routes by, read from their one definition in src/db/ (max-shards.ts, shards.ts; the
 // scripts are plain Node and cannot import TypeScript; test/node/shard-add.test.ts checks the values
 // read here against the module's own exports).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
-const source = readFileSync(path.resolve(import.meta.dirname, "../../src/db/shards.ts"), "utf8");
+const source = ["max-shards.ts", "shards.ts"]
+  .map((f) => readFileSync(path.resolve(import.meta.dirname, "../../src/db", f), "utf8"))
+  .join("\n");
 
 /** `export const NAME = <integer expression of digits, *, **>;` evaluated without eval. */
 function constant(name) {
   const m = new RegExp(`export const ${name} = ([\\d\\s*]+);`).exec(source);
-  if (!m) throw new Error(`src/db/shards.ts: ${name} not found`);
+  if (!m) throw new Error(`src/db: ${name} not found`);
   const power = (term) =>
     term
       .split("**")

@@ -57,11 +57,15 @@ export async function tenantRows(tenantId: string): Promise<Map<string, string>>
  * seeding, a "before" raced those handlers and read as changed under load.
  */
 export async function settledTenantRows(tenantId: string): Promise<Map<string, string>> {
+  // settled: two quiet windows in a row; one quiet window is not enough when other files share the
+  // cores and the event consumer waits its turn longer than a window (its dispatch marks rows later)
   let last = await tenantRows(tenantId);
-  for (let i = 0; i < 20; i++) {
+  let quiet = 0;
+  for (let i = 0; i < 30; i++) {
     await new Promise((r) => setTimeout(r, 1_500));
     const next = await tenantRows(tenantId);
-    if (changedRows(last, next).length === 0 && next.size === last.size) return next;
+    quiet = changedRows(last, next).length === 0 && next.size === last.size ? quiet + 1 : 0;
+    if (quiet === 2) return next;
     last = next;
   }
   throw new Error(`tenant ${tenantId}'s rows never settled`);
