@@ -48,6 +48,17 @@ async function postJson(url, body, headers = {}) {
   return res.json();
 }
 
+/**
+ * Every scope an API key can hold, read from their one definition (src/modules/identity/scopes.ts
+ * API_SCOPES; a plain Node script cannot import TypeScript).
+ */
+function apiScopes() {
+  const source = readFileSync(path.join(import.meta.dirname, "../src/modules/identity/scopes.ts"), "utf8");
+  const list = /export const API_SCOPES = \[([^\]]*)\]/.exec(source)?.[1];
+  if (!list) throw new Error("src/modules/identity/scopes.ts: API_SCOPES not found");
+  return [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+}
+
 /** A tenant and an API key with every scope a key can hold. */
 async function seed(base) {
   const boot = await postJson(`${base}/bootstrap`, {
@@ -58,21 +69,7 @@ async function seed(base) {
     adminName: "Owner",
   });
   const auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
-  const scopes = [
-    "read:reviews",
-    "read:feedback",
-    "read:surveys",
-    "read:contacts",
-    "read:campaigns",
-    "read:locations",
-    "read:score",
-    "read:competitors",
-    "read:recommendations",
-    "read:approvals",
-    "write:contacts",
-    "write:responses",
-    "agent:*",
-  ];
+  const scopes = apiScopes();
   return (await postJson(`${base}/v1/api-keys`, { name: "tools/list size", scopes }, auth)).key;
 }
 
