@@ -129,6 +129,8 @@ const varsSchema = z.object({
   MCP_SESSION_IDLE_SECONDS: positiveNumber.optional(),
   MCP_TOOL_TIMEOUT_MS: positiveNumber.optional(),
   MCP_MAX_RESULT_BYTES: positiveNumber.optional(),
+  /** how long a 2025-11-25 tool call waits for the user's answer to elicitation/create (default 300000 ms) */
+  MCP_ELICITATION_TIMEOUT_MS: positiveNumber.optional(),
   /** Workers AI model of the llm engine (default @cf/meta/llama-3.3-70b-instruct-fp8-fast, docs/ai.md) */
   AI_MODEL: setting,
   /** override of the 60 s agent timeout, in milliseconds (tests) */

@@ -10,6 +10,8 @@ export interface McpSessionState {
   verifiedAt: number;
   createdAt: number;
   lastSeenAt: number;
+  /** the client declared form elicitation in initialize (2025-06-18+): confirmations ask with elicitation/create */
+  elicitation?: boolean;
 }
 
 export interface SessionLimits {
@@ -45,6 +47,24 @@ export interface PendingConfirmation {
 
 export type RedeemResult = "ok" | "unknown" | "expired" | "mismatch";
 
+/** The client's answer to an elicitation/create: the user's action, or the JSON-RPC error it sent instead. */
+export type ElicitationAnswer =
+  | { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }
+  | { action: "error"; message: string };
+
+/** What the waiting tool call learns: the answer, no answer in time, or the session ended first. */
+export type ElicitationOutcome = ElicitationAnswer | { action: "timeout" } | { action: "ended" };
+
+/** An elicitation/create the server sent on a tool call's stream: who may answer it, until when. */
+export interface PendingElicitation {
+  sessionId: string;
+  /** the caller the session acts as (src/modules/mcp/elicitation.ts callerKey) */
+  caller: string;
+  expiresAt: number;
+  /** an answer that arrived before the tool call started waiting */
+  answer?: ElicitationAnswer;
+}
+
 interface Window {
   start: number;
   count: number;
@@ -58,6 +78,13 @@ interface Window {
  * client re-initializes (404).
  */
 export class McpSessions extends DurableObject {
+  /**
+   * Tool calls waiting for the user's answer to an elicitation, by elicitation id. In memory: the
+   * answer's POST and the waiting call meet in this one object whatever isolates served them; the
+   * object stays up while a call waits on it.
+   */
+  private waiting = new Map<string, (outcome: ElicitationOutcome) => void>();
+
   async open(
     session: Omit<McpSessionState, "createdAt" | "lastSeenAt" | "verifiedAt">,
     limits: SessionLimits,
@@ -132,8 +159,70 @@ export class McpSessions extends DurableObject {
     return pending.digest === digest ? "ok" : "mismatch";
   }
 
+  /** Records an elicitation/create about to be sent on a tool call's stream (src/modules/mcp/elicitation.ts). */
+  async openElicitation(id: string, pending: PendingElicitation, now = Date.now()): Promise<void> {
+    const all = await this.ctx.storage.list<PendingElicitation>({ prefix: "e:" });
+    const expired = [...all].filter(([, p]) => p.expiresAt < now).map(([k]) => k);
+    if (expired.length) await this.ctx.storage.delete(expired);
+    await this.ctx.storage.put(`e:${id}`, pending);
+  }
+
+  /**
+   * Waits for the answer to elicitation `id`, at most `timeoutMs`; the elicitation is gone afterwards
+   * whatever the outcome, so a late or repeated answer finds nothing.
+   */
+  async awaitElicitation(id: string, timeoutMs: number): Promise<ElicitationOutcome> {
+    const pending = await this.ctx.storage.get<PendingElicitation>(`e:${id}`);
+    if (!pending) return { action: "ended" };
+    if (pending.answer) {
+      await this.ctx.storage.delete(`e:${id}`);
+      return pending.answer;
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        void this.ctx.storage.delete(`e:${id}`).then(() => resolve({ action: "timeout" }));
+      }, timeoutMs);
+      this.waiting.set(id, (outcome) => {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        resolve(outcome);
+      });
+    });
+  }
+
+  /**
+   * The client's answer to elicitation `id`, taken once and only from the session and caller it was
+   * asked of, before it expires. A refused answer changes nothing (the asking session can still answer).
+   */
+  async answerElicitation(
+    id: string,
+    sessionId: string,
+    caller: string,
+    answer: ElicitationAnswer,
+    now = Date.now(),
+  ): Promise<"accepted" | "refused"> {
+    const pending = await this.ctx.storage.get<PendingElicitation>(`e:${id}`);
+    if (!pending || pending.answer || pending.expiresAt < now) return "refused";
+    if (pending.sessionId !== sessionId || pending.caller !== caller) return "refused";
+    const waiter = this.waiting.get(id);
+    if (waiter) {
+      await this.ctx.storage.delete(`e:${id}`);
+      waiter(answer);
+    } else {
+      await this.ctx.storage.put(`e:${id}`, { ...pending, answer });
+    }
+    return "accepted";
+  }
+
+  /** Ends a session; a tool call of it still waiting for the user learns so at once (nothing is written). */
   async close(sessionId: string): Promise<boolean> {
-    return this.ctx.storage.delete(`s:${sessionId}`);
+    const closed = await this.ctx.storage.delete(`s:${sessionId}`);
+    const pending = await this.ctx.storage.list<PendingElicitation>({ prefix: "e:" });
+    const ours = [...pending].filter(([, p]) => p.sessionId === sessionId).map(([k]) => k);
+    if (ours.length) await this.ctx.storage.delete(ours);
+    for (const key of ours) this.waiting.get(key.slice(2))?.({ action: "ended" });
+    return closed;
   }
 
   async liveCount(idleTtlMs: number, now = Date.now()): Promise<number> {

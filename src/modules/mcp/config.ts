@@ -24,6 +24,8 @@ export interface McpLimits {
   maxResultBytes: number;
   /** how stale a non-OAuth credential check may be (API key revocation is effective within this) */
   recheckMs: number;
+  /** how long a tool call on a 2025-xx session waits for the user's answer to elicitation/create */
+  elicitationTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: McpLimits = {
@@ -34,6 +36,8 @@ export const DEFAULT_LIMITS: McpLimits = {
   toolTimeoutMs: 60_000,
   maxResultBytes: 10 * 1024 * 1024,
   recheckMs: 60_000,
+  // well inside the 10-minute life of the confirmation it answers (confirmations.ts)
+  elicitationTimeoutMs: 5 * 60_000,
 };
 
 const positive = (raw: string | undefined, fallback: number) => {
@@ -50,6 +54,7 @@ export const mcpLimits = (env: Env): McpLimits => ({
   toolTimeoutMs: positive(env.MCP_TOOL_TIMEOUT_MS, DEFAULT_LIMITS.toolTimeoutMs),
   maxResultBytes: positive(env.MCP_MAX_RESULT_BYTES, DEFAULT_LIMITS.maxResultBytes),
   recheckMs: DEFAULT_LIMITS.recheckMs,
+  elicitationTimeoutMs: positive(env.MCP_ELICITATION_TIMEOUT_MS, DEFAULT_LIMITS.elicitationTimeoutMs),
 });
 
 /** Same origin as PUBLIC_BASE_URL, or one listed in MCP_ALLOWED_ORIGINS (comma separated). */

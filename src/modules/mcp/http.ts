@@ -18,6 +18,7 @@ import {
   STATELESS_SESSION_PREFIX,
 } from "./config";
 import { identify, openCredential, sealCredential } from "./credentials";
+import { declaresFormElicitation, deliverAnswers, onlyAnswers } from "./elicitation";
 import { endpointOf } from "./endpoints";
 import { type SessionIdentity, sameCaller } from "./identity";
 import { buildSessionServer, negotiateVersion } from "./protocol-2025-11-25";
@@ -201,7 +202,19 @@ async function post(c: C): Promise<Response> {
   }
   const stepUp = await insufficientScope(c, identity, sessionId, messages, selection);
   if (stepUp) return withHeaders(stepUp, rateHeaders(used.rate));
-  const res = await serve(c, messages, { sessionId, identity, limits, selection });
+  if (onlyAnswers(messages)) {
+    // the client answering elicitation/create: to the waiting call, through the session's Durable Object
+    const taken = await deliverAnswers(c.env, sessionId, identity, messages);
+    const res = taken
+      ? new Response(null, { status: 202 })
+      : fail(
+          "VALIDATION_ERROR",
+          "No question of this session is waiting for this answer: an answer counts once, from the session and credential it was asked of, before it times out",
+        );
+    return withHeaders(res, { ...rateHeaders(used.rate), "Mcp-Session-Id": sessionId });
+  }
+  const elicitation = used.session.elicitation ? { protocolVersion: used.session.protocolVersion } : undefined;
+  const res = await serve(c, messages, { sessionId, identity, limits, selection, elicitation });
   return withHeaders(res, { ...rateHeaders(used.rate), "Mcp-Session-Id": sessionId });
 }
 
@@ -222,12 +235,15 @@ async function initialize(
     return unauthenticated(c, token ? "Invalid or expired credential" : "Authentication required");
   }
   const sessionId = `${identity.tenantId}.${randomToken(24)}`;
+  const protocolVersion = negotiateVersion(requested);
+  const capabilities = (messages[0] as { params?: { capabilities?: unknown } }).params?.capabilities;
   const opened = await sessionStub(c, identity.tenantId).open(
     {
       id: sessionId,
       identity,
-      protocolVersion: negotiateVersion(requested),
+      protocolVersion,
       sealedCredential: await sealCredential(token!, c.env),
+      elicitation: declaresFormElicitation(capabilities, protocolVersion),
     },
     limits,
   );
@@ -344,7 +360,23 @@ async function auditThrottled(c: C, identity: SessionIdentity, sessionId: string
   }
 }
 
-type Served = { sessionId: string; identity: SessionIdentity; limits: McpLimits; selection: ToolSelection };
+type Served = {
+  sessionId: string;
+  identity: SessionIdentity;
+  limits: McpLimits;
+  selection: ToolSelection;
+  /** the session's client declared elicitation (and its revision) */
+  elicitation?: { protocolVersion: string };
+};
+
+/** A tools/call of a tool that may ask the user to confirm: answered on an SSE stream in an elicitation session. */
+const mayConfirm = (messages: JSONRPCMessage[]) =>
+  messages.some(
+    (m) =>
+      isJSONRPCRequest(m) &&
+      m.method === "tools/call" &&
+      Boolean(findSkill(String((m.params as { name?: unknown } | undefined)?.name))?.confirm),
+  );
 
 const callEnv = (c: C, s: Served): CallEnv => ({
   env: c.env,
@@ -384,11 +416,20 @@ async function stateless(c: C, body: unknown, limits: McpLimits, selection: Tool
 
 /** Serves the messages with a fresh SDK server and a stateless transport (the session is ours). */
 async function serve(c: C, messages: JSONRPCMessage[], s: Served) {
+  const parsedBody = messages.length === 1 ? messages[0] : messages;
+  if (s.elicitation && mayConfirm(messages)) {
+    // an SSE stream, so the call can send elicitation/create before its result; the stream (and with
+    // it this server) ends after the result, so the server is not closed here
+    const server = buildSessionServer(callEnv(c, s), s.elicitation);
+    const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: false });
+    await server.connect(transport);
+    return transport.handleRequest(c.req.raw, { parsedBody });
+  }
   const server = buildSessionServer(callEnv(c, s));
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(c.req.raw, { parsedBody: messages.length === 1 ? messages[0] : messages });
+    return await transport.handleRequest(c.req.raw, { parsedBody });
   } finally {
     await server.close();
   }

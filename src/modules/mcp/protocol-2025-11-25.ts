@@ -5,6 +5,7 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { LATEST_SESSION_VERSION, SESSION_PROTOCOL_VERSIONS } from "./config";
+import { askUser } from "./elicitation";
 import { INSTRUCTIONS, listedTools, serverInfo } from "./server";
 import { type CallEnv, callTool } from "./skills/run";
 
@@ -21,7 +22,11 @@ export const negotiateVersion = (requested: unknown): string =>
  * so any isolate can serve any request. The low-level Server (not McpServer) is used because tools
  * are listed per caller's scopes and validated with the project's own zod schemas.
  */
-export function buildSessionServer(call: CallEnv): Server {
+export function buildSessionServer(
+  call: CallEnv,
+  /** the session's client declared elicitation and this response is an SSE stream (http.ts `serve`) */
+  elicit?: { protocolVersion: string },
+): Server {
   const server = new Server(serverInfo(call.env), {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
@@ -33,9 +38,28 @@ export function buildSessionServer(call: CallEnv): Server {
     instructions: INSTRUCTIONS,
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(call) }));
-  // no elicitation on this leg: the answer would arrive on another HTTP request, maybe another isolate
-  server.setRequestHandler(CallToolRequestSchema, (req) =>
-    callTool(req.params.name, req.params.arguments, call, { canAsk: false }),
-  );
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
+    if (!elicit) return callTool(req.params.name, req.params.arguments, call, { canAsk: false });
+    // the question goes out on this call's stream; the answer arrives on another POST, maybe in another
+    // isolate, and reaches us through the session's Durable Object (elicitation.ts)
+    const work = callTool(req.params.name, req.params.arguments, call, {
+      canAsk: false,
+      elicit: (message) =>
+        askUser(
+          {
+            env: call.env,
+            identity: call.identity,
+            sessionId: call.sessionId,
+            protocolVersion: elicit.protocolVersion,
+            timeoutMs: call.limits.elicitationTimeoutMs,
+            send: (m) => server.transport!.send(m, { relatedRequestId: extra.requestId }),
+          },
+          message,
+        ),
+    });
+    // an accepted write finishes (and is audited) even if the client drops the stream meanwhile
+    call.defer(work);
+    return work;
+  });
   return server;
 }

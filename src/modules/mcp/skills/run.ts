@@ -3,6 +3,7 @@ import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ControlDb } from "../../../db/client";
 import { tenantDb } from "../../../db/shards";
 import { assertTenantWritable, isTenantMoving } from "../../../db/tenant-fence";
+import type { ElicitationOutcome } from "../../../durable/mcp-sessions";
 import type { Env } from "../../../env";
 import type { RequestMeta } from "../../../lib/context";
 import { ApiError } from "../../../lib/errors";
@@ -53,6 +54,11 @@ export interface Confirmation {
   canAsk: boolean;
   returned?: { state: unknown; answer: "accepted" | "declined" };
   ask?(message: string, state: string): unknown;
+  /**
+   * 2025-xx sessions whose client declared elicitation: asks the user in the middle of this call
+   * (elicitation/create on the call's stream) and resolves with the answer (mcp/elicitation.ts).
+   */
+  elicit?(message: string): Promise<ElicitationOutcome>;
 }
 
 class ToolRefusal extends Error {
@@ -86,6 +92,7 @@ async function confirmGate(
   confirmation: Confirmation,
 ): Promise<CallToolResult | null> {
   const caller = confirmationCaller(c);
+  if (confirmation.elicit) return elicitGate(skill, input, question, c, confirmation.elicit);
   if (confirmation.canAsk && confirmation.ask) {
     const back = confirmation.returned;
     // an answer counts only with the state of an ask this server made for this very call, once
@@ -107,6 +114,52 @@ async function confirmGate(
       `Ask the user: "${question}" and only if they agree, call again with the same arguments and confirm: "${issued.code}" (valid until ${issued.expiresAt}). Nothing was done.`,
     { confirmation: { code: issued.code, expiresAt: issued.expiresAt, question } },
   );
+}
+
+/** Why an answer to elicitation/create is not a go-ahead, as the tool result says it. */
+function notConfirmed(outcome: ElicitationOutcome, c: CallEnv): ToolRefusal {
+  const nothing = "; nothing was done";
+  switch (outcome.action) {
+    case "timeout":
+      return new ToolRefusal(
+        "timeout",
+        `The user gave no answer within ${c.limits.elicitationTimeoutMs / 1000} s${nothing}. Call again to ask again`,
+      );
+    case "ended":
+      return new ToolRefusal("not_confirmed", `The session ended before the user answered${nothing}`);
+    case "error":
+      return new ToolRefusal("not_confirmed", `The client could not ask the user (${outcome.message})${nothing}`);
+    case "decline":
+      return new ToolRefusal("not_confirmed", `The user declined${nothing}`);
+    case "cancel":
+      return new ToolRefusal("not_confirmed", `The user cancelled the question${nothing}`);
+    default:
+      return new ToolRefusal("not_confirmed", `The user did not tick confirm${nothing}`);
+  }
+}
+
+/**
+ * The confirmation gate on a session that can elicit: the same single-use confirmation as every
+ * other ask (issued for this caller, session, tool and arguments, 10 minutes), but its code never
+ * leaves the server: it is spent right after the user's answer, and only an accept with the box
+ * ticked lets the call run.
+ */
+async function elicitGate(
+  skill: Skill,
+  input: Record<string, unknown>,
+  question: string,
+  c: CallEnv,
+  elicit: (message: string) => Promise<ElicitationOutcome>,
+): Promise<null> {
+  const caller = confirmationCaller(c);
+  const issued = await issueConfirmation(caller, skill.name, input);
+  const outcome = await elicit(question);
+  const redeemed = await redeemConfirmation(caller, skill.name, input, issued.code);
+  const accepted = outcome.action === "accept" && outcome.content?.confirm === true;
+  if (accepted && redeemed) return null;
+  throw accepted
+    ? new ToolRefusal("not_confirmed", "The confirmation expired; nothing was done")
+    : notConfirmed(outcome, c);
 }
 
 const toolError = (message: string, details?: Record<string, unknown>): CallToolResult => ({
