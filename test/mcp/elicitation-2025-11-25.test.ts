@@ -1,8 +1,11 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contacts } from "../../src/db/schema";
 import { createWorld, db, type World } from "../helpers/seed";
-import { fetchWithEnv, rawPost, workerFetch } from "./helpers";
+import { fetchWithEnv, MCP_URL, rawPost, workerFetch } from "./helpers";
 
 // 2025-11-25 sessions whose client declared elicitation: a destructive tool asks the user with
 // elicitation/create on the SSE stream of the tools/call POST; the answer comes back on a new POST
@@ -261,5 +264,29 @@ describe("elicitation on 2025-11-25 sessions", () => {
     expect((await answer(session, request.id, ACCEPT)).status).toBe(400);
     expect(await suppressed(id)).toBe(false);
     expect(await suppressions(id)).toBe(0);
+  });
+
+  it("the official SDK 1.x client with an elicitation handler: asked once, its answer posted by its transport", async () => {
+    const id = await newContact("elicit-sdk@example.com");
+    const transport = new StreamableHTTPClientTransport(MCP_URL, {
+      fetch: workerFetch,
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    });
+    const client = new Client({ name: "sdk-elicit", version: "1" }, { capabilities: { elicitation: { form: {} } } });
+    const questions: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      questions.push((req.params as { message: string }).message);
+      return { action: "accept", content: { confirm: true } };
+    });
+    await client.connect(transport);
+    expect(transport.protocolVersion).toBe(VERSION);
+    const done = await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked" } });
+    expect(done.isError).toBeFalsy();
+    expect(done.structuredContent).toMatchObject({ id, isSuppressed: true });
+    expect(questions).toHaveLength(1);
+    expect(questions[0]).toContain(id);
+    expect(await suppressed(id)).toBe(true);
+    expect(await suppressions(id)).toBe(1);
+    await client.close();
   });
 });
