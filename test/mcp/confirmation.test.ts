@@ -125,7 +125,7 @@ describe("confirmation of a write skill", () => {
     expect(done.structuredContent.isSuppressed).toBe(true);
   });
 
-  it("a 2025 session (no elicitation on that leg) confirms with the code too", async () => {
+  it("a 2025 session whose client did not declare elicitation confirms with the code too", async () => {
     const id = await newContact("session@example.com");
     const { client } = await connect({ token: key });
     const refused = await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked" } });
