@@ -123,8 +123,8 @@ async function asked(sessionId: string, contactId: string, fetcher: Fetcher = wo
 }
 
 /** The client's answer to elicitation `id`, POSTed on its own as the transport says. */
-const answer = (sessionId: string, id: unknown, result: object, token: string | undefined = key) =>
-  rawPost({ jsonrpc: "2.0", id, result }, sessionHeaders(sessionId, token));
+const answer = (sessionId: string, id: unknown, result: object, token: string | null = key) =>
+  rawPost({ jsonrpc: "2.0", id, result }, sessionHeaders(sessionId, token ?? undefined));
 
 const ACCEPT = { action: "accept", content: { confirm: true } };
 const errorText = (result: any) => JSON.parse(result.content[0].text).error as string;
@@ -222,6 +222,20 @@ describe("elicitation on 2025-11-25 sessions", () => {
     expect(await suppressed(id)).toBe(false);
     // the right credential cannot answer it afterwards either: the session is gone
     expect((await answer(session, request.id, ACCEPT)).status).toBe(404);
+    expect(await suppressed(id)).toBe(false);
+  });
+
+  it("an answer must carry the session's credential: the session id alone is not enough", async () => {
+    const session = await openSession(key);
+    const id = await newContact("elicit-no-credential@example.com");
+    const { request, result } = await asked(session, id);
+    const bare = await answer(session, request.id, ACCEPT, null);
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get("www-authenticate")).toContain("resource_metadata=");
+    expect(await suppressed(id)).toBe(false);
+    // the question is still open for the caller it was asked of
+    expect((await answer(session, request.id, { action: "decline" })).status).toBe(202);
+    expect((await result()).isError).toBe(true);
     expect(await suppressed(id)).toBe(false);
   });
 

@@ -203,7 +203,13 @@ async function post(c: C): Promise<Response> {
   const stepUp = await insufficientScope(c, identity, sessionId, messages, selection);
   if (stepUp) return withHeaders(stepUp, rateHeaders(used.rate));
   if (onlyAnswers(messages)) {
-    // the client answering elicitation/create: to the waiting call, through the session's Durable Object
+    // the client answering elicitation/create: to the waiting call, through the session's Durable Object.
+    // It must carry the session's credential (recheck made sure it is the same caller): a leaked session
+    // id alone cannot approve a write the user is being asked about
+    if (!bearerToken(c)) {
+      const res = unauthenticated(c, "An answer to elicitation/create must carry the session's credential");
+      return withHeaders(res, rateHeaders(used.rate));
+    }
     const taken = await deliverAnswers(c.env, sessionId, identity, messages);
     const res = taken
       ? new Response(null, { status: 202 })
