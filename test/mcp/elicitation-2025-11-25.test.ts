@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -302,5 +303,27 @@ describe("elicitation on 2025-11-25 sessions", () => {
     expect(await suppressed(id)).toBe(true);
     expect(await suppressions(id)).toBe(1);
     await client.close();
+  });
+
+  it("the Durable Object: an answer that arrives before the call waits is kept for it, once; the session closing ends a wait", async () => {
+    const stub = env.MCP_SESSIONS.get(env.MCP_SESSIONS.idFromName(`elicit-do-${Date.now()}`));
+    const now = Date.now();
+    const pending = { sessionId: "t.s1", caller: "me", expiresAt: now + 60_000 };
+    await stub.openElicitation("e1", pending, now);
+    expect(await stub.answerElicitation("e1", "t.s2", "me", { action: "accept" }, now)).toBe("refused");
+    expect(await stub.answerElicitation("e1", "t.s1", "someone else", { action: "accept" }, now)).toBe("refused");
+    expect(await stub.answerElicitation("e1", "t.s1", "me", { action: "decline" }, now)).toBe("accepted");
+    expect(await stub.answerElicitation("e1", "t.s1", "me", { action: "accept" }, now)).toBe("refused");
+    expect(await stub.awaitElicitation("e1", 60_000)).toEqual({ action: "decline" });
+    expect(await stub.awaitElicitation("e1", 60_000)).toEqual({ action: "ended" });
+
+    await stub.openElicitation("e2", { ...pending, expiresAt: now - 1 }, now);
+    expect(await stub.answerElicitation("e2", "t.s1", "me", { action: "accept" }, now)).toBe("refused");
+
+    await stub.openElicitation("e3", pending, now);
+    const waiting = stub.awaitElicitation("e3", 60_000);
+    await stub.close("t.s1");
+    expect(await waiting).toEqual({ action: "ended" });
+    expect(await stub.answerElicitation("e3", "t.s1", "me", { action: "accept" }, now)).toBe("refused");
   });
 });
