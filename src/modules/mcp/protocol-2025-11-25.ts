@@ -58,7 +58,7 @@ export function buildSessionServer(
         ),
     });
     // an accepted write finishes (and is audited) even if the client drops the stream meanwhile
-    call.defer(work);
+    call.defer(work.catch(() => undefined)); // a rejection is the JSON-RPC error the SDK sends on the stream
     return work;
   });
   return server;
