@@ -241,6 +241,9 @@ describe("/account/connected-apps", () => {
     expect(
       (await revokeForm(mine.cookie, app.grantId, { csrf: myCsrf }, { origin: "https://evil.example" })).status,
     ).toBe(403);
+    expect(
+      (await revokeForm(mine.cookie, app.grantId, { csrf: myCsrf }, { "sec-fetch-site": "cross-site" })).status,
+    ).toBe(403);
     // no session cookie at all: back to sign-in
     const anonymous = await revokeForm("", app.grantId, { csrf: myCsrf });
     expect(anonymous.status).toBe(303);

@@ -73,12 +73,18 @@ export async function csrfValid(env: Env, session: AccountSession, presented: st
 }
 
 /**
- * Whether a form post comes from a page of this origin: a browser sends Origin (or Sec-Fetch-Site)
- * on every POST; a request without either (a script outside a browser) still needs the CSRF token.
+ * Whether a form post comes from a page of this site. A browser sends Sec-Fetch-Site (computed by
+ * the browser itself) or at least Origin on every POST; Origin must then be this request's origin or
+ * PUBLIC_BASE_URL's (a proxy in front may rewrite the URL the Worker sees). A request with neither
+ * (a script outside a browser) still needs the session's CSRF token.
  */
-export function sameOrigin(requestUrl: string, headers: { get(name: string): string | null | undefined }): boolean {
-  const origin = headers.get("origin");
-  if (origin && origin !== new URL(requestUrl).origin) return false;
+export function sameOrigin(
+  env: Env,
+  requestUrl: string,
+  headers: { get(name: string): string | null | undefined },
+): boolean {
   const site = headers.get("sec-fetch-site");
-  return !site || site === "same-origin" || site === "none";
+  if (site) return site === "same-origin" || site === "none";
+  const origin = headers.get("origin");
+  return !origin || origin === new URL(requestUrl).origin || origin === new URL(baseUrl(env)).origin;
 }

@@ -72,7 +72,7 @@ async function show(c: C): Promise<Response> {
 /** POST sign-in: the same login as POST /auth/login (its throttling included), then a page session. */
 async function signInSubmit(c: C): Promise<Response> {
   const brand = await brandOf(c);
-  if (!sameOrigin(c.req.url, c.req.raw.headers))
+  if (!sameOrigin(c.env, c.req.url, c.req.raw.headers))
     return html((n) => messagePage("Sign-in refused", "This form was sent from another site.", brand, n), 403);
   const field = await formFields(c);
   const email = field("email").trim().toLowerCase();
@@ -110,7 +110,7 @@ async function guardedPost(c: C): Promise<{ ok: true; session: AccountSession } 
     return { ok: false, response: redirect(CONNECTED_APPS_PATH) };
   }
   const field = await formFields(c);
-  if (!sameOrigin(c.req.url, c.req.raw.headers) || !(await csrfValid(c.env, who.session, field("csrf")))) {
+  if (!sameOrigin(c.env, c.req.url, c.req.raw.headers) || !(await csrfValid(c.env, who.session, field("csrf")))) {
     if (wantsJson(c))
       return { ok: false, response: Response.json({ error: "CSRF check failed", code: "FORBIDDEN" }, { status: 403 }) };
     return {
