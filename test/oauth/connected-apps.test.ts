@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
 import { request } from "../helpers/http";
-import { createWorld, db, TEST_PASSWORD, type World } from "../helpers/seed";
+import { createWorld, db, shardOf, TEST_PASSWORD, type World } from "../helpers/seed";
 import { BASE, initializeBody, mintTestKey, rawPost, workerFetch } from "../mcp/helpers";
 import { authorizeWithConsent, MemoryOAuthClient } from "./helpers";
 
@@ -31,11 +31,16 @@ beforeAll(async () => {
 });
 
 /** Connects a fresh client as `who` and returns its tokens, client id and grant id (from the token). */
-async function connectApp(who: "tenantUser" | "manager", scope = "read:locations read:reviews", name = "Claude") {
+async function connectApp(
+  who: "tenantUser" | "manager",
+  scope = "read:locations read:reviews",
+  name = "Claude",
+  world: World = w,
+) {
   const provider = new NamedClient(name, LOGO);
   const access = await authorizeWithConsent(provider, scope, {
-    email: w.users[who].email,
-    tenantId: w.tenantA.id,
+    email: world.users[who].email,
+    tenantId: world.tenantA.id,
   });
   return {
     access,
@@ -126,6 +131,23 @@ describe("DELETE /me/oauth-grants/{grantId}", () => {
     expect(audit).toMatchObject({ actorId: w.users.tenantUser.id, tenantId: w.tenantA.id });
     // a second revoke finds nothing
     expect((await w.as("tenantUser").delete(`/me/oauth-grants/${app.grantId}`)).status).toBe(404);
+  });
+
+  it("a grant acting for a shard-1 tenant: revoked, and its audit row is on that tenant's shard", async () => {
+    const w1 = await createWorld({ shardA: 1 });
+    const app = await connectApp("tenantUser", "read:locations", "Shard One App", w1);
+    const listed = (await w1.as("tenantUser").get("/me/oauth-grants")).body.data;
+    expect(listed.map((g: any) => [g.id, g.clientName, g.tenantId])).toEqual([
+      [app.grantId, "Shard One App", w1.tenantA.id],
+    ]);
+    expect((await w1.as("tenantUser").delete(`/me/oauth-grants/${app.grantId}`)).status).toBe(204);
+    expect(await mcpStatus(app.access)).toBe(401);
+    const where = and(eq(auditEvents.action, "oauth_grant.revoked"), eq(auditEvents.resourceId, app.grantId));
+    expect(await shardOf(w1.tenantA).select().from(auditEvents).where(where).get()).toMatchObject({
+      actorId: w1.users.tenantUser.id,
+      tenantId: w1.tenantA.id,
+    });
+    expect(await db().select().from(auditEvents).where(where).get()).toBeUndefined();
   });
 
   it("another user's grant id is 404 and the grant keeps working", async () => {
