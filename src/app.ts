@@ -44,6 +44,8 @@ import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
 import { locationRoutes } from "./modules/locations/routes";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { messagingSettingsRoutes } from "./modules/messaging-settings/routes";
+import { connectedAppsRoutes } from "./modules/oauth/connected-apps.routes";
+import { myOAuthGrantRoutes } from "./modules/oauth/me.routes";
 import { oauthRoutes } from "./modules/oauth/routes";
 import { webhookRoutes } from "./modules/outgoing-webhooks/routes";
 import { recommendationRoutes } from "./modules/recommendations/routes";
@@ -120,6 +122,8 @@ export function createApp() {
 
   // the control database through a D1 session, the tenant's shard through another (docs/scaling.md)
   app.use("/me", controlSession, authenticate);
+  // the signed-in user's own resources (/me/oauth-grants): user-level like /me, no tenant header
+  app.use("/me/*", controlSession, authenticate);
   // /auth (login, invites, resets, SAML) needs no principal; the session hands the client the bookmark
   // of its account's creation or change, so its next /me or /v1 read sees it on any replica
   app.use("/auth/*", controlSession);
@@ -156,6 +160,8 @@ export function createApp() {
   app.route("/", userRoutes);
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
+  app.route("/", myOAuthGrantRoutes);
+  app.route("/", connectedAppsRoutes);
   app.route("/", analyticsRoutes);
   app.route("/", scoreRoutes);
   app.route("/", competitorRoutes);

@@ -137,7 +137,7 @@ export async function decryptSecret(sealed: string, base64Key: string, previousK
 // ---- keys per purpose: HKDF-SHA-256 (RFC 5869) from one configured secret
 
 /** Purposes a key is derived for; a new use of a secret adds its own name here (never reuses one). */
-export type KeyPurpose = "mcp-confirmation" | "oauth-consent-ticket";
+export type KeyPurpose = "mcp-confirmation" | "oauth-consent-ticket" | "account-page-session" | "account-page-csrf";
 
 const HKDF_SALT = enc.encode("reputation-ops/hkdf/v1");
 

@@ -29,6 +29,7 @@ beforeAll(async () => {
     "OAuth authorize page (error)": "/oauth/authorize",
     "SSO completion page": "/sso/complete",
     "API reference (/docs)": "/docs",
+    "connected apps page (sign-in)": "/account/connected-apps",
   };
 });
 
@@ -170,6 +171,11 @@ const UNDOCUMENTED: Record<string, string> = {
   "POST /f/{token}": "no-JavaScript form post of the feedback page (HTML); JSON twin documented",
   "GET /f/{token}/thanks": "feedback thank-you page (HTML)",
   "GET /sso/complete": "SAML sign-in completion page (HTML) that hands the session to the SPA",
+  "GET /account/connected-apps": "connected apps page (HTML); its REST twin GET /me/oauth-grants is documented",
+  "POST /account/connected-apps/sign-in": "connected apps page: sign-in form post (HTML)",
+  "POST /account/connected-apps/sign-out": "connected apps page: sign-out form post (HTML)",
+  "POST /account/connected-apps/{grantId}/revoke":
+    "connected apps page: revoke form post (HTML); REST twin DELETE /me/oauth-grants/{grantId} is documented",
 };
 /** Mounted with app.all by @cloudflare/workers-oauth-provider (RFC 8414 / 7591 / 6749 endpoints). */
 const OAUTH_PROVIDER_ENDPOINTS = [
@@ -178,7 +184,7 @@ const OAUTH_PROVIDER_ENDPOINTS = [
   "/oauth/register",
   "/oauth/register/*",
 ];
-const MIDDLEWARE_PATTERNS = ["/*", "/me", "/auth/*", "/v1/*", "/admin/*", "/agency/*"];
+const MIDDLEWARE_PATTERNS = ["/*", "/me", "/me/*", "/auth/*", "/v1/*", "/admin/*", "/agency/*"];
 
 describe("API9 inventory", () => {
   it("every registered route is documented and every documented operation is registered, with listed exceptions", () => {

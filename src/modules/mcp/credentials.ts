@@ -6,6 +6,7 @@ import { mcpResourceUrl } from "../../lib/urls";
 import { resolveBearer } from "../../middleware/auth";
 import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
+import { recordGrantUse } from "../oauth/last-used";
 import { authServer, type GrantProps, looksLikeOAuthToken } from "../oauth/provider";
 import { READ_SCOPES } from "../oauth/scopes";
 import type { SessionIdentity } from "./identity";
@@ -76,6 +77,8 @@ async function identifyOAuth(
   const [principal, tenant] = await Promise.all([loadUserPrincipal(db, validated.userId), findTenantRef(db, tenantId)]);
   if (!principal || !tenant || !resolveTenantAccess(principal, tenant)) return null;
   if (agencySession && !administeredAgencies(principal).includes(tenant.agencyId)) return null;
+  // "last used" on /account/connected-apps: one KV write per grant per isolate per 5 minutes at most
+  await recordGrantUse(env, token);
   return {
     credential: "oauth",
     tenantId,

@@ -1,17 +1,27 @@
 import type { GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { z } from "@hono/zod-openapi";
+import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { auditDbFor, commit } from "../../lib/commit";
-import type { ServiceContext } from "../../lib/context";
+import type { Actor, RequestMeta, ServiceContext } from "../../lib/context";
 import { forbidden, notFound } from "../../lib/errors";
+import { log } from "../../lib/log";
 import { DateTime } from "../../lib/openapi";
+import { safeLogoUrl } from "../white-label/render";
+import { forgetGrantUse, lastUsedByGrant, RECORD_EVERY_MS } from "./last-used";
 import { authServer, type GrantMetadata } from "./provider";
 
 export const OAuthGrantSchema = z
   .object({
     id: z.string(),
     clientId: z.string(),
-    clientName: z.string(),
+    clientName: z.string().openapi({
+      description: "the app's name from its registration (or metadata document): untrusted text, escape it",
+    }),
+    logoUri: z
+      .string()
+      .nullable()
+      .openapi({ description: "the app's logo (https only) from its registered metadata; untrusted" }),
     scopes: z.array(z.string()),
     tenantId: z
       .string()
@@ -20,6 +30,9 @@ export const OAuthGrantSchema = z
     tenantName: z.string().nullable(),
     agencySession: z.boolean(),
     createdAt: DateTime,
+    lastUsedAt: DateTime.nullable().openapi({
+      description: `the last call to /mcp with one of its tokens, accurate to ${RECORD_EVERY_MS / 60_000} minutes; null if never used`,
+    }),
     expiresAt: DateTime.nullable().openapi({
       description: "when the refresh token stops working (30 days after consent)",
     }),
@@ -28,19 +41,30 @@ export const OAuthGrantSchema = z
 
 export type OAuthGrant = z.infer<typeof OAuthGrantSchema>;
 
+export const OAuthGrantListSchema = z
+  .object({ data: z.array(OAuthGrantSchema), total: z.number().int() })
+  .openapi("OAuthGrantList");
+
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-const toGrant = (g: GrantSummary): OAuthGrant => {
+interface ClientFacts {
+  name?: string;
+  logoUri: string | null;
+}
+
+const toGrant = (g: GrantSummary, client: ClientFacts | undefined, lastUsed: number | undefined): OAuthGrant => {
   const m = (g.metadata ?? {}) as Partial<GrantMetadata>;
   return {
     id: g.id,
     clientId: g.clientId,
-    clientName: m.clientName ?? g.clientId,
+    clientName: client?.name || m.clientName || g.clientId,
+    logoUri: client?.logoUri ?? null,
     scopes: g.scope,
     tenantId: m.tenantId ?? null,
     tenantName: m.tenantName ?? null,
     agencySession: Boolean(m.agencySession),
     createdAt: iso(g.createdAt),
+    lastUsedAt: lastUsed ? iso(lastUsed) : null,
     expiresAt: g.expiresAt ? iso(g.expiresAt) : null,
   };
 };
@@ -62,26 +86,64 @@ export async function allUserGrants(oauth: OAuthHelpers, userId: string): Promis
   return out;
 }
 
-const userGrants = async (ctx: ServiceContext, userId: string) =>
-  allUserGrants((await authServer(ctx.env)).getOAuthApi(ctx.env), userId);
+const oauthApi = async (env: Env) => (await authServer(env)).getOAuthApi(env);
 
-/** The caller's connected apps (OAuth grants), newest first, whichever tenant each acts for. */
-export async function listGrants(ctx: ServiceContext) {
-  const grants = await userGrants(ctx, callerUserId(ctx));
-  const data = grants.map(toGrant).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+/**
+ * The name and logo each client registered (RFC 7591 client_name, logo_uri), or its metadata
+ * document says (CIMD, fetched through the SSRF guard and cached by the library). A client that
+ * cannot be looked up keeps the name captured at consent and no logo.
+ */
+async function clientFacts(oauth: OAuthHelpers, clientIds: string[]): Promise<Map<string, ClientFacts>> {
+  const facts = new Map<string, ClientFacts>();
+  await Promise.all(
+    [...new Set(clientIds)].map(async (id) => {
+      try {
+        const c = await oauth.lookupClient(id);
+        if (c) facts.set(id, { name: c.clientName, logoUri: safeLogoUrl(c.logoUri) });
+      } catch (err) {
+        log.warn("oauth client lookup failed", { clientId: id, error: String(err) });
+      }
+    }),
+  );
+  return facts;
+}
+
+/** A user's connected apps (OAuth grants), newest first, whichever tenant each acts for. */
+export async function listUserGrantsView(env: Env, userId: string) {
+  const oauth = await oauthApi(env);
+  const [grants, used] = await Promise.all([allUserGrants(oauth, userId), lastUsedByGrant(env, userId)]);
+  const clients = await clientFacts(
+    oauth,
+    grants.map((g) => g.clientId),
+  );
+  const data = grants
+    .map((g) => toGrant(g, clients.get(g.clientId), used.get(g.id)))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
   return { data, total: data.length };
 }
 
-/** Revokes one of the caller's grants: its access and refresh tokens stop working at once. */
-export async function revokeGrant(ctx: ServiceContext, grantId: string): Promise<void> {
-  const userId = callerUserId(ctx);
-  const grant = (await userGrants(ctx, userId)).find((g) => g.id === grantId);
+/** Who revokes, for the audit row: the signed-in user on a request. */
+export interface RevokeSource {
+  env: Env;
+  actor: Actor;
+  meta: RequestMeta;
+  defer: (work: Promise<unknown>) => void;
+}
+
+/**
+ * Revokes one of the user's grants: its access and refresh tokens stop working at once (the
+ * library deletes the grant and every token of it). Another user's grant id is 404. The audit row
+ * goes to the shard of the tenant the grant acted for, so that tenant's audit trail shows it.
+ */
+export async function revokeUserGrant(src: RevokeSource, userId: string, grantId: string): Promise<OAuthGrant> {
+  const oauth = await oauthApi(src.env);
+  const grant = (await allUserGrants(oauth, userId)).find((g) => g.id === grantId);
   if (!grant) throw notFound("Grant");
-  await (await authServer(ctx.env)).getOAuthApi(ctx.env).revokeGrant(grantId, userId);
-  const dto = toGrant(grant);
-  // the grant may act for another tenant (of an agency session): its row goes to that tenant's shard
-  const tenantId = dto.tenantId ?? ctx.tenantId;
-  const auditCtx = tenantId === ctx.tenantId ? ctx : { ...ctx, db: await auditDbFor(ctx.env, tenantId) };
+  await oauth.revokeGrant(grantId, userId);
+  const dto = toGrant(grant, undefined, undefined);
+  await forgetGrantUse(src.env, userId, grantId).catch(() => {});
+  const tenantId = dto.tenantId;
+  const auditCtx = { ...src, db: await auditDbFor(src.env, tenantId) };
   await commit(auditCtx, [
     auditStatement(auditCtx, {
       tenantId,
@@ -92,4 +154,13 @@ export async function revokeGrant(ctx: ServiceContext, grantId: string): Promise
       metadata: { oauthClientId: grant.clientId },
     }),
   ]);
+  return dto;
+}
+
+/** The caller's connected apps (GET /v1/oauth/grants). */
+export const listGrants = (ctx: ServiceContext) => listUserGrantsView(ctx.env, callerUserId(ctx));
+
+/** DELETE /v1/oauth/grants/{id}. */
+export async function revokeGrant(ctx: ServiceContext, grantId: string): Promise<void> {
+  await revokeUserGrant(ctx, callerUserId(ctx), grantId);
 }

@@ -6,7 +6,7 @@ import { createRouter, json, stdErrorsWithNotFound, TENANT_SECURITY } from "../.
 import { baseUrl } from "../../lib/urls";
 import { svc } from "../../middleware/service-context";
 import { showAuthorize, submitAuthorize } from "./authorize";
-import { listGrants, OAuthGrantSchema, revokeGrant } from "./grants";
+import { listGrants, OAuthGrantListSchema, revokeGrant } from "./grants";
 import { AUTHORIZE_PATH, authServer, REGISTER_PATH, TOKEN_PATH } from "./provider";
 
 const tags = ["OAuth"];
@@ -21,7 +21,7 @@ const list = createRoute({
   description:
     "Every app the signed-in user connected through OAuth (MCP clients such as Claude or ChatGPT), with the tenant it acts for and its scopes. API keys get 403.",
   responses: {
-    200: json(z.object({ data: z.array(OAuthGrantSchema), total: z.number().int() }).openapi("OAuthGrantList")),
+    200: json(OAuthGrantListSchema),
     ...stdErrorsWithNotFound,
   },
 });
