@@ -363,6 +363,25 @@ describe("who sees a task", () => {
     expect((await db().select().from(backgroundJobs)).length).toBe(before);
   });
 
+  it("a tenant on shard 1 runs its task on its own shard", async () => {
+    const keyB = mintTestKey(w.tenantB.id, ["write:contacts"]);
+    const created = await callConfirmed(keyB.token, "contact.import-csv", { csv: csvOf(3, "shard.one") });
+    expect(created.body.result.taskId.startsWith(`${w.tenantB.id}.job_`)).toBe(true);
+    const { task } = await untilDone(keyB.token, created.body.result.taskId);
+    expect(task.result.structuredContent).toEqual({ imported: 3, skipped: 0, errors: [] });
+    const jobId = created.body.result.taskId.split(".")[1];
+    expect(await shardOf(w.tenantB).select().from(backgroundJobs).where(eq(backgroundJobs.id, jobId))).toHaveLength(1);
+    expect(await db().select().from(backgroundJobs).where(eq(backgroundJobs.id, jobId))).toHaveLength(0);
+  });
+
+  it("tasks/update is acknowledged for the caller's task (no job asks for input) and not found for others", async () => {
+    const ack = await rpc(owner.token, "tasks/update", { taskId, inputResponses: { nothing: { action: "accept" } } });
+    expect(ack.body.result.resultType).toBe("complete");
+    const sibling = mintTestKey(w.tenantA.id, ["write:contacts"]);
+    const other = await rpc(sibling.token, "tasks/update", { taskId, inputResponses: {} });
+    expect(other.body.error?.code).toBe(-32602);
+  });
+
   it("tasks/cancel answers an empty ack, also for a finished task (which keeps its result)", async () => {
     const { body } = await rpc(owner.token, "tasks/cancel", { taskId });
     expect(body.result.resultType).toBe("complete");
