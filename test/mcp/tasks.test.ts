@@ -301,7 +301,8 @@ describe("clients without the extension keep the synchronous answer", () => {
 
   it("tools that are not long jobs never answer with a task, even to a client with the extension", async () => {
     const key = mintTestKey(w.tenantA.id, ["read:locations"]);
-    const { body } = await rpc(key.token, "tools/call", { name: "location.list", arguments: {} });
+    // a 2025-11-25-style `task` param changes nothing: creating a task is the server's decision (SEP-2663)
+    const { body } = await rpc(key.token, "tools/call", { name: "location.list", arguments: {}, task: { ttl: 60000 } });
     expect(body.result.resultType).toBe("complete");
     expect(body.result).not.toHaveProperty("taskId");
     expect(Array.isArray(body.result.structuredContent.data)).toBe(true);
@@ -380,6 +381,33 @@ describe("who sees a task", () => {
     const sibling = mintTestKey(w.tenantA.id, ["write:contacts"]);
     const other = await rpc(sibling.token, "tasks/update", { taskId, inputResponses: {} });
     expect(other.body.error?.code).toBe(-32602);
+  });
+
+  it("at /mcp/readonly, which serves no write tool, the task of a write tool is not found", async () => {
+    const res = await workerFetch(`${BASE}/mcp/readonly`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${owner.token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": V,
+        "mcp-method": "tasks/get",
+        "mcp-name": taskId,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 99,
+        method: "tasks/get",
+        params: {
+          taskId,
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": V,
+            "io.modelcontextprotocol/clientCapabilities": WITH_TASKS,
+          },
+        },
+      }),
+    });
+    expect(((await res.json()) as any).error?.code).toBe(-32602);
   });
 
   it("tasks/cancel answers an empty ack, also for a finished task (which keeps its result)", async () => {

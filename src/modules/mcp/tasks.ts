@@ -15,6 +15,7 @@ import { settleReviewSync } from "../reviews/sync-job";
 import type { SessionIdentity } from "./identity";
 import { findSkill, skillAllowed } from "./skills/registry";
 import { markedContent } from "./skills/untrusted";
+import { EVERY_TOOL, inSelection, type ToolSelection } from "./toolsets";
 
 /*
  * The Tasks extension of MCP 2026-07-28 (io.modelcontextprotocol/tasks, SEP-2663; the text:
@@ -40,6 +41,8 @@ export interface TaskCaller {
   identity: SessionIdentity;
   meta: RequestMeta;
   defer: (work: Promise<unknown>) => void;
+  /** the tools this request is served: a task of a tool outside it (e.g. at /mcp/readonly) is not found */
+  selection?: ToolSelection;
 }
 /** The task's done/total, in the result's _meta (the extension defines no progress field; statusMessage says it in words). */
 export const PROGRESS_META = "reputation-ops/progress";
@@ -160,7 +163,14 @@ async function findTask(call: TaskCaller, taskId: unknown) {
   const job = await readJob(db, tenantId, m[2]!);
   const kind = job ? JOB_TASKS[job.type] : undefined;
   const skill = kind ? findSkill(kind.tool) : undefined;
-  if (!job || !skill || job.owner !== taskOwner(call.identity) || !skillAllowed(skill, call.identity)) throw notFound();
+  if (
+    !job ||
+    !skill ||
+    job.owner !== taskOwner(call.identity) ||
+    !skillAllowed(skill, call.identity) ||
+    !inSelection(skill, call.selection ?? EVERY_TOOL)
+  )
+    throw notFound();
   return { db, job };
 }
 
