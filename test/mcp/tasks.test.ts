@@ -410,6 +410,28 @@ describe("who sees a task", () => {
     expect(((await res.json()) as any).error?.code).toBe(-32602);
   });
 
+  it("signed-in users: the task is the user's own; the role decides which long jobs a user may start", async () => {
+    const user = w.users.tenantUser.token;
+    const created = await callConfirmed(user, "contact.import-csv", { csv: csvOf(2, "by.user") });
+    expect(created.body.result, JSON.stringify(created.body)).toMatchObject({ resultType: "task" });
+    const id = created.body.result.taskId;
+    expect((await untilDone(user, id)).task.status).toBe("completed");
+    // another user of the same tenant (a manager) does not see it
+    expect((await rpc(w.users.manager.token, "tasks/get", { taskId: id })).body.error?.code).toBe(-32602);
+    // a tenant_user may not send a campaign (manager+: write:campaigns), a viewer may not import
+    const send = await rpc(user, "tools/call", {
+      name: "campaign.send-bulk",
+      arguments: { campaignId, csv: "email\na@b.co", locationId, channel: "email" },
+    });
+    expect(send.body.error?.code ?? send.body.result?.isError).toBeTruthy();
+    const viewer = await rpc(w.users.viewer.token, "tools/call", {
+      name: "contact.import-csv",
+      arguments: { csv: csvOf(1, "viewer") },
+    });
+    expect(viewer.body.error?.code ?? viewer.body.result?.isError).toBeTruthy();
+    expect(viewer.body.result?.taskId).toBeUndefined();
+  });
+
   it("tasks/cancel answers an empty ack, also for a finished task (which keeps its result)", async () => {
     const { body } = await rpc(owner.token, "tasks/cancel", { taskId });
     expect(body.result.resultType).toBe("complete");
