@@ -34,6 +34,7 @@ import { listCampaignsOperation } from "./modules/campaigns/operations";
 import { competitorRefreshSweep } from "./modules/competitors/background";
 import { contactsRetentionSweep } from "./modules/contacts/background";
 import { consentPersonalData } from "./modules/contacts/consent";
+import { runContactsImport } from "./modules/contacts/import-job";
 import { listContactsOperation, suppressContactOperation } from "./modules/contacts/operations";
 import { experimentResultsOperation, getExperimentOperation } from "./modules/experiments/operations";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
@@ -57,8 +58,10 @@ import {
   slaEscalationSweep,
 } from "./modules/reviews/background";
 import { publishResponseOperation } from "./modules/reviews/operations";
+import { runReviewSyncJob } from "./modules/reviews/sync-job";
 import { sequenceStepsSweep, sequencesHandler } from "./modules/sequences/background";
 import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/background";
+import { runCampaignSendBulk } from "./modules/solicitations/bulk-send-job";
 import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
 import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
@@ -82,7 +85,13 @@ export const EVENT_HANDLERS: EventHandler[] = [
 ];
 
 /** Job kind (background_jobs.type) -> runner; the type makes a kind without a runner a compile error. */
-export const JOB_RUNNERS: JobRunners = { crm_import: runCrmImport };
+export const JOB_RUNNERS: JobRunners = {
+  crm_import: runCrmImport,
+  // the long jobs an MCP client may follow as tasks (src/modules/mcp/tasks.ts)
+  contacts_import: runContactsImport,
+  campaign_send_bulk: runCampaignSendBulk,
+  review_sync: runReviewSyncJob,
+};
 
 /** Queue name (wrangler.toml [[queues.consumers]]) -> consumer. */
 export const queueConsumers = (

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { backgroundJobs } from "../../src/db/schema";
 import type { Env } from "../../src/env";
-import { type JobRunner, type JobStep, jobsConsumer } from "../../src/modules/jobs/runner";
+import { type JobRunner, type JobRunners, type JobStep, jobsConsumer } from "../../src/modules/jobs/runner";
 import { createWorld, shardOf, type World } from "../helpers/seed";
 
 // src/modules/jobs: a tenant's background jobs (GET /v1/jobs/{id}) and the JOBS consumer that advances
@@ -66,7 +66,7 @@ async function consume(runner: JobRunner, bodies: unknown[], attempts = 1) {
   const batch = createMessageBatch("jobs", messages);
   const retries = batch.messages.map((m) => vi.spyOn(m, "retry"));
   const ctx = createExecutionContext();
-  await jobsConsumer({ crm_import: runner })(batch, env as Env);
+  await jobsConsumer({ crm_import: runner } as JobRunners)(batch, env as Env);
   const delays = retries.flatMap((r) => r.mock.calls.map(([o]) => o?.delaySeconds));
   return { ...(await getQueueResult(batch, ctx)), delays };
 }

@@ -71,6 +71,9 @@ function argumentsFor(
   if (name === "agent.experiment-designer") args.baselineRate = 0.1;
   if (name === "agent.outcome-analyst") args.campaignId = ids.campaignId;
   if (name === "contact.suppress") args.reason = "asked";
+  // the long jobs (answered synchronously here: these calls do not declare the tasks extension)
+  if (name === "contact.import-csv") args.csv = "email,first_name\ncara@example.com,Cara";
+  if (name === "campaign.send-bulk") Object.assign(args, { csv: "email\nann@example.com", locationId: ids.locationId });
   // confirm: left out; the calls below bring back the one-time code the refusal carries
   delete args.confirm;
   return args;

@@ -47,6 +47,7 @@ for (const [revision, open] of Object.entries(REVISIONS)) {
     it("lists only the read tools (readOnlyHint: true), sorted; /mcp lists the write tool beside them", async () => {
       const full = await open(new URL(`${BASE}/mcp`));
       expect(names((await full.listTools()).tools)).toEqual([
+        "contact.import-csv",
         "contact.list",
         "contact.suppress",
         ...READ_TOOLS.slice(1),
@@ -119,11 +120,14 @@ describe("what /mcp/readonly refuses", () => {
     expect(names(readonly)).toEqual(names(full.filter((t) => t.annotations.readOnlyHint)));
     expect(names(full.filter((t) => !t.annotations.readOnlyHint))).toEqual([
       "agent.template-generator",
+      "campaign.send-bulk",
+      "contact.import-csv",
       "contact.suppress",
       "response.mark-published",
+      "review.sync",
     ]);
     expect(names(readonly)).not.toContain("agent.template-generator");
-    expect(readonly.length).toBe(full.length - 3);
+    expect(readonly.length).toBe(full.length - 6);
   });
 
   it("a session opened at /mcp and sent to /mcp/readonly is served the read tools only (the endpoint decides per request)", async () => {

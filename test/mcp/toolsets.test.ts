@@ -19,6 +19,7 @@ let key = "";
 
 /** Every tool this key sees on /mcp without narrowing, in the order tools/list must give. */
 const ALL = [
+  "contact.import-csv",
   "contact.list",
   "contact.suppress",
   "inbox.get",
@@ -101,6 +102,7 @@ for (const [revision, open] of Object.entries(REVISIONS)) {
     it("?toolsets=contact,location on the URL does the same by query", async () => {
       const client = await open({ url: withQuery("toolsets=contact,location") });
       expect(names((await client.listTools()).tools)).toEqual([
+        "contact.import-csv",
         "contact.list",
         "contact.suppress",
         "location.finder",

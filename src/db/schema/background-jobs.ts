@@ -2,12 +2,13 @@ import { index, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, jsonObject, timestamp, updatedAt } from "./columns";
 import { tenants } from "./tenancy";
 
-export const JOB_STATUSES = ["queued", "running", "succeeded", "failed"] as const;
+/** cancelled: an MCP task the caller cancelled (tasks/cancel) before it finished */
+export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
-export const JOB_TYPES = ["crm_import"] as const;
+export const JOB_TYPES = ["crm_import", "contacts_import", "campaign_send_bulk", "review_sync"] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
-/** A long-running tenant job (CRM contact import today), polled at GET /v1/jobs/{id}. */
+/** A long-running tenant job (CRM and CSV contact imports, bulk sends, review syncs), polled at GET /v1/jobs/{id} or as an MCP task. */
 export const backgroundJobs = sqliteTable(
   "jobs",
   {
@@ -25,6 +26,15 @@ export const backgroundJobs = sqliteTable(
     cursor: text("cursor"),
     error: text("error"),
     createdByUserId: text("created_by_user_id"),
+    /** what the job was asked to do (an MCP task's tool input, e.g. the CSV text); null for crm_import */
+    input: text("input", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** the finished job's answer (an MCP task's tool result), read by tasks/get */
+    result: text("result", { mode: "json" }).$type<Record<string, unknown>>(),
+    /**
+     * The MCP credential that started the job as a task (credential kind, key or user, OAuth client;
+     * src/modules/mcp/tasks.ts): only that caller sees the task. Null for jobs started over REST.
+     */
+    owner: text("owner"),
     startedAt: timestamp("started_at"),
     finishedAt: timestamp("finished_at"),
     createdAt: createdAt(),

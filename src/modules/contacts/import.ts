@@ -27,12 +27,12 @@ const headerKey = (h: string) => h.toLowerCase().replace(/[\s_-]/g, "");
 const tooLarge = (what: string) =>
   new ApiError("PAYLOAD_TOO_LARGE", `CSV import is limited to ${what}; nothing was imported`);
 
-interface RowError {
+export interface RowError {
   row: number;
   reason: string;
 }
 
-function parseCsv(text: string) {
+export function parseCsv(text: string) {
   const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ""), {
     header: true,
     skipEmptyLines: "greedy",
@@ -52,7 +52,7 @@ function parseCsv(text: string) {
 }
 
 /** One CSV row -> a prepared upsert, or the reason it is skipped. Empty cells leave fields unchanged. */
-function prepareRow(cells: Record<string, string>): PreparedContact | string {
+export function prepareRow(cells: Record<string, string>): PreparedContact | string {
   const candidate = Object.fromEntries(
     Object.values(COLUMNS).flatMap((field) => {
       const value = cells[field]?.trim();

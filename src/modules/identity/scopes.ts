@@ -12,6 +12,8 @@ export const API_SCOPES = [
   "read:approvals",
   "write:contacts",
   "write:responses",
+  "write:campaigns",
+  "write:reviews",
   "agent:*",
 ] as const;
 export type ApiScope = (typeof API_SCOPES)[number];

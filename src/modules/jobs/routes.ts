@@ -10,7 +10,7 @@ const get = createRoute({
   operationId: "getJob",
   tags: ["Jobs"],
   security: TENANT_SECURITY,
-  summary: "Status of a background job (queued, running, succeeded, failed) with its counts and error",
+  summary: "Status of a background job (queued, running, succeeded, failed, cancelled) with its counts and error",
   request: { params: IdParam },
   responses: { 200: json(JobSchema), ...stdErrorsWithNotFound },
 });

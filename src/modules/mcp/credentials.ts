@@ -51,8 +51,8 @@ export async function identify(
   // a signed-in user reads everything their role can, and writes where the role allows writes
   const scopes = [
     ...READ_SCOPES,
-    ...(roleAtLeast(access.role, "tenant_user") ? ["write:contacts"] : []),
-    ...(roleAtLeast(access.role, "manager") ? ["write:responses"] : []),
+    ...(roleAtLeast(access.role, "tenant_user") ? ["write:contacts", "write:reviews"] : []),
+    ...(roleAtLeast(access.role, "manager") ? ["write:responses", "write:campaigns"] : []),
   ];
   return {
     credential: "session_jwt",

@@ -1,6 +1,8 @@
+import { z } from "@hono/zod-openapi";
 import { createMcpHandler, inputRequired, inputResponse, Server } from "@modelcontextprotocol/server";
 import { INSTRUCTIONS, listedTools, serverInfo, TOOLS_TTL_MS } from "./server";
 import { type CallEnv, type Confirmation, callTool } from "./skills/run";
+import { cancelTask, declaresTasks, getTask, requireTasks, TASKS_EXTENSION, updateTask } from "./tasks";
 
 const CONFIRM_KEY = "confirm";
 
@@ -14,7 +16,8 @@ const CONFIRM_KEY = "confirm";
  */
 export function buildStatelessServer(call: CallEnv): Server {
   const server = new Server(serverInfo(call.env), {
-    capabilities: { tools: { listChanged: false } },
+    // the tasks extension (SEP-2663): long jobs may answer a task handle; tasks.ts
+    capabilities: { tools: { listChanged: false }, extensions: { [TASKS_EXTENSION]: {} } },
     instructions: INSTRUCTIONS,
     cacheHints: {
       "tools/list": { ttlMs: TOOLS_TTL_MS, cacheScope: "private" },
@@ -55,8 +58,10 @@ export function buildStatelessServer(call: CallEnv): Server {
           },
         }),
     };
-    return (await callTool(req.params.name, req.params.arguments, call, confirmation)) as never;
+    const withTasks = { ...call, tasks: declaresTasks(ctx.mcpReq.envelope) };
+    return (await callTool(req.params.name, req.params.arguments, withTasks, confirmation)) as never;
   });
+  registerTaskMethods(server, call);
   return server;
 }
 
@@ -64,4 +69,25 @@ export function buildStatelessServer(call: CallEnv): Server {
 export function serveStateless(request: Request, parsedBody: unknown, call: CallEnv): Promise<Response> {
   const handler = createMcpHandler(() => buildStatelessServer(call), { legacy: "reject" });
   return handler.fetch(request, { parsedBody });
+}
+
+const TaskParams = z.looseObject({ taskId: z.string() });
+
+/**
+ * tasks/get, tasks/update and tasks/cancel of the tasks extension (tasks.ts). The SDK serves them on
+ * 2026-07-28 only when registered with their params schema; tasks/result and tasks/list, which this
+ * revision removed, stay -32601.
+ */
+function registerTaskMethods(server: Server, call: CallEnv) {
+  const methods = { "tasks/get": getTask, "tasks/cancel": cancelTask, "tasks/update": updateTask } as const;
+  for (const [method, run] of Object.entries(methods)) {
+    server.setRequestHandler(
+      method as never,
+      { params: TaskParams } as never,
+      (async (params: { taskId: string }, ctx: { mcpReq: { envelope?: unknown } }) => {
+        requireTasks(ctx.mcpReq.envelope);
+        return run(call, params.taskId);
+      }) as never,
+    );
+  }
 }

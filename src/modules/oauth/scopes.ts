@@ -10,8 +10,10 @@ export const SCOPES = {
   "read:competitors": "Read tracked competitors",
   "read:recommendations": "Read recommendations",
   "read:approvals": "Read drafts awaiting approval",
-  "write:contacts": "Suppress contacts (stop all messages to them)",
+  "write:contacts": "Suppress contacts (stop all messages to them) and import contacts from CSV",
   "write:responses": "Mark approved review replies as published after posting them by hand",
+  "write:campaigns": "Send campaigns to the contacts of a CSV (bulk send)",
+  "write:reviews": "Fetch reviews from the connected review sites now (review sync)",
   "agent:*": "Run the AI agent skills",
 } as const;
 

@@ -72,7 +72,12 @@ async function enqueue(db: Db, env: Env, rows: IntegrationRow[], now: string) {
 const siteTypes = [...REVIEW_SITES] as string[];
 
 /** POST /v1/reviews/sync: one REVIEW_SYNC job per enabled review-site connection (of one location, if given). */
-export async function requestSync(ctx: ServiceContext, input: { locationId?: string }) {
+export async function requestSync(
+  ctx: ServiceContext,
+  input: { locationId?: string },
+  // the jobs' startedAt; a review_sync task reads each connection's outcome against it (sync-job.ts)
+  now = nowIso(),
+) {
   if (input.locationId) await assertLocationsInTenant(ctx, [input.locationId], "locationId");
   const rows = await ctx.db
     .select()
@@ -85,7 +90,6 @@ export async function requestSync(ctx: ServiceContext, input: { locationId?: str
         input.locationId ? eq(integrations.locationId, input.locationId) : undefined,
       ),
     );
-  const now = nowIso();
   await enqueue(ctx.db, ctx.env, rows, now);
   const jobs = rows.map((r) => ({ integrationId: r.id, siteType: r.connectorType, locationId: r.locationId }));
   const bySite: Record<string, number> = {};

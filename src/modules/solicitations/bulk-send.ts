@@ -46,7 +46,7 @@ interface ParsedRow {
   channel: MessageChannel;
 }
 
-function parse(text: string) {
+export function parse(text: string) {
   const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ""), {
     header: true,
     skipEmptyLines: "greedy",
@@ -95,7 +95,14 @@ function prepareRow(
  * queued = PENDING created, skipped = BLOCKED by the policy, failed = rows that could not be used;
  * errors lists both the failed and the skipped rows with their reason.
  */
-export async function sendCampaignBulk(ctx: ServiceContext, campaignId: string, form: SendBulkForm, retried = false) {
+export async function sendCampaignBulk(
+  ctx: ServiceContext,
+  campaignId: string,
+  form: SendBulkForm,
+  retried = false,
+  // a job's send names itself after the job, so a repeated run finds the same idempotency keys (bulk-send-job.ts)
+  givenSendId?: string,
+) {
   const campaign = await sendableCampaign(ctx, campaignId, form.channel);
   if (form.file.size > MAX_CSV_BYTES)
     throw new ApiError("PAYLOAD_TOO_LARGE", "Send-bulk is limited to 10 MB; nothing was sent");
@@ -138,7 +145,7 @@ export async function sendCampaignBulk(ctx: ServiceContext, campaignId: string, 
     now,
   );
   const requests: (SolicitationRequest & { row: number })[] = [];
-  const sendId = `send_${newId()}`;
+  const sendId = givenSendId ?? `send_${newId()}`;
   plan.outcomes.forEach((o, i) => {
     const a = usable[i]!;
     if ("error" in o) errors.push({ row: a.row, reason: o.error });
@@ -174,7 +181,7 @@ export async function sendCampaignBulk(ctx: ServiceContext, campaignId: string, 
       ]);
     } catch (e) {
       // a concurrent write took one of the emails or phones after the lookup; nothing was written: match again, once
-      if (isUniqueViolation(e) && !retried) return sendCampaignBulk(ctx, campaignId, form, true);
+      if (isUniqueViolation(e) && !retried) return sendCampaignBulk(ctx, campaignId, form, true, givenSendId);
       if (isUniqueViolation(e)) throw conflict("Concurrent writes changed the same contacts; nothing was sent, retry");
       throw e;
     }

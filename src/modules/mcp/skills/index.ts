@@ -15,6 +15,7 @@ import {
   scoreLocationSkill,
 } from "./insights";
 import { locationFinderSkill } from "./location";
+import { campaignSendBulkSkill, contactImportCsvSkill, reviewSyncSkill } from "./long-jobs";
 import { platformStatusSkill } from "./platform";
 import type { Skill } from "./registry";
 import { approvalListPendingSkill, reviewListSkill } from "./review";
@@ -43,4 +44,8 @@ export const MCP_SKILLS = [
   surveyResponsesSkill,
   whiteLabelGetSkill,
   platformStatusSkill,
+  // the long jobs, which answer a task handle to clients with the tasks extension (mcp/tasks.ts)
+  contactImportCsvSkill,
+  campaignSendBulkSkill,
+  reviewSyncSkill,
 ] as unknown as Skill[];

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { TenantRole } from "../../../db/schema";
 import type { ServiceContext } from "../../../lib/context";
+import type { JobRow } from "../../jobs/schemas";
 import type { Scope } from "../../oauth/scopes";
 import type { SessionIdentity } from "../identity";
 import { outputSchemaOf } from "./outputs";
@@ -55,6 +56,12 @@ export interface Skill<I extends ObjectSchema = ObjectSchema> {
   minRole?: TenantRole;
   /** returns a JSON object: it becomes structuredContent and the JSON text block */
   handler(ctx: SkillContext, input: z.infer<I>): Promise<object>;
+  /**
+   * A long job: to a 2026-07-28 client that declares the tasks extension the call answers a task
+   * handle at once and the job runs in the background (mcp/tasks.ts); every other client gets
+   * `handler`'s synchronous answer. `start` stores the job (a `jobs` row owned by `owner`) and queues it.
+   */
+  longJob?: { start(ctx: SkillContext, input: z.infer<I>, owner: string): Promise<JobRow> };
 }
 
 const skills = new Map<string, Skill>();
@@ -173,4 +180,6 @@ export const catalogEntry = (skill: Skill) => ({
   platformOnly: Boolean(skill.platformOnly),
   confirmation: Boolean(skill.confirm),
   annotations: annotations(skill),
+  // whether the tool may answer a task handle (tasks extension, docs/mcp.md "Tasks (long jobs)"); the 2026-07-28 wire has no per-tool field for it
+  taskSupport: skill.longJob ? "optional" : "forbidden",
 });

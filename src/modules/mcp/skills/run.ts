@@ -14,6 +14,7 @@ import { actorFor, auditToolCall, type ToolOutcome } from "../audit";
 import { type McpLimits, STATELESS_SESSION_PREFIX } from "../config";
 import { issueConfirmation, redeemConfirmation } from "../confirmations";
 import type { SessionIdentity } from "../identity";
+import { createTaskResult, taskOwner } from "../tasks";
 import { EVERY_TOOL, inSelection, type ToolSelection, usableSelection } from "../toolsets";
 import { findSkill, type Skill, type SkillContext, skillAllowed } from "./registry";
 import { markedContent } from "./untrusted";
@@ -29,6 +30,8 @@ export interface CallEnv {
   defer: (work: Promise<unknown>) => void;
   /** the tools this request is served (endpoint, toolsets, single tools); every tool when absent */
   selection?: ToolSelection;
+  /** the request declares the tasks extension (2026-07-28): a long job answers a task handle (mcp/tasks.ts) */
+  tasks?: boolean;
 }
 
 /**
@@ -263,6 +266,11 @@ export async function callTool(
       caller: c.identity,
       agencyIds: resolved.agencyIds,
     };
+    // a long job for a client that polls tasks: stored and queued, answered with its task handle at once
+    if (skill.longJob && c.tasks) {
+      const job = await skill.longJob.start(ctx, parsed.data, taskOwner(c.identity));
+      return createTaskResult(job) as unknown as CallToolResult;
+    }
     const result = await withTimeout(skill.handler(ctx, parsed.data), c.limits.toolTimeoutMs);
     const text = JSON.stringify(result);
     const bytes = new TextEncoder().encode(text).length;
