@@ -32,11 +32,16 @@ import {
 import { automationRulesHandler } from "./modules/automation/background";
 import { listCampaignsOperation } from "./modules/campaigns/operations";
 import { competitorRefreshSweep } from "./modules/competitors/background";
+import { getComplianceSettingsOperation } from "./modules/compliance/operations";
 import { contactsRetentionSweep } from "./modules/contacts/background";
 import { consentPersonalData } from "./modules/contacts/consent";
 import { runContactsImport } from "./modules/contacts/import-job";
 import { listContactsOperation, suppressContactOperation } from "./modules/contacts/operations";
-import { experimentResultsOperation, getExperimentOperation } from "./modules/experiments/operations";
+import {
+  experimentResultsOperation,
+  getExperimentOperation,
+  listExperimentsOperation,
+} from "./modules/experiments/operations";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { listInboxOperation } from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
@@ -57,7 +62,7 @@ import {
   reviewSyncScheduleSweep,
   slaEscalationSweep,
 } from "./modules/reviews/background";
-import { publishResponseOperation } from "./modules/reviews/operations";
+import { listOverdueResponsesOperation, publishResponseOperation } from "./modules/reviews/operations";
 import { runReviewSyncJob } from "./modules/reviews/sync-job";
 import { sequenceStepsSweep, sequencesHandler } from "./modules/sequences/background";
 import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/background";
@@ -176,6 +181,9 @@ export const OPERATIONS: Operation[] = [
   publishResponseOperation,
   listSurveysOperation,
   getTemplateOperation,
+  listExperimentsOperation,
+  listOverdueResponsesOperation,
+  getComplianceSettingsOperation,
 ];
 
 /**

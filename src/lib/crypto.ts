@@ -137,7 +137,17 @@ export async function decryptSecret(sealed: string, base64Key: string, previousK
 // ---- keys per purpose: HKDF-SHA-256 (RFC 5869) from one configured secret
 
 /** Purposes a key is derived for; a new use of a secret adds its own name here (never reuses one). */
-export type KeyPurpose = "mcp-confirmation" | "oauth-consent-ticket" | "account-page-session" | "account-page-csrf";
+export type KeyPurpose =
+  | "mcp-confirmation"
+  | "oauth-consent-ticket"
+  // the signed-in account pages' own session and CSRF token (src/modules/oauth/account-session.ts)
+  | "account-page-session"
+  | "account-page-csrf"
+  // public link tokens (src/modules/links/tokens.ts) and the counted click's id
+  | "link-token"
+  | "unsubscribe-token"
+  | "alert-unsubscribe-token"
+  | "click-visit";
 
 const HKDF_SALT = enc.encode("reputation-ops/hkdf/v1");
 
@@ -161,4 +171,21 @@ export async function deriveKey(secret: string, purpose: KeyPurpose): Promise<Cr
 /** HMAC-SHA-256 of `data` with a derived key, base64url. */
 export async function hmacBase64Url(key: CryptoKey, data: string): Promise<string> {
   return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(data))));
+}
+
+const purposeKeys = new Map<string, CryptoKey>();
+
+/**
+ * deriveKey, once per isolate per (secret, purpose): for hot paths (a redirect verifies a token on
+ * every open). The resolved key is cached, never the promise: a promise shared with another request
+ * would resume in that request's context (workerd cancels it if that request ends first). Keyed by
+ * the secret too, so a rotated or test secret gets its own key.
+ */
+export async function purposeKey(secret: string, purpose: KeyPurpose): Promise<CryptoKey> {
+  const id = `${purpose}\u0000${secret}`;
+  const hit = purposeKeys.get(id);
+  if (hit) return hit;
+  const key = await deriveKey(secret, purpose);
+  purposeKeys.set(id, key);
+  return key;
 }

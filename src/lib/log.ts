@@ -5,7 +5,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * Workers Logs and `wrangler tail` index by field. Every line carries the fields of the unit of work
  * it belongs to, taken from an AsyncLocalStorage scope (nodejs_compat, as src/db/sessions.ts):
  * - a request: requestId, method, route (the matched route pattern), and tenantId and shard once the
- *   tenant is resolved (middleware/request-id.ts opens the scope, middleware/tenant.ts adds the tenant);
+ *   tenant is resolved (middleware/request-id.ts opens the scope, middleware/tenant.ts adds the tenant,
+ *   mcp/skills/run.ts the tool's tenant on both MCP protocol legs);
  * - a queue batch: queue (background/queue.ts), and shard where a consumer runs per shard;
  * - a cron run: cron (the expression), sweep (the sweep's name) and shard (background/cron.ts, shards.ts).
  * `console.*` is called here only (test/node/console-only-in-logger.test.ts checks src/).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findTool, readSkillNames, toolOperation, toolSpec } from "../../src/modules/agents/tools";
+import { findTool, ownToolNames, readSkillNames, toolOperation, toolSpec } from "../../src/modules/agents/tools";
 import { operationOf } from "../../src/modules/mcp/skills/operation";
 import { allSkills, findSkill, inputJsonSchema } from "../../src/modules/mcp/skills/registry";
 import { deref, type OperationRef, operations } from "../helpers/openapi";
@@ -67,6 +67,11 @@ const TWINS: Record<string, [string, string]> = {
   "analytics.reviews": ["get", "/v1/analytics/reviews"],
   "analytics.responses": ["get", "/v1/analytics/responses"],
   "reviews.search": ["get", "/v1/reviews"],
+  "experiment.list": ["get", "/v1/experiments"],
+  "sla.overdue": ["get", "/v1/responses/overdue"],
+  "compliance.config": ["get", "/v1/compliance"],
+  "brand.get": ["get", "/v1/brands/{id}"],
+  "review.get": ["get", "/v1/reviews/{id}"],
 };
 
 /**
@@ -86,6 +91,21 @@ const DISTINCT: Record<string, string> = {
     "the MCP answer carries bySite and siteIds per competitor, unpaged; GET /v1/competitors answers a cursor page of records",
   "approval.list-pending":
     "the MCP answer is {data, total} with the spec's limit (max 100); GET /v1/responses/approval-queue answers a bare array",
+  "brand.get":
+    "brandId is optional (none: the tenant's default, oldest brand, what a template generator writes for); GET /v1/brands/{id} needs the id",
+  "review.get":
+    "the review with its brand's voice and tone and its location's contact (what a reply drafter needs in one call); GET /v1/reviews/{id} answers the review",
+};
+
+/**
+ * Hand-written agent tools with no REST twin at all, each with why: nothing to derive them from. A new
+ * agent tool is either derived (toolOf, or a read MCP tool), a DISTINCT twin, or listed here.
+ */
+const AGENT_ONLY: Record<string, string> = {
+  "analytics.send-timing":
+    "no REST route: conversion by hour and weekday of sending is computed for the campaign strategist only",
+  "template.tokens":
+    "no REST route: the {{tokens}} a template may use (built-in and the tenant's location variables) for the agents that write templates",
 };
 
 /** The operation a skill or agent tool was derived from, if any. */
@@ -109,7 +129,8 @@ function inputsOfSkillsAndTools(): Map<string, Json> {
     "analytics.responses",
     "analytics.send-timing",
     "reviews.search",
-    "sla.overdue",
+    "brand.get",
+    "review.get",
   ]) {
     if (findTool(name)) out.set(`tool ${name}`, toolSpec(name).parameters as Json);
   }
@@ -134,6 +155,17 @@ describe("one definition of each input", () => {
     expect(Object.keys(inputJsonSchema(findSkill("contact.list")!).properties as object).sort()).toEqual(
       Object.keys(listed.jsonInput.shape).sort(),
     );
+  });
+
+  it("every agent tool is derived from an operation, a DISTINCT twin, or an agent-only tool with a reason", () => {
+    const unclassified = ownToolNames().filter((name) => !derivedFrom(name) && !DISTINCT[name] && !AGENT_ONLY[name]);
+    expect(unclassified).toEqual([]);
+    // the agent-only ones are hand-written indeed, and have no twin
+    for (const name of Object.keys(AGENT_ONLY)) {
+      expect(findTool(name), name).toBeDefined();
+      expect(derivedFrom(name), name).toBeUndefined();
+      expect(TWINS[name], name).toBeUndefined();
+    }
   });
 
   it("a hand-written twin's field accepts the same values as the same field of its REST twin", () => {

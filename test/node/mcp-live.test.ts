@@ -266,4 +266,71 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
       await browser.close();
     }
   }, 120_000);
+
+  it("/mcp/readonly: the page offers read scopes only, and the token holds only what it grants", async () => {
+    expect(browserClientId).not.toBe("");
+    const verifier = randomBytes(32).toString("base64url");
+    const authorize = new URL(`${server.base}/oauth/authorize`);
+    for (const [k, v] of Object.entries({
+      response_type: "code",
+      client_id: browserClientId,
+      redirect_uri: REDIRECT,
+      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+      code_challenge_method: "S256",
+      scope: "read:locations write:contacts",
+      state: "st-789",
+      resource: `${server.base}/mcp/readonly`,
+    }))
+      authorize.searchParams.set(k, v);
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
+    try {
+      const page = await browser.newPage();
+      let callback: URL | null = null;
+      await page.route(`${REDIRECT}**`, async (route) => {
+        callback = new URL(route.request().url());
+        await route.fulfill({ status: 200, contentType: "text/plain", body: "connected" });
+      });
+      await page.goto(authorize.href);
+      expect(await page.locator("body").innerText()).not.toContain("write:contacts");
+      await page.fill("#email", "owner@live.test");
+      await page.fill("#password", PASSWORD);
+      await page.click("button[type=submit]");
+      await page.waitForSelector("select#tenant");
+      const offered = await page
+        .locator('input[name="scope"]')
+        .evaluateAll((els) => els.map((e) => (e as unknown as { value: string }).value));
+      expect(offered.length).toBeGreaterThan(0);
+      expect(offered.filter((s) => !s.startsWith("read:"))).toEqual([]);
+      // the grant of /mcp (write:contacts, the test above) is not shown as carried over
+      expect(await page.locator("body").innerText()).not.toContain("write:contacts");
+      await page.screenshot({ path: path.join(tmpdir(), "reputation-ops-oauth-readonly.png"), fullPage: true });
+      for (const s of offered)
+        if (s !== "read:locations" && (await page.isChecked(`input[value="${s}"]`)))
+          await page.uncheck(`input[value="${s}"]`);
+      if (!(await page.isChecked('input[value="read:locations"]'))) await page.check('input[value="read:locations"]');
+      await page.click('button[value="approve"]');
+      await page.waitForURL(`${REDIRECT}**`);
+      const cb = callback as unknown as URL;
+      const tokenRes = await fetch(`${server.base}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: cb.searchParams.get("code")!,
+          redirect_uri: REDIRECT,
+          client_id: browserClientId,
+          code_verifier: verifier,
+          resource: `${server.base}/mcp/readonly`,
+        }),
+      });
+      expect(tokenRes.status).toBe(200);
+      expect(((await tokenRes.json()) as { scope: string }).scope).toBe("read:locations");
+    } finally {
+      await browser.close();
+    }
+  }, 120_000);
 });

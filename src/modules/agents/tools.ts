@@ -7,17 +7,20 @@ import {
   reviewAnalyticsOperation,
 } from "../analytics/operations";
 import { getBrand, listBrands } from "../brands/service";
-import { getComplianceConfig } from "../compliance/service";
-import { experimentResultsOperation, getExperimentOperation } from "../experiments/operations";
-import { listExperiments } from "../experiments/service";
+import { getComplianceSettingsOperation } from "../compliance/operations";
+import {
+  experimentResultsOperation,
+  getExperimentOperation,
+  listExperimentsOperation,
+} from "../experiments/operations";
 import { getLocationOperation } from "../locations/operations";
 import type { SessionIdentity } from "../mcp/identity";
 import { operationOf } from "../mcp/skills/operation";
 import { allSkills, findSkill, inputJsonSchema, type SkillContext } from "../mcp/skills/registry";
 import { describeUntrusted, forModel } from "../mcp/skills/untrusted";
 import { READ_SCOPES, type Scope } from "../oauth/scopes";
+import { listOverdueResponsesOperation } from "../reviews/operations";
 import { listReviews } from "../reviews/service";
-import { listOverdue } from "../reviews/sla.service";
 import { getTemplateOperation } from "../templates/operations";
 import { BUILTIN_TOKENS } from "../templates/tokens";
 import { customTokenKeys } from "../templates/variables.service";
@@ -97,6 +100,9 @@ const EXTRA_TOOLS: AgentTool[] = [
     experimentResultsOperation,
     getTemplateOperation,
     getLocationOperation,
+    listExperimentsOperation,
+    listOverdueResponsesOperation,
+    getComplianceSettingsOperation,
   ].map(toolOf),
   {
     name: "analytics.send-timing",
@@ -138,20 +144,6 @@ const EXTRA_TOOLS: AgentTool[] = [
       return { range, data };
     },
   },
-  {
-    name: "sla.overdue",
-    description: "Reviews still unanswered past their SLA response window, most overdue first.",
-    input: z.object({ limit: z.number().int().min(1).max(200).default(50) }),
-    scopes: ["read:reviews"],
-    handler: async (ctx, i) => ({ data: await listOverdue(ctx, i) }),
-  },
-  {
-    name: "experiment.list",
-    description: "A/B experiments (status, hypothesis, variants with traffic split), optionally of one campaign.",
-    input: z.object({ campaignId: Id.optional() }),
-    scopes: ["read:campaigns"],
-    handler: async (ctx, i) => ({ data: await listExperiments(ctx, i) }),
-  },
 
   {
     name: "template.tokens",
@@ -160,13 +152,7 @@ const EXTRA_TOOLS: AgentTool[] = [
     scopes: ["read:campaigns"],
     handler: async (ctx) => ({ builtin: [...BUILTIN_TOKENS], custom: await customTokenKeys(ctx) }),
   },
-  {
-    name: "compliance.config",
-    description: "The tenant's compliance settings: quiet hours, frequency caps, consent requirements.",
-    input: z.object({}),
-    scopes: ["read:campaigns"],
-    handler: (ctx) => getComplianceConfig(ctx),
-  },
+
   {
     name: "brand.get",
     description: "A brand's name, voice and tone; without brandId the tenant's default (oldest) brand.",
@@ -190,6 +176,9 @@ const EXTRA_TOOLS: AgentTool[] = [
     handler: (ctx, i) => reviewContext(ctx, i.reviewId),
   },
 ];
+
+/** The names of the agents' own tools (not MCP read skills): test/mcp/input-parity.test.ts classifies each. */
+export const ownToolNames = () => EXTRA_TOOLS.map((t) => t.name);
 
 /** The MCP read skills double as agent tools, called with the caller's own scopes. */
 const isReadSkill = (name: string) => {

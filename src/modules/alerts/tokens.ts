@@ -1,5 +1,5 @@
 import type { Env } from "../../env";
-import { signToken, verifyToken } from "../links/tokens";
+import { signToken, verifyWithAny } from "../links/tokens";
 
 export type AlertEmailKind = "instant" | "digest";
 
@@ -14,8 +14,12 @@ export interface AlertUnsubscribeClaims {
 export const mintAlertUnsubscribeToken = (secret: string, c: AlertUnsubscribeClaims) =>
   signToken(secret, "alert", [c.tenantId, c.subscriptionId, c.kind]);
 
-export async function readAlertUnsubscribeToken(secret: string, token: string): Promise<AlertUnsubscribeClaims | null> {
-  const f = await verifyToken(secret, "alert", token);
+/** `secrets` is jwtSecrets(env): a link sent before a JWT_SECRET rotation keeps working. */
+export async function readAlertUnsubscribeToken(
+  secrets: string | readonly string[],
+  token: string,
+): Promise<AlertUnsubscribeClaims | null> {
+  const f = await verifyWithAny(secrets, "alert", token);
   if (f?.length !== 3 || (f[2] !== "instant" && f[2] !== "digest")) return null;
   return { tenantId: f[0]!, subscriptionId: f[1]!, kind: f[2] };
 }

@@ -7,6 +7,7 @@ import { auditStatement } from "../../lib/audit";
 import type { RequestMeta } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import type { HostGuard } from "../../lib/host-guard";
+import { jwtSecrets } from "../../lib/jwt";
 import { nowIso } from "../../lib/time";
 import { maskEmail } from "../links/unsubscribe.service";
 import { type AlertEmailKind, readAlertUnsubscribeToken } from "./tokens";
@@ -24,7 +25,7 @@ export interface AlertUnsubscribeView {
  * across databases). `admit` is the request's host guard: a custom hostname serves only its own tenants.
  */
 async function load(env: Env, admit: HostGuard, token: string) {
-  const claims = await readAlertUnsubscribeToken(env.JWT_SECRET!, token);
+  const claims = await readAlertUnsubscribeToken(jwtSecrets(env), token);
   if (!claims) throw notFound("Alert subscription");
   await admit(claims.tenantId);
   const db = await tenantDb(env, claims.tenantId);

@@ -1,21 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter, json, jsonBody, stdErrors, TENANT_SECURITY } from "../../lib/openapi";
+import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
+import { getComplianceSettingsOperation } from "./operations";
 import { ComplianceConfigSchema, UpdateComplianceBody } from "./schemas";
-import { getComplianceConfig, updateComplianceConfig } from "./service";
+import { updateComplianceConfig } from "./service";
 
 const tags = ["Compliance"];
-
-const get = createRoute({
-  method: "get",
-  path: "/v1/compliance",
-  operationId: "getComplianceSettings",
-  tags,
-  security: TENANT_SECURITY,
-  summary: "Compliance settings (defaults until saved)",
-  responses: { 200: json(ComplianceConfigSchema), ...stdErrors },
-});
 
 const put = createRoute({
   method: "put",
@@ -30,5 +22,5 @@ const put = createRoute({
 });
 
 export const complianceRoutes = createRouter()
-  .openapi(get, async (c) => c.json(await getComplianceConfig(svc(c)), 200))
+  .openapi(...routeOf(getComplianceSettingsOperation))
   .openapi(put, async (c) => c.json(await updateComplianceConfig(svc(c), c.req.valid("json")), 200));

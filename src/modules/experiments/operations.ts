@@ -1,7 +1,8 @@
-import { IdParam, stdErrorsWithNotFound } from "../../lib/openapi";
+import { z } from "@hono/zod-openapi";
+import { IdParam, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation } from "../../lib/operation";
-import { ExperimentSchema, ResultsSchema } from "./schemas";
-import { experimentResults, getExperiment } from "./service";
+import { ExperimentListQuery, ExperimentSchema, ResultsSchema } from "./schemas";
+import { experimentResults, getExperiment, listExperiments } from "./service";
 
 // The experiments operations served by REST and agents alike (src/lib/operation.ts).
 
@@ -42,4 +43,21 @@ export const experimentResultsOperation = defineOperation({
   access: "read",
   agent: { scopes: ["read:campaigns"], rename: { id: "experimentId" } },
   handler: async (ctx, input) => experimentResults(ctx, input.id),
+});
+
+export const listExperimentsOperation = defineOperation({
+  name: "experiment.list",
+  operationId: "listExperiments",
+  method: "get",
+  path: "/v1/experiments",
+  tags,
+  summary: "List experiments, newest first",
+  description: "A/B experiments (status, hypothesis, variants with traffic split), optionally of one campaign.",
+  request: { query: ExperimentListQuery },
+  output: z.array(ExperimentSchema),
+  errors: stdErrors,
+  scopes: [],
+  access: "read",
+  agent: { scopes: ["read:campaigns"] },
+  handler: async (ctx, input) => listExperiments(ctx, input),
 });

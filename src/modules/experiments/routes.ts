@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import {
   createRouter,
   errors,
@@ -12,28 +12,11 @@ import {
 import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canAdminister, canManage } from "../../middleware/tenant";
-import { experimentResultsOperation, getExperimentOperation } from "./operations";
-import { CreateExperimentBody, ExperimentListQuery, ExperimentSchema, UpdateExperimentBody } from "./schemas";
-import {
-  createExperiment,
-  type ExperimentMove,
-  listExperiments,
-  transitionExperiment,
-  updateExperiment,
-} from "./service";
+import { experimentResultsOperation, getExperimentOperation, listExperimentsOperation } from "./operations";
+import { CreateExperimentBody, ExperimentSchema, UpdateExperimentBody } from "./schemas";
+import { createExperiment, type ExperimentMove, transitionExperiment, updateExperiment } from "./service";
 
 const tags = ["Experiments"];
-
-const list = createRoute({
-  method: "get",
-  path: "/v1/experiments",
-  tags,
-  security: TENANT_SECURITY,
-  summary: "List experiments, newest first",
-  operationId: "listExperiments",
-  request: { query: ExperimentListQuery },
-  responses: { 200: json(z.array(ExperimentSchema)), ...stdErrors },
-});
 
 const create = createRoute({
   method: "post",
@@ -92,7 +75,7 @@ const transition = (name: ExperimentMove) =>
   });
 
 export const experimentRoutes = createRouter()
-  .openapi(list, async (c) => c.json(await listExperiments(svc(c), c.req.valid("query")), 200))
+  .openapi(...routeOf(listExperimentsOperation))
   .openapi(create, async (c) => c.json(await createExperiment(svc(c), c.req.valid("json")), 201))
   .openapi(...routeOf(getExperimentOperation))
   .openapi(update, async (c) =>

@@ -1,10 +1,11 @@
-import { fromBase64Url, toBase64Url } from "../../lib/crypto";
+import { fromBase64Url, type KeyPurpose, purposeKey, toBase64Url } from "../../lib/crypto";
 
 /**
  * Compact signed tokens for public links (short links, unsubscribe, feedback pages). A token carries
  * what its public route needs, so the hot path verifies an HMAC instead of reading D1:
  *   base64url(purpose ~ field ~ field ...) "." base64url(HMAC-SHA256(key, payload)[0..16])
  * 128 bits of MAC make tokens unguessable and unforgeable; the payload is readable, never secret.
+ * The key is derived per purpose with HKDF (src/lib/crypto.ts deriveKey), once per isolate.
  */
 export type TokenPurpose = "link" | "unsub" | "alert" | "visit";
 
@@ -12,27 +13,37 @@ const MAC_BYTES = 16;
 const SEP = "~";
 const enc = new TextEncoder();
 const dec = new TextDecoder();
-const keys = new Map<string, CryptoKey>();
+
+/** The HKDF purpose (src/lib/crypto.ts KeyPurpose) of each token purpose: one key each. */
+const KEY_PURPOSE: Record<TokenPurpose, KeyPurpose> = {
+  link: "link-token",
+  unsub: "unsubscribe-token",
+  alert: "alert-unsubscribe-token",
+  visit: "click-visit",
+};
+
+const keyFor = (secret: string, purpose: TokenPurpose) => purposeKey(secret, KEY_PURPOSE[purpose]);
+
+const legacyKeys = new Map<string, CryptoKey>();
 
 /**
- * A per-purpose key derived from the service secret, cached per isolate. The resolved key is
- * cached, not the promise: a promise shared with another request would resume in that request's
- * context (workerd warns, and cancels it if that request ends first). Concurrent first requests
- * each derive the key once.
+ * LEGACY, verification only: the key tokens were signed with until 2026-11-27, HMAC(secret,
+ * "public-token:<purpose>:v1"), a one-step derivation of this module's own instead of the service's
+ * HKDF (deriveKey). Links already sent by e-mail and SMS carry it and live long (unsubscribe links
+ * must work 30 days at least, CAN-SPAM; short links as long as the message is read), so they still
+ * verify. Remove this (and its branch in verifyToken) from 2027-01-26 on, 60 days after the change,
+ * the same horizon as JWT_SECRET_PREVIOUS (docs/deploy.md, Rotating secrets). Cached resolved.
  */
-async function keyFor(secret: string, purpose: TokenPurpose): Promise<CryptoKey> {
+async function legacyKeyFor(secret: string, purpose: TokenPurpose): Promise<CryptoKey> {
   const id = `${purpose}:${secret}`;
-  const hit = keys.get(id);
+  const hit = legacyKeys.get(id);
   if (hit) return hit;
   const root = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
     "sign",
   ]);
   const derived = await crypto.subtle.sign("HMAC", root, enc.encode(`public-token:${purpose}:v1`));
-  const key = await crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, [
-    "sign",
-    "verify",
-  ]);
-  keys.set(id, key);
+  const key = await crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  legacyKeys.set(id, key);
   return key;
 }
 
@@ -63,11 +74,20 @@ export async function verifyToken(secret: string, purpose: TokenPurpose, token: 
     return null;
   }
   if (mac.length !== MAC_BYTES || fields[0] !== purpose) return null;
-  const full = new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret, purpose), enc.encode(payload)));
-  // constant-time compare of the truncated MAC
+  const data = enc.encode(payload);
+  if (macMatches(new Uint8Array(await crypto.subtle.sign("HMAC", await keyFor(secret, purpose), data)), mac))
+    return fields.slice(1);
+  // a token issued before the HKDF keys (see legacyKeyFor): costs a second HMAC for old links only
+  if (macMatches(new Uint8Array(await crypto.subtle.sign("HMAC", await legacyKeyFor(secret, purpose), data)), mac))
+    return fields.slice(1);
+  return null;
+}
+
+/** Constant-time compare of the truncated MAC. */
+function macMatches(full: Uint8Array, mac: Uint8Array): boolean {
   let diff = 0;
   for (let i = 0; i < MAC_BYTES; i++) diff |= full[i]! ^ mac[i]!;
-  return diff === 0 ? fields.slice(1) : null;
+  return diff === 0;
 }
 
 /** What a short link carries: enough to redirect without reading the solicitation. */
@@ -83,7 +103,7 @@ export const mintLinkToken = (secret: string, c: LinkClaims) =>
   signToken(secret, "link", [c.solicitationId, c.tenantId, c.locationId, c.destination]);
 
 /** The first secret's fields whose MAC matches; `secrets` is jwtSecrets(env) (current, then previous). */
-async function verifyWithAny(
+export async function verifyWithAny(
   secrets: string | readonly string[],
   purpose: TokenPurpose,
   token: string,

@@ -15,8 +15,15 @@ import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { agencyBrand, hostBrand, tenantWhiteLabel } from "../white-label/resolve";
 import { consentPage, errorPage, signInPage, type TenantChoice } from "./consent-page";
 import { allUserGrants } from "./grants";
-import { authServer, cimdClientProblem, type GrantMetadata, type GrantProps, oauthLib } from "./provider";
-import { ALL_SCOPES, isScope } from "./scopes";
+import {
+  authServer,
+  cimdClientProblem,
+  type GrantMetadata,
+  type GrantProps,
+  grantableScopes,
+  oauthLib,
+} from "./provider";
+import { isScope, type Scope } from "./scopes";
 
 type C = Context<AppEnv>;
 
@@ -112,19 +119,26 @@ async function priorGrants(oauth: OAuthHelpers, userId: string, clientId: string
 }
 
 /** The consent page's options: for a client this user already allowed, only the scopes it adds. */
-async function consentOptions(oauth: OAuthHelpers, request: AuthRequest, userId: string) {
+async function consentOptions(oauth: OAuthHelpers, request: AuthRequest, userId: string, grantable: readonly Scope[]) {
   const prior = await priorGrants(oauth, userId, request.clientId);
   const latest = prior[0];
-  const granted = latest ? latest.scope.filter(isScope) : [];
-  const asked = request.scope.filter(isScope);
+  // a grant for the other resource may hold scopes this one cannot (write scopes, read-only resource)
+  const granted = latest ? latest.scope.filter(isScope).filter((s) => grantable.includes(s)) : [];
+  const asked = request.scope.filter(isScope).filter((s) => grantable.includes(s));
   const added = asked.filter((s) => !granted.includes(s));
   if (!latest || asked.length === 0 || added.length === 0)
-    return { offered: ALL_SCOPES as string[], granted: [] as string[], tenantId: undefined };
+    return { offered: [...grantable] as string[], granted: [] as string[], tenantId: undefined };
   return {
     offered: added as string[],
     granted: granted as string[],
     tenantId: (latest.metadata as Partial<GrantMetadata> | null)?.tenantId,
   };
+}
+
+/** What the pages show of the request: the scopes it asks for, narrowed to what its resource may grant. */
+async function describedFor(oauth: OAuthHelpers, request: AuthRequest, grantable: readonly Scope[]) {
+  const details = await oauth.describeConsent(request);
+  return { ...details, scope: details.scope.filter((s) => isScope(s) && grantable.includes(s)) };
 }
 
 /** Renders what went wrong locally, or redirects to the client when the library says that is safe. */
@@ -149,7 +163,7 @@ export async function showAuthorize(c: C): Promise<Response> {
   try {
     const oauth = (await authServer(c.env)).getOAuthApi(c.env);
     const request = await oauth.parseAuthRequest(c.req.raw);
-    const details = await oauth.describeConsent(request);
+    const details = await describedFor(oauth, request, grantableScopes(c.env, request.resource));
     const consent = await oauth.beginConsent(request);
     return html(signInPage(details, consent.handle, undefined, await brandOf(c)), 200, consent.headers);
   } catch (e) {
@@ -182,7 +196,8 @@ export async function submitAuthorize(c: C): Promise<Response> {
 }
 
 async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: string, field: (n: string) => string) {
-  const details = await oauth.describeConsent(request);
+  const grantable = grantableScopes(c.env, request.resource);
+  const details = await describedFor(oauth, request, grantable);
   const email = field("email").trim().toLowerCase();
   const password = field("password");
   if (!email || password.length < 8 || new TextEncoder().encode(password).length > MAX_PASSWORD_BYTES) {
@@ -209,7 +224,7 @@ async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: s
   if (!principal || choices.length === 0)
     return html(signInPage(details, handle, "This account has no tenant to connect.", await brandOf(c)), 403);
   const ticket = await signTicket(c.env, userId, handle);
-  const options = await consentOptions(oauth, request, userId);
+  const options = await consentOptions(oauth, request, userId, grantable);
   return html(
     consentPage(details, { handle, ticket, email, tenants: choices, ...options }, await brandForChoices(c, choices)),
   );
@@ -232,7 +247,16 @@ async function consent(
     }
     const principal = await loadUserPrincipal(c.var.control, userId);
     const tenant = await findTenantRef(c.var.control, field("tenant"));
-    const scopes = [...new Set(form.getAll("scope").map(String).filter(isScope))];
+    // the form is the user's; a scope the resource cannot grant (ticked in a forged form) is dropped
+    const grantable = grantableScopes(c.env, request.resource);
+    const scopes = [
+      ...new Set(
+        form
+          .getAll("scope")
+          .map(String)
+          .filter((s) => isScope(s) && grantable.includes(s)),
+      ),
+    ];
     const agencySession = field("agency") === "on";
     const problem =
       !principal || !tenant || !resolveTenantAccess(principal, tenant)
@@ -243,9 +267,9 @@ async function consent(
             ? "Allow at least one permission, or deny."
             : null;
     if (problem) {
-      const details = await oauth.describeConsent(request);
+      const details = await describedFor(oauth, request, grantable);
       const choices = principal ? await tenantChoices(c.var.control, principal) : [];
-      const options = await consentOptions(oauth, request, userId);
+      const options = await consentOptions(oauth, request, userId, grantable);
       return html(
         consentPage(
           details,
@@ -266,7 +290,8 @@ async function consent(
     const prior = await priorGrants(oauth, userId, request.clientId, tenant!.id);
     const priorScopes = prior
       .filter((g) => Boolean((g.metadata as Partial<GrantMetadata> | null)?.agencySession) === agencySession)
-      .flatMap((g) => g.scope.filter(isScope));
+      .flatMap((g) => g.scope.filter(isScope))
+      .filter((s) => grantable.includes(s));
     const allScopes = [...new Set([...priorScopes, ...scopes])];
     const approved = await oauth.approveConsent(c.req.raw, handle, { scope: allScopes });
     const details = await oauth.describeConsent(approved.request);

@@ -3,7 +3,7 @@ import type { Env } from "../../env";
 import { guardedObject } from "../../lib/outbound-guard";
 import { checkOutboundUrl } from "../../lib/ssrf";
 import { baseUrl, mcpReadonlyResourceUrl, mcpResourceUrl } from "../../lib/urls";
-import { ALL_SCOPES } from "./scopes";
+import { ALL_SCOPES, READ_SCOPES, type Scope } from "./scopes";
 
 export const AUTHORIZE_PATH = "/oauth/authorize";
 export const TOKEN_PATH = "/oauth/token";
@@ -105,6 +105,15 @@ export async function authServer(env: Env): Promise<OAuthAuthorizationServer<Env
   }
   return server;
 }
+
+/**
+ * The scopes a grant for `resource` may hold: read scopes only for /mcp/readonly (its tools are the
+ * read tools; a write scope there would be a permission nothing can use, shown to the user as if it
+ * could), every scope for /mcp. What a client asks beyond them is narrowed away, not refused
+ * (RFC 6749 3.3; the token response's `scope` names what was granted).
+ */
+export const grantableScopes = (env: Env, resource: string | undefined): readonly Scope[] =>
+  resource === mcpReadonlyResourceUrl(env) ? READ_SCOPES : ALL_SCOPES;
 
 /** Provider tokens are `userId:grantId:secret`; session JWTs and API keys never contain a colon. */
 export const looksLikeOAuthToken = (token: string) => /^[^:\s]+:[^:\s]+:[^:\s]+$/.test(token);

@@ -1,8 +1,9 @@
-import type { z } from "@hono/zod-openapi";
-import { ErrorResponseSchema, errors, IdParam, stdErrorsWithNotFound } from "../../lib/openapi";
+import { z } from "@hono/zod-openapi";
+import { ErrorResponseSchema, errors, IdParam, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation } from "../../lib/operation";
 import { publishResponse } from "./publish";
-import { PublishResponseBody, ReviewResponseSchema } from "./responses.schemas";
+import { OverdueReviewSchema, PublishResponseBody, QueueQuery, ReviewResponseSchema } from "./responses.schemas";
+import { listOverdue } from "./sla.service";
 
 // The review operations served by REST, MCP and agents alike (src/lib/operation.ts).
 
@@ -61,4 +62,21 @@ export const publishResponseOperation = defineOperation({
     const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof PublishResponseBody>;
     return publishResponse(ctx, id, undefined, body);
   },
+});
+
+export const listOverdueResponsesOperation = defineOperation({
+  name: "sla.overdue",
+  operationId: "listOverdueResponses",
+  method: "get",
+  path: "/v1/responses/overdue",
+  tags: ["Reviews"],
+  summary: "Reviews past an active SLA rule's response window without a published response, most overdue first",
+  request: { query: QueueQuery.pick({ limit: true }) },
+  output: z.array(OverdueReviewSchema),
+  errors: stdErrors,
+  scopes: ["read:reviews"],
+  access: "read",
+  untrusted: ["[].text", "[].authorName"],
+  agent: { scopes: ["read:reviews"] },
+  handler: async (ctx, input) => listOverdue(ctx, input),
 });

@@ -12,10 +12,9 @@ import {
 import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canManage, canWrite } from "../../middleware/tenant";
-import { publishResponseOperation } from "./operations";
+import { listOverdueResponsesOperation, publishResponseOperation } from "./operations";
 import {
   CreateResponseBody,
-  OverdueReviewSchema,
   QueueQuery,
   RejectResponseBody,
   ReviewIdParam,
@@ -31,7 +30,6 @@ import {
   submitResponse,
   updateResponse,
 } from "./responses.service";
-import { listOverdue } from "./sla.service";
 
 const tags = ["Reviews"];
 const Responses = z.array(ReviewResponseSchema);
@@ -71,17 +69,6 @@ const queue = createRoute({
   operationId: "listResponseApprovalQueue",
   request: { query: QueueQuery },
   responses: { 200: json(Responses), ...stdErrors },
-});
-
-const overdue = createRoute({
-  method: "get",
-  path: "/v1/responses/overdue",
-  operationId: "listOverdueResponses",
-  tags,
-  security: TENANT_SECURITY,
-  summary: "Reviews past an active SLA rule's response window without a published response, most overdue first",
-  request: { query: QueueQuery.pick({ limit: true }) },
-  responses: { 200: json(z.array(OverdueReviewSchema)), ...stdErrors },
 });
 
 const update = createRoute({
@@ -143,7 +130,7 @@ export const responseRoutes = createRouter()
     c.json(await createResponse(svc(c), c.req.valid("param").reviewId, c.req.valid("json")), 201),
   )
   .openapi(queue, async (c) => c.json(await listApprovalQueue(svc(c), c.req.valid("query")), 200))
-  .openapi(overdue, async (c) => c.json(await listOverdue(svc(c), c.req.valid("query")), 200))
+  .openapi(...routeOf(listOverdueResponsesOperation))
   .openapi(update, async (c) => c.json(await updateResponse(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(submit, async (c) => c.json(await submitResponse(svc(c), c.req.valid("param").id), 200))
   .openapi(approve, async (c) => c.json(await approveResponse(svc(c), c.req.valid("param").id), 200))

@@ -85,10 +85,12 @@ export const optimization = defineAgent({
       });
     }
 
-    const overdue = await run.tool<{
-      data: { id: string; locationId: string; rating: number | null; sla: { dueAt: string } }[];
-    }>("sla.overdue", { limit: 200 });
-    const late = overdue.data.filter((r) => !i.locationId || r.locationId === i.locationId);
+    // the answer of GET /v1/responses/overdue (one operation): the reviews, most overdue first
+    const overdue = await run.tool<{ id: string; locationId: string; rating: number | null; sla: { dueAt: string } }[]>(
+      "sla.overdue",
+      { limit: 200 },
+    );
+    const late = overdue.filter((r) => !i.locationId || r.locationId === i.locationId);
     if (late.length) {
       actions.push({
         kind: "reply_overdue",

@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { ControlDb } from "../../../db/client";
-import { tenantDb } from "../../../db/shards";
+import { shardDb, tenantDb, tenantShard } from "../../../db/shards";
 import { assertTenantWritable, isTenantMoving } from "../../../db/tenant-fence";
 import type { ElicitationOutcome } from "../../../durable/mcp-sessions";
 import type { Env } from "../../../env";
@@ -243,7 +243,9 @@ export async function callTool(
     }
     const resolved = await resolveTenant(skill, parsed.data, c);
     tenantId = resolved.tenantId;
-    addLogContext({ tenantId }); // the request's lines from here on name the tool's tenant
+    // the request's lines from here on name the tool's tenant and its shard, as /v1 lines do (middleware/tenant.ts)
+    const shard = (await tenantShard(c.env, tenantId)) ?? 0;
+    addLogContext({ tenantId, shard });
     const question = skill.confirm?.(parsed.data);
     if (question) {
       const ask = await confirmGate(skill, parsed.data, question, c, confirmation);
@@ -256,7 +258,7 @@ export async function callTool(
     if (skill.access === "write") await assertTenantWritable(c.env, tenantId);
     const ctx: SkillContext = {
       // the tool acts on the tenant's shard; the identity checks above read the control plane
-      db: await tenantDb(c.env, tenantId),
+      db: shardDb(c.env, shard),
       control: c.control,
       env: c.env,
       tenantId,
