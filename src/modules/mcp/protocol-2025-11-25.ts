@@ -2,10 +2,15 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   InitializeRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { listAppResources, readAppResource } from "./apps/cards";
 import { LATEST_SESSION_VERSION, SESSION_PROTOCOL_VERSIONS } from "./config";
-import { INSTRUCTIONS, listedTools, serverInfo } from "./server";
+import { CAPABILITIES, INSTRUCTIONS, listedTools, serverInfo } from "./server";
 import { type CallEnv, callTool } from "./skills/run";
 
 // The session leg: 2025-11-25 (the newest, which names the file), 2025-06-18 and 2025-03-26.
@@ -22,17 +27,23 @@ export const negotiateVersion = (requested: unknown): string =>
  * are listed per caller's scopes and validated with the project's own zod schemas.
  */
 export function buildSessionServer(call: CallEnv): Server {
-  const server = new Server(serverInfo(call.env), {
-    capabilities: { tools: { listChanged: false } },
-    instructions: INSTRUCTIONS,
-  });
+  const server = new Server(serverInfo(call.env), { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
   server.setRequestHandler(InitializeRequestSchema, (req) => ({
     protocolVersion: negotiateVersion(req.params.protocolVersion),
-    capabilities: { tools: { listChanged: false } },
+    capabilities: CAPABILITIES,
     serverInfo: serverInfo(call.env),
     instructions: INSTRUCTIONS,
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(call) }));
+  // the MCP Apps cards (apps/cards.ts): static HTML, the data comes from the tool results
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listAppResources() }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => {
+    const read = readAppResource(req.params.uri);
+    // -32002: the spec's "Resource not found"
+    if (!read) throw new McpError(-32002, "Resource not found", { uri: req.params.uri });
+    return read;
+  });
   // no elicitation on this leg: the answer would arrive on another HTTP request, maybe another isolate
   server.setRequestHandler(CallToolRequestSchema, (req) =>
     callTool(req.params.name, req.params.arguments, call, { canAsk: false }),
