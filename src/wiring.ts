@@ -56,7 +56,12 @@ import {
   reviewSyncScheduleSweep,
   slaEscalationSweep,
 } from "./modules/reviews/background";
-import { publishResponseOperation } from "./modules/reviews/operations";
+import {
+  approveResponseOperation,
+  publishResponseOperation,
+  rejectResponseOperation,
+  updateResponseOperation,
+} from "./modules/reviews/operations";
 import { sequenceStepsSweep, sequencesHandler } from "./modules/sequences/background";
 import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/background";
 import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
@@ -167,6 +172,10 @@ export const OPERATIONS: Operation[] = [
   publishResponseOperation,
   listSurveysOperation,
   getTemplateOperation,
+  // the MCP Apps cards' buttons (mcp/apps/cards.ts)
+  approveResponseOperation,
+  rejectResponseOperation,
+  updateResponseOperation,
 ];
 
 /**

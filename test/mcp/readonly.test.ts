@@ -120,10 +120,13 @@ describe("what /mcp/readonly refuses", () => {
     expect(names(full.filter((t) => !t.annotations.readOnlyHint))).toEqual([
       "agent.template-generator",
       "contact.suppress",
+      "response.approve",
       "response.mark-published",
+      "response.reject",
+      "response.update",
     ]);
     expect(names(readonly)).not.toContain("agent.template-generator");
-    expect(readonly.length).toBe(full.length - 3);
+    expect(readonly.length).toBe(full.length - 6);
   });
 
   it("a session opened at /mcp and sent to /mcp/readonly is served the read tools only (the endpoint decides per request)", async () => {
