@@ -11,7 +11,7 @@ import {
 } from "../../lib/openapi";
 import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
-import { canManage, canWrite } from "../../middleware/tenant";
+import { canWrite } from "../../middleware/tenant";
 import {
   approveResponseOperation,
   publishResponseOperation,
