@@ -37,7 +37,12 @@ import { consentPersonalData } from "./modules/contacts/consent";
 import { listContactsOperation, suppressContactOperation } from "./modules/contacts/operations";
 import { experimentResultsOperation, getExperimentOperation } from "./modules/experiments/operations";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
-import { listInboxOperation } from "./modules/inbox/operations";
+import {
+  assignInboxOperation,
+  listInboxOperation,
+  setInboxStatusOperation,
+  setInboxTagsOperation,
+} from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { type JobRunners, jobsConsumer } from "./modules/jobs/runner";
 import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
@@ -176,6 +181,9 @@ export const OPERATIONS: Operation[] = [
   approveResponseOperation,
   rejectResponseOperation,
   updateResponseOperation,
+  assignInboxOperation,
+  setInboxTagsOperation,
+  setInboxStatusOperation,
 ];
 
 /**

@@ -89,3 +89,76 @@ describe("reply approval tools (the approval card's buttons)", () => {
     ).toBe("submitted");
   });
 });
+
+describe("inbox triage tools (the triage card's buttons)", () => {
+  const inboxItem = async () => {
+    const page = await w.as("manager").get(`/v1/inbox?type=review&limit=1`);
+    return page.body.data[0] as { id: string; status: string };
+  };
+
+  it("assign, tag and close an item through write:inbox, each confirmed; the item moves as over REST", async () => {
+    const { client } = await connect({
+      token: mintTestKey(w.tenantA.id, ["read:reviews", "read:feedback", "write:inbox"]).token,
+    });
+    const item = await inboxItem();
+    const unconfirmed = await client.callTool({
+      name: "inbox.assign",
+      arguments: { itemId: item.id, type: "review", userId: w.users.tenantUser.id },
+    });
+    expect(unconfirmed.isError).toBe(true);
+    expect((await w.as("viewer").get(`/v1/inbox/${item.id}`)).body.assignedToUserId).toBeNull();
+    const assigned = await callConfirmed(client, "inbox.assign", {
+      itemId: item.id,
+      type: "review",
+      userId: w.users.tenantUser.id,
+    });
+    expect(structured(assigned)).toEqual({ success: true });
+    const tagged = await callConfirmed(client, "inbox.set-tags", {
+      itemId: item.id,
+      type: "review",
+      tags: ["urgent", " VIP ", "vip"],
+    });
+    expect(structured(tagged)).toEqual({ success: true, tags: ["urgent", "VIP"] });
+    const closed = await callConfirmed(client, "inbox.set-status", { itemIds: [item.id], status: "resolved" });
+    expect(structured(closed)).toEqual({ success: true });
+    const after = (await w.as("viewer").get(`/v1/inbox/${item.id}`)).body;
+    expect(after).toMatchObject({
+      status: "resolved",
+      assignedToUserId: w.users.tenantUser.id,
+      tags: ["urgent", "VIP"],
+    });
+  });
+
+  it("a key acts only on the kinds of item it can read; write:inbox alone lists no triage tool to a reader", async () => {
+    const item = await inboxItem();
+    const feedbackOnly = await connect({ token: mintTestKey(w.tenantA.id, ["read:feedback", "write:inbox"]).token });
+    const refused = await callConfirmed(feedbackOnly.client, "inbox.set-tags", {
+      itemId: item.id,
+      type: "review",
+      tags: ["x"],
+    });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse((refused.content as { text: string }[])[0]!.text).code).toBe("FORBIDDEN");
+    const closeRefused = await callConfirmed(feedbackOnly.client, "inbox.set-status", {
+      itemIds: [item.id],
+      status: "ignored",
+    });
+    expect(closeRefused.isError).toBe(true);
+    const reader = await connect({ token: mintTestKey(w.tenantA.id, ["read:reviews"]).token });
+    expect((await reader.client.listTools()).tools.map((t) => t.name).filter((n) => n.startsWith("inbox."))).toEqual([
+      "inbox.get",
+      "inbox.list",
+    ]);
+    // another tenant's item is not found
+    const other = await connect({
+      token: mintTestKey(w.tenantB.id, ["read:reviews", "read:feedback", "write:inbox"]).token,
+    });
+    const notFound = await callConfirmed(other.client, "inbox.set-tags", {
+      itemId: item.id,
+      type: "review",
+      tags: ["x"],
+    });
+    expect(JSON.parse((notFound.content as { text: string }[])[0]!.text).code).toBe("NOT_FOUND");
+    expect((await w.as("viewer").get(`/v1/inbox/${item.id}`)).body.tags).toEqual(["urgent", "VIP"]);
+  });
+});

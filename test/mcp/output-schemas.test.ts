@@ -82,6 +82,10 @@ function argumentsFor(
   // the reply approval steps each need a reply in the state they move from
   if (name === "response.approve" || name === "response.reject") args.responseId = submitted.shift();
   if (name === "response.update") Object.assign(args, { responseId: ids.draftId, text: "Thank you, edited" });
+  // the triage steps on the seeded inbox item (unassigning an unassigned item is a no-op; resolved is reachable from every status it has here)
+  if (name === "inbox.assign") args.userId = null;
+  if (name === "inbox.set-tags") args.tags = ["vip"];
+  if (name === "inbox.set-status") Object.assign(args, { itemIds: [ids.itemId], status: "resolved" });
   // confirm: left out; the calls below bring back the one-time code the refusal carries
   delete args.confirm;
   return args;

@@ -120,13 +120,16 @@ describe("what /mcp/readonly refuses", () => {
     expect(names(full.filter((t) => !t.annotations.readOnlyHint))).toEqual([
       "agent.template-generator",
       "contact.suppress",
+      "inbox.assign",
+      "inbox.set-status",
+      "inbox.set-tags",
       "response.approve",
       "response.mark-published",
       "response.reject",
       "response.update",
     ]);
     expect(names(readonly)).not.toContain("agent.template-generator");
-    expect(readonly.length).toBe(full.length - 6);
+    expect(readonly.length).toBe(full.length - 9);
   });
 
   it("a session opened at /mcp and sent to /mcp/readonly is served the read tools only (the endpoint decides per request)", async () => {

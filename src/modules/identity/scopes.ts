@@ -13,6 +13,7 @@ export const API_SCOPES = [
   "write:contacts",
   "write:responses",
   "agent:*",
+  "write:inbox",
 ] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 

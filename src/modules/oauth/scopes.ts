@@ -11,8 +11,9 @@ export const SCOPES = {
   "read:recommendations": "Read recommendations",
   "read:approvals": "Read drafts awaiting approval",
   "write:contacts": "Suppress contacts (stop all messages to them)",
-  "write:responses": "Mark approved review replies as published after posting them by hand",
+  "write:responses": "Approve, reject and edit drafted review replies, and mark approved ones as posted by hand",
   "agent:*": "Run the AI agent skills",
+  "write:inbox": "Assign, tag and close inbox items (of the kinds it can read)",
 } as const;
 
 export type Scope = keyof typeof SCOPES;
