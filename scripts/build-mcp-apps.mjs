@@ -23,6 +23,9 @@ export async function generate() {
     platform: "browser",
     target: "es2022",
     legalComments: "none",
+    // the SDK logs every message it sends (console.debug): nothing of that belongs in a user's chat,
+    // and the Worker's source tree has one logger (test/node/console-only-in-logger.test.ts)
+    drop: ["console"],
     write: false,
     logLevel: "silent",
   });
