@@ -50,7 +50,7 @@ export async function identify(
   // a signed-in user reads everything their role can, and writes where the role allows writes
   const scopes = [
     ...READ_SCOPES,
-    ...(roleAtLeast(access.role, "tenant_user") ? ["write:contacts"] : []),
+    ...(roleAtLeast(access.role, "tenant_user") ? ["write:contacts", "write:inbox"] : []),
     ...(roleAtLeast(access.role, "manager") ? ["write:responses"] : []),
   ];
   return {
