@@ -86,6 +86,15 @@ const SNAPSHOT = {
   computedAt: "2026-11-26T03:00:00.000Z",
 };
 
+// without Chromium too: the Worker serves what is committed
+describe("the cards' view bundle", () => {
+  it("the committed view bundle is what scripts/build-mcp-apps.mjs builds now, and the views typecheck", async () => {
+    const { readFileSync } = await import("node:fs");
+    expect(readFileSync(GENERATED, "utf8")).toBe(await generate());
+    execFileSync("npx", ["tsc", "--noEmit", "-p", "src/modules/mcp/apps/views/tsconfig.json"], { cwd: root });
+  });
+});
+
 describe.skipIf(!existsSync(CHROMIUM))("MCP Apps cards in a sandboxed iframe driven by AppBridge", () => {
   let browser: Browser;
   let hostScript = "";
@@ -149,12 +158,6 @@ describe.skipIf(!existsSync(CHROMIUM))("MCP Apps cards in a sandboxed iframe dri
     }
     return shot;
   }
-
-  it("the committed view bundle is what scripts/build-mcp-apps.mjs builds now, and the views typecheck", async () => {
-    const { readFileSync } = await import("node:fs");
-    expect(readFileSync(GENERATED, "utf8")).toBe(await generate());
-    execFileSync("npx", ["tsc", "--noEmit", "-p", "src/modules/mcp/apps/views/tsconfig.json"], { cwd: root });
-  });
 
   it("reply approval: the review renders as text; approve, edit and reject send the response tools' calls", async () => {
     const { page, frame } = await mount("response-approval", result(REVIEW_ITEM), {
