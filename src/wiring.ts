@@ -43,7 +43,12 @@ import {
   listExperimentsOperation,
 } from "./modules/experiments/operations";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
-import { listInboxOperation } from "./modules/inbox/operations";
+import {
+  assignInboxOperation,
+  listInboxOperation,
+  setInboxStatusOperation,
+  setInboxTagsOperation,
+} from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { type JobRunners, jobsConsumer } from "./modules/jobs/runner";
 import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
@@ -62,7 +67,13 @@ import {
   reviewSyncScheduleSweep,
   slaEscalationSweep,
 } from "./modules/reviews/background";
-import { listOverdueResponsesOperation, publishResponseOperation } from "./modules/reviews/operations";
+import {
+  approveResponseOperation,
+  listOverdueResponsesOperation,
+  publishResponseOperation,
+  rejectResponseOperation,
+  updateResponseOperation,
+} from "./modules/reviews/operations";
 import { runReviewSyncJob } from "./modules/reviews/sync-job";
 import { sequenceStepsSweep, sequencesHandler } from "./modules/sequences/background";
 import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/background";
@@ -184,6 +195,13 @@ export const OPERATIONS: Operation[] = [
   listExperimentsOperation,
   listOverdueResponsesOperation,
   getComplianceSettingsOperation,
+  // the MCP Apps cards' buttons (mcp/apps/cards.ts)
+  approveResponseOperation,
+  rejectResponseOperation,
+  updateResponseOperation,
+  assignInboxOperation,
+  setInboxTagsOperation,
+  setInboxStatusOperation,
 ];
 
 /**

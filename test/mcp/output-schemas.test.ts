@@ -7,6 +7,8 @@ import { callConfirmed, confirmationCode, connect, rawPost } from "./helpers";
 let w: World;
 let key = "";
 const ids: Record<string, string> = {};
+/** submitted replies for response.approve and response.reject: each call moves one, two per leg */
+const submitted: string[] = [];
 
 beforeAll(async () => {
   w = await createWorld();
@@ -44,6 +46,12 @@ beforeAll(async () => {
     expect((await w.as("manager").post(`/v1/responses/${reply.body.id}/approve`)).body.status).toBe("approved");
     ids[key] = reply.body.id;
   }
+  for (let i = 0; i < 4; i++) {
+    const reply = await w.as("manager").post(`/v1/reviews/${ids.reviewId}/responses`, { text: `Thanks (${i})` });
+    expect((await w.as("manager").post(`/v1/responses/${reply.body.id}/submit`)).body.status).toBe("submitted");
+    submitted.push(reply.body.id);
+  }
+  ids.draftId = (await w.as("manager").post(`/v1/reviews/${ids.reviewId}/responses`, { text: "Draft" })).body.id;
 });
 
 /** Arguments for a call: the required inputs, filled from the seeded ids or a plain value. */
@@ -74,6 +82,13 @@ function argumentsFor(
   // the long jobs (answered synchronously here: these calls do not declare the tasks extension)
   if (name === "contact.import-csv") args.csv = "email,first_name\ncara@example.com,Cara";
   if (name === "campaign.send-bulk") Object.assign(args, { csv: "email\nann@example.com", locationId: ids.locationId });
+  // the reply approval steps each need a reply in the state they move from
+  if (name === "response.approve" || name === "response.reject") args.responseId = submitted.shift();
+  if (name === "response.update") Object.assign(args, { responseId: ids.draftId, text: "Thank you, edited" });
+  // the triage steps on the seeded inbox item (unassigning an unassigned item is a no-op; resolved is reachable from every status it has here)
+  if (name === "inbox.assign") args.userId = null;
+  if (name === "inbox.set-tags") args.tags = ["vip"];
+  if (name === "inbox.set-status") Object.assign(args, { itemIds: [ids.itemId], status: "resolved" });
   // confirm: left out; the calls below bring back the one-time code the refusal carries
   delete args.confirm;
   return args;

@@ -123,11 +123,17 @@ describe("what /mcp/readonly refuses", () => {
       "campaign.send-bulk",
       "contact.import-csv",
       "contact.suppress",
+      "inbox.assign",
+      "inbox.set-status",
+      "inbox.set-tags",
+      "response.approve",
       "response.mark-published",
+      "response.reject",
+      "response.update",
       "review.sync",
     ]);
     expect(names(readonly)).not.toContain("agent.template-generator");
-    expect(readonly.length).toBe(full.length - 6);
+    expect(readonly.length).toBe(full.length - 12);
   });
 
   it("a session opened at /mcp and sent to /mcp/readonly is served the read tools only (the endpoint decides per request)", async () => {

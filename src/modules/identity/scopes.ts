@@ -15,6 +15,7 @@ export const API_SCOPES = [
   "write:campaigns",
   "write:reviews",
   "agent:*",
+  "write:inbox",
 ] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 

@@ -1,8 +1,18 @@
 import { INBOX_ITEM_TYPES } from "../../db/schema";
 import { forbidden } from "../../lib/errors";
-import { paged, stdErrors } from "../../lib/openapi";
+import { errors, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation, type OperationContext } from "../../lib/operation";
-import { InboxItemSchema, InboxListQuery } from "./schemas";
+import { assignInboxItem, bulkSetInboxStatus, setInboxTags } from "./actions";
+import {
+  AssignInboxBody,
+  BulkStatusBody,
+  InboxIdParam,
+  InboxItemSchema,
+  InboxListQuery,
+  InboxTagsSetSchema,
+  SuccessSchema,
+  TagsInboxBody,
+} from "./schemas";
 import { listInboxItems } from "./service";
 
 // The inbox operations served by REST, MCP and agents alike (src/lib/operation.ts).
@@ -51,5 +61,117 @@ export const listInboxOperation = defineOperation({
     if (input.type && !types.includes(input.type))
       throw forbidden(`${input.type} items need ${input.type === "review" ? "read:reviews" : "read:feedback"}`);
     return listInboxItems(ctx, { ...input, type: input.type ?? (types.length === 1 ? types[0] : undefined) });
+  },
+});
+
+// The triage steps, also the buttons of the MCP Apps inbox triage card (mcp/apps/cards.ts). REST keeps
+// them to signed-in users (identity/scopes.ts); over MCP write:inbox admits them, on the kinds of item the
+// caller's read scopes cover, with the role checked per call for a user and the user's confirmation first.
+
+/** A key or grant acts only on the kinds of item it can read (as inbox.list and inbox.get show them). */
+function assertKindVisible(scopes: OperationContext["scopes"], type: InboxItemType | undefined) {
+  const types = visibleInboxTypes(scopes);
+  if (type ? !types.includes(type) : types.length < INBOX_ITEM_TYPES.length)
+    throw forbidden(
+      type
+        ? `${type} items need ${type === "review" ? "read:reviews" : "read:feedback"}`
+        : "without type, this needs both read:reviews and read:feedback",
+    );
+}
+
+const itemIdField = { id: "the inbox item id from inbox.list", type: "review or feedback: the item's kind" };
+
+export const assignInboxOperation = defineOperation({
+  name: "inbox.assign",
+  operationId: "assignInboxItem",
+  method: "post",
+  path: "/v1/inbox/{id}/assign",
+  tags: ["Inbox"],
+  summary: "Assign an item to a user of this tenant (tenant_user)",
+  request: { params: InboxIdParam, body: AssignInboxBody },
+  output: SuccessSchema,
+  errors: { ...stdErrorsWithNotFound, 409: errors[409] },
+  scopes: [],
+  minRole: "tenant_user",
+  access: "write",
+  idempotent: true,
+  confirm: (input) =>
+    input.userId ? `Assign inbox item ${input.id} to user ${input.userId}?` : `Unassign inbox item ${input.id}?`,
+  mcp: {
+    title: "Assign an inbox item",
+    description:
+      "Assigns an inbox item (review or feedback) to a user of this business; a new item becomes assigned. " +
+      "userId null unassigns (an assigned item goes back to new).",
+    scopes: ["write:inbox"],
+    rename: { id: "itemId" },
+    required: ["type"],
+    describe: { ...itemIdField, userId: "the user to assign it to; null unassigns" },
+  },
+  handler: async (ctx, input) => {
+    const { id, ...body } = input as { id: string; userId: string | null; type?: InboxItemType };
+    assertKindVisible(ctx.scopes, body.type);
+    return assignInboxItem(ctx, id, body);
+  },
+});
+
+export const setInboxTagsOperation = defineOperation({
+  name: "inbox.set-tags",
+  operationId: "replaceInboxItemTags",
+  method: "post",
+  path: "/v1/inbox/{id}/tags",
+  tags: ["Inbox"],
+  summary: "Replace an item's tags (tenant_user)",
+  request: { params: InboxIdParam, body: TagsInboxBody },
+  output: InboxTagsSetSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  minRole: "tenant_user",
+  access: "write",
+  destructive: true,
+  idempotent: true,
+  confirm: (input) => `Set the tags of inbox item ${input.id} to: ${input.tags.join(", ") || "(none)"}?`,
+  mcp: {
+    title: "Replace an inbox item's tags",
+    description: "Replaces the tags of an inbox item (trimmed, duplicates in any case dropped, at most 20).",
+    scopes: ["write:inbox"],
+    rename: { id: "itemId" },
+    required: ["type"],
+    describe: { ...itemIdField, tags: "the item's new tags (replaces them all)" },
+  },
+  handler: async (ctx, input) => {
+    const { id, ...body } = input as { id: string; tags: string[]; type?: InboxItemType };
+    assertKindVisible(ctx.scopes, body.type);
+    return setInboxTags(ctx, id, body);
+  },
+});
+
+export const setInboxStatusOperation = defineOperation({
+  name: "inbox.set-status",
+  operationId: "updateInboxItemsStatus",
+  method: "post",
+  path: "/v1/inbox/bulk-status",
+  tags: ["Inbox"],
+  summary: "Set the status of up to 200 items, all or nothing (tenant_user)",
+  request: { body: BulkStatusBody },
+  output: SuccessSchema,
+  errors: { ...stdErrors, 409: errors[409] },
+  scopes: [],
+  minRole: "tenant_user",
+  access: "write",
+  idempotent: true,
+  confirm: (input) =>
+    `Set ${input.itemIds.length === 1 ? `inbox item ${input.itemIds[0]}` : `${input.itemIds.length} inbox items`} to ${input.status}?`,
+  mcp: {
+    title: "Set the status of inbox items (close, reopen, ignore)",
+    description:
+      "Sets the status of up to 200 inbox items at once, all or nothing: resolved closes them, in_progress reopens, " +
+      "ignored sets aside. A move the inbox does not allow is 409 INVALID_TRANSITION and changes nothing. " +
+      "Items may be of both kinds, so the caller needs read:reviews and read:feedback.",
+    scopes: ["write:inbox"],
+    describe: { itemIds: "inbox item ids from inbox.list", status: "the new status (resolved closes)" },
+  },
+  handler: async (ctx, input) => {
+    assertKindVisible(ctx.scopes, undefined);
+    return bulkSetInboxStatus(ctx, input as { itemIds: string[]; status: (typeof input)["status"] });
   },
 });

@@ -1,28 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import {
-  createRouter,
-  errors,
-  json,
-  jsonBody,
-  stdErrors,
-  stdErrorsWithNotFound,
-  TENANT_SECURITY,
-} from "../../lib/openapi";
+import { createRouter, errors, json, jsonBody, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
+import { addInboxNote, escalateInboxItem, updateInboxItem } from "./actions";
+import { assignInboxOperation, listInboxOperation, setInboxStatusOperation, setInboxTagsOperation } from "./operations";
 import {
-  addInboxNote,
-  assignInboxItem,
-  bulkSetInboxStatus,
-  escalateInboxItem,
-  setInboxTags,
-  updateInboxItem,
-} from "./actions";
-import { listInboxOperation } from "./operations";
-import {
-  AssignInboxBody,
-  BulkStatusBody,
   EscalateInboxBody,
   InboxIdParam,
   InboxItemDetailSchema,
@@ -30,7 +13,6 @@ import {
   NoteInboxBody,
   PatchInboxBody,
   SuccessSchema,
-  TagsInboxBody,
 } from "./schemas";
 import { getInboxItem } from "./service";
 
@@ -63,17 +45,6 @@ const patch = createRoute({
   responses: { 200: json(SuccessSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
-const assign = createRoute({
-  method: "post",
-  path: "/v1/inbox/{id}/assign",
-  ...write,
-  middleware: [canWrite] as const,
-  summary: "Assign an item to a user of this tenant (tenant_user)",
-  operationId: "assignInboxItem",
-  request: { params: InboxIdParam, body: jsonBody(AssignInboxBody) },
-  responses: { 200: json(SuccessSchema), ...stdErrorsWithNotFound, 409: errors[409] },
-});
-
 const notes = createRoute({
   method: "post",
   path: "/v1/inbox/{id}/notes",
@@ -84,20 +55,6 @@ const notes = createRoute({
   request: { params: InboxIdParam, body: jsonBody(NoteInboxBody) },
   responses: {
     200: json(SuccessSchema.extend({ noteId: z.string() }).openapi("InboxNoteAdded")),
-    ...stdErrorsWithNotFound,
-  },
-});
-
-const setTags = createRoute({
-  method: "post",
-  path: "/v1/inbox/{id}/tags",
-  ...write,
-  middleware: [canWrite] as const,
-  summary: "Replace an item's tags (tenant_user)",
-  operationId: "replaceInboxItemTags",
-  request: { params: InboxIdParam, body: jsonBody(TagsInboxBody) },
-  responses: {
-    200: json(SuccessSchema.extend({ tags: z.array(z.string()) }).openapi("InboxTagsSet")),
     ...stdErrorsWithNotFound,
   },
 });
@@ -116,29 +73,16 @@ const escalate = createRoute({
   responses: { 200: json(SuccessSchema), ...stdErrorsWithNotFound },
 });
 
-const bulk = createRoute({
-  method: "post",
-  path: "/v1/inbox/bulk-status",
-  ...write,
-  middleware: [canWrite] as const,
-  summary: "Set the status of up to 200 items, all or nothing (tenant_user)",
-  operationId: "updateInboxItemsStatus",
-  request: { body: jsonBody(BulkStatusBody) },
-  responses: { 200: json(SuccessSchema), ...stdErrors, 409: errors[409] },
-});
-
 export const inboxRoutes = createRouter()
   .openapi(...routeOf(listInboxOperation))
-  .openapi(bulk, async (c) => c.json(await bulkSetInboxStatus(svc(c), c.req.valid("json")), 200))
+  .openapi(...routeOf(setInboxStatusOperation))
   .openapi(get, async (c) =>
     c.json(await getInboxItem(svc(c), c.req.valid("param").id, c.req.valid("query").type), 200),
   )
   .openapi(patch, async (c) => c.json(await updateInboxItem(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
-  .openapi(assign, async (c) =>
-    c.json(await assignInboxItem(svc(c), c.req.valid("param").id, c.req.valid("json")), 200),
-  )
+  .openapi(...routeOf(assignInboxOperation))
   .openapi(notes, async (c) => c.json(await addInboxNote(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
-  .openapi(setTags, async (c) => c.json(await setInboxTags(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(...routeOf(setInboxTagsOperation))
   .openapi(escalate, async (c) =>
     c.json(await escalateInboxItem(svc(c), c.req.valid("param").id, c.req.valid("json") ?? {}), 200),
   );

@@ -69,6 +69,8 @@ export const InboxTypeQuery = z.object({ type: InboxItemType.optional() });
 
 export const SuccessSchema = z.object({ success: z.boolean() }).openapi("Success");
 
+export const InboxTagsSetSchema = SuccessSchema.extend({ tags: z.array(z.string()) }).openapi("InboxTagsSet");
+
 export const PatchInboxBody = z
   .object({ status: InboxStatus.optional(), type: InboxItemType.optional() })
   .openapi("UpdateInboxItemRequest");

@@ -51,7 +51,7 @@ export async function identify(
   // a signed-in user reads everything their role can, and writes where the role allows writes
   const scopes = [
     ...READ_SCOPES,
-    ...(roleAtLeast(access.role, "tenant_user") ? ["write:contacts", "write:reviews"] : []),
+    ...(roleAtLeast(access.role, "tenant_user") ? ["write:contacts", "write:reviews", "write:inbox"] : []),
     ...(roleAtLeast(access.role, "manager") ? ["write:responses", "write:campaigns"] : []),
   ];
   return {

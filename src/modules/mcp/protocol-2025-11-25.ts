@@ -2,11 +2,16 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
   InitializeRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { listAppResources, readAppResource } from "./apps/cards";
 import { LATEST_SESSION_VERSION, SESSION_PROTOCOL_VERSIONS } from "./config";
 import { askUser } from "./elicitation";
-import { INSTRUCTIONS, listedTools, serverInfo } from "./server";
+import { CAPABILITIES, INSTRUCTIONS, listedTools, serverInfo } from "./server";
 import { type CallEnv, callTool } from "./skills/run";
 
 // The session leg: 2025-11-25 (the newest, which names the file), 2025-06-18 and 2025-03-26.
@@ -27,17 +32,23 @@ export function buildSessionServer(
   /** the session's client declared elicitation and this response is an SSE stream (http.ts `serve`) */
   elicit?: { protocolVersion: string },
 ): Server {
-  const server = new Server(serverInfo(call.env), {
-    capabilities: { tools: { listChanged: false } },
-    instructions: INSTRUCTIONS,
-  });
+  const server = new Server(serverInfo(call.env), { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
   server.setRequestHandler(InitializeRequestSchema, (req) => ({
     protocolVersion: negotiateVersion(req.params.protocolVersion),
-    capabilities: { tools: { listChanged: false } },
+    capabilities: CAPABILITIES,
     serverInfo: serverInfo(call.env),
     instructions: INSTRUCTIONS,
   }));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(call) }));
+  // the MCP Apps cards (apps/cards.ts): static HTML, the data comes from the tool results
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listAppResources() }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => {
+    const read = readAppResource(req.params.uri);
+    // -32002: the spec's "Resource not found"
+    if (!read) throw new McpError(-32002, "Resource not found", { uri: req.params.uri });
+    return read;
+  });
   server.setRequestHandler(CallToolRequestSchema, (req, extra) => {
     if (!elicit) return callTool(req.params.name, req.params.arguments, call, { canAsk: false });
     // the question goes out on this call's stream; the answer arrives on another POST, maybe in another

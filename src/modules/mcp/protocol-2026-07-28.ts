@@ -1,6 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { createMcpHandler, inputRequired, inputResponse, Server } from "@modelcontextprotocol/server";
-import { INSTRUCTIONS, listedTools, serverInfo, TOOLS_TTL_MS } from "./server";
+import {
+  createMcpHandler,
+  inputRequired,
+  inputResponse,
+  ResourceNotFoundError,
+  Server,
+} from "@modelcontextprotocol/server";
+import { listAppResources, readAppResource } from "./apps/cards";
+import { CAPABILITIES, INSTRUCTIONS, listedTools, serverInfo, TOOLS_TTL_MS } from "./server";
 import { type CallEnv, type Confirmation, callTool } from "./skills/run";
 import { cancelTask, declaresTasks, getTask, requireTasks, TASKS_EXTENSION, updateTask } from "./tasks";
 
@@ -17,14 +24,25 @@ const CONFIRM_KEY = "confirm";
 export function buildStatelessServer(call: CallEnv): Server {
   const server = new Server(serverInfo(call.env), {
     // the tasks extension (SEP-2663): long jobs may answer a task handle; tasks.ts
-    capabilities: { tools: { listChanged: false }, extensions: { [TASKS_EXTENSION]: {} } },
+    capabilities: { ...CAPABILITIES, extensions: { ...CAPABILITIES.extensions, [TASKS_EXTENSION]: {} } },
     instructions: INSTRUCTIONS,
     cacheHints: {
       "tools/list": { ttlMs: TOOLS_TTL_MS, cacheScope: "private" },
       "server/discover": { ttlMs: TOOLS_TTL_MS, cacheScope: "public" },
+      // the cards are the same for everyone and change only with a deployment
+      "resources/list": { ttlMs: TOOLS_TTL_MS, cacheScope: "public" },
+      "resources/read": { ttlMs: TOOLS_TTL_MS, cacheScope: "public" },
     },
   });
   server.setRequestHandler("tools/list", () => ({ tools: listedTools(call) }));
+  // the MCP Apps cards (apps/cards.ts): static HTML, the data comes from the tool results
+  server.setRequestHandler("resources/list", () => ({ resources: listAppResources() }));
+  server.setRequestHandler("resources/templates/list", () => ({ resourceTemplates: [] }));
+  server.setRequestHandler("resources/read", (req) => {
+    const read = readAppResource(req.params.uri);
+    if (!read) throw new ResourceNotFoundError(req.params.uri);
+    return read;
+  });
   server.setRequestHandler("tools/call", async (req, ctx) => {
     // the SDK types the envelope as {} (a known gap); the key is the spec's
     const envelope = ctx.mcpReq.envelope as

@@ -1,5 +1,6 @@
 // What both protocol legs serve alike: instructions, server info, the caller's tools.
 import { baseUrl } from "../../lib/urls";
+import { toolUiMeta, UI_EXTENSION_ID } from "./apps/cards";
 import { SERVER_INFO } from "./config";
 import { allSkills, icons, skillAllowed, toolDefinition } from "./skills/registry";
 import type { CallEnv } from "./skills/run";
@@ -25,7 +26,23 @@ export const listedTools = (call: Pick<CallEnv, "identity" | "env" | "selection"
   return allSkills()
     .filter((s) => skillAllowed(s, call.identity) && inSelection(s, selection))
     .sort((a, b) => byName(a.name, b.name))
-    .map((s) => toolDefinition(s, baseUrl(call.env)));
+    .map((s) => withCard(toolDefinition(s, baseUrl(call.env))));
+};
+
+/** A tool with an MCP Apps card names it in `_meta` (apps/cards.ts); clients without the extension ignore it. */
+const withCard = <T extends { name: string }>(tool: T) => {
+  const meta = toolUiMeta(tool.name);
+  return meta ? { ...tool, _meta: meta } : tool;
+};
+
+/**
+ * What both legs advertise: tools, the `ui://` card resources (static HTML, the same for every caller)
+ * and the MCP Apps extension (io.modelcontextprotocol/ui).
+ */
+export const CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false },
+  extensions: { [UI_EXTENSION_ID]: {} },
 };
 
 export const serverInfo = (env: CallEnv["env"]) => ({ ...SERVER_INFO, icons: icons(baseUrl(env)) });

@@ -11,10 +11,11 @@ export const SCOPES = {
   "read:recommendations": "Read recommendations",
   "read:approvals": "Read drafts awaiting approval",
   "write:contacts": "Suppress contacts (stop all messages to them) and import contacts from CSV",
-  "write:responses": "Mark approved review replies as published after posting them by hand",
+  "write:responses": "Approve, reject and edit drafted review replies, and mark approved ones as posted by hand",
   "write:campaigns": "Send campaigns to the contacts of a CSV (bulk send)",
   "write:reviews": "Fetch reviews from the connected review sites now (review sync)",
   "agent:*": "Run the AI agent skills",
+  "write:inbox": "Assign, tag and close inbox items (of the kinds it can read)",
 } as const;
 
 export type Scope = keyof typeof SCOPES;

@@ -2,7 +2,15 @@ import { z } from "@hono/zod-openapi";
 import { ErrorResponseSchema, errors, IdParam, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation } from "../../lib/operation";
 import { publishResponse } from "./publish";
-import { OverdueReviewSchema, PublishResponseBody, QueueQuery, ReviewResponseSchema } from "./responses.schemas";
+import {
+  OverdueReviewSchema,
+  PublishResponseBody,
+  QueueQuery,
+  RejectResponseBody,
+  ReviewResponseSchema,
+  UpdateResponseBody,
+} from "./responses.schemas";
+import { approveResponse, rejectResponse, updateResponse } from "./responses.service";
 import { listOverdue } from "./sla.service";
 
 // The review operations served by REST, MCP and agents alike (src/lib/operation.ts).
@@ -79,4 +87,102 @@ export const listOverdueResponsesOperation = defineOperation({
   untrusted: ["[].text", "[].authorName"],
   agent: { scopes: ["read:reviews"] },
   handler: async (ctx, input) => listOverdue(ctx, input),
+});
+
+// The reply approval steps, also the buttons of the MCP Apps reply approval card (mcp/apps/cards.ts).
+// REST keeps them to signed-in users (identity/scopes.ts); over MCP write:responses admits them, with
+// the role checked per call for a user and the user's confirmation asked first (mcp/confirmations.ts).
+const transitions = { ...stdErrorsWithNotFound, 409: errors[409] };
+const replyId = { id: "the reply's id (from approval.list-pending or inbox.get)" };
+
+export const approveResponseOperation = defineOperation({
+  name: "response.approve",
+  operationId: "approveResponse",
+  method: "post",
+  path: "/v1/responses/{id}/approve",
+  tags: ["Reviews"],
+  summary: "Approve a submitted response (manager)",
+  request: { params: IdParam },
+  output: ReviewResponseSchema,
+  errors: transitions,
+  scopes: [],
+  minRole: "manager",
+  access: "write",
+  idempotent: false,
+  untrusted: ["text"],
+  // an approved reply is one step from public: the user says so, not a model reading a review
+  confirm: (input) => `Approve reply ${input.id} so it can be published?`,
+  mcp: {
+    title: "Approve a drafted review reply",
+    description:
+      "Approves a reply that was submitted for approval (status submitted -> approved); it can then be published. " +
+      "Needs the manager role for a signed-in user. 409 INVALID_TRANSITION when the reply is not submitted.",
+    scopes: ["write:responses"],
+    rename: { id: "responseId" },
+    describe: replyId,
+  },
+  handler: async (ctx, input) => approveResponse(ctx, (input as z.infer<typeof IdParam>).id),
+});
+
+export const rejectResponseOperation = defineOperation({
+  name: "response.reject",
+  operationId: "rejectResponse",
+  method: "post",
+  path: "/v1/responses/{id}/reject",
+  tags: ["Reviews"],
+  summary: "Reject a submitted response (manager)",
+  request: { params: IdParam, body: RejectResponseBody, bodyRequired: false },
+  output: ReviewResponseSchema,
+  errors: transitions,
+  scopes: [],
+  minRole: "manager",
+  access: "write",
+  untrusted: ["text"],
+  confirm: (input) => `Reject reply ${input.id}${input.reason ? ` ("${input.reason}")` : ""}?`,
+  mcp: {
+    title: "Reject a drafted review reply",
+    description:
+      "Rejects a reply that was submitted for approval (submitted -> rejected), with an optional reason the writer sees; " +
+      "an edit returns it to draft. Needs the manager role for a signed-in user.",
+    scopes: ["write:responses"],
+    rename: { id: "responseId" },
+    describe: { ...replyId, reason: "why, shown to the reply's writer (optional)" },
+  },
+  handler: async (ctx, input) => {
+    const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof RejectResponseBody>;
+    return rejectResponse(ctx, id, body);
+  },
+});
+
+export const updateResponseOperation = defineOperation({
+  name: "response.update",
+  operationId: "updateResponse",
+  method: "patch",
+  path: "/v1/responses/{id}",
+  tags: ["Reviews"],
+  summary: "Edit a draft or rejected response (tenant_user); a rejected one returns to draft",
+  request: { params: IdParam, body: UpdateResponseBody },
+  output: ReviewResponseSchema,
+  errors: transitions,
+  scopes: [],
+  minRole: "tenant_user",
+  access: "write",
+  destructive: true,
+  idempotent: true,
+  untrusted: ["text"],
+  // the text replaces the draft a person wrote: the user confirms it
+  confirm: (input) => `Replace the text of reply ${input.id} with: "${input.text.slice(0, 200)}"?`,
+  mcp: {
+    title: "Edit a drafted review reply",
+    description:
+      "Replaces the text of a draft or rejected reply (a rejected one returns to draft). Needs the tenant_user role for a signed-in user.",
+    scopes: ["write:responses"],
+    rename: { id: "responseId" },
+    omit: ["assignedToUserId"],
+    describe: { ...replyId, text: "the reply's new text" },
+  },
+  handler: async (ctx, input) => {
+    const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof UpdateResponseBody>;
+    return updateResponse(ctx, id, body);
+  },
 });

@@ -11,25 +11,16 @@ import {
 } from "../../lib/openapi";
 import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
-import { canManage, canWrite } from "../../middleware/tenant";
-import { listOverdueResponsesOperation, publishResponseOperation } from "./operations";
+import { canWrite } from "../../middleware/tenant";
 import {
-  CreateResponseBody,
-  QueueQuery,
-  RejectResponseBody,
-  ReviewIdParam,
-  ReviewResponseSchema,
-  UpdateResponseBody,
-} from "./responses.schemas";
-import {
-  approveResponse,
-  createResponse,
-  listApprovalQueue,
-  listResponsesForReview,
-  rejectResponse,
-  submitResponse,
-  updateResponse,
-} from "./responses.service";
+  approveResponseOperation,
+  listOverdueResponsesOperation,
+  publishResponseOperation,
+  rejectResponseOperation,
+  updateResponseOperation,
+} from "./operations";
+import { CreateResponseBody, QueueQuery, ReviewIdParam, ReviewResponseSchema } from "./responses.schemas";
+import { createResponse, listApprovalQueue, listResponsesForReview, submitResponse } from "./responses.service";
 
 const tags = ["Reviews"];
 const Responses = z.array(ReviewResponseSchema);
@@ -71,18 +62,6 @@ const queue = createRoute({
   responses: { 200: json(Responses), ...stdErrors },
 });
 
-const update = createRoute({
-  method: "patch",
-  path: "/v1/responses/{id}",
-  operationId: "updateResponse",
-  tags,
-  security: TENANT_SECURITY,
-  summary: "Edit a draft or rejected response (tenant_user); a rejected one returns to draft",
-  middleware: [canWrite] as const,
-  request: { params: IdParam, body: jsonBody(UpdateResponseBody) },
-  responses: { 200: json(ReviewResponseSchema), ...withTransitions },
-});
-
 const move = (operationId: string, path: string, summary: string, middleware: typeof canWrite) =>
   createRoute({
     method: "post",
@@ -102,28 +81,6 @@ const submit = move(
   "Submit a draft for approval (tenant_user)",
   canWrite,
 );
-const approve = move(
-  "approveResponse",
-  "/v1/responses/{id}/approve",
-  "Approve a submitted response (manager)",
-  canManage,
-);
-
-const reject = createRoute({
-  method: "post",
-  path: "/v1/responses/{id}/reject",
-  tags,
-  security: TENANT_SECURITY,
-  summary: "Reject a submitted response (manager)",
-  operationId: "rejectResponse",
-  middleware: [canManage] as const,
-  request: {
-    params: IdParam,
-    body: { required: false, content: { "application/json": { schema: RejectResponseBody } } },
-  },
-  responses: { 200: json(ReviewResponseSchema), ...withTransitions },
-});
-
 export const responseRoutes = createRouter()
   .openapi(listForReview, async (c) => c.json(await listResponsesForReview(svc(c), c.req.valid("param").reviewId), 200))
   .openapi(create, async (c) =>
@@ -131,10 +88,8 @@ export const responseRoutes = createRouter()
   )
   .openapi(queue, async (c) => c.json(await listApprovalQueue(svc(c), c.req.valid("query")), 200))
   .openapi(...routeOf(listOverdueResponsesOperation))
-  .openapi(update, async (c) => c.json(await updateResponse(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(...routeOf(updateResponseOperation))
   .openapi(submit, async (c) => c.json(await submitResponse(svc(c), c.req.valid("param").id), 200))
-  .openapi(approve, async (c) => c.json(await approveResponse(svc(c), c.req.valid("param").id), 200))
-  .openapi(reject, async (c) =>
-    c.json(await rejectResponse(svc(c), c.req.valid("param").id, c.req.valid("json") ?? {}), 200),
-  )
+  .openapi(...routeOf(approveResponseOperation))
+  .openapi(...routeOf(rejectResponseOperation))
   .openapi(...routeOf(publishResponseOperation));

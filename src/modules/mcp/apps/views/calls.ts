@@ -1,0 +1,96 @@
+import type { App } from "@modelcontextprotocol/ext-apps";
+import { announce, h } from "./dom";
+
+// A card's button asks the host to call one of our tools (tools/call through the host, never a
+// request of its own): the server checks the caller's scopes and role as for any call. A tool that
+// needs the user's confirmation answers with its question and a one-time code (skills/run.ts); the
+// card shows the question and sends the code back only when the user presses "Yes" themselves.
+
+type ToolResult = Awaited<ReturnType<App["callServerTool"]>>;
+
+interface Refusal {
+  error?: string;
+  confirmation?: { code: string; question: string };
+}
+
+/** The JSON a refused call carries in its text block, if any. */
+function refusalOf(result: ToolResult): Refusal | undefined {
+  const first = result.content?.[0];
+  if (!result.isError || first?.type !== "text") return undefined;
+  try {
+    return JSON.parse(first.text) as Refusal;
+  } catch {
+    return { error: first.text };
+  }
+}
+
+export interface Action {
+  /** the tool and its arguments */
+  name: string;
+  args: Record<string, unknown>;
+  /** what the live region says when it worked */
+  done: string;
+  /** where a confirmation question is shown (next to the button that asked) */
+  confirmIn: HTMLElement;
+  /** runs after success with the tool's structured result */
+  after?: (structured: unknown) => void;
+}
+
+export async function run(app: App, action: Action): Promise<void> {
+  announce(`Working: ${action.name}…`);
+  let result: ToolResult;
+  try {
+    result = await app.callServerTool({ name: action.name, arguments: action.args });
+  } catch (e) {
+    announce(`${action.name} failed: ${e instanceof Error ? e.message : String(e)}`, "error");
+    return;
+  }
+  const refusal = refusalOf(result);
+  if (refusal?.confirmation) return askFirst(app, action, refusal.confirmation);
+  if (result.isError) {
+    announce(`${action.name} was refused: ${refusal?.error ?? "unknown error"}`, "error");
+    return;
+  }
+  announce(action.done, "ok");
+  action.after?.(result.structuredContent);
+}
+
+/** The tool's own question with Yes / Cancel; Yes repeats the call with the one-time code. */
+function askFirst(app: App, action: Action, confirmation: { code: string; question: string }) {
+  const yes = h("button", { type: "button", class: "primary" }, "Yes, go ahead");
+  const no = h("button", { type: "button" }, "Cancel");
+  const box = h(
+    "div",
+    { class: "confirm", role: "group", "aria-label": "Confirm" },
+    h("p", {}, confirmation.question),
+    yes,
+    no,
+  );
+  action.confirmIn.replaceChildren(box);
+  announce(`Please confirm: ${confirmation.question}`);
+  yes.addEventListener("click", () => {
+    box.remove();
+    void run(app, { ...action, args: { ...action.args, confirm: confirmation.code } });
+  });
+  no.addEventListener("click", () => {
+    box.remove();
+    announce("Cancelled: nothing was done.");
+  });
+  yes.focus();
+}
+
+/** A button that runs an action built when it is pressed (so it reads the inputs' values then). */
+export function actionButton(app: App, label: string, build: () => Action | null, primary = false) {
+  const button = h("button", { type: "button", class: primary ? "primary" : undefined }, label);
+  button.addEventListener("click", async () => {
+    const action = build();
+    if (!action) return;
+    button.setAttribute("disabled", "");
+    try {
+      await run(app, action);
+    } finally {
+      button.removeAttribute("disabled");
+    }
+  });
+  return button;
+}
