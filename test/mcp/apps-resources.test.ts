@@ -39,12 +39,14 @@ const LEGS = [
   ["2026-07-28 stateless", async () => (await connectV2({ token })).client],
 ] as const;
 
-describe.each(LEGS)("MCP Apps cards on the %s leg", (_leg, open) => {
+describe.each(LEGS)("MCP Apps cards on the %s leg", (leg, open) => {
   it("advertises resources and the io.modelcontextprotocol/ui extension", async () => {
     const client = await open();
     const caps = client.getServerCapabilities() as Record<string, any>;
     expect(caps.resources).toEqual({ listChanged: false });
-    expect(caps.extensions).toEqual({ "io.modelcontextprotocol/ui": {} });
+    // the 2026-07-28 leg also declares the tasks extension (docs/mcp.md, Tasks); the 2025-11-25 leg does not
+    const tasks = leg.startsWith("2026") ? { "io.modelcontextprotocol/tasks": {} } : {};
+    expect(caps.extensions).toEqual({ "io.modelcontextprotocol/ui": {}, ...tasks });
     await client.close();
   });
 

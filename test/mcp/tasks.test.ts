@@ -108,7 +108,8 @@ describe("discovery", () => {
   it("server/discover declares the tasks extension under capabilities.extensions, not a v1 capabilities.tasks", async () => {
     const key = mintTestKey(w.tenantA.id, ["read:locations"]);
     const { body } = await rpc(key.token, "server/discover", {});
-    expect(body.result.capabilities.extensions).toEqual({ [TASKS]: {} });
+    // beside the MCP Apps extension (docs/mcp.md, MCP Apps)
+    expect(body.result.capabilities.extensions).toEqual({ [TASKS]: {}, "io.modelcontextprotocol/ui": {} });
     expect(body.result.capabilities.tasks).toBeUndefined();
   });
 
