@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
-import { measureStartup } from "./budgets/startup.mjs";
+import { companionModules, measureStartup } from "./budgets/startup.mjs";
 
 export const BUDGETS = {
   gzipBytes: 3_000_000,
@@ -46,13 +46,15 @@ try {
     process.exit(1);
   }
   const bundle = path.join(outdir, "index.js");
-  const raw = readFileSync(bundle);
-  const gzipBytes = gzipSync(raw, { level: 9 }).length;
+  // the bundle and the modules wrangler wrote beside it (the tokenizer's ranks as text): all are uploaded
+  const files = [readFileSync(bundle), ...companionModules(bundle).map((m) => Buffer.from(m.contents))];
+  const rawBytes = files.reduce((n, f) => n + f.length, 0);
+  const gzipBytes = files.reduce((n, f) => n + gzipSync(f, { level: 9 }).length, 0);
   const startup = await measureStartup(bundle, Number(opts.runs));
   const cpu = startup.cpuMs;
 
   const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
-  console.log(`bundle (${opts.env}): ${mb(raw.length)}, gzipped ${mb(gzipBytes)} (budget ${mb(BUDGETS.gzipBytes)})`);
+  console.log(`bundle (${opts.env}): ${mb(rawBytes)}, gzipped ${mb(gzipBytes)} (budget ${mb(BUDGETS.gzipBytes)})`);
   console.log(
     `start-up, workerd CPU per cold load: ${startup.worker.map((r) => r.cpu).join(", ")} ms; trivial Worker: ${startup.trivial.map((r) => r.cpu).join(", ")} ms`,
   );

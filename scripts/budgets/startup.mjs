@@ -24,6 +24,22 @@ export function exportedClasses(script) {
     .filter((n) => n && n !== "default" && /^[A-Z]/.test(n));
 }
 
+/**
+ * The modules wrangler wrote beside the bundle and the bundle imports (`import x from "./<hash>-name.ext"`),
+ * e.g. the tokenizer's ranks as a Text module (wrangler.toml [[rules]]): workerd loads them with it.
+ */
+export function companionModules(file) {
+  const script = readFileSync(file, "utf8");
+  const names = new Set([...script.matchAll(/\bimport\s*[\w$]+\s*from\s*"\.\/([^"]+)"/g)].map((m) => m[1]));
+  return [...names].map((name) => {
+    const full = path.join(path.dirname(file), name);
+    if (/\.m?js$/.test(name)) return { type: "ESModule", path: name, contents: readFileSync(full, "utf8") };
+    if (name.endsWith(".wasm")) return { type: "CompiledWasm", path: name, contents: readFileSync(full) };
+    if (name.endsWith(".bin")) return { type: "Data", path: name, contents: readFileSync(full) };
+    return { type: "Text", path: name, contents: readFileSync(full, "utf8") };
+  });
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
@@ -63,6 +79,7 @@ function workerdCpuMs() {
  */
 export async function measureStartup(file, runs = 5) {
   const script = readFileSync(file, "utf8");
+  const companions = companionModules(file);
   const classes = exportedClasses(script);
   const stub =
     classes.map((c) => `export class ${c} { constructor() {} fetch() { return new Response(); } }`).join("\n") +
@@ -73,9 +90,9 @@ export async function measureStartup(file, runs = 5) {
     bindings: { JWT_SECRET: "x".repeat(40), ENCRYPTION_KEY: "y".repeat(44), PUBLIC_BASE_URL: "http://localhost" },
     durableObjects: Object.fromEntries(classes.map((c) => [c, { className: c, useSQLite: true }])),
   };
-  async function once(contents) {
+  async function once(contents, extra = []) {
     const t0 = performance.now();
-    const mf = new Miniflare({ ...options, modules: [{ type: "ESModule", path: "index.js", contents }] });
+    const mf = new Miniflare({ ...options, modules: [{ type: "ESModule", path: "index.js", contents }, ...extra] });
     await mf.ready;
     const wall = performance.now() - t0;
     const cpu = workerdCpuMs();
@@ -86,7 +103,7 @@ export async function measureStartup(file, runs = 5) {
   const worker = [];
   for (let i = 0; i < runs; i++) {
     trivial.push(await once(stub));
-    worker.push(await once(script));
+    worker.push(await once(script, companions));
   }
   const cpuKnown = worker.every((r) => r.cpu !== null);
   return {
