@@ -3,6 +3,7 @@
 // (../shared/tools/startup-probe.mjs), which CI's clean clone does not have. One change: the bundle is
 // handed to Miniflare as an explicit module list, so Miniflare does not first parse it with acorn in
 // Node (that parse, ~0.7 s for this bundle, is a tool cost, not the Worker's start-up).
+// The modules wrangler writes beside the bundle (the tokenizer's ranks, a Text module) load with it.
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
