@@ -11,14 +11,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
-import { measureStartup } from "./budgets/startup.mjs";
+import { companionModules, measureStartup } from "./budgets/startup.mjs";
 
 export const BUDGETS = {
   gzipBytes: 3_000_000,
-  // 250 until 2026-11-27 (200 until 2026-11-26). Issue #36 took the global scope down to five small modules:
-  // 120-130 ms measured (fastest of the loads) on the shared machine, nearly all of it compiling the 8 MB
-  // bundle; the issue's 120 needs a smaller bundle, so 160 = measured + margin (docs/performance.md)
-  startupCpuMs: 160,
+  // 160 until 2026-11-27 (250 before that day, 200 until 2026-11-26). Issue #36: the global scope runs five
+  // small modules; the rest is compiling the bundle, cut to 6.7 MB of JavaScript (the tokenizer's ranks as
+  // a Text module, node-saml's unused decryption library aliased away): 106-111 ms measured on the shared
+  // machine (the issue's goal is 100), so 120 shows a regression (docs/performance.md)
+  startupCpuMs: 120,
 };
 
 const { values: opts } = parseArgs({
@@ -46,24 +47,26 @@ try {
     process.exit(1);
   }
   const bundle = path.join(outdir, "index.js");
-  const raw = readFileSync(bundle);
-  const gzipBytes = gzipSync(raw, { level: 9 }).length;
+  // the bundle and the modules wrangler wrote beside it (the tokenizer's ranks as text): all are uploaded
+  const files = [readFileSync(bundle), ...companionModules(bundle).map((m) => Buffer.from(m.contents))];
+  const rawBytes = files.reduce((n, f) => n + f.length, 0);
+  const gzipBytes = files.reduce((n, f) => n + gzipSync(f, { level: 9 }).length, 0);
   const startup = await measureStartup(bundle, Number(opts.runs));
   const cpu = startup.cpuMs;
 
   const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
-  console.log(`bundle (${opts.env}): ${mb(raw.length)}, gzipped ${mb(gzipBytes)} (budget ${mb(BUDGETS.gzipBytes)})`);
+  console.log(`bundle (${opts.env}): ${mb(rawBytes)}, gzipped ${mb(gzipBytes)} (budget ${mb(BUDGETS.gzipBytes)})`);
   console.log(
-    `start-up, workerd CPU per cold load: ${startup.worker.map((r) => r.cpu).join(", ")} ms; trivial Worker: ${startup.trivial.map((r) => r.cpu).join(", ")} ms`,
+    `start-up, workerd CPU per cold load: ${startup.worker.map((r) => r.cpu?.toFixed(0)).join(", ")} ms; trivial Worker: ${startup.trivial.map((r) => r.cpu?.toFixed(0)).join(", ")} ms`,
   );
   console.log(
-    `start-up cost (CPU: fastest of the loads, difference): ${cpu ?? "n/a"} ms CPU (budget ${BUDGETS.startupCpuMs} ms); wall ${startup.wallMs.toFixed(0)} ms (not budgeted: depends on the machine's load)`,
+    `start-up cost (CPU: fastest of the loads, difference): ${cpu?.toFixed(0) ?? "n/a"} ms CPU (budget ${BUDGETS.startupCpuMs} ms); wall ${startup.wallMs.toFixed(0)} ms (not budgeted: depends on the machine's load)`,
   );
 
   const over = [];
   if (gzipBytes > BUDGETS.gzipBytes) over.push(`gzipped bundle ${mb(gzipBytes)} > ${mb(BUDGETS.gzipBytes)}`);
   if (cpu === null) over.push("start-up CPU could not be read (/proc is needed)");
-  else if (cpu > BUDGETS.startupCpuMs) over.push(`start-up ${cpu} ms CPU > ${BUDGETS.startupCpuMs} ms`);
+  else if (cpu > BUDGETS.startupCpuMs) over.push(`start-up ${cpu.toFixed(0)} ms CPU > ${BUDGETS.startupCpuMs} ms`);
   if (over.length) {
     console.error(`budgets exceeded: ${over.join("; ")} (docs/performance.md, Start-up and size)`);
     process.exitCode = 1;

@@ -129,7 +129,11 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Dat
     modules: true,
     scriptPath: path.join(outdir, "index.js"),
     modulesRoot: outdir,
-    modulesRules: [{ type: "ESModule", include: ["**/*.js"] }],
+    // the tokenizer's ranks are a Text module beside the bundle (wrangler.toml [[rules]])
+    modulesRules: [
+      { type: "ESModule", include: ["**/*.js"] },
+      { type: "Text", include: ["**/*.tiktoken"] },
+    ],
     compatibilityDate,
     compatibilityFlags,
     d1Databases,

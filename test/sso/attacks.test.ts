@@ -120,6 +120,18 @@ const attacks: Attack[] = [
     "weak_algorithm",
     ({ o }) => signedResponse(o, KEYS.idp1.key, "sha1"),
   ],
+  [
+    // encrypted assertions are not accepted (docs/saml.md): no SP key, and the bundle carries no decryption library
+    "an EncryptedAssertion",
+    "invalid_response",
+    ({ o }) =>
+      responseXml(
+        o,
+        '<saml:EncryptedAssertion><xenc:EncryptedData xmlns:xenc="http://www.w3.org/2001/04/xmlenc#" Type="http://www.w3.org/2001/04/xmlenc#Element">' +
+          '<xenc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes256-cbc"/>' +
+          "<xenc:CipherData><xenc:CipherValue>AAAAAAAAAAAAAAAAAAAAAA==</xenc:CipherValue></xenc:CipherData></xenc:EncryptedData></saml:EncryptedAssertion>",
+      ),
+  ],
   ["a DOCTYPE (entity expansion)", "malformed", ({ o }) => `<!DOCTYPE r [<!ENTITY x "y">]>${signedResponse(o)}`],
 ];
 

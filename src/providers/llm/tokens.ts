@@ -9,10 +9,10 @@ export const MAX_INPUT_TOKENS = 200_000;
  * costs no more than the cap to refuse. Returns the count.
  */
 export async function assertWithinTokenCap(text: string, limit = MAX_INPUT_TOKENS): Promise<number> {
-  // loaded on first use: building the cl100k_base tables costs every isolate ~50 ms of start-up CPU
+  // loaded on first use: building the cl100k_base tables costs ~100 ms of CPU, once per isolate
   // (docs/performance.md)
-  const { isWithinTokenLimit } = await import("gpt-tokenizer/encoding/cl100k_base");
-  const count = isWithinTokenLimit(text, limit);
+  const { cl100k } = await import("./cl100k");
+  const count = cl100k().isWithinTokenLimit(text, limit);
   if (count === false) {
     const message = `The model input is over the limit of ${limit.toLocaleString("en-US")} tokens`;
     throw new ApiError("PAYLOAD_TOO_LARGE", message, { limit, tokenizer: "cl100k_base" });
