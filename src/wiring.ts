@@ -37,6 +37,7 @@ import { consentPersonalData } from "./modules/contacts/consent";
 import { runContactsImport } from "./modules/contacts/import-job";
 import { listContactsOperation, suppressContactOperation } from "./modules/contacts/operations";
 import { experimentResultsOperation, getExperimentOperation } from "./modules/experiments/operations";
+import { runTenantExport } from "./modules/exports/job";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { listInboxOperation } from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
@@ -91,6 +92,7 @@ export const JOB_RUNNERS: JobRunners = {
   contacts_import: runContactsImport,
   campaign_send_bulk: runCampaignSendBulk,
   review_sync: runReviewSyncJob,
+  tenant_export: runTenantExport,
 };
 
 /** Queue name (wrangler.toml [[queues.consumers]]) -> consumer. */
