@@ -125,9 +125,10 @@ describe("what /mcp/readonly refuses", () => {
       "contact.suppress",
       "response.mark-published",
       "review.sync",
+      "tenant.export",
     ]);
     expect(names(readonly)).not.toContain("agent.template-generator");
-    expect(readonly.length).toBe(full.length - 6);
+    expect(readonly.length).toBe(full.length - 7);
   });
 
   it("a session opened at /mcp and sent to /mcp/readonly is served the read tools only (the endpoint decides per request)", async () => {

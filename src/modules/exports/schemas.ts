@@ -44,3 +44,16 @@ export function toTenantExport(job: JobRow, now = Date.now()) {
     downloadUrl: downloadable ? downloadPathOf(job.id) : null,
   };
 }
+
+/**
+ * tenant.export's answer: the export as GET /v1/exports/{id} shows it (synchronous clients, right after
+ * it was queued), or, as a task's result, the finished job's summary with its download path.
+ */
+export const TenantExportToolResultSchema = TenantExportSchema.partial().extend({
+  exportId: z.string().optional().describe("a task's result: the export's id"),
+  rows: z.number().int().optional().describe("a task's result: rows written"),
+  downloadPath: z
+    .string()
+    .optional()
+    .describe("a task's result: GET this path (tenant_admin credentials, x-tenant-id) for the JSON Lines file"),
+});
