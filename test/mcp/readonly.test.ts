@@ -125,10 +125,9 @@ describe("what /mcp/readonly refuses", () => {
       "contact.suppress",
       "response.mark-published",
       "review.sync",
-      "tenant.export",
     ]);
     expect(names(readonly)).not.toContain("agent.template-generator");
-    expect(readonly.length).toBe(full.length - 7);
+    expect(readonly.length).toBe(full.length - 6);
   });
 
   it("a session opened at /mcp and sent to /mcp/readonly is served the read tools only (the endpoint decides per request)", async () => {

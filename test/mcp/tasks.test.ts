@@ -329,8 +329,11 @@ describe("tenant.export as a task", () => {
       "read:locations",
     ]);
     const byKey = await callConfirmed(key.token, "tenant.export", {});
-    expect(byKey.body.result?.isError, JSON.stringify(byKey.body)).toBe(true);
-    expect(JSON.stringify(byKey.body.result.content)).toContain("API keys cannot export a tenant");
+    // not offered to keys: unknown to them, like any tool their credential cannot see
+    expect(byKey.body.error?.code ?? byKey.body.result?.isError, JSON.stringify(byKey.body)).toBeTruthy();
+    expect(byKey.body.result?.taskId).toBeUndefined();
+    const listed = await rpc(key.token, "tools/list", {});
+    expect(listed.body.result.tools.map((t: { name: string }) => t.name)).not.toContain("tenant.export");
     const jobs = await db()
       .select()
       .from(backgroundJobs)

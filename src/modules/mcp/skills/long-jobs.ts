@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import { MESSAGE_CHANNELS } from "../../../db/schema";
-import { forbidden } from "../../../lib/errors";
 import { importContactsCsv } from "../../contacts/import";
 import { requestContactsImport } from "../../contacts/import-job";
 import { ImportResultSchema } from "../../contacts/schemas";
@@ -119,8 +118,8 @@ export const reviewSyncSkill = skill({
 /*
  * The tenant data export holds every kind of tenant data, so it asks for more than any one read scope:
  * skill scopes unlock on any one of them (registry.ts), so the tool lists read:contacts (personal data,
- * the most sensitive part) and the call checks the caller holds EVERY read scope of the data it
- * writes. It is for signed-in tenant admins only, like POST /v1/exports: an API key has no role, and
+ * the most sensitive part) and `callers` offers it only to a caller holding EVERY read scope of the
+ * data it writes. It is for signed-in tenant admins only, like POST /v1/exports: an API key has no role, and
  * keys cannot reach /v1/exports either (identity/scopes.ts lists no scope for it).
  */
 const EXPORT_READ_SCOPES = [
@@ -132,13 +131,9 @@ const EXPORT_READ_SCOPES = [
   "read:locations",
 ] as const;
 
-function assertMayExport(ctx: SkillContext) {
-  if (ctx.caller.credential === "api_key")
-    throw forbidden("The tenant data export is for signed-in tenant admins; API keys cannot export a tenant");
-  const missing = EXPORT_READ_SCOPES.filter((s) => !ctx.caller.scopes.includes(s));
-  if (missing.length)
-    throw forbidden(`The tenant data export needs every read scope of its data; missing ${missing.join(", ")}`);
-}
+/** Signed-in users holding every read scope of the exported data; others are not offered the tool. */
+const mayExport = (caller: SkillContext["caller"]) =>
+  caller.credential !== "api_key" && EXPORT_READ_SCOPES.every((s) => caller.scopes.includes(s));
 
 export const tenantExportSkill = skill({
   name: "tenant.export",
@@ -154,16 +149,9 @@ export const tenantExportSkill = skill({
   scopes: ["read:contacts"],
   access: "write",
   minRole: "tenant_admin",
+  callers: mayExport,
   output: TenantExportToolResultSchema,
   confirm: () => "Export all of this tenant's data (customers' personal data included) into a downloadable file?",
-  handler: async (ctx) => {
-    assertMayExport(ctx);
-    return toTenantExport(await startTenantExport(ctx));
-  },
-  longJob: {
-    start: (ctx, _input, owner) => {
-      assertMayExport(ctx);
-      return startTenantExport(ctx, owner);
-    },
-  },
+  handler: async (ctx) => toTenantExport(await startTenantExport(ctx)),
+  longJob: { start: (ctx, _input, owner) => startTenantExport(ctx, owner) },
 });
