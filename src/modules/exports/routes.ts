@@ -39,7 +39,7 @@ const get = createRoute({
 const download = createRoute({
   method: "get",
   path: "/v1/exports/{id}/download",
-  operationId: "downloadExport",
+  operationId: "getExportDownload",
   tags,
   security: TENANT_SECURITY,
   middleware: [canAdminister] as const,
