@@ -183,6 +183,18 @@ describe("tenant data export", () => {
     expect(job?.counts.done).toBe(lines.length);
   });
 
+  it("the download expires 7 days after the export finished; its slices are deleted then", async () => {
+    const { id } = await exportAndDownload("tenantAdmin");
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000).toISOString();
+    await db().update(backgroundJobs).set({ finishedAt: eightDaysAgo }).where(eq(backgroundJobs.id, id));
+    const got = await w.as("tenantAdmin").get(`/v1/exports/${id}`);
+    expect(got.body).toMatchObject({ status: "succeeded", downloadUrl: null });
+    expect(Date.parse(got.body.expiresAt)).toBe(Date.parse(eightDaysAgo) + 7 * 24 * 3600 * 1000);
+    const file = await download(w.users.tenantAdmin.token, w.tenantA.id, `/v1/exports/${id}/download`);
+    expect(file.status).toBe(404);
+    expect(await db().select().from(exportChunks).where(eq(exportChunks.jobId, id))).toEqual([]);
+  });
+
   it("another tenant's export id is 404 on all three routes", async () => {
     const { id } = await exportAndDownload("tenantBAdmin");
     const a = w.as("tenantAdmin");
