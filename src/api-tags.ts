@@ -50,6 +50,7 @@ export const API_TAGS = [
   { name: "Regions", description: "Groups of locations" },
   { name: "Audit", description: "The tenant's audit trail and its CSV export" },
   { name: "Jobs", description: "Background jobs (imports, bulk sends) and their progress" },
+  { name: "Exports", description: "The tenant data export: every row the tenant owns as a JSON Lines file" },
   { name: "Agents", description: "AI agents that draft responses and analyse reviews" },
   { name: "Assistant", description: "The conversational assistant and its conversations" },
   { name: "MCP", description: "The Model Context Protocol endpoint for AI assistants and its skill catalog" },

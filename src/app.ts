@@ -33,6 +33,7 @@ import { consentRoutes } from "./modules/contacts/consent.routes";
 import { contactRoutes } from "./modules/contacts/routes";
 import { devMailboxRoutes } from "./modules/dev-mailbox/routes";
 import { experimentRoutes } from "./modules/experiments/routes";
+import { exportRoutes } from "./modules/exports/routes";
 import { feedbackPageRoutes } from "./modules/feedback/page.routes";
 import { publicFeedbackRoutes } from "./modules/feedback/routes";
 import { inboxRoutes } from "./modules/inbox/routes";
@@ -173,6 +174,7 @@ export function createApp() {
   app.route("/", webhookRoutes);
   app.route("/", automationRoutes);
   app.route("/", jobRoutes);
+  app.route("/", exportRoutes);
   app.route("/", solicitationRoutes);
   app.route("/", campaignSendRoutes);
   app.route("/", providerCallbackRoutes);

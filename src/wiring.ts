@@ -42,6 +42,7 @@ import {
   getExperimentOperation,
   listExperimentsOperation,
 } from "./modules/experiments/operations";
+import { runTenantExport } from "./modules/exports/job";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
 import {
   assignInboxOperation,
@@ -107,6 +108,7 @@ export const JOB_RUNNERS: JobRunners = {
   contacts_import: runContactsImport,
   campaign_send_bulk: runCampaignSendBulk,
   review_sync: runReviewSyncJob,
+  tenant_export: runTenantExport,
 };
 
 /** Queue name (wrangler.toml [[queues.consumers]]) -> consumer. */

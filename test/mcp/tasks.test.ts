@@ -291,6 +291,58 @@ describe("campaign.send-bulk and review.sync as tasks", () => {
   });
 });
 
+describe("tenant.export as a task", () => {
+  it("a tenant admin's export runs as a task; its result names the download path, which serves the tenant's rows", async () => {
+    const admin = w.users.tenantAdmin.token;
+    const created = await callConfirmed(admin, "tenant.export", {});
+    expect(created.body.result, JSON.stringify(created.body)).toMatchObject({ resultType: "task", status: "working" });
+    const { task, seen } = await untilDone(admin, created.body.result.taskId);
+    expect(task.status).toBe("completed");
+    const result = task.result.structuredContent;
+    const jobId = created.body.result.taskId.split(".")[1];
+    expect(result).toMatchObject({ exportId: jobId, downloadPath: `/v1/exports/${jobId}/download` });
+    expect(result.rows).toBeGreaterThan(0);
+    expect(result.tables.locations).toBe(1);
+    expect(seen.at(-1)).toEqual({ done: result.rows, total: result.rows, unit: "rows" });
+    const file = await workerFetch(`${BASE}${result.downloadPath}`, {
+      headers: { authorization: `Bearer ${admin}`, "x-tenant-id": w.tenantA.id },
+    });
+    expect(file.status).toBe(200);
+    const lines = (await file.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(result.rows);
+    expect(lines.find((l) => l.table === "locations").row.id).toBe(locationId);
+    for (const l of lines) expect(l.row.tenantId).toBe(w.tenantA.id);
+  });
+
+  it("a manager, and an API key even with every scope, cannot start an export", async () => {
+    const manager = await rpc(w.users.manager.token, "tools/call", { name: "tenant.export", arguments: {} });
+    expect(manager.body.error?.code ?? manager.body.result?.isError).toBeTruthy();
+    expect(manager.body.result?.taskId).toBeUndefined();
+    const key = mintTestKey(w.tenantA.id, [
+      "read:contacts",
+      "read:reviews",
+      "read:feedback",
+      "read:surveys",
+      "read:campaigns",
+      "read:locations",
+    ]);
+    const byKey = await callConfirmed(key.token, "tenant.export", {});
+    // not offered to keys: unknown to them, like any tool their credential cannot see
+    expect(byKey.body.error?.code ?? byKey.body.result?.isError, JSON.stringify(byKey.body)).toBeTruthy();
+    expect(byKey.body.result?.taskId).toBeUndefined();
+    const listed = await rpc(key.token, "tools/list", {});
+    expect(listed.body.result.tools.map((t: { name: string }) => t.name)).not.toContain("tenant.export");
+    const jobs = await db()
+      .select()
+      .from(backgroundJobs)
+      .where(and(eq(backgroundJobs.tenantId, w.tenantA.id), eq(backgroundJobs.type, "tenant_export")));
+    expect(jobs).toHaveLength(1);
+  });
+});
+
 describe("clients without the extension keep the synchronous answer", () => {
   it("the same tool call without the extension answers the tool's result itself, no task", async () => {
     const key = mintTestKey(w.tenantA.id, ["write:contacts"]);

@@ -18,6 +18,7 @@ export * from "../schema/compliance";
 export * from "../schema/contacts";
 export * from "../schema/events";
 export * from "../schema/experiments";
+export * from "../schema/exports";
 export * from "../schema/feedback";
 export { users } from "../schema/identity";
 export * from "../schema/inbox";

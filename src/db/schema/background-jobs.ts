@@ -5,7 +5,13 @@ import { tenants } from "./tenancy";
 /** cancelled: an MCP task the caller cancelled (tasks/cancel) before it finished */
 export const JOB_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
-export const JOB_TYPES = ["crm_import", "contacts_import", "campaign_send_bulk", "review_sync"] as const;
+export const JOB_TYPES = [
+  "crm_import",
+  "contacts_import",
+  "campaign_send_bulk",
+  "review_sync",
+  "tenant_export",
+] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 
 /** A long-running tenant job (CRM and CSV contact imports, bulk sends, review syncs), polled at GET /v1/jobs/{id} or as an MCP task. */

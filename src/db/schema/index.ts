@@ -12,6 +12,7 @@ export * from "./credentials";
 export * from "./dead-letters";
 export * from "./events";
 export * from "./experiments";
+export * from "./exports";
 export * from "./feedback";
 export * from "./identity";
 export * from "./inbox";

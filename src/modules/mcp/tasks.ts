@@ -56,6 +56,7 @@ const JOB_TASKS: Partial<Record<JobType, { tool: string; unit: string }>> = {
   contacts_import: { tool: "contact.import-csv", unit: "rows" },
   campaign_send_bulk: { tool: "campaign.send-bulk", unit: "rows" },
   review_sync: { tool: "review.sync", unit: "connections" },
+  tenant_export: { tool: "tenant.export", unit: "rows" },
 };
 
 /** The credential a task belongs to: an API key, or a user through one OAuth client or a session. */

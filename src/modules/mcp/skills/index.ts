@@ -15,7 +15,7 @@ import {
   scoreLocationSkill,
 } from "./insights";
 import { locationFinderSkill } from "./location";
-import { campaignSendBulkSkill, contactImportCsvSkill, reviewSyncSkill } from "./long-jobs";
+import { campaignSendBulkSkill, contactImportCsvSkill, reviewSyncSkill, tenantExportSkill } from "./long-jobs";
 import { platformStatusSkill } from "./platform";
 import type { Skill } from "./registry";
 import { approvalListPendingSkill, reviewListSkill } from "./review";
@@ -48,4 +48,5 @@ export const MCP_SKILLS = [
   contactImportCsvSkill,
   campaignSendBulkSkill,
   reviewSyncSkill,
+  tenantExportSkill,
 ] as unknown as Skill[];

@@ -3,13 +3,15 @@ import { MESSAGE_CHANNELS } from "../../../db/schema";
 import { importContactsCsv } from "../../contacts/import";
 import { requestContactsImport } from "../../contacts/import-job";
 import { ImportResultSchema } from "../../contacts/schemas";
+import { TenantExportToolResultSchema, toTenantExport } from "../../exports/schemas";
+import { startTenantExport } from "../../exports/service";
 import { SyncResultSchema } from "../../reviews/schemas";
 import { requestSync } from "../../reviews/sync";
 import { requestReviewSyncJob } from "../../reviews/sync-job";
 import { sendCampaignBulk } from "../../solicitations/bulk-send";
 import { requestCampaignSendBulk } from "../../solicitations/bulk-send-job";
 import { SendBulkResultSchema } from "../../solicitations/schemas";
-import { skill } from "./registry";
+import { type SkillContext, skill } from "./registry";
 
 /*
  * The long jobs as tools. A client that declares the tasks extension (2026-07-28) gets a task handle
@@ -111,4 +113,45 @@ export const reviewSyncSkill = skill({
   }),
   handler: (ctx, input) => requestSync(ctx, input),
   longJob: { start: (ctx, input, owner) => requestReviewSyncJob(ctx, input, owner) },
+});
+
+/*
+ * The tenant data export holds every kind of tenant data, so it asks for more than any one read scope:
+ * skill scopes unlock on any one of them (registry.ts), so the tool lists read:contacts (personal data,
+ * the most sensitive part) and `callers` offers it only to a caller holding EVERY read scope of the
+ * data it writes. It is for signed-in tenant admins only, like POST /v1/exports: an API key has no role, and
+ * keys cannot reach /v1/exports either (identity/scopes.ts lists no scope for it).
+ */
+const EXPORT_READ_SCOPES = [
+  "read:contacts",
+  "read:reviews",
+  "read:feedback",
+  "read:surveys",
+  "read:campaigns",
+  "read:locations",
+] as const;
+
+/** Signed-in users holding every read scope of the exported data; others are not offered the tool. */
+const mayExport = (caller: SkillContext["caller"]) =>
+  caller.credential !== "api_key" && EXPORT_READ_SCOPES.every((s) => caller.scopes.includes(s));
+
+export const tenantExportSkill = skill({
+  name: "tenant.export",
+  title: "Export all of the tenant's data",
+  description:
+    "Writes every row the tenant owns (locations, contacts with consent and suppression, campaigns, templates, " +
+    "solicitations, reviews and responses, surveys and feedback, inbox, integrations and webhooks without secrets, the " +
+    "audit trail) into a JSON Lines file, one {table, row} per line, downloadable for 7 days at downloadPath (REST, " +
+    "tenant admin). Tenant admins only, and only when the tenant's compliance settings allow data export. Clients with " +
+    "the MCP tasks extension get a task whose result has the downloadPath; others get the queued export at once " +
+    "(follow it with GET /v1/exports/{id}).",
+  input: z.object({}),
+  scopes: ["read:contacts"],
+  access: "write",
+  minRole: "tenant_admin",
+  callers: mayExport,
+  output: TenantExportToolResultSchema,
+  confirm: () => "Export all of this tenant's data (customers' personal data included) into a downloadable file?",
+  handler: async (ctx) => toTenantExport(await startTenantExport(ctx)),
+  longJob: { start: (ctx, _input, owner) => startTenantExport(ctx, owner) },
 });

@@ -52,6 +52,8 @@ export interface Skill<I extends ObjectSchema = ObjectSchema> {
   agencyOnly?: boolean;
   /** offered only to a signed-in platform_admin (re-checked on every call) */
   platformOnly?: boolean;
+  /** which credentials may see and call it at all, beyond its scopes (e.g. signed-in users only); default all */
+  callers?(caller: SessionIdentity): boolean;
   /** for user callers (OAuth, session JWT): the tenant role the call needs */
   minRole?: TenantRole;
   /** returns a JSON object: it becomes structuredContent and the JSON text block */
@@ -118,6 +120,7 @@ export const findSkill = (name: string): Skill | undefined => skills.get(name);
 export function skillAllowed(skill: Skill, caller: SessionIdentity): boolean {
   if (skill.agencyOnly && !caller.agencySession) return false;
   if (skill.platformOnly && !caller.platformAdmin) return false;
+  if (skill.callers && !skill.callers(caller)) return false;
   if (skill.scopes === null) return true;
   return skill.scopes.some((s) => caller.scopes.includes(s));
 }
