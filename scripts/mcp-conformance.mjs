@@ -210,6 +210,9 @@ const NOT_OFFERED = new RegExp(
     // resources/read is not offered, so a missing resource is -32601 (no data.uri), not -32602
     "Expected error code -32602 \\(Invalid Params\\), got -32601",
     "Error data\\.uri is undefined",
+    // the fixture resources (test://...) are not among this server's resources (its MCP Apps cards)
+    "Resource not found: test://",
+    "MCP error -32002: Resource not found",
     // asked of the fixture tool test_input_required_result_elicitation, which answers "Unknown tool" here
     "Server returned JSON-RPC error instead of re-requesting via InputRequiredResult",
   ].join("|"),
