@@ -11,6 +11,19 @@ export const MAX_DEFER_MS = 25;
 let requestsInFlight = 0;
 let backgroundStepRunning = false;
 
+/**
+ * The gate's state as a test file finds it, and back to idle. Test files run one after another in one
+ * workerd process (docs/testing.md): a request an earlier file left hanging (a stream never read to its
+ * end) or a background call cut off by `reset()` would otherwise make every background round trip of
+ * every later file wait its MAX_DEFER_MS, and order calls that should not wait.
+ */
+export function resetBackgroundGate(): { requestsInFlight: number; backgroundStepRunning: boolean } {
+  const found = { requestsInFlight, backgroundStepRunning };
+  requestsInFlight = 0;
+  backgroundStepRunning = false;
+  return found;
+}
+
 /** Serves one request, counted as in flight until its Response is returned (not while its body streams). */
 export async function servingRequest(handle: () => Response | Promise<Response>): Promise<Response> {
   requestsInFlight++;

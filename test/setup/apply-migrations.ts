@@ -25,15 +25,25 @@ for (let n = 0; n < 16; n++) {
 // call services directly, before any request, so they get the same wiring up front.
 // Installed again before every file, with the providers' test seams put back to none: a file that
 // swapped one and failed before restoring it must not hand it to the next file of the process.
-const [{ installHooks }, { installSkills }, { HOOKS, SKILLS }, { useDnsOverHttps }, { useCustomHostnameProvider }] =
-  await Promise.all([
-    import("../../src/hooks"),
-    import("../../src/modules/mcp/skills/registry"),
-    import("../../src/wiring"),
-    import("../../src/providers/dns"),
-    import("../../src/providers/hostnames"),
-  ]);
+const [
+  { installHooks },
+  { installSkills },
+  { HOOKS, SKILLS },
+  { useDnsOverHttps },
+  { useCustomHostnameProvider },
+  { resetBackgroundGate },
+] = await Promise.all([
+  import("../../src/hooks"),
+  import("../../src/modules/mcp/skills/registry"),
+  import("../../src/wiring"),
+  import("../../src/providers/dns"),
+  import("../../src/providers/hostnames"),
+  import("../../src/db/yielding"),
+]);
 installHooks(HOOKS);
+// the yielding gate back to idle (src/db/yielding.ts): a request an earlier file left hanging would make
+// every background round trip of this file wait, and break test/background/background-d1.test.ts
+resetBackgroundGate();
 installSkills(SKILLS);
 useDnsOverHttps(null);
 useCustomHostnameProvider(null);
