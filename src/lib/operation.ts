@@ -57,6 +57,11 @@ export interface McpDoor<I = Record<string, unknown>> {
    * may call it (write:responses admits only the manual publish); default the operation's scopes.
    */
   scopes?: readonly string[];
+  /**
+   * An operation whose output is an array answers MCP as `{ [wrap]: [...] }`: structuredContent and
+   * outputSchema must be objects (MCP 2025-06-18, Tools: Structured Content). REST keeps the bare array.
+   */
+  wrap?: "data";
 }
 
 /** The agents' door of a read that is no MCP tool (agents/tools.ts `toolOf`). */

@@ -32,6 +32,7 @@ const ALL = [
   "review.list",
   "review.summary",
   "review.widgets",
+  "sla.overdue",
   "survey.responses",
   "white-label.get",
 ];

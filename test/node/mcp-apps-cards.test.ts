@@ -50,6 +50,7 @@ const INBOX_PAGE = {
     {
       id: "inb_b",
       type: "feedback",
+      reviewId: null,
       status: "new",
       rating: 4,
       excerpt: "Friendly staff, long wait.",
@@ -62,6 +63,7 @@ const INBOX_PAGE = {
     {
       id: "inb_a",
       type: "review",
+      reviewId: "rev_a",
       status: "new",
       rating: 1,
       excerpt: XSS,
@@ -73,6 +75,34 @@ const INBOX_PAGE = {
     },
   ],
   pageInfo: { hasNextPage: false, endCursor: null },
+};
+
+// a third item: a review not escalated yet but past its SLA window (sla.overdue answers it)
+const LATE_ITEM = {
+  id: "inb_c",
+  type: "review",
+  reviewId: "rev_c",
+  status: "new",
+  rating: 2,
+  excerpt: "Cold food.",
+  assignedToUserId: null,
+  tags: [],
+  escalatedAt: null,
+  escalationReason: null,
+  createdAt: new Date(Date.now() - 2 * 3_600_000).toISOString(),
+};
+const SLA_DUE = new Date(Date.now() - 3 * 3_600_000 - 60_000).toISOString();
+const OVERDUE = {
+  data: [
+    {
+      id: "rev_c",
+      rating: 2,
+      text: "Cold food.",
+      sla: { ruleId: "sla_1", ruleName: "Negative", dueAt: SLA_DUE, escalateAt: SLA_DUE, escalatedAt: null },
+    },
+    // another review's, not in this page: ignored
+    { id: "rev_zz", sla: { ruleId: "sla_1", ruleName: "Negative", dueAt: SLA_DUE, escalateAt: SLA_DUE } },
+  ],
 };
 
 const SNAPSHOT = {
@@ -260,10 +290,55 @@ describe.skipIf(!existsSync(CHROMIUM))("MCP Apps cards in a sandboxed iframe dri
     await items.nth(1).getByRole("button", { name: "Close" }).click();
     await frame.waitForFunction(() => document.getElementById("status")?.textContent === "Item closed.");
     expect(await calls(page)).toEqual([
+      // the SLA due times, read before the card shows (the host's default answer has none)
+      { name: "sla.overdue", arguments: { limit: 100 } },
       { name: "inbox.assign", arguments: { itemId: "inb_a", type: "review", userId: "usr_7" } },
       { name: "inbox.set-tags", arguments: { itemId: "inb_a", type: "review", tags: ["billing", "urgent"] } },
       { name: "inbox.set-status", arguments: { itemIds: ["inb_b"], status: "resolved" } },
     ]);
+    await page.close();
+  });
+
+  it("inbox triage: asks sla.overdue through the host; an overdue review shows its SLA due time and comes first", async () => {
+    const page3 = { ...INBOX_PAGE, data: [...INBOX_PAGE.data, LATE_ITEM] };
+    const { page, frame } = await mount("inbox-triage", result(page3), {
+      replies: { "sla.overdue": [result(OVERDUE)] },
+    });
+    await frame.locator(".sla-due").first().waitFor();
+    expect(await calls(page)).toEqual([{ name: "sla.overdue", arguments: { limit: 100 } }]);
+    const items = frame.locator("li.item");
+    expect(await items.count()).toBe(3);
+    // the overdue review first, then the escalated one, then the rest
+    expect(await items.nth(0).locator("blockquote").textContent()).toBe("Cold food.");
+    const due = `${SLA_DUE.slice(0, 16).replace("T", " ")} UTC`;
+    expect(await items.nth(0).locator(".sla-due").textContent()).toBe(`SLA due ${due} (overdue by 3 h)`);
+    expect(await items.nth(1).locator("blockquote").textContent()).toBe(XSS);
+    expect(await frame.locator(".sla-due").count()).toBe(1);
+    expect(await frame.locator("img").count()).toBe(0);
+    await screenshot(page, "inbox-triage-sla-light");
+    await page.close();
+  });
+
+  it("inbox triage: a refused sla.overdue (no read:reviews) leaves the card working without the SLA column", async () => {
+    const page3 = { ...INBOX_PAGE, data: [...INBOX_PAGE.data, LATE_ITEM] };
+    const { page, frame } = await mount("inbox-triage", result(page3), {
+      replies: {
+        "sla.overdue": [
+          {
+            isError: true,
+            content: [{ type: "text", text: JSON.stringify({ error: "Forbidden: needs read:reviews" }) }],
+          },
+        ],
+      },
+    });
+    await frame.waitForFunction(() => document.querySelector("main")?.dataset.sla === "unavailable");
+    expect(await frame.locator(".sla-due").count()).toBe(0);
+    const items = frame.locator("li.item");
+    expect(await items.count()).toBe(3);
+    expect(await items.nth(0).locator(".badge.overdue").textContent()).toBe("Escalated 1 h ago: SLA breached");
+    await items.nth(2).getByRole("button", { name: "Close" }).click();
+    await frame.waitForFunction(() => document.getElementById("status")?.textContent === "Item closed.");
+    expect((await calls(page)).map((c) => c.name)).toEqual(["sla.overdue", "inbox.set-status"]);
     await page.close();
   });
 

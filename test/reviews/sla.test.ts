@@ -6,6 +6,7 @@ import { auditEvents, domainEvents, inboxItems, outboxMessages, reviews } from "
 import worker from "../../src/index";
 import { escalateOverdue } from "../../src/modules/reviews/escalation";
 import { createWorld, db, type World } from "../helpers/seed";
+import { connect, mintTestKey, structured } from "../mcp/helpers";
 import { ingest, newLocation } from "./helpers";
 
 let w: World;
@@ -128,6 +129,26 @@ describe("overdue responses and escalation", () => {
     expect(Date.parse(res.body[0].sla.escalateAt) - Date.parse(res.body[0].sla.dueAt)).toBe(24 * 3600_000);
     const b = await w.as("tenantBAdmin").get("/v1/responses/overdue");
     expect(b.body.map((r: { id: string }) => r.id)).toEqual([ids.tenantB]);
+  });
+
+  it("sla.overdue over MCP (read:reviews) answers { data } with the tenant's overdue reviews and their due time, text marked untrusted", async () => {
+    const { client } = await connect({ token: mintTestKey(w.tenantA.id, ["read:reviews"]).token });
+    const res = await client.callTool({ name: "sla.overdue", arguments: { limit: 10 } });
+    expect(res.isError).toBeFalsy();
+    const data = structured<{ data: { id: string; locationId: string; sla: { dueAt: string } }[] }>(res).data;
+    // tenant B's overdue review is not there
+    expect(data.map((r) => r.id)).toEqual([ids.late, ids.overdue]);
+    const rest = await w.as("viewer").get("/v1/responses/overdue");
+    expect(data[0]!.sla.dueAt).toBe(rest.body[0].sla.dueAt);
+    const marked = (res.content as { _meta?: Record<string, { paths: string[] }> }[])[0]!._meta;
+    expect(marked?.["io.reputation-ops/untrusted"]?.paths).toEqual(["data[].text", "data[].authorName"]);
+    const b = await connect({ token: mintTestKey(w.tenantB.id, ["read:reviews"]).token });
+    const resB = await b.client.callTool({ name: "sla.overdue", arguments: {} });
+    expect(structured<{ data: { id: string }[] }>(resB).data.map((r) => r.id)).toEqual([ids.tenantB]);
+    // without read:reviews the tool is refused
+    const none = await connect({ token: mintTestKey(w.tenantA.id, ["read:feedback"]).token });
+    const refused = await none.client.callTool({ name: "sla.overdue", arguments: {} });
+    expect(refused.isError).toBe(true);
   });
 
   it("the sweep escalates reviews past escalateAfterHours: inbox item marked, inbox.overdue, email to the role's users", async () => {

@@ -85,6 +85,19 @@ export const listOverdueResponsesOperation = defineOperation({
   scopes: ["read:reviews"],
   access: "read",
   untrusted: ["[].text", "[].authorName"],
+  mcp: {
+    title: "List reviews past their reply SLA",
+    description:
+      "Reviews past an active SLA rule's response window that have no published reply yet, most overdue first, each " +
+      "with sla.dueAt (when the reply was due), sla.escalateAt, sla.escalatedAt and the rule's name. Use it to find " +
+      "which replies are late; the inbox triage card shows it next to the inbox items (matched by reviewId).",
+    // MCP's structuredContent is an object: { data: [...] } (REST answers the bare array)
+    wrap: "data",
+    // an MCP answer must fit a model's context (REST: default 50, max 200)
+    limit: { default: 25, max: 100 },
+    describe: { limit: "at most this many reviews, most overdue first" },
+  },
+  // the optimization agent reads the bare array of the REST route (agents/agents/optimization.ts)
   agent: { scopes: ["read:reviews"] },
   handler: async (ctx, input) => listOverdue(ctx, input),
 });

@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import { checkedInput, fromMcpInput, mcpInputOf, type Operation } from "../../../lib/operation";
 import type { Scope } from "../../oauth/scopes";
 import { type Skill, type SkillContext, skill } from "./registry";
@@ -14,6 +15,8 @@ const origins = new WeakMap<Skill, Operation>();
 export function skillOf(op: Operation): Skill {
   const door = op.mcp;
   if (!door) throw new Error(`${op.name} has no MCP door`);
+  // an array output goes to MCP inside an object (McpDoor.wrap); its untrusted paths move with it
+  const wrap = door.wrap;
   const made = skill({
     name: op.name,
     title: door.title,
@@ -27,17 +30,18 @@ export function skillOf(op: Operation): Skill {
     ...(op.confirm
       ? { confirm: (input: Record<string, unknown>) => op.confirm!(fromMcpInput(op, input) as never) }
       : {}),
-    untrusted: op.untrusted,
-    output: op.output,
+    untrusted: wrap ? op.untrusted?.map((p) => `${wrap}${p}`) : op.untrusted,
+    output: wrap ? z.object({ [wrap]: op.output }) : op.output,
     agencyAware: door.agencyAware,
     minRole: op.minRole,
     handler: async (ctx: SkillContext, input: Record<string, unknown>) => {
       // the tenantId and confirm inputs belong to the MCP door, not to the operation
       const { tenantId: _tenant, confirm: _confirm, ...rest } = input;
-      return (await op.handler(
+      const result = await op.handler(
         { ...ctx, scopes: ctx.caller.scopes },
         checkedInput(op, fromMcpInput(op, rest)) as never,
-      )) as object;
+      );
+      return (wrap ? { [wrap]: result } : result) as object;
     },
   }) as unknown as Skill;
   origins.set(made, op);

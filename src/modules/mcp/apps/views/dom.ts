@@ -55,3 +55,12 @@ export function age(iso: string | null | undefined, now = Date.now()): string {
   const hours = Math.max(0, Math.floor((now - Date.parse(iso)) / 3_600_000));
   return hours < 48 ? `${hours} h ago` : `${Math.floor(hours / 24)} d ago`;
 }
+
+/** "3 h", "2 d": a duration (how long past a due time). */
+export function duration(ms: number): string {
+  const hours = Math.max(0, Math.floor(ms / 3_600_000));
+  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} d`;
+}
+
+/** "2026-11-27 03:34 UTC": a time every reader of the chat reads the same way. */
+export const utcTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
