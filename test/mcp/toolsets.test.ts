@@ -217,7 +217,7 @@ describe("on the wire", () => {
     const list = async (toolsets: string) =>
       names(((await (await statelessAt(`/mcp?toolsets=${toolsets}`, "tools/list", {})).json()) as any).result.tools);
     expect(await list("Locations")).toEqual(await list("location"));
-    const all = await list("contact,inbox,location,review,survey,white-label");
+    const all = await list("contact,inbox,location,review,SLA,survey,white-label");
     expect(all).toEqual(ALL);
     expect(all).toEqual([...all].sort());
   });
