@@ -122,8 +122,8 @@ export function createApp() {
   app.route("/", alertUnsubscribeRoutes);
 
   // the control database through a D1 session, the tenant's shard through another (docs/scaling.md)
-  app.use("/me", controlSession, authenticate);
-  // the signed-in user's own resources (/me/oauth-grants): user-level like /me, no tenant header
+  // hono's "/me/*" also matches "/me" itself: one registration for /me and the signed-in user's own
+  // resources (/me/oauth-grants), user-level, no tenant header (two would open two control sessions)
   app.use("/me/*", controlSession, authenticate);
   // /auth (login, invites, resets, SAML) needs no principal; the session hands the client the bookmark
   // of its account's creation or change, so its next /me or /v1 read sees it on any replica
