@@ -209,6 +209,27 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
     updatedAt: now,
   });
 
+  // a finished tenant data export (docs/exports.md) as its job leaves it: downloadable, so that only the
+  // tenant check can make A's request for it a 404
+  const exportId = `job_${newId()}`;
+  await shardOf(tenant)
+    .insert(backgroundJobs)
+    .values({
+      id: exportId,
+      tenantId,
+      type: "tenant_export",
+      status: "succeeded",
+      subjectId: null,
+      counts: { done: 0, total: 0, chunks: 0 },
+      cursor: null,
+      error: null,
+      createdByUserId: null,
+      startedAt: now,
+      finishedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+
   // a custom hostname as the Cloudflare status sweep leaves it (creating one calls Cloudflare)
   const hostnameId = newId();
   // custom hostnames are control-plane rows (found by host before the tenant is known)
@@ -260,6 +281,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
       webhooks: webhook.id,
       "automation-rules": rule.id,
       jobs: jobId,
+      exports: exportId,
       solicitations: solicitation.id,
       assistant: conversationId,
       "review-links": reviewLink.id,

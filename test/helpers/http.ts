@@ -51,7 +51,8 @@ export async function request<T = any>(method: string, path: string, o: RequestO
   const res = await dispatch(new Request(BASE + path, { method, headers, body, redirect: "manual" }));
   const text = await res.text();
   let parsed: unknown = text;
-  if (res.headers.get("content-type")?.includes("json")) parsed = text ? JSON.parse(text) : null;
+  // JSON and +json bodies are parsed; JSON Lines (application/x-ndjson, the tenant export) stay text
+  if (/(^|\/|\+)json\b/.test(res.headers.get("content-type") ?? "")) parsed = text ? JSON.parse(text) : null;
   // every response of a documented route must match the document (status and body schema)
   const mismatch = o.unchecked
     ? null
