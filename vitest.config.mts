@@ -15,9 +15,7 @@ export default defineConfig(async () => {
       // vitest's default is cores - 1: ONE file at a time on the 2-core CI machine. Most of a file's wall
       // time is waiting (queue batches, polling, wrangler and Chromium in the node tests), so run more files
       // than cores. VITEST_MAX_WORKERS overrides (docs/testing.md).
-      // Back to one file at a time (2026-11-27): three clean-clone runs with 3 files at once and a shared
-      // process each had 2-10 failures from load or state left by an earlier file (docs/testing.md, "Status").
-      maxWorkers: process.env.VITEST_MAX_WORKERS ? undefined : Math.max(1, availableParallelism() - 1),
+      maxWorkers: process.env.VITEST_MAX_WORKERS ? undefined : Math.max(3, availableParallelism()),
       projects: [
         {
           plugins: [
@@ -46,9 +44,10 @@ export default defineConfig(async () => {
             setupFiles: ["./test/setup/apply-migrations.ts"],
             // files run one after another in the same workerd process and module graph: the Worker is
             // imported once per process, not once per file; the setup file empties storage before each
-            // file (docs/testing.md)
-            // a process per file until the shared-process mode passes three runs in a row (docs/testing.md)
-            isolate: true,
+            // file (docs/testing.md). It needs the pool's wrapper classes patched (patches/, applied by
+            // `npm install`): unpatched, every Durable Object or entrypoint instance nested one more Proxy
+            // around a shared prototype, and every file ran slower than the one before it.
+            isolate: false,
             // CI has 2 cores: a heavy file (a 5,000-row import, a campaign send) can pass 5 s when others run beside it,
             // and three files run at once. A timeout only guards against a hang: generous costs nothing when tests pass.
             testTimeout: 60_000,
@@ -61,6 +60,8 @@ export default defineConfig(async () => {
           test: {
             name: "node",
             environment: "node",
+            // the Worker built once for the files that serve it (test/setup/build-worker.ts)
+            globalSetup: ["./test/setup/build-worker.ts"],
             include: ["test/node/**/*.test.ts"],
             testTimeout: 60_000,
             hookTimeout: 60_000,
