@@ -5,6 +5,7 @@ import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { systemContext } from "../../lib/system-context";
 import { nowIso } from "../../lib/time";
+import { JOB_PAYLOAD_DAYS } from "../jobs/retention";
 import type { JobRunner, JobStep } from "../jobs/runner";
 import type { JobMessage, JobRow } from "../jobs/schemas";
 import { isFinished, newJobRow, readJob } from "../jobs/service";
@@ -20,8 +21,11 @@ import { EXPORT_TABLES } from "./tables";
 
 /** Rows one JOBS message exports (a slice stays far below D1's 2 MB row limit). */
 export const ROWS_PER_STEP = 500;
-/** A finished export can be downloaded for this long (then its slices are deleted on the next request). */
-export const EXPORT_TTL_MS = 7 * 24 * 3600 * 1000;
+/**
+ * A finished export can be downloaded for this long: as long as the jobs retention sweep keeps a finished
+ * job's payload, which then deletes the slices (src/modules/jobs/retention.ts).
+ */
+export const EXPORT_TTL_MS = JOB_PAYLOAD_DAYS * 24 * 3600 * 1000;
 
 /** Where the next slice starts: the table's index in EXPORT_TABLES and the last id written of it. */
 interface Cursor {
