@@ -5,9 +5,10 @@ import { CRONS } from "../../src/background/cron";
 import { backgroundJobs, exportChunks, type JobStatus, type JobType } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { addDays, nowIso } from "../../src/lib/time";
-import { purgeFinishedJobs } from "../../src/modules/jobs/retention";
+import { dueInputs, dueJobs, dueSlices, purgeFinishedJobs } from "../../src/modules/jobs/retention";
 import { SWEEPS } from "../../src/wiring";
-import { createWorld, shardOf, type World } from "../helpers/seed";
+import { queryPlan } from "../helpers/query-plan";
+import { createWorld, db, shardOf, type World } from "../helpers/seed";
 
 // Retention of finished jobs (docs/jobs.md "Retention"): a finished job's input (an imported CSV holds
 // personal data) is cleared 7 days after it finished, its export slices deleted then too, and the row
@@ -180,5 +181,17 @@ describe("purge-finished-jobs", () => {
     );
     expect(after.filter((r) => r.input !== null)).toEqual([]);
     expect(after).toHaveLength(25);
+  });
+
+  it("finds due jobs by a range seek on jobs_finished_idx, never a scan of jobs or slices", async () => {
+    const cutoff = daysAgo(7);
+    for (const query of [dueInputs(db(), cutoff, 100), dueJobs(db(), cutoff, 100), dueSlices(db(), cutoff, 100)]) {
+      const steps = (await queryPlan(query)).join("\n");
+      expect(steps).toMatch(/SEARCH jobs USING INDEX jobs_finished_idx \(finished_at<\?\)/);
+      expect(steps).not.toMatch(/SCAN (jobs|export_chunks)/);
+    }
+    expect((await queryPlan(dueSlices(db(), cutoff, 100))).join("\n")).toMatch(
+      /SEARCH export_chunks USING (COVERING )?INDEX sqlite_autoindex_export_chunks_1 \(job_id=\?\)/,
+    );
   });
 });

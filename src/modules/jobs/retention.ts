@@ -42,36 +42,48 @@ async function inBatches(limits: typeof JOB_PURGE_LIMITS, once: (limit: number) 
   return total;
 }
 
-const clearInputs = async (db: ShardDb, cutoff: string, limit: number) => {
-  const due = db
+/** Finished jobs (before the cutoff) that still keep their input: a range seek on jobs_finished_idx. */
+export const dueInputs = (db: ShardDb, cutoff: string, limit: number) =>
+  db
     .select({ id: backgroundJobs.id })
     .from(backgroundJobs)
     .where(and(finishedBefore(cutoff), isNotNull(backgroundJobs.input)))
     .limit(limit);
-  const { meta } = await db.update(backgroundJobs).set({ input: null }).where(inArray(backgroundJobs.id, due)).run();
+
+/** Slices of exports finished before the cutoff, by rowid (a slice's key is two columns). */
+export const dueSlices = (db: ShardDb, cutoff: string, limit: number) =>
+  db
+    .select({ rowid: sql<number>`${exportChunks}.rowid` })
+    .from(backgroundJobs)
+    // by job id alone (ids are unique across tenants): the slices' key (job_id, seq), not the tenant index
+    .innerJoin(exportChunks, eq(exportChunks.jobId, backgroundJobs.id))
+    .where(and(eq(backgroundJobs.type, "tenant_export"), finishedBefore(cutoff)))
+    .limit(limit);
+
+/** Job rows finished before the cutoff. */
+export const dueJobs = (db: ShardDb, cutoff: string, limit: number) =>
+  db.select({ id: backgroundJobs.id }).from(backgroundJobs).where(finishedBefore(cutoff)).limit(limit);
+
+const clearInputs = async (db: ShardDb, cutoff: string, limit: number) => {
+  const { meta } = await db
+    .update(backgroundJobs)
+    .set({ input: null })
+    .where(inArray(backgroundJobs.id, dueInputs(db, cutoff, limit)))
+    .run();
   return meta.changes ?? 0;
 };
 
-/** Slices of exports finished before the cutoff (by rowid: a slice's key is two columns). */
 const deleteSlices = async (db: ShardDb, cutoff: string, limit: number) => {
-  const due = db
-    .select({ rowid: sql<number>`${exportChunks}.rowid` })
-    .from(backgroundJobs)
-    .innerJoin(
-      exportChunks,
-      and(eq(exportChunks.jobId, backgroundJobs.id), eq(exportChunks.tenantId, backgroundJobs.tenantId)),
-    )
-    .where(and(eq(backgroundJobs.type, "tenant_export"), finishedBefore(cutoff)))
-    .limit(limit);
-  const { meta } = await db.delete(exportChunks).where(inArray(sql`rowid`, due)).run();
+  const { meta } = await db
+    .delete(exportChunks)
+    .where(inArray(sql`rowid`, dueSlices(db, cutoff, limit)))
+    .run();
   return meta.changes ?? 0;
 };
 
 /** Job rows finished before the cutoff, with any slice still left of them, in one batch. */
 const deleteJobs = async (db: ShardDb, cutoff: string, limit: number) => {
-  const ids = (
-    await db.select({ id: backgroundJobs.id }).from(backgroundJobs).where(finishedBefore(cutoff)).limit(limit)
-  ).map((r) => r.id);
+  const ids = (await dueJobs(db, cutoff, limit)).map((r) => r.id);
   if (!ids.length) return 0;
   await db.batch([
     db.delete(exportChunks).where(inJson(exportChunks.jobId, ids)),
