@@ -177,7 +177,7 @@ describe("DELETE /v1/contacts/{id} (erasure)", () => {
       (await db().select().from(backgroundJobs).where(eq(backgroundJobs.id, id)).get())?.input;
     expect(await input(finished.id)).toBeNull();
     expect(await input(cancelled.id)).toBeNull();
-    // an import in flight needs its file; it is cleared 7 days after it finishes (docs/jobs.md, Retention)
+    // an import in flight needs its file; it is cleared 7 days after it finishes (docs/automation.md, Retention of finished jobs)
     expect(await input(running.id)).toEqual({ csv, fileName: "people.csv" });
     expect(await input(otherTenant.id)).toEqual({ csv, fileName: "people.csv" });
   });

@@ -10,7 +10,7 @@ import { SWEEPS } from "../../src/wiring";
 import { queryPlan } from "../helpers/query-plan";
 import { createWorld, db, shardOf, type World } from "../helpers/seed";
 
-// Retention of finished jobs (docs/jobs.md "Retention"): a finished job's input (an imported CSV holds
+// Retention of finished jobs (docs/automation.md, same title): a finished job's input (an imported CSV holds
 // personal data) is cleared 7 days after it finished, its export slices deleted then too, and the row
 // itself deleted 30 days after it finished. The daily `purge-finished-jobs` sweep does it on every shard.
 

@@ -536,7 +536,7 @@ describe("who sees a task", () => {
   });
 });
 
-describe("a finished task's retention (docs/jobs.md, Retention)", () => {
+describe("a finished task's retention (docs/automation.md, Retention of finished jobs)", () => {
   it("keeps its result while its CSV input is cleared after 7 days; after 30 days the task is not found", async () => {
     const keyB = mintTestKey(w.tenantB.id, ["write:contacts"]);
     const created = await callConfirmed(keyB.token, "contact.import-csv", { csv: csvOf(2, "retained") });

@@ -100,7 +100,7 @@ export async function eraseContact(ctx: ServiceContext, id: string) {
     ctx,
     [
       ...anonymizeStatements(ctx, [id], now, "erased"),
-      // an imported CSV kept by a finished job may name the person (docs/jobs.md, Retention)
+      // an imported CSV kept by a finished job may name the person (docs/automation.md, "Retention of finished jobs")
       clearFinishedJobInputs(ctx),
       auditStatement(ctx, {
         tenantId: ctx.tenantId,

@@ -8,11 +8,11 @@ import { addDays, nowIso } from "../../lib/time";
 import { FINISHED_STATUSES } from "./service";
 
 /*
- * Retention of finished jobs (docs/jobs.md, "Retention"). A job keeps what it was asked to do (`input`:
- * an imported CSV or a bulk send's recipients hold personal data) and, for an export, the file it wrote
- * (export_chunks). Nothing reads either once the job is finished, so both go JOB_PAYLOAD_DAYS after it
- * finished; the row itself (status, counts, result: what GET /v1/jobs/{id} and tasks/get answer) goes
- * JOB_ROW_DAYS after it finished. Unfinished jobs are never touched, however old.
+ * Retention of finished jobs (docs/automation.md, same title). A job keeps what it was asked to do
+ * (`input`: an imported CSV or a bulk send's recipients hold personal data) and, for an export, the
+ * file it wrote (export_chunks). Nothing reads either once the job is finished, so both go
+ * JOB_PAYLOAD_DAYS after it finished; the row itself (status, counts, result: what GET /v1/jobs/{id}
+ * and tasks/get answer) goes JOB_ROW_DAYS after it finished. Unfinished jobs are never touched.
  */
 
 /** A finished job's input and its export slices are kept this long (also the export's download window). */
