@@ -5,7 +5,7 @@ import { CRONS } from "../../src/background/cron";
 import { backgroundJobs, exportChunks, type JobStatus, type JobType } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { addDays, nowIso } from "../../src/lib/time";
-import { dueInputs, dueJobs, dueSlices, purgeFinishedJobs } from "../../src/modules/jobs/retention";
+import { dueInputs, dueJobs, dueSlices, dueStalled, purgeFinishedJobs } from "../../src/modules/jobs/retention";
 import { SWEEPS } from "../../src/wiring";
 import { queryPlan } from "../helpers/query-plan";
 import { createWorld, db, shardOf, type World } from "../helpers/seed";
@@ -25,10 +25,18 @@ const daysAgo = (days: number) => nowIso(addDays(new Date(), -days));
 /** A job row as its runner leaves it: finished `finishedDaysAgo` days ago (null: still queued or running). */
 function jobRow(
   tenantId: string,
-  o: { status: JobStatus; finishedDaysAgo: number | null; type?: JobType; createdDaysAgo?: number },
+  o: {
+    status: JobStatus;
+    finishedDaysAgo: number | null;
+    type?: JobType;
+    createdDaysAgo?: number;
+    /** the last progress (default: when it finished, or was created) */
+    updatedDaysAgo?: number;
+  },
 ) {
   const createdAt = daysAgo(o.createdDaysAgo ?? (o.finishedDaysAgo ?? 0) + 1);
   const finishedAt = o.finishedDaysAgo === null ? null : daysAgo(o.finishedDaysAgo);
+  const updatedAt = o.updatedDaysAgo === undefined ? (finishedAt ?? createdAt) : daysAgo(o.updatedDaysAgo);
   return {
     id: `job_${newId()}`,
     tenantId,
@@ -45,7 +53,7 @@ function jobRow(
     startedAt: createdAt,
     finishedAt,
     createdAt,
-    updatedAt: finishedAt ?? createdAt,
+    updatedAt,
   };
 }
 
@@ -72,9 +80,9 @@ describe("purge-finished-jobs", () => {
         failed: jobRow(tenant.id, { status: "failed", finishedDaysAgo: 8 }),
         cancelled: jobRow(tenant.id, { status: "cancelled", finishedDaysAgo: 8 }),
         recent: jobRow(tenant.id, { status: "succeeded", finishedDaysAgo: 6 }),
-        // unfinished jobs still need their input, however old
-        running: jobRow(tenant.id, { status: "running", finishedDaysAgo: null, createdDaysAgo: 40 }),
-        queued: jobRow(tenant.id, { status: "queued", finishedDaysAgo: null, createdDaysAgo: 40 }),
+        // unfinished jobs that still progress need their input, however old
+        running: jobRow(tenant.id, { status: "running", finishedDaysAgo: null, createdDaysAgo: 40, updatedDaysAgo: 1 }),
+        queued: jobRow(tenant.id, { status: "queued", finishedDaysAgo: null, createdDaysAgo: 40, updatedDaysAgo: 1 }),
       };
       return { tenant, rows };
     });
@@ -119,7 +127,7 @@ describe("purge-finished-jobs", () => {
       old: jobRow(tenant.id, { status: "succeeded", finishedDaysAgo: 31 }),
       oldExport: jobRow(tenant.id, { status: "cancelled", finishedDaysAgo: 31, type: "tenant_export" }),
       young: jobRow(tenant.id, { status: "failed", finishedDaysAgo: 29 }),
-      stuck: jobRow(tenant.id, { status: "running", finishedDaysAgo: null, createdDaysAgo: 60 }),
+      stuck: jobRow(tenant.id, { status: "running", finishedDaysAgo: null, createdDaysAgo: 60, updatedDaysAgo: 1 }),
     }));
     for (const s of seeded) {
       await shardOf(s.tenant).insert(backgroundJobs).values([s.old, s.oldExport, s.young, s.stuck]);
@@ -153,6 +161,41 @@ describe("purge-finished-jobs", () => {
     }
   });
 
+  it("gives up a queued or running job without progress for 7 days: failed from now on, so the rules above apply", async () => {
+    const seeded = tenants().map(({ tenant, admin }) => ({
+      tenant,
+      admin,
+      stalled: jobRow(tenant.id, { status: "running", finishedDaysAgo: null, createdDaysAgo: 20, updatedDaysAgo: 8 }),
+      neverStarted: jobRow(tenant.id, { status: "queued", finishedDaysAgo: null, createdDaysAgo: 8 }),
+      slow: jobRow(tenant.id, { status: "running", finishedDaysAgo: null, createdDaysAgo: 20, updatedDaysAgo: 6 }),
+    }));
+    for (const s of seeded) await shardOf(s.tenant).insert(backgroundJobs).values([s.stalled, s.neverStarted, s.slow]);
+    const before = nowIso();
+
+    await runDailySweep();
+
+    for (const s of seeded) {
+      const after = new Map(
+        (await readRows(s.tenant, [s.stalled.id, s.neverStarted.id, s.slow.id])).map((r) => [r.id, r]),
+      );
+      for (const given of [s.stalled, s.neverStarted]) {
+        const row = after.get(given.id)!;
+        expect(row, `shard ${s.tenant.shard}`).toMatchObject({
+          status: "failed",
+          error: "Stopped: no progress for 7 days",
+          counts: given.counts,
+          // its input stays until 7 days after this finish, like any finished job's
+          input: given.input,
+        });
+        expect(row.finishedAt! >= before).toBe(true);
+        expect(row.updatedAt).toBe(row.finishedAt);
+      }
+      expect(after.get(s.slow.id)).toEqual(s.slow);
+      const res = await w.as(s.admin).get(`/v1/jobs/${s.stalled.id}`);
+      expect(res.body).toMatchObject({ status: "failed", error: "Stopped: no progress for 7 days" });
+    }
+  });
+
   it("works in bounded batches, picks up where it stopped, and a rerun does nothing", async () => {
     const shard = shardOf(w.tenantA);
     const rows = Array.from({ length: 25 }, () => jobRow(w.tenantA.id, { status: "succeeded", finishedDaysAgo: 10 }));
@@ -161,16 +204,19 @@ describe("purge-finished-jobs", () => {
     const limits = { batch: 10, maxBatches: 2 };
     // jobs of the earlier tests are already done: only these 25 are due
     expect(await purgeFinishedJobs(shard, new Date(), limits)).toEqual({
+      jobsStopped: 0,
       inputsCleared: 20,
       slicesDeleted: 0,
       jobsDeleted: 0,
     });
     expect(await purgeFinishedJobs(shard, new Date(), limits)).toEqual({
+      jobsStopped: 0,
       inputsCleared: 5,
       slicesDeleted: 0,
       jobsDeleted: 0,
     });
     expect(await purgeFinishedJobs(shard, new Date(), limits)).toEqual({
+      jobsStopped: 0,
       inputsCleared: 0,
       slicesDeleted: 0,
       jobsDeleted: 0,
@@ -190,6 +236,10 @@ describe("purge-finished-jobs", () => {
       expect(steps).toMatch(/SEARCH jobs USING INDEX jobs_finished_idx \(finished_at<\?\)/);
       expect(steps).not.toMatch(/SCAN (jobs|export_chunks)/);
     }
+    // unfinished jobs: the index's NULL entries
+    expect((await queryPlan(dueStalled(db(), cutoff, 100))).join("\n")).toMatch(
+      /SEARCH jobs USING INDEX jobs_finished_idx \(finished_at=\?\)|SEARCH jobs USING INDEX jobs_finished_idx \(finished_at IS NULL\)/,
+    );
     expect((await queryPlan(dueSlices(db(), cutoff, 100))).join("\n")).toMatch(
       /SEARCH export_chunks USING (COVERING )?INDEX sqlite_autoindex_export_chunks_1 \(job_id=\?\)/,
     );

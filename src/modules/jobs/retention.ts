@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { ShardDb } from "../../db/client";
 import { backgroundJobs, exportChunks } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
@@ -12,17 +12,23 @@ import { FINISHED_STATUSES } from "./service";
  * (`input`: an imported CSV or a bulk send's recipients hold personal data) and, for an export, the
  * file it wrote (export_chunks). Nothing reads either once the job is finished, so both go
  * JOB_PAYLOAD_DAYS after it finished; the row itself (status, counts, result: what GET /v1/jobs/{id}
- * and tasks/get answer) goes JOB_ROW_DAYS after it finished. Unfinished jobs are never touched.
+ * and tasks/get answer) goes JOB_ROW_DAYS after it finished. A queued or running job keeps its input
+ * while it may still progress; one without progress for JOB_STALLED_DAYS (its messages dead-lettered,
+ * a review sync nobody polls) is stopped as failed, so the same rules then apply to it.
  */
 
 /** A finished job's input and its export slices are kept this long (also the export's download window). */
 export const JOB_PAYLOAD_DAYS = 7;
 /** A finished job's row is kept this long; after that it is not found, like an id that never existed. */
 export const JOB_ROW_DAYS = 30;
+/** A queued or running job whose row has not moved for this long is stopped (failed). */
+export const JOB_STALLED_DAYS = 7;
+export const STALLED_ERROR = `Stopped: no progress for ${JOB_STALLED_DAYS} days`;
 /** Rows per statement, and statements per kind and run: the daily run resumes where the last one stopped. */
 export const JOB_PURGE_LIMITS = { batch: 100, maxBatches: 50 };
 
 export interface JobPurgeCounts {
+  jobsStopped: number;
   inputsCleared: number;
   slicesDeleted: number;
   jobsDeleted: number;
@@ -41,6 +47,20 @@ async function inBatches(limits: typeof JOB_PURGE_LIMITS, once: (limit: number) 
   }
   return total;
 }
+
+/** Queued or running jobs last updated before the cutoff: the NULL entries of jobs_finished_idx. */
+export const dueStalled = (db: ShardDb, cutoff: string, limit: number) =>
+  db
+    .select({ id: backgroundJobs.id })
+    .from(backgroundJobs)
+    .where(
+      and(
+        isNull(backgroundJobs.finishedAt),
+        inArray(backgroundJobs.status, ["queued", "running"]),
+        lt(backgroundJobs.updatedAt, cutoff),
+      ),
+    )
+    .limit(limit);
 
 /** Finished jobs (before the cutoff) that still keep their input: a range seek on jobs_finished_idx. */
 export const dueInputs = (db: ShardDb, cutoff: string, limit: number) =>
@@ -63,6 +83,22 @@ export const dueSlices = (db: ShardDb, cutoff: string, limit: number) =>
 /** Job rows finished before the cutoff. */
 export const dueJobs = (db: ShardDb, cutoff: string, limit: number) =>
   db.select({ id: backgroundJobs.id }).from(backgroundJobs).where(finishedBefore(cutoff)).limit(limit);
+
+/** Stalled jobs become failed as of now; a step that moves one meanwhile wins (its update needs `running`). */
+const stopStalled = async (db: ShardDb, cutoff: string, limit: number, now: string) => {
+  const { meta } = await db
+    .update(backgroundJobs)
+    .set({ status: "failed", error: STALLED_ERROR, finishedAt: now, updatedAt: now })
+    .where(
+      and(
+        inArray(backgroundJobs.id, dueStalled(db, cutoff, limit)),
+        inArray(backgroundJobs.status, ["queued", "running"]),
+        lt(backgroundJobs.updatedAt, cutoff),
+      ),
+    )
+    .run();
+  return meta.changes ?? 0;
+};
 
 const clearInputs = async (db: ShardDb, cutoff: string, limit: number) => {
   const { meta } = await db
@@ -100,11 +136,14 @@ export async function purgeFinishedJobs(db: ShardDb, now: Date, limits = JOB_PUR
   const payloadCutoff = nowIso(addDays(now, -JOB_PAYLOAD_DAYS));
   const rowCutoff = nowIso(addDays(now, -JOB_ROW_DAYS));
   const counts = {
+    jobsStopped: await inBatches(limits, (n) =>
+      stopStalled(db, nowIso(addDays(now, -JOB_STALLED_DAYS)), n, nowIso(now)),
+    ),
     inputsCleared: await inBatches(limits, (n) => clearInputs(db, payloadCutoff, n)),
     slicesDeleted: await inBatches(limits, (n) => deleteSlices(db, payloadCutoff, n)),
     jobsDeleted: await inBatches(limits, (n) => deleteJobs(db, rowCutoff, n)),
   };
-  if (counts.inputsCleared || counts.slicesDeleted || counts.jobsDeleted) log.info("finished jobs purged", counts);
+  if (Object.values(counts).some(Boolean)) log.info("finished jobs purged", counts);
   return counts;
 }
 
