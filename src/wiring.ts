@@ -51,6 +51,7 @@ import {
   setInboxTagsOperation,
 } from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
+import { purgeFinishedJobsSweep } from "./modules/jobs/background";
 import { type JobRunners, jobsConsumer } from "./modules/jobs/runner";
 import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
 import { getLocationOperation, listLocationsOperation } from "./modules/locations/operations";
@@ -158,6 +159,7 @@ export const SWEEPS: Sweeps = {
       purgeRollupCellsSweep,
       reputationScoresSweep,
       recommendationRulesSweep,
+      purgeFinishedJobsSweep,
     ].map(acrossShards),
     // SAML request/assertion rows are control-plane rows (found before the tenant is known)
     purgeExpiredSamlSweep,

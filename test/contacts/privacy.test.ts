@@ -3,7 +3,14 @@ import { env } from "cloudflare:workers";
 import { and, eq, inArray, like } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CRONS } from "../../src/background/cron";
-import { auditEvents, consentRecords, contactCounts, contacts, domainEvents } from "../../src/db/schema";
+import {
+  auditEvents,
+  backgroundJobs,
+  consentRecords,
+  contactCounts,
+  contacts,
+  domainEvents,
+} from "../../src/db/schema";
 import { installHooks } from "../../src/hooks";
 import worker from "../../src/index";
 import { addDays, nowIso } from "../../src/lib/time";
@@ -138,6 +145,41 @@ describe("DELETE /v1/contacts/{id} (erasure)", () => {
 
     expect((await w.as("viewer").get("/v1/contacts?limit=1")).body.total).toBe(totalBefore);
     expect((await w.as("viewer").get("/v1/contacts?search=erase")).body.total).toBe(0);
+  });
+
+  it("clears the kept input (an imported CSV) of the tenant's finished jobs; a job still running and other tenants' keep theirs", async () => {
+    const c = await newContact("in.a.csv@example.test");
+    const csv = "email,firstName\nin.a.csv@example.test,Cee\n";
+    const now = nowIso();
+    const job = (tenantId: string, status: "succeeded" | "running" | "cancelled") => ({
+      id: `job_${crypto.randomUUID().replaceAll("-", "")}`,
+      tenantId,
+      type: "contacts_import" as const,
+      status,
+      counts: { done: 1, total: 1 },
+      input: { csv, fileName: "people.csv" },
+      startedAt: now,
+      finishedAt: status === "running" ? null : now,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const [finished, cancelled, running, otherTenant] = [
+      job(w.tenantA.id, "succeeded"),
+      job(w.tenantA.id, "cancelled"),
+      job(w.tenantA.id, "running"),
+      job(w.tenantB.id, "succeeded"),
+    ];
+    for (const j of [finished, cancelled, running, otherTenant]) await db().insert(backgroundJobs).values(j);
+
+    expect((await w.as("tenantAdmin").delete(`/v1/contacts/${c.id}`)).status).toBe(200);
+
+    const input = async (id: string) =>
+      (await db().select().from(backgroundJobs).where(eq(backgroundJobs.id, id)).get())?.input;
+    expect(await input(finished.id)).toBeNull();
+    expect(await input(cancelled.id)).toBeNull();
+    // an import in flight needs its file; it is cleared 7 days after it finishes (docs/automation.md, Retention of finished jobs)
+    expect(await input(running.id)).toEqual({ csv, fileName: "people.csv" });
+    expect(await input(otherTenant.id)).toEqual({ csv, fileName: "people.csv" });
   });
 
   it("leaves an erased contact alone: no unsuppress, no consent, no second erasure, never matched again", async () => {

@@ -1,19 +1,12 @@
-import { env } from "cloudflare:workers";
 import { and, count, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { contacts } from "../../src/db/schema";
 import { dueContacts } from "../../src/modules/contacts/retention";
 import { searchCondition } from "../../src/modules/contacts/service";
+import { queryPlan } from "../helpers/query-plan";
 import { db } from "../helpers/seed";
 
-/** The plan SQLite picks for a drizzle query, one detail line per step. */
-async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {
-  const { sql, params } = query.toSQL();
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-    .bind(...params)
-    .all<{ detail: string }>();
-  return results.map((r) => r.detail);
-}
+const plan = queryPlan;
 
 const page = (where: SQL | undefined) =>
   db().select().from(contacts).where(where).orderBy(desc(contacts.createdAt), desc(contacts.id)).limit(51);

@@ -1,9 +1,11 @@
 import { env, exports } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CRONS } from "../../src/background/cron";
 import { auditEvents, backgroundJobs, exportChunks } from "../../src/db/schema";
 import type { Env } from "../../src/env";
 import { runTenantExport } from "../../src/modules/exports/job";
+import { SWEEPS } from "../../src/wiring";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, db, shardOf, type World } from "../helpers/seed";
 
@@ -193,6 +195,41 @@ describe("tenant data export", () => {
     const file = await download(w.users.tenantAdmin.token, w.tenantA.id, `/v1/exports/${id}/download`);
     expect(file.status).toBe(404);
     expect(await db().select().from(exportChunks).where(eq(exportChunks.jobId, id))).toEqual([]);
+  });
+
+  it("the daily sweep deletes an expired export's slices without anyone asking for it, on both shards", async () => {
+    const sweep = SWEEPS[CRONS.daily].find((s) => s.name === "purge-finished-jobs");
+    expect(sweep, "purge-finished-jobs is listed in SWEEPS[daily]").toBeDefined();
+    const exported = [];
+    for (const [who, tenant] of [
+      ["tenantAdmin", w.tenantA],
+      ["tenantBAdmin", w.tenantB],
+    ] as const) {
+      const expired = await exportAndDownload(who);
+      const fresh = await exportAndDownload(who);
+      const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000).toISOString();
+      await shardOf(tenant)
+        .update(backgroundJobs)
+        .set({ finishedAt: eightDaysAgo })
+        .where(eq(backgroundJobs.id, expired.id));
+      exported.push({ who, tenant, expired, fresh });
+    }
+
+    await sweep!.run(env as Env, new Date());
+
+    for (const { who, tenant, expired, fresh } of exported) {
+      const slices = (id: string) => shardOf(tenant).select().from(exportChunks).where(eq(exportChunks.jobId, id));
+      expect(await slices(expired.id), who).toEqual([]);
+      expect((await slices(fresh.id)).length, who).toBeGreaterThan(0);
+      // the export still answers, as expired; its download is 404; the fresh one still downloads whole
+      const got = await w.as(who).get(`/v1/exports/${expired.id}`);
+      expect(got.body).toMatchObject({ id: expired.id, status: "succeeded", downloadUrl: null });
+      expect(got.body.progress.done).toBe(expired.lines.length);
+      const as = w.as(who);
+      expect((await download(as.token!, as.tenantId!, `/v1/exports/${expired.id}/download`)).status).toBe(404);
+      const again = await download(as.token!, as.tenantId!, `/v1/exports/${fresh.id}/download`);
+      expect(again.text).toBe(fresh.text);
+    }
   });
 
   it("another tenant's export id is 404 on all three routes", async () => {

@@ -1,10 +1,12 @@
 import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { CRONS } from "../../src/background/cron";
 import { backgroundJobs, contacts } from "../../src/db/schema";
 import type { Env } from "../../src/env";
 import { runContactsImport } from "../../src/modules/contacts/import-job";
 import { taskOwner } from "../../src/modules/mcp/tasks";
+import { SWEEPS } from "../../src/wiring";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, db, shardOf, type World } from "../helpers/seed";
 import { BASE, confirmationCode, mintTestKey, rawPost, workerFetch } from "./helpers";
@@ -531,5 +533,37 @@ describe("who sees a task", () => {
     expect(body.result).not.toHaveProperty("result");
     const job = await db().select().from(backgroundJobs).where(eq(backgroundJobs.id, id)).get();
     expect(job).toMatchObject({ status: "cancelled", counts: { done: 100, total: 250 } });
+  });
+});
+
+describe("a finished task's retention (docs/automation.md, Retention of finished jobs)", () => {
+  it("keeps its result while its CSV input is cleared after 7 days; after 30 days the task is not found", async () => {
+    const keyB = mintTestKey(w.tenantB.id, ["write:contacts"]);
+    const created = await callConfirmed(keyB.token, "contact.import-csv", { csv: csvOf(2, "retained") });
+    const taskId = created.body.result.taskId as string;
+    const { task } = await untilDone(keyB.token, taskId);
+    const jobId = taskId.split(".")[1]!;
+    const shard = shardOf(w.tenantB);
+    const stored = () => shard.select().from(backgroundJobs).where(eq(backgroundJobs.id, jobId)).get();
+    expect((await stored())?.input?.csv).toBe(csvOf(2, "retained"));
+    const finishedDaysAgo = (days: number) =>
+      shard
+        .update(backgroundJobs)
+        .set({ finishedAt: new Date(Date.now() - days * 24 * 3600 * 1000).toISOString() })
+        .where(eq(backgroundJobs.id, jobId));
+    const sweep = SWEEPS[CRONS.daily].find((s) => s.name === "purge-finished-jobs")!;
+
+    await finishedDaysAgo(8);
+    await sweep.run(env as Env, new Date());
+    expect((await stored())?.input).toBeNull();
+    const later = await rpc(keyB.token, "tasks/get", { taskId });
+    expect(later.body.result).toMatchObject({ status: "completed", result: task.result });
+
+    await finishedDaysAgo(31);
+    await sweep.run(env as Env, new Date());
+    expect(await stored()).toBeUndefined();
+    const gone = await rpc(keyB.token, "tasks/get", { taskId });
+    expect(gone.body.error?.code).toBe(-32602);
+    expect(gone.body.error.message).toMatch(/not found/i);
   });
 });

@@ -49,5 +49,7 @@ export const backgroundJobs = sqliteTable(
   (t) => [
     index("jobs_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
     index("jobs_subject_idx").on(t.subjectId),
+    // the retention sweep's range seek: jobs finished before a cutoff (src/modules/jobs/retention.ts)
+    index("jobs_finished_idx").on(t.finishedAt),
   ],
 );

@@ -1,23 +1,19 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { backgroundJobs } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { systemContext } from "../../lib/system-context";
 import { nowIso } from "../../lib/time";
-import type { JobRunner, JobStep } from "../jobs/runner";
-import type { JobMessage, JobRow } from "../jobs/schemas";
-import { isFinished, newJobRow, readJob } from "../jobs/service";
+import { type JobStep, queueJob, slicedJobRunner, sliceProgress, sliceStep } from "../jobs/runner";
+import type { JobRow } from "../jobs/schemas";
+import { newJobRow } from "../jobs/service";
 import { parseCsv, prepareRow, type RowError } from "./import";
 import { type PreparedContact, planUpserts, upsertStatements } from "./upsert";
 
 /*
  * The CSV contact import as a job (an MCP task, docs/mcp.md "Tasks (long jobs)"): the same parsing and
- * upsert as POST /v1/contacts/import/csv, ROWS_PER_STEP rows per JOBS message. Each chunk's upserts,
- * the job's counters and its cursor are ONE batch, and the counters are absolute values written only
- * where the cursor is still the one the step started from: a redelivered or concurrent message either
- * resumes after the stored cursor or changes nothing, so progress is never counted twice.
+ * upsert as POST /v1/contacts/import/csv, ROWS_PER_STEP rows per JOBS message: a sliced job
+ * (src/modules/jobs/runner.ts). Each chunk's upserts, the job's counters and its cursor are ONE batch;
+ * the counters are absolute values, so a redelivered chunk never counts twice.
  */
 
 /** Rows one JOBS message imports before it hands the rest to a follow-up message. */
@@ -42,24 +38,15 @@ export async function requestContactsImport(
     counts: { done: 0, total, imported: 0, skipped: 0 },
     owner,
   });
-  await commit(ctx, [
-    ctx.db.insert(backgroundJobs).values(job),
-    auditStatement(ctx, {
-      tenantId: ctx.tenantId,
-      action: "contact.import_requested",
-      resourceType: "job",
-      resourceId: job.id,
-      metadata: { fileName: job.input!.fileName, rows: total },
-    }),
-  ]);
-  await ctx.env.JOBS.send({ type: "contacts_import", tenantId: ctx.tenantId, jobId: job.id } satisfies JobMessage);
-  return job;
+  return queueJob(ctx, job, {
+    action: "contact.import_requested",
+    resourceType: "job",
+    metadata: { fileName: job.input!.fileName, rows: total },
+  });
 }
 
 /** The cursor is the index of the next row to import ("0" before the first chunk). */
 const cursorOf = (job: JobRow) => Number(job.cursor ?? 0);
-const cursorIs = (job: JobRow) =>
-  job.cursor === null ? isNull(backgroundJobs.cursor) : eq(backgroundJobs.cursor, job.cursor);
 
 async function importChunk(ctx: ServiceContext, job: JobRow, retried = false): Promise<JobStep> {
   const { rows, broken } = parseCsv(String(job.input?.csv ?? ""));
@@ -95,24 +82,13 @@ async function importChunk(ctx: ServiceContext, job: JobRow, retried = false): P
   try {
     await commit(ctx, [
       ...upsertStatements(ctx, plan.rows),
-      ctx.db
-        .update(backgroundJobs)
-        .set({
-          counts,
-          cursor: String(to),
-          result: tally as unknown as Record<string, unknown>,
-          updatedAt: now,
-          ...(last ? { status: "succeeded" as const, finishedAt: now } : {}),
-        })
-        .where(
-          and(
-            eq(backgroundJobs.id, job.id),
-            eq(backgroundJobs.tenantId, job.tenantId),
-            // a job cancelled meanwhile keeps its counts and status
-            eq(backgroundJobs.status, "running"),
-            cursorIs(job),
-          ),
-        ),
+      sliceProgress(ctx, job, {
+        counts,
+        cursor: String(to),
+        result: tally as unknown as Record<string, unknown>,
+        last,
+        now,
+      }),
       auditStatement(ctx, {
         tenantId: ctx.tenantId,
         action: "contact.imported",
@@ -133,25 +109,8 @@ async function importChunk(ctx: ServiceContext, job: JobRow, retried = false): P
     if (isUniqueViolation(e) && !retried) return importChunk(ctx, job, true);
     throw e;
   }
-  return last ? { kind: "done" } : { kind: "continue" };
+  return sliceStep(last);
 }
 
 /** JOBS runner of contacts_import: one chunk per message; finished or cancelled jobs are skipped. */
-export const runContactsImport: JobRunner = async (env, msg) => {
-  const ctx = await systemContext(env, msg.tenantId, "contacts-import");
-  let job = await readJob(ctx.db, msg.tenantId, msg.jobId);
-  if (!job || isFinished(job)) return { kind: "skipped" };
-  if (job.status === "queued") {
-    const startedAt = nowIso();
-    await ctx.db
-      .update(backgroundJobs)
-      .set({ status: "running", startedAt, updatedAt: startedAt })
-      .where(and(eq(backgroundJobs.id, job.id), eq(backgroundJobs.status, "queued")));
-    job = { ...job, status: "running", startedAt };
-  }
-  try {
-    return await importChunk(ctx, job);
-  } finally {
-    await ctx.settle();
-  }
-};
+export const runContactsImport = slicedJobRunner("contacts-import", (ctx, job) => importChunk(ctx, job));

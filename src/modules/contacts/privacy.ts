@@ -9,6 +9,7 @@ import { eventStatement } from "../../lib/events";
 import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { getComplianceConfig } from "../compliance/service";
+import { clearFinishedJobInputs } from "../jobs/retention";
 import { auditView, type ContactRow, toContact } from "./schemas";
 import { findContactRow } from "./service";
 import { assertMove } from "./state";
@@ -99,6 +100,8 @@ export async function eraseContact(ctx: ServiceContext, id: string) {
     ctx,
     [
       ...anonymizeStatements(ctx, [id], now, "erased"),
+      // an imported CSV kept by a finished job may name the person (docs/automation.md, "Retention of finished jobs")
+      clearFinishedJobInputs(ctx),
       auditStatement(ctx, {
         tenantId: ctx.tenantId,
         action: "contact.erased",

@@ -1,27 +1,28 @@
-import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
-import { backgroundJobs, exportChunks } from "../../db/schema";
-import { auditStatement } from "../../lib/audit";
+import { and, asc, count, eq, gt } from "drizzle-orm";
+import { exportChunks } from "../../db/schema";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { systemContext } from "../../lib/system-context";
 import { nowIso } from "../../lib/time";
-import type { JobRunner, JobStep } from "../jobs/runner";
-import type { JobMessage, JobRow } from "../jobs/schemas";
-import { isFinished, newJobRow, readJob } from "../jobs/service";
+import { JOB_PAYLOAD_DAYS } from "../jobs/retention";
+import { type JobStep, queueJob, slicedJobRunner, sliceProgress, sliceStep } from "../jobs/runner";
+import type { JobRow } from "../jobs/schemas";
+import { newJobRow } from "../jobs/service";
 import { EXPORT_TABLES } from "./tables";
 
 /*
- * The tenant data export as a job (REST /v1/exports, MCP tenant.export; docs/exports.md). Each JOBS
- * message writes ONE slice of up to ROWS_PER_STEP rows as JSON Lines into export_chunks, in the same
- * batch as the job's counters and cursor. The job update applies only where the cursor is still the
- * one the step read, and the slice's key is (job, seq): a redelivered or concurrent message either
- * resumes after the stored cursor or writes nothing, so no line is written twice.
+ * The tenant data export as a job (REST /v1/exports, MCP tenant.export; docs/exports.md), a sliced job
+ * (src/modules/jobs/runner.ts): each JOBS message writes ONE slice of up to ROWS_PER_STEP rows as JSON
+ * Lines into export_chunks, in the same batch as the job's counters and cursor. The slice's key is
+ * (job, seq), inserted or ignored, so a concurrent twin of a step never writes a line twice.
  */
 
 /** Rows one JOBS message exports (a slice stays far below D1's 2 MB row limit). */
 export const ROWS_PER_STEP = 500;
-/** A finished export can be downloaded for this long (then its slices are deleted on the next request). */
-export const EXPORT_TTL_MS = 7 * 24 * 3600 * 1000;
+/**
+ * A finished export can be downloaded for this long: as long as the jobs retention sweep keeps a finished
+ * job's payload, which then deletes the slices (src/modules/jobs/retention.ts).
+ */
+export const EXPORT_TTL_MS = JOB_PAYLOAD_DAYS * 24 * 3600 * 1000;
 
 /** Where the next slice starts: the table's index in EXPORT_TABLES and the last id written of it. */
 interface Cursor {
@@ -29,8 +30,6 @@ interface Cursor {
   after: string | null;
 }
 const readCursor = (job: JobRow): Cursor => (job.cursor ? (JSON.parse(job.cursor) as Cursor) : { t: 0, after: null });
-const cursorIs = (job: JobRow) =>
-  job.cursor === null ? isNull(backgroundJobs.cursor) : eq(backgroundJobs.cursor, job.cursor);
 
 export const downloadPathOf = (jobId: string) => `/v1/exports/${jobId}/download`;
 export const expiresAtOf = (job: Pick<JobRow, "finishedAt">) =>
@@ -50,18 +49,11 @@ async function countRows(ctx: ServiceContext) {
 export async function requestTenantExport(ctx: ServiceContext, owner: string | null): Promise<JobRow> {
   const total = await countRows(ctx);
   const job = newJobRow(ctx, "tenant_export", { input: {}, counts: { done: 0, total, chunks: 0 }, owner });
-  await commit(ctx, [
-    ctx.db.insert(backgroundJobs).values(job),
-    auditStatement(ctx, {
-      tenantId: ctx.tenantId,
-      action: "tenant_export.requested",
-      resourceType: "tenant_export",
-      resourceId: job.id,
-      metadata: { tables: EXPORT_TABLES.map((e) => e.name), rows: total },
-    }),
-  ]);
-  await ctx.env.JOBS.send({ type: "tenant_export", tenantId: ctx.tenantId, jobId: job.id } satisfies JobMessage);
-  return job;
+  return queueJob(ctx, job, {
+    action: "tenant_export.requested",
+    resourceType: "tenant_export",
+    metadata: { tables: EXPORT_TABLES.map((e) => e.name), rows: total },
+  });
 }
 
 async function exportSlice(ctx: ServiceContext, job: JobRow): Promise<JobStep> {
@@ -118,43 +110,10 @@ async function exportSlice(ctx: ServiceContext, job: JobRow): Promise<JobStep> {
             .onConflictDoNothing(),
         ]
       : []),
-    ctx.db
-      .update(backgroundJobs)
-      .set({
-        counts,
-        cursor: JSON.stringify({ t, after } satisfies Cursor),
-        result,
-        updatedAt: now,
-        ...(last ? { status: "succeeded" as const, finishedAt: now } : {}),
-      })
-      .where(
-        and(
-          eq(backgroundJobs.id, job.id),
-          eq(backgroundJobs.tenantId, job.tenantId),
-          eq(backgroundJobs.status, "running"),
-          cursorIs(job),
-        ),
-      ),
+    sliceProgress(ctx, job, { counts, cursor: JSON.stringify({ t, after } satisfies Cursor), result, last, now }),
   ]);
-  return last ? { kind: "done" } : { kind: "continue" };
+  return sliceStep(last);
 }
 
 /** JOBS runner of tenant_export: one slice per message; finished or cancelled jobs are skipped. */
-export const runTenantExport: JobRunner = async (env, msg) => {
-  const ctx = await systemContext(env, msg.tenantId, "tenant-export");
-  let job = await readJob(ctx.db, msg.tenantId, msg.jobId);
-  if (!job || isFinished(job)) return { kind: "skipped" };
-  if (job.status === "queued") {
-    const startedAt = nowIso();
-    await ctx.db
-      .update(backgroundJobs)
-      .set({ status: "running", startedAt, updatedAt: startedAt })
-      .where(and(eq(backgroundJobs.id, job.id), eq(backgroundJobs.status, "queued")));
-    job = { ...job, status: "running", startedAt };
-  }
-  try {
-    return await exportSlice(ctx, job);
-  } finally {
-    await ctx.settle();
-  }
-};
+export const runTenantExport = slicedJobRunner("tenant-export", exportSlice);

@@ -57,5 +57,6 @@ export const readJob = (db: ServiceContext["db"], tenantId: string, id: string) 
     .get();
 
 /** A job that will not be advanced again: succeeded, failed, or cancelled by its caller. */
+export const FINISHED_STATUSES = ["succeeded", "failed", "cancelled"] as const satisfies JobRow["status"][];
 export const isFinished = (job: Pick<JobRow, "status">) =>
-  job.status === "succeeded" || job.status === "failed" || job.status === "cancelled";
+  (FINISHED_STATUSES as readonly JobRow["status"][]).includes(job.status);
