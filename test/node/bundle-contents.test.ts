@@ -1,0 +1,46 @@
+// What the deployed bundle must not carry (issue #36): every isolate's start-up is V8's pre-parse of
+// the whole bundle, ~11-15 ms of CPU per MB of JavaScript on the CI machine, whether the code ever
+// runs or not (docs/performance.md, "Start-up and size"). Each check below is a cut that was measured;
+// it fails when a dependency change brings the bytes back.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+let outdir = "";
+let bundle = "";
+
+/** The node_modules paths the bundle holds code from (esbuild's `// node_modules/<path>` markers). */
+const packagePaths = () => [...bundle.matchAll(/^\/\/ (node_modules\/\S+)$/gm)].map((m) => m[1]!);
+
+/** The distinct copies of a package: `node_modules/<pkg>/` and every nested `.../node_modules/<pkg>/`. */
+function copiesOf(pkg: string): string[] {
+  const copies = new Set<string>();
+  for (const p of packagePaths()) {
+    const at = p.lastIndexOf(`node_modules/${pkg}/`);
+    if (at !== -1 && p.slice(at).split("/").length > pkg.split("/").length + 1)
+      copies.add(`${p.slice(0, at)}node_modules/${pkg}`);
+  }
+  return [...copies];
+}
+
+beforeAll(() => {
+  outdir = mkdtempSync(path.join(tmpdir(), "bundle-contents-"));
+  execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--env", "production", "--outdir", outdir], {
+    cwd: root,
+    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    stdio: "pipe",
+  });
+  bundle = readFileSync(path.join(outdir, "index.js"), "utf8");
+});
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe("the production bundle", () => {
+  it("holds no ajv: both MCP legs validate JSON Schema with @cfworker/json-schema", () => {
+    expect(copiesOf("ajv")).toEqual([]);
+    expect(copiesOf("ajv-formats")).toEqual([]);
+    expect(copiesOf("fast-uri")).toEqual([]);
+  });
+});
