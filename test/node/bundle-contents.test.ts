@@ -51,4 +51,9 @@ describe("the production bundle", () => {
     expect(copiesOf("xmldom-0.9")).toEqual(["node_modules/xmldom-0.9"]);
     expect(copiesOf("xpath")).toEqual(["node_modules/xpath"]);
   });
+
+  it("holds one xmlbuilder: xml2js (node-saml's status reader) shares node-saml's 15.x (overrides)", () => {
+    // test/sso/attacks.test.ts ("the IdP's error status") runs the one path that builds XML with xml2js
+    expect(copiesOf("xmlbuilder")).toEqual(["node_modules/xmlbuilder"]);
+  });
 });
