@@ -3,7 +3,7 @@
 // runs or not (docs/performance.md, "Start-up and size"). Each check below is a cut that was measured;
 // it fails when a dependency change brings the bytes back.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -55,5 +55,15 @@ describe("the production bundle", () => {
   it("holds one xmlbuilder: xml2js (node-saml's status reader) shares node-saml's 15.x (overrides)", () => {
     // test/sso/attacks.test.ts ("the IdP's error status") runs the one path that builds XML with xml2js
     expect(copiesOf("xmlbuilder")).toEqual(["node_modules/xmlbuilder"]);
+  });
+
+  it("carries the MCP Apps view script as a Text module beside it, not as a string in the JavaScript", () => {
+    const text = readdirSync(outdir).filter((f) => f.endsWith("view-script.generated.txt"));
+    expect(text).toHaveLength(1);
+    expect(bundle).toContain(`from "./${text[0]}"`);
+    // a line of the view script (the ext-apps App's connect error) is in the text, not in the bundle
+    const marker = "App is already connected";
+    expect(readFileSync(path.join(outdir, text[0]!), "utf8")).toContain(marker);
+    expect(bundle).not.toContain(marker);
   });
 });
