@@ -7,6 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a .mjs script without types
+import { companionModules } from "../../scripts/budgets/startup.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 let outdir = "";
@@ -61,6 +63,8 @@ describe("the production bundle", () => {
     const text = readdirSync(outdir).filter((f) => f.endsWith("view-script.generated.txt"));
     expect(text).toHaveLength(1);
     expect(bundle).toContain(`from "./${text[0]}"`);
+    // the budget's start-up probe (and the size budget) load it with the bundle
+    expect(companionModules(path.join(outdir, "index.js")).map((m: { path: string }) => m.path)).toContain(text[0]);
     // a line of the view script (the ext-apps App's connect error) is in the text, not in the bundle
     const marker = "App is already connected";
     expect(readFileSync(path.join(outdir, text[0]!), "utf8")).toContain(marker);
