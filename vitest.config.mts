@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
@@ -55,6 +56,8 @@ export default defineConfig(async () => {
           },
         },
         {
+          // *.txt are Text modules in the Worker (wrangler's default rule; the MCP Apps view script): Node gets their text too
+          plugins: [textModules()],
           // the same hang guard as the workers project: vitest's default 5 s fails a synchronous test that loads
           // wrangler's config reader while three files run at once on 2 cores
           test: {
@@ -71,3 +74,15 @@ export default defineConfig(async () => {
     },
   };
 });
+
+/** Imports of *.txt files as their text (`export default "..."`), as wrangler's Text modules give them to the Worker. */
+function textModules() {
+  return {
+    name: "text-modules",
+    enforce: "pre" as const,
+    load(id: string) {
+      if (!id.endsWith(".txt")) return null;
+      return `export default ${JSON.stringify(readFileSync(id, "utf8"))};`;
+    },
+  };
+}

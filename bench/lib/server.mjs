@@ -129,10 +129,11 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Dat
     modules: true,
     scriptPath: path.join(outdir, "index.js"),
     modulesRoot: outdir,
-    // the tokenizer's ranks are a Text module beside the bundle (wrangler.toml [[rules]])
+    // the tokenizer's ranks are a Text module beside the bundle (wrangler.toml [[rules]]), and so is the
+    // MCP Apps view script (*.txt, wrangler's default rule)
     modulesRules: [
       { type: "ESModule", include: ["**/*.js"] },
-      { type: "Text", include: ["**/*.tiktoken"] },
+      { type: "Text", include: ["**/*.tiktoken", "**/*.txt"] },
     ],
     compatibilityDate,
     compatibilityFlags,

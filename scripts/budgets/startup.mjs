@@ -27,11 +27,13 @@ export function exportedClasses(script) {
 
 /**
  * The modules wrangler wrote beside the bundle and the bundle imports (`import x from "./<hash>-name.ext"`),
- * e.g. the tokenizer's ranks as a Text module (wrangler.toml [[rules]]): workerd loads them with it.
+ * e.g. the tokenizer's ranks and the MCP Apps view script as Text modules: workerd loads them with it.
  */
 export function companionModules(file) {
   const script = readFileSync(file, "utf8");
-  const names = new Set([...script.matchAll(/\bimport\s*[\w$]+\s*from\s*"\.\/([^"]+)"/g)].map((m) => m[1]));
+  // `import x from`, and `import { default as x } from` (esbuild's form for a re-exported default)
+  const imports = /\bimport\s*(?:[\w$]+|\{[^}]*\})\s*from\s*"\.\/([^"]+)"/g;
+  const names = new Set([...script.matchAll(imports)].map((m) => m[1]));
   return [...names].map((name) => {
     const full = path.join(path.dirname(file), name);
     if (/\.m?js$/.test(name)) return { type: "ESModule", path: name, contents: readFileSync(full, "utf8") };

@@ -75,6 +75,11 @@ describe.each(LEGS)("MCP Apps cards on the %s leg", (leg, open) => {
       // the view script is inlined: no script or stylesheet is fetched from anywhere
       expect(c!.text).not.toMatch(/<script[^>]+src=|<link[^>]+stylesheet|https?:\/\/[^"'\s]*\.js/i);
       expect(c!.text.match(/<\/script>/g)).toHaveLength(1);
+      // ...and it is the whole view bundle (a Text module in the Worker, view-script.generated.txt)
+      const script = /<script>([\s\S]*)<\/script>/.exec(c!.text)![1]!;
+      expect(script.startsWith('"use strict";')).toBe(true);
+      expect(script).toContain('name:"reputation-cards"');
+      expect(script.length).toBeGreaterThan(500_000);
     }
     await client.close();
   });

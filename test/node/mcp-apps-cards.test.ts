@@ -11,7 +11,7 @@ import { build } from "esbuild";
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a .mjs script without types
-import { GENERATED, generate } from "../../scripts/build-mcp-apps.mjs";
+import { GENERATED, GENERATED_SCRIPT, generate } from "../../scripts/build-mcp-apps.mjs";
 import { APP_CARDS, type AppCard, cardHtml } from "../../src/modules/mcp/apps/cards";
 import { CHROMIUM, launchChromium } from "./helpers/browser";
 
@@ -120,7 +120,10 @@ const SNAPSHOT = {
 describe("the cards' view bundle", () => {
   it("the committed view bundle is what scripts/build-mcp-apps.mjs builds now, and the views typecheck", async () => {
     const { readFileSync } = await import("node:fs");
-    expect(readFileSync(GENERATED, "utf8")).toBe(await generate());
+    const files: Record<string, string> = await generate();
+    // views.generated.ts and the view script beside it (a Text module)
+    expect(Object.keys(files)).toEqual([GENERATED, GENERATED_SCRIPT]);
+    for (const [file, text] of Object.entries(files)) expect(readFileSync(file, "utf8"), file).toBe(text);
     execFileSync("npx", ["tsc", "--noEmit", "-p", "src/modules/mcp/apps/views/tsconfig.json"], { cwd: root });
   });
 });

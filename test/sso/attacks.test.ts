@@ -132,6 +132,16 @@ const attacks: Attack[] = [
           "<xenc:CipherData><xenc:CipherValue>AAAAAAAAAAAAAAAAAAAAAA==</xenc:CipherValue></xenc:CipherData></xenc:EncryptedData></saml:EncryptedAssertion>",
       ),
   ],
+  [
+    // node-saml reads the status with xml2js and rebuilds it with xml2js's Builder (xmlbuilder) for its error
+    "the IdP's error status (Responder/AuthnFailed) with no assertion",
+    "idp_error",
+    ({ o }) =>
+      responseXml(o, "").replace(
+        '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/>',
+        '<samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Responder"><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"/></samlp:StatusCode><samlp:StatusMessage>User cancelled &amp; left</samlp:StatusMessage>',
+      ),
+  ],
   ["a DOCTYPE (entity expansion)", "malformed", ({ o }) => `<!DOCTYPE r [<!ENTITY x "y">]>${signedResponse(o)}`],
 ];
 

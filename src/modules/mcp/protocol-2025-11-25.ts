@@ -8,6 +8,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import { listAppResources, readAppResource } from "./apps/cards";
 import { LATEST_SESSION_VERSION, SESSION_PROTOCOL_VERSIONS } from "./config";
 import { askUser } from "./elicitation";
@@ -32,7 +33,14 @@ export function buildSessionServer(
   /** the session's client declared elicitation and this response is an SSE stream (http.ts `serve`) */
   elicit?: { protocolVersion: string },
 ): Server {
-  const server = new Server(serverInfo(call.env), { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
+  const server = new Server(serverInfo(call.env), {
+    capabilities: CAPABILITIES,
+    instructions: INSTRUCTIONS,
+    // the Workers validator the 2026-07-28 leg's SDK (2.x) already bundles: without it the 1.x Server
+    // builds an ajv instance per request, and ajv with its formats (~290 kB, aliased away in
+    // wrangler.toml) would be compiled at every isolate's start-up (docs/performance.md)
+    jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
+  });
   server.setRequestHandler(InitializeRequestSchema, (req) => ({
     protocolVersion: negotiateVersion(req.params.protocolVersion),
     capabilities: CAPABILITIES,

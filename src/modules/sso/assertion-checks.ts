@@ -1,4 +1,4 @@
-import type { Document, Element } from "@xmldom/xmldom";
+import type { Document, Element } from "xmldom-0.9";
 import type { SamlSignatureAlgorithm } from "../../db/schema";
 import { SamlRejection } from "./rejection";
 import { child, children, descendants, NS, parseXml, text } from "./xml";

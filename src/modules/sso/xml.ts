@@ -1,4 +1,7 @@
-import { DOMParser, type Document, type Element, onWarningStopParsing } from "@xmldom/xmldom";
+// @xmldom/xmldom 0.9 under an npm alias (package.json): node-saml and xml-crypto need 0.8, and with ours
+// named @xmldom/xmldom npm nested one 0.8 copy under each of them, both compiled at every isolate's
+// start-up; this way they share the top-level one (docs/performance.md, "Issue #36, part 3")
+import { DOMParser, type Document, type Element, onWarningStopParsing } from "xmldom-0.9";
 
 export const NS = {
   metadata: "urn:oasis:names:tc:SAML:2.0:metadata",

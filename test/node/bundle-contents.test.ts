@@ -1,0 +1,73 @@
+// What the deployed bundle must not carry (issue #36): every isolate's start-up is V8's pre-parse of
+// the whole bundle, ~11-15 ms of CPU per MB of JavaScript on the CI machine, whether the code ever
+// runs or not (docs/performance.md, "Start-up and size"). Each check below is a cut that was measured;
+// it fails when a dependency change brings the bytes back.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a .mjs script without types
+import { companionModules } from "../../scripts/budgets/startup.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+let outdir = "";
+let bundle = "";
+
+/** The node_modules paths the bundle holds code from (esbuild's `// node_modules/<path>` markers). */
+const packagePaths = () => [...bundle.matchAll(/^\/\/ (node_modules\/\S+)$/gm)].map((m) => m[1]!);
+
+/** The distinct copies of a package: `node_modules/<pkg>/` and every nested `.../node_modules/<pkg>/`. */
+function copiesOf(pkg: string): string[] {
+  const copies = new Set<string>();
+  for (const p of packagePaths()) {
+    const at = p.lastIndexOf(`node_modules/${pkg}/`);
+    if (at !== -1 && p.slice(at).split("/").length > pkg.split("/").length + 1)
+      copies.add(`${p.slice(0, at)}node_modules/${pkg}`);
+  }
+  return [...copies];
+}
+
+beforeAll(() => {
+  outdir = mkdtempSync(path.join(tmpdir(), "bundle-contents-"));
+  execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--env", "production", "--outdir", outdir], {
+    cwd: root,
+    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    stdio: "pipe",
+  });
+  bundle = readFileSync(path.join(outdir, "index.js"), "utf8");
+});
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe("the production bundle", () => {
+  it("holds no ajv: both MCP legs validate JSON Schema with @cfworker/json-schema", () => {
+    expect(copiesOf("ajv")).toEqual([]);
+    expect(copiesOf("ajv-formats")).toEqual([]);
+    expect(copiesOf("fast-uri")).toEqual([]);
+  });
+
+  it("holds one copy each of xmldom 0.8 and xpath for the SAML libraries (npm nested one per dependant)", () => {
+    // our own parser is xmldom 0.9 under the name xmldom-0.9 (package.json), which frees the top-level
+    // @xmldom/xmldom for the one 0.8 copy node-saml and xml-crypto share; xpath 0.0.34 for both (overrides)
+    expect(copiesOf("@xmldom/xmldom")).toEqual(["node_modules/@xmldom/xmldom"]);
+    expect(copiesOf("xmldom-0.9")).toEqual(["node_modules/xmldom-0.9"]);
+    expect(copiesOf("xpath")).toEqual(["node_modules/xpath"]);
+  });
+
+  it("holds one xmlbuilder: xml2js (node-saml's status reader) shares node-saml's 15.x (overrides)", () => {
+    // test/sso/attacks.test.ts ("the IdP's error status") runs the one path that builds XML with xml2js
+    expect(copiesOf("xmlbuilder")).toEqual(["node_modules/xmlbuilder"]);
+  });
+
+  it("carries the MCP Apps view script as a Text module beside it, not as a string in the JavaScript", () => {
+    const text = readdirSync(outdir).filter((f) => f.endsWith("view-script.generated.txt"));
+    expect(text).toHaveLength(1);
+    expect(bundle).toContain(`from "./${text[0]}"`);
+    // the budget's start-up probe (and the size budget) load it with the bundle
+    expect(companionModules(path.join(outdir, "index.js")).map((m: { path: string }) => m.path)).toContain(text[0]);
+    // a line of the view script (the ext-apps App's connect error) is in the text, not in the bundle
+    const marker = "App is already connected";
+    expect(readFileSync(path.join(outdir, text[0]!), "utf8")).toContain(marker);
+    expect(bundle).not.toContain(marker);
+  });
+});
