@@ -7,7 +7,7 @@
 // completed with the legacy folder, then the two baselines are recorded as applied: no table is created twice.
 // Default: --local, the top-level (local) bindings of wrangler.toml.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readRawConfig } from "./cloudflare/env-config.mjs";
 
@@ -179,7 +179,13 @@ const quiet = (out) =>
 /** `run` for migrate(): the project's wrangler, its output printed once the call ends (JSON answers only on failure). */
 export const runWrangler = (wranglerArgs) =>
   new Promise((resolve, reject) => {
-    const child = spawn("npx", ["--no-install", "wrangler", ...wranglerArgs], {
+    // the project's wrangler started by node itself: `npx` would start a second Node (npm's) every call
+    const bin = path.join(process.cwd(), "node_modules", ".bin", "wrangler");
+    const [command, args] =
+      process.platform !== "win32" && existsSync(bin)
+        ? [process.execPath, [bin, ...wranglerArgs]]
+        : ["npx", ["--no-install", "wrangler", ...wranglerArgs]];
+    const child = spawn(command, args, {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
     });

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -48,13 +48,19 @@ function checkout({ singleDatabase = false } = {}) {
   return dir;
 }
 
-function dbMigrate(dir: string) {
-  const r = spawnSync(process.execPath, [path.join(root, "scripts/db-migrate.mjs"), "--local"], {
-    cwd: dir,
-    encoding: "utf8",
-    env: { ...process.env, CI: "true" },
+/** Runs the script as `npm run db:migrate` would; asynchronous, so the scenarios below run side by side. */
+function dbMigrate(dir: string): Promise<{ status: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, "scripts/db-migrate.mjs"), "--local"], {
+      cwd: dir,
+      env: { ...process.env, CI: "true" },
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, out }));
   });
-  return { status: r.status, out: r.stdout + r.stderr };
 }
 
 /** The local databases of a checkout, as `wrangler dev` persists them. */
@@ -104,10 +110,11 @@ async function applyLegacy(d1: D1Database) {
 
 const NOW = "2026-11-25T00:00:00.000Z";
 
-describe("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, () => {
+// the three scenarios use their own checkouts: run side by side (each is mostly waiting on wrangler processes)
+describe.concurrent("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, () => {
   it("fresh clone: the control database gets both folders, shard 1 the tenant folder only; a re-run applies nothing", async () => {
     const dir = checkout();
-    const first = dbMigrate(dir);
+    const first = await dbMigrate(dir);
     expect(first.status, first.out).toBe(0);
     await withD1(dir, async ({ control, shard1 }) => {
       expect(await tables(control)).toEqual(
@@ -125,7 +132,7 @@ describe("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, ()
         ).toEqual([{ name: "contacts_count_delete" }, { name: "contacts_count_insert" }]);
       }
     });
-    const again = dbMigrate(dir);
+    const again = await dbMigrate(dir);
     expect(again.status, again.out).toBe(0);
     expect(again.out.match(/No migrations to apply/g)).toHaveLength(3);
     expect(again.out).not.toMatch(/predates the split|Migrations to be applied/);
@@ -149,7 +156,7 @@ describe("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, ()
         .bind(NOW, NOW)
         .run();
     });
-    const upgrade = dbMigrate(dir);
+    const upgrade = await dbMigrate(dir);
     expect(upgrade.status, upgrade.out).toBe(0);
     expect(upgrade.out.match(/predates the split/g)).toHaveLength(2);
     // nothing was created twice (a CREATE TABLE of an existing table fails the run): the baselines are
@@ -179,7 +186,7 @@ describe("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, ()
       path.join(dir, "migrations/control/9999_probe.sql"),
       "CREATE TABLE `probe_control` (`id` text PRIMARY KEY NOT NULL);",
     );
-    const next = dbMigrate(dir);
+    const next = await dbMigrate(dir);
     expect(next.status, next.out).toBe(0);
     expect(next.out).not.toMatch(/predates the split/);
     await withD1(dir, async ({ control, shard1 }) => {
@@ -193,7 +200,7 @@ describe("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, ()
 
   it("single-database layout (DB only): DB gets the tenant folder through a generated config, then the control folder", async () => {
     const dir = checkout({ singleDatabase: true });
-    const r = dbMigrate(dir);
+    const r = await dbMigrate(dir);
     expect(r.status, r.out).toBe(0);
     expect(r.out).toMatch(/migrating reputation-ops \(control database: tenant \+ control folders/);
     expect(r.out).not.toMatch(/shard-1/);
