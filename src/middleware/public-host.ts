@@ -75,8 +75,8 @@ const primaryHost = (publicBaseUrl: string) => {
 
 /**
  * The hostname of a request's URL, lower-cased, as `new URL(url).hostname` gives it (IPv6 in brackets),
- * read from the string: the runtime hands the Worker an absolute, normalised URL with no user info, and
- * building a URL object per request was a measurable share of every request (docs/performance.md).
+ * read from the string: the runtime hands the Worker an absolute, normalised URL, and building a URL
+ * object per request was a measurable share of every request (docs/performance.md).
  */
 export function hostnameOf(url: string): string {
   const start = url.indexOf("//") + 2;
@@ -87,7 +87,8 @@ export function hostnameOf(url: string): string {
     if (ch === 47 || ch === 63 || ch === 35) break;
     end++;
   }
-  const authority = url.slice(start, end);
+  // user info ("user:pass@") never reaches a Worker from the network, but a service binding may pass it
+  const authority = url.slice(Math.max(start, url.lastIndexOf("@", end) + 1), end);
   if (authority.startsWith("[")) return authority.slice(0, authority.indexOf("]") + 1).toLowerCase();
   const colon = authority.lastIndexOf(":");
   return (colon < 0 ? authority : authority.slice(0, colon)).toLowerCase();

@@ -18,6 +18,8 @@ describe("hostnameOf", () => {
     "http://[2001:DB8::1]/f/x",
     "https://xn--bcher-kva.example/f/x",
     "https://a.b.c.example.com/v1/f/tok/thanks?x=a:b",
+    "https://user:pa:ss@Reviews.Example.com:8443/f/x",
+    "https://reviews.example.com/f/x?next=https://u@evil.example/",
   ];
   it.each(urls)("reads %s as URL does", (url) => {
     expect(hostnameOf(url)).toBe(new URL(url).hostname.toLowerCase());
