@@ -2,7 +2,7 @@
 // `npm run bench [case-name-filter]`: serves the built Worker from workerd and loads each case on
 // loopback with autocannon. Prints a table and writes bench/results.json. A trivial Worker (a static
 // 200, served the same way) runs first, then /health: every case reads as a ratio to both.
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { bootstrap } from "./lib/bootstrap.mjs";
 import { startServer, startTrivialServer } from "./lib/server.mjs";
@@ -44,6 +44,8 @@ try {
   await trivial.mf.dispose();
 }
 
+const loadAverage = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+process.stderr.write(`load average after the run: ${loadAverage()}\n`);
 const health = rows.find((r) => r.case === "GET /health");
 const floor = rows.find((r) => r.case === TRIVIAL);
 // req/s as a share of the floor's (higher is better); the unloaded p50 (1 connection) as a multiple
@@ -59,11 +61,15 @@ const table = rows.map((r) => ({
   "p50@1 ms": r.p50At1,
   "p50@1 x trivial": ratio(r.p50At1, floor?.p50At1),
   "p50@1 x health": ratio(r.p50At1, health?.p50At1),
+  // CPU per request read as throughput (floor's CPU over the case's): what req/s would say on a quiet machine
+  "cpu µs/req": r.cpuUs,
+  "cpu x trivial": ratio(floor?.cpuUs, r.cpuUs),
+  "cpu x health": ratio(health?.cpuUs, r.cpuUs),
   "non-2xx": r.non2xx,
   ...(r.extra ?? {}),
 }));
 console.table(table);
 writeFileSync(
   path.join(import.meta.dirname, "results.json"),
-  JSON.stringify({ at: new Date().toISOString(), node: process.version, rows }, null, 2),
+  JSON.stringify({ at: new Date().toISOString(), node: process.version, loadAverage: loadAverage(), rows }, null, 2),
 );

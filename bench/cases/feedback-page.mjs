@@ -35,6 +35,7 @@ export default {
       p50: loaded.p50,
       p99: loaded.p99,
       p50At1: single.p50,
+      cpuUs: loaded.cpuUs,
       requests: loaded.requests + single.requests,
       non2xx: loaded.non2xx + single.non2xx,
     };

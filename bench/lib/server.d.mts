@@ -16,4 +16,5 @@ export const TRIVIAL_WORKER: string;
 export function startTrivialServer(options?: {
   port?: number;
   direct?: boolean;
+  inspectorPort?: number;
 }): Promise<{ mf: { dispose(): Promise<void> }; url: string }>;

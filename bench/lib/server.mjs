@@ -92,7 +92,11 @@ export const TRIVIAL_WORKER = 'export default { fetch() { return new Response("o
  * same compatibility date and flags, through Miniflare's entry worker (or on workerd's own socket
  * with `direct`). Every case reads as a ratio to it as well as to `/health` (docs/performance.md).
  */
-export async function startTrivialServer({ port = 8789, direct = process.env.BENCH_DIRECT === "1" } = {}) {
+export async function startTrivialServer({
+  port = 8789,
+  direct = process.env.BENCH_DIRECT === "1",
+  inspectorPort,
+} = {}) {
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)[1].matchAll(/"([^"]+)"/g)].map(
@@ -101,6 +105,7 @@ export async function startTrivialServer({ port = 8789, direct = process.env.BEN
   const mf = new Miniflare({
     host: "127.0.0.1",
     port: direct ? 0 : port,
+    ...(inspectorPort ? { inspectorPort } : {}),
     workers: [
       {
         name: "trivial",

@@ -20,6 +20,9 @@ const limit = bodyLimit({
  * form post have their own limits; /mcp and /mcp/readonly have their own (4 MB, JSON-RPC error shape).
  */
 export const jsonBodyLimit = createMiddleware<AppEnv>(async (c, next) => {
+  // a GET or HEAD has no body to cap (fetch refuses to send one): the public hot paths skip the rest
+  const method = c.req.method;
+  if (method === "GET" || method === "HEAD") return next();
   const type = c.req.header("content-type") ?? "";
   if (!type.includes("json") || c.req.path === "/mcp" || c.req.path === "/mcp/readonly") return next();
   return limit(c, next);

@@ -73,6 +73,27 @@ const primaryHost = (publicBaseUrl: string) => {
   return h;
 };
 
+/**
+ * The hostname of a request's URL, lower-cased, as `new URL(url).hostname` gives it (IPv6 in brackets),
+ * read from the string: the runtime hands the Worker an absolute, normalised URL, and building a URL
+ * object per request was a measurable share of every request (docs/performance.md).
+ */
+export function hostnameOf(url: string): string {
+  const start = url.indexOf("//") + 2;
+  let end = start;
+  while (end < url.length) {
+    const ch = url.charCodeAt(end);
+    // "/", "?", "#" end the authority
+    if (ch === 47 || ch === 63 || ch === 35) break;
+    end++;
+  }
+  // user info ("user:pass@") never reaches a Worker from the network, but a service binding may pass it
+  const authority = url.slice(Math.max(start, url.lastIndexOf("@", end) + 1), end);
+  if (authority.startsWith("[")) return authority.slice(0, authority.indexOf("]") + 1).toLowerCase();
+  const colon = authority.lastIndexOf(":");
+  return (colon < 0 ? authority : authority.slice(0, colon)).toLowerCase();
+}
+
 /** Only DNS names with a dot can be custom hostnames: localhost and IP literals never are. */
 const mayBeCustom = (host: string) => host.includes(".") && !/^[\d.]+$/.test(host) && !host.startsWith("[");
 
@@ -91,7 +112,7 @@ async function hostNotFound(c: Context<AppEnv>, host: HostOwner): Promise<Respon
 }
 
 export const publicHost = createMiddleware<AppEnv>(async (c, next) => {
-  const hostname = new URL(c.req.url).hostname.toLowerCase();
+  const hostname = hostnameOf(c.req.url);
   const host =
     hostname !== primaryHost(c.env.PUBLIC_BASE_URL) && mayBeCustom(hostname)
       ? await customHostOwner(c.var.control, hostname)

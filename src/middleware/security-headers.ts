@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 
@@ -18,23 +19,31 @@ const FALLBACK_CSP =
  */
 export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
   await next();
-  const html = (c.res.headers.get("content-type") ?? "").includes("text/html");
-  const wanted: [string, string][] = [["x-content-type-options", "nosniff"]];
-  if (html) {
-    wanted.push(["referrer-policy", "no-referrer"]);
-    // a page whose own CSP lets others frame it (the review widget page) keeps that decision
-    if (!/frame-ancestors (?!'none')/.test(c.res.headers.get("content-security-policy") ?? ""))
-      wanted.push(["x-frame-options", "DENY"]);
-    wanted.push(["content-security-policy", c.req.path === "/docs" ? DOCS_CSP : FALLBACK_CSP]);
+  const headers = c.res.headers;
+  // the common case (JSON, a redirect, a script) costs two header lookups and one set: no arrays
+  if (!(headers.get("content-type") ?? "").includes("text/html")) {
+    if (!headers.has("x-content-type-options")) setAll(c, [["x-content-type-options", "nosniff"]]);
+    return;
   }
-  const missing = wanted.filter(([name]) => !c.res.headers.has(name));
-  if (missing.length === 0) return;
-  // a response passed through from fetch() has immutable headers: re-wrap it once
-  if (!trySet(c.res.headers, missing)) {
-    c.res = new Response(c.res.body, c.res);
-    trySet(c.res.headers, missing);
-  }
+  const wanted: [string, string][] = [
+    ["x-content-type-options", "nosniff"],
+    ["referrer-policy", "no-referrer"],
+  ];
+  // a page whose own CSP lets others frame it (the review widget page) keeps that decision
+  if (!/frame-ancestors (?!'none')/.test(headers.get("content-security-policy") ?? ""))
+    wanted.push(["x-frame-options", "DENY"]);
+  wanted.push(["content-security-policy", c.req.path === "/docs" ? DOCS_CSP : FALLBACK_CSP]);
+  const missing = wanted.filter(([name]) => !headers.has(name));
+  if (missing.length > 0) setAll(c, missing);
 });
+
+function setAll(c: Context<AppEnv>, values: [string, string][]) {
+  // a response passed through from fetch() has immutable headers: re-wrap it once
+  if (!trySet(c.res.headers, values)) {
+    c.res = new Response(c.res.body, c.res);
+    trySet(c.res.headers, values);
+  }
+}
 
 function trySet(headers: Headers, values: [string, string][]): boolean {
   try {
