@@ -9,7 +9,7 @@ import { latestEmailTo, tokenIn } from "../helpers/dev-mailbox";
 import { request } from "../helpers/http";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, seedUser, type World } from "../helpers/seed";
-import { jsonResponse, standIn } from "../providers/messaging/stand-in";
+import { standIn } from "../providers/messaging/stand-in";
 
 /**
  * Mail of a shard-1 tenant: account mail of control-plane flows (invites, access grants, resets) goes

@@ -15,7 +15,6 @@ import type { Env } from "../../env";
 import { notFound } from "../../lib/errors";
 import type { HostGuard } from "../../lib/host-guard";
 import { jwtSecrets } from "../../lib/jwt";
-import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
 import { writeBuffer } from "../../lib/write-buffer";
 import { type LinkClaims, readLinkToken } from "../links/tokens";

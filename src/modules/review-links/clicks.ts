@@ -1,7 +1,6 @@
 import type { ReviewLinkClickSource, ReviewLinkSite } from "../../db/schema";
 import { shardD1 } from "../../db/shards";
 import type { Env } from "../../env";
-import { log } from "../../lib/log";
 import { placeByShard, queueHandOff, writeBuffer } from "../../lib/write-buffer";
 
 /** One open of a review link, as it travels on the CLICKS queue (beside solicitation clicks). */
