@@ -20,6 +20,12 @@ describe("hostnameOf", () => {
     "https://a.b.c.example.com/v1/f/tok/thanks?x=a:b",
     "https://user:pa:ss@Reviews.Example.com:8443/f/x",
     "https://reviews.example.com/f/x?next=https://u@evil.example/",
+    // a Host header crafted to look like another host: read as the URL parser reads it
+    "https://victim.example@evil.example/f/x",
+    "https://victim.example:443@evil.example/f/x",
+    "https://evil.example#@victim.example/f/x",
+    "https://evil.example?@victim.example/",
+    "https://evil.example./f/x",
   ];
   it.each(urls)("reads %s as URL does", (url) => {
     expect(hostnameOf(url)).toBe(new URL(url).hostname.toLowerCase());
