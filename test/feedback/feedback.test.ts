@@ -57,7 +57,8 @@ describe("GET /v1/f/{token}", () => {
   it("is 404 for a forged or tampered token", async () => {
     const s = await sol();
     const [payload, mac] = s.token.split(".");
-    expect((await request("GET", `/v1/f/${payload}.${mac!.slice(0, -2)}AA`)).status).toBe(404);
+    // the first character: the last two of a MAC may already be "AA" (1 token in 256)
+    expect((await request("GET", `/v1/f/${payload}.${mac![0] === "A" ? "B" : "A"}${mac!.slice(1)}`)).status).toBe(404);
     expect((await request("GET", "/v1/f/not-a-token")).body).toMatchObject({ code: "NOT_FOUND" });
   });
 });

@@ -32,6 +32,19 @@ describe("public link tokens", () => {
       expect(await readLinkToken(SECRET, bad)).toBeNull();
   });
 
+  it("refuses a MAC spelled another way that decodes to the same bytes (only the canonical base64url is a token)", async () => {
+    const token = await mintLinkToken(SECRET, claims);
+    const [payload, mac] = token.split(".") as [string, string];
+    // the 22nd character carries 2 bits of the MAC and 4 unused bits: set an unused one
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = alphabet[alphabet.indexOf(mac.at(-1)!) | 1]!;
+    const respelled = `${payload}.${mac.slice(0, -1)}${last}`;
+    expect(fromBase64Url(respelled.split(".")[1]!)).toEqual(fromBase64Url(mac));
+    expect(respelled).not.toBe(token);
+    expect(await readLinkToken(SECRET, respelled)).toBeNull();
+    expect(await readLinkToken(SECRET, token)).toEqual(claims);
+  });
+
   it("does not accept a token of one purpose as another", async () => {
     const unsub = await mintUnsubscribeToken(SECRET, {
       tenantId: "t",
