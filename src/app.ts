@@ -1,17 +1,13 @@
 import { swaggerUI } from "@hono/swagger-ui";
-import { createMiddleware } from "hono/factory";
 import { API_TAGS } from "./api-tags";
-import type { AppEnv } from "./app-env";
-import { controlDb } from "./db/shards";
 import { onError, onNotFound } from "./lib/error-handler";
 import { createRouter, documentTenantMoving } from "./lib/openapi";
 import { baseUrl } from "./lib/urls";
 import { authenticate, registerAuthenticator } from "./middleware/auth";
-import { documentJsonBodyLimit, jsonBodyLimit } from "./middleware/body-limit";
+import { documentJsonBodyLimit } from "./middleware/body-limit";
 import { controlSession } from "./middleware/control-session";
-import { publicHost } from "./middleware/public-host";
+import { requestGuards } from "./middleware/request-guards";
 import { requestId } from "./middleware/request-id";
-import { securityHeaders } from "./middleware/security-headers";
 import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middleware/tenant";
 import { adminRoutes } from "./modules/admin/routes";
 import { agencyRoutes } from "./modules/agency/routes";
@@ -74,11 +70,6 @@ import { publicWidgetRoutes } from "./modules/widgets/public.routes";
 import { widgetRoutes } from "./modules/widgets/routes";
 import { documentProtocolEndpoints } from "./protocol-docs";
 
-const database = createMiddleware<AppEnv>(async (c, next) => {
-  c.set("control", controlDb(c.env));
-  await next();
-});
-
 export const API_INFO = {
   title: "Reputation Operations API",
   version: "2.0.0",
@@ -108,9 +99,10 @@ export const serverDescription = (environment: string) =>
 export function createApp() {
   registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
-  app.use("*", requestId, database);
-  // which owner a custom host serves, for every route (middleware/public-host.ts)
-  app.use("*", securityHeaders, jsonBodyLimit, publicHost);
+  // every request: its id, log scope and baseline response headers (outer), then the control
+  // database, the JSON body cap and which owner a custom host serves (inner): two layers, not five
+  // (middleware/request-guards.ts, docs/performance.md Hot paths)
+  app.use("*", requestId, requestGuards);
   // public routes authorised by a signed token (some under /v1): mounted before the /v1 auth
   // middleware, so their handlers answer first and end the chain
   app.route("/", publicFeedbackRoutes);

@@ -30,7 +30,9 @@ const scope = new AsyncLocalStorage<LogContext>();
 
 /** Runs `work` with these fields added to the current scope's (the outer scope is left unchanged). */
 export function withLogContext<T>(fields: LogContext, work: () => T): T {
-  return scope.run({ ...scope.getStore(), ...fields }, work);
+  const outer = scope.getStore();
+  // a request opens the first scope: its fields object is the store (callers hand a fresh literal)
+  return scope.run(outer ? { ...outer, ...fields } : { ...fields }, work);
 }
 
 /** Adds fields to the current scope, e.g. the tenant once a request has resolved it; no-op outside a scope. */

@@ -106,7 +106,7 @@ async function serves(c: Context<AppEnv>, host: HostOwner, tenantId: string): Pr
 
 async function hostNotFound(c: Context<AppEnv>, host: HostOwner): Promise<Response> {
   if (wantsHtml(c.req.header("accept")))
-    return new Response(inactiveLinkPage(await hostBrand(c.var.control, host)), { status: 404, headers: PAGE_HEADERS });
+    return new Response(inactiveLinkPage(await hostBrand(c.get("control"), host)), { status: 404, headers: PAGE_HEADERS });
   const err = new ForeignHostError();
   return Response.json(err.toBody(), { status: 404, headers: { "cache-control": "no-store" } });
 }
@@ -115,7 +115,7 @@ export const publicHost = createMiddleware<AppEnv>(async (c, next) => {
   const hostname = hostnameOf(c.req.url);
   const host =
     hostname !== primaryHost(c.env.PUBLIC_BASE_URL) && mayBeCustom(hostname)
-      ? await customHostOwner(c.var.control, hostname)
+      ? await customHostOwner(c.get("control"), hostname)
       : null;
   let asked = false;
   c.set("customHost", host);
@@ -128,7 +128,7 @@ export const publicHost = createMiddleware<AppEnv>(async (c, next) => {
   if (!host) return;
   const refused = c.error instanceof ForeignHostError && wantsHtml(c.req.header("accept"));
   const unguarded =
-    !asked && c.res.status < 400 && c.req.method !== "OPTIONS" && !c.var.principal && !isHostNeutralPath(c.req.path);
+    !asked && c.res.status < 400 && c.req.method !== "OPTIONS" && !c.get("principal") && !isHostNeutralPath(c.req.path);
   if (refused || unguarded) {
     if (unguarded)
       log.warn("public route answered on a custom host without asking the host guard", { path: c.req.path });

@@ -1,5 +1,4 @@
 import type { Context } from "hono";
-import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 
 /**
@@ -14,15 +13,23 @@ const FALLBACK_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /**
- * Baseline headers on every response (OWASP API8): no MIME sniffing; HTML pages get no referrer
- * (their URLs carry tokens), a CSP and no framing unless the page set stricter ones itself.
+ * Baseline headers on every response (OWASP API8), set on the way out by the request-id layer
+ * (request-id.ts) with the request's id: no MIME sniffing; HTML pages get no referrer (their URLs carry
+ * tokens), a CSP and no framing unless the page set stricter ones itself.
  */
-export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
-  await next();
+export function finishHeaders(c: Context<AppEnv>, requestId: string): void {
   const headers = c.res.headers;
-  // the common case (JSON, a redirect, a script) costs two header lookups and one set: no arrays
+  // the common case (JSON, a redirect, a script): one lookup for the type, one for nosniff, two sets
   if (!(headers.get("content-type") ?? "").includes("text/html")) {
-    if (!headers.has("x-content-type-options")) setAll(c, [["x-content-type-options", "nosniff"]]);
+    setAll(
+      c,
+      headers.has("x-content-type-options")
+        ? [["x-request-id", requestId]]
+        : [
+            ["x-request-id", requestId],
+            ["x-content-type-options", "nosniff"],
+          ],
+    );
     return;
   }
   const wanted: [string, string][] = [
@@ -34,8 +41,9 @@ export const securityHeaders = createMiddleware<AppEnv>(async (c, next) => {
     wanted.push(["x-frame-options", "DENY"]);
   wanted.push(["content-security-policy", c.req.path === "/docs" ? DOCS_CSP : FALLBACK_CSP]);
   const missing = wanted.filter(([name]) => !headers.has(name));
-  if (missing.length > 0) setAll(c, missing);
-});
+  missing.push(["x-request-id", requestId]);
+  setAll(c, missing);
+}
 
 function setAll(c: Context<AppEnv>, values: [string, string][]) {
   // a response passed through from fetch() has immutable headers: re-wrap it once

@@ -6,7 +6,7 @@ import { isPlatformAdmin } from "../modules/identity/access";
 export const requestMeta = (c: Context<AppEnv>): RequestMeta => ({
   ip: c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? null,
   userAgent: c.req.header("user-agent") ?? null,
-  requestId: c.var.requestId ?? null,
+  requestId: c.get("requestId") ?? null,
 });
 
 export function actorOf(c: Context<AppEnv>): Actor {

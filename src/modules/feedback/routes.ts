@@ -9,11 +9,11 @@ import { getFeedbackLanding, type PublicRequest, submitFeedbackByToken } from ".
 const tags = ["Feedback"];
 
 export const publicRequest = (c: Context<AppEnv>): PublicRequest => ({
-  control: c.var.control,
+  control: c.get("control"),
   env: c.env,
   meta: requestMeta(c),
   defer: (work) => c.executionCtx.waitUntil(work),
-  admit: c.var.hostGuard,
+  admit: c.get("hostGuard"),
 });
 
 const landing = createRoute({

@@ -13,10 +13,10 @@ import { type PublicContext, recordClick, resolveShortLink, shortLinkQrTarget, s
 const tags = ["Links"];
 
 export const publicCtx = (c: Context<AppEnv>): PublicContext => ({
-  control: c.var.control,
+  control: c.get("control"),
   env: c.env,
   defer: (work) => c.executionCtx.waitUntil(work),
-  admit: c.var.hostGuard,
+  admit: c.get("hostGuard"),
   visit: visitOf(c.req),
 });
 

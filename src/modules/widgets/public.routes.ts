@@ -35,7 +35,7 @@ const widgetOf = (c: Context<AppEnv>, key: string) =>
 async function found(c: Context<AppEnv>, key: string): Promise<RenderedWidget> {
   const w = await widgetOf(c, key);
   if (!w) throw notFound("Widget");
-  await c.var.hostGuard(w.tenantId);
+  await c.get("hostGuard")(w.tenantId);
   return w;
 }
 
