@@ -106,7 +106,10 @@ async function serves(c: Context<AppEnv>, host: HostOwner, tenantId: string): Pr
 
 async function hostNotFound(c: Context<AppEnv>, host: HostOwner): Promise<Response> {
   if (wantsHtml(c.req.header("accept")))
-    return new Response(inactiveLinkPage(await hostBrand(c.get("control"), host)), { status: 404, headers: PAGE_HEADERS });
+    return new Response(inactiveLinkPage(await hostBrand(c.get("control"), host)), {
+      status: 404,
+      headers: PAGE_HEADERS,
+    });
   const err = new ForeignHostError();
   return Response.json(err.toBody(), { status: 404, headers: { "cache-control": "no-store" } });
 }

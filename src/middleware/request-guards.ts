@@ -15,8 +15,8 @@ import { publicHost } from "./public-host";
 export const requestGuards = createMiddleware<AppEnv>(async (c, next) => {
   c.set("control", controlDb(c.env));
   // a middleware may answer by returning a Response, as in hono's own chain
-  const answer = (res: Response | void) => {
-    if (res) c.res = res;
+  const answer = (res: unknown) => {
+    if (res instanceof Response) c.res = res;
   };
   answer(await jsonBodyLimit(c, async () => answer(await publicHost(c, next))));
 });
