@@ -10,13 +10,27 @@ const scrypt = promisify(scryptCb) as (
 
 const enc = new TextEncoder();
 
-export const toBase64Url = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
+/**
+ * The runtime's own base64 (TC39 Uint8Array.fromBase64 / toBase64, in workerd's V8): every public
+ * link's token is decoded and re-encoded per request, and the string round trips through atob/btoa and
+ * three regular expressions were a tenth of the short-link redirect's CPU (docs/performance.md, Hot
+ * paths). Node 20, which runs the scripts and node tests that import this file, lacks them: there the
+ * portable spelling below is used.
+ */
+const nativeBase64 = typeof Uint8Array.fromBase64 === "function";
 
+export const toBase64Url = (bytes: Uint8Array): string =>
+  nativeBase64
+    ? bytes.toBase64({ alphabet: "base64url", omitPadding: true })
+    : btoa(String.fromCharCode(...bytes))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, "");
+
+/** Lenient about padding and whitespace as atob is; anything outside the base64url alphabet throws. */
 export const fromBase64Url = (s: string): Uint8Array => {
+  if (nativeBase64) return Uint8Array.fromBase64(s, { alphabet: "base64url" });
+  if (/[+/]/.test(s)) throw new SyntaxError("not base64url");
   const b64 = s.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (s.length % 4)) % 4);
   return binaryToBytes(atob(b64));
 };

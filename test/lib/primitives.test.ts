@@ -15,6 +15,7 @@ import {
 } from "../../src/lib/crypto";
 import { ApiError } from "../../src/lib/errors";
 import { signSessionToken, verifySessionToken } from "../../src/lib/jwt";
+import { ENCODED, LENIENT, REFUSED } from "../fixtures/base64url-vectors";
 import { decodeCursor, encodeCursor } from "../../src/lib/pagination";
 
 describe("passwords (scrypt, PHC)", () => {
@@ -119,5 +120,20 @@ describe("base64url", () => {
     for (const n of [0, 1, 2, 3, 4])
       expect([...fromBase64Url(toBase64Url(all.slice(0, n)))]).toEqual([...all.slice(0, n)]);
     expect([...fromBase64Url("-_8")]).toEqual([0xfb, 0xff]);
+  });
+});
+
+describe("base64url, the runtime's own (workerd)", () => {
+  it("is the TC39 Uint8Array.fromBase64/toBase64 here, not the portable fallback", () => {
+    expect(typeof Uint8Array.fromBase64).toBe("function");
+  });
+
+  it("writes and reads the shared vectors, and refuses what is not base64url", () => {
+    for (const [bytes, text] of ENCODED) {
+      expect(toBase64Url(Uint8Array.from(bytes))).toBe(text);
+      expect([...fromBase64Url(text)]).toEqual(bytes);
+    }
+    for (const [text, bytes] of LENIENT) expect([...fromBase64Url(text)]).toEqual(bytes);
+    for (const text of REFUSED) expect(() => fromBase64Url(text), text).toThrow();
   });
 });
