@@ -14,11 +14,11 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 export type Level = "info" | "warn" | "error";
 
-/** What a unit of work stamps on each of its lines; a function is read when a line is written. */
+/** What a unit of work stamps on each of its lines. */
 export interface LogContext {
   requestId?: string;
   method?: string;
-  route?: string | (() => string | undefined);
+  route?: string;
   tenantId?: string;
   shard?: number;
   queue?: string;
@@ -30,9 +30,7 @@ const scope = new AsyncLocalStorage<LogContext>();
 
 /** Runs `work` with these fields added to the current scope's (the outer scope is left unchanged). */
 export function withLogContext<T>(fields: LogContext, work: () => T): T {
-  const outer = scope.getStore();
-  // a request opens the first scope: its fields object is the store (callers hand a fresh literal)
-  return scope.run(outer ? { ...outer, ...fields } : { ...fields }, work);
+  return scope.run({ ...scope.getStore(), ...fields }, work);
 }
 
 /** Adds fields to the current scope, e.g. the tenant once a request has resolved it; no-op outside a scope. */
@@ -43,10 +41,7 @@ export function addLogContext(fields: LogContext): void {
 
 function stamped(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(scope.getStore() ?? {})) {
-    const v = typeof value === "function" ? value() : value;
-    if (v !== undefined) out[key] = v;
-  }
+  for (const [key, value] of Object.entries(scope.getStore() ?? {})) if (value !== undefined) out[key] = value;
   return out;
 }
 

@@ -21,6 +21,9 @@ describe("the per-request middleware after the hot-path trims", () => {
       unchecked: true,
     });
     expect([res.status, res.body.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
+    // refused in the inner global layer (request-guards.ts): the outer layer still stamps the answer
+    expect(res.headers.get("x-request-id")).toMatch(/^req_[a-z][0-9a-z]{23}$/);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
   it("a GET answers with one x-request-id (echoed when sane, minted otherwise) and nosniff, and no page headers on JSON", async () => {
