@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { McpSessions } from "./durable/mcp-sessions";
 import type { ProviderQuota } from "./durable/provider-quota";
 import type { RateLimiter } from "./durable/rate-limiter";
+import { decodeKey } from "./lib/base64";
 
 /**
  * The Worker's environment is declared once, in two halves:
@@ -45,6 +46,8 @@ interface Bindings {
 interface TestBindings {
   TEST_MIGRATIONS_TENANT?: { name: string; queries: string[] }[];
   TEST_MIGRATIONS_CONTROL?: { name: string; queries: string[] }[];
+  /** ENCRYPTION_KEY values made as users make them, per run (vitest.config.mts; test/lib/encryption-key.test.ts) */
+  TEST_KEY_SAMPLES?: { source: string; key: string }[];
 }
 
 /** A binding is an object with the method the service calls on it (the runtime gives proxies, tests give fakes). */
@@ -60,13 +63,10 @@ const wholeAboveZero = z.string().regex(/^[1-9]\d*$/, "must be a whole number > 
 const httpUrl = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" });
 /** a setting whose meaning is checked where it is used (e.g. the platform providers, docs/messaging.md) */
 const setting = z.string().optional();
-const base64Key32 = z.string().refine((v) => {
-  try {
-    return atob(v).length === 32;
-  } catch {
-    return false;
-  }
-}, "must be 32 bytes, base64 (e.g. openssl rand -base64 32)");
+/** read by the same decoder as the code that uses the key (src/lib/crypto.ts): either alphabet, padded or not */
+const base64Key32 = z
+  .string()
+  .refine((v) => decodeKey(v, 32) !== null, "must be 32 bytes, base64 (e.g. openssl rand -base64 32)");
 
 const bindingChecks = {
   DB: binding("D1", "prepare"),

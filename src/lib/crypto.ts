@@ -1,5 +1,8 @@
 import { scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
+import type { Env } from "../env";
+import { decodeBase64, decodeKey, encodeBase64 } from "./base64";
+import { ApiError } from "./errors";
 
 const scrypt = promisify(scryptCb) as (
   password: string | Uint8Array,
@@ -45,8 +48,8 @@ function binaryToBytes(binary: string): Uint8Array {
   return out;
 }
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/=+$/, "");
-const fromBase64 = (s: string) => binaryToBytes(atob(s));
+/** PHC strings write base64 without padding (the PHC string format) */
+const toBase64 = (bytes: Uint8Array) => encodeBase64(bytes).replace(/=+$/, "");
 
 export const randomBytes = (n: number): Uint8Array => crypto.getRandomValues(new Uint8Array(n));
 
@@ -95,8 +98,8 @@ export async function verifyPassword(password: string, phc: string): Promise<Pas
   const m = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/.exec(phc);
   if (!m) return { ok: false, needsRehash: false };
   const params = { ln: Number(m[1]), r: Number(m[2]), p: Number(m[3]) };
-  const expected = fromBase64(m[5]!);
-  const actual = await derive(password, fromBase64(m[4]!), params, expected.length);
+  const expected = decodeBase64(m[5]!);
+  const actual = await derive(password, decodeBase64(m[4]!), params, expected.length);
   const ok = actual.length === expected.length && timingSafeEqual(actual, expected);
   const needsRehash = params.ln < SCRYPT_PARAMS.ln || params.r < SCRYPT_PARAMS.r || params.p < SCRYPT_PARAMS.p;
   return { ok, needsRehash };
@@ -114,10 +117,21 @@ function derive(password: string, salt: Uint8Array, params: ScryptParams, len = 
 
 // ---- secrets at rest: AES-256-GCM, iv prepended, base64url
 
+const aesKeys = new Map<string, CryptoKey>();
+
+/**
+ * ENCRYPTION_KEY as an AES key: 32 bytes of base64 in any spelling (src/lib/base64.ts: the key comes
+ * from `openssl rand -base64 32`, scripts/dev.mjs or setup:cloudflare, standard alphabet, padded; the
+ * start-up check in src/env.ts reads it with the same decoder). Imported once per isolate per key.
+ */
 async function aesKey(base64Key: string): Promise<CryptoKey> {
-  const raw = fromBase64Url(base64Key.replace(/=+$/, ""));
-  if (raw.length !== 32) throw new Error("ENCRYPTION_KEY must be 32 bytes, base64");
-  return crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+  const hit = aesKeys.get(base64Key);
+  if (hit) return hit;
+  const raw = decodeKey(base64Key, 32);
+  if (!raw) throw new Error("ENCRYPTION_KEY must be 32 bytes, base64");
+  const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
+  aesKeys.set(base64Key, key);
+  return key;
 }
 
 export async function encryptSecret(plain: string, base64Key: string): Promise<string> {
@@ -147,6 +161,23 @@ export async function decryptSecret(sealed: string, base64Key: string, previousK
   }
   return new TextDecoder().decode(pt);
 }
+
+/** The configured key, or a 500 naming what cannot be done without it (`what`: "Webhook secrets"). */
+function configuredKey(env: Pick<Env, "ENCRYPTION_KEY">, what: string): string {
+  if (!env.ENCRYPTION_KEY) throw new ApiError("INTERNAL", `${what} cannot be stored: ENCRYPTION_KEY is not configured`);
+  return env.ENCRYPTION_KEY;
+}
+
+/** Seals `plain` with the deployment's ENCRYPTION_KEY: every credential the service stores goes through here. */
+export const sealAtRest = (env: Pick<Env, "ENCRYPTION_KEY">, plain: string, what: string) =>
+  encryptSecret(plain, configuredKey(env, what));
+
+/** Opens what `sealAtRest` sealed, with ENCRYPTION_KEY_PREVIOUS during a rotation (docs/deploy.md). */
+export const openAtRest = (
+  env: Pick<Env, "ENCRYPTION_KEY" | "ENCRYPTION_KEY_PREVIOUS">,
+  sealed: string,
+  what: string,
+) => decryptSecret(sealed, configuredKey(env, what), env.ENCRYPTION_KEY_PREVIOUS);
 
 // ---- keys per purpose: HKDF-SHA-256 (RFC 5869) from one configured secret
 

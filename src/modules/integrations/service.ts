@@ -4,8 +4,8 @@ import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { decryptSecret, encryptSecret } from "../../lib/crypto";
-import { ApiError, notFound, type ValidationIssue, validationError } from "../../lib/errors";
+import { openAtRest, sealAtRest } from "../../lib/crypto";
+import { notFound, type ValidationIssue, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { checkOutboundUrl, isLocalEnvironment } from "../../lib/ssrf";
@@ -57,12 +57,6 @@ export async function findIntegrationRow(ctx: ServiceContext, id: string) {
 
 export const getIntegration = async (ctx: ServiceContext, id: string) =>
   toIntegration(await findIntegrationRow(ctx, id));
-
-function encryptionKey(env: Env): string {
-  if (!env.ENCRYPTION_KEY)
-    throw new ApiError("INTERNAL", "Credentials cannot be stored: ENCRYPTION_KEY is not configured");
-  return env.ENCRYPTION_KEY;
-}
 
 /** Checks the connection is usable: the site's required ids and secrets, and base URL overrides only on sandboxes. */
 function checkConnection(
@@ -162,7 +156,7 @@ export async function createIntegration(ctx: ServiceContext, input: CreateIntegr
     isSandbox,
     config: input.config,
     credentialsEncrypted: input.credentials
-      ? await encryptSecret(JSON.stringify(input.credentials), encryptionKey(ctx.env))
+      ? await sealAtRest(ctx.env, JSON.stringify(input.credentials), "Credentials")
       : null,
     syncRequestedAt: null,
     lastSyncAt: null,
@@ -206,8 +200,7 @@ export async function updateIntegration(ctx: ServiceContext, id: string, patch: 
     credentials ?? (before.credentialsEncrypted ? await openCredentials(ctx.env, before) : null);
   checkConnection(ctx.env, after.connectorType, after.isSandbox, after.locationId, after.config, storedCredentials);
   if (patch.locationId !== undefined) await checkLocation(ctx, patch.locationId);
-  if (credentials)
-    after.credentialsEncrypted = await encryptSecret(JSON.stringify(credentials), encryptionKey(ctx.env));
+  if (credentials) after.credentialsEncrypted = await sealAtRest(ctx.env, JSON.stringify(credentials), "Credentials");
   // another profile (or another account's token): what we knew of its verification no longer holds
   if (patch.config !== undefined || credentials) Object.assign(after, { siteVerified: null, siteVerifiedAt: null });
   const { id: _id, tenantId: _t, createdAt: _c, ...set } = after;
@@ -248,9 +241,7 @@ export async function openCredentials(
   row: Pick<IntegrationRow, "credentialsEncrypted">,
 ): Promise<Record<string, string>> {
   if (!row.credentialsEncrypted) return {};
-  return JSON.parse(
-    await decryptSecret(row.credentialsEncrypted, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS),
-  ) as Record<string, string>;
+  return JSON.parse(await openAtRest(env, row.credentialsEncrypted, "Credentials")) as Record<string, string>;
 }
 
 /** The decrypted connection a review-site client needs; null for connector types that are not review sites. */

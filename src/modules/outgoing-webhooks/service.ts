@@ -4,8 +4,8 @@ import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { decryptSecret, encryptSecret } from "../../lib/crypto";
-import { ApiError, conflict, notFound, validationError } from "../../lib/errors";
+import { openAtRest, sealAtRest } from "../../lib/crypto";
+import { conflict, notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { allowInsecureWebhooks, checkOutboundUrl } from "../../lib/ssrf";
@@ -13,15 +13,9 @@ import { nowIso } from "../../lib/time";
 import { type CreateWebhookInput, toWebhook, type UpdateWebhookInput, type WebhookRow } from "./schemas";
 import { newWebhookSecret } from "./signing";
 
-function encryptionKey(env: Env): string {
-  if (!env.ENCRYPTION_KEY)
-    throw new ApiError("INTERNAL", "Webhook secrets cannot be stored: ENCRYPTION_KEY is not configured");
-  return env.ENCRYPTION_KEY;
-}
-
-export const sealSecret = (env: Env, secret: string) => encryptSecret(secret, encryptionKey(env));
+export const sealSecret = (env: Env, secret: string) => sealAtRest(env, secret, "Webhook secrets");
 export const openSecret = (env: Env, row: Pick<WebhookRow, "secretEncrypted">) =>
-  decryptSecret(row.secretEncrypted, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS);
+  openAtRest(env, row.secretEncrypted, "Webhook secrets");
 
 /** A URL the SSRF guard refuses is a 400 on the url field. */
 export function assertDeliverableUrl(env: Env, url: string, path = "url") {

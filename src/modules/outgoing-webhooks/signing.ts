@@ -1,12 +1,10 @@
+import { decodeBase64, encodeBase64 } from "../../lib/base64";
 import { randomBytes } from "../../lib/crypto";
 
 /** Standard Webhooks secrets: "whsec_" + base64 of 32 random bytes. */
 export const SECRET_PREFIX = "whsec_";
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (s: string) => Uint8Array.from(atob(s), (ch) => ch.charCodeAt(0));
-
-export const newWebhookSecret = () => SECRET_PREFIX + toBase64(randomBytes(32));
+export const newWebhookSecret = () => SECRET_PREFIX + encodeBase64(randomBytes(32));
 
 export interface SignedHeaders {
   "webhook-id": string;
@@ -26,7 +24,7 @@ export async function signWebhook(
 ): Promise<SignedHeaders> {
   const key = await crypto.subtle.importKey(
     "raw",
-    fromBase64(secret.slice(SECRET_PREFIX.length)),
+    decodeBase64(secret.slice(SECRET_PREFIX.length)),
     { name: "HMAC", hash: "SHA-256" },
     false,
     ["sign"],
@@ -39,6 +37,6 @@ export async function signWebhook(
   return {
     "webhook-id": messageId,
     "webhook-timestamp": String(timestampSeconds),
-    "webhook-signature": `v1,${toBase64(new Uint8Array(mac))}`,
+    "webhook-signature": `v1,${encodeBase64(new Uint8Array(mac))}`,
   };
 }

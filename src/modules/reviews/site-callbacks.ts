@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { integrations } from "../../db/schema";
 import type { Env } from "../../env";
+import { decodeBase64Text } from "../../lib/base64";
 import { safeEqual } from "../../lib/crypto";
 import { ApiError, notFound } from "../../lib/errors";
 import { systemContext } from "../../lib/system-context";
@@ -50,7 +51,8 @@ function presentedSecret(req: Request): string | null {
   const auth = req.headers.get("authorization");
   if (auth?.startsWith("Basic ")) {
     try {
-      const decoded = atob(auth.slice(6).trim());
+      // RFC 7617: base64 of "user:password" in UTF-8
+      const decoded = decodeBase64Text(auth.slice(6));
       return decoded.slice(decoded.indexOf(":") + 1);
     } catch {
       return null;

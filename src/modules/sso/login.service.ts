@@ -5,6 +5,7 @@ import type { ControlDb } from "../../db/client";
 import { samlAssertions, ssoConfigs, tenants } from "../../db/schema";
 import { tenantDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
+import { decodeBase64Text } from "../../lib/base64";
 import { commitControl } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
@@ -153,10 +154,13 @@ export async function completeSignIn(pctx: PublicContext, slug: string, form: Sa
   }
 }
 
+/** The HTTP-POST binding's SAMLResponse: base64, often wrapped in lines by the IdP. */
 function decodeBase64Xml(value: string): string {
-  const compact = value.replace(/\s+/g, "");
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(compact)) throw new SamlRejection("malformed");
-  return Buffer.from(compact, "base64").toString("utf8");
+  try {
+    return decodeBase64Text(value);
+  } catch {
+    throw new SamlRejection("malformed");
+  }
 }
 
 async function verifyWithLibrary(

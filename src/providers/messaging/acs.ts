@@ -1,5 +1,6 @@
+import { decodeBase64, encodeBase64 } from "../../lib/base64";
 import { type EmailSender, emailParts } from "./email-sender";
-import { b64, callProvider, fromB64, refusal } from "./http";
+import { callProvider, refusal } from "./http";
 import { type FetchLike, type MessageProvider, type OutgoingMessage, ProviderError } from "./types";
 
 export const ACS_EMAIL_API_VERSION = "2023-03-31";
@@ -26,13 +27,13 @@ const describe = (body: unknown) => {
  * "{METHOD}\n{path and query}\n{x-ms-date};{host};{x-ms-content-sha256}" under the base64-decoded key.
  */
 export async function acsAuthHeaders(method: string, url: URL, body: string, accessKey: string, date: Date) {
-  const contentHash = b64(await crypto.subtle.digest("SHA-256", enc.encode(body)));
+  const contentHash = encodeBase64(new Uint8Array(await crypto.subtle.digest("SHA-256", enc.encode(body))));
   const msDate = date.toUTCString();
   const stringToSign = `${method}\n${url.pathname}${url.search}\n${msDate};${url.host};${contentHash}`;
-  const key = await crypto.subtle.importKey("raw", fromB64(accessKey), { name: "HMAC", hash: "SHA-256" }, false, [
+  const key = await crypto.subtle.importKey("raw", decodeBase64(accessKey), { name: "HMAC", hash: "SHA-256" }, false, [
     "sign",
   ]);
-  const signature = b64(await crypto.subtle.sign("HMAC", key, enc.encode(stringToSign)));
+  const signature = encodeBase64(new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(stringToSign))));
   return {
     "x-ms-date": msDate,
     "x-ms-content-sha256": contentHash,

@@ -1,3 +1,4 @@
+import { encodeBase64 } from "../../lib/base64";
 import { type FetchLike, ProviderError } from "./types";
 
 /** 408, 425, 429 and every 5xx are worth retrying with backoff; other 4xx are the request's fault. */
@@ -46,14 +47,5 @@ export const headerValue = (headers: Record<string, string> | undefined, name: s
 export const mailbox = (address: string, name?: string | null) =>
   name ? `"${name.replace(/["\\]/g, "\\$&")}" <${address}>` : address;
 
-export const b64 = (bytes: ArrayBuffer | Uint8Array) => {
-  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  let s = "";
-  for (const byte of u8) s += String.fromCharCode(byte);
-  return btoa(s);
-};
-
-export const fromB64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
-
 export const basicAuth = (user: string, password: string) =>
-  `Basic ${b64(new TextEncoder().encode(`${user}:${password}`))}`;
+  `Basic ${encodeBase64(new TextEncoder().encode(`${user}:${password}`))}`;

@@ -2,27 +2,18 @@ import { and, eq } from "drizzle-orm";
 import type { Db, ShardDb } from "../../db/client";
 import { type MessageChannel, type MessagingSettingsRow, messagingSettings } from "../../db/schema";
 import type { Env } from "../../env";
-import { decryptSecret, encryptSecret } from "../../lib/crypto";
+import { openAtRest, sealAtRest } from "../../lib/crypto";
 import { inJson } from "../../lib/sql";
 import type { ChannelSettings } from "./channel-settings";
 
-const encryptionKey = (env: Env) => {
-  if (!env.ENCRYPTION_KEY)
-    throw new Error("ENCRYPTION_KEY is not configured: provider credentials cannot be sealed or read");
-  return env.ENCRYPTION_KEY;
-};
-
 export async function sealCredentials(env: Env, credentials: Record<string, string>): Promise<string | null> {
   if (Object.keys(credentials).length === 0) return null;
-  return encryptSecret(JSON.stringify(credentials), encryptionKey(env));
+  return sealAtRest(env, JSON.stringify(credentials), "Provider credentials");
 }
 
 export async function openCredentials(env: Env, sealed: string | null): Promise<Record<string, string>> {
   if (!sealed) return {};
-  return JSON.parse(await decryptSecret(sealed, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS)) as Record<
-    string,
-    string
-  >;
+  return JSON.parse(await openAtRest(env, sealed, "Provider credentials")) as Record<string, string>;
 }
 
 export async function findSettingsRow(

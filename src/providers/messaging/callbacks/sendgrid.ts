@@ -1,4 +1,4 @@
-import { fromB64 } from "../http";
+import { decodeBase64 } from "../../../lib/base64";
 import { type DeliveryEvent, type DeliveryStatus, epochSecondsToIso } from "./types";
 
 export const SENDGRID_SIGNATURE_HEADER = "X-Twilio-Email-Event-Webhook-Signature";
@@ -42,7 +42,7 @@ export async function verifySendGridSignature(
   try {
     const key = await crypto.subtle.importKey(
       "spki",
-      fromB64(pemBody(publicKey)),
+      decodeBase64(pemBody(publicKey)),
       { name: "ECDSA", namedCurve: "P-256" },
       false,
       ["verify"],
@@ -54,7 +54,7 @@ export async function verifySendGridSignature(
     return await crypto.subtle.verify(
       { name: "ECDSA", hash: "SHA-256" },
       key,
-      derToRawEcdsa(fromB64(signature)),
+      derToRawEcdsa(decodeBase64(signature)),
       payload,
     );
   } catch {

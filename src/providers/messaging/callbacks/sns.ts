@@ -1,4 +1,4 @@
-import { fromB64 } from "../http";
+import { decodeBase64 } from "../../../lib/base64";
 import type { FetchLike } from "../types";
 import type { DeliveryEvent } from "./types";
 
@@ -57,7 +57,7 @@ function readTlv(der: Uint8Array, at: number) {
 
 /** The SubjectPublicKeyInfo (DER) of an X.509 certificate in PEM. */
 export function spkiFromPem(pem: string): Uint8Array {
-  const der = fromB64(pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, "").replace(/\s+/g, ""));
+  const der = decodeBase64(pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, ""));
   const cert = readTlv(der, 0);
   const tbs = readTlv(der, cert.start);
   let at = tbs.start;
@@ -104,7 +104,7 @@ export async function verifySnsMessage(m: SnsMessage, o: SnsVerifyOptions): Prom
     return await crypto.subtle.verify(
       "RSASSA-PKCS1-v1_5",
       key,
-      fromB64(m.Signature),
+      decodeBase64(m.Signature),
       new TextEncoder().encode(snsStringToSign(m)),
     );
   } catch {

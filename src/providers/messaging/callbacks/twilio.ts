@@ -1,5 +1,5 @@
+import { encodeBase64 } from "../../../lib/base64";
 import { safeEqual } from "../../../lib/crypto";
-import { b64 } from "../http";
 import { twilioFailure } from "../whatsapp-rules";
 import type { DeliveryEvent, InboundMessage, ParsedWebhook } from "./types";
 
@@ -19,7 +19,7 @@ export async function twilioSignature(authToken: string, url: string, params: UR
   const key = await crypto.subtle.importKey("raw", enc.encode(authToken), { name: "HMAC", hash: "SHA-1" }, false, [
     "sign",
   ]);
-  return b64(await crypto.subtle.sign("HMAC", key, enc.encode(data)));
+  return encodeBase64(new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(data))));
 }
 
 export async function verifyTwilioSignature(
