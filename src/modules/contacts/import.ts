@@ -1,16 +1,13 @@
-import Papa from "papaparse";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
+import { MAX_CSV_BYTES, MAX_CSV_ROWS, parseCsvTable, readCsvFile } from "../../lib/csv";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, conflict, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { UpsertContactBody } from "./schemas";
 import { type PreparedContact, planUpserts, preparePhone, upsertStatements } from "./upsert";
-
-export const MAX_CSV_BYTES = 10 * 1024 * 1024;
-export const MAX_CSV_ROWS = 5000;
 
 /** Header spellings accepted per field, compared lower-cased without spaces, "_" or "-". */
 const COLUMNS: Record<string, keyof PreparedContact> = {
@@ -33,22 +30,14 @@ export interface RowError {
 }
 
 export function parseCsv(text: string) {
-  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ""), {
-    header: true,
-    skipEmptyLines: "greedy",
+  const { rows, fields, broken, overLimit } = parseCsvTable(text, {
     transformHeader: (h) => COLUMNS[headerKey(h)] ?? `ignored:${h}`,
-    // one row past the limit is enough to know the file is too long
-    preview: MAX_CSV_ROWS + 1,
   });
-  if (parsed.data.length > MAX_CSV_ROWS) throw tooLarge(`${MAX_CSV_ROWS.toLocaleString("en-US")} rows`);
-  const fields = parsed.meta.fields ?? [];
+  if (overLimit) throw tooLarge(`${MAX_CSV_ROWS.toLocaleString("en-US")} rows`);
   if (!fields.includes("email") && !fields.includes("phone")) {
     throw validationError([{ path: "file", message: "The CSV header needs an email or a phone column" }]);
   }
-  const broken = new Map(
-    parsed.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => [e.row!, e.message]),
-  );
-  return { rows: parsed.data, broken };
+  return { rows, broken };
 }
 
 /** One CSV row -> a prepared upsert, or the reason it is skipped. Empty cells leave fields unchanged. */
@@ -75,7 +64,7 @@ export async function importContactsCsv(
   retried = false,
 ): Promise<{ imported: number; skipped: number; errors: RowError[] }> {
   if (file.size > MAX_CSV_BYTES) throw tooLarge("10 MB");
-  const { rows, broken } = parseCsv(await file.text());
+  const { rows, broken } = parseCsv(await readCsvFile(file));
 
   const errors: RowError[] = [];
   const accepted: { row: number; input: PreparedContact }[] = [];

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { MAX_CSV_BYTES } from "../../lib/csv";
 import { ApiError } from "../../lib/errors";
 import {
   createRouter,
@@ -13,7 +14,7 @@ import {
 import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canAdminister, canManage, canWrite } from "../../middleware/tenant";
-import { importContactsCsv, MAX_CSV_BYTES } from "./import";
+import { importContactsCsv } from "./import";
 import { listContactsOperation, suppressContactOperation } from "./operations";
 import { eraseContact, exportContact } from "./privacy";
 import {

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { and, asc, eq, getTableColumns, sql } from "drizzle-orm";
-import Papa from "papaparse";
 import { brands, locations, regions } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
+import { MAX_CSV_ROWS, parseCsvTable } from "../../lib/csv";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { conflict, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -12,7 +12,7 @@ import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { CountryCode, Email, HttpUrl, TimeZone } from "../../lib/validators";
 import type { LocationRow } from "./schemas";
-import { MAX_CSV_ROWS, tooLarge } from "./upload";
+import { tooLarge } from "./upload";
 
 const text = (max = 255) => z.string().trim().max(max).nullable();
 
@@ -101,26 +101,22 @@ interface Prepared {
  * reported and skipped; the valid rows and one summary audit row commit in one batch.
  */
 export async function importLocationsCsv(ctx: ServiceContext, csv: string): Promise<BulkResult> {
-  const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ""), {
-    header: true,
-    skipEmptyLines: "greedy",
-    transformHeader: (h) => h.trim(),
-  });
+  const parsed = parseCsvTable(csv, { transformHeader: (h) => h.trim() });
   const headerFields = new Map<string, Field>();
-  for (const h of parsed.meta.fields ?? []) {
+  for (const h of parsed.fields) {
     const field = HEADER_ALIASES[normalise(h)];
     if (field) headerFields.set(h, field);
   }
   const present = new Set(headerFields.values());
   if (!present.has("name"))
     throw validationError([{ path: "file", message: "The CSV needs a header row with at least a 'name' column" }]);
-  if (parsed.data.length > MAX_CSV_ROWS) throw tooLarge(`The file has ${parsed.data.length} rows`);
+  if (parsed.overLimit) throw tooLarge(`The file has more than ${MAX_CSV_ROWS} rows`);
 
   const refs = await loadRefs(ctx);
   const errors: BulkResult["errors"] = [];
   const prepared: Prepared[] = [];
   const seenExternal = new Map<string, number>();
-  for (const [i, cells] of parsed.data.entries()) {
+  for (const [i, cells] of parsed.rows.entries()) {
     const rowNo = i + 1;
     const raw = Object.fromEntries(
       (Object.keys(RowSchema.shape) as Field[]).map((f) => [f, null as string | null]),

@@ -1,7 +1,5 @@
+import { MAX_CSV_BYTES, MAX_CSV_ROWS, readCsvFile } from "../../lib/csv";
 import { ApiError, validationError } from "../../lib/errors";
-
-export const MAX_CSV_BYTES = 10 * 1024 * 1024;
-export const MAX_CSV_ROWS = 5_000;
 
 export const tooLarge = (what: string) =>
   new ApiError("PAYLOAD_TOO_LARGE", `${what} (limits: ${MAX_CSV_ROWS} rows, 10 MB)`);
@@ -28,7 +26,7 @@ export async function readCsvUpload(request: UploadRequest): Promise<string> {
     if (!(file instanceof File))
       throw validationError([{ path: "file", message: "A CSV file is required in the field 'file'" }]);
     if (file.size > MAX_CSV_BYTES) throw tooLarge("The file is too large");
-    return file.text();
+    return readCsvFile(file);
   }
   if (type.startsWith("text/csv")) {
     const text = await request.text();

@@ -1,15 +1,14 @@
 import { and, eq } from "drizzle-orm";
-import Papa from "papaparse";
 import { locations, MESSAGE_CHANNELS, type MessageChannel } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
+import { MAX_CSV_BYTES, MAX_CSV_ROWS, parseCsvTable, readCsvFile } from "../../lib/csv";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, conflict, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
-import { MAX_CSV_BYTES, MAX_CSV_ROWS } from "../contacts/import";
 import { UpsertContactBody } from "../contacts/schemas";
 import { type PreparedContact, planUpserts, preparePhone, upsertStatements } from "../contacts/upsert";
 import { usableTemplates } from "../templates/service";
@@ -47,22 +46,15 @@ interface ParsedRow {
 }
 
 export function parse(text: string) {
-  const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ""), {
-    header: true,
-    skipEmptyLines: "greedy",
+  const { rows, fields, broken, overLimit } = parseCsvTable(text, {
     transformHeader: (h) => COLUMNS[headerKey(h)] ?? `ignored:${h}`,
-    preview: MAX_CSV_ROWS + 1,
   });
-  if (parsed.data.length > MAX_CSV_ROWS)
+  if (overLimit)
     throw new ApiError("PAYLOAD_TOO_LARGE", `Send-bulk is limited to ${MAX_CSV_ROWS} rows; nothing was sent`);
-  const fields = parsed.meta.fields ?? [];
   if (!fields.includes("email") && !fields.includes("phone")) {
     throw validationError([{ path: "contacts", message: "The CSV header needs an email or a phone column" }]);
   }
-  const broken = new Map(
-    parsed.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => [e.row!, e.message]),
-  );
-  return { rows: parsed.data, broken };
+  return { rows, broken };
 }
 
 /** One row -> what to upsert and where to send, or why the row cannot be used. Row cells override the form's defaults. */
@@ -109,7 +101,7 @@ export async function sendCampaignBulk(
   const template = form.templateId
     ? (await usableTemplates(ctx, [{ path: "templateId", templateId: form.templateId }])).get(form.templateId)!
     : null;
-  const { rows, broken } = parse(await form.file.text());
+  const { rows, broken } = parse(await readCsvFile(form.file));
 
   const errors: RowError[] = [];
   const accepted: ParsedRow[] = [];

@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { MAX_CSV_BYTES } from "../../lib/csv";
 import { ApiError } from "../../lib/errors";
 import {
   createRouter,
@@ -12,7 +13,6 @@ import {
 } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
-import { MAX_CSV_BYTES } from "../contacts/import";
 import { sendCampaignBulk } from "./bulk-send";
 import { listCampaignSolicitations, sendCampaign } from "./campaign-send";
 import {
