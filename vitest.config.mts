@@ -1,8 +1,10 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { generateSecrets, printSecretsOnFailure, SECRET_MAKERS } from "./scripts/lib/secrets.mjs";
 
 // Two projects: "workers" runs inside workerd with the real bindings (almost everything);
 // "node" holds the few checks whose tools need a real file system (e.g. the OpenAPI validator).
@@ -11,6 +13,18 @@ export default defineConfig(async () => {
   const [tenantMigrations, controlMigrations] = await Promise.all(
     ["tenant", "control"].map((set) => readD1Migrations(path.join(import.meta.dirname, "migrations", set))),
   );
+  // The run's secrets, made as `npm run dev` and setup:cloudflare make them (scripts/lib/secrets.mjs), never
+  // fixed convenient values: the workers pool gets them as bindings, the Workers the node tests serve
+  // (bench/lib/server.mjs) through BENCH_SECRETS. Printed if the run fails, to reproduce it.
+  const secrets = generateSecrets();
+  const benchSecrets = generateSecrets();
+  process.env.BENCH_SECRETS = JSON.stringify(benchSecrets);
+  const keySamples = encryptionKeySamples();
+  printSecretsOnFailure("vitest", {
+    ...secrets,
+    ...Object.fromEntries(Object.entries(benchSecrets).map(([k, v]) => [`served Worker ${k}`, v])),
+    ...Object.fromEntries(keySamples.map((s, i) => [`key sample ${i} (${s.source})`, s.key])),
+  });
   return {
     test: {
       // vitest's default is cores - 1: ONE file at a time on the 2-core CI machine. Most of a file's wall
@@ -28,8 +42,9 @@ export default defineConfig(async () => {
                 bindings: {
                   TEST_MIGRATIONS_TENANT: tenantMigrations,
                   TEST_MIGRATIONS_CONTROL: controlMigrations,
-                  JWT_SECRET: "test-jwt-secret-please-change-0123456789",
-                  ENCRYPTION_KEY: "dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy0hISE=",
+                  ...secrets,
+                  // more keys made as users make them, sealed and opened by test/lib/encryption-key.test.ts
+                  TEST_KEY_SAMPLES: keySamples,
                   ENVIRONMENT: "test",
                   // rollups rebuilt on every event batch, so tests read them at once (test/analytics/coalescing.test.ts covers the interval)
                   ROLLUP_REBUILD_SECONDS: "0",
@@ -75,6 +90,24 @@ export default defineConfig(async () => {
     },
   };
 });
+
+/**
+ * ENCRYPTION_KEY values as users make them: by the generator `npm run dev` and setup:cloudflare use
+ * (Node's standard base64) and by `openssl rand -base64 32`, the command docs/deploy.md gives for a
+ * rotation (its output ends in a newline, which `wrangler secret put` from a pipe keeps or trims).
+ */
+function encryptionKeySamples() {
+  const samples = Array.from({ length: 12 }, () => ({
+    source: "scripts/lib/secrets.mjs",
+    key: SECRET_MAKERS.ENCRYPTION_KEY(),
+  }));
+  for (let i = 0; i < 4; i++)
+    samples.push({
+      source: "openssl rand -base64 32",
+      key: execFileSync("openssl", ["rand", "-base64", "32"], { encoding: "utf8" }),
+    });
+  return samples;
+}
 
 /** Imports of *.txt files as their text (`export default "..."`), as wrangler's Text modules give them to the Worker. */
 function textModules() {

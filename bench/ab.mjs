@@ -40,12 +40,12 @@ const cpuNs = (pids) => {
 };
 
 const seen = new Set(workerdPids());
-async function serve(which, port) {
+async function serve(which) {
   let server;
-  if (which === "trivial") server = await startTrivialServer({ port });
+  if (which === "trivial") server = await startTrivialServer();
   else {
     process.env.BENCH_PREBUILT = which;
-    server = await startServer({ port });
+    server = await startServer();
   }
   const pids = workerdPids().filter((p) => !seen.has(p));
   for (const p of pids) seen.add(p);
@@ -74,7 +74,7 @@ async function serve(which, port) {
 
 // each side twice, started A B B A: one process of a pair can run a steady ~10% apart from another of
 // the same bundle (measured: 1.13 for a bundle against itself with one process a side), whatever its order
-const processes = [await serve(a, 8820), await serve(b, 8821), await serve(b, 8822), await serve(a, 8823)];
+const processes = [await serve(a), await serve(b), await serve(b), await serve(a)];
 const sideOf = [0, 1, 1, 0];
 async function round(p, amount) {
   const before = cpuNs(p.pids);

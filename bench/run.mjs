@@ -21,8 +21,10 @@ for (const f of readdirSync(dir)
   cases.push((await import(path.join(dir, f))).default);
 }
 
-const port = Number(process.env.BENCH_PORT ?? 8790);
-const trivial = await startTrivialServer({ port: Number(process.env.BENCH_TRIVIAL_PORT ?? port + 1) });
+// free ports unless BENCH_PORT / BENCH_TRIVIAL_PORT ask for given ones
+const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined;
+const trivialPort = process.env.BENCH_TRIVIAL_PORT ? Number(process.env.BENCH_TRIVIAL_PORT) : undefined;
+const trivial = await startTrivialServer({ port: trivialPort });
 const { mf, url, db } = await startServer({ port });
 const session = await bootstrap(url);
 const rows = [];

@@ -5,6 +5,7 @@
  * file, so a breaking change to the document (a renamed field, a removed path) fails CI.
  *
  * Run against `npm run dev`: `BASE_URL=http://localhost:8787 npx tsx examples/first-session.ts`
+ * (a deployment set up by `npm run setup:cloudflare` also needs `BOOTSTRAP_SECRET=<its .bootstrap-secret file>`).
  */
 import createClient from "openapi-fetch";
 import type { components, paths } from "./sdk/schema";
@@ -22,7 +23,9 @@ export async function firstSession(baseUrl: string): Promise<Location[]> {
   const api = createClient<paths>({ baseUrl });
 
   // 1. One-time bootstrap: the first tenant and its platform admin (a second call is 409, which is fine here)
+  const secret = process.env.BOOTSTRAP_SECRET;
   const boot = await api.POST("/bootstrap", {
+    params: { header: secret ? { "x-bootstrap-secret": secret } : {} },
     body: {
       tenantName: "Acme Dental",
       tenantSlug: "acme-dental",

@@ -10,12 +10,12 @@
 // left PENDING, false failures (FAILED with an outbox message), outcome unknown.
 // Not part of `npm test`: it takes a minute or two and starts wrangler twice.
 import { spawn, spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readRawConfig } from "./cloudflare/env-config.mjs";
 import { migrate, parseExecuteJson } from "./db-migrate.mjs";
+import { generateSecrets, printSecretsOnFailure } from "./lib/secrets.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const arg = (name, fallback) => {
@@ -27,11 +27,10 @@ const KILL_AFTER_BATCHES = Number(arg("kill-after-batches", "4"));
 const port = 9100 + Math.floor(Math.random() * 800);
 const base = `http://127.0.0.1:${port}`;
 const state = mkdtempSync(path.join(tmpdir(), "crash-sends-"));
+const secrets = generateSecrets(["JWT_SECRET", "ENCRYPTION_KEY"]);
+printSecretsOnFailure("crash-sends", secrets);
 const vars = [
-  "--var",
-  `JWT_SECRET:${randomBytes(48).toString("base64url")}`,
-  "--var",
-  `ENCRYPTION_KEY:${randomBytes(32).toString("base64")}`,
+  ...Object.entries(secrets).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
   "--var",
   `PUBLIC_BASE_URL:${base}`,
 ];

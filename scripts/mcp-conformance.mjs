@@ -21,12 +21,12 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { startServer } from "../bench/lib/server.mjs";
+import { BOOTSTRAP_SECRET_HEADER, startServer } from "../bench/lib/server.mjs";
 import { startCredentialProxy } from "./conformance/credential-proxy.mjs";
+import { freePort } from "./lib/free-port.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const here = path.join(root, "scripts/conformance");
@@ -47,16 +47,6 @@ const { values: opts } = parseArgs({
   },
 });
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-
 async function postJson(url, body, headers = {}) {
   const res = await fetch(url, {
     method: "POST",
@@ -69,13 +59,17 @@ async function postJson(url, body, headers = {}) {
 
 /** A tenant with one location, and an API key with the default (read-only) scopes. */
 async function seed(base) {
-  const boot = await postJson(`${base}/bootstrap`, {
-    tenantName: "Conformance Dental",
-    tenantSlug: "conformance-dental",
-    adminEmail: "owner@conformance.test",
-    adminPassword: "conformance suite password",
-    adminName: "Owner",
-  });
+  const boot = await postJson(
+    `${base}/bootstrap`,
+    {
+      tenantName: "Conformance Dental",
+      tenantSlug: "conformance-dental",
+      adminEmail: "owner@conformance.test",
+      adminPassword: "conformance suite password",
+      adminName: "Owner",
+    },
+    BOOTSTRAP_SECRET_HEADER,
+  );
   const auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
   await postJson(
     `${base}/v1/locations`,

@@ -12,12 +12,12 @@
 //   node scripts/mcp-tools-size.mjs --write    also replaces the table in docs/mcp.md (between the markers)
 //   node scripts/mcp-tools-size.mjs --check    exits 1 when docs/mcp.md's table differs from the measurement
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { startServer } from "../bench/lib/server.mjs";
+import { BOOTSTRAP_SECRET_HEADER, startServer } from "../bench/lib/server.mjs";
+import { freePort } from "./lib/free-port.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const DOC = path.join(root, "docs/mcp.md");
@@ -26,16 +26,6 @@ const END = "<!-- mcp-tools-size:end -->";
 const { values: opts } = parseArgs({
   options: { write: { type: "boolean", default: false }, check: { type: "boolean", default: false } },
 });
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
 
 async function postJson(url, body, headers = {}) {
   const init = {
@@ -61,13 +51,17 @@ function apiScopes() {
 
 /** A tenant and an API key with every scope a key can hold. */
 async function seed(base) {
-  const boot = await postJson(`${base}/bootstrap`, {
-    tenantName: "Tools Size Dental",
-    tenantSlug: "tools-size-dental",
-    adminEmail: "owner@tools-size.test",
-    adminPassword: "tools size measurement password",
-    adminName: "Owner",
-  });
+  const boot = await postJson(
+    `${base}/bootstrap`,
+    {
+      tenantName: "Tools Size Dental",
+      tenantSlug: "tools-size-dental",
+      adminEmail: "owner@tools-size.test",
+      adminPassword: "tools size measurement password",
+      adminName: "Owner",
+    },
+    BOOTSTRAP_SECRET_HEADER,
+  );
   const auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
   const scopes = apiScopes();
   return (await postJson(`${base}/v1/api-keys`, { name: "tools/list size", scopes }, auth)).key;

@@ -8,7 +8,6 @@
 // drift from what the tests cover (docs/deploy.md). Always stops wrangler; exits 1 on any failure.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -16,21 +15,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { bootstrap } from "../bench/lib/bootstrap.mjs";
 import { readRawConfig } from "./cloudflare/env-config.mjs";
 import { migrate, runWrangler } from "./db-migrate.mjs";
+import { freePort } from "./lib/free-port.mjs";
+import { generateSecrets, printSecretsOnFailure } from "./lib/secrets.mjs";
 
 const ENV = "production";
 const root = path.resolve(import.meta.dirname, "..");
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 const step = (what) => console.log(`[${elapsed()}] ${what}`);
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
 
 const state = mkdtempSync(path.join(tmpdir(), "prod-smoke-"));
 let wrangler = null;
@@ -72,11 +64,10 @@ async function main() {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const base = `http://127.0.0.1:${port}`;
   step(`wrangler dev --env ${ENV} on ${base}`);
-  // the secrets `npm run setup:cloudflare` would set; everything else is the section as committed
-  const secrets = {
-    JWT_SECRET: "prod-smoke-jwt-secret-0123456789-0123456789",
-    ENCRYPTION_KEY: "cHJvZC1zbW9rZS1lbmNyeXB0aW9uLWtleS0zMi1ieXQ=",
-  };
+  // the secrets `npm run setup:cloudflare` sets, made the same way (scripts/lib/secrets.mjs) and printed if
+  // the smoke fails; everything else is the section as committed
+  const secrets = generateSecrets();
+  printSecretsOnFailure("prod-smoke", secrets);
   wrangler = spawn(
     "npx",
     [
@@ -113,11 +104,14 @@ async function main() {
   await Promise.race([until("GET /health", async () => (await fetch(`${base}/health`)).ok, 60_000), exited]);
 
   step("bootstrap, location, contact, template, campaign");
-  const session = await bootstrap(base, {
-    tenantName: "Smoke Dental",
-    tenantSlug: "smoke-dental",
-    adminEmail: "owner@smoke.test",
-  });
+  const names = { tenantName: "Smoke Dental", tenantSlug: "smoke-dental", adminEmail: "owner@smoke.test" };
+  // without the secret setup:cloudflare set, nobody becomes platform admin
+  const refused = await bootstrap(base, names, "not-the-secret").then(
+    () => "201",
+    (err) => err.message,
+  );
+  if (!/bootstrap failed: 401/.test(refused)) throw new Error(`POST /bootstrap with a wrong secret: ${refused}`);
+  const session = await bootstrap(base, names, secrets.BOOTSTRAP_SECRET);
   const api = async (method, p, body, expected = [200, 201]) => {
     const res = await fetch(`${base}${p}`, {
       method,

@@ -6,7 +6,6 @@
 // D1 migrations remotely (both folders, scripts/db-migrate.mjs), then deploys. Re-running it creates nothing and rewrites nothing.
 // docs/deploy.md explains each step and why wrangler's automatic provisioning is not used.
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -22,6 +21,7 @@ import {
 } from "./cloudflare/env-config.mjs";
 import { parseD1List, parseKvList, parseQueuesTable, parseSecretList } from "./cloudflare/wrangler-output.mjs";
 import { migrate } from "./db-migrate.mjs";
+import { generateSecrets, SECRET_MAKERS } from "./lib/secrets.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -141,17 +141,8 @@ else if (/not found/i.test(listed.out + listed.err))
   present = new Set(); // first run: the Worker does not exist yet
 else fail(`wrangler secret list failed:\n${listed.out}${listed.err}`);
 
-const generated = {
-  JWT_SECRET: () => randomBytes(48).toString("base64url"),
-  ENCRYPTION_KEY: () => randomBytes(32).toString("base64"),
-  // without it, the first caller of POST /bootstrap becomes platform admin
-  BOOTSTRAP_SECRET: () => randomBytes(32).toString("base64url"),
-};
-const missing = Object.fromEntries(
-  Object.entries(generated)
-    .filter(([k]) => !present.has(k))
-    .map(([k, make]) => [k, make()]),
-);
+// made as `npm run dev` and the test pool make them (scripts/lib/secrets.mjs)
+const missing = generateSecrets(Object.keys(SECRET_MAKERS).filter((k) => !present.has(k)));
 if (Object.keys(missing).length) {
   // on stdin: no secret in the process list or in a temporary file
   wrangler(["secret", "bulk", "--env", env], { input: JSON.stringify(missing) });

@@ -24,7 +24,8 @@ const COUNTS = (process.env.CAPACITY_SHARDS ?? "1,2,4").split(",").map(Number);
 const SECONDS = Number(process.env.CAPACITY_SECONDS ?? 20);
 const SERVICE_MS = Number(process.env.CAPACITY_SERVICE_MS ?? 2);
 const TENANTS = 8;
-const PORT = Number(process.env.BENCH_PORT ?? 8790) + 1;
+/** a free port unless BENCH_PORT names one (then the next one up) */
+const PORT = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) + 1 : undefined;
 const CAPACITY_ADMIN = { tenantName: "Capacity Co", tenantSlug: "capacity-co", adminEmail: "capacity@example.test" };
 /**
  * Connections per route: writes (contacts, reviews, solicitations) and reads (list, one contact). The

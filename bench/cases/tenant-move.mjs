@@ -5,7 +5,7 @@ import { startServer } from "../lib/server.mjs";
 
 const CONTACTS = 50_000;
 /** a server of its own, with two shards (each database in a workerd process of its own, as deployed) */
-const PORT = Number(process.env.BENCH_PORT ?? 8790) + 2;
+const PORT = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) + 2 : undefined;
 const SOLICITATIONS = 50_000;
 /** tables the control plane keeps (src/db/shards.ts CONTROL_TABLES) that carry a tenant_id */
 const CONTROL_WITH_TENANT = new Set([

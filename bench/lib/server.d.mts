@@ -12,6 +12,7 @@ export function startServer(options?: {
   direct?: boolean;
 }): Promise<StartedServer>;
 export const BENCH_JWT_SECRET: string;
+export const BOOTSTRAP_SECRET_HEADER: { "x-bootstrap-secret": string };
 export const TRIVIAL_WORKER: string;
 export function startTrivialServer(options?: {
   port?: number;

@@ -5,15 +5,19 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "../../scripts/lib/free-port.mjs";
 import { startD1Server } from "./d1-server.mjs";
+import { BENCH_SECRETS } from "./secrets.mjs";
 
 // The Miniflare that ships with the pinned wrangler (same workerd as `wrangler dev`/deploy); the
 // top-level one belongs to the test pool and speaks a newer, different options format.
 const { Miniflare } = createRequire(createRequire(import.meta.url).resolve("wrangler/package.json"))("miniflare");
 
 const root = path.resolve(import.meta.dirname, "../..");
-/** The served Worker's JWT_SECRET: benchmarks and tests mint public-link tokens with it. */
-export const BENCH_JWT_SECRET = "bench-jwt-secret-0123456789-0123456789";
+/** The served Worker's JWT_SECRET (generated per run: bench/lib/secrets.mjs): benchmarks and tests mint public-link tokens with it. */
+export const BENCH_JWT_SECRET = BENCH_SECRETS.JWT_SECRET;
+/** The header POST /bootstrap needs on the served Worker (it runs with a BOOTSTRAP_SECRET, as a deployment does). */
+export const BOOTSTRAP_SECRET_HEADER = { "x-bootstrap-secret": BENCH_SECRETS.BOOTSTRAP_SECRET };
 const defaultOutdir = path.join(root, "bench/.dist");
 
 /**
@@ -30,7 +34,7 @@ const defaultOutdir = path.join(root, "bench/.dist");
  * then also carries `databases` ({ db, stats, pid } per shard, index = shard number).
  */
 export async function startServer({
-  port = 8790,
+  port,
   outdir = defaultOutdir,
   vars = {},
   inspectorPort,
@@ -39,6 +43,8 @@ export async function startServer({
   serviceTimeMs = 0,
   retried = false,
 } = {}) {
+  // a port nobody else listens on unless one is asked for (BENCH_PORT): a bench beside `npm run dev` or another run
+  port ??= await freePort();
   // BENCH_PREBUILT=<dir>: serve a bundle built earlier (e.g. the base commit's, for a before/after run)
   if (process.env.BENCH_PREBUILT) outdir = process.env.BENCH_PREBUILT;
   else
@@ -102,11 +108,8 @@ export const TRIVIAL_WORKER = 'export default { fetch() { return new Response("o
  * same compatibility date and flags, through Miniflare's entry worker (or on workerd's own socket
  * with `direct`). Every case reads as a ratio to it as well as to `/health` (docs/performance.md).
  */
-export async function startTrivialServer({
-  port = 8789,
-  direct = process.env.BENCH_DIRECT === "1",
-  inspectorPort,
-} = {}) {
+export async function startTrivialServer({ port, direct = process.env.BENCH_DIRECT === "1", inspectorPort } = {}) {
+  port ??= await freePort();
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];
   const compatibilityFlags = [.../^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)[1].matchAll(/"([^"]+)"/g)].map(
@@ -177,8 +180,7 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Dat
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       JWT_ISSUER: "reputation-ops",
       JWT_AUDIENCE: "reputation-ops-api",
-      JWT_SECRET: BENCH_JWT_SECRET,
-      ENCRYPTION_KEY: "YmVuY2gtZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=",
+      ...BENCH_SECRETS,
       ...vars,
     },
   };

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { generateSecrets } from "../lib/secrets.mjs";
 
 const req = createRequire(path.join(process.cwd(), "package.json"));
 const { Miniflare } = createRequire(req.resolve("wrangler/package.json"))("miniflare");
@@ -105,7 +106,8 @@ export async function measureStartup(file, runs = 5) {
   const options = {
     compatibilityDate: "2026-04-20",
     compatibilityFlags: ["nodejs_compat"],
-    bindings: { JWT_SECRET: "x".repeat(40), ENCRYPTION_KEY: "y".repeat(44), PUBLIC_BASE_URL: "http://localhost" },
+    // start-up runs no request, but the bundle is loaded with the secrets a deployment has (scripts/lib/secrets.mjs)
+    bindings: { ...generateSecrets(["JWT_SECRET", "ENCRYPTION_KEY"]), PUBLIC_BASE_URL: "http://localhost" },
     durableObjects: Object.fromEntries(classes.map((c) => [c, { className: c, useSQLite: true }])),
   };
   async function once(contents, extra = []) {

@@ -5,6 +5,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BENCH_SECRETS } from "../../bench/lib/secrets.mjs";
 import { freePort } from "./helpers/browser";
 import { startWorker } from "./helpers/worker-server";
 
@@ -18,7 +19,8 @@ async function firstSession(baseUrl: string) {
     ["examples/first-session.ts"],
     {
       cwd: root,
-      env: { ...process.env, BASE_URL: baseUrl },
+      // the served Worker runs with a BOOTSTRAP_SECRET, as a deployment does
+      env: { ...process.env, BASE_URL: baseUrl, BOOTSTRAP_SECRET: BENCH_SECRETS.BOOTSTRAP_SECRET },
     },
   );
   return JSON.parse(stdout) as { name: string; timezone: string | null; googlePlaceId: string | null }[];

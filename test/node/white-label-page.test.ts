@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BENCH_JWT_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
+import { BENCH_JWT_SECRET, BOOTSTRAP_SECRET_HEADER, type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
 import { CHROMIUM, freePort } from "./helpers/browser";
 
@@ -33,7 +33,8 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
   beforeAll(async () => {
     port = await freePort();
     worker = await startServer({ port, outdir });
-    let auth: Record<string, string> = {};
+    // the only credential before bootstrap is the bootstrap secret
+    let auth: Record<string, string> = { ...BOOTSTRAP_SECRET_HEADER };
     const api = (p: string, init: RequestInit = {}) =>
       fetch(`${worker.url}${p}`, {
         ...init,

@@ -15,16 +15,22 @@ const body = {
   adminName: "Olivia Owner",
 };
 
+/** the pool runs with a BOOTSTRAP_SECRET made as setup:cloudflare makes it (vitest.config.mts) */
+const withSecret = { "x-bootstrap-secret": env.BOOTSTRAP_SECRET! };
+
 describe("bootstrap, login, /me", () => {
   it("refuses a password under 8 characters before doing anything", async () => {
-    const res = await request("POST", "/bootstrap", { body: { ...body, adminPassword: "short" } });
+    const res = await request("POST", "/bootstrap", { headers: withSecret, body: { ...body, adminPassword: "short" } });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe("VALIDATION_ERROR");
     expect(res.body.details.issues).toEqual([expect.objectContaining({ path: "adminPassword" })]);
   });
 
   it("refuses a password over 1,024 bytes", async () => {
-    const res = await request("POST", "/bootstrap", { body: { ...body, adminPassword: "é".repeat(513) } });
+    const res = await request("POST", "/bootstrap", {
+      headers: withSecret,
+      body: { ...body, adminPassword: "é".repeat(513) },
+    });
     expect(res.status).toBe(400);
     expect(res.body.details.issues[0].path).toBe("adminPassword");
   });
@@ -52,7 +58,7 @@ describe("bootstrap, login, /me", () => {
   let tenantId = "";
 
   it("bootstraps the first tenant in the house agency with a default brand", async () => {
-    const res = await request("POST", "/bootstrap", { body });
+    const res = await request("POST", "/bootstrap", { headers: withSecret, body });
     expect(res.status).toBe(201);
     expect(res.body.tenant).toMatchObject({
       slug: "acme-dental",
@@ -83,7 +89,7 @@ describe("bootstrap, login, /me", () => {
   });
 
   it("answers 409 to a second bootstrap and changes nothing", async () => {
-    const res = await request("POST", "/bootstrap", { body: { ...body, tenantSlug: "another" } });
+    const res = await request("POST", "/bootstrap", { headers: withSecret, body: { ...body, tenantSlug: "another" } });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ code: "CONFLICT" });
     expect(await db().select().from(tenants).where(eq(tenants.slug, "another"))).toHaveLength(0);

@@ -1,14 +1,13 @@
 // The served Worker's REST API as its bootstrap admin, for the browser tests: bootstraps it, then
 // returns a JSON client that sends the admin's credential and tenant (a status >= 300 throws).
+import { BENCH_JWT_SECRET, BOOTSTRAP_SECRET_HEADER } from "../../../bench/lib/server.mjs";
 import { mintLinkToken } from "../../../src/modules/links/tokens";
-
-/** the JWT_SECRET bench/lib/server.mjs gives the Worker */
-export const BENCH_SECRET = "bench-jwt-secret-0123456789-0123456789";
 
 export type Api = (path: string, init?: RequestInit) => Promise<Record<string, any>>;
 
 export async function bootstrapApi(base: string, tenant: { name: string; slug: string; email: string }) {
-  let auth: Record<string, string> = {};
+  // the only credential before bootstrap is the bootstrap secret
+  let auth: Record<string, string> = { ...BOOTSTRAP_SECRET_HEADER };
   const api: Api = (p, init = {}) =>
     fetch(`${base}${p}`, {
       ...init,
@@ -41,7 +40,7 @@ export async function seedFeedbackSolicitation(
   o: { tenantId: string; locationId: string; contactId: string },
 ) {
   const solicitationId = `sol_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-  const token = await mintLinkToken(BENCH_SECRET, {
+  const token = await mintLinkToken(BENCH_JWT_SECRET, {
     solicitationId,
     tenantId: o.tenantId,
     locationId: o.locationId,
