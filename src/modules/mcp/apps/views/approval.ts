@@ -76,7 +76,9 @@ function outcomeOf(reply: Reply): string | null {
     case "approved":
       return reply.moderation?.state === "pending" ? "Approved. The site's moderators are checking it." : "Approved.";
     case "published": {
-      const where = reply.publishedVia === "manual" ? "by hand" : `on ${siteName(reply.publishedVia) || "the site"}`;
+      // publishedVia: the site posted to by API, "local" for a first-party review, "manual" when posted by hand
+      const via = reply.publishedVia === "local" ? "first_party" : reply.publishedVia;
+      const where = via === "manual" ? "by hand" : `on ${siteName(via) || "the site"}`;
       return `Published ${where}${reply.publishedAt ? ` ${ago(reply.publishedAt)}` : ""}.`;
     }
     case "rejected":
