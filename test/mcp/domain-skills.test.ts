@@ -159,6 +159,36 @@ describe("review skills", () => {
     expect(pending.data.map((r: { id: string; status: string }) => [r.id, r.status])).toEqual([
       [draft.body.id, "submitted"],
     ]);
+    // review content belongs to read:reviews: without it, the replies alone, and the answer says so
+    expect(pending.data[0].review).toBeNull();
+    expect(pending.reviews).toBe("withheld");
+    expect(JSON.stringify(pending)).not.toContain("Long wait");
+
+    const both = await connect({ token: await apiKey("tenantAdmin", ["read:approvals", "read:reviews"]) });
+    const withReviews = await both.client.callTool({ name: "approval.list-pending", arguments: {} });
+    const shown = structured(withReviews);
+    expect(shown.reviews).toBe("shown");
+    expect(shown.data).toHaveLength(1);
+    expect(shown.data[0]).toMatchObject({ id: draft.body.id, reviewId, text: "Sorry about the wait." });
+    expect(shown.data[0].review).toEqual({
+      id: reviewId,
+      locationId: reviews.body.data[0].locationId,
+      locationName: "Main St",
+      siteType: "google",
+      rating: 2,
+      ratingMax: null,
+      text: "Long wait",
+      authorName: null,
+      externalUrl: null,
+      publishedAt: null,
+      status: "new",
+    });
+    // the reviewer's words are marked untrusted in the result, as in every tool output
+    expect((withReviews.content as any[])[0]._meta["io.reputation-ops/untrusted"].paths).toEqual([
+      "data[].text",
+      "data[].review.text",
+      "data[].review.authorName",
+    ]);
   });
 });
 

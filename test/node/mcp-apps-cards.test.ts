@@ -1,18 +1,19 @@
-// The MCP Apps cards in headless Chromium, as a chat client shows them: each card's HTML (what
-// resources/read serves, test/mcp/apps-resources.test.ts) in a sandboxed iframe driven by the ext-apps
-// SDK's host side (AppBridge, test/node/helpers/mcp-apps-host.ts). The card gets a tool result, its
-// buttons are pressed, and the host must receive exactly the tools/call requests expected; review
-// text stays text; light and dark follow the host's theme. Screenshots go to test-artifacts/mcp-apps/
-// (and to docs/images/ with MCP_APPS_SCREENSHOTS=1, the ones docs/mcp.md shows).
+// The MCP Apps cards in a real web host (headless Chromium): the built Worker served from workerd with
+// real data, a host page on one origin whose MCP client calls the tool and reads its ui:// resource, the
+// specification's sandbox proxy on a second origin serving the card's HTML under the Content-Security-
+// Policy built from the resource's `_meta.ui.csp` (no 'unsafe-eval'), ext-apps' AppBridge over
+// PostMessageTransport, and a report endpoint for the policy (test/node/helpers/mcp-apps-host.ts). For
+// each card: it initialises, shows the server's data, one of its actions runs, and REST then reads the
+// server's state. Any CSP report fails the test. Screenshots go to test-artifacts/mcp-apps/ (and to
+// docs/images/ with MCP_APPS_SCREENSHOTS=1, the ones docs/mcp.md shows).
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { build } from "esbuild";
-import type { Browser, Frame, Page } from "playwright-core";
+import { type Browser, chromium, type Frame, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error: a .mjs script without types
-import { GENERATED, GENERATED_SCRIPT, generate } from "../../scripts/build-mcp-apps.mjs";
-import { APP_CARDS, type AppCard, cardHtml } from "../../src/modules/mcp/apps/cards";
-import { CHROMIUM, launchChromium } from "./helpers/browser";
+import { type Api, bootstrapApi } from "./helpers/api";
+import { CHROMIUM, CHROMIUM_ARGS, freePort } from "./helpers/browser";
+import { type CardHost, startCardHost } from "./helpers/mcp-apps-host";
+import { startWorker } from "./helpers/worker-server";
 
 // browser globals inside page.evaluate callbacks (the node project's types have no DOM)
 declare const document: any;
@@ -22,386 +23,285 @@ declare function getComputedStyle(element: unknown): { backgroundColor: string }
 const root = path.resolve(import.meta.dirname, "../..");
 const ARTIFACTS = path.join(root, "test-artifacts/mcp-apps");
 const DOC_IMAGES = path.join(root, "docs/images");
+/** a reviewer's text that tries markup and script: the card must show it as text */
 const XSS = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script> Terrible & "slow"`;
 
-const card = (kind: AppCard["kind"]) => APP_CARDS.find((c) => c.kind === kind)!;
-const result = (structured: unknown) => ({
-  content: [{ type: "text" as const, text: JSON.stringify(structured) }],
-  structuredContent: structured,
-});
-
-const REVIEW_ITEM = {
-  id: "inb_1",
-  type: "review",
-  status: "new",
-  review: {
-    authorName: "Mallory",
-    rating: 2,
-    text: XSS,
-    siteType: "google",
-    publishedAt: new Date(Date.now() - 5 * 3_600_000).toISOString(),
-  },
-  responses: [{ id: "rsp_1", text: "Thank you for telling us, we are sorry.", status: "submitted" }],
-};
-
-const INBOX_PAGE = {
-  data: [
-    {
-      id: "inb_b",
-      type: "feedback",
-      reviewId: null,
-      status: "new",
-      rating: 4,
-      excerpt: "Friendly staff, long wait.",
-      assignedToUserId: null,
-      tags: [],
-      escalatedAt: null,
-      escalationReason: null,
-      createdAt: new Date(Date.now() - 3 * 3_600_000).toISOString(),
-    },
-    {
-      id: "inb_a",
-      type: "review",
-      reviewId: "rev_a",
-      status: "new",
-      rating: 1,
-      excerpt: XSS,
-      assignedToUserId: null,
-      tags: ["billing"],
-      escalatedAt: new Date(Date.now() - 3_600_000).toISOString(),
-      escalationReason: "SLA breached",
-      createdAt: new Date(Date.now() - 30 * 3_600_000).toISOString(),
-    },
-  ],
-  pageInfo: { hasNextPage: false, endCursor: null },
-};
-
-// a third item: a review not escalated yet but past its SLA window (sla.overdue answers it)
-const LATE_ITEM = {
-  id: "inb_c",
-  type: "review",
-  reviewId: "rev_c",
-  status: "new",
-  rating: 2,
-  excerpt: "Cold food.",
-  assignedToUserId: null,
-  tags: [],
-  escalatedAt: null,
-  escalationReason: null,
-  createdAt: new Date(Date.now() - 2 * 3_600_000).toISOString(),
-};
-const SLA_DUE = new Date(Date.now() - 3 * 3_600_000 - 60_000).toISOString();
-const OVERDUE = {
-  data: [
-    {
-      id: "rev_c",
-      rating: 2,
-      text: "Cold food.",
-      sla: { ruleId: "sla_1", ruleName: "Negative", dueAt: SLA_DUE, escalateAt: SLA_DUE, escalatedAt: null },
-    },
-    // another review's, not in this page: ignored
-    { id: "rev_zz", sla: { ruleId: "sla_1", ruleName: "Negative", dueAt: SLA_DUE, escalateAt: SLA_DUE } },
-  ],
-};
-
-const SNAPSHOT = {
-  id: "scr_1",
-  locationId: "loc_1",
-  day: "2026-11-26",
-  score: 78,
-  components: { rating: 84, velocity: 62, sentiment: 71, responseHealth: 90, platformDiversity: 67 },
-  weights: { rating: 0.35, velocity: 0.2, sentiment: 0.2, responseHealth: 0.15, platformDiversity: 0.1 },
-  inputs: { positive90: 41, neutral90: 6, negative90: 5 },
-  computedAt: "2026-11-26T03:00:00.000Z",
-};
-
-// without Chromium too: the Worker serves what is committed
-describe("the cards' view bundle", () => {
-  // (the views' own typecheck is `npm run typecheck`, a CI step, not a test)
-  it("the committed view bundle is what scripts/build-mcp-apps.mjs builds now", async () => {
-    const { readFileSync } = await import("node:fs");
-    const files: Record<string, string> = await generate();
-    // views.generated.ts and the view script beside it (a Text module)
-    expect(Object.keys(files)).toEqual([GENERATED, GENERATED_SCRIPT]);
-    for (const [file, text] of Object.entries(files)) expect(readFileSync(file, "utf8"), file).toBe(text);
-  });
-});
-
-describe.skipIf(!existsSync(CHROMIUM))("MCP Apps cards in a sandboxed iframe driven by AppBridge", () => {
+describe.skipIf(!existsSync(CHROMIUM))("MCP Apps cards in a web host, against the built Worker", () => {
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  let host: CardHost;
   let browser: Browser;
-  let hostScript = "";
+  let api: Api;
+  /** an API key with what the three cards read and do */
+  let key = "";
+  /** an API key that reads approvals and decides them, without read:reviews */
+  let keyWithoutReviews = "";
+  let locationId = "";
+  const reviews: Record<"bad" | "good", { id: string; inboxId: string; replyId: string }> = {} as never;
 
   beforeAll(async () => {
-    const out = await build({
-      entryPoints: [path.join(import.meta.dirname, "helpers/mcp-apps-host.ts")],
-      bundle: true,
-      format: "iife",
-      platform: "browser",
-      target: "es2022",
-      write: false,
-      logLevel: "silent",
+    host = await startCardHost();
+    // the host page's MCP client calls /mcp from the browser: the Worker admits the host's origin (CORS)
+    worker = await startWorker({ port: await freePort(), vars: { MCP_ALLOWED_ORIGINS: host.hostOrigin } });
+    const boot = await bootstrapApi(worker.base, {
+      name: "Card Dental",
+      slug: `cards-${Date.now().toString(36)}`,
+      email: "owner@cards.test",
     });
-    hostScript = out.outputFiles[0]!.text;
-    browser = await launchChromium();
+    api = boot.api;
+    const post = (p: string, body: unknown) => api(p, { method: "POST", body: JSON.stringify(body) });
+    locationId = (await post("/v1/locations", { name: "Downtown", city: "Springfield" })).id;
+    // the browser's clock reads UTC (newPage's timezoneId): yesterday 00:00:05 UTC is "yesterday" at any hour
+    const yesterday = new Date(`${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}T00:00:05Z`);
+    const seed = [
+      ["bad", { rating: 2, text: XSS, authorName: "Mallory", siteType: "google", publishedAt: yesterday }],
+      [
+        "good",
+        {
+          rating: 4,
+          text: "Friendly staff, long wait.",
+          authorName: "Ann",
+          siteType: "yelp",
+          publishedAt: new Date(Date.now() - 5.5 * 3_600_000),
+        },
+      ],
+    ] as const;
+    for (const [name, r] of seed) {
+      const review = await post("/v1/reviews/ingest", {
+        locationId,
+        siteType: r.siteType,
+        externalReviewId: `ext-${name}`,
+        rating: r.rating,
+        text: r.text,
+        authorName: r.authorName,
+        publishedAt: r.publishedAt.toISOString(),
+      });
+      const reply = await post(`/v1/reviews/${review.id}/responses`, { text: `Thank you, ${r.authorName}.` });
+      await post(`/v1/responses/${reply.id}/submit`, {});
+      const items = await api(`/v1/inbox?type=review&limit=10`);
+      const inboxId = items.data.find((i: { reviewId: string }) => i.reviewId === review.id).id;
+      reviews[name] = { id: review.id, inboxId, replyId: reply.id };
+    }
+    const mint = async (scopes: string[]) => (await post("/v1/api-keys", { name: scopes.join(" "), scopes })).key;
+    key = await mint([
+      "read:approvals",
+      "read:reviews",
+      "read:feedback",
+      "read:score",
+      "write:responses",
+      "write:inbox",
+    ]);
+    keyWithoutReviews = await mint(["read:approvals", "write:responses"]);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [...CHROMIUM_ARGS, "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
     mkdirSync(ARTIFACTS, { recursive: true });
-  });
-  afterAll(async () => browser?.close());
+  }, 120_000);
 
-  /** A host page with one card mounted and given `toolResult`; returns the page and the card's frame. */
-  async function mount(
-    kind: AppCard["kind"],
-    toolResult: unknown,
-    o: { theme?: "light" | "dark"; scheme?: "light" | "dark"; replies?: Record<string, unknown[]> } = {},
+  afterAll(async () => {
+    await browser?.close();
+    await host?.stop();
+    await worker?.stop();
+  });
+
+  /** No CSP violation was reported to the policy's report-uri so far (`settle`: give a late report time to arrive). */
+  async function expectNoCspReport(settle = true) {
+    if (settle) await new Promise((r) => setTimeout(r, 200));
+    expect(host.reports.map((r) => JSON.stringify(r))).toEqual([]);
+  }
+
+  /** The host page opens `tool` with `args`: the card's frame once it has drawn the tool's result. */
+  async function open(
+    tool: string,
+    args: Record<string, unknown>,
+    o: { token?: string; theme?: "light" | "dark"; protocol?: "2025-11-25" | "2026-07-28" } = {},
   ): Promise<{ page: Page; frame: Frame }> {
-    const page = await browser.newPage({ viewport: { width: 600, height: 700 } });
-    await page.emulateMedia({ colorScheme: o.scheme ?? o.theme ?? "light" });
+    const page = await browser.newPage({ viewport: { width: 600, height: 900 }, timezoneId: "UTC" });
+    await page.emulateMedia({ colorScheme: o.theme ?? "light" });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.setContent(
-      `<!doctype html><html><body><script>${hostScript.replace(/<\/script/g, "<\\/script")}</script></body></html>`,
-    );
-    await page.evaluate((r) => {
-      window.replies = r as never;
-    }, o.replies ?? {});
-    await page.evaluate(([html, res, theme]) => window.mountCard(html as string, res as never, theme as never), [
-      cardHtml(card(kind)),
-      toolResult,
-      o.theme ?? "light",
-    ] as const);
-    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    await page.goto(host.hostUrl);
+    const opened = await page.evaluate((x) => window.openCard(x), {
+      mcpUrl: `${worker.base}/mcp`,
+      token: o.token ?? key,
+      sandboxUrl: host.sandboxUrl,
+      tool,
+      args,
+      theme: o.theme ?? "light",
+      protocol: o.protocol ?? "2025-11-25",
+    });
+    // the policy the sandbox served is the one built from what the resource declared
+    expect(opened.csp).toEqual({ connectDomains: [], resourceDomains: [] });
+    expect(host.policies.at(-1)).toContain("script-src 'self' 'unsafe-inline';");
+    expect(host.policies.at(-1)).toContain("connect-src 'none'");
+    // host page -> sandbox proxy (second origin) -> the card (written into the proxy's inner iframe)
+    const sandbox = page.frames().find((f) => f.url().startsWith(host.sandboxUrl))!;
+    expect(new URL(sandbox.url()).origin).not.toBe(host.hostOrigin);
+    const frame = sandbox.childFrames()[0]!;
     await frame.waitForSelector('main[aria-busy="false"]');
     expect(errors).toEqual([]);
+    // the card ran its script and drew: anything it did against the policy is reported by now (the
+    // eval of zod's JIT probe was, on the first message it parsed)
+    await expectNoCspReport();
     return { page, frame };
   }
 
+  const statusOf = (frame: Frame) => frame.locator("#status").textContent();
+  const waitStatus = (frame: Frame, text: string) =>
+    frame.waitForFunction((t) => document.getElementById("status")?.textContent === t, text);
   const calls = (page: Page): Promise<{ name: string; arguments: Record<string, any> }[]> =>
     page.evaluate(() => window.calls);
-  const status = (frame: Frame) => frame.locator("#status").textContent();
-  const bg = (frame: Frame) => frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
   async function screenshot(page: Page, name: string) {
     const file = `mcp-app-${name}.png`;
     // the card told the host its height (ui/notifications/size-changed): the iframe fits it
     await page.waitForFunction(() => document.querySelector("iframe")?.style.height !== "200px");
-    const shot = await page.locator("iframe").screenshot({ path: path.join(ARTIFACTS, file) });
+    const iframe = page.locator("iframe").first();
+    await iframe.screenshot({ path: path.join(ARTIFACTS, file) });
     if (process.env.MCP_APPS_SCREENSHOTS === "1") {
       mkdirSync(DOC_IMAGES, { recursive: true });
-      await page.locator("iframe").screenshot({ path: path.join(DOC_IMAGES, file) });
+      await iframe.screenshot({ path: path.join(DOC_IMAGES, file) });
     }
-    return shot;
   }
 
-  it("reply approval: the review renders as text; approve, edit and reject send the response tools' calls", async () => {
-    const { page, frame } = await mount("response-approval", result(REVIEW_ITEM), {
-      replies: {
-        "response.approve": [result({ id: "rsp_1", status: "approved" })],
-        "response.update": [result({ id: "rsp_1", status: "submitted" })],
-        "response.reject": [result({ id: "rsp_1", status: "rejected" })],
-      },
-    });
-    // escaping: the hostile review is the blockquote's text, no element was made from it, no script ran
-    expect(await frame.locator("blockquote").textContent()).toBe(XSS);
+  it("reply approval: each pending reply with the review it answers; Approve, confirmed in the card, approves it", async () => {
+    const { page, frame } = await open("approval.list-pending", {});
+    const replies = frame.locator("article.reply");
+    expect(await replies.count()).toBe(2);
+    // oldest first: Mallory's (submitted first); the review's stars, author, site, location and text
+    const first = replies.nth(0);
+    expect(await first.locator(".review .stars").getAttribute("aria-label")).toBe("2 of 5 stars");
+    expect(await first.locator(".review .meta").textContent()).toBe(
+      "★★☆☆☆ Mallory · Google · Downtown · published yesterday",
+    );
+    // the hostile review is the blockquote's text: no element was made from it, no script ran
+    expect(await first.locator(".review blockquote").textContent()).toBe(XSS);
     expect(await frame.locator("img").count()).toBe(0);
-    expect(await frame.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await frame.evaluate(() => window.__xss)).toBeUndefined();
+    expect(await replies.nth(1).locator(".review .meta").textContent()).toBe(
+      "★★★★☆ Ann · Yelp · Downtown · published 5 hours ago",
+    );
+    expect(await first.locator(".reply-text").textContent()).toBe("Thank you, Mallory.");
+    expect(await first.locator(".badge").textContent()).toBe("waiting for approval");
     await screenshot(page, "response-approval-light");
 
-    await frame.getByRole("button", { name: "Approve" }).click();
-    await frame.waitForFunction(() => document.getElementById("status")?.textContent === "Reply approved.");
-    await frame.getByLabel("Reply text").fill("Thanks, Mallory. We fixed the wait.");
-    await frame.getByRole("button", { name: "Save edit" }).click();
-    await frame.waitForFunction(() => document.getElementById("status")?.textContent === "Reply saved.");
-    await frame.getByLabel("Reason if you reject").fill("Too long");
-    await frame.getByRole("button", { name: "Reject" }).click();
-    await frame.waitForFunction(() => document.getElementById("status")?.textContent === "Reply rejected.");
-    expect(await calls(page)).toEqual([
-      { name: "response.approve", arguments: { responseId: "rsp_1" } },
-      { name: "response.update", arguments: { responseId: "rsp_1", text: "Thanks, Mallory. We fixed the wait." } },
-      { name: "response.reject", arguments: { responseId: "rsp_1", reason: "Too long" } },
-    ]);
-    expect(await frame.locator(".reply .badge").textContent()).toBe("rejected");
+    await first.getByRole("button", { name: "Approve" }).click();
+    // the tool asks the user first (a one-time code): only "Yes" repeats the call with it
+    await first.getByRole("button", { name: "Yes, go ahead" }).click();
+    await waitStatus(frame, "Reply approved.");
+    // decided: the outcome instead of the buttons
+    expect(await first.locator(".outcome").textContent()).toBe("Approved.");
+    expect(await first.getByRole("button").count()).toBe(0);
+    expect(await first.locator(".badge").textContent()).toBe("approved");
+    expect(await replies.nth(1).getByRole("button", { name: "Approve" }).count()).toBe(1);
+    const made = await calls(page);
+    expect(made.map((c) => c.name)).toEqual(["response.approve", "response.approve"]);
+    expect(made[0]!.arguments).toEqual({ responseId: reviews.bad.replyId });
+    expect(made[1]!.arguments).toEqual({ responseId: reviews.bad.replyId, confirm: expect.any(String) });
+    // the server's state, read over REST
+    const [reply] = await api(`/v1/reviews/${reviews.bad.id}/responses`).then((r) => r as unknown as any[]);
+    expect(reply).toMatchObject({ id: reviews.bad.replyId, status: "approved" });
+    await expectNoCspReport();
     await page.close();
   });
 
-  it("reply approval: a tool that asks for confirmation shows its question; only Yes repeats the call with the code", async () => {
-    const refusal = {
-      isError: true,
-      content: [
-        {
-          type: "text",
-          text: JSON.stringify({
-            error: "response.approve needs the user's confirmation.",
-            confirmation: { code: "cf_123", question: "Approve this reply?", expiresAt: "2026-11-27T07:00:00Z" },
-          }),
-        },
-      ],
-    };
-    const { page, frame } = await mount("response-approval", result(REVIEW_ITEM), {
-      replies: { "response.approve": [refusal, refusal, result({ id: "rsp_1", status: "approved" })] },
-    });
-    await frame.getByRole("button", { name: "Approve" }).click();
-    await frame.getByText("Approve this reply?", { exact: true }).waitFor();
-    expect(
-      await frame.getByRole("button", { name: "Yes, go ahead" }).evaluate((b: unknown) => b === document.activeElement),
-    ).toBe(true);
-    // Cancel: nothing more is sent
-    await frame.getByRole("button", { name: "Cancel" }).click();
-    expect(await status(frame)).toBe("Cancelled: nothing was done.");
-    await frame.getByRole("button", { name: "Approve" }).click();
-    await frame.getByRole("button", { name: "Yes, go ahead" }).click();
-    await frame.waitForFunction(() => document.getElementById("status")?.textContent === "Reply approved.");
-    expect(await calls(page)).toEqual([
-      { name: "response.approve", arguments: { responseId: "rsp_1" } },
-      { name: "response.approve", arguments: { responseId: "rsp_1" } },
-      { name: "response.approve", arguments: { responseId: "rsp_1", confirm: "cf_123" } },
-    ]);
+  it("reply approval without read:reviews: the replies, and a line saying why their reviews are not shown", async () => {
+    const { page, frame } = await open(
+      "approval.list-pending",
+      {},
+      { token: keyWithoutReviews, protocol: "2026-07-28" },
+    );
+    expect(await frame.locator("article.reply").count()).toBe(1);
+    expect(await frame.locator(".review").count()).toBe(0);
+    expect(await frame.locator(".withheld").textContent()).toBe(
+      "The reviews these replies answer are not shown: this connection was not granted read:reviews.",
+    );
+    expect(await frame.locator(".reply-text").textContent()).toBe("Thank you, Ann.");
     await page.close();
   });
 
-  it("reply approval: a refused call is told in the live region", async () => {
-    const { page, frame } = await mount("response-approval", result(REVIEW_ITEM), {
-      replies: {
-        "response.approve": [
-          { isError: true, content: [{ type: "text", text: JSON.stringify({ error: "Forbidden: needs manager" }) }] },
-        ],
-      },
-    });
-    await frame.getByRole("button", { name: "Approve" }).click();
-    await frame.waitForFunction(() => document.getElementById("status")?.className === "error");
-    expect(await status(frame)).toBe("response.approve was refused: Forbidden: needs manager");
-    expect(await frame.locator("#status").getAttribute("aria-live")).toBe("polite");
-    await page.close();
-  });
-
-  it("inbox triage: escalated items first, excerpts as text; assign, tag and close send the inbox tools' calls", async () => {
-    const { page, frame } = await mount("inbox-triage", result(INBOX_PAGE));
+  it("inbox triage: the real items with how long they have waited; Close resolves one on the server", async () => {
+    const { page, frame } = await open("inbox.list", { type: "review" }, { protocol: "2026-07-28" });
     const items = frame.locator("li.item");
     expect(await items.count()).toBe(2);
-    // the SLA-escalated review comes first, its hostile excerpt as text
-    expect(await items.nth(0).locator("blockquote").textContent()).toBe(XSS);
-    expect(await items.nth(0).locator(".badge.overdue").textContent()).toBe("Escalated 1 h ago: SLA breached");
-    expect(await frame.locator("img").count()).toBe(0);
-    await screenshot(page, "inbox-triage-light");
-
-    const first = items.nth(0);
-    await first.getByLabel("Assign to").fill("usr_7");
-    await first.getByRole("button", { name: "Assign" }).click();
-    await frame.waitForFunction(() => document.getElementById("status")?.textContent === "Item assigned.");
-    await first.getByLabel("Tags").fill("billing, urgent , ");
-    await first.getByRole("button", { name: "Save tags" }).click();
-    await frame.waitForFunction(() => document.getElementById("status")?.textContent === "Tags saved.");
-    await items.nth(1).getByRole("button", { name: "Close" }).click();
-    await frame.waitForFunction(() => document.getElementById("status")?.textContent === "Item closed.");
-    expect(await calls(page)).toEqual([
-      // the SLA due times, read before the card shows (the host's default answer has none)
-      { name: "sla.overdue", arguments: { limit: 100 } },
-      { name: "inbox.assign", arguments: { itemId: "inb_a", type: "review", userId: "usr_7" } },
-      { name: "inbox.set-tags", arguments: { itemId: "inb_a", type: "review", tags: ["billing", "urgent"] } },
-      { name: "inbox.set-status", arguments: { itemIds: ["inb_b"], status: "resolved" } },
+    expect(await frame.locator(".waited").allTextContents()).toEqual([
+      "waiting for less than an hour",
+      "waiting for less than an hour",
     ]);
-    await page.close();
-  });
-
-  it("inbox triage: asks sla.overdue through the host; an overdue review shows its SLA due time and comes first", async () => {
-    const page3 = { ...INBOX_PAGE, data: [...INBOX_PAGE.data, LATE_ITEM] };
-    const { page, frame } = await mount("inbox-triage", result(page3), {
-      replies: { "sla.overdue": [result(OVERDUE)] },
-    });
-    await frame.locator(".sla-due").first().waitFor();
-    expect(await calls(page)).toEqual([{ name: "sla.overdue", arguments: { limit: 100 } }]);
-    const items = frame.locator("li.item");
-    expect(await items.count()).toBe(3);
-    // the overdue review first, then the escalated one, then the rest
-    expect(await items.nth(0).locator("blockquote").textContent()).toBe("Cold food.");
-    const due = `${SLA_DUE.slice(0, 16).replace("T", " ")} UTC`;
-    expect(await items.nth(0).locator(".sla-due").textContent()).toBe(`SLA due ${due} (overdue by 3 h)`);
-    expect(await items.nth(1).locator("blockquote").textContent()).toBe(XSS);
-    expect(await frame.locator(".sla-due").count()).toBe(1);
+    // the hostile review's excerpt is text here too
+    expect(await items.filter({ hasText: "Terrible" }).locator("blockquote").textContent()).toBe(XSS);
     expect(await frame.locator("img").count()).toBe(0);
-    await screenshot(page, "inbox-triage-sla-light");
+    // sla.overdue was read through the host (no SLA rule here: no due times)
+    expect(await frame.evaluate(() => document.querySelector("main")?.dataset.sla)).toBe("shown");
+    await screenshot(page, "inbox-triage-light");
+    const good = items.filter({ hasText: "Friendly staff" });
+    await good.getByRole("button", { name: "Close" }).click();
+    await good.getByRole("button", { name: "Yes, go ahead" }).click();
+    await waitStatus(frame, "Item closed.");
+    expect(await good.locator(".outcome").textContent()).toBe("Closed.");
+    expect(await good.getByRole("button").count()).toBe(0);
+    expect((await calls(page)).map((c) => c.name)).toEqual(["sla.overdue", "inbox.set-status", "inbox.set-status"]);
+    const item = await api(`/v1/inbox/${reviews.good.inboxId}?type=review`);
+    expect(item.status).toBe("resolved");
+    await expectNoCspReport();
     await page.close();
   });
 
-  it("inbox triage: a refused sla.overdue (no read:reviews) leaves the card working without the SLA column", async () => {
-    const page3 = { ...INBOX_PAGE, data: [...INBOX_PAGE.data, LATE_ITEM] };
-    const { page, frame } = await mount("inbox-triage", result(page3), {
-      replies: {
-        "sla.overdue": [
-          {
-            isError: true,
-            content: [{ type: "text", text: JSON.stringify({ error: "Forbidden: needs read:reviews" }) }],
-          },
-        ],
-      },
-    });
-    await frame.waitForFunction(() => document.querySelector("main")?.dataset.sla === "unavailable");
-    expect(await frame.locator(".sla-due").count()).toBe(0);
-    const items = frame.locator("li.item");
-    expect(await items.count()).toBe(3);
-    expect(await items.nth(0).locator(".badge.overdue").textContent()).toBe("Escalated 1 h ago: SLA breached");
-    await items.nth(2).getByRole("button", { name: "Close" }).click();
-    await frame.waitForFunction(() => document.getElementById("status")?.textContent === "Item closed.");
-    expect((await calls(page)).map((c) => c.name)).toEqual(["sla.overdue", "inbox.set-status"]);
-    await page.close();
-  });
-
-  it("location score: the score and components, then the trend and replies due read through the host", async () => {
-    const { page, frame } = await mount("location-score", result(SNAPSHOT), {
-      replies: {
-        "review.summary": [result({ averageRating: 4.6 }), result({ averageRating: 4.1 })],
-        "inbox.list": [result({ data: [{}, {}, {}], pageInfo: { hasNextPage: false, endCursor: null } })],
-      },
-    });
+  it("location score: the score, then the rating trend and replies due read through the host, as REST reads them", async () => {
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    await api("/v1/analytics/rebuild", { method: "POST", body: JSON.stringify({ dateFrom: day(3), dateTo: day(0) }) });
+    const snapshot = await api(`/v1/locations/${locationId}/score/recompute`, { method: "POST" });
+    const { page, frame } = await open("score.location", { locationId });
     await frame.waitForFunction(() => !document.getElementById("due")?.textContent?.includes("loading"));
     await frame.waitForFunction(() => !document.getElementById("trend")?.textContent?.includes("loading"));
-    expect(await frame.locator(".score strong").textContent()).toBe("78");
+    expect(await frame.locator(".score strong").textContent()).toBe(String(snapshot.score));
     expect(await frame.locator("meter").count()).toBe(5);
-    expect(await frame.getByLabel("Response health: 90 of 100").count()).toBe(1);
+    // both reviews are within 30 days: the same average over the month and the year
     expect(await frame.locator("#trend").textContent()).toBe(
-      "Rating trend: 4.60 in the last 30 days against 4.10 over the year (rising ▲)",
+      "Rating trend: 3.00 in the last 30 days against 3.00 over the year (steady ▶)",
     );
-    expect(await frame.locator("#due").textContent()).toBe("Replies due: 3 new reviews without a reply");
-    const made = await calls(page);
-    expect(made).toEqual([
-      { name: "review.summary", arguments: { locationId: "loc_1", since: expect.any(String) } },
-      { name: "review.summary", arguments: { locationId: "loc_1", since: expect.any(String) } },
-      { name: "inbox.list", arguments: { locationId: "loc_1", type: "review", status: "new", limit: 100 } },
-    ]);
-    const days = made.slice(0, 2).map((c) => Math.round((Date.now() - Date.parse(c.arguments.since)) / 86_400_000));
-    expect(days).toEqual([30, 365]);
+    const open_ = await api(`/v1/inbox?locationId=${locationId}&type=review&status=new&limit=100`);
+    expect(await frame.locator("#due").textContent()).toBe(
+      `Replies due: ${open_.data.length} new review${open_.data.length === 1 ? "" : "s"} without a reply`,
+    );
+    expect((await calls(page)).map((c) => c.name)).toEqual(["review.summary", "review.summary", "inbox.list"]);
     await screenshot(page, "location-score-light");
+    await expectNoCspReport();
     await page.close();
   });
 
-  it("light and dark: the host's theme wins over the system's, and without one the system's applies", async () => {
-    const dark = await mount("response-approval", result(REVIEW_ITEM), { theme: "dark", scheme: "dark" });
-    expect(await bg(dark.frame)).toBe("rgb(21, 24, 28)");
-    expect(await dark.frame.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
-    await screenshot(dark.page, "response-approval-dark");
-    await dark.page.close();
-
-    const hostLight = await mount("inbox-triage", result(INBOX_PAGE), { theme: "light", scheme: "dark" });
-    expect(await bg(hostLight.frame)).toBe("rgb(255, 255, 255)");
-    await hostLight.page.close();
-
-    const hostDark = await mount("inbox-triage", result(INBOX_PAGE), { theme: "dark", scheme: "light" });
-    expect(await bg(hostDark.frame)).toBe("rgb(21, 24, 28)");
-    await screenshot(hostDark.page, "inbox-triage-dark");
-    await hostDark.page.close();
+  it("an error result reads as a sentence, not as JSON; the host's dark theme wins", async () => {
+    const { page, frame } = await open("inbox.get", { itemId: "no-such-item", itemType: "review" }, { theme: "dark" });
+    const text = await frame.locator("main").textContent();
+    expect(text).toBe("The inbox item was not found. It may have been removed, or this connection cannot see it.");
+    expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(21, 24, 28)");
+    // the card cannot reach the host page (another origin, behind the sandbox proxy's)
+    const reach = () => {
+      try {
+        return window.top.document.title;
+      } catch {
+        return "blocked";
+      }
+    };
+    expect(await frame.evaluate(reach)).toBe("blocked");
+    await page.evaluate(() => window.setTheme("light"));
+    await frame.waitForFunction(() => document.documentElement.dataset.theme === "light");
+    expect(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(255, 255, 255)");
+    await expectNoCspReport();
+    await page.close();
   });
 
-  it("the iframe is sandboxed to scripts only: the card cannot reach the host page", async () => {
-    const { page, frame } = await mount("location-score", result(SNAPSHOT));
-    expect(await page.locator("iframe").getAttribute("sandbox")).toBe("allow-scripts");
-    expect(await frame.evaluate(() => window.origin)).toBe("null");
-    expect(
-      await frame.evaluate(() => {
-        try {
-          return window.parent.document.title;
-        } catch {
-          return "blocked";
-        }
-      }),
-    ).toBe("blocked");
+  it("the approval card in dark, from inbox.get: a decided reply shows its outcome", async () => {
+    const { page, frame } = await open(
+      "inbox.get",
+      { itemId: reviews.bad.inboxId, itemType: "review" },
+      { theme: "dark" },
+    );
+    const reply = frame.locator("article.reply");
+    expect(await reply.locator(".outcome").textContent()).toBe("Approved.");
+    expect(await reply.getByRole("button").count()).toBe(0);
+    expect(await statusOf(frame)).toBe("");
+    await screenshot(page, "response-approval-dark");
     await page.close();
   });
 });

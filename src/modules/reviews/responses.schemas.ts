@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { PROVIDER_REPLY_STATES, RESPONSE_STATUSES, type reviewResponses } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
-import { ReviewSchema } from "./schemas";
+import { type ReviewRow, ReviewSchema } from "./schemas";
 
 export const ReviewResponseSchema = z
   .object({
@@ -107,6 +107,36 @@ export const OverdueReviewSchema = ReviewSchema.extend({
     escalatedAt: DateTime.nullable(),
   }),
 }).openapi("OverdueReview");
+
+/** The review a reply answers, as an approver reads it (approval.list-pending): no more than deciding needs. */
+export const AnsweredReviewSchema = ReviewSchema.pick({
+  id: true,
+  locationId: true,
+  siteType: true,
+  rating: true,
+  ratingMax: true,
+  text: true,
+  authorName: true,
+  externalUrl: true,
+  publishedAt: true,
+  status: true,
+})
+  .extend({ locationName: z.string().nullable().openapi({ description: "the location's name" }) })
+  .openapi("AnsweredReview");
+
+export const toAnsweredReview = (r: ReviewRow, locationName: string | null): z.infer<typeof AnsweredReviewSchema> => ({
+  id: r.id,
+  locationId: r.locationId,
+  locationName,
+  siteType: r.siteType,
+  rating: r.rating,
+  ratingMax: r.ratingMax,
+  text: r.text,
+  authorName: r.authorName,
+  externalUrl: r.externalUrl,
+  publishedAt: r.publishedAt,
+  status: r.status,
+});
 
 export type CreateResponseInput = z.infer<typeof CreateResponseBody>;
 export type UpdateResponseInput = z.infer<typeof UpdateResponseBody>;

@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { type ResponseStatus, reviewResponses, roleAssignments } from "../../db/schema";
+import { locations, type ResponseStatus, reviewResponses, reviews, roleAssignments } from "../../db/schema";
 import { controlDb } from "../../db/shards";
 import { hooks } from "../../hooks";
 import { auditStatement } from "../../lib/audit";
@@ -11,7 +11,13 @@ import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { interventionStatements } from "./auto-replies/intervention";
 import { nextStatus, type ResponseAction } from "./response-states";
-import { type CreateResponseInput, type ResponseRow, toResponse, type UpdateResponseInput } from "./responses.schemas";
+import {
+  type CreateResponseInput,
+  type ResponseRow,
+  toAnsweredReview,
+  toResponse,
+  type UpdateResponseInput,
+} from "./responses.schemas";
 import { findReviewRow } from "./service";
 
 const actorUserId = (ctx: ServiceContext) => (ctx.actor.type === "user" ? ctx.actor.userId : null);
@@ -94,20 +100,40 @@ export async function createResponse(ctx: ServiceContext, reviewId: string, inpu
   return toResponse(row);
 }
 
-export async function listApprovalQueue(ctx: ServiceContext, q: { limit: number; assignedToUserId?: string }) {
+type QueueQuery = { limit: number; assignedToUserId?: string };
+
+/** Submitted replies (optionally one assignee's), the oldest submission first. */
+const queueWhere = (ctx: ServiceContext, q: QueueQuery) =>
+  and(
+    eq(reviewResponses.tenantId, ctx.tenantId),
+    eq(reviewResponses.status, "submitted"),
+    q.assignedToUserId ? eq(reviewResponses.assignedToUserId, q.assignedToUserId) : undefined,
+  );
+
+export async function listApprovalQueue(ctx: ServiceContext, q: QueueQuery) {
   const rows = await ctx.db
     .select()
     .from(reviewResponses)
-    .where(
-      and(
-        eq(reviewResponses.tenantId, ctx.tenantId),
-        eq(reviewResponses.status, "submitted"),
-        q.assignedToUserId ? eq(reviewResponses.assignedToUserId, q.assignedToUserId) : undefined,
-      ),
-    )
+    .where(queueWhere(ctx, q))
     .orderBy(asc(reviewResponses.updatedAt), asc(reviewResponses.id))
     .limit(q.limit);
   return rows.map(toResponse);
+}
+
+/**
+ * The approval queue with the review each reply answers and its location's name, in one read: what an
+ * approver needs to decide (approval.list-pending for a caller who may read reviews).
+ */
+export async function listApprovalQueueWithReviews(ctx: ServiceContext, q: QueueQuery) {
+  const rows = await ctx.db
+    .select({ reply: reviewResponses, review: reviews, locationName: locations.name })
+    .from(reviewResponses)
+    .innerJoin(reviews, and(eq(reviews.id, reviewResponses.reviewId), eq(reviews.tenantId, ctx.tenantId)))
+    .leftJoin(locations, and(eq(locations.id, reviews.locationId), eq(locations.tenantId, ctx.tenantId)))
+    .where(queueWhere(ctx, q))
+    .orderBy(asc(reviewResponses.updatedAt), asc(reviewResponses.id))
+    .limit(q.limit);
+  return rows.map((r) => ({ ...toResponse(r.reply), review: toAnsweredReview(r.review, r.locationName) }));
 }
 
 const AUDIT_ACTIONS: Record<ResponseAction, string> = {

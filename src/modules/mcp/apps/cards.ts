@@ -1,5 +1,7 @@
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
-import { VIEW_SCRIPT, VIEW_STYLE } from "./views.generated";
+// build output of scripts/build-mcp-apps.mjs (not committed; npm install and every wrangler build write them)
+import VIEW_SCRIPT from "./view-script.generated.txt";
+import VIEW_STYLE from "./view-style.generated.txt";
 
 /*
  * MCP Apps (the official extension io.modelcontextprotocol/ui, SEP-1865): cards a host that supports
@@ -7,8 +9,8 @@ import { VIEW_SCRIPT, VIEW_STYLE } from "./views.generated";
  * (HTML, mimeType text/html;profile=mcp-app) named by the tools it belongs to (`_meta.ui.resourceUri`).
  * The HTML holds no data: the host hands it the tool's result over postMessage, and its buttons only
  * ask the host to call our tools (tools/call), which keep their scopes and confirmations.
- * The view script (views/*.ts, the ext-apps SDK's App) is bundled at build time into views.generated.ts
- * (scripts/build-mcp-apps.mjs); no third-party script, no network.
+ * The view script (views/*.ts: a small postMessage client of the protocol, no eval, no library) and its
+ * stylesheet are built into Text modules (scripts/build-mcp-apps.mjs); no third-party script, no network.
  */
 
 export { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY };

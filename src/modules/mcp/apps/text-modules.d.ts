@@ -1,4 +1,5 @@
-// The MCP Apps view script, imported as a Text module (wrangler's default rule for *.txt): its text.
+// The MCP Apps view script and stylesheet, imported as Text modules (wrangler's default rule for *.txt):
+// their text. Built by scripts/build-mcp-apps.mjs, not committed: the declaration does not need the files.
 declare module "*.generated.txt" {
   const text: string;
   export default text;

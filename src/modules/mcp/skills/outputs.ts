@@ -10,7 +10,7 @@ import { InboxItemDetailSchema } from "../../inbox/schemas";
 import { LocationSchema } from "../../locations/schemas";
 import { RecommendationSchema } from "../../recommendations/schemas";
 import { ScoreSnapshotSchema } from "../../reputation/schemas";
-import { ReviewResponseSchema } from "../../reviews/responses.schemas";
+import { AnsweredReviewSchema, ReviewResponseSchema } from "../../reviews/responses.schemas";
 import { ReviewSchema } from "../../reviews/schemas";
 import { SurveyStatsSchema } from "../../surveys/schemas";
 import { TenantSchema } from "../../tenants/schemas";
@@ -39,7 +39,17 @@ export const SKILL_OUTPUTS: Record<string, z.ZodType> = {
     since: z.string().nullable(),
     bySite: z.array(ReviewStatsSchema.omit({ sentiment: true }).extend({ siteType: z.string() })),
   }),
-  "approval.list-pending": z.object({ data: z.array(ReviewResponseSchema), total: z.number().int() }),
+  "approval.list-pending": z.object({
+    data: z.array(
+      ReviewResponseSchema.extend({
+        review: AnsweredReviewSchema.nullable().describe("the review the reply answers; null when reviews is withheld"),
+      }),
+    ),
+    total: z.number().int(),
+    reviews: z
+      .enum(["shown", "withheld"])
+      .describe("withheld: the caller was not granted read:reviews, so every data[].review is null"),
+  }),
   "inbox.get": InboxItemDetailSchema,
   "campaign.get": CampaignSchema.extend({ templates: z.array(BindingSchema), sequence: SequenceSchema.nullable() }),
   "campaign.metrics": z.object({

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { REVIEW_STATUSES } from "../../../db/schema";
-import { listApprovalQueue } from "../../reviews/responses.service";
+import { listApprovalQueue, listApprovalQueueWithReviews } from "../../reviews/responses.service";
 import { SiteType } from "../../reviews/schemas";
 import { listReviews } from "../../reviews/service";
 import { skill } from "./registry";
@@ -44,7 +44,8 @@ export const approvalListPendingSkill = skill({
   title: "List review replies awaiting approval",
   description:
     "Lists drafted replies to reviews that were submitted for approval and wait for a manager, oldest first, " +
-    "with the reply text, the review it answers and who it is assigned to.",
+    "with the reply text, who it is assigned to and the review it answers (stars, text, author, site, location, date). " +
+    "The review needs read:reviews: without it each review is null and reviews is withheld.",
   input: z.object({
     assignedToUserId: z.string().max(64).optional().describe("only replies assigned to this user"),
     limit: z.number().int().min(1).max(100).default(25).describe("how many, 1 to 100 (default 25)"),
@@ -52,9 +53,14 @@ export const approvalListPendingSkill = skill({
   scopes: ["read:approvals"],
   access: "read",
   // outsider text: marked untrusted in results and the description (untrusted.ts)
-  untrusted: ["data[].text"],
+  untrusted: ["data[].text", "data[].review.text", "data[].review.authorName"],
   handler: async (ctx, input) => {
-    const data = await listApprovalQueue(ctx, input);
-    return { data, total: data.length };
+    // review content belongs to read:reviews (interface spec, Authentication 11): read:approvals alone gets the replies
+    if (!ctx.caller.scopes.includes("read:reviews")) {
+      const replies = await listApprovalQueue(ctx, input);
+      return { data: replies.map((r) => ({ ...r, review: null })), total: replies.length, reviews: "withheld" };
+    }
+    const data = await listApprovalQueueWithReviews(ctx, input);
+    return { data, total: data.length, reviews: "shown" };
   },
 });

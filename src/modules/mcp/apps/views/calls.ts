@@ -1,33 +1,18 @@
-import type { App } from "@modelcontextprotocol/ext-apps";
+import type { HostBridge, ToolResult } from "./bridge";
 import { announce, h } from "./dom";
+import { explain, refusalOf } from "./words";
 
 // A card's button asks the host to call one of our tools (tools/call through the host, never a
 // request of its own): the server checks the caller's scopes and role as for any call. A tool that
 // needs the user's confirmation answers with its question and a one-time code (skills/run.ts); the
 // card shows the question and sends the code back only when the user presses "Yes" themselves.
 
-type ToolResult = Awaited<ReturnType<App["callServerTool"]>>;
-
-interface Refusal {
-  error?: string;
-  confirmation?: { code: string; question: string };
-}
-
-/** The JSON a refused call carries in its text block, if any. */
-function refusalOf(result: ToolResult): Refusal | undefined {
-  const first = result.content?.[0];
-  if (!result.isError || first?.type !== "text") return undefined;
-  try {
-    return JSON.parse(first.text) as Refusal;
-  } catch {
-    return { error: first.text };
-  }
-}
-
 export interface Action {
   /** the tool and its arguments */
   name: string;
   args: Record<string, unknown>;
+  /** what it does, for "Working: …" and "Could not …" ("approve the reply") */
+  what: string;
   /** what the live region says when it worked */
   done: string;
   /** where a confirmation question is shown (next to the button that asked) */
@@ -36,19 +21,19 @@ export interface Action {
   after?: (structured: unknown) => void;
 }
 
-export async function run(app: App, action: Action): Promise<void> {
-  announce(`Working: ${action.name}…`);
+export async function run(host: HostBridge, action: Action): Promise<void> {
+  announce(`Working: ${action.what}…`);
   let result: ToolResult;
   try {
-    result = await app.callServerTool({ name: action.name, arguments: action.args });
+    result = await host.callTool(action.name, action.args);
   } catch (e) {
-    announce(`${action.name} failed: ${e instanceof Error ? e.message : String(e)}`, "error");
+    announce(`Could not ${action.what}: ${e instanceof Error ? e.message : String(e)}.`, "error");
     return;
   }
-  const refusal = refusalOf(result);
-  if (refusal?.confirmation) return askFirst(app, action, refusal.confirmation);
   if (result.isError) {
-    announce(`${action.name} was refused: ${refusal?.error ?? "unknown error"}`, "error");
+    const refusal = refusalOf(result.content);
+    if (refusal.confirmation) return askFirst(host, action, refusal.confirmation);
+    announce(`Could not ${action.what}. ${explain(refusal)}`, "error");
     return;
   }
   announce(action.done, "ok");
@@ -56,7 +41,7 @@ export async function run(app: App, action: Action): Promise<void> {
 }
 
 /** The tool's own question with Yes / Cancel; Yes repeats the call with the one-time code. */
-function askFirst(app: App, action: Action, confirmation: { code: string; question: string }) {
+function askFirst(host: HostBridge, action: Action, confirmation: { code: string; question: string }) {
   const yes = h("button", { type: "button", class: "primary" }, "Yes, go ahead");
   const no = h("button", { type: "button" }, "Cancel");
   const box = h(
@@ -70,7 +55,7 @@ function askFirst(app: App, action: Action, confirmation: { code: string; questi
   announce(`Please confirm: ${confirmation.question}`);
   yes.addEventListener("click", () => {
     box.remove();
-    void run(app, { ...action, args: { ...action.args, confirm: confirmation.code } });
+    void run(host, { ...action, args: { ...action.args, confirm: confirmation.code } });
   });
   no.addEventListener("click", () => {
     box.remove();
@@ -80,14 +65,14 @@ function askFirst(app: App, action: Action, confirmation: { code: string; questi
 }
 
 /** A button that runs an action built when it is pressed (so it reads the inputs' values then). */
-export function actionButton(app: App, label: string, build: () => Action | null, primary = false) {
+export function actionButton(host: HostBridge, label: string, build: () => Action | null, primary = false) {
   const button = h("button", { type: "button", class: primary ? "primary" : undefined }, label);
   button.addEventListener("click", async () => {
     const action = build();
     if (!action) return;
     button.setAttribute("disabled", "");
     try {
-      await run(app, action);
+      await run(host, action);
     } finally {
       button.removeAttribute("disabled");
     }

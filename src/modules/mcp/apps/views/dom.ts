@@ -1,7 +1,7 @@
 // DOM helpers of the cards. Every piece of data goes in as a text node or an attribute value set
 // through the DOM (never innerHTML): review text is written by strangers and must stay text.
 
-type Child = Node | string | number | null | undefined | false;
+export type Child = Node | string | number | null | undefined | false;
 
 /** An element with attributes (set one by one, never parsed as HTML) and children (text as text nodes). */
 export function h(tag: string, attrs: Record<string, string | boolean | undefined> = {}, ...children: Child[]) {
@@ -48,19 +48,3 @@ export function show(...children: Child[]) {
 
 export const stars = (rating: number | null | undefined) =>
   typeof rating === "number" ? `${"★".repeat(Math.round(rating))}${"☆".repeat(5 - Math.round(rating))}` : "";
-
-/** "3 h ago", "2 d ago": how long an item has waited. */
-export function age(iso: string | null | undefined, now = Date.now()): string {
-  if (!iso) return "";
-  const hours = Math.max(0, Math.floor((now - Date.parse(iso)) / 3_600_000));
-  return hours < 48 ? `${hours} h ago` : `${Math.floor(hours / 24)} d ago`;
-}
-
-/** "3 h", "2 d": a duration (how long past a due time). */
-export function duration(ms: number): string {
-  const hours = Math.max(0, Math.floor(ms / 3_600_000));
-  return hours < 48 ? `${hours} h` : `${Math.floor(hours / 24)} d`;
-}
-
-/** "2026-11-27 03:34 UTC": a time every reader of the chat reads the same way. */
-export const utcTime = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;

@@ -1,45 +1,49 @@
-import {
-  App,
-  applyDocumentTheme,
-  applyHostStyleVariables,
-  type McpUiHostContext,
-  PostMessageTransport,
-} from "@modelcontextprotocol/ext-apps";
 import { renderApproval } from "./approval";
+import { HostBridge, type HostContext } from "./bridge";
 import { announce, h, show } from "./dom";
 import { renderScore } from "./score";
 import { renderTriage } from "./triage";
+import { explain, refusalOf, useTimeZone } from "./words";
 
-// The one script of every card (bundled into views.generated.ts by scripts/build-mcp-apps.mjs): the
-// ext-apps App speaks to the host over postMessage (ui/initialize, then the tool's result as a
-// notification); body[data-card] says which card this document is.
+// The one script of every card (bundled by scripts/build-mcp-apps.mjs, inlined by cards.ts): it speaks
+// to the host over postMessage (bridge.ts: ui/initialize, then the tool's result as a notification);
+// body[data-card] says which card this document is.
 
-const RENDERERS: Record<string, (app: App, structured: unknown) => void> = {
+const RENDERERS: Record<string, (host: HostBridge, structured: unknown) => void> = {
   "response-approval": renderApproval,
   "inbox-triage": renderTriage,
   "location-score": renderScore,
 };
 
-/** The host's theme and style variables; without them the CSS follows prefers-color-scheme. */
-function applyHost(ctx: McpUiHostContext | undefined) {
-  if (ctx?.theme) applyDocumentTheme(ctx.theme);
-  if (ctx?.styles?.variables) applyHostStyleVariables(ctx.styles.variables);
+/** The host's theme (data-theme wins over prefers-color-scheme in card.css), style variables and time zone. */
+function applyHost(ctx: HostContext) {
+  const root = document.documentElement;
+  if (ctx.theme === "light" || ctx.theme === "dark") {
+    root.dataset.theme = ctx.theme;
+    root.style.colorScheme = ctx.theme;
+  }
+  for (const [name, value] of Object.entries(ctx.styles?.variables ?? {}))
+    if (name.startsWith("--") && typeof value === "string") root.style.setProperty(name, value);
+  useTimeZone(ctx.timeZone);
 }
 
-const app = new App({ name: "reputation-cards", version: "1.0.0" }, {}, { autoResize: true });
+const host = new HostBridge();
 const render = RENDERERS[document.body.dataset.card ?? ""];
 
-app.ontoolresult = (result) => {
+host.ontoolresult = (result) => {
   if (result.isError || !render) {
-    const first = result.content?.[0];
-    show(h("p", { class: "error" }, first?.type === "text" ? first.text : "The tool returned an error."));
+    show(
+      h("p", { class: "error" }, result.isError ? explain(refusalOf(result.content)) : "This card cannot show that."),
+    );
     return;
   }
-  render(app, result.structuredContent);
+  render(host, result.structuredContent);
 };
-app.onhostcontextchanged = (ctx) => applyHost(ctx);
+host.ontoolcancelled = (reason) =>
+  show(h("p", { class: "muted" }, `The tool call was cancelled${reason ? `: ${reason}` : ""}.`));
+host.oncontextchanged = applyHost;
 
-app
-  .connect(new PostMessageTransport(window.parent, window.parent))
-  .then(() => applyHost(app.getHostContext()))
-  .catch((e: unknown) => announce(`Could not reach the host: ${e instanceof Error ? e.message : String(e)}`, "error"));
+host
+  .connect({ name: "reputation-cards", version: "2.0.0" })
+  .then(() => applyHost(host.context))
+  .catch((e: unknown) => announce(`Could not reach the chat: ${e instanceof Error ? e.message : String(e)}.`, "error"));

@@ -1,4 +1,4 @@
-import type { App } from "@modelcontextprotocol/ext-apps";
+import type { HostBridge } from "./bridge";
 import { h, show } from "./dom";
 
 // The location score card: the score and its components from score.location, then, through the host,
@@ -42,16 +42,20 @@ function sentimentLine(inputs: Record<string, unknown>) {
 }
 
 /** Reads one tool through the host; null when it is refused (scope) or fails. */
-async function read(app: App, name: string, args: Record<string, unknown>): Promise<Record<string, unknown> | null> {
+async function read(
+  host: HostBridge,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown> | null> {
   try {
-    const r = await app.callServerTool({ name, arguments: args });
+    const r = await host.callTool(name, args);
     return r.isError ? null : ((r.structuredContent as Record<string, unknown>) ?? null);
   } catch {
     return null;
   }
 }
 
-export function renderScore(app: App, structured: unknown) {
+export function renderScore(host: HostBridge, structured: unknown) {
   const s = structured as Snapshot | undefined;
   if (!s || typeof s.score !== "number") return show(h("p", { class: "muted" }, "No score for this location yet."));
   const trend = h("p", { id: "trend" }, "Rating trend: loading…");
@@ -69,15 +73,15 @@ export function renderScore(app: App, structured: unknown) {
     trend,
     due,
   );
-  void fillTrend(app, s.locationId, trend);
-  void fillDue(app, s.locationId, due);
+  void fillTrend(host, s.locationId, trend);
+  void fillDue(host, s.locationId, due);
 }
 
-async function fillTrend(app: App, locationId: string, out: HTMLElement) {
+async function fillTrend(host: HostBridge, locationId: string, out: HTMLElement) {
   const since = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
   const [recent, year] = await Promise.all([
-    read(app, "review.summary", { locationId, since: since(30) }),
-    read(app, "review.summary", { locationId, since: since(365) }),
+    read(host, "review.summary", { locationId, since: since(30) }),
+    read(host, "review.summary", { locationId, since: since(365) }),
   ]);
   const r = recent?.averageRating;
   const y = year?.averageRating;
@@ -89,10 +93,10 @@ async function fillTrend(app: App, locationId: string, out: HTMLElement) {
   out.textContent = `Rating trend: ${r.toFixed(2)} in the last 30 days against ${y.toFixed(2)} over the year (${arrow})`;
 }
 
-async function fillDue(app: App, locationId: string, out: HTMLElement) {
-  const page = await read(app, "inbox.list", { locationId, type: "review", status: "new", limit: 100 });
+async function fillDue(host: HostBridge, locationId: string, out: HTMLElement) {
+  const page = await read(host, "inbox.list", { locationId, type: "review", status: "new", limit: 100 });
   const items = page?.data;
   out.textContent = Array.isArray(items)
-    ? `Replies due: ${items.length}${items.length === 100 ? "+" : ""} new reviews without a reply`
+    ? `Replies due: ${items.length}${items.length === 100 ? "+" : ""} new review${items.length === 1 ? "" : "s"} without a reply`
     : "Replies due: not available";
 }
