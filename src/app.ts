@@ -2,6 +2,8 @@ import { swaggerUI } from "@hono/swagger-ui";
 import { API_TAGS } from "./api-tags";
 import { onError, onNotFound } from "./lib/error-handler";
 import { createRouter, documentTenantMoving } from "./lib/openapi";
+import type { Operation } from "./lib/operation";
+import { restRoutes } from "./lib/operation-route";
 import { baseUrl } from "./lib/urls";
 import { authenticate, registerAuthenticator } from "./middleware/auth";
 import { documentJsonBodyLimit } from "./middleware/body-limit";
@@ -29,7 +31,6 @@ import { consentRoutes } from "./modules/contacts/consent.routes";
 import { contactRoutes } from "./modules/contacts/routes";
 import { devMailboxRoutes } from "./modules/dev-mailbox/routes";
 import { experimentRoutes } from "./modules/experiments/routes";
-import { exportRoutes } from "./modules/exports/routes";
 import { feedbackPageRoutes } from "./modules/feedback/page.routes";
 import { publicFeedbackRoutes } from "./modules/feedback/routes";
 import { inboxRoutes } from "./modules/inbox/routes";
@@ -55,7 +56,6 @@ import { responseRoutes } from "./modules/reviews/responses.routes";
 import { reviewRoutes } from "./modules/reviews/routes";
 import { reviewSiteCallbackRoutes } from "./modules/reviews/site-callbacks.routes";
 import { slaRoutes } from "./modules/reviews/sla.routes";
-import { campaignSendRoutes } from "./modules/solicitations/campaign-send.routes";
 import { providerCallbackRoutes } from "./modules/solicitations/provider-callbacks.routes";
 import { solicitationRoutes } from "./modules/solicitations/routes";
 import { samlRoutes } from "./modules/sso/saml.routes";
@@ -69,6 +69,7 @@ import { whiteLabelRoutes } from "./modules/white-label/routes";
 import { publicWidgetRoutes } from "./modules/widgets/public.routes";
 import { widgetRoutes } from "./modules/widgets/routes";
 import { documentProtocolEndpoints } from "./protocol-docs";
+import { OPERATIONS } from "./wiring";
 
 export const API_INFO = {
   title: "Reputation Operations API",
@@ -96,7 +97,12 @@ export const openApiConfig = (serverUrl: string, environment: string) => ({
 export const serverDescription = (environment: string) =>
   `The ${environment === "development" ? "local development" : environment} deployment (PUBLIC_BASE_URL)`;
 
-export function createApp() {
+/**
+ * The Worker's HTTP app. `operations` is the catalogue (src/wiring.ts OPERATIONS, what createWorker hands
+ * it): their REST routes are derived here; the routers mounted below are the routes not yet in it and
+ * the exempt ones (protocol endpoints, pages, inbound webhooks: docs/ARCHITECTURE.md).
+ */
+export function createApp(operations: readonly Operation[] = OPERATIONS) {
   registerAuthenticator(apiKeyAuthenticator);
   const app = createRouter();
   // every request: its id, log scope and baseline response headers (outer), then the control
@@ -124,6 +130,8 @@ export function createApp() {
   app.use("/admin/*", controlSession, authenticate, requirePlatformAdmin);
   app.use("/agency/*", controlSession, authenticate, requireAgencyScope);
 
+  // the catalogue's REST doors (literal paths before templated ones; test/app/routes.test.ts: none shadows another route)
+  app.route("/", restRoutes(operations));
   app.route("/", systemRoutes);
   app.route("/", authRoutes);
   app.route("/", brandRoutes);
@@ -166,9 +174,7 @@ export function createApp() {
   app.route("/", webhookRoutes);
   app.route("/", automationRoutes);
   app.route("/", jobRoutes);
-  app.route("/", exportRoutes);
   app.route("/", solicitationRoutes);
-  app.route("/", campaignSendRoutes);
   app.route("/", providerCallbackRoutes);
   app.route("/", reviewSiteCallbackRoutes);
   app.route("/", deadLetterRoutes);

@@ -20,48 +20,43 @@ import { acrossShards, byTenantShard, shardSizesSweep, tenantIdField } from "./b
 import type { Hooks } from "./hooks";
 import type { Operation } from "./lib/operation";
 import { isTenantMoveMessage, tenantMovesConsumer, tenantMovesWatchdogSweep } from "./modules/admin/background";
+import { operations as adminOperations } from "./modules/admin/operations";
+import { operations as agencyOperations } from "./modules/agency/operations";
+import { operations as agentsOperations } from "./modules/agents/operations";
 import { draftResponse } from "./modules/agents/reply-drafting";
-import { AGENT_SKILLS } from "./modules/agents/skills";
 import { alertDigestsSweep, reviewAlertsHandler } from "./modules/alerts/background";
+import { operations as alertsOperations } from "./modules/alerts/operations";
 import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
-import {
-  funnelAnalyticsOperation,
-  responseAnalyticsOperation,
-  reviewAnalyticsOperation,
-} from "./modules/analytics/operations";
+import { operations as analyticsOperations } from "./modules/analytics/operations";
 import { automationRulesHandler } from "./modules/automation/background";
-import { listCampaignsOperation } from "./modules/campaigns/operations";
+import { operations as brandsOperations } from "./modules/brands/operations";
+import { operations as campaignsOperations } from "./modules/campaigns/operations";
 import { competitorRefreshSweep } from "./modules/competitors/background";
-import { getComplianceSettingsOperation } from "./modules/compliance/operations";
+import { operations as competitorsOperations } from "./modules/competitors/operations";
+import { operations as complianceOperations } from "./modules/compliance/operations";
 import { contactsRetentionSweep } from "./modules/contacts/background";
 import { consentPersonalData } from "./modules/contacts/consent";
 import { runContactsImport } from "./modules/contacts/import-job";
-import { listContactsOperation, suppressContactOperation } from "./modules/contacts/operations";
-import {
-  experimentResultsOperation,
-  getExperimentOperation,
-  listExperimentsOperation,
-} from "./modules/experiments/operations";
+import { operations as contactsOperations } from "./modules/contacts/operations";
+import { operations as experimentsOperations } from "./modules/experiments/operations";
 import { runTenantExport } from "./modules/exports/job";
+import { operations as exportsOperations } from "./modules/exports/operations";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
-import {
-  assignInboxOperation,
-  listInboxOperation,
-  setInboxStatusOperation,
-  setInboxTagsOperation,
-} from "./modules/inbox/operations";
+import { operations as inboxOperations } from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { purgeFinishedJobsSweep } from "./modules/jobs/background";
 import { type JobRunners, jobsConsumer } from "./modules/jobs/runner";
 import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
-import { getLocationOperation, listLocationsOperation } from "./modules/locations/operations";
-import { MCP_SKILLS } from "./modules/mcp/skills";
+import { operations as locationsOperations } from "./modules/locations/operations";
 import { skillOf } from "./modules/mcp/skills/operation";
 import type { Skill } from "./modules/mcp/skills/registry";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
+import { operations as recommendationsOperations } from "./modules/recommendations/operations";
 import { reputationScoresSweep } from "./modules/reputation/background";
+import { operations as reputationOperations } from "./modules/reputation/operations";
 import { reviewLinkClicks } from "./modules/review-links/clicks";
+import { operations as reviewLinksOperations } from "./modules/review-links/operations";
 import { autoRepliesHandler, autoReplyPublishSweep } from "./modules/reviews/auto-replies/background";
 import {
   replyModerationSweep,
@@ -69,26 +64,23 @@ import {
   reviewSyncScheduleSweep,
   slaEscalationSweep,
 } from "./modules/reviews/background";
-import {
-  approveResponseOperation,
-  listOverdueResponsesOperation,
-  publishResponseOperation,
-  rejectResponseOperation,
-  updateResponseOperation,
-} from "./modules/reviews/operations";
+import { operations as reviewsOperations } from "./modules/reviews/operations";
 import { runReviewSyncJob } from "./modules/reviews/sync-job";
 import { sequenceStepsSweep, sequencesHandler } from "./modules/sequences/background";
 import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/background";
 import { runCampaignSendBulk } from "./modules/solicitations/bulk-send-job";
 import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
+import { operations as solicitationsOperations } from "./modules/solicitations/operations";
 import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
 import { whatsappSmsFallbackHandler } from "./modules/solicitations/sms-fallback";
 import { purgeExpiredSamlSweep } from "./modules/sso/background";
-import { listSurveysOperation } from "./modules/surveys/operations";
-import { getTemplateOperation } from "./modules/templates/operations";
+import { operations as surveysOperations } from "./modules/surveys/operations";
+import { operations as templatesOperations } from "./modules/templates/operations";
 import { customHostnameStatusSweep } from "./modules/white-label/background";
+import { operations as whiteLabelOperations } from "./modules/white-label/operations";
 import { widgetCacheHandler } from "./modules/widgets/background";
+import { operations as widgetsOperations } from "./modules/widgets/operations";
 
 /** Event type -> work: every handler sees every event and picks its own (`select`); order is run order. */
 export const EVENT_HANDLERS: EventHandler[] = [
@@ -177,48 +169,53 @@ export const HOOKS: Hooks = {
 };
 
 /**
- * The operations defined once for REST, MCP and agents (src/lib/operation.ts, docs/ARCHITECTURE.md "How to add an
- * operation"). Each module's routes.ts mounts its own; the MCP tools of those with an MCP door are derived here,
- * the agent tools of reads without one in agents/tools.ts.
+ * The catalogue: every operation, declared once in its module's `operations` array (src/lib/operation.ts,
+ * docs/ARCHITECTURE.md "How to add an operation"). Its REST routes (src/app.ts `restRoutes`), MCP tools
+ * (`skillOf`, below) and agent tools (agents/tools.ts, from the installed catalogue) are derived from this one list.
  */
 export const OPERATIONS: Operation[] = [
-  funnelAnalyticsOperation,
-  reviewAnalyticsOperation,
-  responseAnalyticsOperation,
-  listCampaignsOperation,
-  listContactsOperation,
-  suppressContactOperation,
-  getExperimentOperation,
-  experimentResultsOperation,
-  listInboxOperation,
-  listLocationsOperation,
-  getLocationOperation,
-  publishResponseOperation,
-  listSurveysOperation,
-  getTemplateOperation,
-  listExperimentsOperation,
-  listOverdueResponsesOperation,
-  getComplianceSettingsOperation,
-  // the MCP Apps cards' buttons (mcp/apps/cards.ts)
-  approveResponseOperation,
-  rejectResponseOperation,
-  updateResponseOperation,
-  assignInboxOperation,
-  setInboxTagsOperation,
-  setInboxStatusOperation,
+  ...adminOperations,
+  ...agencyOperations,
+  ...agentsOperations,
+  ...alertsOperations,
+  ...analyticsOperations,
+  ...brandsOperations,
+  ...campaignsOperations,
+  ...competitorsOperations,
+  ...complianceOperations,
+  ...contactsOperations,
+  ...experimentsOperations,
+  ...exportsOperations,
+  ...inboxOperations,
+  ...locationsOperations,
+  ...recommendationsOperations,
+  ...reputationOperations,
+  ...reviewLinksOperations,
+  ...reviewsOperations,
+  ...solicitationsOperations,
+  ...surveysOperations,
+  ...templatesOperations,
+  ...whiteLabelOperations,
+  ...widgetsOperations,
 ];
 
-/**
- * What the MCP server offers: the tools derived from operations, the domains' remaining skills and the agents'
- * (agents call MCP skills as tools, so mcp does not import them).
- */
-export const SKILLS: Skill[] = [...OPERATIONS.filter((op) => op.mcp).map(skillOf), ...MCP_SKILLS, ...AGENT_SKILLS];
+/** What the MCP server offers: every operation with an MCP door, as a tool. */
+export const SKILLS: Skill[] = OPERATIONS.filter((op) => op.mcp).map(skillOf);
 
 export interface Wiring {
   queues: QueueConsumers;
   sweeps: Sweeps;
   hooks: Hooks;
+  /** the catalogue: REST routes, agent tools and the console's operations */
+  operations: Operation[];
+  /** the MCP tools (derived from `operations`) */
   skills: Skill[];
 }
 
-export const WIRING: Wiring = { queues: queueConsumers(), sweeps: SWEEPS, hooks: HOOKS, skills: SKILLS };
+export const WIRING: Wiring = {
+  queues: queueConsumers(),
+  sweeps: SWEEPS,
+  hooks: HOOKS,
+  operations: OPERATIONS,
+  skills: SKILLS,
+};

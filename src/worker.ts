@@ -3,6 +3,7 @@ import { dispatchQueue } from "./background/queue";
 import { servingRequest, withYieldingD1 } from "./db/yielding";
 import type { Env } from "./env";
 import { installHooks } from "./hooks";
+import { installCatalogue } from "./lib/catalogue";
 import { log } from "./lib/log";
 import type { Wiring } from "./wiring";
 
@@ -42,12 +43,15 @@ interface Ready {
 export function createWorker(source: Wiring | (() => Promise<Wiring>)) {
   let ready: Ready | undefined;
   let skills: Wiring["skills"] | undefined;
+  let operations: Wiring["operations"] | undefined;
   let skillsRegistered = false;
   let app: ReturnType<typeof import("./app").createApp> | undefined;
   const install = (wiring: Wiring): Ready => {
     if (ready) return ready;
     installHooks(wiring.hooks);
     skills = wiring.skills;
+    operations = wiring.operations;
+    installCatalogue(wiring.operations);
     ready = { queue: dispatchQueue(wiring.queues), scheduled: runSweeps(wiring.sweeps) };
     return ready;
   };
@@ -67,7 +71,7 @@ export function createWorker(source: Wiring | (() => Promise<Wiring>)) {
   const appFor = async () => {
     await load();
     const { createApp } = await import("./app");
-    app ??= createApp();
+    app ??= createApp(operations);
     return app;
   };
   return {

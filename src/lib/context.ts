@@ -38,3 +38,6 @@ export interface ServiceContext {
  * go: the control database on a request, the tenant's shard when the change is one tenant's.
  */
 export type PlatformContext = Omit<ServiceContext, "tenantId" | "db"> & { db: Db };
+
+/** The agencies whose tenants a caller of /agency/* (or /admin/*) acts on: every one for platform admins. */
+export type AgencyScope = "all" | string[];

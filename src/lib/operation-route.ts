@@ -1,62 +1,180 @@
-import { createRoute, type RouteConfig } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env";
-import { svc } from "../middleware/service-context";
+import { agencyScope, platformSvc, svc } from "../middleware/service-context";
 import { requireRole } from "../middleware/tenant";
-import { json, TENANT_SECURITY } from "./openapi";
-import type { Operation, OperationContext } from "./operation";
+import { ApiError, unauthenticated } from "./errors";
+import { createRouter, json, TENANT_SECURITY, USER_SECURITY } from "./openapi";
+import {
+  type AnyOperationContext,
+  type FileAnswer,
+  fileOf,
+  hasRest,
+  type Operation,
+  type OperationContext,
+  type OperationKind,
+  Reply,
+} from "./operation";
 
 /*
- * The REST door of an operation (src/lib/operation.ts): its createRoute and a thin handler that reads
- * the validated path, query and body into one input and calls the operation's handler. A module's
- * routes.ts mounts it with `.openapi(...routeOf(op))`.
+ * The REST door of the catalogue (src/lib/operation.ts): each operation's createRoute and a thin
+ * handler that reads the validated path, query, headers and body (JSON, form or the operation's own
+ * upload reader) into one input, builds the context of the operation's kind and answers what the
+ * handler returns (JSON with the declared status, a `reply` with its own status and headers, a file or
+ * stream, or 204). src/app.ts mounts `restRoutes(OPERATIONS)`: no module mounts an operation itself.
  */
+
+const SUCCESS_TEXT: Record<number, string> = { 200: "OK", 201: "Created", 202: "Accepted", 204: "No Content" };
+
+/** The security each kind of operation declares: /v1 needs the tenant header too. */
+const securityOf = (kind: OperationKind) => (kind === "tenant" ? TENANT_SECURITY : USER_SECURITY);
 
 /** The createRoute of an operation, as the OpenAPI document shows it. */
 export function routeConfigOf(op: Operation): RouteConfig {
+  if (!hasRest(op)) throw new Error(`${op.name} has no REST door`);
   const r = op.request ?? {};
+  const status = op.status ?? 200;
+  const file = fileOf(op.output);
+  const text = op.statusText ?? SUCCESS_TEXT[status] ?? "OK";
+  const success =
+    status === 204
+      ? { description: text }
+      : file
+        ? { description: op.statusText ?? file.description, content: { [file.mediaType]: { schema: z.string() } } }
+        : json(op.output, text);
+  if (op.responseHeaders) Object.assign(success, { headers: op.responseHeaders });
+  const others = Object.fromEntries(Object.entries(op.statuses ?? {}).map(([s, d]) => [s, json(op.output, d)]));
+  const body = r.body
+    ? { required: r.bodyRequired ?? true, content: { "application/json": { schema: r.body } } }
+    : r.form
+      ? { required: true, content: { "multipart/form-data": { schema: r.form } } }
+      : r.upload
+        ? { required: true, content: r.upload.content }
+        : undefined;
+  const middleware: MiddlewareHandler<AppEnv>[] = [
+    ...(op.minRole ? [requireRole(op.minRole)] : []),
+    ...(r.bodyLimit ? [limitOf(r.bodyLimit)] : []),
+  ];
   return createRoute({
     operationId: op.operationId,
     method: op.method,
     path: op.path,
     tags: op.tags,
-    security: TENANT_SECURITY,
+    security: securityOf(op.context),
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
-    ...(op.minRole ? { middleware: [requireRole(op.minRole)] as const } : {}),
+    ...(middleware.length ? { middleware } : {}),
     request: {
       ...(r.params ? { params: r.params } : {}),
       ...(r.query ? { query: r.query } : {}),
-      ...(r.body
-        ? { body: { required: r.bodyRequired ?? true, content: { "application/json": { schema: r.body } } } }
-        : {}),
+      ...(r.headers ? { headers: r.headers } : {}),
+      ...(body ? { body } : {}),
     },
-    responses: { [op.status ?? 200]: json(op.output, op.status === 201 ? "Created" : "OK"), ...(op.errors ?? {}) },
+    responses: { [status]: success, ...others, ...(op.errors ?? {}) },
   } as RouteConfig);
 }
 
-/** The operation's context on a /v1 request: the ServiceContext and the scopes of an API key (a user has all). */
-export const operationContext = (c: Context<AppEnv>): OperationContext => {
+/** A cap on the request body: 413 PAYLOAD_TOO_LARGE with the operation's message. */
+const limitOf = (l: { bytes: number; message: string }) =>
+  bodyLimit({
+    maxSize: l.bytes,
+    onError: () => {
+      throw new ApiError("PAYLOAD_TOO_LARGE", l.message);
+    },
+  });
+
+/** The scopes of the request's credential: an API key's own; a signed-in user holds all (the role decides). */
+const scopesOf = (c: Context<AppEnv>) => {
   const p = c.var.principal;
-  return { ...svc(c), scopes: p.kind === "api_key" ? p.scopes : "all" };
+  return p.kind === "api_key" ? p.scopes : ("all" as const);
 };
 
-/** The validated path, query and body of the request as one input. */
-function inputOf(c: Context<AppEnv>, op: Operation): Record<string, unknown> {
+/** The operation's context on a /v1 request: the ServiceContext and the scopes of an API key (a user has all). */
+export const operationContext = (c: Context<AppEnv>): OperationContext => ({ ...svc(c), scopes: scopesOf(c) });
+
+/**
+ * The context of an operation of this kind on a request that passed the kind's guard (tenantContext,
+ * requirePlatformAdmin, requireAgencyScope, or a user's credential for /me): REST and the console's
+ * invoke build it here, the same way.
+ */
+export function contextFor(kind: OperationKind, c: Context<AppEnv>): AnyOperationContext {
+  switch (kind) {
+    case "tenant":
+      return operationContext(c);
+    case "platform":
+      return { ...platformSvc(c), scopes: scopesOf(c) };
+    case "agency":
+      return { ...platformSvc(c), scopes: scopesOf(c), agencies: agencyScope(c) };
+    case "user": {
+      const p = c.var.principal;
+      if (p.kind !== "user") throw unauthenticated("A user credential is required");
+      return {
+        ...platformSvc(c),
+        actor: { type: "user", userId: p.userId, via: "tenant" },
+        scopes: "all",
+        userId: p.userId,
+      };
+    }
+  }
+}
+
+/** The validated path, query, headers and body of the request as one input. */
+async function inputOf(c: Context<AppEnv>, op: Operation): Promise<Record<string, unknown>> {
   const r = op.request ?? {};
   const req = c.req as unknown as { valid(target: string): Record<string, unknown> | undefined };
   return {
     ...(r.params ? req.valid("param") : {}),
     ...(r.query ? req.valid("query") : {}),
+    ...(r.headers ? req.valid("header") : {}),
     ...(r.body ? (req.valid("json") ?? {}) : {}),
+    ...(r.form ? req.valid("form") : {}),
+    ...(r.upload ? await r.upload.read(c.req) : {}),
   };
+}
+
+/** The handler's answer as the HTTP response the operation declares. */
+export function respond(c: Context<AppEnv>, op: Operation, answer: unknown): Response {
+  const { body, status, headers } =
+    answer instanceof Reply
+      ? { body: answer.body, status: answer.status ?? op.status ?? 200, headers: answer.headers ?? {} }
+      : { body: answer, status: op.status ?? 200, headers: {} as Record<string, string> };
+  if (status === 204) return c.body(null, 204, headers);
+  const file = fileOf(op.output);
+  if (file) {
+    const f = body as FileAnswer;
+    return new Response(f.body, {
+      status,
+      headers: {
+        "content-type": file.contentType,
+        ...(f.fileName ? { "content-disposition": `attachment; filename="${f.fileName}"` } : {}),
+        ...headers,
+      },
+    });
+  }
+  return c.json(body as object, status as 200, headers);
 }
 
 /** `[route, handler]` for OpenAPIHono's `.openapi(...)`. */
 export function routeOf(op: Operation) {
   const route = routeConfigOf(op);
   const handler = async (c: Context<AppEnv>) =>
-    c.json((await op.handler(operationContext(c), inputOf(c, op) as never)) as object, (op.status ?? 200) as 200);
+    respond(c, op, await op.handler(contextFor(op.context, c), await inputOf(c, op)));
   // the handler's type is the route's (OpenAPIHono checks the response against the route's schema at run time only in tests)
   return [route, handler] as unknown as [RouteConfig, (c: Context<AppEnv>) => Promise<Response>];
+}
+
+/** A sort key that puts a literal segment before a templated one: `/things/export` is matched before `/things/{id}`. */
+const routeKey = (op: Operation) =>
+  `${op
+    .path!.split("/")
+    .map((seg) => (seg.startsWith("{") ? "1" : `0${seg}`))
+    .join("/")} ${op.method}`;
+
+/** Every REST operation of the catalogue on one router (src/app.ts mounts it), literal paths before templated ones. */
+export function restRoutes(operations: readonly Operation[]) {
+  const router = createRouter();
+  for (const op of [...operations].filter(hasRest).sort((a, b) => (routeKey(a) < routeKey(b) ? -1 : 1)))
+    router.openapi(...routeOf(op));
+  return router;
 }

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Actor, PlatformContext, RequestMeta, ServiceContext } from "../lib/context";
 import { isPlatformAdmin } from "../modules/identity/access";
+import { type AgencyScope, agencyScopeOf } from "../modules/tenants/scope";
 
 export const requestMeta = (c: Context<AppEnv>): RequestMeta => ({
   ip: c.req.header("cf-connecting-ip") ?? c.req.header("x-real-ip") ?? null,
@@ -42,3 +43,6 @@ export const platformSvc = (c: Context<AppEnv>): PlatformContext => {
     defer: (work) => c.executionCtx.waitUntil(work),
   };
 };
+
+/** The agencies an /agency request acts for: every one for a platform admin, else those the user administers. */
+export const agencyScope = (c: Context<AppEnv>): AgencyScope => agencyScopeOf(c.var.principal);

@@ -6,7 +6,13 @@ import { rememberTenantShard, shardD1, tenantShard } from "../db/shards";
 import { assertNotMoving } from "../db/tenant-fence";
 import { ApiError, forbidden } from "../lib/errors";
 import { addLogContext } from "../lib/log";
-import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../modules/identity/access";
+import {
+  administeredAgencies,
+  isPlatformAdmin,
+  type Principal,
+  resolveTenantAccess,
+  roleAtLeast,
+} from "../modules/identity/access";
 import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
 import { requestedTenantId } from "./auth";
@@ -20,7 +26,8 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   const access = tenant ? resolveTenantAccess(c.var.principal, tenant) : null;
   // an unknown tenant and a foreign tenant look the same to the caller
   if (!access) throw forbidden("Tenant not accessible");
-  if (c.var.principal.kind === "api_key") requireScope(c.var.principal.scopes, c.req.method, c.req.path);
+  if (c.var.principal.kind === "api_key")
+    assertScopes(c.var.principal.scopes, scopesForRequest(c.req.method, c.req.path));
   c.set("access", access);
   // from here on the request has the tenant's shard (c.var.db), read through a D1 session (docs/scaling.md)
   if (tenant!.shard !== undefined)
@@ -35,17 +42,26 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
 });
 
-function requireScope(granted: string[], method: string, path: string) {
-  const admits = scopesForRequest(method, path);
+/**
+ * An API key's (or grant's) scopes against the scopes that admit a route or operation: none admits it
+ * (keys cannot call it), or one of them must be granted. REST (tenantContext) and the console's
+ * `invoke` (src/lib/operation-invoke.ts) check with this one function.
+ */
+export function assertScopes(granted: readonly string[], admits: readonly string[]) {
   if (admits.length === 0) throw forbidden("API keys cannot call this route");
   if (!admits.some((s) => granted.includes(s)))
     throw new ApiError("FORBIDDEN", `Requires scope ${admits.join(" or ")}`, { requiredScopes: admits });
 }
 
+/** The caller's role in the tenant against an operation's minimum (REST's requireRole and the console's invoke). */
+export function assertRole(role: TenantRole, min: TenantRole) {
+  if (!roleAtLeast(role, min)) throw forbidden(`Requires role ${min} or higher`);
+}
+
 /** Minimum tenant role for a route; reads are open to viewer, writes start at tenant_user. */
 export const requireRole = (min: TenantRole) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    if (!roleAtLeast(c.var.access.role, min)) throw forbidden(`Requires role ${min} or higher`);
+    assertRole(c.var.access.role, min);
     await next();
   });
 
@@ -53,13 +69,22 @@ export const canWrite = requireRole("tenant_user");
 export const canManage = requireRole("manager");
 export const canAdminister = requireRole("tenant_admin");
 
+/** /admin/*: a platform admin (the middleware and the console's invoke). */
+export function assertPlatformAdmin(p: Principal) {
+  if (!isPlatformAdmin(p)) throw forbidden("Platform admin only");
+}
+
+/** /agency/*: a platform admin or the admin of an agency (the middleware and the console's invoke). */
+export function assertAgencyAdmin(p: Principal) {
+  if (!isPlatformAdmin(p) && administeredAgencies(p).length === 0) throw forbidden("Agency admin only");
+}
+
 export const requirePlatformAdmin = createMiddleware<AppEnv>(async (c, next) => {
-  if (!isPlatformAdmin(c.var.principal)) throw forbidden("Platform admin only");
+  assertPlatformAdmin(c.var.principal);
   await next();
 });
 
 export const requireAgencyScope = createMiddleware<AppEnv>(async (c, next) => {
-  const p = c.var.principal;
-  if (!isPlatformAdmin(p) && administeredAgencies(p).length === 0) throw forbidden("Agency admin only");
+  assertAgencyAdmin(c.var.principal);
   await next();
 });

@@ -79,6 +79,8 @@ async function exportAndDownload(who: "tenantAdmin" | "tenantBAdmin") {
   const created = await as.post("/v1/exports", {});
   expect(created.status, JSON.stringify(created.body)).toBe(202);
   expect(created.body).toMatchObject({ status: "queued", downloadUrl: null });
+  // a 202 says where to follow the job (RFC 9110, 15.3.3)
+  expect(created.headers.get("location")).toBe(`/v1/exports/${created.body.id}`);
   const done = await pollUntil(
     () => as.get(`/v1/exports/${created.body.id}`),
     (r) => r.body.status === "succeeded" || r.body.status === "failed",

@@ -1,5 +1,6 @@
-import { findTool, ownToolNames, readSkillNames, toolSpec } from "../../src/modules/agents/tools";
-import { catalogEntry, registerSkills, type Skill, toolDefinition } from "../../src/modules/mcp/skills/registry";
+import { installCatalogue } from "../../src/lib/catalogue";
+import { agentTools, toolSpec } from "../../src/modules/agents/tools";
+import { catalogEntry, type Skill, toolDefinition } from "../../src/modules/mcp/skills/registry";
 import { WIRING } from "../../src/wiring";
 import { openApiDocument } from "./openapi";
 
@@ -117,14 +118,9 @@ export function mcpToolsSurface() {
 
 /** Every agent tool (what the agents' models are offered): name, description, parameters, admitting scopes. */
 export function agentToolsSurface() {
-  // the agents' read tools include the MCP read tools, found in the skills registry the Worker fills
-  registerSkills(servedSkills());
-  const names = [...new Set([...ownToolNames(), ...readSkillNames()])].sort();
+  // the agents find their tools in the catalogue the Worker installs (the same list)
+  installCatalogue(WIRING.operations);
   return canonical(
-    names.map((name) => ({
-      ...toolSpec(name),
-      scopes: findTool(name)!.scopes,
-      untrusted: findTool(name)!.untrusted ?? [],
-    })),
+    agentTools().map((t) => ({ ...toolSpec(t.name), scopes: t.scopes, untrusted: t.untrusted ?? [] })),
   ) as Json[];
 }

@@ -28,8 +28,6 @@ import {
   TenantMoveListSchema,
   TenantMoveSchema,
 } from "./schemas";
-import { PlatformStatusSchema } from "./status.schemas";
-import { platformStatus } from "./status.service";
 import { getTenantMove, listTenantMoves, startTenantMove } from "./tenant-move.service";
 
 const tags = ["Admin"];
@@ -153,23 +151,7 @@ const auditRoute = createRoute({
   responses: { 200: json(paged(AuditEventSchema).openapi("AdminAuditEventPage")), ...stdErrors },
 });
 
-const statusRoute = createRoute({
-  method: "get",
-  path: "/admin/status",
-  tags,
-  security,
-  summary:
-    "The background machinery at a glance: queues, sweeps, shards, tenant moves, provider errors (platform_admin)",
-  operationId: "getAdminStatus",
-  description:
-    "Per queue: messages waiting (where the platform tells) and dead letters in the last 24 h. Per sweep: its last run, duration and outcome, and whether it is stale. " +
-    "Per shard: recorded size, tenants and fullness against the 10 GB cap. Tenant moves not finished. Per provider: send and sync errors in the last hour. " +
-    "What to look at: docs/deploy.md. Also the MCP tool platform.status.",
-  responses: { 200: json(PlatformStatusSchema), ...stdErrors },
-});
-
 export const adminRoutes = createRouter()
-  .openapi(statusRoute, async (c) => c.json(await platformStatus(c.env), 200))
   .openapi(createAgencyRoute, async (c) => c.json(await createAgency(platformSvc(c), c.req.valid("json")), 201))
   .openapi(addAdminRoute, async (c) =>
     c.json(await addAgencyAdmin(platformSvc(c), c.req.valid("param").id, c.req.valid("json")), 201),

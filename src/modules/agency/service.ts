@@ -1,4 +1,5 @@
-import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, sql } from "drizzle-orm";
+import type { ControlDb } from "../../db/client";
 import {
   crossShardPage,
   everyShard,
@@ -15,6 +16,7 @@ import type { PlatformContext, ServiceContext } from "../../lib/context";
 import type { PageQuery } from "../../lib/pagination";
 import { listCampaignsAcrossTenants } from "../campaigns/service";
 import { toLocation } from "../locations/schemas";
+import { toTenant } from "../tenants/schemas";
 import { type AgencyScope, tenantsInScope } from "../tenants/scope";
 import { asTenantContext, findScopedTenant } from "../tenants/service";
 
@@ -81,4 +83,15 @@ export async function listAgencyLocations(env: Env, scope: AgencyScope, q: PageQ
 
 export async function listAgencyCampaigns(env: Env, scope: AgencyScope, q: PageQuery & { tenantId?: string }) {
   return listCampaignsAcrossTenants(await agencyShards(env, scope, q.tenantId), q);
+}
+
+/** Every tenant of the agencies in scope, by name (an agency session's pick list: agency.list-tenants). */
+export async function listScopeTenants(control: ControlDb, scope: AgencyScope) {
+  if (scope !== "all" && scope.length === 0) return { data: [], total: 0 };
+  const rows = await control
+    .select()
+    .from(tenants)
+    .where(tenantsInScope(scope))
+    .orderBy(asc(tenants.name), asc(tenants.id));
+  return { data: rows.map(toTenant), total: rows.length };
 }

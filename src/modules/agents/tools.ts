@@ -1,32 +1,19 @@
-import { z } from "@hono/zod-openapi";
+import type { z } from "@hono/zod-openapi";
+import { catalogue } from "../../lib/catalogue";
 import { ApiError, validationError } from "../../lib/errors";
-import { agentInputOf, checkedInput, fromAgentInput, type Operation } from "../../lib/operation";
 import {
-  funnelAnalyticsOperation,
-  responseAnalyticsOperation,
-  reviewAnalyticsOperation,
-} from "../analytics/operations";
-import { getBrand, listBrands } from "../brands/service";
-import { getComplianceSettingsOperation } from "../compliance/operations";
-import {
-  experimentResultsOperation,
-  getExperimentOperation,
-  listExperimentsOperation,
-} from "../experiments/operations";
-import { getLocationOperation } from "../locations/operations";
-import type { SessionIdentity } from "../mcp/identity";
-import { operationOf } from "../mcp/skills/operation";
-import { allSkills, findSkill, inputJsonSchema, type SkillContext } from "../mcp/skills/registry";
+  agentInputOf,
+  bodyOf,
+  checkedInput,
+  fromAgentInput,
+  fromMcpInput,
+  mcpInputOf,
+  type Operation,
+} from "../../lib/operation";
+import { inputJsonSchema } from "../mcp/skills/registry";
 import { describeUntrusted, forModel } from "../mcp/skills/untrusted";
 import { READ_SCOPES, type Scope } from "../oauth/scopes";
-import { listOverdueResponsesOperation } from "../reviews/operations";
-import { listReviews } from "../reviews/service";
-import { getTemplateOperation } from "../templates/operations";
-import { BUILTIN_TOKENS } from "../templates/tokens";
-import { customTokenKeys } from "../templates/variables.service";
-import { reviewContext } from "./review-context";
-import { sendTiming } from "./send-timing";
-import { type AgentContext, rangeOf } from "./types";
+import type { AgentContext } from "./types";
 
 type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -56,181 +43,92 @@ export const SYSTEM_AGENT_SCOPES: readonly Scope[] = READ_SCOPES;
 export const callerScopes = (p: { kind: "user" } | { kind: "api_key"; scopes: string[] }): readonly string[] =>
   p.kind === "api_key" ? p.scopes : USER_AGENT_SCOPES;
 
-const Day = z.iso.date();
-const Range = { dateFrom: Day.optional().describe("first UTC day"), dateTo: Day.optional().describe("last UTC day") };
-const Id = z.string().min(1).max(64);
-
-/**
- * The agent door of an operation that is no MCP tool (src/lib/operation.ts): the REST input as JSON
- * fields with the door's defaults, the operation's description, the door's scopes, the same handler.
+/*
+ * The agents' tools are derived from the catalogue the composition root installed (src/lib/catalogue.ts),
+ * never listed here:
+ *   - an operation with an `agent` door: its JSON input with the door's defaults and names (`toolOf`);
+ *   - a read operation with an MCP door acting on one tenant, admitted by read scopes only: the MCP
+ *     tool's input (less the agency tenantId: agents never leave the caller's tenant) and answer
+ *     (`viaMcpDoor`). An operation with both doors is offered through its agent door (sla.overdue: the
+ *     bare array the optimization agent reads).
  */
+
+/** The agent door of an operation: the REST input as JSON fields with the door's defaults, the door's scopes, the same handler. */
 export function toolOf(op: Operation): AgentTool {
   if (!op.agent) throw new Error(`${op.name} has no agent door`);
-  const tool: AgentTool = {
+  return {
     name: op.name,
-    description: op.description ? `${op.summary}. ${op.description}` : op.summary,
+    description: op.agent.description ?? (op.description ? `${op.summary}. ${op.description}` : op.summary),
     input: agentInputOf(op),
     scopes: [...op.agent.scopes] as Scope[],
     untrusted: op.untrusted,
-    handler: (ctx, i) => op.handler(ctx, checkedInput(op, fromAgentInput(op, i)) as never),
+    handler: async (ctx, i) =>
+      bodyOf(await op.handler({ ...ctx, scopes: ctx.scopes }, checkedInput(op, fromAgentInput(op, i)) as never)),
   };
-  origins.set(tool, op);
-  return tool;
 }
 
-/** Which operation each derived tool came from (test/mcp/input-parity.test.ts checks the twins by identity). */
-const origins = new WeakMap<AgentTool, Operation>();
-
-/** The operation an agent tool was derived from: its own (toolOf) or its MCP tool's (skills/operation.ts). */
-export function toolOperation(name: string): Operation | undefined {
-  const own = EXTRA_TOOLS.find((t) => t.name === name);
-  if (own) return origins.get(own);
-  const s = isReadSkill(name) ? findSkill(name) : undefined;
-  return s ? operationOf(s) : undefined;
-}
-
-/** Reads that are not MCP skills (analytics views, experiments, templates, compliance settings). */
-const EXTRA_TOOLS: AgentTool[] = [
-  // reads defined once as operations (src/lib/operation.ts): input, output and handler are the REST route's
-  ...[
-    funnelAnalyticsOperation,
-    reviewAnalyticsOperation,
-    responseAnalyticsOperation,
-    getExperimentOperation,
-    experimentResultsOperation,
-    getTemplateOperation,
-    getLocationOperation,
-    listExperimentsOperation,
-    listOverdueResponsesOperation,
-    getComplianceSettingsOperation,
-  ].map(toolOf),
-  {
-    name: "analytics.send-timing",
-    description:
-      "Conversion of sent review requests by local hour of day and weekday of sending, and the days from send to conversion.",
-    input: z.object({ ...Range, locationId: Id.optional(), brandId: Id.optional(), campaignId: Id.optional() }),
-    scopes: ["read:campaigns"],
-    handler: (ctx, i) =>
-      sendTiming(ctx, { range: rangeOf(i), locationId: i.locationId, brandId: i.brandId, campaignId: i.campaignId }),
-  },
-  {
-    name: "reviews.search",
-    description:
-      "Reviews published in a window (newest first, up to 500), with rating, text, language, sentiment and topics.",
-    input: z.object({
-      ...Range,
-      locationId: Id.optional(),
-      ratingMax: z.number().min(1).max(5).optional(),
-      limit: z.number().int().min(1).max(500).default(200),
-    }),
-    scopes: ["read:reviews"],
-    untrusted: ["data[].text", "data[].authorName"],
-    handler: async (ctx, i) => {
-      const range = rangeOf(i);
-      const data = [];
-      let cursor: string | undefined;
-      do {
-        const page = await listReviews(ctx, {
-          locationId: i.locationId,
-          ratingMax: i.ratingMax,
-          dateFrom: range.from,
-          dateTo: range.to,
-          limit: Math.min(200, i.limit - data.length),
-          cursor,
-        });
-        data.push(...page.data);
-        cursor = page.pageInfo.hasNextPage ? (page.pageInfo.endCursor ?? undefined) : undefined;
-      } while (cursor && data.length < i.limit);
-      return { range, data };
-    },
-  },
-
-  {
-    name: "template.tokens",
-    description: "The {{tokens}} templates may use: the built-in ones and the tenant's location variables.",
-    input: z.object({}),
-    scopes: ["read:campaigns"],
-    handler: async (ctx) => ({ builtin: [...BUILTIN_TOKENS], custom: await customTokenKeys(ctx) }),
-  },
-
-  {
-    name: "brand.get",
-    description: "A brand's name, voice and tone; without brandId the tenant's default (oldest) brand.",
-    input: z.object({ brandId: Id.optional() }),
-    scopes: ["read:locations"],
-    handler: async (ctx, i) => {
-      if (i.brandId) return getBrand(ctx, i.brandId);
-      const page = await listBrands(ctx, { limit: 200 });
-      const oldest = page.data[page.data.length - 1];
-      if (!oldest) throw new ApiError("NOT_FOUND", "Brand not found");
-      return oldest;
-    },
-  },
-  {
-    name: "review.get",
-    description:
-      "One review (rating, text, language, sentiment, topics) with its brand's name, voice and tone and the location's contact.",
-    input: z.object({ reviewId: Id }),
-    scopes: ["read:reviews"],
-    untrusted: ["review.text", "review.authorName"],
-    handler: (ctx, i) => reviewContext(ctx, i.reviewId),
-  },
-];
-
-/** The names of the agents' own tools (not MCP read skills): test/mcp/input-parity.test.ts classifies each. */
-export const ownToolNames = () => EXTRA_TOOLS.map((t) => t.name);
-
-/** The MCP read skills double as agent tools, called with the caller's own scopes. */
-const isReadSkill = (name: string) => {
-  const s = findSkill(name);
+/** Whether a read operation's MCP door doubles as an agent tool: one tenant, read scopes only, not an agent itself. */
+const readsThroughMcp = (op: Operation) => {
+  const scopes = op.mcp?.scopes ?? op.scopes;
   return Boolean(
-    s &&
-      s.access === "read" &&
-      !s.agencyOnly &&
-      !s.name.startsWith("agent.") &&
-      Boolean(s.scopes?.length) &&
-      s.scopes!.every((x) => x.startsWith("read:")),
+    op.mcp &&
+      op.context === "tenant" &&
+      op.access === "read" &&
+      !op.name.startsWith("agent.") &&
+      scopes.length &&
+      scopes.every((x) => x.startsWith("read:")),
   );
 };
 
-function skillContext(ctx: AgentContext): SkillContext {
-  const a = ctx.actor;
-  const caller: SessionIdentity = {
-    credential: a.type === "api_key" ? "api_key" : "session_jwt",
-    tenantId: ctx.tenantId,
-    scopes: [...ctx.scopes],
-    agencySession: false,
-    ...(a.type === "api_key" ? { keyId: a.keyId } : a.type === "user" ? { userId: a.userId } : {}),
-  };
-  return { ...ctx, caller, agencyIds: [] };
-}
-
-function skillTool(name: string): AgentTool | undefined {
-  if (!isReadSkill(name)) return undefined;
-  const skill = findSkill(name)!;
-  // agency-aware skills get a tenantId input; agents never leave the caller's tenant
-  const input = (
-    "tenantId" in skill.input.shape ? skill.input.omit({ tenantId: true } as never) : skill.input
-  ) as ObjectSchema;
+/** An MCP read as an agent tool: the tool's own input, description and answer (an array output inside its wrap). */
+function viaMcpDoor(op: Operation): AgentTool {
+  const door = op.mcp!;
+  const wrap = door.wrap;
   return {
-    name,
-    description: skill.description,
-    input,
-    scopes: skill.scopes!,
-    untrusted: skill.untrusted,
-    handler: (ctx, i) => skill.handler(skillContext(ctx), i),
+    name: op.name,
+    description: door.description ?? op.description ?? op.summary,
+    input: mcpInputOf(op),
+    scopes: [...(door.scopes ?? op.scopes)] as Scope[],
+    untrusted: wrap ? op.untrusted?.map((p) => `${wrap}${p}`) : op.untrusted,
+    handler: async (ctx, i) => {
+      const result = bodyOf(
+        await op.handler({ ...ctx, scopes: ctx.scopes }, checkedInput(op, fromMcpInput(op, i)) as never),
+      );
+      return wrap ? { [wrap]: result } : result;
+    },
   };
 }
 
-export function findTool(name: string): AgentTool | undefined {
-  return EXTRA_TOOLS.find((t) => t.name === name) ?? skillTool(name);
+/** Tools by name, derived once per installed catalogue. */
+let derived: { from: readonly Operation[]; tools: Map<string, { tool: AgentTool; op: Operation }> } | undefined;
+function tools() {
+  const ops = catalogue();
+  if (derived?.from !== ops) {
+    const map = new Map<string, { tool: AgentTool; op: Operation }>();
+    for (const op of ops) {
+      if (op.agent) map.set(op.name, { tool: toolOf(op), op });
+      else if (readsThroughMcp(op)) map.set(op.name, { tool: viaMcpDoor(op), op });
+    }
+    derived = { from: ops, tools: map };
+  }
+  return derived.tools;
 }
 
-/** Every read skill name (for the operator copilot, which may call any of them). */
+/** Every agent tool, by name. */
+export const agentTools = (): AgentTool[] =>
+  [...tools().values()].map((t) => t.tool).sort((a, b) => a.name.localeCompare(b.name));
+
+/** The operation an agent tool was derived from (every tool is: test/mcp/input-parity.test.ts). */
+export const toolOperation = (name: string): Operation | undefined => tools().get(name)?.op;
+
+export const findTool = (name: string): AgentTool | undefined => tools().get(name)?.tool;
+
+/** Every tool that reads through an MCP door (the operator copilot may call any of them). */
 export const readSkillNames = () =>
-  allSkills()
-    .filter((s) => isReadSkill(s.name))
-    .map((s) => s.name);
+  [...tools().values()]
+    .filter((t) => readsThroughMcp(t.op))
+    .map((t) => t.tool.name)
+    .sort();
 
 /** The scopes that admit a tool (any one), or null for an unknown tool. */
 export const toolScopes = (name: string): Scope[] | null => findTool(name)?.scopes ?? null;

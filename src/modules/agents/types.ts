@@ -121,15 +121,5 @@ export const AgentRunResultSchema = z
   .openapi("AgentRunResult");
 export type AgentRunResult = z.infer<typeof AgentRunResultSchema>;
 
-const DAY = 86_400_000;
-export const today = () => new Date().toISOString().slice(0, 10);
-export const addDays = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00.000Z`) + n * DAY).toISOString().slice(0, 10);
-export const daysIn = (r: DateRange) => Math.round((Date.parse(r.to) - Date.parse(r.from)) / DAY) + 1;
-
-/** dateFrom/dateTo inputs -> the window, default the `days` ending today. */
-export function rangeOf(input: { dateFrom?: string; dateTo?: string }, days = 90): DateRange {
-  const to = input.dateTo ?? today();
-  const from = input.dateFrom ?? addDays(to, -(days - 1));
-  return from <= to ? { from, to } : { from: to, to: from };
-}
+// the day windows are the shared ones (src/lib/day-range.ts)
+export { addDays, daysIn, rangeOf, today } from "../../lib/day-range";

@@ -1,14 +1,21 @@
+import { z } from "@hono/zod-openapi";
+import { dayRangeInput, rangeOf } from "../../lib/day-range";
 import { stdErrors } from "../../lib/openapi";
-import { defineOperation } from "../../lib/operation";
+import { defineOperation, type Operation } from "../../lib/operation";
+import { SiteType } from "../reviews/schemas";
 import {
   AnalyticsQuery,
+  FunnelCountsSchema,
   FunnelQuery,
   FunnelSchema,
   ResponseAnalyticsSchema,
   ReviewAnalyticsQuery,
   ReviewAnalyticsSchema,
+  ReviewStatsSchema,
 } from "./schemas";
+import { sendTiming, WEEKDAYS } from "./send-timing";
 import { funnelAnalytics, responseAnalytics, reviewAnalytics } from "./service";
+import { campaignMetrics, reviewSummary } from "./skills";
 
 // The analytics operations served by REST and agents alike (src/lib/operation.ts). REST keeps them to
 // signed-in users (no API key scope, identity/scopes.ts); agents read them with the caller's scopes.
@@ -66,3 +73,102 @@ export const responseAnalyticsOperation = defineOperation({
   agent: { scopes: ["read:reviews"] },
   handler: async (ctx, input) => responseAnalytics(ctx, input),
 });
+
+// The rollups read as one summary (MCP tools): what a model asks in one call.
+
+export const reviewSummaryOperation = defineOperation({
+  name: "review.summary",
+  summary: "Review summary",
+  description:
+    "Average rating, review count and the distribution by star rating and by review site, optionally for one " +
+    "location, one site, and reviews since a time.",
+  input: z.object({
+    locationId: z.string().max(64).optional().describe("only this location"),
+    siteType: SiteType.optional().describe("only this review site (first_party: reviews collected by this service)"),
+    since: z.iso.datetime({ offset: true }).optional().describe("ISO date-time"),
+  }),
+  output: ReviewStatsSchema.extend({
+    since: z.string().nullable(),
+    bySite: z.array(ReviewStatsSchema.omit({ sentiment: true }).extend({ siteType: z.string() })),
+  }),
+  scopes: ["read:reviews"],
+  access: "read",
+  variantOf: {
+    operationId: "getReviewAnalytics",
+    why: "one summary (average, distribution by rating and site) where GET /v1/analytics/reviews answers a series from rollups",
+  },
+  mcp: { title: "Review summary" },
+  handler: async (ctx, input) => reviewSummary(ctx, input),
+});
+
+// campaign.metrics adds the spec's step names: opens are not tracked, responded = converted
+const Steps = FunnelCountsSchema.extend({ opened: z.null(), responded: z.number().int() });
+
+export const campaignMetricsOperation = defineOperation({
+  name: "campaign.metrics",
+  summary: "Campaign funnel",
+  description:
+    "The review-request funnel of one campaign by channel and per template: sent, delivered, clicked and " +
+    "converted (a review or feedback came back), with rates. Opens are not tracked (null). totals.outcomeUnknown: sends whose outcome is unknown (the runtime died while the provider was answering; counted in sent).",
+  input: z.object({
+    campaignId: z.string().min(1).max(64).describe("the campaign's id"),
+    since: z.iso.datetime({ offset: true }).optional().describe("ISO date-time"),
+  }),
+  output: z.object({
+    campaignId: z.string(),
+    name: z.string(),
+    since: z.string().nullable(),
+    totals: Steps.extend({
+      outcomeUnknown: z
+        .number()
+        .int()
+        .describe(
+          "sends whose outcome is unknown (the runtime died while the provider answered; counted in sent): docs/sending.md",
+        ),
+    }),
+    byChannel: z.array(Steps.extend({ channel: z.string() })),
+    byTemplate: z.array(Steps.extend({ channel: z.string(), templateId: z.string().nullable() })),
+  }),
+  scopes: ["read:campaigns"],
+  access: "read",
+  mcp: { title: "Campaign funnel" },
+  handler: async (ctx, input) => campaignMetrics(ctx, input),
+});
+
+const Bucket = { sent: z.number().int(), converted: z.number().int() };
+
+export const sendTimingOperation = defineOperation({
+  name: "analytics.send-timing",
+  summary:
+    "Conversion of sent review requests by local hour of day and weekday of sending, and the days from send to conversion.",
+  input: z.object({
+    ...dayRangeInput,
+    locationId: z.string().min(1).max(64).optional(),
+    brandId: z.string().min(1).max(64).optional(),
+    campaignId: z.string().min(1).max(64).optional(),
+  }),
+  output: z.object({
+    range: z.object({ from: z.string(), to: z.string() }),
+    sends: z.number().int(),
+    truncated: z.boolean(),
+    byHour: z.array(z.object({ hour: z.number().int(), ...Bucket })),
+    byWeekday: z.array(z.object({ weekday: z.enum(WEEKDAYS), ...Bucket })),
+    daysToConvert: z.object({ count: z.number().int(), median: z.number().nullable(), p75: z.number().nullable() }),
+  }),
+  scopes: ["read:campaigns"],
+  access: "read",
+  // computed for the campaign strategist only: no REST route
+  agent: { scopes: ["read:campaigns"] },
+  handler: (ctx, i) =>
+    sendTiming(ctx, { range: rangeOf(i), locationId: i.locationId, brandId: i.brandId, campaignId: i.campaignId }),
+});
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [
+  funnelAnalyticsOperation,
+  reviewAnalyticsOperation,
+  responseAnalyticsOperation,
+  reviewSummaryOperation,
+  campaignMetricsOperation,
+  sendTimingOperation,
+];

@@ -8,12 +8,10 @@ import {
   TENANT_SECURITY,
   USER_SECURITY,
 } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
 import { agencyScopeOf } from "../tenants/scope";
 import { agencyAnalytics } from "./agency";
-import { funnelAnalyticsOperation, responseAnalyticsOperation, reviewAnalyticsOperation } from "./operations";
 import {
   AgencyAnalyticsQuery,
   AgencyAnalyticsSchema,
@@ -67,9 +65,6 @@ const agencyRoute = createRoute({
 
 export const analyticsRoutes = createRouter()
   .openapi(overviewRoute, async (c) => c.json(await overview(svc(c), c.req.valid("query")), 200))
-  .openapi(...routeOf(funnelAnalyticsOperation))
-  .openapi(...routeOf(reviewAnalyticsOperation))
-  .openapi(...routeOf(responseAnalyticsOperation))
   .openapi(rebuildRoute, async (c) => c.json(await rebuildAnalytics(svc(c), c.req.valid("json")), 200))
   .openapi(agencyRoute, async (c) =>
     c.json(await agencyAnalytics(c.env, agencyScopeOf(c.var.principal), c.req.valid("query")), 200),

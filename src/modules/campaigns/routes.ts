@@ -9,12 +9,10 @@ import {
   stdErrorsWithNotFound,
   TENANT_SECURITY,
 } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
 import { BindingParams, BindingSchema, CreateBindingBody } from "./bindings.schemas";
 import { createBinding, deleteBinding, listBindings } from "./bindings.service";
-import { listCampaignsOperation } from "./operations";
 import { CampaignSchema, CreateCampaignBody, UpdateCampaignBody } from "./schemas";
 import { PutSequenceBody, SequenceSchema } from "./sequences.schemas";
 import { deleteSequence, getSequence, putSequence } from "./sequences.service";
@@ -149,7 +147,6 @@ const removeSequence = createRoute({
 });
 
 export const campaignRoutes = createRouter()
-  .openapi(...routeOf(listCampaignsOperation))
   .openapi(create, async (c) => c.json(await createCampaign(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getCampaign(svc(c), c.req.valid("param").id), 200))
   .openapi(update, async (c) => c.json(await updateCampaign(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))

@@ -1,5 +1,5 @@
 import { stdErrors } from "../../lib/openapi";
-import { defineOperation } from "../../lib/operation";
+import { defineOperation, type Operation } from "../../lib/operation";
 import { ComplianceConfigSchema } from "./schemas";
 import { getComplianceConfig } from "./service";
 
@@ -21,3 +21,6 @@ export const getComplianceSettingsOperation = defineOperation({
   agent: { scopes: ["read:campaigns"] },
   handler: (ctx) => getComplianceConfig(ctx),
 });
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [getComplianceSettingsOperation];

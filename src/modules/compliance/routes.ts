@@ -1,9 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { createRouter, json, jsonBody, stdErrors, TENANT_SECURITY } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
-import { getComplianceSettingsOperation } from "./operations";
 import { ComplianceConfigSchema, UpdateComplianceBody } from "./schemas";
 import { updateComplianceConfig } from "./service";
 
@@ -21,6 +19,6 @@ const put = createRoute({
   responses: { 200: json(ComplianceConfigSchema), ...stdErrors },
 });
 
-export const complianceRoutes = createRouter()
-  .openapi(...routeOf(getComplianceSettingsOperation))
-  .openapi(put, async (c) => c.json(await updateComplianceConfig(svc(c), c.req.valid("json")), 200));
+export const complianceRoutes = createRouter().openapi(put, async (c) =>
+  c.json(await updateComplianceConfig(svc(c), c.req.valid("json")), 200),
+);

@@ -1,7 +1,19 @@
+import { z } from "@hono/zod-openapi";
+import { MAX_CSV_BYTES } from "../../lib/csv";
 import { errors, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
-import { defineOperation } from "../../lib/operation";
+import { defineOperation, type Operation } from "../../lib/operation";
 import { currentConsent } from "./consent";
-import { ContactIdParam, ContactListQuery, ContactSchema, ContactWithConsentSchema, SuppressBody } from "./schemas";
+import { importContactsCsv } from "./import";
+import { requestContactsImport } from "./import-job";
+import {
+  ContactIdParam,
+  ContactListQuery,
+  ContactSchema,
+  ContactWithConsentSchema,
+  ImportCsvBody,
+  ImportResultSchema,
+  SuppressBody,
+} from "./schemas";
 import { listContacts, suppressContact } from "./service";
 
 // The contacts operations served by REST, MCP and agents alike (src/lib/operation.ts).
@@ -69,3 +81,70 @@ export const suppressContactOperation = defineOperation({
   },
   handler: async (ctx, input) => suppressContact(ctx, input.id, input.reason),
 });
+
+export const importContactsCsvOperation = defineOperation({
+  name: "contact.import-csv-file",
+  operationId: "importContactsCsv",
+  method: "post",
+  path: "/v1/contacts/import/csv",
+  tags: ["Contacts"],
+  summary: "Upsert contacts from a CSV file (tenant_user); all valid rows are written atomically",
+  request: {
+    form: ImportCsvBody,
+    // multipart overhead allowance on top of the file's own 10 MB
+    bodyLimit: { bytes: MAX_CSV_BYTES + 64 * 1024, message: "CSV import is limited to 10 MB; nothing was imported" },
+  },
+  output: ImportResultSchema,
+  errors: { ...stdErrors, 409: errors[409], 413: errors[413] },
+  scopes: ["write:contacts"],
+  minRole: "tenant_user",
+  access: "write",
+  idempotent: true,
+  handler: async (ctx, input) => importContactsCsv(ctx, input.file),
+});
+
+/** 1 MB of CSV text: the job keeps it in its row until it is done (D1 rows hold up to 2 MB). */
+const MAX_CSV_CHARS = 1_000_000;
+const rowsOf = (csv: string) => Math.max(0, csv.trim().split(/\r?\n/).length - 1);
+
+/**
+ * The CSV import for an assistant: MCP has no file upload, so the CSV travels as text; a long job to a
+ * client with the tasks extension (mcp/tasks.ts), the REST route's answer to any other.
+ */
+export const importContactsCsvTextOperation = defineOperation({
+  name: "contact.import-csv",
+  summary: "Import contacts from CSV",
+  description:
+    "Upserts contacts from CSV text (columns email, phone, first_name, last_name, locale, timezone; an email or phone " +
+    "column is required), matching existing contacts by email or phone. Answers {imported, skipped, errors[{row, reason}]}. " +
+    "Clients with the MCP tasks extension get a task to poll (a long file runs in the background); others wait for the answer.",
+  input: z.object({
+    csv: z.string().min(1).max(MAX_CSV_CHARS).describe("the CSV text with a header row; at most 5,000 rows and 1 MB"),
+    fileName: z.string().max(200).optional().describe("shown in the audit log"),
+  }),
+  output: ImportResultSchema,
+  scopes: ["write:contacts"],
+  minRole: "tenant_user",
+  access: "write",
+  idempotent: true,
+  variantOf: { operationId: "importContactsCsv", why: "the CSV as text (MCP has no file upload), as a long job" },
+  confirm: (input) => `Import about ${rowsOf(input.csv)} contacts from CSV (existing contacts are updated)?`,
+  mcp: {
+    title: "Import contacts from CSV",
+    longJob: {
+      kind: "contacts_import",
+      unit: "rows",
+      start: (ctx, input, owner) => requestContactsImport(ctx, input, owner),
+    },
+  },
+  handler: (ctx, input) =>
+    importContactsCsv(ctx, new File([input.csv], input.fileName ?? "contacts.csv", { type: "text/csv" })),
+});
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [
+  listContactsOperation,
+  suppressContactOperation,
+  importContactsCsvOperation,
+  importContactsCsvTextOperation,
+];

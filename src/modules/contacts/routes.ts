@@ -1,7 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
-import { MAX_CSV_BYTES } from "../../lib/csv";
-import { ApiError } from "../../lib/errors";
 import {
   createRouter,
   errors,
@@ -11,20 +8,10 @@ import {
   stdErrorsWithNotFound,
   TENANT_SECURITY,
 } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canAdminister, canManage, canWrite } from "../../middleware/tenant";
-import { importContactsCsv } from "./import";
-import { listContactsOperation, suppressContactOperation } from "./operations";
 import { eraseContact, exportContact } from "./privacy";
-import {
-  ContactExportSchema,
-  ContactIdParam,
-  ContactSchema,
-  ImportCsvBody,
-  ImportResultSchema,
-  UpsertContactBody,
-} from "./schemas";
+import { ContactExportSchema, ContactIdParam, ContactSchema, UpsertContactBody } from "./schemas";
 import { getContact, unsuppressContact, upsertContact } from "./service";
 
 const tags = ["Contacts"];
@@ -39,25 +26,6 @@ const upsert = createRoute({
   middleware: [canWrite] as const,
   request: { body: jsonBody(UpsertContactBody) },
   responses: { 201: json(ContactSchema, "Created or updated"), ...stdErrors, 409: errors[409] },
-});
-
-/** multipart overhead allowance on top of the file's own 10 MB */
-const csvBodyLimit = bodyLimit({
-  maxSize: MAX_CSV_BYTES + 64 * 1024,
-  onError: () => {
-    throw new ApiError("PAYLOAD_TOO_LARGE", "CSV import is limited to 10 MB; nothing was imported");
-  },
-});
-
-const importCsv = createRoute({
-  ...base,
-  method: "post",
-  path: "/v1/contacts/import/csv",
-  operationId: "importContactsCsv",
-  summary: "Upsert contacts from a CSV file (tenant_user); all valid rows are written atomically",
-  middleware: [canWrite, csvBodyLimit] as const,
-  request: { body: { required: true, content: { "multipart/form-data": { schema: ImportCsvBody } } } },
-  responses: { 200: json(ImportResultSchema), ...stdErrors, 409: errors[409], 413: errors[413] },
 });
 
 const get = createRoute({
@@ -106,11 +74,8 @@ const erase = createRoute({
 });
 
 export const contactRoutes = createRouter()
-  .openapi(...routeOf(listContactsOperation))
   .openapi(upsert, async (c) => c.json(await upsertContact(svc(c), c.req.valid("json")), 201))
-  .openapi(importCsv, async (c) => c.json(await importContactsCsv(svc(c), c.req.valid("form").file), 200))
   .openapi(get, async (c) => c.json(await getContact(svc(c), c.req.valid("param").id), 200))
-  .openapi(...routeOf(suppressContactOperation))
   .openapi(unsuppress, async (c) => c.json(await unsuppressContact(svc(c), c.req.valid("param").id), 200))
   .openapi(exportData, async (c) => c.json(await exportContact(svc(c), c.req.valid("param").id), 200))
   .openapi(erase, async (c) => c.json(await eraseContact(svc(c), c.req.valid("param").id), 200));

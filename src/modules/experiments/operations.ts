@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { IdParam, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
-import { defineOperation } from "../../lib/operation";
+import { defineOperation, type Operation } from "../../lib/operation";
 import { ExperimentListQuery, ExperimentSchema, ResultsSchema } from "./schemas";
 import { experimentResults, getExperiment, listExperiments } from "./service";
 
@@ -61,3 +61,6 @@ export const listExperimentsOperation = defineOperation({
   agent: { scopes: ["read:campaigns"] },
   handler: async (ctx, input) => listExperiments(ctx, input),
 });
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [getExperimentOperation, experimentResultsOperation, listExperimentsOperation];

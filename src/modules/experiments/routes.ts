@@ -9,10 +9,8 @@ import {
   stdErrorsWithNotFound,
   TENANT_SECURITY,
 } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canAdminister, canManage } from "../../middleware/tenant";
-import { experimentResultsOperation, getExperimentOperation, listExperimentsOperation } from "./operations";
 import { CreateExperimentBody, ExperimentSchema, UpdateExperimentBody } from "./schemas";
 import { createExperiment, type ExperimentMove, transitionExperiment, updateExperiment } from "./service";
 
@@ -75,9 +73,7 @@ const transition = (name: ExperimentMove) =>
   });
 
 export const experimentRoutes = createRouter()
-  .openapi(...routeOf(listExperimentsOperation))
   .openapi(create, async (c) => c.json(await createExperiment(svc(c), c.req.valid("json")), 201))
-  .openapi(...routeOf(getExperimentOperation))
   .openapi(update, async (c) =>
     c.json(await updateExperiment(svc(c), c.req.valid("param").id, c.req.valid("json")), 200),
   )
@@ -92,5 +88,4 @@ export const experimentRoutes = createRouter()
   )
   .openapi(transition("complete"), async (c) =>
     c.json(await transitionExperiment(svc(c), c.req.valid("param").id, "complete"), 200),
-  )
-  .openapi(...routeOf(experimentResultsOperation));
+  );

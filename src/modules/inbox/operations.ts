@@ -1,19 +1,21 @@
+import { z } from "@hono/zod-openapi";
 import { INBOX_ITEM_TYPES } from "../../db/schema";
-import { forbidden } from "../../lib/errors";
+import { forbidden, notFound } from "../../lib/errors";
 import { errors, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
-import { defineOperation, type OperationContext } from "../../lib/operation";
+import { defineOperation, type Operation, type OperationContext } from "../../lib/operation";
 import { assignInboxItem, bulkSetInboxStatus, setInboxTags } from "./actions";
 import {
   AssignInboxBody,
   BulkStatusBody,
   InboxIdParam,
+  InboxItemDetailSchema,
   InboxItemSchema,
   InboxListQuery,
   InboxTagsSetSchema,
   SuccessSchema,
   TagsInboxBody,
 } from "./schemas";
-import { listInboxItems } from "./service";
+import { getInboxItem, listInboxItems } from "./service";
 
 // The inbox operations served by REST, MCP and agents alike (src/lib/operation.ts).
 
@@ -175,3 +177,47 @@ export const setInboxStatusOperation = defineOperation({
     return bulkSetInboxStatus(ctx, input as { itemIds: string[]; status: (typeof input)["status"] });
   },
 });
+
+export const getInboxItemWithResponsesOperation = defineOperation({
+  name: "inbox.get",
+  summary: "Get one inbox item with its responses",
+  description:
+    "Returns one inbox item with its notes and tags and, for a review, the review with its drafted and published " +
+    "responses; for feedback, the feedback answers. itemId is the inbox item id (or the review/feedback id).",
+  input: z.object({
+    itemId: z.string().min(1).max(64).describe("the inbox item id from inbox.list"),
+    itemType: z.enum(INBOX_ITEM_TYPES).describe("review or feedback"),
+  }),
+  output: InboxItemDetailSchema,
+  scopes: ["read:reviews", "read:feedback"],
+  access: "read",
+  variantOf: {
+    operationId: "getInboxItem",
+    why: "the spec's tool input names the item's type (itemType) beside its id; REST finds the kind from the id",
+  },
+  // outsider text: marked untrusted in results and the description (mcp/skills/untrusted.ts)
+  untrusted: [
+    "excerpt",
+    "review.text",
+    "review.authorName",
+    "feedback.text",
+    "feedback.followUpText",
+    "feedback.surveyResponses",
+    "responses[].text",
+  ],
+  mcp: { title: "Get one inbox item with its responses" },
+  handler: async (ctx, input) => {
+    // an item of a kind the scopes do not cover is as absent as another tenant's
+    if (!visibleInboxTypes(ctx.scopes).includes(input.itemType)) throw notFound("Inbox item");
+    return getInboxItem(ctx, input.itemId, input.itemType);
+  },
+});
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [
+  listInboxOperation,
+  assignInboxOperation,
+  setInboxTagsOperation,
+  setInboxStatusOperation,
+  getInboxItemWithResponsesOperation,
+];

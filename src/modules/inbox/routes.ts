@@ -1,10 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, errors, json, jsonBody, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
 import { addInboxNote, escalateInboxItem, updateInboxItem } from "./actions";
-import { assignInboxOperation, listInboxOperation, setInboxStatusOperation, setInboxTagsOperation } from "./operations";
 import {
   EscalateInboxBody,
   InboxIdParam,
@@ -74,15 +72,11 @@ const escalate = createRoute({
 });
 
 export const inboxRoutes = createRouter()
-  .openapi(...routeOf(listInboxOperation))
-  .openapi(...routeOf(setInboxStatusOperation))
   .openapi(get, async (c) =>
     c.json(await getInboxItem(svc(c), c.req.valid("param").id, c.req.valid("query").type), 200),
   )
   .openapi(patch, async (c) => c.json(await updateInboxItem(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
-  .openapi(...routeOf(assignInboxOperation))
   .openapi(notes, async (c) => c.json(await addInboxNote(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
-  .openapi(...routeOf(setInboxTagsOperation))
   .openapi(escalate, async (c) =>
     c.json(await escalateInboxItem(svc(c), c.req.valid("param").id, c.req.valid("json") ?? {}), 200),
   );

@@ -1,5 +1,7 @@
+import { z } from "@hono/zod-openapi";
 import { IdParam, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
-import { defineOperation } from "../../lib/operation";
+import { defineOperation, type Operation } from "../../lib/operation";
+import { findLocations } from "./finder";
 import { LocationListQuery, LocationSchema } from "./schemas";
 import { getLocation, listLocations } from "./service";
 
@@ -49,3 +51,40 @@ export const getLocationOperation = defineOperation({
   agent: { scopes: ["read:locations"], rename: { id: "locationId" } },
   handler: async (ctx, input) => getLocation(ctx, input.id),
 });
+
+export const findLocationsOperation = defineOperation({
+  name: "location.finder",
+  summary: "Find locations near a point or by text",
+  description:
+    "Finds active locations near a point (lat/lng, within radiusKm, nearest first, each with distanceKm) and/or " +
+    "whose name, address, city, state or postal code contains the query text. Give lat and lng, a query, or both. " +
+    "Use it to answer 'which of our locations is closest to ...' or 'the Springfield store'.",
+  input: z.object({
+    lat: z.number().min(-90).max(90).optional().describe("latitude in degrees (with lng)"),
+    lng: z.number().min(-180).max(180).optional().describe("longitude in degrees (with lat)"),
+    radiusKm: z.number().positive().max(20000).optional().describe("search radius around lat/lng in km (default 50)"),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe("text to match in name, address, city, state or postal code"),
+    limit: z.number().int().min(1).max(100).default(10).describe("how many to return, 1 to 100 (default 10)"),
+  }),
+  output: z.object({
+    data: z.array(
+      LocationSchema.extend({
+        distanceKm: z.number().nullable().describe("km from lat/lng; null for a text-only search"),
+      }),
+    ),
+    total: z.number().int(),
+  }),
+  scopes: ["read:locations"],
+  access: "read",
+  mcp: { title: "Find locations near a point or by text" },
+  handler: async (ctx, input) => findLocations(ctx, input),
+});
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [listLocationsOperation, getLocationOperation, findLocationsOperation];

@@ -9,11 +9,9 @@ import {
   stdErrorsWithNotFound,
   TENANT_SECURITY,
 } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
 import { importLocationsCsv } from "./bulk";
-import { getLocationOperation, listLocationsOperation } from "./operations";
 import { CreateLocationBody, LocationSchema, UpdateLocationBody } from "./schemas";
 import { createLocation, updateLocation } from "./service";
 import { readCsvUpload } from "./upload";
@@ -91,10 +89,8 @@ const bulk = createRoute({
 });
 
 export const locationRoutes = createRouter()
-  .openapi(...routeOf(listLocationsOperation))
   .openapi(bulk, async (c) => c.json(await importLocationsCsv(svc(c), await readCsvUpload(c.req)), 200))
   .openapi(create, async (c) => c.json(await createLocation(svc(c), c.req.valid("json")), 201))
-  .openapi(...routeOf(getLocationOperation))
   .openapi(update, async (c) =>
     c.json(await updateLocation(svc(c), c.req.valid("param").id, c.req.valid("json")), 200),
   );

@@ -11,9 +11,8 @@ import { resolveTenantAccess } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import type { JobRow } from "../jobs/schemas";
 import { readJob } from "../jobs/service";
-import { settleReviewSync } from "../reviews/sync-job";
 import type { SessionIdentity } from "./identity";
-import { findSkill, skillAllowed } from "./skills/registry";
+import { allSkills, type Skill, skillAllowed } from "./skills/registry";
 import { markedContent } from "./skills/untrusted";
 import { EVERY_TOOL, inSelection, type ToolSelection } from "./toolsets";
 
@@ -51,13 +50,8 @@ export const TASK_TTL_MS = 7 * 24 * 3600 * 1000;
 /** Suggested polling interval: a step of a job handles 100 rows, a review-site page takes a second or so. */
 export const POLL_INTERVAL_MS = 2000;
 
-/** Which tool each job kind answers for, and what its done/total count. */
-const JOB_TASKS: Partial<Record<JobType, { tool: string; unit: string }>> = {
-  contacts_import: { tool: "contact.import-csv", unit: "rows" },
-  campaign_send_bulk: { tool: "campaign.send-bulk", unit: "rows" },
-  review_sync: { tool: "review.sync", unit: "connections" },
-  tenant_export: { tool: "tenant.export", unit: "rows" },
-};
+/** The tool whose long job is this kind (its operation's McpDoor.longJob names the kind, the unit and any settle step). */
+const taskTool = (type: JobType): Skill | undefined => allSkills().find((s) => s.longJob?.kind === type);
 
 /** The credential a task belongs to: an API key, or a user through one OAuth client or a session. */
 export const taskOwner = (i: SessionIdentity) =>
@@ -96,7 +90,7 @@ const INTERNAL = "Internal error";
 
 /** The Task fields of a job (SEP-2663 `Task`), with its progress. */
 function taskOf(job: JobRow) {
-  const unit = JOB_TASKS[job.type]?.unit ?? "items";
+  const unit = taskTool(job.type)?.longJob?.unit ?? "items";
   const done = Number(job.counts.done ?? 0);
   const total = Number(job.counts.total ?? 0);
   const status = job.status === "failed" && job.error === INTERNAL ? "failed" : STATUS[job.status];
@@ -127,7 +121,7 @@ function detailedTask(job: JobRow) {
   const task = taskOf(job);
   if (task.status === "failed") return { ...task, error: { code: ProtocolErrorCode.InternalError, message: INTERNAL } };
   if (task.status !== "completed") return task;
-  const skill = findSkill(JOB_TASKS[job.type]!.tool);
+  const skill = taskTool(job.type);
   const result: CallToolResult =
     job.status === "succeeded"
       ? {
@@ -162,8 +156,7 @@ async function findTask(call: TaskCaller, taskId: unknown) {
     throw notFound();
   }
   const job = await readJob(db, tenantId, m[2]!);
-  const kind = job ? JOB_TASKS[job.type] : undefined;
-  const skill = kind ? findSkill(kind.tool) : undefined;
+  const skill = job ? taskTool(job.type) : undefined;
   if (
     !job ||
     !skill ||
@@ -172,27 +165,27 @@ async function findTask(call: TaskCaller, taskId: unknown) {
     !inSelection(skill, call.selection ?? EVERY_TOOL)
   )
     throw notFound();
-  return { db, job };
+  return { db, job, skill };
 }
 
-/** tasks/get: the job as it stands (a review sync first reads its connections' outcomes). */
+/** tasks/get: the job as it stands (a job whose tool settles it, e.g. a review sync, is brought up to date first). */
 export async function getTask(call: TaskCaller, taskId: unknown) {
-  const { db, job } = await findTask(call, taskId);
-  const current =
-    job.type === "review_sync"
-      ? await settleReviewSync(
-          {
-            db,
-            control: call.control,
-            env: call.env,
-            tenantId: job.tenantId,
-            actor: { type: "system", name: "mcp-tasks" },
-            meta: call.meta,
-            defer: call.defer,
-          },
-          job,
-        )
-      : job;
+  const { db, job, skill } = await findTask(call, taskId);
+  const settle = skill.longJob?.settle;
+  const current = settle
+    ? await settle(
+        {
+          db,
+          control: call.control,
+          env: call.env,
+          tenantId: job.tenantId,
+          actor: { type: "system", name: "mcp-tasks" },
+          meta: call.meta,
+          defer: call.defer,
+        },
+        job,
+      )
+    : job;
   return detailedTask(current);
 }
 

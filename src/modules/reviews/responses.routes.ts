@@ -9,16 +9,8 @@ import {
   stdErrorsWithNotFound,
   TENANT_SECURITY,
 } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
-import {
-  approveResponseOperation,
-  listOverdueResponsesOperation,
-  publishResponseOperation,
-  rejectResponseOperation,
-  updateResponseOperation,
-} from "./operations";
 import { CreateResponseBody, QueueQuery, ReviewIdParam, ReviewResponseSchema } from "./responses.schemas";
 import { createResponse, listApprovalQueue, listResponsesForReview, submitResponse } from "./responses.service";
 
@@ -87,9 +79,4 @@ export const responseRoutes = createRouter()
     c.json(await createResponse(svc(c), c.req.valid("param").reviewId, c.req.valid("json")), 201),
   )
   .openapi(queue, async (c) => c.json(await listApprovalQueue(svc(c), c.req.valid("query")), 200))
-  .openapi(...routeOf(listOverdueResponsesOperation))
-  .openapi(...routeOf(updateResponseOperation))
-  .openapi(submit, async (c) => c.json(await submitResponse(svc(c), c.req.valid("param").id), 200))
-  .openapi(...routeOf(approveResponseOperation))
-  .openapi(...routeOf(rejectResponseOperation))
-  .openapi(...routeOf(publishResponseOperation));
+  .openapi(submit, async (c) => c.json(await submitResponse(svc(c), c.req.valid("param").id), 200));

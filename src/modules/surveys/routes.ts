@@ -10,11 +10,9 @@ import {
   stdErrorsWithNotFound,
   TENANT_SECURITY,
 } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
 import { FeedbackSchema } from "../feedback/schemas";
-import { listSurveysOperation } from "./operations";
 import {
   AttachSurveyBody,
   CampaignIdParam,
@@ -141,7 +139,6 @@ const detach = createRoute({
 });
 
 export const surveyRoutes = createRouter()
-  .openapi(...routeOf(listSurveysOperation))
   .openapi(create, async (c) => c.json(await createSurvey(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getSurvey(svc(c), c.req.valid("param").id), 200))
   .openapi(update, async (c) => c.json(await updateSurvey(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))

@@ -1,7 +1,10 @@
+import { z } from "@hono/zod-openapi";
 import { IdParam, stdErrorsWithNotFound } from "../../lib/openapi";
-import { defineOperation } from "../../lib/operation";
+import { defineOperation, type Operation } from "../../lib/operation";
 import { TemplateSchema } from "./schemas";
 import { getTemplate } from "./service";
+import { BUILTIN_TOKENS } from "./tokens";
+import { customTokenKeys } from "./variables.service";
 
 // The templates operations served by REST and agents alike (src/lib/operation.ts).
 
@@ -21,3 +24,18 @@ export const getTemplateOperation = defineOperation({
   agent: { scopes: ["read:campaigns"], rename: { id: "templateId" } },
   handler: async (ctx, input) => getTemplate(ctx, input.id),
 });
+
+export const templateTokensOperation = defineOperation({
+  name: "template.tokens",
+  summary: "The {{tokens}} templates may use: the built-in ones and the tenant's location variables.",
+  input: z.object({}),
+  output: z.object({ builtin: z.array(z.string()), custom: z.array(z.string()) }),
+  scopes: ["read:campaigns"],
+  access: "read",
+  // for the agents that write templates: no REST route
+  agent: { scopes: ["read:campaigns"] },
+  handler: async (ctx) => ({ builtin: [...BUILTIN_TOKENS], custom: await customTokenKeys(ctx) }),
+});
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [getTemplateOperation, templateTokensOperation];

@@ -10,10 +10,8 @@ import {
   stdErrorsWithNotFound,
   TENANT_SECURITY,
 } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canManage, canWrite } from "../../middleware/tenant";
-import { getTemplateOperation } from "./operations";
 import { previewTemplate } from "./preview";
 import {
   CreateTemplateBody,
@@ -135,7 +133,6 @@ const fork = createRoute({
 export const templateRoutes = createRouter()
   .openapi(list, async (c) => c.json(await listTemplates(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createTemplate(svc(c), c.req.valid("json")), 201))
-  .openapi(...routeOf(getTemplateOperation))
   .openapi(update, async (c) => c.json(await updateTemplate(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(approve, async (c) => c.json(await approveTemplate(svc(c), c.req.valid("param").id), 200))
   .openapi(archive, async (c) => c.json(await archiveTemplate(svc(c), c.req.valid("param").id), 200))

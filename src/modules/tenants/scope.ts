@@ -1,9 +1,9 @@
 import { inArray, type SQL } from "drizzle-orm";
 import { tenants } from "../../db/schema";
+import type { AgencyScope } from "../../lib/context";
 import { administeredAgencies, isPlatformAdmin, type Principal } from "../identity/access";
 
-/** The agencies whose tenants a caller of /agency/* (or /admin/*) acts on: every one for platform admins. */
-export type AgencyScope = "all" | string[];
+export type { AgencyScope };
 
 export const agencyScopeOf = (p: Principal): AgencyScope => (isPlatformAdmin(p) ? "all" : administeredAgencies(p));
 

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { draftReply } from "../../reviews/drafting/engine";
 import { PHRASES } from "../../reviews/drafting/phrases";
+import type { ReviewContext } from "../../reviews/review-context";
 import { defineAgent } from "../define";
-import type { ReviewContext } from "../review-context";
 import { Evidences } from "../types";
 
 /** A reply must never offer compensation for the review nor ask the reviewer to change or remove it. */

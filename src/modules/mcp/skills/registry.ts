@@ -4,7 +4,6 @@ import type { ServiceContext } from "../../../lib/context";
 import type { JobRow } from "../../jobs/schemas";
 import type { Scope } from "../../oauth/scopes";
 import type { SessionIdentity } from "../identity";
-import { outputSchemaOf } from "./outputs";
 import { describeUntrusted } from "./untrusted";
 
 /** What a skill handler receives: a ServiceContext for the resolved tenant, plus who is calling. */
@@ -44,7 +43,7 @@ export interface Skill<I extends ObjectSchema = ObjectSchema> {
    * model text made from them), e.g. "data[].text": the result and the description say so (untrusted.ts).
    */
   untrusted?: string[];
-  /** the structuredContent's schema; defaults to SKILL_OUTPUTS[name] (skills/outputs.ts) */
+  /** the structuredContent's schema (the operation's output: mcp/skills/operation.ts) */
   output?: z.ZodType;
   /** accepts a tenantId input, honoured only in an agency OAuth session */
   agencyAware?: boolean;
@@ -61,9 +60,16 @@ export interface Skill<I extends ObjectSchema = ObjectSchema> {
   /**
    * A long job: to a 2026-07-28 client that declares the tasks extension the call answers a task
    * handle at once and the job runs in the background (mcp/tasks.ts); every other client gets
-   * `handler`'s synchronous answer. `start` stores the job (a `jobs` row owned by `owner`) and queues it.
+   * `handler`'s synchronous answer. `start` stores the job (a `jobs` row of type `kind`, owned by
+   * `owner`) and queues it; `settle` brings the row up to date before tasks/get reads it; `unit` is what
+   * its done/total count (McpDoor.longJob, src/lib/operation.ts).
    */
-  longJob?: { start(ctx: SkillContext, input: z.infer<I>, owner: string): Promise<JobRow> };
+  longJob?: {
+    kind: JobRow["type"];
+    unit: string;
+    start(ctx: SkillContext, input: z.infer<I>, owner: string): Promise<JobRow>;
+    settle?(ctx: ServiceContext, job: JobRow): Promise<JobRow>;
+  };
 }
 
 const skills = new Map<string, Skill>();
@@ -142,11 +148,10 @@ export const annotations = (skill: Skill) => ({
 });
 
 /** Whether the skill names its structuredContent's schema (test/mcp/output-schemas.test.ts requires it of every skill). */
-export const declaresOutput = (skill: Skill) => Boolean(skill.output ?? outputSchemaOf(skill.name));
+export const declaresOutput = (skill: Skill) => Boolean(skill.output);
 
 /** The zod schema of the skill's structuredContent; any JSON object for a skill that declares none yet. */
-export const outputSchema = (skill: Skill): z.ZodType =>
-  skill.output ?? outputSchemaOf(skill.name) ?? z.record(z.string(), z.unknown());
+export const outputSchema = (skill: Skill): z.ZodType => skill.output ?? z.record(z.string(), z.unknown());
 
 export const outputJsonSchema = (skill: Skill) => {
   const { $schema: _ignored, ...schema } = z.toJSONSchema(outputSchema(skill), {

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { brands, locations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { notFound } from "../../lib/errors";
-import { findReviewRow } from "../reviews/service";
+import { findReviewRow } from "./service";
 
 /** A review with what a reply needs: the brand's name, voice and tone, and the location's contact. */
 export async function reviewContext(ctx: ServiceContext, reviewId: string) {

@@ -1,13 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { paged } from "../../../lib/openapi";
-import { loadWidgetData } from "../../widgets/data";
-import { PublicWidgetSchema, WidgetSchema } from "../../widgets/schemas";
-import { listWidgets } from "../../widgets/service";
-import { skill } from "./registry";
+import { paged } from "../../lib/openapi";
+import { defineOperation, type Operation } from "../../lib/operation";
+import { loadWidgetData } from "./data";
+import { PublicWidgetSchema, WidgetSchema } from "./schemas";
+import { listWidgets } from "./service";
 
-export const reviewWidgetsSkill = skill({
+// The widgets' operations in the catalogue (src/lib/operation.ts).
+
+export const reviewWidgetsOperation = defineOperation({
   name: "review.widgets",
-  title: "Review widgets on the business's website",
+  summary: "Review widgets on the business's website",
   description:
     "Lists the review showcase widgets (what the business embeds on its own website): each widget's filters (minimum " +
     "rating, sites, count, newest or best first), the footer that discloses those filters to visitors, the embed codes " +
@@ -20,7 +22,11 @@ export const reviewWidgetsSkill = skill({
   output: paged(WidgetSchema.extend({ showing: PublicWidgetSchema.pick({ summary: true, reviews: true }).nullable() })),
   scopes: ["read:reviews"],
   access: "read",
-  agencyAware: true,
+  variantOf: {
+    operationId: "listWidgets",
+    why: "each widget with what it shows right now (its reviews and average), read as the public widget reads them",
+  },
+  mcp: { title: "Review widgets on the business's website", agencyAware: true },
   handler: async (ctx, input) => {
     const page = await listWidgets(ctx, { locationId: input.locationId, limit: input.limit });
     const data = await Promise.all(
@@ -32,3 +38,6 @@ export const reviewWidgetsSkill = skill({
     return { ...page, data };
   },
 });
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [reviewWidgetsOperation];

@@ -1,8 +1,8 @@
 import { and, desc, eq, gte, inArray, isNotNull, lt } from "drizzle-orm";
 import { locations, solicitations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
+import { addDays, type DayRange as DateRange } from "../../lib/day-range";
 import { isTimeZone, wallClock } from "../../lib/zoned-time";
-import { addDays, type DateRange } from "./types";
 
 /** The most recent sends read for timing; enough for stable hour and weekday rates, bounded for D1. */
 export const SEND_TIMING_MAX_ROWS = 20_000;

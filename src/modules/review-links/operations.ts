@@ -1,11 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { LocationReviewUrlsSchema, ReviewLinkSchema, ReviewLinkStatsSchema } from "../../review-links/schemas";
-import { listReviewLinks, locationReviewUrls, reviewLinkStats } from "../../review-links/service";
-import { skill } from "./registry";
+import { defineOperation, type Operation } from "../../lib/operation";
+import { LocationReviewUrlsSchema, ReviewLinkSchema, ReviewLinkStatsSchema } from "./schemas";
+import { listReviewLinks, locationReviewUrls, reviewLinkStats } from "./service";
 
-export const locationReviewLinksSkill = skill({
+// The review links' operations in the catalogue (src/lib/operation.ts).
+
+export const locationReviewLinksOperation = defineOperation({
   name: "location.review-links",
-  title: "Review links and QR codes of a location",
+  summary: "Review links and QR codes of a location",
   description:
     "For one location: its write-a-review URLs (Google from the place id, Yelp, Facebook; null when not set up) and its " +
     "review links: public short links that send each customer to one review site drawn by the configured weights (never " +
@@ -18,7 +20,7 @@ export const locationReviewLinksSkill = skill({
   }),
   scopes: ["read:locations"],
   access: "read",
-  agencyAware: true,
+  mcp: { title: "Review links and QR codes of a location", agencyAware: true },
   handler: async (ctx, input) => {
     const urls = await locationReviewUrls(ctx, input.locationId);
     const page = await listReviewLinks(ctx, { locationId: input.locationId, limit: 50 });
@@ -28,3 +30,6 @@ export const locationReviewLinksSkill = skill({
     return { reviewUrls: urls, reviewLinks: links };
   },
 });
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [locationReviewLinksOperation];

@@ -1,11 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { TenantBrandingSchema } from "../../white-label/schemas";
-import { getTenantBranding } from "../../white-label/service";
-import { skill } from "./registry";
+import { defineOperation, type Operation } from "../../lib/operation";
+import { TenantBrandingSchema } from "./schemas";
+import { getTenantBranding } from "./service";
 
-export const whiteLabelGetSkill = skill({
+// The white label's operations in the catalogue (src/lib/operation.ts).
+
+export const getWhiteLabelOperation = defineOperation({
   name: "white-label.get",
-  title: "Get the white-label brand and link host",
+  summary: "Get the white-label brand and link host",
   description:
     "Returns the brand the business's public pages and emails show (effective: name, logo URL, primary and accent " +
     "colours, support email, and whether it comes from the tenant's override, its agency or the platform default), " +
@@ -15,7 +17,10 @@ export const whiteLabelGetSkill = skill({
   output: TenantBrandingSchema,
   scopes: ["read:locations"],
   access: "read",
-  agencyAware: true,
+  mcp: { title: "Get the white-label brand and link host", agencyAware: true },
   // white-label rows are control-plane rows (docs/scaling.md): getTenantBranding reads them on ctx.control
   handler: async (ctx) => getTenantBranding(ctx),
 });
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [getWhiteLabelOperation];

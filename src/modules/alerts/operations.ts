@@ -1,12 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { paged } from "../../../lib/openapi";
-import { AlertSubscriptionSchema } from "../../alerts/schemas";
-import { listAlertSubscriptions } from "../../alerts/service";
-import { skill } from "./registry";
+import { paged } from "../../lib/openapi";
+import { defineOperation, type Operation } from "../../lib/operation";
+import { AlertSubscriptionSchema } from "./schemas";
+import { listAlertSubscriptions } from "./service";
 
-export const reviewAlertSubscriptionsSkill = skill({
+// The alerts' operations in the catalogue (src/lib/operation.ts).
+
+export const reviewAlertSubscriptionsOperation = defineOperation({
   name: "review.alert-subscriptions",
-  title: "List review alert subscriptions",
+  summary: "List review alert subscriptions",
   description:
     "Lists who is alerted about new reviews and who gets a daily or weekly review digest: per user and location (null = every location), " +
     "the instant-alert filters (maxRating: ratings at or below it; siteTypes; keywords), whether alerts go by email and/or a webhook, " +
@@ -20,6 +22,14 @@ export const reviewAlertSubscriptionsSkill = skill({
   output: paged(AlertSubscriptionSchema),
   scopes: ["read:reviews"],
   access: "read",
+  variantOf: {
+    operationId: "listAlertSubscriptions",
+    why: "a key reads the whole tenant's subscriptions (REST keeps others' to managers); page size default 25",
+  },
+  mcp: { title: "List review alert subscriptions" },
   // a person (OAuth, session) sees their own alert settings; a key reads for the whole tenant
   handler: async (ctx, input) => listAlertSubscriptions(ctx, { managesOthers: ctx.actor.type !== "user" }, input),
 });
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [reviewAlertSubscriptionsOperation];
