@@ -69,6 +69,8 @@ class ToolRefusal extends Error {
     readonly outcome: ToolOutcome,
     message: string,
     readonly details?: Record<string, unknown>,
+    /** what the audit row says instead of `message`, when the message carries something only the caller may read */
+    readonly audited?: string,
   ) {
     super(message);
   }
@@ -116,6 +118,8 @@ async function confirmGate(
     `${skill.name} needs the user's confirmation${tried ? " (the confirm value given is not a valid code for this call: codes are single-use, expire and hold for these exact arguments only)" : ""}. ` +
       `Ask the user: "${question}" and only if they agree, call again with the same arguments and confirm: "${issued.code}" (valid until ${issued.expiresAt}). Nothing was done.`,
     { confirmation: { code: issued.code, expiresAt: issued.expiresAt, question } },
+    // the code is the caller's alone: the tenant's audit log (read by its admins) says only that one was issued
+    `${skill.name} needs the user's confirmation${tried ? " (the confirm value given was not valid)" : ""}; a one-time code was issued`,
   );
 }
 
@@ -287,7 +291,7 @@ export async function callTool(
     if (e instanceof JsonRpcError) throw e;
     if (e instanceof ToolRefusal) {
       outcome = e.outcome;
-      error = e.message;
+      error = e.audited ?? e.message;
       return toolError(e.message, e.details);
     }
     outcome = "error";
@@ -300,7 +304,7 @@ export async function callTool(
     return toolError("Internal error", { requestId: c.meta.requestId });
   } finally {
     // the audit row is a tenant row: on the tenant's shard (an agency-level call without a tenant: the control database)
-    await auditToolCall(tenantId ? await tenantDb(c.env, tenantId) : c.control, c.identity, c.meta, {
+    await auditToolCall(tenantId ? await tenantDb(c.env, tenantId) : c.control, c.env, c.identity, c.meta, {
       tool: name,
       tenantId,
       sessionId: c.sessionId,
