@@ -3,7 +3,13 @@ import type { Env } from "../../env";
 import { forbidden } from "../../lib/errors";
 import { mcpResourceUrl } from "../../lib/urls";
 import { resolveBearer } from "../../middleware/auth";
-import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../identity/access";
+import {
+  administeredAgencies,
+  admitTenant,
+  isPlatformAdmin,
+  resolveTenantAccess,
+  roleAtLeast,
+} from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { grantOfToken, recordGrantUse } from "../oauth/last-used";
 import { authServer, type GrantProps, looksLikeOAuthToken } from "../oauth/provider";
@@ -44,9 +50,7 @@ export async function identify(
   }
   const tenantId = requestedTenant ?? principal.homeTenantId;
   if (!tenantId) throw forbidden("Send x-tenant-id: this account has no home tenant");
-  const tenant = await findTenantRef(db, tenantId);
-  const access = tenant ? resolveTenantAccess(principal, tenant) : null;
-  if (!access) throw forbidden("Tenant not accessible");
+  const access = admitTenant(principal, await findTenantRef(db, tenantId));
   // a signed-in user reads everything their role can, and writes where the role allows writes
   const scopes = [
     ...READ_SCOPES,

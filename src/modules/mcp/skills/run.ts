@@ -8,7 +8,13 @@ import type { Env } from "../../../env";
 import type { RequestMeta } from "../../../lib/context";
 import { ApiError } from "../../../lib/errors";
 import { addLogContext, log } from "../../../lib/log";
-import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../../identity/access";
+import {
+  administeredAgencies,
+  admitTenant,
+  isPlatformAdmin,
+  type Principal,
+  requireTenantRole,
+} from "../../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../../identity/service";
 import { actorFor, auditToolCall, type ToolOutcome } from "../audit";
 import { type McpLimits, STATELESS_SESSION_PREFIX } from "../config";
@@ -174,15 +180,24 @@ const toolError = (message: string, details?: Record<string, unknown>): CallTool
   content: [{ type: "text", text: JSON.stringify({ error: message, ...details }) }],
 });
 
+/** The principal behind a call's credential: an API key as the REST authenticator resolves it, or the user as stored now. */
+async function principalOf(c: CallEnv): Promise<Principal | null> {
+  const { identity } = c;
+  if (identity.credential === "api_key")
+    return { kind: "api_key", keyId: identity.keyId!, tenantId: identity.tenantId, scopes: identity.scopes };
+  return loadUserPrincipal(c.control, identity.userId!);
+}
+
 /**
- * The tenant a call acts for, and the agencies it may reach. tenantId input counts only in an
- * agency OAuth session and is re-checked against the caller's agencies on every call; user
- * callers are re-checked against the tenant (a removed role stops the next call).
+ * The tenant a call acts for, the caller's access there and the agencies it may reach, through the one
+ * access and role check every door passes (identity/access.ts `admitTenant`, `requireTenantRole`): an
+ * API key like a user, so a paused tenant is read-only to both. tenantId input counts only in an agency
+ * OAuth session and is re-checked against the caller's agencies on every call; user callers are
+ * re-read (a removed role stops the next call). Runs before the input is read.
  */
 async function resolveTenant(skill: Skill, input: Record<string, unknown>, c: CallEnv) {
   const { identity, control: db } = c;
-  if (identity.credential === "api_key") return { tenantId: identity.tenantId, agencyIds: [] as string[] };
-  const principal = await loadUserPrincipal(db, identity.userId!);
+  const principal = await principalOf(c);
   if (!principal) throw new ToolRefusal("forbidden", "The signed-in user is no longer active");
   if (skill.platformOnly && !isPlatformAdmin(principal))
     throw new ToolRefusal("forbidden", `${skill.name} needs the platform_admin role`);
@@ -191,13 +206,21 @@ async function resolveTenant(skill: Skill, input: Record<string, unknown>, c: Ca
     skill.agencyAware && identity.agencySession && typeof input.tenantId === "string" ? input.tenantId : null;
   const tenantId = asked ?? identity.tenantId;
   const tenant = await findTenantRef(db, tenantId);
-  const access = tenant ? resolveTenantAccess(principal, tenant) : null;
-  const inAgency = tenant ? agencyIds.includes(tenant.agencyId) : false;
-  if (!tenant || !access || (asked && !inAgency)) throw new ToolRefusal("forbidden", "Tenant not accessible");
-  if (skill.minRole && !roleAtLeast(access.role, skill.minRole)) {
-    throw new ToolRefusal("forbidden", `${skill.name} needs the ${skill.minRole} role or higher in this tenant`);
+  if (asked && !(tenant && agencyIds.includes(tenant.agencyId)))
+    throw new ToolRefusal("forbidden", "Tenant not accessible");
+  try {
+    const access = admitTenant(principal, tenant);
+    if (skill.minRole)
+      requireTenantRole(
+        access,
+        skill.minRole,
+        `${skill.name} needs the ${skill.minRole} role or higher in this tenant`,
+      );
+    return { tenantId, agencyIds, access };
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "FORBIDDEN") throw new ToolRefusal("forbidden", e.message);
+    throw e;
   }
-  return { tenantId, agencyIds };
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -238,6 +261,9 @@ export async function callTool(
           : "an agency session";
       throw new ToolRefusal("forbidden", `${name} needs ${needs}, which this session was not granted`);
     }
+    // who may do this here first (tenant, pause, role), as REST's middleware does before its validators
+    const resolved = await resolveTenant(skill, input, c);
+    tenantId = resolved.tenantId;
     const parsed = skill.input.safeParse(input);
     if (!parsed.success) {
       outcome = "invalid_input";
@@ -245,8 +271,6 @@ export async function callTool(
       error = "Invalid input";
       return toolError("Invalid input", { issues });
     }
-    const resolved = await resolveTenant(skill, parsed.data, c);
-    tenantId = resolved.tenantId;
     // the request's lines from here on name the tool's tenant and its shard, as /v1 lines do (middleware/tenant.ts)
     const shard = (await tenantShard(c.env, tenantId)) ?? 0;
     addLogContext({ tenantId, shard });
@@ -270,6 +294,7 @@ export async function callTool(
       meta: c.meta,
       defer: c.defer,
       caller: c.identity,
+      access: resolved.access,
       agencyIds: resolved.agencyIds,
     };
     // a long job for a client that polls tasks: stored and queued, answered with its task handle at once
