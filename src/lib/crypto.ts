@@ -184,6 +184,10 @@ export const openAtRest = (
 /** Purposes a key is derived for; a new use of a secret adds its own name here (never reuses one). */
 export type KeyPurpose =
   | "mcp-confirmation"
+  // an MCP session's principal binding, kept in its Durable Object instead of the credential (mcp/session-binding.ts)
+  | "mcp-session-principal"
+  // the reference that ties a session's tool calls together in tenant-readable audit rows (mcp/audit.ts)
+  | "mcp-audit-session"
   | "oauth-consent-ticket"
   // the signed-in account pages' own session and CSRF token (src/modules/oauth/account-session.ts)
   | "account-page-session"

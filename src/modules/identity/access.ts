@@ -1,4 +1,5 @@
 import type { Role, ScopeType, TenantRole } from "../../db/schema";
+import { forbidden } from "../../lib/errors";
 
 export interface RoleGrant {
   role: Role;
@@ -41,6 +42,8 @@ export interface TenantAccess {
   via: "platform" | "tenant" | "agency" | "api_key";
   /** the role the caller acts with inside this tenant */
   role: TenantRole;
+  /** the tenant is paused: its own users and keys act as viewer until it is resumed */
+  paused: boolean;
 }
 
 const RANK: Record<TenantRole, number> = { viewer: 1, tenant_user: 2, manager: 3, tenant_admin: 4 };
@@ -61,7 +64,7 @@ export const administeredAgencies = (p: Principal): string[] =>
  * Returns null when the tenant is not accessible.
  */
 export function resolveTenantAccess(p: Principal, tenant: TenantRef): TenantAccess | null {
-  const base = { tenantId: tenant.id, agencyId: tenant.agencyId };
+  const base = { tenantId: tenant.id, agencyId: tenant.agencyId, paused: !tenant.isActive };
   if (p.kind === "api_key") {
     if (p.tenantId !== tenant.id) return null;
     // scopes decide which routes a key reaches (tenantContext); a write scope only opens write routes
@@ -77,4 +80,26 @@ export function resolveTenantAccess(p: Principal, tenant: TenantRef): TenantAcce
   if (direct) return { ...base, via: "tenant", role: tenant.isActive ? direct : "viewer" };
   if (administeredAgencies(p).includes(tenant.agencyId)) return { ...base, via: "agency", role: "tenant_admin" };
   return null;
+}
+
+/**
+ * The one access check every door passes (REST: `tenantContext`; MCP tools: `skills/run.ts`; agents run
+ * behind one of those): the caller reaches the tenant, else 403 "Tenant not accessible" (an unknown
+ * tenant and a foreign one look the same).
+ */
+export function admitTenant(p: Principal, tenant: TenantRef | null): TenantAccess {
+  const access = tenant ? resolveTenantAccess(p, tenant) : null;
+  if (!access) throw forbidden("Tenant not accessible");
+  return access;
+}
+
+/**
+ * The one role check every door passes (REST: `requireRole`; MCP tools: a skill's `minRole`, checked
+ * before its input is read; an agent's write: the role its door resolved): 403 unless the caller acts
+ * with `min` or more. On a paused tenant its own users and API keys act as viewer (resolveTenantAccess),
+ * and the refusal says so.
+ */
+export function requireTenantRole(access: TenantAccess, min: TenantRole, what = `Requires role ${min} or higher`) {
+  if (roleAtLeast(access.role, min)) return;
+  throw forbidden(access.paused ? `${what}: the tenant is paused, read-only until it is resumed` : what);
 }

@@ -1,12 +1,17 @@
 import type { ControlDb } from "../../db/client";
 import type { Env } from "../../env";
-import { decryptSecret, encryptSecret } from "../../lib/crypto";
 import { forbidden } from "../../lib/errors";
 import { mcpResourceUrl } from "../../lib/urls";
 import { resolveBearer } from "../../middleware/auth";
-import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../identity/access";
+import {
+  administeredAgencies,
+  admitTenant,
+  isPlatformAdmin,
+  resolveTenantAccess,
+  roleAtLeast,
+} from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
-import { recordGrantUse } from "../oauth/last-used";
+import { grantOfToken, recordGrantUse } from "../oauth/last-used";
 import { authServer, type GrantProps, looksLikeOAuthToken } from "../oauth/provider";
 import { READ_SCOPES } from "../oauth/scopes";
 import type { SessionIdentity } from "./identity";
@@ -45,9 +50,7 @@ export async function identify(
   }
   const tenantId = requestedTenant ?? principal.homeTenantId;
   if (!tenantId) throw forbidden("Send x-tenant-id: this account has no home tenant");
-  const tenant = await findTenantRef(db, tenantId);
-  const access = tenant ? resolveTenantAccess(principal, tenant) : null;
-  if (!access) throw forbidden("Tenant not accessible");
+  const access = admitTenant(principal, await findTenantRef(db, tenantId));
   // a signed-in user reads everything their role can, and writes where the role allows writes
   const scopes = [
     ...READ_SCOPES,
@@ -84,17 +87,10 @@ async function identifyOAuth(
     tenantId,
     userId: validated.userId,
     clientId: validated.clientId,
+    // the token names its grant (`userId:grantId:secret`); the library found the token under it, so it is the grant's
+    grantId: grantOfToken(token)?.grantId,
     scopes: validated.scope,
     agencySession,
     platformAdmin: isPlatformAdmin(principal),
   };
 }
-
-function encryptionKey(env: Env): string {
-  if (!env.ENCRYPTION_KEY) throw new Error("ENCRYPTION_KEY is not configured; MCP sessions need it");
-  return env.ENCRYPTION_KEY;
-}
-
-export const sealCredential = (token: string, env: Env) => encryptSecret(token, encryptionKey(env));
-export const openCredential = (sealed: string, env: Env) =>
-  decryptSecret(sealed, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS);
