@@ -117,10 +117,31 @@ describe("custom hostnames through Cloudflare's API", () => {
       "10.0.0.1",
       "a..b.test",
       "-a.test",
+      "0x7f.1",
+      "shop.123",
+      "reviews.example.test:8443",
+      "user@reviews.example.test",
     ]) {
       expect((await w.as("agencyAdmin").post(agencyPath(), { hostname })).status, hostname).toBe(400);
     }
     expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "localhost.8787.test" })).status).toBe(201);
+  });
+
+  it("stores the one spelling of a name: case, trailing dots, percent-escapes and Unicode are the same claim", async () => {
+    const bad = await w.as("agencyAdmin").post(agencyPath(), { hostname: "x.test/evil.example" });
+    expect(bad.status).toBe(400);
+    for (const spelling of ["reviews.northwind.test", "REVIEWS.NORTHWIND.TEST..", "reviews%2Enorthwind.test"]) {
+      const again = await w.as("agencyAdmin").post(agencyPath(), { hostname: spelling });
+      expect(again.status, spelling).toBe(409);
+    }
+    const idn = await w.as("agencyAdmin").post(agencyPath(), { hostname: "Bücher.Northwind.test." });
+    expect(idn.status).toBe(201);
+    expect(idn.body.hostname).toBe("xn--bcher-kva.northwind.test");
+    expect(cf.calls.at(-1)!.body).toMatchObject({ hostname: "xn--bcher-kva.northwind.test" });
+    expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "xn--bcher-kva.northwind.test" })).status).toBe(
+      409,
+    );
+    expect((await w.as("agencyAdmin").delete(`${agencyPath()}/${idn.body.id}`)).status).toBe(204);
   });
 
   it("Cloudflare alone (a CNAME pointing here) does not make it active: the ownership TXT record is missing", async () => {

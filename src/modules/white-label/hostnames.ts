@@ -8,6 +8,7 @@ import { auditDbFor, commitControl } from "../../lib/commit";
 import type { PlatformContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, conflict, notFound } from "../../lib/errors";
+import { canonicalHostname } from "../../lib/host-guard";
 import { newId } from "../../lib/ids";
 import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
@@ -102,7 +103,7 @@ export const getHostname = async (db: ControlDb, env: Env, owner: Owner, id: str
  * MAX_HOSTNAMES_PER_OWNER: 409. If the insert loses a race, the provider's record is removed again.
  */
 export async function createHostname(ctx: PlatformContext, owner: Owner, hostname: string) {
-  if (hostname === new URL(ctx.env.PUBLIC_BASE_URL).hostname.toLowerCase())
+  if (hostname === canonicalHostname(new URL(ctx.env.PUBLIC_BASE_URL).hostname))
     throw conflict("That is the platform's own hostname");
   const control = controlDb(ctx.env);
   const [taken, mine] = await control.batch([
