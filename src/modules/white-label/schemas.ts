@@ -3,7 +3,7 @@ import { type customHostnames, WHITE_LABEL_SCOPES, type whiteLabelBrands } from 
 import { canonicalHostname } from "../../lib/host-guard";
 import { DateTime } from "../../lib/openapi";
 import { Email } from "../../lib/validators";
-import { claimExpiresAt, ownershipRecord } from "./ownership";
+import { claimExpiresAt, claimStart, ownershipRecord } from "./ownership";
 import { isHostnameInUse } from "./resolve";
 
 export const HexColor = z
@@ -157,7 +157,8 @@ export const CustomHostnameSchema = z
     }),
     verifiedAt: DateTime.nullable(),
     claimExpiresAt: DateTime.nullable().openapi({
-      description: "an unverified claim is removed at this time (7 days after it was made); null once verified",
+      description:
+        "an unverified claim is removed at this time: 7 days after this owner first claimed the name (deleting and claiming again does not extend it); null once verified",
     }),
     dns: z
       .object({
@@ -208,7 +209,7 @@ export function toCustomHostname(r: HostnameRow, cnameTarget: string | null) {
     active: isHostnameInUse(r),
     verified: r.verifiedAt !== null,
     verifiedAt: r.verifiedAt,
-    claimExpiresAt: r.verifiedAt ? null : claimExpiresAt(r.createdAt),
+    claimExpiresAt: r.verifiedAt ? null : claimExpiresAt(claimStart(r)),
     dns: {
       cname: { name: r.hostname, target: cnameTarget },
       verification: ownershipRecord(r),
