@@ -4,7 +4,9 @@
  * location and list the locations. `npm run sdk:check` regenerates sdk/schema.d.ts and compiles this
  * file, so a breaking change to the document (a renamed field, a removed path) fails CI.
  *
- * Run against `npm run dev`: `BASE_URL=http://localhost:8787 npx tsx examples/first-session.ts`
+ * Run against `npm run dev`: `BASE_URL=http://localhost:8787 npx tsx examples/first-session.ts`. Against a
+ * deployment, also `BOOTSTRAP_SECRET=...` (the secret `npm run setup:cloudflare` set; without one a
+ * deployed service refuses /bootstrap).
  */
 import createClient from "openapi-fetch";
 import type { components, paths } from "./sdk/schema";
@@ -18,11 +20,12 @@ function fail(step: string, error: unknown, response: Response): never {
   throw new Error(`${step}: HTTP ${response.status} ${JSON.stringify(error)}`);
 }
 
-export async function firstSession(baseUrl: string): Promise<Location[]> {
+export async function firstSession(baseUrl: string, bootstrapSecret?: string): Promise<Location[]> {
   const api = createClient<paths>({ baseUrl });
 
   // 1. One-time bootstrap: the first tenant and its platform admin (a second call is 409, which is fine here)
   const boot = await api.POST("/bootstrap", {
+    params: { header: bootstrapSecret ? { "x-bootstrap-secret": bootstrapSecret } : {} },
     body: {
       tenantName: "Acme Dental",
       tenantSlug: "acme-dental",
@@ -60,6 +63,6 @@ export async function firstSession(baseUrl: string): Promise<Location[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const locations = await firstSession(process.env.BASE_URL ?? "http://localhost:8787");
+  const locations = await firstSession(process.env.BASE_URL ?? "http://localhost:8787", process.env.BOOTSTRAP_SECRET);
   console.log(JSON.stringify(locations));
 }

@@ -25,7 +25,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { startServer } from "../bench/lib/server.mjs";
+import { BENCH_BOOTSTRAP_SECRET, startServer } from "../bench/lib/server.mjs";
 import { startCredentialProxy } from "./conformance/credential-proxy.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -69,13 +69,17 @@ async function postJson(url, body, headers = {}) {
 
 /** A tenant with one location, and an API key with the default (read-only) scopes. */
 async function seed(base) {
-  const boot = await postJson(`${base}/bootstrap`, {
-    tenantName: "Conformance Dental",
-    tenantSlug: "conformance-dental",
-    adminEmail: "owner@conformance.test",
-    adminPassword: "conformance suite password",
-    adminName: "Owner",
-  });
+  const boot = await postJson(
+    `${base}/bootstrap`,
+    {
+      tenantName: "Conformance Dental",
+      tenantSlug: "conformance-dental",
+      adminEmail: "owner@conformance.test",
+      adminPassword: "conformance suite password",
+      adminName: "Owner",
+    },
+    { "x-bootstrap-secret": BENCH_BOOTSTRAP_SECRET },
+  );
   const auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
   await postJson(
     `${base}/v1/locations`,

@@ -7,6 +7,7 @@
 // call and a cron sweep whose runs GET /admin/status then reports. CI runs it as its own step (.ci/run) so the rendered [env.production] cannot
 // drift from what the tests cover (docs/deploy.md). Always stops wrangler; exits 1 on any failure.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -72,10 +73,13 @@ async function main() {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const base = `http://127.0.0.1:${port}`;
   step(`wrangler dev --env ${ENV} on ${base}`);
-  // the secrets `npm run setup:cloudflare` would set; everything else is the section as committed
+  // the secrets `npm run setup:cloudflare` would set; everything else is the section as committed.
+  // BOOTSTRAP_SECRET is made per run as setup:cloudflare makes it: without one, a deployed environment
+  // refuses POST /bootstrap (docs/SECURITY.md)
   const secrets = {
     JWT_SECRET: "prod-smoke-jwt-secret-0123456789-0123456789",
     ENCRYPTION_KEY: "cHJvZC1zbW9rZS1lbmNyeXB0aW9uLWtleS0zMi1ieXQ=",
+    BOOTSTRAP_SECRET: randomBytes(32).toString("base64url"),
   };
   wrangler = spawn(
     "npx",
@@ -113,11 +117,11 @@ async function main() {
   await Promise.race([until("GET /health", async () => (await fetch(`${base}/health`)).ok, 60_000), exited]);
 
   step("bootstrap, location, contact, template, campaign");
-  const session = await bootstrap(base, {
-    tenantName: "Smoke Dental",
-    tenantSlug: "smoke-dental",
-    adminEmail: "owner@smoke.test",
-  });
+  const session = await bootstrap(
+    base,
+    { tenantName: "Smoke Dental", tenantSlug: "smoke-dental", adminEmail: "owner@smoke.test" },
+    { secret: secrets.BOOTSTRAP_SECRET },
+  );
   const api = async (method, p, body, expected = [200, 201]) => {
     const res = await fetch(`${base}${p}`, {
       method,

@@ -1,12 +1,18 @@
-/** Bootstraps a fresh served Worker (its first tenant and admin); the admin's token, tenant and headers. */
+import { BENCH_BOOTSTRAP_SECRET } from "./bootstrap-secret.mjs";
+
+/**
+ * Bootstraps a fresh served Worker (its first tenant and admin); the admin's token, tenant and headers.
+ * `secret`: the Worker's BOOTSTRAP_SECRET, sent as x-bootstrap-secret (the bench server's by default).
+ */
 export async function bootstrap(
   base,
   { tenantName = "Bench Co", tenantSlug = "bench-co", adminEmail = "bench@example.test" } = {},
+  { secret = BENCH_BOOTSTRAP_SECRET } = {},
 ) {
   const body = { tenantName, tenantSlug, adminEmail, adminPassword: "bench-password-1", adminName: "Bench" };
   const res = await fetch(`${base}/bootstrap`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", "x-bootstrap-secret": secret },
     body: JSON.stringify(body),
   });
   const json = await res.json();

@@ -18,3 +18,4 @@ export function startTrivialServer(options?: {
   direct?: boolean;
   inspectorPort?: number;
 }): Promise<{ mf: { dispose(): Promise<void> }; url: string }>;
+export const BENCH_BOOTSTRAP_SECRET: string;

@@ -5,7 +5,10 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { BENCH_BOOTSTRAP_SECRET } from "./bootstrap-secret.mjs";
 import { startD1Server } from "./d1-server.mjs";
+
+export { BENCH_BOOTSTRAP_SECRET };
 
 // The Miniflare that ships with the pinned wrangler (same workerd as `wrangler dev`/deploy); the
 // top-level one belongs to the test pool and speaks a newer, different options format.
@@ -179,6 +182,7 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Dat
       JWT_AUDIENCE: "reputation-ops-api",
       JWT_SECRET: BENCH_JWT_SECRET,
       ENCRYPTION_KEY: "YmVuY2gtZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=",
+      BOOTSTRAP_SECRET: BENCH_BOOTSTRAP_SECRET,
       ...vars,
     },
   };

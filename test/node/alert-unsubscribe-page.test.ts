@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BENCH_JWT_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
+import { BENCH_BOOTSTRAP_SECRET, BENCH_JWT_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { mintAlertUnsubscribeToken } from "../../src/modules/alerts/tokens";
 import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 
@@ -21,7 +21,7 @@ describe.skipIf(!existsSync(CHROMIUM))("alert unsubscribe page in headless Chrom
     worker = await startServer({ port: await freePort(), outdir });
     const boot = (await fetch(`${worker.url}/bootstrap`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "x-bootstrap-secret": BENCH_BOOTSTRAP_SECRET },
       body: JSON.stringify({
         tenantName: "Acme Dental",
         tenantSlug: "acme-dental",

@@ -9,6 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BENCH_BOOTSTRAP_SECRET } from "../../bench/lib/server.mjs";
 import { freePort } from "./helpers/browser";
 import { startWorker } from "./helpers/worker-server";
 
@@ -33,7 +34,7 @@ beforeAll(async () => {
   server = await startWorker({ port: await freePort(), vars: { MCP_SESSION_IDLE_SECONDS: String(IDLE_SECONDS) } });
   const boot = await fetch(`${server.base}/bootstrap`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", "x-bootstrap-secret": BENCH_BOOTSTRAP_SECRET },
     body: JSON.stringify({
       tenantName: "Live Dental",
       tenantSlug: "live-dental",

@@ -5,6 +5,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BENCH_BOOTSTRAP_SECRET } from "../../bench/lib/server.mjs";
 import { freePort } from "./helpers/browser";
 import { startWorker } from "./helpers/worker-server";
 
@@ -18,7 +19,8 @@ async function firstSession(baseUrl: string) {
     ["examples/first-session.ts"],
     {
       cwd: root,
-      env: { ...process.env, BASE_URL: baseUrl },
+      // the served Worker's bootstrap secret, as a deployment's operator would pass it
+      env: { ...process.env, BASE_URL: baseUrl, BOOTSTRAP_SECRET: BENCH_BOOTSTRAP_SECRET },
     },
   );
   return JSON.parse(stdout) as { name: string; timezone: string | null; googlePlaceId: string | null }[];

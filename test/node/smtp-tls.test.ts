@@ -4,6 +4,7 @@
 // as configured ("plain") to a loopback sink in a local environment (docs/messaging.md).
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { BENCH_BOOTSTRAP_SECRET } from "../../bench/lib/server.mjs";
 import { freePort } from "./helpers/browser";
 import { startWorker } from "./helpers/worker-server";
 
@@ -85,7 +86,7 @@ async function resetThroughPlatformSmtp(security: string) {
   });
   const boot = await fetch(`${worker.base}/bootstrap`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", "x-bootstrap-secret": BENCH_BOOTSTRAP_SECRET },
     body: JSON.stringify({
       tenantName: "Mail Co",
       tenantSlug: "mail-co",

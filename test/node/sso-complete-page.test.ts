@@ -9,7 +9,7 @@ import path from "node:path";
 import { inflateRawSync } from "node:zlib";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StartedServer, startServer } from "../../bench/lib/server.mjs";
+import { BENCH_BOOTSTRAP_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { base64, IDP, KEYS, signedResponse } from "../sso/idp";
 import { CHROMIUM, freePort } from "./helpers/browser";
 
@@ -53,7 +53,7 @@ describe.skipIf(!existsSync(CHROMIUM))("SSO completion page in headless Chromium
     slug = `sso-${Date.now().toString(36)}`;
     const boot = await fetch(`${worker.url}/bootstrap`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "x-bootstrap-secret": BENCH_BOOTSTRAP_SECRET },
       body: JSON.stringify({
         tenantName: "SSO Page Co",
         tenantSlug: slug,

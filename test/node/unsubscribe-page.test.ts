@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BENCH_JWT_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
+import { BENCH_BOOTSTRAP_SECRET, BENCH_JWT_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
 import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 
@@ -32,7 +32,7 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
     const logoUrl = `http://127.0.0.1:${(logoHost.address() as AddressInfo).port}/logo.svg`;
     const boot = (await fetch(`${worker.url}/bootstrap`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", "x-bootstrap-secret": BENCH_BOOTSTRAP_SECRET },
       body: JSON.stringify({
         tenantName: "Acme Dental",
         tenantSlug: "acme-dental",

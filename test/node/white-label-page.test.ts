@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BENCH_JWT_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
+import { BENCH_BOOTSTRAP_SECRET, BENCH_JWT_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
 import { CHROMIUM, freePort } from "./helpers/browser";
 
@@ -45,6 +45,7 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
       });
     const boot = await api("/bootstrap", {
       method: "POST",
+      headers: { "x-bootstrap-secret": BENCH_BOOTSTRAP_SECRET },
       body: JSON.stringify({
         tenantName: "Smile Dental",
         tenantSlug: "smile-dental",

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StartedServer, startServer } from "../../bench/lib/server.mjs";
+import { BENCH_BOOTSTRAP_SECRET, type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
@@ -38,7 +38,8 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
 
   beforeAll(async () => {
     worker = await startServer({ port: await freePort(), outdir });
-    let auth: Record<string, string> = {};
+    // the served Worker's bootstrap secret first, then the admin's credential
+    let auth: Record<string, string> = { "x-bootstrap-secret": BENCH_BOOTSTRAP_SECRET };
     const api = async (p: string, body?: unknown) => {
       const r = await fetch(`${worker.url}${p}`, {
         method: body ? "POST" : "GET",

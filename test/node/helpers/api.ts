@@ -1,5 +1,6 @@
 // The served Worker's REST API as its bootstrap admin, for the browser tests: bootstraps it, then
 // returns a JSON client that sends the admin's credential and tenant (a status >= 300 throws).
+import { BENCH_BOOTSTRAP_SECRET } from "../../../bench/lib/server.mjs";
 import { mintLinkToken } from "../../../src/modules/links/tokens";
 
 /** the JWT_SECRET bench/lib/server.mjs gives the Worker */
@@ -20,6 +21,7 @@ export async function bootstrapApi(base: string, tenant: { name: string; slug: s
     });
   const boot = await api("/bootstrap", {
     method: "POST",
+    headers: { "x-bootstrap-secret": BENCH_BOOTSTRAP_SECRET },
     body: JSON.stringify({
       tenantName: tenant.name,
       tenantSlug: tenant.slug,
