@@ -25,7 +25,8 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { BENCH_BOOTSTRAP_SECRET, startServer } from "../bench/lib/server.mjs";
+import { bootstrap } from "../bench/lib/bootstrap.mjs";
+import { startServer } from "../bench/lib/server.mjs";
 import { startCredentialProxy } from "./conformance/credential-proxy.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -69,18 +70,13 @@ async function postJson(url, body, headers = {}) {
 
 /** A tenant with one location, and an API key with the default (read-only) scopes. */
 async function seed(base) {
-  const boot = await postJson(
-    `${base}/bootstrap`,
-    {
-      tenantName: "Conformance Dental",
-      tenantSlug: "conformance-dental",
-      adminEmail: "owner@conformance.test",
-      adminPassword: "conformance suite password",
-      adminName: "Owner",
-    },
-    { "x-bootstrap-secret": BENCH_BOOTSTRAP_SECRET },
-  );
-  const auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
+  const boot = await bootstrap(base, {
+    tenantName: "Conformance Dental",
+    tenantSlug: "conformance-dental",
+    adminEmail: "owner@conformance.test",
+    adminPassword: "conformance suite password",
+  });
+  const auth = boot.headers;
   await postJson(
     `${base}/v1/locations`,
     { name: "Conformance Downtown", city: "Springfield", latitude: 39.78, longitude: -89.65 },
@@ -89,7 +85,7 @@ async function seed(base) {
   const minted = await postJson(`${base}/v1/api-keys`, { name: "MCP conformance suite" }, auth);
   return {
     apiKey: minted.key,
-    tenantId: boot.tenant.id,
+    tenantId: boot.tenantId,
     email: "owner@conformance.test",
     password: "conformance suite password",
   };

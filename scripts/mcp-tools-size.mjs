@@ -17,7 +17,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
-import { BENCH_BOOTSTRAP_SECRET, startServer } from "../bench/lib/server.mjs";
+import { bootstrap } from "../bench/lib/bootstrap.mjs";
+import { startServer } from "../bench/lib/server.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const DOC = path.join(root, "docs/mcp.md");
@@ -61,18 +62,11 @@ function apiScopes() {
 
 /** A tenant and an API key with every scope a key can hold. */
 async function seed(base) {
-  const boot = await postJson(
-    `${base}/bootstrap`,
-    {
-      tenantName: "Tools Size Dental",
-      tenantSlug: "tools-size-dental",
-      adminEmail: "owner@tools-size.test",
-      adminPassword: "tools size measurement password",
-      adminName: "Owner",
-    },
-    { "x-bootstrap-secret": BENCH_BOOTSTRAP_SECRET },
-  );
-  const auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
+  const { headers: auth } = await bootstrap(base, {
+    tenantName: "Tools Size Dental",
+    tenantSlug: "tools-size-dental",
+    adminEmail: "owner@tools-size.test",
+  });
   const scopes = apiScopes();
   return (await postJson(`${base}/v1/api-keys`, { name: "tools/list size", scopes }, auth)).key;
 }

@@ -6,10 +6,16 @@ import { BENCH_BOOTSTRAP_SECRET } from "./bootstrap-secret.mjs";
  */
 export async function bootstrap(
   base,
-  { tenantName = "Bench Co", tenantSlug = "bench-co", adminEmail = "bench@example.test" } = {},
+  {
+    tenantName = "Bench Co",
+    tenantSlug = "bench-co",
+    adminEmail = "bench@example.test",
+    adminPassword = "bench-password-1",
+    adminName = "Bench",
+  } = {},
   { secret = BENCH_BOOTSTRAP_SECRET } = {},
 ) {
-  const body = { tenantName, tenantSlug, adminEmail, adminPassword: "bench-password-1", adminName: "Bench" };
+  const body = { tenantName, tenantSlug, adminEmail, adminPassword, adminName };
   const res = await fetch(`${base}/bootstrap`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-bootstrap-secret": secret },

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import type { ControlDb } from "../../db/client";
 import { customHostnameClaimGuard, customHostnameClaims, customHostnames } from "../../db/schema";
 import { controlDb } from "../../db/shards";
@@ -147,22 +147,21 @@ function capExceeded(e: unknown): "unverified" | "total" | null {
   return null;
 }
 
-/** True when another claim of the name still reads this Cloudflare record (the claims of one name share it). */
-async function providerRecordShared(db: ControlDb, row: Pick<Row, "id" | "hostname" | "providerId">) {
-  if (!row.providerId) return false;
-  const other = await db
+/** Another claim of the same name that also meets `condition`, if any (the hostname index finds them). */
+const otherClaimOf = (db: ControlDb, row: Pick<Row, "id" | "hostname">, condition: SQL) =>
+  db
     .select({ id: customHostnames.id })
     .from(customHostnames)
-    .where(
-      and(
-        eq(customHostnames.hostname, row.hostname),
-        eq(customHostnames.providerId, row.providerId),
-        ne(customHostnames.id, row.id),
-      ),
-    )
+    .where(and(eq(customHostnames.hostname, row.hostname), ne(customHostnames.id, row.id), condition))
     .get();
-  return !!other;
-}
+
+/** True when another claim of the name still reads this Cloudflare record (the claims of one name share it). */
+const providerRecordShared = async (db: ControlDb, row: Pick<Row, "id" | "hostname" | "providerId">) =>
+  !!row.providerId && !!(await otherClaimOf(db, row, eq(customHostnames.providerId, row.providerId)));
+
+/** True when a claim of the name other than this one proved ownership (it holds the name). */
+const provenByAnother = async (db: ControlDb, row: Pick<Row, "id" | "hostname">) =>
+  !!(await otherClaimOf(db, row, isNotNull(customHostnames.verifiedAt)));
 
 /**
  * Claims a hostname for an owner (docs/white-label.md, "Ownership"). A name is refused (409) when it is
@@ -319,20 +318,6 @@ async function applyStatus(
   if (changed || verified) forgetWhiteLabels();
   return after;
 }
-
-/** True when a claim of the name other than this one proved ownership (it holds the name). */
-const provenByAnother = async (db: ControlDb, row: Pick<Row, "id" | "hostname">) =>
-  !!(await db
-    .select({ id: customHostnames.id })
-    .from(customHostnames)
-    .where(
-      and(
-        eq(customHostnames.hostname, row.hostname),
-        isNotNull(customHostnames.verifiedAt),
-        ne(customHostnames.id, row.id),
-      ),
-    )
-    .get());
 
 /** Our TXT record for an unverified claim (a verified one is not asked again), then Cloudflare. */
 async function recheck(
