@@ -154,9 +154,8 @@ export async function decryptSecret(sealed: string, base64Key: string, previousK
 export type KeyPurpose =
   | "mcp-confirmation"
   | "oauth-consent-ticket"
-  // the signed-in account pages' own session and CSRF token (src/modules/oauth/account-session.ts)
-  | "account-page-session"
-  | "account-page-csrf"
+  // the CSRF token of a browser session's forms (src/middleware/browser-session.ts)
+  | "session-csrf"
   // public link tokens (src/modules/links/tokens.ts) and the counted click's id
   | "link-token"
   | "unsubscribe-token"

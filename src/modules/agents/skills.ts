@@ -1,6 +1,7 @@
 import { controlDb } from "../../db/shards";
 import { resolveTenantAccess, roleAtLeast } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
+import { callerSignIn } from "../mcp/identity";
 import { type Skill, type SkillContext, skill } from "../mcp/skills/registry";
 import { exposedAgents } from "./registry";
 import { runAgentByName } from "./runtime";
@@ -12,7 +13,7 @@ async function canWrite(ctx: SkillContext): Promise<boolean> {
   // grants are control-only rows; ctx.db is the tenant's shard (docs/scaling.md)
   const control = controlDb(ctx.env);
   const [principal, tenant] = await Promise.all([
-    loadUserPrincipal(control, ctx.caller.userId),
+    loadUserPrincipal(control, ctx.caller.userId, callerSignIn(ctx.caller)),
     findTenantRef(control, ctx.tenantId),
   ]);
   const access = principal && tenant ? resolveTenantAccess(principal, tenant) : null;

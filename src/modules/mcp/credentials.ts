@@ -4,7 +4,13 @@ import { decryptSecret, encryptSecret } from "../../lib/crypto";
 import { forbidden } from "../../lib/errors";
 import { mcpResourceUrl } from "../../lib/urls";
 import { resolveBearer } from "../../middleware/auth";
-import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../identity/access";
+import {
+  administeredAgencies,
+  isPlatformAdmin,
+  PASSWORD_SIGN_IN,
+  resolveTenantAccess,
+  roleAtLeast,
+} from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { recordGrantUse } from "../oauth/last-used";
 import { authServer, type GrantProps, looksLikeOAuthToken } from "../oauth/provider";
@@ -61,6 +67,7 @@ export async function identify(
     scopes,
     agencySession: false,
     platformAdmin: isPlatformAdmin(principal),
+    signIn: principal.signIn,
   };
 }
 
@@ -74,7 +81,10 @@ async function identifyOAuth(
   if (!validated) return null;
   const { tenantId, agencySession } = validated.props;
   // the user must still exist and still reach the tenant (and still administer an agency)
-  const [principal, tenant] = await Promise.all([loadUserPrincipal(db, validated.userId), findTenantRef(db, tenantId)]);
+  const [principal, tenant] = await Promise.all([
+    loadUserPrincipal(db, validated.userId, PASSWORD_SIGN_IN),
+    findTenantRef(db, tenantId),
+  ]);
   if (!principal || !tenant || !resolveTenantAccess(principal, tenant)) return null;
   if (agencySession && !administeredAgencies(principal).includes(tenant.agencyId)) return null;
   // "last used" on /account/connected-apps: one KV write per grant per isolate per 5 minutes at most
@@ -87,6 +97,7 @@ async function identifyOAuth(
     scopes: validated.scope,
     agencySession,
     platformAdmin: isPlatformAdmin(principal),
+    signIn: PASSWORD_SIGN_IN,
   };
 }
 

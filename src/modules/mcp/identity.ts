@@ -1,3 +1,5 @@
+import { PASSWORD_SIGN_IN, type SignIn } from "../identity/access";
+
 /** Who an MCP session acts as. Kept in the session's Durable Object; never sent to the client. */
 export interface SessionIdentity {
   credential: "api_key" | "oauth" | "session_jwt";
@@ -11,7 +13,15 @@ export interface SessionIdentity {
   agencySession: boolean;
   /** the user holds platform_admin when the session opened: platform-only tools are listed (each call checks again) */
   platformAdmin?: boolean;
+  /**
+   * How the user signed in, for a tenant's single sign-on enforcement: a session JWT's session method;
+   * an OAuth grant was approved after the consent page's password sign-in. Absent: password.
+   */
+  signIn?: SignIn;
 }
+
+/** The user caller's sign-in, for re-reading their access on each call (identity/access.ts). */
+export const callerSignIn = (identity: Pick<SessionIdentity, "signIn">): SignIn => identity.signIn ?? PASSWORD_SIGN_IN;
 
 /** The same caller behind two credentials (e.g. an OAuth access token and its refreshed successor). */
 export const sameCaller = (a: SessionIdentity, b: SessionIdentity) =>

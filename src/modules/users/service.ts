@@ -10,6 +10,7 @@ import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { forgetPrincipal } from "../identity/principal-cache";
+import { endUserSessionsStatement, forgetUserSessions } from "../identity/sessions";
 import { planAccessGrant } from "./provision";
 import { type AddTenantUserInput, toTenantUser, type UpdateUserInput } from "./schemas";
 import { burnUserTokens } from "./tokens";
@@ -132,7 +133,14 @@ export async function updateTenantUser(ctx: ServiceContext, id: string, patch: U
         .update(users)
         .set({ ...patch, updatedAt: after.updatedAt })
         .where(eq(users.id, id)),
-      ...(deactivated ? [burnUserTokens(c, id, "invite"), burnUserTokens(c, id, "reset")] : []),
+      // a deactivation ends every session of the account (docs/sessions.md); reactivating opens none again
+      ...(deactivated
+        ? [
+            burnUserTokens(c, id, "invite"),
+            burnUserTokens(c, id, "reset"),
+            endUserSessionsStatement(c, id, "deactivated"),
+          ]
+        : []),
     ],
     [
       auditStatement(ctx, {
@@ -145,7 +153,7 @@ export async function updateTenantUser(ctx: ServiceContext, id: string, patch: U
       }),
     ],
   );
-  forgetPrincipal(id);
+  forgetUserSessions(id);
   return toTenantUser(after, m.roles, Boolean(m.hash));
 }
 

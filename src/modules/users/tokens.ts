@@ -110,3 +110,45 @@ export function sendResetEmail(env: Env, o: { brandTenantId: string | null; to: 
       `If it was not you, ignore this message.\n`,
   });
 }
+
+/** What the "your password was changed" mail lists: the credentials a password change leaves working. */
+export interface SurvivingCredentials {
+  /** the user's connected apps (OAuth grants); null when they could not be listed */
+  apps: { clientName: string; tenantName: string | null }[] | null;
+  /** API keys the user minted that still work */
+  keys: { id: string; name: string; prefix: string; tenantName: string }[];
+}
+
+export function sendPasswordChangedEmail(env: Env, o: SurvivingCredentials & { userId: string; to: string; at: Date }) {
+  const base = env.PUBLIC_BASE_URL.replace(/\/+$/, "");
+  const apps =
+    o.apps === null
+      ? `Review the apps connected to your account at ${base}/account/connected-apps.\n`
+      : o.apps.length === 0
+        ? "No apps are connected to your account.\n"
+        : `These apps you connected keep their access (a password change does not end them):\n` +
+          o.apps
+            .map((a) => `- ${oneLine(a.clientName)}${a.tenantName ? ` (for ${oneLine(a.tenantName)})` : ""}\n`)
+            .join("") +
+          `Disconnect any you do not recognise at ${base}/account/connected-apps.\n`;
+  const keys =
+    o.keys.length === 0
+      ? ""
+      : `\nThese API keys you created keep working (they belong to their tenant, not to your sign-in):\n` +
+        o.keys.map((k) => `- "${oneLine(k.name)}" (${k.prefix}…, id ${k.id}) in ${oneLine(k.tenantName)}\n`).join("") +
+        `A tenant admin of that tenant revokes a key with DELETE /v1/api-keys/{id} (header x-tenant-id).\n`;
+  return sendAccountMail(env, {
+    kind: "password_changed",
+    brandTenantId: null,
+    to: o.to,
+    subject: "Your password was changed",
+    text:
+      `The password of ${o.to} was changed at ${o.at.toISOString()}. Every session signed in before then is signed out.\n` +
+      `If you did not change it, reset it now (POST /auth/forgot-password with this address) and tell your administrator.\n\n` +
+      apps +
+      keys,
+  });
+}
+
+/** Names typed by others (an app's registered name, a key's name) stay on one line of the mail. */
+const oneLine = (s: string) => s.replace(/[\r\n\t]+/g, " ").slice(0, 200);

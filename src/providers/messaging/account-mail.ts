@@ -19,7 +19,7 @@ import type { FetchLike, MessageProvider, SendReceipt } from "./types";
  * Not account mail: review alerts, digests, SLA escalations and automation emails are the tenant's
  * own notifications and go through its email channel (transactional.ts).
  */
-export const ACCOUNT_MAIL_KINDS = ["invite", "access_granted", "password_reset"] as const;
+export const ACCOUNT_MAIL_KINDS = ["invite", "access_granted", "password_reset", "password_changed"] as const;
 export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];
 
 export interface AccountMail {

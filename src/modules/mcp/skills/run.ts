@@ -13,7 +13,7 @@ import { findTenantRef, loadUserPrincipal } from "../../identity/service";
 import { actorFor, auditToolCall, type ToolOutcome } from "../audit";
 import { type McpLimits, STATELESS_SESSION_PREFIX } from "../config";
 import { issueConfirmation, redeemConfirmation } from "../confirmations";
-import type { SessionIdentity } from "../identity";
+import { callerSignIn, type SessionIdentity } from "../identity";
 import { createTaskResult, taskOwner } from "../tasks";
 import { EVERY_TOOL, inSelection, type ToolSelection, usableSelection } from "../toolsets";
 import { findSkill, type Skill, type SkillContext, skillAllowed } from "./registry";
@@ -178,7 +178,7 @@ const toolError = (message: string, details?: Record<string, unknown>): CallTool
 async function resolveTenant(skill: Skill, input: Record<string, unknown>, c: CallEnv) {
   const { identity, control: db } = c;
   if (identity.credential === "api_key") return { tenantId: identity.tenantId, agencyIds: [] as string[] };
-  const principal = await loadUserPrincipal(db, identity.userId!);
+  const principal = await loadUserPrincipal(db, identity.userId!, callerSignIn(identity));
   if (!principal) throw new ToolRefusal("forbidden", "The signed-in user is no longer active");
   if (skill.platformOnly && !isPlatformAdmin(principal))
     throw new ToolRefusal("forbidden", `${skill.name} needs the platform_admin role`);
