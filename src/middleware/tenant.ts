@@ -6,7 +6,13 @@ import { rememberTenantShard, shardD1, tenantShard } from "../db/shards";
 import { assertNotMoving } from "../db/tenant-fence";
 import { ApiError, forbidden } from "../lib/errors";
 import { addLogContext } from "../lib/log";
-import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../modules/identity/access";
+import {
+  administeredAgencies,
+  isPlatformAdmin,
+  resolveTenantAccess,
+  roleAtLeast,
+  ssoRequiredFor,
+} from "../modules/identity/access";
 import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
 import { requestedTenantId } from "./auth";
@@ -18,8 +24,13 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   const prefetched = c.get("prefetchedTenant");
   const tenant = prefetched === undefined ? await findTenantRef(c.var.control, tenantId) : prefetched;
   const access = tenant ? resolveTenantAccess(c.var.principal, tenant) : null;
-  // an unknown tenant and a foreign tenant look the same to the caller
-  if (!access) throw forbidden("Tenant not accessible");
+  if (!access) {
+    // the person holds a role here but signed in another way than the tenant's enforced SSO: say so
+    if (tenant && ssoRequiredFor(c.var.principal, tenant))
+      throw new ApiError("FORBIDDEN", "This tenant requires single sign-on", { reason: "sso_required" });
+    // an unknown tenant and a foreign tenant look the same to the caller
+    throw forbidden("Tenant not accessible");
+  }
   if (c.var.principal.kind === "api_key") requireScope(c.var.principal.scopes, c.req.method, c.req.path);
   c.set("access", access);
   // from here on the request has the tenant's shard (c.var.db), read through a D1 session (docs/scaling.md)

@@ -103,10 +103,12 @@ export function resolveTenantAccess(p: Principal, tenant: TenantRef): TenantAcce
     return { ...base, via: "api_key", role: writes ? "manager" : "viewer" };
   }
   if (isPlatformAdmin(p)) return { ...base, via: "platform", role: "tenant_admin" };
-  const direct = p.roles
-    .filter((r) => r.scopeType === "tenant" && r.scopeId === tenant.id)
-    .map((r) => r.role as TenantRole)
-    .sort((a, b) => RANK[b] - RANK[a])[0];
+  const direct = ssoBarsDirectRoles(p, tenant)
+    ? undefined
+    : p.roles
+        .filter((r) => r.scopeType === "tenant" && r.scopeId === tenant.id)
+        .map((r) => r.role as TenantRole)
+        .sort((a, b) => RANK[b] - RANK[a])[0];
   if (direct) return { ...base, via: "tenant", role: tenant.isActive ? direct : "viewer" };
   if (administeredAgencies(p).includes(tenant.agencyId)) return { ...base, via: "agency", role: "tenant_admin" };
   return null;

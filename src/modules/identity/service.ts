@@ -31,7 +31,10 @@ const tenantRefQuery = (db: ControlDb, tenantId: string) =>
 
 type TenantRefRow = Awaited<ReturnType<typeof tenantRefQuery>>[number];
 
-const toTenantRef = ({ ssoEnabled: _enabled, enforceSso: _enforced, ...ref }: TenantRefRow): TenantRef => ref;
+const toTenantRef = ({ ssoEnabled, enforceSso, ...ref }: TenantRefRow): TenantRef => ({
+  ...ref,
+  ssoEnforced: Boolean(ssoEnabled && enforceSso),
+});
 
 const userQuery = (db: ControlDb, userId: string) => db.select().from(users).where(eq(users.id, userId)).limit(1);
 const grantsQuery = (db: ControlDb, userId: string) =>
