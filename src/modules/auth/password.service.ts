@@ -135,7 +135,7 @@ export async function forgotPassword(
             },
           ),
         );
-        await sendResetEmail(env, { brandTenantId: row.tenantId, to: row.email, token: reset.token });
+        await sendResetEmail(env, { userId: row.id, to: row.email, token: reset.token });
       })().catch((err) => log.error("reset email failed", { error: String(err) })),
     );
   }
