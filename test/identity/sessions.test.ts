@@ -270,7 +270,7 @@ describe("browser sessions: idle and absolute lifetimes (injected clock)", () =>
     expect(await resolveCookieSession(control(), s.secret!, idleSince + idle)).toBeNull();
   });
 
-  it("ends 30 days after sign-in whatever the activity; a bearer session's secret is no cookie", async () => {
+  it("ends 30 days after sign-in whatever the activity; an unknown cookie opens nothing", async () => {
     const p = await newTenantUser();
     const t0 = Date.now() - 31 * 86_400_000;
     const s = await openCookie(p.id, t0);

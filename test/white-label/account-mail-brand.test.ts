@@ -4,13 +4,12 @@
 // mail of the platform admin homed there would be a phishing channel run by that tenant's admin.
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { customHostnames, type Role, type ScopeType } from "../../src/db/schema";
-import { newId } from "../../src/lib/ids";
-import { nowIso } from "../../src/lib/time";
+import type { Role, ScopeType } from "../../src/db/schema";
 import { type AccountMailScope, accountMailScope } from "../../src/modules/white-label/account-mail-look";
 import { emailIdsTo, nextEmailTo } from "../helpers/dev-mailbox";
 import { request } from "../helpers/http";
-import { createWorld, db, seedTenant, seedUser, TEST_PASSWORD, type World } from "../helpers/seed";
+import { createWorld, seedTenant, seedUser, TEST_PASSWORD, type World } from "../helpers/seed";
+import { activeHostname } from "./helpers";
 
 const TENANT_HOST = "reviews.tenant-a.test";
 const AGENCY_HOST = "reviews.northwind.test";
@@ -21,27 +20,6 @@ const PLATFORM = env.PUBLIC_BASE_URL.replace(/\/+$/, "");
 
 let w: World;
 let tenantA2: Awaited<ReturnType<typeof seedTenant>>;
-
-async function activeHostname(scope: "agency" | "tenant", scopeId: string, agencyId: string, hostname: string) {
-  const now = nowIso();
-  await db().insert(customHostnames).values({
-    id: newId(),
-    scope,
-    scopeId,
-    agencyId,
-    hostname,
-    providerId: newId(),
-    status: "active",
-    sslStatus: "active",
-    verification: {},
-    ownershipToken: "rops-verify=test",
-    verifiedAt: now,
-    activatedAt: now,
-    lastCheckedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  });
-}
 
 beforeAll(async () => {
   w = await createWorld();

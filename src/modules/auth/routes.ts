@@ -3,7 +3,7 @@ import { unauthenticated } from "../../lib/errors";
 import { createRouter, errors, json, jsonBody, stdErrors, USER_SECURITY } from "../../lib/openapi";
 import { authenticate } from "../../middleware/auth";
 import { requestMeta } from "../../middleware/service-context";
-import type { Principal, UserPrincipal } from "../identity/access";
+import type { Principal } from "../identity/access";
 import { endSession, endUserSessions } from "../identity/sessions";
 import { getMe } from "./me.service";
 import { changePassword, forgotPassword, resetPassword, setupPassword } from "./password.service";
@@ -126,10 +126,10 @@ const meRoute = createRoute({
   responses: { 200: json(MeResponse), 401: stdErrors[401] },
 });
 
-/** The session the request's credential belongs to: a session JWT's; anything else (an API key) is 401. */
-function signedInSession(p: Principal): string {
+/** The signed-in person and the session of the request's session JWT; anything else (an API key) is 401. */
+function signedIn(p: Principal): { userId: string; sessionId: string } {
   if (p.kind !== "user" || !p.sessionId) throw unauthenticated("A session JWT is required");
-  return p.sessionId;
+  return { userId: p.userId, sessionId: p.sessionId };
 }
 
 export const authRoutes = createRouter()
@@ -157,26 +157,19 @@ export const authRoutes = createRouter()
     ),
   )
   .openapi(logoutRoute, async (c) => {
-    const sessionId = signedInSession(c.var.principal);
+    const { sessionId } = signedIn(c.var.principal);
     return c.json({ ended: (await endSession(c.var.control, sessionId, "logout")) ? 1 : 0 }, 200);
   })
   .openapi(logoutAllRoute, async (c) => {
-    const p = c.var.principal;
-    signedInSession(p);
-    return c.json({ ended: await endUserSessions(c.var.control, (p as UserPrincipal).userId, "logout_all") }, 200);
+    const { userId } = signedIn(c.var.principal);
+    return c.json({ ended: await endUserSessions(c.var.control, userId, "logout_all") }, 200);
   })
   .openapi(changePasswordRoute, async (c) => {
-    const p = c.var.principal;
-    signedInSession(p);
+    const { userId } = signedIn(c.var.principal);
     const { currentPassword, newPassword } = c.req.valid("json");
     return c.json(
-      await changePassword(
-        c.var.control,
-        c.env,
-        requestMeta(c),
-        (p as UserPrincipal).userId,
-        { currentPassword, newPassword },
-        (w) => c.executionCtx.waitUntil(w),
+      await changePassword(c.var.control, c.env, requestMeta(c), userId, { currentPassword, newPassword }, (w) =>
+        c.executionCtx.waitUntil(w),
       ),
       200,
     );
