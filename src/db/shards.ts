@@ -76,6 +76,8 @@ export const CONTROL_TABLES = new Set([
   "tenant_moves",
   // each sweep's last run (src/background/cron.ts, GET /admin/status)
   "sweep_runs",
+  // one row per sign-in (src/modules/identity/sessions.ts, docs/sessions.md)
+  "sessions",
 ]);
 
 /**

@@ -191,9 +191,8 @@ export type KeyPurpose =
   // the reference that ties a session's tool calls together in tenant-readable audit rows (mcp/audit.ts)
   | "mcp-audit-session"
   | "oauth-consent-ticket"
-  // the signed-in account pages' own session and CSRF token (src/modules/oauth/account-session.ts)
-  | "account-page-session"
-  | "account-page-csrf"
+  // the CSRF token of a browser session's forms (src/middleware/browser-session.ts)
+  | "session-csrf"
   // public link tokens (src/modules/links/tokens.ts) and the counted click's id
   | "link-token"
   | "unsubscribe-token"

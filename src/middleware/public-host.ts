@@ -44,7 +44,8 @@ export class ForeignHostError extends ApiError {
 
 /**
  * Paths that serve no tenant's public resource and answer on every host as on the platform's:
- * platform health and bootstrap, sign-in (password, SAML, the SSO completion page), OAuth and its
+ * platform health and bootstrap, sign-in (password, SAML, the SSO completion page), a signed-in
+ * person's own account pages (/account/*: account mail links there on the host of its brand), OAuth and its
  * discovery, MCP, provider and review-site webhooks (signed by the provider or carrying the
  * integration's secret), the API's documentation.
  */
@@ -53,6 +54,7 @@ const HOST_NEUTRAL = [
   /^\/bootstrap$/,
   /^\/auth\//,
   /^\/sso\//,
+  /^\/account\//,
   /^\/oauth\//,
   /^\/\.well-known\//,
   /^\/mcp(\/|$)/,

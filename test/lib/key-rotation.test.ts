@@ -61,7 +61,7 @@ describe("JWT_SECRET rotation", () => {
   });
 
   it("signs new sessions with the new secret only", async () => {
-    const fresh = await signSessionToken(rotating, user.id);
+    const fresh = await signSessionToken(rotating, user.id, user.sessionId);
     expect(await verifySessionToken(rotated, fresh)).toMatchObject({ userId: user.id });
     expect(await verifySessionToken({ ...env, JWT_SECRET: OLD_JWT }, fresh)).toBeNull();
   });

@@ -7,6 +7,7 @@ import {
   administeredAgencies,
   admitTenant,
   isPlatformAdmin,
+  PASSWORD_SIGN_IN,
   resolveTenantAccess,
   roleAtLeast,
 } from "../identity/access";
@@ -64,6 +65,7 @@ export async function identify(
     scopes,
     agencySession: false,
     platformAdmin: isPlatformAdmin(principal),
+    signIn: principal.signIn,
   };
 }
 
@@ -77,7 +79,10 @@ async function identifyOAuth(
   if (!validated) return null;
   const { tenantId, agencySession } = validated.props;
   // the user must still exist and still reach the tenant (and still administer an agency)
-  const [principal, tenant] = await Promise.all([loadUserPrincipal(db, validated.userId), findTenantRef(db, tenantId)]);
+  const [principal, tenant] = await Promise.all([
+    loadUserPrincipal(db, validated.userId, PASSWORD_SIGN_IN),
+    findTenantRef(db, tenantId),
+  ]);
   if (!principal || !tenant || !resolveTenantAccess(principal, tenant)) return null;
   if (agencySession && !administeredAgencies(principal).includes(tenant.agencyId)) return null;
   // "last used" on /account/connected-apps: one KV write per grant per isolate per 5 minutes at most
@@ -92,5 +97,6 @@ async function identifyOAuth(
     scopes: validated.scope,
     agencySession,
     platformAdmin: isPlatformAdmin(principal),
+    signIn: PASSWORD_SIGN_IN,
   };
 }

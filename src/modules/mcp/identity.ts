@@ -1,3 +1,5 @@
+import { PASSWORD_SIGN_IN, type SignIn } from "../identity/access";
+
 /**
  * Who an MCP request acts as, resolved from the credential it carries (credentials.ts `identify`) on
  * every request; never stored, never sent to the client.
@@ -16,6 +18,11 @@ export interface SessionIdentity {
   agencySession: boolean;
   /** the user holds platform_admin now: platform-only tools are listed (each call checks again) */
   platformAdmin?: boolean;
+  /**
+   * How the user signed in, for a tenant's single sign-on enforcement: a session JWT's session method;
+   * an OAuth grant was approved after the consent page's password sign-in. Absent: password.
+   */
+  signIn?: SignIn;
 }
 
 /**
@@ -32,3 +39,6 @@ export const principalBinding = (i: SessionIdentity): string =>
         ? ["oauth", i.tenantId, i.userId ?? null, i.clientId ?? null, i.grantId ?? null, i.agencySession]
         : ["session_jwt", i.tenantId, i.userId ?? null],
   );
+
+/** The user caller's sign-in, for re-reading their access on each call (identity/access.ts). */
+export const callerSignIn = (identity: Pick<SessionIdentity, "signIn">): SignIn => identity.signIn ?? PASSWORD_SIGN_IN;

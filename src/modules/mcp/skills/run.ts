@@ -19,7 +19,7 @@ import { findTenantRef, loadUserPrincipal } from "../../identity/service";
 import { actorFor, auditToolCall, type ToolOutcome } from "../audit";
 import { type McpLimits, STATELESS_SESSION_PREFIX } from "../config";
 import { issueConfirmation, redeemConfirmation } from "../confirmations";
-import type { SessionIdentity } from "../identity";
+import { callerSignIn, type SessionIdentity } from "../identity";
 import { createTaskResult, taskOwner } from "../tasks";
 import { EVERY_TOOL, inSelection, type ToolSelection, usableSelection } from "../toolsets";
 import { findSkill, type Skill, type SkillContext, skillAllowed } from "./registry";
@@ -185,7 +185,7 @@ async function principalOf(c: CallEnv): Promise<Principal | null> {
   const { identity } = c;
   if (identity.credential === "api_key")
     return { kind: "api_key", keyId: identity.keyId!, tenantId: identity.tenantId, scopes: identity.scopes };
-  return loadUserPrincipal(c.control, identity.userId!);
+  return loadUserPrincipal(c.control, identity.userId!, callerSignIn(identity));
 }
 
 /**
