@@ -87,6 +87,8 @@ describe("every sign-in method records a session, and its credential names it", 
     },
     bootstrap: async () => {
       const res = await request("POST", "/bootstrap", {
+        // the pool runs with a BOOTSTRAP_SECRET made as setup:cloudflare makes it (vitest.config.mts)
+        headers: { "x-bootstrap-secret": env.BOOTSTRAP_SECRET! },
         body: {
           tenantName: "First Co",
           tenantSlug: "first-co",
