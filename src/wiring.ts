@@ -42,6 +42,7 @@ import { operations as experimentsOperations } from "./modules/experiments/opera
 import { runTenantExport } from "./modules/exports/job";
 import { operations as exportsOperations } from "./modules/exports/operations";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
+import { purgeSessionsSweep } from "./modules/identity/background";
 import { operations as inboxOperations } from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { purgeFinishedJobsSweep } from "./modules/jobs/background";
@@ -50,6 +51,7 @@ import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
 import { operations as locationsOperations } from "./modules/locations/operations";
 import { skillOf } from "./modules/mcp/skills/operation";
 import type { Skill } from "./modules/mcp/skills/registry";
+import { connectedAppsOf } from "./modules/oauth/grants";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { operations as recommendationsOperations } from "./modules/recommendations/operations";
@@ -155,6 +157,7 @@ export const SWEEPS: Sweeps = {
     ].map(acrossShards),
     // SAML request/assertion rows are control-plane rows (found before the tenant is known)
     purgeExpiredSamlSweep,
+    purgeSessionsSweep,
     // each shard's size, recorded on the control plane for placement (src/db/shards.ts)
     shardSizesSweep,
   ],
@@ -166,6 +169,7 @@ export const HOOKS: Hooks = {
   convertSolicitation,
   personalData: [consentPersonalData, solicitationPersonalData, feedbackPersonalData],
   draftReply: draftResponse,
+  connectedApps: connectedAppsOf,
 };
 
 /**

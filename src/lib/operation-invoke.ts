@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { assertTenantWritable } from "../db/tenant-fence";
-import { assertAgencyAdmin, assertPlatformAdmin, assertRole, assertScopes } from "../middleware/tenant";
+import { assertAgencyAdmin, assertPlatformAdmin, assertScopes, requireTenantRole } from "../middleware/tenant";
 import { bodyOf, checkedInput, type Operation } from "./operation";
 import { contextFor } from "./operation-route";
 
@@ -12,7 +12,7 @@ import { contextFor } from "./operation-route";
  *   - the kind's guard: a tenant operation needs the request's tenant access (c.var.access, set by
  *     tenantContext or the console's own equivalent), a platform one a platform admin
  *     (assertPlatformAdmin), an agency one an agency admin (assertAgencyAdmin), a user one a person;
- *   - a tenant operation: the role (assertRole, requireRole's check), an API key's scopes against the
+ *   - a tenant operation: the role (requireTenantRole, requireRole's check), an API key's scopes against the
  *     operation's (assertScopes, tenantContext's check), and a write is refused while the tenant moves;
  *   - the input: the operation's JSON input schema (checkedInput: 400 VALIDATION_ERROR as over REST).
  * It answers the handler's body (a `reply`'s status and headers are REST's business).
@@ -33,7 +33,7 @@ export async function invoke<I, A>(op: Operation<I, A>, c: Context<AppEnv>, raw:
     if (!access) throw new Error(`${op.name} is a tenant operation: invoke it on a request with the tenant's access`);
     if (p.kind === "api_key") assertScopes(p.scopes, op.scopes);
     if (op.access === "write") await assertTenantWritable(c.env, access.tenantId);
-    if (op.minRole) assertRole(access.role, op.minRole);
+    if (op.minRole) requireTenantRole(access, op.minRole);
   }
   const input = checkedInput(op as Operation, (raw ?? {}) as Record<string, unknown>) as I;
   return bodyOf(await op.handler(contextFor(op.context, c), input)) as A;

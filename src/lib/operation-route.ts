@@ -91,7 +91,11 @@ const scopesOf = (c: Context<AppEnv>) => {
 };
 
 /** The operation's context on a /v1 request: the ServiceContext and the scopes of an API key (a user has all). */
-export const operationContext = (c: Context<AppEnv>): OperationContext => ({ ...svc(c), scopes: scopesOf(c) });
+export const operationContext = (c: Context<AppEnv>): OperationContext => ({
+  ...svc(c),
+  scopes: scopesOf(c),
+  access: c.var.access,
+});
 
 /**
  * The context of an operation of this kind on a request that passed the kind's guard (tenantContext,

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import type { AppEnv } from "../app-env";
 import type { JobType, TenantRole } from "../db/schema";
 import type { AgencyScope, PlatformContext, ServiceContext } from "./context";
 import { validationError } from "./errors";
@@ -43,6 +44,11 @@ export type CallerScopes = readonly string[] | "all";
 export interface OperationContext extends ServiceContext {
   /** for operations whose answer depends on them (inbox items by kind) */
   scopes: CallerScopes;
+  /**
+   * The caller's access to the tenant as its door resolved it with the one access check (REST:
+   * tenantContext; MCP: skills/run.ts); absent for the service's own calls (an agent run by a sweep)
+   */
+  access?: AppEnv["Variables"]["access"];
 }
 
 /** A platform operation (/admin, platform_admin): no tenant; `db` is the control database. */

@@ -8,10 +8,10 @@ import { ApiError, forbidden } from "../lib/errors";
 import { addLogContext } from "../lib/log";
 import {
   administeredAgencies,
+  admitTenant,
   isPlatformAdmin,
   type Principal,
-  resolveTenantAccess,
-  roleAtLeast,
+  requireTenantRole,
 } from "../modules/identity/access";
 import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
@@ -23,9 +23,8 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   if (!tenantId) throw new ApiError("TENANT_REQUIRED", "The x-tenant-id header is required");
   const prefetched = c.get("prefetchedTenant");
   const tenant = prefetched === undefined ? await findTenantRef(c.var.control, tenantId) : prefetched;
-  const access = tenant ? resolveTenantAccess(c.var.principal, tenant) : null;
-  // an unknown tenant and a foreign tenant look the same to the caller
-  if (!access) throw forbidden("Tenant not accessible");
+  // the one access check of every door (identity/access.ts): an unknown and a foreign tenant look the same
+  const access = admitTenant(c.var.principal, tenant);
   if (c.var.principal.kind === "api_key")
     assertScopes(c.var.principal.scopes, scopesForRequest(c.req.method, c.req.path));
   c.set("access", access);
@@ -53,15 +52,16 @@ export function assertScopes(granted: readonly string[], admits: readonly string
     throw new ApiError("FORBIDDEN", `Requires scope ${admits.join(" or ")}`, { requiredScopes: admits });
 }
 
-/** The caller's role in the tenant against an operation's minimum (REST's requireRole and the console's invoke). */
-export function assertRole(role: TenantRole, min: TenantRole) {
-  if (!roleAtLeast(role, min)) throw forbidden(`Requires role ${min} or higher`);
-}
+/**
+ * Minimum tenant role for a route; reads are open to viewer, writes start at tenant_user. The check is
+ * the one every door passes (identity/access.ts `requireTenantRole`; a paused tenant's users and keys are viewers).
+ */
+/** the one role check (identity/access.ts), for the console's invoke (src/lib names no module) */
+export { requireTenantRole };
 
-/** Minimum tenant role for a route; reads are open to viewer, writes start at tenant_user. */
 export const requireRole = (min: TenantRole) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    assertRole(c.var.access.role, min);
+    requireTenantRole(c.var.access, min);
     await next();
   });
 

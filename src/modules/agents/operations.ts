@@ -1,25 +1,11 @@
-import { defineOperation, type Operation, type OperationContext } from "../../lib/operation";
-import { resolveTenantAccess, roleAtLeast } from "../identity/access";
-import { findTenantRef, loadUserPrincipal } from "../identity/service";
+import { defineOperation, type Operation } from "../../lib/operation";
 import { exposedAgents } from "./registry";
 import { runAgentByName } from "./runtime";
 import { USER_AGENT_SCOPES } from "./tools";
-import { AgentRunResultSchema } from "./types";
+import { AgentRunResultSchema, agentMayWrite } from "./types";
 
 // Every exposed agent as an operation with an MCP door (scope agent:*): the MCP server lists them like
 // every other tool (src/wiring.ts), so mcp does not import agents.
-
-/** User callers may save template drafts with tenant_user or higher; API keys never write through agents. */
-async function canWrite(ctx: OperationContext): Promise<boolean> {
-  if (ctx.actor.type !== "user") return false;
-  // grants are control-only rows; ctx.db is the tenant's shard (docs/scaling.md)
-  const [principal, tenant] = await Promise.all([
-    loadUserPrincipal(ctx.control, ctx.actor.userId),
-    findTenantRef(ctx.control, ctx.tenantId),
-  ]);
-  const access = principal && tenant ? resolveTenantAccess(principal, tenant) : null;
-  return Boolean(access && roleAtLeast(access.role, "tenant_user"));
-}
 
 /** Agents that can change data: template-generator saves its drafts as draft templates with create: true. */
 const WRITING_AGENTS = new Set(["agent.template-generator"]);
@@ -47,7 +33,11 @@ export const operations: Operation[] = exposedAgents().map((agent) =>
     // the agent's tools run with the caller's own scopes: agent:* alone reads nothing
     handler: async (ctx, input) =>
       runAgentByName(
-        { ...ctx, canWrite: await canWrite(ctx), scopes: ctx.scopes === "all" ? USER_AGENT_SCOPES : ctx.scopes },
+        {
+          ...ctx, // whether the run may write: from the access the door resolved (MCP: skills/run.ts, the one access check)
+          canWrite: agentMayWrite(ctx.access),
+          scopes: ctx.scopes === "all" ? USER_AGENT_SCOPES : ctx.scopes,
+        },
         agent.name,
         input,
       ),

@@ -11,7 +11,7 @@ import { resolveTenantAccess } from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import type { JobRow } from "../jobs/schemas";
 import { readJob } from "../jobs/service";
-import type { SessionIdentity } from "./identity";
+import { callerSignIn, type SessionIdentity } from "./identity";
 import { allSkills, type Skill, skillAllowed } from "./skills/registry";
 import { markedContent } from "./skills/untrusted";
 import { EVERY_TOOL, inSelection, type ToolSelection } from "./toolsets";
@@ -138,7 +138,7 @@ async function reaches(call: TaskCaller, tenantId: string) {
   if (tenantId === identity.tenantId) return true;
   if (!identity.agencySession || !identity.userId) return false;
   const [principal, tenant] = await Promise.all([
-    loadUserPrincipal(call.control, identity.userId),
+    loadUserPrincipal(call.control, identity.userId, callerSignIn(identity)),
     findTenantRef(call.control, tenantId),
   ]);
   return Boolean(principal && tenant && resolveTenantAccess(principal, tenant));
