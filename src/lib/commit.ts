@@ -49,12 +49,12 @@ export function handOffEvents(ctx: Pick<ServiceContext, "env" | "defer">, events
  * tenant owns, e.g. an agency's brand) everything is one batch.
  */
 export async function commitControl(
-  ctx: { db: Db } & Pick<ServiceContext, "env" | "defer">,
+  ctx: { db: Db } & Pick<ServiceContext, "env" | "control" | "defer">,
   controlStatements: (control: ControlDb) => BatchItem<"sqlite">[],
   tenantStatements: BatchItem<"sqlite">[],
   events: PendingEvent[] = [],
 ): Promise<void> {
-  const control = controlDb(ctx.env);
+  const control = ctx.control;
   const own = controlStatements(control);
   if (ctx.db === control) return commit(ctx, [...own, ...tenantStatements], events);
   if (own.length) await control.batch(own as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);

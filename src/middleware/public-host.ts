@@ -109,7 +109,7 @@ const mayBeCustom = (host: string) => host.includes(".") && !/^[\d.]+$/.test(hos
 /** True when `host` serves `tenantId` (the comparison itself lives in resolve.ts: hostServesTenant). */
 async function serves(c: Context<AppEnv>, host: HostOwner, tenantId: string): Promise<boolean> {
   if (host.scope === "tenant" && host.scopeId === tenantId) return true;
-  const wl = await tenantWhiteLabel(controlDb(c.env), tenantId);
+  const wl = await tenantWhiteLabel(c.var.control, tenantId);
   return !!wl && hostServesTenant(host, wl);
 }
 

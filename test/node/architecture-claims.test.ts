@@ -88,6 +88,21 @@ describe("docs/ARCHITECTURE.md claims that code can check", () => {
     expect(found).toEqual([]);
   });
 
+  it("one spelling of the control database: ctx.control in a service, c.var.control on a request", () => {
+    // controlDb(env) builds the handle once where a context is made (middleware, system and background
+    // contexts); code that already holds a context or a request reads it there (issue #47 item 3)
+    const makers = ["src/middleware/request-guards.ts", "src/middleware/control-session.ts"];
+    expect(
+      offenders(
+        files.filter((f) => !makers.includes(rel(f))),
+        [
+          ["controlDb of a context's env", /controlDb\((ctx|c)\.env\)/],
+          ["a second name for ctx.control", /=\s*\(ctx[^)]*\)\s*=>\s*controlDb\(/],
+        ],
+      ),
+    ).toEqual([]);
+  });
+
   it("authenticators: session JWTs and API keys; OAuth access tokens are not a REST credential", () => {
     const auth = readFileSync(path.join(src, "middleware/auth.ts"), "utf8");
     const app = readFileSync(path.join(src, "app.ts"), "utf8");

@@ -51,7 +51,7 @@ export async function startTenantMove(
     throw validationError([
       { path: "shard", message: `No shard ${shard}; shards: ${shardNumbers(ctx.env).join(", ")}` },
     ]);
-  const control = controlDb(ctx.env);
+  const control = ctx.control;
   const tenant = await control
     .select({ shard: tenants.shard, movingSince: tenants.movingSince })
     .from(tenants)

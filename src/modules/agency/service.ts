@@ -31,7 +31,7 @@ export async function ownedTenantContext(
   tenantId: string,
   o: { write?: boolean } = {},
 ): Promise<ServiceContext> {
-  const tenant = await findScopedTenant(controlDb(ctx.env), scope, tenantId);
+  const tenant = await findScopedTenant(ctx.control, scope, tenantId);
   if (o.write) assertNotMoving(tenant);
   return asTenantContext(ctx, tenant.id, shardDb(ctx.env, tenant.shard));
 }

@@ -29,7 +29,7 @@ const callerUserId = (ctx: ServiceContext) => (ctx.actor.type === "user" ? ctx.a
 /** Alerts go to people: the recipient must hold a role on this tenant. */
 async function assertRecipient(ctx: ServiceContext, userId: string) {
   // grants are control-plane rows; the subscription references the user by foreign key, so the shard gets a stub of it
-  const grant = await controlDb(ctx.env)
+  const grant = await ctx.control
     .select({ id: roleAssignments.id })
     .from(roleAssignments)
     .where(

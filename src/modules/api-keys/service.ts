@@ -47,7 +47,7 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
 }
 
 export async function listApiKeys(ctx: ServiceContext, q: PageQuery) {
-  const control = controlDb(ctx.env);
+  const control = ctx.control;
   return keysetPage(control, {
     query: q,
     sort: [apiKeys.createdAt, apiKeys.id],
@@ -65,7 +65,7 @@ export async function listApiKeys(ctx: ServiceContext, q: PageQuery) {
 }
 
 export async function revokeApiKey(ctx: ServiceContext, id: string) {
-  const row = await controlDb(ctx.env)
+  const row = await ctx.control
     .select()
     .from(apiKeys)
     .where(and(live(ctx), eq(apiKeys.id, id)))

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ControlDb, Db } from "../../db/client";
 import { passwordCredentials, users } from "../../db/schema";
+import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { auditDbFor, commitControl } from "../../lib/commit";
@@ -36,7 +37,9 @@ async function commitAccountChange(
   audit: (auditDb: Db) => BatchItem<"sqlite">,
 ) {
   const auditDb = await auditDbFor(env, tenantId);
-  await commitControl({ db: auditDb, env, defer: () => undefined }, () => statements, [audit(auditDb)]);
+  await commitControl({ db: auditDb, env, control: controlDb(env), defer: () => undefined }, () => statements, [
+    audit(auditDb),
+  ]);
 }
 
 /** Hashes first, then returns the (unrun) upsert for the batch. */

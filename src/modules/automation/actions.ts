@@ -188,7 +188,7 @@ const notifyEmail: Handler<"notify_email"> = async (ax, config) => {
   const { ctx } = ax;
   const to = new Set(config.to ?? []);
   if (config.toRole) {
-    const rows = await controlDb(ctx.env)
+    const rows = await ctx.control
       .select({ email: users.email })
       .from(roleAssignments)
       .innerJoin(users, eq(users.id, roleAssignments.userId))

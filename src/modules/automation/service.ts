@@ -73,7 +73,7 @@ async function exists(
 /** Users holding any role on this tenant; others (and other tenants' users) are refused. */
 export async function tenantUserIds(ctx: ServiceContext, ids: string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
-  const rows = await controlDb(ctx.env)
+  const rows = await ctx.control
     .select({ userId: roleAssignments.userId })
     .from(roleAssignments)
     .where(

@@ -16,7 +16,7 @@ async function recipients(ctx: ServiceContext, locationId: string): Promise<stri
     .get();
   if (loc?.email) return [loc.email];
   // users and grants are control-plane rows (docs/scaling.md)
-  const rows = await controlDb(ctx.env)
+  const rows = await ctx.control
     .selectDistinct({ email: users.email })
     .from(roleAssignments)
     .innerJoin(users, eq(users.id, roleAssignments.userId))

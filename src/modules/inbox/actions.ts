@@ -83,7 +83,7 @@ export async function updateInboxItem(
 
 /** An assignee must hold a role in this tenant (agency and platform admins act on it but are not its users). */
 async function assertTenantUser(ctx: ServiceContext, userId: string) {
-  const grant = await controlDb(ctx.env)
+  const grant = await ctx.control
     .select({ id: roleAssignments.id })
     .from(roleAssignments)
     .where(

@@ -35,7 +35,7 @@ export async function findResponseRow(ctx: ServiceContext, id: string): Promise<
 /** An assignee must hold a role on this tenant; anyone else (or another tenant's user) is a 400. */
 async function assertAssignable(ctx: ServiceContext, userId: string | null | undefined) {
   if (!userId) return;
-  const grant = await controlDb(ctx.env)
+  const grant = await ctx.control
     .select({ id: roleAssignments.id })
     .from(roleAssignments)
     .where(

@@ -13,7 +13,7 @@ import { serviceProviderUrls } from "./urls";
 
 async function load(ctx: ServiceContext) {
   // SSO settings are control-plane rows: the login page finds them by tenant slug before the tenant is known
-  const control = controlDb(ctx.env);
+  const control = ctx.control;
   const [tenantRows, configRows] = await control.batch([
     control.select({ slug: tenants.slug }).from(tenants).where(eq(tenants.id, ctx.tenantId)).limit(1),
     control.select().from(ssoConfigs).where(eq(ssoConfigs.tenantId, ctx.tenantId)).limit(1),

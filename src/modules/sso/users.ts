@@ -62,7 +62,7 @@ export async function findOrProvisionUser(
   config: SsoConfigRow,
   identity: SamlIdentity,
 ): Promise<SignInUser> {
-  const control = controlDb(ctx.env);
+  const control = ctx.control;
   const [found, grants] = await control.batch([
     control.select().from(users).where(eq(users.email, identity.email)).limit(1),
     control

@@ -20,14 +20,13 @@ const tenantRoleRows = (ctx: ServiceContext) =>
   and(eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId));
 
 /** Users and grants are control-plane rows (docs/scaling.md); the audit rows go to the tenant's shard. */
-const control = (ctx: ServiceContext) => controlDb(ctx.env);
 
 const memberIds = (ctx: ServiceContext) =>
-  control(ctx).select({ id: roleAssignments.userId }).from(roleAssignments).where(tenantRoleRows(ctx));
+  ctx.control.select({ id: roleAssignments.userId }).from(roleAssignments).where(tenantRoleRows(ctx));
 
 async function rolesOf(ctx: ServiceContext, userIds: string[]) {
   const rows = userIds.length
-    ? await control(ctx)
+    ? await ctx.control
         .select({ userId: roleAssignments.userId, role: roleAssignments.role })
         .from(roleAssignments)
         .where(and(tenantRoleRows(ctx), inArray(roleAssignments.userId, userIds)))
@@ -45,18 +44,18 @@ export async function listTenantUsers(ctx: ServiceContext, q: PageQuery & { isAc
     inArray(users.id, memberIds(ctx)),
     q.isActive === undefined ? undefined : eq(users.isActive, q.isActive),
   );
-  const page = await keysetPage(control(ctx), {
+  const page = await keysetPage(ctx.control, {
     query: q,
     sort: [users.createdAt, users.id],
     rows: (cursor, order, limit) =>
-      control(ctx)
+      ctx.control
         .select({ user: users, hash: passwordCredentials.hash })
         .from(users)
         .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
         .where(and(where, cursor))
         .orderBy(...order)
         .limit(limit),
-    count: control(ctx).select({ n: count() }).from(users).where(where),
+    count: ctx.control.select({ n: count() }).from(users).where(where),
     key: (r) => [r.user.createdAt, r.user.id],
     map: (r) => r,
   });
@@ -69,7 +68,7 @@ export async function listTenantUsers(ctx: ServiceContext, q: PageQuery & { isAc
 
 /** A member of this tenant with their roles here and every role they hold anywhere; 404 for anyone else. */
 async function findMember(ctx: ServiceContext, id: string) {
-  const db = control(ctx);
+  const db = ctx.control;
   const [rows, grants] = await db.batch([
     db
       .select({ user: users, hash: passwordCredentials.hash })
@@ -112,7 +111,7 @@ export const getTenantUser = async (ctx: ServiceContext, id: string) => {
 export async function addTenantUser(ctx: ServiceContext, input: AddTenantUserInput) {
   const tenant = await ctx.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, ctx.tenantId)).get();
   if (!tenant) throw notFound("Tenant");
-  const plan = await planAccessGrant(control(ctx), ctx.env, {
+  const plan = await planAccessGrant(ctx.control, ctx.env, {
     email: input.email,
     name: input.name,
     password: input.password,

@@ -175,7 +175,7 @@ const provenByAnother = async (db: ControlDb, row: Pick<Row, "id" | "hostname">)
 export async function createHostname(ctx: PlatformContext, owner: Owner, hostname: string) {
   if (hostname === canonicalHostname(new URL(ctx.env.PUBLIC_BASE_URL).hostname))
     throw conflict("That is the platform's own hostname");
-  const control = controlDb(ctx.env);
+  const control = ctx.control;
   const now = new Date();
   const [claims, mine, earlier] = await control.batch([
     control.select().from(customHostnames).where(eq(customHostnames.hostname, hostname)),
@@ -337,7 +337,7 @@ async function recheck(
 
 /** Checks ownership and asks Cloudflare for the hostname's current status (the customer just created the DNS records). */
 export async function refreshHostname(ctx: PlatformContext, owner: Owner, id: string) {
-  const before = await findRow(controlDb(ctx.env), owner, id);
+  const before = await findRow(ctx.control, owner, id);
   return view(ctx.env, await recheck(ctx, owner, before, providerOf(ctx.env)).catch(upstream));
 }
 
@@ -382,9 +382,9 @@ const systemContext = async (env: Env, tenantId: string | null): Promise<Platfor
  * first-claim record stays: claiming the name again keeps its 7 days and token.
  */
 export async function deleteHostname(ctx: PlatformContext, owner: Owner, id: string) {
-  const before = await findRow(controlDb(ctx.env), owner, id);
+  const before = await findRow(ctx.control, owner, id);
   // another owner's claim of the name may still read the Cloudflare record
-  if (before.providerId && !(await providerRecordShared(controlDb(ctx.env), before)))
+  if (before.providerId && !(await providerRecordShared(ctx.control, before)))
     await providerOf(ctx.env).delete(before.providerId).catch(upstream);
   await commitControl(ctx, (c) => [c.delete(customHostnames).where(eq(customHostnames.id, id))], [
     auditStatement(ctx, {

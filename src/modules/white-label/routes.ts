@@ -290,13 +290,13 @@ export const whiteLabelRoutes = createRouter()
     return c.body(null, 204);
   })
   .openapi(listTenantHostnamesRoute, async (c) =>
-    c.json(await listHostnames(controlDb(c.env), c.env, await tenantOwner(svc(c))), 200),
+    c.json(await listHostnames(c.var.control, c.env, await tenantOwner(svc(c))), 200),
   )
   .openapi(createTenantHostnameRoute, async (c) =>
     c.json(await createHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("json").hostname), 201),
   )
   .openapi(getTenantHostnameRoute, async (c) =>
-    c.json(await getHostname(controlDb(c.env), c.env, await tenantOwner(svc(c)), c.req.valid("param").id), 200),
+    c.json(await getHostname(c.var.control, c.env, await tenantOwner(svc(c)), c.req.valid("param").id), 200),
   )
   .openapi(refreshTenantHostnameRoute, async (c) =>
     c.json(await refreshHostname(svc(c), await tenantOwner(svc(c)), c.req.valid("param").id), 200),

@@ -15,7 +15,7 @@ import { type AgencyBrandInput, type TenantBrandInput, toWhiteLabelBrand } from 
 /**
  * Whom a brand or hostname belongs to; tenantId is set for tenant scope. The rows are control-plane
  * rows (found by host before the tenant is known); the services read and write them on
- * `controlDb(ctx.env)`, while `ctx.db` is where the audit rows go: the tenant's shard for a tenant's
+ * `ctx.control`, while `ctx.db` is where the audit rows go: the tenant's shard for a tenant's
  * brand or hostname (its `GET /v1/audit-events` shows them), the control database for an agency's.
  */
 export interface Owner {
@@ -33,7 +33,7 @@ export async function agencyOwner(db: ControlDb, scope: AgencyScope, agencyId: s
 }
 
 export async function tenantOwner(ctx: ServiceContext): Promise<Owner> {
-  const row = await controlDb(ctx.env)
+  const row = await ctx.control
     .select({ agencyId: tenants.agencyId })
     .from(tenants)
     .where(eq(tenants.id, ctx.tenantId))
@@ -57,7 +57,7 @@ export async function getAgencyBrand(db: ControlDb, owner: Owner) {
 
 /** Creates or replaces a brand row (one per scope), with its audit row, in one batch. */
 async function saveBrand(ctx: PlatformContext, owner: Owner, values: Record<string, string | null>) {
-  const before = await brandOf(controlDb(ctx.env), owner.scope, owner.scopeId);
+  const before = await brandOf(ctx.control, owner.scope, owner.scopeId);
   const now = nowIso();
   const row = {
     id: before?.id ?? newId(),
@@ -98,7 +98,7 @@ async function saveBrand(ctx: PlatformContext, owner: Owner, values: Record<stri
 }
 
 async function deleteBrand(ctx: PlatformContext, owner: Owner) {
-  const before = await brandOf(controlDb(ctx.env), owner.scope, owner.scopeId);
+  const before = await brandOf(ctx.control, owner.scope, owner.scopeId);
   if (!before) throw notFound(owner.scope === "agency" ? "Agency brand" : "Brand override");
   await commitControl(ctx, (control) => [control.delete(whiteLabelBrands).where(eq(whiteLabelBrands.id, before.id))], [
     auditStatement(ctx, {
@@ -126,7 +126,7 @@ export const deleteAgencyBrand = deleteBrand;
 /** The tenant's override, its agency's brand, what pages show, and where its links point. */
 export async function getTenantBranding(ctx: ServiceContext) {
   const owner = await tenantOwner(ctx);
-  const control = controlDb(ctx.env);
+  const control = ctx.control;
   const [override, agency, wl] = await Promise.all([
     brandOf(control, "tenant", ctx.tenantId),
     brandOf(control, "agency", owner.agencyId),
