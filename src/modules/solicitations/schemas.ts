@@ -6,7 +6,7 @@ import {
   SOLICITATION_STATUSES,
   type solicitations,
 } from "../../db/schema";
-import { DateTime } from "../../lib/openapi";
+import { DateTime, PageQuerySchema, paged } from "../../lib/openapi";
 import { isYelpUrl, YELP_SOLICITING_FORBIDDEN } from "../../lib/review-solicitation";
 import { HttpUrl } from "../../lib/validators";
 
@@ -192,3 +192,37 @@ export const CampaignSolicitationsQuery = z.object({
     .optional()
     .openapi({ description: "only the sends whose outcome is unknown (`unknown`); `total` then counts those" }),
 });
+
+/** An instant with its offset (2026-05-01T00:00:00Z, 2026-05-01T02:00:00+02:00); compared in UTC by the service. */
+const Instant = z.iso.datetime({ offset: true });
+
+/** The filters every solicitation list shares (the list, a contact's history, the policy's refusals). */
+export const SolicitationTimeFilter = z.object({
+  from: Instant.optional().openapi({ description: "createdAt >= from (date-time with offset)", format: "date-time" }),
+  to: Instant.optional().openapi({ description: "createdAt < to (date-time with offset)", format: "date-time" }),
+});
+const fromBeforeTo = (q: { from?: string; to?: string }) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to);
+const fromBeforeToIssue = { message: "from must be before to", path: ["from"] };
+
+export const SolicitationListQuery = PageQuerySchema.extend({
+  status: z.enum(SOLICITATION_STATUSES).optional(),
+  channel: z.enum(MESSAGE_CHANNELS).optional(),
+  campaignId: z.string().max(64).optional(),
+  contactId: z.string().max(64).optional(),
+  locationId: z.string().max(64).optional(),
+  blockedReason: z
+    .enum(BLOCKED_REASONS)
+    .optional()
+    .openapi({ description: "only sends the policy refused for this reason (status BLOCKED)" }),
+  ...SolicitationTimeFilter.shape,
+}).refine(fromBeforeTo, fromBeforeToIssue);
+
+export type SolicitationListFilters = Omit<z.infer<typeof SolicitationListQuery>, "limit" | "cursor">;
+
+export const ContactSolicitationsQuery = PageQuerySchema.extend({
+  status: z.enum(SOLICITATION_STATUSES).optional(),
+  channel: z.enum(MESSAGE_CHANNELS).optional(),
+  ...SolicitationTimeFilter.shape,
+}).refine(fromBeforeTo, fromBeforeToIssue);
+
+export const SolicitationPageSchema = paged(SolicitationWithContactSchema).openapi("SolicitationPage");

@@ -1,0 +1,60 @@
+import { and, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { contacts, solicitations } from "../../db/schema";
+import type { ServiceContext } from "../../lib/context";
+import { keysetPage, type PageQuery } from "../../lib/pagination";
+import { type SolicitationListFilters, toSolicitation } from "./schemas";
+
+/*
+ * Solicitations (the review requests sent, or refused by the policy) as keyset pages, newest first: the
+ * one list behind GET /v1/solicitations, a contact's message history and the policy's refusals
+ * (docs/sending.md, "Lists of solicitations"). Each equality filter has a (tenant_id, filter,
+ * created_at, id) index; the time range is a range on it.
+ */
+
+/** An instant given with any offset, as the stored UTC text it compares with. */
+const utc = (instant: string) => new Date(instant).toISOString();
+
+/** The list's filters as one condition (test/solicitations/query-plans.test.ts reads its plans). */
+export function solicitationListWhere(tenantId: string, q: SolicitationListFilters): SQL {
+  return and(
+    eq(solicitations.tenantId, tenantId),
+    q.status ? eq(solicitations.status, q.status) : undefined,
+    q.channel ? eq(solicitations.channel, q.channel) : undefined,
+    q.campaignId ? eq(solicitations.campaignId, q.campaignId) : undefined,
+    q.contactId ? eq(solicitations.contactId, q.contactId) : undefined,
+    q.locationId ? eq(solicitations.locationId, q.locationId) : undefined,
+    q.blockedReason ? eq(solicitations.blockedReason, q.blockedReason) : undefined,
+    q.from ? gte(solicitations.createdAt, utc(q.from)) : undefined,
+    q.to ? lt(solicitations.createdAt, utc(q.to)) : undefined,
+  )!;
+}
+
+/** One keyset page of the tenant's solicitations under the filters, each with its contact (a primary-key join). */
+export async function listSolicitations(ctx: ServiceContext, q: SolicitationListFilters & PageQuery) {
+  const where = solicitationListWhere(ctx.tenantId, q);
+  return keysetPage(ctx.db, {
+    query: q,
+    sort: [solicitations.createdAt, solicitations.id],
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select({
+          s: solicitations,
+          // aliased: D1 returns rows keyed by column name, so joined columns must not share a name
+          email: sql<string | null>`${contacts.email}`.as("contact_email"),
+          phone: sql<string | null>`${contacts.phone}`.as("contact_phone"),
+          firstName: sql<string | null>`${contacts.firstName}`.as("contact_first_name"),
+          lastName: sql<string | null>`${contacts.lastName}`.as("contact_last_name"),
+        })
+        .from(solicitations)
+        .leftJoin(contacts, eq(contacts.id, solicitations.contactId))
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
+    count: ctx.db.select({ n: count() }).from(solicitations).where(where),
+    key: (r) => [r.s.createdAt, r.s.id],
+    map: (r) => ({
+      ...toSolicitation(r.s),
+      contact: { id: r.s.contactId, email: r.email, firstName: r.firstName, lastName: r.lastName, phone: r.phone },
+    }),
+  });
+}
