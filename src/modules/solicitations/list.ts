@@ -1,8 +1,8 @@
-import { and, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
-import { contacts, solicitations } from "../../db/schema";
+import { and, count, eq, gte, isNotNull, lt, type SQL, sql } from "drizzle-orm";
+import { BLOCKED_REASONS, type BlockedReason, contacts, solicitations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
-import { type SolicitationListFilters, toSolicitation } from "./schemas";
+import { REFUSALS_DEFAULT_DAYS, type SolicitationListFilters, toSolicitation } from "./schemas";
 
 /*
  * Solicitations (the review requests sent, or refused by the policy) as keyset pages, newest first: the
@@ -57,4 +57,36 @@ export async function listSolicitations(ctx: ServiceContext, q: SolicitationList
       contact: { id: r.s.contactId, email: r.email, firstName: r.firstName, lastName: r.lastName, phone: r.phone },
     }),
   });
+}
+
+/**
+ * The sending policy's recent refusals (GET /v1/compliance/refusals): the BLOCKED solicitations of the
+ * range, newest first, and how many per reason under the same channel and location filters (one
+ * grouped count on the partial blocked_reason index, read in parallel with the page).
+ */
+export async function listRefusals(
+  ctx: ServiceContext,
+  q: PageQuery & {
+    blockedReason?: BlockedReason;
+    channel?: SolicitationListFilters["channel"];
+    locationId?: string;
+    from?: string;
+    to?: string;
+  },
+  now = new Date(),
+) {
+  const from = utc(q.from ?? new Date(now.getTime() - REFUSALS_DEFAULT_DAYS * 86_400_000).toISOString());
+  const to = q.to ? utc(q.to) : null;
+  const range = { channel: q.channel, locationId: q.locationId, from, to: to ?? undefined };
+  const [page, counted] = await Promise.all([
+    listSolicitations(ctx, { ...q, ...range, status: "BLOCKED" }),
+    ctx.db
+      .select({ reason: solicitations.blockedReason, n: count() })
+      .from(solicitations)
+      .where(and(solicitationListWhere(ctx.tenantId, range), isNotNull(solicitations.blockedReason)))
+      .groupBy(solicitations.blockedReason),
+  ]);
+  const byReason = Object.fromEntries(BLOCKED_REASONS.map((r) => [r, 0])) as Record<BlockedReason, number>;
+  for (const row of counted) if (row.reason) byReason[row.reason] = row.n;
+  return { ...page, range: { from, to }, byReason };
 }

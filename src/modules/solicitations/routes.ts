@@ -11,7 +11,7 @@ import {
 import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
-import { listSolicitationsOperation } from "./operations";
+import { listContactSolicitationsOperation, listRefusalsOperation, listSolicitationsOperation } from "./operations";
 import { CreateSolicitationBody, IdempotencyKeyHeader, SolicitationSchema } from "./schemas";
 import { createSolicitation, getSolicitation } from "./service";
 
@@ -53,6 +53,8 @@ const get = createRoute({
 
 export const solicitationRoutes = createRouter()
   .openapi(...routeOf(listSolicitationsOperation))
+  .openapi(...routeOf(listContactSolicitationsOperation))
+  .openapi(...routeOf(listRefusalsOperation))
   .openapi(create, async (c) => {
     const result = await createSolicitation(svc(c), c.req.valid("header")["idempotency-key"], c.req.valid("json"));
     if (result.replayed) c.header("Idempotent-Replayed", "true");

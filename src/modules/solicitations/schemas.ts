@@ -226,3 +226,37 @@ export const ContactSolicitationsQuery = PageQuerySchema.extend({
 }).refine(fromBeforeTo, fromBeforeToIssue);
 
 export const SolicitationPageSchema = paged(SolicitationWithContactSchema).openapi("SolicitationPage");
+
+/** The policy's refusals: recent by default (the last REFUSALS_DEFAULT_DAYS days when `from` is not given). */
+export const REFUSALS_DEFAULT_DAYS = 30;
+
+export const RefusalListQuery = PageQuerySchema.extend({
+  blockedReason: z.enum(BLOCKED_REASONS).optional().openapi({ description: "only refusals for this reason" }),
+  channel: z.enum(MESSAGE_CHANNELS).optional(),
+  locationId: z.string().max(64).optional(),
+  from: SolicitationTimeFilter.shape.from.openapi({
+    description: `createdAt >= from (date-time with offset); default ${REFUSALS_DEFAULT_DAYS} days ago`,
+    format: "date-time",
+  }),
+  to: SolicitationTimeFilter.shape.to,
+}).refine(fromBeforeTo, fromBeforeToIssue);
+
+export const RefusalPageSchema = paged(SolicitationWithContactSchema)
+  .extend({
+    range: z
+      .object({ from: DateTime, to: DateTime.nullable() })
+      .openapi({ description: "the time range counted (from defaults to 30 days ago; to null: until now)" }),
+    byReason: z.record(z.enum(BLOCKED_REASONS), z.number().int()).openapi({
+      description: "refusals per reason in the range under the channel and location filters (every reason, 0 included)",
+      example: {
+        TENANT_PAUSED: 0,
+        SUPPRESSED: 2,
+        MISSING_ADDRESS: 1,
+        NO_CONSENT: 4,
+        QUIET_HOURS: 9,
+        FREQUENCY_CAP_DAILY: 0,
+        FREQUENCY_CAP_WEEKLY: 1,
+      },
+    }),
+  })
+  .openapi("ComplianceRefusalPage");
