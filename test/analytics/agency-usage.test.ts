@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inboxItems, reviews } from "../../src/db/schema";
 import { dayOf } from "../../src/modules/analytics/dates";
+import { expectInvalidQueries } from "../helpers/checks";
 import { countRoundTrips } from "../helpers/d1-counter";
 import { client } from "../helpers/http";
 import { createWorld, db, seedTenant, type World } from "../helpers/seed";
@@ -162,16 +163,14 @@ describe("GET /agency/usage", () => {
   });
 
   it("bad input is 400 VALIDATION_ERROR", async () => {
-    for (const [query, path] of [
-      ["limit=0", "limit"],
-      ["isActive=maybe", "isActive"],
-      ["cursor=nope", "cursor"],
-    ]) {
-      const res = await w.as("agencyAdmin").get(`/agency/usage?${query}`);
-      expect(res.status, query).toBe(400);
-      expect(res.body.code).toBe("VALIDATION_ERROR");
-      expect(res.body.details.issues.map((i: { path: string }) => i.path)).toContain(path);
-    }
+    await expectInvalidQueries(
+      (query) => w.as("agencyAdmin").get(`/agency/usage?${query}`),
+      [
+        ["limit=0", "limit"],
+        ["isActive=maybe", "isActive"],
+        ["cursor=nope", "cursor"],
+      ],
+    );
   });
 
   it("costs one round trip to the directory and one per shard touched, whatever the number of tenants", async () => {

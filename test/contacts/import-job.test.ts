@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, backgroundJobs, contacts } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
 import { nowIso } from "../../src/lib/time";
-import { client } from "../helpers/http";
+import { keyClient } from "../helpers/checks";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, db, type World } from "../helpers/seed";
 
@@ -154,11 +154,7 @@ describe("GET /v1/contacts/import-jobs/{jobId}", () => {
   });
 
   it("API keys: write:contacts starts one, read:contacts follows it, a read-only key cannot start", async () => {
-    const key = async (scopes: string[]) =>
-      client(
-        (await w.as("tenantAdmin").post("/v1/api-keys", { name: scopes.join(" "), scopes })).body.key,
-        w.tenantA.id,
-      );
+    const key = (scopes: string[]) => keyClient(w, scopes);
     const writer = await key(["write:contacts"]);
     const started = await writer.post("/v1/contacts/import-jobs", form("email\nkey@jobs.test\n"));
     expect(started.status).toBe(202);

@@ -2,7 +2,7 @@ import { and, count, eq, gte, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import { BLOCKED_REASONS, type BlockedReason, contacts, solicitations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
-import { REFUSALS_DEFAULT_DAYS, type SolicitationListFilters, toSolicitation } from "./schemas";
+import { REFUSALS_DEFAULT_DAYS, type SolicitationListFilters, type SolicitationRow, toSolicitation } from "./schemas";
 
 /*
  * Solicitations (the review requests sent, or refused by the policy) as keyset pages, newest first: the
@@ -10,6 +10,31 @@ import { REFUSALS_DEFAULT_DAYS, type SolicitationListFilters, toSolicitation } f
  * (docs/sending.md, "Lists of solicitations"). Each equality filter has a (tenant_id, filter,
  * created_at, id) index; the time range is a range on it.
  */
+
+/**
+ * A solicitation with its contact's name and addresses (`SolicitationWithContact`): select these over
+ * `solicitations LEFT JOIN contacts` and map the rows with toSolicitationWithContact (this list and a
+ * campaign's, campaign-send.ts).
+ */
+export const WITH_CONTACT = {
+  s: solicitations,
+  // aliased: D1 returns rows keyed by column name, so joined columns must not share a name
+  email: sql<string | null>`${contacts.email}`.as("contact_email"),
+  phone: sql<string | null>`${contacts.phone}`.as("contact_phone"),
+  firstName: sql<string | null>`${contacts.firstName}`.as("contact_first_name"),
+  lastName: sql<string | null>`${contacts.lastName}`.as("contact_last_name"),
+};
+
+export const toSolicitationWithContact = (r: {
+  s: SolicitationRow;
+  email: string | null;
+  phone: string | null;
+  firstName: string | null;
+  lastName: string | null;
+}) => ({
+  ...toSolicitation(r.s),
+  contact: { id: r.s.contactId, email: r.email, firstName: r.firstName, lastName: r.lastName, phone: r.phone },
+});
 
 /** An instant given with any offset, as the stored UTC text it compares with. */
 const utc = (instant: string) => new Date(instant).toISOString();
@@ -37,14 +62,7 @@ export async function listSolicitations(ctx: ServiceContext, q: SolicitationList
     sort: [solicitations.createdAt, solicitations.id],
     rows: (cursor, order, limit) =>
       ctx.db
-        .select({
-          s: solicitations,
-          // aliased: D1 returns rows keyed by column name, so joined columns must not share a name
-          email: sql<string | null>`${contacts.email}`.as("contact_email"),
-          phone: sql<string | null>`${contacts.phone}`.as("contact_phone"),
-          firstName: sql<string | null>`${contacts.firstName}`.as("contact_first_name"),
-          lastName: sql<string | null>`${contacts.lastName}`.as("contact_last_name"),
-        })
+        .select(WITH_CONTACT)
         .from(solicitations)
         .leftJoin(contacts, eq(contacts.id, solicitations.contactId))
         .where(and(where, cursor))
@@ -52,10 +70,7 @@ export async function listSolicitations(ctx: ServiceContext, q: SolicitationList
         .limit(limit),
     count: ctx.db.select({ n: count() }).from(solicitations).where(where),
     key: (r) => [r.s.createdAt, r.s.id],
-    map: (r) => ({
-      ...toSolicitation(r.s),
-      contact: { id: r.s.contactId, email: r.email, firstName: r.firstName, lastName: r.lastName, phone: r.phone },
-    }),
+    map: toSolicitationWithContact,
   });
 }
 
