@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run budgets [-- --env production] [--runs 5]`: builds the deployed bundle (wrangler deploy
-// --dry-run, nothing uploaded) and checks the two limits a deploy can hit:
+// --dry-run, nothing uploaded) and checks the limits a deploy can hit:
 //   - size: the gzipped bundle (Workers refuse scripts over 3 MB compressed on the Free plan)
+//   - JavaScript: the bytes workerd compiles at every cold start (start-up follows them; machine-independent)
 //   - start-up: CPU that workerd spends compiling the bundle and running its global scope, cold,
 //     fastest of N loads minus a trivial Worker's fastest (Workers refuse scripts that start too slowly)
 // Exits 1 when a budget is exceeded. Figures and history: docs/performance.md (Start-up and size).
@@ -23,7 +24,13 @@ export const BUDGETS = {
   // fastest load at 120 ms on this machine, over the 120 it was set to a few hours before (#36 is open)
   // 120 again since #36 part 3 (2026-11-27): ajv, the duplicate xmldom/xpath/xmlbuilder copies out of the bundle
   // and the MCP Apps view script as text (6.0 MB of JavaScript): 88, 98, 97 ms on the shared machine (docs/performance.md)
-  startupCpuMs: 120,
+  // 170 since 2026-11-28: the machine got ~1.45x slower, not the code. The same commit (66903da) that measured
+  // 88-98 ms on 2026-11-27 measured 141 ms on 2026-11-28, interleaved with main (139 ms); 120 x 1.45 = 174.
+  // The machine-independent guard of the compile cost is jsBytes below (docs/performance.md, 2026-11-28).
+  startupCpuMs: 170,
+  // start-up is V8's pre-parse of the bundle (#36 part 2: 15 functions run at start-up, the rest follows the
+  // bytes): 6.0 MB is the size at which the 120 ms budget held on 2026-11-27 (88-98 ms); 5.40 MB on 2026-11-28
+  jsBytes: 6_000_000,
 };
 
 const { values: opts } = parseArgs({
@@ -53,6 +60,7 @@ try {
   const bundle = path.join(outdir, "index.js");
   // the bundle and the modules wrangler wrote beside it (the tokenizer's ranks as text): all are uploaded
   const files = [readFileSync(bundle), ...companionModules(bundle).map((m) => Buffer.from(m.contents))];
+  const jsBytes = files[0].length;
   const rawBytes = files.reduce((n, f) => n + f.length, 0);
   const gzipBytes = files.reduce((n, f) => n + gzipSync(f, { level: 9 }).length, 0);
   let startup = await measureStartup(bundle, Number(opts.runs));
@@ -77,6 +85,7 @@ try {
 
   const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
   console.log(`bundle (${opts.env}): ${mb(rawBytes)}, gzipped ${mb(gzipBytes)} (budget ${mb(BUDGETS.gzipBytes)})`);
+  console.log(`JavaScript compiled at start-up: ${mb(jsBytes)} (budget ${mb(BUDGETS.jsBytes)})`);
   console.log(
     `start-up, workerd CPU per cold load: ${startup.worker.map((r) => r.cpu?.toFixed(0)).join(", ")} ms; trivial Worker: ${startup.trivial.map((r) => r.cpu?.toFixed(0)).join(", ")} ms`,
   );
@@ -86,6 +95,7 @@ try {
 
   const over = [];
   if (gzipBytes > BUDGETS.gzipBytes) over.push(`gzipped bundle ${mb(gzipBytes)} > ${mb(BUDGETS.gzipBytes)}`);
+  if (jsBytes > BUDGETS.jsBytes) over.push(`JavaScript ${mb(jsBytes)} > ${mb(BUDGETS.jsBytes)}`);
   if (cpu === null) over.push("start-up CPU could not be read (/proc is needed)");
   else if (cpu > BUDGETS.startupCpuMs) over.push(`start-up ${cpu.toFixed(0)} ms CPU > ${BUDGETS.startupCpuMs} ms`);
   if (over.length) {

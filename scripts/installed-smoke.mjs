@@ -96,7 +96,7 @@ async function main() {
     dev.on("exit", (code) => reject(new Error(`npm run dev exited (${code})`))),
   );
   exited.catch(() => undefined);
-  await Promise.race([until("GET /health", async () => (await fetch(`${base}/health`)).ok, 90_000), exited]);
+  await Promise.race([until("GET /health", async () => (await fetch(`${base}/health`)).ok, 240_000), exited]);
 
   step("the README's first session, run from the README");
   const readme = readFileSync(path.join(checkout, "README.md"), "utf8");

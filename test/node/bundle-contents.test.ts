@@ -59,6 +59,13 @@ describe("the production bundle", () => {
     expect(copiesOf("xmlbuilder")).toEqual(["node_modules/xmlbuilder"]);
   });
 
+  it("holds zod's English messages and none of its other 63 locales (patches/zod+4.6.7.patch)", () => {
+    // zod re-exports every locale as `z.locales` (and `z.core.locales`), which the service never reads;
+    // the patch drops those re-exports, -394 kB. Errors stay English: schemas.js configures `en` itself.
+    const locales = packagePaths().filter((p) => p.startsWith("node_modules/zod/v4/locales/"));
+    expect(locales).toEqual(["node_modules/zod/v4/locales/en.js"]);
+  });
+
   it("carries the MCP Apps view script as a Text module beside it, not as a string in the JavaScript", () => {
     const text = readdirSync(outdir).filter((f) => f.endsWith("view-script.generated.txt"));
     expect(text).toHaveLength(1);

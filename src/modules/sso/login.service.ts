@@ -13,6 +13,7 @@ import { ApiError, notFound } from "../../lib/errors";
 import { signSessionToken } from "../../lib/jwt";
 import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
+import { openSession } from "../identity/sessions";
 import {
   checkVerifiedAssertion,
   type ExpectedResponse,
@@ -131,9 +132,9 @@ export async function completeSignIn(pctx: PublicContext, slug: string, form: Sa
     await rememberAssertion(ctx, verified);
     const identity = identityFromProfile(profile, config.attributeMapping);
     email = identity.email;
-    const userId = await signIn(ctx, config, identity, verified.assertionId);
+    const { userId, sessionId } = await signIn(ctx, config, identity, verified.assertionId);
     const target = new URL(frontendUrl(ctx.env));
-    target.searchParams.set("token", await signSessionToken(ctx.env, userId));
+    target.searchParams.set("token", await signSessionToken(ctx.env, userId, sessionId));
     return target.toString();
   } catch (err) {
     if (!(err instanceof SamlRejection)) throw err;
@@ -199,19 +200,28 @@ async function rememberAssertion(ctx: ServiceContext, verified: VerifiedAssertio
   if (inserted.length === 0) throw new SamlRejection("replayed");
 }
 
-/** The user (created first when JIT) on the control database, then the login's audit rows on the tenant's shard. */
+/**
+ * The user (created first when JIT) and the session this IdP opened (method saml, this tenant's IdP:
+ * docs/sessions.md) on the control database, then the login's audit rows on the tenant's shard.
+ */
 async function signIn(
   ctx: ServiceContext,
   config: SsoConfigRow,
   identity: ReturnType<typeof identityFromProfile>,
   assertionId: string,
-): Promise<string> {
+): Promise<{ userId: string; sessionId: string }> {
   const onShard = ctx;
   for (let attempt = 0; ; attempt++) {
     const user = await findOrProvisionUser(onShard, config, identity);
     const asUser: ServiceContext = { ...onShard, actor: { type: "user", userId: user.userId, via: "tenant" } };
+    const session = await openSession(ctx.control, {
+      userId: user.userId,
+      kind: "bearer",
+      method: "saml",
+      ssoTenantId: ctx.tenantId,
+    });
     try {
-      await commitControl(asUser, user.controlStatements, [
+      await commitControl(asUser, (control) => [...user.controlStatements(control), session.statement], [
         ...user.auditStatements,
         auditStatement(asUser, {
           tenantId: ctx.tenantId,
@@ -221,7 +231,7 @@ async function signIn(
           metadata: { method: "saml", assertionId, provisioned: user.provisioned },
         }),
       ]);
-      return user.userId;
+      return { userId: user.userId, sessionId: session.id };
     } catch (err) {
       // two first sign-ins of the same new user at once: the second finds the first's row
       if (attempt === 0 && user.provisioned && isUniqueViolation(err)) continue;
