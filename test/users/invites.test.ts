@@ -120,6 +120,14 @@ describe("who may resend or revoke", () => {
     expect((await setup(token)).status).toBe(200);
   });
 
+  it("the agency's admin and the platform admin act as the tenant's admin; another agency's admin is 403", async () => {
+    const { id } = await invite("agency.acts@example.test");
+    expect((await w.as("otherAgencyAdmin").post(`/v1/users/${id}/invite/resend`)).status).toBe(403);
+    expect((await w.as("otherAgencyAdmin").delete(`/v1/users/${id}/invite`)).status).toBe(403);
+    expect((await w.as("agencyAdmin").post(`/v1/users/${id}/invite/resend`)).status).toBe(200);
+    expect((await w.as("platformAdmin").delete(`/v1/users/${id}/invite`)).status).toBe(204);
+  });
+
   it("another tenant's invite is 404, and stays usable; an unknown id is 404", async () => {
     const { id, token } = await invite("b.only@example.test", "tenantBAdmin");
     for (const res of [
