@@ -83,6 +83,7 @@ import { sequenceStepsSweep, sequencesHandler } from "./modules/sequences/backgr
 import { idempotencyKeysPurgeSweep, sendsConsumer, stalePendingSweep } from "./modules/solicitations/background";
 import { runCampaignSendBulk } from "./modules/solicitations/bulk-send-job";
 import { convertSolicitation, outcomesFromSolicitations } from "./modules/solicitations/hooks";
+import { listSolicitationsOperation } from "./modules/solicitations/operations";
 import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
 import { whatsappSmsFallbackHandler } from "./modules/solicitations/sms-fallback";
@@ -203,6 +204,7 @@ export const OPERATIONS: Operation[] = [
   listExperimentsOperation,
   listOverdueResponsesOperation,
   getComplianceSettingsOperation,
+  listSolicitationsOperation,
   // the MCP Apps cards' buttons (mcp/apps/cards.ts)
   approveResponseOperation,
   rejectResponseOperation,

@@ -1,7 +1,16 @@
 import { errors, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation } from "../../lib/operation";
 import { currentConsent } from "./consent";
-import { ContactIdParam, ContactListQuery, ContactSchema, ContactWithConsentSchema, SuppressBody } from "./schemas";
+import { getContactsImport } from "./import-job";
+import {
+  ContactIdParam,
+  ContactImportJobSchema,
+  ContactListQuery,
+  ContactSchema,
+  ContactWithConsentSchema,
+  ImportJobIdParam,
+  SuppressBody,
+} from "./schemas";
 import { listContacts, suppressContact } from "./service";
 
 // The contacts operations served by REST, MCP and agents alike (src/lib/operation.ts).
@@ -68,4 +77,23 @@ export const suppressContactOperation = defineOperation({
     describe: { id: "the contact's id", reason: "why, e.g. 'asked by phone not to be contacted'" },
   },
   handler: async (ctx, input) => suppressContact(ctx, input.id, input.reason),
+});
+
+export const getContactImportJobOperation = defineOperation({
+  name: "contact.import-job",
+  operationId: "getContactImportJob",
+  method: "get",
+  path: "/v1/contacts/import-jobs/{jobId}",
+  tags: ["Contacts"],
+  summary: "Progress of a CSV contact import job: state, rows done of total, per-row errors",
+  description:
+    "The job POST /v1/contacts/import-jobs started (or an MCP client's contact.import-csv task): status, rowsDone of " +
+    "rowsTotal, imported and skipped so far, and the refused rows with their reasons. Poll until status is succeeded " +
+    "or failed. Another tenant's job is 404.",
+  request: { params: ImportJobIdParam },
+  output: ContactImportJobSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: ["read:contacts"],
+  access: "read",
+  handler: (ctx, input) => getContactsImport(ctx, input.jobId),
 });

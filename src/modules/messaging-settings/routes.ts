@@ -1,8 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, json, jsonBody, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
 import { verifyEmailDomain } from "./domain-check";
+import { testMessagingSettingsOperation } from "./operations";
 import {
   EmailSettingsSchema,
   PutEmailSettingsBody,
@@ -112,4 +114,5 @@ export const messagingSettingsRoutes = createRouter()
   .openapi(putSms, async (c) => c.json(await putSmsSettings(svc(c), c.req.valid("json")), 200))
   .openapi(getWhatsApp, async (c) => c.json(await getWhatsAppSettings(svc(c)), 200))
   .openapi(putWhatsApp, async (c) => c.json(await putWhatsAppSettings(svc(c), c.req.valid("json")), 200))
-  .openapi(listTemplates, async (c) => c.json(await listWhatsAppTemplates(svc(c)), 200));
+  .openapi(listTemplates, async (c) => c.json(await listWhatsAppTemplates(svc(c)), 200))
+  .openapi(...routeOf(testMessagingSettingsOperation));

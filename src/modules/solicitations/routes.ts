@@ -8,8 +8,10 @@ import {
   stdErrorsWithNotFound,
   TENANT_SECURITY,
 } from "../../lib/openapi";
+import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
+import { listContactSolicitationsOperation, listRefusalsOperation, listSolicitationsOperation } from "./operations";
 import { CreateSolicitationBody, IdempotencyKeyHeader, SolicitationSchema } from "./schemas";
 import { createSolicitation, getSolicitation } from "./service";
 
@@ -50,6 +52,9 @@ const get = createRoute({
 });
 
 export const solicitationRoutes = createRouter()
+  .openapi(...routeOf(listSolicitationsOperation))
+  .openapi(...routeOf(listContactSolicitationsOperation))
+  .openapi(...routeOf(listRefusalsOperation))
   .openapi(create, async (c) => {
     const result = await createSolicitation(svc(c), c.req.valid("header")["idempotency-key"], c.req.valid("json"));
     if (result.replayed) c.header("Idempotent-Replayed", "true");
