@@ -51,6 +51,7 @@ import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
 import { operations as locationsOperations } from "./modules/locations/operations";
 import { skillOf } from "./modules/mcp/skills/operation";
 import type { Skill } from "./modules/mcp/skills/registry";
+import { operations as messagingSettingsOperations } from "./modules/messaging-settings/operations";
 import { connectedAppsOf } from "./modules/oauth/grants";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
@@ -192,6 +193,7 @@ export const OPERATIONS: Operation[] = [
   ...exportsOperations,
   ...inboxOperations,
   ...locationsOperations,
+  ...messagingSettingsOperations,
   ...recommendationsOperations,
   ...reputationOperations,
   ...reviewLinksOperations,

@@ -20,6 +20,8 @@ const PATHS = [
   "/v1/users/invite",
   "/v1/users/{id}",
   "/v1/users/{id}/roles",
+  "/v1/users/{id}/invite",
+  "/v1/users/{id}/invite/resend",
   "/v1/api-keys",
   "/v1/api-keys/{id}",
   "/v1/regions",

@@ -44,6 +44,7 @@ const BODYLESS_ACTION = new RegExp(
     "rotate-secret",
     "test",
     "redeliver",
+    "invite/resend",
     "crm/\\{integrationId\\}",
   ].join("|")})$`,
 );

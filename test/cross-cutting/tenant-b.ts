@@ -209,6 +209,28 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
     updatedAt: now,
   });
 
+  // a CSV contact import job (GET /v1/contacts/import-jobs/{jobId})
+  const importJobId = `job_${newId()}`;
+  await shardOf(tenant)
+    .insert(backgroundJobs)
+    .values({
+      id: importJobId,
+      tenantId,
+      type: "contacts_import",
+      status: "succeeded",
+      subjectId: null,
+      counts: { done: 1, total: 1, imported: 1, skipped: 0 },
+      cursor: "1",
+      error: null,
+      createdByUserId: null,
+      input: { csv: "email\nb@example.test", fileName: "b.csv" },
+      result: { imported: 1, skipped: 0, errors: [] },
+      startedAt: now,
+      finishedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    });
+
   // a finished tenant data export (docs/exports.md) as its job leaves it: downloadable, so that only the
   // tenant check can make A's request for it a 404
   const exportId = `job_${newId()}`;
@@ -257,6 +279,7 @@ export async function seedTenantB(w: World, admin: "tenantBAdmin" | "tenantAdmin
     if (param === "bindingId") return binding.id;
     if (param === "deliveryId") return sent[0]!.deliveryId;
     if (param === "integrationId") return integration.id;
+    if (param === "jobId") return importJobId;
     if (param === "reviewId") return review.id;
     if (param === "campaignId") return campaign.id;
     const collection = path.split("/")[2];

@@ -33,6 +33,7 @@ export async function newSolicitation(o: {
   contactId: string;
   campaignId?: string | null;
   destination?: string;
+  channel?: "email" | "sms" | "whatsapp";
 }) {
   const id = newId();
   const token = await mintLinkToken(env.JWT_SECRET!, {
@@ -50,7 +51,7 @@ export async function newSolicitation(o: {
       locationId: o.locationId,
       contactId: o.contactId,
       campaignId: o.campaignId ?? null,
-      channel: "email",
+      channel: o.channel ?? "email",
       status: "SENT",
       shortLinkToken: token,
       sentAt: now,

@@ -65,6 +65,7 @@ const OPERATION_VERBS = [
   "reject",
   "replay",
   "request",
+  "resend",
   "reset",
   "resubscribe",
   "resume",

@@ -76,6 +76,26 @@ const CASES: Record<string, Record<string, Case>> = {
       },
     },
   },
+  // every kind here has a password: there is no pending invite to resend or revoke, and nothing changes
+  "post /v1/users/{id}/invite/resend": {
+    "resend to a member": {
+      call: (a, p) => a.post(`/v1/users/${p.id}/invite/resend`),
+      expect: async (_kind, p, before, status) => {
+        expect(status).toBe(409);
+        expect(await rolesOf(p.id)).toEqual(before);
+      },
+    },
+  },
+  "delete /v1/users/{id}/invite": {
+    "revoke a member's": {
+      call: (a, p) => a.delete(`/v1/users/${p.id}/invite`),
+      expect: async (_kind, p, before, status) => {
+        expect(status).toBe(409);
+        expect(await rolesOf(p.id)).toEqual(before);
+        expect(await canLogIn(p.email)).toBe(true);
+      },
+    },
+  },
   "patch /v1/users/{id}": {
     rename: {
       call: (a, p) => a.patch(`/v1/users/${p.id}`, { name: "Renamed By Tenant" }),

@@ -1,11 +1,18 @@
 import { index, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { createdAt, timestamp, updatedAt } from "./columns";
-import { SENTIMENTS } from "./reviews";
+import { MESSAGE_CHANNELS } from "./outbox";
+import { SENTIMENTS, SITE_TYPES } from "./reviews";
 import { locations, tenants } from "./tenancy";
 
 export const INBOX_ITEM_TYPES = ["review", "feedback"] as const;
 export const INBOX_STATUSES = ["new", "assigned", "in_progress", "responded", "resolved", "ignored"] as const;
 export type InboxStatus = (typeof INBOX_STATUSES)[number];
+/**
+ * Where the customer spoke: a review's site, or the channel of the review request whose feedback page
+ * a feedback item came from (every feedback submission answers one solicitation).
+ */
+export const INBOX_CHANNELS = [...SITE_TYPES, ...MESSAGE_CHANNELS] as const;
+export type InboxChannel = (typeof INBOX_CHANNELS)[number];
 
 /**
  * One work item per review or feedback submission. Review ingest and feedback submission create
@@ -30,6 +37,8 @@ export const inboxItems = sqliteTable(
     escalationReason: text("escalation_reason"),
     /** the user or API key that escalated by hand; null for the SLA sweep and public callback requests */
     escalatedBy: text("escalated_by"),
+    /** the review's site, or the channel of the request a feedback item answered (INBOX_CHANNELS) */
+    channel: text("channel", { enum: INBOX_CHANNELS }),
     rating: real("rating"),
     excerpt: text("excerpt"),
     sentiment: text("sentiment", { enum: SENTIMENTS }),
@@ -45,6 +54,9 @@ export const inboxItems = sqliteTable(
     index("inbox_items_tenant_type_created_idx").on(t.tenantId, t.type, t.createdAt, t.id),
     index("inbox_items_tenant_location_created_idx").on(t.tenantId, t.locationId, t.createdAt, t.id),
     index("inbox_items_tenant_assignee_created_idx").on(t.tenantId, t.assignedToUserId, t.createdAt, t.id),
+    index("inbox_items_tenant_channel_created_idx").on(t.tenantId, t.channel, t.createdAt, t.id),
+    // an exact rating (ratingMin = ratingMax, the console's "1 star"): no sort
+    index("inbox_items_tenant_rating_created_idx").on(t.tenantId, t.rating, t.createdAt, t.id),
   ],
 );
 

@@ -58,12 +58,22 @@ export const solicitations = sqliteTable(
   },
   (t) => [
     index("solicitations_tenant_created_idx").on(t.tenantId, t.createdAt, t.id),
-    /** frequency caps: this contact's recent non-blocked sends */
-    index("solicitations_contact_created_idx").on(t.tenantId, t.contactId, t.createdAt),
+    /**
+     * frequency caps: this contact's recent non-blocked sends; a contact's message history, newest first
+     * (GET /v1/contacts/{id}/solicitations: the id makes the tie-break need no sort)
+     */
+    index("solicitations_contact_created_idx").on(t.tenantId, t.contactId, t.createdAt, t.id),
+    /** the solicitation list's status and channel filters (GET /v1/solicitations) */
+    index("solicitations_tenant_status_created_idx").on(t.tenantId, t.status, t.createdAt, t.id),
+    index("solicitations_tenant_channel_created_idx").on(t.tenantId, t.channel, t.createdAt, t.id),
+    /** the policy's refusals by reason (GET /v1/compliance/refusals; partial: only BLOCKED rows have one) */
+    index("solicitations_tenant_blocked_created_idx")
+      .on(t.tenantId, t.blockedReason, t.createdAt, t.id)
+      .where(sql`blocked_reason is not null`),
     index("solicitations_campaign_created_idx").on(t.campaignId, t.createdAt, t.id),
     index("solicitations_location_idx").on(t.locationId),
-    /** analytics: recomputing one location's day of the funnel */
-    index("solicitations_tenant_location_created_idx").on(t.tenantId, t.locationId, t.createdAt),
+    /** analytics: recomputing one location's day of the funnel; the solicitation list's location filter (the id: no sort) */
+    index("solicitations_tenant_location_created_idx").on(t.tenantId, t.locationId, t.createdAt, t.id),
     index("solicitations_provider_message_idx").on(t.providerMessageId),
     uniqueIndex("solicitations_short_link_uq").on(t.shortLinkToken),
     /** experiment results: counts per variant */

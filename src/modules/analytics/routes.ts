@@ -12,9 +12,12 @@ import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
 import { agencyScopeOf } from "../tenants/scope";
 import { agencyAnalytics } from "./agency";
+import { agencyUsage } from "./agency-usage";
 import {
   AgencyAnalyticsQuery,
   AgencyAnalyticsSchema,
+  AgencyUsagePageSchema,
+  AgencyUsageQuery,
   AnalyticsQuery,
   OverviewSchema,
   RebuildBody,
@@ -51,6 +54,22 @@ const rebuildRoute = createRoute({
   responses: { 200: json(RebuildResultSchema), ...stdErrors },
 });
 
+const agencyUsageRoute = createRoute({
+  method: "get",
+  path: "/agency/usage",
+  tags: ["Agency"],
+  security: USER_SECURITY,
+  summary: "Usage and health of each tenant the caller's agencies own, newest tenant first",
+  operationId: "getAgencyUsage",
+  description:
+    "A keyset page of the owned tenants (like GET /agency/tenants), each with its active locations, contacts, review " +
+    "requests sent this calendar month (UTC), reviews (all time and this month), average rating, response rate over the " +
+    "last 30 days and reviews past their SLA. Read from the daily rollups and counters, one batch per shard. tenantId " +
+    "narrows to one owned tenant; another agency's tenant is 404.",
+  request: { query: AgencyUsageQuery },
+  responses: { 200: json(AgencyUsagePageSchema), ...stdErrorsWithNotFound },
+});
+
 const agencyRoute = createRoute({
   method: "get",
   path: "/agency/analytics",
@@ -66,6 +85,9 @@ const agencyRoute = createRoute({
 export const analyticsRoutes = createRouter()
   .openapi(overviewRoute, async (c) => c.json(await overview(svc(c), c.req.valid("query")), 200))
   .openapi(rebuildRoute, async (c) => c.json(await rebuildAnalytics(svc(c), c.req.valid("json")), 200))
+  .openapi(agencyUsageRoute, async (c) =>
+    c.json(await agencyUsage(c.env, agencyScopeOf(c.var.principal), c.req.valid("query")), 200),
+  )
   .openapi(agencyRoute, async (c) =>
     c.json(await agencyAnalytics(c.env, agencyScopeOf(c.var.principal), c.req.valid("query")), 200),
   );

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MESSAGE_CHANNELS } from "../../db/schema";
-import { DateTime } from "../../lib/openapi";
+import { DateTime, PageQuerySchema, paged } from "../../lib/openapi";
 import { SiteType } from "../reviews/schemas";
 import { daysBetween } from "./dates";
 
@@ -193,3 +193,42 @@ export const AgencyAnalyticsSchema = z
   .object({ range: Range, totals: AgencyFigures, tenants: z.array(AgencyFigures.extend({ tenant: TenantRef })) })
   .openapi("AgencyAnalytics");
 export type AgencyFiguresDto = z.infer<typeof AgencyFigures>;
+
+// ---- agency usage (GET /agency/usage)
+
+export const AgencyUsageQuery = PageQuerySchema.extend({
+  tenantId: z.string().min(1).max(64).optional().openapi({ description: "one owned tenant (404 when not owned)" }),
+  isActive: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional()
+    .openapi({ description: "only active (true) or paused (false) tenants" }),
+});
+
+export const AgencyTenantUsageSchema = z
+  .object({
+    tenant: TenantRef.extend({ plan: z.string(), isActive: z.boolean() }),
+    locations: z.number().int().openapi({ description: "active locations" }),
+    contacts: z.number().int(),
+    messagesSentThisMonth: z.number().int().openapi({
+      description: "review requests handed to a provider, of those created this calendar month (UTC)",
+    }),
+    reviews: z.number().int().openapi({ description: "reviews on record, all time" }),
+    reviewsThisMonth: z.number().int().openapi({ description: "reviews that happened this calendar month (UTC)" }),
+    averageRating: z.number().nullable().openapi({ description: "all time, 1..5; null without rated reviews" }),
+    responseRate: Rate.openapi({
+      description: "share of the reviews that arrived in the last 30 days (responseRange) that have a response",
+    }),
+    overdueInboxItems: z.number().int().openapi({
+      description: "reviews still unanswered past their SLA response window (the inbox's pastSla items)",
+    }),
+  })
+  .openapi("AgencyTenantUsage");
+
+export const AgencyUsagePageSchema = paged(AgencyTenantUsageSchema)
+  .extend({
+    month: z.string().openapi({ description: "the calendar month counted (UTC), YYYY-MM", example: "2026-05" }),
+    responseRange: Range,
+    asOf: DateTime.openapi({ description: "when the figures were read (rollups trail events by seconds)" }),
+  })
+  .openapi("AgencyUsagePage");

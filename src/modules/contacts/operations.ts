@@ -4,13 +4,15 @@ import { errors, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/opena
 import { defineOperation, type Operation } from "../../lib/operation";
 import { currentConsent } from "./consent";
 import { importContactsCsv } from "./import";
-import { requestContactsImport } from "./import-job";
+import { getContactsImport, requestContactsImport } from "./import-job";
 import {
   ContactIdParam,
+  ContactImportJobSchema,
   ContactListQuery,
   ContactSchema,
   ContactWithConsentSchema,
   ImportCsvBody,
+  ImportJobIdParam,
   ImportResultSchema,
   SuppressBody,
 } from "./schemas";
@@ -82,6 +84,25 @@ export const suppressContactOperation = defineOperation({
   handler: async (ctx, input) => suppressContact(ctx, input.id, input.reason),
 });
 
+export const getContactImportJobOperation = defineOperation({
+  name: "contact.import-job",
+  operationId: "getContactImportJob",
+  method: "get",
+  path: "/v1/contacts/import-jobs/{jobId}",
+  tags: ["Contacts"],
+  summary: "Progress of a CSV contact import job: state, rows done of total, per-row errors",
+  description:
+    "The job POST /v1/contacts/import-jobs started (or an MCP client's contact.import-csv task): status, rowsDone of " +
+    "rowsTotal, imported and skipped so far, and the refused rows with their reasons. Poll until status is succeeded " +
+    "or failed. Another tenant's job is 404.",
+  request: { params: ImportJobIdParam },
+  output: ContactImportJobSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: ["read:contacts"],
+  access: "read",
+  handler: (ctx, input) => getContactsImport(ctx, input.jobId),
+});
+
 export const importContactsCsvOperation = defineOperation({
   name: "contact.import-csv-file",
   operationId: "importContactsCsv",
@@ -147,4 +168,5 @@ export const operations: Operation[] = [
   suppressContactOperation,
   importContactsCsvOperation,
   importContactsCsvTextOperation,
+  getContactImportJobOperation,
 ];

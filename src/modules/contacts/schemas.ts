@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CONSENT_CHANNELS, CONSENT_STATUSES, type consentRecords, type contacts } from "../../db/schema";
+import { CONSENT_CHANNELS, CONSENT_STATUSES, type consentRecords, type contacts, JOB_STATUSES } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { Email, Locale, TimeZone } from "../../lib/validators";
 
@@ -122,6 +122,46 @@ export const ImportCsvBody = z.object({
     .instanceof(File)
     .openapi({ type: "string", format: "binary", description: "CSV, at most 10 MB and 5,000 rows" }),
 });
+
+/** An import job's upload: the same file and columns as the synchronous import, at most 1 MB (it waits in the job's row). */
+export const MAX_IMPORT_JOB_BYTES = 1_000_000;
+export const ImportJobBody = z.object({
+  file: z.instanceof(File).openapi({
+    type: "string",
+    format: "binary",
+    description: "CSV, at most 1 MB and 5,000 rows (the columns of POST /v1/contacts/import/csv)",
+  }),
+});
+
+export const ImportJobIdParam = z.object({
+  jobId: z.string().min(1).max(64).openapi({ description: "the id POST /v1/contacts/import-jobs answered" }),
+});
+
+export const ContactImportJobSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(JOB_STATUSES).openapi({
+      description: "queued, running, then succeeded (or failed); cancelled when an MCP client cancelled its task",
+    }),
+    fileName: z.string(),
+    rowsTotal: z.number().int().openapi({ description: "data rows in the file" }),
+    rowsDone: z.number().int().openapi({ description: "rows handled so far (imported or skipped)" }),
+    imported: z.number().int().openapi({ description: "rows applied so far (created or updated)" }),
+    skipped: z.number().int().openapi({ description: "rows refused so far (see errors)" }),
+    errors: z
+      .array(
+        z.object({
+          row: z.number().int().openapi({ description: "1-based data row (the header is row 0)" }),
+          reason: z.string(),
+        }),
+      )
+      .openapi({ description: "the refused rows so far, in row order" }),
+    error: z.string().nullable().openapi({ description: "why a failed job stopped" }),
+    createdAt: DateTime,
+    startedAt: DateTime.nullable(),
+    finishedAt: DateTime.nullable(),
+  })
+  .openapi("ContactImportJob");
 
 export const ContactExportSchema = z
   .object({

@@ -78,6 +78,7 @@ export async function submitFeedback(
         id: solicitations.id,
         contactId: solicitations.contactId,
         campaignId: solicitations.campaignId,
+        channel: solicitations.channel,
         convertedAt: solicitations.convertedAt,
       })
       .from(solicitations)
@@ -179,6 +180,8 @@ export async function submitFeedback(
         reviewId: null,
         feedbackId: row.id,
         locationId: row.locationId,
+        // the channel of the request this feedback answers (the inbox's channel filter)
+        channel: sol.channel,
         status: "new",
         assignedToUserId: null,
         tags: [],

@@ -37,7 +37,9 @@ export const listInboxOperation = defineOperation({
   description:
     "Lists the unified inbox: online reviews and private customer feedback, newest first, each with status " +
     "(new, assigned, in_progress, responded, resolved, ignored), rating, a text excerpt, sentiment, assignee, tags " +
-    "and escalation time. Use it to find what needs a reply. Review items need read:reviews, feedback items read:feedback.",
+    "and escalation time. Use it to find what needs a reply. Filters: location, status, type, assignee, channel (the " +
+    "review site, or the request's channel for feedback), a star range (ratingMin..ratingMax) and pastSla (reviews still " +
+    "unanswered after their SLA response window). Review items need read:reviews, feedback items read:feedback.",
   request: { query: InboxListQuery },
   output: paged(InboxItemSchema).openapi("InboxItemPage"),
   errors: stdErrors,
@@ -54,6 +56,11 @@ export const listInboxOperation = defineOperation({
       status: "only items in this status",
       type: "review or feedback",
       assignedToUserId: "only items assigned to this user",
+      channel:
+        "only items from this review site (google, yelp, ...) or, for feedback, request channel (email, sms, whatsapp)",
+      ratingMin: "at least this many stars (1..5)",
+      ratingMax: "at most this many stars (1..5); equal to ratingMin for one exact rating",
+      pastSla: "true: only reviews still unanswered after their SLA response window",
       cursor: "pageInfo.endCursor from the previous page",
     },
   },

@@ -1,5 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { INBOX_ITEM_TYPES, INBOX_STATUSES, type inboxItems, type inboxNotes, SENTIMENTS } from "../../db/schema";
+import {
+  INBOX_CHANNELS,
+  INBOX_ITEM_TYPES,
+  INBOX_STATUSES,
+  type inboxItems,
+  type inboxNotes,
+  SENTIMENTS,
+} from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { FeedbackSchema } from "../feedback/schemas";
 import { ReviewResponseSchema } from "../reviews/responses.schemas";
@@ -7,6 +14,11 @@ import { ReviewSchema } from "../reviews/schemas";
 
 export const InboxItemType = z.enum(INBOX_ITEM_TYPES);
 export const InboxStatus = z.enum(INBOX_STATUSES);
+export const InboxChannel = z.enum(INBOX_CHANNELS).openapi({
+  description:
+    "where the customer spoke: a review's site (google, yelp, facebook, tripadvisor, trustpilot, first_party), or for feedback " +
+    "the channel of the review request it answered (email, sms, whatsapp)",
+});
 
 export const InboxItemSchema = z
   .object({
@@ -14,6 +26,7 @@ export const InboxItemSchema = z
     type: InboxItemType,
     status: InboxStatus,
     locationId: z.string().nullable(),
+    channel: InboxChannel.nullable(),
     rating: z.number().nullable().openapi({ description: "review stars, or the feedback's rating (1..5) when given" }),
     excerpt: z.string().nullable().openapi({ description: "the first 160 characters of the review or feedback text" }),
     sentiment: z.enum(SENTIMENTS).nullable(),
@@ -51,11 +64,32 @@ export const InboxItemDetailSchema = InboxItemSchema.extend({
   feedback: FeedbackSchema.nullable(),
 }).openapi("InboxItemDetail");
 
+const Stars = z.coerce.number().min(1).max(5);
+
 export const InboxListQuery = PageQuerySchema.extend({
   locationId: z.string().optional(),
   status: InboxStatus.optional(),
   type: InboxItemType.optional(),
   assignedToUserId: z.string().optional(),
+  channel: InboxChannel.optional(),
+  ratingMin: Stars.optional().openapi({
+    description: "at least this many stars (1..5, inclusive); items without a rating never match a rating filter",
+  }),
+  ratingMax: Stars.optional().openapi({
+    description: "at most this many stars (1..5, inclusive); ratingMin = ratingMax is one exact rating",
+  }),
+  pastSla: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional()
+    .openapi({
+      description:
+        "true: only review items past their SLA (the review still has no response and the response window of an active " +
+        "SLA rule covering it has passed: the reviews GET /v1/responses/overdue lists); false: every other item",
+    }),
+}).refine((q) => q.ratingMin === undefined || q.ratingMax === undefined || q.ratingMin <= q.ratingMax, {
+  message: "ratingMin must not exceed ratingMax",
+  path: ["ratingMin"],
 });
 
 export const InboxIdParam = z.object({
@@ -121,6 +155,7 @@ export const toInboxItem = (r: InboxRow) => ({
   type: r.type,
   status: r.status,
   locationId: r.locationId,
+  channel: r.channel,
   rating: r.rating,
   excerpt: r.excerpt,
   sentiment: r.sentiment,

@@ -1,11 +1,12 @@
-import { and, asc, count, eq, or } from "drizzle-orm";
-import { feedbackSubmissions, type InboxStatus, inboxItems, inboxNotes } from "../../db/schema";
+import { and, asc, count, eq, gte, inArray, lte, not, or, type SQL, sql } from "drizzle-orm";
+import { feedbackSubmissions, type InboxChannel, type InboxStatus, inboxItems, inboxNotes } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { notFound } from "../../lib/errors";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { toFeedback } from "../feedback/schemas";
 import { listResponsesForReview } from "../reviews/responses.service";
 import { getReview } from "../reviews/service";
+import { pastDueReviews } from "../reviews/sla.service";
 import { type InboxRow, toInboxItem, toNote } from "./schemas";
 
 export type InboxItemType = InboxRow["type"];
@@ -15,21 +16,64 @@ export interface InboxListFilters extends PageQuery {
   status?: InboxStatus;
   type?: InboxItemType;
   assignedToUserId?: string;
+  channel?: InboxChannel;
+  ratingMin?: number;
+  ratingMax?: number;
+  pastSla?: boolean;
+}
+
+/** ratingMin..ratingMax (inclusive) on the item's rating; one value when both are the same. */
+function ratingCondition(q: InboxListFilters): SQL | undefined {
+  if (q.ratingMin !== undefined && q.ratingMin === q.ratingMax) return eq(inboxItems.rating, q.ratingMin);
+  return and(
+    q.ratingMin === undefined ? undefined : gte(inboxItems.rating, q.ratingMin),
+    q.ratingMax === undefined ? undefined : lte(inboxItems.rating, q.ratingMax),
+  );
 }
 
 /**
- * Reviews and feedback in one keyset-paged list, newest first by the item's arrival, with the
- * common item shape. Every filter has its own (tenant_id, filter, created_at, id) index.
- * Used by GET /v1/inbox and the MCP skill inbox.list.
+ * Items past their SLA: review items whose review is past due (reviews/sla.service.ts pastDueReviews,
+ * the reviews of GET /v1/responses/overdue). The item arrives with its review, so its own created_at
+ * bounds the page's index range. `false` is every other item (feedback items have no SLA).
  */
-export async function listInboxItems(ctx: ServiceContext, q: InboxListFilters) {
-  const where = and(
+async function slaCondition(
+  ctx: Pick<ServiceContext, "db" | "tenantId">,
+  pastSla: boolean | undefined,
+): Promise<SQL | undefined> {
+  if (pastSla === undefined) return undefined;
+  const due = await pastDueReviews(ctx);
+  const past = due
+    ? and(
+        eq(inboxItems.type, "review"),
+        lte(inboxItems.createdAt, due.arrivedBy),
+        inArray(inboxItems.reviewId, due.ids),
+      )!
+    : sql`0`;
+  return pastSla ? past : not(past);
+}
+
+/** The list's filters as one condition (test/inbox/query-plans.test.ts reads its plans). */
+export async function inboxListWhere(ctx: Pick<ServiceContext, "db" | "tenantId">, q: InboxListFilters) {
+  return and(
     eq(inboxItems.tenantId, ctx.tenantId),
     q.locationId ? eq(inboxItems.locationId, q.locationId) : undefined,
     q.status ? eq(inboxItems.status, q.status) : undefined,
     q.type ? eq(inboxItems.type, q.type) : undefined,
     q.assignedToUserId ? eq(inboxItems.assignedToUserId, q.assignedToUserId) : undefined,
+    q.channel ? eq(inboxItems.channel, q.channel) : undefined,
+    ratingCondition(q),
+    await slaCondition(ctx, q.pastSla),
   );
+}
+
+/**
+ * Reviews and feedback in one keyset-paged list, newest first by the item's arrival, with the
+ * common item shape. Every filter has its own (tenant_id, filter, created_at, id) index, but for a
+ * rating range and pastSla, which ride the (tenant_id, created_at, id) range (docs/inbox.md).
+ * Used by GET /v1/inbox and the MCP tool inbox.list.
+ */
+export async function listInboxItems(ctx: ServiceContext, q: InboxListFilters) {
+  const where = await inboxListWhere(ctx, q);
   return keysetPage(ctx.db, {
     query: q,
     sort: [inboxItems.createdAt, inboxItems.id],

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { DOMAIN_STATUSES, type DomainCheck, type MessagingSettingsRow } from "../../db/schema";
+import { DOMAIN_STATUSES, type DomainCheck, MESSAGE_CHANNELS, type MessagingSettingsRow } from "../../db/schema";
 import { DateTime } from "../../lib/openapi";
 import { Email } from "../../lib/validators";
 import { EMAIL_PROVIDERS, SMS_PROVIDERS, WHATSAPP_PROVIDERS } from "../../providers/messaging/catalog";
@@ -222,3 +222,69 @@ export const toWhatsAppSettings = (r: MessagingSettingsRow): z.infer<typeof What
   channelRegistrationId: r.config.channelRegistrationId ?? null,
   ...shared(r),
 });
+
+/** POST /v1/settings/messaging/test: a fixed test message to an address the caller gives (docs/messaging.md, "Test send"). */
+export const TestSendBody = z
+  .object({
+    channel: z.enum(MESSAGE_CHANNELS),
+    to: z.string().trim().min(1).max(320).openapi({
+      description: "email: an email address; sms and whatsapp: an E.164 phone number",
+      example: "owner@example.com",
+    }),
+    whatsappTemplate: z
+      .object({
+        name: z.string().min(1).max(512),
+        language: z.string().min(2).max(15),
+      })
+      .strict()
+      .optional()
+      .openapi({
+        description:
+          "whatsapp only: an approved template to send (outside the 24-hour window WhatsApp accepts nothing else), without parameters",
+      }),
+  })
+  .strict()
+  .superRefine((b, issues) => {
+    const ok = b.channel === "email" ? Email.safeParse(b.to).success : E164.safeParse(b.to).success;
+    if (!ok)
+      issues.addIssue({
+        code: "custom",
+        path: ["to"],
+        message: b.channel === "email" ? "An email address" : "An E.164 phone number, e.g. +15551234567",
+      });
+    if (b.whatsappTemplate && b.channel !== "whatsapp")
+      issues.addIssue({ code: "custom", path: ["whatsappTemplate"], message: "Only for the whatsapp channel" });
+  })
+  .openapi("MessagingTestSendRequest");
+
+export const TestSendResultSchema = z
+  .object({
+    channel: z.enum(MESSAGE_CHANNELS),
+    to: z.string(),
+    provider: z
+      .string()
+      .openapi({ description: "the provider that took (or refused) it: outbox, sendgrid, twilio, ..." }),
+    source: z.enum(["tenant", "platform", "dev_mailbox"]).openapi({
+      description:
+        "whose settings sent it: the tenant's own, the platform's (fallback), or none (the dev mailbox, GET /admin/outbox)",
+    }),
+    accepted: z.boolean().openapi({ description: "the provider accepted the message (not proof of delivery)" }),
+    providerMessageId: z.string().nullable(),
+    error: z
+      .object({
+        message: z.string(),
+        status: z
+          .number()
+          .int()
+          .nullable()
+          .openapi({ description: "the provider's HTTP status, when it answered one" }),
+        code: z.string().nullable().openapi({ description: "the provider rule it broke, when it is one" }),
+        retryable: z.boolean(),
+      })
+      .nullable()
+      .openapi({ description: "why the provider refused it (accepted false)" }),
+    sentAt: DateTime,
+  })
+  .openapi("MessagingTestSendResult");
+
+export type TestSendInput = z.infer<typeof TestSendBody>;

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, lte, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, lte, or, type SQL } from "drizzle-orm";
 import { inboxItems, reviews, type SlaFilter, slaRules } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -134,6 +134,35 @@ export const activeRules = (ctx: Pick<ServiceContext, "db" | "tenantId">) =>
     .limit(100);
 
 const hoursBefore = (now: Date, h: number) => addHours(now, -h).toISOString();
+
+/**
+ * The reviews past their SLA at `now` (what listOverdue answers, unpaged): still without a response
+ * (status new) and older than the response window of an active rule that covers them. `ids` is a
+ * subquery of their ids (range seek on (tenant_id, status, created_at)); `arrivedBy` the latest
+ * arrival that can be past due (the shortest window), for the caller's own index range. null: the
+ * tenant has no active rule, so nothing is past due.
+ */
+export async function pastDueReviews(ctx: Pick<ServiceContext, "db" | "tenantId">, now = new Date()) {
+  const rules = await activeRules(ctx);
+  if (!rules.length) return null;
+  const arrivedBy = hoursBefore(now, Math.min(...rules.map((r) => r.responseWindowHours)));
+  const ids = ctx.db
+    .select({ id: reviews.id })
+    .from(reviews)
+    .where(
+      and(
+        eq(reviews.tenantId, ctx.tenantId),
+        eq(reviews.status, "new"),
+        lte(reviews.createdAt, arrivedBy),
+        or(
+          ...rules.map((r) =>
+            and(ruleFilter(r.filter), lte(reviews.createdAt, hoursBefore(now, r.responseWindowHours))),
+          ),
+        ),
+      ),
+    );
+  return { ids, arrivedBy };
+}
 
 /**
  * GET /v1/responses/overdue: reviews still without a published response after the response window

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { inboxItems, type ReviewStatus, reviews } from "../../db/schema";
+import { type InboxChannel, inboxItems, type ReviewStatus, reviews } from "../../db/schema";
 import { hooks } from "../../hooks";
 import type { PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -136,6 +136,7 @@ export async function prepareReview(
         reviewId: row.id,
         feedbackId: null,
         locationId: row.locationId,
+        channel: row.siteType as InboxChannel,
         status: status === "responded" ? "responded" : "new",
         assignedToUserId: null,
         tags: [],

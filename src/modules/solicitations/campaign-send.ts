@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull } from "drizzle-orm";
 import { contacts, type DeliveryOutcome, locations, type MessageChannel, solicitations } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import type { ServiceContext } from "../../lib/context";
@@ -11,7 +11,8 @@ import type { CampaignRow } from "../campaigns/schemas";
 import { findCampaignRow } from "../campaigns/service";
 import { usableTemplates } from "../templates/service";
 import { type CreateResult, createSolicitations, type SolicitationRequest } from "./create";
-import { type CampaignSendInput, toSolicitation } from "./schemas";
+import { toSolicitationWithContact, WITH_CONTACT } from "./list";
+import type { CampaignSendInput } from "./schemas";
 
 /** The campaign a send may use: this tenant's (404), active (409), and the channel one of its own (400). */
 export async function sendableCampaign(
@@ -180,13 +181,7 @@ export async function listCampaignSolicitations(
   );
   const [rows, total] = await ctx.db.batch([
     ctx.db
-      .select({
-        s: solicitations,
-        email: sql<string | null>`${contacts.email}`.as("contact_email"),
-        phone: sql<string | null>`${contacts.phone}`.as("contact_phone"),
-        firstName: sql<string | null>`${contacts.firstName}`.as("contact_first_name"),
-        lastName: sql<string | null>`${contacts.lastName}`.as("contact_last_name"),
-      })
+      .select(WITH_CONTACT)
       .from(solicitations)
       .leftJoin(contacts, eq(contacts.id, solicitations.contactId))
       .where(where)
@@ -195,10 +190,7 @@ export async function listCampaignSolicitations(
     ctx.db.select({ n: count() }).from(solicitations).where(where),
   ]);
   return {
-    data: rows.map((r) => ({
-      ...toSolicitation(r.s),
-      contact: { id: r.s.contactId, email: r.email, firstName: r.firstName, lastName: r.lastName, phone: r.phone },
-    })),
+    data: rows.map(toSolicitationWithContact),
     total: total[0]?.n ?? 0,
   };
 }

@@ -6,7 +6,7 @@ import {
   SOLICITATION_STATUSES,
   type solicitations,
 } from "../../db/schema";
-import { DateTime } from "../../lib/openapi";
+import { DateTime, PageQuerySchema, paged } from "../../lib/openapi";
 import { isYelpUrl, YELP_SOLICITING_FORBIDDEN } from "../../lib/review-solicitation";
 import { HttpUrl } from "../../lib/validators";
 
@@ -192,3 +192,71 @@ export const CampaignSolicitationsQuery = z.object({
     .optional()
     .openapi({ description: "only the sends whose outcome is unknown (`unknown`); `total` then counts those" }),
 });
+
+/** An instant with its offset (2026-05-01T00:00:00Z, 2026-05-01T02:00:00+02:00); compared in UTC by the service. */
+const Instant = z.iso.datetime({ offset: true });
+
+/** The filters every solicitation list shares (the list, a contact's history, the policy's refusals). */
+export const SolicitationTimeFilter = z.object({
+  from: Instant.optional().openapi({ description: "createdAt >= from (date-time with offset)", format: "date-time" }),
+  to: Instant.optional().openapi({ description: "createdAt < to (date-time with offset)", format: "date-time" }),
+});
+const fromBeforeTo = (q: { from?: string; to?: string }) => !q.from || !q.to || Date.parse(q.from) < Date.parse(q.to);
+const fromBeforeToIssue = { message: "from must be before to", path: ["from"] };
+
+export const SolicitationListQuery = PageQuerySchema.extend({
+  status: z.enum(SOLICITATION_STATUSES).optional(),
+  channel: z.enum(MESSAGE_CHANNELS).optional(),
+  campaignId: z.string().max(64).optional(),
+  contactId: z.string().max(64).optional(),
+  locationId: z.string().max(64).optional(),
+  blockedReason: z
+    .enum(BLOCKED_REASONS)
+    .optional()
+    .openapi({ description: "only sends the policy refused for this reason (status BLOCKED)" }),
+  ...SolicitationTimeFilter.shape,
+}).refine(fromBeforeTo, fromBeforeToIssue);
+
+export type SolicitationListFilters = Omit<z.infer<typeof SolicitationListQuery>, "limit" | "cursor">;
+
+export const ContactSolicitationsQuery = PageQuerySchema.extend({
+  status: z.enum(SOLICITATION_STATUSES).optional(),
+  channel: z.enum(MESSAGE_CHANNELS).optional(),
+  ...SolicitationTimeFilter.shape,
+}).refine(fromBeforeTo, fromBeforeToIssue);
+
+export const SolicitationPageSchema = paged(SolicitationWithContactSchema).openapi("SolicitationPage");
+
+/** The policy's refusals: recent by default (the last REFUSALS_DEFAULT_DAYS days when `from` is not given). */
+export const REFUSALS_DEFAULT_DAYS = 30;
+
+export const RefusalListQuery = PageQuerySchema.extend({
+  blockedReason: z.enum(BLOCKED_REASONS).optional().openapi({ description: "only refusals for this reason" }),
+  channel: z.enum(MESSAGE_CHANNELS).optional(),
+  locationId: z.string().max(64).optional(),
+  from: SolicitationTimeFilter.shape.from.openapi({
+    description: `createdAt >= from (date-time with offset); default ${REFUSALS_DEFAULT_DAYS} days ago`,
+    format: "date-time",
+  }),
+  to: SolicitationTimeFilter.shape.to,
+}).refine(fromBeforeTo, fromBeforeToIssue);
+
+export const RefusalPageSchema = paged(SolicitationWithContactSchema)
+  .extend({
+    range: z
+      .object({ from: DateTime, to: DateTime.nullable() })
+      .openapi({ description: "the time range counted (from defaults to 30 days ago; to null: until now)" }),
+    byReason: z.record(z.enum(BLOCKED_REASONS), z.number().int()).openapi({
+      description: "refusals per reason in the range under the channel and location filters (every reason, 0 included)",
+      example: {
+        TENANT_PAUSED: 0,
+        SUPPRESSED: 2,
+        MISSING_ADDRESS: 1,
+        NO_CONSENT: 4,
+        QUIET_HOURS: 9,
+        FREQUENCY_CAP_DAILY: 0,
+        FREQUENCY_CAP_WEEKLY: 1,
+      },
+    }),
+  })
+  .openapi("ComplianceRefusalPage");

@@ -18,6 +18,8 @@ import {
   getTenantUser,
   listTenantUsers,
   removeTenantUser,
+  resendTenantInvite,
+  revokeTenantInvite,
   setTenantUserRoles,
   updateTenantUser,
 } from "./service";
@@ -61,6 +63,34 @@ const invite = createRoute({
   responses: { 201: json(TenantUserSchema, "Invited"), ...stdErrors, 409: errors[409] },
 });
 
+const resendInvite = createRoute({
+  method: "post",
+  path: "/v1/users/{id}/invite/resend",
+  tags,
+  security: TENANT_SECURITY,
+  middleware: admin,
+  operationId: "resendUserInvite",
+  summary: "Resend a pending invite with a fresh token (tenant_admin)",
+  description:
+    "Mails the person a new invite token (7 days, single use) through the platform's sender; the earlier tokens of this tenant's invite stop working. Not a member here: 404. Already accepted (a password is set) or a deactivated account: 409.",
+  request: { params: IdParam },
+  responses: { 200: json(TenantUserSchema, "Invite sent again"), ...stdErrorsWithNotFound, 409: errors[409] },
+});
+
+const revokeInvite = createRoute({
+  method: "delete",
+  path: "/v1/users/{id}/invite",
+  tags,
+  security: TENANT_SECURITY,
+  middleware: admin,
+  operationId: "revokeUserInvite",
+  summary: "Revoke a pending invite (tenant_admin)",
+  description:
+    "The invite's token stops working (POST /auth/setup-password answers INVALID_TOKEN) and the roles it granted here are removed. An invite the person holds from another tenant is untouched. Not a member here: 404. Already accepted: 409 (DELETE /v1/users/{id} removes a member).",
+  request: { params: IdParam },
+  responses: { 204: { description: "Revoked" }, ...stdErrorsWithNotFound, 409: errors[409] },
+});
+
 const update = createRoute({
   method: "patch",
   path: "/v1/users/{id}",
@@ -102,6 +132,11 @@ const remove = createRoute({
 export const userRoutes = createRouter()
   .openapi(list, async (c) => c.json(await listTenantUsers(svc(c), c.req.valid("query")), 200))
   .openapi(invite, async (c) => c.json(await addTenantUser(svc(c), c.req.valid("json")), 201))
+  .openapi(resendInvite, async (c) => c.json(await resendTenantInvite(svc(c), c.req.valid("param").id), 200))
+  .openapi(revokeInvite, async (c) => {
+    await revokeTenantInvite(svc(c), c.req.valid("param").id);
+    return c.body(null, 204);
+  })
   .openapi(get, async (c) => c.json(await getTenantUser(svc(c), c.req.valid("param").id), 200))
   .openapi(update, async (c) =>
     c.json(await updateTenantUser(svc(c), c.req.valid("param").id, c.req.valid("json")), 200),

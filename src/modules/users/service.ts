@@ -5,7 +5,7 @@ import { auditStatement } from "../../lib/audit";
 import { groupMap } from "../../lib/collections";
 import { commitControl } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { forbidden, notFound } from "../../lib/errors";
+import { conflict, forbidden, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
@@ -14,7 +14,7 @@ import { endUserSessionsStatement, forgetUserSessions } from "../identity/sessio
 import { accountIsTenants, mayChange, type PersonChange } from "./authority";
 import { planAccessGrant } from "./provision";
 import { type AddTenantUserInput, toTenantUser, type UpdateUserInput } from "./schemas";
-import { burnUserTokens } from "./tokens";
+import { burnUserTokens, issueUserToken, sendInviteEmail } from "./tokens";
 
 const tenantRoleRows = (ctx: ServiceContext) =>
   and(eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId));
@@ -107,10 +107,15 @@ export const getTenantUser = async (ctx: ServiceContext, id: string) => {
   return toTenantUser(m.user, m.roles, Boolean(m.hash));
 };
 
-/** Invite (email with a setup token) or, with a password, create; an existing account is granted the role. */
-export async function addTenantUser(ctx: ServiceContext, input: AddTenantUserInput) {
+async function tenantName(ctx: ServiceContext) {
   const tenant = await ctx.db.select({ name: tenants.name }).from(tenants).where(eq(tenants.id, ctx.tenantId)).get();
   if (!tenant) throw notFound("Tenant");
+  return tenant.name;
+}
+
+/** Invite (email with a setup token) or, with a password, create; an existing account is granted the role. */
+export async function addTenantUser(ctx: ServiceContext, input: AddTenantUserInput) {
+  const invitedTo = await tenantName(ctx);
   const plan = await planAccessGrant(ctx.control, ctx.env, {
     email: input.email,
     name: input.name,
@@ -120,7 +125,7 @@ export async function addTenantUser(ctx: ServiceContext, input: AddTenantUserInp
     scopeId: ctx.tenantId,
     homeTenantId: ctx.tenantId,
     emailTenantId: ctx.tenantId,
-    invitedTo: tenant.name,
+    invitedTo,
   });
   await commitControl(ctx, () => plan.statements, [
     auditStatement(ctx, {
@@ -234,6 +239,66 @@ export async function removeTenantUser(ctx: ServiceContext, id: string) {
         resourceType: "user",
         resourceId: id,
         previousState: { roles: m.roles },
+        nextState: { roles: [] },
+      }),
+    ],
+  );
+  forgetPrincipal(id);
+}
+
+/**
+ * A member of this tenant whose invite is still pending (no password yet): 404 for anyone who is not a
+ * member here (another tenant's invite), 409 once they have a password. Resending to a deactivated
+ * account is 409 too: its token could not be accepted (setup-password refuses inactive accounts).
+ */
+async function pendingInvitee(ctx: ServiceContext, id: string) {
+  const m = await findMember(ctx, id);
+  if (m.hash) throw conflict("This person has accepted their invite; DELETE /v1/users/{id} removes them");
+  return m;
+}
+
+/**
+ * Resend: a fresh invite token for this tenant, mailed through the platform's sender; the tenant's
+ * earlier invite tokens of this person are burnt in the same batch, so only the newest link works.
+ */
+export async function resendTenantInvite(ctx: ServiceContext, id: string) {
+  const m = await pendingInvitee(ctx, id);
+  if (!m.user.isActive) throw conflict("This account is deactivated; reactivate it (PATCH /v1/users/{id}) first");
+  const invitedTo = await tenantName(ctx);
+  const invite = await issueUserToken(ctx.control, { userId: id, purpose: "invite", tenantId: ctx.tenantId });
+  await commitControl(ctx, (c) => [burnUserTokens(c, id, "invite", ctx.tenantId), invite.statement], [
+    auditStatement(ctx, {
+      tenantId: ctx.tenantId,
+      action: "user.invite_resent",
+      resourceType: "user",
+      resourceId: id,
+      nextState: { email: m.user.email, roles: m.roles },
+    }),
+  ]);
+  await sendInviteEmail(ctx.env, { userId: id, to: m.user.email, token: invite.token, invitedTo });
+  return toTenantUser(m.user, m.roles, false);
+}
+
+/**
+ * Revoke: the person's invite tokens for this tenant are burnt and the roles the invite granted here
+ * removed, so the pending person leaves the tenant's list (an invite of another tenant stays usable;
+ * inviting the address again sends a new one).
+ */
+export async function revokeTenantInvite(ctx: ServiceContext, id: string) {
+  const m = await pendingInvitee(ctx, id);
+  await commitControl(
+    ctx,
+    (c) => [
+      burnUserTokens(c, id, "invite", ctx.tenantId),
+      c.delete(roleAssignments).where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id))),
+    ],
+    [
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "user.invite_revoked",
+        resourceType: "user",
+        resourceId: id,
+        previousState: { email: m.user.email, roles: m.roles },
         nextState: { roles: [] },
       }),
     ],

@@ -59,12 +59,22 @@ export async function claimUserToken(db: ControlDb, token: string, purpose: User
   return row;
 }
 
-/** Burns every outstanding token of a purpose (a reset invalidates older reset links). */
-export const burnUserTokens = (db: ControlDb, userId: string, purpose: UserTokenPurpose) =>
+/**
+ * Burns every outstanding token of a purpose (a reset invalidates older reset links); given a tenant,
+ * only the tokens issued for it (a tenant admin's resend or revoke leaves another tenant's invite alone).
+ */
+export const burnUserTokens = (db: ControlDb, userId: string, purpose: UserTokenPurpose, tenantId?: string) =>
   db
     .update(userTokens)
     .set({ usedAt: nowIso() })
-    .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose), isNull(userTokens.usedAt)));
+    .where(
+      and(
+        eq(userTokens.userId, userId),
+        eq(userTokens.purpose, purpose),
+        isNull(userTokens.usedAt),
+        tenantId === undefined ? undefined : eq(userTokens.tenantId, tenantId),
+      ),
+    );
 
 const link = (baseUrl: string, path: string, token: string) => `${baseUrl}${path}?token=${encodeURIComponent(token)}`;
 

@@ -86,7 +86,20 @@ export async function resolveProvider(
   fetchImpl?: FetchLike,
   deps: ResolveDeps = {},
 ): Promise<MessageProvider> {
-  return providerFrom(db, env, await resolveChannelSettings(db, env, tenantId, channel), fetchImpl, deps);
+  return (await resolveChannel(db, env, tenantId, channel, fetchImpl, deps)).provider;
+}
+
+/** resolveProvider with the settings it chose (null: the dev mailbox), for a caller that says whose they are. */
+export async function resolveChannel(
+  db: Db,
+  env: Env,
+  tenantId: string | null,
+  channel: MessageChannel,
+  fetchImpl?: FetchLike,
+  deps: ResolveDeps = {},
+): Promise<{ settings: ChannelSettings | null; provider: MessageProvider }> {
+  const settings = await resolveChannelSettings(db, env, tenantId, channel);
+  return { settings, provider: providerFrom(db, env, settings, fetchImpl, deps) };
 }
 
 /**
