@@ -1,8 +1,9 @@
-import { createRoute, type RouteConfig } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, type z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { svc } from "../middleware/service-context";
 import { requireRole } from "../middleware/tenant";
+import { validationError } from "./errors";
 import { json, TENANT_SECURITY } from "./openapi";
 import type { Operation, OperationContext } from "./operation";
 
@@ -59,4 +60,42 @@ export function routeOf(op: Operation) {
     c.json((await op.handler(operationContext(c), inputOf(c, op) as never)) as object, (op.status ?? 200) as 200);
   // the handler's type is the route's (OpenAPIHono checks the response against the route's schema at run time only in tests)
   return [route, handler] as unknown as [RouteConfig, (c: Context<AppEnv>) => Promise<Response>];
+}
+
+/** What a page hands an operation: the same parts a REST request has, as REST's validators receive them. */
+export interface OperationCall {
+  params?: Record<string, string>;
+  /** query-string values (strings), coerced by the operation's REST query schema */
+  query?: Record<string, string | undefined>;
+  /** JSON values, checked by the operation's REST body schema */
+  body?: Record<string, unknown>;
+}
+
+/**
+ * The console's door of an operation (docs/console.md): the REST route without HTTP. The same role check
+ * (`requireRole(minRole)`), the same schemas for path, query and body (a failure is the same 400
+ * VALIDATION_ERROR), the same handler under the same ServiceContext: a page adds no rule of its own.
+ * Call it inside the tenant fence (enterTenant), as REST does.
+ */
+export async function callOperation<T>(c: Context<AppEnv>, op: Operation, call: OperationCall = {}): Promise<T> {
+  // REST's own role middleware, run as REST runs it (it throws 403 FORBIDDEN for a lower role)
+  if (op.minRole) await requireRole(op.minRole)(c, async () => {});
+  const r = op.request ?? {};
+  const part = (schema: z.ZodType | undefined, value: unknown) => {
+    if (!schema) return {};
+    const parsed = schema.safeParse(value ?? {});
+    if (!parsed.success)
+      throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+    return parsed.data as Record<string, unknown>;
+  };
+  const input = {
+    ...part(r.params, call.params),
+    ...part(
+      r.query,
+      Object.fromEntries(Object.entries(call.query ?? {}).filter(([, v]) => v !== undefined && v !== "")),
+    ),
+    ...part(r.body, call.body),
+  };
+  // the operation's output schema is the REST response's: T is the caller's name for it (z.infer of that schema)
+  return (await op.handler(operationContext(c), input as never)) as T;
 }

@@ -44,11 +44,17 @@ export class ForeignHostError extends ApiError {
 
 /**
  * Paths that serve no tenant's public resource and answer on every host as on the platform's:
- * platform health and bootstrap, sign-in (password, SAML, the SSO completion page), OAuth and its
+ * the console (its sign-in admits only people with a role on the host), platform health and bootstrap, sign-in (password, SAML, the SSO completion page), OAuth and its
  * discovery, MCP, provider and review-site webhooks (signed by the provider or carrying the
  * integration's secret), the API's documentation.
  */
 const HOST_NEUTRAL = [
+  // the console decides for itself: on a custom host only people with a role there sign in, and each
+  // tenant page asks the guard (src/modules/console/guards.ts)
+  /^\/$/,
+  /^\/app(\/|$)/,
+  /^\/reset-password$/,
+  /^\/setup-password$/,
   /^\/health$/,
   /^\/bootstrap$/,
   /^\/auth\//,

@@ -45,3 +45,7 @@ export const ResetPasswordBody = z
   .object({ token: z.string().min(1).max(200), password: Password })
   .openapi("ResetPasswordRequest");
 export const OkResponse = z.object({ ok: z.boolean() }).openapi("Ok");
+
+export const UpdateMeBody = z
+  .object({ name: z.string().trim().min(1).max(200).openapi({ description: "your display name" }) })
+  .openapi("UpdateMeRequest");

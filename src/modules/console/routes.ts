@@ -1,0 +1,44 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../../app-env";
+import { controlSession } from "../../middleware/control-session";
+import { assetResponse } from "./assets";
+import { consoleErrors, notFoundPage } from "./errors";
+import { consoleHeaders, inTenant, sameOriginPosts, signedIn } from "./guards";
+import { homePage } from "./pages/home";
+import { mePage, renameSubmit } from "./pages/me";
+import { appEntry, tenantsPage } from "./pages/tenants";
+import { signedOutRoutes, signOutRoutes } from "./sign-in.routes";
+
+/*
+ * The web console (docs/console.md, decisions.md "The console"): `/` opens it, its pages live under `/app`,
+ * and the addresses already mailed (`/setup-password`, `/reset-password`, `/sso/complete`) are its pages.
+ * Registration order is the pipeline (guards.ts): headers and the origin check for every console path; the
+ * signed-out pages and the assets; then the signed-in pages; then the tenant's pages behind the tenant fence.
+ */
+
+const PATHS = ["/", "/app", "/app/*", "/reset-password", "/setup-password", "/sso/complete"];
+
+/** A console page's path (HTML, outside the OpenAPI document; test/console/matrix.test.ts enumerates them). */
+export const isConsolePath = (path: string) =>
+  PATHS.some((p) => (p.endsWith("/*") ? path.startsWith(p.slice(0, -1)) : path === p));
+
+export const consoleRoutes = new Hono<AppEnv>();
+consoleRoutes.onError(consoleErrors);
+for (const path of PATHS) consoleRoutes.use(path, controlSession, consoleHeaders, sameOriginPosts);
+
+consoleRoutes.get("/app/assets/:file", (c) => assetResponse(c.req.path));
+consoleRoutes.route("/", signedOutRoutes);
+
+consoleRoutes.use("/app", signedIn);
+consoleRoutes.use("/app/*", signedIn);
+consoleRoutes.route("/", signOutRoutes);
+consoleRoutes.get("/app", appEntry);
+consoleRoutes.get("/app/tenants", tenantsPage);
+consoleRoutes.get("/app/me", mePage);
+consoleRoutes.post("/app/me/name", renameSubmit);
+
+consoleRoutes.use("/app/t/:tenantId", inTenant);
+consoleRoutes.use("/app/t/:tenantId/*", inTenant);
+consoleRoutes.get("/app/t/:tenantId", homePage);
+
+consoleRoutes.all("/app/*", notFoundPage);
