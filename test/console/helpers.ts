@@ -74,9 +74,12 @@ export class ConsoleBrowser {
     return p;
   }
 
+  /** Signs in from the sign-in page; answers the sign-in post's own response (the page it leads to is loaded too). */
   async signIn(email: string, password = TEST_PASSWORD): Promise<Page> {
     await this.get("/");
-    return this.post("/app/sign-in", { email, password }, { csrf: null });
+    const res = await this.post("/app/sign-in", { email, password }, { csrf: null });
+    if (res.status === 303) await this.follow(res);
+    return res;
   }
 }
 

@@ -47,7 +47,7 @@ export const SITE_LABEL: Record<string, string> = {
   yelp: "Yelp",
   facebook: "Facebook",
   trustpilot: "Trustpilot",
-  internal: "our own page",
+  first_party: "our own page",
 };
 export const siteName = (s: string) => SITE_LABEL[s] ?? s;
 

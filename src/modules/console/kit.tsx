@@ -1,10 +1,12 @@
 /** @jsxImportSource hono/jsx */
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Child } from "hono/jsx";
 import type { AppEnv } from "../../app-env";
+import type { TenantRole } from "../../db/schema";
 import { ApiError, type ValidationIssue } from "../../lib/errors";
 import { htmlDocument } from "../../lib/html";
+import { roleAtLeast } from "../identity/access";
 import { hostBrand } from "../white-label/resolve";
 import { type Flash, type Frame, Layout, ROLE_LABEL, type Section, type TenantInFrame } from "./layout";
 import { csrfToken } from "./session";
@@ -136,6 +138,26 @@ export async function act(c: CC, back: string, run: () => Promise<Response>): Pr
     if (!(e instanceof ApiError) || e.code === "NOT_FOUND" || e.code === "UNAUTHENTICATED") throw e;
     return redirectTo(c, back, { kind: "error", text: sentenceOf(c, e) });
   }
+}
+
+/** Whether the person's role in this tenant reaches `min` (what the page offers; the routes check again). */
+export const can = (c: CC, min: TenantRole) => roleAtLeast(c.var.access.role, min);
+
+/**
+ * Runs a REST route's own role middleware (canWrite, canManage, ...) for a page that calls the route's
+ * service: the same check, the same 403.
+ */
+export async function asRest(c: CC, middleware: MiddlewareHandler<AppEnv>): Promise<void> {
+  await middleware(c, async () => {});
+}
+
+/** Where a form returns to: a page of this tenant named by the form, else the tenant's home. */
+export function backOf(c: CC, wanted: string): string {
+  const base = `/app/t/${encodeURIComponent(c.var.access.tenantId)}`;
+  return (wanted === base || wanted.startsWith(`${base}/`) || wanted.startsWith(`${base}?`)) &&
+    safeNext(wanted) === wanted
+    ? wanted
+    : base;
 }
 
 /** A path of ours to return to after signing in (never another site's: an open redirect). */

@@ -4,8 +4,27 @@ import { controlSession } from "../../middleware/control-session";
 import { assetResponse } from "./assets";
 import { consoleErrors, notFoundPage } from "./errors";
 import { consoleHeaders, inTenant, sameOriginPosts, signedIn } from "./guards";
+import { approvalsPage } from "./pages/approvals";
 import { homePage } from "./pages/home";
+import {
+  assignSubmit,
+  inboxFresh,
+  inboxItemPage,
+  inboxPage,
+  noteSubmit,
+  statusSubmit,
+  tagsSubmit,
+} from "./pages/inbox";
 import { mePage, renameSubmit } from "./pages/me";
+import {
+  approveReplySubmit,
+  createReplySubmit,
+  editReplySubmit,
+  publishReplySubmit,
+  rejectReplySubmit,
+  submitReplySubmit,
+} from "./pages/replies";
+import { reviewPage, reviewsPage } from "./pages/reviews";
 import { appEntry, tenantsPage } from "./pages/tenants";
 import { signedOutRoutes, signOutRoutes } from "./sign-in.routes";
 
@@ -40,5 +59,21 @@ consoleRoutes.post("/app/me/name", renameSubmit);
 consoleRoutes.use("/app/t/:tenantId", inTenant);
 consoleRoutes.use("/app/t/:tenantId/*", inTenant);
 consoleRoutes.get("/app/t/:tenantId", homePage);
+consoleRoutes.get("/app/t/:tenantId/inbox", inboxPage);
+consoleRoutes.get("/app/t/:tenantId/inbox/fresh", inboxFresh);
+consoleRoutes.get("/app/t/:tenantId/inbox/:itemId", inboxItemPage);
+consoleRoutes.post("/app/t/:tenantId/inbox/:itemId/assign", assignSubmit);
+consoleRoutes.post("/app/t/:tenantId/inbox/:itemId/tags", tagsSubmit);
+consoleRoutes.post("/app/t/:tenantId/inbox/:itemId/status", statusSubmit);
+consoleRoutes.post("/app/t/:tenantId/inbox/:itemId/note", noteSubmit);
+consoleRoutes.get("/app/t/:tenantId/approvals", approvalsPage);
+consoleRoutes.get("/app/t/:tenantId/reviews", reviewsPage);
+consoleRoutes.get("/app/t/:tenantId/reviews/:reviewId", reviewPage);
+consoleRoutes.post("/app/t/:tenantId/reviews/:reviewId/replies", createReplySubmit);
+consoleRoutes.post("/app/t/:tenantId/replies/:replyId/edit", editReplySubmit);
+consoleRoutes.post("/app/t/:tenantId/replies/:replyId/submit", submitReplySubmit);
+consoleRoutes.post("/app/t/:tenantId/replies/:replyId/approve", approveReplySubmit);
+consoleRoutes.post("/app/t/:tenantId/replies/:replyId/reject", rejectReplySubmit);
+consoleRoutes.post("/app/t/:tenantId/replies/:replyId/publish", publishReplySubmit);
 
 consoleRoutes.all("/app/*", notFoundPage);
