@@ -29,6 +29,7 @@ beforeAll(async () => {
     "unsubscribe page": `/unsubscribe/${unsub}`,
     "OAuth authorize page (error)": "/oauth/authorize",
     "SSO completion page": "/sso/complete",
+    "console sign-in page": "/",
     "API reference (/docs)": "/docs",
     "connected apps page (sign-in)": "/account/connected-apps",
   };

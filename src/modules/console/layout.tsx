@@ -102,6 +102,8 @@ export function Layout(props: Frame & { children: Child }) {
           {props.title}
           {tenant ? ` · ${tenant.name}` : ""} · {brand.name}
         </title>
+        {/* no icon file to fetch (a 404 in every browser's console otherwise) */}
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href={assets.style.path} nonce={props.nonce} />
         {/* the brand's colours, each through the strict #rrggbb check */}
         {style && <style nonce={props.nonce} dangerouslySetInnerHTML={{ __html: style }} />}

@@ -27,6 +27,7 @@ import {
 import { reviewPage, reviewsPage } from "./pages/reviews";
 import { appEntry, tenantsPage } from "./pages/tenants";
 import { signedOutRoutes, signOutRoutes } from "./sign-in.routes";
+import { ssoRoutes } from "./sso.routes";
 
 /*
  * The web console (docs/console.md, decisions.md "The console"): `/` opens it, its pages live under `/app`,
@@ -47,6 +48,7 @@ for (const path of PATHS) consoleRoutes.use(path, controlSession, consoleHeaders
 
 consoleRoutes.get("/app/assets/:file", (c) => assetResponse(c.req.path));
 consoleRoutes.route("/", signedOutRoutes);
+consoleRoutes.route("/", ssoRoutes);
 
 consoleRoutes.use("/app", signedIn);
 consoleRoutes.use("/app/*", signedIn);

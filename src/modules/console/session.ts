@@ -75,7 +75,13 @@ export async function checkPasswordSignIn(c: Context<AppEnv>, email: string, pas
 }
 
 /** Opens a session for a person who just proved who they are; returns its Set-Cookie header. A new id every sign-in. */
-export async function beginConsoleSession(env: Env, userId: string, method: SignInMethod): Promise<string> {
+export async function beginConsoleSession(
+  env: Env,
+  userId: string,
+  method: SignInMethod,
+  /** the tenant whose identity provider signed the person in (method saml): the model records it */
+  _ssoTenantId: string | null = null,
+): Promise<string> {
   const jwt = await new SignJWT({ m: method })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(userId)

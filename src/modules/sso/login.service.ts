@@ -13,6 +13,7 @@ import { ApiError, notFound } from "../../lib/errors";
 import { signSessionToken } from "../../lib/jwt";
 import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
+import { issueUserToken } from "../users/tokens";
 import {
   checkVerifiedAssertion,
   type ExpectedResponse,
@@ -23,7 +24,7 @@ import {
 import { reasonFromLibrary, SamlRejection } from "./rejection";
 import { CLOCK_SKEW_MS, D1RequestStore, samlFor } from "./saml";
 import type { SsoConfigRow } from "./schemas";
-import { frontendUrl, serviceProviderUrls } from "./urls";
+import { frontendUrl, isBuiltInConsole, serviceProviderUrls } from "./urls";
 import { findOrProvisionUser, identityFromProfile } from "./users";
 
 /**
@@ -133,7 +134,13 @@ export async function completeSignIn(pctx: PublicContext, slug: string, form: Sa
     email = identity.email;
     const userId = await signIn(ctx, config, identity, verified.assertionId);
     const target = new URL(frontendUrl(ctx.env));
-    target.searchParams.set("token", await signSessionToken(ctx.env, userId));
+    if (isBuiltInConsole(ctx.env)) {
+      // decisions.md "SAML back to the console": a single-use code valid for seconds, exchanged by the
+      // console for its session (src/modules/console/sso.routes.tsx); no credential in the address bar
+      const code = await issueUserToken(ctx.control, { userId, purpose: "sso", tenantId: config.tenantId });
+      await code.statement;
+      target.searchParams.set("code", code.token);
+    } else target.searchParams.set("token", await signSessionToken(ctx.env, userId));
     return target.toString();
   } catch (err) {
     if (!(err instanceof SamlRejection)) throw err;
