@@ -20,8 +20,10 @@ export default defineConfig(async () => {
   const benchSecrets = generateSecrets();
   process.env.BENCH_SECRETS = JSON.stringify(benchSecrets);
   const keySamples = encryptionKeySamples();
+  const rotatedJwt = SECRET_MAKERS.JWT_SECRET();
   printSecretsOnFailure("vitest", {
     ...secrets,
+    "rotated JWT_SECRET": rotatedJwt,
     ...Object.fromEntries(Object.entries(benchSecrets).map(([k, v]) => [`served Worker ${k}`, v])),
     ...Object.fromEntries(keySamples.map((s, i) => [`key sample ${i} (${s.source})`, s.key])),
   });
@@ -45,6 +47,8 @@ export default defineConfig(async () => {
                   ...secrets,
                   // more keys made as users make them, sealed and opened by test/lib/encryption-key.test.ts
                   TEST_KEY_SAMPLES: keySamples,
+                  // the JWT_SECRET a rotation test rotates to (test/lib/key-rotation.test.ts)
+                  TEST_ROTATED_JWT_SECRET: rotatedJwt,
                   ENVIRONMENT: "test",
                   // rollups rebuilt on every event batch, so tests read them at once (test/analytics/coalescing.test.ts covers the interval)
                   ROLLUP_REBUILD_SECONDS: "0",

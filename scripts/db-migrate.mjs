@@ -121,6 +121,7 @@ export async function migrate({ raw, env, where, root, run, persistTo = path.joi
   const apply = (binding, extra = []) => run(["d1", "migrations", "apply", binding, ...scope, ...local, ...extra]);
 
   const plan = migrationPlan(databases);
+  const freshLocal = where === "--local" && !existsSync(path.join(persistTo, "v3", "d1"));
   // Remote databases migrate side by side. Local ones one after another: each local wrangler call
   // starts a workerd on the same state directory, and two starting at once failed ("The Workers
   // runtime failed to start") on a busy machine.
@@ -142,9 +143,13 @@ export async function migrate({ raw, env, where, root, run, persistTo = path.joi
     console.log(
       `migrating ${step.database} (${step.control ? "control database: tenant + control folders" : "tenant shard: tenant folder"}; ${scope.join(" ")})`,
     );
-    const tracking = parseExecuteJson(
-      await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", PROBE_SQL]),
-    ).map((r) => r.name);
+    // a local state folder with no D1 database yet (a fresh clone's first `npm run dev`) holds no legacy
+    // database: the probe (one wrangler start, several seconds) is skipped
+    const tracking = freshLocal
+      ? []
+      : parseExecuteJson(
+          await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", PROBE_SQL]),
+        ).map((r) => r.name);
     if (tracking.includes(LEGACY.table)) {
       console.log(
         `${step.database} predates the split: completing migrations/legacy, then recording the baselines as applied`,

@@ -48,6 +48,8 @@ interface TestBindings {
   TEST_MIGRATIONS_CONTROL?: { name: string; queries: string[] }[];
   /** ENCRYPTION_KEY values made as users make them, per run (vitest.config.mts; test/lib/encryption-key.test.ts) */
   TEST_KEY_SAMPLES?: { source: string; key: string }[];
+  /** a second JWT_SECRET made per run, for the rotation test (test/lib/key-rotation.test.ts) */
+  TEST_ROTATED_JWT_SECRET?: string;
 }
 
 /** A binding is an object with the method the service calls on it (the runtime gives proxies, tests give fakes). */

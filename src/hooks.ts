@@ -1,3 +1,4 @@
+import type { ConnectedAppsLister } from "./modules/auth/hook-types";
 import type { PersonalDataStep } from "./modules/compliance/personal-data";
 import type { OutcomeSource } from "./modules/experiments/outcomes";
 import type { ReplyDrafting } from "./modules/reviews/drafting/types";
@@ -18,6 +19,8 @@ export interface Hooks {
   personalData: PersonalDataStep[];
   /** reviews -> agents: a reply drafted by the reply-drafter agent (agents read reviews through their tools) */
   draftReply: ReplyDrafting;
+  /** auth -> oauth: a user's connected apps, named in the "your password was changed" mail (oauth signs people in through auth) */
+  connectedApps: ConnectedAppsLister;
 }
 
 let installed: Hooks | null = null;

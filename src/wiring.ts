@@ -44,6 +44,7 @@ import {
 } from "./modules/experiments/operations";
 import { runTenantExport } from "./modules/exports/job";
 import { feedbackPersonalData } from "./modules/feedback/privacy";
+import { purgeSessionsSweep } from "./modules/identity/background";
 import {
   assignInboxOperation,
   listInboxOperation,
@@ -58,6 +59,7 @@ import { getLocationOperation, listLocationsOperation } from "./modules/location
 import { MCP_SKILLS } from "./modules/mcp/skills";
 import { skillOf } from "./modules/mcp/skills/operation";
 import type { Skill } from "./modules/mcp/skills/registry";
+import { connectedAppsOf } from "./modules/oauth/grants";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { reputationScoresSweep } from "./modules/reputation/background";
@@ -163,6 +165,7 @@ export const SWEEPS: Sweeps = {
     ].map(acrossShards),
     // SAML request/assertion rows are control-plane rows (found before the tenant is known)
     purgeExpiredSamlSweep,
+    purgeSessionsSweep,
     // each shard's size, recorded on the control plane for placement (src/db/shards.ts)
     shardSizesSweep,
   ],
@@ -174,6 +177,7 @@ export const HOOKS: Hooks = {
   convertSolicitation,
   personalData: [consentPersonalData, solicitationPersonalData, feedbackPersonalData],
   draftReply: draftResponse,
+  connectedApps: connectedAppsOf,
 };
 
 /**

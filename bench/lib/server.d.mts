@@ -19,3 +19,4 @@ export function startTrivialServer(options?: {
   direct?: boolean;
   inspectorPort?: number;
 }): Promise<{ mf: { dispose(): Promise<void> }; url: string }>;
+export const BENCH_BOOTSTRAP_SECRET: string;

@@ -70,10 +70,14 @@ export const CONTROL_TABLES = new Set([
   // looked up by host before the tenant is known (white-label, docs/white-label.md)
   "white_label_brands",
   "custom_hostnames",
+  "custom_hostname_claims",
+  "custom_hostname_claim_guard",
   // the move job's own record (docs/scaling.md, "Moving a tenant")
   "tenant_moves",
   // each sweep's last run (src/background/cron.ts, GET /admin/status)
   "sweep_runs",
+  // one row per sign-in (src/modules/identity/sessions.ts, docs/sessions.md)
+  "sessions",
 ]);
 
 /**

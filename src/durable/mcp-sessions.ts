@@ -1,13 +1,15 @@
 import { DurableObject } from "cloudflare:workers";
-import type { SessionIdentity } from "../modules/mcp/identity";
+import { safeEqual } from "../lib/crypto";
 
 export interface McpSessionState {
   id: string;
-  identity: SessionIdentity;
+  /**
+   * A keyed hash of the principal that opened the session (src/modules/mcp/session-binding.ts). Every
+   * request carries its own credential; only a request whose principal hashes to this finds the session.
+   * No credential is kept.
+   */
+  principal: string;
   protocolVersion: string;
-  /** the bearer credential sealed with ENCRYPTION_KEY, so it can be re-checked without the client resending it */
-  sealedCredential: string;
-  verifiedAt: number;
   createdAt: number;
   lastSeenAt: number;
   /** the client declared form elicitation in initialize (2025-06-18+): confirmations ask with elicitation/create */
@@ -73,9 +75,9 @@ interface Window {
 /**
  * One instance per tenant: that tenant's MCP sessions, its request counter (a fixed window) and the
  * confirmations its callers were asked for (single-use, expiring).
- * Every /mcp request after initialize goes through `use`, which checks the session, counts the
- * request and refreshes the idle timer in one call. Sessions idle past the TTL are gone, so the
- * client re-initializes (404).
+ * Every /mcp request after initialize goes through `use`, which checks the session and its principal,
+ * counts the request and refreshes the idle timer in one call. Sessions idle past the TTL are gone, so
+ * the client re-initializes (404). A request of another principal finds no session and changes nothing.
  */
 export class McpSessions extends DurableObject {
   /**
@@ -86,7 +88,7 @@ export class McpSessions extends DurableObject {
   private waiting = new Map<string, (outcome: ElicitationOutcome) => void>();
 
   async open(
-    session: Omit<McpSessionState, "createdAt" | "lastSeenAt" | "verifiedAt">,
+    session: Omit<McpSessionState, "createdAt" | "lastSeenAt">,
     limits: SessionLimits,
     now = Date.now(),
   ): Promise<OpenResult> {
@@ -101,17 +103,18 @@ export class McpSessions extends DurableObject {
         retryAfter: Math.max(1, Math.ceil((soonest - now) / 1000)),
       };
     }
-    await this.ctx.storage.put(`s:${session.id}`, { ...session, createdAt: now, lastSeenAt: now, verifiedAt: now });
+    await this.ctx.storage.put(`s:${session.id}`, { ...session, createdAt: now, lastSeenAt: now });
     return { status: "opened", rate: rate.state };
   }
 
-  async use(sessionId: string, limits: SessionLimits, now = Date.now()): Promise<UseResult> {
-    const session = await this.ctx.storage.get<McpSessionState>(`s:${sessionId}`);
+  /**
+   * A request on the session by the principal `principals` (its keyed hashes under the current and a
+   * previous secret): unknown when there is no such live session or it is another principal's, which
+   * is then left as it was (not counted, not refreshed, not closed).
+   */
+  async use(sessionId: string, principals: string[], limits: SessionLimits, now = Date.now()): Promise<UseResult> {
+    const session = await this.find(sessionId, principals, limits.idleTtlMs, now);
     if (!session) return { status: "unknown" };
-    if (now - session.lastSeenAt > limits.idleTtlMs) {
-      await this.ctx.storage.delete(`s:${sessionId}`);
-      return { status: "unknown" };
-    }
     const rate = await this.count(limits, now);
     if (!rate.allowed) return { status: "rate_limited", session, rate: rate.state };
     session.lastSeenAt = now;
@@ -122,18 +125,6 @@ export class McpSessions extends DurableObject {
   /** Counts a request that has no session yet (e.g. a refused initialize). */
   async hit(limits: SessionLimits, now = Date.now()): Promise<{ allowed: boolean; state: RateState }> {
     return this.count(limits, now);
-  }
-
-  /** Records a fresh credential check (and a rotated credential, e.g. a refreshed OAuth token). */
-  async verified(
-    sessionId: string,
-    identity: SessionIdentity,
-    sealedCredential: string,
-    now = Date.now(),
-  ): Promise<void> {
-    const session = await this.ctx.storage.get<McpSessionState>(`s:${sessionId}`);
-    if (!session) return;
-    await this.ctx.storage.put(`s:${sessionId}`, { ...session, identity, sealedCredential, verifiedAt: now });
   }
 
   /**
@@ -215,8 +206,12 @@ export class McpSessions extends DurableObject {
     return "accepted";
   }
 
-  /** Ends a session; a tool call of it still waiting for the user learns so at once (nothing is written). */
-  async close(sessionId: string): Promise<boolean> {
+  /**
+   * Ends a session, only at the request of its own principal (else false, nothing changes); a tool call
+   * of it still waiting for the user learns so at once (nothing is written).
+   */
+  async close(sessionId: string, principals: string[], idleTtlMs: number, now = Date.now()): Promise<boolean> {
+    if (!(await this.find(sessionId, principals, idleTtlMs, now))) return false;
     const closed = await this.ctx.storage.delete(`s:${sessionId}`);
     const pending = await this.ctx.storage.list<PendingElicitation>({ prefix: "e:" });
     const ours = [...pending].filter(([, p]) => p.sessionId === sessionId).map(([k]) => k);
@@ -227,6 +222,22 @@ export class McpSessions extends DurableObject {
 
   async liveCount(idleTtlMs: number, now = Date.now()): Promise<number> {
     return (await this.live(idleTtlMs, now)).length;
+  }
+
+  /** The live session `sessionId` if it is the principal's; an idle one is deleted on the way. */
+  private async find(
+    sessionId: string,
+    principals: string[],
+    idleTtlMs: number,
+    now: number,
+  ): Promise<McpSessionState | null> {
+    const session = await this.ctx.storage.get<McpSessionState>(`s:${sessionId}`);
+    if (!session) return null;
+    if (now - session.lastSeenAt > idleTtlMs) {
+      await this.ctx.storage.delete(`s:${sessionId}`);
+      return null;
+    }
+    return principals.some((p) => safeEqual(p, session.principal)) ? session : null;
   }
 
   private async count(limits: SessionLimits, now: number): Promise<{ allowed: boolean; state: RateState }> {

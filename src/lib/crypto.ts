@@ -1,6 +1,5 @@
 import { scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
-import type { Env } from "../env";
 import { decodeBase64, decodeKey, encodeBase64 } from "./base64";
 import { ApiError } from "./errors";
 
@@ -162,32 +161,38 @@ export async function decryptSecret(sealed: string, base64Key: string, previousK
   return new TextDecoder().decode(pt);
 }
 
+/** The two secrets of the environment (src/env.ts) that seal and open credentials at rest. */
+interface AtRestKeys {
+  ENCRYPTION_KEY?: string;
+  ENCRYPTION_KEY_PREVIOUS?: string;
+}
+
 /** The configured key, or a 500 naming what cannot be done without it (`what`: "Webhook secrets"). */
-function configuredKey(env: Pick<Env, "ENCRYPTION_KEY">, what: string): string {
+function configuredKey(env: AtRestKeys, what: string): string {
   if (!env.ENCRYPTION_KEY) throw new ApiError("INTERNAL", `${what} cannot be stored: ENCRYPTION_KEY is not configured`);
   return env.ENCRYPTION_KEY;
 }
 
 /** Seals `plain` with the deployment's ENCRYPTION_KEY: every credential the service stores goes through here. */
-export const sealAtRest = (env: Pick<Env, "ENCRYPTION_KEY">, plain: string, what: string) =>
+export const sealAtRest = (env: AtRestKeys, plain: string, what: string) =>
   encryptSecret(plain, configuredKey(env, what));
 
 /** Opens what `sealAtRest` sealed, with ENCRYPTION_KEY_PREVIOUS during a rotation (docs/deploy.md). */
-export const openAtRest = (
-  env: Pick<Env, "ENCRYPTION_KEY" | "ENCRYPTION_KEY_PREVIOUS">,
-  sealed: string,
-  what: string,
-) => decryptSecret(sealed, configuredKey(env, what), env.ENCRYPTION_KEY_PREVIOUS);
+export const openAtRest = (env: AtRestKeys, sealed: string, what: string) =>
+  decryptSecret(sealed, configuredKey(env, what), env.ENCRYPTION_KEY_PREVIOUS);
 
 // ---- keys per purpose: HKDF-SHA-256 (RFC 5869) from one configured secret
 
 /** Purposes a key is derived for; a new use of a secret adds its own name here (never reuses one). */
 export type KeyPurpose =
   | "mcp-confirmation"
+  // an MCP session's principal binding, kept in its Durable Object instead of the credential (mcp/session-binding.ts)
+  | "mcp-session-principal"
+  // the reference that ties a session's tool calls together in tenant-readable audit rows (mcp/audit.ts)
+  | "mcp-audit-session"
   | "oauth-consent-ticket"
-  // the signed-in account pages' own session and CSRF token (src/modules/oauth/account-session.ts)
-  | "account-page-session"
-  | "account-page-csrf"
+  // the CSRF token of a browser session's forms (src/middleware/browser-session.ts)
+  | "session-csrf"
   // public link tokens (src/modules/links/tokens.ts) and the counted click's id
   | "link-token"
   | "unsubscribe-token"

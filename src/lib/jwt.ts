@@ -5,9 +5,13 @@ export const SESSION_TTL_SECONDS = 8 * 3600;
 
 const key = (secret: string) => new TextEncoder().encode(secret);
 
-export async function signSessionToken(env: Env, userId: string, now = new Date()): Promise<string> {
+/**
+ * A session JWT: `sub` the user, `sid` the session record it belongs to (docs/sessions.md), which
+ * must still be open for the token to work; `exp` 8 hours (decisions.md).
+ */
+export async function signSessionToken(env: Env, userId: string, sessionId: string, now = new Date()): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000);
-  return new SignJWT({})
+  return new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
     .setSubject(userId)
     .setIssuedAt(iat)
@@ -24,8 +28,17 @@ export async function signSessionToken(env: Env, userId: string, now = new Date(
 export const jwtSecrets = (env: Pick<Env, "JWT_SECRET" | "JWT_SECRET_PREVIOUS">): string[] =>
   [env.JWT_SECRET, env.JWT_SECRET_PREVIOUS].filter((s): s is string => typeof s === "string" && s.length >= 32);
 
-/** Returns the user id, or null for any invalid, expired or foreign token. */
-export async function verifySessionToken(env: Env, token: string): Promise<{ userId: string; iat: number } | null> {
+export interface SessionClaims {
+  userId: string;
+  sessionId: string;
+  iat: number;
+}
+
+/**
+ * The token's user and session, or null for any invalid, expired or foreign token, and for one without
+ * a session id (signed before sessions had records: it cannot be ended, so it is not honoured).
+ */
+export async function verifySessionToken(env: Env, token: string): Promise<SessionClaims | null> {
   requireSecret(env);
   for (const secret of jwtSecrets(env)) {
     try {
@@ -35,7 +48,8 @@ export async function verifySessionToken(env: Env, token: string): Promise<{ use
         audience: env.JWT_AUDIENCE,
       });
       if (!payload.sub || typeof payload.iat !== "number") return null;
-      return { userId: payload.sub, iat: payload.iat };
+      if (typeof payload.sid !== "string" || payload.sid === "") return null;
+      return { userId: payload.sub, sessionId: payload.sid, iat: payload.iat };
     } catch {
       // not signed with this secret (or expired, foreign): try the previous one, if any
     }

@@ -1,8 +1,9 @@
 /**
  * Outbound URL guard for user-supplied targets (webhooks, automation send_webhook). Workers cannot
- * resolve DNS before fetch, so this judges the URL as written: scheme, credentials, and hosts that
- * are (or spell, in any IPv4/IPv6 notation) private, loopback, link-local, CGNAT, unspecified,
- * multicast/reserved or cloud metadata addresses. Checked when a URL is saved and again before each
+ * resolve DNS before fetch, so this judges the URL as the WHATWG URL parser reads it: scheme,
+ * credentials, and hosts that are (or spell, in any IPv4/IPv6 notation, or embed in an IPv6 transition
+ * form: IPv4-mapped, -translated, -compatible, NAT64, 6to4, Teredo) private, loopback, link-local,
+ * CGNAT, unspecified, multicast/reserved or cloud metadata addresses. Checked when a URL is saved and again before each
  * request; requests go out with `redirect: "manual"` so a public host cannot bounce us inward.
  */
 
@@ -96,18 +97,57 @@ function classifyIpv4(addr: number): string | null {
   return IPV4_BLOCKED.find((r) => inRange(addr, r))?.[2] ?? null;
 }
 
+/** The IPv4 address held by groups g[i] and g[i + 1]. */
+const v4At = (g: number[], i: number) => ((g[i]! << 16) >>> 0) + g[i + 1]!;
+const dotted = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join(".");
+
+/**
+ * The IPv6 forms that carry an IPv4 address, which the host's own stack, a translator or a tunnel
+ * relay may turn into a packet to that IPv4 address. They are refused whole, whatever they embed (a
+ * public IPv4 target is written as IPv4); `v4` lists the embedded addresses where the form fixes their place.
+ */
+function embeddedIpv4(g: number[]): { form: string; v4: [role: string, addr: number][] } | null {
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  // ::ffff:a.b.c.d (RFC 4291 2.5.5.2), what the URL parser writes for [::ffff:127.0.0.1]
+  if (zero(0, 5) && g[5] === 0xffff) return { form: "IPv4-mapped", v4: [["", v4At(g, 6)]] };
+  // ::ffff:0:a.b.c.d (RFC 2765, SIIT), e.g. [::ffff:0:7f00:1]
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return { form: "IPv4-translated", v4: [["", v4At(g, 6)]] };
+  // ::a.b.c.d (RFC 4291 2.5.5.1, deprecated); :: and ::1 are classified before
+  if (zero(0, 6)) return { form: "IPv4-compatible", v4: [["", v4At(g, 6)]] };
+  // 64:ff9b::/96 (RFC 6052) and the local-use 64:ff9b:1::/48 (RFC 8215), whose IPv4 place depends on the prefix
+  if (g[0] === 0x64 && g[1] === 0xff9b) return { form: "NAT64", v4: zero(2, 6) ? [["", v4At(g, 6)]] : [] };
+  // 2002:AABB:CCDD::/48 (RFC 3056): the 6to4 router's IPv4 address
+  if (g[0] === 0x2002) return { form: "6to4", v4: [["", v4At(g, 1)]] };
+  // 2001:0::/32 (RFC 4380): the Teredo server's address in groups 2-3, the client's (inverted) in 6-7
+  if (g[0] === 0x2001 && g[1] === 0)
+    return {
+      form: "Teredo",
+      v4: [
+        ["server ", v4At(g, 2)],
+        ["client ", ~v4At(g, 6) >>> 0],
+      ],
+    };
+  return null;
+}
+
 function classifyIpv6(g: number[]): string | null {
   const allZero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
   if (allZero(0, 8)) return "unspecified";
   if (allZero(0, 7) && g[7] === 1) return "loopback";
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) embed an IPv4 address
-  if (allZero(0, 5) && (g[5] === 0xffff || g[5] === 0)) return "IPv4-embedded IPv6";
-  if (g[0] === 0x64 && g[1] === 0xff9b) return "IPv4-embedded IPv6";
+  const embedded = embeddedIpv4(g);
+  if (embedded) {
+    const named = embedded.v4.map(
+      ([role, v4]) => `, ${role}${dotted(v4)}${classifyIpv4(v4) ? ` ${classifyIpv4(v4)}` : ""}`,
+    );
+    return `IPv4-embedded IPv6 (${embedded.form}${named.join("")})`;
+  }
   if ((g[0]! & 0xffc0) === 0xfe80) return "link-local";
   if ((g[0]! & 0xffc0) === 0xfec0) return "site-local";
   if ((g[0]! & 0xfe00) === 0xfc00) return "private";
   if ((g[0]! & 0xff00) === 0xff00) return "multicast";
-  if (g[0] === 0x2002) return "6to4";
+  // 100::/64 (RFC 6666) and 2001:db8::/32 (RFC 3849) reach nothing public
+  if (g[0] === 0x100 && allZero(1, 4)) return "discard-only";
+  if (g[0] === 0x2001 && g[1] === 0xdb8) return "documentation";
   return null;
 }
 
@@ -124,7 +164,9 @@ export function checkOutboundUrl(raw: string, opts: OutboundUrlOptions = {}): Ou
   if (url.protocol === "http:" && !opts.allowInsecure) return { ok: false, reason: "only https URLs are allowed" };
   if (url.username || url.password) return { ok: false, reason: "credentials in the URL are not allowed" };
 
-  const host = url.hostname.toLowerCase().replace(/\.$/, "");
+  // the URL parser's reading (IPv4 numbers in any base already dotted, IDNA and percent-escapes undone);
+  // trailing dots name the same host
+  const host = url.hostname.toLowerCase().replace(/\.+$/, "");
   if (!host) return { ok: false, reason: "the URL has no host" };
   let label: string | null = null;
   if (host.startsWith("[") && host.endsWith("]")) {

@@ -32,7 +32,9 @@ const sessionJwt: Authenticator = {
   async authenticate(token, env, db, tenantId) {
     const verified = await verifySessionToken(env, token);
     if (!verified) return null;
-    const { principal, tenant } = await resolveSessionPrincipal(db, verified.userId, tenantId);
+    // the token works while its session record is open (docs/sessions.md): sign-out, a password
+    // reset or change and a deactivation end it within the principal cache's 10 s
+    const { principal, tenant } = await resolveSessionPrincipal(db, verified, tenantId);
     return principal ? { principal, tenant } : null;
   },
 };

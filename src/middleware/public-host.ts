@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { controlDb } from "../db/shards";
 import { ApiError } from "../lib/errors";
-import type { HostGuard } from "../lib/host-guard";
+import { canonicalHostname, type HostGuard } from "../lib/host-guard";
 import { log } from "../lib/log";
 import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "../modules/links/page";
 import {
@@ -44,7 +44,9 @@ export class ForeignHostError extends ApiError {
 
 /**
  * Paths that serve no tenant's public resource and answer on every host as on the platform's:
- * the console (its sign-in admits only people with a role on the host), platform health and bootstrap, sign-in (password, SAML, the SSO completion page), OAuth and its
+ * the console (its sign-in admits only people with a role on the host), platform health and bootstrap,
+ * sign-in (password, SAML, the SSO completion page), a signed-in
+ * person's own account pages (/account/*: account mail links there on the host of its brand), OAuth and its
  * discovery, MCP, provider and review-site webhooks (signed by the provider or carrying the
  * integration's secret), the API's documentation.
  */
@@ -59,6 +61,7 @@ const HOST_NEUTRAL = [
   /^\/bootstrap$/,
   /^\/auth\//,
   /^\/sso\//,
+  /^\/account\//,
   /^\/oauth\//,
   /^\/\.well-known\//,
   /^\/mcp(\/|$)/,
@@ -73,7 +76,7 @@ const primaryHosts = new Map<string, string>();
 const primaryHost = (publicBaseUrl: string) => {
   let h = primaryHosts.get(publicBaseUrl);
   if (h === undefined) {
-    h = new URL(publicBaseUrl).hostname.toLowerCase();
+    h = canonicalHostname(new URL(publicBaseUrl).hostname);
     primaryHosts.set(publicBaseUrl, h);
   }
   return h;
@@ -100,6 +103,13 @@ export function hostnameOf(url: string): string {
   return (colon < 0 ? authority : authority.slice(0, colon)).toLowerCase();
 }
 
+/**
+ * The hostname the guard compares: the request's, as the URL parser spells it, trailing dots removed,
+ * port ignored (canonicalHostname), so `Reviews.Tenant-A.test.` and `reviews.tenant-a.test:8443` are
+ * the custom host `reviews.tenant-a.test` and never pass for an unknown host (which serves every tenant).
+ */
+export const requestHostname = (url: string) => canonicalHostname(hostnameOf(url));
+
 /** Only DNS names with a dot can be custom hostnames: localhost and IP literals never are. */
 const mayBeCustom = (host: string) => host.includes(".") && !/^[\d.]+$/.test(host) && !host.startsWith("[");
 
@@ -121,7 +131,7 @@ async function hostNotFound(c: Context<AppEnv>, host: HostOwner): Promise<Respon
 }
 
 export const publicHost = createMiddleware<AppEnv>(async (c, next) => {
-  const hostname = hostnameOf(c.req.url);
+  const hostname = requestHostname(c.req.url);
   const host =
     hostname !== primaryHost(c.env.PUBLIC_BASE_URL) && mayBeCustom(hostname)
       ? await customHostOwner(c.get("control"), hostname)

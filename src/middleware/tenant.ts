@@ -7,7 +7,7 @@ import { rememberTenantShard, shardD1, tenantShard } from "../db/shards";
 import { assertNotMoving } from "../db/tenant-fence";
 import { ApiError, forbidden } from "../lib/errors";
 import { addLogContext } from "../lib/log";
-import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../modules/identity/access";
+import { administeredAgencies, admitTenant, isPlatformAdmin, requireTenantRole } from "../modules/identity/access";
 import { scopesForRequest } from "../modules/identity/scopes";
 import { findTenantRef } from "../modules/identity/service";
 import { requestedTenantId } from "./auth";
@@ -27,9 +27,8 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
 export async function enterTenant(c: Context<AppEnv>, tenantId: string, next: () => Promise<void>): Promise<void> {
   const prefetched = c.get("prefetchedTenant");
   const tenant = prefetched === undefined ? await findTenantRef(c.var.control, tenantId) : prefetched;
-  const access = tenant ? resolveTenantAccess(c.var.principal, tenant) : null;
-  // an unknown tenant and a foreign tenant look the same to the caller
-  if (!access) throw forbidden("Tenant not accessible");
+  // the one access check of every door (identity/access.ts): an unknown and a foreign tenant look the same
+  const access = admitTenant(c.var.principal, tenant);
   if (c.var.principal.kind === "api_key") requireScope(c.var.principal.scopes, c.req.method, c.req.path);
   c.set("access", access);
   // from here on the request has the tenant's shard (c.var.db), read through a D1 session (docs/scaling.md)
@@ -52,10 +51,13 @@ function requireScope(granted: string[], method: string, path: string) {
     throw new ApiError("FORBIDDEN", `Requires scope ${admits.join(" or ")}`, { requiredScopes: admits });
 }
 
-/** Minimum tenant role for a route; reads are open to viewer, writes start at tenant_user. */
+/**
+ * Minimum tenant role for a route; reads are open to viewer, writes start at tenant_user. The check is
+ * the one every door passes (identity/access.ts `requireTenantRole`; a paused tenant's users and keys are viewers).
+ */
 export const requireRole = (min: TenantRole) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    if (!roleAtLeast(c.var.access.role, min)) throw forbidden(`Requires role ${min} or higher`);
+    requireTenantRole(c.var.access, min);
     await next();
   });
 

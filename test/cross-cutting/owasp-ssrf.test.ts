@@ -35,6 +35,14 @@ const INTERNAL_TARGETS = [
   "https://0.0.0.0/",
   "https://2130706433/",
   "https://localhost/",
+  // IPv6 forms that embed an internal IPv4 address, and spellings the URL parser turns into one (issue #44, item 8)
+  "https://[::ffff:0:a9fe:a9fe]/",
+  "https://[2001:0:4136:e378:8000:63bf:5601:5601]/",
+  "https://[64:ff9b::10.0.0.5]/",
+  "https://[2002:c0a8:101::1]/",
+  "https://0251.0376.0251.0376/",
+  "https://169.254.43518/",
+  "https://metadata.google.internal../",
   "http://hooks.example.com/plain-http",
   "https://user:pass@hooks.example.com/",
   "file:///etc/passwd",
@@ -74,7 +82,7 @@ describe("API7 SSRF through the REST API", () => {
 
   it("sandbox integrations (whose base URL the service fetches) refuse private, link-local and metadata targets", async () => {
     const internal = INTERNAL_TARGETS.filter((u) =>
-      /^https:\/\/(169|\[::ffff|0xa9|metadata|10\.|192|172|100|\[fd|\[fe|0\.0)/.test(u),
+      /^https:\/\/(169|\[::ffff|\[2001|\[64|\[2002|0xa9|0251|metadata|10\.|192|172|100|\[fd|\[fe|0\.0)/.test(u),
     );
     for (const apiBaseUrl of internal) {
       refusedOn(

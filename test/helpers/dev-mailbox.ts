@@ -42,13 +42,14 @@ export async function emailIdsTo(to: string): Promise<Set<string>> {
 }
 
 /**
- * The first email to this address that is not in `seen`, waiting for it (deferred sends). Use it when
- * the address got mail before: latestEmailTo would return the older one while the new one is on its way.
+ * The first email to this address that is not in `seen` (and, given `subject`, has that subject),
+ * waiting for it (deferred sends). Use it when the address got mail before: latestEmailTo would return
+ * the older one while the new one is on its way.
  */
-export async function nextEmailTo(to: string, seen: Set<string>, waitMs = 4_000) {
+export async function nextEmailTo(to: string, seen: Set<string>, waitMs = 4_000, subject?: string) {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const fresh = (await emailsTo(to)).find((r) => !seen.has(r.id));
+    const fresh = (await emailsTo(to)).find((r) => !seen.has(r.id) && (!subject || r.subject === subject));
     if (fresh) return fresh;
     if (Date.now() > deadline) throw new Error(`no new email to ${to} within ${waitMs} ms`);
     await new Promise((r) => setTimeout(r, 25));

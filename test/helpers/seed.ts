@@ -15,6 +15,7 @@ import { hashPassword } from "../../src/lib/crypto";
 import { newId } from "../../src/lib/ids";
 import { signSessionToken } from "../../src/lib/jwt";
 import { nowIso } from "../../src/lib/time";
+import { openSession } from "../../src/modules/identity/sessions";
 import { client } from "./http";
 
 /** Shard 0, which in tests (as in a one-database deployment) is the control database too: see `control` for its control-plane role. */
@@ -108,7 +109,17 @@ export async function seedUser(o: { grants: Grant[]; tenantId?: string | null; e
       }),
     ),
   ]);
-  return { ...user, token: await signSessionToken(env, user.id) };
+  return { ...user, ...(await sessionFor(user.id)) };
+}
+
+/**
+ * A fresh bearer session for the user, recorded as POST /auth/login records it (docs/sessions.md),
+ * and its JWT: `token` works until the session ends.
+ */
+export async function sessionFor(userId: string, now = new Date()) {
+  const session = await openSession(control(), { userId, kind: "bearer", method: "password" }, now);
+  await session.statement;
+  return { token: await signSessionToken(env, userId, session.id, now), sessionId: session.id };
 }
 
 export const TENANT_ROLE_NAMES = ["tenantAdmin", "manager", "tenantUser", "viewer"] as const;

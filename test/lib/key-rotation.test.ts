@@ -18,9 +18,11 @@ import { seedTenant, seedUser } from "../helpers/seed";
 // the old one JWT_SECRET_PREVIOUS / ENCRYPTION_KEY_PREVIOUS, so what the old one signed or sealed
 // keeps working; new tokens and new seals use only the new one.
 const OLD_JWT = env.JWT_SECRET!;
-const NEW_JWT = "rotated-jwt-secret-0123456789-abcdefghijklmnop";
+// the replacements are made as the docs make them, per run (vitest.config.mts): `openssl rand -base64 32`
+// for the key (its trailing newline included), the setup scripts' maker for the JWT secret
+const NEW_JWT = env.TEST_ROTATED_JWT_SECRET!;
 const OLD_KEY = env.ENCRYPTION_KEY!;
-const NEW_KEY = btoa(String.fromCharCode(...new Uint8Array(32).fill(7)));
+const NEW_KEY = env.TEST_KEY_SAMPLES!.find((k) => k.source.startsWith("openssl"))!.key;
 
 const rotating: Env = {
   ...env,
@@ -59,7 +61,7 @@ describe("JWT_SECRET rotation", () => {
   });
 
   it("signs new sessions with the new secret only", async () => {
-    const fresh = await signSessionToken(rotating, user.id);
+    const fresh = await signSessionToken(rotating, user.id, user.sessionId);
     expect(await verifySessionToken(rotated, fresh)).toMatchObject({ userId: user.id });
     expect(await verifySessionToken({ ...env, JWT_SECRET: OLD_JWT }, fresh)).toBeNull();
   });

@@ -59,15 +59,15 @@ describe("secrets at rest", () => {
 });
 
 describe("session JWT", () => {
-  it("carries sub, iat, exp (8 h), iss and aud, and refuses another audience or an expired token", async () => {
+  it("carries sub, sid, iat, exp (8 h), iss and aud, and refuses another audience or an expired token", async () => {
     const now = new Date();
-    const token = await signSessionToken(env, "user_1", now);
+    const token = await signSessionToken(env, "user_1", "session_1", now);
     const payload = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")));
-    expect(payload).toMatchObject({ sub: "user_1", iss: env.JWT_ISSUER, aud: env.JWT_AUDIENCE });
+    expect(payload).toMatchObject({ sub: "user_1", sid: "session_1", iss: env.JWT_ISSUER, aud: env.JWT_AUDIENCE });
     expect(payload.exp - payload.iat).toBe(8 * 3600);
-    expect(await verifySessionToken(env, token)).toMatchObject({ userId: "user_1" });
+    expect(await verifySessionToken(env, token)).toMatchObject({ userId: "user_1", sessionId: "session_1" });
     expect(await verifySessionToken({ ...env, JWT_AUDIENCE: "other" }, token)).toBeNull();
-    const old = await signSessionToken(env, "user_1", new Date(Date.now() - 9 * 3600 * 1000));
+    const old = await signSessionToken(env, "user_1", "session_1", new Date(Date.now() - 9 * 3600 * 1000));
     expect(await verifySessionToken(env, old)).toBeNull();
   });
 });

@@ -35,7 +35,7 @@ export async function seedSolicitation(o: {
   contactId: string;
   destination?: string;
   channel?: "email" | "sms" | "whatsapp";
-  status?: "PENDING" | "SENT" | "DELIVERED";
+  status?: "PENDING" | "SENT" | "DELIVERED" | "BLOCKED";
   campaignId?: string | null;
   sentAt?: string | null;
   sequenceStepIndex?: number | null;

@@ -2,7 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { linkClicks, locations } from "../../src/db/schema";
+import { contacts, linkClicks, locations } from "../../src/db/schema";
 import worker from "../../src/index";
 import type { ClickMessage } from "../../src/modules/links/clicks";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
@@ -244,5 +244,63 @@ describe("clicks", () => {
     expect(rows.map((r) => r.id).sort()).toEqual([bodies[0]!.id, bodies[1]!.id].sort());
     expect((await solicitationRow(id))!.clickedAt).toBe(at);
     expect((await eventsOf("solicitation.clicked")).filter((e) => e.data.solicitationId === id)).toHaveLength(1);
+  });
+});
+
+// Issue #44, item 8: a BLOCKED solicitation was never sent, so nobody was asked; an open of its link
+// (a preview, a guessed or leaked token) is no customer's click. Every door that records one is tried.
+describe("a solicitation that was never sent", () => {
+  it("records no click from any door (redirect, QR scan, PATCH click, a click on the queue), while the link still answers", async () => {
+    const loc = await createLocation(w.as("manager"), PROFILE);
+    const contact = await createContact(w.as("manager"));
+    const blocked = await seedSolicitation({
+      tenantId: w.tenantA.id,
+      locationId: loc.id,
+      contactId: contact.id,
+      destination: "google",
+      status: "BLOCKED",
+      sentAt: null,
+    });
+    const activityBefore = (await db().select().from(contacts).where(eq(contacts.id, contact.id)).get())!
+      .lastActivityAt;
+    const visitor = (n: number) => ({
+      "cf-connecting-ip": `198.51.100.${n}`,
+      "user-agent": "Mozilla/5.0 Firefox/140.0",
+    });
+    expect(await redirectOf(blocked.token, visitor(1))).toContain("search.google.com");
+    const scan = await request("GET", `/v1/r/${blocked.token}?redirect=1&src=qr`, { headers: visitor(2) });
+    expect(scan.status).toBe(302);
+    expect((await request("PATCH", `/v1/r/${blocked.token}/click`, { headers: visitor(3) })).status).toBe(200);
+    const batch = createMessageBatch("clicks", [
+      {
+        id: "blocked-click",
+        timestamp: new Date(),
+        attempts: 1,
+        body: {
+          clicks: [
+            {
+              id: crypto.randomUUID(),
+              tenantId: w.tenantA.id,
+              solicitationId: blocked.id,
+              source: "redirect",
+              at: new Date().toISOString(),
+            },
+          ],
+        },
+      },
+    ]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["blocked-click"]);
+    // a sent solicitation opened afterwards is recorded: the blocked opens were flushed with it or before
+    const sent = await linkFor("google");
+    await redirectOf(sent.token, visitor(4));
+    await eventually(async () => (await clicksOf(sent.id)).length > 0);
+    expect(await clicksOf(blocked.id)).toEqual([]);
+    expect((await solicitationRow(blocked.id))!.clickedAt).toBeNull();
+    expect((await eventsOf("solicitation.clicked")).filter((e) => e.data.solicitationId === blocked.id)).toEqual([]);
+    expect((await db().select().from(contacts).where(eq(contacts.id, contact.id)).get())!.lastActivityAt).toBe(
+      activityBefore,
+    );
   });
 });

@@ -71,7 +71,11 @@ describe("clients of every revision list and call tools", () => {
     it(`${version}: initialize, tools/list and tools/call in a session`, async () => {
       const init = await rawPost(initializeBody(version), { authorization: `Bearer ${key}` });
       expect(((await init.json()) as any).result.protocolVersion).toBe(version);
-      const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": version };
+      const headers = {
+        authorization: `Bearer ${key}`,
+        "mcp-session-id": init.headers.get("mcp-session-id")!,
+        "mcp-protocol-version": version,
+      };
       const list = (await (await rawPost({ jsonrpc: "2.0", id: 2, method: "tools/list" }, headers)).json()) as any;
       expect(names(list.result.tools)).toEqual([
         "location.finder",

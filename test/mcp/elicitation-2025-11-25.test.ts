@@ -5,6 +5,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contacts } from "../../src/db/schema";
+import { sessionRef } from "../../src/modules/mcp/audit";
 import { createWorld, db, type World } from "../helpers/seed";
 import { fetchWithEnv, MCP_URL, rawPost, workerFetch } from "./helpers";
 
@@ -170,7 +171,9 @@ describe("elicitation on 2025-11-25 sessions", () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.action, "mcp.tool_called"), eq(auditEvents.resourceId, "contact.suppress")))
       .all();
-    const ours = audit.filter((a) => (a.metadata as any)?.sessionId === session);
+    // the row ties the call to its session by a keyed reference, never the session id (audit.ts sessionRef)
+    const ref = await sessionRef(env, session);
+    const ours = audit.filter((a) => (a.metadata as any)?.sessionRef === ref);
     expect(ours.map((a) => (a.metadata as any).outcome)).toEqual(["success"]);
   });
 
@@ -211,18 +214,19 @@ describe("elicitation on 2025-11-25 sessions", () => {
     expect(await suppressed(id)).toBe(false);
   });
 
-  it("an answer with another credential on the session is refused, ends the session and the waiting call, and writes nothing", async () => {
+  it("an answer with another credential on the session finds no session (404), writes nothing and leaves the question to its caller", async () => {
     const session = await openSession(key);
     const id = await newContact("elicit-other-key@example.com");
     const { request, result } = await asked(session, id);
     const forged = await answer(session, request.id, ACCEPT, otherKey);
-    expect(forged.status).toBe(401);
+    expect(forged.status).toBe(404);
+    expect(((await forged.json()) as any).code).toBe("NOT_FOUND");
+    expect(await suppressed(id)).toBe(false);
+    // the session and its question are untouched: the caller it was asked of still answers it
+    expect((await answer(session, request.id, { action: "decline" })).status).toBe(202);
     const done = await result();
     expect(done.isError).toBe(true);
     expect(errorText(done)).toContain("nothing was done");
-    expect(await suppressed(id)).toBe(false);
-    // the right credential cannot answer it afterwards either: the session is gone
-    expect((await answer(session, request.id, ACCEPT)).status).toBe(404);
     expect(await suppressed(id)).toBe(false);
   });
 
@@ -308,6 +312,7 @@ describe("elicitation on 2025-11-25 sessions", () => {
   it("the Durable Object: an answer that arrives before the call waits is kept for it, once; the session closing ends a wait", async () => {
     const stub = env.MCP_SESSIONS.get(env.MCP_SESSIONS.idFromName(`elicit-do-${Date.now()}`));
     const now = Date.now();
+    const limits = { rateLimit: 100, windowSeconds: 900, maxSessions: 25, idleTtlMs: 60_000 };
     const pending = { sessionId: "t.s1", caller: "me", expiresAt: now + 60_000 };
     await stub.openElicitation("e1", pending, now);
     expect(await stub.answerElicitation("e1", "t.s2", "me", { action: "accept" }, now)).toBe("refused");
@@ -320,9 +325,12 @@ describe("elicitation on 2025-11-25 sessions", () => {
     await stub.openElicitation("e2", { ...pending, expiresAt: now - 1 }, now);
     expect(await stub.answerElicitation("e2", "t.s1", "me", { action: "accept" }, now)).toBe("refused");
 
+    // a session of that id, bound to the principal "p1": only its own principal's close ends it
+    await stub.open({ id: "t.s1", principal: "p1", protocolVersion: VERSION }, limits, now);
     await stub.openElicitation("e3", pending, now);
     const waiting = stub.awaitElicitation("e3", 60_000);
-    await stub.close("t.s1");
+    expect(await stub.close("t.s1", ["p2"], limits.idleTtlMs, now)).toBe(false);
+    expect(await stub.close("t.s1", ["p1"], limits.idleTtlMs, now)).toBe(true);
     expect(await waiting).toEqual({ action: "ended" });
     expect(await stub.answerElicitation("e3", "t.s1", "me", { action: "accept" }, now)).toBe("refused");
   });

@@ -13,10 +13,10 @@ beforeAll(async () => {
   w = await createWorld();
 });
 
-const call = (sessionId: string, fetcher: typeof workerFetch, id: number, name = "location.list") =>
+const call = (sessionId: string, token: string, fetcher: typeof workerFetch, id: number, name = "location.list") =>
   rawPost(
     { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: { limit: 1 } } },
-    { "mcp-session-id": sessionId },
+    { authorization: `Bearer ${token}`, "mcp-session-id": sessionId },
     fetcher,
   );
 
@@ -29,11 +29,11 @@ describe("request rate per tenant", () => {
     const sessionId = init.headers.get("mcp-session-id")!;
     expect(init.headers.get("ratelimit-policy")).toBe('"mcp";q=30;w=900');
     for (let i = 2; i <= 30; i++) {
-      const res = await call(sessionId, limited, i);
+      const res = await call(sessionId, keyA.token, limited, i);
       expect(res.status).toBe(200);
       expect(res.headers.get("ratelimit")).toMatch(new RegExp(`^"mcp";r=${30 - i};t=\\d+$`));
     }
-    const over = await call(sessionId, limited, 31, "location.finder");
+    const over = await call(sessionId, keyA.token, limited, 31, "location.finder");
     expect(over.status).toBe(429);
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(Number(over.headers.get("retry-after"))).toBeLessThanOrEqual(900);
@@ -110,7 +110,10 @@ describe("concurrent sessions per tenant", () => {
     // the SDK client sees the same refusal
     await expect(connect({ token: key.token })).rejects.toThrow();
 
-    const del = await workerFetch(`${BASE}/mcp`, { method: "DELETE", headers: { "mcp-session-id": sessions[0]! } });
+    const del = await workerFetch(`${BASE}/mcp`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${key.token}`, "mcp-session-id": sessions[0]! },
+    });
     expect(del.status).toBe(204);
     const { client } = await connect({ token: key.token });
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);

@@ -141,6 +141,7 @@ describe("what /mcp/readonly refuses", () => {
     const headers = {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
+      authorization: `Bearer ${key}`,
       "mcp-session-id": init.headers.get("mcp-session-id")!,
       "mcp-protocol-version": "2025-11-25",
     };

@@ -104,10 +104,15 @@ describe("tools/list by scope", () => {
   });
 
   it('on the wire the unknown-tool error is {code: -32602, message: "Unknown tool: <name>"}, as the spec\'s example', async () => {
-    const { transport } = await connect({ token: mintTestKey(w.tenantA.id, ["read:locations"]).token });
+    const { token } = mintTestKey(w.tenantA.id, ["read:locations"]);
+    const { transport } = await connect({ token });
     const res = await rawPost(
       { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "nope.nothing", arguments: {} } },
-      { "mcp-session-id": transport.sessionId!, "mcp-protocol-version": "2025-06-18" },
+      {
+        authorization: `Bearer ${token}`,
+        "mcp-session-id": transport.sessionId!,
+        "mcp-protocol-version": "2025-06-18",
+      },
     );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({

@@ -80,17 +80,11 @@ describe("initialize and credentials", () => {
     expect(foreign.status).toBe(403);
   });
 
-  it("API key revocation stops an open session once the one-minute recheck is due", async () => {
+  it("API key revocation stops an open session at once: every request's credential is verified", async () => {
     const key = mintTestKey(w.tenantA.id, ["read:locations"]);
-    const { client, transport } = await connect({ token: key.token });
+    const { client } = await connect({ token: key.token });
     await client.callTool({ name: "location.list", arguments: {} });
     testKeys.delete(key.token);
-    // the session re-checks at most every 60 s: age the last check instead of waiting
-    const stub = env.MCP_SESSIONS.get(env.MCP_SESSIONS.idFromName(w.tenantA.id));
-    await runInDurableObject(stub, async (_: McpSessions, state) => {
-      const s = (await state.storage.get<McpSessionState>(`s:${transport.sessionId}`))!;
-      await state.storage.put(`s:${transport.sessionId}`, { ...s, verifiedAt: Date.now() - 61_000 });
-    });
     const err = await client.callTool({ name: "location.list", arguments: {} }).catch((e) => e);
     expect(err).toBeInstanceOf(StreamableHTTPError);
     expect(err.code).toBe(401);
@@ -98,13 +92,19 @@ describe("initialize and credentials", () => {
 });
 
 describe("sessions", () => {
-  it("later requests need only the session id, not the credential", async () => {
+  it("later requests carry the credential with the session id; the session id alone is 401", async () => {
     const key = mintTestKey(w.tenantA.id, ["read:locations"]);
     const init = await rawPost(initializeBody(), { authorization: `Bearer ${key.token}` });
     const sessionId = init.headers.get("mcp-session-id")!;
-    const list = await rawPost(
+    const bare = await rawPost(
       { jsonrpc: "2.0", id: 2, method: "tools/list" },
       { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" },
+    );
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get("www-authenticate")).toBe(RESOURCE_METADATA);
+    const list = await rawPost(
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { authorization: `Bearer ${key.token}`, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" },
     );
     expect(list.status).toBe(200);
     expect(list.headers.get("mcp-session-id")).toBe(sessionId);
@@ -117,16 +117,25 @@ describe("sessions", () => {
   });
 
   it("an unknown or malformed session id is 404 so the client re-initializes", async () => {
+    const key = mintTestKey(w.tenantA.id, ["read:locations"]);
     for (const id of [`${w.tenantA.id}.${"x".repeat(32)}`, "garbage"]) {
-      const res = await rawPost({ jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": id });
+      const res = await rawPost(
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+        { authorization: `Bearer ${key.token}`, "mcp-session-id": id },
+      );
       expect(res.status).toBe(404);
       expect(((await res.json()) as any).code).toBe("NOT_FOUND");
     }
   });
 
-  it("a request without a session id (and not initialize) is 400", async () => {
-    const res = await rawPost({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+  it("a request without a session id (and not initialize) is 400 (401 first without a credential)", async () => {
+    const key = mintTestKey(w.tenantA.id, ["read:locations"]);
+    const res = await rawPost(
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      { authorization: `Bearer ${key.token}` },
+    );
     expect(res.status).toBe(400);
+    expect((await rawPost({ jsonrpc: "2.0", id: 2, method: "tools/list" })).status).toBe(401);
   });
 
   it("DELETE ends the session; the next request is 404 (the SDK client surfaces it)", async () => {
@@ -134,9 +143,10 @@ describe("sessions", () => {
     const { client, transport } = await connect({ token: key.token });
     const sessionId = transport.sessionId!;
     await transport.terminateSession();
-    const again = await rawPost({ jsonrpc: "2.0", id: 3, method: "tools/list" }, { "mcp-session-id": sessionId });
+    const headers = { authorization: `Bearer ${key.token}`, "mcp-session-id": sessionId };
+    const again = await rawPost({ jsonrpc: "2.0", id: 3, method: "tools/list" }, headers);
     expect(again.status).toBe(404);
-    const del = await workerFetch(`${BASE}/mcp`, { method: "DELETE", headers: { "mcp-session-id": sessionId } });
+    const del = await workerFetch(`${BASE}/mcp`, { method: "DELETE", headers });
     expect(del.status).toBe(404);
     await client.close();
   });
@@ -153,9 +163,15 @@ describe("sessions", () => {
     expect(err.code).toBe(404);
   });
 
-  it("GET has no standalone stream: 405", async () => {
-    const res = await workerFetch(`${BASE}/mcp`, { method: "GET", headers: { accept: "text/event-stream" } });
+  it("GET has no standalone stream: 405 to a caller with a credential, 401 without", async () => {
+    const key = mintTestKey(w.tenantA.id, ["read:locations"]);
+    const res = await workerFetch(`${BASE}/mcp`, {
+      method: "GET",
+      headers: { accept: "text/event-stream", authorization: `Bearer ${key.token}` },
+    });
     expect(res.status).toBe(405);
+    const bare = await workerFetch(`${BASE}/mcp`, { method: "GET", headers: { accept: "text/event-stream" } });
+    expect(bare.status).toBe(401);
   });
 });
 
@@ -180,14 +196,14 @@ describe("header validation", () => {
     const sessionId = init.headers.get("mcp-session-id")!;
     const bad = await rawPost(
       { jsonrpc: "2.0", id: 2, method: "tools/list" },
-      { "mcp-session-id": sessionId, "mcp-protocol-version": "1999-01-01" },
+      { authorization: `Bearer ${key.token}`, "mcp-session-id": sessionId, "mcp-protocol-version": "1999-01-01" },
     );
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as any).details.supported).toEqual(["2025-11-25", "2025-06-18", "2025-03-26"]);
     for (const v of ["2025-03-26", "2025-06-18", "2025-11-25"]) {
       const ok = await rawPost(
         { jsonrpc: "2.0", id: 3, method: "tools/list" },
-        { "mcp-session-id": sessionId, "mcp-protocol-version": v },
+        { authorization: `Bearer ${key.token}`, "mcp-session-id": sessionId, "mcp-protocol-version": v },
       );
       expect(ok.status).toBe(200);
     }

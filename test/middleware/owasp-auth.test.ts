@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { request } from "../helpers/http";
-import { createWorld, type World } from "../helpers/seed";
+import { createWorld, sessionFor, type World } from "../helpers/seed";
 
 // OWASP API2:2023 Broken Authentication, specialised: every way a session JWT or an API key can be
 // forged, stale or revoked is a 401 UNAUTHENTICATED with a WWW-Authenticate challenge, on REST and MCP.
@@ -16,6 +16,8 @@ const b64url = (o: unknown) => btoa(JSON.stringify(o)).replace(/=+$/, "").replac
 const now = () => Math.floor(Date.now() / 1000);
 const claims = (o: Record<string, unknown> = {}) => ({
   sub: w.users.tenantAdmin.id,
+  // the session record the token belongs to (docs/sessions.md)
+  sid: w.users.tenantAdmin.sessionId,
   iat: now(),
   exp: now() + 3600,
   iss: env.JWT_ISSUER,
@@ -75,6 +77,10 @@ describe("API2 broken authentication: session JWTs", () => {
     await expectUnauthenticated(await sign(claims({ sub: "no-such-user" })), "unknown subject");
     const { sub: _, ...noSub } = claims();
     await expectUnauthenticated(await sign(noSub), "no subject");
+    const { sid: __, ...noSession } = claims();
+    await expectUnauthenticated(await sign(noSession), "no session id");
+    await expectUnauthenticated(await sign(claims({ sid: "no-such-session" })), "unknown session");
+    await expectUnauthenticated(await sign(claims({ sid: w.users.manager.sessionId })), "another user's session");
   });
 
   it("a tampered payload (role escalation attempt) is refused", async () => {
@@ -86,6 +92,12 @@ describe("API2 broken authentication: session JWTs", () => {
     const res = await w.as("tenantAdmin").delete(`/v1/users/${w.users.tenantUser.id}`);
     expect(res.status, res.text).toBeLessThan(300);
     await expectUnauthenticated(w.users.tenantUser.token, "deactivated user");
+  });
+
+  it("a token whose session ended (sign-out) is refused, though unexpired and well signed", async () => {
+    const session = await sessionFor(w.users.manager.id);
+    expect((await request("POST", "/auth/logout", { token: session.token })).status).toBe(200);
+    await expectUnauthenticated(session.token, "signed-out session");
   });
 });
 

@@ -51,6 +51,7 @@ const OPERATION_VERBS = [
   "ingest",
   "invite",
   "login",
+  "logout",
   "move",
   "pause",
   "preview",

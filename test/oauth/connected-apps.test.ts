@@ -198,12 +198,12 @@ describe("/account/connected-apps", () => {
     expect(wrong.setCookie).toEqual([]);
   });
 
-  it("signs in with a session cookie scoped to the page (HttpOnly, SameSite=Strict)", async () => {
+  it("signs in with a browser session cookie (HttpOnly, SameSite=Lax, 30 days; docs/sessions.md)", async () => {
     const { res, setCookie } = await signIn(w.users.tenantUser.email);
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/account/connected-apps");
     expect(setCookie).toHaveLength(1);
-    expect(setCookie[0]).toMatch(/^account-session=[^;]+; Max-Age=1800; Path=\/account; HttpOnly; SameSite=Strict$/);
+    expect(setCookie[0]).toMatch(/^session=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/);
   });
 
   it("lists the grants with the client's name as text, never markup", async () => {
@@ -282,7 +282,7 @@ describe("/account/connected-apps", () => {
     expect(await mcpStatus(app.access)).toBe(200);
   });
 
-  it("signs out: the cookie is cleared", async () => {
+  it("signs out: the session ends on the server and the cookie is cleared", async () => {
     const { cookie } = await signIn(w.users.tenantUser.email);
     const csrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie } })).text())!;
     const res = await workerFetch(`${PAGE}/sign-out`, {
@@ -292,6 +292,9 @@ describe("/account/connected-apps", () => {
       body: new URLSearchParams({ csrf }),
     });
     expect(res.status).toBe(303);
-    expect(res.headers.get("set-cookie")).toMatch(/^account-session=; Max-Age=0; Path=\/account/);
+    expect(res.headers.get("set-cookie")).toMatch(/^session=; Max-Age=0; Path=\//);
+    // a copy of the old cookie opens nothing: the record ended
+    const again = await workerFetch(PAGE, { headers: { cookie } });
+    expect(await again.text()).toContain("<h1>Sign in to see your connected apps</h1>");
   });
 });

@@ -4,7 +4,7 @@ import { auditEvents, roleAssignments, users } from "../../src/db/schema";
 import { ConsoleBrowser, textOf } from "../console/helpers";
 import { request } from "../helpers/http";
 import { createWorld, db, seedTenant, seedUser, type World } from "../helpers/seed";
-import { postResponse, startLogin } from "./flow";
+import { consoleExchange as exchange, postResponse, startLogin } from "./flow";
 import { base64, IDP, signedResponse } from "./idp";
 import { BASE, enableSso, type SpUrls, spUrls } from "./setup";
 
@@ -41,24 +41,6 @@ async function seedTenantWithSso(settings: Record<string, unknown>): Promise<str
   const res = await request("PUT", "/v1/settings/sso", { token: admin.token, tenantId: t.id, body: settings });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return t.slug;
-}
-
-/**
- * The console's end of SAML sign-in, as a browser goes through it: the callback's /sso/complete?code=, the
- * page that asks to continue, the post that spends the code. Returns the signed-in browser.
- */
-async function exchange(location: string) {
-  const b = new ConsoleBrowser();
-  const url = new URL(location);
-  const landed = await b.get(url.pathname + url.search);
-  expect(landed.status).toBe(303);
-  expect(landed.location).toBe("/sso/complete");
-  const ask = await b.get("/sso/complete");
-  expect(ask.status, ask.text).toBe(200);
-  const done = await b.post("/sso/complete", {}, { csrf: null });
-  expect(done.status, done.text).toBe(303);
-  expect(done.location).toBe("/app");
-  return { b, ask };
 }
 
 describe("SP metadata and AuthnRequest", () => {

@@ -54,6 +54,43 @@ describe("bootstrap, login, /me", () => {
     expect((await send("let-me-in")).status).toBe(400);
   });
 
+  // Issue #44, item 8: without BOOTSTRAP_SECRET, /bootstrap was open in every environment. Every
+  // ENVIRONMENT value × no secret configured, a wrong header and the right one; the password is too short,
+  // so a request that gets past the check is a 400 and nothing is created.
+  it.each(["production", "staging", "bench", "prod", "Development", undefined, "development", "test"])(
+    "ENVIRONMENT %s: without BOOTSTRAP_SECRET open only in development and test; with it, the header decides",
+    async (environment) => {
+      const app = createApp();
+      const local = environment === "development" || environment === "test";
+      const send = (vars: Record<string, string | undefined>, secret?: string) =>
+        app.fetch(
+          new Request("http://localhost/bootstrap", {
+            method: "POST",
+            headers: { "content-type": "application/json", ...(secret ? { "x-bootstrap-secret": secret } : {}) },
+            body: JSON.stringify({ ...body, adminPassword: "x" }),
+          }),
+          { ...env, ENVIRONMENT: environment, BOOTSTRAP_SECRET: undefined, ...vars },
+          createExecutionContext(),
+        );
+      const open = await send({});
+      if (local) expect(open.status).toBe(400);
+      else {
+        expect(open.status).toBe(403);
+        expect(await open.json()).toEqual({
+          code: "FORBIDDEN",
+          error:
+            "Bootstrap is closed: no BOOTSTRAP_SECRET is set. Set the BOOTSTRAP_SECRET secret (npm run setup:cloudflare generates one) and send it as x-bootstrap-secret",
+        });
+        // a header cannot open it while no secret is configured
+        expect((await send({}, "anything")).status).toBe(403);
+      }
+      const secret = "Zm9v+YmFy/YmF6=="; // the alphabet `openssl rand -base64 32` uses
+      expect((await send({ BOOTSTRAP_SECRET: secret })).status).toBe(401);
+      expect((await send({ BOOTSTRAP_SECRET: secret }, "wrong")).status).toBe(401);
+      expect((await send({ BOOTSTRAP_SECRET: secret }, secret)).status).toBe(400);
+    },
+  );
+
   let token = "";
   let tenantId = "";
 

@@ -10,7 +10,7 @@ import { useCustomHostnameProvider } from "../../src/providers/hostnames";
 import { CloudflareCustomHostnames } from "../../src/providers/hostnames/cloudflare";
 import { cloudflareStandIn } from "../helpers/cloudflare-standin";
 import { dohStandIn } from "../helpers/doh-standin";
-import { control, createWorld, db, seedTenant, type World } from "../helpers/seed";
+import { control, createWorld, db, seedAgency, seedTenant, type World } from "../helpers/seed";
 
 const cf = cloudflareStandIn({ token: "cf-test-token", zoneId: "zone123" });
 const dns = dohStandIn();
@@ -83,15 +83,9 @@ describe("custom hostnames through Cloudflare's API", () => {
     expect((await tenantWhiteLabel(control(), w.tenantA.id))?.hostname).toBeNull();
   });
 
-  it("refuses a duplicate (ours: 409 before Cloudflare is called), Cloudflare's own refusal (409), its outage (502), and bad names (400)", async () => {
+  it("refuses a duplicate (the owner's own claim again: 409 before Cloudflare is called), Cloudflare's own refusal (409), its outage (502), and bad names (400)", async () => {
     const before = cf.calls.length;
-    expect(
-      (
-        await w
-          .as("platformAdmin")
-          .post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "reviews.northwind.test" })
-      ).status,
-    ).toBe(409);
+    expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "reviews.northwind.test" })).status).toBe(409);
     expect(cf.calls.length).toBe(before);
     // registered at Cloudflare by someone else (not in our table)
     await cf.fetch("https://api.cloudflare.com/client/v4/zones/zone123/custom_hostnames", {
@@ -117,10 +111,31 @@ describe("custom hostnames through Cloudflare's API", () => {
       "10.0.0.1",
       "a..b.test",
       "-a.test",
+      "0x7f.1",
+      "shop.123",
+      "reviews.example.test:8443",
+      "user@reviews.example.test",
     ]) {
       expect((await w.as("agencyAdmin").post(agencyPath(), { hostname })).status, hostname).toBe(400);
     }
     expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "localhost.8787.test" })).status).toBe(201);
+  });
+
+  it("stores the one spelling of a name: case, trailing dots, percent-escapes and Unicode are the same claim", async () => {
+    const bad = await w.as("agencyAdmin").post(agencyPath(), { hostname: "x.test/evil.example" });
+    expect(bad.status).toBe(400);
+    for (const spelling of ["reviews.northwind.test", "REVIEWS.NORTHWIND.TEST..", "reviews%2Enorthwind.test"]) {
+      const again = await w.as("agencyAdmin").post(agencyPath(), { hostname: spelling });
+      expect(again.status, spelling).toBe(409);
+    }
+    const idn = await w.as("agencyAdmin").post(agencyPath(), { hostname: "Bücher.Northwind.test." });
+    expect(idn.status).toBe(201);
+    expect(idn.body.hostname).toBe("xn--bcher-kva.northwind.test");
+    expect(cf.calls.at(-1)!.body).toMatchObject({ hostname: "xn--bcher-kva.northwind.test" });
+    expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "xn--bcher-kva.northwind.test" })).status).toBe(
+      409,
+    );
+    expect((await w.as("agencyAdmin").delete(`${agencyPath()}/${idn.body.id}`)).status).toBe(204);
   });
 
   it("Cloudflare alone (a CNAME pointing here) does not make it active: the ownership TXT record is missing", async () => {
@@ -263,15 +278,13 @@ describe("custom hostnames through Cloudflare's API", () => {
     await w.as("tenantBAdmin").delete(`/v1/hostnames/${claim.body.id}`);
   });
 
-  it("an unverified claim expires after 7 days: the sweep removes it (Cloudflare too) and the name is free again", async () => {
+  it("an unverified claim expires after 7 days: the sweep removes it (Cloudflare too)", async () => {
     const squat = await w
       .as("otherAgencyAdmin")
       .post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "shop.victim.test" });
     expect(squat.status).toBe(201);
     const cfId = (await db().select().from(customHostnames).where(eq(customHostnames.id, squat.body.id)).get())!
       .providerId!;
-    // within 7 days it holds the name
-    expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "shop.victim.test" })).status).toBe(409);
     await sweep(Date.now() + 6 * 86400_000);
     expect(
       (await w.as("otherAgencyAdmin").get(`/agency/agencies/${w.agencyB.id}/hostnames/${squat.body.id}`)).status,
@@ -284,15 +297,17 @@ describe("custom hostnames through Cloudflare's API", () => {
     const audit = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, squat.body.id));
     expect(audit.map((a) => a.action)).toEqual(["custom_hostname.created", "custom_hostname.expired"]);
     expect(audit[1]).toMatchObject({ actorType: "system" });
-    expect((await w.as("agencyAdmin").post(agencyPath(), { hostname: "shop.victim.test" })).status).toBe(201);
   });
 
-  it("a claim past its 7 days gives way at once to a new claimant, before the sweep ran", async () => {
+  it("a claim past its 7 days is removed as soon as someone claims the name, before the sweep ran", async () => {
     const squat = await w
       .as("otherAgencyAdmin")
       .post(`/agency/agencies/${w.agencyB.id}/hostnames`, { hostname: "old.victim.test" });
     const eightDaysAgo = new Date(Date.now() - 8 * 86400_000).toISOString();
-    await db().update(customHostnames).set({ createdAt: eightDaysAgo }).where(eq(customHostnames.id, squat.body.id));
+    await db()
+      .update(customHostnames)
+      .set({ createdAt: eightDaysAgo, claimedAt: eightDaysAgo })
+      .where(eq(customHostnames.id, squat.body.id));
     const mine = await w.as("agencyAdmin").post(agencyPath(), { hostname: "old.victim.test" });
     expect(mine.status).toBe(201);
     expect(mine.body).toMatchObject({ scope: "agency", scopeId: w.agencyA.id, verified: false });
@@ -310,5 +325,103 @@ describe("custom hostnames through Cloudflare's API", () => {
         new CloudflareCustomHostnames({ apiToken: "cf-test-token", zoneId: "zone123" }, cf.fetch),
       );
     }
+  });
+});
+
+// Squatting (issue #44, item 5): a claim filed without DNS control must not keep the real owner out.
+describe("an unverified claim blocks nobody", () => {
+  const claimFor = (agencyId: string, hostname: string) =>
+    w.as("platformAdmin").post(`/agency/agencies/${agencyId}/hostnames`, { hostname });
+  const hostnamePath = (agencyId: string, id: string) => `/agency/agencies/${agencyId}/hostnames/${id}`;
+  const cfPosts = () => cf.calls.filter((c) => c.method === "POST").length;
+  const atCloudflare = (hostname: string) => [...cf.hostnames.values()].some((h) => h.hostname === hostname);
+
+  it("another owner claims a name someone claimed without proof; the first to publish its TXT record wins", async () => {
+    const squatter = await seedAgency();
+    const owner = await seedAgency();
+    const squat = await claimFor(squatter.id, "www.real-owner.test");
+    expect(squat.status).toBe(201);
+    const posts = cfPosts();
+    const real = await claimFor(owner.id, "WWW.Real-Owner.test.");
+    expect(real.status, JSON.stringify(real.body)).toBe(201);
+    // one Cloudflare record for the name, which both claims read
+    expect(cfPosts()).toBe(posts);
+    expect(real.body.dns.ownership).toEqual(squat.body.dns.ownership);
+    expect(real.body.dns.verification.value).not.toBe(squat.body.dns.verification.value);
+    cf.activate("www.real-owner.test");
+    publishProof(real.body);
+    expect((await w.as("platformAdmin").post(`${hostnamePath(owner.id, real.body.id)}/refresh`)).body).toMatchObject({
+      active: true,
+      verified: true,
+    });
+    // the squatter can no longer prove it, even were its record published beside the owner's
+    dns.setTxt(real.body.dns.verification.name, real.body.dns.verification.value, squat.body.dns.verification.value);
+    const lost = await w.as("platformAdmin").post(`${hostnamePath(squatter.id, squat.body.id)}/refresh`);
+    expect(lost.body).toMatchObject({ active: false, verified: false });
+    expect(lost.body.errors[0]).toBe("Ownership not verified: another owner proved ownership of this hostname first");
+    forgetWhiteLabels();
+    expect(await customHostOwner(control(), "www.real-owner.test")).toMatchObject({ scopeId: owner.id });
+    // a proven name is taken: a new claim is 409 before Cloudflare is called
+    const calls = cf.calls.length;
+    expect((await claimFor(squatter.id, "www.real-owner.test")).status).toBe(409);
+    expect(cf.calls.length).toBe(calls);
+    // the squatter's removal leaves Cloudflare's record, which the owner's hostname uses
+    expect((await w.as("platformAdmin").delete(hostnamePath(squatter.id, squat.body.id))).status).toBe(204);
+    expect(atCloudflare("www.real-owner.test")).toBe(true);
+    forgetWhiteLabels();
+    expect(await customHostOwner(control(), "www.real-owner.test")).toMatchObject({ scopeId: owner.id });
+  });
+
+  it("an owner holds at most 3 unverified claims, also when it files them at once", async () => {
+    const agency = await seedAgency();
+    const names = Array.from({ length: 6 }, (_, i) => `shop${i}.cap-owner.test`);
+    const results = await Promise.all(names.map((n) => claimFor(agency.id, n)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 201, 201, 409, 409, 409]);
+    expect(results.find((r) => r.status === 409)!.body.error).toBe(
+      "At most 3 unverified custom hostnames per agency: prove ownership of one (its TXT record) or remove one",
+    );
+    // a refused claim leaves no record at Cloudflare
+    expect(names.map(atCloudflare)).toEqual(results.map((r) => r.status === 201));
+    // a proven claim no longer counts
+    const first = results.find((r) => r.status === 201)!.body;
+    cf.activate(first.hostname);
+    publishProof(first);
+    expect((await w.as("platformAdmin").post(`${hostnamePath(agency.id, first.id)}/refresh`)).body.verified).toBe(true);
+    expect((await claimFor(agency.id, "shop8.cap-owner.test")).status).toBe(201);
+    expect((await claimFor(agency.id, "shop9.cap-owner.test")).status).toBe(409);
+  });
+
+  it("a claim's 7 days run from the owner's first claim of the name: deleting and claiming again does not extend them", async () => {
+    const agency = await seedAgency();
+    const name = "late.clock-owner.test";
+    const first = await claimFor(agency.id, name);
+    expect(first.status).toBe(201);
+    expect((await w.as("platformAdmin").delete(hostnamePath(agency.id, first.body.id))).status).toBe(204);
+    const again = await claimFor(agency.id, name);
+    expect(again.status).toBe(201);
+    expect(again.body.claimExpiresAt).toBe(first.body.claimExpiresAt);
+    // the same record to publish: one already published still counts
+    expect(again.body.dns.verification).toEqual(first.body.dns.verification);
+    // eight days after the first claim it has lapsed, and the sweep removes it
+    const eightDaysAgo = new Date(Date.now() - 8 * 86400_000).toISOString();
+    await env.DB.prepare("update custom_hostname_claims set first_claimed_at = ?1 where hostname = ?2")
+      .bind(eightDaysAgo, name)
+      .run();
+    await env.DB.prepare("update custom_hostnames set claimed_at = ?1 where hostname = ?2")
+      .bind(eightDaysAgo, name)
+      .run();
+    await sweep();
+    expect((await w.as("platformAdmin").get(hostnamePath(agency.id, again.body.id))).status).toBe(404);
+    // claiming again without the record is refused, with the record that would prove it
+    const lapsed = await claimFor(agency.id, name);
+    expect(lapsed.status).toBe(409);
+    expect(lapsed.body.error).toBe(
+      `The claim on ${name} lapsed at ${new Date(Date.parse(eightDaysAgo) + 7 * 86400_000).toISOString()} without proof of ownership: publish the TXT record ${first.body.dns.verification.name} with the value ${first.body.dns.verification.value}, then claim it again`,
+    );
+    // with the record published, the claim is proven at once
+    publishProof(first.body);
+    const proven = await claimFor(agency.id, name);
+    expect(proven.status).toBe(201);
+    expect(proven.body).toMatchObject({ verified: true, claimExpiresAt: null });
   });
 });

@@ -24,6 +24,24 @@ import { createWorld, db, shardOf, type World } from "../helpers/seed";
 import { createContact, createLocation, eventually, seedSolicitation } from "../links/helpers";
 
 const HOST = "reviews.guarded-agency.test";
+/** agency A's second custom host, an internationalised name: stored as the URL parser spells it (punycode) */
+const IDN_HOST = "xn--bcher-kva.guarded-agency.test";
+/**
+ * Every way a client may spell agency A's custom hosts in a request (docs/white-label.md, Host routing):
+ * case, a trailing dot (a fully qualified name: `Host: reviews.tenant-a.test.` once served every tenant),
+ * a port, and the Unicode form of an IDNA name. Each must be that host.
+ */
+const SPELLINGS = [
+  HOST,
+  HOST.toUpperCase(),
+  `${HOST}.`,
+  "Reviews.Guarded-Agency.TEST.",
+  `${HOST}:8443`,
+  `${HOST}.:8443`,
+  IDN_HOST,
+  "bücher.guarded-agency.test",
+  "BÜCHER.Guarded-Agency.test.:8443",
+];
 const PLATFORM = new URL(env.PUBLIC_BASE_URL).host;
 const BRAND_COLOUR = "#0e7490";
 const worker = (exports as unknown as { default: Fetcher }).default;
@@ -146,13 +164,13 @@ beforeAll(async () => {
     .as("agencyAdmin")
     .put(`/agency/agencies/${w.agencyA.id}/branding`, { name: "Guarded Reviews", primaryColor: BRAND_COLOUR });
   const now = nowIso();
-  // tenant A's agency owns the host; tenant B belongs to another agency
-  await db().insert(customHostnames).values({
+  // tenant A's agency owns the hosts; tenant B belongs to another agency
+  const host = (hostname: string) => ({
     id: newId(),
-    scope: "agency",
+    scope: "agency" as const,
     scopeId: w.agencyA.id,
     agencyId: w.agencyA.id,
-    hostname: HOST,
+    hostname,
     providerId: newId(),
     status: "active",
     sslStatus: "active",
@@ -165,6 +183,9 @@ beforeAll(async () => {
     createdAt: now,
     updatedAt: now,
   });
+  await db()
+    .insert(customHostnames)
+    .values([host(HOST), host(IDN_HOST)]);
   own = await resources(w.as("manager"), w.tenantA);
   foreign = await resources(w.as("tenantBAdmin", w.tenantB.id), w.tenantB);
 });
@@ -204,6 +225,29 @@ describe("the public operations of the OpenAPI document", () => {
       expect(elsewhere.status, await elsewhere.text()).toBeLessThan(400);
     },
   );
+});
+
+describe("every spelling of the host", () => {
+  // the same list as above: a public operation classified there is requested here on every spelling
+  it.each(Object.keys({ ...OWNED, ...PAGES }))(
+    "%s: another agency's tenant is 404 on every spelling of the custom host",
+    async (key) => {
+      const call = { ...OWNED, ...PAGES }[key]!;
+      for (const spelling of SPELLINGS) {
+        const refused = await on(spelling, call(foreign));
+        expect(refused.status, `${spelling}: ${(await refused.text()).slice(0, 200)}`).toBe(404);
+      }
+    },
+  );
+
+  it("each spelling is the host: its own tenant is served there, with the host's brand on a page", async () => {
+    for (const spelling of SPELLINGS) {
+      const served = await on(spelling, OWNED["GET /w/{key}/reviews"]!(own));
+      expect(served.status, spelling).toBe(200);
+      const unknown = await on(spelling, { path: "/l/zzzzzzzzzzzz", init: { headers: { accept: "text/html" } } });
+      expect(await unknown.text(), spelling).toContain("Guarded Reviews");
+    }
+  });
 });
 
 describe("what a refused request shows and does", () => {
@@ -280,6 +324,7 @@ describe("by construction", () => {
     expect((await get(PLATFORM, "/new-public/1")).status).toBe(200);
     expect((await get("pending.guarded-agency.test", "/new-public/1")).status).toBe(200);
     expect((await get(HOST, "/docs/example")).status).toBe(200);
+    for (const spelling of SPELLINGS) expect((await get(spelling, "/new-public/1")).status, spelling).toBe(404);
   });
 
   it("the guard serves the host's own tenants and refuses the others", async () => {

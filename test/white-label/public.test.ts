@@ -6,19 +6,18 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { customHostnames } from "../../src/db/schema";
 import { newId } from "../../src/lib/ids";
-import { nowIso } from "../../src/lib/time";
 import { clearIsolateLinkCaches } from "../../src/modules/links/location-cache";
 import { forgetWhiteLabels } from "../../src/modules/white-label/resolve";
 import { brandedTransactional } from "../../src/providers/messaging/transactional";
 import { latestEmailTo } from "../helpers/dev-mailbox";
 import { request } from "../helpers/http";
-import { createWorld, db, type World } from "../helpers/seed";
+import { createWorld, type World } from "../helpers/seed";
 import { createContact, createLocation, type SeededSolicitation, seedSolicitation } from "../links/helpers";
 import { MCP_URL, workerFetch } from "../mcp/helpers";
 import { consentInBrowser, MemoryOAuthClient } from "../oauth/helpers";
 import { newContact, noQuietHours, outboxFor, pendingRow, runSends, solicitationRow } from "../solicitations/helpers";
+import { activeHostname } from "./helpers";
 
 const HOST = "reviews.northwind.test";
 const worker = (exports as unknown as { default: Fetcher }).default;
@@ -28,28 +27,6 @@ const onHost = (path: string, host = HOST, init: RequestInit = {}) =>
 let w: World;
 let a: SeededSolicitation;
 let b: SeededSolicitation;
-
-/** An active custom hostname, as the status sweep leaves it once Cloudflare reports it active. */
-async function activeHostname(scope: "agency" | "tenant", scopeId: string, agencyId: string, hostname: string) {
-  const now = nowIso();
-  await db().insert(customHostnames).values({
-    id: newId(),
-    scope,
-    scopeId,
-    agencyId,
-    hostname,
-    providerId: newId(),
-    status: "active",
-    sslStatus: "active",
-    verification: {},
-    ownershipToken: "rops-verify=test",
-    verifiedAt: now,
-    activatedAt: now,
-    lastCheckedAt: now,
-    createdAt: now,
-    updatedAt: now,
-  });
-}
 
 beforeAll(async () => {
   w = await createWorld();

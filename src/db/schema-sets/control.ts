@@ -7,6 +7,7 @@
 export * from "../schema/credentials";
 export * from "../schema/dead-letters";
 export { passwordCredentials, platformState, roleAssignments } from "../schema/identity";
+export * from "../schema/sessions";
 export * from "../schema/shard-sizes";
 export * from "../schema/sso";
 export * from "../schema/sweep-runs";

@@ -23,6 +23,7 @@ export * from "./outbox";
 export * from "./review-links";
 export * from "./reviews";
 export * from "./sequences";
+export * from "./sessions";
 export * from "./shard-sizes";
 export * from "./solicitations";
 export * from "./sso";

@@ -1,4 +1,5 @@
-import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
+import { check, index, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, timestamp, updatedAt } from "./columns";
 
 /** Who a white-label brand or a custom hostname belongs to: an agency (all its tenants) or one tenant. */
@@ -42,7 +43,10 @@ export const customHostnames = sqliteTable(
     scope: text("scope", { enum: WHITE_LABEL_SCOPES }).notNull(),
     scopeId: text("scope_id").notNull(),
     agencyId: text("agency_id").notNull(),
-    /** lower-case, no trailing dot; unique across the platform */
+    /**
+     * canonical (canonicalHostname, src/lib/host-guard.ts: lower case, punycode, no trailing dot). Claimed
+     * by one owner at most once; many owners may claim it unverified, only one verifies it
+     */
     hostname: text("hostname").notNull(),
     /** Cloudflare's custom hostname id; null until the provider accepted it */
     providerId: text("provider_id"),
@@ -56,12 +60,50 @@ export const customHostnames = sqliteTable(
     updatedAt: updatedAt(),
     /** per claim, random: the value of the `_reputation-ops-challenge.{hostname}` TXT record that proves ownership */
     ownershipToken: text("ownership_token"),
-    /** when that TXT record was seen; null: unverified, never used, expires 7 days after created_at */
+    /** when that TXT record was seen; null: unverified, never used, expires 7 days after claimed_at */
     verifiedAt: timestamp("verified_at"),
+    /**
+     * when this owner first claimed this hostname (custom_hostname_claims): an unverified claim lapses 7 days
+     * later, however often it was deleted and claimed again. Null only on rows older than the column: created_at
+     */
+    claimedAt: timestamp("claimed_at"),
   },
   (t) => [
-    uniqueIndex("custom_hostnames_hostname_uq").on(t.hostname),
+    // one claim per owner and name; the name itself is held only by the claim that proved ownership
+    uniqueIndex("custom_hostnames_hostname_owner_uq").on(t.hostname, t.scope, t.scopeId),
+    uniqueIndex("custom_hostnames_verified_hostname_uq").on(t.hostname).where(sql`verified_at is not null`),
     index("custom_hostnames_scope_created_idx").on(t.scope, t.scopeId, t.createdAt, t.id),
     index("custom_hostnames_checked_idx").on(t.lastCheckedAt, t.id),
+  ],
+);
+
+/**
+ * An owner's first claim of a hostname, kept when the claim is deleted or lapses, so claiming again
+ * neither restarts the 7 days nor changes the TXT record to publish (docs/white-label.md, "Ownership").
+ * Removed once the owner proved ownership: a later claim of the name is a new claim with a new token.
+ */
+export const customHostnameClaims = sqliteTable(
+  "custom_hostname_claims",
+  {
+    scope: text("scope", { enum: WHITE_LABEL_SCOPES }).notNull(),
+    scopeId: text("scope_id").notNull(),
+    hostname: text("hostname").notNull(),
+    firstClaimedAt: timestamp("first_claimed_at").notNull(),
+    ownershipToken: text("ownership_token").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.scopeId, t.hostname] })],
+);
+
+/**
+ * Never holds a row: the first statement of a claim's batch inserts one when the owner would go over
+ * a cap (unverified claims, hostnames), and its CHECK fails the whole batch. A D1 batch is one
+ * transaction, so concurrent claims cannot all pass a count (like frequency_cap_guard).
+ */
+export const customHostnameClaimGuard = sqliteTable(
+  "custom_hostname_claim_guard",
+  { kind: text("kind").notNull() },
+  (t) => [
+    check("unverified_hostname_claims_exceeded", sql`${t.kind} <> 'unverified'`),
+    check("custom_hostnames_exceeded", sql`${t.kind} <> 'total'`),
   ],
 );

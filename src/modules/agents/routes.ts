@@ -9,11 +9,10 @@ import {
   TENANT_SECURITY,
 } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
-import { roleAtLeast } from "../identity/access";
 import { AgentNameParam, AgentRunBody, AgentSchemasSchema, agentJsonSchemas } from "./schemas";
 import { listAgents, runAgentFor } from "./service";
 import { callerScopes } from "./tools";
-import { AgentRunResultSchema } from "./types";
+import { AgentRunResultSchema, agentMayWrite } from "./types";
 
 const tags = ["Agents"];
 
@@ -74,6 +73,11 @@ export const agentRoutes = createRouter()
   .openapi(list, async (c) => c.json(listAgents(), 200))
   .openapi(schemas, async (c) => c.json(agentJsonSchemas(), 200))
   .openapi(run, async (c) => {
-    const access = { canWrite: roleAtLeast(c.var.access.role, "tenant_user"), scopes: callerScopes(c.var.principal) };
+    // the access tenantContext resolved (the one check, identity/access.ts)
+    const access = {
+      canWrite: agentMayWrite(c.var.access),
+      access: c.var.access,
+      scopes: callerScopes(c.var.principal),
+    };
     return c.json(await runAgentFor(svc(c), access, c.req.valid("param").name, c.req.valid("json")), 200);
   });

@@ -1,11 +1,12 @@
 import type { ServiceContext } from "../../lib/context";
+import type { TenantAccess } from "../identity/access";
 import { exposedAgents } from "./registry";
 import { runAgentByName } from "./runtime";
 
 /** REST: the agent runs with the caller's scopes (tools.ts callerScopes). */
 export const runAgentFor = (
   ctx: ServiceContext,
-  access: { canWrite: boolean; scopes: readonly string[] },
+  access: { canWrite: boolean; access: TenantAccess; scopes: readonly string[] },
   name: string,
   input: unknown,
 ) => runAgentByName({ ...ctx, ...access }, name, input);

@@ -1,23 +1,7 @@
-import { controlDb } from "../../db/shards";
-import { resolveTenantAccess, roleAtLeast } from "../identity/access";
-import { findTenantRef, loadUserPrincipal } from "../identity/service";
-import { type Skill, type SkillContext, skill } from "../mcp/skills/registry";
+import { type Skill, skill } from "../mcp/skills/registry";
 import { exposedAgents } from "./registry";
 import { runAgentByName } from "./runtime";
-import { AgentRunResultSchema } from "./types";
-
-/** User callers may save template drafts with tenant_user or higher; API keys never write through agents. */
-async function canWrite(ctx: SkillContext): Promise<boolean> {
-  if (ctx.caller.credential === "api_key" || !ctx.caller.userId) return false;
-  // grants are control-only rows; ctx.db is the tenant's shard (docs/scaling.md)
-  const control = controlDb(ctx.env);
-  const [principal, tenant] = await Promise.all([
-    loadUserPrincipal(control, ctx.caller.userId),
-    findTenantRef(control, ctx.tenantId),
-  ]);
-  const access = principal && tenant ? resolveTenantAccess(principal, tenant) : null;
-  return Boolean(access && roleAtLeast(access.role, "tenant_user"));
-}
+import { AgentRunResultSchema, agentMayWrite } from "./types";
 
 /** Agents that can change data: template-generator saves its drafts as draft templates with create: true. */
 const WRITING_AGENTS = new Set(["agent.template-generator"]);
@@ -48,6 +32,6 @@ export const AGENT_SKILLS: Skill[] = exposedAgents().map(
       ...(agent.tools.length ? { untrusted: ["output"] } : {}),
       // the agent's tools run with the session's own scopes: agent:* alone reads nothing
       handler: async (ctx, input) =>
-        runAgentByName({ ...ctx, canWrite: await canWrite(ctx), scopes: ctx.caller.scopes }, agent.name, input),
+        runAgentByName({ ...ctx, canWrite: agentMayWrite(ctx.access), scopes: ctx.caller.scopes }, agent.name, input),
     }) as unknown as Skill,
 );

@@ -202,7 +202,7 @@ function skillContext(ctx: AgentContext): SkillContext {
     agencySession: false,
     ...(a.type === "api_key" ? { keyId: a.keyId } : a.type === "user" ? { userId: a.userId } : {}),
   };
-  return { ...ctx, caller, agencyIds: [] };
+  return { ...ctx, caller, access: ctx.access, agencyIds: [] };
 }
 
 function skillTool(name: string): AgentTool | undefined {

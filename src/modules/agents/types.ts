@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { ServiceContext } from "../../lib/context";
+import { roleAtLeast, type TenantAccess } from "../identity/access";
 
 /** One fact a claim rests on: the record it was read from and the figure. Nothing else counts as evidence. */
 export const EvidenceSchema = z
@@ -28,7 +29,10 @@ export type Engine = (typeof ENGINES)[number];
 
 /** The context an agent runs in: the caller's tenant, what the caller may read, and whether it may write (template drafts). */
 export interface AgentContext extends ServiceContext {
+  /** whether the run may write (template drafts): decided by its door from the access it resolved (skills.ts, routes.ts) */
   canWrite: boolean;
+  /** the caller's access to the tenant as its door resolved it (identity/access.ts); absent for the service's own runs */
+  access?: TenantAccess;
   /**
    * The caller's own scopes (an OAuth grant's, an API key's; a signed-in user's role gives every read
    * scope). Every tool call is checked against them in tools.ts `callTool`: an agent never reads more
@@ -36,6 +40,14 @@ export interface AgentContext extends ServiceContext {
    */
   scopes: readonly string[];
 }
+
+/**
+ * Whether a run may write (save template drafts), from the access its door resolved (the one access
+ * check, identity/access.ts: a paused tenant's users act as viewers): a user with tenant_user or more.
+ * API keys never write through agents.
+ */
+export const agentMayWrite = (access: TenantAccess | undefined): boolean =>
+  Boolean(access && access.via !== "api_key" && roleAtLeast(access.role, "tenant_user"));
 
 /** A tool of the agent the caller's scopes do not cover: not offered to the model, refused if called. */
 export interface SkippedTool {

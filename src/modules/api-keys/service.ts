@@ -1,5 +1,6 @@
-import { and, count, eq, isNull } from "drizzle-orm";
-import { apiKeys } from "../../db/schema";
+import { and, asc, count, eq, gt, isNull, or } from "drizzle-orm";
+import type { ControlDb } from "../../db/client";
+import { apiKeys, tenants } from "../../db/schema";
 import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commitControl } from "../../lib/commit";
@@ -91,4 +92,30 @@ export async function revokeApiKey(ctx: ServiceContext, id: string) {
     ],
   );
   forgetApiKey(row.keyHash);
+}
+
+/**
+ * The keys a person minted that still work (not revoked, not expired), with their tenant's name: a
+ * key is the tenant's credential, not a sign-in, so it survives its creator's password change and
+ * the "your password was changed" mail names it (docs/sessions.md).
+ */
+export async function workingKeysCreatedBy(control: ControlDb, userId: string, now = new Date()) {
+  return control
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      prefix: apiKeys.prefix,
+      tenantId: apiKeys.tenantId,
+      tenantName: tenants.name,
+    })
+    .from(apiKeys)
+    .innerJoin(tenants, eq(tenants.id, apiKeys.tenantId))
+    .where(
+      and(
+        eq(apiKeys.createdByUserId, userId),
+        isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, nowIso(now))),
+      ),
+    )
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
 }

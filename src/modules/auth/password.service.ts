@@ -1,18 +1,24 @@
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ControlDb, Db } from "../../db/client";
+import type { SessionKind } from "../../db/schema";
 import { passwordCredentials, users } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { auditDbFor, commitControl } from "../../lib/commit";
 import type { RequestMeta } from "../../lib/context";
-import { hashPassword } from "../../lib/crypto";
+import { hashPassword, verifyPassword } from "../../lib/crypto";
+import { ApiError, unauthenticated } from "../../lib/errors";
 import { signSessionToken } from "../../lib/jwt";
 import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
 import { forgetPrincipal } from "../identity/principal-cache";
+import { endUserSessionsStatement, forgetUserSessions, type OpenedSession, openSession } from "../identity/sessions";
 import { burnUserTokens, claimUserToken, invalidToken, issueUserToken, sendResetEmail } from "../users/tokens";
+import { notifyPasswordChanged } from "./password-changed";
 import { toSessionUser } from "./schemas";
+import { DUMMY_PASSWORD_HASH, type UserRow } from "./service";
+import { clearLoginFailures, recordLoginFailure, throttleLogin } from "./throttle";
 
 const userAudit = (db: Db, meta: RequestMeta, userId: string) => ({
   db,
@@ -52,23 +58,40 @@ async function activeUser(db: ControlDb, userId: string) {
   return user;
 }
 
-/** Accepts an invite: sets the name and password, and signs the user in. */
+/** POST /auth/setup-password: accepts an invite and signs the user in (a bearer session and its JWT). */
 export async function setupPassword(
   db: ControlDb,
   env: Env,
   meta: RequestMeta,
   input: { inviteToken: string; name: string; password: string },
 ) {
+  const { user, session } = await acceptInvite(db, env, meta, input, "bearer");
+  return { token: await signSessionToken(env, user.id, session.id), user: toSessionUser(user) };
+}
+
+/**
+ * Accepts an invite: sets the name and password, and opens the person's session of the door's kind (a bearer
+ * session for the API, a cookie session for the console) in the same batch.
+ */
+export async function acceptInvite(
+  db: ControlDb,
+  env: Env,
+  meta: RequestMeta,
+  input: { inviteToken: string; name: string; password: string },
+  kind: SessionKind,
+): Promise<{ user: UserRow; session: OpenedSession }> {
   const claimed = await claimUserToken(db, input.inviteToken, "invite");
   const user = await activeUser(db, claimed.userId);
   const updatedAt = nowIso();
   const credential = await passwordUpsert(db, user.id, input.password);
+  const session = await openSession(db, { userId: user.id, kind, method: "invite" });
   const tenantId = claimed.tenantId ?? user.tenantId;
   await commitAccountChange(
     env,
     tenantId,
     [
       credential.statement,
+      session.statement,
       db.update(users).set({ name: input.name, updatedAt }).where(eq(users.id, user.id)),
       burnUserTokens(db, user.id, "invite"),
     ],
@@ -82,7 +105,7 @@ export async function setupPassword(
       }),
   );
   forgetPrincipal(user.id);
-  return { token: await signSessionToken(env, user.id), user: toSessionUser({ ...user, name: input.name }) };
+  return { user: { ...user, name: input.name }, session };
 }
 
 /** At most this many reset emails per account per hour, so the form cannot be used to flood an inbox. */
@@ -125,31 +148,131 @@ export async function forgotPassword(
             },
           ),
         );
-        await sendResetEmail(env, { brandTenantId: row.tenantId, to: row.email, token: reset.token });
+        await sendResetEmail(env, { userId: row.id, to: row.email, token: reset.token });
       })().catch((err) => log.error("reset email failed", { error: String(err) })),
     );
   }
   return { ok: true };
 }
 
-/** Sets a new password with a reset token; the token, and every other outstanding reset token, is spent. */
+/**
+ * Sets a new password with a reset token; the token, and every other outstanding reset token, is spent,
+ * every earlier session of the account ends and a new one (method reset) signs the person in, all in
+ * one batch (docs/sessions.md). Connected apps and API keys are separate credentials and keep working:
+ * the "password changed" mail names them.
+ */
 export async function resetPassword(
   db: ControlDb,
   env: Env,
   meta: RequestMeta,
   input: { token: string; password: string },
+  defer: (work: Promise<unknown>) => void,
+  now = new Date(),
 ) {
+  const { user, session } = await resetWithToken(db, env, meta, input, defer, "bearer", now);
+  return { ok: true, token: await signSessionToken(env, user.id, session.id, now), user: toSessionUser(user) };
+}
+
+/** The reset itself, opening the person's new session of the door's kind (bearer: the API; cookie: the console). */
+export async function resetWithToken(
+  db: ControlDb,
+  env: Env,
+  meta: RequestMeta,
+  input: { token: string; password: string },
+  defer: (work: Promise<unknown>) => void,
+  kind: SessionKind,
+  now = new Date(),
+): Promise<{ user: UserRow; session: OpenedSession }> {
   const claimed = await claimUserToken(db, input.token, "reset");
   const user = await activeUser(db, claimed.userId);
   const credential = await passwordUpsert(db, user.id, input.password);
+  const session = await openSession(db, { userId: user.id, kind, method: "reset" }, now);
   const tenantId = claimed.tenantId ?? user.tenantId;
-  await commitAccountChange(env, tenantId, [credential.statement, burnUserTokens(db, user.id, "reset")], (auditDb) =>
-    auditStatement(userAudit(auditDb, meta, user.id), {
-      tenantId,
-      action: "user.password_reset",
-      resourceType: "user",
-      resourceId: user.id,
-    }),
+  await commitAccountChange(
+    env,
+    tenantId,
+    [
+      credential.statement,
+      burnUserTokens(db, user.id, "reset"),
+      endUserSessionsStatement(db, user.id, "password_reset", now),
+      session.statement,
+    ],
+    (auditDb) =>
+      auditStatement(userAudit(auditDb, meta, user.id), {
+        tenantId,
+        action: "user.password_reset",
+        resourceType: "user",
+        resourceId: user.id,
+      }),
   );
-  return { ok: true };
+  forgetUserSessions(user.id);
+  defer(notifyPasswordChanged(env, user, db, now));
+  return { user, session };
+}
+
+const wrongCurrentPassword = () =>
+  new ApiError("FORBIDDEN", "The current password is not correct", { reason: "current_password_incorrect" });
+
+/**
+ * POST /me/password: the signed-in person changes their password, proving the current one (throttled
+ * like a login). Every session of the account ends, the one making the change included, and a new one
+ * is opened for the caller (a fresh session id after a credential change), all in one batch; the
+ * "password changed" mail follows. Connected apps and API keys keep working.
+ */
+export async function changePassword(
+  db: ControlDb,
+  env: Env,
+  meta: RequestMeta,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+  defer: (work: Promise<unknown>) => void,
+  now = new Date(),
+) {
+  const { user, session } = await changeOwnPassword(db, env, meta, userId, input, defer, "bearer", now);
+  return { token: await signSessionToken(env, userId, session.id, now), user: toSessionUser(user) };
+}
+
+/** The change itself, opening the caller's new session of the door's kind (bearer: the API; cookie: the console). */
+export async function changeOwnPassword(
+  db: ControlDb,
+  env: Env,
+  meta: RequestMeta,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+  defer: (work: Promise<unknown>) => void,
+  kind: SessionKind,
+  now = new Date(),
+): Promise<{ user: UserRow; session: OpenedSession }> {
+  const row = await db
+    .select({ user: users, hash: passwordCredentials.hash })
+    .from(users)
+    .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
+    .where(eq(users.id, userId))
+    .get();
+  if (!row?.user.isActive) throw unauthenticated();
+  const keys = { email: row.user.email, ip: meta.ip };
+  await throttleLogin(env, keys);
+  const check = await verifyPassword(input.currentPassword, row.hash ?? DUMMY_PASSWORD_HASH);
+  if (!row.hash || !check.ok) {
+    await recordLoginFailure(env, keys);
+    throw wrongCurrentPassword();
+  }
+  await clearLoginFailures(env, row.user.email);
+  const credential = await passwordUpsert(db, userId, input.newPassword);
+  const session = await openSession(db, { userId, kind, method: "password" }, now);
+  await commitAccountChange(
+    env,
+    row.user.tenantId,
+    [credential.statement, endUserSessionsStatement(db, userId, "password_changed", now), session.statement],
+    (auditDb) =>
+      auditStatement(userAudit(auditDb, meta, userId), {
+        tenantId: row.user.tenantId,
+        action: "user.password_changed",
+        resourceType: "user",
+        resourceId: userId,
+      }),
+  );
+  forgetUserSessions(userId);
+  defer(notifyPasswordChanged(env, row.user, db, now));
+  return { user: row.user, session };
 }

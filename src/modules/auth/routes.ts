@@ -1,16 +1,22 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { unauthenticated } from "../../lib/errors";
 import { createRouter, errors, json, jsonBody, stdErrors, USER_SECURITY } from "../../lib/openapi";
+import { authenticate } from "../../middleware/auth";
 import { requestMeta } from "../../middleware/service-context";
+import type { Principal } from "../identity/access";
+import { endSession, endUserSessions } from "../identity/sessions";
 import { getMe } from "./me.service";
-import { forgotPassword, resetPassword, setupPassword } from "./password.service";
+import { changePassword, forgotPassword, resetPassword, setupPassword } from "./password.service";
 import {
+  ChangePasswordBody,
   ForgotPasswordBody,
   LoginBody,
   LoginResponse,
+  LogoutResponse,
   MeResponse,
   OkResponse,
   ResetPasswordBody,
+  ResetPasswordResponse,
   SetupPasswordBody,
 } from "./schemas";
 import { login } from "./service";
@@ -57,11 +63,56 @@ const resetPasswordRoute = createRoute({
   operationId: "resetPassword",
   security: [],
   tags: ["Auth"],
-  summary: "Set a new password with a reset token",
+  summary: "Set a new password with a reset token, and sign in",
   description:
-    "An invalid, used or expired token is 400 INVALID_TOKEN. Every outstanding reset token of the account is spent.",
+    "An invalid, used or expired token is 400 INVALID_TOKEN. Every outstanding reset token of the account is spent, every earlier session ends (docs/sessions.md) and the answer carries a new session JWT. Connected apps and API keys keep working; a mail tells the account's address and lists them.",
   request: { body: jsonBody(ResetPasswordBody) },
-  responses: { 200: json(OkResponse), 400: stdErrors[400] },
+  responses: { 200: json(ResetPasswordResponse), 400: stdErrors[400] },
+});
+
+const logoutRoute = createRoute({
+  method: "post",
+  path: "/auth/logout",
+  operationId: "logout",
+  tags: ["Auth"],
+  summary: "Sign out: end the session of this token",
+  description:
+    "Ends the session the bearer JWT belongs to (docs/sessions.md): the token, and every MCP session opened with it, stop working at once here and within a minute everywhere. Other sessions of the account are untouched. Needs a session JWT (an API key is 401).",
+  security: USER_SECURITY,
+  middleware: [authenticate],
+  responses: { 200: json(LogoutResponse), 401: stdErrors[401] },
+});
+
+const logoutAllRoute = createRoute({
+  method: "post",
+  path: "/auth/logout-all",
+  operationId: "logoutAll",
+  tags: ["Auth"],
+  summary: "Sign out everywhere: end every session of the account",
+  description:
+    "Ends every session of the signed-in account, this one included: session JWTs, browser sessions (account pages, console) and the MCP sessions opened with them. Connected apps (OAuth grants) and API keys are separate credentials and keep working: revoke them at /me/oauth-grants and /v1/api-keys. Needs a session JWT (an API key is 401).",
+  security: USER_SECURITY,
+  middleware: [authenticate],
+  responses: { 200: json(LogoutResponse), 401: stdErrors[401] },
+});
+
+const changePasswordRoute = createRoute({
+  method: "post",
+  path: "/me/password",
+  operationId: "updateMyPassword",
+  tags: ["Auth"],
+  summary: "Change the signed-in account's password",
+  description:
+    "Proves the current password (throttled like a login: 429 RATE_LIMITED), sets the new one, ends every session of the account (this one included) and returns a new session JWT. A wrong current password is 403 with `details.reason: current_password_incorrect`. Connected apps and API keys keep working; a mail tells the account's address what changed and lists them. Needs a session JWT.",
+  security: USER_SECURITY,
+  request: { body: jsonBody(ChangePasswordBody) },
+  responses: {
+    200: json(LoginResponse),
+    400: stdErrors[400],
+    401: stdErrors[401],
+    403: stdErrors[403],
+    429: errors[429],
+  },
 });
 
 const meRoute = createRoute({
@@ -74,6 +125,12 @@ const meRoute = createRoute({
   request: { headers: z.object({ "x-tenant-id": z.string().optional() }) },
   responses: { 200: json(MeResponse), 401: stdErrors[401] },
 });
+
+/** The signed-in person and the session of the request's session JWT; anything else (an API key) is 401. */
+function signedIn(p: Principal): { userId: string; sessionId: string } {
+  if (p.kind !== "user" || !p.sessionId) throw unauthenticated("A session JWT is required");
+  return { userId: p.userId, sessionId: p.sessionId };
+}
 
 export const authRoutes = createRouter()
   .openapi(loginRoute, async (c) => {
@@ -92,8 +149,31 @@ export const authRoutes = createRouter()
     ),
   )
   .openapi(resetPasswordRoute, async (c) =>
-    c.json(await resetPassword(c.var.control, c.env, requestMeta(c), c.req.valid("json")), 200),
+    c.json(
+      await resetPassword(c.var.control, c.env, requestMeta(c), c.req.valid("json"), (w) =>
+        c.executionCtx.waitUntil(w),
+      ),
+      200,
+    ),
   )
+  .openapi(logoutRoute, async (c) => {
+    const { sessionId } = signedIn(c.var.principal);
+    return c.json({ ended: (await endSession(c.var.control, sessionId, "logout")) ? 1 : 0 }, 200);
+  })
+  .openapi(logoutAllRoute, async (c) => {
+    const { userId } = signedIn(c.var.principal);
+    return c.json({ ended: await endUserSessions(c.var.control, userId, "logout_all") }, 200);
+  })
+  .openapi(changePasswordRoute, async (c) => {
+    const { userId } = signedIn(c.var.principal);
+    const { currentPassword, newPassword } = c.req.valid("json");
+    return c.json(
+      await changePassword(c.var.control, c.env, requestMeta(c), userId, { currentPassword, newPassword }, (w) =>
+        c.executionCtx.waitUntil(w),
+      ),
+      200,
+    );
+  })
   .openapi(meRoute, async (c) => {
     const p = c.var.principal;
     if (p.kind !== "user") throw unauthenticated("A user credential is required");

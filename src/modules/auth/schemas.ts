@@ -45,6 +45,19 @@ export const ResetPasswordBody = z
   .object({ token: z.string().min(1).max(200), password: Password })
   .openapi("ResetPasswordRequest");
 export const OkResponse = z.object({ ok: z.boolean() }).openapi("Ok");
+export const ResetPasswordResponse = z
+  .object({
+    ok: z.boolean(),
+    token: z.string().openapi({ description: "a session JWT of a new session (every earlier one ended)" }),
+    user: SessionUserSchema,
+  })
+  .openapi("ResetPasswordResponse");
+export const LogoutResponse = z
+  .object({ ended: z.number().int().openapi({ description: "how many open sessions this call ended" }) })
+  .openapi("LogoutResponse");
+export const ChangePasswordBody = z
+  .object({ currentPassword: Password, newPassword: Password })
+  .openapi("ChangePasswordRequest");
 
 export const UpdateMeBody = z
   .object({ name: z.string().trim().min(1).max(200).openapi({ description: "your display name" }) })

@@ -4,8 +4,9 @@ import type { AppEnv } from "../../app-env";
 import { MAX_PASSWORD_BYTES } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { requestMeta } from "../../middleware/service-context";
-import { forgotPassword, resetPassword, setupPassword } from "../auth/password.service";
+import { acceptInvite, forgotPassword, resetWithToken } from "../auth/password.service";
 import { ForgotPasswordBody, ResetPasswordBody, SetupPasswordBody } from "../auth/schemas";
+import { PASSWORD_SIGN_IN } from "../identity/access";
 import { loadUserPrincipal } from "../identity/service";
 import { reachesHost } from "../tenants/reachable";
 import { hostBrand } from "../white-label/resolve";
@@ -15,6 +16,7 @@ import {
   beginConsoleSession,
   checkPasswordSignIn,
   consoleSession,
+  cookieOfSession,
   endConsoleSession,
   endEverySession,
   type SignInMethod,
@@ -52,15 +54,17 @@ function signInPage(c: CC, o: { next?: string; email?: string; error?: string; s
 async function mayUseHost(c: CC, userId: string): Promise<boolean> {
   const host = c.var.customHost;
   if (!host) return true;
-  const person = await loadUserPrincipal(c.var.control, userId);
+  const person = await loadUserPrincipal(c.var.control, userId, PASSWORD_SIGN_IN);
   return !!person && reachesHost(c.var.control, person, host);
 }
 
 /** Opens the session and lands on `next` (the console's home by default). */
 async function land(c: CC, userId: string, method: SignInMethod, next?: string): Promise<Response> {
-  const cookie = await beginConsoleSession(c.env, userId, method);
-  return redirectTo(c, safeNext(next), undefined, { "set-cookie": cookie });
+  return landWith(c, await beginConsoleSession(c, userId, method), next);
 }
+
+const landWith = (c: CC, cookie: string, next?: string) =>
+  redirectTo(c, safeNext(next), undefined, { "set-cookie": cookie });
 
 async function signInSubmit(c: CC): Promise<Response> {
   const form = await formOf(c);
@@ -126,16 +130,28 @@ async function resetSubmit(c: CC): Promise<Response> {
       { title: "Choose a new password", status: 400 },
       <NewPasswordForm kind="reset" token={token} error={problem ?? "Check the password."} />,
     );
+  let reset: Awaited<ReturnType<typeof resetWithToken>>;
   try {
-    await resetPassword(c.var.control, c.env, requestMeta(c), parsed.data);
+    // every earlier session of the account ends in the reset's batch, and the console's new one opens in it
+    reset = await resetWithToken(
+      c.var.control,
+      c.env,
+      requestMeta(c),
+      parsed.data,
+      (w) => c.executionCtx.waitUntil(w),
+      "cookie",
+    );
   } catch (e) {
     if (e instanceof ApiError && e.code === "INVALID_TOKEN")
       return page(c, { title: "Link not valid", status: 400 }, <TokenProblem kind="reset" />);
     throw e;
   }
-  // interim (session.ts): the reset names no account to the console yet; the session model's reset answers
-  // with the person's new session, and this lands on the home page signed in
-  return redirectTo(c, "/", { kind: "notice", text: "Your password is changed. Sign in with the new password." });
+  if (!(await mayUseHost(c, reset.user.id)))
+    return redirectTo(c, "/", {
+      kind: "notice",
+      text: "Your password is changed. Sign in where your account was created.",
+    });
+  return landWith(c, cookieOfSession(c.env, reset.session));
 }
 
 async function setupForm(c: CC): Promise<Response> {
@@ -156,29 +172,29 @@ async function setupSubmit(c: CC): Promise<Response> {
       { title: "Set your password", status: 400 },
       <NewPasswordForm kind="invite" token={token} name={name} error={problem ?? "Enter your name and a password."} />,
     );
-  let userId: string;
+  let accepted: Awaited<ReturnType<typeof acceptInvite>>;
   try {
-    userId = (await setupPassword(c.var.control, c.env, requestMeta(c), parsed.data)).user.id;
+    accepted = await acceptInvite(c.var.control, c.env, requestMeta(c), parsed.data, "cookie");
   } catch (e) {
     if (e instanceof ApiError && e.code === "INVALID_TOKEN")
       return page(c, { title: "Link not valid", status: 400 }, <TokenProblem kind="invite" />);
     throw e;
   }
-  if (!(await mayUseHost(c, userId)))
+  if (!(await mayUseHost(c, accepted.user.id)))
     return redirectTo(c, "/", {
       kind: "notice",
       text: "Your password is set. Sign in where your account was created.",
     });
-  return land(c, userId, "invite");
+  return landWith(c, cookieOfSession(c.env, accepted.session));
 }
 
 async function signOut(c: CC): Promise<Response> {
-  const cookie = await endConsoleSession(c.env, c.var.consoleSession!);
+  const cookie = await endConsoleSession(c, c.var.consoleSession!);
   return redirectTo(c, "/", { kind: "notice", text: "You are signed out." }, { "set-cookie": cookie });
 }
 
 async function signOutEverywhere(c: CC): Promise<Response> {
-  const cookie = await endEverySession(c.env, c.var.consoleSession!);
+  const cookie = await endEverySession(c, c.var.consoleSession!);
   return redirectTo(
     c,
     "/",

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../../app-env";
 import { ApiError } from "../../lib/errors";
+import { PASSWORD_SIGN_IN } from "../identity/access";
 import { loadUserPrincipal } from "../identity/service";
 import { reachesHost } from "../tenants/reachable";
 import { claimUserToken, peekUserToken } from "../users/tokens";
@@ -38,7 +39,7 @@ async function landing(c: CC): Promise<Response> {
   }
   const held = getCookie(c, CODE_COOKIE);
   const row = held ? await peekUserToken(c.var.control, held, "sso") : null;
-  const person = row ? await loadUserPrincipal(c.var.control, row.userId) : null;
+  const person = row ? await loadUserPrincipal(c.var.control, row.userId, PASSWORD_SIGN_IN) : null;
   if (!person) return page(c, { title: "Sign-in failed", status: 400 }, <TokenProblem kind="sso" />);
   return page(c, { title: "Continue signing in" }, <SsoContinue email={person.email} />);
 }
@@ -59,10 +60,14 @@ async function exchange(c: CC): Promise<Response> {
     throw e;
   }
   const host = c.var.customHost;
-  const person = await loadUserPrincipal(c.var.control, userId);
+  const person = await loadUserPrincipal(
+    c.var.control,
+    userId,
+    ssoTenantId ? { method: "sso", tenantId: ssoTenantId } : PASSWORD_SIGN_IN,
+  );
   if (!person || (host && !(await reachesHost(c.var.control, person, host))))
     return page(c, { title: "Sign-in failed", status: 403 }, <TokenProblem kind="sso" />);
-  const cookie = await beginConsoleSession(c.env, userId, "saml", ssoTenantId);
+  const cookie = await beginConsoleSession(c, userId, "saml", ssoTenantId);
   return redirectTo(c, "/app", undefined, { "set-cookie": cookie });
 }
 

@@ -152,8 +152,8 @@ export function bufferClick(env: Env, click: ClickMessage, waitUntil: (p: Promis
 /**
  * Writes clicks in one D1 batch per shard: the click rows (a redelivered click's id already exists:
  * nothing new), a solicitation.clicked event with a deterministic id for each solicitation clicked
- * for the first time, clickedAt for those, and contact activity. Clicks of unknown (deleted)
- * solicitations or tenants are dropped. Returns the number of click rows inserted. The CLICKS
+ * for the first time, clickedAt for those, and contact activity. Clicks of BLOCKED (never sent)
+ * solicitations (COUNTS_CLICKS) and of unknown (deleted) solicitations or tenants are dropped. Returns the number of click rows inserted. The CLICKS
  * consumer calls it after it has retried the messages of fenced tenants.
  */
 export async function recordClicks(env: Env, clicks: ClickMessage[]): Promise<number> {
@@ -186,6 +186,15 @@ async function recordClicksOn(d1: D1Database, db: ShardDb, env: Env, clicks: Cli
   return results.reduce((n, r, i) => n + (inserts.has(statements[i]!) ? (r.meta.changes ?? 0) : 0), 0);
 }
 
+/**
+ * Which solicitations' links count clicks: not a BLOCKED one, which was never sent (blocked by the policy
+ * at creation or at send time), so an open of its link is no customer's click (a preview, a leaked or
+ * guessed token). The redirect still answers; only the recording, here in the consumer's one insert,
+ * leaves it out (clickedAt, solicitation.clicked and contact activity follow from the rows), so the
+ * redirect's hot path pays nothing for it (docs/performance.md).
+ */
+const COUNTS_CLICKS = "s.status <> 'BLOCKED'";
+
 /** the clicks travel as one JSON parameter: keep each well under D1's size limits */
 const CLICKS_PER_STATEMENT = 500;
 
@@ -211,7 +220,7 @@ function clickStatements(
        select json_extract(j.value, '$.id'), s.tenant_id, s.id, json_extract(j.value, '$.source'), json_extract(j.value, '$.at')
        from json_each(?1) j
        join solicitations s on s.id = json_extract(j.value, '$.solicitationId') and s.tenant_id = json_extract(j.value, '$.tenantId')
-       where true
+       where ${COUNTS_CLICKS}
        on conflict(id) do nothing`,
     )
     .bind(payload);
@@ -240,7 +249,7 @@ function clickStatements(
     d1
       .prepare(
         `update contacts set last_activity_at = ?2
-         where anonymized_at is null and id in (select contact_id from solicitations where id in (select value from json_each(?1)))`,
+         where anonymized_at is null and id in (select contact_id from solicitations s where s.id in (select value from json_each(?1)) and ${COUNTS_CLICKS})`,
       )
       .bind(ids, now),
   ];

@@ -31,7 +31,8 @@ const getLink = createRoute({
     "a 302 to the destination and a click recorded off the request path (the first click sets the solicitation's clickedAt). " +
     "The token is verified by its MAC and the location's data comes from a cache, so the answer never waits on D1. " +
     "Unknown or forged token: 404. A link whose location was deleted or deactivated: 404 with details.reason (an HTML page for browsers). " +
-    "`src=qr` (what the link's QR code encodes) records the click with source qr.",
+    "`src=qr` (what the link's QR code encodes) records the click with source qr. " +
+    "A solicitation that was never sent (BLOCKED) still redirects but records no click.",
   security: [],
   request: { params: TokenParam, query: RedirectQuery },
   responses: {
@@ -49,7 +50,7 @@ const click = createRoute({
   tags,
   summary: "Short link: record a click",
   description:
-    "Public. Records a click as the redirect does (for a landing page that fetched the JSON). Unknown or forged token: 404.",
+    "Public. Records a click as the redirect does (for a landing page that fetched the JSON; none for a solicitation that was never sent, BLOCKED). Unknown or forged token: 404.",
   security: [],
   request: { params: TokenParam },
   responses: { 200: json(SuccessSchema, "Recorded"), 404: errors[404] },

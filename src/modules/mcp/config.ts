@@ -22,8 +22,6 @@ export interface McpLimits {
   idleTtlMs: number;
   toolTimeoutMs: number;
   maxResultBytes: number;
-  /** how stale a non-OAuth credential check may be (API key revocation is effective within this) */
-  recheckMs: number;
   /** how long a tool call on a 2025-xx session waits for the user's answer to elicitation/create */
   elicitationTimeoutMs: number;
 }
@@ -35,7 +33,6 @@ export const DEFAULT_LIMITS: McpLimits = {
   idleTtlMs: 30 * 60 * 1000,
   toolTimeoutMs: 60_000,
   maxResultBytes: 10 * 1024 * 1024,
-  recheckMs: 60_000,
   // well inside the 10-minute life of the confirmation it answers (confirmations.ts)
   elicitationTimeoutMs: 5 * 60_000,
 };
@@ -53,7 +50,6 @@ export const mcpLimits = (env: Env): McpLimits => ({
   idleTtlMs: positive(env.MCP_SESSION_IDLE_SECONDS, DEFAULT_LIMITS.idleTtlMs / 1000) * 1000,
   toolTimeoutMs: positive(env.MCP_TOOL_TIMEOUT_MS, DEFAULT_LIMITS.toolTimeoutMs),
   maxResultBytes: positive(env.MCP_MAX_RESULT_BYTES, DEFAULT_LIMITS.maxResultBytes),
-  recheckMs: DEFAULT_LIMITS.recheckMs,
   elicitationTimeoutMs: positive(env.MCP_ELICITATION_TIMEOUT_MS, DEFAULT_LIMITS.elicitationTimeoutMs),
 });
 

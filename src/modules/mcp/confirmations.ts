@@ -1,6 +1,6 @@
 import type { Env } from "../../env";
 import { deriveKey, hmacBase64Url, randomToken, safeEqual } from "../../lib/crypto";
-import type { SessionIdentity } from "./identity";
+import { principalBinding, type SessionIdentity } from "./identity";
 
 /** How long the user has to answer a confirmation (at most 10 minutes, per docs/SECURITY.md). */
 export const CONFIRMATION_TTL_MS = 10 * 60 * 1000;
@@ -36,24 +36,13 @@ const key = (env: Env) => deriveKey(env.JWT_SECRET ?? "", "mcp-confirmation");
 
 /**
  * The keyed digest of everything a confirmation is bound to: tenant, credential (kind, key or user,
- * OAuth client, agency session), the MCP session when there is one, the tool and its arguments
+ * OAuth client and grant, agency session), the MCP session when there is one, the tool and its arguments
  * (without `confirm`). Kept in the Durable Object instead of the arguments themselves.
  */
 async function bindingDigest(c: ConfirmationCaller, tool: string, args: Record<string, unknown>): Promise<string> {
   const { confirm: _answer, ...rest } = args;
-  const i = c.identity;
-  const binding = [
-    "mcp-confirmation/v1",
-    i.tenantId,
-    i.credential,
-    i.keyId ?? null,
-    i.userId ?? null,
-    i.clientId ?? null,
-    i.agencySession,
-    c.session,
-    tool,
-    rest,
-  ];
+  // the principal as a session binds it (identity.ts): the key; the user, OAuth client and grant; the user
+  const binding = ["mcp-confirmation/v2", principalBinding(c.identity), c.session, tool, rest];
   return hmacBase64Url(await key(c.env), canonical(binding));
 }
 

@@ -1,12 +1,18 @@
 import type { ControlDb } from "../../db/client";
 import type { Env } from "../../env";
-import { decryptSecret, encryptSecret } from "../../lib/crypto";
 import { forbidden } from "../../lib/errors";
 import { mcpResourceUrl } from "../../lib/urls";
 import { resolveBearer } from "../../middleware/auth";
-import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../identity/access";
+import {
+  administeredAgencies,
+  admitTenant,
+  isPlatformAdmin,
+  PASSWORD_SIGN_IN,
+  resolveTenantAccess,
+  roleAtLeast,
+} from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
-import { recordGrantUse } from "../oauth/last-used";
+import { grantOfToken, recordGrantUse } from "../oauth/last-used";
 import { authServer, type GrantProps, looksLikeOAuthToken } from "../oauth/provider";
 import { READ_SCOPES } from "../oauth/scopes";
 import type { SessionIdentity } from "./identity";
@@ -45,9 +51,7 @@ export async function identify(
   }
   const tenantId = requestedTenant ?? principal.homeTenantId;
   if (!tenantId) throw forbidden("Send x-tenant-id: this account has no home tenant");
-  const tenant = await findTenantRef(db, tenantId);
-  const access = tenant ? resolveTenantAccess(principal, tenant) : null;
-  if (!access) throw forbidden("Tenant not accessible");
+  const access = admitTenant(principal, await findTenantRef(db, tenantId));
   // a signed-in user reads everything their role can, and writes where the role allows writes
   const scopes = [
     ...READ_SCOPES,
@@ -61,6 +65,7 @@ export async function identify(
     scopes,
     agencySession: false,
     platformAdmin: isPlatformAdmin(principal),
+    signIn: principal.signIn,
   };
 }
 
@@ -74,7 +79,10 @@ async function identifyOAuth(
   if (!validated) return null;
   const { tenantId, agencySession } = validated.props;
   // the user must still exist and still reach the tenant (and still administer an agency)
-  const [principal, tenant] = await Promise.all([loadUserPrincipal(db, validated.userId), findTenantRef(db, tenantId)]);
+  const [principal, tenant] = await Promise.all([
+    loadUserPrincipal(db, validated.userId, PASSWORD_SIGN_IN),
+    findTenantRef(db, tenantId),
+  ]);
   if (!principal || !tenant || !resolveTenantAccess(principal, tenant)) return null;
   if (agencySession && !administeredAgencies(principal).includes(tenant.agencyId)) return null;
   // "last used" on /account/connected-apps: one KV write per grant per isolate per 5 minutes at most
@@ -84,17 +92,11 @@ async function identifyOAuth(
     tenantId,
     userId: validated.userId,
     clientId: validated.clientId,
+    // the token names its grant (`userId:grantId:secret`); the library found the token under it, so it is the grant's
+    grantId: grantOfToken(token)?.grantId,
     scopes: validated.scope,
     agencySession,
     platformAdmin: isPlatformAdmin(principal),
+    signIn: PASSWORD_SIGN_IN,
   };
 }
-
-function encryptionKey(env: Env): string {
-  if (!env.ENCRYPTION_KEY) throw new Error("ENCRYPTION_KEY is not configured; MCP sessions need it");
-  return env.ENCRYPTION_KEY;
-}
-
-export const sealCredential = (token: string, env: Env) => encryptSecret(token, encryptionKey(env));
-export const openCredential = (sealed: string, env: Env) =>
-  decryptSecret(sealed, encryptionKey(env), env.ENCRYPTION_KEY_PREVIOUS);

@@ -3,7 +3,7 @@ import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "@modelcontextpr
 import type { ElicitationAnswer, ElicitationOutcome } from "../../durable/mcp-sessions";
 import type { Env } from "../../env";
 import { randomToken } from "../../lib/crypto";
-import type { SessionIdentity } from "./identity";
+import { principalBinding, type SessionIdentity } from "./identity";
 
 // Elicitation on 2025-xx sessions (docs/mcp.md, "Elicitation on 2025-11-25 sessions"): the question
 // goes out as elicitation/create on the SSE stream of the tools/call POST; the client's answer comes
@@ -32,9 +32,8 @@ export function declaresFormElicitation(capabilities: unknown, protocolVersion: 
   return Boolean(modes.form) || (modes.form === undefined && modes.url === undefined);
 }
 
-/** Who may answer: the caller the session acts as (the fields `sameCaller` compares), never the session id alone. */
-const callerKey = (i: SessionIdentity) =>
-  JSON.stringify([i.tenantId, i.credential, i.keyId ?? null, i.userId ?? null, i.clientId ?? null, i.agencySession]);
+/** Who may answer: the principal the session is bound to (identity.ts), never the session id alone. */
+const callerKey = principalBinding;
 
 /** The Durable Object holding the session: the session id names its tenant (http.ts). */
 const sessions = (env: Env, identity: SessionIdentity) =>

@@ -3,7 +3,7 @@ import { isInitializeRequest, isJSONRPCRequest, type JSONRPCMessage } from "@mod
 import { isLegacyRequest } from "@modelcontextprotocol/server";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import type { RateState } from "../../durable/mcp-sessions";
+import type { McpSessionState, RateState } from "../../durable/mcp-sessions";
 import { auditDbFor } from "../../lib/commit";
 import { randomToken } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
@@ -17,12 +17,13 @@ import {
   SESSION_PROTOCOL_VERSIONS,
   STATELESS_SESSION_PREFIX,
 } from "./config";
-import { identify, openCredential, sealCredential } from "./credentials";
+import { identify } from "./credentials";
 import { declaresFormElicitation, deliverAnswers, onlyAnswers } from "./elicitation";
 import { endpointOf } from "./endpoints";
-import { type SessionIdentity, sameCaller } from "./identity";
+import type { SessionIdentity } from "./identity";
 import { buildSessionServer, negotiateVersion } from "./protocol-2025-11-25";
 import { serveStateless } from "./protocol-2026-07-28";
+import { principalDigests } from "./session-binding";
 import { findSkill, skillAllowed } from "./skills/registry";
 import type { CallEnv } from "./skills/run";
 import { inSelection, readSelection, TOOLS_HEADER, TOOLSETS_HEADER, type ToolSelection } from "./toolsets";
@@ -145,8 +146,7 @@ async function route(c: C): Promise<Response> {
     case "DELETE":
       return sessionVersionProblem(c) ?? end(c);
     case "GET":
-      // no server-initiated messages: the spec's answer for "no standalone SSE stream" is 405
-      return new Response(null, { status: 405, headers: { Allow: "POST, DELETE" } });
+      return stream(c);
     default:
       return new Response(null, { status: 405, headers: { Allow: "GET, POST, DELETE" } });
   }
@@ -182,34 +182,14 @@ async function post(c: C): Promise<Response> {
   const init = messages.find((m) => isInitializeRequest(m));
   if (init) return initialize(c, messages, init.params.protocolVersion, limits, selection);
 
-  const sessionId = c.req.header("mcp-session-id");
-  if (!sessionId) return fail("VALIDATION_ERROR", "Mcp-Session-Id header required (initialize first)");
-  const tenantId = tenantOfSession(sessionId);
-  const used = tenantId ? await sessionStub(c, tenantId).use(sessionId, limits) : ({ status: "unknown" } as const);
-  if (used.status === "unknown") {
-    const ip = await hitIp(c, limits);
-    if (!ip.allowed) return throttled(ip.rate);
-    return fail("NOT_FOUND", "Session not found or expired: initialize a new session");
-  }
-  if (used.status === "rate_limited") {
-    await auditThrottled(c, used.session.identity, sessionId, messages);
-    return throttled(used.rate);
-  }
-  const identity = await recheck(c, sessionId, used.session, limits);
-  if (!identity) {
-    await sessionStub(c, used.session.identity.tenantId).close(sessionId);
-    return withHeaders(unauthenticated(c, "The session's credential is no longer valid"), rateHeaders(used.rate));
-  }
+  const on = await onSession(c, limits, "Mcp-Session-Id header required (initialize first)", messages);
+  if (on instanceof Response) return on;
+  const { sessionId, identity, session, rate } = on;
   const stepUp = await insufficientScope(c, identity, sessionId, messages, selection);
-  if (stepUp) return withHeaders(stepUp, rateHeaders(used.rate));
+  if (stepUp) return withHeaders(stepUp, rateHeaders(rate));
   if (onlyAnswers(messages)) {
     // the client answering elicitation/create: to the waiting call, through the session's Durable Object.
-    // It must carry the session's credential (recheck made sure it is the same caller): a leaked session
-    // id alone cannot approve a write the user is being asked about
-    if (!bearerToken(c)) {
-      const res = unauthenticated(c, "An answer to elicitation/create must carry the session's credential");
-      return withHeaders(res, rateHeaders(used.rate));
-    }
+    // The gate made sure it carries the session's own credential: a session id alone approves nothing
     const taken = await deliverAnswers(c.env, sessionId, identity, messages);
     const res = taken
       ? new Response(null, { status: 202 })
@@ -217,11 +197,87 @@ async function post(c: C): Promise<Response> {
           "VALIDATION_ERROR",
           "No question of this session is waiting for this answer: an answer counts once, from the session and credential it was asked of, before it times out",
         );
-    return withHeaders(res, { ...rateHeaders(used.rate), "Mcp-Session-Id": sessionId });
+    return withHeaders(res, { ...rateHeaders(rate), "Mcp-Session-Id": sessionId });
   }
-  const elicitation = used.session.elicitation ? { protocolVersion: used.session.protocolVersion } : undefined;
+  const elicitation = session.elicitation ? { protocolVersion: session.protocolVersion } : undefined;
   const res = await serve(c, messages, { sessionId, identity, limits, selection, elicitation });
-  return withHeaders(res, { ...rateHeaders(used.rate), "Mcp-Session-Id": sessionId });
+  return withHeaders(res, { ...rateHeaders(rate), "Mcp-Session-Id": sessionId });
+}
+
+/** A request that passed the session gate: its caller, verified now, and the session it belongs to. */
+interface OnSession {
+  sessionId: string;
+  identity: SessionIdentity;
+  session: McpSessionState;
+  rate: RateState;
+}
+
+/** 404 for a session that does not exist, or is not this caller's: the same answer, counted against the IP. */
+async function noSuchSession(c: C, limits: McpLimits): Promise<Response> {
+  const ip = await hitIp(c, limits);
+  if (!ip.allowed) return throttled(ip.rate);
+  return fail("NOT_FOUND", "Session not found or expired: initialize a new session");
+}
+
+/**
+ * Who is asking, for a request on a session: the credential it carries, verified now through the same
+ * authenticators as initialize (a revoked key or token, a deactivated user stop at once), resolved in the
+ * session's tenant, with the keyed hashes of its principal binding. No credential, or one that does not
+ * verify: 401. A valid credential that cannot act in the session's tenant: 404 (it is not the session's).
+ */
+async function sessionCaller(
+  c: C,
+  limits: McpLimits,
+): Promise<{ identity: SessionIdentity; principals: string[] } | Response> {
+  const token = bearerToken(c);
+  const tenantId = tenantOfSession(c.req.header("mcp-session-id") ?? "");
+  let identity: SessionIdentity | null;
+  try {
+    identity = token ? await identify(token, tenantId, c.env, c.var.control, endpoint(c).resource(c.env)) : null;
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "FORBIDDEN") return noSuchSession(c, limits);
+    throw e;
+  }
+  if (!identity) {
+    const ip = await hitIp(c, limits);
+    if (!ip.allowed) return throttled(ip.rate);
+    return unauthenticated(
+      c,
+      token
+        ? "Invalid or expired credential"
+        : "Authentication required: every request on a session carries the credential that opened it",
+    );
+  }
+  return { identity, principals: await principalDigests(c.env, identity) };
+}
+
+/**
+ * The gate of every request on a 2025-xx session (every method after initialize, the answers to
+ * elicitation/create, GET): the caller's credential (sessionCaller) and then the session, found only if
+ * it is this principal's. Anyone else's request leaves it as it was (not counted, not refreshed, not
+ * closed) and is answered as if it did not exist. The request counts in the tenant's window.
+ */
+async function onSession(
+  c: C,
+  limits: McpLimits,
+  noId: string,
+  /** the request's messages (a throttled tools/call is audited) */
+  messages: JSONRPCMessage[] = [],
+): Promise<OnSession | Response> {
+  const caller = await sessionCaller(c, limits);
+  if (caller instanceof Response) return caller;
+  const sessionId = c.req.header("mcp-session-id");
+  if (!sessionId) return fail("VALIDATION_ERROR", noId);
+  const tenantId = tenantOfSession(sessionId);
+  const used = tenantId
+    ? await sessionStub(c, tenantId).use(sessionId, caller.principals, limits)
+    : ({ status: "unknown" } as const);
+  if (used.status === "unknown") return noSuchSession(c, limits);
+  if (used.status === "rate_limited") {
+    await auditThrottled(c, caller.identity, sessionId, messages);
+    return throttled(used.rate);
+  }
+  return { sessionId, identity: caller.identity, session: used.session, rate: used.rate };
 }
 
 async function initialize(
@@ -246,9 +302,8 @@ async function initialize(
   const opened = await sessionStub(c, identity.tenantId).open(
     {
       id: sessionId,
-      identity,
+      principal: (await principalDigests(c.env, identity))[0]!,
       protocolVersion,
-      sealedCredential: await sealCredential(token!, c.env),
       elicitation: declaresFormElicitation(capabilities, protocolVersion),
     },
     limits,
@@ -276,39 +331,6 @@ async function identifyOrForbidden(c: C, token: string): Promise<SessionIdentity
 }
 
 /**
- * Re-checks the session's credential: a credential sent with this request replaces the stored one
- * (it must be the same caller, e.g. a refreshed OAuth token); OAuth is checked on every request
- * (revocation is immediate), other credentials at most every minute.
- */
-async function recheck(
-  c: C,
-  sessionId: string,
-  session: { identity: SessionIdentity; sealedCredential: string; verifiedAt: number },
-  limits: McpLimits,
-): Promise<SessionIdentity | null> {
-  const presented = bearerToken(c);
-  const stored = await openCredential(session.sealedCredential, c.env);
-  const fresh = Date.now() - session.verifiedAt < limits.recheckMs;
-  if ((!presented || presented === stored) && fresh && session.identity.credential !== "oauth") return session.identity;
-  const token = presented ?? stored;
-  let identity: SessionIdentity | null;
-  try {
-    // an OAuth token is valid only at the endpoint it was issued for (its audience), on every request
-    identity = await identify(token, session.identity.tenantId, c.env, c.var.control, endpoint(c).resource(c.env));
-  } catch (e) {
-    if (e instanceof ApiError && e.code === "FORBIDDEN") return null;
-    throw e;
-  }
-  if (!identity || !sameCaller(identity, session.identity)) return null;
-  await sessionStub(c, session.identity.tenantId).verified(
-    sessionId,
-    identity,
-    token === stored ? session.sealedCredential : await sealCredential(token, c.env),
-  );
-  return identity;
-}
-
-/**
  * Step-up (MCP 2025-11-25 scope challenge): an OAuth caller calling a tool its grant's scopes do not
  * cover gets 403 insufficient_scope naming the scope, so the client can ask the user for just that
  * (the consent page then offers only the new scope). Other credentials cannot step up: their call
@@ -330,7 +352,7 @@ async function insufficientScope(
     if (!skill || !inSelection(skill, selection)) continue;
     if (!skill.scopes || skill.agencyOnly || skillAllowed(skill, identity)) continue;
     const scope = skill.scopes[0]!;
-    await auditToolCall(await auditDbFor(c.env, identity.tenantId), identity, requestMeta(c), {
+    await auditToolCall(await auditDbFor(c.env, identity.tenantId), c.env, identity, requestMeta(c), {
       tool: skill.name,
       tenantId: identity.tenantId,
       sessionId,
@@ -356,7 +378,7 @@ async function auditThrottled(c: C, identity: SessionIdentity, sessionId: string
   const calls = messages.filter((m) => isJSONRPCRequest(m) && m.method === "tools/call");
   for (const m of calls) {
     const params = (m as { params?: { name?: string; arguments?: unknown } }).params ?? {};
-    await auditToolCall(await auditDbFor(c.env, identity.tenantId), identity, requestMeta(c), {
+    await auditToolCall(await auditDbFor(c.env, identity.tenantId), c.env, identity, requestMeta(c), {
       tool: String(params.name ?? "unknown"),
       tenantId: identity.tenantId,
       sessionId,
@@ -441,11 +463,29 @@ async function serve(c: C, messages: JSONRPCMessage[], s: Served) {
   }
 }
 
-/** DELETE /mcp: ends the session. */
+/** GET /mcp: there is no standalone SSE stream (the server's only requests go on a tools/call's stream), so 405, once the caller passed the session gate. */
+async function stream(c: C): Promise<Response> {
+  const limits = mcpLimits(c.env);
+  const notOffered = (headers: Record<string, string> = {}) =>
+    new Response(null, { status: 405, headers: { Allow: "POST, DELETE", ...headers } });
+  if (!c.req.header("mcp-session-id")) {
+    const caller = await sessionCaller(c, limits);
+    return caller instanceof Response ? caller : notOffered();
+  }
+  const on = await onSession(c, limits, "Mcp-Session-Id header required");
+  return on instanceof Response ? on : notOffered(rateHeaders(on.rate));
+}
+
+/** DELETE /mcp: ends the session, at the request of its own principal only (anyone else: 404, nothing changes). */
 async function end(c: C): Promise<Response> {
+  const limits = mcpLimits(c.env);
+  const caller = await sessionCaller(c, limits);
+  if (caller instanceof Response) return caller;
   const sessionId = c.req.header("mcp-session-id");
   if (!sessionId) return fail("VALIDATION_ERROR", "Mcp-Session-Id header required");
   const tenantId = tenantOfSession(sessionId);
-  const closed = tenantId ? await sessionStub(c, tenantId).close(sessionId) : false;
-  return closed ? new Response(null, { status: 204 }) : fail("NOT_FOUND", "Session not found or expired");
+  const closed = tenantId
+    ? await sessionStub(c, tenantId).close(sessionId, caller.principals, limits.idleTtlMs)
+    : false;
+  return closed ? new Response(null, { status: 204 }) : noSuchSession(c, limits);
 }

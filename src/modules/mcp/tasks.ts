@@ -12,7 +12,7 @@ import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import type { JobRow } from "../jobs/schemas";
 import { readJob } from "../jobs/service";
 import { settleReviewSync } from "../reviews/sync-job";
-import type { SessionIdentity } from "./identity";
+import { callerSignIn, type SessionIdentity } from "./identity";
 import { findSkill, skillAllowed } from "./skills/registry";
 import { markedContent } from "./skills/untrusted";
 import { EVERY_TOOL, inSelection, type ToolSelection } from "./toolsets";
@@ -144,7 +144,7 @@ async function reaches(call: TaskCaller, tenantId: string) {
   if (tenantId === identity.tenantId) return true;
   if (!identity.agencySession || !identity.userId) return false;
   const [principal, tenant] = await Promise.all([
-    loadUserPrincipal(call.control, identity.userId),
+    loadUserPrincipal(call.control, identity.userId, callerSignIn(identity)),
     findTenantRef(call.control, tenantId),
   ]);
   return Boolean(principal && tenant && resolveTenantAccess(principal, tenant));

@@ -9,8 +9,14 @@ import type { Env } from "../../env";
 import { deriveKey, MAX_PASSWORD_BYTES, sha256Hex } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { requestMeta } from "../../middleware/service-context";
-import { login } from "../auth/service";
-import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, type UserPrincipal } from "../identity/access";
+import { checkPassword } from "../auth/service";
+import {
+  administeredAgencies,
+  isPlatformAdmin,
+  PASSWORD_SIGN_IN,
+  resolveTenantAccess,
+  type UserPrincipal,
+} from "../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../identity/service";
 import { agencyBrand, hostBrand, tenantWhiteLabel } from "../white-label/resolve";
 import { consentPage, errorPage, signInPage, type TenantChoice } from "./consent-page";
@@ -206,7 +212,8 @@ async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: s
   let userId: string;
   try {
     // the same login as POST /auth/login, with its per-email and per-IP throttling
-    userId = (await login(c.var.control, c.env, requestMeta(c).ip, email, password)).user.id;
+    // no session is opened: what this sign-in yields is an OAuth grant, a credential of its own
+    userId = (await checkPassword(c.var.control, c.env, requestMeta(c).ip, email, password)).id;
   } catch (e) {
     if (e instanceof ApiError && e.code === "UNAUTHENTICATED")
       return html(signInPage(details, handle, "Invalid email or password.", await brandOf(c)), 401);
@@ -219,7 +226,7 @@ async function signIn(c: C, oauth: OAuthHelpers, request: AuthRequest, handle: s
     }
     throw e;
   }
-  const principal = await loadUserPrincipal(c.var.control, userId);
+  const principal = await loadUserPrincipal(c.var.control, userId, PASSWORD_SIGN_IN);
   const choices = principal ? await tenantChoices(c.var.control, principal) : [];
   if (!principal || choices.length === 0)
     return html(signInPage(details, handle, "This account has no tenant to connect.", await brandOf(c)), 403);
@@ -245,7 +252,7 @@ async function consent(
       const denied = await oauth.denyConsent(c.req.raw, handle);
       return new Response(null, { status: 302, headers: denied.headers });
     }
-    const principal = await loadUserPrincipal(c.var.control, userId);
+    const principal = await loadUserPrincipal(c.var.control, userId, PASSWORD_SIGN_IN);
     const tenant = await findTenantRef(c.var.control, field("tenant"));
     // the form is the user's; a scope the resource cannot grant (ticked in a forged form) is dropped
     const grantable = grantableScopes(c.env, request.resource);

@@ -3,19 +3,18 @@ import type { AppEnv } from "../../app-env";
 import { MAX_PASSWORD_BYTES, randomToken } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
-import { requestMeta } from "../../middleware/service-context";
-import { login } from "../auth/service";
-import { loadUserPrincipal } from "../identity/service";
-import { hostBrand } from "../white-label/resolve";
 import {
-  type AccountSession,
+  type BrowserSession,
   csrfToken,
   csrfValid,
-  endSessionCookie,
-  readSession,
+  endBrowserSession,
+  readBrowserSession,
   sameOrigin,
-  startSession,
-} from "./account-session";
+  startBrowserSession,
+} from "../../middleware/browser-session";
+import { requestMeta } from "../../middleware/service-context";
+import { checkPassword } from "../auth/service";
+import { hostBrand } from "../white-label/resolve";
 import { CONNECTED_APPS_PATH, listPage, messagePage, signInPage } from "./connected-apps-page";
 import { listUserGrantsView, revokeUserGrant } from "./grants";
 
@@ -42,13 +41,8 @@ const redirect = (location: string, extra: Record<string, string> = {}) =>
 const brandOf = (c: C) => hostBrand(c.var.control, c.var.customHost);
 const wantsJson = (c: C) => (c.req.header("accept") ?? "").includes("application/json");
 
-/** The signed-in, still active user of the request's cookie, or null. */
-async function signedIn(c: C): Promise<{ session: AccountSession; email: string } | null> {
-  const session = await readSession(c.env, c.req.header("cookie"));
-  if (!session) return null;
-  const principal = await loadUserPrincipal(c.var.control, session.userId);
-  return principal ? { session, email: principal.email } : null;
-}
+/** The live browser session of the request's cookie and its still active user (docs/sessions.md), or null. */
+const signedIn = (c: C): Promise<BrowserSession | null> => readBrowserSession(c);
 
 async function formFields(c: C): Promise<(name: string) => string> {
   const form = await c.req.formData().catch(() => new FormData());
@@ -63,13 +57,13 @@ async function show(c: C): Promise<Response> {
   const brand = await brandOf(c);
   const who = await signedIn(c);
   if (!who) return html((n) => signInPage(brand, n));
-  const { data } = await listUserGrantsView(c.env, who.session.userId);
-  const csrf = await csrfToken(c.env, who.session);
+  const { data } = await listUserGrantsView(c.env, who.principal.userId);
+  const csrf = await csrfToken(c.env, who.session.id);
   const revoked = c.req.query("revoked") === "1";
-  return html((n) => listPage({ email: who.email, grants: data, csrf, revoked }, brand, n));
+  return html((n) => listPage({ email: who.principal.email, grants: data, csrf, revoked }, brand, n));
 }
 
-/** POST sign-in: the same login as POST /auth/login (its throttling included), then a page session. */
+/** POST sign-in: the same password check as POST /auth/login (its throttling included), then a browser session. */
 async function signInSubmit(c: C): Promise<Response> {
   const brand = await brandOf(c);
   if (!sameOrigin(c.env, c.req.url, c.req.raw.headers))
@@ -83,14 +77,14 @@ async function signInSubmit(c: C): Promise<Response> {
     return refuse("Invalid email or password.", 401);
   let userId: string;
   try {
-    userId = (await login(c.var.control, c.env, requestMeta(c).ip, email, password)).user.id;
+    userId = (await checkPassword(c.var.control, c.env, requestMeta(c).ip, email, password)).id;
   } catch (e) {
     if (e instanceof ApiError && e.code === "UNAUTHENTICATED") return refuse("Invalid email or password.", 401);
     if (e instanceof ApiError && e.code === "RATE_LIMITED")
       return refuse("Too many sign-in attempts; wait a few minutes.", 429, e.headers);
     throw e;
   }
-  const { cookie } = await startSession(c.env, userId);
+  const { cookie } = await startBrowserSession(c.var.control, c.env, userId, "password");
   return redirect(CONNECTED_APPS_PATH, { "set-cookie": cookie });
 }
 
@@ -98,7 +92,7 @@ async function signInSubmit(c: C): Promise<Response> {
  * Every state-changing post of a signed-in page passes three checks: a session cookie (else back to
  * sign-in), the same origin (Origin / Sec-Fetch-Site), and the session's CSRF token in the form.
  */
-async function guardedPost(c: C): Promise<{ ok: true; session: AccountSession } | { ok: false; response: Response }> {
+async function guardedPost(c: C): Promise<{ ok: true; session: BrowserSession } | { ok: false; response: Response }> {
   const brand = await brandOf(c);
   const who = await signedIn(c);
   if (!who) {
@@ -110,7 +104,7 @@ async function guardedPost(c: C): Promise<{ ok: true; session: AccountSession } 
     return { ok: false, response: redirect(CONNECTED_APPS_PATH) };
   }
   const field = await formFields(c);
-  if (!sameOrigin(c.env, c.req.url, c.req.raw.headers) || !(await csrfValid(c.env, who.session, field("csrf")))) {
+  if (!sameOrigin(c.env, c.req.url, c.req.raw.headers) || !(await csrfValid(c.env, who.session.id, field("csrf")))) {
     if (wantsJson(c))
       return { ok: false, response: Response.json({ error: "CSRF check failed", code: "FORBIDDEN" }, { status: 403 }) };
     return {
@@ -127,13 +121,13 @@ async function guardedPost(c: C): Promise<{ ok: true; session: AccountSession } 
       ),
     };
   }
-  return { ok: true, session: who.session };
+  return { ok: true, session: who };
 }
 
 async function revokeSubmit(c: C): Promise<Response> {
   const guard = await guardedPost(c);
   if (!guard.ok) return guard.response;
-  const userId = guard.session.userId;
+  const userId = guard.session.principal.userId;
   try {
     const grant = await revokeUserGrant(
       {
@@ -167,7 +161,9 @@ async function revokeSubmit(c: C): Promise<Response> {
 async function signOutSubmit(c: C): Promise<Response> {
   const guard = await guardedPost(c);
   if (!guard.ok) return guard.response;
-  return redirect(CONNECTED_APPS_PATH, { "set-cookie": endSessionCookie(c.env) });
+  // the session ends on the server, not only in this browser (docs/sessions.md)
+  const cleared = await endBrowserSession(c.var.control, c.env, guard.session.session.id);
+  return redirect(CONNECTED_APPS_PATH, { "set-cookie": cleared });
 }
 
 /**

@@ -122,6 +122,10 @@ export async function listUserGrantsView(env: Env, userId: string) {
   return { data, total: data.length };
 }
 
+/** A user's connected apps as the "your password was changed" mail names them (the hook `connectedApps`, src/wiring.ts). */
+export const connectedAppsOf = async (env: Env, userId: string) =>
+  (await listUserGrantsView(env, userId)).data.map((g) => ({ clientName: g.clientName, tenantName: g.tenantName }));
+
 /** Who revokes, for the audit row: the signed-in user on a request. */
 export interface RevokeSource {
   env: Env;

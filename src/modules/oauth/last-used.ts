@@ -23,15 +23,18 @@ interface UsageMetadata {
   at: number;
 }
 
-/** Provider tokens are `userId:grantId:secret` (provider.ts, looksLikeOAuthToken). */
-const grantOf = (token: string) => {
+/**
+ * Provider tokens are `userId:grantId:secret` (provider.ts, looksLikeOAuthToken); the library keeps a
+ * token under its user and grant, so once it validated a token these parts are the token's own.
+ */
+export const grantOfToken = (token: string) => {
   const [userId, grantId] = token.split(":");
   return userId && grantId ? { userId, grantId } : null;
 };
 
 /** Records that a verified access token was used, unless this isolate did so for its grant recently. */
 export async function recordGrantUse(env: Env, token: string, now = Date.now()): Promise<void> {
-  const grant = grantOf(token);
+  const grant = grantOfToken(token);
   if (!grant) return;
   const key = keyOf(grant.userId, grant.grantId);
   if (recent.get(key, now)) return;

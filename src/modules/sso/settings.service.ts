@@ -6,6 +6,7 @@ import { commitControl } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { notFound, type ValidationIssue, validationError } from "../../lib/errors";
 import { nowIso } from "../../lib/time";
+import { forgetTenantRef } from "../identity/principal-cache";
 import { parseIdpMetadata } from "./idp-metadata";
 import { type SsoConfigRow, toSsoConfig, type UpdateSsoConfigInput } from "./schemas";
 import { serviceProviderUrls } from "./urls";
@@ -94,6 +95,8 @@ async function save(ctx: ServiceContext, patch: UpdateSsoConfigInput, action: st
       }),
     ],
   );
+  // enforcement decides access to the tenant (identity/access.ts): this isolate applies it at once
+  forgetTenantRef(ctx.tenantId);
   return view(ctx, slug, after, true);
 }
 

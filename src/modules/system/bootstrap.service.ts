@@ -19,6 +19,7 @@ import { newId } from "../../lib/ids";
 import { signSessionToken } from "../../lib/jwt";
 import { nowIso } from "../../lib/time";
 import { toSessionUser } from "../auth/schemas";
+import { openSession } from "../identity/sessions";
 import { toTenant } from "../tenants/schemas";
 
 export interface BootstrapInput {
@@ -61,6 +62,7 @@ export async function bootstrap(db: ControlDb, env: Env, meta: RequestMeta, inpu
   };
   const user = { id: userId, tenantId, email: input.adminEmail, name: input.adminName, createdAt: now, updatedAt: now };
   const audit = { db, actor: { type: "user" as const, userId, via: "platform" as const }, meta };
+  const session = await openSession(db, { userId, kind: "bearer", method: "bootstrap" });
   try {
     await db.batch([
       db.insert(platformState).values({ key: "bootstrapped", value: tenantId, createdAt: now }),
@@ -79,6 +81,7 @@ export async function bootstrap(db: ControlDb, env: Env, meta: RequestMeta, inpu
         { id: newId(), userId, role: "platform_admin", scopeType: "platform", scopeId: "", createdAt: now },
         { id: newId(), userId, role: "tenant_admin", scopeType: "tenant", scopeId: tenantId, createdAt: now },
       ]),
+      session.statement,
       auditStatement(audit, {
         tenantId,
         action: "platform.bootstrap",
@@ -94,6 +97,6 @@ export async function bootstrap(db: ControlDb, env: Env, meta: RequestMeta, inpu
   return {
     tenant: toTenant(tenant),
     user: toSessionUser({ ...user, tenantId }),
-    token: await signSessionToken(env, userId),
+    token: await signSessionToken(env, userId, session.id),
   };
 }

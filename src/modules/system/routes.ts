@@ -4,6 +4,7 @@ import type { AppEnv } from "../../app-env";
 import { safeEqual } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { createRouter, errors, json, jsonBody, stdErrors } from "../../lib/openapi";
+import { isLocalEnvironment } from "../../lib/ssrf";
 import { Email, Password, Slug } from "../../lib/validators";
 import { requestMeta } from "../../middleware/service-context";
 import { SessionUserSchema } from "../auth/schemas";
@@ -30,9 +31,19 @@ const BootstrapBody = z
   })
   .openapi("BootstrapRequest");
 
-/** Checked before the body is even parsed: without the secret, nothing else is revealed. */
+/**
+ * Checked before the body is even parsed: without the secret, nothing else is revealed. With no
+ * BOOTSTRAP_SECRET configured, bootstrap is open only where ENVIRONMENT names a local environment
+ * (`isLocalEnvironment`: wrangler dev, the test pool); anywhere else (staging, production, a typo) it
+ * is refused, so a deployment whose secret was never set cannot be claimed by whoever calls first.
+ */
 const bootstrapSecret = createMiddleware<AppEnv>(async (c, next) => {
   const expected = c.env.BOOTSTRAP_SECRET;
+  if (!expected && !isLocalEnvironment(c.env))
+    throw new ApiError(
+      "FORBIDDEN",
+      "Bootstrap is closed: no BOOTSTRAP_SECRET is set. Set the BOOTSTRAP_SECRET secret (npm run setup:cloudflare generates one) and send it as x-bootstrap-secret",
+    );
   if (expected && !safeEqual(c.req.header("x-bootstrap-secret") ?? "", expected)) {
     throw new ApiError("UNAUTHENTICATED", "Bootstrap secret required");
   }
@@ -47,7 +58,8 @@ const bootstrapRoute = createRoute({
   tags: ["System"],
   summary: "One-time creation of the first tenant and platform admin",
   description:
-    "Creates the first tenant in the built-in `house` agency with a default brand, and a user with the roles platform_admin and tenant_admin. A second call is 409. When the BOOTSTRAP_SECRET secret is set, the x-bootstrap-secret header must match it.",
+    "Creates the first tenant in the built-in `house` agency with a default brand, and a user with the roles platform_admin and tenant_admin. A second call is 409. When the BOOTSTRAP_SECRET secret is set, the x-bootstrap-secret header must match it (else 401). " +
+    "Without BOOTSTRAP_SECRET it is open only in a local environment (ENVIRONMENT development or test) and 403 anywhere else.",
   middleware: [bootstrapSecret] as const,
   request: {
     headers: z.object({ "x-bootstrap-secret": z.string().optional() }),
@@ -60,6 +72,7 @@ const bootstrapRoute = createRoute({
     ),
     400: stdErrors[400],
     401: stdErrors[401],
+    403: errors[403],
     409: errors[409],
   },
 });

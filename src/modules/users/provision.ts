@@ -20,7 +20,11 @@ export interface AccessGrant {
   scopeId: string;
   /** home tenant of a new account (null for agency admins) */
   homeTenantId: string | null;
-  /** whose white label the invite or access email wears (it is sent by the platform's sender, never this tenant's), and the name it invites to */
+  /**
+   * the tenant the invite is for (its token records it: the acceptance is audited there); null for
+   * agency and platform invites. The mail's look is not chosen here: account-mail.ts derives it from
+   * every role the person holds once the grant committed
+   */
   emailTenantId: string | null;
   invitedTo: string;
 }
@@ -97,15 +101,14 @@ export async function planAccessGrant(db: ControlDb, env: Env, g: AccessGrant): 
     return { user, created: true, invited: false, statements, notify: async () => undefined };
   }
   if (existing?.hash) {
-    const notify = () =>
-      sendAccessGrantedEmail(env, { brandTenantId: g.emailTenantId, to: user.email, grantedTo: g.invitedTo });
+    const notify = () => sendAccessGrantedEmail(env, { userId: user.id, to: user.email, grantedTo: g.invitedTo });
     return { user, created: false, invited: false, statements, notify };
   }
   const invite = await issueUserToken(db, { userId: user.id, purpose: "invite", tenantId: g.emailTenantId });
   statements.push(invite.statement);
   const notify = () =>
     sendInviteEmail(env, {
-      brandTenantId: g.emailTenantId,
+      userId: user.id,
       to: user.email,
       token: invite.token,
       invitedTo: g.invitedTo,

@@ -10,6 +10,8 @@ import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { forgetPrincipal } from "../identity/principal-cache";
+import { endUserSessionsStatement, forgetUserSessions } from "../identity/sessions";
+import { accountIsTenants, mayChange, type PersonChange } from "./authority";
 import { planAccessGrant } from "./provision";
 import { type AddTenantUserInput, toTenantUser, type UpdateUserInput } from "./schemas";
 import { burnUserTokens } from "./tokens";
@@ -65,16 +67,40 @@ export async function listTenantUsers(ctx: ServiceContext, q: PageQuery & { isAc
   return { ...page, data: page.data.map((r) => toTenantUser(r.user, roles.get(r.user.id) ?? [], Boolean(r.hash))) };
 }
 
+/** A member of this tenant with their roles here and every role they hold anywhere; 404 for anyone else. */
 async function findMember(ctx: ServiceContext, id: string) {
-  const row = await control(ctx)
-    .select({ user: users, hash: passwordCredentials.hash })
-    .from(users)
-    .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
-    .where(and(eq(users.id, id), inArray(users.id, memberIds(ctx))))
-    .get();
+  const db = control(ctx);
+  const [rows, grants] = await db.batch([
+    db
+      .select({ user: users, hash: passwordCredentials.hash })
+      .from(users)
+      .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
+      .where(and(eq(users.id, id), inArray(users.id, memberIds(ctx))))
+      .limit(1),
+    db
+      .select({ role: roleAssignments.role, scopeType: roleAssignments.scopeType, scopeId: roleAssignments.scopeId })
+      .from(roleAssignments)
+      .where(eq(roleAssignments.userId, id)),
+  ]);
+  const row = rows[0];
   if (!row) throw notFound("User");
-  const roles = (await rolesOf(ctx, [id])).get(id) ?? [];
-  return { ...row, roles };
+  const roles = grants
+    .filter((g) => g.scopeType === "tenant" && g.scopeId === ctx.tenantId)
+    .map((g) => g.role as TenantRole);
+  return { ...row, roles, grants };
+}
+
+/**
+ * The guard every user-changing service passes (authority.ts): the member, if this tenant's admin may
+ * make this kind of change to them; 403 when the change reaches beyond what the tenant grants.
+ */
+async function memberToChange(ctx: ServiceContext, id: string, change: PersonChange) {
+  const m = await findMember(ctx, id);
+  if (!mayChange(ctx.actor, ctx.tenantId, m.grants, change))
+    throw forbidden(
+      "This person holds roles beyond this tenant; only their roles here can be changed (PUT /v1/users/{id}/roles, DELETE /v1/users/{id})",
+    );
+  return m;
 }
 
 export const getTenantUser = async (ctx: ServiceContext, id: string) => {
@@ -110,19 +136,14 @@ export async function addTenantUser(ctx: ServiceContext, input: AddTenantUserInp
   return toTenantUser(plan.user, [input.role], !plan.invited);
 }
 
-/** Accounts homed in another tenant (or agency/platform accounts) are managed there, not here. */
-function requireHomedHere(ctx: ServiceContext, user: { tenantId: string | null }) {
-  if (user.tenantId !== ctx.tenantId) throw forbidden("This account is managed outside this tenant");
-}
-
 const notSelf = (ctx: ServiceContext, id: string, what: string) => {
   if (ctx.actor.type === "user" && ctx.actor.userId === id) throw forbidden(`You cannot ${what} your own account`);
 };
 
+/** Renames, deactivates or reactivates an account: the account as a whole, so only one that is this tenant's. */
 export async function updateTenantUser(ctx: ServiceContext, id: string, patch: UpdateUserInput) {
-  const m = await findMember(ctx, id);
-  requireHomedHere(ctx, m.user);
   if (patch.isActive === false) notSelf(ctx, id, "deactivate");
+  const m = await memberToChange(ctx, id, "account");
   const after = { ...m.user, ...patch, updatedAt: nowIso() };
   const deactivated = m.user.isActive && patch.isActive === false;
   await commitControl(
@@ -132,7 +153,14 @@ export async function updateTenantUser(ctx: ServiceContext, id: string, patch: U
         .update(users)
         .set({ ...patch, updatedAt: after.updatedAt })
         .where(eq(users.id, id)),
-      ...(deactivated ? [burnUserTokens(c, id, "invite"), burnUserTokens(c, id, "reset")] : []),
+      // a deactivation ends every session of the account (docs/sessions.md); reactivating opens none again
+      ...(deactivated
+        ? [
+            burnUserTokens(c, id, "invite"),
+            burnUserTokens(c, id, "reset"),
+            endUserSessionsStatement(c, id, "deactivated"),
+          ]
+        : []),
     ],
     [
       auditStatement(ctx, {
@@ -145,14 +173,14 @@ export async function updateTenantUser(ctx: ServiceContext, id: string, patch: U
       }),
     ],
   );
-  forgetPrincipal(id);
+  forgetUserSessions(id);
   return toTenantUser(after, m.roles, Boolean(m.hash));
 }
 
 /** Replaces the user's roles in this tenant. */
 export async function setTenantUserRoles(ctx: ServiceContext, id: string, roles: TenantRole[]) {
   notSelf(ctx, id, "change the roles of");
-  const m = await findMember(ctx, id);
+  const m = await memberToChange(ctx, id, "tenant_roles");
   const next = [...new Set(roles)];
   const now = nowIso();
   await commitControl(
@@ -186,13 +214,14 @@ export async function setTenantUserRoles(ctx: ServiceContext, id: string, roles:
 }
 
 /**
- * DELETE: an account homed in this tenant is deactivated (it cannot log in and its JWTs stop working);
- * an account homed elsewhere only loses its roles here.
+ * DELETE: a person whose every role lies in this tenant is deactivated (they cannot sign in and their
+ * sessions end); anyone who is more than this tenant's (platform or agency roles, roles in another
+ * tenant) only loses their roles here, whoever acts and wherever they are homed.
  */
 export async function removeTenantUser(ctx: ServiceContext, id: string) {
   notSelf(ctx, id, "remove");
-  const m = await findMember(ctx, id);
-  if (m.user.tenantId === ctx.tenantId) {
+  const m = await memberToChange(ctx, id, "tenant_roles");
+  if (accountIsTenants(ctx.tenantId, m.grants)) {
     await updateTenantUser(ctx, id, { isActive: false });
     return;
   }

@@ -88,47 +88,84 @@ export const burnUserTokens = (db: ControlDb, userId: string, purpose: UserToken
     .set({ usedAt: nowIso() })
     .where(and(eq(userTokens.userId, userId), eq(userTokens.purpose, purpose), isNull(userTokens.usedAt)));
 
-const link = (env: Env, path: string, token: string) =>
-  `${env.PUBLIC_BASE_URL}${path}?token=${encodeURIComponent(token)}`;
+const link = (baseUrl: string, path: string, token: string) => `${baseUrl}${path}?token=${encodeURIComponent(token)}`;
 
-// Account mail: through the platform's sender only, never the tenant's transport (account-mail.ts).
-// `brandTenantId` only picks the white label the message wears.
+// Account mail: through the platform's sender only, never the tenant's transport, and in the look the
+// person's roles decide (account-mail.ts): each template gets the origin its links must use.
 
-export function sendInviteEmail(
-  env: Env,
-  o: { brandTenantId: string | null; to: string; token: string; invitedTo: string },
-) {
+export function sendInviteEmail(env: Env, o: { userId: string; to: string; token: string; invitedTo: string }) {
   return sendAccountMail(env, {
     kind: "invite",
-    brandTenantId: o.brandTenantId,
+    userId: o.userId,
     to: o.to,
     subject: `You are invited to ${o.invitedTo}`,
-    text:
+    text: (base) =>
       `You have been invited to ${o.invitedTo}.\n\n` +
-      `Set your password within 7 days: ${link(env, "/setup-password", o.token)}\n` +
+      `Set your password within 7 days: ${link(base, "/setup-password", o.token)}\n` +
       `(or POST /auth/setup-password with inviteToken: ${o.token})\n`,
   });
 }
 
-export function sendAccessGrantedEmail(env: Env, o: { brandTenantId: string | null; to: string; grantedTo: string }) {
+export function sendAccessGrantedEmail(env: Env, o: { userId: string; to: string; grantedTo: string }) {
   return sendAccountMail(env, {
     kind: "access_granted",
-    brandTenantId: o.brandTenantId,
+    userId: o.userId,
     to: o.to,
     subject: `You now have access to ${o.grantedTo}`,
-    text: `Your existing account now has access to ${o.grantedTo}. Sign in as usual.\n`,
+    text: () => `Your existing account now has access to ${o.grantedTo}. Sign in as usual.\n`,
   });
 }
 
-export function sendResetEmail(env: Env, o: { brandTenantId: string | null; to: string; token: string }) {
+export function sendResetEmail(env: Env, o: { userId: string; to: string; token: string }) {
   return sendAccountMail(env, {
     kind: "password_reset",
-    brandTenantId: o.brandTenantId,
+    userId: o.userId,
     to: o.to,
     subject: "Reset your password",
-    text:
+    text: (base) =>
       `Someone asked to reset the password of this account. If it was you, choose a new one within 1 hour: ` +
-      `${link(env, "/reset-password", o.token)}\n(or POST /auth/reset-password with token: ${o.token})\n` +
+      `${link(base, "/reset-password", o.token)}\n(or POST /auth/reset-password with token: ${o.token})\n` +
       `If it was not you, ignore this message.\n`,
   });
 }
+
+/** What the "your password was changed" mail lists: the credentials a password change leaves working. */
+export interface SurvivingCredentials {
+  /** the user's connected apps (OAuth grants); null when they could not be listed */
+  apps: { clientName: string; tenantName: string | null }[] | null;
+  /** API keys the user minted that still work */
+  keys: { id: string; name: string; prefix: string; tenantName: string }[];
+}
+
+export function sendPasswordChangedEmail(env: Env, o: SurvivingCredentials & { userId: string; to: string; at: Date }) {
+  const apps = (base: string) =>
+    o.apps === null
+      ? `Review the apps connected to your account at ${base}/account/connected-apps.\n`
+      : o.apps.length === 0
+        ? `No apps are connected to your account (${base}/account/connected-apps lists them).\n`
+        : `These apps you connected keep their access (a password change does not end them):\n` +
+          o.apps
+            .map((a) => `- ${oneLine(a.clientName)}${a.tenantName ? ` (for ${oneLine(a.tenantName)})` : ""}\n`)
+            .join("") +
+          `Disconnect any you do not recognise at ${base}/account/connected-apps.\n`;
+  const keys =
+    o.keys.length === 0
+      ? ""
+      : `\nThese API keys you created keep working (they belong to their tenant, not to your sign-in):\n` +
+        o.keys.map((k) => `- "${oneLine(k.name)}" (${k.prefix}…, id ${k.id}) in ${oneLine(k.tenantName)}\n`).join("") +
+        `A tenant admin of that tenant revokes a key with DELETE /v1/api-keys/{id} (header x-tenant-id).\n`;
+  return sendAccountMail(env, {
+    kind: "password_changed",
+    userId: o.userId,
+    to: o.to,
+    subject: "Your password was changed",
+    text: (base) =>
+      `The password of ${o.to} was changed at ${o.at.toISOString()}. Every session signed in before then is signed out.\n` +
+      `If you did not change it, reset it now (POST /auth/forgot-password with this address) and tell your administrator.\n\n` +
+      apps(base) +
+      keys,
+  });
+}
+
+/** Names typed by others (an app's registered name, a key's name) stay on one line of the mail. */
+const oneLine = (s: string) => s.replace(/[\r\n\t]+/g, " ").slice(0, 200);

@@ -1,6 +1,6 @@
-import { and, asc, count, eq, isNull, lt, ne, or } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import type { ControlDb } from "../../db/client";
-import { customHostnames } from "../../db/schema";
+import { customHostnameClaimGuard, customHostnameClaims, customHostnames } from "../../db/schema";
 import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -8,6 +8,7 @@ import { auditDbFor, commitControl } from "../../lib/commit";
 import type { PlatformContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, conflict, notFound } from "../../lib/errors";
+import { canonicalHostname } from "../../lib/host-guard";
 import { newId } from "../../lib/ids";
 import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
@@ -17,7 +18,17 @@ import {
   HostnameProviderError,
   type ProvidedHostname,
 } from "../../providers/hostnames/types";
-import { checkOwnership, claimExpired, newOwnershipToken, type OwnershipCheck } from "./ownership";
+import {
+  CLAIM_TTL_MS,
+  checkOwnership,
+  claimExpired,
+  claimExpiresAt,
+  MAX_UNVERIFIED_PER_OWNER,
+  newOwnershipToken,
+  type OwnershipCheck,
+  ownershipRecord,
+  PROVEN_BY_ANOTHER,
+} from "./ownership";
 import { forgetWhiteLabels, isHostnameInUse } from "./resolve";
 import { toCustomHostname } from "./schemas";
 import type { Owner } from "./service";
@@ -96,50 +107,153 @@ async function findRow(db: ControlDb, owner: Owner, id: string) {
 export const getHostname = async (db: ControlDb, env: Env, owner: Owner, id: string) =>
   view(env, await findRow(db, owner, id));
 
+const isOwners = (owner: Owner) => (r: Pick<Row, "scope" | "scopeId">) =>
+  r.scope === owner.scope && r.scopeId === owner.scopeId;
+const claimOf = (owner: Pick<Owner, "scope" | "scopeId">, hostname: string) =>
+  and(
+    eq(customHostnameClaims.scope, owner.scope),
+    eq(customHostnameClaims.scopeId, owner.scopeId),
+    eq(customHostnameClaims.hostname, hostname),
+  );
+
+const UNVERIFIED_CAP = (owner: Owner) =>
+  `At most ${MAX_UNVERIFIED_PER_OWNER} unverified custom hostnames per ${owner.scope}: prove ownership of one (its TXT record) or remove one`;
+const TOTAL_CAP = (owner: Owner) => `At most ${MAX_HOSTNAMES_PER_OWNER} custom hostnames per ${owner.scope}`;
+
 /**
- * Registers the hostname with Cloudflare, then stores it with the DNS records the customer must
- * create. The platform's own host, a hostname already registered (by anyone), or over
- * MAX_HOSTNAMES_PER_OWNER: 409. If the insert loses a race, the provider's record is removed again.
+ * The first statement of a claim's batch: it fails the batch (custom_hostname_claim_guard's CHECKs) when
+ * the owner already holds MAX_UNVERIFIED_PER_OWNER live unverified claims (unless this one is verified)
+ * or MAX_HOSTNAMES_PER_OWNER hostnames. One D1 batch is one transaction: concurrent claims cannot all pass.
+ */
+function claimGuard(c: ControlDb, owner: Owner, now: Date, verified: boolean) {
+  const lapsedBefore = new Date(now.getTime() - CLAIM_TTL_MS).toISOString();
+  const mine = sql`${customHostnames.scope} = ${owner.scope} and ${customHostnames.scopeId} = ${owner.scopeId}`;
+  const unverified = sql`(select count(*) from ${customHostnames} where ${mine} and ${customHostnames.verifiedAt} is null
+    and coalesce(${customHostnames.claimedAt}, ${customHostnames.createdAt}) > ${lapsedBefore})`;
+  const total = sql`(select count(*) from ${customHostnames} where ${mine})`;
+  return c.insert(customHostnameClaimGuard).select(
+    sql`select 'unverified' where ${verified ? sql`0` : sql`${unverified} >= ${MAX_UNVERIFIED_PER_OWNER}`}
+          union all select 'total' where ${total} >= ${MAX_HOSTNAMES_PER_OWNER}`,
+  );
+}
+
+/** Which cap a failed claim batch ran into (claimGuard), if any. */
+function capExceeded(e: unknown): "unverified" | "total" | null {
+  for (let err = e as { message?: string; cause?: unknown } | undefined; err; err = err.cause as typeof err) {
+    const m = String(err.message);
+    if (m.includes("unverified_hostname_claims_exceeded")) return "unverified";
+    if (m.includes("custom_hostnames_exceeded")) return "total";
+  }
+  return null;
+}
+
+/** Another claim of the same name that also meets `condition`, if any (the hostname index finds them). */
+const otherClaimOf = (db: ControlDb, row: Pick<Row, "id" | "hostname">, condition: SQL) =>
+  db
+    .select({ id: customHostnames.id })
+    .from(customHostnames)
+    .where(and(eq(customHostnames.hostname, row.hostname), ne(customHostnames.id, row.id), condition))
+    .get();
+
+/** True when another claim of the name still reads this Cloudflare record (the claims of one name share it). */
+const providerRecordShared = async (db: ControlDb, row: Pick<Row, "id" | "hostname" | "providerId">) =>
+  !!row.providerId && !!(await otherClaimOf(db, row, eq(customHostnames.providerId, row.providerId)));
+
+/** True when a claim of the name other than this one proved ownership (it holds the name). */
+const provenByAnother = async (db: ControlDb, row: Pick<Row, "id" | "hostname">) =>
+  !!(await otherClaimOf(db, row, isNotNull(customHostnames.verifiedAt)));
+
+/**
+ * Claims a hostname for an owner (docs/white-label.md, "Ownership"). A name is refused (409) when it is
+ * the platform's own, when some claim of it proved ownership, when the owner claimed it already, or over
+ * the owner's caps (MAX_UNVERIFIED_PER_OWNER unverified, MAX_HOSTNAMES_PER_OWNER in all). Another owner's
+ * unverified claim blocks nothing: the claims of one name share its Cloudflare record, and the first to
+ * publish its TXT record wins. The owner's first claim of the name starts its 7 days and fixes its token
+ * (custom_hostname_claims), so deleting and claiming again changes neither; once those days are over, a new
+ * claim is accepted only if the TXT record is already published (it is then verified at once).
  */
 export async function createHostname(ctx: PlatformContext, owner: Owner, hostname: string) {
-  if (hostname === new URL(ctx.env.PUBLIC_BASE_URL).hostname.toLowerCase())
+  if (hostname === canonicalHostname(new URL(ctx.env.PUBLIC_BASE_URL).hostname))
     throw conflict("That is the platform's own hostname");
   const control = controlDb(ctx.env);
-  const [taken, mine] = await control.batch([
+  const now = new Date();
+  const [claims, mine, earlier] = await control.batch([
     control.select().from(customHostnames).where(eq(customHostnames.hostname, hostname)),
-    control.select({ n: count() }).from(customHostnames).where(ownedBy(owner)),
+    control.select().from(customHostnames).where(ownedBy(owner)),
+    control.select().from(customHostnameClaims).where(claimOf(owner, hostname)),
   ]);
-  // an unverified claim past its 7 days holds nothing, even before the sweep removed it
-  if (taken[0] && claimExpired(taken[0], new Date())) await expireClaim(ctx.env, taken[0]);
-  else if (taken.length) throw conflict(`The hostname ${hostname} is already registered`);
-  if (mine[0]!.n >= MAX_HOSTNAMES_PER_OWNER)
-    throw conflict(`At most ${MAX_HOSTNAMES_PER_OWNER} custom hostnames per ${owner.scope}`);
+  if (claims.some((r) => r.verifiedAt !== null || (isOwners(owner)(r) && !claimExpired(r, now))))
+    throw conflict(`The hostname ${hostname} is already registered`);
+  // claims past their 7 days hold nothing: removed now rather than at the next sweep
+  const expired = claims.filter((r) => claimExpired(r, now));
+  for (const r of expired) await expireClaim(ctx.env, r);
+  const live = claims.filter((r) => !expired.includes(r));
+  const held = mine.filter((r) => !expired.some((x) => x.id === r.id));
+
+  const firstClaimedAt = earlier[0]?.firstClaimedAt ?? nowIso(now);
+  const ownershipToken = earlier[0]?.ownershipToken ?? newOwnershipToken();
+  let owned: OwnershipCheck | undefined;
+  if (Date.parse(firstClaimedAt) + CLAIM_TTL_MS <= now.getTime()) {
+    // the owner's 7 days for this name are over: only a proof already in DNS gets it
+    owned = await checkOwnership(ctx.env, { hostname, ownershipToken });
+    if (!owned.verified) {
+      const record = ownershipRecord({ hostname, ownershipToken });
+      throw conflict(
+        `The claim on ${hostname} lapsed at ${claimExpiresAt(firstClaimedAt)} without proof of ownership: publish the TXT record ${record.name} with the value ${record.value}, then claim it again`,
+      );
+    }
+  }
+  const verified = owned?.verified === true;
+  if (!verified && held.filter((r) => !r.verifiedAt && !claimExpired(r, now)).length >= MAX_UNVERIFIED_PER_OWNER)
+    throw conflict(UNVERIFIED_CAP(owner));
+  if (held.length >= MAX_HOSTNAMES_PER_OWNER) throw conflict(TOTAL_CAP(owner));
+
   const provider = providerOf(ctx.env);
-  const provided = await provider.create(hostname).catch(upstream);
-  const now = nowIso();
-  // a fresh token per claim: a TXT record left over from an earlier claim proves nothing
+  // the claims of one name share its Cloudflare record (Cloudflare holds a name once per zone)
+  const shared = live.find((r) => r.providerId)?.providerId ?? null;
+  const provided =
+    (shared ? await provider.get(shared).catch(upstream) : null) ?? (await provider.create(hostname).catch(upstream));
+  const at = nowIso(now);
   const row: Row = {
     id: newId(),
     scope: owner.scope,
     scopeId: owner.scopeId,
     agencyId: owner.agencyId,
     hostname,
-    ownershipToken: newOwnershipToken(),
-    createdAt: now,
-    ...fromProvider(provided, now, undefined),
+    ownershipToken,
+    claimedAt: firstClaimedAt,
+    createdAt: at,
+    ...fromProvider(provided, at, undefined, owned),
   };
+  const audit = (action: string) =>
+    auditStatement(ctx, {
+      tenantId: owner.tenantId,
+      action,
+      resourceType: "custom_hostname",
+      resourceId: row.id,
+      nextState: row,
+    });
   try {
-    await commitControl(ctx, (c) => [c.insert(customHostnames).values(row)], [
-      auditStatement(ctx, {
-        tenantId: owner.tenantId,
-        action: "custom_hostname.created",
-        resourceType: "custom_hostname",
-        resourceId: row.id,
-        nextState: row,
-      }),
-    ]);
+    await commitControl(
+      ctx,
+      (c) => [
+        claimGuard(c, owner, now, verified),
+        c.insert(customHostnames).values(row),
+        // proven: a later claim of the name is a new one; else the first claim's time and token are kept
+        verified
+          ? c.delete(customHostnameClaims).where(claimOf(owner, hostname))
+          : c
+              .insert(customHostnameClaims)
+              .values({ scope: owner.scope, scopeId: owner.scopeId, hostname, firstClaimedAt, ownershipToken })
+              .onConflictDoNothing(),
+      ],
+      [audit("custom_hostname.created"), ...(verified ? [audit("custom_hostname.verified")] : [])],
+    );
   } catch (e) {
-    await provider.delete(provided.id).catch(() => undefined);
+    if (provided.id !== shared && !(await providerRecordShared(control, row)))
+      await provider.delete(provided.id).catch(() => undefined);
+    const cap = capExceeded(e);
+    if (cap) throw conflict(cap === "unverified" ? UNVERIFIED_CAP(owner) : TOTAL_CAP(owner));
     if (isUniqueViolation(e)) throw conflict(`The hostname ${hostname} is already registered`);
     throw e;
   }
@@ -172,18 +286,35 @@ async function applyStatus(
       previousState,
       nextState,
     });
-  await commitControl(ctx, (c) => [c.update(customHostnames).set(next).where(eq(customHostnames.id, before.id))], [
-    ...(verified ? [audit("custom_hostname.verified", { verifiedAt: null }, { verifiedAt: after.verifiedAt })] : []),
-    ...(changed
-      ? [
-          audit(
-            "custom_hostname.status_changed",
-            { status: before.status, sslStatus: before.sslStatus },
-            { status: after.status, sslStatus: after.sslStatus },
-          ),
-        ]
-      : []),
-  ]);
+  try {
+    await commitControl(
+      ctx,
+      (c) => [
+        c.update(customHostnames).set(next).where(eq(customHostnames.id, before.id)),
+        // proven: the owner's first-claim record has done its work (a later claim is a new one)
+        ...(verified ? [c.delete(customHostnameClaims).where(claimOf(before, before.hostname))] : []),
+      ],
+      [
+        ...(verified
+          ? [audit("custom_hostname.verified", { verifiedAt: null }, { verifiedAt: after.verifiedAt })]
+          : []),
+        ...(changed
+          ? [
+              audit(
+                "custom_hostname.status_changed",
+                { status: before.status, sslStatus: before.sslStatus },
+                { status: after.status, sslStatus: after.sslStatus },
+              ),
+            ]
+          : []),
+      ],
+    );
+  } catch (e) {
+    // another owner's claim of the name was verified a moment earlier (the partial unique index): it won
+    if (verified && isUniqueViolation(e))
+      return applyStatus(ctx, owner, before, p, { verified: false, reason: PROVEN_BY_ANOTHER });
+    throw e;
+  }
   if (changed || verified) forgetWhiteLabels();
   return after;
 }
@@ -195,7 +326,11 @@ async function recheck(
   before: Row,
   provider: CustomHostnameProvider,
 ) {
-  const owned = before.verifiedAt ? undefined : await checkOwnership(ctx.env, before);
+  const owned = before.verifiedAt
+    ? undefined
+    : (await provenByAnother(ctx.control, before))
+      ? ({ verified: false, reason: PROVEN_BY_ANOTHER } as const)
+      : await checkOwnership(ctx.env, before);
   const p = before.providerId ? await provider.get(before.providerId) : null;
   return applyStatus(ctx, owner, before, p, owned);
 }
@@ -206,11 +341,15 @@ export async function refreshHostname(ctx: PlatformContext, owner: Owner, id: st
   return view(ctx.env, await recheck(ctx, owner, before, providerOf(ctx.env)).catch(upstream));
 }
 
-/** Removes an unverified claim past its 7 days, at Cloudflare (already gone is fine) and here, audited. */
+/**
+ * Removes an unverified claim past its 7 days, at Cloudflare (already gone is fine; kept while another
+ * claim of the name reads it) and here, audited. The owner's first-claim record stays.
+ */
 async function expireClaim(env: Env, row: Row) {
   const tenantId = row.scope === "tenant" ? row.scopeId : null;
   const ctx = await systemContext(env, tenantId);
-  if (row.providerId) await customHostnameProvider(env)?.delete(row.providerId);
+  if (row.providerId && !(await providerRecordShared(ctx.control, row)))
+    await customHostnameProvider(env)?.delete(row.providerId);
   await commitControl(
     ctx,
     (c) => [c.delete(customHostnames).where(and(eq(customHostnames.id, row.id), isNull(customHostnames.verifiedAt)))],
@@ -237,10 +376,16 @@ const systemContext = async (env: Env, tenantId: string | null): Promise<Platfor
   defer: () => undefined,
 });
 
-/** Removes it from Cloudflare (already gone there is fine) and here; links stop using it at once in this isolate, within a minute elsewhere. */
+/**
+ * Removes it from Cloudflare (already gone there is fine; kept while another claim of the name reads it)
+ * and here; links stop using it at once in this isolate, within a minute elsewhere. An unverified claim's
+ * first-claim record stays: claiming the name again keeps its 7 days and token.
+ */
 export async function deleteHostname(ctx: PlatformContext, owner: Owner, id: string) {
   const before = await findRow(controlDb(ctx.env), owner, id);
-  if (before.providerId) await providerOf(ctx.env).delete(before.providerId).catch(upstream);
+  // another owner's claim of the name may still read the Cloudflare record
+  if (before.providerId && !(await providerRecordShared(controlDb(ctx.env), before)))
+    await providerOf(ctx.env).delete(before.providerId).catch(upstream);
   await commitControl(ctx, (c) => [c.delete(customHostnames).where(eq(customHostnames.id, id))], [
     auditStatement(ctx, {
       tenantId: owner.tenantId,

@@ -9,7 +9,10 @@ import { dnsTxt } from "../../providers/dns";
  * a fresh random token per claim, cannot be left over: a claim made after a delete needs a new one.
  */
 export const OWNERSHIP_RECORD_LABEL = "_reputation-ops-challenge";
-/** An unverified claim is removed after this long, so nobody can hold a hostname they cannot prove. */
+/**
+ * An unverified claim is removed this long after the owner first claimed the name (deleting and claiming
+ * again does not restart it). It blocks nobody meanwhile: the first claimant to prove ownership wins.
+ */
 export const CLAIM_TTL_MS = 7 * 24 * 3600_000;
 
 export const newOwnershipToken = () =>
@@ -21,9 +24,19 @@ export const ownershipRecord = (r: { hostname: string; ownershipToken: string | 
   value: r.ownershipToken ?? "",
 });
 
-export const claimExpiresAt = (createdAt: string) => new Date(Date.parse(createdAt) + CLAIM_TTL_MS).toISOString();
-export const claimExpired = (r: { verifiedAt: string | null; createdAt: string }, now: Date) =>
-  r.verifiedAt === null && Date.parse(r.createdAt) + CLAIM_TTL_MS <= now.getTime();
+/** At most this many unverified claims per agency or tenant: each holds a Cloudflare record for up to 7 days. */
+export const MAX_UNVERIFIED_PER_OWNER = 3;
+
+type ClaimTimes = { verifiedAt: string | null; claimedAt: string | null; createdAt: string };
+/** When the owner first claimed the name (rows older than claimed_at: their creation). */
+export const claimStart = (r: Omit<ClaimTimes, "verifiedAt">) => r.claimedAt ?? r.createdAt;
+export const claimExpiresAt = (claimedAt: string) => new Date(Date.parse(claimedAt) + CLAIM_TTL_MS).toISOString();
+/** An unverified claim past its 7 days: it holds nothing and the sweep removes it. */
+export const claimExpired = (r: ClaimTimes, now: Date) =>
+  r.verifiedAt === null && Date.parse(claimStart(r)) + CLAIM_TTL_MS <= now.getTime();
+
+/** Why a claim cannot be verified once another owner's claim of the name was. */
+export const PROVEN_BY_ANOTHER = "another owner proved ownership of this hostname first";
 
 export type OwnershipCheck = { verified: true } | { verified: false; reason: string };
 

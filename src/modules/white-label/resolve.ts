@@ -259,3 +259,9 @@ export async function hostBrand(db: ControlDb, host: HostOwner | null | undefine
   if (host.scope === "agency") return agencyBrand(db, host.agencyId);
   return (await tenantWhiteLabel(db, host.scopeId))?.brand ?? DEFAULT_BRAND;
 }
+
+/** An agency's first active custom hostname (the one its links use), or null. */
+export async function agencyHostname(db: ControlDb, agencyId: string): Promise<string | null> {
+  const [first] = await activeHosts(db, "agency", eq(customHostnames.scopeId, agencyId)).limit(1);
+  return first?.hostname ?? null;
+}

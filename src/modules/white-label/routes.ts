@@ -43,9 +43,14 @@ const tags = ["White label"];
 const upstreamError = { description: "Cloudflare failed (UPSTREAM_ERROR)", content: errors[409].content };
 const notOwned = "An agency the caller does not administer is 404, like an unknown id.";
 const hostingNote =
-  "Create a CNAME from the hostname to the platform's target (dns.cname) and the ownership TXT record (dns.ownership); " +
+  "Create a CNAME from the hostname to the platform's target (dns.cname) and the platform's ownership TXT record (dns.verification); " +
   "Cloudflare then validates and issues the certificate. Links and pages use the hostname once status and sslStatus are both active " +
-  "(a sweep re-checks pending hostnames every 5 minutes; refresh asks at once). Without Cloudflare credentials configured: 409. Provider failure: 502.";
+  "and ownership is verified (a sweep re-checks pending hostnames every 5 minutes; refresh asks at once). " +
+  "The hostname is stored lower-case, in punycode, without a trailing dot. Another owner's unverified claim of the name blocks nothing: " +
+  "the first claimant to publish its TXT record wins, and a name whose ownership another owner proved is 409. At most 3 unverified claims " +
+  "per owner (409). An unverified claim is removed 7 days after the owner first claimed the name; deleting and claiming again keeps that " +
+  "time and the TXT record, and once it has passed a claim is accepted only with the TXT record already published (409 naming it). " +
+  "Without Cloudflare credentials configured: 409. Provider failure: 502.";
 
 /**
  * White-label brands and custom hostnames are control-plane rows (looked up by host before the

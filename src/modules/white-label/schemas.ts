@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { type customHostnames, WHITE_LABEL_SCOPES, type whiteLabelBrands } from "../../db/schema";
+import { canonicalHostname } from "../../lib/host-guard";
 import { DateTime } from "../../lib/openapi";
 import { Email } from "../../lib/validators";
-import { claimExpiresAt, ownershipRecord } from "./ownership";
+import { claimExpiresAt, claimStart, ownershipRecord } from "./ownership";
 import { isHostnameInUse } from "./resolve";
 
 export const HexColor = z
@@ -107,14 +108,24 @@ export const toWhiteLabelBrand = (r: typeof whiteLabelBrands.$inferSelect) => ({
 // ---- custom hostnames ----
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+/** what would make the URL parser read another host out of the value (a scheme, port, path, user info, space) */
+const NOT_A_NAME = /[\s/\\?#@:[\]]/;
+/**
+ * A claimed hostname, stored as the host guard compares it (canonicalHostname, src/lib/host-guard.ts):
+ * `Reviews.Example.com.`, `reviews%2Eexample.com` and `reviews.example.com` are one claim, a Unicode name
+ * is stored in punycode. Then a DNS name with at least two labels whose last one is not a number (the
+ * URL parser reads `0x7f.1` as 127.0.0.1 and refuses `shop.123`): no IP address in any notation.
+ */
 export const Hostname = z
   .string()
   .trim()
-  .toLowerCase()
-  .transform((v) => v.replace(/\.$/, ""))
+  .transform((v) => (NOT_A_NAME.test(v) ? v : canonicalHostname(v)))
   .refine(
     (v) =>
-      v.length <= 253 && v.split(".").length >= 2 && v.split(".").every((l) => LABEL.test(l)) && !/^[\d.]+$/.test(v),
+      v.length <= 253 &&
+      v.split(".").length >= 2 &&
+      v.split(".").every((l) => LABEL.test(l)) &&
+      !/^(\d+|0x[0-9a-f]*)$/.test(v.slice(v.lastIndexOf(".") + 1)),
     {
       message: "A DNS hostname such as reviews.example.com (no scheme, port, path or wildcard)",
     },
@@ -146,7 +157,8 @@ export const CustomHostnameSchema = z
     }),
     verifiedAt: DateTime.nullable(),
     claimExpiresAt: DateTime.nullable().openapi({
-      description: "an unverified claim is removed at this time (7 days after it was made); null once verified",
+      description:
+        "an unverified claim is removed at this time: 7 days after this owner first claimed the name (deleting and claiming again does not extend it); null once verified",
     }),
     dns: z
       .object({
@@ -197,7 +209,7 @@ export function toCustomHostname(r: HostnameRow, cnameTarget: string | null) {
     active: isHostnameInUse(r),
     verified: r.verifiedAt !== null,
     verifiedAt: r.verifiedAt,
-    claimExpiresAt: r.verifiedAt ? null : claimExpiresAt(r.createdAt),
+    claimExpiresAt: r.verifiedAt ? null : claimExpiresAt(claimStart(r)),
     dns: {
       cname: { name: r.hostname, target: cnameTarget },
       verification: ownershipRecord(r),

@@ -1,7 +1,7 @@
 import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { isLocalEnvironment } from "../../lib/ssrf";
-import { tenantWhiteLabel } from "../../modules/white-label/resolve";
+import { accountMailLook } from "../../modules/white-label/account-mail-look";
 import { brandedTransactional } from "./branded-email";
 import { DevMailboxProvider } from "./dev-mailbox";
 import { createProvider } from "./factory";
@@ -19,16 +19,17 @@ import type { FetchLike, MessageProvider, SendReceipt } from "./types";
  * Not account mail: review alerts, digests, SLA escalations and automation emails are the tenant's
  * own notifications and go through its email channel (transactional.ts).
  */
-export const ACCOUNT_MAIL_KINDS = ["invite", "access_granted", "password_reset"] as const;
+export const ACCOUNT_MAIL_KINDS = ["invite", "access_granted", "password_reset", "password_changed"] as const;
 export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];
 
 export interface AccountMail {
   kind: AccountMailKind;
-  /** the tenant whose white label the message wears (its name and footer); null: the product's own */
-  brandTenantId: string | null;
+  /** the person it is for: their roles decide the brand it wears and the host of its links (accountMailLook) */
+  userId: string;
   to: string;
   subject: string;
-  text: string;
+  /** the body, given the origin its links must use */
+  text: (baseUrl: string) => string;
 }
 
 let fetchOverride: FetchLike | undefined;
@@ -54,15 +55,18 @@ export function platformEmailProvider(env: Env): MessageProvider {
 }
 
 /**
- * Sends one account mail through the platform sender. A white-labelled tenant's brand still names the
- * sender and adds its footer (docs/white-label.md); the address, reply-to and transport are the platform's.
- * The message belongs to no tenant (tenantId null): provider status webhooks check the platform's keys.
+ * Sends one account mail through the platform sender. Its look, the brand (sender name and footer)
+ * and the origin of its links, follows one rule over every role the person holds (`accountMailLook`,
+ * white-label/account-mail-look.ts): a tenant's only when all of them lie in that tenant, an agency's
+ * when all lie within that agency, else the platform's. No caller picks a brand. The address, reply-to
+ * and transport are always the platform's; the message belongs to no tenant (tenantId null), so
+ * provider status webhooks check the platform's keys.
  */
 export async function sendAccountMail(env: Env, mail: AccountMail): Promise<SendReceipt> {
-  const wl = mail.brandTenantId ? await tenantWhiteLabel(controlDb(env), mail.brandTenantId) : null;
+  const look = await accountMailLook(controlDb(env), env, mail.userId);
   const message = brandedTransactional(
-    { tenantId: null, to: mail.to, subject: mail.subject, text: mail.text },
-    wl?.brand ?? null,
+    { tenantId: null, to: mail.to, subject: mail.subject, text: mail.text(look.baseUrl) },
+    look.brand,
   );
   return platformEmailProvider(env).send({ ...message, headers: { ...message.headers, "X-Account-Mail": mail.kind } });
 }

@@ -7,7 +7,7 @@ import handler from "../../../src/index";
 import { ACCOUNT_MAIL_KINDS, type AccountMailKind } from "../../../src/providers/messaging/account-mail";
 import { useSmtpTransport } from "../../../src/providers/messaging/smtp";
 import { tokenIn } from "../../helpers/dev-mailbox";
-import { createWorld, seedUser, type World } from "../../helpers/seed";
+import { createWorld, seedUser, TEST_PASSWORD, type World } from "../../helpers/seed";
 
 /**
  * Account mail (anything carrying a credential or a sign-in link) goes only through the platform's
@@ -154,6 +154,19 @@ const triggers: Record<AccountMailKind, () => Promise<{ to: string; subject: str
     ).toBe(201);
     return [{ to: existing.email, subject: `You now have access to ${w.tenantA.name}` }];
   },
+  password_changed: async () => {
+    const person = await seedUser({
+      grants: [{ role: "tenant_admin", scopeType: "tenant", scopeId: w.tenantB.id }],
+      tenantId: w.tenantA.id,
+      email: unique("changer"),
+    });
+    const changed = await call("POST", "/me/password", {
+      token: person.token,
+      body: { currentPassword: TEST_PASSWORD, newPassword: "another long password" },
+    });
+    expect(changed.status).toBe(200);
+    return [{ to: person.email, subject: "Your password was changed" }];
+  },
 };
 
 describe("account mail goes only through the platform's own sender", () => {
@@ -181,7 +194,7 @@ describe("account mail goes only through the platform's own sender", () => {
     const done = await call("POST", "/auth/reset-password", {
       body: { token: tokenIn(reset.text), password: "a brand new password" },
     });
-    expect(done.body).toEqual({ ok: true });
+    expect(done.body).toMatchObject({ ok: true, token: expect.any(String) });
     expect(smtp.filter((m) => m.host === PLATFORM_HOST).map((m) => m.reply)).not.toContain(
       "collector@attacker-controlled.test",
     );

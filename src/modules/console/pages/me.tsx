@@ -6,7 +6,6 @@ import { updateMyProfile } from "../../auth/me.service";
 import { UpdateMeBody } from "../../auth/schemas";
 import { act, type CC, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
-import { SIGN_OUT_EVERYWHERE_AVAILABLE } from "../session";
 
 /*
  * A person's own page (docs/console.md): their name (PATCH /me's service), their password (the session
@@ -52,14 +51,12 @@ export async function mePage(c: CC): Promise<Response> {
               Sign out
             </button>
           </form>
-          {SIGN_OUT_EVERYWHERE_AVAILABLE && (
-            <form method="post" action="/app/sign-out-everywhere">
-              <Csrf token={csrf} />
-              <button type="submit" class="danger">
-                Sign out everywhere
-              </button>
-            </form>
-          )}
+          <form method="post" action="/app/sign-out-everywhere">
+            <Csrf token={csrf} />
+            <button type="submit" class="danger">
+              Sign out everywhere
+            </button>
+          </form>
         </div>
       </section>
     </>,

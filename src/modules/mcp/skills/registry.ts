@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import type { TenantRole } from "../../../db/schema";
 import type { ServiceContext } from "../../../lib/context";
+import type { TenantAccess } from "../../identity/access";
 import type { JobRow } from "../../jobs/schemas";
 import type { Scope } from "../../oauth/scopes";
 import type { SessionIdentity } from "../identity";
@@ -10,6 +11,12 @@ import { describeUntrusted } from "./untrusted";
 /** What a skill handler receives: a ServiceContext for the resolved tenant, plus who is calling. */
 export interface SkillContext extends ServiceContext {
   caller: SessionIdentity;
+  /**
+   * The caller's access to the tenant, as the one access check resolved it for this call
+   * (identity/access.ts; skills/run.ts sets it on every MCP call). Absent only when an agent calls a read
+   * skill as its tool without a door's access (the service's own reply drafting).
+   */
+  access?: TenantAccess;
   /** the agencies an agency session reaches, re-read on every call; empty otherwise */
   agencyIds: string[];
 }

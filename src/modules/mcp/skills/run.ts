@@ -8,12 +8,18 @@ import type { Env } from "../../../env";
 import type { RequestMeta } from "../../../lib/context";
 import { ApiError } from "../../../lib/errors";
 import { addLogContext, log } from "../../../lib/log";
-import { administeredAgencies, isPlatformAdmin, resolveTenantAccess, roleAtLeast } from "../../identity/access";
+import {
+  administeredAgencies,
+  admitTenant,
+  isPlatformAdmin,
+  type Principal,
+  requireTenantRole,
+} from "../../identity/access";
 import { findTenantRef, loadUserPrincipal } from "../../identity/service";
 import { actorFor, auditToolCall, type ToolOutcome } from "../audit";
 import { type McpLimits, STATELESS_SESSION_PREFIX } from "../config";
 import { issueConfirmation, redeemConfirmation } from "../confirmations";
-import type { SessionIdentity } from "../identity";
+import { callerSignIn, type SessionIdentity } from "../identity";
 import { createTaskResult, taskOwner } from "../tasks";
 import { EVERY_TOOL, inSelection, type ToolSelection, usableSelection } from "../toolsets";
 import { findSkill, type Skill, type SkillContext, skillAllowed } from "./registry";
@@ -69,6 +75,8 @@ class ToolRefusal extends Error {
     readonly outcome: ToolOutcome,
     message: string,
     readonly details?: Record<string, unknown>,
+    /** what the audit row says instead of `message`, when the message carries something only the caller may read */
+    readonly audited?: string,
   ) {
     super(message);
   }
@@ -116,6 +124,8 @@ async function confirmGate(
     `${skill.name} needs the user's confirmation${tried ? " (the confirm value given is not a valid code for this call: codes are single-use, expire and hold for these exact arguments only)" : ""}. ` +
       `Ask the user: "${question}" and only if they agree, call again with the same arguments and confirm: "${issued.code}" (valid until ${issued.expiresAt}). Nothing was done.`,
     { confirmation: { code: issued.code, expiresAt: issued.expiresAt, question } },
+    // the code is the caller's alone: the tenant's audit log (read by its admins) says only that one was issued
+    `${skill.name} needs the user's confirmation${tried ? " (the confirm value given was not valid)" : ""}; a one-time code was issued`,
   );
 }
 
@@ -170,15 +180,24 @@ const toolError = (message: string, details?: Record<string, unknown>): CallTool
   content: [{ type: "text", text: JSON.stringify({ error: message, ...details }) }],
 });
 
+/** The principal behind a call's credential: an API key as the REST authenticator resolves it, or the user as stored now. */
+async function principalOf(c: CallEnv): Promise<Principal | null> {
+  const { identity } = c;
+  if (identity.credential === "api_key")
+    return { kind: "api_key", keyId: identity.keyId!, tenantId: identity.tenantId, scopes: identity.scopes };
+  return loadUserPrincipal(c.control, identity.userId!, callerSignIn(identity));
+}
+
 /**
- * The tenant a call acts for, and the agencies it may reach. tenantId input counts only in an
- * agency OAuth session and is re-checked against the caller's agencies on every call; user
- * callers are re-checked against the tenant (a removed role stops the next call).
+ * The tenant a call acts for, the caller's access there and the agencies it may reach, through the one
+ * access and role check every door passes (identity/access.ts `admitTenant`, `requireTenantRole`): an
+ * API key like a user, so a paused tenant is read-only to both. tenantId input counts only in an agency
+ * OAuth session and is re-checked against the caller's agencies on every call; user callers are
+ * re-read (a removed role stops the next call). Runs before the input is read.
  */
 async function resolveTenant(skill: Skill, input: Record<string, unknown>, c: CallEnv) {
   const { identity, control: db } = c;
-  if (identity.credential === "api_key") return { tenantId: identity.tenantId, agencyIds: [] as string[] };
-  const principal = await loadUserPrincipal(db, identity.userId!);
+  const principal = await principalOf(c);
   if (!principal) throw new ToolRefusal("forbidden", "The signed-in user is no longer active");
   if (skill.platformOnly && !isPlatformAdmin(principal))
     throw new ToolRefusal("forbidden", `${skill.name} needs the platform_admin role`);
@@ -187,13 +206,21 @@ async function resolveTenant(skill: Skill, input: Record<string, unknown>, c: Ca
     skill.agencyAware && identity.agencySession && typeof input.tenantId === "string" ? input.tenantId : null;
   const tenantId = asked ?? identity.tenantId;
   const tenant = await findTenantRef(db, tenantId);
-  const access = tenant ? resolveTenantAccess(principal, tenant) : null;
-  const inAgency = tenant ? agencyIds.includes(tenant.agencyId) : false;
-  if (!tenant || !access || (asked && !inAgency)) throw new ToolRefusal("forbidden", "Tenant not accessible");
-  if (skill.minRole && !roleAtLeast(access.role, skill.minRole)) {
-    throw new ToolRefusal("forbidden", `${skill.name} needs the ${skill.minRole} role or higher in this tenant`);
+  if (asked && !(tenant && agencyIds.includes(tenant.agencyId)))
+    throw new ToolRefusal("forbidden", "Tenant not accessible");
+  try {
+    const access = admitTenant(principal, tenant);
+    if (skill.minRole)
+      requireTenantRole(
+        access,
+        skill.minRole,
+        `${skill.name} needs the ${skill.minRole} role or higher in this tenant`,
+      );
+    return { tenantId, agencyIds, access };
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "FORBIDDEN") throw new ToolRefusal("forbidden", e.message);
+    throw e;
   }
-  return { tenantId, agencyIds };
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -234,6 +261,9 @@ export async function callTool(
           : "an agency session";
       throw new ToolRefusal("forbidden", `${name} needs ${needs}, which this session was not granted`);
     }
+    // who may do this here first (tenant, pause, role), as REST's middleware does before its validators
+    const resolved = await resolveTenant(skill, input, c);
+    tenantId = resolved.tenantId;
     const parsed = skill.input.safeParse(input);
     if (!parsed.success) {
       outcome = "invalid_input";
@@ -241,8 +271,6 @@ export async function callTool(
       error = "Invalid input";
       return toolError("Invalid input", { issues });
     }
-    const resolved = await resolveTenant(skill, parsed.data, c);
-    tenantId = resolved.tenantId;
     // the request's lines from here on name the tool's tenant and its shard, as /v1 lines do (middleware/tenant.ts)
     const shard = (await tenantShard(c.env, tenantId)) ?? 0;
     addLogContext({ tenantId, shard });
@@ -266,6 +294,7 @@ export async function callTool(
       meta: c.meta,
       defer: c.defer,
       caller: c.identity,
+      access: resolved.access,
       agencyIds: resolved.agencyIds,
     };
     // a long job for a client that polls tasks: stored and queued, answered with its task handle at once
@@ -287,7 +316,7 @@ export async function callTool(
     if (e instanceof JsonRpcError) throw e;
     if (e instanceof ToolRefusal) {
       outcome = e.outcome;
-      error = e.message;
+      error = e.audited ?? e.message;
       return toolError(e.message, e.details);
     }
     outcome = "error";
@@ -300,7 +329,7 @@ export async function callTool(
     return toolError("Internal error", { requestId: c.meta.requestId });
   } finally {
     // the audit row is a tenant row: on the tenant's shard (an agency-level call without a tenant: the control database)
-    await auditToolCall(tenantId ? await tenantDb(c.env, tenantId) : c.control, c.identity, c.meta, {
+    await auditToolCall(tenantId ? await tenantDb(c.env, tenantId) : c.control, c.env, c.identity, c.meta, {
       tool: name,
       tenantId,
       sessionId: c.sessionId,
