@@ -15,7 +15,7 @@ import {
   statusSubmit,
   tagsSubmit,
 } from "./pages/inbox";
-import { mePage, renameSubmit } from "./pages/me";
+import { mePage, passwordSubmit, renameSubmit } from "./pages/me";
 import {
   approveReplySubmit,
   createReplySubmit,
@@ -57,6 +57,7 @@ consoleRoutes.get("/app", appEntry);
 consoleRoutes.get("/app/tenants", tenantsPage);
 consoleRoutes.get("/app/me", mePage);
 consoleRoutes.post("/app/me/name", renameSubmit);
+consoleRoutes.post("/app/me/password", passwordSubmit);
 
 consoleRoutes.use("/app/t/:tenantId", inTenant);
 consoleRoutes.use("/app/t/:tenantId/*", inTenant);

@@ -1,15 +1,18 @@
 /** @jsxImportSource hono/jsx */
 
-import { validationError } from "../../../lib/errors";
+import { ApiError, validationError } from "../../../lib/errors";
 import { requestMeta } from "../../../middleware/service-context";
 import { updateMyProfile } from "../../auth/me.service";
-import { UpdateMeBody } from "../../auth/schemas";
+import { changeOwnPassword } from "../../auth/password.service";
+import { ChangePasswordBody, UpdateMeBody } from "../../auth/schemas";
 import { act, type CC, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
+import { cookieOfSession } from "../session";
 
 /*
- * A person's own page (docs/console.md): their name (PATCH /me's service), their password (the session
- * model's POST /me/password, wired when it lands), sign out here or everywhere.
+ * A person's own page (docs/console.md): their name (PATCH /me's service), their password (POST /me/password's
+ * service: the current one proved and throttled like a sign-in, every session of the account ended, this
+ * browser's replaced by a new one), sign out here or everywhere.
  */
 
 export async function mePage(c: CC): Promise<Response> {
@@ -37,9 +40,31 @@ export async function mePage(c: CC): Promise<Response> {
       </section>
       <section class="card" aria-labelledby="password">
         <h2 id="password">Password</h2>
-        <p>
-          To change your password, use <a href="/app/forgot-password">the reset link</a>: we mail you a link that sets a
-          new one.
+        <form method="post" action="/app/me/password">
+          <Csrf token={csrf} />
+          <label for="current">Current password</label>
+          <input id="current" name="currentPassword" type="password" required autocomplete="current-password" />
+          <label for="new">New password</label>
+          <input
+            id="new"
+            name="newPassword"
+            type="password"
+            required
+            minlength={8}
+            autocomplete="new-password"
+            aria-describedby="new-help"
+          />
+          <p id="new-help" class="muted small">
+            At least 8 characters. Changing it signs you out everywhere else; connected apps and API keys keep working.
+          </p>
+          <label for="confirm">New password again</label>
+          <input id="confirm" name="confirm" type="password" required minlength={8} autocomplete="new-password" />
+          <div class="actions">
+            <button type="submit">Change the password</button>
+          </div>
+        </form>
+        <p class="muted small">
+          Forgot it? <a href="/app/forgot-password">Get a reset link by mail</a>.
         </p>
       </section>
       <section class="card" aria-labelledby="sessions">
@@ -70,5 +95,42 @@ export async function renameSubmit(c: CC): Promise<Response> {
     if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ path: "name", message: i.message })));
     await updateMyProfile(c.var.control, c.env, requestMeta(c), c.var.consoleSession!.principal, parsed.data);
     return redirectTo(c, "/app/me", { kind: "notice", text: "Your name is saved." });
+  });
+}
+
+export async function passwordSubmit(c: CC): Promise<Response> {
+  return act(c, "/app/me", async () => {
+    const form = await formOf(c);
+    if (form.one("newPassword") !== form.one("confirm"))
+      return redirectTo(c, "/app/me", { kind: "error", text: "The two new passwords are not the same." });
+    const parsed = ChangePasswordBody.safeParse({
+      currentPassword: form.one("currentPassword"),
+      newPassword: form.one("newPassword"),
+    });
+    if (!parsed.success)
+      return redirectTo(c, "/app/me", { kind: "error", text: "The new password needs at least 8 characters." });
+    let changed: Awaited<ReturnType<typeof changeOwnPassword>>;
+    try {
+      changed = await changeOwnPassword(
+        c.var.control,
+        c.env,
+        requestMeta(c),
+        c.var.consoleSession!.principal.userId,
+        parsed.data,
+        (w) => c.executionCtx.waitUntil(w),
+        "cookie",
+      );
+    } catch (e) {
+      if (e instanceof ApiError && e.details?.reason === "current_password_incorrect")
+        return redirectTo(c, "/app/me", { kind: "error", text: "The current password is wrong." });
+      throw e;
+    }
+    // every session of the account ended in the change's batch; this browser continues on the new one
+    return redirectTo(
+      c,
+      "/app/me",
+      { kind: "notice", text: "Your password is changed. You are signed out everywhere else." },
+      { "set-cookie": cookieOfSession(c.env, changed.session) },
+    );
   });
 }
