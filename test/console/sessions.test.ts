@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "../../src/db/schema";
 import { LOGIN_FAILURE_WINDOW_SECONDS, LOGIN_LIMITS } from "../../src/modules/auth/throttle";
+import { emailIdsTo, nextEmailTo } from "../helpers/dev-mailbox";
 import { request } from "../helpers/http";
 import { control, createWorld, seedUser, sessionFor, TEST_PASSWORD, type World } from "../helpers/seed";
 import { ConsoleBrowser, textOf } from "./helpers";
@@ -114,6 +115,33 @@ describe("console sessions", () => {
     expect(rows.filter((r) => r.endReason === "password_changed")).toHaveLength(2);
     expect((await new ConsoleBrowser().signIn(p.email, TEST_PASSWORD)).status).toBe(401);
     expect((await new ConsoleBrowser().signIn(p.email, "a-new-long-password")).status).toBe(303);
+  });
+
+  it("reset mail → new password → the home, signed in, every earlier session gone", async () => {
+    const p = await newManager();
+    const before = await signedIn(p.email);
+    const { token } = await sessionFor(p.id);
+    const seen = await emailIdsTo(p.email);
+    const b = new ConsoleBrowser();
+    await b.get("/app/forgot-password");
+    await b.post("/app/forgot-password", { email: p.email }, { csrf: null });
+    const link = new URL(
+      /https?:\/\/\S*\/reset-password\?token=\S+/.exec((await nextEmailTo(p.email, seen)).text ?? "")![0],
+    );
+    expect((await b.get(link.pathname + link.search)).status).toBe(200);
+    const done = await b.post(
+      "/reset-password",
+      { token: link.searchParams.get("token")!, password: "reset-long-password", confirm: "reset-long-password" },
+      { csrf: null },
+    );
+    expect(done.status, done.text.slice(0, 300)).toBe(303);
+    const home = await b.follow(done);
+    expect(home.status).toBe(200);
+    expect(textOf(home.text)).toContain(w.tenantA.name);
+    expect((await before.get("/app/me")).status).toBe(303);
+    expect((await request("GET", "/me", { token, unchecked: true })).status).toBe(401);
+    const live = (await cookieRows(p.id)).filter((r) => r.endedAt === null);
+    expect(live).toMatchObject([{ method: "reset" }]);
   });
 
   it("sign-in is throttled like POST /auth/login: 429 with Retry-After once the email is locked", async () => {

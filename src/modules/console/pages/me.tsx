@@ -8,6 +8,7 @@ import { ChangePasswordBody, UpdateMeBody } from "../../auth/schemas";
 import { act, type CC, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
 import { cookieOfSession } from "../session";
+import { NewPasswordFields } from "./sign-in";
 
 /*
  * A person's own page (docs/console.md): their name (PATCH /me's service), their password (POST /me/password's
@@ -44,21 +45,10 @@ export async function mePage(c: CC): Promise<Response> {
           <Csrf token={csrf} />
           <label for="current">Current password</label>
           <input id="current" name="currentPassword" type="password" required autocomplete="current-password" />
-          <label for="new">New password</label>
-          <input
-            id="new"
+          <NewPasswordFields
             name="newPassword"
-            type="password"
-            required
-            minlength={8}
-            autocomplete="new-password"
-            aria-describedby="new-help"
+            help="At least 8 characters. Changing it signs you out everywhere else; connected apps and API keys keep working."
           />
-          <p id="new-help" class="muted small">
-            At least 8 characters. Changing it signs you out everywhere else; connected apps and API keys keep working.
-          </p>
-          <label for="confirm">New password again</label>
-          <input id="confirm" name="confirm" type="password" required minlength={8} autocomplete="new-password" />
           <div class="actions">
             <button type="submit">Change the password</button>
           </div>

@@ -65,6 +65,29 @@ export function ForgotForm(props: { sent?: boolean; error?: string | null }) {
 }
 
 /** The new password twice; `name` only for an invite (the person's name is set with the password). */
+/** A new password and its confirmation (field `confirm`): the reset, invite and own-page forms. */
+export function NewPasswordFields(props: { name: string; help: string }) {
+  return (
+    <>
+      <label for={props.name}>New password</label>
+      <input
+        id={props.name}
+        name={props.name}
+        type="password"
+        required
+        minlength={8}
+        autocomplete="new-password"
+        aria-describedby={`${props.name}-help`}
+      />
+      <p id={`${props.name}-help`} class="muted small">
+        {props.help}
+      </p>
+      <label for="confirm">New password again</label>
+      <input id="confirm" name="confirm" type="password" required minlength={8} autocomplete="new-password" />
+    </>
+  );
+}
+
 export function NewPasswordForm(props: {
   kind: "reset" | "invite";
   token: string;
@@ -92,21 +115,10 @@ export function NewPasswordForm(props: {
             />
           </>
         )}
-        <label for="password">New password</label>
-        <input
-          id="password"
+        <NewPasswordFields
           name="password"
-          type="password"
-          required
-          minlength={8}
-          autocomplete="new-password"
-          aria-describedby="password-help"
+          help="At least 8 characters. A long phrase is easier to remember and harder to guess."
         />
-        <p id="password-help" class="muted small">
-          At least 8 characters. A long phrase is easier to remember and harder to guess.
-        </p>
-        <label for="confirm">New password again</label>
-        <input id="confirm" name="confirm" type="password" required minlength={8} autocomplete="new-password" />
         <div class="actions">
           <button type="submit">{invite ? "Set password and sign in" : "Set the new password"}</button>
         </div>
