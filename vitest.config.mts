@@ -62,8 +62,8 @@ export default defineConfig(async () => {
             name: "workers",
             include: ["test/**/*.test.ts"],
             exclude: ["test/node/**"],
-            // the MCP Apps view script and stylesheet (build output) before the pool bundles src/
-            globalSetup: ["./test/setup/build-mcp-apps.ts"],
+            // the browser code (build output: MCP Apps views, console client) before the pool bundles src/
+            globalSetup: ["./test/setup/build-browser-code.ts"],
             setupFiles: ["./test/setup/apply-migrations.ts"],
             // files run one after another in the same workerd process and module graph: the Worker is
             // imported once per process, not once per file; the setup file empties storage before each
@@ -85,9 +85,9 @@ export default defineConfig(async () => {
           test: {
             name: "node",
             environment: "node",
-            // the MCP Apps view script and stylesheet for the files that import src/ (build-mcp-apps.ts, also when
+            // the MCP Apps view script and stylesheet for the files that import src/ (build-browser-code.ts, also when
             // BENCH_PREBUILT skips the build), then the Worker built once for the files that serve it (build-worker.ts)
-            globalSetup: ["./test/setup/build-mcp-apps.ts", "./test/setup/build-worker.ts"],
+            globalSetup: ["./test/setup/build-browser-code.ts", "./test/setup/build-worker.ts"],
             include: ["test/node/**/*.test.ts"],
             testTimeout: 60_000,
             hookTimeout: 60_000,

@@ -1,6 +1,7 @@
 import type { ControlDb, ShardDb } from "./db/client";
 import type { Env } from "./env";
 import type { HostGuard } from "./lib/host-guard";
+import type { ConsoleSession } from "./modules/console/session-types";
 import type { Principal, TenantAccess, TenantRef } from "./modules/identity/access";
 import type { HostOwner } from "./modules/white-label/resolve";
 
@@ -18,6 +19,10 @@ export interface AppVariables {
   customHost?: HostOwner | null;
   /** hand it the tenant owning the public resource about to be served: 404 on a custom host that does not serve it (middleware/public-host.ts) */
   hostGuard: HostGuard;
+  /** the console's signed-in person (console pages only: src/modules/console/guards.ts) */
+  consoleSession?: ConsoleSession;
+  /** the nonce of the page's Content-Security-Policy (hono/secure-headers, console pages) */
+  secureHeadersNonce?: string;
 }
 
 export interface AppEnv {

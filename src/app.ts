@@ -21,12 +21,14 @@ import { apiKeyAuthenticator } from "./modules/api-keys/authenticator";
 import { apiKeyRoutes } from "./modules/api-keys/routes";
 import { assistantRoutes } from "./modules/assistant/routes";
 import { auditRoutes } from "./modules/audit/routes";
+import { meTenantRoutes } from "./modules/auth/me-tenants.routes";
 import { authRoutes } from "./modules/auth/routes";
 import { automationRoutes } from "./modules/automation/routes";
 import { brandRoutes } from "./modules/brands/routes";
 import { campaignRoutes } from "./modules/campaigns/routes";
 import { competitorRoutes } from "./modules/competitors/routes";
 import { complianceRoutes } from "./modules/compliance/routes";
+import { consoleRoutes } from "./modules/console/routes";
 import { consentRoutes } from "./modules/contacts/consent.routes";
 import { contactRoutes } from "./modules/contacts/routes";
 import { devMailboxRoutes } from "./modules/dev-mailbox/routes";
@@ -134,6 +136,7 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", restRoutes(operations));
   app.route("/", systemRoutes);
   app.route("/", authRoutes);
+  app.route("/", meTenantRoutes);
   app.route("/", brandRoutes);
   app.route("/", locationRoutes);
   app.route("/", devMailboxRoutes);
@@ -181,6 +184,8 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", reviewLinkRoutes);
   app.route("/", widgetRoutes);
   app.route("/", whiteLabelRoutes);
+  // the web console's HTML pages (not in the OpenAPI document: each calls the services its REST twins call)
+  app.route("/", consoleRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

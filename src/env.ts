@@ -97,7 +97,7 @@ const varsSchema = z.object({
   PUBLIC_BASE_URL: httpUrl,
   JWT_ISSUER: text,
   JWT_AUDIENCE: text,
-  /** where SAML sign-in redirects with ?token=; default {PUBLIC_BASE_URL}/sso/complete */
+  /** a frontend of your own SAML sign-in redirects to with ?token=; default: the built-in console ({PUBLIC_BASE_URL}/sso/complete?code=, docs/saml.md) */
   FRONTEND_URL: httpUrl.optional(),
   /** secret: HS256 key for session JWTs (the Worker refuses to serve without it) */
   JWT_SECRET: z.string({ message: "is not set" }).min(32, "must be at least 32 characters"),

@@ -4,10 +4,11 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env";
 import { agencyScope, platformSvc, svc } from "../middleware/service-context";
 import { requireRole } from "../middleware/tenant";
-import { ApiError, unauthenticated } from "./errors";
+import { ApiError, unauthenticated, validationError } from "./errors";
 import { createRouter, json, TENANT_SECURITY, USER_SECURITY } from "./openapi";
 import {
   type AnyOperationContext,
+  bodyOf,
   type FileAnswer,
   fileOf,
   hasRest,
@@ -181,4 +182,41 @@ export function restRoutes(operations: readonly Operation[]) {
   for (const op of [...operations].filter(hasRest).sort((a, b) => (routeKey(a) < routeKey(b) ? -1 : 1)))
     router.openapi(...routeOf(op));
   return router;
+}
+/** What a page hands an operation: the same parts a REST request has, as REST's validators receive them. */
+export interface OperationCall {
+  params?: Record<string, string>;
+  /** query-string values (strings), coerced by the operation's REST query schema */
+  query?: Record<string, string | undefined>;
+  /** JSON values, checked by the operation's REST body schema */
+  body?: Record<string, unknown>;
+}
+
+/**
+ * The console's door of an operation (docs/console.md): the REST route without HTTP. The same role check
+ * (`requireRole(minRole)`), the same schemas for path, query and body (a failure is the same 400
+ * VALIDATION_ERROR), the same handler under the same ServiceContext: a page adds no rule of its own.
+ * Call it inside the tenant fence (enterTenant), as REST does.
+ */
+export async function callOperation<T>(c: Context<AppEnv>, op: Operation, call: OperationCall = {}): Promise<T> {
+  // REST's own role middleware, run as REST runs it (it throws 403 FORBIDDEN for a lower role)
+  if (op.minRole) await requireRole(op.minRole)(c, async () => {});
+  const r = op.request ?? {};
+  const part = (schema: z.ZodType | undefined, value: unknown) => {
+    if (!schema) return {};
+    const parsed = schema.safeParse(value ?? {});
+    if (!parsed.success)
+      throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+    return parsed.data as Record<string, unknown>;
+  };
+  const input = {
+    ...part(r.params, call.params),
+    ...part(
+      r.query,
+      Object.fromEntries(Object.entries(call.query ?? {}).filter(([, v]) => v !== undefined && v !== "")),
+    ),
+    ...part(r.body, call.body),
+  };
+  // the operation's output schema is the REST response's: T is the caller's name for it (z.infer of that schema)
+  return bodyOf(await op.handler(operationContext(c) as never, input as never)) as T;
 }

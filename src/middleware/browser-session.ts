@@ -9,7 +9,7 @@ import { baseUrl } from "../lib/urls";
 import type { UserPrincipal } from "../modules/identity/access";
 import { resolveCookieSession } from "../modules/identity/service";
 import type { SessionState } from "../modules/identity/session-state";
-import { endSession, openSession } from "../modules/identity/sessions";
+import { endSession, type OpenedSession, openSession } from "../modules/identity/sessions";
 
 /**
  * A browser's session (docs/sessions.md): a `sessions` row of kind `cookie`, addressed by a random
@@ -50,11 +50,19 @@ export async function startBrowserSession(
   userId: string,
   method: SessionMethod,
   now = new Date(),
+  /** the tenant whose identity provider signed the person in (method saml) */
+  ssoTenantId: string | null = null,
 ): Promise<{ cookie: string; sessionId: string }> {
-  const opened = await openSession(db, { userId, kind: "cookie", method }, now);
+  const opened = await openSession(db, { userId, kind: "cookie", method, ssoTenantId }, now);
   await opened.statement;
   const maxAge = Math.max(0, Math.round((opened.expiresAt.getTime() - now.getTime()) / 1000));
   return { cookie: cookieHeader(env, opened.secret!, maxAge), sessionId: opened.id };
+}
+
+/** The Set-Cookie header of a cookie session opened in another change's batch (an accepted invite, a reset). */
+export function sessionCookieOf(env: Env, opened: OpenedSession, now = new Date()): string {
+  if (!opened.secret) throw new Error("sessionCookieOf: a bearer session has no cookie");
+  return cookieHeader(env, opened.secret, Math.max(0, Math.round((opened.expiresAt.getTime() - now.getTime()) / 1000)));
 }
 
 /** Ends the session (sign-out) and returns the Set-Cookie header that clears it in the browser. */

@@ -1,7 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import { controlDb } from "../db/shards";
 import { ApiError } from "../lib/errors";
 import { canonicalHostname, type HostGuard } from "../lib/host-guard";
 import { log } from "../lib/log";
@@ -44,12 +43,19 @@ export class ForeignHostError extends ApiError {
 
 /**
  * Paths that serve no tenant's public resource and answer on every host as on the platform's:
- * platform health and bootstrap, sign-in (password, SAML, the SSO completion page), a signed-in
+ * the console (its sign-in admits only people with a role on the host), platform health and bootstrap,
+ * sign-in (password, SAML, the SSO completion page), a signed-in
  * person's own account pages (/account/*: account mail links there on the host of its brand), OAuth and its
  * discovery, MCP, provider and review-site webhooks (signed by the provider or carrying the
  * integration's secret), the API's documentation.
  */
 const HOST_NEUTRAL = [
+  // the console decides for itself: on a custom host only people with a role there sign in, and each
+  // tenant page asks the guard (src/modules/console/guards.ts)
+  /^\/$/,
+  /^\/app(\/|$)/,
+  /^\/reset-password$/,
+  /^\/setup-password$/,
   /^\/health$/,
   /^\/bootstrap$/,
   /^\/auth\//,

@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import type { TenantRole } from "../db/schema";
@@ -21,6 +22,15 @@ import { requestedTenantId } from "./auth";
 export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   const tenantId = requestedTenantId(c);
   if (!tenantId) throw new ApiError("TENANT_REQUIRED", "The x-tenant-id header is required");
+  await enterTenant(c, tenantId, next);
+});
+
+/**
+ * The tenant fence of every door that acts in a tenant (REST's x-tenant-id, the console's /app/t/{tenantId}):
+ * the tenant resolved against the verified principal (an unknown and a foreign tenant are the same 403),
+ * an API key's scope, the tenant's shard through a D1 session, and the move fence on writes.
+ */
+export async function enterTenant(c: Context<AppEnv>, tenantId: string, next: () => Promise<void>): Promise<void> {
   const prefetched = c.get("prefetchedTenant");
   const tenant = prefetched === undefined ? await findTenantRef(c.var.control, tenantId) : prefetched;
   // the one access check of every door (identity/access.ts): an unknown and a foreign tenant look the same
@@ -39,7 +49,7 @@ export const tenantContext = createMiddleware<AppEnv>(async (c, next) => {
   if (write) assertNotMoving(tenant!);
   const bookmark = await inSession(d1, { bookmark: validBookmark(c.req.header(BOOKMARK_HEADER)), write }, next);
   if (bookmark) c.res.headers.set(BOOKMARK_HEADER, bookmark);
-});
+}
 
 /**
  * An API key's (or grant's) scopes against the scopes that admit a route or operation: none admits it

@@ -22,7 +22,7 @@ import { emailIdsTo, latestEmailTo, nextEmailTo, tokenIn } from "../helpers/dev-
 import { request } from "../helpers/http";
 import { control, createWorld, seedUser, sessionFor, TEST_PASSWORD, type World } from "../helpers/seed";
 import { BASE, workerFetch } from "../mcp/helpers";
-import { postResponse, startLogin } from "../sso/flow";
+import { consoleExchange, postResponse, startLogin } from "../sso/flow";
 import { base64, signedResponse } from "../sso/idp";
 import { enableSso, spUrls } from "../sso/setup";
 
@@ -64,7 +64,8 @@ const pageSignedIn = async (cookie: string) =>
 
 describe("every sign-in method records a session, and its credential names it", () => {
   /** Each method of SESSION_METHODS, through its real route: the user and the session JWT it answers with. */
-  const signIns: Record<SessionMethod, () => Promise<{ userId: string; token: string; ssoTenantId?: string }>> = {
+  type BearerSignIn = { userId: string; token: string; ssoTenantId?: string };
+  const signIns: Record<SessionMethod, () => Promise<BearerSignIn | { cookie: string }>> = {
     password: async () => {
       const p = await newTenantUser();
       const res = await request("POST", "/auth/login", { body: { email: p.email, password: TEST_PASSWORD } });
@@ -112,16 +113,17 @@ describe("every sign-in method records a session, and its credential names it", 
       });
       const res = await postResponse(sp.slug, base64(xml), started.relayState);
       expect(res.status, res.text).toBe(302);
-      const token = new URL(res.headers.get("location")!).searchParams.get("token")!;
-      const claims = await verifySessionToken(env, token);
+      // the built-in console's door (decisions.md "SAML back to the console"): a single-use code it spends for
+      // a cookie session; FRONTEND_URL set elsewhere gets ?token= of a bearer session (test/sso/login.test.ts)
+      const { b } = await consoleExchange(res.headers.get("location")!);
       await w.as("tenantAdmin").put("/v1/settings/sso", { enabled: false });
-      return { userId: claims!.userId, token, ssoTenantId: w.tenantA.id };
+      return { cookie: [...b.cookies.values()][0]! };
     },
   };
 
-  for (const method of SESSION_METHODS) {
+  for (const method of SESSION_METHODS.filter((m) => m !== "saml")) {
     it(`${method}: a bearer session row whose id is the JWT's sid, and the token works`, async () => {
-      const { userId, token, ssoTenantId } = await signIns[method]();
+      const { userId, token, ssoTenantId } = (await signIns[method]()) as BearerSignIn;
       const row = await rowOf(await sidOf(token));
       expect(row).toMatchObject({
         userId,
@@ -135,6 +137,15 @@ describe("every sign-in method records a session, and its credential names it", 
       expect((await request("GET", "/me", { token })).status).toBe(200);
     });
   }
+
+  it("saml through the console: a cookie session of method saml naming the IdP's tenant, holding only the cookie's SHA-256", async () => {
+    const { cookie } = (await signIns.saml()) as { cookie: string };
+    const [row] = await control()
+      .select()
+      .from(sessions)
+      .where(eq(sessions.secretHash, await sha256Hex(cookie)));
+    expect(row).toMatchObject({ kind: "cookie", method: "saml", ssoTenantId: w.tenantA.id, endedAt: null });
+  });
 
   it("the account pages' sign-in: a cookie session whose row holds only the cookie's SHA-256", async () => {
     const p = await newTenantUser();

@@ -216,7 +216,7 @@ describe("/account/connected-apps", () => {
     const html = await res.text();
     expect(html).toContain(`<h1 id="title" tabindex="-1">Connected apps</h1>`);
     expect(html).not.toContain("<img src=x");
-    expect(html).toContain("&#60;img src=x onerror=&#34;alert(1)&#34;&#62; Evil &#38; &#34;Co&#34;");
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; Evil &amp; &quot;Co&quot;");
     expect(html).toContain(`action="/account/connected-apps/${app.grantId}/revoke"`);
     expect(html).toContain(w.tenantA.name);
     expect(html).toContain(`<code title="Read and search locations">read:locations</code>`);

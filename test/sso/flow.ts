@@ -1,5 +1,6 @@
 // Drives the service-provider side of a sign-in through the Worker: /init, then the IdP's POST.
 import { expect } from "vitest";
+import { ConsoleBrowser } from "../console/helpers";
 import { type ApiResponse, request } from "../helpers/http";
 
 export interface StartedLogin {
@@ -33,4 +34,22 @@ export function postResponse(slug: string, samlResponseB64: string, relayState?:
     body: form.toString(),
     headers: { "content-type": "application/x-www-form-urlencoded" },
   });
+}
+
+/**
+ * The console's end of SAML sign-in, as a browser goes through it: the callback's /sso/complete?code=, the
+ * page that asks to continue, the post that spends the code. Returns the signed-in browser.
+ */
+export async function consoleExchange(location: string) {
+  const b = new ConsoleBrowser();
+  const url = new URL(location);
+  const landed = await b.get(url.pathname + url.search);
+  expect(landed.status).toBe(303);
+  expect(landed.location).toBe("/sso/complete");
+  const ask = await b.get("/sso/complete");
+  expect(ask.status, ask.text).toBe(200);
+  const done = await b.post("/sso/complete", {}, { csrf: null });
+  expect(done.status, done.text).toBe(303);
+  expect(done.location).toBe("/app");
+  return { b, ask };
 }

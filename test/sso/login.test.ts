@@ -1,9 +1,10 @@
 import { count, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, roleAssignments, users } from "../../src/db/schema";
+import { ConsoleBrowser, textOf } from "../console/helpers";
 import { request } from "../helpers/http";
 import { createWorld, db, seedTenant, seedUser, type World } from "../helpers/seed";
-import { postResponse, startLogin } from "./flow";
+import { consoleExchange as exchange, postResponse, startLogin } from "./flow";
 import { base64, IDP, signedResponse } from "./idp";
 import { BASE, enableSso, type SpUrls, spUrls } from "./setup";
 
@@ -41,8 +42,6 @@ async function seedTenantWithSso(settings: Record<string, unknown>): Promise<str
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return t.slug;
 }
-
-const tokenFrom = (location: string) => new URL(location).searchParams.get("token")!;
 
 describe("SP metadata and AuthnRequest", () => {
   it("serves SP metadata XML with the entity id, the ACS URL and signed assertions wanted", async () => {
@@ -110,44 +109,55 @@ describe("callback input and the completion page", () => {
     expect(res.body.details.issues[0].path).toBe("SAMLResponse");
   });
 
-  it("serves /sso/complete as a no-store HTML page under a nonce CSP that keeps the token out of referrers", async () => {
-    const res = await request("GET", "/sso/complete?token=abc");
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toContain("text/html");
+  it("takes the code out of the address bar at once, and a made-up code signs no one in", async () => {
+    const res = await request("GET", "/sso/complete?code=abc", { unchecked: true });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/sso/complete");
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
-    const csp = res.headers.get("content-security-policy")!;
-    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)![1];
-    expect(csp).toContain("default-src 'none'");
-    expect(res.text).toContain(`<script nonce="${nonce}">`);
-    expect(res.text).toContain("history.replaceState");
-    expect(res.text).not.toContain("abc");
+    expect(res.headers.getAll("set-cookie").join()).toMatch(
+      /sso-code=abc; Max-Age=60; Path=\/sso\/complete; HttpOnly; SameSite=Lax/,
+    );
+    const b = new ConsoleBrowser();
+    await b.get("/sso/complete?code=abc");
+    const page = await b.get("/sso/complete");
+    expect(page.status).toBe(400);
+    expect(page.text).toContain("This sign-in could not be completed");
+    const posted = await b.post("/sso/complete", {}, { csrf: null });
+    expect(posted.status).toBe(400);
+    expect(b.cookies.has("session")).toBe(false);
   });
 });
 
 describe("sign-in", () => {
-  it("creates a JIT user once, redirects to /sso/complete with a token that works on /me, and audits the login", async () => {
+  it("creates a JIT user once, hands the console a single-use code it exchanges for a session, and audits the login", async () => {
     const email = "ann.jit@example.test";
     const res = await login(email, { displayName: "Ann Jit", groups: ["Everyone", "Rep Managers"] });
     expect(res.status, res.text).toBe(302);
     const location = res.headers.get("location")!;
-    expect(location.startsWith(`${BASE}/sso/complete?token=`)).toBe(true);
+    expect(location).toMatch(new RegExp(`^${BASE}/sso/complete\\?code=[A-Za-z0-9_-]{43}$`));
     expect(res.headers.get("cache-control")).toBe("no-store");
 
-    const me = await request("GET", "/me", { token: tokenFrom(location), tenantId: w.tenantA.id });
-    expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ email, name: "Ann Jit", tenantId: w.tenantA.id, authProvider: "saml" });
-    expect(me.body.tenantAccess).toMatchObject({ tenantId: w.tenantA.id, role: "manager", via: "tenant" });
+    const { b, ask } = await exchange(location);
+    expect(textOf(ask.text)).toContain(`signed you in as ${email}`);
+    const home = await b.follow(await b.get("/app"));
+    expect(textOf(home.text)).toContain(`${w.tenantA.name} · Manager`);
+    const user = await db().select().from(users).where(eq(users.email, email)).get();
+    expect(user).toMatchObject({ name: "Ann Jit", tenantId: w.tenantA.id, authProvider: "saml" });
+    // the code works once
+    const again2 = new ConsoleBrowser();
+    await again2.get(new URL(location).pathname + new URL(location).search);
+    expect((await again2.get("/sso/complete")).status).toBe(400);
 
     const again = await login(email, { displayName: "Ann Renamed" });
     expect(again.status).toBe(302);
     const counted = await db().select({ n: count() }).from(users).where(eq(users.email, email));
     expect(counted).toEqual([{ n: 1 }]);
 
-    const audits = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, me.body.id));
+    const audits = await db().select().from(auditEvents).where(eq(auditEvents.resourceId, user!.id));
     expect(audits.map((a) => a.action).sort()).toEqual(["sso.login", "sso.login", "user.created"]);
     const first = audits.find((a) => a.action === "sso.login" && (a.metadata as { provisioned: boolean }).provisioned);
-    expect(first).toMatchObject({ tenantId: w.tenantA.id, actorId: me.body.id, actorType: "user" });
+    expect(first).toMatchObject({ tenantId: w.tenantA.id, actorId: user!.id, actorType: "user" });
   });
 
   it("gives a JIT user the default role when no role value maps", async () => {
@@ -162,8 +172,8 @@ describe("sign-in", () => {
   it("signs in an existing user of the tenant by email (case-insensitive)", async () => {
     const res = await login(w.users.viewer.email.toUpperCase());
     expect(res.status).toBe(302);
-    const me = await request("GET", "/me", { token: tokenFrom(res.headers.get("location")!) });
-    expect(me.body.id).toBe(w.users.viewer.id);
+    const { ask } = await exchange(res.headers.get("location")!);
+    expect(textOf(ask.text)).toContain(`signed you in as ${w.users.viewer.email}`);
   });
 
   it("refuses a deactivated user, and users with grants beyond this tenant (platform, agency, another tenant)", async () => {

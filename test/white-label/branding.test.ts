@@ -167,9 +167,9 @@ describe("rendering untrusted brand values", () => {
       source: "agency",
     });
     expect(html).not.toContain("<script>");
-    expect(html).toContain("&#60;script&#62;x&#60;/script&#62;&#34;");
+    expect(html).toContain("&lt;script&gt;x&lt;/script&gt;&quot;");
     expect(html).not.toContain("evil.test");
-    expect(html).toContain('href="mailto:a&#34;b@x.test"');
+    expect(html).toContain('href="mailto:a&quot;b@x.test"');
     const css = brandCss({
       name: "x",
       logoUrl: null,

@@ -91,7 +91,7 @@ describe("public pages", () => {
     const res = await request("GET", `/unsubscribe/${a.unsubscribeToken}`, { headers: { accept: "text/html" } });
     expect(res.status).toBe(200);
     expect(res.text).toContain("background:#0f766e");
-    expect(res.text).toContain("Northwind &#60;Reviews&#62; &#38; &#34;Co&#34;");
+    expect(res.text).toContain("Northwind &lt;Reviews&gt; &amp; &quot;Co&quot;");
   });
 });
 
@@ -146,10 +146,10 @@ describe("host routing", () => {
     const seen = await consentInBrowser(url, { email: w.users.manager.email, tenantId: w.tenantA.id });
     expect(seen.signInHtml).toContain("Connect Test Desktop Client to Reputation Operations</h1>");
     expect(seen.consentHtml).toContain(
-      "Connect Test Desktop Client to Northwind &#60;Reviews&#62; &#38; &#34;Co&#34;</h1>",
+      "Connect Test Desktop Client to Northwind &lt;Reviews&gt; &amp; &quot;Co&quot;</h1>",
     );
     expect(seen.consentHtml).toContain(
-      '<img src="https://cdn.northwind.test/logo.svg" alt="Northwind &#60;Reviews&#62; &#38; &#34;Co&#34; logo">',
+      '<img src="https://cdn.northwind.test/logo.svg" alt="Northwind &lt;Reviews&gt; &amp; &quot;Co&quot; logo"/>',
     );
     expect(seen.consentHtml).toContain("button,button.primary{background:#0f766e");
     expect(seen.status).toBe(302);
@@ -188,7 +188,7 @@ describe("emails", () => {
     );
     expect(mail!.text).toContain(`\n\n--\nNorthwind <Reviews> & "Co" · Questions? help@northwind.test`);
     expect(mail!.html).toContain(
-      `Northwind &#60;Reviews&#62; &#38; &#34;Co&#34; · Questions? <a href="mailto:help@northwind.test">`,
+      `Northwind &lt;Reviews&gt; &amp; &quot;Co&quot; · Questions? <a href="mailto:help@northwind.test">`,
     );
   });
 

@@ -28,7 +28,8 @@ export const apiKeys = sqliteTable(
   ],
 );
 
-export const USER_TOKEN_PURPOSES = ["invite", "reset"] as const;
+/** invite and reset: mailed links; sso: the single-use code SAML sign-in hands the built-in console (seconds) */
+export const USER_TOKEN_PURPOSES = ["invite", "reset", "sso"] as const;
 export type UserTokenPurpose = (typeof USER_TOKEN_PURPOSES)[number];
 
 /** Invite and password-reset tokens: hashed, single use (usedAt), with an expiry. */

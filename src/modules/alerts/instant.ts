@@ -13,10 +13,11 @@ import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
+import { consoleReviewItemUrl } from "../../lib/urls";
 import { emailProviderFor } from "../../providers/messaging/transactional";
 import { deliveryBody, newMessageId } from "../outgoing-webhooks/delivery";
 import type { MessageSink } from "../outgoing-webhooks/fanout";
-import { emailDocument, escapeHtml, excerpt, starsHtml, starsLabel } from "./email-frame";
+import { alertEmail } from "./instant-email";
 import { alertMatches, recentEnough } from "./matching";
 import { recipientEmail } from "./recipient";
 import type { AlertSubscriptionRow } from "./schemas";
@@ -44,31 +45,6 @@ export async function selectAlertEvents(events: EventEnvelope[], _env: Env, shar
     );
   const armed = new Set(rows.map((r) => r.tenantId));
   return (e: EventEnvelope) => e.type === "review.created" && armed.has(e.tenantId);
-}
-
-function alertEmail(review: Review, locationName: string, unsubscribeUrl: string) {
-  const stars = starsLabel(review.rating);
-  const subject = `New review for ${locationName}: ${stars} on ${review.siteType}`;
-  const quote = excerpt(review.text, 1000);
-  const author = review.authorName ?? "A reviewer";
-  const text = [
-    `${author} left a review for ${locationName} on ${review.siteType}: ${stars}.`,
-    quote ? `\n"${quote}"` : "\n(no text)",
-    review.externalUrl ? `\nOn the site: ${review.externalUrl}` : "",
-    `\nStop these emails: ${unsubscribeUrl}`,
-  ].join("");
-  const body = `<h1 style="font-size:22px;margin:0 0 16px">New review for ${escapeHtml(locationName)}</h1>
-<p style="margin:0 0 8px"><strong>${escapeHtml(author)}</strong> on ${escapeHtml(review.siteType)}: ${starsHtml(review.rating)}</p>
-${quote ? `<blockquote style="margin:16px 0;padding:8px 16px;border-left:4px solid #2453d6;background:#f4f5f7">${escapeHtml(quote)}</blockquote>` : `<p style="color:#4a5568">(no text)</p>`}
-${review.externalUrl ? `<p><a href="${escapeHtml(review.externalUrl)}" style="color:#1d3fa8">Read it on ${escapeHtml(review.siteType)}</a></p>` : ""}`;
-  const html = emailDocument({
-    title: subject,
-    preheader: `${stars}: ${quote.slice(0, 90)}`,
-    body,
-    unsubscribeUrl,
-    unsubscribeLabel: "Stop new-review alert emails",
-  });
-  return { subject, text, html };
 }
 
 async function queueWebhook(
@@ -206,7 +182,7 @@ export async function alertOnReview(
       const to = sub.instantEmail ? await recipientEmail(controlDb(env), sub.tenantId, sub.userId) : null;
       if (to) {
         const url = await alertUnsubscribeUrl(env, { tenantId: sub.tenantId, subscriptionId: sub.id, kind: "instant" });
-        const mail = alertEmail(review, locationName, url);
+        const mail = alertEmail(review, locationName, url, consoleReviewItemUrl(env, sub.tenantId, review.id));
         await emailProviderFor(db, env, sub.tenantId).send({
           tenantId: sub.tenantId,
           channel: "email",

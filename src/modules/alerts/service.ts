@@ -1,6 +1,6 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import { alertSends, alertSubscriptions, locations, roleAssignments, webhookSubscriptions } from "../../db/schema";
-import { controlDb, mirrorUser } from "../../db/shards";
+import { mirrorUser } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";

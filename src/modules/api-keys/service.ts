@@ -1,7 +1,6 @@
 import { and, asc, count, eq, gt, isNull, or } from "drizzle-orm";
 import type { ControlDb } from "../../db/client";
 import { apiKeys, tenants } from "../../db/schema";
-import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commitControl } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";

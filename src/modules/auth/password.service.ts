@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ControlDb, Db } from "../../db/client";
+import type { SessionKind } from "../../db/schema";
 import { passwordCredentials, users } from "../../db/schema";
 import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
@@ -13,11 +14,11 @@ import { signSessionToken } from "../../lib/jwt";
 import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
 import { forgetPrincipal } from "../identity/principal-cache";
-import { endUserSessionsStatement, forgetUserSessions, openSession } from "../identity/sessions";
+import { endUserSessionsStatement, forgetUserSessions, type OpenedSession, openSession } from "../identity/sessions";
 import { burnUserTokens, claimUserToken, invalidToken, issueUserToken, sendResetEmail } from "../users/tokens";
 import { notifyPasswordChanged } from "./password-changed";
 import { toSessionUser } from "./schemas";
-import { DUMMY_PASSWORD_HASH } from "./service";
+import { DUMMY_PASSWORD_HASH, type UserRow } from "./service";
 import { clearLoginFailures, recordLoginFailure, throttleLogin } from "./throttle";
 
 const userAudit = (db: Db, meta: RequestMeta, userId: string) => ({
@@ -60,18 +61,33 @@ async function activeUser(db: ControlDb, userId: string) {
   return user;
 }
 
-/** Accepts an invite: sets the name and password, and signs the user in. */
+/** POST /auth/setup-password: accepts an invite and signs the user in (a bearer session and its JWT). */
 export async function setupPassword(
   db: ControlDb,
   env: Env,
   meta: RequestMeta,
   input: { inviteToken: string; name: string; password: string },
 ) {
+  const { user, session } = await acceptInvite(db, env, meta, input, "bearer");
+  return { token: await signSessionToken(env, user.id, session.id), user: toSessionUser(user) };
+}
+
+/**
+ * Accepts an invite: sets the name and password, and opens the person's session of the door's kind (a bearer
+ * session for the API, a cookie session for the console) in the same batch.
+ */
+export async function acceptInvite(
+  db: ControlDb,
+  env: Env,
+  meta: RequestMeta,
+  input: { inviteToken: string; name: string; password: string },
+  kind: SessionKind,
+): Promise<{ user: UserRow; session: OpenedSession }> {
   const claimed = await claimUserToken(db, input.inviteToken, "invite");
   const user = await activeUser(db, claimed.userId);
   const updatedAt = nowIso();
   const credential = await passwordUpsert(db, user.id, input.password);
-  const session = await openSession(db, { userId: user.id, kind: "bearer", method: "invite" });
+  const session = await openSession(db, { userId: user.id, kind, method: "invite" });
   const tenantId = claimed.tenantId ?? user.tenantId;
   await commitAccountChange(
     env,
@@ -92,10 +108,7 @@ export async function setupPassword(
       }),
   );
   forgetPrincipal(user.id);
-  return {
-    token: await signSessionToken(env, user.id, session.id),
-    user: toSessionUser({ ...user, name: input.name }),
-  };
+  return { user: { ...user, name: input.name }, session };
 }
 
 /** At most this many reset emails per account per hour, so the form cannot be used to flood an inbox. */
@@ -159,10 +172,24 @@ export async function resetPassword(
   defer: (work: Promise<unknown>) => void,
   now = new Date(),
 ) {
+  const { user, session } = await resetWithToken(db, env, meta, input, defer, "bearer", now);
+  return { ok: true, token: await signSessionToken(env, user.id, session.id, now), user: toSessionUser(user) };
+}
+
+/** The reset itself, opening the person's new session of the door's kind (bearer: the API; cookie: the console). */
+export async function resetWithToken(
+  db: ControlDb,
+  env: Env,
+  meta: RequestMeta,
+  input: { token: string; password: string },
+  defer: (work: Promise<unknown>) => void,
+  kind: SessionKind,
+  now = new Date(),
+): Promise<{ user: UserRow; session: OpenedSession }> {
   const claimed = await claimUserToken(db, input.token, "reset");
   const user = await activeUser(db, claimed.userId);
   const credential = await passwordUpsert(db, user.id, input.password);
-  const session = await openSession(db, { userId: user.id, kind: "bearer", method: "reset" }, now);
+  const session = await openSession(db, { userId: user.id, kind, method: "reset" }, now);
   const tenantId = claimed.tenantId ?? user.tenantId;
   await commitAccountChange(
     env,
@@ -183,7 +210,7 @@ export async function resetPassword(
   );
   forgetUserSessions(user.id);
   defer(notifyPasswordChanged(env, user, db, now));
-  return { ok: true, token: await signSessionToken(env, user.id, session.id, now), user: toSessionUser(user) };
+  return { user, session };
 }
 
 const wrongCurrentPassword = () =>
@@ -204,6 +231,21 @@ export async function changePassword(
   defer: (work: Promise<unknown>) => void,
   now = new Date(),
 ) {
+  const { user, session } = await changeOwnPassword(db, env, meta, userId, input, defer, "bearer", now);
+  return { token: await signSessionToken(env, userId, session.id, now), user: toSessionUser(user) };
+}
+
+/** The change itself, opening the caller's new session of the door's kind (bearer: the API; cookie: the console). */
+export async function changeOwnPassword(
+  db: ControlDb,
+  env: Env,
+  meta: RequestMeta,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+  defer: (work: Promise<unknown>) => void,
+  kind: SessionKind,
+  now = new Date(),
+): Promise<{ user: UserRow; session: OpenedSession }> {
   const row = await db
     .select({ user: users, hash: passwordCredentials.hash })
     .from(users)
@@ -220,7 +262,7 @@ export async function changePassword(
   }
   await clearLoginFailures(env, row.user.email);
   const credential = await passwordUpsert(db, userId, input.newPassword);
-  const session = await openSession(db, { userId, kind: "bearer", method: "password" }, now);
+  const session = await openSession(db, { userId, kind, method: "password" }, now);
   await commitAccountChange(
     env,
     row.user.tenantId,
@@ -235,5 +277,5 @@ export async function changePassword(
   );
   forgetUserSessions(userId);
   defer(notifyPasswordChanged(env, row.user, db, now));
-  return { token: await signSessionToken(env, userId, session.id, now), user: toSessionUser(row.user) };
+  return { user: row.user, session };
 }

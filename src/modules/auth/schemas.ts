@@ -58,3 +58,7 @@ export const LogoutResponse = z
 export const ChangePasswordBody = z
   .object({ currentPassword: Password, newPassword: Password })
   .openapi("ChangePasswordRequest");
+
+export const UpdateMeBody = z
+  .object({ name: z.string().trim().min(1).max(200).openapi({ description: "your display name" }) })
+  .openapi("UpdateMeRequest");

@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
 import { inboxItems, type RuleAction, roleAssignments, users } from "../../db/schema";
-import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";

@@ -8,7 +8,6 @@ import {
   roleAssignments,
   templates,
 } from "../../db/schema";
-import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";

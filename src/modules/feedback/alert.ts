@@ -1,6 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { contacts, locations, roleAssignments, users } from "../../db/schema";
-import { controlDb } from "../../db/shards";
 import type { ServiceContext } from "../../lib/context";
 import { log } from "../../lib/log";
 import { sendTransactionalEmail } from "../../providers/messaging/transactional";

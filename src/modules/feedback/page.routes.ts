@@ -1,8 +1,10 @@
 import { type Context, Hono } from "hono";
+import type { JSX } from "hono/jsx/jsx-runtime";
 import type { AppEnv } from "../../app-env";
 import type { SurveyQuestion } from "../../db/schema";
 import { isTenantMoving } from "../../db/tenant-fence";
 import { ApiError } from "../../lib/errors";
+import { htmlDocument } from "../../lib/html";
 import { hostBrand } from "../white-label/resolve";
 import type { Landing } from "./landing";
 import { type FormState, feedbackPage, notFoundPage, thanksPage } from "./page";
@@ -19,8 +21,8 @@ const SECURITY_HEADERS = {
     "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 };
 
-const html = (body: { toString(): string }, status = 200) =>
-  new Response(`<!doctype html>${body.toString()}`, { status, headers: SECURITY_HEADERS });
+const html = (page: JSX.Element, status = 200) =>
+  new Response(htmlDocument(page), { status, headers: SECURITY_HEADERS });
 
 /** On a custom hostname the not-found page still wears the host owner's brand. */
 const notFound = async (c: Context<AppEnv>) =>
@@ -42,7 +44,7 @@ function blankFeedbackPage(landing: Landing, token: string): Response {
   if (landing.survey) return html(feedbackPage(landing, action));
   let page = blankForms.get(landing.location);
   if (page === undefined) {
-    const text = `<!doctype html>${feedbackPage(landing, ACTION_SLOT).toString()}`;
+    const text = htmlDocument(feedbackPage(landing, ACTION_SLOT));
     const at = text.indexOf(ACTION_SLOT);
     page = { before: utf8.encode(text.slice(0, at)), after: utf8.encode(text.slice(at + ACTION_SLOT.length)) };
     blankForms.set(landing.location, page);

@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
 import type { SurveyQuestion } from "../../db/schema";
-import { brandCss, safeLogoUrl } from "../white-label/render";
+import { BrandFooter, brandCss } from "../white-label/render";
 import { DEFAULT_BRAND, type EffectiveBrand } from "../white-label/resolve";
 import type { Landing, LandingSurvey } from "./landing";
 import type { ReviewLink } from "./review-links";
@@ -41,23 +41,6 @@ button{width:100%;font:inherit;font-weight:600;padding:.8rem;border:0;border-rad
 .muted{color:#4b5563}
 @media (min-width:40rem){main{padding-top:3rem}.card{padding:2rem}}
 `;
-
-/** The white-label footer: the agency's (or tenant's) logo and name, and its support address. */
-function BrandFooter({ brand }: { brand: EffectiveBrand }) {
-  if (brand.source === "default") return null;
-  const logo = safeLogoUrl(brand.logoUrl);
-  return (
-    <footer class="wl">
-      {logo && <img src={logo} alt={brand.name} />}
-      <span class="wl-name">{brand.name}</span>
-      {brand.supportEmail && (
-        <span>
-          Questions? <a href={`mailto:${brand.supportEmail}`}>{brand.supportEmail}</a>
-        </span>
-      )}
-    </footer>
-  );
-}
 
 function Layout(props: { title: string; landing?: Landing; brand?: EffectiveBrand; children: Child }) {
   const l = props.landing;

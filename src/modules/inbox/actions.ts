@@ -1,7 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { type InboxStatus, inboxItems, inboxNotes, roleAssignments, tenants } from "../../db/schema";
-import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commit, type PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";

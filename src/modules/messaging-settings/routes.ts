@@ -1,10 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, json, jsonBody, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
 import { verifyEmailDomain } from "./domain-check";
-import { testMessagingSettingsOperation } from "./operations";
 import {
   EmailSettingsSchema,
   PutEmailSettingsBody,

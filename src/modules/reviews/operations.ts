@@ -8,6 +8,7 @@ import { listAutoReplies } from "./auto-replies/service";
 import { publishResponse } from "./publish";
 import {
   AnsweredReviewSchema,
+  ApproveResponseBody,
   OverdueReviewSchema,
   PublishResponseBody,
   QueueQuery,
@@ -130,8 +131,8 @@ export const approveResponseOperation = defineOperation({
   method: "post",
   path: "/v1/responses/{id}/approve",
   tags: ["Reviews"],
-  summary: "Approve a submitted response (manager)",
-  request: { params: IdParam },
+  summary: "Approve a submitted response (manager), as it is or with the approver's edit",
+  request: { params: IdParam, body: ApproveResponseBody, bodyRequired: false },
   output: ReviewResponseSchema,
   errors: transitions,
   scopes: [],
@@ -140,17 +141,24 @@ export const approveResponseOperation = defineOperation({
   idempotent: false,
   untrusted: ["text"],
   // an approved reply is one step from public: the user says so, not a model reading a review
-  confirm: (input) => `Approve reply ${input.id} so it can be published?`,
+  confirm: (input) =>
+    input.text
+      ? `Replace the text of reply ${input.id} with: "${input.text.slice(0, 200)}" and approve it so it can be published?`
+      : `Approve reply ${input.id} so it can be published?`,
   mcp: {
     title: "Approve a drafted review reply",
     description:
       "Approves a reply that was submitted for approval (status submitted -> approved); it can then be published. " +
+      "With text, the approver's edit replaces the reply's text as it is approved. " +
       "Needs the manager role for a signed-in user. 409 INVALID_TRANSITION when the reply is not submitted.",
     scopes: ["write:responses"],
     rename: { id: "responseId" },
-    describe: replyId,
+    describe: { ...replyId, text: "the approver's edit of the reply (optional): replaces its text as it is approved" },
   },
-  handler: async (ctx, input) => approveResponse(ctx, (input as z.infer<typeof IdParam>).id),
+  handler: async (ctx, input) => {
+    const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof ApproveResponseBody>;
+    return approveResponse(ctx, id, body);
+  },
 });
 
 export const rejectResponseOperation = defineOperation({

@@ -93,10 +93,29 @@ export const RejectResponseBody = z
 
 export const ReviewIdParam = z.object({ reviewId: z.string().min(1).max(64) });
 
+/** The replies a queue lists: waiting for a decision (the default), approved and not yet live, or rejected. */
+export const QUEUE_STATUSES = ["submitted", "approved", "rejected"] as const;
+
 export const QueueQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   assignedToUserId: z.string().optional(),
+  status: z
+    .enum(QUEUE_STATUSES)
+    .default("submitted")
+    .openapi({
+      description:
+        "submitted: waiting for approval (the queue, default); approved: approved and not yet published (to publish, " +
+        "or held by the site's moderators: moderation.state pending); rejected: by an approver or the site's moderators (rejectionReason)",
+    }),
 });
+
+export const ApproveResponseBody = z
+  .object({
+    text: ResponseText.optional().openapi({
+      description: "the approver's edit: replaces the reply's text as it is approved (edit, then approve, in one step)",
+    }),
+  })
+  .openapi("ApproveReviewResponseRequest");
 
 export const OverdueReviewSchema = ReviewSchema.extend({
   sla: z.object({

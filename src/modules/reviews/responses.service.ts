@@ -1,6 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
 import { locations, type ResponseStatus, reviewResponses, reviews, roleAssignments } from "../../db/schema";
-import { controlDb } from "../../db/shards";
 import { hooks } from "../../hooks";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -100,13 +99,13 @@ export async function createResponse(ctx: ServiceContext, reviewId: string, inpu
   return toResponse(row);
 }
 
-type QueueQuery = { limit: number; assignedToUserId?: string };
+type QueueQuery = { limit: number; assignedToUserId?: string; status?: "submitted" | "approved" | "rejected" };
 
-/** Submitted replies (optionally one assignee's), the oldest submission first. */
+/** Replies in one status (submitted: the approval queue), optionally one assignee's, the longest waiting first. */
 const queueWhere = (ctx: ServiceContext, q: QueueQuery) =>
   and(
     eq(reviewResponses.tenantId, ctx.tenantId),
-    eq(reviewResponses.status, "submitted"),
+    eq(reviewResponses.status, q.status ?? "submitted"),
     q.assignedToUserId ? eq(reviewResponses.assignedToUserId, q.assignedToUserId) : undefined,
   );
 
@@ -218,10 +217,13 @@ export async function submitResponse(ctx: ServiceContext, id: string) {
   return moveResponse(ctx, await findResponseRow(ctx, id), "submit", { submittedAt: nowIso() });
 }
 
-export async function approveResponse(ctx: ServiceContext, id: string) {
+/** Approves a submitted reply; with `text`, the approver's edit replaces the reply's text in the same move. */
+export async function approveResponse(ctx: ServiceContext, id: string, input: { text?: string } = {}) {
   return moveResponse(ctx, await findResponseRow(ctx, id), "approve", {
     decidedAt: nowIso(),
     decidedByUserId: actorUserId(ctx),
+    // an edited text is a person's text (and a new text for the site's moderators)
+    ...(input.text !== undefined ? { text: input.text, aiGenerated: false } : {}),
   });
 }
 

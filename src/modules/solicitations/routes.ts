@@ -8,10 +8,8 @@ import {
   stdErrorsWithNotFound,
   TENANT_SECURITY,
 } from "../../lib/openapi";
-import { routeOf } from "../../lib/operation-route";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
-import { listContactSolicitationsOperation, listRefusalsOperation, listSolicitationsOperation } from "./operations";
 import { CreateSolicitationBody, IdempotencyKeyHeader, SolicitationSchema } from "./schemas";
 import { createSolicitation, getSolicitation } from "./service";
 

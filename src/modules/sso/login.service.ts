@@ -14,6 +14,7 @@ import { signSessionToken } from "../../lib/jwt";
 import { log } from "../../lib/log";
 import { nowIso } from "../../lib/time";
 import { openSession } from "../identity/sessions";
+import { issueUserToken } from "../users/tokens";
 import {
   checkVerifiedAssertion,
   type ExpectedResponse,
@@ -24,7 +25,7 @@ import {
 import { reasonFromLibrary, SamlRejection } from "./rejection";
 import { CLOCK_SKEW_MS, D1RequestStore, samlFor } from "./saml";
 import type { SsoConfigRow } from "./schemas";
-import { frontendUrl, serviceProviderUrls } from "./urls";
+import { frontendUrl, isBuiltInConsole, serviceProviderUrls } from "./urls";
 import { findOrProvisionUser, identityFromProfile } from "./users";
 
 /**
@@ -132,9 +133,16 @@ export async function completeSignIn(pctx: PublicContext, slug: string, form: Sa
     await rememberAssertion(ctx, verified);
     const identity = identityFromProfile(profile, config.attributeMapping);
     email = identity.email;
-    const { userId, sessionId } = await signIn(ctx, config, identity, verified.assertionId);
     const target = new URL(frontendUrl(ctx.env));
-    target.searchParams.set("token", await signSessionToken(ctx.env, userId, sessionId));
+    if (isBuiltInConsole(ctx.env)) {
+      // decisions.md "SAML back to the console": a single-use code valid for seconds, exchanged by the
+      // console for its own session (src/modules/console/sso.routes.tsx); no credential in the address bar
+      const { code } = await signIn(ctx, config, identity, verified.assertionId, "code");
+      target.searchParams.set("code", code!);
+    } else {
+      const { userId, sessionId } = await signIn(ctx, config, identity, verified.assertionId, "token");
+      target.searchParams.set("token", await signSessionToken(ctx.env, userId, sessionId!));
+    }
     return target.toString();
   } catch (err) {
     if (!(err instanceof SamlRejection)) throw err;
@@ -209,19 +217,28 @@ async function signIn(
   config: SsoConfigRow,
   identity: ReturnType<typeof identityFromProfile>,
   assertionId: string,
-): Promise<{ userId: string; sessionId: string }> {
+  /** token: a bearer session for FRONTEND_URL's JWT; code: the console's single-use code (it opens its own session) */
+  handOff: "token" | "code",
+): Promise<{ userId: string; sessionId: string | null; code: string | null }> {
   const onShard = ctx;
   for (let attempt = 0; ; attempt++) {
     const user = await findOrProvisionUser(onShard, config, identity);
     const asUser: ServiceContext = { ...onShard, actor: { type: "user", userId: user.userId, via: "tenant" } };
-    const session = await openSession(ctx.control, {
-      userId: user.userId,
-      kind: "bearer",
-      method: "saml",
-      ssoTenantId: ctx.tenantId,
-    });
+    const session =
+      handOff === "token"
+        ? await openSession(ctx.control, {
+            userId: user.userId,
+            kind: "bearer",
+            method: "saml",
+            ssoTenantId: ctx.tenantId,
+          })
+        : null;
+    const code =
+      handOff === "code"
+        ? await issueUserToken(ctx.control, { userId: user.userId, purpose: "sso", tenantId: ctx.tenantId })
+        : null;
     try {
-      await commitControl(asUser, (control) => [...user.controlStatements(control), session.statement], [
+      await commitControl(asUser, (control) => [...user.controlStatements(control), (session ?? code)!.statement], [
         ...user.auditStatements,
         auditStatement(asUser, {
           tenantId: ctx.tenantId,
@@ -231,7 +248,7 @@ async function signIn(
           metadata: { method: "saml", assertionId, provisioned: user.provisioned },
         }),
       ]);
-      return { userId: user.userId, sessionId: session.id };
+      return { userId: user.userId, sessionId: session?.id ?? null, code: code?.token ?? null };
     } catch (err) {
       // two first sign-ins of the same new user at once: the second finds the first's row
       if (attempt === 0 && user.provisioned && isUniqueViolation(err)) continue;

@@ -3,7 +3,6 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { createRouter, errors } from "../../lib/openapi";
 import { requestMeta } from "../../middleware/service-context";
-import { ssoCompletePage } from "./complete-page";
 import { completeSignIn, type PublicContext, serviceProviderMetadata, startSignIn } from "./login.service";
 
 const tags = ["SSO"];
@@ -68,12 +67,19 @@ const callback = createRoute({
   security: [],
   description:
     "Validates the response (signature by this tenant's certificates only, issuer, audience, Recipient/Destination, validity window with 2 minutes of skew, InResponseTo of a pending request, replay) " +
-    "and 302s to FRONTEND_URL (default /sso/complete) with `?token=<session JWT>`. Any invalid response is 401 with `details.reason`.",
+    "and 302s to the built-in console's /sso/complete with `?code=` (a single-use code valid for 60 seconds, which the console " +
+    "exchanges for its session), or to FRONTEND_URL with `?token=<session JWT>` when a deployment points it at its own frontend. " +
+    "Any invalid response is 401 with `details.reason`.",
   request: {
     params: SlugParam,
     body: { required: true, content: { "application/x-www-form-urlencoded": { schema: CallbackForm } } },
   },
-  responses: { 302: redirect("To the frontend, with ?token="), 400: errors[400], 401: errors[401], 404: errors[404] },
+  responses: {
+    302: redirect("To the console with ?code=, or to FRONTEND_URL with ?token="),
+    400: errors[400],
+    401: errors[401],
+    404: errors[404],
+  },
 });
 
 export const samlRoutes = createRouter()
@@ -91,5 +97,4 @@ export const samlRoutes = createRouter()
     const url = await completeSignIn(publicCtx(c), c.req.valid("param").tenantSlug, c.req.valid("form"));
     for (const [k, v] of Object.entries(NO_STORE)) c.header(k, v);
     return c.redirect(url, 302);
-  })
-  .get("/sso/complete", ssoCompletePage);
+  });

@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import { ssoConfigs, tenants } from "../../db/schema";
-import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commitControl } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";

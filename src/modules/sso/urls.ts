@@ -22,5 +22,10 @@ export function serviceProviderUrls(
   };
 }
 
-/** Where a successful sign-in lands: FRONTEND_URL, or this service's own /sso/complete page. */
-export const frontendUrl = (env: Env) => env.FRONTEND_URL || `${env.PUBLIC_BASE_URL.replace(/\/+$/, "")}/sso/complete`;
+const consoleLanding = (env: Env) => `${env.PUBLIC_BASE_URL.replace(/\/+$/, "")}/sso/complete`;
+
+/** Where a successful sign-in lands: FRONTEND_URL, or the built-in console's /sso/complete page. */
+export const frontendUrl = (env: Env) => env.FRONTEND_URL || consoleLanding(env);
+
+/** The built-in console is the frontend (no FRONTEND_URL, or it names the console's own page): it gets a code, not a token. */
+export const isBuiltInConsole = (env: Env) => !env.FRONTEND_URL || env.FRONTEND_URL === consoleLanding(env);

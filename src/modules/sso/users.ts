@@ -3,7 +3,6 @@ import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ControlDb } from "../../db/client";
 import { roleAssignments, type TenantRole, users } from "../../db/schema";
-import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import type { ServiceContext } from "../../lib/context";
 import { newId } from "../../lib/ids";

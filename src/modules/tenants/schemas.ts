@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { tenants } from "../../db/schema";
-import { TENANT_PLANS } from "../../db/schema";
+import { TENANT_PLANS, TENANT_ROLES } from "../../db/schema";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { Slug } from "../../lib/validators";
 import { BrandSchema } from "../brands/schemas";
@@ -105,3 +105,15 @@ export const CreateTenantBody = z
 
 export type UpdateTenantInput = z.infer<typeof UpdateTenantBody>;
 export type CreateTenantInput = z.infer<typeof CreateTenantBody>;
+
+export const ReachableTenantSchema = TenantSchema.extend({
+  role: z.enum(TENANT_ROLES).openapi({ description: "the role the caller acts with in this tenant" }),
+  via: z.enum(["platform", "tenant", "agency"]).openapi({
+    description:
+      "tenant: a role of the caller's own here; agency: as an admin of its agency; platform: as the platform's admin",
+  }),
+}).openapi("ReachableTenant");
+
+export const ReachableTenantQuery = PageQuerySchema.extend({
+  search: z.string().trim().max(100).optional().openapi({ description: "part of the name or slug, any case" }),
+});

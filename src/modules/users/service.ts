@@ -1,6 +1,5 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import { passwordCredentials, roleAssignments, type TenantRole, tenants, users } from "../../db/schema";
-import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { groupMap } from "../../lib/collections";
 import { commitControl } from "../../lib/commit";

@@ -5,13 +5,17 @@ import type { Env } from "../../env";
 import { randomToken, sha256Hex } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { addDays, addHours, nowIso } from "../../lib/time";
+import { addDays, addHours, addSeconds, nowIso } from "../../lib/time";
 import { sendAccountMail } from "../../providers/messaging/account-mail";
 
-/** decisions.md: invites last 7 days, reset tokens 1 hour. */
+/**
+ * decisions.md: invites last 7 days, reset tokens 1 hour; the code SAML sign-in hands the console is spent
+ * within seconds ("SAML back to the console"): a minute covers the two redirects and a slow tap.
+ */
 export const TOKEN_TTL: Record<UserTokenPurpose, (from: Date) => Date> = {
   invite: (d) => addDays(d, 7),
   reset: (d) => addHours(d, 1),
+  sso: (d) => addSeconds(d, 60),
 };
 
 export const invalidToken = () => new ApiError("INVALID_TOKEN", "The token is invalid or has expired");
@@ -57,6 +61,24 @@ export async function claimUserToken(db: ControlDb, token: string, purpose: User
     .get();
   if (!row) throw invalidToken();
   return row;
+}
+
+/** The token's row while it is usable (unknown, used, expired or wrong-purpose: null), without spending it. */
+export async function peekUserToken(db: ControlDb, token: string, purpose: UserTokenPurpose) {
+  return (
+    (await db
+      .select()
+      .from(userTokens)
+      .where(
+        and(
+          eq(userTokens.tokenHash, await sha256Hex(token)),
+          eq(userTokens.purpose, purpose),
+          isNull(userTokens.usedAt),
+          gt(userTokens.expiresAt, nowIso()),
+        ),
+      )
+      .get()) ?? null
+  );
 }
 
 /**

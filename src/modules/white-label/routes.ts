@@ -1,7 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { controlDb } from "../../db/shards";
 import {
   createRouter,
   errors,

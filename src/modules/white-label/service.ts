@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { ControlDb } from "../../db/client";
 import { agencies, tenants, type WhiteLabelScope, whiteLabelBrands } from "../../db/schema";
-import { controlDb } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commitControl } from "../../lib/commit";
 import type { PlatformContext, ServiceContext } from "../../lib/context";

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter, errors, json } from "../../lib/openapi";
-import { publicPage, wantsHtml } from "../links/page";
+import { messagePage, wantsHtml } from "../links/page";
 import { hostBrand } from "../white-label/resolve";
 import { cachedWidget, type RenderedWidget } from "./cache";
 import { KeyParam, PublicWidgetSchema } from "./schemas";
@@ -101,10 +101,10 @@ export const publicWidgetRoutes = createRouter()
       return new Response((await found(c, c.req.valid("param").key)).page, { headers: PAGE_HEADERS }) as never;
     } catch (err) {
       if (!(err instanceof ApiError && err.code === "NOT_FOUND" && wantsHtml(c.req.header("accept")))) throw err;
-      const body = publicPage({
+      const body = messagePage({
         title: "Widget not found",
+        heading: "This review widget is not available",
         whiteLabel: await hostBrand(c.var.control, c.var.customHost),
-        body: "<h1>This review widget is not available</h1>",
       });
       return new Response(body, { status: 404, headers: { ...PAGE_HEADERS, "cache-control": "no-store" } }) as never;
     }

@@ -6,6 +6,7 @@ import { extractTokens } from "../../templates/tokens";
 import { blocking, FindingSchema, lintContent } from "../compliance-rules";
 import { defineAgent } from "../define";
 import { type AgentRun, Evidences } from "../types";
+import { emailTemplateHtml } from "./template-generator-html";
 
 const PURPOSES = ["review_request", "reminder"] as const;
 const LOCALES = ["en", "es", "fr", "de"] as const;
@@ -199,7 +200,12 @@ export const templateGenerator = defineAgent({
     const drafts = i.channels.map((channel) => {
       if (channel === "email") {
         const text = `${copy.greeting[voice]}\n\n${copy.ask[i.purpose]}${warm}\n\n${copy.cta}: {{reviewLink}}\n\n${copy.unsubscribe}: {{unsubscribeLink}}`;
-        const html = `<p>${copy.greeting[voice]}</p><p>${copy.ask[i.purpose]}${warm}</p><p><a href="{{reviewLink}}">${copy.cta}</a></p><p style="font-size:12px;color:#666"><a href="{{unsubscribeLink}}">${copy.unsubscribe}</a></p>`;
+        const html = emailTemplateHtml({
+          greeting: copy.greeting[voice],
+          ask: `${copy.ask[i.purpose]}${warm}`,
+          cta: copy.cta,
+          unsubscribe: copy.unsubscribe,
+        });
         return { channel, locale: i.locale, subject: copy.subject, bodyHtml: html, bodyText: text };
       }
       return {

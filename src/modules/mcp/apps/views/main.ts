@@ -5,7 +5,7 @@ import { renderScore } from "./score";
 import { renderTriage } from "./triage";
 import { explain, refusalOf, useTimeZone } from "./words";
 
-// The one script of every card (bundled by scripts/build-mcp-apps.mjs, inlined by cards.ts): it speaks
+// The one script of every card (bundled by scripts/build-browser-code.mjs, inlined by cards.ts): it speaks
 // to the host over postMessage (bridge.ts: ui/initialize, then the tool's result as a notification);
 // body[data-card] says which card this document is.
 

@@ -1,11 +1,14 @@
-/**
- * The frame of the public pages (unsubscribe, dead links): server-rendered, small inline CSS,
- * mobile first, no script and nothing loaded from a CDN. The brand's logo is the only remote asset.
- */
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
-import { brandCss, brandFooterHtml } from "../white-label/render";
+/** @jsxImportSource hono/jsx */
+import type { Child } from "hono/jsx";
+import { htmlDocument } from "../../lib/html";
+import { BrandFooter, brandCss } from "../white-label/render";
 import { DEFAULT_BRAND, type EffectiveBrand } from "../white-label/resolve";
+
+/**
+ * The frame of the public pages (unsubscribe, dead links, widget not found): server-rendered hono/jsx,
+ * small inline CSS, mobile first, no script and nothing loaded from a CDN. The brand's logo is the only
+ * remote asset.
+ */
 
 /** Only http(s) URLs are rendered as an image source. */
 const safeImageUrl = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
@@ -47,24 +50,56 @@ export function publicPage(o: {
   brand?: { name: string; logoUrl: string | null } | null;
   whiteLabel?: EffectiveBrand;
   lang?: string;
-  body: string;
+  children: Child;
 }): string {
   const wl = o.whiteLabel ?? DEFAULT_BRAND;
   const logo = safeImageUrl(o.brand?.logoUrl ?? null);
-  const header = o.brand
-    ? `<header>${logo ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(o.brand.name)} logo">` : ""}<span class="brand">${escapeHtml(o.brand.name)}</span></header>`
-    : "";
-  return `<!doctype html>
-<html lang="${escapeHtml(o.lang ?? "en")}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer"><meta name="robots" content="noindex"><title>${escapeHtml(o.title)}</title><style>${STYLE}${brandCss(wl)}</style></head>
-<body><main>${header}${o.body}</main>${brandFooterHtml(wl)}</body></html>`;
+  return htmlDocument(
+    <html lang={o.lang ?? "en"}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <meta name="robots" content="noindex" />
+        <title>{o.title}</title>
+        {/* our stylesheet, then the brand's colours, which passed a strict #rrggbb check */}
+        <style dangerouslySetInnerHTML={{ __html: STYLE + brandCss(wl) }} />
+      </head>
+      <body>
+        <main>
+          {o.brand && (
+            <header>
+              {logo && <img src={logo} alt={`${o.brand.name} logo`} />}
+              <span class="brand">{o.brand.name}</span>
+            </header>
+          )}
+          {o.children}
+        </main>
+        <BrandFooter brand={wl} />
+      </body>
+    </html>,
+  );
 }
 
-export const inactiveLinkPage = (whiteLabel?: EffectiveBrand) =>
+/** A page that only says something: a heading and, maybe, a line under it. */
+export const messagePage = (o: { title: string; heading: string; text?: string; whiteLabel?: EffectiveBrand }) =>
   publicPage({
+    title: o.title,
+    whiteLabel: o.whiteLabel,
+    children: (
+      <>
+        <h1>{o.heading}</h1>
+        {o.text && <p class="muted">{o.text}</p>}
+      </>
+    ),
+  });
+
+export const inactiveLinkPage = (whiteLabel?: EffectiveBrand) =>
+  messagePage({
     title: "Link no longer active",
+    heading: "This link is no longer active",
+    text: "The business may have changed its review pages. Nothing else is needed from you.",
     whiteLabel,
-    body: `<h1>This link is no longer active</h1><p class="muted">The business may have changed its review pages. Nothing else is needed from you.</p>`,
   });
 
 /** Browsers ask for text/html; API clients (and tools without an Accept header) get JSON. */

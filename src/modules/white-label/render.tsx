@@ -1,8 +1,10 @@
+/** @jsxImportSource hono/jsx */
+import { renderHtml } from "../../lib/html";
 import type { EffectiveBrand } from "./resolve";
 
 /**
  * Brand values are untrusted input (an agency admin typed them): colours are re-checked against a
- * strict #rrggbb pattern before they reach CSS, logos must be https, and every text is escaped.
+ * strict #rrggbb pattern before they reach CSS, logos must be https, and every text is escaped (JSX).
  */
 const HEX = /^#[0-9a-fA-F]{6}$/;
 export const safeHexColor = (v: string | null | undefined) => (v && HEX.test(v) ? v.toLowerCase() : null);
@@ -14,8 +16,6 @@ export const safeLogoUrl = (v: string | null | undefined) => {
     return null;
   }
 };
-
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** WCAG relative luminance of #rrggbb. */
 function luminance(hex: string) {
@@ -50,26 +50,59 @@ export function brandCss(brand: EffectiveBrand): string {
   return css;
 }
 
-/** The footer of a white-labelled page: the brand's logo and name, and its support address. Empty for the default brand. */
-export function brandFooterHtml(brand: EffectiveBrand): string {
-  if (brand.source === "default") return "";
+/** The footer of a white-labelled page: the brand's logo and name, and its support address. Nothing for the default brand. */
+export function BrandFooter({ brand }: { brand: EffectiveBrand }) {
+  if (brand.source === "default") return null;
   const logo = safeLogoUrl(brand.logoUrl);
-  const support = brand.supportEmail
-    ? ` <span>Questions? <a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a></span>`
-    : "";
-  return `<footer class="wl">${logo ? `<img src="${escapeHtml(logo)}" alt="${escapeHtml(brand.name)}">` : ""}<span class="wl-name">${escapeHtml(brand.name)}</span>${support}</footer>`;
+  return (
+    <footer class="wl">
+      {logo && <img src={logo} alt={brand.name} />}
+      <span class="wl-name">{brand.name}</span>
+      {brand.supportEmail && (
+        <>
+          {" "}
+          <span>
+            Questions? <a href={`mailto:${brand.supportEmail}`}>{brand.supportEmail}</a>
+          </span>
+        </>
+      )}
+    </footer>
+  );
 }
+
+/** The head line of a white-labelled signed-in page (OAuth consent, connected apps): logo and name; nothing for the default brand. */
+export function BrandHeader({ brand }: { brand: EffectiveBrand }) {
+  if (brand.source === "default") return null;
+  const logo = safeLogoUrl(brand.logoUrl);
+  return (
+    <header class="wl-head">
+      {logo && <img src={logo} alt={`${brand.name} logo`} />}
+      <span>{brand.name}</span>
+    </header>
+  );
+}
+
+/** The footer as text, for a caller that builds no JSX of its own. */
+export const brandFooterHtml = (brand: EffectiveBrand): string =>
+  brand.source === "default" ? "" : renderHtml(<BrandFooter brand={brand} />);
 
 /** The lines appended to a white-labelled email (text and HTML); null for the default brand. */
 export function emailFooter(brand: EffectiveBrand): { text: string; html: string } | null {
   if (brand.source === "default") return null;
   const support = brand.supportEmail ? ` · Questions? ${brand.supportEmail}` : "";
-  const supportHtml = brand.supportEmail
-    ? ` · Questions? <a href="mailto:${escapeHtml(brand.supportEmail)}">${escapeHtml(brand.supportEmail)}</a>`
-    : "";
   return {
     text: `\n\n--\n${brand.name}${support}`,
-    html: `<p style="font-size:12px;color:#666">${escapeHtml(brand.name)}${supportHtml}</p>`,
+    html: renderHtml(
+      <p style="font-size:12px;color:#666">
+        {brand.name}
+        {brand.supportEmail && (
+          <>
+            {" · Questions? "}
+            <a href={`mailto:${brand.supportEmail}`}>{brand.supportEmail}</a>
+          </>
+        )}
+      </p>,
+    ),
   };
 }
 

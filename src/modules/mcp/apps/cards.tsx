@@ -1,5 +1,7 @@
+/** @jsxImportSource hono/jsx */
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from "@modelcontextprotocol/ext-apps/server";
-// build output of scripts/build-mcp-apps.mjs (not committed; npm install and every wrangler build write them)
+import { htmlDocument } from "../../../lib/html";
+// build output of scripts/build-browser-code.mjs (not committed; npm install and every wrangler build write them)
 import VIEW_SCRIPT from "./view-script.generated.txt";
 import VIEW_STYLE from "./view-style.generated.txt";
 
@@ -10,7 +12,7 @@ import VIEW_STYLE from "./view-style.generated.txt";
  * The HTML holds no data: the host hands it the tool's result over postMessage, and its buttons only
  * ask the host to call our tools (tools/call), which keep their scopes and confirmations.
  * The view script (views/*.ts: a small postMessage client of the protocol, no eval, no library) and its
- * stylesheet are built into Text modules (scripts/build-mcp-apps.mjs); no third-party script, no network.
+ * stylesheet are built into Text modules (scripts/build-browser-code.mjs); no third-party script, no network.
  */
 
 export { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY };
@@ -76,19 +78,25 @@ const RESOURCE_UI_META = { csp: { connectDomains: [], resourceDomains: [] }, pre
 
 /** The card's whole HTML document: markup shell, the inlined style and the inlined view script. */
 export function cardHtml(card: AppCard): string {
-  return [
-    "<!doctype html>",
-    `<html lang="en"><head><meta charset="utf-8">`,
-    `<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<meta name="color-scheme" content="light dark">`,
-    `<title>${card.title}</title>`,
-    `<style>${VIEW_STYLE}</style>`,
-    `</head><body data-card="${card.kind}">`,
-    `<main id="card" aria-busy="true"><p class="muted">Waiting for the tool result…</p></main>`,
-    `<p id="status" role="status" aria-live="polite"></p>`,
-    `<script>${VIEW_SCRIPT}</script>`,
-    "</body></html>",
-  ].join("");
+  return htmlDocument(
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <title>{card.title}</title>
+        {/* our own build output (scripts/build-browser-code.mjs): "</script" and "<!--" are escaped there */}
+        <style dangerouslySetInnerHTML={{ __html: VIEW_STYLE }} />
+      </head>
+      <body data-card={card.kind}>
+        <main id="card" aria-busy="true">
+          <p class="muted">Waiting for the tool result…</p>
+        </main>
+        <p id="status" role="status" aria-live="polite"></p>
+        <script dangerouslySetInnerHTML={{ __html: VIEW_SCRIPT }} />
+      </body>
+    </html>,
+  );
 }
 
 /** resources/list entries. */

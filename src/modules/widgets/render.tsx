@@ -1,10 +1,11 @@
-import { escapeHtml } from "../links/page";
+/** @jsxImportSource hono/jsx */
+import { htmlDocument, renderHtml } from "../../lib/html";
 import type { ShowcaseReview, WidgetData } from "./data";
 import { siteLabel } from "./footer";
 
 /**
  * The widget's markup, rendered once per cached widget and shared by the iframe page and the
- * script. Every value from a review is untrusted and goes through escapeHtml; URLs are http(s) only.
+ * script (hono/jsx). Every value from a review is untrusted and escaped by the renderer; URLs are http(s) only (data.ts).
  */
 const CSS = `
 .rw{box-sizing:border-box;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2433;background:#fff;border:1px solid #dfe3ea;border-radius:12px;padding:16px;max-width:40rem}
@@ -25,21 +26,34 @@ const CSS = `
 export const SHADOW_CSS = `:host{all:initial;display:block}${CSS}`;
 const PAGE_CSS = `body{margin:0;padding:8px;background:transparent}${CSS}`;
 
-const stars = (rating: number) => {
+function Stars({ rating }: { rating: number }) {
   const full = Math.max(0, Math.min(5, Math.round(rating)));
-  return `<span class="stars" role="img" aria-label="${full} out of 5 stars">${"★".repeat(full)}${"☆".repeat(5 - full)}</span>`;
-};
+  return (
+    <span class="stars" role="img" aria-label={`${full} out of 5 stars`}>
+      {"★".repeat(full) + "☆".repeat(5 - full)}
+    </span>
+  );
+}
 
-function reviewItem(r: ShowcaseReview): string {
-  const by = [
-    r.authorName ? escapeHtml(r.authorName) : "Anonymous",
-    escapeHtml(siteLabel(r.site)),
-    escapeHtml(r.publishedAt.slice(0, 10)),
-  ].join(" · ");
-  const link = r.url
-    ? ` · <a href="${escapeHtml(r.url)}" target="_blank" rel="noopener noreferrer nofollow">Read on ${escapeHtml(siteLabel(r.site))}</a>`
-    : "";
-  return `<li>${stars(r.rating)}${r.text ? `<blockquote>${escapeHtml(r.text)}</blockquote>` : ""}<div class="muted">${by}${link}</div></li>`;
+function ReviewItem({ r }: { r: ShowcaseReview }) {
+  const by = [r.authorName || "Anonymous", siteLabel(r.site), r.publishedAt.slice(0, 10)].join(" · ");
+  return (
+    <li>
+      <Stars rating={r.rating} />
+      {r.text && <blockquote>{r.text}</blockquote>}
+      <div class="muted">
+        {by}
+        {r.url && (
+          <>
+            {" · "}
+            <a href={r.url} target="_blank" rel="noopener noreferrer nofollow">
+              Read on {siteLabel(r.site)}
+            </a>
+          </>
+        )}
+      </div>
+    </li>
+  );
 }
 
 /** A white label's colours over the widget's own (validated #rrggbb only: nothing else reaches CSS). */
@@ -49,23 +63,65 @@ const brandCss = (d: WidgetData) => {
   return `${p ? `.rw a{color:${p}}.rw .stars{color:${p}}` : ""}${a ? `.rw{border-top:4px solid ${a}}` : ""}`;
 };
 
-/** The widget body: heading with the honest average, the chosen reviews, and the footer naming the filters (and the white label, if any). */
-export function widgetHtml(d: WidgetData): string {
-  const avg =
-    d.summary.averageRating === null ? "" : `<span class="avg">${d.summary.averageRating.toFixed(1)} ★</span>`;
-  const count = `<span class="muted">${d.summary.reviewCount} review${d.summary.reviewCount === 1 ? "" : "s"} in total</span>`;
-  const items = d.reviews.length
-    ? `<ol>${d.reviews.map(reviewItem).join("")}</ol>`
-    : `<p class="muted">No reviews to show yet.</p>`;
-  return `<section class="rw" aria-label="Reviews of ${escapeHtml(d.title)}"><header><h2>${escapeHtml(d.title)}</h2>${avg}${count}</header>${items}<footer>${escapeHtml(d.footer)}${d.brand ? ` · <span class="wl">Reviews by ${escapeHtml(d.brand.name)}</span>` : ""}</footer></section>${brandCss(d) ? `<style>${brandCss(d)}</style>` : ""}`;
+function Widget({ d }: { d: WidgetData }) {
+  const css = brandCss(d);
+  return (
+    <>
+      <section class="rw" aria-label={`Reviews of ${d.title}`}>
+        <header>
+          <h2>{d.title}</h2>
+          {d.summary.averageRating !== null && <span class="avg">{d.summary.averageRating.toFixed(1)} ★</span>}
+          <span class="muted">
+            {d.summary.reviewCount} review{d.summary.reviewCount === 1 ? "" : "s"} in total
+          </span>
+        </header>
+        {d.reviews.length ? (
+          <ol>
+            {d.reviews.map((r) => (
+              <ReviewItem r={r} />
+            ))}
+          </ol>
+        ) : (
+          <p class="muted">No reviews to show yet.</p>
+        )}
+        <footer>
+          {d.footer}
+          {d.brand && (
+            <>
+              {" · "}
+              <span class="wl">Reviews by {d.brand.name}</span>
+            </>
+          )}
+        </footer>
+      </section>
+      {/* colours that passed the #rrggbb check (data.ts) */}
+      {css && <style dangerouslySetInnerHTML={{ __html: css }} />}
+    </>
+  );
 }
+
+/** The widget body: heading with the honest average, the chosen reviews, and the footer naming the filters (and the white label, if any). */
+export const widgetHtml = (d: WidgetData): string => renderHtml(<Widget d={d} />);
 
 /** JSON-LD as script text: `<` escaped so review text can never close the script element. */
 export const jsonLdText = (ld: Record<string, unknown>) => JSON.stringify(ld).replace(/</g, "\\u003c");
 
 /** The no-JavaScript page for an iframe. */
 export function widgetPage(d: WidgetData): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>Reviews of ${escapeHtml(d.title)}</title><style>${PAGE_CSS}</style></head><body>${widgetHtml(d)}</body></html>`;
+  return htmlDocument(
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>Reviews of {d.title}</title>
+        <style dangerouslySetInnerHTML={{ __html: PAGE_CSS }} />
+      </head>
+      <body>
+        <Widget d={d} />
+      </body>
+    </html>,
+  );
 }
 
 /** A JavaScript string literal (JSON, with `<` escaped so the file is also safe inlined in a page). */

@@ -1,10 +1,11 @@
+/** @jsxImportSource hono/jsx */
 import type { DigestData, DigestReview } from "./digest-data";
-import { emailDocument, escapeHtml, excerpt, starsHtml, starsLabel } from "./email-frame";
+import { emailDocument, excerpt, Stars, starsLabel } from "./email-frame";
 
-const H2 = `style="font-size:18px;margin:28px 0 8px"`;
-const TABLE = `style="width:100%;border-collapse:collapse;font-size:15px"`;
-const TH = `style="text-align:left;padding:6px 8px;border-bottom:2px solid #1d2433"`;
-const TD = `style="padding:6px 8px;border-bottom:1px solid #d0d5dd;vertical-align:top"`;
+const H2 = "font-size:18px;margin:28px 0 8px";
+const TABLE = "width:100%;border-collapse:collapse;font-size:15px";
+const TH = "text-align:left;padding:6px 8px;border-bottom:2px solid #1d2433";
+const TD = "padding:6px 8px;border-bottom:1px solid #d0d5dd;vertical-align:top";
 
 const localStamp = (iso: string, timeZone: string) =>
   new Intl.DateTimeFormat("en-US", {
@@ -35,11 +36,44 @@ function trendSentence(d: DigestData): string {
   return `Average rating ${averageRating.toFixed(2)}, ${direction} from ${previousAverageRating.toFixed(2)} the period before.`;
 }
 
-function reviewTable(caption: string, rows: DigestReview[], timeZone: string) {
-  return `<table ${TABLE}><caption style="text-align:left;font-weight:600;padding:4px 0">${escapeHtml(caption)}</caption>
-<thead><tr><th scope="col" ${TH}>Rating</th><th scope="col" ${TH}>Review</th><th scope="col" ${TH}>Where</th></tr></thead><tbody>
-${rows.map((r) => `<tr><td ${TD}>${starsHtml(r.rating)}</td><td ${TD}>${escapeHtml(excerpt(r.text, 200) || "(no text)")}<br><span style="color:#4a5568">${escapeHtml(r.authorName ?? "Anonymous")}, ${escapeHtml(localStamp(r.createdAt, timeZone))}</span></td><td ${TD}>${escapeHtml(r.locationName)}, ${escapeHtml(r.siteType)}</td></tr>`).join("\n")}
-</tbody></table>`;
+function ReviewTable({ caption, rows, timeZone }: { caption: string; rows: DigestReview[]; timeZone: string }) {
+  return (
+    <table style={TABLE}>
+      <caption style="text-align:left;font-weight:600;padding:4px 0">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col" style={TH}>
+            Rating
+          </th>
+          <th scope="col" style={TH}>
+            Review
+          </th>
+          <th scope="col" style={TH}>
+            Where
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr>
+            <td style={TD}>
+              <Stars rating={r.rating} />
+            </td>
+            <td style={TD}>
+              {excerpt(r.text, 200) || "(no text)"}
+              <br />
+              <span style="color:#4a5568">
+                {r.authorName ?? "Anonymous"}, {localStamp(r.createdAt, timeZone)}
+              </span>
+            </td>
+            <td style={TD}>
+              {r.locationName}, {r.siteType}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 /** The digest as accessible HTML and as plain text, times shown in the subscription's zone. */
@@ -60,23 +94,51 @@ export function renderDigest(
     `${due.awaitingApproval} awaiting approval`,
     `${sla.count} SLA breach${sla.count === 1 ? "" : "es"}`,
   ];
-  const body = `<h1 style="font-size:22px;margin:0 0 4px">${escapeHtml(title)}</h1>
-<p style="margin:0 0 16px;color:#4a5568">${escapeHtml(span)}</p>
-<ul style="padding-left:20px;margin:0 0 8px">${summary.map((s) => `<li>${escapeHtml(s)}</li>`).join("")}</ul>
-<h2 ${H2}>New reviews</h2>
-<p>${escapeHtml(trendSentence(d))}</p>
-${n.listed.length ? reviewTable(n.count > n.listed.length ? `The ${n.listed.length} newest of ${n.count}` : "New reviews", n.listed, o.timeZone) : "<p>No new reviews.</p>"}
-<h2 ${H2}>Responses due</h2>
-<p>${due.unanswered} review${due.unanswered === 1 ? "" : "s"} without a published response; ${due.awaitingApproval} repl${due.awaitingApproval === 1 ? "y" : "ies"} waiting for approval.</p>
-${due.oldest.length ? reviewTable("Waiting longest", due.oldest, o.timeZone) : ""}
-<h2 ${H2}>SLA breaches</h2>
-${sla.count ? `<ul style="padding-left:20px">${sla.listed.map((b) => `<li>${escapeHtml(b.locationName)}: ${escapeHtml(b.reason ?? "overdue")} (${escapeHtml(localStamp(b.escalatedAt, o.timeZone))})</li>`).join("")}</ul>` : "<p>None this period.</p>"}`;
   const html = emailDocument({
     title: subject,
     preheader: summary.join(", "),
-    body,
     unsubscribeUrl: o.unsubscribeUrl,
     unsubscribeLabel: `Stop ${o.frequency} digest emails`,
+    children: (
+      <>
+        <h1 style="font-size:22px;margin:0 0 4px">{title}</h1>
+        <p style="margin:0 0 16px;color:#4a5568">{span}</p>
+        <ul style="padding-left:20px;margin:0 0 8px">
+          {summary.map((s) => (
+            <li>{s}</li>
+          ))}
+        </ul>
+        <h2 style={H2}>New reviews</h2>
+        <p>{trendSentence(d)}</p>
+        {n.listed.length ? (
+          <ReviewTable
+            caption={n.count > n.listed.length ? `The ${n.listed.length} newest of ${n.count}` : "New reviews"}
+            rows={n.listed}
+            timeZone={o.timeZone}
+          />
+        ) : (
+          <p>No new reviews.</p>
+        )}
+        <h2 style={H2}>Responses due</h2>
+        <p>
+          {due.unanswered} review{due.unanswered === 1 ? "" : "s"} without a published response; {due.awaitingApproval}{" "}
+          repl{due.awaitingApproval === 1 ? "y" : "ies"} waiting for approval.
+        </p>
+        {due.oldest.length > 0 && <ReviewTable caption="Waiting longest" rows={due.oldest} timeZone={o.timeZone} />}
+        <h2 style={H2}>SLA breaches</h2>
+        {sla.count ? (
+          <ul style="padding-left:20px">
+            {sla.listed.map((b) => (
+              <li>
+                {b.locationName}: {b.reason ?? "overdue"} ({localStamp(b.escalatedAt, o.timeZone)})
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>None this period.</p>
+        )}
+      </>
+    ),
   });
   const line = (r: DigestReview) =>
     `- ${starsLabel(r.rating)}, ${r.locationName} (${r.siteType}), ${r.authorName ?? "Anonymous"}: ${excerpt(r.text, 200) || "(no text)"}`;

@@ -1,0 +1,11 @@
+// The console's only script (docs/console.md, "Client parts"): every page works without it; with it, two small
+// parts. Built by scripts/build-browser-code.mjs with hono/jsx/dom (no React), served from /app/assets.
+import { render } from "hono/jsx/dom";
+import { enableCopyButtons } from "./copy";
+import { InboxLive } from "./inbox-live";
+
+enableCopyButtons(document);
+
+const live = document.getElementById("inbox-live");
+if (live?.dataset.poll && live.dataset.newest !== undefined)
+  render(<InboxLive pollUrl={live.dataset.poll} newest={live.dataset.newest} />, live);

@@ -1,0 +1,68 @@
+import { csrf } from "hono/csrf";
+import { createMiddleware } from "hono/factory";
+import { NONCE, secureHeaders } from "hono/secure-headers";
+import type { AppEnv } from "../../app-env";
+import { baseUrl } from "../../lib/urls";
+import { enterTenant } from "../../middleware/tenant";
+import { formExpiredPage } from "./errors";
+import { type CC, formOf, redirectTo } from "./kit";
+import { consoleSession, csrfValid } from "./session";
+
+/*
+ * The console's request pipeline (docs/console.md, "Every request"), in this order:
+ *   1. consoleHeaders: a CSP with a fresh nonce per response (script and style only with it; images, fetches
+ *      and form posts only to this origin; no framing), no referrer, no sniffing;
+ *   2. sameOriginPosts (hono/csrf): a state-changing form must come from a page of this origin
+ *      (Sec-Fetch-Site, else Origin), whether or not anyone is signed in (sign-in forms included);
+ *   3. signedIn: the person of the session cookie (else to the sign-in page) and, on every post, the
+ *      session's own CSRF token in the form;
+ *   4. inTenant (pages under /app/t/{tenantId}): the host guard (a custom host serves only its owner's
+ *      tenants), then the same tenant fence as REST (middleware/tenant.ts enterTenant: access, shard, move fence).
+ * Role checks are REST's own middleware (requireRole) on each form's route; handlers call REST's services.
+ */
+
+export const consoleHeaders = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'none'"],
+    scriptSrc: [NONCE],
+    styleSrc: [NONCE],
+    imgSrc: ["'self'", "data:"],
+    connectSrc: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'none'"],
+  },
+  xFrameOptions: "DENY",
+  referrerPolicy: "no-referrer",
+  crossOriginResourcePolicy: "same-origin",
+  strictTransportSecurity: false,
+});
+
+/** This request's origin, or PUBLIC_BASE_URL's (a proxy in front may rewrite the URL the Worker sees). */
+export const sameOriginPosts = csrf({
+  origin: (origin, c) => origin === new URL(c.req.url).origin || origin === new URL(baseUrl(c.env)).origin,
+});
+
+const isWrite = (method: string) => !["GET", "HEAD", "OPTIONS"].includes(method);
+
+export const signedIn = createMiddleware<AppEnv>(async (c, next) => {
+  const session = await consoleSession(c);
+  if (!session) {
+    const back = isWrite(c.req.method) ? "/app" : new URL(c.req.url).pathname + new URL(c.req.url).search;
+    return redirectTo(c, `/?next=${encodeURIComponent(back)}`);
+  }
+  c.set("consoleSession", session);
+  c.set("principal", session.principal);
+  if (isWrite(c.req.method)) {
+    const form = await formOf(c as CC);
+    if (!(await csrfValid(c.env, session, form.one("csrf")))) return formExpiredPage(c as CC);
+  }
+  await next();
+});
+
+/** /app/t/{tenantId}/…: the host guard, then REST's tenant fence for this tenant. */
+export const inTenant = createMiddleware<AppEnv>(async (c, next) => {
+  const tenantId = c.req.param("tenantId") ?? "";
+  await c.var.hostGuard(tenantId);
+  await enterTenant(c, tenantId, next);
+});

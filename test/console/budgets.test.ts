@@ -1,0 +1,36 @@
+// The console's weight budget (#45 "Budgets"): each page's HTML with the stylesheet and script it loads stays
+// under 60 KB gzipped, as a browser on a phone downloads it. Speed is measured in `npm run bench`, not here.
+import { beforeAll, expect, it } from "vitest";
+import { createWorld, type World } from "../helpers/seed";
+import { ConsoleBrowser } from "./helpers";
+
+const BUDGET_BYTES = 60 * 1024;
+let w: World;
+let b: ConsoleBrowser;
+beforeAll(async () => {
+  w = await createWorld();
+  b = new ConsoleBrowser();
+  await b.signIn(w.users.manager.email);
+});
+
+const gzipSize = async (text: string) =>
+  (await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer()).byteLength;
+
+it("each page's HTML, CSS and script stay under 60 KB gzipped", async () => {
+  const t = `/app/t/${w.tenantA.id}`;
+  for (const path of ["/app/tenants", "/app/me", t, `${t}/inbox`, `${t}/approvals`, `${t}/reviews`]) {
+    const page = await b.get(path);
+    expect(page.status, path).toBe(200);
+    const assets = [...page.text.matchAll(/(?:href|src)="(\/app\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.length, path).toBeGreaterThanOrEqual(2);
+    let total = await gzipSize(page.text);
+    for (const asset of assets) total += await gzipSize((await b.get(asset)).text);
+    expect(total, path).toBeLessThan(BUDGET_BYTES);
+  }
+  const signedOut = new ConsoleBrowser();
+  for (const path of ["/", "/app/forgot-password"]) {
+    const page = await signedOut.get(path);
+    expect(page.status, path).toBe(200);
+    expect(await gzipSize(page.text), path).toBeLessThan(BUDGET_BYTES);
+  }
+});

@@ -1,0 +1,101 @@
+import { request } from "../helpers/http";
+import { TEST_PASSWORD } from "../helpers/seed";
+
+/*
+ * A browser of the console over HTTP in the workers pool: a cookie jar, the Origin a browser sends with a
+ * form post, and the session's CSRF token read from the page as a browser would submit it.
+ */
+
+export const ORIGIN = "http://localhost:8787";
+
+export interface Page {
+  status: number;
+  headers: Headers;
+  text: string;
+  location: string | null;
+}
+
+export class ConsoleBrowser {
+  readonly cookies = new Map<string, string>();
+  csrf = "";
+
+  /** `host`: a custom hostname the browser talks to (in any spelling a client sends) */
+  constructor(readonly host?: string) {}
+
+  private get base() {
+    return this.host ? `http://${this.host}` : undefined;
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    const h: Record<string, string> = { accept: "text/html", ...extra };
+    if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    return h;
+  }
+
+  private keep(res: { headers: Headers }) {
+    for (const line of res.headers.getAll("set-cookie")) {
+      const [pair] = line.split(";");
+      const at = pair!.indexOf("=");
+      const name = pair!.slice(0, at);
+      const value = pair!.slice(at + 1);
+      if (/max-age=0/i.test(line) || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  private read(res: { status: number; headers: Headers; text: string }): Page {
+    this.keep(res);
+    const token = /name="csrf" value="([^"]*)"/.exec(res.text)?.[1];
+    if (token) this.csrf = token;
+    return { status: res.status, headers: res.headers, text: res.text, location: res.headers.get("location") };
+  }
+
+  async get(path: string): Promise<Page> {
+    return this.read(await request("GET", path, { headers: this.headers(), unchecked: true, base: this.base }));
+  }
+
+  /** A form post as a browser sends it: url-encoded, with Origin, and the page's CSRF token unless told otherwise. */
+  async post(
+    path: string,
+    fields: Record<string, string | string[]> = {},
+    o: { origin?: string | null; csrf?: string | null } = {},
+  ): Promise<Page> {
+    const body = new URLSearchParams();
+    const csrf = o.csrf === undefined ? this.csrf : o.csrf;
+    if (csrf !== null && csrf !== "") body.set("csrf", csrf);
+    for (const [k, v] of Object.entries(fields)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
+    const origin = o.origin === undefined ? (this.base ? new URL(this.base).origin : ORIGIN) : o.origin;
+    const headers = this.headers({ "content-type": "application/x-www-form-urlencoded" });
+    if (origin) headers.origin = origin;
+    return this.read(await request("POST", path, { headers, body: body.toString(), unchecked: true, base: this.base }));
+  }
+
+  /** Follows a redirect chain from a response (GETs). */
+  async follow(page: Page, limit = 5): Promise<Page> {
+    let p = page;
+    for (let i = 0; i < limit && p.location; i++)
+      p = await this.get(new URL(p.location, ORIGIN).pathname + new URL(p.location, ORIGIN).search);
+    return p;
+  }
+
+  /** Signs in from the sign-in page; answers the sign-in post's own response (the page it leads to is loaded too). */
+  async signIn(email: string, password = TEST_PASSWORD): Promise<Page> {
+    await this.get("/");
+    const res = await this.post("/app/sign-in", { email, password }, { csrf: null });
+    if (res.status === 303) await this.follow(res);
+    return res;
+  }
+}
+
+/** The text of a page without tags, for assertions about what a person reads. */
+export const textOf = (html: string) =>
+  html
+    .replace(/<(script|style)[\s\S]*?<\/\1>/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, " ")
+    .trim();
