@@ -4,6 +4,7 @@ import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { ApiError } from "../../lib/errors";
+import { renderHtml } from "../../lib/html";
 import { nowIso } from "../../lib/time";
 import { Email } from "../../lib/validators";
 import { resolveChannel } from "../../providers/messaging/resolve";
@@ -36,7 +37,7 @@ function testMessage(tenantId: string, name: string, input: TestSendInput): Outg
       ...base,
       subject: `Test message from ${name}`,
       text,
-      html: `<p>${text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`,
+      html: renderHtml(<p>{text}</p>),
     };
   if (input.channel === "whatsapp" && input.whatsappTemplate)
     return { ...base, text, whatsappTemplate: { ...input.whatsappTemplate, params: [] } };
