@@ -5,6 +5,7 @@ import { alertSubscriptions, reviews, webhookDeliveries } from "../../src/db/sch
 import { sendDueDigests } from "../../src/modules/alerts/digest-sweep";
 import { alertOnReview } from "../../src/modules/alerts/instant";
 import { event } from "../automation/helpers";
+import { ConsoleBrowser, textOf } from "../console/helpers";
 import { request } from "../helpers/http";
 import { createWorld, db, type World } from "../helpers/seed";
 import { eventually } from "../inbox/helpers";
@@ -167,6 +168,17 @@ describe("instant alerts", () => {
     expect(mail.html).toContain('<html lang="en">');
     expect(mail.html).toContain('<span aria-hidden="true">★★☆☆☆</span> <span>2 of 5 stars</span>');
     expect(mail.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    // the mail links to the review's item in the console (#45 item 5), which opens for the subscriber
+    const itemUrl = `${env.PUBLIC_BASE_URL}/app/t/${w.tenantA.id}/inbox/${match.id}?type=review`;
+    expect(mail.text).toContain(`Answer it in the console: ${itemUrl}`);
+    expect(mail.html).toContain(`href="${itemUrl.replace("&", "&amp;")}"`);
+    const reader = new ConsoleBrowser();
+    await reader.signIn(to);
+    const item = await eventually(
+      () => reader.get(new URL(itemUrl).pathname + new URL(itemUrl).search),
+      (p) => p.status === 200,
+    );
+    expect(textOf(item.text)).toContain("The receptionist was rude to my mother");
     // a second run of the handler (a redelivered event) sends nothing more
     expect(await alertOnReview(env, db(), event(w.tenantA.id, "review.created", { reviewId: match.id }))).toBe(0);
     expect(await emailsTo(to)).toHaveLength(1);

@@ -19,12 +19,16 @@ export class ConsoleBrowser {
   readonly cookies = new Map<string, string>();
   csrf = "";
 
+  /** `host`: a custom hostname the browser talks to (in any spelling a client sends) */
   constructor(readonly host?: string) {}
+
+  private get base() {
+    return this.host ? `http://${this.host}` : undefined;
+  }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     const h: Record<string, string> = { accept: "text/html", ...extra };
     if (this.cookies.size) h.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
-    if (this.host) h.host = this.host;
     return h;
   }
 
@@ -47,7 +51,7 @@ export class ConsoleBrowser {
   }
 
   async get(path: string): Promise<Page> {
-    return this.read(await request("GET", path, { headers: this.headers(), unchecked: true }));
+    return this.read(await request("GET", path, { headers: this.headers(), unchecked: true, base: this.base }));
   }
 
   /** A form post as a browser sends it: url-encoded, with Origin, and the page's CSRF token unless told otherwise. */
@@ -60,10 +64,10 @@ export class ConsoleBrowser {
     const csrf = o.csrf === undefined ? this.csrf : o.csrf;
     if (csrf !== null && csrf !== "") body.set("csrf", csrf);
     for (const [k, v] of Object.entries(fields)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
-    const origin = o.origin === undefined ? (this.host ? `http://${this.host}` : ORIGIN) : o.origin;
+    const origin = o.origin === undefined ? (this.base ? new URL(this.base).origin : ORIGIN) : o.origin;
     const headers = this.headers({ "content-type": "application/x-www-form-urlencoded" });
     if (origin) headers.origin = origin;
-    return this.read(await request("POST", path, { headers, body: body.toString(), unchecked: true }));
+    return this.read(await request("POST", path, { headers, body: body.toString(), unchecked: true, base: this.base }));
   }
 
   /** Follows a redirect chain from a response (GETs). */

@@ -115,6 +115,7 @@ describe("every tenant page, for every role", () => {
         expect(page.status, `${who} ${pattern}`).toBe(200);
         expect(page.text, `${who} ${pattern}`).not.toContain(B_TEXT);
         expect(page.text).not.toContain(w.tenantB.name);
+        if (!pattern.endsWith("/fresh")) expect(textOf(page.text), `${who} ${pattern}`).toContain(w.tenantA.name);
       }
       for (const who of OUTSIDERS) {
         const page = await browsers.get(who)!.get(path());
@@ -183,6 +184,15 @@ describe("every tenant form, for every role", () => {
       expect(res.status, who).toBe(403);
     }
   });
+});
+
+it("the tenant switcher shows each person only the tenants they reach", async () => {
+  const outside = textOf((await browsers.get("tenantBAdmin")!.get("/app/tenants")).text);
+  expect(outside).toContain(w.tenantB.name);
+  expect(outside).not.toContain(w.tenantA.name);
+  const agency = textOf((await browsers.get("agencyAdmin")!.get("/app/tenants")).text);
+  expect(agency).toContain(w.tenantA.name);
+  expect(agency).not.toContain(w.tenantB.name);
 });
 
 it("PAGES and FORMS enumerate every tenant route of the console", () => {

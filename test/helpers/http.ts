@@ -18,6 +18,8 @@ export interface RequestOptions {
   body?: unknown;
   /** skip the check of the response against the OpenAPI document (only for deliberately broken setups) */
   unchecked?: boolean;
+  /** the scheme and host the request is sent to (a custom hostname); the platform's by default */
+  base?: string;
 }
 
 const BASE = "http://localhost:8787";
@@ -48,7 +50,7 @@ export async function request<T = any>(method: string, path: string, o: RequestO
     body = JSON.stringify(o.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await dispatch(new Request(BASE + path, { method, headers, body, redirect: "manual" }));
+  const res = await dispatch(new Request((o.base ?? BASE) + path, { method, headers, body, redirect: "manual" }));
   const text = await res.text();
   let parsed: unknown = text;
   // JSON and +json bodies are parsed; JSON Lines (application/x-ndjson, the tenant export) stay text

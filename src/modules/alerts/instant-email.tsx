@@ -4,8 +4,11 @@ import { emailDocument, excerpt, Stars, starsLabel } from "./email-frame";
 
 type Review = typeof reviews.$inferSelect;
 
-/** The new-review alert: subject, text and accessible HTML. */
-export function alertEmail(review: Review, locationName: string, unsubscribeUrl: string) {
+/**
+ * The new-review alert: subject, text and accessible HTML. `itemUrl` opens the review's inbox item in the console
+ * (sign-in first if needed), where it is answered; the review site's own page is linked too.
+ */
+export function alertEmail(review: Review, locationName: string, unsubscribeUrl: string, itemUrl: string) {
   const stars = starsLabel(review.rating);
   const subject = `New review for ${locationName}: ${stars} on ${review.siteType}`;
   const quote = excerpt(review.text, 1000);
@@ -13,6 +16,7 @@ export function alertEmail(review: Review, locationName: string, unsubscribeUrl:
   const text = [
     `${author} left a review for ${locationName} on ${review.siteType}: ${stars}.`,
     quote ? `\n"${quote}"` : "\n(no text)",
+    `\n\nAnswer it in the console: ${itemUrl}`,
     review.externalUrl ? `\nOn the site: ${review.externalUrl}` : "",
     `\nStop these emails: ${unsubscribeUrl}`,
   ].join("");
@@ -34,6 +38,11 @@ export function alertEmail(review: Review, locationName: string, unsubscribeUrl:
         ) : (
           <p style="color:#4a5568">(no text)</p>
         )}
+        <p>
+          <a href={itemUrl} style="color:#1d3fa8;font-weight:bold">
+            Answer it in the console
+          </a>
+        </p>
         {review.externalUrl && (
           <p>
             <a href={review.externalUrl} style="color:#1d3fa8">

@@ -13,6 +13,7 @@ import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
+import { consoleReviewItemUrl } from "../../lib/urls";
 import { emailProviderFor } from "../../providers/messaging/transactional";
 import { deliveryBody, newMessageId } from "../outgoing-webhooks/delivery";
 import type { MessageSink } from "../outgoing-webhooks/fanout";
@@ -181,7 +182,7 @@ export async function alertOnReview(
       const to = sub.instantEmail ? await recipientEmail(controlDb(env), sub.tenantId, sub.userId) : null;
       if (to) {
         const url = await alertUnsubscribeUrl(env, { tenantId: sub.tenantId, subscriptionId: sub.id, kind: "instant" });
-        const mail = alertEmail(review, locationName, url);
+        const mail = alertEmail(review, locationName, url, consoleReviewItemUrl(env, sub.tenantId, review.id));
         await emailProviderFor(db, env, sub.tenantId).send({
           tenantId: sub.tenantId,
           channel: "email",
