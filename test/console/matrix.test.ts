@@ -1,111 +1,204 @@
-// The page × role matrix (#45, docs/console.md): every page of a tenant, for every kind of person, answers as
-// the role allows; a person of another tenant or agency gets the same 404 on every page and every form and
-// never reads tenant A's data. The surface is enumerated from the console's own routes, so a new tenant page
-// or form that is not listed here fails the first test.
+// The console's page x role matrix over HTTP (#45 "Tests"): every page and every form of a tenant, for every
+// way of reaching tenant A (platform admin, the four tenant roles, A's agency admin) and for users of another
+// tenant and another agency. Each answers as the role allows (the forms run their REST twin's role check), and
+// no page shows another tenant's data. The tenants sit on different shards. A new page or form joins PAGES or
+// FORMS, or the enumeration check at the end fails.
 import { beforeAll, describe, expect, it } from "vitest";
 import { consoleRoutes } from "../../src/modules/console/routes";
-import { ACTOR_NAMES, createWorld, type World } from "../helpers/seed";
+import { createWorld, type World } from "../helpers/seed";
+import { ingest, newLocation } from "../reviews/helpers";
 import { ConsoleBrowser, textOf } from "./helpers";
 
+type Actor = keyof World["users"];
+const INSIDERS = ["platformAdmin", "tenantAdmin", "manager", "tenantUser", "viewer", "agencyAdmin"] as const;
+const OUTSIDERS = ["otherAgencyAdmin", "tenantBAdmin"] as const;
+/** the REST twins' minimum roles: inbox and reply writes need tenant_user, approving and publishing a manager */
+const WRITERS: readonly Actor[] = ["platformAdmin", "tenantAdmin", "manager", "tenantUser", "agencyAdmin"];
+const APPROVERS: readonly Actor[] = ["platformAdmin", "tenantAdmin", "manager", "agencyAdmin"];
+
+const A_TEXT = "Matrix review of tenant A";
+const B_TEXT = "Matrix secret of tenant B";
+
 let w: World;
-const ids = { item: "", review: "", reply: "" };
+let reviewA: string;
+let reviewB: string;
+let replyA: string;
+const browsers = new Map<Actor, ConsoleBrowser>();
+const t = (p = "") => `/app/t/${w.tenantA.id}${p}`;
+
+/** Every tenant page (its route pattern and a concrete address). */
+const PAGES: [pattern: string, path: () => string][] = [
+  ["/app/t/:tenantId", () => t()],
+  ["/app/t/:tenantId/inbox", () => t("/inbox")],
+  ["/app/t/:tenantId/inbox/fresh", () => t("/inbox/fresh")],
+  ["/app/t/:tenantId/inbox/:itemId", () => t(`/inbox/${reviewA}?type=review`)],
+  ["/app/t/:tenantId/approvals", () => t("/approvals")],
+  ["/app/t/:tenantId/reviews", () => t("/reviews")],
+  ["/app/t/:tenantId/reviews/:reviewId", () => t(`/reviews/${reviewA}`)],
+];
+
+/** Every tenant form, with the fields a browser sends and who may use it. */
+const FORMS: [pattern: string, path: () => string, fields: () => Record<string, string>, allowed: readonly Actor[]][] =
+  [
+    [
+      "/app/t/:tenantId/inbox/:itemId/assign",
+      () => t(`/inbox/${reviewA}/assign`),
+      () => ({ type: "review", userId: w.users.tenantUser.id }),
+      WRITERS,
+    ],
+    [
+      "/app/t/:tenantId/inbox/:itemId/tags",
+      () => t(`/inbox/${reviewA}/tags`),
+      () => ({ type: "review", tags: "vip" }),
+      WRITERS,
+    ],
+    [
+      "/app/t/:tenantId/inbox/:itemId/status",
+      () => t(`/inbox/${reviewA}/status`),
+      () => ({ type: "review", status: "open" }),
+      WRITERS,
+    ],
+    [
+      "/app/t/:tenantId/inbox/:itemId/note",
+      () => t(`/inbox/${reviewA}/note`),
+      () => ({ type: "review", note: "A note" }),
+      WRITERS,
+    ],
+    [
+      "/app/t/:tenantId/reviews/:reviewId/replies",
+      () => t(`/reviews/${reviewA}/replies`),
+      () => ({ text: "Thanks" }),
+      WRITERS,
+    ],
+    [
+      "/app/t/:tenantId/replies/:replyId/edit",
+      () => t(`/replies/${replyA}/edit`),
+      () => ({ text: "Thanks!" }),
+      WRITERS,
+    ],
+    ["/app/t/:tenantId/replies/:replyId/submit", () => t(`/replies/${replyA}/submit`), () => ({}), WRITERS],
+    [
+      "/app/t/:tenantId/replies/:replyId/reject",
+      () => t(`/replies/${replyA}/reject`),
+      () => ({ reason: "Tone" }),
+      APPROVERS,
+    ],
+    ["/app/t/:tenantId/replies/:replyId/approve", () => t(`/replies/${replyA}/approve`), () => ({}), APPROVERS],
+    ["/app/t/:tenantId/replies/:replyId/publish", () => t(`/replies/${replyA}/publish`), () => ({}), APPROVERS],
+  ];
 
 beforeAll(async () => {
-  w = await createWorld();
-  ids.item = "matrix-no-such-item";
-  ids.review = "matrix-no-such-review";
-  ids.reply = "matrix-no-such-reply";
-});
-
-/** Every GET page of a tenant, with the fixture each needs. */
-const PAGES: Record<string, () => string> = {
-  "/app/t/:tenantId": () => "",
-  "/app/t/:tenantId/inbox": () => "/inbox",
-  "/app/t/:tenantId/inbox/fresh": () => "/inbox/fresh?after=2020-01-01T00:00:00.000Z",
-  "/app/t/:tenantId/approvals": () => "/approvals",
-  "/app/t/:tenantId/reviews": () => "/reviews",
-};
-/** Pages of one record: a made-up id is a 404 for everyone (the record's own fence is REST's). */
-const RECORD_PAGES: Record<string, () => string> = {
-  "/app/t/:tenantId/inbox/:itemId": () => `/inbox/${ids.item}`,
-  "/app/t/:tenantId/reviews/:reviewId": () => `/reviews/${ids.review}`,
-};
-const FORMS: Record<string, () => string> = {
-  "/app/t/:tenantId/inbox/:itemId/assign": () => `/inbox/${ids.item}/assign`,
-  "/app/t/:tenantId/inbox/:itemId/tags": () => `/inbox/${ids.item}/tags`,
-  "/app/t/:tenantId/inbox/:itemId/status": () => `/inbox/${ids.item}/status`,
-  "/app/t/:tenantId/inbox/:itemId/note": () => `/inbox/${ids.item}/note`,
-  "/app/t/:tenantId/reviews/:reviewId/replies": () => `/reviews/${ids.review}/replies`,
-  "/app/t/:tenantId/replies/:replyId/edit": () => `/replies/${ids.reply}/edit`,
-  "/app/t/:tenantId/replies/:replyId/submit": () => `/replies/${ids.reply}/submit`,
-  "/app/t/:tenantId/replies/:replyId/approve": () => `/replies/${ids.reply}/approve`,
-  "/app/t/:tenantId/replies/:replyId/reject": () => `/replies/${ids.reply}/reject`,
-  "/app/t/:tenantId/replies/:replyId/publish": () => `/replies/${ids.reply}/publish`,
-};
-
-/** Who reaches tenant A (its roles, its agency's admin, the platform admin) and who does not. */
-const INSIDE = ACTOR_NAMES.filter((a) => a !== "otherAgencyAdmin");
-const OUTSIDE = ["otherAgencyAdmin", "tenantBAdmin"] as const;
-
-const browsers = new Map<string, ConsoleBrowser>();
-async function as(who: (typeof ACTOR_NAMES)[number] | "tenantBAdmin") {
-  let b = browsers.get(who);
-  if (!b) {
-    b = new ConsoleBrowser();
+  w = await createWorld({ shardA: 0, shardB: 1 });
+  const [locA, locB] = await Promise.all([newLocation(w), newLocation(w, "tenantBAdmin")]);
+  reviewA = (await ingest(w, { locationId: locA.id, siteType: "first_party", rating: 2, text: A_TEXT })).id;
+  reviewB = (await ingest(w, { locationId: locB.id, siteType: "first_party", rating: 1, text: B_TEXT }, "tenantBAdmin"))
+    .id;
+  for (const who of [...INSIDERS, ...OUTSIDERS]) {
+    const b = new ConsoleBrowser();
     const res = await b.signIn(w.users[who].email);
-    expect(res.status, who).toBe(303);
+    expect(res.status, `${who} signs in`).toBe(303);
     browsers.set(who, b);
   }
-  return b;
-}
-const inA = (rest: string) => `/app/t/${w.tenantA.id}${rest}`;
+  // a reply waiting for approval, drafted and submitted by the team member as in test/console/flows.test.ts
+  const user = browsers.get("tenantUser")!;
+  const back = t(`/reviews/${reviewA}`);
+  const drafted = await user.follow(await user.post(t(`/reviews/${reviewA}/replies`), { back, text: "Thanks" }));
+  replyA = /\/replies\/([a-z0-9]+)\/submit/.exec(drafted.text)![1]!;
+  await user.post(t(`/replies/${replyA}/submit`), { back });
+}, 120_000);
 
-describe("the console's page × role matrix", () => {
-  it("lists every tenant page and form of the console", () => {
-    const tenantRoutes = consoleRoutes.routes
-      .filter((r) => r.path.startsWith("/app/t/:tenantId") && !r.path.endsWith("/*") && r.method !== "ALL")
-      .map((r) => `${r.method} ${r.path}`);
-    const listed = [
-      ...Object.keys({ ...PAGES, ...RECORD_PAGES }).map((p) => `GET ${p}`),
-      ...Object.keys(FORMS).map((p) => `POST ${p}`),
-    ];
-    expect([...new Set(tenantRoutes)].sort()).toEqual(listed.sort());
-  });
-
-  for (const who of INSIDE)
-    it(`${who}: every page of tenant A opens, naming the tenant`, async () => {
-      const b = await as(who);
-      for (const [route, path] of Object.entries(PAGES)) {
-        const page = await b.get(inA(path()));
-        expect(page.status, `${who} ${route}`).toBe(200);
-        if (!route.endsWith("/fresh")) expect(textOf(page.text), route).toContain(w.tenantA.name);
+describe("every tenant page, for every role", () => {
+  for (const [pattern, path] of PAGES) {
+    it(`${pattern}: 200 with tenant A's data for its people, 404 for another tenant's, never tenant B's data`, async () => {
+      for (const who of INSIDERS) {
+        const page = await browsers.get(who)!.get(path());
+        expect(page.status, `${who} ${pattern}`).toBe(200);
+        expect(page.text, `${who} ${pattern}`).not.toContain(B_TEXT);
+        expect(page.text).not.toContain(w.tenantB.name);
+        if (!pattern.endsWith("/fresh")) expect(textOf(page.text), `${who} ${pattern}`).toContain(w.tenantA.name);
       }
-      for (const [route, path] of Object.entries(RECORD_PAGES))
-        expect((await b.get(inA(path()))).status, `${who} ${route}`).toBe(404);
-    });
-
-  for (const who of OUTSIDE)
-    it(`${who}: every page and form of tenant A is a 404 that shows none of its data`, async () => {
-      const b = await as(who);
-      for (const [route, path] of Object.entries({ ...PAGES, ...RECORD_PAGES })) {
-        const page = await b.get(inA(path()));
-        expect(page.status, `${who} GET ${route}`).toBe(404);
+      for (const who of OUTSIDERS) {
+        const page = await browsers.get(who)!.get(path());
+        expect(page.status, `${who} ${pattern}`).toBe(404);
+        expect(page.text, `${who} ${pattern}`).not.toContain(A_TEXT);
         expect(page.text).not.toContain(w.tenantA.name);
       }
-      await b.get("/app/me");
-      for (const [route, path] of Object.entries(FORMS)) {
-        const res = await b.post(inA(path()), { text: "x", reason: "x", userId: "", tags: "x", status: "closed" });
-        expect(res.status, `${who} POST ${route}`).toBe(404);
-        expect(res.text).not.toContain(w.tenantA.name);
+    });
+  }
+
+  it("tenant B's review and item under tenant A's address are 404 for everyone", async () => {
+    for (const who of [...INSIDERS, ...OUTSIDERS])
+      for (const path of [t(`/reviews/${reviewB}`), t(`/inbox/${reviewB}?type=review`)]) {
+        const page = await browsers.get(who)!.get(path);
+        expect(page.status, `${who} ${path}`).toBe(404);
+        expect(page.text).not.toContain(B_TEXT);
+      }
+  });
+
+  it("the reviews list and inbox show tenant A's review to its people", async () => {
+    for (const who of INSIDERS)
+      for (const path of [t("/reviews"), t("/inbox")])
+        expect(textOf((await browsers.get(who)!.get(path)).text), `${who} ${path}`).toContain(A_TEXT);
+  });
+
+  it("signed out, every page goes to the sign-in page and back", async () => {
+    for (const [pattern, path] of PAGES) {
+      const page = await new ConsoleBrowser().get(path());
+      expect(page.status, pattern).toBe(303);
+      expect(page.location, pattern).toBe(`/?next=${encodeURIComponent(path())}`);
+    }
+  });
+});
+
+describe("every tenant form, for every role", () => {
+  for (const [pattern, path, fields, allowed] of FORMS) {
+    it(`${pattern}: refused for roles below it and 404 for another tenant's, done for the rest`, async () => {
+      // the refused first, so what the allowed do next starts from the fixture's state
+      for (const who of OUTSIDERS) {
+        const res = await browsers.get(who)!.post(path(), { back: t(), ...fields() });
+        expect(res.status, `${who} ${pattern}`).toBe(404);
+        expect(res.text).not.toContain(A_TEXT);
+      }
+      const refused = INSIDERS.filter((who) => !allowed.includes(who));
+      for (const who of refused) {
+        const b = browsers.get(who)!;
+        const landed = await b.follow(await b.post(path(), { back: t(), ...fields() }));
+        expect(textOf(landed.text), `${who} ${pattern}`).toMatch(/Your role here \([^)]+\) does not allow this\./);
+      }
+      for (const who of allowed) {
+        const b = browsers.get(who)!;
+        const res = await b.post(path(), { back: t(), ...fields() });
+        expect(res.status, `${who} ${pattern}`).toBe(303);
+        const landed = await b.follow(res);
+        expect(landed.status, `${who} ${pattern}`).toBe(200);
+        expect(textOf(landed.text), `${who} ${pattern}`).not.toContain("does not allow this");
       }
     });
+  }
 
-  it("the tenant switcher shows each person only the tenants they reach", async () => {
-    const outside = textOf((await (await as("tenantBAdmin")).get("/app/tenants")).text);
-    expect(outside).toContain(w.tenantB.name);
-    expect(outside).not.toContain(w.tenantA.name);
-    const agency = textOf((await (await as("agencyAdmin")).get("/app/tenants")).text);
-    expect(agency).toContain(w.tenantA.name);
-    expect(agency).not.toContain(w.tenantB.name);
+  it("a form post without the session's CSRF token is refused for every role", async () => {
+    for (const who of INSIDERS) {
+      const res = await browsers
+        .get(who)!
+        .post(t(`/inbox/${reviewA}/note`), { type: "review", note: "x" }, { csrf: "" });
+      expect(res.status, who).toBe(403);
+    }
   });
+});
+
+it("the tenant switcher shows each person only the tenants they reach", async () => {
+  const outside = textOf((await browsers.get("tenantBAdmin")!.get("/app/tenants")).text);
+  expect(outside).toContain(w.tenantB.name);
+  expect(outside).not.toContain(w.tenantA.name);
+  const agency = textOf((await browsers.get("agencyAdmin")!.get("/app/tenants")).text);
+  expect(agency).toContain(w.tenantA.name);
+  expect(agency).not.toContain(w.tenantB.name);
+});
+
+it("PAGES and FORMS enumerate every tenant route of the console", () => {
+  const routes = consoleRoutes.routes
+    .filter((r) => r.path.startsWith("/app/t/:tenantId") && (r.method === "GET" || r.method === "POST"))
+    .map((r) => `${r.method} ${r.path}`);
+  const listed = [...PAGES.map(([p]) => `GET ${p}`), ...FORMS.map(([p]) => `POST ${p}`)];
+  expect(new Set(routes)).toEqual(new Set(listed));
 });

@@ -158,8 +158,8 @@ const author = (ctx: ServiceContext) =>
       : { authorId: null, authorType: "system" as const };
 
 /** POST /v1/inbox/{id}/notes: an internal note with its author and time. */
-export async function addInboxNote(ctx: ServiceContext, id: string, input: { note: string }) {
-  const item = await findInboxRow(ctx, id);
+export async function addInboxNote(ctx: ServiceContext, id: string, input: { note: string; type?: InboxItemType }) {
+  const item = await findInboxRow(ctx, id, input.type);
   const note = {
     id: newId(),
     tenantId: ctx.tenantId,

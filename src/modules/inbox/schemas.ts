@@ -121,7 +121,14 @@ export const AssignInboxBody = z
   })
   .openapi("AssignInboxItemRequest");
 
-export const NoteInboxBody = z.object({ note: z.string().trim().min(1).max(5000) }).openapi("AddInboxNoteRequest");
+export const NoteInboxBody = z
+  .object({
+    note: z.string().trim().min(1).max(5000),
+    type: InboxItemType.optional().openapi({
+      description: "with a review's or feedback's id instead of the item's: which one (as assign and tags take it)",
+    }),
+  })
+  .openapi("AddInboxNoteRequest");
 
 export const MAX_TAGS = 20;
 export const TagsInboxBody = z

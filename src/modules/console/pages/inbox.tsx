@@ -385,6 +385,7 @@ export async function inboxItemPage(c: CC): Promise<Response> {
               <form method="post" action={actionPath("note")}>
                 <Csrf token={csrf} />
                 <Back />
+                <input type="hidden" name="type" value={item.type} />
                 <label for="note">Add a note (only your team sees it)</label>
                 <textarea id="note" name="note" required maxlength={5000}></textarea>
                 <div class="actions">
@@ -452,7 +453,7 @@ export async function noteSubmit(c: CC): Promise<Response> {
   const back = backOf(c, form.one("back"));
   return act(c, back, async () => {
     await asRest(c, canWrite);
-    const parsed = NoteInboxBody.safeParse({ note: form.one("note") });
+    const parsed = NoteInboxBody.safeParse({ note: form.one("note"), type: kind(form.one("type")) });
     if (!parsed.success) return redirectTo(c, back, { kind: "error", text: "Write the note first." });
     await addInboxNote(svc(c), itemId(c), parsed.data);
     return redirectTo(c, back, { kind: "notice", text: "Note added." });

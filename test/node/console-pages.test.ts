@@ -1,0 +1,210 @@
+// The console clicked through as a person would (#45 "Tests"), in headless Chromium against the built Worker
+// served from workerd: the invite mail's link -> set a password -> the home naming the tenant; the reset mail's
+// link -> a new password -> the sessions opened before are gone; and on every page reachable with a new
+// tenant's data, axe-core (from npm) finds no serious or critical violation and the browser console no error
+// (a CSP refusal is one). One browser for the whole file (the console's tests' CI budget, docs/console.md).
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type StartedServer, startServer } from "../../bench/lib/server.mjs";
+import { type Api, bootstrapApi } from "./helpers/api";
+import { freePort, launchChromium } from "./helpers/browser";
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const TENANT = "Harbour Dental";
+const PASSWORD = "correct horse battery staple";
+
+let worker: StartedServer;
+let browser: Browser;
+let api: Api;
+let tenantId: string;
+const outdir = mkdtempSync(path.join(tmpdir(), "console-pages-"));
+
+/** The newest mail to this address in the dev mailbox (the platform admin's GET /admin/outbox), polled. */
+async function mailTo(to: string, notIn: Set<string> = new Set()): Promise<{ id: string; text: string }> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const { data } = await api(`/admin/outbox?limit=200`);
+    const mail = (data as { id: string; to: string; text: string }[]).find((m) => m.to === to && !notIn.has(m.id));
+    if (mail) return mail;
+    if (Date.now() > deadline) throw new Error(`no mail to ${to}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The console link a mail carries, on the served Worker's origin (PUBLIC_BASE_URL). */
+function linkIn(text: string, pathname: string): string {
+  const m = new RegExp(`https?://[^\\s]+${pathname}\\?token=[A-Za-z0-9_-]+`).exec(text);
+  if (!m) throw new Error(`no ${pathname} link in: ${text}`);
+  expect(new URL(m[0]).origin).toBe(worker.url);
+  return m[0];
+}
+
+/** A page that records the browser console's errors, uncaught exceptions and requests to other origins. */
+async function watched(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(e.message));
+  // no request to another origin (#45 "Own origin"): fonts, images, scripts and styles all come from here
+  page.on("request", (r) => {
+    if (!r.url().startsWith(worker.url) && !r.url().startsWith("data:")) errors.push(`request to ${r.url()}`);
+  });
+  return { page, errors };
+}
+
+/** axe-core's serious and critical violations on the page as it stands (evaluated, so the page's CSP holds). */
+async function axeProblems(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  // a string the browser evaluates (the node project's types have no DOM): axe is the global the source defines
+  const violations = (await page.evaluate("axe.run(document).then((r) => r.violations)")) as {
+    id: string;
+    impact: string;
+    nodes: { target: string[] }[];
+  }[];
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto(`${worker.url}/`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/app\/t\/[^/]+$/);
+}
+
+beforeAll(async () => {
+  worker = await startServer({ port: await freePort(), outdir });
+  const boot = await bootstrapApi(worker.url, {
+    name: TENANT,
+    slug: `console-${Date.now().toString(36)}`,
+    email: "owner@console-pages.test",
+  });
+  api = boot.api;
+  tenantId = boot.tenantId;
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await worker?.mf.dispose();
+  rmSync(outdir, { recursive: true, force: true });
+});
+
+describe("the console in headless Chromium", () => {
+  it("invite mail -> set password -> the home naming the tenant, signed in", async () => {
+    const email = "new.manager@console-pages.test";
+    await api("/v1/users/invite", { method: "POST", body: JSON.stringify({ email, role: "manager" }) });
+    const link = linkIn((await mailTo(email)).text, "/setup-password");
+    const context = await browser.newContext();
+    const { page, errors } = await watched(context);
+    await page.goto(link);
+    expect(await page.textContent("h1")).toBe("Welcome: set your password");
+    await page.getByLabel("Your name").fill("Nora Manager");
+    await page.getByLabel("New password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("New password again").fill(PASSWORD);
+    await page.getByRole("button", { name: "Set password and sign in" }).click();
+    await page.waitForURL(`${worker.url}/app/t/${tenantId}`);
+    expect(await page.textContent("h1")).toBe(TENANT);
+    // the session is the one model's cookie: HttpOnly, SameSite=Lax, `session` on http://127.0.0.1
+    const [cookie] = (await context.cookies()).filter((c) => c.name === "session");
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+    // the link was single use
+    const again = await (await browser.newContext()).newPage();
+    await again.goto(link);
+    await again.getByLabel("Your name").fill("Someone Else");
+    await again.getByLabel("New password", { exact: true }).fill(`${PASSWORD}!`);
+    await again.getByLabel("New password again").fill(`${PASSWORD}!`);
+    await again.getByRole("button", { name: "Set password and sign in" }).click();
+    expect(await again.textContent("h1")).toBe("This link does not work");
+    expect(errors, errors.join("\n")).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("reset mail -> new password -> home; the sessions opened before are gone", async () => {
+    const email = "front.desk@console-pages.test";
+    // an account of the tenant, through the REST twin of the invite page
+    await api("/v1/users/invite", { method: "POST", body: JSON.stringify({ email, role: "tenant_user" }) });
+    const token = new URL(linkIn((await mailTo(email)).text, "/setup-password")).searchParams.get("token");
+    const setup = await fetch(`${worker.url}/auth/setup-password`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ inviteToken: token, name: "Fran Desk", password: PASSWORD }),
+    });
+    expect(setup.status).toBe(200);
+    // an earlier session in another browser, and an API token
+    const earlier = await browser.newContext();
+    const before = await earlier.newPage();
+    await signIn(before, email, PASSWORD);
+    const login = await fetch(`${worker.url}/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    }).then((r) => r.json() as Promise<{ token: string }>);
+
+    const context = await browser.newContext();
+    const { page, errors } = await watched(context);
+    await page.goto(`${worker.url}/`);
+    await page.getByRole("link", { name: /forgot/i }).click();
+    await page.waitForURL(/\/app\/forgot-password$/);
+    const sent = new Set<string>((await api(`/admin/outbox?limit=200`)).data.map((m: { id: string }) => m.id));
+    await page.getByLabel("Email").fill(email);
+    await page.getByRole("button", { name: "Send the link" }).click();
+    const link = linkIn((await mailTo(email, sent)).text, "/reset-password");
+    await page.goto(link);
+    expect(await page.textContent("h1")).toBe("Choose a new password");
+    const fresh = "a brand new passphrase";
+    await page.getByLabel("New password", { exact: true }).fill(fresh);
+    await page.getByLabel("New password again").fill(fresh);
+    await page.getByRole("button", { name: "Set the new password" }).click();
+    await page.waitForURL(`${worker.url}/app/t/${tenantId}`);
+    expect(await page.textContent("h1")).toBe(TENANT);
+
+    // the other browser's session ended with the reset: its next page is the sign-in page
+    await before.goto(`${worker.url}/app/t/${tenantId}`);
+    expect(new URL(before.url()).pathname).toBe("/");
+    expect(await before.textContent("h1")).toContain("Sign in to");
+    // and so did the API token
+    const me = await fetch(`${worker.url}/me`, { headers: { authorization: `Bearer ${login.token}` } });
+    expect(me.status).toBe(401);
+    // the old password no longer signs in; the new one does
+    await signIn(before, email, fresh);
+    expect(errors, errors.join("\n")).toEqual([]);
+    await earlier.close();
+    await context.close();
+  }, 90_000);
+
+  it("every page: axe-core finds no serious or critical violation, the console shows no error", async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const { page, errors } = await watched(context);
+    const problems: Record<string, string[]> = {};
+    const check = async (url: string) => {
+      const res = await page.goto(`${worker.url}${url}`);
+      expect(res?.status(), url).toBeLessThan(500);
+      // 375 px wide with no horizontal scroll (#45 "One layout")
+      const overflow = (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
+      const found = [
+        ...(overflow > 0 ? [`scrolls ${overflow}px sideways at 375 px`] : []),
+        ...(await axeProblems(page)),
+      ];
+      if (found.length) problems[url] = found;
+    };
+    // signed out
+    for (const url of ["/", "/app/forgot-password", "/setup-password?token=x", "/reset-password?token=x"])
+      await check(url);
+    // signed in, as the tenant's admin
+    await signIn(page, "owner@console-pages.test", "long enough password");
+    for (const url of ["", "/inbox", "/approvals", "/approvals?status=rejected", "/reviews"])
+      await check(`/app/t/${tenantId}${url}`);
+    await check("/app/me");
+    await check("/app/tenants");
+    expect(problems).toEqual({});
+    expect(errors, errors.join("\n")).toEqual([]);
+    await context.close();
+  }, 120_000);
+});
