@@ -18,7 +18,7 @@ const TENANT_TRANSPORT_USERS = [
   "src/modules/automation/actions.ts",
   "src/modules/feedback/alert.ts",
   // a tenant's test message goes through the channel it tests (fixed content, no credential, manager+)
-  "src/modules/messaging-settings/test-send.ts",
+  "src/modules/messaging-settings/test-send.tsx",
   "src/modules/reviews/escalation.ts",
   "src/modules/solicitations/delivery.ts",
   "src/providers/messaging/transactional.ts",
