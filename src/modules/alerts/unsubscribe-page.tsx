@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-import { publicPage } from "../links/page";
+import { OneClickUnsubscribeForm, publicPage } from "../links/page";
 import type { AlertUnsubscribeView } from "./unsubscribe.service";
 
 const WHAT = { instant: "new-review alert emails", digest: "review digest emails" } as const;
@@ -27,12 +27,7 @@ export function alertUnsubscribePage(v: AlertUnsubscribeView): string {
           {scope}
           {to}.
         </p>
-        <form method="post">
-          <input type="hidden" name="List-Unsubscribe" value="One-Click" />
-          <button type="submit" id="confirm">
-            Unsubscribe
-          </button>
-        </form>
+        <OneClickUnsubscribeForm />
       </>
     ) : (
       <>

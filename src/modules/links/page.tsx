@@ -109,3 +109,16 @@ export const wantsHtml = (accept: string | undefined) =>
 /** The unsubscribe page answers HTML unless the client asks for JSON only. */
 export const wantsJson = (accept: string | undefined) =>
   !!accept && /application\/json/i.test(accept) && !/text\/html/i.test(accept);
+
+/**
+ * The confirm button of an unsubscribe page: a POST carrying RFC 8058's `List-Unsubscribe=One-Click`,
+ * the same body a mail client's one-click unsubscribe sends, so both reach one handler.
+ */
+export const OneClickUnsubscribeForm = () => (
+  <form method="post">
+    <input type="hidden" name="List-Unsubscribe" value="One-Click" />
+    <button type="submit" id="confirm">
+      Unsubscribe
+    </button>
+  </form>
+);

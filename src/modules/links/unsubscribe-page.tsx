@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-import { publicPage } from "./page";
+import { OneClickUnsubscribeForm, publicPage } from "./page";
 import type { UnsubscribeView } from "./unsubscribe.service";
 
 const CHANNEL_NOUN = { email: "emails", sms: "text messages", whatsapp: "WhatsApp messages" } as Record<string, string>;
@@ -41,12 +41,7 @@ export function unsubscribePage(v: UnsubscribeView, outcome: UnsubscribeOutcome)
           You will no longer receive review requests and follow-ups by {v.channel === "email" ? "email" : noun}
           {to}.
         </p>
-        <form method="post">
-          <input type="hidden" name="List-Unsubscribe" value="One-Click" />
-          <button type="submit" id="confirm">
-            Unsubscribe
-          </button>
-        </form>
+        <OneClickUnsubscribeForm />
       </>
     ) : (
       <>
