@@ -87,14 +87,24 @@ export class McpSessions extends DurableObject {
    */
   private waiting = new Map<string, (outcome: ElicitationOutcome) => void>();
 
+  /**
+   * The synchronous key-value API of the object's SQLite storage (the same entries as the async one).
+   * Every read-check-write below runs without an await, so no other request's call can run between
+   * the read and the write: a session closed by one request cannot be written back by another one's
+   * `use` that read it just before (an async get/put pair let that happen in workerd).
+   */
+  private get kv(): SyncKvStorage {
+    return this.ctx.storage.kv;
+  }
+
   async open(
     session: Omit<McpSessionState, "createdAt" | "lastSeenAt">,
     limits: SessionLimits,
     now = Date.now(),
   ): Promise<OpenResult> {
-    const rate = await this.count(limits, now);
+    const rate = this.count(limits, now);
     if (!rate.allowed) return { status: "rate_limited", rate: rate.state };
-    const live = await this.live(limits.idleTtlMs, now);
+    const live = this.live(limits.idleTtlMs, now);
     if (live.length >= limits.maxSessions) {
       const soonest = Math.min(...live.map((s) => s.lastSeenAt + limits.idleTtlMs));
       return {
@@ -103,7 +113,7 @@ export class McpSessions extends DurableObject {
         retryAfter: Math.max(1, Math.ceil((soonest - now) / 1000)),
       };
     }
-    await this.ctx.storage.put(`s:${session.id}`, { ...session, createdAt: now, lastSeenAt: now });
+    this.kv.put(`s:${session.id}`, { ...session, createdAt: now, lastSeenAt: now });
     return { status: "opened", rate: rate.state };
   }
 
@@ -113,12 +123,12 @@ export class McpSessions extends DurableObject {
    * is then left as it was (not counted, not refreshed, not closed).
    */
   async use(sessionId: string, principals: string[], limits: SessionLimits, now = Date.now()): Promise<UseResult> {
-    const session = await this.find(sessionId, principals, limits.idleTtlMs, now);
+    const session = this.find(sessionId, principals, limits.idleTtlMs, now);
     if (!session) return { status: "unknown" };
-    const rate = await this.count(limits, now);
+    const rate = this.count(limits, now);
     if (!rate.allowed) return { status: "rate_limited", session, rate: rate.state };
     session.lastSeenAt = now;
-    await this.ctx.storage.put(`s:${sessionId}`, session);
+    this.kv.put(`s:${sessionId}`, session);
     return { status: "ok", session, rate: rate.state };
   }
 
@@ -132,10 +142,8 @@ export class McpSessions extends DurableObject {
    * are dropped here, so the tenant's storage holds only live asks.
    */
   async issueConfirmation(nonce: string, pending: PendingConfirmation, now = Date.now()): Promise<void> {
-    const all = await this.ctx.storage.list<PendingConfirmation>({ prefix: "c:" });
-    const expired = [...all].filter(([, p]) => p.expiresAt < now).map(([k]) => k);
-    if (expired.length) await this.ctx.storage.delete(expired);
-    await this.ctx.storage.put(`c:${nonce}`, pending);
+    this.dropWhere<PendingConfirmation>("c:", (p) => p.expiresAt < now);
+    this.kv.put(`c:${nonce}`, pending);
   }
 
   /**
@@ -143,19 +151,17 @@ export class McpSessions extends DurableObject {
    * presentation burns it), then it counts only if unexpired and bound to the same call.
    */
   async redeemConfirmation(nonce: string, digest: string, now = Date.now()): Promise<RedeemResult> {
-    const pending = await this.ctx.storage.get<PendingConfirmation>(`c:${nonce}`);
+    const pending = this.kv.get<PendingConfirmation>(`c:${nonce}`);
     if (!pending) return "unknown";
-    await this.ctx.storage.delete(`c:${nonce}`);
+    this.kv.delete(`c:${nonce}`);
     if (pending.expiresAt < now) return "expired";
     return pending.digest === digest ? "ok" : "mismatch";
   }
 
   /** Records an elicitation/create about to be sent on a tool call's stream (src/modules/mcp/elicitation.ts). */
   async openElicitation(id: string, pending: PendingElicitation, now = Date.now()): Promise<void> {
-    const all = await this.ctx.storage.list<PendingElicitation>({ prefix: "e:" });
-    const expired = [...all].filter(([, p]) => p.expiresAt < now).map(([k]) => k);
-    if (expired.length) await this.ctx.storage.delete(expired);
-    await this.ctx.storage.put(`e:${id}`, pending);
+    this.dropWhere<PendingElicitation>("e:", (p) => p.expiresAt < now);
+    this.kv.put(`e:${id}`, pending);
   }
 
   /**
@@ -163,16 +169,17 @@ export class McpSessions extends DurableObject {
    * whatever the outcome, so a late or repeated answer finds nothing.
    */
   async awaitElicitation(id: string, timeoutMs: number): Promise<ElicitationOutcome> {
-    const pending = await this.ctx.storage.get<PendingElicitation>(`e:${id}`);
+    const pending = this.kv.get<PendingElicitation>(`e:${id}`);
     if (!pending) return { action: "ended" };
     if (pending.answer) {
-      await this.ctx.storage.delete(`e:${id}`);
+      this.kv.delete(`e:${id}`);
       return pending.answer;
     }
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
-        void this.ctx.storage.delete(`e:${id}`).then(() => resolve({ action: "timeout" }));
+        this.kv.delete(`e:${id}`);
+        resolve({ action: "timeout" });
       }, timeoutMs);
       this.waiting.set(id, (outcome) => {
         clearTimeout(timer);
@@ -193,15 +200,15 @@ export class McpSessions extends DurableObject {
     answer: ElicitationAnswer,
     now = Date.now(),
   ): Promise<"accepted" | "refused"> {
-    const pending = await this.ctx.storage.get<PendingElicitation>(`e:${id}`);
+    const pending = this.kv.get<PendingElicitation>(`e:${id}`);
     if (!pending || pending.answer || pending.expiresAt < now) return "refused";
     if (pending.sessionId !== sessionId || pending.caller !== caller) return "refused";
     const waiter = this.waiting.get(id);
     if (waiter) {
-      await this.ctx.storage.delete(`e:${id}`);
+      this.kv.delete(`e:${id}`);
       waiter(answer);
     } else {
-      await this.ctx.storage.put(`e:${id}`, { ...pending, answer });
+      this.kv.put(`e:${id}`, { ...pending, answer });
     }
     return "accepted";
   }
@@ -211,39 +218,32 @@ export class McpSessions extends DurableObject {
    * of it still waiting for the user learns so at once (nothing is written).
    */
   async close(sessionId: string, principals: string[], idleTtlMs: number, now = Date.now()): Promise<boolean> {
-    if (!(await this.find(sessionId, principals, idleTtlMs, now))) return false;
-    const closed = await this.ctx.storage.delete(`s:${sessionId}`);
-    const pending = await this.ctx.storage.list<PendingElicitation>({ prefix: "e:" });
-    const ours = [...pending].filter(([, p]) => p.sessionId === sessionId).map(([k]) => k);
-    if (ours.length) await this.ctx.storage.delete(ours);
+    if (!this.find(sessionId, principals, idleTtlMs, now)) return false;
+    const closed = this.kv.delete(`s:${sessionId}`);
+    const ours = this.dropWhere<PendingElicitation>("e:", (p) => p.sessionId === sessionId);
     for (const key of ours) this.waiting.get(key.slice(2))?.({ action: "ended" });
     return closed;
   }
 
   async liveCount(idleTtlMs: number, now = Date.now()): Promise<number> {
-    return (await this.live(idleTtlMs, now)).length;
+    return this.live(idleTtlMs, now).length;
   }
 
   /** The live session `sessionId` if it is the principal's; an idle one is deleted on the way. */
-  private async find(
-    sessionId: string,
-    principals: string[],
-    idleTtlMs: number,
-    now: number,
-  ): Promise<McpSessionState | null> {
-    const session = await this.ctx.storage.get<McpSessionState>(`s:${sessionId}`);
+  private find(sessionId: string, principals: string[], idleTtlMs: number, now: number): McpSessionState | null {
+    const session = this.kv.get<McpSessionState>(`s:${sessionId}`);
     if (!session) return null;
     if (now - session.lastSeenAt > idleTtlMs) {
-      await this.ctx.storage.delete(`s:${sessionId}`);
+      this.kv.delete(`s:${sessionId}`);
       return null;
     }
     return principals.some((p) => safeEqual(p, session.principal)) ? session : null;
   }
 
-  private async count(limits: SessionLimits, now: number): Promise<{ allowed: boolean; state: RateState }> {
+  private count(limits: SessionLimits, now: number): { allowed: boolean; state: RateState } {
     const windowMs = limits.windowSeconds * 1000;
     const start = Math.floor(now / windowMs) * windowMs;
-    const stored = await this.ctx.storage.get<Window>("rate");
+    const stored = this.kv.get<Window>("rate");
     const w = stored && stored.start === start ? stored : { start, count: 0 };
     const resetSeconds = Math.max(1, Math.ceil((start + windowMs - now) / 1000));
     const state = (count: number): RateState => ({
@@ -254,14 +254,19 @@ export class McpSessions extends DurableObject {
     });
     if (w.count >= limits.rateLimit) return { allowed: false, state: state(w.count) };
     w.count += 1;
-    await this.ctx.storage.put("rate", w);
+    this.kv.put("rate", w);
     return { allowed: true, state: state(w.count) };
   }
 
-  private async live(idleTtlMs: number, now: number): Promise<McpSessionState[]> {
-    const all = await this.ctx.storage.list<McpSessionState>({ prefix: "s:" });
-    const expired = [...all].filter(([, s]) => now - s.lastSeenAt > idleTtlMs).map(([k]) => k);
-    if (expired.length) await this.ctx.storage.delete(expired);
-    return [...all.values()].filter((s) => now - s.lastSeenAt <= idleTtlMs);
+  private live(idleTtlMs: number, now: number): McpSessionState[] {
+    this.dropWhere<McpSessionState>("s:", (s) => now - s.lastSeenAt > idleTtlMs);
+    return [...this.kv.list<McpSessionState>({ prefix: "s:" })].map(([, s]) => s);
+  }
+
+  /** Deletes the entries under `prefix` that `gone` picks; returns their keys. */
+  private dropWhere<T>(prefix: string, gone: (value: T) => boolean): string[] {
+    const keys = [...this.kv.list<T>({ prefix })].filter(([, v]) => gone(v)).map(([k]) => k);
+    for (const key of keys) this.kv.delete(key);
+    return keys;
   }
 }

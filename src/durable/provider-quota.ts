@@ -25,14 +25,15 @@ interface State {
 export class ProviderQuota extends DurableObject {
   private state: State | null = null;
 
-  private async load(): Promise<State> {
-    this.state ??= (await this.ctx.storage.get<State>("s")) ?? { grants: [], blockedUntil: 0 };
+  /** Synchronous storage: no other call runs between a caller's read of the grants and its write. */
+  private load(): State {
+    this.state ??= this.ctx.storage.kv.get<State>("s") ?? { grants: [], blockedUntil: 0 };
     return this.state;
   }
 
   /** Grants one call now, or says how long to wait. `now` is injectable so tests run on a virtual clock. */
   async take(rule: QuotaRule, now = Date.now()): Promise<QuotaDecision> {
-    const s = await this.load();
+    const s = this.load();
     if (now < s.blockedUntil) return { granted: false, retryAfterMs: s.blockedUntil - now };
     s.grants = s.grants.filter((t) => t > now - rule.windowMs);
     if (s.grants.length >= rule.limit) {
@@ -42,15 +43,15 @@ export class ProviderQuota extends DurableObject {
       };
     }
     s.grants.push(now);
-    await this.ctx.storage.put("s", s);
+    this.ctx.storage.kv.put("s", s);
     return { granted: true };
   }
 
   /** The provider answered 429: hold every caller of this account until `untilMs`. */
   async backOff(untilMs: number): Promise<void> {
-    const s = await this.load();
+    const s = this.load();
     if (untilMs <= s.blockedUntil) return;
     s.blockedUntil = untilMs;
-    await this.ctx.storage.put("s", s);
+    this.ctx.storage.kv.put("s", s);
   }
 }

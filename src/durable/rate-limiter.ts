@@ -21,7 +21,7 @@ export class RateLimiter extends DurableObject {
   async hit(limit: number, windowSeconds: number, now = Date.now()): Promise<RateDecision> {
     const windowMs = windowSeconds * 1000;
     const windowStart = Math.floor(now / windowMs) * windowMs;
-    const state = (await this.ctx.storage.get<{ start: number; count: number }>("w")) ?? {
+    const state = this.ctx.storage.kv.get<{ start: number; count: number }>("w") ?? {
       start: windowStart,
       count: 0,
     };
@@ -29,13 +29,13 @@ export class RateLimiter extends DurableObject {
     const retryAfter = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
     if (current.count >= limit) return { allowed: false, remaining: 0, retryAfter };
     current.count += 1;
-    await this.ctx.storage.put("w", current);
+    this.ctx.storage.kv.put("w", current);
     return { allowed: true, remaining: limit - current.count, retryAfter };
   }
 
   /** Failures counted since the first one, until `windowSeconds` after it (login throttling). */
   async failures(windowSeconds: number, now = Date.now()): Promise<FailureState> {
-    const state = await this.ctx.storage.get<{ first: number; count: number }>("f");
+    const state = this.ctx.storage.kv.get<{ first: number; count: number }>("f");
     if (!state || now - state.first >= windowSeconds * 1000) return { count: 0, retryAfter: 0 };
     return {
       count: state.count,
@@ -44,16 +44,16 @@ export class RateLimiter extends DurableObject {
   }
 
   async recordFailure(windowSeconds: number, now = Date.now()): Promise<FailureState> {
-    const state = await this.ctx.storage.get<{ first: number; count: number }>("f");
+    const state = this.ctx.storage.kv.get<{ first: number; count: number }>("f");
     const next =
       state && now - state.first < windowSeconds * 1000
         ? { ...state, count: state.count + 1 }
         : { first: now, count: 1 };
-    await this.ctx.storage.put("f", next);
+    this.ctx.storage.kv.put("f", next);
     return { count: next.count, retryAfter: Math.max(1, Math.ceil((next.first + windowSeconds * 1000 - now) / 1000)) };
   }
 
   async clearFailures(): Promise<void> {
-    await this.ctx.storage.delete("f");
+    this.ctx.storage.kv.delete("f");
   }
 }
