@@ -1,9 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { auditEvents } from "../../src/db/schema";
+import { auditEvents, roleAssignments, users, userTokens } from "../../src/db/schema";
+import { newId } from "../../src/lib/ids";
 import { emailIdsTo, nextEmailTo, tokenIn } from "../helpers/dev-mailbox";
 import { request } from "../helpers/http";
-import { createWorld, db, type World } from "../helpers/seed";
+import { control, createWorld, db, type World } from "../helpers/seed";
 
 /** Invite resend and revoke (#46): POST /v1/users/{id}/invite/resend, DELETE /v1/users/{id}/invite. */
 
@@ -140,5 +141,67 @@ describe("who may resend or revoke", () => {
       expect(res.body.code).toBe("NOT_FOUND");
     }
     expect((await setup(token)).status).toBe(200);
+  });
+});
+
+/** A person SAML provisioned in tenant A (no password, no invite: they sign in at their IdP). */
+async function samlMember(email: string) {
+  const id = newId();
+  const now = new Date().toISOString();
+  await control().insert(users).values({
+    id,
+    tenantId: w.tenantA.id,
+    email,
+    name: "Sam Saml",
+    authProvider: "saml",
+    isActive: true,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await control().insert(roleAssignments).values({
+    id: newId(),
+    userId: id,
+    role: "tenant_user",
+    scopeType: "tenant",
+    scopeId: w.tenantA.id,
+    createdAt: now,
+  });
+  return id;
+}
+
+describe("people who never had an invite", () => {
+  it("a SAML-provisioned member is 409 to resend and to revoke, mails nothing and keeps their role", async () => {
+    const id = await samlMember("sam.saml@example.test");
+    const seen = await emailIdsTo("sam.saml@example.test");
+    const resend = await admin().post(`/v1/users/${id}/invite/resend`);
+    expect(resend.status, JSON.stringify(resend.body)).toBe(409);
+    expect(resend.body.code).toBe("CONFLICT");
+    const revoke = await admin().delete(`/v1/users/${id}/invite`);
+    expect(revoke.status).toBe(409);
+    expect(await emailIdsTo("sam.saml@example.test")).toEqual(seen);
+    expect(await control().select().from(userTokens).where(eq(userTokens.userId, id))).toEqual([]);
+    expect((await admin().get(`/v1/users/${id}`)).body.roles).toEqual(["tenant_user"]);
+  });
+});
+
+describe("resend and revoke at the same time", () => {
+  it("never leaves a usable token for a revoked invite (12 rounds, both orders in flight)", async () => {
+    const leaks: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const email = `race.${i}@example.test`;
+      const { id } = await invite(email);
+      const [resend, revoke] = await Promise.all([
+        admin().post(`/v1/users/${id}/invite/resend`),
+        admin().delete(`/v1/users/${id}/invite`),
+      ]);
+      expect(revoke.status, JSON.stringify(revoke.body)).toBe(204);
+      expect([200, 404, 409], JSON.stringify(resend.body)).toContain(resend.status);
+      const live = await control()
+        .select({ id: userTokens.id })
+        .from(userTokens)
+        .where(and(eq(userTokens.userId, id), eq(userTokens.purpose, "invite"), isNull(userTokens.usedAt)));
+      if (live.length) leaks.push(`${email}: ${live.length} live token(s), resend ${resend.status}`);
+    }
+    expect(leaks).toEqual([]);
   });
 });

@@ -29,7 +29,12 @@ export const toUser = (u: typeof users.$inferSelect) => ({
 
 export const TenantUserSchema = UserSchema.extend({
   roles: z.array(z.enum(TENANT_ROLES)).openapi({ description: "the user's roles in this tenant" }),
-  invitePending: z.boolean().openapi({ description: "true until the invite is accepted (no password set yet)" }),
+  invitePending: z
+    .boolean()
+    .openapi({
+      description:
+        "true until the invite is accepted (no password set yet); always false for a person SAML provisioned",
+    }),
 }).openapi("TenantUser");
 
 const Name = z.string().trim().min(1).max(200);
@@ -63,6 +68,13 @@ export type AddTenantUserInput = z.infer<typeof AddTenantUserBody>;
 export type UpdateUserInput = z.infer<typeof UpdateUserBody>;
 export type TenantUserDto = z.infer<typeof TenantUserSchema>;
 
+/**
+ * An invite is pending while a person who signs in with a password has none yet. A SAML-provisioned
+ * person never had an invite (they sign in at their IdP): nothing is pending, nothing to resend or revoke.
+ */
+export const awaitsInvite = (u: Pick<typeof users.$inferSelect, "authProvider">, hasPassword: boolean) =>
+  u.authProvider === "password" && !hasPassword;
+
 export const toTenantUser = (
   u: typeof users.$inferSelect,
   roles: TenantRole[],
@@ -70,5 +82,5 @@ export const toTenantUser = (
 ): TenantUserDto => ({
   ...toUser(u),
   roles,
-  invitePending: !hasPassword,
+  invitePending: awaitsInvite(u, hasPassword),
 });

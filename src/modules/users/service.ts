@@ -1,8 +1,8 @@
-import { and, count, eq, inArray } from "drizzle-orm";
-import { passwordCredentials, roleAssignments, type TenantRole, tenants, users } from "../../db/schema";
+import { and, count, eq, inArray, notExists } from "drizzle-orm";
+import { passwordCredentials, roleAssignments, type TenantRole, tenants, users, userTokens } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { groupMap } from "../../lib/collections";
-import { commitControl } from "../../lib/commit";
+import { commit, commitControl } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { conflict, forbidden, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -12,7 +12,7 @@ import { forgetPrincipal } from "../identity/principal-cache";
 import { endUserSessionsStatement, forgetUserSessions } from "../identity/sessions";
 import { accountIsTenants, mayChange, type PersonChange } from "./authority";
 import { planAccessGrant } from "./provision";
-import { type AddTenantUserInput, toTenantUser, type UpdateUserInput } from "./schemas";
+import { type AddTenantUserInput, awaitsInvite, toTenantUser, type UpdateUserInput } from "./schemas";
 import { burnUserTokens, issueUserToken, sendInviteEmail } from "./tokens";
 
 const tenantRoleRows = (ctx: ServiceContext) =>
@@ -246,13 +246,17 @@ export async function removeTenantUser(ctx: ServiceContext, id: string) {
 }
 
 /**
- * A member of this tenant whose invite is still pending (no password yet): 404 for anyone who is not a
- * member here (another tenant's invite), 409 once they have a password. Resending to a deactivated
- * account is 409 too: its token could not be accepted (setup-password refuses inactive accounts).
+ * A member of this tenant whose invite is still pending (awaitsInvite): 404 for anyone who is not a
+ * member here (another tenant's invite), 409 once they have a password or when they sign in with SAML
+ * (never invited). Resending to a deactivated account is 409 too: its token could not be accepted
+ * (setup-password refuses inactive accounts).
  */
 async function pendingInvitee(ctx: ServiceContext, id: string) {
   const m = await findMember(ctx, id);
-  if (m.hash) throw conflict("This person has accepted their invite; DELETE /v1/users/{id} removes them");
+  if (m.user.authProvider !== "password")
+    throw conflict("This person signs in with SSO and has no invite; DELETE /v1/users/{id} removes them");
+  if (!awaitsInvite(m.user, Boolean(m.hash)))
+    throw conflict("This person has accepted their invite; DELETE /v1/users/{id} removes them");
   return m;
 }
 
@@ -264,8 +268,30 @@ export async function resendTenantInvite(ctx: ServiceContext, id: string) {
   const m = await pendingInvitee(ctx, id);
   if (!m.user.isActive) throw conflict("This account is deactivated; reactivate it (PATCH /v1/users/{id}) first");
   const invitedTo = await tenantName(ctx);
-  const invite = await issueUserToken(ctx.control, { userId: id, purpose: "invite", tenantId: ctx.tenantId });
-  await commitControl(ctx, (c) => [burnUserTokens(c, id, "invite", ctx.tenantId), invite.statement], [
+  const c = ctx.control;
+  const invite = await issueUserToken(c, { userId: id, purpose: "invite", tenantId: ctx.tenantId });
+  // One batch (one transaction): the new token is taken back at once unless the person still holds a role
+  // here, so a revoke that ran between the check above and this batch leaves no usable token (404 then)
+  const [, , takenBack] = await c.batch([
+    burnUserTokens(c, id, "invite", ctx.tenantId),
+    invite.statement,
+    c
+      .delete(userTokens)
+      .where(
+        and(
+          eq(userTokens.id, invite.id),
+          notExists(
+            c
+              .select({ id: roleAssignments.id })
+              .from(roleAssignments)
+              .where(and(tenantRoleRows(ctx), eq(roleAssignments.userId, id))),
+          ),
+        ),
+      )
+      .returning({ id: userTokens.id }),
+  ]);
+  if (takenBack.length) throw notFound("User");
+  await commit(ctx, [
     auditStatement(ctx, {
       tenantId: ctx.tenantId,
       action: "user.invite_resent",

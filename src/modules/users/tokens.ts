@@ -27,8 +27,9 @@ export async function issueUserToken(
 ) {
   const token = randomToken();
   const now = new Date();
+  const id = newId();
   const statement = db.insert(userTokens).values({
-    id: newId(),
+    id,
     userId: o.userId,
     purpose: o.purpose,
     tokenHash: await sha256Hex(token),
@@ -37,7 +38,7 @@ export async function issueUserToken(
     usedAt: null,
     createdAt: nowIso(now),
   });
-  return { token, statement };
+  return { id, token, statement };
 }
 
 /**
