@@ -7,9 +7,10 @@
 // completed with the legacy folder, then the two baselines are recorded as applied: no table is created twice.
 // Default: --local, the top-level (local) bindings of wrangler.toml.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readRawConfig } from "./cloudflare/env-config.mjs";
+import { readLocalTracking, TRACKING_TABLES_SQL } from "./lib/local-d1.mjs";
 
 /** The two folders; `baseline` is what the legacy folder 0000..0024 already created (recorded, never run, on an upgrade). */
 export const FOLDERS = {
@@ -80,8 +81,6 @@ export function adoptBaselinesSql(isControl) {
   return `${statements.join("; ")};`;
 }
 
-const PROBE_SQL = "select name from sqlite_master where type = 'table' and name like 'd1_migrations%' order by name";
-
 /** The rows of `wrangler d1 execute --json` output (one result set per statement; the first one here). */
 export function parseExecuteJson(out) {
   const start = out.search(/^\[/m); // a line of its own: anything printed before it (a warning) is not JSON
@@ -122,6 +121,21 @@ export async function migrate({ raw, env, where, root, run, persistTo = path.joi
 
   const plan = migrationPlan(databases);
   const freshLocal = where === "--local" && !existsSync(path.join(persistTo, "v3", "d1"));
+  // Local databases are probed in this process (the files wrangler keeps, opened with its Miniflare): one
+  // start for all of them instead of a wrangler start (~3 s) per database, and a folder with nothing
+  // pending is not handed to wrangler at all, so `npm run dev` on a migrated checkout starts no wrangler
+  const localTracking =
+    where === "--local" && !freshLocal
+      ? await readLocalTracking(
+          persistTo,
+          plan.map((step) => step.entry),
+        )
+      : null;
+  const pending = (folder, binding) => {
+    if (!localTracking) return null; // unknown: wrangler decides
+    const applied = new Set(localTracking.get(binding)?.applied[folder.table] ?? []);
+    return readdirSync(path.join(root, folder.dir)).filter((f) => f.endsWith(".sql") && !applied.has(f));
+  };
   // Remote databases migrate side by side. Local ones one after another: each local wrangler call
   // starts a workerd on the same state directory, and two starting at once failed ("The Workers
   // runtime failed to start") on a busy machine.
@@ -147,9 +161,11 @@ export async function migrate({ raw, env, where, root, run, persistTo = path.joi
     // database: the probe (one wrangler start, several seconds) is skipped
     const tracking = freshLocal
       ? []
-      : parseExecuteJson(
-          await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", PROBE_SQL]),
-        ).map((r) => r.name);
+      : localTracking
+        ? (localTracking.get(step.binding)?.tables ?? [])
+        : parseExecuteJson(
+            await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", TRACKING_TABLES_SQL]),
+          ).map((r) => r.name);
     if (tracking.includes(LEGACY.table)) {
       console.log(
         `${step.database} predates the split: completing migrations/legacy, then recording the baselines as applied`,
@@ -166,8 +182,18 @@ export async function migrate({ raw, env, where, root, run, persistTo = path.joi
         adoptBaselinesSql(Boolean(step.control)),
       ]);
     }
-    await apply(step.tenant.binding, step.tenant.viaOverride ? override(step.entry, FOLDERS.tenant, "tenant") : []);
-    if (step.control) await apply(step.control);
+    const upgraded = tracking.includes(LEGACY.table);
+    const applyFolder = async (folder, binding, extra) => {
+      const left = upgraded ? null : pending(folder, step.binding);
+      if (left && left.length === 0) return console.log(`${step.database}: ${folder.dir} has nothing to apply`);
+      await apply(binding, extra);
+    };
+    await applyFolder(
+      FOLDERS.tenant,
+      step.tenant.binding,
+      step.tenant.viaOverride ? override(step.entry, FOLDERS.tenant, "tenant") : [],
+    );
+    if (step.control) await applyFolder(FOLDERS.control, step.control, []);
     console.log(`${step.database}: up to date`);
   });
   const failed = results.find((r) => r.status === "rejected");

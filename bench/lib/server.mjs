@@ -141,6 +141,23 @@ function d1Bindings(shards) {
   return { DB: remote(0), ...Object.fromEntries(shards.map((_, n) => [`SHARD_${n}`, remote(n)])) };
 }
 
+/**
+ * The Durable Objects of wrangler.toml, each SQLite-backed when its migration says so (new_sqlite_classes):
+ * their code uses the synchronous storage API (ctx.storage.kv), which only SQLite-backed objects have.
+ */
+function durableObjects() {
+  const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
+  const sqlite = new Set(
+    [...toml.matchAll(/new_sqlite_classes\s*=\s*\[([^\]]*)\]/g)].flatMap((m) =>
+      [...m[1].matchAll(/"([^"]+)"/g)].map((c) => c[1]),
+    ),
+  );
+  const bindings = { MCP_SESSIONS: "McpSessions", RATE_LIMITER: "RateLimiter", PROVIDER_QUOTA: "ProviderQuota" };
+  return Object.fromEntries(
+    Object.entries(bindings).map(([binding, className]) => [binding, { className, useSQLite: sqlite.has(className) }]),
+  );
+}
+
 function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Databases) {
   return {
     name: "reputation-ops",
@@ -174,7 +191,7 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Dat
       clicks: { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 8, deadLetterQueue: "dead-letter" },
       "dead-letter": { maxBatchSize: 100, maxBatchTimeout: 5 },
     },
-    durableObjects: { MCP_SESSIONS: "McpSessions", RATE_LIMITER: "RateLimiter", PROVIDER_QUOTA: "ProviderQuota" },
+    durableObjects: durableObjects(),
     bindings: {
       ENVIRONMENT: "bench",
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,

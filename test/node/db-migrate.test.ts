@@ -110,9 +110,21 @@ async function applyLegacy(d1: D1Database) {
 
 const NOW = "2026-11-25T00:00:00.000Z";
 
+/** The next migration of each folder, as drizzle-kit would write them after the split. */
+function writeProbeMigrations(dir: string) {
+  writeFileSync(
+    path.join(dir, "migrations/tenant/9999_probe.sql"),
+    "CREATE TABLE `probe_tenant` (`id` text PRIMARY KEY NOT NULL, `tenant_id` text NOT NULL);",
+  );
+  writeFileSync(
+    path.join(dir, "migrations/control/9999_probe.sql"),
+    "CREATE TABLE `probe_control` (`id` text PRIMARY KEY NOT NULL);",
+  );
+}
+
 // the three scenarios use their own checkouts: run side by side (each is mostly waiting on wrangler processes)
 describe.concurrent("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, () => {
-  it("fresh clone: the control database gets both folders, shard 1 the tenant folder only; a re-run applies nothing", async () => {
+  it("fresh clone: the control database gets both folders, shard 1 the tenant folder only; a re-run starts no wrangler; a new migration of each folder is applied alone", async () => {
     const dir = checkout();
     const first = await dbMigrate(dir);
     expect(first.status, first.out).toBe(0);
@@ -132,13 +144,27 @@ describe.concurrent("npm run db:migrate (--local, real wrangler)", { timeout: 24
         ).toEqual([{ name: "contacts_count_delete" }, { name: "contacts_count_insert" }]);
       }
     });
+    // a re-run (every `npm run dev` after the first): the tracking tables read in-process, no wrangler started
     const again = await dbMigrate(dir);
     expect(again.status, again.out).toBe(0);
-    expect(again.out.match(/No migrations to apply/g)).toHaveLength(3);
-    expect(again.out).not.toMatch(/predates the split|Migrations to be applied/);
+    expect(again.out.match(/has nothing to apply/g)).toHaveLength(3);
+    expect(again.out).not.toMatch(/\$ wrangler|predates the split|Migrations to be applied/);
+
+    // the next migration of each folder, as drizzle-kit would write it: only that one goes to wrangler
+    writeProbeMigrations(dir);
+    const next = await dbMigrate(dir);
+    expect(next.status, next.out).toBe(0);
+    expect(next.out.match(/Migrations to be applied/g)).toHaveLength(3);
+    await withD1(dir, async ({ control, shard1 }) => {
+      expect(await tables(control)).toEqual(expect.arrayContaining(["probe_tenant", "probe_control"]));
+      expect(await tables(shard1)).toContain("probe_tenant");
+      expect(await tables(shard1)).not.toContain("probe_control");
+      expect((await applied(shard1, "d1_migrations_tenant")).at(-1)).toBe("9999_probe.sql");
+      expect((await applied(control, "d1_migrations_control")).at(-1)).toBe("9999_probe.sql");
+    });
   });
 
-  it("checkout migrated before the split: keeps its rows, records the baselines without running them, then applies new migrations of each folder", async () => {
+  it("checkout migrated before the split: keeps its rows, records the baselines without running them, applies the migrations written after the split", async () => {
     const dir = checkout();
     await withD1(dir, async ({ control, shard1 }) => {
       await applyLegacy(control);
@@ -175,26 +201,6 @@ describe.concurrent("npm run db:migrate (--local, real wrangler)", { timeout: 24
       expect((await control.prepare("select id, shard from tenants").all()).results).toEqual([
         { id: "t_old", shard: 1 },
       ]);
-    });
-
-    // the next migration of each folder, as drizzle-kit would write them after the split
-    writeFileSync(
-      path.join(dir, "migrations/tenant/9999_probe.sql"),
-      "CREATE TABLE `probe_tenant` (`id` text PRIMARY KEY NOT NULL, `tenant_id` text NOT NULL);",
-    );
-    writeFileSync(
-      path.join(dir, "migrations/control/9999_probe.sql"),
-      "CREATE TABLE `probe_control` (`id` text PRIMARY KEY NOT NULL);",
-    );
-    const next = await dbMigrate(dir);
-    expect(next.status, next.out).toBe(0);
-    expect(next.out).not.toMatch(/predates the split/);
-    await withD1(dir, async ({ control, shard1 }) => {
-      expect(await tables(control)).toEqual(expect.arrayContaining(["probe_tenant", "probe_control"]));
-      expect(await tables(shard1)).toContain("probe_tenant");
-      expect(await tables(shard1)).not.toContain("probe_control");
-      expect((await applied(shard1, "d1_migrations_tenant")).at(-1)).toBe("9999_probe.sql");
-      expect((await applied(control, "d1_migrations_control")).at(-1)).toBe("9999_probe.sql");
     });
   });
 

@@ -1,4 +1,4 @@
-import { applyD1Migrations, reset } from "cloudflare:test";
+import { type D1Migration, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 
 if (!env.TEST_MIGRATIONS_TENANT || !env.TEST_MIGRATIONS_CONTROL)
@@ -13,12 +13,12 @@ await reset();
 // as scripts/db-migrate.mjs does (docs/scaling.md): the tenant folder on the control database and every
 // shard (SHARD_0 is the control database: its tracking table makes the second pass a no-op), the
 // control folder on the control database only, each folder with its own tracking table
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS_TENANT, "d1_migrations_tenant");
-await applyD1Migrations(env.DB, env.TEST_MIGRATIONS_CONTROL, "d1_migrations_control");
+const tenantFolder = { migrations: env.TEST_MIGRATIONS_TENANT, table: "d1_migrations_tenant" };
+await migrate(env.DB, [tenantFolder, { migrations: env.TEST_MIGRATIONS_CONTROL, table: "d1_migrations_control" }]);
 for (let n = 0; n < 16; n++) {
   const shard = (env as unknown as Record<string, D1Database | undefined>)[`SHARD_${n}`];
   if (!shard) break;
-  await applyD1Migrations(shard, env.TEST_MIGRATIONS_TENANT, "d1_migrations_tenant");
+  await migrate(shard, [tenantFolder]);
 }
 
 // The Worker installs the composition root's hooks and skills on its first invocation; tests also
@@ -47,3 +47,33 @@ resetBackgroundGate();
 installSkills(SKILLS);
 useDnsOverHttps(null);
 useCustomHostnameProvider(null);
+
+/**
+ * What the pool's applyD1Migrations does (the same tracking tables and rows, each folder's migrations in
+ * order, an applied one skipped), in three round trips per database instead of one batch per migration
+ * file: before every test file, on every database, those round trips were ~0.3 s of CPU a file (~65 s a run).
+ * One batch is one transaction, as wrangler applies each file in one.
+ */
+async function migrate(db: D1Database, folders: { migrations: D1Migration[]; table: string }[]) {
+  const tracking = (table: string) => `"${table.replace(/"/g, '""')}"`;
+  await db.batch(
+    folders.map((f) =>
+      db.prepare(
+        `CREATE TABLE IF NOT EXISTS ${tracking(f.table)} (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)`,
+      ),
+    ),
+  );
+  const applied = await db.batch<{ name: string }>(
+    folders.map((f) => db.prepare(`SELECT name FROM ${tracking(f.table)}`)),
+  );
+  const statements = folders.flatMap((f, i) => {
+    const done = new Set(applied[i]!.results.map((r) => r.name));
+    return f.migrations
+      .filter((m) => !done.has(m.name))
+      .flatMap((m) => [
+        ...m.queries.map((q) => db.prepare(q)),
+        db.prepare(`INSERT INTO ${tracking(f.table)} (name) VALUES (?)`).bind(m.name),
+      ]);
+  });
+  if (statements.length) await db.batch(statements);
+}
