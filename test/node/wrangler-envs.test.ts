@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error plain .mjs helper without types
 import * as envConfig from "../../scripts/cloudflare/env-config.mjs";
@@ -16,6 +17,12 @@ const raw = readRawConfig("wrangler.toml");
 const local = readLocalConfig("wrangler.toml");
 
 describe("wrangler.toml environments", () => {
+  it("is read by the scripts exactly as wrangler's own reader reads it (smol-toml, without loading wrangler)", () => {
+    const { experimental_readRawConfig } = createRequire(import.meta.url)("wrangler");
+    const theirs = experimental_readRawConfig({ config: "wrangler.toml" }).rawConfig;
+    expect(JSON.parse(JSON.stringify(raw))).toEqual(JSON.parse(JSON.stringify(theirs)));
+  });
+
   it("has exactly the deployed environments staging and production", () => {
     expect(Object.keys(raw.env ?? {}).sort()).toEqual([...DEPLOYED_ENVS].sort());
     expect(DEPLOYED_ENVS).toEqual(["staging", "production"]);

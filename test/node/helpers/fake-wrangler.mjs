@@ -2,8 +2,8 @@
 // A stand-in `wrangler` for offline tests of scripts/setup-cloudflare.mjs, shard-add.mjs and shards.mjs: it keeps an account's
 // resources in a JSON file (FAKE_WRANGLER_STATE), records every call, and prints what wrangler 4.x
 // prints for these commands (shapes copied from node_modules/wrangler/wrangler-dist/cli.js).
-import { createHash, randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readRawConfig } from "../../../scripts/cloudflare/env-config.mjs";
 
@@ -40,21 +40,10 @@ function table(rows) {
   ].join("\n");
 }
 
-/**
- * A wrangler config as written; a .toml one parsed by wrangler's own reader once per version of the
- * file (cached beside the state: loading wrangler costs seconds per call on a busy machine).
- */
+/** A wrangler config as written (the scripts' own reader: smol-toml, as wrangler parses TOML). */
 function readConfig(configFile) {
   if (configFile.endsWith(".json")) return JSON.parse(readFileSync(configFile, "utf8"));
-  const cacheFile = `${stateFile}.config-cache.json`;
-  const text = readFileSync(configFile, "utf8");
-  const cache = existsSync(cacheFile) ? JSON.parse(readFileSync(cacheFile, "utf8")) : {};
-  const key = `${configFile}\n${createHash("sha256").update(text).digest("hex")}`;
-  if (!cache[key]) {
-    cache[key] = readRawConfig(configFile);
-    writeFileSync(cacheFile, JSON.stringify(cache));
-  }
-  return cache[key];
+  return readRawConfig(configFile);
 }
 
 /** The d1_databases entry a binding names in the environment (wrangler fails on an unknown binding). */
