@@ -87,7 +87,12 @@ export default defineConfig(async () => {
             environment: "node",
             // the MCP Apps view script and stylesheet for the files that import src/ (build-browser-code.ts, also when
             // BENCH_PREBUILT skips the build), then the Worker built once for the files that serve it (build-worker.ts)
-            globalSetup: ["./test/setup/build-browser-code.ts", "./test/setup/build-worker.ts"],
+            // and one Chromium the page tests connect to (chromium.ts)
+            globalSetup: [
+              "./test/setup/build-browser-code.ts",
+              "./test/setup/build-worker.ts",
+              "./test/setup/chromium.ts",
+            ],
             include: ["test/node/**/*.test.ts"],
             testTimeout: 60_000,
             hookTimeout: 60_000,

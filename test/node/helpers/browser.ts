@@ -1,12 +1,18 @@
-// What the pages' headless Chromium tests share: Debian's chromium (CI installs it) and a free port.
+// What the pages' headless Chromium tests share: the run's one browser and a free port.
 import { chromium } from "playwright-core";
+import { CHROMIUM, CHROMIUM_LAUNCH_ARGS } from "./browser-launch";
 
-export const CHROMIUM = "/usr/bin/chromium";
-export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu"];
+export { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch";
 
-/** Debian's chromium, headless, with nothing of its own on the network. */
+/**
+ * The run's Chromium (test/setup/chromium.ts), connected to; or, where no run started one (a file run on its
+ * own outside the node project), one launched for the caller. `close()` ends this connection's contexts
+ * (or the launched browser).
+ */
 export const launchChromium = () =>
-  chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, "--disable-background-networking"] });
+  process.env.CHROMIUM_WS_ENDPOINT
+    ? chromium.connect(process.env.CHROMIUM_WS_ENDPOINT)
+    : chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_LAUNCH_ARGS });
 
 /** A port nothing listens on right now, for the Worker under test. */
 export { freePort } from "../../../scripts/lib/free-port.mjs";
