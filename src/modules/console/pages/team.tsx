@@ -165,7 +165,7 @@ export async function teamPage(c: CC): Promise<Response> {
                               </option>
                             ))}
                           </select>
-                          <button type="submit" class="secondary" aria-label={`Change the role of ${who(u)}`}>
+                          <button type="submit" class="secondary" aria-label={`Change role of ${who(u)}`}>
                             Change role
                           </button>
                         </form>
