@@ -48,8 +48,11 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what = "Resource") => new ApiError("NOT_FOUND", `${what} not found`);
-export const forbidden = (message = "Not allowed") => new ApiError("FORBIDDEN", message);
-export const conflict = (message: string) => new ApiError("CONFLICT", message);
+/** `reason`: a stable name for why (details.reason), so a client (the console) can word it for a person. */
+export const forbidden = (message = "Not allowed", reason?: string) =>
+  new ApiError("FORBIDDEN", message, reason ? { reason } : undefined);
+export const conflict = (message: string, reason?: string) =>
+  new ApiError("CONFLICT", message, reason ? { reason } : undefined);
 export const unauthenticated = (message = "Authentication required") =>
   new ApiError("UNAUTHENTICATED", message, undefined, { "WWW-Authenticate": 'Bearer realm="api"' });
 export const validationError = (issues: ValidationIssue[], message = "Invalid request") =>

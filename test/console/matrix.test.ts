@@ -5,7 +5,7 @@
 // FORMS, or the enumeration check at the end fails.
 import { beforeAll, describe, expect, it } from "vitest";
 import { consoleRoutes } from "../../src/modules/console/routes";
-import { createWorld, type World } from "../helpers/seed";
+import { createWorld, seedUser, type World } from "../helpers/seed";
 import { ingest, newLocation } from "../reviews/helpers";
 import { ConsoleBrowser, textOf } from "./helpers";
 
@@ -15,6 +15,8 @@ const OUTSIDERS = ["otherAgencyAdmin", "tenantBAdmin"] as const;
 /** the REST twins' minimum roles: inbox and reply writes need tenant_user, approving and publishing a manager */
 const WRITERS: readonly Actor[] = ["platformAdmin", "tenantAdmin", "manager", "tenantUser", "agencyAdmin"];
 const APPROVERS: readonly Actor[] = ["platformAdmin", "tenantAdmin", "manager", "agencyAdmin"];
+/** the team, API key and audit routes' canAdminister: the tenant's admin, and platform and agency scope acting as one */
+const ADMINS: readonly Actor[] = ["platformAdmin", "tenantAdmin", "agencyAdmin"];
 
 const A_TEXT = "Matrix review of tenant A";
 const B_TEXT = "Matrix secret of tenant B";
@@ -23,11 +25,22 @@ let w: World;
 let reviewA: string;
 let reviewB: string;
 let replyA: string;
+/** a person of tenant A the team forms change (never one of the actors), and one with an invite pending */
+let personA: string;
+let inviteeA: string;
+/** tenant B's person and key, for the 404 of another tenant's ids */
+let personB: string;
+let keyB: string;
+/** one fresh pending invite and one fresh key per post: a revoked one cannot be revoked again */
+const revokees: string[] = [];
+const keysA: string[] = [];
+const nextOf = (pool: string[]) => pool.shift() ?? "none-left";
+let invites = 0;
 const browsers = new Map<Actor, ConsoleBrowser>();
 const t = (p = "") => `/app/t/${w.tenantA.id}${p}`;
 
-/** Every tenant page (its route pattern and a concrete address). */
-const PAGES: [pattern: string, path: () => string][] = [
+/** Every tenant page (its route pattern, a concrete address, and who reads it when not every insider does). */
+const PAGES: [pattern: string, path: () => string, readers?: readonly Actor[]][] = [
   ["/app/t/:tenantId", () => t()],
   ["/app/t/:tenantId/inbox", () => t("/inbox")],
   ["/app/t/:tenantId/inbox/fresh", () => t("/inbox/fresh")],
@@ -35,57 +48,90 @@ const PAGES: [pattern: string, path: () => string][] = [
   ["/app/t/:tenantId/approvals", () => t("/approvals")],
   ["/app/t/:tenantId/reviews", () => t("/reviews")],
   ["/app/t/:tenantId/reviews/:reviewId", () => t(`/reviews/${reviewA}`)],
+  ["/app/t/:tenantId/team", () => t("/team")],
+  ["/app/t/:tenantId/api-keys", () => t("/api-keys"), ADMINS],
+  ["/app/t/:tenantId/audit", () => t("/audit"), ADMINS],
+  ["/app/t/:tenantId/audit/export", () => t("/audit/export"), ADMINS],
 ];
+/** pages that answer data, not a page of the layout */
+const NOT_HTML = new Set(["/app/t/:tenantId/inbox/fresh", "/app/t/:tenantId/audit/export"]);
 
-/** Every tenant form, with the fields a browser sends and who may use it. */
-const FORMS: [pattern: string, path: () => string, fields: () => Record<string, string>, allowed: readonly Actor[]][] =
+/**
+ * Every tenant form, with the fields a browser sends and who may use it. `answer` 200: the form's answer is the
+ * page itself (the minted API key, shown once), not a redirect.
+ */
+const FORMS: [
+  pattern: string,
+  path: () => string,
+  fields: () => Record<string, string | string[]>,
+  allowed: readonly Actor[],
+  answer?: 200,
+][] = [
   [
-    [
-      "/app/t/:tenantId/inbox/:itemId/assign",
-      () => t(`/inbox/${reviewA}/assign`),
-      () => ({ type: "review", userId: w.users.tenantUser.id }),
-      WRITERS,
-    ],
-    [
-      "/app/t/:tenantId/inbox/:itemId/tags",
-      () => t(`/inbox/${reviewA}/tags`),
-      () => ({ type: "review", tags: "vip" }),
-      WRITERS,
-    ],
-    [
-      "/app/t/:tenantId/inbox/:itemId/status",
-      () => t(`/inbox/${reviewA}/status`),
-      () => ({ type: "review", status: "open" }),
-      WRITERS,
-    ],
-    [
-      "/app/t/:tenantId/inbox/:itemId/note",
-      () => t(`/inbox/${reviewA}/note`),
-      () => ({ type: "review", note: "A note" }),
-      WRITERS,
-    ],
-    [
-      "/app/t/:tenantId/reviews/:reviewId/replies",
-      () => t(`/reviews/${reviewA}/replies`),
-      () => ({ text: "Thanks" }),
-      WRITERS,
-    ],
-    [
-      "/app/t/:tenantId/replies/:replyId/edit",
-      () => t(`/replies/${replyA}/edit`),
-      () => ({ text: "Thanks!" }),
-      WRITERS,
-    ],
-    ["/app/t/:tenantId/replies/:replyId/submit", () => t(`/replies/${replyA}/submit`), () => ({}), WRITERS],
-    [
-      "/app/t/:tenantId/replies/:replyId/reject",
-      () => t(`/replies/${replyA}/reject`),
-      () => ({ reason: "Tone" }),
-      APPROVERS,
-    ],
-    ["/app/t/:tenantId/replies/:replyId/approve", () => t(`/replies/${replyA}/approve`), () => ({}), APPROVERS],
-    ["/app/t/:tenantId/replies/:replyId/publish", () => t(`/replies/${replyA}/publish`), () => ({}), APPROVERS],
-  ];
+    "/app/t/:tenantId/inbox/:itemId/assign",
+    () => t(`/inbox/${reviewA}/assign`),
+    () => ({ type: "review", userId: w.users.tenantUser.id }),
+    WRITERS,
+  ],
+  [
+    "/app/t/:tenantId/inbox/:itemId/tags",
+    () => t(`/inbox/${reviewA}/tags`),
+    () => ({ type: "review", tags: "vip" }),
+    WRITERS,
+  ],
+  [
+    "/app/t/:tenantId/inbox/:itemId/status",
+    () => t(`/inbox/${reviewA}/status`),
+    () => ({ type: "review", status: "open" }),
+    WRITERS,
+  ],
+  [
+    "/app/t/:tenantId/inbox/:itemId/note",
+    () => t(`/inbox/${reviewA}/note`),
+    () => ({ type: "review", note: "A note" }),
+    WRITERS,
+  ],
+  [
+    "/app/t/:tenantId/reviews/:reviewId/replies",
+    () => t(`/reviews/${reviewA}/replies`),
+    () => ({ text: "Thanks" }),
+    WRITERS,
+  ],
+  ["/app/t/:tenantId/replies/:replyId/edit", () => t(`/replies/${replyA}/edit`), () => ({ text: "Thanks!" }), WRITERS],
+  ["/app/t/:tenantId/replies/:replyId/submit", () => t(`/replies/${replyA}/submit`), () => ({}), WRITERS],
+  [
+    "/app/t/:tenantId/replies/:replyId/reject",
+    () => t(`/replies/${replyA}/reject`),
+    () => ({ reason: "Tone" }),
+    APPROVERS,
+  ],
+  ["/app/t/:tenantId/replies/:replyId/approve", () => t(`/replies/${replyA}/approve`), () => ({}), APPROVERS],
+  ["/app/t/:tenantId/replies/:replyId/publish", () => t(`/replies/${replyA}/publish`), () => ({}), APPROVERS],
+  [
+    "/app/t/:tenantId/team/invite",
+    () => t("/team/invite"),
+    () => ({ email: `matrix.invitee.${++invites}@example.test`, role: "viewer" }),
+    ADMINS,
+  ],
+  ["/app/t/:tenantId/team/:userId/roles", () => t(`/team/${personA}/roles`), () => ({ role: "manager" }), ADMINS],
+  ["/app/t/:tenantId/team/:userId/deactivate", () => t(`/team/${personA}/deactivate`), () => ({}), ADMINS],
+  ["/app/t/:tenantId/team/:userId/reactivate", () => t(`/team/${personA}/reactivate`), () => ({}), ADMINS],
+  ["/app/t/:tenantId/team/:userId/invite/resend", () => t(`/team/${inviteeA}/invite/resend`), () => ({}), ADMINS],
+  [
+    "/app/t/:tenantId/team/:userId/invite/revoke",
+    () => t(`/team/${nextOf(revokees)}/invite/revoke`),
+    () => ({}),
+    ADMINS,
+  ],
+  [
+    "/app/t/:tenantId/api-keys",
+    () => t("/api-keys"),
+    () => ({ name: "Matrix key", scopes: ["read:reviews"] }),
+    ADMINS,
+    200,
+  ],
+  ["/app/t/:tenantId/api-keys/:keyId/revoke", () => t(`/api-keys/${nextOf(keysA)}/revoke`), () => ({}), ADMINS],
+];
 
 beforeAll(async () => {
   w = await createWorld({ shardA: 0, shardB: 1 });
@@ -105,17 +151,39 @@ beforeAll(async () => {
   const drafted = await user.follow(await user.post(t(`/reviews/${reviewA}/replies`), { back, text: "Thanks" }));
   replyA = /\/replies\/([a-z0-9]+)\/submit/.exec(drafted.text)![1]!;
   await user.post(t(`/replies/${replyA}/submit`), { back });
+
+  // the team's and the keys' subjects: tenant B's carry B_TEXT, so a page showing them would leak it
+  const a = w.as("tenantAdmin");
+  personA = (await seedUser({ grants: [{ role: "viewer", scopeType: "tenant", scopeId: w.tenantA.id }] })).id;
+  inviteeA = (await a.post("/v1/users/invite", { email: "matrix.pending@example.test", role: "viewer" })).body.id;
+  // outsiders (2) and refused insiders (3) take one of each pool too, then each admin (3) its own
+  for (let i = 0; i < 8; i++) {
+    revokees.push(
+      (await a.post("/v1/users/invite", { email: `matrix.revoke.${i}@example.test`, role: "viewer" })).body.id,
+    );
+    keysA.push((await a.post("/v1/api-keys", { name: `Matrix ${i}` })).body.id);
+  }
+  const b = w.as("tenantBAdmin");
+  personB = (await b.post("/v1/users/invite", { email: "matrix.b@example.test", name: B_TEXT, role: "viewer" })).body
+    .id;
+  keyB = (await b.post("/v1/api-keys", { name: B_TEXT })).body.id;
 }, 120_000);
 
 describe("every tenant page, for every role", () => {
-  for (const [pattern, path] of PAGES) {
+  for (const [pattern, path, readers] of PAGES) {
     it(`${pattern}: 200 with tenant A's data for its people, 404 for another tenant's, never tenant B's data`, async () => {
       for (const who of INSIDERS) {
         const page = await browsers.get(who)!.get(path());
-        expect(page.status, `${who} ${pattern}`).toBe(200);
         expect(page.text, `${who} ${pattern}`).not.toContain(B_TEXT);
         expect(page.text).not.toContain(w.tenantB.name);
-        if (!pattern.endsWith("/fresh")) expect(textOf(page.text), `${who} ${pattern}`).toContain(w.tenantA.name);
+        if (readers && !readers.includes(who)) {
+          // REST's refusal for this role, as a page
+          expect(page.status, `${who} ${pattern}`).toBe(403);
+          expect(textOf(page.text), `${who} ${pattern}`).toMatch(/Your role here \([^)]+\) does not allow this\./);
+          continue;
+        }
+        expect(page.status, `${who} ${pattern}`).toBe(200);
+        if (!NOT_HTML.has(pattern)) expect(textOf(page.text), `${who} ${pattern}`).toContain(w.tenantA.name);
       }
       for (const who of OUTSIDERS) {
         const page = await browsers.get(who)!.get(path());
@@ -135,6 +203,43 @@ describe("every tenant page, for every role", () => {
       }
   });
 
+  it("the team, keys and audit pages show tenant A's people, keys and events, never tenant B's", async () => {
+    for (const who of INSIDERS) {
+      const team = textOf((await browsers.get(who)!.get(t("/team"))).text);
+      expect(team, who).toContain(w.users.viewer.email);
+      expect(team, who).not.toContain(w.users.tenantBAdmin.email);
+      expect(team, who).not.toContain("matrix.b@example.test");
+    }
+    for (const who of ADMINS) {
+      expect(textOf((await browsers.get(who)!.get(t("/api-keys"))).text), who).toContain("Matrix 7");
+      const audit = (await browsers.get(who)!.get(t("/audit?action=api_key.created"))).text;
+      expect(textOf(audit), who).toContain("api_key.created");
+      expect(audit, who).not.toContain(keyB);
+      const csv = (await browsers.get(who)!.get(t("/audit/export?action=api_key.created"))).text;
+      expect(csv.split("\r\n")[0], who).toMatch(/^id,occurredAt,tenantId,action,/);
+      expect(csv, who).toContain(keysA[7] ?? "no key");
+      expect(csv, who).not.toContain(keyB);
+      expect(csv, who).not.toContain(w.tenantB.id);
+    }
+  });
+
+  it("tenant B's person and key under tenant A's address are 404 for every admin of A", async () => {
+    for (const who of ADMINS)
+      for (const path of [
+        ...["roles", "deactivate", "reactivate", "invite/resend", "invite/revoke"].map((f) =>
+          t(`/team/${personB}/${f}`),
+        ),
+        t(`/api-keys/${keyB}/revoke`),
+      ]) {
+        const res = await browsers.get(who)!.post(path, { role: "viewer" });
+        expect(res.status, `${who} ${path}`).toBe(404);
+        expect(res.text).not.toContain(B_TEXT);
+      }
+    const b = w.as("tenantBAdmin");
+    expect((await b.get(`/v1/users/${personB}`)).body).toMatchObject({ isActive: true, invitePending: true });
+    expect((await b.get("/v1/api-keys")).body.data.map((k: { id: string }) => k.id)).toEqual([keyB]);
+  });
+
   it("the reviews list and inbox show tenant A's review to its people", async () => {
     for (const who of INSIDERS)
       for (const path of [t("/reviews"), t("/inbox")])
@@ -151,7 +256,7 @@ describe("every tenant page, for every role", () => {
 });
 
 describe("every tenant form, for every role", () => {
-  for (const [pattern, path, fields, allowed] of FORMS) {
+  for (const [pattern, path, fields, allowed, answer] of FORMS) {
     it(`${pattern}: refused for roles below it and 404 for another tenant's, done for the rest`, async () => {
       // the refused first, so what the allowed do next starts from the fixture's state
       for (const who of OUTSIDERS) {
@@ -168,7 +273,7 @@ describe("every tenant form, for every role", () => {
       for (const who of allowed) {
         const b = browsers.get(who)!;
         const res = await b.post(path(), { back: t(), ...fields() });
-        expect(res.status, `${who} ${pattern}`).toBe(303);
+        expect(res.status, `${who} ${pattern}`).toBe(answer ?? 303);
         const landed = await b.follow(res);
         expect(landed.status, `${who} ${pattern}`).toBe(200);
         expect(textOf(landed.text), `${who} ${pattern}`).not.toContain("does not allow this");

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import Papa from "papaparse";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type StartedServer, startServer } from "../../bench/lib/server.mjs";
@@ -179,6 +180,45 @@ describe("the console in headless Chromium", () => {
     await context.close();
   }, 90_000);
 
+  it("an API key minted, copied, used once and revoked; the audit log exported and its CSV parsed", async () => {
+    const context = await browser.newContext();
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: worker.url });
+    const { page, errors } = await watched(context);
+    await signIn(page, "owner@console-pages.test", "long enough password");
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByLabel("Name (what uses it)").fill("Browser key");
+    await page.getByRole("checkbox", { name: /^write:inbox/ }).check();
+    await page.getByRole("button", { name: "Make the key" }).click();
+    const key = await page.getByLabel("The key", { exact: true }).inputValue();
+    expect(key).toMatch(/^rk_live_/);
+    await page.getByRole("button", { name: "Copy the key" }).click();
+    await expect.poll(() => page.evaluate("navigator.clipboard.readText()")).toBe(key);
+    expect(await page.textContent("#live-status")).toBe("Key copied to the clipboard.");
+    const use = () =>
+      fetch(`${worker.url}/v1/reviews`, { headers: { authorization: `Bearer ${key}`, "x-tenant-id": tenantId } });
+    expect((await use()).status).toBe(200);
+    await page.goto(`${worker.url}/app/t/${tenantId}/api-keys`);
+    expect(await page.content()).not.toContain(key);
+    await page.getByRole("button", { name: "Revoke the key Browser key" }).click();
+    expect(await page.getByRole("status").first().textContent()).toContain("The key is revoked");
+    await expect.poll(async () => (await use()).status, { timeout: 15_000 }).toBe(401);
+
+    await page.getByRole("link", { name: "Audit log" }).click();
+    await page.getByLabel("Action").fill("api_key.created");
+    await page.getByRole("button", { name: "Filter" }).click();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("link", { name: "Export these as CSV" }).click(),
+    ]);
+    const rows = Papa.parse<Record<string, string>>(readFileSync((await download.path())!, "utf8"), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    expect(rows.map((r) => [r.action, JSON.parse(r.nextState!).name])).toEqual([["api_key.created", "Browser key"]]);
+    expect(errors, errors.join("\n")).toEqual([]);
+    await context.close();
+  }, 60_000);
+
   it("every page: axe-core finds no serious or critical violation, the console shows no error", async () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
     const { page, errors } = await watched(context);
@@ -197,10 +237,23 @@ describe("the console in headless Chromium", () => {
     // signed out
     for (const url of ["/", "/app/forgot-password", "/setup-password?token=x", "/reset-password?token=x"])
       await check(url);
-    // signed in, as the tenant's admin
+    // signed in, as the tenant's admin; a live key and a pending invite, so every table has a row
+    await api("/v1/api-keys", { method: "POST", body: JSON.stringify({ name: "Checked by axe" }) });
+    await api("/v1/users/invite", {
+      method: "POST",
+      body: JSON.stringify({ email: "pending@console-pages.test", role: "viewer" }),
+    });
     await signIn(page, "owner@console-pages.test", "long enough password");
-    for (const url of ["", "/inbox", "/approvals", "/approvals?status=rejected", "/reviews"])
+    for (const url of ["", "/inbox", "/approvals", "/approvals?status=rejected", "/reviews", "/team", "/api-keys"])
       await check(`/app/t/${tenantId}${url}`);
+    await check(`/app/t/${tenantId}/audit`);
+    // the audit log's rows open their before and after (details) as a person reads them
+    await page
+      .locator("table.rows details")
+      .first()
+      .evaluate((d) => d.setAttribute("open", ""));
+    const opened = await axeProblems(page);
+    if (opened.length) problems["audit log, a change opened"] = opened;
     await check("/app/me");
     await check("/app/tenants");
     expect(problems).toEqual({});

@@ -2,8 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { createRouter, json, paged, stdErrors, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
+import { auditCsvDownload } from "./download";
 import { AuditEventSchema, AuditFilterSchema, AuditListQuery } from "./schemas";
-import { exportAuditEventsCsv, listAuditEvents } from "./service";
+import { listAuditEvents } from "./service";
 
 const tags = ["Audit"];
 const admin = [canAdminister];
@@ -44,9 +45,5 @@ export const auditRoutes = createRouter()
   })
   .openapi(exportCsv, (c) => {
     const ctx = svc(c);
-    const stamp = new Date().toISOString().slice(0, 10);
-    return c.body(exportAuditEventsCsv(ctx.db, { ...c.req.valid("query"), tenantId: ctx.tenantId }), 200, {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="audit-events-${stamp}.csv"`,
-    });
+    return auditCsvDownload(ctx.db, { ...c.req.valid("query"), tenantId: ctx.tenantId });
   });

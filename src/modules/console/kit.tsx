@@ -1,10 +1,11 @@
 /** @jsxImportSource hono/jsx */
+import type { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { Child } from "hono/jsx";
 import type { AppEnv } from "../../app-env";
 import type { TenantRole } from "../../db/schema";
-import { ApiError, type ValidationIssue } from "../../lib/errors";
+import { ApiError, type ValidationIssue, validationError } from "../../lib/errors";
 import { htmlDocument } from "../../lib/html";
 import { roleAtLeast } from "../identity/access";
 import { hostBrand } from "../white-label/resolve";
@@ -97,14 +98,28 @@ export async function formOf(c: CC): Promise<{ one(name: string): string; all(na
   return { one: (name) => list(name)[0] ?? "", all: list };
 }
 
+/** A query or form read by its REST twin's schema: the parsed value, or the same 400 VALIDATION_ERROR. */
+export function parsedOr400<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success)
+    throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
+  return parsed.data;
+}
+
 /** The token every form carries (the CSRF check runs in guards.ts before any handler). */
 export const csrfOf = async (c: CC) => (c.var.consoleSession ? csrfToken(c.env, c.var.consoleSession) : "");
 
 const issueText = (issues: ValidationIssue[]) =>
   issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
 
+/** A page's own wording for a service's refusals, by the refusal's `details.reason` (lib/errors.ts). */
+export type Refusals = Partial<Record<string, string>>;
+
 /** A service's refusal as a sentence for the person (our own messages; never a stack or SQL). */
-export function sentenceOf(c: CC, e: ApiError): string {
+export function sentenceOf(c: CC, e: ApiError, refusals: Refusals = {}): string {
+  const reason = e.details?.reason;
+  const worded = typeof reason === "string" ? refusals[reason] : undefined;
+  if (worded) return worded;
   switch (e.code) {
     case "VALIDATION_ERROR":
       return `Please check the form: ${issueText((e.details?.issues as ValidationIssue[]) ?? []) || e.message}.`;
@@ -131,12 +146,12 @@ export function sentenceOf(c: CC, e: ApiError): string {
  * Runs a form's action; on a service's refusal (a role, a state move, bad input) goes back to `back` with
  * the refusal as the message, so nothing is lost but the click. Not found stays a 404 (errors.tsx).
  */
-export async function act(c: CC, back: string, run: () => Promise<Response>): Promise<Response> {
+export async function act(c: CC, back: string, run: () => Promise<Response>, refusals?: Refusals): Promise<Response> {
   try {
     return await run();
   } catch (e) {
     if (!(e instanceof ApiError) || e.code === "NOT_FOUND" || e.code === "UNAUTHENTICATED") throw e;
-    return redirectTo(c, back, { kind: "error", text: sentenceOf(c, e) });
+    return redirectTo(c, back, { kind: "error", text: sentenceOf(c, e, refusals) });
   }
 }
 

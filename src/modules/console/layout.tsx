@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { Child } from "hono/jsx";
 import type { TenantRole } from "../../db/schema";
+import { roleAtLeast } from "../identity/access";
 import { safeHexColor, textOn } from "../white-label/render";
 import type { EffectiveBrand } from "../white-label/resolve";
 import { consoleAssets } from "./assets";
@@ -12,7 +13,17 @@ import { consoleAssets } from "./assets";
  * inline handlers: the CSP allows neither.
  */
 
-export type Section = "home" | "inbox" | "approvals" | "reviews" | "tenants" | "me" | "confirm";
+export type Section =
+  | "home"
+  | "inbox"
+  | "approvals"
+  | "reviews"
+  | "team"
+  | "api-keys"
+  | "audit"
+  | "tenants"
+  | "me"
+  | "confirm";
 
 export interface Flash {
   kind: "notice" | "error";
@@ -64,12 +75,22 @@ function brandStyle(brand: EffectiveBrand): string {
 
 const tenantPath = (id: string, rest = "") => `/app/t/${encodeURIComponent(id)}${rest}`;
 
+/** The pages of a tenant, each linked for the roles its REST twin answers (the page itself refuses the rest). */
 function Nav({ tenant, section }: { tenant: TenantInFrame; section?: Section }) {
+  const admin = roleAtLeast(tenant.role, "tenant_admin");
   const links: [Section, string, string][] = [
     ["home", "Home", tenantPath(tenant.id)],
     ["inbox", "Inbox", tenantPath(tenant.id, "/inbox")],
     ["approvals", "Approvals", tenantPath(tenant.id, "/approvals")],
     ["reviews", "Reviews", tenantPath(tenant.id, "/reviews")],
+    // GET /v1/users: every role reads the team; GET /v1/api-keys and /v1/audit-events: tenant_admin
+    ["team", "Team", tenantPath(tenant.id, "/team")],
+    ...(admin
+      ? ([
+          ["api-keys", "API keys", tenantPath(tenant.id, "/api-keys")],
+          ["audit", "Audit log", tenantPath(tenant.id, "/audit")],
+        ] as [Section, string, string][])
+      : []),
   ];
   return (
     <nav class="main" aria-label="Console">

@@ -4,7 +4,9 @@ import { controlSession } from "../../middleware/control-session";
 import { assetResponse } from "./assets";
 import { consoleErrors, notFoundPage } from "./errors";
 import { consoleHeaders, inTenant, sameOriginPosts, signedIn } from "./guards";
+import { apiKeysPage, mintKeySubmit, revokeKeySubmit } from "./pages/api-keys";
 import { approvalsPage } from "./pages/approvals";
+import { auditExport, auditPage } from "./pages/audit";
 import { homePage } from "./pages/home";
 import {
   assignSubmit,
@@ -25,6 +27,15 @@ import {
   submitReplySubmit,
 } from "./pages/replies";
 import { reviewPage, reviewsPage } from "./pages/reviews";
+import {
+  deactivateSubmit,
+  inviteSubmit,
+  reactivateSubmit,
+  resendInviteSubmit,
+  revokeInviteSubmit,
+  rolesSubmit,
+  teamPage,
+} from "./pages/team";
 import { appEntry, tenantsPage } from "./pages/tenants";
 import { signedOutRoutes, signOutRoutes } from "./sign-in.routes";
 import { ssoRoutes } from "./sso.routes";
@@ -78,5 +89,17 @@ consoleRoutes.post("/app/t/:tenantId/replies/:replyId/submit", submitReplySubmit
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/approve", approveReplySubmit);
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/reject", rejectReplySubmit);
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/publish", publishReplySubmit);
+consoleRoutes.get("/app/t/:tenantId/team", teamPage);
+consoleRoutes.post("/app/t/:tenantId/team/invite", inviteSubmit);
+consoleRoutes.post("/app/t/:tenantId/team/:userId/roles", rolesSubmit);
+consoleRoutes.post("/app/t/:tenantId/team/:userId/deactivate", deactivateSubmit);
+consoleRoutes.post("/app/t/:tenantId/team/:userId/reactivate", reactivateSubmit);
+consoleRoutes.post("/app/t/:tenantId/team/:userId/invite/resend", resendInviteSubmit);
+consoleRoutes.post("/app/t/:tenantId/team/:userId/invite/revoke", revokeInviteSubmit);
+consoleRoutes.get("/app/t/:tenantId/api-keys", apiKeysPage);
+consoleRoutes.post("/app/t/:tenantId/api-keys", mintKeySubmit);
+consoleRoutes.post("/app/t/:tenantId/api-keys/:keyId/revoke", revokeKeySubmit);
+consoleRoutes.get("/app/t/:tenantId/audit", auditPage);
+consoleRoutes.get("/app/t/:tenantId/audit/export", auditExport);
 
 consoleRoutes.all("/app/*", notFoundPage);

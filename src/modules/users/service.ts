@@ -97,6 +97,7 @@ async function memberToChange(ctx: ServiceContext, id: string, change: PersonCha
   if (!mayChange(ctx.actor, ctx.tenantId, m.grants, change))
     throw forbidden(
       "This person holds roles beyond this tenant; only their roles here can be changed (PUT /v1/users/{id}/roles, DELETE /v1/users/{id})",
+      "beyond_tenant",
     );
   return m;
 }
@@ -140,7 +141,8 @@ export async function addTenantUser(ctx: ServiceContext, input: AddTenantUserInp
 }
 
 const notSelf = (ctx: ServiceContext, id: string, what: string) => {
-  if (ctx.actor.type === "user" && ctx.actor.userId === id) throw forbidden(`You cannot ${what} your own account`);
+  if (ctx.actor.type === "user" && ctx.actor.userId === id)
+    throw forbidden(`You cannot ${what} your own account`, "own_account");
 };
 
 /** Renames, deactivates or reactivates an account: the account as a whole, so only one that is this tenant's. */
@@ -254,9 +256,9 @@ export async function removeTenantUser(ctx: ServiceContext, id: string) {
 async function pendingInvitee(ctx: ServiceContext, id: string) {
   const m = await findMember(ctx, id);
   if (m.user.authProvider !== "password")
-    throw conflict("This person signs in with SSO and has no invite; DELETE /v1/users/{id} removes them");
+    throw conflict("This person signs in with SSO and has no invite; DELETE /v1/users/{id} removes them", "sso_person");
   if (!awaitsInvite(m.user, Boolean(m.hash)))
-    throw conflict("This person has accepted their invite; DELETE /v1/users/{id} removes them");
+    throw conflict("This person has accepted their invite; DELETE /v1/users/{id} removes them", "invite_accepted");
   return m;
 }
 
@@ -266,7 +268,8 @@ async function pendingInvitee(ctx: ServiceContext, id: string) {
  */
 export async function resendTenantInvite(ctx: ServiceContext, id: string) {
   const m = await pendingInvitee(ctx, id);
-  if (!m.user.isActive) throw conflict("This account is deactivated; reactivate it (PATCH /v1/users/{id}) first");
+  if (!m.user.isActive)
+    throw conflict("This account is deactivated; reactivate it (PATCH /v1/users/{id}) first", "account_deactivated");
   const invitedTo = await tenantName(ctx);
   const c = ctx.control;
   const invite = await issueUserToken(c, { userId: id, purpose: "invite", tenantId: ctx.tenantId });

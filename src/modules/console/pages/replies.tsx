@@ -194,7 +194,13 @@ function ManualPublish(props: {
       <ol>
         <li>
           Copy the reply above.{" "}
-          <button type="button" class="secondary" data-copy={props.textId} hidden>
+          <button
+            type="button"
+            class="secondary"
+            data-copy={props.textId}
+            data-copied="Reply copied to the clipboard."
+            hidden
+          >
             Copy the reply
           </button>
         </li>
