@@ -1,10 +1,12 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import { controlSession } from "../../middleware/control-session";
+import { CONFIRM_PAGE_PATTERN } from "../mcp/confirm-in-browser";
 import { assetResponse } from "./assets";
 import { consoleErrors, notFoundPage } from "./errors";
 import { consoleHeaders, inTenant, sameOriginPosts, signedIn } from "./guards";
 import { approvalsPage } from "./pages/approvals";
+import { confirmPage, confirmSubmit } from "./pages/confirm";
 import { homePage } from "./pages/home";
 import {
   assignSubmit,
@@ -78,5 +80,8 @@ consoleRoutes.post("/app/t/:tenantId/replies/:replyId/submit", submitReplySubmit
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/approve", approveReplySubmit);
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/reject", rejectReplySubmit);
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/publish", publishReplySubmit);
+// an MCP call confirmed in the browser (mcp/confirm-in-browser.ts builds these addresses)
+consoleRoutes.get(CONFIRM_PAGE_PATTERN, confirmPage);
+consoleRoutes.post(CONFIRM_PAGE_PATTERN, confirmSubmit);
 
 consoleRoutes.all("/app/*", notFoundPage);
