@@ -6,7 +6,7 @@ import type { McpSessions, PendingConfirmation } from "../../src/durable/mcp-ses
 import { ConsoleBrowser, textOf } from "../console/helpers";
 import { createWorld, db, type World } from "../helpers/seed";
 import { authorizeWithConsent, MemoryOAuthClient } from "../oauth/helpers";
-import { askOfLink, BASE, confirmationLink, connect, rawPost, statelessCall } from "./helpers";
+import { askOfLink, BASE, confirmationLink, connect, rawPost, sseMessages, statelessCall } from "./helpers";
 
 // Confirming a destructive MCP call in the browser (issue #45 item 8; docs/mcp.md "Confirmation"). A client
 // without form elicitation gets no code: the refusal links to the console's confirm page, where the person
@@ -308,30 +308,6 @@ describe("a 2025-11-25 session whose client declared URL-mode elicitation", () =
     return session;
   }
 
-  function sse(res: Response) {
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    return async (): Promise<any | null> => {
-      for (;;) {
-        const end = buffer.indexOf("\n\n");
-        if (end >= 0) {
-          const data = buffer
-            .slice(0, end)
-            .split("\n")
-            .filter((l) => l.startsWith("data:"))
-            .map((l) => l.slice(5).trimStart())
-            .join("\n");
-          buffer = buffer.slice(end + 2);
-          if (data) return JSON.parse(data);
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) return null;
-        buffer += value;
-      }
-    };
-  }
-
   it("elicitation/create in mode url names the page; once confirmed there the waiting call finishes", async () => {
     const session = await openUrlSession();
     const id = await newContact("url-session@example.com");
@@ -345,7 +321,7 @@ describe("a 2025-11-25 session whose client declared URL-mode elicitation", () =
       headers(session),
     );
     expect(res.headers.get("content-type")).toContain("text/event-stream");
-    const next = sse(res);
+    const next = sseMessages(res);
     const ask = await next();
     expect(ask).toMatchObject({ method: "elicitation/create", params: { mode: "url" } });
     expect(ask.params).not.toHaveProperty("requestedSchema");
@@ -389,14 +365,14 @@ describe("a 2025-11-25 session whose client declared URL-mode elicitation", () =
         },
         headers(session),
       );
-    let next = sse(await call());
+    let next = sseMessages(await call());
     let ask = await next();
     await rawPost({ jsonrpc: "2.0", id: ask.id, result: { action: "decline" } }, headers(session));
     let result = await next();
     expect(result.result.isError).toBe(true);
     expect(refusalOf(result.result).error).toContain("declined");
 
-    next = sse(await call());
+    next = sseMessages(await call());
     ask = await next();
     await rawPost({ jsonrpc: "2.0", id: ask.id, result: { action: "accept" } }, headers(session));
     const admin = await signedIn("tenantAdmin");

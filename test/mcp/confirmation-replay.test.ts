@@ -136,5 +136,20 @@ describe("confirmations are single-use, bound to the caller, and never made up",
     expect(await stub.redeemConfirmation("n1", "d", now + 10 * 60_000 + 1)).toBe("expired");
     expect(await stub.redeemConfirmation("n2", "other", now)).toBe("mismatch");
     expect(await stub.redeemConfirmation("n2", "d", now)).toBe("unknown");
+    // an ask made in the browser counts only once a person confirmed it there
+    const browser = {
+      tool: "contact.suppress",
+      title: "Suppress",
+      question: "?",
+      arguments: [],
+      via: { credential: "api_key" as const, keyId: "k" },
+      confirmer: { minRole: "manager" as const },
+    };
+    await stub.issueConfirmation("n3", { digest: "d", expiresAt: now + 10 * 60_000, browser }, now);
+    expect(await stub.redeemConfirmation("n3", "d", now)).toBe("unconfirmed");
+    await stub.issueConfirmation("n4", { digest: "d", expiresAt: now + 10 * 60_000, browser }, now);
+    expect(await stub.decideInBrowser("n4", "confirm", "u1", now)).toBe("confirmed");
+    expect(await stub.decideInBrowser("n4", "confirm", "u1", now)).toBe("already_confirmed");
+    expect(await stub.redeemConfirmation("n4", "d", now)).toBe("ok");
   });
 });

@@ -233,3 +233,28 @@ export async function statelessConfirmed(
   await confirmInBrowser(link);
   return statelessCall(token, name, args, o);
 }
+
+/** Reads JSON-RPC messages off an SSE response body, one at a time. */
+export function sseMessages(res: Response) {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  return async function next(): Promise<any | null> {
+    for (;;) {
+      const end = buffer.indexOf("\n\n");
+      if (end >= 0) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = event
+          .split("\n")
+          .filter((l) => l.startsWith("data:"))
+          .map((l) => l.slice(5).trimStart())
+          .join("\n");
+        if (data) return JSON.parse(data);
+        continue; // a comment (keep-alive) or a priming event
+      }
+      const { value, done } = await reader.read();
+      if (done) return null;
+      buffer += value;
+    }
+  };
+}
