@@ -14,6 +14,11 @@ export interface McpSessionState {
   lastSeenAt: number;
   /** the client declared form elicitation in initialize (2025-06-18+): confirmations ask with elicitation/create */
   elicitation?: boolean;
+  /**
+   * the client declared URL-mode elicitation (2025-11-25) and not form: a confirmation sends the user to
+   * the console's confirm page with an elicitation/create in `mode: "url"`
+   */
+  urlElicitation?: boolean;
 }
 
 export interface SessionLimits {
@@ -45,9 +50,43 @@ export type UseResult =
 export interface PendingConfirmation {
   digest: string;
   expiresAt: number;
+  /**
+   * Asked in the browser (a client without form elicitation, src/modules/mcp/confirmations.ts): what the
+   * console's confirm page shows, who may confirm, and the person's decision once made. No code leaves
+   * the server for these: the call's retry (or the waiting call) spends it once a person confirmed.
+   */
+  browser?: BrowserAsk;
 }
 
-export type RedeemResult = "ok" | "unknown" | "expired" | "mismatch";
+/** Who may confirm a call in the browser: the person behind a user's credential, or a manager+ of the tenant for an API key. */
+export type Confirmer = { userId: string } | { minRole: "manager" };
+
+/** What a confirmation asked in the browser shows, and its state. Values are bounded (confirmations.ts). */
+export interface BrowserAsk {
+  tool: string;
+  title: string;
+  /** the effect, as a sentence (the tool's own question) */
+  question: string;
+  /** the call's arguments as text, long values shortened, big ones left out */
+  arguments: { name: string; value: string }[];
+  /** the credential that made the call */
+  via: { credential: "api_key" | "oauth" | "session_jwt"; keyId?: string; userId?: string; clientId?: string };
+  confirmer: Confirmer;
+  /** set once a person confirmed it in the browser: the call's retry may then spend it */
+  confirmedBy?: string;
+  confirmedAt?: number;
+}
+
+export type RedeemResult = "ok" | "unknown" | "expired" | "mismatch" | "unconfirmed";
+
+/** A retry meeting its browser confirmation: confirmed (spent now), or still waiting for a person (the open ask). */
+export type BrowserTake = { status: "confirmed" } | { status: "asked"; nonce: string; expiresAt: number };
+
+/** What a person decided on the confirm page, or why there was nothing to decide. */
+export type BrowserDecision = "confirmed" | "declined" | "already_confirmed" | "unknown" | "expired";
+
+/** What a call waiting for a browser decision learns. */
+export type BrowserWait = "confirmed" | "declined" | "timeout";
 
 /** The client's answer to an elicitation/create: the user's action, or the JSON-RPC error it sent instead. */
 export type ElicitationAnswer =
@@ -86,6 +125,9 @@ export class McpSessions extends DurableObject {
    * object stays up while a call waits on it.
    */
   private waiting = new Map<string, (outcome: ElicitationOutcome) => void>();
+
+  /** Tool calls waiting for a person's decision on the console's confirm page, by confirmation nonce. */
+  private deciding = new Map<string, Set<(decision: "confirmed" | "declined") => void>>();
 
   /**
    * The synchronous key-value API of the object's SQLite storage (the same entries as the async one).
@@ -155,7 +197,85 @@ export class McpSessions extends DurableObject {
     if (!pending) return "unknown";
     this.kv.delete(`c:${nonce}`);
     if (pending.expiresAt < now) return "expired";
-    return pending.digest === digest ? "ok" : "mismatch";
+    if (pending.digest !== digest) return "mismatch";
+    // asked in the browser: it counts only once a person confirmed it there
+    return pending.browser && !pending.browser.confirmedAt ? "unconfirmed" : "ok";
+  }
+
+  /**
+   * A call that needs a confirmation in the browser, in one step: a confirmed ask for this very call
+   * (`digest`) is spent and the call may run; else the open ask for it is answered again (a model that
+   * calls before the person decided gets the same link); else `ask` is recorded under `nonce`.
+   */
+  async askInBrowser(digest: string, nonce: string, ask: PendingConfirmation, now = Date.now()): Promise<BrowserTake> {
+    this.dropWhere<PendingConfirmation>("c:", (p) => p.expiresAt < now);
+    const same = [...this.kv.list<PendingConfirmation>({ prefix: "c:" })].filter(
+      ([, p]) => p.browser && p.digest === digest,
+    );
+    const confirmed = same.find(([, p]) => p.browser!.confirmedAt);
+    if (confirmed) {
+      this.kv.delete(confirmed[0]);
+      return { status: "confirmed" };
+    }
+    const open = same[0];
+    if (open) return { status: "asked", nonce: open[0].slice(2), expiresAt: open[1].expiresAt };
+    this.kv.put(`c:${nonce}`, ask);
+    return { status: "asked", nonce, expiresAt: ask.expiresAt };
+  }
+
+  /** The ask the confirm page shows (never its digest): null when unknown or spent; expired ones say so. */
+  async browserAsk(
+    nonce: string,
+    now = Date.now(),
+  ): Promise<{ ask: BrowserAsk; expiresAt: number; expired: boolean } | null> {
+    const pending = this.kv.get<PendingConfirmation>(`c:${nonce}`);
+    if (!pending?.browser) return null;
+    return { ask: pending.browser, expiresAt: pending.expiresAt, expired: pending.expiresAt < now };
+  }
+
+  /**
+   * A person's decision on the confirm page (who may decide is checked before, confirmations.ts): confirm
+   * marks the ask so the call's retry can spend it once; decline deletes it. A call waiting for the
+   * decision (URL-mode elicitation) learns it at once.
+   */
+  async decideInBrowser(
+    nonce: string,
+    decision: "confirm" | "decline",
+    by: string,
+    now = Date.now(),
+  ): Promise<BrowserDecision> {
+    const pending = this.kv.get<PendingConfirmation>(`c:${nonce}`);
+    if (!pending?.browser) return "unknown";
+    if (pending.expiresAt < now) {
+      this.kv.delete(`c:${nonce}`);
+      return "expired";
+    }
+    if (pending.browser.confirmedAt) return "already_confirmed";
+    if (decision === "decline") this.kv.delete(`c:${nonce}`);
+    else this.kv.put(`c:${nonce}`, { ...pending, browser: { ...pending.browser, confirmedBy: by, confirmedAt: now } });
+    const result = decision === "confirm" ? "confirmed" : "declined";
+    for (const wake of this.deciding.get(nonce) ?? []) wake(result);
+    return result;
+  }
+
+  /** Waits (at most `timeoutMs`) for a person's decision on the confirm page about ask `nonce`. */
+  async awaitBrowserDecision(nonce: string, timeoutMs: number): Promise<BrowserWait> {
+    const pending = this.kv.get<PendingConfirmation>(`c:${nonce}`);
+    if (!pending?.browser) return "declined";
+    if (pending.browser.confirmedAt) return "confirmed";
+    const waiters = this.deciding.get(nonce) ?? new Set();
+    this.deciding.set(nonce, waiters);
+    return new Promise((resolve) => {
+      const done = (outcome: BrowserWait) => {
+        clearTimeout(timer);
+        waiters.delete(wake);
+        if (!waiters.size) this.deciding.delete(nonce);
+        resolve(outcome);
+      };
+      const wake = (decision: "confirmed" | "declined") => done(decision);
+      const timer = setTimeout(() => done("timeout"), timeoutMs);
+      waiters.add(wake);
+    });
   }
 
   /** Records an elicitation/create about to be sent on a tool call's stream (src/modules/mcp/elicitation.ts). */

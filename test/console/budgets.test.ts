@@ -2,6 +2,7 @@
 // under 60 KB gzipped, as a browser on a phone downloads it. Speed is measured in `npm run bench`, not here.
 import { beforeAll, expect, it } from "vitest";
 import { createWorld, type World } from "../helpers/seed";
+import { confirmationLink, statelessCall } from "../mcp/helpers";
 import { ConsoleBrowser } from "./helpers";
 
 const BUDGET_BYTES = 60 * 1024;
@@ -18,6 +19,13 @@ const gzipSize = async (text: string) =>
 
 it("each page's HTML, CSS and script stay under 60 KB gzipped", async () => {
   const t = `/app/t/${w.tenantA.id}`;
+  // the confirm page of an assistant's call (an API key's, which a manager may confirm)
+  const key = (
+    await w.as("tenantAdmin").post("/v1/api-keys", { name: "budget", scopes: ["read:contacts", "write:contacts"] })
+  ).body.key;
+  const contactId = (await w.as("manager").post("/v1/contacts", { email: "budget@example.com" })).body.id;
+  const asked = await statelessCall(key, "contact.suppress", { contactId, reason: "budget" });
+  const confirm = new URL(confirmationLink(asked.result)!).pathname;
   for (const path of [
     "/app/tenants",
     "/app/me",
@@ -28,6 +36,7 @@ it("each page's HTML, CSS and script stay under 60 KB gzipped", async () => {
     `${t}/team`,
     `${t}/api-keys`,
     `${t}/audit`,
+    confirm,
   ]) {
     const page = await b.get(path);
     expect(page.status, path).toBe(200);

@@ -2,10 +2,12 @@
 // way of reaching tenant A (platform admin, the four tenant roles, A's agency admin) and for users of another
 // tenant and another agency. Each answers as the role allows (the forms run their REST twin's role check), and
 // no page shows another tenant's data. The tenants sit on different shards. A new page or form joins PAGES or
-// FORMS, or the enumeration check at the end fails.
+// FORMS (or, for the confirm page, whose answer depends on who made the call, CONFIRM), or the enumeration
+// check at the end fails.
 import { beforeAll, describe, expect, it } from "vitest";
 import { consoleRoutes } from "../../src/modules/console/routes";
 import { createWorld, seedUser, type World } from "../helpers/seed";
+import { confirmationLink, statelessCall } from "../mcp/helpers";
 import { ingest, newLocation } from "../reviews/helpers";
 import { ConsoleBrowser, textOf } from "./helpers";
 
@@ -300,10 +302,82 @@ it("the tenant switcher shows each person only the tenants they reach", async ()
   expect(agency).not.toContain(w.tenantB.name);
 });
 
-it("PAGES and FORMS enumerate every tenant route of the console", () => {
+/** The confirm page of an assistant's call (GET) and its form (POST): who may see and use it depends on the call. */
+const CONFIRM = "/app/t/:tenantId/confirm/:confirmationId";
+
+describe("the confirm page of an assistant's call, for every role", () => {
+  const newContact = async (email: string) => (await w.as("manager").post("/v1/contacts", { email })).body.id as string;
+  /** contact.suppress over MCP without elicitation: the refusal's link (its path) and a retry of the same call */
+  async function askedBy(token: string, email: string) {
+    const contactId = await newContact(email);
+    const call = () => statelessCall(token, "contact.suppress", { contactId, reason: "matrix" }).then((r) => r.result);
+    const link = confirmationLink(await call());
+    expect(link).toMatch(/\/confirm\//);
+    return { path: new URL(link!).pathname, retry: call, email };
+  }
+
+  it(`${CONFIRM}: an API key's call is for managers and up (403 below), 404 for another tenant's people`, async () => {
+    const key = (
+      await w.as("tenantAdmin").post("/v1/api-keys", { name: "matrix", scopes: ["read:contacts", "write:contacts"] })
+    ).body.key as string;
+    const ask = await askedBy(key, "matrix-key@example.com");
+    for (const who of INSIDERS) {
+      const page = await browsers.get(who)!.get(ask.path);
+      expect(page.status, who).toBe(APPROVERS.includes(who) ? 200 : 403);
+      if (page.status === 200) expect(textOf(page.text), who).toContain(ask.email);
+      else expect(page.text, who).not.toContain(ask.email);
+      expect(page.text).not.toContain(w.tenantB.name);
+    }
+    for (const who of OUTSIDERS) {
+      const page = await browsers.get(who)!.get(ask.path);
+      expect(page.status, who).toBe(404);
+      expect(page.text, who).not.toContain(ask.email);
+      expect(page.text).not.toContain(w.tenantA.name);
+    }
+    // the form: refused below manager and for outsiders, and the call still does not run
+    for (const who of [...INSIDERS.filter((x) => !APPROVERS.includes(x)), ...OUTSIDERS]) {
+      const res = await browsers.get(who)!.post(ask.path, { decision: "confirm" });
+      expect(res.status, who).toBe(OUTSIDERS.includes(who as never) ? 404 : 403);
+    }
+    expect((await ask.retry()).isError).toBe(true);
+    for (const who of APPROVERS) {
+      const again = await askedBy(key, `matrix-key-${who.toLowerCase()}@example.com`);
+      expect((await browsers.get(who)!.post(again.path, { decision: "confirm" })).status, who).toBe(303);
+      expect((await again.retry()).structuredContent, who).toMatchObject({ isSuppressed: true });
+    }
+  });
+
+  it(`${CONFIRM}: a person's own call (their session) is for that person only`, async () => {
+    const ask = await askedBy(w.users.tenantUser.token, "matrix-own@example.com");
+    for (const who of INSIDERS) {
+      const page = await browsers.get(who)!.get(ask.path);
+      expect(page.status, who).toBe(who === "tenantUser" ? 200 : 403);
+    }
+    for (const who of OUTSIDERS) expect((await browsers.get(who)!.get(ask.path)).status, who).toBe(404);
+    for (const who of INSIDERS.filter((x) => x !== "tenantUser"))
+      expect((await browsers.get(who)!.post(ask.path, { decision: "confirm" })).status, who).toBe(403);
+    expect((await ask.retry()).isError).toBe(true);
+    expect((await browsers.get("tenantUser")!.post(ask.path, { decision: "confirm" })).status).toBe(303);
+    expect((await ask.retry()).structuredContent).toMatchObject({ isSuppressed: true });
+  });
+
+  it(`${CONFIRM}: signed out, the page goes to the sign-in page and back`, async () => {
+    const path = `/app/t/${w.tenantA.id}/confirm/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
+    const page = await new ConsoleBrowser().get(path);
+    expect(page.status).toBe(303);
+    expect(page.location).toBe(`/?next=${encodeURIComponent(path)}`);
+  });
+});
+
+it("PAGES, FORMS and CONFIRM enumerate every tenant route of the console", () => {
   const routes = consoleRoutes.routes
     .filter((r) => r.path.startsWith("/app/t/:tenantId") && (r.method === "GET" || r.method === "POST"))
     .map((r) => `${r.method} ${r.path}`);
-  const listed = [...PAGES.map(([p]) => `GET ${p}`), ...FORMS.map(([p]) => `POST ${p}`)];
+  const listed = [
+    ...PAGES.map(([p]) => `GET ${p}`),
+    ...FORMS.map(([p]) => `POST ${p}`),
+    `GET ${CONFIRM}`,
+    `POST ${CONFIRM}`,
+  ];
   expect(new Set(routes)).toEqual(new Set(listed));
 });

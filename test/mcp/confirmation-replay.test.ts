@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { contacts } from "../../src/db/schema";
 import { createWorld, db, type World } from "../helpers/seed";
 import { authorizeWithConsent, MemoryOAuthClient } from "../oauth/helpers";
-import { connect, statelessCall } from "./helpers";
+import { confirmationLink, confirmInBrowser, connect, statelessCall } from "./helpers";
 
 let w: World;
 let key = "";
@@ -81,32 +81,31 @@ describe("confirmations are single-use, bound to the caller, and never made up",
     expect(await suppressed(id)).toBe(false);
   });
 
-  it("without elicitation a made-up confirm: true is refused; the code the refusal carries works once, for these arguments only", async () => {
+  it("without elicitation a made-up confirm: true is refused; a browser confirmation works once, for these arguments only", async () => {
     const id = await newContact("madeup@example.com");
     const made = await suppress(key, id, { confirm: true });
     expect(made.isError).toBe(true);
     expect(await suppressed(id)).toBe(false);
     const body = JSON.parse(made.content[0].text);
-    const code = body.confirmation.code as string;
-    expect(body.error).toContain(code);
+    const link = body.confirmation.url as string;
+    expect(body.error).toContain(link);
     expect(Date.parse(body.confirmation.expiresAt) - Date.now()).toBeLessThanOrEqual(10 * 60_000);
+    await confirmInBrowser(link);
 
     const other = await newContact("madeup-other@example.com");
-    expect((await suppress(key, other, { confirm: code })).isError).toBe(true);
+    expect((await suppress(key, other)).isError).toBe(true);
     expect(await suppressed(other)).toBe(false);
 
-    // the code was spent by the wrong call: ask again, then the fresh code runs it
-    const again = await suppress(key, id, { confirm: code });
-    expect(again.isError).toBe(true);
-    const fresh = JSON.parse(again.content[0].text).confirmation.code as string;
-    const done = await suppress(key, id, { confirm: fresh });
+    const done = await suppress(key, id);
     expect(done.structuredContent).toMatchObject({ id, isSuppressed: true });
     await unsuppress(id);
-    expect((await suppress(key, id, { confirm: fresh })).isError).toBe(true);
+    const replayed = await suppress(key, id);
+    expect(replayed.isError).toBe(true);
+    expect(confirmationLink(replayed)).not.toBe(link);
     expect(await suppressed(id)).toBe(false);
   });
 
-  it("2025 session: confirm: true is refused; the session's own code works; a code issued to another session does not", async () => {
+  it("2025 session: confirm: true is refused; the session's own confirmation works; one asked in another session does not", async () => {
     const id = await newContact("session-code@example.com");
     const { client } = await connect({ token: key });
     const { client: otherSession } = await connect({ token: key });
@@ -116,20 +115,15 @@ describe("confirmations are single-use, bound to the caller, and never made up",
     });
     expect(made.isError).toBe(true);
     expect(await suppressed(id)).toBe(false);
-    const code = JSON.parse((made.content as { text: string }[])[0]!.text).confirmation.code;
+    await confirmInBrowser(confirmationLink(made)!);
     const elsewhere = await otherSession.callTool({
       name: "contact.suppress",
-      arguments: { contactId: id, reason: "asked", confirm: code },
+      arguments: { contactId: id, reason: "asked" },
     });
     expect(elsewhere.isError).toBe(true);
     expect(await suppressed(id)).toBe(false);
 
-    const asked = await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked" } });
-    const own = JSON.parse((asked.content as { text: string }[])[0]!.text).confirmation.code;
-    const done = await client.callTool({
-      name: "contact.suppress",
-      arguments: { contactId: id, reason: "asked", confirm: own },
-    });
+    const done = await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked" } });
     expect(done.isError).toBeFalsy();
     expect(await suppressed(id)).toBe(true);
   });
@@ -142,5 +136,20 @@ describe("confirmations are single-use, bound to the caller, and never made up",
     expect(await stub.redeemConfirmation("n1", "d", now + 10 * 60_000 + 1)).toBe("expired");
     expect(await stub.redeemConfirmation("n2", "other", now)).toBe("mismatch");
     expect(await stub.redeemConfirmation("n2", "d", now)).toBe("unknown");
+    // an ask made in the browser counts only once a person confirmed it there
+    const browser = {
+      tool: "contact.suppress",
+      title: "Suppress",
+      question: "?",
+      arguments: [],
+      via: { credential: "api_key" as const, keyId: "k" },
+      confirmer: { minRole: "manager" as const },
+    };
+    await stub.issueConfirmation("n3", { digest: "d", expiresAt: now + 10 * 60_000, browser }, now);
+    expect(await stub.redeemConfirmation("n3", "d", now)).toBe("unconfirmed");
+    await stub.issueConfirmation("n4", { digest: "d", expiresAt: now + 10 * 60_000, browser }, now);
+    expect(await stub.decideInBrowser("n4", "confirm", "u1", now)).toBe("confirmed");
+    expect(await stub.decideInBrowser("n4", "confirm", "u1", now)).toBe("already_confirmed");
+    expect(await stub.redeemConfirmation("n4", "d", now)).toBe("ok");
   });
 });

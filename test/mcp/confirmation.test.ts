@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contacts } from "../../src/db/schema";
 import { createWorld, db, type World } from "../helpers/seed";
-import { connect, rawPost, structured } from "./helpers";
+import { BASE, confirmationLink, confirmInBrowser, connect, rawPost, structured } from "./helpers";
 
 let w: World;
 let key = "";
@@ -108,32 +108,35 @@ describe("confirmation of a write skill", () => {
     expect(await suppressed(id)).toBe(false);
   });
 
-  it("a client without elicitation is refused with a one-time code; the retry with that code runs it", async () => {
+  it("a client without elicitation is refused with the confirm page's link; once confirmed there, the same call runs", async () => {
     const id = await newContact("noelicit@example.com");
     const refused = await call({ contactId: id, reason: "asked" }, {});
     expect(refused.isError).toBe(true);
     const body = JSON.parse(refused.content[0].text);
     expect(body.error).toMatch(
-      /needs the user's confirmation\. Ask the user: ".*" and only if they agree, call again with the same arguments and confirm: "mc1\./,
+      /^contact\.suppress needs a confirmation in the browser; nothing was done\. Ask the user to open http:\/\/localhost:8787\/app\/t\/[a-z0-9]+\/confirm\/[A-Za-z0-9_-]{32} /,
     );
-    expect(body.confirmation).toMatchObject({
-      code: expect.stringMatching(/^mc1\./),
-      question: expect.stringContaining(id),
+    expect(body.confirmation).toEqual({
+      url: expect.stringMatching(new RegExp(`^${BASE}/app/t/${w.tenantA.id}/confirm/`)),
+      expiresAt: expect.any(String),
+      question: `Stop every message to contact ${id}? Reason: asked`,
+      confirmedBy: "a manager or admin of this business (the call was made with an API key)",
     });
     expect(await suppressed(id)).toBe(false);
-    const done = await call({ contactId: id, reason: "asked", confirm: body.confirmation.code }, {});
+    await confirmInBrowser(body.confirmation.url);
+    const done = await call({ contactId: id, reason: "asked" }, {});
     expect(done.structuredContent.isSuppressed).toBe(true);
   });
 
-  it("a 2025 session whose client did not declare elicitation confirms with the code too", async () => {
+  it("a 2025 session whose client did not declare elicitation confirms in the browser too", async () => {
     const id = await newContact("session@example.com");
     const { client } = await connect({ token: key });
     const refused = await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked" } });
     expect(refused.isError).toBe(true);
     expect(await suppressed(id)).toBe(false);
-    const code = JSON.parse((refused.content as { text: string }[])[0]!.text).confirmation.code;
+    await confirmInBrowser(confirmationLink(refused)!);
     const done = structured(
-      await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked", confirm: code } }),
+      await client.callTool({ name: "contact.suppress", arguments: { contactId: id, reason: "asked" } }),
     );
     expect(done.isSuppressed).toBe(true);
   });

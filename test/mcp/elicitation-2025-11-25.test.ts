@@ -7,7 +7,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contacts } from "../../src/db/schema";
 import { sessionRef } from "../../src/modules/mcp/audit";
 import { createWorld, db, type World } from "../helpers/seed";
-import { fetchWithEnv, MCP_URL, rawPost, workerFetch } from "./helpers";
+import {
+  confirmationLink,
+  confirmInBrowser,
+  fetchWithEnv,
+  MCP_URL,
+  rawPost,
+  sseMessages,
+  workerFetch,
+} from "./helpers";
 
 // 2025-11-25 sessions whose client declared elicitation: a destructive tool asks the user with
 // elicitation/create on the SSE stream of the tools/call POST; the answer comes back on a new POST
@@ -69,31 +77,6 @@ const sessionHeaders = (sessionId: string, token?: string): Record<string, strin
   "mcp-protocol-version": VERSION,
   ...(token ? { authorization: `Bearer ${token}` } : {}),
 });
-
-/** Reads JSON-RPC messages off an SSE response body, one at a time. */
-function sseMessages(res: Response) {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  return async function next(): Promise<any | null> {
-    for (;;) {
-      const end = buffer.indexOf("\n\n");
-      if (end >= 0) {
-        const event = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const data = event
-          .split("\n")
-          .filter((l) => l.startsWith("data:"))
-          .map((l) => l.slice(5).trimStart())
-          .join("\n");
-        if (data) return JSON.parse(data);
-        continue; // a comment (keep-alive) or a priming event
-      }
-      const { value, done } = await reader.read();
-      if (done) return null;
-      buffer += value;
-    }
-  };
-}
 
 /** A tools/call of contact.suppress in the session: the SSE stream, its first message, and a way to read the rest. */
 async function callSuppress(sessionId: string, contactId: string, fetcher: Fetcher = workerFetch) {
@@ -250,22 +233,23 @@ describe("elicitation on 2025-11-25 sessions", () => {
     expect(res.status).toBe(400);
   });
 
-  it("a session that did not declare elicitation keeps the confirm code flow (JSON, no elicitation/create)", async () => {
+  it("a session that did not declare elicitation confirms in the browser (JSON, no elicitation/create)", async () => {
     const session = await openSession(key, {});
     const id = await newContact("elicit-none@example.com");
     const res = await callSuppress(session, id);
     expect(res.headers.get("content-type")).toContain("application/json");
     const body = (await res.json()) as any;
     expect(body.result.isError).toBe(true);
-    const code = JSON.parse(body.result.content[0].text).confirmation.code as string;
-    expect(code).toMatch(/^mc1\./);
+    const link = confirmationLink(body.result)!;
+    expect(link).toMatch(/\/confirm\//);
     expect(await suppressed(id)).toBe(false);
+    await confirmInBrowser(link);
     const done = await rawPost(
       {
         jsonrpc: "2.0",
         id: 12,
         method: "tools/call",
-        params: { name: "contact.suppress", arguments: { contactId: id, reason: "asked", confirm: code } },
+        params: { name: "contact.suppress", arguments: { contactId: id, reason: "asked" } },
       },
       sessionHeaders(session, key),
     );

@@ -175,25 +175,49 @@ export async function statelessCall(
   return { status: res.status, result: ((await res.json()) as any).result };
 }
 
-/** The one-time code a confirmation refusal carries (a client without elicitation), or undefined when the result is not one. */
-export function confirmationCode(result: unknown): string | undefined {
+/**
+ * The confirm page's link a confirmation refusal carries (a client without form elicitation: no code, only
+ * the link; docs/mcp.md "Confirmation"), or undefined when the result is not one.
+ */
+export function confirmationLink(result: unknown): string | undefined {
   const r = result as { isError?: boolean; content?: { text?: string }[] } | undefined;
   if (!r?.isError || typeof r.content?.[0]?.text !== "string") return undefined;
   try {
-    return (JSON.parse(r.content[0].text) as { confirmation?: { code?: string } }).confirmation?.code;
+    return (JSON.parse(r.content[0].text) as { confirmation?: { url?: string } }).confirmation?.url;
   } catch {
     return undefined;
   }
 }
 
+/** The tenant and ask id a confirm page's link names. */
+export function askOfLink(link: string): { tenantId: string; id: string } {
+  const m = /\/app\/t\/([^/]+)\/confirm\/([A-Za-z0-9_-]{32})$/.exec(new URL(link).pathname);
+  if (!m) throw new Error(`not a confirm page link: ${link}`);
+  return { tenantId: decodeURIComponent(m[1]!), id: m[2]! };
+}
+
+/**
+ * A person's "Confirm" on the confirm page, for tests about something else: the decision the page records
+ * (the tenant's Durable Object), without signing in. The page itself, and who may use it, are tested over
+ * HTTP in test/mcp/confirm-in-browser.test.ts and test/console/confirm.test.ts.
+ */
+export async function confirmInBrowser(link: string, by = "test-person") {
+  const { tenantId, id } = askOfLink(link);
+  const decided = await env.MCP_SESSIONS.get(env.MCP_SESSIONS.idFromName(tenantId)).decideInBrowser(id, "confirm", by);
+  if (decided !== "confirmed") throw new Error(`the ask could not be confirmed: ${decided}`);
+}
+
 /**
  * A call to a tool that asks for confirmation, made as a client without elicitation makes it once the
- * user agreed: the refusal quotes a one-time code, the retry brings it back. Any other result is returned as is.
+ * user agreed: the refusal carries the confirm page's link, a person confirms there, the same call again
+ * runs. Any other result is returned as is.
  */
 export async function callConfirmed(client: Client, name: string, args: Record<string, unknown>) {
   const first = await client.callTool({ name, arguments: args });
-  const code = confirmationCode(first);
-  return code ? client.callTool({ name, arguments: { ...args, confirm: code } }) : first;
+  const link = confirmationLink(first);
+  if (!link) return first;
+  await confirmInBrowser(link);
+  return client.callTool({ name, arguments: args });
 }
 
 /** The same on the stateless leg. */
@@ -204,6 +228,33 @@ export async function statelessConfirmed(
   o: Parameters<typeof statelessCall>[3] = {},
 ) {
   const first = await statelessCall(token, name, args, o);
-  const code = confirmationCode(first.result);
-  return code ? statelessCall(token, name, { ...args, confirm: code }, o) : first;
+  const link = confirmationLink(first.result);
+  if (!link) return first;
+  await confirmInBrowser(link);
+  return statelessCall(token, name, args, o);
+}
+
+/** Reads JSON-RPC messages off an SSE response body, one at a time. */
+export function sseMessages(res: Response) {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  return async function next(): Promise<any | null> {
+    for (;;) {
+      const end = buffer.indexOf("\n\n");
+      if (end >= 0) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = event
+          .split("\n")
+          .filter((l) => l.startsWith("data:"))
+          .map((l) => l.slice(5).trimStart())
+          .join("\n");
+        if (data) return JSON.parse(data);
+        continue; // a comment (keep-alive) or a priming event
+      }
+      const { value, done } = await reader.read();
+      if (done) return null;
+      buffer += value;
+    }
+  };
 }

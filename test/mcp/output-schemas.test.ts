@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { allSkills, declaresOutput, outputSchema } from "../../src/modules/mcp/skills/registry";
 import { ALL_SCOPES } from "../../src/modules/oauth/scopes";
 import { createWorld, type World } from "../helpers/seed";
-import { callConfirmed, confirmationCode, connect, rawPost } from "./helpers";
+import { callConfirmed, confirmationLink, confirmInBrowser, connect, rawPost } from "./helpers";
 
 let w: World;
 let key = "";
@@ -185,8 +185,9 @@ describe("output schemas", () => {
     for (const tool of result.tools) {
       const args = argumentsFor(tool.name, tool.inputSchema);
       const first = await post("tools/call", { name: tool.name, arguments: args });
-      const code = confirmationCode(first.result);
-      const call = code ? await post("tools/call", { name: tool.name, arguments: { ...args, confirm: code } }) : first;
+      const link = confirmationLink(first.result);
+      if (link) await confirmInBrowser(link);
+      const call = link ? await post("tools/call", { name: tool.name, arguments: args }) : first;
       expect(call.result?.isError, `${tool.name}: ${JSON.stringify(call)}`).toBeFalsy();
       const skill = allSkills().find((s) => s.name === tool.name)!;
       expect(outputSchema(skill).safeParse(call.result.structuredContent).success, tool.name).toBe(true);

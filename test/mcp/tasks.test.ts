@@ -9,7 +9,7 @@ import { taskOwner } from "../../src/modules/mcp/tasks";
 import { SWEEPS } from "../../src/wiring";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, db, shardOf, type World } from "../helpers/seed";
-import { BASE, confirmationCode, mintTestKey, rawPost, workerFetch } from "./helpers";
+import { BASE, confirmationLink, confirmInBrowser, mintTestKey, rawPost, workerFetch } from "./helpers";
 
 // The 2026-07-28 Tasks extension (io.modelcontextprotocol/tasks, SEP-2663; docs/mcp.md "Tasks (long jobs)"):
 // a client that declares the extension in a request's capabilities gets a task handle for the long jobs
@@ -75,7 +75,7 @@ async function rpc(token: string, method: string, params: Record<string, unknown
   return { status: res.status, body: (await res.json()) as any };
 }
 
-/** A tools/call the user confirmed (the refusal's one-time code brought back), as a client without elicitation makes it. */
+/** A tools/call the user confirmed (on the confirm page the refusal links to), as a client without elicitation makes it. */
 async function callConfirmed(
   token: string,
   name: string,
@@ -83,8 +83,10 @@ async function callConfirmed(
   capabilities: object = WITH_TASKS,
 ) {
   const first = await rpc(token, "tools/call", { name, arguments: args }, capabilities);
-  const code = confirmationCode(first.body.result);
-  return code ? rpc(token, "tools/call", { name, arguments: { ...args, confirm: code } }, capabilities) : first;
+  const link = confirmationLink(first.body.result);
+  if (!link) return first;
+  await confirmInBrowser(link);
+  return rpc(token, "tools/call", { name, arguments: args }, capabilities);
 }
 
 /** Polls tasks/get until the task is terminal; returns the last answer and every progress seen on the way. */

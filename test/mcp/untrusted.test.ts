@@ -6,7 +6,7 @@ import { WIRING } from "../../src/wiring";
 import { requestWithEnv, standInAi } from "../agents/helpers";
 import { createWorld, db, type World } from "../helpers/seed";
 import { authorizeWithConsent, MemoryOAuthClient } from "../oauth/helpers";
-import { confirmationCode, connect, mintTestKey, rawPost, statelessCall } from "./helpers";
+import { confirmationLink, confirmInBrowser, connect, mintTestKey, rawPost, statelessCall } from "./helpers";
 
 /**
  * Write tools a confirmation does not guard, each with why outsider text cannot steer it into a
@@ -64,14 +64,11 @@ describe("write tools x confirmation", () => {
     const dry = await statelessCall(token, "agent.template-generator", { channels: ["sms"] });
     expect(dry.result.isError).toBeFalsy();
     const asked = await statelessCall(token, "agent.template-generator", { channels: ["sms"], create: true });
-    const code = confirmationCode(asked.result);
-    expect(code).toMatch(/^mc1\./);
+    const link = confirmationLink(asked.result);
+    expect(link).toMatch(/\/confirm\//);
     expect(await count()).toBe(before);
-    const saved = await statelessCall(token, "agent.template-generator", {
-      channels: ["sms"],
-      create: true,
-      confirm: code,
-    });
+    await confirmInBrowser(link!);
+    const saved = await statelessCall(token, "agent.template-generator", { channels: ["sms"], create: true });
     expect(saved.result.isError, JSON.stringify(saved.result.content)).toBeFalsy();
     expect(saved.result.structuredContent.output.drafts[0].createdTemplateId).toEqual(expect.any(String));
     expect(await count()).toBe(before + 1);

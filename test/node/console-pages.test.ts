@@ -71,6 +71,42 @@ async function axeProblems(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
+/** An MCP call (2026-07-28, no elicitation) that needs a person's confirmation: the confirm page's link it answers. */
+async function askedToConfirm(): Promise<string> {
+  const post = (p: string, body: unknown) => api(p, { method: "POST", body: JSON.stringify(body) });
+  const { key } = await post("/v1/api-keys", { name: "assistant", scopes: ["read:contacts", "write:contacts"] });
+  const { id } = await post("/v1/contacts", { email: "ask@console-pages.test", firstName: "Asked" });
+  const res = await fetch(`${worker.url}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "contact.suppress",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "contact.suppress",
+        arguments: { contactId: id, reason: "asked by phone" },
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "console-pages", version: "1" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
+  });
+  const { result } = (await res.json()) as { result: { content: { text: string }[] } };
+  const link = JSON.parse(result.content[0]!.text).confirmation.url as string;
+  expect(new URL(link).origin).toBe(worker.url);
+  return link;
+}
+
 async function signIn(page: Page, email: string, password: string) {
   await page.goto(`${worker.url}/`);
   await page.getByLabel("Email").fill(email);
@@ -256,6 +292,13 @@ describe("the console in headless Chromium", () => {
     if (opened.length) problems["audit log, a change opened"] = opened;
     await check("/app/me");
     await check("/app/tenants");
+    // the confirm page of an assistant's call (issue #45 item 8): an API key's contact.suppress without elicitation
+    const confirmPath = new URL(await askedToConfirm()).pathname;
+    await check(confirmPath);
+    await page.getByRole("button", { name: "Confirm", exact: true }).click();
+    await page.waitForURL(`${worker.url}${confirmPath}`);
+    expect(await page.textContent("main")).toContain("You confirmed it");
+    await check(confirmPath);
     expect(problems).toEqual({});
     expect(errors, errors.join("\n")).toEqual([]);
     await context.close();

@@ -8,9 +8,9 @@
 // docs/images/ with MCP_APPS_SCREENSHOTS=1, the ones docs/mcp.md shows).
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { type Browser, chromium, type Frame, type Page } from "playwright-core";
+import { type Browser, chromium, type Frame, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, bootstrapApi } from "./helpers/api";
+import { type Api, bootstrapApi, confirmInConsole } from "./helpers/api";
 import { CHROMIUM, CHROMIUM_ARGS, freePort } from "./helpers/browser";
 import { type CardHost, startCardHost } from "./helpers/mcp-apps-host";
 import { startWorker } from "./helpers/worker-server";
@@ -152,6 +152,18 @@ describe.skipIf(!existsSync(CHROMIUM))("MCP Apps cards in a web host, against th
   const calls = (page: Page): Promise<{ name: string; arguments: Record<string, any> }[]> =>
     page.evaluate(() => window.calls);
 
+  /**
+   * A tool that needs the user's confirmation: the card shows its question and the console's confirm page
+   * (no code); the tenant's owner confirms there (the key is an API key: a manager or admin confirms), then
+   * "I confirmed it" repeats the same call.
+   */
+  async function confirmFromCard(scope: Locator) {
+    const link = await scope.getByRole("link", { name: "Confirm it in the browser" }).getAttribute("href");
+    expect(link).toMatch(new RegExp(`^${worker.base}/app/t/[^/]+/confirm/`));
+    await confirmInConsole(link!, "owner@cards.test");
+    await scope.getByRole("button", { name: "I confirmed it, go ahead" }).click();
+  }
+
   async function screenshot(page: Page, name: string) {
     const file = `mcp-app-${name}.png`;
     // the card told the host its height (ui/notifications/size-changed): the iframe fits it
@@ -186,8 +198,8 @@ describe.skipIf(!existsSync(CHROMIUM))("MCP Apps cards in a web host, against th
     await screenshot(page, "response-approval-light");
 
     await first.getByRole("button", { name: "Approve" }).click();
-    // the tool asks the user first (a one-time code): only "Yes" repeats the call with it
-    await first.getByRole("button", { name: "Yes, go ahead" }).click();
+    // the tool asks the user first, in the browser: the card repeats the same call once they confirmed there
+    await confirmFromCard(first);
     await waitStatus(frame, "Reply approved.");
     // decided: the outcome instead of the buttons
     expect(await first.locator(".outcome").textContent()).toBe("Approved.");
@@ -197,7 +209,7 @@ describe.skipIf(!existsSync(CHROMIUM))("MCP Apps cards in a web host, against th
     const made = await calls(page);
     expect(made.map((c) => c.name)).toEqual(["response.approve", "response.approve"]);
     expect(made[0]!.arguments).toEqual({ responseId: reviews.bad.replyId });
-    expect(made[1]!.arguments).toEqual({ responseId: reviews.bad.replyId, confirm: expect.any(String) });
+    expect(made[1]!.arguments).toEqual({ responseId: reviews.bad.replyId });
     // the server's state, read over REST
     const [reply] = await api(`/v1/reviews/${reviews.bad.id}/responses`).then((r) => r as unknown as any[]);
     expect(reply).toMatchObject({ id: reviews.bad.replyId, status: "approved" });
@@ -236,7 +248,7 @@ describe.skipIf(!existsSync(CHROMIUM))("MCP Apps cards in a web host, against th
     await screenshot(page, "inbox-triage-light");
     const good = items.filter({ hasText: "Friendly staff" });
     await good.getByRole("button", { name: "Close" }).click();
-    await good.getByRole("button", { name: "Yes, go ahead" }).click();
+    await confirmFromCard(good);
     await waitStatus(frame, "Item closed.");
     expect(await good.locator(".outcome").textContent()).toBe("Closed.");
     expect(await good.getByRole("button").count()).toBe(0);

@@ -25,7 +25,8 @@ export function notFoundPage(c: CC): Promise<Response> {
   );
 }
 
-function refusedPage(c: CC, text: string, status: number, title = "Not allowed"): Promise<Response> {
+/** A page that says why nothing is shown or done (a refusal, an expired link), in the layout. */
+export function refusedPage(c: CC, text: string, status: number, title = "Not allowed"): Promise<Response> {
   return page(
     c,
     { title, status, flash: null },

@@ -1,12 +1,14 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../app-env";
 import { controlSession } from "../../middleware/control-session";
+import { CONFIRM_PAGE_PATTERN } from "../mcp/confirm-in-browser";
 import { assetResponse } from "./assets";
 import { consoleErrors, notFoundPage } from "./errors";
 import { consoleHeaders, inTenant, sameOriginPosts, signedIn } from "./guards";
 import { apiKeysPage, mintKeySubmit, revokeKeySubmit } from "./pages/api-keys";
 import { approvalsPage } from "./pages/approvals";
 import { auditExport, auditPage } from "./pages/audit";
+import { confirmPage, confirmSubmit } from "./pages/confirm";
 import { homePage } from "./pages/home";
 import {
   assignSubmit,
@@ -101,5 +103,8 @@ consoleRoutes.post("/app/t/:tenantId/api-keys", mintKeySubmit);
 consoleRoutes.post("/app/t/:tenantId/api-keys/:keyId/revoke", revokeKeySubmit);
 consoleRoutes.get("/app/t/:tenantId/audit", auditPage);
 consoleRoutes.get("/app/t/:tenantId/audit/export", auditExport);
+// an MCP call confirmed in the browser (mcp/confirm-in-browser.ts builds these addresses)
+consoleRoutes.get(CONFIRM_PAGE_PATTERN, confirmPage);
+consoleRoutes.post(CONFIRM_PAGE_PATTERN, confirmSubmit);
 
 consoleRoutes.all("/app/*", notFoundPage);

@@ -11,6 +11,11 @@ export interface ConfirmationCaller {
   identity: SessionIdentity;
   /** the MCP session on the 2025-xx leg; null on the stateless leg (no session to bind to) */
   session: string | null;
+  /**
+   * the tenant the call acts for (an agency session may name another tenant of its agency): its Durable
+   * Object keeps the confirmation, and its console shows the confirm page (confirm-in-browser.ts)
+   */
+  tenantId: string;
 }
 
 export interface IssuedConfirmation {
@@ -39,7 +44,11 @@ const key = (env: Env) => deriveKey(env.JWT_SECRET ?? "", "mcp-confirmation");
  * OAuth client and grant, agency session), the MCP session when there is one, the tool and its arguments
  * (without `confirm`). Kept in the Durable Object instead of the arguments themselves.
  */
-async function bindingDigest(c: ConfirmationCaller, tool: string, args: Record<string, unknown>): Promise<string> {
+export async function bindingDigest(
+  c: ConfirmationCaller,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<string> {
   const { confirm: _answer, ...rest } = args;
   // the principal as a session binds it (identity.ts): the key; the user, OAuth client and grant; the user
   const binding = ["mcp-confirmation/v2", principalBinding(c.identity), c.session, tool, rest];
@@ -47,7 +56,9 @@ async function bindingDigest(c: ConfirmationCaller, tool: string, args: Record<s
 }
 
 /** The tenant's Durable Object, which holds its MCP sessions and its pending confirmations. */
-const store = (c: ConfirmationCaller) => c.env.MCP_SESSIONS.get(c.env.MCP_SESSIONS.idFromName(c.identity.tenantId));
+export const confirmationStore = (env: Env, tenantId: string) =>
+  env.MCP_SESSIONS.get(env.MCP_SESSIONS.idFromName(tenantId));
+const store = (c: ConfirmationCaller) => confirmationStore(c.env, c.tenantId);
 
 /**
  * Asks for a confirmation of this exact call: a fresh nonce recorded in the tenant's Durable Object

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from "@modelcontextprotocol/sdk/types.js";
 import type { ElicitationAnswer, ElicitationOutcome } from "../../durable/mcp-sessions";
 import type { Env } from "../../env";
@@ -32,6 +32,16 @@ export function declaresFormElicitation(capabilities: unknown, protocolVersion: 
   return Boolean(modes.form) || (modes.form === undefined && modes.url === undefined);
 }
 
+/**
+ * Whether a session's client can be sent to a page (URL-mode elicitation, 2025-11-25): it names `url`
+ * among its elicitation modes. Used only when it cannot be shown a form (declaresFormElicitation).
+ */
+export function declaresUrlElicitation(capabilities: unknown, protocolVersion: string): boolean {
+  if (protocolVersion < "2025-11-25") return false;
+  const modes = (capabilities as { elicitation?: { url?: unknown } } | undefined)?.elicitation;
+  return Boolean(modes && typeof modes === "object" && modes.url);
+}
+
 /** Who may answer: the principal the session is bound to (identity.ts), never the session id alone. */
 const callerKey = principalBinding;
 
@@ -46,11 +56,21 @@ export interface SessionAsk {
   protocolVersion: string;
   timeoutMs: number;
   /** writes a message on the tools/call's SSE stream */
-  send(message: JSONRPCRequest): Promise<void>;
+  send(message: JSONRPCMessage): Promise<void>;
 }
 
-/** Asks the user `message` with a confirmation form and waits (at most `timeoutMs`) for the answer. */
-export async function askUser(a: SessionAsk, message: string): Promise<ElicitationOutcome> {
+/** A page to send the user to (URL mode): the console's confirm page and its ask's id. */
+export interface UrlAsk {
+  url: string;
+  elicitationId: string;
+}
+
+/**
+ * Asks the user `message` with a confirmation form, or sends them to a page (`page`, URL mode), and waits
+ * (at most `timeoutMs`) for the client's answer. In URL mode `accept` says only that the user agreed to
+ * open the page; what they decide there reaches the call through the confirmation (confirm-in-browser.ts).
+ */
+export async function askUser(a: SessionAsk, message: string, page?: UrlAsk): Promise<ElicitationOutcome> {
   const id = `elicit.${randomToken(24)}`;
   const store = sessions(a.env, a.identity);
   // recorded before it is sent, so an answer can never arrive ahead of its record
@@ -64,10 +84,16 @@ export async function askUser(a: SessionAsk, message: string): Promise<Elicitati
     id,
     method: "elicitation/create",
     // `mode` is 2025-11-25; 2025-06-18 clients know only forms, sent without it
-    params: { ...(a.protocolVersion >= "2025-11-25" ? { mode: "form" } : {}), message, requestedSchema: CONFIRM_FORM },
+    params: page
+      ? { mode: "url", message, url: page.url, elicitationId: page.elicitationId }
+      : { ...(a.protocolVersion >= "2025-11-25" ? { mode: "form" } : {}), message, requestedSchema: CONFIRM_FORM },
   });
   return store.awaitElicitation(id, a.timeoutMs);
 }
+
+/** notifications/elicitation/complete: the out-of-band interaction of a URL-mode ask is done (2025-11-25). */
+export const notifyCompleted = (a: Pick<SessionAsk, "send">, elicitationId: string) =>
+  a.send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } });
 
 /** A POST body of JSON-RPC responses only: the client answering the server's requests. */
 export const onlyAnswers = (messages: JSONRPCMessage[]) =>

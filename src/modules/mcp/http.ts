@@ -18,10 +18,10 @@ import {
   STATELESS_SESSION_PREFIX,
 } from "./config";
 import { identify } from "./credentials";
-import { declaresFormElicitation, deliverAnswers, onlyAnswers } from "./elicitation";
+import { declaresFormElicitation, declaresUrlElicitation, deliverAnswers, onlyAnswers } from "./elicitation";
 import { endpointOf } from "./endpoints";
 import type { SessionIdentity } from "./identity";
-import { buildSessionServer, negotiateVersion } from "./protocol-2025-11-25";
+import { buildSessionServer, negotiateVersion, type SessionElicitation } from "./protocol-2025-11-25";
 import { serveStateless } from "./protocol-2026-07-28";
 import { principalDigests } from "./session-binding";
 import { findSkill, skillAllowed } from "./skills/registry";
@@ -199,7 +199,10 @@ async function post(c: C): Promise<Response> {
         );
     return withHeaders(res, { ...rateHeaders(rate), "Mcp-Session-Id": sessionId });
   }
-  const elicitation = session.elicitation ? { protocolVersion: session.protocolVersion } : undefined;
+  const elicitation =
+    session.elicitation || session.urlElicitation
+      ? { protocolVersion: session.protocolVersion, form: Boolean(session.elicitation) }
+      : undefined;
   const res = await serve(c, messages, { sessionId, identity, limits, selection, elicitation });
   return withHeaders(res, { ...rateHeaders(rate), "Mcp-Session-Id": sessionId });
 }
@@ -305,6 +308,7 @@ async function initialize(
       principal: (await principalDigests(c.env, identity))[0]!,
       protocolVersion,
       elicitation: declaresFormElicitation(capabilities, protocolVersion),
+      urlElicitation: declaresUrlElicitation(capabilities, protocolVersion),
     },
     limits,
   );
@@ -393,8 +397,8 @@ type Served = {
   identity: SessionIdentity;
   limits: McpLimits;
   selection: ToolSelection;
-  /** the session's client declared elicitation (and its revision) */
-  elicitation?: { protocolVersion: string };
+  /** the session's client declared elicitation: form, or URL mode only (and its revision) */
+  elicitation?: SessionElicitation;
 };
 
 /** A tools/call of a tool that may ask the user to confirm: answered on an SSE stream in an elicitation session. */

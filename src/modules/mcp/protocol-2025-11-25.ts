@@ -11,9 +11,15 @@ import {
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/server/validators/cf-worker";
 import { listAppResources, readAppResource } from "./apps/cards";
 import { LATEST_SESSION_VERSION, SESSION_PROTOCOL_VERSIONS } from "./config";
-import { askUser } from "./elicitation";
+import { askUser, notifyCompleted, type SessionAsk } from "./elicitation";
 import { CAPABILITIES, INSTRUCTIONS, listedTools, serverInfo } from "./server";
 import { type CallEnv, callTool } from "./skills/run";
+
+/** How a session's client can be asked: a form, or (URL mode only) a page to open. */
+export interface SessionElicitation {
+  protocolVersion: string;
+  form: boolean;
+}
 
 // The session leg: 2025-11-25 (the newest, which names the file), 2025-06-18 and 2025-03-26.
 // The stateless 2026-07-28 leg is protocol-2026-07-28.ts; what both share is server.ts.
@@ -30,8 +36,11 @@ export const negotiateVersion = (requested: unknown): string =>
  */
 export function buildSessionServer(
   call: CallEnv,
-  /** the session's client declared elicitation and this response is an SSE stream (http.ts `serve`) */
-  elicit?: { protocolVersion: string },
+  /**
+   * the session's client declared elicitation (form, or URL mode only) and this response is an SSE stream
+   * (http.ts `serve`)
+   */
+  elicit?: SessionElicitation,
 ): Server {
   const server = new Server(serverInfo(call.env), {
     capabilities: CAPABILITIES,
@@ -61,21 +70,27 @@ export function buildSessionServer(
     if (!elicit) return callTool(req.params.name, req.params.arguments, call, { canAsk: false });
     // the question goes out on this call's stream; the answer arrives on another POST, maybe in another
     // isolate, and reaches us through the session's Durable Object (elicitation.ts)
-    const work = callTool(req.params.name, req.params.arguments, call, {
-      canAsk: false,
-      elicit: (message) =>
-        askUser(
-          {
-            env: call.env,
-            identity: call.identity,
-            sessionId: call.sessionId,
-            protocolVersion: elicit.protocolVersion,
-            timeoutMs: call.limits.elicitationTimeoutMs,
-            send: (m) => server.transport!.send(m, { relatedRequestId: extra.requestId }),
+    const asking: SessionAsk = {
+      env: call.env,
+      identity: call.identity,
+      sessionId: call.sessionId,
+      protocolVersion: elicit.protocolVersion,
+      timeoutMs: call.limits.elicitationTimeoutMs,
+      send: (m) => server.transport!.send(m, { relatedRequestId: extra.requestId }),
+    };
+    const work = callTool(
+      req.params.name,
+      req.params.arguments,
+      call,
+      elicit.form
+        ? { canAsk: false, elicit: (message) => askUser(asking, message) }
+        : {
+            // URL mode only: the user is sent to the console's confirm page (skills/run.ts browserGate)
+            canAsk: false,
+            elicitUrl: (message, url, elicitationId) => askUser(asking, message, { url, elicitationId }),
+            completed: (elicitationId) => notifyCompleted(asking, elicitationId),
           },
-          message,
-        ),
-    });
+    );
     // an accepted write finishes (and is audited) even if the client drops the stream meanwhile
     call.defer(work.catch(() => undefined)); // a rejection is the JSON-RPC error the SDK sends on the stream
     return work;

@@ -7,6 +7,7 @@ import {
   Server,
 } from "@modelcontextprotocol/server";
 import { listAppResources, readAppResource } from "./apps/cards";
+import { declaresFormElicitation } from "./elicitation";
 import { CAPABILITIES, INSTRUCTIONS, listedTools, serverInfo, TOOLS_TTL_MS } from "./server";
 import { type CallEnv, type Confirmation, callTool } from "./skills/run";
 import { cancelTask, declaresTasks, getTask, requireTasks, TASKS_EXTENSION, updateTask } from "./tasks";
@@ -19,7 +20,8 @@ const CONFIRM_KEY = "confirm";
  * MCP-Protocol-Version / Mcp-Method / Mcp-Name headers, answers `server/discover`, and stamps
  * `resultType`; we add the cache hints and the tools.
  * A confirmation a skill asks for rides the multi-round-trip flow: the first call answers
- * `input_required` with a form elicitation, the client retries with the user's answer.
+ * `input_required` with a form elicitation, the client retries with the user's answer. A client
+ * without form elicitation is sent to the console's confirm page (skills/run.ts browserGate).
  */
 export function buildStatelessServer(call: CallEnv): Server {
   const server = new Server(serverInfo(call.env), {
@@ -45,10 +47,9 @@ export function buildStatelessServer(call: CallEnv): Server {
   });
   server.setRequestHandler("tools/call", async (req, ctx) => {
     // the SDK types the envelope as {} (a known gap); the key is the spec's
-    const envelope = ctx.mcpReq.envelope as
-      | { "io.modelcontextprotocol/clientCapabilities"?: { elicitation?: unknown } }
-      | undefined;
-    const canElicit = Boolean(envelope?.["io.modelcontextprotocol/clientCapabilities"]?.elicitation);
+    const envelope = ctx.mcpReq.envelope as { "io.modelcontextprotocol/clientCapabilities"?: unknown } | undefined;
+    // a form to show the user: `{}` or `{form}`; a client that names only `url` confirms in the browser
+    const canElicit = declaresFormElicitation(envelope?.["io.modelcontextprotocol/clientCapabilities"], "2026-07-28");
     // what the client brought back from an earlier ask; run.ts checks the state against the nonce it issued
     const returned = ctx.mcpReq.requestState<unknown>();
     const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);

@@ -56,3 +56,38 @@ export async function seedFeedbackSolicitation(
     .run();
   return { solicitationId, token };
 }
+
+/**
+ * A person confirms an assistant's call on the console's confirm page the refusal linked to (docs/mcp.md
+ * "Confirmation"), as a browser without script does: sign in, open the page, post its form with the CSRF
+ * token. Throws unless the page confirmed it.
+ */
+export async function confirmInConsole(link: string, email: string, password = "long enough password") {
+  const origin = new URL(link).origin;
+  const cookies = new Map<string, string>();
+  const send = async (path: string, form?: Record<string, string>) => {
+    const res = await fetch(`${origin}${path}`, {
+      method: form ? "POST" : "GET",
+      redirect: "manual",
+      headers: {
+        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; "),
+        ...(form ? { "content-type": "application/x-www-form-urlencoded", origin } : {}),
+      },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    for (const line of (res.headers as unknown as { getSetCookie(): string[] }).getSetCookie()) {
+      const [pair] = line.split(";");
+      const at = pair!.indexOf("=");
+      cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    return { status: res.status, text: await res.text() };
+  };
+  const signedIn = await send("/app/sign-in", { email, password });
+  if (signedIn.status !== 303) throw new Error(`sign-in answered ${signedIn.status}`);
+  const path = new URL(link).pathname;
+  const page = await send(path);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)?.[1];
+  if (page.status !== 200 || !csrf) throw new Error(`the confirm page answered ${page.status}`);
+  const confirmed = await send(path, { csrf, decision: "confirm" });
+  if (confirmed.status !== 303) throw new Error(`confirming answered ${confirmed.status}`);
+}

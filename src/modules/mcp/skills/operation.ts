@@ -38,8 +38,8 @@ export function skillOf(op: Operation): Skill {
   // structuredContent is an object: a 204 answers {}
   const output = op.output === noContent ? z.object({}) : wrap ? z.object({ [wrap]: op.output }) : op.output;
   const inputOf = (input: Record<string, unknown>) => {
-    // the tenantId and confirm inputs belong to the MCP door, not to the operation
-    const { tenantId: _tenant, confirm: _confirm, ...rest } = input;
+    // the tenantId input belongs to the MCP door, not to the operation
+    const { tenantId: _tenant, ...rest } = input;
     return checkedInput(op, fromMcpInput(op, rest));
   };
   const longJob = door.longJob;

@@ -39,10 +39,10 @@ export interface Skill<I extends ObjectSchema = ObjectSchema> {
   openWorld?: boolean;
   /**
    * The user must confirm the call; returns the question shown to them, or null when this input
-   * changes nothing that needs it (e.g. an agent asked not to save). Clients with the
-   * elicitation capability ask it (a form with one checkbox); for the others the call is refused
-   * with a one-time code the retry must bring back as `confirm` (the framework adds that input;
-   * skills/run.ts confirmGate, mcp/confirmations.ts).
+   * changes nothing that needs it (e.g. an agent asked not to save). Clients with form elicitation
+   * ask it (a form with one checkbox); for the others the call is refused with a link to the
+   * console's confirm page, and the retry runs once a person confirmed there (skills/run.ts
+   * confirmGate, mcp/confirmations.ts, mcp/confirm-in-browser.ts). No code reaches the model.
    */
   confirm?(input: z.infer<I>): string | null;
   /**
@@ -88,19 +88,9 @@ const TenantIdInput = z
   .optional()
   .describe("Agency sessions only: the tenant to act for (see agency.list-tenants). Ignored for other credentials.");
 
-const ConfirmInput = z
-  .union([z.string().max(200), z.boolean()])
-  .optional()
-  .describe(
-    "Only for clients that cannot ask the user (no elicitation): leave it out on the first call; the refusal quotes the question " +
-      "and a one-time code. Once the user agreed in the chat, call again with the same arguments and confirm set to that code. " +
-      "true is not a confirmation.",
-  );
-
-/** A skill as served: an agency-aware skill gets the optional tenantId input, a confirmed one the confirm input. No side effect. */
+/** A skill as served: an agency-aware skill gets the optional tenantId input. No side effect. */
 export function skill<I extends ObjectSchema>(def: Skill<I>): Skill<I> {
-  let input: ObjectSchema = def.agencyAware ? def.input.extend({ tenantId: TenantIdInput }) : def.input;
-  if (def.confirm) input = input.extend({ confirm: ConfirmInput });
+  const input: ObjectSchema = def.agencyAware ? def.input.extend({ tenantId: TenantIdInput }) : def.input;
   return { ...def, input } as unknown as Skill<I>;
 }
 

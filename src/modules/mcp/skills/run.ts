@@ -18,7 +18,14 @@ import {
 import { findTenantRef, loadUserPrincipal } from "../../identity/service";
 import { actorFor, auditToolCall, type ToolOutcome } from "../audit";
 import { type McpLimits, STATELESS_SESSION_PREFIX } from "../config";
-import { issueConfirmation, redeemConfirmation } from "../confirmations";
+import {
+  askInBrowser,
+  awaitBrowserDecision,
+  type BrowserConfirmation,
+  confirmerText,
+  spendBrowserConfirmation,
+} from "../confirm-in-browser";
+import { type ConfirmationCaller, issueConfirmation, redeemConfirmation } from "../confirmations";
 import { callerSignIn, type SessionIdentity } from "../identity";
 import { createTaskResult, taskOwner } from "../tasks";
 import { EVERY_TOOL, inSelection, type ToolSelection, usableSelection } from "../toolsets";
@@ -55,19 +62,27 @@ class JsonRpcError extends Error {
 
 /**
  * How this call can get the user's confirmation for a skill that asks for one. `canAsk`: the client
- * can show the user a form (2026-07-28 with elicitation declared); `returned`: the requestState and
+ * can show the user a form (2026-07-28 with form elicitation declared); `returned`: the requestState and
  * the user's answer the client brought back from an earlier ask; `ask` builds the input_required
- * result that carries `state` and makes the client ask `message`.
+ * result that carries `state` and makes the client ask `message`. A client that can do none of this
+ * is sent to the console's confirm page (confirm-in-browser.ts).
  */
 export interface Confirmation {
   canAsk: boolean;
   returned?: { state: unknown; answer: "accepted" | "declined" };
   ask?(message: string, state: string): unknown;
   /**
-   * 2025-xx sessions whose client declared elicitation: asks the user in the middle of this call
+   * 2025-xx sessions whose client declared form elicitation: asks the user in the middle of this call
    * (elicitation/create on the call's stream) and resolves with the answer (mcp/elicitation.ts).
    */
   elicit?(message: string): Promise<ElicitationOutcome>;
+  /**
+   * 2025-11-25 sessions whose client declared URL-mode elicitation only: sends the user to the confirm
+   * page (elicitation/create in mode "url" on the call's stream) and resolves with the client's answer
+   * (accept: the user agreed to open it); `completed` sends notifications/elicitation/complete.
+   */
+  elicitUrl?(message: string, url: string, elicitationId: string): Promise<ElicitationOutcome>;
+  completed?(elicitationId: string): Promise<void>;
 }
 
 class ToolRefusal extends Error {
@@ -82,10 +97,11 @@ class ToolRefusal extends Error {
   }
 }
 
-const confirmationCaller = (c: CallEnv) => ({
+const confirmationCaller = (c: CallEnv, tenantId: string): ConfirmationCaller => ({
   env: c.env,
   identity: c.identity,
   session: c.sessionId.startsWith(STATELESS_SESSION_PREFIX) ? null : c.sessionId,
+  tenantId,
 });
 
 /**
@@ -93,7 +109,8 @@ const confirmationCaller = (c: CallEnv) => ({
  * (input_required) or null when the user confirmed this very call; throws a refusal otherwise.
  * Every ask is a single-use nonce in the tenant's Durable Object, bound to caller, session, tool
  * and arguments, valid 10 minutes (confirmations.ts): a confirmation cannot be replayed, moved to
- * another call or client, or made up (confirm: true is not an answer).
+ * another call or client, or made up. No code ever reaches the model: a client that cannot show the
+ * user a form is sent to the console's confirm page (browserGate).
  */
 async function confirmGate(
   skill: Skill,
@@ -101,9 +118,10 @@ async function confirmGate(
   question: string,
   c: CallEnv,
   confirmation: Confirmation,
+  tenantId: string,
 ): Promise<CallToolResult | null> {
-  const caller = confirmationCaller(c);
-  if (confirmation.elicit) return elicitGate(skill, input, question, c, confirmation.elicit);
+  const caller = confirmationCaller(c, tenantId);
+  if (confirmation.elicit) return elicitGate(skill, input, question, c, caller, confirmation.elicit);
   if (confirmation.canAsk && confirmation.ask) {
     const back = confirmation.returned;
     // an answer counts only with the state of an ask this server made for this very call, once
@@ -115,17 +133,60 @@ async function confirmGate(
     const issued = await issueConfirmation(caller, skill.name, input);
     return confirmation.ask(question, issued.code) as CallToolResult;
   }
-  if (typeof input.confirm === "string" && (await redeemConfirmation(caller, skill.name, input, input.confirm)))
-    return null;
-  const issued = await issueConfirmation(caller, skill.name, input);
-  const tried = input.confirm !== undefined;
-  throw new ToolRefusal(
+  return browserGate(skill, input, question, c, caller, confirmation);
+}
+
+/**
+ * The gate for a client that cannot show the user a form: the call runs only once a person who may
+ * confirm it did so on the console's confirm page (confirm-in-browser.ts), and then once. Otherwise it
+ * is refused with the page's link and what to do; nothing in the result confirms anything. A client
+ * that declared URL-mode elicitation (2025-11-25) is sent the link with elicitation/create and the call
+ * waits for the person's decision (at most the elicitation timeout) instead of asking for a retry.
+ */
+async function browserGate(
+  skill: Skill,
+  input: Record<string, unknown>,
+  question: string,
+  c: CallEnv,
+  caller: ConfirmationCaller,
+  confirmation: Confirmation,
+): Promise<null> {
+  const taken = await askInBrowser(caller, skill, input, question);
+  if (taken.confirmed) return null;
+  const { ask } = taken;
+  if (confirmation.elicitUrl) {
+    const answer = await confirmation.elicitUrl(
+      `${question} Open the link, sign in and confirm it there (only ${confirmerText(ask.confirmer)} can).`,
+      ask.url,
+      ask.id,
+    );
+    if (answer.action !== "accept") throw notConfirmed(answer, c);
+    const decided = await awaitBrowserDecision(caller, ask.id, c.limits.elicitationTimeoutMs);
+    if (decided === "declined")
+      throw new ToolRefusal("not_confirmed", "The user declined in the browser; nothing was done");
+    if (decided === "confirmed") {
+      if (!(await spendBrowserConfirmation(caller, skill.name, input, ask.id)))
+        throw new ToolRefusal("not_confirmed", "The confirmation expired; nothing was done. Call again to ask again");
+      await confirmation.completed?.(ask.id);
+      return null;
+    }
+    // no decision in time: the link stays good until it expires; a retry after confirming runs the call
+  }
+  throw browserRefusal(skill, question, ask);
+}
+
+/** The refusal a client without form elicitation gets: the confirm page's link and what to do, never a code. */
+function browserRefusal(skill: Skill, question: string, ask: BrowserConfirmation): ToolRefusal {
+  const who = confirmerText(ask.confirmer);
+  return new ToolRefusal(
     "not_confirmed",
-    `${skill.name} needs the user's confirmation${tried ? " (the confirm value given is not a valid code for this call: codes are single-use, expire and hold for these exact arguments only)" : ""}. ` +
-      `Ask the user: "${question}" and only if they agree, call again with the same arguments and confirm: "${issued.code}" (valid until ${issued.expiresAt}). Nothing was done.`,
-    { confirmation: { code: issued.code, expiresAt: issued.expiresAt, question } },
-    // the code is the caller's alone: the tenant's audit log (read by its admins) says only that one was issued
-    `${skill.name} needs the user's confirmation${tried ? " (the confirm value given was not valid)" : ""}; a one-time code was issued`,
+    `${skill.name} needs a confirmation in the browser; nothing was done. Ask the user to open ${ask.url} ` +
+      `(only ${who} can confirm), check what this call will do ("${question}") and confirm it there. ` +
+      `Once they say they confirmed, call ${skill.name} again with exactly the same arguments, before ${ask.expiresAt}. ` +
+      "Nothing you send can confirm it for them.",
+    { confirmation: { url: ask.url, expiresAt: ask.expiresAt, question, confirmedBy: who } },
+    // the link names the ask; the tenant's audit log (read by its admins) says only that one was issued
+    `${skill.name} needs the user's confirmation; a confirmation link was issued`,
   );
 }
 
@@ -162,9 +223,9 @@ async function elicitGate(
   input: Record<string, unknown>,
   question: string,
   c: CallEnv,
+  caller: ConfirmationCaller,
   elicit: (message: string) => Promise<ElicitationOutcome>,
 ): Promise<null> {
-  const caller = confirmationCaller(c);
   const issued = await issueConfirmation(caller, skill.name, input);
   const outcome = await elicit(question);
   const redeemed = await redeemConfirmation(caller, skill.name, input, issued.code);
@@ -276,7 +337,7 @@ export async function callTool(
     addLogContext({ tenantId, shard });
     const question = skill.confirm?.(parsed.data);
     if (question) {
-      const ask = await confirmGate(skill, parsed.data, question, c, confirmation);
+      const ask = await confirmGate(skill, parsed.data, question, c, confirmation, tenantId);
       if (ask) {
         outcome = "confirmation_requested";
         return ask;

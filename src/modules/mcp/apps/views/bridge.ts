@@ -118,6 +118,11 @@ export class HostBridge {
     this.reportSize();
   }
 
+  /** ui/open-link: the host opens a page in the user's browser (the card's frame cannot open one itself). */
+  async openLink(url: string): Promise<void> {
+    await this.request("ui/open-link", { url });
+  }
+
   /** tools/call through the host: the host sends it to the server as any call of this user. */
   async callTool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
     return (await this.request("tools/call", { name, arguments: args })) as ToolResult;

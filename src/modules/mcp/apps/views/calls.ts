@@ -4,8 +4,10 @@ import { explain, refusalOf } from "./words";
 
 // A card's button asks the host to call one of our tools (tools/call through the host, never a
 // request of its own): the server checks the caller's scopes and role as for any call. A tool that
-// needs the user's confirmation answers with its question and a one-time code (skills/run.ts); the
-// card shows the question and sends the code back only when the user presses "Yes" themselves.
+// needs the user's confirmation (for a client that cannot show a form) answers with its question and
+// a link to the console's confirm page (skills/run.ts): no code. The card shows the question and the
+// link (opened by the host), and repeats the same call when the user says they confirmed there; the
+// server runs it only if a person who may confirm did.
 
 export interface Action {
   /** the tool and its arguments */
@@ -40,22 +42,34 @@ export async function run(host: HostBridge, action: Action): Promise<void> {
   action.after?.(result.structuredContent);
 }
 
-/** The tool's own question with Yes / Cancel; Yes repeats the call with the one-time code. */
-function askFirst(host: HostBridge, action: Action, confirmation: { code: string; question: string }) {
-  const yes = h("button", { type: "button", class: "primary" }, "Yes, go ahead");
+/**
+ * The tool's own question, the confirm page's link, and "I confirmed it" / Cancel: the first repeats the
+ * same call (the server runs it only once a person confirmed on the page).
+ */
+function askFirst(host: HostBridge, action: Action, confirmation: { url: string; question: string }) {
+  // our server's https (or local http) link; anything else is not made a link
+  const href = /^https?:\/\//.test(confirmation.url) ? confirmation.url : undefined;
+  const link = h("a", { href, target: "_blank", rel: "noopener noreferrer" }, "Confirm it in the browser");
+  const yes = h("button", { type: "button", class: "primary" }, "I confirmed it, go ahead");
   const no = h("button", { type: "button" }, "Cancel");
   const box = h(
     "div",
     { class: "confirm", role: "group", "aria-label": "Confirm" },
     h("p", {}, confirmation.question),
+    h("p", {}, link),
     yes,
     no,
   );
   action.confirmIn.replaceChildren(box);
-  announce(`Please confirm: ${confirmation.question}`);
+  announce(`Please confirm in the browser: ${confirmation.question}`);
+  // the card's frame cannot open a window: the host opens the page (ui/open-link); the link stays for hosts that let it
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    if (href) host.openLink(href).catch(() => announce(`Open this page to confirm: ${confirmation.url}`, "error"));
+  });
   yes.addEventListener("click", () => {
     box.remove();
-    void run(host, { ...action, args: { ...action.args, confirm: confirmation.code } });
+    void run(host, action);
   });
   no.addEventListener("click", () => {
     box.remove();

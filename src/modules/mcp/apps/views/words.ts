@@ -72,7 +72,8 @@ export interface Refusal {
   details?: { from?: string; to?: string; issues?: { path?: string; message?: string }[] };
   issues?: { path?: string; message?: string }[];
   requestId?: string;
-  confirmation?: { code: string; question: string };
+  /** a call that needs a person's confirmation on the console's confirm page (skills/run.ts browserGate) */
+  confirmation?: { url: string; question: string; confirmedBy?: string };
 }
 
 /** The refusal in a result's first text block (JSON), or the text itself when it is not JSON. */
