@@ -174,7 +174,13 @@ function worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Dat
       clicks: { maxBatchSize: 100, maxBatchTimeout: 1, maxRetries: 8, deadLetterQueue: "dead-letter" },
       "dead-letter": { maxBatchSize: 100, maxBatchTimeout: 5 },
     },
-    durableObjects: { MCP_SESSIONS: "McpSessions", RATE_LIMITER: "RateLimiter", PROVIDER_QUOTA: "ProviderQuota" },
+    // SQLite-backed, as wrangler.toml's migrations declare them (`new_sqlite_classes`): the objects use
+    // the synchronous `ctx.storage.kv`, which only SQLite-backed objects have
+    durableObjects: {
+      MCP_SESSIONS: { className: "McpSessions", useSQLite: true },
+      RATE_LIMITER: { className: "RateLimiter", useSQLite: true },
+      PROVIDER_QUOTA: { className: "ProviderQuota", useSQLite: true },
+    },
     bindings: {
       ENVIRONMENT: "bench",
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
