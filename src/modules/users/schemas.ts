@@ -29,12 +29,9 @@ export const toUser = (u: typeof users.$inferSelect) => ({
 
 export const TenantUserSchema = UserSchema.extend({
   roles: z.array(z.enum(TENANT_ROLES)).openapi({ description: "the user's roles in this tenant" }),
-  invitePending: z
-    .boolean()
-    .openapi({
-      description:
-        "true until the invite is accepted (no password set yet); always false for a person SAML provisioned",
-    }),
+  invitePending: z.boolean().openapi({
+    description: "true until the invite is accepted (no password set yet); always false for a person SAML provisioned",
+  }),
 }).openapi("TenantUser");
 
 const Name = z.string().trim().min(1).max(200);
