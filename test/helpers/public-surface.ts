@@ -114,14 +114,13 @@ export const servedSkills = (): Skill[] => WIRING.skills;
  * Every MCP tool as tools/list shows it (name, title, description, input and output schema,
  * annotations) plus who may see it (the catalog's scope, access, agency/platform only, confirmation,
  * task support) and the role a user needs, and the field names its schemas hold (`fields`, $refs
- * resolved: schemaFields); sorted by name. Icons are the server's, not the tool's.
+ * resolved: schemaFields); sorted by name. Tools carry no icon (the server has one).
  */
 export function mcpToolsSurface() {
-  const base = "https://surface.test";
   const tools = [...servedSkills()]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((s) => {
-      const { icons: _icons, ...listed } = toolDefinition(s, base);
+      const listed = toolDefinition(s);
       const { requiredScope, access, agencyOnly, platformOnly, confirmation, taskSupport } = catalogEntry(s);
       return {
         ...listed,
