@@ -8,6 +8,7 @@ import { forbidden, notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
+import { assertLocationRefs } from "../locations/refs";
 import { nextDue } from "./schedule";
 import {
   type AlertSubscriptionRow,
@@ -41,17 +42,6 @@ async function assertRecipient(ctx: ServiceContext, userId: string) {
     )
     .get();
   if (!grant) throw validationError([{ path: "userId", message: "Alerts go to users holding a role on this tenant" }]);
-}
-
-async function assertLocation(ctx: ServiceContext, locationId: string | null | undefined) {
-  if (!locationId) return null;
-  const loc = await ctx.db
-    .select({ timezone: locations.timezone })
-    .from(locations)
-    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
-    .get();
-  if (!loc) throw validationError([{ path: "locationId", message: "Unknown location" }]);
-  return loc;
 }
 
 async function assertWebhook(ctx: ServiceContext, webhookId: string | null | undefined) {
@@ -135,7 +125,7 @@ export async function createAlertSubscription(
   if (userId !== self && !caller.managesOthers) throw forbidden("Only managers and up subscribe other users");
   await assertRecipient(ctx, userId);
   await mirrorUser(ctx.env, ctx.db, userId);
-  const location = await assertLocation(ctx, input.locationId);
+  const location = (await assertLocationRefs(ctx, [input.locationId])).get(input.locationId ?? "") ?? null;
   await assertWebhook(ctx, input.webhookId);
   const now = new Date();
   const stamp = nowIso(now);
@@ -180,7 +170,7 @@ export async function updateAlertSubscription(
   patch: UpdateAlertSubscriptionInput,
 ) {
   const before = await findRow(ctx, caller, id);
-  if (patch.locationId) await assertLocation(ctx, patch.locationId);
+  await assertLocationRefs(ctx, [patch.locationId]);
   if (patch.webhookId) await assertWebhook(ctx, patch.webhookId);
   const now = new Date();
   const merged = {
