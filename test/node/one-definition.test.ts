@@ -34,6 +34,11 @@ interface Rule {
 
 const RULES: Rule[] = [
   {
+    rule: "a user holds a role on this tenant (a direct tenant grant)",
+    owner: "src/modules/users/membership.ts",
+    defining: [/eq\(roleAssignments\.scopeType,\s*"tenant"\),\s*eq\(roleAssignments\.scopeId,/],
+  },
+  {
     rule: "CSV is parsed one way (papaparse with the imports' options)",
     owner: "src/lib/csv.ts",
     defining: [/from\s+["']papaparse["']/, /Papa\.parse\s*[<(]/],
