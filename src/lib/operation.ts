@@ -466,8 +466,7 @@ function isBooleanString(s: z.ZodType): boolean {
 }
 
 /** A page-size field: 1..max, with the surface's own default. */
-export const pageLimit = (p: { default: number; max: number }) =>
-  z.number().int().min(1).max(p.max).default(p.default).describe(`page size, 1 to ${p.max} (default ${p.default})`);
+export const pageLimit = (p: { default: number; max: number }) => z.number().int().min(1).max(p.max).default(p.default);
 
 /** An optional field made required; a text field also non-empty. */
 function requiredField(s: z.ZodType): z.ZodType {

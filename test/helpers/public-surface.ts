@@ -85,23 +85,46 @@ export function openApiSurface() {
   return canonical({ operations, schemas });
 }
 
+/**
+ * Every property path a JSON Schema names (`data[].review.text`), with its `$ref`s into `$defs` resolved:
+ * the public field names of a tool, whatever shape the schema takes (compacted, shared definitions;
+ * src/lib/compact-schema.ts), so a snapshot diff shows a renamed or removed field plainly.
+ */
+export function schemaFields(schema: Json | undefined): string[] {
+  const out = new Set<string>();
+  const defs = (schema?.$defs ?? {}) as Json;
+  const walk = (s: Json | undefined, prefix: string, depth: number) => {
+    if (!s || typeof s !== "object" || depth > 32) return;
+    if (typeof s.$ref === "string") return walk(defs[s.$ref.replace("#/$defs/", "")], prefix, depth + 1);
+    for (const k of ["anyOf", "oneOf", "allOf"]) for (const branch of s[k] ?? []) walk(branch, prefix, depth + 1);
+    for (const [name, field] of Object.entries((s.properties ?? {}) as Json)) {
+      out.add(`${prefix}${name}`);
+      walk(field as Json, `${prefix}${name}.`, depth + 1);
+    }
+    if (s.items) walk(s.items, `${prefix}[].`, depth + 1);
+  };
+  walk(schema, "", 0);
+  return [...out].sort();
+}
+
 /** The MCP tools the composition root hands the server. */
 export const servedSkills = (): Skill[] => WIRING.skills;
 
 /**
  * Every MCP tool as tools/list shows it (name, title, description, input and output schema,
  * annotations) plus who may see it (the catalog's scope, access, agency/platform only, confirmation,
- * task support) and the role a user needs; sorted by name. Icons are the server's, not the tool's.
+ * task support) and the role a user needs, and the field names its schemas hold (`fields`, $refs
+ * resolved: schemaFields); sorted by name. Tools carry no icon (the server has one).
  */
 export function mcpToolsSurface() {
-  const base = "https://surface.test";
   const tools = [...servedSkills()]
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((s) => {
-      const { icons: _icons, ...listed } = toolDefinition(s, base);
+      const listed = toolDefinition(s);
       const { requiredScope, access, agencyOnly, platformOnly, confirmation, taskSupport } = catalogEntry(s);
       return {
         ...listed,
+        fields: { input: schemaFields(listed.inputSchema), output: schemaFields(listed.outputSchema) },
         access: {
           requiredScope,
           access,
@@ -121,6 +144,9 @@ export function agentToolsSurface() {
   // the agents find their tools in the catalogue the Worker installs (the same list)
   installCatalogue(WIRING.operations);
   return canonical(
-    agentTools().map((t) => ({ ...toolSpec(t.name), scopes: t.scopes, untrusted: t.untrusted ?? [] })),
+    agentTools().map((t) => {
+      const spec = toolSpec(t.name);
+      return { ...spec, fields: schemaFields(spec.parameters), scopes: t.scopes, untrusted: t.untrusted ?? [] };
+    }),
   ) as Json[];
 }

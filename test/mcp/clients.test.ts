@@ -61,7 +61,9 @@ describe("clients of every revision list and call tools", () => {
     const v1 = await connect({ token: key });
     expect(v1.transport.protocolVersion).toBe("2025-11-25");
     const tools = (await v1.client.listTools()).tools;
-    expect(tools[0]!.icons?.[0]?.mimeType).toBe("image/svg+xml");
+    // one icon, the server's (serverInfo); a tool repeats none of it (docs/mcp.md, "What tools/list costs")
+    expect(v1.client.getServerVersion()?.icons?.[0]?.mimeType).toBe("image/svg+xml");
+    expect(tools[0]!.icons).toBeUndefined();
     expect(((await v1.client.callTool({ name: "location.list", arguments: {} })).structuredContent as any).total).toBe(
       1,
     );
@@ -83,6 +85,10 @@ describe("clients of every revision list and call tools", () => {
         "location.review-links",
         "white-label.get",
       ]);
+      // 2025-03-26 has no Tool.title: its clients show annotations.title; later revisions read title itself
+      const listed = list.result.tools.find((t: any) => t.name === "location.list");
+      expect(listed.title).toBe("List locations");
+      expect(listed.annotations.title).toBe(version === "2025-03-26" ? "List locations" : undefined);
       const call = (await (
         await rawPost(
           { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "location.list", arguments: {} } },

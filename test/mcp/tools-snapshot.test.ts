@@ -1,13 +1,14 @@
 import { beforeAll, expect, it } from "vitest";
 import { ALL_SCOPES } from "../../src/modules/oauth/scopes";
-import { canonical, mcpToolsSurface } from "../helpers/public-surface";
+import { canonical, mcpToolsSurface, schemaFields } from "../helpers/public-surface";
 import { createWorld, type World } from "../helpers/seed";
 import { connectV2, mintTestKey } from "./helpers";
 
 // MCP tools/list against a committed snapshot: every tool's name, title, description, input and output
-// schema, annotations, and who may see it. Moving a tool into the catalogue must leave it as it was; a
-// deliberate change updates test/fixtures/surface/mcp-tools.json in the same commit
-// (`npx vitest run --project workers test/mcp/tools-snapshot.test.ts -u`).
+// schema, annotations, the field names those schemas hold ($refs resolved: `fields`, so a renamed or
+// removed field shows plainly whatever shape the schemas take), and who may see it. Moving a tool into
+// the catalogue must leave it as it was; a deliberate change updates test/fixtures/surface/mcp-tools.json
+// in the same commit (`npx vitest run --project workers test/mcp/tools-snapshot.test.ts -u`).
 
 let w: World;
 beforeAll(async () => {
@@ -31,8 +32,10 @@ it("the snapshot is what tools/list serves (an API key with every scope)", async
     const listed = byName.get(name as string);
     expect(listed, `${name} is served but not in the snapshot`).toBeDefined();
     const { access: _access, ...entry } = listed!;
-    expect(canonical({ name, title, description, inputSchema, outputSchema, annotations }), name as string).toEqual(
-      entry,
-    );
+    const fields = { input: schemaFields(inputSchema as never), output: schemaFields(outputSchema as never) };
+    expect(
+      canonical({ name, title, description, inputSchema, outputSchema, annotations, fields }),
+      name as string,
+    ).toEqual(entry);
   }
 });

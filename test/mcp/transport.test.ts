@@ -229,7 +229,7 @@ describe("catalog, health and discovery", () => {
         requiredScope: "read:locations",
         access: "read",
         inputSchema: { type: "object", properties: { lat: { type: "number" }, query: { type: "string" } } },
-        annotations: { readOnlyHint: true, destructiveHint: false },
+        annotations: { readOnlyHint: true, openWorldHint: false },
       });
       expect(res.body.skills.find((s: any) => s.name === "agency.list-tenants")).toMatchObject({
         requiredScope: null,

@@ -246,7 +246,10 @@ describe("the console in headless Chromium", () => {
       page.waitForEvent("download"),
       page.getByRole("link", { name: "Export these as CSV" }).click(),
     ]);
-    const rows = Papa.parse<Record<string, string>>(readFileSync((await download.path())!, "utf8"), {
+    // saved through the connection: the run's browser is shared (test/setup/chromium.ts), its own path is remote
+    const csvFile = path.join(outdir, "audit.csv");
+    await download.saveAs(csvFile);
+    const rows = Papa.parse<Record<string, string>>(readFileSync(csvFile, "utf8"), {
       header: true,
       skipEmptyLines: true,
     }).data;

@@ -123,7 +123,7 @@ function writeProbeMigrations(dir: string) {
 }
 
 // the three scenarios use their own checkouts: run side by side (each is mostly waiting on wrangler processes)
-describe.concurrent("npm run db:migrate (--local, real wrangler)", { timeout: 240_000 }, () => {
+describe.concurrent("npm run db:migrate (--local, real wrangler)", { timeout: 420_000 }, () => {
   it("fresh clone: the control database gets both folders, shard 1 the tenant folder only; a re-run starts no wrangler; a new migration of each folder is applied alone", async () => {
     const dir = checkout();
     const first = await dbMigrate(dir);

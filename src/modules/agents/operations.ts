@@ -14,7 +14,7 @@ export const operations: Operation[] = exposedAgents().map((agent) =>
   defineOperation({
     name: agent.name,
     summary: agent.title,
-    description: `${agent.description} Output: {agent, engine (llm or rules), model, range, generatedAt, inputTokens, toolCalls, output}.`,
+    description: agent.description,
     input: agent.input,
     output: AgentRunResultSchema,
     scopes: ["agent:*"],

@@ -20,8 +20,8 @@ export type DateRange = z.infer<typeof RangeSchema>;
 
 /** Optional date-range inputs shared by every agent that reads history. */
 export const RangeInput = {
-  dateFrom: z.iso.date().optional().describe("first day (UTC) of the history read; default 90 days before dateTo"),
-  dateTo: z.iso.date().optional().describe("last day (UTC) of the history read; default today"),
+  dateFrom: z.iso.date().optional().describe("default dateTo - 90 days"),
+  dateTo: z.iso.date().optional().describe("default today"),
 };
 
 export const ENGINES = ["llm", "rules"] as const;

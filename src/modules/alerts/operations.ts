@@ -10,14 +10,13 @@ export const reviewAlertSubscriptionsOperation = defineOperation({
   name: "review.alert-subscriptions",
   summary: "List review alert subscriptions",
   description:
-    "Lists who is alerted about new reviews and who gets a daily or weekly review digest: per user and location (null = every location), " +
-    "the instant-alert filters (maxRating: ratings at or below it; siteTypes; keywords), whether alerts go by email and/or a webhook, " +
-    "the digest frequency, local hour, weekday and time zone, and nextDigestAt (UTC). A signed-in user sees their own; an API key sees the whole tenant's.",
+    "Who is alerted about new reviews or gets a review digest, per user and location (null: all): alert filters " +
+    "(maxRating: at or below), email or webhook, digest schedule. A signed-in user sees their own, an API key all.",
   input: z.object({
-    userId: z.string().max(64).optional().describe("only this user's subscriptions"),
-    locationId: z.string().max(64).optional().describe("only subscriptions for this location"),
-    limit: z.number().int().min(1).max(200).default(25).describe("page size, 1 to 200 (default 25)"),
-    cursor: z.string().max(512).optional().describe("pageInfo.endCursor from the previous page"),
+    userId: z.string().max(64).optional(),
+    locationId: z.string().max(64).optional(),
+    limit: z.number().int().min(1).max(200).default(25),
+    cursor: z.string().max(512).optional(),
   }),
   output: paged(AlertSubscriptionSchema),
   scopes: ["read:reviews"],

@@ -1,5 +1,5 @@
 import { and, asc, count, eq } from "drizzle-orm";
-import { alertSends, alertSubscriptions, locations, roleAssignments, webhookSubscriptions } from "../../db/schema";
+import { alertSends, alertSubscriptions, locations, webhookSubscriptions } from "../../db/schema";
 import { mirrorUser } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -8,6 +8,8 @@ import { forbidden, notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
+import { assertLocationRefs } from "../locations/refs";
+import { assertTenantMember } from "../users/membership";
 import { nextDue } from "./schedule";
 import {
   type AlertSubscriptionRow,
@@ -25,34 +27,6 @@ export interface AlertCaller {
 }
 
 const callerUserId = (ctx: ServiceContext) => (ctx.actor.type === "user" ? ctx.actor.userId : null);
-
-/** Alerts go to people: the recipient must hold a role on this tenant. */
-async function assertRecipient(ctx: ServiceContext, userId: string) {
-  // grants are control-plane rows; the subscription references the user by foreign key, so the shard gets a stub of it
-  const grant = await ctx.control
-    .select({ id: roleAssignments.id })
-    .from(roleAssignments)
-    .where(
-      and(
-        eq(roleAssignments.userId, userId),
-        eq(roleAssignments.scopeType, "tenant"),
-        eq(roleAssignments.scopeId, ctx.tenantId),
-      ),
-    )
-    .get();
-  if (!grant) throw validationError([{ path: "userId", message: "Alerts go to users holding a role on this tenant" }]);
-}
-
-async function assertLocation(ctx: ServiceContext, locationId: string | null | undefined) {
-  if (!locationId) return null;
-  const loc = await ctx.db
-    .select({ timezone: locations.timezone })
-    .from(locations)
-    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
-    .get();
-  if (!loc) throw validationError([{ path: "locationId", message: "Unknown location" }]);
-  return loc;
-}
 
 async function assertWebhook(ctx: ServiceContext, webhookId: string | null | undefined) {
   if (!webhookId) return;
@@ -133,9 +107,14 @@ export async function createAlertSubscription(
   const userId = input.userId ?? self;
   if (!userId) throw validationError([{ path: "userId", message: "Required when the caller is not a user" }]);
   if (userId !== self && !caller.managesOthers) throw forbidden("Only managers and up subscribe other users");
-  await assertRecipient(ctx, userId);
+  // alerts go to people: the recipient must hold a role on this tenant
+  await assertTenantMember(ctx, userId, {
+    path: "userId",
+    message: "Alerts go to users holding a role on this tenant",
+  });
+  // users are control-plane rows; the subscription references the user by foreign key, so the shard gets a stub of it
   await mirrorUser(ctx.env, ctx.db, userId);
-  const location = await assertLocation(ctx, input.locationId);
+  const location = (await assertLocationRefs(ctx, [input.locationId])).get(input.locationId ?? "") ?? null;
   await assertWebhook(ctx, input.webhookId);
   const now = new Date();
   const stamp = nowIso(now);
@@ -180,7 +159,7 @@ export async function updateAlertSubscription(
   patch: UpdateAlertSubscriptionInput,
 ) {
   const before = await findRow(ctx, caller, id);
-  if (patch.locationId) await assertLocation(ctx, patch.locationId);
+  await assertLocationRefs(ctx, [patch.locationId]);
   if (patch.webhookId) await assertWebhook(ctx, patch.webhookId);
   const now = new Date();
   const merged = {

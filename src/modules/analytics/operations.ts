@@ -79,13 +79,11 @@ export const responseAnalyticsOperation = defineOperation({
 export const reviewSummaryOperation = defineOperation({
   name: "review.summary",
   summary: "Review summary",
-  description:
-    "Average rating, review count and the distribution by star rating and by review site, optionally for one " +
-    "location, one site, and reviews since a time.",
+  description: "Average rating, review count and the distribution by stars and by review site.",
   input: z.object({
-    locationId: z.string().max(64).optional().describe("only this location"),
-    siteType: SiteType.optional().describe("only this review site (first_party: reviews collected by this service)"),
-    since: z.iso.datetime({ offset: true }).optional().describe("ISO date-time"),
+    locationId: z.string().max(64).optional(),
+    siteType: SiteType.optional(),
+    since: z.iso.datetime({ offset: true }).optional(),
   }),
   output: ReviewStatsSchema.extend({
     since: z.string().nullable(),
@@ -108,23 +106,19 @@ export const campaignMetricsOperation = defineOperation({
   name: "campaign.metrics",
   summary: "Campaign funnel",
   description:
-    "The review-request funnel of one campaign by channel and per template: sent, delivered, clicked and " +
-    "converted (a review or feedback came back), with rates. Opens are not tracked (null). totals.outcomeUnknown: sends whose outcome is unknown (the runtime died while the provider was answering; counted in sent).",
+    "A campaign's review-request funnel by channel and template: sent, delivered, clicked, converted (a review or " +
+    "feedback came back) and rates; opens are not tracked (null). outcomeUnknown: sends with no known outcome, counted in sent.",
   input: z.object({
-    campaignId: z.string().min(1).max(64).describe("the campaign's id"),
-    since: z.iso.datetime({ offset: true }).optional().describe("ISO date-time"),
+    campaignId: z.string().min(1).max(64),
+    since: z.iso.datetime({ offset: true }).optional(),
   }),
   output: z.object({
     campaignId: z.string(),
     name: z.string(),
     since: z.string().nullable(),
     totals: Steps.extend({
-      outcomeUnknown: z
-        .number()
-        .int()
-        .describe(
-          "sends whose outcome is unknown (the runtime died while the provider answered; counted in sent): docs/sending.md",
-        ),
+      // sends whose outcome is unknown (the runtime died while the provider answered; counted in sent): docs/sending.md
+      outcomeUnknown: z.number().int(),
     }),
     byChannel: z.array(Steps.extend({ channel: z.string() })),
     byTemplate: z.array(Steps.extend({ channel: z.string(), templateId: z.string().nullable() })),

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { inboxItems, type RuleAction, roleAssignments, users } from "../../db/schema";
+import { inboxItems, type RuleAction } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -13,9 +13,9 @@ import { type FetchFn, postSigned } from "../outgoing-webhooks/transport";
 import { createRecommendation } from "../recommendations/service";
 import { createResponse } from "../reviews/responses.service";
 import { createSolicitations } from "../solicitations/create";
+import { tenantMemberEmails, tenantMembers } from "../users/membership";
 import type { AutomationCause } from "./cause";
 import type { ActionInput, RuleRow } from "./schemas";
-import { tenantUserIds } from "./service";
 
 export interface ActionContext {
   ctx: ServiceContext;
@@ -84,7 +84,7 @@ const sendWebhook: Handler<"send_webhook"> = async (ax, config) => {
 const assignInbox: Handler<"assign_inbox"> = async (ax, config) => {
   const { ctx } = ax;
   const item = await inboxItemFor(ax);
-  if (!(await tenantUserIds(ctx, [config.userId])).has(config.userId))
+  if (!(await tenantMembers(ctx.control, ctx.tenantId, [config.userId])).has(config.userId))
     throw new Error("the assignee is no longer a user of this tenant");
   if (CLOSED.has(item.status)) return { inboxItemId: item.id, changed: false, reason: `item is ${item.status}` };
   if (item.assignedToUserId === config.userId && item.status === "assigned")
@@ -187,19 +187,7 @@ const notifyEmail: Handler<"notify_email"> = async (ax, config) => {
   const { ctx } = ax;
   const to = new Set(config.to ?? []);
   if (config.toRole) {
-    const rows = await ctx.control
-      .select({ email: users.email })
-      .from(roleAssignments)
-      .innerJoin(users, eq(users.id, roleAssignments.userId))
-      .where(
-        and(
-          eq(roleAssignments.scopeType, "tenant"),
-          eq(roleAssignments.scopeId, ctx.tenantId),
-          eq(roleAssignments.role, config.toRole),
-          eq(users.isActive, true),
-        ),
-      );
-    for (const r of rows) to.add(r.email);
+    for (const email of await tenantMemberEmails(ctx.control, ctx.tenantId, [config.toRole])) to.add(email);
   }
   if (!to.size) throw new Error("no recipients");
   const tokens = await ax.tokens();

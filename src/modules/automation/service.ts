@@ -1,13 +1,5 @@
-import { and, count, eq, inArray } from "drizzle-orm";
-import {
-  automationRules,
-  automationRuns,
-  brands,
-  campaigns,
-  locations,
-  roleAssignments,
-  templates,
-} from "../../db/schema";
+import { and, count, eq } from "drizzle-orm";
+import { automationRules, automationRuns, brands, campaigns, locations, templates } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -19,6 +11,7 @@ import { allowInsecureWebhooks, checkOutboundUrl } from "../../lib/ssrf";
 import { nowIso } from "../../lib/time";
 import { sealSecret } from "../outgoing-webhooks/service";
 import { newWebhookSecret } from "../outgoing-webhooks/signing";
+import { tenantMembers } from "../users/membership";
 import { conditionIssues } from "./conditions";
 import { type ActionInput, type CreateRuleInput, type RuleRow, toRule, toRun, type UpdateRuleInput } from "./schemas";
 
@@ -69,22 +62,6 @@ async function exists(
   );
 }
 
-/** Users holding any role on this tenant; others (and other tenants' users) are refused. */
-export async function tenantUserIds(ctx: ServiceContext, ids: string[]): Promise<Set<string>> {
-  if (!ids.length) return new Set();
-  const rows = await ctx.control
-    .select({ userId: roleAssignments.userId })
-    .from(roleAssignments)
-    .where(
-      and(
-        inArray(roleAssignments.userId, ids),
-        eq(roleAssignments.scopeType, "tenant"),
-        eq(roleAssignments.scopeId, ctx.tenantId),
-      ),
-    );
-  return new Set(rows.map((r) => r.userId));
-}
-
 /** Everything a rule refers to must be this tenant's, and its conditions must fit the trigger's payload. */
 async function checkRule(
   ctx: ServiceContext,
@@ -94,8 +71,9 @@ async function checkRule(
   if (r.locationId && !(await exists(ctx, locations, r.locationId)))
     issues.push({ path: "locationId", message: "Unknown location" });
   if (r.brandId && !(await exists(ctx, brands, r.brandId))) issues.push({ path: "brandId", message: "Unknown brand" });
-  const users = await tenantUserIds(
-    ctx,
+  const users = await tenantMembers(
+    ctx.control,
+    ctx.tenantId,
     r.actions.flatMap((a) => (a.type === "assign_inbox" ? [a.config.userId] : [])),
   );
   for (const [i, a] of r.actions.entries()) {

@@ -18,8 +18,7 @@ export const listCampaignsOperation = defineOperation({
   tags: ["Campaigns"],
   summary: "List campaigns, newest first",
   description:
-    "Lists review-request campaigns, newest first: name, type (one_time, drip, ...), channels, whether active, " +
-    "dates and where customers are sent (reviewDestination). Filter by locationId, brandId or isActive.",
+    "Review-request campaigns, newest first: type, channels, whether active, dates and where customers are sent (reviewDestination).",
   request: { query: CampaignListQuery },
   output: paged(CampaignSchema).openapi("CampaignPage"),
   errors: stdErrors,
@@ -29,12 +28,6 @@ export const listCampaignsOperation = defineOperation({
     title: "List review-request campaigns",
     agencyAware: true,
     limit: { default: 25, max: 200 },
-    describe: {
-      locationId: "only campaigns of this location",
-      brandId: "only campaigns of this brand",
-      isActive: "true: running campaigns only",
-      cursor: "pageInfo.endCursor from the previous page",
-    },
   },
   handler: async (ctx, input) => listCampaigns(ctx, input),
 });
@@ -43,9 +36,9 @@ export const getCampaignWithContentOperation = defineOperation({
   name: "campaign.get",
   summary: "Get a campaign with its templates and sequence",
   description:
-    "Returns one campaign with the message templates bound to it (per channel, locale and experiment variant) " +
-    "and its drip sequence (steps with channel, delay in days and template), or sequence null when it has none.",
-  input: z.object({ campaignId: z.string().min(1).max(64).describe("the campaign's id (from campaign.list)") }),
+    "One campaign with its bound message templates (per channel, locale and experiment variant) and its drip " +
+    "sequence (null when none).",
+  input: z.object({ campaignId: z.string().min(1).max(64) }),
   output: CampaignSchema.extend({ templates: z.array(BindingSchema), sequence: SequenceSchema.nullable() }),
   scopes: ["read:campaigns"],
   access: "read",

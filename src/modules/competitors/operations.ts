@@ -10,8 +10,8 @@ export const competitorListOperation = defineOperation({
   description:
     "Competitors tracked for the business's locations, with their average rating and review count where known.",
   input: z.object({
-    locationId: z.string().max(64).optional().describe("only competitors of this location"),
-    limit: z.number().int().min(1).max(100).default(25).describe("how many (default 25)"),
+    locationId: z.string().max(64).optional(),
+    limit: z.number().int().min(1).max(100).default(25),
   }),
   output: z.object({
     data: z.array(

@@ -1,22 +1,14 @@
 import { and, count, eq } from "drizzle-orm";
-import { competitors, locations } from "../../db/schema";
+import { competitors } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { notFound, validationError } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
+import { assertLocationRefs } from "../locations/refs";
 import { type CompetitorRow, type CreateCompetitorInput, toCompetitor, type UpdateCompetitorInput } from "./schemas";
-
-async function assertLocation(ctx: ServiceContext, id: string) {
-  const row = await ctx.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, id), eq(locations.tenantId, ctx.tenantId)))
-    .get();
-  if (!row) throw validationError([{ path: "locationId", message: "Unknown location" }]);
-}
 
 export async function findCompetitorRow(ctx: ServiceContext, id: string): Promise<CompetitorRow> {
   const row = await ctx.db
@@ -76,7 +68,7 @@ export async function listCompetitorsForSkill(ctx: ServiceContext, input: { loca
 }
 
 export async function createCompetitor(ctx: ServiceContext, input: CreateCompetitorInput) {
-  await assertLocation(ctx, input.locationId);
+  await assertLocationRefs(ctx, [input.locationId]);
   const now = nowIso();
   const row: CompetitorRow = {
     websiteUrl: null,
@@ -112,7 +104,7 @@ export async function createCompetitor(ctx: ServiceContext, input: CreateCompeti
 
 export async function updateCompetitor(ctx: ServiceContext, id: string, patch: UpdateCompetitorInput) {
   const before = await findCompetitorRow(ctx, id);
-  if (patch.locationId) await assertLocation(ctx, patch.locationId);
+  await assertLocationRefs(ctx, [patch.locationId]);
   const after: CompetitorRow = { ...before, ...patch, updatedAt: nowIso() };
   await commit(ctx, [
     ctx.db

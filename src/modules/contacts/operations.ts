@@ -28,10 +28,8 @@ export const listContactsOperation = defineOperation({
   tags: ["Contacts"],
   summary: "List contacts, newest first; search by email, phone or name prefix",
   description:
-    "Lists the business's customer contacts, newest first, each with email, phone, name, suppression state and " +
-    "current consent per channel (email, sms, whatsapp, ...: granted, revoked or pending, with when). " +
-    "search matches the start of the email, the phone number or the name. Use isSuppressed, hasEmail and hasPhone " +
-    "to find who can be asked for a review on a channel.",
+    "The business's customer contacts, newest first, with suppression state and current consent per channel. " +
+    "Use isSuppressed, hasEmail and hasPhone to find who can be asked for a review on a channel.",
   request: { query: ContactListQuery },
   output: paged(ContactWithConsentSchema).openapi("ContactPage"),
   errors: stdErrors,
@@ -40,7 +38,7 @@ export const listContactsOperation = defineOperation({
   mcp: {
     title: "List customers (contacts)",
     limit: { default: 25, max: 200 },
-    describe: { search: "prefix of email, phone or name", cursor: "pageInfo.endCursor from the previous page" },
+    describe: { search: "prefix of email, phone or name" },
   },
   handler: async (ctx, input) => {
     const page = await listContacts(ctx, input);
@@ -73,13 +71,12 @@ export const suppressContactOperation = defineOperation({
   mcp: {
     title: "Opt a customer out of all messages",
     description:
-      "Suppresses a contact: no review request will be sent to them again on any channel until a person " +
-      "unsuppresses them in the app. Use it when a customer asks not to be contacted. Needs the contact's id " +
-      "(from contact.list) and a short reason, which is kept in the audit log.",
+      "Suppresses a contact: no review request on any channel until a person unsuppresses them in the app. Use it " +
+      "when a customer asks not to be contacted; the reason goes into the audit log.",
     rename: { id: "contactId" },
     // a model acting for a person says why; REST keeps the reason optional (the spec's body)
     required: ["reason"],
-    describe: { id: "the contact's id", reason: "why, e.g. 'asked by phone not to be contacted'" },
+    describe: { id: "from contact.list", reason: "e.g. 'asked by phone not to be contacted'" },
   },
   handler: async (ctx, input) => suppressContact(ctx, input.id, input.reason),
 });
@@ -136,11 +133,10 @@ export const importContactsCsvTextOperation = defineOperation({
   name: "contact.import-csv",
   summary: "Import contacts from CSV",
   description:
-    "Upserts contacts from CSV text (columns email, phone, first_name, last_name, locale, timezone; an email or phone " +
-    "column is required), matching existing contacts by email or phone. Answers {imported, skipped, errors[{row, reason}]}. " +
-    "Clients with the MCP tasks extension get a task to poll (a long file runs in the background); others wait for the answer.",
+    "Upserts contacts from CSV text (columns email, phone, first_name, last_name, locale, timezone; email or phone " +
+    "required), matched by email or phone.",
   input: z.object({
-    csv: z.string().min(1).max(MAX_CSV_CHARS).describe("the CSV text with a header row; at most 5,000 rows and 1 MB"),
+    csv: z.string().min(1).max(MAX_CSV_CHARS).describe("with a header row; at most 5,000 rows"),
     fileName: z.string().max(200).optional().describe("shown in the audit log"),
   }),
   output: ImportResultSchema,

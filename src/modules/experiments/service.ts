@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { campaigns, type ExperimentStatus, type ExperimentVariant, experiments, locations } from "../../db/schema";
+import { campaigns, type ExperimentStatus, type ExperimentVariant, experiments } from "../../db/schema";
 import { hooks } from "../../hooks";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -9,6 +9,7 @@ import { conflict, invalidTransition, notFound, type ValidationIssue, validation
 import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
+import { tenantLocations, unknownLocation } from "../locations/refs";
 import { usableTemplates } from "../templates/service";
 import type { OutcomeSource } from "./outcomes";
 import { computeResults } from "./results";
@@ -59,15 +60,11 @@ async function checkRefs(ctx: ServiceContext, input: CreateExperimentInput) {
       .from(campaigns)
       .where(and(eq(campaigns.id, input.campaignId ?? ""), eq(campaigns.tenantId, ctx.tenantId)))
       .limit(1),
-    ctx.db
-      .select({ id: locations.id })
-      .from(locations)
-      .where(and(eq(locations.id, input.locationId ?? ""), eq(locations.tenantId, ctx.tenantId)))
-      .limit(1),
+    tenantLocations(ctx, input.locationId ? [input.locationId] : []),
   ]);
   const issues: ValidationIssue[] = [];
   if (input.campaignId && !campaignRows[0]) issues.push({ path: "campaignId", message: "Unknown campaign" });
-  if (input.locationId && !locationRows[0]) issues.push({ path: "locationId", message: "Unknown location" });
+  issues.push(...unknownLocation(input.locationId, locationRows));
   if (issues.length) throw validationError(issues);
   await usableTemplates(
     ctx,

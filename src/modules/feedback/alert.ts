@@ -1,8 +1,9 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { contacts, locations, roleAssignments, users } from "../../db/schema";
+import { and, eq } from "drizzle-orm";
+import { contacts, locations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { log } from "../../lib/log";
 import { sendTransactionalEmail } from "../../providers/messaging/transactional";
+import { tenantMemberEmails } from "../users/membership";
 import type { Landing } from "./landing";
 import type { FeedbackRow } from "./schemas";
 
@@ -15,19 +16,7 @@ async function recipients(ctx: ServiceContext, locationId: string): Promise<stri
     .get();
   if (loc?.email) return [loc.email];
   // users and grants are control-plane rows (docs/scaling.md)
-  const rows = await ctx.control
-    .selectDistinct({ email: users.email })
-    .from(roleAssignments)
-    .innerJoin(users, eq(users.id, roleAssignments.userId))
-    .where(
-      and(
-        eq(roleAssignments.scopeType, "tenant"),
-        eq(roleAssignments.scopeId, ctx.tenantId),
-        inArray(roleAssignments.role, ["tenant_admin", "manager"]),
-        eq(users.isActive, true),
-      ),
-    );
-  return rows.map((r) => r.email);
+  return tenantMemberEmails(ctx.control, ctx.tenantId, ["tenant_admin", "manager"]);
 }
 
 const scoreLine = (f: FeedbackRow) =>

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { type InboxStatus, inboxItems, inboxNotes, roleAssignments, tenants } from "../../db/schema";
+import { type InboxStatus, inboxItems, inboxNotes, tenants } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit, type PendingEvent } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -9,6 +9,7 @@ import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
+import { assertTenantMember } from "../users/membership";
 import { MAX_BULK_ITEMS } from "./schemas";
 import { findInboxRow, type InboxItemType } from "./service";
 import { assertMove } from "./states";
@@ -80,22 +81,6 @@ export async function updateInboxItem(
   return SUCCESS;
 }
 
-/** An assignee must hold a role in this tenant (agency and platform admins act on it but are not its users). */
-async function assertTenantUser(ctx: ServiceContext, userId: string) {
-  const grant = await ctx.control
-    .select({ id: roleAssignments.id })
-    .from(roleAssignments)
-    .where(
-      and(
-        eq(roleAssignments.userId, userId),
-        eq(roleAssignments.scopeType, "tenant"),
-        eq(roleAssignments.scopeId, ctx.tenantId),
-      ),
-    )
-    .get();
-  if (!grant) throw validationError([{ path: "userId", message: "Not a user of this tenant" }]);
-}
-
 /**
  * POST /v1/inbox/{id}/assign: sets the assignee; a `new` item becomes `assigned` (other statuses
  * stay). userId null unassigns, and an `assigned` item goes back to `new`. Emits inbox.assigned.
@@ -106,7 +91,9 @@ export async function assignInboxItem(
   input: { userId: string | null; type?: InboxItemType },
 ) {
   const item = await findInboxRow(ctx, id, input.type);
-  if (input.userId) await assertTenantUser(ctx, input.userId);
+  // an assignee is a user of this tenant (agency and platform admins act on it but are not its users)
+  if (input.userId)
+    await assertTenantMember(ctx, input.userId, { path: "userId", message: "Not a user of this tenant" });
   if (input.userId === item.assignedToUserId) return SUCCESS;
   const status: InboxStatus = input.userId
     ? item.status === "new"

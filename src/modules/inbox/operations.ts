@@ -35,11 +35,8 @@ export const listInboxOperation = defineOperation({
   tags: ["Inbox"],
   summary: "Reviews and feedback in one list, newest first",
   description:
-    "Lists the unified inbox: online reviews and private customer feedback, newest first, each with status " +
-    "(new, assigned, in_progress, responded, resolved, ignored), rating, a text excerpt, sentiment, assignee, tags " +
-    "and escalation time. Use it to find what needs a reply. Filters: location, status, type, assignee, channel (the " +
-    "review site, or the request's channel for feedback), a star range (ratingMin..ratingMax) and pastSla (reviews still " +
-    "unanswered after their SLA response window). Review items need read:reviews, feedback items read:feedback.",
+    "The unified inbox of online reviews and private feedback, newest first. Use it to find what needs a reply. " +
+    "channel: the review site, or for feedback the request's channel. Review items need read:reviews, feedback read:feedback.",
   request: { query: InboxListQuery },
   output: paged(InboxItemSchema).openapi("InboxItemPage"),
   errors: stdErrors,
@@ -51,18 +48,7 @@ export const listInboxOperation = defineOperation({
     title: "List inbox items (reviews and feedback)",
     // the spec's inbox.list limit: default 25, max 100
     limit: { default: 25, max: 100 },
-    describe: {
-      locationId: "only this location's items",
-      status: "only items in this status",
-      type: "review or feedback",
-      assignedToUserId: "only items assigned to this user",
-      channel:
-        "only items from this review site (google, yelp, ...) or, for feedback, request channel (email, sms, whatsapp)",
-      ratingMin: "at least this many stars (1..5)",
-      ratingMax: "at most this many stars (1..5); equal to ratingMin for one exact rating",
-      pastSla: "true: only reviews still unanswered after their SLA response window",
-      cursor: "pageInfo.endCursor from the previous page",
-    },
+    describe: { pastSla: "true: only reviews unanswered past their SLA window" },
   },
   handler: async (ctx, input) => {
     // a key or grant with one of the two scopes sees that kind of item only, over REST as over MCP
@@ -88,7 +74,7 @@ function assertKindVisible(scopes: OperationContext["scopes"], type: InboxItemTy
     );
 }
 
-const itemIdField = { id: "the inbox item id from inbox.list", type: "review or feedback: the item's kind" };
+const itemIdField = { id: "from inbox.list", type: "the item's kind" };
 
 export const assignInboxOperation = defineOperation({
   name: "inbox.assign",
@@ -109,12 +95,11 @@ export const assignInboxOperation = defineOperation({
   mcp: {
     title: "Assign an inbox item",
     description:
-      "Assigns an inbox item (review or feedback) to a user of this business; a new item becomes assigned. " +
-      "userId null unassigns (an assigned item goes back to new).",
+      "Assigns an inbox item to a user of this business (a new item becomes assigned); userId null unassigns (back to new).",
     scopes: ["write:inbox"],
     rename: { id: "itemId" },
     required: ["type"],
-    describe: { ...itemIdField, userId: "the user to assign it to; null unassigns" },
+    describe: itemIdField,
   },
   handler: async (ctx, input) => {
     const { id, ...body } = input as { id: string; userId: string | null; type?: InboxItemType };
@@ -141,11 +126,11 @@ export const setInboxTagsOperation = defineOperation({
   confirm: (input) => `Set the tags of inbox item ${input.id} to: ${input.tags.join(", ") || "(none)"}?`,
   mcp: {
     title: "Replace an inbox item's tags",
-    description: "Replaces the tags of an inbox item (trimmed, duplicates in any case dropped, at most 20).",
+    description: "Replaces an inbox item's tags (trimmed, case-insensitive duplicates dropped, at most 20).",
     scopes: ["write:inbox"],
     rename: { id: "itemId" },
     required: ["type"],
-    describe: { ...itemIdField, tags: "the item's new tags (replaces them all)" },
+    describe: itemIdField,
   },
   handler: async (ctx, input) => {
     const { id, ...body } = input as { id: string; tags: string[]; type?: InboxItemType };
@@ -173,11 +158,10 @@ export const setInboxStatusOperation = defineOperation({
   mcp: {
     title: "Set the status of inbox items (close, reopen, ignore)",
     description:
-      "Sets the status of up to 200 inbox items at once, all or nothing: resolved closes them, in_progress reopens, " +
-      "ignored sets aside. A move the inbox does not allow is 409 INVALID_TRANSITION and changes nothing. " +
-      "Items may be of both kinds, so the caller needs read:reviews and read:feedback.",
+      "Sets the status of up to 200 inbox items, all or nothing: resolved closes, in_progress reopens, ignored sets " +
+      "aside. A move the inbox does not allow is 409 INVALID_TRANSITION. Needs read:reviews and read:feedback.",
     scopes: ["write:inbox"],
-    describe: { itemIds: "inbox item ids from inbox.list", status: "the new status (resolved closes)" },
+    describe: { itemIds: "from inbox.list" },
   },
   handler: async (ctx, input) => {
     assertKindVisible(ctx.scopes, undefined);
@@ -189,11 +173,11 @@ export const getInboxItemWithResponsesOperation = defineOperation({
   name: "inbox.get",
   summary: "Get one inbox item with its responses",
   description:
-    "Returns one inbox item with its notes and tags and, for a review, the review with its drafted and published " +
-    "responses; for feedback, the feedback answers. itemId is the inbox item id (or the review/feedback id).",
+    "One inbox item with its notes and tags and, for a review, the review and its replies; for feedback, the answers. " +
+    "itemId: the inbox item id (or the review or feedback id).",
   input: z.object({
-    itemId: z.string().min(1).max(64).describe("the inbox item id from inbox.list"),
-    itemType: z.enum(INBOX_ITEM_TYPES).describe("review or feedback"),
+    itemId: z.string().min(1).max(64),
+    itemType: z.enum(INBOX_ITEM_TYPES),
   }),
   output: InboxItemDetailSchema,
   scopes: ["read:reviews", "read:feedback"],

@@ -1,5 +1,5 @@
 import { and, count, eq } from "drizzle-orm";
-import { integrations, locations } from "../../db/schema";
+import { integrations } from "../../db/schema";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -12,6 +12,7 @@ import { checkOutboundUrl, isLocalEnvironment } from "../../lib/ssrf";
 import { nowIso } from "../../lib/time";
 import { CRM_REQUIREMENTS, type CrmConnection, isCrm, isSalesforceInstanceUrl } from "../../providers/crm";
 import { isReviewSite, SITE_REQUIREMENTS, type SiteConnection } from "../../providers/review-sites";
+import { assertLocationRefs } from "../locations/refs";
 import {
   BaseUrlField,
   type CreateIntegrationInput,
@@ -118,16 +119,6 @@ function checkConnection(
   if (issues.length) throw validationError(issues);
 }
 
-async function checkLocation(ctx: ServiceContext, locationId: string | null | undefined) {
-  if (!locationId) return;
-  const loc = await ctx.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
-    .get();
-  if (!loc) throw validationError([{ path: "locationId", message: "Unknown location" }]);
-}
-
 /** What an audit row may show: never the sealed credentials. */
 const auditable = ({ credentialsEncrypted, ...rest }: IntegrationRow) => ({
   ...rest,
@@ -144,7 +135,7 @@ export async function createIntegration(ctx: ServiceContext, input: CreateIntegr
     input.config,
     input.credentials ?? null,
   );
-  await checkLocation(ctx, input.locationId);
+  await assertLocationRefs(ctx, [input.locationId]);
   const now = nowIso();
   const row: IntegrationRow = {
     id: newId(),
@@ -199,7 +190,7 @@ export async function updateIntegration(ctx: ServiceContext, id: string, patch: 
   const storedCredentials =
     credentials ?? (before.credentialsEncrypted ? await openCredentials(ctx.env, before) : null);
   checkConnection(ctx.env, after.connectorType, after.isSandbox, after.locationId, after.config, storedCredentials);
-  if (patch.locationId !== undefined) await checkLocation(ctx, patch.locationId);
+  await assertLocationRefs(ctx, [patch.locationId]);
   if (credentials) after.credentialsEncrypted = await sealAtRest(ctx.env, JSON.stringify(credentials), "Credentials");
   // another profile (or another account's token): what we knew of its verification no longer holds
   if (patch.config !== undefined || credentials) Object.assign(after, { siteVerified: null, siteVerifiedAt: null });

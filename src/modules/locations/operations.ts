@@ -15,9 +15,8 @@ export const listLocationsOperation = defineOperation({
   tags: ["Locations"],
   summary: "List locations, newest first",
   description:
-    "Lists the business's locations (stores, clinics, offices), newest first, with address, phone, review-site ids " +
-    "(Google place id, Yelp, Facebook), coordinates and brand. Use it to find a locationId for other tools. " +
-    "Filter with isActive, brandId or regionId; page with cursor (pageInfo.endCursor of the previous page).",
+    "The business's locations (stores, clinics, offices), newest first, with address, review-site ids, coordinates " +
+    "and brand. Use it to find a locationId for other tools.",
   request: { query: LocationListQuery },
   output: paged(LocationSchema).openapi("LocationPage"),
   errors: stdErrors,
@@ -27,10 +26,6 @@ export const listLocationsOperation = defineOperation({
     title: "List locations",
     agencyAware: true,
     limit: { default: 50, max: 200 },
-    describe: {
-      isActive: "true: only active locations; false: only deactivated ones",
-      cursor: "pageInfo.endCursor from the previous page",
-    },
   },
   handler: async (ctx, input) => listLocations(ctx, input),
 });
@@ -56,26 +51,19 @@ export const findLocationsOperation = defineOperation({
   name: "location.finder",
   summary: "Find locations near a point or by text",
   description:
-    "Finds active locations near a point (lat/lng, within radiusKm, nearest first, each with distanceKm) and/or " +
-    "whose name, address, city, state or postal code contains the query text. Give lat and lng, a query, or both. " +
-    "Use it to answer 'which of our locations is closest to ...' or 'the Springfield store'.",
+    "Finds active locations near lat/lng (within radiusKm, default 50; nearest first, with distanceKm) and/or whose " +
+    "name, address, city, state or postal code contains query. Use it for 'our store closest to ...' or 'the Springfield store'.",
   input: z.object({
-    lat: z.number().min(-90).max(90).optional().describe("latitude in degrees (with lng)"),
-    lng: z.number().min(-180).max(180).optional().describe("longitude in degrees (with lat)"),
-    radiusKm: z.number().positive().max(20000).optional().describe("search radius around lat/lng in km (default 50)"),
-    query: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe("text to match in name, address, city, state or postal code"),
-    limit: z.number().int().min(1).max(100).default(10).describe("how many to return, 1 to 100 (default 10)"),
+    lat: z.number().min(-90).max(90).optional(),
+    lng: z.number().min(-180).max(180).optional(),
+    radiusKm: z.number().positive().max(20000).optional(),
+    query: z.string().trim().min(1).max(200).optional().describe("text in name, address, city, state or postal code"),
+    limit: z.number().int().min(1).max(100).default(10),
   }),
   output: z.object({
     data: z.array(
       LocationSchema.extend({
-        distanceKm: z.number().nullable().describe("km from lat/lng; null for a text-only search"),
+        distanceKm: z.number().nullable(),
       }),
     ),
     total: z.number().int(),

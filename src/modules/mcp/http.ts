@@ -15,6 +15,7 @@ import {
   mcpLimits,
   originAllowed,
   SESSION_PROTOCOL_VERSIONS,
+  STATELESS_PROTOCOL_VERSIONS,
   STATELESS_SESSION_PREFIX,
 } from "./config";
 import { identify } from "./credentials";
@@ -203,7 +204,14 @@ async function post(c: C): Promise<Response> {
     session.elicitation || session.urlElicitation
       ? { protocolVersion: session.protocolVersion, form: Boolean(session.elicitation) }
       : undefined;
-  const res = await serve(c, messages, { sessionId, identity, limits, selection, elicitation });
+  const res = await serve(c, messages, {
+    sessionId,
+    identity,
+    limits,
+    selection,
+    elicitation,
+    protocolVersion: session.protocolVersion,
+  });
   return withHeaders(res, { ...rateHeaders(rate), "Mcp-Session-Id": sessionId });
 }
 
@@ -320,7 +328,7 @@ async function initialize(
       `At most ${limits.maxSessions} concurrent MCP sessions per tenant; end one (DELETE /mcp) or wait for one to expire`,
     );
   }
-  const res = await serve(c, messages, { sessionId, identity, limits, selection });
+  const res = await serve(c, messages, { sessionId, identity, limits, selection, protocolVersion });
   return withHeaders(res, { ...rateHeaders(opened.rate), "Mcp-Session-Id": sessionId });
 }
 
@@ -397,6 +405,8 @@ type Served = {
   identity: SessionIdentity;
   limits: McpLimits;
   selection: ToolSelection;
+  /** the revision the request speaks (the session's, or 2026-07-28) */
+  protocolVersion: string;
   /** the session's client declared elicitation: form, or URL mode only (and its revision) */
   elicitation?: SessionElicitation;
 };
@@ -419,6 +429,7 @@ const callEnv = (c: C, s: Served): CallEnv => ({
   limits: s.limits,
   defer: (work) => c.executionCtx.waitUntil(work),
   selection: s.selection,
+  protocolVersion: s.protocolVersion,
 });
 
 /**
@@ -442,7 +453,11 @@ async function stateless(c: C, body: unknown, limits: McpLimits, selection: Tool
   }
   const stepUp = await insufficientScope(c, identity, sessionId, [body], selection);
   if (stepUp) return withHeaders(stepUp, rateHeaders(hit.state));
-  const res = await serveStateless(c.req.raw, body, callEnv(c, { sessionId, identity, limits, selection }));
+  const res = await serveStateless(
+    c.req.raw,
+    body,
+    callEnv(c, { sessionId, identity, limits, selection, protocolVersion: STATELESS_PROTOCOL_VERSIONS[0] }),
+  );
   return withHeaders(res, rateHeaders(hit.state));
 }
 

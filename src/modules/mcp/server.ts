@@ -10,7 +10,8 @@ export { SERVER_INFO };
 
 export const INSTRUCTIONS =
   "Reputation operations for one business (tenant): locations, reviews, inbox, campaigns, contacts and more. " +
-  "Each tool says what it returns; lists are newest first and paged with `cursor` where offered. " +
+  "Each tool says what it returns; lists are newest first; for the next page pass the answer's pageInfo.endCursor as `cursor`. " +
+  "In output schemas, every field an object names is present in the answer (null when empty) unless the object lists `required`. " +
   "Agency sessions can act for any tenant of the agency: call agency.list-tenants, then pass tenantId. " +
   "Tools that change something outside a read ask the user to confirm first.";
 
@@ -19,14 +20,14 @@ export const TOOLS_TTL_MS = 5 * 60 * 1000;
 
 /**
  * The tools this caller may see in this request's selection (endpoint, toolsets, single tools), sorted
- * by name, with input and output schemas, annotations and icons.
+ * by name, with input and output schemas and annotations (the icon is the server's: serverInfo).
  */
-export const listedTools = (call: Pick<CallEnv, "identity" | "env" | "selection">) => {
+export const listedTools = (call: Pick<CallEnv, "identity" | "selection" | "protocolVersion">) => {
   const selection = usableSelection(call.selection ?? EVERY_TOOL);
   return allSkills()
     .filter((s) => skillAllowed(s, call.identity) && inSelection(s, selection))
     .sort((a, b) => byName(a.name, b.name))
-    .map((s) => withCard(toolDefinition(s, baseUrl(call.env))));
+    .map((s) => withCard(toolDefinition(s, call.protocolVersion)));
 };
 
 /** A tool with an MCP Apps card names it in `_meta` (apps/cards.ts); clients without the extension ignore it. */

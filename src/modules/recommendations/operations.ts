@@ -10,14 +10,13 @@ export const recommendationListOperation = defineOperation({
   name: "recommendation.list",
   summary: "Recommendations",
   description:
-    "Suggested actions generated from the business's data (slow replies, negative-review spikes, a better " +
-    "channel or template variant, missing review-site ids, ...), with priority, confidence and risk level. " +
-    "scope is 'location:<id>' or 'tenant:<id>'.",
+    "Suggested actions from the business's data (slow replies, negative-review spikes, a better channel or " +
+    "template, missing review-site ids, ...) with priority, confidence and risk.",
   input: z.object({
-    status: z.enum(RECOMMENDATION_STATUSES).optional().describe("pending, accepted, rejected, snoozed or applied"),
+    status: z.enum(RECOMMENDATION_STATUSES).optional(),
     riskLevel: z.enum(["low", "medium", "high"]).optional(),
-    scope: z.string().max(100).optional().describe("e.g. location:<locationId>"),
-    limit: z.number().int().min(1).max(200).default(25).describe("how many (default 25)"),
+    scope: z.string().max(100).optional().describe("location:<id> or tenant:<id>"),
+    limit: z.number().int().min(1).max(200).default(25),
   }),
   output: z.object({ data: z.array(RecommendationSchema) }),
   scopes: ["read:recommendations"],

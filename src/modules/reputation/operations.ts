@@ -8,10 +8,8 @@ import { latestScore } from "./service";
 export const scoreLocationOperation = defineOperation({
   name: "score.location",
   summary: "Reputation score of a location",
-  description:
-    "The latest reputation score snapshot of a location (0-100) with its components (rating, velocity, " +
-    "sentiment, response health, platform diversity) and when it was computed.",
-  input: z.object({ locationId: z.string().min(1).max(64).describe("the location's id (from location.list)") }),
+  description: "A location's latest reputation score (0-100) with its components and when it was computed.",
+  input: z.object({ locationId: z.string().min(1).max(64) }),
   output: ScoreSnapshotSchema,
   scopes: ["read:score"],
   access: "read",

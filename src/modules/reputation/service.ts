@@ -1,24 +1,15 @@
 import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
-import { locations, analyticsResponseDaily as r, reputationScores, analyticsReviewDaily as v } from "../../db/schema";
+import { analyticsResponseDaily as r, reputationScores, analyticsReviewDaily as v } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { openDueByLocation, sumOf } from "../analytics/aggregates";
 import { addDaysTo, dayOf } from "../analytics/dates";
+import { requireLocation } from "../locations/refs";
 import { type ScoreInputs, scoreComponents, scoreOf } from "./formula";
 import { type ScoreRow, toSnapshot } from "./schemas";
-
-async function assertLocation(ctx: ServiceContext, id: string) {
-  const row = await ctx.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, id), eq(locations.tenantId, ctx.tenantId)))
-    .get();
-  if (!row) throw notFound("Location");
-}
 
 /** The score's inputs for a location as of `day` (inclusive windows ending that day), from the rollups. */
 export async function scoreInputs(
@@ -107,7 +98,7 @@ export async function computeScore(ctx: ServiceContext, locationId: string, now 
 
 /** POST /v1/locations/{id}/score: recompute now, audited. */
 export async function recomputeScore(ctx: ServiceContext, locationId: string) {
-  await assertLocation(ctx, locationId);
+  await requireLocation(ctx, locationId);
   const snap = await computeScore(ctx, locationId);
   await commit(ctx, [
     auditStatement(ctx, {
@@ -123,7 +114,7 @@ export async function recomputeScore(ctx: ServiceContext, locationId: string) {
 
 /** The latest snapshot (score.location skill, GET /v1/locations/{id}/score); computed now when there is none. 404 for another tenant's location. */
 export async function latestScore(ctx: ServiceContext, locationId: string) {
-  await assertLocation(ctx, locationId);
+  await requireLocation(ctx, locationId);
   const row = await ctx.db
     .select()
     .from(reputationScores)
@@ -139,7 +130,7 @@ export async function scoreHistory(
   locationId: string,
   q: { dateFrom?: string; dateTo?: string; limit: number },
 ) {
-  await assertLocation(ctx, locationId);
+  await requireLocation(ctx, locationId);
   const rows = await ctx.db
     .select()
     .from(reputationScores)

@@ -9,11 +9,9 @@ export const locationReviewLinksOperation = defineOperation({
   name: "location.review-links",
   summary: "Review links and QR codes of a location",
   description:
-    "For one location: its write-a-review URLs (Google from the place id, Yelp, Facebook; null when not set up) and its " +
-    "review links: public short links that send each customer to one review site drawn by the configured weights (never " +
-    "by the customer's sentiment), each with its QR code URLs (SVG, PNG) for printing and its opens so far by source " +
-    "(link, qr) and by site. Use it to answer 'where do I send customers to review us' or 'how often is the counter QR code scanned'.",
-  input: z.object({ locationId: z.string().min(1).max(64).describe("the location's id (from location.list)") }),
+    "A location's write-a-review URLs per site and its review links (short links to a site drawn by weight, never " +
+    "by sentiment) with QR code URLs and opens. Use it for 'where do customers review us' or 'QR code scans'.",
+  input: z.object({ locationId: z.string().min(1).max(64) }),
   output: z.object({
     reviewUrls: LocationReviewUrlsSchema,
     reviewLinks: z.array(ReviewLinkSchema.extend({ clicks: ReviewLinkStatsSchema })),

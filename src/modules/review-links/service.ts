@@ -1,15 +1,16 @@
 import { and, count, eq, gte, lt, sql } from "drizzle-orm";
-import { locations, reviewLinkClicks, reviewLinks } from "../../db/schema";
+import { reviewLinkClicks, reviewLinks } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { notFound, validationError } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { CLICK_WINDOW_MS } from "../links/clicks";
 import { reviewLinks as siteUrlsOf } from "../links/destinations";
 import { loadLocationLinkData } from "../links/location-cache";
+import { assertLocationRefs } from "../locations/refs";
 import { forgetReviewLink } from "./resolve";
 import { type CreateReviewLinkInput, type ReviewLinkRow, toReviewLink, type UpdateReviewLinkInput } from "./schemas";
 
@@ -61,12 +62,7 @@ async function findRow(ctx: ServiceContext, id: string): Promise<ReviewLinkRow> 
 export const getReviewLink = async (ctx: ServiceContext, id: string) => dto(ctx, await findRow(ctx, id));
 
 export async function createReviewLink(ctx: ServiceContext, input: CreateReviewLinkInput) {
-  const location = await ctx.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, input.locationId), eq(locations.tenantId, ctx.tenantId)))
-    .get();
-  if (!location) throw validationError([{ path: "locationId", message: "Unknown location" }]);
+  await assertLocationRefs(ctx, [input.locationId]);
   const now = nowIso();
   const row: ReviewLinkRow = {
     id: newId(),

@@ -1,7 +1,7 @@
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { ShardDb } from "../../db/client";
-import { domainEvents, inboxItems, locations, reviews, roleAssignments, slaRules, users } from "../../db/schema";
+import { domainEvents, inboxItems, locations, reviews, slaRules, type TenantRole } from "../../db/schema";
 import { controlDb } from "../../db/shards";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
@@ -10,6 +10,7 @@ import { log } from "../../lib/log";
 import { systemContext } from "../../lib/system-context";
 import { addHours } from "../../lib/time";
 import { sendTransactionalEmail } from "../../providers/messaging/transactional";
+import { tenantMemberEmails } from "../users/membership";
 import type { SlaRuleRow } from "./sla.schemas";
 import { ruleFilter } from "./sla.service";
 
@@ -132,18 +133,7 @@ async function escalateRule(env: Env, rule: SlaRuleRow, now: Date): Promise<numb
 
 async function emailEscalation(env: Env, rule: SlaRuleRow, items: Candidate[]) {
   // users and grants are control-plane rows (docs/scaling.md)
-  const recipients = await controlDb(env)
-    .selectDistinct({ email: users.email })
-    .from(roleAssignments)
-    .innerJoin(users, eq(users.id, roleAssignments.userId))
-    .where(
-      and(
-        eq(roleAssignments.scopeType, "tenant"),
-        eq(roleAssignments.scopeId, rule.tenantId),
-        eq(roleAssignments.role, rule.escalateToRole as never),
-        eq(users.isActive, true),
-      ),
-    );
+  const recipients = await tenantMemberEmails(controlDb(env), rule.tenantId, [rule.escalateToRole as TenantRole]);
   if (!recipients.length) return;
   const lines = items.map((i) => {
     const excerpt = i.text ? `"${i.text.length > 140 ? `${i.text.slice(0, 140)}...` : i.text}"` : "(no text)";
@@ -153,7 +143,7 @@ async function emailEscalation(env: Env, rule: SlaRuleRow, items: Candidate[]) {
   const text =
     `These reviews have had no published response within ${rule.escalateAfterHours} hours, as the SLA rule "${rule.name}" requires:\n\n` +
     `${lines.join("\n")}\n\nDraft, approve and publish a response to clear them.`;
-  for (const r of recipients) {
-    await sendTransactionalEmail(env, { tenantId: rule.tenantId, to: r.email, subject, text });
+  for (const to of recipients) {
+    await sendTransactionalEmail(env, { tenantId: rule.tenantId, to, subject, text });
   }
 }

@@ -73,15 +73,13 @@ export const publishResponseOperation = defineOperation({
   mcp: {
     title: "Mark a review reply as posted by hand",
     description:
-      "Records that an approved reply to a review was posted by hand on the review site (Facebook, Yelp and others " +
-      "without a reply API): the reply becomes published (publishedVia manual) and the review responded. Call it only " +
-      "after the reply is really visible on the site. Needs the reply's id (from approval.list-pending or inbox.get) " +
-      "and, if known, the URL where the posted reply can be seen.",
+      "Records that an approved reply was posted by hand on the review site (sites without a reply API): the reply " +
+      "becomes published (publishedVia manual), the review responded. Only once the reply is visible on the site.",
     // the spec's skill: a manual publish only, admitted by write:responses (interface-spec, Authentication 11)
     fixed: { manual: true },
     scopes: ["write:responses"],
     rename: { id: "responseId" },
-    describe: { id: "the approved reply's id", externalUrl: "where the posted reply can be seen (http or https)" },
+    describe: { id: "an approved reply's id", externalUrl: "where the posted reply is visible" },
   },
   handler: async (ctx, input) => {
     const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof PublishResponseBody>;
@@ -105,14 +103,12 @@ export const listOverdueResponsesOperation = defineOperation({
   mcp: {
     title: "List reviews past their reply SLA",
     description:
-      "Reviews past an active SLA rule's response window that have no published reply yet, most overdue first, each " +
-      "with sla.dueAt (when the reply was due), sla.escalateAt, sla.escalatedAt and the rule's name. Use it to find " +
-      "which replies are late; the inbox triage card shows it next to the inbox items (matched by reviewId).",
+      "Reviews without a published reply past an active SLA rule's window, most overdue first, with the rule and when " +
+      "the reply was due (sla.dueAt) and escalates. Use it to find late replies.",
     // MCP's structuredContent is an object: { data: [...] } (REST answers the bare array)
     wrap: "data",
     // an MCP answer must fit a model's context (REST: default 50, max 200)
     limit: { default: 25, max: 100 },
-    describe: { limit: "at most this many reviews, most overdue first" },
   },
   // the optimization agent reads the bare array of the REST route (agents/agents/optimization.ts)
   agent: { scopes: ["read:reviews"] },
@@ -123,7 +119,7 @@ export const listOverdueResponsesOperation = defineOperation({
 // REST keeps them to signed-in users (identity/scopes.ts); over MCP write:responses admits them, with
 // the role checked per call for a user and the user's confirmation asked first (mcp/confirmations.ts).
 const transitions = { ...stdErrorsWithNotFound, 409: errors[409] };
-const replyId = { id: "the reply's id (from approval.list-pending or inbox.get)" };
+const replyId = { id: "from approval.list-pending or inbox.get" };
 
 export const approveResponseOperation = defineOperation({
   name: "response.approve",
@@ -148,12 +144,11 @@ export const approveResponseOperation = defineOperation({
   mcp: {
     title: "Approve a drafted review reply",
     description:
-      "Approves a reply that was submitted for approval (status submitted -> approved); it can then be published. " +
-      "With text, the approver's edit replaces the reply's text as it is approved. " +
-      "Needs the manager role for a signed-in user. 409 INVALID_TRANSITION when the reply is not submitted.",
+      "Approves a submitted reply so it can be published; text, if given, replaces the reply's. A signed-in user " +
+      "needs manager; 409 INVALID_TRANSITION unless the reply is submitted.",
     scopes: ["write:responses"],
     rename: { id: "responseId" },
-    describe: { ...replyId, text: "the approver's edit of the reply (optional): replaces its text as it is approved" },
+    describe: replyId,
   },
   handler: async (ctx, input) => {
     const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof ApproveResponseBody>;
@@ -179,11 +174,11 @@ export const rejectResponseOperation = defineOperation({
   mcp: {
     title: "Reject a drafted review reply",
     description:
-      "Rejects a reply that was submitted for approval (submitted -> rejected), with an optional reason the writer sees; " +
-      "an edit returns it to draft. Needs the manager role for a signed-in user.",
+      "Rejects a submitted reply, with an optional reason the writer sees; an edit returns it to draft. A signed-in " +
+      "user needs manager.",
     scopes: ["write:responses"],
     rename: { id: "responseId" },
-    describe: { ...replyId, reason: "why, shown to the reply's writer (optional)" },
+    describe: replyId,
   },
   handler: async (ctx, input) => {
     const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof RejectResponseBody>;
@@ -212,11 +207,11 @@ export const updateResponseOperation = defineOperation({
   mcp: {
     title: "Edit a drafted review reply",
     description:
-      "Replaces the text of a draft or rejected reply (a rejected one returns to draft). Needs the tenant_user role for a signed-in user.",
+      "Replaces the text of a draft or rejected reply (a rejected one returns to draft). A signed-in user needs tenant_user.",
     scopes: ["write:responses"],
     rename: { id: "responseId" },
     omit: ["assignedToUserId"],
-    describe: { ...replyId, text: "the reply's new text" },
+    describe: replyId,
   },
   handler: async (ctx, input) => {
     const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof UpdateResponseBody>;
@@ -230,17 +225,16 @@ export const reviewListOperation = defineOperation({
   name: "review.list",
   summary: "List reviews",
   description:
-    "Lists online reviews of the business (Google, Yelp, Facebook, Tripadvisor, Trustpilot and first-party), " +
-    "newest first, with rating (1-5), text, author, sentiment and status (new or responded). Filter by location, " +
-    "site, exact star rating, status, and since (reviews published on or after that day, UTC).",
+    "The business's online reviews (first_party: collected here), newest first, with rating, text, author, sentiment " +
+    "and status (responded: a reply was published). rating: exact stars; since: published on or after that UTC day.",
   input: z.object({
-    locationId: z.string().max(64).optional().describe("only this location's reviews"),
-    siteType: SiteType.optional().describe("only this review site (first_party: reviews collected by this service)"),
-    rating: z.number().int().min(1).max(5).optional().describe("only reviews with exactly this many stars"),
-    status: z.enum(REVIEW_STATUSES).optional().describe("new: not yet answered; responded: a reply was published"),
-    since: z.iso.datetime({ offset: true }).optional().describe("ISO date-time; compared by UTC day"),
-    limit: z.number().int().min(1).max(200).default(25).describe("page size, 1 to 200 (default 25)"),
-    cursor: z.string().max(512).optional().describe("pageInfo.endCursor from the previous page"),
+    locationId: z.string().max(64).optional(),
+    siteType: SiteType.optional(),
+    rating: z.number().int().min(1).max(5).optional(),
+    status: z.enum(REVIEW_STATUSES).optional(),
+    since: z.iso.datetime({ offset: true }).optional(),
+    limit: z.number().int().min(1).max(200).default(25),
+    cursor: z.string().max(512).optional(),
   }),
   output: paged(ReviewSchema),
   scopes: ["read:reviews"],
@@ -269,23 +263,20 @@ export const approvalListPendingOperation = defineOperation({
   name: "approval.list-pending",
   summary: "List review replies awaiting approval",
   description:
-    "Lists drafted replies to reviews that were submitted for approval and wait for a manager, oldest first, " +
-    "with the reply text, who it is assigned to and the review it answers (stars, text, author, site, location, date). " +
-    "The review needs read:reviews: without it each review is null and reviews is withheld.",
+    "Review replies submitted for approval and waiting for a manager, oldest first, each with the review it answers. " +
+    "Without read:reviews each review is null (reviews: withheld).",
   input: z.object({
-    assignedToUserId: z.string().max(64).optional().describe("only replies assigned to this user"),
-    limit: z.number().int().min(1).max(100).default(25).describe("how many, 1 to 100 (default 25)"),
+    assignedToUserId: z.string().max(64).optional(),
+    limit: z.number().int().min(1).max(100).default(25),
   }),
   output: z.object({
     data: z.array(
       ReviewResponseSchema.extend({
-        review: AnsweredReviewSchema.nullable().describe("the review the reply answers; null when reviews is withheld"),
+        review: AnsweredReviewSchema.nullable(),
       }),
     ),
     total: z.number().int(),
-    reviews: z
-      .enum(["shown", "withheld"])
-      .describe("withheld: the caller was not granted read:reviews, so every data[].review is null"),
+    reviews: z.enum(["shown", "withheld"]),
   }),
   scopes: ["read:approvals"],
   access: "read",
@@ -315,21 +306,20 @@ export const reviewAutoRepliesOperation = defineOperation({
   name: "review.auto-replies",
   summary: "List automatic review replies",
   description:
-    "Lists the replies that auto-reply rules drafted for new reviews, oldest first: status queued (waiting in the approval queue), " +
-    "scheduled (publishes by itself at publishAt unless someone rejects or cancels it), published, cancelled (a person intervened: " +
-    "cancelReason) or failed (lastError). Each names the review, the response and the rule. Use it to see what will go out on its own soon.",
+    "Replies auto-reply rules drafted for new reviews, oldest first; scheduled ones publish themselves at publishAt " +
+    "unless rejected or cancelled. Use it to see what will go out on its own soon.",
   input: z.object({
-    status: z.enum(AUTO_REPLY_STATUSES).optional().describe("only auto replies in this status, e.g. scheduled"),
-    reviewId: z.string().max(64).optional().describe("only the auto reply of this review"),
-    limit: z.number().int().min(1).max(200).default(25).describe("page size, 1 to 200 (default 25)"),
-    cursor: z.string().max(512).optional().describe("pageInfo.endCursor from the previous page"),
+    status: z.enum(AUTO_REPLY_STATUSES).optional(),
+    reviewId: z.string().max(64).optional(),
+    limit: z.number().int().min(1).max(200).default(25),
+    cursor: z.string().max(512).optional(),
   }),
   output: paged(AutoReplySchema),
   scopes: ["read:approvals", "read:reviews"],
   access: "read",
   variantOf: {
     operationId: "listAutoReplies",
-    why: "page size default 25 and the spec's field descriptions; derivable from GET /v1/auto-replies with an MCP door",
+    why: "page size default 25 (the spec's); derivable from GET /v1/auto-replies with an MCP door",
   },
   mcp: { title: "List automatic review replies" },
   handler: async (ctx, input) => listAutoReplies(ctx, input),
@@ -339,10 +329,9 @@ export const reviewSyncOperation = defineOperation({
   name: "review.sync",
   summary: "Sync reviews from the review sites",
   description:
-    "Fetches new and changed reviews from every enabled review-site connection (or one location's). Without the MCP tasks " +
-    "extension it answers at once what was queued ({queued, bySite, jobs}); with it, a task whose result adds each " +
-    "connection's outcome ({outcome: {synced, failed, results}}) once every sync has finished.",
-  input: z.object({ locationId: z.string().max(64).optional().describe("only this location's connections") }),
+    "Fetches new and changed reviews from every enabled review-site connection (or one location's) and answers what " +
+    "was queued; with the MCP tasks extension, a task whose result adds each connection's outcome.",
+  input: z.object({ locationId: z.string().max(64).optional() }),
   output: SyncResultSchema.extend({
     outcome: z
       .object({
@@ -357,8 +346,7 @@ export const reviewSyncOperation = defineOperation({
           }),
         ),
       })
-      .optional()
-      .describe("a task's result only: each queued connection's sync outcome"),
+      .optional(),
   }),
   scopes: ["write:reviews"],
   minRole: "tenant_user",

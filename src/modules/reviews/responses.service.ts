@@ -1,13 +1,14 @@
 import { and, asc, eq } from "drizzle-orm";
-import { locations, type ResponseStatus, reviewResponses, reviews, roleAssignments } from "../../db/schema";
+import { locations, type ResponseStatus, reviewResponses, reviews } from "../../db/schema";
 import { hooks } from "../../hooks";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { notFound, validationError } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import { type EventType, eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
+import { assertTenantMember } from "../users/membership";
 import { interventionStatements } from "./auto-replies/intervention";
 import { nextStatus, type ResponseAction } from "./response-states";
 import {
@@ -33,19 +34,7 @@ export async function findResponseRow(ctx: ServiceContext, id: string): Promise<
 
 /** An assignee must hold a role on this tenant; anyone else (or another tenant's user) is a 400. */
 async function assertAssignable(ctx: ServiceContext, userId: string | null | undefined) {
-  if (!userId) return;
-  const grant = await ctx.control
-    .select({ id: roleAssignments.id })
-    .from(roleAssignments)
-    .where(
-      and(
-        eq(roleAssignments.userId, userId),
-        eq(roleAssignments.scopeType, "tenant"),
-        eq(roleAssignments.scopeId, ctx.tenantId),
-      ),
-    )
-    .get();
-  if (!grant) throw validationError([{ path: "assignedToUserId", message: "Not a user of this tenant" }]);
+  if (userId) await assertTenantMember(ctx, userId, { path: "assignedToUserId", message: "Not a user of this tenant" });
 }
 
 export async function listResponsesForReview(ctx: ServiceContext, reviewId: string) {

@@ -1,12 +1,13 @@
-import { and, count, eq, gte, inArray, lt, lte } from "drizzle-orm";
-import { locations, reviews } from "../../db/schema";
+import { and, count, eq, gte, lt, lte } from "drizzle-orm";
+import { reviews } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { isUniqueViolation } from "../../lib/db-errors";
-import { notFound, validationError } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import { keysetPage } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
+import { assertLocationRefs } from "../locations/refs";
 import { type IngestReviewInput, type ReviewListInput, type ReviewRow, toReview } from "./schemas";
 import { findByExternalIds, prepareReview } from "./upsert";
 
@@ -52,16 +53,6 @@ export async function findReviewRow(ctx: ServiceContext, id: string): Promise<Re
 
 export const getReview = async (ctx: ServiceContext, id: string) => toReview(await findReviewRow(ctx, id));
 
-export async function assertLocationsInTenant(ctx: ServiceContext, ids: string[], path: string) {
-  const unique = [...new Set(ids)];
-  if (!unique.length) return;
-  const found = await ctx.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.tenantId, ctx.tenantId), inArray(locations.id, unique)));
-  if (found.length !== unique.length) throw validationError([{ path, message: "Unknown location" }]);
-}
-
 /**
  * Stores a review; the same (siteType, externalReviewId) again updates it instead of adding a
  * duplicate. Returns whether it was created (201) or updated (200).
@@ -71,7 +62,7 @@ export async function ingestReview(
   input: IngestReviewInput,
   attempt = 1,
 ): Promise<{ review: ReturnType<typeof toReview>; created: boolean }> {
-  await assertLocationsInTenant(ctx, [input.locationId], "locationId");
+  await assertLocationRefs(ctx, [input.locationId]);
   const existing = input.externalReviewId
     ? (await findByExternalIds(ctx, input.siteType, [input.externalReviewId])).get(input.externalReviewId)
     : undefined;

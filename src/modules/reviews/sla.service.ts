@@ -7,8 +7,8 @@ import { notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { addHours, nowIso } from "../../lib/time";
+import { assertLocationRefs } from "../locations/refs";
 import { toReview } from "./schemas";
-import { assertLocationsInTenant } from "./service";
 import {
   type CreateSlaRuleInput,
   type SlaRuleRow,
@@ -52,7 +52,7 @@ async function findRuleRow(ctx: ServiceContext, id: string) {
 export const getSlaRule = async (ctx: ServiceContext, id: string) => toSlaRule(await findRuleRow(ctx, id));
 
 export async function createSlaRule(ctx: ServiceContext, input: CreateSlaRuleInput) {
-  await assertLocationsInTenant(ctx, input.filter.locationId ?? [], "filter.locationId");
+  await assertLocationRefs(ctx, input.filter.locationId ?? [], "filter.locationId");
   const now = nowIso();
   const row: SlaRuleRow = {
     id: newId(),
@@ -83,7 +83,7 @@ export async function updateSlaRule(ctx: ServiceContext, id: string, patch: Upda
   const before = await findRuleRow(ctx, id);
   const after: SlaRuleRow = { ...before, ...patch, updatedAt: nowIso() };
   if (!windowOrder(after)) throw validationError([{ path: windowIssue.path.join("."), message: windowIssue.message }]);
-  if (patch.filter) await assertLocationsInTenant(ctx, patch.filter.locationId ?? [], "filter.locationId");
+  if (patch.filter) await assertLocationRefs(ctx, patch.filter.locationId ?? [], "filter.locationId");
   await commit(ctx, [
     ctx.db
       .update(slaRules)

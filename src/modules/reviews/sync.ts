@@ -23,8 +23,8 @@ import { clearNeedsAttention, markNeedsAttention } from "../integrations/attenti
 import { siteCallBudget } from "../integrations/call-budget";
 import type { IntegrationRow } from "../integrations/schemas";
 import { siteConnection } from "../integrations/service";
+import { assertLocationRefs } from "../locations/refs";
 import { observeModeration } from "./reply-outcome";
-import { assertLocationsInTenant } from "./service";
 import { findByExternalIds, prepareReview, type ReviewInput } from "./upsert";
 
 /** One REVIEW_SYNC message: sync this integration from `cursor`, keeping reviews changed since `since`. */
@@ -78,7 +78,7 @@ export async function requestSync(
   // the jobs' startedAt; a review_sync task reads each connection's outcome against it (sync-job.ts)
   now = nowIso(),
 ) {
-  if (input.locationId) await assertLocationsInTenant(ctx, [input.locationId], "locationId");
+  await assertLocationRefs(ctx, [input.locationId]);
   const rows = await ctx.db
     .select()
     .from(integrations)

@@ -1,5 +1,4 @@
-import { and, eq } from "drizzle-orm";
-import { locations, MESSAGE_CHANNELS, type MessageChannel } from "../../db/schema";
+import { MESSAGE_CHANNELS, type MessageChannel } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
@@ -7,10 +6,10 @@ import { MAX_CSV_BYTES, MAX_CSV_ROWS, parseCsvTable, readCsvFile } from "../../l
 import { isUniqueViolation } from "../../lib/db-errors";
 import { ApiError, conflict, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { UpsertContactBody } from "../contacts/schemas";
 import { type PreparedContact, planUpserts, preparePhone, upsertStatements } from "../contacts/upsert";
+import { tenantLocations } from "../locations/refs";
 import { usableTemplates } from "../templates/service";
 import { campaignSentWrites, sendableCampaign } from "./campaign-send";
 import { createSolicitations, type SolicitationRequest } from "./create";
@@ -114,15 +113,10 @@ export async function sendCampaignBulk(
   // rows at an unknown location fail before anything is written for them
   const known = new Set(
     (
-      await ctx.db
-        .select({ id: locations.id })
-        .from(locations)
-        .where(
-          and(
-            eq(locations.tenantId, ctx.tenantId),
-            inJson(locations.id, [...new Set(accepted.map((a) => a.locationId))]),
-          ),
-        )
+      await tenantLocations(
+        ctx,
+        accepted.map((a) => a.locationId),
+      )
     ).map((l) => l.id),
   );
   const usable = accepted.filter((a) => {

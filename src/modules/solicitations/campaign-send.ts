@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNotNull } from "drizzle-orm";
-import { contacts, type DeliveryOutcome, locations, type MessageChannel, solicitations } from "../../db/schema";
+import { contacts, type DeliveryOutcome, type MessageChannel, solicitations } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import type { ServiceContext } from "../../lib/context";
 import { sha256Hex } from "../../lib/crypto";
@@ -9,6 +9,7 @@ import { newId } from "../../lib/ids";
 import { inJson } from "../../lib/sql";
 import type { CampaignRow } from "../campaigns/schemas";
 import { findCampaignRow } from "../campaigns/service";
+import { assertLocationRefs } from "../locations/refs";
 import { usableTemplates } from "../templates/service";
 import { type CreateResult, createSolicitations, type SolicitationRequest } from "./create";
 import { toSolicitationWithContact, WITH_CONTACT } from "./list";
@@ -28,15 +29,6 @@ export async function sendableCampaign(
   }
   if (!campaign.isActive) throw conflict("The campaign is inactive; activate it before sending");
   return campaign;
-}
-
-export async function assertLocation(ctx: ServiceContext, locationId: string, path = "locationId") {
-  const row = await ctx.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
-    .get();
-  if (!row) throw validationError([{ path, message: "Unknown location" }]);
 }
 
 /** The campaign.sent audit row and event, committed with the send's last chunk. */
@@ -117,7 +109,7 @@ export async function sendCampaign(
   idempotencyKey?: string,
 ) {
   const campaign = await sendableCampaign(ctx, campaignId, input.channel);
-  await assertLocation(ctx, input.locationId);
+  await assertLocationRefs(ctx, [input.locationId]);
   if (input.templateId)
     await usableTemplates(ctx, [{ path: "templateId", templateId: input.templateId, channel: input.channel }]);
   const contactIds = input.contactIds

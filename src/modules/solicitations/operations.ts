@@ -32,11 +32,8 @@ export const listSolicitationsOperation = defineOperation({
   tags: ["Solicitations"],
   summary: "Review requests sent (or refused by the sending policy), newest first",
   description:
-    "Lists the review requests (solicitations) of the business, newest first, each with its contact, channel, status " +
-    "(PENDING, SENT, DELIVERED, FAILED, BOUNCED, BLOCKED), the times it was sent, delivered, clicked and converted, its " +
-    "campaign, and why it failed (failureReason) or why the sending policy refused it (blockedReason: TENANT_PAUSED, " +
-    "SUPPRESSED, MISSING_ADDRESS, NO_CONSENT, QUIET_HOURS, FREQUENCY_CAP_DAILY, FREQUENCY_CAP_WEEKLY). Filter by status, " +
-    "channel, campaign, contact, location, blockedReason and a time range (from inclusive, to exclusive).",
+    "The business's review requests (solicitations), newest first, with contact, status and timestamps, and why one " +
+    "failed (failureReason) or the sending policy refused it (BLOCKED, blockedReason). Created from (inclusive) to (exclusive).",
   request: { query: SolicitationListQuery },
   output: SolicitationPageSchema,
   errors: stdErrors,
@@ -45,15 +42,6 @@ export const listSolicitationsOperation = defineOperation({
   mcp: {
     title: "List review requests (solicitations)",
     limit: { default: 25, max: 100 },
-    describe: {
-      status: "only requests in this status (BLOCKED: refused by the sending policy)",
-      blockedReason: "only requests the policy refused for this reason",
-      campaignId: "only this campaign's requests (from campaign.list)",
-      contactId: "only the requests sent to this contact (from contact.list)",
-      from: "created at or after this date-time",
-      to: "created before this date-time",
-      cursor: "pageInfo.endCursor from the previous page",
-    },
   },
   handler: (ctx, input) => listSolicitations(ctx, input),
 });
@@ -188,16 +176,14 @@ export const sendCampaignBulkTextOperation = defineOperation({
   name: "campaign.send-bulk",
   summary: "Send a campaign to the contacts of a CSV",
   description:
-    "Upserts each CSV row (email, phone, first_name, last_name, and per-row locationId and channel) as a contact and sends " +
-    "it one review request of the campaign through the sending policy (consent, caps, quiet hours). Answers " +
-    "{total, queued, skipped (blocked by the policy), failed (unusable rows), errors[{row, reason}]}. Clients with the MCP " +
-    "tasks extension get a task to poll; others wait for the answer.",
+    "Upserts each CSV row (email, phone, first_name, last_name, per-row locationId and channel) as a contact and sends " +
+    "it one review request of the campaign through the sending policy. skipped: blocked by the policy; failed: unusable rows.",
   input: z.object({
-    campaignId: z.string().min(1).max(64).describe("the campaign's id (from campaign.list)"),
-    csv: z.string().min(1).max(MAX_CSV_CHARS).describe("the CSV text with a header row; at most 5,000 rows and 1 MB"),
-    locationId: z.string().max(64).optional().describe("the location of rows without a locationId column"),
-    channel: z.enum(MESSAGE_CHANNELS).optional().describe("the channel of rows without a channel column"),
-    templateId: z.string().max(64).optional().describe("a template of that channel instead of the campaign's"),
+    campaignId: z.string().min(1).max(64),
+    csv: z.string().min(1).max(MAX_CSV_CHARS).describe("with a header row; at most 5,000 rows"),
+    locationId: z.string().max(64).optional().describe("for rows without a locationId"),
+    channel: z.enum(MESSAGE_CHANNELS).optional().describe("for rows without a channel"),
+    templateId: z.string().max(64).optional().describe("instead of the campaign's template"),
   }),
   output: SendBulkResultSchema,
   scopes: ["write:campaigns"],

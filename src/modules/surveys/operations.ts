@@ -15,9 +15,7 @@ export const listSurveysOperation = defineOperation({
   path: "/v1/surveys",
   tags: ["Surveys"],
   summary: "List surveys, newest first",
-  description:
-    "Lists customer surveys (NPS, CSAT, CES or custom) with their questions, whether they are templates and their " +
-    "launch state (draft, active, closed).",
+  description: "Customer surveys with their questions, whether they are templates and their launch state.",
   request: { query: SurveyListQuery },
   output: paged(SurveySchema).openapi("SurveyPage"),
   errors: stdErrors,
@@ -26,12 +24,6 @@ export const listSurveysOperation = defineOperation({
   mcp: {
     title: "List surveys",
     limit: { default: 25, max: 200 },
-    describe: {
-      status: "draft, active or closed",
-      type: "NPS, CSAT, CES or custom",
-      isTemplate: "true: only reusable templates",
-      cursor: "pageInfo.endCursor from the previous page",
-    },
   },
   handler: async (ctx, input) => listSurveys(ctx, input),
 });
@@ -40,9 +32,9 @@ export const surveyStatsOperation = defineOperation({
   name: "survey.stats",
   summary: "Survey statistics",
   description:
-    "Totals, completion rate (submissions per landing view), average time to complete, NPS score with promoters, " +
-    "passives and detractors, sentiment distribution of comments and the top themes customers mention.",
-  input: z.object({ surveyId: z.string().min(1).max(64).describe("the survey's id (from survey.list)") }),
+    "A survey's totals, completion rate (submissions per landing view), time to complete, NPS with its buckets, " +
+    "comment sentiment and top themes.",
+  input: z.object({ surveyId: z.string().min(1).max(64).describe("from survey.list") }),
   output: SurveyStatsSchema,
   scopes: ["read:surveys"],
   access: "read",
@@ -58,13 +50,12 @@ export const surveyResponsesOperation = defineOperation({
   name: "survey.responses",
   summary: "Survey responses",
   description:
-    "Individual responses to a survey, newest first: the answers, the comment's sentiment and the NPS bucket " +
-    "(promoter, passive, detractor). since limits to responses submitted at or after that time.",
+    "A survey's responses, newest first: the answers, the comment's sentiment and the NPS bucket; since: submitted at or after.",
   input: z.object({
-    surveyId: z.string().min(1).max(64).describe("the survey's id"),
-    since: z.iso.datetime({ offset: true }).optional().describe("ISO date-time"),
-    limit: z.number().int().min(1).max(200).default(25).describe("how many (default 25)"),
-    cursor: z.string().max(512).optional().describe("pageInfo.endCursor from the previous page"),
+    surveyId: z.string().min(1).max(64),
+    since: z.iso.datetime({ offset: true }).optional(),
+    limit: z.number().int().min(1).max(200).default(25),
+    cursor: z.string().max(512).optional(),
   }),
   output: paged(FeedbackSchema),
   scopes: ["read:feedback"],

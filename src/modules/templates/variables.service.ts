@@ -1,21 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { locations, locationVariables } from "../../db/schema";
+import { locationVariables } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { notFound } from "../../lib/errors";
 import { chunkRows } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
+import { requireLocation } from "../locations/refs";
 import type { PutLocationVariablesInput } from "./variables.schemas";
-
-async function assertLocation(ctx: ServiceContext, locationId: string) {
-  const row = await ctx.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
-    .get();
-  if (!row) throw notFound("Location");
-}
 
 /** The custom variables of one location as a key -> value map (no existence check). */
 export async function variablesOf(ctx: ServiceContext, locationId: string): Promise<Record<string, string>> {
@@ -37,13 +28,13 @@ export async function customTokenKeys(ctx: ServiceContext): Promise<string[]> {
 }
 
 export async function getLocationVariables(ctx: ServiceContext, locationId: string) {
-  await assertLocation(ctx, locationId);
+  await requireLocation(ctx, locationId);
   return { locationId, variables: await variablesOf(ctx, locationId) };
 }
 
 /** Replaces the location's whole set of variables. */
 export async function putLocationVariables(ctx: ServiceContext, locationId: string, input: PutLocationVariablesInput) {
-  await assertLocation(ctx, locationId);
+  await requireLocation(ctx, locationId);
   const before = await variablesOf(ctx, locationId);
   const now = nowIso();
   const rows = Object.entries(input.variables).map(([key, value]) => ({

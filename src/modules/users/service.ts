@@ -11,12 +11,12 @@ import { nowIso } from "../../lib/time";
 import { forgetPrincipal } from "../identity/principal-cache";
 import { endUserSessionsStatement, forgetUserSessions } from "../identity/sessions";
 import { accountIsTenants, mayChange, type PersonChange } from "./authority";
+import { tenantGrants } from "./membership";
 import { planAccessGrant } from "./provision";
 import { type AddTenantUserInput, awaitsInvite, toTenantUser, type UpdateUserInput } from "./schemas";
 import { burnUserTokens, issueUserToken, sendInviteEmail } from "./tokens";
 
-const tenantRoleRows = (ctx: ServiceContext) =>
-  and(eq(roleAssignments.scopeType, "tenant"), eq(roleAssignments.scopeId, ctx.tenantId));
+const tenantRoleRows = (ctx: ServiceContext) => tenantGrants(ctx.tenantId);
 
 /** Users and grants are control-plane rows (docs/scaling.md); the audit rows go to the tenant's shard. */
 

@@ -9,10 +9,8 @@ export const getWhiteLabelOperation = defineOperation({
   name: "white-label.get",
   summary: "Get the white-label brand and link host",
   description:
-    "Returns the brand the business's public pages and emails show (effective: name, logo URL, primary and accent " +
-    "colours, support email, and whether it comes from the tenant's override, its agency or the platform default), " +
-    "the tenant's override and its agency's brand as stored, and publicBaseUrl: the origin its review links use " +
-    "(its custom hostname when one is active). Use it to describe how customers see the business's pages.",
+    "The brand the business's public pages and emails show (effective, and its source), the tenant's and agency's " +
+    "stored brands, and publicBaseUrl: the review links' origin (the custom hostname when active).",
   input: z.object({}),
   output: TenantBrandingSchema,
   scopes: ["read:locations"],

@@ -11,13 +11,11 @@ export const reviewWidgetsOperation = defineOperation({
   name: "review.widgets",
   summary: "Review widgets on the business's website",
   description:
-    "Lists the review showcase widgets (what the business embeds on its own website): each widget's filters (minimum " +
-    "rating, sites, count, newest or best first), the footer that discloses those filters to visitors, the embed codes " +
-    "(script or iframe), and what it shows right now (the reviews, and the average over every review of its sites). " +
-    "Filter by locationId. Use it to answer 'which reviews does our website show' or 'give me the embed code'.",
+    "The review widgets the business embeds on its website: filters, the footer disclosing them, embed codes and " +
+    "what each shows now. Use it for 'which reviews does our website show' or 'the embed code'.",
   input: z.object({
-    locationId: z.string().min(1).max(64).optional().describe("only this location's widgets"),
-    limit: z.number().int().min(1).max(20).default(10).describe("how many widgets (default 10)"),
+    locationId: z.string().min(1).max(64).optional(),
+    limit: z.number().int().min(1).max(20).default(10),
   }),
   output: paged(WidgetSchema.extend({ showing: PublicWidgetSchema.pick({ summary: true, reviews: true }).nullable() })),
   scopes: ["read:reviews"],

@@ -1,12 +1,13 @@
 import { and, count, eq } from "drizzle-orm";
-import { locations, widgets } from "../../db/schema";
+import { widgets } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
-import { notFound, validationError } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
+import { assertLocationRefs } from "../locations/refs";
 import { purgeWidgets } from "./cache";
 import { type CreateWidgetInput, toWidget, type UpdateWidgetInput, type WidgetRow } from "./schemas";
 
@@ -14,16 +15,6 @@ const inTenant = (ctx: ServiceContext, id: string) => and(eq(widgets.id, id), eq
 const dto = (ctx: ServiceContext, w: WidgetRow) => toWidget(w, ctx.env.PUBLIC_BASE_URL);
 /** A changed widget is dropped from the caches this request can reach; elsewhere the TTLs apply. */
 const purge = (ctx: ServiceContext, key: string) => ctx.defer(purgeWidgets(ctx.env.PUBLIC_BASE_URL, [key]));
-
-async function checkLocation(ctx: ServiceContext, locationId: string | null | undefined) {
-  if (!locationId) return;
-  const found = await ctx.db
-    .select({ id: locations.id })
-    .from(locations)
-    .where(and(eq(locations.id, locationId), eq(locations.tenantId, ctx.tenantId)))
-    .get();
-  if (!found) throw validationError([{ path: "locationId", message: "Unknown location" }]);
-}
 
 export async function listWidgets(ctx: ServiceContext, q: PageQuery & { locationId?: string }) {
   const where = and(
@@ -55,7 +46,7 @@ async function findRow(ctx: ServiceContext, id: string): Promise<WidgetRow> {
 export const getWidget = async (ctx: ServiceContext, id: string) => dto(ctx, await findRow(ctx, id));
 
 export async function createWidget(ctx: ServiceContext, input: CreateWidgetInput) {
-  await checkLocation(ctx, input.locationId);
+  await assertLocationRefs(ctx, [input.locationId]);
   const now = nowIso();
   const row: WidgetRow = {
     id: newId(),
@@ -86,7 +77,7 @@ export async function createWidget(ctx: ServiceContext, input: CreateWidgetInput
 
 export async function updateWidget(ctx: ServiceContext, id: string, patch: UpdateWidgetInput) {
   const before = await findRow(ctx, id);
-  await checkLocation(ctx, patch.locationId);
+  await assertLocationRefs(ctx, [patch.locationId]);
   const after: WidgetRow = { ...before, ...patch, updatedAt: nowIso() };
   await commit(ctx, [
     ctx.db

@@ -77,9 +77,8 @@ export const campaignStrategist = defineAgent({
   name: "agent.campaign-strategist",
   title: "Campaign strategist",
   description:
-    "Plans review-request campaigns for a location or brand from the tenant's history: the channel mix (conversion by channel " +
-    "with confidence intervals), send timing (conversion by local hour and weekday of sending, outside quiet hours), the " +
-    "destination (google, feedback page, ...) and a sequence (first message and reminder delay from the observed days to convert).",
+    "Plans review-request campaigns for a location or brand from the tenant's history: channel mix, send timing " +
+    "outside quiet hours, destination and a reminder sequence, each with the figures behind it.",
   input,
   output,
   systemPrompt:

@@ -23,14 +23,9 @@ const Draft = z.object({
 
 const input = z
   .object({
-    templateId: z.string().min(1).max(64).optional().describe("review a saved template"),
-    campaignId: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe("review a campaign: its channels, bound templates, sequence and the compliance settings"),
-    draft: Draft.optional().describe("review unsaved content"),
+    templateId: z.string().min(1).max(64).optional(),
+    campaignId: z.string().min(1).max(64).optional(),
+    draft: Draft.optional(),
   })
   .refine((i) => [i.templateId, i.campaignId, i.draft].filter(Boolean).length === 1, {
     message: "Give exactly one of templateId, campaignId or draft",
@@ -118,10 +113,9 @@ export const complianceCritic = defineAgent({
   name: "agent.compliance-critic",
   title: "Compliance critic",
   description:
-    "Reviews a template, a campaign (channels, bound templates, drip sequence, the tenant's compliance settings) or unsaved " +
-    "content against the compliance rules: quiet hours, frequency caps, consent requirements, unsubscribe and SMS opt-out " +
-    "presence, review-gating wording, incentive wording (16 CFR 465), unknown tokens and SMS segment cost. Returns findings " +
-    "with severity, the fix and the evidence.",
+    "Checks one of templateId, campaignId (with its sequence and settings) or a draft against the compliance rules " +
+    "(quiet hours, caps, consent, opt-out, review gating and incentive wording, tokens, SMS segments): findings with " +
+    "severity, fix and evidence.",
   input,
   output,
   systemPrompt:

@@ -11,30 +11,18 @@ const input = z
       .min(1)
       .max(64)
       .optional()
-      .describe("the campaign to test; its history gives the baseline and volume, its bound template the control"),
+      .describe("its history gives baseline and volume, its bound template the control"),
     metric: z
       .enum(["conversion", "click"])
       .default("conversion")
-      .describe("conversion: a review or feedback came back; click: the link was opened"),
-    baselineRate: z
-      .number()
-      .gt(0)
-      .lt(1)
-      .optional()
-      .describe("the control's rate (0..1); default: the rate in the history window"),
-    minimumDetectableEffect: z
-      .number()
-      .gt(0)
-      .lt(1)
-      .describe("the smallest change worth detecting, absolute (0.02 = 2 points) unless relative is true"),
-    relative: z
-      .boolean()
-      .default(false)
-      .describe("true: minimumDetectableEffect is relative to the baseline (0.2 = +20%)"),
+      .describe("conversion: a review or feedback came back"),
+    baselineRate: z.number().gt(0).lt(1).optional().describe("default: the history's rate"),
+    minimumDetectableEffect: z.number().gt(0).lt(1).describe("absolute (0.02 = 2 points) unless relative"),
+    relative: z.boolean().default(false).describe("minimumDetectableEffect relative to the baseline (0.2 = +20%)"),
     alpha: z.number().gt(0).lt(0.5).default(0.05),
     power: z.number().gt(0.5).lt(1).default(0.8),
     twoSided: z.boolean().default(true),
-    variants: z.number().int().min(2).max(5).default(2).describe("arms including the control"),
+    variants: z.number().int().min(2).max(5).default(2).describe("arms, control included"),
     hypothesis: z.string().max(2000).optional(),
     ...RangeInput,
   })
@@ -84,9 +72,9 @@ export const experimentDesigner = defineAgent({
   name: "agent.experiment-designer",
   title: "Experiment designer",
   description:
-    "Designs an A/B test of a review-request campaign: a hypothesis, the variants and traffic split, and the sample size per " +
-    "variant for a minimum detectable effect, alpha and power (two-proportion power analysis, computed), with the baseline and " +
-    "daily volume from the campaign's history and the days the test will take.",
+    "Designs an A/B test of a review-request campaign: hypothesis, variants and split, and the sample size per variant " +
+    "for a minimum detectable effect, alpha and power (computed), with baseline and volume from the campaign's history " +
+    "and the days the test takes.",
   input,
   output,
   systemPrompt:

@@ -13,7 +13,7 @@ export const CitationSchema = z
   .openapi("AgentCitation");
 
 const input = z
-  .object({ question: z.string().trim().min(1).max(1_000_000).describe("the operator's question"), ...RangeInput })
+  .object({ question: z.string().trim().min(1).max(1_000_000), ...RangeInput })
   .openapi("OperatorCopilotInput");
 
 const output = z
@@ -36,9 +36,8 @@ export const operatorCopilot = defineAgent({
   name: "agent.operator-copilot",
   title: "Operator copilot",
   description:
-    "Answers an operator's question about the business (reviews, inbox, approvals, campaigns, scores, competitors, " +
-    "recommendations, surveys, contacts) by choosing and calling the read skills, and summarises with numbered citations " +
-    "of what it read (skill, input, record ids).",
+    "Answers an operator's question about the business by calling the read skills, and summarises with numbered " +
+    "citations of what it read (skill, input, record ids).",
   input,
   output,
   systemPrompt: COPILOT_PROMPT,

@@ -36,9 +36,8 @@ export const optimization = defineAgent({
   name: "agent.optimization",
   title: "Optimization",
   description:
-    "Ranked actions to improve reputation results: pending recommendations, reviews past their reply SLA, a low response " +
-    "rate, and shifting requests to the best-converting channel, each with its expected impact (computed from the tenant's " +
-    "figures) and the evidence.",
+    "Ranked actions to improve reputation results (pending recommendations, replies past SLA, a low response rate, " +
+    "the best-converting channel), each with its computed impact and the evidence.",
   input,
   output,
   systemPrompt:

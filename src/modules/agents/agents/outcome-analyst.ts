@@ -7,13 +7,8 @@ export const SIGNIFICANCE = 0.05;
 
 const input = z
   .object({
-    experimentId: z.string().min(1).max(64).optional().describe("analyse an experiment's variants"),
-    campaignId: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe("analyse a campaign's templates and channels in the window"),
+    experimentId: z.string().min(1).max(64).optional(),
+    campaignId: z.string().min(1).max(64).optional(),
     ...RangeInput,
   })
   .refine((i) => Boolean(i.experimentId) !== Boolean(i.campaignId), {
@@ -142,9 +137,8 @@ export const outcomeAnalyst = defineAgent({
   name: "agent.outcome-analyst",
   title: "Outcome analyst",
   description:
-    "Analyses the outcome of an experiment (per variant) or a campaign (per channel and template): sends, click and conversion " +
-    "rates with 95% Wilson confidence intervals, two-proportion z-tests with p-values against the control (or the biggest " +
-    "group), and a plain-language verdict.",
+    "Analyses an experiment (experimentId, per variant) or a campaign (campaignId, per channel and template): click and conversion rates with " +
+    "95% intervals, z-tests against the control (or the biggest group) and a plain-language verdict.",
   input,
   output,
   systemPrompt:

@@ -8,7 +8,7 @@ export const MAX_REVIEWS = 500;
 const EXCERPT = 160;
 
 const input = z
-  .object({ locationId: z.string().min(1).max(64).optional().describe("only this location"), ...RangeInput })
+  .object({ locationId: z.string().min(1).max(64).optional(), ...RangeInput })
   .openapi("ReputationInsightInput");
 
 const Excerpt = z.object({ reviewId: z.string(), rating: z.number().nullable(), text: z.string() });
@@ -79,9 +79,8 @@ export const reputationInsight = defineAgent({
   name: "agent.reputation-insight",
   title: "Reputation insight",
   description:
-    "Rating and sentiment trends, top themes and emerging issues per location over a window (default 90 days), each theme " +
-    "and issue with quoted review excerpts (review ids) as evidence. An emerging issue is a topic with more negative reviews " +
-    "in the second half of the window than in the first (at least 2).",
+    "Rating and sentiment trends, top themes and emerging issues (more negative reviews in the window's second half " +
+    "than its first) per location, each with quoted review excerpts as evidence.",
   input,
   output,
   systemPrompt:

@@ -110,17 +110,10 @@ const input = z
       .default(["email", "sms"]),
     purpose: z.enum(PURPOSES).default("review_request"),
     locale: z.enum(LOCALES).default("en"),
-    brandId: z.string().min(1).max(64).optional().describe("default: the tenant's default brand"),
-    instructions: z
-      .string()
-      .max(1_000_000)
-      .optional()
-      .describe("extra guidance for the llm engine (the rules engine ignores it)"),
-    create: z
-      .boolean()
-      .default(false)
-      .describe("also save each passing draft as a draft template (needs tenant_user or higher)"),
-    name: z.string().trim().min(1).max(150).optional().describe("template name when created"),
+    brandId: z.string().min(1).max(64).optional(),
+    instructions: z.string().max(1_000_000).optional().describe("guidance for the llm engine"),
+    create: z.boolean().default(false).describe("save passing drafts as draft templates (tenant_user+)"),
+    name: z.string().trim().min(1).max(150).optional(),
   })
   .openapi("TemplateGeneratorInput");
 
@@ -181,9 +174,8 @@ export const templateGenerator = defineAgent({
   name: "agent.template-generator",
   title: "Template generator",
   description:
-    "Writes email and SMS review-request templates in the brand's voice and tone, with valid {{tokens}} ({{reviewLink}}, " +
-    "{{unsubscribeLink}}, ...), linted by the compliance rules (no gating or incentive wording, opt-out present, SMS segments " +
-    "counted). Returned as drafts; with create=true and write access each passing draft is saved as a draft template.",
+    "Writes email and SMS review-request templates in the brand's voice with valid {{tokens}}, linted by the " +
+    "compliance rules. Returns drafts; create=true (write access) saves each passing draft as a draft template.",
   input,
   output,
   systemPrompt:

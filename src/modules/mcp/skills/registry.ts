@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { TenantRole } from "../../../db/schema";
+import { compactInputSchema, compactOutputSchema } from "../../../lib/compact-schema";
 import type { ServiceContext } from "../../../lib/context";
 import type { TenantAccess } from "../../identity/access";
 import type { JobRow } from "../../jobs/schemas";
@@ -81,12 +82,7 @@ export interface Skill<I extends ObjectSchema = ObjectSchema> {
 
 const skills = new Map<string, Skill>();
 
-const TenantIdInput = z
-  .string()
-  .min(1)
-  .max(64)
-  .optional()
-  .describe("Agency sessions only: the tenant to act for (see agency.list-tenants). Ignored for other credentials.");
+const TenantIdInput = z.string().min(1).max(64).optional().describe("agency sessions only: the tenant to act for");
 
 /** A skill as served: an agency-aware skill gets the optional tenantId input. No side effect. */
 export function skill<I extends ObjectSchema>(def: Skill<I>): Skill<I> {
@@ -128,19 +124,46 @@ export function skillAllowed(skill: Skill, caller: SessionIdentity): boolean {
   return skill.scopes.some((s) => caller.scopes.includes(s));
 }
 
-export const inputJsonSchema = (skill: Skill) => {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(skill.input, {
-    io: "input",
-    unrepresentable: "any",
-  }) as Record<string, unknown>;
-  return schema as { type: "object"; [k: string]: unknown };
-};
+type ObjectJsonSchema = { type: "object"; [k: string]: unknown };
 
-export const annotations = (skill: Skill) => ({
-  title: skill.title,
+/** A value derived once per skill (a skill is an immutable value; tools/list serves its schemas on every call). */
+function perSkill<T>(derive: (skill: Skill) => T): (skill: Skill) => T {
+  const known = new WeakMap<Skill, T>();
+  return (skill) => {
+    if (!known.has(skill)) known.set(skill, derive(skill));
+    return known.get(skill)!;
+  };
+}
+
+/** The JSON Schema of a zod schema, without `$schema` (MCP's tool schemas are 2020-12 by default). */
+function jsonSchemaOf(schema: z.ZodType, io: "input" | "output") {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<
+    string,
+    unknown
+  >;
+  return json as ObjectJsonSchema;
+}
+
+/** The tool's inputSchema, compacted for a model's context (src/lib/compact-schema.ts). */
+export const inputJsonSchema = perSkill((skill) => compactInputSchema(jsonSchemaOf(skill.input, "input")));
+
+/**
+ * The revision whose Tool has no `title` (2025-03-26): its clients show `annotations.title`. Later
+ * revisions show `title` first (BaseMetadata: title, then annotations.title, then name), so their
+ * lists leave the copy out.
+ */
+const TITLE_IN_ANNOTATIONS_ONLY = "2025-03-26";
+
+/**
+ * The tool's hints (MCP ToolAnnotations). destructiveHint and idempotentHint are "meaningful only when
+ * readOnlyHint == false" (the schema's words): a read tool says readOnlyHint and openWorldHint only.
+ */
+export const annotations = (skill: Skill, protocolVersion?: string) => ({
+  ...(protocolVersion === TITLE_IN_ANNOTATIONS_ONLY ? { title: skill.title } : {}),
   readOnlyHint: skill.access === "read",
-  destructiveHint: skill.access === "write" ? Boolean(skill.destructive) : false,
-  idempotentHint: skill.access === "read" || Boolean(skill.idempotent),
+  ...(skill.access === "write"
+    ? { destructiveHint: Boolean(skill.destructive), idempotentHint: Boolean(skill.idempotent) }
+    : {}),
   openWorldHint: Boolean(skill.openWorld),
 });
 
@@ -150,26 +173,24 @@ export const declaresOutput = (skill: Skill) => Boolean(skill.output);
 /** The zod schema of the skill's structuredContent; any JSON object for a skill that declares none yet. */
 export const outputSchema = (skill: Skill): z.ZodType => skill.output ?? z.record(z.string(), z.unknown());
 
-export const outputJsonSchema = (skill: Skill) => {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(outputSchema(skill), {
-    io: "output",
-    unrepresentable: "any",
-  }) as Record<string, unknown>;
-  return schema as { type: "object"; [k: string]: unknown };
-};
+/** The tool's outputSchema (its structuredContent), compacted for a model's context (src/lib/compact-schema.ts). */
+export const outputJsonSchema = perSkill((skill) => compactOutputSchema(jsonSchemaOf(outputSchema(skill), "output")));
 
-/** One icon for every tool and for the server (2025-11-25+ clients show it next to the name). */
+/** The server's icon (serverInfo.icons, 2025-11-25+; clients show it next to the server's tools). */
 export const icons = (base: string) => [{ src: `${base}/mcp/icon.svg`, mimeType: "image/svg+xml", sizes: ["any"] }];
 
-/** The tools/list entry. */
-export const toolDefinition = (skill: Skill, base: string) => ({
+/**
+ * The tools/list entry. No per-tool `icons`: every tool's would be the server's own (serverInfo.icons),
+ * the same 89 bytes in every entry of a list each assistant pays for in its context (docs/mcp.md,
+ * "What tools/list costs").
+ */
+export const toolDefinition = (skill: Skill, protocolVersion?: string) => ({
   name: skill.name,
   title: skill.title,
   description: describeUntrusted(skill.description, skill.untrusted),
   inputSchema: inputJsonSchema(skill),
   outputSchema: outputJsonSchema(skill),
-  annotations: annotations(skill),
-  icons: icons(base),
+  annotations: annotations(skill, protocolVersion),
 });
 
 /** The public catalog entry (GET /mcp/skills). */

@@ -43,6 +43,8 @@ export interface CallEnv {
   defer: (work: Promise<unknown>) => void;
   /** the tools this request is served (endpoint, toolsets, single tools); every tool when absent */
   selection?: ToolSelection;
+  /** the MCP revision the request speaks (tools/list words a tool's title for it: registry.ts toolDefinition) */
+  protocolVersion?: string;
   /** the request declares the tasks extension (2026-07-28): a long job answers a task handle (mcp/tasks.ts) */
   tasks?: boolean;
 }

@@ -7,7 +7,7 @@ import { notFound, validationError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import { keysetPage, type PageQuery } from "../../../lib/pagination";
 import { nowIso } from "../../../lib/time";
-import { assertLocationsInTenant } from "../service";
+import { assertLocationRefs } from "../../locations/refs";
 import {
   type AutoReplyRuleRow,
   type CreateAutoReplyRuleInput,
@@ -96,7 +96,7 @@ async function assertPublishAllowed(ctx: ServiceContext, rule: Pick<AutoReplyRul
 }
 
 export async function createAutoReplyRule(ctx: ServiceContext, input: CreateAutoReplyRuleInput) {
-  if (input.locationId) await assertLocationsInTenant(ctx, [input.locationId], "locationId");
+  await assertLocationRefs(ctx, [input.locationId]);
   const now = nowIso();
   const row: AutoReplyRuleRow = {
     id: newId(),
@@ -143,7 +143,7 @@ export async function updateAutoReplyRule(ctx: ServiceContext, id: string, patch
   };
   const issues = ruleIssues(after);
   if (issues.length) throw validationError(issues);
-  if (patch.locationId) await assertLocationsInTenant(ctx, [patch.locationId], "locationId");
+  await assertLocationRefs(ctx, [patch.locationId]);
   await assertPublishAllowed(ctx, after);
   const { id: _id, tenantId: _t, createdAt: _c, ...set } = after;
   await commit(ctx, [

@@ -1,0 +1,64 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * One copy of each rule (issue #47, item 3; docs/ARCHITECTURE.md, "Data and writes"): each rule below is
+ * defined once, in the module that owns it, and every other module calls that definition. The check
+ * looks for the rule's defining code (the query or row it is made of), not for a name, so a second
+ * copy fails here however it is called. `duplicates` finds long copies; these are short ones.
+ */
+const root = path.join(import.meta.dirname, "../..");
+const src = path.join(root, "src");
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sources(full);
+    return /\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+/** The code without its comments (which may quote the rule). */
+const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+const files = sources(src).map((f) => ({ file: path.relative(root, f), text: code(readFileSync(f, "utf8")) }));
+
+interface Rule {
+  /** the rule, as a person would say it */
+  rule: string;
+  /** the one file that defines it */
+  owner: string;
+  /** what defining it again would look like (matched across lines) */
+  defining: RegExp[];
+}
+
+const RULES: Rule[] = [
+  {
+    rule: "a user holds a role on this tenant (a direct tenant grant)",
+    owner: "src/modules/users/membership.ts",
+    defining: [/eq\(roleAssignments\.scopeType,\s*"tenant"\),\s*eq\(roleAssignments\.scopeId,/],
+  },
+  {
+    rule: "CSV is parsed one way (papaparse with the imports' options)",
+    owner: "src/lib/csv.ts",
+    defining: [/from\s+["']papaparse["']/, /Papa\.parse\s*[<(]/],
+  },
+  {
+    rule: "a location a request names is the tenant's (400 Unknown location, or 404)",
+    owner: "src/modules/locations/refs.ts",
+    defining: [
+      // "is there such a location of this tenant": its id (or timezone) by id and tenant
+      /\.select\(\{\s*(id|timezone):\s*locations\.\w+\s*\}\)\s*\.from\(locations\)\s*\.where\(\s*and\(\s*(eq\(locations\.id,|eq\(locations\.tenantId,[^)]*\),\s*(inJson|inArray|eq)\(\s*locations\.id\b)/,
+      /function\s+(assert|check)Locations?\w*\s*\(/,
+    ],
+  },
+];
+
+describe("one definition of each rule", () => {
+  for (const r of RULES) {
+    it(`${r.rule}: defined in ${r.owner} only`, () => {
+      const defining = files.filter((f) => r.defining.some((re) => re.test(f.text))).map((f) => f.file);
+      expect(defining).toEqual([r.owner]);
+    });
+  }
+});
