@@ -39,6 +39,11 @@ const RULES: Rule[] = [
     defining: [/eq\(roleAssignments\.scopeType,\s*"tenant"\),\s*eq\(roleAssignments\.scopeId,/],
   },
   {
+    rule: "a webhook delivery starts as a pending row (attempts 0, due now)",
+    owner: "src/modules/outgoing-webhooks/delivery.ts",
+    defining: [/id:\s*`whd_\$\{/, /status:\s*"pending",\s*attempts:\s*0/],
+  },
+  {
     rule: "CSV is parsed one way (papaparse with the imports' options)",
     owner: "src/lib/csv.ts",
     defining: [/from\s+["']papaparse["']/, /Papa\.parse\s*[<(]/],
