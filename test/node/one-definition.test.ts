@@ -49,6 +49,11 @@ const RULES: Rule[] = [
     defining: [/from\s+["']papaparse["']/, /Papa\.parse\s*[<(]/],
   },
   {
+    rule: "the review-request funnel is summed from its daily rollup one way",
+    owner: "src/modules/analytics/aggregates.ts",
+    defining: [/\.\.\.funnelSums\b/, /\.select\(funnelSums\)/],
+  },
+  {
     rule: "a location a request names is the tenant's (400 Unknown location, or 404)",
     owner: "src/modules/locations/refs.ts",
     defining: [
