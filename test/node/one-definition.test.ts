@@ -54,6 +54,11 @@ const RULES: Rule[] = [
     defining: [/\.\.\.funnelSums\b/, /\.select\(funnelSums\)/],
   },
   {
+    rule: "an inbox item's tags are normalised and written one way (trimmed, case-insensitive duplicates dropped, capped)",
+    owner: "src/modules/inbox/actions.ts",
+    defining: [/\.set\(\{\s*tags\b/, /new Set\(\[\.\.\.item\.tags/],
+  },
+  {
     rule: "a location a request names is the tenant's (400 Unknown location, or 404)",
     owner: "src/modules/locations/refs.ts",
     defining: [
