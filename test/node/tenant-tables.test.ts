@@ -22,7 +22,7 @@ const EXEMPT: Record<string, string> = {
     "which handler processed which event, keyed by (event id, handler) and only reached by the id of one of the tenant's events; a tenant move leaves it behind (docs/scaling.md, Moving a tenant)",
 };
 
-const tables = Object.values(tenantSet)
+const tables = Object.values(tenantSet as Record<string, unknown>)
   .filter((v): v is SQLiteTable => v instanceof SQLiteTable)
   .map((t) => getTableConfig(t));
 
