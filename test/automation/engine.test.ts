@@ -103,6 +103,24 @@ describe("actions", () => {
     expect((await runsOf(rule.id))[0]!.outcome).toBe("succeeded");
   });
 
+  it("add_tags follows the inbox's own tag rule: a tag in another case is the same tag, and an item keeps at most 20", async () => {
+    const { loc, rule } = await setup([{ type: "add_tags", config: { tags: ["URGENT", "Service", "new"] } }]);
+    const { review, item: it0 } = await seedReview(w.tenantA.id, loc.id);
+    const existing = ["urgent", "service", ...Array.from({ length: 17 }, (_, i) => `t${i}`)];
+    await db().update(inboxItems).set({ tags: existing }).where(eq(inboxItems.id, it0.id));
+    await runAutomation(reviewEvent(w.tenantA.id, review), env);
+    // POST /v1/inbox/{id}/tags would store the same: the first spelling of each tag, at most 20
+    expect((await item(it0.id)).tags).toEqual([...existing, "new"]);
+    const [run] = await runsOf(rule.id);
+    expect(run!.actions).toEqual([
+      expect.objectContaining({
+        type: "add_tags",
+        outcome: "succeeded",
+        result: expect.objectContaining({ changed: true }),
+      }),
+    ]);
+  });
+
   it("create_response_draft renders a template, or drafts with the reviews engine", async () => {
     const { loc, rule } = await setup([
       {

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { root, sourceFiles, src, withoutComments } from "./helpers/source-code";
 
 /**
  * docs/ARCHITECTURE.md's mechanical claims, checked so the doc stays true:
@@ -12,24 +13,12 @@ import { describe, expect, it } from "vitest";
  * - "Request pipeline": credential schemes are the `Authenticator`s of src/middleware/auth.ts; OAuth
  *   access tokens are taken by /mcp only (src/modules/mcp/credentials.ts), not registered for REST.
  */
-const root = path.join(import.meta.dirname, "../..");
-const src = path.join(root, "src");
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return sources(full);
-    return /\.tsx?$/.test(name) ? [full] : [];
-  });
-}
-
-/** The code without its comments (which may well say "SQL" or "90 ids"). */
-const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
 const rel = (f: string) => path.relative(root, f);
 
 function offenders(files: string[], rules: [string, RegExp][]) {
   return files.flatMap((f) =>
-    code(readFileSync(f, "utf8"))
+    // the code without its comments (which may well say "SQL" or "90 ids")
+    withoutComments(readFileSync(f, "utf8"))
       .split("\n")
       .flatMap((line, i) =>
         rules.filter(([, re]) => re.test(line)).map(([what]) => `${rel(f)}:${i + 1}: ${what}: ${line.trim()}`),
@@ -37,7 +26,7 @@ function offenders(files: string[], rules: [string, RegExp][]) {
   );
 }
 
-const files = sources(src);
+const files = sourceFiles(src);
 
 describe("docs/ARCHITECTURE.md claims that code can check", () => {
   it("no routes file holds SQL: no drizzle-orm, no tables, no query builders, no raw SQL", () => {

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "./helpers/source-code";
 
 /**
  * Only src/db/ names the D1 bindings (env.DB, SHARD_n) or mints a database handle (createDb, asShard,
@@ -11,14 +12,7 @@ import { describe, expect, it } from "vitest";
 const src = path.join(import.meta.dirname, "../../src");
 const ALLOWED = new Set(["db", "env.ts"].map((p) => path.join(src, p)));
 
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (ALLOWED.has(full)) return [];
-    if (statSync(full).isDirectory()) return sources(full);
-    return /\.tsx?$/.test(name) ? [full] : [];
-  });
-}
+const sources = (dir: string) => sourceFiles(dir, ALLOWED);
 
 /** The code without its comments (which may well mention env.DB). */
 const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { root, sourceFiles, withoutComments } from "./helpers/source-code";
 
 /**
  * One copy of each rule (issue #47, item 3; docs/ARCHITECTURE.md, "Data and writes"): each rule below is
@@ -8,20 +9,11 @@ import { describe, expect, it } from "vitest";
  * looks for the rule's defining code (the query or row it is made of), not for a name, so a second
  * copy fails here however it is called. `duplicates` finds long copies; these are short ones.
  */
-const root = path.join(import.meta.dirname, "../..");
-const src = path.join(root, "src");
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return sources(full);
-    return /\.tsx?$/.test(name) ? [full] : [];
-  });
-}
-
-/** The code without its comments (which may quote the rule). */
-const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
-const files = sources(src).map((f) => ({ file: path.relative(root, f), text: code(readFileSync(f, "utf8")) }));
+// the code without its comments (which may quote the rule)
+const files = sourceFiles().map((f) => ({
+  file: path.relative(root, f),
+  text: withoutComments(readFileSync(f, "utf8")),
+}));
 
 interface Rule {
   /** the rule, as a person would say it */
@@ -39,9 +31,24 @@ const RULES: Rule[] = [
     defining: [/eq\(roleAssignments\.scopeType,\s*"tenant"\),\s*eq\(roleAssignments\.scopeId,/],
   },
   {
+    rule: "a webhook delivery starts as a pending row (attempts 0, due now)",
+    owner: "src/modules/outgoing-webhooks/delivery.ts",
+    defining: [/id:\s*`whd_\$\{/, /status:\s*"pending",\s*attempts:\s*0/],
+  },
+  {
     rule: "CSV is parsed one way (papaparse with the imports' options)",
     owner: "src/lib/csv.ts",
     defining: [/from\s+["']papaparse["']/, /Papa\.parse\s*[<(]/],
+  },
+  {
+    rule: "the review-request funnel is summed from its daily rollup one way",
+    owner: "src/modules/analytics/aggregates.ts",
+    defining: [/\.\.\.funnelSums\b/, /\.select\(funnelSums\)/],
+  },
+  {
+    rule: "an inbox item's tags are normalised and written one way (trimmed, case-insensitive duplicates dropped, capped)",
+    owner: "src/modules/inbox/actions.ts",
+    defining: [/\.set\(\{\s*tags\b/, /new Set\(\[\.\.\.item\.tags/],
   },
   {
     rule: "a location a request names is the tenant's (400 Unknown location, or 404)",

@@ -15,7 +15,7 @@ import { newId } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
 import { consoleReviewItemUrl } from "../../lib/urls";
 import { emailProviderFor } from "../../providers/messaging/transactional";
-import { deliveryBody, newMessageId } from "../outgoing-webhooks/delivery";
+import { deliveryBody, pendingDelivery } from "../outgoing-webhooks/delivery";
 import type { MessageSink } from "../outgoing-webhooks/fanout";
 import { alertEmail } from "./instant-email";
 import { alertMatches, recentEnough } from "./matching";
@@ -87,30 +87,21 @@ async function queueWebhook(
       externalUrl: review.externalUrl,
     },
   };
-  const id = `whd_${newId()}`;
   // unique (webhook, event id): a second run adds no second delivery
   const inserted = await db
     .insert(webhookDeliveries)
-    .values({
-      id,
-      tenantId: sub.tenantId,
-      subscriptionId: hook.id,
-      messageId: newMessageId(),
-      eventId: envelope.id,
-      eventType: envelope.type,
-      payload: deliveryBody(envelope),
-      redeliveryOf: null,
-      status: "pending",
-      attempts: 0,
-      responseStatus: null,
-      responseBody: null,
-      latencyMs: null,
-      error: null,
-      lastAttemptAt: null,
-      nextAttemptAt: now,
-      createdAt: now,
-      updatedAt: now,
-    })
+    .values(
+      pendingDelivery(
+        {
+          tenantId: sub.tenantId,
+          subscriptionId: hook.id,
+          eventId: envelope.id,
+          eventType: envelope.type,
+          payload: deliveryBody(envelope),
+        },
+        now,
+      ),
+    )
     .onConflictDoNothing()
     .returning({ id: webhookDeliveries.id })
     .get();

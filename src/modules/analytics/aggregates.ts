@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import {
@@ -65,6 +65,25 @@ export const funnelCounts = (s: FunnelSums): FunnelCounts => ({
   clickRate: rate(s.clicked, s.sent),
   conversionRate: rate(s.converted, s.sent),
 });
+
+/** The funnel rollup's key columns a funnel can be broken down by. */
+const FUNNEL_KEYS = { channel: f.channel, templateId: f.templateId, campaignId: f.campaignId, variantId: f.variantId };
+
+/**
+ * The review-request funnel summed from its daily rollup over `where`: one row per value of the `by`
+ * columns, in their order (no `by`: one row of totals). Every funnel (GET /v1/analytics/funnel, the
+ * overview, campaign.metrics) reads it this way (test/node/one-definition.test.ts); map rows with funnelCounts.
+ */
+export function funnelBy<K extends keyof typeof FUNNEL_KEYS>(db: Db, where: SQL | undefined, by: readonly K[] = []) {
+  const keys = Object.fromEntries(by.map((k) => [k, FUNNEL_KEYS[k]])) as Pick<typeof FUNNEL_KEYS, K>;
+  const columns = by.map((k) => FUNNEL_KEYS[k]);
+  return db
+    .select({ ...keys, ...funnelSums })
+    .from(f)
+    .where(where)
+    .groupBy(...columns)
+    .orderBy(...columns.map((c) => asc(c)));
+}
 
 /** '' is the rollups' "none" in key columns. */
 export const orNull = (s: string) => (s === "" ? null : s);

@@ -13,8 +13,8 @@ import type { ServiceContext } from "../../lib/context";
 import { type ValidationIssue, validationError } from "../../lib/errors";
 import { nowIso } from "../../lib/time";
 import {
+  funnelBy,
   funnelCounts,
-  funnelSums,
   mergeSorted,
   openDueByLocation,
   orNull,
@@ -84,31 +84,11 @@ export async function funnelAnalytics(ctx: ServiceContext, q: FunnelFilter) {
     q.channel ? eq(f.channel, q.channel) : undefined,
   );
   const [totals, byChannel, byTemplate, byCampaign, byVariant] = await ctx.db.batch([
-    ctx.db.select(funnelSums).from(f).where(w),
-    ctx.db
-      .select({ channel: f.channel, ...funnelSums })
-      .from(f)
-      .where(w)
-      .groupBy(f.channel)
-      .orderBy(asc(f.channel)),
-    ctx.db
-      .select({ templateId: f.templateId, ...funnelSums })
-      .from(f)
-      .where(w)
-      .groupBy(f.templateId)
-      .orderBy(asc(f.templateId)),
-    ctx.db
-      .select({ campaignId: f.campaignId, ...funnelSums })
-      .from(f)
-      .where(w)
-      .groupBy(f.campaignId)
-      .orderBy(asc(f.campaignId)),
-    ctx.db
-      .select({ campaignId: f.campaignId, variantId: f.variantId, ...funnelSums })
-      .from(f)
-      .where(and(w, sql`${f.variantId} <> ''`))
-      .groupBy(f.campaignId, f.variantId)
-      .orderBy(asc(f.campaignId), asc(f.variantId)),
+    funnelBy(ctx.db, w),
+    funnelBy(ctx.db, w, ["channel"]),
+    funnelBy(ctx.db, w, ["templateId"]),
+    funnelBy(ctx.db, w, ["campaignId"]),
+    funnelBy(ctx.db, and(w, sql`${f.variantId} <> ''`), ["campaignId", "variantId"]),
   ]);
   return {
     range,
@@ -196,7 +176,7 @@ export async function overview(ctx: ServiceContext, q: AnalyticsFilter) {
   const { range, where } = await scopeOf(ctx, q);
   const [reviewsRow, funnelRow] = await ctx.db.batch([
     ctx.db.select(reviewSums).from(v).where(where(v)),
-    ctx.db.select(funnelSums).from(f).where(where(f)),
+    funnelBy(ctx.db, where(f)),
   ]);
   const responses = await responseAnalytics(ctx, { ...q, ...range, locationId: q.locationId, brandId: q.brandId });
   return {

@@ -2,7 +2,7 @@ import { and, asc, count, eq, gte } from "drizzle-orm";
 import { analyticsFunnelDaily as f, solicitations, analyticsReviewDaily as v } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { findCampaignRow } from "../campaigns/service";
-import { funnelCounts, funnelSums, orNull, reviewStats, reviewSums } from "./aggregates";
+import { funnelBy, funnelCounts, orNull, reviewStats, reviewSums } from "./aggregates";
 import { dayOf } from "./dates";
 import type { FunnelCounts } from "./schemas";
 
@@ -24,19 +24,9 @@ export async function campaignMetrics(ctx: ServiceContext, input: { campaignId: 
   const since = sinceDay(input.since);
   const w = and(eq(f.tenantId, ctx.tenantId), eq(f.campaignId, campaign.id), since ? gte(f.day, since) : undefined);
   const [totals, byChannel, byTemplate, unknown] = await ctx.db.batch([
-    ctx.db.select(funnelSums).from(f).where(w),
-    ctx.db
-      .select({ channel: f.channel, ...funnelSums })
-      .from(f)
-      .where(w)
-      .groupBy(f.channel)
-      .orderBy(asc(f.channel)),
-    ctx.db
-      .select({ channel: f.channel, templateId: f.templateId, ...funnelSums })
-      .from(f)
-      .where(w)
-      .groupBy(f.channel, f.templateId)
-      .orderBy(asc(f.channel), asc(f.templateId)),
+    funnelBy(ctx.db, w),
+    funnelBy(ctx.db, w, ["channel"]),
+    funnelBy(ctx.db, w, ["channel", "templateId"]),
     ctx.db
       .select({ n: count() })
       .from(solicitations)

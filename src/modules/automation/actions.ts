@@ -7,6 +7,7 @@ import { type EventPlace, eventReview, renderTokens, type TokenSource } from "..
 import { type EventEnvelope, eventStatement } from "../../lib/events";
 import { nowIso } from "../../lib/time";
 import { sendTransactionalEmail } from "../../providers/messaging/transactional";
+import { tagWrites } from "../inbox/actions";
 import { deliveryBody } from "../outgoing-webhooks/delivery";
 import { openSecret } from "../outgoing-webhooks/service";
 import { type FetchFn, postSigned } from "../outgoing-webhooks/transport";
@@ -39,7 +40,6 @@ export const causeFields = (c: AutomationCause) => ({
   automationDepth: c.depth,
 });
 
-const MAX_TAGS = 50;
 const CLOSED = new Set(["responded", "resolved", "ignored"]);
 
 async function inboxItemFor(ax: ActionContext) {
@@ -126,24 +126,13 @@ const assignInbox: Handler<"assign_inbox"> = async (ax, config) => {
 const addTags: Handler<"add_tags"> = async (ax, config) => {
   const { ctx } = ax;
   const item = await inboxItemFor(ax);
-  const tags = [...new Set([...item.tags, ...config.tags])].slice(0, MAX_TAGS);
-  if (tags.length === item.tags.length) return { inboxItemId: item.id, tags, changed: false };
-  const now = nowIso();
-  await commit(ctx, [
-    ctx.db
-      .update(inboxItems)
-      .set({ tags, updatedAt: now })
-      .where(and(eq(inboxItems.id, item.id), eq(inboxItems.tenantId, ctx.tenantId))),
-    auditStatement(ctx, {
-      tenantId: ctx.tenantId,
-      action: "inbox.tagged",
-      resourceType: "inbox_item",
-      resourceId: item.id,
-      previousState: { tags: item.tags },
-      nextState: { tags },
-      metadata: { ruleId: ax.rule.id, eventId: ax.event.id },
-    }),
-  ]);
+  // the inbox's own rule (trimmed, one spelling per tag, at most 20): the existing tags first, then the rule's
+  const { tags, writes } = tagWrites(ctx, item, [...item.tags, ...config.tags], {
+    ruleId: ax.rule.id,
+    eventId: ax.event.id,
+  });
+  if (!writes.length) return { inboxItemId: item.id, tags, changed: false };
+  await commit(ctx, writes);
   return { inboxItemId: item.id, tags, changed: true };
 };
 

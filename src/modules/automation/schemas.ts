@@ -4,6 +4,7 @@ import { AUTOMATION_RUN_OUTCOMES, TENANT_ROLES } from "../../db/schema";
 import { EVENT_TYPES } from "../../lib/events";
 import { DateTime, PageQuerySchema } from "../../lib/openapi";
 import { Email } from "../../lib/validators";
+import { InboxTag, MAX_TAGS } from "../inbox/schemas";
 
 export const CONDITION_OPS = ["eq", "neq", "gt", "gte", "lt", "lte", "in", "contains"] as const;
 export type ConditionOp = (typeof CONDITION_OPS)[number];
@@ -31,7 +32,7 @@ const Template = z.string().trim().min(1).max(4000).openapi({
 
 const SendWebhookConfig = z.object({ url: z.string().trim().min(1).max(2048) }).strict();
 const AssignInboxConfig = z.object({ userId: z.string().min(1).max(64) }).strict();
-const AddTagsConfig = z.object({ tags: z.array(z.string().trim().min(1).max(50)).min(1).max(20) }).strict();
+const AddTagsConfig = z.object({ tags: z.array(InboxTag).min(1).max(MAX_TAGS) }).strict();
 const ResponseDraftConfig = z
   .object({ mode: z.enum(["template", "ai"]), text: Template.optional() })
   .strict()

@@ -10,7 +10,7 @@ import { newId } from "../../lib/ids";
 import { inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
 import { assertTenantMember } from "../users/membership";
-import { MAX_BULK_ITEMS } from "./schemas";
+import { MAX_BULK_ITEMS, MAX_TAGS } from "./schemas";
 import { findInboxRow, type InboxItemType } from "./service";
 import { assertMove } from "./states";
 
@@ -169,28 +169,53 @@ export async function addInboxNote(ctx: ServiceContext, id: string, input: { not
   return { ...SUCCESS, noteId: note.id };
 }
 
-/** Trimmed, first spelling kept, later duplicates in any case dropped. */
-export const dedupeTags = (tags: string[]) => {
+/**
+ * An inbox item's tags as stored, however they are written (REST, MCP, automation's add_tags): trimmed,
+ * the first spelling of each tag kept and later ones in any case dropped, at most MAX_TAGS. The one
+ * definition (test/node/one-definition.test.ts).
+ */
+export const normalTags = (tags: readonly string[]): string[] => {
   const seen = new Set<string>();
-  return tags.map((t) => t.trim()).filter((t) => t && !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()));
+  return tags
+    .map((t) => t.trim())
+    .filter((t) => t && !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()))
+    .slice(0, MAX_TAGS);
 };
 
-/** POST /v1/inbox/{id}/tags: replaces the item's tags with the given (deduplicated) list; [] clears. */
+/**
+ * What giving an item `tags` writes: the normalised tags, and the update with its audit row (none when
+ * they are the item's tags already). `metadata` goes on the audit row (e.g. the automation rule).
+ */
+export function tagWrites(
+  ctx: ServiceContext,
+  item: { id: string; tags: string[] },
+  given: readonly string[],
+  metadata?: Record<string, unknown>,
+): { tags: string[]; writes: BatchItem<"sqlite">[] } {
+  const tags = normalTags(given);
+  if (JSON.stringify(tags) === JSON.stringify(item.tags)) return { tags, writes: [] };
+  return {
+    tags,
+    writes: [
+      ctx.db.update(inboxItems).set({ tags, updatedAt: nowIso() }).where(inTenant(ctx, item.id)),
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: "inbox.tagged",
+        resourceType: "inbox_item",
+        resourceId: item.id,
+        previousState: { tags: item.tags },
+        nextState: { tags },
+        ...(metadata ? { metadata } : {}),
+      }),
+    ],
+  };
+}
+
+/** POST /v1/inbox/{id}/tags: replaces the item's tags with the given ones (normalTags); [] clears. */
 export async function setInboxTags(ctx: ServiceContext, id: string, input: { tags: string[]; type?: InboxItemType }) {
   const item = await findInboxRow(ctx, id, input.type);
-  const tags = dedupeTags(input.tags);
-  if (JSON.stringify(tags) === JSON.stringify(item.tags)) return { ...SUCCESS, tags };
-  await commit(ctx, [
-    ctx.db.update(inboxItems).set({ tags, updatedAt: nowIso() }).where(inTenant(ctx, item.id)),
-    auditStatement(ctx, {
-      tenantId: ctx.tenantId,
-      action: "inbox.tagged",
-      resourceType: "inbox_item",
-      resourceId: item.id,
-      previousState: { tags: item.tags },
-      nextState: { tags },
-    }),
-  ]);
+  const { tags, writes } = tagWrites(ctx, item, input.tags);
+  if (writes.length) await commit(ctx, writes);
   return { ...SUCCESS, tags };
 }
 

@@ -131,10 +131,12 @@ export const NoteInboxBody = z
   .openapi("AddInboxNoteRequest");
 
 export const MAX_TAGS = 20;
+/** One inbox tag: 1 to 40 characters once trimmed (POST /v1/inbox/{id}/tags, automation's add_tags). */
+export const InboxTag = z.string().trim().min(1).max(40);
 export const TagsInboxBody = z
   .object({
     tags: z
-      .array(z.string().trim().min(1).max(40))
+      .array(InboxTag)
       .max(MAX_TAGS)
       .openapi({ description: "replaces the item's tags; trimmed, duplicates (any case) dropped" }),
     type: InboxItemType.optional(),

@@ -8,7 +8,7 @@ import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
 import { WEBHOOK_TEST_EVENT } from "../events/catalogue";
-import { attemptDelivery, deliveryBody, newMessageId } from "./delivery";
+import { attemptDelivery, deliveryBody, pendingDelivery } from "./delivery";
 import { type DeliveryRow, toDelivery } from "./schemas";
 import { findWebhookRow } from "./service";
 import type { FetchFn } from "./transport";
@@ -40,26 +40,6 @@ export async function listDeliveries(
   });
 }
 
-const pendingRow = (
-  ctx: ServiceContext,
-  o: Pick<DeliveryRow, "subscriptionId" | "messageId" | "eventId" | "eventType" | "payload" | "redeliveryOf">,
-  now: string,
-): DeliveryRow => ({
-  ...o,
-  id: `whd_${newId()}`,
-  tenantId: ctx.tenantId,
-  status: "pending",
-  attempts: 0,
-  responseStatus: null,
-  responseBody: null,
-  latencyMs: null,
-  error: null,
-  lastAttemptAt: null,
-  nextAttemptAt: now,
-  createdAt: now,
-  updatedAt: now,
-});
-
 /**
  * Sends a past delivery again as a new delivery row with the same webhook-id (receivers dedupe on
  * it) and body, with a fresh retry schedule. The endpoint must be active.
@@ -79,7 +59,7 @@ export async function redeliver(ctx: ServiceContext, subscriptionId: string, del
     .get();
   if (!original) throw notFound("Webhook delivery");
   if (!sub.isActive) throw conflict("The webhook subscription is disabled; enable it before redelivering");
-  const row = pendingRow(ctx, { ...original, redeliveryOf: original.id }, nowIso());
+  const row = pendingDelivery({ ...original, redeliveryOf: original.id }, nowIso());
   await commit(ctx, [
     ctx.db.insert(webhookDeliveries).values(row),
     auditStatement(ctx, {
@@ -109,16 +89,8 @@ export async function sendTestWebhook(ctx: ServiceContext, subscriptionId: strin
     tenantId: ctx.tenantId,
     data: { webhookId: sub.id, message: "This is a test delivery from the Reputation Operations API." },
   };
-  const row = pendingRow(
-    ctx,
-    {
-      subscriptionId,
-      messageId: newMessageId(),
-      eventId: event.id,
-      eventType: event.type,
-      payload: deliveryBody(event),
-      redeliveryOf: null,
-    },
+  const row = pendingDelivery(
+    { tenantId: ctx.tenantId, subscriptionId, eventId: event.id, eventType: event.type, payload: deliveryBody(event) },
     now,
   );
   await commit(ctx, [

@@ -32,6 +32,36 @@ export const deliveryBody = (e: {
 
 export const newMessageId = () => `msg_${newId()}`;
 
+/**
+ * A delivery as it starts, whatever made it (an event's fan-out, a redelivery, a test, an instant
+ * alert): pending, never attempted, due now; a new webhook-id (msg_...) unless a redelivery keeps the
+ * original's, which receivers dedupe on. The one definition (test/node/one-definition.test.ts).
+ */
+export const pendingDelivery = (
+  o: Pick<DeliveryRow, "tenantId" | "subscriptionId" | "eventId" | "eventType" | "payload"> &
+    Partial<Pick<DeliveryRow, "messageId" | "redeliveryOf">>,
+  now: string,
+): DeliveryRow => ({
+  id: `whd_${newId()}`,
+  tenantId: o.tenantId,
+  subscriptionId: o.subscriptionId,
+  messageId: o.messageId ?? newMessageId(),
+  eventId: o.eventId,
+  eventType: o.eventType,
+  payload: o.payload,
+  redeliveryOf: o.redeliveryOf ?? null,
+  status: "pending",
+  attempts: 0,
+  responseStatus: null,
+  responseBody: null,
+  latencyMs: null,
+  error: null,
+  lastAttemptAt: null,
+  nextAttemptAt: now,
+  createdAt: now,
+  updatedAt: now,
+});
+
 const batch = (db: Db, statements: BatchItem<"sqlite">[]) =>
   db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
 

@@ -3,11 +3,9 @@ import type { ShardDb } from "../../db/client";
 import { webhookDeliveries, webhookSubscriptions } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
-import { newId } from "../../lib/ids";
 import { chunkRows, inJson } from "../../lib/sql";
 import { nowIso } from "../../lib/time";
-import { deliveryBody, newMessageId, type WebhookDeliveryMessage } from "./delivery";
-import type { DeliveryRow } from "./schemas";
+import { deliveryBody, pendingDelivery, type WebhookDeliveryMessage } from "./delivery";
 
 const SEND_BATCH = 100;
 
@@ -46,26 +44,12 @@ export async function fanOutEvent(event: EventEnvelope, env: Env, db: ShardDb, q
   if (!subs.length) return 0;
   const now = nowIso();
   const body = deliveryBody(event);
-  const rows: DeliveryRow[] = subs.map((s) => ({
-    id: `whd_${newId()}`,
-    tenantId: event.tenantId,
-    subscriptionId: s.id,
-    messageId: newMessageId(),
-    eventId: event.id,
-    eventType: event.type,
-    payload: body,
-    redeliveryOf: null,
-    status: "pending",
-    attempts: 0,
-    responseStatus: null,
-    responseBody: null,
-    latencyMs: null,
-    error: null,
-    lastAttemptAt: null,
-    nextAttemptAt: now,
-    createdAt: now,
-    updatedAt: now,
-  }));
+  const rows = subs.map((s) =>
+    pendingDelivery(
+      { tenantId: event.tenantId, subscriptionId: s.id, eventId: event.id, eventType: event.type, payload: body },
+      now,
+    ),
+  );
   const inserts = chunkRows(webhookDeliveries, rows).map((chunk) =>
     db.insert(webhookDeliveries).values(chunk).onConflictDoNothing(),
   );
