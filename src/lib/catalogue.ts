@@ -1,4 +1,5 @@
-import { hasRest, type Operation } from "./operation";
+import { hasRest } from "./has-rest";
+import type { Operation } from "./operation";
 
 /*
  * The catalogue as installed by the composition root (src/wiring.ts OPERATIONS, handed to createWorker):

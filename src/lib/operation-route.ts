@@ -5,13 +5,13 @@ import type { AppEnv } from "../app-env";
 import { agencyScope, platformSvc, svc } from "../middleware/service-context";
 import { requireRole } from "../middleware/tenant";
 import { ApiError, unauthenticated, validationError } from "./errors";
+import { hasRest } from "./has-rest";
 import { createRouter, json, TENANT_SECURITY, USER_SECURITY } from "./openapi";
 import {
   type AnyOperationContext,
   bodyOf,
   type FileAnswer,
   fileOf,
-  hasRest,
   type Operation,
   type OperationContext,
   type OperationKind,

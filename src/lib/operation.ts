@@ -344,11 +344,6 @@ export interface Operation<I = any, A = any>
   handler(ctx: AnyOperationContext, input: I): Promise<A | Reply<A>>;
 }
 
-/** Whether the operation has a REST door (a method and a path). */
-export const hasRest = (
-  op: Pick<Operation, "path">,
-): op is Operation & Required<Pick<Operation, "path" | "method" | "operationId">> => op.path !== undefined;
-
 /** Declares an operation; the catalogue is the composition root's list (src/wiring.ts), not a side effect of this call. */
 export function defineOperation<
   R extends RequestParts = Record<never, never>,

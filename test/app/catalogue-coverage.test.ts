@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasRest } from "../../src/lib/operation";
+import { hasRest } from "../../src/lib/has-rest";
 import { OPERATIONS } from "../../src/wiring";
 import pending from "../fixtures/surface/rest-not-in-catalogue.json";
 import { operations } from "../helpers/openapi";

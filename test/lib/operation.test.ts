@@ -1,12 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
+import { hasRest } from "../../src/lib/has-rest";
 import { PageQuerySchema } from "../../src/lib/openapi";
 import {
   agentInputOf,
   checkedInput,
   defineOperation,
   fromMcpInput,
-  hasRest,
   jsonField,
   mcpInputOf,
 } from "../../src/lib/operation";

@@ -28,6 +28,41 @@ function copiesOf(pkg: string): string[] {
   return [...copies];
 }
 
+/**
+ * The modules whose code runs when an isolate starts, before any request: the sections esbuild emits as
+ * plain top-level code (modules nothing imports lazily) and the module wrappers (`var init_x = __esm({
+ * "path"() { ... } })`, `require_x = __commonJS(...)`) called from the top level, with every wrapper
+ * those call in turn as a static import (at the wrapper body's first level; a dynamic import() is a call
+ * inside a function, run later).
+ */
+function startupModules(): string[] {
+  // a wrapper's body: from its head to the next wrapper's head; its static imports are the `init_x();` lines at
+  // the body's first level (4 spaces), where esbuild puts them (top-level functions' bodies start at 2)
+  const heads = [...bundle.matchAll(/^var ([\w$]+) = __(?:esm|commonJS)\(\{\n {2}"([^"]+)"\(/gm)];
+  const wrappers = new Map(
+    heads.map((m, i) => [m[1]!, { path: m[2]!, body: bundle.slice(m.index, heads[i + 1]?.index ?? bundle.length) }]),
+  );
+  const wrapped = new Set(heads.map((m) => m[2]!));
+  const plain = [...bundle.matchAll(/^\/\/ ((?:src|node_modules)\/\S+)$/gm)]
+    .map((m) => m[1]!)
+    .filter((p) => !wrapped.has(p));
+  const calls = (code: string, indent: string) =>
+    [
+      ...code.matchAll(
+        new RegExp(`^${indent}(?:var [\\w$]+ = )?(?:__toESM\\()?((?:init|require)_[\\w$]+)\\(\\)`, "gm"),
+      ),
+    ].map((m) => m[1]!);
+  const seen = new Set<string>();
+  const queue = calls(bundle, "");
+  while (queue.length) {
+    const w = wrappers.get(queue.pop()!);
+    if (!w || seen.has(w.path)) continue;
+    seen.add(w.path);
+    queue.push(...calls(w.body, " {4}"));
+  }
+  return [...new Set([...plain, ...seen])].sort();
+}
+
 beforeAll(() => {
   outdir = mkdtempSync(path.join(tmpdir(), "bundle-contents-"));
   execFileSync("npx", ["--no-install", "wrangler", "deploy", "--dry-run", "--env", "production", "--outdir", outdir], {
@@ -64,6 +99,31 @@ describe("the production bundle", () => {
     // the patch drops those re-exports, -394 kB. Errors stay English: schemas.js configures `en` itself.
     const locales = packagePaths().filter((p) => p.startsWith("node_modules/zod/v4/locales/"));
     expect(locales).toEqual(["node_modules/zod/v4/locales/en.js"]);
+  });
+
+  it("runs only the Worker's own small start-up modules in the global scope: no library, no schema", () => {
+    // start-up CPU is budgeted (docs/performance.md, Start-up); the wiring, the app, zod and every schema load on
+    // the first invocation (src/worker.ts). A module-scope import that pulls one of them back shows here by name,
+    // on any machine, where the CPU budget only sees it as a few ms in a noisy figure.
+    expect(startupModules()).toEqual([
+      "src/background/cron.ts",
+      "src/background/queue.ts",
+      "src/db/intercept.ts",
+      "src/db/max-shards.ts",
+      "src/db/yielding.ts",
+      "src/durable/mcp-sessions.ts",
+      "src/durable/provider-quota.ts",
+      "src/durable/rate-limiter.ts",
+      "src/hooks.ts",
+      "src/index.ts",
+      "src/lib/base64.ts",
+      "src/lib/catalogue.ts",
+      "src/lib/crypto.ts",
+      "src/lib/errors.ts",
+      "src/lib/has-rest.ts",
+      "src/lib/log.ts",
+      "src/worker.ts",
+    ]);
   });
 
   it("carries the MCP Apps view script as a Text module beside it, not as a string in the JavaScript", () => {
