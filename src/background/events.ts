@@ -123,7 +123,8 @@ async function consumeEvents(
   for (const h of handlers) {
     const todo = distinct.filter((e) => !done.has(`${e.id}|${h.name}`));
     if (!todo.length) continue;
-    const mark = (e: EventEnvelope) => marks.push({ eventId: e.id, handler: h.name, processedAt: nowIso() });
+    const mark = (e: EventEnvelope) =>
+      marks.push({ eventId: e.id, handler: h.name, tenantId: e.tenantId, processedAt: nowIso() });
     for (const e of await runHandler(h, todo, env, db, mark)) failed.add(e.id);
   }
   // marks first, then acks: a crash in between only means a redelivery that skips the done handlers.

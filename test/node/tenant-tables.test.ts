@@ -16,10 +16,6 @@ const EXEMPT: Record<string, string> = {
     "a control-plane directory row, mirrored on every shard so tenant rows can reference it by foreign key; its own id is the tenant",
   frequency_cap_guard:
     "never holds a row: its CHECK fails every insert, so a send batch that would pass a frequency cap fails whole (docs/sending.md)",
-  send_records:
-    "a send's claim, keyed by the solicitation id and only reached through one of the tenant's solicitations; a tenant move leaves it behind (docs/scaling.md, Moving a tenant)",
-  processed_events:
-    "which handler processed which event, keyed by (event id, handler) and only reached by the id of one of the tenant's events; a tenant move leaves it behind (docs/scaling.md, Moving a tenant)",
 };
 
 const tables = Object.values(tenantSet as Record<string, unknown>)

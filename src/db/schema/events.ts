@@ -26,7 +26,18 @@ export const processedEvents = sqliteTable(
   {
     eventId: text("event_id").notNull(),
     handler: text("handler").notNull(),
+    /**
+     * The event's tenant, so a tenant move carries the ledger with the tenant and a redelivery after the move
+     * skips the handlers already done (docs/scaling.md). Null only on a row written before migration 0010
+     * whose event was already pruned.
+     */
+    tenantId: text("tenant_id"),
     processedAt: text("processed_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.eventId, t.handler] }), index("processed_events_at_idx").on(t.processedAt)],
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.handler] }),
+    index("processed_events_at_idx").on(t.processedAt),
+    // a tenant move reads and deletes by (tenant_id, primary key) in key order
+    index("processed_events_tenant_idx").on(t.tenantId, t.eventId, t.handler),
+  ],
 );

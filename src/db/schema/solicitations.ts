@@ -105,12 +105,22 @@ export const idempotencyKeys = sqliteTable(
 );
 
 /** One row per solicitation handed to a provider: a redelivered queue message never sends twice. */
-export const sendRecords = sqliteTable("send_records", {
-  solicitationId: text("solicitation_id").primaryKey(),
-  provider: text("provider").notNull(),
-  providerMessageId: text("provider_message_id"),
-  createdAt: createdAt(),
-});
+export const sendRecords = sqliteTable(
+  "send_records",
+  {
+    solicitationId: text("solicitation_id").primaryKey(),
+    /**
+     * The solicitation's tenant, so a tenant move carries the claims with the tenant (docs/scaling.md). Null
+     * only on a row written before migration 0010 whose solicitation was already gone (nothing reads it).
+     */
+    tenantId: text("tenant_id"),
+    provider: text("provider").notNull(),
+    providerMessageId: text("provider_message_id"),
+    createdAt: createdAt(),
+  },
+  // a tenant move reads and deletes by (tenant_id, primary key) in key order
+  (t) => [index("send_records_tenant_idx").on(t.tenantId, t.solicitationId)],
+);
 
 /**
  * Never holds a row: its CHECK fails every insert. A send's D1 batch starts with

@@ -215,7 +215,7 @@ export async function deliverSends(
   for (const p of toSend) providers.set(p.s.id, await providerFor(p.s.tenantId, p.s.channel));
   const claimed = await claimSends(
     db,
-    toSend.map((p) => ({ id: p.s.id, provider: providers.get(p.s.id)!.name })),
+    toSend.map((p) => ({ id: p.s.id, tenantId: p.s.tenantId, provider: providers.get(p.s.id)!.name })),
     nowIso(now),
   );
 
@@ -313,13 +313,17 @@ async function recordReceipts(db: ShardDb, receipts: Receipt[]): Promise<boolean
 }
 
 /** Inserts the claims that do not exist yet; returns the ids this call claimed. */
-async function claimSends(db: ShardDb, claims: { id: string; provider: string }[], now: string): Promise<Set<string>> {
+async function claimSends(
+  db: ShardDb,
+  claims: { id: string; tenantId: string; provider: string }[],
+  now: string,
+): Promise<Set<string>> {
   if (!claims.length) return new Set();
   // "where true" keeps SQLite from reading ON CONFLICT as part of the SELECT
   const rows = await db
     .insert(sendRecords)
     .select(
-      sql`select json_extract(value, '$.id'), json_extract(value, '$.provider'), null, ${now} from json_each(${JSON.stringify(claims)}) where true`,
+      sql`select json_extract(value, '$.id'), json_extract(value, '$.tenantId'), json_extract(value, '$.provider'), null, ${now} from json_each(${JSON.stringify(claims)}) where true`,
     )
     .onConflictDoNothing()
     .returning({ id: sendRecords.solicitationId });
