@@ -85,8 +85,8 @@ export type BrowserTake = { status: "confirmed" } | { status: "asked"; nonce: st
 /** What a person decided on the confirm page, or why there was nothing to decide. */
 export type BrowserDecision = "confirmed" | "declined" | "already_confirmed" | "unknown" | "expired";
 
-/** What a call waiting for a browser decision learns. */
-export type BrowserWait = "confirmed" | "declined" | "timeout";
+/** What a call waiting for a browser decision learns; "ended": its session was closed (DELETE) first. */
+export type BrowserWait = "confirmed" | "declined" | "timeout" | "ended";
 
 /** The client's answer to an elicitation/create: the user's action, or the JSON-RPC error it sent instead. */
 export type ElicitationAnswer =
@@ -126,8 +126,11 @@ export class McpSessions extends DurableObject {
    */
   private waiting = new Map<string, (outcome: ElicitationOutcome) => void>();
 
-  /** Tool calls waiting for a person's decision on the console's confirm page, by confirmation nonce. */
-  private deciding = new Map<string, Set<(decision: "confirmed" | "declined") => void>>();
+  /**
+   * Tool calls waiting for a person's decision on the console's confirm page, by confirmation nonce, each
+   * with the session it waits on (closing that session ends the wait).
+   */
+  private deciding = new Map<string, Set<{ sessionId: string; wake: (outcome: BrowserWait) => void }>>();
 
   /**
    * The synchronous key-value API of the object's SQLite storage (the same entries as the async one).
@@ -254,27 +257,33 @@ export class McpSessions extends DurableObject {
     if (decision === "decline") this.kv.delete(`c:${nonce}`);
     else this.kv.put(`c:${nonce}`, { ...pending, browser: { ...pending.browser, confirmedBy: by, confirmedAt: now } });
     const result = decision === "confirm" ? "confirmed" : "declined";
-    for (const wake of this.deciding.get(nonce) ?? []) wake(result);
+    for (const waiter of this.deciding.get(nonce) ?? []) waiter.wake(result);
     return result;
   }
 
-  /** Waits (at most `timeoutMs`) for a person's decision on the confirm page about ask `nonce`. */
-  async awaitBrowserDecision(nonce: string, timeoutMs: number): Promise<BrowserWait> {
+  /**
+   * Waits (at most `timeoutMs`) for a person's decision on the confirm page about ask `nonce`, for a call
+   * of session `sessionId`: if that session is closed first (`close`), the wait ends at once with "ended".
+   */
+  async awaitBrowserDecision(nonce: string, sessionId: string, timeoutMs: number): Promise<BrowserWait> {
     const pending = this.kv.get<PendingConfirmation>(`c:${nonce}`);
     if (!pending?.browser) return "declined";
     if (pending.browser.confirmedAt) return "confirmed";
+    if (!this.kv.get(`s:${sessionId}`)) return "ended";
     const waiters = this.deciding.get(nonce) ?? new Set();
     this.deciding.set(nonce, waiters);
     return new Promise((resolve) => {
-      const done = (outcome: BrowserWait) => {
-        clearTimeout(timer);
-        waiters.delete(wake);
-        if (!waiters.size) this.deciding.delete(nonce);
-        resolve(outcome);
+      const waiter = {
+        sessionId,
+        wake: (outcome: BrowserWait) => {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          if (!waiters.size) this.deciding.delete(nonce);
+          resolve(outcome);
+        },
       };
-      const wake = (decision: "confirmed" | "declined") => done(decision);
-      const timer = setTimeout(() => done("timeout"), timeoutMs);
-      waiters.add(wake);
+      const timer = setTimeout(() => waiter.wake("timeout"), timeoutMs);
+      waiters.add(waiter);
     });
   }
 
@@ -342,6 +351,10 @@ export class McpSessions extends DurableObject {
     const closed = this.kv.delete(`s:${sessionId}`);
     const ours = this.dropWhere<PendingElicitation>("e:", (p) => p.sessionId === sessionId);
     for (const key of ours) this.waiting.get(key.slice(2))?.({ action: "ended" });
+    // calls of this session waiting for a decision on the confirm page (URL-mode elicitation) end too; the
+    // ask itself stays (a person may still confirm it, and the same call made again runs once)
+    for (const waiters of [...this.deciding.values()])
+      for (const waiter of [...waiters]) if (waiter.sessionId === sessionId) waiter.wake("ended");
     return closed;
   }
 

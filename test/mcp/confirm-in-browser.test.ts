@@ -6,7 +6,16 @@ import type { McpSessions, PendingConfirmation } from "../../src/durable/mcp-ses
 import { ConsoleBrowser, textOf } from "../console/helpers";
 import { createWorld, db, type World } from "../helpers/seed";
 import { authorizeWithConsent, MemoryOAuthClient } from "../oauth/helpers";
-import { askOfLink, BASE, confirmationLink, connect, rawPost, sseMessages, statelessCall } from "./helpers";
+import {
+  askOfLink,
+  BASE,
+  confirmationLink,
+  connect,
+  rawPost,
+  sseMessages,
+  statelessCall,
+  workerFetch,
+} from "./helpers";
 
 // Confirming a destructive MCP call in the browser (issue #45 item 8; docs/mcp.md "Confirmation"). A client
 // without form elicitation gets no code: the refusal links to the console's confirm page, where the person
@@ -380,6 +389,36 @@ describe("a 2025-11-25 session whose client declared URL-mode elicitation", () =
     expect((await admin.post(pathOf(ask.params.url), { decision: "decline" })).status).toBe(303);
     result = await next();
     expect(refusalOf(result.result).error).toBe("The user declined in the browser; nothing was done");
+    expect(await suppressed(id)).toBe(false);
+  });
+
+  it("the session ended (DELETE) while its call waits for the page: the call ends at once and a later confirmation runs nothing", async () => {
+    const session = await openUrlSession();
+    const id = await newContact("url-ended@example.com");
+    const next = sseMessages(
+      await rawPost(
+        {
+          jsonrpc: "2.0",
+          id: 23,
+          method: "tools/call",
+          params: { name: "contact.suppress", arguments: { contactId: id, reason: "asked" } },
+        },
+        headers(session),
+      ),
+    );
+    const ask = await next();
+    // the user agreed to open the page: the call now waits for the decision there, not for the client
+    await rawPost({ jsonrpc: "2.0", id: ask.id, result: { action: "accept" } }, headers(session));
+    const ended = await workerFetch(`${BASE}/mcp`, { method: "DELETE", headers: headers(session) });
+    expect(ended.status).toBe(204);
+    const result = await next();
+    expect(result.id).toBe(23);
+    expect(result.result.isError).toBe(true);
+    expect(refusalOf(result.result).error).toBe("The session ended before the user answered; nothing was done");
+    // the person confirms afterwards: no call is waiting, nothing runs
+    const admin = await signedIn("tenantAdmin");
+    await admin.get(pathOf(ask.params.url));
+    expect((await admin.post(pathOf(ask.params.url), { decision: "confirm" })).status).toBe(303);
     expect(await suppressed(id)).toBe(false);
   });
 });

@@ -110,9 +110,16 @@ export async function askInBrowser(
   };
 }
 
-/** Waits (at most `timeoutMs`) for the person's decision on the page (a call on a URL-mode elicitation session). */
-export const awaitBrowserDecision = (c: ConfirmationCaller, id: string, timeoutMs: number): Promise<BrowserWait> =>
-  confirmationStore(c.env, c.tenantId).awaitBrowserDecision(id, timeoutMs);
+/**
+ * Waits (at most `timeoutMs`) for the person's decision on the page (a call on a URL-mode elicitation
+ * session); "ended" when the session is closed first.
+ */
+export const awaitBrowserDecision = (
+  c: ConfirmationCaller,
+  id: string,
+  sessionId: string,
+  timeoutMs: number,
+): Promise<BrowserWait> => confirmationStore(c.env, c.tenantId).awaitBrowserDecision(id, sessionId, timeoutMs);
 
 /** Spends ask `id` for this very call: true only if a person confirmed it, unexpired, for these arguments. */
 export async function spendBrowserConfirmation(

@@ -163,9 +163,10 @@ async function browserGate(
       ask.id,
     );
     if (answer.action !== "accept") throw notConfirmed(answer, c);
-    const decided = await awaitBrowserDecision(caller, ask.id, c.limits.elicitationTimeoutMs);
+    const decided = await awaitBrowserDecision(caller, ask.id, c.sessionId, c.limits.elicitationTimeoutMs);
     if (decided === "declined")
       throw new ToolRefusal("not_confirmed", "The user declined in the browser; nothing was done");
+    if (decided === "ended") throw notConfirmed({ action: "ended" }, c);
     if (decided === "confirmed") {
       if (!(await spendBrowserConfirmation(caller, skill.name, input, ask.id)))
         throw new ToolRefusal("not_confirmed", "The confirmation expired; nothing was done. Call again to ask again");
