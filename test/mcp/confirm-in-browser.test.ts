@@ -278,14 +278,51 @@ describe("a client without form elicitation confirms in the browser", () => {
     expect(await suppressed(late)).toBe(false);
   });
 
-  it("a 2026-07-28 client that declares URL elicitation only is sent to the page, not shown a form", async () => {
+  it("a 2026-07-28 client that declares URL elicitation only is sent to the page with input_required, not shown a form", async () => {
     const id = await newContact("url-only-2026@example.com");
-    const refused = await suppress(key, id, { capabilities: { elicitation: { url: {} } } });
-    expect(refused.resultType).not.toBe("input_required");
-    expect(confirmationLink(refused)).toMatch(/\/confirm\//);
+    const urlOnly = { capabilities: { elicitation: { url: {} } } };
+    const asked = await suppress(key, id, urlOnly);
+    expect(asked.resultType).toBe("input_required");
+    const request = asked.inputRequests.confirm;
+    expect(request).toMatchObject({ method: "elicitation/create", params: { mode: "url" } });
+    expect(request.params).not.toHaveProperty("requestedSchema");
+    expect(request.params.url).toMatch(new RegExp(`^${BASE}/app/t/${w.tenantA.id}/confirm/[A-Za-z0-9_-]{32}$`));
+    expect(request.params.message).toContain(`Stop every message to contact ${id}?`);
+    expect(stringsIn(asked).some((v) => /^mc1\./.test(v))).toBe(false);
+    const retry = (action: string) => ({
+      ...urlOnly,
+      extra: { inputResponses: { confirm: { action } }, requestState: asked.requestState },
+    });
+    // the client says the user is done, but nobody confirmed on the page: asked again, nothing done
+    const early = await suppress(key, id, retry("accept"));
+    expect(early.resultType).toBe("input_required");
+    expect(early.inputRequests.confirm.params.url).toBe(request.params.url);
+    expect(await suppressed(id)).toBe(false);
+    // confirmed on the page, then the client's retry runs the call, once
+    const admin = await signedIn("tenantAdmin");
+    await admin.get(pathOf(request.params.url));
+    expect((await admin.post(pathOf(request.params.url), { decision: "confirm" })).status).toBe(303);
+    const ran = await suppress(key, id, retry("accept"));
+    expect(ran.isError).toBeFalsy();
+    expect(ran.structuredContent).toMatchObject({ id, isSuppressed: true });
+    expect(await suppressed(id)).toBe(true);
+    expect((await suppress(key, id, retry("accept"))).resultType).toBe("input_required");
     // a form-capable client is still asked with the form
     const form = await suppress(key, id, { capabilities: { elicitation: {} } });
-    expect(form.resultType).toBe("input_required");
+    expect(form.inputRequests.confirm.params).toHaveProperty("requestedSchema");
+  });
+
+  it("a 2026-07-28 URL-only client whose user declines in the client: refused, nothing done", async () => {
+    const id = await newContact("url-only-2026-declined@example.com");
+    const urlOnly = { capabilities: { elicitation: { url: {} } } };
+    const asked = await suppress(key, id, urlOnly);
+    const declined = await suppress(key, id, {
+      ...urlOnly,
+      extra: { inputResponses: { confirm: { action: "decline" } }, requestState: asked.requestState },
+    });
+    expect(declined.isError).toBe(true);
+    expect(refusalOf(declined).error).toBe("The user did not confirm; nothing was done");
+    expect(await suppressed(id)).toBe(false);
   });
 });
 

@@ -7,7 +7,7 @@ import {
   Server,
 } from "@modelcontextprotocol/server";
 import { listAppResources, readAppResource } from "./apps/cards";
-import { declaresFormElicitation } from "./elicitation";
+import { declaresFormElicitation, declaresUrlElicitation } from "./elicitation";
 import { CAPABILITIES, INSTRUCTIONS, listedTools, serverInfo, TOOLS_TTL_MS } from "./server";
 import { type CallEnv, type Confirmation, callTool } from "./skills/run";
 import { cancelTask, declaresTasks, getTask, requireTasks, TASKS_EXTENSION, updateTask } from "./tasks";
@@ -21,7 +21,8 @@ const CONFIRM_KEY = "confirm";
  * `resultType`; we add the cache hints and the tools.
  * A confirmation a skill asks for rides the multi-round-trip flow: the first call answers
  * `input_required` with a form elicitation, the client retries with the user's answer. A client
- * without form elicitation is sent to the console's confirm page (skills/run.ts browserGate).
+ * without form elicitation is sent to the console's confirm page (skills/run.ts browserGate): with an
+ * input_required URL elicitation if it declared URL mode, else with the refusal naming the link.
  */
 export function buildStatelessServer(call: CallEnv): Server {
   const server = new Server(serverInfo(call.env), {
@@ -49,7 +50,10 @@ export function buildStatelessServer(call: CallEnv): Server {
     // the SDK types the envelope as {} (a known gap); the key is the spec's
     const envelope = ctx.mcpReq.envelope as { "io.modelcontextprotocol/clientCapabilities"?: unknown } | undefined;
     // a form to show the user: `{}` or `{form}`; a client that names only `url` confirms in the browser
-    const canElicit = declaresFormElicitation(envelope?.["io.modelcontextprotocol/clientCapabilities"], "2026-07-28");
+    const declared = envelope?.["io.modelcontextprotocol/clientCapabilities"];
+    const canElicit = declaresFormElicitation(declared, "2026-07-28");
+    // no form but URL mode: sent to the console's confirm page with an input_required URL elicitation
+    const canSendToPage = !canElicit && declaresUrlElicitation(declared, "2026-07-28");
     // what the client brought back from an earlier ask; run.ts checks the state against the nonce it issued
     const returned = ctx.mcpReq.requestState<unknown>();
     const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
@@ -59,7 +63,11 @@ export function buildStatelessServer(call: CallEnv): Server {
         returned !== undefined && answer.kind === "elicit"
           ? {
               state: returned,
-              answer: answer.action === "accept" && answer.content?.confirm === true ? "accepted" : "declined",
+              // a form counts with its box ticked; a URL ask's accept says only that the user is done on the page
+              answer:
+                answer.action === "accept" && (canSendToPage || answer.content?.confirm === true)
+                  ? "accepted"
+                  : "declined",
             }
           : undefined,
       ask: (message: string, state: string) =>
@@ -76,6 +84,15 @@ export function buildStatelessServer(call: CallEnv): Server {
             }),
           },
         }),
+      ...(canSendToPage
+        ? {
+            askUrl: (message: string, url: string, state: string) =>
+              inputRequired({
+                requestState: state,
+                inputRequests: { [CONFIRM_KEY]: inputRequired.elicitUrl({ message, url }) },
+              }),
+          }
+        : {}),
     };
     const withTasks = { ...call, tasks: declaresTasks(ctx.mcpReq.envelope) };
     return (await callTool(req.params.name, req.params.arguments, withTasks, confirmation)) as never;

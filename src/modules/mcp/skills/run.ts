@@ -85,6 +85,12 @@ export interface Confirmation {
    */
   elicitUrl?(message: string, url: string, elicitationId: string): Promise<ElicitationOutcome>;
   completed?(elicitationId: string): Promise<void>;
+  /**
+   * 2026-07-28 requests whose client declared URL-mode elicitation and not form: builds the input_required
+   * result that sends the user to the confirm page (`url`) and carries `state` (the ask's id). The client
+   * retries once the user is done there; the call runs only if a person confirmed it on the page.
+   */
+  askUrl?(message: string, url: string, state: string): unknown;
 }
 
 class ToolRefusal extends Error {
@@ -152,16 +158,21 @@ async function browserGate(
   c: CallEnv,
   caller: ConfirmationCaller,
   confirmation: Confirmation,
-): Promise<null> {
+): Promise<CallToolResult | null> {
   const taken = await askInBrowser(caller, skill, input, question);
   if (taken.confirmed) return null;
   const { ask } = taken;
+  const message = `${question} Open the link, sign in and confirm it there (only ${confirmerText(ask.confirmer)} can).`;
+  if (confirmation.askUrl) {
+    // the retry of an ask the user declined or gave up in the client ends it; anything else is decided on
+    // the page (confirmed: run above), so an unconfirmed retry is sent to the same page again
+    const back = confirmation.returned;
+    if (back?.state === ask.id && back.answer === "declined")
+      throw new ToolRefusal("not_confirmed", "The user did not confirm; nothing was done");
+    return confirmation.askUrl(message, ask.url, ask.id) as CallToolResult;
+  }
   if (confirmation.elicitUrl) {
-    const answer = await confirmation.elicitUrl(
-      `${question} Open the link, sign in and confirm it there (only ${confirmerText(ask.confirmer)} can).`,
-      ask.url,
-      ask.id,
-    );
+    const answer = await confirmation.elicitUrl(message, ask.url, ask.id);
     if (answer.action !== "accept") throw notConfirmed(answer, c);
     const decided = await awaitBrowserDecision(caller, ask.id, c.sessionId, c.limits.elicitationTimeoutMs);
     if (decided === "declined")
