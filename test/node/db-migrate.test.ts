@@ -159,8 +159,9 @@ function writeProbeMigrations(dir: string) {
   );
 }
 
-// the scenarios use their own checkouts: run side by side
-describe.concurrent("npm run db:migrate (--local)", { timeout: 120_000 }, () => {
+// the scenarios use their own checkouts: run side by side. The timeout is a hang guard: ~10 s of CPU a
+// scenario, but the fresh clone's took 114 s of wall time with the 2-core machine at load 15
+describe.concurrent("npm run db:migrate (--local)", { timeout: 300_000 }, () => {
   it("fresh clone: the control database gets both folders, shard 1 the tenant folder only, as wrangler records them; a re-run applies nothing; a new migration of each folder is applied alone", async () => {
     const dir = checkout();
     const first = await dbMigrate(dir);
