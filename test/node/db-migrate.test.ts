@@ -147,17 +147,17 @@ async function applyLegacy(dir: string) {
 
 const NOW = "2026-11-25T00:00:00.000Z";
 
-/** The next migration of each folder, as drizzle-kit would write them after the split. */
-function writeProbeMigrations(dir: string) {
-  writeFileSync(
-    path.join(dir, "migrations/tenant/9999_probe.sql"),
-    "CREATE TABLE `probe_tenant` (`id` text PRIMARY KEY NOT NULL, `tenant_id` text NOT NULL);",
-  );
-  writeFileSync(
-    path.join(dir, "migrations/control/9999_probe.sql"),
-    "CREATE TABLE `probe_control` (`id` text PRIMARY KEY NOT NULL);",
-  );
+/** Migration files added to a checkout, by their path under migrations/. */
+function writeMigrations(dir: string, files: Record<string, string>) {
+  for (const [name, sql] of Object.entries(files)) writeFileSync(path.join(dir, "migrations", name), sql);
 }
+
+/** The next migration of each folder, as drizzle-kit would write them after the split. */
+const writeProbeMigrations = (dir: string) =>
+  writeMigrations(dir, {
+    "tenant/9999_probe.sql": "CREATE TABLE `probe_tenant` (`id` text PRIMARY KEY NOT NULL, `tenant_id` text NOT NULL);",
+    "control/9999_probe.sql": "CREATE TABLE `probe_control` (`id` text PRIMARY KEY NOT NULL);",
+  });
 
 // the scenarios use their own checkouts: run side by side. The timeout is a hang guard: ~10 s of CPU a
 // scenario, but the fresh clone's took 114 s of wall time with the 2-core machine at load 15
@@ -303,15 +303,12 @@ describe.concurrent("npm run db:migrate (--local)", { timeout: 300_000 }, () => 
   it("a migration that fails: rolled back whole, named with SQLite's message, the files before it kept, nothing after it run, on every database", async () => {
     const dir = checkout();
     const tenant = sqlFiles(path.join(root, "migrations/tenant"));
-    // hand written, no statement-breakpoint: the first statement succeeds, the second fails
-    writeFileSync(
-      path.join(dir, "migrations/tenant/9998_broken.sql"),
-      "CREATE TABLE `broken_half` (`id` text PRIMARY KEY NOT NULL);\nINSERT INTO `no_such_table` (`id`) VALUES ('x');\n",
-    );
-    writeFileSync(
-      path.join(dir, "migrations/tenant/9999_after.sql"),
-      "CREATE TABLE `after_broken` (`id` text PRIMARY KEY NOT NULL);",
-    );
+    writeMigrations(dir, {
+      // hand written, no statement-breakpoint: the first statement succeeds, the second fails
+      "tenant/9998_broken.sql":
+        "CREATE TABLE `broken_half` (`id` text PRIMARY KEY NOT NULL);\nINSERT INTO `no_such_table` (`id`) VALUES ('x');\n",
+      "tenant/9999_after.sql": "CREATE TABLE `after_broken` (`id` text PRIMARY KEY NOT NULL);",
+    });
     const r = await dbMigrate(dir);
     expect(r.status, r.out).toBe(1);
     for (const database of ["reputation-ops", "reputation-ops-shard-1"])
