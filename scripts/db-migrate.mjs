@@ -5,12 +5,14 @@
 // - migrations/control/ on the control database (binding DB) only, after the tenant folder.
 // A database migrated before the split (wrangler's `d1_migrations` table, migrations/legacy/) is first
 // completed with the legacy folder, then the two baselines are recorded as applied: no table is created twice.
-// Default: --local, the top-level (local) bindings of wrangler.toml.
+// Default: --local, the top-level (local) bindings of wrangler.toml, migrated in this process with wrangler's
+// semantics (scripts/lib/local-migrations.mjs); --remote databases are migrated by wrangler itself.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { readRawConfig } from "./cloudflare/env-config.mjs";
-import { readLocalTracking, TRACKING_TABLES_SQL } from "./lib/local-d1.mjs";
+import { openLocalD1, TRACKING_TABLES_SQL, trackingTables } from "./lib/local-d1.mjs";
+import { applyLocalFolder, executeLocal } from "./lib/local-migrations.mjs";
 
 /** The two folders; `baseline` is what the legacy folder 0000..0024 already created (recorded, never run, on an upgrade). */
 export const FOLDERS = {
@@ -90,18 +92,80 @@ export function parseExecuteJson(out) {
 }
 
 /**
- * Migrates every database of the environment (remote ones side by side, local ones in turn; each one's steps in order).
- * `run(args)` runs wrangler and returns (or resolves to) its stdout, throwing on a non-zero exit;
- * `root` is the directory of the wrangler config (migrations/ is beside it); `persistTo` the local
- * state directory (default <root>/.wrangler/state, where `wrangler dev` looks).
+ * Migrates every database of the environment. `root` is the directory of the wrangler config (migrations/ is
+ * beside it). Local databases are migrated in this process, remote ones by wrangler: `run(args)` runs wrangler
+ * and returns (or resolves to) its stdout, throwing on a non-zero exit. `persistTo` is the local state directory
+ * (default <root>/.wrangler/state, where `wrangler dev` looks).
  */
 export async function migrate({ raw, env, where, root, run, persistTo = path.join(root, ".wrangler", "state") }) {
   const databases = d1Databases(raw, env);
   if (!databases.length)
     throw new Error(`no d1_databases for ${env ? `env ${env}` : "the local environment"} in wrangler.toml`);
+  const plan = migrationPlan(databases);
   const scope = [where, ...(env ? ["--env", env] : [])];
-  const local = where === "--local" ? ["--persist-to", persistTo] : [];
+  return where === "--local"
+    ? migrateLocal({ plan, root, persistTo, scope })
+    : migrateRemote({ plan, raw, env, root, run, scope });
+}
 
+const describeStep = (step, scope) =>
+  `migrating ${step.database} (${step.control ? "control database: tenant + control folders" : "tenant shard: tenant folder"}; ${scope.join(" ")})`;
+const UPGRADE_NOTE = "predates the split: completing migrations/legacy, then recording the baselines as applied";
+
+/**
+ * Local databases: one Miniflare for all of them (scripts/lib/local-d1.mjs), each folder applied with
+ * `wrangler d1 migrations apply --local`'s semantics (scripts/lib/local-migrations.mjs) instead of one wrangler
+ * process per folder, which started a workerd per migration file. The databases one after another; every
+ * database runs to its end even when another fails, then the failures are reported.
+ */
+async function migrateLocal({ plan, root, persistTo, scope }) {
+  const d1Dir = path.join(persistTo, "v3", "d1");
+  console.log(`local D1 state: ${path.relative(process.cwd(), d1Dir) || d1Dir} (the files \`wrangler dev\` opens)`);
+  const local = openLocalD1(
+    persistTo,
+    plan.map((step) => step.entry),
+  );
+  const failures = [];
+  try {
+    for (const step of plan) {
+      console.log(describeStep(step, scope));
+      const d1 = await local.database(step.binding);
+      const folder = (f) => ({
+        dir: path.join(root, f.dir),
+        table: f.table,
+        label: f.dir,
+        onApplied: (file) => console.log(`${step.database}: applied ${f.dir}/${file}`),
+      });
+      try {
+        if ((await trackingTables(d1)).includes(LEGACY.table)) {
+          console.log(`${step.database} ${UPGRADE_NOTE}`);
+          await applyLocalFolder(d1, folder(LEGACY));
+          await executeLocal(d1, adoptBaselinesSql(Boolean(step.control)));
+          console.log(
+            `${step.database}: recorded the baselines as applied, ${LEGACY.table} renamed ${LEGACY.renamedTo}`,
+          );
+        }
+        for (const f of step.control ? [FOLDERS.tenant, FOLDERS.control] : [FOLDERS.tenant]) {
+          const applied = await applyLocalFolder(d1, folder(f));
+          if (!applied.length) console.log(`${step.database}: ${f.dir} has nothing to apply`);
+        }
+        console.log(`${step.database}: up to date`);
+      } catch (e) {
+        failures.push(`${step.database}: ${e.message}`);
+      }
+    }
+  } finally {
+    await local.dispose();
+  }
+  if (failures.length) throw new Error(failures.join("\n"));
+}
+
+/**
+ * Remote databases, side by side, by wrangler: the tracking tables probed (`d1 execute`), then
+ * `d1 migrations apply` per folder (the tenant or legacy folder of a database that DB alone binds through a
+ * generated config naming DB with that folder). Every database runs to its end even when another fails.
+ */
+async function migrateRemote({ plan, raw, env, root, run, scope }) {
   /** A config naming one database with the given folder: for the tenant or legacy folder on the control database. */
   const override = (entry, folder, name) => {
     const dir = path.join(root, ".wrangler", "tmp");
@@ -117,85 +181,23 @@ export async function migrate({ raw, env, where, root, run, persistTo = path.joi
     writeFileSync(file, JSON.stringify(config, null, 2));
     return ["-c", file];
   };
-  const apply = (binding, extra = []) => run(["d1", "migrations", "apply", binding, ...scope, ...local, ...extra]);
+  const apply = (binding, extra = []) => run(["d1", "migrations", "apply", binding, ...scope, ...extra]);
+  const execute = (binding, sql) => run(["d1", "execute", binding, ...scope, "--json", "--command", sql]);
 
-  const plan = migrationPlan(databases);
-  const freshLocal = where === "--local" && !existsSync(path.join(persistTo, "v3", "d1"));
-  // Local databases are probed in this process (the files wrangler keeps, opened with its Miniflare): one
-  // start for all of them instead of a wrangler start (~3 s) per database, and a folder with nothing
-  // pending is not handed to wrangler at all, so `npm run dev` on a migrated checkout starts no wrangler
-  const localTracking =
-    where === "--local" && !freshLocal
-      ? await readLocalTracking(
-          persistTo,
-          plan.map((step) => step.entry),
-        )
-      : null;
-  const pending = (folder, binding) => {
-    if (!localTracking) return null; // unknown: wrangler decides
-    const applied = new Set(localTracking.get(binding)?.applied[folder.table] ?? []);
-    return readdirSync(path.join(root, folder.dir)).filter((f) => f.endsWith(".sql") && !applied.has(f));
-  };
-  // Remote databases migrate side by side. Local ones one after another: each local wrangler call
-  // starts a workerd on the same state directory, and two starting at once failed ("The Workers
-  // runtime failed to start") on a busy machine.
-  const sideBySide = where === "--remote";
-  const settle = async (steps, each) => {
-    if (sideBySide) return Promise.allSettled(steps.map(each));
-    const out = [];
-    for (const step of steps)
-      out.push(
-        await each(step).then(
-          (value) => ({ status: "fulfilled", value }),
-          (reason) => ({ status: "rejected", reason }),
-        ),
-      );
-    return out;
-  };
-  // every database runs to its end even when another fails (no step is cut off), then the first failure is reported
-  const results = await settle(plan, async (step) => {
-    console.log(
-      `migrating ${step.database} (${step.control ? "control database: tenant + control folders" : "tenant shard: tenant folder"}; ${scope.join(" ")})`,
-    );
-    // a local state folder with no D1 database yet (a fresh clone's first `npm run dev`) holds no legacy
-    // database: the probe (one wrangler start, several seconds) is skipped
-    const tracking = freshLocal
-      ? []
-      : localTracking
-        ? (localTracking.get(step.binding)?.tables ?? [])
-        : parseExecuteJson(
-            await run(["d1", "execute", step.binding, ...scope, ...local, "--json", "--command", TRACKING_TABLES_SQL]),
-          ).map((r) => r.name);
-    if (tracking.includes(LEGACY.table)) {
-      console.log(
-        `${step.database} predates the split: completing migrations/legacy, then recording the baselines as applied`,
-      );
-      await apply(step.binding, override(step.entry, LEGACY, "legacy"));
-      await run([
-        "d1",
-        "execute",
-        step.binding,
-        ...scope,
-        ...local,
-        "--json",
-        "--command",
-        adoptBaselinesSql(Boolean(step.control)),
-      ]);
-    }
-    const upgraded = tracking.includes(LEGACY.table);
-    const applyFolder = async (folder, binding, extra) => {
-      const left = upgraded ? null : pending(folder, step.binding);
-      if (left && left.length === 0) return console.log(`${step.database}: ${folder.dir} has nothing to apply`);
-      await apply(binding, extra);
-    };
-    await applyFolder(
-      FOLDERS.tenant,
-      step.tenant.binding,
-      step.tenant.viaOverride ? override(step.entry, FOLDERS.tenant, "tenant") : [],
-    );
-    if (step.control) await applyFolder(FOLDERS.control, step.control, []);
-    console.log(`${step.database}: up to date`);
-  });
+  const results = await Promise.allSettled(
+    plan.map(async (step) => {
+      console.log(describeStep(step, scope));
+      const tracking = parseExecuteJson(await execute(step.binding, TRACKING_TABLES_SQL)).map((r) => r.name);
+      if (tracking.includes(LEGACY.table)) {
+        console.log(`${step.database} ${UPGRADE_NOTE}`);
+        await apply(step.binding, override(step.entry, LEGACY, "legacy"));
+        await execute(step.binding, adoptBaselinesSql(Boolean(step.control)));
+      }
+      await apply(step.tenant.binding, step.tenant.viaOverride ? override(step.entry, FOLDERS.tenant, "tenant") : []);
+      if (step.control) await apply(step.control);
+      console.log(`${step.database}: up to date`);
+    }),
+  );
   const failed = results.find((r) => r.status === "rejected");
   if (failed) throw failed.reason;
 }

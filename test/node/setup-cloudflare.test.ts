@@ -1,23 +1,24 @@
-import { spawnSync } from "node:child_process";
 import {
-  chmodSync,
   copyFileSync,
   cpSync,
   existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain .mjs helper without types
 import { readLocalConfig, readRawConfig } from "../../scripts/cloudflare/env-config.mjs";
+import { runNode, startFakeWrangler } from "./helpers/fake-wrangler.mjs";
 
 // `npm run setup:cloudflare` against a stand-in `wrangler` first on PATH (test/node/helpers/fake-wrangler.mjs):
-// it keeps the account in a JSON file, records each call and prints wrangler 4.x's output shapes.
+// it keeps the account in a JSON file, records each call and prints wrangler 4.x's output shapes. The stand-in
+// answers from this process, so the script runs asynchronously (runNode).
 const root = path.resolve(import.meta.dirname, "../..");
 const QUEUES = ["sends", "review-sync", "events", "webhooks", "jobs", "clicks", "dead-letter"];
 
@@ -40,6 +41,7 @@ interface State {
 let dir: string;
 let config: string;
 let stateFile: string;
+let fake: { close(): Promise<void> };
 const readState = (): State => JSON.parse(readFileSync(stateFile, "utf8"));
 const sqlFiles = (set: string) =>
   readdirSync(path.join(root, "migrations", set)).filter((f) => f.endsWith(".sql")).length;
@@ -58,21 +60,16 @@ function setup(...extra: string[]) {
   return setupWith(["--name", "acme-reviews", "--base-url", "https://reviews.acme.test", ...extra]);
 }
 
-function setupWith(args: string[]) {
+async function setupWith(args: string[]) {
   const before = readState().calls.length;
-  const r = spawnSync(
-    process.execPath,
-    [path.join(root, "scripts/setup-cloudflare.mjs"), "--config", config, ...args],
-    {
-      encoding: "utf8",
-      env: {
-        ...process.env,
-        PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`,
-        FAKE_WRANGLER_STATE: stateFile,
-        FAKE_WRANGLER_CONFIG: config,
-      },
+  const r = await runNode([path.join(root, "scripts/setup-cloudflare.mjs"), "--config", config, ...args], {
+    env: {
+      ...process.env,
+      PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`,
+      FAKE_WRANGLER_STATE: stateFile,
+      FAKE_WRANGLER_CONFIG: config,
     },
-  );
+  });
   return {
     status: r.status,
     out: r.stdout + r.stderr,
@@ -82,19 +79,13 @@ function setupWith(args: string[]) {
   };
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "setup-cloudflare-"));
   config = path.join(dir, "wrangler.toml");
   copyFileSync(path.join(root, "wrangler.toml"), config);
   // the migration folders beside the config, as in a checkout
   cpSync(path.join(root, "migrations"), path.join(dir, "migrations"), { recursive: true });
-  const bin = path.join(dir, "bin");
-  spawnSync("mkdir", [bin]);
-  writeFileSync(
-    path.join(bin, "wrangler"),
-    `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, "test/node/helpers/fake-wrangler.mjs")}" "$@"\n`,
-  );
-  chmodSync(path.join(bin, "wrangler"), 0o755);
+  fake = await startFakeWrangler(path.join(dir, "bin"));
   stateFile = path.join(dir, "state.json");
   // an account with someone else's resources, and one of ours left over from an interrupted run
   writeFileSync(
@@ -126,14 +117,19 @@ beforeAll(() => {
   );
 });
 
+afterAll(async () => {
+  await fake?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
 describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
-  let first: ReturnType<typeof setup>;
+  let first: Awaited<ReturnType<typeof setup>>;
   let localBefore: unknown;
   let textAfterFirst: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     localBefore = readLocalConfig(config);
-    first = setup();
+    first = await setup();
     textAfterFirst = readFileSync(config, "utf8");
   }, 60_000);
 
@@ -223,9 +219,9 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
     expect(first.out).not.toContain(secret);
   });
 
-  it("changes nothing when run again: no create, no secret, the same config bytes", () => {
+  it("changes nothing when run again: no create, no secret, the same config bytes", async () => {
     const stateBefore = readState();
-    const again = setup();
+    const again = await setup();
     expect(again.status, again.out).toBe(0);
     expect(again.calls).toEqual([
       "d1 list --json",
@@ -251,12 +247,12 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
     ]);
   });
 
-  it("upgrades a deployment migrated before the split: completes the legacy folder, records the baselines, creates nothing again", () => {
+  it("upgrades a deployment migrated before the split: completes the legacy folder, records the baselines, creates nothing again", async () => {
     const legacy = readdirSync(path.join(root, "migrations", "legacy")).filter((f) => f.endsWith(".sql")).length;
     const state = readState();
     state.migrations.production = { d1_migrations: legacy };
     writeFileSync(stateFile, JSON.stringify(state));
-    const r = setup();
+    const r = await setup();
     expect(r.status, r.out).toBe(0);
     const tmp = path.join(dir, ".wrangler", "tmp");
     expect(r.calls.filter((c) => c.startsWith("d1 ") && c !== "d1 list --json")).toEqual([
@@ -290,19 +286,19 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
     ]);
   });
 
-  it("refuses a base URL that is not an https origin and an env that is not deployed, before calling wrangler", () => {
+  it("refuses a base URL that is not an https origin and an env that is not deployed, before calling wrangler", async () => {
     for (const extra of [
       ["--base-url", "http://reviews.acme.test"],
       ["--base-url", "https://reviews.acme.test/app"],
       ["--env", "development"],
     ]) {
-      const r = setup(...extra);
+      const r = await setup(...extra);
       expect(r.status, extra.join(" ")).toBe(1);
       expect(r.calls).toEqual([]);
     }
   });
 
-  it("sets up staging beside production: its own resources, workers.dev without a route, Workers AI kept on re-runs", () => {
+  it("sets up staging beside production: its own resources, workers.dev without a route, Workers AI kept on re-runs", async () => {
     const args = [
       "--env",
       "staging",
@@ -311,7 +307,7 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
       "--base-url",
       "https://acme-reviews-staging.acme.workers.dev",
     ];
-    const r = setupWith([...args, "--ai"]);
+    const r = await setupWith([...args, "--ai"]);
     expect(r.status, r.out).toBe(0);
     expect(r.calls.filter((c) => c.includes(" create "))).toEqual([
       "d1 create acme-reviews-staging",
@@ -326,7 +322,7 @@ describe("npm run setup:cloudflare", { timeout: 60_000 }, () => {
     expect(readRawConfig(config).env.production.name).toBe("acme-reviews");
 
     const text = readFileSync(config, "utf8");
-    const again = setupWith(args); // without --ai: the binding stays
+    const again = await setupWith(args); // without --ai: the binding stays
     expect(again.status, again.out).toBe(0);
     expect(readFileSync(config, "utf8")).toBe(text);
   });

@@ -1,15 +1,4 @@
-import { spawnSync } from "node:child_process";
-import {
-  chmodSync,
-  copyFileSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,12 +7,14 @@ import * as envConfig from "../../scripts/cloudflare/env-config.mjs";
 // @ts-expect-error plain .mjs helper without types
 import { MAX_SHARDS, SHARD_CAP_BYTES } from "../../scripts/cloudflare/shard-limits.mjs";
 import { SHARD_CAP_BYTES as WORKER_CAP, MAX_SHARDS as WORKER_MAX_SHARDS } from "../../src/db/shards";
+import { runNode, startFakeWrangler } from "./helpers/fake-wrangler.mjs";
 
 // one line per import above: a formatter wrapping it would move the @ts-expect-error off the module path
 const { deploymentOf, readLocalConfig, readRawConfig, renderEnvSection, upsertEnvSection } = envConfig;
 
 // `npm run shard:add` and `npm run shards` against the stand-in `wrangler` (test/node/helpers/fake-wrangler.mjs),
-// on a deployment as `npm run setup:cloudflare` leaves it: [env.production] with the control database only.
+// on a deployment as `npm run setup:cloudflare` leaves it: [env.production] with the control database only. The
+// stand-in answers from this process, so the scripts run asynchronously (runNode).
 const root = path.resolve(import.meta.dirname, "../..");
 const TENANT_MIGRATIONS = readdirSync(path.join(root, "migrations/tenant")).filter((f) => f.endsWith(".sql")).length;
 const CONTROL_MIGRATIONS = readdirSync(path.join(root, "migrations/control")).filter((f) => f.endsWith(".sql")).length;
@@ -33,15 +24,15 @@ const TENANT_FOLDER = { migrations_dir: "migrations/tenant", migrations_table: "
 let dir: string;
 let config: string;
 let stateFile: string;
+let fake: { close(): Promise<void> };
 const readState = () => JSON.parse(readFileSync(stateFile, "utf8"));
 const writeState = (patch: Record<string, unknown>) =>
   writeFileSync(stateFile, JSON.stringify({ ...readState(), ...patch }));
 
-function run(script: string, args: string[], configFile = config) {
+async function run(script: string, args: string[], configFile = config) {
   const before = readState().calls.length;
-  const r = spawnSync(process.execPath, [path.join(root, "scripts", script), "--config", configFile, ...args], {
+  const r = await runNode([path.join(root, "scripts", script), "--config", configFile, ...args], {
     cwd: dir,
-    encoding: "utf8",
     env: {
       ...process.env,
       PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`,
@@ -59,17 +50,12 @@ function run(script: string, args: string[], configFile = config) {
 }
 const shardAdd = (...args: string[]) => run("shard-add.mjs", ["--env", "production", ...args]);
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), "shard-add-"));
   config = path.join(dir, "wrangler.toml");
   copyFileSync(path.join(root, "wrangler.toml"), config);
   cpSync(path.join(root, "migrations"), path.join(dir, "migrations"), { recursive: true });
-  mkdirSync(path.join(dir, "bin"));
-  writeFileSync(
-    path.join(dir, "bin", "wrangler"),
-    `#!/bin/sh\nexec "${process.execPath}" "${path.join(root, "test/node/helpers/fake-wrangler.mjs")}" "$@"\n`,
-  );
-  chmodSync(path.join(dir, "bin", "wrangler"), 0o755);
+  fake = await startFakeWrangler(path.join(dir, "bin"));
   stateFile = path.join(dir, "state.json");
   // the deployed production: its control database, migrated, and the Worker
   writeFileSync(
@@ -98,18 +84,21 @@ beforeAll(() => {
   );
 });
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await fake?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
-  let first: ReturnType<typeof shardAdd>;
+  let first: Awaited<ReturnType<typeof shardAdd>>;
   let textAfterFirst: string;
   let localBefore: unknown;
   let stagingBefore: unknown;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     localBefore = readLocalConfig(config);
     stagingBefore = readRawConfig(config).env.staging;
-    first = shardAdd();
+    first = await shardAdd();
     textAfterFirst = readFileSync(config, "utf8");
   }, 60_000);
 
@@ -166,9 +155,9 @@ describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
     );
   });
 
-  it("changes nothing when run again for the same shard: no create, the same config bytes, no migration applied", () => {
+  it("changes nothing when run again for the same shard: no create, the same config bytes, no migration applied", async () => {
     const before = readState();
-    const again = shardAdd("--shard", "1");
+    const again = await shardAdd("--shard", "1");
     expect(again.status, again.out).toBe(0);
     expect(again.calls.filter((c) => / create /.test(c))).toEqual([]);
     expect(readFileSync(config, "utf8")).toBe(textAfterFirst);
@@ -177,13 +166,11 @@ describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
     expect([readState().d1, readState().migrations]).toEqual([before.d1, before.migrations]);
   });
 
-  it("keeps the shards when the section is rendered again (setup:cloudflare, render-envs.mjs)", () => {
-    const r = spawnSync(process.execPath, [path.join(root, "scripts/cloudflare/render-envs.mjs"), config], {
-      encoding: "utf8",
-    });
+  it("keeps the shards when the section is rendered again (setup:cloudflare, render-envs.mjs)", async () => {
+    const r = await runNode([path.join(root, "scripts/cloudflare/render-envs.mjs"), config], { env: process.env });
     expect(r.status, r.stderr).toBe(0);
     expect(readFileSync(config, "utf8")).toBe(textAfterFirst);
-    const again = run("setup-cloudflare.mjs", [
+    const again = await run("setup-cloudflare.mjs", [
       "--env",
       "production",
       "--name",
@@ -200,8 +187,8 @@ describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
     ]);
   });
 
-  it("adds the next shard on a plain run", () => {
-    const r = shardAdd();
+  it("adds the next shard on a plain run", async () => {
+    const r = await shardAdd();
     expect(r.status, r.out).toBe(0);
     expect(r.calls).toContain("d1 create reputation-ops-shard-2");
     expect(readRawConfig(config).env.production.d1_databases.map((d: { binding: string }) => d.binding)).toEqual([
@@ -212,7 +199,7 @@ describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
     ]);
   });
 
-  it("lists shards with recorded size, tenants and room left", () => {
+  it("lists shards with recorded size, tenants and room left", async () => {
     writeState({
       control: {
         production: {
@@ -227,7 +214,7 @@ describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
         },
       },
     });
-    const listed = run("shards.mjs", ["--env", "production", "--json"]);
+    const listed = await run("shards.mjs", ["--env", "production", "--json"]);
     expect(listed.status, listed.out).toBe(0);
     expect(listed.calls).toEqual([
       expect.stringMatching(
@@ -265,14 +252,14 @@ describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
         roomBytes: null,
       },
     ]);
-    const table = run("shards.mjs", ["--env", "production"]);
+    const table = await run("shards.mjs", ["--env", "production"]);
     expect(table.status, table.out).toBe(0);
     expect(table.out).toMatch(/reputation-ops-shard-1.*0\.25 GB.*9\.75 GB \(98%\)/);
     expect(table.out).toMatch(/reputation-ops-shard-2.*not recorded/);
     expect(table.out).toContain("3 of at most 16 shards");
   });
 
-  it("refuses above MAX_SHARDS, a gap and an undeployed env before calling wrangler", () => {
+  it("refuses above MAX_SHARDS, a gap and an undeployed env before calling wrangler", async () => {
     const full = path.join(dir, "full.toml");
     const raw = readRawConfig(config);
     const shards = Array.from({ length: MAX_SHARDS - 1 }, (_, i) => ({
@@ -288,17 +275,17 @@ describe("npm run shard:add / npm run shards", { timeout: 60_000 }, () => {
         renderEnvSection(readLocalConfig(config), { ...deploymentOf(raw, "production"), shards }),
       ),
     );
-    const refused = run("shard-add.mjs", ["--env", "production"], full);
+    const refused = await run("shard-add.mjs", ["--env", "production"], full);
     expect(refused.status).toBe(1);
     expect(refused.calls).toEqual([]);
     expect(refused.out).toContain(
       `refusing to add shard ${MAX_SHARDS}: the Worker routes at most ${MAX_SHARDS} shards (SHARD_0..SHARD_${MAX_SHARDS - 1}, MAX_SHARDS in src/db/shards.ts)`,
     );
 
-    const gap = shardAdd("--shard", "5");
+    const gap = await shardAdd("--shard", "5");
     expect([gap.status, gap.calls]).toEqual([1, []]);
     expect(gap.out).toContain("shard 5 would leave a gap: the next shard of [env.production] is 3");
-    const local = run("shard-add.mjs", ["--env", "development"]);
+    const local = await run("shard-add.mjs", ["--env", "development"]);
     expect([local.status, local.calls]).toEqual([1, []]);
   });
 });
