@@ -1,6 +1,6 @@
 // The served Worker's REST API as its bootstrap admin, for the browser tests: bootstraps it, then
 // returns a JSON client that sends the admin's credential and tenant (a status >= 300 throws).
-import { BENCH_JWT_SECRET, BOOTSTRAP_SECRET_HEADER } from "../../../bench/lib/server.mjs";
+import { BENCH_JWT_SECRET, BOOTSTRAP_SECRET_HEADER, type SqlDatabase } from "../../../bench/lib/server.mjs";
 import { mintLinkToken } from "../../../src/modules/links/tokens";
 
 export type Api = (path: string, init?: RequestInit) => Promise<Record<string, any>>;
@@ -36,7 +36,7 @@ export async function bootstrapApi(base: string, tenant: { name: string; slug: s
  * would have created): its id and link token.
  */
 export async function seedFeedbackSolicitation(
-  db: D1Database,
+  db: SqlDatabase,
   o: { tenantId: string; locationId: string; contactId: string },
 ) {
   const solicitationId = `sol_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
