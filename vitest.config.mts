@@ -93,6 +93,8 @@ export default defineConfig(async () => {
               "./test/setup/build-worker.ts",
               "./test/setup/chromium.ts",
             ],
+            // a fresh connection per request to the served Workers (workerd closes a kept-alive one 5 s after reading a request)
+            setupFiles: ["./test/setup/fetch-connection-close.ts"],
             include: ["test/node/**/*.test.ts"],
             testTimeout: 60_000,
             hookTimeout: 60_000,
