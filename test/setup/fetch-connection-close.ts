@@ -4,7 +4,7 @@
 // to answer (a loaded machine, a Worker shared by several files, test/setup/served-worker.ts) has its
 // connection closed as its response ends, while Node's fetch keeps the socket for 4 s after the response and
 // sends the next request on it: "fetch failed: other side closed". Measured with a raw socket against
-// bench/lib/server.mjs (docs/testing.md, "The served Worker"). A browser resends a request that failed on a
+// bench/lib/server.mjs (docs/testing.md, "One served Worker"). A browser resends a request that failed on a
 // reused connection; Node's fetch does not, so the tests' own requests take a fresh connection each.
 const fetchReusingConnections = globalThis.fetch;
 
