@@ -86,13 +86,16 @@ export default defineConfig(async () => {
             name: "node",
             environment: "node",
             // the MCP Apps view script and stylesheet for the files that import src/ (build-browser-code.ts, also when
-            // BENCH_PREBUILT skips the build), then the Worker built once for the files that serve it (build-worker.ts)
-            // and one Chromium the page tests connect to (chromium.ts)
+            // BENCH_PREBUILT skips the build), then the Worker built once for the files that serve it (build-worker.ts),
+            // one Chromium the page tests connect to (chromium.ts) and one served Worker they share (served-worker.ts)
             globalSetup: [
               "./test/setup/build-browser-code.ts",
               "./test/setup/build-worker.ts",
               "./test/setup/chromium.ts",
+              "./test/setup/served-worker.ts",
             ],
+            // a fresh connection per request to the served Workers (workerd closes a kept-alive one 5 s after reading a request)
+            setupFiles: ["./test/setup/fetch-connection-close.ts"],
             include: ["test/node/**/*.test.ts"],
             testTimeout: 60_000,
             hookTimeout: 60_000,

@@ -1,8 +1,15 @@
 // Types for server.mjs, so TypeScript tests (test/node) can start the built Worker too.
+export type { SqlDatabase, SqlStatement } from "./sql-worker.mjs";
+
+import type { SqlDatabase } from "./sql-worker.mjs";
+
 export interface StartedServer {
   mf: { dispose(): Promise<void> };
   url: string;
-  db: D1Database;
+  /** the served Worker's database DB (bench/lib/sql-worker.mjs) */
+  db: SqlDatabase;
+  /** where another process reaches `db` (d1OverHttp) */
+  sqlUrl: string;
 }
 export function startServer(options?: {
   port?: number;

@@ -6,12 +6,17 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../scripts/lib/free-port.mjs";
-import { startD1Server } from "./d1-server.mjs";
 import { BENCH_SECRETS } from "./secrets.mjs";
+import { d1OverHttp, SQL_WORKER } from "./sql-worker.mjs";
 
-// The Miniflare that ships with the pinned wrangler (same workerd as `wrangler dev`/deploy); the
-// top-level one belongs to the test pool and speaks a newer, different options format.
-const { Miniflare } = createRequire(createRequire(import.meta.url).resolve("wrangler/package.json"))("miniflare");
+/**
+ * The Miniflare that ships with the pinned wrangler (same workerd as `wrangler dev`/deploy); the
+ * top-level one belongs to the test pool and speaks a newer, different options format. Loaded when a
+ * server starts, not on import: a test that only reads this file's constants (the secrets, against the
+ * run's shared Worker) does not pay the half second of CPU it costs to load.
+ */
+const loadMiniflare = () =>
+  createRequire(createRequire(import.meta.url).resolve("wrangler/package.json"))("miniflare").Miniflare;
 
 const root = path.resolve(import.meta.dirname, "../..");
 /** The served Worker's JWT_SECRET (generated per run: bench/lib/secrets.mjs): benchmarks and tests mint public-link tokens with it. */
@@ -31,7 +36,9 @@ const defaultOutdir = path.join(root, "bench/.dist");
 /**
  * `databaseProcesses` (a shard count) puts the control database (= shard 0) and SHARD_1..n-1 each in
  * a workerd process of its own (bench/lib/d1-server.mjs), `serviceTimeMs` per statement; the result
- * then also carries `databases` ({ db, stats, pid } per shard, index = shard number).
+ * then also carries `databases` ({ db, stats, pid } per shard, index = shard number). Otherwise `db` is the
+ * one database (D1's API over HTTP, bench/lib/sql-worker.mjs) and `sqlUrl` its address, which another
+ * process can open with d1OverHttp too.
  */
 export async function startServer({
   port,
@@ -41,8 +48,8 @@ export async function startServer({
   direct = process.env.BENCH_DIRECT === "1",
   databaseProcesses = 0,
   serviceTimeMs = 0,
-  retried = false,
 } = {}) {
+  const Miniflare = loadMiniflare();
   // a port nobody else listens on unless one is asked for (BENCH_PORT): a bench beside `npm run dev` or another run
   port ??= await freePort();
   // BENCH_PREBUILT=<dir>: serve a bundle built earlier (e.g. the base commit's, for a before/after run)
@@ -60,6 +67,7 @@ export async function startServer({
   );
   const shards = [];
   if (databaseProcesses) {
+    const { startD1Server } = await import("./d1-server.mjs");
     const persist = mkdtempSync(path.join(tmpdir(), "bench-shards-"));
     for (let n = 0; n < databaseProcesses; n++)
       shards.push(await startD1Server({ id: `shard-${n}`, persist: path.join(persist, String(n)), serviceTimeMs }));
@@ -73,6 +81,8 @@ export async function startServer({
         ...worker(compatibilityDate, compatibilityFlags, port, outdir, vars, d1Bindings(shards)),
         ...(direct ? { unsafeDirectSockets: [{ host: "127.0.0.1", port }] } : {}),
       },
+      // the database's SQL door for the caller (bench/lib/sql-worker.mjs): its own socket, not behind `port`
+      ...(shards.length ? [] : [SQL_COMPANION]),
     ],
   });
   const dispose = mf.dispose.bind(mf);
@@ -86,19 +96,25 @@ export async function startServer({
     for (const [n, s] of shards.entries()) await applyMigrations(s.db, { control: n === 0 });
     return { mf, url, db: shards[0].db, shards: shards.map((s) => s.db), databases: shards };
   }
-  const db = await mf.getD1Database("DB");
+  const sqlUrl = (await mf.unsafeGetDirectURL(SQL_COMPANION.name)).toString();
+  const db = d1OverHttp(sqlUrl);
   try {
     await applyMigrations(db);
   } catch (e) {
     await mf.dispose();
-    // Miniflare's synchronous proxy behind getD1Database can wake before its answer has arrived when the
-    // machine is loaded, and fail its own assertion (SynchronousFetcher: `message?.id === id`); whether that
-    // statement ran is unknown, so the half-migrated in-memory database is dropped and started afresh, once
-    if (e?.code !== "ERR_ASSERTION" || retried) throw e;
-    return startServer({ port, outdir, vars, inspectorPort, direct, retried: true });
+    throw e;
   }
-  return { mf, url, db };
+  return { mf, url, db, sqlUrl };
 }
+
+/** The companion Worker (bench/lib/sql-worker.mjs) on the served Worker's database DB, on a port of its own. */
+const SQL_COMPANION = {
+  name: "reputation-ops-sql",
+  modules: [{ type: "ESModule", path: "sql.js", contents: SQL_WORKER }],
+  compatibilityDate: "2025-01-01",
+  d1Databases: { DB: "DB" },
+  unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+};
 
 /** The floor: a Worker that answers every request with a static 200 ("ok"), nothing else. */
 export const TRIVIAL_WORKER = 'export default { fetch() { return new Response("ok"); } };';
@@ -109,6 +125,7 @@ export const TRIVIAL_WORKER = 'export default { fetch() { return new Response("o
  * with `direct`). Every case reads as a ratio to it as well as to `/health` (docs/performance.md).
  */
 export async function startTrivialServer({ port, direct = process.env.BENCH_DIRECT === "1", inspectorPort } = {}) {
+  const Miniflare = loadMiniflare();
   port ??= await freePort();
   const toml = readFileSync(path.join(root, "wrangler.toml"), "utf8");
   const compatibilityDate = /compatibility_date\s*=\s*"([^"]+)"/.exec(toml)[1];

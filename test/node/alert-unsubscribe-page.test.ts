@@ -1,40 +1,31 @@
-// The alert-email unsubscribe page in a real browser: the built Worker served from workerd
-// (bench/lib/server.mjs), headless Chromium opening a digest's unsubscribe link and confirming.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+// The alert-email unsubscribe page in a real browser: the run's shared Worker (test/setup/served-worker.ts),
+// headless Chromium opening a digest's unsubscribe link and confirming.
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BENCH_JWT_SECRET, BOOTSTRAP_SECRET_HEADER, type StartedServer, startServer } from "../../bench/lib/server.mjs";
+import { BENCH_JWT_SECRET } from "../../bench/lib/server.mjs";
 import { mintAlertUnsubscribeToken } from "../../src/modules/alerts/tokens";
-import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
+import { tenantApi } from "./helpers/api";
+import { CHROMIUM, launchChromium } from "./helpers/browser";
+import { sharedWorker } from "./helpers/worker-server";
 
 describe.skipIf(!existsSync(CHROMIUM))("alert unsubscribe page in headless Chromium", () => {
-  let worker: StartedServer;
+  const worker = sharedWorker();
   let browser: Browser;
   let digestUrl: string;
   let subscriptionUrl: string;
   let headers: Record<string, string>;
-  const outdir = mkdtempSync(path.join(tmpdir(), "alert-unsubscribe-page-"));
 
   beforeAll(async () => {
-    worker = await startServer({ port: await freePort(), outdir });
-    const boot = (await fetch(`${worker.url}/bootstrap`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...BOOTSTRAP_SECRET_HEADER },
-      body: JSON.stringify({
-        tenantName: "Acme Dental",
-        tenantSlug: "acme-dental",
-        adminEmail: "olivia@acme.test",
-        adminPassword: "long enough password",
-        adminName: "Olivia",
-      }),
-    }).then((r) => r.json())) as { token: string; tenant: { id: string } };
-    headers = {
-      "content-type": "application/json",
-      authorization: `Bearer ${boot.token}`,
-      "x-tenant-id": boot.tenant.id,
-    };
+    const tenant = await tenantApi(worker.url, {
+      name: "Acme Dental",
+      slug: `acme-alerts-${Date.now().toString(36)}`,
+      email: "olivia@acme.test",
+      adminName: "Olivia",
+    });
+    headers = { "content-type": "application/json", ...tenant.auth };
     const call = (method: string, p: string, body?: unknown) =>
       fetch(`${worker.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(
         (r) => r.json(),
@@ -48,7 +39,7 @@ describe.skipIf(!existsSync(CHROMIUM))("alert unsubscribe page in headless Chrom
     expect(sub).toMatchObject({ digestFrequency: "daily", timeZone: "America/New_York" });
     subscriptionUrl = `${worker.url}/v1/alert-subscriptions/${sub.id}`;
     const token = await mintAlertUnsubscribeToken(BENCH_JWT_SECRET, {
-      tenantId: boot.tenant.id,
+      tenantId: tenant.tenantId,
       subscriptionId: sub.id,
       kind: "digest",
     });
@@ -58,8 +49,6 @@ describe.skipIf(!existsSync(CHROMIUM))("alert unsubscribe page in headless Chrom
 
   afterAll(async () => {
     await browser?.close();
-    await worker?.mf.dispose();
-    rmSync(outdir, { recursive: true, force: true });
   });
 
   it("asks, confirms with one button and shows the result, on a phone-sized screen without JavaScript", async () => {

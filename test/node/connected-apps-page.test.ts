@@ -1,4 +1,4 @@
-// The connected-apps page in a real browser: the built Worker served from workerd (startWorker), two
+// The connected-apps page in a real browser: the run's shared Worker (test/setup/served-worker.ts), two
 // apps connected through the real OAuth flow (registration, consent form, PKCE code exchange), then
 // headless Chromium at phone width signing in and disconnecting one app with JavaScript off (form
 // post, redirect) and one with it on (fetch, no reload). One app's registered name is markup.
@@ -8,16 +8,17 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bootstrapApi } from "./helpers/api";
-import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
-import { startWorker } from "./helpers/worker-server";
+import { tenantApi } from "./helpers/api";
+import { CHROMIUM, launchChromium } from "./helpers/browser";
+import { sharedWorker } from "./helpers/worker-server";
 
-const EMAIL = "owner@connected.test";
+/** an account of this file's own on the shared Worker, in this run only */
+const EMAIL = `owner+${Date.now().toString(36)}@connected.test`;
 const PASSWORD = "long enough password";
 const REDIRECT = "http://localhost:33420/callback";
 const XSS_NAME = `<img src=x onerror="window.__pwned=1"> Evil & "Co"`;
 
-let server: Awaited<ReturnType<typeof startWorker>>;
+const server = { base: sharedWorker().url };
 let browser: Browser;
 let tenantId = "";
 
@@ -145,10 +146,9 @@ const noHorizontalScroll = async (page: Page) =>
 
 describe.skipIf(!existsSync(CHROMIUM))("connected apps page in headless Chromium", () => {
   beforeAll(async () => {
-    server = await startWorker({ port: await freePort() });
-    ({ tenantId } = await bootstrapApi(server.base, {
+    ({ tenantId } = await tenantApi(server.base, {
       name: "Connected Dental",
-      slug: "connected-dental",
+      slug: `connected-${Date.now().toString(36)}`,
       email: EMAIL,
     }));
     browser = await launchChromium();
@@ -156,7 +156,6 @@ describe.skipIf(!existsSync(CHROMIUM))("connected apps page in headless Chromium
 
   afterAll(async () => {
     await browser?.close();
-    await server?.stop();
   });
 
   it("without JavaScript at phone width: lists the apps as text and disconnects one by form post", async () => {

@@ -10,25 +10,30 @@ import path from "node:path";
 import Papa from "papaparse";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StartedServer, startServer } from "../../bench/lib/server.mjs";
-import { type Api, bootstrapApi } from "./helpers/api";
-import { freePort, launchChromium } from "./helpers/browser";
+import { type Api, platformAdminApi, tenantApi } from "./helpers/api";
+import { launchChromium } from "./helpers/browser";
+import { sharedWorker } from "./helpers/worker-server";
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const TENANT = "Harbour Dental";
 const PASSWORD = "correct horse battery staple";
 
-let worker: StartedServer;
+/** the run's shared Worker, where this file makes its own tenant and accounts (their addresses: this run's only) */
+const worker = sharedWorker();
+const RUN = Date.now().toString(36);
+const OWNER = `owner.${RUN}@console-pages.test`;
 let browser: Browser;
 let api: Api;
+const platform = platformAdminApi(worker.url);
 let tenantId: string;
+/** where the browser's downloads are saved */
 const outdir = mkdtempSync(path.join(tmpdir(), "console-pages-"));
 
 /** The newest mail to this address in the dev mailbox (the platform admin's GET /admin/outbox), polled. */
 async function mailTo(to: string, notIn: Set<string> = new Set()): Promise<{ id: string; text: string }> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const { data } = await api(`/admin/outbox?limit=200`);
+    const { data } = await platform(`/admin/outbox?limit=200`);
     const mail = (data as { id: string; to: string; text: string }[]).find((m) => m.to === to && !notIn.has(m.id));
     if (mail) return mail;
     if (Date.now() > deadline) throw new Error(`no mail to ${to}`);
@@ -116,11 +121,10 @@ async function signIn(page: Page, email: string, password: string) {
 }
 
 beforeAll(async () => {
-  worker = await startServer({ port: await freePort(), outdir });
-  const boot = await bootstrapApi(worker.url, {
+  const boot = await tenantApi(worker.url, {
     name: TENANT,
-    slug: `console-${Date.now().toString(36)}`,
-    email: "owner@console-pages.test",
+    slug: `console-${RUN}`,
+    email: OWNER,
   });
   api = boot.api;
   tenantId = boot.tenantId;
@@ -129,13 +133,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await worker?.mf.dispose();
   rmSync(outdir, { recursive: true, force: true });
 });
 
 describe("the console in headless Chromium", () => {
   it("invite mail -> set password -> the home naming the tenant, signed in", async () => {
-    const email = "new.manager@console-pages.test";
+    const email = `new.manager.${RUN}@console-pages.test`;
     await api("/v1/users/invite", { method: "POST", body: JSON.stringify({ email, role: "manager" }) });
     const link = linkIn((await mailTo(email)).text, "/setup-password");
     const context = await browser.newContext();
@@ -164,7 +167,7 @@ describe("the console in headless Chromium", () => {
   }, 60_000);
 
   it("reset mail -> new password -> home; the sessions opened before are gone", async () => {
-    const email = "front.desk@console-pages.test";
+    const email = `front.desk.${RUN}@console-pages.test`;
     // an account of the tenant, through the REST twin of the invite page
     await api("/v1/users/invite", { method: "POST", body: JSON.stringify({ email, role: "tenant_user" }) });
     const token = new URL(linkIn((await mailTo(email)).text, "/setup-password")).searchParams.get("token");
@@ -189,7 +192,7 @@ describe("the console in headless Chromium", () => {
     await page.goto(`${worker.url}/`);
     await page.getByRole("link", { name: /forgot/i }).click();
     await page.waitForURL(/\/app\/forgot-password$/);
-    const sent = new Set<string>((await api(`/admin/outbox?limit=200`)).data.map((m: { id: string }) => m.id));
+    const sent = new Set<string>((await platform(`/admin/outbox?limit=200`)).data.map((m: { id: string }) => m.id));
     await page.getByLabel("Email").fill(email);
     await page.getByRole("button", { name: "Send the link" }).click();
     const link = linkIn((await mailTo(email, sent)).text, "/reset-password");
@@ -220,7 +223,7 @@ describe("the console in headless Chromium", () => {
     const context = await browser.newContext();
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: worker.url });
     const { page, errors } = await watched(context);
-    await signIn(page, "owner@console-pages.test", "long enough password");
+    await signIn(page, OWNER, "long enough password");
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByLabel("Name (what uses it)").fill("Browser key");
     await page.getByRole("checkbox", { name: /^write:inbox/ }).check();
@@ -280,9 +283,9 @@ describe("the console in headless Chromium", () => {
     await api("/v1/api-keys", { method: "POST", body: JSON.stringify({ name: "Checked by axe" }) });
     await api("/v1/users/invite", {
       method: "POST",
-      body: JSON.stringify({ email: "pending@console-pages.test", role: "viewer" }),
+      body: JSON.stringify({ email: `pending.${RUN}@console-pages.test`, role: "viewer" }),
     });
-    await signIn(page, "owner@console-pages.test", "long enough password");
+    await signIn(page, OWNER, "long enough password");
     for (const url of ["", "/inbox", "/approvals", "/approvals?status=rejected", "/reviews", "/team", "/api-keys"])
       await check(`/app/t/${tenantId}${url}`);
     await check(`/app/t/${tenantId}/audit`);

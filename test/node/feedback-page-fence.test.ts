@@ -1,31 +1,29 @@
 // The hosted feedback page while its tenant is being moved to another shard (docs/scaling.md,
 // "The fence"): headless Chromium sends the form, gets the form back with its answers and a
 // "send it again" message (503, Retry-After), and sends it again once the fence is lifted.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StartedServer, startServer } from "../../bench/lib/server.mjs";
-import { bootstrapApi, seedFeedbackSolicitation } from "./helpers/api";
-import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
+import { seedFeedbackSolicitation, tenantApi } from "./helpers/api";
+import { CHROMIUM, launchChromium } from "./helpers/browser";
+import { sharedWorker } from "./helpers/worker-server";
 
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 /** the directory cache's TTL (src/db/shards.ts): the move waits as long for every isolate to see the fence */
 const SETTLE_MS = 10_500;
 
 describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page during a tenant move, in headless Chromium", () => {
-  let worker: StartedServer;
+  // the run's shared Worker: the fence is this file's own tenant's, no other file's tenant moves
+  const worker = sharedWorker();
   let browser: Browser;
   let auth: Record<string, string>;
   let token: string;
   let tenantId: string;
   let solicitationId: string;
-  const outdir = mkdtempSync(path.join(tmpdir(), "feedback-fence-"));
 
   beforeAll(async () => {
-    worker = await startServer({ port: await freePort(), outdir });
-    const boot = await bootstrapApi(worker.url, {
+    const boot = await tenantApi(worker.url, {
       name: "Moving Dental",
       slug: `moving-${Date.now().toString(36)}`,
       email: "owner@moving.test",
@@ -49,8 +47,6 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page during a tenant mov
 
   afterAll(async () => {
     await browser?.close();
-    await worker?.mf.dispose();
-    rmSync(outdir, { recursive: true, force: true });
   });
 
   /** what the move does to the directory row; the Worker's caches see it after the settle time */

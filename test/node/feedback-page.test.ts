@@ -1,30 +1,27 @@
-// The hosted feedback page end to end in a real browser: the built Worker served from workerd
-// (bench/lib/server.mjs), headless Chromium filling in the form without any script on the page,
+// The hosted feedback page end to end in a real browser: the run's shared Worker (test/setup/served-worker.ts),
+// headless Chromium filling in the form without any script on the page,
 // the thank-you page with the public review links, and the feedback read back from the inbox API.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StartedServer, startServer } from "../../bench/lib/server.mjs";
-import { bootstrapApi, seedFeedbackSolicitation } from "./helpers/api";
-import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
+import { seedFeedbackSolicitation, tenantApi } from "./helpers/api";
+import { CHROMIUM, launchChromium } from "./helpers/browser";
+import { sharedWorker } from "./helpers/worker-server";
 
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 
 describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page in headless Chromium", () => {
-  let worker: StartedServer;
+  const worker = sharedWorker();
   let browser: Browser;
   let auth: Record<string, string>;
   let token: string;
-  const outdir = mkdtempSync(path.join(tmpdir(), "feedback-page-"));
 
   beforeAll(async () => {
-    worker = await startServer({ port: await freePort(), outdir });
-    const boot = await bootstrapApi(worker.url, {
+    const boot = await tenantApi(worker.url, {
       name: "Smile Dental",
       slug: `smile-${Date.now().toString(36)}`,
-      email: "owner@smile.test",
+      email: "owner@smile-feedback.test",
     });
     auth = boot.auth;
     const location = await boot.api("/v1/locations", {
@@ -51,8 +48,6 @@ describe.skipIf(!existsSync(CHROMIUM))("hosted feedback page in headless Chromiu
 
   afterAll(async () => {
     await browser?.close();
-    await worker?.mf.dispose();
-    rmSync(outdir, { recursive: true, force: true });
   });
 
   it("takes 2 stars and a comment, thanks the customer with the review links, and lands in the inbox", async () => {

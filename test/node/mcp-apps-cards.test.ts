@@ -8,10 +8,10 @@
 // docs/images/ with MCP_APPS_SCREENSHOTS=1, the ones docs/mcp.md shows).
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { type Browser, chromium, type Frame, type Locator, type Page } from "playwright-core";
+import type { Browser, Frame, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, bootstrapApi, confirmInConsole } from "./helpers/api";
-import { CHROMIUM, CHROMIUM_ARGS, freePort } from "./helpers/browser";
+import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 import { type CardHost, startCardHost } from "./helpers/mcp-apps-host";
 import { startWorker } from "./helpers/worker-server";
 
@@ -91,10 +91,7 @@ describe.skipIf(!existsSync(CHROMIUM))("MCP Apps cards in a web host, against th
       "write:inbox",
     ]);
     keyWithoutReviews = await mint(["read:approvals", "write:responses"]);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [...CHROMIUM_ARGS, "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
     mkdirSync(ARTIFACTS, { recursive: true });
   }, 120_000);
 

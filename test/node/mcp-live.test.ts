@@ -7,14 +7,12 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BOOTSTRAP_SECRET_HEADER } from "../../bench/lib/server.mjs";
-import { freePort } from "./helpers/browser";
+import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
 import { startWorker } from "./helpers/worker-server";
 
 const IDLE_SECONDS = 3;
-const CHROMIUM = "/usr/bin/chromium";
 const REDIRECT = "http://localhost:33419/callback";
 const PASSWORD = "correct horse battery";
 const root = path.resolve(import.meta.dirname, "../..");
@@ -140,11 +138,7 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
     }))
       authorize.searchParams.set(k, v);
 
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       let callback: URL | null = null;
@@ -218,11 +212,7 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
       resource: `${server.base}/mcp`,
     }))
       authorize.searchParams.set(k, v);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       let callback: URL | null = null;
@@ -283,11 +273,7 @@ describe.skipIf(!existsSync(CHROMIUM))("OAuth consent page in headless Chromium"
       resource: `${server.base}/mcp/readonly`,
     }))
       authorize.searchParams.set(k, v);
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       let callback: URL | null = null;

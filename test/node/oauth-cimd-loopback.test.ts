@@ -1,13 +1,14 @@
-// Client ID Metadata Document URLs against a real loopback listener, from the built Worker in workerd
-// (global_fetch_strictly_public as deployed; a local workerd still reaches loopback under it): every
-// place a client id can sit in a request, and not one TCP connection reaches the listener. The
-// redirect and jwks_uri hops are covered in test/oauth/cimd.test.ts (they need a public host).
+// Client ID Metadata Document URLs against a real loopback listener, from the built Worker in workerd (the
+// run's shared one, test/setup/served-worker.ts; global_fetch_strictly_public as deployed; a local workerd
+// still reaches loopback under it): every place a client id can sit in a request, and not one TCP
+// connection reaches the listener. The redirect and jwks_uri hops are covered in test/oauth/cimd.test.ts
+// (they need a public host).
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./helpers/browser";
-import { startWorker } from "./helpers/worker-server";
+import { sharedWorker } from "./helpers/worker-server";
 
-let worker: Awaited<ReturnType<typeof startWorker>>;
+const worker = { base: sharedWorker().url };
 let listener: Server;
 let listenerPort = 0;
 let connections = 0;
@@ -19,10 +20,8 @@ beforeAll(async () => {
     socket.destroy();
   });
   await new Promise<void>((resolve) => listener.listen(listenerPort, "127.0.0.1", resolve));
-  worker = await startWorker({ port: await freePort() });
 }, 180_000);
-afterAll(async () => {
-  await worker?.stop();
+afterAll(() => {
   listener?.close();
 });
 

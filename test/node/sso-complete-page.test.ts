@@ -1,17 +1,16 @@
-// End to end in a real browser: the built Worker served from workerd (as bench/lib/server.mjs does),
+// End to end in a real browser: the run's shared Worker (test/setup/served-worker.ts),
 // a stand-in IdP on another port, and headless Chromium following the whole SAML round trip:
 // /init -> IdP (HTTP-Redirect) -> auto-posted response -> ACS -> /sso/complete?code= -> continue -> the console.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { inflateRawSync } from "node:zlib";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BOOTSTRAP_SECRET_HEADER, type StartedServer, startServer } from "../../bench/lib/server.mjs";
 import { base64, IDP, KEYS, signedResponse } from "../sso/idp";
-import { CHROMIUM, freePort } from "./helpers/browser";
+import { tenantApi } from "./helpers/api";
+import { CHROMIUM, launchChromium } from "./helpers/browser";
+import { sharedWorker } from "./helpers/worker-server";
 
 /** A stand-in IdP: reads the AuthnRequest and answers with a signed response auto-posted to the ACS. */
 function startIdp(nameId: string, audience: string): Promise<{ server: Server; url: string }> {
@@ -37,34 +36,25 @@ function startIdp(nameId: string, audience: string): Promise<{ server: Server; u
 }
 
 describe.skipIf(!existsSync(CHROMIUM))("SAML sign-in back to the console, in headless Chromium", () => {
-  let worker: StartedServer;
+  const worker = sharedWorker();
+  /** the person the IdP signs in: an account this run's tenant provisions (JIT), no other file's */
+  const person = `browser.tester.${Date.now().toString(36)}@sso-page.test`;
   let idp: { server: Server; url: string };
   let browser: Browser;
   let slug: string;
-  const outdir = mkdtempSync(path.join(tmpdir(), "sso-page-"));
 
   beforeAll(async () => {
-    worker = await startServer({ port: await freePort(), outdir });
     slug = `sso-${Date.now().toString(36)}`;
-    const boot = await fetch(`${worker.url}/bootstrap`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...BOOTSTRAP_SECRET_HEADER },
-      body: JSON.stringify({
-        tenantName: "SSO Page Co",
-        tenantSlug: slug,
-        adminEmail: "admin@sso-page.test",
-        adminPassword: "long enough password",
-        adminName: "Admin",
-      }),
-    }).then((r) => r.json() as Promise<{ token: string; tenant: { id: string } }>);
-    idp = await startIdp("browser.tester@sso-page.test", `${worker.url}/auth/saml/${slug}/metadata`);
+    const tenant = await tenantApi(worker.url, {
+      name: "SSO Page Co",
+      slug,
+      email: `admin.${slug}@sso-page.test`,
+      adminName: "Admin",
+    });
+    idp = await startIdp(person, `${worker.url}/auth/saml/${slug}/metadata`);
     const put = await fetch(`${worker.url}/v1/settings/sso`, {
       method: "PUT",
-      headers: {
-        "content-type": "application/json",
-        authorization: `Bearer ${boot.token}`,
-        "x-tenant-id": boot.tenant.id,
-      },
+      headers: { "content-type": "application/json", ...tenant.auth },
       body: JSON.stringify({
         enabled: true,
         entryPoint: idp.url,
@@ -75,17 +65,12 @@ describe.skipIf(!existsSync(CHROMIUM))("SAML sign-in back to the console, in hea
       }),
     });
     expect(put.status).toBe(200);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
     idp?.server.close();
-    await worker?.mf.dispose();
-    rmSync(outdir, { recursive: true, force: true });
   });
 
   it("lands signed in on the console's home: the code leaves the address bar, the person continues, the session opens", async () => {
@@ -97,7 +82,7 @@ describe.skipIf(!existsSync(CHROMIUM))("SAML sign-in back to the console, in hea
     // the single-use code is gone from the address bar (and from history: it was a redirect)
     expect(page.url()).toBe(`${worker.url}/sso/complete`);
     expect(await page.textContent("h1")).toBe("Continue signing in");
-    await page.getByRole("button", { name: "Continue as browser.tester@sso-page.test" }).click();
+    await page.getByRole("button", { name: `Continue as ${person}` }).click();
     await page.waitForURL(/\/app\/t\//);
     expect(await page.textContent("h1")).toBe("SSO Page Co");
     expect(await page.textContent(".tenant")).toContain("Team member");

@@ -1,26 +1,26 @@
-// The unsubscribe page in a real browser: the built Worker served from workerd (bench/lib/server.mjs),
+// The unsubscribe page in a real browser: the run's shared Worker (test/setup/served-worker.ts),
 // headless Chromium opening the link from an email, confirming, and resubscribing. No JS on the page.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BENCH_JWT_SECRET, BOOTSTRAP_SECRET_HEADER, type StartedServer, startServer } from "../../bench/lib/server.mjs";
+import { BENCH_JWT_SECRET } from "../../bench/lib/server.mjs";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
-import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
+import { tenantApi } from "./helpers/api";
+import { CHROMIUM, launchChromium } from "./helpers/browser";
+import { sharedWorker } from "./helpers/worker-server";
 
 describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", () => {
-  let worker: StartedServer;
+  const worker = sharedWorker();
   let browser: Browser;
   let contactId: string;
   let unsubscribeUrl: string;
   let logoHost: Server;
-  const outdir = mkdtempSync(path.join(tmpdir(), "unsubscribe-page-"));
 
   beforeAll(async () => {
-    worker = await startServer({ port: await freePort(), outdir });
     // a stand-in for the brand's own site serving its logo
     logoHost = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "image/svg+xml" });
@@ -30,22 +30,14 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
     });
     await new Promise<void>((r) => logoHost.listen(0, "127.0.0.1", r));
     const logoUrl = `http://127.0.0.1:${(logoHost.address() as AddressInfo).port}/logo.svg`;
-    const boot = (await fetch(`${worker.url}/bootstrap`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...BOOTSTRAP_SECRET_HEADER },
-      body: JSON.stringify({
-        tenantName: "Acme Dental",
-        tenantSlug: "acme-dental",
-        adminEmail: "admin@acme.test",
-        adminPassword: "long enough password",
-        adminName: "Admin",
-      }),
-    }).then((r) => r.json())) as { token: string; tenant: { id: string } };
-    const headers = {
-      "content-type": "application/json",
-      authorization: `Bearer ${boot.token}`,
-      "x-tenant-id": boot.tenant.id,
-    };
+    const run = Date.now().toString(36);
+    const tenant = await tenantApi(worker.url, {
+      name: "Acme Dental",
+      slug: `acme-dental-${run}`,
+      email: "admin@acme.test",
+      adminName: "Admin",
+    });
+    const headers = { "content-type": "application/json", ...tenant.auth };
     const call = (method: string, p: string, body?: unknown) =>
       fetch(`${worker.url}${p}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(
         (r) => r.json(),
@@ -56,10 +48,10 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
     const location = await call("POST", "/v1/locations", { name: "Downtown" });
     const contact = await call("POST", "/v1/contacts", { email: "jane.doe@example.test", firstName: "Jane" });
     contactId = contact.id;
-    const solicitationId = "sol_browser_test";
+    const solicitationId = `sol_browser_${run}`;
     const shortLink = await mintLinkToken(BENCH_JWT_SECRET, {
       solicitationId,
-      tenantId: boot.tenant.id,
+      tenantId: tenant.tenantId,
       locationId: location.id,
       destination: "auto",
     });
@@ -69,10 +61,10 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
         `insert into solicitations (id, tenant_id, location_id, contact_id, channel, status, short_link_token, idempotency_key, metadata, sent_at, created_at, updated_at)
          values (?, ?, ?, ?, 'email', 'SENT', ?, ?, '{}', ?, ?, ?)`,
       )
-      .bind(solicitationId, boot.tenant.id, location.id, contact.id, shortLink, solicitationId, now, now, now)
+      .bind(solicitationId, tenant.tenantId, location.id, contact.id, shortLink, solicitationId, now, now, now)
       .run();
     const token = await mintUnsubscribeToken(BENCH_JWT_SECRET, {
-      tenantId: boot.tenant.id,
+      tenantId: tenant.tenantId,
       contactId: contact.id,
       channel: "email",
       solicitationId,
@@ -84,8 +76,6 @@ describe.skipIf(!existsSync(CHROMIUM))("unsubscribe page in headless Chromium", 
   afterAll(async () => {
     await browser?.close();
     logoHost?.close();
-    await worker?.mf.dispose();
-    rmSync(outdir, { recursive: true, force: true });
   });
 
   it("asks, confirms with one button, shows the confirmation and resubscribes, on a phone-sized screen without JavaScript", async () => {

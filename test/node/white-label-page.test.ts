@@ -2,61 +2,54 @@
 // Chromium opening a feedback link and an unsubscribe link on the agency's custom hostname (resolved to
 // the local Worker with --host-resolver-rules), JavaScript off, phone-sized. The pages must show the
 // agency's name, logo and colours, escape what the agency typed, and still work.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BENCH_JWT_SECRET, BOOTSTRAP_SECRET_HEADER, type StartedServer, startServer } from "../../bench/lib/server.mjs";
+import { BENCH_JWT_SECRET } from "../../bench/lib/server.mjs";
 import { mintLinkToken, mintUnsubscribeToken } from "../../src/modules/links/tokens";
-import { CHROMIUM, freePort } from "./helpers/browser";
+import { platformAdminApi, tenantApi } from "./helpers/api";
+import { CHROMIUM, CHROMIUM_LAUNCH_ARGS } from "./helpers/browser";
+import { sharedWorker } from "./helpers/worker-server";
 
 /** the browser's window inside page.evaluate (the test project has no DOM lib; types are erased) */
 type Win = {
   getComputedStyle(e: unknown): Record<string, string>;
   document: { body: unknown; documentElement: { scrollWidth: number } };
 };
-const HOST = "reviews.northwind.test";
+/** the agency's custom hostname, this run's own (the browser resolves every *.northwind.test to the Worker) */
+const HOST = `reviews-${Date.now().toString(36)}.northwind.test`;
 const LOGO = "https://cdn.northwind.test/logo.svg";
 const BRAND_NAME = "Northwind <b>Reviews</b>";
 
 describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless Chromium", () => {
-  let worker: StartedServer;
+  // the run's shared Worker: the white label is an agency of this file's own, with a tenant of its own
+  const worker = sharedWorker();
+  const { port } = worker;
   let browser: Browser;
-  let port: number;
   let feedbackToken: string;
   let unsubscribeToken: string;
   let foreignToken: string;
   let foreignSlug: string;
-  const outdir = mkdtempSync(path.join(tmpdir(), "white-label-page-"));
+  let solicitationId: string;
 
   beforeAll(async () => {
-    port = await freePort();
-    worker = await startServer({ port, outdir });
-    // the only credential before bootstrap is the bootstrap secret
-    let auth: Record<string, string> = { ...BOOTSTRAP_SECRET_HEADER };
-    const api = (p: string, init: RequestInit = {}) =>
-      fetch(`${worker.url}${p}`, {
-        ...init,
-        headers: { "content-type": "application/json", ...auth, ...(init.headers as Record<string, string>) },
-      }).then(async (r) => {
-        const body = r.status === 204 ? null : await r.json();
-        if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(body)}`);
-        return body as Record<string, any>;
-      });
-    const boot = await api("/bootstrap", {
+    const run = Date.now().toString(36);
+    // the platform's admin makes the agency and, for the test's neighbour, another agency with a tenant
+    const platform = platformAdminApi(worker.url);
+    const northwind = await platform("/admin/agencies", {
       method: "POST",
-      body: JSON.stringify({
-        tenantName: "Smile Dental",
-        tenantSlug: "smile-dental",
-        adminEmail: "owner@smile.test",
-        adminPassword: "long enough password",
-        adminName: "Owner",
-      }),
+      body: JSON.stringify({ name: "Northwind", slug: `northwind-${run}` }),
     });
-    auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
-    const agencyId = boot.tenant.agencyId as string;
-    await api(`/agency/agencies/${agencyId}/branding`, {
+    const { api, tenantId } = await tenantApi(worker.url, {
+      name: "Smile Dental",
+      slug: `smile-dental-${run}`,
+      email: `owner.${run}@smile-white-label.test`,
+      agencyId: northwind.id,
+    });
+    const agencyId = northwind.id as string;
+    await platform(`/agency/agencies/${agencyId}/branding`, {
       method: "PUT",
       body: JSON.stringify({
         name: BRAND_NAME,
@@ -70,8 +63,8 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     const now = new Date().toISOString();
     await worker.db
       .prepare(`insert into custom_hostnames (id, scope, scope_id, agency_id, hostname, provider_id, status, ssl_status, verification, ownership_token, verified_at, activated_at, last_checked_at, created_at, updated_at)
-        values ('ch_1', 'agency', ?, ?, ?, 'cf_1', 'active', 'active', '{}', 'rops-verify=test', ?, ?, ?, ?, ?)`)
-      .bind(agencyId, agencyId, HOST, now, now, now, now, now)
+        values (?, 'agency', ?, ?, ?, ?, 'active', 'active', '{}', 'rops-verify=test', ?, ?, ?, ?, ?)`)
+      .bind(`ch_${run}`, agencyId, agencyId, HOST, `cf_${run}`, now, now, now, now, now)
       .run();
     const location = await api("/v1/locations", {
       method: "POST",
@@ -81,75 +74,68 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
       method: "POST",
       body: JSON.stringify({ email: "pat@example.test", firstName: "Pat" }),
     });
-    const solicitationId = "sol_white_label";
+    solicitationId = `sol_white_label_${run}`;
     feedbackToken = await mintLinkToken(BENCH_JWT_SECRET, {
       solicitationId,
-      tenantId: boot.tenant.id,
+      tenantId,
       locationId: location.id,
       destination: "feedback",
     });
     await worker.db
       .prepare(`insert into solicitations (id, tenant_id, location_id, contact_id, channel, status, short_link_token, idempotency_key, metadata, sent_at, created_at, updated_at)
         values (?, ?, ?, ?, 'email', 'SENT', ?, ?, '{}', ?, ?, ?)`)
-      .bind(solicitationId, boot.tenant.id, location.id, contact.id, feedbackToken, solicitationId, now, now, now)
+      .bind(solicitationId, tenantId, location.id, contact.id, feedbackToken, solicitationId, now, now, now)
       .run();
     unsubscribeToken = await mintUnsubscribeToken(BENCH_JWT_SECRET, {
-      tenantId: boot.tenant.id,
+      tenantId,
       contactId: contact.id,
       channel: "email",
       solicitationId,
     });
 
     // a tenant of another agency (no white label), whose links the agency's host must refuse
-    const other = await api("/admin/agencies", {
+    const other = await platform("/admin/agencies", {
       method: "POST",
-      body: JSON.stringify({ name: "Other agency", slug: "other-agency" }),
+      body: JSON.stringify({ name: "Other agency", slug: `other-agency-${run}` }),
     });
-    const otherTenant = await api("/agency/tenants", {
+    const otherTenant = await platform("/agency/tenants", {
       method: "POST",
-      body: JSON.stringify({ name: "Elsewhere", slug: "elsewhere", agencyId: other.id }),
+      body: JSON.stringify({ name: "Elsewhere", slug: `elsewhere-${run}`, agencyId: other.id }),
     });
-    const otherLocation = await api(`/agency/tenants/${otherTenant.id}/locations`, {
+    const otherLocation = await platform(`/agency/tenants/${otherTenant.id}/locations`, {
       method: "POST",
       body: JSON.stringify({ name: "Elsewhere Main" }),
     });
     foreignToken = await mintLinkToken(BENCH_JWT_SECRET, {
-      solicitationId: "sol_foreign",
+      solicitationId: `sol_foreign_${run}`,
       tenantId: otherTenant.id,
       locationId: otherLocation.id,
       destination: "feedback",
     });
     // and one of its review links (/l/{slug}), which the agency's host must refuse as well
     const asOther = { "x-tenant-id": otherTenant.id };
-    const reviewed = await api("/v1/locations", {
+    const reviewed = await platform("/v1/locations", {
       method: "POST",
       headers: asOther,
       body: JSON.stringify({ name: "Elsewhere Reviews", googlePlaceId: "ChIJ-elsewhere" }),
     });
     foreignSlug = (
-      await api("/v1/review-links", {
+      await platform("/v1/review-links", {
         method: "POST",
         headers: asOther,
         body: JSON.stringify({ locationId: reviewed.id, weights: { google: 1 } }),
       })
     ).slug as string;
 
+    // a browser of its own: the run's shared one cannot take a resolver rule for this file's hostname
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        `--host-resolver-rules=MAP ${HOST} 127.0.0.1`,
-      ],
+      args: [...CHROMIUM_LAUNCH_ARGS, "--host-resolver-rules=MAP *.northwind.test 127.0.0.1"],
     });
   }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
-    await worker?.mf.dispose();
-    rmSync(outdir, { recursive: true, force: true });
   });
 
   /** A phone without JavaScript; the agency's CDN answers the logo (no network here). */
@@ -208,7 +194,8 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     await page.screenshot({ path: shot, fullPage: true });
     console.log(`screenshot: ${shot}`);
     const stored = await worker.db
-      .prepare("select rating, text from feedback_submissions where solicitation_id = 'sol_white_label'")
+      .prepare("select rating, text from feedback_submissions where solicitation_id = ?")
+      .bind(solicitationId)
       .all();
     expect(stored.results).toEqual([{ rating: 4, text: "Friendly staff" }]);
     await context.close();

@@ -1,16 +1,16 @@
-// The review widget on a plain host page of another origin, in headless Chromium: the built Worker
-// served from workerd (bench/lib/server.mjs), the host page from a local HTTP server. The widget must
+// The review widget on a plain host page of another origin, in headless Chromium: the run's shared Worker
+// (test/setup/served-worker.ts), the host page from a local HTTP server. The widget must
 // render (script into a shadow root; iframe without script), escape hostile review text, and leave
 // the host page as it was: same computed styles, one new global (ReputationWidgets).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BOOTSTRAP_SECRET_HEADER, type StartedServer, startServer } from "../../bench/lib/server.mjs";
-import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
+import { tenantApi } from "./helpers/api";
+import { CHROMIUM, launchChromium } from "./helpers/browser";
+import { sharedWorker } from "./helpers/worker-server";
 
 const ARTIFACTS = path.resolve(import.meta.dirname, "../../test-artifacts");
 const XSS = `<script>window.__xss=1</script><img src=x onerror="window.__xss=2"> and "quotes"`;
@@ -27,19 +27,20 @@ ${embed}
 </body></html>`;
 
 describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless Chromium", () => {
-  let worker: StartedServer;
+  const worker = sharedWorker();
   let host: Server;
   let hostUrl = "";
   let browser: Browser;
   let key = "";
   let qrUrls = { svg: "", png: "" };
   const pages = new Map<string, string>();
-  const outdir = mkdtempSync(path.join(tmpdir(), "widget-embed-"));
 
   beforeAll(async () => {
-    worker = await startServer({ port: await freePort(), outdir });
-    // the only credential before bootstrap is the bootstrap secret
-    let auth: Record<string, string> = { ...BOOTSTRAP_SECRET_HEADER };
+    const { auth } = await tenantApi(worker.url, {
+      name: "Smile Dental",
+      slug: `smile-${Date.now().toString(36)}`,
+      email: "owner@smile-widget.test",
+    });
     const api = async (p: string, body?: unknown) => {
       const r = await fetch(`${worker.url}${p}`, {
         method: body ? "POST" : "GET",
@@ -50,14 +51,6 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
       if (r.status >= 300) throw new Error(`${p}: ${r.status} ${JSON.stringify(json)}`);
       return json as Record<string, any>;
     };
-    const boot = await api("/bootstrap", {
-      tenantName: "Smile Dental",
-      tenantSlug: `smile-${Date.now().toString(36)}`,
-      adminEmail: "owner@smile.test",
-      adminPassword: "long enough password",
-      adminName: "Owner",
-    });
-    auth = { authorization: `Bearer ${boot.token}`, "x-tenant-id": boot.tenant.id };
     const loc = await api("/v1/locations", { name: "Smile Dental Downtown" });
     const reviews = [
       {
@@ -113,8 +106,6 @@ describe.skipIf(!existsSync(CHROMIUM))("review widget on a host page in headless
   afterAll(async () => {
     await browser?.close();
     await new Promise((r) => host?.close(r));
-    await worker?.mf.dispose();
-    rmSync(outdir, { recursive: true, force: true });
   });
 
   /** What the host page looks like from its own point of view. */

@@ -1,5 +1,11 @@
 // How the pages' Chromium is started: Debian's chromium (CI installs it), headless, with nothing of its own
-// on the network. Shared by the run's one browser (test/setup/chromium.ts) and a test run outside vitest.
+// on the network. Shared by the run's one browser (test/setup/chromium.ts), a test run outside vitest and a
+// browser a test needs with a flag of its own (white-label-page).
 export const CHROMIUM = "/usr/bin/chromium";
-export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu"];
-export const CHROMIUM_LAUNCH_ARGS = [...CHROMIUM_ARGS, "--disable-background-networking"];
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu"];
+export const CHROMIUM_LAUNCH_ARGS = [
+  ...CHROMIUM_ARGS,
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];

@@ -2,7 +2,7 @@
 import { chromium } from "playwright-core";
 import { CHROMIUM, CHROMIUM_LAUNCH_ARGS } from "./browser-launch";
 
-export { CHROMIUM, CHROMIUM_ARGS } from "./browser-launch";
+export { CHROMIUM, CHROMIUM_LAUNCH_ARGS } from "./browser-launch";
 
 /**
  * The run's Chromium (test/setup/chromium.ts), connected to; or, where no run started one (a file run on its

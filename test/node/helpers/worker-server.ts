@@ -1,9 +1,11 @@
 // The built Worker served from workerd on localhost for tests that need a real network server
-// (the stdio bridge, a browser): the bench's server, in a throwaway build folder.
+// (the stdio bridge, a browser): the run's shared one, or the bench's server started for one file that needs
+// bindings of its own (startWorker).
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startServer } from "../../../bench/lib/server.mjs";
+import { d1OverHttp } from "../../../bench/lib/sql-worker.mjs";
 
 export async function startWorker({ port, vars = {} }: { port: number; vars?: Record<string, string> }) {
   const outdir = mkdtempSync(path.join(tmpdir(), "reputation-ops-build-"));
@@ -15,4 +17,17 @@ export async function startWorker({ port, vars = {} }: { port: number; vars?: Re
       rmSync(outdir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The run's shared Worker (test/setup/served-worker.ts): its address, its port and its database (D1's API over
+ * HTTP, bench/lib/sql-worker.mjs). A file makes its own tenant on it (helpers/api.ts `tenantApi`) and writes
+ * only that tenant's rows.
+ */
+export function sharedWorker() {
+  const url = process.env.SERVED_WORKER_URL;
+  const sqlUrl = process.env.SERVED_WORKER_SQL_URL;
+  if (!url || !sqlUrl)
+    throw new Error("no shared Worker: run the file in vitest's node project (test/setup/served-worker.ts)");
+  return { url, port: Number(new URL(url).port), db: d1OverHttp(sqlUrl) };
 }
