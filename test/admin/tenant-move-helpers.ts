@@ -7,17 +7,18 @@ import { newId } from "../../src/lib/ids";
 import { handleMoveMessage, type TenantMoveMessage } from "../../src/modules/admin/background";
 import { getTenantMove, type MoveSettings, startTenantMove } from "../../src/modules/admin/tenant-move.service";
 
-/** Rows of the tenant per tenant-owned table on one shard (tables with none left out). */
+/** Rows of the tenant per tenant-owned table on one shard (tables with none left out), counted in one batch. */
 export async function rowsOn(shard: number, tenantId: string) {
   const d1 = shardD1(env, shard);
+  const tables = await tenantTables(d1);
+  const counts = await d1.batch<{ n: number }>(
+    tables.map((t) => d1.prepare(`select count(*) as n from "${t.name}" where tenant_id = ?`).bind(tenantId)),
+  );
   const out: Record<string, number> = {};
-  for (const t of await tenantTables(d1)) {
-    const r = await d1
-      .prepare(`select count(*) as n from "${t.name}" where tenant_id = ?`)
-      .bind(tenantId)
-      .first<{ n: number }>();
-    if (r!.n) out[t.name] = r!.n;
-  }
+  tables.forEach((t, i) => {
+    const n = counts[i]!.results[0]!.n;
+    if (n) out[t.name] = n;
+  });
   return out;
 }
 

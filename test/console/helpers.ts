@@ -1,3 +1,6 @@
+import { env } from "cloudflare:workers";
+import { controlDb } from "../../src/db/shards";
+import { startBrowserSession } from "../../src/middleware/browser-session";
 import { request } from "../helpers/http";
 import { TEST_PASSWORD } from "../helpers/seed";
 
@@ -76,6 +79,18 @@ export class ConsoleBrowser {
     for (let i = 0; i < limit && p.location; i++)
       p = await this.get(new URL(p.location, ORIGIN).pathname + new URL(p.location, ORIGIN).search);
     return p;
+  }
+
+  /**
+   * Signed in without the password form: the session the form's success opens (the same `startBrowserSession`,
+   * method "password"), then the console's home loaded as after a sign-in (its CSRF token read). For tests of what a
+   * signed-in person sees and may do; the form itself is proven by test/console/sessions.test.ts and flows.test.ts.
+   * A password sign-in verifies scrypt at production cost, ~0.3 s of CPU each. Answers the landing page.
+   */
+  async seededSession(userId: string): Promise<Page> {
+    const { cookie } = await startBrowserSession(controlDb(env), env, userId, "password");
+    this.keep({ headers: new Headers([["set-cookie", cookie]]) });
+    return this.follow(await this.get("/"));
   }
 
   /** Signs in from the sign-in page; answers the sign-in post's own response (the page it leads to is loaded too). */

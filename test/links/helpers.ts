@@ -93,9 +93,12 @@ export const auditOf = (resourceId: string, action?: string) =>
     .where(and(eq(auditEvents.resourceId, resourceId), action ? eq(auditEvents.action, action) : undefined))
     .orderBy(asc(auditEvents.occurredAt));
 
-/** Polls until check() returns a truthy value (queue consumers run asynchronously in the pool). */
+/**
+ * Polls until check() returns a truthy value (queue consumers run asynchronously in the pool), at pollUntil's
+ * default step: the work comes with a queue batch (1 s), and a 50 ms step only doubled the reads.
+ */
 export const eventually = async <T>(
   check: () => Promise<T>,
   timeoutMs = 15_000,
 ): Promise<Exclude<T, false | null | undefined | "" | 0>> =>
-  (await pollUntil(check, Boolean, timeoutMs, 50)) as Exclude<T, false | null | undefined | "" | 0>;
+  (await pollUntil(check, Boolean, timeoutMs)) as Exclude<T, false | null | undefined | "" | 0>;

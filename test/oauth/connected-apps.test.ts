@@ -1,8 +1,12 @@
 // Connected apps (issue #35, item 4): every OAuth grant of the signed-in user, listed and revoked over
 // REST (/me/oauth-grants) and on the page /account/connected-apps (sign-in, CSRF-protected forms).
+
+import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
+import { controlDb } from "../../src/db/shards";
+import { startBrowserSession } from "../../src/middleware/browser-session";
 import { request } from "../helpers/http";
 import { createWorld, db, shardOf, TEST_PASSWORD, type World } from "../helpers/seed";
 import { BASE, initializeBody, mintTestKey, rawPost, workerFetch } from "../mcp/helpers";
@@ -175,6 +179,16 @@ async function signIn(email: string, password = TEST_PASSWORD) {
   return { res, setCookie, cookie: setCookie.map((c) => c.split(";")[0]).join("; ") };
 }
 
+/**
+ * The cookie of a session as the page's sign-in opens it (the same startBrowserSession, method password), without
+ * its password check: for the tests about the page once signed in. The sign-in itself is the first two tests below;
+ * each password check is scrypt at production cost (~0.3 s of CPU).
+ */
+async function signedIn(userId: string) {
+  const { cookie } = await startBrowserSession(controlDb(env), env, userId, "password");
+  return { cookie: cookie.split(";")[0]! };
+}
+
 const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
 
 const revokeForm = (cookie: string, grantId: string, fields: Record<string, string>, headers = {}) =>
@@ -208,7 +222,7 @@ describe("/account/connected-apps", () => {
 
   it("lists the grants with the client's name as text, never markup", async () => {
     const app = await connectApp("tenantUser", "read:locations", XSS_NAME);
-    const { cookie } = await signIn(w.users.tenantUser.email);
+    const { cookie } = await signedIn(w.users.tenantUser.id);
     const res = await workerFetch(PAGE, { headers: { cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -225,7 +239,7 @@ describe("/account/connected-apps", () => {
 
   it("revokes with the form (CSRF token, redirect back) and the token is 401 on /mcp at once", async () => {
     const app = await connectApp("tenantUser", "read:locations", "Form Client");
-    const { cookie } = await signIn(w.users.tenantUser.email);
+    const { cookie } = await signedIn(w.users.tenantUser.id);
     const csrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie } })).text())!;
     expect(csrf).toBeTruthy();
     const res = await revokeForm(cookie, app.grantId, { csrf });
@@ -241,7 +255,7 @@ describe("/account/connected-apps", () => {
 
   it("revokes from script (Accept: application/json) without a page load", async () => {
     const app = await connectApp("tenantUser", "read:locations", "Script Client");
-    const { cookie } = await signIn(w.users.tenantUser.email);
+    const { cookie } = await signedIn(w.users.tenantUser.id);
     const csrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie } })).text())!;
     const res = await revokeForm(cookie, app.grantId, { csrf }, { accept: "application/json" });
     expect(res.status).toBe(200);
@@ -251,8 +265,8 @@ describe("/account/connected-apps", () => {
 
   it("refuses a revoke without the CSRF token, with another session's token, or from another origin", async () => {
     const app = await connectApp("tenantUser", "read:locations", "Kept Client");
-    const mine = await signIn(w.users.tenantUser.email);
-    const theirs = await signIn(w.users.manager.email);
+    const mine = await signedIn(w.users.tenantUser.id);
+    const theirs = await signedIn(w.users.manager.id);
     const myCsrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie: mine.cookie } })).text())!;
     const theirCsrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie: theirs.cookie } })).text())!;
 
@@ -275,7 +289,7 @@ describe("/account/connected-apps", () => {
 
   it("another user's grant id is 404 on the page too", async () => {
     const app = await connectApp("tenantUser", "read:locations", "Not Yours");
-    const theirs = await signIn(w.users.manager.email);
+    const theirs = await signedIn(w.users.manager.id);
     const csrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie: theirs.cookie } })).text())!;
     const res = await revokeForm(theirs.cookie, app.grantId, { csrf });
     expect(res.status).toBe(404);
@@ -283,7 +297,7 @@ describe("/account/connected-apps", () => {
   });
 
   it("signs out: the session ends on the server and the cookie is cleared", async () => {
-    const { cookie } = await signIn(w.users.tenantUser.email);
+    const { cookie } = await signedIn(w.users.tenantUser.id);
     const csrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie } })).text())!;
     const res = await workerFetch(`${PAGE}/sign-out`, {
       method: "POST",

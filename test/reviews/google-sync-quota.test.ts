@@ -4,6 +4,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { integrations, reviews } from "../../src/db/schema";
 import { shardDb } from "../../src/db/shards";
+import type { EventEnvelope } from "../../src/lib/events";
 import { consumeReviewSync, type ReviewSyncJob } from "../../src/modules/reviews/sync";
 import { createWorld, shardOf, type World } from "../helpers/seed";
 import { GoogleStandIn } from "./google-standin";
@@ -53,9 +54,17 @@ interface Pending {
 /**
  * Runs the review-sync queue on the stand-in's virtual clock until it is empty: up to
  * CONCURRENT_CONSUMERS messages at once, follow-ups and retries delivered after their delay.
+ * The events the stored pages hand off (review.created...) are collected, not delivered: what their
+ * consumers do with a new review (inbox items, automation, alerts, rollups) is proven by their own tests,
+ * and 960 reviews' worth of it ran beside this test, most of the file's CPU.
  */
 async function drain(google: GoogleStandIn, jobs: ReviewSyncJob[]) {
   const pending: Pending[] = jobs.map((body) => ({ body, at: google.now, attempts: 1 }));
+  const events: EventEnvelope[] = [];
+  const eventsQueue = {
+    send: async (body: EventEnvelope) => void events.push(body),
+    sendBatch: async (messages: { body: EventEnvelope }[]) => void events.push(...messages.map((m) => m.body)),
+  } as unknown as Queue;
   let deliveries = 0;
   let dropped = 0;
   while (pending.length) {
@@ -76,10 +85,15 @@ async function drain(google: GoogleStandIn, jobs: ReviewSyncJob[]) {
         const msg = batch.messages[0]!;
         const retry = vi.spyOn(msg, "retry");
         // as the wiring runs it: on the tenant's shard (byTenantShard)
-        await consumeReviewSync(batch, { ...env, REVIEW_SYNC: queue }, shardDb(env, w.tenantA.shard), {
-          fetch: google.fetch,
-          now: google.clock,
-        });
+        await consumeReviewSync(
+          batch,
+          { ...env, REVIEW_SYNC: queue, EVENTS: eventsQueue },
+          shardDb(env, w.tenantA.shard),
+          {
+            fetch: google.fetch,
+            now: google.clock,
+          },
+        );
         const asked = retry.mock.calls[0];
         if (asked) {
           if (p.attempts >= 5)
@@ -94,7 +108,7 @@ async function drain(google: GoogleStandIn, jobs: ReviewSyncJob[]) {
       }),
     );
   }
-  return { deliveries, dropped };
+  return { deliveries, dropped, events };
 }
 
 async function storedIds(locationIds: string[]) {
@@ -106,6 +120,13 @@ async function storedIds(locationIds: string[]) {
     );
   return new Set(rows.map((r) => r.id));
 }
+
+/** review.created events handed off, one per distinct review (a page stored again must not announce it twice). */
+const createdEvents = (events: EventEnvelope[]) => {
+  const ids = events.filter((e) => e.type === "review.created").map((e) => (e.data as { reviewId: string }).reviewId);
+  expect(new Set(ids).size).toBe(ids.length);
+  return ids.length;
+};
 
 const jobsFor = (conns: { integrationId: string }[], startedAt: string): ReviewSyncJob[] =>
   conns.map((c) => ({ tenantId: w.tenantA.id, integrationId: c.integrationId, cursor: null, since: null, startedAt }));
@@ -130,6 +151,7 @@ describe("Google sync of many locations under Google's quota", () => {
     expect(run.dropped).toBe(0);
     const stored = await storedIds(conns.map((c) => c.locationId));
     expect([...expected].filter((id) => !stored.has(id))).toEqual([]);
+    expect(createdEvents(run.events)).toBe(LOCATIONS * REVIEWS_PER_LOCATION);
     expect(stored.size).toBe(LOCATIONS * REVIEWS_PER_LOCATION);
     expect(figures.requests).toBeGreaterThan(300);
     expect(figures.maxRequestsPerMinute).toBeLessThanOrEqual(300);
@@ -170,6 +192,7 @@ describe("Google sync of many locations under Google's quota", () => {
     expect(run.dropped).toBe(0);
     const stored = await storedIds(conns.map((c) => c.locationId));
     expect([...expected].filter((id) => !stored.has(id))).toEqual([]);
+    expect(createdEvents(run.events)).toBe(LOCATIONS * REVIEWS_PER_LOCATION);
     expect(figures.rateLimited).toBeGreaterThan(0);
     expect(figures.maxAcceptedPerMinute).toBeLessThanOrEqual(120);
     expect(figures.maxRequestsPerMinute).toBeLessThanOrEqual(300);
