@@ -27,6 +27,7 @@ import { parseArgs } from "node:util";
 import { BOOTSTRAP_SECRET_HEADER, startServer } from "../bench/lib/server.mjs";
 import { startCredentialProxy } from "./conformance/credential-proxy.mjs";
 import { freePort } from "./lib/free-port.mjs";
+import { useFreshConnections } from "./lib/fresh-connections.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const here = path.join(root, "scripts/conformance");
@@ -34,6 +35,8 @@ const require = createRequire(import.meta.url);
 const suiteVersion = require("@modelcontextprotocol/conformance/package.json").version;
 const cli = path.join(path.dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
 const BASELINE = path.join(here, "expected-failures.yml");
+// this process seeds the served Worker and plays the consent page over fetch: a connection per request
+useFreshConnections();
 
 const { values: opts } = parseArgs({
   options: {

@@ -40,18 +40,30 @@ const defaultOutdir = path.join(root, "bench/.dist");
  * one database (D1's API over HTTP, bench/lib/sql-worker.mjs) and `sqlUrl` its address, which another
  * process can open with d1OverHttp too.
  */
-export async function startServer({
-  port,
-  outdir = defaultOutdir,
-  vars = {},
-  inspectorPort,
-  direct = process.env.BENCH_DIRECT === "1",
-  databaseProcesses = 0,
-  serviceTimeMs = 0,
-} = {}) {
-  const Miniflare = loadMiniflare();
+export async function startServer(options = {}) {
+  if (options.port !== undefined) return startServerOn(options.port, options);
   // a port nobody else listens on unless one is asked for (BENCH_PORT): a bench beside `npm run dev` or another run
-  port ??= await freePort();
+  try {
+    return await startServerOn(await freePort(), options);
+  } catch (e) {
+    // another process bound the free port (a port-0 bind gets the one just freed) before workerd did: once more
+    if (e?.code !== "ERR_ADDRESS_IN_USE") throw e;
+    return startServerOn(await freePort(), options);
+  }
+}
+
+async function startServerOn(
+  port,
+  {
+    outdir = defaultOutdir,
+    vars = {},
+    inspectorPort,
+    direct = process.env.BENCH_DIRECT === "1",
+    databaseProcesses = 0,
+    serviceTimeMs = 0,
+  },
+) {
+  const Miniflare = loadMiniflare();
   // BENCH_PREBUILT=<dir>: serve a bundle built earlier (e.g. the base commit's, for a before/after run)
   if (process.env.BENCH_PREBUILT) outdir = process.env.BENCH_PREBUILT;
   else
@@ -90,7 +102,13 @@ export async function startServer({
     await dispose();
     for (const s of shards) await s.dispose();
   };
-  const entry = (await mf.ready).toString();
+  let entry;
+  try {
+    entry = (await mf.ready).toString();
+  } catch (e) {
+    await mf.dispose().catch(() => {});
+    throw e;
+  }
   const url = (direct ? (await mf.unsafeGetDirectURL("reputation-ops")).toString() : entry).replace(/\/$/, "");
   if (shards.length) {
     for (const [n, s] of shards.entries()) await applyMigrations(s.db, { control: n === 0 });

@@ -11,7 +11,7 @@ import path from "node:path";
 import type { Browser, Frame, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Api, bootstrapApi, confirmInConsole } from "./helpers/api";
-import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
+import { CHROMIUM, launchChromium } from "./helpers/browser";
 import { type CardHost, startCardHost } from "./helpers/mcp-apps-host";
 import { startWorker } from "./helpers/worker-server";
 
@@ -41,7 +41,7 @@ describe.skipIf(!existsSync(CHROMIUM))("MCP Apps cards in a web host, against th
   beforeAll(async () => {
     host = await startCardHost();
     // the host page's MCP client calls /mcp from the browser: the Worker admits the host's origin (CORS)
-    worker = await startWorker({ port: await freePort(), vars: { MCP_ALLOWED_ORIGINS: host.hostOrigin } });
+    worker = await startWorker({ vars: { MCP_ALLOWED_ORIGINS: host.hostOrigin } });
     const boot = await bootstrapApi(worker.base, {
       name: "Card Dental",
       slug: `cards-${Date.now().toString(36)}`,

@@ -9,7 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BOOTSTRAP_SECRET_HEADER } from "../../bench/lib/server.mjs";
-import { CHROMIUM, freePort, launchChromium } from "./helpers/browser";
+import { CHROMIUM, launchChromium } from "./helpers/browser";
 import { startWorker } from "./helpers/worker-server";
 
 const IDLE_SECONDS = 3;
@@ -29,7 +29,7 @@ const structured = (r: unknown) => (r as { structuredContent: any }).structuredC
 
 beforeAll(async () => {
   // sessions idle out after 3 s here, so the bridge's transparent re-initialize can be seen
-  server = await startWorker({ port: await freePort(), vars: { MCP_SESSION_IDLE_SECONDS: String(IDLE_SECONDS) } });
+  server = await startWorker({ vars: { MCP_SESSION_IDLE_SECONDS: String(IDLE_SECONDS) } });
   const boot = await fetch(`${server.base}/bootstrap`, {
     method: "POST",
     headers: { "content-type": "application/json", ...BOOTSTRAP_SECRET_HEADER },

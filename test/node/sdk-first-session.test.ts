@@ -6,7 +6,6 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BENCH_SECRETS } from "../../bench/lib/secrets.mjs";
-import { freePort } from "./helpers/browser";
 import { startWorker } from "./helpers/worker-server";
 
 let server: Awaited<ReturnType<typeof startWorker>>;
@@ -27,7 +26,7 @@ async function firstSession(baseUrl: string) {
 }
 
 beforeAll(async () => {
-  server = await startWorker({ port: await freePort() });
+  server = await startWorker();
 }, 120_000);
 
 afterAll(async () => {

@@ -71,7 +71,6 @@ async function resetThroughPlatformSmtp(security: string) {
   const smtpPort = await freePort();
   await new Promise<void>((resolve) => smtp.server.listen(smtpPort, "127.0.0.1", resolve));
   worker = await startWorker({
-    port: await freePort(),
     vars: {
       ENVIRONMENT: "development",
       PLATFORM_EMAIL_PROVIDER: "smtp",

@@ -7,9 +7,10 @@ import path from "node:path";
 import { startServer } from "../../../bench/lib/server.mjs";
 import { d1OverHttp } from "../../../bench/lib/sql-worker.mjs";
 
-export async function startWorker({ port, vars = {} }: { port: number; vars?: Record<string, string> }) {
+/** A Worker of the file's own, on a free port, with `vars` as extra bindings. */
+export async function startWorker({ vars = {} }: { vars?: Record<string, string> } = {}) {
   const outdir = mkdtempSync(path.join(tmpdir(), "reputation-ops-build-"));
-  const server = await startServer({ port, outdir, vars });
+  const server = await startServer({ outdir, vars });
   return {
     base: server.url,
     async stop() {
