@@ -52,7 +52,9 @@ useCustomHostnameProvider(null);
  * What the pool's applyD1Migrations does (the same tracking tables and rows, each folder's migrations in
  * order, an applied one skipped), in three round trips per database instead of one batch per migration
  * file: before every test file, on every database, those round trips were ~0.3 s of CPU a file (~65 s a run).
- * One batch is one transaction, as wrangler applies each file in one.
+ * The pending statements go as ONE multi-statement query, which local D1 runs in one SQLite call and one
+ * transaction (as wrangler applies each file in one): a batch of ~570 prepared statements paid D1's
+ * per-statement bookkeeping on each, 250 ms of the file's set-up against 175 ms (measured 2026-11-28).
  */
 async function migrate(db: D1Database, folders: { migrations: D1Migration[]; table: string }[]) {
   const tracking = (table: string) => `"${table.replace(/"/g, '""')}"`;
@@ -66,14 +68,14 @@ async function migrate(db: D1Database, folders: { migrations: D1Migration[]; tab
   const applied = await db.batch<{ name: string }>(
     folders.map((f) => db.prepare(`SELECT name FROM ${tracking(f.table)}`)),
   );
-  const statements = folders.flatMap((f, i) => {
-    const done = new Set(applied[i]!.results.map((r) => r.name));
-    return f.migrations
-      .filter((m) => !done.has(m.name))
-      .flatMap((m) => [
-        ...m.queries.map((q) => db.prepare(q)),
-        db.prepare(`INSERT INTO ${tracking(f.table)} (name) VALUES (?)`).bind(m.name),
-      ]);
-  });
-  if (statements.length) await db.batch(statements);
+  const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+  const script = folders
+    .flatMap((f, i) => {
+      const done = new Set(applied[i]!.results.map((r) => r.name));
+      return f.migrations
+        .filter((m) => !done.has(m.name))
+        .flatMap((m) => [...m.queries, `INSERT INTO ${tracking(f.table)} (name) VALUES (${literal(m.name)})`]);
+    })
+    .join(";\n");
+  if (script) await db.prepare(script).run();
 }

@@ -8,4 +8,7 @@ export const CHROMIUM_LAUNCH_ARGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+  // Chromium 13x opens two omnibox-popup WebUI renderers for every window, and each browser context is a
+  // window: ~0.2 s of CPU per context that a test never uses (measured: 10 contexts 8.1 -> 5.9 s CPU)
+  "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup",
 ];
