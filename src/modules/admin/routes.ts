@@ -6,6 +6,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   tenantMovingResponse,
@@ -151,7 +152,7 @@ const auditRoute = createRoute({
   responses: { 200: json(paged(AuditEventSchema).openapi("AdminAuditEventPage")), ...stdErrors },
 });
 
-export const adminRoutes = createRouter()
+export const adminRoutes: Router = createRouter()
   .openapi(createAgencyRoute, async (c) => c.json(await createAgency(platformSvc(c), c.req.valid("json")), 201))
   .openapi(addAdminRoute, async (c) =>
     c.json(await addAgencyAdmin(platformSvc(c), c.req.valid("param").id, c.req.valid("json")), 201),

@@ -8,6 +8,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   tenantMovingResponse,
@@ -170,7 +171,7 @@ const listCampaignsRoute = createRoute({
   responses: { 200: json(paged(AgencyCampaignSchema).openapi("AgencyCampaignPage")), ...stdErrorsWithNotFound },
 });
 
-export const agencyRoutes = createRouter()
+export const agencyRoutes: Router = createRouter()
   .openapi(createTenantRoute, async (c) =>
     c.json(await createTenant(platformSvc(c), scope(c), c.req.valid("json")), 201),
   )

@@ -4,6 +4,7 @@ import {
   errors,
   json,
   jsonBody,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -69,7 +70,7 @@ const run = createRoute({
   },
 });
 
-export const agentRoutes = createRouter()
+export const agentRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(listAgents(), 200))
   .openapi(schemas, async (c) => c.json(agentJsonSchemas(), 200))
   .openapi(run, async (c) => {

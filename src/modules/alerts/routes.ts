@@ -8,6 +8,7 @@ import {
   jsonBody,
   PageQuerySchema,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -104,7 +105,7 @@ const sends = createRoute({
   responses: { 200: json(paged(AlertSendSchema).openapi("AlertSendPage")), ...stdErrorsWithNotFound },
 });
 
-export const alertRoutes = createRouter()
+export const alertRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listAlertSubscriptions(svc(c), caller(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createAlertSubscription(svc(c), caller(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getAlertSubscription(svc(c), caller(c), c.req.valid("param").id), 200))

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { createRouter, errors, json, tenantMovingResponse } from "../../lib/openapi";
+import { createRouter, errors, json, type Router, tenantMovingResponse } from "../../lib/openapi";
 import { requestMeta } from "../../middleware/service-context";
 import { PAGE_HEADERS, wantsJson } from "../links/page";
 import { TokenParam } from "../links/schemas";
@@ -73,7 +73,7 @@ function answer(c: Context<AppEnv>, v: AlertUnsubscribeView) {
   return c.json(v, 200);
 }
 
-export const alertUnsubscribeRoutes = createRouter()
+export const alertUnsubscribeRoutes: Router = createRouter()
   .openapi(
     show,
     async (c) => answer(c, await getAlertUnsubscribe(c.var.hostGuard, c.env, c.req.valid("param").token)) as never,

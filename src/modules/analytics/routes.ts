@@ -3,6 +3,7 @@ import {
   createRouter,
   json,
   jsonBody,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -82,7 +83,7 @@ const agencyRoute = createRoute({
   responses: { 200: json(AgencyAnalyticsSchema), ...stdErrorsWithNotFound },
 });
 
-export const analyticsRoutes = createRouter()
+export const analyticsRoutes: Router = createRouter()
   .openapi(overviewRoute, async (c) => c.json(await overview(svc(c), c.req.valid("query")), 200))
   .openapi(rebuildRoute, async (c) => c.json(await rebuildAnalytics(svc(c), c.req.valid("json")), 200))
   .openapi(agencyUsageRoute, async (c) =>

@@ -5,6 +5,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -55,7 +56,7 @@ const revoke = createRoute({
   responses: { 204: { description: "Revoked" }, ...stdErrorsWithNotFound },
 });
 
-export const apiKeyRoutes = createRouter()
+export const apiKeyRoutes: Router = createRouter()
   .openapi(create, async (c) => c.json(await createApiKey(svc(c), c.req.valid("json")), 201))
   .openapi(list, async (c) => c.json(await listApiKeys(svc(c), c.req.valid("query")), 200))
   .openapi(revoke, async (c) => {

@@ -10,6 +10,7 @@ import {
   jsonBody,
   PageQuerySchema,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -82,7 +83,7 @@ const remove = createRoute({
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
 });
 
-export const assistantRoutes = createRouter()
+export const assistantRoutes: Router = createRouter()
   .openapi(chat, async (c) => {
     const ctx = svc(c);
     const prepared = await prepareChat(ctx, c.req.valid("json"));

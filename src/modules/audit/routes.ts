@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, json, paged, stdErrors, TENANT_SECURITY } from "../../lib/openapi";
+import { createRouter, json, paged, type Router, stdErrors, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
 import { auditCsvDownload } from "./download";
@@ -38,7 +38,7 @@ const exportCsv = createRoute({
   },
 });
 
-export const auditRoutes = createRouter()
+export const auditRoutes: Router = createRouter()
   .openapi(list, async (c) => {
     const ctx = svc(c);
     return c.json(await listAuditEvents(ctx.db, { ...c.req.valid("query"), tenantId: ctx.tenantId }), 200);

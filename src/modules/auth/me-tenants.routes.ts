@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { unauthenticated } from "../../lib/errors";
-import { createRouter, errors, json, jsonBody, paged, USER_SECURITY } from "../../lib/openapi";
+import { createRouter, errors, json, jsonBody, paged, type Router, USER_SECURITY } from "../../lib/openapi";
 import { requestMeta } from "../../middleware/service-context";
 import { reachableTenants } from "../tenants/reachable";
 import { ReachableTenantQuery, ReachableTenantSchema } from "../tenants/schemas";
@@ -40,7 +40,7 @@ const updateMe = createRoute({
   responses: { 200: json(MeResponse), 400: errors[400], 401: errors[401] },
 });
 
-export const meTenantRoutes = createRouter()
+export const meTenantRoutes: Router = createRouter()
   .openapi(listMyTenants, async (c) => {
     const p = c.var.principal;
     if (p.kind !== "user") throw unauthenticated("A user credential is required");

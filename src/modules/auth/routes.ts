@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { unauthenticated } from "../../lib/errors";
-import { createRouter, errors, json, jsonBody, stdErrors, USER_SECURITY } from "../../lib/openapi";
+import { createRouter, errors, json, jsonBody, type Router, stdErrors, USER_SECURITY } from "../../lib/openapi";
 import { authenticate } from "../../middleware/auth";
 import { requestMeta } from "../../middleware/service-context";
 import type { Principal } from "../identity/access";
@@ -132,7 +132,7 @@ function signedIn(p: Principal): { userId: string; sessionId: string } {
   return { userId: p.userId, sessionId: p.sessionId };
 }
 
-export const authRoutes = createRouter()
+export const authRoutes: Router = createRouter()
   .openapi(loginRoute, async (c) => {
     const { email, password } = c.req.valid("json");
     return c.json(await login(c.var.control, c.env, requestMeta(c).ip, email, password), 200);

@@ -6,6 +6,7 @@ import {
   jsonBody,
   PageQuerySchema,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -88,7 +89,7 @@ const runs = createRoute({
   responses: { 200: json(paged(AutomationRunSchema).openapi("AutomationRunPage")), ...stdErrorsWithNotFound },
 });
 
-export const automationRoutes = createRouter()
+export const automationRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listRules(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createRule(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getRule(svc(c), c.req.valid("param").id), 200))

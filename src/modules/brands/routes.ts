@@ -6,6 +6,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -63,7 +64,7 @@ const update = createRoute({
   responses: { 200: json(BrandSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
-export const brandRoutes = createRouter()
+export const brandRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listBrands(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createBrand(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getBrand(svc(c), c.req.valid("param").id), 200))

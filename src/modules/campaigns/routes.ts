@@ -5,6 +5,7 @@ import {
   IdParam,
   json,
   jsonBody,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -146,7 +147,7 @@ const removeSequence = createRoute({
   responses: { 204: deleted, ...stdErrorsWithNotFound },
 });
 
-export const campaignRoutes = createRouter()
+export const campaignRoutes: Router = createRouter()
   .openapi(create, async (c) => c.json(await createCampaign(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getCampaign(svc(c), c.req.valid("param").id), 200))
   .openapi(update, async (c) => c.json(await updateCampaign(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))

@@ -5,6 +5,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -89,7 +90,7 @@ const refresh = createRoute({
   responses: { 200: json(CompetitorSchema), ...stdErrorsWithNotFound },
 });
 
-export const competitorRoutes = createRouter()
+export const competitorRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listCompetitors(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createCompetitor(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getCompetitor(svc(c), c.req.valid("param").id), 200))

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, json, jsonBody, stdErrors, TENANT_SECURITY } from "../../lib/openapi";
+import { createRouter, json, jsonBody, type Router, stdErrors, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
 import { ComplianceConfigSchema, UpdateComplianceBody } from "./schemas";
@@ -19,6 +19,6 @@ const put = createRoute({
   responses: { 200: json(ComplianceConfigSchema), ...stdErrors },
 });
 
-export const complianceRoutes = createRouter().openapi(put, async (c) =>
+export const complianceRoutes: Router = createRouter().openapi(put, async (c) =>
   c.json(await updateComplianceConfig(svc(c), c.req.valid("json")), 200),
 );

@@ -1,5 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, errors, json, jsonBody, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  errors,
+  json,
+  jsonBody,
+  type Router,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
 import { grantConsent, listConsent, revokeConsent } from "./consent";
@@ -39,7 +47,7 @@ const revoke = createRoute({
   responses: { 200: json(ConsentRecordSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
-export const consentRoutes = createRouter()
+export const consentRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listConsent(svc(c), c.req.valid("param").id), 200))
   .openapi(grant, async (c) => c.json(await grantConsent(svc(c), c.req.valid("param").id, c.req.valid("json")), 201))
   .openapi(revoke, async (c) => {

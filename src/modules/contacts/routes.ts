@@ -6,6 +6,7 @@ import {
   errors,
   json,
   jsonBody,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -119,7 +120,7 @@ const erase = createRoute({
   responses: { 200: json(ContactSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
-export const contactRoutes = createRouter()
+export const contactRoutes: Router = createRouter()
   .openapi(upsert, async (c) => c.json(await upsertContact(svc(c), c.req.valid("json")), 201))
   .openapi(startImportJob, async (c) => {
     const job = await startContactsImport(svc(c), c.req.valid("form").file);

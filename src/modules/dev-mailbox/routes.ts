@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { MESSAGE_CHANNELS } from "../../db/schema";
-import { createRouter, DateTime, json, stdErrors, USER_SECURITY } from "../../lib/openapi";
+import { createRouter, DateTime, json, type Router, stdErrors, USER_SECURITY } from "../../lib/openapi";
 import { listMailboxMessages } from "./service";
 
 const MailboxMessageSchema = z
@@ -39,6 +39,6 @@ const list = createRoute({
   },
 });
 
-export const devMailboxRoutes = createRouter().openapi(list, async (c) =>
+export const devMailboxRoutes: Router = createRouter().openapi(list, async (c) =>
   c.json({ data: await listMailboxMessages(c.env, c.req.valid("query")) }, 200),
 );

@@ -5,6 +5,7 @@ import {
   IdParam,
   json,
   jsonBody,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -72,7 +73,7 @@ const transition = (name: ExperimentMove) =>
     responses: { 200: json(ExperimentSchema), ...stdErrorsWithNotFound, 409: errors[409] },
   });
 
-export const experimentRoutes = createRouter()
+export const experimentRoutes: Router = createRouter()
   .openapi(create, async (c) => c.json(await createExperiment(svc(c), c.req.valid("json")), 201))
   .openapi(update, async (c) =>
     c.json(await updateExperiment(svc(c), c.req.valid("param").id, c.req.valid("json")), 200),

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { createRouter, errors, json, jsonBody, tenantMovingResponse } from "../../lib/openapi";
+import { createRouter, errors, json, jsonBody, type Router, tenantMovingResponse } from "../../lib/openapi";
 import { requestMeta } from "../../middleware/service-context";
 import { LandingSchema, SubmitFeedbackBody, SubmitResultSchema, TokenParam } from "./schemas";
 import { getFeedbackLanding, type PublicRequest, submitFeedbackByToken } from "./service";
@@ -52,7 +52,7 @@ const submit = createRoute({
 });
 
 /** Mounted before the /v1 authentication middleware: these two are public. */
-export const publicFeedbackRoutes = createRouter()
+export const publicFeedbackRoutes: Router = createRouter()
   .openapi(landing, async (c) => c.json(await getFeedbackLanding(publicRequest(c), c.req.valid("param").token), 200))
   .openapi(submit, async (c) =>
     c.json(await submitFeedbackByToken(publicRequest(c), c.req.valid("param").token, c.req.valid("json")), 201),

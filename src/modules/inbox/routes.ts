@@ -1,5 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, errors, json, jsonBody, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  errors,
+  json,
+  jsonBody,
+  type Router,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canWrite } from "../../middleware/tenant";
 import { addInboxNote, escalateInboxItem, updateInboxItem } from "./actions";
@@ -71,7 +79,7 @@ const escalate = createRoute({
   responses: { 200: json(SuccessSchema), ...stdErrorsWithNotFound },
 });
 
-export const inboxRoutes = createRouter()
+export const inboxRoutes: Router = createRouter()
   .openapi(get, async (c) =>
     c.json(await getInboxItem(svc(c), c.req.valid("param").id, c.req.valid("query").type), 200),
   )

@@ -6,6 +6,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -110,7 +111,7 @@ const crmImport = createRoute({
   responses: { 202: json(CrmImportAcceptedSchema, "Queued"), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
-export const integrationRoutes = createRouter()
+export const integrationRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listIntegrations(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createIntegration(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getIntegration(svc(c), c.req.valid("param").id), 200))

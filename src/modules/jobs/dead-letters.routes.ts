@@ -5,6 +5,7 @@ import {
   errors,
   IdParam,
   json,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   USER_SECURITY,
@@ -71,6 +72,6 @@ const replay = createRoute({
   responses: { 202: json(ReplayedSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
-export const deadLetterRoutes = createRouter()
+export const deadLetterRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listDeadLetters(c.var.control, c.req.valid("query")), 200))
   .openapi(replay, async (c) => c.json(await replayDeadLetter(platformSvc(c), c.req.valid("param").id), 202));

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, IdParam, json, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { createRouter, IdParam, json, type Router, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { JobSchema } from "./schemas";
 import { getJob } from "./service";
@@ -15,6 +15,6 @@ const get = createRoute({
   responses: { 200: json(JobSchema), ...stdErrorsWithNotFound },
 });
 
-export const jobRoutes = createRouter().openapi(get, async (c) =>
+export const jobRoutes: Router = createRouter().openapi(get, async (c) =>
   c.json(await getJob(svc(c), c.req.valid("param").id), 200),
 );

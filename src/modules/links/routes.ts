@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { ApiError } from "../../lib/errors";
-import { createRouter, errors, json } from "../../lib/openapi";
+import { createRouter, errors, json, type Router } from "../../lib/openapi";
 import { QR_RESPONSE, qrResponse } from "../../lib/qr";
 import { hostBrand } from "../white-label/resolve";
 import { visitOf } from "./clicks";
@@ -70,7 +70,7 @@ const qr = createRoute({
   responses: { 200: QR_RESPONSE, 400: errors[400], 404: errors[404] },
 });
 
-export const linkRoutes = createRouter()
+export const linkRoutes: Router = createRouter()
   .openapi(getLink, async (c) => {
     const { token } = c.req.valid("param");
     const { redirect } = c.req.valid("query");

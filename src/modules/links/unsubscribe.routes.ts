@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { createRouter, errors, json, tenantMovingResponse } from "../../lib/openapi";
+import { createRouter, errors, json, type Router, tenantMovingResponse } from "../../lib/openapi";
 import { requestMeta } from "../../middleware/service-context";
 import { EffectiveBrandSchema } from "../white-label/schemas";
 import { PAGE_HEADERS, wantsJson } from "./page";
@@ -101,7 +101,7 @@ function answer(c: Context<AppEnv>, v: UnsubscribeView, outcome: UnsubscribeOutc
   return c.json(v, 200);
 }
 
-export const unsubscribeRoutes = createRouter()
+export const unsubscribeRoutes: Router = createRouter()
   .openapi(show, async (c) => answer(c, await getUnsubscribe(publicCtx(c), c.req.valid("param").token), "ask") as never)
   .openapi(confirm, async (c) => {
     const { token } = c.req.valid("param");

@@ -5,6 +5,7 @@ import {
   IdParam,
   json,
   jsonBody,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -88,7 +89,7 @@ const bulk = createRoute({
   responses: { 200: json(BulkResultSchema), ...stdErrors, 413: errors[413] },
 });
 
-export const locationRoutes = createRouter()
+export const locationRoutes: Router = createRouter()
   .openapi(bulk, async (c) => c.json(await importLocationsCsv(svc(c), await readCsvUpload(c.req)), 200))
   .openapi(create, async (c) => c.json(await createLocation(svc(c), c.req.valid("json")), 201))
   .openapi(update, async (c) =>

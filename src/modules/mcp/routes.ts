@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/openapi";
+import { createRouter, type Router } from "../../lib/openapi";
 import { baseUrl, mcpResourceUrl } from "../../lib/urls";
 import { READ_SCOPES } from "../oauth/scopes";
 import { PROTOCOL_VERSIONS } from "./config";
@@ -26,7 +26,7 @@ const protectedResource = (env: Parameters<typeof baseUrl>[0], endpoint: McpEndp
 
 // Not REST operations: the transport, the catalog and the discovery documents stay out of the
 // OpenAPI description (docs/mcp.md describes them).
-export const mcpRoutes = createRouter();
+export const mcpRoutes: Router = createRouter();
 mcpRoutes.get("/mcp/skills", (c) => c.json(catalog(c.env), 200, publicJson));
 mcpRoutes.get("/skills", (c) => c.json(catalog(c.env), 200, publicJson));
 mcpRoutes.get("/mcp/health", (c) =>

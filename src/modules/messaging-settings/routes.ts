@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, json, jsonBody, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { createRouter, json, jsonBody, type Router, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
 import { verifyEmailDomain } from "./domain-check";
@@ -104,7 +104,7 @@ const listTemplates = createRoute({
   },
 });
 
-export const messagingSettingsRoutes = createRouter()
+export const messagingSettingsRoutes: Router = createRouter()
   .openapi(getEmail, async (c) => c.json(await getEmailSettings(svc(c)), 200))
   .openapi(putEmail, async (c) => c.json(await putEmailSettings(svc(c), c.req.valid("json")), 200))
   .openapi(verifyDomain, async (c) => c.json(await verifyEmailDomain(svc(c), c.req.valid("json") ?? {}), 200))

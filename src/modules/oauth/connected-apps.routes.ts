@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { MAX_PASSWORD_BYTES, randomToken } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
-import { createRouter } from "../../lib/openapi";
+import { createRouter, type Router } from "../../lib/openapi";
 import {
   type BrowserSession,
   csrfToken,
@@ -171,7 +171,7 @@ async function signOutSubmit(c: C): Promise<Response> {
  * Works without script (form posts, 303 back); with script, revoke posts by fetch. HTML pages, so
  * not in the OpenAPI document; the REST twin is /me/oauth-grants (me.routes.ts).
  */
-export const connectedAppsRoutes = createRouter();
+export const connectedAppsRoutes: Router = createRouter();
 connectedAppsRoutes.get(CONNECTED_APPS_PATH, show);
 connectedAppsRoutes.post(`${CONNECTED_APPS_PATH}/sign-in`, signInSubmit);
 connectedAppsRoutes.post(`${CONNECTED_APPS_PATH}/sign-out`, signOutSubmit);

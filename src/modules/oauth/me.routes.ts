@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { unauthenticated } from "../../lib/errors";
-import { createRouter, errors, json, USER_SECURITY } from "../../lib/openapi";
+import { createRouter, errors, json, type Router, USER_SECURITY } from "../../lib/openapi";
 import { requestMeta } from "../../middleware/service-context";
 import { listUserGrantsView, OAuthGrantListSchema, revokeUserGrant } from "./grants";
 
@@ -44,7 +44,7 @@ const userOf = (c: Context<AppEnv>) => {
   return p.userId;
 };
 
-export const myOAuthGrantRoutes = createRouter()
+export const myOAuthGrantRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listUserGrantsView(c.env, userOf(c)), 200))
   .openapi(revoke, async (c) => {
     const userId = userOf(c);

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { ApiError } from "../../lib/errors";
-import { createRouter, json, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { createRouter, json, type Router, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { baseUrl } from "../../lib/urls";
 import { svc } from "../../middleware/service-context";
 import { showAuthorize, submitAuthorize } from "./authorize";
@@ -58,7 +58,7 @@ const provider = async (c: Context<AppEnv>) => {
   return (await authServer(c.env)).fetch(c.req.raw, c.env, c.executionCtx as ExecutionContext);
 };
 
-export const oauthRoutes = createRouter()
+export const oauthRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listGrants(svc(c)), 200))
   .openapi(revoke, async (c) => {
     await revokeGrant(svc(c), c.req.valid("param").id);

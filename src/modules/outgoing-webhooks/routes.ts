@@ -6,6 +6,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -125,7 +126,7 @@ const redeliverRoute = createRoute({
   responses: { 202: json(WebhookDeliverySchema, "Queued"), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
-export const webhookRoutes = createRouter()
+export const webhookRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listWebhooks(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createWebhook(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getWebhook(svc(c), c.req.valid("param").id), 200))

@@ -6,6 +6,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -94,7 +95,7 @@ const apply = createRoute({
   responses: { 200: json(RecommendationSchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
-export const recommendationRoutes = createRouter()
+export const recommendationRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listRecommendations(svc(c), c.req.valid("query")), 200))
   .openapi(get, async (c) => c.json(await getRecommendation(svc(c), c.req.valid("param").id), 200))
   .openapi(accept, async (c) => c.json(await acceptRecommendation(svc(c), c.req.valid("param").id), 200))

@@ -6,6 +6,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -76,7 +77,7 @@ const remove = createRoute({
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
 });
 
-export const regionRoutes = createRouter()
+export const regionRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listRegions(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createRegion(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getRegion(svc(c), c.req.valid("param").id), 200))

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, IdParam, json, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import { createRouter, IdParam, json, type Router, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
 import { ScoreHistoryQuery, ScoreHistorySchema, ScoreSnapshotSchema } from "./schemas";
@@ -45,7 +45,7 @@ const history = createRoute({
   responses: { 200: json(ScoreHistorySchema), ...stdErrorsWithNotFound },
 });
 
-export const scoreRoutes = createRouter()
+export const scoreRoutes: Router = createRouter()
   .openapi(latest, async (c) => c.json(await latestScore(svc(c), c.req.valid("param").id), 200))
   .openapi(recompute, async (c) => c.json(await recomputeScore(svc(c), c.req.valid("param").id), 200))
   .openapi(history, async (c) =>

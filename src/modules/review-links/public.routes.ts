@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors";
-import { createRouter, errors } from "../../lib/openapi";
+import { createRouter, errors, type Router } from "../../lib/openapi";
 import { QR_RESPONSE, qrResponse } from "../../lib/qr";
 import { inactiveLinkPage, PAGE_HEADERS, wantsHtml } from "../links/page";
 import { publicCtx } from "../links/routes";
@@ -47,7 +47,7 @@ const qr = createRoute({
   responses: { 200: QR_RESPONSE, 400: errors[400], 404: errors[404] },
 });
 
-export const publicReviewLinkRoutes = createRouter()
+export const publicReviewLinkRoutes: Router = createRouter()
   .openapi(open, async (c) => {
     try {
       const url = await openReviewLink(

@@ -5,6 +5,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -120,7 +121,7 @@ const stats = createRoute({
   responses: { 200: json(ReviewLinkStatsSchema), ...stdErrorsWithNotFound },
 });
 
-export const reviewLinkRoutes = createRouter()
+export const reviewLinkRoutes: Router = createRouter()
   .openapi(reviewUrls, async (c) => c.json(await locationReviewUrls(svc(c), c.req.valid("param").id), 200))
   .openapi(list, async (c) => c.json(await listReviewLinks(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createReviewLink(svc(c), c.req.valid("json")), 201))

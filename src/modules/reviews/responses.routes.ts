@@ -5,6 +5,7 @@ import {
   IdParam,
   json,
   jsonBody,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -73,7 +74,7 @@ const submit = move(
   "Submit a draft for approval (tenant_user)",
   canWrite,
 );
-export const responseRoutes = createRouter()
+export const responseRoutes: Router = createRouter()
   .openapi(listForReview, async (c) => c.json(await listResponsesForReview(svc(c), c.req.valid("param").reviewId), 200))
   .openapi(create, async (c) =>
     c.json(await createResponse(svc(c), c.req.valid("param").reviewId, c.req.valid("json")), 201),

@@ -5,6 +5,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -70,7 +71,7 @@ const get = createRoute({
   responses: { 200: json(ReviewSchema), ...stdErrorsWithNotFound },
 });
 
-export const reviewRoutes = createRouter()
+export const reviewRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listReviews(svc(c), c.req.valid("query")), 200))
   .openapi(ingest, async (c) => {
     const { review, created } = await ingestReview(svc(c), c.req.valid("json"));

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter, errors, json } from "../../lib/openapi";
+import { createRouter, errors, json, type Router } from "../../lib/openapi";
 import { receiveTrustpilotWebhook } from "./site-callbacks";
 
 const TrustpilotWebhookBody = z
@@ -40,7 +40,7 @@ const route = createRoute({
   responses: { 200: json(ResultSchema, "What was stored"), 400: errors[400], 401: errors[401], 404: errors[404] },
 });
 
-export const reviewSiteCallbackRoutes = createRouter().openapi(route, async (c) =>
+export const reviewSiteCallbackRoutes: Router = createRouter().openapi(route, async (c) =>
   c.json(
     await receiveTrustpilotWebhook(
       c.env,

@@ -5,6 +5,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -74,7 +75,7 @@ const remove = createRoute({
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
 });
 
-export const slaRoutes = createRouter()
+export const slaRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listSlaRules(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createSlaRule(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getSlaRule(svc(c), c.req.valid("param").id), 200))

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { ApiError, notFound } from "../../lib/errors";
-import { createRouter, errors, json } from "../../lib/openapi";
+import { createRouter, errors, json, type Router } from "../../lib/openapi";
 import { handleProviderCallback } from "../../providers/messaging/callbacks/handle";
 import { loadWebhookKeys, WEBHOOK_PROVIDERS, type WebhookProvider } from "../../providers/messaging/callbacks/keys";
 import { applyTemplateUpdates } from "../messaging-settings/whatsapp-templates";
@@ -102,6 +102,6 @@ async function handle(c: Context<AppEnv>, name: string, tenant: string | undefin
   );
 }
 
-export const providerCallbackRoutes = createRouter()
+export const providerCallbackRoutes: Router = createRouter()
   .openapi(post, async (c) => handle(c, c.req.valid("param").provider, c.req.valid("query").tenant) as never)
   .openapi(get, async (c) => handle(c, c.req.valid("param").provider, c.req.valid("query").tenant) as never);

@@ -5,6 +5,7 @@ import {
   IdParam,
   json,
   jsonBody,
+  type Router,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
 } from "../../lib/openapi";
@@ -49,7 +50,7 @@ const get = createRoute({
   responses: { 200: json(SolicitationSchema), ...stdErrorsWithNotFound },
 });
 
-export const solicitationRoutes = createRouter()
+export const solicitationRoutes: Router = createRouter()
   .openapi(create, async (c) => {
     const result = await createSolicitation(svc(c), c.req.valid("header")["idempotency-key"], c.req.valid("json"));
     if (result.replayed) c.header("Idempotent-Replayed", "true");

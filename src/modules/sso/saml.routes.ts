@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
-import { createRouter, errors } from "../../lib/openapi";
+import { createRouter, errors, type Router } from "../../lib/openapi";
 import { requestMeta } from "../../middleware/service-context";
 import { completeSignIn, type PublicContext, serviceProviderMetadata, startSignIn } from "./login.service";
 
@@ -82,7 +82,7 @@ const callback = createRoute({
   },
 });
 
-export const samlRoutes = createRouter()
+export const samlRoutes: Router = createRouter()
   .openapi(metadata, async (c) =>
     c.body(await serviceProviderMetadata(publicCtx(c), c.req.valid("param").tenantSlug), 200, {
       "content-type": "application/xml; charset=utf-8",

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, json, jsonBody, stdErrors, TENANT_SECURITY } from "../../lib/openapi";
+import { createRouter, json, jsonBody, type Router, stdErrors, TENANT_SECURITY } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canAdminister } from "../../middleware/tenant";
 import { ImportSsoMetadataBody, SsoConfigSchema, UpdateSsoConfigBody } from "./schemas";
@@ -49,7 +49,7 @@ const importMetadata = createRoute({
   responses: { 200: json(SsoConfigSchema), ...stdErrors },
 });
 
-export const ssoSettingsRoutes = createRouter()
+export const ssoSettingsRoutes: Router = createRouter()
   .openapi(get, async (c) => c.json(await getSsoSettings(svc(c)), 200))
   .openapi(put, async (c) => c.json(await updateSsoSettings(svc(c), c.req.valid("json")), 200))
   .openapi(importMetadata, async (c) => c.json(await importSsoMetadata(svc(c), c.req.valid("json").metadataXml), 200));

@@ -6,6 +6,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -138,7 +139,7 @@ const detach = createRoute({
   responses: { 204: { description: "Detached" }, ...stdErrorsWithNotFound },
 });
 
-export const surveyRoutes = createRouter()
+export const surveyRoutes: Router = createRouter()
   .openapi(create, async (c) => c.json(await createSurvey(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getSurvey(svc(c), c.req.valid("param").id), 200))
   .openapi(update, async (c) => c.json(await updateSurvey(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))

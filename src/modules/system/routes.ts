@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../../app-env";
 import { safeEqual } from "../../lib/crypto";
 import { ApiError } from "../../lib/errors";
-import { createRouter, errors, json, jsonBody, stdErrors } from "../../lib/openapi";
+import { createRouter, errors, json, jsonBody, type Router, stdErrors } from "../../lib/openapi";
 import { isLocalEnvironment } from "../../lib/ssrf";
 import { Email, Password, Slug } from "../../lib/validators";
 import { requestMeta } from "../../middleware/service-context";
@@ -77,7 +77,7 @@ const bootstrapRoute = createRoute({
   },
 });
 
-export const systemRoutes = createRouter()
+export const systemRoutes: Router = createRouter()
   .openapi(health, (c) => c.json({ status: "ok" }, 200))
   .openapi(bootstrapRoute, async (c) => {
     const result = await bootstrap(c.var.control, c.env, requestMeta(c), c.req.valid("json"));

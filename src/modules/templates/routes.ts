@@ -6,6 +6,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -130,7 +131,7 @@ const fork = createRoute({
   responses: { 201: json(TemplateSchema, "Created"), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
-export const templateRoutes = createRouter()
+export const templateRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listTemplates(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createTemplate(svc(c), c.req.valid("json")), 201))
   .openapi(update, async (c) => c.json(await updateTemplate(svc(c), c.req.valid("param").id, c.req.valid("json")), 200))

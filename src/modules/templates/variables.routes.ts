@@ -1,5 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
-import { createRouter, IdParam, json, jsonBody, stdErrorsWithNotFound, TENANT_SECURITY } from "../../lib/openapi";
+import {
+  createRouter,
+  IdParam,
+  json,
+  jsonBody,
+  type Router,
+  stdErrorsWithNotFound,
+  TENANT_SECURITY,
+} from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
 import { canManage } from "../../middleware/tenant";
 import { LocationVariablesSchema, PutLocationVariablesBody } from "./variables.schemas";
@@ -31,7 +39,7 @@ const put = createRoute({
   responses: { 200: json(LocationVariablesSchema), ...stdErrorsWithNotFound },
 });
 
-export const locationVariableRoutes = createRouter()
+export const locationVariableRoutes: Router = createRouter()
   .openapi(get, async (c) => c.json(await getLocationVariables(svc(c), c.req.valid("param").id), 200))
   .openapi(put, async (c) =>
     c.json(await putLocationVariables(svc(c), c.req.valid("param").id, c.req.valid("json")), 200),

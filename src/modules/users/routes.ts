@@ -6,6 +6,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -129,7 +130,7 @@ const remove = createRoute({
   responses: { 204: { description: "Deactivated" }, ...stdErrorsWithNotFound },
 });
 
-export const userRoutes = createRouter()
+export const userRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listTenantUsers(svc(c), c.req.valid("query")), 200))
   .openapi(invite, async (c) => c.json(await addTenantUser(svc(c), c.req.valid("json")), 201))
   .openapi(resendInvite, async (c) => c.json(await resendTenantInvite(svc(c), c.req.valid("param").id), 200))

@@ -6,6 +6,7 @@ import {
   errors,
   json,
   jsonBody,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -257,7 +258,7 @@ const deleteTenantHostnameRoute = createRoute({
   responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound, 409: errors[409], 502: upstreamError },
 });
 
-export const whiteLabelRoutes = createRouter()
+export const whiteLabelRoutes: Router = createRouter()
   .openapi(getAgencyBrandRoute, async (c) => c.json(await getAgencyBrand(c.var.control, await agencyOwnerOf(c)), 200))
   .openapi(putAgencyBrandRoute, async (c) =>
     c.json(await putAgencyBrand(platformSvc(c), await agencyOwnerOf(c), c.req.valid("json")), 200),

@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { ApiError, notFound } from "../../lib/errors";
-import { createRouter, errors, json } from "../../lib/openapi";
+import { createRouter, errors, json, type Router } from "../../lib/openapi";
 import { messagePage, wantsHtml } from "../links/page";
 import { hostBrand } from "../white-label/resolve";
 import { cachedWidget, type RenderedWidget } from "./cache";
@@ -87,7 +87,7 @@ const page = createRoute({
   },
 });
 
-export const publicWidgetRoutes = createRouter()
+export const publicWidgetRoutes: Router = createRouter()
   .openapi(
     data,
     async (c) => new Response((await found(c, c.req.valid("param").key)).json, { headers: JSON_HEADERS }) as never,

@@ -5,6 +5,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -79,7 +80,7 @@ const remove = createRoute({
   responses: { 204: { description: "Deleted" }, ...stdErrorsWithNotFound },
 });
 
-export const widgetRoutes = createRouter()
+export const widgetRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listWidgets(svc(c), c.req.valid("query")), 200))
   .openapi(create, async (c) => c.json(await createWidget(svc(c), c.req.valid("json")), 201))
   .openapi(get, async (c) => c.json(await getWidget(svc(c), c.req.valid("param").id), 200))

@@ -6,6 +6,7 @@ import {
   json,
   jsonBody,
   paged,
+  type Router,
   stdErrors,
   stdErrorsWithNotFound,
   TENANT_SECURITY,
@@ -155,7 +156,7 @@ const cancel = createRoute({
   responses: { 200: json(AutoReplySchema), ...stdErrorsWithNotFound, 409: errors[409] },
 });
 
-export const autoReplyRoutes = createRouter()
+export const autoReplyRoutes: Router = createRouter()
   .openapi(listRules, async (c) => c.json(await listAutoReplyRules(svc(c), c.req.valid("query")), 200))
   .openapi(createRule, async (c) => c.json(await createAutoReplyRule(svc(c), c.req.valid("json")), 201))
   .openapi(getRule, async (c) => c.json(await getAutoReplyRule(svc(c), c.req.valid("param").id), 200))
