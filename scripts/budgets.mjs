@@ -27,10 +27,15 @@ export const BUDGETS = {
   // 170 since 2026-11-28: the machine got ~1.45x slower, not the code. The same commit (66903da) that measured
   // 88-98 ms on 2026-11-27 measured 141 ms on 2026-11-28, interleaved with main (139 ms); 120 x 1.45 = 174.
   // The machine-independent guard of the compile cost is jsBytes below (docs/performance.md, 2026-11-28).
-  startupCpuMs: 170,
+  // 200 since the evening of 2026-11-28: three quiet clean-clone runs of byte-identical bundles (5.64 MB) read
+  // 155, 157 and 195 ms (the last: every one of its 18 loads 286-374 ms, the trivial Worker's 91-136), so 170
+  // sat inside the measurement's noise and failed runs at random. The regression guard is jsBytes below,
+  // tightened the same day to the bundle's size plus ~2% (docs/performance.md, "2026-11-28, evening").
+  startupCpuMs: 200,
   // start-up is V8's pre-parse of the bundle (#36 part 2: 15 functions run at start-up, the rest follows the
-  // bytes): 6.0 MB is the size at which the 120 ms budget held on 2026-11-27 (88-98 ms); 5.40 MB on 2026-11-28
-  jsBytes: 6_000_000,
+  // bytes): 6.0 MB is the size at which the 120 ms budget held on 2026-11-27 (88-98 ms); 5.40 MB on 2026-11-28;
+  // 5.75 MB since the evening of 2026-11-28 (the bundle is 5.64 MB): machine-independent, so it can be tight
+  jsBytes: 5_750_000,
 };
 
 const { values: opts } = parseArgs({
