@@ -1,8 +1,5 @@
 import { swaggerUI } from "@hono/swagger-ui";
-import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Hono } from "hono";
 import { API_TAGS } from "./api-tags";
-import type { AppEnv } from "./app-env";
 import { onError, onNotFound } from "./lib/error-handler";
 import { createRouter, documentTenantMoving } from "./lib/openapi";
 import type { Operation } from "./lib/operation";
@@ -116,15 +113,13 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.use("*", requestId, requestGuards);
   // public routes authorised by a signed token (some under /v1): mounted before the /v1 auth
   // middleware, so their handlers answer first and end the chain
-  mount(app, [
-    publicFeedbackRoutes,
-    feedbackPageRoutes,
-    linkRoutes,
-    unsubscribeRoutes,
-    publicReviewLinkRoutes,
-    publicWidgetRoutes,
-    alertUnsubscribeRoutes,
-  ]);
+  app.route("/", publicFeedbackRoutes);
+  app.route("/", feedbackPageRoutes);
+  app.route("/", linkRoutes);
+  app.route("/", unsubscribeRoutes);
+  app.route("/", publicReviewLinkRoutes);
+  app.route("/", publicWidgetRoutes);
+  app.route("/", alertUnsubscribeRoutes);
 
   // the control database through a D1 session, the tenant's shard through another (docs/scaling.md)
   // hono's "/me/*" also matches "/me" itself: one registration for /me and the signed-in user's own
@@ -138,61 +133,59 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.use("/agency/*", controlSession, authenticate, requireAgencyScope);
 
   // the catalogue's REST doors (literal paths before templated ones; test/app/routes.test.ts: none shadows another route)
-  mount(app, [restRoutes(operations)]);
-  mount(app, [
-    systemRoutes,
-    authRoutes,
-    meTenantRoutes,
-    brandRoutes,
-    locationRoutes,
-    devMailboxRoutes,
-    templateRoutes,
-    locationVariableRoutes,
-    campaignRoutes,
-    experimentRoutes,
-    integrationRoutes,
-    reviewRoutes,
-    responseRoutes,
-    slaRoutes,
-    autoReplyRoutes,
-    alertRoutes,
-    contactRoutes,
-    consentRoutes,
-    complianceRoutes,
-    ssoSettingsRoutes,
-    samlRoutes,
-    messagingSettingsRoutes,
-    adminRoutes,
-    agencyRoutes,
-    apiKeyRoutes,
-    auditRoutes,
-    regionRoutes,
-    userRoutes,
-    mcpRoutes,
-    oauthRoutes,
-    myOAuthGrantRoutes,
-    connectedAppsRoutes,
-    analyticsRoutes,
-    scoreRoutes,
-    competitorRoutes,
-    recommendationRoutes,
-    agentRoutes,
-    assistantRoutes,
-    inboxRoutes,
-    surveyRoutes,
-    webhookRoutes,
-    automationRoutes,
-    jobRoutes,
-    solicitationRoutes,
-    providerCallbackRoutes,
-    reviewSiteCallbackRoutes,
-    deadLetterRoutes,
-    reviewLinkRoutes,
-    widgetRoutes,
-    whiteLabelRoutes,
-  ]);
+  app.route("/", restRoutes(operations));
+  app.route("/", systemRoutes);
+  app.route("/", authRoutes);
+  app.route("/", meTenantRoutes);
+  app.route("/", brandRoutes);
+  app.route("/", locationRoutes);
+  app.route("/", devMailboxRoutes);
+  app.route("/", templateRoutes);
+  app.route("/", locationVariableRoutes);
+  app.route("/", campaignRoutes);
+  app.route("/", experimentRoutes);
+  app.route("/", integrationRoutes);
+  app.route("/", reviewRoutes);
+  app.route("/", responseRoutes);
+  app.route("/", slaRoutes);
+  app.route("/", autoReplyRoutes);
+  app.route("/", alertRoutes);
+  app.route("/", contactRoutes);
+  app.route("/", consentRoutes);
+  app.route("/", complianceRoutes);
+  app.route("/", ssoSettingsRoutes);
+  app.route("/", samlRoutes);
+  app.route("/", messagingSettingsRoutes);
+  app.route("/", adminRoutes);
+  app.route("/", agencyRoutes);
+  app.route("/", apiKeyRoutes);
+  app.route("/", auditRoutes);
+  app.route("/", regionRoutes);
+  app.route("/", userRoutes);
+  app.route("/", mcpRoutes);
+  app.route("/", oauthRoutes);
+  app.route("/", myOAuthGrantRoutes);
+  app.route("/", connectedAppsRoutes);
+  app.route("/", analyticsRoutes);
+  app.route("/", scoreRoutes);
+  app.route("/", competitorRoutes);
+  app.route("/", recommendationRoutes);
+  app.route("/", agentRoutes);
+  app.route("/", assistantRoutes);
+  app.route("/", inboxRoutes);
+  app.route("/", surveyRoutes);
+  app.route("/", webhookRoutes);
+  app.route("/", automationRoutes);
+  app.route("/", jobRoutes);
+  app.route("/", solicitationRoutes);
+  app.route("/", providerCallbackRoutes);
+  app.route("/", reviewSiteCallbackRoutes);
+  app.route("/", deadLetterRoutes);
+  app.route("/", reviewLinkRoutes);
+  app.route("/", widgetRoutes);
+  app.route("/", whiteLabelRoutes);
   // the web console's HTML pages (not in the OpenAPI document: each calls the services its REST twins call)
-  mount(app, [consoleRoutes]);
+  app.route("/", consoleRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
@@ -217,13 +210,3 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
 }
 
 export type App = ReturnType<typeof createApp>;
-
-/**
- * Mounts routers at "/", in order. A router's type carries every route it chained (hono's typed client
- * schema, which nothing here reads): handing each to `app.route` made the type checker infer and merge
- * all of them, ~17 s of the typecheck in this one file. Typed as plain routers, each is one cheap check.
- */
-// biome-ignore lint/suspicious/noExplicitAny: the routes' schema types are dropped on purpose (see above)
-function mount(app: OpenAPIHono<AppEnv, any, any>, routers: readonly Hono<AppEnv, any, any>[]) {
-  for (const router of routers) app.route("/", router);
-}
