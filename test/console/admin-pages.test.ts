@@ -310,10 +310,12 @@ describe("Audit log", () => {
       expect(textOf(page.text)).toContain("Your role here (Manager) does not allow this.");
       expect(page.text).not.toContain("console.synthetic");
     }
-    const nav = (await manager.get(t("/team"))).text;
+    // the Settings page offers a manager the team, and names the admin's pages without linking them
+    const nav = (await manager.get(t("/settings"))).text;
     expect(nav).toContain(`href="${t("/team")}"`);
     expect(nav).not.toContain(`href="${t("/audit")}"`);
     expect(nav).not.toContain(`href="${t("/api-keys")}"`);
+    expect(textOf(nav)).toContain("Also here, for other roles: API keys (Admin); Audit log (Admin).");
     const rows = await db()
       .select()
       .from(auditEvents)

@@ -50,6 +50,7 @@ const PAGES: [pattern: string, path: () => string, readers?: readonly Actor[]][]
   ["/app/t/:tenantId/approvals", () => t("/approvals")],
   ["/app/t/:tenantId/reviews", () => t("/reviews")],
   ["/app/t/:tenantId/reviews/:reviewId", () => t(`/reviews/${reviewA}`)],
+  ["/app/t/:tenantId/settings", () => t("/settings")],
   ["/app/t/:tenantId/team", () => t("/team")],
   ["/app/t/:tenantId/api-keys", () => t("/api-keys"), ADMINS],
   ["/app/t/:tenantId/audit", () => t("/audit"), ADMINS],

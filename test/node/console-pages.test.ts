@@ -224,6 +224,7 @@ describe("the console in headless Chromium", () => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: worker.url });
     const { page, errors } = await watched(context);
     await signIn(page, OWNER, "long enough password");
+    await page.getByRole("link", { name: "Settings" }).click();
     await page.getByRole("link", { name: "API keys" }).click();
     await page.getByLabel("Name (what uses it)").fill("Browser key");
     await page.getByRole("checkbox", { name: /^write:inbox/ }).check();
@@ -242,6 +243,7 @@ describe("the console in headless Chromium", () => {
     expect(await page.getByRole("status").first().textContent()).toContain("The key is revoked");
     await expect.poll(async () => (await use()).status, { timeout: 15_000 }).toBe(401);
 
+    await page.getByRole("link", { name: "Settings" }).click();
     await page.getByRole("link", { name: "Audit log" }).click();
     await page.getByLabel("Action").fill("api_key.created");
     await page.getByRole("button", { name: "Filter" }).click();
@@ -286,7 +288,16 @@ describe("the console in headless Chromium", () => {
       body: JSON.stringify({ email: `pending.${RUN}@console-pages.test`, role: "viewer" }),
     });
     await signIn(page, OWNER, "long enough password");
-    for (const url of ["", "/inbox", "/approvals", "/approvals?status=rejected", "/reviews", "/team", "/api-keys"])
+    for (const url of [
+      "",
+      "/inbox",
+      "/approvals",
+      "/approvals?status=rejected",
+      "/reviews",
+      "/settings",
+      "/team",
+      "/api-keys",
+    ])
       await check(`/app/t/${tenantId}${url}`);
     await check(`/app/t/${tenantId}/audit`);
     // the audit log's rows open their before and after (details) as a person reads them

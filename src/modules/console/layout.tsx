@@ -5,6 +5,7 @@ import { roleAtLeast } from "../identity/access";
 import { safeHexColor, textOn } from "../white-label/render";
 import type { EffectiveBrand } from "../white-label/resolve";
 import { consoleAssets } from "./assets";
+import { type Section, TENANT_SECTIONS } from "./sections";
 
 /*
  * The console's one layout (docs/console.md): a header with the brand (the host's white label), the tenant
@@ -13,17 +14,7 @@ import { consoleAssets } from "./assets";
  * inline handlers: the CSP allows neither.
  */
 
-export type Section =
-  | "home"
-  | "inbox"
-  | "approvals"
-  | "reviews"
-  | "team"
-  | "api-keys"
-  | "audit"
-  | "tenants"
-  | "me"
-  | "confirm";
+export type { Section } from "./sections";
 
 export interface Flash {
   kind: "notice" | "error";
@@ -75,29 +66,19 @@ function brandStyle(brand: EffectiveBrand): string {
 
 const tenantPath = (id: string, rest = "") => `/app/t/${encodeURIComponent(id)}${rest}`;
 
-/** The pages of a tenant, each linked for the roles its REST twin answers (the page itself refuses the rest). */
+/** The main sections of a tenant (sections.ts), each linked for the roles its REST twin answers. */
 function Nav({ tenant, section }: { tenant: TenantInFrame; section?: Section }) {
-  const admin = roleAtLeast(tenant.role, "tenant_admin");
-  const links: [Section, string, string][] = [
-    ["home", "Home", tenantPath(tenant.id)],
-    ["inbox", "Inbox", tenantPath(tenant.id, "/inbox")],
-    ["approvals", "Approvals", tenantPath(tenant.id, "/approvals")],
-    ["reviews", "Reviews", tenantPath(tenant.id, "/reviews")],
-    // GET /v1/users: every role reads the team; GET /v1/api-keys and /v1/audit-events: tenant_admin
-    ["team", "Team", tenantPath(tenant.id, "/team")],
-    ...(admin
-      ? ([
-          ["api-keys", "API keys", tenantPath(tenant.id, "/api-keys")],
-          ["audit", "Audit log", tenantPath(tenant.id, "/audit")],
-        ] as [Section, string, string][])
-      : []),
-  ];
+  const links = TENANT_SECTIONS.filter((s) => s.group === "main" && roleAtLeast(tenant.role, s.minRole)).map(
+    (s): [Section, string, string] => [s.key, s.label, tenantPath(tenant.id, s.path)],
+  );
+  // a page listed on the Settings page keeps "Settings" current in the bar
+  const inSettings = TENANT_SECTIONS.some((s) => s.group === "settings" && s.key === section);
   return (
     <nav class="main" aria-label="Console">
       <ul>
         {links.map(([key, label, href]) => (
           <li>
-            <a href={href} aria-current={section === key ? "page" : undefined}>
+            <a href={href} aria-current={section === key || (key === "settings" && inSettings) ? "page" : undefined}>
               {label}
             </a>
           </li>

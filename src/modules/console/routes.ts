@@ -29,6 +29,7 @@ import {
   submitReplySubmit,
 } from "./pages/replies";
 import { reviewPage, reviewsPage } from "./pages/reviews";
+import { settingsPage } from "./pages/settings";
 import {
   deactivateSubmit,
   inviteSubmit,
@@ -91,6 +92,7 @@ consoleRoutes.post("/app/t/:tenantId/replies/:replyId/submit", submitReplySubmit
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/approve", approveReplySubmit);
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/reject", rejectReplySubmit);
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/publish", publishReplySubmit);
+consoleRoutes.get("/app/t/:tenantId/settings", settingsPage);
 consoleRoutes.get("/app/t/:tenantId/team", teamPage);
 consoleRoutes.post("/app/t/:tenantId/team/invite", inviteSubmit);
 consoleRoutes.post("/app/t/:tenantId/team/:userId/roles", rolesSubmit);

@@ -1,0 +1,56 @@
+import type { TenantRole } from "../../db/schema";
+
+/*
+ * The console's sections of a tenant, in one list (docs/console.md, "Navigation"): the navigation bar shows
+ * the `main` ones, the Settings page (/app/t/{tenant}/settings) lists the `settings` ones. Each is linked for
+ * the roles its REST twin answers (`minRole`); the page itself refuses the rest, so this list is what a
+ * person is offered, never what they are allowed. A new page adds its line here.
+ */
+
+export interface SectionLink {
+  key: string;
+  label: string;
+  /** the page's address under /app/t/{tenant} ("" is the tenant's home) */
+  path: string;
+  group: "main" | "settings";
+  minRole: TenantRole;
+  /** what the Settings page says about it */
+  blurb?: string;
+}
+
+export const TENANT_SECTIONS = [
+  { key: "home", label: "Home", path: "", group: "main", minRole: "viewer" },
+  { key: "inbox", label: "Inbox", path: "/inbox", group: "main", minRole: "viewer" },
+  { key: "approvals", label: "Approvals", path: "/approvals", group: "main", minRole: "viewer" },
+  { key: "reviews", label: "Reviews", path: "/reviews", group: "main", minRole: "viewer" },
+  { key: "settings", label: "Settings", path: "/settings", group: "main", minRole: "viewer" },
+  // GET /v1/users: every role reads the team
+  {
+    key: "team",
+    label: "Team",
+    path: "/team",
+    group: "settings",
+    minRole: "viewer",
+    blurb: "People, their roles and pending invites.",
+  },
+  // GET /v1/api-keys and /v1/audit-events: tenant_admin (platform and agency scope act as one)
+  {
+    key: "api-keys",
+    label: "API keys",
+    path: "/api-keys",
+    group: "settings",
+    minRole: "tenant_admin",
+    blurb: "Keys for your own software: mint with chosen scopes, see last use, revoke.",
+  },
+  {
+    key: "audit",
+    label: "Audit log",
+    path: "/audit",
+    group: "settings",
+    minRole: "tenant_admin",
+    blurb: "Who did what and when; export the filtered view as CSV.",
+  },
+] as const satisfies readonly SectionLink[];
+
+/** A section of a tenant page, or one of the pages outside a tenant. */
+export type Section = (typeof TENANT_SECTIONS)[number]["key"] | "tenants" | "me" | "confirm";
