@@ -1,6 +1,7 @@
 // The console clicked through as a person would (#45 "Tests"), in headless Chromium against the built Worker
 // served from workerd: the invite mail's link -> set a password -> the home naming the tenant; the reset mail's
-// link -> a new password -> the sessions opened before are gone; and on every page reachable with a new
+// link -> a new password -> the sessions opened before are gone; an inbox item assigned and replied by a team
+// member, approved (keyboard only) and published by a manager, refused to a viewer; and on every page reachable with a new
 // tenant's data, axe-core (from npm) finds no serious or critical violation and the browser console no error
 // (a CSP refusal is one). One browser for the whole file (the console's tests' CI budget, docs/console.md).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -263,6 +264,100 @@ describe("the console in headless Chromium", () => {
     await context.close();
   }, 60_000);
 
+  it("an inbox item assigned and replied by a team member, approved and published by a manager with the keyboard only, seen published; a viewer cannot approve", async () => {
+    const person = (role: string) => `${role}.${RUN}@console-pages.test`;
+    for (const [role, name] of [
+      ["tenant_user", "Tess Member"],
+      ["manager", "Mona Manager"],
+      ["viewer", "Vic Viewer"],
+    ] as const)
+      await platform(`/agency/tenants/${tenantId}/users`, {
+        method: "POST",
+        body: JSON.stringify({ email: person(role), name, role, password: "long enough password" }),
+      });
+    const location = await api("/v1/locations", { method: "POST", body: JSON.stringify({ name: "Harbour Quay" }) });
+    const review = await api("/v1/reviews/ingest", {
+      method: "POST",
+      body: JSON.stringify({
+        locationId: location.id,
+        siteType: "first_party",
+        rating: 2,
+        text: "Waited forty minutes at the front desk.",
+        authorName: "Ann",
+      }),
+    });
+
+    // the team member: the item from the inbox, assigned to themself, a draft written and submitted
+    const memberContext = await browser.newContext();
+    const { page: member, errors } = await watched(memberContext);
+    await signIn(member, person("tenant_user"), "long enough password");
+    await member.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Inbox" }).click();
+    const itemLink = member.getByRole("link", { name: "Review at Harbour Quay" });
+    // the item is made by the event consumer: reload until it is listed
+    await expect
+      .poll(
+        async () => {
+          if (await itemLink.count()) return 1;
+          await member.reload();
+          return 0;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+    await itemLink.click();
+    await member.getByLabel("Assign to").selectOption({ label: "Tess Member" });
+    await member.getByRole("button", { name: "Assign", exact: true }).click();
+    expect(await member.getByRole("status").first().textContent()).toContain("Assigned.");
+    await member.getByLabel("Reply", { exact: true }).fill("Sorry for the wait, Ann.");
+    await member.getByRole("button", { name: "Save as draft" }).click();
+    await member.getByRole("button", { name: "Submit for approval" }).click();
+    expect(await member.textContent("main")).toContain("Waiting for approval since");
+    expect(await member.getByRole("button", { name: "Approve", exact: true }).count()).toBe(0);
+    const itemUrl = member.url();
+
+    // the viewer: the reply is in the queue, no Approve button; a forged post (with the session's own CSRF
+    // token, from this origin) is refused with the role's sentence
+    const viewerContext = await browser.newContext();
+    const { page: viewer, errors: viewerErrors } = await watched(viewerContext);
+    await signIn(viewer, person("viewer"), "long enough password");
+    await viewer.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Approvals" }).click();
+    expect(await viewer.textContent("main")).toContain("Sorry for the wait, Ann.");
+    expect(await viewer.getByRole("button", { name: "Approve", exact: true }).count()).toBe(0);
+    const replyId = ((await api(`/v1/reviews/${review.id}/responses`)) as unknown as { id: string }[])[0]!.id;
+    const csrf = await viewer.locator('input[name="csrf"]').first().inputValue();
+    const forged = await viewer.request.post(`${worker.url}/app/t/${tenantId}/replies/${replyId}/approve`, {
+      form: { csrf, back: `/app/t/${tenantId}/approvals` },
+      headers: { origin: worker.url },
+    });
+    expect(await forged.text()).toContain("Your role here (Viewer) does not allow this.");
+
+    // the manager, keyboard only: Tab to Approve, Enter; Tab to Publish, Space
+    const managerContext = await browser.newContext();
+    const { page: manager, errors: managerErrors } = await watched(managerContext);
+    await signIn(manager, person("manager"), "long enough password");
+    await manager.goto(`${worker.url}/app/t/${tenantId}/approvals`);
+    const tabTo = async (name: string) => {
+      for (let i = 0; i < 80; i++) {
+        await manager.keyboard.press("Tab");
+        if ((await manager.evaluate("document.activeElement?.textContent?.trim()")) === name) return;
+      }
+      throw new Error(`Tab never reached "${name}"`);
+    };
+    await tabTo("Approve");
+    await Promise.all([manager.waitForURL(/approvals/), manager.keyboard.press("Enter")]);
+    expect(await manager.getByRole("status").first().textContent()).toContain("Approved: it can be published now.");
+    await manager.goto(itemUrl);
+    await tabTo("Publish on our own page");
+    await Promise.all([manager.waitForLoadState("load"), manager.keyboard.press("Space")]);
+    await expect.poll(() => manager.textContent("main")).toContain("Published on our review page");
+
+    // the team member sees it published
+    await member.reload();
+    expect(await member.textContent("main")).toContain("Published on our review page");
+    expect([...errors, ...viewerErrors, ...managerErrors]).toEqual([]);
+    await Promise.all([memberContext.close(), viewerContext.close(), managerContext.close()]);
+  }, 90_000);
+
   it("every page: axe-core finds no serious or critical violation, the console shows no error", async () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
     const { page, errors } = await watched(context);
@@ -287,8 +382,31 @@ describe("the console in headless Chromium", () => {
       method: "POST",
       body: JSON.stringify({ email: `pending.${RUN}@console-pages.test`, role: "viewer" }),
     });
+    // a review with a reply waiting for approval: the review page, its inbox item and the queue show them
+    const place = await api("/v1/locations", { method: "POST", body: JSON.stringify({ name: "Axe Quay" }) });
+    const review = await api("/v1/reviews/ingest", {
+      method: "POST",
+      body: JSON.stringify({
+        locationId: place.id,
+        siteType: "google",
+        rating: 3,
+        text: "Fine, but slow.",
+        authorName: "Bo",
+      }),
+    });
+    const reply = await api(`/v1/reviews/${review.id}/responses`, {
+      method: "POST",
+      body: JSON.stringify({ text: "Thank you, Bo." }),
+    });
+    await api(`/v1/responses/${reply.id}/submit`, { method: "POST" });
+    await expect
+      .poll(async () => (await api(`/v1/inbox?locationId=${place.id}`)).data.length, { timeout: 15_000 })
+      .toBe(1);
+    const itemId = (await api(`/v1/inbox?locationId=${place.id}`)).data[0].id as string;
     await signIn(page, OWNER, "long enough password");
     for (const url of [
+      `/reviews/${review.id}`,
+      `/inbox/${itemId}?type=review`,
       "",
       "/inbox",
       "/approvals",
