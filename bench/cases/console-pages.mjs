@@ -1,0 +1,100 @@
+import { load } from "../lib/load.mjs";
+
+/*
+ * The console's pages rendered on the server (#45 "Budgets": each under 50 ms p50), signed in as the
+ * bootstrap admin (a tenant_admin reaches every tenant page) over a tenant with a review, a reply waiting
+ * for approval and its inbox item. One connection per page, so each figure is one page's own render; the
+ * row's figures are the slowest page's, and `over 50 ms` names any page past the budget.
+ */
+const BUDGET_MS = 50;
+const PASSWORD = "bench-password-1";
+const REQUESTS = 200;
+
+async function json(url, session, path, body) {
+  const res = await fetch(`${url}${path}`, {
+    method: body ? "POST" : "GET",
+    headers: { ...session.headers, "content-type": "application/json" },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** The console's session cookie, from its own sign-in form (same-origin post, as a browser sends it). */
+async function signIn(url, email) {
+  const res = await fetch(`${url}/app/sign-in`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: url },
+    body: new URLSearchParams({ email, password: PASSWORD }),
+  });
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .find((c) => /^(__Host-)?session=/.test(c));
+  if (res.status !== 303 || !cookie) throw new Error(`console sign-in: ${res.status}`);
+  return cookie;
+}
+
+export default {
+  name: "console pages (GET, signed in)",
+  async run({ url, session }) {
+    const place = await json(url, session, "/v1/locations", { name: "Bench Quay" });
+    const review = await json(url, session, "/v1/reviews/ingest", {
+      locationId: place.id,
+      siteType: "google",
+      rating: 2,
+      text: "Slow at the front desk, kind staff.",
+      authorName: "Bench Reviewer",
+    });
+    const reply = await json(url, session, `/v1/reviews/${review.id}/responses`, { text: "Thank you." });
+    await json(url, session, `/v1/responses/${reply.id}/submit`, {});
+    let item;
+    for (let i = 0; i < 100 && !item; i++) {
+      item = (await json(url, session, `/v1/inbox?locationId=${place.id}`)).data[0];
+      if (!item) await new Promise((r) => setTimeout(r, 100));
+    }
+    if (!item) throw new Error("the review's inbox item never appeared");
+    const cookie = await signIn(url, "bench@example.test");
+    const t = `/app/t/${session.tenantId}`;
+    const pages = {
+      home: t,
+      inbox: `${t}/inbox`,
+      "inbox item": `${t}/inbox/${item.id}?type=review`,
+      approvals: `${t}/approvals`,
+      reviews: `${t}/reviews`,
+      review: `${t}/reviews/${review.id}`,
+      settings: `${t}/settings`,
+      team: `${t}/team`,
+      "api keys": `${t}/api-keys`,
+      audit: `${t}/audit`,
+    };
+    const perPage = {};
+    let worst = null;
+    let requests = 0;
+    let non2xx = 0;
+    let cpuUs = 0;
+    for (const [name, path] of Object.entries(pages)) {
+      const r = await load({ url, path, headers: { cookie }, connections: 1, amount: REQUESTS });
+      perPage[name] = { "p50 ms": r.p50, "p99 ms": r.p99, "cpu µs/req": r.cpuUs, "non-2xx": r.non2xx };
+      requests += r.requests;
+      non2xx += r.non2xx;
+      cpuUs += r.cpuUs;
+      if (!worst || r.p50 > worst.p50) worst = { ...r, name };
+    }
+    console.table(perPage);
+    const over = Object.entries(perPage)
+      .filter(([, r]) => r["p50 ms"] > BUDGET_MS)
+      .map(([n]) => n);
+    return {
+      rps: worst.rps,
+      p50: worst.p50,
+      p99: worst.p99,
+      p50At1: worst.p50,
+      cpuUs: Math.round(cpuUs / Object.keys(pages).length),
+      requests,
+      non2xx,
+      extra: { slowest: worst.name, [`over ${BUDGET_MS} ms p50`]: over.length ? over.join(", ") : "none" },
+    };
+  },
+};
