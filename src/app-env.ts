@@ -19,6 +19,8 @@ export interface AppVariables {
   customHost?: HostOwner | null;
   /** hand it the tenant owning the public resource about to be served: 404 on a custom host that does not serve it (middleware/public-host.ts) */
   hostGuard: HostGuard;
+  /** the custom-host guard for an agency's own resource (middleware/public-host.ts) */
+  agencyHostGuard: HostGuard;
   /** the console's signed-in person (console pages only: src/modules/console/guards.ts) */
   consoleSession?: ConsoleSession;
   /** the nonce of the page's Content-Security-Policy (hono/secure-headers, console pages) */

@@ -67,6 +67,7 @@ import { systemRoutes } from "./modules/system/routes";
 import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
 import { userRoutes } from "./modules/users/routes";
+import { brandLogoRoutes } from "./modules/white-label/logo.routes";
 import { whiteLabelRoutes } from "./modules/white-label/routes";
 import { publicWidgetRoutes } from "./modules/widgets/public.routes";
 import { widgetRoutes } from "./modules/widgets/routes";
@@ -120,6 +121,7 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", publicReviewLinkRoutes);
   app.route("/", publicWidgetRoutes);
   app.route("/", alertUnsubscribeRoutes);
+  app.route("/", brandLogoRoutes);
 
   // the control database through a D1 session, the tenant's shard through another (docs/scaling.md)
   // hono's "/me/*" also matches "/me" itself: one registration for /me and the signed-in user's own

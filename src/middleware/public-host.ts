@@ -22,6 +22,8 @@ import {
  * - `c.var.hostGuard(tenantId)`: what a public route calls with the owner of the resource it is about
  *   to serve, before it serves it or records anything. On a custom host that does not serve that
  *   tenant it throws `ForeignHostError` (404). Routes never compare hosts themselves.
+ * - `c.var.agencyHostGuard(agencyId)`: the same for a resource of an agency itself (its brand's logo):
+ *   served on the agency's hosts and its tenants' hosts.
  *
  * Fail closed: on a custom host, an unauthenticated request that answered 2xx/3xx without asking the
  * guard is replaced by the host's 404, unless its path is one of the host-neutral ones below (sign-in,
@@ -142,6 +144,11 @@ export const publicHost = createMiddleware<AppEnv>(async (c, next) => {
     if (host && !(await serves(c, host, tenantId))) throw new ForeignHostError();
   };
   c.set("hostGuard", guard);
+  // an agency's own resource (its brand's logo): served on its hosts and its tenants' hosts
+  c.set("agencyHostGuard", async (agencyId: string) => {
+    asked = true;
+    if (host && host.agencyId !== agencyId) throw new ForeignHostError();
+  });
   await next();
   if (!host) return;
   const refused = c.error instanceof ForeignHostError && wantsHtml(c.req.header("accept"));

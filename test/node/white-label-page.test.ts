@@ -20,7 +20,14 @@ type Win = {
 };
 /** the agency's custom hostname, this run's own (the browser resolves every *.northwind.test to the Worker) */
 const HOST = `reviews-${Date.now().toString(36)}.northwind.test`;
-const LOGO = "https://cdn.northwind.test/logo.svg";
+/** a remote logo stored by PUT: never loaded (pages show only an uploaded logo, from our origin) */
+const REMOTE_LOGO = "https://cdn.northwind.test/logo.svg";
+/** the agency's uploaded logo: a real 1x1 PNG */
+const PNG_1PX = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  "base64",
+);
+let logoUrl: string;
 const BRAND_NAME = "Northwind <b>Reviews</b>";
 
 describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless Chromium", () => {
@@ -53,12 +60,23 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
       method: "PUT",
       body: JSON.stringify({
         name: BRAND_NAME,
-        logoUrl: LOGO,
+        logoUrl: REMOTE_LOGO,
         primaryColor: "#0F766E",
         accentColor: "#f59e0b",
         supportEmail: "help@northwind.test",
       }),
     });
+    // the agency uploads its logo (multipart), which replaces the remote one
+    const form = new FormData();
+    form.append("file", new Blob([PNG_1PX], { type: "image/png" }), "logo.png");
+    const uploaded = await fetch(`${worker.url}/agency/agencies/${agencyId}/branding/logo`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${process.env.SERVED_WORKER_ADMIN_TOKEN}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(200);
+    logoUrl = ((await uploaded.json()) as { logoUrl: string }).logoUrl;
+    expect(logoUrl).toMatch(/^\/brand-logos\/[a-z0-9]+\.png$/);
     // the hostname as the status sweep leaves it once Cloudflare reports it active and the ownership TXT record was found
     const now = new Date().toISOString();
     await worker.db
@@ -138,16 +156,9 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     await browser?.close();
   });
 
-  /** A phone without JavaScript; the agency's CDN answers the logo (no network here). */
+  /** A phone without JavaScript. */
   async function phone(): Promise<BrowserContext> {
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 667 } });
-    await context.route(`${LOGO}*`, (route) =>
-      route.fulfill({
-        contentType: "image/svg+xml",
-        body: `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="24"><rect width="96" height="24" fill="#0f766e"/></svg>`,
-      }),
-    );
-    return context;
+    return browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 667 } });
   }
 
   const at = (p: string) => `http://${HOST}:${port}${p}`;
@@ -161,9 +172,10 @@ describe.skipIf(!existsSync(CHROMIUM))("white-labelled public pages in headless 
     // the name is text, not markup
     expect(await page.textContent("footer.wl .wl-name")).toBe(BRAND_NAME);
     expect(await page.$$("footer.wl b")).toHaveLength(0);
-    expect(await page.getAttribute("footer.wl img", "src")).toBe(LOGO);
+    // the uploaded logo, served on the custom host itself (the agency's resource, through the host guard)
+    expect(await page.getAttribute("footer.wl img", "src")).toBe(logoUrl);
     expect(await page.$eval("footer.wl img", (img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(
-      96,
+      1,
     );
     expect(await page.getAttribute('footer.wl a[href^="mailto:"]', "href")).toBe("mailto:help@northwind.test");
     const button = page.getByRole("button", { name: "Send feedback" });

@@ -24,3 +24,16 @@ export async function activeHostname(scope: "agency" | "tenant", scopeId: string
     updatedAt: now,
   });
 }
+
+/** A real 1x1 PNG (its signature and chunks), for logo uploads. */
+export const PNG_1PX = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
+  (ch) => ch.charCodeAt(0),
+);
+
+/** The multipart form of a logo upload. */
+export function logoForm(bytes: Uint8Array | string = PNG_1PX, name = "logo.png", type = "image/png") {
+  const f = new FormData();
+  f.append("file", new File([bytes], name, { type }));
+  return f;
+}

@@ -22,6 +22,7 @@ import { countRoundTrips } from "../helpers/d1-counter";
 import { operations } from "../helpers/openapi";
 import { createWorld, db, shardOf, type World } from "../helpers/seed";
 import { createContact, createLocation, eventually, seedSolicitation } from "../links/helpers";
+import { logoForm } from "./helpers";
 
 const HOST = "reviews.guarded-agency.test";
 /** agency A's second custom host, an internationalised name: stored as the URL parser spells it (punycode) */
@@ -53,6 +54,8 @@ interface Owned {
   slug: string;
   widgetKey: string;
   alertToken: string;
+  /** the tenant's uploaded logo's file name */
+  logoFile: string;
 }
 
 type Call = { path: string; init?: RequestInit };
@@ -76,6 +79,7 @@ const OWNED: Record<string, (r: Owned) => Call> = {
   "GET /l/{slug}": (r) => ({ path: `/l/${r.slug}` }),
   "GET /l/{slug}/qr": (r) => ({ path: `/l/${r.slug}/qr` }),
   "GET /w/{key}": (r) => ({ path: `/w/${r.widgetKey}` }),
+  "GET /brand-logos/{file}": (r) => ({ path: `/brand-logos/${r.logoFile}` }),
   "GET /w/{key}/reviews": (r) => ({ path: `/w/${r.widgetKey}/reviews` }),
   "GET /w/{key}/embed.js": (r) => ({ path: `/w/${r.widgetKey}/embed.js` }),
   "GET /alerts/unsubscribe/{token}": (r) => ({ path: `/alerts/unsubscribe/${r.alertToken}`, init: json("GET") }),
@@ -124,7 +128,11 @@ const on = (host: string, c: Call) =>
 const onPlatform = (c: Call) =>
   worker.fetch(new Request(`${env.PUBLIC_BASE_URL.replace(/\/+$/, "")}${c.path}`, { redirect: "manual", ...c.init }));
 
-async function resources(as: ReturnType<World["as"]>, tenant: World["tenantA"]): Promise<Owned> {
+async function resources(
+  as: ReturnType<World["as"]>,
+  admin: ReturnType<World["as"]>,
+  tenant: World["tenantA"],
+): Promise<Owned> {
   const tenantId = tenant.id;
   const loc = await createLocation(as, { googlePlaceId: `ChIJ-${newId()}` });
   const contact = await createContact(as);
@@ -142,7 +150,8 @@ async function resources(as: ReturnType<World["as"]>, tenant: World["tenantA"]):
     instantEmail: true,
     digestFrequency: "daily",
   });
-  expect([link.status, widget.status, sub.status]).toEqual([201, 201, 201]);
+  const logo = await admin.post("/v1/branding/logo", logoForm());
+  expect([link.status, widget.status, sub.status, logo.status]).toEqual([201, 201, 201, 200]);
   const alertToken = await mintAlertUnsubscribeToken(env.JWT_SECRET!, {
     tenantId,
     subscriptionId: sub.body.id,
@@ -154,6 +163,7 @@ async function resources(as: ReturnType<World["as"]>, tenant: World["tenantA"]):
     slug: link.body.slug,
     widgetKey: widget.body.publicKey,
     alertToken,
+    logoFile: (logo.body.override.logoUrl as string).split("/").pop()!,
   };
 }
 
@@ -186,8 +196,8 @@ beforeAll(async () => {
   await db()
     .insert(customHostnames)
     .values([host(HOST), host(IDN_HOST)]);
-  own = await resources(w.as("manager"), w.tenantA);
-  foreign = await resources(w.as("tenantBAdmin", w.tenantB.id), w.tenantB);
+  own = await resources(w.as("manager"), w.as("tenantAdmin"), w.tenantA);
+  foreign = await resources(w.as("tenantBAdmin", w.tenantB.id), w.as("tenantBAdmin", w.tenantB.id), w.tenantB);
 });
 beforeEach(() => {
   forgetWhiteLabels();

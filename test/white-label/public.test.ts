@@ -32,7 +32,7 @@ beforeAll(async () => {
   w = await createWorld();
   await w.as("agencyAdmin").put(`/agency/agencies/${w.agencyA.id}/branding`, {
     name: `Northwind <Reviews> & "Co"`,
-    logoUrl: "https://cdn.northwind.test/logo.svg",
+    logoUrl: "/brand-logos/nwlogo1.png",
     primaryColor: "#0f766e",
     accentColor: "#f59e0b",
     supportEmail: "help@northwind.test",
@@ -65,13 +65,14 @@ describe("public pages", () => {
     expect(res.text).toContain("button,button.primary{background:#0f766e;border-color:#0f766e;color:#ffffff}");
     expect(res.text).toContain("body{border-top:6px solid #f59e0b}");
     expect(res.text).toContain(`<span class="wl-name">Northwind &lt;Reviews&gt; &amp; &quot;Co&quot;</span>`);
-    expect(res.text).toContain('src="https://cdn.northwind.test/logo.svg"');
+    // an uploaded logo, from our own origin (a remote one is never shown: test/white-label/logos.test.ts)
+    expect(res.text).toContain('src="/brand-logos/nwlogo1.png"');
     expect(res.text).toContain('href="mailto:help@northwind.test"');
     expect(res.text).not.toContain("<Reviews>");
     const json = await request("GET", `/v1/f/${a.token}`);
     expect(json.body.whiteLabel).toEqual({
       name: `Northwind <Reviews> & "Co"`,
-      logoUrl: "https://cdn.northwind.test/logo.svg",
+      logoUrl: "/brand-logos/nwlogo1.png",
       primaryColor: "#0f766e",
       accentColor: "#f59e0b",
       supportEmail: "help@northwind.test",
@@ -149,7 +150,7 @@ describe("host routing", () => {
       "Connect Test Desktop Client to Northwind &lt;Reviews&gt; &amp; &quot;Co&quot;</h1>",
     );
     expect(seen.consentHtml).toContain(
-      '<img src="https://cdn.northwind.test/logo.svg" alt="Northwind &lt;Reviews&gt; &amp; &quot;Co&quot; logo"/>',
+      '<img src="/brand-logos/nwlogo1.png" alt="Northwind &lt;Reviews&gt; &amp; &quot;Co&quot; logo"/>',
     );
     expect(seen.consentHtml).toContain("button,button.primary{background:#0f766e");
     expect(seen.status).toBe(302);

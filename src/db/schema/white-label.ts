@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, timestamp, updatedAt } from "./columns";
 
 /** Who a white-label brand or a custom hostname belongs to: an agency (all its tenants) or one tenant. */
@@ -106,4 +106,26 @@ export const customHostnameClaimGuard = sqliteTable(
     check("unverified_hostname_claims_exceeded", sql`${t.kind} <> 'unverified'`),
     check("custom_hostnames_exceeded", sql`${t.kind} <> 'total'`),
   ],
+);
+
+/**
+ * A white-label logo uploaded by its owner (docs/white-label.md "Logos"), served from our own origin at
+ * `/brand-logos/{id}.{ext}` (never hot-linked from another site: a page makes no request to another origin).
+ * One per owner: a new upload replaces the row, and its new id makes a new, immutable address. The bytes are
+ * kept as base64url text (at most 256 KB of image, ~342 KB of text, well under D1's 2 MB row).
+ */
+export const brandLogos = sqliteTable(
+  "brand_logos",
+  {
+    id: text("id").primaryKey(),
+    scope: text("scope", { enum: WHITE_LABEL_SCOPES }).notNull(),
+    scopeId: text("scope_id").notNull(),
+    agencyId: text("agency_id").notNull(),
+    /** image/png, image/jpeg or image/webp, as the bytes' signature says (never the upload's claim) */
+    contentType: text("content_type").notNull(),
+    bytes: text("data_base64").notNull(),
+    size: integer("size").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("brand_logos_owner_uq").on(t.scope, t.scopeId)],
 );

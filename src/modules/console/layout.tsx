@@ -2,6 +2,7 @@
 import type { Child } from "hono/jsx";
 import type { TenantRole } from "../../db/schema";
 import { roleAtLeast } from "../identity/access";
+import { ownLogoUrl } from "../white-label/logo-url";
 import { safeHexColor, textOn } from "../white-label/render";
 import type { EffectiveBrand } from "../white-label/resolve";
 import { consoleAssets } from "./assets";
@@ -54,9 +55,6 @@ export const roleText = (t: Pick<TenantInFrame, "role" | "via">) =>
       ? `${ROLE_LABEL[t.role]} (platform)`
       : ROLE_LABEL[t.role];
 
-/** A logo the console may show: one served by this origin (an uploaded logo), never a remote one. */
-export const ownOriginLogo = (url: string | null) => (url?.startsWith("/brand-logos/") ? url : null);
-
 function brandStyle(brand: EffectiveBrand): string {
   const p = safeHexColor(brand.primaryColor);
   const a = safeHexColor(brand.accentColor);
@@ -91,7 +89,7 @@ function Nav({ tenant, section }: { tenant: TenantInFrame; section?: Section }) 
 export function Layout(props: Frame & { children: Child }) {
   const { brand, person, tenant } = props;
   const assets = consoleAssets();
-  const logo = ownOriginLogo(brand.logoUrl);
+  const logo = ownLogoUrl(brand.logoUrl);
   const style = brandStyle(brand);
   return (
     <html lang="en">

@@ -38,7 +38,7 @@ export const PAGE_HEADERS = {
   "referrer-policy": "no-referrer",
   "x-robots-tag": "noindex",
   "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: http: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
 } as const;
 
 /**

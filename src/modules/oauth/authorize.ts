@@ -43,7 +43,7 @@ const html = (body: string, status = 200, headers?: Headers) => {
   h.set("X-Frame-Options", "DENY");
   h.set(
     "Content-Security-Policy",
-    "default-src 'none'; style-src 'unsafe-inline'; img-src https:; form-action 'self' http: https:; frame-ancestors 'none'",
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https:; form-action 'self' http: https:; frame-ancestors 'none'",
   );
   return new Response(body, { status, headers: h });
 };

@@ -29,7 +29,7 @@ function html(body: (nonce: string) => string, status = 200, extra: Record<strin
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-store",
       "x-frame-options": "DENY",
-      "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src https:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+      "content-security-policy": `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; img-src 'self' https:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
       ...extra,
     },
   });

@@ -1,10 +1,12 @@
 /** @jsxImportSource hono/jsx */
 import { renderHtml } from "../../lib/html";
+import { ownLogoUrl } from "./logo-url";
 import type { EffectiveBrand } from "./resolve";
 
 /**
  * Brand values are untrusted input (an agency admin typed them): colours are re-checked against a
- * strict #rrggbb pattern before they reach CSS, logos must be https, and every text is escaped (JSX).
+ * strict #rrggbb pattern before they reach CSS, a logo is shown only when uploaded (our own origin:
+ * logo-url.ts), and every text is escaped (JSX). safeLogoUrl is for an OAuth client's own logo (https).
  */
 const HEX = /^#[0-9a-fA-F]{6}$/;
 export const safeHexColor = (v: string | null | undefined) => (v && HEX.test(v) ? v.toLowerCase() : null);
@@ -53,7 +55,7 @@ export function brandCss(brand: EffectiveBrand): string {
 /** The footer of a white-labelled page: the brand's logo and name, and its support address. Nothing for the default brand. */
 export function BrandFooter({ brand }: { brand: EffectiveBrand }) {
   if (brand.source === "default") return null;
-  const logo = safeLogoUrl(brand.logoUrl);
+  const logo = ownLogoUrl(brand.logoUrl);
   return (
     <footer class="wl">
       {logo && <img src={logo} alt={brand.name} />}
@@ -73,7 +75,7 @@ export function BrandFooter({ brand }: { brand: EffectiveBrand }) {
 /** The head line of a white-labelled signed-in page (OAuth consent, connected apps): logo and name; nothing for the default brand. */
 export function BrandHeader({ brand }: { brand: EffectiveBrand }) {
   if (brand.source === "default") return null;
-  const logo = safeLogoUrl(brand.logoUrl);
+  const logo = ownLogoUrl(brand.logoUrl);
   return (
     <header class="wl-head">
       {logo && <img src={logo} alt={`${brand.name} logo`} />}

@@ -18,6 +18,15 @@ export const HttpsUrl = z
   .refine((v) => !/["'<>\s]/.test(v), { message: "Must not contain quotes, spaces or angle brackets" })
   .openapi({ example: "https://cdn.example.com/logo.svg" });
 
+/**
+ * A brand's logo: the address of one uploaded with POST …/branding/logo (as GET returns it, so a GET-modify-PUT
+ * round trip keeps it), or an https URL, still accepted and stored as before but never shown: pages load nothing
+ * from another origin (docs/white-label.md "Logos").
+ */
+const LogoUrl = z
+  .union([z.string().regex(/^\/brand-logos\/[a-z0-9]{1,64}\.(png|jpg|webp)$/), HttpsUrl])
+  .openapi({ example: "/brand-logos/k3j9x2.png" });
+
 const BrandName = z
   .string()
   .trim()
@@ -57,7 +66,7 @@ export const AgencyBrandBody = z
       description: "shown on public pages and as the sender name of account emails",
       example: "Northwind Reviews",
     }),
-    logoUrl: HttpsUrl.nullable().optional(),
+    logoUrl: LogoUrl.nullable().optional(),
     primaryColor: HexColor.nullable().optional().openapi({ description: "buttons and selected choices" }),
     accentColor: HexColor.nullable().optional().openapi({ description: "the band across the top of public pages" }),
     supportEmail: Email.nullable().optional(),
@@ -67,7 +76,7 @@ export const AgencyBrandBody = z
 export const TenantBrandBody = z
   .object({
     name: BrandName.nullable(),
-    logoUrl: HttpsUrl.nullable(),
+    logoUrl: LogoUrl.nullable(),
     primaryColor: HexColor.nullable(),
     accentColor: HexColor.nullable(),
     supportEmail: Email.nullable(),

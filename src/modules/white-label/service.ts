@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { ControlDb } from "../../db/client";
 import { agencies, tenants, type WhiteLabelScope, whiteLabelBrands } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
@@ -41,7 +42,7 @@ export async function tenantOwner(ctx: ServiceContext): Promise<Owner> {
   return { scope: "tenant", scopeId: ctx.tenantId, agencyId: row.agencyId, tenantId: ctx.tenantId };
 }
 
-const brandOf = (db: ControlDb, scope: WhiteLabelScope, scopeId: string) =>
+export const brandOf = (db: ControlDb, scope: WhiteLabelScope, scopeId: string) =>
   db
     .select()
     .from(whiteLabelBrands)
@@ -54,8 +55,16 @@ export async function getAgencyBrand(db: ControlDb, owner: Owner) {
   return toWhiteLabelBrand(row);
 }
 
-/** Creates or replaces a brand row (one per scope), with its audit row, in one batch. */
-async function saveBrand(ctx: PlatformContext, owner: Owner, values: Record<string, string | null>) {
+/**
+ * Creates or replaces a brand row (one per scope), with its audit row, in one batch; `alongside` are control
+ * statements that belong with it (an uploaded logo's row: logos.ts).
+ */
+export async function saveBrand(
+  ctx: PlatformContext,
+  owner: Owner,
+  values: Record<string, string | null>,
+  alongside: (control: ControlDb) => BatchItem<"sqlite">[] = () => [],
+) {
   const before = await brandOf(ctx.control, owner.scope, owner.scopeId);
   const now = nowIso();
   const row = {
@@ -76,6 +85,7 @@ async function saveBrand(ctx: PlatformContext, owner: Owner, values: Record<stri
   await commitControl(
     ctx,
     (control) => [
+      ...alongside(control),
       control
         .insert(whiteLabelBrands)
         .values(row)
