@@ -24,7 +24,6 @@ import { auditRoutes } from "./modules/audit/routes";
 import { meTenantRoutes } from "./modules/auth/me-tenants.routes";
 import { authRoutes } from "./modules/auth/routes";
 import { automationRoutes } from "./modules/automation/routes";
-import { brandRoutes } from "./modules/brands/routes";
 import { campaignRoutes } from "./modules/campaigns/routes";
 import { competitorRoutes } from "./modules/competitors/routes";
 import { complianceRoutes } from "./modules/compliance/routes";
@@ -137,7 +136,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", systemRoutes);
   app.route("/", authRoutes);
   app.route("/", meTenantRoutes);
-  app.route("/", brandRoutes);
   app.route("/", locationRoutes);
   app.route("/", devMailboxRoutes);
   app.route("/", templateRoutes);
