@@ -18,7 +18,6 @@ import { alertRoutes } from "./modules/alerts/routes";
 import { alertUnsubscribeRoutes } from "./modules/alerts/unsubscribe.routes";
 import { analyticsRoutes } from "./modules/analytics/routes";
 import { apiKeyAuthenticator } from "./modules/api-keys/authenticator";
-import { apiKeyRoutes } from "./modules/api-keys/routes";
 import { assistantRoutes } from "./modules/assistant/routes";
 import { auditRoutes } from "./modules/audit/routes";
 import { meTenantRoutes } from "./modules/auth/me-tenants.routes";
@@ -156,7 +155,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", messagingSettingsRoutes);
   app.route("/", adminRoutes);
   app.route("/", agencyRoutes);
-  app.route("/", apiKeyRoutes);
   app.route("/", auditRoutes);
   app.route("/", regionRoutes);
   app.route("/", userRoutes);
