@@ -19,7 +19,6 @@ import { alertUnsubscribeRoutes } from "./modules/alerts/unsubscribe.routes";
 import { analyticsRoutes } from "./modules/analytics/routes";
 import { apiKeyAuthenticator } from "./modules/api-keys/authenticator";
 import { assistantRoutes } from "./modules/assistant/routes";
-import { auditRoutes } from "./modules/audit/routes";
 import { meTenantRoutes } from "./modules/auth/me-tenants.routes";
 import { authRoutes } from "./modules/auth/routes";
 import { automationRoutes } from "./modules/automation/routes";
@@ -155,7 +154,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", messagingSettingsRoutes);
   app.route("/", adminRoutes);
   app.route("/", agencyRoutes);
-  app.route("/", auditRoutes);
   app.route("/", regionRoutes);
   app.route("/", userRoutes);
   app.route("/", mcpRoutes);
