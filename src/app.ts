@@ -32,7 +32,6 @@ import { devMailboxRoutes } from "./modules/dev-mailbox/routes";
 import { experimentRoutes } from "./modules/experiments/routes";
 import { feedbackPageRoutes } from "./modules/feedback/page.routes";
 import { publicFeedbackRoutes } from "./modules/feedback/routes";
-import { inboxRoutes } from "./modules/inbox/routes";
 import { integrationRoutes } from "./modules/integrations/routes";
 import { deadLetterRoutes } from "./modules/jobs/dead-letters.routes";
 import { jobRoutes } from "./modules/jobs/routes";
@@ -166,7 +165,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", recommendationRoutes);
   app.route("/", agentRoutes);
   app.route("/", assistantRoutes);
-  app.route("/", inboxRoutes);
   app.route("/", surveyRoutes);
   app.route("/", webhookRoutes);
   app.route("/", automationRoutes);
