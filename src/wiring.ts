@@ -28,6 +28,8 @@ import { alertDigestsSweep, reviewAlertsHandler } from "./modules/alerts/backgro
 import { operations as alertsOperations } from "./modules/alerts/operations";
 import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
 import { operations as analyticsOperations } from "./modules/analytics/operations";
+import { operations as apiKeysOperations } from "./modules/api-keys/operations";
+import { operations as auditOperations } from "./modules/audit/operations";
 import { automationRulesHandler } from "./modules/automation/background";
 import { operations as brandsOperations } from "./modules/brands/operations";
 import { operations as campaignsOperations } from "./modules/campaigns/operations";
@@ -184,6 +186,8 @@ export const OPERATIONS: Operation[] = [
   ...agentsOperations,
   ...alertsOperations,
   ...analyticsOperations,
+  ...apiKeysOperations,
+  ...auditOperations,
   ...brandsOperations,
   ...campaignsOperations,
   ...competitorsOperations,

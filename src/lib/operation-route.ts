@@ -12,6 +12,7 @@ import {
   bodyOf,
   type FileAnswer,
   fileOf,
+  fileResponse,
   type Operation,
   type OperationContext,
   type OperationKind,
@@ -145,18 +146,7 @@ export function respond(c: Context<AppEnv>, op: Operation, answer: unknown): Res
       ? { body: answer.body, status: answer.status ?? op.status ?? 200, headers: answer.headers ?? {} }
       : { body: answer, status: op.status ?? 200, headers: {} as Record<string, string> };
   if (status === 204) return c.body(null, 204, headers);
-  const file = fileOf(op.output);
-  if (file) {
-    const f = body as FileAnswer;
-    return new Response(f.body, {
-      status,
-      headers: {
-        "content-type": file.contentType,
-        ...(f.fileName ? { "content-disposition": `attachment; filename="${f.fileName}"` } : {}),
-        ...headers,
-      },
-    });
-  }
+  if (fileOf(op.output)) return fileResponse(op.output, body as FileAnswer, { status, headers });
   return c.json(body as object, status as 200, headers);
 }
 

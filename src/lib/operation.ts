@@ -154,6 +154,27 @@ export function fileOutput(o: { mediaType: string; description: string; contentT
 /** The media type of a file output, or undefined for JSON. */
 export const fileOf = (output: z.ZodType) => FILES.get(output);
 
+/**
+ * A file answer as the HTTP response its output declares (its content type; an attachment when it has a
+ * file name): REST's answer, and a console page's that serves the same download.
+ */
+export function fileResponse(
+  output: z.ZodType,
+  f: FileAnswer,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  const file = fileOf(output);
+  if (!file) throw new Error("not a file output (fileOutput)");
+  return new Response(f.body, {
+    status: init.status ?? 200,
+    headers: {
+      "content-type": file.contentType,
+      ...(f.fileName ? { "content-disposition": `attachment; filename="${f.fileName}"` } : {}),
+      ...init.headers,
+    },
+  });
+}
+
 /** The output of an operation that answers 204 No Content (its handler returns nothing; MCP answers {}). */
 export const noContent = z.void();
 

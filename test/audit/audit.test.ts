@@ -62,7 +62,7 @@ describe("GET /v1/audit-events", () => {
 describe("GET /v1/audit-events/export", () => {
   it("streams a CSV with a header row, RFC 4180 quoting and injection-safe cells", async () => {
     const res = await fetchCsv("");
-    expect(res.headers.get("content-type")).toContain("text/csv");
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toMatch(
       /attachment; filename="audit-events-\d{4}-\d{2}-\d{2}\.csv"/,
     );

@@ -3,15 +3,26 @@ import { INBOX_ITEM_TYPES } from "../../db/schema";
 import { forbidden, notFound } from "../../lib/errors";
 import { errors, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation, type Operation, type OperationContext } from "../../lib/operation";
-import { assignInboxItem, bulkSetInboxStatus, setInboxTags } from "./actions";
+import {
+  addInboxNote,
+  assignInboxItem,
+  bulkSetInboxStatus,
+  escalateInboxItem,
+  setInboxTags,
+  updateInboxItem,
+} from "./actions";
 import {
   AssignInboxBody,
   BulkStatusBody,
+  EscalateInboxBody,
   InboxIdParam,
   InboxItemDetailSchema,
   InboxItemSchema,
   InboxListQuery,
   InboxTagsSetSchema,
+  InboxTypeQuery,
+  NoteInboxBody,
+  PatchInboxBody,
   SuccessSchema,
   TagsInboxBody,
 } from "./schemas";
@@ -169,6 +180,77 @@ export const setInboxStatusOperation = defineOperation({
   },
 });
 
+export const getInboxItemOperation = defineOperation({
+  // inbox.get is the MCP tool below (the spec's input names the item's type)
+  name: "inbox.get-item",
+  operationId: "getInboxItem",
+  method: "get",
+  path: "/v1/inbox/{id}",
+  tags: ["Inbox"],
+  summary: "An inbox item with notes, tags and the review's responses or the feedback",
+  request: { params: InboxIdParam, query: InboxTypeQuery },
+  output: InboxItemDetailSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: ["read:reviews", "read:feedback"],
+  access: "read",
+  handler: async (ctx, input) => getInboxItem(ctx, input.id, input.type),
+});
+
+// The item's own steps: REST keeps them to signed-in users (identity/scopes.ts), with no MCP door.
+
+export const updateInboxItemOperation = defineOperation({
+  name: "inbox.update",
+  operationId: "updateInboxItem",
+  method: "patch",
+  path: "/v1/inbox/{id}",
+  tags: ["Inbox"],
+  summary: "Move an item's status (tenant_user)",
+  description:
+    "Allowed moves: new -> assigned|in_progress|responded|resolved|ignored; assigned -> new|in_progress|responded|resolved|ignored; " +
+    "in_progress -> assigned|responded|resolved|ignored; responded -> in_progress|resolved; resolved -> in_progress; ignored -> new. " +
+    "The same status is a no-op; anything else is 409 INVALID_TRANSITION. `assigned` needs an assignee; `new` clears it.",
+  request: { params: InboxIdParam, body: PatchInboxBody },
+  output: SuccessSchema,
+  errors: { ...stdErrorsWithNotFound, 409: errors[409] },
+  scopes: [],
+  minRole: "tenant_user",
+  access: "write",
+  idempotent: true,
+  handler: async (ctx, { id, ...body }) => updateInboxItem(ctx, id, body),
+});
+
+export const addInboxNoteOperation = defineOperation({
+  name: "inbox.add-note",
+  operationId: "addInboxItemNote",
+  method: "post",
+  path: "/v1/inbox/{id}/notes",
+  tags: ["Inbox"],
+  summary: "Add an internal note (tenant_user)",
+  request: { params: InboxIdParam, body: NoteInboxBody },
+  output: SuccessSchema.extend({ noteId: z.string() }).openapi("InboxNoteAdded"),
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  minRole: "tenant_user",
+  access: "write",
+  handler: async (ctx, { id, ...body }) => addInboxNote(ctx, id, body),
+});
+
+export const escalateInboxItemOperation = defineOperation({
+  name: "inbox.escalate",
+  operationId: "escalateInboxItem",
+  method: "post",
+  path: "/v1/inbox/{id}/escalate",
+  tags: ["Inbox"],
+  summary: "Escalate an item (tenant_user)",
+  request: { params: InboxIdParam, body: EscalateInboxBody, bodyRequired: false },
+  output: SuccessSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  minRole: "tenant_user",
+  access: "write",
+  handler: async (ctx, { id, ...body }) => escalateInboxItem(ctx, id, body),
+});
+
 export const getInboxItemWithResponsesOperation = defineOperation({
   name: "inbox.get",
   summary: "Get one inbox item with its responses",
@@ -210,5 +292,9 @@ export const operations: Operation[] = [
   assignInboxOperation,
   setInboxTagsOperation,
   setInboxStatusOperation,
+  getInboxItemOperation,
+  updateInboxItemOperation,
+  addInboxNoteOperation,
+  escalateInboxItemOperation,
   getInboxItemWithResponsesOperation,
 ];

@@ -2,35 +2,159 @@ import { z } from "@hono/zod-openapi";
 import { AUTO_REPLY_STATUSES, REVIEW_STATUSES } from "../../db/schema";
 import { dayRangeInput, rangeOf } from "../../lib/day-range";
 import { ErrorResponseSchema, errors, IdParam, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
-import { defineOperation, holdsScope, type Operation } from "../../lib/operation";
+import { defineOperation, holdsScope, type Operation, reply } from "../../lib/operation";
+import { autoReplyOperations } from "./auto-replies/operations";
 import { AutoReplySchema } from "./auto-replies/schemas";
 import { listAutoReplies } from "./auto-replies/service";
 import { publishResponse } from "./publish";
 import {
   AnsweredReviewSchema,
   ApproveResponseBody,
+  CreateResponseBody,
   OverdueReviewSchema,
   PublishResponseBody,
   QueueQuery,
   RejectResponseBody,
+  ReviewIdParam,
   ReviewResponseSchema,
   UpdateResponseBody,
 } from "./responses.schemas";
 import {
   approveResponse,
+  createResponse,
   listApprovalQueue,
   listApprovalQueueWithReviews,
+  listResponsesForReview,
   rejectResponse,
   updateResponse,
 } from "./responses.service";
 import { reviewContext } from "./review-context";
-import { ReviewSchema, SiteType, SyncResultSchema } from "./schemas";
-import { listReviews } from "./service";
+import {
+  IngestReviewBody,
+  ReviewListQuery,
+  ReviewSchema,
+  SiteType,
+  SyncResultSchema,
+  SyncReviewsBody,
+} from "./schemas";
+import { getReview, ingestReview, listReviews } from "./service";
+import { slaOperations } from "./sla.operations";
 import { listOverdue } from "./sla.service";
 import { requestSync } from "./sync";
 import { requestReviewSyncJob, settleReviewSync } from "./sync-job";
 
 // The review operations served by REST, MCP and agents alike (src/lib/operation.ts).
+
+export const listReviewsOperation = defineOperation({
+  // review.list (MCP) and reviews.search (agents) are its variants below
+  name: "review.list-filtered",
+  operationId: "listReviews",
+  method: "get",
+  path: "/v1/reviews",
+  tags: ["Reviews"],
+  summary: "List reviews, newest first (by publishedAt, else createdAt); filters combine",
+  request: { query: ReviewListQuery },
+  output: paged(ReviewSchema).openapi("ReviewPage"),
+  errors: stdErrors,
+  scopes: ["read:reviews"],
+  access: "read",
+  handler: async (ctx, input) => listReviews(ctx, input),
+});
+
+export const ingestReviewsOperation = defineOperation({
+  name: "review.ingest",
+  operationId: "ingestReviews",
+  method: "post",
+  path: "/v1/reviews/ingest",
+  tags: ["Reviews"],
+  summary: "Ingest a review (tenant_user); the same siteType + externalReviewId again updates it",
+  description:
+    "Sentiment (rating and text, AFINN lexicon), topics (keyword taxonomy) and language (trigram detection) are computed when not given. " +
+    "A new review gets an inbox item and the events review.created (and review.negative when negative).",
+  request: { body: IngestReviewBody },
+  status: 201,
+  statuses: { 200: "An existing review updated" },
+  output: ReviewSchema,
+  errors: stdErrors,
+  scopes: [],
+  minRole: "tenant_user",
+  access: "write",
+  idempotent: true,
+  handler: async (ctx, input) => {
+    const { review, created } = await ingestReview(ctx, input);
+    return created ? review : reply(review, { status: 200 });
+  },
+});
+
+export const syncReviewsOperation = defineOperation({
+  // review.sync (MCP, a long job) is its variant below
+  name: "review.request-sync",
+  operationId: "syncReviews",
+  method: "post",
+  path: "/v1/reviews/sync",
+  tags: ["Reviews"],
+  summary: "Queue a sync of every enabled review-site connection (tenant_user)",
+  request: { body: SyncReviewsBody },
+  output: SyncResultSchema,
+  errors: stdErrors,
+  scopes: [],
+  minRole: "tenant_user",
+  access: "write",
+  idempotent: true,
+  openWorld: true,
+  handler: async (ctx, input) => requestSync(ctx, input),
+});
+
+export const getReviewOperation = defineOperation({
+  // review.get (agents) is its variant below
+  name: "review.get-by-id",
+  operationId: "getReview",
+  method: "get",
+  path: "/v1/reviews/{id}",
+  tags: ["Reviews"],
+  summary: "Get a review",
+  request: { params: IdParam },
+  output: ReviewSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: ["read:reviews"],
+  access: "read",
+  handler: async (ctx, input) => getReview(ctx, input.id),
+});
+
+export const listReviewResponsesOperation = defineOperation({
+  name: "response.list-for-review",
+  operationId: "listReviewResponses",
+  method: "get",
+  path: "/v1/reviews/{reviewId}/responses",
+  tags: ["Reviews"],
+  summary: "A review's responses, oldest first",
+  request: { params: ReviewIdParam },
+  output: z.array(ReviewResponseSchema),
+  errors: stdErrorsWithNotFound,
+  scopes: ["read:reviews"],
+  access: "read",
+  handler: async (ctx, input) => listResponsesForReview(ctx, input.reviewId),
+});
+
+export const createReviewResponseOperation = defineOperation({
+  name: "response.create",
+  operationId: "createReviewResponse",
+  method: "post",
+  path: "/v1/reviews/{reviewId}/responses",
+  tags: ["Reviews"],
+  summary: "Draft a response (tenant_user); useAi drafts the text from the review and the brand's voice",
+  description:
+    "useAi: true replaces the text with a draft (Workers AI when the AI binding is configured, else the built-in deterministic engine) and sets aiGenerated.",
+  request: { params: ReviewIdParam, body: CreateResponseBody },
+  status: 201,
+  statusText: "Created as draft",
+  output: ReviewResponseSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  minRole: "tenant_user",
+  access: "write",
+  handler: async (ctx, { reviewId, ...body }) => createResponse(ctx, reviewId, body),
+});
 
 export const publishResponseOperation = defineOperation({
   name: "response.mark-published",
@@ -450,6 +574,12 @@ export const reviewWithContextOperation = defineOperation({
 
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
 export const operations: Operation[] = [
+  listReviewsOperation,
+  ingestReviewsOperation,
+  syncReviewsOperation,
+  getReviewOperation,
+  listReviewResponsesOperation,
+  createReviewResponseOperation,
   publishResponseOperation,
   listOverdueResponsesOperation,
   approveResponseOperation,
@@ -461,4 +591,6 @@ export const operations: Operation[] = [
   reviewSyncOperation,
   searchReviewsOperation,
   reviewWithContextOperation,
+  ...slaOperations,
+  ...autoReplyOperations,
 ];
