@@ -25,15 +25,6 @@ async function signedIn(who: keyof World["users"]) {
   return b;
 }
 
-/** Posts a form and lands where it redirects; the page's text. */
-async function submit(b: ConsoleBrowser, path: string, fields: Record<string, string | string[]> = {}) {
-  const res = await b.post(path, fields);
-  expect(res.status, `${path}: ${textOf(res.text).slice(0, 300)}`).toBe(303);
-  const landed = await b.follow(res);
-  expect(landed.status).toBe(200);
-  return textOf(landed.text);
-}
-
 const secretIn = (html: string) => /value="(whsec_[^"]+)"/.exec(html)?.[1];
 
 beforeAll(async () => {
@@ -74,13 +65,13 @@ describe("Webhooks", () => {
     const admin = await signedIn("tenantAdmin");
     const site = endpoint(() => new Response("pong", { status: 200 }));
     setWebhookFetch(site.fetch);
-    const text = await submit(admin, t(`/webhooks/${hookId}/test`));
+    const text = await admin.submit(t(`/webhooks/${hookId}/test`));
     expect(text).toMatch(/The test delivery arrived: the endpoint answered HTTP 200 in \d+ ms\./);
     expect(await verifyStandardWebhook(secret, site.calls[0]!.headers, site.calls[0]!.body)).toBe(true);
     expect(text).toMatch(/Deliveries \(1\), newest first .* webhook\.test Delivered 1 HTTP 200/);
 
     setWebhookFetch(endpoint(() => new Response("nope", { status: 500 })).fetch);
-    const failed = await submit(admin, t(`/webhooks/${hookId}/test`));
+    const failed = await admin.submit(t(`/webhooks/${hookId}/test`));
     expect(failed).toContain("The test delivery failed: HTTP 500. It is not retried.");
     expect(failed).toMatch(/Deliveries \(2\)/);
     // the log's filter by status is GET .../deliveries?status=
@@ -92,7 +83,7 @@ describe("Webhooks", () => {
     const admin = await signedIn("tenantAdmin");
     setWebhookFetch(endpoint().fetch);
     const delivery = (await w.as("tenantAdmin").get(`/v1/webhooks/${hookId}/deliveries?status=failed`)).body.data[0];
-    const paused = await submit(admin, t(`/webhooks/${hookId}/edit`), {
+    const paused = await admin.submit(t(`/webhooks/${hookId}/edit`), {
       url: HOOK,
       description: "CRM",
       events: ["review.created"],
@@ -102,17 +93,17 @@ describe("Webhooks", () => {
       isActive: false,
       events: ["review.created"],
     });
-    const refused = await submit(admin, t(`/webhooks/${hookId}/deliveries/${delivery.id}/redeliver`));
+    const refused = await admin.submit(t(`/webhooks/${hookId}/deliveries/${delivery.id}/redeliver`));
     expect(refused).toContain(
       "This could not be done: The webhook subscription is disabled; enable it before redelivering.",
     );
 
-    await submit(admin, t(`/webhooks/${hookId}/edit`), {
+    await admin.submit(t(`/webhooks/${hookId}/edit`), {
       url: HOOK,
       events: ["review.created"],
       isActive: "true",
     });
-    const again = await submit(admin, t(`/webhooks/${hookId}/deliveries/${delivery.id}/redeliver`));
+    const again = await admin.submit(t(`/webhooks/${hookId}/deliveries/${delivery.id}/redeliver`));
     expect(again).toContain("The delivery is queued again with the same webhook-id");
     const redelivered = await pollUntil(
       () => w.as("tenantAdmin").get(`/v1/webhooks/${hookId}/deliveries`),
@@ -137,7 +128,7 @@ describe("Webhooks", () => {
     expect(fresh).not.toBe(secret);
     const site = endpoint();
     setWebhookFetch(site.fetch);
-    await submit(admin, t(`/webhooks/${hookId}/test`));
+    await admin.submit(t(`/webhooks/${hookId}/test`));
     const call = site.calls[0]!;
     expect(await verifyStandardWebhook(fresh, call.headers, call.body)).toBe(true);
     expect(await verifyStandardWebhook(secret, call.headers, call.body)).toBe(false);
@@ -161,7 +152,7 @@ describe("Webhooks", () => {
 
   it("deletes the endpoint and its log", async () => {
     const admin = await signedIn("tenantAdmin");
-    expect(await submit(admin, t(`/webhooks/${hookId}/delete`))).toContain(
+    expect(await admin.submit(t(`/webhooks/${hookId}/delete`))).toContain(
       `The endpoint ${HOOK} and its log are deleted.`,
     );
     expect((await w.as("viewer").get(`/v1/webhooks/${hookId}`)).status).toBe(404);
@@ -235,11 +226,11 @@ describe("Automation rules", () => {
 
   it("pauses and resumes; a team member reads the rule but cannot change it", async () => {
     const manager = await signedIn("manager");
-    expect(await submit(manager, t(`/automation/${ruleId}/active`), { isActive: "false" })).toContain(
+    expect(await manager.submit(t(`/automation/${ruleId}/active`), { isActive: "false" })).toContain(
       "“Low ratings to the owner” is paused: it does nothing until resumed.",
     );
     expect((await w.as("viewer").get(`/v1/automation-rules/${ruleId}`)).body.isActive).toBe(false);
-    expect(await submit(manager, t(`/automation/${ruleId}/active`), { isActive: "true" })).toContain("runs again.");
+    expect(await manager.submit(t(`/automation/${ruleId}/active`), { isActive: "true" })).toContain("runs again.");
     const member = await signedIn("tenantUser");
     const read = await member.get(t(`/automation/${ruleId}`));
     expect(textOf(read.text)).toContain("Low ratings to the owner");
@@ -283,7 +274,7 @@ describe("Automation rules", () => {
 
   it("deletes a rule and its runs", async () => {
     const manager = await signedIn("manager");
-    expect(await submit(manager, t(`/automation/${ruleId}/delete`))).toContain(
+    expect(await manager.submit(t(`/automation/${ruleId}/delete`))).toContain(
       "The rule “Low ratings to the owner” and its run log are deleted.",
     );
     expect((await w.as("viewer").get(`/v1/automation-rules/${ruleId}`)).status).toBe(404);
