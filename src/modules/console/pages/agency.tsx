@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-import { TENANT_PLANS } from "../../../db/schema";
+import { HOUSE_AGENCY_ID, TENANT_PLANS } from "../../../db/schema";
 import { ApiError } from "../../../lib/errors";
 import { slugify } from "../../../lib/validators";
 import { platformSvc } from "../../../middleware/service-context";
@@ -32,7 +32,9 @@ const scopeOf = (c: CC) => agencyScopeOf(c.var.principal);
 /** The agencies a new business may go to, when there is a choice (REST: agencyId, required for several). */
 async function agencyChoices(c: CC): Promise<{ id: string; name: string }[]> {
   const p = c.var.principal;
-  if (isPlatformAdmin(p)) return (await listAgencies(platformSvc(c), { limit: 200 })).data;
+  // the platform admin's default is the house agency (REST: no agencyId), offered first by its own name
+  if (isPlatformAdmin(p))
+    return (await listAgencies(platformSvc(c), { limit: 200 })).data.filter((a) => a.id !== HOUSE_AGENCY_ID);
   const ids = administeredAgencies(p);
   return ids.length > 1 ? ids.map((id) => ({ id, name: id })) : [];
 }
