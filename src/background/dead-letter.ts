@@ -1,9 +1,10 @@
-import { and, count, desc, eq, gte } from "drizzle-orm";
+import { and, count, eq, gte } from "drizzle-orm";
 import type { ControlDb } from "../db/client";
 import { deadLetters } from "../db/schema";
 import { controlDb } from "../db/shards";
 import type { Env } from "../env";
 import { newId } from "../lib/ids";
+import { keysetPage, type Page, type PageQuery } from "../lib/pagination";
 import { chunkRows } from "../lib/sql";
 import { nowIso } from "../lib/time";
 
@@ -77,19 +78,23 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env)
 /** Newest first, with the total, optionally of one queue. */
 export async function listDeadLetters(
   control: ControlDb,
-  q: { queue?: string; limit: number },
-): Promise<{ data: DeadLetter[]; total: number }> {
+  q: PageQuery & { queue?: string },
+): Promise<Page<DeadLetter>> {
   const where = and(q.queue ? eq(deadLetters.queue, q.queue) : undefined);
-  const [data, total] = await control.batch([
-    control
-      .select()
-      .from(deadLetters)
-      .where(where)
-      .orderBy(desc(deadLetters.createdAt), desc(deadLetters.id))
-      .limit(q.limit),
-    control.select({ n: count() }).from(deadLetters).where(where),
-  ]);
-  return { data, total: total[0]?.n ?? 0 };
+  return keysetPage(control, {
+    query: q,
+    sort: [deadLetters.createdAt, deadLetters.id],
+    rows: (cursor, order, limit) =>
+      control
+        .select()
+        .from(deadLetters)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
+    count: control.select({ n: count() }).from(deadLetters).where(where),
+    key: (r) => [r.createdAt, r.id],
+    map: (r) => r,
+  });
 }
 
 export const deadLetterById = (control: ControlDb, id: string) =>

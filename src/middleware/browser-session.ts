@@ -14,10 +14,10 @@ import { endSession, type OpenedSession, openSession } from "../modules/identity
 /**
  * A browser's session (docs/sessions.md): a `sessions` row of kind `cookie`, addressed by a random
  * 256-bit cookie value of which the row keeps only the SHA-256, so a leaked table opens nothing. The
- * account pages (/account/*) use it today and the console will: one cookie for the whole origin,
+ * console uses it (src/modules/console/session.ts): one cookie for the whole origin,
  * `__Host-session` (Secure, Path=/, no Domain) on https, `session` on http://localhost; HttpOnly and
  * SameSite=Lax (a link in a mail opens the page signed in; a cross-site POST carries no cookie, and
- * every post also needs the same origin and the session's CSRF token).
+ * every post also needs the same origin, hono/csrf in the console's guards, and the session's CSRF token).
  */
 const secure = (env: Env) => baseUrl(env).startsWith("https:");
 export const sessionCookieName = (env: Env) => (secure(env) ? "__Host-session" : "session");
@@ -80,21 +80,4 @@ export const csrfToken = async (env: Env, sessionId: string) => hmacBase64Url(aw
 
 export async function csrfValid(env: Env, sessionId: string, presented: string): Promise<boolean> {
   return presented.length > 0 && safeEqual(presented, await csrfToken(env, sessionId));
-}
-
-/**
- * Whether a form post comes from a page of this site. A browser sends Sec-Fetch-Site (computed by
- * the browser itself) or at least Origin on every POST; Origin must then be this request's origin or
- * PUBLIC_BASE_URL's (a proxy in front may rewrite the URL the Worker sees). A request with neither
- * (a script outside a browser) still needs the session's CSRF token.
- */
-export function sameOrigin(
-  env: Env,
-  requestUrl: string,
-  headers: { get(name: string): string | null | undefined },
-): boolean {
-  const site = headers.get("sec-fetch-site");
-  if (site) return site === "same-origin" || site === "none";
-  const origin = headers.get("origin");
-  return !origin || origin === new URL(requestUrl).origin || origin === new URL(baseUrl(env)).origin;
 }

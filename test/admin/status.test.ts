@@ -298,6 +298,28 @@ describe("GET /admin/status", () => {
     ]);
   });
 
+  it("GET /admin/dead-letters pages newest first by cursor, per queue", async () => {
+    const admin = await platformAdmin();
+    const rows = [1, 2, 3].map((m) => ({
+      id: newId(),
+      queue: "sends",
+      messageId: `paged-${m}`,
+      body: { solicitationId: "s" },
+      attempts: 5,
+      createdAt: ago(m * MIN),
+    }));
+    await control()
+      .insert(deadLetters)
+      .values([...rows, { id: newId(), queue: "jobs", messageId: "other", body: {}, attempts: 1, createdAt: ago(0) }]);
+    const as = client(admin.token);
+    const first = await as.get("/admin/dead-letters?queue=sends&limit=2");
+    expect(first.body.data.map((d: { messageId: string }) => d.messageId)).toEqual(["paged-1", "paged-2"]);
+    expect(first.body).toMatchObject({ total: 3, pageInfo: { hasNextPage: true } });
+    const rest = await as.get(`/admin/dead-letters?queue=sends&limit=2&cursor=${first.body.pageInfo.endCursor}`);
+    expect(rest.body.data.map((d: { messageId: string }) => d.messageId)).toEqual(["paged-3"]);
+    expect(rest.body.pageInfo.hasNextPage).toBe(false);
+  });
+
   it("is for platform admins only", async () => {
     const tenant = await seedTenant();
     const tenantAdmin = await seedUser({

@@ -82,7 +82,7 @@ describe("a password reset ends every earlier sign-in", () => {
     expect(changed, mails.map((m) => m.subject).join(", ")).toBeDefined();
     expect(changed!.text).toContain("Every session signed in before then is signed out");
     expect(changed!.text).toContain(`- Claude Desktop (for ${w.tenantA.name})`);
-    expect(changed!.text).toContain("/account/connected-apps");
+    expect(changed!.text).toContain("/app/connected-apps");
     expect(changed!.text).toContain(`"Zapier sync" (${key.body.prefix}…, id ${key.body.id}) in ${w.tenantA.name}`);
     expect(changed!.text).toContain("DELETE /v1/api-keys/{id}");
   });

@@ -22,15 +22,6 @@ async function signedIn(name: keyof World["users"]) {
   return b;
 }
 
-/** Posts a form and lands where it redirects; the page's text. */
-async function submit(b: ConsoleBrowser, path: string, fields: Record<string, string | string[]> = {}) {
-  const res = await b.post(path, fields);
-  expect(res.status, `${path}: ${textOf(res.text).slice(0, 300)}`).toBe(303);
-  const landed = await b.follow(res);
-  expect(landed.status).toBe(200);
-  return textOf(landed.text);
-}
-
 const restUser = async (id: string) => (await rest().get(`/v1/users/${id}`)).body;
 
 beforeAll(async () => {
@@ -70,7 +61,7 @@ describe("Team", () => {
   it("invites, resends and revokes: the invite mail, the new link, then nothing", async () => {
     const email = "console.invitee@example.test";
     const seen = await emailIdsTo(email);
-    const invited = await submit(admin, t("/team/invite"), { email, name: "", role: "manager" });
+    const invited = await admin.submit(t("/team/invite"), { email, name: "", role: "manager" });
     expect(invited).toContain(`Invite sent to ${email} as Manager.`);
     const listed = (await rest().get("/v1/users?limit=200")).body.data.find(
       (u: { email: string }) => u.email === email,
@@ -80,13 +71,13 @@ describe("Team", () => {
     expect(invited).toMatch(/Pending invites \(1\) .*console\.invitee@example\.test Manager/);
 
     const seen2 = await emailIdsTo(email);
-    expect(await submit(admin, t(`/team/${listed.id}/invite/resend`))).toContain(
+    expect(await admin.submit(t(`/team/${listed.id}/invite/resend`))).toContain(
       `A new invite is on its way to ${email}`,
     );
     const second = tokenIn((await nextEmailTo(email, seen2)).text);
     expect(second).not.toBe(first);
 
-    const revoked = await submit(admin, t(`/team/${listed.id}/invite/revoke`));
+    const revoked = await admin.submit(t(`/team/${listed.id}/invite/revoke`));
     expect(revoked).toContain(`The invite to ${email} is revoked`);
     expect(revoked).toContain("Pending invites (0)");
     expect((await rest().get(`/v1/users/${listed.id}`)).status).toBe(404);
@@ -101,16 +92,16 @@ describe("Team", () => {
       grants: [{ role: "viewer", scopeType: "tenant", scopeId: w.tenantA.id }],
       tenantId: w.tenantA.id,
     });
-    expect(await submit(admin, t(`/team/${person.id}/roles`), { role: "manager" })).toContain("is now Manager.");
+    expect(await admin.submit(t(`/team/${person.id}/roles`), { role: "manager" })).toContain("is now Manager.");
     expect(await restUser(person.id)).toMatchObject({ roles: ["manager"], isActive: true });
 
-    const off = await submit(admin, t(`/team/${person.id}/deactivate`));
+    const off = await admin.submit(t(`/team/${person.id}/deactivate`));
     expect(off).toContain("is deactivated: they cannot sign in");
     expect(await restUser(person.id)).toMatchObject({ isActive: false });
     expect((await client(person.token, w.tenantA.id).get("/v1/users")).status).toBe(401);
     expect((await admin.get(t("/team"))).text).toContain(t(`/team/${person.id}/reactivate`));
 
-    expect(await submit(admin, t(`/team/${person.id}/reactivate`))).toContain("can sign in again.");
+    expect(await admin.submit(t(`/team/${person.id}/reactivate`))).toContain("can sign in again.");
     expect(await restUser(person.id)).toMatchObject({ isActive: true, roles: ["manager"] });
   });
 
@@ -122,17 +113,17 @@ describe("Team", () => {
       ],
       tenantId: w.tenantB.id,
     });
-    expect(await submit(admin, t(`/team/${shared.id}/deactivate`))).toContain(
+    expect(await admin.submit(t(`/team/${shared.id}/deactivate`))).toContain(
       "no longer has a role here. Their account stays",
     );
     expect((await rest().get(`/v1/users/${shared.id}`)).status).toBe(404);
     expect((await w.as("tenantBAdmin").get(`/v1/users/${shared.id}`)).body).toMatchObject({ isActive: true });
 
     // the service's own refusals (users/authority.ts and the invite states), worded for a person
-    expect(await submit(admin, t(`/team/${w.users.tenantAdmin.id}/roles`), { role: "viewer" })).toContain(
+    expect(await admin.submit(t(`/team/${w.users.tenantAdmin.id}/roles`), { role: "viewer" })).toContain(
       "You cannot change your own role or deactivate yourself",
     );
-    expect(await submit(admin, t(`/team/${w.users.manager.id}/invite/resend`))).toContain(
+    expect(await admin.submit(t(`/team/${w.users.manager.id}/invite/resend`))).toContain(
       "This person has already accepted the invite.",
     );
     const beyond = await seedUser({
@@ -143,7 +134,7 @@ describe("Team", () => {
       tenantId: w.tenantA.id,
       isActive: false,
     });
-    expect(await submit(admin, t(`/team/${beyond.id}/reactivate`))).toContain(
+    expect(await admin.submit(t(`/team/${beyond.id}/reactivate`))).toContain(
       "also has roles outside this business, so their account is not this team's to change",
     );
     expect(await restUser(beyond.id)).toMatchObject({ isActive: false });
@@ -191,7 +182,7 @@ describe("API keys", () => {
     expect((await rest().get("/v1/api-keys")).body.data[0].lastUsedAt).not.toBeNull();
     expect(textOf((await admin.get(t("/api-keys"))).text)).toMatch(/Zapier .+ never [A-Z][a-z]{2} \d+, \d{4}.* Revoke/);
 
-    const revoked = await submit(admin, t(`/api-keys/${listed.id}/revoke`));
+    const revoked = await admin.submit(t(`/api-keys/${listed.id}/revoke`));
     expect(revoked).toContain("The key is revoked");
     expect(revoked).toContain("No API key yet.");
     expect((await rest().get("/v1/api-keys")).body.data).toEqual([]);
@@ -199,11 +190,11 @@ describe("API keys", () => {
   });
 
   it("refuses a key without scopes or with a past expiry, as the form's sentence", async () => {
-    expect(await submit(admin, t("/api-keys"), { name: "Nothing" })).toContain(
+    expect(await admin.submit(t("/api-keys"), { name: "Nothing" })).toContain(
       "Choose at least one thing the key may do.",
     );
     expect(
-      await submit(admin, t("/api-keys"), { name: "Old", scopes: "read:reviews", expires: "2001-01-01" }),
+      await admin.submit(t("/api-keys"), { name: "Old", scopes: "read:reviews", expires: "2001-01-01" }),
     ).toContain("Please check the form: expiresAt: Must be in the future.");
     expect((await rest().get("/v1/api-keys")).body.data).toEqual([]);
   });
@@ -315,7 +306,7 @@ describe("Audit log", () => {
     expect(nav).toContain(`href="${t("/team")}"`);
     expect(nav).not.toContain(`href="${t("/audit")}"`);
     expect(nav).not.toContain(`href="${t("/api-keys")}"`);
-    expect(textOf(nav)).toContain("Also here, for other roles: API keys (Admin); Audit log (Admin).");
+    expect(textOf(nav)).toMatch(/Also here, for other roles: .*API keys \(Admin\); Audit log \(Admin\)/);
     const rows = await db()
       .select()
       .from(auditEvents)

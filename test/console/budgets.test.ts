@@ -36,6 +36,10 @@ it("each page's HTML, CSS and script stay under 60 KB gzipped", async () => {
     `${t}/team`,
     `${t}/api-keys`,
     `${t}/audit`,
+    `${t}/webhooks`,
+    `${t}/automation?action=notify_email`,
+    `${t}/data-export`,
+    "/app/connected-apps",
     confirm,
   ]) {
     const page = await b.get(path);
@@ -45,6 +49,14 @@ it("each page's HTML, CSS and script stay under 60 KB gzipped", async () => {
     let total = await gzipSize(page.text);
     for (const asset of assets) total += await gzipSize((await b.get(asset)).text);
     expect(total, path).toBeLessThan(BUDGET_BYTES);
+  }
+  // the pages outside a tenant, as the platform admin opens them
+  const platform = new ConsoleBrowser();
+  await platform.seededSession(w.users.platformAdmin.id);
+  for (const path of ["/app/agency", "/app/platform", "/app/platform/tenants", "/app/platform/dead-letters"]) {
+    const page = await platform.get(path);
+    expect(page.status, path).toBe(200);
+    expect(await gzipSize(page.text), path).toBeLessThan(BUDGET_BYTES);
   }
   const signedOut = new ConsoleBrowser();
   for (const path of ["/", "/app/forgot-password"]) {

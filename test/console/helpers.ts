@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { expect } from "vitest";
 import { controlDb } from "../../src/db/shards";
 import { startBrowserSession } from "../../src/middleware/browser-session";
 import { request } from "../helpers/http";
@@ -71,6 +72,15 @@ export class ConsoleBrowser {
     const headers = this.headers({ "content-type": "application/x-www-form-urlencoded" });
     if (origin) headers.origin = origin;
     return this.read(await request("POST", path, { headers, body: body.toString(), unchecked: true, base: this.base }));
+  }
+
+  /** Posts a form that redirects (Post/Redirect/Get) and lands where it leads; the text of that page. */
+  async submit(path: string, fields: Record<string, string | string[]> = {}): Promise<string> {
+    const res = await this.post(path, fields);
+    expect(res.status, `${path}: ${textOf(res.text).slice(0, 300)}`).toBe(303);
+    const landed = await this.follow(res);
+    expect(landed.status).toBe(200);
+    return textOf(landed.text);
   }
 
   /** Follows a redirect chain from a response (GETs). */

@@ -4,8 +4,11 @@
 // no page shows another tenant's data. The tenants sit on different shards. A new page or form joins PAGES or
 // FORMS (or, for the confirm page, whose answer depends on who made the call, CONFIRM), or the enumeration
 // check at the end fails.
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleRoutes } from "../../src/modules/console/routes";
+import { setWebhookFetch } from "../../src/modules/outgoing-webhooks/transport";
+import { endpoint } from "../automation/helpers";
+import { pollUntil } from "../helpers/poll";
 import { createWorld, seedUser, type World } from "../helpers/seed";
 import { confirmationLink, statelessCall } from "../mcp/helpers";
 import { ingest, newLocation } from "../reviews/helpers";
@@ -36,6 +39,17 @@ let keyB: string;
 /** one fresh pending invite and one fresh key per post: a revoked one cannot be revoked again */
 const revokees: string[] = [];
 const keysA: string[] = [];
+/** tenant A's webhook (with a delivery), automation rule and finished export; one of each deleted per post */
+let hookA: string;
+let deliveryA: string;
+let ruleA: string;
+let exportA: string;
+const hooksToDelete: string[] = [];
+const rulesToDelete: string[] = [];
+/** tenant B's, for the 404 of another tenant's ids */
+let hookB: string;
+let ruleB: string;
+let exportB: string;
 const nextOf = (pool: string[]) => pool.shift() ?? "none-left";
 let invites = 0;
 const browsers = new Map<Actor, ConsoleBrowser>();
@@ -55,9 +69,22 @@ const PAGES: [pattern: string, path: () => string, readers?: readonly Actor[]][]
   ["/app/t/:tenantId/api-keys", () => t("/api-keys"), ADMINS],
   ["/app/t/:tenantId/audit", () => t("/audit"), ADMINS],
   ["/app/t/:tenantId/audit/export", () => t("/audit/export"), ADMINS],
+  ["/app/t/:tenantId/webhooks", () => t("/webhooks")],
+  ["/app/t/:tenantId/webhooks/:webhookId", () => t(`/webhooks/${hookA}`)],
+  ["/app/t/:tenantId/automation", () => t("/automation?action=add_tags")],
+  ["/app/t/:tenantId/automation/:ruleId", () => t(`/automation/${ruleA}`)],
+  ["/app/t/:tenantId/data-export", () => t("/data-export"), ADMINS],
+  ["/app/t/:tenantId/data-export/:exportId", () => t(`/data-export/${exportA}`), ADMINS],
+  ["/app/t/:tenantId/data-export/:exportId/status", () => t(`/data-export/${exportA}/status`), ADMINS],
+  ["/app/t/:tenantId/data-export/:exportId/download", () => t(`/data-export/${exportA}/download`), ADMINS],
 ];
 /** pages that answer data, not a page of the layout */
-const NOT_HTML = new Set(["/app/t/:tenantId/inbox/fresh", "/app/t/:tenantId/audit/export"]);
+const NOT_HTML = new Set([
+  "/app/t/:tenantId/inbox/fresh",
+  "/app/t/:tenantId/audit/export",
+  "/app/t/:tenantId/data-export/:exportId/status",
+  "/app/t/:tenantId/data-export/:exportId/download",
+]);
 
 /**
  * Every tenant form, with the fields a browser sends and who may use it. `answer` 200: the form's answer is the
@@ -134,7 +161,61 @@ const FORMS: [
     200,
   ],
   ["/app/t/:tenantId/api-keys/:keyId/revoke", () => t(`/api-keys/${nextOf(keysA)}/revoke`), () => ({}), ADMINS],
+  [
+    "/app/t/:tenantId/webhooks",
+    () => t("/webhooks"),
+    () => ({ url: "https://hooks.example.com/matrix", events: ["review.created"] }),
+    ADMINS,
+    200,
+  ],
+  [
+    "/app/t/:tenantId/webhooks/:webhookId/edit",
+    () => t(`/webhooks/${hookA}/edit`),
+    () => ({ url: "https://hooks.example.com/a", events: ["review.created"], isActive: "true" }),
+    ADMINS,
+  ],
+  ["/app/t/:tenantId/webhooks/:webhookId/test", () => t(`/webhooks/${hookA}/test`), () => ({}), ADMINS],
+  [
+    "/app/t/:tenantId/webhooks/:webhookId/rotate-secret",
+    () => t(`/webhooks/${hookA}/rotate-secret`),
+    () => ({}),
+    ADMINS,
+    200,
+  ],
+  [
+    "/app/t/:tenantId/webhooks/:webhookId/delete",
+    () => t(`/webhooks/${nextOf(hooksToDelete)}/delete`),
+    () => ({}),
+    ADMINS,
+  ],
+  [
+    "/app/t/:tenantId/webhooks/:webhookId/deliveries/:deliveryId/redeliver",
+    () => t(`/webhooks/${hookA}/deliveries/${deliveryA}/redeliver`),
+    () => ({}),
+    ADMINS,
+  ],
+  [
+    "/app/t/:tenantId/automation",
+    () => t("/automation"),
+    () => ({ action: "add_tags", name: "Matrix rule", triggerEventType: "review.created", tags: "vip" }),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/automation/:ruleId/active",
+    () => t(`/automation/${ruleA}/active`),
+    () => ({ isActive: "true" }),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/automation/:ruleId/delete",
+    () => t(`/automation/${nextOf(rulesToDelete)}/delete`),
+    () => ({}),
+    APPROVERS,
+  ],
+  ["/app/t/:tenantId/data-export", () => t("/data-export"), () => ({}), ADMINS],
 ];
+
+afterAll(() => setWebhookFetch());
 
 beforeAll(async () => {
   w = await createWorld({ shardA: 0, shardB: 1 });
@@ -171,6 +252,36 @@ beforeAll(async () => {
   personB = (await b.post("/v1/users/invite", { email: "matrix.b@example.test", name: B_TEXT, role: "viewer" })).body
     .id;
   keyB = (await b.post("/v1/api-keys", { name: B_TEXT })).body.id;
+
+  // webhooks, rules and exports of both tenants; deliveries answered by a stand-in endpoint
+  setWebhookFetch(endpoint().fetch);
+  const hook = async (as: typeof a) =>
+    (await as.post("/v1/webhooks", { url: "https://hooks.example.com/a", events: ["review.created"] })).body.id;
+  const rule = async (as: typeof a) =>
+    (
+      await as.post("/v1/automation-rules", {
+        name: "Tag new reviews",
+        triggerEventType: "review.created",
+        actions: [{ type: "add_tags", config: { tags: ["new"] } }],
+      })
+    ).body.id;
+  const exported = async (as: typeof a) => {
+    const id = (await as.post("/v1/exports", {})).body.id;
+    await pollUntil(
+      () => as.get(`/v1/exports/${id}`),
+      (r) => r.body.status === "succeeded",
+      30_000,
+    );
+    return id as string;
+  };
+  [hookA, ruleA, hookB, ruleB] = await Promise.all([hook(a), rule(a), hook(b), rule(b)]);
+  deliveryA = (await a.post(`/v1/webhooks/${hookA}/test`)).body.id;
+  // as for the keys: every post takes one, the refused' and the outsiders' too
+  for (let i = 0; i < 8; i++) {
+    hooksToDelete.push(await hook(a));
+    rulesToDelete.push(await rule(a));
+  }
+  [exportA, exportB] = await Promise.all([exported(a), exported(b)]);
 }, 120_000);
 
 describe("every tenant page, for every role", () => {
@@ -242,6 +353,30 @@ describe("every tenant page, for every role", () => {
     const b = w.as("tenantBAdmin");
     expect((await b.get(`/v1/users/${personB}`)).body).toMatchObject({ isActive: true, invitePending: true });
     expect((await b.get("/v1/api-keys")).body.data.map((k: { id: string }) => k.id)).toEqual([keyB]);
+  });
+
+  it("tenant B's webhook, rule and export under tenant A's address are 404 for every admin of A", async () => {
+    for (const who of ADMINS) {
+      for (const path of [
+        t(`/webhooks/${hookB}`),
+        t(`/automation/${ruleB}`),
+        t(`/data-export/${exportB}`),
+        t(`/data-export/${exportB}/status`),
+        t(`/data-export/${exportB}/download`),
+      ])
+        expect((await browsers.get(who)!.get(path)).status, `${who} ${path}`).toBe(404);
+      for (const path of [
+        t(`/webhooks/${hookB}/test`),
+        t(`/webhooks/${hookB}/rotate-secret`),
+        t(`/webhooks/${hookB}/delete`),
+        t(`/automation/${ruleB}/active`),
+        t(`/automation/${ruleB}/delete`),
+      ])
+        expect((await browsers.get(who)!.post(path, { isActive: "false" })).status, `${who} ${path}`).toBe(404);
+    }
+    const b = w.as("tenantBAdmin");
+    expect((await b.get(`/v1/webhooks/${hookB}`)).body).toMatchObject({ isActive: true });
+    expect((await b.get(`/v1/automation-rules/${ruleB}`)).body).toMatchObject({ isActive: true });
   });
 
   it("the reviews list and inbox show tenant A's review to its people", async () => {

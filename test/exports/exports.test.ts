@@ -248,6 +248,25 @@ describe("tenant data export", () => {
     expect((await a.get("/v1/exports/job_doesnotexist000")).status).toBe(404);
   });
 
+  it("GET /v1/exports lists the tenant's exports newest first, as GET /v1/exports/{id} shows each; never another's", async () => {
+    const first = await exportAndDownload("tenantAdmin");
+    const second = await exportAndDownload("tenantAdmin");
+    const a = w.as("tenantAdmin");
+    const page = await a.get("/v1/exports?limit=1");
+    expect(page.status).toBe(200);
+    expect(page.body.data).toEqual([(await a.get(`/v1/exports/${second.id}`)).body]);
+    expect(page.body.pageInfo.hasNextPage).toBe(true);
+    const next = await a.get(`/v1/exports?limit=1&cursor=${page.body.pageInfo.endCursor}`);
+    expect(next.body.data[0].id).toBe(first.id);
+    const all = await a.get("/v1/exports?limit=200");
+    expect(all.body.total).toBe(all.body.data.length);
+    const theirs = (await w.as("tenantBAdmin").get("/v1/exports?limit=200")).body.data.map((e: { id: string }) => e.id);
+    expect(theirs).not.toContain(first.id);
+    expect(theirs).not.toContain(second.id);
+    for (const who of ["manager", "viewer"] as const)
+      expect((await w.as(who).get("/v1/exports")).status, who).toBe(403);
+  });
+
   it("is for tenant admins only, and only when allowDataExport is on", async () => {
     for (const who of ["manager", "tenantUser", "viewer"] as const) {
       const res = await w.as(who).post("/v1/exports", {});
@@ -257,6 +276,7 @@ describe("tenant data export", () => {
     const refused = await w.as("tenantAdmin").post("/v1/exports", {});
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatch(/allowDataExport|disabled/);
+    expect(refused.body.details).toEqual({ reason: "export_disabled" });
     await w.as("tenantAdmin").put("/v1/compliance", { allowDataExport: true });
   });
 });

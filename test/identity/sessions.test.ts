@@ -18,6 +18,7 @@ import { PRINCIPAL_TTL_MS } from "../../src/modules/identity/principal-cache";
 import { resolveCookieSession, resolveSessionPrincipal } from "../../src/modules/identity/service";
 import { SESSION_LIFETIMES, SESSION_TOUCH_MS } from "../../src/modules/identity/session-state";
 import { openSession } from "../../src/modules/identity/sessions";
+import { ConsoleBrowser } from "../console/helpers";
 import { emailIdsTo, latestEmailTo, nextEmailTo, tokenIn } from "../helpers/dev-mailbox";
 import { request } from "../helpers/http";
 import { control, createWorld, seedUser, sessionFor, TEST_PASSWORD, type World } from "../helpers/seed";
@@ -47,20 +48,19 @@ async function resetToken(email: string) {
   return tokenIn((await nextEmailTo(email, seen)).text);
 }
 
-const PAGE = `${BASE}/account/connected-apps`;
+/** The console's password sign-in (POST /app/sign-in): the cookie session it opens. */
 async function pageSignIn(email: string) {
-  const res = await workerFetch(`${PAGE}/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: BASE },
-    body: new URLSearchParams({ email, password: TEST_PASSWORD }),
-  });
+  const b = new ConsoleBrowser();
+  const res = await b.signIn(email);
   expect(res.status).toBe(303);
-  const raw = (res.headers as unknown as { getSetCookie(): string[] }).getSetCookie()[0]!.split(";")[0]!;
+  const raw = res.headers
+    .getAll("set-cookie")
+    .find((c) => c.startsWith("session="))!
+    .split(";")[0]!;
   return { cookie: raw, value: raw.slice(raw.indexOf("=") + 1) };
 }
 const pageSignedIn = async (cookie: string) =>
-  !(await (await workerFetch(PAGE, { headers: { cookie } })).text()).includes("<h1>Sign in");
+  (await workerFetch(`${BASE}/app/me`, { redirect: "manual", headers: { cookie } })).status === 200;
 
 describe("every sign-in method records a session, and its credential names it", () => {
   /** Each method of SESSION_METHODS, through its real route: the user and the session JWT it answers with. */
@@ -147,7 +147,7 @@ describe("every sign-in method records a session, and its credential names it", 
     expect(row).toMatchObject({ kind: "cookie", method: "saml", ssoTenantId: w.tenantA.id, endedAt: null });
   });
 
-  it("the account pages' sign-in: a cookie session whose row holds only the cookie's SHA-256", async () => {
+  it("the console's password sign-in: a cookie session whose row holds only the cookie's SHA-256", async () => {
     const p = await newTenantUser();
     const { value } = await pageSignIn(p.email);
     const [row] = await rowsOf(p.id).then((rows) => rows.filter((r) => r.kind === "cookie"));

@@ -31,7 +31,6 @@ beforeAll(async () => {
     "SSO completion page": "/sso/complete",
     "console sign-in page": "/",
     "API reference (/docs)": "/docs",
-    "connected apps page (sign-in)": "/account/connected-apps",
   };
 });
 
@@ -172,11 +171,8 @@ const UNDOCUMENTED: Record<string, string> = {
   "GET /f/{token}": "hosted feedback page (HTML); its JSON twin /v1/f/{token} is documented",
   "POST /f/{token}": "no-JavaScript form post of the feedback page (HTML); JSON twin documented",
   "GET /f/{token}/thanks": "feedback thank-you page (HTML)",
-  "GET /account/connected-apps": "connected apps page (HTML); its REST twin GET /me/oauth-grants is documented",
-  "POST /account/connected-apps/sign-in": "connected apps page: sign-in form post (HTML)",
-  "POST /account/connected-apps/sign-out": "connected apps page: sign-out form post (HTML)",
-  "POST /account/connected-apps/{grantId}/revoke":
-    "connected apps page: revoke form post (HTML); REST twin DELETE /me/oauth-grants/{grantId} is documented",
+  "GET /account/connected-apps":
+    "the connected apps page's old address: a redirect to the console's /app/connected-apps (REST twin GET /me/oauth-grants)",
 };
 /** Mounted with app.all by @cloudflare/workers-oauth-provider (RFC 8414 / 7591 / 6749 endpoints). */
 const OAUTH_PROVIDER_ENDPOINTS = [

@@ -1,9 +1,11 @@
 // The console clicked through as a person would (#45 "Tests"), in headless Chromium against the built Worker
 // served from workerd: the invite mail's link -> set a password -> the home naming the tenant; the reset mail's
 // link -> a new password -> the sessions opened before are gone; an inbox item assigned and replied by a team
-// member, approved (keyboard only) and published by a manager, refused to a viewer; and on every page reachable with a new
-// tenant's data, axe-core (from npm) finds no serious or critical violation and the browser console no error
-// (a CSP refusal is one). One browser for the whole file (the console's tests' CI budget, docs/console.md).
+// member, approved (keyboard only) and published by a manager, refused to a viewer; an agency admin adding a
+// business and inviting its owner, whose mail link opens the set-password page; and on every page reachable
+// with a new tenant's data (the platform admin's pages too), axe-core (from npm) finds no serious or critical
+// violation and the browser console no error (a CSP refusal is one). One browser for the whole file (the
+// console's tests' CI budget, docs/console.md).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -77,6 +79,12 @@ async function axeProblems(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
+/** axe-core's findings and, at 375 px wide, any horizontal scroll (#45 "One layout"), on the page as it stands. */
+async function layoutProblems(page: Page): Promise<string[]> {
+  const overflow = (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
+  return [...(overflow > 0 ? [`scrolls ${overflow}px sideways at 375 px`] : []), ...(await axeProblems(page))];
+}
+
 /** An MCP call (2026-07-28, no elicitation) that needs a person's confirmation: the confirm page's link it answers. */
 async function askedToConfirm(): Promise<string> {
   const post = (p: string, body: unknown) => api(p, { method: "POST", body: JSON.stringify(body) });
@@ -113,13 +121,17 @@ async function askedToConfirm(): Promise<string> {
   return link;
 }
 
-async function signIn(page: Page, email: string, password: string) {
+/** Signs in on the console's own page; lands on a tenant's home unless `lands` says where else. */
+async function signIn(page: Page, email: string, password: string, lands: RegExp = /\/app\/t\/[^/]+$/) {
   await page.goto(`${worker.url}/`);
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/app\/t\/[^/]+$/);
+  await page.waitForURL(lands);
 }
+
+/** The served Worker's platform admin (test/setup/served-worker.ts bootstrapped it with this password). */
+const PLATFORM_ADMIN = { email: "platform@served.test", password: "long enough password" };
 
 beforeAll(async () => {
   const boot = await tenantApi(worker.url, {
@@ -362,15 +374,10 @@ describe("the console in headless Chromium", () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
     const { page, errors } = await watched(context);
     const problems: Record<string, string[]> = {};
-    const check = async (url: string) => {
-      const res = await page.goto(`${worker.url}${url}`);
+    const check = async (url: string, on: Page = page) => {
+      const res = await on.goto(`${worker.url}${url}`);
       expect(res?.status(), url).toBeLessThan(500);
-      // 375 px wide with no horizontal scroll (#45 "One layout")
-      const overflow = (await page.evaluate("document.documentElement.scrollWidth - window.innerWidth")) as number;
-      const found = [
-        ...(overflow > 0 ? [`scrolls ${overflow}px sideways at 375 px`] : []),
-        ...(await axeProblems(page)),
-      ];
+      const found = await layoutProblems(on);
       if (found.length) problems[url] = found;
     };
     // signed out
@@ -425,7 +432,36 @@ describe("the console in headless Chromium", () => {
       .evaluate((d) => d.setAttribute("open", ""));
     const opened = await axeProblems(page);
     if (opened.length) problems["audit log, a change opened"] = opened;
+    // webhooks, automation and the data export, each with a row: an endpoint, a rule, an export
+    const post = (p: string, body: unknown) => api(p, { method: "POST", body: JSON.stringify(body) });
+    const hook = await post("/v1/webhooks", { url: "https://hooks.example.com/axe", events: ["review.created"] });
+    const rule = await post("/v1/automation-rules", {
+      name: "Tag new reviews",
+      triggerEventType: "review.created",
+      conditions: [{ field: "rating", op: "lte", value: 2 }],
+      actions: [{ type: "add_tags", config: { tags: ["low"] } }],
+    });
+    const started = await post("/v1/exports", {});
+    for (const url of [
+      "/webhooks",
+      `/webhooks/${hook.id}`,
+      "/automation",
+      "/automation?action=notify_email",
+      `/automation/${rule.id}`,
+      "/data-export",
+      `/data-export/${started.id}`,
+    ])
+      await check(`/app/t/${tenantId}${url}`);
+    // an export started from its page: the progress updates without a reload (client/export-progress.tsx)
+    await page.goto(`${worker.url}/app/t/${tenantId}/data-export`);
+    await page.getByRole("button", { name: "Start the export" }).click();
+    await page.waitForURL(/\/data-export\/[^/]+$/);
+    await page.evaluate("window.__samePage = true");
+    await page.getByRole("link", { name: "Download the file" }).waitFor({ timeout: 20_000 });
+    expect(await page.evaluate("window.__samePage")).toBe(true);
+    expect(await page.locator("#export-live [role=status]").textContent()).toMatch(/^The file is ready: \d+ rows\.$/);
     await check("/app/me");
+    await check("/app/connected-apps");
     await check("/app/tenants");
     // the confirm page of an assistant's call (issue #45 item 8): an API key's contact.suppress without elicitation
     const confirmPath = new URL(await askedToConfirm()).pathname;
@@ -434,8 +470,88 @@ describe("the console in headless Chromium", () => {
     await page.waitForURL(`${worker.url}${confirmPath}`);
     expect(await page.textContent("main")).toContain("You confirmed it");
     await check(confirmPath);
+    // the platform admin's pages (and the agency page, which the platform admin opens for every agency)
+    const platformContext = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const admin = await watched(platformContext);
+    await signIn(admin.page, PLATFORM_ADMIN.email, PLATFORM_ADMIN.password, /\/app\/(tenants|t\/[^/]+)$/);
+    for (const url of ["/app/platform", "/app/platform/tenants", "/app/platform/dead-letters", "/app/agency"])
+      await check(url, admin.page);
     expect(problems).toEqual({});
     expect(errors, errors.join("\n")).toEqual([]);
+    expect(admin.errors, admin.errors.join("\n")).toEqual([]);
     await context.close();
+    await platformContext.close();
   }, 120_000);
+
+  it("an agency admin adds a business and invites its owner; the owner's mail link opens the set-password page", async () => {
+    // the agency and its admin, as the platform admin makes them (the admin's invite accepted over REST)
+    const adminEmail = `agency.admin.${RUN}@console-pages.test`;
+    await platform("/admin/agencies", {
+      method: "POST",
+      body: JSON.stringify({ name: `Bright Agency ${RUN}`, slug: `bright-${RUN}`, adminEmail, adminName: "Ada Agent" }),
+    });
+    const token = new URL(linkIn((await mailTo(adminEmail)).text, "/setup-password")).searchParams.get("token");
+    const accepted = await fetch(`${worker.url}/auth/setup-password`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ inviteToken: token, name: "Ada Agent", password: PASSWORD }),
+    });
+    expect(accepted.status).toBe(200);
+
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const { page, errors } = await watched(context);
+    const problems: Record<string, string[]> = {};
+    const axe = async (name: string) => {
+      const found = await layoutProblems(page);
+      if (found.length) problems[name] = found;
+    };
+    // no business yet: the switcher says where to start
+    await signIn(page, adminEmail, PASSWORD, /\/app\/tenants$/);
+    expect(await page.textContent("main")).toContain("Your agency has no business yet");
+    await page.getByRole("link", { name: "Agency", exact: true }).click();
+    await page.waitForURL(`${worker.url}/app/agency`);
+    expect(await page.textContent("main")).toContain("No business yet. Add the first one below");
+    await axe("agency page, empty");
+
+    const business = `Seaside Smiles ${RUN}`;
+    const owner = `seaside.owner.${RUN}@console-pages.test`;
+    await page.getByLabel("Business name").fill(business);
+    await page.getByLabel("Plan").selectOption("growth");
+    await page.getByLabel("Email").fill(owner);
+    await page.getByLabel("Name (optional)").fill("Sam Seaside");
+    await page.getByRole("button", { name: "Add the business and invite its owner" }).click();
+    await page.waitForURL(`${worker.url}/app/agency`);
+    expect(await page.getByRole("status").first().textContent()).toBe(
+      `${business} is added. An invite is on its way to ${owner}.`,
+    );
+    expect(await page.getByRole("row").filter({ hasText: business }).count()).toBe(1);
+    await axe("agency page, a business");
+
+    // into the business without signing in again: the agency admin is its admin
+    await page.getByRole("link", { name: business }).click();
+    await page.waitForURL(/\/app\/t\/[^/]+$/);
+    const newTenant = new URL(page.url()).pathname.split("/").pop();
+    expect(await page.textContent("h1")).toBe(business);
+    expect(await page.textContent("header")).toContain("Admin (agency)");
+
+    // the owner's invite: its link opens the set-password page, which lands on the new business's home
+    const link = linkIn((await mailTo(owner)).text, "/setup-password");
+    const ownerContext = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const ownerPage = await watched(ownerContext);
+    await ownerPage.page.goto(link);
+    expect(await ownerPage.page.textContent("h1")).toBe("Welcome: set your password");
+    await ownerPage.page.getByLabel("Your name").fill("Sam Seaside");
+    await ownerPage.page.getByLabel("New password", { exact: true }).fill(PASSWORD);
+    await ownerPage.page.getByLabel("New password again").fill(PASSWORD);
+    await ownerPage.page.getByRole("button", { name: "Set password and sign in" }).click();
+    await ownerPage.page.waitForURL(`${worker.url}/app/t/${newTenant}`);
+    expect(await ownerPage.page.textContent("h1")).toBe(business);
+    expect(await ownerPage.page.textContent("header")).toContain("Admin");
+
+    expect(problems).toEqual({});
+    expect(errors, errors.join("\n")).toEqual([]);
+    expect(ownerPage.errors, ownerPage.errors.join("\n")).toEqual([]);
+    await context.close();
+    await ownerContext.close();
+  }, 90_000);
 });

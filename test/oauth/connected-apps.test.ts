@@ -1,14 +1,13 @@
-// Connected apps (issue #35, item 4): every OAuth grant of the signed-in user, listed and revoked over
-// REST (/me/oauth-grants) and on the page /account/connected-apps (sign-in, CSRF-protected forms).
+// Connected apps (issue #35, item 4; #46 item 10): every OAuth grant of the signed-in user, listed and revoked
+// over REST (/me/oauth-grants) and on the console's page /app/connected-apps (CSRF-protected forms); the old
+// address /account/connected-apps redirects there.
 
-import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
-import { controlDb } from "../../src/db/shards";
-import { startBrowserSession } from "../../src/middleware/browser-session";
+import { ConsoleBrowser, textOf } from "../console/helpers";
 import { request } from "../helpers/http";
-import { createWorld, db, shardOf, TEST_PASSWORD, type World } from "../helpers/seed";
+import { createWorld, db, shardOf, type World } from "../helpers/seed";
 import { BASE, initializeBody, mintTestKey, rawPost, workerFetch } from "../mcp/helpers";
 import { authorizeWithConsent, MemoryOAuthClient } from "./helpers";
 
@@ -164,151 +163,81 @@ describe("DELETE /me/oauth-grants/{grantId}", () => {
   });
 });
 
-// ---- the page
+// ---- the page: the console's /app/connected-apps (the old /account/connected-apps redirects there)
 
-const PAGE = `${BASE}/account/connected-apps`;
+const PAGE = "/app/connected-apps";
 
-async function signIn(email: string, password = TEST_PASSWORD) {
-  const res = await workerFetch(`${PAGE}/sign-in`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: BASE },
-    body: new URLSearchParams({ email, password }),
-  });
-  const setCookie = (res.headers as unknown as { getSetCookie(): string[] }).getSetCookie();
-  return { res, setCookie, cookie: setCookie.map((c) => c.split(";")[0]).join("; ") };
+/** A person's console, signed in as the sign-in form's success signs in (test/console/helpers.ts). */
+async function consoleOf(userId: string) {
+  const b = new ConsoleBrowser();
+  await b.seededSession(userId);
+  return b;
 }
 
-/**
- * The cookie of a session as the page's sign-in opens it (the same startBrowserSession, method password), without
- * its password check: for the tests about the page once signed in. The sign-in itself is the first two tests below;
- * each password check is scrypt at production cost (~0.3 s of CPU).
- */
-async function signedIn(userId: string) {
-  const { cookie } = await startBrowserSession(controlDb(env), env, userId, "password");
-  return { cookie: cookie.split(";")[0]! };
-}
-
-const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-
-const revokeForm = (cookie: string, grantId: string, fields: Record<string, string>, headers = {}) =>
-  workerFetch(`${PAGE}/${encodeURIComponent(grantId)}/revoke`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: BASE, cookie, ...headers },
-    body: new URLSearchParams(fields),
+describe("connected apps in the console", () => {
+  it("the old address /account/connected-apps redirects to the console's page, which asks to sign in first", async () => {
+    const old = await request("GET", "/account/connected-apps", { unchecked: true });
+    expect(old.status).toBe(301);
+    expect(old.headers.get("location")).toBe(PAGE);
+    const page = await new ConsoleBrowser().get(PAGE);
+    expect(page.status).toBe(303);
+    expect(page.location).toBe(`/?next=${encodeURIComponent(PAGE)}`);
   });
 
-describe("/account/connected-apps", () => {
-  it("asks to sign in first; a wrong password shows the form again with an error", async () => {
-    const first = await workerFetch(PAGE);
-    expect(first.status).toBe(200);
-    const html = await first.text();
-    expect(html).toContain("<h1>Sign in to see your connected apps</h1>");
-    expect(html).toContain('<label for="email">Email</label>');
-    const wrong = await signIn(w.users.tenantUser.email, "not the password");
-    expect(wrong.res.status).toBe(401);
-    expect(await wrong.res.text()).toContain("Invalid email or password.");
-    expect(wrong.setCookie).toEqual([]);
-  });
-
-  it("signs in with a browser session cookie (HttpOnly, SameSite=Lax, 30 days; docs/sessions.md)", async () => {
-    const { res, setCookie } = await signIn(w.users.tenantUser.email);
-    expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toBe("/account/connected-apps");
-    expect(setCookie).toHaveLength(1);
-    expect(setCookie[0]).toMatch(/^session=[A-Za-z0-9_-]{43}; Max-Age=2592000; Path=\/; HttpOnly; SameSite=Lax$/);
-  });
-
-  it("lists the grants with the client's name as text, never markup", async () => {
+  it("lists the person's grants with the client's name as text, never markup, and no other origin's logo", async () => {
     const app = await connectApp("tenantUser", "read:locations", XSS_NAME);
-    const { cookie } = await signedIn(w.users.tenantUser.id);
-    const res = await workerFetch(PAGE, { headers: { cookie } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("cache-control")).toBe("no-store");
-    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
-    const html = await res.text();
-    expect(html).toContain(`<h1 id="title" tabindex="-1">Connected apps</h1>`);
-    expect(html).not.toContain("<img src=x");
-    expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; Evil &amp; &quot;Co&quot;");
-    expect(html).toContain(`action="/account/connected-apps/${app.grantId}/revoke"`);
-    expect(html).toContain(w.tenantA.name);
-    expect(html).toContain(`<code title="Read and search locations">read:locations</code>`);
-    expect(html).toContain(`src="${LOGO}"`);
+    const page = await (await consoleOf(w.users.tenantUser.id)).get(PAGE);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(page.text).not.toContain("<img src=x");
+    expect(page.text).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; Evil &amp; &quot;Co&quot;");
+    expect(page.text).toContain(`action="${PAGE}/${app.grantId}/revoke"`);
+    expect(textOf(page.text)).toContain(`${XSS_NAME} Client ${app.clientId} ${w.tenantA.name} read:locations`);
+    expect(page.text).toContain('title="Read and search locations"');
+    expect(page.text).not.toContain(LOGO);
+    // another person's page does not show it
+    expect((await (await consoleOf(w.users.manager.id)).get(PAGE)).text).not.toContain(app.grantId);
   });
 
-  it("revokes with the form (CSRF token, redirect back) and the token is 401 on /mcp at once", async () => {
+  it("disconnects with the form: the token is 401 on /mcp at once and the refresh token is refused", async () => {
     const app = await connectApp("tenantUser", "read:locations", "Form Client");
-    const { cookie } = await signedIn(w.users.tenantUser.id);
-    const csrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie } })).text())!;
-    expect(csrf).toBeTruthy();
-    const res = await revokeForm(cookie, app.grantId, { csrf });
+    const b = await consoleOf(w.users.tenantUser.id);
+    await b.get(PAGE);
+    const res = await b.post(`${PAGE}/${app.grantId}/revoke`);
     expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toBe("/account/connected-apps?revoked=1");
+    expect(res.location).toBe(PAGE);
     expect(await mcpStatus(app.access)).toBe(401);
     expect((await refresh(app.refresh, app.clientId)).status).toBe(400);
-    const after = await (await workerFetch(`${PAGE}?revoked=1`, { headers: { cookie } })).text();
-    expect(after).toContain('role="status"');
-    expect(after).toContain("App disconnected.");
-    expect(after).not.toContain(app.grantId);
+    const after = await b.follow(res);
+    expect(textOf(after.text)).toContain("Form Client is disconnected: its next request is refused.");
+    expect(after.text).not.toContain(app.grantId);
   });
 
-  it("revokes from script (Accept: application/json) without a page load", async () => {
-    const app = await connectApp("tenantUser", "read:locations", "Script Client");
-    const { cookie } = await signedIn(w.users.tenantUser.id);
-    const csrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie } })).text())!;
-    const res = await revokeForm(cookie, app.grantId, { csrf }, { accept: "application/json" });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ revoked: app.grantId, clientName: "Script Client" });
-    expect(await mcpStatus(app.access)).toBe(401);
-  });
-
-  it("refuses a revoke without the CSRF token, with another session's token, or from another origin", async () => {
+  it("refuses a disconnect without the CSRF token, with another session's token, or from another origin", async () => {
     const app = await connectApp("tenantUser", "read:locations", "Kept Client");
-    const mine = await signedIn(w.users.tenantUser.id);
-    const theirs = await signedIn(w.users.manager.id);
-    const myCsrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie: mine.cookie } })).text())!;
-    const theirCsrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie: theirs.cookie } })).text())!;
-
-    const none = await revokeForm(mine.cookie, app.grantId, {});
+    const mine = await consoleOf(w.users.tenantUser.id);
+    const theirs = await consoleOf(w.users.manager.id);
+    await mine.get(PAGE);
+    await theirs.get(PAGE);
+    const path = `${PAGE}/${app.grantId}/revoke`;
+    const none = await mine.post(path, {}, { csrf: "" });
     expect(none.status).toBe(403);
-    expect(await none.text()).toContain("This form expired");
-    expect((await revokeForm(mine.cookie, app.grantId, { csrf: theirCsrf })).status).toBe(403);
-    expect(
-      (await revokeForm(mine.cookie, app.grantId, { csrf: myCsrf }, { origin: "https://evil.example" })).status,
-    ).toBe(403);
-    expect(
-      (await revokeForm(mine.cookie, app.grantId, { csrf: myCsrf }, { "sec-fetch-site": "cross-site" })).status,
-    ).toBe(403);
-    // no session cookie at all: back to sign-in
-    const anonymous = await revokeForm("", app.grantId, { csrf: myCsrf });
+    expect(textOf(none.text)).toContain("nothing was changed");
+    expect((await mine.post(path, {}, { csrf: theirs.csrf })).status).toBe(403);
+    expect((await mine.post(path, {}, { origin: "https://evil.example" })).status).toBe(403);
+    // signed out: to the sign-in page, nothing changed
+    const anonymous = await new ConsoleBrowser().post(path, {}, { csrf: mine.csrf });
     expect(anonymous.status).toBe(303);
-    expect(anonymous.headers.get("location")).toBe("/account/connected-apps");
     expect(await mcpStatus(app.access)).toBe(200);
   });
 
-  it("another user's grant id is 404 on the page too", async () => {
+  it("another person's grant id is the 404 page, and the grant keeps working", async () => {
     const app = await connectApp("tenantUser", "read:locations", "Not Yours");
-    const theirs = await signedIn(w.users.manager.id);
-    const csrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie: theirs.cookie } })).text())!;
-    const res = await revokeForm(theirs.cookie, app.grantId, { csrf });
+    const theirs = await consoleOf(w.users.manager.id);
+    await theirs.get(PAGE);
+    const res = await theirs.post(`${PAGE}/${app.grantId}/revoke`);
     expect(res.status).toBe(404);
     expect(await mcpStatus(app.access)).toBe(200);
-  });
-
-  it("signs out: the session ends on the server and the cookie is cleared", async () => {
-    const { cookie } = await signedIn(w.users.tenantUser.id);
-    const csrf = csrfOf(await (await workerFetch(PAGE, { headers: { cookie } })).text())!;
-    const res = await workerFetch(`${PAGE}/sign-out`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", origin: BASE, cookie },
-      body: new URLSearchParams({ csrf }),
-    });
-    expect(res.status).toBe(303);
-    expect(res.headers.get("set-cookie")).toMatch(/^session=; Max-Age=0; Path=\//);
-    // a copy of the old cookie opens nothing: the record ended
-    const again = await workerFetch(PAGE, { headers: { cookie } });
-    expect(await again.text()).toContain("<h1>Sign in to see your connected apps</h1>");
   });
 });

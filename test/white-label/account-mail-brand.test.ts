@@ -91,7 +91,7 @@ describe("the reset mail of every kind of person", () => {
 });
 
 describe("the links open a working page on the host they name", () => {
-  it("the password-changed mail of a user of A links A's host, where the account page answers", async () => {
+  it("the password-changed mail of a user of A links A's host, where the console's connected-apps page answers", async () => {
     const p = await seedUser({ grants: [PEOPLE["plain user of A"]!.grants[0]!()], tenantId: w.tenantA.id });
     const seen = await emailIdsTo(p.email);
     const changed = await request("POST", "/me/password", {
@@ -100,13 +100,14 @@ describe("the links open a working page on the host they name", () => {
     });
     expect(changed.status).toBe(200);
     const mail = await nextEmailTo(p.email, seen, 4_000, "Your password was changed");
-    const url = /(https:\/\/\S+\/account\/connected-apps)/.exec(mail.text!)?.[1];
-    expect(url).toBe(`https://${TENANT_HOST}/account/connected-apps`);
+    const url = /(https:\/\/\S+\/app\/connected-apps)/.exec(mail.text!)?.[1];
+    expect(url).toBe(`https://${TENANT_HOST}/app/connected-apps`);
+    // the console's page: signed out, its sign-in page on the same host, in the tenant's brand
     const page = await worker.fetch(new Request(url!, { redirect: "manual" }));
-    expect(page.status).toBe(200);
-    const html = await page.text();
-    expect(html).toContain("Sign in to see your connected apps");
-    expect(html).toContain(TENANT_BRAND.name);
+    expect(page.status).toBe(303);
+    const signIn = await worker.fetch(new Request(new URL(page.headers.get("location")!, url), { redirect: "manual" }));
+    expect(signIn.status).toBe(200);
+    expect(await signIn.text()).toContain(TENANT_BRAND.name);
   });
 });
 

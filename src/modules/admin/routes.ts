@@ -15,7 +15,7 @@ import {
 import { platformSvc } from "../../middleware/service-context";
 import { AdminAuditListQuery, AuditEventSchema } from "../audit/schemas";
 import { listAuditEventsAcrossShards } from "../audit/service";
-import { TenantDetailSchema, TenantListQuery, TenantWithCountsSchema, UpdateTenantBody } from "../tenants/schemas";
+import { AdminTenantSchema, TenantDetailSchema, TenantListQuery, UpdateTenantBody } from "../tenants/schemas";
 import { getTenantDetail, listTenants, updateTenant } from "../tenants/service";
 import { addAgencyAdmin, createAgency, listAgencies } from "./agencies.service";
 import {
@@ -74,10 +74,10 @@ const listTenantsRoute = createRoute({
   path: "/admin/tenants",
   tags,
   security,
-  summary: "Every tenant with _count, newest first (platform_admin)",
+  summary: "Every tenant with _count and its shard, newest first; search by name or slug (platform_admin)",
   operationId: "listAdminTenants",
   request: { query: TenantListQuery },
-  responses: { 200: json(paged(TenantWithCountsSchema).openapi("TenantWithCountsPage")), ...stdErrors },
+  responses: { 200: json(paged(AdminTenantSchema).openapi("AdminTenantPage")), ...stdErrors },
 });
 
 const getTenantRoute = createRoute({

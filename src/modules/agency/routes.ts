@@ -175,7 +175,11 @@ export const agencyRoutes: Router = createRouter()
   .openapi(createTenantRoute, async (c) =>
     c.json(await createTenant(platformSvc(c), scope(c), c.req.valid("json")), 201),
   )
-  .openapi(listTenantsRoute, async (c) => c.json(await listTenants(c.env, scope(c), c.req.valid("query")), 200))
+  .openapi(listTenantsRoute, async (c) => {
+    // the shard a tenant is on is the platform's business (GET /admin/tenants shows it)
+    const page = await listTenants(c.env, scope(c), c.req.valid("query"));
+    return c.json({ ...page, data: page.data.map(({ shard: _shard, ...t }) => t) }, 200);
+  })
   .openapi(getTenantRoute, async (c) => c.json(await getTenantDetail(c.env, scope(c), c.req.valid("param").id), 200))
   .openapi(updateTenantRoute, async (c) =>
     c.json(await updateTenant(platformSvc(c), scope(c), c.req.valid("param").id, c.req.valid("json")), 200),

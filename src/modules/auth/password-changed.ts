@@ -7,7 +7,7 @@ import { sendPasswordChangedEmail } from "../users/tokens";
 /**
  * "Your password was changed": after a reset or a change, the person learns it happened, that every
  * earlier session ended, and which credentials did not end with it: the apps they connected (OAuth
- * grants, revoked on /account/connected-apps) and the API keys they minted (tenant credentials,
+ * grants, disconnected on the console's /app/connected-apps) and the API keys they minted (tenant credentials,
  * revoked by a tenant admin). Sent after the change committed; a failure to send is logged, never
  * undoes the change.
  */

@@ -1,4 +1,5 @@
 /** @jsxImportSource hono/jsx */
+import type { Child } from "hono/jsx";
 import { findScopedTenant } from "../tenants/service";
 import type { CC } from "./kit";
 import type { TenantInFrame } from "./layout";
@@ -80,5 +81,34 @@ export function Pager(props: {
       {!props.isFirst ? <a href={q({})}>First page</a> : <span />}
       {props.hasNext && props.endCursor && <a href={q({ cursor: props.endCursor })}>Next page</a>}
     </nav>
+  );
+}
+
+/**
+ * A secret shown once, in the answer to the post that made it (an API key, a webhook's signing secret): a
+ * read-only field to select without script and a copy button (client/copy.ts) that says what it copied.
+ */
+export function ShownOnce(props: {
+  id: string;
+  title: string;
+  label: string;
+  value: string;
+  copy: string;
+  copied: string;
+  children?: Child;
+}) {
+  return (
+    <section class="card" aria-labelledby={`${props.id}-title`}>
+      <h2 id={`${props.id}-title`}>{props.title}</h2>
+      <p class="warnbox">Copy it now: it is shown only this once. If it is lost, make a new one.</p>
+      <label for={props.id}>{props.label}</label>
+      <input id={props.id} class="key" type="text" readonly value={props.value} autocomplete="off" spellcheck={false} />
+      <div class="actions">
+        <button type="button" class="secondary" data-copy={props.id} data-copied={props.copied} hidden>
+          {props.copy}
+        </button>
+      </div>
+      {props.children}
+    </section>
   );
 }

@@ -1,11 +1,13 @@
+import type { MiddlewareHandler } from "hono";
 import { csrf } from "hono/csrf";
 import { createMiddleware } from "hono/factory";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "../../app-env";
+import { ApiError } from "../../lib/errors";
 import { baseUrl } from "../../lib/urls";
-import { enterTenant } from "../../middleware/tenant";
-import { formExpiredPage } from "./errors";
-import { type CC, formOf, redirectTo } from "./kit";
+import { enterTenant, requireAgencyScope, requirePlatformAdmin } from "../../middleware/tenant";
+import { formExpiredPage, refusedPage } from "./errors";
+import { asRest, type CC, formOf, redirectTo } from "./kit";
 import { consoleSession, csrfValid } from "./session";
 
 /*
@@ -17,7 +19,9 @@ import { consoleSession, csrfValid } from "./session";
  *   3. signedIn: the person of the session cookie (else to the sign-in page) and, on every post, the
  *      session's own CSRF token in the form;
  *   4. inTenant (pages under /app/t/{tenantId}): the host guard (a custom host serves only its owner's
- *      tenants), then the same tenant fence as REST (middleware/tenant.ts enterTenant: access, shard, move fence).
+ *      tenants), then the same tenant fence as REST (middleware/tenant.ts enterTenant: access, shard, move fence);
+ *      or, for the pages outside a tenant, the check of their REST twins' paths: /app/agency REST /agency's
+ *      (requireAgencyScope), /app/platform REST /admin's (requirePlatformAdmin).
  * Role checks are REST's own middleware (requireRole) on each form's route; handlers call REST's services.
  */
 
@@ -66,3 +70,29 @@ export const inTenant = createMiddleware<AppEnv>(async (c, next) => {
   await c.var.hostGuard(tenantId);
   await enterTenant(c, tenantId, next);
 });
+
+/**
+ * Pages outside a tenant behind a REST path's own check: the same middleware, its FORBIDDEN as a 403 page
+ * that says who the pages are for (the console's error page turns a FORBIDDEN without a tenant into a 404,
+ * which fits a tenant the person cannot see, not a door REST answers 403).
+ */
+function outsideTenant(rest: MiddlewareHandler<AppEnv>, refusal: string) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    try {
+      await asRest(c as CC, rest);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === "FORBIDDEN") return refusedPage(c as CC, refusal, 403);
+      throw e;
+    }
+    await next();
+  });
+}
+
+/** /app/agency/…: REST /agency's check (an agency's admin, or the platform admin). */
+export const forAgencyAdmins = outsideTenant(
+  requireAgencyScope,
+  "These pages are for the admins of an agency; your account administers none.",
+);
+
+/** /app/platform/…: REST /admin's check (the platform admin). */
+export const forPlatformAdmins = outsideTenant(requirePlatformAdmin, "These pages are for the platform's admins.");

@@ -7,7 +7,8 @@ import type { AppEnv } from "../../app-env";
 import type { TenantRole } from "../../db/schema";
 import { ApiError, type ValidationIssue, validationError } from "../../lib/errors";
 import { htmlDocument } from "../../lib/html";
-import { roleAtLeast } from "../identity/access";
+import { assertAgencyAdmin, assertPlatformAdmin } from "../../middleware/tenant";
+import { type Principal, roleAtLeast } from "../identity/access";
 import { hostBrand } from "../white-label/resolve";
 import { type Flash, type Frame, Layout, ROLE_LABEL, type Section, type TenantInFrame } from "./layout";
 import { csrfToken } from "./session";
@@ -49,6 +50,22 @@ export const tenantInFrame = (c: CC, name: string): TenantInFrame => ({
   via: c.var.access.via,
 });
 
+/** Whether a REST door's own check (assertAgencyAdmin, assertPlatformAdmin) admits the person. */
+function passes(check: (p: Principal) => void, p: Principal): boolean {
+  try {
+    check(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The pages outside a tenant the person opens (REST /agency's and /admin's checks): what the header links. */
+export const outsidePages = (p: Principal) => ({
+  agency: passes(assertAgencyAdmin, p),
+  platform: passes(assertPlatformAdmin, p),
+});
+
 /** A whole page in the layout: the host's brand, the signed-in person, the CSP nonce, the one-time message. */
 export async function page(
   c: CC,
@@ -67,7 +84,13 @@ export async function page(
     title: o.title,
     nonce: c.var.secureHeadersNonce ?? "",
     brand: await hostBrand(c.var.control, c.var.customHost),
-    person: session ? { name: session.principal.name, email: session.principal.email } : null,
+    person: session
+      ? {
+          name: session.principal.name,
+          email: session.principal.email,
+          ...outsidePages(session.principal),
+        }
+      : null,
     csrf: session ? await csrfToken(c.env, session) : null,
     tenant: o.tenant ?? null,
     section: o.section,

@@ -33,7 +33,8 @@ export interface Frame {
   title: string;
   nonce: string;
   brand: EffectiveBrand;
-  person?: { name: string; email: string } | null;
+  /** the signed-in person, and the pages outside a tenant they open (REST's /agency and /admin checks) */
+  person?: { name: string; email: string; agency?: boolean; platform?: boolean } | null;
   csrf?: string | null;
   tenant?: TenantInFrame | null;
   section?: Section;
@@ -129,6 +130,16 @@ export function Layout(props: Frame & { children: Child }) {
             )}
             {person && (
               <div class="who">
+                {person.agency && (
+                  <a href="/app/agency" aria-current={props.section === "agency" ? "page" : undefined}>
+                    Agency
+                  </a>
+                )}
+                {person.platform && (
+                  <a href="/app/platform" aria-current={props.section === "platform" ? "page" : undefined}>
+                    Platform
+                  </a>
+                )}
                 <a href="/app/me" aria-current={props.section === "me" ? "page" : undefined}>
                   {person.name || person.email}
                 </a>

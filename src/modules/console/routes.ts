@@ -4,11 +4,21 @@ import { controlSession } from "../../middleware/control-session";
 import { CONFIRM_PAGE_PATTERN } from "../mcp/confirm-in-browser";
 import { assetResponse } from "./assets";
 import { consoleErrors, notFoundPage } from "./errors";
-import { consoleHeaders, inTenant, sameOriginPosts, signedIn } from "./guards";
+import { consoleHeaders, forAgencyAdmins, forPlatformAdmins, inTenant, sameOriginPosts, signedIn } from "./guards";
+import { addBusinessSubmit, agencyPage } from "./pages/agency";
 import { apiKeysPage, mintKeySubmit, revokeKeySubmit } from "./pages/api-keys";
 import { approvalsPage } from "./pages/approvals";
 import { auditExport, auditPage } from "./pages/audit";
+import {
+  automationPage,
+  automationRulePage,
+  createRuleSubmit,
+  deleteRuleSubmit,
+  ruleActiveSubmit,
+} from "./pages/automation";
 import { confirmPage, confirmSubmit } from "./pages/confirm";
+import { CONNECTED_APPS, connectedAppsPage, revokeAppSubmit } from "./pages/connected-apps";
+import { dataExportPage, exportDownload, exportPage, exportStatus, startExportSubmit } from "./pages/data-export";
 import { homePage } from "./pages/home";
 import {
   assignSubmit,
@@ -20,6 +30,7 @@ import {
   tagsSubmit,
 } from "./pages/inbox";
 import { mePage, passwordSubmit, renameSubmit } from "./pages/me";
+import { deadLettersPage, platformStatusPage, platformTenantsPage, replaySubmit } from "./pages/platform";
 import {
   approveReplySubmit,
   createReplySubmit,
@@ -40,6 +51,16 @@ import {
   teamPage,
 } from "./pages/team";
 import { appEntry, tenantsPage } from "./pages/tenants";
+import {
+  deleteWebhookSubmit,
+  editWebhookSubmit,
+  redeliverSubmit,
+  rotateSecretSubmit,
+  subscribeSubmit,
+  testWebhookSubmit,
+  webhookPage,
+  webhooksPage,
+} from "./pages/webhooks";
 import { signedOutRoutes, signOutRoutes } from "./sign-in.routes";
 import { ssoRoutes } from "./sso.routes";
 
@@ -47,7 +68,8 @@ import { ssoRoutes } from "./sso.routes";
  * The web console (docs/console.md, decisions.md "The console"): `/` opens it, its pages live under `/app`,
  * and the addresses already mailed (`/setup-password`, `/reset-password`, `/sso/complete`) are its pages.
  * Registration order is the pipeline (guards.ts): headers and the origin check for every console path; the
- * signed-out pages and the assets; then the signed-in pages; then the tenant's pages behind the tenant fence.
+ * signed-out pages and the assets; then the signed-in pages; the agency's and the platform's pages behind their
+ * REST twins' checks; then the tenant's pages behind the tenant fence.
  */
 
 const PATHS = ["/", "/app", "/app/*", "/reset-password", "/setup-password", "/sso/complete"];
@@ -72,6 +94,19 @@ consoleRoutes.get("/app/tenants", tenantsPage);
 consoleRoutes.get("/app/me", mePage);
 consoleRoutes.post("/app/me/name", renameSubmit);
 consoleRoutes.post("/app/me/password", passwordSubmit);
+consoleRoutes.get(CONNECTED_APPS, connectedAppsPage);
+consoleRoutes.post(`${CONNECTED_APPS}/:grantId/revoke`, revokeAppSubmit);
+
+consoleRoutes.use("/app/agency", forAgencyAdmins);
+consoleRoutes.use("/app/agency/*", forAgencyAdmins);
+consoleRoutes.get("/app/agency", agencyPage);
+consoleRoutes.post("/app/agency/tenants", addBusinessSubmit);
+consoleRoutes.use("/app/platform", forPlatformAdmins);
+consoleRoutes.use("/app/platform/*", forPlatformAdmins);
+consoleRoutes.get("/app/platform", platformStatusPage);
+consoleRoutes.get("/app/platform/tenants", platformTenantsPage);
+consoleRoutes.get("/app/platform/dead-letters", deadLettersPage);
+consoleRoutes.post("/app/platform/dead-letters/:deadLetterId/replay", replaySubmit);
 
 consoleRoutes.use("/app/t/:tenantId", inTenant);
 consoleRoutes.use("/app/t/:tenantId/*", inTenant);
@@ -105,6 +140,24 @@ consoleRoutes.post("/app/t/:tenantId/api-keys", mintKeySubmit);
 consoleRoutes.post("/app/t/:tenantId/api-keys/:keyId/revoke", revokeKeySubmit);
 consoleRoutes.get("/app/t/:tenantId/audit", auditPage);
 consoleRoutes.get("/app/t/:tenantId/audit/export", auditExport);
+consoleRoutes.get("/app/t/:tenantId/webhooks", webhooksPage);
+consoleRoutes.post("/app/t/:tenantId/webhooks", subscribeSubmit);
+consoleRoutes.get("/app/t/:tenantId/webhooks/:webhookId", webhookPage);
+consoleRoutes.post("/app/t/:tenantId/webhooks/:webhookId/edit", editWebhookSubmit);
+consoleRoutes.post("/app/t/:tenantId/webhooks/:webhookId/test", testWebhookSubmit);
+consoleRoutes.post("/app/t/:tenantId/webhooks/:webhookId/rotate-secret", rotateSecretSubmit);
+consoleRoutes.post("/app/t/:tenantId/webhooks/:webhookId/delete", deleteWebhookSubmit);
+consoleRoutes.post("/app/t/:tenantId/webhooks/:webhookId/deliveries/:deliveryId/redeliver", redeliverSubmit);
+consoleRoutes.get("/app/t/:tenantId/automation", automationPage);
+consoleRoutes.post("/app/t/:tenantId/automation", createRuleSubmit);
+consoleRoutes.get("/app/t/:tenantId/automation/:ruleId", automationRulePage);
+consoleRoutes.post("/app/t/:tenantId/automation/:ruleId/active", ruleActiveSubmit);
+consoleRoutes.post("/app/t/:tenantId/automation/:ruleId/delete", deleteRuleSubmit);
+consoleRoutes.get("/app/t/:tenantId/data-export", dataExportPage);
+consoleRoutes.post("/app/t/:tenantId/data-export", startExportSubmit);
+consoleRoutes.get("/app/t/:tenantId/data-export/:exportId", exportPage);
+consoleRoutes.get("/app/t/:tenantId/data-export/:exportId/status", exportStatus);
+consoleRoutes.get("/app/t/:tenantId/data-export/:exportId/download", exportDownload);
 // an MCP call confirmed in the browser (mcp/confirm-in-browser.ts builds these addresses)
 consoleRoutes.get(CONFIRM_PAGE_PATTERN, confirmPage);
 consoleRoutes.post(CONFIRM_PAGE_PATTERN, confirmSubmit);

@@ -50,7 +50,40 @@ export const TENANT_SECTIONS = [
     minRole: "tenant_admin",
     blurb: "Who did what and when; export the filtered view as CSV.",
   },
+  // GET /v1/webhooks and /v1/automation-rules: every role reads them; their writes need tenant_admin and manager
+  {
+    key: "webhooks",
+    label: "Webhooks",
+    path: "/webhooks",
+    group: "settings",
+    minRole: "viewer",
+    blurb: "Send events to your own systems: endpoints, test sends, recent deliveries and their retries.",
+  },
+  {
+    key: "automation",
+    label: "Automation",
+    path: "/automation",
+    group: "settings",
+    minRole: "viewer",
+    blurb: "Rules that act on events: notify, assign, tag, draft a reply, call a URL; their recent runs.",
+  },
+  // POST /v1/exports and GET /v1/exports/{id}: tenant_admin
+  {
+    key: "data-export",
+    label: "Data export",
+    path: "/data-export",
+    group: "settings",
+    minRole: "tenant_admin",
+    blurb: "All of this business's data in one file (JSON Lines), made in the background.",
+  },
 ] as const satisfies readonly SectionLink[];
 
 /** A section of a tenant page, or one of the pages outside a tenant. */
-export type Section = (typeof TENANT_SECTIONS)[number]["key"] | "tenants" | "me" | "confirm";
+export type Section =
+  | (typeof TENANT_SECTIONS)[number]["key"]
+  | "tenants"
+  | "me"
+  | "confirm"
+  | "connected-apps"
+  | "agency"
+  | "platform";

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { IdParam, stdErrorsWithNotFound } from "../../lib/openapi";
+import { IdParam, PageQuerySchema, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation, fileOutput, type Operation, reply } from "../../lib/operation";
 import { CreateTenantExportBody, TenantExportSchema, TenantExportToolResultSchema, toTenantExport } from "./schemas";
-import { downloadTenantExport, getTenantExport, startTenantExport } from "./service";
+import { downloadTenantExport, getTenantExport, listTenantExports, startTenantExport } from "./service";
 
 // The tenant data export in the catalogue (src/lib/operation.ts): a 202 with Location, a poll, a
 // JSON Lines download, and the MCP long job.
@@ -37,6 +37,25 @@ export const createExportOperation = defineOperation({
     const job = toTenantExport(await startTenantExport(ctx));
     return reply(job, { headers: { location: `/v1/exports/${job.id}` } });
   },
+});
+
+export const listExportsOperation = defineOperation({
+  name: "tenant.export-list",
+  operationId: "listExports",
+  method: "get",
+  path: "/v1/exports",
+  tags,
+  summary: "This tenant's data exports, newest first, each with its status and download URL (tenant_admin)",
+  description:
+    "The exports started with POST /v1/exports (over REST, MCP or the console), as GET /v1/exports/{id} shows each. " +
+    "A finished export keeps its row after its file expires (downloadUrl null).",
+  request: { query: PageQuerySchema },
+  output: paged(TenantExportSchema).openapi("TenantExportPage"),
+  errors: stdErrors,
+  scopes: [],
+  minRole: "tenant_admin",
+  access: "read",
+  handler: async (ctx, input) => listTenantExports(ctx, input),
 });
 
 export const getExportOperation = defineOperation({
@@ -128,6 +147,7 @@ export const tenantExportOperation = defineOperation({
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
 export const operations: Operation[] = [
   createExportOperation,
+  listExportsOperation,
   getExportOperation,
   downloadExportOperation,
   tenantExportOperation,

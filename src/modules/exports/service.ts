@@ -1,9 +1,10 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, count, eq, gt } from "drizzle-orm";
 import { backgroundJobs, exportChunks } from "../../db/schema";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { forbidden, notFound } from "../../lib/errors";
+import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { getComplianceConfig } from "../compliance/service";
 import { requestTenantExport } from "./job";
 import { toTenantExport } from "./schemas";
@@ -11,7 +12,10 @@ import { toTenantExport } from "./schemas";
 /** allowDataExport (ComplianceConfig) switches the whole-tenant export off, like the per-contact one. */
 async function assertExportAllowed(ctx: ServiceContext) {
   if (!(await getComplianceConfig(ctx)).allowDataExport)
-    throw forbidden("Data export is disabled in this tenant's compliance settings (allowDataExport)");
+    throw forbidden(
+      "Data export is disabled in this tenant's compliance settings (allowDataExport)",
+      "export_disabled",
+    );
 }
 
 /** POST /v1/exports and tenant.export: the job, queued. */
@@ -35,6 +39,25 @@ async function findExport(ctx: ServiceContext, id: string) {
     .get();
   if (!job) throw notFound("Export");
   return job;
+}
+
+/** GET /v1/exports: the tenant's exports, newest first, each as GET /v1/exports/{id} shows it. */
+export async function listTenantExports(ctx: ServiceContext, q: PageQuery) {
+  const where = and(eq(backgroundJobs.tenantId, ctx.tenantId), eq(backgroundJobs.type, "tenant_export"));
+  return keysetPage(ctx.db, {
+    query: q,
+    sort: [backgroundJobs.createdAt, backgroundJobs.id],
+    rows: (cursor, order, limit) =>
+      ctx.db
+        .select()
+        .from(backgroundJobs)
+        .where(and(where, cursor))
+        .orderBy(...order)
+        .limit(limit),
+    count: ctx.db.select({ n: count() }).from(backgroundJobs).where(where),
+    key: (r) => [r.createdAt, r.id],
+    map: (r) => toTenantExport(r),
+  });
 }
 
 export const getTenantExport = async (ctx: ServiceContext, id: string) => toTenantExport(await findExport(ctx, id));

@@ -1,28 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import {
   createRouter,
-  DateTime,
   errors,
   IdParam,
   json,
+  paged,
   type Router,
   stdErrors,
   stdErrorsWithNotFound,
   USER_SECURITY,
 } from "../../lib/openapi";
 import { platformSvc } from "../../middleware/service-context";
+import { DeadLetterListQuery, DeadLetterSchema } from "./dead-letters.schemas";
 import { listDeadLetters, replayDeadLetter } from "./dead-letters.service";
-
-const DeadLetterSchema = z
-  .object({
-    id: z.string(),
-    queue: z.string(),
-    messageId: z.string(),
-    body: z.unknown(),
-    attempts: z.number().int(),
-    createdAt: DateTime,
-  })
-  .openapi("DeadLetter");
 
 const list = createRoute({
   method: "get",
@@ -31,17 +21,10 @@ const list = createRoute({
   security: USER_SECURITY,
   operationId: "listAdminDeadLetters",
   summary: "Queue messages that exhausted their retries, newest first, with the count (platform_admin)",
-  description: "`?queue=sends` shows sends the consumer could not finish (a SENDS body is {solicitationId}).",
-  request: {
-    query: z.object({
-      queue: z.string().max(64).optional(),
-      limit: z.coerce.number().int().min(1).max(200).default(50),
-    }),
-  },
-  responses: {
-    200: json(z.object({ data: z.array(DeadLetterSchema), total: z.number().int() }).openapi("DeadLetterList")),
-    ...stdErrors,
-  },
+  description:
+    "`?queue=sends` shows sends the consumer could not finish (a SENDS body is {solicitationId}). Keyset pages: pass pageInfo.endCursor as cursor.",
+  request: { query: DeadLetterListQuery },
+  responses: { 200: json(paged(DeadLetterSchema).openapi("DeadLetterList")), ...stdErrors },
 });
 
 const ReplayedSchema = z

@@ -85,7 +85,7 @@ async function identifyOAuth(
   ]);
   if (!principal || !tenant || !resolveTenantAccess(principal, tenant)) return null;
   if (agencySession && !administeredAgencies(principal).includes(tenant.agencyId)) return null;
-  // "last used" on /account/connected-apps: one KV write per grant per isolate per 5 minutes at most
+  // "last used" on the connected-apps page (/app/connected-apps): one KV write per grant per isolate per 5 minutes at most
   await recordGrantUse(env, token);
   return {
     credential: "oauth",

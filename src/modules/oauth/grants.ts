@@ -1,5 +1,7 @@
 import type { GrantSummary, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../app-env";
 import type { Env } from "../../env";
 import { auditStatement } from "../../lib/audit";
 import { auditDbFor, commit } from "../../lib/commit";
@@ -7,6 +9,7 @@ import type { Actor, RequestMeta, ServiceContext } from "../../lib/context";
 import { forbidden, notFound } from "../../lib/errors";
 import { log } from "../../lib/log";
 import { DateTime } from "../../lib/openapi";
+import { requestMeta } from "../../middleware/service-context";
 import { safeLogoUrl } from "../white-label/render";
 import { forgetGrantUse, lastUsedByGrant, RECORD_EVERY_MS } from "./last-used";
 import { authServer, type GrantMetadata } from "./provider";
@@ -133,6 +136,14 @@ export interface RevokeSource {
   meta: RequestMeta;
   defer: (work: Promise<unknown>) => void;
 }
+
+/** The signed-in person revoking their own grant on a request (DELETE /me/oauth-grants/{id}, the pages). */
+export const ownRevokeSource = (c: Context<AppEnv>, userId: string): RevokeSource => ({
+  env: c.env,
+  actor: { type: "user", userId, via: "tenant" },
+  meta: requestMeta(c),
+  defer: (work) => c.executionCtx.waitUntil(work),
+});
 
 /**
  * Revokes one of the user's grants: its access and refresh tokens stop working at once (the

@@ -3,8 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../app-env";
 import { unauthenticated } from "../../lib/errors";
 import { createRouter, errors, json, type Router, USER_SECURITY } from "../../lib/openapi";
-import { requestMeta } from "../../middleware/service-context";
-import { listUserGrantsView, OAuthGrantListSchema, revokeUserGrant } from "./grants";
+import { listUserGrantsView, OAuthGrantListSchema, ownRevokeSource, revokeUserGrant } from "./grants";
 
 const tags = ["OAuth"];
 
@@ -21,7 +20,7 @@ const list = createRoute({
   security: USER_SECURITY,
   summary: "Your connected apps (OAuth grants), across tenants",
   description:
-    "Every app the signed-in user connected through OAuth (MCP clients such as Claude or ChatGPT): its name and logo from its registered metadata (untrusted text: escape it), scopes, the tenant it acts for, when it was connected and last used. The page /account/connected-apps shows the same list.",
+    "Every app the signed-in user connected through OAuth (MCP clients such as Claude or ChatGPT): its name and logo from its registered metadata (untrusted text: escape it), scopes, the tenant it acts for, when it was connected and last used. The console page /app/connected-apps shows the same list.",
   responses: { 200: json(OAuthGrantListSchema), 401: errors[401] },
 });
 
@@ -48,15 +47,6 @@ export const myOAuthGrantRoutes: Router = createRouter()
   .openapi(list, async (c) => c.json(await listUserGrantsView(c.env, userOf(c)), 200))
   .openapi(revoke, async (c) => {
     const userId = userOf(c);
-    await revokeUserGrant(
-      {
-        env: c.env,
-        actor: { type: "user", userId, via: "tenant" },
-        meta: requestMeta(c),
-        defer: (work) => c.executionCtx.waitUntil(work),
-      },
-      userId,
-      c.req.valid("param").grantId,
-    );
+    await revokeUserGrant(ownRevokeSource(c, userId), userId, c.req.valid("param").grantId);
     return c.body(null, 204);
   });

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, inArray, or, type SQL } from "drizzle-orm";
 import type { ControlDb } from "../../db/client";
 import { tenants } from "../../db/schema";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
@@ -10,6 +10,7 @@ import {
   type UserPrincipal,
 } from "../identity/access";
 import { toTenant } from "./schemas";
+import { tenantMatches } from "./scope";
 
 /**
  * The tenants a person reaches, each with the role they act with there (the access rule of every door,
@@ -60,11 +61,7 @@ export async function reachableTenants(db: ControlDb, person: UserPrincipal, q: 
       pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null },
       total: 0,
     };
-  const term = q.search?.trim().toLowerCase();
-  const where = and(
-    scope,
-    term ? sql`(instr(lower(${tenants.name}), ${term}) > 0 or instr(${tenants.slug}, ${term}) > 0)` : undefined,
-  );
+  const where = and(scope, tenantMatches(q.search));
   return keysetPage(db, {
     query: q,
     sort: [tenants.name, tenants.id],

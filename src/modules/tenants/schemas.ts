@@ -46,6 +46,11 @@ export const TenantCountsSchema = z
 
 export const TenantWithCountsSchema = TenantSchema.extend({ _count: TenantCountsSchema }).openapi("TenantWithCounts");
 
+/** GET /admin/tenants: the platform admin also sees the shard each tenant's data is on. */
+export const AdminTenantSchema = TenantWithCountsSchema.extend({
+  shard: z.number().int().openapi({ description: "the tenant database (shard) holding its data" }),
+}).openapi("AdminTenant");
+
 export const EmailConfigSummarySchema = z
   .object({
     fromAddress: z.string(),
@@ -64,6 +69,7 @@ export const TenantDetailSchema = TenantWithCountsSchema.extend({
 }).openapi("TenantDetail");
 
 export const TenantListQuery = PageQuerySchema.extend({
+  search: z.string().trim().max(100).optional().openapi({ description: "part of the name or slug, any case" }),
   agencyId: z.string().max(64).optional(),
   isActive: z
     .enum(["true", "false"])

@@ -24,7 +24,7 @@ import { toBrand } from "../brands/schemas";
 import { forgetTenantRef } from "../identity/principal-cache";
 import { countForTenants } from "./counts";
 import { type CreateTenantInput, toTenant, type UpdateTenantInput } from "./schemas";
-import { type AgencyScope, inAgencyScope, tenantsInScope } from "./scope";
+import { type AgencyScope, inAgencyScope, tenantMatches, tenantsInScope } from "./scope";
 
 type TenantRow = typeof tenants.$inferSelect;
 
@@ -54,10 +54,11 @@ export async function findScopedTenant(db: ControlDb, scope: AgencyScope, id: st
 export async function listTenants(
   env: Env,
   scope: AgencyScope,
-  q: PageQuery & { agencyId?: string; isActive?: boolean },
+  q: PageQuery & { search?: string; agencyId?: string; isActive?: boolean },
 ) {
   const where = and(
     tenantsInScope(scope),
+    tenantMatches(q.search),
     q.agencyId ? eq(tenants.agencyId, q.agencyId) : undefined,
     q.isActive === undefined ? undefined : eq(tenants.isActive, q.isActive),
   );
@@ -80,7 +81,7 @@ export async function listTenants(
     env,
     page.data.map((t) => ({ id: t.dto.id, shard: t.shard })),
   );
-  return { ...page, data: page.data.map((t) => ({ ...t.dto, _count: counts.get(t.dto.id)! })) };
+  return { ...page, data: page.data.map((t) => ({ ...t.dto, _count: counts.get(t.dto.id)!, shard: t.shard })) };
 }
 
 /** The tenant's own email sender (messaging settings, channel email), or null until it sets one. */

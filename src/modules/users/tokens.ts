@@ -151,14 +151,14 @@ export interface SurvivingCredentials {
 export function sendPasswordChangedEmail(env: Env, o: SurvivingCredentials & { userId: string; to: string; at: Date }) {
   const apps = (base: string) =>
     o.apps === null
-      ? `Review the apps connected to your account at ${base}/account/connected-apps.\n`
+      ? `Review the apps connected to your account at ${base}/app/connected-apps.\n`
       : o.apps.length === 0
-        ? `No apps are connected to your account (${base}/account/connected-apps lists them).\n`
+        ? `No apps are connected to your account (${base}/app/connected-apps lists them).\n`
         : `These apps you connected keep their access (a password change does not end them):\n` +
           o.apps
             .map((a) => `- ${oneLine(a.clientName)}${a.tenantName ? ` (for ${oneLine(a.tenantName)})` : ""}\n`)
             .join("") +
-          `Disconnect any you do not recognise at ${base}/account/connected-apps.\n`;
+          `Disconnect any you do not recognise at ${base}/app/connected-apps.\n`;
   const keys =
     o.keys.length === 0
       ? ""

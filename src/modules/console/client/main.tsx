@@ -1,7 +1,9 @@
-// The console's only script (docs/console.md, "Client parts"): every page works without it; with it, two small
+// The console's only script (docs/console.md, "Client parts"): every page works without it; with it, small
 // parts. Built by scripts/build-browser-code.mjs with hono/jsx/dom (no React), served from /app/assets.
 import { render } from "hono/jsx/dom";
 import { enableCopyButtons } from "./copy";
+import { ExportProgress } from "./export-progress";
+import type { ExportState } from "./export-state";
 import { InboxLive } from "./inbox-live";
 
 enableCopyButtons(document);
@@ -9,3 +11,10 @@ enableCopyButtons(document);
 const live = document.getElementById("inbox-live");
 if (live?.dataset.poll && live.dataset.newest !== undefined)
   render(<InboxLive pollUrl={live.dataset.poll} newest={live.dataset.newest} />, live);
+
+const exportLive = document.getElementById("export-live");
+if (exportLive?.dataset.poll && exportLive.dataset.state)
+  render(
+    <ExportProgress pollUrl={exportLive.dataset.poll} initial={JSON.parse(exportLive.dataset.state) as ExportState} />,
+    exportLive,
+  );

@@ -6,7 +6,7 @@ import { ApiKeyListQuery, CreateApiKeyBody, type CreatedApiKeySchema } from "../
 import { createApiKey, listApiKeys, revokeApiKey } from "../../api-keys/service";
 import { API_SCOPES, DEFAULT_API_KEY_SCOPES } from "../../identity/scopes";
 import { SCOPES } from "../../oauth/scopes";
-import { Pager, tenantHref, tenantOf, When } from "../atoms";
+import { Pager, ShownOnce, tenantHref, tenantOf, When } from "../atoms";
 import { act, asRest, type CC, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
 import { Csrf, type Flash } from "../layout";
 
@@ -19,23 +19,22 @@ import { Csrf, type Flash } from "../layout";
 
 type Created = z.infer<typeof CreatedApiKeySchema>;
 
-/** The key just made, shown once: a read-only field to select without script, a copy button with it. */
+/** The key just made, shown once. */
 function NewKey({ created }: { created: Created }) {
   return (
-    <section class="card" aria-labelledby="new-key-title">
-      <h2 id="new-key-title">Your new key “{created.name}”</h2>
-      <p class="warnbox">Copy it now: it is shown only this once. If it is lost, revoke it and make another.</p>
-      <label for="new-key">The key</label>
-      <input id="new-key" class="key" type="text" readonly value={created.key} autocomplete="off" spellcheck={false} />
-      <div class="actions">
-        <button type="button" class="secondary" data-copy="new-key" data-copied="Key copied to the clipboard." hidden>
-          Copy the key
-        </button>
-      </div>
+    <ShownOnce
+      id="new-key"
+      title={`Your new key “${created.name}”`}
+      label="The key"
+      value={created.key}
+      copy="Copy the key"
+      copied="Key copied to the clipboard."
+    >
       <p class="muted small">
-        Send it as <code>Authorization: Bearer …</code> with <code>x-tenant-id</code> naming this business.
+        Send it as <code>Authorization: Bearer …</code> with <code>x-tenant-id</code> naming this business. If it is
+        lost, revoke it and make another.
       </p>
-    </section>
+    </ShownOnce>
   );
 }
 

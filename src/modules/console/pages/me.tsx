@@ -57,6 +57,13 @@ export async function mePage(c: CC): Promise<Response> {
           Forgot it? <a href="/app/forgot-password">Get a reset link by mail</a>.
         </p>
       </section>
+      <section class="card" aria-labelledby="apps">
+        <h2 id="apps">Connected apps</h2>
+        <p>
+          Apps such as an AI assistant that you allowed to act for you:{" "}
+          <a href="/app/connected-apps">see and disconnect them</a>.
+        </p>
+      </section>
       <section class="card" aria-labelledby="sessions">
         <h2 id="sessions">Signing out</h2>
         <div class="actions">

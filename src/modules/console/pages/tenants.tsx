@@ -6,7 +6,7 @@ import { findTenantRef } from "../../identity/service";
 import { reachableTenants } from "../../tenants/reachable";
 import { ReachableTenantQuery } from "../../tenants/schemas";
 import { Pager } from "../atoms";
-import { type CC, page } from "../kit";
+import { type CC, outsidePages, page } from "../kit";
 import { roleText } from "../layout";
 
 /*
@@ -59,11 +59,26 @@ export async function tenantsPage(c: CC): Promise<Response> {
     throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
   const q = parsed.data;
   const list = await reachableTenants(c.var.control, person, { ...q, host: hostScope(c) });
+  const outside = outsidePages(person);
   return page(
     c,
     { title: "Your businesses", section: "tenants" },
     <>
       <h1>Choose a business</h1>
+      {(outside.agency || outside.platform) && (
+        <ul class="meta">
+          {outside.agency && (
+            <li>
+              <a href="/app/agency">Agency: the businesses' health and usage; add a business</a>
+            </li>
+          )}
+          {outside.platform && (
+            <li>
+              <a href="/app/platform">Platform: status, tenants, dead letters</a>
+            </li>
+          )}
+        </ul>
+      )}
       <form method="get" class="filters">
         <div>
           <label for="search">Name</label>
@@ -79,7 +94,9 @@ export async function tenantsPage(c: CC): Promise<Response> {
         {list.total === 0
           ? q.search
             ? "No business matches this name."
-            : "Your account has no role in any business here yet. Ask an admin to invite you."
+            : outside.agency
+              ? "Your agency has no business yet: add the first one on the Agency page."
+              : "Your account has no role in any business here yet. Ask an admin to invite you."
           : `${list.total} business${list.total === 1 ? "" : "es"}`}
       </p>
       <ul class="items">
