@@ -16,6 +16,8 @@ export interface SectionLink {
   minRole: TenantRole;
   /** what the Settings page says about it */
   blurb?: string;
+  /** the heading the Settings page lists it under (default "Account"), in the order the headings first appear */
+  area?: string;
 }
 
 export const TENANT_SECTIONS = [
