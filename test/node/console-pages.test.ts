@@ -287,6 +287,22 @@ describe("the console in headless Chromium", () => {
       method: "POST",
       body: JSON.stringify({ email: `pending.${RUN}@console-pages.test`, role: "viewer" }),
     });
+    // the places pages' rows: a location, a connection, an email sender, a review link, a widget, an alert
+    const post = (p: string, body: unknown, method = "POST") => api(p, { method, body: JSON.stringify(body) });
+    const place = await post("/v1/locations", { name: "Harbour Street", googlePlaceId: "ChIJaxe" });
+    await post("/v1/integrations", {
+      connectorType: "hubspot",
+      name: "Our CRM",
+      credentials: { accessToken: "axe-token" },
+    });
+    await post(
+      "/v1/settings/email",
+      { provider: "sendgrid", fromAddress: "hi@harbour.test", fromName: "Harbour", credentials: { apiKey: "axe-key" } },
+      "PUT",
+    );
+    const link = await post("/v1/review-links", { locationId: place.id, weights: { google: 1 } });
+    const widget = await post("/v1/widgets", { name: "Homepage" });
+    const alert = await post("/v1/alert-subscriptions", { instantEmail: true, maxRating: 2 });
     await signIn(page, OWNER, "long enough password");
     for (const url of [
       "",
@@ -297,6 +313,18 @@ describe("the console in headless Chromium", () => {
       "/settings",
       "/team",
       "/api-keys",
+      "/locations",
+      `/locations/${place.id}`,
+      "/integrations",
+      "/messaging",
+      "/review-links",
+      // its QR code from the public route, as an image of this origin
+      `/review-links/${link.id}`,
+      "/widgets",
+      // the preview: the public widget page in a frame of this origin (frame-src 'self')
+      `/widgets/${widget.id}`,
+      "/alerts",
+      `/alerts/${alert.id}`,
     ])
       await check(`/app/t/${tenantId}${url}`);
     await check(`/app/t/${tenantId}/audit`);
