@@ -314,6 +314,7 @@ describe("Email, SMS and WhatsApp", () => {
     });
     const viewer = await as("viewer").get(t("/messaging"));
     expect(viewer.text).not.toContain(API_KEY);
+    expect((await as("tenantAdmin").get(t("/audit?action=settings.email.updated"))).text).not.toContain(API_KEY);
     expect(viewer.text).not.toContain("Save the Email set-up");
   });
 
