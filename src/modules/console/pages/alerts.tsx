@@ -19,7 +19,7 @@ import {
   updateAlertSubscription,
 } from "../../alerts/service";
 import { listTenantUsers } from "../../users/service";
-import { Pager, siteName, tenantHref, tenantOf, When } from "../atoms";
+import { siteName, tenantHref, tenantOf, When } from "../atoms";
 import {
   blankToNull,
   blankToUndefined,
@@ -30,8 +30,18 @@ import {
   withLabels,
 } from "../form-values";
 import { act, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
-import { Csrf } from "../layout";
-import { type Location, LocationSelect, locationsOf, placeName, TimeZoneSelect } from "../places";
+import {
+  ButtonForm,
+  FormCard,
+  ListPager,
+  type Location,
+  LocationSelect,
+  listPage,
+  locationsOf,
+  placeName,
+  StateTag,
+  TimeZoneSelect,
+} from "../places";
 
 /*
  * Alerts (docs/console.md, issue #46 item 3): emails about new reviews as they arrive and daily or weekly
@@ -204,17 +214,12 @@ async function peopleOf(c: CC): Promise<Person[]> {
 }
 
 export async function alertsPage(c: CC): Promise<Response> {
-  const cursor = c.req.query("cursor") || undefined;
   const manager = can(c, "manager");
   const me = c.var.consoleSession!.principal.userId;
-  const [tenant, list, csrf, locations, people] = await Promise.all([
-    tenantOf(c),
-    listAlertSubscriptions(svc(c), callerOf(c), { cursor, limit: 50 }),
-    csrfOf(c),
-    locationsOf(c),
+  const [{ cursor, tenant, list, csrf, locations, base }, people] = await Promise.all([
+    listPage(c, "/alerts", (cursor) => listAlertSubscriptions(svc(c), callerOf(c), { cursor, limit: 50 })),
     peopleOf(c),
   ]);
-  const base = tenantHref(c, "/alerts");
   return page(
     c,
     { title: "Alerts", section: "alerts", tenant },
@@ -248,30 +253,17 @@ export async function alertsPage(c: CC): Promise<Response> {
                 <td data-label="As reviews arrive">{instantText(s)}</td>
                 <td data-label="Digest">{digestText(s)}</td>
                 <td data-label="State">
-                  <span class={s.isActive ? "status ok" : "status warn"}>{s.isActive ? "On" : "Paused"}</span>
+                  <StateTag on={s.isActive} yes="On" no="Paused" off="warn" />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <Pager
-        base={base}
-        params={{}}
-        endCursor={list.pageInfo.endCursor}
-        hasNext={list.pageInfo.hasNextPage}
-        isFirst={!cursor}
-      />
-      <section class="card" aria-labelledby="make">
-        <h2 id="make">Set up an alert</h2>
-        <form method="post" action={base}>
-          <Csrf token={csrf} />
-          <AlertFields p="new" locations={locations} people={manager ? people : undefined} me={me} />
-          <div class="actions">
-            <button type="submit">Set up the alert</button>
-          </div>
-        </form>
-      </section>
+      <ListPager base={base} list={list} cursor={cursor} />
+      <FormCard id="make" title="Set up an alert" action={base} csrf={csrf} button="Set up the alert">
+        <AlertFields p="new" locations={locations} people={manager ? people : undefined} me={me} />
+      </FormCard>
     </>,
   );
 }
@@ -374,26 +366,20 @@ export async function alertPage(c: CC): Promise<Response> {
         </tbody>
       </table>
       {sends.total === 0 && <p class="card">Nothing has gone out yet: the first new review that matches sends one.</p>}
-      <section class="card" aria-labelledby="edit">
-        <h2 id="edit">Change it</h2>
-        <form method="post" action={base}>
-          <Csrf token={csrf} />
-          <AlertFields p="edit" s={s} locations={locations} me={me} />
-          <label class="check" for="edit-on">
-            <input id="edit-on" type="checkbox" name="isActive" value="true" checked={s.isActive} />
-            <span>On (untick to pause it)</span>
-          </label>
-          <div class="actions">
-            <button type="submit">Save the alert</button>
-          </div>
-        </form>
-        <form method="post" action={`${base}/delete`}>
-          <Csrf token={csrf} />
-          <button type="submit" class="danger">
-            Delete the alert
-          </button>
-        </form>
-      </section>
+      <FormCard
+        id="edit"
+        title="Change it"
+        action={base}
+        csrf={csrf}
+        button="Save the alert"
+        after={<ButtonForm action={`${base}/delete`} csrf={csrf} label="Delete the alert" danger />}
+      >
+        <AlertFields p="edit" s={s} locations={locations} me={me} />
+        <label class="check" for="edit-on">
+          <input id="edit-on" type="checkbox" name="isActive" value="true" checked={s.isActive} />
+          <span>On (untick to pause it)</span>
+        </label>
+      </FormCard>
     </>,
   );
 }

@@ -18,11 +18,11 @@ import {
   listIntegrations,
   updateIntegration,
 } from "../../integrations/service";
-import { Pager, tenantHref, tenantOf, When } from "../atoms";
+import { tenantHref, When } from "../atoms";
 import { blankToNull, ticked, withLabels } from "../form-values";
-import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, asRest, type CC, can, formOf, page, parsedOr400, redirectTo } from "../kit";
 import { Csrf } from "../layout";
-import { type Location, LocationSelect, locationsOf, placeName } from "../places";
+import { ButtonForm, ListPager, type Location, LocationSelect, listPage, placeName } from "../places";
 
 /*
  * Review sites (docs/console.md, issue #46 item 3): the tenant's connections as GET /v1/integrations lists them
@@ -239,18 +239,8 @@ function IntegrationRow(props: { i: Integration; admin: boolean; csrf: string; b
       {admin && (
         <td data-label="Change">
           <div class="inline">
-            <form method="post" action={path("/test")}>
-              <Csrf token={csrf} />
-              <button type="submit" class="secondary" aria-label={`Test the connection ${i.name}`}>
-                Test
-              </button>
-            </form>
-            <form method="post" action={path("/delete")}>
-              <Csrf token={csrf} />
-              <button type="submit" class="danger" aria-label={`Delete the connection ${i.name}`}>
-                Delete
-              </button>
-            </form>
+            <ButtonForm action={path("/test")} csrf={csrf} label="Test" name={i.name} />
+            <ButtonForm action={path("/delete")} csrf={csrf} label="Delete" danger name={i.name} />
           </div>
           {PROVIDERS.includes(i.connectorType as Provider) && (
             <details>
@@ -284,15 +274,10 @@ function IntegrationRow(props: { i: Integration; admin: boolean; csrf: string; b
 }
 
 export async function integrationsPage(c: CC): Promise<Response> {
-  const cursor = c.req.query("cursor") || undefined;
   const admin = can(c, "tenant_admin");
-  const [tenant, list, csrf, locations] = await Promise.all([
-    tenantOf(c),
+  const { cursor, tenant, list, csrf, locations, base } = await listPage(c, "/integrations", (cursor) =>
     listIntegrations(svc(c), { cursor, limit: 50 }),
-    csrfOf(c),
-    locationsOf(c),
-  ]);
-  const base = tenantHref(c, "/integrations");
+  );
   const attention = list.data.filter((i) => i.needsAttention);
   return page(
     c,
@@ -336,13 +321,7 @@ export async function integrationsPage(c: CC): Promise<Response> {
           </tbody>
         </table>
       )}
-      <Pager
-        base={base}
-        params={{}}
-        endCursor={list.pageInfo.endCursor}
-        hasNext={list.pageInfo.hasNextPage}
-        isFirst={!cursor}
-      />
+      <ListPager base={base} list={list} cursor={cursor} />
       {admin && locations.length === 0 && (
         <p class="card">
           A review site is connected for a location: <a href={tenantHref(c, "/locations")}>add a location</a> first.

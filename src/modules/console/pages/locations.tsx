@@ -9,11 +9,11 @@ import { CreateLocationBody, UpdateLocationBody } from "../../locations/schemas"
 import { createLocation, updateLocation } from "../../locations/service";
 import { listRegions } from "../../regions/service";
 import { locationReviewUrls } from "../../review-links/service";
-import { Pager, tenantHref, tenantOf } from "../atoms";
+import { tenantHref, tenantOf } from "../atoms";
 import { blankToNull, blankToUndefined, numberOrNull, ticked, withLabels } from "../form-values";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
 import { Csrf } from "../layout";
-import { type Location, TimeZoneSelect } from "../places";
+import { FormCard, ListPager, type Location, StateTag, TimeZoneSelect } from "../places";
 
 /*
  * Locations (docs/console.md, issue #46 item 3): the tenant's places as GET /v1/locations lists them (every
@@ -254,31 +254,18 @@ export async function locationsPage(c: CC): Promise<Response> {
                 <td data-label="Review sites">{sitesText(l) || <span class="muted">none set up</span>}</td>
                 <td data-label="Time zone">{l.timezone}</td>
                 <td data-label="State">
-                  <span class={l.isActive ? "status ok" : "status bad"}>{l.isActive ? "Active" : "Inactive"}</span>
+                  <StateTag on={l.isActive} yes="Active" no="Inactive" />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <Pager
-        base={base}
-        params={{}}
-        endCursor={list.pageInfo.endCursor}
-        hasNext={list.pageInfo.hasNextPage}
-        isFirst={!cursor}
-      />
+      <ListPager base={base} list={list} cursor={cursor} />
       {choices && (
-        <section class="card" aria-labelledby="add">
-          <h2 id="add">Add a location</h2>
-          <form method="post" action={base}>
-            <Csrf token={csrf} />
-            <LocationFields p="new" choices={choices} />
-            <div class="actions">
-              <button type="submit">Add the location</button>
-            </div>
-          </form>
-        </section>
+        <FormCard id="add" title="Add a location" action={base} csrf={csrf} button="Add the location">
+          <LocationFields p="new" choices={choices} />
+        </FormCard>
       )}
     </>,
   );

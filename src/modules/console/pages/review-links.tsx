@@ -11,11 +11,10 @@ import {
   reviewLinkStats,
   updateReviewLink,
 } from "../../review-links/service";
-import { Pager, siteName, tenantHref, tenantOf, When } from "../atoms";
+import { siteName, tenantHref, tenantOf, When } from "../atoms";
 import { blankToUndefined, numberOrUndefined, ticked, withLabels } from "../form-values";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
-import { Csrf } from "../layout";
-import { LocationSelect, locationsOf, placeName } from "../places";
+import { ButtonForm, FormCard, ListPager, LocationSelect, listPage, locationsOf, placeName, StateTag } from "../places";
 
 /*
  * Review links and QR codes (docs/console.md, issue #46 item 3): short links `/l/{slug}` that send each
@@ -72,15 +71,10 @@ function WeightFields(props: { p: string; weights?: ReviewLink["weights"] }) {
 }
 
 export async function reviewLinksPage(c: CC): Promise<Response> {
-  const cursor = c.req.query("cursor") || undefined;
   const manager = can(c, "manager");
-  const [tenant, list, csrf, locations] = await Promise.all([
-    tenantOf(c),
+  const { cursor, tenant, list, csrf, locations, base } = await listPage(c, "/review-links", (cursor) =>
     listReviewLinks(svc(c), { cursor, limit: 50 }),
-    csrfOf(c),
-    locationsOf(c),
-  ]);
-  const base = tenantHref(c, "/review-links");
+  );
   return page(
     c,
     { title: "Review links and QR codes", section: "review-links", tenant },
@@ -123,35 +117,22 @@ export async function reviewLinksPage(c: CC): Promise<Response> {
                   <code>{l.url}</code>
                 </td>
                 <td data-label="State">
-                  <span class={l.isActive ? "status ok" : "status bad"}>{l.isActive ? "Active" : "Retired"}</span>
+                  <StateTag on={l.isActive} yes="Active" no="Retired" />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <Pager
-        base={base}
-        params={{}}
-        endCursor={list.pageInfo.endCursor}
-        hasNext={list.pageInfo.hasNextPage}
-        isFirst={!cursor}
-      />
+      <ListPager base={base} list={list} cursor={cursor} />
       {manager && locations.length > 0 && (
-        <section class="card" aria-labelledby="make">
-          <h2 id="make">Make a review link</h2>
-          <form method="post" action={base}>
-            <Csrf token={csrf} />
-            <label for="new-location">Location</label>
-            <LocationSelect id="new-location" locations={locations} />
-            <label for="new-name">Name</label>
-            <input id="new-name" name="name" type="text" maxlength={120} value="Review link" />
-            <WeightFields p="new" />
-            <div class="actions">
-              <button type="submit">Make the link</button>
-            </div>
-          </form>
-        </section>
+        <FormCard id="make" title="Make a review link" action={base} csrf={csrf} button="Make the link">
+          <label for="new-location">Location</label>
+          <LocationSelect id="new-location" locations={locations} />
+          <label for="new-name">Name</label>
+          <input id="new-name" name="name" type="text" maxlength={120} value="Review link" />
+          <WeightFields p="new" />
+        </FormCard>
       )}
     </>,
   );
@@ -252,29 +233,27 @@ export async function reviewLinkPage(c: CC): Promise<Response> {
         </section>
       )}
       {manager && (
-        <section class="card" aria-labelledby="edit">
-          <h2 id="edit">Change it</h2>
-          <form method="post" action={base}>
-            <Csrf token={csrf} />
-            <label for="edit-name">Name</label>
-            <input id="edit-name" name="name" type="text" required maxlength={120} value={link.name} />
-            <WeightFields p="edit" weights={link.weights} />
-            <label class="check" for="edit-active">
-              <input id="edit-active" type="checkbox" name="isActive" value="true" checked={link.isActive} />
-              <span>Active (untick to retire it; printed codes then say it is no longer active)</span>
-            </label>
-            <div class="actions">
-              <button type="submit">Save the link</button>
-            </div>
-          </form>
-          <form method="post" action={`${base}/delete`}>
-            <Csrf token={csrf} />
-            <p class="muted small">Deleting removes its counts too, and printed QR codes stop working.</p>
-            <button type="submit" class="danger">
-              Delete the link
-            </button>
-          </form>
-        </section>
+        <FormCard
+          id="edit"
+          title="Change it"
+          action={base}
+          csrf={csrf}
+          button="Save the link"
+          after={
+            <>
+              <p class="muted small">Deleting removes its counts too, and printed QR codes stop working.</p>
+              <ButtonForm action={`${base}/delete`} csrf={csrf} label="Delete the link" danger />
+            </>
+          }
+        >
+          <label for="edit-name">Name</label>
+          <input id="edit-name" name="name" type="text" required maxlength={120} value={link.name} />
+          <WeightFields p="edit" weights={link.weights} />
+          <label class="check" for="edit-active">
+            <input id="edit-active" type="checkbox" name="isActive" value="true" checked={link.isActive} />
+            <span>Active (untick to retire it; printed codes then say it is no longer active)</span>
+          </label>
+        </FormCard>
       )}
     </>,
   );

@@ -6,11 +6,20 @@ import { canManage } from "../../../middleware/tenant";
 import { siteLabel } from "../../widgets/footer";
 import { CreateWidgetBody, UpdateWidgetBody, type WidgetSchema } from "../../widgets/schemas";
 import { createWidget, deleteWidget, getWidget, listWidgets, updateWidget } from "../../widgets/service";
-import { Pager, tenantHref, tenantOf } from "../atoms";
+import { tenantHref, tenantOf } from "../atoms";
 import { blankToNull, numberOrUndefined, ticked, withLabels } from "../form-values";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
-import { Csrf } from "../layout";
-import { type Location, LocationSelect, locationsOf, placeName } from "../places";
+import {
+  ButtonForm,
+  FormCard,
+  ListPager,
+  type Location,
+  LocationSelect,
+  listPage,
+  locationsOf,
+  placeName,
+  StateTag,
+} from "../places";
 
 /*
  * Widgets (docs/console.md, issue #46 item 3): review showcases for the tenant's website, as GET /v1/widgets
@@ -73,15 +82,10 @@ function WidgetFields(props: { p: string; w?: Widget; locations: Location[] }) {
 }
 
 export async function widgetsPage(c: CC): Promise<Response> {
-  const cursor = c.req.query("cursor") || undefined;
   const manager = can(c, "manager");
-  const [tenant, list, csrf, locations] = await Promise.all([
-    tenantOf(c),
+  const { cursor, tenant, list, csrf, locations, base } = await listPage(c, "/widgets", (cursor) =>
     listWidgets(svc(c), { cursor, limit: 50 }),
-    csrfOf(c),
-    locationsOf(c),
-  ]);
-  const base = tenantHref(c, "/widgets");
+  );
   return page(
     c,
     { title: "Widgets", section: "widgets", tenant },
@@ -112,31 +116,18 @@ export async function widgetsPage(c: CC): Promise<Response> {
                   {w.count} · {w.footer}
                 </td>
                 <td data-label="State">
-                  <span class={w.isActive ? "status ok" : "status warn"}>{w.isActive ? "Live" : "Paused"}</span>
+                  <StateTag on={w.isActive} yes="Live" no="Paused" off="warn" />
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <Pager
-        base={base}
-        params={{}}
-        endCursor={list.pageInfo.endCursor}
-        hasNext={list.pageInfo.hasNextPage}
-        isFirst={!cursor}
-      />
+      <ListPager base={base} list={list} cursor={cursor} />
       {manager && (
-        <section class="card" aria-labelledby="make">
-          <h2 id="make">Make a widget</h2>
-          <form method="post" action={base}>
-            <Csrf token={csrf} />
-            <WidgetFields p="new" locations={locations} />
-            <div class="actions">
-              <button type="submit">Make the widget</button>
-            </div>
-          </form>
-        </section>
+        <FormCard id="make" title="Make a widget" action={base} csrf={csrf} button="Make the widget">
+          <WidgetFields p="new" locations={locations} />
+        </FormCard>
       )}
     </>,
   );
@@ -206,26 +197,20 @@ export async function widgetPage(c: CC): Promise<Response> {
         </section>
       )}
       {manager && (
-        <section class="card" aria-labelledby="edit">
-          <h2 id="edit">Change it</h2>
-          <form method="post" action={base}>
-            <Csrf token={csrf} />
-            <WidgetFields p="edit" w={w} locations={locations} />
-            <label class="check" for="edit-live">
-              <input id="edit-live" type="checkbox" name="isActive" value="true" checked={w.isActive} />
-              <span>Live (untick to pause it everywhere it is embedded)</span>
-            </label>
-            <div class="actions">
-              <button type="submit">Save the widget</button>
-            </div>
-          </form>
-          <form method="post" action={`${base}/delete`}>
-            <Csrf token={csrf} />
-            <button type="submit" class="danger">
-              Delete the widget
-            </button>
-          </form>
-        </section>
+        <FormCard
+          id="edit"
+          title="Change it"
+          action={base}
+          csrf={csrf}
+          button="Save the widget"
+          after={<ButtonForm action={`${base}/delete`} csrf={csrf} label="Delete the widget" danger />}
+        >
+          <WidgetFields p="edit" w={w} locations={locations} />
+          <label class="check" for="edit-live">
+            <input id="edit-live" type="checkbox" name="isActive" value="true" checked={w.isActive} />
+            <span>Live (untick to pause it everywhere it is embedded)</span>
+          </label>
+        </FormCard>
       )}
     </>,
   );
