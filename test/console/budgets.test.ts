@@ -40,6 +40,13 @@ it("each page's HTML, CSS and script stay under 60 KB gzipped", async () => {
     `${t}/automation?action=notify_email`,
     `${t}/data-export`,
     "/app/connected-apps",
+    // the places pages: their forms (every provider's fields, the time zones) included
+    `${t}/locations`,
+    `${t}/integrations`,
+    `${t}/messaging`,
+    `${t}/review-links`,
+    `${t}/widgets`,
+    `${t}/alerts`,
     confirm,
   ]) {
     const page = await b.get(path);

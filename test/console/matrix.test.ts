@@ -22,6 +22,8 @@ const WRITERS: readonly Actor[] = ["platformAdmin", "tenantAdmin", "manager", "t
 const APPROVERS: readonly Actor[] = ["platformAdmin", "tenantAdmin", "manager", "agencyAdmin"];
 /** the team, API key and audit routes' canAdminister: the tenant's admin, and platform and agency scope acting as one */
 const ADMINS: readonly Actor[] = ["platformAdmin", "tenantAdmin", "agencyAdmin"];
+/** locations, review links and widgets are canManage: the same people as approving */
+const MANAGERS = APPROVERS;
 
 const A_TEXT = "Matrix review of tenant A";
 const B_TEXT = "Matrix secret of tenant B";
@@ -52,11 +54,27 @@ let ruleB: string;
 let exportB: string;
 const nextOf = (pool: string[]) => pool.shift() ?? "none-left";
 let invites = 0;
+/** the places pages' subjects in tenant A: a location, a sandbox connection (tested against a stand-in), a review
+ * link, a widget, each insider's own alert, and one fresh connection, link and widget per delete */
+let locationA: string;
+let integrationA: string;
+let linkA: string;
+let widgetA: string;
+const alertsOf = new Map<Actor, string>();
+const integrationsA: string[] = [];
+const linksA: string[] = [];
+const widgetsA: string[] = [];
+let places = 0;
+/** the providers the forms reach (a connection test, a DNS lookup, a test SMS) answer from here, not the internet */
+const realFetch = globalThis.fetch;
 const browsers = new Map<Actor, ConsoleBrowser>();
 const t = (p = "") => `/app/t/${w.tenantA.id}${p}`;
 
-/** Every tenant page (its route pattern, a concrete address, and who reads it when not every insider does). */
-const PAGES: [pattern: string, path: () => string, readers?: readonly Actor[]][] = [
+/**
+ * Every tenant page (its route pattern, a concrete address, and who reads it when not every insider does). The
+ * address may depend on who asks (an alert is its owner's; managers read everyone's).
+ */
+const PAGES: [pattern: string, path: (who?: Actor) => string, readers?: readonly Actor[]][] = [
   ["/app/t/:tenantId", () => t()],
   ["/app/t/:tenantId/inbox", () => t("/inbox")],
   ["/app/t/:tenantId/inbox/fresh", () => t("/inbox/fresh")],
@@ -77,7 +95,19 @@ const PAGES: [pattern: string, path: () => string, readers?: readonly Actor[]][]
   ["/app/t/:tenantId/data-export/:exportId", () => t(`/data-export/${exportA}`), ADMINS],
   ["/app/t/:tenantId/data-export/:exportId/status", () => t(`/data-export/${exportA}/status`), ADMINS],
   ["/app/t/:tenantId/data-export/:exportId/download", () => t(`/data-export/${exportA}/download`), ADMINS],
+  ["/app/t/:tenantId/locations", () => t("/locations")],
+  ["/app/t/:tenantId/locations/:locationId", () => t(`/locations/${locationA}`)],
+  ["/app/t/:tenantId/integrations", () => t("/integrations")],
+  ["/app/t/:tenantId/messaging", () => t("/messaging")],
+  ["/app/t/:tenantId/review-links", () => t("/review-links")],
+  ["/app/t/:tenantId/review-links/:linkId", () => t(`/review-links/${linkA}`)],
+  ["/app/t/:tenantId/widgets", () => t("/widgets")],
+  ["/app/t/:tenantId/widgets/:widgetId", () => t(`/widgets/${widgetA}`)],
+  ["/app/t/:tenantId/alerts", () => t("/alerts")],
+  ["/app/t/:tenantId/alerts/:subscriptionId", (who) => t(`/alerts/${alertOf(who)}`)],
 ];
+/** the actor's alert (its own, or for the platform and agency admins one of the manager's); an outsider asks for the viewer's */
+const alertOf = (who?: Actor) => alertsOf.get(who ?? "viewer") ?? alertsOf.get("viewer");
 /** pages that answer data, not a page of the layout */
 const NOT_HTML = new Set([
   "/app/t/:tenantId/inbox/fresh",
@@ -92,7 +122,7 @@ const NOT_HTML = new Set([
  */
 const FORMS: [
   pattern: string,
-  path: () => string,
+  path: (who?: Actor) => string,
   fields: () => Record<string, string | string[]>,
   allowed: readonly Actor[],
   answer?: 200,
@@ -213,6 +243,120 @@ const FORMS: [
     APPROVERS,
   ],
   ["/app/t/:tenantId/data-export", () => t("/data-export"), () => ({}), ADMINS],
+  ["/app/t/:tenantId/locations", () => t("/locations"), () => ({ name: `Matrix place ${++places}` }), MANAGERS],
+  [
+    "/app/t/:tenantId/locations/:locationId",
+    () => t(`/locations/${locationA}`),
+    () => ({ name: "Matrix place A", isActive: "true" }),
+    MANAGERS,
+  ],
+  [
+    "/app/t/:tenantId/integrations",
+    () => t("/integrations"),
+    () => ({ connectorType: "hubspot", name: "Matrix CRM", "credentials.accessToken": "matrix-token" }),
+    ADMINS,
+  ],
+  [
+    "/app/t/:tenantId/integrations/:integrationId",
+    () => t(`/integrations/${integrationA}`),
+    () => ({
+      name: "Matrix Google",
+      locationId: locationA,
+      "config.accountId": "1",
+      "config.locationId": "2",
+      isEnabled: "true",
+    }),
+    ADMINS,
+  ],
+  [
+    "/app/t/:tenantId/integrations/:integrationId/test",
+    () => t(`/integrations/${integrationA}/test`),
+    () => ({}),
+    ADMINS,
+  ],
+  [
+    "/app/t/:tenantId/integrations/:integrationId/delete",
+    () => t(`/integrations/${nextOf(integrationsA)}/delete`),
+    () => ({}),
+    ADMINS,
+  ],
+  [
+    "/app/t/:tenantId/messaging/email",
+    () => t("/messaging/email"),
+    () => ({
+      provider: "smtp",
+      fromAddress: "matrix@matrix.example",
+      fromName: "Matrix",
+      "smtp.o.host": "smtp.matrix.example",
+      "smtp.o.port": "587",
+    }),
+    ADMINS,
+  ],
+  ["/app/t/:tenantId/messaging/email/verify-domain", () => t("/messaging/email/verify-domain"), () => ({}), ADMINS],
+  [
+    "/app/t/:tenantId/messaging/sms",
+    () => t("/messaging/sms"),
+    () => ({
+      provider: "twilio",
+      fromNumber: "+15551234567",
+      "twilio.o.accountSid": `AC${"0".repeat(32)}`,
+      "twilio.s.authToken": "matrix-token",
+    }),
+    ADMINS,
+  ],
+  [
+    "/app/t/:tenantId/messaging/whatsapp",
+    () => t("/messaging/whatsapp"),
+    () => ({ provider: "meta", channelRegistrationId: "1234567", "meta.s.accessToken": "matrix-token" }),
+    ADMINS,
+  ],
+  // after the SMS set-up: Twilio's stand-in answers (realFetch's replacement in beforeAll)
+  [
+    "/app/t/:tenantId/messaging/test",
+    () => t("/messaging/test"),
+    () => ({ channel: "sms", to: "+15557654321" }),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/review-links",
+    () => t("/review-links"),
+    () => ({ locationId: locationA, name: "Matrix link", "weights.google": "1" }),
+    MANAGERS,
+  ],
+  [
+    "/app/t/:tenantId/review-links/:linkId",
+    () => t(`/review-links/${linkA}`),
+    () => ({ name: "Matrix link", "weights.google": "1", isActive: "true" }),
+    MANAGERS,
+  ],
+  [
+    "/app/t/:tenantId/review-links/:linkId/delete",
+    () => t(`/review-links/${nextOf(linksA)}/delete`),
+    () => ({}),
+    MANAGERS,
+  ],
+  ["/app/t/:tenantId/widgets", () => t("/widgets"), () => ({ name: "Matrix widget" }), MANAGERS],
+  [
+    "/app/t/:tenantId/widgets/:widgetId",
+    () => t(`/widgets/${widgetA}`),
+    () => ({ name: "Matrix widget", isActive: "true" }),
+    MANAGERS,
+  ],
+  ["/app/t/:tenantId/widgets/:widgetId/delete", () => t(`/widgets/${nextOf(widgetsA)}/delete`), () => ({}), MANAGERS],
+  // every role keeps its own alerts (the service's rule; managers also others')
+  ["/app/t/:tenantId/alerts", () => t("/alerts"), () => ({ instantEmail: "true" }), INSIDERS],
+  [
+    "/app/t/:tenantId/alerts/:subscriptionId",
+    (who) => t(`/alerts/${alertOf(who)}`),
+    () => ({ instantEmail: "true", isActive: "true" }),
+    INSIDERS,
+  ],
+  [
+    "/app/t/:tenantId/alerts/:subscriptionId/delete",
+    (who) => t(`/alerts/${alertOf(who)}/delete`),
+    () => ({}),
+    INSIDERS,
+  ],
 ];
 
 afterAll(() => setWebhookFetch());
@@ -282,13 +426,62 @@ beforeAll(async () => {
     rulesToDelete.push(await rule(a));
   }
   [exportA, exportB] = await Promise.all([exported(a), exported(b)]);
+  // the places pages' subjects: one each, a pool of eight (2 outsiders, the refused, the allowed) per delete
+  const m = w.as("manager");
+  locationA = locA.id;
+  const sandbox = {
+    connectorType: "google",
+    locationId: locationA,
+    isSandbox: true,
+    config: { accountId: "1", locationId: "2", apiBaseUrl: "http://stand-in.test" },
+    credentials: { accessToken: "matrix-token" },
+  };
+  integrationA = (await a.post("/v1/integrations", { ...sandbox, name: "Matrix Google" })).body.id;
+  linkA = (await m.post("/v1/review-links", { locationId: locationA, weights: { google: 1 } })).body.id;
+  widgetA = (await m.post("/v1/widgets", { name: "Matrix widget" })).body.id;
+  for (let i = 0; i < 8; i++) {
+    integrationsA.push((await a.post("/v1/integrations", { ...sandbox, name: `Matrix ${i}` })).body.id);
+    linksA.push((await m.post("/v1/review-links", { locationId: locationA, weights: { google: 1 } })).body.id);
+    widgetsA.push((await m.post("/v1/widgets", { name: `Matrix ${i}` })).body.id);
+  }
+  // alerts go to people with a role here: the platform and agency admins get one of the manager's, as managers may
+  for (const who of INSIDERS) {
+    const member = who !== "platformAdmin" && who !== "agencyAdmin";
+    const made = await (member ? w.as(who) : a).post("/v1/alert-subscriptions", {
+      instantEmail: true,
+      ...(member ? {} : { userId: w.users.manager.id }),
+    });
+    expect(made.status, who).toBe(201);
+    alertsOf.set(who, made.body.id);
+  }
+  // the sender domain the verify form looks up
+  const email = await a.put("/v1/settings/email", {
+    provider: "sendgrid",
+    fromAddress: "matrix@matrix.example",
+    fromName: "Matrix",
+    credentials: { apiKey: "matrix-key" },
+  });
+  expect(email.status).toBe(200);
+  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const json = (body: unknown, status = 200) =>
+      new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+    if (url.host === "stand-in.test") return json({ reviews: [] });
+    if (url.host === "cloudflare-dns.com") return json({ Status: 3 });
+    if (url.host === "api.twilio.com") return json({ code: 20003, message: "Authenticate", status: 401 }, 401);
+    return realFetch(input, init);
+  }) as typeof fetch;
 }, 120_000);
+
+afterAll(() => {
+  globalThis.fetch = realFetch;
+});
 
 describe("every tenant page, for every role", () => {
   for (const [pattern, path, readers] of PAGES) {
     it(`${pattern}: 200 with tenant A's data for its people, 404 for another tenant's, never tenant B's data`, async () => {
       for (const who of INSIDERS) {
-        const page = await browsers.get(who)!.get(path());
+        const page = await browsers.get(who)!.get(path(who));
         expect(page.text, `${who} ${pattern}`).not.toContain(B_TEXT);
         expect(page.text).not.toContain(w.tenantB.name);
         if (readers && !readers.includes(who)) {
@@ -301,7 +494,7 @@ describe("every tenant page, for every role", () => {
         if (!NOT_HTML.has(pattern)) expect(textOf(page.text), `${who} ${pattern}`).toContain(w.tenantA.name);
       }
       for (const who of OUTSIDERS) {
-        const page = await browsers.get(who)!.get(path());
+        const page = await browsers.get(who)!.get(path(who));
         expect(page.status, `${who} ${pattern}`).toBe(404);
         expect(page.text, `${who} ${pattern}`).not.toContain(A_TEXT);
         expect(page.text).not.toContain(w.tenantA.name);
@@ -399,19 +592,19 @@ describe("every tenant form, for every role", () => {
     it(`${pattern}: refused for roles below it and 404 for another tenant's, done for the rest`, async () => {
       // the refused first, so what the allowed do next starts from the fixture's state
       for (const who of OUTSIDERS) {
-        const res = await browsers.get(who)!.post(path(), { back: t(), ...fields() });
+        const res = await browsers.get(who)!.post(path(who), { back: t(), ...fields() });
         expect(res.status, `${who} ${pattern}`).toBe(404);
         expect(res.text).not.toContain(A_TEXT);
       }
       const refused = INSIDERS.filter((who) => !allowed.includes(who));
       for (const who of refused) {
         const b = browsers.get(who)!;
-        const landed = await b.follow(await b.post(path(), { back: t(), ...fields() }));
+        const landed = await b.follow(await b.post(path(who), { back: t(), ...fields() }));
         expect(textOf(landed.text), `${who} ${pattern}`).toMatch(/Your role here \([^)]+\) does not allow this\./);
       }
       for (const who of allowed) {
         const b = browsers.get(who)!;
-        const res = await b.post(path(), { back: t(), ...fields() });
+        const res = await b.post(path(who), { back: t(), ...fields() });
         expect(res.status, `${who} ${pattern}`).toBe(answer ?? 303);
         const landed = await b.follow(res);
         expect(landed.status, `${who} ${pattern}`).toBe(200);

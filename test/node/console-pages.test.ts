@@ -390,11 +390,11 @@ describe("the console in headless Chromium", () => {
       body: JSON.stringify({ email: `pending.${RUN}@console-pages.test`, role: "viewer" }),
     });
     // a review with a reply waiting for approval: the review page, its inbox item and the queue show them
-    const place = await api("/v1/locations", { method: "POST", body: JSON.stringify({ name: "Axe Quay" }) });
+    const quay = await api("/v1/locations", { method: "POST", body: JSON.stringify({ name: "Axe Quay" }) });
     const review = await api("/v1/reviews/ingest", {
       method: "POST",
       body: JSON.stringify({
-        locationId: place.id,
+        locationId: quay.id,
         siteType: "google",
         rating: 3,
         text: "Fine, but slow.",
@@ -407,9 +407,25 @@ describe("the console in headless Chromium", () => {
     });
     await api(`/v1/responses/${reply.id}/submit`, { method: "POST" });
     await expect
-      .poll(async () => (await api(`/v1/inbox?locationId=${place.id}`)).data.length, { timeout: 15_000 })
+      .poll(async () => (await api(`/v1/inbox?locationId=${quay.id}`)).data.length, { timeout: 15_000 })
       .toBe(1);
-    const itemId = (await api(`/v1/inbox?locationId=${place.id}`)).data[0].id as string;
+    const itemId = (await api(`/v1/inbox?locationId=${quay.id}`)).data[0].id as string;
+    // the places pages' rows: a location, a connection, an email sender, a review link, a widget, an alert
+    const post = (p: string, body: unknown, method = "POST") => api(p, { method, body: JSON.stringify(body) });
+    const place = await post("/v1/locations", { name: "Harbour Street", googlePlaceId: "ChIJaxe" });
+    await post("/v1/integrations", {
+      connectorType: "hubspot",
+      name: "Our CRM",
+      credentials: { accessToken: "axe-token" },
+    });
+    await post(
+      "/v1/settings/email",
+      { provider: "sendgrid", fromAddress: "hi@harbour.test", fromName: "Harbour", credentials: { apiKey: "axe-key" } },
+      "PUT",
+    );
+    const link = await post("/v1/review-links", { locationId: place.id, weights: { google: 1 } });
+    const widget = await post("/v1/widgets", { name: "Homepage" });
+    const alert = await post("/v1/alert-subscriptions", { instantEmail: true, maxRating: 2 });
     await signIn(page, OWNER, "long enough password");
     for (const url of [
       `/reviews/${review.id}`,
@@ -422,6 +438,18 @@ describe("the console in headless Chromium", () => {
       "/settings",
       "/team",
       "/api-keys",
+      "/locations",
+      `/locations/${place.id}`,
+      "/integrations",
+      "/messaging",
+      "/review-links",
+      // its QR code from the public route, as an image of this origin
+      `/review-links/${link.id}`,
+      "/widgets",
+      // the preview: the public widget page in a frame of this origin (frame-src 'self')
+      `/widgets/${widget.id}`,
+      "/alerts",
+      `/alerts/${alert.id}`,
     ])
       await check(`/app/t/${tenantId}${url}`);
     await check(`/app/t/${tenantId}/audit`);
@@ -433,7 +461,6 @@ describe("the console in headless Chromium", () => {
     const opened = await axeProblems(page);
     if (opened.length) problems["audit log, a change opened"] = opened;
     // webhooks, automation and the data export, each with a row: an endpoint, a rule, an export
-    const post = (p: string, body: unknown) => api(p, { method: "POST", body: JSON.stringify(body) });
     const hook = await post("/v1/webhooks", { url: "https://hooks.example.com/axe", events: ["review.created"] });
     const rule = await post("/v1/automation-rules", {
       name: "Tag new reviews",

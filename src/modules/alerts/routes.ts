@@ -14,7 +14,6 @@ import {
   TENANT_SECURITY,
 } from "../../lib/openapi";
 import { svc } from "../../middleware/service-context";
-import { roleAtLeast } from "../identity/access";
 import {
   AlertSendSchema,
   AlertSubscriptionListQuery,
@@ -24,6 +23,7 @@ import {
 } from "./schemas";
 import {
   type AlertCaller,
+  alertCallerFor,
   createAlertSubscription,
   deleteAlertSubscription,
   getAlertSubscription,
@@ -33,7 +33,7 @@ import {
 } from "./service";
 
 const tags = ["Alerts"];
-const caller = (c: Context<AppEnv>): AlertCaller => ({ managesOthers: roleAtLeast(c.var.access.role, "manager") });
+const caller = (c: Context<AppEnv>): AlertCaller => alertCallerFor(c.var.access.role);
 const ownOrManaged =
   "Every role manages its own subscriptions; managers and up also other users' (another user's is 404 to the rest).";
 

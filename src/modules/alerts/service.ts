@@ -1,5 +1,5 @@
 import { and, asc, count, eq } from "drizzle-orm";
-import { alertSends, alertSubscriptions, locations, webhookSubscriptions } from "../../db/schema";
+import { alertSends, alertSubscriptions, locations, type TenantRole, webhookSubscriptions } from "../../db/schema";
 import { mirrorUser } from "../../db/shards";
 import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
@@ -8,6 +8,7 @@ import { forbidden, notFound, validationError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
+import { roleAtLeast } from "../identity/access";
 import { assertLocationRefs } from "../locations/refs";
 import { assertTenantMember } from "../users/membership";
 import { nextDue } from "./schedule";
@@ -25,6 +26,9 @@ import {
 export interface AlertCaller {
   managesOthers: boolean;
 }
+
+/** The caller with this role on the tenant (REST's routes and the console's Alerts page alike). */
+export const alertCallerFor = (role: TenantRole): AlertCaller => ({ managesOthers: roleAtLeast(role, "manager") });
 
 const callerUserId = (ctx: ServiceContext) => (ctx.actor.type === "user" ? ctx.actor.userId : null);
 

@@ -48,6 +48,7 @@ export const SITE_LABEL: Record<string, string> = {
   yelp: "Yelp",
   facebook: "Facebook",
   trustpilot: "Trustpilot",
+  tripadvisor: "Tripadvisor",
   first_party: "our own page",
 };
 export const siteName = (s: string) => SITE_LABEL[s] ?? s;

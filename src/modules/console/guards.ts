@@ -12,8 +12,8 @@ import { consoleSession, csrfValid } from "./session";
 
 /*
  * The console's request pipeline (docs/console.md, "Every request"), in this order:
- *   1. consoleHeaders: a CSP with a fresh nonce per response (script and style only with it; images, fetches
- *      and form posts only to this origin; no framing), no referrer, no sniffing;
+ *   1. consoleHeaders: a CSP with a fresh nonce per response (script and style only with it; images, fetches,
+ *      frames and form posts only to this origin; no framing of the console), no referrer, no sniffing;
  *   2. sameOriginPosts (hono/csrf): a state-changing form must come from a page of this origin
  *      (Sec-Fetch-Site, else Origin), whether or not anyone is signed in (sign-in forms included);
  *   3. signedIn: the person of the session cookie (else to the sign-in page) and, on every post, the
@@ -32,6 +32,8 @@ export const consoleHeaders = secureHeaders({
     styleSrc: [NONCE],
     imgSrc: ["'self'", "data:"],
     connectSrc: ["'self'"],
+    // the Widgets page previews the public widget page of this origin (pages/widgets.tsx)
+    frameSrc: ["'self'"],
     formAction: ["'self'"],
     frameAncestors: ["'none'"],
     baseUri: ["'none'"],

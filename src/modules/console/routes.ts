@@ -6,6 +6,7 @@ import { assetResponse } from "./assets";
 import { consoleErrors, notFoundPage } from "./errors";
 import { consoleHeaders, forAgencyAdmins, forPlatformAdmins, inTenant, sameOriginPosts, signedIn } from "./guards";
 import { addBusinessSubmit, agencyPage } from "./pages/agency";
+import { alertPage, alertsPage, createAlertSubmit, deleteAlertSubmit, updateAlertSubmit } from "./pages/alerts";
 import { apiKeysPage, mintKeySubmit, revokeKeySubmit } from "./pages/api-keys";
 import { approvalsPage } from "./pages/approvals";
 import { auditExport, auditPage } from "./pages/audit";
@@ -29,7 +30,23 @@ import {
   statusSubmit,
   tagsSubmit,
 } from "./pages/inbox";
+import {
+  connectSubmit,
+  deleteIntegrationSubmit,
+  integrationsPage,
+  testIntegrationSubmit,
+  updateIntegrationSubmit,
+} from "./pages/integrations";
+import { createLocationSubmit, locationPage, locationsPage, updateLocationSubmit } from "./pages/locations";
 import { mePage, passwordSubmit, renameSubmit } from "./pages/me";
+import {
+  emailSubmit,
+  messagingPage,
+  smsSubmit,
+  testSendSubmit,
+  verifyDomainSubmit,
+  whatsappSubmit,
+} from "./pages/messaging";
 import { deadLettersPage, platformStatusPage, platformTenantsPage, replaySubmit } from "./pages/platform";
 import {
   approveReplySubmit,
@@ -39,6 +56,13 @@ import {
   rejectReplySubmit,
   submitReplySubmit,
 } from "./pages/replies";
+import {
+  createReviewLinkSubmit,
+  deleteReviewLinkSubmit,
+  reviewLinkPage,
+  reviewLinksPage,
+  updateReviewLinkSubmit,
+} from "./pages/review-links";
 import { reviewPage, reviewsPage } from "./pages/reviews";
 import { settingsPage } from "./pages/settings";
 import {
@@ -61,6 +85,7 @@ import {
   webhookPage,
   webhooksPage,
 } from "./pages/webhooks";
+import { createWidgetSubmit, deleteWidgetSubmit, updateWidgetSubmit, widgetPage, widgetsPage } from "./pages/widgets";
 import { signedOutRoutes, signOutRoutes } from "./sign-in.routes";
 import { ssoRoutes } from "./sso.routes";
 
@@ -158,6 +183,36 @@ consoleRoutes.post("/app/t/:tenantId/data-export", startExportSubmit);
 consoleRoutes.get("/app/t/:tenantId/data-export/:exportId", exportPage);
 consoleRoutes.get("/app/t/:tenantId/data-export/:exportId/status", exportStatus);
 consoleRoutes.get("/app/t/:tenantId/data-export/:exportId/download", exportDownload);
+consoleRoutes.get("/app/t/:tenantId/locations", locationsPage);
+consoleRoutes.post("/app/t/:tenantId/locations", createLocationSubmit);
+consoleRoutes.get("/app/t/:tenantId/locations/:locationId", locationPage);
+consoleRoutes.post("/app/t/:tenantId/locations/:locationId", updateLocationSubmit);
+consoleRoutes.get("/app/t/:tenantId/integrations", integrationsPage);
+consoleRoutes.post("/app/t/:tenantId/integrations", connectSubmit);
+consoleRoutes.post("/app/t/:tenantId/integrations/:integrationId", updateIntegrationSubmit);
+consoleRoutes.post("/app/t/:tenantId/integrations/:integrationId/test", testIntegrationSubmit);
+consoleRoutes.post("/app/t/:tenantId/integrations/:integrationId/delete", deleteIntegrationSubmit);
+consoleRoutes.get("/app/t/:tenantId/messaging", messagingPage);
+consoleRoutes.post("/app/t/:tenantId/messaging/email", emailSubmit);
+consoleRoutes.post("/app/t/:tenantId/messaging/email/verify-domain", verifyDomainSubmit);
+consoleRoutes.post("/app/t/:tenantId/messaging/sms", smsSubmit);
+consoleRoutes.post("/app/t/:tenantId/messaging/whatsapp", whatsappSubmit);
+consoleRoutes.post("/app/t/:tenantId/messaging/test", testSendSubmit);
+consoleRoutes.get("/app/t/:tenantId/review-links", reviewLinksPage);
+consoleRoutes.post("/app/t/:tenantId/review-links", createReviewLinkSubmit);
+consoleRoutes.get("/app/t/:tenantId/review-links/:linkId", reviewLinkPage);
+consoleRoutes.post("/app/t/:tenantId/review-links/:linkId", updateReviewLinkSubmit);
+consoleRoutes.post("/app/t/:tenantId/review-links/:linkId/delete", deleteReviewLinkSubmit);
+consoleRoutes.get("/app/t/:tenantId/widgets", widgetsPage);
+consoleRoutes.post("/app/t/:tenantId/widgets", createWidgetSubmit);
+consoleRoutes.get("/app/t/:tenantId/widgets/:widgetId", widgetPage);
+consoleRoutes.post("/app/t/:tenantId/widgets/:widgetId", updateWidgetSubmit);
+consoleRoutes.post("/app/t/:tenantId/widgets/:widgetId/delete", deleteWidgetSubmit);
+consoleRoutes.get("/app/t/:tenantId/alerts", alertsPage);
+consoleRoutes.post("/app/t/:tenantId/alerts", createAlertSubmit);
+consoleRoutes.get("/app/t/:tenantId/alerts/:subscriptionId", alertPage);
+consoleRoutes.post("/app/t/:tenantId/alerts/:subscriptionId", updateAlertSubmit);
+consoleRoutes.post("/app/t/:tenantId/alerts/:subscriptionId/delete", deleteAlertSubmit);
 // an MCP call confirmed in the browser (mcp/confirm-in-browser.ts builds these addresses)
 consoleRoutes.get(CONFIRM_PAGE_PATTERN, confirmPage);
 consoleRoutes.post(CONFIRM_PAGE_PATTERN, confirmSubmit);

@@ -16,6 +16,8 @@ export interface SectionLink {
   minRole: TenantRole;
   /** what the Settings page says about it */
   blurb?: string;
+  /** the heading the Settings page lists it under (default "Account"), in the order the headings first appear */
+  area?: string;
 }
 
 export const TENANT_SECTIONS = [
@@ -24,6 +26,62 @@ export const TENANT_SECTIONS = [
   { key: "approvals", label: "Approvals", path: "/approvals", group: "main", minRole: "viewer" },
   { key: "reviews", label: "Reviews", path: "/reviews", group: "main", minRole: "viewer" },
   { key: "settings", label: "Settings", path: "/settings", group: "main", minRole: "viewer" },
+  // GET /v1/locations, /v1/integrations, /v1/settings/{channel}, /v1/review-links, /v1/widgets,
+  // /v1/alert-subscriptions: every role reads them (writes: manager, tenant_admin, or one's own alerts)
+  {
+    key: "locations",
+    label: "Locations",
+    path: "/locations",
+    group: "settings",
+    minRole: "viewer",
+    area: "Locations",
+    blurb: "Your places with their addresses and review-site ids (Google place id, Yelp, Facebook).",
+  },
+  {
+    key: "integrations",
+    label: "Review sites",
+    path: "/integrations",
+    group: "settings",
+    minRole: "viewer",
+    area: "Connections",
+    blurb: "Connect Google, Yelp, Facebook and Trustpilot; see each connection's state and what needs you.",
+  },
+  {
+    key: "messaging",
+    label: "Email, SMS and WhatsApp",
+    path: "/messaging",
+    group: "settings",
+    minRole: "viewer",
+    area: "Connections",
+    blurb: "The providers and senders your review requests go out with; check the domain, send a test.",
+  },
+  {
+    key: "review-links",
+    label: "Review links and QR codes",
+    path: "/review-links",
+    group: "settings",
+    minRole: "viewer",
+    area: "Review links & widgets",
+    blurb: "Short links and printable QR codes that send customers to a review site, with their opens.",
+  },
+  {
+    key: "widgets",
+    label: "Widgets",
+    path: "/widgets",
+    group: "settings",
+    minRole: "viewer",
+    area: "Review links & widgets",
+    blurb: "Show your reviews on your website: the embed code to copy and a preview.",
+  },
+  {
+    key: "alerts",
+    label: "Alerts",
+    path: "/alerts",
+    group: "settings",
+    minRole: "viewer",
+    area: "Alerts",
+    blurb: "Emails about new reviews as they arrive, and daily or weekly digests.",
+  },
   // GET /v1/users: every role reads the team
   {
     key: "team",
