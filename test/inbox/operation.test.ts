@@ -48,3 +48,21 @@ describe("GET /v1/inbox by an API key", () => {
     expect(byUser.body.data.map((i: { type: string }) => i.type).sort()).toEqual(["feedback", "review"]);
   });
 });
+
+describe("GET /v1/inbox/{id} by an API key", () => {
+  it("an item of a kind the key cannot read is as absent as another tenant's (404), with or without ?type", async () => {
+    const items = (await w.as("viewer").get("/v1/inbox")).body.data as { id: string; type: string }[];
+    const review = items.find((i) => i.type === "review")!;
+    const feedback = items.find((i) => i.type === "feedback")!;
+    const feedbackOnly = await apiKey(["read:feedback"]);
+    for (const path of [`/v1/inbox/${review.id}`, `/v1/inbox/${review.id}?type=review`]) {
+      const res = await feedbackOnly.get(path);
+      expect(res.status, path).toBe(404);
+      expect(JSON.stringify(res.body), path).not.toContain("Friendly staff");
+    }
+    expect((await feedbackOnly.get(`/v1/inbox/${feedback.id}`)).status).toBe(200);
+    const reviewsOnly = await apiKey(["read:reviews"]);
+    expect((await reviewsOnly.get(`/v1/inbox/${feedback.id}`)).status).toBe(404);
+    expect((await reviewsOnly.get(`/v1/inbox/${review.id}`)).status).toBe(200);
+  });
+});

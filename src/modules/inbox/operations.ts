@@ -193,7 +193,15 @@ export const getInboxItemOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:reviews", "read:feedback"],
   access: "read",
-  handler: async (ctx, input) => getInboxItem(ctx, input.id, input.type),
+  handler: async (ctx, input) => {
+    // a key or grant reads only the kinds its scopes cover (as inbox.list and inbox.get): another kind's item is
+    // as absent as another tenant's
+    const visible = visibleInboxTypes(ctx.scopes);
+    if (input.type && !visible.includes(input.type)) throw notFound("Inbox item");
+    const item = await getInboxItem(ctx, input.id, input.type);
+    if (!visible.includes(item.type)) throw notFound("Inbox item");
+    return item;
+  },
 });
 
 // The item's own steps: REST keeps them to signed-in users (identity/scopes.ts), with no MCP door.
