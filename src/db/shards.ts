@@ -72,6 +72,8 @@ export const CONTROL_TABLES = new Set([
   "custom_hostnames",
   "custom_hostname_claims",
   "custom_hostname_claim_guard",
+  // an uploaded logo, served by its address before the tenant is known (white-label/logos.ts)
+  "brand_logos",
   // the move job's own record (docs/scaling.md, "Moving a tenant")
   "tenant_moves",
   // each sweep's last run (src/background/cron.ts, GET /admin/status)

@@ -86,6 +86,8 @@ describe("error model", () => {
     expect((await w.as("agencyAdmin").get("/admin/outbox")).status).toBe(403);
     const ok = await w.as("platformAdmin").get("/admin/outbox");
     expect(ok.status).toBe(200);
-    expect(ok.body).toEqual({ data: [] });
+    // the dev mailbox of this file's tenants is empty (a mail another file's queued send delivers late may be there)
+    const ours = new Set([w.tenantA.id, w.tenantB.id]);
+    expect(ok.body.data.filter((m: { tenantId: string }) => ours.has(m.tenantId))).toEqual([]);
   });
 });

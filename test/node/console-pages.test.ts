@@ -508,7 +508,8 @@ describe("the console in headless Chromium", () => {
     expect(admin.errors, admin.errors.join("\n")).toEqual([]);
     await context.close();
     await platformContext.close();
-  }, 120_000);
+    // a hang guard only: some forty pages, each through axe-core, on 2 cores beside the rest of the suite
+  }, 240_000);
 
   it("an agency admin adds a business and invites its owner; the owner's mail link opens the set-password page", async () => {
     // the agency and its admin, as the platform admin makes them (the admin's invite accepted over REST)

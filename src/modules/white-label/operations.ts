@@ -39,9 +39,9 @@ const logoDescription =
   "Stores the image and sets the brand's logoUrl to its address on this service (/brand-logos/{id}.{ext}), " +
   "which every page, widget and mail shows instead of a remote image. A new upload replaces the logo (a new address).";
 
-export const uploadBrandingLogoOperation = defineOperation({
+export const createBrandingLogoOperation = defineOperation({
   name: "white-label.upload-logo",
-  operationId: "uploadBrandingLogo",
+  operationId: "createBrandingLogo",
   method: "post",
   path: "/v1/branding/logo",
   tags: ["White label"],
@@ -61,9 +61,9 @@ export const uploadBrandingLogoOperation = defineOperation({
   },
 });
 
-export const uploadAgencyBrandingLogoOperation = defineOperation({
+export const createAgencyBrandingLogoOperation = defineOperation({
   name: "agency.upload-logo",
-  operationId: "uploadAgencyBrandingLogo",
+  operationId: "createAgencyBrandingLogo",
   context: "agency",
   method: "post",
   path: "/agency/agencies/{agencyId}/branding/logo",
@@ -83,6 +83,6 @@ export const uploadAgencyBrandingLogoOperation = defineOperation({
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
 export const operations: Operation[] = [
   getWhiteLabelOperation,
-  uploadBrandingLogoOperation,
-  uploadAgencyBrandingLogoOperation,
+  createBrandingLogoOperation,
+  createAgencyBrandingLogoOperation,
 ];
