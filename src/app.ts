@@ -23,7 +23,6 @@ import { meTenantRoutes } from "./modules/auth/me-tenants.routes";
 import { authRoutes } from "./modules/auth/routes";
 import { automationRoutes } from "./modules/automation/routes";
 import { campaignRoutes } from "./modules/campaigns/routes";
-import { competitorRoutes } from "./modules/competitors/routes";
 import { complianceRoutes } from "./modules/compliance/routes";
 import { consoleRoutes } from "./modules/console/routes";
 import { consentRoutes } from "./modules/contacts/consent.routes";
@@ -157,7 +156,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", connectedAppsRoutes);
   app.route("/", analyticsRoutes);
   app.route("/", scoreRoutes);
-  app.route("/", competitorRoutes);
   app.route("/", recommendationRoutes);
   app.route("/", agentRoutes);
   app.route("/", assistantRoutes);
