@@ -44,7 +44,6 @@ import { myOAuthGrantRoutes } from "./modules/oauth/me.routes";
 import { oauthRoutes } from "./modules/oauth/routes";
 import { webhookRoutes } from "./modules/outgoing-webhooks/routes";
 import { recommendationRoutes } from "./modules/recommendations/routes";
-import { regionRoutes } from "./modules/regions/routes";
 import { scoreRoutes } from "./modules/reputation/routes";
 import { publicReviewLinkRoutes } from "./modules/review-links/public.routes";
 import { reviewLinkRoutes } from "./modules/review-links/routes";
@@ -148,7 +147,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", messagingSettingsRoutes);
   app.route("/", adminRoutes);
   app.route("/", agencyRoutes);
-  app.route("/", regionRoutes);
   app.route("/", userRoutes);
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);

@@ -58,6 +58,7 @@ import { connectedAppsOf } from "./modules/oauth/grants";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { operations as recommendationsOperations } from "./modules/recommendations/operations";
+import { operations as regionsOperations } from "./modules/regions/operations";
 import { reputationScoresSweep } from "./modules/reputation/background";
 import { operations as reputationOperations } from "./modules/reputation/operations";
 import { reviewLinkClicks } from "./modules/review-links/clicks";
@@ -199,6 +200,7 @@ export const OPERATIONS: Operation[] = [
   ...locationsOperations,
   ...messagingSettingsOperations,
   ...recommendationsOperations,
+  ...regionsOperations,
   ...reputationOperations,
   ...reviewLinksOperations,
   ...reviewsOperations,
