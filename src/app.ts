@@ -43,7 +43,6 @@ import { connectedAppsRoutes } from "./modules/oauth/connected-apps.routes";
 import { myOAuthGrantRoutes } from "./modules/oauth/me.routes";
 import { oauthRoutes } from "./modules/oauth/routes";
 import { webhookRoutes } from "./modules/outgoing-webhooks/routes";
-import { recommendationRoutes } from "./modules/recommendations/routes";
 import { scoreRoutes } from "./modules/reputation/routes";
 import { publicReviewLinkRoutes } from "./modules/review-links/public.routes";
 import { reviewLinkRoutes } from "./modules/review-links/routes";
@@ -154,7 +153,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", connectedAppsRoutes);
   app.route("/", analyticsRoutes);
   app.route("/", scoreRoutes);
-  app.route("/", recommendationRoutes);
   app.route("/", agentRoutes);
   app.route("/", assistantRoutes);
   app.route("/", surveyRoutes);
