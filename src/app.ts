@@ -52,7 +52,6 @@ import { providerCallbackRoutes } from "./modules/solicitations/provider-callbac
 import { solicitationRoutes } from "./modules/solicitations/routes";
 import { samlRoutes } from "./modules/sso/saml.routes";
 import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
-import { surveyRoutes } from "./modules/surveys/routes";
 import { systemRoutes } from "./modules/system/routes";
 import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
@@ -155,7 +154,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", scoreRoutes);
   app.route("/", agentRoutes);
   app.route("/", assistantRoutes);
-  app.route("/", surveyRoutes);
   app.route("/", webhookRoutes);
   app.route("/", automationRoutes);
   app.route("/", jobRoutes);
