@@ -33,7 +33,6 @@ import { feedbackPageRoutes } from "./modules/feedback/page.routes";
 import { publicFeedbackRoutes } from "./modules/feedback/routes";
 import { integrationRoutes } from "./modules/integrations/routes";
 import { deadLetterRoutes } from "./modules/jobs/dead-letters.routes";
-import { jobRoutes } from "./modules/jobs/routes";
 import { linkRoutes } from "./modules/links/routes";
 import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
 import { locationRoutes } from "./modules/locations/routes";
@@ -156,7 +155,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", assistantRoutes);
   app.route("/", webhookRoutes);
   app.route("/", automationRoutes);
-  app.route("/", jobRoutes);
   app.route("/", solicitationRoutes);
   app.route("/", providerCallbackRoutes);
   app.route("/", reviewSiteCallbackRoutes);

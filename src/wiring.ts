@@ -48,6 +48,7 @@ import { purgeSessionsSweep } from "./modules/identity/background";
 import { operations as inboxOperations } from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { purgeFinishedJobsSweep } from "./modules/jobs/background";
+import { operations as jobsOperations } from "./modules/jobs/operations";
 import { type JobRunners, jobsConsumer } from "./modules/jobs/runner";
 import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
 import { operations as locationsOperations } from "./modules/locations/operations";
@@ -197,6 +198,7 @@ export const OPERATIONS: Operation[] = [
   ...experimentsOperations,
   ...exportsOperations,
   ...inboxOperations,
+  ...jobsOperations,
   ...locationsOperations,
   ...messagingSettingsOperations,
   ...recommendationsOperations,
