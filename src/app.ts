@@ -45,7 +45,6 @@ import { webhookRoutes } from "./modules/outgoing-webhooks/routes";
 import { scoreRoutes } from "./modules/reputation/routes";
 import { publicReviewLinkRoutes } from "./modules/review-links/public.routes";
 import { reviewLinkRoutes } from "./modules/review-links/routes";
-import { responseRoutes } from "./modules/reviews/responses.routes";
 import { reviewSiteCallbackRoutes } from "./modules/reviews/site-callbacks.routes";
 import { providerCallbackRoutes } from "./modules/solicitations/provider-callbacks.routes";
 import { solicitationRoutes } from "./modules/solicitations/routes";
@@ -134,7 +133,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", campaignRoutes);
   app.route("/", experimentRoutes);
   app.route("/", integrationRoutes);
-  app.route("/", responseRoutes);
   app.route("/", alertRoutes);
   app.route("/", contactRoutes);
   app.route("/", consentRoutes);
