@@ -16,7 +16,6 @@ import { agencyRoutes } from "./modules/agency/routes";
 import { agentRoutes } from "./modules/agents/routes";
 import { alertRoutes } from "./modules/alerts/routes";
 import { alertUnsubscribeRoutes } from "./modules/alerts/unsubscribe.routes";
-import { analyticsRoutes } from "./modules/analytics/routes";
 import { apiKeyAuthenticator } from "./modules/api-keys/authenticator";
 import { assistantRoutes } from "./modules/assistant/routes";
 import { meTenantRoutes } from "./modules/auth/me-tenants.routes";
@@ -147,7 +146,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", oauthRoutes);
   app.route("/", myOAuthGrantRoutes);
   app.route("/", connectedAppsRoutes);
-  app.route("/", analyticsRoutes);
   app.route("/", scoreRoutes);
   app.route("/", agentRoutes);
   app.route("/", assistantRoutes);
