@@ -48,6 +48,7 @@ import { purgeSessionsSweep } from "./modules/identity/background";
 import { operations as inboxOperations } from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
 import { purgeFinishedJobsSweep } from "./modules/jobs/background";
+import { operations as jobsOperations } from "./modules/jobs/operations";
 import { type JobRunners, jobsConsumer } from "./modules/jobs/runner";
 import { clicksConsumer, shortLinkClicks } from "./modules/links/background";
 import { operations as locationsOperations } from "./modules/locations/operations";
@@ -58,6 +59,7 @@ import { connectedAppsOf } from "./modules/oauth/grants";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { operations as recommendationsOperations } from "./modules/recommendations/operations";
+import { operations as regionsOperations } from "./modules/regions/operations";
 import { reputationScoresSweep } from "./modules/reputation/background";
 import { operations as reputationOperations } from "./modules/reputation/operations";
 import { reviewLinkClicks } from "./modules/review-links/clicks";
@@ -196,9 +198,11 @@ export const OPERATIONS: Operation[] = [
   ...experimentsOperations,
   ...exportsOperations,
   ...inboxOperations,
+  ...jobsOperations,
   ...locationsOperations,
   ...messagingSettingsOperations,
   ...recommendationsOperations,
+  ...regionsOperations,
   ...reputationOperations,
   ...reviewLinksOperations,
   ...reviewsOperations,

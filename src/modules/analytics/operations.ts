@@ -1,24 +1,34 @@
 import { z } from "@hono/zod-openapi";
 import { dayRangeInput, rangeOf } from "../../lib/day-range";
-import { stdErrors } from "../../lib/openapi";
+import { stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation, type Operation } from "../../lib/operation";
 import { SiteType } from "../reviews/schemas";
+import { agencyAnalytics } from "./agency";
+import { agencyUsage } from "./agency-usage";
 import {
+  AgencyAnalyticsQuery,
+  AgencyAnalyticsSchema,
+  AgencyUsagePageSchema,
+  AgencyUsageQuery,
   AnalyticsQuery,
   FunnelCountsSchema,
   FunnelQuery,
   FunnelSchema,
+  OverviewSchema,
+  RebuildBody,
+  RebuildResultSchema,
   ResponseAnalyticsSchema,
   ReviewAnalyticsQuery,
   ReviewAnalyticsSchema,
   ReviewStatsSchema,
 } from "./schemas";
 import { sendTiming, WEEKDAYS } from "./send-timing";
-import { funnelAnalytics, responseAnalytics, reviewAnalytics } from "./service";
+import { funnelAnalytics, overview, rebuildAnalytics, responseAnalytics, reviewAnalytics } from "./service";
 import { campaignMetrics, reviewSummary } from "./skills";
 
 // The analytics operations served by REST and agents alike (src/lib/operation.ts). REST keeps them to
 // signed-in users (no API key scope, identity/scopes.ts); agents read them with the caller's scopes.
+// An agency reads its tenants' rollups under /agency (an agency admin or a platform admin).
 
 const tags = ["Analytics"];
 const fromRollups = "Computed from the daily rollups (UTC days). Default range: the 30 days ending today.";
@@ -72,6 +82,79 @@ export const responseAnalyticsOperation = defineOperation({
   access: "read",
   agent: { scopes: ["read:reviews"] },
   handler: async (ctx, input) => responseAnalytics(ctx, input),
+});
+
+export const analyticsOverviewOperation = defineOperation({
+  name: "analytics.overview",
+  operationId: "getAnalyticsOverview",
+  method: "get",
+  path: "/v1/analytics/overview",
+  tags,
+  summary: "Reviews, funnel and response figures for a range",
+  description: fromRollups,
+  request: { query: AnalyticsQuery },
+  output: OverviewSchema,
+  errors: stdErrors,
+  scopes: [],
+  access: "read",
+  handler: async (ctx, input) => overview(ctx, input),
+});
+
+export const rebuildAnalyticsOperation = defineOperation({
+  name: "analytics.rebuild",
+  operationId: "rebuildAnalytics",
+  method: "post",
+  path: "/v1/analytics/rebuild",
+  tags,
+  summary: "Recompute the rollups of a range from source rows (tenant_admin)",
+  description:
+    "Backfill or repair: every rollup row of the tenant in the range (at most 366 days) is recomputed from solicitations, reviews and responses. Audited.",
+  request: { body: RebuildBody },
+  output: RebuildResultSchema,
+  errors: stdErrors,
+  scopes: [],
+  minRole: "tenant_admin",
+  access: "write",
+  idempotent: true,
+  handler: async (ctx, input) => rebuildAnalytics(ctx, input),
+});
+
+export const agencyUsageOperation = defineOperation({
+  name: "agency.usage",
+  context: "agency",
+  operationId: "getAgencyUsage",
+  method: "get",
+  path: "/agency/usage",
+  tags: ["Agency"],
+  summary: "Usage and health of each tenant the caller's agencies own, newest tenant first",
+  description:
+    "A keyset page of the owned tenants (like GET /agency/tenants), each with its active locations, contacts, review " +
+    "requests sent this calendar month (UTC), reviews (all time and this month), average rating, response rate over the " +
+    "last 30 days and reviews past their SLA. Read from the daily rollups and counters, one batch per shard. tenantId " +
+    "narrows to one owned tenant; another agency's tenant is 404.",
+  request: { query: AgencyUsageQuery },
+  output: AgencyUsagePageSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  access: "read",
+  handler: async (ctx, input) => agencyUsage(ctx.env, ctx.agencies, input),
+});
+
+export const agencyAnalyticsOperation = defineOperation({
+  name: "agency.analytics",
+  context: "agency",
+  operationId: "getAgencyAnalytics",
+  method: "get",
+  path: "/agency/analytics",
+  tags: ["Agency"],
+  summary: "Rollups across the tenants the caller's agencies own",
+  description: "Per tenant and in total. tenantId narrows to one owned tenant; another agency's tenant is 404.",
+  request: { query: AgencyAnalyticsQuery },
+  output: AgencyAnalyticsSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  access: "read",
+  handler: async (ctx, input) => agencyAnalytics(ctx.env, ctx.agencies, input),
 });
 
 // The rollups read as one summary (MCP tools): what a model asks in one call.
@@ -159,6 +242,10 @@ export const sendTimingOperation = defineOperation({
 
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
 export const operations: Operation[] = [
+  analyticsOverviewOperation,
+  rebuildAnalyticsOperation,
+  agencyUsageOperation,
+  agencyAnalyticsOperation,
   funnelAnalyticsOperation,
   reviewAnalyticsOperation,
   responseAnalyticsOperation,

@@ -1,10 +1,126 @@
 import { z } from "@hono/zod-openapi";
 import { RECOMMENDATION_STATUSES } from "../../db/schema";
+import { errors, IdParam, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation, type Operation } from "../../lib/operation";
-import { RecommendationSchema } from "./schemas";
-import { listRecommendationsForSkill } from "./service";
+import { ApplyBody, RecommendationListQuery, RecommendationSchema, SnoozeBody } from "./schemas";
+import {
+  acceptRecommendation,
+  applyRecommendation,
+  getRecommendation,
+  listRecommendations,
+  listRecommendationsForSkill,
+  rejectRecommendation,
+  snoozeRecommendation,
+} from "./service";
 
-// The recommendations' operations in the catalogue (src/lib/operation.ts).
+// The recommendations' operations in the catalogue (src/lib/operation.ts): every role reads them (API
+// keys with read:recommendations, identity/scopes.ts); managers decide, a tenant_admin applies.
+
+const tags = ["Recommendations"];
+const moves =
+  "Moves: pending -> accepted | rejected | snoozed | applied; snoozed -> pending (when snoozedUntil passes) | accepted | rejected; accepted -> applied. Anything else is 409 INVALID_TRANSITION.";
+const withTransitions = { ...stdErrorsWithNotFound, 409: errors[409] };
+
+export const listRecommendationsOperation = defineOperation({
+  name: "recommendation.list-page",
+  operationId: "listRecommendations",
+  method: "get",
+  path: "/v1/recommendations",
+  tags,
+  summary: "List recommendations, newest first",
+  request: { query: RecommendationListQuery },
+  output: paged(RecommendationSchema).openapi("RecommendationPage"),
+  errors: stdErrors,
+  scopes: ["read:recommendations"],
+  access: "read",
+  handler: async (ctx, input) => listRecommendations(ctx, input),
+});
+
+export const getRecommendationOperation = defineOperation({
+  name: "recommendation.get",
+  operationId: "getRecommendation",
+  method: "get",
+  path: "/v1/recommendations/{id}",
+  tags,
+  summary: "Get a recommendation",
+  request: { params: IdParam },
+  output: RecommendationSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: ["read:recommendations"],
+  access: "read",
+  handler: async (ctx, input) => getRecommendation(ctx, input.id),
+});
+
+export const acceptRecommendationOperation = defineOperation({
+  name: "recommendation.accept",
+  operationId: "acceptRecommendation",
+  method: "post",
+  path: "/v1/recommendations/{id}/accept",
+  tags,
+  summary: "Accept a recommendation (manager)",
+  description: moves,
+  request: { params: IdParam },
+  output: RecommendationSchema,
+  errors: withTransitions,
+  scopes: [],
+  minRole: "manager",
+  access: "write",
+  handler: async (ctx, input) => acceptRecommendation(ctx, input.id),
+});
+
+export const rejectRecommendationOperation = defineOperation({
+  name: "recommendation.reject",
+  operationId: "rejectRecommendation",
+  method: "post",
+  path: "/v1/recommendations/{id}/reject",
+  tags,
+  summary: "Reject a recommendation (manager)",
+  description: moves,
+  request: { params: IdParam },
+  output: RecommendationSchema,
+  errors: withTransitions,
+  scopes: [],
+  minRole: "manager",
+  access: "write",
+  handler: async (ctx, input) => rejectRecommendation(ctx, input.id),
+});
+
+export const snoozeRecommendationOperation = defineOperation({
+  name: "recommendation.snooze",
+  operationId: "snoozeRecommendation",
+  method: "post",
+  path: "/v1/recommendations/{id}/snooze",
+  tags,
+  summary: "Snooze until a time (manager)",
+  description: moves,
+  request: { params: IdParam, body: SnoozeBody },
+  output: RecommendationSchema,
+  errors: withTransitions,
+  scopes: [],
+  minRole: "manager",
+  access: "write",
+  handler: async (ctx, input) => snoozeRecommendation(ctx, input.id, input.until),
+});
+
+export const applyRecommendationOperation = defineOperation({
+  name: "recommendation.apply",
+  operationId: "applyRecommendation",
+  method: "post",
+  path: "/v1/recommendations/{id}/apply",
+  tags,
+  summary: "Execute the action and mark applied (tenant_admin)",
+  description:
+    `${moves} actionPayload.kind: none (acknowledge), create_sla_rule, update_location, update_campaign, complete_experiment; ` +
+    "each runs through the same service as its REST route (validation, audit). Values listed in actionPayload.requiredInput come in body.input. " +
+    "If the action fails (400, 404, 409) the recommendation keeps its status.",
+  request: { params: IdParam, body: ApplyBody },
+  output: RecommendationSchema,
+  errors: withTransitions,
+  scopes: [],
+  minRole: "tenant_admin",
+  access: "write",
+  handler: async (ctx, { id, ...body }) => applyRecommendation(ctx, id, body),
+});
 
 export const recommendationListOperation = defineOperation({
   name: "recommendation.list",
@@ -30,4 +146,12 @@ export const recommendationListOperation = defineOperation({
 });
 
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
-export const operations: Operation[] = [recommendationListOperation];
+export const operations: Operation[] = [
+  listRecommendationsOperation,
+  getRecommendationOperation,
+  acceptRecommendationOperation,
+  rejectRecommendationOperation,
+  snoozeRecommendationOperation,
+  applyRecommendationOperation,
+  recommendationListOperation,
+];

@@ -7,6 +7,7 @@ import { autoReplyOperations } from "./auto-replies/operations";
 import { AutoReplySchema } from "./auto-replies/schemas";
 import { listAutoReplies } from "./auto-replies/service";
 import { publishResponse } from "./publish";
+import { responseOperations } from "./responses.operations";
 import {
   AnsweredReviewSchema,
   ApproveResponseBody,
@@ -593,4 +594,5 @@ export const operations: Operation[] = [
   reviewWithContextOperation,
   ...slaOperations,
   ...autoReplyOperations,
+  ...responseOperations,
 ];
