@@ -180,6 +180,10 @@ export interface OperationCall {
   query?: Record<string, string | undefined>;
   /** JSON values, checked by the operation's REST body schema */
   body?: Record<string, unknown>;
+  /** request headers by their lower-case names (an Idempotency-Key), checked by the operation's REST header schema */
+  headers?: Record<string, string>;
+  /** multipart fields (a file among them), checked by the operation's REST form schema */
+  form?: Record<string, unknown>;
 }
 
 /**
@@ -205,7 +209,9 @@ export async function callOperation<T>(c: Context<AppEnv>, op: Operation, call: 
       r.query,
       Object.fromEntries(Object.entries(call.query ?? {}).filter(([, v]) => v !== undefined && v !== "")),
     ),
+    ...part(r.headers, call.headers),
     ...part(r.body, call.body),
+    ...part(r.form, call.form),
   };
   // the operation's output schema is the REST response's: T is the caller's name for it (z.infer of that schema)
   return bodyOf(await op.handler(operationContext(c) as never, input as never)) as T;

@@ -26,6 +26,12 @@ it("each page's HTML, CSS and script stay under 60 KB gzipped", async () => {
   const contactId = (await w.as("manager").post("/v1/contacts", { email: "budget@example.com" })).body.id;
   const asked = await statelessCall(key, "contact.suppress", { contactId, reason: "budget" });
   const confirm = new URL(confirmationLink(asked.result)!).pathname;
+  // review requests: a campaign's page (its figures, send form, templates, sequence) and a template's editor
+  const campaign = (
+    await w.as("manager").post("/v1/campaigns", { name: "Budget", type: "drip", channels: ["email", "sms"] })
+  ).body.id;
+  const template = (await w.as("manager").post("/v1/templates", { name: "Budget", channel: "sms", bodyText: "Hi" }))
+    .body.id;
   for (const path of [
     "/app/tenants",
     "/app/me",
@@ -39,6 +45,13 @@ it("each page's HTML, CSS and script stay under 60 KB gzipped", async () => {
     `${t}/webhooks`,
     `${t}/automation?action=notify_email`,
     `${t}/data-export`,
+    `${t}/requests`,
+    `${t}/campaigns`,
+    `${t}/campaigns/${campaign}`,
+    `${t}/templates`,
+    `${t}/templates/${template}`,
+    `${t}/experiments`,
+    `${t}/solicitations`,
     "/app/connected-apps",
     // the places pages: their forms (every provider's fields, the time zones) included
     `${t}/locations`,

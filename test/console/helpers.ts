@@ -62,14 +62,17 @@ export class ConsoleBrowser {
   async post(
     path: string,
     fields: Record<string, string | string[]> = {},
-    o: { origin?: string | null; csrf?: string | null } = {},
+    o: { origin?: string | null; csrf?: string | null; accept?: string } = {},
   ): Promise<Page> {
     const body = new URLSearchParams();
     const csrf = o.csrf === undefined ? this.csrf : o.csrf;
     if (csrf !== null && csrf !== "") body.set("csrf", csrf);
     for (const [k, v] of Object.entries(fields)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
     const origin = o.origin === undefined ? (this.base ? new URL(this.base).origin : ORIGIN) : o.origin;
-    const headers = this.headers({ "content-type": "application/x-www-form-urlencoded" });
+    const headers = this.headers({
+      "content-type": "application/x-www-form-urlencoded",
+      ...(o.accept ? { accept: o.accept } : {}),
+    });
     if (origin) headers.origin = origin;
     return this.read(await request("POST", path, { headers, body: body.toString(), unchecked: true, base: this.base }));
   }

@@ -52,6 +52,19 @@ const rulesToDelete: string[] = [];
 let hookB: string;
 let ruleB: string;
 let exportB: string;
+/** tenant A's review requests: a campaign, templates in each state a form needs, experiments in each state */
+let campaignA: string;
+let templateDraft: string;
+let templateToApprove: string;
+let templateApproved: string;
+let templateToBind: string;
+let expDraft: string;
+let expRunning: string;
+let expPaused: string;
+let expOpen: string;
+/** one of each per post: a binding to remove, a campaign whose sequence is deleted */
+const bindingsToRemove: string[] = [];
+const sequencesToDelete: string[] = [];
 const nextOf = (pool: string[]) => pool.shift() ?? "none-left";
 let invites = 0;
 /** the places pages' subjects in tenant A: a location, a sandbox connection (tested against a stand-in), a review
@@ -83,6 +96,15 @@ const PAGES: [pattern: string, path: (who?: Actor) => string, readers?: readonly
   ["/app/t/:tenantId/reviews", () => t("/reviews")],
   ["/app/t/:tenantId/reviews/:reviewId", () => t(`/reviews/${reviewA}`)],
   ["/app/t/:tenantId/settings", () => t("/settings")],
+  ["/app/t/:tenantId/requests", () => t("/requests")],
+  ["/app/t/:tenantId/campaigns", () => t("/campaigns")],
+  ["/app/t/:tenantId/campaigns/:campaignId", () => t(`/campaigns/${campaignA}`)],
+  ["/app/t/:tenantId/campaigns/:campaignId/progress", () => t(`/campaigns/${campaignA}/progress`)],
+  ["/app/t/:tenantId/templates", () => t("/templates")],
+  ["/app/t/:tenantId/templates/:templateId", () => t(`/templates/${templateApproved}`)],
+  ["/app/t/:tenantId/experiments", () => t("/experiments")],
+  ["/app/t/:tenantId/experiments/:experimentId", () => t(`/experiments/${expDraft}`)],
+  ["/app/t/:tenantId/solicitations", () => t("/solicitations")],
   ["/app/t/:tenantId/team", () => t("/team")],
   ["/app/t/:tenantId/api-keys", () => t("/api-keys"), ADMINS],
   ["/app/t/:tenantId/audit", () => t("/audit"), ADMINS],
@@ -111,6 +133,7 @@ const alertOf = (who?: Actor) => alertsOf.get(who ?? "viewer") ?? alertsOf.get("
 /** pages that answer data, not a page of the layout */
 const NOT_HTML = new Set([
   "/app/t/:tenantId/inbox/fresh",
+  "/app/t/:tenantId/campaigns/:campaignId/progress",
   "/app/t/:tenantId/audit/export",
   "/app/t/:tenantId/data-export/:exportId/status",
   "/app/t/:tenantId/data-export/:exportId/download",
@@ -357,6 +380,122 @@ const FORMS: [
     () => ({}),
     INSIDERS,
   ],
+  // review requests: campaigns and their sends are a manager's, templates a team member's, approval a manager's
+  [
+    "/app/t/:tenantId/campaigns",
+    () => t("/campaigns"),
+    () => ({ name: "Matrix campaign", type: "one_time", channels: "email" }),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/campaigns/:campaignId/send",
+    () => t(`/campaigns/${campaignA}/send`),
+    () => ({ locationId: locationA, channel: "email", audience: "all", limit: "1" }),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/campaigns/:campaignId/active",
+    () => t(`/campaigns/${campaignA}/active`),
+    () => ({ isActive: "true" }),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/campaigns/:campaignId/templates",
+    () => t(`/campaigns/${campaignA}/templates`),
+    () => ({ templateId: templateToBind }),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/campaigns/:campaignId/templates/:bindingId/delete",
+    () => t(`/campaigns/${campaignA}/templates/${nextOf(bindingsToRemove)}/delete`),
+    () => ({}),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/campaigns/:campaignId/sequence",
+    () => t(`/campaigns/${campaignA}/sequence`),
+    () => ({ stepIndex: "", stepChannel: "email", stepDelay: "0", stepTemplate: "" }),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/campaigns/:campaignId/sequence/delete",
+    () => t(`/campaigns/${nextOf(sequencesToDelete)}/sequence/delete`),
+    () => ({}),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/templates",
+    () => t("/templates"),
+    () => ({ name: "Matrix template", channel: "sms", bodyText: "Hi {{firstName}}" }),
+    WRITERS,
+  ],
+  [
+    "/app/t/:tenantId/templates/:templateId/edit",
+    () => t(`/templates/${templateDraft}/edit`),
+    () => ({ name: "Matrix draft", bodyText: "Hello {{firstName}}" }),
+    WRITERS,
+  ],
+  [
+    "/app/t/:tenantId/templates/:templateId/preview",
+    () => t(`/templates/${templateApproved}/preview`),
+    () => ({ bodyText: "Hello {{firstName}}" }),
+    INSIDERS,
+    200,
+  ],
+  [
+    "/app/t/:tenantId/templates/:templateId/version",
+    () => t(`/templates/${templateApproved}/version`),
+    () => ({}),
+    WRITERS,
+  ],
+  [
+    "/app/t/:tenantId/templates/:templateId/approve",
+    () => t(`/templates/${templateToApprove}/approve`),
+    () => ({}),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/templates/:templateId/archive",
+    () => t(`/templates/${templateToBind}/archive`),
+    () => ({}),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/experiments",
+    () => t("/experiments"),
+    () => ({
+      name: "Matrix experiment",
+      hypothesis: "B wins",
+      variantName: ["A", "B"],
+      variantTraffic: ["50", "50"],
+      variantTemplate: ["", ""],
+    }),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/experiments/:experimentId/start",
+    () => t(`/experiments/${expDraft}/start`),
+    () => ({}),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/experiments/:experimentId/pause",
+    () => t(`/experiments/${expRunning}/pause`),
+    () => ({}),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/experiments/:experimentId/resume",
+    () => t(`/experiments/${expPaused}/resume`),
+    () => ({}),
+    APPROVERS,
+  ],
+  [
+    "/app/t/:tenantId/experiments/:experimentId/complete",
+    () => t(`/experiments/${expOpen}/complete`),
+    () => ({}),
+    ADMINS,
+  ],
 ];
 
 afterAll(() => setWebhookFetch());
@@ -364,6 +503,7 @@ afterAll(() => setWebhookFetch());
 beforeAll(async () => {
   w = await createWorld({ shardA: 0, shardB: 1 });
   const [locA, locB] = await Promise.all([newLocation(w), newLocation(w, "tenantBAdmin")]);
+  locationA = locA.id;
   reviewA = (await ingest(w, { locationId: locA.id, siteType: "first_party", rating: 2, text: A_TEXT })).id;
   reviewB = (await ingest(w, { locationId: locB.id, siteType: "first_party", rating: 1, text: B_TEXT }, "tenantBAdmin"))
     .id;
@@ -471,6 +611,51 @@ beforeAll(async () => {
     if (url.host === "api.twilio.com") return json({ code: 20003, message: "Authenticate", status: 401 }, 401);
     return realFetch(input, init);
   }) as typeof fetch;
+
+  // review requests: a campaign with bindings to remove, templates in the states the forms move, experiments
+  const campaign = async () =>
+    (await m.post("/v1/campaigns", { name: "Matrix", type: "one_time", channels: ["email"] })).body.id as string;
+  const template = async (approved = false) => {
+    const id = (await m.post("/v1/templates", { name: "Matrix", channel: "email", subject: "Hi", bodyText: "Hi" })).body
+      .id as string;
+    if (approved) await m.post(`/v1/templates/${id}/approve`);
+    return id;
+  };
+  const experiment = async (...moves: string[]) => {
+    const variants = [
+      { name: "A", trafficPercent: 50 },
+      { name: "B", trafficPercent: 50 },
+    ];
+    const id = (await m.post("/v1/experiments", { name: "Matrix", hypothesis: "B wins", variants })).body.id as string;
+    for (const move of moves) await m.post(`/v1/experiments/${id}/${move}`);
+    return id;
+  };
+  campaignA = await campaign();
+  [templateDraft, templateToApprove, templateApproved, templateToBind] = await Promise.all([
+    template(),
+    template(),
+    template(true),
+    template(),
+  ]);
+  for (let i = 0; i < 8; i++) {
+    const bound = await m.post(`/v1/campaigns/${campaignA}/templates`, {
+      templateId: templateApproved,
+      channel: "email",
+      variantKey: `pool-${i}`,
+    });
+    bindingsToRemove.push(bound.body.id);
+    const withSequence = await campaign();
+    await m.put(`/v1/campaigns/${withSequence}/sequence`, {
+      steps: [{ stepIndex: 0, channel: "email", delayDays: 0 }],
+    });
+    sequencesToDelete.push(withSequence);
+  }
+  [expDraft, expRunning, expPaused, expOpen] = await Promise.all([
+    experiment(),
+    experiment("start"),
+    experiment("start", "pause"),
+    experiment("start"),
+  ]);
 }, 120_000);
 
 afterAll(() => {

@@ -187,6 +187,21 @@ describe("versions and approval", () => {
     expect(fromDraft.body).toMatchObject({ code: "INVALID_TRANSITION", details: { from: "draft", to: "draft" } });
   });
 
+  it("lists one template's versions with rootId, newest first; another tenant's lineage lists nothing", async () => {
+    const res = await w.as("viewer").get(`/v1/templates?rootId=${v1}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((t: { version: number; status: string }) => [t.version, t.status])).toEqual([
+      [3, "draft"],
+      [2, "approved"],
+      [1, "archived"],
+    ]);
+    expect(res.body.total).toBe(3);
+    expect((await w.as("viewer").get(`/v1/templates?rootId=${bTemplateId}`)).body).toMatchObject({
+      data: [],
+      total: 0,
+    });
+  });
+
   it("lints on approve: an email needs a subject and a body, an sms a bodyText", async () => {
     const bare = (await w.as("manager").post("/v1/templates", { name: "bare", channel: "email" })).body.id;
     const res = await w.as("manager").post(`/v1/templates/${bare}/approve`);
@@ -196,6 +211,22 @@ describe("versions and approval", () => {
     expect((await w.as("manager").post(`/v1/templates/${bareSms}/approve`)).body.details.issues[0].path).toBe(
       "bodyText",
     );
+  });
+
+  it("lints on approve: an SMS over 1,600 characters with its opt-out line is refused (Twilio's limit)", async () => {
+    // 1,577 characters + "\nReply STOP to opt out" (22) = 1,599: fits; one more does not
+    const fits = (await w.as("manager").post("/v1/templates", { ...sms, bodyText: "a".repeat(1577) })).body.id;
+    expect((await w.as("manager").post(`/v1/templates/${fits}/approve`)).status).toBe(200);
+    const long = (await w.as("manager").post("/v1/templates", { ...sms, bodyText: "a".repeat(1579) })).body.id;
+    const res = await w.as("manager").post(`/v1/templates/${long}/approve`);
+    expect(res.status).toBe(400);
+    expect(res.body.details.issues).toEqual([
+      {
+        path: "bodyText",
+        message:
+          "An SMS is at most 1,600 characters with its opt-out line; this one is 1,601 (providers refuse longer messages)",
+      },
+    ]);
   });
 
   it("lints on approve: a token whose location variable was removed is unknown", async () => {
@@ -284,6 +315,34 @@ describe("preview", () => {
       text,
       sms: { encoding: "GSM-7", units: text.length, segments: 1 },
     });
+  });
+
+  it("POST /v1/templates/preview renders unsaved content of a channel with the same sample values", async () => {
+    const res = await w.as("viewer").post("/v1/templates/preview", {
+      channel: "sms",
+      bodyText: "Hi {{firstName}}, review {{locationName}}: {{reviewLink}}",
+    });
+    expect(res.status).toBe(200);
+    const text =
+      "Hi Jane, review Sample Location: http://localhost:8787/v1/r/preview?redirect=1\nReply STOP to opt out";
+    expect(res.body).toEqual({
+      subject: null,
+      html: null,
+      text,
+      unsubscribeLinkAppended: false,
+      sms: { encoding: "GSM-7", units: text.length, segments: 1 },
+    });
+    const mail = await w.as("viewer").post("/v1/templates/preview", { channel: "email", subject: "Hi {{firstName}}" });
+    expect(mail.body).toMatchObject({ subject: "Hi Jane", html: null, text: null });
+    const unknown = await w.as("viewer").post("/v1/templates/preview", { channel: "sms", bodyText: "{{promo}}" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details.issues).toEqual([{ path: "bodyText", message: "Unknown token {{promo}}" }]);
+    const bLoc = (await w.as("tenantBAdmin").post("/v1/locations", { name: "B2" })).body.id;
+    const other = await w
+      .as("viewer")
+      .post("/v1/templates/preview", { channel: "sms", bodyText: "x", locationId: bLoc });
+    expect(other.status).toBe(400);
+    expect(other.body.details.issues[0].path).toBe("locationId");
   });
 
   it("refuses another tenant's location", async () => {

@@ -155,3 +155,43 @@ export function FunnelChart({ steps, id }: { steps: FunnelStep[]; id: string }) 
     </figure>
   );
 }
+
+export interface RateBar {
+  label: string;
+  /** 0 to 1, or null when there is nothing to rate yet */
+  rate: number | null;
+}
+
+/** Rates side by side (an experiment's variants), each bar's length its rate against the highest. */
+export function RateChart({ bars, id, title }: { bars: RateBar[]; id: string; title: string }) {
+  const W = 560;
+  const rowH = 34;
+  const labelW = 150;
+  const H = bars.length * rowH + 4;
+  const top = Math.max(0.0001, ...bars.map((b) => b.rate ?? 0));
+  const text = (r: number | null) => (r === null ? "none yet" : `${(r * 100).toFixed(1)}%`);
+  return (
+    <figure class="chart">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${id}-title`}>
+        <title id={`${id}-title`}>{`${title}: ${bars.map((b) => `${b.label} ${text(b.rate)}`).join(", ")}`}</title>
+        {bars.map((b, i) => {
+          const y = i * rowH + 4;
+          const w = ((W - labelW - 80) * (b.rate ?? 0)) / top;
+          return (
+            <g>
+              <text class="chart-label" x="0" y={y + 19}>
+                {b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label}
+              </text>
+              <rect class="funnel-rest" x={labelW} y={y} width={W - labelW - 80} height={rowH - 10} />
+              <rect class="funnel-bar" x={labelW} y={y} width={w.toFixed(1)} height={rowH - 10} />
+              <text class="chart-label" x={W - 74} y={y + 19}>
+                {text(b.rate)}
+              </text>
+            </g>
+          );
+        })}
+      </svg>
+      <figcaption>{title}</figcaption>
+    </figure>
+  );
+}

@@ -111,14 +111,22 @@ export function redirectTo(c: CC, location: string, flash?: Flash, headers: Reco
   return c.redirect(location, 303);
 }
 
-/** The form's fields (url-encoded or multipart); a field given several times reads as all of its values. */
-export async function formOf(c: CC): Promise<{ one(name: string): string; all(name: string): string[] }> {
+/**
+ * The form's fields (url-encoded or multipart); a field given several times reads as all of its values; a
+ * multipart file field (a CSV) as its File when one was chosen.
+ */
+export async function formOf(
+  c: CC,
+): Promise<{ one(name: string): string; all(name: string): string[]; file(name: string): File | undefined }> {
   const body = (await c.req.parseBody({ all: true }).catch(() => ({}))) as Record<string, unknown>;
-  const list = (name: string) => {
+  const values = (name: string) => {
     const v = body[name];
-    return (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === "string");
+    return Array.isArray(v) ? v : v === undefined ? [] : [v];
   };
-  return { one: (name) => list(name)[0] ?? "", all: list };
+  const list = (name: string) => values(name).filter((x): x is string => typeof x === "string");
+  // a browser sends an empty file part when no file was chosen
+  const file = (name: string) => values(name).find((x): x is File => x instanceof File && x.size > 0);
+  return { one: (name) => list(name)[0] ?? "", all: list, file };
 }
 
 /** A query or form read by its REST twin's schema: the parsed value, or the same 400 VALIDATION_ERROR. */

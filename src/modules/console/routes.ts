@@ -17,9 +17,27 @@ import {
   deleteRuleSubmit,
   ruleActiveSubmit,
 } from "./pages/automation";
+import {
+  bindTemplateSubmit,
+  campaignActiveSubmit,
+  campaignPage,
+  sendCampaignSubmit,
+  unbindTemplateSubmit,
+} from "./pages/campaign";
+import { campaignProgress } from "./pages/campaign-progress";
+import { campaignsPage, createCampaignSubmit } from "./pages/campaigns";
 import { confirmPage, confirmSubmit } from "./pages/confirm";
 import { CONNECTED_APPS, connectedAppsPage, revokeAppSubmit } from "./pages/connected-apps";
 import { dataExportPage, exportDownload, exportPage, exportStatus, startExportSubmit } from "./pages/data-export";
+import {
+  completeExperimentSubmit,
+  createExperimentSubmit,
+  experimentPage,
+  experimentsPage,
+  pauseExperimentSubmit,
+  resumeExperimentSubmit,
+  startExperimentSubmit,
+} from "./pages/experiments";
 import { homePage } from "./pages/home";
 import {
   assignSubmit,
@@ -56,6 +74,7 @@ import {
   rejectReplySubmit,
   submitReplySubmit,
 } from "./pages/replies";
+import { requestsPage } from "./pages/requests";
 import {
   createReviewLinkSubmit,
   deleteReviewLinkSubmit,
@@ -64,7 +83,9 @@ import {
   updateReviewLinkSubmit,
 } from "./pages/review-links";
 import { reviewPage, reviewsPage } from "./pages/reviews";
+import { deleteSequenceSubmit, sequenceSubmit } from "./pages/sequence";
 import { settingsPage } from "./pages/settings";
+import { solicitationsPage } from "./pages/solicitations";
 import {
   deactivateSubmit,
   inviteSubmit,
@@ -74,6 +95,15 @@ import {
   rolesSubmit,
   teamPage,
 } from "./pages/team";
+import {
+  approveTemplateSubmit,
+  archiveTemplateSubmit,
+  editTemplateSubmit,
+  forkTemplateSubmit,
+  previewTemplateSubmit,
+  templatePage,
+} from "./pages/template";
+import { createTemplateSubmit, templatesPage } from "./pages/templates";
 import { appEntry, tenantsPage } from "./pages/tenants";
 import {
   deleteWebhookSubmit,
@@ -152,6 +182,33 @@ consoleRoutes.post("/app/t/:tenantId/replies/:replyId/submit", submitReplySubmit
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/approve", approveReplySubmit);
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/reject", rejectReplySubmit);
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/publish", publishReplySubmit);
+consoleRoutes.get("/app/t/:tenantId/requests", requestsPage);
+consoleRoutes.get("/app/t/:tenantId/campaigns", campaignsPage);
+consoleRoutes.post("/app/t/:tenantId/campaigns", createCampaignSubmit);
+consoleRoutes.get("/app/t/:tenantId/campaigns/:campaignId", campaignPage);
+consoleRoutes.get("/app/t/:tenantId/campaigns/:campaignId/progress", campaignProgress);
+consoleRoutes.post("/app/t/:tenantId/campaigns/:campaignId/send", sendCampaignSubmit);
+consoleRoutes.post("/app/t/:tenantId/campaigns/:campaignId/active", campaignActiveSubmit);
+consoleRoutes.post("/app/t/:tenantId/campaigns/:campaignId/templates", bindTemplateSubmit);
+consoleRoutes.post("/app/t/:tenantId/campaigns/:campaignId/templates/:bindingId/delete", unbindTemplateSubmit);
+consoleRoutes.post("/app/t/:tenantId/campaigns/:campaignId/sequence", sequenceSubmit);
+consoleRoutes.post("/app/t/:tenantId/campaigns/:campaignId/sequence/delete", deleteSequenceSubmit);
+consoleRoutes.get("/app/t/:tenantId/templates", templatesPage);
+consoleRoutes.post("/app/t/:tenantId/templates", createTemplateSubmit);
+consoleRoutes.get("/app/t/:tenantId/templates/:templateId", templatePage);
+consoleRoutes.post("/app/t/:tenantId/templates/:templateId/edit", editTemplateSubmit);
+consoleRoutes.post("/app/t/:tenantId/templates/:templateId/preview", previewTemplateSubmit);
+consoleRoutes.post("/app/t/:tenantId/templates/:templateId/version", forkTemplateSubmit);
+consoleRoutes.post("/app/t/:tenantId/templates/:templateId/approve", approveTemplateSubmit);
+consoleRoutes.post("/app/t/:tenantId/templates/:templateId/archive", archiveTemplateSubmit);
+consoleRoutes.get("/app/t/:tenantId/experiments", experimentsPage);
+consoleRoutes.post("/app/t/:tenantId/experiments", createExperimentSubmit);
+consoleRoutes.get("/app/t/:tenantId/experiments/:experimentId", experimentPage);
+consoleRoutes.post("/app/t/:tenantId/experiments/:experimentId/start", startExperimentSubmit);
+consoleRoutes.post("/app/t/:tenantId/experiments/:experimentId/pause", pauseExperimentSubmit);
+consoleRoutes.post("/app/t/:tenantId/experiments/:experimentId/resume", resumeExperimentSubmit);
+consoleRoutes.post("/app/t/:tenantId/experiments/:experimentId/complete", completeExperimentSubmit);
+consoleRoutes.get("/app/t/:tenantId/solicitations", solicitationsPage);
 consoleRoutes.get("/app/t/:tenantId/settings", settingsPage);
 consoleRoutes.get("/app/t/:tenantId/team", teamPage);
 consoleRoutes.post("/app/t/:tenantId/team/invite", inviteSubmit);

@@ -25,6 +25,9 @@ export const TENANT_SECTIONS = [
   { key: "inbox", label: "Inbox", path: "/inbox", group: "main", minRole: "viewer" },
   { key: "approvals", label: "Approvals", path: "/approvals", group: "main", minRole: "viewer" },
   { key: "reviews", label: "Reviews", path: "/reviews", group: "main", minRole: "viewer" },
+  // GET /v1/campaigns, /v1/templates, /v1/experiments, /v1/solicitations: every role reads them (writes: manager,
+  // templates tenant_user); the section's own pages carry a sub-navigation (pages/requests.tsx)
+  { key: "requests", label: "Requests", path: "/requests", group: "main", minRole: "viewer" },
   { key: "settings", label: "Settings", path: "/settings", group: "main", minRole: "viewer" },
   // GET /v1/locations, /v1/integrations, /v1/settings/{channel}, /v1/review-links, /v1/widgets,
   // /v1/alert-subscriptions: every role reads them (writes: manager, tenant_admin, or one's own alerts)

@@ -1,7 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { IdParam, stdErrorsWithNotFound } from "../../lib/openapi";
+import { IdParam, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation, type Operation } from "../../lib/operation";
-import { TemplateSchema } from "./schemas";
+import { previewContent } from "./preview";
+import { PreviewContentBody, PreviewSchema, TemplateSchema } from "./schemas";
 import { getTemplate } from "./service";
 import { BUILTIN_TOKENS } from "./tokens";
 import { customTokenKeys } from "./variables.service";
@@ -37,5 +38,25 @@ export const templateTokensOperation = defineOperation({
   handler: async (ctx) => ({ builtin: [...BUILTIN_TOKENS], custom: await customTokenKeys(ctx) }),
 });
 
+export const previewTemplateContentOperation = defineOperation({
+  name: "template.preview-content",
+  operationId: "previewTemplateContent",
+  method: "post",
+  path: "/v1/templates/preview",
+  tags: ["Templates"],
+  summary: "Render content not saved yet (an editor's live preview)",
+  description:
+    "Renders the subject and bodies given for a channel as GET /v1/templates/{id}/preview renders a saved template: " +
+    "sample contact Jane Doe, sample links, with locationId that location's name, brand and variables; SMS with " +
+    "the opt-out text and its segments. An unknown token is the 400 saving the content would answer. Nothing is stored.",
+  request: { body: PreviewContentBody },
+  output: PreviewSchema,
+  errors: stdErrors,
+  // a POST under /v1/templates: API keys reach no template write (identity/scopes.ts); people of any role preview
+  scopes: [],
+  access: "read",
+  handler: async (ctx, input) => previewContent(ctx, input),
+});
+
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
-export const operations: Operation[] = [getTemplateOperation, templateTokensOperation];
+export const operations: Operation[] = [getTemplateOperation, templateTokensOperation, previewTemplateContentOperation];

@@ -1,10 +1,11 @@
 import { and, eq } from "drizzle-orm";
+import type { MessageChannel } from "../../db/schema";
 import { brands, locations } from "../../db/schema";
 import type { ServiceContext } from "../../lib/context";
 import { validationError } from "../../lib/errors";
 import { tenantPublicBaseUrl } from "../white-label/resolve";
-import { renderTemplate } from "./render";
-import { findTemplateRow } from "./service";
+import { renderTemplate, type TemplateContent } from "./render";
+import { checkedTokens, findTemplateRow } from "./service";
 import { variablesOf } from "./variables.service";
 
 const SAMPLE_CONTACT = { firstName: "Jane", lastName: "Doe", fullName: "Jane Doe" };
@@ -45,4 +46,21 @@ async function previewValues(
 export async function previewTemplate(ctx: ServiceContext, id: string, locationId?: string) {
   const t = await findTemplateRow(ctx, id);
   return renderTemplate(t, await previewValues(ctx, t.tokens, locationId), { channel: t.channel });
+}
+
+/**
+ * Content not saved yet (an editor's fields), rendered as the preview renders a template: the same sample values,
+ * the same refusal of an unknown token (400 naming the field) as saving it would meet.
+ */
+export async function previewContent(
+  ctx: ServiceContext,
+  input: Partial<TemplateContent> & { channel: MessageChannel; locationId?: string },
+) {
+  const content: TemplateContent = {
+    subject: input.subject ?? null,
+    bodyHtml: input.bodyHtml ?? null,
+    bodyText: input.bodyText ?? null,
+  };
+  const tokens = await checkedTokens(ctx, content);
+  return renderTemplate(content, await previewValues(ctx, tokens, input.locationId), { channel: input.channel });
 }

@@ -30,6 +30,10 @@ export interface RenderedMessage {
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const tokenValueAsHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
 
+/** An SMS body as sent: the opt-out line appended unless the body already says "Reply STOP". */
+export const withSmsOptOut = (body: string) =>
+  /reply\s+stop/i.test(body) ? body : body ? `${body}\n${SMS_OPT_OUT_TEXT}` : SMS_OPT_OUT_TEXT;
+
 const hasUnsubscribeToken = (text: string | null) => extractTokens(text).includes("unsubscribeLink");
 
 function appendHtmlFooter(html: string, link: string): string {
@@ -75,8 +79,7 @@ export function renderTemplate(
     }
   }
   if (channel === "sms") {
-    const body = text ?? "";
-    text = /reply\s+stop/i.test(body) ? body : body ? `${body}\n${SMS_OPT_OUT_TEXT}` : SMS_OPT_OUT_TEXT;
+    text = withSmsOptOut(text ?? "");
     sms = smsSegments(text);
   }
   return { subject, html, text, unsubscribeLinkAppended, sms };

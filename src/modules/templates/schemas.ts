@@ -46,6 +46,11 @@ export const UpdateTemplateBody = z
 export const TemplateListQuery = PageQuerySchema.extend({
   channel: Channel.optional(),
   status: z.enum(TEMPLATE_STATUSES).optional(),
+  rootId: z
+    .string()
+    .max(64)
+    .optional()
+    .openapi({ description: "only the versions of one template (the id of its version 1, `rootId`)" }),
 });
 
 export const PreviewQuery = z.object({
@@ -54,6 +59,10 @@ export const PreviewQuery = z.object({
     .optional()
     .openapi({ description: "render with this location's name, brand and custom variables" }),
 });
+
+export const PreviewContentBody = z
+  .object({ channel: Channel, ...Content, locationId: PreviewQuery.shape.locationId })
+  .openapi("PreviewTemplateContentRequest");
 
 export const PreviewSchema = z
   .object({

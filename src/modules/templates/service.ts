@@ -8,7 +8,7 @@ import { conflict, invalidTransition, notFound, type ValidationIssue, validation
 import { newId } from "../../lib/ids";
 import { keysetPage, type PageQuery } from "../../lib/pagination";
 import { nowIso } from "../../lib/time";
-import type { TemplateContent } from "./render";
+import { type TemplateContent, withSmsOptOut } from "./render";
 import { type CreateTemplateInput, type TemplateRow, toTemplate, type UpdateTemplateInput } from "./schemas";
 import { extractTokens, unknownTokens } from "./tokens";
 import { customTokenKeys } from "./variables.service";
@@ -36,12 +36,13 @@ const actorRef = (a: Actor) =>
 
 export async function listTemplates(
   ctx: ServiceContext,
-  q: PageQuery & { channel?: TemplateRow["channel"]; status?: TemplateStatus },
+  q: PageQuery & { channel?: TemplateRow["channel"]; status?: TemplateStatus; rootId?: string },
 ) {
   const where = and(
     eq(templates.tenantId, ctx.tenantId),
     q.channel ? eq(templates.channel, q.channel) : undefined,
     q.status ? eq(templates.status, q.status) : undefined,
+    q.rootId ? eq(templates.rootId, q.rootId) : undefined,
   );
   return keysetPage(ctx.db, {
     query: q,
@@ -122,7 +123,7 @@ export async function usableTemplates(ctx: ServiceContext, uses: TemplateUse[]):
 const CONTENT_FIELDS = ["subject", "bodyHtml", "bodyText"] as const;
 
 /** The placeholders of the content; unknown ones (neither built-in nor a location variable) are a 400. */
-async function checkedTokens(ctx: ServiceContext, content: TemplateContent): Promise<string[]> {
+export async function checkedTokens(ctx: ServiceContext, content: TemplateContent): Promise<string[]> {
   const keys = await customTokenKeys(ctx);
   const issues: ValidationIssue[] = CONTENT_FIELDS.flatMap((field) =>
     unknownTokens(extractTokens(content[field]), keys).map((t) => ({ path: field, message: `Unknown token {{${t}}}` })),
@@ -131,7 +132,13 @@ async function checkedTokens(ctx: ServiceContext, content: TemplateContent): Pro
   return extractTokens(content.subject, content.bodyHtml, content.bodyText);
 }
 
-/** What approval needs besides known tokens: something to send on the template's channel. */
+/**
+ * The longest SMS body providers take: Twilio's Messages API refuses a body over 1,600 characters (error 21617,
+ * https://www.twilio.com/docs/api/errors/21617); the opt-out line the send appends counts.
+ */
+export const MAX_SMS_CHARACTERS = 1600;
+
+/** What approval needs besides known tokens: something to send on the template's channel, of a length it takes. */
 function lintForApproval(t: TemplateRow): ValidationIssue[] {
   if (t.channel === "email") {
     return [
@@ -141,7 +148,16 @@ function lintForApproval(t: TemplateRow): ValidationIssue[] {
         : [{ path: "bodyHtml", message: "An email template needs bodyHtml or bodyText" }]),
     ];
   }
-  return t.bodyText?.trim() ? [] : [{ path: "bodyText", message: `A ${t.channel} template needs bodyText` }];
+  if (!t.bodyText?.trim()) return [{ path: "bodyText", message: `A ${t.channel} template needs bodyText` }];
+  const sent = t.channel === "sms" ? withSmsOptOut(t.bodyText) : t.bodyText;
+  if (t.channel === "sms" && [...sent].length > MAX_SMS_CHARACTERS)
+    return [
+      {
+        path: "bodyText",
+        message: `An SMS is at most ${MAX_SMS_CHARACTERS.toLocaleString("en-US")} characters with its opt-out line; this one is ${[...sent].length.toLocaleString("en-US")} (providers refuse longer messages)`,
+      },
+    ];
+  return [];
 }
 
 const draftExists = () => conflict("This template already has a draft version; edit or archive that draft first");

@@ -1,10 +1,12 @@
 // The console's only script (docs/console.md, "Client parts"): every page works without it; with it, small
 // parts. Built by scripts/build-browser-code.mjs with hono/jsx/dom (no React), served from /app/assets.
 import { render } from "hono/jsx/dom";
+import { CampaignProgress } from "./campaign-progress";
 import { enableCopyButtons } from "./copy";
 import { ExportProgress } from "./export-progress";
 import type { ExportState } from "./export-state";
 import { InboxLive } from "./inbox-live";
+import { TemplatePreview } from "./template-preview";
 
 enableCopyButtons(document);
 
@@ -18,3 +20,19 @@ if (exportLive?.dataset.poll && exportLive.dataset.state)
     <ExportProgress pollUrl={exportLive.dataset.poll} initial={JSON.parse(exportLive.dataset.state) as ExportState} />,
     exportLive,
   );
+
+const campaignLive = document.getElementById("campaign-live");
+if (campaignLive?.dataset.poll)
+  render(
+    <CampaignProgress
+      pollUrl={campaignLive.dataset.poll}
+      initial={campaignLive.innerHTML}
+      finished={campaignLive.dataset.finished === "true"}
+    />,
+    campaignLive,
+  );
+
+const preview = document.getElementById("template-preview");
+const editor = document.getElementById("template-form");
+if (preview?.dataset.url && editor instanceof HTMLFormElement)
+  render(<TemplatePreview url={preview.dataset.url} form={editor} initial={preview.innerHTML} />, preview);
