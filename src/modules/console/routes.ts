@@ -17,8 +17,26 @@ import {
   deleteRuleSubmit,
   ruleActiveSubmit,
 } from "./pages/automation";
+import { compliancePage, complianceSubmit } from "./pages/compliance";
 import { confirmPage, confirmSubmit } from "./pages/confirm";
 import { CONNECTED_APPS, connectedAppsPage, revokeAppSubmit } from "./pages/connected-apps";
+import {
+  contactPage,
+  eraseSubmit,
+  grantConsentSubmit,
+  revokeConsentSubmit,
+  suppressSubmit,
+  unsuppressSubmit,
+} from "./pages/contact";
+import { addContactSubmit, contactsPage } from "./pages/contacts";
+import {
+  importBodyLimit,
+  importErrorsCsv,
+  importJobPage,
+  importPage,
+  importStatus,
+  importSubmit,
+} from "./pages/contacts-import";
 import { dataExportPage, exportDownload, exportPage, exportStatus, startExportSubmit } from "./pages/data-export";
 import { homePage } from "./pages/home";
 import {
@@ -110,6 +128,8 @@ for (const path of PATHS) consoleRoutes.use(path, controlSession, consoleHeaders
 consoleRoutes.get("/app/assets/:file", (c) => assetResponse(c.req.path));
 consoleRoutes.route("/", signedOutRoutes);
 consoleRoutes.route("/", ssoRoutes);
+// an import's upload is refused over REST's limit before the pipeline reads the form (its CSRF token)
+consoleRoutes.use("/app/t/:tenantId/contacts/import", importBodyLimit);
 
 consoleRoutes.use("/app", signedIn);
 consoleRoutes.use("/app/*", signedIn);
@@ -152,6 +172,20 @@ consoleRoutes.post("/app/t/:tenantId/replies/:replyId/submit", submitReplySubmit
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/approve", approveReplySubmit);
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/reject", rejectReplySubmit);
 consoleRoutes.post("/app/t/:tenantId/replies/:replyId/publish", publishReplySubmit);
+consoleRoutes.get("/app/t/:tenantId/contacts", contactsPage);
+consoleRoutes.post("/app/t/:tenantId/contacts", addContactSubmit);
+// the import's pages before a contact's (`import` is not a contact id)
+consoleRoutes.get("/app/t/:tenantId/contacts/import", importPage);
+consoleRoutes.post("/app/t/:tenantId/contacts/import", importSubmit);
+consoleRoutes.get("/app/t/:tenantId/contacts/import/:jobId", importJobPage);
+consoleRoutes.get("/app/t/:tenantId/contacts/import/:jobId/status", importStatus);
+consoleRoutes.get("/app/t/:tenantId/contacts/import/:jobId/errors", importErrorsCsv);
+consoleRoutes.get("/app/t/:tenantId/contacts/:contactId", contactPage);
+consoleRoutes.post("/app/t/:tenantId/contacts/:contactId/suppress", suppressSubmit);
+consoleRoutes.post("/app/t/:tenantId/contacts/:contactId/unsuppress", unsuppressSubmit);
+consoleRoutes.post("/app/t/:tenantId/contacts/:contactId/consent", grantConsentSubmit);
+consoleRoutes.post("/app/t/:tenantId/contacts/:contactId/consent/:channel/revoke", revokeConsentSubmit);
+consoleRoutes.post("/app/t/:tenantId/contacts/:contactId/erase", eraseSubmit);
 consoleRoutes.get("/app/t/:tenantId/settings", settingsPage);
 consoleRoutes.get("/app/t/:tenantId/team", teamPage);
 consoleRoutes.post("/app/t/:tenantId/team/invite", inviteSubmit);
@@ -208,6 +242,8 @@ consoleRoutes.post("/app/t/:tenantId/widgets", createWidgetSubmit);
 consoleRoutes.get("/app/t/:tenantId/widgets/:widgetId", widgetPage);
 consoleRoutes.post("/app/t/:tenantId/widgets/:widgetId", updateWidgetSubmit);
 consoleRoutes.post("/app/t/:tenantId/widgets/:widgetId/delete", deleteWidgetSubmit);
+consoleRoutes.get("/app/t/:tenantId/compliance", compliancePage);
+consoleRoutes.post("/app/t/:tenantId/compliance", complianceSubmit);
 consoleRoutes.get("/app/t/:tenantId/alerts", alertsPage);
 consoleRoutes.post("/app/t/:tenantId/alerts", createAlertSubmit);
 consoleRoutes.get("/app/t/:tenantId/alerts/:subscriptionId", alertPage);

@@ -25,6 +25,8 @@ export const TENANT_SECTIONS = [
   { key: "inbox", label: "Inbox", path: "/inbox", group: "main", minRole: "viewer" },
   { key: "approvals", label: "Approvals", path: "/approvals", group: "main", minRole: "viewer" },
   { key: "reviews", label: "Reviews", path: "/reviews", group: "main", minRole: "viewer" },
+  // GET /v1/contacts: every role reads them (writes: tenant_user; erasing: tenant_admin)
+  { key: "contacts", label: "Contacts", path: "/contacts", group: "main", minRole: "viewer" },
   { key: "settings", label: "Settings", path: "/settings", group: "main", minRole: "viewer" },
   // GET /v1/locations, /v1/integrations, /v1/settings/{channel}, /v1/review-links, /v1/widgets,
   // /v1/alert-subscriptions: every role reads them (writes: manager, tenant_admin, or one's own alerts)
@@ -81,6 +83,16 @@ export const TENANT_SECTIONS = [
     minRole: "viewer",
     area: "Alerts",
     blurb: "Emails about new reviews as they arrive, and daily or weekly digests.",
+  },
+  // GET /v1/compliance and /v1/compliance/refusals: every role reads them; PUT /v1/compliance is tenant_admin
+  {
+    key: "compliance",
+    label: "Compliance",
+    path: "/compliance",
+    group: "settings",
+    minRole: "viewer",
+    area: "Compliance",
+    blurb: "Quiet hours, how often a person may be asked, consent rules, data rights; what they refused lately.",
   },
   // GET /v1/users: every role reads the team
   {

@@ -4,6 +4,8 @@ import { render } from "hono/jsx/dom";
 import { enableCopyButtons } from "./copy";
 import { ExportProgress } from "./export-progress";
 import type { ExportState } from "./export-state";
+import { ImportProgress } from "./import-progress";
+import type { ImportState } from "./import-state";
 import { InboxLive } from "./inbox-live";
 
 enableCopyButtons(document);
@@ -17,4 +19,11 @@ if (exportLive?.dataset.poll && exportLive.dataset.state)
   render(
     <ExportProgress pollUrl={exportLive.dataset.poll} initial={JSON.parse(exportLive.dataset.state) as ExportState} />,
     exportLive,
+  );
+
+const importLive = document.getElementById("import-live");
+if (importLive?.dataset.poll && importLive.dataset.state)
+  render(
+    <ImportProgress pollUrl={importLive.dataset.poll} initial={JSON.parse(importLive.dataset.state) as ImportState} />,
+    importLive,
   );
