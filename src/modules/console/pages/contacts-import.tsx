@@ -1,6 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { type Child, createElement } from "hono/jsx";
 import { callOperation } from "../../../lib/operation-route";
 import { svc } from "../../../middleware/service-context";
 import { canWrite } from "../../../middleware/tenant";
@@ -9,7 +10,8 @@ import { startContactsImport } from "../../contacts/import-job";
 import { getContactImportJobOperation } from "../../contacts/operations";
 import { type ContactImportJobSchema, ImportJobBody, MAX_IMPORT_JOB_BYTES } from "../../contacts/schemas";
 import { tenantHref, tenantOf, When } from "../atoms";
-import { type ImportState, importFinished, importText, SHOWN_ERRORS } from "../client/import-state";
+import { type ImportState, importFinished, SHOWN_ERRORS } from "../client/import-state";
+import { type Create, importView } from "../client/import-view";
 import { withLabels } from "../form-values";
 import { act, asRest, type CC, can, csrfOf, page, parsedOr400, redirectTo } from "../kit";
 import { Csrf, ROLE_LABEL } from "../layout";
@@ -145,47 +147,6 @@ export async function importSubmit(c: CC): Promise<Response> {
 const getJob = (c: CC) =>
   callOperation<Job>(c, getContactImportJobOperation, { params: { jobId: c.req.param("jobId") ?? "" } });
 
-/** The refused rows the page lists (the client part renders the same from the status address). */
-function ImportLive(props: { s: ImportState }) {
-  const { s } = props;
-  return (
-    <>
-      <p role="status">{importText(s)}</p>
-      <progress max={Math.max(s.total, 1)} value={s.done} aria-label="Rows imported" />
-      <p class="small">
-        Imported: {s.imported.toLocaleString("en-US")} · Refused: {s.skipped.toLocaleString("en-US")}
-      </p>
-      {s.errors.length > 0 && (
-        <table class="rows">
-          <caption>Refused rows (row 1 is the first row under the header)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">Why</th>
-            </tr>
-          </thead>
-          <tbody>
-            {s.errors.map((e) => (
-              <tr>
-                <th scope="row" data-label="Row">
-                  {e.row}
-                </th>
-                <td data-label="Why">{e.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      {s.skipped > s.errors.length && (
-        <p>
-          The first {s.errors.length} of {s.skipped.toLocaleString("en-US")} refused rows are listed.{" "}
-          <a href={s.errorsCsv}>Download every refused row (CSV)</a>
-        </p>
-      )}
-    </>
-  );
-}
-
 /** One import: its progress (updated by the client part while it runs), then what was imported and refused. */
 export async function importJobPage(c: CC): Promise<Response> {
   const [tenant, job] = await Promise.all([tenantOf(c), getJob(c)]);
@@ -215,7 +176,7 @@ export async function importJobPage(c: CC): Promise<Response> {
         <dd>{job.rowsTotal.toLocaleString("en-US")}</dd>
       </dl>
       <div id="import-live" data-poll={importHref(c, job.id, "/status")} data-state={JSON.stringify(state)}>
-        <ImportLive s={state} />
+        {importView(createElement as Create<Child>, state)}
       </div>
       {!importFinished(state.status) && (
         <noscript>

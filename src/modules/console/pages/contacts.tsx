@@ -61,6 +61,12 @@ function Choice(props: { id: string; label: string; value?: string; options: [st
   );
 }
 
+const HAS: [string, string][] = [
+  ["", "Any"],
+  ["true", "Has one"],
+  ["false", "Has none"],
+];
+
 function consentText(consent: Listed["consent"]): string {
   const parts = Object.entries(consent).map(([ch, s]) => `${channelName(ch)} ${s.status}`);
   return parts.join(", ");
@@ -109,26 +115,8 @@ export async function contactsPage(c: CC): Promise<Response> {
             ["true", "Suppressed"],
           ]}
         />
-        <Choice
-          id="hasEmail"
-          label="Email address"
-          value={f.hasEmail}
-          options={[
-            ["", "Any"],
-            ["true", "Has one"],
-            ["false", "Has none"],
-          ]}
-        />
-        <Choice
-          id="hasPhone"
-          label="Phone number"
-          value={f.hasPhone}
-          options={[
-            ["", "Any"],
-            ["true", "Has one"],
-            ["false", "Has none"],
-          ]}
-        />
+        <Choice id="hasEmail" label="Email address" value={f.hasEmail} options={HAS} />
+        <Choice id="hasPhone" label="Phone number" value={f.hasPhone} options={HAS} />
         <div class="actions">
           <button type="submit" class="secondary">
             Search
