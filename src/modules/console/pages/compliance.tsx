@@ -9,10 +9,11 @@ import { type ComplianceConfig, UpdateComplianceBody } from "../../compliance/sc
 import { updateComplianceConfig } from "../../compliance/service";
 import { listRefusalsOperation } from "../../solicitations/operations";
 import type { RefusalPageSchema } from "../../solicitations/schemas";
-import { Pager, tenantHref, tenantOf, When } from "../atoms";
+import { FilterSelect, tenantHref, tenantOf, When } from "../atoms";
 import { numberOrUndefined, ticked, withLabels } from "../form-values";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
 import { Csrf } from "../layout";
+import { ListPager } from "../places";
 import { CHANNEL_LABEL, channelName, REASON_LABEL, refusalSentence } from "../solicitation-words";
 import { contactName } from "./contacts";
 
@@ -239,28 +240,21 @@ export async function compliancePage(c: CC): Promise<Response> {
           </table>
         )}
         <form method="get" action={`${base}#refusals`} class="filters" aria-label="Filter the refusals">
-          <div>
-            <label for="blockedReason">Reason</label>
-            <select id="blockedReason" name="blockedReason">
-              <option value="">Every reason</option>
-              {BLOCKED_REASONS.map((r) => (
-                <option value={r} selected={f.blockedReason === r}>
-                  {REASON_LABEL[r]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label for="channel">Channel</label>
-            <select id="channel" name="channel">
-              <option value="">Every channel</option>
-              {MESSAGE_CHANNELS.map((ch) => (
-                <option value={ch} selected={f.channel === ch}>
-                  {CHANNEL_LABEL[ch]}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect
+            id="blockedReason"
+            label="Reason"
+            value={f.blockedReason}
+            options={[["", "Every reason"], ...BLOCKED_REASONS.map((r): [string, string] => [r, REASON_LABEL[r]])]}
+          />
+          <FilterSelect
+            id="channel"
+            label="Channel"
+            value={f.channel}
+            options={[
+              ["", "Every channel"],
+              ...MESSAGE_CHANNELS.map((ch): [string, string] => [ch, CHANNEL_LABEL[ch]]),
+            ]}
+          />
           <div class="actions">
             <button type="submit" class="secondary">
               Filter
@@ -297,13 +291,7 @@ export async function compliancePage(c: CC): Promise<Response> {
           </table>
         )}
         {refusals.data.length === 0 && counted.length > 0 && <p class="card">None under these filters.</p>}
-        <Pager
-          base={base}
-          params={f}
-          endCursor={refusals.pageInfo.endCursor}
-          hasNext={refusals.pageInfo.hasNextPage}
-          isFirst={!cursor}
-        />
+        <ListPager base={base} list={refusals} cursor={cursor} params={f} />
       </section>
     </>,
   );

@@ -16,7 +16,7 @@ import { listContactSolicitationsOperation } from "../../solicitations/operation
 import { evaluateAtSend } from "../../solicitations/policy";
 import type { SolicitationWithContactSchema } from "../../solicitations/schemas";
 import { findScopedTenant } from "../../tenants/service";
-import { Pager, tenantHref, When } from "../atoms";
+import { tenantHref, When } from "../atoms";
 import { blankToUndefined, withLabels } from "../form-values";
 import {
   act,
@@ -32,7 +32,7 @@ import {
   tenantInFrame,
 } from "../kit";
 import { Csrf } from "../layout";
-import { ButtonForm, FormCard } from "../places";
+import { ButtonForm, FormCard, ListPager } from "../places";
 import { CHANNEL_LABEL, channelName, refusalSentence, STATUS_LABEL } from "../solicitation-words";
 import { type Contact, ContactState, contactName, isErased } from "./contacts";
 
@@ -372,13 +372,7 @@ export async function contactPage(c: CC): Promise<Response> {
             </tbody>
           </table>
         )}
-        <Pager
-          base={contactHref(c)}
-          params={{}}
-          endCursor={messages.pageInfo.endCursor}
-          hasNext={messages.pageInfo.hasNextPage}
-          isFirst={!cursor}
-        />
+        <ListPager base={contactHref(c)} list={messages} cursor={cursor} />
       </section>
 
       {!erased && (

@@ -7,10 +7,10 @@ import { canWrite } from "../../../middleware/tenant";
 import { listContactsOperation } from "../../contacts/operations";
 import { type ContactSchema, type ContactWithConsentSchema, UpsertContactBody } from "../../contacts/schemas";
 import { upsertContact } from "../../contacts/service";
-import { Pager, tenantHref, tenantOf, When } from "../atoms";
+import { FilterSelect, tenantHref, tenantOf, When } from "../atoms";
 import { blankToUndefined, withLabels } from "../form-values";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
-import { FormCard, StateTag } from "../places";
+import { FormCard, ListPager, StateTag } from "../places";
 import { channelName } from "../solicitation-words";
 
 /*
@@ -45,21 +45,6 @@ export const ContactState = (props: { c: Pick<Contact, "isSuppressed" | "email" 
 
 /** The list's filters (GET /v1/contacts's query), as the form names them. */
 const FILTERS = ["search", "isSuppressed", "hasEmail", "hasPhone"] as const;
-
-function Choice(props: { id: string; label: string; value?: string; options: [string, string][] }) {
-  return (
-    <div>
-      <label for={props.id}>{props.label}</label>
-      <select id={props.id} name={props.id}>
-        {props.options.map(([v, text]) => (
-          <option value={v} selected={(props.value ?? "") === v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
 
 const HAS: [string, string][] = [
   ["", "Any"],
@@ -105,7 +90,7 @@ export async function contactsPage(c: CC): Promise<Response> {
           <label for="search">Search</label>
           <input id="search" name="search" type="search" value={f.search ?? ""} maxlength={100} />
         </div>
-        <Choice
+        <FilterSelect
           id="isSuppressed"
           label="State"
           value={f.isSuppressed}
@@ -115,8 +100,8 @@ export async function contactsPage(c: CC): Promise<Response> {
             ["true", "Suppressed"],
           ]}
         />
-        <Choice id="hasEmail" label="Email address" value={f.hasEmail} options={HAS} />
-        <Choice id="hasPhone" label="Phone number" value={f.hasPhone} options={HAS} />
+        <FilterSelect id="hasEmail" label="Email address" value={f.hasEmail} options={HAS} />
+        <FilterSelect id="hasPhone" label="Phone number" value={f.hasPhone} options={HAS} />
         <div class="actions">
           <button type="submit" class="secondary">
             Search
@@ -171,13 +156,7 @@ export async function contactsPage(c: CC): Promise<Response> {
           </tbody>
         </table>
       )}
-      <Pager
-        base={base}
-        params={f}
-        endCursor={list.pageInfo.endCursor}
-        hasNext={list.pageInfo.hasNextPage}
-        isFirst={!cursor}
-      />
+      <ListPager base={base} list={list} cursor={cursor} params={f} />
       {writer && (
         <FormCard id="add" title="Add a contact" action={base} csrf={csrf} button="Save the contact">
           <p class="muted small">
