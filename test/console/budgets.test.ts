@@ -60,6 +60,11 @@ it("each page's HTML, CSS and script stay under 60 KB gzipped", async () => {
     `${t}/review-links`,
     `${t}/widgets`,
     `${t}/alerts`,
+    // the contacts pages and the compliance view (its settings form included)
+    `${t}/contacts`,
+    `${t}/contacts/${contactId}`,
+    `${t}/contacts/import`,
+    `${t}/compliance`,
     confirm,
   ]) {
     const page = await b.get(path);

@@ -77,6 +77,17 @@ export class ConsoleBrowser {
     return this.read(await request("POST", path, { headers, body: body.toString(), unchecked: true, base: this.base }));
   }
 
+  /** A form with a file field as a browser sends it: multipart, with Origin and the page's CSRF token. */
+  async upload(path: string, fields: Record<string, string | File>): Promise<Page> {
+    const body = new FormData();
+    if (this.csrf) body.set("csrf", this.csrf);
+    for (const [k, v] of Object.entries(fields)) body.set(k, v);
+    const origin = this.base ? new URL(this.base).origin : ORIGIN;
+    return this.read(
+      await request("POST", path, { headers: this.headers({ origin }), body, unchecked: true, base: this.base }),
+    );
+  }
+
   /** Posts a form that redirects (Post/Redirect/Get) and lands where it leads; the text of that page. */
   async submit(path: string, fields: Record<string, string | string[]> = {}): Promise<string> {
     const res = await this.post(path, fields);

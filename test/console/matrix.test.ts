@@ -78,6 +78,12 @@ const integrationsA: string[] = [];
 const linksA: string[] = [];
 const widgetsA: string[] = [];
 let places = 0;
+/** the contacts pages' subjects: a contact and a finished import of tenant A, tenant B's, one contact per erase */
+let contactA: string;
+let importA: string;
+let contactB: string;
+const contactsToErase: string[] = [];
+let added = 0;
 /** the providers the forms reach (a connection test, a DNS lookup, a test SMS) answer from here, not the internet */
 const realFetch = globalThis.fetch;
 const browsers = new Map<Actor, ConsoleBrowser>();
@@ -95,6 +101,12 @@ const PAGES: [pattern: string, path: (who?: Actor) => string, readers?: readonly
   ["/app/t/:tenantId/approvals", () => t("/approvals")],
   ["/app/t/:tenantId/reviews", () => t("/reviews")],
   ["/app/t/:tenantId/reviews/:reviewId", () => t(`/reviews/${reviewA}`)],
+  ["/app/t/:tenantId/contacts", () => t("/contacts")],
+  ["/app/t/:tenantId/contacts/import", () => t("/contacts/import")],
+  ["/app/t/:tenantId/contacts/import/:jobId", () => t(`/contacts/import/${importA}`)],
+  ["/app/t/:tenantId/contacts/import/:jobId/status", () => t(`/contacts/import/${importA}/status`)],
+  ["/app/t/:tenantId/contacts/import/:jobId/errors", () => t(`/contacts/import/${importA}/errors`)],
+  ["/app/t/:tenantId/contacts/:contactId", () => t(`/contacts/${contactA}`)],
   ["/app/t/:tenantId/settings", () => t("/settings")],
   ["/app/t/:tenantId/requests", () => t("/requests")],
   ["/app/t/:tenantId/campaigns", () => t("/campaigns")],
@@ -125,6 +137,7 @@ const PAGES: [pattern: string, path: (who?: Actor) => string, readers?: readonly
   ["/app/t/:tenantId/review-links/:linkId", () => t(`/review-links/${linkA}`)],
   ["/app/t/:tenantId/widgets", () => t("/widgets")],
   ["/app/t/:tenantId/widgets/:widgetId", () => t(`/widgets/${widgetA}`)],
+  ["/app/t/:tenantId/compliance", () => t("/compliance")],
   ["/app/t/:tenantId/alerts", () => t("/alerts")],
   ["/app/t/:tenantId/alerts/:subscriptionId", (who) => t(`/alerts/${alertOf(who)}`)],
 ];
@@ -137,6 +150,8 @@ const NOT_HTML = new Set([
   "/app/t/:tenantId/audit/export",
   "/app/t/:tenantId/data-export/:exportId/status",
   "/app/t/:tenantId/data-export/:exportId/download",
+  "/app/t/:tenantId/contacts/import/:jobId/status",
+  "/app/t/:tenantId/contacts/import/:jobId/errors",
 ]);
 
 /**
@@ -190,6 +205,55 @@ const FORMS: [
   ],
   ["/app/t/:tenantId/replies/:replyId/approve", () => t(`/replies/${replyA}/approve`), () => ({}), APPROVERS],
   ["/app/t/:tenantId/replies/:replyId/publish", () => t(`/replies/${replyA}/publish`), () => ({}), APPROVERS],
+  [
+    "/app/t/:tenantId/contacts",
+    () => t("/contacts"),
+    () => ({ email: `matrix.contact.${++added}@example.test` }),
+    WRITERS,
+  ],
+  // url-encoded, without its file: the role check, then the form's refusal as a sentence
+  ["/app/t/:tenantId/contacts/import", () => t("/contacts/import"), () => ({}), WRITERS],
+  [
+    "/app/t/:tenantId/contacts/:contactId/suppress",
+    () => t(`/contacts/${contactA}/suppress`),
+    () => ({ reason: "matrix" }),
+    WRITERS,
+  ],
+  ["/app/t/:tenantId/contacts/:contactId/unsuppress", () => t(`/contacts/${contactA}/unsuppress`), () => ({}), WRITERS],
+  [
+    "/app/t/:tenantId/contacts/:contactId/consent",
+    () => t(`/contacts/${contactA}/consent`),
+    () => ({ channel: "email", source: "matrix" }),
+    WRITERS,
+  ],
+  [
+    "/app/t/:tenantId/contacts/:contactId/consent/:channel/revoke",
+    () => t(`/contacts/${contactA}/consent/sms/revoke`),
+    () => ({}),
+    WRITERS,
+  ],
+  [
+    "/app/t/:tenantId/contacts/:contactId/erase",
+    () => t(`/contacts/${nextOf(contactsToErase)}/erase`),
+    () => ({ understand: "yes" }),
+    ADMINS,
+  ],
+  [
+    "/app/t/:tenantId/compliance",
+    () => t("/compliance"),
+    () => ({
+      quietHoursStart: "21:00",
+      quietHoursEnd: "08:00",
+      frequencyCapDaily: "3",
+      frequencyCapWeekly: "5",
+      requireEmailConsent: "true",
+      requireSmsOptIn: "true",
+      retentionDays: "730",
+      allowDataExport: "true",
+      allowDataDeletion: "true",
+    }),
+    ADMINS,
+  ],
   [
     "/app/t/:tenantId/team/invite",
     () => t("/team/invite"),
@@ -594,6 +658,19 @@ beforeAll(async () => {
     expect(made.status, who).toBe(201);
     alertsOf.set(who, made.body.id);
   }
+  // the contacts pages' subjects: tenant B's carries B_TEXT; a pool of eight (2 outsiders, the refused, the allowed) per erase
+  contactA = (await a.post("/v1/contacts", { email: "matrix.contact@example.test", firstName: "Matrix" })).body.id;
+  contactB = (await b.post("/v1/contacts", { email: "matrix.b.contact@example.test", firstName: B_TEXT })).body.id;
+  for (let i = 0; i < 8; i++)
+    contactsToErase.push((await a.post("/v1/contacts", { email: `matrix.erase.${i}@example.test` })).body.id);
+  const upload = new FormData();
+  upload.append("file", new File(["email\nmatrix.import@example.test\nnot-an-email\n"], "matrix.csv"));
+  importA = (await a.post("/v1/contacts/import-jobs", upload)).body.id;
+  await pollUntil(
+    () => a.get(`/v1/contacts/import-jobs/${importA}`),
+    (r) => r.body.status === "succeeded",
+    20_000,
+  );
   // the sender domain the verify form looks up
   const email = await a.put("/v1/settings/email", {
     provider: "sendgrid",
@@ -733,9 +810,10 @@ describe("every tenant page, for every role", () => {
     expect((await b.get("/v1/api-keys")).body.data.map((k: { id: string }) => k.id)).toEqual([keyB]);
   });
 
-  it("tenant B's webhook, rule and export under tenant A's address are 404 for every admin of A", async () => {
+  it("tenant B's webhook, rule, export and contact under tenant A's address are 404 for every admin of A", async () => {
     for (const who of ADMINS) {
       for (const path of [
+        t(`/contacts/${contactB}`),
         t(`/webhooks/${hookB}`),
         t(`/automation/${ruleB}`),
         t(`/data-export/${exportB}`),
@@ -749,12 +827,14 @@ describe("every tenant page, for every role", () => {
         t(`/webhooks/${hookB}/delete`),
         t(`/automation/${ruleB}/active`),
         t(`/automation/${ruleB}/delete`),
+        t(`/contacts/${contactB}/suppress`),
       ])
         expect((await browsers.get(who)!.post(path, { isActive: "false" })).status, `${who} ${path}`).toBe(404);
     }
     const b = w.as("tenantBAdmin");
     expect((await b.get(`/v1/webhooks/${hookB}`)).body).toMatchObject({ isActive: true });
     expect((await b.get(`/v1/automation-rules/${ruleB}`)).body).toMatchObject({ isActive: true });
+    expect((await b.get(`/v1/contacts/${contactB}`)).body).toMatchObject({ isSuppressed: false });
   });
 
   it("the reviews list and inbox show tenant A's review to its people", async () => {

@@ -111,6 +111,10 @@ describe("POST /v1/contacts/import-jobs", () => {
     const big = await start(`email\n${"x".repeat(1_000_001)}\n`);
     expect(big.status).toBe(413);
     expect(big.body.code).toBe("PAYLOAD_TOO_LARGE");
+    expect(big.body.details).toEqual({ reason: "file_too_large" });
+    // past the multipart's allowance, the route's body limit answers the same, before the body is read
+    const bigger = await start(`email\n${"x".repeat(1_100_000)}\n`);
+    expect([bigger.status, bigger.body.details]).toEqual([413, { reason: "file_too_large" }]);
     const many = await start(["email", ...Array.from({ length: 5001 }, (_, i) => `m${i}@x.test`)].join("\n"));
     expect(many.status).toBe(413);
     expect(await jobCount(w.tenantA.id)).toBe(before);

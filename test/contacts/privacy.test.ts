@@ -203,9 +203,12 @@ describe("DELETE /v1/contacts/{id} (erasure)", () => {
     const erase = await w.as("tenantAdmin").delete(`/v1/contacts/${c.id}`);
     expect(erase.status).toBe(403);
     expect(erase.body.error).toMatch(/deletion is disabled/);
+    // named, so a client words it rather than reading a role refusal (the console, docs/console.md "Contacts")
+    expect(erase.body.details).toEqual({ reason: "deletion_disabled" });
     const exp = await w.as("tenantAdmin").get(`/v1/contacts/${c.id}/export`);
     expect(exp.status).toBe(403);
     expect(exp.body.error).toMatch(/export is disabled/);
+    expect(exp.body.details).toEqual({ reason: "export_disabled" });
     expect(await row(c.id)).toMatchObject({ email: "kept@example.test", anonymizedAt: null });
     await w.as("tenantAdmin").put("/v1/compliance", { allowDataDeletion: true, allowDataExport: true });
   });

@@ -62,6 +62,22 @@ export function minutesText(minutes: number | null): string {
   return `${(minutes / 1440).toFixed(1)} days`;
 }
 
+/** A list's filter as a select of a GET form (`options`: value, text; "" is no filter), named as its query key. */
+export function FilterSelect(props: { id: string; label: string; value?: string; options: [string, string][] }) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} name={props.id}>
+        {props.options.map(([v, text]) => (
+          <option value={v} selected={(props.value ?? "") === v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** Keyset paging links: the next page by cursor; back to the first. */
 export function Pager(props: {
   base: string;

@@ -84,15 +84,16 @@ export async function listPage<L>(c: CC, path: string, read: (cursor: string | u
   return { cursor, tenant, list, csrf, locations, base: tenantHref(c, path) };
 }
 
-/** A keyset list's page links (the list read with `cursor`, none on its first page). */
+/** A keyset list's page links (the list read with `cursor`, none on its first page; `params`: its filters). */
 export const ListPager = (props: {
   base: string;
   list: { pageInfo: { endCursor: string | null; hasNextPage: boolean } };
   cursor?: string;
+  params?: Record<string, string | undefined>;
 }) => (
   <Pager
     base={props.base}
-    params={{}}
+    params={props.params ?? {}}
     endCursor={props.list.pageInfo.endCursor}
     hasNext={props.list.pageInfo.hasNextPage}
     isFirst={!props.cursor}

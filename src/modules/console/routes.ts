@@ -26,8 +26,26 @@ import {
 } from "./pages/campaign";
 import { campaignProgress } from "./pages/campaign-progress";
 import { campaignsPage, createCampaignSubmit } from "./pages/campaigns";
+import { compliancePage, complianceSubmit } from "./pages/compliance";
 import { confirmPage, confirmSubmit } from "./pages/confirm";
 import { CONNECTED_APPS, connectedAppsPage, revokeAppSubmit } from "./pages/connected-apps";
+import {
+  contactPage,
+  eraseSubmit,
+  grantConsentSubmit,
+  revokeConsentSubmit,
+  suppressSubmit,
+  unsuppressSubmit,
+} from "./pages/contact";
+import { addContactSubmit, contactsPage } from "./pages/contacts";
+import {
+  importBodyLimit,
+  importErrorsCsv,
+  importJobPage,
+  importPage,
+  importStatus,
+  importSubmit,
+} from "./pages/contacts-import";
 import { dataExportPage, exportDownload, exportPage, exportStatus, startExportSubmit } from "./pages/data-export";
 import {
   completeExperimentSubmit,
@@ -140,6 +158,8 @@ for (const path of PATHS) consoleRoutes.use(path, controlSession, consoleHeaders
 consoleRoutes.get("/app/assets/:file", (c) => assetResponse(c.req.path));
 consoleRoutes.route("/", signedOutRoutes);
 consoleRoutes.route("/", ssoRoutes);
+// an import's upload is refused over REST's limit before the pipeline reads the form (its CSRF token)
+consoleRoutes.use("/app/t/:tenantId/contacts/import", importBodyLimit);
 
 consoleRoutes.use("/app", signedIn);
 consoleRoutes.use("/app/*", signedIn);
@@ -209,6 +229,20 @@ consoleRoutes.post("/app/t/:tenantId/experiments/:experimentId/pause", pauseExpe
 consoleRoutes.post("/app/t/:tenantId/experiments/:experimentId/resume", resumeExperimentSubmit);
 consoleRoutes.post("/app/t/:tenantId/experiments/:experimentId/complete", completeExperimentSubmit);
 consoleRoutes.get("/app/t/:tenantId/solicitations", solicitationsPage);
+consoleRoutes.get("/app/t/:tenantId/contacts", contactsPage);
+consoleRoutes.post("/app/t/:tenantId/contacts", addContactSubmit);
+// the import's pages before a contact's (`import` is not a contact id)
+consoleRoutes.get("/app/t/:tenantId/contacts/import", importPage);
+consoleRoutes.post("/app/t/:tenantId/contacts/import", importSubmit);
+consoleRoutes.get("/app/t/:tenantId/contacts/import/:jobId", importJobPage);
+consoleRoutes.get("/app/t/:tenantId/contacts/import/:jobId/status", importStatus);
+consoleRoutes.get("/app/t/:tenantId/contacts/import/:jobId/errors", importErrorsCsv);
+consoleRoutes.get("/app/t/:tenantId/contacts/:contactId", contactPage);
+consoleRoutes.post("/app/t/:tenantId/contacts/:contactId/suppress", suppressSubmit);
+consoleRoutes.post("/app/t/:tenantId/contacts/:contactId/unsuppress", unsuppressSubmit);
+consoleRoutes.post("/app/t/:tenantId/contacts/:contactId/consent", grantConsentSubmit);
+consoleRoutes.post("/app/t/:tenantId/contacts/:contactId/consent/:channel/revoke", revokeConsentSubmit);
+consoleRoutes.post("/app/t/:tenantId/contacts/:contactId/erase", eraseSubmit);
 consoleRoutes.get("/app/t/:tenantId/settings", settingsPage);
 consoleRoutes.get("/app/t/:tenantId/team", teamPage);
 consoleRoutes.post("/app/t/:tenantId/team/invite", inviteSubmit);
@@ -265,6 +299,8 @@ consoleRoutes.post("/app/t/:tenantId/widgets", createWidgetSubmit);
 consoleRoutes.get("/app/t/:tenantId/widgets/:widgetId", widgetPage);
 consoleRoutes.post("/app/t/:tenantId/widgets/:widgetId", updateWidgetSubmit);
 consoleRoutes.post("/app/t/:tenantId/widgets/:widgetId/delete", deleteWidgetSubmit);
+consoleRoutes.get("/app/t/:tenantId/compliance", compliancePage);
+consoleRoutes.post("/app/t/:tenantId/compliance", complianceSubmit);
 consoleRoutes.get("/app/t/:tenantId/alerts", alertsPage);
 consoleRoutes.post("/app/t/:tenantId/alerts", createAlertSubmit);
 consoleRoutes.get("/app/t/:tenantId/alerts/:subscriptionId", alertPage);

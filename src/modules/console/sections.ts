@@ -28,6 +28,8 @@ export const TENANT_SECTIONS = [
   // GET /v1/campaigns, /v1/templates, /v1/experiments, /v1/solicitations: every role reads them (writes: manager,
   // templates tenant_user); the section's own pages carry a sub-navigation (pages/requests.tsx)
   { key: "requests", label: "Requests", path: "/requests", group: "main", minRole: "viewer" },
+  // GET /v1/contacts: every role reads them (writes: tenant_user; erasing: tenant_admin)
+  { key: "contacts", label: "Contacts", path: "/contacts", group: "main", minRole: "viewer" },
   { key: "settings", label: "Settings", path: "/settings", group: "main", minRole: "viewer" },
   // GET /v1/locations, /v1/integrations, /v1/settings/{channel}, /v1/review-links, /v1/widgets,
   // /v1/alert-subscriptions: every role reads them (writes: manager, tenant_admin, or one's own alerts)
@@ -84,6 +86,16 @@ export const TENANT_SECTIONS = [
     minRole: "viewer",
     area: "Alerts",
     blurb: "Emails about new reviews as they arrive, and daily or weekly digests.",
+  },
+  // GET /v1/compliance and /v1/compliance/refusals: every role reads them; PUT /v1/compliance is tenant_admin
+  {
+    key: "compliance",
+    label: "Compliance",
+    path: "/compliance",
+    group: "settings",
+    minRole: "viewer",
+    area: "Compliance",
+    blurb: "Quiet hours, how often a person may be asked, consent rules, data rights; what they refused lately.",
   },
   // GET /v1/users: every role reads the team
   {

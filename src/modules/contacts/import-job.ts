@@ -62,6 +62,7 @@ export async function startContactsImport(ctx: ServiceContext, file: File): Prom
     throw new ApiError(
       "PAYLOAD_TOO_LARGE",
       "An import job takes at most 1 MB; nothing was imported (POST /v1/contacts/import/csv takes up to 10 MB)",
+      { reason: "file_too_large" },
     );
   const job = await requestContactsImport(
     ctx,

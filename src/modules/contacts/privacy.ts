@@ -71,7 +71,7 @@ export const anonymized = (c: ContactRow, now: string, reason: AnonymizeReason):
 export async function exportContact(ctx: ServiceContext, id: string) {
   const contact = await findContactRow(ctx, id);
   if (!(await getComplianceConfig(ctx)).allowDataExport)
-    throw forbidden("Data export is disabled in this tenant's compliance settings");
+    throw forbidden("Data export is disabled in this tenant's compliance settings", "export_disabled");
   const records = Object.fromEntries(
     await Promise.all(hooks().personalData.map(async (s) => [s.key, await s.exportRows(ctx, id)] as const)),
   );
@@ -92,7 +92,7 @@ export async function exportContact(ctx: ServiceContext, id: string) {
 export async function eraseContact(ctx: ServiceContext, id: string) {
   const before = await findContactRow(ctx, id);
   if (!(await getComplianceConfig(ctx)).allowDataDeletion)
-    throw forbidden("Data deletion is disabled in this tenant's compliance settings");
+    throw forbidden("Data deletion is disabled in this tenant's compliance settings", "deletion_disabled");
   assertMove(before, "erase");
   const now = nowIso();
   const after = anonymized(before, now, "erased");

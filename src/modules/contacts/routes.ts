@@ -44,7 +44,9 @@ const upsert = createRoute({
 const jobBodyLimit = bodyLimit({
   maxSize: MAX_IMPORT_JOB_BYTES + 64 * 1024,
   onError: () => {
-    throw new ApiError("PAYLOAD_TOO_LARGE", "An import job takes at most 1 MB; nothing was imported");
+    throw new ApiError("PAYLOAD_TOO_LARGE", "An import job takes at most 1 MB; nothing was imported", {
+      reason: "file_too_large",
+    });
   },
 });
 

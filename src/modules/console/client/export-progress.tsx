@@ -1,35 +1,16 @@
-import { useEffect, useState } from "hono/jsx/dom";
 import { type ExportState, finished, stateText } from "./export-state";
+import { usePolled } from "./poll";
 
 /** How often a running export is asked for its progress (an export of a large tenant takes a minute or two). */
 const POLL_MS = 2_000;
 
 /**
  * A data export's progress without reloading (the page itself, server-rendered, shows the state it was loaded
- * in and a Refresh link): it asks the console's status address (same origin, the session's cookie) every two
- * seconds until the export is finished, then offers the download. The state lives on the server, so a reload
- * shows where the export is and this part carries on.
+ * in and a Refresh link): it asks the console's status address every two seconds until the export is finished,
+ * then offers the download.
  */
 export function ExportProgress(props: { pollUrl: string; initial: ExportState }) {
-  const [state, setState] = useState(props.initial);
-  useEffect(() => {
-    if (finished(props.initial.status)) return;
-    let stopped = false;
-    const timer = setInterval(() => {
-      fetch(props.pollUrl, { headers: { accept: "application/json" }, credentials: "same-origin" })
-        .then((res) => (res.ok ? (res.json() as Promise<ExportState>) : null))
-        .then((next) => {
-          if (stopped || !next) return;
-          setState(next);
-          if (finished(next.status)) clearInterval(timer);
-        })
-        .catch(() => undefined);
-    }, POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [props.pollUrl]);
+  const state = usePolled(props.pollUrl, props.initial, (s) => finished(s.status), POLL_MS);
   return (
     <div>
       <p role="status">{stateText(state)}</p>

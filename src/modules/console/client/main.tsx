@@ -5,6 +5,8 @@ import { CampaignProgress } from "./campaign-progress";
 import { enableCopyButtons } from "./copy";
 import { ExportProgress } from "./export-progress";
 import type { ExportState } from "./export-state";
+import { ImportProgress } from "./import-progress";
+import type { ImportState } from "./import-state";
 import { InboxLive } from "./inbox-live";
 import { TemplatePreview } from "./template-preview";
 
@@ -36,3 +38,10 @@ const preview = document.getElementById("template-preview");
 const editor = document.getElementById("template-form");
 if (preview?.dataset.url && editor instanceof HTMLFormElement)
   render(<TemplatePreview url={preview.dataset.url} form={editor} initial={preview.innerHTML} />, preview);
+
+const importLive = document.getElementById("import-live");
+if (importLive?.dataset.poll && importLive.dataset.state)
+  render(
+    <ImportProgress pollUrl={importLive.dataset.poll} initial={JSON.parse(importLive.dataset.state) as ImportState} />,
+    importLive,
+  );
