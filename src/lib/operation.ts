@@ -110,8 +110,13 @@ export interface RequestParts {
   /** request headers the operation reads (e.g. `idempotency-key`), lower-case names */
   headers?: AnyObject;
   /** application/json */
-  body?: AnyObject;
+  body?: AnyObject | z.ZodType;
   bodyRequired?: boolean;
+  /**
+   * A JSON body that is not an object of named fields (a record of free keys: an agent's input) comes
+   * whole under this input field, so none of its keys can stand in for a path or query field.
+   */
+  bodyField?: string;
   /** multipart/form-data, validated by zod (a file is `z.instanceof(File)`) */
   form?: AnyObject;
   /** a body read by the operation's own reader (several media types, e.g. multipart or text/csv) */
@@ -124,11 +129,15 @@ type Out<S> = S extends z.ZodType ? z.output<S> : unknown;
 type Part<R, K extends string> = R extends { [k in K]: infer S } ? Out<S> : unknown;
 type UploadOut<R> = R extends { upload: Upload<infer S> } ? z.output<S> : unknown;
 
+type BodyOut<R> = R extends { body: infer S; bodyField: infer F extends string }
+  ? { [k in F]: Out<S> }
+  : Part<R, "body">;
+
 /** The handler's input: every request part's fields in one object (or the `input` of an operation without REST). */
 export type InputOf<R, I> = Part<R, "params"> &
   Part<R, "query"> &
   Part<R, "headers"> &
-  Part<R, "body"> &
+  BodyOut<R> &
   Part<R, "form"> &
   UploadOut<R> &
   Out<I>;
@@ -393,6 +402,9 @@ function assertWellFormed(op: Operation) {
   if ((op.status === 204) !== (op.output === noContent)) fail("status 204 and output noContent go together");
   const r = op.request ?? {};
   if ([r.body, r.form, r.upload].filter(Boolean).length > 1) fail("one request body: JSON body, form or upload");
+  if (r.bodyField && !r.body) fail("bodyField names the input field of a JSON body");
+  if (r.body && !r.bodyField && !(r.body as ObjectSchema).shape)
+    fail("a JSON body that is not a z.object comes under a bodyField");
   if (fileOf(op.output) && (op.mcp || op.agent)) fail("a file answer is REST only (no MCP or agent door)");
   if (op.mcp && op.context === "tenant" && !(op.mcp.scopes ?? op.scopes).length)
     fail("an MCP tool acting for a tenant needs the scopes that admit it");
@@ -419,10 +431,13 @@ export function jsonInputOf(op: Pick<Operation, "request" | "input">): ObjectSch
   for (const [k, v] of Object.entries(shapeOf(r.params))) shape[k] = v as z.ZodType;
   for (const [k, v] of Object.entries(shapeOf(r.query))) shape[k] = jsonField(v as z.ZodType);
   for (const [k, v] of Object.entries(shapeOf(r.headers))) shape[k] = v as z.ZodType;
-  for (const part of [r.body, r.form, r.upload?.input])
+  // a body under its own field keeps its own rules there
+  const body = r.bodyField ? undefined : (r.body as AnyObject | undefined);
+  if (r.bodyField) shape[r.bodyField] = r.body!;
+  for (const part of [body, r.form, r.upload?.input])
     for (const [k, v] of Object.entries(shapeOf(part))) shape[k] = v as z.ZodType;
   // the objects' own rules (a range at most N days, ratingMin <= ratingMax) hold for every door
-  const checks = [r.params, r.query, r.headers, r.body, r.form, r.upload?.input].flatMap((s) =>
+  const checks = [r.params, r.query, r.headers, body, r.form, r.upload?.input].flatMap((s) =>
     s ? (defOf(s as z.ZodType).checks ?? []) : [],
   );
   const merged = z.object(shape);

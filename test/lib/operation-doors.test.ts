@@ -144,6 +144,26 @@ const uploadOp = defineOperation({
   handler: async (_ctx, i) => ({ rows: i.csv.trim().split(/\r?\n/).length - 1 }),
 });
 
+// a JSON body of free keys (a record, as an agent's input): whole under one input field, apart from the path's
+const run = defineOperation({
+  name: "test-thing.run",
+  operationId: "runTestThing",
+  method: "post",
+  path: "/v1/test-things/{name}/run",
+  tags: ["Test"],
+  summary: "A record body under the input field `input`",
+  request: {
+    params: z.object({ name: z.string().min(1).max(64) }),
+    body: z.record(z.string(), z.unknown()),
+    bodyField: "input" as const,
+  },
+  output: z.object({ name: z.string(), input: z.record(z.string(), z.unknown()) }),
+  scopes: [],
+  access: "read",
+  console: {},
+  handler: async (_ctx, i) => ({ name: i.name, input: i.input }),
+});
+
 const platform = defineOperation({
   name: "test-platform.get",
   context: "platform",
@@ -187,7 +207,7 @@ const self = defineOperation({
   handler: async (ctx) => ({ userId: ctx.userId }),
 });
 
-const TEST_OPS: Operation[] = [upsert, search, remove, csv, form, uploadOp, platform, agency, self];
+const TEST_OPS: Operation[] = [upsert, search, remove, csv, form, uploadOp, run, platform, agency, self];
 const app = createApp([...OPERATIONS, ...TEST_OPS]);
 // a console page: the same middleware as /v1 (the app's), then a form's input through invoke
 app.post("/v1/test-console/:op", async (c) => {
@@ -300,6 +320,20 @@ describe("the REST door of each kind of operation", () => {
       body: "a\n1\n2\n",
     });
     expect(text.body).toEqual({ rows: 2 });
+  });
+
+  it("a body of free keys comes whole under its input field: a body key never stands in for a path parameter", async () => {
+    expect(Object.keys((routeConfigOf(run) as any).request.body.content)).toEqual(["application/json"]);
+    const res = await call("POST", "/v1/test-things/t1/run", { who: "viewer", body: { name: "other", n: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ name: "t1", input: { name: "other", n: 1 } });
+    const bad = await call("POST", "/v1/test-things/t1/run", { who: "viewer", body: [1] });
+    expect(bad.status).toBe(400);
+    const viaConsole = await call("POST", "/v1/test-console/test-thing.run", {
+      who: "viewer",
+      body: { name: "t2", input: { name: "other" } },
+    });
+    expect(viaConsole.body).toEqual({ name: "t2", input: { name: "other" } });
   });
 
   it("platform, agency and user operations get their own context behind their own guard", async () => {
