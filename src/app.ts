@@ -13,7 +13,6 @@ import { requestId } from "./middleware/request-id";
 import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middleware/tenant";
 import { adminRoutes } from "./modules/admin/routes";
 import { agencyRoutes } from "./modules/agency/routes";
-import { agentRoutes } from "./modules/agents/routes";
 import { alertRoutes } from "./modules/alerts/routes";
 import { alertUnsubscribeRoutes } from "./modules/alerts/unsubscribe.routes";
 import { apiKeyAuthenticator } from "./modules/api-keys/authenticator";
@@ -147,7 +146,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", myOAuthGrantRoutes);
   app.route("/", connectedAppsRoutes);
   app.route("/", scoreRoutes);
-  app.route("/", agentRoutes);
   app.route("/", assistantRoutes);
   app.route("/", webhookRoutes);
   app.route("/", automationRoutes);
