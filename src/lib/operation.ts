@@ -148,15 +148,24 @@ export interface FileAnswer {
   fileName?: string;
 }
 
-const FILES = new WeakMap<z.ZodType, { mediaType: string; description: string; contentType: string }>();
+interface FileKind {
+  mediaType: string;
+  description: string;
+  /** the Content-Type header, when it says more than the media type (a charset) */
+  contentType?: string;
+  /** headers every answer of this kind carries (an event stream's `cache-control: no-cache`) */
+  headers?: Record<string, string>;
+}
+
+const FILES = new WeakMap<z.ZodType, FileKind & { contentType: string }>();
 
 /**
  * The output of an operation that answers a file or a stream (a CSV export, JSON Lines, an event
  * stream): the handler returns a `FileAnswer`. REST only: an MCP or agent door cannot carry one.
  */
-export function fileOutput(o: { mediaType: string; description: string; contentType?: string }): z.ZodType<FileAnswer> {
+export function fileOutput(o: FileKind): z.ZodType<FileAnswer> {
   const schema = z.custom<FileAnswer>((v) => typeof v === "object" && v !== null && "body" in v);
-  FILES.set(schema, { contentType: o.contentType ?? o.mediaType, ...o });
+  FILES.set(schema, { ...o, contentType: o.contentType ?? o.mediaType });
   return schema;
 }
 
@@ -178,6 +187,7 @@ export function fileResponse(
     status: init.status ?? 200,
     headers: {
       "content-type": file.contentType,
+      ...file.headers,
       ...(f.fileName ? { "content-disposition": `attachment; filename="${f.fileName}"` } : {}),
       ...init.headers,
     },

@@ -106,6 +106,20 @@ const csv = defineOperation({
   handler: async () => ({ body: "id\r\na\r\n", fileName: "things.csv" }),
 });
 
+// a stream: its media type's own headers (an event stream is not cached)
+const events = defineOperation({
+  name: "test-thing.events",
+  operationId: "streamTestThings",
+  method: "post",
+  path: "/v1/test-things-events",
+  tags: ["Test"],
+  summary: "An event stream",
+  output: fileOutput({ mediaType: "text/event-stream", description: "SSE", headers: { "cache-control": "no-cache" } }),
+  scopes: [],
+  access: "read",
+  handler: async () => ({ body: new Blob(["event: done\ndata: {}\n\n"]).stream() }),
+});
+
 const form = defineOperation({
   name: "test-thing.form",
   operationId: "uploadTestThingForm",
@@ -207,7 +221,7 @@ const self = defineOperation({
   handler: async (ctx) => ({ userId: ctx.userId }),
 });
 
-const TEST_OPS: Operation[] = [upsert, search, remove, csv, form, uploadOp, run, platform, agency, self];
+const TEST_OPS: Operation[] = [upsert, search, remove, csv, events, form, uploadOp, run, platform, agency, self];
 const app = createApp([...OPERATIONS, ...TEST_OPS]);
 // a console page: the same middleware as /v1 (the app's), then a form's input through invoke
 app.post("/v1/test-console/:op", async (c) => {
@@ -300,6 +314,11 @@ describe("the REST door of each kind of operation", () => {
     expect(file.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(file.headers.get("content-disposition")).toBe('attachment; filename="things.csv"');
     expect(file.text).toBe("id\r\na\r\n");
+    const stream = await call("POST", "/v1/test-things-events", { who: "viewer" });
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    expect(stream.headers.get("cache-control")).toBe("no-cache");
+    expect(stream.headers.get("content-disposition")).toBeNull();
+    expect(stream.text).toBe("event: done\ndata: {}\n\n");
   });
 
   it("a multipart form (a File in the input) under its body cap; an upload read by the operation's reader", async () => {
