@@ -16,7 +16,6 @@ import { agencyRoutes } from "./modules/agency/routes";
 import { alertRoutes } from "./modules/alerts/routes";
 import { alertUnsubscribeRoutes } from "./modules/alerts/unsubscribe.routes";
 import { apiKeyAuthenticator } from "./modules/api-keys/authenticator";
-import { assistantRoutes } from "./modules/assistant/routes";
 import { meTenantRoutes } from "./modules/auth/me-tenants.routes";
 import { authRoutes } from "./modules/auth/routes";
 import { automationRoutes } from "./modules/automation/routes";
@@ -146,7 +145,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", myOAuthGrantRoutes);
   app.route("/", connectedAppsRoutes);
   app.route("/", scoreRoutes);
-  app.route("/", assistantRoutes);
   app.route("/", webhookRoutes);
   app.route("/", automationRoutes);
   app.route("/", solicitationRoutes);

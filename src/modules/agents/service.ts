@@ -1,7 +1,7 @@
 import type { OperationContext } from "../../lib/operation";
 import { exposedAgents } from "./registry";
 import { runAgentByName } from "./runtime";
-import { USER_AGENT_SCOPES } from "./tools";
+import { callerScopes } from "./tools";
 import { agentMayWrite } from "./types";
 
 /**
@@ -14,7 +14,7 @@ export const runAgentFor = (ctx: OperationContext, name: string, input: unknown)
     {
       ...ctx,
       canWrite: agentMayWrite(ctx.access),
-      scopes: ctx.scopes === "all" ? USER_AGENT_SCOPES : ctx.scopes,
+      scopes: callerScopes(ctx.scopes),
     },
     name,
     input,
