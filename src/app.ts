@@ -29,7 +29,6 @@ import { experimentRoutes } from "./modules/experiments/routes";
 import { feedbackPageRoutes } from "./modules/feedback/page.routes";
 import { publicFeedbackRoutes } from "./modules/feedback/routes";
 import { integrationRoutes } from "./modules/integrations/routes";
-import { deadLetterRoutes } from "./modules/jobs/dead-letters.routes";
 import { linkRoutes } from "./modules/links/routes";
 import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
 import { locationRoutes } from "./modules/locations/routes";
@@ -150,7 +149,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", solicitationRoutes);
   app.route("/", providerCallbackRoutes);
   app.route("/", reviewSiteCallbackRoutes);
-  app.route("/", deadLetterRoutes);
   app.route("/", reviewLinkRoutes);
   app.route("/", widgetRoutes);
   app.route("/", whiteLabelRoutes);
