@@ -29,6 +29,7 @@ import { operations as alertsOperations } from "./modules/alerts/operations";
 import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
 import { operations as analyticsOperations } from "./modules/analytics/operations";
 import { operations as apiKeysOperations } from "./modules/api-keys/operations";
+import { operations as assistantOperations } from "./modules/assistant/operations";
 import { operations as auditOperations } from "./modules/audit/operations";
 import { automationRulesHandler } from "./modules/automation/background";
 import { operations as brandsOperations } from "./modules/brands/operations";
@@ -189,6 +190,7 @@ export const OPERATIONS: Operation[] = [
   ...alertsOperations,
   ...analyticsOperations,
   ...apiKeysOperations,
+  ...assistantOperations,
   ...auditOperations,
   ...brandsOperations,
   ...campaignsOperations,

@@ -133,7 +133,7 @@ async function inputOf(c: Context<AppEnv>, op: Operation): Promise<Record<string
     ...(r.params ? req.valid("param") : {}),
     ...(r.query ? req.valid("query") : {}),
     ...(r.headers ? req.valid("header") : {}),
-    ...(r.body ? (req.valid("json") ?? {}) : {}),
+    ...(r.body ? (r.bodyField ? { [r.bodyField]: req.valid("json") } : (req.valid("json") ?? {})) : {}),
     ...(r.form ? req.valid("form") : {}),
     ...(r.upload ? await r.upload.read(c.req) : {}),
   };
@@ -210,7 +210,7 @@ export async function callOperation<T>(c: Context<AppEnv>, op: Operation, call: 
       Object.fromEntries(Object.entries(call.query ?? {}).filter(([, v]) => v !== undefined && v !== "")),
     ),
     ...part(r.headers, call.headers),
-    ...part(r.body, call.body),
+    ...(r.bodyField ? { [r.bodyField]: part(r.body, call.body) } : part(r.body, call.body)),
     ...part(r.form, call.form),
   };
   // the operation's output schema is the REST response's: T is the caller's name for it (z.infer of that schema)

@@ -110,8 +110,13 @@ export interface RequestParts {
   /** request headers the operation reads (e.g. `idempotency-key`), lower-case names */
   headers?: AnyObject;
   /** application/json */
-  body?: AnyObject;
+  body?: AnyObject | z.ZodType;
   bodyRequired?: boolean;
+  /**
+   * A JSON body that is not an object of named fields (a record of free keys: an agent's input) comes
+   * whole under this input field, so none of its keys can stand in for a path or query field.
+   */
+  bodyField?: string;
   /** multipart/form-data, validated by zod (a file is `z.instanceof(File)`) */
   form?: AnyObject;
   /** a body read by the operation's own reader (several media types, e.g. multipart or text/csv) */
@@ -124,11 +129,15 @@ type Out<S> = S extends z.ZodType ? z.output<S> : unknown;
 type Part<R, K extends string> = R extends { [k in K]: infer S } ? Out<S> : unknown;
 type UploadOut<R> = R extends { upload: Upload<infer S> } ? z.output<S> : unknown;
 
+type BodyOut<R> = R extends { body: infer S; bodyField: infer F extends string }
+  ? { [k in F]: Out<S> }
+  : Part<R, "body">;
+
 /** The handler's input: every request part's fields in one object (or the `input` of an operation without REST). */
 export type InputOf<R, I> = Part<R, "params"> &
   Part<R, "query"> &
   Part<R, "headers"> &
-  Part<R, "body"> &
+  BodyOut<R> &
   Part<R, "form"> &
   UploadOut<R> &
   Out<I>;
@@ -139,15 +148,24 @@ export interface FileAnswer {
   fileName?: string;
 }
 
-const FILES = new WeakMap<z.ZodType, { mediaType: string; description: string; contentType: string }>();
+interface FileKind {
+  mediaType: string;
+  description: string;
+  /** the Content-Type header, when it says more than the media type (a charset) */
+  contentType?: string;
+  /** headers every answer of this kind carries (an event stream's `cache-control: no-cache`) */
+  headers?: Record<string, string>;
+}
+
+const FILES = new WeakMap<z.ZodType, FileKind & { contentType: string }>();
 
 /**
  * The output of an operation that answers a file or a stream (a CSV export, JSON Lines, an event
  * stream): the handler returns a `FileAnswer`. REST only: an MCP or agent door cannot carry one.
  */
-export function fileOutput(o: { mediaType: string; description: string; contentType?: string }): z.ZodType<FileAnswer> {
+export function fileOutput(o: FileKind): z.ZodType<FileAnswer> {
   const schema = z.custom<FileAnswer>((v) => typeof v === "object" && v !== null && "body" in v);
-  FILES.set(schema, { contentType: o.contentType ?? o.mediaType, ...o });
+  FILES.set(schema, { ...o, contentType: o.contentType ?? o.mediaType });
   return schema;
 }
 
@@ -169,6 +187,7 @@ export function fileResponse(
     status: init.status ?? 200,
     headers: {
       "content-type": file.contentType,
+      ...file.headers,
       ...(f.fileName ? { "content-disposition": `attachment; filename="${f.fileName}"` } : {}),
       ...init.headers,
     },
@@ -393,6 +412,9 @@ function assertWellFormed(op: Operation) {
   if ((op.status === 204) !== (op.output === noContent)) fail("status 204 and output noContent go together");
   const r = op.request ?? {};
   if ([r.body, r.form, r.upload].filter(Boolean).length > 1) fail("one request body: JSON body, form or upload");
+  if (r.bodyField && !r.body) fail("bodyField names the input field of a JSON body");
+  if (r.body && !r.bodyField && !(r.body as ObjectSchema).shape)
+    fail("a JSON body that is not a z.object comes under a bodyField");
   if (fileOf(op.output) && (op.mcp || op.agent)) fail("a file answer is REST only (no MCP or agent door)");
   if (op.mcp && op.context === "tenant" && !(op.mcp.scopes ?? op.scopes).length)
     fail("an MCP tool acting for a tenant needs the scopes that admit it");
@@ -419,10 +441,13 @@ export function jsonInputOf(op: Pick<Operation, "request" | "input">): ObjectSch
   for (const [k, v] of Object.entries(shapeOf(r.params))) shape[k] = v as z.ZodType;
   for (const [k, v] of Object.entries(shapeOf(r.query))) shape[k] = jsonField(v as z.ZodType);
   for (const [k, v] of Object.entries(shapeOf(r.headers))) shape[k] = v as z.ZodType;
-  for (const part of [r.body, r.form, r.upload?.input])
+  // a body under its own field keeps its own rules there
+  const body = r.bodyField ? undefined : (r.body as AnyObject | undefined);
+  if (r.bodyField) shape[r.bodyField] = r.body!;
+  for (const part of [body, r.form, r.upload?.input])
     for (const [k, v] of Object.entries(shapeOf(part))) shape[k] = v as z.ZodType;
   // the objects' own rules (a range at most N days, ratingMin <= ratingMax) hold for every door
-  const checks = [r.params, r.query, r.headers, r.body, r.form, r.upload?.input].flatMap((s) =>
+  const checks = [r.params, r.query, r.headers, body, r.form, r.upload?.input].flatMap((s) =>
     s ? (defOf(s as z.ZodType).checks ?? []) : [],
   );
   const merged = z.object(shape);

@@ -51,6 +51,7 @@ describe("POST /v1/assistant/chat (rules engine)", () => {
     const res = await chat("viewer", { message: "Any negative reviews lately?" });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
     const types = res.events.map((e) => e.type);
     expect(types[0]).toBe("conversation");
     expect(types.at(-1)).toBe("message");

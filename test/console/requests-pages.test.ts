@@ -41,7 +41,7 @@ describe("the Requests section", () => {
   it("is in the navigation bar after Reviews, and its hub links campaigns, templates, experiments, sent requests", async () => {
     const viewer = await signedIn("viewer");
     const home = textOf((await viewer.get(t())).text);
-    expect(home).toMatch(/Home Inbox Approvals Reviews Requests Settings/);
+    expect(home).toMatch(/Home Inbox Approvals Reviews Requests Contacts Settings/);
     const hub = await viewer.get(t("/requests"));
     expect(hub.status).toBe(200);
     expect(hub.text).toContain('aria-current="page">Requests</a>');

@@ -106,6 +106,20 @@ const csv = defineOperation({
   handler: async () => ({ body: "id\r\na\r\n", fileName: "things.csv" }),
 });
 
+// a stream: its media type's own headers (an event stream is not cached)
+const events = defineOperation({
+  name: "test-thing.events",
+  operationId: "streamTestThings",
+  method: "post",
+  path: "/v1/test-things-events",
+  tags: ["Test"],
+  summary: "An event stream",
+  output: fileOutput({ mediaType: "text/event-stream", description: "SSE", headers: { "cache-control": "no-cache" } }),
+  scopes: [],
+  access: "read",
+  handler: async () => ({ body: new Blob(["event: done\ndata: {}\n\n"]).stream() }),
+});
+
 const form = defineOperation({
   name: "test-thing.form",
   operationId: "uploadTestThingForm",
@@ -142,6 +156,26 @@ const uploadOp = defineOperation({
   scopes: [],
   access: "write",
   handler: async (_ctx, i) => ({ rows: i.csv.trim().split(/\r?\n/).length - 1 }),
+});
+
+// a JSON body of free keys (a record, as an agent's input): whole under one input field, apart from the path's
+const run = defineOperation({
+  name: "test-thing.run",
+  operationId: "runTestThing",
+  method: "post",
+  path: "/v1/test-things/{name}/run",
+  tags: ["Test"],
+  summary: "A record body under the input field `input`",
+  request: {
+    params: z.object({ name: z.string().min(1).max(64) }),
+    body: z.record(z.string(), z.unknown()),
+    bodyField: "input" as const,
+  },
+  output: z.object({ name: z.string(), input: z.record(z.string(), z.unknown()) }),
+  scopes: [],
+  access: "read",
+  console: {},
+  handler: async (_ctx, i) => ({ name: i.name, input: i.input }),
 });
 
 const platform = defineOperation({
@@ -187,7 +221,7 @@ const self = defineOperation({
   handler: async (ctx) => ({ userId: ctx.userId }),
 });
 
-const TEST_OPS: Operation[] = [upsert, search, remove, csv, form, uploadOp, platform, agency, self];
+const TEST_OPS: Operation[] = [upsert, search, remove, csv, events, form, uploadOp, run, platform, agency, self];
 const app = createApp([...OPERATIONS, ...TEST_OPS]);
 // a console page: the same middleware as /v1 (the app's), then a form's input through invoke
 app.post("/v1/test-console/:op", async (c) => {
@@ -280,6 +314,11 @@ describe("the REST door of each kind of operation", () => {
     expect(file.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(file.headers.get("content-disposition")).toBe('attachment; filename="things.csv"');
     expect(file.text).toBe("id\r\na\r\n");
+    const stream = await call("POST", "/v1/test-things-events", { who: "viewer" });
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    expect(stream.headers.get("cache-control")).toBe("no-cache");
+    expect(stream.headers.get("content-disposition")).toBeNull();
+    expect(stream.text).toBe("event: done\ndata: {}\n\n");
   });
 
   it("a multipart form (a File in the input) under its body cap; an upload read by the operation's reader", async () => {
@@ -300,6 +339,20 @@ describe("the REST door of each kind of operation", () => {
       body: "a\n1\n2\n",
     });
     expect(text.body).toEqual({ rows: 2 });
+  });
+
+  it("a body of free keys comes whole under its input field: a body key never stands in for a path parameter", async () => {
+    expect(Object.keys((routeConfigOf(run) as any).request.body.content)).toEqual(["application/json"]);
+    const res = await call("POST", "/v1/test-things/t1/run", { who: "viewer", body: { name: "other", n: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ name: "t1", input: { name: "other", n: 1 } });
+    const bad = await call("POST", "/v1/test-things/t1/run", { who: "viewer", body: [1] });
+    expect(bad.status).toBe(400);
+    const viaConsole = await call("POST", "/v1/test-console/test-thing.run", {
+      who: "viewer",
+      body: { name: "t2", input: { name: "other" } },
+    });
+    expect(viaConsole.body).toEqual({ name: "t2", input: { name: "other" } });
   });
 
   it("platform, agency and user operations get their own context behind their own guard", async () => {

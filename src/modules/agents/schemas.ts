@@ -13,6 +13,14 @@ export const AgentRunBody = z.record(z.string(), z.unknown()).openapi("AgentRunR
     "The agent's input; its schema is the agent's `<Name>Input` component (docs/ai.md). Over 200,000 tokens is 413 PAYLOAD_TOO_LARGE.",
 });
 
+export const AgentListSchema = z
+  .object({
+    data: z.array(
+      z.object({ name: z.string(), title: z.string(), description: z.string(), tools: z.array(z.string()) }),
+    ),
+  })
+  .openapi("AgentList");
+
 const JsonSchema = z.record(z.string(), z.unknown());
 
 export const AgentSchemasSchema = z

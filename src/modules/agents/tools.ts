@@ -4,6 +4,7 @@ import { ApiError, validationError } from "../../lib/errors";
 import {
   agentInputOf,
   bodyOf,
+  type CallerScopes,
   checkedInput,
   fromAgentInput,
   fromMcpInput,
@@ -39,9 +40,9 @@ export const USER_AGENT_SCOPES: readonly Scope[] = READ_SCOPES;
 /** The service's own agent runs (reply drafting on a review event) read like a signed-in user. */
 export const SYSTEM_AGENT_SCOPES: readonly Scope[] = READ_SCOPES;
 
-/** The scopes an agent run carries for a REST caller: an API key's own, a user's reads. */
-export const callerScopes = (p: { kind: "user" } | { kind: "api_key"; scopes: string[] }): readonly string[] =>
-  p.kind === "api_key" ? p.scopes : USER_AGENT_SCOPES;
+/** The scopes an agent run carries for its caller: an API key's or OAuth grant's own, a signed-in user's reads. */
+export const callerScopes = (scopes: CallerScopes): readonly string[] =>
+  scopes === "all" ? USER_AGENT_SCOPES : scopes;
 
 /*
  * The agents' tools are derived from the catalogue the composition root installed (src/lib/catalogue.ts),

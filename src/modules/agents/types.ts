@@ -29,7 +29,7 @@ export type Engine = (typeof ENGINES)[number];
 
 /** The context an agent runs in: the caller's tenant, what the caller may read, and whether it may write (template drafts). */
 export interface AgentContext extends ServiceContext {
-  /** whether the run may write (template drafts): decided by its door from the access it resolved (skills.ts, routes.ts) */
+  /** whether the run may write (template drafts): decided by its door from the access it resolved (service.ts runAgentFor) */
   canWrite: boolean;
   /** the caller's access to the tenant as its door resolved it (identity/access.ts); absent for the service's own runs */
   access?: TenantAccess;
