@@ -128,6 +128,22 @@ export class ConsoleBrowser {
   }
 }
 
+/**
+ * A test file's browsers, one per person, each signed in (a seeded session) the first time it is asked for.
+ * `users` is read then, so it may name a world made in a beforeAll.
+ */
+export function browsersOf<K extends string>(users: () => Record<K, { id: string }>) {
+  const open = new Map<K, ConsoleBrowser>();
+  return async (who: K): Promise<ConsoleBrowser> => {
+    const existing = open.get(who);
+    if (existing) return existing;
+    const b = new ConsoleBrowser();
+    await b.seededSession(users()[who].id);
+    open.set(who, b);
+    return b;
+  };
+}
+
 /** The text of a page without tags, for assertions about what a person reads. */
 export const textOf = (html: string) =>
   html

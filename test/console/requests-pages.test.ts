@@ -9,21 +9,13 @@ import { solicitations } from "../../src/db/schema";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, db, type World } from "../helpers/seed";
 import { newContact, newLocation, noQuietHours } from "../solicitations/helpers";
-import { ConsoleBrowser, textOf } from "./helpers";
+import { browsersOf, type ConsoleBrowser, textOf } from "./helpers";
 
 let w: World;
 let location: { id: string; name: string };
-const browsers = new Map<string, ConsoleBrowser>();
 const t = (p = "") => `/app/t/${w.tenantA.id}${p}`;
 
-async function signedIn(who: keyof World["users"]) {
-  const existing = browsers.get(who);
-  if (existing) return existing;
-  const b = new ConsoleBrowser();
-  await b.seededSession(w.users[who].id);
-  browsers.set(who, b);
-  return b;
-}
+const signedIn = browsersOf(() => w.users);
 
 /** The id in a redirect to one of the section's pages (`/templates/{id}`, `/campaigns/{id}`...). */
 const idIn = (location: string | null, kind: string) => new RegExp(`/${kind}/([^/?#]+)`).exec(location ?? "")?.[1];

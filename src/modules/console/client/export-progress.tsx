@@ -1,5 +1,6 @@
 import { useEffect, useState } from "hono/jsx/dom";
 import { type ExportState, finished, stateText } from "./export-state";
+import { pollJson } from "./poll";
 
 /** How often a running export is asked for its progress (an export of a large tenant takes a minute or two). */
 const POLL_MS = 2_000;
@@ -14,21 +15,10 @@ export function ExportProgress(props: { pollUrl: string; initial: ExportState })
   const [state, setState] = useState(props.initial);
   useEffect(() => {
     if (finished(props.initial.status)) return;
-    let stopped = false;
-    const timer = setInterval(() => {
-      fetch(props.pollUrl, { headers: { accept: "application/json" }, credentials: "same-origin" })
-        .then((res) => (res.ok ? (res.json() as Promise<ExportState>) : null))
-        .then((next) => {
-          if (stopped || !next) return;
-          setState(next);
-          if (finished(next.status)) clearInterval(timer);
-        })
-        .catch(() => undefined);
-    }, POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
+    return pollJson<ExportState>(props.pollUrl, POLL_MS, (next) => {
+      setState(next);
+      return finished(next.status);
+    });
   }, [props.pollUrl]);
   return (
     <div>
