@@ -58,23 +58,36 @@ export class ConsoleBrowser {
     return this.read(await request("GET", path, { headers: this.headers(), unchecked: true, base: this.base }));
   }
 
-  /** A form post as a browser sends it: url-encoded, with Origin, and the page's CSRF token unless told otherwise. */
+  /**
+   * A form post as a browser sends it: url-encoded (multipart when a field is a file), with Origin, and the page's
+   * CSRF token unless told otherwise.
+   */
   async post(
     path: string,
-    fields: Record<string, string | string[]> = {},
+    fields: Record<string, string | string[] | File> = {},
     o: { origin?: string | null; csrf?: string | null; accept?: string } = {},
   ): Promise<Page> {
-    const body = new URLSearchParams();
+    const multipart = Object.values(fields).some((v) => v instanceof File);
+    const body = multipart ? new FormData() : new URLSearchParams();
     const csrf = o.csrf === undefined ? this.csrf : o.csrf;
     if (csrf !== null && csrf !== "") body.set("csrf", csrf);
-    for (const [k, v] of Object.entries(fields)) for (const one of Array.isArray(v) ? v : [v]) body.append(k, one);
+    for (const [k, v] of Object.entries(fields))
+      for (const one of Array.isArray(v) ? v : [v]) (body as FormData).append(k, one);
     const origin = o.origin === undefined ? (this.base ? new URL(this.base).origin : ORIGIN) : o.origin;
+    // a multipart body sets its own content type (with its boundary)
     const headers = this.headers({
-      "content-type": "application/x-www-form-urlencoded",
+      ...(multipart ? {} : { "content-type": "application/x-www-form-urlencoded" }),
       ...(o.accept ? { accept: o.accept } : {}),
     });
     if (origin) headers.origin = origin;
-    return this.read(await request("POST", path, { headers, body: body.toString(), unchecked: true, base: this.base }));
+    return this.read(
+      await request("POST", path, {
+        headers,
+        body: multipart ? body : body.toString(),
+        unchecked: true,
+        base: this.base,
+      }),
+    );
   }
 
   /** A form with a file field as a browser sends it: multipart, with Origin and the page's CSRF token. */
@@ -89,7 +102,7 @@ export class ConsoleBrowser {
   }
 
   /** Posts a form that redirects (Post/Redirect/Get) and lands where it leads; the text of that page. */
-  async submit(path: string, fields: Record<string, string | string[]> = {}): Promise<string> {
+  async submit(path: string, fields: Record<string, string | string[] | File> = {}): Promise<string> {
     const res = await this.post(path, fields);
     expect(res.status, `${path}: ${textOf(res.text).slice(0, 300)}`).toBe(303);
     const landed = await this.follow(res);
@@ -124,6 +137,22 @@ export class ConsoleBrowser {
     if (res.status === 303) await this.follow(res);
     return res;
   }
+}
+
+/**
+ * A test file's browsers, one per person, each signed in (a seeded session) the first time it is asked for.
+ * `users` is read then, so it may name a world made in a beforeAll.
+ */
+export function browsersOf<K extends string>(users: () => Record<K, { id: string }>) {
+  const open = new Map<K, ConsoleBrowser>();
+  return async (who: K): Promise<ConsoleBrowser> => {
+    const existing = open.get(who);
+    if (existing) return existing;
+    const b = new ConsoleBrowser();
+    await b.seededSession(users()[who].id);
+    open.set(who, b);
+    return b;
+  };
 }
 
 /** The text of a page without tags, for assertions about what a person reads. */

@@ -9,21 +9,13 @@ import { emailIdsTo, nextEmailTo } from "../helpers/dev-mailbox";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, type World } from "../helpers/seed";
 import { ingest, newLocation } from "../reviews/helpers";
-import { ConsoleBrowser, textOf } from "./helpers";
+import { browsersOf, textOf } from "./helpers";
 
 let w: World;
-const browsers = new Map<string, ConsoleBrowser>();
 const t = (p = "") => `/app/t/${w.tenantA.id}${p}`;
 const HOOK = "https://hooks.example.com/console";
 
-async function signedIn(who: keyof World["users"]) {
-  const existing = browsers.get(who);
-  if (existing) return existing;
-  const b = new ConsoleBrowser();
-  await b.seededSession(w.users[who].id);
-  browsers.set(who, b);
-  return b;
-}
+const signedIn = browsersOf(() => w.users);
 
 const secretIn = (html: string) => /value="(whsec_[^"]+)"/.exec(html)?.[1];
 

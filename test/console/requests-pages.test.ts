@@ -9,21 +9,13 @@ import { solicitations } from "../../src/db/schema";
 import { pollUntil } from "../helpers/poll";
 import { createWorld, db, type World } from "../helpers/seed";
 import { newContact, newLocation, noQuietHours } from "../solicitations/helpers";
-import { ConsoleBrowser, textOf } from "./helpers";
+import { browsersOf, type ConsoleBrowser, textOf } from "./helpers";
 
 let w: World;
 let location: { id: string; name: string };
-const browsers = new Map<string, ConsoleBrowser>();
 const t = (p = "") => `/app/t/${w.tenantA.id}${p}`;
 
-async function signedIn(who: keyof World["users"]) {
-  const existing = browsers.get(who);
-  if (existing) return existing;
-  const b = new ConsoleBrowser();
-  await b.seededSession(w.users[who].id);
-  browsers.set(who, b);
-  return b;
-}
+const signedIn = browsersOf(() => w.users);
 
 /** The id in a redirect to one of the section's pages (`/templates/{id}`, `/campaigns/{id}`...). */
 const idIn = (location: string | null, kind: string) => new RegExp(`/${kind}/([^/?#]+)`).exec(location ?? "")?.[1];
@@ -208,7 +200,7 @@ describe("Campaigns", () => {
     campaignId = idIn(res.location, "campaigns")!;
     const page = textOf((await manager.follow(res)).text);
     expect(page).toContain("The campaign “Spring” is created and active. Send it below when you are ready.");
-    expect(page).toMatch(/Kind One send Channels Email Review link sends customers to Your feedback page/);
+    expect(page).toMatch(/Kind One send Channels Email Reviews go to Your feedback page/);
     expect(page).toMatch(/Email Thank-you email \(v1, Approved\)/);
     expect(page).toContain("Reachable now: 4 by Email");
     expect(page).toContain("Nothing sent yet.");
@@ -249,13 +241,38 @@ describe("Campaigns", () => {
       20_000,
     );
     const figures = textOf((JSON.parse(done.text) as { html: string }).html);
-    expect(figures).toContain("Every message of this campaign has been handed to the providers.");
+    expect(figures).toContain(
+      "Nothing is waiting: every message has gone to the providers or was refused by the sending policy.",
+    );
     expect(figures).toMatch(
       /Requested 4 Waiting to be sent 0 Sent 3 \(75%\) Delivered 0 \(0%\) Clicked 0 \(0%\) Reviewed 0 \(0%\) Failed or bounced 0 Refused by the sending policy 1 Outcome unknown 0/,
     );
     // the same form posted again (a double click, a resubmitted page): its key makes it create nothing new
     expect(await manager.submit(t(`/campaigns/${campaignId}/send`), fields)).toContain("3 of 4 messages are queued");
     expect(await db().select().from(solicitations).where(eq(solicitations.campaignId, campaignId))).toHaveLength(4);
+  });
+
+  it("sent to the people of a CSV file: each row a contact, the unusable rows named", async () => {
+    const manager = await signedIn("manager");
+    const csv = "email,firstName\nera@example.com,Era\nnot-an-address,Fay\n";
+    const text = await manager.submit(t(`/campaigns/${campaignId}/send`), {
+      locationId: location.id,
+      channel: "email",
+      audience: "csv",
+      contacts: new File([csv], "people.csv", { type: "text/csv" }),
+    });
+    expect(text).toMatch(
+      /The file's 2 rows: 0 queued, 1 refused by the sending policy, 1 not usable \(row 1: Blocked by policy: NO_CONSENT; row 2: email: Invalid email address\)\./,
+    );
+    const made = (await w.as("viewer").get("/v1/contacts?search=era@example.com")).body.data;
+    expect(made).toMatchObject([{ email: "era@example.com", firstName: "Era" }]);
+    // without a file, the operation's own refusal
+    const none = await manager.submit(t(`/campaigns/${campaignId}/send`), {
+      locationId: location.id,
+      channel: "email",
+      audience: "csv",
+    });
+    expect(none).toMatch(/Please check the form: contacts: /);
   });
 
   it("a failure shows with its reason, an unknown outcome as such; a reload finds the figures", async () => {
@@ -332,10 +349,11 @@ describe("Campaigns", () => {
   it("every request sent, filtered: the one the policy refused says why", async () => {
     const viewer = await signedIn("viewer");
     const all = textOf((await viewer.get(t(`/solicitations?campaignId=${campaignId}`))).text);
-    expect(all).toMatch(/Requests \(4\), newest first/);
+    // the four of the send to every reachable contact, and the CSV's one the policy refused
+    expect(all).toMatch(/Requests \(5\), newest first/);
     const refused = textOf((await viewer.get(t("/solicitations?status=BLOCKED"))).text);
     expect(refused).toMatch(
-      /Requests \(1\), newest first .* Dee Lee, .* Email Refused by the sending policy no consent for this channel Spring/,
+      /Requests \(2\), newest first .* Era, era@example.com Email Refused by the sending policy no consent for this channel Spring .* Dee Lee, .* no consent for this channel Spring/,
     );
     const failed = textOf((await viewer.get(t("/solicitations?status=FAILED"))).text);
     expect(failed).toContain("Failed sendgrid: 550 mailbox unavailable");

@@ -498,6 +498,53 @@ describe("the console in headless Chromium", () => {
     await page.getByRole("link", { name: "Download the file" }).waitFor({ timeout: 20_000 });
     expect(await page.evaluate("window.__samePage")).toBe(true);
     expect(await page.locator("#export-live [role=status]").textContent()).toMatch(/^The file is ready: \d+ rows\.$/);
+    // review requests, each list with a row: a template, a campaign with it sent to a contact, an experiment
+    const template = await post("/v1/templates", {
+      name: "Axe SMS",
+      channel: "sms",
+      bodyText: "Hi {{firstName}}, review us: {{reviewLink}}",
+    });
+    await post(`/v1/templates/${template.id}/approve`, {});
+    const campaign = await post("/v1/campaigns", { name: "Axe campaign", type: "drip", channels: ["email", "sms"] });
+    await post(`/v1/campaigns/${campaign.id}/templates`, { templateId: template.id, channel: "sms" });
+    await api(`/v1/campaigns/${campaign.id}/sequence`, {
+      method: "PUT",
+      body: JSON.stringify({
+        steps: [
+          { stepIndex: 0, channel: "email", delayDays: 0 },
+          { stepIndex: 1, channel: "sms", delayDays: 3 },
+        ],
+      }),
+    });
+    await post("/v1/contacts", { email: `axe.${RUN}@console-pages.test`, firstName: "Axe" });
+    await post(`/v1/campaigns/${campaign.id}/send`, { locationId: place.id, channel: "email" });
+    const experiment = await post("/v1/experiments", {
+      name: "Axe test",
+      hypothesis: "Shorter wins",
+      campaignId: campaign.id,
+      variants: [
+        { name: "Control", trafficPercent: 50 },
+        { name: "Short", trafficPercent: 50, templateId: template.id },
+      ],
+    });
+    for (const url of [
+      "/requests",
+      "/campaigns",
+      `/campaigns/${campaign.id}`,
+      "/templates",
+      `/templates/${template.id}`,
+      "/experiments",
+      `/experiments/${experiment.id}`,
+      "/solicitations",
+    ])
+      await check(`/app/t/${tenantId}${url}`);
+    // the template's preview follows the typing (client/template-preview.tsx), on the page as loaded
+    await page.goto(`${worker.url}/app/t/${tenantId}/templates/${template.id}`);
+    await page.getByLabel("Message", { exact: true }).fill("Hello {{firstName}}, one tap: {{reviewLink}}");
+    await page
+      .locator("#template-preview pre")
+      .filter({ hasText: "Hello Jane, one tap:" })
+      .waitFor({ timeout: 10_000 });
     await check("/app/me");
     await check("/app/connected-apps");
     await check("/app/tenants");

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "hono/jsx/dom";
+import { pollJson } from "./poll";
 
 /** How often a send's figures are asked for while messages wait (a send of thousands takes a minute or two). */
 const POLL_MS = 3_000;
@@ -15,22 +16,11 @@ export function CampaignProgress(props: { pollUrl: string; initial: string; fini
   const [html, setHtml] = useState(props.initial);
   useEffect(() => {
     if (props.finished) return;
-    let stopped = false;
     let settle = SETTLE_POLLS;
-    const timer = setInterval(() => {
-      fetch(props.pollUrl, { headers: { accept: "application/json" }, credentials: "same-origin" })
-        .then((res) => (res.ok ? (res.json() as Promise<{ finished: boolean; html: string }>) : null))
-        .then((next) => {
-          if (stopped || !next) return;
-          setHtml(next.html);
-          if (next.finished && --settle <= 0) clearInterval(timer);
-        })
-        .catch(() => undefined);
-    }, POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
+    return pollJson<{ finished: boolean; html: string }>(props.pollUrl, POLL_MS, (next) => {
+      setHtml(next.html);
+      return next.finished && --settle <= 0;
+    });
   }, [props.pollUrl]);
   // the server's own rendering of the figures (escaped there), from this origin
   return <div dangerouslySetInnerHTML={{ __html: html }} />;

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "hono/jsx/dom";
+import { pollJson } from "./poll";
 
 /** How often the inbox asks whether anything newer arrived (a person leaves the inbox open all day). */
 const POLL_MS = 30_000;
@@ -10,21 +11,14 @@ const POLL_MS = 30_000;
  */
 export function InboxLive(props: { pollUrl: string; newest: string }) {
   const [count, setCount] = useState(0);
-  useEffect(() => {
-    let stopped = false;
-    const ask = () =>
-      fetch(props.pollUrl, { headers: { accept: "application/json" }, credentials: "same-origin" })
-        .then((res) => (res.ok ? res.json() : null))
-        .then((body: { newer?: number } | null) => {
-          if (!stopped && body && typeof body.newer === "number") setCount(body.newer);
-        })
-        .catch(() => undefined);
-    const timer = setInterval(ask, POLL_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-    };
-  }, [props.pollUrl]);
+  useEffect(
+    () =>
+      pollJson<{ newer?: number }>(props.pollUrl, POLL_MS, (body) => {
+        if (typeof body.newer === "number") setCount(body.newer);
+        return false;
+      }),
+    [props.pollUrl],
+  );
   if (count === 0) return <span class="vh">No new items since the page was loaded.</span>;
   return (
     <a class="button secondary" href={location.pathname + location.search}>

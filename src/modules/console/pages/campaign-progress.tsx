@@ -84,7 +84,7 @@ const share = (part: number, of: number) => (of > 0 ? ` (${Math.round((part / of
 export function progressText(f: CampaignFigures): string {
   if (f.pending > 0) return `Sending: ${n(f.pending)} message${f.pending === 1 ? "" : "s"} still waiting to be sent.`;
   if (f.requested === 0) return "Nothing sent yet.";
-  return "Every message of this campaign has been handed to the providers.";
+  return "Nothing is waiting: every message has gone to the providers or was refused by the sending policy.";
 }
 
 /** The figures, as the page shows them and the progress address answers them (one rendering for both). */
@@ -107,7 +107,7 @@ export function CampaignProgress({ f }: { f: CampaignFigures }) {
       {f.pending > 0 && (
         <progress max={Math.max(f.requested, 1)} value={handed} aria-label="Messages handed to the providers" />
       )}
-      <dl class="stats">
+      <dl class="stats compact">
         {stats.map(([label, value, rate, bad]) => (
           <div class={bad ? "stat bad" : "stat"}>
             <dt>{label}</dt>

@@ -317,7 +317,7 @@ export async function campaignPage(c: CC): Promise<Response> {
         <dd>{CAMPAIGN_TYPE_LABEL[campaign.type]}</dd>
         <dt>Channels</dt>
         <dd>{channelsText(campaign.channels)}</dd>
-        <dt>Review link sends customers to</dt>
+        <dt>Reviews go to</dt>
         <dd>{DESTINATION_LABEL[campaign.reviewDestination]}</dd>
         {(campaign.startsAt || campaign.endsAt) && (
           <>

@@ -19,7 +19,7 @@ import { listTemplates } from "../../templates/service";
 import { Pager, tenantHref, tenantOf, When } from "../atoms";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo, sentenceOf } from "../kit";
 import { Csrf } from "../layout";
-import { CAMPAIGN_TYPE_LABEL, CHANNEL_LABEL, channelsText, RequestsNav } from "./requests";
+import { CAMPAIGN_TYPE_LABEL, CHANNEL_LABEL, channelsText, FilterSelect, Filters, RequestsNav } from "./requests";
 import { TEMPLATE_STATUS_LABEL } from "./templates";
 
 /*
@@ -168,25 +168,18 @@ export async function campaignsPage(c: CC): Promise<Response> {
     <>
       <h1>Campaigns</h1>
       <RequestsNav c={c} current="campaigns" />
-      <form method="get" class="filters">
-        <div>
-          <label for="filter-active">State</label>
-          <select id="filter-active" name="isActive">
-            <option value="">Any</option>
-            <option value="true" selected={isActive === "true"}>
-              Active
-            </option>
-            <option value="false" selected={isActive === "false"}>
-              Inactive
-            </option>
-          </select>
-        </div>
-        <div class="actions">
-          <button type="submit" class="secondary">
-            Filter
-          </button>
-        </div>
-      </form>
+      <Filters>
+        <FilterSelect
+          id="filter-active"
+          label="State"
+          name="isActive"
+          value={isActive}
+          options={[
+            ["true", "Active"],
+            ["false", "Inactive"],
+          ]}
+        />
+      </Filters>
       {list.data.length === 0 ? (
         <p class="card">
           {isActive

@@ -6,6 +6,7 @@ import { svc } from "../../../middleware/service-context";
 import { canAdminister, canManage } from "../../../middleware/tenant";
 import { listCampaignsOperation } from "../../campaigns/operations";
 import type { CampaignDto } from "../../campaigns/schemas";
+import { getCampaign } from "../../campaigns/service";
 import {
   experimentResultsOperation,
   getExperimentOperation,
@@ -24,7 +25,7 @@ import {
   updateExperiment,
 } from "../../experiments/service";
 import type { TemplateDto } from "../../templates/schemas";
-import { listTemplates } from "../../templates/service";
+import { getTemplate, listTemplates } from "../../templates/service";
 import { tenantHref, tenantOf, When } from "../atoms";
 import { RateChart } from "../charts";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
@@ -265,6 +266,11 @@ export async function experimentPage(c: CC): Promise<Response> {
     callOperation<ExperimentResults>(c, experimentResultsOperation, { params }),
     csrfOf(c),
   ]);
+  // the campaign's name and each variant's message, as GET /v1/campaigns/{id} and /v1/templates/{id} read them
+  const [campaign, templates] = await Promise.all([
+    e.campaignId ? getCampaign(svc(c), e.campaignId) : null,
+    Promise.all(e.variants.map((v) => (v.templateId ? getTemplate(svc(c), v.templateId) : null))),
+  ]);
   const base = experimentHref(c, e.id);
   const move = (name: ExperimentMove, label: string) => (
     <form method="post" action={`${base}/${name}`}>
@@ -296,11 +302,29 @@ export async function experimentPage(c: CC): Promise<Response> {
         <dd>{e.hypothesis}</dd>
         <dt>Campaign</dt>
         <dd>
-          {e.campaignId ? (
-            <a href={tenantHref(c, `/campaigns/${encodeURIComponent(e.campaignId)}`)}>the campaign's page</a>
+          {campaign ? (
+            <a href={tenantHref(c, `/campaigns/${encodeURIComponent(campaign.id)}`)}>{campaign.name}</a>
           ) : (
             "none"
           )}
+        </dd>
+        <dt>Variants</dt>
+        <dd>
+          <ul class="small">
+            {e.variants.map((v, i) => {
+              const t = templates[i];
+              return (
+                <li>
+                  {v.name} ({v.trafficPercent}%){i === 0 && ", the control"}:{" "}
+                  {t ? (
+                    <a href={tenantHref(c, `/templates/${encodeURIComponent(t.id)}`)}>{t.name}</a>
+                  ) : (
+                    "the campaign's template"
+                  )}
+                </li>
+              );
+            })}
+          </ul>
         </dd>
         <dt>Started</dt>
         <dd>

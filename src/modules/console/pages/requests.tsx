@@ -1,4 +1,5 @@
 /** @jsxImportSource hono/jsx */
+import type { Child } from "hono/jsx";
 import type { CAMPAIGN_TYPES, MessageChannel } from "../../../db/schema";
 import { tenantHref, tenantOf } from "../atoms";
 import { type CC, can, page } from "../kit";
@@ -65,6 +66,43 @@ export const CAMPAIGN_TYPE_LABEL: Record<(typeof CAMPAIGN_TYPES)[number], string
   event_triggered: "Triggered by an event",
   continuous: "Continuous",
 };
+
+/** A list's filters: a GET form (its values stay in the address, so a filtered view can be linked and reloaded). */
+export function Filters({ children }: { children: Child }) {
+  return (
+    <form method="get" class="filters">
+      {children}
+      <div class="actions">
+        <button type="submit" class="secondary">
+          Filter
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** One filter: a labelled select whose first choice is "Any". */
+export function FilterSelect(props: {
+  id: string;
+  label: string;
+  name: string;
+  value: string | undefined;
+  options: readonly (readonly [string, string])[];
+}) {
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <select id={props.id} name={props.name}>
+        <option value="">Any</option>
+        {props.options.map(([value, text]) => (
+          <option value={value} selected={props.value === value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 /** A number as people read it (1,234). */
 export const n = (v: number) => v.toLocaleString("en-US");

@@ -72,51 +72,54 @@ export function SequenceSection(props: {
         </table>
       )}
       {props.manager && (
-        <form method="post" action={base}>
-          <Csrf token={props.csrf} />
-          <p class="muted small">
-            Step 1 is the campaign's own send (0 days). A later step goes its number of days after step 1, unless the
-            customer has reviewed, opted out or the campaign has ended. Leave a row's channel empty to drop it.
-          </p>
-          {rows.map((r, i) => (
-            <fieldset>
-              <legend>Step {i + 1}</legend>
-              <input type="hidden" name="stepIndex" value={r ? String(r.stepIndex) : ""} />
-              <label for={`step-${i}-channel`}>Channel</label>
-              <select id={`step-${i}-channel`} name="stepChannel">
-                <option value="">No step</option>
-                {campaign.channels.map((ch) => (
-                  <option value={ch} selected={r?.channel === ch}>
-                    {CHANNEL_LABEL[ch]}
-                  </option>
-                ))}
-              </select>
-              <label for={`step-${i}-delay`}>Days after step 1</label>
-              <input
-                id={`step-${i}-delay`}
-                name="stepDelay"
-                type="number"
-                min={0}
-                max={365}
-                value={r ? String(r.delayDays) : i === 0 ? "0" : ""}
-              />
-              <label for={`step-${i}-template`}>Message</label>
-              <select id={`step-${i}-template`} name="stepTemplate">
-                <option value="">The campaign's template for the channel</option>
-                {campaign.channels.flatMap((ch) =>
-                  usableByChannel(props.templates, ch).map((t) => (
-                    <option value={t.id} selected={r?.templateId === t.id}>
-                      {CHANNEL_LABEL[ch]}: {templateOption(t)}
+        <details open={steps.length === 0}>
+          <summary>{steps.length ? "Change the sequence" : "Add follow-up messages"}</summary>
+          <form method="post" action={base}>
+            <Csrf token={props.csrf} />
+            <p class="muted small">
+              Step 1 is the campaign's own send (0 days). A later step goes its number of days after step 1, unless the
+              customer has reviewed, opted out or the campaign has ended. Leave a row's channel empty to drop it.
+            </p>
+            {rows.map((r, i) => (
+              <fieldset>
+                <legend>Step {i + 1}</legend>
+                <input type="hidden" name="stepIndex" value={r ? String(r.stepIndex) : ""} />
+                <label for={`step-${i}-channel`}>Channel</label>
+                <select id={`step-${i}-channel`} name="stepChannel">
+                  <option value="">No step</option>
+                  {campaign.channels.map((ch) => (
+                    <option value={ch} selected={r?.channel === ch}>
+                      {CHANNEL_LABEL[ch]}
                     </option>
-                  )),
-                )}
-              </select>
-            </fieldset>
-          ))}
-          <div class="actions">
-            <button type="submit">Save the sequence</button>
-          </div>
-        </form>
+                  ))}
+                </select>
+                <label for={`step-${i}-delay`}>Days after step 1</label>
+                <input
+                  id={`step-${i}-delay`}
+                  name="stepDelay"
+                  type="number"
+                  min={0}
+                  max={365}
+                  value={r ? String(r.delayDays) : i === 0 ? "0" : ""}
+                />
+                <label for={`step-${i}-template`}>Message</label>
+                <select id={`step-${i}-template`} name="stepTemplate">
+                  <option value="">The campaign's template for the channel</option>
+                  {campaign.channels.flatMap((ch) =>
+                    usableByChannel(props.templates, ch).map((t) => (
+                      <option value={t.id} selected={r?.templateId === t.id}>
+                        {CHANNEL_LABEL[ch]}: {templateOption(t)}
+                      </option>
+                    )),
+                  )}
+                </select>
+              </fieldset>
+            ))}
+            <div class="actions">
+              <button type="submit">Save the sequence</button>
+            </div>
+          </form>
+        </details>
       )}
       {props.manager && sequence && (
         <form method="post" action={`${base}/delete`}>

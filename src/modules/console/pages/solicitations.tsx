@@ -15,7 +15,7 @@ import { listSolicitationsOperation } from "../../solicitations/operations";
 import type { SolicitationWithContactSchema } from "../../solicitations/schemas";
 import { Pager, tenantHref, tenantOf, When } from "../atoms";
 import { type CC, page } from "../kit";
-import { CHANNEL_LABEL, RequestsNav } from "./requests";
+import { CHANNEL_LABEL, FilterSelect, Filters, RequestsNav } from "./requests";
 
 /*
  * Sent requests (docs/console.md, "Review requests"): GET /v1/solicitations with its filters (status, channel,
@@ -116,50 +116,41 @@ export async function solicitationsPage(c: CC): Promise<Response> {
   ]);
   const names = new Map(campaigns.data.map((x) => [x.id, x.name]));
   const filtered = Object.values({ ...filters, ...days }).some(Boolean);
-  const select = (id: string, label: string, name: keyof typeof filters, options: [string, string][]) => (
-    <div>
-      <label for={id}>{label}</label>
-      <select id={id} name={name}>
-        <option value="">Any</option>
-        {options.map(([value, text]) => (
-          <option value={value} selected={filters[name] === value}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
   return page(
     c,
     { title: "Sent requests", section: "requests", tenant },
     <>
       <h1>Sent requests</h1>
       <RequestsNav c={c} current="solicitations" />
-      <form method="get" class="filters">
-        {select(
-          "filter-status",
-          "Status",
-          "status",
-          SOLICITATION_STATUSES.map((s) => [s, SOLICITATION_STATUS_LABEL[s]]),
-        )}
-        {select(
-          "filter-channel",
-          "Channel",
-          "channel",
-          MESSAGE_CHANNELS.map((ch) => [ch, CHANNEL_LABEL[ch]]),
-        )}
-        {select(
-          "filter-campaign",
-          "Campaign",
-          "campaignId",
-          campaigns.data.map((x) => [x.id, x.name]),
-        )}
-        {select(
-          "filter-reason",
-          "Refused because",
-          "blockedReason",
-          BLOCKED_REASONS.map((r) => [r, BLOCKED_REASON_LABEL[r]]),
-        )}
+      <Filters>
+        <FilterSelect
+          id="filter-status"
+          label="Status"
+          name="status"
+          value={filters.status}
+          options={SOLICITATION_STATUSES.map((st) => [st, SOLICITATION_STATUS_LABEL[st]])}
+        />
+        <FilterSelect
+          id="filter-channel"
+          label="Channel"
+          name="channel"
+          value={filters.channel}
+          options={MESSAGE_CHANNELS.map((ch) => [ch, CHANNEL_LABEL[ch]])}
+        />
+        <FilterSelect
+          id="filter-campaign"
+          label="Campaign"
+          name="campaignId"
+          value={filters.campaignId}
+          options={campaigns.data.map((x) => [x.id, x.name])}
+        />
+        <FilterSelect
+          id="filter-reason"
+          label="Refused because"
+          name="blockedReason"
+          value={filters.blockedReason}
+          options={BLOCKED_REASONS.map((r) => [r, BLOCKED_REASON_LABEL[r]])}
+        />
         <div>
           <label for="filter-from">From (day, UTC)</label>
           <input id="filter-from" name="from" type="date" value={days.from ?? ""} />
@@ -168,12 +159,7 @@ export async function solicitationsPage(c: CC): Promise<Response> {
           <label for="filter-to">To (day, UTC)</label>
           <input id="filter-to" name="to" type="date" value={days.to ?? ""} />
         </div>
-        <div class="actions">
-          <button type="submit" class="secondary">
-            Filter
-          </button>
-        </div>
-      </form>
+      </Filters>
       {list.data.length === 0 ? (
         <p class="card">
           {filtered

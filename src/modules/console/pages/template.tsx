@@ -162,7 +162,7 @@ function ChannelRules(props: { channel: MessageChannel; meta: { name: string; ca
 
 function Variables({ custom }: { custom: string[] }) {
   return (
-    <details class="card">
+    <details>
       <summary>Variables you can use</summary>
       <dl class="facts">
         {BUILTIN_TOKENS.map((t) => (
@@ -336,6 +336,7 @@ async function templatePageOf(c: CC, typed: Typed | null = null, flash?: Flash):
               )}
             </>
           )}
+          <Variables custom={custom} />
         </section>
         <section class="card" aria-labelledby="preview">
           <h2 id="preview">Preview</h2>
@@ -347,7 +348,6 @@ async function templatePageOf(c: CC, typed: Typed | null = null, flash?: Flash):
           <ChannelRules channel={t.channel} meta={meta?.data ?? []} />
         </section>
       </div>
-      <Variables custom={custom} />
       <table class="rows">
         <caption>Versions ({versions.total}), newest first</caption>
         <thead>

@@ -7,7 +7,7 @@ import { createTemplate, listTemplates } from "../../templates/service";
 import { Pager, tenantHref, tenantOf, When } from "../atoms";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
 import { Csrf } from "../layout";
-import { CHANNEL_LABEL, RequestsNav } from "./requests";
+import { CHANNEL_LABEL, FilterSelect, Filters, RequestsNav } from "./requests";
 
 /*
  * Templates (docs/console.md, "Review requests"): the messages campaigns send, as GET /v1/templates lists them
@@ -87,35 +87,22 @@ export async function templatesPage(c: CC): Promise<Response> {
     <>
       <h1>Templates</h1>
       <RequestsNav c={c} current="templates" />
-      <form method="get" class="filters">
-        <div>
-          <label for="filter-channel">Channel</label>
-          <select id="filter-channel" name="channel">
-            <option value="">Any</option>
-            {MESSAGE_CHANNELS.map((ch) => (
-              <option value={ch} selected={query.channel === ch}>
-                {CHANNEL_LABEL[ch]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label for="filter-status">Status</label>
-          <select id="filter-status" name="status">
-            <option value="">Any</option>
-            {TEMPLATE_STATUSES.map((s) => (
-              <option value={s} selected={query.status === s}>
-                {TEMPLATE_STATUS_LABEL[s]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="actions">
-          <button type="submit" class="secondary">
-            Filter
-          </button>
-        </div>
-      </form>
+      <Filters>
+        <FilterSelect
+          id="filter-channel"
+          label="Channel"
+          name="channel"
+          value={query.channel}
+          options={MESSAGE_CHANNELS.map((ch) => [ch, CHANNEL_LABEL[ch]])}
+        />
+        <FilterSelect
+          id="filter-status"
+          label="Status"
+          name="status"
+          value={query.status}
+          options={TEMPLATE_STATUSES.map((st) => [st, TEMPLATE_STATUS_LABEL[st]])}
+        />
+      </Filters>
       {list.data.length === 0 ? (
         <p class="card">
           {filtered
