@@ -35,6 +35,11 @@ const SELF_SERVICE: Record<string, string> = {
   "DELETE /v1/alert-subscriptions/{id}":
     "a user's own review alerts; another user's is 404 below manager (test/alerts)",
 };
+/** POSTs that store nothing: reads whose input is too big or too structured for a query string (each with why). */
+const READS_BY_POST: Record<string, string> = {
+  "POST /v1/templates/preview":
+    "renders content not saved yet for the editor's preview and stores nothing (test/templates); API keys stay refused, asserted below",
+};
 const WRITES = new Set(["post", "put", "patch", "delete"]);
 const ROLE_ORDER = ["viewer", "tenantUser", "manager", "tenantAdmin"] as const;
 const UNKNOWN = "zz-no-such-id";
@@ -62,7 +67,7 @@ describe("API5 function-level authorization on every write operation", () => {
           failures.push(`${o.method} ${o.path} ${role}: 403 without FORBIDDEN`);
       }
       const name = `${o.method.toUpperCase()} ${o.path}`;
-      if (!denied[0] && !SELF_SERVICE[name]) failures.push(`${name}: viewer was not refused`);
+      if (!denied[0] && !SELF_SERVICE[name] && !READS_BY_POST[name]) failures.push(`${name}: viewer was not refused`);
       if (denied[3]) failures.push(`${name}: tenant_admin was refused`);
       // once a role is allowed every higher role is too
       const firstAllowed = denied.indexOf(false);
