@@ -3,12 +3,14 @@ import { load } from "../lib/load.mjs";
 /*
  * The console's pages rendered on the server (#45 "Budgets": each under 50 ms p50), signed in as the
  * bootstrap admin (a tenant_admin reaches every tenant page) over a tenant with a review, a reply waiting
- * for approval and its inbox item. One connection per page, so each figure is one page's own render; the
- * row's figures are the slowest page's, and `over 50 ms` names any page past the budget.
+ * for approval and its inbox item. One connection per page, so each figure is one page's own render (after a
+ * warm-up of its own, so the first page does not carry the isolate's JIT); the table gives p50, p95 and p99 per
+ * page, the row's figures are the slowest page's, and `over 50 ms p50` names any page past the budget.
  */
 const BUDGET_MS = 50;
 const PASSWORD = "bench-password-1";
 const REQUESTS = 200;
+const WARMUP = 20;
 
 async function json(url, session, path, body) {
   const res = await fetch(`${url}${path}`, {
@@ -75,8 +77,15 @@ export default {
     let non2xx = 0;
     let cpuUs = 0;
     for (const [name, path] of Object.entries(pages)) {
+      await load({ url, path, headers: { cookie }, connections: 1, amount: WARMUP });
       const r = await load({ url, path, headers: { cookie }, connections: 1, amount: REQUESTS });
-      perPage[name] = { "p50 ms": r.p50, "p99 ms": r.p99, "cpu µs/req": r.cpuUs, "non-2xx": r.non2xx };
+      perPage[name] = {
+        "p50 ms": r.p50,
+        "p95 ms": r.p95,
+        "p99 ms": r.p99,
+        "cpu µs/req": r.cpuUs,
+        "non-2xx": r.non2xx,
+      };
       requests += r.requests;
       non2xx += r.non2xx;
       cpuUs += r.cpuUs;
@@ -94,6 +103,8 @@ export default {
       cpuUs: Math.round(cpuUs / Object.keys(pages).length),
       requests,
       non2xx,
+      // each page's own figures, kept in bench/results.json
+      pages: perPage,
       extra: { slowest: worst.name, [`over ${BUDGET_MS} ms p50`]: over.length ? over.join(", ") : "none" },
     };
   },

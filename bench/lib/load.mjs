@@ -64,6 +64,7 @@ export async function load({ url, path, headers = {}, method = "GET", body, conn
         : result.requests.average,
     ),
     p50: pct(50),
+    p95: pct(95),
     p99: pct(99),
     requests: result.requests.total,
     // workerd CPU per request (the D1 and queue work a request causes is in it when it ran during the load)

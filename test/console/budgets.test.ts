@@ -3,6 +3,7 @@
 import { beforeAll, expect, it } from "vitest";
 import { createWorld, type World } from "../helpers/seed";
 import { confirmationLink, statelessCall } from "../mcp/helpers";
+import { ingest, newLocation } from "../reviews/helpers";
 import { ConsoleBrowser } from "./helpers";
 
 const BUDGET_BYTES = 60 * 1024;
@@ -32,13 +33,26 @@ it("each page's HTML, CSS and script stay under 60 KB gzipped", async () => {
   ).body.id;
   const template = (await w.as("manager").post("/v1/templates", { name: "Budget", channel: "sms", bodyText: "Hi" }))
     .body.id;
+  // a review with a reply waiting for approval: its page, its inbox item (the review's id) and the queue show them
+  const review = await ingest(w, {
+    locationId: (await newLocation(w)).id,
+    siteType: "google",
+    rating: 2,
+    text: "Waited forty minutes past my appointment time.",
+    authorName: "Tom R.",
+  });
+  const reply = (await w.as("tenantUser").post(`/v1/reviews/${review.id}/responses`, { text: "Sorry, Tom." })).body;
+  expect((await w.as("tenantUser").post(`/v1/responses/${reply.id}/submit`, {})).status).toBe(200);
   for (const path of [
     "/app/tenants",
     "/app/me",
     t,
     `${t}/inbox`,
+    `${t}/inbox/${review.id}?type=review`,
     `${t}/approvals`,
     `${t}/reviews`,
+    `${t}/reviews/${review.id}`,
+    `${t}/settings`,
     `${t}/team`,
     `${t}/api-keys`,
     `${t}/audit`,

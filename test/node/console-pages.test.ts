@@ -276,7 +276,7 @@ describe("the console in headless Chromium", () => {
     await context.close();
   }, 60_000);
 
-  it("an inbox item assigned and replied by a team member, approved and published by a manager with the keyboard only, seen published; a viewer cannot approve", async () => {
+  it("an inbox item assigned and replied by a team member (the AI draft, edited), approved and published by a manager with the keyboard only, seen published; a viewer cannot approve", async () => {
     const person = (role: string) => `${role}.${RUN}@console-pages.test`;
     for (const [role, name] of [
       ["tenant_user", "Tess Member"],
@@ -320,8 +320,17 @@ describe("the console in headless Chromium", () => {
     await member.getByLabel("Assign to").selectOption({ label: "Tess Member" });
     await member.getByRole("button", { name: "Assign", exact: true }).click();
     expect(await member.getByRole("status").first().textContent()).toContain("Assigned.");
-    await member.getByLabel("Reply", { exact: true }).fill("Sorry for the wait, Ann.");
-    await member.getByRole("button", { name: "Save as draft" }).click();
+    // the AI draft (the dev setup's built-in engine: no AI binding), read, edited and saved, then submitted
+    await member.getByRole("button", { name: "Draft one with AI" }).click();
+    expect(await member.getByRole("status").first().textContent()).toContain("A draft was written");
+    expect(await member.textContent("main")).toContain("Draft (written by AI)");
+    const edit = member.getByLabel("Edit the reply");
+    const drafted = await edit.inputValue();
+    expect(drafted.length).toBeGreaterThan(20);
+    const replyText = `${drafted.trim()} We have added a second receptionist in the mornings.`;
+    await edit.fill(replyText);
+    await member.getByRole("button", { name: "Save the draft" }).click();
+    expect(await member.getByRole("status").first().textContent()).toContain("The draft is saved.");
     await member.getByRole("button", { name: "Submit for approval" }).click();
     expect(await member.textContent("main")).toContain("Waiting for approval since");
     expect(await member.getByRole("button", { name: "Approve", exact: true }).count()).toBe(0);
@@ -333,7 +342,7 @@ describe("the console in headless Chromium", () => {
     const { page: viewer, errors: viewerErrors } = await watched(viewerContext);
     await signIn(viewer, person("viewer"), "long enough password");
     await viewer.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Approvals" }).click();
-    expect(await viewer.textContent("main")).toContain("Sorry for the wait, Ann.");
+    expect(await viewer.textContent("main")).toContain("We have added a second receptionist in the mornings.");
     expect(await viewer.getByRole("button", { name: "Approve", exact: true }).count()).toBe(0);
     const replyId = ((await api(`/v1/reviews/${review.id}/responses`)) as unknown as { id: string }[])[0]!.id;
     const csrf = await viewer.locator('input[name="csrf"]').first().inputValue();
@@ -363,9 +372,10 @@ describe("the console in headless Chromium", () => {
     await Promise.all([manager.waitForLoadState("load"), manager.keyboard.press("Space")]);
     await expect.poll(() => manager.textContent("main")).toContain("Published on our review page");
 
-    // the team member sees it published
+    // the team member sees it published, as edited
     await member.reload();
     expect(await member.textContent("main")).toContain("Published on our review page");
+    expect(await member.locator("pre.copy").first().textContent()).toBe(replyText);
     expect([...errors, ...viewerErrors, ...managerErrors]).toEqual([]);
     await Promise.all([memberContext.close(), viewerContext.close(), managerContext.close()]);
   }, 90_000);
