@@ -19,7 +19,6 @@ import { apiKeyAuthenticator } from "./modules/api-keys/authenticator";
 import { meTenantRoutes } from "./modules/auth/me-tenants.routes";
 import { authRoutes } from "./modules/auth/routes";
 import { automationRoutes } from "./modules/automation/routes";
-import { campaignRoutes } from "./modules/campaigns/routes";
 import { complianceRoutes } from "./modules/compliance/routes";
 import { consoleRoutes } from "./modules/console/routes";
 import { consentRoutes } from "./modules/contacts/consent.routes";
@@ -126,7 +125,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", devMailboxRoutes);
   app.route("/", templateRoutes);
   app.route("/", locationVariableRoutes);
-  app.route("/", campaignRoutes);
   app.route("/", experimentRoutes);
   app.route("/", integrationRoutes);
   app.route("/", alertRoutes);
