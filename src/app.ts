@@ -46,7 +46,6 @@ import { solicitationRoutes } from "./modules/solicitations/routes";
 import { samlRoutes } from "./modules/sso/saml.routes";
 import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
 import { systemRoutes } from "./modules/system/routes";
-import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
 import { userRoutes } from "./modules/users/routes";
 import { brandLogoRoutes } from "./modules/white-label/logo.routes";
@@ -123,7 +122,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", meTenantRoutes);
   app.route("/", locationRoutes);
   app.route("/", devMailboxRoutes);
-  app.route("/", templateRoutes);
   app.route("/", locationVariableRoutes);
   app.route("/", experimentRoutes);
   app.route("/", integrationRoutes);
