@@ -24,7 +24,6 @@ import { consoleRoutes } from "./modules/console/routes";
 import { consentRoutes } from "./modules/contacts/consent.routes";
 import { contactRoutes } from "./modules/contacts/routes";
 import { devMailboxRoutes } from "./modules/dev-mailbox/routes";
-import { experimentRoutes } from "./modules/experiments/routes";
 import { feedbackPageRoutes } from "./modules/feedback/page.routes";
 import { publicFeedbackRoutes } from "./modules/feedback/routes";
 import { integrationRoutes } from "./modules/integrations/routes";
@@ -123,7 +122,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", locationRoutes);
   app.route("/", devMailboxRoutes);
   app.route("/", locationVariableRoutes);
-  app.route("/", experimentRoutes);
   app.route("/", integrationRoutes);
   app.route("/", alertRoutes);
   app.route("/", contactRoutes);
