@@ -41,7 +41,6 @@ import { publicReviewLinkRoutes } from "./modules/review-links/public.routes";
 import { reviewLinkRoutes } from "./modules/review-links/routes";
 import { reviewSiteCallbackRoutes } from "./modules/reviews/site-callbacks.routes";
 import { providerCallbackRoutes } from "./modules/solicitations/provider-callbacks.routes";
-import { solicitationRoutes } from "./modules/solicitations/routes";
 import { samlRoutes } from "./modules/sso/saml.routes";
 import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
 import { systemRoutes } from "./modules/system/routes";
@@ -140,7 +139,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", scoreRoutes);
   app.route("/", webhookRoutes);
   app.route("/", automationRoutes);
-  app.route("/", solicitationRoutes);
   app.route("/", providerCallbackRoutes);
   app.route("/", reviewSiteCallbackRoutes);
   app.route("/", reviewLinkRoutes);

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { MESSAGE_CHANNELS } from "../../db/schema";
 import { MAX_CSV_BYTES } from "../../lib/csv";
 import { errors, IdParam, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
-import { defineOperation, type Operation } from "../../lib/operation";
+import { defineOperation, type Operation, reply } from "../../lib/operation";
 import { ContactIdParam } from "../contacts/schemas";
 import { findContactRow } from "../contacts/service";
 import { sendCampaignBulk } from "./bulk-send";
@@ -14,6 +14,8 @@ import {
   CampaignSendKeyHeader,
   CampaignSolicitationsQuery,
   ContactSolicitationsQuery,
+  CreateSolicitationBody,
+  IdempotencyKeyHeader,
   RefusalListQuery,
   RefusalPageSchema,
   SendBulkForm,
@@ -21,8 +23,58 @@ import {
   SendResultSchema,
   SolicitationListQuery,
   SolicitationPageSchema,
+  SolicitationSchema,
   SolicitationWithContactSchema,
 } from "./schemas";
+import { createSolicitation, getSolicitation } from "./service";
+
+export const createSolicitationOperation = defineOperation({
+  name: "solicitation.create",
+  operationId: "createSolicitation",
+  method: "post",
+  path: "/v1/solicitations",
+  tags: ["Solicitations"],
+  summary: "Request a review from one contact (tenant_user); delivered off the request path",
+  description:
+    "Requires `Idempotency-Key` (400 IDEMPOTENCY_KEY_REQUIRED without it). The same key with the same body within 24 hours " +
+    "replays the first response (header `Idempotent-Replayed: true`) and creates nothing; with another body it is 422 " +
+    "IDEMPOTENCY_KEY_REUSED; while the first request is still running a duplicate waits for its answer (up to 10 s, then 409 CONFLICT). " +
+    "Frequency caps hold under any concurrency (checked again in the batch that writes the send). A send the policy blocks is still " +
+    "created, with status BLOCKED and blockedReason, and answered 201.",
+  // the Idempotency-Key header is an input field like the others ("idempotency-key")
+  request: { headers: IdempotencyKeyHeader, body: CreateSolicitationBody },
+  status: 201,
+  statusText: "Created (PENDING, or BLOCKED by policy)",
+  output: SolicitationSchema,
+  errors: { ...stdErrorsWithNotFound, 409: errors[409], 422: errors[422] },
+  // REST: API keys may not send (identity/scopes.ts)
+  scopes: [],
+  minRole: "tenant_user",
+  access: "write",
+  openWorld: true,
+  handler: async (ctx, { "idempotency-key": key, ...body }) => {
+    const result = await createSolicitation(ctx, key, body);
+    return reply(result.body, {
+      status: result.status,
+      ...(result.replayed ? { headers: { "Idempotent-Replayed": "true" } } : {}),
+    });
+  },
+});
+
+export const getSolicitationOperation = defineOperation({
+  name: "solicitation.get",
+  operationId: "getSolicitation",
+  method: "get",
+  path: "/v1/solicitations/{id}",
+  tags: ["Solicitations"],
+  summary: "Get a solicitation",
+  request: { params: IdParam },
+  output: SolicitationSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: ["read:campaigns"],
+  access: "read",
+  handler: async (ctx, input) => getSolicitation(ctx, input.id),
+});
 
 export const listSolicitationsOperation = defineOperation({
   name: "solicitation.list",
@@ -212,6 +264,8 @@ export const sendCampaignBulkTextOperation = defineOperation({
 
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
 export const operations: Operation[] = [
+  createSolicitationOperation,
+  getSolicitationOperation,
   sendCampaignOperation,
   sendCampaignBulkOperation,
   listCampaignSolicitationsOperation,
