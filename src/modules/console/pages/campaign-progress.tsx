@@ -3,11 +3,10 @@ import type { z } from "@hono/zod-openapi";
 import { renderHtml } from "../../../lib/html";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
-import { svc } from "../../../middleware/service-context";
 import { funnelAnalyticsOperation } from "../../analytics/operations";
 import type { FunnelSchema } from "../../analytics/schemas";
+import { getCampaignOperation } from "../../campaigns/operations";
 import type { CampaignDto } from "../../campaigns/schemas";
-import { getCampaign } from "../../campaigns/service";
 import { listCampaignSolicitationsOperation, listSolicitationsOperation } from "../../solicitations/operations";
 import type { SolicitationWithContactSchema } from "../../solicitations/schemas";
 import type { CC } from "../kit";
@@ -124,7 +123,9 @@ export function CampaignProgress({ f }: { f: CampaignFigures }) {
 
 /** What the client part polls: whether anything still waits, and the figures' fragment. */
 export async function campaignProgress(c: CC): Promise<Response> {
-  const campaign = await getCampaign(svc(c), c.req.param("campaignId") ?? "");
+  const campaign = await callOperation<CampaignDto>(c, getCampaignOperation, {
+    params: { id: c.req.param("campaignId") ?? "" },
+  });
   const f = await figuresOf(c, campaign);
   return c.json({ finished: f.pending === 0, html: renderHtml(<CampaignProgress f={f} />) }, 200, {
     "cache-control": "no-store",

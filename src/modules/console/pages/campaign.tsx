@@ -7,12 +7,20 @@ import type { Page } from "../../../lib/pagination";
 import { svc } from "../../../middleware/service-context";
 import { canManage } from "../../../middleware/tenant";
 import { templateKey } from "../../../providers/messaging/template-store";
+import {
+  addCampaignTemplateOperation,
+  listCampaignTemplatesOperation,
+  removeCampaignTemplateOperation,
+} from "../../campaigns/bindings.operations";
 import type { BindingSchema } from "../../campaigns/bindings.schemas";
-import { CreateBindingBody } from "../../campaigns/bindings.schemas";
-import { createBinding, deleteBinding, listBindings } from "../../campaigns/bindings.service";
+import {
+  activateCampaignOperation,
+  deactivateCampaignOperation,
+  getCampaignOperation,
+} from "../../campaigns/operations";
 import type { CampaignDto } from "../../campaigns/schemas";
-import { getSequence } from "../../campaigns/sequences.service";
-import { getCampaign, setCampaignActive } from "../../campaigns/service";
+import { getCampaignSequenceOperation } from "../../campaigns/sequences.operations";
+import type { SequenceSchema } from "../../campaigns/sequences.schemas";
 import { listContactsOperation } from "../../contacts/operations";
 import { listExperimentsOperation } from "../../experiments/operations";
 import type { ExperimentDto } from "../../experiments/schemas";
@@ -30,9 +38,11 @@ import type {
   SendResultSchema,
   SolicitationWithContactSchema,
 } from "../../solicitations/schemas";
-import { getTemplate, listTemplates } from "../../templates/service";
+import { listTemplatesOperation } from "../../templates/operations";
+import type { TemplateDto } from "../../templates/schemas";
+import { getTemplate } from "../../templates/service";
 import { tenantOf, When } from "../atoms";
-import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, asRest, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
 import { CampaignProgress, figuresOf } from "./campaign-progress";
 import { campaignHref, DESTINATION_LABEL, templateOption, usableByChannel } from "./campaigns";
@@ -52,6 +62,7 @@ import { templateHref } from "./templates";
  */
 
 type Binding = z.infer<typeof BindingSchema>;
+type Sequence = z.infer<typeof SequenceSchema>;
 type Location = z.infer<typeof LocationSchema>;
 type Solicitation = z.infer<typeof SolicitationWithContactSchema>;
 
@@ -262,16 +273,16 @@ function Bindings(props: {
 
 export async function campaignPage(c: CC): Promise<Response> {
   const ctx = svc(c);
-  const campaign = await getCampaign(ctx, campaignId(c));
+  const campaign = await callOperation<CampaignDto>(c, getCampaignOperation, { params: { id: campaignId(c) } });
   const manager = can(c, "manager");
   const [tenant, figures, bindings, sequence, experiments, templates, locations, reach, meta, csrf] = await Promise.all(
     [
       tenantOf(c),
       figuresOf(c, campaign),
-      listBindings(ctx, campaign.id),
-      getSequence(ctx, campaign.id),
+      callOperation<Binding[]>(c, listCampaignTemplatesOperation, { params: { id: campaign.id } }),
+      callOperation<Sequence | null>(c, getCampaignSequenceOperation, { params: { id: campaign.id } }),
       callOperation<ExperimentDto[]>(c, listExperimentsOperation, { query: { campaignId: campaign.id } }),
-      manager ? listTemplates(ctx, { limit: 200 }) : null,
+      manager ? callOperation<Page<TemplateDto>>(c, listTemplatesOperation, { query: { limit: "200" } }) : null,
       manager ? callOperation<Page<Location>>(c, listLocationsOperation, { query: { limit: "200" } }) : null,
       manager && campaign.isActive
         ? Promise.all(campaign.channels.map(async (ch) => [ch, await reachable(c, ch)] as [MessageChannel, number]))
@@ -486,9 +497,10 @@ export async function sendCampaignSubmit(c: CC): Promise<Response> {
 export async function campaignActiveSubmit(c: CC): Promise<Response> {
   const back = campaignHref(c, campaignId(c));
   return act(c, back, async () => {
-    await asRest(c, canManage);
     const on = (await formOf(c)).one("isActive") === "true";
-    const after = await setCampaignActive(svc(c), campaignId(c), on);
+    const after = await callOperation<CampaignDto>(c, on ? activateCampaignOperation : deactivateCampaignOperation, {
+      params: { id: campaignId(c) },
+    });
     return redirectTo(c, back, {
       kind: "notice",
       text: after.isActive
@@ -509,11 +521,10 @@ export async function bindTemplateSubmit(c: CC): Promise<Response> {
         ? validationError([{ path: "templateId", message: "Unknown template" }])
         : e;
     });
-    await createBinding(
-      svc(c),
-      campaignId(c),
-      parsedOr400(CreateBindingBody, { templateId: template.id, channel: template.channel }),
-    );
+    await callOperation(c, addCampaignTemplateOperation, {
+      params: { id: campaignId(c) },
+      body: { templateId: template.id, channel: template.channel },
+    });
     return redirectTo(c, back, {
       kind: "notice",
       text: `“${template.name}” is added for ${CHANNEL_LABEL[template.channel]}.`,
@@ -525,8 +536,9 @@ export async function bindTemplateSubmit(c: CC): Promise<Response> {
 export async function unbindTemplateSubmit(c: CC): Promise<Response> {
   const back = `${campaignHref(c, campaignId(c))}#templates`;
   return act(c, back, async () => {
-    await asRest(c, canManage);
-    await deleteBinding(svc(c), campaignId(c), c.req.param("bindingId") ?? "");
+    await callOperation(c, removeCampaignTemplateOperation, {
+      params: { id: campaignId(c), bindingId: c.req.param("bindingId") ?? "" },
+    });
     return redirectTo(c, back, { kind: "notice", text: "The template is removed from this campaign." });
   });
 }

@@ -5,17 +5,15 @@ import { ApiError } from "../../../lib/errors";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
 import { YELP_SOLICITING_FORBIDDEN } from "../../../lib/review-solicitation";
-import { svc } from "../../../middleware/service-context";
 import { canManage } from "../../../middleware/tenant";
+import { addCampaignTemplateOperation } from "../../campaigns/bindings.operations";
 import { CreateBindingBody } from "../../campaigns/bindings.schemas";
-import { createBinding } from "../../campaigns/bindings.service";
-import { listCampaignsOperation } from "../../campaigns/operations";
+import { createCampaignOperation, listCampaignsOperation } from "../../campaigns/operations";
 import { type CampaignDto, CreateCampaignBody } from "../../campaigns/schemas";
-import { createCampaign } from "../../campaigns/service";
 import { listLocationsOperation } from "../../locations/operations";
 import type { LocationSchema } from "../../locations/schemas";
+import { listTemplatesOperation } from "../../templates/operations";
 import type { TemplateDto } from "../../templates/schemas";
-import { listTemplates } from "../../templates/service";
 import { Pager, tenantHref, tenantOf, When } from "../atoms";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo, sentenceOf } from "../kit";
 import { Csrf } from "../layout";
@@ -153,13 +151,12 @@ export async function campaignsPage(c: CC): Promise<Response> {
   const cursor = c.req.query("cursor") || undefined;
   const isActive = c.req.query("isActive") || undefined;
   const manager = can(c, "manager");
-  const ctx = svc(c);
   const [tenant, list, csrf, locations, templates] = await Promise.all([
     tenantOf(c),
     callOperation<Page<CampaignDto>>(c, listCampaignsOperation, { query: { cursor, isActive, limit: "50" } }),
     csrfOf(c),
     manager ? callOperation<Page<Location>>(c, listLocationsOperation, { query: { limit: "200" } }) : null,
-    manager ? listTemplates(ctx, { limit: 200 }) : null,
+    manager ? callOperation<Page<TemplateDto>>(c, listTemplatesOperation, { query: { limit: "200" } }) : null,
   ]);
   const base = campaignHref(c);
   return page(
@@ -271,11 +268,10 @@ export async function createCampaignSubmit(c: CC): Promise<Response> {
       const templateId = form.one(`template_${channel}`);
       return templateId ? [parsedOr400(CreateBindingBody, { templateId, channel })] : [];
     });
-    const ctx = svc(c);
-    const created = await createCampaign(ctx, input);
+    const created = await callOperation<CampaignDto>(c, createCampaignOperation, { body: input });
     for (const b of bindings) {
       try {
-        await createBinding(ctx, created.id, b);
+        await callOperation(c, addCampaignTemplateOperation, { params: { id: created.id }, body: b });
       } catch (e) {
         // decided: the campaign stays (it is valid without a template); the page says what was not added
         if (!(e instanceof ApiError)) throw e;

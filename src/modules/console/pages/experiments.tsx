@@ -4,31 +4,27 @@ import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
 import { svc } from "../../../middleware/service-context";
 import { canAdminister, canManage } from "../../../middleware/tenant";
-import { listCampaignsOperation } from "../../campaigns/operations";
+import { getCampaignOperation, listCampaignsOperation } from "../../campaigns/operations";
 import type { CampaignDto } from "../../campaigns/schemas";
-import { getCampaign } from "../../campaigns/service";
 import {
+  completeExperimentOperation,
+  createExperimentOperation,
   experimentResultsOperation,
   getExperimentOperation,
   listExperimentsOperation,
+  pauseExperimentOperation,
+  resumeExperimentOperation,
+  startExperimentOperation,
+  updateExperimentOperation,
 } from "../../experiments/operations";
-import {
-  CreateExperimentBody,
-  type ExperimentDto,
-  type ExperimentResults,
-  UpdateExperimentBody,
-} from "../../experiments/schemas";
-import {
-  createExperiment,
-  type ExperimentMove,
-  transitionExperiment,
-  updateExperiment,
-} from "../../experiments/service";
+import type { ExperimentDto, ExperimentResults } from "../../experiments/schemas";
+import type { ExperimentMove } from "../../experiments/service";
+import { listTemplatesOperation } from "../../templates/operations";
 import type { TemplateDto } from "../../templates/schemas";
-import { getTemplate, listTemplates } from "../../templates/service";
+import { getTemplate } from "../../templates/service";
 import { tenantHref, tenantOf, When } from "../atoms";
 import { RateChart } from "../charts";
-import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, asRest, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
 import { CHANNEL_LABEL, n, RequestsNav } from "./requests";
 import { TEMPLATE_STATUS_LABEL } from "./templates";
@@ -143,7 +139,7 @@ export async function experimentsPage(c: CC): Promise<Response> {
     tenantOf(c),
     callOperation<ExperimentDto[]>(c, listExperimentsOperation, { query: { campaignId } }),
     callOperation<Page<CampaignDto>>(c, listCampaignsOperation, { query: { limit: "200" } }),
-    manager ? listTemplates(svc(c), { limit: 200 }) : null,
+    manager ? callOperation<Page<TemplateDto>>(c, listTemplatesOperation, { query: { limit: "200" } }) : null,
     csrfOf(c),
   ]);
   const names = new Map(campaigns.data.map((x) => [x.id, x.name]));
@@ -268,7 +264,7 @@ export async function experimentPage(c: CC): Promise<Response> {
   ]);
   // the campaign's name and each variant's message, as GET /v1/campaigns/{id} and /v1/templates/{id} read them
   const [campaign, templates] = await Promise.all([
-    e.campaignId ? getCampaign(svc(c), e.campaignId) : null,
+    e.campaignId ? callOperation<CampaignDto>(c, getCampaignOperation, { params: { id: e.campaignId } }) : null,
     Promise.all(e.variants.map((v) => (v.templateId ? getTemplate(svc(c), v.templateId) : null))),
   ]);
   const base = experimentHref(c, e.id);
@@ -395,21 +391,26 @@ export async function createExperimentSubmit(c: CC): Promise<Response> {
   return act(c, experimentHref(c), async () => {
     await asRest(c, canManage);
     const form = await formOf(c);
-    const created = await createExperiment(
-      svc(c),
-      parsedOr400(CreateExperimentBody, {
+    const created = await callOperation<ExperimentDto>(c, createExperimentOperation, {
+      body: {
         name: form.one("name"),
         hypothesis: form.one("hypothesis"),
         campaignId: form.one("campaignId") || null,
         variants: variantsOf(form),
-      }),
-    );
+      },
+    });
     return redirectTo(c, experimentHref(c, created.id), {
       kind: "notice",
       text: `The experiment “${created.name}” is a draft. Start it when the campaign is ready.`,
     });
   });
 }
+
+const MOVE_OPERATION = {
+  start: startExperimentOperation,
+  pause: pauseExperimentOperation,
+  resume: resumeExperimentOperation,
+};
 
 const MOVE_TEXT: Record<Exclude<ExperimentMove, "complete">, string> = {
   start: "is running: each send of its campaign goes to one of its variants.",
@@ -421,8 +422,7 @@ const MOVE_TEXT: Record<Exclude<ExperimentMove, "complete">, string> = {
 const moveSubmit = (name: Exclude<ExperimentMove, "complete">) => async (c: CC) => {
   const back = experimentHref(c, experimentId(c));
   return act(c, back, async () => {
-    await asRest(c, canManage);
-    const e = await transitionExperiment(svc(c), experimentId(c), name);
+    const e = await callOperation<ExperimentDto>(c, MOVE_OPERATION[name], { params: { id: experimentId(c) } });
     return redirectTo(c, back, { kind: "notice", text: `“${e.name}” ${MOVE_TEXT[name]}` });
   });
 };
@@ -436,9 +436,10 @@ export async function completeExperimentSubmit(c: CC): Promise<Response> {
   return act(c, back, async () => {
     await asRest(c, canAdminister);
     const winnerVariantId = (await formOf(c)).one("winnerVariantId");
-    const e = winnerVariantId
-      ? await updateExperiment(svc(c), experimentId(c), parsedOr400(UpdateExperimentBody, { winnerVariantId }))
-      : await transitionExperiment(svc(c), experimentId(c), "complete");
+    const params = { id: experimentId(c) };
+    const e = await (winnerVariantId
+      ? callOperation<ExperimentDto>(c, updateExperimentOperation, { params, body: { winnerVariantId } })
+      : callOperation<ExperimentDto>(c, completeExperimentOperation, { params }));
     const winner = e.variants.find((v) => v.id === e.winnerVariantId);
     return redirectTo(c, back, {
       kind: "notice",

@@ -1,13 +1,13 @@
 /** @jsxImportSource hono/jsx */
 import type { z } from "@hono/zod-openapi";
-import { svc } from "../../../middleware/service-context";
+import { callOperation } from "../../../lib/operation-route";
 import { canManage } from "../../../middleware/tenant";
+import { getCampaignOperation } from "../../campaigns/operations";
 import type { CampaignDto } from "../../campaigns/schemas";
-import { PutSequenceBody, type SequenceSchema } from "../../campaigns/sequences.schemas";
-import { deleteSequence, putSequence } from "../../campaigns/sequences.service";
-import { getCampaign } from "../../campaigns/service";
+import { deleteCampaignSequenceOperation, updateCampaignSequenceOperation } from "../../campaigns/sequences.operations";
+import type { SequenceSchema } from "../../campaigns/sequences.schemas";
 import type { TemplateDto } from "../../templates/schemas";
-import { act, asRest, type CC, formOf, parsedOr400, redirectTo } from "../kit";
+import { act, asRest, type CC, formOf, redirectTo } from "../kit";
 import { Csrf } from "../layout";
 import { campaignHref, templateOption, usableByChannel } from "./campaigns";
 import { CHANNEL_LABEL } from "./requests";
@@ -166,9 +166,12 @@ export async function sequenceSubmit(c: CC): Promise<Response> {
   return act(c, `${back}#sequence`, async () => {
     await asRest(c, canManage);
     // another tenant's campaign is the 404 page before any word about the form
-    const campaign = await getCampaign(svc(c), campaignId(c));
+    const campaign = await callOperation<CampaignDto>(c, getCampaignOperation, { params: { id: campaignId(c) } });
     const steps = stepsOf(await formOf(c));
-    const saved = await putSequence(svc(c), campaign.id, parsedOr400(PutSequenceBody, { steps }));
+    const saved = await callOperation<Sequence>(c, updateCampaignSequenceOperation, {
+      params: { id: campaign.id },
+      body: { steps },
+    });
     return redirectTo(c, `${back}#sequence`, {
       kind: "notice",
       text: `The sequence is saved: ${saved.steps.length} step${saved.steps.length === 1 ? "" : "s"}.`,
@@ -180,8 +183,7 @@ export async function sequenceSubmit(c: CC): Promise<Response> {
 export async function deleteSequenceSubmit(c: CC): Promise<Response> {
   const back = campaignHref(c, campaignId(c));
   return act(c, back, async () => {
-    await asRest(c, canManage);
-    await deleteSequence(svc(c), campaignId(c));
+    await callOperation(c, deleteCampaignSequenceOperation, { params: { id: campaignId(c) } });
     return redirectTo(c, back, { kind: "notice", text: "The sequence is deleted: each customer gets one message." });
   });
 }

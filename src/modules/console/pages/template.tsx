@@ -6,27 +6,26 @@ import { renderHtml } from "../../../lib/html";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
 import { svc } from "../../../middleware/service-context";
-import { canManage, canWrite } from "../../../middleware/tenant";
+import { canWrite } from "../../../middleware/tenant";
 import { listLocationsOperation } from "../../locations/operations";
 import type { LocationSchema } from "../../locations/schemas";
 import { listWhatsAppTemplates } from "../../messaging-settings/whatsapp-templates";
-import { previewTemplateContentOperation } from "../../templates/operations";
-import { previewTemplate } from "../../templates/preview";
-import { SMS_OPT_OUT_TEXT } from "../../templates/render";
-import { type PreviewSchema, type TemplateDto, TemplateListQuery, UpdateTemplateBody } from "../../templates/schemas";
 import {
-  approveTemplate,
-  archiveTemplate,
-  forkTemplateVersion,
-  getTemplate,
-  listTemplates,
-  MAX_SMS_CHARACTERS,
-  updateTemplate,
-} from "../../templates/service";
+  approveTemplateOperation,
+  archiveTemplateOperation,
+  createTemplateVersionOperation,
+  listTemplatesOperation,
+  previewTemplateContentOperation,
+  previewTemplateOperation,
+  updateTemplateOperation,
+} from "../../templates/operations";
+import { SMS_OPT_OUT_TEXT } from "../../templates/render";
+import type { PreviewSchema, TemplateDto } from "../../templates/schemas";
+import { getTemplate, MAX_SMS_CHARACTERS } from "../../templates/service";
 import { BUILTIN_TOKENS } from "../../templates/tokens";
 import { customTokenKeys } from "../../templates/variables.service";
 import { tenantOf, When } from "../atoms";
-import { act, asRest, type CC, can, csrfOf, page, parsedOr400, redirectTo, sentenceOf } from "../kit";
+import { act, asRest, type CC, can, csrfOf, page, redirectTo, sentenceOf } from "../kit";
 import { Csrf, type Flash } from "../layout";
 import { CHANNEL_LABEL, n, RequestsNav } from "./requests";
 import { BODY_LABEL, contentFields, TEMPLATE_STATUS_LABEL, TEMPLATE_STATUS_TONE, templateHref } from "./templates";
@@ -261,8 +260,8 @@ async function templatePageOf(c: CC, typed: Typed | null = null, flash?: Flash):
   const t = await getTemplate(ctx, id);
   const [tenant, saved, versions, custom, locations, meta, csrf] = await Promise.all([
     tenantOf(c),
-    typed ? null : previewTemplate(ctx, t.id),
-    listTemplates(ctx, parsedOr400(TemplateListQuery, { rootId: t.rootId, limit: "50" })),
+    typed ? null : callOperation<Preview>(c, previewTemplateOperation, { params: { id: t.id } }),
+    callOperation<Page<TemplateDto>>(c, listTemplatesOperation, { query: { rootId: t.rootId, limit: "50" } }),
     customTokenKeys(ctx),
     callOperation<Page<Location>>(c, listLocationsOperation, { query: { limit: "200" } }),
     t.channel === "whatsapp" ? listWhatsAppTemplates(ctx) : null,
@@ -396,11 +395,10 @@ export async function editTemplateSubmit(c: CC): Promise<Response> {
     await asRest(c, canWrite);
     const { form, content } = await contentFields(c);
     const before = await getTemplate(svc(c), templateId(c));
-    const after = await updateTemplate(
-      svc(c),
-      before.id,
-      parsedOr400(UpdateTemplateBody, { name: form.one("name"), ...content }),
-    );
+    const after = await callOperation<TemplateDto>(c, updateTemplateOperation, {
+      params: { id: before.id },
+      body: { name: form.one("name"), ...content },
+    });
     return redirectTo(c, templateHref(c, after.id), {
       kind: "notice",
       text:
@@ -439,8 +437,9 @@ export async function previewTemplateSubmit(c: CC): Promise<Response> {
 /** REST: POST /v1/templates/{id}/version (canWrite): the next version as a draft, copied from this one. */
 export async function forkTemplateSubmit(c: CC): Promise<Response> {
   return act(c, templateHref(c, templateId(c)), async () => {
-    await asRest(c, canWrite);
-    const draft = await forkTemplateVersion(svc(c), templateId(c));
+    const draft = await callOperation<TemplateDto>(c, createTemplateVersionOperation, {
+      params: { id: templateId(c) },
+    });
     return redirectTo(c, templateHref(c, draft.id), {
       kind: "notice",
       text: `Version ${draft.version} is a new draft; the approved version stays in use until this one is approved.`,
@@ -452,8 +451,7 @@ export async function forkTemplateSubmit(c: CC): Promise<Response> {
 export async function approveTemplateSubmit(c: CC): Promise<Response> {
   const back = templateHref(c, templateId(c));
   return act(c, back, async () => {
-    await asRest(c, canManage);
-    const t = await approveTemplate(svc(c), templateId(c));
+    const t = await callOperation<TemplateDto>(c, approveTemplateOperation, { params: { id: templateId(c) } });
     return redirectTo(c, back, {
       kind: "notice",
       text: `Version ${t.version} is approved: campaigns using this template send it from now on.`,
@@ -465,8 +463,7 @@ export async function approveTemplateSubmit(c: CC): Promise<Response> {
 export async function archiveTemplateSubmit(c: CC): Promise<Response> {
   const back = templateHref(c, templateId(c));
   return act(c, back, async () => {
-    await asRest(c, canManage);
-    const t = await archiveTemplate(svc(c), templateId(c));
+    const t = await callOperation<TemplateDto>(c, archiveTemplateOperation, { params: { id: templateId(c) } });
     return redirectTo(c, back, { kind: "notice", text: `Version ${t.version} of “${t.name}” is archived.` });
   });
 }

@@ -1,9 +1,10 @@
 /** @jsxImportSource hono/jsx */
 import { MESSAGE_CHANNELS, type MessageChannel, TEMPLATE_STATUSES, type TemplateStatus } from "../../../db/schema";
-import { svc } from "../../../middleware/service-context";
+import { callOperation } from "../../../lib/operation-route";
+import type { Page } from "../../../lib/pagination";
 import { canWrite } from "../../../middleware/tenant";
-import { CreateTemplateBody, TemplateListQuery } from "../../templates/schemas";
-import { createTemplate, listTemplates } from "../../templates/service";
+import { createTemplateOperation, listTemplatesOperation } from "../../templates/operations";
+import { type TemplateDto, TemplateListQuery } from "../../templates/schemas";
 import { Pager, tenantHref, tenantOf, When } from "../atoms";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
 import { Csrf } from "../layout";
@@ -78,7 +79,13 @@ export async function templatesPage(c: CC): Promise<Response> {
     cursor: c.req.query("cursor") || undefined,
     limit: "50",
   });
-  const [tenant, list, csrf] = await Promise.all([tenantOf(c), listTemplates(svc(c), query), csrfOf(c)]);
+  const [tenant, list, csrf] = await Promise.all([
+    tenantOf(c),
+    callOperation<Page<TemplateDto>>(c, listTemplatesOperation, {
+      query: { channel: query.channel, status: query.status, cursor: query.cursor, limit: "50" },
+    }),
+    csrfOf(c),
+  ]);
   const writer = can(c, "tenant_user");
   const filtered = Boolean(query.channel || query.status);
   return page(
@@ -169,10 +176,9 @@ export async function createTemplateSubmit(c: CC): Promise<Response> {
   return act(c, templateHref(c), async () => {
     await asRest(c, canWrite);
     const { form, content } = await contentFields(c);
-    const created = await createTemplate(
-      svc(c),
-      parsedOr400(CreateTemplateBody, { name: form.one("name"), channel: form.one("channel"), ...content }),
-    );
+    const created = await callOperation<TemplateDto>(c, createTemplateOperation, {
+      body: { name: form.one("name"), channel: form.one("channel"), ...content },
+    });
     return redirectTo(c, templateHref(c, created.id), {
       kind: "notice",
       text: `The draft “${created.name}” is saved. Check its preview, then approve it.`,
