@@ -5,6 +5,7 @@ import { operations as bindingsOperations } from "./bindings.operations";
 import { BindingSchema } from "./bindings.schemas";
 import { listBindings } from "./bindings.service";
 import { CampaignListQuery, CampaignSchema, CreateCampaignBody, toCampaign, UpdateCampaignBody } from "./schemas";
+import { operations as sendOperations } from "./send.operations";
 import { operations as sequencesOperations } from "./sequences.operations";
 import { SequenceSchema } from "./sequences.schemas";
 import { getSequence } from "./sequences.service";
@@ -18,7 +19,8 @@ import {
 } from "./service";
 
 // The campaigns operations served by REST, MCP and agents alike (src/lib/operation.ts); a campaign's
-// template bindings and its sequence in bindings.operations.ts and sequences.operations.ts.
+// template bindings, its sequence and its sends in bindings.operations.ts, sequences.operations.ts and
+// send.operations.ts.
 
 const tags = ["Campaigns"];
 
@@ -153,4 +155,5 @@ export const operations: Operation[] = [
   getCampaignWithContentOperation,
   ...bindingsOperations,
   ...sequencesOperations,
+  ...sendOperations,
 ];

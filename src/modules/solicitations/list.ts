@@ -14,7 +14,7 @@ import { REFUSALS_DEFAULT_DAYS, type SolicitationListFilters, type SolicitationR
 /**
  * A solicitation with its contact's name and addresses (`SolicitationWithContact`): select these over
  * `solicitations LEFT JOIN contacts` and map the rows with toSolicitationWithContact (this list and a
- * campaign's, campaign-send.ts).
+ * campaign's, campaigns/send.ts).
  */
 export const WITH_CONTACT = {
   s: solicitations,

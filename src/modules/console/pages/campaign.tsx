@@ -19,6 +19,12 @@ import {
   getCampaignOperation,
 } from "../../campaigns/operations";
 import type { CampaignDto } from "../../campaigns/schemas";
+import {
+  listCampaignSolicitationsOperation,
+  sendCampaignBulkOperation,
+  sendCampaignOperation,
+} from "../../campaigns/send.operations";
+import type { SendBulkResultSchema, SendResultSchema } from "../../campaigns/send.schemas";
 import { getCampaignSequenceOperation } from "../../campaigns/sequences.operations";
 import type { SequenceSchema } from "../../campaigns/sequences.schemas";
 import { listContactsOperation } from "../../contacts/operations";
@@ -27,17 +33,8 @@ import type { ExperimentDto } from "../../experiments/schemas";
 import { listLocationsOperation } from "../../locations/operations";
 import type { LocationSchema } from "../../locations/schemas";
 import { listWhatsAppTemplates } from "../../messaging-settings/whatsapp-templates";
-import {
-  listCampaignSolicitationsOperation,
-  listSolicitationsOperation,
-  sendCampaignBulkOperation,
-  sendCampaignOperation,
-} from "../../solicitations/operations";
-import type {
-  SendBulkResultSchema,
-  SendResultSchema,
-  SolicitationWithContactSchema,
-} from "../../solicitations/schemas";
+import { listSolicitationsOperation } from "../../solicitations/operations";
+import type { SolicitationWithContactSchema } from "../../solicitations/schemas";
 import { listTemplatesOperation } from "../../templates/operations";
 import type { TemplateDto } from "../../templates/schemas";
 import { getTemplate } from "../../templates/service";

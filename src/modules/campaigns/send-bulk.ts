@@ -10,9 +10,9 @@ import { nowIso } from "../../lib/time";
 import { UpsertContactBody } from "../contacts/schemas";
 import { type PreparedContact, planUpserts, preparePhone, upsertStatements } from "../contacts/upsert";
 import { tenantLocations } from "../locations/refs";
+import { createSolicitations, type SolicitationRequest } from "../solicitations/create";
 import { usableTemplates } from "../templates/service";
-import { campaignSentWrites, sendableCampaign } from "./campaign-send";
-import { createSolicitations, type SolicitationRequest } from "./create";
+import { campaignSentWrites, sendableCampaign } from "./send";
 
 export interface SendBulkForm {
   file: File;

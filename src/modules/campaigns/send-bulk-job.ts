@@ -10,8 +10,8 @@ import { nowIso } from "../../lib/time";
 import type { JobRunner } from "../jobs/runner";
 import type { JobMessage, JobRow } from "../jobs/schemas";
 import { isFinished, newJobRow, readJob } from "../jobs/service";
-import { parse, sendCampaignBulk } from "./bulk-send";
-import { sendableCampaign } from "./campaign-send";
+import { sendableCampaign } from "./send";
+import { parse, sendCampaignBulk } from "./send-bulk";
 
 /*
  * The campaign bulk send as a job (an MCP task, docs/mcp.md "Tasks (long jobs)"): the very send of

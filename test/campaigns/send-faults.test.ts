@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, domainEvents, solicitations } from "../../src/db/schema";
-import { sendCampaign } from "../../src/modules/solicitations/campaign-send";
+import { sendCampaign } from "../../src/modules/campaigns/send";
 import { CHUNK_ROWS } from "../../src/modules/solicitations/create";
 import { createWorld, db, type World } from "../helpers/seed";
-import { faultyEnv, insertInto, serviceContext } from "./faults";
-import { newLocation, noQuietHours } from "./helpers";
-import { seedContacts } from "./seed-contacts";
+import { faultyEnv, insertInto, serviceContext } from "../solicitations/faults";
+import { newLocation, noQuietHours } from "../solicitations/helpers";
+import { seedContacts } from "../solicitations/seed-contacts";
 
 let w: World;
 let loc: { id: string };

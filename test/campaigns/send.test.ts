@@ -2,8 +2,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents, contacts, domainEvents, outboxMessages, solicitations } from "../../src/db/schema";
 import { createWorld, db, type World } from "../helpers/seed";
-import { newContact, newLocation, noQuietHours } from "./helpers";
-import { seedContacts } from "./seed-contacts";
+import { newContact, newLocation, noQuietHours } from "../solicitations/helpers";
+import { seedContacts } from "../solicitations/seed-contacts";
 
 let w: World;
 let loc: { id: string };

@@ -7,13 +7,13 @@ import { conflict, validationError } from "../../lib/errors";
 import { eventStatement } from "../../lib/events";
 import { newId } from "../../lib/ids";
 import { inJson } from "../../lib/sql";
-import type { CampaignRow } from "../campaigns/schemas";
-import { findCampaignRow } from "../campaigns/service";
 import { assertLocationRefs } from "../locations/refs";
+import { type CreateResult, createSolicitations, type SolicitationRequest } from "../solicitations/create";
+import { toSolicitationWithContact, WITH_CONTACT } from "../solicitations/list";
 import { usableTemplates } from "../templates/service";
-import { type CreateResult, createSolicitations, type SolicitationRequest } from "./create";
-import { toSolicitationWithContact, WITH_CONTACT } from "./list";
-import type { CampaignSendInput } from "./schemas";
+import type { CampaignRow } from "./schemas";
+import type { CampaignSendInput } from "./send.schemas";
+import { findCampaignRow } from "./service";
 
 /** The campaign a send may use: this tenant's (404), active (409), and the channel one of its own (400). */
 export async function sendableCampaign(

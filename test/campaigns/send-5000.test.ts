@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { solicitations } from "../../src/db/schema";
 import { createWorld, db, type World } from "../helpers/seed";
-import { newLocation, noQuietHours } from "./helpers";
-import { seedContacts } from "./seed-contacts";
+import { newLocation, noQuietHours } from "../solicitations/helpers";
+import { seedContacts } from "../solicitations/seed-contacts";
 
 let w: World;
 beforeAll(async () => {
