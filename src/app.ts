@@ -45,7 +45,6 @@ import { reviewSiteCallbackRoutes } from "./modules/reviews/site-callbacks.route
 import { providerCallbackRoutes } from "./modules/solicitations/provider-callbacks.routes";
 import { solicitationRoutes } from "./modules/solicitations/routes";
 import { samlRoutes } from "./modules/sso/saml.routes";
-import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
 import { systemRoutes } from "./modules/system/routes";
 import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
@@ -133,7 +132,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", contactRoutes);
   app.route("/", consentRoutes);
   app.route("/", complianceRoutes);
-  app.route("/", ssoSettingsRoutes);
   app.route("/", samlRoutes);
   app.route("/", messagingSettingsRoutes);
   app.route("/", adminRoutes);
