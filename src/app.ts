@@ -42,7 +42,6 @@ import { reviewLinkRoutes } from "./modules/review-links/routes";
 import { reviewSiteCallbackRoutes } from "./modules/reviews/site-callbacks.routes";
 import { providerCallbackRoutes } from "./modules/solicitations/provider-callbacks.routes";
 import { samlRoutes } from "./modules/sso/saml.routes";
-import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
 import { systemRoutes } from "./modules/system/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
 import { userRoutes } from "./modules/users/routes";
@@ -126,7 +125,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", contactRoutes);
   app.route("/", consentRoutes);
   app.route("/", complianceRoutes);
-  app.route("/", ssoSettingsRoutes);
   app.route("/", samlRoutes);
   app.route("/", messagingSettingsRoutes);
   app.route("/", adminRoutes);

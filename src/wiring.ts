@@ -83,6 +83,7 @@ import { solicitationPersonalData } from "./modules/solicitations/privacy";
 import { createSequenceStep } from "./modules/solicitations/sequence-step";
 import { whatsappSmsFallbackHandler } from "./modules/solicitations/sms-fallback";
 import { purgeExpiredSamlSweep } from "./modules/sso/background";
+import { operations as ssoOperations } from "./modules/sso/operations";
 import { operations as surveysOperations } from "./modules/surveys/operations";
 import { operations as templatesOperations } from "./modules/templates/operations";
 import { customHostnameStatusSweep } from "./modules/white-label/background";
@@ -209,6 +210,7 @@ export const OPERATIONS: Operation[] = [
   ...reviewLinksOperations,
   ...reviewsOperations,
   ...solicitationsOperations,
+  ...ssoOperations,
   ...surveysOperations,
   ...templatesOperations,
   ...whiteLabelOperations,

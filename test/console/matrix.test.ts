@@ -12,6 +12,7 @@ import { pollUntil } from "../helpers/poll";
 import { createWorld, seedUser, type World } from "../helpers/seed";
 import { confirmationLink, statelessCall } from "../mcp/helpers";
 import { ingest, newLocation } from "../reviews/helpers";
+import { IDP, idpMetadataXml, KEYS } from "../sso/idp";
 import { ConsoleBrowser, textOf } from "./helpers";
 
 type Actor = keyof World["users"];
@@ -119,6 +120,7 @@ const PAGES: [pattern: string, path: (who?: Actor) => string, readers?: readonly
   ["/app/t/:tenantId/solicitations", () => t("/solicitations")],
   ["/app/t/:tenantId/team", () => t("/team")],
   ["/app/t/:tenantId/api-keys", () => t("/api-keys"), ADMINS],
+  ["/app/t/:tenantId/sso", () => t("/sso"), ADMINS],
   ["/app/t/:tenantId/audit", () => t("/audit"), ADMINS],
   ["/app/t/:tenantId/audit/export", () => t("/audit/export"), ADMINS],
   ["/app/t/:tenantId/webhooks", () => t("/webhooks")],
@@ -277,6 +279,15 @@ const FORMS: [
     ADMINS,
     200,
   ],
+  // single sign-on: never enforced here (it would close the tenant to these password sessions)
+  [
+    "/app/t/:tenantId/sso/metadata",
+    () => t("/sso/metadata"),
+    () => ({ metadataXml: idpMetadataXml([KEYS.idp1.cert]) }),
+    ADMINS,
+  ],
+  ["/app/t/:tenantId/sso", () => t("/sso"), () => ({ idpEntityId: IDP.entityId, defaultRole: "viewer" }), ADMINS],
+  ["/app/t/:tenantId/sso/enabled", () => t("/sso/enabled"), () => ({ enabled: "false" }), ADMINS],
   ["/app/t/:tenantId/api-keys/:keyId/revoke", () => t(`/api-keys/${nextOf(keysA)}/revoke`), () => ({}), ADMINS],
   [
     "/app/t/:tenantId/webhooks",

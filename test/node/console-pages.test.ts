@@ -13,6 +13,7 @@ import path from "node:path";
 import Papa from "papaparse";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { idpMetadataXml, KEYS } from "../sso/idp";
 import { type Api, platformAdminApi, tenantApi } from "./helpers/api";
 import { launchChromium } from "./helpers/browser";
 import { sharedWorker } from "./helpers/worker-server";
@@ -436,6 +437,8 @@ describe("the console in headless Chromium", () => {
     const link = await post("/v1/review-links", { locationId: place.id, weights: { google: 1 } });
     const widget = await post("/v1/widgets", { name: "Homepage" });
     const alert = await post("/v1/alert-subscriptions", { instantEmail: true, maxRating: 2 });
+    // single sign-on set up from an IdP's metadata: its certificate table has a row
+    await post("/v1/settings/sso/metadata", { metadataXml: idpMetadataXml([KEYS.idp1.cert]) });
     await signIn(page, OWNER, "long enough password");
     for (const url of [
       `/reviews/${review.id}`,
@@ -448,6 +451,7 @@ describe("the console in headless Chromium", () => {
       "/settings",
       "/team",
       "/api-keys",
+      "/sso",
       "/locations",
       `/locations/${place.id}`,
       "/integrations",

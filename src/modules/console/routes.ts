@@ -104,6 +104,7 @@ import { reviewPage, reviewsPage } from "./pages/reviews";
 import { deleteSequenceSubmit, sequenceSubmit } from "./pages/sequence";
 import { settingsPage } from "./pages/settings";
 import { solicitationsPage } from "./pages/solicitations";
+import { ssoEnabledSubmit, ssoMetadataSubmit, ssoSettingsPage, ssoSettingsSubmit } from "./pages/sso";
 import {
   deactivateSubmit,
   inviteSubmit,
@@ -254,6 +255,10 @@ consoleRoutes.post("/app/t/:tenantId/team/:userId/invite/revoke", revokeInviteSu
 consoleRoutes.get("/app/t/:tenantId/api-keys", apiKeysPage);
 consoleRoutes.post("/app/t/:tenantId/api-keys", mintKeySubmit);
 consoleRoutes.post("/app/t/:tenantId/api-keys/:keyId/revoke", revokeKeySubmit);
+consoleRoutes.get("/app/t/:tenantId/sso", ssoSettingsPage);
+consoleRoutes.post("/app/t/:tenantId/sso", ssoSettingsSubmit);
+consoleRoutes.post("/app/t/:tenantId/sso/metadata", ssoMetadataSubmit);
+consoleRoutes.post("/app/t/:tenantId/sso/enabled", ssoEnabledSubmit);
 consoleRoutes.get("/app/t/:tenantId/audit", auditPage);
 consoleRoutes.get("/app/t/:tenantId/audit/export", auditExport);
 consoleRoutes.get("/app/t/:tenantId/webhooks", webhooksPage);

@@ -123,6 +123,15 @@ export const TENANT_SECTIONS = [
     minRole: "tenant_admin",
     blurb: "Who did what and when; export the filtered view as CSV.",
   },
+  // GET /v1/settings/sso: tenant_admin
+  {
+    key: "sso",
+    label: "Single sign-on",
+    path: "/sso",
+    group: "settings",
+    minRole: "tenant_admin",
+    blurb: "Sign in through your identity provider (SAML): our values to copy, your metadata in, on or off.",
+  },
   // GET /v1/webhooks and /v1/automation-rules: every role reads them; their writes need tenant_admin and manager
   {
     key: "webhooks",

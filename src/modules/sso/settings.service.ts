@@ -68,9 +68,11 @@ async function save(ctx: ServiceContext, patch: UpdateSsoConfigInput, action: st
   const { slug, row } = await load(ctx);
   const now = nowIso();
   const before = row ?? defaults(ctx, slug, now);
+  // a field left out keeps its value, also when a door (the console's form) passes it as undefined
+  const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
   const after: SsoConfigRow = {
     ...before,
-    ...patch,
+    ...given,
     tenantId: ctx.tenantId,
     createdAt: before.createdAt,
     updatedAt: now,
