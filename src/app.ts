@@ -49,7 +49,6 @@ import { ssoSettingsRoutes } from "./modules/sso/settings.routes";
 import { systemRoutes } from "./modules/system/routes";
 import { templateRoutes } from "./modules/templates/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
-import { userRoutes } from "./modules/users/routes";
 import { brandLogoRoutes } from "./modules/white-label/logo.routes";
 import { whiteLabelRoutes } from "./modules/white-label/routes";
 import { publicWidgetRoutes } from "./modules/widgets/public.routes";
@@ -138,7 +137,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", messagingSettingsRoutes);
   app.route("/", adminRoutes);
   app.route("/", agencyRoutes);
-  app.route("/", userRoutes);
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
   app.route("/", myOAuthGrantRoutes);

@@ -85,6 +85,7 @@ import { whatsappSmsFallbackHandler } from "./modules/solicitations/sms-fallback
 import { purgeExpiredSamlSweep } from "./modules/sso/background";
 import { operations as surveysOperations } from "./modules/surveys/operations";
 import { operations as templatesOperations } from "./modules/templates/operations";
+import { operations as usersOperations } from "./modules/users/operations";
 import { customHostnameStatusSweep } from "./modules/white-label/background";
 import { operations as whiteLabelOperations } from "./modules/white-label/operations";
 import { widgetCacheHandler } from "./modules/widgets/background";
@@ -211,6 +212,7 @@ export const OPERATIONS: Operation[] = [
   ...solicitationsOperations,
   ...surveysOperations,
   ...templatesOperations,
+  ...usersOperations,
   ...whiteLabelOperations,
   ...widgetsOperations,
 ];
