@@ -23,7 +23,6 @@ import { complianceRoutes } from "./modules/compliance/routes";
 import { consoleRoutes } from "./modules/console/routes";
 import { consentRoutes } from "./modules/contacts/consent.routes";
 import { contactRoutes } from "./modules/contacts/routes";
-import { devMailboxRoutes } from "./modules/dev-mailbox/routes";
 import { experimentRoutes } from "./modules/experiments/routes";
 import { feedbackPageRoutes } from "./modules/feedback/page.routes";
 import { publicFeedbackRoutes } from "./modules/feedback/routes";
@@ -121,7 +120,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", authRoutes);
   app.route("/", meTenantRoutes);
   app.route("/", locationRoutes);
-  app.route("/", devMailboxRoutes);
   app.route("/", templateRoutes);
   app.route("/", locationVariableRoutes);
   app.route("/", campaignRoutes);

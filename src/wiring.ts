@@ -41,6 +41,7 @@ import { contactsRetentionSweep } from "./modules/contacts/background";
 import { consentPersonalData } from "./modules/contacts/consent";
 import { runContactsImport } from "./modules/contacts/import-job";
 import { operations as contactsOperations } from "./modules/contacts/operations";
+import { operations as devMailboxOperations } from "./modules/dev-mailbox/operations";
 import { operations as experimentsOperations } from "./modules/experiments/operations";
 import { runTenantExport } from "./modules/exports/job";
 import { operations as exportsOperations } from "./modules/exports/operations";
@@ -198,6 +199,7 @@ export const OPERATIONS: Operation[] = [
   ...competitorsOperations,
   ...complianceOperations,
   ...contactsOperations,
+  ...devMailboxOperations,
   ...experimentsOperations,
   ...exportsOperations,
   ...inboxOperations,
