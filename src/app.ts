@@ -11,7 +11,6 @@ import { controlSession } from "./middleware/control-session";
 import { requestGuards } from "./middleware/request-guards";
 import { requestId } from "./middleware/request-id";
 import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middleware/tenant";
-import { agencyRoutes } from "./modules/agency/routes";
 import { alertRoutes } from "./modules/alerts/routes";
 import { alertUnsubscribeRoutes } from "./modules/alerts/unsubscribe.routes";
 import { apiKeyAuthenticator } from "./modules/api-keys/authenticator";
@@ -132,7 +131,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", ssoSettingsRoutes);
   app.route("/", samlRoutes);
   app.route("/", messagingSettingsRoutes);
-  app.route("/", agencyRoutes);
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
   app.route("/", myOAuthGrantRoutes);
