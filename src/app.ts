@@ -32,7 +32,6 @@ import { locationRoutes } from "./modules/locations/routes";
 import { mcpRoutes } from "./modules/mcp/routes";
 import { messagingSettingsRoutes } from "./modules/messaging-settings/routes";
 import { connectedAppsRoutes } from "./modules/oauth/connected-apps.routes";
-import { myOAuthGrantRoutes } from "./modules/oauth/me.routes";
 import { oauthRoutes } from "./modules/oauth/routes";
 import { webhookRoutes } from "./modules/outgoing-webhooks/routes";
 import { scoreRoutes } from "./modules/reputation/routes";
@@ -133,7 +132,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", messagingSettingsRoutes);
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);
-  app.route("/", myOAuthGrantRoutes);
   app.route("/", connectedAppsRoutes);
   app.route("/", scoreRoutes);
   app.route("/", webhookRoutes);

@@ -58,6 +58,7 @@ import { skillOf } from "./modules/mcp/skills/operation";
 import type { Skill } from "./modules/mcp/skills/registry";
 import { operations as messagingSettingsOperations } from "./modules/messaging-settings/operations";
 import { connectedAppsOf } from "./modules/oauth/grants";
+import { operations as oauthOperations } from "./modules/oauth/operations";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { operations as recommendationsOperations } from "./modules/recommendations/operations";
@@ -206,6 +207,7 @@ export const OPERATIONS: Operation[] = [
   ...jobsOperations,
   ...locationsOperations,
   ...messagingSettingsOperations,
+  ...oauthOperations,
   ...recommendationsOperations,
   ...regionsOperations,
   ...reputationOperations,
