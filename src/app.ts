@@ -14,7 +14,6 @@ import { requireAgencyScope, requirePlatformAdmin, tenantContext } from "./middl
 import { alertRoutes } from "./modules/alerts/routes";
 import { alertUnsubscribeRoutes } from "./modules/alerts/unsubscribe.routes";
 import { apiKeyAuthenticator } from "./modules/api-keys/authenticator";
-import { meTenantRoutes } from "./modules/auth/me-tenants.routes";
 import { authRoutes } from "./modules/auth/routes";
 import { automationRoutes } from "./modules/automation/routes";
 import { campaignRoutes } from "./modules/campaigns/routes";
@@ -116,7 +115,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", restRoutes(operations));
   app.route("/", systemRoutes);
   app.route("/", authRoutes);
-  app.route("/", meTenantRoutes);
   app.route("/", locationRoutes);
   app.route("/", templateRoutes);
   app.route("/", locationVariableRoutes);

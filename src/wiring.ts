@@ -31,6 +31,7 @@ import { operations as analyticsOperations } from "./modules/analytics/operation
 import { operations as apiKeysOperations } from "./modules/api-keys/operations";
 import { operations as assistantOperations } from "./modules/assistant/operations";
 import { operations as auditOperations } from "./modules/audit/operations";
+import { operations as authOperations } from "./modules/auth/operations";
 import { automationRulesHandler } from "./modules/automation/background";
 import { operations as brandsOperations } from "./modules/brands/operations";
 import { operations as campaignsOperations } from "./modules/campaigns/operations";
@@ -195,6 +196,7 @@ export const OPERATIONS: Operation[] = [
   ...apiKeysOperations,
   ...assistantOperations,
   ...auditOperations,
+  ...authOperations,
   ...brandsOperations,
   ...campaignsOperations,
   ...competitorsOperations,
