@@ -31,6 +31,7 @@ import { operations as analyticsOperations } from "./modules/analytics/operation
 import { operations as apiKeysOperations } from "./modules/api-keys/operations";
 import { operations as assistantOperations } from "./modules/assistant/operations";
 import { operations as auditOperations } from "./modules/audit/operations";
+import { operations as authOperations } from "./modules/auth/operations";
 import { automationRulesHandler } from "./modules/automation/background";
 import { operations as brandsOperations } from "./modules/brands/operations";
 import { operations as campaignsOperations } from "./modules/campaigns/operations";
@@ -42,6 +43,7 @@ import { contactsRetentionSweep } from "./modules/contacts/background";
 import { consentPersonalData } from "./modules/contacts/consent";
 import { runContactsImport } from "./modules/contacts/import-job";
 import { operations as contactsOperations } from "./modules/contacts/operations";
+import { operations as devMailboxOperations } from "./modules/dev-mailbox/operations";
 import { operations as experimentsOperations } from "./modules/experiments/operations";
 import { runTenantExport } from "./modules/exports/job";
 import { operations as exportsOperations } from "./modules/exports/operations";
@@ -58,6 +60,7 @@ import { skillOf } from "./modules/mcp/skills/operation";
 import type { Skill } from "./modules/mcp/skills/registry";
 import { operations as messagingSettingsOperations } from "./modules/messaging-settings/operations";
 import { connectedAppsOf } from "./modules/oauth/grants";
+import { operations as oauthOperations } from "./modules/oauth/operations";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { operations as recommendationsOperations } from "./modules/recommendations/operations";
@@ -86,6 +89,7 @@ import { purgeExpiredSamlSweep } from "./modules/sso/background";
 import { operations as ssoOperations } from "./modules/sso/operations";
 import { operations as surveysOperations } from "./modules/surveys/operations";
 import { operations as templatesOperations } from "./modules/templates/operations";
+import { operations as usersOperations } from "./modules/users/operations";
 import { customHostnameStatusSweep } from "./modules/white-label/background";
 import { operations as whiteLabelOperations } from "./modules/white-label/operations";
 import { widgetCacheHandler } from "./modules/widgets/background";
@@ -193,17 +197,20 @@ export const OPERATIONS: Operation[] = [
   ...apiKeysOperations,
   ...assistantOperations,
   ...auditOperations,
+  ...authOperations,
   ...brandsOperations,
   ...campaignsOperations,
   ...competitorsOperations,
   ...complianceOperations,
   ...contactsOperations,
+  ...devMailboxOperations,
   ...experimentsOperations,
   ...exportsOperations,
   ...inboxOperations,
   ...jobsOperations,
   ...locationsOperations,
   ...messagingSettingsOperations,
+  ...oauthOperations,
   ...recommendationsOperations,
   ...regionsOperations,
   ...reputationOperations,
@@ -213,6 +220,7 @@ export const OPERATIONS: Operation[] = [
   ...ssoOperations,
   ...surveysOperations,
   ...templatesOperations,
+  ...usersOperations,
   ...whiteLabelOperations,
   ...widgetsOperations,
 ];

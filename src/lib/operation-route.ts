@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../app-env";
 import { agencyScope, platformSvc, svc } from "../middleware/service-context";
-import { requireRole } from "../middleware/tenant";
+import { assertAgencyAdmin, assertPlatformAdmin, requireRole } from "../middleware/tenant";
 import { ApiError, unauthenticated, validationError } from "./errors";
 import { hasRest } from "./has-rest";
 import { createRouter, json, TENANT_SECURITY, USER_SECURITY } from "./openapi";
@@ -120,6 +120,7 @@ export function contextFor(kind: OperationKind, c: Context<AppEnv>): AnyOperatio
         actor: { type: "user", userId: p.userId, via: "tenant" },
         scopes: "all",
         userId: p.userId,
+        principal: p,
       };
     }
   }
@@ -187,12 +188,16 @@ export interface OperationCall {
 }
 
 /**
- * The console's door of an operation (docs/console.md): the REST route without HTTP. The same role check
- * (`requireRole(minRole)`), the same schemas for path, query and body (a failure is the same 400
- * VALIDATION_ERROR), the same handler under the same ServiceContext: a page adds no rule of its own.
- * Call it inside the tenant fence (enterTenant), as REST does.
+ * The console's door of an operation (docs/console.md): the REST route without HTTP. The same guard of
+ * its kind (a platform admin for /admin, an agency admin for /agency, a person for /me), the same role
+ * check (`requireRole(minRole)`), the same schemas for path, query and body (a failure is the same 400
+ * VALIDATION_ERROR), the same handler under the same context: a page adds no rule of its own.
+ * Call a tenant operation inside the tenant fence (enterTenant), as REST does.
  */
 export async function callOperation<T>(c: Context<AppEnv>, op: Operation, call: OperationCall = {}): Promise<T> {
+  // the guards src/app.ts puts on /admin/* and /agency/* (requirePlatformAdmin, requireAgencyScope)
+  if (op.context === "platform") assertPlatformAdmin(c.var.principal);
+  if (op.context === "agency") assertAgencyAdmin(c.var.principal);
   // REST's own role middleware, run as REST runs it (it throws 403 FORBIDDEN for a lower role)
   if (op.minRole) await requireRole(op.minRole)(c, async () => {});
   const r = op.request ?? {};
@@ -214,5 +219,5 @@ export async function callOperation<T>(c: Context<AppEnv>, op: Operation, call: 
     ...part(r.form, call.form),
   };
   // the operation's output schema is the REST response's: T is the caller's name for it (z.infer of that schema)
-  return bodyOf(await op.handler(operationContext(c) as never, input as never)) as T;
+  return bodyOf(await op.handler(contextFor(op.context, c), input as never)) as T;
 }

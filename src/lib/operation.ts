@@ -66,6 +66,8 @@ export interface AgencyOperationContext extends PlatformContext {
 export interface UserOperationContext extends PlatformContext {
   scopes: CallerScopes;
   userId: string;
+  /** the signed-in person as authenticated (their roles, how they signed in, the session of the credential) */
+  principal: Extract<AppEnv["Variables"]["principal"], { kind: "user" }>;
 }
 
 export type ContextOf<K extends OperationKind> = {

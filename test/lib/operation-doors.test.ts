@@ -14,7 +14,7 @@ import {
   upload,
 } from "../../src/lib/operation";
 import { invoke } from "../../src/lib/operation-invoke";
-import { routeConfigOf } from "../../src/lib/operation-route";
+import { callOperation, routeConfigOf } from "../../src/lib/operation-route";
 import { OPERATIONS } from "../../src/wiring";
 import { createWorld, type World } from "../helpers/seed";
 import { mintTestKey } from "../mcp/helpers";
@@ -215,10 +215,10 @@ const self = defineOperation({
   path: "/me/test-me",
   tags: ["Test"],
   summary: "The signed-in user",
-  output: z.object({ userId: z.string() }),
+  output: z.object({ userId: z.string(), principal: z.string() }),
   scopes: [],
   access: "read",
-  handler: async (ctx) => ({ userId: ctx.userId }),
+  handler: async (ctx) => ({ userId: ctx.userId, principal: ctx.principal.userId }),
 });
 
 const TEST_OPS: Operation[] = [upsert, search, remove, csv, events, form, uploadOp, run, platform, agency, self];
@@ -229,6 +229,12 @@ app.post("/v1/test-console/:op", async (c) => {
   return c.json((await invoke(op, c, await c.req.json())) as object);
 });
 app.post("/admin/test-console", async (c) => c.json((await invoke(platform, c, {})) as object));
+// a console page calling an operation of another kind with REST's parts (callOperation), on a path no
+// guard of that kind protects: the operation's own guard and context
+app.post("/v1/test-call/:op", async (c) => {
+  const op = TEST_OPS.find((o) => o.name === c.req.param("op"))!;
+  return c.json(await callOperation<object>(c, op));
+});
 
 let w: World;
 beforeAll(async () => {
@@ -363,7 +369,10 @@ describe("the REST door of each kind of operation", () => {
     });
     expect((await call("GET", "/agency/test-agency", { who: "platformAdmin" })).body).toEqual({ agencies: "all" });
     expect((await call("GET", "/agency/test-agency", { who: "manager" })).status).toBe(403);
-    expect((await call("GET", "/me/test-me", { who: "viewer" })).body).toEqual({ userId: w.users.viewer.id });
+    expect((await call("GET", "/me/test-me", { who: "viewer" })).body).toEqual({
+      userId: w.users.viewer.id,
+      principal: w.users.viewer.id,
+    });
     const { token } = mintTestKey(w.tenantA.id, ["read:reviews"]);
     expect((await call("GET", "/me/test-me", { token })).status).toBe(401);
   });
@@ -412,6 +421,23 @@ describe("the console's door: invoke", () => {
     expect(noDoor.status).toBe(500);
     expect((await call("POST", "/admin/test-console", { who: "platformAdmin" })).body).toEqual({ actor: "platform" });
     expect((await call("POST", "/admin/test-console", { who: "agencyAdmin" })).status).toBe(403);
+  });
+});
+
+describe("the console's door with REST's parts: callOperation", () => {
+  it("runs a platform, agency or user operation behind its kind's guard, with the context of its kind", async () => {
+    const platformCall = await call("POST", "/v1/test-call/test-platform.get", { who: "platformAdmin" });
+    expect(platformCall.body).toEqual({ actor: "platform" });
+    const notPlatform = await call("POST", "/v1/test-call/test-platform.get", { who: "tenantAdmin" });
+    expect(notPlatform.status).toBe(403);
+    expect(notPlatform.body.error).toBe("Platform admin only");
+    const agencyCall = await call("POST", "/v1/test-call/test-agency.get", { who: "agencyAdmin" });
+    expect(agencyCall.body).toEqual({ agencies: [w.agencyA.id] });
+    const notAgency = await call("POST", "/v1/test-call/test-agency.get", { who: "manager" });
+    expect(notAgency.status).toBe(403);
+    expect(notAgency.body.error).toBe("Agency admin only");
+    const me = await call("POST", "/v1/test-call/test-me.get", { who: "viewer" });
+    expect(me.body).toEqual({ userId: w.users.viewer.id, principal: w.users.viewer.id });
   });
 });
 

@@ -1,7 +1,9 @@
 import { stdErrors } from "../../lib/openapi";
 import { defineOperation, type Operation } from "../../lib/operation";
+import { agencyOperations } from "./agencies.operations";
 import { PlatformStatusSchema } from "./status.schemas";
 import { platformStatus } from "./status.service";
+import { tenantOperations } from "./tenants.operations";
 
 // The platform's operations (/admin, platform_admin) in the catalogue (src/lib/operation.ts): the
 // handler gets a PlatformOperationContext (no tenant; db is the control database).
@@ -37,4 +39,4 @@ export const getAdminStatusOperation = defineOperation({
 });
 
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
-export const operations: Operation[] = [getAdminStatusOperation];
+export const operations: Operation[] = [getAdminStatusOperation, ...agencyOperations, ...tenantOperations];

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { defineOperation, type Operation } from "../../lib/operation";
 import { TenantSchema } from "../tenants/schemas";
 import { listScopeTenants } from "./service";
+import { tenantOperations } from "./tenants.operations";
 
 // The agency's operations (/agency, an agency admin or a platform admin) in the catalogue
 // (src/lib/operation.ts): the handler gets an AgencyOperationContext (the agencies it acts for).
@@ -28,4 +29,4 @@ export const listSessionTenantsOperation = defineOperation({
 });
 
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
-export const operations: Operation[] = [listSessionTenantsOperation];
+export const operations: Operation[] = [listSessionTenantsOperation, ...tenantOperations];

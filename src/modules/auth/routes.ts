@@ -1,19 +1,16 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { createRoute } from "@hono/zod-openapi";
 import { unauthenticated } from "../../lib/errors";
 import { createRouter, errors, json, jsonBody, type Router, stdErrors, USER_SECURITY } from "../../lib/openapi";
 import { authenticate } from "../../middleware/auth";
 import { requestMeta } from "../../middleware/service-context";
 import type { Principal } from "../identity/access";
 import { endSession, endUserSessions } from "../identity/sessions";
-import { getMe } from "./me.service";
-import { changePassword, forgotPassword, resetPassword, setupPassword } from "./password.service";
+import { forgotPassword, resetPassword, setupPassword } from "./password.service";
 import {
-  ChangePasswordBody,
   ForgotPasswordBody,
   LoginBody,
   LoginResponse,
   LogoutResponse,
-  MeResponse,
   OkResponse,
   ResetPasswordBody,
   ResetPasswordResponse,
@@ -96,36 +93,6 @@ const logoutAllRoute = createRoute({
   responses: { 200: json(LogoutResponse), 401: stdErrors[401] },
 });
 
-const changePasswordRoute = createRoute({
-  method: "post",
-  path: "/me/password",
-  operationId: "updateMyPassword",
-  tags: ["Auth"],
-  summary: "Change the signed-in account's password",
-  description:
-    "Proves the current password (throttled like a login: 429 RATE_LIMITED), sets the new one, ends every session of the account (this one included) and returns a new session JWT. A wrong current password is 403 with `details.reason: current_password_incorrect`. Connected apps and API keys keep working; a mail tells the account's address what changed and lists them. Needs a session JWT.",
-  security: USER_SECURITY,
-  request: { body: jsonBody(ChangePasswordBody) },
-  responses: {
-    200: json(LoginResponse),
-    400: stdErrors[400],
-    401: stdErrors[401],
-    403: stdErrors[403],
-    429: errors[429],
-  },
-});
-
-const meRoute = createRoute({
-  method: "get",
-  path: "/me",
-  operationId: "getMe",
-  tags: ["Auth"],
-  summary: "The caller's profile and role assignments",
-  security: USER_SECURITY,
-  request: { headers: z.object({ "x-tenant-id": z.string().optional() }) },
-  responses: { 200: json(MeResponse), 401: stdErrors[401] },
-});
-
 /** The signed-in person and the session of the request's session JWT; anything else (an API key) is 401. */
 function signedIn(p: Principal): { userId: string; sessionId: string } {
   if (p.kind !== "user" || !p.sessionId) throw unauthenticated("A session JWT is required");
@@ -163,19 +130,4 @@ export const authRoutes: Router = createRouter()
   .openapi(logoutAllRoute, async (c) => {
     const { userId } = signedIn(c.var.principal);
     return c.json({ ended: await endUserSessions(c.var.control, userId, "logout_all") }, 200);
-  })
-  .openapi(changePasswordRoute, async (c) => {
-    const { userId } = signedIn(c.var.principal);
-    const { currentPassword, newPassword } = c.req.valid("json");
-    return c.json(
-      await changePassword(c.var.control, c.env, requestMeta(c), userId, { currentPassword, newPassword }, (w) =>
-        c.executionCtx.waitUntil(w),
-      ),
-      200,
-    );
-  })
-  .openapi(meRoute, async (c) => {
-    const p = c.var.principal;
-    if (p.kind !== "user") throw unauthenticated("A user credential is required");
-    return c.json(await getMe(c.var.control, p, c.req.valid("header")["x-tenant-id"]?.trim()), 200);
   });

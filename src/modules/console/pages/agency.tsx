@@ -1,18 +1,18 @@
 /** @jsxImportSource hono/jsx */
+import type { z } from "@hono/zod-openapi";
 import { HOUSE_AGENCY_ID, TENANT_PLANS } from "../../../db/schema";
 import { ApiError } from "../../../lib/errors";
+import { callOperation } from "../../../lib/operation-route";
+import type { Page } from "../../../lib/pagination";
 import { slugify } from "../../../lib/validators";
-import { platformSvc } from "../../../middleware/service-context";
-import { listAgencies } from "../../admin/agencies.service";
-import { ownedTenantContext } from "../../agency/service";
+import { listAdminAgenciesOperation } from "../../admin/agencies.operations";
+import { addAgencyTenantUserOperation, createAgencyTenantOperation } from "../../agency/tenants.operations";
 import { agencyUsage } from "../../analytics/agency-usage";
 import { AgencyUsageQuery } from "../../analytics/schemas";
 import { administeredAgencies, isPlatformAdmin } from "../../identity/access";
-import { CreateTenantBody } from "../../tenants/schemas";
+import { CreateTenantBody, type TenantDetailSchema } from "../../tenants/schemas";
 import { agencyScopeOf } from "../../tenants/scope";
-import { createTenant } from "../../tenants/service";
-import { AddTenantUserBody } from "../../users/schemas";
-import { addTenantUser } from "../../users/service";
+import { AddTenantUserBody, type TenantUserDto } from "../../users/schemas";
 import { Pager, pct, Stars, When } from "../atoms";
 import { act, type CC, csrfOf, formOf, page, parsedOr400, redirectTo, sentenceOf } from "../kit";
 import { Csrf } from "../layout";
@@ -34,7 +34,11 @@ async function agencyChoices(c: CC): Promise<{ id: string; name: string }[]> {
   const p = c.var.principal;
   // the platform admin's default is the house agency (REST: no agencyId), offered first by its own name
   if (isPlatformAdmin(p))
-    return (await listAgencies(platformSvc(c), { limit: 200 })).data.filter((a) => a.id !== HOUSE_AGENCY_ID);
+    return (
+      await callOperation<Page<{ id: string; name: string }>>(c, listAdminAgenciesOperation, {
+        query: { limit: "200" },
+      })
+    ).data.filter((a) => a.id !== HOUSE_AGENCY_ID);
   const ids = administeredAgencies(p);
   return ids.length > 1 ? ids.map((id) => ({ id, name: id })) : [];
 }
@@ -208,13 +212,14 @@ export async function addBusinessSubmit(c: CC): Promise<Response> {
       name: form.one("ownerName").trim() || undefined,
       role: "tenant_admin",
     });
-    const ctx = platformSvc(c);
-    const tenant = await createTenant(ctx, scopeOf(c), tenantInput);
+    const tenant = await callOperation<z.infer<typeof TenantDetailSchema>>(c, createAgencyTenantOperation, {
+      body: tenantInput,
+    });
     try {
-      const owner = await addTenantUser(
-        await ownedTenantContext(ctx, scopeOf(c), tenant.id, { write: true }),
-        ownerInput,
-      );
+      const owner = await callOperation<TenantUserDto>(c, addAgencyTenantUserOperation, {
+        params: { id: tenant.id },
+        body: ownerInput,
+      });
       return redirectTo(c, AGENCY, {
         kind: "notice",
         text: owner.invitePending

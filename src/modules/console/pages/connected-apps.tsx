@@ -1,5 +1,8 @@
 /** @jsxImportSource hono/jsx */
-import { listUserGrantsView, ownRevokeSource, revokeUserGrant } from "../../oauth/grants";
+import type { z } from "@hono/zod-openapi";
+import { callOperation } from "../../../lib/operation-route";
+import type { OAuthGrantListSchema } from "../../oauth/grants";
+import { listMyOAuthGrantsOperation, revokeMyOAuthGrantOperation } from "../../oauth/operations";
 import { isScope, SCOPES } from "../../oauth/scopes";
 import { When } from "../atoms";
 import { act, type CC, csrfOf, page, redirectTo } from "../kit";
@@ -8,16 +11,18 @@ import { Csrf } from "../layout";
 /*
  * Connected apps (docs/console.md, issue #46 item 10): the apps (Claude, ChatGPT, any MCP client) the signed-in
  * person connected through OAuth, across tenants, as GET /me/oauth-grants lists them, and Disconnect: DELETE
- * /me/oauth-grants/{id}'s service (the grant's tokens stop at once; audited in the tenant it acted for).
+ * /me/oauth-grants/{id}, both their operations through callOperation (the grant's tokens stop at once; audited in the tenant it acted for).
  * Another person's grant id is the 404 page. An app's name is its registration's: untrusted text, escaped
  * like every value; its logo is another origin's, which the console's CSP does not load (its initial stands in).
  */
 
 export const CONNECTED_APPS = "/app/connected-apps";
 
+/** GET /me/oauth-grants: the signed-in person's grants */
+const myGrants = (c: CC) => callOperation<z.infer<typeof OAuthGrantListSchema>>(c, listMyOAuthGrantsOperation);
+
 export async function connectedAppsPage(c: CC): Promise<Response> {
-  const person = c.var.consoleSession!.principal;
-  const [{ data }, csrf] = await Promise.all([listUserGrantsView(c.env, person.userId), csrfOf(c)]);
+  const [{ data }, csrf] = await Promise.all([myGrants(c), csrfOf(c)]);
   return page(
     c,
     { title: "Connected apps", section: "connected-apps" },
@@ -94,11 +99,13 @@ export async function connectedAppsPage(c: CC): Promise<Response> {
 /** REST: DELETE /me/oauth-grants/{grantId}. Another person's grant is the 404 page (the service's NOT_FOUND). */
 export async function revokeAppSubmit(c: CC): Promise<Response> {
   return act(c, CONNECTED_APPS, async () => {
-    const userId = c.var.consoleSession!.principal.userId;
-    const grant = await revokeUserGrant(ownRevokeSource(c, userId), userId, c.req.param("grantId") ?? "");
+    const grantId = c.req.param("grantId") ?? "";
+    // the app's name for the notice; a grant not in the person's list is the operation's 404
+    const grant = (await myGrants(c)).data.find((g) => g.id === grantId);
+    await callOperation(c, revokeMyOAuthGrantOperation, { params: { grantId } });
     return redirectTo(c, CONNECTED_APPS, {
       kind: "notice",
-      text: `${grant.clientName} is disconnected: its next request is refused.`,
+      text: `${grant?.clientName ?? "The app"} is disconnected: its next request is refused.`,
     });
   });
 }

@@ -1,19 +1,21 @@
 /** @jsxImportSource hono/jsx */
 
-import { ApiError, validationError } from "../../../lib/errors";
+import { ApiError } from "../../../lib/errors";
+import { callOperation } from "../../../lib/operation-route";
 import { requestMeta } from "../../../middleware/service-context";
-import { updateMyProfile } from "../../auth/me.service";
+import { updateMeOperation } from "../../auth/operations";
 import { changeOwnPassword } from "../../auth/password.service";
-import { ChangePasswordBody, UpdateMeBody } from "../../auth/schemas";
+import { ChangePasswordBody } from "../../auth/schemas";
 import { act, type CC, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
 import { cookieOfSession } from "../session";
 import { NewPasswordFields } from "./sign-in";
 
 /*
- * A person's own page (docs/console.md): their name (PATCH /me's service), their password (POST /me/password's
- * service: the current one proved and throttled like a sign-in, every session of the account ended, this
- * browser's replaced by a new one), sign out here or everywhere.
+ * A person's own page (docs/console.md): their name (PATCH /me's operation, through callOperation), their
+ * password (POST /me/password's service, not its operation: the operation answers a session JWT, the console
+ * a new cookie session; the current one proved and throttled like a sign-in, every session of the account
+ * ended, this browser's replaced by a new one), sign out here or everywhere.
  */
 
 export async function mePage(c: CC): Promise<Response> {
@@ -88,9 +90,7 @@ export async function mePage(c: CC): Promise<Response> {
 export async function renameSubmit(c: CC): Promise<Response> {
   return act(c, "/app/me", async () => {
     const form = await formOf(c);
-    const parsed = UpdateMeBody.safeParse({ name: form.one("name") });
-    if (!parsed.success) throw validationError(parsed.error.issues.map((i) => ({ path: "name", message: i.message })));
-    await updateMyProfile(c.var.control, c.env, requestMeta(c), c.var.consoleSession!.principal, parsed.data);
+    await callOperation(c, updateMeOperation, { body: { name: form.one("name") } });
     return redirectTo(c, "/app/me", { kind: "notice", text: "Your name is saved." });
   });
 }

@@ -1,10 +1,14 @@
 /** @jsxImportSource hono/jsx */
+import type { z } from "@hono/zod-openapi";
+import { callOperation } from "../../../lib/operation-route";
+import type { Page } from "../../../lib/pagination";
 import { platformSvc } from "../../../middleware/service-context";
-import { platformStatus } from "../../admin/status.service";
+import { getAdminStatusOperation } from "../../admin/operations";
+import type { PlatformStatusSchema } from "../../admin/status.schemas";
+import { listAdminTenantsOperation } from "../../admin/tenants.operations";
 import { DeadLetterListQuery } from "../../jobs/dead-letters.schemas";
 import { listDeadLetters, replayDeadLetter } from "../../jobs/dead-letters.service";
-import { TenantListQuery } from "../../tenants/schemas";
-import { listTenants } from "../../tenants/service";
+import type { AdminTenantSchema } from "../../tenants/schemas";
 import { Pager, When } from "../atoms";
 import { act, type CC, csrfOf, page, parsedOr400, redirectTo } from "../kit";
 import { Csrf } from "../layout";
@@ -45,7 +49,7 @@ const bytesText = (n: number | null) =>
   n === null ? "not measured yet" : n >= 1e9 ? `${(n / 1e9).toFixed(2)} GB` : `${(n / 1e6).toFixed(1)} MB`;
 
 export async function platformStatusPage(c: CC): Promise<Response> {
-  const s = await platformStatus(c.env);
+  const s = await callOperation<z.infer<typeof PlatformStatusSchema>>(c, getAdminStatusOperation);
   return page(
     c,
     { title: "Platform status", section: "platform" },
@@ -227,12 +231,10 @@ export async function platformStatusPage(c: CC): Promise<Response> {
 }
 
 export async function platformTenantsPage(c: CC): Promise<Response> {
-  const query = parsedOr400(TenantListQuery, {
-    search: c.req.query("search") || undefined,
-    cursor: c.req.query("cursor") || undefined,
-    limit: "50",
+  const query = { search: c.req.query("search") || undefined, cursor: c.req.query("cursor") || undefined };
+  const list = await callOperation<Page<z.infer<typeof AdminTenantSchema>>>(c, listAdminTenantsOperation, {
+    query: { ...query, limit: "50" },
   });
-  const list = await listTenants(c.env, "all", query);
   const base = `${PLATFORM}/tenants`;
   return page(
     c,

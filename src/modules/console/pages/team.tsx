@@ -1,19 +1,20 @@
 /** @jsxImportSource hono/jsx */
 import { TENANT_ROLES, type TenantRole } from "../../../db/schema";
 import { ApiError } from "../../../lib/errors";
-import { svc } from "../../../middleware/service-context";
+import { callOperation } from "../../../lib/operation-route";
+import type { Page } from "../../../lib/pagination";
 import { canAdminister } from "../../../middleware/tenant";
-import { InviteUserBody, SetRolesBody, type TenantUserDto, UpdateUserBody, UserListQuery } from "../../users/schemas";
 import {
-  addTenantUser,
-  getTenantUser,
-  listTenantUsers,
-  removeTenantUser,
-  resendTenantInvite,
-  revokeTenantInvite,
-  setTenantUserRoles,
-  updateTenantUser,
-} from "../../users/service";
+  deleteUserOperation,
+  getUserOperation,
+  inviteUserOperation,
+  listUsersOperation,
+  resendUserInviteOperation,
+  revokeUserInviteOperation,
+  updateUserOperation,
+  updateUserRolesOperation,
+} from "../../users/operations";
+import { InviteUserBody, type TenantUserDto } from "../../users/schemas";
 import { Pager, tenantHref, tenantOf, When } from "../atoms";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, type Refusals, redirectTo } from "../kit";
 import { Csrf, ROLE_LABEL } from "../layout";
@@ -24,8 +25,9 @@ import { Csrf, ROLE_LABEL } from "../layout";
  * changes a role (PUT /v1/users/{id}/roles), deactivates (DELETE /v1/users/{id}: a person who is only this
  * tenant's is deactivated, anyone with roles elsewhere only leaves this team), reactivates (PATCH
  * /v1/users/{id}), resends and revokes an invite (POST /v1/users/{id}/invite/resend, DELETE
- * /v1/users/{id}/invite). Each form runs its REST twin's role check (canAdminister) and service; what the
- * tenant may change (users/authority.ts) is the service's rule, and its refusals are worded here.
+ * /v1/users/{id}/invite). Each form calls its REST twin's operation (users/operations.ts) through
+ * callOperation: the same role check and schemas; what the tenant may change (users/authority.ts) is the
+ * service's rule, and its refusals are worded here.
  */
 
 const ROLE_HELP: Record<TenantRole, string> = {
@@ -103,8 +105,12 @@ function PersonAction(props: { action: string; csrf: string; label: string; dang
 }
 
 export async function teamPage(c: CC): Promise<Response> {
-  const query = parsedOr400(UserListQuery, { cursor: c.req.query("cursor") || undefined, limit: "100" });
-  const [tenant, list, csrf] = await Promise.all([tenantOf(c), listTenantUsers(svc(c), query), csrfOf(c)]);
+  const query = { cursor: c.req.query("cursor") || undefined, limit: "100" };
+  const [tenant, list, csrf] = await Promise.all([
+    tenantOf(c),
+    callOperation<Page<TenantUserDto>>(c, listUsersOperation, { query }),
+    csrfOf(c),
+  ]);
   const admin = can(c, "tenant_admin");
   const me = c.var.consoleSession!.principal.userId;
   const base = tenantHref(c, "/team");
@@ -239,9 +245,12 @@ export async function teamPage(c: CC): Promise<Response> {
   );
 }
 
-// ---- the forms: each its REST twin's role check (canAdminister) and service
+// ---- the forms: each its REST twin's operation (its role check, schemas and service)
 
 const personId = (c: CC) => c.req.param("userId") ?? "";
+/** the person of the form's path, as the operations' path parameter */
+const person = (c: CC) => ({ params: { id: personId(c) } });
+const getPerson = (c: CC) => callOperation<TenantUserDto>(c, getUserOperation, person(c));
 const back = (c: CC) => tenantHref(c, "/team");
 
 /** A team form: REST's role check, then the action; the services' refusals worded by REFUSALS. */
@@ -265,7 +274,7 @@ export async function inviteSubmit(c: CC): Promise<Response> {
       name: form.one("name") || undefined,
       role: form.one("role"),
     });
-    const added = await addTenantUser(svc(c), input);
+    const added = await callOperation<TenantUserDto>(c, inviteUserOperation, { body: input });
     return redirectTo(c, back(c), {
       kind: "notice",
       text: added.invitePending
@@ -279,8 +288,10 @@ export async function inviteSubmit(c: CC): Promise<Response> {
 export async function rolesSubmit(c: CC): Promise<Response> {
   return teamAction(c, async () => {
     const form = await formOf(c);
-    const { roles } = parsedOr400(SetRolesBody, { roles: [form.one("role")] });
-    const after = await setTenantUserRoles(svc(c), personId(c), roles);
+    const after = await callOperation<TenantUserDto>(c, updateUserRolesOperation, {
+      ...person(c),
+      body: { roles: [form.one("role")] },
+    });
     return redirectTo(c, back(c), {
       kind: "notice",
       text: `${after.name || after.email} is now ${rolesText(after.roles)}.`,
@@ -291,10 +302,9 @@ export async function rolesSubmit(c: CC): Promise<Response> {
 /** REST: DELETE /v1/users/{id}: deactivated when only this tenant's, else their roles here removed. */
 export async function deactivateSubmit(c: CC): Promise<Response> {
   return teamAction(c, async () => {
-    const ctx = svc(c);
-    const before = await getTenantUser(ctx, personId(c));
-    await removeTenantUser(ctx, personId(c));
-    const after = await getTenantUser(ctx, personId(c)).catch((e) => {
+    const before = await getPerson(c);
+    await callOperation(c, deleteUserOperation, person(c));
+    const after = await getPerson(c).catch((e) => {
       if (e instanceof ApiError && e.code === "NOT_FOUND") return null;
       throw e;
     });
@@ -311,7 +321,10 @@ export async function deactivateSubmit(c: CC): Promise<Response> {
 /** REST: PATCH /v1/users/{id} {isActive: true}. */
 export async function reactivateSubmit(c: CC): Promise<Response> {
   return teamAction(c, async () => {
-    const after = await updateTenantUser(svc(c), personId(c), parsedOr400(UpdateUserBody, { isActive: true }));
+    const after = await callOperation<TenantUserDto>(c, updateUserOperation, {
+      ...person(c),
+      body: { isActive: true },
+    });
     return redirectTo(c, back(c), { kind: "notice", text: `${after.name || after.email} can sign in again.` });
   });
 }
@@ -319,7 +332,7 @@ export async function reactivateSubmit(c: CC): Promise<Response> {
 /** REST: POST /v1/users/{id}/invite/resend. */
 export async function resendInviteSubmit(c: CC): Promise<Response> {
   return teamAction(c, async () => {
-    const u = await resendTenantInvite(svc(c), personId(c));
+    const u = await callOperation<TenantUserDto>(c, resendUserInviteOperation, person(c));
     return redirectTo(c, back(c), {
       kind: "notice",
       text: `A new invite is on its way to ${u.email}; the earlier link no longer works.`,
@@ -330,8 +343,8 @@ export async function resendInviteSubmit(c: CC): Promise<Response> {
 /** REST: DELETE /v1/users/{id}/invite. */
 export async function revokeInviteSubmit(c: CC): Promise<Response> {
   return teamAction(c, async () => {
-    const u = await getTenantUser(svc(c), personId(c));
-    await revokeTenantInvite(svc(c), personId(c));
+    const u = await getPerson(c);
+    await callOperation(c, revokeUserInviteOperation, person(c));
     return redirectTo(c, back(c), {
       kind: "notice",
       text: `The invite to ${u.email} is revoked; its link no longer works.`,
