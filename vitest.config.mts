@@ -97,6 +97,10 @@ export default defineConfig(async () => {
             // a fresh connection per request to the served Workers (workerd closes a kept-alive one 5 s after reading a request)
             setupFiles: ["./test/setup/fetch-connection-close.ts"],
             include: ["test/node/**/*.test.ts"],
+            // the node files share their forks as the workers files share workerd: each file in a fork of its own
+            // imported playwright, the served-Worker helpers and src/ again (~2.7 s of CPU a file, 39 files);
+            // every file's state is its own tenant on the shared Worker or a Worker of its own (docs/testing.md)
+            isolate: false,
             testTimeout: 60_000,
             hookTimeout: 60_000,
           },

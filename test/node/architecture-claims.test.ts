@@ -29,9 +29,10 @@ function offenders(files: string[], rules: [string, RegExp][]) {
 const files = sourceFiles(src);
 
 describe("docs/ARCHITECTURE.md claims that code can check", () => {
-  it("no routes file holds SQL: no drizzle-orm, no tables, no query builders, no raw SQL", () => {
-    const routes = files.filter((f) => /(^|\.)routes\.ts$/.test(path.basename(f)));
-    expect(routes.length).toBeGreaterThan(40);
+  it("no routes or operations file holds SQL: no drizzle-orm, no tables, no query builders, no raw SQL", () => {
+    // the doors: hand-written routes and the catalogue's declarations (routes move into operations files)
+    const routes = files.filter((f) => /(^|\.)(routes|operations)\.ts$/.test(path.basename(f)));
+    expect(routes.length).toBeGreaterThan(60);
     const found = offenders(routes, [
       ["imports drizzle-orm", /from\s+["']drizzle-orm/],
       ["a query builder", /\.(select|selectDistinct|insert|update|delete)\(\s*[a-zA-Z{)]/],
