@@ -34,8 +34,10 @@ export const BUDGETS = {
   startupCpuMs: 200,
   // start-up is V8's pre-parse of the bundle (#36 part 2: 15 functions run at start-up, the rest follows the
   // bytes): 6.0 MB is the size at which the 120 ms budget held on 2026-11-27 (88-98 ms); 5.40 MB on 2026-11-28;
-  // 5.75 MB since the evening of 2026-11-28 (the bundle is 5.64 MB): machine-independent, so it can be tight
-  jsBytes: 5_750_000,
+  // 5.75 MB since the evening of 2026-11-28 (the bundle is 5.64 MB): machine-independent, so it can be tight.
+  // 6.25 MB since the night of 2026-11-28: issue #46's console pages are 454 KB of the bundle (6.10 MB with them,
+  // start-up 138 ms quiet, under the 200 ms budget); the pages still to come fit the rest (docs/performance.md)
+  jsBytes: 6_250_000,
 };
 
 const { values: opts } = parseArgs({
