@@ -17,27 +17,14 @@ import { canAdminister } from "../../middleware/tenant";
 import { agencyScopeOf } from "../tenants/scope";
 import { createHostname, deleteHostname, getHostname, listHostnames, refreshHostname } from "./hostnames";
 import {
-  AgencyBrandBody,
   AgencyHostnameParams,
   AgencyIdParam,
   CreateHostnameBody,
   CustomHostnameListSchema,
   CustomHostnameSchema,
   HostnameIdParam,
-  TenantBrandBody,
-  TenantBrandingSchema,
-  WhiteLabelBrandSchema,
 } from "./schemas";
-import {
-  agencyOwner,
-  deleteAgencyBrand,
-  deleteTenantBranding,
-  getAgencyBrand,
-  getTenantBranding,
-  putAgencyBrand,
-  putTenantBranding,
-  tenantOwner,
-} from "./service";
+import { agencyOwner, tenantOwner } from "./service";
 
 const tags = ["White label"];
 const upstreamError = { description: "Cloudflare failed (UPSTREAM_ERROR)", content: errors[409].content };
@@ -59,45 +46,6 @@ const hostingNote =
  */
 const agencyOwnerOf = (c: Context<AppEnv>) =>
   agencyOwner(c.var.control, agencyScopeOf(c.var.principal), c.req.param("agencyId")!);
-
-// ---- agency brand ----
-
-const getAgencyBrandRoute = createRoute({
-  method: "get",
-  path: "/agency/agencies/{agencyId}/branding",
-  tags,
-  security: USER_SECURITY,
-  summary: "The agency's white-label brand",
-  operationId: "getAgencyBranding",
-  description: `404 when the agency has none (pages show the platform's). ${notOwned}`,
-  request: { params: AgencyIdParam },
-  responses: { 200: json(WhiteLabelBrandSchema), ...stdErrorsWithNotFound },
-});
-
-const putAgencyBrandRoute = createRoute({
-  method: "put",
-  path: "/agency/agencies/{agencyId}/branding",
-  tags,
-  security: USER_SECURITY,
-  summary: "Set the agency's white-label brand",
-  operationId: "updateAgencyBranding",
-  description:
-    "Replaces it: name (shown on every public page of the agency's tenants and as the sender name of account emails), logo (https only), " +
-    `primary and accent colours (#rrggbb), support email (page and email footers). Tenants may override any field. ${notOwned}`,
-  request: { params: AgencyIdParam, body: jsonBody(AgencyBrandBody) },
-  responses: { 200: json(WhiteLabelBrandSchema), ...stdErrorsWithNotFound },
-});
-
-const deleteAgencyBrandRoute = createRoute({
-  method: "delete",
-  path: "/agency/agencies/{agencyId}/branding",
-  tags,
-  security: USER_SECURITY,
-  summary: "Remove the agency's brand (back to the platform's)",
-  operationId: "deleteAgencyBranding",
-  request: { params: AgencyIdParam },
-  responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound },
-});
 
 // ---- agency hostnames ----
 
@@ -165,40 +113,6 @@ const deleteAgencyHostnameRoute = createRoute({
 
 // ---- tenant ----
 
-const getTenantBrandingRoute = createRoute({
-  method: "get",
-  path: "/v1/branding",
-  tags,
-  security: TENANT_SECURITY,
-  summary: "The tenant's white label: its override, its agency's brand, the effective brand and link origin",
-  operationId: "getBranding",
-  responses: { 200: json(TenantBrandingSchema), ...stdErrors },
-});
-
-const putTenantBrandingRoute = createRoute({
-  method: "put",
-  path: "/v1/branding",
-  tags,
-  security: TENANT_SECURITY,
-  summary: "Set the tenant's brand override (tenant_admin)",
-  operationId: "updateBranding",
-  description: "Replaces the override; a field left out or null inherits the agency's value (then the platform's).",
-  middleware: [canAdminister] as const,
-  request: { body: jsonBody(TenantBrandBody) },
-  responses: { 200: json(TenantBrandingSchema), ...stdErrors },
-});
-
-const deleteTenantBrandingRoute = createRoute({
-  method: "delete",
-  path: "/v1/branding",
-  tags,
-  security: TENANT_SECURITY,
-  summary: "Remove the tenant's brand override (tenant_admin)",
-  operationId: "deleteBranding",
-  middleware: [canAdminister] as const,
-  responses: { 204: { description: "Removed" }, ...stdErrorsWithNotFound },
-});
-
 const listTenantHostnamesRoute = createRoute({
   method: "get",
   path: "/v1/hostnames",
@@ -259,14 +173,6 @@ const deleteTenantHostnameRoute = createRoute({
 });
 
 export const whiteLabelRoutes: Router = createRouter()
-  .openapi(getAgencyBrandRoute, async (c) => c.json(await getAgencyBrand(c.var.control, await agencyOwnerOf(c)), 200))
-  .openapi(putAgencyBrandRoute, async (c) =>
-    c.json(await putAgencyBrand(platformSvc(c), await agencyOwnerOf(c), c.req.valid("json")), 200),
-  )
-  .openapi(deleteAgencyBrandRoute, async (c) => {
-    await deleteAgencyBrand(platformSvc(c), await agencyOwnerOf(c));
-    return c.body(null, 204);
-  })
   .openapi(listAgencyHostnamesRoute, async (c) =>
     c.json(await listHostnames(c.var.control, c.env, await agencyOwnerOf(c)), 200),
   )
@@ -281,12 +187,6 @@ export const whiteLabelRoutes: Router = createRouter()
   )
   .openapi(deleteAgencyHostnameRoute, async (c) => {
     await deleteHostname(platformSvc(c), await agencyOwnerOf(c), c.req.valid("param").id);
-    return c.body(null, 204);
-  })
-  .openapi(getTenantBrandingRoute, async (c) => c.json(await getTenantBranding(svc(c)), 200))
-  .openapi(putTenantBrandingRoute, async (c) => c.json(await putTenantBranding(svc(c), c.req.valid("json")), 200))
-  .openapi(deleteTenantBrandingRoute, async (c) => {
-    await deleteTenantBranding(svc(c));
     return c.body(null, 204);
   })
   .openapi(listTenantHostnamesRoute, async (c) =>
