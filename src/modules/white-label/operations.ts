@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { errors, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation, noContent, type Operation } from "../../lib/operation";
+import { hostnameOperations, notOwned } from "./hostname.operations";
 import { LOGO_MAX_BYTES, setBrandLogo } from "./logos";
 import {
   AgencyBrandBody,
@@ -19,8 +20,6 @@ import {
   putTenantBranding,
   tenantOwner,
 } from "./service";
-
-const notOwned = "An agency the caller does not administer is 404, like an unknown id.";
 
 /*
  * The white label's operations in the catalogue (src/lib/operation.ts): brands here, custom hostnames in
@@ -239,4 +238,5 @@ export const operations: Operation[] = [
   getWhiteLabelOperation,
   createBrandingLogoOperation,
   createAgencyBrandingLogoOperation,
+  ...hostnameOperations,
 ];
