@@ -40,7 +40,6 @@ import { samlRoutes } from "./modules/sso/saml.routes";
 import { systemRoutes } from "./modules/system/routes";
 import { locationVariableRoutes } from "./modules/templates/variables.routes";
 import { brandLogoRoutes } from "./modules/white-label/logo.routes";
-import { whiteLabelRoutes } from "./modules/white-label/routes";
 import { publicWidgetRoutes } from "./modules/widgets/public.routes";
 import { widgetRoutes } from "./modules/widgets/routes";
 import { documentProtocolEndpoints } from "./protocol-docs";
@@ -129,7 +128,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", reviewSiteCallbackRoutes);
   app.route("/", reviewLinkRoutes);
   app.route("/", widgetRoutes);
-  app.route("/", whiteLabelRoutes);
   // the web console's HTML pages (not in the OpenAPI document: each calls the services its REST twins call)
   app.route("/", consoleRoutes);
 

@@ -5,11 +5,14 @@
 // FORMS (or, for the confirm page, whose answer depends on who made the call, CONFIRM), or the enumeration
 // check at the end fails.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customHostnames } from "../../src/db/schema";
+import { newId } from "../../src/lib/ids";
+import { nowIso } from "../../src/lib/time";
 import { consoleRoutes } from "../../src/modules/console/routes";
 import { setWebhookFetch } from "../../src/modules/outgoing-webhooks/transport";
 import { endpoint } from "../automation/helpers";
 import { pollUntil } from "../helpers/poll";
-import { createWorld, seedUser, type World } from "../helpers/seed";
+import { control, createWorld, seedUser, type World } from "../helpers/seed";
 import { confirmationLink, statelessCall } from "../mcp/helpers";
 import { ingest, newLocation } from "../reviews/helpers";
 import { IDP, idpMetadataXml, KEYS } from "../sso/idp";
@@ -85,6 +88,9 @@ let importA: string;
 let contactB: string;
 const contactsToErase: string[] = [];
 let added = 0;
+/** the white-label page's subjects: a hostname of tenant A to check again, and one per remove (2 outsiders, the refused, the allowed) */
+let hostnameA: string;
+const hostnamesToRemove: string[] = [];
 /** the providers the forms reach (a connection test, a DNS lookup, a test SMS) answer from here, not the internet */
 const realFetch = globalThis.fetch;
 const browsers = new Map<Actor, ConsoleBrowser>();
@@ -123,6 +129,7 @@ const PAGES: [pattern: string, path: (who?: Actor) => string, readers?: readonly
   ["/app/t/:tenantId/sso", () => t("/sso"), ADMINS],
   ["/app/t/:tenantId/audit", () => t("/audit"), ADMINS],
   ["/app/t/:tenantId/audit/export", () => t("/audit/export"), ADMINS],
+  ["/app/t/:tenantId/white-label", () => t("/white-label")],
   ["/app/t/:tenantId/webhooks", () => t("/webhooks")],
   ["/app/t/:tenantId/webhooks/:webhookId", () => t(`/webhooks/${hookA}`)],
   ["/app/t/:tenantId/automation", () => t("/automation?action=add_tags")],
@@ -289,6 +296,34 @@ const FORMS: [
   ["/app/t/:tenantId/sso", () => t("/sso"), () => ({ idpEntityId: IDP.entityId, defaultRole: "viewer" }), ADMINS],
   ["/app/t/:tenantId/sso/enabled", () => t("/sso/enabled"), () => ({ enabled: "false" }), ADMINS],
   ["/app/t/:tenantId/api-keys/:keyId/revoke", () => t(`/api-keys/${nextOf(keysA)}/revoke`), () => ({}), ADMINS],
+  [
+    "/app/t/:tenantId/white-label",
+    () => t("/white-label"),
+    () => ({ name: "Matrix brand", primaryColor: "#0f766e" }),
+    ADMINS,
+  ],
+  // url-encoded, without its file: the role check, then the form's refusal as a sentence
+  ["/app/t/:tenantId/white-label/logo", () => t("/white-label/logo"), () => ({}), ADMINS],
+  ["/app/t/:tenantId/white-label/reset", () => t("/white-label/reset"), () => ({}), ADMINS],
+  // no hostname provider here: the allowed hear REST's 409 as a sentence
+  [
+    "/app/t/:tenantId/white-label/hostnames",
+    () => t("/white-label/hostnames"),
+    () => ({ hostname: "reviews.matrix.test" }),
+    ADMINS,
+  ],
+  [
+    "/app/t/:tenantId/white-label/hostnames/:hostnameId/refresh",
+    () => t(`/white-label/hostnames/${hostnameA}/refresh`),
+    () => ({}),
+    ADMINS,
+  ],
+  [
+    "/app/t/:tenantId/white-label/hostnames/:hostnameId/delete",
+    () => t(`/white-label/hostnames/${nextOf(hostnamesToRemove)}/delete`),
+    () => ({}),
+    ADMINS,
+  ],
   [
     "/app/t/:tenantId/webhooks",
     () => t("/webhooks"),
@@ -682,6 +717,27 @@ beforeAll(async () => {
     (r) => r.body.status === "succeeded",
     20_000,
   );
+  // tenant A's hostnames, never given to a provider (a removal then needs none)
+  const hostname = async (name: string) => {
+    const id = newId();
+    const now = nowIso();
+    await control().insert(customHostnames).values({
+      id,
+      scope: "tenant",
+      scopeId: w.tenantA.id,
+      agencyId: w.agencyA.id,
+      hostname: name,
+      providerId: null,
+      status: "pending",
+      verification: {},
+      ownershipToken: "rops-verify=matrix",
+      createdAt: now,
+      updatedAt: now,
+    });
+    return id;
+  };
+  hostnameA = await hostname("reviews.matrix-a.test");
+  for (let i = 0; i < 8; i++) hostnamesToRemove.push(await hostname(`remove-${i}.matrix-a.test`));
   // the sender domain the verify form looks up
   const email = await a.put("/v1/settings/email", {
     provider: "sendgrid",

@@ -483,7 +483,18 @@ describe("the console in headless Chromium", () => {
       actions: [{ type: "add_tags", config: { tags: ["low"] } }],
     });
     const started = await post("/v1/exports", {});
+    // the white-label page with a hostname waiting for its DNS records (no provider here: seeded as the create leaves it)
+    const now = new Date().toISOString();
+    const seeded = await worker.db
+      .prepare(
+        "insert into custom_hostnames (id, scope, scope_id, agency_id, hostname, status, ssl_status, verification, ownership_token, claimed_at, created_at, updated_at) " +
+          "select ?, 'tenant', id, agency_id, ?, 'pending', 'pending_validation', '{}', 'rops-verify=axe', ?, ?, ? from tenants where id = ?",
+      )
+      .bind(`axehost${RUN}`, `reviews-${RUN}.axe-harbour.test`, now, now, now, tenantId)
+      .run();
+    expect(seeded.meta.changes).toBe(1);
     for (const url of [
+      "/white-label",
       "/webhooks",
       `/webhooks/${hook.id}`,
       "/automation",

@@ -134,6 +134,16 @@ import {
   webhookPage,
   webhooksPage,
 } from "./pages/webhooks";
+import {
+  addHostnameSubmit,
+  brandSubmit,
+  deleteHostnameSubmit,
+  logoBodyLimit,
+  logoSubmit,
+  refreshHostnameSubmit,
+  resetSubmit,
+  whiteLabelPage,
+} from "./pages/white-label";
 import { createWidgetSubmit, deleteWidgetSubmit, updateWidgetSubmit, widgetPage, widgetsPage } from "./pages/widgets";
 import { signedOutRoutes, signOutRoutes } from "./sign-in.routes";
 import { ssoRoutes } from "./sso.routes";
@@ -161,6 +171,7 @@ consoleRoutes.route("/", signedOutRoutes);
 consoleRoutes.route("/", ssoRoutes);
 // an import's upload is refused over REST's limit before the pipeline reads the form (its CSRF token)
 consoleRoutes.use("/app/t/:tenantId/contacts/import", importBodyLimit);
+consoleRoutes.use("/app/t/:tenantId/white-label/logo", logoBodyLimit);
 
 consoleRoutes.use("/app", signedIn);
 consoleRoutes.use("/app/*", signedIn);
@@ -261,6 +272,13 @@ consoleRoutes.post("/app/t/:tenantId/sso/metadata", ssoMetadataSubmit);
 consoleRoutes.post("/app/t/:tenantId/sso/enabled", ssoEnabledSubmit);
 consoleRoutes.get("/app/t/:tenantId/audit", auditPage);
 consoleRoutes.get("/app/t/:tenantId/audit/export", auditExport);
+consoleRoutes.get("/app/t/:tenantId/white-label", whiteLabelPage);
+consoleRoutes.post("/app/t/:tenantId/white-label", brandSubmit);
+consoleRoutes.post("/app/t/:tenantId/white-label/logo", logoSubmit);
+consoleRoutes.post("/app/t/:tenantId/white-label/reset", resetSubmit);
+consoleRoutes.post("/app/t/:tenantId/white-label/hostnames", addHostnameSubmit);
+consoleRoutes.post("/app/t/:tenantId/white-label/hostnames/:hostnameId/refresh", refreshHostnameSubmit);
+consoleRoutes.post("/app/t/:tenantId/white-label/hostnames/:hostnameId/delete", deleteHostnameSubmit);
 consoleRoutes.get("/app/t/:tenantId/webhooks", webhooksPage);
 consoleRoutes.post("/app/t/:tenantId/webhooks", subscribeSubmit);
 consoleRoutes.get("/app/t/:tenantId/webhooks/:webhookId", webhookPage);

@@ -132,6 +132,16 @@ export const TENANT_SECTIONS = [
     minRole: "tenant_admin",
     blurb: "Sign in through your identity provider (SAML): our values to copy, your metadata in, on or off.",
   },
+  // GET /v1/branding and /v1/hostnames: every role reads them; their writes need tenant_admin
+  {
+    key: "white-label",
+    label: "White label",
+    path: "/white-label",
+    group: "settings",
+    minRole: "viewer",
+    blurb:
+      "Your brand on pages and emails (name, colours, logo) and your own hostname for links, with its DNS records.",
+  },
   // GET /v1/webhooks and /v1/automation-rules: every role reads them; their writes need tenant_admin and manager
   {
     key: "webhooks",

@@ -1,11 +1,154 @@
 import { z } from "@hono/zod-openapi";
 import { errors, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
-import { defineOperation, type Operation } from "../../lib/operation";
+import { defineOperation, noContent, type Operation } from "../../lib/operation";
+import { hostnameOperations, notOwned } from "./hostname.operations";
 import { LOGO_MAX_BYTES, setBrandLogo } from "./logos";
-import { AgencyIdParam, TenantBrandingSchema, WhiteLabelBrandSchema } from "./schemas";
-import { agencyOwner, getTenantBranding, tenantOwner } from "./service";
+import {
+  AgencyBrandBody,
+  AgencyIdParam,
+  TenantBrandBody,
+  TenantBrandingSchema,
+  WhiteLabelBrandSchema,
+} from "./schemas";
+import {
+  agencyOwner,
+  deleteAgencyBrand,
+  deleteTenantBranding,
+  getAgencyBrand,
+  getTenantBranding,
+  putAgencyBrand,
+  putTenantBranding,
+  tenantOwner,
+} from "./service";
 
-// The white label's operations in the catalogue (src/lib/operation.ts).
+/*
+ * The white label's operations in the catalogue (src/lib/operation.ts): brands here, custom hostnames in
+ * hostname.operations.ts. Brands and hostnames are control-plane rows (looked up by host before the tenant
+ * is known, docs/scaling.md): the services act on ctx.control; a tenant operation's context keeps the
+ * tenant's shard, where its audit rows go.
+ */
+
+const tags = ["White label"];
+
+// ---- the tenant's brand override ----
+
+export const getBrandingOperation = defineOperation({
+  name: "white-label.get-branding",
+  operationId: "getBranding",
+  method: "get",
+  path: "/v1/branding",
+  tags,
+  summary: "The tenant's white label: its override, its agency's brand, the effective brand and link origin",
+  output: TenantBrandingSchema,
+  errors: stdErrors,
+  scopes: [],
+  access: "read",
+  handler: async (ctx) => getTenantBranding(ctx),
+});
+
+export const updateBrandingOperation = defineOperation({
+  name: "white-label.update",
+  operationId: "updateBranding",
+  method: "put",
+  path: "/v1/branding",
+  tags,
+  summary: "Set the tenant's brand override (tenant_admin)",
+  description: "Replaces the override; a field left out or null inherits the agency's value (then the platform's).",
+  request: { body: TenantBrandBody },
+  output: TenantBrandingSchema,
+  errors: stdErrors,
+  scopes: [],
+  minRole: "tenant_admin",
+  access: "write",
+  destructive: true,
+  idempotent: true,
+  console: {},
+  handler: async (ctx, input) => putTenantBranding(ctx, input),
+});
+
+export const deleteBrandingOperation = defineOperation({
+  name: "white-label.delete",
+  operationId: "deleteBranding",
+  method: "delete",
+  path: "/v1/branding",
+  tags,
+  summary: "Remove the tenant's brand override (tenant_admin)",
+  status: 204,
+  statusText: "Removed",
+  output: noContent,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  minRole: "tenant_admin",
+  access: "write",
+  destructive: true,
+  console: { label: "Reset to the default brand" },
+  handler: async (ctx) => deleteTenantBranding(ctx),
+});
+
+// ---- the agency's brand ----
+
+export const getAgencyBrandingOperation = defineOperation({
+  name: "agency.get-branding",
+  operationId: "getAgencyBranding",
+  context: "agency",
+  method: "get",
+  path: "/agency/agencies/{agencyId}/branding",
+  tags,
+  summary: "The agency's white-label brand",
+  description: `404 when the agency has none (pages show the platform's). ${notOwned}`,
+  request: { params: AgencyIdParam },
+  output: WhiteLabelBrandSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  access: "read",
+  handler: async (ctx, input) =>
+    getAgencyBrand(ctx.control, await agencyOwner(ctx.control, ctx.agencies, input.agencyId)),
+});
+
+export const updateAgencyBrandingOperation = defineOperation({
+  name: "agency.update-branding",
+  operationId: "updateAgencyBranding",
+  context: "agency",
+  method: "put",
+  path: "/agency/agencies/{agencyId}/branding",
+  tags,
+  summary: "Set the agency's white-label brand",
+  description:
+    "Replaces it: name (shown on every public page of the agency's tenants and as the sender name of account emails), logo (https only), " +
+    `primary and accent colours (#rrggbb), support email (page and email footers). Tenants may override any field. ${notOwned}`,
+  request: { params: AgencyIdParam, body: AgencyBrandBody },
+  output: WhiteLabelBrandSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  access: "write",
+  destructive: true,
+  idempotent: true,
+  console: {},
+  handler: async (ctx, { agencyId, ...brand }) =>
+    putAgencyBrand(ctx, await agencyOwner(ctx.control, ctx.agencies, agencyId), brand),
+});
+
+export const deleteAgencyBrandingOperation = defineOperation({
+  name: "agency.delete-branding",
+  operationId: "deleteAgencyBranding",
+  context: "agency",
+  method: "delete",
+  path: "/agency/agencies/{agencyId}/branding",
+  tags,
+  summary: "Remove the agency's brand (back to the platform's)",
+  request: { params: AgencyIdParam },
+  status: 204,
+  statusText: "Removed",
+  output: noContent,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  access: "write",
+  destructive: true,
+  console: { label: "Reset to the platform's brand" },
+  handler: async (ctx, input) => deleteAgencyBrand(ctx, await agencyOwner(ctx.control, ctx.agencies, input.agencyId)),
+});
+
+// ---- logos, and the assistants' read ----
 
 export const getWhiteLabelOperation = defineOperation({
   name: "white-label.get",
@@ -18,6 +161,10 @@ export const getWhiteLabelOperation = defineOperation({
   scopes: ["read:locations"],
   access: "read",
   mcp: { title: "Get the white-label brand and link host", agencyAware: true },
+  variantOf: {
+    operationId: "getBranding",
+    why: "the assistants' read, open to read:locations grants; GET /v1/branding is closed to API keys",
+  },
   // white-label rows are control-plane rows (docs/scaling.md): getTenantBranding reads them on ctx.control
   handler: async (ctx) => getTenantBranding(ctx),
 });
@@ -44,7 +191,7 @@ export const createBrandingLogoOperation = defineOperation({
   operationId: "createBrandingLogo",
   method: "post",
   path: "/v1/branding/logo",
-  tags: ["White label"],
+  tags,
   summary: "Upload the tenant's logo (tenant_admin)",
   description: `${logoDescription} The tenant's override gets the logo; its other fields are kept.`,
   request: { form: LogoForm, bodyLimit: logoLimit },
@@ -67,7 +214,7 @@ export const createAgencyBrandingLogoOperation = defineOperation({
   context: "agency",
   method: "post",
   path: "/agency/agencies/{agencyId}/branding/logo",
-  tags: ["White label"],
+  tags,
   summary: "Upload the agency's logo",
   description: `${logoDescription} The agency's brand must exist (PUT its name first): 404 otherwise.`,
   request: { params: AgencyIdParam, form: LogoForm, bodyLimit: logoLimit },
@@ -82,7 +229,14 @@ export const createAgencyBrandingLogoOperation = defineOperation({
 
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
 export const operations: Operation[] = [
+  getBrandingOperation,
+  updateBrandingOperation,
+  deleteBrandingOperation,
+  getAgencyBrandingOperation,
+  updateAgencyBrandingOperation,
+  deleteAgencyBrandingOperation,
   getWhiteLabelOperation,
   createBrandingLogoOperation,
   createAgencyBrandingLogoOperation,
+  ...hostnameOperations,
 ];
