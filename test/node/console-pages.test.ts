@@ -131,6 +131,33 @@ async function signIn(page: Page, email: string, password: string, lands: RegExp
   await page.waitForURL(lands);
 }
 
+/** Zones around the world, one of which is between 10:00 and 18:00 at any hour of the day (quiet hours). */
+const DAYTIME_ZONES = [
+  "Pacific/Honolulu",
+  "America/Los_Angeles",
+  "America/Chicago",
+  "America/New_York",
+  "America/Sao_Paulo",
+  "Atlantic/Azores",
+  "Europe/London",
+  "Europe/Berlin",
+  "Europe/Istanbul",
+  "Asia/Dubai",
+  "Asia/Karachi",
+  "Asia/Dhaka",
+  "Asia/Bangkok",
+  "Asia/Singapore",
+  "Asia/Tokyo",
+  "Australia/Sydney",
+  "Pacific/Noumea",
+  "Pacific/Auckland",
+];
+
+/** The label of the campaign form's first email template option (the approved template). */
+async function emailTemplateOption(page: Page): Promise<string | null> {
+  return page.locator("#template-email option").nth(1).textContent();
+}
+
 /** The served Worker's platform admin (test/setup/served-worker.ts bootstrapped it with this password). */
 const PLATFORM_ADMIN = { email: "platform@served.test", password: "long enough password" };
 
@@ -632,7 +659,7 @@ describe("the console in headless Chromium", () => {
     await context.close();
   }, 90_000);
 
-  it("an agency admin adds a business and invites its owner; the owner's mail link opens the set-password page", async () => {
+  it("a new customer from nothing to a first review request sent, only through the console: an agency admin adds the business and invites its owner; the owner sets a password, adds a location and a template, imports contacts and sends", async () => {
     // the agency and its admin, as the platform admin makes them (the admin's invite accepted over REST)
     const adminEmail = `agency.admin.${RUN}@console-pages.test`;
     await platform("/admin/agencies", {
@@ -697,10 +724,88 @@ describe("the console in headless Chromium", () => {
     expect(await ownerPage.page.textContent("h1")).toBe(business);
     expect(await ownerPage.page.textContent("header")).toContain("Admin");
 
+    // ... and the owner, from nothing to a first review request sent, only through the console (#46)
+    const op = ownerPage.page;
+    // a location in a time zone where it is daytime now: the default quiet hours (21:00-08:00) would hold the send
+    const hourIn = (timeZone: string) =>
+      Number(new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", hourCycle: "h23" }).format(new Date()));
+    const zone = DAYTIME_ZONES.find((z) => hourIn(z) >= 10 && hourIn(z) < 18)!;
+    await op.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Settings" }).click();
+    await op.getByRole("link", { name: "Locations", exact: true }).click();
+    expect(await op.textContent("main")).toContain("Add a location");
+    await op.getByLabel("Name", { exact: true }).fill("Seaside Smiles, Harbour Road");
+    await op.getByLabel("Time zone").selectOption(zone);
+    await op.getByRole("button", { name: "Add the location" }).click();
+    await expect.poll(() => op.getByRole("row").filter({ hasText: "Seaside Smiles, Harbour Road" }).count()).toBe(1);
+
+    // the message: a template, created as a draft and approved
+    await op.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Requests" }).click();
+    await op.getByRole("link", { name: "Write a template" }).click();
+    const draft = op.getByRole("region", { name: "New template" });
+    await draft.getByLabel("Template name").fill("After the visit");
+    await draft.getByLabel("Channel", { exact: true }).selectOption("email");
+    await draft.getByLabel("Subject (email only)").fill("How was your visit, {{firstName}}?");
+    await draft.getByRole("button", { name: "Create the draft" }).click();
+    await op.waitForURL(/\/templates\/[^/]+$/);
+    await op.getByRole("button", { name: "Approve" }).click();
+    await expect.poll(() => op.textContent("main")).toContain("approved");
+
+    // the customers: a CSV of three
+    const customers = ["ann", "bob", "cem"].map((n) => `${n}.${RUN}@seaside.test`);
+    await op.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Contacts" }).click();
+    await op.getByRole("link", { name: "Import contacts from a CSV file" }).click();
+    await op.getByLabel("CSV file").setInputFiles({
+      name: "customers.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(["email,first_name,last_name", ...customers.map((e, i) => `${e},Guest,${i}`)].join("\n")),
+    });
+    await op.getByRole("button", { name: "Import", exact: true }).click();
+    await op.waitForURL(/\/contacts\/import\/job_[^/]+$/);
+    await expect
+      .poll(() => op.locator("#import-live [role=status]").textContent(), { timeout: 30_000 })
+      .toBe("Done: 3 imported, 0 rows refused.");
+
+    // the business's own rule: these customers asked for their visit by email, so email needs no recorded consent
+    // (the default asks for one, and the import page says so)
+    await op.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Settings" }).click();
+    await op.getByRole("link", { name: "Compliance", exact: true }).click();
+    await op.getByLabel("Email needs a recorded consent").uncheck();
+    await op.getByRole("button", { name: "Save the rules" }).click();
+    await expect.poll(() => op.getByLabel("Email needs a recorded consent").isChecked()).toBe(false);
+
+    // the campaign with that template, sent from its page to every contact
+    await op.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Requests" }).click();
+    await op.getByRole("link", { name: "Create a campaign" }).click();
+    const campaign = op.getByRole("region", { name: "New campaign" });
+    await campaign.getByLabel("Campaign name").fill("First thank-you");
+    await campaign.getByLabel("Email template").selectOption({ label: (await emailTemplateOption(op))! });
+    await campaign.getByRole("button", { name: "Create the campaign" }).click();
+    await op.waitForURL(/\/campaigns\/[^/]+$/);
+    const send = op.getByRole("region", { name: "Send", exact: true });
+    await send.getByLabel("Location", { exact: true }).selectOption({ label: "Seaside Smiles, Harbour Road" });
+    await send.getByLabel("Channel", { exact: true }).selectOption("email");
+    await send.getByRole("button", { name: "Send now" }).click();
+    await op.waitForURL(/\/campaigns\/[^/]+$/);
+    expect(await op.getByRole("status").first().textContent()).toBe(
+      "3 of 3 messages are queued; 0 refused by the sending policy. The progress shows below.",
+    );
+    // the page follows the send to its end by itself
+    await expect
+      .poll(() => op.locator("#campaign-live [role=status]").textContent(), { timeout: 45_000 })
+      .toBe("Nothing is waiting: every message has gone to the providers or was refused by the sending policy.");
+    await axe("campaign page, sent");
+    // each customer's request is in the sent requests, and its mail (the dev mailbox) carries the review link
+    await op.getByRole("link", { name: "Sent requests" }).first().click();
+    for (const email of customers) {
+      expect(await op.getByRole("row").filter({ hasText: email }).count()).toBe(1);
+      expect((await mailTo(email)).text).toContain("thank you for visiting Seaside Smiles, Harbour Road");
+    }
+    await axe("sent requests");
+
     expect(problems).toEqual({});
     expect(errors, errors.join("\n")).toEqual([]);
     expect(ownerPage.errors, ownerPage.errors.join("\n")).toEqual([]);
     await context.close();
     await ownerContext.close();
-  }, 90_000);
+  }, 150_000);
 });
