@@ -32,6 +32,7 @@ import { operations as apiKeysOperations } from "./modules/api-keys/operations";
 import { operations as assistantOperations } from "./modules/assistant/operations";
 import { operations as auditOperations } from "./modules/audit/operations";
 import { automationRulesHandler } from "./modules/automation/background";
+import { operations as automationOperations } from "./modules/automation/operations";
 import { operations as brandsOperations } from "./modules/brands/operations";
 import { operations as campaignsOperations } from "./modules/campaigns/operations";
 import { competitorRefreshSweep } from "./modules/competitors/background";
@@ -48,6 +49,7 @@ import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { purgeSessionsSweep } from "./modules/identity/background";
 import { operations as inboxOperations } from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
+import { operations as integrationsOperations } from "./modules/integrations/operations";
 import { purgeFinishedJobsSweep } from "./modules/jobs/background";
 import { operations as jobsOperations } from "./modules/jobs/operations";
 import { type JobRunners, jobsConsumer } from "./modules/jobs/runner";
@@ -58,6 +60,7 @@ import type { Skill } from "./modules/mcp/skills/registry";
 import { operations as messagingSettingsOperations } from "./modules/messaging-settings/operations";
 import { connectedAppsOf } from "./modules/oauth/grants";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
+import { operations as outgoingWebhooksOperations } from "./modules/outgoing-webhooks/operations";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { operations as recommendationsOperations } from "./modules/recommendations/operations";
 import { operations as regionsOperations } from "./modules/regions/operations";
@@ -192,6 +195,7 @@ export const OPERATIONS: Operation[] = [
   ...apiKeysOperations,
   ...assistantOperations,
   ...auditOperations,
+  ...automationOperations,
   ...brandsOperations,
   ...campaignsOperations,
   ...competitorsOperations,
@@ -200,9 +204,11 @@ export const OPERATIONS: Operation[] = [
   ...experimentsOperations,
   ...exportsOperations,
   ...inboxOperations,
+  ...integrationsOperations,
   ...jobsOperations,
   ...locationsOperations,
   ...messagingSettingsOperations,
+  ...outgoingWebhooksOperations,
   ...recommendationsOperations,
   ...regionsOperations,
   ...reputationOperations,
