@@ -33,6 +33,7 @@ import { operations as assistantOperations } from "./modules/assistant/operation
 import { operations as auditOperations } from "./modules/audit/operations";
 import { operations as authOperations } from "./modules/auth/operations";
 import { automationRulesHandler } from "./modules/automation/background";
+import { operations as automationOperations } from "./modules/automation/operations";
 import { operations as brandsOperations } from "./modules/brands/operations";
 import { operations as campaignsOperations } from "./modules/campaigns/operations";
 import { runCampaignSendBulk } from "./modules/campaigns/send-bulk-job";
@@ -51,6 +52,7 @@ import { feedbackPersonalData } from "./modules/feedback/privacy";
 import { purgeSessionsSweep } from "./modules/identity/background";
 import { operations as inboxOperations } from "./modules/inbox/operations";
 import { runCrmImport } from "./modules/integrations/crm-import";
+import { operations as integrationsOperations } from "./modules/integrations/operations";
 import { purgeFinishedJobsSweep } from "./modules/jobs/background";
 import { operations as jobsOperations } from "./modules/jobs/operations";
 import { type JobRunners, jobsConsumer } from "./modules/jobs/runner";
@@ -62,6 +64,7 @@ import { operations as messagingSettingsOperations } from "./modules/messaging-s
 import { connectedAppsOf } from "./modules/oauth/grants";
 import { operations as oauthOperations } from "./modules/oauth/operations";
 import { webhookDeliveryConsumer, webhookFanOutHandler } from "./modules/outgoing-webhooks/background";
+import { operations as outgoingWebhooksOperations } from "./modules/outgoing-webhooks/operations";
 import { recommendationRulesSweep, recommendationWakeSweep } from "./modules/recommendations/background";
 import { operations as recommendationsOperations } from "./modules/recommendations/operations";
 import { operations as regionsOperations } from "./modules/regions/operations";
@@ -198,6 +201,7 @@ export const OPERATIONS: Operation[] = [
   ...assistantOperations,
   ...auditOperations,
   ...authOperations,
+  ...automationOperations,
   ...brandsOperations,
   ...campaignsOperations,
   ...competitorsOperations,
@@ -207,10 +211,12 @@ export const OPERATIONS: Operation[] = [
   ...experimentsOperations,
   ...exportsOperations,
   ...inboxOperations,
+  ...integrationsOperations,
   ...jobsOperations,
   ...locationsOperations,
   ...messagingSettingsOperations,
   ...oauthOperations,
+  ...outgoingWebhooksOperations,
   ...recommendationsOperations,
   ...regionsOperations,
   ...reputationOperations,

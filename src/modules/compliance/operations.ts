@@ -1,7 +1,7 @@
 import { stdErrors } from "../../lib/openapi";
 import { defineOperation, type Operation } from "../../lib/operation";
-import { ComplianceConfigSchema } from "./schemas";
-import { getComplianceConfig } from "./service";
+import { ComplianceConfigSchema, UpdateComplianceBody } from "./schemas";
+import { getComplianceConfig, updateComplianceConfig } from "./service";
 
 // The compliance operations served by REST and agents alike (src/lib/operation.ts).
 
@@ -22,5 +22,23 @@ export const getComplianceSettingsOperation = defineOperation({
   handler: (ctx) => getComplianceConfig(ctx),
 });
 
+export const updateComplianceSettingsOperation = defineOperation({
+  name: "compliance.config.update",
+  operationId: "updateComplianceSettings",
+  method: "put",
+  path: "/v1/compliance",
+  tags: ["Compliance"],
+  summary: "Update compliance settings (tenant_admin); omitted fields keep their value",
+  request: { body: UpdateComplianceBody },
+  output: ComplianceConfigSchema,
+  errors: stdErrors,
+  // closed to API keys like the read (src/modules/identity/scopes.ts)
+  scopes: [],
+  minRole: "tenant_admin",
+  access: "write",
+  idempotent: true,
+  handler: (ctx, input) => updateComplianceConfig(ctx, input),
+});
+
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
-export const operations: Operation[] = [getComplianceSettingsOperation];
+export const operations: Operation[] = [getComplianceSettingsOperation, updateComplianceSettingsOperation];

@@ -1,23 +1,18 @@
 /** @jsxImportSource hono/jsx */
 import type { z } from "@hono/zod-openapi";
 import { DIGEST_FREQUENCIES, SITE_TYPES } from "../../../db/schema";
+import { callOperation } from "../../../lib/operation-route";
+import type { Page } from "../../../lib/pagination";
 import { svc } from "../../../middleware/service-context";
 import {
-  type AlertSendSchema,
-  type AlertSubscriptionSchema,
-  CreateAlertSubscriptionBody,
-  NOTHING_TO_DELIVER,
-  UpdateAlertSubscriptionBody,
-} from "../../alerts/schemas";
-import {
-  alertCallerFor,
-  createAlertSubscription,
-  deleteAlertSubscription,
-  getAlertSubscription,
-  listAlertSends,
-  listAlertSubscriptions,
-  updateAlertSubscription,
-} from "../../alerts/service";
+  createAlertSubscriptionOperation,
+  deleteAlertSubscriptionOperation,
+  getAlertSubscriptionOperation,
+  listAlertSubscriptionSendsOperation,
+  listAlertSubscriptionsOperation,
+  updateAlertSubscriptionOperation,
+} from "../../alerts/operations";
+import { type AlertSendSchema, type AlertSubscriptionSchema, NOTHING_TO_DELIVER } from "../../alerts/schemas";
 import { listTenantUsers } from "../../users/service";
 import { siteName, tenantHref, tenantOf, When } from "../atoms";
 import {
@@ -29,7 +24,7 @@ import {
   ticked,
   withLabels,
 } from "../form-values";
-import { act, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import {
   ButtonForm,
   FormCard,
@@ -49,7 +44,8 @@ import {
  * also everyone's, and set alerts up for others (the service's rule, `alertCallerFor`; another person's
  * subscription is a 404 to the rest). A subscription's page shows what went out (GET
  * /v1/alert-subscriptions/{id}/sends, newest first). Create, change and delete are POST, PATCH and DELETE
- * /v1/alert-subscriptions, which no role middleware guards: the service decides.
+ * /v1/alert-subscriptions, which no role middleware guards: the service decides. Each read and form calls the
+ * REST operation (callOperation).
  */
 
 type Subscription = z.infer<typeof AlertSubscriptionSchema>;
@@ -74,7 +70,7 @@ const LABELS = {
 /** the API's "turn on instantEmail, a webhookId or a digest", in the form's words */
 const MESSAGES = { [NOTHING_TO_DELIVER.message]: "tick “Email each new review” or choose a digest" };
 
-const callerOf = (c: CC) => alertCallerFor(c.var.access.role);
+const byId = (c: CC) => ({ params: { id: subscriptionId(c) } });
 const whoName = (people: Person[], id: string, me: string) => {
   if (id === me) return "You";
   const p = people.find((u) => u.id === id);
@@ -217,7 +213,9 @@ export async function alertsPage(c: CC): Promise<Response> {
   const manager = can(c, "manager");
   const me = c.var.consoleSession!.principal.userId;
   const [{ cursor, tenant, list, csrf, locations, base }, people] = await Promise.all([
-    listPage(c, "/alerts", (cursor) => listAlertSubscriptions(svc(c), callerOf(c), { cursor, limit: 50 })),
+    listPage(c, "/alerts", (cursor) =>
+      callOperation<Page<Subscription>>(c, listAlertSubscriptionsOperation, { query: { cursor, limit: "50" } }),
+    ),
     peopleOf(c),
   ]);
   return page(
@@ -306,15 +304,17 @@ function SendRow({ send, c }: { send: Send; c: CC }) {
 }
 
 export async function alertPage(c: CC): Promise<Response> {
-  const ctx = svc(c);
-  const s = await getAlertSubscription(ctx, callerOf(c), subscriptionId(c));
+  const s = await callOperation<Subscription>(c, getAlertSubscriptionOperation, byId(c));
   const me = c.var.consoleSession!.principal.userId;
   const [tenant, csrf, locations, people, sends] = await Promise.all([
     tenantOf(c),
     csrfOf(c),
     locationsOf(c),
     peopleOf(c),
-    listAlertSends(ctx, callerOf(c), s.id, { limit: 20 }),
+    callOperation<Page<Send>>(c, listAlertSubscriptionSendsOperation, {
+      params: { id: s.id },
+      query: { limit: "20" },
+    }),
   ]);
   const base = tenantHref(c, `/alerts/${encodeURIComponent(s.id)}`);
   const who = whoName(people, s.userId, me);
@@ -407,11 +407,9 @@ export async function createAlertSubmit(c: CC): Promise<Response> {
       LABELS,
       async () => {
         const form = await formOf(c);
-        const input = parsedOr400(CreateAlertSubscriptionBody, {
-          ...alertBody(form),
-          userId: blankToUndefined(form.one("userId")),
+        const made = await callOperation<Subscription>(c, createAlertSubscriptionOperation, {
+          body: { ...alertBody(form), userId: blankToUndefined(form.one("userId")) },
         });
-        const made = await createAlertSubscription(svc(c), callerOf(c), input);
         return redirectTo(c, list, {
           kind: "notice",
           text: `The alert is set up. As reviews arrive: ${instantText(made)}. Digest: ${digestText(made)}.`,
@@ -430,13 +428,12 @@ export async function updateAlertSubmit(c: CC): Promise<Response> {
       LABELS,
       async () => {
         // another person's or another tenant's alert is a 404 before anything in the form is judged
-        await getAlertSubscription(svc(c), callerOf(c), subscriptionId(c));
+        await callOperation(c, getAlertSubscriptionOperation, byId(c));
         const form = await formOf(c);
-        const input = parsedOr400(UpdateAlertSubscriptionBody, {
-          ...alertBody(form),
-          isActive: ticked(form.one("isActive")),
+        await callOperation(c, updateAlertSubscriptionOperation, {
+          ...byId(c),
+          body: { ...alertBody(form), isActive: ticked(form.one("isActive")) },
         });
-        await updateAlertSubscription(svc(c), callerOf(c), subscriptionId(c), input);
         return redirectTo(c, back, { kind: "notice", text: "The alert is saved." });
       },
       MESSAGES,
@@ -448,7 +445,7 @@ export async function updateAlertSubmit(c: CC): Promise<Response> {
 export async function deleteAlertSubmit(c: CC): Promise<Response> {
   const list = tenantHref(c, "/alerts");
   return act(c, list, async () => {
-    await deleteAlertSubscription(svc(c), callerOf(c), subscriptionId(c));
+    await callOperation(c, deleteAlertSubscriptionOperation, byId(c));
     return redirectTo(c, list, { kind: "notice", text: "The alert is deleted: no more emails from it." });
   });
 }

@@ -2,36 +2,39 @@
 import type { z } from "@hono/zod-openapi";
 import { TENANT_ROLES } from "../../../db/schema";
 import { EVENT_TYPES, type EventType } from "../../../lib/events";
-import { PageQuerySchema } from "../../../lib/openapi";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
 import { svc } from "../../../middleware/service-context";
-import { canManage } from "../../../middleware/tenant";
+import {
+  createAutomationRuleOperation,
+  deleteAutomationRuleOperation,
+  getAutomationRuleOperation,
+  listAutomationRuleRunsOperation,
+  listAutomationRulesOperation,
+  updateAutomationRuleOperation,
+} from "../../automation/operations";
 import {
   ACTION_TYPES,
   type ActionType,
   type AutomationRuleSchema,
+  type AutomationRuleWithSecretSchema,
   type AutomationRunSchema,
   CONDITION_OPS,
   type ConditionOp,
-  CreateRuleBody,
-  RuleListQuery,
-  UpdateRuleBody,
 } from "../../automation/schemas";
-import { createRule, deleteRule, getRule, listRules, listRuns, updateRule } from "../../automation/service";
 import { isEventType, payloadFields } from "../../events/catalogue";
 import { listLocationsOperation } from "../../locations/operations";
 import type { LocationSchema } from "../../locations/schemas";
 import { listTenantUsers } from "../../users/service";
 import { Pager, ShownOnce, tenantHref, tenantOf, When } from "../atoms";
-import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf, type Flash, ROLE_LABEL } from "../layout";
 
 /*
  * Automation rules (docs/console.md, issue #46 item 7): "when this event happens (and these conditions hold),
  * do that". The list and a rule with its recent runs are GET /v1/automation-rules and /{id}/runs (every role
  * reads them); a manager adds a rule (POST /v1/automation-rules), pauses or resumes it (PATCH isActive) and
- * deletes it (DELETE), each after REST's canManage. The form makes one action per rule (decided: the common
+ * deletes it (DELETE), each through its REST operation (callOperation: REST's canManage and schemas). The form makes one action per rule (decided: the common
  * case, and a form of its own per kind of action, chosen first, reads better than one form for all seven);
  * a rule made over REST with several actions is listed and run the same. A rule that calls a URL gets its own
  * signing secret, shown once in the answer to the post.
@@ -39,6 +42,7 @@ import { Csrf, type Flash, ROLE_LABEL } from "../layout";
 
 type Rule = z.infer<typeof AutomationRuleSchema>;
 type Run = z.infer<typeof AutomationRunSchema>;
+type RuleWithSecret = z.infer<typeof AutomationRuleWithSecretSchema>;
 type Location = z.infer<typeof LocationSchema>;
 
 export const ACTION_LABEL: Record<ActionType, string> = {
@@ -295,14 +299,14 @@ function RuleForm(props: {
 const isActionType = (t: string | undefined): t is ActionType => ACTION_TYPES.includes(t as ActionType);
 
 export async function automationPage(c: CC): Promise<Response> {
-  const query = parsedOr400(RuleListQuery, { cursor: c.req.query("cursor") || undefined, limit: "50" });
+  const query = { cursor: c.req.query("cursor") || undefined };
   const chosen = c.req.query("action");
   const manager = can(c, "manager");
   const ctx = svc(c);
   const adding = manager && isActionType(chosen);
   const [tenant, list, csrf, locations, people] = await Promise.all([
     tenantOf(c),
-    listRules(ctx, query),
+    callOperation<Page<Rule>>(c, listAutomationRulesOperation, { query: { ...query, limit: "50" } }),
     csrfOf(c),
     adding ? callOperation<Page<Location>>(c, listLocationsOperation, { query: { limit: "200" } }) : null,
     adding && chosen === "assign_inbox" ? listTenantUsers(ctx, { limit: 200 }) : null,
@@ -383,12 +387,11 @@ export async function automationPage(c: CC): Promise<Response> {
 
 /** One rule: what it does, and its recent runs with each action's outcome (keyset pages). */
 async function rulePage(c: CC, id: string, rule?: Rule & { signingSecret?: string }, flash?: Flash): Promise<Response> {
-  const query = parsedOr400(PageQuerySchema, { cursor: c.req.query("cursor") || undefined, limit: "25" });
-  const ctx = svc(c);
+  const query = { cursor: c.req.query("cursor") || undefined };
   const [tenant, r, runs, csrf] = await Promise.all([
     tenantOf(c),
-    rule ?? getRule(ctx, id),
-    listRuns(ctx, id, query),
+    rule ?? callOperation<Rule>(c, getAutomationRuleOperation, { params: { id } }),
+    callOperation<Page<Run>>(c, listAutomationRuleRunsOperation, { params: { id }, query: { ...query, limit: "25" } }),
     csrfOf(c),
   ]);
   const base = ruleHref(c, r.id);
@@ -516,15 +519,9 @@ async function rulePage(c: CC, id: string, rule?: Rule & { signingSecret?: strin
 
 export const automationRulePage = (c: CC) => rulePage(c, c.req.param("ruleId") ?? "");
 
-// ---- the forms: REST's canManage, then the service
+// ---- the forms: each calls its REST operation (manager, checked there before anything else)
 
 const ruleId = (c: CC) => c.req.param("ruleId") ?? "";
-
-const managerAction = (c: CC, back: string, run: () => Promise<Response>) =>
-  act(c, back, async () => {
-    await asRest(c, canManage);
-    return run();
-  });
 
 const commaList = (text: string) =>
   text
@@ -581,7 +578,7 @@ function actionOf(type: string, one: (name: string) => string): Record<string, u
 export async function createRuleSubmit(c: CC): Promise<Response> {
   const form = await formOf(c);
   const type = form.one("action");
-  return managerAction(c, `${ruleHref(c)}?action=${encodeURIComponent(type)}`, async () => {
+  return act(c, `${ruleHref(c)}?action=${encodeURIComponent(type)}`, async () => {
     const trigger = form.one("triggerEventType");
     const [fields, ops, values] = [form.all("field"), form.all("op"), form.all("value")];
     const conditions = fields.flatMap((field, i) =>
@@ -595,14 +592,15 @@ export async function createRuleSubmit(c: CC): Promise<Response> {
           ]
         : [],
     );
-    const input = parsedOr400(CreateRuleBody, {
-      name: form.one("name"),
-      triggerEventType: trigger,
-      locationId: form.one("locationId") || null,
-      conditions,
-      actions: [{ type, config: actionOf(type, form.one) }],
+    const created = await callOperation<RuleWithSecret>(c, createAutomationRuleOperation, {
+      body: {
+        name: form.one("name"),
+        triggerEventType: trigger,
+        locationId: form.one("locationId") || null,
+        conditions,
+        actions: [{ type, config: actionOf(type, form.one) }],
+      },
     });
-    const created = await createRule(svc(c), input);
     const notice: Flash = { kind: "notice", text: `The rule “${created.name}” is active.` };
     if (!created.signingSecret) return redirectTo(c, ruleHref(c, created.id), notice);
     return rulePage(c, created.id, created, notice);
@@ -612,13 +610,12 @@ export async function createRuleSubmit(c: CC): Promise<Response> {
 /** REST: PATCH /v1/automation-rules/{id} {isActive}. */
 export async function ruleActiveSubmit(c: CC): Promise<Response> {
   const back = ruleHref(c, ruleId(c));
-  return managerAction(c, back, async () => {
+  return act(c, back, async () => {
     const form = await formOf(c);
-    const after = await updateRule(
-      svc(c),
-      ruleId(c),
-      parsedOr400(UpdateRuleBody, { isActive: form.one("isActive") === "true" }),
-    );
+    const after = await callOperation<Rule>(c, updateAutomationRuleOperation, {
+      params: { id: ruleId(c) },
+      body: { isActive: form.one("isActive") === "true" },
+    });
     return redirectTo(c, back, {
       kind: "notice",
       text: after.isActive
@@ -630,9 +627,9 @@ export async function ruleActiveSubmit(c: CC): Promise<Response> {
 
 /** REST: DELETE /v1/automation-rules/{id}. */
 export async function deleteRuleSubmit(c: CC): Promise<Response> {
-  return managerAction(c, ruleHref(c, ruleId(c)), async () => {
-    const r = await getRule(svc(c), ruleId(c));
-    await deleteRule(svc(c), r.id);
+  return act(c, ruleHref(c, ruleId(c)), async () => {
+    const r = await callOperation<Rule>(c, getAutomationRuleOperation, { params: { id: ruleId(c) } });
+    await callOperation(c, deleteAutomationRuleOperation, { params: { id: r.id } });
     return redirectTo(c, ruleHref(c), { kind: "notice", text: `The rule “${r.name}” and its run log are deleted.` });
   });
 }

@@ -2,16 +2,13 @@
 import type { z } from "@hono/zod-openapi";
 import { BLOCKED_REASONS, type BlockedReason, MESSAGE_CHANNELS } from "../../../db/schema";
 import { callOperation } from "../../../lib/operation-route";
-import { svc } from "../../../middleware/service-context";
-import { canAdminister } from "../../../middleware/tenant";
-import { getComplianceSettingsOperation } from "../../compliance/operations";
-import { type ComplianceConfig, UpdateComplianceBody } from "../../compliance/schemas";
-import { updateComplianceConfig } from "../../compliance/service";
+import { getComplianceSettingsOperation, updateComplianceSettingsOperation } from "../../compliance/operations";
+import type { ComplianceConfig } from "../../compliance/schemas";
 import { listRefusalsOperation } from "../../solicitations/operations";
 import type { RefusalPageSchema } from "../../solicitations/schemas";
 import { FilterSelect, tenantHref, tenantOf, When } from "../atoms";
 import { numberOrUndefined, ticked, withLabels } from "../form-values";
-import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
 import { ListPager } from "../places";
 import { CHANNEL_LABEL, channelName, REASON_LABEL, refusalSentence } from "../solicitation-words";
@@ -297,20 +294,20 @@ export async function compliancePage(c: CC): Promise<Response> {
   );
 }
 
-/** REST: PUT /v1/compliance (tenant_admin), every field as the form shows it. */
+/** REST: PUT /v1/compliance (tenant_admin) through its operation, every field as the form shows it. */
 export async function complianceSubmit(c: CC): Promise<Response> {
   const back = tenantHref(c, "/compliance");
   return act(c, back, () =>
     withLabels(LABELS, async () => {
-      await asRest(c, canAdminister);
       const form = await formOf(c);
-      const input = parsedOr400(UpdateComplianceBody, {
-        quietHoursStart: form.one("quietHoursStart"),
-        quietHoursEnd: form.one("quietHoursEnd"),
-        ...Object.fromEntries(NUMBERS.map((k) => [k, numberOrUndefined(form.one(k))])),
-        ...Object.fromEntries(CHECKS.map((k) => [k, ticked(form.one(k))])),
+      const after = await callOperation<ComplianceConfig>(c, updateComplianceSettingsOperation, {
+        body: {
+          quietHoursStart: form.one("quietHoursStart"),
+          quietHoursEnd: form.one("quietHoursEnd"),
+          ...Object.fromEntries(NUMBERS.map((k) => [k, numberOrUndefined(form.one(k))])),
+          ...Object.fromEntries(CHECKS.map((k) => [k, ticked(form.one(k))])),
+        },
       });
-      const after = await updateComplianceConfig(svc(c), input);
       return redirectTo(c, back, {
         kind: "notice",
         text: `The rules are saved. Quiet hours: ${quietText(after)}`,

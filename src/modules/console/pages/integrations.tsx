@@ -1,26 +1,21 @@
 /** @jsxImportSource hono/jsx */
 import type { z } from "@hono/zod-openapi";
-import { svc } from "../../../middleware/service-context";
-import { canAdminister } from "../../../middleware/tenant";
+import { callOperation } from "../../../lib/operation-route";
+import type { Page } from "../../../lib/pagination";
 import { CRM_REQUIREMENTS, CRM_SYSTEMS } from "../../../providers/crm";
 import { REVIEW_SITES, SITE_REQUIREMENTS } from "../../../providers/review-sites";
-import { testIntegration } from "../../integrations/connection-test";
 import {
-  type ConnectionTestSchema,
-  CreateIntegrationBody,
-  type IntegrationSchema,
-  UpdateIntegrationBody,
-} from "../../integrations/schemas";
-import {
-  createIntegration,
-  deleteIntegration,
-  getIntegration,
-  listIntegrations,
-  updateIntegration,
-} from "../../integrations/service";
+  createIntegrationOperation,
+  deleteIntegrationOperation,
+  getIntegrationOperation,
+  listIntegrationsOperation,
+  testIntegrationOperation,
+  updateIntegrationOperation,
+} from "../../integrations/operations";
+import type { ConnectionTestSchema, IntegrationSchema } from "../../integrations/schemas";
 import { tenantHref, When } from "../atoms";
 import { blankToNull, ticked, withLabels } from "../form-values";
-import { act, asRest, type CC, can, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, type CC, can, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
 import { ButtonForm, ListPager, type Location, LocationSelect, listPage, placeName } from "../places";
 
@@ -29,8 +24,9 @@ import { ButtonForm, ListPager, type Location, LocationSelect, listPage, placeNa
  * (every role reads them; credentials are never returned, only whether some are stored), each with its state and,
  * when the site said a person must act (`needsAttention`), what to do in a sentence. A tenant admin connects one
  * (POST /v1/integrations), updates it (PATCH /v1/integrations/{id}: new details or a new token, which also clears
- * what needed attention), tests it (POST /v1/integrations/{id}/test) and deletes it (DELETE); each form runs
- * REST's canAdminister and service. Secrets are write-only: the fields are always empty, never filled back.
+ * what needed attention), tests it (POST /v1/integrations/{id}/test) and deletes it (DELETE); each form calls
+ * REST's operation (callOperation: its canAdminister, schemas and service). Secrets are write-only: the fields
+ * are always empty, never filled back.
  */
 
 type Integration = z.infer<typeof IntegrationSchema>;
@@ -276,7 +272,7 @@ function IntegrationRow(props: { i: Integration; admin: boolean; csrf: string; b
 export async function integrationsPage(c: CC): Promise<Response> {
   const admin = can(c, "tenant_admin");
   const { cursor, tenant, list, csrf, locations, base } = await listPage(c, "/integrations", (cursor) =>
-    listIntegrations(svc(c), { cursor, limit: 50 }),
+    callOperation<Page<Integration>>(c, listIntegrationsOperation, { query: { cursor, limit: "50" } }),
   );
   const attention = list.data.filter((i) => i.needsAttention);
   return page(
@@ -360,7 +356,7 @@ function providerBody(form: Awaited<ReturnType<typeof formOf>>, type: string) {
   return { config, credentials: Object.keys(credentials).length ? credentials : undefined };
 }
 
-const integrationId = (c: CC) => c.req.param("integrationId") ?? "";
+const idOf = (c: CC) => ({ params: { id: c.req.param("integrationId") ?? "" } });
 const back = (c: CC) => tenantHref(c, "/integrations");
 
 /** REST: POST /v1/integrations (tenant_admin). */
@@ -369,14 +365,14 @@ export async function connectSubmit(c: CC): Promise<Response> {
   const type = form.one("connectorType");
   return act(c, back(c), () =>
     withLabels(labelsFor(type), async () => {
-      await asRest(c, canAdminister);
-      const input = parsedOr400(CreateIntegrationBody, {
-        connectorType: type,
-        name: form.one("name"),
-        locationId: blankToNull(form.one("locationId")),
-        ...providerBody(form, type),
+      const made = await callOperation<Integration>(c, createIntegrationOperation, {
+        body: {
+          connectorType: type,
+          name: form.one("name"),
+          locationId: blankToNull(form.one("locationId")),
+          ...providerBody(form, type),
+        },
       });
-      const made = await createIntegration(svc(c), input);
       return redirectTo(c, back(c), {
         kind: "notice",
         text: `${providerName(made.connectorType)} is connected as “${made.name}”. Test it to see that the site accepts it.`,
@@ -388,8 +384,7 @@ export async function connectSubmit(c: CC): Promise<Response> {
 /** REST: PATCH /v1/integrations/{id} (tenant_admin): config replaced whole, credentials only when given. */
 export async function updateIntegrationSubmit(c: CC): Promise<Response> {
   return act(c, back(c), async () => {
-    await asRest(c, canAdminister);
-    const before = await getIntegration(svc(c), integrationId(c));
+    const before = await callOperation<Integration>(c, getIntegrationOperation, idOf(c));
     return withLabels(labelsFor(before.connectorType), async () => {
       const form = await formOf(c);
       const { config, credentials } = providerBody(form, before.connectorType);
@@ -397,14 +392,16 @@ export async function updateIntegrationSubmit(c: CC): Promise<Response> {
       const kept = Object.fromEntries(
         Object.entries(before.config).filter(([k]) => !keysOf(before.connectorType as Provider).config.includes(k)),
       );
-      const input = parsedOr400(UpdateIntegrationBody, {
-        name: form.one("name"),
-        locationId: blankToNull(form.one("locationId")),
-        isEnabled: ticked(form.one("isEnabled")),
-        config: { ...kept, ...config },
-        ...(credentials ? { credentials } : {}),
+      const after = await callOperation<Integration>(c, updateIntegrationOperation, {
+        ...idOf(c),
+        body: {
+          name: form.one("name"),
+          locationId: blankToNull(form.one("locationId")),
+          isEnabled: ticked(form.one("isEnabled")),
+          config: { ...kept, ...config },
+          ...(credentials ? { credentials } : {}),
+        },
       });
-      const after = await updateIntegration(svc(c), before.id, input);
       return redirectTo(c, back(c), {
         kind: "notice",
         text: `“${after.name}” is saved${credentials ? " with the new credentials" : ""}. Test it to see that the site accepts it.`,
@@ -428,9 +425,8 @@ export function testSentence(name: string, r: z.infer<typeof ConnectionTestSchem
 /** REST: POST /v1/integrations/{id}/test (tenant_admin); a site's refusal is the test's answer, not an error. */
 export async function testIntegrationSubmit(c: CC): Promise<Response> {
   return act(c, back(c), async () => {
-    await asRest(c, canAdminister);
-    const i = await getIntegration(svc(c), integrationId(c));
-    const result = await testIntegration(svc(c), i.id);
+    const i = await callOperation<Integration>(c, getIntegrationOperation, idOf(c));
+    const result = await callOperation<z.infer<typeof ConnectionTestSchema>>(c, testIntegrationOperation, idOf(c));
     return redirectTo(c, back(c), { kind: result.ok ? "notice" : "error", text: testSentence(i.name, result) });
   });
 }
@@ -438,9 +434,8 @@ export async function testIntegrationSubmit(c: CC): Promise<Response> {
 /** REST: DELETE /v1/integrations/{id} (tenant_admin). */
 export async function deleteIntegrationSubmit(c: CC): Promise<Response> {
   return act(c, back(c), async () => {
-    await asRest(c, canAdminister);
-    const i = await getIntegration(svc(c), integrationId(c));
-    await deleteIntegration(svc(c), i.id);
+    const i = await callOperation<Integration>(c, getIntegrationOperation, idOf(c));
+    await callOperation(c, deleteIntegrationOperation, idOf(c));
     return redirectTo(c, back(c), {
       kind: "notice",
       text: `“${i.name}” is deleted: its stored credentials are gone, and the reviews already read stay.`,

@@ -4,30 +4,25 @@ import type { Child } from "hono/jsx";
 import { MESSAGE_CHANNELS, type MessageChannel } from "../../../db/schema";
 import { ApiError } from "../../../lib/errors";
 import { callOperation } from "../../../lib/operation-route";
-import { svc } from "../../../middleware/service-context";
-import { canAdminister } from "../../../middleware/tenant";
-import { verifyEmailDomain } from "../../messaging-settings/domain-check";
-import { testMessagingSettingsOperation } from "../../messaging-settings/operations";
 import {
-  type EmailSettingsSchema,
-  PutEmailSettingsBody,
-  PutSmsSettingsBody,
-  PutWhatsAppSettingsBody,
-  type SmsSettingsSchema,
-  type TestSendResultSchema,
-  type WhatsAppSettingsSchema,
+  getEmailSettingsOperation,
+  getSmsSettingsOperation,
+  getWhatsAppSettingsOperation,
+  testMessagingSettingsOperation,
+  updateEmailSettingsOperation,
+  updateSmsSettingsOperation,
+  updateWhatsAppSettingsOperation,
+  verifyEmailDomainOperation,
+} from "../../messaging-settings/operations";
+import type {
+  EmailSettingsSchema,
+  SmsSettingsSchema,
+  TestSendResultSchema,
+  WhatsAppSettingsSchema,
 } from "../../messaging-settings/schemas";
-import {
-  getEmailSettings,
-  getSmsSettings,
-  getWhatsAppSettings,
-  putEmailSettings,
-  putSmsSettings,
-  putWhatsAppSettings,
-} from "../../messaging-settings/service";
 import { tenantHref, tenantOf, When } from "../atoms";
 import { blankToNull, blankToUndefined, ticked, withLabels } from "../form-values";
-import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
 import {
   credentialLabel,
@@ -45,7 +40,8 @@ import {
  * only as the names of those stored). A tenant admin sets a channel up (PUT /v1/settings/{channel}, secrets
  * write-only: empty keeps the stored one) and checks the email domain's DKIM and DMARC records (POST
  * /v1/settings/email/verify-domain); a manager sends a test (POST /v1/settings/messaging/test), whose answer
- * the page words as a sentence.
+ * the page words as a sentence. Each read and form calls the REST operation (callOperation: its role check and
+ * schemas).
  */
 
 type Email = z.infer<typeof EmailSettingsSchema>;
@@ -233,13 +229,12 @@ function TextField(props: {
 }
 
 export async function messagingPage(c: CC): Promise<Response> {
-  const ctx = svc(c);
   const [tenant, csrf, email, sms, whatsapp] = await Promise.all([
     tenantOf(c),
     csrfOf(c),
-    orNone(getEmailSettings(ctx)),
-    orNone(getSmsSettings(ctx)),
-    orNone(getWhatsAppSettings(ctx)),
+    orNone(callOperation<Email>(c, getEmailSettingsOperation)),
+    orNone(callOperation<Sms>(c, getSmsSettingsOperation)),
+    orNone(callOperation<WhatsApp>(c, getWhatsAppSettingsOperation)),
   ]);
   const admin = can(c, "tenant_admin");
   const base = tenantHref(c, "/messaging");
@@ -396,11 +391,10 @@ export async function messagingPage(c: CC): Promise<Response> {
 const back = (c: CC) => tenantHref(c, "/messaging");
 type Form = Awaited<ReturnType<typeof formOf>>;
 
-/** A channel's set-up form: REST's canAdminister, the chosen provider's fields, the twin's schema and service. */
+/** A channel's set-up form: the chosen provider's fields, through the channel's PUT operation (tenant_admin). */
 function channelSubmit(c: CC, channel: MessageChannel, save: (form: Form, provider: string) => Promise<unknown>) {
   return act(c, back(c), () =>
     withLabels(messagingLabels, async () => {
-      await asRest(c, canAdminister);
       const form = await formOf(c);
       await save(form, form.one("provider"));
       return redirectTo(c, back(c), {
@@ -414,9 +408,8 @@ function channelSubmit(c: CC, channel: MessageChannel, save: (form: Form, provid
 /** REST: PUT /v1/settings/email (tenant_admin). */
 export const emailSubmit = (c: CC) =>
   channelSubmit(c, "email", (form, provider) =>
-    putEmailSettings(
-      svc(c),
-      parsedOr400(PutEmailSettingsBody, {
+    callOperation(c, updateEmailSettingsOperation, {
+      body: {
         provider,
         fromAddress: form.one("fromAddress"),
         fromName: form.one("fromName"),
@@ -424,36 +417,34 @@ export const emailSubmit = (c: CC) =>
         senderDomain: blankToUndefined(form.one("senderDomain")),
         fallbackToPlatform: ticked(form.one("fallbackToPlatform")),
         ...providerPart("email", provider, form),
-      }),
-    ),
+      },
+    }),
   );
 
 /** REST: PUT /v1/settings/sms (tenant_admin). */
 export const smsSubmit = (c: CC) =>
   channelSubmit(c, "sms", (form, provider) =>
-    putSmsSettings(
-      svc(c),
-      parsedOr400(PutSmsSettingsBody, {
+    callOperation(c, updateSmsSettingsOperation, {
+      body: {
         provider,
         fromNumber: blankToNull(form.one("fromNumber")),
         fallbackToPlatform: ticked(form.one("fallbackToPlatform")),
         ...providerPart("sms", provider, form),
-      }),
-    ),
+      },
+    }),
   );
 
 /** REST: PUT /v1/settings/whatsapp (tenant_admin). */
 export const whatsappSubmit = (c: CC) =>
   channelSubmit(c, "whatsapp", (form, provider) =>
-    putWhatsAppSettings(
-      svc(c),
-      parsedOr400(PutWhatsAppSettingsBody, {
+    callOperation(c, updateWhatsAppSettingsOperation, {
+      body: {
         provider,
         channelRegistrationId: blankToNull(form.one("channelRegistrationId")),
         fallbackToPlatform: ticked(form.one("fallbackToPlatform")),
         ...providerPart("whatsapp", provider, form),
-      }),
-    ),
+      },
+    }),
   );
 
 const FOUND: Record<string, string> = {
@@ -466,8 +457,7 @@ const FOUND: Record<string, string> = {
 export async function verifyDomainSubmit(c: CC): Promise<Response> {
   return act(c, back(c), () =>
     withLabels({ senderDomain: "Sender domain" }, async () => {
-      await asRest(c, canAdminister);
-      const after = await verifyEmailDomain(svc(c), {});
+      const after = await callOperation<Email>(c, verifyEmailDomainOperation);
       const ok = after.dkimStatus === "verified" && after.dmarcStatus === "verified";
       return redirectTo(c, back(c), {
         kind: ok ? "notice" : "error",

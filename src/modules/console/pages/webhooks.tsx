@@ -2,27 +2,27 @@
 import type { z } from "@hono/zod-openapi";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../../db/schema";
 import { EVENT_TYPES } from "../../../lib/events";
-import { svc } from "../../../middleware/service-context";
-import { canAdminister } from "../../../middleware/tenant";
-import { listDeliveries, redeliver, sendTestWebhook } from "../../outgoing-webhooks/deliveries.service";
+import { callOperation } from "../../../lib/operation-route";
+import type { Page } from "../../../lib/pagination";
 import {
-  CreateWebhookBody,
-  DeliveryListQuery,
-  UpdateWebhookBody,
-  type WebhookDeliverySchema,
-  WebhookListQuery,
-  type WebhookSubscriptionSchema,
+  createWebhookOperation,
+  deleteWebhookOperation,
+  getWebhookOperation,
+  listWebhookDeliveriesOperation,
+  listWebhooksOperation,
+  redeliverWebhookDeliveryOperation,
+  rotateWebhookSecretOperation,
+  testWebhookOperation,
+  updateWebhookOperation,
+} from "../../outgoing-webhooks/operations";
+import type {
+  WebhookDeliverySchema,
+  WebhookSecretSchema,
+  WebhookSubscriptionSchema,
+  WebhookWithSecretSchema,
 } from "../../outgoing-webhooks/schemas";
-import {
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listWebhooks,
-  rotateWebhookSecret,
-  updateWebhook,
-} from "../../outgoing-webhooks/service";
 import { Pager, ShownOnce, tenantHref, tenantOf, When } from "../atoms";
-import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf, type Flash } from "../layout";
 
 /*
@@ -31,7 +31,8 @@ import { Csrf, type Flash } from "../layout";
  * /v1/webhooks/{id} and /deliveries). A tenant admin subscribes an endpoint (POST /v1/webhooks: the signing
  * secret is shown once, in the answer to that post, like a new API key), edits, pauses or re-enables it (PATCH),
  * sends a test (POST /test), replaces the secret (POST /rotate-secret, shown once too), redelivers a delivery
- * (POST /deliveries/{id}/redeliver) and deletes it (DELETE). Each form runs REST's canAdminister first.
+ * (POST /deliveries/{id}/redeliver) and deletes it (DELETE). Each page and form calls the REST operation itself
+ * (callOperation: REST's role check and schemas).
  */
 
 type Webhook = z.infer<typeof WebhookSubscriptionSchema>;
@@ -124,8 +125,12 @@ const NewSecret = ({ secret }: { secret: string }) => (
 
 /** The list of endpoints; `secret` is the one the post just made, shown this once. */
 async function listPage(c: CC, secret?: string, flash?: Flash): Promise<Response> {
-  const query = parsedOr400(WebhookListQuery, { cursor: c.req.query("cursor") || undefined, limit: "50" });
-  const [tenant, list, csrf] = await Promise.all([tenantOf(c), listWebhooks(svc(c), query), csrfOf(c)]);
+  const query = { cursor: c.req.query("cursor") || undefined };
+  const [tenant, list, csrf] = await Promise.all([
+    tenantOf(c),
+    callOperation<Page<Webhook>>(c, listWebhooksOperation, { query: { ...query, limit: "50" } }),
+    csrfOf(c),
+  ]);
   const admin = can(c, "tenant_admin");
   return page(
     c,
@@ -260,16 +265,14 @@ function EditForm(props: { h: Webhook; action: string; csrf: string }) {
 /** One endpoint: its facts, its recent deliveries (keyset pages, by status), and the admin's forms. */
 async function onePage(c: CC, secret?: string, flash?: Flash): Promise<Response> {
   const id = c.req.param("webhookId") ?? "";
-  const query = parsedOr400(DeliveryListQuery, {
-    status: c.req.query("status") || undefined,
-    cursor: c.req.query("cursor") || undefined,
-    limit: "25",
-  });
-  const ctx = svc(c);
+  const query = { status: c.req.query("status") || undefined, cursor: c.req.query("cursor") || undefined };
   const [tenant, h, deliveries, csrf] = await Promise.all([
     tenantOf(c),
-    getWebhook(ctx, id),
-    listDeliveries(ctx, id, query),
+    callOperation<Webhook>(c, getWebhookOperation, { params: { id } }),
+    callOperation<Page<Delivery>>(c, listWebhookDeliveriesOperation, {
+      params: { id },
+      query: { ...query, limit: "25" },
+    }),
     csrfOf(c),
   ]);
   const admin = can(c, "tenant_admin");
@@ -390,15 +393,10 @@ async function onePage(c: CC, secret?: string, flash?: Flash): Promise<Response>
 
 export const webhookPage = (c: CC) => onePage(c);
 
-// ---- the forms: REST's canAdminister, then the service
+// ---- the forms: each calls its REST operation (tenant_admin, checked there before anything else)
 
 const hookId = (c: CC) => c.req.param("webhookId") ?? "";
-
-const adminAction = (c: CC, back: string, run: () => Promise<Response>) =>
-  act(c, back, async () => {
-    await asRest(c, canAdminister);
-    return run();
-  });
+const hookParams = (c: CC) => ({ params: { id: hookId(c) } });
 
 /** The form's fields as POST /v1/webhooks and PATCH read them. */
 async function webhookFields(c: CC) {
@@ -413,12 +411,11 @@ async function webhookFields(c: CC) {
 
 /** REST: POST /v1/webhooks. The answer is the list with the secret (shown once), not a redirect. */
 export async function subscribeSubmit(c: CC): Promise<Response> {
-  return adminAction(c, hookHref(c), async () => {
+  return act(c, hookHref(c), async () => {
     const f = await webhookFields(c);
-    const created = await createWebhook(
-      svc(c),
-      parsedOr400(CreateWebhookBody, { url: f.url, description: f.description, events: f.events }),
-    );
+    const created = await callOperation<z.infer<typeof WebhookWithSecretSchema>>(c, createWebhookOperation, {
+      body: { url: f.url, description: f.description, events: f.events },
+    });
     return listPage(c, created.secret, { kind: "notice", text: `The endpoint ${created.url} is added.` });
   });
 }
@@ -426,8 +423,11 @@ export async function subscribeSubmit(c: CC): Promise<Response> {
 /** REST: PATCH /v1/webhooks/{id} (url, description, events, isActive). */
 export async function editWebhookSubmit(c: CC): Promise<Response> {
   const back = hookHref(c, hookId(c));
-  return adminAction(c, back, async () => {
-    const after = await updateWebhook(svc(c), hookId(c), parsedOr400(UpdateWebhookBody, await webhookFields(c)));
+  return act(c, back, async () => {
+    const after = await callOperation<Webhook>(c, updateWebhookOperation, {
+      ...hookParams(c),
+      body: await webhookFields(c),
+    });
     return redirectTo(c, back, {
       kind: "notice",
       text: after.isActive ? "The endpoint is saved and active." : "The endpoint is saved and paused.",
@@ -438,8 +438,8 @@ export async function editWebhookSubmit(c: CC): Promise<Response> {
 /** REST: POST /v1/webhooks/{id}/test: one signed webhook.test, attempted now; the page says how it went. */
 export async function testWebhookSubmit(c: CC): Promise<Response> {
   const back = hookHref(c, hookId(c));
-  return adminAction(c, back, async () => {
-    const d = await sendTestWebhook(svc(c), hookId(c));
+  return act(c, back, async () => {
+    const d = await callOperation<Delivery>(c, testWebhookOperation, hookParams(c));
     const answer = d.responseStatus !== null ? `HTTP ${d.responseStatus}` : (d.error ?? "no answer");
     return redirectTo(
       c,
@@ -453,8 +453,12 @@ export async function testWebhookSubmit(c: CC): Promise<Response> {
 
 /** REST: POST /v1/webhooks/{id}/rotate-secret. The answer is the endpoint's page with the new secret, once. */
 export async function rotateSecretSubmit(c: CC): Promise<Response> {
-  return adminAction(c, hookHref(c, hookId(c)), async () => {
-    const { secret } = await rotateWebhookSecret(svc(c), hookId(c));
+  return act(c, hookHref(c, hookId(c)), async () => {
+    const { secret } = await callOperation<z.infer<typeof WebhookSecretSchema>>(
+      c,
+      rotateWebhookSecretOperation,
+      hookParams(c),
+    );
     return onePage(c, secret, {
       kind: "notice",
       text: "The secret is replaced: deliveries from now on are signed with the new one.",
@@ -464,9 +468,9 @@ export async function rotateSecretSubmit(c: CC): Promise<Response> {
 
 /** REST: DELETE /v1/webhooks/{id}. */
 export async function deleteWebhookSubmit(c: CC): Promise<Response> {
-  return adminAction(c, hookHref(c, hookId(c)), async () => {
-    const h = await getWebhook(svc(c), hookId(c));
-    await deleteWebhook(svc(c), h.id);
+  return act(c, hookHref(c, hookId(c)), async () => {
+    const h = await callOperation<Webhook>(c, getWebhookOperation, hookParams(c));
+    await callOperation(c, deleteWebhookOperation, hookParams(c));
     return redirectTo(c, hookHref(c), { kind: "notice", text: `The endpoint ${h.url} and its log are deleted.` });
   });
 }
@@ -474,8 +478,10 @@ export async function deleteWebhookSubmit(c: CC): Promise<Response> {
 /** REST: POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver (409 while the endpoint is disabled). */
 export async function redeliverSubmit(c: CC): Promise<Response> {
   const back = hookHref(c, hookId(c));
-  return adminAction(c, back, async () => {
-    await redeliver(svc(c), hookId(c), c.req.param("deliveryId") ?? "");
+  return act(c, back, async () => {
+    await callOperation(c, redeliverWebhookDeliveryOperation, {
+      params: { id: hookId(c), deliveryId: c.req.param("deliveryId") ?? "" },
+    });
     return redirectTo(c, back, {
       kind: "notice",
       text: "The delivery is queued again with the same webhook-id; it shows below as a new row.",

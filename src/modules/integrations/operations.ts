@@ -1,0 +1,128 @@
+import { IdParam, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
+import { defineOperation, noContent, type Operation } from "../../lib/operation";
+import { testIntegration } from "./connection-test";
+import {
+  ConnectionTestSchema,
+  CreateIntegrationBody,
+  IntegrationListQuery,
+  IntegrationSchema,
+  UpdateIntegrationBody,
+} from "./schemas";
+import { createIntegration, deleteIntegration, getIntegration, listIntegrations, updateIntegration } from "./service";
+
+// The integrations (review sites and CRMs) in the catalogue (src/lib/operation.ts): REST only; closed to API
+// keys (no scope admits them: src/modules/identity/scopes.ts), reads for every role, changes for tenant_admin.
+
+const tags = ["Integrations"];
+
+export const listIntegrationsOperation = defineOperation({
+  name: "integration.list",
+  operationId: "listIntegrations",
+  method: "get",
+  path: "/v1/integrations",
+  tags,
+  summary: "List integrations (credentials are never returned)",
+  request: { query: IntegrationListQuery },
+  output: paged(IntegrationSchema).openapi("IntegrationPage"),
+  errors: stdErrors,
+  scopes: [],
+  access: "read",
+  handler: (ctx, input) => listIntegrations(ctx, input),
+});
+
+export const createIntegrationOperation = defineOperation({
+  name: "integration.create",
+  operationId: "createIntegration",
+  method: "post",
+  path: "/v1/integrations",
+  tags,
+  summary: "Connect a review site (tenant_admin)",
+  request: { body: CreateIntegrationBody },
+  status: 201,
+  output: IntegrationSchema,
+  errors: stdErrors,
+  scopes: [],
+  minRole: "tenant_admin",
+  access: "write",
+  handler: (ctx, input) => createIntegration(ctx, input),
+});
+
+export const getIntegrationOperation = defineOperation({
+  name: "integration.get",
+  operationId: "getIntegration",
+  method: "get",
+  path: "/v1/integrations/{id}",
+  tags,
+  summary: "Get an integration",
+  request: { params: IdParam },
+  output: IntegrationSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  access: "read",
+  handler: (ctx, input) => getIntegration(ctx, input.id),
+});
+
+export const updateIntegrationOperation = defineOperation({
+  name: "integration.update",
+  operationId: "updateIntegration",
+  method: "patch",
+  path: "/v1/integrations/{id}",
+  tags,
+  summary: "Update an integration; config and credentials are replaced whole (tenant_admin)",
+  request: { params: IdParam, body: UpdateIntegrationBody },
+  output: IntegrationSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  minRole: "tenant_admin",
+  access: "write",
+  handler: (ctx, { id, ...patch }) => updateIntegration(ctx, id, patch),
+});
+
+export const deleteIntegrationOperation = defineOperation({
+  name: "integration.delete",
+  operationId: "deleteIntegration",
+  method: "delete",
+  path: "/v1/integrations/{id}",
+  tags,
+  summary: "Disconnect and delete (tenant_admin)",
+  request: { params: IdParam },
+  status: 204,
+  statusText: "Deleted",
+  output: noContent,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  minRole: "tenant_admin",
+  access: "write",
+  destructive: true,
+  handler: async (ctx, input) => {
+    await deleteIntegration(ctx, input.id);
+  },
+});
+
+export const testIntegrationOperation = defineOperation({
+  name: "integration.test",
+  operationId: "testIntegration",
+  method: "post",
+  path: "/v1/integrations/{id}/test",
+  tags,
+  summary: "Check the stored credentials with one read against the provider (tenant_admin); a refusal is ok false",
+  request: { params: IdParam },
+  output: ConnectionTestSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: [],
+  minRole: "tenant_admin",
+  access: "write",
+  idempotent: true,
+  openWorld: true,
+  handler: (ctx, input) => testIntegration(ctx, input.id),
+});
+
+/** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
+export const operations: Operation[] = [
+  listIntegrationsOperation,
+  createIntegrationOperation,
+  getIntegrationOperation,
+  updateIntegrationOperation,
+  deleteIntegrationOperation,
+  testIntegrationOperation,
+];
