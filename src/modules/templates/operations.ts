@@ -5,6 +5,7 @@ import { previewContent } from "./preview";
 import { PreviewContentBody, PreviewSchema, TemplateSchema } from "./schemas";
 import { getTemplate } from "./service";
 import { BUILTIN_TOKENS } from "./tokens";
+import { variableOperations } from "./variables.operations";
 import { customTokenKeys } from "./variables.service";
 
 // The templates operations served by REST and agents alike (src/lib/operation.ts).
@@ -59,4 +60,9 @@ export const previewTemplateContentOperation = defineOperation({
 });
 
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
-export const operations: Operation[] = [getTemplateOperation, templateTokensOperation, previewTemplateContentOperation];
+export const operations: Operation[] = [
+  getTemplateOperation,
+  templateTokensOperation,
+  previewTemplateContentOperation,
+  ...variableOperations,
+];
