@@ -9,6 +9,7 @@ import { hasRest } from "./has-rest";
 import { createRouter, json, TENANT_SECURITY, USER_SECURITY } from "./openapi";
 import {
   type AnyOperationContext,
+  type BodyLimit,
   bodyOf,
   type FileAnswer,
   fileOf,
@@ -77,12 +78,12 @@ export function routeConfigOf(op: Operation): RouteConfig {
   } as RouteConfig);
 }
 
-/** A cap on the request body: 413 PAYLOAD_TOO_LARGE with the operation's message. */
-const limitOf = (l: { bytes: number; message: string }) =>
+/** A cap on the request body: 413 PAYLOAD_TOO_LARGE with the operation's message and details. */
+const limitOf = (l: BodyLimit) =>
   bodyLimit({
     maxSize: l.bytes,
     onError: () => {
-      throw new ApiError("PAYLOAD_TOO_LARGE", l.message);
+      throw new ApiError("PAYLOAD_TOO_LARGE", l.message, l.details);
     },
   });
 

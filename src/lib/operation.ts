@@ -105,6 +105,14 @@ export interface Upload<S extends AnyObject = AnyObject> {
 /** An upload, typed: `request: { upload: upload({ content, input, read: async (req) => ... }) }`. */
 export const upload = <S extends AnyObject>(u: Upload<S>): Upload<S> => u;
 
+/** A cap on a request body's bytes and the 413 PAYLOAD_TOO_LARGE it answers past it. */
+export interface BodyLimit {
+  bytes: number;
+  message: string;
+  /** the error's details, when a client tells this refusal from others by them (`{ reason: "file_too_large" }`) */
+  details?: Record<string, unknown>;
+}
+
 /** The request parts of a REST operation; their fields merge into one input (path, query, headers, body). */
 export interface RequestParts {
   params?: AnyObject;
@@ -123,8 +131,8 @@ export interface RequestParts {
   form?: AnyObject;
   /** a body read by the operation's own reader (several media types, e.g. multipart or text/csv) */
   upload?: Upload;
-  /** a cap on the body's bytes: 413 PAYLOAD_TOO_LARGE with this message past it */
-  bodyLimit?: { bytes: number; message: string };
+  /** a cap on the body's bytes: 413 PAYLOAD_TOO_LARGE with this message (and details, e.g. a reason) past it */
+  bodyLimit?: BodyLimit;
 }
 
 type Out<S> = S extends z.ZodType ? z.output<S> : unknown;

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { Hono, type MiddlewareHandler } from "hono";
 import { describe, expect, it } from "vitest";
+import type { ApiError } from "../../src/lib/errors";
 import { hasRest } from "../../src/lib/has-rest";
 import { PageQuerySchema } from "../../src/lib/openapi";
 import {
@@ -114,6 +116,26 @@ describe("the doors' input, derived from the REST schemas", () => {
     expect(route.request.body.required).toBe(true);
     expect(route.middleware).toBeUndefined();
     expect(routeConfigOf({ ...op, minRole: "manager" }).middleware).toHaveLength(1);
+  });
+
+  it("REST: a body past the operation's cap is 413 PAYLOAD_TOO_LARGE with its message and details", async () => {
+    const capped = (details?: Record<string, unknown>) =>
+      routeConfigOf({ ...op, request: { ...op.request, bodyLimit: { bytes: 10, message: "too big", details } } });
+    const answer = async (route: ReturnType<typeof routeConfigOf>, body: string) => {
+      const app = new Hono();
+      for (const m of route.middleware as MiddlewareHandler[]) app.use("/x", m);
+      app.post("/x", (c) => c.text("ok"));
+      app.onError((e, c) =>
+        c.json({ code: (e as ApiError).code, message: e.message, details: (e as ApiError).details }),
+      );
+      return (await app.request("/x", { method: "POST", body })).json();
+    };
+    expect(await answer(capped({ reason: "file_too_large" }), "x".repeat(11))).toEqual({
+      code: "PAYLOAD_TOO_LARGE",
+      message: "too big",
+      details: { reason: "file_too_large" },
+    });
+    expect(await answer(capped(), "x".repeat(11))).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "too big" });
   });
 });
 

@@ -1,31 +1,41 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_CSV_BYTES } from "../../lib/csv";
 import { errors, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
-import { defineOperation, type Operation } from "../../lib/operation";
-import { currentConsent } from "./consent";
+import { defineOperation, type Operation, reply } from "../../lib/operation";
+import { currentConsent, grantConsent, listConsent, revokeConsent } from "./consent";
 import { importContactsCsv } from "./import";
-import { getContactsImport, requestContactsImport } from "./import-job";
+import { getContactsImport, requestContactsImport, startContactsImport } from "./import-job";
+import { eraseContact, exportContact } from "./privacy";
 import {
+  ConsentChannelParam,
+  ConsentRecordSchema,
+  ContactExportSchema,
   ContactIdParam,
   ContactImportJobSchema,
   ContactListQuery,
   ContactSchema,
   ContactWithConsentSchema,
+  GrantConsentBody,
   ImportCsvBody,
+  ImportJobBody,
   ImportJobIdParam,
   ImportResultSchema,
+  MAX_IMPORT_JOB_BYTES,
   SuppressBody,
+  UpsertContactBody,
 } from "./schemas";
-import { listContacts, suppressContact } from "./service";
+import { getContact, listContacts, suppressContact, unsuppressContact, upsertContact } from "./service";
 
 // The contacts operations served by REST, MCP and agents alike (src/lib/operation.ts).
+
+const tags = ["Contacts"];
 
 export const listContactsOperation = defineOperation({
   name: "contact.list",
   operationId: "listContacts",
   method: "get",
   path: "/v1/contacts",
-  tags: ["Contacts"],
+  tags,
   summary: "List contacts, newest first; search by email, phone or name prefix",
   description:
     "The business's customer contacts, newest first, with suppression state and current consent per channel. " +
@@ -50,12 +60,148 @@ export const listContactsOperation = defineOperation({
   },
 });
 
+export const createContactOperation = defineOperation({
+  name: "contact.upsert",
+  operationId: "createContact",
+  method: "post",
+  path: "/v1/contacts",
+  tags,
+  summary: "Create or update a contact, matched on email, else phone (tenant_user)",
+  request: { body: UpsertContactBody },
+  status: 201,
+  statusText: "Created or updated",
+  output: ContactSchema,
+  errors: { ...stdErrors, 409: errors[409] },
+  scopes: ["write:contacts"],
+  minRole: "tenant_user",
+  access: "write",
+  idempotent: true,
+  handler: async (ctx, input) => upsertContact(ctx, input),
+});
+
+export const getContactOperation = defineOperation({
+  name: "contact.get",
+  operationId: "getContact",
+  method: "get",
+  path: "/v1/contacts/{id}",
+  tags,
+  summary: "Get a contact",
+  request: { params: ContactIdParam },
+  output: ContactSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: ["read:contacts"],
+  access: "read",
+  handler: async (ctx, input) => getContact(ctx, input.id),
+});
+
+export const unsuppressContactOperation = defineOperation({
+  name: "contact.unsuppress",
+  operationId: "unsuppressContact",
+  method: "delete",
+  path: "/v1/contacts/{id}/suppress",
+  tags,
+  summary: "Lift a suppression (tenant_user)",
+  request: { params: ContactIdParam },
+  output: ContactSchema,
+  errors: { ...stdErrorsWithNotFound, 409: errors[409] },
+  scopes: ["write:contacts"],
+  minRole: "tenant_user",
+  access: "write",
+  idempotent: true,
+  handler: async (ctx, input) => unsuppressContact(ctx, input.id),
+});
+
+export const exportContactOperation = defineOperation({
+  name: "contact.export",
+  operationId: "exportContact",
+  method: "get",
+  path: "/v1/contacts/{id}/export",
+  tags,
+  summary: "Data-subject export (GDPR art. 15/20) when allowDataExport is on (manager)",
+  request: { params: ContactIdParam },
+  output: ContactExportSchema,
+  errors: stdErrorsWithNotFound,
+  scopes: ["read:contacts"],
+  minRole: "manager",
+  access: "read",
+  handler: async (ctx, input) => exportContact(ctx, input.id),
+});
+
+export const eraseContactOperation = defineOperation({
+  name: "contact.erase",
+  operationId: "eraseContact",
+  method: "delete",
+  path: "/v1/contacts/{id}",
+  tags,
+  summary: "Erase a contact's personal data (GDPR art. 17) when allowDataDeletion is on (tenant_admin)",
+  description:
+    "Personal fields are wiped and the contact stays as an anonymous, permanently suppressed row, so counts stay.",
+  request: { params: ContactIdParam },
+  output: ContactSchema,
+  errors: { ...stdErrorsWithNotFound, 409: errors[409] },
+  scopes: ["write:contacts"],
+  minRole: "tenant_admin",
+  access: "write",
+  destructive: true,
+  idempotent: true,
+  handler: async (ctx, input) => eraseContact(ctx, input.id),
+});
+
+export const listContactConsentOperation = defineOperation({
+  name: "contact.consent-history",
+  operationId: "listContactConsent",
+  method: "get",
+  path: "/v1/contacts/{id}/consent",
+  tags,
+  summary: "Consent history, oldest first; the latest per channel is current",
+  request: { params: ContactIdParam },
+  output: z.array(ConsentRecordSchema),
+  errors: stdErrorsWithNotFound,
+  scopes: ["read:contacts"],
+  access: "read",
+  handler: async (ctx, input) => listConsent(ctx, input.id),
+});
+
+export const grantContactConsentOperation = defineOperation({
+  name: "contact.grant-consent",
+  operationId: "grantContactConsent",
+  method: "post",
+  path: "/v1/contacts/{id}/consent",
+  tags,
+  summary: "Record a consent grant (tenant_user)",
+  request: { params: ContactIdParam, body: GrantConsentBody },
+  status: 201,
+  statusText: "Recorded",
+  output: ConsentRecordSchema,
+  errors: { ...stdErrorsWithNotFound, 409: errors[409] },
+  scopes: ["write:contacts"],
+  minRole: "tenant_user",
+  access: "write",
+  handler: async (ctx, { id, ...grant }) => grantConsent(ctx, id, grant),
+});
+
+export const revokeContactConsentOperation = defineOperation({
+  name: "contact.revoke-consent",
+  operationId: "revokeContactConsent",
+  method: "delete",
+  path: "/v1/contacts/{id}/consent/{channel}",
+  tags,
+  summary: "Record a consent revocation (tenant_user)",
+  request: { params: ConsentChannelParam },
+  output: ConsentRecordSchema,
+  errors: { ...stdErrorsWithNotFound, 409: errors[409] },
+  scopes: ["write:contacts"],
+  minRole: "tenant_user",
+  access: "write",
+  handler: async (ctx, input) => revokeConsent(ctx, input.id, input.channel),
+});
+
 export const suppressContactOperation = defineOperation({
   name: "contact.suppress",
   operationId: "suppressContact",
   method: "post",
   path: "/v1/contacts/{id}/suppress",
-  tags: ["Contacts"],
+  tags,
   summary: "Suppress a contact on every channel (tenant_user)",
   description:
     "Suppresses a contact: no review request will be sent to them again on any channel until a person " +
@@ -81,12 +227,49 @@ export const suppressContactOperation = defineOperation({
   handler: async (ctx, input) => suppressContact(ctx, input.id, input.reason),
 });
 
+export const startContactImportJobOperation = defineOperation({
+  name: "contact.start-import-job",
+  operationId: "startContactImportJob",
+  method: "post",
+  path: "/v1/contacts/import-jobs",
+  tags,
+  summary: "Start a CSV contact import as a background job (tenant_user); 202 with the job to poll",
+  description:
+    "The same file, columns and per-row rules as POST /v1/contacts/import/csv, imported 100 rows at a time in the " +
+    "background: each step's rows are written together with the job's progress. Answers 202 with the job and its " +
+    "URL in Location (GET /v1/contacts/import-jobs/{jobId}). At most 1 MB and 5,000 rows (413), refused before " +
+    "anything is stored, like a file without an email or phone column (400).",
+  request: {
+    form: ImportJobBody,
+    // an import job's file waits in the job's row: 1 MB, plus the multipart overhead
+    bodyLimit: {
+      bytes: MAX_IMPORT_JOB_BYTES + 64 * 1024,
+      message: "An import job takes at most 1 MB; nothing was imported",
+      details: { reason: "file_too_large" },
+    },
+  },
+  status: 202,
+  statusText: "Accepted: the job is queued",
+  responseHeaders: z.object({
+    Location: z.string().openapi({ description: "the job's URL", example: "/v1/contacts/import-jobs/job_x" }),
+  }),
+  output: ContactImportJobSchema,
+  errors: { ...stdErrors, 413: errors[413] },
+  scopes: ["write:contacts"],
+  minRole: "tenant_user",
+  access: "write",
+  handler: async (ctx, input) => {
+    const job = await startContactsImport(ctx, input.file);
+    return reply(job, { headers: { Location: `/v1/contacts/import-jobs/${job.id}` } });
+  },
+});
+
 export const getContactImportJobOperation = defineOperation({
   name: "contact.import-job",
   operationId: "getContactImportJob",
   method: "get",
   path: "/v1/contacts/import-jobs/{jobId}",
-  tags: ["Contacts"],
+  tags,
   summary: "Progress of a CSV contact import job: state, rows done of total, per-row errors",
   description:
     "The job POST /v1/contacts/import-jobs started (or an MCP client's contact.import-csv task): status, rowsDone of " +
@@ -105,7 +288,7 @@ export const importContactsCsvOperation = defineOperation({
   operationId: "importContactsCsv",
   method: "post",
   path: "/v1/contacts/import/csv",
-  tags: ["Contacts"],
+  tags,
   summary: "Upsert contacts from a CSV file (tenant_user); all valid rows are written atomically",
   request: {
     form: ImportCsvBody,
@@ -161,7 +344,16 @@ export const importContactsCsvTextOperation = defineOperation({
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
 export const operations: Operation[] = [
   listContactsOperation,
+  createContactOperation,
+  getContactOperation,
+  eraseContactOperation,
+  exportContactOperation,
+  unsuppressContactOperation,
+  listContactConsentOperation,
+  grantContactConsentOperation,
+  revokeContactConsentOperation,
   suppressContactOperation,
+  startContactImportJobOperation,
   importContactsCsvOperation,
   importContactsCsvTextOperation,
   getContactImportJobOperation,

@@ -73,7 +73,12 @@ export async function exportContact(ctx: ServiceContext, id: string) {
   if (!(await getComplianceConfig(ctx)).allowDataExport)
     throw forbidden("Data export is disabled in this tenant's compliance settings", "export_disabled");
   const records = Object.fromEntries(
-    await Promise.all(hooks().personalData.map(async (s) => [s.key, await s.exportRows(ctx, id)] as const)),
+    await Promise.all(
+      // each kind's rows are plain JSON objects (ContactExportSchema's records)
+      hooks().personalData.map(
+        async (s) => [s.key, (await s.exportRows(ctx, id)) as Record<string, unknown>[]] as const,
+      ),
+    ),
   );
   const exportedAt = nowIso();
   await commit(ctx, [

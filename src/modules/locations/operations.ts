@@ -1,9 +1,17 @@
 import { z } from "@hono/zod-openapi";
-import { IdParam, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
-import { defineOperation, type Operation } from "../../lib/operation";
+import { errors, IdParam, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
+import { defineOperation, type Operation, upload } from "../../lib/operation";
+import { importLocationsCsv } from "./bulk";
 import { findLocations } from "./finder";
-import { LocationListQuery, LocationSchema } from "./schemas";
-import { getLocation, listLocations } from "./service";
+import {
+  CreateLocationBody,
+  LocationBulkResultSchema,
+  LocationListQuery,
+  LocationSchema,
+  UpdateLocationBody,
+} from "./schemas";
+import { createLocation, getLocation, listLocations, updateLocation } from "./service";
+import { readCsvUpload } from "./upload";
 
 // The locations operations served by REST, MCP and agents alike (src/lib/operation.ts).
 
@@ -47,6 +55,80 @@ export const getLocationOperation = defineOperation({
   handler: async (ctx, input) => getLocation(ctx, input.id),
 });
 
+export const createLocationOperation = defineOperation({
+  name: "location.create",
+  operationId: "createLocation",
+  method: "post",
+  path: "/v1/locations",
+  tags: ["Locations"],
+  summary: "Create a location (manager)",
+  request: { body: CreateLocationBody },
+  status: 201,
+  output: LocationSchema,
+  errors: { ...stdErrors, 409: errors[409] },
+  scopes: [],
+  minRole: "manager",
+  access: "write",
+  handler: async (ctx, input) => createLocation(ctx, input),
+});
+
+export const updateLocationOperation = defineOperation({
+  name: "location.update",
+  operationId: "updateLocation",
+  method: "patch",
+  path: "/v1/locations/{id}",
+  tags: ["Locations"],
+  summary: "Update a location (manager)",
+  request: { params: IdParam, body: UpdateLocationBody },
+  output: LocationSchema,
+  errors: { ...stdErrorsWithNotFound, 409: errors[409] },
+  scopes: [],
+  minRole: "manager",
+  access: "write",
+  idempotent: true,
+  handler: async (ctx, { id, ...patch }) => updateLocation(ctx, id, patch),
+});
+
+export const importLocationsOperation = defineOperation({
+  name: "location.import-csv",
+  operationId: "importLocations",
+  method: "post",
+  path: "/v1/locations/bulk",
+  tags: ["Locations"],
+  summary: "Import locations from CSV (manager)",
+  description:
+    "multipart/form-data with a `file` field, or a text/csv body. Header row; columns (case and separators ignored): name (required), " +
+    "brand (slug or id; default the oldest active brand), region (id, name or code), addressLine1, addressLine2, city, state, postalCode, " +
+    "country, timezone, phone, email, websiteUrl, googlePlaceId, yelpBusinessId, facebookPageId, latitude, longitude, externalId. " +
+    "Upserts on externalId. Columns present are written (blank clears; blank brand/country/timezone keeps or defaults); absent columns are untouched. " +
+    "Invalid rows are reported in errors and skipped. Over 5,000 rows or 10 MB: 413.",
+  request: {
+    upload: upload({
+      content: {
+        "multipart/form-data": {
+          schema: z.object({
+            file: z
+              .unknown()
+              .optional()
+              .openapi({ type: "string", format: "binary", description: "the CSV file (required)" }),
+          }),
+        },
+        "text/csv": { schema: z.string() },
+      },
+      // the file's text, whichever way it came (a console form can pass the text itself)
+      input: z.object({ csv: z.string().describe("the CSV text, header row first") }),
+      read: async (request) => ({ csv: await readCsvUpload(request) }),
+    }),
+  },
+  output: LocationBulkResultSchema,
+  errors: { ...stdErrors, 413: errors[413] },
+  scopes: [],
+  minRole: "manager",
+  access: "write",
+  idempotent: true,
+  handler: async (ctx, input) => importLocationsCsv(ctx, input.csv),
+});
+
 export const findLocationsOperation = defineOperation({
   name: "location.finder",
   summary: "Find locations near a point or by text",
@@ -75,4 +157,11 @@ export const findLocationsOperation = defineOperation({
 });
 
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
-export const operations: Operation[] = [listLocationsOperation, getLocationOperation, findLocationsOperation];
+export const operations: Operation[] = [
+  listLocationsOperation,
+  getLocationOperation,
+  createLocationOperation,
+  updateLocationOperation,
+  importLocationsOperation,
+  findLocationsOperation,
+];

@@ -81,6 +81,20 @@ export const LocationListQuery = PageQuerySchema.extend({
     .optional(),
 });
 
+/** The answer of a CSV import (POST /v1/locations/bulk). */
+export const LocationBulkResultSchema = z
+  .object({
+    imported: z.number().int().openapi({ description: "new locations" }),
+    updated: z.number().int().openapi({ description: "existing locations matched on externalId" }),
+    errors: z.array(
+      z.object({
+        row: z.number().int().openapi({ description: "1 = the first row after the header" }),
+        reason: z.string(),
+      }),
+    ),
+  })
+  .openapi("LocationBulkResult");
+
 export type CreateLocationInput = z.infer<typeof CreateLocationBody>;
 export type UpdateLocationInput = z.infer<typeof UpdateLocationBody>;
 export type LocationRow = typeof locations.$inferSelect;

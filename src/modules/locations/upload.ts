@@ -1,15 +1,9 @@
 import { MAX_CSV_BYTES, MAX_CSV_ROWS, readCsvFile } from "../../lib/csv";
 import { ApiError, validationError } from "../../lib/errors";
+import type { UploadRequest } from "../../lib/operation";
 
 export const tooLarge = (what: string) =>
   new ApiError("PAYLOAD_TOO_LARGE", `${what} (limits: ${MAX_CSV_ROWS} rows, 10 MB)`);
-
-/** What is read of the request: hono's HonoRequest (whose body cache the route's validator shares). */
-export interface UploadRequest {
-  header(name: string): string | undefined;
-  formData(): Promise<FormData>;
-  text(): Promise<string>;
-}
 
 /** The CSV text of an upload: multipart/form-data with a `file` field, or a text/csv body. */
 export async function readCsvUpload(request: UploadRequest): Promise<string> {

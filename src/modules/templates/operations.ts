@@ -21,6 +21,7 @@ import {
   updateTemplate,
 } from "./service";
 import { BUILTIN_TOKENS } from "./tokens";
+import { variableOperations } from "./variables.operations";
 import { customTokenKeys } from "./variables.service";
 
 // The templates operations served by REST and agents alike (src/lib/operation.ts). Reads for
@@ -218,4 +219,5 @@ export const operations: Operation[] = [
   createTemplateVersionOperation,
   templateTokensOperation,
   previewTemplateContentOperation,
+  ...variableOperations,
 ];
