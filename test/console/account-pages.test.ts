@@ -292,6 +292,12 @@ it("PAGES and FORMS enumerate every console route outside a tenant but the perso
     ...FORMS.map(([p]) => `POST ${p}`),
     // a form of the connected-apps page, checked with real grants in test/oauth/connected-apps.test.ts
     "POST /app/connected-apps/:grantId/revoke",
+    // the agency's white label, checked per agency (its admin, another agency's 404, a tenant admin's 403) in
+    // test/console/white-label-pages.test.ts
+    ...["", "/logo", "/reset", "/hostnames", "/hostnames/:hostnameId/refresh", "/hostnames/:hostnameId/delete"].map(
+      (s) => `POST /app/agency/:agencyId/white-label${s}`,
+    ),
+    "GET /app/agency/:agencyId/white-label",
   ];
   expect(new Set(routes)).toEqual(new Set(listed));
 });

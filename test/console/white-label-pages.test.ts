@@ -36,7 +36,7 @@ beforeAll(async () => {
   w = await createWorld({ shardA: 0, shardB: 1 });
   useCustomHostnameProvider(new CloudflareCustomHostnames({ apiToken: "cf-test-token", zoneId: "zone123" }, cf.fetch));
   useDnsOverHttps(dns.fetch);
-  for (const who of ["tenantAdmin", "viewer", "tenantBAdmin"] as const) {
+  for (const who of ["tenantAdmin", "viewer", "tenantBAdmin", "agencyAdmin", "otherAgencyAdmin"] as const) {
     const b = new ConsoleBrowser();
     expect((await b.seededSession(w.users[who].id)).status).toBe(200);
     browsers.set(who, b);
@@ -172,5 +172,40 @@ describe("hostnames", () => {
       expect(res.status, action).toBe(404);
     }
     expect((await w.as("tenantBAdmin").get(`/v1/hostnames/${b.body.id}`)).status).toBe(200);
+  });
+});
+
+describe("the agency's white label (/app/agency/{agencyId}/white-label)", () => {
+  const a = (p = "") => `/app/agency/${w.agencyA.id}/white-label${p}`;
+
+  it("an agency admin saves the agency's colours, read back over REST /agency/...", async () => {
+    expect((await as("agencyAdmin").get("/app/agency")).text).toContain(`href="${a()}"`);
+    const saved = await submit("agencyAdmin", a(), {
+      name: "North Agency",
+      primaryColor: "#123456",
+      accentColor: "",
+      supportEmail: "help@north.test",
+    });
+    expect(saved.text).toContain("The agency's brand is saved.");
+    expect(saved.html).toContain('value="#123456"');
+    const rest = await w.as("agencyAdmin").get(`/agency/agencies/${w.agencyA.id}/branding`);
+    expect(rest.status).toBe(200);
+    expect(rest.body).toMatchObject({ name: "North Agency", primaryColor: "#123456", supportEmail: "help@north.test" });
+  });
+
+  it("adds a hostname and sees its DNS records with copy buttons", async () => {
+    const added = await submit("agencyAdmin", a("/hostnames"), { hostname: "reviews.north-agency.test" });
+    expect(added.text).toContain("reviews.north-agency.test is added.");
+    const host = (await w.as("agencyAdmin").get(`/agency/agencies/${w.agencyA.id}/hostnames`)).body.data[0];
+    const proof = host.dns.verification as { name: string; value: string };
+    expect(added.text).toContain(`TXT (proves the name is yours) ${proof.name}`);
+    expect(added.html).toMatch(/data-copy="dns-0-1-value"/);
+  });
+
+  it("another agency's admin gets 404; a tenant admin is refused", async () => {
+    expect((await as("otherAgencyAdmin").get(a())).status).toBe(404);
+    expect((await as("otherAgencyAdmin").post(a(), { name: "Taken" })).status).toBe(404);
+    expect((await as("tenantAdmin").get(a())).status).toBe(403);
+    expect((await w.as("agencyAdmin").get(`/agency/agencies/${w.agencyA.id}/branding`)).body.name).toBe("North Agency");
   });
 });

@@ -6,6 +6,15 @@ import { assetResponse } from "./assets";
 import { consoleErrors, notFoundPage } from "./errors";
 import { consoleHeaders, forAgencyAdmins, forPlatformAdmins, inTenant, sameOriginPosts, signedIn } from "./guards";
 import { addBusinessSubmit, agencyPage } from "./pages/agency";
+import {
+  agencyAddHostnameSubmit,
+  agencyBrandSubmit,
+  agencyDeleteHostnameSubmit,
+  agencyLogoSubmit,
+  agencyRefreshHostnameSubmit,
+  agencyResetSubmit,
+  agencyWhiteLabelPage,
+} from "./pages/agency-white-label";
 import { alertPage, alertsPage, createAlertSubmit, deleteAlertSubmit, updateAlertSubmit } from "./pages/alerts";
 import { apiKeysPage, mintKeySubmit, revokeKeySubmit } from "./pages/api-keys";
 import { approvalsPage } from "./pages/approvals";
@@ -172,6 +181,7 @@ consoleRoutes.route("/", ssoRoutes);
 // an import's upload is refused over REST's limit before the pipeline reads the form (its CSRF token)
 consoleRoutes.use("/app/t/:tenantId/contacts/import", importBodyLimit);
 consoleRoutes.use("/app/t/:tenantId/white-label/logo", logoBodyLimit);
+consoleRoutes.use("/app/agency/:agencyId/white-label/logo", logoBodyLimit);
 
 consoleRoutes.use("/app", signedIn);
 consoleRoutes.use("/app/*", signedIn);
@@ -188,6 +198,14 @@ consoleRoutes.use("/app/agency", forAgencyAdmins);
 consoleRoutes.use("/app/agency/*", forAgencyAdmins);
 consoleRoutes.get("/app/agency", agencyPage);
 consoleRoutes.post("/app/agency/tenants", addBusinessSubmit);
+const AGENCY_WL = "/app/agency/:agencyId/white-label";
+consoleRoutes.get(AGENCY_WL, agencyWhiteLabelPage);
+consoleRoutes.post(AGENCY_WL, agencyBrandSubmit);
+consoleRoutes.post(`${AGENCY_WL}/logo`, agencyLogoSubmit);
+consoleRoutes.post(`${AGENCY_WL}/reset`, agencyResetSubmit);
+consoleRoutes.post(`${AGENCY_WL}/hostnames`, agencyAddHostnameSubmit);
+consoleRoutes.post(`${AGENCY_WL}/hostnames/:hostnameId/refresh`, agencyRefreshHostnameSubmit);
+consoleRoutes.post(`${AGENCY_WL}/hostnames/:hostnameId/delete`, agencyDeleteHostnameSubmit);
 consoleRoutes.use("/app/platform", forPlatformAdmins);
 consoleRoutes.use("/app/platform/*", forPlatformAdmins);
 consoleRoutes.get("/app/platform", platformStatusPage);

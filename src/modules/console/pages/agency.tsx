@@ -43,6 +43,27 @@ async function agencyChoices(c: CC): Promise<{ id: string; name: string }[]> {
   return ids.length > 1 ? ids.map((id) => ({ id, name: id })) : [];
 }
 
+/** The agency's own brand and hostnames (pages/agency-white-label.tsx), one link per agency the person runs. */
+function WhiteLabelLinks({ agencies }: { agencies: { id: string; name: string }[] }) {
+  if (agencies.length === 0) return null;
+  const href = (id: string) => `${AGENCY}/${encodeURIComponent(id)}/white-label`;
+  return agencies.length === 1 ? (
+    <p>
+      <a href={href(agencies[0]!.id)}>White label</a>: your agency's brand and hostnames.
+    </p>
+  ) : (
+    <nav aria-label="White label">
+      <ul>
+        {agencies.map((a) => (
+          <li>
+            <a href={href(a.id)}>White label of {a.name}</a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 function AddBusiness(props: { csrf: string; agencies: { id: string; name: string }[]; platform: boolean }) {
   return (
     <section class="card" aria-labelledby="add-business">
@@ -110,6 +131,13 @@ export async function agencyPage(c: CC): Promise<Response> {
         How each business is doing and what it uses. Open one to work in it: your agency role makes you its admin,
         without signing in again.
       </p>
+      <WhiteLabelLinks
+        agencies={
+          isPlatformAdmin(c.var.principal)
+            ? agencies
+            : administeredAgencies(c.var.principal).map((id) => ({ id, name: id }))
+        }
+      />
       <form method="get" class="filters">
         <div>
           <label for="state">Show</label>

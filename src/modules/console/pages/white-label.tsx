@@ -18,11 +18,11 @@ import {
   updateBrandingOperation,
 } from "../../white-label/operations";
 import type { CustomHostnameListSchema, CustomHostnameSchema, TenantBrandingSchema } from "../../white-label/schemas";
-import { tenantHref, tenantOf, When } from "../atoms";
-import { blankToNull, withLabels } from "../form-values";
+import { tenantHref, tenantOf } from "../atoms";
+import { withLabels } from "../form-values";
 import { act, asRest, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
-import { Csrf } from "../layout";
-import { ButtonForm, FormCard, StateTag } from "../places";
+import { ButtonForm, FormCard } from "../places";
+import { BrandForm, brandBodyOf, HostnameCard, LogoForm } from "./white-label-parts";
 
 /*
  * White label (docs/console.md "White label", issue #46 item 8; docs/white-label.md): what the business's public
@@ -98,177 +98,6 @@ function Effective({ b }: { b: Branding }) {
   );
 }
 
-/** The tenant's own values; a blank field inherits the agency's (shown as the placeholder). */
-function BrandForm({ b, action, csrf }: { b: Branding; action: string; csrf: string }) {
-  const own = b.override;
-  const inherited = (v: string | null | undefined) => (v ? `Inherited: ${v}` : "Inherited");
-  return (
-    <FormCard id="brand" title="Your brand" action={action} csrf={csrf} button="Save the brand">
-      <p class="muted small">Leave a field blank to use your agency's value (or the platform's).</p>
-      <label for="wl-name">Brand name</label>
-      <input
-        id="wl-name"
-        name="name"
-        type="text"
-        maxlength={100}
-        value={own?.name ?? ""}
-        placeholder={inherited(b.agency?.name)}
-      />
-      <label for="wl-primary">Button colour (#rrggbb)</label>
-      <input
-        id="wl-primary"
-        name="primaryColor"
-        type="text"
-        pattern="#[0-9a-fA-F]{6}"
-        maxlength={7}
-        value={own?.primaryColor ?? ""}
-        placeholder={inherited(b.agency?.primaryColor)}
-      />
-      <label for="wl-accent">Top band colour (#rrggbb)</label>
-      <input
-        id="wl-accent"
-        name="accentColor"
-        type="text"
-        pattern="#[0-9a-fA-F]{6}"
-        maxlength={7}
-        value={own?.accentColor ?? ""}
-        placeholder={inherited(b.agency?.accentColor)}
-      />
-      <label for="wl-support">Support email (page and email footers)</label>
-      <input
-        id="wl-support"
-        name="supportEmail"
-        type="email"
-        maxlength={254}
-        value={own?.supportEmail ?? ""}
-        placeholder={inherited(b.agency?.supportEmail)}
-      />
-    </FormCard>
-  );
-}
-
-function LogoForm({ action, csrf }: { action: string; csrf: string }) {
-  return (
-    <section class="card" aria-labelledby="logo">
-      <h2 id="logo">Logo</h2>
-      <p class="muted small">
-        A PNG, JPEG or WebP image of at most 256 KB (SVG is not accepted). It replaces the logo.
-      </p>
-      <form method="post" action={action} enctype="multipart/form-data">
-        <Csrf token={csrf} />
-        <label for="wl-logo">Image file</label>
-        <input id="wl-logo" name="file" type="file" accept="image/png,image/jpeg,image/webp" required />
-        <div class="actions">
-          <button type="submit">Upload the logo</button>
-        </div>
-      </form>
-    </section>
-  );
-}
-
-/** A DNS record's part, to select or copy. */
-function Copyable({ id, text, what }: { id: string; text: string; what: string }) {
-  return (
-    <>
-      <code id={id}>{text}</code>{" "}
-      <button
-        type="button"
-        class="secondary"
-        data-copy={id}
-        data-copied={`${what} copied to the clipboard.`}
-        aria-label={`Copy ${what}`}
-        hidden
-      >
-        Copy
-      </button>
-    </>
-  );
-}
-
-/** The records the customer creates at their DNS host, as the API gives them. */
-function recordsOf(h: Hostname): { type: string; name: string; value: string | null; why: string }[] {
-  return [
-    { type: "CNAME", name: h.dns.cname.name, value: h.dns.cname.target, why: "points the name at this service" },
-    {
-      type: h.dns.verification.type,
-      name: h.dns.verification.name,
-      value: h.dns.verification.value,
-      why: "proves the name is yours",
-    },
-    ...(h.dns.ownership ? [{ ...h.dns.ownership, why: "Cloudflare's own ownership check" }] : []),
-    ...h.dns.ssl
-      .filter((s) => s.txtName && s.txtValue)
-      .map((s) => ({ type: "TXT", name: s.txtName!, value: s.txtValue, why: "lets the certificate be issued" })),
-  ];
-}
-
-function HostnameCard(props: { h: Hostname; n: number; base: string; csrf: string; admin: boolean }) {
-  const { h, n } = props;
-  const at = `${props.base}/hostnames/${encodeURIComponent(h.id)}`;
-  return (
-    <section class="card" aria-labelledby={`host-${n}`}>
-      <h3 id={`host-${n}`}>{h.hostname}</h3>
-      <p>
-        <StateTag on={h.active} yes="Active: your links use it" no="Not active yet" off="warn" />{" "}
-        <StateTag on={h.verified} yes="Ownership verified" no="Ownership not yet proven" off="warn" />
-      </p>
-      <p class="muted small">
-        Cloudflare status: {h.status}, certificate: {h.sslStatus ?? "not started"}. Last checked{" "}
-        <When iso={h.lastCheckedAt} />.
-        {h.claimExpiresAt && (
-          <>
-            {" "}
-            Unless ownership is proven, the claim is removed on <When iso={h.claimExpiresAt} />.
-          </>
-        )}
-      </p>
-      {h.errors.length > 0 && (
-        <ul class="error">
-          {h.errors.map((e) => (
-            <li>{e}</li>
-          ))}
-        </ul>
-      )}
-      <table class="rows">
-        <caption>DNS records to create for {h.hostname}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Type</th>
-            <th scope="col">Name</th>
-            <th scope="col">Value</th>
-          </tr>
-        </thead>
-        <tbody>
-          {recordsOf(h).map((r, i) => (
-            <tr>
-              <th scope="row" data-label="Type">
-                {r.type}
-                <span class="muted small"> ({r.why})</span>
-              </th>
-              <td data-label="Name">
-                <Copyable id={`dns-${n}-${i}-name`} text={r.name} what={`the ${r.type} record's name`} />
-              </td>
-              <td data-label="Value">
-                {r.value ? (
-                  <Copyable id={`dns-${n}-${i}-value`} text={r.value} what={`the ${r.type} record's value`} />
-                ) : (
-                  <span class="muted">not configured on this platform: ask support for the target</span>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {props.admin && (
-        <div class="actions">
-          <ButtonForm action={`${at}/refresh`} csrf={props.csrf} label="Check again" name={h.hostname} />
-          <ButtonForm action={`${at}/delete`} csrf={props.csrf} label="Remove the hostname" name={h.hostname} danger />
-        </div>
-      )}
-    </section>
-  );
-}
-
 export async function whiteLabelPage(c: CC): Promise<Response> {
   const [tenant, branding, hostnames, csrf] = await Promise.all([
     tenantOf(c),
@@ -290,7 +119,14 @@ export async function whiteLabelPage(c: CC): Promise<Response> {
       <Effective b={branding} />
       {admin && (
         <>
-          <BrandForm b={branding} action={base} csrf={csrf} />
+          <BrandForm
+            own={branding.override}
+            inherited={branding.agency ?? null}
+            title="Your brand"
+            hint="Leave a field blank to use your agency's value (or the platform's)."
+            action={base}
+            csrf={csrf}
+          />
           <LogoForm action={`${base}/logo`} csrf={csrf} />
           {branding.override && (
             <section class="card" aria-labelledby="reset">
@@ -349,13 +185,7 @@ export async function brandSubmit(c: CC): Promise<Response> {
     const now = await callOperation<Branding>(c, getBrandingOperation);
     await withLabels(LABELS, () =>
       callOperation(c, updateBrandingOperation, {
-        body: {
-          name: blankToNull(form.one("name")),
-          primaryColor: blankToNull(form.one("primaryColor")),
-          accentColor: blankToNull(form.one("accentColor")),
-          supportEmail: blankToNull(form.one("supportEmail")),
-          logoUrl: now.override?.logoUrl ?? null,
-        },
+        body: brandBodyOf(form, now.override?.logoUrl ?? null),
       }),
     );
     return redirectTo(c, back(c), { kind: "notice", text: "The brand is saved: your pages show it now." });
