@@ -17,8 +17,8 @@ import {
 import type { CustomHostnameListSchema, CustomHostnameSchema, WhiteLabelBrandSchema } from "../../white-label/schemas";
 import { withLabels } from "../form-values";
 import { act, type CC, csrfOf, formOf, page, redirectTo } from "../kit";
-import { ButtonForm, FormCard } from "../places";
-import { BrandForm, brandBodyOf, HostnameCard, LogoForm } from "./white-label-parts";
+import { ButtonForm } from "../places";
+import { AddHostnameForm, BrandForm, brandBodyOf, HostnameCard, LogoForm } from "./white-label-parts";
 
 /*
  * The agency's white label (docs/console.md "White label", issue #46 item 8): the tenant page's twin for the
@@ -92,18 +92,7 @@ export async function agencyWhiteLabelPage(c: CC): Promise<Response> {
       ) : (
         hostnames.data.map((h, n) => <HostnameCard h={h} n={n} base={base} csrf={csrf} admin />)
       )}
-      <FormCard id="add-host" title="Add a hostname" action={`${base}/hostnames`} csrf={csrf} button="Add the hostname">
-        <label for="wl-host">Hostname (no https://, no path)</label>
-        <input
-          id="wl-host"
-          name="hostname"
-          type="text"
-          required
-          maxlength={253}
-          placeholder="reviews.youragency.com"
-          autocomplete="off"
-        />
-      </FormCard>
+      <AddHostnameForm base={base} csrf={csrf} example="reviews.youragency.com" />
     </>,
   );
 }

@@ -211,3 +211,27 @@ export function HostnameCard(props: { h: Hostname; n: number; base: string; csrf
     </section>
   );
 }
+
+/** POST …/hostnames: a custom hostname to claim (the page lists its DNS records once added). */
+export function AddHostnameForm(props: { base: string; csrf: string; example: string }) {
+  return (
+    <FormCard
+      id="add-host"
+      title="Add a hostname"
+      action={`${props.base}/hostnames`}
+      csrf={props.csrf}
+      button="Add the hostname"
+    >
+      <label for="wl-host">Hostname (no https://, no path)</label>
+      <input
+        id="wl-host"
+        name="hostname"
+        type="text"
+        required
+        maxlength={253}
+        placeholder={props.example}
+        autocomplete="off"
+      />
+    </FormCard>
+  );
+}

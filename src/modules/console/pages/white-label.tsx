@@ -21,8 +21,8 @@ import type { CustomHostnameListSchema, CustomHostnameSchema, TenantBrandingSche
 import { tenantHref, tenantOf } from "../atoms";
 import { withLabels } from "../form-values";
 import { act, asRest, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
-import { ButtonForm, FormCard } from "../places";
-import { BrandForm, brandBodyOf, HostnameCard, LogoForm } from "./white-label-parts";
+import { ButtonForm } from "../places";
+import { AddHostnameForm, BrandForm, brandBodyOf, HostnameCard, LogoForm } from "./white-label-parts";
 
 /*
  * White label (docs/console.md "White label", issue #46 item 8; docs/white-label.md): what the business's public
@@ -152,26 +152,7 @@ export async function whiteLabelPage(c: CC): Promise<Response> {
       ) : (
         hostnames.data.map((h, n) => <HostnameCard h={h} n={n} base={base} csrf={csrf} admin={admin} />)
       )}
-      {admin && (
-        <FormCard
-          id="add-host"
-          title="Add a hostname"
-          action={`${base}/hostnames`}
-          csrf={csrf}
-          button="Add the hostname"
-        >
-          <label for="wl-host">Hostname (no https://, no path)</label>
-          <input
-            id="wl-host"
-            name="hostname"
-            type="text"
-            required
-            maxlength={253}
-            placeholder="reviews.yourbusiness.com"
-            autocomplete="off"
-          />
-        </FormCard>
-      )}
+      {admin && <AddHostnameForm base={base} csrf={csrf} example="reviews.yourbusiness.com" />}
     </>,
   );
 }
