@@ -17,7 +17,6 @@ import { authRoutes } from "./modules/auth/routes";
 import { consoleRoutes } from "./modules/console/routes";
 import { feedbackPageRoutes } from "./modules/feedback/page.routes";
 import { publicFeedbackRoutes } from "./modules/feedback/routes";
-import { integrationRoutes } from "./modules/integrations/routes";
 import { linkRoutes } from "./modules/links/routes";
 import { unsubscribeRoutes } from "./modules/links/unsubscribe.routes";
 import { mcpRoutes } from "./modules/mcp/routes";
@@ -97,7 +96,6 @@ export function createApp(operations: readonly Operation[] = OPERATIONS) {
   app.route("/", restRoutes(operations));
   app.route("/", systemRoutes);
   app.route("/", authRoutes);
-  app.route("/", integrationRoutes);
   app.route("/", samlRoutes);
   app.route("/", mcpRoutes);
   app.route("/", oauthRoutes);

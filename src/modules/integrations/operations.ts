@@ -1,8 +1,11 @@
-import { IdParam, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
+import { errors, IdParam, paged, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
 import { defineOperation, noContent, type Operation } from "../../lib/operation";
 import { testIntegration } from "./connection-test";
+import { requestCrmImport } from "./crm-import";
 import {
   ConnectionTestSchema,
+  CrmImportAcceptedSchema,
+  CrmImportParams,
   CreateIntegrationBody,
   IntegrationListQuery,
   IntegrationSchema,
@@ -117,8 +120,30 @@ export const testIntegrationOperation = defineOperation({
   handler: (ctx, input) => testIntegration(ctx, input.id),
 });
 
+// a contacts path (an API key needs write:contacts), owned here: the import reads the integration's CRM
+export const importContactsFromCrmOperation = defineOperation({
+  name: "integration.import-crm-contacts",
+  operationId: "importContactsFromCrm",
+  method: "post",
+  path: "/v1/contacts/import/crm/{integrationId}",
+  tags: ["Contacts"],
+  summary:
+    "Import contacts from a HubSpot or Salesforce integration as a background job; poll GET /v1/jobs/{jobId} (tenant_user)",
+  request: { params: CrmImportParams },
+  status: 202,
+  statusText: "Queued",
+  output: CrmImportAcceptedSchema,
+  errors: { ...stdErrorsWithNotFound, 409: errors[409] },
+  scopes: ["write:contacts"],
+  minRole: "tenant_user",
+  access: "write",
+  openWorld: true,
+  handler: (ctx, input) => requestCrmImport(ctx, input.integrationId),
+});
+
 /** This module's operations, collected by the composition root (src/wiring.ts OPERATIONS). */
 export const operations: Operation[] = [
+  importContactsFromCrmOperation,
   listIntegrationsOperation,
   createIntegrationOperation,
   getIntegrationOperation,
