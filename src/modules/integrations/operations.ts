@@ -4,9 +4,9 @@ import { testIntegration } from "./connection-test";
 import { requestCrmImport } from "./crm-import";
 import {
   ConnectionTestSchema,
+  CreateIntegrationBody,
   CrmImportAcceptedSchema,
   CrmImportParams,
-  CreateIntegrationBody,
   IntegrationListQuery,
   IntegrationSchema,
   UpdateIntegrationBody,
