@@ -23,6 +23,8 @@ const OUT = path.join(root, "docs/console");
 const DOC = path.join(root, "docs/console.md");
 const TENANT_ROUTE = "/app/t/:tenantId";
 const OWNER = { email: "dana@harbour-dental.test", password: "a long enough password" };
+/** the served Worker's first admin, a platform admin (bench/lib/bootstrap.mjs): the agency's and platform's pages */
+const PLATFORM_ADMIN = { email: "bench@example.test", password: "bench-password-1" };
 
 /** docs/console/<name>.png: the route after the tenant (or after /app), "-item" for each id ("inbox-item"). */
 const shotName = (route: string) =>
@@ -101,8 +103,8 @@ try {
   }
 
   mkdirSync(OUT, { recursive: true });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
+  let context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  let page = await context.newPage();
   /** name -> [route, the page's title] of each PNG saved, in order */
   const saved = new Map<string, [string, string]>();
   const shoot = async (on: Page, name: string, route: string, also = "") => {
@@ -135,22 +137,37 @@ try {
       .evaluateAll((as) => as.map((a) => a.getAttribute("href"))))
       if (href && !links.includes(href)) links.push(href);
   };
-  for (const route of plain) await photograph(shotName(route), route, address(route));
-  // a page with an id: the first link to it on the pages before (a detail page may lead to another: again)
-  for (let round = 0; round < 3; round++) {
-    const before = saved.size;
-    for (const route of withIds) {
-      const name = shotName(route);
-      if (saved.has(name)) continue;
-      const pattern = new RegExp(`^${address(route).replace(/:[A-Za-z]+/g, "[^/?#]+")}(\\?.*)?$`);
-      const link = links.find((l) => pattern.test(l) && !plainAddresses.has(l.split("?")[0]!));
-      if (link) await photograph(name, route, link);
+  /** every page without an id the signed-in person reaches, then those with one through the links seen */
+  const photographAll = async () => {
+    for (const route of plain) if (!saved.has(shotName(route))) await photograph(shotName(route), route, address(route));
+    // a page with an id: the first link to it on the pages before (a detail page may lead to another: again)
+    for (let round = 0; round < 3; round++) {
+      const before = saved.size;
+      for (const route of withIds) {
+        const name = shotName(route);
+        if (saved.has(name)) continue;
+        const pattern = new RegExp(`^${address(route).replace(/:[A-Za-z]+/g, "[^/?#]+")}(\\?.*)?$`);
+        const link = links.find((l) => pattern.test(l) && !plainAddresses.has(l.split("?")[0]!));
+        if (link) await photograph(name, route, link);
+      }
+      if (saved.size === before) break;
     }
-    if (saved.size === before) break;
-  }
+  };
+  await photographAll();
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto(`${url}${t}`);
   await shoot(page, "home-375", TENANT_ROUTE, " at 375 px");
+
+  // the pages a tenant admin does not reach (the agency's, the platform's), as the platform admin
+  await context.close();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  await page.goto(`${url}/`);
+  await page.getByLabel("Email").fill(PLATFORM_ADMIN.email);
+  await page.getByLabel("Password").fill(PLATFORM_ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(/\/app\//);
+  await photographAll();
 
   // the PNGs of pages no longer photographed (renamed, gone) go
   for (const f of readdirSync(OUT)) if (f.endsWith(".png") && !saved.has(f.slice(0, -4))) rmSync(path.join(OUT, f));
