@@ -139,7 +139,8 @@ try {
   };
   /** every page without an id the signed-in person reaches, then those with one through the links seen */
   const photographAll = async () => {
-    for (const route of plain) if (!saved.has(shotName(route))) await photograph(shotName(route), route, address(route));
+    for (const route of plain)
+      if (!saved.has(shotName(route))) await photograph(shotName(route), route, address(route));
     // a page with an id: the first link to it on the pages before (a detail page may lead to another: again)
     for (let round = 0; round < 3; round++) {
       const before = saved.size;
