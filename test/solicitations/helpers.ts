@@ -86,8 +86,12 @@ export const solicitationRow = (id: string) => db().select().from(solicitations)
 export const outboxFor = (id: string) =>
   db().select().from(outboxMessages).where(eq(outboxMessages.solicitationId, id));
 
-/** Polls until the solicitation reaches the status (the SENDS queue runs on its own in the test pool). */
-export async function waitForStatus(id: string, status: string, timeoutMs = 8000) {
+/**
+ * Polls until the solicitation reaches the status (the SENDS queue runs on its own in the test pool). The limit
+ * only guards against a hang: with the longest files first (test/setup/duration-sequencer.ts) four heavy files
+ * share the 2 CI cores at the start of the run, and a send took over 8 s to be delivered there once.
+ */
+export async function waitForStatus(id: string, status: string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const row = await solicitationRow(id);
