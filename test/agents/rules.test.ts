@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditEvents } from "../../src/db/schema";
+import { pollUntil } from "../helpers/poll";
 import { createWorld, db, type World } from "../helpers/seed";
 import { seedSends } from "./helpers";
 
@@ -99,16 +100,17 @@ beforeAll(async () => {
     });
     expect(res.status).toBe(201);
   }
-  // review rollups are written by the EVENTS consumer, off the request path: wait for all five
-  for (let i = 0; i < 80; i++) {
-    const rolled = await env.DB.prepare(
-      "select coalesce(sum(reviews), 0) as n from analytics_review_daily where tenant_id = ?",
-    )
-      .bind(w.tenantA.id)
-      .first<{ n: number }>();
-    if (rolled!.n >= 5) break;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  // review rollups are written by the EVENTS consumer, off the request path: wait for all five (a test that
+  // read them too early under a loaded run once saw "No reviews"; the wait fails loudly instead)
+  await pollUntil(
+    () =>
+      env.DB.prepare("select coalesce(sum(reviews), 0) as n from analytics_review_daily where tenant_id = ?")
+        .bind(w.tenantA.id)
+        .first<{ n: number }>(),
+    (rolled) => rolled!.n >= 5,
+    60_000,
+    250,
+  );
 }, 120_000);
 
 describe("agent.campaign-strategist (rules)", () => {
