@@ -70,6 +70,15 @@ try {
       role,
       password: OWNER.password,
     });
+  // an agency of the platform's (the seed's tenant is in the house agency, which has no white-label page): the
+  // agency page links its White label page, photographed through that link
+  const agency = await call(platform.headers, "/admin/agencies", { name: "Coastline Marketing", slug: "coastline" });
+  await call(
+    platform.headers,
+    `/agency/agencies/${agency.id}/branding`,
+    { name: "Coastline Marketing", primaryColor: "#0b5cad", supportEmail: "help@coastline.test" },
+    "PUT",
+  );
   const { token } = await call({}, "/auth/login", OWNER);
   const owner = { authorization: `Bearer ${token}`, "x-tenant-id": tenantId };
   const api = (p: string, body?: unknown, method?: string) => call(owner, p, body, method);

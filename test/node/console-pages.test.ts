@@ -713,6 +713,12 @@ describe("the console in headless Chromium", () => {
     );
     expect(await page.getByRole("row").filter({ hasText: business }).count()).toBe(1);
     await axe("agency page, a business");
+    // the agency's own white label, through its link on the agency page
+    await page.getByRole("link", { name: "White label", exact: true }).click();
+    await page.waitForURL(/\/app\/agency\/[^/]+\/white-label$/);
+    expect(await page.textContent("h1")).toBe("Your agency's white label");
+    await axe("agency white label");
+    await page.goBack();
 
     // into the business without signing in again: the agency admin is its admin
     await page.getByRole("link", { name: business }).click();
