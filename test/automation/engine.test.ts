@@ -91,6 +91,27 @@ describe("actions", () => {
     });
   });
 
+  it("assign_inbox follows the inbox's own rule: an item already in progress keeps its status, and the same assignee changes nothing", async () => {
+    const { loc, rule } = await setup([{ type: "assign_inbox", config: { userId: w.users.tenantUser.id } }]);
+    const { review, item: it0 } = await seedReview(w.tenantA.id, loc.id);
+    // a manager is working on it: REST's assign to another person keeps "in_progress" (POST /v1/inbox/{id}/assign)
+    await db()
+      .update(inboxItems)
+      .set({ status: "in_progress", assignedToUserId: w.users.manager.id })
+      .where(eq(inboxItems.id, it0.id));
+    expect(await runAutomation(reviewEvent(w.tenantA.id, review), env)).toEqual([
+      { ruleId: rule.id, outcome: "succeeded" },
+    ]);
+    expect(await item(it0.id)).toMatchObject({ status: "in_progress", assignedToUserId: w.users.tenantUser.id });
+    // the same assignee again: nothing changes, not even back to "assigned"
+    expect(await runAutomation(reviewEvent(w.tenantA.id, review), env)).toEqual([
+      { ruleId: rule.id, outcome: "succeeded" },
+    ]);
+    expect(await item(it0.id)).toMatchObject({ status: "in_progress", assignedToUserId: w.users.tenantUser.id });
+    const runs = await runsOf(rule.id);
+    expect(runs.map((r) => (r.actions[0]!.result as { changed: boolean }).changed).sort()).toEqual([false, true]);
+  });
+
   it("add_tags merges tags into the inbox item", async () => {
     const { loc, rule } = await setup([{ type: "add_tags", config: { tags: ["urgent", "service"] } }]);
     const { review, item: it0 } = await seedReview(w.tenantA.id, loc.id);

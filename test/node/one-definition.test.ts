@@ -51,6 +51,11 @@ const RULES: Rule[] = [
     defining: [/\.set\(\{\s*tags\b/, /new Set\(\[\.\.\.item\.tags/],
   },
   {
+    rule: "an inbox item is assigned one way (new -> assigned, other statuses stay; the same assignee changes nothing)",
+    owner: "src/modules/inbox/actions.ts",
+    defining: [/\.set\(\{\s*assignedToUserId\b/],
+  },
+  {
     rule: "a location a request names is the tenant's (400 Unknown location, or 404)",
     owner: "src/modules/locations/refs.ts",
     defining: [

@@ -1,13 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { inboxItems, type RuleAction } from "../../db/schema";
-import { auditStatement } from "../../lib/audit";
 import { commit } from "../../lib/commit";
 import type { ServiceContext } from "../../lib/context";
 import { type EventPlace, eventReview, renderTokens, type TokenSource } from "../../lib/event-context";
-import { type EventEnvelope, eventStatement } from "../../lib/events";
-import { nowIso } from "../../lib/time";
+import type { EventEnvelope } from "../../lib/events";
 import { sendTransactionalEmail } from "../../providers/messaging/transactional";
-import { tagWrites } from "../inbox/actions";
+import { applyAssignment, tagWrites } from "../inbox/actions";
 import { deliveryBody } from "../outgoing-webhooks/delivery";
 import { openSecret } from "../outgoing-webhooks/service";
 import { type FetchFn, postSigned } from "../outgoing-webhooks/transport";
@@ -87,40 +85,14 @@ const assignInbox: Handler<"assign_inbox"> = async (ax, config) => {
   if (!(await tenantMembers(ctx.control, ctx.tenantId, [config.userId])).has(config.userId))
     throw new Error("the assignee is no longer a user of this tenant");
   if (CLOSED.has(item.status)) return { inboxItemId: item.id, changed: false, reason: `item is ${item.status}` };
-  if (item.assignedToUserId === config.userId && item.status === "assigned")
-    return { inboxItemId: item.id, changed: false, reason: "already assigned" };
-  const now = nowIso();
-  const after = { ...item, assignedToUserId: config.userId, status: "assigned" as const, updatedAt: now };
-  await commit(
-    ctx,
-    [
-      ctx.db
-        .update(inboxItems)
-        .set({ assignedToUserId: config.userId, status: "assigned", updatedAt: now })
-        .where(and(eq(inboxItems.id, item.id), eq(inboxItems.tenantId, ctx.tenantId))),
-      auditStatement(ctx, {
-        tenantId: ctx.tenantId,
-        action: "inbox.assigned",
-        resourceType: "inbox_item",
-        resourceId: item.id,
-        previousState: { status: item.status, assignedToUserId: item.assignedToUserId },
-        nextState: { status: after.status, assignedToUserId: after.assignedToUserId },
-        metadata: { ruleId: ax.rule.id, eventId: ax.event.id },
-      }),
-    ],
-    [
-      eventStatement(ctx, "inbox.assigned", {
-        inboxItemId: item.id,
-        type: item.type,
-        reviewId: item.reviewId,
-        feedbackId: item.feedbackId,
-        locationId: item.locationId,
-        assignedToUserId: config.userId,
-        ...causeFields(ax.cause),
-      }),
-    ],
-  );
-  return { inboxItemId: item.id, changed: true, assignedToUserId: config.userId };
+  // the inbox's own rule (in progress stays in progress); the rule and the event that caused it in the audit row
+  const changed = await applyAssignment(ctx, item, config.userId, {
+    metadata: { ruleId: ax.rule.id, eventId: ax.event.id },
+    event: causeFields(ax.cause),
+  });
+  return changed
+    ? { inboxItemId: item.id, changed: true, assignedToUserId: config.userId }
+    : { inboxItemId: item.id, changed: false, reason: "already assigned" };
 };
 
 const addTags: Handler<"add_tags"> = async (ax, config) => {

@@ -81,9 +81,71 @@ export async function updateInboxItem(
   return SUCCESS;
 }
 
+type AssignableItem = Pick<
+  typeof inboxItems.$inferSelect,
+  "id" | "type" | "status" | "assignedToUserId" | "reviewId" | "feedbackId" | "locationId" | "updatedAt"
+>;
+
 /**
- * POST /v1/inbox/{id}/assign: sets the assignee; a `new` item becomes `assigned` (other statuses
- * stay). userId null unassigns, and an `assigned` item goes back to `new`. Emits inbox.assigned.
+ * The one rule of an assignment, for REST and the automation's assign_inbox alike: a `new` item becomes
+ * `assigned` (other statuses stay: an item in progress stays in progress); null unassigns, and an `assigned`
+ * item goes back to `new`. One batch: the change (guarded against a concurrent change of the item), its audit
+ * row and the inbox.assigned event; nothing when the assignee is already the one given (false). `extra` adds
+ * the audit row's metadata and the event's cause fields (an automation rule's). The caller has checked that
+ * the assignee is a user of the tenant.
+ */
+export async function applyAssignment(
+  ctx: ServiceContext,
+  item: AssignableItem,
+  userId: string | null,
+  extra: { metadata?: Record<string, unknown>; event?: Record<string, unknown> } = {},
+): Promise<boolean> {
+  if (userId === item.assignedToUserId) return false;
+  const status: InboxStatus = userId
+    ? item.status === "new"
+      ? "assigned"
+      : item.status
+    : item.status === "assigned"
+      ? "new"
+      : item.status;
+  await commitGuarded(
+    ctx,
+    [
+      unchangedGuard(ctx, [item]),
+      ctx.db
+        .update(inboxItems)
+        .set({ assignedToUserId: userId, status, updatedAt: nowIso() })
+        .where(inTenant(ctx, item.id)),
+      auditStatement(ctx, {
+        tenantId: ctx.tenantId,
+        action: userId ? "inbox.assigned" : "inbox.unassigned",
+        resourceType: "inbox_item",
+        resourceId: item.id,
+        previousState: { status: item.status, assignedToUserId: item.assignedToUserId },
+        nextState: { status, assignedToUserId: userId },
+        ...(extra.metadata ? { metadata: extra.metadata } : {}),
+      }),
+    ],
+    userId
+      ? [
+          eventStatement(ctx, "inbox.assigned", {
+            inboxItemId: item.id,
+            type: item.type,
+            reviewId: item.reviewId,
+            feedbackId: item.feedbackId,
+            locationId: item.locationId,
+            assignedToUserId: userId,
+            previousAssigneeId: item.assignedToUserId,
+            ...extra.event,
+          }),
+        ]
+      : [],
+  );
+  return true;
+}
+
+/**
+ * POST /v1/inbox/{id}/assign: sets the assignee (applyAssignment's rule). Emits inbox.assigned.
  */
 export async function assignInboxItem(
   ctx: ServiceContext,
@@ -94,46 +156,7 @@ export async function assignInboxItem(
   // an assignee is a user of this tenant (agency and platform admins act on it but are not its users)
   if (input.userId)
     await assertTenantMember(ctx, input.userId, { path: "userId", message: "Not a user of this tenant" });
-  if (input.userId === item.assignedToUserId) return SUCCESS;
-  const status: InboxStatus = input.userId
-    ? item.status === "new"
-      ? "assigned"
-      : item.status
-    : item.status === "assigned"
-      ? "new"
-      : item.status;
-  const now = nowIso();
-  await commitGuarded(
-    ctx,
-    [
-      unchangedGuard(ctx, [item]),
-      ctx.db
-        .update(inboxItems)
-        .set({ assignedToUserId: input.userId, status, updatedAt: now })
-        .where(inTenant(ctx, item.id)),
-      auditStatement(ctx, {
-        tenantId: ctx.tenantId,
-        action: input.userId ? "inbox.assigned" : "inbox.unassigned",
-        resourceType: "inbox_item",
-        resourceId: item.id,
-        previousState: { status: item.status, assignedToUserId: item.assignedToUserId },
-        nextState: { status, assignedToUserId: input.userId },
-      }),
-    ],
-    input.userId
-      ? [
-          eventStatement(ctx, "inbox.assigned", {
-            inboxItemId: item.id,
-            type: item.type,
-            reviewId: item.reviewId,
-            feedbackId: item.feedbackId,
-            locationId: item.locationId,
-            assignedToUserId: input.userId,
-            previousAssigneeId: item.assignedToUserId,
-          }),
-        ]
-      : [],
-  );
+  await applyAssignment(ctx, item, input.userId);
   return SUCCESS;
 }
 
