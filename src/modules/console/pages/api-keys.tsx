@@ -1,20 +1,22 @@
 /** @jsxImportSource hono/jsx */
 import type { z } from "@hono/zod-openapi";
-import { svc } from "../../../middleware/service-context";
+import { callOperation } from "../../../lib/operation-route";
+import type { Page } from "../../../lib/pagination";
 import { canAdminister } from "../../../middleware/tenant";
-import { ApiKeyListQuery, CreateApiKeyBody, type CreatedApiKeySchema } from "../../api-keys/schemas";
-import { createApiKey, listApiKeys, revokeApiKey } from "../../api-keys/service";
+import { createApiKeyOperation, deleteApiKeyOperation, listApiKeysOperation } from "../../api-keys/operations";
+import type { ApiKeyDto, CreatedApiKeySchema } from "../../api-keys/schemas";
 import { API_SCOPES, DEFAULT_API_KEY_SCOPES } from "../../identity/scopes";
 import { SCOPES } from "../../oauth/scopes";
 import { Pager, ShownOnce, tenantHref, tenantOf, When } from "../atoms";
-import { act, asRest, type CC, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, asRest, type CC, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf, type Flash } from "../layout";
 
 /*
  * API keys (docs/console.md, issue #46 item 5; the specification's "admin console"): a tenant admin mints a
  * key with the scopes chosen (POST /v1/api-keys), sees the raw key once, on the answer to that post and never
  * again (the service keeps only its hash), lists the live keys with their last use (GET /v1/api-keys) and
- * revokes one (DELETE /v1/api-keys/{id}). Every part is tenant_admin, as REST: other roles get REST's refusal.
+ * revokes one (DELETE /v1/api-keys/{id}). Every part is tenant_admin, as REST: each read and form calls its REST
+ * operation (callOperation: REST's role check and schemas), so other roles get REST's refusal.
  */
 
 type Created = z.infer<typeof CreatedApiKeySchema>;
@@ -75,9 +77,10 @@ function MintForm(props: { action: string; csrf: string }) {
 
 /** The keys page; `created` is the key the post just made, shown this once. */
 async function keysPage(c: CC, created?: Created, flash?: Flash): Promise<Response> {
-  await asRest(c, canAdminister);
-  const query = parsedOr400(ApiKeyListQuery, { cursor: c.req.query("cursor") || undefined, limit: "100" });
-  const [tenant, list, csrf] = await Promise.all([tenantOf(c), listApiKeys(svc(c), query), csrfOf(c)]);
+  const cursor = c.req.query("cursor") || undefined;
+  // REST's refusal before anything else is read
+  const list = await callOperation<Page<ApiKeyDto>>(c, listApiKeysOperation, { query: { cursor, limit: "100" } });
+  const [tenant, csrf] = await Promise.all([tenantOf(c), csrfOf(c)]);
   const base = tenantHref(c, "/api-keys");
   return page(
     c,
@@ -146,7 +149,7 @@ async function keysPage(c: CC, created?: Created, flash?: Flash): Promise<Respon
         params={{}}
         endCursor={list.pageInfo.endCursor}
         hasNext={list.pageInfo.hasNextPage}
-        isFirst={!query.cursor}
+        isFirst={!cursor}
       />
       <MintForm action={base} csrf={csrf} />
     </>,
@@ -156,7 +159,8 @@ async function keysPage(c: CC, created?: Created, flash?: Flash): Promise<Respon
 export const apiKeysPage = (c: CC) => keysPage(c);
 
 /**
- * REST: POST /v1/api-keys. The answer is the page itself, with the raw key, not a redirect: the key exists
+ * REST: POST /v1/api-keys (createApiKey). REST's role check comes first (as its middleware runs), before the
+ * form's own "no scope chosen" sentence. The answer is the page itself, with the raw key, not a redirect: the key exists
  * only in this response (no cookie, no session holds it), so reloading cannot show it again.
  */
 export async function mintKeySubmit(c: CC): Promise<Response> {
@@ -168,22 +172,18 @@ export async function mintKeySubmit(c: CC): Promise<Response> {
     if (scopes.length === 0)
       return redirectTo(c, back, { kind: "error", text: "Choose at least one thing the key may do." });
     const expires = form.one("expires");
-    const input = parsedOr400(CreateApiKeyBody, {
-      name: form.one("name"),
-      scopes,
-      expiresAt: expires ? `${expires}T23:59:59Z` : undefined,
+    const created = await callOperation<Created>(c, createApiKeyOperation, {
+      body: { name: form.one("name"), scopes, expiresAt: expires ? `${expires}T23:59:59Z` : undefined },
     });
-    const created = await createApiKey(svc(c), input);
     return keysPage(c, created, { kind: "notice", text: `The key “${created.name}” is made.` });
   });
 }
 
-/** REST: DELETE /v1/api-keys/{id}. */
+/** REST: DELETE /v1/api-keys/{id} (deleteApiKey). */
 export async function revokeKeySubmit(c: CC): Promise<Response> {
   const back = tenantHref(c, "/api-keys");
   return act(c, back, async () => {
-    await asRest(c, canAdminister);
-    await revokeApiKey(svc(c), c.req.param("keyId") ?? "");
+    await callOperation(c, deleteApiKeyOperation, { params: { id: c.req.param("keyId") ?? "" } });
     return redirectTo(c, back, {
       kind: "notice",
       text: "The key is revoked: every request with it is refused within 60 seconds.",

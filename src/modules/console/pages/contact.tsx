@@ -3,34 +3,26 @@ import type { z } from "@hono/zod-openapi";
 import { CONSENT_CHANNELS, type ConsentChannel, MESSAGE_CHANNELS } from "../../../db/schema";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
-import { svc } from "../../../middleware/service-context";
 import { canAdminister, canWrite } from "../../../middleware/tenant";
 import { getComplianceSettingsOperation } from "../../compliance/operations";
 import type { ComplianceConfig } from "../../compliance/schemas";
-import { grantConsent, listConsent, revokeConsent } from "../../contacts/consent";
-import { suppressContactOperation } from "../../contacts/operations";
-import { eraseContact } from "../../contacts/privacy";
-import { ConsentChannelParam, type ConsentRecordSchema, GrantConsentBody } from "../../contacts/schemas";
-import { getContact, unsuppressContact } from "../../contacts/service";
+import {
+  eraseContactOperation,
+  getContactOperation,
+  grantContactConsentOperation,
+  listContactConsentOperation,
+  revokeContactConsentOperation,
+  suppressContactOperation,
+  unsuppressContactOperation,
+} from "../../contacts/operations";
+import type { ConsentRecordSchema } from "../../contacts/schemas";
 import { listContactSolicitationsOperation } from "../../solicitations/operations";
 import { evaluateAtSend } from "../../solicitations/policy";
 import type { SolicitationWithContactSchema } from "../../solicitations/schemas";
 import { findScopedTenant } from "../../tenants/service";
 import { tenantHref, When } from "../atoms";
 import { blankToUndefined, withLabels } from "../form-values";
-import {
-  act,
-  asRest,
-  type CC,
-  can,
-  csrfOf,
-  formOf,
-  page,
-  parsedOr400,
-  type Refusals,
-  redirectTo,
-  tenantInFrame,
-} from "../kit";
+import { act, asRest, type CC, can, csrfOf, formOf, page, type Refusals, redirectTo, tenantInFrame } from "../kit";
 import { Csrf } from "../layout";
 import { ButtonForm, FormCard, ListPager } from "../places";
 import { CHANNEL_LABEL, channelName, refusalSentence, STATUS_LABEL } from "../solicitation-words";
@@ -44,13 +36,19 @@ import { type Contact, ContactState, contactName, isErased } from "./contacts";
  * with its channel, state, times and why it failed or was refused). Its forms: record a consent (POST
  * .../consent), an opt-out (DELETE .../consent/{channel}), suppress (POST .../suppress) or lift it (DELETE
  * .../suppress), and erase the personal data (DELETE /v1/contacts/{id}, tenant_admin) after ticking "I
- * understand". Each runs its REST twin's role middleware and service.
+ * understand". Each read and form calls its REST operation (callOperation: REST's role check and schemas). Two
+ * calls have no operation: the tenant's row (findScopedTenant, as the layout's tenantOf reads it: its name, and
+ * whether it is paused, which the policy judges) and the policy's own standing rules (evaluateAtSend, a pure
+ * function of what the operations answered).
  */
 
 type ConsentRecord = z.infer<typeof ConsentRecordSchema>;
 type Solicitation = z.infer<typeof SolicitationWithContactSchema>;
 
 const contactId = (c: CC) => c.req.param("contactId") ?? "";
+/** the contact of the page's path, as the operations' path parameter */
+const contactParams = (c: CC) => ({ params: { id: contactId(c) } });
+const getContact = (c: CC) => callOperation<Contact>(c, getContactOperation, contactParams(c));
 const contactHref = (c: CC, rest = "") => tenantHref(c, `/contacts/${encodeURIComponent(contactId(c))}${rest}`);
 
 /** The services' refusals (details.reason) as this page words them. */
@@ -113,10 +111,10 @@ function whyText(s: Solicitation): string | null {
 
 export async function contactPage(c: CC): Promise<Response> {
   const cursor = c.req.query("cursor") || undefined;
-  const contact = await getContact(svc(c), contactId(c));
+  const contact = await getContact(c);
   const [row, history, compliance, messages, csrf] = await Promise.all([
     findScopedTenant(c.var.control, "all", c.var.access.tenantId),
-    listConsent(svc(c), contact.id),
+    callOperation<ConsentRecord[]>(c, listContactConsentOperation, { params: { id: contact.id } }),
     callOperation<ComplianceConfig>(c, getComplianceSettingsOperation),
     callOperation<Page<Solicitation>>(c, listContactSolicitationsOperation, {
       params: { id: contact.id },
@@ -409,14 +407,17 @@ export async function contactPage(c: CC): Promise<Response> {
   );
 }
 
-/** A contact's form: REST's role check, the contact read (another tenant's is the 404 page), then the action. */
+/**
+ * A contact's form: REST's role check first (as REST's middleware runs it, before anything else), the contact
+ * read (another tenant's is the 404 page, before the form is judged), then the action's operation.
+ */
 const contactAction = (c: CC, check: Parameters<typeof asRest>[1], run: () => Promise<Response>) =>
   act(
     c,
     contactHref(c),
     async () => {
       await asRest(c, check);
-      await getContact(svc(c), contactId(c));
+      await getContact(c);
       return run();
     },
     REFUSALS,
@@ -427,7 +428,7 @@ export const suppressSubmit = (c: CC) =>
   contactAction(c, canWrite, async () => {
     const reason = blankToUndefined((await formOf(c)).one("reason"));
     const after = await callOperation<Contact>(c, suppressContactOperation, {
-      params: { id: contactId(c) },
+      ...contactParams(c),
       body: reason === undefined ? {} : { reason },
     });
     return redirectTo(c, contactHref(c), {
@@ -436,42 +437,48 @@ export const suppressSubmit = (c: CC) =>
     });
   });
 
-/** REST: DELETE /v1/contacts/{id}/suppress. */
+/** REST: DELETE /v1/contacts/{id}/suppress (unsuppressContact). */
 export const unsuppressSubmit = (c: CC) =>
   contactAction(c, canWrite, async () => {
-    const after = await unsuppressContact(svc(c), contactId(c));
+    const after = await callOperation<Contact>(c, unsuppressContactOperation, contactParams(c));
     return redirectTo(c, contactHref(c), {
       kind: "notice",
       text: `${contactName(after)} is no longer suppressed; their consent per channel still applies.`,
     });
   });
 
-/** REST: POST /v1/contacts/{id}/consent (granted; no IP or browser: the staff's own would prove nothing). */
+/**
+ * REST: POST /v1/contacts/{id}/consent (grantContactConsent; no IP or browser: the staff's own would prove
+ * nothing). Its body schema's refusals name the form's labels.
+ */
 export const grantConsentSubmit = (c: CC) =>
   contactAction(c, canWrite, async () => {
     const form = await formOf(c);
-    const input = await withLabels({ channel: "Channel", source: "How they agreed" }, async () =>
-      parsedOr400(GrantConsentBody, { channel: form.one("channel"), source: form.one("source") }),
+    const granted = await withLabels({ channel: "Channel", source: "How they agreed" }, () =>
+      callOperation<ConsentRecord>(c, grantContactConsentOperation, {
+        ...contactParams(c),
+        body: { channel: form.one("channel"), source: form.one("source") },
+      }),
     );
-    await grantConsent(svc(c), contactId(c), input);
     return redirectTo(c, contactHref(c), {
       kind: "notice",
-      text: `${CHANNEL_LABEL[input.channel]} consent is recorded.`,
+      text: `${CHANNEL_LABEL[granted.channel]} consent is recorded.`,
     });
   });
 
-/** REST: DELETE /v1/contacts/{id}/consent/{channel}. */
+/** REST: DELETE /v1/contacts/{id}/consent/{channel} (revokeContactConsent: its path schema judges the channel). */
 export const revokeConsentSubmit = (c: CC) =>
   contactAction(c, canWrite, async () => {
-    const { channel } = parsedOr400(ConsentChannelParam, { id: contactId(c), channel: c.req.param("channel") });
-    await revokeConsent(svc(c), contactId(c), channel);
+    const revoked = await callOperation<ConsentRecord>(c, revokeContactConsentOperation, {
+      params: { id: contactId(c), channel: c.req.param("channel") ?? "" },
+    });
     return redirectTo(c, contactHref(c), {
       kind: "notice",
-      text: `The opt-out from ${CHANNEL_LABEL[channel]} is recorded: no review request goes to them there.`,
+      text: `The opt-out from ${CHANNEL_LABEL[revoked.channel]} is recorded: no review request goes to them there.`,
     });
   });
 
-/** REST: DELETE /v1/contacts/{id} (tenant_admin), once "I understand" is ticked. */
+/** REST: DELETE /v1/contacts/{id} (eraseContact, tenant_admin), once "I understand" is ticked. */
 export const eraseSubmit = (c: CC) =>
   contactAction(c, canAdminister, async () => {
     if ((await formOf(c)).one("understand") !== "yes")
@@ -479,7 +486,7 @@ export const eraseSubmit = (c: CC) =>
         kind: "error",
         text: "Nothing was erased: tick “I understand” to confirm, then Erase.",
       });
-    await eraseContact(svc(c), contactId(c));
+    await callOperation<Contact>(c, eraseContactOperation, contactParams(c));
     return redirectTo(c, contactHref(c), {
       kind: "notice",
       text: "Their personal data is erased, and they stay suppressed.",

@@ -3,26 +3,24 @@ import type { z } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { type Child, createElement } from "hono/jsx";
 import { callOperation } from "../../../lib/operation-route";
-import { svc } from "../../../middleware/service-context";
-import { canWrite } from "../../../middleware/tenant";
 import { csvRow } from "../../audit/csv";
-import { startContactsImport } from "../../contacts/import-job";
-import { getContactImportJobOperation } from "../../contacts/operations";
-import { type ContactImportJobSchema, ImportJobBody, MAX_IMPORT_JOB_BYTES } from "../../contacts/schemas";
+import { getContactImportJobOperation, startContactImportJobOperation } from "../../contacts/operations";
+import { type ContactImportJobSchema, MAX_IMPORT_JOB_BYTES } from "../../contacts/schemas";
 import { tenantHref, tenantOf, When } from "../atoms";
 import { type ImportState, importFinished, SHOWN_ERRORS } from "../client/import-state";
 import { type Create, importView } from "../client/import-view";
 import { withLabels } from "../form-values";
-import { act, asRest, type CC, can, csrfOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, type CC, can, csrfOf, page, redirectTo } from "../kit";
 import { Csrf, ROLE_LABEL } from "../layout";
 
 /*
  * Contacts from a CSV file (docs/console.md "Contacts", issue #46 item 2): the page uploads the file as a
- * multipart form to POST /v1/contacts/import-jobs's service (REST's canWrite first, its form schema), then
- * shows the job's own page, /contacts/import/{jobId}: GET /v1/contacts/import-jobs/{jobId} with a <progress>
- * of rows done that a small client part (client/import-progress.tsx) updates without reloading, and the
- * refused rows with their row numbers and reasons. The job runs in the background, so the page survives a
- * reload and can be left and come back to; without script a Refresh link shows how far it is.
+ * multipart form to POST /v1/contacts/import-jobs's operation (startContactImportJob: REST's tenant_user check
+ * first, its form schema), then shows the job's own page, /contacts/import/{jobId}: GET
+ * /v1/contacts/import-jobs/{jobId} (getContactImportJob) with a <progress> of rows done that a small client
+ * part (client/import-progress.tsx) updates without reloading, and the refused rows with their row numbers and
+ * reasons. The job runs in the background, so the page survives a reload and can be left and come back to;
+ * without script a Refresh link shows how far it is.
  */
 
 type Job = z.infer<typeof ContactImportJobSchema>;
@@ -118,7 +116,7 @@ export async function importPage(c: CC): Promise<Response> {
   );
 }
 
-/** REST: POST /v1/contacts/import-jobs (tenant_user); then the job's own page. */
+/** REST: POST /v1/contacts/import-jobs (startContactImportJob, tenant_user); then the job's own page. */
 export async function importSubmit(c: CC): Promise<Response> {
   const back = importHref(c);
   return act(
@@ -128,10 +126,8 @@ export async function importSubmit(c: CC): Promise<Response> {
       withLabels(
         { file: "CSV file" },
         async () => {
-          await asRest(c, canWrite);
           const body = await c.req.parseBody();
-          const { file } = parsedOr400(ImportJobBody, { file: body.file });
-          const job = await startContactsImport(svc(c), file);
+          const job = await callOperation<Job>(c, startContactImportJobOperation, { form: { file: body.file } });
           return redirectTo(c, importHref(c, job.id), {
             kind: "notice",
             text: `The import of ${job.fileName} has started. This page shows its progress; you may leave and come back.`,

@@ -2,14 +2,11 @@
 import type { z } from "@hono/zod-openapi";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
-import { svc } from "../../../middleware/service-context";
-import { canWrite } from "../../../middleware/tenant";
-import { listContactsOperation } from "../../contacts/operations";
-import { type ContactSchema, type ContactWithConsentSchema, UpsertContactBody } from "../../contacts/schemas";
-import { upsertContact } from "../../contacts/service";
+import { createContactOperation, listContactsOperation } from "../../contacts/operations";
+import type { ContactSchema, ContactWithConsentSchema } from "../../contacts/schemas";
 import { FilterSelect, tenantHref, tenantOf, When } from "../atoms";
 import { blankToUndefined, withLabels } from "../form-values";
-import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { FormCard, ListPager, StateTag } from "../places";
 import { channelName } from "../solicitation-words";
 
@@ -18,7 +15,8 @@ import { channelName } from "../solicitation-words";
  * /v1/contacts lists them (every role; its search and filters, keyset pages of 50, newest first), each with its
  * state and current consent per channel, linked to the contact's page (pages/contact.tsx). A team member adds
  * one (POST /v1/contacts: matched on email, else phone, so an existing contact is updated) or imports a CSV
- * file (pages/contacts-import.tsx).
+ * file (pages/contacts-import.tsx). Each read and form calls its REST operation (callOperation: REST's role check
+ * and schemas).
  */
 
 export type Contact = z.infer<typeof ContactSchema>;
@@ -179,20 +177,17 @@ export async function contactsPage(c: CC): Promise<Response> {
 /** The schema's field names as the form labels them. */
 const LABELS = { email: "Email", phone: "Phone", firstName: "First name", lastName: "Last name" };
 
-/** REST: POST /v1/contacts (tenant_user); then the contact's page. */
+/** REST: POST /v1/contacts (createContact: tenant_user, its body schema); then the contact's page. */
 export async function addContactSubmit(c: CC): Promise<Response> {
   const back = tenantHref(c, "/contacts");
   return act(c, back, () =>
     withLabels(
       LABELS,
       async () => {
-        await asRest(c, canWrite);
         const form = await formOf(c);
-        const input = parsedOr400(
-          UpsertContactBody,
-          Object.fromEntries(Object.keys(LABELS).map((k) => [k, blankToUndefined(form.one(k))])),
-        );
-        const saved = await upsertContact(svc(c), input);
+        const saved = await callOperation<Contact>(c, createContactOperation, {
+          body: Object.fromEntries(Object.keys(LABELS).map((k) => [k, blankToUndefined(form.one(k))])),
+        });
         return redirectTo(c, `${back}/${encodeURIComponent(saved.id)}`, {
           kind: "notice",
           text: `${contactName(saved)} is saved.`,

@@ -1,17 +1,21 @@
 /** @jsxImportSource hono/jsx */
+import type { z } from "@hono/zod-openapi";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
-import { svc } from "../../../middleware/service-context";
 import { canManage } from "../../../middleware/tenant";
-import { listBrands } from "../../brands/service";
-import { getLocationOperation, listLocationsOperation } from "../../locations/operations";
-import { CreateLocationBody, UpdateLocationBody } from "../../locations/schemas";
-import { createLocation, updateLocation } from "../../locations/service";
-import { listRegions } from "../../regions/service";
-import { locationReviewUrls } from "../../review-links/service";
+import { listBrandsOperation } from "../../brands/operations";
+import {
+  createLocationOperation,
+  getLocationOperation,
+  listLocationsOperation,
+  updateLocationOperation,
+} from "../../locations/operations";
+import { listRegionsOperation } from "../../regions/operations";
+import { listLocationReviewUrlsOperation } from "../../review-links/operations";
+import type { LocationReviewUrlsSchema } from "../../review-links/schemas";
 import { tenantHref, tenantOf } from "../atoms";
 import { blankToNull, blankToUndefined, numberOrNull, ticked, withLabels } from "../form-values";
-import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, asRest, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
 import { FormCard, ListPager, type Location, StateTag, TimeZoneSelect } from "../places";
 
@@ -19,7 +23,9 @@ import { FormCard, ListPager, type Location, StateTag, TimeZoneSelect } from "..
  * Locations (docs/console.md, issue #46 item 3): the tenant's places as GET /v1/locations lists them (every
  * role reads them), each with its address and review-site ids (Google place id, Yelp business id, Facebook page
  * id and their pages' links). A manager adds one (POST /v1/locations) and edits one, deactivation included
- * (PATCH /v1/locations/{id}); each form runs REST's canManage and service.
+ * (PATCH /v1/locations/{id}). Each read and form calls its REST operation (callOperation: REST's role check and
+ * schemas): the brand and region selects read GET /v1/brands and /v1/regions, a location's write-a-review links
+ * GET /v1/locations/{id}/review-urls.
  */
 
 type Field = [key: string, label: string, type?: "email" | "url" | "tel", help?: string];
@@ -65,15 +71,20 @@ const LABELS: Record<string, string> = {
   ...Object.fromEntries(TEXT_FIELDS.map(([k, l]) => [k, l])),
 };
 
+interface Named {
+  id: string;
+  name: string;
+}
 interface Choices {
-  brands: { id: string; name: string }[];
-  regions: { id: string; name: string }[];
+  brands: Named[];
+  regions: Named[];
 }
 
+/** The brand and region selects' options (GET /v1/brands and /v1/regions: every role reads them). */
 async function choicesOf(c: CC): Promise<Choices> {
   const [brands, regions] = await Promise.all([
-    listBrands(svc(c), { limit: 200 }),
-    listRegions(svc(c), { limit: 200 }),
+    callOperation<Page<Named>>(c, listBrandsOperation, { query: { limit: "200" } }),
+    callOperation<Page<Named>>(c, listRegionsOperation, { query: { limit: "200" } }),
   ]);
   return { brands: brands.data, regions: regions.data };
 }
@@ -272,15 +283,19 @@ export async function locationsPage(c: CC): Promise<Response> {
 }
 
 const locationId = (c: CC) => c.req.param("locationId") ?? "";
+/** the location of the page's path, as the operations' path parameter */
+const locationParams = (c: CC) => ({ params: { id: locationId(c) } });
 
 export async function locationPage(c: CC): Promise<Response> {
-  const l = await callOperation<Location>(c, getLocationOperation, { params: { id: locationId(c) } });
+  const l = await callOperation<Location>(c, getLocationOperation, locationParams(c));
   const manager = can(c, "manager");
   const [tenant, csrf, choices, urls] = await Promise.all([
     tenantOf(c),
     csrfOf(c),
     choicesOf(c),
-    locationReviewUrls(svc(c), l.id),
+    callOperation<z.infer<typeof LocationReviewUrlsSchema>>(c, listLocationReviewUrlsOperation, {
+      params: { id: l.id },
+    }),
   ]);
   const base = tenantHref(c, `/locations/${encodeURIComponent(l.id)}`);
   const writeReview = [
@@ -361,14 +376,14 @@ function locationBody(form: Awaited<ReturnType<typeof formOf>>, kind: "create" |
   };
 }
 
-/** REST: POST /v1/locations (manager). */
+/** REST: POST /v1/locations (createLocation: manager, its body schema). */
 export async function createLocationSubmit(c: CC): Promise<Response> {
   const back = tenantHref(c, "/locations");
   return act(c, back, () =>
     withLabels(LABELS, async () => {
-      await asRest(c, canManage);
-      const input = parsedOr400(CreateLocationBody, locationBody(await formOf(c), "create"));
-      const created = await createLocation(svc(c), input);
+      const created = await callOperation<Location>(c, createLocationOperation, {
+        body: locationBody(await formOf(c), "create"),
+      });
       return redirectTo(c, back, {
         kind: "notice",
         text: `The location “${created.name}” is added. Connect its review sites and make a review link next.`,
@@ -377,16 +392,19 @@ export async function createLocationSubmit(c: CC): Promise<Response> {
   );
 }
 
-/** REST: PATCH /v1/locations/{id} (manager). */
+/** REST: PATCH /v1/locations/{id} (updateLocation: manager, its body schema). */
 export async function updateLocationSubmit(c: CC): Promise<Response> {
   const back = tenantHref(c, `/locations/${encodeURIComponent(locationId(c))}`);
   return act(c, back, () =>
     withLabels(LABELS, async () => {
+      // REST's role check first (as its middleware runs), then another tenant's location is a 404 before anything
+      // in the form is judged
       await asRest(c, canManage);
-      // another tenant's location is a 404 before anything in the form is judged
-      await callOperation(c, getLocationOperation, { params: { id: locationId(c) } });
-      const input = parsedOr400(UpdateLocationBody, locationBody(await formOf(c), "update"));
-      const after = await updateLocation(svc(c), locationId(c), input);
+      await callOperation(c, getLocationOperation, locationParams(c));
+      const after = await callOperation<Location>(c, updateLocationOperation, {
+        ...locationParams(c),
+        body: locationBody(await formOf(c), "update"),
+      });
       return redirectTo(c, back, {
         kind: "notice",
         text: after.isActive ? `“${after.name}” is saved.` : `“${after.name}” is saved, and inactive.`,

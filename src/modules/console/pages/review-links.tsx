@@ -1,19 +1,20 @@
 /** @jsxImportSource hono/jsx */
 import type { z } from "@hono/zod-openapi";
-import { svc } from "../../../middleware/service-context";
+import { callOperation } from "../../../lib/operation-route";
+import type { Page } from "../../../lib/pagination";
 import { canManage } from "../../../middleware/tenant";
-import { CreateReviewLinkBody, type ReviewLinkSchema, UpdateReviewLinkBody } from "../../review-links/schemas";
 import {
-  createReviewLink,
-  deleteReviewLink,
-  getReviewLink,
-  listReviewLinks,
-  reviewLinkStats,
-  updateReviewLink,
-} from "../../review-links/service";
+  createReviewLinkOperation,
+  deleteReviewLinkOperation,
+  getReviewLinkOperation,
+  listReviewLinksOperation,
+  reviewLinkStatsOperation,
+  updateReviewLinkOperation,
+} from "../../review-links/operations";
+import type { ReviewLinkSchema, ReviewLinkStatsSchema } from "../../review-links/schemas";
 import { siteName, tenantHref, tenantOf, When } from "../atoms";
 import { blankToUndefined, numberOrUndefined, ticked, withLabels } from "../form-values";
-import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, asRest, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { ButtonForm, FormCard, ListPager, LocationSelect, listPage, locationsOf, placeName, StateTag } from "../places";
 
 /*
@@ -22,10 +23,12 @@ import { ButtonForm, FormCard, ListPager, LocationSelect, listPage, locationsOf,
  * customer), and their printable QR codes, as GET /v1/review-links lists them (every role reads them). A
  * link's page shows its opens (GET /v1/review-links/{id}/stats) and its QR code, downloaded as PNG or SVG from
  * the public /l/{slug}/qr route (`format=png|svg`, `size` for the PNG). A manager creates (POST), edits or
- * retires (PATCH) and deletes (DELETE) one, each through REST's canManage and service.
+ * retires (PATCH) and deletes (DELETE) one. Each read and form calls its REST operation (callOperation: REST's
+ * role check and schemas).
  */
 
 type ReviewLink = z.infer<typeof ReviewLinkSchema>;
+type Stats = z.infer<typeof ReviewLinkStatsSchema>;
 
 /** the sites a link may send to (Yelp forbids asking for reviews: SiteWeightsSchema refuses it) */
 const SITES = ["google", "facebook"] as const;
@@ -73,7 +76,7 @@ function WeightFields(props: { p: string; weights?: ReviewLink["weights"] }) {
 export async function reviewLinksPage(c: CC): Promise<Response> {
   const manager = can(c, "manager");
   const { cursor, tenant, list, csrf, locations, base } = await listPage(c, "/review-links", (cursor) =>
-    listReviewLinks(svc(c), { cursor, limit: 50 }),
+    callOperation<Page<ReviewLink>>(c, listReviewLinksOperation, { query: { cursor, limit: "50" } }),
   );
   return page(
     c,
@@ -139,6 +142,9 @@ export async function reviewLinksPage(c: CC): Promise<Response> {
 }
 
 const linkId = (c: CC) => c.req.param("linkId") ?? "";
+/** the link of the page's path, as the operations' path parameter */
+const linkParams = (c: CC) => ({ params: { id: linkId(c) } });
+const getLink = (c: CC) => callOperation<ReviewLink>(c, getReviewLinkOperation, linkParams(c));
 
 function Counts(props: { title: string; counts: Record<string, number>; label: (k: string) => string }) {
   const entries = Object.entries(props.counts);
@@ -151,13 +157,13 @@ function Counts(props: { title: string; counts: Record<string, number>; label: (
 }
 
 export async function reviewLinkPage(c: CC): Promise<Response> {
-  const link = await getReviewLink(svc(c), linkId(c));
+  const link = await getLink(c);
   const manager = can(c, "manager");
   const [tenant, csrf, locations, stats] = await Promise.all([
     tenantOf(c),
     csrfOf(c),
     locationsOf(c),
-    reviewLinkStats(svc(c), link.id, {}),
+    callOperation<Stats>(c, reviewLinkStatsOperation, { params: { id: link.id } }),
   ]);
   const base = tenantHref(c, `/review-links/${encodeURIComponent(link.id)}`);
   const fileName = link.name.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "") || "review-link";
@@ -262,19 +268,19 @@ export async function reviewLinkPage(c: CC): Promise<Response> {
 const weightsOf = (form: Awaited<ReturnType<typeof formOf>>) =>
   Object.fromEntries(SITES.map((s) => [s, numberOrUndefined(form.one(`weights.${s}`))]));
 
-/** REST: POST /v1/review-links (manager). */
+/** REST: POST /v1/review-links (createReviewLink: manager, its body schema). */
 export async function createReviewLinkSubmit(c: CC): Promise<Response> {
   const list = tenantHref(c, "/review-links");
   return act(c, list, () =>
     withLabels(LABELS, async () => {
-      await asRest(c, canManage);
       const form = await formOf(c);
-      const input = parsedOr400(CreateReviewLinkBody, {
-        locationId: form.one("locationId"),
-        name: blankToUndefined(form.one("name")),
-        weights: weightsOf(form),
+      const made = await callOperation<ReviewLink>(c, createReviewLinkOperation, {
+        body: {
+          locationId: form.one("locationId"),
+          name: blankToUndefined(form.one("name")),
+          weights: weightsOf(form),
+        },
       });
-      const made = await createReviewLink(svc(c), input);
       return redirectTo(c, `${list}/${encodeURIComponent(made.id)}`, {
         kind: "notice",
         text: `“${made.name}” is ready: copy the link or download its QR code.`,
@@ -283,21 +289,20 @@ export async function createReviewLinkSubmit(c: CC): Promise<Response> {
   );
 }
 
-/** REST: PATCH /v1/review-links/{id} (manager). */
+/** REST: PATCH /v1/review-links/{id} (updateReviewLink: manager, its body schema). */
 export async function updateReviewLinkSubmit(c: CC): Promise<Response> {
   const back = tenantHref(c, `/review-links/${encodeURIComponent(linkId(c))}`);
   return act(c, back, () =>
     withLabels(LABELS, async () => {
+      // REST's role check first (as its middleware runs), then another tenant's link is a 404 before anything in
+      // the form is judged
       await asRest(c, canManage);
-      // another tenant's link is a 404 before anything in the form is judged
-      await getReviewLink(svc(c), linkId(c));
+      await getLink(c);
       const form = await formOf(c);
-      const input = parsedOr400(UpdateReviewLinkBody, {
-        name: form.one("name"),
-        weights: weightsOf(form),
-        isActive: ticked(form.one("isActive")),
+      const after = await callOperation<ReviewLink>(c, updateReviewLinkOperation, {
+        ...linkParams(c),
+        body: { name: form.one("name"), weights: weightsOf(form), isActive: ticked(form.one("isActive")) },
       });
-      const after = await updateReviewLink(svc(c), linkId(c), input);
       return redirectTo(c, back, {
         kind: "notice",
         text: after.isActive ? `“${after.name}” is saved.` : `“${after.name}” is saved and retired.`,
@@ -306,13 +311,13 @@ export async function updateReviewLinkSubmit(c: CC): Promise<Response> {
   );
 }
 
-/** REST: DELETE /v1/review-links/{id} (manager). */
+/** REST: DELETE /v1/review-links/{id} (deleteReviewLink, manager; REST's role check before the 404 read). */
 export async function deleteReviewLinkSubmit(c: CC): Promise<Response> {
   const list = tenantHref(c, "/review-links");
   return act(c, list, async () => {
     await asRest(c, canManage);
-    const link = await getReviewLink(svc(c), linkId(c));
-    await deleteReviewLink(svc(c), link.id);
+    const link = await getLink(c);
+    await callOperation(c, deleteReviewLinkOperation, { params: { id: link.id } });
     return redirectTo(c, list, { kind: "notice", text: `“${link.name}” is deleted; its QR codes no longer work.` });
   });
 }

@@ -1,14 +1,21 @@
 /** @jsxImportSource hono/jsx */
 import type { z } from "@hono/zod-openapi";
 import { SITE_TYPES, WIDGET_ORDERS } from "../../../db/schema";
-import { svc } from "../../../middleware/service-context";
+import { callOperation } from "../../../lib/operation-route";
+import type { Page } from "../../../lib/pagination";
 import { canManage } from "../../../middleware/tenant";
 import { siteLabel } from "../../widgets/footer";
-import { CreateWidgetBody, UpdateWidgetBody, type WidgetSchema } from "../../widgets/schemas";
-import { createWidget, deleteWidget, getWidget, listWidgets, updateWidget } from "../../widgets/service";
+import {
+  createWidgetOperation,
+  deleteWidgetOperation,
+  getWidgetOperation,
+  listWidgetsOperation,
+  updateWidgetOperation,
+} from "../../widgets/operations";
+import type { WidgetSchema } from "../../widgets/schemas";
 import { tenantHref, tenantOf } from "../atoms";
 import { blankToNull, numberOrUndefined, ticked, withLabels } from "../form-values";
-import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, asRest, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import {
   ButtonForm,
   FormCard,
@@ -26,7 +33,8 @@ import {
  * lists them (every role reads them). A widget's page shows the embed code to copy (a script, or an iframe for
  * sites that allow no script) and a preview: the public widget page /w/{key} in an iframe of this origin (the
  * console's CSP allows frame-src 'self' for it; the widget page loads nothing from elsewhere). A manager
- * creates (POST), edits or pauses (PATCH) and deletes (DELETE) one, through REST's canManage and service.
+ * creates (POST), edits or pauses (PATCH) and deletes (DELETE) one. Each read and form calls its REST operation
+ * (callOperation: REST's role check and schemas).
  */
 
 type Widget = z.infer<typeof WidgetSchema>;
@@ -84,7 +92,7 @@ function WidgetFields(props: { p: string; w?: Widget; locations: Location[] }) {
 export async function widgetsPage(c: CC): Promise<Response> {
   const manager = can(c, "manager");
   const { cursor, tenant, list, csrf, locations, base } = await listPage(c, "/widgets", (cursor) =>
-    listWidgets(svc(c), { cursor, limit: 50 }),
+    callOperation<Page<Widget>>(c, listWidgetsOperation, { query: { cursor, limit: "50" } }),
   );
   return page(
     c,
@@ -134,6 +142,9 @@ export async function widgetsPage(c: CC): Promise<Response> {
 }
 
 const widgetId = (c: CC) => c.req.param("widgetId") ?? "";
+/** the widget of the page's path, as the operations' path parameter */
+const widgetParams = (c: CC) => ({ params: { id: widgetId(c) } });
+const getWidget = (c: CC) => callOperation<Widget>(c, getWidgetOperation, widgetParams(c));
 
 /** An embed code in a block to select, with a copy button (client/copy.ts). */
 function Code(props: { id: string; title: string; code: string; help: string }) {
@@ -154,7 +165,7 @@ function Code(props: { id: string; title: string; code: string; help: string }) 
 }
 
 export async function widgetPage(c: CC): Promise<Response> {
-  const w = await getWidget(svc(c), widgetId(c));
+  const w = await getWidget(c);
   const manager = can(c, "manager");
   const [tenant, csrf, locations] = await Promise.all([tenantOf(c), csrfOf(c), locationsOf(c)]);
   const base = tenantHref(c, `/widgets/${encodeURIComponent(w.id)}`);
@@ -225,13 +236,12 @@ const widgetBody = (form: Awaited<ReturnType<typeof formOf>>) => ({
   order: form.one("order") || undefined,
 });
 
-/** REST: POST /v1/widgets (manager). */
+/** REST: POST /v1/widgets (createWidget: manager, its body schema). */
 export async function createWidgetSubmit(c: CC): Promise<Response> {
   const list = tenantHref(c, "/widgets");
   return act(c, list, () =>
     withLabels(LABELS, async () => {
-      await asRest(c, canManage);
-      const made = await createWidget(svc(c), parsedOr400(CreateWidgetBody, widgetBody(await formOf(c))));
+      const made = await callOperation<Widget>(c, createWidgetOperation, { body: widgetBody(await formOf(c)) });
       return redirectTo(c, `${list}/${encodeURIComponent(made.id)}`, {
         kind: "notice",
         text: `“${made.name}” is made: copy its code into your website.`,
@@ -240,17 +250,20 @@ export async function createWidgetSubmit(c: CC): Promise<Response> {
   );
 }
 
-/** REST: PATCH /v1/widgets/{id} (manager). */
+/** REST: PATCH /v1/widgets/{id} (updateWidget: manager, its body schema). */
 export async function updateWidgetSubmit(c: CC): Promise<Response> {
   const back = tenantHref(c, `/widgets/${encodeURIComponent(widgetId(c))}`);
   return act(c, back, () =>
     withLabels(LABELS, async () => {
+      // REST's role check first (as its middleware runs), then another tenant's widget is a 404 before anything in
+      // the form is judged
       await asRest(c, canManage);
-      // another tenant's widget is a 404 before anything in the form is judged
-      await getWidget(svc(c), widgetId(c));
+      await getWidget(c);
       const form = await formOf(c);
-      const input = parsedOr400(UpdateWidgetBody, { ...widgetBody(form), isActive: ticked(form.one("isActive")) });
-      const after = await updateWidget(svc(c), widgetId(c), input);
+      const after = await callOperation<Widget>(c, updateWidgetOperation, {
+        ...widgetParams(c),
+        body: { ...widgetBody(form), isActive: ticked(form.one("isActive")) },
+      });
       return redirectTo(c, back, {
         kind: "notice",
         text: after.isActive
@@ -261,13 +274,13 @@ export async function updateWidgetSubmit(c: CC): Promise<Response> {
   );
 }
 
-/** REST: DELETE /v1/widgets/{id} (manager). */
+/** REST: DELETE /v1/widgets/{id} (deleteWidget, manager; REST's role check before the 404 read). */
 export async function deleteWidgetSubmit(c: CC): Promise<Response> {
   const list = tenantHref(c, "/widgets");
   return act(c, list, async () => {
     await asRest(c, canManage);
-    const w = await getWidget(svc(c), widgetId(c));
-    await deleteWidget(svc(c), w.id);
+    const w = await getWidget(c);
+    await callOperation(c, deleteWidgetOperation, { params: { id: w.id } });
     return redirectTo(c, list, {
       kind: "notice",
       text: `“${w.name}” is deleted; where it was embedded, nothing shows.`,
