@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import { type FileAnswer, fileOutput, fileResponse } from "../../lib/operation";
+import { type FileAnswer, fileOutput } from "../../lib/operation";
 import type { AuditFilter } from "./schemas";
 import { exportAuditEventsCsv } from "./service";
 
@@ -11,13 +11,9 @@ export const AuditCsv = fileOutput({
 });
 
 /**
- * The audit CSV as a download (docs/agency.md "Audit export"): GET /v1/audit-events/export and the console's
- * audit page answer with this one file, the same filters giving the same rows.
+ * The audit CSV as a download (docs/agency.md "Audit export"): GET /v1/audit-events/export's answer, which the
+ * console's audit page serves through the same operation: the same filters give the same rows.
  */
 export function auditCsvFile(db: Db, filter: AuditFilter, now = new Date()): FileAnswer {
   return { body: exportAuditEventsCsv(db, filter), fileName: `audit-events-${now.toISOString().slice(0, 10)}.csv` };
 }
-
-/** The console page's answer: the same file as REST's, as its response. */
-export const auditCsvDownload = (db: Db, filter: AuditFilter, now = new Date()): Response =>
-  fileResponse(AuditCsv, auditCsvFile(db, filter, now));

@@ -137,6 +137,16 @@ export function parsedOr400<S extends z.ZodType>(schema: S, value: unknown): z.o
   return parsed.data;
 }
 
+/**
+ * Whether `e` is the REST schema's 400 refusing one of these fields (a blank note, a reply without text): a
+ * page that words that refusal as its own sentence catches it after callOperation ran the schema.
+ */
+export function refusesFields(e: unknown, fields: readonly string[]): boolean {
+  if (!(e instanceof ApiError) || e.code !== "VALIDATION_ERROR") return false;
+  const issues = (e.details?.issues as ValidationIssue[] | undefined) ?? [];
+  return issues.some((i) => fields.includes(i.path.split(".")[0] ?? ""));
+}
+
 /** The token every form carries (the CSRF check runs in guards.ts before any handler). */
 export const csrfOf = async (c: CC) => (c.var.consoleSession ? csrfToken(c.env, c.var.consoleSession) : "");
 

@@ -7,11 +7,10 @@ import type { Page } from "../../../lib/pagination";
 import { slugify } from "../../../lib/validators";
 import { listAdminAgenciesOperation } from "../../admin/agencies.operations";
 import { addAgencyTenantUserOperation, createAgencyTenantOperation } from "../../agency/tenants.operations";
-import { agencyUsage } from "../../analytics/agency-usage";
-import { AgencyUsageQuery } from "../../analytics/schemas";
+import { agencyUsageOperation } from "../../analytics/operations";
+import type { AgencyUsagePageSchema } from "../../analytics/schemas";
 import { administeredAgencies, isPlatformAdmin } from "../../identity/access";
 import { CreateTenantBody, type TenantDetailSchema } from "../../tenants/schemas";
-import { agencyScopeOf } from "../../tenants/scope";
 import { AddTenantUserBody, type TenantUserDto } from "../../users/schemas";
 import { Pager, pct, Stars, When } from "../atoms";
 import { act, type CC, csrfOf, formOf, page, parsedOr400, redirectTo, sentenceOf } from "../kit";
@@ -23,11 +22,11 @@ import { Csrf } from "../layout";
  * health and usage as GET /agency/usage reads them (rating, response rate over 30 days, reviews past their SLA;
  * locations, contacts, requests sent this month, reviews), each linked to its home (the person's session reaches
  * every tenant of their agencies: no second sign-in), and "Add a business": POST /agency/tenants, then POST
- * /agency/tenants/{id}/users with the owner as tenant_admin and no password, which mails them the invite.
+ * /agency/tenants/{id}/users with the owner as tenant_admin and no password, which mails them the invite. Each
+ * read and form is its /agency (or /admin) operation, through callOperation.
  */
 
 const AGENCY = "/app/agency";
-const scopeOf = (c: CC) => agencyScopeOf(c.var.principal);
 
 /** The agencies a new business may go to, when there is a choice (REST: agencyId, required for several). */
 async function agencyChoices(c: CC): Promise<{ id: string; name: string }[]> {
@@ -112,13 +111,12 @@ function AddBusiness(props: { csrf: string; agencies: { id: string; name: string
 
 export async function agencyPage(c: CC): Promise<Response> {
   const state = c.req.query("state");
-  const query = parsedOr400(AgencyUsageQuery, {
+  const query = {
     cursor: c.req.query("cursor") || undefined,
     isActive: state === "active" ? "true" : state === "paused" ? "false" : undefined,
-    limit: "25",
-  });
+  };
   const [usage, csrf, agencies] = await Promise.all([
-    agencyUsage(c.env, scopeOf(c), query),
+    callOperation<z.infer<typeof AgencyUsagePageSchema>>(c, agencyUsageOperation, { query: { ...query, limit: "25" } }),
     csrfOf(c),
     agencyChoices(c),
   ]);

@@ -3,7 +3,6 @@ import type { z } from "@hono/zod-openapi";
 import { DIGEST_FREQUENCIES, SITE_TYPES } from "../../../db/schema";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
-import { svc } from "../../../middleware/service-context";
 import {
   createAlertSubscriptionOperation,
   deleteAlertSubscriptionOperation,
@@ -13,7 +12,8 @@ import {
   updateAlertSubscriptionOperation,
 } from "../../alerts/operations";
 import { type AlertSendSchema, type AlertSubscriptionSchema, NOTHING_TO_DELIVER } from "../../alerts/schemas";
-import { listTenantUsers } from "../../users/service";
+import { listUsersOperation } from "../../users/operations";
+import type { TenantUserDto } from "../../users/schemas";
 import { siteName, tenantHref, tenantOf, When } from "../atoms";
 import {
   blankToNull,
@@ -206,7 +206,8 @@ function AlertFields(props: { p: string; s?: Subscription; locations: Location[]
 
 /** The people managers may alert (GET /v1/users: any role reads it), active ones only. */
 async function peopleOf(c: CC): Promise<Person[]> {
-  return (await listTenantUsers(svc(c), { limit: 200 })).data.filter((u) => u.isActive);
+  const list = await callOperation<Page<TenantUserDto>>(c, listUsersOperation, { query: { limit: "200" } });
+  return list.data.filter((u) => u.isActive);
 }
 
 export async function alertsPage(c: CC): Promise<Response> {

@@ -11,7 +11,10 @@ import { ReplyCard } from "./replies";
  * Approvals (docs/console.md): the replies waiting for a decision, each with the review it answers; the
  * approved ones not yet live (to publish, by API or by hand, or held by the site's moderators); and the
  * rejected ones with the reason (an approver's, or the site's policy). GET /v1/responses/approval-queue's
- * service and query (status), the MCP approval card's read (listApprovalQueueWithReviews).
+ * query (status) and the MCP approval card's read (listApprovalQueueWithReviews), a service call and not an
+ * operation: each reply is shown with the review it answers, which no operation answers for the three tabs
+ * (listResponseApprovalQueue answers the replies alone; approval.list-pending, MCP only, has no status and no
+ * REST door). The forms are the replies' operations (replies.tsx).
  */
 
 const TABS: Record<(typeof QUEUE_STATUSES)[number], string> = {

@@ -1,21 +1,23 @@
 /** @jsxImportSource hono/jsx */
 import type { z } from "@hono/zod-openapi";
-import { svc } from "../../../middleware/service-context";
-import { canAdminister } from "../../../middleware/tenant";
-import { listApiKeys } from "../../api-keys/service";
-import { auditCsvDownload } from "../../audit/download";
-import { type AuditEventSchema, AuditFilterSchema, AuditListQuery } from "../../audit/schemas";
-import { listAuditEvents } from "../../audit/service";
-import { listTenantUsers } from "../../users/service";
+import type { FileAnswer } from "../../../lib/operation";
+import { callOperation, respond } from "../../../lib/operation-route";
+import type { Page } from "../../../lib/pagination";
+import { listApiKeysOperation } from "../../api-keys/operations";
+import type { ApiKeyDto } from "../../api-keys/schemas";
+import { exportAuditEventsOperation, listAuditEventsOperation } from "../../audit/operations";
+import type { AuditEventSchema } from "../../audit/schemas";
+import { listUsersOperation } from "../../users/operations";
+import type { TenantUserDto } from "../../users/schemas";
 import { Pager, tenantHref, tenantOf, When } from "../atoms";
-import { asRest, type CC, page, parsedOr400 } from "../kit";
+import { type CC, page } from "../kit";
 
 /*
  * Audit log (docs/console.md, issue #46 item 6; the specification: "viewed in the admin console and exported
  * as CSV"): this tenant's audit events newest first, filtered by actor, action, target and date as GET
- * /v1/audit-events filters them (its query schema and service), and the filtered view as CSV through GET
- * /v1/audit-events/export's own download (audit/download.ts: header row, RFC 4180, formula-safe cells).
- * tenant_admin, as REST.
+ * /v1/audit-events filters them, and the filtered view as CSV, GET /v1/audit-events/export's own download
+ * (audit/download.ts: header row, RFC 4180, formula-safe cells); the actors' names from GET /v1/users and GET
+ * /v1/api-keys. Each read is its REST operation (callOperation): tenant_admin, as REST.
  */
 
 type AuditEvent = z.infer<typeof AuditEventSchema>;
@@ -37,7 +39,7 @@ function dayStart(day: string, after = false): string {
 }
 
 /** The REST query of the form's fields: "to" is inclusive of its day (occurredAt < the next day's start). */
-const restQuery = (f: Fields) => ({
+const restQuery = (f: Fields): Record<string, string | undefined> => ({
   actorId: f.actorId || undefined,
   action: f.action || undefined,
   resourceType: f.resourceType || undefined,
@@ -54,8 +56,8 @@ const queryString = (f: Partial<Fields>) => {
 /** Names for the actors this tenant knows: its people and its live API keys (the rest show their id). */
 async function actorsOf(c: CC) {
   const [people, keys] = await Promise.all([
-    listTenantUsers(svc(c), { limit: 200 }),
-    listApiKeys(svc(c), { limit: 100 }),
+    callOperation<Page<TenantUserDto>>(c, listUsersOperation, { query: { limit: "200" } }),
+    callOperation<Page<ApiKeyDto>>(c, listApiKeysOperation, { query: { limit: "100" } }),
   ]);
   return {
     people: people.data.map((u) => ({ id: u.id, name: u.name || u.email })),
@@ -125,14 +127,11 @@ function Filters(props: { f: Fields; actors: { id: string; name: string }[] }) {
 }
 
 export async function auditPage(c: CC): Promise<Response> {
-  await asRest(c, canAdminister);
   const f = fieldsOf(c);
   const cursor = c.req.query("cursor") || undefined;
-  const query = parsedOr400(AuditListQuery, { ...restQuery(f), cursor, limit: "50" });
-  const ctx = svc(c);
-  const [tenant, list, actors] = await Promise.all([
+  const [list, tenant, actors] = await Promise.all([
+    callOperation<Page<AuditEvent>>(c, listAuditEventsOperation, { query: { ...restQuery(f), cursor, limit: "50" } }),
     tenantOf(c),
-    listAuditEvents(ctx.db, { ...query, tenantId: ctx.tenantId }),
     actorsOf(c),
   ]);
   const everyone = [...actors.people, ...actors.keys];
@@ -224,8 +223,6 @@ export async function auditPage(c: CC): Promise<Response> {
 
 /** GET …/audit/export: the filtered view as REST's CSV download (the same filters, the same rows). */
 export async function auditExport(c: CC): Promise<Response> {
-  await asRest(c, canAdminister);
-  const filter = parsedOr400(AuditFilterSchema, restQuery(fieldsOf(c)));
-  const ctx = svc(c);
-  return auditCsvDownload(ctx.db, { ...filter, tenantId: ctx.tenantId });
+  const file = await callOperation<FileAnswer>(c, exportAuditEventsOperation, { query: restQuery(fieldsOf(c)) });
+  return respond(c, exportAuditEventsOperation, file);
 }

@@ -4,7 +4,6 @@ import { TENANT_ROLES } from "../../../db/schema";
 import { EVENT_TYPES, type EventType } from "../../../lib/events";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
-import { svc } from "../../../middleware/service-context";
 import {
   createAutomationRuleOperation,
   deleteAutomationRuleOperation,
@@ -25,7 +24,8 @@ import {
 import { isEventType, payloadFields } from "../../events/catalogue";
 import { listLocationsOperation } from "../../locations/operations";
 import type { LocationSchema } from "../../locations/schemas";
-import { listTenantUsers } from "../../users/service";
+import { listUsersOperation } from "../../users/operations";
+import type { TenantUserDto } from "../../users/schemas";
 import { Pager, ShownOnce, tenantHref, tenantOf, When } from "../atoms";
 import { act, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf, type Flash, ROLE_LABEL } from "../layout";
@@ -302,14 +302,15 @@ export async function automationPage(c: CC): Promise<Response> {
   const query = { cursor: c.req.query("cursor") || undefined };
   const chosen = c.req.query("action");
   const manager = can(c, "manager");
-  const ctx = svc(c);
   const adding = manager && isActionType(chosen);
   const [tenant, list, csrf, locations, people] = await Promise.all([
     tenantOf(c),
     callOperation<Page<Rule>>(c, listAutomationRulesOperation, { query: { ...query, limit: "50" } }),
     csrfOf(c),
     adding ? callOperation<Page<Location>>(c, listLocationsOperation, { query: { limit: "200" } }) : null,
-    adding && chosen === "assign_inbox" ? listTenantUsers(ctx, { limit: 200 }) : null,
+    adding && chosen === "assign_inbox"
+      ? callOperation<Page<TenantUserDto>>(c, listUsersOperation, { query: { limit: "200" } })
+      : null,
   ]);
   const base = ruleHref(c);
   return page(

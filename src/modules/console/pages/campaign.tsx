@@ -4,7 +4,6 @@ import type { MessageChannel } from "../../../db/schema";
 import { ApiError, validationError } from "../../../lib/errors";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
-import { svc } from "../../../middleware/service-context";
 import { canManage } from "../../../middleware/tenant";
 import { templateKey } from "../../../providers/messaging/template-store";
 import {
@@ -32,12 +31,10 @@ import { listExperimentsOperation } from "../../experiments/operations";
 import type { ExperimentDto } from "../../experiments/schemas";
 import { listLocationsOperation } from "../../locations/operations";
 import type { LocationSchema } from "../../locations/schemas";
-import { listWhatsAppTemplates } from "../../messaging-settings/whatsapp-templates";
 import { listSolicitationsOperation } from "../../solicitations/operations";
 import type { SolicitationWithContactSchema } from "../../solicitations/schemas";
 import { listTemplatesOperation } from "../../templates/operations";
 import type { TemplateDto } from "../../templates/schemas";
-import { getTemplate } from "../../templates/service";
 import { tenantOf, When } from "../atoms";
 import { act, asRest, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
@@ -47,7 +44,7 @@ import { EXPERIMENT_STATUS_LABEL, experimentHref } from "./experiments";
 import { CAMPAIGN_TYPE_LABEL, CHANNEL_LABEL, channelsText, n, RequestsNav } from "./requests";
 import { SequenceSection } from "./sequence";
 import { contactText, solicitationsHref } from "./solicitations";
-import { templateHref } from "./templates";
+import { templateHref, templateOf, whatsAppStatesOf } from "./templates";
 
 /*
  * One campaign (docs/console.md, "Review requests"): GET /v1/campaigns/{id} with its templates (GET .../templates),
@@ -269,7 +266,6 @@ function Bindings(props: {
 }
 
 export async function campaignPage(c: CC): Promise<Response> {
-  const ctx = svc(c);
   const campaign = await callOperation<CampaignDto>(c, getCampaignOperation, { params: { id: campaignId(c) } });
   const manager = can(c, "manager");
   const [tenant, figures, bindings, sequence, experiments, templates, locations, reach, meta, csrf] = await Promise.all(
@@ -284,7 +280,7 @@ export async function campaignPage(c: CC): Promise<Response> {
       manager && campaign.isActive
         ? Promise.all(campaign.channels.map(async (ch) => [ch, await reachable(c, ch)] as [MessageChannel, number]))
         : null,
-      campaign.channels.includes("whatsapp") ? listWhatsAppTemplates(ctx) : null,
+      campaign.channels.includes("whatsapp") ? whatsAppStatesOf(c) : null,
       csrfOf(c),
     ],
   );
@@ -512,9 +508,10 @@ export async function bindTemplateSubmit(c: CC): Promise<Response> {
   const back = `${campaignHref(c, campaignId(c))}#templates`;
   return act(c, back, async () => {
     await asRest(c, canManage);
-    // a template the tenant does not have is the body reference REST refuses (400), not a missing page
-    const template = await getTemplate(svc(c), (await formOf(c)).one("templateId")).catch((e) => {
-      throw e instanceof ApiError && e.code === "NOT_FOUND"
+    // a template the tenant does not have (or no id at all) is the body reference REST refuses (400), not a
+    // missing page
+    const template = await templateOf(c, (await formOf(c)).one("templateId")).catch((e) => {
+      throw e instanceof ApiError && (e.code === "NOT_FOUND" || e.code === "VALIDATION_ERROR")
         ? validationError([{ path: "templateId", message: "Unknown template" }])
         : e;
     });

@@ -1,13 +1,19 @@
 /** @jsxImportSource hono/jsx */
+
+import type { z } from "@hono/zod-openapi";
 import type { Child } from "hono/jsx";
 import type { BrowserAsk } from "../../../durable/mcp-sessions";
 import { ApiError } from "../../../lib/errors";
+import { callOperation } from "../../../lib/operation-route";
 import { svc } from "../../../middleware/service-context";
-import { getContact } from "../../contacts/service";
-import { getInboxItem, type InboxItemType } from "../../inbox/service";
+import { getContactOperation } from "../../contacts/operations";
+import type { ContactSchema } from "../../contacts/schemas";
+import { getInboxItemOperation } from "../../inbox/operations";
+import type { InboxItemDetailSchema } from "../../inbox/schemas";
 import { type AskForPerson, askForPerson, type ConfirmingPerson, decideAsPerson } from "../../mcp/confirm-in-browser";
+import { getReviewOperation } from "../../reviews/operations";
 import { findResponseRow } from "../../reviews/responses.service";
-import { getReview } from "../../reviews/service";
+import type { ReviewSchema } from "../../reviews/schemas";
 import { Stars, siteName, tenantHref, tenantOf, When } from "../atoms";
 import { notFoundPage, refusedPage } from "../errors";
 import { type CC, csrfOf, formOf, page, redirectTo } from "../kit";
@@ -21,6 +27,9 @@ import { Csrf } from "../layout";
  * manager or admin of the tenant (mcp/confirm-in-browser.ts, the one rule). Anyone else gets a 403 page that
  * says nothing about the call; another tenant's or a spent ask is a 404. Text an outsider wrote (a review,
  * feedback) is shown as a marked quote; the values the assistant chose are marked as the assistant's.
+ * What the call acts on is read through REST's operations (GET /v1/reviews/{id}, /v1/inbox/{id}, /v1/contacts/{id})
+ * as the person reads them; the reply itself through its service (findResponseRow: REST has no GET of one reply),
+ * and the ask through the MCP confirmation store (askForPerson, decideAsPerson: not operations of the catalogue).
  */
 
 const person = (c: CC): ConfirmingPerson => ({
@@ -58,12 +67,13 @@ const arg = (ask: BrowserAsk, name: string) => ask.arguments.find((a) => a.name 
 
 /** What the call acts on, read from the tenant now (the reply and its review, the inbox item, the contact). */
 async function targetOf(c: CC, ask: BrowserAsk): Promise<Child> {
-  const ctx = svc(c);
   try {
     const responseId = arg(ask, "responseId");
     if (responseId) {
-      const reply = await findResponseRow(ctx, responseId);
-      const review = await getReview(ctx, reply.reviewId);
+      const reply = await findResponseRow(svc(c), responseId);
+      const review = await callOperation<z.infer<typeof ReviewSchema>>(c, getReviewOperation, {
+        params: { id: reply.reviewId },
+      });
       return (
         <section class="card" aria-labelledby="target">
           <h2 id="target">The reply and the review it answers</h2>
@@ -83,8 +93,15 @@ async function targetOf(c: CC, ask: BrowserAsk): Promise<Child> {
     const itemId = arg(ask, "itemId");
     const ids = itemId ? [itemId] : itemIds ? (JSON.parse(itemIds) as string[]).slice(0, 5) : [];
     if (ids.length) {
-      const type = arg(ask, "itemType") as InboxItemType | undefined;
-      const items = await Promise.all(ids.map((id) => getInboxItem(ctx, id, type)));
+      const type = arg(ask, "itemType");
+      const items = await Promise.all(
+        ids.map((id) =>
+          callOperation<z.infer<typeof InboxItemDetailSchema>>(c, getInboxItemOperation, {
+            params: { id },
+            query: { type },
+          }),
+        ),
+      );
       return (
         <section class="card" aria-labelledby="target">
           <h2 id="target">{items.length === 1 ? "The inbox item" : `The first ${items.length} inbox items`}</h2>
@@ -109,7 +126,9 @@ async function targetOf(c: CC, ask: BrowserAsk): Promise<Child> {
     }
     const contactId = arg(ask, "contactId");
     if (contactId) {
-      const contact = await getContact(ctx, contactId);
+      const contact = await callOperation<z.infer<typeof ContactSchema>>(c, getContactOperation, {
+        params: { id: contactId },
+      });
       const name = [contact.firstName, contact.lastName].filter(Boolean).join(" ");
       return (
         <section class="card" aria-labelledby="target">
@@ -123,7 +142,8 @@ async function targetOf(c: CC, ask: BrowserAsk): Promise<Child> {
       );
     }
   } catch (e) {
-    if (e instanceof ApiError && e.code === "NOT_FOUND")
+    // a value the assistant chose that REST's schemas refuse (an id too long, an unknown item type) names nothing here
+    if (e instanceof ApiError && (e.code === "NOT_FOUND" || e.code === "VALIDATION_ERROR"))
       return <p class="warnbox">What this call names was not found in this business: it would fail if confirmed.</p>;
     throw e;
   }

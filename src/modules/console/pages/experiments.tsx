@@ -2,7 +2,6 @@
 import type { ExperimentStatus } from "../../../db/schema";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
-import { svc } from "../../../middleware/service-context";
 import { canAdminister, canManage } from "../../../middleware/tenant";
 import { getCampaignOperation, listCampaignsOperation } from "../../campaigns/operations";
 import type { CampaignDto } from "../../campaigns/schemas";
@@ -21,13 +20,12 @@ import type { ExperimentDto, ExperimentResults } from "../../experiments/schemas
 import type { ExperimentMove } from "../../experiments/service";
 import { listTemplatesOperation } from "../../templates/operations";
 import type { TemplateDto } from "../../templates/schemas";
-import { getTemplate } from "../../templates/service";
 import { tenantHref, tenantOf, When } from "../atoms";
 import { RateChart } from "../charts";
 import { act, asRest, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
 import { CHANNEL_LABEL, n, RequestsNav } from "./requests";
-import { TEMPLATE_STATUS_LABEL } from "./templates";
+import { TEMPLATE_STATUS_LABEL, templateOf } from "./templates";
 
 /*
  * A/B experiments (docs/console.md, "Review requests"): the list (GET /v1/experiments, every role; a plain list
@@ -265,7 +263,7 @@ export async function experimentPage(c: CC): Promise<Response> {
   // the campaign's name and each variant's message, as GET /v1/campaigns/{id} and /v1/templates/{id} read them
   const [campaign, templates] = await Promise.all([
     e.campaignId ? callOperation<CampaignDto>(c, getCampaignOperation, { params: { id: e.campaignId } }) : null,
-    Promise.all(e.variants.map((v) => (v.templateId ? getTemplate(svc(c), v.templateId) : null))),
+    Promise.all(e.variants.map((v) => (v.templateId ? templateOf(c, v.templateId) : null))),
   ]);
   const base = experimentHref(c, e.id);
   const move = (name: ExperimentMove, label: string) => (

@@ -3,22 +3,21 @@ import type { z } from "@hono/zod-openapi";
 import { INBOX_ITEM_TYPES, INBOX_STATUSES } from "../../../db/schema";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
-import { svc } from "../../../middleware/service-context";
-import { canWrite } from "../../../middleware/tenant";
-import { addInboxNote } from "../../inbox/actions";
 import {
+  addInboxNoteOperation,
   assignInboxOperation,
+  getInboxItemOperation,
   listInboxOperation,
   setInboxStatusOperation,
   setInboxTagsOperation,
 } from "../../inbox/operations";
-import { type InboxItemSchema, NoteInboxBody } from "../../inbox/schemas";
-import { getInboxItem } from "../../inbox/service";
+import type { InboxItemDetailSchema, InboxItemSchema } from "../../inbox/schemas";
 import { listLocationsOperation } from "../../locations/operations";
 import type { LocationSchema } from "../../locations/schemas";
-import { listTenantUsers } from "../../users/service";
+import { listUsersOperation } from "../../users/operations";
+import type { TenantUserDto } from "../../users/schemas";
 import { Pager, Stars, siteName, tenantHref, tenantOf, When } from "../atoms";
-import { act, asRest, backOf, type CC, can, csrfOf, formOf, page, redirectTo } from "../kit";
+import { act, backOf, type CC, can, csrfOf, formOf, page, redirectTo, refusesFields } from "../kit";
 import { Csrf } from "../layout";
 import { NewReply, ReplyCard } from "./replies";
 
@@ -29,6 +28,7 @@ import { NewReply, ReplyCard } from "./replies";
  */
 
 type Item = z.infer<typeof InboxItemSchema>;
+type ItemDetail = z.infer<typeof InboxItemDetailSchema>;
 type Location = z.infer<typeof LocationSchema>;
 
 const STATUS_LABEL: Record<(typeof INBOX_STATUSES)[number], string> = {
@@ -49,8 +49,8 @@ function filtersOf(c: CC): Record<string, string | undefined> {
 
 /** The people of this tenant (GET /v1/users: any role reads it), for names and the assign form. */
 async function peopleOf(c: CC) {
-  const page = await listTenantUsers(svc(c), { limit: 200 });
-  return page.data.filter((u) => u.isActive);
+  const list = await callOperation<Page<TenantUserDto>>(c, listUsersOperation, { query: { limit: "200" } });
+  return list.data.filter((u) => u.isActive);
 }
 
 async function locationsOf(c: CC) {
@@ -211,7 +211,7 @@ export async function inboxItemPage(c: CC): Promise<Response> {
   const type = typeQ === "review" || typeQ === "feedback" ? typeQ : undefined;
   const [tenant, item, people, locations, csrf] = await Promise.all([
     tenantOf(c),
-    getInboxItem(svc(c), id, type),
+    callOperation<ItemDetail>(c, getInboxItemOperation, { params: { id }, query: { type } }),
     peopleOf(c),
     locationsOf(c),
     csrfOf(c),
@@ -402,7 +402,7 @@ export async function inboxItemPage(c: CC): Promise<Response> {
   );
 }
 
-// ---- the item's forms: each the operation (or service) of its REST twin
+// ---- the item's forms: each the operation of its REST twin
 
 const itemId = (c: CC) => c.req.param("itemId") ?? "";
 const kind = (v: string) => (v === "review" || v === "feedback" ? v : undefined);
@@ -447,15 +447,21 @@ export async function statusSubmit(c: CC): Promise<Response> {
   });
 }
 
-/** REST: POST /v1/inbox/{id}/notes (tenant_user). */
+/** REST: POST /v1/inbox/{id}/notes (tenant_user); its schema's refusal of the note is "write it first". */
 export async function noteSubmit(c: CC): Promise<Response> {
   const form = await formOf(c);
   const back = backOf(c, form.one("back"));
   return act(c, back, async () => {
-    await asRest(c, canWrite);
-    const parsed = NoteInboxBody.safeParse({ note: form.one("note"), type: kind(form.one("type")) });
-    if (!parsed.success) return redirectTo(c, back, { kind: "error", text: "Write the note first." });
-    await addInboxNote(svc(c), itemId(c), parsed.data);
+    try {
+      await callOperation(c, addInboxNoteOperation, {
+        params: { id: itemId(c) },
+        body: { note: form.one("note"), type: kind(form.one("type")) },
+      });
+    } catch (e) {
+      if (refusesFields(e, ["note", "type"]))
+        return redirectTo(c, back, { kind: "error", text: "Write the note first." });
+      throw e;
+    }
     return redirectTo(c, back, { kind: "notice", text: "Note added." });
   });
 }

@@ -2,20 +2,19 @@
 import type { z } from "@hono/zod-openapi";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
-import { platformSvc } from "../../../middleware/service-context";
 import { getAdminStatusOperation } from "../../admin/operations";
 import type { PlatformStatusSchema } from "../../admin/status.schemas";
 import { listAdminTenantsOperation } from "../../admin/tenants.operations";
-import { DeadLetterListQuery } from "../../jobs/dead-letters.schemas";
-import { listDeadLetters, replayDeadLetter } from "../../jobs/dead-letters.service";
+import type { DeadLetterSchema, ReplayedDeadLetterSchema } from "../../jobs/dead-letters.schemas";
+import { listDeadLettersOperation, replayDeadLetterOperation } from "../../jobs/operations";
 import type { AdminTenantSchema } from "../../tenants/schemas";
 import { Pager, When } from "../atoms";
-import { act, type CC, csrfOf, page, parsedOr400, redirectTo } from "../kit";
+import { act, type CC, csrfOf, page, redirectTo } from "../kit";
 import { Csrf } from "../layout";
 
 /*
  * The platform admin's pages (docs/console.md, issue #46 item 12), outside any tenant, behind REST /admin's
- * check (guards.ts forPlatformAdmins); the JSON /admin/* routes stay as they are and these call their services:
+ * check (guards.ts forPlatformAdmins), each read and form through its /admin operation (callOperation):
  *   - /app/platform: GET /admin/status (queues, sweeps, shards, tenant moves, provider errors);
  *   - /app/platform/tenants: GET /admin/tenants, every tenant across the shards, searched, keyset pages;
  *   - /app/platform/dead-letters: GET /admin/dead-letters, and Replay: POST /admin/dead-letters/{id}/replay.
@@ -309,12 +308,13 @@ export async function platformTenantsPage(c: CC): Promise<Response> {
 const DEAD_LETTERS = `${PLATFORM}/dead-letters`;
 
 export async function deadLettersPage(c: CC): Promise<Response> {
-  const query = parsedOr400(DeadLetterListQuery, {
-    queue: c.req.query("queue") || undefined,
-    cursor: c.req.query("cursor") || undefined,
-    limit: "50",
-  });
-  const [list, csrf] = await Promise.all([listDeadLetters(c.var.control, query), csrfOf(c)]);
+  const query = { queue: c.req.query("queue") || undefined, cursor: c.req.query("cursor") || undefined };
+  const [list, csrf] = await Promise.all([
+    callOperation<Page<z.infer<typeof DeadLetterSchema>>>(c, listDeadLettersOperation, {
+      query: { ...query, limit: "50" },
+    }),
+    csrfOf(c),
+  ]);
   return page(
     c,
     { title: "Dead letters", section: "platform" },
@@ -393,7 +393,9 @@ export async function deadLettersPage(c: CC): Promise<Response> {
 /** REST: POST /admin/dead-letters/{id}/replay (an unknown id is the 404 page; 409 as a sentence). */
 export async function replaySubmit(c: CC): Promise<Response> {
   return act(c, DEAD_LETTERS, async () => {
-    const replayed = await replayDeadLetter(platformSvc(c), c.req.param("deadLetterId") ?? "");
+    const replayed = await callOperation<z.infer<typeof ReplayedDeadLetterSchema>>(c, replayDeadLetterOperation, {
+      params: { id: c.req.param("deadLetterId") ?? "" },
+    });
     return redirectTo(c, DEAD_LETTERS, {
       kind: "notice",
       text: replayed.deliveryId

@@ -1,24 +1,23 @@
 /** @jsxImportSource hono/jsx */
 import type { z } from "@hono/zod-openapi";
 import { callOperation } from "../../../lib/operation-route";
-import { svc } from "../../../middleware/service-context";
-import { canWrite } from "../../../middleware/tenant";
 import {
   approveResponseOperation,
+  createReviewResponseOperation,
   publishResponseOperation,
   rejectResponseOperation,
   updateResponseOperation,
 } from "../../reviews/operations";
-import { CreateResponseBody, type ReviewResponseSchema } from "../../reviews/responses.schemas";
-import { createResponse, submitResponse } from "../../reviews/responses.service";
+import { submitResponseOperation } from "../../reviews/responses.operations";
+import type { ReviewResponseSchema } from "../../reviews/responses.schemas";
 import { siteName, When } from "../atoms";
-import { act, asRest, backOf, type CC, can, formOf, redirectTo } from "../kit";
+import { act, backOf, type CC, can, formOf, redirectTo, refusesFields } from "../kit";
 import { Csrf } from "../layout";
 
 /*
  * A review's replies as they are (docs/console.md, "Replies"): draft, waiting for approval, approved, held by
  * the site's moderators, refused with the site's policy, published (by API, on our own page, or by hand), and
- * the moves the person's role allows on each. Each form calls the operation or service of its REST twin.
+ * the moves the person's role allows on each. Each form calls the operation of its REST twin (callOperation).
  */
 
 type Reply = z.infer<typeof ReviewResponseSchema>;
@@ -279,20 +278,29 @@ export function NewReply({
   );
 }
 
-// ---- the forms' handlers: each the operation or service of its REST twin
+// ---- the forms' handlers: each the operation of its REST twin
 
 const replyId = (c: CC) => c.req.param("replyId") ?? "";
 
-/** POST …/reviews/{reviewId}/replies (REST: POST /v1/reviews/{reviewId}/responses, tenant_user). */
+/**
+ * POST …/reviews/{reviewId}/replies (REST: POST /v1/reviews/{reviewId}/responses, tenant_user); its schema's
+ * refusal of the text is "write it first".
+ */
 export async function createReplySubmit(c: CC): Promise<Response> {
   const form = await formOf(c);
   const back = backOf(c, form.one("back"));
   return act(c, back, async () => {
-    await asRest(c, canWrite);
-    const input = form.one("ai") === "true" ? { useAi: true } : { text: form.one("text") };
-    const parsed = CreateResponseBody.safeParse(input);
-    if (!parsed.success) return redirectTo(c, back, { kind: "error", text: "Write the reply first." });
-    const reply = await createResponse(svc(c), c.req.param("reviewId") ?? "", parsed.data);
+    let reply: Reply;
+    try {
+      reply = await callOperation<Reply>(c, createReviewResponseOperation, {
+        params: { reviewId: c.req.param("reviewId") ?? "" },
+        body: form.one("ai") === "true" ? { useAi: true } : { text: form.one("text") },
+      });
+    } catch (e) {
+      if (refusesFields(e, ["text", "useAi"]))
+        return redirectTo(c, back, { kind: "error", text: "Write the reply first." });
+      throw e;
+    }
     return redirectTo(c, back, {
       kind: "notice",
       text: reply.aiGenerated ? "A draft was written: read it, edit it, then submit it." : "The draft is saved.",
@@ -314,8 +322,7 @@ export async function submitReplySubmit(c: CC): Promise<Response> {
   const form = await formOf(c);
   const back = backOf(c, form.one("back"));
   return act(c, back, async () => {
-    await asRest(c, canWrite);
-    await submitResponse(svc(c), replyId(c));
+    await callOperation(c, submitResponseOperation, { params: { id: replyId(c) } });
     return redirectTo(c, back, { kind: "notice", text: "Submitted: a manager approves it next." });
   });
 }

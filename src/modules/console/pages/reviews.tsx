@@ -1,26 +1,28 @@
 /** @jsxImportSource hono/jsx */
 import type { z } from "@hono/zod-openapi";
 import { SENTIMENTS } from "../../../db/schema";
-import { validationError } from "../../../lib/errors";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
-import { svc } from "../../../middleware/service-context";
-import { findInboxRow } from "../../inbox/service";
+import { getInboxItemOperation } from "../../inbox/operations";
+import type { InboxItemDetailSchema } from "../../inbox/schemas";
 import { listLocationsOperation } from "../../locations/operations";
 import type { LocationSchema } from "../../locations/schemas";
-import { listResponsesForReview } from "../../reviews/responses.service";
-import { ReviewListQuery, SiteType } from "../../reviews/schemas";
-import { getReview, listReviews } from "../../reviews/service";
+import { getReviewOperation, listReviewResponsesOperation, listReviewsOperation } from "../../reviews/operations";
+import type { ReviewResponseSchema } from "../../reviews/responses.schemas";
+import { type ReviewSchema, SiteType } from "../../reviews/schemas";
 import { Pager, Stars, siteName, tenantHref, tenantOf, When } from "../atoms";
 import { type CC, can, csrfOf, page } from "../kit";
 import { NewReply, ReplyCard } from "./replies";
 
 /*
  * Reviews (docs/console.md): the list with GET /v1/reviews's filters (site, rating, location, date,
- * sentiment) and service, and a review with its sentiment, topics and replies (GET /v1/reviews/{id}).
+ * sentiment), and a review with its sentiment, topics and replies (GET /v1/reviews/{id}, its /responses, and
+ * its inbox item: GET /v1/inbox/{id}?type=review), each through its operation (callOperation).
  */
 
 type Location = z.infer<typeof LocationSchema>;
+type Review = z.infer<typeof ReviewSchema>;
+type Reply = z.infer<typeof ReviewResponseSchema>;
 
 const FILTERS = ["siteType", "ratingMin", "ratingMax", "locationId", "dateFrom", "dateTo", "sentiment"] as const;
 const SITES = SiteType.options;
@@ -30,12 +32,9 @@ export async function reviewsPage(c: CC): Promise<Response> {
     FILTERS.map((k) => [k, c.req.query(k) || undefined]),
   );
   const cursor = c.req.query("cursor") || undefined;
-  const parsed = ReviewListQuery.safeParse({ ...f, cursor, limit: "25" });
-  if (!parsed.success)
-    throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
   const [tenant, list, locations] = await Promise.all([
     tenantOf(c),
-    listReviews(svc(c), parsed.data),
+    callOperation<Page<Review>>(c, listReviewsOperation, { query: { ...f, cursor, limit: "25" } }),
     callOperation<Page<Location>>(c, listLocationsOperation, { query: { limit: "200" } }),
   ]);
   const places = new Map(locations.data.map((l) => [l.id, l.name]));
@@ -155,14 +154,17 @@ export async function reviewsPage(c: CC): Promise<Response> {
 
 export async function reviewPage(c: CC): Promise<Response> {
   const id = c.req.param("reviewId") ?? "";
-  const ctx = svc(c);
   const [tenant, review, replies, csrf] = await Promise.all([
     tenantOf(c),
-    getReview(ctx, id),
-    listResponsesForReview(ctx, id),
+    callOperation<Review>(c, getReviewOperation, { params: { id } }),
+    callOperation<Reply[]>(c, listReviewResponsesOperation, { params: { reviewId: id } }),
     csrfOf(c),
   ]);
-  const item = await findInboxRow(ctx, review.id, "review").catch(() => null);
+  // its inbox item, as GET /v1/inbox/{id}?type=review finds it by the review's id; without one, no link
+  const item = await callOperation<z.infer<typeof InboxItemDetailSchema>>(c, getInboxItemOperation, {
+    params: { id: review.id },
+    query: { type: "review" },
+  }).catch(() => null);
   const base = tenantHref(c);
   const back = tenantHref(c, `/reviews/${encodeURIComponent(review.id)}`);
   const open = replies.some((r) => ["draft", "submitted", "approved"].includes(r.status));

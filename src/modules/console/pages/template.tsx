@@ -9,7 +9,6 @@ import { svc } from "../../../middleware/service-context";
 import { canWrite } from "../../../middleware/tenant";
 import { listLocationsOperation } from "../../locations/operations";
 import type { LocationSchema } from "../../locations/schemas";
-import { listWhatsAppTemplates } from "../../messaging-settings/whatsapp-templates";
 import {
   approveTemplateOperation,
   archiveTemplateOperation,
@@ -21,14 +20,22 @@ import {
 } from "../../templates/operations";
 import { SMS_OPT_OUT_TEXT } from "../../templates/render";
 import type { PreviewSchema, TemplateDto } from "../../templates/schemas";
-import { getTemplate, MAX_SMS_CHARACTERS } from "../../templates/service";
+import { MAX_SMS_CHARACTERS } from "../../templates/service";
 import { BUILTIN_TOKENS } from "../../templates/tokens";
 import { customTokenKeys } from "../../templates/variables.service";
 import { tenantOf, When } from "../atoms";
 import { act, asRest, type CC, can, csrfOf, page, redirectTo, sentenceOf } from "../kit";
 import { Csrf, type Flash } from "../layout";
 import { CHANNEL_LABEL, n, RequestsNav } from "./requests";
-import { BODY_LABEL, contentFields, TEMPLATE_STATUS_LABEL, TEMPLATE_STATUS_TONE, templateHref } from "./templates";
+import {
+  BODY_LABEL,
+  contentFields,
+  TEMPLATE_STATUS_LABEL,
+  TEMPLATE_STATUS_TONE,
+  templateHref,
+  templateOf,
+  whatsAppStatesOf,
+} from "./templates";
 
 /*
  * One template (docs/console.md, "Review requests"): its editor, the variables the template engine knows, a
@@ -256,15 +263,15 @@ function Editor(props: { t: TemplateDto; typed: Typed | null; locations: Locatio
 
 async function templatePageOf(c: CC, typed: Typed | null = null, flash?: Flash): Promise<Response> {
   const id = c.req.param("templateId") ?? "";
-  const ctx = svc(c);
-  const t = await getTemplate(ctx, id);
+  const t = await templateOf(c, id);
   const [tenant, saved, versions, custom, locations, meta, csrf] = await Promise.all([
     tenantOf(c),
     typed ? null : callOperation<Preview>(c, previewTemplateOperation, { params: { id: t.id } }),
     callOperation<Page<TemplateDto>>(c, listTemplatesOperation, { query: { rootId: t.rootId, limit: "50" } }),
-    customTokenKeys(ctx),
+    // the location variables' keys: template.tokens has no REST door (an agent tool), so its service
+    customTokenKeys(svc(c)),
     callOperation<Page<Location>>(c, listLocationsOperation, { query: { limit: "200" } }),
-    t.channel === "whatsapp" ? listWhatsAppTemplates(ctx) : null,
+    t.channel === "whatsapp" ? whatsAppStatesOf(c) : null,
     csrfOf(c),
   ]);
   const base = templateHref(c, t.id);
@@ -394,7 +401,7 @@ export async function editTemplateSubmit(c: CC): Promise<Response> {
   return act(c, back, async () => {
     await asRest(c, canWrite);
     const { form, content } = await contentFields(c);
-    const before = await getTemplate(svc(c), templateId(c));
+    const before = await templateOf(c, templateId(c));
     const after = await callOperation<TemplateDto>(c, updateTemplateOperation, {
       params: { id: before.id },
       body: { name: form.one("name"), ...content },
@@ -414,7 +421,7 @@ export async function editTemplateSubmit(c: CC): Promise<Response> {
  * HTML); without script, the answer is the page with the fields kept and the preview under them.
  */
 export async function previewTemplateSubmit(c: CC): Promise<Response> {
-  const t = await getTemplate(svc(c), templateId(c));
+  const t = await templateOf(c, templateId(c));
   const { form, content } = await contentFields(c);
   const locationId = form.one("previewLocationId");
   let result: PreviewResult;

@@ -1,9 +1,12 @@
 /** @jsxImportSource hono/jsx */
+import type { z } from "@hono/zod-openapi";
 import { MESSAGE_CHANNELS, type MessageChannel, TEMPLATE_STATUSES, type TemplateStatus } from "../../../db/schema";
 import { callOperation } from "../../../lib/operation-route";
 import type { Page } from "../../../lib/pagination";
 import { canWrite } from "../../../middleware/tenant";
-import { createTemplateOperation, listTemplatesOperation } from "../../templates/operations";
+import { listWhatsAppTemplatesOperation } from "../../messaging-settings/operations";
+import type { WhatsAppTemplateStateSchema } from "../../messaging-settings/whatsapp-templates";
+import { createTemplateOperation, getTemplateOperation, listTemplatesOperation } from "../../templates/operations";
 import { type TemplateDto, TemplateListQuery } from "../../templates/schemas";
 import { Pager, tenantHref, tenantOf, When } from "../atoms";
 import { act, asRest, type CC, can, csrfOf, formOf, page, parsedOr400, redirectTo } from "../kit";
@@ -30,6 +33,14 @@ export const TEMPLATE_STATUS_TONE: Record<TemplateStatus, string> = {
 
 export const templateHref = (c: CC, id = "", rest = "") =>
   tenantHref(c, `/templates${id ? `/${encodeURIComponent(id)}` : ""}${rest}`);
+
+/** One template as GET /v1/templates/{id} reads it (its operation): a template's page, a binding, a variant. */
+export const templateOf = (c: CC, id: string) =>
+  callOperation<TemplateDto>(c, getTemplateOperation, { params: { id } });
+
+/** The tenant's WhatsApp templates as Meta last reported them (GET /v1/settings/whatsapp/templates's operation). */
+export const whatsAppStatesOf = (c: CC) =>
+  callOperation<{ data: z.infer<typeof WhatsAppTemplateStateSchema>[] }>(c, listWhatsAppTemplatesOperation);
 
 /** What each field is for on each channel (the service's approval lint: what a channel needs). */
 export const BODY_LABEL: Record<MessageChannel, string> = {
