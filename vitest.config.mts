@@ -5,7 +5,7 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { generateSecrets, printSecretsOnFailure, SECRET_MAKERS } from "./scripts/lib/secrets.mjs";
-import { DurationSequencer } from "./test/setup/duration-sequencer";
+import { DurationSequencer } from "./test/setup/duration-sequencer.ts";
 
 // Two projects: "workers" runs inside workerd with the real bindings (almost everything);
 // "node" holds the few checks whose tools need a real file system (e.g. the OpenAPI validator).
