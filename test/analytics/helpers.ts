@@ -2,6 +2,7 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { reviewResponses, reviews, solicitations } from "../../src/db/schema";
+import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import type { EventEnvelope, EventType } from "../../src/lib/events";
 import { newId } from "../../src/lib/ids";
@@ -84,14 +85,14 @@ export const envelope = (
   data,
 });
 
-/** Delivers events through the Worker's EVENTS consumer, as the queue would. */
-export async function deliver(events: EventEnvelope[], attempts = 1) {
+/** Delivers events through the Worker's EVENTS consumer, as the queue would (with `withEnv`'s settings). */
+export async function deliver(events: EventEnvelope[], attempts = 1, withEnv: Env = env as unknown as Env) {
   const ctx = createExecutionContext();
   const batch = createMessageBatch(
     "events",
     events.map((e, i) => ({ id: `m-${e.id}-${attempts}-${i}`, timestamp: new Date(), attempts, body: e })),
   );
-  await worker.queue(batch, env, ctx);
+  await worker.queue(batch, withEnv, ctx);
   const result = await getQueueResult(batch, ctx);
   expect(result.retryMessages).toEqual([]);
   return result;
