@@ -49,9 +49,10 @@ function tenantById(events: EventEnvelope[], field: string): Map<string, string>
  * cells span. A hot location-day is rebuilt once per interval however many batches touch it, so a
  * rollup lags its source by at most the interval: the touched cells left dirty get one delayed
  * rebuild message per batch (rebuild-later.ts), due when their interval has passed, so a quiet
- * tenant's last events need no later batch (the 5-minute sweep is the backstop). A row only counts for the tenant whose event named it. A rebuild recomputes from the
- * source rows, so running it twice gives the same rows (idempotent by design). A review's rollups
- * are keyed by occurredAt (reviews) and createdAt (responses); a solicitation's by its createdAt.
+ * tenant's last events need no later batch (the 5-minute sweep is the backstop). A row only counts
+ * for the tenant whose event named it. A rebuild recomputes from the source rows, so running it
+ * twice gives the same rows (idempotent by design). A review's rollups are keyed by occurredAt
+ * (reviews) and createdAt (responses); a solicitation's by its createdAt.
  */
 export async function applyEventsToRollups(events: EventEnvelope[], env: Env, db: ShardDb): Promise<void> {
   const cells: Record<Rollup, Map<string, RollupCell>> = {
