@@ -1,7 +1,8 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { reviewResponses, reviews, solicitations } from "../../src/db/schema";
+import { reviewResponses, reviews, rollupCells, solicitations } from "../../src/db/schema";
 import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import type { EventEnvelope, EventType } from "../../src/lib/events";
@@ -97,3 +98,18 @@ export async function deliver(events: EventEnvelope[], attempts = 1, withEnv: En
   expect(result.retryMessages).toEqual([]);
   return result;
 }
+
+/** The bookkeeping row of a funnel cell (tenant, location, UTC day): its touches and the last rebuild's. */
+export const funnelCell = (tenantId: string, locationId: string, day: string) =>
+  db()
+    .select()
+    .from(rollupCells)
+    .where(
+      and(
+        eq(rollupCells.rollup, "funnel"),
+        eq(rollupCells.tenantId, tenantId),
+        eq(rollupCells.locationId, locationId),
+        eq(rollupCells.day, day),
+      ),
+    )
+    .get();
