@@ -26,7 +26,13 @@ import { operations as agentsOperations } from "./modules/agents/operations";
 import { draftResponse } from "./modules/agents/reply-drafting";
 import { alertDigestsSweep, reviewAlertsHandler } from "./modules/alerts/background";
 import { operations as alertsOperations } from "./modules/alerts/operations";
-import { analyticsRollupsHandler, flushDirtyRollupsSweep, purgeRollupCellsSweep } from "./modules/analytics/background";
+import {
+  analyticsRollupsHandler,
+  flushDirtyRollupsSweep,
+  isRollupRebuildMessage,
+  purgeRollupCellsSweep,
+  rollupRebuildConsumer,
+} from "./modules/analytics/background";
 import { operations as analyticsOperations } from "./modules/analytics/operations";
 import { operations as apiKeysOperations } from "./modules/api-keys/operations";
 import { operations as assistantOperations } from "./modules/assistant/operations";
@@ -128,7 +134,12 @@ export const queueConsumers = (
   // tenant work runs on the tenant's shard (src/background/shards.ts); clicks split per click, dead letters are platform rows
   sends: byTenantShard(sendsConsumer, tenantIdField),
   "review-sync": byTenantShard(reviewSyncConsumer, tenantIdField),
-  events: byTenantShard(eventsConsumer(eventHandlers), tenantIdField),
+  // events, and the analytics' delayed rebuilds of the rollup cells a batch left dirty (src/modules/analytics/rebuild-later.ts)
+  events: splitQueue(
+    isRollupRebuildMessage,
+    byTenantShard(rollupRebuildConsumer, tenantIdField),
+    byTenantShard(eventsConsumer(eventHandlers), tenantIdField),
+  ),
   webhooks: byTenantShard(webhookDeliveryConsumer, tenantIdField),
   // tenant moves are control-plane jobs (one record per move, src/modules/admin/background.ts); the rest are tenant jobs
   jobs: splitQueue(isTenantMoveMessage, tenantMovesConsumer, byTenantShard(jobsConsumer(jobRunners), tenantIdField)),

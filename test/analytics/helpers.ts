@@ -1,7 +1,9 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
-import { reviewResponses, reviews, solicitations } from "../../src/db/schema";
+import { reviewResponses, reviews, rollupCells, solicitations } from "../../src/db/schema";
+import type { Env } from "../../src/env";
 import worker from "../../src/index";
 import type { EventEnvelope, EventType } from "../../src/lib/events";
 import { newId } from "../../src/lib/ids";
@@ -84,15 +86,30 @@ export const envelope = (
   data,
 });
 
-/** Delivers events through the Worker's EVENTS consumer, as the queue would. */
-export async function deliver(events: EventEnvelope[], attempts = 1) {
+/** Delivers events through the Worker's EVENTS consumer, as the queue would (with `withEnv`'s settings). */
+export async function deliver(events: EventEnvelope[], attempts = 1, withEnv: Env = env as unknown as Env) {
   const ctx = createExecutionContext();
   const batch = createMessageBatch(
     "events",
     events.map((e, i) => ({ id: `m-${e.id}-${attempts}-${i}`, timestamp: new Date(), attempts, body: e })),
   );
-  await worker.queue(batch, env, ctx);
+  await worker.queue(batch, withEnv, ctx);
   const result = await getQueueResult(batch, ctx);
   expect(result.retryMessages).toEqual([]);
   return result;
 }
+
+/** The bookkeeping row of a funnel cell (tenant, location, UTC day): its touches and the last rebuild's. */
+export const funnelCell = (tenantId: string, locationId: string, day: string) =>
+  db()
+    .select()
+    .from(rollupCells)
+    .where(
+      and(
+        eq(rollupCells.rollup, "funnel"),
+        eq(rollupCells.tenantId, tenantId),
+        eq(rollupCells.locationId, locationId),
+        eq(rollupCells.day, day),
+      ),
+    )
+    .get();

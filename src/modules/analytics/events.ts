@@ -3,8 +3,18 @@ import { reviews, solicitations } from "../../db/schema";
 import type { Env } from "../../env";
 import type { EventEnvelope } from "../../lib/events";
 import { inJson } from "../../lib/sql";
-import { markBuilt, type Rollup, type RollupWork, rebuildIntervalMs, touchAndPickDue } from "./cells";
+import {
+  markBuilt,
+  type Rollup,
+  type RollupWork,
+  rebuildIntervalMs,
+  touchAndPickDue,
+  uncoveredCells,
+  type WaitingCell,
+  workKey,
+} from "./cells";
 import { dayOf } from "./dates";
+import { cellsOf, type RollupRebuildMessage, scheduleRebuild } from "./rebuild-later";
 import {
   atomically,
   dueExpression,
@@ -37,10 +47,12 @@ function tenantById(events: EventEnvelope[], field: string): Map<string, string>
  * built over ROLLUP_REBUILD_SECONDS ago; this batch's and any an earlier batch left) CELLS_PER_BATCH
  * at a time, a statement pair per rollup and batch however many tenants, locations and days the
  * cells span. A hot location-day is rebuilt once per interval however many batches touch it, so a
- * rollup lags its source by at most the interval under load (the 5-minute sweep flushes what a
- * burst left). A row only counts for the tenant whose event named it. A rebuild recomputes from the
- * source rows, so running it twice gives the same rows (idempotent by design). A review's rollups
- * are keyed by occurredAt (reviews) and createdAt (responses); a solicitation's by its createdAt.
+ * rollup lags its source by at most the interval: the touched cells left dirty get one delayed
+ * rebuild message per batch (rebuild-later.ts), due when their interval has passed, so a quiet
+ * tenant's last events need no later batch (the 5-minute sweep is the backstop). A row only counts
+ * for the tenant whose event named it. A rebuild recomputes from the source rows, so running it
+ * twice gives the same rows (idempotent by design). A review's rollups are keyed by occurredAt
+ * (reviews) and createdAt (responses); a solicitation's by its createdAt.
  */
 export async function applyEventsToRollups(events: EventEnvelope[], env: Env, db: ShardDb): Promise<void> {
   const cells: Record<Rollup, Map<string, RollupCell>> = {
@@ -99,10 +111,50 @@ export async function applyEventsToRollups(events: EventEnvelope[], env: Env, db
     [...m.values()].map((cell) => ({ rollup, cell })),
   );
   const now = Date.now();
+  const interval = rebuildIntervalMs(env);
+  const { due, waiting } = await touchAndPickDue(db, touched, new Date(now - interval).toISOString());
+  await rebuildCells(db, due, new Date(now).toISOString());
+  await scheduleRebuild(env, waiting, interval, now);
+}
+
+/**
+ * The delayed rebuild (EVENTS messages of kind `rollup_rebuild`, all of a queue batch at once): of
+ * the cells named, rebuilds those whose named touch no rebuild has covered yet and that are due. A
+ * cell covered meanwhile (by the sweep, another batch or an earlier delivery of the message) is left
+ * alone: a touch after that rebuild came with a message of its own. A cell not due yet (the message
+ * came early, or another rebuild came in between without covering it) is rescheduled once; after
+ * that it is left to a later batch or the sweep.
+ */
+export async function rebuildWaitingCells(messages: RollupRebuildMessage[], env: Env, db: ShardDb): Promise<void> {
+  // a cell named by several messages: the highest touch count, and the fewest reschedules so far
+  const named = new Map<string, WaitingCell & { round: number }>();
+  for (const m of messages)
+    for (const c of cellsOf(m)) {
+      const key = workKey(c);
+      const seen = named.get(key);
+      named.set(key, {
+        ...c,
+        version: Math.max(c.version, seen?.version ?? 0),
+        round: Math.min(m.round, seen?.round ?? m.round),
+      });
+    }
+  const now = Date.now();
+  const interval = rebuildIntervalMs(env);
+  const dueBy = new Date(now - interval).toISOString();
+  const open = await uncoveredCells(db, [...named.values()]);
+  const isDue = (c: WaitingCell) => c.builtAt === null || c.builtAt <= dueBy;
   await rebuildCells(
     db,
-    await touchAndPickDue(db, touched, new Date(now - rebuildIntervalMs(env)).toISOString()),
+    open.filter(isDue).map(({ rollup, cell }) => ({ rollup, cell })),
     new Date(now).toISOString(),
+  );
+  const roundOf = (c: WaitingCell) => named.get(workKey(c))!.round;
+  await scheduleRebuild(
+    env,
+    open.filter((c) => !isDue(c) && roundOf(c) === 0),
+    interval,
+    now,
+    1,
   );
 }
 
@@ -132,7 +184,7 @@ export async function flushDirtyCells(_env: Env, db: ShardDb, rounds = 10): Prom
   let rebuilt = 0;
   for (let i = 0; i < rounds; i++) {
     const at = new Date().toISOString();
-    const todo = await touchAndPickDue(db, [], at);
+    const { due: todo } = await touchAndPickDue(db, [], at);
     if (!todo.length) break;
     await rebuildCells(db, todo, at);
     rebuilt += todo.length;
