@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Env } from "../../env";
 import type { Rollup, WaitingCell } from "./cells";
 
@@ -8,42 +9,29 @@ import type { Rollup, WaitingCell } from "./cells";
  * it) makes the message's work done, whoever did it (docs/analytics.md, "Maintenance").
  * `tenantId` (a tenant of the batch) routes it to the batch's shard; `round` counts reschedules.
  */
-export interface RollupRebuildMessage {
-  kind: "rollup_rebuild";
-  tenantId: string;
-  round: number;
-  /** [rollup, tenantId, locationId, day, version] */
-  cells: [Rollup, string, string, string, number][];
-}
-
-const ROLLUPS: readonly string[] = ["funnel", "reviews", "responses"] satisfies Rollup[];
-const isText = (v: unknown) => typeof v === "string" && v.length > 0;
-const isCell = (c: unknown) =>
-  Array.isArray(c) &&
-  c.length === 5 &&
-  ROLLUPS.includes(c[0]) &&
-  isText(c[1]) &&
-  isText(c[2]) &&
-  isText(c[3]) &&
-  Number.isInteger(c[4]);
+const Text = z.string().min(1);
+/** [rollup, tenantId, locationId, day, version] */
+const Cell = z.tuple([
+  z.enum(["funnel", "reviews", "responses"]) satisfies z.ZodType<Rollup>,
+  Text,
+  Text,
+  Text,
+  z.number().int(),
+]);
+const RollupRebuildBody = z.object({
+  kind: z.literal("rollup_rebuild"),
+  tenantId: Text,
+  round: z.number().int().min(0),
+  cells: z.array(Cell).min(1),
+});
+export type RollupRebuildMessage = z.infer<typeof RollupRebuildBody>;
 
 /** Routes the EVENTS queue's messages (src/wiring.ts): this kind goes to the delayed rebuild, the rest are events. */
 export const isRollupRebuildMessage = (b: unknown): boolean =>
   Boolean(b) && typeof b === "object" && (b as { kind?: unknown }).kind === "rollup_rebuild";
 
 /** The whole shape, checked by the consumer (a malformed message is dropped, not retried). */
-export const isWellFormedRebuild = (b: unknown): b is RollupRebuildMessage => {
-  const m = b as RollupRebuildMessage;
-  return (
-    isRollupRebuildMessage(b) &&
-    isText(m.tenantId) &&
-    Number.isInteger(m.round) &&
-    m.round >= 0 &&
-    Array.isArray(m.cells) &&
-    m.cells.length > 0 &&
-    m.cells.every(isCell)
-  );
-};
+export const isWellFormedRebuild = (b: unknown): b is RollupRebuildMessage => RollupRebuildBody.safeParse(b).success;
 
 export const cellsOf = (m: RollupRebuildMessage): WaitingCell[] =>
   m.cells.map(([rollup, tenantId, locationId, day, version]) => ({
