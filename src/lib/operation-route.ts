@@ -196,6 +196,8 @@ export interface OperationCall {
  * Call a tenant operation inside the tenant fence (enterTenant), as REST does.
  */
 export async function callOperation<T>(c: Context<AppEnv>, op: Operation, call: OperationCall = {}): Promise<T> {
+  // the door is declared (`console: {}`): the catalogue says which operations a page calls
+  if (!op.console) throw new Error(`${op.name} has no console door`);
   // the guards src/app.ts puts on /admin/* and /agency/* (requirePlatformAdmin, requireAgencyScope)
   if (op.context === "platform") assertPlatformAdmin(c.var.principal);
   if (op.context === "agency") assertAgencyAdmin(c.var.principal);

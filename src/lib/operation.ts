@@ -11,7 +11,7 @@ import { validationError } from "./errors";
  *   - REST (when it has a method and path): src/lib/operation-route.ts `restRoutes` (createRoute + a thin handler),
  *   - MCP (`mcp`): src/modules/mcp/skills/operation.ts `skillOf` (what the MCP server lists and calls),
  *   - agents (`agent`, and every read with an MCP door): src/modules/agents/tools.ts `agentTools`,
- *   - the console (`console`): src/lib/operation-invoke.ts `invoke` (a form's input, the REST checks).
+ *   - the console (`console`): src/lib/operation-route.ts `callOperation` (a page's request parts, REST's checks).
  * The catalogue is one list, collected by the composition root (src/wiring.ts OPERATIONS) from each
  * module's exported `operations` array; nothing registers itself on import.
  * The input of MCP, agents and the console is the REST input (path, query, header and body fields in
@@ -301,7 +301,7 @@ export interface AgentDoor<I = Record<string, unknown>> {
   description?: string;
 }
 
-/** The console's door: a console form may call the operation through `invoke` (src/lib/operation-invoke.ts). */
+/** The console's door: a console page may call the operation through `callOperation` (src/lib/operation-route.ts). */
 export interface ConsoleDoor {
   /** the form's button or heading, when it differs from the summary */
   label?: string;
@@ -377,7 +377,7 @@ export interface OperationDef<
 
 /**
  * An operation of the catalogue. `I` and `A` are its input and answer (typed where it is used by name,
- * e.g. `invoke(listLocationsOperation, ...)`; any in the catalogue's list).
+ * e.g. `callOperation<Location>(c, getLocationOperation, ...)`; any in the catalogue's list).
  */
 // biome-ignore lint/suspicious/noExplicitAny: the catalogue's list holds operations of every input and answer
 export interface Operation<I = any, A = any>
@@ -576,40 +576,4 @@ export function fromMcpInput(op: Operation, input: Record<string, unknown>): Rec
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(input)) out[back[k] ?? k] = v;
   return { ...out, ...(op.mcp?.fixed ?? {}) };
-}
-
-/** The zod type under optional, default and nullable wrappers. */
-function bareType(s: z.ZodType): Def {
-  let def = defOf(s);
-  while ((def.type === "optional" || def.type === "default" || def.type === "nullable") && def.innerType)
-    def = defOf(def.innerType);
-  return def;
-}
-
-/**
- * A console form's fields as the operation's JSON input (`invoke` then validates them with it): a form
- * sends text, so a number field's text becomes a number, a checkbox ("on", "true", "1") a boolean, a
- * repeated field an array, and an empty field is left out (an optional field absent). Files stay files.
- * Fields the operation does not take are dropped; nested objects are not a form's (send JSON instead).
- */
-export function formFields(op: Operation, form: FormData): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(op.jsonInput.shape)) {
-    const values = form.getAll(name).filter((v) => v !== "");
-    if (!values.length) {
-      if (bareType(field as z.ZodType).type === "boolean" && form.has(name)) out[name] = false;
-      continue;
-    }
-    const type = bareType(field as z.ZodType).type;
-    const one = (v: File | string) =>
-      typeof v !== "string"
-        ? v
-        : type === "number" || type === "int"
-          ? Number(v)
-          : type === "boolean"
-            ? ["on", "true", "1"].includes(v)
-            : v;
-    out[name] = type === "array" ? values.map(one) : one(values[values.length - 1]!);
-  }
-  return out;
 }

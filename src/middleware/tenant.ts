@@ -53,8 +53,8 @@ export async function enterTenant(c: Context<AppEnv>, tenantId: string, next: ()
 
 /**
  * An API key's (or grant's) scopes against the scopes that admit a route or operation: none admits it
- * (keys cannot call it), or one of them must be granted. REST (tenantContext) and the console's
- * `invoke` (src/lib/operation-invoke.ts) check with this one function.
+ * (keys cannot call it), or one of them must be granted (tenantContext, and enterTenant for every door
+ * that acts in a tenant).
  */
 export function assertScopes(granted: readonly string[], admits: readonly string[]) {
   if (admits.length === 0) throw forbidden("API keys cannot call this route");
@@ -66,8 +66,6 @@ export function assertScopes(granted: readonly string[], admits: readonly string
  * Minimum tenant role for a route; reads are open to viewer, writes start at tenant_user. The check is
  * the one every door passes (identity/access.ts `requireTenantRole`; a paused tenant's users and keys are viewers).
  */
-/** the one role check (identity/access.ts), for the console's invoke (src/lib names no module) */
-export { requireTenantRole };
 
 export const requireRole = (min: TenantRole) =>
   createMiddleware<AppEnv>(async (c, next) => {

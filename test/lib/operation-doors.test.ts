@@ -4,23 +4,14 @@ import { z } from "@hono/zod-openapi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { IdParam } from "../../src/lib/openapi";
-import {
-  defineOperation,
-  fileOutput,
-  formFields,
-  noContent,
-  type Operation,
-  reply,
-  upload,
-} from "../../src/lib/operation";
-import { invoke } from "../../src/lib/operation-invoke";
-import { callOperation, routeConfigOf } from "../../src/lib/operation-route";
+import { defineOperation, fileOutput, noContent, type Operation, reply, upload } from "../../src/lib/operation";
+import { callOperation, type OperationCall, routeConfigOf } from "../../src/lib/operation-route";
 import { OPERATIONS } from "../../src/wiring";
 import { createWorld, type World } from "../helpers/seed";
 import { mintTestKey } from "../mcp/helpers";
 
 // Every kind of operation the catalogue declares (src/lib/operation.ts), served by its REST door
-// (src/lib/operation-route.ts) in a real app, and called through the console's door (invoke): the
+// (src/lib/operation-route.ts) in a real app, and called through the console's door (callOperation): the
 // four kinds of caller (tenant, platform, agency, the user), path, query, header, JSON, form and upload
 // inputs, a body cap, 200/201/202 + Location/204 answers and a file. These are test operations on
 // their own paths; the app is the real one (createApp) with them added to the catalogue.
@@ -204,6 +195,7 @@ const agency = defineOperation({
   output: z.object({ agencies: z.union([z.literal("all"), z.array(z.string())]) }),
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx) => ({ agencies: ctx.agencies }),
 });
 
@@ -218,17 +210,18 @@ const self = defineOperation({
   output: z.object({ userId: z.string(), principal: z.string() }),
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx) => ({ userId: ctx.userId, principal: ctx.principal.userId }),
 });
 
 const TEST_OPS: Operation[] = [upsert, search, remove, csv, events, form, uploadOp, run, platform, agency, self];
 const app = createApp([...OPERATIONS, ...TEST_OPS]);
-// a console page: the same middleware as /v1 (the app's), then a form's input through invoke
+// a console page: the same middleware as /v1 (the app's), then the operation called with a request's parts
 app.post("/v1/test-console/:op", async (c) => {
   const op = TEST_OPS.find((o) => o.name === c.req.param("op"))!;
-  return c.json((await invoke(op, c, await c.req.json())) as object);
+  return c.json(await callOperation<object>(c, op, (await c.req.json()) as OperationCall));
 });
-app.post("/admin/test-console", async (c) => c.json((await invoke(platform, c, {})) as object));
+app.post("/admin/test-console", async (c) => c.json(await callOperation<object>(c, platform)));
 // a console page calling an operation of another kind with REST's parts (callOperation), on a path no
 // guard of that kind protects: the operation's own guard and context
 app.post("/v1/test-call/:op", async (c) => {
@@ -356,7 +349,7 @@ describe("the REST door of each kind of operation", () => {
     expect(bad.status).toBe(400);
     const viaConsole = await call("POST", "/v1/test-console/test-thing.run", {
       who: "viewer",
-      body: { name: "t2", input: { name: "other" } },
+      body: { params: { name: "t2" }, body: { name: "other" } },
     });
     expect(viaConsole.body).toEqual({ name: "t2", input: { name: "other" } });
   });
@@ -378,46 +371,46 @@ describe("the REST door of each kind of operation", () => {
   });
 });
 
-describe("the console's door: invoke", () => {
-  it("checks the role as REST does, validates with the operation's input schema, answers the body", async () => {
+describe("the console's door: callOperation", () => {
+  it("checks the role as REST does, validates with the operation's REST schemas, answers the body", async () => {
     const ok = await call("POST", "/v1/test-console/test-thing.upsert", {
       who: "manager",
-      body: { id: "c1", note: "from a form", created: true },
+      body: { params: { id: "c1" }, body: { note: "from a form", created: true } },
     });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ id: "c1", note: "from a form", key: null });
     const viewer = await call("POST", "/v1/test-console/test-thing.upsert", {
       who: "viewer",
-      body: { id: "c1", note: null, created: true },
+      body: { params: { id: "c1" }, body: { note: null, created: true } },
     });
     expect(viewer.status).toBe(403);
     expect(viewer.body.error).toBe("Requires role manager or higher");
     const bad = await call("POST", "/v1/test-console/test-thing.upsert", {
       who: "manager",
-      body: { id: "c1", note: "x".repeat(21), created: true },
+      body: { params: { id: "c1" }, body: { note: "x".repeat(21), created: true } },
     });
     expect(bad.status).toBe(400);
     expect(bad.body.details.issues[0].path).toBe("note");
   });
 
-  it("takes JSON-typed input (a form's text goes through formFields first)", async () => {
+  it("takes a form's text as REST's query takes it: coerced by the schema, an empty field left out", async () => {
     const res = await call("POST", "/v1/test-console/test-thing.search", {
       who: "viewer",
-      body: { limit: 4, active: false },
+      body: { query: { limit: "4", active: "false" } },
     });
     expect(res.body).toEqual({ limit: 4, active: false, tenantId: w.tenantA.id });
-    const fd = new FormData();
-    fd.set("limit", "5");
-    fd.set("active", "on");
-    fd.set("unknown", "dropped");
-    expect(formFields(search, fd)).toEqual({ limit: 5, active: true });
-    const empty = new FormData();
-    empty.set("limit", "");
-    expect(formFields(search, empty)).toEqual({});
+    const empty = await call("POST", "/v1/test-console/test-thing.search", {
+      who: "viewer",
+      body: { query: { limit: "" } },
+    });
+    expect(empty.body).toEqual({ limit: 2, active: null, tenantId: w.tenantA.id });
   });
 
   it("refuses an operation without a console door, and a platform operation to anyone but a platform admin", async () => {
-    const noDoor = await call("POST", "/v1/test-console/test-thing.delete", { who: "tenantAdmin", body: { id: "x" } });
+    const noDoor = await call("POST", "/v1/test-console/test-thing.delete", {
+      who: "tenantAdmin",
+      body: { params: { id: "x" } },
+    });
     expect(noDoor.status).toBe(500);
     expect((await call("POST", "/admin/test-console", { who: "platformAdmin" })).body).toEqual({ actor: "platform" });
     expect((await call("POST", "/admin/test-console", { who: "agencyAdmin" })).status).toBe(403);

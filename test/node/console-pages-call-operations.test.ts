@@ -75,6 +75,38 @@ function valueImports(file: string): string[] {
   return out;
 }
 
+/** The operations the console's files import by name (`xOperation`), each with the file that imports it. */
+function operationsImported(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const file of sourceFiles(path.join(src, "modules/console"))) {
+    const text = withoutComments(readFileSync(file, "utf8"));
+    for (const m of text.matchAll(/import\s+\{([^}]*)\}\s*from\s*"[^"]*operations"/g))
+      for (const raw of m[1]!.split(",")) {
+        const name = raw.trim().split(/\s+as\s+/)[0]!;
+        if (name.endsWith("Operation") && !name.startsWith("type ")) out.set(name, path.relative(root, file));
+      }
+  }
+  return out;
+}
+
+/**
+ * The declaration's text of an exported operation: `export const x = defineOperation({...})`, or made by a
+ * factory of its file (`export const x = activation("activate")` -> `const activation = (...) => defineOperation({...})`).
+ */
+function declarationOf(name: string, modules: { file: string; text: string }[]): string | undefined {
+  for (const { text } of modules) {
+    const at = text.search(new RegExp(`export const ${name} = `));
+    if (at < 0) continue;
+    const rest = text.slice(at);
+    const direct = /^export const \w+ = defineOperation\(\{/.test(rest);
+    const factory = rest.match(/^export const \w+ = (\w+)\(/)?.[1];
+    const start = direct ? at : factory ? text.search(new RegExp(`const ${factory} = \\(`)) : -1;
+    if (start < 0) return undefined;
+    return text.slice(start, text.indexOf("\n});", text.indexOf("defineOperation({", start)));
+  }
+  return undefined;
+}
+
 describe("console pages call operations", () => {
   const pages = sourceFiles(PAGES);
   const found = pages.flatMap(valueImports);
@@ -88,6 +120,19 @@ describe("console pages call operations", () => {
   it("take from a module nothing but its operations, schemas and types, or what is listed with why", () => {
     const unlisted = found.filter((f) => !(f in KEPT));
     expect(unlisted, "call the operation REST calls (callOperation), or list it in KEPT with why").toEqual([]);
+  });
+
+  it("every operation the console calls declares its console door (callOperation refuses one that does not)", () => {
+    const modules = sourceFiles(path.join(src, "modules"))
+      .filter((f) => /operations\.ts$/.test(f))
+      .map((f) => ({ file: f, text: withoutComments(readFileSync(f, "utf8")) }));
+    const imported = operationsImported();
+    expect(imported.size).toBeGreaterThan(150);
+    const undeclared = [...imported].filter(([name]) => {
+      const declaration = declarationOf(name, modules);
+      return !declaration || !/\n\s+console:/.test(declaration);
+    });
+    expect(undeclared.map(([name, file]) => `${name} (${file})`)).toEqual([]);
   });
 
   it("lists nothing a page no longer takes", () => {

@@ -35,6 +35,7 @@ export const getAdminStatusOperation = defineOperation({
       "provider the send and sync errors of the last hour. Look first at failed or stale sweeps, dead letters, and providers " +
       "with errors. Only for platform administrators.",
   },
+  console: {},
   handler: async (ctx) => platformStatus(ctx.env),
 });
 

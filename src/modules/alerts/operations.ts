@@ -42,6 +42,7 @@ export const listAlertSubscriptionsOperation = defineOperation({
   errors: stdErrors,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, input) => listAlertSubscriptions(ctx, callerOf(ctx), input),
 });
 
@@ -59,6 +60,7 @@ export const createAlertSubscriptionOperation = defineOperation({
   errors: stdErrors,
   scopes: [],
   access: "write",
+  console: {},
   handler: (ctx, input) => createAlertSubscription(ctx, callerOf(ctx), input),
 });
 
@@ -74,6 +76,7 @@ export const getAlertSubscriptionOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, input) => getAlertSubscription(ctx, callerOf(ctx), input.id),
 });
 
@@ -90,6 +93,7 @@ export const updateAlertSubscriptionOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "write",
+  console: {},
   handler: (ctx, { id, ...patch }) => updateAlertSubscription(ctx, callerOf(ctx), id, patch),
 });
 
@@ -108,6 +112,7 @@ export const deleteAlertSubscriptionOperation = defineOperation({
   scopes: [],
   access: "write",
   destructive: true,
+  console: {},
   handler: async (ctx, input) => {
     await deleteAlertSubscription(ctx, callerOf(ctx), input.id);
   },
@@ -125,6 +130,7 @@ export const listAlertSubscriptionSendsOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, { id, ...query }) => listAlertSends(ctx, callerOf(ctx), id, query),
 });
 

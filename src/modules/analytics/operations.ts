@@ -47,6 +47,7 @@ export const funnelAnalyticsOperation = defineOperation({
   scopes: [],
   access: "read",
   agent: { scopes: ["read:campaigns"] },
+  console: {},
   handler: async (ctx, input) => funnelAnalytics(ctx, input),
 });
 
@@ -64,6 +65,7 @@ export const reviewAnalyticsOperation = defineOperation({
   scopes: [],
   access: "read",
   agent: { scopes: ["read:reviews"], defaults: { interval: "week" } },
+  console: {},
   handler: async (ctx, input) => reviewAnalytics(ctx, input),
 });
 
@@ -81,6 +83,7 @@ export const responseAnalyticsOperation = defineOperation({
   scopes: [],
   access: "read",
   agent: { scopes: ["read:reviews"] },
+  console: {},
   handler: async (ctx, input) => responseAnalytics(ctx, input),
 });
 
@@ -137,6 +140,7 @@ export const agencyUsageOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx, input) => agencyUsage(ctx.env, ctx.agencies, input),
 });
 

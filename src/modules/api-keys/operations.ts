@@ -24,6 +24,7 @@ export const createApiKeyOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "write",
+  console: {},
   handler: async (ctx, input) => createApiKey(ctx, input),
 });
 
@@ -40,6 +41,7 @@ export const listApiKeysOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "read",
+  console: {},
   handler: async (ctx, input) => listApiKeys(ctx, input),
 });
 
@@ -59,6 +61,7 @@ export const deleteApiKeyOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   destructive: true,
+  console: {},
   handler: async (ctx, input) => {
     await revokeApiKey(ctx, input.id);
   },

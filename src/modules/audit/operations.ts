@@ -22,6 +22,7 @@ export const listAuditEventsOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "read",
+  console: {},
   handler: async (ctx, input) => listAuditEvents(ctx.db, { ...input, tenantId: ctx.tenantId }),
 });
 
@@ -40,6 +41,7 @@ export const exportAuditEventsOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "read",
+  console: {},
   handler: async (ctx, input) => auditCsvFile(ctx.db, { ...input, tenantId: ctx.tenantId }),
 });
 

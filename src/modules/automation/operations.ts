@@ -27,6 +27,7 @@ export const listAutomationRulesOperation = defineOperation({
   errors: stdErrors,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, input) => listRules(ctx, input),
 });
 
@@ -44,6 +45,7 @@ export const createAutomationRuleOperation = defineOperation({
   scopes: [],
   minRole: "manager",
   access: "write",
+  console: {},
   handler: (ctx, input) => createRule(ctx, input),
 });
 
@@ -59,6 +61,7 @@ export const getAutomationRuleOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, input) => getRule(ctx, input.id),
 });
 
@@ -75,6 +78,7 @@ export const updateAutomationRuleOperation = defineOperation({
   scopes: [],
   minRole: "manager",
   access: "write",
+  console: {},
   handler: (ctx, { id, ...patch }) => updateRule(ctx, id, patch),
 });
 
@@ -94,6 +98,7 @@ export const deleteAutomationRuleOperation = defineOperation({
   minRole: "manager",
   access: "write",
   destructive: true,
+  console: {},
   handler: async (ctx, input) => {
     await deleteRule(ctx, input.id);
   },
@@ -111,6 +116,7 @@ export const listAutomationRuleRunsOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, { id, ...query }) => listRuns(ctx, id, query),
 });
 

@@ -21,6 +21,7 @@ export const listBrandsOperation = defineOperation({
   errors: stdErrors,
   scopes: ["read:locations"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => listBrands(ctx, input),
 });
 

@@ -21,6 +21,7 @@ export const listCampaignTemplatesOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:campaigns"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => listBindings(ctx, input.id),
 });
 
@@ -42,6 +43,7 @@ export const addCampaignTemplateOperation = defineOperation({
   scopes: [],
   minRole: "manager",
   access: "write",
+  console: {},
   handler: async (ctx, { id, ...body }) => createBinding(ctx, id, body),
 });
 
@@ -61,6 +63,7 @@ export const removeCampaignTemplateOperation = defineOperation({
   minRole: "manager",
   access: "write",
   destructive: true,
+  console: {},
   handler: async (ctx, input) => {
     await deleteBinding(ctx, input.id, input.bindingId);
   },

@@ -43,6 +43,7 @@ export const listCampaignsOperation = defineOperation({
     agencyAware: true,
     limit: { default: 25, max: 200 },
   },
+  console: {},
   handler: async (ctx, input) => listCampaigns(ctx, input),
 });
 
@@ -61,6 +62,7 @@ export const createCampaignOperation = defineOperation({
   scopes: [],
   minRole: "manager",
   access: "write",
+  console: {},
   handler: async (ctx, input) => createCampaign(ctx, input),
 });
 
@@ -77,6 +79,7 @@ export const getCampaignOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:campaigns"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => getCampaign(ctx, input.id),
 });
 
@@ -113,6 +116,7 @@ const activation = (action: "activate" | "deactivate") =>
     minRole: "manager",
     access: "write",
     idempotent: true,
+    console: {},
     handler: async (ctx, input) => setCampaignActive(ctx, input.id, action === "activate"),
   });
 

@@ -43,6 +43,7 @@ export const sendCampaignOperation = defineOperation({
   minRole: "manager",
   access: "write",
   openWorld: true,
+  console: {},
   handler: async (ctx, { id, "idempotency-key": key, ...body }) => sendCampaign(ctx, id, body, key),
 });
 
@@ -68,6 +69,7 @@ export const sendCampaignBulkOperation = defineOperation({
   minRole: "manager",
   access: "write",
   openWorld: true,
+  console: {},
   handler: async (ctx, { id, contacts: file, ...defaults }) => sendCampaignBulk(ctx, id, { file, ...defaults }),
 });
 
@@ -86,6 +88,7 @@ export const listCampaignSolicitationsOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:campaigns"],
   access: "read",
+  console: {},
   handler: async (ctx, { id, ...query }) => listCampaignSolicitations(ctx, id, query),
 });
 

@@ -20,6 +20,7 @@ export const getCampaignSequenceOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:campaigns"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => getSequence(ctx, input.id),
 });
 
@@ -41,6 +42,7 @@ export const updateCampaignSequenceOperation = defineOperation({
   access: "write",
   destructive: true,
   idempotent: true,
+  console: {},
   handler: async (ctx, { id, ...body }) => putSequence(ctx, id, body),
 });
 
@@ -60,6 +62,7 @@ export const deleteCampaignSequenceOperation = defineOperation({
   minRole: "manager",
   access: "write",
   destructive: true,
+  console: {},
   handler: async (ctx, input) => {
     await deleteSequence(ctx, input.id);
   },

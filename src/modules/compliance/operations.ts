@@ -19,6 +19,7 @@ export const getComplianceSettingsOperation = defineOperation({
   scopes: [],
   access: "read",
   agent: { scopes: ["read:campaigns"] },
+  console: {},
   handler: (ctx) => getComplianceConfig(ctx),
 });
 
@@ -37,6 +38,7 @@ export const updateComplianceSettingsOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   idempotent: true,
+  console: {},
   handler: (ctx, input) => updateComplianceConfig(ctx, input),
 });
 

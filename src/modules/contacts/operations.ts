@@ -50,6 +50,7 @@ export const listContactsOperation = defineOperation({
     limit: { default: 25, max: 200 },
     describe: { search: "prefix of email, phone or name" },
   },
+  console: {},
   handler: async (ctx, input) => {
     const page = await listContacts(ctx, input);
     const consent = await currentConsent(
@@ -76,6 +77,7 @@ export const createContactOperation = defineOperation({
   minRole: "tenant_user",
   access: "write",
   idempotent: true,
+  console: {},
   handler: async (ctx, input) => upsertContact(ctx, input),
 });
 
@@ -91,6 +93,7 @@ export const getContactOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:contacts"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => getContact(ctx, input.id),
 });
 
@@ -108,6 +111,7 @@ export const unsuppressContactOperation = defineOperation({
   minRole: "tenant_user",
   access: "write",
   idempotent: true,
+  console: {},
   handler: async (ctx, input) => unsuppressContact(ctx, input.id),
 });
 
@@ -144,6 +148,7 @@ export const eraseContactOperation = defineOperation({
   access: "write",
   destructive: true,
   idempotent: true,
+  console: {},
   handler: async (ctx, input) => eraseContact(ctx, input.id),
 });
 
@@ -159,6 +164,7 @@ export const listContactConsentOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:contacts"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => listConsent(ctx, input.id),
 });
 
@@ -177,6 +183,7 @@ export const grantContactConsentOperation = defineOperation({
   scopes: ["write:contacts"],
   minRole: "tenant_user",
   access: "write",
+  console: {},
   handler: async (ctx, { id, ...grant }) => grantConsent(ctx, id, grant),
 });
 
@@ -193,6 +200,7 @@ export const revokeContactConsentOperation = defineOperation({
   scopes: ["write:contacts"],
   minRole: "tenant_user",
   access: "write",
+  console: {},
   handler: async (ctx, input) => revokeConsent(ctx, input.id, input.channel),
 });
 
@@ -224,6 +232,7 @@ export const suppressContactOperation = defineOperation({
     required: ["reason"],
     describe: { id: "from contact.list", reason: "e.g. 'asked by phone not to be contacted'" },
   },
+  console: {},
   handler: async (ctx, input) => suppressContact(ctx, input.id, input.reason),
 });
 
@@ -258,6 +267,7 @@ export const startContactImportJobOperation = defineOperation({
   scopes: ["write:contacts"],
   minRole: "tenant_user",
   access: "write",
+  console: {},
   handler: async (ctx, input) => {
     const job = await startContactsImport(ctx, input.file);
     return reply(job, { headers: { Location: `/v1/contacts/import-jobs/${job.id}` } });
@@ -280,6 +290,7 @@ export const getContactImportJobOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:contacts"],
   access: "read",
+  console: {},
   handler: (ctx, input) => getContactsImport(ctx, input.jobId),
 });
 

@@ -38,6 +38,7 @@ export const createExperimentOperation = defineOperation({
   scopes: [],
   minRole: "manager",
   access: "write",
+  console: {},
   handler: async (ctx, input) => createExperiment(ctx, input),
 });
 
@@ -56,6 +57,7 @@ export const updateExperimentOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "write",
+  console: {},
   handler: async (ctx, { id, ...patch }) => updateExperiment(ctx, id, patch),
 });
 
@@ -90,6 +92,7 @@ const transition = (move: ExperimentMove) =>
     scopes: [],
     minRole: move === "complete" ? "tenant_admin" : "manager",
     access: "write",
+    console: {},
     handler: async (ctx, input) => transitionExperiment(ctx, input.id, move),
   });
 
@@ -112,6 +115,7 @@ export const getExperimentOperation = defineOperation({
   scopes: [],
   access: "read",
   agent: { scopes: ["read:campaigns"], rename: { id: "experimentId" } },
+  console: {},
   handler: async (ctx, input) => getExperiment(ctx, input.id),
 });
 
@@ -132,6 +136,7 @@ export const experimentResultsOperation = defineOperation({
   scopes: [],
   access: "read",
   agent: { scopes: ["read:campaigns"], rename: { id: "experimentId" } },
+  console: {},
   handler: async (ctx, input) => experimentResults(ctx, input.id),
 });
 
@@ -149,6 +154,7 @@ export const listExperimentsOperation = defineOperation({
   scopes: [],
   access: "read",
   agent: { scopes: ["read:campaigns"] },
+  console: {},
   handler: async (ctx, input) => listExperiments(ctx, input),
 });
 

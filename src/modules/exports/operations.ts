@@ -33,6 +33,7 @@ export const createExportOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "write",
+  console: {},
   handler: async (ctx) => {
     const job = toTenantExport(await startTenantExport(ctx));
     return reply(job, { headers: { location: `/v1/exports/${job.id}` } });
@@ -55,6 +56,7 @@ export const listExportsOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "read",
+  console: {},
   handler: async (ctx, input) => listTenantExports(ctx, input),
 });
 
@@ -71,6 +73,7 @@ export const getExportOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "read",
+  console: {},
   handler: async (ctx, input) => getTenantExport(ctx, input.id),
 });
 
@@ -92,6 +95,7 @@ export const downloadExportOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "read",
+  console: {},
   handler: async (ctx, input) => {
     const file = await downloadTenantExport(ctx, input.id);
     return { body: file.body, fileName: file.fileName };

@@ -61,6 +61,7 @@ export const listInboxOperation = defineOperation({
     limit: { default: 25, max: 100 },
     describe: { pastSla: "true: only reviews unanswered past their SLA window" },
   },
+  console: {},
   handler: async (ctx, input) => {
     // a key or grant with one of the two scopes sees that kind of item only, over REST as over MCP
     const types = visibleInboxTypes(ctx.scopes);
@@ -112,6 +113,7 @@ export const assignInboxOperation = defineOperation({
     required: ["type"],
     describe: itemIdField,
   },
+  console: {},
   handler: async (ctx, input) => {
     const { id, ...body } = input as { id: string; userId: string | null; type?: InboxItemType };
     assertKindVisible(ctx.scopes, body.type);
@@ -143,6 +145,7 @@ export const setInboxTagsOperation = defineOperation({
     required: ["type"],
     describe: itemIdField,
   },
+  console: {},
   handler: async (ctx, input) => {
     const { id, ...body } = input as { id: string; tags: string[]; type?: InboxItemType };
     assertKindVisible(ctx.scopes, body.type);
@@ -174,6 +177,7 @@ export const setInboxStatusOperation = defineOperation({
     scopes: ["write:inbox"],
     describe: { itemIds: "from inbox.list" },
   },
+  console: {},
   handler: async (ctx, input) => {
     assertKindVisible(ctx.scopes, undefined);
     return bulkSetInboxStatus(ctx, input as { itemIds: string[]; status: (typeof input)["status"] });
@@ -193,6 +197,7 @@ export const getInboxItemOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:reviews", "read:feedback"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => {
     // a key or grant reads only the kinds its scopes cover (as inbox.list and inbox.get): another kind's item is
     // as absent as another tenant's
@@ -240,6 +245,7 @@ export const addInboxNoteOperation = defineOperation({
   scopes: [],
   minRole: "tenant_user",
   access: "write",
+  console: {},
   handler: async (ctx, { id, ...body }) => addInboxNote(ctx, id, body),
 });
 

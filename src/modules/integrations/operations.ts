@@ -30,6 +30,7 @@ export const listIntegrationsOperation = defineOperation({
   errors: stdErrors,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, input) => listIntegrations(ctx, input),
 });
 
@@ -47,6 +48,7 @@ export const createIntegrationOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "write",
+  console: {},
   handler: (ctx, input) => createIntegration(ctx, input),
 });
 
@@ -62,6 +64,7 @@ export const getIntegrationOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, input) => getIntegration(ctx, input.id),
 });
 
@@ -78,6 +81,7 @@ export const updateIntegrationOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "write",
+  console: {},
   handler: (ctx, { id, ...patch }) => updateIntegration(ctx, id, patch),
 });
 
@@ -97,6 +101,7 @@ export const deleteIntegrationOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   destructive: true,
+  console: {},
   handler: async (ctx, input) => {
     await deleteIntegration(ctx, input.id);
   },
@@ -117,6 +122,7 @@ export const testIntegrationOperation = defineOperation({
   access: "write",
   idempotent: true,
   openWorld: true,
+  console: {},
   handler: (ctx, input) => testIntegration(ctx, input.id),
 });
 

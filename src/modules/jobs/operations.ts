@@ -38,6 +38,7 @@ export const listDeadLettersOperation = defineOperation({
   errors: stdErrors,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx, input) => listDeadLetters(ctx.control, input),
 });
 
@@ -59,6 +60,7 @@ export const replayDeadLetterOperation = defineOperation({
   errors: { ...stdErrorsWithNotFound, 409: errors[409] },
   scopes: [],
   access: "write",
+  console: {},
   handler: async (ctx, input) => replayDeadLetter(ctx, input.id),
 });
 

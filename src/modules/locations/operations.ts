@@ -35,6 +35,7 @@ export const listLocationsOperation = defineOperation({
     agencyAware: true,
     limit: { default: 50, max: 200 },
   },
+  console: {},
   handler: async (ctx, input) => listLocations(ctx, input),
 });
 
@@ -52,6 +53,7 @@ export const getLocationOperation = defineOperation({
   scopes: ["read:locations"],
   access: "read",
   agent: { scopes: ["read:locations"], rename: { id: "locationId" } },
+  console: {},
   handler: async (ctx, input) => getLocation(ctx, input.id),
 });
 
@@ -69,6 +71,7 @@ export const createLocationOperation = defineOperation({
   scopes: [],
   minRole: "manager",
   access: "write",
+  console: {},
   handler: async (ctx, input) => createLocation(ctx, input),
 });
 
@@ -86,6 +89,7 @@ export const updateLocationOperation = defineOperation({
   minRole: "manager",
   access: "write",
   idempotent: true,
+  console: {},
   handler: async (ctx, { id, ...patch }) => updateLocation(ctx, id, patch),
 });
 

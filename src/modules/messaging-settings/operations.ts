@@ -42,6 +42,7 @@ export const getEmailSettingsOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx) => getEmailSettings(ctx),
 });
 
@@ -59,6 +60,7 @@ export const updateEmailSettingsOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   idempotent: true,
+  console: {},
   handler: (ctx, input) => putEmailSettings(ctx, input),
 });
 
@@ -77,6 +79,7 @@ export const verifyEmailDomainOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   openWorld: true,
+  console: {},
   handler: (ctx, input) => verifyEmailDomain(ctx, input),
 });
 
@@ -91,6 +94,7 @@ export const getSmsSettingsOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx) => getSmsSettings(ctx),
 });
 
@@ -108,6 +112,7 @@ export const updateSmsSettingsOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   idempotent: true,
+  console: {},
   handler: (ctx, input) => putSmsSettings(ctx, input),
 });
 
@@ -122,6 +127,7 @@ export const getWhatsAppSettingsOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx) => getWhatsAppSettings(ctx),
 });
 
@@ -139,6 +145,7 @@ export const updateWhatsAppSettingsOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   idempotent: true,
+  console: {},
   handler: (ctx, input) => putWhatsAppSettings(ctx, input),
 });
 
@@ -154,6 +161,7 @@ export const listWhatsAppTemplatesOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx) => listWhatsAppTemplates(ctx),
 });
 
@@ -178,6 +186,7 @@ export const testMessagingSettingsOperation = defineOperation({
   minRole: "manager",
   access: "write",
   openWorld: true,
+  console: {},
   handler: (ctx, input) => sendTestMessage(ctx, input),
 });
 

@@ -31,6 +31,7 @@ export const listWebhooksOperation = defineOperation({
   errors: stdErrors,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, input) => listWebhooks(ctx, input),
 });
 
@@ -48,6 +49,7 @@ export const createWebhookOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "write",
+  console: {},
   handler: (ctx, input) => createWebhook(ctx, input),
 });
 
@@ -63,6 +65,7 @@ export const getWebhookOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, input) => getWebhook(ctx, input.id),
 });
 
@@ -79,6 +82,7 @@ export const updateWebhookOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "write",
+  console: {},
   handler: (ctx, { id, ...body }) => updateWebhook(ctx, id, body),
 });
 
@@ -98,6 +102,7 @@ export const deleteWebhookOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   destructive: true,
+  console: {},
   handler: async (ctx, input) => {
     await deleteWebhook(ctx, input.id);
   },
@@ -117,6 +122,7 @@ export const rotateWebhookSecretOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   destructive: true,
+  console: {},
   handler: (ctx, input) => rotateWebhookSecret(ctx, input.id),
 });
 
@@ -132,6 +138,7 @@ export const listWebhookDeliveriesOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, { id, ...query }) => listDeliveries(ctx, id, query),
 });
 
@@ -149,6 +156,7 @@ export const testWebhookOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   openWorld: true,
+  console: {},
   handler: (ctx, input) => sendTestWebhook(ctx, input.id),
 });
 
@@ -168,6 +176,7 @@ export const redeliverWebhookDeliveryOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   openWorld: true,
+  console: {},
   handler: (ctx, input) => redeliver(ctx, input.id, input.deliveryId),
 });
 

@@ -20,6 +20,7 @@ export const listRegionsOperation = defineOperation({
   errors: stdErrors,
   scopes: ["read:locations"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => listRegions(ctx, input),
 });
 

@@ -38,6 +38,7 @@ export const listLocationReviewUrlsOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:locations"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => locationReviewUrls(ctx, input.id),
 });
 
@@ -53,6 +54,7 @@ export const listReviewLinksOperation = defineOperation({
   errors: stdErrors,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx, input) => listReviewLinks(ctx, input),
 });
 
@@ -74,6 +76,7 @@ export const createReviewLinkOperation = defineOperation({
   scopes: [],
   minRole: "manager",
   access: "write",
+  console: {},
   handler: async (ctx, input) => createReviewLink(ctx, input),
 });
 
@@ -89,6 +92,7 @@ export const getReviewLinkOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx, input) => getReviewLink(ctx, input.id),
 });
 
@@ -108,6 +112,7 @@ export const updateReviewLinkOperation = defineOperation({
   minRole: "manager",
   access: "write",
   idempotent: true,
+  console: {},
   handler: async (ctx, { id, ...patch }) => updateReviewLink(ctx, id, patch),
 });
 
@@ -128,6 +133,7 @@ export const deleteReviewLinkOperation = defineOperation({
   access: "write",
   destructive: true,
   idempotent: true,
+  console: {},
   handler: async (ctx, input) => {
     await deleteReviewLink(ctx, input.id);
   },
@@ -145,6 +151,7 @@ export const reviewLinkStatsOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx, { id, ...query }) => reviewLinkStats(ctx, id, query),
 });
 

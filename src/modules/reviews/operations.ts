@@ -59,6 +59,7 @@ export const listReviewsOperation = defineOperation({
   errors: stdErrors,
   scopes: ["read:reviews"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => listReviews(ctx, input),
 });
 
@@ -119,6 +120,7 @@ export const getReviewOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:reviews"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => getReview(ctx, input.id),
 });
 
@@ -134,6 +136,7 @@ export const listReviewResponsesOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:reviews"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => listResponsesForReview(ctx, input.reviewId),
 });
 
@@ -154,6 +157,7 @@ export const createReviewResponseOperation = defineOperation({
   scopes: [],
   minRole: "tenant_user",
   access: "write",
+  console: {},
   handler: async (ctx, { reviewId, ...body }) => createResponse(ctx, reviewId, body),
 });
 
@@ -206,6 +210,7 @@ export const publishResponseOperation = defineOperation({
     rename: { id: "responseId" },
     describe: { id: "an approved reply's id", externalUrl: "where the posted reply is visible" },
   },
+  console: {},
   handler: async (ctx, input) => {
     const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof PublishResponseBody>;
     return publishResponse(ctx, id, undefined, body);
@@ -237,6 +242,7 @@ export const listOverdueResponsesOperation = defineOperation({
   },
   // the optimization agent reads the bare array of the REST route (agents/agents/optimization.ts)
   agent: { scopes: ["read:reviews"] },
+  console: {},
   handler: async (ctx, input) => listOverdue(ctx, input),
 });
 
@@ -275,6 +281,7 @@ export const approveResponseOperation = defineOperation({
     rename: { id: "responseId" },
     describe: replyId,
   },
+  console: {},
   handler: async (ctx, input) => {
     const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof ApproveResponseBody>;
     return approveResponse(ctx, id, body);
@@ -305,6 +312,7 @@ export const rejectResponseOperation = defineOperation({
     rename: { id: "responseId" },
     describe: replyId,
   },
+  console: {},
   handler: async (ctx, input) => {
     const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof RejectResponseBody>;
     return rejectResponse(ctx, id, body);
@@ -338,6 +346,7 @@ export const updateResponseOperation = defineOperation({
     omit: ["assignedToUserId"],
     describe: replyId,
   },
+  console: {},
   handler: async (ctx, input) => {
     const { id, ...body } = input as z.infer<typeof IdParam> & z.infer<typeof UpdateResponseBody>;
     return updateResponse(ctx, id, body);

@@ -38,6 +38,7 @@ export const submitResponseOperation = defineOperation({
   scopes: [],
   minRole: "tenant_user",
   access: "write",
+  console: {},
   handler: async (ctx, input) => submitResponse(ctx, input.id),
 });
 

@@ -82,6 +82,7 @@ export const listSolicitationsOperation = defineOperation({
     title: "List review requests (solicitations)",
     limit: { default: 25, max: 100 },
   },
+  console: {},
   handler: (ctx, input) => listSolicitations(ctx, input),
 });
 
@@ -105,6 +106,7 @@ export const listContactSolicitationsOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:contacts"],
   access: "read",
+  console: {},
   handler: async (ctx, { id, ...q }) => {
     await findContactRow(ctx, id);
     return listSolicitations(ctx, { ...q, contactId: id });
@@ -128,6 +130,7 @@ export const listRefusalsOperation = defineOperation({
   // like the compliance settings: signed-in users only (no API key scope, src/modules/identity/scopes.ts)
   scopes: [],
   access: "read",
+  console: {},
   handler: (ctx, input) => listRefusals(ctx, input),
 });
 

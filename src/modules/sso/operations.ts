@@ -22,6 +22,7 @@ export const getSsoSettingsOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "read",
+  console: {},
   handler: (ctx) => getSsoSettings(ctx),
 });
 
@@ -42,6 +43,7 @@ export const updateSsoSettingsOperation = defineOperation({
   minRole: "tenant_admin",
   access: "write",
   idempotent: true,
+  console: {},
   handler: (ctx, input) => updateSsoSettings(ctx, input),
 });
 
@@ -60,6 +62,7 @@ export const importSsoMetadataOperation = defineOperation({
   scopes: [],
   minRole: "tenant_admin",
   access: "write",
+  console: {},
   handler: (ctx, input) => importSsoMetadata(ctx, input.metadataXml),
 });
 

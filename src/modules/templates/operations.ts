@@ -44,6 +44,7 @@ export const listTemplatesOperation = defineOperation({
   errors: stdErrors,
   scopes: ["read:campaigns"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => listTemplates(ctx, input),
 });
 
@@ -62,6 +63,7 @@ export const createTemplateOperation = defineOperation({
   scopes: [],
   minRole: "tenant_user",
   access: "write",
+  console: {},
   handler: async (ctx, input) => createTemplate(ctx, input),
 });
 
@@ -83,6 +85,7 @@ export const updateTemplateOperation = defineOperation({
   scopes: [],
   minRole: "tenant_user",
   access: "write",
+  console: {},
   handler: async (ctx, { id, ...patch }) => updateTemplate(ctx, id, patch),
 });
 
@@ -102,6 +105,7 @@ export const approveTemplateOperation = defineOperation({
   scopes: [],
   minRole: "manager",
   access: "write",
+  console: {},
   handler: async (ctx, input) => approveTemplate(ctx, input.id),
 });
 
@@ -119,6 +123,7 @@ export const archiveTemplateOperation = defineOperation({
   minRole: "manager",
   access: "write",
   idempotent: true,
+  console: {},
   handler: async (ctx, input) => archiveTemplate(ctx, input.id),
 });
 
@@ -138,6 +143,7 @@ export const previewTemplateOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: ["read:campaigns"],
   access: "read",
+  console: {},
   handler: async (ctx, input) => previewTemplate(ctx, input.id, input.locationId),
 });
 
@@ -155,6 +161,7 @@ export const createTemplateVersionOperation = defineOperation({
   scopes: [],
   minRole: "tenant_user",
   access: "write",
+  console: {},
   handler: async (ctx, input) => forkTemplateVersion(ctx, input.id),
 });
 
@@ -172,6 +179,7 @@ export const getTemplateOperation = defineOperation({
   scopes: ["read:campaigns"],
   access: "read",
   agent: { scopes: ["read:campaigns"], rename: { id: "templateId" } },
+  console: {},
   handler: async (ctx, input) => getTemplate(ctx, input.id),
 });
 
@@ -204,6 +212,7 @@ export const previewTemplateContentOperation = defineOperation({
   // a POST under /v1/templates: API keys reach no template write (identity/scopes.ts); people of any role preview
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx, input) => previewContent(ctx, input),
 });
 

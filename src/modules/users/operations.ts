@@ -46,6 +46,7 @@ export const getUserOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx, input) => getTenantUser(ctx, input.id),
 });
 

@@ -45,6 +45,7 @@ export const listHostnamesOperation = defineOperation({
   errors: stdErrors,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx) => listHostnames(ctx.control, ctx.env, await tenantOwner(ctx)),
 });
 
@@ -139,6 +140,7 @@ export const listAgencyHostnamesOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx, input) =>
     listHostnames(ctx.control, ctx.env, await agencyOwner(ctx.control, ctx.agencies, input.agencyId)),
 });

@@ -43,6 +43,7 @@ export const getBrandingOperation = defineOperation({
   errors: stdErrors,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx) => getTenantBranding(ctx),
 });
 
@@ -101,6 +102,7 @@ export const getAgencyBrandingOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx, input) =>
     getAgencyBrand(ctx.control, await agencyOwner(ctx.control, ctx.agencies, input.agencyId)),
 });
@@ -223,6 +225,7 @@ export const createAgencyBrandingLogoOperation = defineOperation({
   scopes: [],
   access: "write",
   idempotent: true,
+  console: {},
   handler: async (ctx, input) =>
     setBrandLogo(ctx, await agencyOwner(ctx.control, ctx.agencies, input.agencyId), input.file),
 });

@@ -21,6 +21,7 @@ export const listWidgetsOperation = defineOperation({
   errors: stdErrors,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx, input) => listWidgets(ctx, input),
 });
 
@@ -42,6 +43,7 @@ export const createWidgetOperation = defineOperation({
   scopes: [],
   minRole: "manager",
   access: "write",
+  console: {},
   handler: async (ctx, input) => createWidget(ctx, input),
 });
 
@@ -57,6 +59,7 @@ export const getWidgetOperation = defineOperation({
   errors: stdErrorsWithNotFound,
   scopes: [],
   access: "read",
+  console: {},
   handler: async (ctx, input) => getWidget(ctx, input.id),
 });
 
@@ -75,6 +78,7 @@ export const updateWidgetOperation = defineOperation({
   minRole: "manager",
   access: "write",
   idempotent: true,
+  console: {},
   handler: async (ctx, { id, ...patch }) => updateWidget(ctx, id, patch),
 });
 
@@ -95,6 +99,7 @@ export const deleteWidgetOperation = defineOperation({
   access: "write",
   destructive: true,
   idempotent: true,
+  console: {},
   handler: async (ctx, input) => {
     await deleteWidget(ctx, input.id);
   },
