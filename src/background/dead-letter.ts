@@ -58,6 +58,7 @@ export function originQueue(body: unknown): string | null {
   if (isText(b, "tenantId", "deliveryId")) return "webhooks";
   if (isText(b, "id", "type", "tenantId", "occurredAt")) return "events";
   if (b.kind === "rollup_rebuild") return "events"; // the analytics' delayed rebuild (src/modules/analytics/rebuild-later.ts)
+  if (b.kind === "tenant_move") return "jobs"; // a tenant move's next slice (src/modules/admin/background.ts)
   if (isText(b, "solicitationId") && Object.keys(b).length === 1) return "sends";
   return null;
 }

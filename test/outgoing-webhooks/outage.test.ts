@@ -216,6 +216,8 @@ describe("dead-lettered queue messages", { timeout: 30_000 }, () => {
     expect(originQueue(event("t", "review.created", { reviewId: "r" }))).toBe("events");
     expect(originQueue({ tenantId: "t", deliveryId: "d" })).toBe("webhooks");
     expect(originQueue({ type: "crm_import", tenantId: "t", jobId: "j" })).toBe("jobs");
+    // a tenant move's next slice travels on the jobs queue too (src/modules/admin/background.ts)
+    expect(originQueue({ kind: "tenant_move", moveId: "m", step: 3 })).toBe("jobs");
     expect(originQueue({ clicks: [] })).toBe("clicks");
     expect(originQueue({ tenantId: "t", integrationId: "i", cursor: null, since: null, startedAt: "x" })).toBe(
       "review-sync",
