@@ -43,8 +43,6 @@ const KEPT: Record<string, string> = {
   "tenants.tsx: identity/service: findTenantRef": "the tenant switcher: a tenant by id for its name",
   "tenants.tsx: tenants/reachable: reachableTenants":
     "the tenant switcher: the tenants this person reaches on this host (REST is host-neutral: no such operation)",
-  "approvals.tsx: reviews/responses.service: listApprovalQueueWithReviews":
-    "the queue's three tabs with each reply's review in one read; the REST queue answers replies without reviews",
   "confirm.tsx: mcp/confirm-in-browser: askForPerson":
     "the MCP confirmation store (a protocol door, not in the catalogue)",
   "confirm.tsx: mcp/confirm-in-browser: decideAsPerson":

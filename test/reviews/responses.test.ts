@@ -5,6 +5,7 @@ import { draftResponse } from "../../src/modules/agents/reply-drafting";
 import { draftReply } from "../../src/modules/reviews/drafting/engine";
 import { RESPONSE_TRANSITIONS, type ResponseAction } from "../../src/modules/reviews/response-states";
 import { findReviewRow } from "../../src/modules/reviews/service";
+import { request } from "../helpers/http";
 import { createWorld, db, type World } from "../helpers/seed";
 import { ctxFor, ingest, newLocation } from "./helpers";
 
@@ -250,6 +251,45 @@ describe("drafting and listing", () => {
     const ids = queue.body.map((r: { id: string }) => r.id);
     expect(ids.indexOf(b)).toBeLessThan(ids.indexOf(a));
     expect(queue.body.every((r: { status: string }) => r.status === "submitted")).toBe(true);
+  });
+});
+
+describe("the approval queue with the reviews (include=review)", () => {
+  it("gives each reply the review it answers; an API key without read:reviews gets null there", async () => {
+    const review = await ingest(w, {
+      locationId: loc.id,
+      siteType: "google",
+      rating: 2,
+      text: "Waited an hour",
+      authorName: "Tom R.",
+    });
+    const reply = (await w.as("tenantUser").post(`/v1/reviews/${review.id}/responses`, { text: "Sorry, Tom" })).body;
+    await act(reply.id, "submit");
+    const find = (body: { id: string }[]) => body.find((r) => r.id === reply.id) as Record<string, unknown>;
+    const plain = await w.as("viewer").get("/v1/responses/approval-queue?limit=200");
+    expect(find(plain.body)).not.toHaveProperty("review");
+    const withReviews = await w.as("viewer").get("/v1/responses/approval-queue?limit=200&include=review");
+    expect(withReviews.status).toBe(200);
+    expect(find(withReviews.body).review).toMatchObject({
+      id: review.id,
+      rating: 2,
+      text: "Waited an hour",
+      authorName: "Tom R.",
+      siteType: "google",
+      locationName: (await w.as("viewer").get(`/v1/locations/${loc.id}`)).body.name,
+    });
+    // a key that may read approvals but not reviews: the replies, and why the reviews are missing (null)
+    const minted = await w
+      .as("tenantAdmin")
+      .post("/v1/api-keys", { name: "Approvals only", scopes: ["read:approvals"] });
+    expect(minted.status).toBe(201);
+    const byKey = await request("GET", "/v1/responses/approval-queue?limit=200&include=review", {
+      token: minted.body.key,
+      tenantId: w.tenantA.id,
+    });
+    expect(byKey.status).toBe(200);
+    expect(find(byKey.body)).toMatchObject({ id: reply.id, review: null });
+    expect((await w.as("viewer").get("/v1/responses/approval-queue?include=everything")).status).toBe(400);
   });
 });
 

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { errors, IdParam, stdErrors, stdErrorsWithNotFound } from "../../lib/openapi";
-import { defineOperation, type Operation } from "../../lib/operation";
-import { QueueQuery, ReviewResponseSchema } from "./responses.schemas";
-import { listApprovalQueue, submitResponse } from "./responses.service";
+import { defineOperation, holdsScope, type Operation } from "../../lib/operation";
+import { AnsweredReviewSchema, QueueQuery, ReviewResponseSchema } from "./responses.schemas";
+import { listApprovalQueue, listApprovalQueueWithReviews, submitResponse } from "./responses.service";
 
 // Review responses under /v1/responses in the catalogue (src/lib/operation.ts): the approval queue and
 // a draft's submission (approve, reject and update: ./operations.ts). The MCP tool approval.list-pending
@@ -17,12 +17,24 @@ export const listResponseApprovalQueueOperation = defineOperation({
   path: "/v1/responses/approval-queue",
   tags,
   summary: "Submitted responses awaiting approval, oldest first",
+  description:
+    "The replies in one state of the approval flow (status; submitted by default), oldest first. With include=review each " +
+    "carries the review it answers (null for an API key without read:reviews).",
   request: { query: QueueQuery },
-  output: z.array(ReviewResponseSchema),
+  output: z.array(
+    ReviewResponseSchema.extend({ review: AnsweredReviewSchema.nullable().optional() }).openapi("QueuedReviewResponse"),
+  ),
   errors: stdErrors,
   scopes: ["read:approvals", "read:reviews"],
   access: "read",
-  handler: async (ctx, input) => listApprovalQueue(ctx, input),
+  console: {},
+  handler: async (ctx, { include, ...query }) => {
+    if (include !== "review") return listApprovalQueue(ctx, query);
+    // review content belongs to read:reviews (interface spec, Authentication 11), as approval.list-pending's
+    if (!holdsScope(ctx, "read:reviews"))
+      return (await listApprovalQueue(ctx, query)).map((r) => ({ ...r, review: null }));
+    return listApprovalQueueWithReviews(ctx, query);
+  },
 });
 
 export const submitResponseOperation = defineOperation({

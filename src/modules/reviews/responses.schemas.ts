@@ -107,6 +107,14 @@ export const QueueQuery = z.object({
         "submitted: waiting for approval (the queue, default); approved: approved and not yet published (to publish, " +
         "or held by the site's moderators: moderation.state pending); rejected: by an approver or the site's moderators (rejectionReason)",
     }),
+  include: z
+    .enum(["review"])
+    .optional()
+    .openapi({
+      description:
+        "review: each reply with the review it answers (stars, text, author, site, location, date), what an approver " +
+        "decides by; null for an API key without read:reviews (review content belongs to that scope)",
+    }),
 });
 
 export const ApproveResponseBody = z

@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
-import { validationError } from "../../../lib/errors";
-import { svc } from "../../../middleware/service-context";
-import { QUEUE_STATUSES, QueueQuery } from "../../reviews/responses.schemas";
-import { listApprovalQueueWithReviews } from "../../reviews/responses.service";
+import type { z } from "@hono/zod-openapi";
+import { callOperation } from "../../../lib/operation-route";
+import { listResponseApprovalQueueOperation } from "../../reviews/responses.operations";
+import { type AnsweredReviewSchema, QUEUE_STATUSES, type ReviewResponseSchema } from "../../reviews/responses.schemas";
 import { Stars, siteName, tenantHref, tenantOf, When } from "../atoms";
 import { type CC, csrfOf, page } from "../kit";
 import { ReplyCard } from "./replies";
@@ -10,12 +10,12 @@ import { ReplyCard } from "./replies";
 /*
  * Approvals (docs/console.md): the replies waiting for a decision, each with the review it answers; the
  * approved ones not yet live (to publish, by API or by hand, or held by the site's moderators); and the
- * rejected ones with the reason (an approver's, or the site's policy). GET /v1/responses/approval-queue's
- * query (status) and the MCP approval card's read (listApprovalQueueWithReviews), a service call and not an
- * operation: each reply is shown with the review it answers, which no operation answers for the three tabs
- * (listResponseApprovalQueue answers the replies alone; approval.list-pending, MCP only, has no status and no
- * REST door). The forms are the replies' operations (replies.tsx).
+ * rejected ones with the reason (an approver's, or the site's policy). GET /v1/responses/approval-queue with
+ * include=review (listResponseApprovalQueue: each reply with the review it answers, in one read; a signed-in
+ * person holds read:reviews). The forms are the replies' operations (replies.tsx).
  */
+
+type Queued = z.infer<typeof ReviewResponseSchema> & { review?: z.infer<typeof AnsweredReviewSchema> | null };
 
 const TABS: Record<(typeof QUEUE_STATUSES)[number], string> = {
   submitted: "Waiting for approval",
@@ -24,15 +24,17 @@ const TABS: Record<(typeof QUEUE_STATUSES)[number], string> = {
 };
 
 export async function approvalsPage(c: CC): Promise<Response> {
-  const parsed = QueueQuery.safeParse({ status: c.req.query("status") || undefined, limit: "50" });
-  if (!parsed.success)
-    throw validationError(parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })));
-  const status = parsed.data.status;
-  const [tenant, queue, csrf] = await Promise.all([
+  // checked by the operation's query schema (an unknown state is REST's 400)
+  const status = (c.req.query("status") || "submitted") as (typeof QUEUE_STATUSES)[number];
+  const [tenant, answer, csrf] = await Promise.all([
     tenantOf(c),
-    listApprovalQueueWithReviews(svc(c), parsed.data),
+    callOperation<Queued[]>(c, listResponseApprovalQueueOperation, {
+      query: { status: c.req.query("status"), limit: "50", include: "review" },
+    }),
     csrfOf(c),
   ]);
+  // a person holds read:reviews (the role decides), so every reply comes with its review
+  const queue = answer.flatMap((r) => (r.review ? [{ ...r, review: r.review }] : []));
   const base = tenantHref(c);
   const here = tenantHref(c, `/approvals${status === "submitted" ? "" : `?status=${status}`}`);
   return page(
