@@ -5,7 +5,6 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { generateSecrets, printSecretsOnFailure, SECRET_MAKERS } from "./scripts/lib/secrets.mjs";
-import { DurationSequencer } from "./test/setup/duration-sequencer.ts";
 
 // Two projects: "workers" runs inside workerd with the real bindings (almost everything);
 // "node" holds the few checks whose tools need a real file system (e.g. the OpenAPI validator).
@@ -35,8 +34,6 @@ export default defineConfig(async () => {
       // than cores. VITEST_MAX_WORKERS overrides (docs/testing.md).
       // Four on 2 cores: 359 s for the whole of .ci/run against 566 s with three (docs/testing.md, "Status").
       maxWorkers: process.env.VITEST_MAX_WORKERS ? undefined : Math.max(4, availableParallelism()),
-      // longest first within each project, by the last full run's durations (test/setup/duration-sequencer.ts)
-      sequence: { sequencer: DurationSequencer },
       projects: [
         {
           plugins: [
